@@ -1,0 +1,1 @@
+//! qiku: Xiangqi rules core, opening books, endgame tablebases and a UCI engine.
