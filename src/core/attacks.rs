@@ -1,0 +1,588 @@
+//! Where each piece can go from a square, as lookup tables built at compile time by `const fn`,
+//! plus the ray scans for rooks and cannons.
+//!
+//! Leapers (king, advisor, elephant, horse, pawn) are table lookups; the elephant and horse tables
+//! carry the blocking square (elephant eye, horse leg) with each target so that one test of the
+//! occupancy decides. Sliders use the classical ray approach: per direction, the first occupied
+//! square on the ray is found with one bit scan, which is both small in cache and fast for u128.
+//! Every table is checked against a slow coordinate-based reference in the tests below.
+
+use super::bitboard::Bitboard;
+use super::piece::Color;
+use super::square::Square;
+
+const fn bb(sq: Square) -> u128 {
+    1u128 << sq.index()
+}
+
+const fn in_palace(file: i32, rank: i32) -> bool {
+    file >= 3 && file <= 5 && (rank <= 2 || rank >= 7) && rank >= 0 && rank <= 9
+}
+
+/// The palace squares of both sides.
+pub const PALACE: Bitboard = {
+    let mut b = 0u128;
+    let mut i = 0;
+    while i < 90 {
+        if in_palace(i % 9, i / 9) {
+            b |= 1u128 << i;
+        }
+        i += 1;
+    }
+    Bitboard(b)
+};
+
+/// Squares on red's side of the river (ranks 0-4).
+pub const RED_HALF: Bitboard = Bitboard((1u128 << 45) - 1);
+/// Squares on black's side of the river (ranks 5-9).
+pub const BLACK_HALF: Bitboard = Bitboard(((1u128 << 90) - 1) ^ ((1u128 << 45) - 1));
+
+/// The half of the board `color` starts on.
+pub const fn home_half(color: Color) -> Bitboard {
+    match color {
+        Color::Red => RED_HALF,
+        Color::Black => BLACK_HALF,
+    }
+}
+
+const fn step_table(steps: [(i32, i32); 4], palace_only: bool) -> [Bitboard; 90] {
+    let mut table = [Bitboard(0); 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let mut b = 0u128;
+        let mut k = 0;
+        while k < 4 {
+            let (nf, nr) = (f + steps[k].0, r + steps[k].1);
+            if let Some(to) = Square::from_coords(nf, nr) {
+                if !palace_only || (in_palace(f, r) && in_palace(nf, nr)) {
+                    b |= bb(to);
+                }
+            }
+            k += 1;
+        }
+        table[i] = Bitboard(b);
+        i += 1;
+    }
+    table
+}
+
+const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+static KING_STEPS: [Bitboard; 90] = step_table(ORTHOGONAL, true);
+static ADVISOR_STEPS: [Bitboard; 90] = step_table(DIAGONAL, true);
+
+/// King steps from `sq` inside its palace (the flying-general capture is a rook-like file
+/// attack and handled by the caller).
+#[inline]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    KING_STEPS[sq.index()]
+}
+
+/// Advisor steps from `sq` inside its palace.
+#[inline]
+pub fn advisor_attacks(sq: Square) -> Bitboard {
+    ADVISOR_STEPS[sq.index()]
+}
+
+/// A blocking square and the targets that are reachable when it is empty.
+#[derive(Copy, Clone, Debug)]
+pub struct Blockable {
+    pub block: Square,
+    pub targets: Bitboard,
+}
+
+/// Up to four [`Blockable`] groups for one square.
+#[derive(Copy, Clone, Debug)]
+pub struct BlockableSet {
+    pub len: u8,
+    pub items: [Blockable; 4],
+}
+
+const EMPTY_SET: BlockableSet =
+    BlockableSet { len: 0, items: [Blockable { block: Square::from_index_unchecked(0), targets: Bitboard(0) }; 4] };
+
+const fn same_half(a: i32, b: i32) -> bool {
+    (a <= 4) == (b <= 4)
+}
+
+/// Elephant moves: two diagonal steps, blocked at the eye, never across the river.
+const fn elephant_table() -> [BlockableSet; 90] {
+    let mut table = [EMPTY_SET; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let mut k = 0;
+        while k < 4 {
+            let (df, dr) = DIAGONAL[k];
+            if let (Some(eye), Some(to)) =
+                (Square::from_coords(f + df, r + dr), Square::from_coords(f + 2 * df, r + 2 * dr))
+            {
+                if same_half(r, r + 2 * dr) {
+                    let n = table[i].len as usize;
+                    table[i].items[n] = Blockable { block: eye, targets: Bitboard(bb(to)) };
+                    table[i].len += 1;
+                }
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Horse moves: one orthogonal step (the leg, which must be empty) then one diagonal step outward.
+const fn horse_table() -> [BlockableSet; 90] {
+    let mut table = [EMPTY_SET; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let mut k = 0;
+        while k < 4 {
+            let (df, dr) = ORTHOGONAL[k];
+            if let Some(leg) = Square::from_coords(f + df, r + dr) {
+                // The two targets beyond the leg: 2 along the leg direction, 1 across it.
+                let (af, ar) = (dr, df); // perpendicular
+                let mut t = 0u128;
+                if let Some(to) = Square::from_coords(f + 2 * df + af, r + 2 * dr + ar) {
+                    t |= bb(to);
+                }
+                if let Some(to) = Square::from_coords(f + 2 * df - af, r + 2 * dr - ar) {
+                    t |= bb(to);
+                }
+                if t != 0 {
+                    let n = table[i].len as usize;
+                    table[i].items[n] = Blockable { block: leg, targets: Bitboard(t) };
+                    table[i].len += 1;
+                }
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Squares from which a horse attacks a given square, grouped by the leg square (diagonally
+/// adjacent to the target) that must be empty.
+const fn horse_attacker_table() -> [BlockableSet; 90] {
+    let mut table = [EMPTY_SET; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let mut k = 0;
+        while k < 4 {
+            let (df, dr) = DIAGONAL[k];
+            if let Some(leg) = Square::from_coords(f + df, r + dr) {
+                let mut t = 0u128;
+                if let Some(from) = Square::from_coords(f + 2 * df, r + dr) {
+                    t |= bb(from);
+                }
+                if let Some(from) = Square::from_coords(f + df, r + 2 * dr) {
+                    t |= bb(from);
+                }
+                if t != 0 {
+                    let n = table[i].len as usize;
+                    table[i].items[n] = Blockable { block: leg, targets: Bitboard(t) };
+                    table[i].len += 1;
+                }
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+static ELEPHANT: [BlockableSet; 90] = elephant_table();
+static HORSE: [BlockableSet; 90] = horse_table();
+static HORSE_ATTACKERS: [BlockableSet; 90] = horse_attacker_table();
+
+#[inline]
+fn blockable(set: &BlockableSet, occupied: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for item in &set.items[..set.len as usize] {
+        if !occupied.contains(item.block) {
+            out |= item.targets;
+        }
+    }
+    out
+}
+
+/// Elephant moves from `sq` given the occupancy (blocked eyes), on its own side of the river.
+#[inline]
+pub fn elephant_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    blockable(&ELEPHANT[sq.index()], occupied)
+}
+
+/// Horse moves from `sq` given the occupancy (blocked legs).
+#[inline]
+pub fn horse_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    blockable(&HORSE[sq.index()], occupied)
+}
+
+/// Squares from which a horse would attack `sq` given the occupancy.
+#[inline]
+pub fn horse_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
+    blockable(&HORSE_ATTACKERS[sq.index()], occupied)
+}
+
+/// Raw elephant and horse step tables (target and blocking square), for code that walks moves
+/// backwards such as retrograde analysis.
+pub fn elephant_steps(sq: Square) -> &'static [Blockable] {
+    let set = &ELEPHANT[sq.index()];
+    &set.items[..set.len as usize]
+}
+
+/// See [`elephant_steps`]; for each leg, the targets it unblocks.
+pub fn horse_steps(sq: Square) -> &'static [Blockable] {
+    let set = &HORSE[sq.index()];
+    &set.items[..set.len as usize]
+}
+
+const fn pawn_table(color: Color) -> [Bitboard; 90] {
+    let mut table = [Bitboard(0); 90];
+    let forward = match color {
+        Color::Red => 1,
+        Color::Black => -1,
+    };
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let crossed = match color {
+            Color::Red => r >= 5,
+            Color::Black => r <= 4,
+        };
+        let mut b = 0u128;
+        if let Some(to) = Square::from_coords(f, r + forward) {
+            b |= bb(to);
+        }
+        if crossed {
+            if let Some(to) = Square::from_coords(f + 1, r) {
+                b |= bb(to);
+            }
+            if let Some(to) = Square::from_coords(f - 1, r) {
+                b |= bb(to);
+            }
+        }
+        table[i] = Bitboard(b);
+        i += 1;
+    }
+    table
+}
+
+const fn invert(table: &[Bitboard; 90]) -> [Bitboard; 90] {
+    let mut out = [Bitboard(0); 90];
+    let mut from = 0;
+    while from < 90 {
+        let mut to = 0;
+        while to < 90 {
+            if table[from].0 >> to & 1 != 0 {
+                out[to].0 |= 1u128 << from;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    out
+}
+
+static PAWN: [[Bitboard; 90]; 2] = [pawn_table(Color::Red), pawn_table(Color::Black)];
+static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = [invert(&pawn_table(Color::Red)), invert(&pawn_table(Color::Black))];
+
+/// Pawn moves of `color` from `sq`: forward, and sideways once across the river.
+#[inline]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    PAWN[color.index()][sq.index()]
+}
+
+/// Squares from which a pawn of `color` attacks `sq`.
+#[inline]
+pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
+    PAWN_ATTACKERS[color.index()][sq.index()]
+}
+
+// Rays, indexed up to 127 so that a sentinel bit at 127 (empty ray northward/eastward) reads an
+// empty entry instead of branching.
+const NORTH: usize = 0;
+const EAST: usize = 1;
+const SOUTH: usize = 2;
+const WEST: usize = 3;
+
+const fn ray_table() -> [[u128; 128]; 4] {
+    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut t = [[0u128; 128]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut i = 0;
+        while i < 90 {
+            let (mut f, mut r) = ((i % 9) as i32, (i / 9) as i32);
+            loop {
+                f += dirs[d].0;
+                r += dirs[d].1;
+                match Square::from_coords(f, r) {
+                    Some(s) => t[d][i] |= bb(s),
+                    None => break,
+                }
+            }
+            i += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static RAYS: [[u128; 128]; 4] = ray_table();
+
+/// The ray from `sq` in direction `dir` up to and including the
+/// first occupied square. `ascending` directions (north, east) find it with a forward scan.
+#[inline(always)]
+fn ray_until_blocker(dir: usize, sq: usize, occupied: u128) -> u128 {
+    let ray = RAYS[dir][sq];
+    if dir == NORTH || dir == EAST {
+        let blocker = (ray & occupied | 1u128 << 127).trailing_zeros() as usize;
+        ray & !RAYS[dir][blocker]
+    } else {
+        let blocker = 127 - (ray & occupied | 1).leading_zeros() as usize;
+        ray & !RAYS[dir][blocker]
+    }
+}
+
+/// Rook moves and captures from `sq`: every square up to and including the first piece in each
+/// direction. Also the file attack of a king for the flying-general rule.
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(
+        ray_until_blocker(NORTH, s, o)
+            | ray_until_blocker(EAST, s, o)
+            | ray_until_blocker(SOUTH, s, o)
+            | ray_until_blocker(WEST, s, o),
+    )
+}
+
+/// The first piece beyond exactly one screen in direction `dir`, if any.
+#[inline(always)]
+fn beyond_screen(dir: usize, sq: usize, occupied: u128) -> u128 {
+    let blockers = RAYS[dir][sq] & occupied;
+    if blockers == 0 {
+        return 0;
+    }
+    if dir == NORTH || dir == EAST {
+        let screen = blockers.trailing_zeros() as usize;
+        let behind = RAYS[dir][screen] & occupied;
+        behind & behind.wrapping_neg()
+    } else {
+        let screen = 127 - blockers.leading_zeros() as usize;
+        let behind = RAYS[dir][screen] & occupied;
+        if behind == 0 {
+            0
+        } else {
+            1u128 << (127 - behind.leading_zeros())
+        }
+    }
+}
+
+/// Cannon captures from `sq`: the first piece beyond exactly one screen in each direction
+/// (whatever its colour; the caller masks). Cannon quiet moves are rook moves onto empty squares.
+#[inline]
+pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(
+        beyond_screen(NORTH, s, o) | beyond_screen(EAST, s, o) | beyond_screen(SOUTH, s, o) | beyond_screen(WEST, s, o),
+    )
+}
+
+const fn lines_table() -> [Bitboard; 90] {
+    let rays = ray_table();
+    let mut t = [Bitboard(0); 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = Bitboard(rays[0][i] | rays[1][i] | rays[2][i] | rays[3][i]);
+        i += 1;
+    }
+    t
+}
+
+static LINES: [Bitboard; 90] = lines_table();
+static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = step_table(DIAGONAL, false);
+
+/// Every other square on the file and rank of `sq`.
+#[inline]
+pub fn lines(sq: Square) -> Bitboard {
+    LINES[sq.index()]
+}
+
+/// The (up to four) squares diagonally adjacent to `sq`: the legs of horses that attack it.
+#[inline]
+pub fn diagonal_neighbours(sq: Square) -> Bitboard {
+    DIAGONAL_NEIGHBOURS[sq.index()]
+}
+
+/// Rook-like attacks from `sq` along its file only (up to and including the first piece).
+#[inline]
+pub fn file_slider(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(ray_until_blocker(NORTH, s, o) | ray_until_blocker(SOUTH, s, o))
+}
+
+/// Rook-like attacks from `sq` along its rank only.
+#[inline]
+pub fn rank_slider(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(ray_until_blocker(EAST, s, o) | ray_until_blocker(WEST, s, o))
+}
+
+/// Cannon captures from `sq` along its file only.
+#[inline]
+pub fn file_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(beyond_screen(NORTH, s, o) | beyond_screen(SOUTH, s, o))
+}
+
+/// Cannon captures from `sq` along its rank only.
+#[inline]
+pub fn rank_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(beyond_screen(EAST, s, o) | beyond_screen(WEST, s, o))
+}
+
+/// The squares strictly between two squares on one file or rank (empty otherwise).
+pub fn between(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    let (l, h) = (lo.index(), hi.index());
+    for dir in [NORTH, EAST] {
+        if RAYS[dir][l] >> h & 1 != 0 {
+            return Bitboard(RAYS[dir][l] & !RAYS[dir][h] & !(1u128 << h));
+        }
+    }
+    Bitboard::EMPTY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(f: i32, r: i32) -> Option<Square> {
+        Square::from_coords(f, r)
+    }
+
+    /// Slow reference: walk a direction square by square.
+    fn slow_slider(s: Square, occ: Bitboard, cannon: bool) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+            let (mut f, mut r) = (s.file().index() as i32, s.rank().index() as i32);
+            let mut screens = 0;
+            while let Some(t) = sq(f + df, r + dr) {
+                f += df;
+                r += dr;
+                if occ.contains(t) {
+                    screens += 1;
+                    if !cannon && screens == 1 || cannon && screens == 2 {
+                        out = out.with(t);
+                        break;
+                    }
+                } else if !cannon {
+                    out = out.with(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn random_occupancies() -> Vec<Bitboard> {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..400)
+            .map(|i| {
+                let raw = (next() as u128) << 64 | next() as u128;
+                // Vary density: every few boards sparser.
+                let thin = if i % 3 == 0 { (next() as u128) << 64 | next() as u128 } else { !0 };
+                Bitboard(raw & thin) & Bitboard::FULL
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sliders_match_slow_reference_exhaustively_over_random_occupancies() {
+        for occ in random_occupancies() {
+            for s in Square::all() {
+                assert_eq!(rook_attacks(s, occ), slow_slider(s, occ, false), "rook {s} {occ:?}");
+                assert_eq!(cannon_captures(s, occ), slow_slider(s, occ, true), "cannon {s} {occ:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn leapers_match_slow_reference() {
+        for occ in random_occupancies().into_iter().take(50) {
+            for s in Square::all() {
+                let (f, r) = (s.file().index() as i32, s.rank().index() as i32);
+                let mut horse = Bitboard::EMPTY;
+                for (df, dr) in [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)] {
+                    // The leg is the orthogonal neighbour in the direction of the long step.
+                    let leg = if i32::abs(df) == 2 { sq(f + df / 2, r) } else { sq(f, r + dr / 2) };
+                    if let (Some(t), Some(leg)) = (sq(f + df, r + dr), leg) {
+                        if !occ.contains(leg) {
+                            horse = horse.with(t);
+                        }
+                    }
+                }
+                assert_eq!(horse_attacks(s, occ), horse, "horse from {s}");
+                let mut elephant = Bitboard::EMPTY;
+                for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
+                    if let (Some(t), Some(eye)) = (sq(f + df, r + dr), sq(f + df / 2, r + dr / 2)) {
+                        if !occ.contains(eye) && (r <= 4) == (r + dr <= 4) {
+                            elephant = elephant.with(t);
+                        }
+                    }
+                }
+                assert_eq!(elephant_attacks(s, occ), elephant, "elephant from {s}");
+                // Horse attackers are exactly the inverse relation of horse moves.
+                let attackers: Bitboard = Square::all().filter(|&h| horse_attacks(h, occ).contains(s)).collect();
+                assert_eq!(horse_attackers(s, occ), attackers, "horse attackers of {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn palace_and_pawn_tables() {
+        assert_eq!(PALACE.count(), 18);
+        let e1: Square = "e1".parse().unwrap();
+        assert_eq!(king_attacks(e1).count(), 4);
+        assert_eq!(advisor_attacks(e1).count(), 4);
+        let d0: Square = "d0".parse().unwrap();
+        assert_eq!(king_attacks(d0), ["d1", "e0"].iter().map(|s| s.parse::<Square>().unwrap()).collect());
+        assert_eq!(advisor_attacks(d0), Bitboard::from_square(e1));
+        // A red pawn before the river only moves forward; after it, also sideways; never back.
+        let e3: Square = "e3".parse().unwrap();
+        let e5: Square = "e5".parse().unwrap();
+        assert_eq!(pawn_attacks(Color::Red, e3), Bitboard::from_square("e4".parse().unwrap()));
+        assert_eq!(pawn_attacks(Color::Red, e5).count(), 3);
+        assert_eq!(pawn_attacks(Color::Black, "e4".parse().unwrap()).count(), 3);
+        assert_eq!(pawn_attacks(Color::Red, "e9".parse().unwrap()).count(), 2);
+        for c in [Color::Red, Color::Black] {
+            for s in Square::all() {
+                let attackers: Bitboard = Square::all().filter(|&p| pawn_attacks(c, p).contains(s)).collect();
+                assert_eq!(pawn_attackers(c, s), attackers);
+            }
+        }
+    }
+
+    #[test]
+    fn between_squares() {
+        let a: Square = "e0".parse().unwrap();
+        let b: Square = "e9".parse().unwrap();
+        assert_eq!(between(a, b).count(), 8);
+        assert_eq!(between(b, a).count(), 8);
+        assert_eq!(between("a3".parse().unwrap(), "i3".parse().unwrap()).count(), 7);
+        assert_eq!(between("a3".parse().unwrap(), "b4".parse().unwrap()), Bitboard::EMPTY);
+        assert_eq!(between("a3".parse().unwrap(), "a4".parse().unwrap()), Bitboard::EMPTY);
+    }
+}

@@ -1,0 +1,170 @@
+//! [`Bitboard`]: a set of squares in a `u128` (bit `i` = square index `i`; the top 38 bits are
+//! always zero).
+
+use super::square::Square;
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard(pub u128);
+
+const MASK: u128 = (1u128 << 90) - 1;
+
+impl Bitboard {
+    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const FULL: Bitboard = Bitboard(MASK);
+
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1u128 << sq.index())
+    }
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub const fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | 1u128 << sq.index())
+    }
+    pub const fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1u128 << sq.index()))
+    }
+    pub const fn union(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 | other.0)
+    }
+    /// The lowest-indexed square, if any.
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(self.0.trailing_zeros() as usize))
+        }
+    }
+    /// The highest-indexed square, if any.
+    pub const fn last(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(127 - self.0.leading_zeros() as usize))
+        }
+    }
+    /// True if more than one square is set.
+    pub const fn more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+    /// The set mirrored left-right.
+    pub fn mirror(self) -> Bitboard {
+        self.into_iter().map(Square::mirror).collect()
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        let sq = self.first()?;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bitboard {}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+impl From<Square> for Bitboard {
+    fn from(sq: Square) -> Bitboard {
+        Bitboard::from_square(sq)
+    }
+}
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Sub for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn sub(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !rhs.0)
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & MASK)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    /// Draws the board with rank 9 on top, `X` for members.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f)?;
+        for rank in (0..10).rev() {
+            for file in 0..9 {
+                let sq = Square::from_coords(file, rank).ok_or(fmt::Error)?;
+                f.write_str(if self.contains(sq) { "X" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iteration_visits_each_member_once_in_order() {
+        let squares: Vec<Square> = ["a0", "e4", "i9", "b7"].iter().map(|s| s.parse().unwrap()).collect();
+        let bb: Bitboard = squares.iter().copied().collect();
+        let mut sorted = squares.clone();
+        sorted.sort();
+        assert_eq!(bb.collect::<Vec<_>>(), sorted);
+        assert_eq!(bb.count(), 4);
+        assert_eq!(bb.first(), Some(sorted[0]));
+        assert_eq!(bb.last(), Some(sorted[3]));
+        assert!(bb.more_than_one());
+        assert!(!Bitboard::from_square(sorted[0]).more_than_one());
+    }
+
+    #[test]
+    fn complement_stays_on_the_board() {
+        assert_eq!((!Bitboard::EMPTY).count(), 90);
+        assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
+    }
+}

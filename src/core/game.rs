@@ -1,0 +1,187 @@
+//! [`Game`]: a start position plus the moves played, with the repetition and move-count rules.
+//!
+//! Rules implemented (documented in `docs/RULES.md`):
+//! - A position repeated with the same side to move closes a cycle. Over the moves of that cycle,
+//!   if every move of one side gave check and not every move of the other did, the checking side
+//!   loses (perpetual check is forbidden). If both sides checked on every move, or neither did
+//!   perpetually, the repetition is a draw.
+//! - A game is adjudicated when the same position occurs for the third time.
+//! - 120 plies (60 moves each) without a capture is a draw.
+//! - No legal move (checkmate or stalemate) loses for the side to move.
+//!
+//! Not implemented yet: the chase rules (perpetually attacking an unprotected piece), which Asian
+//! and Chinese rules both add; a cycle with a perpetual chase is scored as a plain draw.
+
+use super::moves::Move;
+use super::piece::Color;
+use super::position::Position;
+
+/// Plies without capture after which the game is drawn.
+pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
+
+/// How a game ended, or why it would end now.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `winner` won; `reason` says how.
+    Decisive {
+        winner: Color,
+        reason: EndReason,
+    },
+    Draw(EndReason),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    PerpetualCheck,
+    Repetition,
+    NoCaptureLimit,
+    /// Neither side has a piece that can cross the river.
+    InsufficientMaterial,
+}
+
+/// The verdict on a repetition cycle (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RepetitionVerdict {
+    Draw,
+    /// `loser` checked on every move of the cycle; the other side did not.
+    PerpetualCheck {
+        loser: Color,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Ply {
+    mv: Move,
+    /// Key of the position before the move.
+    key_before: u64,
+    gave_check: bool,
+}
+
+/// A game in progress: where it started, the moves, and the current position.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    plies: Vec<Ply>,
+}
+
+/// The move was not legal in the game's current position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub fen: String,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "illegal move {} in {}", self.mv, self.fen)
+    }
+}
+impl std::error::Error for IllegalMove {}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game { position: start.clone(), start, plies: Vec::new() }
+    }
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.plies.iter().map(|p| p.mv)
+    }
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.position.is_legal(mv) {
+            return Err(IllegalMove { mv, fen: self.position.fen() });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move the caller knows to be legal.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let key_before = self.position.key();
+        self.position.make_move(mv);
+        let gave_check = self.position.is_check();
+        self.plies.push(Ply { mv, key_before, gave_check });
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.plies.pop()?;
+        let mut pos = self.start.clone();
+        for p in &self.plies {
+            pos.make_move(p.mv);
+        }
+        self.position = pos;
+        Some(ply.mv)
+    }
+
+    /// How many times the current position occurred before (same placement and side to move),
+    /// looking back only as far as the last capture.
+    pub fn repetitions(&self) -> usize {
+        let key = self.position.key();
+        let window = (self.position.halfmoves() as usize).min(self.plies.len());
+        self.plies[self.plies.len() - window..].iter().rev().skip(1).step_by(2).filter(|p| p.key_before == key).count()
+    }
+
+    /// If the current position repeats an earlier one, the verdict on the cycle between the most
+    /// recent earlier occurrence and now.
+    pub fn repetition_verdict(&self) -> Option<RepetitionVerdict> {
+        let key = self.position.key();
+        let window = (self.position.halfmoves() as usize).min(self.plies.len());
+        let recent = &self.plies[self.plies.len() - window..];
+        // The cycle starts at the last ply whose before-position equals the current one.
+        let start = recent.iter().rposition(|p| p.key_before == key)?;
+        let cycle = &recent[start..];
+        // The side who made the last move made the cycle's odd-indexed-from-end moves.
+        let last_mover = !self.position.turn();
+        let mut checks = [true, true];
+        for (i, ply) in cycle.iter().rev().enumerate() {
+            let mover = if i % 2 == 0 { last_mover } else { !last_mover };
+            checks[mover.index()] &= ply.gave_check;
+        }
+        Some(match checks {
+            [true, false] => RepetitionVerdict::PerpetualCheck { loser: Color::Red },
+            [false, true] => RepetitionVerdict::PerpetualCheck { loser: Color::Black },
+            _ => RepetitionVerdict::Draw,
+        })
+    }
+
+    /// The game's result if it is over: no legal move, third occurrence of a position,
+    /// 120 plies without capture, or no attacking material left.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        if pos.has_no_moves() {
+            let reason = if pos.is_check() { EndReason::Checkmate } else { EndReason::Stalemate };
+            return Some(Outcome::Decisive { winner: !pos.turn(), reason });
+        }
+        if self.repetitions() >= 2 {
+            return Some(match self.repetition_verdict() {
+                Some(RepetitionVerdict::PerpetualCheck { loser }) => {
+                    Outcome::Decisive { winner: !loser, reason: EndReason::PerpetualCheck }
+                }
+                _ => Outcome::Draw(EndReason::Repetition),
+            });
+        }
+        if pos.halfmoves() >= NO_CAPTURE_DRAW_PLIES {
+            return Some(Outcome::Draw(EndReason::NoCaptureLimit));
+        }
+        if !pos.has_attackers() {
+            return Some(Outcome::Draw(EndReason::InsufficientMaterial));
+        }
+        None
+    }
+}

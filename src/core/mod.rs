@@ -1,0 +1,22 @@
+//! The rules of Xiangqi: board geometry, pieces, positions, legal moves, keys and game history.
+//! Nothing here knows about books, tablebases or search.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod game;
+mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod setup;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use game::{EndReason, Game, IllegalMove, Outcome, RepetitionVerdict};
+pub use moves::{Move, MoveList};
+pub use piece::{Color, Piece, Role};
+pub use position::{Position, PositionError, Undo};
+pub use setup::{FenError, Setup, START_FEN};
+pub use square::{File, Rank, Square};

@@ -1,0 +1,157 @@
+//! [`Move`]: a from-square and a to-square packed into 16 bits. Xiangqi has no promotion, castling
+//! or en passant, so two squares say everything; whether a move captures depends on the position.
+
+use super::square::Square;
+use std::fmt;
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move(u16);
+
+impl Move {
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move(from.index() as u16 | (to.index() as u16) << 7)
+    }
+    pub const fn from(self) -> Square {
+        Square::from_index_unchecked((self.0 & 0x7f) as usize)
+    }
+    pub const fn to(self) -> Square {
+        Square::from_index_unchecked((self.0 >> 7) as usize)
+    }
+    /// The packed form (`from | to << 7`), as stored in book files.
+    pub const fn to_u16(self) -> u16 {
+        self.0
+    }
+    /// Unpacks [`Move::to_u16`]; `None` if either square is off the board or they coincide.
+    pub const fn from_u16(bits: u16) -> Option<Move> {
+        let from = (bits & 0x7f) as usize;
+        let to = (bits >> 7) as usize;
+        if from < 90 && to < 90 && from != to && bits >> 14 == 0 {
+            Some(Move(bits))
+        } else {
+            None
+        }
+    }
+    /// The same move seen in a left-right mirror.
+    pub const fn mirror(self) -> Move {
+        Move::new(self.from().mirror(), self.to().mirror())
+    }
+}
+
+impl fmt::Display for Move {
+    /// ICCS coordinate form, lowercase: `h2e2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A fixed-capacity list of moves; no position has more than 128 pseudo-legal moves
+/// (2 rooks and 2 cannons reach at most 17 squares each, 2 horses 8, 5 pawns 3, the rest 16).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MoveList::CAPACITY],
+    len: usize,
+}
+
+impl MoveList {
+    pub const CAPACITY: usize = 128;
+
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move(0); MoveList::CAPACITY], len: 0 }
+    }
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MoveList::CAPACITY);
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+    /// Keeps the moves for which `f` is true, in order.
+    #[inline]
+    pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if f(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips_for_every_square_pair() {
+        for from in Square::all() {
+            for to in Square::all() {
+                let m = Move::new(from, to);
+                assert_eq!((m.from(), m.to()), (from, to));
+                let unpacked = Move::from_u16(m.to_u16());
+                assert_eq!(unpacked, if from == to { None } else { Some(m) });
+            }
+        }
+        assert_eq!(Move::from_u16(0xffff), None);
+    }
+}

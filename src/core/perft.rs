@@ -1,0 +1,53 @@
+//! Perft: counting the leaves of the legal move tree, the standard proof of a move generator.
+
+use super::moves::{Move, MoveList};
+use super::position::Position;
+
+/// Leaf count at `depth`, making and unmaking every move down to the leaves (no bulk counting:
+/// each leaf is reached by a real make/unmake, only the empty recursive call is skipped).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut nodes = 0;
+    for &m in list.iter() {
+        let undo = pos.make_move(m);
+        nodes += if depth == 1 { std::hint::black_box(1) } else { perft(pos, depth - 1) };
+        pos.unmake_move(m, undo);
+    }
+    nodes
+}
+
+/// Leaf count at `depth` with bulk counting: at depth 1 the length of the move list is the count.
+pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { list.len() as u64 };
+    }
+    let mut nodes = 0;
+    for &m in list.iter() {
+        let undo = pos.make_move(m);
+        nodes += perft_bulk(pos, depth - 1);
+        pos.unmake_move(m, undo);
+    }
+    nodes
+}
+
+/// Per-root-move counts, sorted by move in ICCS order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut out: Vec<(Move, u64)> = pos
+        .moves()
+        .iter()
+        .map(|&m| {
+            let undo = pos.make_move(m);
+            let n = if depth <= 1 { 1 } else { perft_bulk(pos, depth - 1) };
+            pos.unmake_move(m, undo);
+            (m, n)
+        })
+        .collect();
+    out.sort_by_key(|(m, _)| m.to_string());
+    out
+}

@@ -1,0 +1,473 @@
+//! [`Position`]: a placement that obeys the rules, with side to move, Zobrist keys kept up to
+//! date, and make/unmake. Build one from a [`Setup`] (checked) or from a FEN.
+//!
+//! Make/unmake was chosen over copy-make by benchmark (`benches/perft.rs`): the position is about
+//! 300 bytes, and undoing a move is four bitboard updates.
+
+use super::attacks::{self, home_half};
+use super::bitboard::Bitboard;
+use super::moves::Move;
+use super::piece::{Color, Piece, Role};
+use super::setup::{FenError, Setup};
+use super::square::Square;
+use super::zobrist;
+use std::fmt;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 7],
+    board: [Option<Piece>; 90],
+    turn: Color,
+    key: u64,
+    mirror_key: u64,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+/// What [`Position::make_move`] returns and [`Position::unmake_move`] needs back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub captured: Option<Piece>,
+    halfmoves: u32,
+}
+
+/// A placement that breaks the rules of Xiangqi.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Fen(FenError),
+    MissingKing(Color),
+    TooMany {
+        piece: Piece,
+        count: u32,
+    },
+    /// A king outside its palace, an advisor off the palace diagonals, an elephant on a point it
+    /// can never reach, or a pawn behind its start.
+    ImpossibleSquare {
+        piece: Piece,
+        square: Square,
+    },
+    KingsFacing,
+    /// The side that just moved is left in check.
+    OppositeCheck,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => e.fmt(f),
+            PositionError::MissingKing(c) => write!(f, "{c} has no king"),
+            PositionError::TooMany { piece, count } => write!(
+                f,
+                "{} has {count} {}s; at most {} allowed",
+                piece.color,
+                piece.role.name(),
+                piece.role.max_count()
+            ),
+            PositionError::ImpossibleSquare { piece, square } => {
+                write!(f, "{} {} can never stand on {square}", piece.color, piece.role.name())
+            }
+            PositionError::KingsFacing => f.write_str("the kings face each other on an open file"),
+            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl From<FenError> for PositionError {
+    fn from(e: FenError) -> Self {
+        PositionError::Fen(e)
+    }
+}
+
+/// Squares where a piece of this kind can ever stand (as red; flip for black).
+fn reachable(piece: Piece) -> Bitboard {
+    let red: Bitboard = match piece.role {
+        Role::King => attacks::PALACE & attacks::RED_HALF,
+        Role::Advisor => ["d0", "f0", "e1", "d2", "f2"].iter().filter_map(|s| s.parse().ok()).collect(),
+        Role::Elephant => ["c0", "g0", "a2", "e2", "i2", "c4", "g4"].iter().filter_map(|s| s.parse().ok()).collect(),
+        Role::Pawn => {
+            let before_river: Bitboard = Square::all()
+                .filter(|s| s.rank().index() >= 3 && s.rank().index() <= 4 && s.file().index() % 2 == 0)
+                .collect();
+            before_river | attacks::BLACK_HALF
+        }
+        _ => Bitboard::FULL,
+    };
+    match piece.color {
+        Color::Red => red,
+        Color::Black => red.into_iter().map(Square::flip).collect(),
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(super::setup::START_FEN).unwrap_or_else(|_| unreachable!("start FEN is valid"))
+    }
+
+    /// Parses and validates a FEN.
+    pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
+        Position::from_setup(&Setup::from_fen(fen)?)
+    }
+
+    /// Validates a setup against the rules: one king each in its palace, piece counts, pieces only
+    /// on squares they can reach, kings not facing, side not to move not in check.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let pos = Position::from_setup_unchecked(setup);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece::new(color, role);
+                let bb = pos.pieces(piece);
+                if role == Role::King && bb.is_empty() {
+                    return Err(PositionError::MissingKing(color));
+                }
+                if bb.count() > role.max_count() {
+                    return Err(PositionError::TooMany { piece, count: bb.count() });
+                }
+                if let Some(square) = (bb - reachable(piece)).first() {
+                    return Err(PositionError::ImpossibleSquare { piece, square });
+                }
+            }
+        }
+        if pos.kings_facing() {
+            return Err(PositionError::KingsFacing);
+        }
+        if pos.is_attacked_king(!pos.turn) {
+            return Err(PositionError::OppositeCheck);
+        }
+        Ok(pos)
+    }
+
+    /// Builds a position without checking the rules. The caller guarantees the placement is
+    /// legal (as tablebase unranking does); at least one king per side is required for move
+    /// generation.
+    pub fn from_setup_unchecked(setup: &Setup) -> Position {
+        let mut pos = Position {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 7],
+            board: [None; 90],
+            turn: setup.turn,
+            key: zobrist::turn(setup.turn),
+            mirror_key: zobrist::turn(setup.turn),
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.piece_at(sq) {
+                pos.put(sq, p);
+            }
+        }
+        pos
+    }
+
+    /// The setup of this position (for FEN output or editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves }
+    }
+
+    pub fn fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+
+    #[inline]
+    fn put(&mut self, sq: Square, p: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.by_color[p.color.index()] |= b;
+        self.by_role[p.role.index()] |= b;
+        self.board[sq.index()] = Some(p);
+        self.toggle_keys(p, sq);
+    }
+
+    #[inline(always)]
+    fn toggle_keys(&mut self, p: Piece, sq: Square) {
+        let [k, m] = zobrist::piece_square_pair(p, sq);
+        self.key ^= k;
+        self.mirror_key ^= m;
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: Square, p: Piece) {
+        let b = Bitboard::from_square(sq);
+        self.by_color[p.color.index()] ^= b;
+        self.by_role[p.role.index()] ^= b;
+        self.board[sq.index()] = None;
+        self.toggle_keys(p, sq);
+    }
+
+    /// Moves `p` from `from` to the empty square `to`.
+    #[inline(always)]
+    fn shift(&mut self, p: Piece, from: Square, to: Square) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_color[p.color.index()] ^= b;
+        self.by_role[p.role.index()] ^= b;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(p);
+        self.toggle_keys(p, from);
+        self.toggle_keys(p, to);
+    }
+
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    /// Zobrist key of placement and side to move.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// Zobrist key of the left-right mirrored position, kept up to date alongside [`key`](Self::key).
+    pub fn mirror_key(&self) -> u64 {
+        self.mirror_key
+    }
+    /// Plies since the last capture.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline]
+    pub fn by_color(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+    #[inline]
+    pub fn by_role(&self, r: Role) -> Bitboard {
+        self.by_role[r.index()]
+    }
+    #[inline]
+    pub fn pieces(&self, p: Piece) -> Bitboard {
+        self.by_color[p.color.index()] & self.by_role[p.role.index()]
+    }
+    #[inline]
+    pub fn king(&self, c: Color) -> Square {
+        let k = self.pieces(Piece::new(c, Role::King));
+        debug_assert!(k.any(), "position without {c} king");
+        k.first().unwrap_or(Square::from_index_unchecked(0))
+    }
+
+    /// Piece counts `[color][role]`.
+    pub fn material(&self) -> [[u8; 7]; 2] {
+        let mut counts = [[0u8; 7]; 2];
+        for c in Color::ALL {
+            for r in Role::ALL {
+                counts[c.index()][r.index()] = self.pieces(Piece::new(c, r)).count() as u8;
+            }
+        }
+        counts
+    }
+
+    /// The material key (see [`zobrist::material_key`]).
+    pub fn material_key(&self) -> u64 {
+        zobrist::material_key(&self.material())
+    }
+
+    fn kings_facing(&self) -> bool {
+        let (r, b) = (self.king(Color::Red), self.king(Color::Black));
+        r.file() == b.file() && (attacks::between(r, b) & self.occupied()).is_empty()
+    }
+
+    /// Pieces of `by` that attack `sq`, given the occupancy `occ` (which may differ from the
+    /// board, to test a move before making it). Kings count as file attackers (flying general).
+    #[inline]
+    pub fn attackers_with(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()] & occ;
+        let rooks = (self.by_role(Role::Rook) | self.by_role(Role::King)) & them;
+        (attacks::rook_attacks(sq, occ) & rooks)
+            | (attacks::cannon_captures(sq, occ) & self.by_role(Role::Cannon) & them)
+            | (attacks::horse_attackers(sq, occ) & self.by_role(Role::Horse) & them)
+            | (attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn) & them)
+            | (attacks::advisor_attacks(sq) & self.by_role(Role::Advisor) & them)
+            | (attacks::elephant_attacks(sq, occ) & self.by_role(Role::Elephant) & them)
+            | (attacks::king_attacks(sq) & self.by_role(Role::King) & them)
+    }
+
+    /// Pieces of `by` attacking `sq` on the current board.
+    pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
+        self.attackers_with(sq, by, self.occupied())
+    }
+
+    /// Is the king of `color` attacked (including by the facing enemy king)?
+    #[inline]
+    pub fn is_attacked_king(&self, color: Color) -> bool {
+        self.king_attacked(self.king(color), !color, self.occupied(), Bitboard::FULL)
+    }
+
+    /// Can `them` (restricted to `alive`) capture a king on `k` with occupancy `occ`? Only the
+    /// piece kinds that can ever reach a palace are tested.
+    #[inline(always)]
+    fn king_attacked(&self, k: Square, by: Color, occ: Bitboard, alive: Bitboard) -> bool {
+        let them = self.by_color[by.index()] & alive;
+        let rooks = (self.by_role[Role::Rook.index()] | self.by_role[Role::King.index()]) & them;
+        (attacks::rook_attacks(k, occ) & rooks).any()
+            || (attacks::cannon_captures(k, occ) & self.by_role[Role::Cannon.index()] & them).any()
+            || (attacks::horse_attackers(k, occ) & self.by_role[Role::Horse.index()] & them).any()
+            || (attacks::pawn_attackers(by, k) & self.by_role[Role::Pawn.index()] & them).any()
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.is_attacked_king(self.turn)
+    }
+
+    /// Pieces giving check to the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        let k = self.king(self.turn);
+        let occ = self.occupied();
+        let them = self.by_color[(!self.turn).index()];
+        let rooks = (self.by_role(Role::Rook) | self.by_role(Role::King)) & them;
+        (attacks::rook_attacks(k, occ) & rooks)
+            | (attacks::cannon_captures(k, occ) & self.by_role(Role::Cannon) & them)
+            | (attacks::horse_attackers(k, occ) & self.by_role(Role::Horse) & them)
+            | (attacks::pawn_attackers(!self.turn, k) & self.by_role(Role::Pawn) & them)
+    }
+
+    /// Would the pseudo-legal move `m` leave the mover's own king attacked?
+    #[inline]
+    pub fn leaves_king_attacked(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.turn;
+        let occ = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let k = if self.board[from.index()].is_some_and(|p| p.role == Role::King) { to } else { self.king(us) };
+        self.king_attacked(k, !us, occ, !Bitboard::from_square(to))
+    }
+
+    /// [`leaves_king_attacked`](Self::leaves_king_attacked) for a non-king move when the side to
+    /// move is not in check: only the king's file or rank that the move touches, and horse legs
+    /// if the move vacates one, can change.
+    #[inline]
+    pub(crate) fn exposes_king(&self, m: Move, k: Square) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.turn;
+        let occ = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let them = self.by_color[(!us).index()] - Bitboard::from_square(to);
+        let sliders = (self.by_role[Role::Rook.index()] | self.by_role[Role::King.index()]) & them;
+        let cannons = self.by_role[Role::Cannon.index()] & them;
+        let on_file = from.file() == k.file() || to.file() == k.file();
+        if on_file && ((attacks::file_slider(k, occ) & sliders).any() || (attacks::file_cannon(k, occ) & cannons).any())
+        {
+            return true;
+        }
+        let on_rank = from.rank() == k.rank() || to.rank() == k.rank();
+        if on_rank && ((attacks::rank_slider(k, occ) & sliders).any() || (attacks::rank_cannon(k, occ) & cannons).any())
+        {
+            return true;
+        }
+        attacks::diagonal_neighbours(k).contains(from)
+            && (attacks::horse_attackers(k, occ) & self.by_role[Role::Horse.index()] & them).any()
+    }
+
+    /// Plays `m`, which must be pseudo-legal for the side to move, and returns what
+    /// [`unmake_move`](Self::unmake_move) needs.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from(), m.to());
+        let undo = Undo { captured: self.board[to.index()], halfmoves: self.halfmoves };
+        let Some(piece) = self.board[from.index()] else {
+            debug_assert!(false, "make_move {m} from an empty square in {}", self.fen());
+            return undo;
+        };
+        if let Some(captured) = undo.captured {
+            self.remove(to, captured);
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        self.shift(piece, from, to);
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        self.key ^= zobrist::black_to_move();
+        self.mirror_key ^= zobrist::black_to_move();
+        undo
+    }
+
+    /// Takes back `m`, which was the last move made, with the value `make_move` returned.
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from(), m.to());
+        self.turn = !self.turn;
+        self.key ^= zobrist::black_to_move();
+        self.mirror_key ^= zobrist::black_to_move();
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        if let Some(piece) = self.board[to.index()] {
+            self.shift(piece, to, from);
+        }
+        if let Some(captured) = undo.captured {
+            self.put(to, captured);
+        }
+        self.halfmoves = undo.halfmoves;
+    }
+
+    /// Passes the turn without moving (for null-move pruning). Undo by calling it again.
+    pub fn make_null_move(&mut self) {
+        self.turn = !self.turn;
+        self.key ^= zobrist::black_to_move();
+        self.mirror_key ^= zobrist::black_to_move();
+    }
+
+    /// The position after `m` (copy-make), for callers that keep positions by value.
+    pub fn play(&self, m: Move) -> Position {
+        let mut next = self.clone();
+        next.make_move(m);
+        next
+    }
+
+    /// The left-right mirrored position.
+    pub fn mirror(&self) -> Position {
+        Position::from_setup_unchecked(&self.to_setup().mirror())
+    }
+
+    /// Zobrist key recomputed from scratch (tests check the incremental one against it).
+    pub fn compute_key(&self) -> u64 {
+        Square::all()
+            .filter_map(|s| self.piece_at(s).map(|p| zobrist::piece_square(p, s)))
+            .fold(zobrist::turn(self.turn), |a, b| a ^ b)
+    }
+
+    /// Does any side have a piece that can cross the river? Without one neither side can ever
+    /// win (the position is a dead draw).
+    pub fn has_attackers(&self) -> bool {
+        (self.by_role(Role::Horse) | self.by_role(Role::Rook) | self.by_role(Role::Cannon) | self.by_role(Role::Pawn))
+            .any()
+    }
+
+    /// Squares the kind of piece of `color` can ever stand on (for validation and indexing).
+    pub fn reachable_squares(piece: Piece) -> Bitboard {
+        reachable(piece)
+    }
+
+    /// Pieces of `color` on their own half (a helper for evaluation).
+    pub fn at_home(&self, color: Color) -> Bitboard {
+        self.by_color(color) & home_half(color)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}

@@ -1,0 +1,193 @@
+//! [`Setup`]: an unvalidated placement with side to move and counters, as read from a FEN.
+//! Turning it into a [`Position`](super::Position) checks that it could occur in a game.
+//!
+//! FEN is the form Pikafish and Fairy-Stockfish use: ranks from 9 (black's back rank) down to 0,
+//! uppercase red, `w` for red to move. On input `h`/`e` are accepted for horse/elephant and `r`
+//! for red to move.
+
+use super::piece::{Color, Piece};
+use super::square::Square;
+use std::fmt;
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// A board placement that has not been checked against the rules.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Setup {
+    pub board: [Option<Piece>; 90],
+    pub turn: Color,
+    /// Plies since the last capture (the FEN's fifth field).
+    pub halfmoves: u32,
+    /// Move number, starting at 1, incremented after black moves.
+    pub fullmoves: u32,
+}
+
+impl Setup {
+    pub fn empty() -> Setup {
+        Setup { board: [None; 90], turn: Color::Red, halfmoves: 0, fullmoves: 1 }
+    }
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.board[sq.index()] = piece;
+    }
+
+    /// Parses a FEN. Only the placement is required; missing fields default to red to move,
+    /// 0 and 1.
+    pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let placement = fields.next().ok_or(FenError::Empty)?;
+        let mut setup = Setup::empty();
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != 10 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (row, text) in ranks.iter().enumerate() {
+            let rank = 9 - row as i32;
+            let mut file = 0i32;
+            for c in text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if d == 0 {
+                        return Err(FenError::BadChar { rank: rank as u8, c });
+                    }
+                    file += d as i32;
+                } else {
+                    let piece = Piece::from_char(c).ok_or(FenError::BadChar { rank: rank as u8, c })?;
+                    if let Some(sq) = Square::from_coords(file, rank) {
+                        setup.set(sq, Some(piece));
+                    }
+                    file += 1;
+                }
+                if file > 9 {
+                    break;
+                }
+            }
+            if file != 9 {
+                return Err(FenError::FileCount { rank: rank as u8, files: file as u32 });
+            }
+        }
+        if let Some(turn) = fields.next() {
+            setup.turn = match turn {
+                "w" | "r" | "W" | "R" => Color::Red,
+                "b" | "B" => Color::Black,
+                _ => return Err(FenError::BadTurn(turn.to_string())),
+            };
+        }
+        // Castling and en-passant fields ("- -") carry nothing in Xiangqi; Pikafish writes them.
+        let rest: Vec<&str> = fields.collect();
+        let counters: Vec<&str> = rest.iter().copied().filter(|f| *f != "-").collect();
+        let number = |s: &str| s.parse::<u32>().map_err(|_| FenError::BadNumber(s.to_string()));
+        match counters.as_slice() {
+            [] => {}
+            [half, full] => {
+                setup.halfmoves = number(half)?;
+                setup.fullmoves = number(full)?.max(1);
+            }
+            [one] => setup.halfmoves = number(one)?,
+            _ => return Err(FenError::BadNumber(rest.join(" "))),
+        }
+        Ok(setup)
+    }
+
+    /// Writes the FEN in Pikafish's form (`w`/`b`, `- -` placeholders).
+    pub fn to_fen(&self) -> String {
+        let mut out = String::with_capacity(80);
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match Square::from_coords(file, rank).and_then(|s| self.piece_at(s)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(p.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(match self.turn {
+            Color::Red => " w - - ",
+            Color::Black => " b - - ",
+        });
+        out.push_str(&format!("{} {}", self.halfmoves, self.fullmoves));
+        out
+    }
+
+    /// The placement mirrored left-right (same side to move).
+    pub fn mirror(&self) -> Setup {
+        let mut out = self.clone();
+        for sq in Square::all() {
+            out.board[sq.mirror().index()] = self.board[sq.index()];
+        }
+        out
+    }
+}
+
+/// A FEN that cannot be read as text (before any rule is checked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    Empty,
+    RankCount(usize),
+    FileCount { rank: u8, files: u32 },
+    BadChar { rank: u8, c: char },
+    BadTurn(String),
+    BadNumber(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => f.write_str("empty FEN"),
+            FenError::RankCount(n) => write!(f, "FEN has {n} ranks, expected 10 separated by '/'"),
+            FenError::FileCount { rank, files } => write!(f, "FEN rank {rank} has {files} files, expected 9"),
+            FenError::BadChar { rank, c } => {
+                write!(f, "FEN rank {rank}: unknown piece letter {c:?} (expected one of KABNRCP/kabnrcp, E/H aliases, or 1-9)")
+            }
+            FenError::BadTurn(t) => write!(f, "FEN side to move {t:?} is not w, r or b"),
+            FenError::BadNumber(t) => write!(f, "FEN move counters {t:?} are not numbers"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_fen_round_trips() {
+        let s = Setup::from_fen(START_FEN).unwrap();
+        assert_eq!(s.to_fen(), START_FEN);
+        assert_eq!(s.board.iter().flatten().count(), 32);
+    }
+
+    #[test]
+    fn aliases_and_short_forms() {
+        let s = Setup::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+        assert_eq!(s.to_fen(), START_FEN);
+        let s = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 b 3 7").unwrap();
+        assert_eq!((s.turn, s.halfmoves, s.fullmoves), (Color::Black, 3, 7));
+    }
+
+    #[test]
+    fn text_errors() {
+        assert_eq!(Setup::from_fen(""), Err(FenError::Empty));
+        assert_eq!(Setup::from_fen("9/9/9"), Err(FenError::RankCount(3)));
+        assert_eq!(Setup::from_fen("4k3/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::FileCount { rank: 9, files: 8 }));
+        assert_eq!(Setup::from_fen("4k5/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::FileCount { rank: 9, files: 10 }));
+        assert_eq!(Setup::from_fen("4x4/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::BadChar { rank: 9, c: 'x' }));
+        assert_eq!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 x"), Err(FenError::BadTurn("x".into())));
+        assert!(matches!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - a 1"), Err(FenError::BadNumber(_))));
+    }
+}

@@ -1,0 +1,196 @@
+//! Board coordinates in ICCS naming: files `a`..`i` from red's left, ranks `0`..`9` from red's
+//! back rank. A [`Square`] is `rank * 9 + file`, so a square's index is also its bit in a
+//! [`Bitboard`](super::Bitboard).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A file (column), `a` (red's left) to `i`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct File(u8);
+
+/// A rank (row), `0` (red's back rank) to `9` (black's back rank).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rank(u8);
+
+impl File {
+    pub const COUNT: usize = 9;
+    pub const ALL: [File; 9] = [File(0), File(1), File(2), File(3), File(4), File(5), File(6), File(7), File(8)];
+
+    /// The file with index `0..9`, or `None`.
+    pub const fn new(index: u32) -> Option<File> {
+        if index < 9 {
+            Some(File(index as u8))
+        } else {
+            None
+        }
+    }
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn char(self) -> char {
+        (b'a' + self.0) as char
+    }
+    pub fn from_char(c: char) -> Option<File> {
+        match c {
+            'a'..='i' => Some(File(c as u8 - b'a')),
+            'A'..='I' => Some(File(c as u8 - b'A')),
+            _ => None,
+        }
+    }
+    /// The file seen in a left-right mirror.
+    pub const fn mirror(self) -> File {
+        File(8 - self.0)
+    }
+}
+
+impl Rank {
+    pub const COUNT: usize = 10;
+
+    /// The rank with index `0..10`, or `None`.
+    pub const fn new(index: u32) -> Option<Rank> {
+        if index < 10 {
+            Some(Rank(index as u8))
+        } else {
+            None
+        }
+    }
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn char(self) -> char {
+        (b'0' + self.0) as char
+    }
+    pub fn from_char(c: char) -> Option<Rank> {
+        c.to_digit(10).and_then(Rank::new)
+    }
+    /// The rank seen from the other side of the board.
+    pub const fn flip(self) -> Rank {
+        Rank(9 - self.0)
+    }
+}
+
+/// One of the 90 points of the board.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+impl Square {
+    pub const COUNT: usize = 90;
+
+    pub const fn new(file: File, rank: Rank) -> Square {
+        Square(rank.0 * 9 + file.0)
+    }
+    /// The square with index `0..90`, or `None`.
+    pub const fn from_index(index: usize) -> Option<Square> {
+        if index < 90 {
+            Some(Square(index as u8))
+        } else {
+            None
+        }
+    }
+    /// The square with index `index`, which the caller guarantees is below 90.
+    pub const fn from_index_unchecked(index: usize) -> Square {
+        debug_assert!(index < 90);
+        Square(index as u8)
+    }
+    /// The square at `file`, `rank` given as plain coordinates, or `None` off the board.
+    pub const fn from_coords(file: i32, rank: i32) -> Option<Square> {
+        if file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+            Some(Square((rank * 9 + file) as u8))
+        } else {
+            None
+        }
+    }
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub const fn file(self) -> File {
+        File(self.0 % 9)
+    }
+    pub const fn rank(self) -> Rank {
+        Rank(self.0 / 9)
+    }
+    /// The square `df` files and `dr` ranks away, or `None` off the board.
+    pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
+        Square::from_coords((self.0 % 9) as i32 + df, (self.0 / 9) as i32 + dr)
+    }
+    /// Left-right mirror (file `a` <-> `i`). Xiangqi is symmetric under it.
+    pub const fn mirror(self) -> Square {
+        Square((self.0 / 9) * 9 + 8 - self.0 % 9)
+    }
+    /// Red-black flip (rank `0` <-> `9`), file unchanged.
+    pub const fn flip(self) -> Square {
+        Square((9 - self.0 / 9) * 9 + self.0 % 9)
+    }
+    /// All squares in index order.
+    pub fn all() -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator {
+        (0..90u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file().char(), self.rank().char())
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The text was not a square name such as `e2` (ICCS naming, case-insensitive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSquareError;
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a square name (expected a file a-i and a rank 0-9, such as e2)")
+    }
+}
+impl std::error::Error for ParseSquareError {}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        let mut chars = s.chars();
+        match (chars.next(), chars.next(), chars.next()) {
+            (Some(f), Some(r), None) => match (File::from_char(f), Rank::from_char(r)) {
+                (Some(f), Some(r)) => Ok(Square::new(f, r)),
+                _ => Err(ParseSquareError),
+            },
+            _ => Err(ParseSquareError),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_indices_round_trip() {
+        for sq in Square::all() {
+            let name = sq.to_string();
+            assert_eq!(name.parse::<Square>(), Ok(sq));
+            assert_eq!(Square::new(sq.file(), sq.rank()), sq);
+        }
+        assert_eq!("a0".parse::<Square>().map(Square::index), Ok(0));
+        assert_eq!("i9".parse::<Square>().map(Square::index), Ok(89));
+        assert_eq!("E2".parse::<Square>().map(|s| s.to_string()), Ok("e2".to_string()));
+        assert!("j0".parse::<Square>().is_err());
+        assert!("a10".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn mirror_and_flip_are_involutions() {
+        for sq in Square::all() {
+            assert_eq!(sq.mirror().mirror(), sq);
+            assert_eq!(sq.flip().flip(), sq);
+            assert_eq!(sq.mirror().rank(), sq.rank());
+            assert_eq!(sq.mirror().file().index(), 8 - sq.file().index());
+        }
+        assert_eq!("b2".parse::<Square>().map(Square::mirror), "h2".parse());
+    }
+}

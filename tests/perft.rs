@@ -1,0 +1,53 @@
+//! Perft against the published counts in `../shared/reference/perft.md`.
+
+use qiku::core::perft::{perft, perft_bulk};
+use qiku::Position;
+
+const CASES: &[(&str, &str, &[u64])] = &[
+    (
+        "start",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        &[44, 1920, 79666, 3290240, 133312995, 5392831844],
+    ),
+    (
+        "cpw2",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        &[38, 1128, 43929, 1339047, 53112976],
+    ),
+    ("cpw3", "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", &[7, 281, 8620, 326201, 10369923]),
+    ("cpw4", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", &[25, 424, 9850, 202884, 4739553, 100055401]),
+    ("cpw5", "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1", &[28, 516, 14808, 395483, 11842230]),
+    ("cpw6", "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1", &[21, 364, 7626, 162837, 3500505, 81195154]),
+];
+
+/// Runs every case up to the deepest count of at most `limit` nodes.
+fn check(limit: u64, bulk: bool) {
+    for (name, fen, counts) in CASES {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for (i, &expected) in counts.iter().enumerate() {
+            if expected > limit {
+                break;
+            }
+            let depth = i as u32 + 1;
+            let got = if bulk { perft_bulk(&mut pos, depth) } else { perft(&mut pos, depth) };
+            assert_eq!(got, expected, "{name} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn perft_published_counts_up_to_12m_nodes() {
+    check(12_000_000, true);
+}
+
+#[test]
+fn perft_without_bulk_counting_agrees() {
+    check(500_000, false);
+}
+
+/// The deep counts (up to 5.4 billion leaves): `cargo test --release -- --ignored perft_deep`.
+#[test]
+#[ignore]
+fn perft_deep() {
+    check(u64::MAX, true);
+}
