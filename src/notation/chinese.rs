@@ -7,7 +7,7 @@
 //! variant piece names of both sides, and all three numeral kinds for either side; see
 //! `docs/NOTATION.md`.
 
-use super::relative::{self, front_to_back, tandem, Dir, OwnFile};
+use super::relative::{self, front_to_back, tandem, Described, Dir, OwnFile};
 use super::NotationError;
 use crate::core::{Bitboard, Move, Piece, Position, Role};
 
@@ -164,6 +164,19 @@ pub enum Numerals {
     Ascii,
 }
 
+/// When a horse, rook or cannon that shares its file with its twin is named by place (前/後)
+/// rather than by file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PlaceWords {
+    /// Always, as the rules of record-keeping say: `前車進一`.
+    Always,
+    /// Only when the twin could make a move of the same direction and number by its own rules
+    /// (ignoring whether that would expose its king); otherwise by file, `車一進一`. This is the
+    /// convention of the CCPD records (checked against every move of the collection). Tandem
+    /// pawns are always named by place.
+    WhenNeeded,
+}
+
 /// How [`format_with`] writes a move. Ordinals among tandem pawns (一二三四五) are always
 /// Chinese numerals, as in the xqbase convention.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -171,16 +184,23 @@ pub struct Style {
     pub charset: Charset,
     pub red: Numerals,
     pub black: Numerals,
+    pub place: PlaceWords,
 }
 
 impl Style {
-    /// Exactly the style of the CCPD UTF-8 records: `炮二平五 馬８進７`, with 馬 車 炮 for both
-    /// sides.
-    pub const TRADITIONAL: Style =
-        Style { charset: Charset::Traditional, red: Numerals::Chinese, black: Numerals::FullWidth };
-    /// The style of the GBK records: `炮二平五 马８进７`.
-    pub const SIMPLIFIED: Style =
-        Style { charset: Charset::Simplified, red: Numerals::Chinese, black: Numerals::FullWidth };
+    /// The standard form in the characters of the CCPD records: `炮二平五 馬８進７ 前車進一`,
+    /// with 馬 車 炮 for both sides.
+    pub const TRADITIONAL: Style = Style {
+        charset: Charset::Traditional,
+        red: Numerals::Chinese,
+        black: Numerals::FullWidth,
+        place: PlaceWords::Always,
+    };
+    /// The standard form in simplified characters, as GBK records write it: `炮二平五 马８进７`.
+    pub const SIMPLIFIED: Style = Style { charset: Charset::Simplified, ..Style::TRADITIONAL };
+    /// Exactly what the CCPD UTF-8 and Big5 records write, token for token: [`Style::TRADITIONAL`]
+    /// with place words only when needed.
+    pub const CCPD: Style = Style { place: PlaceWords::WhenNeeded, ..Style::TRADITIONAL };
 }
 
 impl Default for Style {
@@ -230,7 +250,7 @@ pub fn write(pos: &Position, m: Move, style: Style, out: &mut String) {
     };
     let numerals = d.piece.color.fold(style.red, style.black);
     let name = piece_char(style.charset, d.piece);
-    match place(pos, d.piece, m) {
+    match place(pos, d, m, style.place) {
         None => {
             out.push(name);
             out.push(numeral(numerals, d.file.get()));
@@ -264,7 +284,8 @@ impl Charset {
 }
 
 /// The place word for the piece moving in `m`, or `None` when its file names it.
-fn place(pos: &Position, piece: Piece, m: Move) -> Option<Place> {
+fn place(pos: &Position, d: Described, m: Move, words: PlaceWords) -> Option<Place> {
+    let piece = d.piece;
     if matches!(piece.role, Role::King | Role::Advisor | Role::Elephant) {
         // Advisors and elephants sharing a file can each go only one way, so the file is enough.
         return None;
@@ -273,14 +294,24 @@ fn place(pos: &Position, piece: Piece, m: Move) -> Option<Place> {
     if !on_file.more_than_one() {
         return None;
     }
-    let group = if piece.role == Role::Pawn { tandem(pos, piece).all } else { front_to_back(on_file, piece.color) };
-    let i = group.position(m.from())?;
-    Some(match (group.len(), i) {
-        (2 | 3, 0) => Place::Front,
-        (3, 1) => Place::Middle,
-        (2 | 3, _) => Place::Rear,
-        (_, i) => Place::Nth(i as u8 + 1),
-    })
+    if piece.role == Role::Pawn {
+        let group = tandem(pos, piece).all;
+        let i = group.position(m.from())?;
+        return Some(match (group.len(), i) {
+            (2 | 3, 0) => Place::Front,
+            (3, 1) => Place::Middle,
+            (2 | 3, _) => Place::Rear,
+            (_, i) => Place::Nth(i as u8 + 1),
+        });
+    }
+    let twin = (on_file - Bitboard::from_square(m.from())).first()?;
+    if words == PlaceWords::WhenNeeded
+        && !relative::target(piece, twin, d.dir, d.num).is_some_and(|to| relative::reaches(pos, piece, twin, to))
+    {
+        return None;
+    }
+    let front = front_to_back(on_file, piece.color).first() == Some(m.from());
+    Some(if front { Place::Front } else { Place::Rear })
 }
 
 #[cfg(test)]

@@ -220,6 +220,12 @@ pub(crate) fn target(piece: Piece, from: Square, dir: Dir, num: u8) -> Option<Sq
 /// Is `from`-`to` a legal move for `piece` (which stands on `from` and is the side to move)?
 /// Equivalent to [`Position::is_legal`] but looks only at this one piece.
 pub(crate) fn can_move(pos: &Position, piece: Piece, from: Square, to: Square) -> bool {
+    reaches(pos, piece, from, to) && !pos.leaves_king_attacked(Move::new(from, to))
+}
+
+/// Can `piece` on `from` go to `to` by its own rules (a pseudo-legal move: the king may be left
+/// attacked)?
+pub(crate) fn reaches(pos: &Position, piece: Piece, from: Square, to: Square) -> bool {
     let occ = pos.occupied();
     let reach = match piece.role {
         Role::King => attacks::king_attacks(from),
@@ -233,7 +239,7 @@ pub(crate) fn can_move(pos: &Position, piece: Piece, from: Square, to: Square) -
         }
         Role::Pawn => attacks::pawn_attacks(piece.color, from),
     };
-    (reach - pos.by_color(piece.color)).contains(to) && !pos.leaves_king_attacked(Move::new(from, to))
+    (reach - pos.by_color(piece.color)).contains(to)
 }
 
 /// The one legal move that a piece of `candidates` makes for `dir` and `num`: no candidate is
