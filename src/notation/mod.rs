@@ -88,6 +88,15 @@ impl FromStr for Notation {
 
 /// Reads a move in whichever notation the token is written in (see [`Notation::detect`]) and
 /// resolves it in `pos`; returns the move and the notation it was read as.
+///
+/// ```
+/// use qiku::notation::{self, Notation};
+/// let pos = qiku::Position::startpos();
+/// let (m, n) = notation::parse_any(&pos, "炮二平五").unwrap();
+/// assert_eq!((m.to_string().as_str(), n), ("h2e2", Notation::Chinese));
+/// assert_eq!(notation::parse_any(&pos, "C2.5").unwrap().0, m);
+/// assert_eq!(notation::format(&pos, m, Notation::Wxf), "C2.5");
+/// ```
 pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), NotationError> {
     let notation = Notation::detect(token);
     let m = match notation {
