@@ -134,6 +134,17 @@ impl Position {
                 }
             }
         }
+        for color in Color::ALL {
+            // A pawn changes file only after crossing the river, so before it each file holds at
+            // most the one pawn that started there.
+            let uncrossed = pos.pieces(Piece::new(color, Role::Pawn)) & home_half(color);
+            let mut files = [false; 9];
+            for square in uncrossed {
+                if std::mem::replace(&mut files[square.file().index()], true) {
+                    return Err(PositionError::ImpossibleSquare { piece: Piece::new(color, Role::Pawn), square });
+                }
+            }
+        }
         if pos.kings_facing() {
             return Err(PositionError::KingsFacing);
         }
