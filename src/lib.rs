@@ -1,1 +1,3 @@
 //! qiku: Xiangqi rules core, opening books, endgame tablebases and a UCI engine.
+
+pub mod pgn;
