@@ -462,9 +462,9 @@ mod tests {
 
     #[test]
     fn transcoder_replaces_invalid_bytes_and_truncated_tail() {
-        // 0x80 is not a GBK lead byte; a lone lead byte at the end is an incomplete character.
+        // 0xFF is not a GBK lead byte (0x80 is: the euro sign); a lone lead byte at the end is an incomplete character.
         assert_eq!(
-            transcode(b"a\x80b\xb0", TextEncoding::Gbk),
+            transcode(b"a\xffb\xb0", TextEncoding::Gbk),
             "a\u{FFFD}b\u{FFFD}"
         );
         assert_eq!(transcode(b"", TextEncoding::Big5), "");

@@ -509,7 +509,12 @@ impl<R: BufRead> Reader<R> {
     /// Handles the next item of the game.
     fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> io::Result<Step> {
         let len = self.text.len();
+        let after_result = g.phase == Phase::AfterResult && !g.lines;
         if self.pos >= len {
+            if after_result && self.line_state != LineState::Ok {
+                // Junk after a finished game is the next (broken) game, not this one's fault.
+                return Ok(Step::End);
+            }
             if let Some(err) = self.line_error() {
                 return Ok(Step::Fail(err, Resync::Auto));
             }
@@ -526,6 +531,10 @@ impl<R: BufRead> Reader<R> {
             return Ok(Step::Continue);
         }
         let c = b[i];
+        if after_result && !matches!(c, b'{' | b';' | b'$') {
+            // Whatever follows the result, other than comments and NAGs, starts the next game.
+            return Ok(Step::End);
+        }
         Ok(match c {
             b'{' => return self.brace_comment(v, g, i),
             b';' => {
