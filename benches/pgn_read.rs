@@ -85,28 +85,14 @@ fn bench(file: &str) -> io::Result<()> {
     });
     let count = count?;
     assert_eq!(count.errors, 0, "{file}: syntax errors");
-    report(
-        file,
-        "open+read",
-        text.len() as u64,
-        count.games,
-        best,
-        median,
-    );
+    report(file, "open+read", text.len() as u64, count.games, best, median);
 
     let (best, median, count) = time(|| -> io::Result<Count> {
         let mut count = Count::default();
         Reader::new(&text[..]).read_all(&mut count)?;
         Ok(count)
     });
-    report(
-        file,
-        "read only",
-        text.len() as u64,
-        count?.games,
-        best,
-        median,
-    );
+    report(file, "read only", text.len() as u64, count?.games, best, median);
 
     let (best, median, n) = time(|| -> io::Result<u64> {
         let mut input = open()?;

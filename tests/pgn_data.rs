@@ -13,9 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use qiku::pgn::{
-    self, EncodingChoice, GameResult, Location, Reader, Skip, SyntaxError, TextEncoding, Visitor,
-};
+use qiku::pgn::{self, EncodingChoice, GameResult, Location, Reader, Skip, SyntaxError, TextEncoding, Visitor};
 
 const DATA: &str = "../shared/data";
 
@@ -37,10 +35,7 @@ struct Game {
 
 impl Visitor for Collect {
     fn begin_game(&mut self, loc: Location) {
-        self.games.push(Game {
-            start: loc,
-            ..Game::default()
-        });
+        self.games.push(Game { start: loc, ..Game::default() });
     }
 
     fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
@@ -100,11 +95,7 @@ fn results(c: &Collect) -> BTreeMap<String, usize> {
 
 fn no_errors(c: &Collect) {
     let shown: Vec<String> = c.errors.iter().take(5).map(|e| e.to_string()).collect();
-    assert!(
-        c.errors.is_empty(),
-        "{} syntax errors, first: {shown:#?}",
-        c.errors.len()
-    );
+    assert!(c.errors.is_empty(), "{} syntax errors, first: {shown:#?}", c.errors.len());
 }
 
 fn strs(v: &[String]) -> Vec<&str> {
@@ -119,17 +110,11 @@ fn ccpd_iccs() {
     no_errors(&c);
     assert_eq!(c.games.len(), 25_368);
     let first = &c.games[0];
-    assert_eq!(
-        strs(&first.moves[..6]),
-        ["H2-E2", "H9-G7", "H0-G2", "I9-H9", "I0-H0", "G6-G5"]
-    );
+    assert_eq!(strs(&first.moves[..6]), ["H2-E2", "H9-G7", "H0-G2", "I9-H9", "I0-H0", "G6-G5"]);
     assert_eq!(first.moves.len(), 51); // 26. F7-F8 1-0
     assert_eq!(first.result, Some(Some(GameResult::RedWins)));
     assert_eq!(first.first_move_loc, Some(Location::new(1, 11, 4)));
-    assert_eq!(
-        first.source,
-        "CCPD:Dataset/對局/大師對局/以棋手分類/吳貴臨/00000001.pgn"
-    );
+    assert_eq!(first.source, "CCPD:Dataset/對局/大師對局/以棋手分類/吳貴臨/00000001.pgn");
     let last = &c.games[25_367];
     assert_eq!(last.start.game, 25_368);
     let r = results(&c);
@@ -164,10 +149,7 @@ fn ccpd_chinese_utf8() {
     no_errors(&c);
     assert_eq!(c.games.len(), 25_372);
     let first = &c.games[0];
-    assert_eq!(
-        strs(&first.moves[..4]),
-        ["炮二平五", "馬８進７", "馬二進三", "車９平８"]
-    );
+    assert_eq!(strs(&first.moves[..4]), ["炮二平五", "馬８進７", "馬二進三", "車９平８"]);
     assert_eq!(first.moves.len(), 51);
     assert_eq!(first.moves[50], "兵四進一");
     assert_eq!(first.result, Some(Some(GameResult::RedWins)));
@@ -193,10 +175,7 @@ fn wukong_coordinates() {
     no_errors(&c);
     assert_eq!(c.games.len(), 1_391);
     let first = &c.games[0];
-    assert_eq!(
-        strs(&first.moves[..5]),
-        ["g0e2", "b9c7", "g3g4", "c6c5", "h0g2"]
-    );
+    assert_eq!(strs(&first.moves[..5]), ["g0e2", "b9c7", "g3g4", "c6c5", "h0g2"]);
     assert_eq!(first.moves.len(), 65); // ends "33. d9f8 "
     assert_eq!(first.moves[64], "d9f8");
     // The file has no result tokens.
@@ -239,10 +218,7 @@ fn big5_and_gbk_samples_match_utf8() {
     no_errors(&gbk);
     assert_eq!(gbk.games.len(), 2_000);
     // The GBK sample is the next 2,000 games, with simplified piece names.
-    assert!(gbk
-        .games
-        .iter()
-        .any(|g| g.moves.iter().any(|m| m.contains('马'))));
+    assert!(gbk.games.iter().any(|g| g.moves.iter().any(|m| m.contains('马'))));
     for (g, u) in gbk.games.iter().zip(&utf8.games[2_000..4_000]) {
         assert_eq!(g.source, u.source);
         let simplified: Vec<String> = u.moves.iter().map(|m| simplify(m)).collect();
@@ -259,15 +235,9 @@ fn wrong_forced_encoding() {
     let (_, _, c) = read("ccpd-sample-big5.pgn", EncodingChoice::Utf8);
     assert_eq!(c.games.len(), 2_000);
     assert_eq!(c.errors.len(), 2_000);
-    assert!(c
-        .errors
-        .iter()
-        .all(|e| e.kind == pgn::ErrorKind::InvalidUtf8));
+    assert!(c.errors.iter().all(|e| e.kind == pgn::ErrorKind::InvalidUtf8));
     assert_eq!(c.errors[0].location, Location::new(1, 1, 23));
-    assert_eq!(
-        c.errors[0].to_string(),
-        "game 1, line 1, column 23: invalid UTF-8 near `bytes b9 ef a7 bd`"
-    );
+    assert_eq!(c.errors[0].to_string(), "game 1, line 1, column 23: invalid UTF-8 near `bytes b9 ef a7 bd`");
 
     // GBK bytes read as Big5: nearly every GBK byte pair is also a valid Big5 pair, so this
     // decodes without a single replacement character into the wrong characters. The reader
@@ -276,8 +246,5 @@ fn wrong_forced_encoding() {
     no_errors(&c);
     assert_eq!(c.games.len(), 2_000);
     assert_eq!(strs(&c.games[0].moves[..2]), ["蘿媼ⅸ拻", "蘿ㄧⅸㄤ"]);
-    assert!(c.games.iter().all(|g| g
-        .moves
-        .iter()
-        .all(|m| !m.contains('炮') && !m.contains('马'))));
+    assert!(c.games.iter().all(|g| g.moves.iter().all(|m| !m.contains('炮') && !m.contains('马'))));
 }

@@ -8,8 +8,7 @@ use std::io::Cursor;
 
 use proptest::prelude::*;
 use qiku::pgn::{
-    self, EncodingChoice, GameResult, Location, Mode, Reader, Skip, SyntaxError, TextEncoding,
-    Transcoder, Visitor,
+    self, EncodingChoice, GameResult, Location, Mode, Reader, Skip, SyntaxError, TextEncoding, Transcoder, Visitor,
 };
 
 /// Checks the callback protocol as it happens.
@@ -30,11 +29,7 @@ impl Checker {
         assert!(!self.broken, "callback after malformed");
         assert_eq!(loc.game, self.game);
         assert!(loc.line >= 1 && loc.column >= 1, "{loc:?}");
-        assert!(
-            (loc.line, loc.column) >= self.last,
-            "{loc:?} before {:?}",
-            self.last
-        );
+        assert!((loc.line, loc.column) >= self.last, "{loc:?} before {:?}", self.last);
         self.last = (loc.line, loc.column);
     }
 }
@@ -58,10 +53,7 @@ impl Visitor for Checker {
         Skip::Continue
     }
     fn move_token(&mut self, token: &str, loc: Location) -> Skip {
-        assert!(
-            !token.is_empty() && !token.contains(char::is_whitespace),
-            "{token:?}"
-        );
+        assert!(!token.is_empty() && !token.contains(char::is_whitespace), "{token:?}");
         self.at(loc);
         Skip::Continue
     }
@@ -102,20 +94,13 @@ impl Visitor for Checker {
 }
 
 fn check_reader(bytes: &[u8], mode: Mode, enter: bool) {
-    let mut v = Checker {
-        enter,
-        ..Checker::default()
-    };
+    let mut v = Checker { enter, ..Checker::default() };
     let mut reader = Reader::with_mode(bytes, mode);
     reader.set_max_line_len(256);
     let n = reader.read_all(&mut v).expect("in-memory input");
     assert!(!v.in_game);
     assert_eq!(n, v.games);
-    assert_eq!(
-        reader.bytes_read(),
-        bytes.len() as u64,
-        "input not fully consumed"
-    );
+    assert_eq!(reader.bytes_read(), bytes.len() as u64, "input not fully consumed");
     // Reading past the end stays at the end.
     assert!(!reader.read_game(&mut v).expect("in-memory input"));
 }
@@ -128,9 +113,7 @@ fn check_all(bytes: &[u8]) {
     // Through the decoders, as `open` would do it.
     for enc in [TextEncoding::Gbk, TextEncoding::Big5, TextEncoding::Utf16Le] {
         let mut v = Checker::default();
-        Reader::new(Transcoder::new(bytes, enc))
-            .read_all(&mut v)
-            .expect("in-memory input");
+        Reader::new(Transcoder::new(bytes, enc)).read_all(&mut v).expect("in-memory input");
     }
     let input = pgn::open_reader(Cursor::new(bytes.to_vec()), "fuzz", EncodingChoice::Auto);
     if let Ok(input) = input {
@@ -186,11 +169,8 @@ const FRAGMENTS: &[&[u8]] = &[
 ];
 
 fn fragment_soup() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(0..FRAGMENTS.len(), 0..200).prop_map(|ix| {
-        ix.into_iter()
-            .flat_map(|i| FRAGMENTS[i].iter().copied())
-            .collect()
-    })
+    prop::collection::vec(0..FRAGMENTS.len(), 0..200)
+        .prop_map(|ix| ix.into_iter().flat_map(|i| FRAGMENTS[i].iter().copied()).collect())
 }
 
 proptest! {
@@ -212,10 +192,7 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (self.0 >> 33) as usize
     }
 }
@@ -225,15 +202,10 @@ impl Lcg {
 #[test]
 fn mutated_fixture() {
     let seed: Vec<u8> = include_bytes!("fixtures/pgn/three-games.pgn").to_vec();
-    let specials: &[&[u8]] = &[
-        b"{", b"}", b"(", b")", b"[", b"]", b"\"", b"\n", b"\0", b"\xff", b";", b"$", b"\n\n[",
-        b"1-0",
-    ];
+    let specials: &[&[u8]] =
+        &[b"{", b"}", b"(", b")", b"[", b"]", b"\"", b"\n", b"\0", b"\xff", b";", b"$", b"\n\n[", b"1-0"];
     // PGN_FUZZ_ITERS=1000000 for a longer soak.
-    let iters = std::env::var("PGN_FUZZ_ITERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let iters = std::env::var("PGN_FUZZ_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let mut rng = Lcg(0x5eed);
     for _ in 0..iters {
         let mut bytes = seed.clone();

@@ -4,8 +4,7 @@
 use std::io::Cursor;
 
 use qiku::pgn::{
-    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, Reader, Skip, SyntaxError,
-    TextEncoding, Visitor,
+    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, Reader, Skip, SyntaxError, TextEncoding, Visitor,
 };
 
 const FIXTURE: &str = include_str!("fixtures/pgn/three-games.pgn");
@@ -26,10 +25,7 @@ impl Games {
         self.0.iter().filter(|g| g.error.is_none()).collect()
     }
     fn errors(&self) -> Vec<(ErrorKind, Location)> {
-        self.0
-            .iter()
-            .filter_map(|g| g.error.as_ref().map(|e| (e.kind, e.location)))
-            .collect()
+        self.0.iter().filter_map(|g| g.error.as_ref().map(|e| (e.kind, e.location))).collect()
     }
     fn events(&self) -> Vec<&str> {
         self.good().iter().map(|g| g.event.as_str()).collect()
@@ -68,9 +64,7 @@ impl Visitor for Games {
 
 fn read(bytes: &[u8]) -> Games {
     let mut games = Games::default();
-    let n = Reader::new(bytes)
-        .read_all(&mut games)
-        .expect("in-memory input");
+    let n = Reader::new(bytes).read_all(&mut games).expect("in-memory input");
     assert_eq!(n as usize, games.0.len());
     games
 }
@@ -84,20 +78,13 @@ fn fixtures_read_cleanly() {
     let g = read(FIXTURE.as_bytes());
     assert_eq!(g.errors(), []);
     assert_eq!(g.events(), ["fixture 1", "fixture 2", "fixture 3"]);
-    assert_eq!(
-        g.0[0].moves,
-        ["炮二平五", "馬８進７", "馬二進三", "車９平８"]
-    );
+    assert_eq!(g.0[0].moves, ["炮二平五", "馬８進７", "馬二進三", "車９平８"]);
     assert_eq!(g.0[1].moves, ["H2-E2", "H9-G7", "H0-G2", "I9-H9"]);
     assert_eq!(g.0[2].moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
     let results: Vec<_> = g.0.iter().map(|g| g.result).collect();
     assert_eq!(
         results,
-        [
-            Some(Some(GameResult::RedWins)),
-            Some(Some(GameResult::BlackWins)),
-            Some(Some(GameResult::Draw))
-        ]
+        [Some(Some(GameResult::RedWins)), Some(Some(GameResult::BlackWins)), Some(Some(GameResult::Draw))]
     );
 
     let text = include_str!("fixtures/pgn/lines.txt");
@@ -112,36 +99,20 @@ fn fixtures_read_cleanly() {
 
 #[test]
 fn broken_tag() {
-    let text = [
-        game("A", "h2e2"),
-        "[Event \"B\"]\n[Red \"no end\n[Black \"x\"]\n\n1. h2e2 *\n\n".into(),
-        game("C", "h2e2"),
-    ]
-    .concat();
+    let text =
+        [game("A", "h2e2"), "[Event \"B\"]\n[Red \"no end\n[Black \"x\"]\n\n1. h2e2 *\n\n".into(), game("C", "h2e2")]
+            .concat();
     let g = read(text.as_bytes());
-    assert_eq!(
-        g.errors(),
-        [(
-            ErrorKind::BadTag("unterminated tag value"),
-            Location::new(2, 6, 1)
-        )]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::BadTag("unterminated tag value"), Location::new(2, 6, 1))]);
     assert_eq!(g.events(), ["A", "C"]);
 }
 
 #[test]
 fn unterminated_comment() {
-    let text = [
-        game("A", "h2e2"),
-        "[Event \"B\"]\n\n1. h2e2 {never closed\nh9g7\n\n".into(),
-        game("C", "b0c2"),
-    ]
-    .concat();
+    let text =
+        [game("A", "h2e2"), "[Event \"B\"]\n\n1. h2e2 {never closed\nh9g7\n\n".into(), game("C", "b0c2")].concat();
     let g = read(text.as_bytes());
-    assert_eq!(
-        g.errors(),
-        [(ErrorKind::UnterminatedComment, Location::new(2, 7, 9))]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::UnterminatedComment, Location::new(2, 7, 9))]);
     assert_eq!(g.events(), ["A", "C"]);
     assert_eq!(g.good()[1].moves, ["b0c2"]);
 }
@@ -152,28 +123,13 @@ fn truncated_at_chosen_points() {
         // Mid-move: the reader cannot know the token is cut; the move parser will.
         ("1. 炮二平五 馬８進", None),
         // Mid-tag.
-        (
-            "[Event \"fixture 2",
-            Some((
-                ErrorKind::BadTag("unterminated tag value"),
-                Location::new(2, 12, 1),
-            )),
-        ),
+        ("[Event \"fixture 2", Some((ErrorKind::BadTag("unterminated tag value"), Location::new(2, 12, 1)))),
         // Mid-comment.
-        (
-            "1. H2-E2 {central ca",
-            Some((ErrorKind::UnterminatedComment, Location::new(2, 15, 10))),
-        ),
+        ("1. H2-E2 {central ca", Some((ErrorKind::UnterminatedComment, Location::new(2, 15, 10)))),
         // Mid-variation.
-        (
-            "H0-G2 (2. B0-C2",
-            Some((ErrorKind::UnclosedVariation, Location::new(2, 15, 42))),
-        ),
+        ("H0-G2 (2. B0-C2", Some((ErrorKind::UnclosedVariation, Location::new(2, 15, 42)))),
         // Inside a UTF-8 character (炮 is e7 82 ae; keep two of its bytes).
-        (
-            "1. \u{70ae}",
-            Some((ErrorKind::InvalidUtf8, Location::new(1, 7, 4))),
-        ),
+        ("1. \u{70ae}", Some((ErrorKind::InvalidUtf8, Location::new(1, 7, 4)))),
     ];
     for (cut_after, expected) in cases {
         let mut end = FIXTURE.find(cut_after).expect("cut point") + cut_after.len();
@@ -181,11 +137,7 @@ fn truncated_at_chosen_points() {
             end -= 1;
         }
         let g = read(&FIXTURE.as_bytes()[..end]);
-        assert_eq!(
-            g.errors(),
-            expected.into_iter().collect::<Vec<_>>(),
-            "cut after {cut_after:?}"
-        );
+        assert_eq!(g.errors(), expected.into_iter().collect::<Vec<_>>(), "cut after {cut_after:?}");
     }
 }
 
@@ -200,11 +152,7 @@ fn truncated_everywhere() {
         let errors = g.errors();
         assert!(errors.len() <= 1, "cut at {end}: {errors:?}");
         if let Some((kind, loc)) = errors.first() {
-            assert_eq!(
-                loc.game as usize,
-                g.0.len(),
-                "cut at {end}: error not in the last game"
-            );
+            assert_eq!(loc.game as usize, g.0.len(), "cut at {end}: error not in the last game");
             assert!(
                 matches!(
                     kind,
@@ -227,16 +175,11 @@ fn truncated_everywhere() {
 fn binary_junk_between_games() {
     // A PNG header and some random-looking bytes pasted between two games.
     let mut bytes = game("A", "h2e2").into_bytes();
-    bytes.extend_from_slice(
-        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0\x08\x06\xfa\xd3\n\x7f\x80\xff[\xee\n\n",
-    );
+    bytes.extend_from_slice(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0\x08\x06\xfa\xd3\n\x7f\x80\xff[\xee\n\n");
     bytes.extend_from_slice(game("C", "b0c2").as_bytes());
     let g = read(&bytes);
     // Line 5 starts with 0x89, not valid UTF-8: the junk is one broken game.
-    assert_eq!(
-        g.errors(),
-        [(ErrorKind::InvalidUtf8, Location::new(2, 5, 1))]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::InvalidUtf8, Location::new(2, 5, 1))]);
     assert_eq!(g.events(), ["A", "C"]);
 }
 
@@ -277,49 +220,30 @@ fn gbk_game_inside_a_utf8_file() {
     bytes.extend_from_slice(&gbk);
     bytes.extend_from_slice(game("last", "h2e2").as_bytes());
 
-    let input =
-        pgn::open_reader(Cursor::new(bytes), "mixed.pgn", EncodingChoice::Auto).expect("open");
+    let input = pgn::open_reader(Cursor::new(bytes), "mixed.pgn", EncodingChoice::Auto).expect("open");
     assert_eq!(input.encoding(), TextEncoding::Utf8);
     let mut g = Games::default();
     Reader::new(input).read_all(&mut g).expect("read");
     assert_eq!(g.0.len(), 2002);
     assert_eq!(g.good().len(), 2001);
-    assert_eq!(
-        g.errors(),
-        [(
-            ErrorKind::InvalidUtf8,
-            Location::new(2001, lines_before + 3, 4)
-        )]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::InvalidUtf8, Location::new(2001, lines_before + 3, 4))]);
     assert_eq!(g.good()[2000].event, "last");
 }
 
 #[test]
 fn undecodable_bytes_in_a_big5_file() {
-    let text = [
-        game("A", "炮二平五"),
-        game("B", "炮二平五 馬８進７"),
-        game("C", "馬二進三"),
-    ]
-    .concat();
+    let text = [game("A", "炮二平五"), game("B", "炮二平五 馬８進７"), game("C", "馬二進三")].concat();
     let (big5, _, _) = encoding_rs::BIG5.encode(&text);
     let mut bytes = big5.into_owned();
     // Overwrite 馬 in game B with two 0xFF bytes (not a Big5 lead byte).
     let (ma, _, _) = encoding_rs::BIG5.encode("馬");
-    let at = bytes
-        .windows(2)
-        .position(|w| w == &ma[..])
-        .expect("馬 in B");
+    let at = bytes.windows(2).position(|w| w == &ma[..]).expect("馬 in B");
     bytes[at..at + 2].copy_from_slice(b"\xff\xff");
-    let input =
-        pgn::open_reader(Cursor::new(bytes), "damaged.pgn", EncodingChoice::Auto).expect("open");
+    let input = pgn::open_reader(Cursor::new(bytes), "damaged.pgn", EncodingChoice::Auto).expect("open");
     assert_eq!(input.encoding(), TextEncoding::Big5);
     let mut g = Games::default();
     Reader::new(input).read_all(&mut g).expect("read");
-    assert_eq!(
-        g.errors(),
-        [(ErrorKind::ReplacementCharacter, Location::new(2, 7, 9))]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::ReplacementCharacter, Location::new(2, 7, 9))]);
     assert_eq!(g.events(), ["A", "C"]);
     assert_eq!(g.0[1].moves, ["炮二平五"]);
 }
@@ -333,10 +257,7 @@ fn endless_line_of_junk() {
     let mut g = Games::default();
     let mut reader = Reader::new(&bytes[..]);
     reader.read_all(&mut g).expect("read");
-    assert_eq!(
-        g.errors(),
-        [(ErrorKind::LineTooLong, Location::new(2, 5, 1))]
-    );
+    assert_eq!(g.errors(), [(ErrorKind::LineTooLong, Location::new(2, 5, 1))]);
     assert_eq!(g.events(), ["A", "C"]);
     assert_eq!(reader.bytes_read(), bytes.len() as u64);
 }
@@ -350,30 +271,19 @@ fn truncated_zstd_stream() {
     for i in 0..20_000 {
         text.push_str(&format!("[Event \"{i}\"]\n\n1."));
         for _ in 0..40 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let m = (x >> 33) as usize;
             let f = |k: usize| (b'a' + (k % 9) as u8) as char;
-            text.push_str(&format!(
-                " {}{}{}{}",
-                f(m),
-                m / 9 % 10,
-                f(m / 90),
-                m / 810 % 10
-            ));
+            text.push_str(&format!(" {}{}{}{}", f(m), m / 9 % 10, f(m / 90), m / 810 % 10));
         }
         text.push_str(" *\n\n");
     }
     let packed = zstd::encode_all(text.as_bytes(), 3).expect("compress");
     let cut = packed[..packed.len() * 2 / 3].to_vec();
-    let input =
-        pgn::open_reader(Cursor::new(cut), "cut.pgn.zst", EncodingChoice::Auto).expect("open");
+    let input = pgn::open_reader(Cursor::new(cut), "cut.pgn.zst", EncodingChoice::Auto).expect("open");
     assert!(input.is_compressed());
     let mut g = Games::default();
-    let err = Reader::new(input)
-        .read_all(&mut g)
-        .expect_err("truncated stream");
+    let err = Reader::new(input).read_all(&mut g).expect_err("truncated stream");
     assert!(err.to_string().starts_with("cut.pgn.zst: "), "{err}");
     // What came before the cut was read normally.
     assert!(g.0.len() > 1000 && g.0.len() < 20_000, "{}", g.0.len());

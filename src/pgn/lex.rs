@@ -53,10 +53,7 @@ pub(super) fn ws_len(b: &[u8], i: usize) -> usize {
         b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => 1,
         lead @ (0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef) => {
             let n = if lead == 0xc2 { 2 } else { 3 };
-            let c = b
-                .get(i..i + n)
-                .and_then(|s| std::str::from_utf8(s).ok())
-                .and_then(|s| s.chars().next());
+            let c = b.get(i..i + n).and_then(|s| std::str::from_utf8(s).ok()).and_then(|s| s.chars().next());
             match c {
                 Some(c) if c.is_whitespace() || c == '\u{FEFF}' => n,
                 _ => 0,
