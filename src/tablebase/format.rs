@@ -33,11 +33,44 @@ pub const ZSTD_LEVEL: i32 = 9;
 pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        h = h.wrapping_mul(FNV_PRIME);
     }
     h
 }
+
+/// The block checksum: FNV-1a's step applied to 64-bit little-endian words instead of bytes (the
+/// last word zero-padded), then the byte length XORed in; eight times faster than bytewise FNV-1a,
+/// which matters because a cold probe checks one block.
+pub fn block_checksum(bytes: &[u8]) -> u64 {
+    let mut h = FNV_OFFSET;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut a = [0u8; 8];
+        a[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
+    }
+    h ^ bytes.len() as u64
+}
+
+/// The payload checksum: block checksums folded in order with the same word step.
+pub fn fold_checksum(h: u64, block_sum: u64) -> u64 {
+    (h ^ block_sum).wrapping_mul(FNV_PRIME)
+}
+
+pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+thread_local! {
+    /// One zstd context per thread, reused: creating one costs more than decompressing a block.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
 
 /// The parsed header.
 #[derive(Clone, Debug)]
@@ -86,7 +119,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
         .par_chunks(BLOCK_ENTRIES as usize)
         .map(|chunk| {
             let raw = raw_bytes(chunk, width);
-            let sum = fnv1a(FNV_OFFSET, &raw);
+            let sum = block_checksum(&raw);
             if compress {
                 if let Ok(z) = zstd::bulk::compress(&raw, ZSTD_LEVEL) {
                     if z.len() < raw.len() {
@@ -97,10 +130,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
             (CODEC_RAW, raw, sum)
         })
         .collect();
-    let mut payload_checksum = FNV_OFFSET;
-    for chunk in values.chunks(BLOCK_ENTRIES as usize) {
-        payload_checksum = fnv1a(payload_checksum, &raw_bytes(chunk, width));
-    }
+    let payload_checksum = blocks.iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.2));
     let index_len = blocks.len() * BLOCK_ENTRY_LEN;
     let data_len: usize = blocks.iter().map(|b| b.1.len()).sum();
     let file_len = (HEADER_LEN + index_len + data_len) as u64;
@@ -316,7 +346,18 @@ impl TableFile {
             .get(blk.offset as usize..(blk.offset + blk.len as u64) as usize)
             .ok_or_else(|| bad("out of bounds".into()))?;
         let raw = if blk.codec == CODEC_ZSTD {
-            let out = zstd::bulk::decompress(stored, expect).map_err(|e| bad(format!("zstd: {e}")))?;
+            let out = DECOMPRESSOR
+                .with(|d| {
+                    let mut d = d.borrow_mut();
+                    if d.is_none() {
+                        *d = Some(zstd::bulk::Decompressor::new()?);
+                    }
+                    match d.as_mut() {
+                        Some(d) => d.decompress(stored, expect),
+                        None => Err(std::io::Error::other("no decompressor")),
+                    }
+                })
+                .map_err(|e| bad(format!("zstd: {e}")))?;
             if out.len() != expect {
                 return Err(bad(format!("{} bytes decompressed, expected {expect}", out.len())));
             }
@@ -327,7 +368,7 @@ impl TableFile {
             }
             stored.to_vec()
         };
-        if fnv1a(FNV_OFFSET, &raw) != blk.checksum {
+        if block_checksum(&raw) != blk.checksum {
             return Err(bad("checksum mismatch".into()));
         }
         Ok(raw)
@@ -349,8 +390,8 @@ impl TableFile {
             (0..self.blocks.len()).into_par_iter().map(|i| self.read_block(i)).collect::<Result<_, _>>()?;
         let mut sum = FNV_OFFSET;
         let mut out = Vec::with_capacity(2 * self.header.per_side as usize);
-        for raw in &parts {
-            sum = fnv1a(sum, raw);
+        for (raw, blk) in parts.iter().zip(&self.blocks) {
+            sum = fold_checksum(sum, blk.checksum);
             if self.header.width == 1 {
                 out.extend(raw.iter().map(|&v| v as u16));
             } else {
