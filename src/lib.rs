@@ -14,6 +14,7 @@ pub mod cli;
 pub mod core;
 pub mod notation;
 pub mod pgn;
+pub mod tablebase;
 
 pub use crate::core::{
     Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod qiku;
+pub mod tb;
 
 use std::io::IsTerminal;
 

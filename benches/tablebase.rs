@@ -1,0 +1,134 @@
+//! Tablebase benchmark: generation time of every table up to 4 pieces (and optionally more), total
+//! sizes, and probe latency (cold: block not cached; warm: cached; WDL and DTM).
+//!
+//! `cargo bench --bench tablebase` generates into the target directory. Set `QIKU_TB_DIR` to probe
+//! an existing directory (for example the full 5-piece set) instead of generating, and
+//! `QIKU_TB_MAX_PIECES=5` to generate everything up to 5 pieces (about 10 minutes on 2 idle cores).
+
+use qiku::tablebase::format::TableFile;
+use qiku::tablebase::index::MAX_PIECES;
+use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
+use qiku::{Color, Position};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn main() {
+    let dir = match std::env::var_os("QIKU_TB_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => {
+            let max: usize = std::env::var("QIKU_TB_MAX_PIECES").ok().and_then(|s| s.parse().ok()).unwrap_or(4);
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bench_tb{max}"));
+            let _ = std::fs::remove_dir_all(&dir);
+            let mut opts = GenerateOptions::new(&dir);
+            opts.progress = false;
+            let t = Instant::now();
+            let reports = generate_set(&Material::all_up_to(max), &opts).expect("generation");
+            let entries: u64 = reports.iter().map(|r| r.entries).sum();
+            println!(
+                "generate all {} tables of up to {max} pieces: {:.2} s ({entries} entries, {} threads)",
+                reports.len(),
+                t.elapsed().as_secs_f64(),
+                rayon::current_num_threads()
+            );
+            dir
+        }
+    };
+    let tb = Tablebases::open(&dir).expect("open directory");
+    let (mut raw, mut file) = (0u64, 0u64);
+    let mut positions = Vec::new();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for t in tb.tables() {
+        let f = TableFile::open(&t.path).expect("open table");
+        raw += 2 * f.header.per_side * f.header.width as u64;
+        file += f.file_len();
+        // Random legal positions of this table.
+        let layout = &f.layout;
+        let mut found = 0;
+        for _ in 0..2000 {
+            if found == 20 {
+                break;
+            }
+            let full = rng.next() % layout.entries();
+            let turn = if full < layout.per_side { Color::Red } else { Color::Black };
+            let mut sq = [0u8; MAX_PIECES];
+            layout.unrank(full % layout.per_side, &mut sq);
+            if layout.overlapping(&sq) {
+                continue;
+            }
+            if let Ok(pos) = Position::from_setup(&layout.setup(&sq, turn)) {
+                positions.push(pos);
+                found += 1;
+            }
+        }
+    }
+    println!(
+        "{} tables: {:.1} MB uncompressed, {:.1} MB in files ({:.1}%)",
+        tb.tables().len(),
+        raw as f64 / 1e6,
+        file as f64 / 1e6,
+        100.0 * file as f64 / raw.max(1) as f64
+    );
+    // Shuffle so consecutive probes hit different tables and blocks.
+    for i in (1..positions.len()).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        positions.swap(i, j);
+    }
+    let n = positions.len();
+    // First probe of each table: opening it (map + header checks) and one block.
+    let t = Instant::now();
+    for pos in &positions {
+        black_box(tb.probe_wdl(pos).expect("probe"));
+    }
+    println!("first pass (tables opened lazily, blocks cold): {:.1} us/probe over {n}", us(t, n));
+    for (label, dtm) in [("WDL", false), ("DTM", true)] {
+        let mut total = 0.0;
+        for pos in &positions {
+            tb.clear_cache();
+            let t = Instant::now();
+            if dtm {
+                black_box(tb.probe_dtm(pos).expect("probe"));
+            } else {
+                black_box(tb.probe_wdl(pos).expect("probe"));
+            }
+            total += t.elapsed().as_secs_f64();
+        }
+        println!("cold {label} probe (block decompressed): {:.1} us", total * 1e6 / n as f64);
+    }
+    for pos in &positions {
+        tb.probe_wdl(pos).expect("probe");
+    }
+    for (label, dtm) in [("WDL", false), ("DTM", true)] {
+        let rounds = 20;
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for pos in &positions {
+                if dtm {
+                    black_box(tb.probe_dtm(pos).expect("probe"));
+                } else {
+                    black_box(tb.probe_wdl(pos).expect("probe"));
+                }
+            }
+        }
+        println!("warm {label} probe (block cached): {:.2} us", us(t, n * rounds));
+    }
+    let t = Instant::now();
+    for pos in positions.iter().take(200) {
+        black_box(tb.best_moves(pos).expect("probe"));
+    }
+    println!("best_moves (every legal move probed): {:.1} us", us(t, n.min(200)));
+}
+
+fn us(t: Instant, n: usize) -> f64 {
+    t.elapsed().as_secs_f64() * 1e6 / n.max(1) as f64
+}
