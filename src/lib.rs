@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod core;
 pub mod notation;
+pub mod pgn;
 
 pub use crate::core::{
     Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,
