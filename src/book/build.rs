@@ -150,7 +150,8 @@ impl Default for BuildOptions {
 #[derive(Clone, Debug)]
 pub struct FileReport {
     pub path: PathBuf,
-    pub encoding: TextEncoding,
+    /// The text encoding detected or forced; `None` if the file could not be decoded at all.
+    pub encoding: Option<TextEncoding>,
     pub compressed: bool,
     pub games: u64,
     /// An I/O error that ended reading this file early (the games before it were used).
@@ -185,7 +186,6 @@ impl BuildReport {
 #[derive(Debug)]
 pub enum BuildError {
     Io { path: PathBuf, op: &'static str, source: std::io::Error },
-    Open(OpenError),
     Book(BookError),
     Threads(String),
 }
@@ -194,7 +194,6 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
-            BuildError::Open(e) => write!(f, "{e}"),
             BuildError::Book(e) => write!(f, "{e}"),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
         }
@@ -276,8 +275,10 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
         let file = File::open(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
         total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
         let counting = Counting { inner: file, bytes: Arc::clone(&bytes_read) };
-        let input = pgn::open_reader(counting, path, opts.encoding).map_err(BuildError::Open)?;
-        opened.push(Mutex::new(Some(input)));
+        // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
+        // with the others and the build goes on; only a file that cannot be opened at all
+        // (a typo in a path) fails the build.
+        opened.push(Mutex::new(Some(pgn::open_reader(counting, path, opts.encoding))));
     }
     let bar = progress_bar(opts.progress, total_bytes);
     let params = opts.params;
@@ -395,7 +396,7 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
         .map(|(f, path)| {
             f.unwrap_or_else(|| FileReport {
                 path: path.clone(),
-                encoding: TextEncoding::Utf8,
+                encoding: None,
                 compressed: false,
                 games: 0,
                 error: Some("not read".into()),
@@ -433,12 +434,33 @@ fn keep_first_errors(errors: &mut Vec<(usize, GameError)>, n: usize) {
 }
 
 /// A reader thread: takes files one at a time and sends their games in batches.
-fn read_files(opened: &[Mutex<Option<pgn::Input>>], next: &AtomicUsize, max_tokens: usize, tx: &SyncSender<Message>) {
+fn read_files(
+    opened: &[Mutex<Option<Result<pgn::Input, OpenError>>>],
+    next: &AtomicUsize,
+    max_tokens: usize,
+    tx: &SyncSender<Message>,
+) {
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(slot) = opened.get(i) else { return };
-        let Some(input) = slot.lock().ok().and_then(|mut s| s.take()) else { continue };
-        let (path, encoding, compressed) = (input.path().to_path_buf(), input.encoding(), input.is_compressed());
+        let input = match slot.lock().ok().and_then(|mut s| s.take()) {
+            Some(Ok(input)) => input,
+            Some(Err(e)) => {
+                let report = FileReport {
+                    path: e.path().to_path_buf(),
+                    encoding: None,
+                    compressed: false,
+                    games: 0,
+                    error: Some(e.to_string()),
+                };
+                if tx.send(Message::Done(report, i)).is_err() {
+                    return;
+                }
+                continue;
+            }
+            None => continue,
+        };
+        let (path, encoding, compressed) = (input.path().to_path_buf(), Some(input.encoding()), input.is_compressed());
         let mut reader = Reader::new(input);
         let mut games = 0u64;
         let mut collector = Collector::new(i, max_tokens, |batch: Batch| {

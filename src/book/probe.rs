@@ -176,7 +176,12 @@ impl Book {
 
     /// A book from bytes in memory (fully verified). `name` is used in error messages.
     pub fn from_bytes(bytes: Vec<u8>, name: impl AsRef<Path>) -> Result<Book, BookError> {
-        Book::from_storage(Storage::Owned(bytes), name.as_ref(), Verify::Full)
+        Book::from_bytes_with(bytes, name, Verify::Full)
+    }
+
+    /// A book from bytes in memory with the given verification.
+    pub fn from_bytes_with(bytes: Vec<u8>, name: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
+        Book::from_storage(Storage::Owned(bytes), name.as_ref(), verify)
     }
 
     fn from_storage(data: Storage, path: &Path, verify: Verify) -> Result<Book, BookError> {

@@ -279,7 +279,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "output": output.display().to_string(),
         "files": r.files.iter().map(|f| json!({
             "path": f.path.display().to_string(),
-            "encoding": f.encoding.name(),
+            "encoding": f.encoding.map(|e| e.name()),
             "compressed": f.compressed,
             "games": f.games,
             "error": f.error,
@@ -310,7 +310,7 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             "{}: {} games, {}{}",
             f.path.display(),
             f.games,
-            f.encoding.name(),
+            f.encoding.map_or("unreadable", |e| e.name()),
             if f.compressed { ", zstd" } else { "" }
         );
         if let Some(e) = &f.error {
