@@ -1,11 +1,120 @@
 //! Move notations, each parsed against a position (so that a move is resolved to one legal
 //! [`Move`](crate::Move)) and formatted from one:
 //! - [`iccs`]: coordinates, `h2e2` or `H2-E2`.
+//! - [`wxf`]: the WXF file notation, `C2.5`, `H8+7`, `R+.4`.
+//! - [`chinese`]: Chinese file notation, `炮二平五`, `馬８進７`, `前車進一` (traditional or
+//!   simplified characters).
+//!
+//! [`parse_any`] tells the three apart by the token's shape, and [`format`] writes any of them.
 
+pub mod chinese;
 pub mod iccs;
+mod relative;
+pub mod wxf;
 
-use crate::core::Move;
+use crate::core::{Move, Position};
 use std::fmt;
+use std::str::FromStr;
+
+/// A move notation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Coordinates: `h2e2`, `H2-E2`.
+    Iccs,
+    /// WXF: `C2.5`.
+    Wxf,
+    /// Chinese characters: `炮二平五`.
+    Chinese,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 3] = [Notation::Iccs, Notation::Wxf, Notation::Chinese];
+
+    /// Lowercase name, as on the command line: `iccs`, `wxf`, `chinese`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Notation::Iccs => "iccs",
+            Notation::Wxf => "wxf",
+            Notation::Chinese => "chinese",
+        }
+    }
+
+    /// The notation a token is written in, judged by its shape alone: any non-ASCII character
+    /// means Chinese; square-square (`h2e2`, `H2-E2`) means ICCS; other ASCII means WXF.
+    pub fn detect(token: &str) -> Notation {
+        let b = token.as_bytes();
+        let file = |c: u8| matches!(c.to_ascii_lowercase(), b'a'..=b'i');
+        let rank = |c: u8| c.is_ascii_digit();
+        let squares = |f1, r1, f2, r2| file(f1) && rank(r1) && file(f2) && rank(r2);
+        if !token.is_ascii() {
+            Notation::Chinese
+        } else if matches!(b, &[f1, r1, f2, r2] if squares(f1, r1, f2, r2))
+            || matches!(b, &[f1, r1, b'-', f2, r2] if squares(f1, r1, f2, r2))
+        {
+            Notation::Iccs
+        } else {
+            Notation::Wxf
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A notation name that is not `iccs`, `wxf` or `chinese`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNotation(pub String);
+
+impl fmt::Display for UnknownNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown notation {:?} (expected iccs, wxf or chinese)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownNotation {}
+
+impl FromStr for Notation {
+    type Err = UnknownNotation;
+    fn from_str(s: &str) -> Result<Notation, UnknownNotation> {
+        Notation::ALL
+            .into_iter()
+            .find(|n| n.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownNotation(s.to_string()))
+    }
+}
+
+/// Reads a move in whichever notation the token is written in (see [`Notation::detect`]) and
+/// resolves it in `pos`; returns the move and the notation it was read as.
+///
+/// ```
+/// use qiku::notation::{self, Notation};
+/// let pos = qiku::Position::startpos();
+/// let (m, n) = notation::parse_any(&pos, "炮二平五").unwrap();
+/// assert_eq!((m.to_string().as_str(), n), ("h2e2", Notation::Chinese));
+/// assert_eq!(notation::parse_any(&pos, "C2.5").unwrap().0, m);
+/// assert_eq!(notation::format(&pos, m, Notation::Wxf), "C2.5");
+/// ```
+pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), NotationError> {
+    let notation = Notation::detect(token);
+    let m = match notation {
+        Notation::Iccs => iccs::parse(pos, token)?,
+        Notation::Wxf => wxf::parse(pos, token)?,
+        Notation::Chinese => chinese::parse(pos, token)?,
+    };
+    Ok((m, notation))
+}
+
+/// Writes the legal move `m` of `pos` in `notation` (canonical form: `h2e2`, `C2.5`, `炮二平五`).
+pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
+    match notation {
+        Notation::Iccs => iccs::format(m),
+        Notation::Wxf => wxf::format(pos, m),
+        Notation::Chinese => chinese::format(pos, m),
+    }
+}
 
 /// Why a move token could not be read in a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +149,16 @@ impl fmt::Display for NotationError {
 impl std::error::Error for NotationError {}
 
 impl NotationError {
+    /// The token the error is about.
+    pub fn token(&self) -> &str {
+        match self {
+            NotationError::Syntax { token, .. }
+            | NotationError::NoSuchPiece { token }
+            | NotationError::Illegal { token }
+            | NotationError::Ambiguous { token, .. } => token,
+        }
+    }
+
     /// A short machine-readable reason, for counting errors by kind.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -48,5 +167,36 @@ impl NotationError {
             NotationError::Illegal { .. } => "illegal",
             NotationError::Ambiguous { .. } => "ambiguous",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_and_parses_each_notation() {
+        let pos = Position::startpos();
+        for (token, notation) in [
+            ("h2e2", Notation::Iccs),
+            ("H2-E2", Notation::Iccs),
+            ("C2.5", Notation::Wxf),
+            ("c2=5", Notation::Wxf),
+            ("炮二平五", Notation::Chinese),
+            ("炮2平5", Notation::Chinese),
+        ] {
+            assert_eq!(Notation::detect(token), notation, "{token}");
+            let (m, n) = parse_any(&pos, token).unwrap();
+            assert_eq!((m.to_string().as_str(), n), ("h2e2", notation), "{token}");
+        }
+        // WXF tokens that start with a file letter are not mistaken for coordinates.
+        assert_eq!(Notation::detect("E3+5"), Notation::Wxf);
+        assert_eq!(Notation::detect("A4+5"), Notation::Wxf);
+        assert_eq!(Notation::detect("C2-1+"), Notation::Wxf);
+        let m = parse_any(&pos, "h2e2").unwrap().0;
+        let written: Vec<String> = Notation::ALL.iter().map(|&n| format(&pos, m, n)).collect();
+        assert_eq!(written, ["h2e2", "C2.5", "炮二平五"]);
+        assert_eq!("WXF".parse::<Notation>(), Ok(Notation::Wxf));
+        assert!("san".parse::<Notation>().is_err());
     }
 }
