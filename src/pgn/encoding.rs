@@ -175,7 +175,11 @@ pub struct OpenError {
 
 impl OpenError {
     fn new(path: &Path, what: &'static str, source: io::Error) -> Self {
-        OpenError { path: path.to_path_buf(), what, source }
+        OpenError {
+            path: path.to_path_buf(),
+            what,
+            source,
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -278,8 +282,8 @@ pub fn open_reader<R: Read + Send + 'static>(
     let path = name.as_ref();
     let mut reader = reader;
     let magic = read_prefix(&mut reader, 4).map_err(|e| OpenError::new(path, "cannot read", e))?;
-    let is_zstd =
-        magic == ZSTD_MAGIC || (magic.len() == 4 && magic[0] & 0xf0 == 0x50 && magic[1..] == [0x2a, 0x4d, 0x18]);
+    let is_zstd = magic == ZSTD_MAGIC
+        || (magic.len() == 4 && magic[0] & 0xf0 == 0x50 && magic[1..] == [0x2a, 0x4d, 0x18]);
     let raw = Cursor::new(magic).chain(reader);
     let mut decoded: Box<dyn Read + Send> = if is_zstd {
         let decoder = zstd::stream::read::Decoder::new(raw)
@@ -288,15 +292,24 @@ pub fn open_reader<R: Read + Send + 'static>(
     } else {
         Box::new(raw)
     };
-    let what = if is_zstd { "cannot decompress" } else { "cannot read" };
-    let sample = read_prefix(&mut decoded, SAMPLE_LEN).map_err(|e| OpenError::new(path, what, e))?;
+    let what = if is_zstd {
+        "cannot decompress"
+    } else {
+        "cannot read"
+    };
+    let sample =
+        read_prefix(&mut decoded, SAMPLE_LEN).map_err(|e| OpenError::new(path, what, e))?;
     let encoding = match choice {
         EncodingChoice::Auto => detect_encoding(&sample),
         EncodingChoice::Utf8 => TextEncoding::Utf8,
         EncodingChoice::Gbk => TextEncoding::Gbk,
         EncodingChoice::Big5 => TextEncoding::Big5,
     };
-    let bom = if encoding == TextEncoding::Utf8 && sample.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let bom = if encoding == TextEncoding::Utf8 && sample.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut head = Cursor::new(sample);
     head.set_position(bom);
     let stream = head.chain(decoded);
@@ -305,7 +318,12 @@ pub fn open_reader<R: Read + Send + 'static>(
     } else {
         Box::new(Transcoder::new(stream, encoding))
     };
-    Ok(Input { path: path.to_path_buf(), encoding, compressed: is_zstd, inner })
+    Ok(Input {
+        path: path.to_path_buf(),
+        encoding,
+        compressed: is_zstd,
+        inner,
+    })
 }
 
 /// Reads up to `n` bytes (fewer only at the end of the input).
@@ -370,8 +388,11 @@ impl<R: Read> BufRead for Transcoder<R> {
                     break;
                 }
             }
-            let (result, read, written, _) =
-                self.decoder.decode_to_utf8(&self.input[self.in_start..self.in_end], &mut self.output, self.eof);
+            let (result, read, written, _) = self.decoder.decode_to_utf8(
+                &self.input[self.in_start..self.in_end],
+                &mut self.output,
+                self.eof,
+            );
             self.in_start += read;
             self.out_start = 0;
             self.out_end = written;
@@ -421,7 +442,9 @@ mod tests {
 
     fn transcode(bytes: &[u8], enc: TextEncoding) -> String {
         let mut out = String::new();
-        Transcoder::new(Trickle(bytes), enc).read_to_string(&mut out).expect("utf-8 output");
+        Transcoder::new(Trickle(bytes), enc)
+            .read_to_string(&mut out)
+            .expect("utf-8 output");
         out
     }
 
@@ -440,7 +463,10 @@ mod tests {
     #[test]
     fn transcoder_replaces_invalid_bytes_and_truncated_tail() {
         // 0xFF is not a GBK lead byte (0x80 is: the euro sign); a lone lead byte at the end is an incomplete character.
-        assert_eq!(transcode(b"a\xffb\xb0", TextEncoding::Gbk), "a\u{FFFD}b\u{FFFD}");
+        assert_eq!(
+            transcode(b"a\xffb\xb0", TextEncoding::Gbk),
+            "a\u{FFFD}b\u{FFFD}"
+        );
         assert_eq!(transcode(b"", TextEncoding::Big5), "");
     }
 
@@ -449,7 +475,9 @@ mod tests {
         let text = MOVES.repeat(20_000); // > 2 buffers
         let (gbk, _, _) = encoding_rs::GBK.encode(&text);
         let mut out = String::new();
-        Transcoder::new(&gbk[..], TextEncoding::Gbk).read_to_string(&mut out).expect("read");
+        Transcoder::new(&gbk[..], TextEncoding::Gbk)
+            .read_to_string(&mut out)
+            .expect("read");
         assert_eq!(out, text);
     }
 
@@ -475,14 +503,20 @@ mod tests {
     fn open_reader_detects_zstd_and_encoding() {
         let (big5, _, _) = encoding_rs::BIG5.encode(MOVES);
         let packed = zstd::encode_all(&big5[..], 3).expect("compress");
-        let mut input = open_reader(Cursor::new(packed), "mem.pgn", EncodingChoice::Auto).expect("open");
+        let mut input =
+            open_reader(Cursor::new(packed), "mem.pgn", EncodingChoice::Auto).expect("open");
         assert!(input.is_compressed());
         assert_eq!(input.encoding(), TextEncoding::Big5);
         let mut out = String::new();
         input.read_to_string(&mut out).expect("read");
         assert_eq!(out, MOVES);
 
-        let mut plain = open_reader(Cursor::new(b"\xEF\xBB\xBFabc".to_vec()), "x", EncodingChoice::Auto).expect("open");
+        let mut plain = open_reader(
+            Cursor::new(b"\xEF\xBB\xBFabc".to_vec()),
+            "x",
+            EncodingChoice::Auto,
+        )
+        .expect("open");
         assert!(!plain.is_compressed());
         let mut out = String::new();
         plain.read_to_string(&mut out).expect("read");
@@ -492,14 +526,19 @@ mod tests {
     #[test]
     fn forced_encoding_wins() {
         let (gbk, _, _) = encoding_rs::GBK.encode(MOVES);
-        let input = open_reader(Cursor::new(gbk.into_owned()), "x", EncodingChoice::Big5).expect("open");
+        let input =
+            open_reader(Cursor::new(gbk.into_owned()), "x", EncodingChoice::Big5).expect("open");
         assert_eq!(input.encoding(), TextEncoding::Big5);
     }
 
     #[test]
     fn errors_name_the_file() {
         let err = open("/nonexistent/dir/games.pgn", EncodingChoice::Auto).expect_err("missing");
-        assert!(err.to_string().starts_with("/nonexistent/dir/games.pgn: cannot open"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("/nonexistent/dir/games.pgn: cannot open"),
+            "{err}"
+        );
 
         // A truncated zstd stream fails while reading, and the message names the file.
         let packed = zstd::encode_all(&MOVES.repeat(5000).into_bytes()[..], 3).expect("compress");

@@ -59,7 +59,11 @@ struct Columns {
 
 impl Columns {
     fn reset(&mut self, ascii: bool) {
-        *self = Columns { ascii, byte: 0, chars: 0 };
+        *self = Columns {
+            ascii,
+            byte: 0,
+            chars: 0,
+        };
     }
 
     fn column(&mut self, text: &str, byte: usize) -> u32 {
@@ -72,7 +76,10 @@ impl Columns {
                 self.chars = 0;
             }
             // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
-            let n = text.as_bytes()[self.byte..byte].iter().filter(|&&b| (b as i8) >= -0x40).count();
+            let n = text.as_bytes()[self.byte..byte]
+                .iter()
+                .filter(|&&b| (b as i8) >= -0x40)
+                .count();
             self.chars += n;
             self.byte = byte;
             self.chars
@@ -140,7 +147,11 @@ enum Token {
 /// mutably while `text` may be borrowed elsewhere.
 macro_rules! loc {
     ($s:ident, $byte:expr) => {
-        Location { game: $s.game_no, line: $s.line_no, column: $s.cols.column(&$s.text, $byte) }
+        Location {
+            game: $s.game_no,
+            line: $s.line_no,
+            column: $s.cols.column(&$s.text, $byte),
+        }
     };
 }
 
@@ -238,7 +249,10 @@ impl<R: BufRead> Reader<R> {
             Mode::Pgn => false,
             Mode::Lines => true,
             Mode::Auto => {
-                let looks_pgn = matches!(self.text.as_bytes().get(self.pos), Some(b'[' | b'{' | b';') | None);
+                let looks_pgn = matches!(
+                    self.text.as_bytes().get(self.pos),
+                    Some(b'[' | b'{' | b';') | None
+                );
                 self.mode = if looks_pgn { Mode::Pgn } else { Mode::Lines };
                 !looks_pgn
             }
@@ -381,7 +395,10 @@ impl<R: BufRead> Reader<R> {
                     tail[..tail_len].copy_from_slice(&bytes[valid..valid + tail_len]);
                     bytes.truncate(valid);
                     self.text = String::from_utf8(bytes).unwrap_or_default();
-                    self.line_state = LineState::InvalidUtf8 { tail, tail_len: tail_len as u8 };
+                    self.line_state = LineState::InvalidUtf8 {
+                        tail,
+                        tail_len: tail_len as u8,
+                    };
                 }
             }
         }
@@ -423,27 +440,45 @@ impl<R: BufRead> Reader<R> {
         match self.line_state {
             LineState::Ok => None,
             LineState::InvalidUtf8 { tail, tail_len } => {
-                let hex: Vec<String> = tail[..tail_len as usize].iter().map(|b| format!("{b:02x}")).collect();
+                let hex: Vec<String> = tail[..tail_len as usize]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
                 Some(SyntaxError {
                     location: loc!(self, len),
                     kind: ErrorKind::InvalidUtf8,
                     snippet: format!("bytes {}", hex.join(" ")),
                 })
             }
-            LineState::TooLong => {
-                Some(SyntaxError { location: loc!(self, 0), kind: ErrorKind::LineTooLong, snippet: String::new() })
-            }
+            LineState::TooLong => Some(SyntaxError {
+                location: loc!(self, 0),
+                kind: ErrorKind::LineTooLong,
+                snippet: String::new(),
+            }),
         }
     }
 
     fn error_at(&mut self, byte: usize, kind: ErrorKind) -> Step {
         let location = loc!(self, byte);
         let snippet = snippet(self.text.get(byte..).unwrap_or(""));
-        Step::Fail(SyntaxError { location, kind, snippet }, Resync::Auto)
+        Step::Fail(
+            SyntaxError {
+                location,
+                kind,
+                snippet,
+            },
+            Resync::Auto,
+        )
     }
 
     /// Reports a broken game, skips to the next game and closes the broken one.
-    fn fail<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &Game, err: SyntaxError, resync: Resync) -> io::Result<()> {
+    fn fail<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &Game,
+        err: SyntaxError,
+        resync: Resync,
+    ) -> io::Result<()> {
         v.malformed(&err);
         if resync == Resync::Auto {
             if g.lines {
@@ -504,7 +539,10 @@ impl<R: BufRead> Reader<R> {
             b'{' => return self.brace_comment(v, g, i),
             b';' => {
                 if self.line_state != LineState::Ok {
-                    return Ok(Step::Fail(self.line_error().unwrap_or_else(unreachable_err), Resync::Auto));
+                    return Ok(Step::Fail(
+                        self.line_error().unwrap_or_else(unreachable_err),
+                        Resync::Auto,
+                    ));
                 }
                 if let Some(k) = find_nul(&b[i + 1..]) {
                     return Ok(self.error_at(i + 1 + k, ErrorKind::ControlCharacter(b[i + 1 + k])));
@@ -554,7 +592,9 @@ impl<R: BufRead> Reader<R> {
             }
             b'$' => {
                 let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let nag = std::str::from_utf8(&b[i + 1..i + 1 + digits]).ok().and_then(|s| s.parse::<u16>().ok());
+                let nag = std::str::from_utf8(&b[i + 1..i + 1 + digits])
+                    .ok()
+                    .and_then(|s| s.parse::<u16>().ok());
                 let Some(nag) = nag else {
                     return Ok(self.error_at(i, ErrorKind::BadNag));
                 };
@@ -611,7 +651,10 @@ impl<R: BufRead> Reader<R> {
         let j = token_end(b, i);
         if j == b.len() && self.line_state != LineState::Ok {
             // The token runs into undecodable bytes: report those rather than half a token.
-            return Step::Fail(self.line_error().unwrap_or_else(unreachable_err), Resync::Auto);
+            return Step::Fail(
+                self.line_error().unwrap_or_else(unreachable_err),
+                Resync::Auto,
+            );
         }
         let kind = classify(&self.text[i..j]);
         if g.phase == Phase::AfterResult {
@@ -647,7 +690,13 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Delivers `text[a..j]` as a move, splitting off a `!`/`?` suffix as a NAG.
-    fn deliver_move<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, a: usize, j: usize) -> Result<(), Step> {
+    fn deliver_move<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &mut Game,
+        a: usize,
+        j: usize,
+    ) -> Result<(), Step> {
         let stem_len = self.text[a..j].trim_end_matches(['!', '?']).len();
         let stem_end = a + stem_len;
         if stem_len > 0 {
@@ -687,7 +736,12 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// A `{` comment, possibly spanning lines.
-    fn brace_comment<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, i: usize) -> io::Result<Step> {
+    fn brace_comment<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &mut Game,
+        i: usize,
+    ) -> io::Result<Step> {
         let start = loc!(self, i);
         let body = i + 1;
         if let Some(k) = self.text[body..].find('}') {
@@ -703,8 +757,11 @@ impl<R: BufRead> Reader<R> {
             g.end = loc!(self, end + 1);
             return Ok(Step::Continue);
         }
-        let unterminated =
-            |snippet: String| SyntaxError { location: start, kind: ErrorKind::UnterminatedComment, snippet };
+        let unterminated = |snippet: String| SyntaxError {
+            location: start,
+            kind: ErrorKind::UnterminatedComment,
+            snippet,
+        };
         if g.lines {
             let s = snippet(&self.text[i..]);
             return Ok(Step::Fail(unterminated(s), Resync::Auto));
@@ -752,7 +809,10 @@ impl<R: BufRead> Reader<R> {
     fn tag_line<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> Step {
         if self.line_state != LineState::Ok {
             // Do not deliver tags cut off at undecodable bytes.
-            return Step::Fail(self.line_error().unwrap_or_else(unreachable_err), Resync::Auto);
+            return Step::Fail(
+                self.line_error().unwrap_or_else(unreachable_err),
+                Resync::Auto,
+            );
         }
         let len = self.text.len();
         let mut i = self.pos;
@@ -768,7 +828,11 @@ impl<R: BufRead> Reader<R> {
             }
             i = skip_ws(b, i + 1);
             let name_start = i;
-            while i < len && !matches!(b[i], b'"' | b']' | b'[') && ws_len(b, i) == 0 && !is_control(b[i]) {
+            while i < len
+                && !matches!(b[i], b'"' | b']' | b'[')
+                && ws_len(b, i) == 0
+                && !is_control(b[i])
+            {
                 i += 1;
             }
             let name_end = i;
@@ -826,7 +890,11 @@ impl<R: BufRead> Reader<R> {
 /// Placeholder for `line_error()` returning `None` where the line state was just checked to be
 /// bad; never actually produced.
 fn unreachable_err() -> SyntaxError {
-    SyntaxError { location: Location::default(), kind: ErrorKind::InvalidUtf8, snippet: String::new() }
+    SyntaxError {
+        location: Location::default(),
+        kind: ErrorKind::InvalidUtf8,
+        snippet: String::new(),
+    }
 }
 
 /// Byte classes for the tokenizer's inner loop.

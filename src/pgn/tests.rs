@@ -71,13 +71,16 @@ impl Visitor for Log {
         self.out.push(format!("end {}", at(loc)));
     }
     fn malformed(&mut self, error: &SyntaxError) {
-        self.out.push(format!("error {:?} {}", error.kind, at(error.location)));
+        self.out
+            .push(format!("error {:?} {}", error.kind, at(error.location)));
     }
 }
 
 fn run_log(input: &[u8], mode: Mode, mut log: Log) -> Vec<String> {
     let mut reader = Reader::with_mode(input, mode);
-    let n = reader.read_all(&mut log).expect("in-memory input cannot fail");
+    let n = reader
+        .read_all(&mut log)
+        .expect("in-memory input cannot fail");
     assert_eq!(n, reader.games_read());
     let begins = log.out.iter().filter(|l| l.starts_with("begin ")).count();
     let ends = log.out.iter().filter(|l| l.starts_with("end ")).count();
@@ -151,7 +154,13 @@ fn tolerated_control_characters_in_tag_values() {
     // As in the CCPD data (`[Red "... 許\x11北"]`).
     check(
         run("[Red \"a\u{11}b\"]\n1. h2e2\n"),
-        &["begin 1/1:1", "tag Red=a\u{11}b 1/1:1", "movetext 1/2:1", "move h2e2 1/2:4", "end 1/2:8"],
+        &[
+            "begin 1/1:1",
+            "tag Red=a\u{11}b 1/1:1",
+            "movetext 1/2:1",
+            "move h2e2 1/2:4",
+            "end 1/2:8",
+        ],
     );
 }
 
@@ -180,7 +189,8 @@ fn move_numbers_in_all_forms() {
 #[test]
 fn chinese_movetext_columns_count_characters() {
     // A move number glued to the move, full-width digits, and an ideographic space (U+3000).
-    let pgn = "[Game \"Chinese Chess\"]\n\n1.炮二平五 馬８進７\n2. 馬二進三\u{3000}車９平８\n1/2-1/2\n";
+    let pgn =
+        "[Game \"Chinese Chess\"]\n\n1.炮二平五 馬８進７\n2. 馬二進三\u{3000}車９平８\n1/2-1/2\n";
     check(
         run(pgn),
         &[
@@ -281,7 +291,11 @@ fn variations_skipped_by_default() {
 #[test]
 fn variations_entered_and_skipped_from_inside() {
     let pgn = "1. h2e2 (1. c3c4 {c} (1. g3g4) b9c7) (1. b2e2 x y) h9g7\n";
-    let log = Log { enter_variations: true, skip_variation_at: Some("b2e2"), ..Log::default() };
+    let log = Log {
+        enter_variations: true,
+        skip_variation_at: Some("b2e2"),
+        ..Log::default()
+    };
     check(
         run_log(pgn.as_bytes(), Mode::Pgn, log),
         &[
@@ -306,8 +320,13 @@ fn variations_entered_and_skipped_from_inside() {
 
 #[test]
 fn skip_game_from_move_and_from_tag() {
-    let pgn = "[E \"1\"]\n1. h2e2 h9g7 {c} 1-0\n\n[E \"2\"]\n[Red \"x\"]\n1. a b\n\n[E \"3\"]\n1. c\n";
-    let log = Log { skip_game_at: Some("h2e2"), skip_at_tag: Some("E"), ..Log::default() };
+    let pgn =
+        "[E \"1\"]\n1. h2e2 h9g7 {c} 1-0\n\n[E \"2\"]\n[Red \"x\"]\n1. a b\n\n[E \"3\"]\n1. c\n";
+    let log = Log {
+        skip_game_at: Some("h2e2"),
+        skip_at_tag: Some("E"),
+        ..Log::default()
+    };
     check(
         run_log(pgn.as_bytes(), Mode::Auto, log),
         &[
@@ -322,10 +341,18 @@ fn skip_game_from_move_and_from_tag() {
             "end 3/9:5",
         ],
     );
-    let log = Log { skip_game_at: Some("h2e2"), ..Log::default() };
+    let log = Log {
+        skip_game_at: Some("h2e2"),
+        ..Log::default()
+    };
     check(
         run_log(b"1. h2e2 h9g7 (1. x) 1-0\n", Mode::Pgn, log),
-        &["begin 1/1:1", "movetext 1/1:1", "move h2e2 1/1:4", "end 1/1:24"],
+        &[
+            "begin 1/1:1",
+            "movetext 1/1:1",
+            "move h2e2 1/1:4",
+            "end 1/1:24",
+        ],
     );
 }
 
@@ -433,7 +460,16 @@ fn forced_pgn_mode_joins_lines() {
     let mut reader = Reader::with_mode(&b"h2e2\nh9g7\n"[..], Mode::Pgn);
     let mut log = Log::default();
     assert_eq!(reader.read_all(&mut log).expect("read"), 1);
-    check(log.out, &["begin 1/1:1", "movetext 1/1:1", "move h2e2 1/1:1", "move h9g7 1/2:1", "end 1/2:5"]);
+    check(
+        log.out,
+        &[
+            "begin 1/1:1",
+            "movetext 1/1:1",
+            "move h2e2 1/1:1",
+            "move h9g7 1/2:1",
+            "end 1/2:5",
+        ],
+    );
 }
 
 #[test]
@@ -494,14 +530,31 @@ fn broken_tag_skips_to_next_tag_section() {
 fn bad_tag_reasons() {
     let reason = |line: &str| {
         let out = run(&format!("{line}\n"));
-        out.into_iter().find(|l| l.starts_with("error")).unwrap_or_default()
+        out.into_iter()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or_default()
     };
     assert_eq!(reason("[]"), "error BadTag(\"missing tag name\") 1/1:1");
-    assert_eq!(reason("[Event]"), "error BadTag(\"expected '\\\"' after the tag name\") 1/1:1");
-    assert_eq!(reason("[Event x]"), "error BadTag(\"expected '\\\"' after the tag name\") 1/1:1");
-    assert_eq!(reason("[Event \"x\"] junk"), "error BadTag(\"text after the tag pair\") 1/1:13");
-    assert_eq!(reason("[Event \"x\\\"]"), "error BadTag(\"unterminated tag value\") 1/1:1");
-    assert_eq!(reason("[Event \"x\0\"]"), "error ControlCharacter(0) 1/1:10");
+    assert_eq!(
+        reason("[Event]"),
+        "error BadTag(\"expected '\\\"' after the tag name\") 1/1:1"
+    );
+    assert_eq!(
+        reason("[Event x]"),
+        "error BadTag(\"expected '\\\"' after the tag name\") 1/1:1"
+    );
+    assert_eq!(
+        reason("[Event \"x\"] junk"),
+        "error BadTag(\"text after the tag pair\") 1/1:13"
+    );
+    assert_eq!(
+        reason("[Event \"x\\\"]"),
+        "error BadTag(\"unterminated tag value\") 1/1:1"
+    );
+    assert_eq!(
+        reason("[Event \"x\0\"]"),
+        "error ControlCharacter(0) 1/1:10"
+    );
 }
 
 #[test]
@@ -595,7 +648,11 @@ fn unclosed_and_stray_parentheses() {
 #[test]
 fn result_misplaced() {
     check(
-        run_log(b"h2e2 (h9g7 1-0) \nh2e2 1-0 h9g7\n", Mode::Lines, Log::default()),
+        run_log(
+            b"h2e2 (h9g7 1-0) \nh2e2 1-0 h9g7\n",
+            Mode::Lines,
+            Log::default(),
+        ),
         &[
             "begin 1/1:1",
             "movetext 1/1:1",
@@ -616,7 +673,11 @@ fn result_misplaced() {
 #[test]
 fn bad_nags() {
     check(
-        run_log(b"h2e2 $ x\nh2e2 $70000\nh2e2!!!\n", Mode::Lines, Log::default()),
+        run_log(
+            b"h2e2 $ x\nh2e2 $70000\nh2e2!!!\n",
+            Mode::Lines,
+            Log::default(),
+        ),
         &[
             "begin 1/1:1",
             "movetext 1/1:1",
@@ -668,7 +729,13 @@ fn control_characters_and_invalid_utf8_in_movetext() {
 fn replacement_character_in_a_move() {
     check(
         run("[E \"\u{FFFD}\"]\n1. 炮\u{FFFD}平五 {\u{FFFD}}\n"),
-        &["begin 1/1:1", "tag E=\u{FFFD} 1/1:1", "movetext 1/2:1", "error ReplacementCharacter 1/2:4", "end 1/2:4"],
+        &[
+            "begin 1/1:1",
+            "tag E=\u{FFFD} 1/1:1",
+            "movetext 1/2:1",
+            "error ReplacementCharacter 1/2:4",
+            "end 1/2:4",
+        ],
     );
 }
 
@@ -704,7 +771,16 @@ fn comment_too_long() {
     reader.set_max_line_len(14);
     let mut log = Log::default();
     reader.read_all(&mut log).expect("read");
-    check(log.out, &["begin 1/1:1", "movetext 1/1:1", "move h2e2 1/1:4", "error CommentTooLong 1/2:13", "end 1/2:13"]);
+    check(
+        log.out,
+        &[
+            "begin 1/1:1",
+            "movetext 1/1:1",
+            "move h2e2 1/1:4",
+            "error CommentTooLong 1/2:13",
+            "end 1/2:13",
+        ],
+    );
 }
 
 #[test]

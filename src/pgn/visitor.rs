@@ -29,7 +29,11 @@ impl Location {
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}, line {}, column {}", self.game, self.line, self.column)
+        write!(
+            f,
+            "game {}, line {}, column {}",
+            self.game, self.line, self.column
+        )
     }
 }
 
