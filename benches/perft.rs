@@ -24,7 +24,11 @@ fn cpu_ns() -> Option<u64> {
 type Run = Box<dyn Fn(&mut Position) -> u64>;
 
 fn main() {
-    let depth: u32 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(5);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth: u32 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(5);
+    // `cargo bench --bench perft -- 4 nobulk` runs only the runs whose name contains a filter word.
+    let filter: Vec<&str> =
+        args.iter().filter(|a| a.parse::<u32>().is_err() && !a.starts_with("--")).map(|s| s.as_str()).collect();
     let expected = [1u64, 44, 1920, 79666, 3290240, 133312995, 5392831844];
     let mut pos = Position::startpos();
     let runs: [(&str, Run); 3] = [
@@ -33,6 +37,9 @@ fn main() {
         ("copy-make, no bulk counting", Box::new(move |p| perft_copy(p, depth))),
     ];
     for (name, run) in runs.iter() {
+        if !filter.is_empty() && !filter.iter().any(|f| name.replace([' ', ','], "").contains(f)) {
+            continue;
+        }
         let (t, cpu0) = (Instant::now(), cpu_ns());
         let nodes = run(&mut pos);
         let secs = t.elapsed().as_secs_f64();

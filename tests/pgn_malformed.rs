@@ -327,7 +327,7 @@ fn undecodable_bytes_in_a_big5_file() {
 #[test]
 fn endless_line_of_junk() {
     let mut bytes = game("A", "h2e2").into_bytes();
-    bytes.extend(std::iter::repeat_n(b'x', 3 << 20));
+    bytes.extend_from_slice(&vec![b'x'; 3 << 20]);
     bytes.extend_from_slice(b"\n\n");
     bytes.extend_from_slice(game("C", "b0c2").as_bytes());
     let mut g = Games::default();

@@ -9,86 +9,107 @@ use super::piece::{Piece, Role};
 use super::position::Position;
 use super::square::Square;
 
+/// Pushes one move per target, scanning the two 64-bit halves separately (cheaper than `u128`
+/// bit tricks).
 #[inline(always)]
 fn push_targets(list: &mut MoveList, from: Square, targets: Bitboard) {
-    for to in targets {
-        list.push(Move::new(from, to));
+    let (mut lo, mut hi) = (targets.0 as u64, (targets.0 >> 64) as u64);
+    while lo != 0 {
+        list.push(Move::new(from, Square::from_index_unchecked(lo.trailing_zeros() as usize)));
+        lo &= lo - 1;
+    }
+    while hi != 0 {
+        list.push(Move::new(from, Square::from_index_unchecked(64 + hi.trailing_zeros() as usize)));
+        hi &= hi - 1;
     }
 }
 
 impl Position {
-    /// Appends the pseudo-legal moves (moves by the rules of each piece, ignoring whether the
-    /// king is left attacked) whose target is in `targets`. Cannon quiet moves go only to empty
-    /// squares, cannon captures only to enemy pieces.
-    pub fn pseudo_legal_moves_to(&self, targets: Bitboard, list: &mut MoveList) {
+    /// Calls `f(from, targets)` for every non-king piece of the side to move with its
+    /// pseudo-legal targets within `targets` (cannon quiet moves only to empty squares, cannon
+    /// captures only onto enemy pieces).
+    #[inline(always)]
+    fn for_each_non_king(&self, targets: Bitboard, mut f: impl FnMut(Square, Bitboard)) {
         let us = self.turn();
-        let own = self.by_color(us);
         let them = self.by_color(!us);
         let occ = self.occupied();
-        let targets = targets - own;
+        let targets = targets - self.by_color(us);
         let mine = |r: Role| self.pieces(Piece::new(us, r));
-
         for from in mine(Role::Rook) {
-            push_targets(list, from, attacks::rook_attacks(from, occ) & targets);
+            f(from, attacks::rook_attacks(from, occ) & targets);
         }
         for from in mine(Role::Cannon) {
             let quiet = attacks::rook_attacks(from, occ) - occ;
             let captures = attacks::cannon_captures(from, occ) & them;
-            push_targets(list, from, (quiet | captures) & targets);
+            f(from, (quiet | captures) & targets);
         }
         for from in mine(Role::Horse) {
-            push_targets(list, from, attacks::horse_attacks(from, occ) & targets);
+            f(from, attacks::horse_attacks(from, occ) & targets);
         }
         for from in mine(Role::Pawn) {
-            push_targets(list, from, attacks::pawn_attacks(us, from) & targets);
+            f(from, attacks::pawn_attacks(us, from) & targets);
         }
         for from in mine(Role::Elephant) {
-            push_targets(list, from, attacks::elephant_attacks(from, occ) & targets);
+            f(from, attacks::elephant_attacks(from, occ) & targets);
         }
         for from in mine(Role::Advisor) {
-            push_targets(list, from, attacks::advisor_attacks(from) & targets);
+            f(from, attacks::advisor_attacks(from) & targets);
         }
+    }
+
+    /// Appends the pseudo-legal moves (moves by the rules of each piece, ignoring whether the
+    /// king is left attacked) whose target is in `targets`.
+    pub fn pseudo_legal_moves_to(&self, targets: Bitboard, list: &mut MoveList) {
+        self.for_each_non_king(targets, |from, t| push_targets(list, from, t));
+        let k = self.king(self.turn());
+        push_targets(list, k, attacks::king_attacks(k) & (targets - self.by_color(self.turn())));
+    }
+
+    /// Appends the legal moves whose target is in `targets`. In check, every pseudo-legal move is
+    /// tested. Otherwise only a move that leaves the king's file or rank (unblocking a rook,
+    /// cannon or the enemy king, or removing a cannon's screen), frees a horse leg next to the
+    /// king, or lands on the king's file or rank (becoming a cannon screen) can expose the king,
+    /// so a piece elsewhere needs tests only for its targets on the king's lines.
+    #[inline]
+    fn legal_moves_to(&self, targets: Bitboard, list: &mut MoveList) {
+        let us = self.turn();
         let k = self.king(us);
-        push_targets(list, k, attacks::king_attacks(k) & targets);
+        if self.is_check() {
+            self.pseudo_legal_moves_to(targets, list);
+            list.retain(|m| !self.leaves_king_attacked(m));
+            return;
+        }
+        let lines = attacks::lines(k);
+        let risky_from = lines | attacks::diagonal_neighbours(k);
+        self.for_each_non_king(targets, |from, t| {
+            let (safe, risky) = if risky_from.contains(from) { (Bitboard::EMPTY, t) } else { (t - lines, t & lines) };
+            push_targets(list, from, safe);
+            for to in risky {
+                let m = Move::new(from, to);
+                if !self.exposes_king(m, k) {
+                    list.push(m);
+                }
+            }
+        });
+        for to in attacks::king_attacks(k) & (targets - self.by_color(us)) {
+            let m = Move::new(k, to);
+            if !self.leaves_king_attacked(m) {
+                list.push(m);
+            }
+        }
     }
 
     /// All legal moves.
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        self.pseudo_legal_moves_to(Bitboard::FULL, list);
-        self.retain_legal(list);
+        self.legal_moves_to(Bitboard::FULL, list);
     }
 
     /// Legal captures only (for quiescence search).
     pub fn legal_captures(&self, list: &mut MoveList) {
         list.clear();
-        self.pseudo_legal_moves_to(self.by_color(!self.turn()), list);
-        self.retain_legal(list);
-    }
-
-    /// Drops the pseudo-legal moves that leave the king attacked. Out of check, only a move that
-    /// leaves the king's file or rank (unblocking a rook, cannon or the enemy king, or removing a
-    /// cannon's screen), frees a horse leg next to the king, lands on the king's file or rank
-    /// (becoming a cannon screen), or moves the king itself can do that; the rest skip the test.
-    #[inline]
-    fn retain_legal(&self, list: &mut MoveList) {
-        if self.is_check() {
-            list.retain(|m| !self.leaves_king_attacked(m));
-            return;
-        }
-        let k = self.king(self.turn());
-        let lines = attacks::lines(k);
-        let sensitive_from = lines | attacks::diagonal_neighbours(k);
-        list.retain(|m| {
-            if m.from() == k {
-                !self.leaves_king_attacked(m)
-            } else if sensitive_from.contains(m.from()) || lines.contains(m.to()) {
-                !self.exposes_king(m, k)
-            } else {
-                true
-            }
-        });
+        self.legal_moves_to(self.by_color(!self.turn()), list);
     }
 
     /// Convenience: the legal moves as a fresh list.

@@ -30,6 +30,9 @@ pub struct Position {
 pub struct Undo {
     pub captured: Option<Piece>,
     halfmoves: u32,
+    // Restoring the keys is cheaper than toggling them back.
+    key: u64,
+    mirror_key: u64,
 }
 
 /// A placement that breaks the rules of Xiangqi.
@@ -131,6 +134,17 @@ impl Position {
                 }
             }
         }
+        for color in Color::ALL {
+            // A pawn changes file only after crossing the river, so before it each file holds at
+            // most the one pawn that started there.
+            let uncrossed = pos.pieces(Piece::new(color, Role::Pawn)) & home_half(color);
+            let mut files = [false; 9];
+            for square in uncrossed {
+                if std::mem::replace(&mut files[square.file().index()], true) {
+                    return Err(PositionError::ImpossibleSquare { piece: Piece::new(color, Role::Pawn), square });
+                }
+            }
+        }
         if pos.kings_facing() {
             return Err(PositionError::KingsFacing);
         }
@@ -199,13 +213,19 @@ impl Position {
     /// Moves `p` from `from` to the empty square `to`.
     #[inline(always)]
     fn shift(&mut self, p: Piece, from: Square, to: Square) {
+        self.place_bits(p, from, to);
+        self.toggle_keys(p, from);
+        self.toggle_keys(p, to);
+    }
+
+    /// [`shift`](Self::shift) without the keys.
+    #[inline(always)]
+    fn place_bits(&mut self, p: Piece, from: Square, to: Square) {
         let b = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.by_color[p.color.index()] ^= b;
         self.by_role[p.role.index()] ^= b;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(p);
-        self.toggle_keys(p, from);
-        self.toggle_keys(p, to);
     }
 
     pub fn turn(&self) -> Color {
@@ -367,10 +387,15 @@ impl Position {
 
     /// Plays `m`, which must be pseudo-legal for the side to move, and returns what
     /// [`unmake_move`](Self::unmake_move) needs.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, m: Move) -> Undo {
         let (from, to) = (m.from(), m.to());
-        let undo = Undo { captured: self.board[to.index()], halfmoves: self.halfmoves };
+        let undo = Undo {
+            captured: self.board[to.index()],
+            halfmoves: self.halfmoves,
+            key: self.key,
+            mirror_key: self.mirror_key,
+        };
         let Some(piece) = self.board[from.index()] else {
             debug_assert!(false, "make_move {m} from an empty square in {}", self.fen());
             return undo;
@@ -392,22 +417,25 @@ impl Position {
     }
 
     /// Takes back `m`, which was the last move made, with the value `make_move` returned.
-    #[inline]
+    #[inline(always)]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let (from, to) = (m.from(), m.to());
         self.turn = !self.turn;
-        self.key ^= zobrist::black_to_move();
-        self.mirror_key ^= zobrist::black_to_move();
         if self.turn == Color::Black {
             self.fullmoves -= 1;
         }
         if let Some(piece) = self.board[to.index()] {
-            self.shift(piece, to, from);
+            self.place_bits(piece, to, from);
         }
         if let Some(captured) = undo.captured {
-            self.put(to, captured);
+            let b = Bitboard::from_square(to);
+            self.by_color[captured.color.index()] |= b;
+            self.by_role[captured.role.index()] |= b;
+            self.board[to.index()] = Some(captured);
         }
         self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        self.mirror_key = undo.mirror_key;
     }
 
     /// Passes the turn without moving (for null-move pruning). Undo by calling it again.

@@ -63,7 +63,7 @@ static PAIRS: [[[u64; 2]; 90]; 14] = {
 /// `[key, mirrored key]` of `piece` on `sq`.
 #[inline(always)]
 pub fn piece_square_pair(piece: Piece, sq: Square) -> [u64; 2] {
-    PAIRS[piece.index() % 14][sq.index() % 90]
+    PAIRS[piece.index()][sq.index()]
 }
 
 /// FNV-1a (64-bit) over the little-endian bytes of all 1,261 keys in generation order.

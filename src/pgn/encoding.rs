@@ -226,10 +226,6 @@ impl Input {
     pub fn is_compressed(&self) -> bool {
         self.compressed
     }
-
-    fn name_error(&self, e: io::Error) -> io::Error {
-        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
-    }
 }
 
 impl fmt::Debug for Input {
@@ -242,22 +238,20 @@ impl fmt::Debug for Input {
     }
 }
 
+/// Prefixes an I/O error's message with the file name.
+fn name_error(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.inner.read(buf) {
-            Ok(n) => Ok(n),
-            Err(e) => Err(self.name_error(e)),
-        }
+        self.inner.read(buf).map_err(|e| name_error(&self.path, e))
     }
 }
 
 impl BufRead for Input {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        // Two steps because the borrow of `inner` in the `Ok` arm would outlive the match.
-        if let Err(e) = self.inner.fill_buf() {
-            return Err(self.name_error(e));
-        }
-        self.inner.fill_buf()
+        self.inner.fill_buf().map_err(|e| name_error(&self.path, e))
     }
 
     fn consume(&mut self, amt: usize) {

@@ -29,6 +29,7 @@
 
 mod encoding;
 mod error;
+mod lex;
 mod reader;
 mod visitor;
 

@@ -16,7 +16,8 @@
 use std::io::{self, BufRead, Read};
 
 use super::error::{snippet, ErrorKind, SyntaxError};
-use super::visitor::{GameResult, Location, Skip, Visitor};
+use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Token};
+use super::visitor::{Location, Skip, Visitor};
 
 /// How the input is split into games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,8 +110,6 @@ struct Game {
     /// Depth of the variation being skipped, 0 if none.
     skip_from: u64,
     outer_paren: Location,
-    /// Just after the last content of the game.
-    end: Location,
 }
 
 impl Game {
@@ -128,19 +127,13 @@ enum Resync {
     Auto,
 }
 
+/// The outcome of one step; small and `Copy` because it is returned for every token (the error
+/// itself waits in `Reader::error`).
+#[derive(Clone, Copy)]
 enum Step {
     Continue,
     End,
-    Fail(SyntaxError, Resync),
-}
-
-/// What a whitespace-delimited movetext token is.
-enum Token {
-    Result(Option<GameResult>),
-    /// A move number (`12`, `12.`, `12...`, or just dots); `Some(i)`: a move follows at byte `i`
-    /// of the token (`1.炮二平五`).
-    Number(Option<usize>),
-    Move,
+    Fail(Resync),
 }
 
 /// Builds a [`Location`] in the current line; a macro so that only the `cols` field is borrowed
@@ -171,12 +164,21 @@ pub struct Reader<R> {
     eof: bool,
     line_no: u64,
     cols: Columns,
+    /// Where the current game's content ends: a byte offset in the current line, converted to
+    /// `end_loc` lazily (when the line is left or the game ends) to save a column computation
+    /// per token.
+    end_mark: Option<usize>,
+    end_loc: Location,
+    /// The line contains U+FFFD (checked once per line rather than per token).
+    line_has_fffd: bool,
     mode: Mode,
     game_no: u64,
     bytes_read: u64,
     max_line_len: usize,
     /// Tag values with escapes and multi-line comments are assembled here.
     scratch: String,
+    /// The error of a `Step::Fail`.
+    error: Option<SyntaxError>,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -199,11 +201,15 @@ impl<R: BufRead> Reader<R> {
             eof: false,
             line_no: 0,
             cols: Columns::default(),
+            line_has_fffd: false,
+            end_mark: None,
+            end_loc: Location::default(),
             mode,
             game_no: 0,
             bytes_read: 0,
             max_line_len: DEFAULT_MAX_LINE_LEN,
             scratch: String::new(),
+            error: None,
         }
     }
 
@@ -268,8 +274,9 @@ impl<R: BufRead> Reader<R> {
             depth: 0,
             skip_from: 0,
             outer_paren: start,
-            end: start,
         };
+        self.end_mark = None;
+        self.end_loc = start;
         if lines {
             g.phase = Phase::Movetext;
             g.skip_game = visitor.begin_movetext(start) == Skip::SkipGame;
@@ -287,13 +294,16 @@ impl<R: BufRead> Reader<R> {
                         self.fail(visitor, &g, err, Resync::None)?;
                     } else {
                         if g.phase == Phase::Tags && !g.skip_game {
-                            visitor.begin_movetext(g.end);
+                            let end = self.game_end();
+                            visitor.begin_movetext(end);
                         }
-                        visitor.end_game(g.end);
+                        let end = self.game_end();
+                        visitor.end_game(end);
                     }
                     return Ok(true);
                 }
-                Step::Fail(err, resync) => {
+                Step::Fail(resync) => {
+                    let err = self.error.take().unwrap_or_else(unreachable_err);
                     self.fail(visitor, &g, err, resync)?;
                     return Ok(true);
                 }
@@ -346,8 +356,19 @@ impl<R: BufRead> Reader<R> {
         self.text.as_bytes().get(self.first) == Some(&b'[')
     }
 
+    /// Just after the last content of the current game.
+    fn game_end(&mut self) -> Location {
+        if let Some(byte) = self.end_mark.take() {
+            self.end_loc = loc!(self, byte);
+        }
+        self.end_loc
+    }
+
     /// Reads the next line into `text`. Returns false at the end of the input.
     fn load_line(&mut self) -> io::Result<bool> {
+        if let Some(byte) = self.end_mark.take() {
+            self.end_loc = loc!(self, byte);
+        }
         self.prev_blank = !self.loaded || self.cur_blank;
         self.loaded = false;
         if self.eof {
@@ -404,7 +425,9 @@ impl<R: BufRead> Reader<R> {
         }
         self.first = skip_ws(self.text.as_bytes(), 0);
         self.cur_blank = self.first == self.text.len() && self.line_state == LineState::Ok;
-        self.cols.reset(self.text.is_ascii());
+        let ascii = self.text.is_ascii();
+        self.cols.reset(ascii);
+        self.line_has_fffd = !ascii && self.text.contains('\u{FFFD}');
         self.pos = 0;
         self.loaded = true;
         Ok(true)
@@ -458,10 +481,21 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    fn failure(&mut self, err: SyntaxError, resync: Resync) -> Step {
+        self.error = Some(err);
+        Step::Fail(resync)
+    }
+
+    /// Fails with the error of a line that could not be taken as text (see `line_error`).
+    fn line_failure(&mut self) -> Step {
+        let err = self.line_error().unwrap_or_else(unreachable_err);
+        self.failure(err, Resync::Auto)
+    }
+
     fn error_at(&mut self, byte: usize, kind: ErrorKind) -> Step {
         let location = loc!(self, byte);
         let snippet = snippet(self.text.get(byte..).unwrap_or(""));
-        Step::Fail(
+        self.failure(
             SyntaxError {
                 location,
                 kind,
@@ -516,7 +550,7 @@ impl<R: BufRead> Reader<R> {
                 return Ok(Step::End);
             }
             if let Some(err) = self.line_error() {
-                return Ok(Step::Fail(err, Resync::Auto));
+                return Ok(self.failure(err, Resync::Auto));
             }
             if g.lines || !self.load_line()? {
                 return Ok(Step::End);
@@ -539,10 +573,7 @@ impl<R: BufRead> Reader<R> {
             b'{' => return self.brace_comment(v, g, i),
             b';' => {
                 if self.line_state != LineState::Ok {
-                    return Ok(Step::Fail(
-                        self.line_error().unwrap_or_else(unreachable_err),
-                        Resync::Auto,
-                    ));
+                    return Ok(self.line_failure());
                 }
                 if let Some(k) = find_nul(&b[i + 1..]) {
                     return Ok(self.error_at(i + 1 + k, ErrorKind::ControlCharacter(b[i + 1 + k])));
@@ -552,7 +583,7 @@ impl<R: BufRead> Reader<R> {
                     v.comment(&self.text[i + 1..], at);
                 }
                 self.pos = len;
-                g.end = loc!(self, len);
+                self.end_mark = Some(len);
                 Step::Continue
             }
             b'(' => {
@@ -562,7 +593,7 @@ impl<R: BufRead> Reader<R> {
                 let at = loc!(self, i);
                 self.ensure_movetext(v, g, at);
                 self.pos = i + 1;
-                g.end = loc!(self, i + 1);
+                self.end_mark = Some(i + 1);
                 g.depth += 1;
                 if g.depth == 1 {
                     g.outer_paren = at;
@@ -581,7 +612,7 @@ impl<R: BufRead> Reader<R> {
                     return Ok(self.error_at(i, ErrorKind::UnexpectedChar(')')));
                 }
                 self.pos = i + 1;
-                g.end = loc!(self, i + 1);
+                self.end_mark = Some(i + 1);
                 if g.skip_from == g.depth {
                     g.skip_from = 0;
                 } else if !g.suppressed() {
@@ -606,7 +637,7 @@ impl<R: BufRead> Reader<R> {
                     v.nag(nag, at);
                 }
                 self.pos = i + 1 + digits;
-                g.end = loc!(self, self.pos);
+                self.end_mark = Some(self.pos);
                 Step::Continue
             }
             b'[' if i == self.first => {
@@ -651,10 +682,7 @@ impl<R: BufRead> Reader<R> {
         let j = token_end(b, i);
         if j == b.len() && self.line_state != LineState::Ok {
             // The token runs into undecodable bytes: report those rather than half a token.
-            return Step::Fail(
-                self.line_error().unwrap_or_else(unreachable_err),
-                Resync::Auto,
-            );
+            return self.line_failure();
         }
         let kind = classify(&self.text[i..j]);
         if g.phase == Phase::AfterResult {
@@ -674,18 +702,19 @@ impl<R: BufRead> Reader<R> {
             }
             Token::Number(None) => {}
             Token::Number(Some(k)) => {
-                if let Err(step) = self.deliver_move(v, g, i + k, j) {
+                let at = loc!(self, i + k);
+                if let Err(step) = self.deliver_move(v, g, i + k, j, at) {
                     return step;
                 }
             }
             Token::Move => {
-                if let Err(step) = self.deliver_move(v, g, i, j) {
+                if let Err(step) = self.deliver_move(v, g, i, j, at) {
                     return step;
                 }
             }
         }
         self.pos = j;
-        g.end = loc!(self, j);
+        self.end_mark = Some(j);
         Step::Continue
     }
 
@@ -696,16 +725,18 @@ impl<R: BufRead> Reader<R> {
         g: &mut Game,
         a: usize,
         j: usize,
+        at: Location,
     ) -> Result<(), Step> {
-        let stem_len = self.text[a..j].trim_end_matches(['!', '?']).len();
-        let stem_end = a + stem_len;
-        if stem_len > 0 {
-            let stem = &self.text[a..stem_end];
-            if !self.cols.ascii && stem.contains('\u{FFFD}') {
+        let b = self.text.as_bytes();
+        let mut stem_end = j;
+        while stem_end > a && matches!(b[stem_end - 1], b'!' | b'?') {
+            stem_end -= 1;
+        }
+        if stem_end > a {
+            if self.line_has_fffd && self.text[a..stem_end].contains('\u{FFFD}') {
                 return Err(self.error_at(a, ErrorKind::ReplacementCharacter));
             }
             if !g.suppressed() {
-                let at = loc!(self, a);
                 match v.move_token(&self.text[a..stem_end], at) {
                     Skip::Continue => {}
                     Skip::SkipGame => g.skip_game = true,
@@ -754,7 +785,7 @@ impl<R: BufRead> Reader<R> {
                 v.comment(&self.text[body..end], start);
             }
             self.pos = end + 1;
-            g.end = loc!(self, end + 1);
+            self.end_mark = Some(end + 1);
             return Ok(Step::Continue);
         }
         let unterminated = |snippet: String| SyntaxError {
@@ -764,13 +795,13 @@ impl<R: BufRead> Reader<R> {
         };
         if g.lines {
             let s = snippet(&self.text[i..]);
-            return Ok(Step::Fail(unterminated(s), Resync::Auto));
+            return Ok(self.failure(unterminated(s), Resync::Auto));
         }
         self.scratch.clear();
         let mut from = body;
         loop {
             if let Some(err) = self.line_error() {
-                return Ok(Step::Fail(err, Resync::Auto));
+                return Ok(self.failure(err, Resync::Auto));
             }
             let rest = &self.text.as_bytes()[from..];
             let close = rest.iter().position(|&c| c == b'}');
@@ -788,17 +819,17 @@ impl<R: BufRead> Reader<R> {
                     v.comment(&self.scratch, start);
                 }
                 self.pos = upto + 1;
-                g.end = loc!(self, upto + 1);
+                self.end_mark = Some(upto + 1);
                 return Ok(Step::Continue);
             }
             if !self.load_line()? {
-                return Ok(Step::Fail(unterminated(String::new()), Resync::None));
+                return Ok(self.failure(unterminated(String::new()), Resync::None));
             }
             if self.prev_blank && self.is_tag_line() {
                 // Almost certainly the next game: stop here rather than swallow the file.
                 self.pos = self.first;
                 let s = snippet(&self.text);
-                return Ok(Step::Fail(unterminated(s), Resync::None));
+                return Ok(self.failure(unterminated(s), Resync::None));
             }
             self.scratch.push('\n');
             from = 0;
@@ -809,10 +840,7 @@ impl<R: BufRead> Reader<R> {
     fn tag_line<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> Step {
         if self.line_state != LineState::Ok {
             // Do not deliver tags cut off at undecodable bytes.
-            return Step::Fail(
-                self.line_error().unwrap_or_else(unreachable_err),
-                Resync::Auto,
-            );
+            return self.line_failure();
         }
         let len = self.text.len();
         let mut i = self.pos;
@@ -880,7 +908,7 @@ impl<R: BufRead> Reader<R> {
                 }
             }
             i = close + 1;
-            g.end = loc!(self, i);
+            self.end_mark = Some(i);
         }
         self.pos = len;
         Step::Continue
@@ -894,119 +922,5 @@ fn unreachable_err() -> SyntaxError {
         location: Location::default(),
         kind: ErrorKind::InvalidUtf8,
         snippet: String::new(),
-    }
-}
-
-/// Byte classes for the tokenizer's inner loop.
-const NORMAL: u8 = 0;
-/// Ends a token: ASCII whitespace, PGN punctuation, control characters.
-const DELIM: u8 = 1;
-/// May start multi-byte whitespace (U+00A0, U+3000, U+FEFF).
-const LEAD: u8 = 2;
-
-static CLASS: [u8; 256] = {
-    let mut t = [NORMAL; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = DELIM;
-        i += 1;
-    }
-    t[0x7f] = DELIM;
-    let punct = b" {}();$[]\"";
-    let mut k = 0;
-    while k < punct.len() {
-        t[punct[k] as usize] = DELIM;
-        k += 1;
-    }
-    t[0xc2] = LEAD;
-    t[0xe3] = LEAD;
-    t[0xef] = LEAD;
-    t
-};
-
-/// Length of the whitespace character at `b[i]`, 0 if it is not whitespace. Besides ASCII
-/// whitespace this accepts the no-break space, the ideographic (full-width) space common in
-/// Chinese text, and a stray byte-order mark (as found where files were concatenated).
-#[inline]
-fn ws_len(b: &[u8], i: usize) -> usize {
-    match b[i] {
-        b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => 1,
-        0xc2 if b.get(i + 1) == Some(&0xa0) => 2,
-        0xe3 if b.get(i + 1..i + 3) == Some(&[0x80, 0x80]) => 3,
-        0xef if b.get(i + 1..i + 3) == Some(&[0xbb, 0xbf]) => 3,
-        _ => 0,
-    }
-}
-
-#[inline]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() {
-        let n = ws_len(b, i);
-        if n == 0 {
-            break;
-        }
-        i += n;
-    }
-    i
-}
-
-/// End of the token starting at `b[i]`.
-#[inline]
-fn token_end(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() {
-        match CLASS[b[i] as usize] {
-            NORMAL => i += 1,
-            DELIM => break,
-            _ => {
-                if ws_len(b, i) > 0 {
-                    break;
-                }
-                i += 1;
-            }
-        }
-    }
-    i
-}
-
-/// ASCII control characters other than whitespace: a sign of binary junk.
-#[inline]
-fn is_control(c: u8) -> bool {
-    (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) || c == 0x7f
-}
-
-/// Free text (tag values, comments) may contain control characters — the CCPD data has a few
-/// stray ones in player names (0x11, 0x13, 0x15, left over from its conversion) — but NUL is
-/// never text: it means binary junk.
-fn find_nul(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == 0)
-}
-
-fn classify(tok: &str) -> Token {
-    match tok {
-        "1-0" => return Token::Result(Some(GameResult::RedWins)),
-        "0-1" => return Token::Result(Some(GameResult::BlackWins)),
-        "1/2-1/2" => return Token::Result(Some(GameResult::Draw)),
-        "*" => return Token::Result(None),
-        _ => {}
-    }
-    let b = tok.as_bytes();
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    let mut k = digits;
-    // Move number periods: ASCII '.', full-width '．' (U+FF0E), ellipsis '…' (U+2026).
-    loop {
-        let rest = &tok[k..];
-        if rest.starts_with('.') {
-            k += 1;
-        } else if rest.starts_with('．') || rest.starts_with('…') {
-            k += 3;
-        } else {
-            break;
-        }
-    }
-    let dotted = k > digits;
-    if (digits > 0 && (digits == b.len() || dotted)) || (digits == 0 && dotted) {
-        Token::Number(if k < b.len() { Some(k) } else { None })
-    } else {
-        Token::Move
     }
 }

@@ -742,7 +742,7 @@ fn replacement_character_in_a_move() {
 #[test]
 fn line_too_long() {
     let mut input = b"[E \"1\"]\n1. h2e2 ".to_vec();
-    input.extend(std::iter::repeat_n(b'x', 100));
+    input.extend_from_slice(&[b'x'; 100]);
     input.extend(b"\n\n[E \"2\"]\n1. b0c2\n");
     let mut reader = Reader::new(&input[..]);
     reader.set_max_line_len(50);
