@@ -9,7 +9,7 @@ use super::build::{GameError, SkipReason};
 use super::format::BuildParams;
 use super::record::{canonical_key, store_move, Outcome, Raw};
 use crate::core::{Move, Position};
-use crate::notation::{iccs, NotationError};
+use crate::notation::{self, chinese, iccs, wxf, Notation, NotationError};
 use crate::pgn::{GameResult, Location, Skip, SyntaxError, Visitor};
 use std::path::Path;
 
@@ -179,25 +179,19 @@ impl BatchOutput {
     }
 }
 
-/// The notation a game's `[Format]` tag names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Notation {
-    Iccs,
-    /// No usable tag: detected from each token.
-    Detect,
-}
-
-fn notation_of(format: Option<&TagValue>) -> Notation {
-    match format.map(|t| t.value.trim()) {
-        Some(v) if v.eq_ignore_ascii_case("ICCS") => Notation::Iccs,
-        _ => Notation::Detect,
-    }
+/// The notation a game's `[Format]` tag names (`ICCS`, `WXF`, `Chinese`, any case); `None`
+/// (no tag, or another value): detected from each token's shape.
+fn notation_of(format: Option<&TagValue>) -> Option<Notation> {
+    format.and_then(|t| t.value.trim().parse::<Notation>().ok())
 }
 
 /// Reads one move token in `pos`.
-fn parse_move(pos: &Position, token: &str, notation: Notation) -> Result<Move, NotationError> {
+fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result<Move, NotationError> {
     match notation {
-        Notation::Iccs | Notation::Detect => iccs::parse(pos, token),
+        Some(Notation::Iccs) => iccs::parse(pos, token),
+        Some(Notation::Wxf) => wxf::parse(pos, token),
+        Some(Notation::Chinese) => chinese::parse(pos, token),
+        None => notation::parse_any(pos, token).map(|(m, _)| m),
     }
 }
 

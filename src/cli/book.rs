@@ -6,7 +6,7 @@ use crate::book::{
     SideFilter,
 };
 use crate::core::{Color, Move, Position, START_FEN};
-use crate::notation::iccs;
+use crate::notation;
 use crate::pgn::EncodingChoice;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
@@ -350,8 +350,7 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
 
 /// A move in Chinese notation, for display.
 pub fn chinese(pos: &Position, m: Move) -> String {
-    let _ = pos;
-    iccs::format_dashed(m)
+    notation::chinese::format(pos, m)
 }
 
 fn pct(n: u32, d: u64) -> f64 {
