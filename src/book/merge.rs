@@ -210,13 +210,13 @@ mod tests {
 
     #[test]
     fn merges_and_adds() {
-        let a = vec![e(1, 0x0101, 1), e(2, 0x0101, 2), e(5, 0x0102, 3)];
-        let b = vec![e(1, 0x0101, 10), e(1, 0x0102, 20), e(5, 0x0102, 30)];
+        let a = vec![e(1, 0x0101, 1), e(2, 0x0101, 2), e(5, 0x0181, 3)];
+        let b = vec![e(1, 0x0101, 10), e(1, 0x0181, 20), e(5, 0x0181, 30)];
         let c: Vec<Entry> = vec![];
         let sources: Vec<EntryStream<'_>> =
             [a, b, c].into_iter().map(|v| Box::new(v.into_iter().map(Ok)) as EntryStream<'_>).collect();
         let merged: Vec<Entry> = Merge::new(sources).unwrap().map(Result::unwrap).collect();
-        assert_eq!(merged, vec![e(1, 0x0101, 11), e(1, 0x0102, 20), e(2, 0x0101, 2), e(5, 0x0102, 33)]);
+        assert_eq!(merged, vec![e(1, 0x0101, 11), e(1, 0x0181, 20), e(2, 0x0101, 2), e(5, 0x0181, 33)]);
     }
 
     #[test]

@@ -8,10 +8,10 @@
 //! - `mirror_key > key`: stored as is;
 //! - `mirror_key == key`: the position is symmetric (the start position, for one). There a move
 //!   and its mirror image (`h2e2` and `b2e2`) lead to mirror-image positions and are the *same*
-//!   choice, so they share one entry too: the move is stored as the one of the pair with the
-//!   larger 16-bit encoding (which for mirror pairs means the one whose destination is further to
-//!   red's right, e.g. `h2e2`, `h0g2`), and a probe reports only that representative, with the
-//!   counts of both. A move that is its own mirror (`e3e4`) is unaffected.
+//!   choice, so they share one entry too: the move is stored as the one of the pair played on
+//!   red's right-hand side ([`symmetric_representative`]: `h2e2` for `b2e2`, `g3g4` for `c3c4`),
+//!   and a probe reports only that representative, with the counts of both. A move that is its
+//!   own mirror (`e3e4`) is unaffected.
 
 use crate::core::{Color, Move, Position};
 use crate::pgn::GameResult;
@@ -215,14 +215,18 @@ pub fn restore_move(orientation: Orientation, stored: Move) -> Move {
     }
 }
 
-/// Of a move and its mirror image, the one with the larger 16-bit encoding.
+/// Of a move and its mirror image, the one played on red's right-hand side: the one whose
+/// from-square is on files `f`-`i`, or, for a piece on the central file `e`, whose to-square is.
+/// (This matches how openings are named: 炮二平五 `h2e2`, 馬二進三 `h0g2`, 相三進五 `g0e2`,
+/// 炮二平六 `h2d2`.)
 #[inline]
 pub fn symmetric_representative(m: Move) -> Move {
-    let mm = m.mirror();
-    if mm.to_u16() > m.to_u16() {
-        mm
-    } else {
+    let (from, to) = (m.from().file().index(), m.to().file().index());
+    let right = if from != 4 { from > 4 } else { to >= 4 };
+    if right {
         m
+    } else {
+        m.mirror()
     }
 }
 
@@ -322,6 +326,13 @@ mod tests {
         assert_eq!(store_move(o, b2e2), h2e2);
         let e3e4 = iccs::parse(&pos, "e3e4").unwrap();
         assert_eq!(store_move(o, e3e4), e3e4);
+        for (played, stored) in [("c3c4", "g3g4"), ("h2d2", "h2d2"), ("b2f2", "h2d2"), ("e3e4", "e3e4")] {
+            let m = iccs::parse(&pos, played).unwrap();
+            assert_eq!(store_move(o, m).to_string(), stored);
+        }
+        // A king on the central file: the representative goes right.
+        let m = iccs::parse_move("e1d1").unwrap();
+        assert_eq!(symmetric_representative(m).to_string(), "e1f1");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::core::{Color, Move, Position, START_FEN};
 use crate::notation;
 use crate::pgn::EncodingChoice;
 use clap::{Parser, Subcommand, ValueEnum};
+use serde::Serialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -353,6 +354,12 @@ pub fn chinese(pos: &Position, m: Move) -> String {
     notation::chinese::format(pos, m)
 }
 
+/// `s` padded with spaces to `width` terminal columns (CJK and full-width characters take two).
+fn pad_display(s: &str, width: usize) -> String {
+    let cols: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(cols)))
+}
+
 fn pct(n: u32, d: u64) -> f64 {
     if d == 0 {
         0.0
@@ -361,18 +368,42 @@ fn pct(n: u32, d: u64) -> f64 {
     }
 }
 
-fn move_json(pos: &Position, m: &BookMove) -> serde_json::Value {
+/// One move of `probe --json`, fields in this order.
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    chinese: String,
+    games: u64,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Games without a result (counted in `games`, not in wins/draws/losses).
+    unknown: u32,
+    /// (wins + draws / 2) / (wins + draws + losses); null without a decided game.
+    score: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
+    fen: String,
+    moves: Vec<MoveJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pick: Option<Option<String>>,
+}
+
+fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
     let c: &Counts = &m.counts;
-    json!({
-        "move": m.mv.to_string(),
-        "chinese": chinese(pos, m.mv),
-        "games": c.games(),
-        "wins": c.wins,
-        "draws": c.draws,
-        "losses": c.losses,
-        "unknown": c.unknown,
-        "score": c.score(),
-    })
+    MoveJson {
+        mv: m.mv.to_string(),
+        chinese: chinese(pos, m.mv),
+        games: c.games(),
+        wins: c.wins,
+        draws: c.draws,
+        losses: c.losses,
+        unknown: c.unknown,
+        score: c.score(),
+    }
 }
 
 fn open_book(path: &Path) -> Result<Book, String> {
@@ -392,14 +423,12 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
         book::choose(&moves, policy, &mut BookRng::new(seed))
     });
     if json {
-        let mut obj = json!({
-            "fen": pos.fen(),
-            "moves": moves.iter().map(|m| move_json(&pos, m)).collect::<Vec<_>>(),
-        });
-        if pick.is_some() {
-            obj["pick"] = json!(picked.map(|m| m.to_string()));
-        }
-        println!("{obj}");
+        let out = ProbeJson {
+            fen: pos.fen(),
+            moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
+            pick: pick.map(|_| picked.map(|m| m.to_string())),
+        };
+        println!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
         return Ok(());
     }
     println!("{}", pos.fen());
@@ -416,9 +445,9 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
         let d = c.decided();
         let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
         println!(
-            "{:<6} {:<10} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}",
+            "{:<6} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}",
             m.mv.to_string(),
-            chinese(&pos, m.mv),
+            pad_display(&chinese(&pos, m.mv), 10),
             c.games(),
             pct(c.wins, d),
             pct(c.draws, d),

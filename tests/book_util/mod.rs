@@ -176,7 +176,8 @@ impl Recount {
 
     /// What a book should report for `pos`: moves (as legal in `pos`) with counts, combining
     /// the position with its mirror image; in a symmetric position a move and its mirror are
-    /// one choice, reported as the one with the larger 16-bit encoding.
+    /// one choice, reported as the one played on red's right (from-file f-i, or for a move from
+    /// the e-file, to-file f-i).
     pub fn expected(&self, pos: &Position) -> BTreeMap<u16, [u64; 4]> {
         let here = fen_key(pos);
         let mirror = pos.mirror();
@@ -191,7 +192,9 @@ impl Recount {
         for m in pos.moves().iter() {
             if let Some(c) = self.map.get(&(here.clone(), m.to_u16())) {
                 if here == there {
-                    let r = if m.mirror().to_u16() > m.to_u16() { m.mirror() } else { *m };
+                    let text = m.to_string().into_bytes();
+                    let right = if text[0] != b'e' { text[0] > b'e' } else { text[2] >= b'e' };
+                    let r = if right { *m } else { m.mirror() };
                     add(r, c);
                 } else {
                     add(*m, c);
