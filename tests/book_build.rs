@@ -1,0 +1,227 @@
+//! Building books from generated ICCS games: counts against an independent recount, the
+//! filters, determinism (threads, input order, spilling) and merging.
+
+mod book_util;
+
+use book_util::{generate_games, positions_of, probed, write_pgn, Recount, TestGame};
+use qiku::book::{self, Book, BuildOptions, BuildParams, MinScore, SideFilter};
+use qiku::{Color, Position};
+use std::path::{Path, PathBuf};
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn opts(params: BuildParams) -> BuildOptions {
+    BuildOptions { params, ..BuildOptions::default() }
+}
+
+fn build(inputs: &[PathBuf], out: &Path, o: &BuildOptions) -> book::BuildReport {
+    book::build(inputs, out, o).unwrap_or_else(|e| panic!("build failed: {e}"))
+}
+
+fn recount(games: &[TestGame], max_ply: usize) -> Recount {
+    let mut r = Recount::default();
+    for g in games {
+        r.add_game(&g.start(), &g.moves, g.result, max_ply);
+    }
+    r
+}
+
+/// Splits generated games over three files.
+fn three_files(dir: &Path, games: &[TestGame]) -> Vec<PathBuf> {
+    let third = games.len() / 3;
+    vec![
+        write(dir, "a.pgn", &write_pgn(&games[..third])),
+        write(dir, "b.pgn", &write_pgn(&games[third..2 * third])),
+        write(dir, "c.pgn", &write_pgn(&games[2 * third..])),
+    ]
+}
+
+#[test]
+fn probes_match_an_independent_recount() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(1, 1500);
+    let files = three_files(dir.path(), &games);
+    let out = dir.path().join("t.qbk");
+    let report = build(&files, &out, &opts(BuildParams::default()));
+    assert_eq!(report.header.games.read, 1500);
+    assert_eq!(report.header.games.used, 1500);
+    assert_eq!(report.skipped_total(), 0, "{:?}", report.errors);
+    let unknown = games.iter().filter(|g| !matches!(g.result, Some("1-0" | "0-1" | "1/2-1/2"))).count();
+    assert_eq!(report.header.games.without_result, unknown as u64);
+
+    let book = Book::open(&out).unwrap();
+    let expected = recount(&games, 40);
+    let total: u64 = expected.map.values().map(|c| c.iter().sum::<u64>()).sum();
+    assert_eq!(book.header().moves, total);
+    let positions = positions_of(&games, 45);
+    assert!(positions.len() > 20_000, "{}", positions.len());
+    let mut hits = 0;
+    for pos in &positions {
+        let want = expected.expected(pos);
+        assert_eq!(probed(&book, pos), want, "{}", pos.fen());
+        hits += usize::from(!want.is_empty());
+    }
+    assert!(hits > 10_000);
+    // The start position is symmetric: only representatives, each counting both mirror moves.
+    let start = probed(&book, &Position::startpos());
+    let first_moves: u64 = start.values().map(|c| c.iter().sum::<u64>()).sum();
+    let from_start = games.iter().filter(|g| g.fen.is_none() && !g.moves.is_empty()).count() as u64;
+    assert_eq!(first_moves, from_start);
+}
+
+#[test]
+fn filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(2, 600);
+    let files = three_files(dir.path(), &games);
+
+    // --max-ply 6 --only black: only black-to-move positions of the first 6 plies.
+    let out = dir.path().join("black.qbk");
+    let params = BuildParams { max_ply: 6, only: SideFilter::Only(Color::Black), ..BuildParams::default() };
+    build(&files, &out, &opts(params));
+    let book = Book::open(&out).unwrap();
+    let expected = recount(&games, 6);
+    for pos in positions_of(&games, 8) {
+        let want = if pos.turn() == Color::Black { expected.expected(&pos) } else { Default::default() };
+        assert_eq!(probed(&book, &pos), want, "{}", pos.fen());
+    }
+
+    // --min-games 3 --min-score 0.5: exactly the moves that pass both.
+    let out = dir.path().join("filtered.qbk");
+    let min_score = MinScore::from_fraction(0.5).unwrap();
+    let params = BuildParams { min_games: 3, min_score, ..BuildParams::default() };
+    build(&files, &out, &opts(params));
+    let filtered = Book::open(&out).unwrap();
+    let expected = recount(&games, 40);
+    for pos in positions_of(&games, 10) {
+        let want: std::collections::BTreeMap<u16, [u64; 4]> = expected
+            .expected(&pos)
+            .into_iter()
+            .filter(|(_, c)| {
+                let games: u64 = c.iter().sum();
+                let decided = c[0] + c[1] + c[2];
+                games >= 3 && (decided == 0 || 2 * c[0] + c[1] >= decided)
+            })
+            .collect();
+        assert_eq!(probed(&filtered, &pos), want, "{}", pos.fen());
+    }
+    assert_eq!(filtered.header().params, params);
+
+    // --min-elo 2200: games without Elo tags and with a player below are skipped.
+    let out = dir.path().join("elo.qbk");
+    let params = BuildParams { min_elo: Some(2200), ..BuildParams::default() };
+    let report = build(&files, &out, &opts(params));
+    let kept: Vec<TestGame> =
+        games.iter().filter(|g| g.elo.is_some_and(|(r, b)| r >= 2200 && b >= 2200)).cloned().collect();
+    let no_elo = games.iter().filter(|g| g.elo.is_none()).count() as u64;
+    assert_eq!(report.header.games.used, kept.len() as u64);
+    assert_eq!(report.skipped.get(&book::SkipReason::NoElo), Some(&no_elo));
+    assert_eq!(
+        report.skipped.get(&book::SkipReason::BelowMinElo).copied().unwrap_or(0),
+        games.len() as u64 - no_elo - kept.len() as u64
+    );
+    assert!(report.errors.is_empty());
+    let book = Book::open(&out).unwrap();
+    let expected = recount(&kept, 40);
+    for pos in positions_of(&games, 6) {
+        assert_eq!(probed(&book, &pos), expected.expected(&pos), "{}", pos.fen());
+    }
+}
+
+#[test]
+fn bytes_do_not_depend_on_threads_input_order_or_spilling() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(3, 900);
+    let files = three_files(dir.path(), &games);
+    let reference = dir.path().join("ref.qbk");
+    build(&files, &reference, &BuildOptions { threads: Some(1), ..BuildOptions::default() });
+    let want = std::fs::read(&reference).unwrap();
+
+    let variants: Vec<(Vec<PathBuf>, BuildOptions, bool)> = vec![
+        (files.clone(), BuildOptions { threads: Some(2), ..BuildOptions::default() }, false),
+        (files.iter().rev().cloned().collect(), BuildOptions { threads: Some(3), ..BuildOptions::default() }, false),
+        // About 200 records per run: dozens of runs spilled and merged.
+        (files.clone(), BuildOptions { threads: Some(2), memory: 200 * 16 * 4 / 3, ..BuildOptions::default() }, true),
+        (
+            vec![files[1].clone(), files[2].clone(), files[0].clone()],
+            BuildOptions { threads: Some(1), memory: 5000, ..BuildOptions::default() },
+            true,
+        ),
+    ];
+    for (i, (inputs, o, spills)) in variants.into_iter().enumerate() {
+        let out = dir.path().join(format!("v{i}.qbk"));
+        let report = build(&inputs, &out, &o);
+        assert_eq!(report.runs_spilled > 0, spills, "variant {i}");
+        assert!(std::fs::read(&out).unwrap() == want, "variant {i} differs");
+    }
+    // No temporary files are left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn merging_halves_equals_building_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(4, 800);
+    let files = three_files(dir.path(), &games);
+    let whole = dir.path().join("whole.qbk");
+    build(&files, &whole, &BuildOptions::default());
+    let a = dir.path().join("a.qbk");
+    let b = dir.path().join("b.qbk");
+    build(&files[..1], &a, &BuildOptions::default());
+    build(&files[1..], &b, &BuildOptions::default());
+    let merged = dir.path().join("merged.qbk");
+    book::merge_books(&[a.clone(), b.clone()], &merged, 0, MinScore::NONE).unwrap();
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&whole).unwrap());
+    // Order of the merged books does not matter either.
+    book::merge_books(&[b.clone(), a.clone()], &merged, 0, MinScore::NONE).unwrap();
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&whole).unwrap());
+
+    // Books that count differently are refused.
+    let other = dir.path().join("other.qbk");
+    let params = BuildParams { max_ply: 20, ..BuildParams::default() };
+    build(&files[1..], &other, &opts(params));
+    let err = book::merge_books(&[a.clone(), other], &merged, 0, MinScore::NONE).unwrap_err();
+    assert!(matches!(err, book::BookError::Incompatible { .. }), "{err}");
+    assert!(err.to_string().contains("max-ply 20"), "{err}");
+
+    // Per-move filters are applied to the sums.
+    let filtered = dir.path().join("filtered.qbk");
+    let h = book::merge_books(&[a, b], &filtered, 5, MinScore::NONE).unwrap();
+    assert_eq!(h.params.min_games, 5);
+    let book = Book::open(&filtered).unwrap();
+    assert!(book.entries().all(|e| e.counts.games() >= 5));
+    let whole = Book::open(&whole).unwrap();
+    assert_eq!(book.len(), whole.entries().filter(|e| e.counts.games() >= 5).count() as u64);
+}
+
+#[test]
+fn keep_prefix_and_bad_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 z9z9 3. b0c2 1-0\n\n\
+                [Result \"0-1\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 0-1\n";
+    let f = write(dir.path(), "g.pgn", text);
+    let out = dir.path().join("g.qbk");
+    let report = build(&[f.clone()], &out, &BuildOptions::default());
+    assert_eq!(report.header.games.used, 1);
+    assert_eq!(report.errors.len(), 1);
+    let e = &report.errors[0];
+    assert_eq!((e.game, e.line, e.column, e.token.as_deref()), (1, 3, 22, Some("z9z9")));
+    let h2e2 =
+        |book: &Book| probed(book, &Position::startpos())[&qiku::notation::iccs::parse_move("h2e2").unwrap().to_u16()];
+    assert_eq!(h2e2(&Book::open(&out).unwrap()), [0, 0, 1, 0]);
+
+    let o = opts(BuildParams { keep_prefix: true, ..BuildParams::default() });
+    let report = build(&[f], &out, &o);
+    assert_eq!((report.header.games.used, report.truncated), (2, 1));
+    assert_eq!(h2e2(&Book::open(&out).unwrap()), [1, 0, 1, 0]);
+    assert_eq!(Book::open(&out).unwrap().header().moves, 3 + 4);
+}

@@ -1,0 +1,149 @@
+//! Malformed input at the build level: every bad game is counted under its reason and located
+//! (file, game, line, token), the rest of the input still builds, and nothing panics, whatever
+//! the bytes (hand-made breakage, random mutations, binary junk, wrong encodings, truncated zstd).
+
+mod book_util;
+
+use book_util::{generate_games, write_pgn, Rng};
+use qiku::book::{self, Book, BuildOptions, BuildReport, SkipReason};
+use qiku::pgn::EncodingChoice;
+use std::path::{Path, PathBuf};
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn build(inputs: &[PathBuf], dir: &Path, o: &BuildOptions) -> BuildReport {
+    let out = dir.join("out.qbk");
+    let report = book::build(inputs, &out, o).unwrap_or_else(|e| panic!("build failed: {e}"));
+    // Every game read is either used or skipped for a counted reason.
+    assert_eq!(report.header.games.read, report.header.games.used + report.skipped_total());
+    let book = Book::open(&out).unwrap();
+    assert_eq!(book.header(), &report.header);
+    report
+}
+
+const GOOD: &str = "[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n";
+
+#[test]
+fn hand_made_breakage_is_counted_and_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = [
+        GOOD,                                                             // game 1, lines 1-3
+        "[Result \"0-1\"]\n\n1. h2e2 xyz 2. h0g2 0-1\n\n",                // 2: unknown token, line 7
+        "[Result \"1-0\"]\n\n1. h2e2 h9g7 2. i0i5 1-0\n\n",               // 3: illegal, line 11
+        "[Result \"1-0\"]\n\n1. e5e6 1-0\n\n",                            // 4: no such piece, line 15
+        "[Result \"1-0\"]\n[FEN \"rnbakabnr/9/9 w\"]\n\n1. h2e2 1-0\n\n", // 5: bad FEN, line 18
+        "[Result \"maybe\"]\n\n1. h2e2 1-0\n\n",                          // 6: bad result tag, line 22
+        "[Event \"unterminated\n\n1. h2e2 1-0\n\n",                       // 7: broken tag, line 25
+        "[Result \"1-0\"]\n\n1. h2e2 {never closed\n\n",                  // 8: unterminated comment
+        GOOD,
+        "[Result \"1/2-1/2\"]\n\n1. h2e2 h9", // truncated at end of file
+    ]
+    .concat();
+    let f = write(dir.path(), "broken.pgn", text.as_bytes());
+    let report = build(std::slice::from_ref(&f), dir.path(), &BuildOptions::default());
+    let by = |r: SkipReason| report.skipped.get(&r).copied().unwrap_or(0);
+    assert_eq!(by(SkipReason::BadMove("syntax")), 2, "{:#?}", report.errors); // xyz and the cut-off h9
+    assert_eq!(by(SkipReason::BadMove("illegal")), 1);
+    assert_eq!(by(SkipReason::BadMove("no-such-piece")), 1);
+    assert!(by(SkipReason::BadHeader) >= 3, "{:#?}", report.errors);
+    assert_eq!(report.header.games.used, 2);
+    let find = |token: &str| report.errors.iter().find(|e| e.token.as_deref() == Some(token)).unwrap();
+    let e = find("xyz");
+    assert_eq!((e.game, e.line, e.column), (2, 7, 9));
+    assert!(e.file.ends_with("broken.pgn"));
+    assert!(e.to_string().contains("broken.pgn: game 2, line 7, column 9: unknown move token at \"xyz\""), "{e}");
+    assert_eq!((find("i0i5").game, find("i0i5").line), (3, 11));
+    assert_eq!(find("e5e6").reason, SkipReason::BadMove("no-such-piece"));
+    let fen = report.errors.iter().find(|e| e.detail.contains("FEN")).unwrap();
+    assert_eq!((fen.game, fen.line, fen.reason), (5, 18, SkipReason::BadHeader));
+    let result = report.errors.iter().find(|e| e.detail.contains("maybe")).unwrap();
+    assert_eq!((result.game, result.line), (6, 22));
+    // Errors come in file order.
+    assert!(report.errors.windows(2).all(|w| (w[0].game, w[0].line) <= (w[1].game, w[1].line)));
+    // Only the good games' moves are stored: 2 games x 4 plies.
+    assert_eq!(report.header.moves, 8);
+}
+
+#[test]
+fn junk_wrong_encodings_and_truncated_zstd_do_not_stop_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.pgn", GOOD.repeat(3).as_bytes());
+    let mut rng = Rng(5);
+    let junk: Vec<u8> = (0..50_000).map(|_| rng.next() as u8).collect();
+    let junk = write(dir.path(), "junk.bin", &junk);
+    // GBK bytes (炮二平五 etc.) in a file forced to be read as UTF-8.
+    let gbk =
+        [b"[Result \"1-0\"]\n\n1. ".as_slice(), &[0xc5, 0xda, 0xb6, 0xfe, 0xc6, 0xbd, 0xce, 0xe5], b" 1-0\n"].concat();
+    let gbk = write(dir.path(), "gbk.pgn", &gbk);
+    // A zstd file cut in the middle.
+    let games = generate_games(11, 3000);
+    let compressed = zstd::encode_all(write_pgn(&games).as_bytes(), 3).unwrap();
+    let cut = write(dir.path(), "cut.pgn.zst", &compressed[..compressed.len() / 2]);
+    let whole_zst = write(dir.path(), "whole.pgn.zst", &compressed);
+
+    let inputs = vec![good.clone(), junk, gbk, cut.clone()];
+    let o = BuildOptions { encoding: EncodingChoice::Utf8, ..BuildOptions::default() };
+    let report = build(&inputs, dir.path(), &o);
+    assert!(report.header.games.used >= 3);
+    let cut_report = report.files.iter().find(|f| f.path == cut).unwrap();
+    assert!(cut_report.compressed);
+    assert!(cut_report.error.is_some(), "a truncated zstd stream must be reported");
+    assert!(cut_report.games > 100 && cut_report.games < 3000, "{}", cut_report.games);
+    assert!(report.errors.iter().any(|e| e.file.ends_with("gbk.pgn")), "{:#?}", report.errors);
+    assert!(report.errors.iter().any(|e| e.file.ends_with("junk.bin")));
+    // Cut so short that not even the encoding sample decompresses: reported, not fatal.
+    let stub = write(dir.path(), "stub.pgn.zst", &compressed[..100]);
+    let report = build(&[good.clone(), stub.clone()], dir.path(), &BuildOptions::default());
+    assert_eq!(report.header.games.used, 3);
+    let stub_report = report.files.iter().find(|f| f.path == stub).unwrap();
+    assert!(stub_report.error.as_deref().is_some_and(|e| e.contains("stub.pgn.zst")), "{:?}", stub_report.error);
+
+    // The whole compressed file reads completely, detected by content, not by name.
+    let report = build(&[whole_zst], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3000, 3000));
+
+    // A missing input fails the build up front, naming the file.
+    let err = book::build(&[good, dir.path().join("missing.pgn")], &dir.path().join("x.qbk"), &BuildOptions::default())
+        .unwrap_err();
+    assert!(err.to_string().contains("missing.pgn"), "{err}");
+}
+
+#[test]
+fn random_mutations_never_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(12, 30);
+    let text = write_pgn(&games).into_bytes();
+    let mut rng = Rng(99);
+    let mut inputs = Vec::new();
+    for i in 0..60 {
+        let mut bytes = text.clone();
+        for _ in 0..1 + rng.below(20) {
+            if bytes.is_empty() {
+                break;
+            }
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => bytes[at] = rng.next() as u8,
+                1 => {
+                    bytes.remove(at);
+                }
+                2 => bytes.insert(at, b"[]{}()\"\n;$!?*0-1 \xff\x00"[rng.below(19)]),
+                _ => bytes.truncate(at),
+            }
+        }
+        inputs.push(write(dir.path(), &format!("m{i}.pgn"), &bytes));
+    }
+    let report = build(&inputs, dir.path(), &keep_prefix_default());
+    assert!(report.header.games.read >= 30);
+    let report = build(&inputs, dir.path(), &BuildOptions::default());
+    assert!(report.header.games.used > 0);
+    assert!(report.errors_total > 0);
+}
+
+fn keep_prefix_default() -> BuildOptions {
+    BuildOptions { params: book::BuildParams { keep_prefix: true, ..Default::default() }, ..BuildOptions::default() }
+}
