@@ -6,7 +6,7 @@ mod tablebase_common;
 
 use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, TbError, Tablebases};
+use qiku::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, TbError};
 use qiku::Position;
 use std::path::{Path, PathBuf};
 use std::process::Command;

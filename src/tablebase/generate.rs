@@ -121,7 +121,10 @@ fn group_by_level(mut list: Vec<(u16, u32)>) -> BTreeMap<u16, Vec<u32>> {
     out
 }
 
-fn capture_targets(layout: &Layout, subs: &HashMap<Material, Arc<Table>>) -> Result<Vec<Option<CaptureTarget>>, TbError> {
+fn capture_targets(
+    layout: &Layout,
+    subs: &HashMap<Material, Arc<Table>>,
+) -> Result<Vec<Option<CaptureTarget>>, TbError> {
     let n = layout.pieces.len();
     let mut out = Vec::new();
     for victim in 0..n {
@@ -149,9 +152,10 @@ fn capture_targets(layout: &Layout, subs: &HashMap<Material, Arc<Table>>) -> Res
                     continue;
                 }
                 let want = if flip { Piece::new(!piece.color, piece.role) } else { *piece };
-                let j = (0..t.layout.pieces.len()).find(|&j| !used[j] && t.layout.pieces[j] == want).ok_or_else(|| {
-                    TbError::MissingDependency { material: layout.material.to_string(), needs: sub.to_string() }
-                })?;
+                let j =
+                    (0..t.layout.pieces.len()).find(|&j| !used[j] && t.layout.pieces[j] == want).ok_or_else(|| {
+                        TbError::MissingDependency { material: layout.material.to_string(), needs: sub.to_string() }
+                    })?;
                 used[j] = true;
                 map[i] = j as u8;
             }

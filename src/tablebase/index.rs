@@ -113,7 +113,8 @@ impl Layout {
                     continue;
                 }
                 let piece = Piece::new(color, role);
-                let squares: Vec<u8> = Position::reachable_squares(piece).into_iter().map(|s| s.index() as u8).collect();
+                let squares: Vec<u8> =
+                    Position::reachable_squares(piece).into_iter().map(|s| s.index() as u8).collect();
                 let mut slot_of = [255u8; 90];
                 for (i, &s) in squares.iter().enumerate() {
                     slot_of[s as usize] = i as u8;

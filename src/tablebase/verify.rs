@@ -125,9 +125,8 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut all_lose = true;
         for &m in moves.iter() {
             let child = pos.play(m);
-            let v = child_value(deps, &child).ok_or_else(|| {
-                mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"))
-            })?;
+            let v = child_value(deps, &child)
+                .ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
             let mine = v.before_move();
             match mine.wdl {
                 Wdl::Win => {
