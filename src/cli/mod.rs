@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod book;
+pub mod demo;
 pub mod qiku;
 pub mod tb;
 

@@ -36,6 +36,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The quick start: build the shipped opening book, generate the tablebases of up to four
+    /// pieces (kept if present), and probe both.
+    Demo {
+        /// Folder holding `books/` and `tablebases/`.
+        #[arg(long, default_value = ".")]
+        root: std::path::PathBuf,
+        /// Generate the tables of up to this many pieces.
+        #[arg(long, default_value_t = 4)]
+        max_pieces: usize,
+    },
     /// Draw a position in the terminal with Chinese piece characters.
     Show {
         /// Position (Pikafish FEN); default the start position.
@@ -54,6 +64,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         None => Err("the UCI engine is not built yet; see `qiku --help`".to_string()),
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
+        Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Show { fen }) => {
             parse_fen(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
         }
