@@ -3,7 +3,7 @@
 mod tablebase_common;
 
 use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::{driver, file_name, Dtm, Material, TbValue, Tablebases, Wdl};
+use qiku::tablebase::{driver, file_name, Dtm, Material, Tablebases, TbValue, Wdl};
 use qiku::Position;
 use std::collections::HashMap;
 use std::path::PathBuf;

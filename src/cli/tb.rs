@@ -3,7 +3,7 @@
 use crate::core::Position;
 use crate::tablebase::format::TableFile;
 use crate::tablebase::verify::{verify_table, TableCache};
-use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, Wdl, MAX_PIECES};
+use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, MAX_PIECES};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -163,10 +163,8 @@ fn run_probe(fen: &str, dir: &Path, json: bool) -> Result<(), String> {
     let value = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     if json {
-        let list: Vec<_> = moves
-            .iter()
-            .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0}))
-            .collect();
+        let list: Vec<_> =
+            moves.iter().map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0})).collect();
         println!("{}", json!({"wdl": value.wdl.name(), "dtm": value.dtm.0, "moves": list}));
         return Ok(());
     }
@@ -258,13 +256,13 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
                        "compression": if *comp == 1 { "zstd" } else { "none" }, "max_dtm": dtm})
             })
             .collect();
-        println!(
-            "{}",
-            json!({"dir": dir, "tables": list, "uncompressed_bytes": total_raw, "file_bytes": total_file})
-        );
+        println!("{}", json!({"dir": dir, "tables": list, "uncompressed_bytes": total_raw, "file_bytes": total_file}));
         return Ok(());
     }
-    println!("{:<14} {:>12} {:>14} {:>12} {:>6} {:>8}", "material", "entries", "uncompressed", "file", "codec", "max dtm");
+    println!(
+        "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8}",
+        "material", "entries", "uncompressed", "file", "codec", "max dtm"
+    );
     for (m, e, raw, file, comp, dtm) in &rows {
         let codec = if *comp == 1 { "zstd" } else { "none" };
         println!("{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8}", m.to_string());
@@ -276,6 +274,5 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
         total_file as f64 / 1e6,
         if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 }
     );
-    let _ = Wdl::Draw;
     Ok(())
 }

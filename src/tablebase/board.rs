@@ -206,9 +206,8 @@ impl<'a> Board<'a> {
 #[inline]
 fn pawn_squares(color: Color) -> Bitboard {
     static SETS: std::sync::OnceLock<[Bitboard; 2]> = std::sync::OnceLock::new();
-    SETS.get_or_init(|| {
-        Color::ALL.map(|c| crate::core::Position::reachable_squares(Piece::new(c, Role::Pawn)))
-    })[color.index()]
+    SETS.get_or_init(|| Color::ALL.map(|c| crate::core::Position::reachable_squares(Piece::new(c, Role::Pawn))))
+        [color.index()]
 }
 
 /// Squares after moving `slot` to `to` (and, for a capture, leaving out `captured`): returns the

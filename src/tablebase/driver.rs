@@ -62,11 +62,8 @@ pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Ve
     let max_pieces = plan.iter().map(|m| m.piece_count()).max().unwrap_or(0);
 
     let draw = opts.progress && std::io::stderr().is_terminal();
-    let multi = MultiProgress::with_draw_target(if draw {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    });
+    let multi =
+        MultiProgress::with_draw_target(if draw { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() });
     let overall = multi.add(ProgressBar::new(plan.len() as u64));
     overall.set_style(
         ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} tables, {elapsed} elapsed, ETA {eta} {msg}")

@@ -228,7 +228,8 @@ impl TableFile {
         // Safety: the map is read-only and every read goes through bounds-checked slices. Like
         // every memory map, it assumes no other process truncates the file while it is open;
         // tables are only ever replaced by rename, which leaves this mapping intact.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
+        let map =
+            unsafe { Mmap::map(&file) }.map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
         let b: &[u8] = &map;
         if b.len() < HEADER_LEN {
             return Err(bad("length", format!("{} bytes, shorter than the {HEADER_LEN}-byte header", b.len())));
@@ -304,7 +305,12 @@ impl TableFile {
         let mut blocks = Vec::with_capacity(block_count as usize);
         for i in 0..block_count as usize {
             let at = HEADER_LEN + i * BLOCK_ENTRY_LEN;
-            let blk = Block { offset: le_u64(b, at), len: le_u32(b, at + 8), codec: b[at + 12], checksum: le_u64(b, at + 16) };
+            let blk = Block {
+                offset: le_u64(b, at),
+                len: le_u32(b, at + 8),
+                codec: b[at + 12],
+                checksum: le_u64(b, at + 16),
+            };
             let end = blk.offset.checked_add(blk.len as u64);
             if blk.offset < index_end as u64 || end.is_none_or(|e| e > b.len() as u64) || blk.codec > CODEC_ZSTD {
                 return Err(bad("block index", format!("block {i} out of bounds or unknown codec")));

@@ -64,6 +64,9 @@ struct CaptureTarget {
 
 const CHUNK: usize = 1 << 13;
 
+/// One initialised chunk: entries lost in 0, queued (level, entry) pairs, capture bounds.
+type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
+
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
 /// lead to. `bar` shows progress (pass a hidden bar for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &ProgressBar) -> Result<Table, TbError> {
@@ -121,7 +124,10 @@ fn group_by_level(mut list: Vec<(u16, u32)>) -> BTreeMap<u16, Vec<u32>> {
     out
 }
 
-fn capture_targets(layout: &Layout, subs: &HashMap<Material, Arc<Table>>) -> Result<Vec<Option<CaptureTarget>>, TbError> {
+fn capture_targets(
+    layout: &Layout,
+    subs: &HashMap<Material, Arc<Table>>,
+) -> Result<Vec<Option<CaptureTarget>>, TbError> {
     let n = layout.pieces.len();
     let mut out = Vec::new();
     for victim in 0..n {
@@ -149,9 +155,10 @@ fn capture_targets(layout: &Layout, subs: &HashMap<Material, Arc<Table>>) -> Res
                     continue;
                 }
                 let want = if flip { Piece::new(!piece.color, piece.role) } else { *piece };
-                let j = (0..t.layout.pieces.len()).find(|&j| !used[j] && t.layout.pieces[j] == want).ok_or_else(|| {
-                    TbError::MissingDependency { material: layout.material.to_string(), needs: sub.to_string() }
-                })?;
+                let j =
+                    (0..t.layout.pieces.len()).find(|&j| !used[j] && t.layout.pieces[j] == want).ok_or_else(|| {
+                        TbError::MissingDependency { material: layout.material.to_string(), needs: sub.to_string() }
+                    })?;
                 used[j] = true;
                 map[i] = j as u8;
             }
@@ -184,7 +191,7 @@ impl Solver<'_> {
     /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results.
     fn initialise(&mut self, bar: &ProgressBar) -> (Vec<u32>, Vec<(u16, u32)>) {
         let this = &*self;
-        let cap_chunks: Vec<(Vec<u32>, Vec<(u16, u32)>, Vec<u16>)> = (0..this.val.len().div_ceil(CHUNK))
+        let cap_chunks: Vec<ChunkInit> = (0..this.val.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = c * CHUNK;

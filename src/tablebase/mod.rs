@@ -44,17 +44,38 @@ pub const MAX_PIECES: usize = 5;
 /// Everything that can go wrong with tablebases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TbError {
-    Io { path: PathBuf, error: String },
+    Io {
+        path: PathBuf,
+        error: String,
+    },
     /// A file that is not a valid table: the field that failed and why.
-    Corrupt { path: PathBuf, field: String, detail: String },
+    Corrupt {
+        path: PathBuf,
+        field: String,
+        detail: String,
+    },
     Material(material::MaterialError),
     /// Generation needs a smaller table that is not available.
-    MissingDependency { material: String, needs: String },
-    TooLarge { material: String, entries: u64 },
+    MissingDependency {
+        material: String,
+        needs: String,
+    },
+    TooLarge {
+        material: String,
+        entries: u64,
+    },
     /// `verify` found a value that does not follow from its successors.
-    Mismatch { material: String, fen: String, stored: String, derived: String },
+    Mismatch {
+        material: String,
+        fen: String,
+        stored: String,
+        derived: String,
+    },
     /// A table of more pieces than supported was requested.
-    TooManyPieces { material: String, max: usize },
+    TooManyPieces {
+        material: String,
+        max: usize,
+    },
 }
 
 impl fmt::Display for TbError {

@@ -125,9 +125,8 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut all_lose = true;
         for &m in moves.iter() {
             let child = pos.play(m);
-            let v = child_value(deps, &child).ok_or_else(|| {
-                mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"))
-            })?;
+            let v = child_value(deps, &child)
+                .ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
             let mine = v.before_move();
             match mine.wdl {
                 Wdl::Win => {
@@ -156,7 +155,8 @@ fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option
     if !m.has_attackers() {
         return Some(TbValue::DRAW);
     }
-    let t = deps.get(&m.canonical().0)?;
-    let idx = t.layout.index_of(child)?;
+    let (canonical, swap) = m.canonical();
+    let t = deps.get(&canonical)?;
+    let idx = t.layout.index_swapped(child, swap)?;
     TbValue::from_code(*t.values.get(idx as usize)?)
 }
