@@ -162,10 +162,10 @@ fn cli_probe_and_stats_print_json() {
     assert_eq!(s["material"], "KRvK");
     assert_eq!(s["red"]["legal"], 3834);
     assert_eq!(s["red"]["max_dtm"], 3);
-    assert_eq!(s["black"]["no_moves"].as_u64().unwrap() > 0, true);
+    assert!(s["black"]["no_moves"].as_u64().unwrap() > 0);
     let s: serde_json::Value = serde_json::from_str(&run(&["stats", "KvKR", "-d", d, "--json"])).unwrap();
     assert_eq!(s["black"]["legal"], 3834, "KvKR: black to move is KRvK's red to move");
-    assert!(run(&["verify", "-d", d]).contains("2 tables verified") || run(&["verify", "-d", d]).contains("verified"));
+    assert!(run(&["verify", "-d", d]).contains("KRvK: ok"));
     assert!(run(&["info", "-d", d]).contains("KRvK"));
     // Bad input: a clear error and a failure status, no panic.
     let out = Command::new(exe).args(["probe", "not a fen", "-d", d]).output().unwrap();

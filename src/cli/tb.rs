@@ -3,7 +3,7 @@
 use crate::core::Position;
 use crate::tablebase::format::TableFile;
 use crate::tablebase::verify::{verify_table, TableCache};
-use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, Wdl, MAX_PIECES};
+use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, MAX_PIECES};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -274,6 +274,5 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
         total_file as f64 / 1e6,
         if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 }
     );
-    let _ = Wdl::Draw;
     Ok(())
 }

@@ -64,6 +64,9 @@ struct CaptureTarget {
 
 const CHUNK: usize = 1 << 13;
 
+/// One initialised chunk: entries lost in 0, queued (level, entry) pairs, capture bounds.
+type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
+
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
 /// lead to. `bar` shows progress (pass a hidden bar for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &ProgressBar) -> Result<Table, TbError> {
@@ -188,7 +191,7 @@ impl Solver<'_> {
     /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results.
     fn initialise(&mut self, bar: &ProgressBar) -> (Vec<u32>, Vec<(u16, u32)>) {
         let this = &*self;
-        let cap_chunks: Vec<(Vec<u32>, Vec<(u16, u32)>, Vec<u16>)> = (0..this.val.len().div_ceil(CHUNK))
+        let cap_chunks: Vec<ChunkInit> = (0..this.val.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = c * CHUNK;

@@ -238,17 +238,38 @@ impl Layout {
         } else {
             return None;
         };
+        self.squares_swapped(pos, swap)
+    }
+
+    /// [`squares_of`](Self::squares_of) when the caller knows whether colours are swapped.
+    #[inline]
+    pub fn squares_swapped(&self, pos: &Position, swap: bool) -> Option<(Squares, Color)> {
         let mut sq = [0u8; MAX_PIECES];
-        let mut next = [0usize; 14];
-        for (slot, piece) in self.pieces.iter().enumerate() {
-            let real = if swap { Piece::new(!piece.color, piece.role) } else { *piece };
-            let k = next[piece.index()];
-            next[piece.index()] += 1;
-            let s = pos.pieces(real).into_iter().nth(k)?.index() as u8;
-            sq[slot] = if swap { flip_sq(s) } else { s };
+        let place = |s: Square| if swap { flip_sq(s.index() as u8) } else { s.index() as u8 };
+        for color in Color::ALL {
+            let real = if swap { !color } else { color };
+            let k = pos.pieces(Piece::new(real, Role::King)).first()?;
+            sq[color.index()] = place(k);
+        }
+        for g in &self.groups {
+            let real = if swap { Piece::new(!g.piece.color, g.piece.role) } else { g.piece };
+            let bb = pos.pieces(real);
+            if bb.count() as usize != g.count {
+                return None;
+            }
+            for (i, s) in bb.into_iter().enumerate() {
+                sq[g.first_slot + i] = place(s);
+            }
         }
         let turn = if swap { !pos.turn() } else { pos.turn() };
         Some((sq, turn))
+    }
+
+    /// The full index of a position whose material is this one (`swap` false) or its colour swap.
+    #[inline]
+    pub fn index_swapped(&self, pos: &Position, swap: bool) -> Option<u64> {
+        let (sq, turn) = self.squares_swapped(pos, swap)?;
+        Some(turn.index() as u64 * self.per_side + self.rank(&sq)?)
     }
 
     /// The full index (side to move included) of a position of this material or its colour swap.

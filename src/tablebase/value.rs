@@ -7,7 +7,7 @@
 //! `0xFFF0..=0xFFFF`) are reserved for a future rule-aware metric (results that depend on
 //! perpetual-check or chasing rules); this metric never writes them.
 
-use super::index::{kings_symmetric, Layout, MAX_PIECES};
+use super::index::{kings_symmetric, Layout};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -169,7 +169,6 @@ pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
             .enumerate()
             .map(|(c, chunk)| {
                 let mut k = Counts::default();
-                let mut sq = [0u8; MAX_PIECES];
                 for (i, &code) in chunk.iter().enumerate() {
                     if code == ILLEGAL {
                         continue;
@@ -193,7 +192,6 @@ pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
                         }
                     }
                 }
-                let _ = &mut sq;
                 k
             })
             .reduce(Counts::default, Counts::add)

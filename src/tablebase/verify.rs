@@ -155,7 +155,8 @@ fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option
     if !m.has_attackers() {
         return Some(TbValue::DRAW);
     }
-    let t = deps.get(&m.canonical().0)?;
-    let idx = t.layout.index_of(child)?;
+    let (canonical, swap) = m.canonical();
+    let t = deps.get(&canonical)?;
+    let idx = t.layout.index_swapped(child, swap)?;
     TbValue::from_code(*t.values.get(idx as usize)?)
 }

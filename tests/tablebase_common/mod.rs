@@ -4,7 +4,6 @@
 
 #![allow(dead_code)]
 
-use qiku::core::attacks;
 use qiku::tablebase::{generate_set, GenerateOptions, Material, TbValue, Wdl};
 use qiku::{Color, MoveList, Piece, Position, Role, Setup, Square};
 use std::collections::HashMap;
@@ -136,5 +135,4 @@ pub fn brute_force(material: Material, memo: &mut HashMap<u64, TbValue>) {
     for (i, p) in positions.iter().enumerate() {
         memo.insert(p.key(), val[i].unwrap_or(TbValue::DRAW));
     }
-    let _ = attacks::PALACE;
 }
