@@ -210,7 +210,7 @@ fn keep_prefix_and_bad_moves() {
                 [Result \"0-1\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 0-1\n";
     let f = write(dir.path(), "g.pgn", text);
     let out = dir.path().join("g.qbk");
-    let report = build(&[f.clone()], &out, &BuildOptions::default());
+    let report = build(std::slice::from_ref(&f), &out, &BuildOptions::default());
     assert_eq!(report.header.games.used, 1);
     assert_eq!(report.errors.len(), 1);
     let e = &report.errors[0];

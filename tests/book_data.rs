@@ -174,8 +174,8 @@ fn gbk_and_big5_samples_match_the_same_games_in_utf8() {
     let (gbk, r) = build(&[data("ccpd-sample-gbk.pgn")], "gbk.qbk");
     assert_eq!(r.files[0].encoding, Some(qiku::pgn::TextEncoding::Gbk));
     assert_eq!(r.header.games.used, 2000);
-    let (utf_first, _) = build(&[first.clone()], "u1.qbk");
-    let (utf_second, _) = build(&[second.clone()], "u2.qbk");
+    let (utf_first, _) = build(std::slice::from_ref(&first), "u1.qbk");
+    let (utf_second, _) = build(std::slice::from_ref(&second), "u2.qbk");
     assert!(std::fs::read(&big5).unwrap() == std::fs::read(&utf_first).unwrap());
     assert!(std::fs::read(&gbk).unwrap() == std::fs::read(&utf_second).unwrap());
 

@@ -331,8 +331,11 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
                     Err(std::sync::mpsc::TryRecvError::Disconnected) => open = false,
                 }
             }
-            if pending.is_empty() || failure.is_some() {
-                pending.clear();
+            if failure.is_some() {
+                // Stop: dropping the receiver makes the readers' next send fail.
+                break;
+            }
+            if pending.is_empty() {
                 continue;
             }
             let outputs: Vec<BatchOutput> =

@@ -230,11 +230,10 @@ impl Book {
             if last.is_none_or(|l| l.0 != sk.0) {
                 positions += 1;
             }
-            if bucket(e.key, self.header.index_bits) >= self.index.len() - 1
-                || !(self.index[bucket(e.key, self.header.index_bits)]
-                    ..self.index[bucket(e.key, self.header.index_bits) + 1])
-                    .contains(&i)
-            {
+            let b = bucket(e.key, self.header.index_bits);
+            let in_bucket =
+                matches!((self.index.get(b), self.index.get(b + 1)), (Some(&lo), Some(&hi)) if (lo..hi).contains(&i));
+            if !in_bucket {
                 return Err(corrupt(format!("index does not point at record {i}")));
             }
             last = Some(sk);

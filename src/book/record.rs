@@ -102,17 +102,6 @@ impl Counts {
         *c = c.saturating_add(1);
     }
 
-    /// Adds `n` games with `outcome`.
-    pub fn add_outcome_n(&mut self, outcome: Outcome, n: u32) {
-        let c = match outcome {
-            Outcome::Win => &mut self.wins,
-            Outcome::Draw => &mut self.draws,
-            Outcome::Loss => &mut self.losses,
-            Outcome::Unknown => &mut self.unknown,
-        };
-        *c = c.saturating_add(n);
-    }
-
     /// Adds another set of counts (saturating; saturating addition is associative and
     /// commutative, so the order in which counts are summed never matters).
     pub fn add(&mut self, other: &Counts) {

@@ -227,7 +227,7 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
     // A broken tag section: the game is unusable whatever the options.
     if let Some((e, false)) = &game.error {
         out.skip(SkipReason::BadHeader);
-        out.errors.push(error(e.location, None, SkipReason::BadHeader, e.to_string()));
+        out.errors.push(error(e.location, None, SkipReason::BadHeader, e.kind.to_string() + &snippet_suffix(e)));
         return;
     }
     let result = match game.result_tag.as_ref().map(|t| (parse_result_tag(&t.value), t)) {

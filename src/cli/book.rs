@@ -150,6 +150,17 @@ enum Command {
     Dump { book: PathBuf },
 }
 
+/// Like `println!`, but a closed stdout (`qiku-book dump BOOK | head`) is not a panic: output
+/// that cannot be written is dropped.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+    }};
+}
+
 /// `startpos` or a FEN.
 pub fn parse_position(fen: &str) -> Result<Position, String> {
     let fen = fen.trim();
@@ -233,7 +244,7 @@ pub fn main() -> ExitCode {
         Command::Probe { book, fen, json, pick, seed } => run_probe(&book, &fen, json, pick, seed),
         Command::Merge { inputs, output, min_games, min_score: ms } => min_score(ms).and_then(|ms| {
             let header = book::merge_books(&inputs, &output, min_games, ms).map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "wrote {}: {} positions, {} moves ({} records) from {} games",
                 output.display(),
                 header.positions,
@@ -267,9 +278,10 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool)
         );
     }
     if json {
-        println!("{}", build_summary_json(&report, output));
+        outln!("{}", build_summary_json(&report, output));
     } else {
-        print!("{}", build_summary_text(&report, output));
+        let text = build_summary_text(&report, output);
+        outln!("{}", text.trim_end());
     }
     Ok(())
 }
@@ -428,23 +440,20 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
             moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
             pick: pick.map(|_| picked.map(|m| m.to_string())),
         };
-        println!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
+        outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
         return Ok(());
     }
-    println!("{}", pos.fen());
+    outln!("{}", pos.fen());
     if moves.is_empty() {
-        println!("not in the book");
+        outln!("not in the book");
         return Ok(());
     }
-    println!(
-        "{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}",
-        "move", "chinese", "games", "win%", "draw%", "loss%", "score"
-    );
+    outln!("{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%", "score");
     for m in &moves {
         let c = &m.counts;
         let d = c.decided();
         let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
-        println!(
+        outln!(
             "{:<6} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}",
             m.mv.to_string(),
             pad_display(&chinese(&pos, m.mv), 10),
@@ -457,12 +466,12 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     }
     let unknown: u64 = moves.iter().map(|m| u64::from(m.counts.unknown)).sum();
     if unknown > 0 {
-        println!("({unknown} games without a result count in games but not in the percentages)");
+        outln!("({unknown} games without a result count in games but not in the percentages)");
     }
     if let Some(m) = picked {
-        println!("pick: {m}");
+        outln!("pick: {m}");
     } else if pick.is_some() {
-        println!("pick: none");
+        outln!("pick: none");
     }
     Ok(())
 }
@@ -480,7 +489,7 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
     let h = book.header();
     let p = &h.params;
     if json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "path": path.display().to_string(),
@@ -504,19 +513,23 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
         );
         return Ok(());
     }
-    println!("book          {}", path.display());
-    println!(
+    outln!("book          {}", path.display());
+    outln!(
         "format        version {}, Zobrist fingerprint {:#018x}, checksum {:#018x} (verified)",
-        h.version, h.fingerprint, h.body_checksum
+        h.version,
+        h.fingerprint,
+        h.body_checksum
     );
-    println!(
+    outln!(
         "games         {} read, {} used, {} of them without result",
-        h.games.read, h.games.used, h.games.without_result
+        h.games.read,
+        h.games.used,
+        h.games.without_result
     );
-    println!("positions     {}", h.positions);
-    println!("moves         {} distinct, {} in all", h.records, h.moves);
-    println!("index         {} buckets", 1u64 << h.index_bits);
-    println!(
+    outln!("positions     {}", h.positions);
+    outln!("moves         {} distinct, {} in all", h.records, h.moves);
+    outln!("index         {} buckets", 1u64 << h.index_bits);
+    outln!(
         "built with    --max-ply {} --min-games {} --min-score {} --only {} --min-elo {}{}",
         p.max_ply,
         p.min_games,
