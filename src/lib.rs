@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod core;
+pub mod engine;
 pub mod notation;
 
 pub use crate::core::{
