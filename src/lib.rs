@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod core;
 pub mod engine;
+pub mod matchrunner;
 pub mod notation;
 
 pub use crate::core::{

@@ -8,8 +8,9 @@ use crate::core::{Position, START_FEN};
 use crate::engine::search::{self, SearchOptions, Shared};
 use crate::engine::time::Limits;
 use crate::engine::{bench, eval, ordering::History, uci, Score};
+use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
 use crate::notation::iccs;
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -41,6 +42,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play two UCI/UCCI engines against each other with qiku's rules as referee, write the games
+    /// as PGN and print the score with an Elo difference and its 95% error bar.
+    #[command(long_about = MATCH_HELP)]
+    Match(MatchArgs),
     /// Draw a position in the terminal with Chinese piece characters.
     Show {
         /// Position (Pikafish FEN); default the start position.
@@ -64,6 +69,74 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+const MATCH_HELP: &str = "Play two UCI/UCCI engines against each other with qiku's rules as referee.
+
+Give --engine twice. --protocol, --option, --name and --ranks apply to the --engine before them:
+
+  qiku match --engine qiku --engine /usr/games/fairy-stockfish --protocol uci \\
+      --option UCI_Variant=xiangqi --games 100 --movetime 100 --pgn games.pgn
+
+Each opening (built-in master-game openings, or --openings FILE) is played twice with colours
+swapped. Mate, stalemate (no legal move), perpetual check, repetition, 120 plies without capture
+and --max-plies end a game; an illegal move, no move, a crash or a time loss (beyond --margin)
+loses it. Ranks in moves (0-9 or 1-10, as Fairy-Stockfish writes after `uci`) are detected per
+engine unless --ranks is given.";
+
+#[derive(Args)]
+struct MatchArgs {
+    /// Engine command line (exactly twice); following per-engine flags apply to it.
+    #[arg(long, required = true, value_name = "CMD")]
+    engine: Vec<String>,
+    /// Protocol of the preceding engine: uci (default) or ucci.
+    #[arg(long, value_name = "uci|ucci")]
+    protocol: Vec<String>,
+    /// setoption for the preceding engine, e.g. UCI_Variant=xiangqi (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    option: Vec<String>,
+    /// Name of the preceding engine in reports and PGN (default its `id name`).
+    #[arg(long)]
+    name: Vec<String>,
+    /// Rank numbering of the preceding engine's moves: auto (default), 0 (ranks 0-9) or 1 (1-10).
+    #[arg(long, value_name = "auto|0|1")]
+    ranks: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Clock per engine: seconds + increment, e.g. 60+0.6 (default 10+0.1 if no limit is given).
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, group = "limit")]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit")]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long, group = "limit")]
+    nodes: Option<u64>,
+    /// Openings file: one per line, a FEN [moves ...] or ICCS moves from the start position.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Write the games here as PGN (rewritten atomically after every game).
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+    /// Milliseconds an engine may exceed its clock or movetime before losing on time.
+    #[arg(long, default_value_t = 500)]
+    margin: u64,
+    /// PGN Event tag.
+    #[arg(long, default_value = "qiku match")]
+    event: String,
+    /// Print the result as one JSON object at the end (per-game lines still go to stderr).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -100,13 +173,21 @@ fn parse_fen(fen: &str) -> Result<Position, String> {
 
 /// Entry point of the `qiku` binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         None | Some(Command::Uci) => {
             uci::run(std::io::stdin().lock(), uci::Output::new(Box::new(std::io::stdout())), Default::default());
             Ok(())
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
+        Some(Command::Match(args)) => match matches.subcommand_matches("match") {
+            Some(m) => run_match(&args, m),
+            None => Err("internal: match arguments missing".into()),
+        },
         Some(Command::Bench { depth, hash, json }) => run_bench(depth, hash, json),
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Show { fen }) => {
@@ -239,6 +320,106 @@ fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
         println!("Total time (ms): {}", (secs * 1000.0) as u64);
         println!("Total nodes: {nodes}");
         println!("Nodes/second: {nps}");
+    }
+    Ok(())
+}
+
+/// Builds the two engine specs, attaching each per-engine flag to the `--engine` before it.
+fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], String> {
+    if args.engine.len() != 2 {
+        return Err(format!("give --engine exactly twice (got {})", args.engine.len()));
+    }
+    let engine_at: Vec<usize> = m.indices_of("engine").map(|i| i.collect()).unwrap_or_default();
+    let owner = |flag: &str, idx: usize| -> Result<usize, String> {
+        engine_at
+            .iter()
+            .rposition(|&e| e < idx)
+            .ok_or_else(|| format!("--{flag} must follow the --engine it applies to"))
+    };
+    let mut specs = [EngineSpec::new(&args.engine[0]), EngineSpec::new(&args.engine[1])];
+    let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
+    for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
+        specs[owner("protocol", idx)?].protocol = v.parse()?;
+    }
+    for (v, idx) in args.option.iter().zip(indices("option")) {
+        let (name, value) = v.split_once('=').ok_or_else(|| format!("--option {v:?}: expected NAME=VALUE"))?;
+        specs[owner("option", idx)?].options.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    for (v, idx) in args.name.iter().zip(indices("name")) {
+        specs[owner("name", idx)?].name = Some(v.clone());
+    }
+    for (v, idx) in args.ranks.iter().zip(indices("ranks")) {
+        specs[owner("ranks", idx)?].ranks = if v == "auto" { None } else { Some(v.parse()?) };
+    }
+    Ok(specs)
+}
+
+fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
+    let engines = engine_specs(args, m)?;
+    let limit = if let Some(tc) = &args.tc {
+        matchrunner::parse_tc(tc)?
+    } else if let Some(ms) = args.movetime {
+        Limit::MoveTime(std::time::Duration::from_millis(ms.max(1)))
+    } else if let Some(d) = args.depth {
+        Limit::Depth(d.max(1))
+    } else if let Some(n) = args.nodes {
+        Limit::Nodes(n.max(1))
+    } else {
+        matchrunner::parse_tc("10+0.1")?
+    };
+    let openings = match &args.openings {
+        Some(path) => openings::load(path).map_err(|e| e.to_string())?,
+        None => openings::builtin(),
+    };
+    let config = MatchConfig {
+        engines,
+        games: args.games,
+        limit,
+        openings,
+        pgn: args.pgn.clone(),
+        concurrency: args.concurrency.max(1),
+        max_plies: args.max_plies.max(1),
+        margin: std::time::Duration::from_millis(args.margin),
+        event: args.event.clone(),
+    };
+    let total = config.games;
+    let json = args.json;
+    let report = matchrunner::run(&config, &|g, r| {
+        let line = format!(
+            "game {:>3}/{total} opening {:>2} {} (red) vs {}: {} {} | {} {:.1}-{:.1}",
+            g.index + 1,
+            g.opening + 1,
+            g.pgn.red,
+            g.pgn.black,
+            g.pgn.result,
+            g.reason,
+            r.names[0],
+            r.tally.points(),
+            r.tally.games() as f64 - r.tally.points()
+        );
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if json {
+        let elo = report.tally.elo();
+        let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+        println!(
+            "{}",
+            serde_json::json!({
+                "engines": report.names, "games": report.tally.games(), "wins": report.tally.wins,
+                "draws": report.tally.draws, "losses": report.tally.losses, "score": report.tally.score(),
+                "elo": elo.map(|e| finite(e.diff)), "elo_error95": elo.map(|e| finite(e.error95)),
+                "los": report.tally.los(),
+                "faults": report.faults.iter().map(|f| serde_json::json!({
+                    "illegal_moves": f[0], "no_move": f[1], "crashes": f[2], "time_losses": f[3]})).collect::<Vec<_>>(),
+            })
+        );
+    } else {
+        println!("{}", matchrunner::summary(&report));
     }
     Ok(())
 }

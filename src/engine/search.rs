@@ -452,38 +452,28 @@ impl<'a> Thread<'a> {
                 return true;
             }
         }
-        if !self.limits.is_bounded() && self.shared.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        if self.shared.pondering.load(Ordering::Relaxed) {
-            return false;
-        }
-        if self.limits.infinite {
+        if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             return true;
         }
-        // A forced move or a proven result on a clock: no need to think.
-        let clock = self.budget.soft.is_some() && self.limits.movetime.is_none();
-        if clock && (self.root_moves == 1 || (self.root_score.abs() >= MATE_BOUND && depth >= 8)) {
+        // A fixed movetime is used in full (the hard limit ends the last iteration).
+        if self.limits.movetime.is_some() {
+            return false;
+        }
+        let Some(soft) = self.budget.soft else { return false };
+        // A forced move or a proven result on a clock: no need to think longer.
+        if self.root_moves == 1 || (self.root_score.abs() >= MATE_BOUND && depth >= 8) {
             return true;
         }
-        if let Some(soft) = self.budget.soft {
-            // A stable best move needs less time; a changing one gets the whole target.
-            let factor = match stable {
-                0 => 1.0,
-                1 => 0.7,
-                _ => 0.5,
-            };
-            let t = self.thinking_time().as_secs_f64();
-            if self.limits.movetime.is_some() {
-                // The full movetime is the budget; start an iteration only if it may finish.
-                return t >= soft.as_secs_f64() * 0.6;
-            }
-            return t >= soft.as_secs_f64() * factor;
-        }
-        false
+        // A stable best move needs less time; a changing one gets the whole target.
+        let factor = match stable {
+            0 => 1.0,
+            1 => 0.7,
+            _ => 0.5,
+        };
+        self.thinking_time().as_secs_f64() >= soft.as_secs_f64() * factor
     }
 
     /// Pushes the move `m` onto the line (make plus the repetition bookkeeping).

@@ -5,7 +5,8 @@
 //! and never more than a hard cap of 3.5 times that or 40% of the remaining time. The soft target
 //! is checked between iterations (an iteration that is unlikely to finish is not started; a
 //! changing best move earns more time), the hard cap inside the search. `Move Overhead` is
-//! subtracted for the GUI's and the pipe's latency.
+//! subtracted for the GUI's and the pipe's latency (from `movetime` at most a twentieth of it: a
+//! fixed time per move is used in full).
 
 use crate::core::Color;
 use std::time::Duration;
@@ -61,7 +62,8 @@ const MIN_THINK: Duration = Duration::from_millis(5);
 /// The budget for `limits` with `turn` to move.
 pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
     if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(overhead.min(mt / 2)).max(MIN_THINK.min(mt));
+        // The whole movetime is the budget; the overhead takes at most a twentieth of it.
+        let t = mt.saturating_sub(overhead.min(mt / 20));
         return Budget { soft: Some(t), hard: Some(t) };
     }
     let Some(remaining) = limits.time[turn.index()] else { return Budget::default() };
@@ -91,9 +93,9 @@ mod tests {
     fn movetime_is_exact_minus_overhead() {
         let b = budget(&Limits::movetime(1000), Color::Red, ms(30));
         assert_eq!(b, Budget { soft: Some(ms(970)), hard: Some(ms(970)) });
-        // A tiny movetime keeps at least half of itself.
-        let b = budget(&Limits::movetime(20), Color::Red, ms(30));
-        assert_eq!(b.hard, Some(ms(10)));
+        // A short movetime loses at most a twentieth to the overhead.
+        let b = budget(&Limits::movetime(100), Color::Red, ms(30));
+        assert_eq!(b.hard, Some(ms(95)));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::{Endgames, Engine, OpeningBook, Source};
 use crate::core::{Game, Position};
 use crate::notation::iccs;
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -77,6 +77,10 @@ pub struct Uci {
     worker: Option<JoinHandle<()>>,
     /// The running search's shared state, to stop it without the engine lock it holds.
     active: Option<Arc<Shared>>,
+    /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
+    /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
+    /// refused.
+    done: Arc<AtomicBool>,
     game: Game,
     options: Options,
     openers: Openers,
@@ -89,6 +93,7 @@ impl Uci {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MIB))),
             worker: None,
             active: None,
+            done: Arc::new(AtomicBool::new(false)),
             game: Game::new(Position::startpos()),
             options: Options {
                 hash: DEFAULT_HASH_MIB,
@@ -107,7 +112,7 @@ impl Uci {
     }
 
     fn searching(&mut self) -> bool {
-        if self.worker.as_ref().is_some_and(|w| w.is_finished()) {
+        if self.worker.as_ref().is_some_and(|w| w.is_finished()) || self.done.load(Ordering::Acquire) {
             self.join();
         }
         self.worker.is_some()
@@ -386,6 +391,8 @@ impl Uci {
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
         *shared.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = None;
         self.active = Some(shared.clone());
+        let done = Arc::new(AtomicBool::new(false));
+        self.done = done.clone();
         let engine = self.engine.clone();
         let game = self.game.clone();
         let out = self.out.clone();
@@ -406,6 +413,7 @@ impl Uci {
                     std::thread::sleep(Duration::from_millis(2));
                 }
             }
+            done.store(true, Ordering::Release);
             match result.best {
                 Some(m) => match result.ponder {
                     Some(p) => out.line(&format!("bestmove {m} ponder {p}")),
@@ -466,11 +474,17 @@ pub fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, out: Output, openers: Openers) {
+pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
     let mut uci = Uci::new(out, openers);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !uci.command(&line) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end.
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !uci.command(&String::from_utf8_lossy(&buf)) {
             return;
         }
     }
