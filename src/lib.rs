@@ -10,11 +10,13 @@
 //! assert_eq!(pos.fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
 //! ```
 
+pub mod book;
 pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod matchrunner;
 pub mod notation;
+pub mod pgn;
 
 pub use crate::core::{
     Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,

@@ -2,6 +2,7 @@
 //! everything they do is library code, tested like the rest.
 
 pub mod board;
+pub mod book;
 pub mod qiku;
 
 use std::io::IsTerminal;

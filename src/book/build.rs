@@ -1,0 +1,478 @@
+//! Compiling game collections into a book: in parallel, in bounded memory, deterministically.
+//!
+//! Pipeline:
+//! 1. Every input is opened first (a missing file fails the build before any work is done).
+//! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
+//!    and cut games into [`Batch`](super::replay)es of move tokens; a bounded channel carries
+//!    them to the main thread, so reading never runs ahead by more than a few batches.
+//! 3. The main thread hands rounds of batches to the rayon pool, which replays the games and
+//!    emits one packed 16-byte record (key, move, outcome) per ply.
+//! 4. Records collect in a buffer of at most `memory * 3/4 / 16` records. A full buffer is sorted
+//!    in parallel, summed per (key, move) and spilled to disk as a sorted run.
+//! 5. At the end the in-memory buffer and the runs are k-way merged, the per-move filters
+//!    applied, and the book written atomically.
+//!
+//! The book's bytes depend only on the multiset of records, never on which thread or run a
+//! record went through, so any thread count, memory budget or input order gives the same file.
+
+use super::format::{temp_path_for, BookWriter, BuildParams, GameCounts, Header};
+use super::merge::{EntryStream, Merge, Run};
+use super::record::{aggregate_sorted, Raw};
+use super::replay::{replay_batch, Batch, BatchOutput, Collector};
+use super::BookError;
+use crate::pgn::{self, EncodingChoice, OpenError, Reader, TextEncoding};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Why a game was skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipReason {
+    /// A malformed tag section, or an unusable `FEN`, `Result` or Elo tag.
+    BadHeader,
+    /// Broken movetext (unterminated comment, stray character, bad bytes, ...).
+    Syntax,
+    /// A move that cannot be read or played; the [`NotationError::kind`](crate::notation::NotationError::kind):
+    /// `syntax` (unknown token), `no-such-piece`, `illegal` or `ambiguous`.
+    BadMove(&'static str),
+    /// No moves at all.
+    NoMoves,
+    /// `--min-elo` was given and the game lacks a `RedElo` or `BlackElo` tag.
+    NoElo,
+    /// A player is rated below `--min-elo`.
+    BelowMinElo,
+}
+
+impl SkipReason {
+    /// Whether this is an error in the input (reported), rather than a filter at work.
+    pub fn is_error(self) -> bool {
+        !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo)
+    }
+    /// A short label for summaries and JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipReason::BadHeader => "malformed header",
+            SkipReason::Syntax => "syntax error",
+            SkipReason::BadMove("syntax") => "unknown move token",
+            SkipReason::BadMove("no-such-piece") => "no such piece",
+            SkipReason::BadMove("illegal") => "illegal move",
+            SkipReason::BadMove("ambiguous") => "ambiguous move",
+            SkipReason::BadMove(_) => "bad move",
+            SkipReason::NoMoves => "no moves",
+            SkipReason::NoElo => "no Elo tags (--min-elo)",
+            SkipReason::BelowMinElo => "below --min-elo",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A bad game, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError {
+    pub file: PathBuf,
+    /// 1-based game number within the file.
+    pub game: u64,
+    pub line: u64,
+    pub column: u32,
+    /// The offending move token, if the error is about a move.
+    pub token: Option<String>,
+    pub reason: SkipReason,
+    pub detail: String,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: game {}, line {}, column {}: {}",
+            self.file.display(),
+            self.game,
+            self.line,
+            self.column,
+            self.reason
+        )?;
+        if let Some(t) = &self.token {
+            write!(f, " at {t:?}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+/// Options of [`build`] beyond the [`BuildParams`] stored in the book.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub params: BuildParams,
+    /// Text encoding of the inputs (default: detected per file).
+    pub encoding: EncodingChoice,
+    /// Memory budget for records in bytes; beyond it sorted runs are spilled to disk.
+    pub memory: u64,
+    /// Worker threads (default: rayon's default, the number of cores or `RAYON_NUM_THREADS`).
+    pub threads: Option<usize>,
+    /// Draw a progress bar (only if stderr is a terminal).
+    pub progress: bool,
+    /// How many [`GameError`]s to keep for the report (the first ones in file and game order).
+    pub max_errors: usize,
+    /// Read every move of every game, so that a bad move anywhere skips the game. With `false`
+    /// only the first `max_ply` moves are read and later errors go unnoticed (faster).
+    pub whole_games: bool,
+    /// Directory for spilled runs (default: the output's directory).
+    pub spill_dir: Option<PathBuf>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            params: BuildParams::default(),
+            encoding: EncodingChoice::Auto,
+            memory: 1 << 30,
+            threads: None,
+            progress: false,
+            max_errors: 1000,
+            whole_games: true,
+            spill_dir: None,
+        }
+    }
+}
+
+/// What was read from one input.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub encoding: TextEncoding,
+    pub compressed: bool,
+    pub games: u64,
+    /// An I/O error that ended reading this file early (the games before it were used).
+    pub error: Option<String>,
+}
+
+/// The outcome of a build.
+#[derive(Clone, Debug)]
+pub struct BuildReport {
+    pub header: Header,
+    pub files: Vec<FileReport>,
+    /// Used games cut at a bad move (`--keep-prefix`).
+    pub truncated: u64,
+    pub skipped: BTreeMap<SkipReason, u64>,
+    /// The first [`BuildOptions::max_errors`] bad games in file and game order.
+    pub errors: Vec<GameError>,
+    /// All bad games (reported or not).
+    pub errors_total: u64,
+    /// Records before aggregation (one per ply kept).
+    pub raw_records: u64,
+    pub runs_spilled: usize,
+    pub elapsed: Duration,
+}
+
+impl BuildReport {
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+}
+
+/// Why a build failed as a whole (bad games never fail a build; they are reported).
+#[derive(Debug)]
+pub enum BuildError {
+    Io { path: PathBuf, op: &'static str, source: std::io::Error },
+    Open(OpenError),
+    Book(BookError),
+    Threads(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BuildError::Open(e) => write!(f, "{e}"),
+            BuildError::Book(e) => write!(f, "{e}"),
+            BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<BookError> for BuildError {
+    fn from(e: BookError) -> Self {
+        BuildError::Book(e)
+    }
+}
+
+/// Counts bytes read from a file, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    bytes: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+enum Message {
+    Batch(Batch),
+    Done(FileReport, usize),
+}
+
+/// Records of one record buffer and the runs spilled so far.
+struct Accumulator {
+    buf: Vec<Raw>,
+    cap: usize,
+    runs: Vec<Run>,
+    spill_base: PathBuf,
+    raw_total: u64,
+}
+
+impl Accumulator {
+    fn add(&mut self, records: &mut Vec<Raw>, pool: &rayon::ThreadPool) -> Result<(), BookError> {
+        self.raw_total += records.len() as u64;
+        if self.buf.len() + records.len() > self.cap && !self.buf.is_empty() {
+            self.spill(pool)?;
+        }
+        let need = self.buf.len() + records.len();
+        if need > self.buf.capacity() {
+            // Grow by doubling but never past the budget (plain `extend` could double past it).
+            let target = need.max(self.buf.capacity() * 2).min(self.cap.max(need));
+            self.buf.reserve_exact(target - self.buf.len());
+        }
+        self.buf.append(records);
+        Ok(())
+    }
+
+    fn spill(&mut self, pool: &rayon::ThreadPool) -> Result<(), BookError> {
+        pool.install(|| self.buf.par_sort_unstable());
+        let path = temp_path_for(&self.spill_base, &format!("run{}", self.runs.len()));
+        self.runs.push(Run::write(path, aggregate_sorted(&self.buf))?);
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// Builds a book from `inputs` into `output` (see the module documentation).
+pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let mut total_bytes = 0u64;
+    let mut opened = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        let file = File::open(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
+        total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
+        let counting = Counting { inner: file, bytes: Arc::clone(&bytes_read) };
+        let input = pgn::open_reader(counting, path, opts.encoding).map_err(BuildError::Open)?;
+        opened.push(Mutex::new(Some(input)));
+    }
+    let bar = progress_bar(opts.progress, total_bytes);
+    let params = opts.params;
+    let max_tokens = if opts.whole_games { usize::MAX } else { params.max_ply as usize };
+    let threads = pool.current_num_threads().max(1);
+    // A round is a few batches per thread: enough to keep every thread busy, small enough that
+    // reading overlaps replaying.
+    let round = 4 * threads;
+    let record_cap =
+        usize::try_from(opts.memory / 4 * 3 / std::mem::size_of::<Raw>() as u64).unwrap_or(usize::MAX).max(1);
+    let mut acc = Accumulator {
+        buf: Vec::new(),
+        cap: record_cap,
+        runs: Vec::new(),
+        spill_base: match &opts.spill_dir {
+            Some(dir) => dir.join(output.file_name().unwrap_or_else(|| "book".as_ref())),
+            None => output.to_path_buf(),
+        },
+        raw_total: 0,
+    };
+    let mut files: Vec<Option<FileReport>> = vec![None; inputs.len()];
+    let mut games = GameCounts::default();
+    let mut truncated = 0u64;
+    let mut skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
+    let mut errors: Vec<(usize, GameError)> = Vec::new();
+    let mut errors_total = 0u64;
+    let mut failure: Option<BookError> = None;
+
+    let next_file = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (tx, rx): (SyncSender<Message>, Receiver<Message>) = sync_channel(round);
+        for _ in 0..inputs.len().min(threads) {
+            let tx = tx.clone();
+            let (opened, next_file) = (&opened, &next_file);
+            scope.spawn(move || read_files(opened, next_file, max_tokens, &tx));
+        }
+        drop(tx);
+        let mut pending: Vec<Batch> = Vec::with_capacity(round);
+        let mut open = true;
+        while open {
+            // Wait for one message, then take whatever else is ready, up to a round.
+            match rx.recv() {
+                Ok(m) => pending_push(m, &mut pending, &mut files),
+                Err(_) => open = false,
+            }
+            while open && pending.len() < round {
+                match rx.try_recv() {
+                    Ok(m) => pending_push(m, &mut pending, &mut files),
+                    Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => open = false,
+                }
+            }
+            if pending.is_empty() || failure.is_some() {
+                pending.clear();
+                continue;
+            }
+            let outputs: Vec<BatchOutput> =
+                pool.install(|| pending.par_iter().map(|b| replay_batch(b, &inputs[b.file], &params)).collect());
+            for (batch, mut out) in pending.drain(..).zip(outputs) {
+                games.read += batch.games.len() as u64;
+                games.used += out.used;
+                games.without_result += out.without_result;
+                truncated += out.truncated;
+                for (r, n) in out.skipped.drain(..) {
+                    *skipped.entry(r).or_default() += n;
+                }
+                errors_total += out.errors.len() as u64;
+                errors.extend(out.errors.drain(..).map(|e| (batch.file, e)));
+                if errors.len() > 2 * opts.max_errors.max(16) {
+                    keep_first_errors(&mut errors, opts.max_errors);
+                }
+                if failure.is_none() {
+                    if let Err(e) = acc.add(&mut out.records, &pool) {
+                        failure = Some(e);
+                    }
+                }
+            }
+            bar.set_position(bytes_read.load(Ordering::Relaxed));
+            bar.set_message(format!("{} games", games.read));
+        }
+        // Dropping the receiver (end of scope) unblocks readers if we stopped early.
+        drop(rx);
+    });
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    bar.finish_and_clear();
+    keep_first_errors(&mut errors, opts.max_errors);
+
+    pool.install(|| acc.buf.par_sort_unstable());
+    let mut writer = BookWriter::create(output)?;
+    if acc.runs.is_empty() {
+        for e in aggregate_sorted(&acc.buf) {
+            if params.keeps(&e.counts) {
+                writer.push(&e)?;
+            }
+        }
+    } else {
+        let mut sources: Vec<EntryStream<'_>> = Vec::with_capacity(acc.runs.len() + 1);
+        for run in &acc.runs {
+            sources.push(run.read()?);
+        }
+        sources.push(Box::new(aggregate_sorted(&acc.buf).map(Ok)));
+        for e in Merge::new(sources)? {
+            let e = e?;
+            if params.keeps(&e.counts) {
+                writer.push(&e)?;
+            }
+        }
+    }
+    let header = writer.finish(games, params)?;
+    let files = files
+        .into_iter()
+        .zip(inputs)
+        .map(|(f, path)| {
+            f.unwrap_or_else(|| FileReport {
+                path: path.clone(),
+                encoding: TextEncoding::Utf8,
+                compressed: false,
+                games: 0,
+                error: Some("not read".into()),
+            })
+        })
+        .collect();
+    Ok(BuildReport {
+        header,
+        files,
+        truncated,
+        skipped,
+        errors: errors.into_iter().map(|(_, e)| e).collect(),
+        errors_total,
+        raw_records: acc.raw_total,
+        runs_spilled: acc.runs.len(),
+        elapsed: started.elapsed(),
+    })
+}
+
+fn pending_push(m: Message, pending: &mut Vec<Batch>, files: &mut [Option<FileReport>]) {
+    match m {
+        Message::Batch(b) => pending.push(b),
+        Message::Done(report, i) => {
+            if let Some(slot) = files.get_mut(i) {
+                *slot = Some(report);
+            }
+        }
+    }
+}
+
+/// Sorts errors into file and game order and keeps the first `n`.
+fn keep_first_errors(errors: &mut Vec<(usize, GameError)>, n: usize) {
+    errors.sort_by(|(fa, a), (fb, b)| (fa, a.game, a.line, a.column).cmp(&(fb, b.game, b.line, b.column)));
+    errors.truncate(n);
+}
+
+/// A reader thread: takes files one at a time and sends their games in batches.
+fn read_files(opened: &[Mutex<Option<pgn::Input>>], next: &AtomicUsize, max_tokens: usize, tx: &SyncSender<Message>) {
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(slot) = opened.get(i) else { return };
+        let Some(input) = slot.lock().ok().and_then(|mut s| s.take()) else { continue };
+        let (path, encoding, compressed) = (input.path().to_path_buf(), input.encoding(), input.is_compressed());
+        let mut reader = Reader::new(input);
+        let mut games = 0u64;
+        let mut collector = Collector::new(i, max_tokens, |batch: Batch| {
+            games += batch.games.len() as u64;
+            tx.send(Message::Batch(batch)).is_ok()
+        });
+        let error = loop {
+            match reader.read_game(&mut collector) {
+                Ok(true) if !collector.stopped => {}
+                Ok(_) => break None,
+                Err(e) => break Some(e.to_string()),
+            }
+        };
+        collector.flush();
+        let stopped = collector.stopped;
+        drop(collector);
+        let report = FileReport { path, encoding, compressed, games, error };
+        if stopped || tx.send(Message::Done(report, i)).is_err() {
+            return;
+        }
+    }
+}
+
+fn progress_bar(wanted: bool, total: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !wanted || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}")
+    {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}

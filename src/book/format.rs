@@ -1,0 +1,597 @@
+//! The `.qbk` file, byte by byte (documented in docs/FORMAT.md, "Opening books"): a 128-byte
+//! header, the sorted fixed-size records, then a lookup index on the top bits of the key.
+//!
+//! Everything is little-endian and decoded with `from_le_bytes` from bounds-checked slices; no
+//! struct is ever cast over file bytes. Files are written to a temporary file in the output's
+//! directory and renamed into place, so a reader never sees a half-written book.
+
+use super::record::{Counts, Entry, MinScore};
+use super::BookError;
+use crate::core::{zobrist, Color, Move};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// `QIKUBOOK`.
+pub const MAGIC: [u8; 8] = *b"QIKUBOOK";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes in the header.
+pub const HEADER_LEN: usize = 128;
+/// Bytes in one record: key (8), move (2), wins, draws, losses, unknown (4 each).
+pub const RECORD_LEN: usize = 26;
+/// The index never has more than `2^MAX_INDEX_BITS` buckets.
+pub const MAX_INDEX_BITS: u32 = 20;
+/// Aim for about this many records per index bucket.
+const RECORDS_PER_BUCKET: u64 = 4;
+
+/// Seed of the checksum (ASCII `qikubook`).
+const HASH_SEED: u64 = 0x7169_6b75_626f_6f6b;
+const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The checksum used for the header and the body: one 64-bit lane over little-endian 8-byte
+/// words (the last one zero-padded), `h = rotl((h ^ w) * K, 31)`, then the length and a final
+/// mix. Every step is a bijection of the state, so any change of a single word is always
+/// detected; it runs at several GB/s, so whole books can be checked on open.
+#[derive(Clone, Debug)]
+pub struct Checksum {
+    h: u64,
+    len: u64,
+    pending: [u8; 8],
+    pending_len: usize,
+}
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum { h: HASH_SEED, len: 0, pending: [0; 8], pending_len: 0 }
+    }
+}
+
+impl Checksum {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn word(&mut self, w: u64) {
+        self.h = (self.h ^ w).wrapping_mul(HASH_MUL).rotate_left(31);
+    }
+
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.len += data.len() as u64;
+        if self.pending_len > 0 {
+            let take = (8 - self.pending_len).min(data.len());
+            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&data[..take]);
+            self.pending_len += take;
+            data = &data[take..];
+            if self.pending_len < 8 {
+                return;
+            }
+            self.word(u64::from_le_bytes(self.pending));
+            self.pending_len = 0;
+        }
+        let mut chunks = data.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.word(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.pending_len = rest.len();
+    }
+
+    pub fn finish(mut self) -> u64 {
+        if self.pending_len > 0 {
+            self.pending[self.pending_len..].fill(0);
+            self.word(u64::from_le_bytes(self.pending));
+        }
+        let mut h = self.h ^ self.len;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    pub fn of(data: &[u8]) -> u64 {
+        let mut c = Checksum::new();
+        c.update(data);
+        c.finish()
+    }
+}
+
+/// Which side's positions a book keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SideFilter {
+    #[default]
+    Both,
+    Only(Color),
+}
+
+impl SideFilter {
+    pub fn keeps(self, side: Color) -> bool {
+        match self {
+            SideFilter::Both => true,
+            SideFilter::Only(c) => c == side,
+        }
+    }
+    fn code(self) -> u8 {
+        match self {
+            SideFilter::Both => 0,
+            SideFilter::Only(Color::Red) => 1,
+            SideFilter::Only(Color::Black) => 2,
+        }
+    }
+    fn from_code(c: u8) -> Option<SideFilter> {
+        match c {
+            0 => Some(SideFilter::Both),
+            1 => Some(SideFilter::Only(Color::Red)),
+            2 => Some(SideFilter::Only(Color::Black)),
+            _ => None,
+        }
+    }
+}
+
+/// The options a book was built with; stored in its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BuildParams {
+    /// Moves are recorded for plies `0..max_ply` of each game.
+    pub max_ply: u32,
+    /// Moves played fewer times than this are dropped (0 and 1 keep everything).
+    pub min_games: u32,
+    /// Moves scoring below this are dropped.
+    pub min_score: MinScore,
+    /// Only positions with this side to move are kept.
+    pub only: SideFilter,
+    /// Only games whose players both have at least this Elo (`RedElo`/`BlackElo` tags) are read.
+    pub min_elo: Option<u32>,
+    /// Games with a bad move keep the moves before it.
+    pub keep_prefix: bool,
+}
+
+impl Default for BuildParams {
+    fn default() -> Self {
+        BuildParams {
+            max_ply: 40,
+            min_games: 0,
+            min_score: MinScore::NONE,
+            only: SideFilter::Both,
+            min_elo: None,
+            keep_prefix: false,
+        }
+    }
+}
+
+impl BuildParams {
+    /// Whether an aggregated entry survives the per-move filters.
+    pub fn keeps(&self, counts: &Counts) -> bool {
+        counts.games() >= u64::from(self.min_games) && counts.score_at_least(self.min_score)
+    }
+
+    /// Whether books with these two parameter sets count the same games the same way, so that
+    /// adding their counts gives what one build over both inputs would (the per-move filters
+    /// `min_games` and `min_score` are applied after counting and may differ).
+    pub fn same_counting(&self, other: &BuildParams) -> bool {
+        (self.max_ply, self.only, self.min_elo, self.keep_prefix)
+            == (other.max_ply, other.only, other.min_elo, other.keep_prefix)
+    }
+}
+
+/// Game counts stored in the header. All are sums over the input, so merging books adds them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameCounts {
+    /// Games found in the input (including skipped ones).
+    pub read: u64,
+    /// Games that contributed moves.
+    pub used: u64,
+    /// Used games without a result (they count toward frequency only).
+    pub without_result: u64,
+}
+
+impl GameCounts {
+    pub fn add(&mut self, o: &GameCounts) {
+        self.read += o.read;
+        self.used += o.used;
+        self.without_result += o.without_result;
+    }
+}
+
+/// A decoded `.qbk` header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    pub fingerprint: u64,
+    pub index_bits: u32,
+    /// Records (distinct position-move pairs).
+    pub records: u64,
+    /// Distinct positions (canonical keys).
+    pub positions: u64,
+    /// Sum of the games of all records (moves stored, counting repeats).
+    pub moves: u64,
+    pub games: GameCounts,
+    pub params: BuildParams,
+    /// Checksum of everything after the header (records, then index).
+    pub body_checksum: u64,
+}
+
+impl Header {
+    /// Byte offset of the index.
+    pub fn index_offset(&self) -> u64 {
+        HEADER_LEN as u64 + self.records * RECORD_LEN as u64
+    }
+    /// Entries in the index: one per bucket plus the end.
+    pub fn index_len(&self) -> u64 {
+        (1u64 << self.index_bits) + 1
+    }
+    /// The exact size a file with this header has.
+    pub fn file_len(&self) -> u64 {
+        self.index_offset() + self.index_len() * 8
+    }
+
+    /// The 128 header bytes, checksum included.
+    pub fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..12].copy_from_slice(&self.version.to_le_bytes());
+        b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        b[16..24].copy_from_slice(&self.fingerprint.to_le_bytes());
+        b[24..28].copy_from_slice(&(RECORD_LEN as u32).to_le_bytes());
+        b[28..32].copy_from_slice(&self.index_bits.to_le_bytes());
+        b[32..40].copy_from_slice(&self.records.to_le_bytes());
+        b[40..48].copy_from_slice(&self.positions.to_le_bytes());
+        b[48..56].copy_from_slice(&self.moves.to_le_bytes());
+        b[56..64].copy_from_slice(&self.games.read.to_le_bytes());
+        b[64..72].copy_from_slice(&self.games.used.to_le_bytes());
+        b[72..80].copy_from_slice(&self.games.without_result.to_le_bytes());
+        let p = &self.params;
+        b[80..84].copy_from_slice(&p.max_ply.to_le_bytes());
+        b[84..88].copy_from_slice(&p.min_games.to_le_bytes());
+        b[88..92].copy_from_slice(&p.min_score.ppm().to_le_bytes());
+        b[92..96].copy_from_slice(&p.min_elo.unwrap_or(0).to_le_bytes());
+        b[96] = p.only.code();
+        b[97] = u8::from(p.keep_prefix) | u8::from(p.min_elo.is_some()) << 1;
+        // 98..112 reserved, zero.
+        b[112..120].copy_from_slice(&self.body_checksum.to_le_bytes());
+        let check = Checksum::of(&b[..120]);
+        b[120..128].copy_from_slice(&check.to_le_bytes());
+        b
+    }
+
+    /// Decodes and checks a header: magic, version, fingerprint, sizes, reserved bytes, header
+    /// checksum. `file_len` is the size of the whole file, checked against the counts.
+    pub fn decode(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, BookError> {
+        let corrupt = |what: String| BookError::Corrupt { path: path.to_path_buf(), what };
+        let magic = bytes.get(0..8).ok_or_else(|| BookError::NotABook { path: path.to_path_buf() })?;
+        if magic != MAGIC {
+            return Err(BookError::NotABook { path: path.to_path_buf() });
+        }
+        let Some(b) = bytes.get(..HEADER_LEN) else {
+            return Err(BookError::Truncated {
+                path: path.to_path_buf(),
+                expected: HEADER_LEN as u64,
+                actual: file_len,
+            });
+        };
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u64_at = |o: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[o..o + 8]);
+            u64::from_le_bytes(w)
+        };
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(BookError::Version { path: path.to_path_buf(), found: version });
+        }
+        if Checksum::of(&b[..120]) != u64_at(120) {
+            return Err(corrupt("header checksum mismatch".into()));
+        }
+        let fingerprint = u64_at(16);
+        if fingerprint != zobrist::FINGERPRINT {
+            return Err(BookError::Fingerprint { path: path.to_path_buf(), found: fingerprint });
+        }
+        if u32_at(12) as usize != HEADER_LEN || u32_at(24) as usize != RECORD_LEN {
+            return Err(corrupt(format!("header length {} / record length {} unsupported", u32_at(12), u32_at(24))));
+        }
+        let index_bits = u32_at(28);
+        if index_bits > MAX_INDEX_BITS {
+            return Err(corrupt(format!("index bits {index_bits} above {MAX_INDEX_BITS}")));
+        }
+        let only = SideFilter::from_code(b[96]).ok_or_else(|| corrupt(format!("side filter code {}", b[96])))?;
+        let flags = b[97];
+        if flags & !0b11 != 0 || b[98..112].iter().any(|&x| x != 0) {
+            return Err(corrupt("unknown flags or non-zero reserved bytes".into()));
+        }
+        let min_score = MinScore::from_ppm(u32_at(88)).ok_or_else(|| corrupt(format!("min score {}", u32_at(88))))?;
+        let params = BuildParams {
+            max_ply: u32_at(80),
+            min_games: u32_at(84),
+            min_score,
+            only,
+            min_elo: (flags & 2 != 0).then(|| u32_at(92)),
+            keep_prefix: flags & 1 != 0,
+        };
+        let header = Header {
+            version,
+            fingerprint,
+            index_bits,
+            records: u64_at(32),
+            positions: u64_at(40),
+            moves: u64_at(48),
+            games: GameCounts { read: u64_at(56), used: u64_at(64), without_result: u64_at(72) },
+            params,
+            body_checksum: u64_at(112),
+        };
+        if header.positions > header.records {
+            return Err(corrupt(format!("{} positions but {} records", header.positions, header.records)));
+        }
+        let expected = header
+            .records
+            .checked_mul(RECORD_LEN as u64)
+            .and_then(|r| r.checked_add(HEADER_LEN as u64 + header.index_len() * 8));
+        match expected {
+            Some(e) if e == file_len => Ok(header),
+            Some(e) if e > file_len => {
+                Err(BookError::Truncated { path: path.to_path_buf(), expected: e, actual: file_len })
+            }
+            Some(e) => Err(corrupt(format!("file is {file_len} bytes, header says {e}"))),
+            None => Err(corrupt(format!("record count {} too large", header.records))),
+        }
+    }
+}
+
+/// The 26 bytes of a record.
+#[inline]
+pub fn encode_entry(e: &Entry) -> [u8; RECORD_LEN] {
+    let mut b = [0u8; RECORD_LEN];
+    b[0..8].copy_from_slice(&e.key.to_le_bytes());
+    b[8..10].copy_from_slice(&e.mv.to_u16().to_le_bytes());
+    b[10..14].copy_from_slice(&e.counts.wins.to_le_bytes());
+    b[14..18].copy_from_slice(&e.counts.draws.to_le_bytes());
+    b[18..22].copy_from_slice(&e.counts.losses.to_le_bytes());
+    b[22..26].copy_from_slice(&e.counts.unknown.to_le_bytes());
+    b
+}
+
+/// The key of an encoded record.
+#[inline]
+pub fn record_key(b: &[u8; RECORD_LEN]) -> u64 {
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
+/// Decodes a record; `None` if its move is not a valid move encoding.
+#[inline]
+pub fn decode_entry(b: &[u8; RECORD_LEN]) -> Option<Entry> {
+    let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let mv = Move::from_u16(u16::from_le_bytes([b[8], b[9]]))?;
+    Some(Entry {
+        key: record_key(b),
+        mv,
+        counts: Counts { wins: u32_at(10), draws: u32_at(14), losses: u32_at(18), unknown: u32_at(22) },
+    })
+}
+
+/// The index bucket of `key` with `bits` bits.
+#[inline]
+pub fn bucket(key: u64, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        (key >> (64 - bits)) as usize
+    }
+}
+
+/// Index bits for a book of `records` records: about [`RECORDS_PER_BUCKET`] per bucket.
+fn index_bits_for(records: u64) -> u32 {
+    let buckets = records / RECORDS_PER_BUCKET;
+    let mut bits = 0;
+    while bits < MAX_INDEX_BITS && (1u64 << bits) < buckets {
+        bits += 1;
+    }
+    bits
+}
+
+/// Removes a temporary file unless disarmed (a failed or abandoned write leaves nothing behind).
+pub(crate) struct TempGuard {
+    pub(crate) path: PathBuf,
+    armed: bool,
+}
+
+impl TempGuard {
+    pub(crate) fn new(path: PathBuf) -> Self {
+        TempGuard { path, armed: true }
+    }
+    pub(crate) fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A temporary path next to `path` (same directory, so the final rename is atomic).
+pub(crate) fn temp_path_for(path: &Path, what: &str) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "book".into());
+    let tmp = format!(".{name}.{}.{what}.tmp", std::process::id());
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(tmp),
+        _ => PathBuf::from(tmp),
+    }
+}
+
+/// Streams sorted entries into a new book file. Entries must arrive in strictly increasing
+/// (key, move) order; [`BookWriter::finish`] writes the index and header and renames the file
+/// into place.
+pub struct BookWriter {
+    out: BufWriter<File>,
+    guard: TempGuard,
+    path: PathBuf,
+    checksum: Checksum,
+    records: u64,
+    positions: u64,
+    moves: u64,
+    last: Option<(u64, u16)>,
+    /// Records per top-[`MAX_INDEX_BITS`]-bits bucket, coarsened into the index at the end.
+    histogram: Vec<u64>,
+}
+
+impl BookWriter {
+    pub fn create(path: &Path) -> Result<BookWriter, BookError> {
+        let tmp = temp_path_for(path, "write");
+        let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
+        let file = File::create(&tmp).map_err(|e| io("create", e))?;
+        let guard = TempGuard::new(tmp.clone());
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&[0u8; HEADER_LEN]).map_err(|e| io("write", e))?;
+        Ok(BookWriter {
+            out,
+            guard,
+            path: path.to_path_buf(),
+            checksum: Checksum::new(),
+            records: 0,
+            positions: 0,
+            moves: 0,
+            last: None,
+            histogram: vec![0; 1 << MAX_INDEX_BITS],
+        })
+    }
+
+    fn io_err(&self, op: &'static str, source: std::io::Error) -> BookError {
+        BookError::Io { path: self.guard.path.clone(), op, source }
+    }
+
+    pub fn push(&mut self, e: &Entry) -> Result<(), BookError> {
+        let sk = e.sort_key();
+        if let Some(last) = self.last {
+            if sk <= last {
+                return Err(BookError::Internal(format!("book entries out of order: {last:?} then {sk:?}")));
+            }
+            if sk.0 != last.0 {
+                self.positions += 1;
+            }
+        } else {
+            self.positions = 1;
+        }
+        self.last = Some(sk);
+        let bytes = encode_entry(e);
+        self.checksum.update(&bytes);
+        self.out.write_all(&bytes).map_err(|err| self.io_err("write", err))?;
+        self.records += 1;
+        self.moves += e.counts.games();
+        self.histogram[bucket(e.key, MAX_INDEX_BITS)] += 1;
+        Ok(())
+    }
+
+    /// Writes the index and header, syncs, renames into place; returns the header.
+    pub fn finish(mut self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
+        let bits = index_bits_for(self.records);
+        let per = 1usize << (MAX_INDEX_BITS - bits);
+        let mut index = Vec::with_capacity(((1usize << bits) + 1) * 8);
+        let mut acc = 0u64;
+        index.extend_from_slice(&acc.to_le_bytes());
+        for chunk in self.histogram.chunks(per) {
+            acc += chunk.iter().sum::<u64>();
+            index.extend_from_slice(&acc.to_le_bytes());
+        }
+        self.checksum.update(&index);
+        self.out.write_all(&index).map_err(|e| self.io_err("write", e))?;
+        let header = Header {
+            version: VERSION,
+            fingerprint: zobrist::FINGERPRINT,
+            index_bits: bits,
+            records: self.records,
+            positions: self.positions,
+            moves: self.moves,
+            games,
+            params,
+            body_checksum: self.checksum.clone().finish(),
+        };
+        let mut file = self.out.into_inner().map_err(|e| BookError::Io {
+            path: self.guard.path.clone(),
+            op: "write",
+            source: e.into_error(),
+        })?;
+        use std::io::{Seek, SeekFrom};
+        let io = |op, source| BookError::Io { path: self.guard.path.clone(), op, source };
+        file.seek(SeekFrom::Start(0)).map_err(|e| io("seek", e))?;
+        file.write_all(&header.encode()).map_err(|e| io("write", e))?;
+        file.sync_all().map_err(|e| io("sync", e))?;
+        drop(file);
+        std::fs::rename(&self.guard.path, &self.path).map_err(|e| BookError::Io {
+            path: self.path.clone(),
+            op: "rename into place",
+            source: e,
+        })?;
+        self.guard.disarm();
+        Ok(header)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_is_streaming_and_sensitive() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let whole = Checksum::of(&data);
+        for split in [0, 1, 7, 8, 9, 500, 999, 1000] {
+            let mut c = Checksum::new();
+            c.update(&data[..split]);
+            c.update(&data[split..]);
+            assert_eq!(c.finish(), whole, "split at {split}");
+        }
+        let mut flipped = data.clone();
+        for i in 0..data.len() {
+            for bit in [0, 3, 7] {
+                flipped[i] ^= 1 << bit;
+                assert_ne!(Checksum::of(&flipped), whole, "byte {i} bit {bit}");
+                flipped[i] ^= 1 << bit;
+            }
+        }
+        // Appending zero bytes changes the length, hence the checksum.
+        assert_ne!(Checksum::of(&data[..999]), Checksum::of(&[&data[..999], &[0u8][..]].concat()));
+    }
+
+    #[test]
+    fn header_round_trips() {
+        let h = Header {
+            version: VERSION,
+            fingerprint: zobrist::FINGERPRINT,
+            index_bits: 3,
+            records: 10,
+            positions: 4,
+            moves: 99,
+            games: GameCounts { read: 12, used: 11, without_result: 2 },
+            params: BuildParams {
+                max_ply: 30,
+                min_games: 2,
+                min_score: MinScore::from_ppm(400_000).unwrap(),
+                only: SideFilter::Only(Color::Black),
+                min_elo: Some(2200),
+                keep_prefix: true,
+            },
+            body_checksum: 0x1234,
+        };
+        let b = h.encode();
+        assert_eq!(Header::decode(&b, h.file_len(), Path::new("x")).unwrap(), h);
+        assert!(matches!(Header::decode(&b, h.file_len() - 1, Path::new("x")), Err(BookError::Truncated { .. })));
+        assert!(matches!(Header::decode(&b, h.file_len() + 1, Path::new("x")), Err(BookError::Corrupt { .. })));
+        let mut bad = b;
+        bad[40] ^= 1;
+        assert!(matches!(Header::decode(&bad, h.file_len(), Path::new("x")), Err(BookError::Corrupt { .. })));
+    }
+
+    #[test]
+    fn index_bits_grow_with_size() {
+        assert_eq!(index_bits_for(0), 0);
+        assert_eq!(index_bits_for(4), 0);
+        assert_eq!(index_bits_for(1000), 8);
+        assert_eq!(index_bits_for(u64::MAX), MAX_INDEX_BITS);
+    }
+}

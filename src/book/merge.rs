@@ -1,0 +1,229 @@
+//! Merging sorted entry streams: the k-way merge behind both the builder's spilled runs and
+//! `qiku-book merge`, and the run files the builder spills to disk.
+//!
+//! Every source yields entries in strictly increasing (key, move) order; the merge yields each
+//! (key, move) once with the counts of all sources added. Addition is saturating, hence
+//! associative and commutative: the result does not depend on how records were split into runs
+//! or books, which is what makes builds deterministic and `merge(A, B)` equal to one build.
+
+use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, TempGuard, RECORD_LEN};
+use super::probe::{Book, Verify};
+use super::record::Entry;
+use super::BookError;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+pub(crate) type EntryStream<'a> = Box<dyn Iterator<Item = Result<Entry, BookError>> + 'a>;
+
+/// K-way merge of sorted entry streams, adding counts of equal (key, move).
+pub(crate) struct Merge<'a> {
+    sources: Vec<EntryStream<'a>>,
+    heads: Vec<Option<Entry>>,
+    heap: BinaryHeap<Reverse<((u64, u16), usize)>>,
+    failed: bool,
+}
+
+impl<'a> Merge<'a> {
+    pub(crate) fn new(mut sources: Vec<EntryStream<'a>>) -> Result<Merge<'a>, BookError> {
+        let mut heads = Vec::with_capacity(sources.len());
+        let mut heap = BinaryHeap::with_capacity(sources.len());
+        for (i, s) in sources.iter_mut().enumerate() {
+            let head = s.next().transpose()?;
+            if let Some(e) = &head {
+                heap.push(Reverse((e.sort_key(), i)));
+            }
+            heads.push(head);
+        }
+        Ok(Merge { sources, heads, heap, failed: false })
+    }
+
+    /// Takes the head of source `i` and refills it.
+    fn advance(&mut self, i: usize) -> Result<Option<Entry>, BookError> {
+        let next = self.sources[i].next().transpose()?;
+        if let Some(e) = &next {
+            heap_push(&mut self.heap, e, i);
+        }
+        Ok(std::mem::replace(&mut self.heads[i], next))
+    }
+
+    fn next_entry(&mut self) -> Result<Option<Entry>, BookError> {
+        let Some(Reverse((sk, i))) = self.heap.pop() else {
+            return Ok(None);
+        };
+        let Some(mut acc) = self.advance(i)? else {
+            return Err(BookError::Internal("merge heap and heads disagree".into()));
+        };
+        if self.heads[i].is_some_and(|e| e.sort_key() <= sk) {
+            return Err(BookError::Internal(format!("merge source {i} is not strictly sorted")));
+        }
+        while let Some(&Reverse((sk2, j))) = self.heap.peek() {
+            if sk2 != sk {
+                break;
+            }
+            self.heap.pop();
+            if let Some(e) = self.advance(j)? {
+                acc.counts.add(&e.counts);
+            }
+            if self.heads[j].is_some_and(|e| e.sort_key() <= sk) {
+                return Err(BookError::Internal(format!("merge source {j} is not strictly sorted")));
+            }
+        }
+        Ok(Some(acc))
+    }
+}
+
+fn heap_push(heap: &mut BinaryHeap<Reverse<((u64, u16), usize)>>, e: &Entry, i: usize) {
+    heap.push(Reverse((e.sort_key(), i)));
+}
+
+impl Iterator for Merge<'_> {
+    type Item = Result<Entry, BookError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let r = self.next_entry().transpose();
+        if matches!(r, Some(Err(_))) {
+            self.failed = true;
+        }
+        r
+    }
+}
+
+/// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else.
+/// The file is removed when the run is dropped.
+pub(crate) struct Run {
+    guard: TempGuard,
+    pub(crate) entries: u64,
+}
+
+impl Run {
+    /// Writes `entries` (sorted, aggregated) to `path`.
+    pub(crate) fn write(path: PathBuf, entries: impl Iterator<Item = Entry>) -> Result<Run, BookError> {
+        let io = |op, source| BookError::Io { path: path.clone(), op, source };
+        let file = File::create(&path).map_err(|e| io("create spill file", e))?;
+        let guard = TempGuard::new(path.clone());
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut n = 0u64;
+        for e in entries {
+            out.write_all(&encode_entry(&e)).map_err(|e| io("write spill file", e))?;
+            n += 1;
+        }
+        out.flush().map_err(|e| io("write spill file", e))?;
+        Ok(Run { guard, entries: n })
+    }
+
+    /// Streams the run back.
+    pub(crate) fn read(&self) -> Result<EntryStream<'_>, BookError> {
+        let path = self.guard.path.clone();
+        let file =
+            File::open(&path).map_err(|e| BookError::Io { path: path.clone(), op: "open spill file", source: e })?;
+        let mut input = BufReader::with_capacity(1 << 18, file);
+        let mut left = self.entries;
+        Ok(Box::new(std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
+            let mut b = [0u8; RECORD_LEN];
+            Some(match input.read_exact(&mut b) {
+                Ok(()) => decode_entry(&b).ok_or_else(|| BookError::Corrupt {
+                    path: path.clone(),
+                    what: "spill file record has an invalid move".into(),
+                }),
+                Err(e) => Err(BookError::Io { path: path.clone(), op: "read spill file", source: e }),
+            })
+        })))
+    }
+}
+
+/// Merges books into `output`: counts of equal (position, move) are added, game counts summed.
+///
+/// The books must have been built with the same game-level options (`max_ply`, `--only`,
+/// `--min-elo`, `--keep-prefix`); otherwise adding their counts would mean nothing, and the
+/// merge is refused. The per-move filters (`--min-games`, `--min-score`) of the output are the
+/// strictest of the inputs' and `min_games`/`min_score` given here, applied to the summed counts
+/// (moves an input had already dropped cannot come back: merge unfiltered books for exact sums).
+/// Inputs are fully verified first (fingerprint, version, checksums).
+pub fn merge_books(
+    inputs: &[PathBuf],
+    output: &Path,
+    min_games: u32,
+    min_score: super::MinScore,
+) -> Result<Header, BookError> {
+    let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
+    let Some(first) = books.first() else {
+        return Err(BookError::Internal("merge needs at least one book".into()));
+    };
+    let mut params = first.header().params;
+    params.min_games = params.min_games.max(min_games);
+    params.min_score = params.min_score.max(min_score);
+    let mut games = GameCounts::default();
+    for b in &books {
+        let p = b.header().params;
+        if !p.same_counting(&first.header().params) {
+            return Err(BookError::Incompatible {
+                path: b.path().to_path_buf(),
+                what: format!(
+                    "built with max-ply {}, only {:?}, min-elo {:?}, keep-prefix {}, but {} with max-ply {}, only {:?}, \
+                     min-elo {:?}, keep-prefix {}",
+                    p.max_ply,
+                    p.only,
+                    p.min_elo,
+                    p.keep_prefix,
+                    first.path().display(),
+                    first.header().params.max_ply,
+                    first.header().params.only,
+                    first.header().params.min_elo,
+                    first.header().params.keep_prefix
+                ),
+            });
+        }
+        params.min_games = params.min_games.max(p.min_games);
+        params.min_score = params.min_score.max(p.min_score);
+        games.add(&b.header().games);
+    }
+    let sources: Vec<EntryStream<'_>> =
+        books.iter().map(|b| Box::new(b.entries().map(Ok)) as EntryStream<'_>).collect();
+    let mut writer = BookWriter::create(output)?;
+    for e in Merge::new(sources)? {
+        let e = e?;
+        if params.keeps(&e.counts) {
+            writer.push(&e)?;
+        }
+    }
+    writer.finish(games, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::record::Counts;
+    use crate::core::Move;
+
+    fn e(key: u64, mv: u16, w: u32) -> Entry {
+        Entry { key, mv: Move::from_u16(mv).unwrap(), counts: Counts { wins: w, ..Counts::default() } }
+    }
+
+    #[test]
+    fn merges_and_adds() {
+        let a = vec![e(1, 0x0101, 1), e(2, 0x0101, 2), e(5, 0x0102, 3)];
+        let b = vec![e(1, 0x0101, 10), e(1, 0x0102, 20), e(5, 0x0102, 30)];
+        let c: Vec<Entry> = vec![];
+        let sources: Vec<EntryStream<'_>> =
+            [a, b, c].into_iter().map(|v| Box::new(v.into_iter().map(Ok)) as EntryStream<'_>).collect();
+        let merged: Vec<Entry> = Merge::new(sources).unwrap().map(Result::unwrap).collect();
+        assert_eq!(merged, vec![e(1, 0x0101, 11), e(1, 0x0102, 20), e(2, 0x0101, 2), e(5, 0x0102, 33)]);
+    }
+
+    #[test]
+    fn unsorted_source_is_an_error_not_garbage() {
+        let a = vec![e(2, 0x0101, 1), e(1, 0x0101, 1)];
+        let sources: Vec<EntryStream<'_>> = vec![Box::new(a.into_iter().map(Ok))];
+        let r: Vec<_> = Merge::new(sources).unwrap().collect();
+        assert!(matches!(r.last(), Some(Err(BookError::Internal(_)))));
+    }
+}

@@ -1,0 +1,367 @@
+//! What a book stores about one move in one position, and how positions and moves are put in the
+//! canonical form under which left-right mirror images share one entry.
+//!
+//! A position and its left-right mirror image are the same position for opening purposes (the
+//! mirror of a good move is an equally good move there), so the book keys every position by
+//! `min(key, mirror_key)` and stores the move as seen from that side:
+//! - `mirror_key < key`: the position is stored as its mirror image, so the move is mirrored;
+//! - `mirror_key > key`: stored as is;
+//! - `mirror_key == key`: the position is symmetric (the start position, for one). There a move
+//!   and its mirror image (`h2e2` and `b2e2`) lead to mirror-image positions and are the *same*
+//!   choice, so they share one entry too: the move is stored as the one of the pair with the
+//!   larger 16-bit encoding (which for mirror pairs means the one whose destination is further to
+//!   red's right, e.g. `h2e2`, `h0g2`), and a probe reports only that representative, with the
+//!   counts of both. A move that is its own mirror (`e3e4`) is unaffected.
+
+use crate::core::{Color, Move, Position};
+use crate::pgn::GameResult;
+
+/// How one game ended, from the point of view of the side to move in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+    /// The game has no result (`*` or none given): it counts toward how often a move was played
+    /// but not toward its score.
+    Unknown,
+}
+
+impl Outcome {
+    /// The outcome for `side` of a game whose result is `result` (`None`: unknown).
+    pub fn for_side(result: Option<GameResult>, side: Color) -> Outcome {
+        match (result, side) {
+            (None, _) => Outcome::Unknown,
+            (Some(GameResult::Draw), _) => Outcome::Draw,
+            (Some(GameResult::RedWins), Color::Red) | (Some(GameResult::BlackWins), Color::Black) => Outcome::Win,
+            (Some(GameResult::RedWins), Color::Black) | (Some(GameResult::BlackWins), Color::Red) => Outcome::Loss,
+        }
+    }
+
+    /// A small code used to pack outcomes into sort keys (`0..=3`).
+    pub(crate) const fn code(self) -> u8 {
+        match self {
+            Outcome::Win => 0,
+            Outcome::Draw => 1,
+            Outcome::Loss => 2,
+            Outcome::Unknown => 3,
+        }
+    }
+}
+
+/// How often a move was played in a position, by outcome for the side that played it.
+///
+/// Each counter saturates at `u32::MAX` instead of wrapping (a book would need four billion games
+/// through one position to get there).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games without a result.
+    pub unknown: u32,
+}
+
+impl Counts {
+    /// All games in which the move was played, with or without a result.
+    pub fn games(&self) -> u64 {
+        self.decided() + u64::from(self.unknown)
+    }
+
+    /// Games with a result (wins + draws + losses).
+    pub fn decided(&self) -> u64 {
+        u64::from(self.wins) + u64::from(self.draws) + u64::from(self.losses)
+    }
+
+    /// Points scored (a win 1, a draw ½) doubled, so that it is an integer.
+    pub fn double_points(&self) -> u64 {
+        2 * u64::from(self.wins) + u64::from(self.draws)
+    }
+
+    /// The score (wins + draws / 2) / decided games, in `0.0..=1.0`; `None` without a decided game.
+    pub fn score(&self) -> Option<f64> {
+        let decided = self.decided();
+        (decided > 0).then(|| self.double_points() as f64 / (2 * decided) as f64)
+    }
+
+    /// Whether the score is at least `min` (in millionths), compared exactly in integers. A move
+    /// without decided games has no score and passes.
+    pub fn score_at_least(&self, min: MinScore) -> bool {
+        let decided = self.decided();
+        decided == 0 || u128::from(self.double_points()) * 1_000_000 >= u128::from(min.ppm()) * 2 * u128::from(decided)
+    }
+
+    /// Adds one game with `outcome`.
+    pub fn add_outcome(&mut self, outcome: Outcome) {
+        let c = match outcome {
+            Outcome::Win => &mut self.wins,
+            Outcome::Draw => &mut self.draws,
+            Outcome::Loss => &mut self.losses,
+            Outcome::Unknown => &mut self.unknown,
+        };
+        *c = c.saturating_add(1);
+    }
+
+    /// Adds `n` games with `outcome`.
+    pub fn add_outcome_n(&mut self, outcome: Outcome, n: u32) {
+        let c = match outcome {
+            Outcome::Win => &mut self.wins,
+            Outcome::Draw => &mut self.draws,
+            Outcome::Loss => &mut self.losses,
+            Outcome::Unknown => &mut self.unknown,
+        };
+        *c = c.saturating_add(n);
+    }
+
+    /// Adds another set of counts (saturating; saturating addition is associative and
+    /// commutative, so the order in which counts are summed never matters).
+    pub fn add(&mut self, other: &Counts) {
+        self.wins = self.wins.saturating_add(other.wins);
+        self.draws = self.draws.saturating_add(other.draws);
+        self.losses = self.losses.saturating_add(other.losses);
+        self.unknown = self.unknown.saturating_add(other.unknown);
+    }
+}
+
+/// A minimum score as a fraction, stored exactly in millionths (`0..=1_000_000`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MinScore(u32);
+
+impl MinScore {
+    pub const NONE: MinScore = MinScore(0);
+
+    /// From millionths; `None` above one million.
+    pub const fn from_ppm(ppm: u32) -> Option<MinScore> {
+        if ppm <= 1_000_000 {
+            Some(MinScore(ppm))
+        } else {
+            None
+        }
+    }
+
+    /// From a fraction in `0.0..=1.0`, rounded to the nearest millionth; `None` outside that range.
+    pub fn from_fraction(f: f64) -> Option<MinScore> {
+        if (0.0..=1.0).contains(&f) {
+            Some(MinScore((f * 1_000_000.0).round() as u32))
+        } else {
+            None
+        }
+    }
+
+    pub const fn ppm(self) -> u32 {
+        self.0
+    }
+
+    pub fn fraction(self) -> f64 {
+        f64::from(self.0) / 1_000_000.0
+    }
+}
+
+/// One book record: a move in a position (both canonical, see the module docs) with its counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// The canonical key: `min(position.key(), position.mirror_key())`.
+    pub key: u64,
+    /// The move in the canonical orientation.
+    pub mv: Move,
+    pub counts: Counts,
+}
+
+impl Entry {
+    /// The sort order of records in a book: by key, then by the move's 16-bit encoding.
+    pub fn sort_key(&self) -> (u64, u16) {
+        (self.key, self.mv.to_u16())
+    }
+}
+
+/// How a position is stored: its canonical key and whether the moves are mirrored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Orientation {
+    /// `key < mirror_key`: moves are stored as played.
+    AsIs,
+    /// `mirror_key < key`: moves are stored mirrored.
+    Mirrored,
+    /// `key == mirror_key`: a move and its mirror share one entry under the representative.
+    Symmetric,
+}
+
+/// The canonical key of `pos` and how its moves are stored.
+#[inline]
+pub fn canonical_key(pos: &Position) -> (u64, Orientation) {
+    let (key, mirror) = (pos.key(), pos.mirror_key());
+    match mirror.cmp(&key) {
+        std::cmp::Ordering::Less => (mirror, Orientation::Mirrored),
+        std::cmp::Ordering::Greater => (key, Orientation::AsIs),
+        std::cmp::Ordering::Equal => (key, Orientation::Symmetric),
+    }
+}
+
+/// The move `m` (played in a position of this orientation) as the book stores it.
+#[inline]
+pub fn store_move(orientation: Orientation, m: Move) -> Move {
+    match orientation {
+        Orientation::AsIs => m,
+        Orientation::Mirrored => m.mirror(),
+        Orientation::Symmetric => symmetric_representative(m),
+    }
+}
+
+/// A stored move back in the orientation of the probed position.
+#[inline]
+pub fn restore_move(orientation: Orientation, stored: Move) -> Move {
+    match orientation {
+        Orientation::AsIs | Orientation::Symmetric => stored,
+        Orientation::Mirrored => stored.mirror(),
+    }
+}
+
+/// Of a move and its mirror image, the one with the larger 16-bit encoding.
+#[inline]
+pub fn symmetric_representative(m: Move) -> Move {
+    let mm = m.mirror();
+    if mm.to_u16() > m.to_u16() {
+        mm
+    } else {
+        m
+    }
+}
+
+/// A record before aggregation: canonical key, stored move and outcome packed into one `u128`
+/// whose natural order is the book's order (key, then move), so that plain sorting groups equal
+/// (key, move) pairs. Layout: key in bits 64..128, move in bits 16..32, outcome code in bits 0..8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Raw(pub(crate) u128);
+
+impl Raw {
+    #[inline]
+    pub(crate) fn new(key: u64, mv: Move, outcome: Outcome) -> Raw {
+        Raw(u128::from(key) << 64 | u128::from(mv.to_u16()) << 16 | u128::from(outcome.code()))
+    }
+    #[inline]
+    pub(crate) fn key(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+    #[inline]
+    pub(crate) fn move_bits(self) -> u16 {
+        (self.0 >> 16) as u16
+    }
+    /// Key and move together: equal for records that aggregate into one entry.
+    #[inline]
+    pub(crate) fn group(self) -> u128 {
+        self.0 >> 16
+    }
+    #[inline]
+    pub(crate) fn outcome(self) -> Outcome {
+        match self.0 as u8 {
+            0 => Outcome::Win,
+            1 => Outcome::Draw,
+            2 => Outcome::Loss,
+            _ => Outcome::Unknown,
+        }
+    }
+}
+
+/// Sums runs of equal (key, move) in a sorted slice of raw records into entries, in order.
+pub(crate) fn aggregate_sorted(raw: &[Raw]) -> impl Iterator<Item = Entry> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let first = *raw.get(i)?;
+        let mut counts = Counts::default();
+        while let Some(&r) = raw.get(i) {
+            if r.group() != first.group() {
+                break;
+            }
+            counts.add_outcome(r.outcome());
+            i += 1;
+        }
+        // The move bits came from `Move::to_u16` when the record was made.
+        let mv = Move::from_u16(first.move_bits())?;
+        Some(Entry { key: first.key(), mv, counts })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::iccs;
+
+    #[test]
+    fn outcome_from_each_side() {
+        use GameResult::*;
+        assert_eq!(Outcome::for_side(Some(RedWins), Color::Red), Outcome::Win);
+        assert_eq!(Outcome::for_side(Some(RedWins), Color::Black), Outcome::Loss);
+        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Black), Outcome::Win);
+        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Red), Outcome::Loss);
+        assert_eq!(Outcome::for_side(Some(Draw), Color::Black), Outcome::Draw);
+        assert_eq!(Outcome::for_side(None, Color::Red), Outcome::Unknown);
+    }
+
+    #[test]
+    fn counts_saturate_and_score_exactly() {
+        let mut c = Counts { wins: u32::MAX - 1, draws: 1, losses: 1, unknown: 0 };
+        c.add_outcome(Outcome::Win);
+        c.add_outcome(Outcome::Win);
+        assert_eq!(c.wins, u32::MAX);
+        let c = Counts { wins: 1, draws: 1, losses: 2, unknown: 5 };
+        assert_eq!(c.games(), 9);
+        assert_eq!(c.score(), Some(0.375));
+        assert!(c.score_at_least(MinScore::from_fraction(0.375).unwrap()));
+        assert!(!c.score_at_least(MinScore::from_ppm(375_001).unwrap()));
+        assert!(Counts { unknown: 3, ..Counts::default() }.score_at_least(MinScore::from_ppm(1_000_000).unwrap()));
+        assert_eq!(MinScore::from_fraction(1.5), None);
+    }
+
+    #[test]
+    fn start_position_is_symmetric_and_central_cannons_share_an_entry() {
+        let pos = Position::startpos();
+        let (key, o) = canonical_key(&pos);
+        assert_eq!((key, o), (pos.key(), Orientation::Symmetric));
+        let h2e2 = iccs::parse(&pos, "h2e2").unwrap();
+        let b2e2 = iccs::parse(&pos, "b2e2").unwrap();
+        assert_eq!(store_move(o, h2e2), h2e2);
+        assert_eq!(store_move(o, b2e2), h2e2);
+        let e3e4 = iccs::parse(&pos, "e3e4").unwrap();
+        assert_eq!(store_move(o, e3e4), e3e4);
+    }
+
+    #[test]
+    fn mirror_positions_share_key_and_moves_map_back() {
+        let pos = Position::startpos().play(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+        let mirror = pos.mirror();
+        let (k1, o1) = canonical_key(&pos);
+        let (k2, o2) = canonical_key(&mirror);
+        assert_eq!(k1, k2);
+        assert_ne!(o1, o2);
+        assert_ne!(o1, Orientation::Symmetric);
+        let m = iccs::parse(&pos, "h9g7").unwrap();
+        let stored = store_move(o1, m);
+        assert_eq!(stored, store_move(o2, m.mirror()));
+        assert_eq!(restore_move(o1, stored), m);
+        assert_eq!(restore_move(o2, stored), m.mirror());
+    }
+
+    #[test]
+    fn raw_packing_sorts_like_entries_and_aggregates() {
+        let pos = Position::startpos();
+        let a = iccs::parse(&pos, "h2e2").unwrap();
+        let b = iccs::parse(&pos, "h0g2").unwrap();
+        let mut raw = vec![
+            Raw::new(7, b, Outcome::Loss),
+            Raw::new(7, a, Outcome::Win),
+            Raw::new(3, a, Outcome::Unknown),
+            Raw::new(7, a, Outcome::Draw),
+            Raw::new(7, a, Outcome::Win),
+        ];
+        raw.sort_unstable();
+        let entries: Vec<Entry> = aggregate_sorted(&raw).collect();
+        let (lo, hi) = if a.to_u16() < b.to_u16() { (a, b) } else { (b, a) };
+        let count_a = Counts { wins: 2, draws: 1, losses: 0, unknown: 0 };
+        let count_b = Counts { wins: 0, draws: 0, losses: 1, unknown: 0 };
+        let expected = vec![
+            Entry { key: 3, mv: a, counts: Counts { unknown: 1, ..Counts::default() } },
+            Entry { key: 7, mv: lo, counts: if lo == a { count_a } else { count_b } },
+            Entry { key: 7, mv: hi, counts: if hi == a { count_a } else { count_b } },
+        ];
+        assert_eq!(entries, expected);
+    }
+}

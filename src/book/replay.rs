@@ -1,0 +1,337 @@
+//! From text to records, in two steps so that the expensive one runs in parallel:
+//! 1. [`Collector`], a [`Visitor`] on a file's reader thread, copies each game's few relevant
+//!    tags and its move tokens (with their locations) into a [`Batch`] — cheap, sequential;
+//! 2. [`replay_batch`], on the rayon pool, replays each game on a [`Position`] (reading each
+//!    token in the game's notation), applies the game-level filters and emits one packed record
+//!    per ply: canonical key, stored move, outcome for the side to move.
+
+use super::build::{GameError, SkipReason};
+use super::format::BuildParams;
+use super::record::{canonical_key, store_move, Outcome, Raw};
+use crate::core::{Move, Position};
+use crate::notation::{iccs, NotationError};
+use crate::pgn::{GameResult, Location, Skip, SyntaxError, Visitor};
+use std::path::Path;
+
+/// Games per batch: large enough to amortise scheduling, small enough to spread over threads.
+pub(crate) const BATCH_GAMES: usize = 256;
+
+/// Where a move token sits in a batch's text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TokenRef {
+    start: u32,
+    end: u32,
+    loc: Location,
+}
+
+/// A tag value and where it was.
+#[derive(Clone, Debug)]
+pub(crate) struct TagValue {
+    value: String,
+    loc: Location,
+}
+
+/// One game as read, before replay.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RawGame {
+    pub(crate) number: u64,
+    fen: Option<TagValue>,
+    format: Option<TagValue>,
+    result_tag: Option<TagValue>,
+    red_elo: Option<TagValue>,
+    black_elo: Option<TagValue>,
+    tokens: std::ops::Range<usize>,
+    /// The movetext result token: `Some(None)` for `*`.
+    outcome: Option<Option<GameResult>>,
+    /// A syntax error from the reader, and whether it happened in the movetext.
+    error: Option<(SyntaxError, bool)>,
+}
+
+/// Games of one file, in file order.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    pub(crate) file: usize,
+    pub(crate) games: Vec<RawGame>,
+    text: String,
+    tokens: Vec<TokenRef>,
+}
+
+impl Batch {
+    fn token(&self, t: &TokenRef) -> &str {
+        self.text.get(t.start as usize..t.end as usize).unwrap_or("")
+    }
+}
+
+/// Collects games into batches and hands each full batch to `emit`.
+pub(crate) struct Collector<F: FnMut(Batch) -> bool> {
+    file: usize,
+    batch: Batch,
+    game: RawGame,
+    in_movetext: bool,
+    /// Tokens beyond this many are not kept (the game is still checked by the reader).
+    max_tokens: usize,
+    emit: F,
+    /// `emit` returned false: the consumer is gone, stop reading.
+    pub(crate) stopped: bool,
+}
+
+impl<F: FnMut(Batch) -> bool> Collector<F> {
+    pub(crate) fn new(file: usize, max_tokens: usize, emit: F) -> Self {
+        Collector {
+            file,
+            batch: Batch { file, ..Batch::default() },
+            game: RawGame::default(),
+            in_movetext: false,
+            max_tokens,
+            emit,
+            stopped: false,
+        }
+    }
+
+    /// Hands over the last, partial batch.
+    pub(crate) fn flush(&mut self) {
+        if !self.batch.games.is_empty() && !self.stopped {
+            let batch = std::mem::replace(&mut self.batch, Batch { file: self.file, ..Batch::default() });
+            self.stopped = !(self.emit)(batch);
+        }
+    }
+}
+
+impl<F: FnMut(Batch) -> bool> Visitor for Collector<F> {
+    fn begin_game(&mut self, loc: Location) {
+        let at = self.batch.tokens.len();
+        self.game = RawGame { number: loc.game, tokens: at..at, ..RawGame::default() };
+        self.in_movetext = false;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
+        let slot = if name.eq_ignore_ascii_case("FEN") {
+            &mut self.game.fen
+        } else if name.eq_ignore_ascii_case("Result") {
+            &mut self.game.result_tag
+        } else if name.eq_ignore_ascii_case("Format") {
+            &mut self.game.format
+        } else if name.eq_ignore_ascii_case("RedElo") {
+            &mut self.game.red_elo
+        } else if name.eq_ignore_ascii_case("BlackElo") {
+            &mut self.game.black_elo
+        } else {
+            return Skip::Continue;
+        };
+        *slot = Some(TagValue { value: value.to_string(), loc });
+        Skip::Continue
+    }
+
+    fn begin_movetext(&mut self, _loc: Location) -> Skip {
+        self.in_movetext = true;
+        Skip::Continue
+    }
+
+    fn move_token(&mut self, token: &str, loc: Location) -> Skip {
+        if self.batch.tokens.len() - self.game.tokens.start >= self.max_tokens {
+            return Skip::Continue;
+        }
+        let start = self.batch.text.len();
+        self.batch.text.push_str(token);
+        // Batches are a few hundred kilobytes; u32 offsets are plenty (a giant token would
+        // only be cut short, and then fail to parse as a move).
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.batch.tokens.push(TokenRef { start: clamp(start), end: clamp(self.batch.text.len()), loc });
+        Skip::Continue
+    }
+
+    fn outcome(&mut self, result: Option<GameResult>, _loc: Location) {
+        self.game.outcome = Some(result);
+    }
+
+    fn malformed(&mut self, error: &SyntaxError) {
+        self.game.error = Some((error.clone(), self.in_movetext));
+    }
+
+    fn end_game(&mut self, _loc: Location) {
+        self.game.tokens.end = self.batch.tokens.len();
+        self.batch.games.push(std::mem::take(&mut self.game));
+        if self.batch.games.len() >= BATCH_GAMES && !self.stopped {
+            let batch = std::mem::replace(&mut self.batch, Batch { file: self.file, ..Batch::default() });
+            self.stopped = !(self.emit)(batch);
+        }
+    }
+}
+
+/// What replaying a batch produced.
+#[derive(Debug, Default)]
+pub(crate) struct BatchOutput {
+    pub(crate) records: Vec<Raw>,
+    pub(crate) used: u64,
+    pub(crate) without_result: u64,
+    /// Used games that lost their moves after a bad one (`--keep-prefix`).
+    pub(crate) truncated: u64,
+    pub(crate) skipped: Vec<(SkipReason, u64)>,
+    pub(crate) errors: Vec<GameError>,
+}
+
+impl BatchOutput {
+    fn skip(&mut self, reason: SkipReason) {
+        match self.skipped.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => self.skipped.push((reason, 1)),
+        }
+    }
+}
+
+/// The notation a game's `[Format]` tag names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Notation {
+    Iccs,
+    /// No usable tag: detected from each token.
+    Detect,
+}
+
+fn notation_of(format: Option<&TagValue>) -> Notation {
+    match format.map(|t| t.value.trim()) {
+        Some(v) if v.eq_ignore_ascii_case("ICCS") => Notation::Iccs,
+        _ => Notation::Detect,
+    }
+}
+
+/// Reads one move token in `pos`.
+fn parse_move(pos: &Position, token: &str, notation: Notation) -> Result<Move, NotationError> {
+    match notation {
+        Notation::Iccs | Notation::Detect => iccs::parse(pos, token),
+    }
+}
+
+fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
+    match value.trim() {
+        "1-0" => Ok(Some(GameResult::RedWins)),
+        "0-1" => Ok(Some(GameResult::BlackWins)),
+        "1/2-1/2" | "½-½" => Ok(Some(GameResult::Draw)),
+        "*" | "" | "?" => Ok(None),
+        _ => Err(()),
+    }
+}
+
+/// Replays every game of `batch` into records.
+pub(crate) fn replay_batch(batch: &Batch, path: &Path, params: &BuildParams) -> BatchOutput {
+    let mut out = BatchOutput::default();
+    for game in &batch.games {
+        replay_game(batch, game, path, params, &mut out);
+    }
+    out
+}
+
+fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams, out: &mut BatchOutput) {
+    let error = |loc: Location, token: Option<&str>, reason: SkipReason, detail: String| GameError {
+        file: path.to_path_buf(),
+        game: game.number,
+        line: loc.line,
+        column: loc.column,
+        token: token.map(str::to_string),
+        reason,
+        detail,
+    };
+    // A broken tag section: the game is unusable whatever the options.
+    if let Some((e, false)) = &game.error {
+        out.skip(SkipReason::BadHeader);
+        out.errors.push(error(e.location, None, SkipReason::BadHeader, e.to_string()));
+        return;
+    }
+    let result = match game.result_tag.as_ref().map(|t| (parse_result_tag(&t.value), t)) {
+        Some((Err(()), t)) => {
+            out.skip(SkipReason::BadHeader);
+            let detail = format!("Result tag {:?} is not 1-0, 0-1, 1/2-1/2 or *", t.value);
+            out.errors.push(error(t.loc, None, SkipReason::BadHeader, detail));
+            return;
+        }
+        Some((Ok(Some(r)), _)) => Some(r),
+        _ => game.outcome.flatten(),
+    };
+    if let Some(min) = params.min_elo {
+        fn elo(t: &Option<TagValue>) -> Option<(Result<u32, std::num::ParseIntError>, &TagValue)> {
+            t.as_ref().map(|t| (t.value.trim().parse::<u32>(), t))
+        }
+        match (elo(&game.red_elo), elo(&game.black_elo)) {
+            (Some((Ok(r), _)), Some((Ok(b), _))) => {
+                if r < min || b < min {
+                    out.skip(SkipReason::BelowMinElo);
+                    return;
+                }
+            }
+            (Some((Err(_), t)), _) | (_, Some((Err(_), t))) => {
+                out.skip(SkipReason::BadHeader);
+                let detail = format!("Elo tag {:?} is not a number", t.value);
+                out.errors.push(error(t.loc, None, SkipReason::BadHeader, detail));
+                return;
+            }
+            _ => {
+                out.skip(SkipReason::NoElo);
+                return;
+            }
+        }
+    }
+    let mut pos = match &game.fen {
+        None => Position::startpos(),
+        Some(t) => match Position::from_fen(t.value.trim()) {
+            Ok(p) => p,
+            Err(e) => {
+                out.skip(SkipReason::BadHeader);
+                out.errors.push(error(t.loc, None, SkipReason::BadHeader, format!("FEN tag {:?}: {e}", t.value)));
+                return;
+            }
+        },
+    };
+    let notation = notation_of(game.format.as_ref());
+    let first_record = out.records.len();
+    let tokens = batch.tokens.get(game.tokens.clone()).unwrap_or(&[]);
+    let mut played = 0usize;
+    // The reason of a bad move or syntax error after which `--keep-prefix` kept the moves.
+    let mut truncated: Option<SkipReason> = None;
+    for (ply, t) in tokens.iter().enumerate() {
+        let token = batch.token(t);
+        let m = match parse_move(&pos, token, notation) {
+            Ok(m) => m,
+            Err(e) => {
+                let reason = SkipReason::BadMove(e.kind());
+                out.errors.push(error(t.loc, Some(token), reason, e.to_string()));
+                if params.keep_prefix {
+                    truncated = Some(reason);
+                    break;
+                }
+                out.records.truncate(first_record);
+                out.skip(reason);
+                return;
+            }
+        };
+        if (ply as u64) < u64::from(params.max_ply) && params.only.keeps(pos.turn()) {
+            let (key, orientation) = canonical_key(&pos);
+            out.records.push(Raw::new(key, store_move(orientation, m), Outcome::for_side(result, pos.turn())));
+        }
+        pos.make_move(m);
+        played += 1;
+    }
+    if let (Some((e, true)), None) = (&game.error, truncated) {
+        let reason = SkipReason::Syntax;
+        out.errors.push(error(e.location, None, reason, e.kind.to_string() + &snippet_suffix(e)));
+        if !params.keep_prefix {
+            out.records.truncate(first_record);
+            out.skip(reason);
+            return;
+        }
+        truncated = Some(reason);
+    }
+    if played == 0 {
+        out.skip(truncated.unwrap_or(SkipReason::NoMoves));
+        return;
+    }
+    out.used += 1;
+    out.truncated += u64::from(truncated.is_some());
+    out.without_result += u64::from(result.is_none());
+}
+
+fn snippet_suffix(e: &SyntaxError) -> String {
+    if e.snippet.is_empty() {
+        String::new()
+    } else {
+        format!(" near `{}`", e.snippet)
+    }
+}

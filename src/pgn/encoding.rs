@@ -1,0 +1,555 @@
+//! Opening game files as streams of UTF-8 bytes, whatever they were written in.
+//!
+//! Xiangqi collections come as UTF-8, as GBK/GB18030 (mainland software) or as Big5/cp950
+//! (Taiwan and Hong Kong software, and the original CCPD files), often without any marker, and
+//! large ones are zstd-compressed. [`open`] sorts this out without reading whole files:
+//! 1. compression is recognised by the zstd magic bytes (`28 B5 2F FD`, or a skippable frame),
+//!    not by the file name, and decompressed as a stream;
+//! 2. the text encoding is decided once per file from the first [`SAMPLE_LEN`] bytes of the
+//!    decompressed text ([`detect_encoding`]), or forced with [`EncodingChoice`];
+//! 3. non-UTF-8 text goes through [`Transcoder`], an incremental `encoding_rs` decoder exposed as
+//!    a `BufRead`. UTF-8 is passed through untouched (validation happens in the reader, which
+//!    reports bad bytes with their location instead of silently replacing them).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::{error, fmt};
+
+use encoding_rs::{CoderResult, Decoder};
+
+/// How much decompressed text encoding detection looks at.
+pub const SAMPLE_LEN: usize = 64 * 1024;
+
+/// Buffer size for the UTF-8 pass-through and the transcoder's input and output.
+const BUF_LEN: usize = 64 * 1024;
+
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The text encoding to assume for a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EncodingChoice {
+    /// Detect it (see [`detect_encoding`]).
+    #[default]
+    Auto,
+    Utf8,
+    /// GBK, decoded as GB18030 (its superset), so GB2312 and GB18030 files work too.
+    Gbk,
+    /// Big5 as on Windows (cp950), decoded with the WHATWG Big5 table (which includes HKSCS).
+    Big5,
+}
+
+/// The text encoding a file was read with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextEncoding {
+    Utf8,
+    Gbk,
+    Big5,
+    /// Only chosen when the file starts with a UTF-16 byte-order mark.
+    Utf16Le,
+    /// Only chosen when the file starts with a UTF-16 byte-order mark.
+    Utf16Be,
+}
+
+impl TextEncoding {
+    /// A display name: `UTF-8`, `GBK`, `Big5`, `UTF-16LE`, `UTF-16BE`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 => "UTF-8",
+            TextEncoding::Gbk => "GBK",
+            TextEncoding::Big5 => "Big5",
+            TextEncoding::Utf16Le => "UTF-16LE",
+            TextEncoding::Utf16Be => "UTF-16BE",
+        }
+    }
+
+    fn encoding_rs(self) -> &'static encoding_rs::Encoding {
+        match self {
+            TextEncoding::Utf8 => encoding_rs::UTF_8,
+            // encoding_rs's GBK decoder is its GB18030 decoder.
+            TextEncoding::Gbk => encoding_rs::GB18030,
+            TextEncoding::Big5 => encoding_rs::BIG5,
+            TextEncoding::Utf16Le => encoding_rs::UTF_16LE,
+            TextEncoding::Utf16Be => encoding_rs::UTF_16BE,
+        }
+    }
+}
+
+impl fmt::Display for TextEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Guesses the encoding of a file from its first bytes (ideally [`SAMPLE_LEN`] of them).
+///
+/// A byte-order mark decides. Otherwise valid UTF-8 (allowing a character cut off at the end of
+/// the sample) is UTF-8. Otherwise the sample is decoded both as GBK and as Big5 and each reading
+/// is scored: +1 for every character that is common in Xiangqi notation (piece names in both
+/// scripts, 進/进 退 平, Chinese numerals and full-width digits), −4 for every replacement
+/// character (bytes the encoding cannot map). The two encodings map the same byte pairs to
+/// unrelated characters, so the right one produces far more Xiangqi characters; GBK trail bytes
+/// 0x80–0xA0 are invalid in Big5, which the penalty picks up. Ties go to GBK, the more common.
+pub fn detect_encoding(sample: &[u8]) -> TextEncoding {
+    match sample {
+        [0xef, 0xbb, 0xbf, ..] => return TextEncoding::Utf8,
+        [0xff, 0xfe, ..] => return TextEncoding::Utf16Le,
+        [0xfe, 0xff, ..] => return TextEncoding::Utf16Be,
+        _ => {}
+    }
+    match std::str::from_utf8(sample) {
+        Ok(_) => return TextEncoding::Utf8,
+        // `error_len() == None`: only an incomplete character at the very end of the sample.
+        Err(e) if e.error_len().is_none() => return TextEncoding::Utf8,
+        Err(_) => {}
+    }
+    let gbk = xiangqi_score(TextEncoding::Gbk, sample);
+    let big5 = xiangqi_score(TextEncoding::Big5, sample);
+    if big5 > gbk {
+        TextEncoding::Big5
+    } else {
+        TextEncoding::Gbk
+    }
+}
+
+fn xiangqi_score(encoding: TextEncoding, sample: &[u8]) -> i64 {
+    let (text, _) = encoding.encoding_rs().decode_without_bom_handling(sample);
+    let mut score = 0i64;
+    for c in text.chars() {
+        if is_xiangqi_char(c) {
+            score += 1;
+        } else if c == '\u{FFFD}' {
+            score -= 4;
+        }
+    }
+    score
+}
+
+fn is_xiangqi_char(c: char) -> bool {
+    matches!(
+        c,
+        '炮' | '砲'
+            | '馬'
+            | '马'
+            | '傌'
+            | '車'
+            | '车'
+            | '俥'
+            | '進'
+            | '进'
+            | '退'
+            | '平'
+            | '兵'
+            | '卒'
+            | '相'
+            | '象'
+            | '仕'
+            | '士'
+            | '帥'
+            | '帅'
+            | '將'
+            | '将'
+            | '前'
+            | '後'
+            | '后'
+            | '一'
+            | '二'
+            | '三'
+            | '四'
+            | '五'
+            | '六'
+            | '七'
+            | '八'
+            | '九'
+            | '１'..='９'
+    )
+}
+
+/// Failure to open a game file; names the file.
+#[derive(Debug)]
+pub struct OpenError {
+    path: PathBuf,
+    what: &'static str,
+    source: io::Error,
+}
+
+impl OpenError {
+    fn new(path: &Path, what: &'static str, source: io::Error) -> Self {
+        OpenError {
+            path: path.to_path_buf(),
+            what,
+            source,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn io_error(&self) -> &io::Error {
+        &self.source
+    }
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.path.display(), self.what, self.source)
+    }
+}
+
+impl error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// An opened game file: decompressed, decoded UTF-8 text as a `BufRead`. I/O errors met while
+/// reading it (say, a truncated zstd stream) carry the file name in their message.
+pub struct Input {
+    path: PathBuf,
+    encoding: TextEncoding,
+    compressed: bool,
+    inner: Box<dyn BufRead + Send>,
+}
+
+impl Input {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The encoding the text is decoded from (detected or forced).
+    pub fn encoding(&self) -> TextEncoding {
+        self.encoding
+    }
+
+    /// Whether the file was zstd-compressed.
+    pub fn is_compressed(&self) -> bool {
+        self.compressed
+    }
+
+    fn name_error(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("path", &self.path)
+            .field("encoding", &self.encoding)
+            .field("compressed", &self.compressed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) => Err(self.name_error(e)),
+        }
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        // Two steps because the borrow of `inner` in the `Ok` arm would outlive the match.
+        if let Err(e) = self.inner.fill_buf() {
+            return Err(self.name_error(e));
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt)
+    }
+}
+
+/// Opens a game file (see the module documentation).
+pub fn open(path: impl AsRef<Path>, choice: EncodingChoice) -> Result<Input, OpenError> {
+    let path = path.as_ref();
+    let file = File::open(path).map_err(|e| OpenError::new(path, "cannot open", e))?;
+    open_reader(file, path, choice)
+}
+
+/// Like [`open`], for data that is not a named file (standard input, memory, a network stream).
+/// `name` is only used in messages.
+pub fn open_reader<R: Read + Send + 'static>(
+    reader: R,
+    name: impl AsRef<Path>,
+    choice: EncodingChoice,
+) -> Result<Input, OpenError> {
+    let path = name.as_ref();
+    let mut reader = reader;
+    let magic = read_prefix(&mut reader, 4).map_err(|e| OpenError::new(path, "cannot read", e))?;
+    let is_zstd = magic == ZSTD_MAGIC
+        || (magic.len() == 4 && magic[0] & 0xf0 == 0x50 && magic[1..] == [0x2a, 0x4d, 0x18]);
+    let raw = Cursor::new(magic).chain(reader);
+    let mut decoded: Box<dyn Read + Send> = if is_zstd {
+        let decoder = zstd::stream::read::Decoder::new(raw)
+            .map_err(|e| OpenError::new(path, "cannot start zstd decompression", e))?;
+        Box::new(decoder)
+    } else {
+        Box::new(raw)
+    };
+    let what = if is_zstd {
+        "cannot decompress"
+    } else {
+        "cannot read"
+    };
+    let sample =
+        read_prefix(&mut decoded, SAMPLE_LEN).map_err(|e| OpenError::new(path, what, e))?;
+    let encoding = match choice {
+        EncodingChoice::Auto => detect_encoding(&sample),
+        EncodingChoice::Utf8 => TextEncoding::Utf8,
+        EncodingChoice::Gbk => TextEncoding::Gbk,
+        EncodingChoice::Big5 => TextEncoding::Big5,
+    };
+    let bom = if encoding == TextEncoding::Utf8 && sample.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let mut head = Cursor::new(sample);
+    head.set_position(bom);
+    let stream = head.chain(decoded);
+    let inner: Box<dyn BufRead + Send> = if encoding == TextEncoding::Utf8 {
+        Box::new(BufReader::with_capacity(BUF_LEN, stream))
+    } else {
+        Box::new(Transcoder::new(stream, encoding))
+    };
+    Ok(Input {
+        path: path.to_path_buf(),
+        encoding,
+        compressed: is_zstd,
+        inner,
+    })
+}
+
+/// Reads up to `n` bytes (fewer only at the end of the input).
+fn read_prefix(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(n);
+    r.take(n as u64).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+/// Decodes a byte stream in some encoding to UTF-8, incrementally, as a `BufRead`.
+///
+/// Bytes that are invalid in the encoding become U+FFFD (the reader flags those inside moves).
+/// Memory use is two fixed buffers, whatever the input size.
+pub struct Transcoder<R> {
+    inner: R,
+    decoder: Decoder,
+    input: Box<[u8]>,
+    in_start: usize,
+    in_end: usize,
+    output: Box<[u8]>,
+    out_start: usize,
+    out_end: usize,
+    eof: bool,
+    finished: bool,
+}
+
+impl<R: Read> Transcoder<R> {
+    /// A byte-order mark of `encoding` at the start is removed.
+    pub fn new(inner: R, encoding: TextEncoding) -> Self {
+        Transcoder {
+            inner,
+            decoder: encoding.encoding_rs().new_decoder_with_bom_removal(),
+            input: vec![0; BUF_LEN].into_boxed_slice(),
+            in_start: 0,
+            in_end: 0,
+            output: vec![0; BUF_LEN].into_boxed_slice(),
+            out_start: 0,
+            out_end: 0,
+            eof: false,
+            finished: false,
+        }
+    }
+
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> BufRead for Transcoder<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.out_start == self.out_end && !self.finished {
+            if self.in_start == self.in_end && !self.eof {
+                self.in_start = 0;
+                self.in_end = 0;
+                loop {
+                    match self.inner.read(&mut self.input) {
+                        Ok(0) => self.eof = true,
+                        Ok(n) => self.in_end = n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e),
+                    }
+                    break;
+                }
+            }
+            let (result, read, written, _) = self.decoder.decode_to_utf8(
+                &self.input[self.in_start..self.in_end],
+                &mut self.output,
+                self.eof,
+            );
+            self.in_start += read;
+            self.out_start = 0;
+            self.out_end = written;
+            // With `last` set, the decoder must not be called again once it has consumed
+            // everything.
+            if self.eof && result == CoderResult::InputEmpty {
+                self.finished = true;
+            }
+        }
+        Ok(&self.output[self.out_start..self.out_end])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.out_start = (self.out_start + amt).min(self.out_end);
+    }
+}
+
+impl<R: Read> Read for Transcoder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out one byte per call, to exercise every buffer boundary.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    fn transcode(bytes: &[u8], enc: TextEncoding) -> String {
+        let mut out = String::new();
+        Transcoder::new(Trickle(bytes), enc)
+            .read_to_string(&mut out)
+            .expect("utf-8 output");
+        out
+    }
+
+    const MOVES: &str = "1. 炮二平五 馬８進７\n2. 馬二進三 車９平８\n";
+
+    #[test]
+    fn transcodes_gbk_and_big5_byte_by_byte() {
+        let (gbk, _, bad) = encoding_rs::GBK.encode(MOVES);
+        assert!(!bad);
+        assert_eq!(transcode(&gbk, TextEncoding::Gbk), MOVES);
+        let (big5, _, bad) = encoding_rs::BIG5.encode(MOVES);
+        assert!(!bad);
+        assert_eq!(transcode(&big5, TextEncoding::Big5), MOVES);
+    }
+
+    #[test]
+    fn transcoder_replaces_invalid_bytes_and_truncated_tail() {
+        // 0xFF is not a GBK lead byte (0x80 is: the euro sign); a lone lead byte at the end is an incomplete character.
+        assert_eq!(
+            transcode(b"a\xffb\xb0", TextEncoding::Gbk),
+            "a\u{FFFD}b\u{FFFD}"
+        );
+        assert_eq!(transcode(b"", TextEncoding::Big5), "");
+    }
+
+    #[test]
+    fn transcoder_handles_large_input() {
+        let text = MOVES.repeat(20_000); // > 2 buffers
+        let (gbk, _, _) = encoding_rs::GBK.encode(&text);
+        let mut out = String::new();
+        Transcoder::new(&gbk[..], TextEncoding::Gbk)
+            .read_to_string(&mut out)
+            .expect("read");
+        assert_eq!(out, text);
+    }
+
+    #[test]
+    fn detects_encodings() {
+        let (gbk, _, _) = encoding_rs::GBK.encode("1. 炮二平五 马８进７ 2. 马二进三 车９平８");
+        let (big5, _, _) = encoding_rs::BIG5.encode(MOVES);
+        assert_eq!(detect_encoding(&gbk), TextEncoding::Gbk);
+        assert_eq!(detect_encoding(&big5), TextEncoding::Big5);
+        // Traditional characters are in GBK too: a traditional text in GBK bytes is still GBK.
+        let (gbk_trad, _, _) = encoding_rs::GBK.encode(MOVES);
+        assert_eq!(detect_encoding(&gbk_trad), TextEncoding::Gbk);
+        assert_eq!(detect_encoding(MOVES.as_bytes()), TextEncoding::Utf8);
+        assert_eq!(detect_encoding(b"1. h2e2 h9g7"), TextEncoding::Utf8);
+        assert_eq!(detect_encoding(b""), TextEncoding::Utf8);
+        // A UTF-8 sample cut inside a character is still UTF-8.
+        let cut = &MOVES.as_bytes()[..5];
+        assert_eq!(detect_encoding(cut), TextEncoding::Utf8);
+        assert_eq!(detect_encoding(b"\xff\xfe1\x00"), TextEncoding::Utf16Le);
+    }
+
+    #[test]
+    fn open_reader_detects_zstd_and_encoding() {
+        let (big5, _, _) = encoding_rs::BIG5.encode(MOVES);
+        let packed = zstd::encode_all(&big5[..], 3).expect("compress");
+        let mut input =
+            open_reader(Cursor::new(packed), "mem.pgn", EncodingChoice::Auto).expect("open");
+        assert!(input.is_compressed());
+        assert_eq!(input.encoding(), TextEncoding::Big5);
+        let mut out = String::new();
+        input.read_to_string(&mut out).expect("read");
+        assert_eq!(out, MOVES);
+
+        let mut plain = open_reader(
+            Cursor::new(b"\xEF\xBB\xBFabc".to_vec()),
+            "x",
+            EncodingChoice::Auto,
+        )
+        .expect("open");
+        assert!(!plain.is_compressed());
+        let mut out = String::new();
+        plain.read_to_string(&mut out).expect("read");
+        assert_eq!(out, "abc");
+    }
+
+    #[test]
+    fn forced_encoding_wins() {
+        let (gbk, _, _) = encoding_rs::GBK.encode(MOVES);
+        let input =
+            open_reader(Cursor::new(gbk.into_owned()), "x", EncodingChoice::Big5).expect("open");
+        assert_eq!(input.encoding(), TextEncoding::Big5);
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let err = open("/nonexistent/dir/games.pgn", EncodingChoice::Auto).expect_err("missing");
+        assert!(
+            err.to_string()
+                .starts_with("/nonexistent/dir/games.pgn: cannot open"),
+            "{err}"
+        );
+
+        // A truncated zstd stream fails while reading, and the message names the file.
+        let packed = zstd::encode_all(&MOVES.repeat(5000).into_bytes()[..], 3).expect("compress");
+        let cut = packed[..packed.len() / 2].to_vec();
+        match open_reader(Cursor::new(cut), "cut.pgn.zst", EncodingChoice::Auto) {
+            Err(e) => assert!(e.to_string().starts_with("cut.pgn.zst:"), "{e}"),
+            Ok(mut input) => {
+                let mut sink = Vec::new();
+                let e = input.read_to_end(&mut sink).expect_err("truncated");
+                assert!(e.to_string().starts_with("cut.pgn.zst:"), "{e}");
+            }
+        }
+    }
+}

@@ -1,0 +1,1012 @@
+//! The streaming, visitor-style PGN reader (modelled on the `pgn-reader` crate's design).
+//!
+//! [`Reader`] pulls UTF-8 bytes from any `BufRead` one line at a time (so memory stays bounded by
+//! the longest line, never the file), cuts them into tags, comments, NAGs, variations, results
+//! and move tokens, and hands those to a [`Visitor`]. It knows no Xiangqi rules: a move token is
+//! just a string, so the reader serves every notation (ICCS `H2-E2`, coordinates `h2e2`, WXF
+//! `C2.5`, Chinese `炮二平五`) and does not depend on the board code.
+//!
+//! Why lines: every location we report needs a line and a column, resynchronisation after an
+//! error is defined in terms of lines (`[` at the start of a line begins a tag section), and the
+//! one-game-per-line format is line-based by nature. Reading a line is one `memchr` plus a copy,
+//! well within the speed budget.
+//!
+//! The accepted grammar and the error recovery rules are described in `docs/PGN.md`.
+
+use std::io::{self, BufRead, Read};
+
+use super::error::{snippet, ErrorKind, SyntaxError};
+use super::visitor::{GameResult, Location, Skip, Visitor};
+
+/// How the input is split into games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Decide from the first non-blank line: if it starts with `[`, `{` or `;` the input is PGN,
+    /// otherwise it is a plain move list with one game per line.
+    Auto,
+    /// PGN: games are tag sections followed by movetext; movetext may span lines.
+    Pgn,
+    /// One game per non-blank line (movetext only, no tags).
+    Lines,
+}
+
+/// Default for [`Reader::set_max_line_len`]: 1 MiB, far above any real line (a whole game on one
+/// line is a few kilobytes) but small enough that binary junk without newlines cannot make the
+/// reader swallow a whole file into memory.
+pub const DEFAULT_MAX_LINE_LEN: usize = 1 << 20;
+
+/// Whether the current line could be taken as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineState {
+    Ok,
+    /// `text` holds only the valid prefix; these are the first bytes from the first invalid one.
+    InvalidUtf8 {
+        tail: [u8; 4],
+        tail_len: u8,
+    },
+    /// The line exceeded the length limit; `text` is empty.
+    TooLong,
+}
+
+/// Maps byte offsets of the current line to 1-based character columns, incrementally, because
+/// tokens are visited left to right and recounting from the line start would be quadratic.
+#[derive(Clone, Copy, Debug, Default)]
+struct Columns {
+    ascii: bool,
+    byte: usize,
+    chars: usize,
+}
+
+impl Columns {
+    fn reset(&mut self, ascii: bool) {
+        *self = Columns {
+            ascii,
+            byte: 0,
+            chars: 0,
+        };
+    }
+
+    fn column(&mut self, text: &str, byte: usize) -> u32 {
+        let byte = byte.min(text.len());
+        let chars = if self.ascii {
+            byte
+        } else {
+            if byte < self.byte {
+                self.byte = 0;
+                self.chars = 0;
+            }
+            // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
+            let n = text.as_bytes()[self.byte..byte]
+                .iter()
+                .filter(|&&b| (b as i8) >= -0x40)
+                .count();
+            self.chars += n;
+            self.byte = byte;
+            self.chars
+        };
+        u32::try_from(chars + 1).unwrap_or(u32::MAX)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before the first movetext item: tags and comments.
+    Tags,
+    Movetext,
+    /// The result token was seen; comments and NAGs still belong to the game, anything else
+    /// starts the next one.
+    AfterResult,
+}
+
+/// Per-game parsing state.
+struct Game {
+    lines: bool,
+    phase: Phase,
+    tags_seen: bool,
+    skip_game: bool,
+    /// Variation nesting depth.
+    depth: u64,
+    /// Depth of the variation being skipped, 0 if none.
+    skip_from: u64,
+    outer_paren: Location,
+    /// Just after the last content of the game.
+    end: Location,
+}
+
+impl Game {
+    fn suppressed(&self) -> bool {
+        self.skip_game || self.skip_from > 0
+    }
+}
+
+/// How to find the next game after a syntax error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resync {
+    /// Already at a game boundary (a tag line or the end of input).
+    None,
+    /// Skip according to where the error happened (see `docs/PGN.md`).
+    Auto,
+}
+
+enum Step {
+    Continue,
+    End,
+    Fail(SyntaxError, Resync),
+}
+
+/// What a whitespace-delimited movetext token is.
+enum Token {
+    Result(Option<GameResult>),
+    /// A move number (`12`, `12.`, `12...`, or just dots); `Some(i)`: a move follows at byte `i`
+    /// of the token (`1.炮二平五`).
+    Number(Option<usize>),
+    Move,
+}
+
+/// Builds a [`Location`] in the current line; a macro so that only the `cols` field is borrowed
+/// mutably while `text` may be borrowed elsewhere.
+macro_rules! loc {
+    ($s:ident, $byte:expr) => {
+        Location {
+            game: $s.game_no,
+            line: $s.line_no,
+            column: $s.cols.column(&$s.text, $byte),
+        }
+    };
+}
+
+/// Streaming PGN reader; see the module documentation.
+pub struct Reader<R> {
+    inner: R,
+    /// The current line without its terminator: the whole line, or its valid UTF-8 prefix.
+    text: String,
+    line_state: LineState,
+    /// Byte offset of the first non-whitespace character of `text`.
+    first: usize,
+    cur_blank: bool,
+    prev_blank: bool,
+    /// Next unread byte of `text`.
+    pos: usize,
+    loaded: bool,
+    eof: bool,
+    line_no: u64,
+    cols: Columns,
+    mode: Mode,
+    game_no: u64,
+    bytes_read: u64,
+    max_line_len: usize,
+    /// Tag values with escapes and multi-line comments are assembled here.
+    scratch: String,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader that detects the [`Mode`] from the input.
+    pub fn new(inner: R) -> Self {
+        Self::with_mode(inner, Mode::Auto)
+    }
+
+    /// A reader with a fixed [`Mode`] (or `Mode::Auto`).
+    pub fn with_mode(inner: R, mode: Mode) -> Self {
+        Reader {
+            inner,
+            text: String::new(),
+            line_state: LineState::Ok,
+            first: 0,
+            cur_blank: true,
+            prev_blank: true,
+            pos: 0,
+            loaded: false,
+            eof: false,
+            line_no: 0,
+            cols: Columns::default(),
+            mode,
+            game_no: 0,
+            bytes_read: 0,
+            max_line_len: DEFAULT_MAX_LINE_LEN,
+            scratch: String::new(),
+        }
+    }
+
+    /// Lines (and multi-line comments) longer than this many bytes are reported as
+    /// [`ErrorKind::LineTooLong`] ([`ErrorKind::CommentTooLong`]) and skipped.
+    pub fn set_max_line_len(&mut self, bytes: usize) {
+        self.max_line_len = bytes.max(1);
+    }
+
+    /// The mode in use: the one given, or the detected one once the first game was started
+    /// (`Mode::Auto` before that).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Number of games started so far (including malformed ones).
+    pub fn games_read(&self) -> u64 {
+        self.game_no
+    }
+
+    /// Bytes consumed from the input so far (for progress bars and throughput figures).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The 1-based number of the line most recently read (0 before the first).
+    pub fn line(&self) -> u64 {
+        self.line_no
+    }
+
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Reads one game, feeding it to `visitor`. Returns `Ok(false)` at the end of the input
+    /// (nothing was visited). Syntax errors go to [`Visitor::malformed`]; only I/O errors are
+    /// returned, after which the reader should not be used further.
+    pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> io::Result<bool> {
+        if !self.seek_game_start()? {
+            return Ok(false);
+        }
+        let lines = match self.mode {
+            Mode::Pgn => false,
+            Mode::Lines => true,
+            Mode::Auto => {
+                let looks_pgn = matches!(
+                    self.text.as_bytes().get(self.pos),
+                    Some(b'[' | b'{' | b';') | None
+                );
+                self.mode = if looks_pgn { Mode::Pgn } else { Mode::Lines };
+                !looks_pgn
+            }
+        };
+        self.game_no += 1;
+        let start = loc!(self, self.pos);
+        visitor.begin_game(start);
+        let mut g = Game {
+            lines,
+            phase: Phase::Tags,
+            tags_seen: false,
+            skip_game: false,
+            depth: 0,
+            skip_from: 0,
+            outer_paren: start,
+            end: start,
+        };
+        if lines {
+            g.phase = Phase::Movetext;
+            g.skip_game = visitor.begin_movetext(start) == Skip::SkipGame;
+        }
+        loop {
+            match self.step(visitor, &mut g)? {
+                Step::Continue => {}
+                Step::End => {
+                    if g.depth > 0 {
+                        let err = SyntaxError {
+                            location: g.outer_paren,
+                            kind: ErrorKind::UnclosedVariation,
+                            snippet: String::new(),
+                        };
+                        self.fail(visitor, &g, err, Resync::None)?;
+                    } else {
+                        if g.phase == Phase::Tags && !g.skip_game {
+                            visitor.begin_movetext(g.end);
+                        }
+                        visitor.end_game(g.end);
+                    }
+                    return Ok(true);
+                }
+                Step::Fail(err, resync) => {
+                    self.fail(visitor, &g, err, resync)?;
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    /// Reads all remaining games; returns how many were read.
+    pub fn read_all<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> io::Result<u64> {
+        let mut n = 0;
+        while self.read_game(visitor)? {
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Skips blank lines and `%` escape lines; leaves `pos` at the first content of the next
+    /// game. Returns false at the end of the input.
+    fn seek_game_start(&mut self) -> io::Result<bool> {
+        loop {
+            if self.loaded {
+                let i = skip_ws(self.text.as_bytes(), self.pos);
+                self.pos = i;
+                if i < self.text.len() || self.line_state != LineState::Ok {
+                    return Ok(true);
+                }
+            }
+            if !self.load_line()? {
+                return Ok(false);
+            }
+            self.begin_line();
+        }
+    }
+
+    /// Positions at the start of a freshly loaded line, ignoring `%` escape lines entirely.
+    fn begin_line(&mut self) {
+        if self.text.starts_with('%') {
+            self.skip_line();
+        } else {
+            self.pos = self.first;
+        }
+    }
+
+    fn skip_line(&mut self) {
+        self.pos = self.text.len();
+        self.line_state = LineState::Ok;
+    }
+
+    fn is_tag_line(&self) -> bool {
+        self.text.as_bytes().get(self.first) == Some(&b'[')
+    }
+
+    /// Reads the next line into `text`. Returns false at the end of the input.
+    fn load_line(&mut self) -> io::Result<bool> {
+        self.prev_blank = !self.loaded || self.cur_blank;
+        self.loaded = false;
+        if self.eof {
+            return Ok(false);
+        }
+        let mut buf = std::mem::take(&mut self.text).into_bytes();
+        buf.clear();
+        // +2: room for "\r\n" after a line of exactly the maximum length.
+        let cap = self.max_line_len as u64 + 2;
+        let n = (&mut self.inner).take(cap).read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            self.eof = true;
+            return Ok(false);
+        }
+        self.bytes_read += n as u64;
+        let mut too_long = false;
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+        } else if n as u64 == cap {
+            too_long = true;
+            self.bytes_read += self.discard_rest_of_line()?;
+        }
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        too_long |= buf.len() > self.max_line_len;
+        self.line_no += 1;
+        if self.line_no == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
+            buf.drain(..3);
+        }
+        if too_long {
+            self.text = String::new();
+            self.line_state = LineState::TooLong;
+        } else {
+            match String::from_utf8(buf) {
+                Ok(s) => {
+                    self.text = s;
+                    self.line_state = LineState::Ok;
+                }
+                Err(e) => {
+                    let valid = e.utf8_error().valid_up_to();
+                    let mut bytes = e.into_bytes();
+                    let mut tail = [0u8; 4];
+                    let tail_len = (bytes.len() - valid).min(4);
+                    tail[..tail_len].copy_from_slice(&bytes[valid..valid + tail_len]);
+                    bytes.truncate(valid);
+                    self.text = String::from_utf8(bytes).unwrap_or_default();
+                    self.line_state = LineState::InvalidUtf8 {
+                        tail,
+                        tail_len: tail_len as u8,
+                    };
+                }
+            }
+        }
+        self.first = skip_ws(self.text.as_bytes(), 0);
+        self.cur_blank = self.first == self.text.len() && self.line_state == LineState::Ok;
+        self.cols.reset(self.text.is_ascii());
+        self.pos = 0;
+        self.loaded = true;
+        Ok(true)
+    }
+
+    /// After an over-long line: drops input up to and including the next `\n`.
+    fn discard_rest_of_line(&mut self) -> io::Result<u64> {
+        let mut total = 0u64;
+        loop {
+            let buf = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(total);
+            }
+            let (used, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(k) => (k + 1, true),
+                None => (buf.len(), false),
+            };
+            self.inner.consume(used);
+            total += used as u64;
+            if done {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// The error for a line that could not be taken as text, once its good part is used up.
+    fn line_error(&mut self) -> Option<SyntaxError> {
+        let len = self.text.len();
+        match self.line_state {
+            LineState::Ok => None,
+            LineState::InvalidUtf8 { tail, tail_len } => {
+                let hex: Vec<String> = tail[..tail_len as usize]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                Some(SyntaxError {
+                    location: loc!(self, len),
+                    kind: ErrorKind::InvalidUtf8,
+                    snippet: format!("bytes {}", hex.join(" ")),
+                })
+            }
+            LineState::TooLong => Some(SyntaxError {
+                location: loc!(self, 0),
+                kind: ErrorKind::LineTooLong,
+                snippet: String::new(),
+            }),
+        }
+    }
+
+    fn error_at(&mut self, byte: usize, kind: ErrorKind) -> Step {
+        let location = loc!(self, byte);
+        let snippet = snippet(self.text.get(byte..).unwrap_or(""));
+        Step::Fail(
+            SyntaxError {
+                location,
+                kind,
+                snippet,
+            },
+            Resync::Auto,
+        )
+    }
+
+    /// Reports a broken game, skips to the next game and closes the broken one.
+    fn fail<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &Game,
+        err: SyntaxError,
+        resync: Resync,
+    ) -> io::Result<()> {
+        v.malformed(&err);
+        if resync == Resync::Auto {
+            if g.lines {
+                self.skip_line();
+            } else {
+                // In the tag section the following lines may be more tags of the broken game:
+                // only a tag line after a non-tag line (blank or movetext) starts a new game.
+                // In movetext, the next tag line does.
+                let mut seen_non_tag = g.phase != Phase::Tags || !self.is_tag_line();
+                self.skip_line();
+                while self.load_line()? {
+                    if self.is_tag_line() {
+                        if seen_non_tag {
+                            self.pos = self.first;
+                            break;
+                        }
+                    } else {
+                        seen_non_tag = true;
+                    }
+                    self.skip_line();
+                }
+            }
+        }
+        v.end_game(err.location);
+        Ok(())
+    }
+
+    /// Handles the next item of the game.
+    fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> io::Result<Step> {
+        let len = self.text.len();
+        let after_result = g.phase == Phase::AfterResult && !g.lines;
+        if self.pos >= len {
+            if after_result && self.line_state != LineState::Ok {
+                // Junk after a finished game is the next (broken) game, not this one's fault.
+                return Ok(Step::End);
+            }
+            if let Some(err) = self.line_error() {
+                return Ok(Step::Fail(err, Resync::Auto));
+            }
+            if g.lines || !self.load_line()? {
+                return Ok(Step::End);
+            }
+            self.begin_line();
+            return Ok(Step::Continue);
+        }
+        let b = self.text.as_bytes();
+        let i = skip_ws(b, self.pos);
+        self.pos = i;
+        if i >= len {
+            return Ok(Step::Continue);
+        }
+        let c = b[i];
+        if after_result && !matches!(c, b'{' | b';' | b'$') {
+            // Whatever follows the result, other than comments and NAGs, starts the next game.
+            return Ok(Step::End);
+        }
+        Ok(match c {
+            b'{' => return self.brace_comment(v, g, i),
+            b';' => {
+                if self.line_state != LineState::Ok {
+                    return Ok(Step::Fail(
+                        self.line_error().unwrap_or_else(unreachable_err),
+                        Resync::Auto,
+                    ));
+                }
+                if let Some(k) = find_nul(&b[i + 1..]) {
+                    return Ok(self.error_at(i + 1 + k, ErrorKind::ControlCharacter(b[i + 1 + k])));
+                }
+                let at = loc!(self, i);
+                if !g.suppressed() {
+                    v.comment(&self.text[i + 1..], at);
+                }
+                self.pos = len;
+                g.end = loc!(self, len);
+                Step::Continue
+            }
+            b'(' => {
+                if g.phase == Phase::AfterResult {
+                    return Ok(self.after_result(g, i));
+                }
+                let at = loc!(self, i);
+                self.ensure_movetext(v, g, at);
+                self.pos = i + 1;
+                g.end = loc!(self, i + 1);
+                g.depth += 1;
+                if g.depth == 1 {
+                    g.outer_paren = at;
+                }
+                if !g.suppressed() {
+                    match v.begin_variation(at) {
+                        Skip::Continue => {}
+                        Skip::SkipVariation => g.skip_from = g.depth,
+                        Skip::SkipGame => g.skip_game = true,
+                    }
+                }
+                Step::Continue
+            }
+            b')' => {
+                if g.depth == 0 {
+                    return Ok(self.error_at(i, ErrorKind::UnexpectedChar(')')));
+                }
+                self.pos = i + 1;
+                g.end = loc!(self, i + 1);
+                if g.skip_from == g.depth {
+                    g.skip_from = 0;
+                } else if !g.suppressed() {
+                    v.end_variation();
+                }
+                g.depth -= 1;
+                Step::Continue
+            }
+            b'$' => {
+                let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let nag = std::str::from_utf8(&b[i + 1..i + 1 + digits])
+                    .ok()
+                    .and_then(|s| s.parse::<u16>().ok());
+                let Some(nag) = nag else {
+                    return Ok(self.error_at(i, ErrorKind::BadNag));
+                };
+                let at = loc!(self, i);
+                if g.phase != Phase::AfterResult {
+                    self.ensure_movetext(v, g, at);
+                }
+                if !g.suppressed() {
+                    v.nag(nag, at);
+                }
+                self.pos = i + 1 + digits;
+                g.end = loc!(self, self.pos);
+                Step::Continue
+            }
+            b'[' if i == self.first => {
+                if g.lines {
+                    self.error_at(i, ErrorKind::UnexpectedChar('['))
+                } else if g.phase == Phase::Tags && !(g.tags_seen && self.prev_blank) {
+                    self.tag_line(v, g)
+                } else {
+                    // The next game's tag section (a tag section only continues across blank
+                    // lines while no tag has been seen, so tag-only games stay separate).
+                    Step::End
+                }
+            }
+            b'[' | b']' | b'}' | b'"' => self.error_at(i, ErrorKind::UnexpectedChar(c as char)),
+            c if is_control(c) => self.error_at(i, ErrorKind::ControlCharacter(c)),
+            _ => self.token(v, g, i),
+        })
+    }
+
+    fn ensure_movetext<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, at: Location) {
+        if g.phase == Phase::Tags {
+            g.phase = Phase::Movetext;
+            if !g.skip_game && v.begin_movetext(at) == Skip::SkipGame {
+                g.skip_game = true;
+            }
+        }
+    }
+
+    /// A movetext item after the result: in PGN it starts the next game (left unread), in line
+    /// mode it is an error.
+    fn after_result(&mut self, g: &Game, i: usize) -> Step {
+        if g.lines {
+            self.error_at(i, ErrorKind::TextAfterResult)
+        } else {
+            Step::End
+        }
+    }
+
+    /// A whitespace-delimited token: a result, a move number, a move, an annotation.
+    fn token<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, i: usize) -> Step {
+        let b = self.text.as_bytes();
+        let j = token_end(b, i);
+        if j == b.len() && self.line_state != LineState::Ok {
+            // The token runs into undecodable bytes: report those rather than half a token.
+            return Step::Fail(
+                self.line_error().unwrap_or_else(unreachable_err),
+                Resync::Auto,
+            );
+        }
+        let kind = classify(&self.text[i..j]);
+        if g.phase == Phase::AfterResult {
+            return self.after_result(g, i);
+        }
+        let at = loc!(self, i);
+        self.ensure_movetext(v, g, at);
+        match kind {
+            Token::Result(r) => {
+                if g.depth > 0 {
+                    return self.error_at(i, ErrorKind::ResultInVariation);
+                }
+                if !g.suppressed() {
+                    v.outcome(r, at);
+                }
+                g.phase = Phase::AfterResult;
+            }
+            Token::Number(None) => {}
+            Token::Number(Some(k)) => {
+                if let Err(step) = self.deliver_move(v, g, i + k, j) {
+                    return step;
+                }
+            }
+            Token::Move => {
+                if let Err(step) = self.deliver_move(v, g, i, j) {
+                    return step;
+                }
+            }
+        }
+        self.pos = j;
+        g.end = loc!(self, j);
+        Step::Continue
+    }
+
+    /// Delivers `text[a..j]` as a move, splitting off a `!`/`?` suffix as a NAG.
+    fn deliver_move<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &mut Game,
+        a: usize,
+        j: usize,
+    ) -> Result<(), Step> {
+        let stem_len = self.text[a..j].trim_end_matches(['!', '?']).len();
+        let stem_end = a + stem_len;
+        if stem_len > 0 {
+            let stem = &self.text[a..stem_end];
+            if !self.cols.ascii && stem.contains('\u{FFFD}') {
+                return Err(self.error_at(a, ErrorKind::ReplacementCharacter));
+            }
+            if !g.suppressed() {
+                let at = loc!(self, a);
+                match v.move_token(&self.text[a..stem_end], at) {
+                    Skip::Continue => {}
+                    Skip::SkipGame => g.skip_game = true,
+                    Skip::SkipVariation => {
+                        if g.depth > 0 {
+                            g.skip_from = g.depth;
+                        }
+                    }
+                }
+            }
+        }
+        if stem_end < j {
+            let nag = match &self.text[stem_end..j] {
+                "!" => 1,
+                "?" => 2,
+                "!!" => 3,
+                "??" => 4,
+                "!?" => 5,
+                "?!" => 6,
+                _ => return Err(self.error_at(stem_end, ErrorKind::BadNag)),
+            };
+            if !g.suppressed() {
+                let at = loc!(self, stem_end);
+                v.nag(nag, at);
+            }
+        }
+        Ok(())
+    }
+
+    /// A `{` comment, possibly spanning lines.
+    fn brace_comment<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        g: &mut Game,
+        i: usize,
+    ) -> io::Result<Step> {
+        let start = loc!(self, i);
+        let body = i + 1;
+        if let Some(k) = self.text[body..].find('}') {
+            let end = body + k;
+            if let Some(c) = find_nul(&self.text.as_bytes()[body..end]) {
+                let byte = self.text.as_bytes()[body + c];
+                return Ok(self.error_at(body + c, ErrorKind::ControlCharacter(byte)));
+            }
+            if !g.suppressed() {
+                v.comment(&self.text[body..end], start);
+            }
+            self.pos = end + 1;
+            g.end = loc!(self, end + 1);
+            return Ok(Step::Continue);
+        }
+        let unterminated = |snippet: String| SyntaxError {
+            location: start,
+            kind: ErrorKind::UnterminatedComment,
+            snippet,
+        };
+        if g.lines {
+            let s = snippet(&self.text[i..]);
+            return Ok(Step::Fail(unterminated(s), Resync::Auto));
+        }
+        self.scratch.clear();
+        let mut from = body;
+        loop {
+            if let Some(err) = self.line_error() {
+                return Ok(Step::Fail(err, Resync::Auto));
+            }
+            let rest = &self.text.as_bytes()[from..];
+            let close = rest.iter().position(|&c| c == b'}');
+            let upto = close.map_or(self.text.len(), |k| from + k);
+            if let Some(c) = find_nul(&self.text.as_bytes()[from..upto]) {
+                let byte = self.text.as_bytes()[from + c];
+                return Ok(self.error_at(from + c, ErrorKind::ControlCharacter(byte)));
+            }
+            self.scratch.push_str(&self.text[from..upto]);
+            if self.scratch.len() > self.max_line_len {
+                return Ok(self.error_at(upto, ErrorKind::CommentTooLong));
+            }
+            if close.is_some() {
+                if !g.suppressed() {
+                    v.comment(&self.scratch, start);
+                }
+                self.pos = upto + 1;
+                g.end = loc!(self, upto + 1);
+                return Ok(Step::Continue);
+            }
+            if !self.load_line()? {
+                return Ok(Step::Fail(unterminated(String::new()), Resync::None));
+            }
+            if self.prev_blank && self.is_tag_line() {
+                // Almost certainly the next game: stop here rather than swallow the file.
+                self.pos = self.first;
+                let s = snippet(&self.text);
+                return Ok(Step::Fail(unterminated(s), Resync::None));
+            }
+            self.scratch.push('\n');
+            from = 0;
+        }
+    }
+
+    /// A line of tag pairs (usually one). Requires `text[pos] == '['` at the line start.
+    fn tag_line<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> Step {
+        if self.line_state != LineState::Ok {
+            // Do not deliver tags cut off at undecodable bytes.
+            return Step::Fail(
+                self.line_error().unwrap_or_else(unreachable_err),
+                Resync::Auto,
+            );
+        }
+        let len = self.text.len();
+        let mut i = self.pos;
+        loop {
+            let b = self.text.as_bytes();
+            i = skip_ws(b, i);
+            if i >= len {
+                break;
+            }
+            let start = i;
+            if b[i] != b'[' {
+                return self.error_at(i, ErrorKind::BadTag("text after the tag pair"));
+            }
+            i = skip_ws(b, i + 1);
+            let name_start = i;
+            while i < len
+                && !matches!(b[i], b'"' | b']' | b'[')
+                && ws_len(b, i) == 0
+                && !is_control(b[i])
+            {
+                i += 1;
+            }
+            let name_end = i;
+            if name_end == name_start {
+                return self.error_at(start, ErrorKind::BadTag("missing tag name"));
+            }
+            i = skip_ws(b, i);
+            if b.get(i) != Some(&b'"') {
+                return self.error_at(start, ErrorKind::BadTag("expected '\"' after the tag name"));
+            }
+            i += 1;
+            self.scratch.clear();
+            let mut seg = i;
+            let close = loop {
+                let Some(&c) = b.get(i) else {
+                    return self.error_at(start, ErrorKind::BadTag("unterminated tag value"));
+                };
+                match c {
+                    b'\\' if matches!(b.get(i + 1), Some(b'"' | b'\\')) => {
+                        self.scratch.push_str(&self.text[seg..i]);
+                        self.scratch.push(b[i + 1] as char);
+                        i += 2;
+                        seg = i;
+                    }
+                    b'"' => {
+                        // Real files contain unescaped quotes inside values
+                        // (`[Event "1999年"中視股份杯"象棋..."]`): only a quote followed by `]`
+                        // ends the value.
+                        let k = skip_ws(b, i + 1);
+                        if b.get(k) == Some(&b']') {
+                            self.scratch.push_str(&self.text[seg..i]);
+                            break k;
+                        }
+                        i += 1;
+                    }
+                    0 => return self.error_at(i, ErrorKind::ControlCharacter(0)),
+                    _ => i += 1,
+                }
+            };
+            g.tags_seen = true;
+            if !g.skip_game {
+                let at = loc!(self, start);
+                if v.tag(&self.text[name_start..name_end], &self.scratch, at) == Skip::SkipGame {
+                    g.skip_game = true;
+                }
+            }
+            i = close + 1;
+            g.end = loc!(self, i);
+        }
+        self.pos = len;
+        Step::Continue
+    }
+}
+
+/// Placeholder for `line_error()` returning `None` where the line state was just checked to be
+/// bad; never actually produced.
+fn unreachable_err() -> SyntaxError {
+    SyntaxError {
+        location: Location::default(),
+        kind: ErrorKind::InvalidUtf8,
+        snippet: String::new(),
+    }
+}
+
+/// Byte classes for the tokenizer's inner loop.
+const NORMAL: u8 = 0;
+/// Ends a token: ASCII whitespace, PGN punctuation, control characters.
+const DELIM: u8 = 1;
+/// May start multi-byte whitespace (U+00A0, U+3000, U+FEFF).
+const LEAD: u8 = 2;
+
+static CLASS: [u8; 256] = {
+    let mut t = [NORMAL; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = DELIM;
+        i += 1;
+    }
+    t[0x7f] = DELIM;
+    let punct = b" {}();$[]\"";
+    let mut k = 0;
+    while k < punct.len() {
+        t[punct[k] as usize] = DELIM;
+        k += 1;
+    }
+    t[0xc2] = LEAD;
+    t[0xe3] = LEAD;
+    t[0xef] = LEAD;
+    t
+};
+
+/// Length of the whitespace character at `b[i]`, 0 if it is not whitespace. Besides ASCII
+/// whitespace this accepts the no-break space, the ideographic (full-width) space common in
+/// Chinese text, and a stray byte-order mark (as found where files were concatenated).
+#[inline]
+fn ws_len(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => 1,
+        0xc2 if b.get(i + 1) == Some(&0xa0) => 2,
+        0xe3 if b.get(i + 1..i + 3) == Some(&[0x80, 0x80]) => 3,
+        0xef if b.get(i + 1..i + 3) == Some(&[0xbb, 0xbf]) => 3,
+        _ => 0,
+    }
+}
+
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        let n = ws_len(b, i);
+        if n == 0 {
+            break;
+        }
+        i += n;
+    }
+    i
+}
+
+/// End of the token starting at `b[i]`.
+#[inline]
+fn token_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match CLASS[b[i] as usize] {
+            NORMAL => i += 1,
+            DELIM => break,
+            _ => {
+                if ws_len(b, i) > 0 {
+                    break;
+                }
+                i += 1;
+            }
+        }
+    }
+    i
+}
+
+/// ASCII control characters other than whitespace: a sign of binary junk.
+#[inline]
+fn is_control(c: u8) -> bool {
+    (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) || c == 0x7f
+}
+
+/// Free text (tag values, comments) may contain control characters — the CCPD data has a few
+/// stray ones in player names (0x11, 0x13, 0x15, left over from its conversion) — but NUL is
+/// never text: it means binary junk.
+fn find_nul(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == 0)
+}
+
+fn classify(tok: &str) -> Token {
+    match tok {
+        "1-0" => return Token::Result(Some(GameResult::RedWins)),
+        "0-1" => return Token::Result(Some(GameResult::BlackWins)),
+        "1/2-1/2" => return Token::Result(Some(GameResult::Draw)),
+        "*" => return Token::Result(None),
+        _ => {}
+    }
+    let b = tok.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut k = digits;
+    // Move number periods: ASCII '.', full-width '．' (U+FF0E), ellipsis '…' (U+2026).
+    loop {
+        let rest = &tok[k..];
+        if rest.starts_with('.') {
+            k += 1;
+        } else if rest.starts_with('．') || rest.starts_with('…') {
+            k += 3;
+        } else {
+            break;
+        }
+    }
+    let dotted = k > digits;
+    if (digits > 0 && (digits == b.len() || dotted)) || (digits == 0 && dotted) {
+        Token::Number(if k < b.len() { Some(k) } else { None })
+    } else {
+        Token::Move
+    }
+}

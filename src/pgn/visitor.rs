@@ -1,0 +1,148 @@
+//! The callback interface between the streaming [`Reader`](super::Reader) and whatever consumes
+//! games (a counter, a book compiler, a converter).
+//!
+//! The reader knows nothing about Xiangqi rules: it hands out move *tokens* as strings, exactly as
+//! they appear in the movetext (minus move numbers and `!`/`?` suffixes). Parsing a token against a
+//! board is the visitor's business. This keeps the text layer independent of the rules core and
+//! lets a visitor stop a game early (for example after an illegal move) with [`Skip`].
+
+use std::fmt;
+
+/// Where something was found in the (decoded, UTF-8) input.
+///
+/// `line` and `column` are 1-based; `column` counts Unicode characters, not bytes, so it matches
+/// what an editor shows for Chinese text (a leading byte-order mark is not counted). `game` is the
+/// 1-based number of the game within this input, counting every game the reader started,
+/// including ones cut short by a syntax error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub game: u64,
+    pub line: u64,
+    pub column: u32,
+}
+
+impl Location {
+    pub const fn new(game: u64, line: u64, column: u32) -> Self {
+        Location { game, line, column }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}, line {}, column {}",
+            self.game, self.line, self.column
+        )
+    }
+}
+
+/// What a visitor wants the reader to do after a callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Skip {
+    /// Keep delivering.
+    Continue,
+    /// Deliver nothing more of this game until [`Visitor::end_game`] (which is still called).
+    SkipGame,
+    /// Skip the rest of the innermost open variation: its tokens, comments and NAGs are not
+    /// delivered and [`Visitor::end_variation`] is not called for it. Returned from
+    /// [`Visitor::begin_variation`] it skips the variation just opened. Outside any variation it
+    /// has the same effect as `Continue`.
+    SkipVariation,
+}
+
+/// The result of a game as written in the movetext (`1-0`, `0-1`, `1/2-1/2`). `*` (unknown or
+/// unfinished) is reported as `None` by [`Visitor::outcome`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    RedWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN spelling of the result.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Receives the pieces of each game in input order.
+///
+/// Call order for one game: `begin_game`, then `tag`s and `comment`s of the tag section, then
+/// `begin_movetext` once, then any mix of `move_token`, `comment`, `nag`, `begin_variation` /
+/// `end_variation` and at most one `outcome`, and finally `end_game`. Every `begin_game` is matched
+/// by exactly one `end_game`. If the game is broken, `malformed` is called (once) before
+/// `end_game`, and nothing else of that game is delivered after it; `begin_movetext` is not called
+/// when the error happened in the tag section.
+///
+/// Only `move_token` and `end_game` must be implemented; everything else defaults to ignoring
+/// the item (and to skipping variations).
+pub trait Visitor {
+    /// A new game starts at `loc` (its first tag, comment or movetext item).
+    fn begin_game(&mut self, loc: Location) {
+        let _ = loc;
+    }
+
+    /// A tag pair `[name "value"]`; `value` has its `\"` and `\\` escapes resolved.
+    fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
+        let _ = (name, value, loc);
+        Skip::Continue
+    }
+
+    /// The tag section is over. `loc` is the first movetext item, or the end of the game when it
+    /// has no movetext.
+    fn begin_movetext(&mut self, loc: Location) -> Skip {
+        let _ = loc;
+        Skip::Continue
+    }
+
+    /// A move in whatever notation the file uses: `h2e2`, `H2-E2`, `C2.5`, `炮二平五`, `馬８進７`.
+    /// Move numbers and trailing `!`/`?` annotations have been removed (the latter arrive as
+    /// [`nag`](Visitor::nag)).
+    fn move_token(&mut self, token: &str, loc: Location) -> Skip;
+
+    /// The text of a `{...}` comment (between the braces, untrimmed; lines joined with `\n`) or of
+    /// a `;` comment (after the semicolon, to the end of the line).
+    fn comment(&mut self, text: &str, loc: Location) {
+        let _ = (text, loc);
+    }
+
+    /// A numeric annotation glyph `$n`, or `!` (1), `?` (2), `!!` (3), `??` (4), `!?` (5), `?!` (6).
+    fn nag(&mut self, nag: u16, loc: Location) {
+        let _ = (nag, loc);
+    }
+
+    /// A variation `(` opens. Variations are skipped unless this returns `Continue`.
+    fn begin_variation(&mut self, loc: Location) -> Skip {
+        let _ = loc;
+        Skip::SkipVariation
+    }
+
+    /// An entered variation closed.
+    fn end_variation(&mut self) {}
+
+    /// The result token of the game; `None` for `*`.
+    fn outcome(&mut self, result: Option<GameResult>, loc: Location) {
+        let _ = (result, loc);
+    }
+
+    /// The game is over. `loc` is just after its last character of content.
+    fn end_game(&mut self, loc: Location);
+
+    /// The game is broken (see [`ErrorKind`](super::ErrorKind)). The reader delivers nothing more
+    /// of it, calls `end_game`, and resumes with the next game.
+    fn malformed(&mut self, error: &super::SyntaxError) {
+        let _ = error;
+    }
+}
