@@ -17,6 +17,7 @@ pub mod engine;
 pub mod matchrunner;
 pub mod notation;
 pub mod pgn;
+pub mod tablebase;
 
 pub use crate::core::{
     Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod book;
 pub mod qiku;
+pub mod tb;
 
 use std::io::IsTerminal;
 

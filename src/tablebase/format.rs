@@ -1,0 +1,374 @@
+//! The `.qtb` file: a 256-byte header, a block index, then the value codes of every entry in
+//! independent blocks (zstd-compressed, or raw when that is not smaller). Written atomically,
+//! read through a memory map; every field and offset is checked at open, every block's checksum
+//! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
+
+use super::index::Layout;
+use super::material::Material;
+use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
+use super::TbError;
+use crate::core::zobrist;
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: [u8; 8] = *b"QIKU-TB\x1a";
+pub const VERSION: u32 = 1;
+pub const HEADER_LEN: usize = 256;
+pub const BLOCK_ENTRY_LEN: usize = 24;
+/// Index scheme 1: see `index.rs` and `docs/FORMAT.md`.
+pub const SCHEME: u32 = 1;
+/// Metric 1: distance to mate in plies, cycles drawn, no repetition rules.
+pub const METRIC_DTM: u32 = 1;
+pub const CODEC_RAW: u8 = 0;
+pub const CODEC_ZSTD: u8 = 1;
+/// Entries per block: 32 KiB of 1-byte codes.
+pub const BLOCK_ENTRIES: u32 = 1 << 15;
+/// zstd level used when writing (deterministic for a given level and input).
+pub const ZSTD_LEVEL: i32 = 9;
+
+/// FNV-1a, 64-bit, over `bytes`, continuing from `h` (start with [`FNV_OFFSET`]).
+pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The parsed header.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub material: Material,
+    pub width: u8,
+    pub compression: u8,
+    pub block_entries: u32,
+    pub per_side: u64,
+    pub block_count: u64,
+    pub counts: [Counts; 2],
+    pub payload_checksum: u64,
+    pub file_len: u64,
+}
+
+/// One block's place in the file.
+#[derive(Copy, Clone, Debug)]
+pub struct Block {
+    pub offset: u64,
+    pub len: u32,
+    pub codec: u8,
+    pub checksum: u64,
+}
+
+/// Stored bytes of the value codes in `values[range]` at `width` bytes each.
+fn raw_bytes(values: &[u16], width: u8) -> Vec<u8> {
+    if width == 1 {
+        values.iter().map(|&v| v as u8).collect()
+    } else {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
+/// Serialises a solved table. Deterministic: the same values give the same bytes.
+pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
+    let max = counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
+    let width: u8 = if max <= MAX_DTM_U8 as u64 {
+        1
+    } else if max <= MAX_DTM_U16 as u64 {
+        2
+    } else {
+        return Err(TbError::TooLarge { material: material.to_string(), entries: max });
+    };
+    let per_side = values.len() as u64 / 2;
+    let blocks: Vec<(u8, Vec<u8>, u64)> = values
+        .par_chunks(BLOCK_ENTRIES as usize)
+        .map(|chunk| {
+            let raw = raw_bytes(chunk, width);
+            let sum = fnv1a(FNV_OFFSET, &raw);
+            if compress {
+                if let Ok(z) = zstd::bulk::compress(&raw, ZSTD_LEVEL) {
+                    if z.len() < raw.len() {
+                        return (CODEC_ZSTD, z, sum);
+                    }
+                }
+            }
+            (CODEC_RAW, raw, sum)
+        })
+        .collect();
+    let mut payload_checksum = FNV_OFFSET;
+    for chunk in values.chunks(BLOCK_ENTRIES as usize) {
+        payload_checksum = fnv1a(payload_checksum, &raw_bytes(chunk, width));
+    }
+    let index_len = blocks.len() * BLOCK_ENTRY_LEN;
+    let data_len: usize = blocks.iter().map(|b| b.1.len()).sum();
+    let file_len = (HEADER_LEN + index_len + data_len) as u64;
+    let mut h = vec![0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(&MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+    h[16..24].copy_from_slice(&zobrist::FINGERPRINT.to_le_bytes());
+    h[24..32].copy_from_slice(&material.key().to_le_bytes());
+    let name = material.to_string();
+    h[32..32 + name.len().min(16)].copy_from_slice(&name.as_bytes()[..name.len().min(16)]);
+    for (c, side) in material.counts().iter().enumerate() {
+        h[48 + 7 * c..55 + 7 * c].copy_from_slice(side);
+    }
+    h[64..68].copy_from_slice(&SCHEME.to_le_bytes());
+    h[68..72].copy_from_slice(&METRIC_DTM.to_le_bytes());
+    h[72] = width;
+    h[73] = if compress { CODEC_ZSTD } else { CODEC_RAW };
+    h[76..80].copy_from_slice(&BLOCK_ENTRIES.to_le_bytes());
+    h[80..88].copy_from_slice(&per_side.to_le_bytes());
+    h[88..96].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
+    for (s, c) in counts.iter().enumerate() {
+        let fields = [c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm];
+        for (i, v) in fields.iter().enumerate() {
+            let at = 96 + s * 48 + i * 8;
+            h[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    h[192..200].copy_from_slice(&payload_checksum.to_le_bytes());
+    h[200..208].copy_from_slice(&file_len.to_le_bytes());
+    let mut index = Vec::with_capacity(index_len);
+    let mut offset = (HEADER_LEN + index_len) as u64;
+    for (codec, bytes, sum) in &blocks {
+        index.extend_from_slice(&offset.to_le_bytes());
+        index.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        index.extend_from_slice(&[*codec, 0, 0, 0]);
+        index.extend_from_slice(&sum.to_le_bytes());
+        offset += bytes.len() as u64;
+    }
+    let header_sum = fnv1a(fnv1a(FNV_OFFSET, &h[..248]), &index);
+    h[248..256].copy_from_slice(&header_sum.to_le_bytes());
+    let mut out = h;
+    out.reserve(index_len + data_len);
+    out.extend_from_slice(&index);
+    for (_, bytes, _) in &blocks {
+        out.extend_from_slice(bytes);
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
+/// renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let io = |e: std::io::Error| TbError::Io { path: tmp.clone(), error: e.to_string() };
+    let mut f = File::create(&tmp).map_err(io)?;
+    f.write_all(bytes).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })
+}
+
+/// An open `.qtb` file.
+pub struct TableFile {
+    pub path: PathBuf,
+    map: Mmap,
+    pub header: Header,
+    pub layout: Layout,
+    blocks: Vec<Block>,
+}
+
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(a)
+}
+fn le_u64(b: &[u8], at: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(a)
+}
+
+impl TableFile {
+    /// Opens and checks a table file: magic, version, key-set fingerprint, material, scheme,
+    /// metric, sizes, header checksum and every block's bounds.
+    pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        let bad = |field: &str, detail: String| TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: field.to_string(),
+            detail,
+        };
+        let file = File::open(path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
+        // Safety: the map is read-only and every read goes through bounds-checked slices. Like
+        // every memory map, it assumes no other process truncates the file while it is open;
+        // tables are only ever replaced by rename, which leaves this mapping intact.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
+        let b: &[u8] = &map;
+        if b.len() < HEADER_LEN {
+            return Err(bad("length", format!("{} bytes, shorter than the {HEADER_LEN}-byte header", b.len())));
+        }
+        if b[0..8] != MAGIC {
+            return Err(bad("magic", "not a qiku tablebase file".into()));
+        }
+        let version = le_u32(b, 8);
+        if version != VERSION {
+            return Err(bad("version", format!("format version {version}, this reader knows {VERSION}")));
+        }
+        if le_u32(b, 12) as usize != HEADER_LEN {
+            return Err(bad("header length", format!("{}", le_u32(b, 12))));
+        }
+        let fp = le_u64(b, 16);
+        if fp != zobrist::FINGERPRINT {
+            return Err(bad("fingerprint", format!("key set {fp:#018x}, expected {:#018x}", zobrist::FINGERPRINT)));
+        }
+        let name_end = b[32..48].iter().position(|&c| c == 0).unwrap_or(16);
+        let name = std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad("material", "not ASCII".into()))?;
+        let material: Material = name.parse().map_err(|e| bad("material", format!("{e}")))?;
+        if !material.is_canonical() || !material.has_attackers() {
+            return Err(bad("material", format!("{material} is not a canonical table material")));
+        }
+        let mut counts = [[0u8; 7]; 2];
+        counts[0].copy_from_slice(&b[48..55]);
+        counts[1].copy_from_slice(&b[55..62]);
+        if counts != material.counts() || le_u64(b, 24) != material.key() {
+            return Err(bad("material", "piece counts or material key disagree with the name".into()));
+        }
+        if le_u32(b, 64) != SCHEME {
+            return Err(bad("index scheme", format!("{}", le_u32(b, 64))));
+        }
+        if le_u32(b, 68) != METRIC_DTM {
+            return Err(bad("metric", format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
+        }
+        let width = b[72];
+        let compression = b[73];
+        if width != 1 && width != 2 {
+            return Err(bad("value width", format!("{width}")));
+        }
+        if compression > CODEC_ZSTD {
+            return Err(bad("compression", format!("{compression}")));
+        }
+        let block_entries = le_u32(b, 76);
+        let per_side = le_u64(b, 80);
+        let block_count = le_u64(b, 88);
+        let layout = Layout::new(material);
+        if per_side != layout.per_side {
+            return Err(bad("entries", format!("{per_side} per side, the index scheme gives {}", layout.per_side)));
+        }
+        if block_entries == 0 || block_count != (2 * per_side).div_ceil(block_entries as u64) {
+            return Err(bad("block count", format!("{block_count} blocks of {block_entries}")));
+        }
+        let mut sides = [Counts::default(); 2];
+        for (s, c) in sides.iter_mut().enumerate() {
+            let f = |i: usize| le_u64(b, 96 + s * 48 + i * 8);
+            *c = Counts { legal: f(0), wins: f(1), draws: f(2), losses: f(3), no_moves: f(4), max_dtm: f(5) };
+        }
+        let file_len = le_u64(b, 200);
+        if file_len != b.len() as u64 {
+            return Err(bad("length", format!("{} bytes, header says {file_len} (truncated?)", b.len())));
+        }
+        let index_end = (block_count as usize)
+            .checked_mul(BLOCK_ENTRY_LEN)
+            .and_then(|n| n.checked_add(HEADER_LEN))
+            .filter(|&e| e <= b.len())
+            .ok_or_else(|| bad("block index", "extends past the end of the file".into()))?;
+        let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &b[HEADER_LEN..index_end]);
+        if sum != le_u64(b, 248) {
+            return Err(bad("header checksum", "header or block index damaged".into()));
+        }
+        let mut blocks = Vec::with_capacity(block_count as usize);
+        for i in 0..block_count as usize {
+            let at = HEADER_LEN + i * BLOCK_ENTRY_LEN;
+            let blk = Block { offset: le_u64(b, at), len: le_u32(b, at + 8), codec: b[at + 12], checksum: le_u64(b, at + 16) };
+            let end = blk.offset.checked_add(blk.len as u64);
+            if blk.offset < index_end as u64 || end.is_none_or(|e| e > b.len() as u64) || blk.codec > CODEC_ZSTD {
+                return Err(bad("block index", format!("block {i} out of bounds or unknown codec")));
+            }
+            blocks.push(blk);
+        }
+        let header = Header {
+            material,
+            width,
+            compression,
+            block_entries,
+            per_side,
+            block_count,
+            counts: sides,
+            payload_checksum: le_u64(b, 192),
+            file_len,
+        };
+        Ok(TableFile { path: path.to_path_buf(), map, header, layout, blocks })
+    }
+
+    /// Number of entries in block `i`.
+    fn block_len(&self, i: usize) -> usize {
+        let total = 2 * self.header.per_side;
+        let start = i as u64 * self.header.block_entries as u64;
+        (total - start).min(self.header.block_entries as u64) as usize
+    }
+
+    pub fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+
+    /// The raw (decompressed) bytes of block `i`, checksum verified.
+    pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
+        let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: format!("block {i}"), detail };
+        let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
+        let expect = self.block_len(i) * self.header.width as usize;
+        let stored = self
+            .map
+            .get(blk.offset as usize..(blk.offset + blk.len as u64) as usize)
+            .ok_or_else(|| bad("out of bounds".into()))?;
+        let raw = if blk.codec == CODEC_ZSTD {
+            let out = zstd::bulk::decompress(stored, expect).map_err(|e| bad(format!("zstd: {e}")))?;
+            if out.len() != expect {
+                return Err(bad(format!("{} bytes decompressed, expected {expect}", out.len())));
+            }
+            out
+        } else {
+            if stored.len() != expect {
+                return Err(bad(format!("{} raw bytes, expected {expect}", stored.len())));
+            }
+            stored.to_vec()
+        };
+        if fnv1a(FNV_OFFSET, &raw) != blk.checksum {
+            return Err(bad("checksum mismatch".into()));
+        }
+        Ok(raw)
+    }
+
+    /// The code at position `k` of a block's raw bytes.
+    #[inline]
+    pub fn code_in(&self, raw: &[u8], k: usize) -> Option<u16> {
+        if self.header.width == 1 {
+            raw.get(k).map(|&v| v as u16)
+        } else {
+            raw.get(2 * k..2 * k + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
+        }
+    }
+
+    /// Every entry's code, each block and the whole payload checksum verified.
+    pub fn decode_all(&self) -> Result<Vec<u16>, TbError> {
+        let parts: Vec<Vec<u8>> =
+            (0..self.blocks.len()).into_par_iter().map(|i| self.read_block(i)).collect::<Result<_, _>>()?;
+        let mut sum = FNV_OFFSET;
+        let mut out = Vec::with_capacity(2 * self.header.per_side as usize);
+        for raw in &parts {
+            sum = fnv1a(sum, raw);
+            if self.header.width == 1 {
+                out.extend(raw.iter().map(|&v| v as u16));
+            } else {
+                out.extend(raw.chunks_exact(2).map(|s| u16::from_le_bytes([s[0], s[1]])));
+            }
+        }
+        if sum != self.header.payload_checksum {
+            return Err(TbError::Corrupt {
+                path: self.path.clone(),
+                field: "payload checksum".into(),
+                detail: "values damaged".into(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.header.file_len
+    }
+}

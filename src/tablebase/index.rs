@@ -1,0 +1,339 @@
+//! The index scheme (scheme 1 in `docs/FORMAT.md`): a bijection between the placements of a
+//! material, up to left-right mirroring, and `0..entries_per_side`.
+//!
+//! - The two kings form one digit over the 45 *canonical king pairs*: the red king on file d, or
+//!   on file e with the black king on file d or e. Every other pair is the mirror image of one of
+//!   these, so a placement is mirrored first when its kings are not canonical. Pairs with both
+//!   kings on file e are their own mirror image; their placements are indexed as they stand, so a
+//!   placement and its mirror image both have entries there (the one redundancy, about 11%).
+//! - Each group of identical pieces (same side and role, `count` of them) is one digit over the
+//!   `C(n, count)` combinations of that piece's `n` legal squares (advisor 5, elephant 7, pawn 55,
+//!   horse, rook and cannon 90), ranked in the combinatorial number system.
+//! - Digits are mixed-radix, king pair most significant, then groups in slot order: red groups
+//!   then black groups, each side in role order advisor, elephant, horse, rook, cannon, pawn.
+//!
+//! Placements where two pieces share a square, kings face each other, or the side not to move is
+//! in check get entries too (marked illegal in the value array): ranking stays a few multiply-adds.
+
+use super::material::Material;
+use crate::core::{Color, Piece, Position, Role, Setup, Square};
+
+/// At most this many pieces in a table (kings included).
+pub const MAX_PIECES: usize = 8;
+/// Most identical pieces in one group (five pawns).
+const MAX_GROUP: usize = 5;
+
+/// Squares by slot; slot 0 is the red king, slot 1 the black king, then the groups' pieces.
+pub type Squares = [u8; MAX_PIECES];
+
+/// `C(n, k)` for `n <= 90`, `k <= 5`.
+static BINOM: [[u64; MAX_GROUP + 1]; 91] = {
+    let mut t = [[0u64; MAX_GROUP + 1]; 91];
+    let mut n = 0;
+    while n <= 90 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_GROUP {
+            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// One digit of the index: `count` identical pieces over their legal squares.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub piece: Piece,
+    pub count: usize,
+    /// First slot of this group's pieces.
+    pub first_slot: usize,
+    /// Position of each square in the piece's legal square list, or 255.
+    slot_of: [u8; 90],
+    /// Number of combinations, `C(squares, count)`.
+    pub size: u64,
+    /// Place value of this digit.
+    pub stride: u64,
+    /// Squares of each combination, by rank (ascending squares).
+    combos: Vec<[u8; MAX_GROUP]>,
+}
+
+/// The index layout of one (canonical) material.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub material: Material,
+    /// The piece of each slot.
+    pub pieces: Vec<Piece>,
+    pub groups: Vec<Group>,
+    /// King pair digit: `kp_index[red king][black king]`, 255 for a non-canonical pair.
+    kp_index: Box<[[u8; 90]; 90]>,
+    /// The canonical king pairs, by digit.
+    pub king_pairs: Vec<(u8, u8)>,
+    /// Product of the group sizes (the place value of the king pair digit).
+    pub group_span: u64,
+    /// Entries for one side to move; the file holds red-to-move entries then black-to-move.
+    pub per_side: u64,
+}
+
+/// Is the king pair its own mirror image (both kings on file e)?
+#[inline]
+pub fn kings_symmetric(rk: u8, bk: u8) -> bool {
+    rk % 9 == 4 && bk % 9 == 4
+}
+
+/// Must a placement with these kings be mirrored to reach its canonical form?
+#[inline]
+pub fn needs_mirror(rk: u8, bk: u8) -> bool {
+    let (rf, bf) = (rk % 9, bk % 9);
+    rf > 4 || (rf == 4 && bf > 4)
+}
+
+/// The left-right mirror of a square index.
+#[inline]
+pub fn mirror_sq(sq: u8) -> u8 {
+    sq - sq % 9 + (8 - sq % 9)
+}
+
+/// The rank flip (r -> 9 - r) of a square index.
+#[inline]
+pub fn flip_sq(sq: u8) -> u8 {
+    (9 - sq / 9) * 9 + sq % 9
+}
+
+impl Layout {
+    /// The layout of a canonical material.
+    pub fn new(material: Material) -> Layout {
+        let mut pieces = vec![Piece::new(Color::Red, Role::King), Piece::new(Color::Black, Role::King)];
+        let mut groups = Vec::new();
+        for color in Color::ALL {
+            for role in [Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn] {
+                let count = material.count(color, role) as usize;
+                if count == 0 {
+                    continue;
+                }
+                let piece = Piece::new(color, role);
+                let squares: Vec<u8> = Position::reachable_squares(piece).into_iter().map(|s| s.index() as u8).collect();
+                let mut slot_of = [255u8; 90];
+                for (i, &s) in squares.iter().enumerate() {
+                    slot_of[s as usize] = i as u8;
+                }
+                let mut combos = Vec::new();
+                colex(&squares, count, &mut [0usize; MAX_GROUP], &mut combos);
+                let size = BINOM[squares.len()][count];
+                debug_assert_eq!(size as usize, combos.len());
+                groups.push(Group { piece, count, first_slot: pieces.len(), slot_of, size, stride: 0, combos });
+                pieces.extend(std::iter::repeat_n(piece, count));
+            }
+        }
+        let mut stride = 1;
+        for g in groups.iter_mut().rev() {
+            g.stride = stride;
+            stride *= g.size;
+        }
+        let mut kp_index = Box::new([[255u8; 90]; 90]);
+        let mut king_pairs = Vec::new();
+        let rks = Position::reachable_squares(Piece::new(Color::Red, Role::King));
+        let bks = Position::reachable_squares(Piece::new(Color::Black, Role::King));
+        for rk in rks {
+            for bk in bks {
+                let (r, b) = (rk.index() as u8, bk.index() as u8);
+                if !needs_mirror(r, b) {
+                    kp_index[r as usize][b as usize] = king_pairs.len() as u8;
+                    king_pairs.push((r, b));
+                }
+            }
+        }
+        let per_side = stride * king_pairs.len() as u64;
+        Layout { material, pieces, groups, kp_index, king_pairs, group_span: stride, per_side }
+    }
+
+    /// Total entries (both sides to move).
+    pub fn entries(&self) -> u64 {
+        2 * self.per_side
+    }
+
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// The squares of the placement with index `idx` (within one side to move).
+    #[inline]
+    pub fn unrank(&self, idx: u64, sq: &mut Squares) {
+        let kp = (idx / self.group_span) as usize;
+        let mut rest = idx % self.group_span;
+        for g in self.groups.iter().rev() {
+            let r = (rest % g.size) as usize;
+            rest /= g.size;
+            let c = &g.combos[r];
+            sq[g.first_slot..g.first_slot + g.count].copy_from_slice(&c[..g.count]);
+        }
+        let (rk, bk) = self.king_pairs[kp];
+        sq[0] = rk;
+        sq[1] = bk;
+    }
+
+    /// The index of a placement (within one side to move), mirrored first if its kings are not
+    /// canonical. `None` if a piece stands where it never can.
+    #[inline]
+    pub fn rank(&self, sq: &Squares) -> Option<u64> {
+        let n = self.pieces.len();
+        if needs_mirror(sq[0], sq[1]) {
+            let mut m = *sq;
+            for s in &mut m[..n] {
+                *s = mirror_sq(*s);
+            }
+            self.rank_canonical(&m)
+        } else {
+            self.rank_canonical(sq)
+        }
+    }
+
+    /// [`rank`](Self::rank) for a placement whose kings are already canonical.
+    #[inline]
+    pub fn rank_canonical(&self, sq: &Squares) -> Option<u64> {
+        let kp = *self.kp_index.get(sq[0] as usize)?.get(sq[1] as usize)?;
+        if kp == 255 {
+            return None;
+        }
+        let mut idx = kp as u64 * self.group_span;
+        for g in &self.groups {
+            idx += self.group_rank(g, &sq[g.first_slot..g.first_slot + g.count])? * g.stride;
+        }
+        Some(idx)
+    }
+
+    /// Combination rank of one group's squares (any order).
+    #[inline]
+    fn group_rank(&self, g: &Group, squares: &[u8]) -> Option<u64> {
+        let mut s = [0u8; MAX_GROUP];
+        for (i, &q) in squares.iter().enumerate() {
+            let v = *g.slot_of.get(q as usize)?;
+            if v == 255 {
+                return None;
+            }
+            s[i] = v;
+        }
+        let s = &mut s[..squares.len()];
+        if s.len() > 1 {
+            s.sort_unstable();
+        }
+        let mut r = 0;
+        for (k, &v) in s.iter().enumerate() {
+            r += BINOM[v as usize][k + 1];
+        }
+        Some(r)
+    }
+
+    /// Squares of a position of this material, by slot, after flipping colours if the position's
+    /// material is this one's colour swap. Returns the squares and the side to move as the table
+    /// sees it (`None` if the position's material is neither this one nor its swap).
+    pub fn squares_of(&self, pos: &Position) -> Option<(Squares, Color)> {
+        let m = Material::from_position(pos);
+        let swap = if m == self.material {
+            false
+        } else if m.swapped() == self.material {
+            true
+        } else {
+            return None;
+        };
+        let mut sq = [0u8; MAX_PIECES];
+        let mut next = [0usize; 14];
+        for (slot, piece) in self.pieces.iter().enumerate() {
+            let real = if swap { Piece::new(!piece.color, piece.role) } else { *piece };
+            let k = next[piece.index()];
+            next[piece.index()] += 1;
+            let s = pos.pieces(real).into_iter().nth(k)?.index() as u8;
+            sq[slot] = if swap { flip_sq(s) } else { s };
+        }
+        let turn = if swap { !pos.turn() } else { pos.turn() };
+        Some((sq, turn))
+    }
+
+    /// The full index (side to move included) of a position of this material or its colour swap.
+    pub fn index_of(&self, pos: &Position) -> Option<u64> {
+        let (sq, turn) = self.squares_of(pos)?;
+        Some(turn.index() as u64 * self.per_side + self.rank(&sq)?)
+    }
+
+    /// The setup of an entry's placement (no validation; squares may coincide, in which case the
+    /// later slot wins) with the given side to move.
+    pub fn setup(&self, sq: &Squares, turn: Color) -> Setup {
+        let mut setup = Setup::empty();
+        for (slot, piece) in self.pieces.iter().enumerate() {
+            setup.set(Square::from_index_unchecked(sq[slot] as usize), Some(*piece));
+        }
+        setup.turn = turn;
+        setup
+    }
+
+    /// Do two pieces share a square?
+    pub fn overlapping(&self, sq: &Squares) -> bool {
+        let mut seen = 0u128;
+        for &s in &sq[..self.pieces.len()] {
+            if seen >> s & 1 != 0 {
+                return true;
+            }
+            seen |= 1 << s;
+        }
+        false
+    }
+}
+
+/// All k-subsets of `squares` in colex order, the order of the combinatorial number system
+/// (rank `sum C(i_j, j + 1)` over the subset's ascending positions `i_j`).
+fn colex(squares: &[u8], k: usize, idx: &mut [usize; MAX_GROUP], out: &mut Vec<[u8; MAX_GROUP]>) {
+    let n = squares.len();
+    let total = BINOM[n][k];
+    for r in 0..total {
+        // Unrank r greedily from the largest element down.
+        let mut rest = r;
+        let mut top = n;
+        for j in (0..k).rev() {
+            let mut v = top - 1;
+            while BINOM[v][j + 1] > rest {
+                v -= 1;
+            }
+            idx[j] = v;
+            rest -= BINOM[v][j + 1];
+            top = v;
+        }
+        let mut c = [0u8; MAX_GROUP];
+        for j in 0..k {
+            c[j] = squares[idx[j]];
+        }
+        out.push(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_inverts_unrank() {
+        for name in ["KRvK", "KRRvK", "KPPPvK", "KNvKAB", "KCvKP"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let step = (layout.per_side / 5000).max(1);
+            let mut sq = [0u8; MAX_PIECES];
+            for idx in (0..layout.per_side).step_by(step as usize) {
+                layout.unrank(idx, &mut sq);
+                assert_eq!(layout.rank(&sq), Some(idx), "{name} {idx}");
+                // Identical pieces in another order rank the same.
+                sq[2..layout.piece_count()].reverse();
+                if layout.groups.len() == 1 {
+                    assert_eq!(layout.rank(&sq), Some(idx));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_follow_the_scheme() {
+        let l = Layout::new("KRvK".parse().unwrap());
+        assert_eq!(l.king_pairs.len(), 45);
+        assert_eq!(l.per_side, 45 * 90);
+        let l = Layout::new("KPPvKA".parse().unwrap());
+        assert_eq!(l.per_side, 45 * (55 * 54 / 2) * 5);
+    }
+}

@@ -1,0 +1,185 @@
+//! [`Tablebases`]: the engine-facing API. Opening a directory only lists its `.qtb` files; each
+//! table is opened (memory-mapped, header checked) on first use, and blocks are decompressed on
+//! demand into a small shared cache. Every method takes `&self` and is safe to call from many
+//! threads at once.
+
+use super::format::TableFile;
+use super::material::Material;
+use super::value::{Dtm, TbValue, Wdl};
+use super::TbError;
+use crate::core::{Move, MoveList, Position};
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Decompressed blocks kept, in bytes, across all tables (split over the shards).
+const CACHE_BYTES: usize = 64 << 20;
+const SHARDS: usize = 16;
+
+struct Slot {
+    material: Material,
+    path: PathBuf,
+    file: OnceLock<Result<Arc<TableFile>, TbError>>,
+}
+
+#[derive(Default)]
+struct Shard {
+    map: HashMap<(u32, u32), Arc<Vec<u8>>>,
+    order: VecDeque<(u32, u32)>,
+    bytes: usize,
+}
+
+/// A directory of tables, opened lazily.
+pub struct Tablebases {
+    dir: PathBuf,
+    slots: Vec<Slot>,
+    by_key: HashMap<u64, usize>,
+    cache: Vec<Mutex<Shard>>,
+}
+
+/// A table in a directory, as [`Tablebases::tables`] lists it.
+#[derive(Clone, Debug)]
+pub struct TableInfo {
+    pub material: Material,
+    pub path: PathBuf,
+}
+
+impl Tablebases {
+    /// Lists the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material; other
+    /// files are ignored). Fails only if the directory cannot be read.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
+        let dir = dir.as_ref().to_path_buf();
+        let io = |e: std::io::Error| TbError::Io { path: dir.clone(), error: e.to_string() };
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(io)? {
+            let path = entry.map_err(io)?.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("qtb") {
+                continue;
+            }
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+            let Ok(material) = stem.parse::<Material>() else { continue };
+            if material.is_canonical() && material.has_attackers() && material.to_string() == stem {
+                found.push((material, path));
+            }
+        }
+        found.sort();
+        let mut by_key = HashMap::new();
+        let slots: Vec<Slot> = found
+            .into_iter()
+            .enumerate()
+            .map(|(i, (material, path))| {
+                by_key.insert(material.key(), i);
+                Slot { material, path, file: OnceLock::new() }
+            })
+            .collect();
+        let cache = (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect();
+        Ok(Tablebases { dir, slots, by_key, cache })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The tables found in the directory, by material.
+    pub fn tables(&self) -> Vec<TableInfo> {
+        self.slots.iter().map(|s| TableInfo { material: s.material, path: s.path.clone() }).collect()
+    }
+
+    /// The open table file of a canonical material (opening it on first use), `None` if absent.
+    pub fn table(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
+        let Some(&i) = self.by_key.get(&material.key()) else { return Ok(None) };
+        let slot = &self.slots[i];
+        if slot.material != material {
+            return Ok(None);
+        }
+        slot.file.get_or_init(|| TableFile::open(&slot.path).map(Arc::new)).clone().map(Some)
+    }
+
+    /// The full value of a position: `Ok(None)` when no table covers its material (too many
+    /// pieces, or the file is not in the directory). Materials without attacking pieces are
+    /// draws without a file.
+    pub fn probe(&self, pos: &Position) -> Result<Option<TbValue>, TbError> {
+        let material = Material::from_position(pos);
+        if !material.has_attackers() {
+            return Ok(Some(TbValue::DRAW));
+        }
+        let (canonical, _) = material.canonical();
+        let Some(&slot) = self.by_key.get(&canonical.key()) else { return Ok(None) };
+        let Some(file) = self.table(canonical)? else { return Ok(None) };
+        let corrupt = |detail: &str| TbError::Corrupt {
+            path: file.path.clone(),
+            field: "entry".into(),
+            detail: format!("{detail} for {}", pos.fen()),
+        };
+        let idx = file.layout.index_of(pos).ok_or_else(|| corrupt("position outside the index"))?;
+        let per_block = file.header.block_entries as u64;
+        let (block, k) = ((idx / per_block) as u32, (idx % per_block) as usize);
+        let raw = self.block(slot as u32, block, &file)?;
+        let code = file.code_in(&raw, k).ok_or_else(|| corrupt("entry past the block"))?;
+        TbValue::from_code(code).map(Some).ok_or_else(|| corrupt("illegal or reserved code"))
+    }
+
+    /// Win, draw or loss for the side to move.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
+        Ok(self.probe(pos)?.map(|v| v.wdl))
+    }
+
+    /// Distance to mate in plies, signed for the side to move (0 for a draw).
+    pub fn probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
+        Ok(self.probe(pos)?.map(|v| v.dtm))
+    }
+
+    /// Every legal move with its value for the side to move (a move into a position lost in `d`
+    /// is a win in `d + 1`), best first; `Ok(None)` if the position or a successor has no table.
+    pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let mut out = Vec::with_capacity(list.len());
+        for &m in list.iter() {
+            let Some(v) = self.probe(&pos.play(m))? else { return Ok(None) };
+            out.push((m, v.before_move()));
+        }
+        out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.goodness()), m.to_u16()));
+        Ok(Some(out))
+    }
+
+    /// The moves that keep the position's best value (fastest mate, slowest loss, or any
+    /// drawing move), in move order; empty when there is no legal move.
+    pub fn best_moves(&self, pos: &Position) -> Result<Option<Vec<Move>>, TbError> {
+        let Some(all) = self.move_values(pos)? else { return Ok(None) };
+        let best = all.first().map(|&(_, v)| v.goodness());
+        let mut moves: Vec<Move> = all.iter().filter(|(_, v)| Some(v.goodness()) == best).map(|&(m, _)| m).collect();
+        moves.sort_by_key(|m| m.to_u16());
+        Ok(Some(moves))
+    }
+
+    /// A block's bytes, from the cache or decompressed (and then cached).
+    fn block(&self, slot: u32, block: u32, file: &TableFile) -> Result<Arc<Vec<u8>>, TbError> {
+        let key = (slot, block);
+        let shard = &self.cache[(slot as usize * 31 + block as usize) % SHARDS];
+        if let Some(raw) = shard.lock().unwrap_or_else(|e| e.into_inner()).map.get(&key) {
+            return Ok(raw.clone());
+        }
+        let raw = Arc::new(file.read_block(block as usize)?);
+        let mut s = shard.lock().unwrap_or_else(|e| e.into_inner());
+        if !s.map.contains_key(&key) {
+            s.bytes += raw.len();
+            s.map.insert(key, raw.clone());
+            s.order.push_back(key);
+            while s.bytes > CACHE_BYTES / SHARDS {
+                let Some(old) = s.order.pop_front() else { break };
+                if let Some(v) = s.map.remove(&old) {
+                    s.bytes -= v.len();
+                }
+            }
+        }
+        Ok(raw)
+    }
+
+    /// Empties the block cache (for cold-probe measurements).
+    pub fn clear_cache(&self) {
+        for shard in &self.cache {
+            *shard.lock().unwrap_or_else(|e| e.into_inner()) = Shard::default();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Known results and an independent brute-force cross-check of generated tables.
+
+mod tablebase_common;
+
+use qiku::tablebase::verify::{verify_table, TableCache};
+use qiku::tablebase::{driver, file_name, Dtm, Material, TbValue, Tablebases, Wdl};
+use qiku::Position;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use tablebase_common::{all_positions, brute_force, fresh_dir};
+
+/// Tables for this file: all of up to 3 pieces, a few of 4, and KNAAvK.
+fn dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| fresh_dir("tb_known", &["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KCAvK", "KNvKP", "KNAAvK"]))
+}
+
+fn stats(name: &str) -> [qiku::tablebase::Counts; 2] {
+    let m: Material = name.parse().unwrap();
+    driver::load(&dir().join(file_name(m))).unwrap().counts()
+}
+
+#[test]
+fn krvk_is_won_in_all_3834_positions_within_3_plies() {
+    let [red, _] = stats("KRvK");
+    assert_eq!((red.legal, red.wins, red.draws, red.losses, red.max_dtm), (3834, 3834, 0, 0, 3));
+}
+
+#[test]
+fn knvk_is_won_in_all_4590_positions_within_13_plies() {
+    let [red, _] = stats("KNvK");
+    assert_eq!((red.legal, red.wins, red.max_dtm), (4590, 4590, 13));
+}
+
+#[test]
+fn kcvk_is_drawn_in_all_4914_positions() {
+    let [red, black] = stats("KCvK");
+    assert_eq!((red.legal, red.draws), (4914, 4914));
+    assert_eq!((black.legal, black.draws), (4914, 4914));
+}
+
+#[test]
+fn kpvk_red_to_move_has_2394_wins_and_432_draws() {
+    let [red, _] = stats("KPvK");
+    assert_eq!((red.wins, red.draws, red.losses, red.max_dtm), (2394, 432, 0, 19));
+}
+
+#[test]
+fn a_position_without_legal_moves_is_lost() {
+    let tb = Tablebases::open(dir()).unwrap();
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4N4/3AKA3 w - - 0 1").unwrap();
+    assert!(pos.moves().is_empty());
+    assert_eq!(tb.probe(&pos).unwrap(), Some(TbValue { wdl: Wdl::Loss, dtm: Dtm(0) }));
+    assert_eq!(tb.best_moves(&pos).unwrap(), Some(vec![]));
+}
+
+#[test]
+fn dead_drawn_materials_need_no_file() {
+    let tb = Tablebases::open(dir()).unwrap();
+    for fen in [
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "3k5/9/9/9/9/9/9/9/9/3AK4 b - - 0 1",
+        "2ba1ab2/3k5/9/9/9/9/9/9/4K4/2BA1AB2 w - - 0 1",
+        "3k5/9/4b4/9/9/9/9/9/9/3AK4 w - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Draw), "{fen}");
+    }
+    // A material whose table is absent answers None, not an error.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4KR3 w - - 0 1").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap(), None);
+}
+
+/// Checks every legal position of `name` (colours as written) against the brute-force solver.
+fn cross_check(name: &str) -> usize {
+    let tb = Tablebases::open(dir()).unwrap();
+    let m: Material = name.parse().unwrap();
+    let mut memo = HashMap::new();
+    brute_force(m, &mut memo);
+    let positions = all_positions(m);
+    for pos in &positions {
+        let want = memo[&pos.key()];
+        assert_eq!(tb.probe(pos).unwrap(), Some(want), "{name} {}", pos.fen());
+    }
+    positions.len()
+}
+
+#[test]
+fn three_piece_tables_match_brute_force() {
+    for name in ["KRvK", "KNvK", "KCvK", "KPvK"] {
+        let n = cross_check(name);
+        let red = stats(name)[0].legal + stats(name)[1].legal;
+        assert_eq!(n as u64, red, "{name}: legal positions counted independently");
+    }
+    // Colour-swapped: black has the piece; the same table answers through the flip.
+    cross_check("KvKN");
+    cross_check("KvKP");
+}
+
+#[test]
+fn four_piece_tables_match_brute_force() {
+    // KRvKA seen with colours swapped (black has the rook), a cannon with a screen of its own,
+    // and pawn against horse where both sides can win.
+    cross_check("KAvKR");
+    cross_check("KCAvK");
+    cross_check("KNvKP");
+}
+
+#[test]
+fn probe_agrees_with_best_moves_and_move_values() {
+    let tb = Tablebases::open(dir()).unwrap();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+    let v = tb.probe(&pos).unwrap().unwrap();
+    assert_eq!(v.wdl, Wdl::Win);
+    let moves = tb.move_values(&pos).unwrap().unwrap();
+    assert_eq!(moves.len(), pos.moves().len());
+    assert_eq!(moves[0].1, v, "the best move keeps the value");
+    let best = tb.best_moves(&pos).unwrap().unwrap();
+    assert!(best.contains(&moves[0].0));
+    for m in best {
+        assert_eq!(tb.probe(&pos.play(m)).unwrap().unwrap().before_move(), v);
+    }
+}
+
+#[test]
+fn verify_passes_on_every_generated_table() {
+    let mut cache = TableCache::new();
+    for name in ["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KCAvK", "KNvKP", "KNAvK", "KNAAvK"] {
+        let m: Material = name.parse().unwrap();
+        let legal = verify_table(dir(), m, &mut cache).unwrap();
+        assert!(legal > 0);
+    }
+}
