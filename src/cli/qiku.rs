@@ -56,6 +56,9 @@ enum Command {
     Uci,
     /// Search a position and print the search lines (UCI `info` form), then the best move.
     Analyze(AnalyzeArgs),
+    /// What the book and the tablebases say about a position (and a short search when neither
+    /// has an answer).
+    Probe(ProbeArgs),
     /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
@@ -140,6 +143,31 @@ struct MatchArgs {
 }
 
 #[derive(Args)]
+struct ProbeArgs {
+    /// Position (Pikafish FEN); default the start position.
+    #[arg(default_value = START_FEN)]
+    fen: String,
+    /// Opening book (.qbk).
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
+    /// Book policy for the suggested move: best (deterministic), games or score (weighted random).
+    #[arg(long, default_value = "best")]
+    policy: String,
+    /// Ignore book moves played in fewer games.
+    #[arg(long, default_value_t = 1)]
+    min_games: u32,
+    /// Directory of tablebase files (.qtb).
+    #[arg(long)]
+    tb: Option<std::path::PathBuf>,
+    /// Depth of the search made when neither the book nor the tables answer.
+    #[arg(long, default_value_t = 10)]
+    depth: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
 struct AnalyzeArgs {
     /// Position (Pikafish FEN); default the start position.
     #[arg(default_value = START_FEN)]
@@ -184,6 +212,7 @@ pub fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
+        Some(Command::Probe(args)) => run_probe(&args),
         Some(Command::Match(args)) => match matches.subcommand_matches("match") {
             Some(m) => run_match(&args, m),
             None => Err("internal: match arguments missing".into()),
@@ -420,6 +449,122 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         );
     } else {
         println!("{}", matchrunner::summary(&report));
+    }
+    Ok(())
+}
+
+fn wdl_json(v: crate::engine::TbValue) -> serde_json::Value {
+    use crate::engine::TbValue;
+    match v {
+        TbValue::Win { plies } => serde_json::json!({"wdl": "win", "dtm": plies}),
+        TbValue::Loss { plies } => serde_json::json!({"wdl": "loss", "dtm": -(plies as i64)}),
+        TbValue::Draw => serde_json::json!({"wdl": "draw", "dtm": 0}),
+    }
+}
+
+fn wdl_text(v: crate::engine::TbValue) -> String {
+    use crate::engine::TbValue;
+    match v {
+        TbValue::Win { plies } => format!("win, mate in {plies} plies"),
+        TbValue::Loss { plies } => format!("loss, mated in {plies} plies"),
+        TbValue::Draw => "draw".to_string(),
+    }
+}
+
+fn run_probe(args: &ProbeArgs) -> Result<(), String> {
+    use crate::engine::adapters::{self, QbkBook, QtbTables};
+    use crate::engine::{Endgames, OpeningBook};
+    let pos = parse_fen(&args.fen)?;
+    let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
+    let mut answer: Option<(String, &str)> = None;
+    if let Some(path) = &args.book {
+        let policy = adapters::policy(&args.policy)
+            .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
+        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| format!("{}: {e}", path.display()))?;
+        let moves = book.moves(&pos);
+        let pick = book.pick(&pos);
+        if !args.json {
+            if moves.is_empty() {
+                println!("book: not in book");
+            }
+            for m in &moves {
+                let c = m.counts;
+                let score = c.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+                println!("book: {} games {:>7} +{} ={} -{} score {score}", m.mv, c.games(), c.wins, c.draws, c.losses);
+            }
+        }
+        out["book"] = serde_json::json!({
+            "moves": moves.iter().map(|m| serde_json::json!({
+                "move": m.mv.to_string(), "games": m.counts.games(), "wins": m.counts.wins,
+                "draws": m.counts.draws, "losses": m.counts.losses, "score": m.counts.score(),
+            })).collect::<Vec<_>>(),
+            "pick": pick.map(|m| m.to_string()),
+        });
+        if let Some(m) = pick {
+            answer = Some((m.to_string(), "book"));
+        }
+    }
+    if let Some(dir) = &args.tb {
+        let tables = crate::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
+        let tb = QtbTables { tables };
+        match (tb.probe(&pos), tb.move_values(&pos)) {
+            (Some(v), Some(values)) => {
+                let best: Vec<String> =
+                    values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| m.to_string()).collect();
+                if !args.json {
+                    println!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
+                    for (m, mv) in &values {
+                        println!("tablebase: {m} {}", wdl_text(*mv));
+                    }
+                }
+                out["tablebase"] = serde_json::json!({
+                    "value": wdl_json(v), "best_moves": best,
+                    "moves": values.iter().map(|(m, mv)| {
+                        let mut o = wdl_json(*mv);
+                        o["move"] = serde_json::json!(m.to_string());
+                        o
+                    }).collect::<Vec<_>>(),
+                });
+                if answer.is_none() {
+                    answer = values.first().map(|(m, _)| (m.to_string(), "tablebase"));
+                }
+            }
+            _ => {
+                if !args.json {
+                    println!("tablebase: no table for this material in {}", dir.display());
+                }
+            }
+        }
+    }
+    if answer.is_none() {
+        let shared = Shared::new(16);
+        let game = Game::new(pos.clone());
+        let r = search::search(
+            &game,
+            &Limits::depth(args.depth.max(1)),
+            &SearchOptions::default(),
+            &shared,
+            &mut History::default(),
+            &mut |_| {},
+        );
+        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        if !args.json {
+            let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+            println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
+        }
+        out["search"] = serde_json::json!({
+            "depth": r.depth, "score": score_json(r.score), "bestmove": best,
+            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        });
+        answer = Some((best, "search"));
+    }
+    if let Some((m, source)) = answer {
+        if args.json {
+            out["answer"] = serde_json::json!({"move": m, "source": source});
+            println!("{out}");
+        } else {
+            println!("answer: {m} ({source})");
+        }
     }
     Ok(())
 }

@@ -77,9 +77,9 @@ pub trait Endgames: Send + Sync {
     fn max_pieces(&self) -> u32;
     /// The exact value of `pos`, if a loaded table covers its material.
     fn probe(&self, pos: &Position) -> Option<TbValue>;
-    /// The move that keeps the best value soonest (win: shortest mate; loss: longest defence),
-    /// with the position's value; `None` if no table covers `pos` or it has no legal move.
-    fn best_move(&self, pos: &Position) -> Option<(Move, TbValue)>;
+    /// Every legal move with its value for the side to move, best first (fastest win, then
+    /// draws, then slowest loss; ties in a fixed order); `None` if a table is missing.
+    fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>>;
 }
 
 /// An opening book as the engine uses it: the move to play by the configured policy.
@@ -128,7 +128,9 @@ impl Engine {
         self.history.clear();
     }
 
-    /// Chooses a move for the game's current position: book, then tablebase, then search.
+    /// Chooses a move for the game's current position: book, then tablebase (a won or lost
+    /// position plays the table's best move; a drawn one searches among the drawing moves), then
+    /// search.
     /// `on_info` receives the search lines (and one line for a tablebase move). The caller resets
     /// `shared.stop` before and may set it from another thread to end the search.
     pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
@@ -140,28 +142,39 @@ impl Engine {
                 return (r, Source::Book);
             }
         }
-        if let Some(tb) = &self.options.tablebases {
+        let mut limits = limits.clone();
+        if let Some(tb) = self.options.tablebases.clone() {
             if pos.occupied().count() <= self.tb_root_limit.min(5) {
-                if let Some((m, v)) = tb.best_move(pos).filter(|(m, _)| pos.is_legal(*m)) {
-                    let score = Score::from_value(search::tb_score(v, 0));
-                    let info = Info {
-                        depth: 1,
-                        seldepth: 1,
-                        score,
-                        nodes: 0,
-                        time: std::time::Duration::ZERO,
-                        hashfull: 0,
-                        tbhits: 1,
-                        pv: vec![m],
-                    };
-                    on_info(&info);
-                    let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
-                    return (r, Source::Tablebase);
+                if let Some(values) = tb.move_values(pos).filter(|v| !v.is_empty()) {
+                    let (m, v) = values[0];
+                    if v != TbValue::Draw {
+                        // Won: the fastest mate (DTM decreases every move, so no repetition can
+                        // interfere). Lost: the longest defence.
+                        let score = Score::from_value(search::tb_score(v, 0));
+                        let info = Info {
+                            depth: 1,
+                            seldepth: 1,
+                            score,
+                            nodes: 0,
+                            time: std::time::Duration::ZERO,
+                            hashfull: 0,
+                            tbhits: values.len() as u64,
+                            pv: vec![m],
+                        };
+                        on_info(&info);
+                        let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
+                        return (r, Source::Tablebase);
+                    }
+                    // Drawn: the tables ignore repetition rules (a "drawing" perpetual check
+                    // loses), so search among the drawing moves, which does apply them.
+                    let drawing: Vec<Move> =
+                        values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
+                    limits.searchmoves = drawing;
                 }
             }
         }
         self.history.age();
-        let r = search::search(game, limits, &self.options, &self.shared, &mut self.history, on_info);
+        let r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, on_info);
         (r, Source::Search)
     }
 }

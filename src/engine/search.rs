@@ -239,6 +239,8 @@ struct Thread<'a> {
     root_score: Value,
     root_pv: Vec<Move>,
     root_moves: usize,
+    /// The root moves to consider when restricted (`go searchmoves`, tablebase draws).
+    root_filter: Option<MoveList>,
     stopped: bool,
     limits: &'a Limits,
     budget: Budget,
@@ -292,6 +294,7 @@ impl<'a> Thread<'a> {
             root_score: -INF,
             root_pv: Vec::new(),
             root_moves: 0,
+            root_filter: None,
             stopped: false,
             limits,
             budget,
@@ -365,7 +368,17 @@ impl<'a> Thread<'a> {
 
     /// Iterative deepening with aspiration windows.
     fn iterate(&mut self, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
-        let root_moves = self.pos.moves();
+        let mut root_moves = self.pos.moves();
+        if !self.limits.searchmoves.is_empty() {
+            let allowed = &self.limits.searchmoves;
+            let before = root_moves.clone();
+            root_moves.retain(|m| allowed.contains(&m));
+            if root_moves.is_empty() {
+                // None of them is legal: search everything rather than play nothing.
+                root_moves = before;
+            }
+        }
+        self.root_filter = (root_moves.len() < self.pos.moves().len()).then(|| root_moves.clone());
         self.root_moves = root_moves.len();
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -662,6 +675,9 @@ impl<'a> Thread<'a> {
         let mut n_quiets = 0;
         let alpha_orig = alpha;
         for m in picker {
+            if root && self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) {
+                continue;
+            }
             let capture = self.pos.is_capture(m);
             let mover = self.pos.piece_at(m.from());
             let (undo, gives_check) = self.make(m);

@@ -26,6 +26,8 @@ pub struct Limits {
     pub infinite: bool,
     /// `go ponder`: search as if infinite until `ponderhit` (then the clock limits apply) or `stop`.
     pub ponder: bool,
+    /// Consider only these root moves (`go searchmoves`); empty means all.
+    pub searchmoves: Vec<crate::core::Move>,
 }
 
 impl Limits {
@@ -106,7 +108,7 @@ mod tests {
             ..Limits::default()
         };
         let b = budget(&limits, Color::Red, ms(0));
-        assert_eq!(b.soft, Some(ms(60_000 / 35 + 750)));
+        assert_eq!(b.soft, Some(ms(60_000) / 35 + ms(750)));
         assert_eq!(b.hard, Some(b.soft.unwrap() * 7 / 2));
         let b = budget(&limits, Color::Black, ms(0));
         assert!(b.hard.unwrap() <= ms(400));

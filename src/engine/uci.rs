@@ -377,7 +377,7 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let limits = match parse_go(args) {
+        let limits = match parse_go(args, self.game.position()) {
             Ok((l, warnings)) => {
                 for w in warnings {
                     self.info_string(&w);
@@ -436,7 +436,7 @@ impl Uci {
 }
 
 /// Reads the arguments of `go`. Unknown words are reported back as warnings.
-pub fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), String> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
@@ -465,6 +465,16 @@ pub fn parse_go(args: &[&str]) -> Result<(Limits, Vec<String>), String> {
             match key {
                 "infinite" => l.infinite = true,
                 "ponder" => l.ponder = true,
+                "searchmoves" => {
+                    // Moves up to the next keyword.
+                    while let Some(t) = args.get(i + 1).filter(|t| iccs::parse_move(t).is_ok()) {
+                        match iccs::parse(pos, t) {
+                            Ok(m) => l.searchmoves.push(m),
+                            Err(e) => warnings.push(format!("go searchmoves: {e}")),
+                        }
+                        i += 1;
+                    }
+                }
                 _ => warnings.push(format!("go: ignored unknown word {key:?}")),
             }
             i += 1;
