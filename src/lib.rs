@@ -13,6 +13,8 @@
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod engine;
+pub mod matchrunner;
 pub mod notation;
 pub mod pgn;
 pub mod tablebase;

@@ -1,0 +1,108 @@
+//! Connects the engine's [`OpeningBook`] and [`Endgames`] traits to the crate's `.qbk` books
+//! ([`crate::book`]) and `.qtb` tablebases ([`crate::tablebase`]).
+
+use super::uci::Openers;
+use super::{Endgames, OpeningBook, TbValue};
+use crate::book::{self, Book, BookMove, BookRng, Policy};
+use crate::core::{Move, Position};
+use crate::tablebase::{self, Tablebases, Wdl};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Book policies by their UCI names (the same words `qiku-book probe --pick` uses).
+pub const BOOK_POLICIES: &[&str] = &["best", "games", "score"];
+
+/// The book policy for a UCI name.
+pub fn policy(name: &str) -> Option<Policy> {
+    match name.to_ascii_lowercase().as_str() {
+        "best" => Some(Policy::BestScore),
+        "games" => Some(Policy::WeightedByGames),
+        "score" => Some(Policy::WeightedByScore),
+        _ => None,
+    }
+}
+
+/// A `.qbk` book with a policy: moves played in fewer than `min_games` games are ignored.
+pub struct QbkBook {
+    book: Book,
+    policy: Policy,
+    min_games: u64,
+    rng: Mutex<BookRng>,
+}
+
+impl QbkBook {
+    /// Opens (and fully verifies) a book. The random policies are seeded from the clock, so
+    /// that games differ; `best` is deterministic.
+    pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkBook, String> {
+        let book = Book::open(path).map_err(|e| e.to_string())?;
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        Ok(QbkBook { book, policy, min_games: min_games as u64, rng: Mutex::new(BookRng::new(seed)) })
+    }
+
+    /// The book moves of `pos` that pass the `min_games` filter, most played first.
+    pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
+        self.book.probe(pos).into_iter().filter(|m| m.counts.games() >= self.min_games.max(1)).collect()
+    }
+}
+
+impl OpeningBook for QbkBook {
+    fn pick(&self, pos: &Position) -> Option<Move> {
+        let moves = self.moves(pos);
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        book::choose(&moves, self.policy, &mut rng)
+    }
+}
+
+/// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
+/// simply searches).
+pub struct QtbTables {
+    pub tables: Tablebases,
+}
+
+fn convert(v: tablebase::TbValue) -> TbValue {
+    match v.wdl {
+        Wdl::Win => TbValue::Win { plies: v.dtm.plies() },
+        Wdl::Loss => TbValue::Loss { plies: v.dtm.plies() },
+        Wdl::Draw => TbValue::Draw,
+    }
+}
+
+impl Endgames for QtbTables {
+    fn max_pieces(&self) -> u32 {
+        self.tables.tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0)
+    }
+
+    fn probe(&self, pos: &Position) -> Option<TbValue> {
+        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+            return None;
+        }
+        self.tables.probe(pos).ok().flatten().map(convert)
+    }
+
+    fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>> {
+        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+            return None;
+        }
+        let values = self.tables.move_values(pos).ok().flatten()?;
+        Some(values.into_iter().map(|(m, v)| (m, convert(v))).collect())
+    }
+}
+
+fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, String> {
+    let p = policy(policy_name).ok_or_else(|| format!("unknown book policy {policy_name:?}"))?;
+    Ok(Arc::new(QbkBook::open(Path::new(path), p, min_games)?))
+}
+
+fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, String> {
+    let tables = Tablebases::open(dir).map_err(|e| e.to_string())?;
+    if tables.tables().is_empty() {
+        return Err(format!("no .qtb tables in {dir}"));
+    }
+    Ok(Arc::new(QtbTables { tables }))
+}
+
+/// The openers the `qiku` binary uses.
+pub fn openers() -> Openers {
+    Openers { book: open_book, tablebases: open_tablebases, book_policies: BOOK_POLICIES }
+}

@@ -1,0 +1,882 @@
+//! The search: iterative deepening over a principal variation search (NegaScout) with aspiration
+//! windows, a shared transposition table, null-move pruning, late-move reductions, futility and
+//! move-count pruning near the leaves, check extensions, and a quiescence search of captures
+//! (all evasions when in check). Scores are from the side to move's view; a mate found `n` plies
+//! from the root scores `MATE - n`.
+//!
+//! Game rules inside the tree follow the rules core (`docs/RULES.md`): no legal move loses
+//! (checkmate and stalemate alike); a position that repeats one since the last capture ends the
+//! line with the repetition verdict (the side that checked on every move of the cycle loses,
+//! otherwise a draw); 120 plies without capture and positions without attacking pieces are draws.
+//! The search keeps the keys of the game's positions and of the current line, and for each
+//! whether the side to move was in check, to judge cycles that start before the root too.
+//!
+//! More than one thread runs "Lazy SMP": the helpers search the same root with the same table,
+//! which they fill for the main thread; only the main thread reports and decides.
+
+use super::eval::{evaluate, Value, Weights, MATERIAL};
+use super::ordering::{is_bad_capture, History, MovePicker};
+use super::time::{budget, Budget, Limits};
+use super::tt::{Bound, Entry, TranspositionTable};
+use super::{Endgames, Score, TbValue};
+use crate::core::game::NO_CAPTURE_DRAW_PLIES;
+use crate::core::{Game, Move, MoveList, Position, Role, Square};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Deepest line the search follows.
+pub const MAX_PLY: usize = 128;
+/// The score of delivering mate now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: Value = 30_000;
+/// Scores beyond this (either sign) are mates or tablebase wins at a known distance.
+pub const MATE_BOUND: Value = MATE - 1_000;
+const INF: Value = 31_000;
+
+/// State shared by the search threads and the thread that may stop them.
+pub struct Shared {
+    pub tt: TranspositionTable,
+    /// Set to end the search (UCI `stop`, or the main thread when it is done).
+    pub stop: AtomicBool,
+    /// While set (`go ponder` before `ponderhit`), time limits are not applied.
+    pub pondering: AtomicBool,
+    /// Set at `ponderhit`: the clock limits count from then on.
+    pub ponderhit_at: std::sync::Mutex<Option<Instant>>,
+    /// Nodes of all threads (helpers add theirs in batches).
+    pub nodes: AtomicU64,
+    pub tbhits: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_mib: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mib),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            ponderhit_at: std::sync::Mutex::new(None),
+            nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
+        }
+    }
+}
+
+/// How the search is configured (the UCI options that matter to it).
+#[derive(Clone)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub move_overhead: Duration,
+    pub weights: Weights,
+    pub tablebases: Option<Arc<dyn Endgames>>,
+    /// Probe tables inside the search only with at most this many pieces on the board.
+    pub tb_probe_limit: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            move_overhead: Duration::from_millis(30),
+            weights: Weights::DEFAULT,
+            tablebases: None,
+            tb_probe_limit: 5,
+        }
+    }
+}
+
+/// One line of search output (UCI `info`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub tbhits: u64,
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    pub fn nps(&self) -> u64 {
+        let ms = self.time.as_millis() as u64;
+        (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000)
+    }
+
+    /// The UCI form: `info depth 9 seldepth 14 multipv 1 score cp 25 nodes ... pv h2e2 h9g7`.
+    pub fn to_uci(&self) -> String {
+        let mut s = format!(
+            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} tbhits {} time {}",
+            self.depth,
+            self.seldepth,
+            self.score.to_uci(),
+            self.nodes,
+            self.nps(),
+            self.hashfull,
+            self.tbhits,
+            self.time.as_millis()
+        );
+        if !self.pv.is_empty() {
+            s.push_str(" pv");
+            for m in &self.pv {
+                s.push(' ');
+                s.push_str(&m.to_string());
+            }
+        }
+        s
+    }
+}
+
+/// What the search decided.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Searches `game`'s current position within `limits`, calling `on_info` after each completed
+/// iteration (main thread only). Returns when a limit is reached or `shared.stop` is set; with
+/// `go infinite` or `go ponder` it keeps going (iterations stop at `MAX_PLY`) until then.
+pub fn search(
+    game: &Game,
+    limits: &Limits,
+    options: &SearchOptions,
+    shared: &Shared,
+    history: &mut History,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    shared.tt.new_search();
+    shared.nodes.store(0, Ordering::Relaxed);
+    shared.tbhits.store(0, Ordering::Relaxed);
+    let start = Instant::now();
+    let budget = budget(limits, game.position().turn(), options.move_overhead);
+    let helpers = options.threads.max(1) - 1;
+    std::thread::scope(|scope| {
+        for id in 1..=helpers {
+            let history = history.clone();
+            scope.spawn(move || {
+                let mut t = Thread::new(id, game, limits, budget, options, shared, start, history);
+                t.iterate(&mut |_| {});
+                shared.nodes.fetch_add(t.nodes - t.nodes_reported, Ordering::Relaxed);
+            });
+        }
+        let mut main = Thread::new(0, game, limits, budget, options, shared, start, std::mem::take(history));
+        let result = main.iterate(on_info);
+        shared.stop.store(true, Ordering::Relaxed);
+        *history = std::mem::take(&mut main.history);
+        result
+    })
+}
+
+/// Converts a score to the form stored in the table: mate distances from this node, not the root.
+fn score_to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v + ply as Value
+    } else if v <= -MATE_BOUND {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v - ply as Value
+    } else if v <= -MATE_BOUND {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// The value of a tablebase verdict `ply` plies from the root.
+pub fn tb_score(v: TbValue, ply: usize) -> Value {
+    match v {
+        TbValue::Win { plies } => MATE - ply as Value - plies as Value,
+        TbValue::Loss { plies } => -MATE + ply as Value + plies as Value,
+        TbValue::Draw => 0,
+    }
+}
+
+/// Late-move reductions, by depth and move number.
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+        }
+    }
+    t
+}
+
+const NO_MOVE: Move = Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(1));
+
+/// One search thread's state.
+struct Thread<'a> {
+    id: usize,
+    pos: Position,
+    /// Keys of the game's positions since the last capture, then of the current line.
+    keys: Vec<u64>,
+    /// Was the side to move in check in that position (did the move into it give check)?
+    in_check: Vec<bool>,
+    /// Plies since the last capture or null move, per position.
+    window: Vec<u32>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: History,
+    static_eval: Vec<Value>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: Vec<usize>,
+    lmr: Box<[[u8; 64]; 64]>,
+    nodes: u64,
+    nodes_reported: u64,
+    seldepth: usize,
+    root_depth: i32,
+    root_best: Option<Move>,
+    root_score: Value,
+    root_pv: Vec<Move>,
+    root_moves: usize,
+    /// The root moves to consider when restricted (`go searchmoves`, tablebase draws).
+    root_filter: Option<MoveList>,
+    stopped: bool,
+    limits: &'a Limits,
+    budget: Budget,
+    options: &'a SearchOptions,
+    shared: &'a Shared,
+    start: Instant,
+}
+
+impl<'a> Thread<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        id: usize,
+        game: &Game,
+        limits: &'a Limits,
+        budget: Budget,
+        options: &'a SearchOptions,
+        shared: &'a Shared,
+        start: Instant,
+        history: History,
+    ) -> Thread<'a> {
+        // Replay the game for the keys and check flags of the positions since the last capture.
+        let mut pos = game.start().clone();
+        let mut keys = vec![pos.key()];
+        let mut in_check = vec![pos.is_check()];
+        let mut window = vec![0u32];
+        for m in game.moves() {
+            let capture = pos.is_capture(m);
+            pos.make_move(m);
+            keys.push(pos.key());
+            in_check.push(pos.is_check());
+            let w = if capture { 0 } else { window.last().copied().unwrap_or(0) + 1 };
+            window.push(w);
+        }
+        Thread {
+            id,
+            pos,
+            keys,
+            in_check,
+            window,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history,
+            static_eval: vec![0; MAX_PLY + 2],
+            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            lmr: lmr_table(),
+            nodes: 0,
+            nodes_reported: 0,
+            seldepth: 0,
+            root_depth: 0,
+            root_best: None,
+            root_score: -INF,
+            root_pv: Vec::new(),
+            root_moves: 0,
+            root_filter: None,
+            stopped: false,
+            limits,
+            budget,
+            options,
+            shared,
+            start,
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time since the clock started counting for us (the ponderhit, when pondering).
+    fn thinking_time(&self) -> Duration {
+        match *self.shared.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(t) => t.elapsed(),
+            None => self.elapsed(),
+        }
+    }
+
+    /// Called at every node: honours `stop`, the node limit and the hard time limit. The first
+    /// iteration always completes so that there is a move to play.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes.fetch_add(self.nodes - self.nodes_reported, Ordering::Relaxed);
+            self.nodes_reported = self.nodes;
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            if self.id == 0 && self.root_depth > 1 && !self.shared.pondering.load(Ordering::Relaxed) {
+                if let Some(hard) = self.budget.hard {
+                    if self.thinking_time() >= hard {
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
+        if self.id == 0 && self.root_depth > 1 {
+            if let Some(n) = self.limits.nodes {
+                if self.nodes >= n {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn info(&self, depth: u32) -> Info {
+        let nodes = if self.options.threads <= 1 {
+            self.nodes
+        } else {
+            self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported
+        };
+        Info {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: Score::from_value(self.root_score),
+            nodes,
+            time: self.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
+            pv: self.root_pv.clone(),
+        }
+    }
+
+    /// Iterative deepening with aspiration windows.
+    fn iterate(&mut self, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        let mut root_moves = self.pos.moves();
+        if !self.limits.searchmoves.is_empty() {
+            let allowed = &self.limits.searchmoves;
+            let before = root_moves.clone();
+            root_moves.retain(|m| allowed.contains(&m));
+            if root_moves.is_empty() {
+                // None of them is legal: search everything rather than play nothing.
+                root_moves = before;
+            }
+        }
+        self.root_filter = (root_moves.len() < self.pos.moves().len()).then(|| root_moves.clone());
+        self.root_moves = root_moves.len();
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            result.score = Score::Mate(0);
+            return result;
+        }
+        let max_depth = self.limits.depth.map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+        let mut last_best: Option<Move> = None;
+        let mut stable = 0;
+        let mut depth = 1;
+        // Helpers start one ply deeper on odd ids, to spread the threads over depths.
+        if self.id % 2 == 1 {
+            depth = 2;
+        }
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let prev = self.root_score;
+            let mut delta: Value = 30;
+            let (mut alpha, mut beta) =
+                if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
+            loop {
+                let v = self.negamax(alpha, beta, depth, 0, true);
+                if self.stopped {
+                    break;
+                }
+                if v <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INF);
+                } else if v >= beta {
+                    beta = (v + delta).min(INF);
+                } else {
+                    break;
+                }
+                delta += delta;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            }
+            if self.stopped && depth > 1 && self.root_best == last_best {
+                break;
+            }
+            result.best = self.root_best.or(result.best);
+            result.pv = self.root_pv.clone();
+            result.ponder = self.root_pv.get(1).copied();
+            result.score = Score::from_value(self.root_score);
+            result.depth = depth as u32;
+            if self.id == 0 {
+                on_info(&self.info(depth as u32));
+            }
+            if self.stopped {
+                break;
+            }
+            if self.root_best == last_best {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = self.root_best;
+            if self.id == 0 && self.iteration_limit_reached(depth, stable) {
+                break;
+            }
+            depth += 1;
+        }
+        result.nodes = self.nodes;
+        if self.id == 0 && self.options.threads > 1 {
+            result.nodes = self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported;
+        }
+        result
+    }
+
+    /// Should the main thread stop after this iteration?
+    fn iteration_limit_reached(&self, depth: i32, stable: u32) -> bool {
+        if let Some(mate) = self.limits.mate {
+            if self.root_score >= MATE_BOUND && (MATE - self.root_score + 1) / 2 <= mate as Value {
+                return true;
+            }
+        }
+        if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
+        // A fixed movetime is used in full (the hard limit ends the last iteration).
+        if self.limits.movetime.is_some() {
+            return false;
+        }
+        let Some(soft) = self.budget.soft else { return false };
+        // A forced move or a proven result on a clock: no need to think longer.
+        if self.root_moves == 1 || (self.root_score.abs() >= MATE_BOUND && depth >= 8) {
+            return true;
+        }
+        // A stable best move needs less time; a changing one gets the whole target.
+        let factor = match stable {
+            0 => 1.0,
+            1 => 0.7,
+            _ => 0.5,
+        };
+        self.thinking_time().as_secs_f64() >= soft.as_secs_f64() * factor
+    }
+
+    /// Pushes the move `m` onto the line (make plus the repetition bookkeeping).
+    #[inline]
+    fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
+        let capture = self.pos.is_capture(m);
+        let undo = self.pos.make_move(m);
+        let check = self.pos.is_check();
+        let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
+        self.keys.push(self.pos.key());
+        self.in_check.push(check);
+        self.window.push(w);
+        (undo, check)
+    }
+
+    #[inline]
+    fn unmake(&mut self, m: Move, undo: crate::core::Undo) {
+        self.pos.unmake_move(m, undo);
+        self.keys.pop();
+        self.in_check.pop();
+        self.window.pop();
+    }
+
+    /// If the current position repeats one since the last capture, its value for the side to
+    /// move: the side that checked on every move of the cycle loses, else a draw.
+    fn repetition(&self, ply: usize) -> Option<Value> {
+        let n = self.keys.len() - 1;
+        let w = self.window[n] as usize;
+        let lo = n.saturating_sub(w);
+        let key = self.keys[n];
+        let mut j = n.checked_sub(2)?;
+        loop {
+            if j < lo {
+                return None;
+            }
+            if self.keys[j] == key {
+                break;
+            }
+            j = j.checked_sub(2)?;
+        }
+        // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
+        // j+2, ..., n.
+        let ours = (j + 1..n).step_by(2).all(|i| self.in_check[i]);
+        let theirs = (j + 2..=n).step_by(2).all(|i| self.in_check[i]);
+        Some(match (ours, theirs) {
+            (true, false) => -MATE + ply as Value,
+            (false, true) => MATE - ply as Value,
+            _ => 0,
+        })
+    }
+
+    fn eval(&self) -> Value {
+        evaluate(&self.pos, &self.options.weights)
+    }
+
+    /// Can the side to move afford a null move (zugzwang is rare while it has a rook, horse or
+    /// cannon)?
+    fn has_big_pieces(&self) -> bool {
+        let us = self.pos.by_color(self.pos.turn());
+        ((self.pos.by_role(Role::Rook) | self.pos.by_role(Role::Horse) | self.pos.by_role(Role::Cannon)) & us).any()
+    }
+
+    fn probe_tb(&self, ply: usize) -> Option<Value> {
+        let tb = self.options.tablebases.as_ref()?;
+        if self.pos.occupied().count() > self.options.tb_probe_limit.min(tb.max_pieces()) {
+            return None;
+        }
+        let v = tb.probe(&self.pos)?;
+        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(tb_score(v, ply))
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let next_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..next_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = next_len;
+    }
+
+    /// Principal variation search.
+    fn negamax(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize, allow_null: bool) -> Value {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+        if !root {
+            if let Some(v) = self.repetition(ply) {
+                return v;
+            }
+            if self.pos.halfmoves() >= NO_CAPTURE_DRAW_PLIES {
+                return if self.pos.has_no_moves() { -MATE + ply as Value } else { 0 };
+            }
+            if !self.pos.has_attackers() {
+                return 0;
+            }
+            if ply >= MAX_PLY - 2 {
+                return self.eval();
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found nearer.
+            alpha = alpha.max(-MATE + ply as Value);
+            beta = beta.min(MATE - ply as Value - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = self.pos.key();
+        let in_check = self.in_check[self.keys.len() - 1];
+        let entry = self.shared.tt.probe(key);
+        let tt_move = if root { self.root_best.or(entry.and_then(|e| e.mv)) } else { entry.and_then(|e| e.mv) };
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth {
+                let v = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        if !root {
+            if let Some(v) = self.probe_tb(ply) {
+                self.shared.tt.store(
+                    key,
+                    Entry { mv: None, score: score_to_tt(v, ply), eval: 0, depth: MAX_PLY as i32, bound: Bound::Exact },
+                );
+                return v;
+            }
+        }
+
+        let static_eval = if in_check { -INF } else { entry.map_or_else(|| self.eval(), |e| e.eval) };
+        self.static_eval[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta near the leaves, a quiet position holds.
+            if depth <= 6 && static_eval - 80 * (depth - improving as i32) >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move surely would.
+            if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                self.pos.make_null_move();
+                self.keys.push(self.pos.key());
+                self.in_check.push(false);
+                self.window.push(0);
+                let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.pos.make_null_move();
+                self.keys.pop();
+                self.in_check.pop();
+                self.window.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        // Without a table move, a PV node searched shallower first would order badly anyway.
+        let depth = if pv_node && tt_move.is_none() && depth >= 6 { depth - 1 } else { depth };
+
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if list.is_empty() {
+            // Checkmate or stalemate: both lose.
+            return -MATE + ply as Value;
+        }
+        let killers = self.killers[ply];
+        let picker = MovePicker::new(&self.pos, list, tt_move, killers, &self.history);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [NO_MOVE; 64];
+        let mut n_quiets = 0;
+        let alpha_orig = alpha;
+        for m in picker {
+            if root && self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) {
+                continue;
+            }
+            let capture = self.pos.is_capture(m);
+            let mover = self.pos.piece_at(m.from());
+            let (undo, gives_check) = self.make(m);
+            let quiet = !capture && !gives_check;
+            // Prune late quiet moves near the leaves once a move has been searched.
+            if !root && !pv_node && !in_check && quiet && searched > 0 && best > -MATE_BOUND {
+                let move_count_limit = 3 + depth * depth * if improving { 2 } else { 1 };
+                let futile = depth <= 3 && static_eval + 120 * depth <= alpha;
+                if (depth <= 4 && searched as i32 >= move_count_limit) || futile {
+                    self.unmake(m, undo);
+                    continue;
+                }
+            }
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let v = if searched == 0 {
+                -self.negamax(-beta, -alpha, new_depth, ply + 1, true)
+            } else {
+                let is_killer = killers.contains(&Some(m));
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && searched >= if pv_node { 3 } else { 2 } {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    r -= i32::from(pv_node) + i32::from(is_killer) + i32::from(improving);
+                    if let Some(p) = mover {
+                        r -= self.history.get(p, m) / 100_000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                }
+                v
+            };
+            self.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if root {
+                        self.root_best = Some(m);
+                        self.root_score = v;
+                        self.root_pv = self.pv[0][..self.pv_len[0]].to_vec();
+                    }
+                    if v >= beta {
+                        if !capture {
+                            self.reward_quiet(ply, depth, m, mover, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned (cannot happen: the first move is always searched).
+            return static_eval;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// A quiet move cut off: remember it as a killer and in the history; the quiet moves tried
+    /// before it get a malus.
+    fn reward_quiet(&mut self, ply: usize, depth: i32, m: Move, mover: Option<crate::core::Piece>, tried: &[Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth * 32).min(40_000);
+        if let Some(p) = mover {
+            self.history.update(p, m, bonus);
+        }
+        for &q in tried {
+            if let Some(p) = self.pos.piece_at(q.from()) {
+                self.history.update(p, q, -bonus);
+            }
+        }
+    }
+
+    /// Quiescence search: captures only (all evasions when in check), standing pat on the static
+    /// evaluation otherwise.
+    fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.in_check[self.keys.len() - 1];
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.eval() };
+        }
+        let key = self.pos.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let v = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut && beta - alpha == 1 {
+                return v;
+            }
+        }
+        let mut list = MoveList::new();
+        let mut best;
+        let stand_pat;
+        if in_check {
+            self.pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as Value;
+            }
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            stand_pat = entry.map_or_else(|| self.eval(), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.pos.legal_captures(&mut list);
+        }
+        let picker = if in_check {
+            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history)
+        } else {
+            MovePicker::captures(&self.pos, list)
+        };
+        let mut best_move = None;
+        for m in picker {
+            if !in_check {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| MATERIAL[p.role.index()].eg);
+                // Delta pruning: even winning the piece outright cannot reach alpha.
+                if stand_pat + victim + 150 < alpha {
+                    continue;
+                }
+                if is_bad_capture(&self.pos, m) {
+                    continue;
+                }
+            }
+            let (undo, _) = self.make(m);
+            let v = -self.quiesce(-beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best
+    }
+}

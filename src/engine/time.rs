@@ -1,0 +1,121 @@
+//! Search limits (what `go` asks for) and time management: how long to think on a clock.
+//!
+//! On a clock the engine plans for `movestogo` more moves (35 when not given, as Xiangqi games
+//! last 60-100 moves), spends `remaining / movestogo + 3/4 of the increment` as a soft target,
+//! and never more than a hard cap of 3.5 times that or 40% of the remaining time. The soft target
+//! is checked between iterations (an iteration that is unlikely to finish is not started; a
+//! changing best move earns more time), the hard cap inside the search. `Move Overhead` is
+//! subtracted for the GUI's and the pipe's latency (from `movetime` at most a twentieth of it: a
+//! fixed time per move is used in full).
+
+use crate::core::Color;
+use std::time::Duration;
+
+/// What `go` asked for. All `None`/`false` means "search until told to stop".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Remaining clock time of red and black (UCI `wtime`/`btime`: red is "white").
+    pub time: [Option<Duration>; 2],
+    pub inc: [Option<Duration>; 2],
+    pub movestogo: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop when a mate in this many moves is found.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    /// `go ponder`: search as if infinite until `ponderhit` (then the clock limits apply) or `stop`.
+    pub ponder: bool,
+    /// Consider only these root moves (`go searchmoves`); empty means all.
+    pub searchmoves: Vec<crate::core::Move>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+    pub fn movetime(ms: u64) -> Limits {
+        Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
+    }
+    /// Does the search end on its own (not only on `stop`)?
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite && !self.ponder
+    }
+    /// Uses a clock (so the time manager decides)?
+    pub fn uses_clock(&self, turn: Color) -> bool {
+        self.time[turn.index()].is_some()
+    }
+}
+
+/// The time the search may use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Budget {
+    /// Don't start another iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop searching at this point, whatever is happening.
+    pub hard: Option<Duration>,
+}
+
+/// Moves assumed left when `movestogo` is absent.
+const DEFAULT_MOVES_TO_GO: u32 = 35;
+/// Never plan less than this per move.
+const MIN_THINK: Duration = Duration::from_millis(5);
+
+/// The budget for `limits` with `turn` to move.
+pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
+    if let Some(mt) = limits.movetime {
+        // The whole movetime is the budget; the overhead takes at most a twentieth of it.
+        let t = mt.saturating_sub(overhead.min(mt / 20));
+        return Budget { soft: Some(t), hard: Some(t) };
+    }
+    let Some(remaining) = limits.time[turn.index()] else { return Budget::default() };
+    let inc = limits.inc[turn.index()].unwrap_or_default();
+    let usable = remaining.saturating_sub(overhead);
+    let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
+    if mtg == 1 {
+        let t = (usable * 9 / 10).max(MIN_THINK.min(remaining / 2));
+        return Budget { soft: Some(t), hard: Some(t) };
+    }
+    let soft = usable / mtg + inc * 3 / 4;
+    let hard_cap = usable * 2 / 5;
+    let soft = soft.min(hard_cap).max(MIN_THINK.min(remaining / 4));
+    let hard = (soft * 7 / 2).min(hard_cap).max(soft);
+    Budget { soft: Some(soft), hard: Some(hard) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let b = budget(&Limits::movetime(1000), Color::Red, ms(30));
+        assert_eq!(b, Budget { soft: Some(ms(970)), hard: Some(ms(970)) });
+        // A short movetime loses at most a twentieth to the overhead.
+        let b = budget(&Limits::movetime(100), Color::Red, ms(30));
+        assert_eq!(b.hard, Some(ms(95)));
+    }
+
+    #[test]
+    fn clock_budget_is_a_fraction_of_the_remaining_time() {
+        let limits = Limits {
+            time: [Some(ms(60_000)), Some(ms(1_000))],
+            inc: [Some(ms(1_000)), Some(ms(0))],
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::Red, ms(0));
+        assert_eq!(b.soft, Some(ms(60_000) / 35 + ms(750)));
+        assert_eq!(b.hard, Some(b.soft.unwrap() * 7 / 2));
+        let b = budget(&limits, Color::Black, ms(0));
+        assert!(b.hard.unwrap() <= ms(400));
+        assert!(b.soft.unwrap() >= ms(5));
+        // Last move before the time control: use most of it.
+        let limits = Limits { movestogo: Some(1), ..limits };
+        assert_eq!(budget(&limits, Color::Red, ms(100)).hard, Some(ms(53_910)));
+        assert_eq!(budget(&Limits::depth(3), Color::Red, ms(100)), Budget::default());
+    }
+}

@@ -1,0 +1,237 @@
+//! The transposition table: what the search learned about a position (best move, score and
+//! bound, depth, static evaluation), keyed by the rules core's fixed Zobrist key.
+//!
+//! Each slot is two `AtomicU64` words, the key XOR the data and the data, so that search threads
+//! share the table without locks: a torn write (one word from one thread, one from another) fails
+//! the key check and reads as a miss. Four slots form a 64-byte bucket; a new entry replaces the
+//! same position, else the slot with the least depth, older searches first. The size is set by the
+//! UCI option `Hash` in MiB.
+
+use crate::core::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score means relative to the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (every move failed low).
+    Upper,
+    /// The true value is at least the score (a move failed high).
+    Lower,
+    Exact,
+}
+
+/// One stored result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Option<Move>,
+    /// Search score, with mate scores relative to this position (see `search::score_to_tt`).
+    pub score: i32,
+    /// Static evaluation of the position (side to move's view).
+    pub eval: i32,
+    /// Remaining depth of the search that produced the score (quiescence entries store 0).
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const SLOTS: usize = 4;
+/// Depths are stored as `depth + DEPTH_OFFSET` in a byte.
+const DEPTH_OFFSET: i32 = 16;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+/// A shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+// Data word layout (bits): 0-15 move (0 = none), 16-31 score (i16), 32-47 eval (i16),
+// 48-55 depth + DEPTH_OFFSET, 56-57 bound (1 upper, 2 lower, 3 exact; 0 = empty slot),
+// 58-63 generation.
+fn pack(e: &Entry, generation: u8) -> u64 {
+    let mv = e.mv.map_or(0, |m| m.to_u16()) as u64;
+    let score = (e.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let eval = (e.eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+    let depth = (e.depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    let bound = match e.bound {
+        Bound::Upper => 1u64,
+        Bound::Lower => 2,
+        Bound::Exact => 3,
+    };
+    mv | score << 16 | eval << 32 | depth << 48 | bound << 56 | ((generation & 63) as u64) << 58
+}
+
+fn unpack(d: u64) -> Option<Entry> {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(Entry {
+        mv: Move::from_u16(d as u16),
+        score: (d >> 16) as u16 as i16 as i32,
+        eval: (d >> 32) as u16 as i16 as i32,
+        depth: ((d >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        bound,
+    })
+}
+
+fn generation_of(d: u64) -> u8 {
+    (d >> 58) as u8 & 63
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let n = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::with_capacity(n.max(1));
+        buckets.resize_with(n.max(1), Bucket::default);
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in MiB as configured.
+    pub fn mib(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets everything (for `ucinewgame` and for the deterministic bench).
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store(g.wrapping_add(1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table length without a modulo.
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            if s.check.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. A result for the same position without a move keeps the old move.
+    pub fn store(&self, key: u64, mut e: Entry) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, s) in bucket.slots.iter().enumerate() {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if check ^ data == key {
+                if let Some(old) = unpack(data) {
+                    // Keep a deeper result of the same search unless the new one is exact.
+                    if old.depth > e.depth + 2 && e.bound != Bound::Exact && generation_of(data) == generation {
+                        return;
+                    }
+                    if e.mv.is_none() {
+                        e.mv = old.mv;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            let worth = match unpack(data) {
+                None => i32::MIN,
+                Some(old) => {
+                    let age = (generation.wrapping_sub(generation_of(data)) & 63) as i32;
+                    old.depth - 8 * age
+                }
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let data = pack(&e, generation);
+        let s = &bucket.slots[victim];
+        s.check.store(key ^ data, Ordering::Relaxed);
+        s.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand buckets' slots filled by the current search (UCI
+    /// `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let n = self.buckets.len().min(1000);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for s in &b.slots {
+                let d = s.data.load(Ordering::Relaxed);
+                if unpack(d).is_some() && generation_of(d) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * SLOTS)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Square;
+
+    fn mv(a: &str, b: &str) -> Move {
+        Move::new(a.parse::<Square>().unwrap(), b.parse::<Square>().unwrap())
+    }
+
+    #[test]
+    fn pack_round_trips() {
+        for e in [
+            Entry { mv: Some(mv("h2", "e2")), score: -29990, eval: 123, depth: 37, bound: Bound::Lower },
+            Entry { mv: None, score: 0, eval: -5, depth: -1, bound: Bound::Upper },
+            Entry { mv: Some(mv("i9", "i0")), score: 30000, eval: -32000, depth: 0, bound: Bound::Exact },
+        ] {
+            assert_eq!(unpack(pack(&e, 5)), Some(e));
+        }
+        assert_eq!(unpack(0), None);
+    }
+
+    #[test]
+    fn store_probe_replace() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry { mv: Some(mv("h2", "e2")), score: 40, eval: 10, depth: 5, bound: Bound::Exact };
+        tt.store(0x1234_5678_9abc_def0, e);
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0), Some(e));
+        assert_eq!(tt.probe(0x1234_5678_9abc_def1), None);
+        // A shallower result without a move keeps the move and replaces the score.
+        let e2 = Entry { mv: None, score: -7, eval: 10, depth: 4, bound: Bound::Upper };
+        tt.store(0x1234_5678_9abc_def0, e2);
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0), Some(Entry { mv: e.mv, ..e2 }));
+        tt.clear();
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0), None);
+        assert_eq!(tt.mib(), 1);
+    }
+}

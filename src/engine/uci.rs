@@ -1,0 +1,503 @@
+//! The UCI front end, in the dialect Pikafish uses for Xiangqi: `position startpos|fen FEN
+//! moves h2e2 h9g7` with ICCS moves and ranks 0-9, `go` with the usual limits, `info ... score
+//! cp|mate ... pv ...` and `bestmove`.
+//!
+//! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
+//! `isready` and `ponderhit` are answered while it thinks. Unknown commands and malformed input
+//! are reported with `info string` and never end the engine.
+
+use super::eval::{self, Weights};
+use super::search::{Info, Shared};
+use super::time::Limits;
+use super::{Endgames, Engine, OpeningBook, Source};
+use crate::core::{Game, Position};
+use crate::notation::iccs;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Where the engine writes: shared by the reading thread and the search thread, one whole line
+/// at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed pipe means the GUI is gone; there is nobody left to tell.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+/// Opens a book for the `BookFile` option: `(path, policy, min_games)`.
+pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, String>;
+/// Opens the tablebases for the `TablebasePath` option.
+pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, String>;
+
+/// How book and tablebase files are opened (the engine itself knows no file format).
+#[derive(Copy, Clone)]
+pub struct Openers {
+    pub book: BookOpener,
+    pub tablebases: TablebaseOpener,
+    /// Policies accepted by `BookPolicy` (the first is the default).
+    pub book_policies: &'static [&'static str],
+}
+
+impl Default for Openers {
+    /// The crate's own book and tablebase formats.
+    fn default() -> Self {
+        super::adapters::openers()
+    }
+}
+
+/// Option values as set by `setoption`.
+struct Options {
+    hash: usize,
+    book_file: String,
+    book_policy: String,
+    book_min_games: u32,
+    tb_path: String,
+    weights: Weights,
+}
+
+pub const DEFAULT_HASH_MIB: usize = 16;
+const MAX_HASH_MIB: usize = 65_536;
+const MAX_THREADS: usize = 64;
+
+/// The UCI session.
+pub struct Uci {
+    out: Output,
+    engine: Arc<Mutex<Engine>>,
+    worker: Option<JoinHandle<()>>,
+    /// The running search's shared state, to stop it without the engine lock it holds.
+    active: Option<Arc<Shared>>,
+    /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
+    /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
+    /// refused.
+    done: Arc<AtomicBool>,
+    game: Game,
+    options: Options,
+    openers: Openers,
+}
+
+impl Uci {
+    pub fn new(out: Output, openers: Openers) -> Uci {
+        Uci {
+            out,
+            engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MIB))),
+            worker: None,
+            active: None,
+            done: Arc::new(AtomicBool::new(false)),
+            game: Game::new(Position::startpos()),
+            options: Options {
+                hash: DEFAULT_HASH_MIB,
+                book_file: String::new(),
+                book_policy: openers.book_policies.first().unwrap_or(&"best").to_string(),
+                book_min_games: 1,
+                tb_path: String::new(),
+                weights: Weights::DEFAULT,
+            },
+            openers,
+        }
+    }
+
+    fn info_string(&self, s: &str) {
+        self.out.line(&format!("info string {s}"));
+    }
+
+    fn searching(&mut self) -> bool {
+        if self.worker.as_ref().is_some_and(|w| w.is_finished()) || self.done.load(Ordering::Acquire) {
+            self.join();
+        }
+        self.worker.is_some()
+    }
+
+    fn join(&mut self) {
+        if let Some(w) = self.worker.take() {
+            if w.join().is_err() {
+                self.info_string("error: the search thread failed");
+            }
+        }
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {
+                if self.busy("ucinewgame") {
+                    return true;
+                }
+                self.engine().new_game();
+                self.game = Game::new(Position::startpos());
+            }
+            "setoption" => {
+                if !self.busy("setoption") {
+                    self.setoption(&rest);
+                }
+            }
+            "position" => {
+                if !self.busy("position") {
+                    self.position(&rest);
+                }
+            }
+            "go" => {
+                if !self.busy("go") {
+                    self.go(&rest);
+                }
+            }
+            "stop" => self.stop(),
+            "ponderhit" => {
+                if let Some(shared) = &self.active {
+                    *shared.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                    shared.pondering.store(false, Ordering::Relaxed);
+                }
+            }
+            "quit" => {
+                self.stop();
+                return false;
+            }
+            "d" => {
+                let pos = self.game.position();
+                self.out.line(&crate::cli::board::render(pos, false));
+                self.out.line(&format!("Fen: {}", pos.fen()));
+                self.out.line(&format!("Key: {:016x}", pos.key()));
+            }
+            "eval" => {
+                let b = eval::breakdown(self.game.position(), &self.weights());
+                self.out.line(&format!("info string eval (red's view) {b:?}"));
+            }
+            _ => self.info_string(&format!("unknown command: {line}")),
+        }
+        true
+    }
+
+    /// While searching, only `stop`, `isready`, `ponderhit` and `quit` are accepted.
+    fn busy(&mut self, what: &str) -> bool {
+        let busy = self.searching();
+        if busy {
+            self.info_string(&format!("ignored {what}: a search is running (send stop first)"));
+        }
+        busy
+    }
+
+    fn engine_shared(&self) -> Arc<Shared> {
+        self.engine().shared.clone()
+    }
+
+    fn weights(&self) -> Weights {
+        self.options.weights
+    }
+
+    fn set_weights(&mut self, w: Weights) {
+        self.options.weights = w;
+        self.engine().options.weights = w;
+    }
+
+    fn uci(&self) {
+        let o = &self.out;
+        o.line(&format!("id name qiku {}", env!("CARGO_PKG_VERSION")));
+        o.line("id author the qiku authors");
+        o.line(&format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"));
+        o.line(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
+        o.line("option name Move Overhead type spin default 30 min 0 max 5000");
+        o.line("option name Clear Hash type button");
+        o.line("option name Ponder type check default false");
+        o.line("option name BookFile type string default <empty>");
+        let policies: String = self.openers.book_policies.iter().map(|p| format!(" var {p}")).collect();
+        o.line(&format!("option name BookPolicy type combo default {}{policies}", self.options.book_policy));
+        o.line("option name BookMinGames type spin default 1 min 0 max 1000000000");
+        o.line("option name TablebasePath type string default <empty>");
+        o.line("option name TablebaseProbeLimit type spin default 5 min 0 max 5");
+        o.line("option name EvalTerms type combo default full var full var basic");
+        o.line("option name UCI_Variant type combo default xiangqi var xiangqi");
+        o.line("uciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // setoption name <name words> [value <value words>]
+        let name_at = args.iter().position(|w| w.eq_ignore_ascii_case("name"));
+        let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        let Some(n) = name_at else {
+            return self.info_string("setoption needs: setoption name <name> [value <value>]");
+        };
+        let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+        let number = |lo: u64, hi: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|v| (lo..=hi).contains(v))
+                .ok_or_else(|| format!("option {name}: value {value:?} is not a number in {lo}..={hi}"))
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "hash" => number(1, MAX_HASH_MIB as u64).map(|v| {
+                self.options.hash = v as usize;
+                self.engine().set_hash(v as usize);
+            }),
+            "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
+            "move overhead" => number(0, 5000).map(|v| self.engine().options.move_overhead = Duration::from_millis(v)),
+            "clear hash" => {
+                self.engine().new_game();
+                Ok(())
+            }
+            "ponder" | "uci_variant" => Ok(()),
+            "evalterms" => match value.to_ascii_lowercase().as_str() {
+                "full" => {
+                    self.set_weights(Weights::DEFAULT);
+                    Ok(())
+                }
+                "basic" => {
+                    self.set_weights(Weights::BASIC);
+                    Ok(())
+                }
+                _ => Err(format!("option EvalTerms: {value:?} is not full or basic")),
+            },
+            "bookfile" => {
+                self.options.book_file = if value == "<empty>" { String::new() } else { value.clone() };
+                self.reopen_book()
+            }
+            "bookpolicy" => {
+                if let Some(p) = self.openers.book_policies.iter().find(|p| p.eq_ignore_ascii_case(&value)) {
+                    self.options.book_policy = p.to_string();
+                    self.reopen_book()
+                } else {
+                    Err(format!("option BookPolicy: {value:?} is not one of {}", self.openers.book_policies.join(", ")))
+                }
+            }
+            "bookmingames" => number(0, 1_000_000_000).and_then(|v| {
+                self.options.book_min_games = v as u32;
+                self.reopen_book()
+            }),
+            "tablebasepath" => {
+                self.options.tb_path = if value == "<empty>" { String::new() } else { value.clone() };
+                if self.options.tb_path.is_empty() {
+                    self.engine().options.tablebases = None;
+                    Ok(())
+                } else {
+                    match (self.openers.tablebases)(&self.options.tb_path) {
+                        Ok(tb) => {
+                            self.info_string(&format!(
+                                "tablebases loaded from {} (up to {} pieces)",
+                                self.options.tb_path,
+                                tb.max_pieces()
+                            ));
+                            self.engine().options.tablebases = Some(tb);
+                            Ok(())
+                        }
+                        Err(e) => {
+                            self.engine().options.tablebases = None;
+                            Err(format!("TablebasePath {}: {e}", self.options.tb_path))
+                        }
+                    }
+                }
+            }
+            "tablebaseprobelimit" => number(0, 5).map(|v| {
+                let mut e = self.engine();
+                e.options.tb_probe_limit = v as u32;
+                e.tb_root_limit = v as u32;
+            }),
+            _ => Err(format!("unknown option {name:?}")),
+        };
+        if let Err(e) = result {
+            self.info_string(&e);
+        }
+    }
+
+    fn reopen_book(&mut self) -> Result<(), String> {
+        if self.options.book_file.is_empty() {
+            self.engine().book = None;
+            return Ok(());
+        }
+        let o = &self.options;
+        match (self.openers.book)(&o.book_file, &o.book_policy, o.book_min_games) {
+            Ok(b) => {
+                self.engine().book = Some(b);
+                Ok(())
+            }
+            Err(e) => {
+                self.engine().book = None;
+                Err(format!("BookFile {}: {e}", self.options.book_file))
+            }
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&w| w == "moves");
+        let (spec, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let start = match spec.first() {
+            Some(&"startpos") if spec.len() == 1 => Position::startpos(),
+            Some(&"fen") if spec.len() > 1 => match Position::from_fen(&spec[1..].join(" ")) {
+                Ok(p) => p,
+                Err(e) => {
+                    return self.info_string(&format!("invalid FEN {:?}: {e}; position unchanged", spec[1..].join(" ")))
+                }
+            },
+            _ => {
+                return self.info_string(&format!(
+                "malformed position command {:?}: expected position startpos|fen FEN [moves ...]; position unchanged",
+                args.join(" ")
+            ))
+            }
+        };
+        let mut game = Game::new(start);
+        for (i, token) in moves.iter().enumerate() {
+            match iccs::parse(game.position(), token) {
+                Ok(m) => game.play_unchecked(m),
+                Err(e) => {
+                    self.info_string(&format!(
+                        "move {} ({token}): {e} in {}; ignoring it and the {} move(s) after it",
+                        i + 1,
+                        game.position().fen(),
+                        moves.len() - i - 1
+                    ));
+                    break;
+                }
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let limits = match parse_go(args, self.game.position()) {
+            Ok((l, warnings)) => {
+                for w in warnings {
+                    self.info_string(&w);
+                }
+                l
+            }
+            Err(e) => return self.info_string(&e),
+        };
+        let shared = self.engine_shared();
+        shared.stop.store(false, Ordering::Relaxed);
+        shared.pondering.store(limits.ponder, Ordering::Relaxed);
+        *shared.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.active = Some(shared.clone());
+        let done = Arc::new(AtomicBool::new(false));
+        self.done = done.clone();
+        let engine = self.engine.clone();
+        let game = self.game.clone();
+        let out = self.out.clone();
+        self.worker = Some(std::thread::spawn(move || {
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let (result, source) = engine.think(&game, &limits, &mut |info: &Info| out.line(&info.to_uci()));
+            drop(engine);
+            match source {
+                Source::Book => out.line("info string book move"),
+                Source::Tablebase => out.line("info string tablebase move"),
+                Source::Search => {}
+            }
+            // UCI: after `go infinite` (or while pondering) bestmove waits for stop/ponderhit.
+            if limits.infinite || limits.ponder {
+                while !shared.stop.load(Ordering::Relaxed)
+                    && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+                {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            done.store(true, Ordering::Release);
+            match result.best {
+                Some(m) => match result.ponder {
+                    Some(p) => out.line(&format!("bestmove {m} ponder {p}")),
+                    None => out.line(&format!("bestmove {m}")),
+                },
+                None => {
+                    out.line("info depth 0 score mate 0");
+                    out.line("bestmove (none)");
+                }
+            }
+        }));
+    }
+
+    fn stop(&mut self) {
+        if let Some(shared) = self.active.take() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        self.join();
+    }
+}
+
+/// Reads the arguments of `go`. Unknown words are reported back as warnings.
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), String> {
+    let mut l = Limits::default();
+    let mut warnings = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let takes_value =
+            matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
+        if takes_value {
+            let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
+                return Err(format!("go: {key} needs a number"));
+            };
+            let ms = Duration::from_millis(v.max(0) as u64);
+            match key {
+                "wtime" => l.time[0] = Some(ms),
+                "btime" => l.time[1] = Some(ms),
+                "winc" => l.inc[0] = Some(ms),
+                "binc" => l.inc[1] = Some(ms),
+                "movestogo" => l.movestogo = Some(v.clamp(1, 1000) as u32),
+                "movetime" => l.movetime = Some(ms),
+                "depth" => l.depth = Some(v.clamp(1, 100) as u32),
+                "nodes" => l.nodes = Some(v.max(1) as u64),
+                _ => l.mate = Some(v.clamp(1, 100) as u32),
+            }
+            i += 2;
+        } else {
+            match key {
+                "infinite" => l.infinite = true,
+                "ponder" => l.ponder = true,
+                "searchmoves" => {
+                    // Moves up to the next keyword.
+                    while let Some(t) = args.get(i + 1).filter(|t| iccs::parse_move(t).is_ok()) {
+                        match iccs::parse(pos, t) {
+                            Ok(m) => l.searchmoves.push(m),
+                            Err(e) => warnings.push(format!("go searchmoves: {e}")),
+                        }
+                        i += 1;
+                    }
+                }
+                _ => warnings.push(format!("go: ignored unknown word {key:?}")),
+            }
+            i += 1;
+        }
+    }
+    Ok((l, warnings))
+}
+
+/// Runs the UCI loop on `input` until `quit` or end of input.
+pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
+    let mut uci = Uci::new(out, openers);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end.
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !uci.command(&String::from_utf8_lossy(&buf)) {
+            return;
+        }
+    }
+    // End of input: let a running search finish its move, as if `stop` had been sent.
+    uci.stop();
+}

@@ -1,0 +1,295 @@
+//! The engine with an opening book and with endgame tablebases: a book move at once from the
+//! start position (no search), exact DTM mates in won endgames, and no loss from drawn ones.
+
+use qiku::book::{self, BuildOptions};
+use qiku::engine::adapters::{QbkBook, QtbTables};
+use qiku::engine::time::Limits;
+use qiku::engine::{Endgames, Engine, Source, TbValue};
+use qiku::notation::iccs;
+use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
+use qiku::{Color, Game, Move, Piece, Position, Role, Setup};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Three short games: the book's start position has h2e2 (twice) and c3c4.
+const GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n\
+[Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. h2e2 b9c7 2. b0c2 1/2-1/2\n\n\
+[Event \"c\"]\n[Result \"0-1\"]\n\n1. c3c4 g6g5 0-1\n\n";
+
+fn build_book(dir: &Path) -> PathBuf {
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let out = dir.join("test.qbk");
+    book::build(&[pgn], &out, &BuildOptions::default()).unwrap();
+    out
+}
+
+fn tables(dir: &Path) -> Tablebases {
+    let ms: Vec<Material> = ["KRvK", "KNvK", "KRvKA", "KRvKAA", "KNPvK", "KNvKAB", "KCPvKA", "KPvKA"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let mut opts = GenerateOptions::new(dir);
+    opts.progress = false;
+    generate_set(&ms, &opts).unwrap();
+    Tablebases::open(dir).unwrap()
+}
+
+#[test]
+fn book_move_from_the_start_position_over_uci() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path());
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_qiku")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "setoption name BookFile value {}", book.display()).unwrap();
+    writeln!(stdin, "setoption name BookPolicy value games").unwrap();
+    writeln!(stdin, "isready").unwrap();
+    let mut lines = Vec::new();
+    let read_until = |stdout: &mut BufReader<_>, prefix: &str, lines: &mut Vec<String>| loop {
+        let mut l = String::new();
+        assert!(stdout.read_line(&mut l).unwrap() > 0, "qiku closed its output");
+        let done = l.starts_with(prefix);
+        lines.push(l.trim_end().to_string());
+        if done {
+            return;
+        }
+    };
+    read_until(&mut stdout, "readyok", &mut lines);
+    assert!(lines.iter().all(|l| !l.contains("BookFile")), "{lines:?}");
+    for _ in 0..5 {
+        lines.clear();
+        writeln!(stdin, "position startpos").unwrap();
+        let t = Instant::now();
+        writeln!(stdin, "go wtime 600000 btime 600000").unwrap();
+        read_until(&mut stdout, "bestmove", &mut lines);
+        // Instantly (a liveness bound: a search of a 10-minute clock would take seconds).
+        assert!(t.elapsed() < Duration::from_secs(2));
+        assert!(lines.iter().any(|l| l == "info string book move"), "{lines:?}");
+        assert!(lines.iter().all(|l| !l.starts_with("info depth")), "the search started: {lines:?}");
+        let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        // A symmetric position: the book may answer with either mirror image of a move.
+        assert!(["h2e2", "b2e2", "c3c4", "g3g4"].contains(&mv.as_str()), "{mv}");
+    }
+    // Out of the book (a move no game played): a normal search.
+    lines.clear();
+    writeln!(stdin, "position startpos moves a3a4").unwrap();
+    writeln!(stdin, "go depth 3").unwrap();
+    read_until(&mut stdout, "bestmove", &mut lines);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3")), "{lines:?}");
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn book_policy_and_min_games_through_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build_book(dir.path());
+    let mut engine = Engine::new(1);
+    engine.book = Some(Arc::new(QbkBook::open(&path, qiku::book::Policy::BestScore, 1).unwrap()));
+    let game = Game::new(Position::startpos());
+    let (r, source) = engine.think(&game, &Limits::depth(20), &mut |_| {});
+    assert_eq!(source, Source::Book);
+    // best score: h2e2 scored 1.5/2, c3c4 0/1.
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("h2e2"));
+    // With a minimum of two games only h2e2 qualifies; after h2e2 (single games) nothing does.
+    engine.book = Some(Arc::new(QbkBook::open(&path, qiku::book::Policy::WeightedByGames, 2).unwrap()));
+    assert_eq!(engine.think(&game, &Limits::depth(20), &mut |_| {}).1, Source::Book);
+    let mut g = game.clone();
+    g.play(iccs::parse(g.position(), "h2e2").unwrap()).unwrap();
+    assert_eq!(engine.think(&g, &Limits::depth(2), &mut |_| {}).1, Source::Search);
+}
+
+/// Seeded random legal positions of `material` (red's pieces first, as named) with `turn` to
+/// move.
+fn sample(material: &str, turn: Color, n: usize, seed: u64) -> Vec<Position> {
+    let m: Material = material.parse().unwrap();
+    let mut pieces = Vec::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            for _ in 0..m.count(c, r) {
+                pieces.push(Piece::new(c, r));
+            }
+        }
+    }
+    let mut state = seed;
+    let mut next = move |k: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % k as u64) as usize
+    };
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut s = Setup::empty();
+        s.turn = turn;
+        let mut ok = true;
+        for &p in &pieces {
+            let squares: Vec<_> = Position::reachable_squares(p).collect();
+            let sq = squares[next(squares.len())];
+            ok &= s.piece_at(sq).is_none();
+            s.set(sq, Some(p));
+        }
+        if let (true, Ok(pos)) = (ok, Position::from_setup(&s)) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn engine_with(tb: &Arc<QtbTables>) -> Engine {
+    let mut e = Engine::new(4);
+    e.options.tablebases = Some(tb.clone() as Arc<dyn Endgames>);
+    e
+}
+
+fn engine_move(engine: &mut Engine, game: &Game) -> (Move, Source) {
+    let (r, source) = engine.think(game, &Limits::depth(6), &mut |_| {});
+    (r.best.expect("a move"), source)
+}
+
+#[test]
+fn won_endgames_are_mated_in_exactly_the_table_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    for (material, seed) in [("KRvK", 1), ("KNvK", 2), ("KRvKA", 3), ("KRvKAA", 4), ("KNPvK", 5)] {
+        // The longest wins among a sample, and a few others.
+        let mut won: Vec<(u32, Position)> = sample(material, Color::Red, 400, seed)
+            .into_iter()
+            .filter_map(|p| match tb.probe(&p) {
+                Some(TbValue::Win { plies }) => Some((plies, p)),
+                _ => None,
+            })
+            .collect();
+        won.sort_by_key(|(d, p)| (std::cmp::Reverse(*d), p.fen()));
+        assert!(!won.is_empty(), "{material}");
+        for (dtm, pos) in won.iter().take(3) {
+            let mut engine = engine_with(&tb);
+            let mut game = Game::new(pos.clone());
+            loop {
+                if let Some(outcome) = game.outcome() {
+                    assert_eq!(
+                        outcome,
+                        qiku::core::Outcome::Decisive {
+                            winner: Color::Red,
+                            reason: if game.position().is_check() {
+                                qiku::core::EndReason::Checkmate
+                            } else {
+                                qiku::core::EndReason::Stalemate
+                            }
+                        },
+                        "{material} {}",
+                        pos.fen()
+                    );
+                    break;
+                }
+                let m = if game.position().turn() == Color::Red {
+                    let (m, source) = engine_move(&mut engine, &game);
+                    assert_eq!(source, Source::Tablebase);
+                    m
+                } else {
+                    // The table's longest defence.
+                    tb.move_values(game.position()).unwrap()[0].0
+                };
+                game.play(m).unwrap();
+                assert!(game.len() <= *dtm as usize, "{material} {}: no mate after {dtm} plies", pos.fen());
+            }
+            assert_eq!(game.len(), *dtm as usize, "{material} {}", pos.fen());
+        }
+    }
+}
+
+/// Plays `pos` for up to `plies`: the engine (with the tables) on the side to move, the table's
+/// first best move for the opponent, which wins at once from any mistake. Asserts that the
+/// opponent is never winning after the engine's move and that the game is not lost.
+fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
+    let mut engine = engine_with(tb);
+    let mut game = Game::new(pos.clone());
+    let us = pos.turn();
+    while game.outcome().is_none() && game.len() < plies {
+        let m = if game.position().turn() == us {
+            engine_move(&mut engine, &game).0
+        } else {
+            tb.move_values(game.position()).unwrap()[0].0
+        };
+        game.play(m).unwrap();
+        if game.position().turn() != us {
+            let v = tb.probe(game.position());
+            assert!(
+                !matches!(v, Some(TbValue::Win { .. })),
+                "{} lost the draw: {v:?} in {}",
+                pos.fen(),
+                game.position().fen()
+            );
+        }
+    }
+    if let Some(qiku::core::Outcome::Decisive { winner, reason }) = game.outcome() {
+        let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        assert_eq!(winner, us, "{} lost by {reason:?}: {}", pos.fen(), moves.join(" "));
+    }
+}
+
+#[test]
+fn drawn_endgames_are_not_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    // Defenders without checking pieces in drawn positions where some move loses (horse against
+    // advisor and elephant; cannon and pawn against an advisor, five pieces).
+    for (material, seed) in [("KNvKAB", 21), ("KCPvKA", 22)] {
+        let drawn: Vec<Position> = sample(material, Color::Black, 4000, seed)
+            .into_iter()
+            .filter(|p| {
+                tb.probe(p) == Some(TbValue::Draw)
+                    && tb.move_values(p).unwrap().iter().any(|(_, v)| matches!(v, TbValue::Loss { .. }))
+            })
+            .take(3)
+            .collect();
+        assert_eq!(drawn.len(), 3, "{material}");
+        for pos in &drawn {
+            hold_the_draw(&tb, pos, 40);
+        }
+    }
+    // The side with the pawn in a drawn pawn-against-advisor ending, with checks available: the
+    // tables call every move a draw, but a perpetual check would lose under the rules.
+    let drawn: Vec<Position> = sample("KPvKA", Color::Red, 4000, 23)
+        .into_iter()
+        .filter(|p| tb.probe(p) == Some(TbValue::Draw) && p.moves().iter().any(|&m| p.gives_check(m)))
+        .take(3)
+        .collect();
+    assert_eq!(drawn.len(), 3);
+    for pos in &drawn {
+        hold_the_draw(&tb, pos, 60);
+    }
+}
+
+#[test]
+fn tablebase_move_over_uci_reports_the_mate() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_qiku")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "setoption name TablebasePath value {}", dir.path().display()).unwrap();
+    writeln!(stdin, "position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+    writeln!(stdin, "go movetime 5000").unwrap();
+    let mut lines = Vec::new();
+    for l in stdout.lines() {
+        let l = l.unwrap();
+        let done = l.starts_with("bestmove");
+        lines.push(l);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(lines.iter().any(|l| l.starts_with("info string tablebases loaded")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("score mate 1 ")), "{lines:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert!(["e1d1", "e1e8"].contains(&best.as_str()), "{best}");
+    assert!(child.wait().unwrap().success());
+}

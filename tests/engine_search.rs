@@ -1,0 +1,181 @@
+//! Search tests: exact mate distances (checked against an independent brute-force mate solver),
+//! no rook blunders, and the repetition rules (perpetual check loses) inside the tree.
+
+use qiku::engine::ordering::History;
+use qiku::engine::search::{self, SearchOptions, SearchResult, Shared};
+use qiku::engine::time::Limits;
+use qiku::engine::Score;
+use qiku::notation::iccs;
+use qiku::{Game, Position, Role};
+
+fn search_game(game: &Game, depth: u32) -> SearchResult {
+    let shared = Shared::new(8);
+    search::search(
+        game,
+        &Limits::depth(depth),
+        &SearchOptions::default(),
+        &shared,
+        &mut History::default(),
+        &mut |_| {},
+    )
+}
+
+fn search_fen(fen: &str, depth: u32) -> SearchResult {
+    search_game(&Game::new(Position::from_fen(fen).unwrap()), depth)
+}
+
+/// Can the side to move force a position without legal moves for the opponent (checkmate or
+/// stalemate, both losses) within `n` of its moves? Plain minimax, no pruning beyond "any" and
+/// "all": independent of the engine.
+fn mates_within(pos: &mut Position, n: u32) -> bool {
+    for &m in pos.moves().iter() {
+        let undo = pos.make_move(m);
+        let ok = defender_lost(pos, n);
+        pos.unmake_move(m, undo);
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+fn defender_lost(pos: &mut Position, n: u32) -> bool {
+    let moves = pos.moves();
+    if moves.is_empty() {
+        return true;
+    }
+    if n == 1 {
+        return false;
+    }
+    moves.iter().all(|&m| {
+        let undo = pos.make_move(m);
+        let ok = mates_within(pos, n - 1);
+        pos.unmake_move(m, undo);
+        ok
+    })
+}
+
+/// The exact mate distance by brute force.
+fn solver_distance(fen: &str, max: u32) -> Option<u32> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    (1..=max).find(|&n| mates_within(&mut pos, n))
+}
+
+const MATES: &[(&str, i32)] = &[
+    ("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1", 1),
+    ("9/9/5k3/9/9/9/9/1R7/N2K5/9 w - - 0 1", 2),
+    ("9/9/5kN2/9/9/9/9/3K5/6R2/9 w - - 0 1", 2),
+    ("9/5k3/3a5/9/9/9/7N1/3RK4/9/9 w - - 0 1", 2),
+    ("5a3/4a2C1/5k3/6R2/9/9/2P6/3K5/5N3/9 w - - 0 1", 3),
+    ("5a3/4k4/1N3aC2/9/9/9/2R6/9/5K3/9 w - - 0 1", 3),
+    ("3k5/9/3a1a3/5R3/9/5N3/9/9/9/4K4 w - - 0 1", 4),
+];
+
+#[test]
+fn finds_mates_at_the_exact_distance() {
+    for &(fen, n) in MATES {
+        assert_eq!(solver_distance(fen, n as u32), Some(n as u32), "solver disagrees on {fen}");
+        let r = search_fen(fen, 2 * n as u32 + 1);
+        assert_eq!(r.score, Score::Mate(n), "{fen}");
+        // The move played keeps the mate at distance n - 1 (or mates now).
+        let mut after = Position::from_fen(fen).unwrap();
+        after.make_move(r.best.unwrap());
+        if n == 1 {
+            assert!(after.moves().is_empty(), "{fen}: {} does not mate", r.best.unwrap());
+        } else {
+            assert!(defender_lost(&mut after, n as u32), "{fen}: {} lets the mate slip", r.best.unwrap());
+            // And the defender sees it is mated in n - 1 (a few plies deeper than the attacker
+            // needs: null-move and futility pruning on the winning side hide the mate from the
+            // losing side's shallow searches).
+            let d = search_game(&Game::new(after.clone()), 2 * n as u32 + 4);
+            assert_eq!(d.score, Score::Mate(-(n - 1)), "{}", after.fen());
+        }
+    }
+}
+
+#[test]
+fn mated_and_stalemated_roots_have_no_move() {
+    // Black is checkmated (rook on the back rank, the other rook covering rank 8).
+    let r = search_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1", 3);
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+    // Black is stalemated (no legal move, not in check): in Xiangqi that loses too.
+    let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/2R1K4 b - - 0 1").unwrap();
+    assert!(!pos.is_check() && pos.moves().is_empty());
+    assert_eq!(search_game(&Game::new(pos), 3).best, None);
+    // One move before: red stalemates black in one, which the engine scores as a mate in 1.
+    let r = search_fen("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", 3);
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn saves_an_attacked_rook() {
+    // The black horse on c7 attacks the red rook on b5; red must move it somewhere safe.
+    let fen = "r2aka3/9/2n6/9/1R7/9/4P4/7C1/9/3AKA3 w - - 0 1";
+    for depth in [3, 5, 7] {
+        let r = search_fen(fen, depth);
+        let after = Position::from_fen(fen).unwrap().play(r.best.unwrap());
+        let rook_en_prise = after.moves().iter().any(|&m| after.piece_at(m.to()).is_some_and(|p| p.role == Role::Rook));
+        assert!(!rook_en_prise, "depth {depth}: {} leaves a rook to be taken", r.best.unwrap());
+    }
+}
+
+#[test]
+fn takes_a_free_rook() {
+    // The black rook on b7 is free for the red cannon (screen b5); take it.
+    let r = search_fen("3k1ab2/9/1r7/9/1P7/9/9/1C7/9/4K4 w - - 0 1", 4);
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("b2b7"));
+    // Afterwards red has a cannon and a pawn against an advisor and an elephant.
+    assert!(matches!(r.score, Score::Cp(v) if v > 200), "{:?}", r.score);
+}
+
+/// From X0 (red to move, rook d5, black king e9 and two black rooks that would mate red soon)
+/// red can check forever: d5e5+ Kd9, e5d5+ Ke9, ... Black's replies are forced and never check.
+const PERPETUAL_X0: &str = "4k4/9/9/9/3R5/9/9/r8/1r7/5K3 w - - 0 1";
+
+fn game_with(fen: &str, moves: &[&str]) -> Game {
+    let mut g = Game::new(Position::from_fen(fen).unwrap());
+    for t in moves {
+        let m = iccs::parse(g.position(), t).unwrap();
+        g.play(m).unwrap();
+    }
+    g
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // Black to move after d5e5+ e9d9 e5d5+: its only move e9 repeats X0 with red having
+    // checked on every move of the cycle, so black wins at once (reported as mate in 1).
+    let g = game_with(PERPETUAL_X0, &["d5e5", "e9d9", "e5d5"]);
+    assert_eq!(g.position().moves().len(), 1);
+    let r = search_game(&g, 4);
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d9e9"));
+    assert_eq!(r.score, Score::Mate(1));
+    // The rules core agrees once the position recurs.
+    let mut g2 = g.clone();
+    g2.play(r.best.unwrap()).unwrap();
+    assert_eq!(
+        g2.repetition_verdict(),
+        Some(qiku::core::RepetitionVerdict::PerpetualCheck { loser: qiku::Color::Red })
+    );
+
+    // Red at X0 again (second occurrence): checking again repeats the cycle and loses, so the
+    // engine plays something else and knows it is losing (two rooks against one), not drawing.
+    let g = game_with(PERPETUAL_X0, &["d5e5", "e9d9", "e5d5", "d9e9"]);
+    let r = search_game(&g, 5);
+    let best = r.best.unwrap().to_string();
+    assert_ne!(best, "d5e5");
+    assert!(matches!(r.score, Score::Cp(v) if v < -300) || matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
+}
+
+#[test]
+fn repetition_without_perpetual_check_is_a_draw() {
+    // Kings and rooks shuffling without checks: black to move can repeat the start of the
+    // cycle; a repetition in a position where black is a rook down is a welcome draw.
+    let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let g = game_with(fen, &["a0a1", "d9d8", "a1a0"]);
+    // d8d9 repeats the start position (no checks in the cycle): a draw, better than any other
+    // move for the side a rook down.
+    let r = search_game(&g, 3);
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8d9"));
+    assert_eq!(r.score, Score::Cp(0));
+}

@@ -1,0 +1,293 @@
+//! UCI conformance over pipes: the built `qiku` binary is started as a GUI would start it and
+//! driven through a handshake, a full game, `stop` during `go infinite`, pondering, and garbage.
+//! Time bounds here are liveness checks (generous), not speed assertions.
+
+use qiku::notation::iccs;
+use qiku::{Game, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+const LIVENESS: Duration = Duration::from_secs(5);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiku"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start qiku");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines: rx }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, b: &[u8]) {
+        self.stdin.write_all(b).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no {prefix:?} within {within:?}; got {out:?}"));
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// Lines that arrive within `d` (expecting none of a kind).
+    fn drain(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut out = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            out.push(l);
+        }
+        out
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", LIVENESS)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + LIVENESS;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "qiku did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let last = lines.last().unwrap();
+    let mut w = last.split_whitespace();
+    assert_eq!(w.next(), Some("bestmove"), "{last}");
+    w.next().unwrap().to_string()
+}
+
+/// Every `info ... pv` line has a legal PV and a well-formed score.
+fn check_infos(pos: &Position, lines: &[String]) {
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let s = w.iter().position(|&x| x == "score").expect("score");
+        assert!(matches!(w[s + 1], "cp" | "mate"), "{l}");
+        w[s + 2].parse::<i32>().unwrap();
+        for key in ["nodes", "nps", "time", "depth"] {
+            let i = w.iter().position(|&x| x == key).unwrap_or_else(|| panic!("{key} in {l}"));
+            w[i + 1].parse::<u64>().unwrap();
+        }
+        let mut p = pos.clone();
+        if let Some(i) = w.iter().position(|&x| x == "pv") {
+            for t in &w[i + 1..] {
+                let m = iccs::parse(&p, t).unwrap_or_else(|e| panic!("pv move {t} in {l}: {e}"));
+                p.make_move(m);
+            }
+        }
+    }
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", LIVENESS);
+    assert!(lines[0].starts_with("id name qiku"));
+    for opt in ["Hash", "Threads", "BookFile", "BookPolicy", "BookMinGames", "TablebasePath", "TablebaseProbeLimit"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
+    }
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn full_game_over_pipes() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", LIVENESS);
+    e.send("setoption name Hash value 8");
+    e.send("ucinewgame");
+    e.ready();
+    let mut game = Game::new(Position::startpos());
+    let mut moves: Vec<String> = Vec::new();
+    let gos =
+        ["go depth 3", "go movetime 30", "go nodes 3000", "go wtime 2000 btime 2000 winc 20 binc 20", "go depth 2"];
+    for ply in 0..60 {
+        if game.outcome().is_some() {
+            break;
+        }
+        if moves.is_empty() {
+            e.send("position startpos");
+        } else {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        e.send(gos[ply % gos.len()]);
+        let lines = e.until("bestmove", LIVENESS * 4);
+        check_infos(game.position(), &lines);
+        let token = bestmove(&lines);
+        let m = iccs::parse(game.position(), &token).unwrap_or_else(|err| panic!("ply {ply}: bestmove {token}: {err}"));
+        game.play(m).unwrap();
+        moves.push(token);
+    }
+    assert!(moves.len() >= 20, "game too short: {moves:?}");
+    // The engine's own view of the final position agrees with the rules core.
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("d");
+    let lines = e.until("Fen:", LIVENESS);
+    assert_eq!(lines.last().unwrap().trim_start_matches("Fen: "), game.position().fen());
+    e.quit();
+}
+
+#[test]
+fn stop_during_go_infinite() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go infinite");
+    // No bestmove while searching, however long that is...
+    let early = e.drain(Duration::from_millis(300));
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    // ...isready is answered during the search...
+    let during = e.ready();
+    assert!(during.iter().all(|l| !l.starts_with("bestmove")), "{during:?}");
+    // ...and stop brings the move promptly.
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(t.elapsed() < LIVENESS);
+    let pos = Position::from_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2").unwrap();
+    iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    // A second stop with nothing running is harmless.
+    e.send("stop");
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.drain(Duration::from_millis(200));
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    let lines = e.until("bestmove", LIVENESS);
+    iccs::parse(&Position::startpos().play(iccs::parse(&Position::startpos(), "h2e2").unwrap()), &bestmove(&lines))
+        .unwrap();
+    e.quit();
+}
+
+#[test]
+fn garbage_is_reported_and_survived() {
+    let mut e = Engine::start();
+    let garbage = [
+        "hello",
+        "position",
+        "position fen",
+        "position fen 9/9/9 w",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
+        "position somewhere",
+        "go depth",
+        "go movetime abc",
+        "setoption name Hash value -3",
+        "setoption name NoSuchOption value 1",
+        "setoption",
+        "setoption name BookPolicy value nonsense",
+    ];
+    for g in garbage {
+        e.send(g);
+        let lines = e.ready();
+        assert!(lines.iter().any(|l| l.starts_with("info string")), "no info string for {g:?}: {lines:?}");
+    }
+    // Blank lines and bytes that are not UTF-8 do not kill it either.
+    e.send("");
+    e.send("   ");
+    e.send_bytes(b"\xff\xfe\x01garbage\n");
+    e.ready();
+    // An illegal move in the list: reported, and the position stops before it.
+    e.send("position startpos moves h2e2 h9g7 a0a5 b9c7");
+    let lines = e.ready();
+    assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("a0a5")), "{lines:?}");
+    e.send("d");
+    let lines = e.until("Fen:", LIVENESS);
+    assert_eq!(
+        lines.last().unwrap().trim_start_matches("Fen: "),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    // And it still plays.
+    e.send("go depth 2");
+    let lines = e.until("bestmove", LIVENESS);
+    let pos = Position::from_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2").unwrap();
+    iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    e.quit();
+}
+
+#[test]
+fn mated_position_has_no_bestmove() {
+    let mut e = Engine::start();
+    e.send("position fen R2k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(lines.iter().any(|l| l.contains("score mate 0")));
+    // Mate in one for red: reported as `score mate 1`.
+    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(lines.iter().any(|l| l.contains("score mate 1 ")), "{lines:?}");
+    assert_eq!(bestmove(&lines), "i0i9");
+    e.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 2");
+    // Closing standard input is like quit (after the search's bestmove).
+    let Engine { mut child, stdin, lines } = e;
+    drop(stdin);
+    let deadline = Instant::now() + LIVENESS;
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "qiku did not exit at end of input");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out: Vec<String> = lines.try_iter().collect();
+    assert!(out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+}
