@@ -30,8 +30,9 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let book_path = books.join("repertoire.qbk");
 
     println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
-    let report = build(&[input.clone()], &book_path, &BuildOptions { progress: true, ..BuildOptions::default() })
-        .map_err(|e| e.to_string())?;
+    let report =
+        build(std::slice::from_ref(&input), &book_path, &BuildOptions { progress: true, ..BuildOptions::default() })
+            .map_err(|e| e.to_string())?;
     let h = &report.header;
     println!(
         "   {} games read, {} used; {} positions, {} moves stored in {:.2} s",
