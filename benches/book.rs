@@ -9,7 +9,8 @@
 //!   chosen notation, zstd-compressed in a temporary directory) and builds it in a child process,
 //!   reporting wall time, CPU time and peak memory (VmHWM). `BOOK_BENCH_MEMORY=256M` sets the
 //!   builder's memory budget for that run (default 1G) to show spilling; `BOOK_BENCH_SKIP_SMALL=1`
-//!   skips the 25,000-game part.
+//!   skips the 25,000-game part; `BOOK_BENCH_SYNTHETIC=FILE` keeps the generated collection in
+//!   FILE and reuses it on later runs; `BOOK_BENCH_HEAD_ONLY=1` builds it with `--head-only`.
 //!
 //! On a shared machine the best run is the one least disturbed by other processes; CPU time
 //! says how much work was done whatever the load.
@@ -209,9 +210,15 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
 }
 
 fn child_build(input: &str, out: &str, memory: u64) {
-    let (wall, cpu, r) = build_once(Path::new(input), Path::new(out), None, memory);
+    let head_only = std::env::var_os("BOOK_BENCH_HEAD_ONLY").is_some();
+    let opts = BuildOptions { memory, whole_games: !head_only, ..BuildOptions::default() };
+    let cpu = cpu_seconds();
+    let t = Instant::now();
+    let r = book::build(&[PathBuf::from(input)], Path::new(out), &opts).expect("build");
+    let (wall, cpu) = (t.elapsed(), cpu_seconds() - cpu);
     println!(
-        "build synthetic: {} games in {:.1} s wall ({:.0} games/s), CPU {:.1} s, peak RSS {:.0} MiB, {} runs spilled; {} positions, {} records, {} MB book",
+        "build synthetic{}: {} games in {:.1} s wall ({:.0} games/s), CPU {:.1} s, peak RSS {:.0} MiB, {} runs spilled; {} positions, {} records, {} MB book",
+        if head_only { " (--head-only)" } else { "" },
         r.header.games.read,
         wall.as_secs_f64(),
         r.header.games.read as f64 / wall.as_secs_f64(),
@@ -256,16 +263,20 @@ fn main() {
 
     if let Ok(which) = std::env::var("BOOK_BENCH_1M") {
         let notation: Notation = which.parse().unwrap_or(Notation::Iccs);
-        let input = dir.join(format!("synthetic-1m-{}.pgn.zst", notation.name()));
-        let t = Instant::now();
-        let (n, plies) = synthetic(&input, notation);
-        println!(
-            "generated {n} synthetic games ({}, {:.1} plies on average) in {:.1} s: {} MB compressed",
-            notation.name(),
-            plies as f64 / n as f64,
-            t.elapsed().as_secs_f64(),
-            std::fs::metadata(&input).map(|m| m.len() / 1_000_000).unwrap_or(0)
-        );
+        // BOOK_BENCH_SYNTHETIC=FILE keeps the generated collection there (and reuses it).
+        let kept = std::env::var_os("BOOK_BENCH_SYNTHETIC").map(PathBuf::from);
+        let input = kept.clone().unwrap_or_else(|| dir.join(format!("synthetic-1m-{}.pgn.zst", notation.name())));
+        if !input.exists() {
+            let t = Instant::now();
+            let (n, plies) = synthetic(&input, notation);
+            println!(
+                "generated {n} synthetic games ({}, {:.1} plies on average) in {:.1} s: {} MB compressed",
+                notation.name(),
+                plies as f64 / n as f64,
+                t.elapsed().as_secs_f64(),
+                std::fs::metadata(&input).map(|m| m.len() / 1_000_000).unwrap_or(0)
+            );
+        }
         let memory = std::env::var("BOOK_BENCH_MEMORY").unwrap_or_else(|_| "1G".into());
         let out = dir.join("synthetic.qbk");
         let spec = format!("{}\t{}\t{memory}", input.display(), out.display());
