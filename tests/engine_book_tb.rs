@@ -155,7 +155,7 @@ fn engine_move(engine: &mut Engine, game: &Game) -> (Move, Source) {
 #[test]
 fn won_endgames_are_mated_in_exactly_the_table_distance() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    let tb = Arc::new(QtbTables::new(tables(dir.path())));
     for (material, seed) in [("KRvK", 1), ("KNvK", 2), ("KRvKA", 3), ("KRvKAA", 4), ("KNPvK", 5)] {
         // The longest wins among a sample, and a few others.
         let mut won: Vec<(u32, Position)> = sample(material, Color::Red, 400, seed)
@@ -236,7 +236,7 @@ fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
 #[test]
 fn drawn_endgames_are_not_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    let tb = Arc::new(QtbTables::new(tables(dir.path())));
     // Defenders without checking pieces in drawn positions where some move loses (horse against
     // advisor and elephant; cannon and pawn against an advisor, five pieces).
     for (material, seed) in [("KNvKAB", 21), ("KCPvKA", 22)] {

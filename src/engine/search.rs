@@ -556,7 +556,8 @@ impl<'a> Thread<'a> {
 
     fn probe_tb(&self, ply: usize) -> Option<Value> {
         let tb = self.options.tablebases.as_ref()?;
-        if self.pos.occupied().count() > self.options.tb_probe_limit.min(tb.max_pieces()) {
+        let pieces = self.pos.occupied().count();
+        if pieces > self.options.tb_probe_limit || pieces > tb.max_pieces() {
             return None;
         }
         let v = tb.probe(&self.pos)?;
