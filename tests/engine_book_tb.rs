@@ -155,7 +155,7 @@ fn engine_move(engine: &mut Engine, game: &Game) -> (Move, Source) {
 #[test]
 fn won_endgames_are_mated_in_exactly_the_table_distance() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    let tb = Arc::new(QtbTables::new(tables(dir.path())));
     for (material, seed) in [("KRvK", 1), ("KNvK", 2), ("KRvKA", 3), ("KRvKAA", 4), ("KNPvK", 5)] {
         // The longest wins among a sample, and a few others.
         let mut won: Vec<(u32, Position)> = sample(material, Color::Red, 400, seed)
@@ -236,7 +236,7 @@ fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
 #[test]
 fn drawn_endgames_are_not_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables { tables: tables(dir.path()) });
+    let tb = Arc::new(QtbTables::new(tables(dir.path())));
     // Defenders without checking pieces in drawn positions where some move loses (horse against
     // advisor and elephant; cannon and pawn against an advisor, five pieces).
     for (material, seed) in [("KNvKAB", 21), ("KCPvKA", 22)] {
@@ -292,4 +292,34 @@ fn tablebase_move_over_uci_reports_the_mate() {
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
     assert!(["e1d1", "e1e8"].contains(&best.as_str()), "{best}");
     assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn probe_command_combines_book_tables_and_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path());
+    let tb_dir = dir.path().join("tb");
+    let mut opts = GenerateOptions::new(&tb_dir);
+    opts.progress = false;
+    generate_set(&["KRvK".parse().unwrap()], &opts).unwrap();
+    let probe = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_qiku")).arg("probe").args(args).arg("--json").output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (b, t) = (book.display().to_string(), tb_dir.display().to_string());
+    // The start position: in the book, not in the tables.
+    let v = probe(&["--book", &b, "--tb", &t]);
+    assert_eq!(v["answer"]["source"], "book");
+    assert_eq!(v["book"]["moves"].as_array().unwrap().len(), 2);
+    assert!(v["tablebase"].is_null() && v["search"].is_null());
+    // Rook against king: the tables answer with a mate in one.
+    let v = probe(&["3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "--book", &b, "--tb", &t]);
+    assert_eq!(v["answer"]["source"], "tablebase");
+    assert_eq!(v["tablebase"]["value"], serde_json::json!({"wdl": "win", "dtm": 1}));
+    assert_eq!(v["tablebase"]["best_moves"], serde_json::json!(["e1d1", "e1e8"]));
+    // Neither: a short search.
+    let v = probe(&["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "--depth", "3", "--tb", &t]);
+    assert_eq!(v["answer"]["source"], "search");
+    assert_eq!(v["search"]["depth"], 3);
 }

@@ -88,3 +88,21 @@ fn material_up_is_better_than_material_down() {
     assert!(without("a0") < without("b0") && without("a0") < without("b2"));
     assert!(without("b0") < without("c3") && without("b2") < without("c3"));
 }
+
+#[test]
+fn documented_tables_match_the_code() {
+    use qiku::engine::eval::PST;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ENGINE.md")).unwrap();
+    for (role, name) in ["king", "advisor", "elephant", "horse", "rook", "cannon", "pawn"].iter().enumerate() {
+        let start = doc.find(&format!("```pst-{name}\n")).unwrap_or_else(|| panic!("no table for {name}"));
+        let body = &doc[start..];
+        let body = &body[body.find('\n').unwrap() + 1..];
+        let body = &body[..body.find("```").unwrap()];
+        let rows: Vec<Vec<i16>> = body
+            .lines()
+            .map(|l| l.split('#').next().unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect())
+            .collect();
+        let code: Vec<Vec<i16>> = PST[role].iter().map(|r| r.to_vec()).collect();
+        assert_eq!(rows, code, "{name}");
+    }
+}

@@ -82,6 +82,24 @@ fn qiku_against_itself_writes_a_replayable_pgn() {
     }
 }
 
+#[test]
+fn concurrent_games_give_a_complete_ordered_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("c.pgn");
+    let mut cfg = config([EngineSpec::new(QIKU), EngineSpec::new(QIKU)], 6, Limit::Depth(1), Some(pgn.clone()));
+    cfg.concurrency = 3;
+    let report = matchrunner::run(&cfg, &|_, _| {}).unwrap();
+    assert_eq!(report.tally.games(), 6);
+    assert_eq!(report.games.iter().map(|g| g.index).collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let rounds: Vec<&str> = text.lines().filter(|l| l.starts_with("[Round ")).collect();
+    assert_eq!(
+        rounds,
+        (1..=6).map(|i| format!("[Round \"{i}\"]")).collect::<Vec<_>>().iter().map(|s| s.as_str()).collect::<Vec<_>>()
+    );
+    assert_eq!(replay_pgn(&pgn).len(), 6);
+}
+
 /// A fake UCI engine written as a shell script; `on_go` is what it does when asked to move.
 fn script(dir: &Path, name: &str, on_go: &str) -> String {
     let path = dir.join(name);

@@ -179,3 +179,27 @@ fn repetition_without_perpetual_check_is_a_draw() {
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8d9"));
     assert_eq!(r.score, Score::Cp(0));
 }
+
+#[test]
+fn bench_node_counts_are_a_deterministic_signature() {
+    use qiku::engine::bench;
+    let run = || bench::run(bench::POSITIONS, 6, 4, |_| {}).unwrap();
+    let (a, b) = (run(), run());
+    assert_eq!(a.len(), bench::POSITIONS.len());
+    let nodes = |v: &[bench::BenchLine]| v.iter().map(|l| (l.nodes, l.best.clone())).collect::<Vec<_>>();
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(a.iter().all(|l| l.nodes > 0));
+}
+
+#[test]
+fn two_threads_search_and_agree_on_a_mate() {
+    let options = SearchOptions { threads: 2, ..SearchOptions::default() };
+    let shared = Shared::new(8);
+    let game = Game::new(Position::from_fen(MATES[4].0).unwrap());
+    let r = search::search(&game, &Limits::depth(8), &options, &shared, &mut History::default(), &mut |_| {});
+    assert_eq!(r.score, Score::Mate(MATES[4].1));
+    let game = Game::new(Position::startpos());
+    shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    let r = search::search(&game, &Limits::depth(6), &options, &shared, &mut History::default(), &mut |_| {});
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+}

@@ -200,6 +200,20 @@ fn stop_during_go_infinite() {
 }
 
 #[test]
+fn go_infinite_waits_for_stop_even_when_the_search_is_done() {
+    // A mate in one: the search reaches its last depth at once, yet bestmove must wait.
+    let mut e = Engine::start();
+    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send("go infinite");
+    let early = e.drain(Duration::from_millis(500));
+    assert!(early.iter().any(|l| l.contains("score mate 1")), "{early:?}");
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    e.send("stop");
+    assert_eq!(bestmove(&e.until("bestmove", LIVENESS)), "i0i9");
+    e.quit();
+}
+
+#[test]
 fn ponder_then_ponderhit() {
     let mut e = Engine::start();
     e.send("position startpos moves h2e2");

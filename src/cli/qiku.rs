@@ -517,7 +517,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     }
     if let Some(dir) = &args.tb {
         let tables = crate::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
-        let tb = QtbTables { tables };
+        let tb = QtbTables::new(tables);
         match (tb.probe(&pos), tb.move_values(&pos)) {
             (Some(v), Some(values)) => {
                 let best: Vec<String> =

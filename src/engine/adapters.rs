@@ -57,7 +57,16 @@ impl OpeningBook for QbkBook {
 /// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
 /// simply searches).
 pub struct QtbTables {
-    pub tables: Tablebases,
+    tables: Tablebases,
+    /// Most pieces of any table in the directory (asked at every search node, so kept).
+    max_pieces: u32,
+}
+
+impl QtbTables {
+    pub fn new(tables: Tablebases) -> QtbTables {
+        let max_pieces = tables.tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
+        QtbTables { tables, max_pieces }
+    }
 }
 
 fn convert(v: tablebase::TbValue) -> TbValue {
@@ -70,7 +79,7 @@ fn convert(v: tablebase::TbValue) -> TbValue {
 
 impl Endgames for QtbTables {
     fn max_pieces(&self) -> u32 {
-        self.tables.tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0)
+        self.max_pieces
     }
 
     fn probe(&self, pos: &Position) -> Option<TbValue> {
@@ -99,7 +108,7 @@ fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, String> {
     if tables.tables().is_empty() {
         return Err(format!("no .qtb tables in {dir}"));
     }
-    Ok(Arc::new(QtbTables { tables }))
+    Ok(Arc::new(QtbTables::new(tables)))
 }
 
 /// The openers the `qiku` binary uses.

@@ -36,8 +36,11 @@ const INF: Value = 31_000;
 /// State shared by the search threads and the thread that may stop them.
 pub struct Shared {
     pub tt: TranspositionTable,
-    /// Set to end the search (UCI `stop`, or the main thread when it is done).
+    /// Set to end the search (UCI `stop`). The search never sets it itself, so that after `go
+    /// infinite` the front end can wait for the GUI's `stop` even when the search ends early.
     pub stop: AtomicBool,
+    /// Set by the main thread when it has decided, to end the helper threads.
+    pub finished: AtomicBool,
     /// While set (`go ponder` before `ponderhit`), time limits are not applied.
     pub pondering: AtomicBool,
     /// Set at `ponderhit`: the clock limits count from then on.
@@ -52,6 +55,7 @@ impl Shared {
         Shared {
             tt: TranspositionTable::new(hash_mib),
             stop: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit_at: std::sync::Mutex::new(None),
             nodes: AtomicU64::new(0),
@@ -150,6 +154,7 @@ pub fn search(
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     shared.tt.new_search();
+    shared.finished.store(false, Ordering::Relaxed);
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tbhits.store(0, Ordering::Relaxed);
     let start = Instant::now();
@@ -166,7 +171,7 @@ pub fn search(
         }
         let mut main = Thread::new(0, game, limits, budget, options, shared, start, std::mem::take(history));
         let result = main.iterate(on_info);
-        shared.stop.store(true, Ordering::Relaxed);
+        shared.finished.store(true, Ordering::Relaxed);
         *history = std::mem::take(&mut main.history);
         result
     })
@@ -326,7 +331,7 @@ impl<'a> Thread<'a> {
         if self.nodes & 1023 == 0 {
             self.shared.nodes.fetch_add(self.nodes - self.nodes_reported, Ordering::Relaxed);
             self.nodes_reported = self.nodes;
-            if self.shared.stop.load(Ordering::Relaxed) {
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.finished.load(Ordering::Relaxed) {
                 self.stopped = true;
                 return true;
             }
@@ -551,7 +556,8 @@ impl<'a> Thread<'a> {
 
     fn probe_tb(&self, ply: usize) -> Option<Value> {
         let tb = self.options.tablebases.as_ref()?;
-        if self.pos.occupied().count() > self.options.tb_probe_limit.min(tb.max_pieces()) {
+        let pieces = self.pos.occupied().count();
+        if pieces > self.options.tb_probe_limit || pieces > tb.max_pieces() {
             return None;
         }
         let v = tb.probe(&self.pos)?;

@@ -459,6 +459,19 @@ mod tests {
     }
 
     #[test]
+    fn rank_detection_is_unambiguous_in_the_start_position() {
+        // Every start-position move written with ranks 1-10 reads as illegal with ranks 0-9 and
+        // vice versa, so one `go depth 1` decides the numbering.
+        let pos = Position::startpos();
+        for &m in pos.moves().iter() {
+            let as_one = format_move(m, RankBase::One);
+            assert!(parse_move(&as_one, RankBase::Zero).is_none_or(|x| !pos.is_legal(x)), "{as_one}");
+            let as_zero = format_move(m, RankBase::Zero);
+            assert!(parse_move(&as_zero, RankBase::One).is_none_or(|x| !pos.is_legal(x)), "{as_zero}");
+        }
+    }
+
+    #[test]
     fn command_splitting() {
         assert_eq!(split_command("fairy-stockfish"), vec!["fairy-stockfish"]);
         assert_eq!(split_command("  ./a  b \"c d\" "), vec!["./a", "b", "c d"]);
