@@ -5,7 +5,7 @@ use crate::book::{
     self, Book, BookError, BookMove, BookRng, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy,
     SideFilter,
 };
-use crate::core::{Color, Move, Position, START_FEN};
+use crate::core::{Color, Move, Position};
 use crate::notation;
 use crate::pgn::EncodingChoice;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -161,12 +161,7 @@ macro_rules! outln {
     }};
 }
 
-/// `startpos` or a FEN.
-pub fn parse_position(fen: &str) -> Result<Position, String> {
-    let fen = fen.trim();
-    let fen = if fen.eq_ignore_ascii_case("startpos") { START_FEN } else { fen };
-    Position::from_fen(fen).map_err(|e| format!("invalid FEN {fen:?}: {e}"))
-}
+pub use super::parse_position;
 
 /// `123`, `64K`, `512M`, `2G` (binary units).
 fn parse_size(s: &str) -> Result<u64, String> {

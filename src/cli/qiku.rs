@@ -4,7 +4,6 @@
 use crate::cli::board;
 use crate::core::perft;
 use crate::core::Game;
-use crate::core::{Position, START_FEN};
 use crate::engine::search::{self, SearchOptions, Shared};
 use crate::engine::time::Limits;
 use crate::engine::{bench, eval, ordering::History, uci, Score};
@@ -32,8 +31,8 @@ enum Command {
     Perft {
         /// Depth in plies.
         depth: u32,
-        /// Position (Pikafish FEN); default the start position.
-        #[arg(long, default_value = START_FEN)]
+        /// Position: a FEN (Pikafish style) or `startpos`.
+        #[arg(long, default_value = "startpos")]
         fen: String,
         /// Also print the count below each root move (ICCS).
         #[arg(long)]
@@ -58,8 +57,8 @@ enum Command {
     Match(MatchArgs),
     /// Draw a position in the terminal with Chinese piece characters.
     Show {
-        /// Position (Pikafish FEN); default the start position.
-        #[arg(default_value = START_FEN)]
+        /// Position: a FEN (Pikafish style) or `startpos`.
+        #[arg(default_value = "startpos")]
         fen: String,
     },
     /// Speak UCI on standard input and output (the same as running qiku without a command).
@@ -154,8 +153,8 @@ struct MatchArgs {
 
 #[derive(Args)]
 struct ProbeArgs {
-    /// Position (Pikafish FEN); default the start position.
-    #[arg(default_value = START_FEN)]
+    /// Position: a FEN (Pikafish style) or `startpos`.
+    #[arg(default_value = "startpos")]
     fen: String,
     /// Opening book (.qbk).
     #[arg(long)]
@@ -179,8 +178,8 @@ struct ProbeArgs {
 
 #[derive(Args)]
 struct AnalyzeArgs {
-    /// Position (Pikafish FEN); default the start position.
-    #[arg(default_value = START_FEN)]
+    /// Position: a FEN (Pikafish style) or `startpos`.
+    #[arg(default_value = "startpos")]
     fen: String,
     /// Moves played from the FEN (ICCS, e.g. h2e2 h9g7), so that repetitions are judged.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
@@ -205,10 +204,6 @@ struct AnalyzeArgs {
     json: bool,
 }
 
-fn parse_fen(fen: &str) -> Result<Position, String> {
-    Position::from_fen(fen).map_err(|e| format!("invalid FEN {fen:?}: {e}"))
-}
-
 /// Entry point of the `qiku` binary.
 pub fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
@@ -231,7 +226,7 @@ pub fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Show { fen }) => {
-            parse_fen(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
+            super::parse_position(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
         }
     };
     match result {
@@ -244,7 +239,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {
-    let mut pos = parse_fen(fen)?;
+    let mut pos = super::parse_position(fen)?;
     let t = Instant::now();
     let (nodes, per_move) = if divide {
         let d = perft::divide(&mut pos, depth);
@@ -273,7 +268,7 @@ fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), Stri
 
 /// The game from a FEN and moves played from it.
 fn game_from(fen: &str, moves: &[String]) -> Result<Game, String> {
-    let mut game = Game::new(parse_fen(fen)?);
+    let mut game = Game::new(super::parse_position(fen)?);
     for (i, token) in moves.iter().enumerate() {
         let m = iccs::parse(game.position(), token)
             .map_err(|e| format!("move {} ({token}) in {}: {e}", i + 1, game.position().fen()))?;
@@ -485,7 +480,7 @@ fn wdl_text(v: crate::engine::TbValue) -> String {
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     use crate::engine::adapters::{self, QbkBook, QtbTables};
     use crate::engine::{Endgames, OpeningBook};
-    let pos = parse_fen(&args.fen)?;
+    let pos = super::parse_position(&args.fen)?;
     let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
     let mut answer: Option<(String, &str)> = None;
     if let Some(path) = &args.book {

@@ -1,6 +1,5 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
-use crate::core::Position;
 use crate::tablebase::format::TableFile;
 use crate::tablebase::verify::{verify_table, TableCache};
 use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, MAX_PIECES};
@@ -47,7 +46,7 @@ enum Command {
     },
     /// Show the value of a position and of each legal move.
     Probe {
-        /// Position (FEN).
+        /// Position: a FEN (Pikafish style) or `startpos`.
         fen: String,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
@@ -156,7 +155,7 @@ fn open_tb(dir: &Path) -> Result<Tablebases, String> {
 }
 
 fn run_probe(fen: &str, dir: &Path, json: bool) -> Result<(), String> {
-    let pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN {fen:?}: {e}"))?;
+    let pos = super::parse_position(fen)?;
     let tb = open_tb(dir)?;
     let material = Material::from_position(&pos);
     let missing = || format!("no table for {} in {}", material.canonical().0, dir.display());
