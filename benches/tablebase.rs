@@ -3,7 +3,9 @@
 //!
 //! `cargo bench --bench tablebase` generates into the target directory. Set `QIKU_TB_DIR` to probe
 //! an existing directory (for example the full 5-piece set) instead of generating, and
-//! `QIKU_TB_MAX_PIECES=5` to generate everything up to 5 pieces (about 10 minutes on 2 idle cores).
+//! `QIKU_TB_MAX_PIECES=5` to generate everything up to 5 pieces (about 10 minutes on 2 idle cores);
+//! add `QIKU_TB_ONE_SIDED=1` for only the tables in which one side has no attacking piece (the set
+//! other open-source generators cover; it is closed under captures).
 
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::index::MAX_PIECES;
@@ -28,15 +30,22 @@ fn main() {
         Some(d) => PathBuf::from(d),
         None => {
             let max: usize = std::env::var("QIKU_TB_MAX_PIECES").ok().and_then(|s| s.parse().ok()).unwrap_or(4);
-            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bench_tb{max}"));
+            let one_sided = std::env::var_os("QIKU_TB_ONE_SIDED").is_some();
+            let mut materials = Material::all_up_to(max);
+            if one_sided {
+                materials.retain(|m| !m.side_has_attackers(Color::Black));
+            }
+            let kind = if one_sided { "one-sided " } else { "" };
+            let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("bench_tb{max}{}", if one_sided { "_one_sided" } else { "" }));
             let _ = std::fs::remove_dir_all(&dir);
             let mut opts = GenerateOptions::new(&dir);
             opts.progress = false;
             let t = Instant::now();
-            let reports = generate_set(&Material::all_up_to(max), &opts).expect("generation");
+            let reports = generate_set(&materials, &opts).expect("generation");
             let entries: u64 = reports.iter().map(|r| r.entries).sum();
             println!(
-                "generate all {} tables of up to {max} pieces: {:.2} s ({entries} entries, {} threads)",
+                "generate all {} {kind}tables of up to {max} pieces: {:.2} s ({entries} entries, {} threads)",
                 reports.len(),
                 t.elapsed().as_secs_f64(),
                 rayon::current_num_threads()

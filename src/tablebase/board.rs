@@ -19,6 +19,28 @@ pub struct Board<'a> {
     pub sq: Squares,
     pub occ: Bitboard,
     pub by_color: [Bitboard; 2],
+    /// Per colour, the pieces that attack along files and ranks (rooks, and the king for the
+    /// flying-general rule), the cannons, the horses and the pawns: a king-attack test is then
+    /// four bitboard intersections instead of a loop over the slots.
+    /// Indexed `[colour][class]` with the classes below (the last one collects advisors and
+    /// elephants, which never attack a king), so that filling it needs no branch.
+    attackers: [[Bitboard; 5]; 2],
+}
+
+const SLIDERS: usize = 0;
+const CANNONS: usize = 1;
+const HORSES: usize = 2;
+const PAWNS: usize = 3;
+
+/// The attacker class of a role.
+const fn attacker_class(role: Role) -> usize {
+    match role {
+        Role::King | Role::Rook => SLIDERS,
+        Role::Cannon => CANNONS,
+        Role::Horse => HORSES,
+        Role::Pawn => PAWNS,
+        Role::Advisor | Role::Elephant => 4,
+    }
 }
 
 /// A legal forward move found by [`Board::for_each_move`].
@@ -36,6 +58,7 @@ impl<'a> Board<'a> {
     pub fn new(layout: &'a Layout, sq: &Squares) -> Option<Board<'a>> {
         let n = layout.pieces.len();
         let mut by_color = [Bitboard::EMPTY; 2];
+        let mut attackers = [[Bitboard::EMPTY; 5]; 2];
         let mut occ = Bitboard::EMPTY;
         for slot in 0..n {
             let b = Bitboard::from_square(sqr(sq[slot]));
@@ -43,9 +66,12 @@ impl<'a> Board<'a> {
                 return None;
             }
             occ |= b;
-            by_color[layout.pieces[slot].color.index()] |= b;
+            let p = layout.pieces[slot];
+            let c = p.color.index();
+            by_color[c] |= b;
+            attackers[c][attacker_class(p.role)] |= b;
         }
-        Some(Board { pieces: &layout.pieces, sq: *sq, occ, by_color })
+        Some(Board { pieces: &layout.pieces, sq: *sq, occ, by_color, attackers })
     }
 
     #[inline(always)]
@@ -54,36 +80,28 @@ impl<'a> Board<'a> {
     }
 
     /// Is the king of `color`, standing on `k`, attacked by the other side given occupancy `occ`,
-    /// ignoring the piece in slot `dead` (just captured)? The facing enemy king counts.
+    /// ignoring an enemy piece on `dead` (just captured; `EMPTY` for none)? The facing enemy king
+    /// counts.
     #[inline]
-    pub fn attacked(&self, k: u8, color: Color, occ: Bitboard, dead: usize) -> bool {
+    pub fn attacked(&self, k: u8, color: Color, occ: Bitboard, dead: Bitboard) -> bool {
         let ks = sqr(k);
-        let by = !color;
-        let rook_lines = attacks::rook_attacks(ks, occ);
-        for slot in 0..self.pieces.len() {
-            let p = self.pieces[slot];
-            if p.color != by || slot == dead {
-                continue;
-            }
-            let s = sqr(self.sq[slot]);
-            let hit = match p.role {
-                Role::King | Role::Rook => rook_lines.contains(s),
-                Role::Cannon => attacks::cannon_captures(ks, occ).contains(s),
-                Role::Horse => attacks::horse_attackers(ks, occ).contains(s),
-                Role::Pawn => attacks::pawn_attackers(by, ks).contains(s),
-                Role::Advisor | Role::Elephant => false,
-            };
-            if hit {
-                return true;
-            }
-        }
-        false
+        let by = (!color).index();
+        let live = !dead;
+        // Most placements have no slider or cannon on the king's lines: test that first.
+        let lines = attacks::lines(ks);
+        let a = &self.attackers[by];
+        let sliders = a[SLIDERS] & live & lines;
+        let cannons = a[CANNONS] & live & lines;
+        (sliders.any() && (attacks::rook_attacks(ks, occ) & sliders).any())
+            || ((attacks::pawn_attackers(!color, ks) & a[PAWNS] & live).any())
+            || (a[HORSES].any() && (attacks::horse_attackers(ks, occ) & a[HORSES] & live).any())
+            || (cannons.any() && (attacks::cannon_captures(ks, occ) & cannons).any())
     }
 
     /// Is the king of `color` in check on this board?
     #[inline]
     pub fn in_check(&self, color: Color) -> bool {
-        self.attacked(self.king(color), color, self.occ, usize::MAX)
+        self.attacked(self.king(color), color, self.occ, Bitboard::EMPTY)
     }
 
     /// Legal for `turn` to move: no overlap (checked by [`new`](Self::new)) and the side not to
@@ -124,7 +142,8 @@ impl<'a> Board<'a> {
         let from = self.sq[slot];
         let occ = (self.occ - Bitboard::from_square(sqr(from))) | Bitboard::from_square(sqr(to));
         let k = if slot == turn.index() { to } else { self.king(turn) };
-        self.attacked(k, turn, occ, captured.unwrap_or(usize::MAX))
+        let dead = if captured.is_some() { Bitboard::from_square(sqr(to)) } else { Bitboard::EMPTY };
+        self.attacked(k, turn, occ, dead)
     }
 
     /// Calls `f` for every legal move of `turn` that captures, and returns the number of legal
@@ -224,4 +243,45 @@ pub fn child_squares(sq: &Squares, n: usize, slot: usize, to: u8, map: &[u8; MAX
         out[m as usize] = if flip { super::index::flip_sq(s) } else { s };
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{MoveList, Position};
+
+    /// The generator's board against the rules core: legality (the side not to move not in check,
+    /// kings not facing) and the number of legal moves and captures, over a spread of placements.
+    #[test]
+    fn agrees_with_the_rules_core() {
+        for name in ["KRvK", "KCNvKA", "KNPvKR", "KCCvKP", "KRvKCA", "KPPvKB"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let step = (layout.per_side / 4000).max(1) as usize;
+            let (mut legal, mut sq) = (0, [0u8; MAX_PIECES]);
+            for idx in (0..layout.per_side).step_by(step) {
+                layout.unrank(idx, &mut sq);
+                let Some(board) = Board::new(&layout, &sq) else { continue };
+                for turn in Color::ALL {
+                    let other = Position::from_setup_unchecked(&layout.setup(&sq, !turn));
+                    let facing = {
+                        let (r, b) = (sqr(sq[0]), sqr(sq[1]));
+                        r.file() == b.file() && (attacks::rook_attacks(r, board.occ)).contains(b)
+                    };
+                    assert_eq!(board.is_legal(turn), !other.is_check() && !facing, "{name} {idx} {turn:?}");
+                    if !board.is_legal(turn) {
+                        continue;
+                    }
+                    legal += 1;
+                    let pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+                    let mut list = MoveList::new();
+                    pos.legal_moves(&mut list);
+                    let mut captures = 0;
+                    let quiet = board.for_each_move(turn, |_| captures += 1);
+                    let core_captures = list.iter().filter(|m| pos.piece_at(m.to()).is_some()).count();
+                    assert_eq!((quiet as usize, captures), (list.len() - core_captures, core_captures), "{name} {idx}");
+                }
+            }
+            assert!(legal > 1000, "{name}: only {legal} legal placements checked");
+        }
+    }
 }

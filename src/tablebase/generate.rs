@@ -351,7 +351,9 @@ impl Solver<'_> {
                 }
             };
             if slot >= 2 {
-                emit(&q, true);
+                if let Some(r) = self.layout.rerank(idx, &sq, slot, from) {
+                    f(base + r as usize);
+                }
             } else if kings_symmetric(q[0], q[1]) {
                 emit(&q, true);
                 if !sym_p {
