@@ -60,13 +60,12 @@ impl<'a> Board<'a> {
         let mut by_color = [Bitboard::EMPTY; 2];
         let mut attackers = [[Bitboard::EMPTY; 5]; 2];
         let mut occ = Bitboard::EMPTY;
-        for slot in 0..n {
-            let b = Bitboard::from_square(sqr(sq[slot]));
+        for (&s, &p) in sq[..n].iter().zip(&layout.pieces) {
+            let b = Bitboard::from_square(sqr(s));
             if (occ & b).any() {
                 return None;
             }
             occ |= b;
-            let p = layout.pieces[slot];
             let c = p.color.index();
             by_color[c] |= b;
             attackers[c][attacker_class(p.role)] |= b;
