@@ -124,9 +124,13 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut slowest_loss: u32 = 0;
         let mut all_lose = true;
         for &m in moves.iter() {
+            let capture = pos.piece_at(m.to()).is_some();
             let child = pos.play(m);
-            let v = child_value(deps, &child)
-                .ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
+            // A non-capture keeps the material, and the entry's position is in the table's own
+            // orientation, so the child is in this table, colours as they are.
+            let v = if capture { child_value(deps, &child) } else { table_value(table, &child, false) };
+            let v =
+                v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
             let mine = v.before_move();
             match mine.wdl {
                 Wdl::Win => {
@@ -156,7 +160,10 @@ fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option
         return Some(TbValue::DRAW);
     }
     let (canonical, swap) = m.canonical();
-    let t = deps.get(&canonical)?;
+    table_value(deps.get(&canonical)?, child, swap)
+}
+
+fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
     let idx = t.layout.index_swapped(child, swap)?;
     TbValue::from_code(*t.values.get(idx as usize)?)
 }
