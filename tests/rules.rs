@@ -234,3 +234,40 @@ fn pinned_zobrist_values() {
     let p = Position::from_setup(&s).unwrap();
     assert_ne!(p.mirror_key(), p.key());
 }
+
+/// The squares each kind of piece can ever stand on (validation and tablebase indexing use them),
+/// against a flood fill of its moves on an empty board from its squares in the start position.
+/// Horses, rooks and cannons reach everything.
+#[test]
+fn reachable_squares_are_what_the_pieces_can_reach() {
+    use qiku::core::attacks;
+    use qiku::{Bitboard, Piece, Role};
+    let start = Position::startpos();
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = Piece::new(color, role);
+            let step = |s: qiku::Square| match role {
+                Role::King => attacks::king_attacks(s),
+                Role::Advisor => attacks::advisor_attacks(s),
+                Role::Elephant => attacks::elephant_attacks(s, Bitboard::EMPTY),
+                Role::Pawn => attacks::pawn_attacks(color, s),
+                Role::Horse | Role::Rook | Role::Cannon => attacks::rook_attacks(s, Bitboard::EMPTY),
+            };
+            let mut seen = start.pieces(piece);
+            let mut todo: Vec<qiku::Square> = seen.into_iter().collect();
+            while let Some(s) = todo.pop() {
+                for t in step(s) - seen {
+                    seen |= Bitboard::from_square(t);
+                    todo.push(t);
+                }
+            }
+            assert_eq!(Position::reachable_squares(piece), seen, "{piece:?}");
+        }
+    }
+    // Spot checks by name: a red elephant on c4, never on e4; a black pawn on b4 (across the
+    // river), never on b6 (before the river it keeps to files a, c, e, g, i).
+    let red_elephant = Position::reachable_squares(Piece::new(Color::Red, Role::Elephant));
+    assert!(red_elephant.contains("c4".parse().unwrap()) && !red_elephant.contains("e4".parse().unwrap()));
+    let black_pawn = Position::reachable_squares(Piece::new(Color::Black, Role::Pawn));
+    assert!(black_pawn.contains("b4".parse().unwrap()) && !black_pawn.contains("b6".parse().unwrap()));
+}

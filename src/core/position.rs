@@ -84,24 +84,51 @@ impl From<FenError> for PositionError {
     }
 }
 
-/// Squares where a piece of this kind can ever stand (as red; flip for black).
-fn reachable(piece: Piece) -> Bitboard {
-    let red: Bitboard = match piece.role {
-        Role::King => attacks::PALACE & attacks::RED_HALF,
-        Role::Advisor => ["d0", "f0", "e1", "d2", "f2"].iter().filter_map(|s| s.parse().ok()).collect(),
-        Role::Elephant => ["c0", "g0", "a2", "e2", "i2", "c4", "g4"].iter().filter_map(|s| s.parse().ok()).collect(),
-        Role::Pawn => {
-            let before_river: Bitboard = Square::all()
-                .filter(|s| s.rank().index() >= 3 && s.rank().index() <= 4 && s.file().index() % 2 == 0)
-                .collect();
-            before_river | attacks::BLACK_HALF
+/// Squares where each kind of piece can ever stand, `[colour][role]`: palace, the elephant's
+/// seven points, pawns' files before the river and everything beyond it. Built at compile time;
+/// validation asks this for every piece of every position it builds.
+static REACHABLE: [[Bitboard; 7]; 2] = {
+    const fn bits(squares: &[u32]) -> u128 {
+        let mut b = 0u128;
+        let mut i = 0;
+        while i < squares.len() {
+            b |= 1u128 << squares[i];
+            i += 1;
         }
-        _ => Bitboard::FULL,
-    };
-    match piece.color {
-        Color::Red => red,
-        Color::Black => red.into_iter().map(Square::flip).collect(),
+        b
     }
+    /// Rank r -> 9 - r of every square.
+    const fn flip(b: u128) -> u128 {
+        let mut out = 0u128;
+        let mut sq = 0;
+        while sq < 90 {
+            if b >> sq & 1 != 0 {
+                out |= 1u128 << ((9 - sq / 9) * 9 + sq % 9);
+            }
+            sq += 1;
+        }
+        out
+    }
+    // Square index = rank * 9 + file (a0 = 0, i9 = 89).
+    let king = attacks::PALACE.0 & attacks::RED_HALF.0;
+    let advisor = bits(&[3, 5, 13, 21, 23]);
+    let elephant = bits(&[2, 6, 18, 22, 26, 38, 42]);
+    let pawn = bits(&[27, 29, 31, 33, 35, 36, 38, 40, 42, 44]) | attacks::BLACK_HALF.0;
+    let all = (1u128 << 90) - 1;
+    let red = [king, advisor, elephant, all, all, all, pawn];
+    let mut table = [[Bitboard(0); 7]; 2];
+    let mut r = 0;
+    while r < 7 {
+        table[0][r] = Bitboard(red[r]);
+        table[1][r] = Bitboard(flip(red[r]));
+        r += 1;
+    }
+    table
+};
+
+#[inline]
+fn reachable(piece: Piece) -> Bitboard {
+    REACHABLE[piece.color.index()][piece.role.index()]
 }
 
 impl Position {
