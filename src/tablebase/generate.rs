@@ -188,31 +188,40 @@ impl Solver<'_> {
         (if full < per { Color::Red } else { Color::Black }, (full % per) as u64)
     }
 
-    /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results.
+    /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results. Works by
+    /// placement, both sides to move at once, so each placement is unranked and set up once.
     fn initialise(&mut self, bar: &ProgressBar) -> (Vec<u32>, Vec<(u16, u32)>) {
         let this = &*self;
-        let cap_chunks: Vec<ChunkInit> = (0..this.val.len().div_ceil(CHUNK))
+        let per = this.layout.per_side as usize;
+        let cap_chunks: Vec<ChunkInit> = (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = c * CHUNK;
-                let end = (start + CHUNK).min(this.val.len());
+                let end = (start + CHUNK).min(per);
                 let mut lost = Vec::new();
                 let mut deferred = Vec::new();
-                let mut caps = vec![0u16; end - start];
-                for full in start..end {
-                    let (turn, idx) = this.side_and_index(full);
-                    let (code, cnt, cap, queue) = this.init_entry(turn, idx);
-                    this.val[full].store(code, Relaxed);
-                    this.cnt[full].store(cnt, Relaxed);
-                    caps[full - start] = cap;
-                    if code == value::code(0) {
-                        lost.push(full as u32);
+                let mut caps = vec![0u16; 2 * (end - start)];
+                this.layout.walk(start as u64..end as u64, |idx, sq| {
+                    let idx = idx as usize;
+                    let board = Board::new(this.layout, sq);
+                    for turn in Color::ALL {
+                        let full = turn.index() * per + idx;
+                        let (code, cnt, cap, queue) = match &board {
+                            Some(b) => this.init_entry(b, sq, turn),
+                            None => (ILLEGAL, 0, 0, None),
+                        };
+                        this.val[full].store(code, Relaxed);
+                        this.cnt[full].store(cnt, Relaxed);
+                        caps[turn.index() * (end - start) + idx - start] = cap;
+                        if code == value::code(0) {
+                            lost.push(full as u32);
+                        }
+                        if let Some(level) = queue {
+                            deferred.push((level, full as u32));
+                        }
                     }
-                    if let Some(level) = queue {
-                        deferred.push((level, full as u32));
-                    }
-                }
-                bar.inc((end - start) as u64);
+                });
+                bar.inc(2 * (end - start) as u64);
                 (lost, deferred, caps)
             })
             .collect();
@@ -221,17 +230,17 @@ impl Solver<'_> {
         for (c, (l, d, caps)) in cap_chunks.into_iter().enumerate() {
             lost.extend(l);
             deferred.extend(d);
-            self.cap[c * CHUNK..c * CHUNK + caps.len()].copy_from_slice(&caps);
+            let (red, black) = caps.split_at(caps.len() / 2);
+            self.cap[c * CHUNK..c * CHUNK + red.len()].copy_from_slice(red);
+            self.cap[per + c * CHUNK..per + c * CHUNK + black.len()].copy_from_slice(black);
         }
+        lost.par_sort_unstable();
         (lost, deferred)
     }
 
-    /// One entry's initial value code, counter, capture bound and queued level (a capture win,
-    /// or a loss through captures alone).
-    fn init_entry(&self, turn: Color, idx: u64) -> (u16, u8, u16, Option<u16>) {
-        let mut sq = [0u8; MAX_PIECES];
-        self.layout.unrank(idx, &mut sq);
-        let Some(board) = Board::new(self.layout, &sq) else { return (ILLEGAL, 0, 0, None) };
+    /// One legal-or-not entry's initial value code, counter, capture bound and queued level (a
+    /// capture win, or a loss through captures alone).
+    fn init_entry(&self, board: &Board, sq: &Squares, turn: Color) -> (u16, u8, u16, Option<u16>) {
         if !board.is_legal(turn) {
             return (ILLEGAL, 0, 0, None);
         }
@@ -247,7 +256,7 @@ impl Solver<'_> {
             let child = match &target.table {
                 None => UNKNOWN,
                 Some(t) => {
-                    let csq = child_squares(&sq, n, m.slot, m.to, &target.map, target.flip);
+                    let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
                     let cturn = if target.flip { turn } else { !turn };
                     t.code(cturn, &csq).unwrap_or(UNKNOWN)
                 }
