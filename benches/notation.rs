@@ -1,38 +1,17 @@
 //! Parse and format speed of the move notations over real moves: the first 1,000 games of the
 //! CCPD Chinese collection (about 97,000 moves), each token parsed in its own position.
-//! Prints moves per second (CPU time of this thread, so a busy machine does not skew it) for
-//! Chinese, WXF and ICCS parsing, for formatting, and for a full replay (parse + make_move) as
-//! a book compiler does it. `cargo bench --bench notation`.
+//! Criterion reports moves per second (with confidence intervals) for Chinese, WXF and ICCS
+//! parsing, for formatting, and for a full replay (parse + make_move) as a book compiler does it.
+//! `cargo bench --bench notation [-- FILTER]`.
 
 #[path = "../tests/common/ccpd.rs"]
 mod ccpd;
 
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qiku::notation::{chinese, iccs, wxf};
 use qiku::{Move, Position};
 use std::hint::black_box;
-use std::time::Instant;
-
-/// Nanoseconds this thread has run on a CPU (Linux), else wall time.
-fn cpu_ns(wall: Instant) -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|t| t.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| wall.elapsed().as_nanos() as u64)
-}
-
-/// Runs `f` (which handles `n` moves) repeatedly for about a second and prints moves per second.
-fn measure(name: &str, n: usize, mut f: impl FnMut() -> usize) {
-    let wall = Instant::now();
-    let start = cpu_ns(wall);
-    let (mut rounds, mut check) = (0u64, 0usize);
-    while rounds < 3 || cpu_ns(wall) - start < 1_000_000_000 {
-        check = check.wrapping_add(f());
-        rounds += 1;
-    }
-    let secs = (cpu_ns(wall) - start) as f64 / 1e9;
-    let rate = n as f64 * rounds as f64 / secs;
-    println!("{name:<34} {:>8.2} M moves/s  ({:.0} ns/move, check {check})", rate / 1e6, 1e9 / rate);
-}
+use std::time::Duration;
 
 struct Sample {
     pos: Position,
@@ -42,10 +21,11 @@ struct Sample {
     m: Move,
 }
 
-fn main() {
+/// Every move of the sample games in its position and notations, and the games as token lists.
+fn samples() -> (Vec<Sample>, Vec<(Position, Vec<String>)>) {
     let games = ccpd::read_games(ccpd::CHINESE, Some(1000));
     let mut samples = Vec::new();
-    let mut lines: Vec<(Position, Vec<String>)> = Vec::new();
+    let mut lines = Vec::new();
     for game in &games {
         let fen = game.tag("FEN").unwrap_or(qiku::core::START_FEN);
         let Ok(start) = Position::from_fen(fen) else { continue };
@@ -63,52 +43,74 @@ fn main() {
         }
         lines.push((start, game.moves.clone()));
     }
-    let n = samples.len();
-    println!("{} games, {n} moves", games.len());
-    let ok = |r: Result<Move, _>, m: Move| (r == Ok(m)) as usize;
-    measure("chinese::parse", n, || {
-        samples.iter().map(|s| ok(chinese::parse(black_box(&s.pos), black_box(&s.chinese)), s.m)).sum()
+    println!("{} games, {} moves", games.len(), samples.len());
+    (samples, lines)
+}
+
+fn notation(c: &mut Criterion) {
+    let (samples, lines) = samples();
+    let mut group = c.benchmark_group("notation");
+    group.throughput(Throughput::Elements(samples.len() as u64));
+    // The checks make a wrong parse visible as a failed assertion instead of a fast benchmark.
+    let parsed = |f: &dyn Fn(&Sample) -> Option<Move>| {
+        let n = samples.iter().filter(|s| f(s) == Some(s.m)).count();
+        assert_eq!(n, samples.len(), "every sample move must parse back to itself");
+    };
+    parsed(&|s| chinese::parse(&s.pos, &s.chinese).ok());
+    parsed(&|s| wxf::parse(&s.pos, &s.wxf).ok());
+    parsed(&|s| iccs::parse(&s.pos, &s.iccs).ok());
+    group.bench_function("chinese::parse", |b| {
+        b.iter(|| samples.iter().filter(|s| chinese::parse(black_box(&s.pos), black_box(&s.chinese)).is_ok()).count())
     });
-    measure("wxf::parse", n, || {
-        samples.iter().map(|s| ok(wxf::parse(black_box(&s.pos), black_box(&s.wxf)), s.m)).sum()
+    group.bench_function("wxf::parse", |b| {
+        b.iter(|| samples.iter().filter(|s| wxf::parse(black_box(&s.pos), black_box(&s.wxf)).is_ok()).count())
     });
-    measure("iccs::parse", n, || {
-        samples.iter().map(|s| ok(iccs::parse(black_box(&s.pos), black_box(&s.iccs)), s.m)).sum()
+    group.bench_function("iccs::parse", |b| {
+        b.iter(|| samples.iter().filter(|s| iccs::parse(black_box(&s.pos), black_box(&s.iccs)).is_ok()).count())
     });
-    measure("notation::parse_any (chinese)", n, || {
-        samples.iter().map(|s| ok(qiku::notation::parse_any(&s.pos, black_box(&s.chinese)).map(|r| r.0), s.m)).sum()
+    group.bench_function("notation::parse_any (chinese)", |b| {
+        b.iter(|| samples.iter().filter(|s| qiku::notation::parse_any(&s.pos, black_box(&s.chinese)).is_ok()).count())
     });
     let mut buf = String::new();
-    measure("chinese::write (CCPD style)", n, || {
-        samples
-            .iter()
-            .map(|s| {
+    group.bench_function("chinese::write (CCPD style)", |b| {
+        b.iter(|| {
+            for s in &samples {
                 buf.clear();
                 chinese::write(&s.pos, black_box(s.m), chinese::Style::CCPD, &mut buf);
-                buf.len()
-            })
-            .sum()
+            }
+            buf.len()
+        })
     });
-    measure("wxf::write", n, || {
-        samples
-            .iter()
-            .map(|s| {
+    group.bench_function("wxf::write", |b| {
+        b.iter(|| {
+            for s in &samples {
                 buf.clear();
                 wxf::write(&s.pos, black_box(s.m), &mut buf);
-                buf.len()
-            })
-            .sum()
-    });
-    measure("replay: chinese::parse + make_move", n, || {
-        let mut count = 0;
-        for (start, tokens) in &lines {
-            let mut pos = start.clone();
-            for t in tokens {
-                let Ok(m) = chinese::parse(&pos, black_box(t)) else { break };
-                pos.make_move(m);
-                count += 1;
             }
-        }
-        count
+            buf.len()
+        })
     });
+    group.bench_function("replay: chinese::parse + make_move", |b| {
+        b.iter(|| {
+            let mut count = 0;
+            for (start, tokens) in &lines {
+                let mut pos = start.clone();
+                for t in tokens {
+                    let Ok(m) = chinese::parse(&pos, black_box(t)) else { break };
+                    pos.make_move(m);
+                    count += 1;
+                }
+            }
+            count
+        })
+    });
+    group.finish();
 }
+
+criterion_group! {
+    name = benches;
+    // Each iteration handles ~97,000 moves (tens of milliseconds), so few samples suffice.
+    config = Criterion::default().sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = notation
+}
+criterion_main!(benches);
