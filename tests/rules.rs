@@ -4,7 +4,7 @@
 use qiku::core::game::{EndReason, Outcome, RepetitionVerdict};
 use qiku::core::zobrist;
 use qiku::notation::iccs;
-use qiku::{Color, Game, Position, PositionError, Setup};
+use qiku::{Color, Game, Move, Position, PositionError, Setup, Square};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -222,6 +222,42 @@ fn keys_and_make_unmake_stay_consistent_over_random_games() {
             assert!(before.mirror().is_legal(m.mirror()));
         }
     }
+}
+
+/// `is_legal` tests only the moving piece; the slow reference is membership in the full legal
+/// move list. Every from/to pair in positions along random games, and ICCS reading agrees.
+#[test]
+fn is_legal_agrees_with_the_legal_move_list_on_every_square_pair() {
+    let mut seed = 0x1234_5678_u64;
+    let mut positions = Vec::new();
+    for _ in 0..10 {
+        let mut p = Position::startpos();
+        for _ in 0..80 {
+            let moves = p.moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            p.make_move(moves[(seed >> 33) as usize % moves.len()]);
+            positions.push(p.clone());
+        }
+    }
+    assert!(positions.len() > 600);
+    let mut legal = 0;
+    for p in &positions {
+        let list = p.moves();
+        for from in Square::all() {
+            for to in Square::all().filter(|&to| to != from) {
+                let m = Move::new(from, to);
+                let expected = list.contains(m);
+                assert_eq!(p.is_legal(m), expected, "{m} in {}", p.fen());
+                assert_eq!(iccs::parse(p, &m.to_string()).ok(), expected.then_some(m), "{m} in {}", p.fen());
+                assert_eq!(iccs::parse(p, &iccs::format_dashed(m)).ok(), expected.then_some(m));
+                legal += usize::from(expected);
+            }
+        }
+    }
+    assert!(legal > 15_000, "{legal}");
 }
 
 #[test]

@@ -13,7 +13,6 @@
 //! byte-identical for any thread count and any order of the input files; see docs/BOOK.md.
 
 pub mod build;
-mod fastmove;
 pub mod format;
 mod merge;
 pub mod probe;

@@ -6,7 +6,6 @@
 //!    per ply: canonical key, stored move, outcome for the side to move.
 
 use super::build::{GameError, SkipReason};
-use super::fastmove;
 use super::format::BuildParams;
 use super::record::{canonical_key, store_move, Outcome, Raw};
 use crate::core::{Move, Position};
@@ -188,13 +187,6 @@ fn notation_of(format: Option<&TagValue>) -> Option<Notation> {
 
 /// Reads one move token in `pos`.
 fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result<Move, NotationError> {
-    if matches!(notation, Some(Notation::Iccs) | None) {
-        // The fast path accepts only legal plain ICCS moves, which `parse_any` would read as
-        // ICCS too; everything else (and every error) goes through the notation module.
-        if let Some(m) = fastmove::legal_iccs(pos, token) {
-            return Ok(m);
-        }
-    }
     match notation {
         Some(Notation::Iccs) => iccs::parse(pos, token),
         Some(Notation::Wxf) => wxf::parse(pos, token),

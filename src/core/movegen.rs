@@ -120,14 +120,32 @@ impl Position {
     }
 
     /// Is `m` a legal move here? Accepts any move value, legal or not.
+    /// Only the moving piece's targets are computed (not every piece's moves to the square), so
+    /// move readers and the search's checks of table and book moves stay cheap.
     pub fn is_legal(&self, m: Move) -> bool {
         let Some(p) = self.piece_at(m.from()) else { return false };
-        if p.color != self.turn() {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.pseudo_legal_moves_to(Bitboard::from_square(m.to()), &mut list);
-        list.contains(m) && !self.leaves_king_attacked(m)
+        p.color == self.turn() && self.piece_targets(p, m.from()).contains(m.to()) && !self.leaves_king_attacked(m)
+    }
+
+    /// The squares `piece`, standing on `from`, can move to by its own rules, whichever side is
+    /// to move: pseudo-legal targets (the king may be left attacked), never its own side's
+    /// pieces; a cannon moves only to empty squares and captures only enemy pieces.
+    #[inline]
+    pub fn piece_targets(&self, piece: Piece, from: Square) -> Bitboard {
+        let occ = self.occupied();
+        let reach = match piece.role {
+            Role::King => attacks::king_attacks(from),
+            Role::Advisor => attacks::advisor_attacks(from),
+            Role::Elephant => attacks::elephant_attacks(from, occ),
+            Role::Horse => attacks::horse_attacks(from, occ),
+            Role::Rook => attacks::rook_attacks(from, occ),
+            Role::Cannon => {
+                (attacks::rook_attacks(from, occ) - occ)
+                    | (attacks::cannon_captures(from, occ) & self.by_color(!piece.color))
+            }
+            Role::Pawn => attacks::pawn_attacks(piece.color, from),
+        };
+        reach - self.by_color(piece.color)
     }
 
     /// Does the side to move have no legal move? In Xiangqi that loses, whether checkmate or

@@ -306,7 +306,7 @@ fn place(pos: &Position, d: Described, m: Move, words: PlaceWords) -> Option<Pla
     }
     let twin = (on_file - Bitboard::from_square(m.from())).first()?;
     if words == PlaceWords::WhenNeeded
-        && !relative::target(piece, twin, d.dir, d.num).is_some_and(|to| relative::reaches(pos, piece, twin, to))
+        && !relative::target(piece, twin, d.dir, d.num).is_some_and(|to| pos.piece_targets(piece, twin).contains(to))
     {
         return None;
     }

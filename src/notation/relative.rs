@@ -9,7 +9,6 @@
 //! attack set plus [`Position::leaves_king_attacked`].
 
 use super::NotationError;
-use crate::core::attacks;
 use crate::core::{Bitboard, Color, Move, Piece, Position, Role, Square};
 
 /// Which way a move goes, seen from the mover (進 `+`, 退 `-`, 平 `.`).
@@ -217,31 +216,6 @@ pub(crate) fn target(piece: Piece, from: Square, dir: Dir, num: u8) -> Option<Sq
     }
 }
 
-/// Is `from`-`to` a legal move for `piece` (which stands on `from` and is the side to move)?
-/// Equivalent to [`Position::is_legal`] but looks only at this one piece.
-pub(crate) fn can_move(pos: &Position, piece: Piece, from: Square, to: Square) -> bool {
-    reaches(pos, piece, from, to) && !pos.leaves_king_attacked(Move::new(from, to))
-}
-
-/// Can `piece` on `from` go to `to` by its own rules (a pseudo-legal move: the king may be left
-/// attacked)?
-pub(crate) fn reaches(pos: &Position, piece: Piece, from: Square, to: Square) -> bool {
-    let occ = pos.occupied();
-    let reach = match piece.role {
-        Role::King => attacks::king_attacks(from),
-        Role::Advisor => attacks::advisor_attacks(from),
-        Role::Elephant => attacks::elephant_attacks(from, occ),
-        Role::Horse => attacks::horse_attacks(from, occ),
-        Role::Rook => attacks::rook_attacks(from, occ),
-        Role::Cannon => {
-            (attacks::rook_attacks(from, occ) - occ)
-                | (attacks::cannon_captures(from, occ) & pos.by_color(!piece.color))
-        }
-        Role::Pawn => attacks::pawn_attacks(piece.color, from),
-    };
-    (reach - pos.by_color(piece.color)).contains(to)
-}
-
 /// The one legal move that a piece of `candidates` makes for `dir` and `num`: no candidate is
 /// [`NotationError::NoSuchPiece`], none that can is `Illegal`, several that can is `Ambiguous`.
 pub(crate) fn resolve(
@@ -259,7 +233,7 @@ pub(crate) fn resolve(
     let mut several = false;
     for from in candidates {
         if let Some(to) = target(piece, from, dir, num) {
-            if can_move(pos, piece, from, to) {
+            if pos.is_legal(Move::new(from, to)) {
                 several |= found.is_some();
                 found.get_or_insert(Move::new(from, to));
             }
@@ -272,7 +246,7 @@ pub(crate) fn resolve(
             let candidates = candidates
                 .filter_map(|from| {
                     target(piece, from, dir, num)
-                        .filter(|&to| can_move(pos, piece, from, to))
+                        .filter(|&to| pos.is_legal(Move::new(from, to)))
                         .map(|to| Move::new(from, to))
                 })
                 .collect();
