@@ -1,6 +1,6 @@
 //! Book compiler and prober speed: `cargo bench --bench book`.
 //!
-//! - Builds books from ../shared/data/ccpd-iccs.pgn.zst and ccpd-chinese-utf8.pgn.zst (25,368 /
+//! - Builds books from books/games/ccpd-iccs.pgn.zst and ccpd-chinese-utf8.pgn.zst (25,368 /
 //!   25,372 games) with all threads and with one; prints wall time (best and median of several
 //!   runs), process CPU time and games per second.
 //! - Opens the ICCS book (full verification) and times probes of positions from the games.
@@ -22,7 +22,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const DATA: &str = "../shared/data";
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games");
 const RUNS: usize = 5;
 
 /// User + system CPU seconds of this process so far (all threads), from /proc/self/stat.
@@ -122,7 +122,7 @@ fn bench_probe(book_path: &Path) {
     for (i, g) in real_games().iter().enumerate().step_by(7) {
         let mut pos = Position::startpos();
         for &m in g.iter().take(10 + i % 30) {
-            pos = pos.play(m);
+            pos = pos.play_unchecked(m);
         }
         positions.push(pos);
     }

@@ -67,7 +67,7 @@ fn report(file: &str, what: &str, bytes: u64, games: u64, best: Duration, median
 }
 
 fn bench(file: &str) -> io::Result<()> {
-    let path = Path::new("../shared/data").join(file);
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/books/games")).join(file);
     if !path.exists() {
         println!("{file}: not found at {}, skipped", path.display());
         return Ok(());

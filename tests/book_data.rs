@@ -1,4 +1,4 @@
-//! Books from the real collections in ../shared/data: probe results against an independent
+//! Books from the real collections shipped in books/games/: probe results against an independent
 //! recount, the Chinese-notation and ICCS versions of CCPD giving the same book, the GBK and
 //! Big5 samples giving the same books as the same games in UTF-8, and a result-less collection.
 
@@ -11,7 +11,7 @@ use qiku::{Move, Position};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-const DATA: &str = "../shared/data";
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games");
 
 fn data(name: &str) -> PathBuf {
     Path::new(DATA).join(name)
@@ -79,7 +79,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
                 if ply % 3 == 0 || ply >= 38 {
                     samples.push(pos.clone());
                 }
-                pos = pos.play(m);
+                pos = pos.play_unchecked(m);
             }
         }
     }
@@ -94,7 +94,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
         let mut next = Vec::new();
         for pos in &frontier {
             for m in book.probe(pos) {
-                next.push(pos.play(m.mv));
+                next.push(pos.play_unchecked(m.mv));
             }
         }
         samples.extend(frontier);

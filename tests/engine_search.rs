@@ -113,7 +113,7 @@ fn saves_an_attacked_rook() {
     let fen = "r2aka3/9/2n6/9/1R7/9/4P4/7C1/9/3AKA3 w - - 0 1";
     for depth in [3, 5, 7] {
         let r = search_fen(fen, depth);
-        let after = Position::from_fen(fen).unwrap().play(r.best.unwrap());
+        let after = Position::from_fen(fen).unwrap().play_unchecked(r.best.unwrap());
         let rook_en_prise = after.moves().iter().any(|&m| after.piece_at(m.to()).is_some_and(|p| p.role == Role::Rook));
         assert!(!rook_en_prise, "depth {depth}: {} leaves a rook to be taken", r.best.unwrap());
     }

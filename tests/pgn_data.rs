@@ -1,4 +1,4 @@
-//! Reads the real game collections in `../shared/data` (see its README) and checks exact game
+//! Reads the real game collections in `books/games/` (see its README; copied from the CC BY 4.0 collections) and checks exact game
 //! counts, first moves, encoding detection, agreement between the encodings, and that there are
 //! no syntax errors. Run in release mode: `cargo test --release --test pgn_data`.
 //!
@@ -15,7 +15,7 @@ use std::path::Path;
 
 use qiku::pgn::{self, EncodingChoice, GameResult, Location, Reader, Skip, SyntaxError, TextEncoding, Visitor};
 
-const DATA: &str = "../shared/data";
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games");
 
 /// Collects every game's tags (a few), move tokens and result.
 #[derive(Default)]

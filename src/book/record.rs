@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn mirror_positions_share_key_and_moves_map_back() {
-        let pos = Position::startpos().play(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+        let pos = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
         let mirror = pos.mirror();
         let (k1, o1) = canonical_key(&pos);
         let (k2, o2) = canonical_key(&mirror);

@@ -1,7 +1,9 @@
 //! `qiku demo`: the README quick start's main job on the data the repository ships. It builds an
-//! opening book from `books/repertoire.pgn`, probes the start position in it, generates every
-//! tablebase of up to four pieces into `tablebases/` (kept if already there) and probes an
-//! endgame. Each step prints what a user would run to do it on their own data.
+//! opening book from the real master games in `books/games/ccpd-iccs.pgn.zst` (25,368 games of
+//! the CC BY 4.0 CCPD collection), probes the start position in it, generates every tablebase of
+//! up to four pieces into `tablebases/` (kept if already there) and probes an endgame. Each step
+//! prints what a user would run to do it on their own data. Outside a checkout (no
+//! `books/games/`), the small repertoire embedded in the binary stands in for the collection.
 
 use crate::book::build::{build, BuildOptions};
 use crate::book::Book;
@@ -16,18 +18,27 @@ use std::time::Instant;
 /// The endgame the demo probes: red rook against a lone advisor.
 pub const DEMO_ENDGAME: &str = "3ak4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
 
+/// The real master-game collection the demo compiles, relative to the root.
+pub const DEMO_GAMES: &str = "books/games/ccpd-iccs.pgn.zst";
+
 /// The repertoire shipped in the repository, embedded so the demo also runs outside a checkout.
 const REPERTOIRE: &str = include_str!("../../books/repertoire.pgn");
 
 /// Runs the demo with `books/` and `tablebases/` under `root`; `max_pieces` tables are generated.
 pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let books = root.join("books");
-    let input = books.join("repertoire.pgn");
-    if !input.exists() {
-        std::fs::create_dir_all(&books).map_err(|e| format!("{}: {e}", books.display()))?;
-        std::fs::write(&input, REPERTOIRE).map_err(|e| format!("{}: {e}", input.display()))?;
-    }
-    let book_path = books.join("repertoire.qbk");
+    let collection = root.join(DEMO_GAMES);
+    let (input, book_path) = if collection.is_file() {
+        (collection, books.join("ccpd-iccs.qbk"))
+    } else {
+        println!("(no {DEMO_GAMES} here: using the small repertoire embedded in qiku instead)\n");
+        let input = books.join("repertoire.pgn");
+        if !input.exists() {
+            std::fs::create_dir_all(&books).map_err(|e| format!("{}: {e}", books.display()))?;
+            std::fs::write(&input, REPERTOIRE).map_err(|e| format!("{}: {e}", input.display()))?;
+        }
+        (input, books.join("repertoire.qbk"))
+    };
 
     println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
     let report =
@@ -42,6 +53,10 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
         h.moves,
         report.elapsed.as_secs_f64()
     );
+
+    if input.ends_with(DEMO_GAMES) {
+        println!("   (real master games: the CCPD collection, CC BY 4.0; see books/games/README.md)");
+    }
 
     let start = Position::startpos();
     println!("\n== 2. Book moves of the start position: qiku-book probe {} startpos", book_path.display());

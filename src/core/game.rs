@@ -14,7 +14,7 @@
 
 use super::moves::Move;
 use super::piece::Color;
-use super::position::Position;
+use super::position::{IllegalMove, Position};
 
 /// Plies without capture after which the game is drawn.
 pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
@@ -66,20 +66,6 @@ pub struct Game {
     position: Position,
     plies: Vec<Ply>,
 }
-
-/// The move was not legal in the game's current position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    pub mv: Move,
-    pub fen: String,
-}
-
-impl std::fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "illegal move {} in {}", self.mv, self.fen)
-    }
-}
-impl std::error::Error for IllegalMove {}
 
 impl Game {
     pub fn new(start: Position) -> Game {

@@ -14,9 +14,9 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use game::{EndReason, Game, IllegalMove, Outcome, RepetitionVerdict};
+pub use game::{EndReason, Game, Outcome, RepetitionVerdict};
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
-pub use position::{Position, PositionError, Undo};
+pub use position::{IllegalMove, Position, PositionError, Undo};
 pub use setup::{FenError, Setup, START_FEN};
 pub use square::{File, Rank, Square};

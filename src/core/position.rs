@@ -13,6 +13,22 @@ use super::square::Square;
 use super::zobrist;
 use std::fmt;
 
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position, as FEN.
+    pub fen: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in {}", self.mv, self.fen)
+    }
+}
+impl std::error::Error for IllegalMove {}
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     by_color: [Bitboard; 2],
@@ -472,8 +488,18 @@ impl Position {
         self.mirror_key ^= zobrist::black_to_move();
     }
 
-    /// The position after `m` (copy-make), for callers that keep positions by value.
-    pub fn play(&self, m: Move) -> Position {
+    /// The position after `m` (copy-make), or an error naming the move and the position when `m`
+    /// is not legal here. The checked entry point for moves that come from outside.
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        if !self.is_legal(m) {
+            return Err(IllegalMove { mv: m, fen: self.fen() });
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// The position after `m` (copy-make) without checking legality: the fast path for moves the
+    /// caller generated or already checked. An illegal `m` gives a position that breaks the rules.
+    pub fn play_unchecked(&self, m: Move) -> Position {
         let mut next = self.clone();
         next.make_move(m);
         next

@@ -133,7 +133,7 @@ mod tests {
     fn movetext_and_tags() {
         let pos = Position::startpos();
         let m1 = iccs::parse(&pos, "h2e2").unwrap();
-        let m2 = iccs::parse(&pos.play(m1), "h9g7").unwrap();
+        let m2 = iccs::parse(&pos.play_unchecked(m1), "h9g7").unwrap();
         let g = PgnGame {
             event: "qiku match".into(),
             site: "?".into(),

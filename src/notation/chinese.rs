@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(play(&pos, "帥五進一"), "e0e1");
         let m = parse(&pos, "炮二平五").unwrap();
         assert_eq!(format(&pos, m), "炮二平五");
-        let black = pos.play(m);
+        let black = pos.play_unchecked(m);
         assert_eq!(play(&black, "馬８進７"), "h9g7");
         assert_eq!(play(&black, "马8进7"), "h9g7");
         assert_eq!(play(&black, "馬八進七"), "h9g7");

@@ -239,7 +239,7 @@ mod tests {
         assert_eq!(play(&pos, "A4+5"), "f0e1");
         assert_eq!(play(&pos, "K5+1"), "e0e1");
         assert_eq!(format(&pos, parse(&pos, "C2.5").unwrap()), "C2.5");
-        let black = pos.play(parse(&pos, "C2.5").unwrap());
+        let black = pos.play_unchecked(parse(&pos, "C2.5").unwrap());
         assert_eq!(play(&black, "H8+7"), "h9g7");
         assert_eq!(play(&black, "C8.5"), "h7e7");
         assert_eq!(play(&black, "R1+1"), "a9a8");

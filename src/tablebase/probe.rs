@@ -136,7 +136,7 @@ impl Tablebases {
         pos.legal_moves(&mut list);
         let mut out = Vec::with_capacity(list.len());
         for &m in list.iter() {
-            let Some(v) = self.probe(&pos.play(m))? else { return Ok(None) };
+            let Some(v) = self.probe(&pos.play_unchecked(m))? else { return Ok(None) };
             out.push((m, v.before_move()));
         }
         out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.goodness()), m.to_u16()));

@@ -125,7 +125,7 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut all_lose = true;
         for &m in moves.iter() {
             let capture = pos.piece_at(m.to()).is_some();
-            let child = pos.play(m);
+            let child = pos.play_unchecked(m);
             // A non-capture keeps the material, and the entry's position is in the table's own
             // orientation, so the child is in this table, colours as they are.
             let v = if capture { child_value(deps, &child) } else { table_value(table, &child, false) };

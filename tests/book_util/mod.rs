@@ -170,7 +170,7 @@ impl Recount {
                 _ => 3,
             };
             self.map.entry((fen_key(&pos), m.to_u16())).or_default()[slot] += 1;
-            pos = pos.play(m);
+            pos = pos.play_unchecked(m);
         }
     }
 
@@ -239,7 +239,7 @@ pub fn positions_of(games: &[TestGame], max_ply: usize) -> Vec<Position> {
                     out.push(p);
                 }
             }
-            pos = pos.play(m);
+            pos = pos.play_unchecked(m);
         }
     }
     out

@@ -1,4 +1,4 @@
-//! A tiny ad-hoc reader for the CCPD game files in `../shared/data` (zstd-compressed PGN), for
+//! A tiny ad-hoc reader for the CCPD game files in `books/games/` (zstd-compressed PGN), for
 //! tests and benches only: tag pairs and movetext tokens, no comments or variations (the files
 //! have none). The real streaming PGN reader lives in its own module.
 
@@ -7,8 +7,8 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
-pub const CHINESE: &str = "../shared/data/ccpd-chinese-utf8.pgn.zst";
-pub const ICCS: &str = "../shared/data/ccpd-iccs.pgn.zst";
+pub const CHINESE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-chinese-utf8.pgn.zst");
+pub const ICCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-iccs.pgn.zst");
 
 #[derive(Debug, Default)]
 pub struct Game {

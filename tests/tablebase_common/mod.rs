@@ -87,7 +87,7 @@ pub fn brute_force(material: Material, memo: &mut HashMap<u64, TbValue>) {
         .map(|p| {
             let mut list = MoveList::new();
             p.legal_moves(&mut list);
-            list.iter().map(|&m| p.play(m).key()).collect()
+            list.iter().map(|&m| p.play_unchecked(m).key()).collect()
         })
         .collect();
     let mut val: Vec<Option<TbValue>> = vec![None; positions.len()];
