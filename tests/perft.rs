@@ -1,4 +1,4 @@
-//! Perft against the published counts in `../shared/reference/perft.md`.
+//! Perft against the published counts (the table of the reference `perft.md`, copied below).
 
 use qiku::core::perft::{perft, perft_bulk};
 use qiku::Position;
