@@ -148,6 +148,22 @@ enum Command {
     },
     /// Print every record, one line each: key (hex), move (ICCS, canonical orientation), wins, draws, losses, unknown.
     Dump { book: PathBuf },
+    /// Write a book as a BHGUI-style .obk (SQLite) that VinXiangQi and other BHGUI-keyed GUIs read.
+    #[cfg(feature = "obk")]
+    Export {
+        book: PathBuf,
+        /// The .obk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
+    #[cfg(feature = "obk")]
+    Import {
+        obk: PathBuf,
+        /// The .qbk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 /// Like `println!`, but a closed stdout (`qiku-book dump BOOK | head`) is not a panic: output
@@ -251,6 +267,10 @@ pub fn main() -> ExitCode {
         }),
         Command::Stats { book, json } => run_stats(&book, json),
         Command::Dump { book } => run_dump(&book),
+        #[cfg(feature = "obk")]
+        Command::Export { book, output } => super::obk::run_export(&book, &output),
+        #[cfg(feature = "obk")]
+        Command::Import { obk, output } => super::obk::run_import(&obk, &output),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
