@@ -190,9 +190,14 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
         _ => None,
     };
     let mut tags = Vec::new();
-    for (name, at, max) in
-        [("Title", 80, 63), ("Event", 208, 63), ("Date", 272, 15), ("Site", 288, 15), ("Red", 304, 15), ("Black", 320, 15)]
-    {
+    for (name, at, max) in [
+        ("Title", 80, 63),
+        ("Event", 208, 63),
+        ("Date", 272, 15),
+        ("Site", 288, 15),
+        ("Red", 304, 15),
+        ("Black", 320, 15),
+    ] {
         if let Some(t) = header_text(h, at, max) {
             tags.push((name, t));
         }
@@ -227,7 +232,8 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
             }
             Some(k) => {
                 let len = if flags & 0x20 != 0 {
-                    let b = body.get(at..at + 4).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
+                    let b =
+                        body.get(at..at + 4).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
                     at += 4;
                     u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_sub(k.comment_len)
                 } else {

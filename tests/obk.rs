@@ -19,7 +19,8 @@ fn games() -> PathBuf {
 /// A book of 2,000 real games, 20 plies deep.
 fn sample_book(dir: &Path) -> PathBuf {
     let out = dir.join("sample.qbk");
-    let opts = BuildOptions { params: BuildParams { max_ply: 20, ..BuildParams::default() }, ..BuildOptions::default() };
+    let opts =
+        BuildOptions { params: BuildParams { max_ply: 20, ..BuildParams::default() }, ..BuildOptions::default() };
     let report = book::build(&[games()], &out, &opts).unwrap();
     assert_eq!(report.header.games.used, 2000);
     out
@@ -99,7 +100,14 @@ fn import_reads_the_variants_found_in_the_wild() {
         // After b2e2: black's h9g7 becomes b9c7 there.
         (mirror_key, i64::from(encode_move(mv(&mirror, "b9c7"))), 0, 2, 1, 1),
         // An illegal move, a move off the board, and a position nobody reaches.
-        (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(iccs::parse_move("a0a5").unwrap())), 1, 0, 0, 1),
+        (
+            Value::Integer(bhgui_key(&start) as i64),
+            i64::from(encode_move(iccs::parse_move("a0a5").unwrap())),
+            1,
+            0,
+            0,
+            1,
+        ),
         (Value::Integer(bhgui_key(&start) as i64), 0x0101, 1, 0, 0, 1),
         (Value::Integer(12345), 0xAAA7, 1, 0, 0, 1),
     ];

@@ -265,8 +265,11 @@ impl Accumulator {
 pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     // Directories stand for the game files in them (XQF collections come as one file per game).
-    let inputs = &crate::xqf::expand_inputs(inputs)
-        .map_err(|(path, source)| BuildError::Io { path, op: "list the directory", source })?[..];
+    let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
+        path,
+        op: "list the directory",
+        source,
+    })?[..];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()

@@ -341,10 +341,12 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
     let mut entries: BTreeMap<(u64, u16), Counts> = BTreeMap::new();
     let mut used_keys: HashSet<u64> = HashSet::new();
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut stack = vec![(Position::startpos(), 0u32)];
+    // Breadth first, so that each position is first reached by its shortest path and the
+    // deepest ply seen estimates the build's --max-ply when the .obk has no qiku header.
+    let mut queue = std::collections::VecDeque::from([(Position::startpos(), 0u32)]);
     let mut deepest = 0u32;
     let mut start_games = GameCounts::default();
-    while let Some((pos, ply)) = stack.pop() {
+    while let Some((pos, ply)) = queue.pop_front() {
         let (ck, orientation) = canonical_key(&pos);
         if !seen.insert(ck) {
             continue;
@@ -373,7 +375,7 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
                 start_games.used += row.counts.games();
                 start_games.without_result += u64::from(row.counts.unknown);
             }
-            stack.push((pos.play_unchecked(mv), ply + 1));
+            queue.push_back((pos.play_unchecked(mv), ply + 1));
         }
     }
     report.unreachable =

@@ -8,6 +8,7 @@ pub(super) const RED_TO_MOVE: u64 = 0xA0CE2AF90C452F58;
 /// `PIECE_SQUARE[piece.index()][square.index()]`: pieces in qiku's order (red king, advisor,
 /// elephant, horse, rook, cannon, pawn, then black's), which is also BHGUI's; squares rank-major
 /// from a0. Entry `[p][rank * 9 + file]` is BHGUI's `table[p * 256 + (12 - rank) * 16 + 3 + file]`.
+#[rustfmt::skip]
 pub(super) const PIECE_SQUARE: [[u64; 90]; 14] = [
     [
         0x7D657D057BEB8736, 0x3A80FEA71258DB6A, 0x9A200450904B8E99, 0xBB8CB47E59282224, 0x2D67375E4CCD7677,

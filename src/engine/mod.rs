@@ -14,8 +14,8 @@ pub mod ordering;
 pub mod search;
 pub mod time;
 pub mod tt;
-pub mod uci;
 pub mod ucci;
+pub mod uci;
 
 use crate::core::{Game, Move, Position};
 use ordering::History;

@@ -351,7 +351,10 @@ mod tests {
 
     #[test]
     fn info_lines_in_ucci() {
-        assert_eq!(to_ucci("info depth 5 seldepth 7 score cp 23 nodes 100 pv h2e2"), "info depth 5 seldepth 7 score 23 nodes 100 pv h2e2");
+        assert_eq!(
+            to_ucci("info depth 5 seldepth 7 score cp 23 nodes 100 pv h2e2"),
+            "info depth 5 seldepth 7 score 23 nodes 100 pv h2e2"
+        );
         assert_eq!(to_ucci("info depth 9 score mate 2 pv a0a1"), "info depth 9 score 9997 pv a0a1");
         assert_eq!(to_ucci("info depth 9 score mate -1 pv a0a1"), "info depth 9 score -9998 pv a0a1");
         assert_eq!(to_ucci("info depth 0 score mate 0"), "info depth 0 score -10000");
