@@ -132,9 +132,12 @@ impl Ucci {
             "isready" | "stop" | "ponderhit" => self.uci(cmd),
             "setoption" => self.setoption(rest),
             "position" => {
-                self.banned.clear();
-                if let Some(p) = parse_position(rest) {
-                    self.position = p;
+                // While searching the UCI session refuses (and says so); keep the same position.
+                if !self.uci.is_searching() {
+                    self.banned.clear();
+                    if let Some(p) = parse_position(rest) {
+                        self.position = p;
+                    }
                 }
                 self.uci(line);
             }

@@ -427,6 +427,11 @@ impl Uci {
         }));
     }
 
+    /// Whether a search is running (then `position`, `go` and `setoption` are refused).
+    pub fn is_searching(&mut self) -> bool {
+        self.searching()
+    }
+
     /// The hash table's entry for `pos`, if any, for UCCI's `probe` (`None` while searching).
     pub fn hash_entry(&mut self, pos: &Position) -> Option<super::tt::Entry> {
         if self.searching() {
