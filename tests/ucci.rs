@@ -181,3 +181,20 @@ fn cchess_ucci_and_uci_clients_play_through_qiku() {
     assert!(stdout.contains("UcciEngine") && stdout.contains("UciEngine"), "{stdout}");
     eprintln!("{stdout}");
 }
+
+#[test]
+fn match_runner_plays_qiku_over_ucci_against_qiku_over_uci_without_faults() {
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    let out = Command::new(qiku)
+        .args(["match", "--engine", qiku, "--protocol", "ucci", "--engine", qiku, "--games", "2", "--depth", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("of 2 games"), "{text}");
+    let faults: Vec<&str> = text.lines().filter(|l| l.contains("illegal moves")).collect();
+    assert_eq!(faults.len(), 2, "{text}");
+    for l in faults {
+        assert!(l.ends_with("illegal moves 0, no move 0, crashes 0, time losses 0"), "{l}");
+    }
+}
