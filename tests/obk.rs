@@ -229,3 +229,53 @@ fn python_sqlite3_finds_every_sampled_position_under_the_cchess_key() {
     assert_eq!(checked, sample.len());
     eprintln!("python sqlite3 + cchess keys agree on {checked} positions");
 }
+
+/// VinXiangQi's lookup, as its source builds it: `vkey like <unsigned decimal key>`.
+fn vinxiangqi_rows(conn: &Connection, key: u64) -> usize {
+    let sql = format!("SELECT vmove FROM bhobk WHERE vkey like {key}");
+    conn.prepare(&sql).unwrap().query_map([], |_| Ok(())).unwrap().count()
+}
+
+#[test]
+fn vinxiangqi_finds_every_position_with_the_alias_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let book = Book::open(&qbk).unwrap();
+    let plain = dir.path().join("plain.obk");
+    let aliased = dir.path().join("aliased.obk");
+    obk::export(&book, &plain).unwrap();
+    let r = obk::export_with(&book, &aliased, obk::ExportOptions { vinxiangqi_aliases: true }).unwrap();
+    assert!(r.alias_rows > 0);
+    let (plain, aliased_conn) = (Connection::open(&plain).unwrap(), Connection::open(&aliased).unwrap());
+    // Every book position of the first plies, by VinXiangQi's query.
+    let (mut high, mut missed_plain) = (0, 0);
+    let mut seen = HashSet::new();
+    let mut stack = vec![(Position::startpos(), 0)];
+    while let Some((pos, ply)) = stack.pop() {
+        if ply > 6 || !seen.insert(pos.key()) {
+            continue;
+        }
+        let moves = book.probe(&pos);
+        if moves.is_empty() {
+            continue;
+        }
+        let key = bhgui_key(&pos);
+        assert_eq!(vinxiangqi_rows(&aliased_conn, key), moves.len(), "{}", pos.fen());
+        if key >= 1 << 63 {
+            high += 1;
+            missed_plain += usize::from(vinxiangqi_rows(&plain, key) == 0);
+        }
+        for m in &moves {
+            stack.push((pos.play_unchecked(m.mv), ply + 1));
+        }
+    }
+    // Without the aliases VinXiangQi misses exactly the keys of 2^63 and above.
+    assert!(high > 50, "{high}");
+    assert_eq!(missed_plain, high);
+    // Import skips the aliases: the same book again.
+    let back = dir.path().join("back.qbk");
+    let imported = obk::import(&aliased, &back).unwrap();
+    assert_eq!(imported.aliases, r.alias_rows);
+    assert_eq!(imported.unreadable, 0);
+    assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+}

@@ -129,7 +129,19 @@ pub struct ExportReport {
     pub rows: u64,
     /// `.qbk` records not reachable from the start position by book moves (not written).
     pub unreachable: u64,
+    /// Extra rows for VinXiangQi's lookup ([`ExportOptions::vinxiangqi_aliases`]).
+    pub alias_rows: u64,
     pub elapsed: Duration,
+}
+
+/// Options of [`export_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExportOptions {
+    /// Also write every row whose key is 2^63 or more a second time with the key as a REAL
+    /// holding its unsigned value. VinXiangQi looks keys up with `vkey LIKE <unsigned decimal>`,
+    /// which SQLite compares as the text of a REAL for such keys, so only these alias rows let it
+    /// find them. Readers that look up the signed integer never see them; `import` skips them.
+    pub vinxiangqi_aliases: bool,
 }
 
 /// What an import read and wrote.
@@ -143,6 +155,8 @@ pub struct ImportReport {
     pub invalid: u64,
     /// Rows whose key or move cannot be read at all.
     pub unreadable: u64,
+    /// VinXiangQi alias rows (a REAL key of 2^63 or more, see [`ExportOptions`]): skipped.
+    pub aliases: u64,
     /// Rows of a reached position whose move is illegal there (a key collision or a broken book).
     pub illegal: u64,
     /// Rows of positions not reachable from the start position by book moves.
@@ -158,10 +172,15 @@ fn sql_err<'a>(path: &'a Path, op: &'static str) -> impl Fn(rusqlite::Error) -> 
 
 /// Writes `book` as an `.obk` at `output` (atomically: a temporary file renamed into place).
 pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
+    export_with(book, output, ExportOptions::default())
+}
+
+/// [`export`] with options.
+pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
     let started = Instant::now();
     let tmp = temp_path_for(output, "obk");
     let _ = std::fs::remove_file(&tmp);
-    let result = export_to(book, &tmp);
+    let result = export_to(book, &tmp, options);
     match result {
         Ok(mut report) => {
             std::fs::rename(&tmp, output).map_err(|source| {
@@ -178,7 +197,7 @@ pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
     }
 }
 
-fn export_to(book: &Book, path: &Path) -> Result<ExportReport, ObkError> {
+fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
     let mut conn = Connection::open(path).map_err(sql_err(path, "create the database"))?;
     conn.execute_batch(
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
@@ -196,20 +215,20 @@ fn export_to(book: &Book, path: &Path) -> Result<ExportReport, ObkError> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, 0)",
             )
             .map_err(sql_err(path, "prepare the insert"))?;
+        let mut aliases = 0u64;
         let mut write = |pos: &Position, mirrored: bool, mv: Move, c: &Counts| -> Result<(), ObkError> {
             let (key, mv) = if mirrored { (bhgui_key(&pos.mirror()), mv.mirror()) } else { (bhgui_key(pos), mv) };
             let memo = (c.unknown > 0).then(|| format!("{UNKNOWN_MEMO}{}", c.unknown));
-            insert
-                .execute(rusqlite::params![
-                    key as i64,
-                    encode_move(mv),
-                    export_score(c),
-                    c.wins,
-                    c.draws,
-                    c.losses,
-                    memo
-                ])
-                .map_err(sql_err(path, "insert a row"))?;
+            let mut keys = vec![rusqlite::types::Value::Integer(key as i64)];
+            if options.vinxiangqi_aliases && key >= 1 << 63 {
+                keys.push(rusqlite::types::Value::Real(key as f64));
+                aliases += 1;
+            }
+            for k in keys {
+                insert
+                    .execute(rusqlite::params![k, encode_move(mv), export_score(c), c.wins, c.draws, c.losses, memo])
+                    .map_err(sql_err(path, "insert a row"))?;
+            }
             Ok(())
         };
         let mut seen: HashSet<u64> = HashSet::new();
@@ -235,6 +254,9 @@ fn export_to(book: &Book, path: &Path) -> Result<ExportReport, ObkError> {
                 stack.push(pos.play_unchecked(m.mv));
             }
         }
+        drop(write);
+        report.alias_rows = aliases;
+        report.rows += aliases;
         tx.execute("INSERT INTO qiku_book(header) VALUES (?1)", [book.header().encode().to_vec()])
             .map_err(sql_err(path, "write the qiku_book table"))?;
     }
@@ -305,6 +327,10 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
             let get = |i| r.get_ref(i).unwrap_or(ValueRef::Null);
             if read_int(get(5)) == Some(0) {
                 report.invalid += 1;
+                continue;
+            }
+            if matches!(get(0), ValueRef::Real(f) if f >= 9_223_372_036_854_775_808.0) {
+                report.aliases += 1;
                 continue;
             }
             let key = read_key(get(0));

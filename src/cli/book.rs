@@ -158,6 +158,10 @@ enum Command {
         /// The .obk to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// Also write keys of 2^63 and above as VinXiangQi looks them up (extra REAL-keyed rows;
+        /// other readers never see them).
+        #[arg(long)]
+        vinxiangqi: bool,
     },
     /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
     #[cfg(feature = "obk")]
@@ -271,7 +275,7 @@ pub fn main() -> ExitCode {
         Command::Stats { book, json } => run_stats(&book, json),
         Command::Dump { book } => run_dump(&book),
         #[cfg(feature = "obk")]
-        Command::Export { book, output } => super::obk::run_export(&book, &output),
+        Command::Export { book, output, vinxiangqi } => super::obk::run_export(&book, &output, vinxiangqi),
         #[cfg(feature = "obk")]
         Command::Import { obk, output } => super::obk::run_import(&obk, &output),
     };
