@@ -254,7 +254,6 @@ fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportR
                 stack.push(pos.play_unchecked(m.mv));
             }
         }
-        drop(write);
         report.alias_rows = aliases;
         report.rows += aliases;
         tx.execute("INSERT INTO qiku_book(header) VALUES (?1)", [book.header().encode().to_vec()])
