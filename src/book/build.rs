@@ -264,6 +264,12 @@ impl Accumulator {
 /// Builds a book from `inputs` into `output` (see the module documentation).
 pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    // Directories stand for the game files in them (XQF collections come as one file per game).
+    let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
+        path,
+        op: "list the directory",
+        source,
+    })?[..];
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.unwrap_or(0))
         .build()
@@ -278,7 +284,12 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
         // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
         // with the others and the build goes on; only a file that cannot be opened at all
         // (a typo in a path) fails the build.
-        opened.push(Mutex::new(Some(pgn::open_reader(counting, path, opts.encoding))));
+        let input = if crate::xqf::is_xqf_path(path) {
+            crate::xqf::open_as_pgn(counting, path)
+        } else {
+            pgn::open_reader(counting, path, opts.encoding)
+        };
+        opened.push(Mutex::new(Some(input)));
     }
     let bar = progress_bar(opts.progress, total_bytes);
     let params = opts.params;

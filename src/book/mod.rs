@@ -8,6 +8,7 @@
 //! - [`build`]: the parallel, memory-bounded compiler (games → records → sorted runs spilled to
 //!   disk → k-way merge → file) and [`merge_books`].
 //! - [`probe`]: [`Book`], [`Book::probe`] and move picking [`Policy`]s.
+//! - `obk` (cargo feature `obk`): export to and import from BHGUI-style `.obk` (SQLite) books.
 //!
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
 //! byte-identical for any thread count and any order of the input files; see docs/BOOK.md.
@@ -15,6 +16,8 @@
 pub mod build;
 pub mod format;
 mod merge;
+#[cfg(feature = "obk")]
+pub mod obk;
 pub mod probe;
 pub mod record;
 mod replay;

@@ -57,15 +57,18 @@ enum PickPolicy {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build a book from PGN files (or plain move lists, one game per line), optionally .zst-compressed.
+    /// Build a book from PGN files (or plain move lists, one game per line), optionally
+    /// .zst-compressed, XQF files and directories of game files.
     #[command(long_about = "Build a book from PGN files (or plain move lists, one game per line).\n\n\
+        XQF files (XQStudio 1.0-1.8) are read as one game each (main line); a directory stands for \
+        the .xqf/.pgn/.pgn.zst/.txt files under it. \
         Inputs may be UTF-8, GBK or Big5 (detected per file) and zstd-compressed. Moves may be in ICCS \
         (h2e2, H2-E2), WXF or Chinese notation, chosen by the [Format] tag or detected. Games with a bad \
         move or a malformed header are reported (file, game, line, token, reason) and skipped; the build \
         goes on. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
         The output is byte-identical for any thread count and any order of the inputs.")]
     Build {
-        /// Game files (.pgn, .txt, optionally .zst-compressed).
+        /// Game files (.pgn, .txt, optionally .zst-compressed; .xqf) or directories of them.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The book to write (atomically: a temporary file renamed into place).
@@ -148,6 +151,26 @@ enum Command {
     },
     /// Print every record, one line each: key (hex), move (ICCS, canonical orientation), wins, draws, losses, unknown.
     Dump { book: PathBuf },
+    /// Write a book as a BHGUI-style .obk (SQLite) that VinXiangQi and other BHGUI-keyed GUIs read.
+    #[cfg(feature = "obk")]
+    Export {
+        book: PathBuf,
+        /// The .obk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Also write keys of 2^63 and above as VinXiangQi looks them up (extra REAL-keyed rows;
+        /// other readers never see them).
+        #[arg(long)]
+        vinxiangqi: bool,
+    },
+    /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
+    #[cfg(feature = "obk")]
+    Import {
+        obk: PathBuf,
+        /// The .qbk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 /// Like `println!`, but a closed stdout (`qiku-book dump BOOK | head`) is not a panic: output
@@ -251,6 +274,10 @@ pub fn main() -> ExitCode {
         }),
         Command::Stats { book, json } => run_stats(&book, json),
         Command::Dump { book } => run_dump(&book),
+        #[cfg(feature = "obk")]
+        Command::Export { book, output, vinxiangqi } => super::obk::run_export(&book, &output, vinxiangqi),
+        #[cfg(feature = "obk")]
+        Command::Import { obk, output } => super::obk::run_import(&obk, &output),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

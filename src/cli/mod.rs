@@ -4,6 +4,8 @@
 pub mod board;
 pub mod book;
 pub mod demo;
+#[cfg(feature = "obk")]
+pub mod obk;
 pub mod qiku;
 pub mod tb;
 

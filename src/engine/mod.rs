@@ -1,5 +1,5 @@
 //! The qiku engine: evaluation ([`eval`]), move ordering ([`ordering`]), transposition table
-//! ([`tt`]), search ([`search`]), time management ([`time`]) and the UCI front end ([`uci`]).
+//! ([`tt`]), search ([`search`]), time management ([`time`]) and the UCI and UCCI front ends ([`uci`], [`ucci`]).
 //!
 //! [`Engine`] ties them together the way a game needs it: at the root, a book move while the
 //! position is in the opening book, else the DTM-best move when an endgame table covers the
@@ -14,6 +14,7 @@ pub mod ordering;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod ucci;
 pub mod uci;
 
 use crate::core::{Game, Move, Position};
@@ -136,7 +137,9 @@ impl Engine {
     pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
         let pos = game.position();
         if let Some(book) = &self.book {
-            if let Some(m) = book.pick(pos).filter(|&m| pos.is_legal(m)) {
+            // A book move outside `searchmoves` (UCCI's `banmoves`) is not played.
+            let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
+            if let Some(m) = book.pick(pos).filter(|&m| pos.is_legal(m) && allowed(&m)) {
                 let r =
                     SearchResult { best: Some(m), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: vec![m] };
                 return (r, Source::Book);
@@ -145,7 +148,12 @@ impl Engine {
         let mut limits = limits.clone();
         if let Some(tb) = self.options.tablebases.clone() {
             if pos.occupied().count() <= self.tb_root_limit.min(5) {
-                if let Some(values) = tb.move_values(pos).filter(|v| !v.is_empty()) {
+                let values = tb.move_values(pos).map(|mut v| {
+                    // Only the allowed root moves (`searchmoves`, UCCI's `banmoves`) count.
+                    v.retain(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
+                    v
+                });
+                if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (m, v) = values[0];
                     if v != TbValue::Draw {
                         // Won: the fastest mate (DTM decreases every move, so no repetition can

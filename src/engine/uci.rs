@@ -427,6 +427,19 @@ impl Uci {
         }));
     }
 
+    /// Whether a search is running (then `position`, `go` and `setoption` are refused).
+    pub fn is_searching(&mut self) -> bool {
+        self.searching()
+    }
+
+    /// The hash table's entry for `pos`, if any, for UCCI's `probe` (`None` while searching).
+    pub fn hash_entry(&mut self, pos: &Position) -> Option<super::tt::Entry> {
+        if self.searching() {
+            return None;
+        }
+        self.engine().shared.tt.probe(pos.key())
+    }
+
     fn stop(&mut self) {
         if let Some(shared) = self.active.take() {
             shared.stop.store(true, Ordering::Relaxed);
@@ -483,9 +496,10 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
     Ok((l, warnings))
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input.
+/// Runs the UCI loop on `input` until `quit` or end of input; a `ucci` line switches to the
+/// UCCI dialect ([`super::ucci`]).
 pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
-    let mut uci = Uci::new(out, openers);
+    let mut uci = Uci::new(out.clone(), openers);
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -494,7 +508,13 @@ pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        if !uci.command(&String::from_utf8_lossy(&buf)) {
+        let line = String::from_utf8_lossy(&buf);
+        if line.trim() == "ucci" {
+            // The GUI speaks UCCI: hand the session over (nothing of UCI's state is carried).
+            uci.stop();
+            return super::ucci::run(input, out, openers);
+        }
+        if !uci.command(&line) {
             return;
         }
     }

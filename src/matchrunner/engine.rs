@@ -265,6 +265,11 @@ impl EngineProcess {
         if e.name.is_empty() {
             e.name = words[0].rsplit('/').next().unwrap_or("engine").to_string();
         }
+        if spec.protocol == Protocol::Ucci {
+            // UCCI's `go time` is in seconds unless the engine is told otherwise; the runner
+            // sends milliseconds.
+            e.send("setoption usemillisec true")?;
+        }
         for (name, value) in &spec.options {
             let cmd = match spec.protocol {
                 Protocol::Uci => format!("setoption name {name} value {value}"),

@@ -1,0 +1,368 @@
+//! The UCCI front end (the protocol of ElephantEye and the classic Chinese GUIs such as
+//! XQWizard), on top of the UCI session: same search, book and tables, another dialect.
+//!
+//! The engine switches to it when it receives `ucci` (instead of `uci`). Then:
+//! - `ucci` answers `id ...`, the options under their UCCI names, and `ucciok`;
+//! - `setoption <name> <value>` (UCCI form; the UCI form `setoption name N value V` is read too)
+//!   with `usemillisec`, `hashsize`, `threads`, `usebook`, `bookfiles`, `newgame`, `ponder`,
+//!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `evalterms`;
+//!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
+//!   `style`, `promotion`) are accepted and ignored;
+//! - `position startpos|fen FEN [moves ...]` as under UCI;
+//! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
+//! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
+//!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
+//!   `setoption usemillisec true`;
+//! - `ponderhit`, `stop`, `isready`/`readyok`;
+//! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
+//!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
+//! - `quit` answers `bye`.
+//!
+//! Output: `info depth D score S ... pv ...` with the score as a bare number (a mate is
+//! `10000 - plies`, ElephantEye's convention), `bestmove M [ponder P]`, and `nobestmove` when
+//! there is no legal move.
+
+use super::tt::Bound;
+use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
+use crate::core::{Color, Move, Position};
+use crate::notation::iccs;
+use std::io::{BufRead, Write};
+
+/// The mate value of UCCI scores: a mate in `p` plies is `MATE_VALUE - p`.
+pub const MATE_VALUE: i32 = 10_000;
+
+/// Turns the UCI session's output lines into UCCI's.
+struct Translate {
+    out: Output,
+    buf: Vec<u8>,
+}
+
+impl Write for Translate {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        while let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.buf.drain(..=i).collect();
+            let line = String::from_utf8_lossy(&line);
+            self.out.line(&to_ucci(line.trim_end()));
+        }
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One UCI output line in UCCI: `score cp X` becomes `score X`, `score mate N` becomes
+/// `score ±(10000 - plies)`, and `bestmove (none)` becomes `nobestmove`.
+pub fn to_ucci(line: &str) -> String {
+    if line.starts_with("bestmove (none)") {
+        return "nobestmove".to_string();
+    }
+    if !line.starts_with("info ") || line.starts_with("info string") {
+        return line.to_string();
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] == "score" && i + 2 < words.len() {
+            let value = words[i + 2].parse::<i32>().ok();
+            let converted = match (words[i + 1], value) {
+                ("cp", Some(v)) => Some(v),
+                ("mate", Some(n)) if n > 0 => Some(MATE_VALUE - (2 * n - 1)),
+                ("mate", Some(n)) => Some(-(MATE_VALUE + 2 * n)),
+                _ => None,
+            };
+            if let Some(v) = converted {
+                out.push("score".into());
+                out.push(v.to_string());
+                i += 3;
+                continue;
+            }
+        }
+        out.push(words[i].to_string());
+        i += 1;
+    }
+    out.join(" ")
+}
+
+/// The UCCI session: the UCI session it drives, and what UCCI keeps beyond it.
+pub struct Ucci {
+    out: Output,
+    uci: Uci,
+    /// `usemillisec`: `go` times are in milliseconds, not seconds.
+    millis: bool,
+    use_book: bool,
+    book_files: String,
+    /// The position of the last `position` command (for `banmoves` and the clock's side).
+    position: Position,
+    banned: Vec<Move>,
+}
+
+impl Ucci {
+    /// A session writing to `out`.
+    pub fn new(out: Output, openers: Openers) -> Ucci {
+        let translated = Output::new(Box::new(Translate { out: out.clone(), buf: Vec::new() }));
+        Ucci {
+            out,
+            uci: Uci::new(translated, openers),
+            millis: false,
+            use_book: true,
+            book_files: String::new(),
+            position: Position::startpos(),
+            banned: Vec::new(),
+        }
+    }
+
+    fn uci(&mut self, line: &str) {
+        self.uci.command(line);
+    }
+
+    fn info_string(&self, s: &str) {
+        self.out.line(&format!("info string {s}"));
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, rest)) = words.split_first() else { return true };
+        match cmd {
+            "ucci" => self.hello(),
+            "isready" | "stop" | "ponderhit" => self.uci(cmd),
+            "setoption" => self.setoption(rest),
+            "position" => {
+                // While searching the UCI session refuses (and says so); keep the same position.
+                if !self.uci.is_searching() {
+                    self.banned.clear();
+                    if let Some(p) = parse_position(rest) {
+                        self.position = p;
+                    }
+                }
+                self.uci(line);
+            }
+            "banmoves" => {
+                self.banned.clear();
+                for t in rest {
+                    match iccs::parse(&self.position, t) {
+                        Ok(m) => self.banned.push(m),
+                        Err(e) => self.info_string(&format!("banmoves {t}: {e}")),
+                    }
+                }
+            }
+            "go" => self.go(rest),
+            "probe" => self.probe(rest),
+            "quit" => {
+                self.uci("quit");
+                self.out.line("bye");
+                return false;
+            }
+            // Diagnostics shared with UCI.
+            "d" | "eval" => self.uci(line),
+            _ => self.info_string(&format!("unknown command: {line}")),
+        }
+        true
+    }
+
+    fn hello(&self) {
+        let o = &self.out;
+        o.line(&format!("id name qiku {}", env!("CARGO_PKG_VERSION")));
+        o.line("id copyright the qiku authors, MIT OR Apache-2.0");
+        o.line("id author the qiku authors");
+        o.line("option usemillisec type check default false");
+        o.line("option batch type check default false");
+        o.line("option debug type check default false");
+        o.line("option ponder type check default false");
+        o.line(&format!("option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MIB}"));
+        o.line("option threads type spin min 1 max 64 default 1");
+        o.line("option usebook type check default true");
+        o.line("option bookfiles type string default <empty>");
+        o.line("option bookpolicy type combo var best var games var score default best");
+        o.line("option bookmingames type spin min 0 max 1000000000 default 1");
+        o.line("option tablebasepath type string default <empty>");
+        o.line("option evalterms type combo var full var basic default full");
+        o.line("option newgame type button");
+        o.line("ucciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // UCI form (some GUI libraries send it to UCCI engines too), else `setoption NAME VALUE`.
+        let (name, value) = if args.first().is_some_and(|w| w.eq_ignore_ascii_case("name")) {
+            let v = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
+            (args[1..v.unwrap_or(args.len())].join(" "), v.map(|v| args[v + 1..].join(" ")).unwrap_or_default())
+        } else {
+            match args.split_first() {
+                Some((n, v)) => (n.to_string(), v.join(" ")),
+                None => return self.info_string("setoption needs: setoption <name> <value>"),
+            }
+        };
+        let flag = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "on" | "1" | "yes");
+        let set = |s: &mut Ucci, uci_name: &str, v: &str| s.uci(&format!("setoption name {uci_name} value {v}"));
+        match name.to_ascii_lowercase().as_str() {
+            "usemillisec" => self.millis = flag(&value),
+            "hashsize" | "hash" => set(self, "Hash", &value),
+            "threads" => set(self, "Threads", &value),
+            "usebook" => {
+                self.use_book = flag(&value);
+                self.apply_book();
+            }
+            "bookfiles" | "bookfile" => {
+                // UCCI allows several files separated by ';'; qiku reads one book.
+                let first = value.split(';').map(str::trim).find(|s| !s.is_empty()).unwrap_or("");
+                self.book_files = if first == "<empty>" { String::new() } else { first.to_string() };
+                self.apply_book();
+            }
+            "newgame" => self.uci("ucinewgame"),
+            "bookpolicy" => set(self, "BookPolicy", &value),
+            "bookmingames" => set(self, "BookMinGames", &value),
+            "tablebasepath" => set(self, "TablebasePath", &value),
+            "evalterms" => set(self, "EvalTerms", &value),
+            "clear hash" => self.uci("setoption name Clear Hash"),
+            "move overhead" => set(self, "Move Overhead", &value),
+            "ponder" | "batch" | "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
+            | "loadbook" => {}
+            _ => self.info_string(&format!("unknown option {name:?}")),
+        }
+    }
+
+    fn apply_book(&mut self) {
+        let file = if self.use_book && !self.book_files.is_empty() { self.book_files.clone() } else { String::new() };
+        let file = if file.is_empty() { "<empty>".to_string() } else { file };
+        self.uci(&format!("setoption name BookFile value {file}"));
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let pos = self.position.clone();
+        let (us, them) = match pos.turn() {
+            Color::Red => ("w", "b"),
+            Color::Black => ("b", "w"),
+        };
+        let ms = |v: &str| -> Option<u64> {
+            let x: f64 = v.parse().ok()?;
+            let x = if self.millis { x } else { x * 1000.0 };
+            Some(x.max(0.0).round() as u64)
+        };
+        let mut uci: Vec<String> = vec!["go".into()];
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            let value = args.get(i + 1).copied();
+            let clock = match key {
+                "time" => Some(format!("{us}time")),
+                "increment" => Some(format!("{us}inc")),
+                "opptime" => Some(format!("{them}time")),
+                "oppincrement" => Some(format!("{them}inc")),
+                _ => None,
+            };
+            match (key, clock) {
+                (_, Some(word)) => {
+                    let Some(v) = value.and_then(ms) else {
+                        return self.info_string(&format!("go: {key} needs a number"));
+                    };
+                    uci.push(format!("{word} {v}"));
+                    i += 2;
+                }
+                ("oppmovestogo", _) => i += 2,
+                ("draw", _) => i += 1,
+                ("depth", _) if value == Some("infinite") => {
+                    uci.push("infinite".into());
+                    i += 2;
+                }
+                ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
+                    uci.push(format!("{key} {}", value.unwrap_or("")));
+                    i += 2;
+                }
+                _ => {
+                    uci.push(key.to_string());
+                    i += 1;
+                }
+            }
+        }
+        if !self.banned.is_empty() {
+            let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
+            if allowed.is_empty() {
+                self.out.line("nobestmove");
+                return;
+            }
+            uci.push("searchmoves".into());
+            uci.extend(allowed.iter().map(|m| m.to_string()));
+        }
+        self.uci(&uci.join(" "));
+    }
+
+    fn probe(&mut self, args: &[&str]) {
+        let pos = if args.is_empty() { Some(self.position.clone()) } else { parse_position(args) };
+        let Some(pos) = pos else {
+            return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
+        };
+        let mut line = String::from("pophash");
+        if let Some(e) = self.uci.hash_entry(&pos) {
+            if let Some(m) = e.mv.filter(|&m| pos.is_legal(m)) {
+                line.push_str(&format!(" bestmove {m}"));
+            }
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                line.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                line.push_str(&format!(" upperbound {} depth {}", e.score, e.depth));
+            }
+        }
+        self.out.line(&line);
+    }
+}
+
+/// The position of `startpos|fen FEN [moves ...]`, or `None` if it cannot be read (the UCI
+/// session reports why).
+fn parse_position(args: &[&str]) -> Option<Position> {
+    let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
+    let mut pos = match args.first() {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).ok()?,
+        _ => return None,
+    };
+    for t in args.get(moves_at + 1..).unwrap_or(&[]) {
+        match iccs::parse(&pos, t) {
+            Ok(m) => pos = pos.play_unchecked(m),
+            Err(_) => break,
+        }
+    }
+    Some(pos)
+}
+
+/// Runs the UCCI loop on `input` until `quit` or end of input (the `ucci` line that started it
+/// has been read; this answers it first).
+pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
+    let mut ucci = Ucci::new(out, openers);
+    ucci.command("ucci");
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !ucci.command(&String::from_utf8_lossy(&buf)) {
+            return;
+        }
+    }
+    ucci.uci("stop");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_in_ucci() {
+        assert_eq!(
+            to_ucci("info depth 5 seldepth 7 score cp 23 nodes 100 pv h2e2"),
+            "info depth 5 seldepth 7 score 23 nodes 100 pv h2e2"
+        );
+        assert_eq!(to_ucci("info depth 9 score mate 2 pv a0a1"), "info depth 9 score 9997 pv a0a1");
+        assert_eq!(to_ucci("info depth 9 score mate -1 pv a0a1"), "info depth 9 score -9998 pv a0a1");
+        assert_eq!(to_ucci("info depth 0 score mate 0"), "info depth 0 score -10000");
+        assert_eq!(to_ucci("bestmove (none)"), "nobestmove");
+        assert_eq!(to_ucci("bestmove h2e2 ponder h9g7"), "bestmove h2e2 ponder h9g7");
+        assert_eq!(to_ucci("info string book move"), "info string book move");
+    }
+}

@@ -1,0 +1,366 @@
+//! XQF game files (XQStudio's binary format, versions 1.0 to 1.8) read as games.
+//!
+//! One file holds one game: a 1024-byte header (version, start position as 32 piece squares,
+//! result, title, event, date, site, players, ...) and then the move tree as records of 4 bytes
+//! (from, to, flags) with optional comments. Versions after 1.0 (version byte above 10) obfuscate
+//! the piece squares, the move squares, the comment lengths and the whole move area with keys
+//! derived from header bytes 3..16; version 1.2 and later also rotate the order of the 32 pieces.
+//! docs/FORMAT.md gives the layout and the key derivation.
+//!
+//! Only the main line is read (variations are analysis, not moves that were played). A file is
+//! turned into a PGN game ([`XqfGame::to_pgn`], ICCS moves, a `FEN` tag when the game does not
+//! start from the initial position), so that the PGN pipeline (book building, its error
+//! reports) handles XQF collections exactly like PGN ones: a bad move is reported with the file,
+//! game 1 and the move.
+
+use crate::core::{Color, Move, Piece, Position, Role, Setup, Square};
+use crate::pgn::GameResult;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where the move records start.
+const BODY: usize = 0x400;
+/// The text whose bytes, masked, make up the 32-byte key of the move area.
+const KEY_TEXT: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
+
+/// Why an XQF file could not be read.
+#[derive(Debug)]
+pub enum XqfError {
+    /// The file could not be read.
+    Io { path: PathBuf, source: std::io::Error },
+    /// Not an XQF file, or one damaged beyond reading; says what is wrong.
+    Format { path: PathBuf, what: String },
+}
+
+impl fmt::Display for XqfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            XqfError::Io { path, source } => write!(f, "{}: cannot read: {source}", path.display()),
+            XqfError::Format { path, what } => write!(f, "{}: not a readable XQF file: {what}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for XqfError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            XqfError::Io { source, .. } => Some(source),
+            XqfError::Format { .. } => None,
+        }
+    }
+}
+
+/// One game read from an XQF file.
+#[derive(Clone, Debug)]
+pub struct XqfGame {
+    /// The version byte (10 = 1.0, ..., 18 = 1.8).
+    pub version: u8,
+    /// The start position; the side to move is the colour of the first move's piece.
+    pub start: Position,
+    /// The main line as stored (each move's legality is checked by whoever plays it).
+    pub moves: Vec<Move>,
+    /// `None`: unknown.
+    pub result: Option<GameResult>,
+    /// PGN tags taken from the header (`Event`, `Date`, `Site`, `Red`, `Black`, `Title`), only
+    /// those that are set.
+    pub tags: Vec<(&'static str, String)>,
+}
+
+/// The keys of an obfuscated file (version above 10).
+#[derive(Clone, Copy)]
+struct Keys {
+    xy: u8,
+    xyf: u8,
+    xyt: u8,
+    comment_len: u32,
+    body: [u8; 32],
+}
+
+/// XQStudio's key scrambler: `(((((b²·3+9)·3+8)·2+1)·3+8)·m) mod 256`.
+fn scramble(b: u8, m: u8) -> u8 {
+    let b = u32::from(b);
+    ((((((b * b) * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8) * u32::from(m)) as u8
+}
+
+impl Keys {
+    fn from_header(h: &[u8]) -> Keys {
+        let (mask, or) = (h[3], [h[8], h[9], h[10], h[11]]);
+        let (sum, hxy, hxyf, hxyt) = (h[12], h[13], h[14], h[15]);
+        let xy = scramble(hxy, hxy);
+        let xyf = scramble(hxyf, xy);
+        let xyt = scramble(hxyt, xyf);
+        let comment_len = (u32::from(sum) * 256 + u32::from(hxy)) % 32000 + 767;
+        let masks = [(sum & mask) | or[0], (hxy & mask) | or[1], (hxyf & mask) | or[2], (hxyt & mask) | or[3]];
+        let mut body = [0u8; 32];
+        for (i, b) in body.iter_mut().enumerate() {
+            *b = KEY_TEXT[i] & masks[i % 4];
+        }
+        Keys { xy, xyf, xyt, comment_len, body }
+    }
+}
+
+/// The role of each of a side's 16 piece slots.
+const SLOT_ROLES: [Role; 16] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+];
+
+/// A square byte `x * 10 + y` (x file 0-8 from red's left, y rank 0-9 from red's side).
+fn square(b: u8) -> Option<Square> {
+    if b > 89 {
+        return None;
+    }
+    Square::from_coords(i32::from(b / 10), i32::from(b % 10))
+}
+
+/// A header string: a length byte, then up to `max` bytes of GB18030 text.
+fn header_text(h: &[u8], at: usize, max: usize) -> Option<String> {
+    let len = usize::from(h[at]).min(max);
+    let bytes = &h[at + 1..at + 1 + len];
+    let (text, _, _) = encoding_rs::GB18030.decode(bytes);
+    let text = text.trim_matches(|c: char| c == '\0' || c.is_whitespace()).to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+/// Reads a file's main line.
+pub fn read(path: impl AsRef<Path>) -> Result<XqfGame, XqfError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| XqfError::Io { path: path.to_path_buf(), source })?;
+    parse(&bytes).map_err(|what| XqfError::Format { path: path.to_path_buf(), what })
+}
+
+/// Whether `path` names an XQF file (by its extension, in any case).
+pub fn is_xqf_path(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xqf"))
+}
+
+/// Decodes the bytes of a file; the error says what is wrong.
+pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
+    if bytes.len() < BODY {
+        return Err(format!("{} bytes, shorter than the 1024-byte header", bytes.len()));
+    }
+    let h = &bytes[..BODY];
+    if &h[0..2] != b"XQ" {
+        return Err("no XQ signature at the start".into());
+    }
+    let version = h[2];
+    if !(10..=18).contains(&version) {
+        return Err(format!("unknown version byte {version} (1.0 to 1.8 are 10 to 18)"));
+    }
+    let keys = (version > 10).then(|| Keys::from_header(h));
+
+    // The start position.
+    let mut slots = [0u8; 32];
+    for (i, &b) in h[16..48].iter().enumerate() {
+        let at = if version >= 12 { (usize::from(keys.map_or(0, |k| k.xy)) + i + 1) & 31 } else { i };
+        slots[at] = b;
+    }
+    let mut setup = Setup::empty();
+    for (i, &b) in slots.iter().enumerate() {
+        let b = match keys {
+            Some(k) => b.wrapping_sub(k.xy),
+            None => b,
+        };
+        let Some(sq) = square(b) else { continue };
+        let color = if i < 16 { Color::Red } else { Color::Black };
+        let piece = Piece::new(color, SLOT_ROLES[i % 16]);
+        if let Some(other) = setup.piece_at(sq) {
+            return Err(format!("two pieces ({} and {}) on square {sq}", other.char(), piece.char()));
+        }
+        setup.set(sq, Some(piece));
+    }
+    let result = match h[51] {
+        1 => Some(GameResult::RedWins),
+        2 => Some(GameResult::BlackWins),
+        3 | 4 => Some(GameResult::Draw),
+        _ => None,
+    };
+    let mut tags = Vec::new();
+    for (name, at, max) in [
+        ("Title", 80, 63),
+        ("Event", 208, 63),
+        ("Date", 272, 15),
+        ("Site", 288, 15),
+        ("Red", 304, 15),
+        ("Black", 320, 15),
+    ] {
+        if let Some(t) = header_text(h, at, max) {
+            tags.push((name, t));
+        }
+    }
+
+    // The move area, decoded.
+    let body: Vec<u8> = match keys {
+        Some(k) => bytes[BODY..].iter().enumerate().map(|(i, &b)| b.wrapping_sub(k.body[(BODY + i) % 32])).collect(),
+        None => bytes[BODY..].to_vec(),
+    };
+    let mut at = 0usize;
+    let mut raw_moves: Vec<(Square, Square)> = Vec::new();
+    // The first record only carries the game's opening comment; then come the moves, the main
+    // line first (each record with a "continues" flag is followed by its next move).
+    let mut first = true;
+    loop {
+        let Some(rec) = body.get(at..at + 4) else {
+            if first {
+                // A file with a header and nothing else: a position without moves.
+                break;
+            }
+            return Err(format!("move record {} cut off at byte {}", raw_moves.len() + 1, BODY + at));
+        };
+        let (b0, b1, flags) = (rec[0], rec[1], rec[2]);
+        at += 4;
+        let (next, comment) = match keys {
+            None => {
+                let len = body.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                let len = len.ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
+                at += 4;
+                (flags & 0xF0 != 0, len)
+            }
+            Some(k) => {
+                let len = if flags & 0x20 != 0 {
+                    let b =
+                        body.get(at..at + 4).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
+                    at += 4;
+                    u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_sub(k.comment_len)
+                } else {
+                    0
+                };
+                (flags & 0x80 != 0, len)
+            }
+        };
+        let comment = usize::try_from(comment).unwrap_or(usize::MAX);
+        if comment > body.len().saturating_sub(at) {
+            return Err(format!("comment of {comment} bytes runs past the end of the file at byte {}", BODY + at));
+        }
+        at += comment;
+        if first {
+            first = false;
+            if at >= body.len() {
+                break;
+            }
+            continue;
+        }
+        let (from, to) = match keys {
+            None => (b0.wrapping_sub(0x18), b1.wrapping_sub(0x20)),
+            Some(k) => (b0.wrapping_sub(0x18).wrapping_sub(k.xyf), b1.wrapping_sub(0x20).wrapping_sub(k.xyt)),
+        };
+        match (square(from), square(to)) {
+            (Some(f), Some(t)) => raw_moves.push((f, t)),
+            _ => return Err(format!("move {}: squares {from} and {to} are off the board", raw_moves.len() + 1)),
+        }
+        if !next {
+            break;
+        }
+    }
+    // The side to move is the colour of the piece that moves first.
+    let turn = match raw_moves.first().and_then(|&(f, _)| setup.piece_at(f)) {
+        Some(p) => p.color,
+        None => Color::Red,
+    };
+    setup.turn = turn;
+    let start = Position::from_setup(&setup).map_err(|e| format!("impossible start position: {e}"))?;
+    let moves = raw_moves.into_iter().map(|(f, t)| Move::new(f, t)).collect();
+    Ok(XqfGame { version, start, moves, result, tags })
+}
+
+impl XqfGame {
+    /// The game as PGN text: its tags, a `FEN` tag unless it starts from the initial position,
+    /// and the main line in ICCS (`h2e2`), whether each move is legal or not, so that the reader
+    /// of the PGN reports a bad one.
+    pub fn to_pgn(&self) -> String {
+        let mut s = String::new();
+        let esc = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ");
+        for (name, value) in &self.tags {
+            s.push_str(&format!("[{name} \"{}\"]\n", esc(value)));
+        }
+        let result = self.result.map_or("*", |r| r.as_str());
+        s.push_str(&format!("[Result \"{result}\"]\n"));
+        s.push_str("[Format \"ICCS\"]\n");
+        if self.start != Position::startpos() {
+            s.push_str(&format!("[FEN \"{}\"]\n", self.start.fen()));
+        }
+        s.push('\n');
+        for m in &self.moves {
+            s.push_str(&m.to_string());
+            s.push(' ');
+        }
+        s.push_str(result);
+        s.push_str("\n\n");
+        s
+    }
+}
+
+/// A reader that fails at once with a given error: how a file that cannot be converted becomes
+/// an [`OpenError`](crate::pgn::OpenError) naming it, like any unreadable input.
+struct Failing(Option<std::io::Error>);
+
+impl std::io::Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(self.0.take().unwrap_or_else(|| std::io::Error::other("unreadable")))
+    }
+}
+
+/// Reads an XQF file from `file` and opens its game as PGN input named `path`, for the PGN
+/// pipeline. A file that cannot be decoded gives an [`OpenError`](crate::pgn::OpenError) that
+/// says why.
+pub fn open_as_pgn(mut file: impl std::io::Read, path: &Path) -> Result<crate::pgn::Input, crate::pgn::OpenError> {
+    use crate::pgn::{open_reader, EncodingChoice};
+    let mut bytes = Vec::new();
+    if let Err(e) = file.read_to_end(&mut bytes) {
+        return open_reader(Failing(Some(e)), path, EncodingChoice::Utf8);
+    }
+    match parse(&bytes) {
+        Ok(game) => open_reader(std::io::Cursor::new(game.to_pgn().into_bytes()), path, EncodingChoice::Utf8),
+        Err(what) => {
+            let e = std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a readable XQF file: {what}"));
+            open_reader(Failing(Some(e)), path, EncodingChoice::Utf8)
+        }
+    }
+}
+
+/// Game inputs with every directory replaced by the game files under it (`.xqf`, `.pgn`,
+/// `.pgn.zst`, `.txt`, in any case; recursively, in name order). Files are kept as given.
+pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
+    let mut out = Vec::with_capacity(inputs.len());
+    for p in inputs {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            collect_dir(p, &mut found)?;
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), (PathBuf, std::io::Error)> {
+    let entries = std::fs::read_dir(dir).map_err(|e| (dir.to_path_buf(), e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| (dir.to_path_buf(), e))?.path();
+        if path.is_dir() {
+            collect_dir(&path, out)?;
+        } else {
+            let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+            if [".xqf", ".pgn", ".pgn.zst", ".txt"].iter().any(|ext| name.ends_with(ext)) {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}

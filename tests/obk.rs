@@ -1,0 +1,281 @@
+//! `.obk` export and import: byte-for-byte round trips through the BHGUI format, hand-made books
+//! in the variants found in the wild, and a real client: Python's `sqlite3` with keys computed
+//! from the published BHGUI table (as the `cchess` package ships it), independently of qiku.
+#![cfg(feature = "obk")]
+
+use qiku::book::obk::{self, bhgui_key, encode_move};
+use qiku::book::{self, Book, BuildOptions, BuildParams};
+use qiku::notation::iccs;
+use qiku::Position;
+use rusqlite::Connection;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn games() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("books/games/ccpd-sample-gbk.pgn")
+}
+
+/// A book of 2,000 real games, 20 plies deep.
+fn sample_book(dir: &Path) -> PathBuf {
+    let out = dir.join("sample.qbk");
+    let opts =
+        BuildOptions { params: BuildParams { max_ply: 20, ..BuildParams::default() }, ..BuildOptions::default() };
+    let report = book::build(&[games()], &out, &opts).unwrap();
+    assert_eq!(report.header.games.used, 2000);
+    out
+}
+
+#[test]
+fn export_then_import_gives_back_the_same_book_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let book = Book::open(&qbk).unwrap();
+    let obk_path = dir.path().join("sample.obk");
+    let exported = obk::export(&book, &obk_path).unwrap();
+    assert_eq!(exported.unreachable, 0);
+    assert_eq!(exported.records, book.len());
+    assert_eq!(exported.positions, book.header().positions);
+    let back = dir.path().join("back.qbk");
+    let imported = obk::import(&obk_path, &back).unwrap();
+    assert_eq!(imported.rows, exported.rows);
+    assert_eq!((imported.unreachable, imported.illegal, imported.unreadable, imported.invalid), (0, 0, 0, 0));
+    assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+
+    // Rows as a GUI sees them: the start position under its published key, 炮二平五 as 0xAAA7.
+    let conn = Connection::open(&obk_path).unwrap();
+    let start_key = 0x628D_04D7_C9C1_44AEu64 as i64;
+    let mut stmt = conn.prepare("SELECT vmove, vwin, vdraw, vlost, vscore, vvalid FROM bhobk WHERE vkey = ?1").unwrap();
+    let rows: Vec<(i64, u32, u32, u32, i64, i64)> = stmt
+        .query_map([start_key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let pos = Position::startpos();
+    let probe = book.probe(&pos);
+    assert_eq!(rows.len(), probe.len());
+    for m in &probe {
+        let row = rows.iter().find(|r| r.0 == i64::from(encode_move(m.mv))).unwrap();
+        assert_eq!((row.1, row.2, row.3), (m.counts.wins, m.counts.draws, m.counts.losses));
+        assert_eq!(row.4, 2 * i64::from(m.counts.wins) + i64::from(m.counts.draws));
+        assert_eq!(row.5, 1);
+    }
+    assert!(rows.iter().any(|r| r.0 == 0xAAA7));
+}
+
+/// Creates an `.obk` by hand the way other tools write them.
+fn handmade(path: &Path, rows: &[(rusqlite::types::Value, i64, u32, u32, u32, i64)]) {
+    let conn = Connection::open(path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE bhobk(id INTEGER PRIMARY KEY AUTOINCREMENT, vkey INTEGER, vmove INTEGER, vscore INTEGER,
+         vwin INTEGER, vdraw INTEGER, vlost INTEGER, vvalid INTEGER, vmemo BLOB, vindex INTEGER);",
+    )
+    .unwrap();
+    for (key, vmove, w, d, l, valid) in rows {
+        conn.execute(
+            "INSERT INTO bhobk(vkey, vmove, vscore, vwin, vdraw, vlost, vvalid) VALUES (?1, ?2, 0, ?3, ?4, ?5, ?6)",
+            rusqlite::params![key, vmove, w, d, l, valid],
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn import_reads_the_variants_found_in_the_wild() {
+    use rusqlite::types::Value;
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::startpos();
+    let mv = |pos: &Position, s: &str| iccs::parse(pos, s).unwrap();
+    let after_h2e2 = start.play(mv(&start, "h2e2")).unwrap();
+    // Stored only in its mirror image (b2e2 played first), key as a REAL with the key's bytes
+    // when the key is 2^63 or more (one generator's habit), else as text.
+    let mirror = after_h2e2.mirror();
+    let mk = bhgui_key(&mirror);
+    let mirror_key = if mk >= 1 << 63 { Value::Real(f64::from_bits(mk)) } else { Value::Text(mk.to_string()) };
+    let rows = vec![
+        // Start position: h2e2 and its mirror b2e2 (one entry in a .qbk), and a switched-off move.
+        (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "h2e2"))), 3, 1, 1, 1),
+        (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "b2e2"))), 1, 0, 0, 1),
+        (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "a3a4"))), 9, 9, 9, 0),
+        // After b2e2: black's h9g7 becomes b9c7 there.
+        (mirror_key, i64::from(encode_move(mv(&mirror, "b9c7"))), 0, 2, 1, 1),
+        // An illegal move, a move off the board, and a position nobody reaches.
+        (
+            Value::Integer(bhgui_key(&start) as i64),
+            i64::from(encode_move(iccs::parse_move("a0a5").unwrap())),
+            1,
+            0,
+            0,
+            1,
+        ),
+        (Value::Integer(bhgui_key(&start) as i64), 0x0101, 1, 0, 0, 1),
+        (Value::Integer(12345), 0xAAA7, 1, 0, 0, 1),
+    ];
+    let path = dir.path().join("wild.obk");
+    handmade(&path, &rows);
+    let out = dir.path().join("wild.qbk");
+    let r = obk::import(&path, &out).unwrap();
+    assert_eq!((r.rows, r.used, r.invalid, r.illegal, r.unreadable, r.unreachable), (7, 3, 1, 1, 1, 1));
+    let book = Book::open(&out).unwrap();
+    let at_start = book.probe(&start);
+    assert_eq!(at_start.len(), 1);
+    assert_eq!(at_start[0].mv.to_string(), "h2e2");
+    assert_eq!((at_start[0].counts.wins, at_start[0].counts.draws, at_start[0].counts.losses), (4, 1, 1));
+    let reply = book.probe(&after_h2e2);
+    assert_eq!(reply.len(), 1);
+    assert_eq!(reply[0].mv.to_string(), "h9g7");
+    assert_eq!((reply[0].counts.draws, reply[0].counts.losses), (2, 1));
+    // Without a qiku header, the game counts come from the start position.
+    assert_eq!(book.header().games.used, 6);
+
+    // Not a database, no table: errors naming the file.
+    let junk = dir.path().join("junk.obk");
+    std::fs::write(&junk, b"not a database at all, not even close..............................").unwrap();
+    let e = obk::import(&junk, &dir.path().join("x.qbk")).unwrap_err().to_string();
+    assert!(e.contains("junk.obk"), "{e}");
+    let empty = dir.path().join("empty.obk");
+    Connection::open(&empty).unwrap().execute_batch("CREATE TABLE other(x);").unwrap();
+    let e = obk::import(&empty, &dir.path().join("y.qbk")).unwrap_err().to_string();
+    assert!(e.contains("empty.obk") && e.contains("bhobk"), "{e}");
+}
+
+/// The Python side of the client test: keys from the published table, moves encoded by hand.
+const CLIENT: &str = r#"
+import sqlite3, sys
+from cchess.zhash_data import z_c90, z_pieces, z_redKey, z_hashTable
+import cchess
+
+def key(fen):
+    board, side = fen.split()[:2]
+    k = 0
+    for y, row in enumerate(board.split('/')):      # y = 0 is rank 9
+        x = 0
+        for ch in row:
+            if ch.isdigit():
+                x += int(ch)
+                continue
+            k ^= z_hashTable[z_pieces[ch] * 256 + z_c90[x + y * 9]]
+            x += 1
+    if side in ('w', 'r'):
+        k ^= z_redKey
+    return k - (1 << 64) if k >= (1 << 63) else k
+
+def vmove(m):
+    sq = lambda f, r: (12 - int(r)) * 16 + 3 + (ord(f) - ord('a'))
+    return sq(m[0], m[1]) << 8 | sq(m[2], m[3])
+
+db = sqlite3.connect(sys.argv[1])
+checked = 0
+for line in open(sys.argv[2]):
+    fen, rest = line.rstrip('\n').split('\t')
+    k = key(fen)
+    assert k == cchess.ChessBoard(fen).zhash(), fen
+    want = sorted(tuple([vmove(m.split(':')[0])] + [int(x) for x in m.split(':')[1:]]) for m in rest.split())
+    got = sorted(db.execute('SELECT vmove, vwin, vdraw, vlost FROM bhobk WHERE vkey = ? AND vvalid = 1', (k,)).fetchall())
+    assert got == want, (fen, got, want)
+    checked += 1
+print(checked)
+"#;
+
+#[test]
+fn python_sqlite3_finds_every_sampled_position_under_the_cchess_key() {
+    let ok = Command::new("python3").args(["-c", "import cchess.zhash_data, sqlite3"]).output();
+    if !ok.as_ref().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: needs python3 with the cchess package (pip install cchess)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let book = Book::open(sample_book(dir.path())).unwrap();
+    let obk_path = dir.path().join("sample.obk");
+    obk::export(&book, &obk_path).unwrap();
+    // Every book position reached from the start, and its mirror image: FEN and moves with W/D/L.
+    let mut lines = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![Position::startpos()];
+    while let Some(pos) = stack.pop() {
+        if !seen.insert(pos.key()) {
+            continue;
+        }
+        let moves = book.probe(&pos);
+        if moves.is_empty() {
+            continue;
+        }
+        for (p, mirrored) in [(pos.clone(), false), (pos.mirror(), true)] {
+            let list: Vec<String> = moves
+                .iter()
+                .map(|m| {
+                    let mv = if mirrored { m.mv.mirror() } else { m.mv };
+                    format!("{mv}:{}:{}:{}", m.counts.wins, m.counts.draws, m.counts.losses)
+                })
+                .collect();
+            lines.push(format!("{}\t{}", p.fen(), list.join(" ")));
+            if p.key() == p.mirror().key() {
+                break;
+            }
+        }
+        for m in &moves {
+            stack.push(pos.play_unchecked(m.mv));
+        }
+    }
+    // A fixed sample of 1,500 (every k-th) keeps the Python run short.
+    let step = (lines.len() / 1500).max(1);
+    let sample: Vec<&String> = lines.iter().step_by(step).take(1500).collect();
+    assert!(sample.len() >= 1000, "only {} positions", sample.len());
+    let list = dir.path().join("positions.tsv");
+    std::fs::write(&list, sample.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let out = Command::new("python3").args(["-c", CLIENT]).arg(&obk_path).arg(&list).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let checked: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert_eq!(checked, sample.len());
+    eprintln!("python sqlite3 + cchess keys agree on {checked} positions");
+}
+
+/// VinXiangQi's lookup, as its source builds it: `vkey like <unsigned decimal key>`.
+fn vinxiangqi_rows(conn: &Connection, key: u64) -> usize {
+    let sql = format!("SELECT vmove FROM bhobk WHERE vkey like {key}");
+    conn.prepare(&sql).unwrap().query_map([], |_| Ok(())).unwrap().count()
+}
+
+#[test]
+fn vinxiangqi_finds_every_position_with_the_alias_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let book = Book::open(&qbk).unwrap();
+    let plain = dir.path().join("plain.obk");
+    let aliased = dir.path().join("aliased.obk");
+    obk::export(&book, &plain).unwrap();
+    let r = obk::export_with(&book, &aliased, obk::ExportOptions { vinxiangqi_aliases: true }).unwrap();
+    assert!(r.alias_rows > 0);
+    let (plain, aliased_conn) = (Connection::open(&plain).unwrap(), Connection::open(&aliased).unwrap());
+    // Every book position of the first plies, by VinXiangQi's query.
+    let (mut high, mut missed_plain) = (0, 0);
+    let mut seen = HashSet::new();
+    let mut stack = vec![(Position::startpos(), 0)];
+    while let Some((pos, ply)) = stack.pop() {
+        if ply > 6 || !seen.insert(pos.key()) {
+            continue;
+        }
+        let moves = book.probe(&pos);
+        if moves.is_empty() {
+            continue;
+        }
+        let key = bhgui_key(&pos);
+        assert_eq!(vinxiangqi_rows(&aliased_conn, key), moves.len(), "{}", pos.fen());
+        if key >= 1 << 63 {
+            high += 1;
+            missed_plain += usize::from(vinxiangqi_rows(&plain, key) == 0);
+        }
+        for m in &moves {
+            stack.push((pos.play_unchecked(m.mv), ply + 1));
+        }
+    }
+    // Without the aliases VinXiangQi misses exactly the keys of 2^63 and above.
+    assert!(high > 50, "{high}");
+    assert_eq!(missed_plain, high);
+    // Import skips the aliases: the same book again.
+    let back = dir.path().join("back.qbk");
+    let imported = obk::import(&aliased, &back).unwrap();
+    assert_eq!(imported.aliases, r.alias_rows);
+    assert_eq!(imported.unreadable, 0);
+    assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+}

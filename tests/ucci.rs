@@ -1,0 +1,200 @@
+//! UCCI: the `qiku` binary driven over its standard streams in the UCCI dialect, and by the
+//! Python `cchess` package's `UcciEngine` and `UciEngine` classes (CRLF line endings), when
+//! Python and cchess are installed.
+
+use qiku::notation::iccs;
+use qiku::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiku"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    /// Sends a line ending in CRLF, as Windows GUIs do.
+    fn send(&mut self, line: &str) {
+        write!(self.stdin, "{line}\r\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with one of `ends`.
+    fn until(&mut self, ends: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = self.lines.recv_timeout(Duration::from_secs(60)).expect("engine went silent");
+            let done = ends.iter().any(|e| line.starts_with(e));
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    lines.last().unwrap().split_whitespace().nth(1).unwrap_or("").to_string()
+}
+
+#[test]
+fn ucci_session() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.until(&["ucciok"]);
+    assert!(hello.iter().any(|l| l.starts_with("id name qiku")));
+    assert!(hello.iter().any(|l| l == "option usemillisec type check default false"));
+    assert!(hello.iter().any(|l| l.starts_with("option hashsize type spin")));
+    assert!(hello.iter().any(|l| l.starts_with("option bookfiles type string")));
+    e.send("setoption hashsize 8");
+    e.send("setoption name threads value 1");
+    e.send("setoption usemillisec true");
+    e.send("isready");
+    assert_eq!(e.until(&["readyok"]).last().unwrap(), "readyok");
+
+    // A search: UCCI scores are bare numbers.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    let after = Position::startpos().play(iccs::parse(&Position::startpos(), "h2e2").unwrap()).unwrap();
+    let m = bestmove(&lines);
+    assert!(after.is_legal(iccs::parse(&after, &m).unwrap()), "{m}");
+    let info = lines.iter().find(|l| l.starts_with("info depth 4")).unwrap();
+    let w: Vec<&str> = info.split_whitespace().collect();
+    let at = w.iter().position(|&x| x == "score").unwrap();
+    assert!(w[at + 1].parse::<i32>().is_ok(), "{info}");
+    assert!(!info.contains(" cp "), "{info}");
+
+    // probe: what the hash table holds for the searched position.
+    e.send("probe startpos moves h2e2");
+    let pop = e.until(&["pophash"]);
+    assert!(pop.last().unwrap().starts_with(&format!("pophash bestmove {m}")), "{pop:?}");
+
+    // banmoves: ban every move but one.
+    let legal: Vec<String> = after.moves().iter().map(|m| m.to_string()).collect();
+    let keep = legal.iter().find(|s| **s != m).unwrap().clone();
+    e.send("position startpos moves h2e2");
+    e.send(&format!("banmoves {}", legal.iter().filter(|s| **s != keep).cloned().collect::<Vec<_>>().join(" ")));
+    e.send("go depth 3");
+    assert_eq!(bestmove(&e.until(&["bestmove", "nobestmove"])), keep);
+    // ...and a new position forgets them.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    assert_eq!(bestmove(&e.until(&["bestmove", "nobestmove"])), m);
+
+    // Clock times in milliseconds (usemillisec), the side to move's own clock.
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    e.send("go time 200 increment 0 opptime 1 oppincrement 0");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+
+    // Checkmated: nobestmove.
+    e.send("position fen R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    e.send("go depth 2");
+    assert_eq!(e.until(&["bestmove", "nobestmove"]).last().unwrap(), "nobestmove");
+    // Mate scores in ElephantEye's convention.
+    e.send("position fen 4k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until(&["bestmove"]);
+    assert!(lines.iter().any(|l| l.contains("score 9997")), "{lines:?}");
+
+    e.send("quit");
+    assert_eq!(e.until(&["bye"]).last().unwrap(), "bye");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+/// Drives qiku through `cchess.engine.UcciEngine` and `UciEngine`: a few moves of a game, each
+/// `bestmove` checked legal by cchess's own board.
+const CLIENT: &str = r#"
+import sys, time
+from cchess.engine import UcciEngine, UciEngine
+from cchess import ChessBoard, FULL_INIT_FEN
+
+for cls in (UcciEngine, UciEngine):
+    e = cls()
+    assert e.load(sys.argv[1]), cls
+    assert e.wait_for_ready(), cls
+    e.set_option('Hash', 8)
+    board = ChessBoard(FULL_INIT_FEN)
+    for ply in range(6):
+        fen = board.to_full_fen()
+        e.go_from(fen, {'depth': 3})
+        deadline = time.time() + 60
+        while True:
+            a = e.get_action()
+            if a is None:
+                assert time.time() < deadline, 'no bestmove'
+                time.sleep(0.02)
+                continue
+            if a['action'] == 'bestmove':
+                break
+            assert a['action'] in ('ready', 'info', 'info_move'), a
+        move = board.move_iccs(a['move'])
+        assert move is not None, (cls.__name__, fen, a)
+        board.next_turn()
+    e.quit()
+    print(cls.__name__, board.to_fen())
+"#;
+
+#[test]
+fn cchess_ucci_and_uci_clients_play_through_qiku() {
+    let ok = Command::new("python3").args(["-c", "import cchess.engine"]).output();
+    if !ok.as_ref().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: needs python3 with the cchess package (pip install cchess)");
+        return;
+    }
+    let out = Command::new("python3").args(["-c", CLIENT, env!("CARGO_BIN_EXE_qiku")]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("UcciEngine") && stdout.contains("UciEngine"), "{stdout}");
+    eprintln!("{stdout}");
+}
+
+#[test]
+fn match_runner_plays_qiku_over_ucci_against_qiku_over_uci_without_faults() {
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    let out = Command::new(qiku)
+        .args(["match", "--engine", qiku, "--protocol", "ucci", "--engine", qiku, "--games", "2", "--depth", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("of 2 games"), "{text}");
+    let faults: Vec<&str> = text.lines().filter(|l| l.contains("illegal moves")).collect();
+    assert_eq!(faults.len(), 2, "{text}");
+    for l in faults {
+        assert!(l.ends_with("illegal moves 0, no move 0, crashes 0, time losses 0"), "{l}");
+    }
+}

@@ -1,0 +1,155 @@
+//! XQF reading: the sample files (from the Python cchess project, see tests/data/xqf/README.md)
+//! against cchess's own reading of them, legal replay, and books built from XQF equal to books
+//! built from the same games as PGN.
+
+use qiku::book::{self, BuildOptions, SkipReason};
+use qiku::xqf;
+use qiku::Position;
+use std::path::{Path, PathBuf};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xqf")
+}
+
+/// (file, start FEN board+side, result, moves) as cchess reads them.
+fn cchess_lines() -> Vec<(String, String, String, Vec<String>)> {
+    let text = std::fs::read_to_string(data().join("cchess-mainlines.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].to_string(), f[2].to_string(), f[3].split_whitespace().map(String::from).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn every_sample_reads_as_cchess_reads_it_and_replays_legally() {
+    let lines = cchess_lines();
+    assert_eq!(lines.len(), 21);
+    let mut versions = std::collections::BTreeSet::new();
+    for (file, fen, result, moves) in &lines {
+        let game = xqf::read(data().join(file)).unwrap_or_else(|e| panic!("{e}"));
+        versions.insert(game.version);
+        let ours: Vec<String> = game.start.fen().split_whitespace().take(2).map(String::from).collect();
+        assert_eq!(ours.join(" "), *fen, "{file}: start position");
+        assert_eq!(game.result.map_or("*", |r| r.as_str()), result, "{file}: result");
+        let played: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        // Replay: every move must be legal, except in the files made to test bad moves.
+        let mut pos = game.start.clone();
+        let mut legal = 0;
+        for m in &game.moves {
+            match pos.play(*m) {
+                Ok(next) => {
+                    pos = next;
+                    legal += 1;
+                }
+                Err(_) => break,
+            }
+        }
+        if file == "BadMoveTest3.xqf" {
+            // Its 10th main-line move is illegal; cchess drops it, up to it both agree.
+            assert_eq!((legal, game.moves.len()), (9, 10), "{file}");
+            assert_eq!(played[..legal], moves[..], "{file}: moves before the bad one");
+        } else {
+            assert_eq!(legal, game.moves.len(), "{file}: move {} is illegal", legal + 1);
+            assert_eq!(played, *moves, "{file}: main line");
+        }
+    }
+    // Unencrypted 1.0, and encrypted 1.2 (the first with rotated piece slots), 1.6 and 1.8.
+    assert_eq!(versions.into_iter().collect::<Vec<_>>(), vec![10, 12, 16, 18]);
+}
+
+fn good_files() -> Vec<PathBuf> {
+    cchess_lines().into_iter().filter(|l| !l.0.starts_with("BadMoveTest")).map(|l| data().join(l.0)).collect()
+}
+
+fn build(inputs: &[PathBuf], out: &Path) -> book::BuildReport {
+    let opts = BuildOptions { threads: Some(1), ..BuildOptions::default() };
+    book::build(inputs, out, &opts).unwrap()
+}
+
+#[test]
+fn a_book_from_xqf_equals_the_book_from_the_same_games_in_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("xqf.qbk"), dir.path().join("pgn.qbk"));
+    let from_xqf = build(&good_files(), &a);
+    let from_pgn = build(&[data().join("cchess-mainlines.pgn")], &b);
+    assert_eq!(from_xqf.header.games.read, 17);
+    assert_eq!(from_xqf.errors_total, 0, "{:?}", from_xqf.errors);
+    assert_eq!(from_pgn.errors_total, 0, "{:?}", from_pgn.errors);
+    assert!(from_xqf.header.records > 250, "{:?}", from_xqf.header);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // Some games start from set-up positions and some have no moves: both are handled alike.
+    assert_eq!(from_xqf.skipped.get(&SkipReason::NoMoves), from_pgn.skipped.get(&SkipReason::NoMoves));
+}
+
+#[test]
+fn a_directory_of_xqf_files_builds_and_bad_moves_are_reported_by_file_and_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("all.qbk");
+    let report = build(&[data()], &out);
+    // The directory also holds the PGN made from the same games: 21 XQF files + 17 PGN games.
+    assert_eq!(report.header.games.read, 21 + 17);
+    assert_eq!(report.errors_total, 1, "{:?}", report.errors);
+    assert!(report.errors[0].file.ends_with("BadMoveTest3.xqf"), "{}", report.errors[0]);
+    for e in &report.errors {
+        assert_eq!(e.game, 1);
+        assert_eq!(e.reason, SkipReason::BadMove("no-such-piece"), "{e}");
+        assert_eq!(e.token.as_deref(), Some("e1f0"), "{e}");
+        assert!(e.token.is_some(), "{e}");
+        assert!(e.to_string().contains("BadMoveTest"), "{e}");
+    }
+}
+
+#[test]
+fn damaged_files_are_errors_that_say_why() {
+    let bytes = std::fs::read(data().join("UnitTest.xqf")).unwrap();
+    assert!(xqf::parse(&bytes[..500]).unwrap_err().contains("shorter than the 1024-byte header"));
+    let mut wrong = bytes.clone();
+    wrong[0] = b'Y';
+    assert!(xqf::parse(&wrong).unwrap_err().contains("XQ signature"));
+    let mut version = bytes.clone();
+    version[2] = 42;
+    assert!(xqf::parse(&version).unwrap_err().contains("version"));
+    // Cut inside the move records: an error, never a panic, at any length.
+    for len in 1024..bytes.len() {
+        let _ = xqf::parse(&bytes[..len]);
+    }
+    // And as a build input: the file is named in the report, the build goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.xqf");
+    std::fs::write(&cut, &bytes[..600]).unwrap();
+    let report = build(&[cut, data().join("UnitTest.xqf")], &dir.path().join("b.qbk"));
+    let err = report.files[0].error.as_deref().unwrap();
+    assert!(err.contains("cut.xqf") && err.contains("1024-byte header"), "{err}");
+    assert_eq!(report.header.games.used, 1);
+    assert!(xqf::read(dir.path().join("missing.xqf")).unwrap_err().to_string().contains("missing.xqf"));
+}
+
+#[test]
+fn damaged_bytes_anywhere_give_errors_or_games_never_panics() {
+    // Deterministic byte flips over every sample: each result is an error or a game whose start
+    // position is a legal one (the decoder validates it).
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (file, ..) in cchess_lines() {
+        let bytes = std::fs::read(data().join(&file)).unwrap();
+        for _ in 0..200 {
+            let mut b = bytes.clone();
+            for _ in 0..1 + next() % 4 {
+                let i = (next() % b.len() as u64) as usize;
+                b[i] = next() as u8;
+            }
+            if let Ok(game) = xqf::parse(&b) {
+                assert!(Position::from_fen(&game.start.fen()).is_ok(), "{file}");
+                let _ = game.to_pgn();
+            }
+        }
+    }
+}
