@@ -5,6 +5,7 @@ pub mod board;
 pub mod book;
 pub mod demo;
 pub mod qiku;
+pub mod renju;
 pub mod tb;
 
 use std::io::IsTerminal;
