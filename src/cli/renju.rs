@@ -73,9 +73,11 @@ fn forbidden(args: &PositionArgs) -> Result<(), String> {
     let board = position(args)?;
     let points = board.forbidden_points();
     if args.json {
-        let list: Vec<_> =
-            points.iter().map(|(p, k)| serde_json::json!({"point": p.to_string(), "kind": k.name()})).collect();
-        println!("{}", serde_json::json!({ "forbidden": list }));
+        // Written by hand to keep the documented key order (point, then kind); point names and
+        // kinds need no escaping.
+        let list: Vec<String> =
+            points.iter().map(|(p, k)| format!(r#"{{"point": "{p}", "kind": "{}"}}"#, k.name())).collect();
+        println!(r#"{{"forbidden": [{}]}}"#, list.join(", "));
     } else if points.is_empty() {
         println!("no forbidden points for black");
     } else {

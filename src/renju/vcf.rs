@@ -72,7 +72,7 @@ impl Search {
         }
         self.nodes += 1;
         if self.nodes >= self.limits.max_nodes
-            || (self.nodes % 256 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes % 16 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;
         }
