@@ -10,6 +10,9 @@ use qiku::renju::{Board, Forbidden, Point, Stone};
 const N: i32 = 15;
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
+/// A four: its four stones, and its five points.
+type Four = (Vec<(i32, i32)>, Vec<(i32, i32)>);
+
 /// 0 empty, 1 black, 2 white.
 #[derive(Clone)]
 struct Grid([[u8; 15]; 15]);
@@ -47,8 +50,8 @@ impl Grid {
             .collect()
     }
     /// The fours through black stone (c, r) along d, each as (its four stones, its five points).
-    fn fours(&mut self, c: i32, r: i32, d: (i32, i32)) -> Vec<(Vec<(i32, i32)>, Vec<(i32, i32)>)> {
-        let mut out: Vec<(Vec<(i32, i32)>, Vec<(i32, i32)>)> = Vec::new();
+    fn fours(&mut self, c: i32, r: i32, d: (i32, i32)) -> Vec<Four> {
+        let mut out: Vec<Four> = Vec::new();
         for (x, y) in self.line_empties(c, r, d) {
             self.set(x, y, 1);
             let run = self.black_run(x, y, d);

@@ -220,10 +220,10 @@ pub(crate) fn cell_map(own: u8) -> [u8; 4] {
 #[inline]
 pub(crate) fn window_index(cells: &[u8; GRID], centre: usize, dir: isize, map: &[u8; 4]) -> usize {
     let mut index = 0;
-    for w in 0..WINDOW {
+    for (w, &pow) in POW3.iter().enumerate() {
         if w != CENTRE {
             let cell = (centre as isize + (w as isize - CENTRE as isize) * dir) as usize;
-            index += map[cells[cell] as usize] as usize * POW3[w];
+            index += map[cells[cell] as usize] as usize * pow;
         }
     }
     index

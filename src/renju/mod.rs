@@ -12,11 +12,12 @@
 //! - [`gomocup`]: a player speaking the Gomocup protocol.
 //!
 //! ```
-//! use qiku::renju::{Board, Forbidden};
-//! let board = Board::from_moves("h8 h9 i9 g7 j10 i10 i8 j8").unwrap();
-//! // g8 would open two threes for black at once (g8-h8-i8 and g8-i10... ): see docs/RENJU.md.
-//! assert!(board.forbidden("h8".parse().unwrap()).is_none()); // occupied points are never forbidden
-//! let _ = Forbidden::DoubleThree;
+//! use qiku::renju::{Board, Forbidden, Point};
+//! // Black f8 g8 and h9 h10 (white far away): h8 would make two open threes at once.
+//! let board = Board::from_moves("f8 a1 g8 a3 h9 a5 h10 a7").unwrap();
+//! let h8: Point = "h8".parse().unwrap();
+//! assert_eq!(board.forbidden(h8), Some(Forbidden::DoubleThree));
+//! assert_eq!(board.forbidden_points(), vec![(h8, Forbidden::DoubleThree)]);
 //! ```
 
 pub mod eval;
@@ -72,7 +73,7 @@ impl Point {
 
     /// The point with this index (`row * 15 + column`), if on the board.
     pub fn from_index(index: usize) -> Option<Point> {
-        (index < POINTS).then(|| Point(index as u8))
+        (index < POINTS).then_some(Point(index as u8))
     }
 
     /// Every point, `a1`, `b1`, ... `o15`.
