@@ -62,7 +62,7 @@ pub fn choose_move(board: &Board, rules: Ruleset, budget: Duration) -> Option<Po
     }
     let stones: Vec<Point> = Point::all().filter(|&q| board.stone(q).is_some()).collect();
     let near = |p: Point| stones.iter().any(|q| q.col().abs_diff(p.col()) <= 2 && q.row().abs_diff(p.row()) <= 2);
-    let mut best: Option<(i64, Point)> = None;
+    let mut scored: Vec<(i64, Point)> = Vec::new();
     for p in board.empty_points() {
         if !near(p) || !allowed(p) {
             continue;
@@ -71,12 +71,50 @@ pub fn choose_move(board: &Board, rules: Ruleset, budget: Duration) -> Option<Po
         let theirs = eval::value_point(board, p, opp, rules).value as i64;
         // Central points break ties, so that quiet positions still get a sensible move.
         let centre = 14 - (p.col().abs_diff(7) + p.row().abs_diff(7)) as i64;
-        let score = 10 * mine + 9 * theirs + centre;
-        if best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, p));
+        scored.push((10 * mine + 9 * theirs + centre, p));
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if let Some(p) = refute_opponent_vcf(board, rules, &scored, start + budget) {
+        return Some(p);
+    }
+    scored
+        .first()
+        .map(|&(_, p)| p)
+        .or_else(|| board.empty_points().find(|&p| allowed(p)))
+        .or_else(|| board.empty_points().next())
+}
+
+/// If the opponent would have a VCF were it his move, the first of the best-valued candidates
+/// (and the points of his VCF line) after which he has none, found before `deadline`.
+fn refute_opponent_vcf(board: &Board, rules: Ruleset, scored: &[(i64, Point)], deadline: Instant) -> Option<Point> {
+    let me = board.to_move();
+    let opp = me.other();
+    let now = Instant::now();
+    if now >= deadline {
+        return None;
+    }
+    let slice = (deadline - now) / 4;
+    let limits = VcfLimits { max_nodes: 20_000, deadline: Some(now + slice), ..VcfLimits::default() };
+    let threat = vcf::find_vcf(board, opp, rules, limits)?;
+    let mut candidates: Vec<Point> = threat.line.iter().step_by(2).copied().collect();
+    candidates.extend(scored.iter().take(10).map(|&(_, p)| p));
+    let mut work = board.clone();
+    for p in candidates {
+        if Instant::now() >= deadline || !work.is_empty(p) {
+            continue;
+        }
+        if rules.restricted(me) && work.forbidden(p).is_some() {
+            continue;
+        }
+        work.put(p, me);
+        let limits = VcfLimits { max_nodes: 5_000, deadline: Some(deadline), ..VcfLimits::default() };
+        let refuted = vcf::find_vcf(&work, opp, rules, limits).is_none();
+        work.remove(p);
+        if refuted {
+            return Some(p);
         }
     }
-    best.map(|(_, p)| p).or_else(|| board.empty_points().find(|&p| allowed(p))).or_else(|| board.empty_points().next())
+    None
 }
 
 /// The state of a player between protocol commands.
