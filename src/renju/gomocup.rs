@@ -123,7 +123,6 @@ pub struct Player {
     rules: Ruleset,
     timeout_turn: Duration,
     time_left: Option<Duration>,
-    started: bool,
 }
 
 impl Default for Player {
@@ -140,7 +139,6 @@ impl Player {
             rules: Ruleset::Renju,
             timeout_turn: Duration::from_secs(5),
             time_left: None,
-            started: false,
         }
     }
 
@@ -176,7 +174,6 @@ impl Player {
             "START" => match rest.parse::<usize>() {
                 Ok(SIZE) => {
                     self.board = Board::new();
-                    self.started = true;
                     vec!["OK".into()]
                 }
                 _ => vec![format!("ERROR unsupported board size {rest:?} (only 15)")],
