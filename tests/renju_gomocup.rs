@@ -192,3 +192,68 @@ fn self_play_complete_games() {
     }
     assert!(results.iter().all(|r| r.ends_with("five") || r == "draw"), "{results:?}");
 }
+
+/// Does `reply` start a win by continuous fours for `me`? Checked with the library: a five, a
+/// four that cannot be blocked, or a four whose forced block leaves a VCF.
+fn starts_vcf(board: &Board, me: Stone, reply: Point) -> bool {
+    use qiku::renju::eval::{five_points, Ruleset};
+    use qiku::renju::vcf::{find_vcf, VcfLimits};
+    if board.makes_five(reply, me) {
+        return true;
+    }
+    let mut b = board.clone();
+    b.put(reply, me);
+    match five_points(&b, me, Ruleset::Renju).as_slice() {
+        [] => false,
+        [f] if me == Stone::White && b.forbidden(*f).is_some() => true,
+        [f] => {
+            b.put(*f, me.other());
+            find_vcf(&b, me, Ruleset::Renju, VcfLimits::default()).is_some()
+        }
+        _ => true,
+    }
+}
+
+#[test]
+fn player_finds_vcfs() {
+    // (black stones, white stones, side to move) from tests/renju_vcf.rs.
+    let positions = [
+        ("d8 h4 a1 a3", "e8 f8 g8 h5 h6 h7", Stone::White),
+        ("d5 a1 a3 a5", "e5 f5 g5 h6 h7", Stone::White),
+        ("e10 f10 g10 e8 f8 g8 h9", "d10 d8 a1 a3 a5 a7 f11", Stone::Black),
+        ("c8 d8 e8 g8 h8 f13", "f10 f11 f12 a1 a3 a5", Stone::White),
+        ("e8 f8 g8 d5 f2 g3 h4 i6 i7", "e5 f5 g5 h5 d8 e1", Stone::Black),
+    ];
+    // Far-away stones that make no shape, to give the side to move the right stone count.
+    let pads = ["o15", "m15", "k15", "o13", "o11", "m13", "o9", "k13"];
+    for (black, white, me) in positions {
+        let mut b = Board::new();
+        for (list, stone) in [(black, Stone::Black), (white, Stone::White)] {
+            for n in list.split_whitespace() {
+                b.put(pt(n), stone);
+            }
+        }
+        let mut pad = pads.iter();
+        while b.to_move() != me {
+            let p = pt(pad.next().expect("enough pads"));
+            // The side "to move" by the count is the one that is a stone short.
+            b.put(p, b.to_move());
+        }
+        assert!(qiku::renju::vcf::find_vcf(&b, me, qiku::renju::eval::Ruleset::Renju, Default::default()).is_some());
+        let mut e = Engine::start(&["renju"]);
+        assert_eq!(e.ask("START 15"), "OK");
+        e.send("INFO rule 4");
+        e.send("INFO timeout_turn 3000");
+        e.send("BOARD");
+        for p in Point::all() {
+            if let Some(s) = b.stone(p) {
+                e.send(&format!("{},{}", to_protocol(p), if s == me { 1 } else { 2 }));
+            }
+        }
+        let reply = e.ask("DONE");
+        let p = from_protocol(&reply).unwrap_or_else(|| panic!("{reply}"));
+        assert!(b.is_empty(p), "{reply}");
+        assert!(starts_vcf(&b, me, p), "{} played {p}, which starts no VCF, in\n{}", me.name(), b.diagram());
+        e.end();
+    }
+}

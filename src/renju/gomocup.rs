@@ -134,12 +134,7 @@ impl Default for Player {
 impl Player {
     /// A player before `START`, renju rules, 5 seconds a move.
     pub fn new() -> Player {
-        Player {
-            board: Board::new(),
-            rules: Ruleset::Renju,
-            timeout_turn: Duration::from_secs(5),
-            time_left: None,
-        }
+        Player { board: Board::new(), rules: Ruleset::Renju, timeout_turn: Duration::from_secs(5), time_left: None }
     }
 
     /// The time this move may use: a third of the turn limit, and a tenth of what is left of the
