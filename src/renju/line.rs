@@ -46,8 +46,7 @@ pub enum Pattern {
     Three,
     /// One more stone makes a straight four (whether that stone is allowed is for the judge).
     OpenThree,
-    /// One more stone makes a five, at one point (or two points of different fours... see
-    /// [`Pattern::DoubleFour`]).
+    /// One four: exactly one point where one more stone makes a five.
     Four,
     /// Four in a row with both ends making a five: `.xxxx.`.
     StraightFour,
