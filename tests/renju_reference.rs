@@ -197,7 +197,7 @@ fn sweep_covers_every_kind() {
         }
     }
     eprintln!(
-        "allowed {} (of which {} with two three shapes, saved by the recursion), overline {}, double four {}, \
+        "allowed {} (of which {} with open-three shapes in two directions: saved by the recursion or a five), overline {}, double four {}, \
          double three {}",
         total[0], total[4], total[1], total[2], total[3]
     );
