@@ -17,6 +17,7 @@ pub mod engine;
 pub mod matchrunner;
 pub mod notation;
 pub mod pgn;
+pub mod renju;
 pub mod tablebase;
 pub mod xqf;
 

@@ -7,6 +7,7 @@ pub mod demo;
 #[cfg(feature = "obk")]
 pub mod obk;
 pub mod qiku;
+pub mod renju;
 pub mod tb;
 
 use std::io::IsTerminal;

@@ -81,6 +81,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Renju (15x15 five-in-a-row, RIF rules): forbidden points, valuation, game judge, and a
+    /// Gomocup-protocol player (the default).
+    Renju(super::renju::RenjuArgs),
 }
 
 const MATCH_HELP: &str = "Play two UCI/UCCI engines against each other with qiku's rules as referee.
@@ -225,6 +228,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench { depth, hash, json }) => run_bench(depth, hash, json),
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
+        Some(Command::Renju(args)) => super::renju::run(&args),
         Some(Command::Show { fen }) => {
             super::parse_position(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
         }

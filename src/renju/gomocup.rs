@@ -1,0 +1,301 @@
+//! A renju player speaking the Gomocup (Piskvork) protocol on a reader and a writer.
+//!
+//! Commands understood: `START 15`, `RESTART`, `INFO key value` (`rule`, `timeout_turn`,
+//! `timeout_match`, `time_left`; others ignored), `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`,
+//! `TAKEBACK x,y`, `ABOUT`, `END`. Protocol coordinates are 0-based `x,y` with `x` the column from
+//! the left (`0` is `a`) and `y` the row from the *top* (`0` is row 15): `7,7` is `h8`, `0,0` is
+//! `a15`, `0,14` is `a1`.
+//!
+//! The rule is renju (black has forbidden moves, needs an exact five) unless `INFO rule` is given
+//! without its renju bit (4), in which case freestyle is played (five or more wins for both).
+//!
+//! Move choice: an own five; else block the opponent's five point; else a VCF found within part of
+//! the time for the move; else the point with the best valuation for itself plus the opponent's
+//! valuation there (a point black may not take is worth nothing to black). Black never plays a
+//! forbidden move unless every empty point is forbidden.
+
+use super::eval::{self, Ruleset};
+use super::vcf::{self, VcfLimits};
+use super::{Board, Point, Stone, SIZE};
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// The protocol `x,y` of a point.
+pub fn to_protocol(p: Point) -> String {
+    format!("{},{}", p.col(), SIZE - 1 - p.row())
+}
+
+/// The point of a protocol `x,y` (extra fields after `y` are ignored), if on the board.
+pub fn from_protocol(text: &str) -> Option<Point> {
+    let mut fields = text.trim().split(',').map(|f| f.trim().parse::<usize>());
+    let x = fields.next()?.ok()?;
+    let y = fields.next()?.ok()?;
+    if y >= SIZE {
+        return None;
+    }
+    Point::new(x, SIZE - 1 - y)
+}
+
+/// Chooses a move for the side to move within about `budget`. `None` only on a full board.
+pub fn choose_move(board: &Board, rules: Ruleset, budget: Duration) -> Option<Point> {
+    let start = Instant::now();
+    let me = board.to_move();
+    let opp = me.other();
+    if board.stone_count() == 0 {
+        return Some(Point::CENTRE);
+    }
+    let allowed = |p: Point| !rules.restricted(me) || board.forbidden(p).is_none();
+    if let Some(&p) = eval::five_points(board, me, rules).first() {
+        return Some(p);
+    }
+    let threats = eval::five_points(board, opp, rules);
+    if let Some(&p) = threats.iter().find(|&&p| allowed(p)) {
+        return Some(p);
+    }
+    if threats.is_empty() {
+        let limits = VcfLimits { deadline: Some(start + budget / 2), ..VcfLimits::default() };
+        if let Some(v) = vcf::find_vcf(board, me, rules, limits) {
+            if let Some(&p) = v.line.first() {
+                return Some(p);
+            }
+        }
+    }
+    let stones: Vec<Point> = Point::all().filter(|&q| board.stone(q).is_some()).collect();
+    let near = |p: Point| stones.iter().any(|q| q.col().abs_diff(p.col()) <= 2 && q.row().abs_diff(p.row()) <= 2);
+    let mut scored: Vec<(i64, Point)> = Vec::new();
+    for p in board.empty_points() {
+        if !near(p) || !allowed(p) {
+            continue;
+        }
+        let mine = eval::value_point(board, p, me, rules).value as i64;
+        let theirs = eval::value_point(board, p, opp, rules).value as i64;
+        // Central points break ties, so that quiet positions still get a sensible move.
+        let centre = 14 - (p.col().abs_diff(7) + p.row().abs_diff(7)) as i64;
+        scored.push((10 * mine + 9 * theirs + centre, p));
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if let Some(p) = refute_opponent_vcf(board, rules, &scored, start + budget) {
+        return Some(p);
+    }
+    scored
+        .first()
+        .map(|&(_, p)| p)
+        .or_else(|| board.empty_points().find(|&p| allowed(p)))
+        .or_else(|| board.empty_points().next())
+}
+
+/// If the opponent would have a VCF were it his move, the first of the best-valued candidates
+/// (and the points of his VCF line) after which he has none, found before `deadline`.
+fn refute_opponent_vcf(board: &Board, rules: Ruleset, scored: &[(i64, Point)], deadline: Instant) -> Option<Point> {
+    let me = board.to_move();
+    let opp = me.other();
+    let now = Instant::now();
+    if now >= deadline {
+        return None;
+    }
+    let slice = (deadline - now) / 4;
+    let limits = VcfLimits { max_nodes: 20_000, deadline: Some(now + slice), ..VcfLimits::default() };
+    let threat = vcf::find_vcf(board, opp, rules, limits)?;
+    let mut candidates: Vec<Point> = threat.line.iter().step_by(2).copied().collect();
+    candidates.extend(scored.iter().take(10).map(|&(_, p)| p));
+    let mut work = board.clone();
+    for p in candidates {
+        if Instant::now() >= deadline || !work.is_empty(p) {
+            continue;
+        }
+        if rules.restricted(me) && work.forbidden(p).is_some() {
+            continue;
+        }
+        work.put(p, me);
+        let limits = VcfLimits { max_nodes: 5_000, deadline: Some(deadline), ..VcfLimits::default() };
+        let refuted = vcf::find_vcf(&work, opp, rules, limits).is_none();
+        work.remove(p);
+        if refuted {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// The state of a player between protocol commands.
+pub struct Player {
+    board: Board,
+    rules: Ruleset,
+    timeout_turn: Duration,
+    time_left: Option<Duration>,
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player::new()
+    }
+}
+
+impl Player {
+    /// A player before `START`, renju rules, 5 seconds a move.
+    pub fn new() -> Player {
+        Player { board: Board::new(), rules: Ruleset::Renju, timeout_turn: Duration::from_secs(5), time_left: None }
+    }
+
+    /// The time this move may use: a third of the turn limit, and a tenth of what is left of the
+    /// match, with a floor so that the search can at least start.
+    fn budget(&self) -> Duration {
+        let mut b = self.timeout_turn / 3;
+        if let Some(left) = self.time_left {
+            b = b.min(left / 10);
+        }
+        b.max(Duration::from_millis(5))
+    }
+
+    fn reply(&mut self) -> String {
+        match choose_move(&self.board, self.rules, self.budget()) {
+            Some(p) => {
+                // Cannot fail: choose_move returns empty points only.
+                let _ = self.board.play(p);
+                to_protocol(p)
+            }
+            None => "ERROR the board is full".into(),
+        }
+    }
+
+    /// Handles one command line; returns the lines to send back (none for `INFO`), or `None` on
+    /// `END`. `BOARD` is handled by [`Player::board_command`], since it spans several lines.
+    pub fn command(&mut self, line: &str) -> Option<Vec<String>> {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let out = match cmd.to_ascii_uppercase().as_str() {
+            "" => vec![],
+            "START" => match rest.parse::<usize>() {
+                Ok(SIZE) => {
+                    self.board = Board::new();
+                    vec!["OK".into()]
+                }
+                _ => vec![format!("ERROR unsupported board size {rest:?} (only 15)")],
+            },
+            "RESTART" => {
+                self.board = Board::new();
+                vec!["OK".into()]
+            }
+            "INFO" => {
+                self.info(rest);
+                vec![]
+            }
+            "BEGIN" => {
+                if self.board.stone_count() != 0 {
+                    vec!["ERROR BEGIN on a board with stones".into()]
+                } else {
+                    vec![self.reply()]
+                }
+            }
+            "TURN" => match from_protocol(rest) {
+                Some(p) if self.board.is_empty(p) => {
+                    let _ = self.board.play(p);
+                    vec![self.reply()]
+                }
+                Some(p) => vec![format!("ERROR {rest} ({p}) is already occupied")],
+                None => vec![format!("ERROR {rest:?} is not a point x,y with 0 <= x, y < 15")],
+            },
+            "TAKEBACK" => match from_protocol(rest) {
+                Some(p) if !self.board.is_empty(p) => {
+                    self.board.remove(p);
+                    vec!["OK".into()]
+                }
+                _ => vec![format!("ERROR cannot take back {rest:?}")],
+            },
+            "ABOUT" => vec![format!(
+                "name=\"qiku-renju\", version=\"{}\", author=\"qiku\", country=\"-\"",
+                env!("CARGO_PKG_VERSION")
+            )],
+            "END" => return None,
+            _ => vec![format!("UNKNOWN command {cmd:?}")],
+        };
+        Some(out)
+    }
+
+    fn info(&mut self, rest: &str) {
+        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let value = value.trim();
+        let ms = || value.parse::<u64>().ok().map(Duration::from_millis);
+        match key.to_ascii_lowercase().as_str() {
+            "rule" => {
+                if let Ok(r) = value.parse::<u32>() {
+                    self.rules = if r & 4 != 0 { Ruleset::Renju } else { Ruleset::Freestyle };
+                }
+            }
+            "timeout_turn" => {
+                if let Some(t) = ms() {
+                    // 0 means "as fast as possible".
+                    self.timeout_turn = t;
+                }
+            }
+            "time_left" => self.time_left = ms(),
+            _ => {}
+        }
+    }
+
+    /// Handles `BOARD`: `lines` are the lines after it up to (not including) `DONE`, each
+    /// `x,y,field` with field 1 for own stones and 2 for the opponent's (3, a winning-line mark
+    /// of the continuous game, counts as the opponent's). Returns the reply.
+    pub fn board_command(&mut self, lines: &[String]) -> String {
+        let mut own = Vec::new();
+        let mut theirs = Vec::new();
+        for l in lines {
+            let fields: Vec<&str> = l.trim().split(',').collect();
+            let Some(p) = from_protocol(l) else {
+                return format!("ERROR bad BOARD line {l:?}");
+            };
+            match fields.get(2).map(|f| f.trim()) {
+                Some("1") => own.push(p),
+                Some("2") | Some("3") => theirs.push(p),
+                _ => return format!("ERROR bad BOARD line {l:?} (field must be 1, 2 or 3)"),
+            }
+        }
+        // The side to move is black exactly when both have as many stones.
+        let me = if own.len() >= theirs.len() { Stone::Black } else { Stone::White };
+        let mut board = Board::new();
+        for (points, stone) in [(&own, me), (&theirs, me.other())] {
+            for &p in points.iter() {
+                if !board.is_empty(p) {
+                    return format!("ERROR {} ({p}) given twice in BOARD", to_protocol(p));
+                }
+                board.put(p, stone);
+            }
+        }
+        if board.to_move() != me {
+            return format!("ERROR BOARD has {} own and {} opponent stones", own.len(), theirs.len());
+        }
+        self.board = board;
+        self.reply()
+    }
+}
+
+/// Runs the protocol until `END` or the end of input.
+pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut player = Player::new();
+    let mut lines = input.lines();
+    while let Some(line) = lines.next() {
+        let line = line?;
+        let out = if line.trim().eq_ignore_ascii_case("BOARD") {
+            let mut rows = Vec::new();
+            for l in lines.by_ref() {
+                let l = l?;
+                if l.trim().eq_ignore_ascii_case("DONE") {
+                    break;
+                }
+                rows.push(l);
+            }
+            vec![player.board_command(&rows)]
+        } else {
+            match player.command(&line) {
+                Some(out) => out,
+                None => return Ok(()),
+            }
+        };
+        for l in out {
+            writeln!(output, "{l}")?;
+        }
+        output.flush()?;
+    }
+    Ok(())
+}

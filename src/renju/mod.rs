@@ -1,0 +1,546 @@
+//! Renju: five-in-a-row on a 15x15 board under the RIF rules, where black (who moves first) may
+//! not make an overline, a double four or a double three.
+//!
+//! Points are named as in renju literature: columns `a`..`o` from the left, rows `1`..`15` from
+//! the bottom, `h8` the centre. This module shares nothing with the Xiangqi modules.
+//!
+//! - [`Board`]: the stones, move lists, five detection;
+//! - [`forbid`]: black's forbidden moves (overline, double four, recursive double three);
+//! - [`line`]: the per-direction pattern tables both the judge and the valuation read;
+//! - [`eval`]: the valuation of every empty point;
+//! - [`vcf`]: the continuous-four (VCF) threat-space search;
+//! - [`gomocup`]: a player speaking the Gomocup protocol.
+//!
+//! ```
+//! use qiku::renju::{Board, Forbidden, Point};
+//! // Black f8 g8 and h9 h10 (white far away): h8 would make two open threes at once.
+//! let board = Board::from_moves("f8 a1 g8 a3 h9 a5 h10 a7").unwrap();
+//! let h8: Point = "h8".parse().unwrap();
+//! assert_eq!(board.forbidden(h8), Some(Forbidden::DoubleThree));
+//! assert_eq!(board.forbidden_points(), vec![(h8, Forbidden::DoubleThree)]);
+//! ```
+
+pub mod eval;
+pub mod forbid;
+pub mod gomocup;
+pub mod line;
+pub mod vcf;
+
+pub use forbid::Forbidden;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Width and height of the board.
+pub const SIZE: usize = 15;
+/// Number of points.
+pub const POINTS: usize = SIZE * SIZE;
+
+/// Cells of the padded grid a [`Board`] keeps: five cells of wall around the board, so that a line
+/// window of five cells either side of any point never leaves the array.
+pub(crate) const PAD: usize = 5;
+/// Width of the padded grid.
+pub(crate) const STRIDE: usize = SIZE + 2 * PAD;
+/// Cells in the padded grid.
+pub(crate) const GRID: usize = STRIDE * STRIDE;
+
+/// Cell values in the padded grid.
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+pub(crate) const WALL: u8 = 3;
+
+/// The four line directions as steps in the padded grid: along a row, along a column, and the two
+/// diagonals.
+pub(crate) const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+
+/// Names of the four directions, in the order of [`DIRECTIONS`] (used in valuations).
+pub const DIRECTION_NAMES: [&str; 4] = ["horizontal", "vertical", "diagonal", "anti-diagonal"];
+
+/// A point of the board: column `a`..`o` (0..15 from the left) and row `1`..`15` (0..15 from the
+/// bottom), stored as `row * 15 + column`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Point(u8);
+
+impl Point {
+    /// The centre, `h8`.
+    pub const CENTRE: Point = Point(7 * 15 + 7);
+
+    /// The point at column `col` and row `row` (both 0-based, row 0 at the bottom), if on the board.
+    pub fn new(col: usize, row: usize) -> Option<Point> {
+        (col < SIZE && row < SIZE).then(|| Point((row * SIZE + col) as u8))
+    }
+
+    /// The point with this index (`row * 15 + column`), if on the board.
+    pub fn from_index(index: usize) -> Option<Point> {
+        (index < POINTS).then_some(Point(index as u8))
+    }
+
+    /// Every point, `a1`, `b1`, ... `o15`.
+    pub fn all() -> impl Iterator<Item = Point> {
+        (0..POINTS as u8).map(Point)
+    }
+
+    /// Index `row * 15 + column`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Column, 0 (`a`) to 14 (`o`).
+    pub fn col(self) -> usize {
+        self.index() % SIZE
+    }
+
+    /// Row, 0 (row `1`, the bottom) to 14 (row `15`).
+    pub fn row(self) -> usize {
+        self.index() / SIZE
+    }
+
+    /// Cell of this point in the padded grid.
+    pub(crate) fn cell(self) -> usize {
+        (self.row() + PAD) * STRIDE + self.col() + PAD
+    }
+
+    /// The point of a padded-grid cell, if it is on the board.
+    pub(crate) fn from_cell(cell: usize) -> Option<Point> {
+        let (r, c) = (cell / STRIDE, cell % STRIDE);
+        if (PAD..PAD + SIZE).contains(&r) && (PAD..PAD + SIZE).contains(&c) {
+            Point::new(c - PAD, r - PAD)
+        } else {
+            None
+        }
+    }
+
+    /// The name by which points sort in outputs: column first, then row (`a1` < `a2` < `b1`).
+    pub fn sort_key(self) -> (usize, usize) {
+        (self.col(), self.row())
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col() as u8) as char, self.row() + 1)
+    }
+}
+
+/// Why a token is not a point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PointError {
+    /// The token is not a letter followed by a number.
+    Syntax(String),
+    /// A letter and number, but outside `a`..`o`, `1`..`15`.
+    OffBoard(String),
+}
+
+impl fmt::Display for PointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointError::Syntax(t) => write!(f, "{t:?} is not a point (expected a column a-o and a row 1-15, like h8)"),
+            PointError::OffBoard(t) => write!(f, "{t:?} is off the board (columns a-o, rows 1-15)"),
+        }
+    }
+}
+
+impl std::error::Error for PointError {}
+
+impl FromStr for Point {
+    type Err = PointError;
+    fn from_str(s: &str) -> Result<Point, PointError> {
+        let syntax = || PointError::Syntax(s.to_string());
+        let mut chars = s.chars();
+        let letter = chars.next().ok_or_else(syntax)?.to_ascii_lowercase();
+        let digits = chars.as_str();
+        if !letter.is_ascii_lowercase() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(syntax());
+        }
+        let row: usize = digits.parse().map_err(|_| PointError::OffBoard(s.to_string()))?;
+        let col = (letter as u8 - b'a') as usize;
+        if row == 0 {
+            return Err(PointError::OffBoard(s.to_string()));
+        }
+        Point::new(col, row - 1).ok_or_else(|| PointError::OffBoard(s.to_string()))
+    }
+}
+
+/// A stone colour. Black moves first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Stone {
+    /// The first player, bound by the forbidden-move rules.
+    Black,
+    /// The second player, who has no forbidden moves and also wins with an overline.
+    White,
+}
+
+impl Stone {
+    /// The other colour.
+    pub fn other(self) -> Stone {
+        match self {
+            Stone::Black => Stone::White,
+            Stone::White => Stone::Black,
+        }
+    }
+
+    /// `x` for black, `o` for white, as in board diagrams.
+    pub fn symbol(self) -> char {
+        match self {
+            Stone::Black => 'x',
+            Stone::White => 'o',
+        }
+    }
+
+    /// `black` or `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stone::Black => "black",
+            Stone::White => "white",
+        }
+    }
+
+    pub(crate) fn cell(self) -> u8 {
+        match self {
+            Stone::Black => BLACK,
+            Stone::White => WHITE,
+        }
+    }
+}
+
+/// Why a move list or a board diagram was rejected. Each variant names the offending token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenjuError {
+    /// A token that is not a point; `index` is its 1-based position in the move list.
+    BadToken {
+        /// 1-based position of the token in the list.
+        index: usize,
+        /// Why it is not a point.
+        error: PointError,
+    },
+    /// A point that is already occupied.
+    Occupied {
+        /// 1-based position of the move in the list.
+        index: usize,
+        /// The point.
+        point: Point,
+    },
+    /// A board diagram that is not 15 lines of 15 `.`, `x` or `o`.
+    BadDiagram {
+        /// 1-based line of the diagram.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl fmt::Display for RenjuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenjuError::BadToken { index, error } => write!(f, "move {index}: {error}"),
+            RenjuError::Occupied { index, point } => write!(f, "move {index}: {point} is already occupied"),
+            RenjuError::BadDiagram { line, message } => write!(f, "board line {line}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for RenjuError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RenjuError::BadToken { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Parses a space-separated move list (`"h8 h9 i9"`); commas also separate.
+pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, t)| t.parse().map_err(|error| RenjuError::BadToken { index: i + 1, error }))
+        .collect()
+}
+
+/// A position: the stones on a padded grid, and the moves that led to it (when known).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    pub(crate) cells: [u8; GRID],
+    moves: Vec<Point>,
+    black: usize,
+    white: usize,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.diagram())
+    }
+}
+
+impl Board {
+    /// The empty board.
+    pub fn new() -> Board {
+        let mut cells = [WALL; GRID];
+        for p in Point::all() {
+            cells[p.cell()] = EMPTY;
+        }
+        Board { cells, moves: Vec::new(), black: 0, white: 0 }
+    }
+
+    /// The board after a space-separated move list, black first. Errors name the bad token.
+    pub fn from_moves(text: &str) -> Result<Board, RenjuError> {
+        let mut board = Board::new();
+        for (i, p) in parse_moves(text)?.into_iter().enumerate() {
+            board.play(p).map_err(|_| RenjuError::Occupied { index: i + 1, point: p })?;
+        }
+        Ok(board)
+    }
+
+    /// Parses a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row (15)
+    /// first. Spaces between cells are ignored, so are blank lines and lines starting with `#`.
+    pub fn from_diagram(text: &str) -> Result<Board, RenjuError> {
+        let mut board = Board::new();
+        let mut row = SIZE;
+        for (n, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let bad = |message: String| RenjuError::BadDiagram { line: n + 1, message };
+            if row == 0 {
+                return Err(bad("more than 15 rows".into()));
+            }
+            row -= 1;
+            let cells: Vec<char> = t.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.len() != SIZE {
+                return Err(bad(format!("{} cells, expected 15 ({t:?})", cells.len())));
+            }
+            for (col, c) in cells.into_iter().enumerate() {
+                let p = Point::new(col, row).ok_or_else(|| bad("internal: point off board".into()))?;
+                match c {
+                    '.' | '+' | '-' => {}
+                    'x' | 'X' | '*' => board.put(p, Stone::Black),
+                    'o' | 'O' => board.put(p, Stone::White),
+                    other => return Err(bad(format!("unknown cell {other:?} (expected '.', 'x' or 'o')"))),
+                }
+            }
+        }
+        if row != 0 {
+            return Err(RenjuError::BadDiagram {
+                line: text.lines().count(),
+                message: format!("{} rows, expected 15", SIZE - row),
+            });
+        }
+        Ok(board)
+    }
+
+    /// The diagram [`Board::from_diagram`] reads: top row first, one line per row.
+    pub fn diagram(&self) -> String {
+        let mut s = String::with_capacity(SIZE * (SIZE + 1));
+        for row in (0..SIZE).rev() {
+            for col in 0..SIZE {
+                let p = Point::new(col, row).unwrap_or(Point::CENTRE);
+                s.push(self.stone(p).map_or('.', Stone::symbol));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The stone on a point.
+    pub fn stone(&self, p: Point) -> Option<Stone> {
+        match self.cells[p.cell()] {
+            BLACK => Some(Stone::Black),
+            WHITE => Some(Stone::White),
+            _ => None,
+        }
+    }
+
+    /// Is the point empty?
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[p.cell()] == EMPTY
+    }
+
+    /// The side to move: black when both have as many stones, else white.
+    pub fn to_move(&self) -> Stone {
+        if self.black <= self.white {
+            Stone::Black
+        } else {
+            Stone::White
+        }
+    }
+
+    /// Number of stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.black + self.white
+    }
+
+    /// The moves played through [`Board::play`] since the board was empty or set up.
+    pub fn moves(&self) -> &[Point] {
+        &self.moves
+    }
+
+    /// Empty points, in index order.
+    pub fn empty_points(&self) -> impl Iterator<Item = Point> + '_ {
+        Point::all().filter(|&p| self.is_empty(p))
+    }
+
+    /// Puts a stone for the side to move on an empty point and records the move. Forbidden moves
+    /// are not checked here (see [`Board::forbidden`]); an occupied point is an error.
+    pub fn play(&mut self, p: Point) -> Result<(), Point> {
+        if !self.is_empty(p) {
+            return Err(p);
+        }
+        let side = self.to_move();
+        self.put(p, side);
+        self.moves.push(p);
+        Ok(())
+    }
+
+    /// Takes back the last move played with [`Board::play`].
+    pub fn undo(&mut self) -> Option<Point> {
+        let p = self.moves.pop()?;
+        self.remove(p);
+        Some(p)
+    }
+
+    /// Puts a stone of the given colour (set-up; no move is recorded). Replaces what was there.
+    pub fn put(&mut self, p: Point, stone: Stone) {
+        self.remove(p);
+        self.cells[p.cell()] = stone.cell();
+        match stone {
+            Stone::Black => self.black += 1,
+            Stone::White => self.white += 1,
+        }
+    }
+
+    /// Removes the stone on a point, if any (set-up).
+    pub fn remove(&mut self, p: Point) {
+        match self.stone(p) {
+            Some(Stone::Black) => self.black -= 1,
+            Some(Stone::White) => self.white -= 1,
+            None => {}
+        }
+        self.cells[p.cell()] = EMPTY;
+    }
+
+    /// The longest run of `stone` through `p` in any direction, counting `p` as that colour.
+    pub fn run_through(&self, p: Point, stone: Stone) -> usize {
+        let c = p.cell();
+        let s = stone.cell();
+        DIRECTIONS
+            .iter()
+            .map(|&d| {
+                let mut n = 1;
+                for sign in [-1isize, 1] {
+                    let mut k = c as isize + sign * d;
+                    while self.cells[k as usize] == s {
+                        n += 1;
+                        k += sign * d;
+                    }
+                }
+                n
+            })
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Would a stone of this colour on `p` win? Black needs an exact five in some direction (an
+    /// exact five wins even if another direction is an overline); white wins with five or more.
+    pub fn makes_five(&self, p: Point, stone: Stone) -> bool {
+        let c = p.cell();
+        let s = stone.cell();
+        DIRECTIONS.iter().any(|&d| {
+            let mut n = 1;
+            for sign in [-1isize, 1] {
+                let mut k = c as isize + sign * d;
+                while self.cells[k as usize] == s {
+                    n += 1;
+                    k += sign * d;
+                }
+            }
+            match stone {
+                Stone::Black => n == 5,
+                Stone::White => n >= 5,
+            }
+        })
+    }
+
+    /// Is black forbidden to play on `p`, and why? `None` for occupied points and allowed moves
+    /// (including every move that makes an exact five).
+    pub fn forbidden(&self, p: Point) -> Option<Forbidden> {
+        forbid::forbidden(self, p)
+    }
+
+    /// Every point black is forbidden to play, with its kind, sorted by point name.
+    pub fn forbidden_points(&self) -> Vec<(Point, Forbidden)> {
+        forbid::forbidden_points(self)
+    }
+}
+
+/// How a replayed game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Black played a forbidden move (white wins); `ply` is 1-based.
+    Forbidden {
+        /// 1-based number of the move.
+        ply: usize,
+        /// The move.
+        point: Point,
+        /// Why it is forbidden.
+        kind: Forbidden,
+    },
+    /// A side made five (for black an exact five).
+    Five {
+        /// 1-based number of the move.
+        ply: usize,
+        /// The move.
+        point: Point,
+        /// The winner.
+        winner: Stone,
+    },
+    /// The board is full without a five: a draw.
+    Full,
+    /// The game has not ended.
+    Unfinished,
+}
+
+/// A judge's verdict on a game: the outcome, and the number of moves after the end (which a
+/// caller may want to report as an error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// How the game ended.
+    pub outcome: Outcome,
+    /// Moves that followed the end of the game.
+    pub extra_moves: usize,
+}
+
+/// Replays a game from the empty board and judges it: the first forbidden black move (white
+/// wins), the first five, a full board, or unfinished.
+pub fn judge(moves: &[Point]) -> Result<Judgement, RenjuError> {
+    let mut board = Board::new();
+    for (i, &p) in moves.iter().enumerate() {
+        if !board.is_empty(p) {
+            return Err(RenjuError::Occupied { index: i + 1, point: p });
+        }
+        let side = board.to_move();
+        let ply = i + 1;
+        let end = if board.makes_five(p, side) {
+            Some(Outcome::Five { ply, point: p, winner: side })
+        } else if side == Stone::Black {
+            board.forbidden(p).map(|kind| Outcome::Forbidden { ply, point: p, kind })
+        } else {
+            None
+        };
+        if let Some(outcome) = end {
+            return Ok(Judgement { outcome, extra_moves: moves.len() - ply });
+        }
+        board.play(p).map_err(|point| RenjuError::Occupied { index: ply, point })?;
+        if board.stone_count() == POINTS {
+            return Ok(Judgement { outcome: Outcome::Full, extra_moves: moves.len() - ply });
+        }
+    }
+    Ok(Judgement { outcome: Outcome::Unfinished, extra_moves: 0 })
+}
