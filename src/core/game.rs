@@ -9,9 +9,11 @@
 //! - 120 plies (60 moves each) without a capture is a draw.
 //! - No legal move (checkmate or stalemate) loses for the side to move.
 //!
-//! Not implemented yet: the chase rules (perpetually attacking an unprotected piece), which Asian
-//! and Chinese rules both add; a cycle with a perpetual chase is scored as a plain draw.
+//! - Otherwise, if one side chased one and the same enemy piece with every one of its moves of the
+//!   cycle and the other side did not, the chasing side loses (perpetual chase, see
+//!   [`super::chase`]); mutual chases and mixed cycles are draws.
 
+use super::chase;
 use super::moves::Move;
 use super::piece::Color;
 use super::position::{IllegalMove, Position};
@@ -35,6 +37,8 @@ pub enum EndReason {
     Checkmate,
     Stalemate,
     PerpetualCheck,
+    /// One side chased the same unprotected (or more valuable) piece throughout a cycle.
+    PerpetualChase,
     Repetition,
     NoCaptureLimit,
     /// Neither side has a piece that can cross the river.
@@ -47,6 +51,11 @@ pub enum RepetitionVerdict {
     Draw,
     /// `loser` checked on every move of the cycle; the other side did not.
     PerpetualCheck {
+        loser: Color,
+    },
+    /// `loser` chased one and the same enemy piece with every move of the cycle; the other side
+    /// did not (and neither side checked perpetually).
+    PerpetualChase {
         loser: Color,
     },
 }
@@ -142,8 +151,31 @@ impl Game {
         Some(match checks {
             [true, false] => RepetitionVerdict::PerpetualCheck { loser: Color::Red },
             [false, true] => RepetitionVerdict::PerpetualCheck { loser: Color::Black },
-            _ => RepetitionVerdict::Draw,
+            [true, true] => RepetitionVerdict::Draw,
+            [false, false] => match self.cycle_chasers(cycle) {
+                [true, false] => RepetitionVerdict::PerpetualChase { loser: Color::Red },
+                [false, true] => RepetitionVerdict::PerpetualChase { loser: Color::Black },
+                _ => RepetitionVerdict::Draw,
+            },
         })
+    }
+
+    /// Which sides perpetually chase over `cycle`, the last plies of the game (positions are
+    /// replayed from the start: this runs only when a position repeats).
+    fn cycle_chasers(&self, cycle: &[Ply]) -> [bool; 2] {
+        let first = self.plies.len() - cycle.len();
+        let mut pos = self.start.clone();
+        for p in &self.plies[..first] {
+            pos.make_move(p.mv);
+        }
+        let mut positions = Vec::with_capacity(cycle.len());
+        let mut moves = Vec::with_capacity(cycle.len());
+        for p in cycle {
+            positions.push(pos.clone());
+            moves.push(p.mv);
+            pos.make_move(p.mv);
+        }
+        chase::perpetual_chasers(&positions, &moves)
     }
 
     /// The game's result if it is over: no legal move, third occurrence of a position,
@@ -158,6 +190,9 @@ impl Game {
             return Some(match self.repetition_verdict() {
                 Some(RepetitionVerdict::PerpetualCheck { loser }) => {
                     Outcome::Decisive { winner: !loser, reason: EndReason::PerpetualCheck }
+                }
+                Some(RepetitionVerdict::PerpetualChase { loser }) => {
+                    Outcome::Decisive { winner: !loser, reason: EndReason::PerpetualChase }
                 }
                 _ => Outcome::Draw(EndReason::Repetition),
             });

@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod chase;
 pub mod game;
 mod movegen;
 pub mod moves;

@@ -19,6 +19,7 @@ use super::ordering::{is_bad_capture, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Endgames, Score, TbValue};
+use crate::core::chase;
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
 use crate::core::{Game, Move, MoveList, Position, Role, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -230,6 +231,9 @@ struct Thread<'a> {
     in_check: Vec<bool>,
     /// Plies since the last capture or null move, per position.
     window: Vec<u32>,
+    /// The move into that position (`NO_MOVE` for the first and after a null move), for the
+    /// chase rule's look at a repetition cycle.
+    moves: Vec<Move>,
     killers: Vec<[Option<Move>; 2]>,
     history: History,
     static_eval: Vec<Value>,
@@ -271,7 +275,9 @@ impl<'a> Thread<'a> {
         let mut keys = vec![pos.key()];
         let mut in_check = vec![pos.is_check()];
         let mut window = vec![0u32];
+        let mut moves = vec![NO_MOVE];
         for m in game.moves() {
+            moves.push(m);
             let capture = pos.is_capture(m);
             pos.make_move(m);
             keys.push(pos.key());
@@ -285,6 +291,7 @@ impl<'a> Thread<'a> {
             keys,
             in_check,
             window,
+            moves,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
             static_eval: vec![0; MAX_PLY + 2],
@@ -504,6 +511,7 @@ impl<'a> Thread<'a> {
         self.keys.push(self.pos.key());
         self.in_check.push(check);
         self.window.push(w);
+        self.moves.push(m);
         (undo, check)
     }
 
@@ -513,6 +521,7 @@ impl<'a> Thread<'a> {
         self.keys.pop();
         self.in_check.pop();
         self.window.pop();
+        self.moves.pop();
     }
 
     /// If the current position repeats one since the last capture, its value for the side to
@@ -536,11 +545,36 @@ impl<'a> Thread<'a> {
         // j+2, ..., n.
         let ours = (j + 1..n).step_by(2).all(|i| self.in_check[i]);
         let theirs = (j + 2..=n).step_by(2).all(|i| self.in_check[i]);
+        let (ours, theirs) = match (ours, theirs) {
+            (false, false) => {
+                let chasers = self.cycle_chasers(j, n);
+                let us = self.pos.turn();
+                (chasers[us.index()], chasers[(!us).index()])
+            }
+            checks => checks,
+        };
         Some(match (ours, theirs) {
             (true, false) => -MATE + ply as Value,
             (false, true) => MATE - ply as Value,
             _ => 0,
         })
+    }
+
+    /// Which sides perpetually chase over the cycle from position `j` to the current position
+    /// `n` (the same judgement as the referee's, `core::chase`). The cycle's positions are
+    /// rebuilt backwards from the current one: a cycle holds no capture, so each move is undone
+    /// by moving the piece back.
+    #[cold]
+    fn cycle_chasers(&self, j: usize, n: usize) -> [bool; 2] {
+        let mut positions = Vec::with_capacity(n - j);
+        let mut pos = self.pos.clone();
+        for i in (j + 1..=n).rev() {
+            let m = self.moves[i];
+            pos.make_move(Move::new(m.to(), m.from()));
+            positions.push(pos.clone());
+        }
+        positions.reverse();
+        chase::perpetual_chasers(&positions, &self.moves[j + 1..=n])
     }
 
     fn eval(&self) -> Value {
@@ -650,11 +684,13 @@ impl<'a> Thread<'a> {
                 self.keys.push(self.pos.key());
                 self.in_check.push(false);
                 self.window.push(0);
+                self.moves.push(NO_MOVE);
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.make_null_move();
                 self.keys.pop();
                 self.in_check.pop();
                 self.window.pop();
+                self.moves.pop();
                 if self.stopped {
                     return 0;
                 }

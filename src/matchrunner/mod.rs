@@ -179,6 +179,7 @@ fn reason_text(r: EndReason) -> &'static str {
         EndReason::Checkmate => "checkmate",
         EndReason::Stalemate => "stalemate (no legal move)",
         EndReason::PerpetualCheck => "perpetual check",
+        EndReason::PerpetualChase => "perpetual chase",
         EndReason::Repetition => "threefold repetition",
         EndReason::NoCaptureLimit => "120 plies without capture",
         EndReason::InsufficientMaterial => "no attacking material",
