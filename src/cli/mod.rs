@@ -1,7 +1,6 @@
 //! The command-line programs' logic. The binaries in `src/bin/` only call `main` here, so that
 //! everything they do is library code, tested like the rest.
 
-pub mod board;
 pub mod book;
 pub mod demo;
 pub mod qiku;

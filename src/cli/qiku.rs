@@ -1,7 +1,6 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
-use crate::cli::board;
 use crate::core::perft;
 use crate::core::Game;
 use crate::engine::search::{self, SearchOptions, Shared};
@@ -29,7 +28,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (the standard move-generator check).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (0 to 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
         depth: u32,
         /// Position: a FEN (Pikafish style) or `startpos`.
         #[arg(long, default_value = "startpos")]
@@ -71,11 +71,11 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
-        /// Depth of every search.
-        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        /// Depth of every search (1 to 100).
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB (1 to 65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_mib)]
         hash: usize,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -184,17 +184,17 @@ struct AnalyzeArgs {
     /// Moves played from the FEN (ICCS, e.g. h2e2 h9g7), so that repetitions are judged.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
-    /// Search to this depth.
-    #[arg(long, conflicts_with = "movetime")]
+    /// Search to this depth (1 to 100).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search for this many milliseconds (default: depth 12 if neither is given).
     #[arg(long)]
     movetime: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (1 to 65536).
+    #[arg(long, default_value_t = 64, value_parser = hash_mib)]
     hash: usize,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
     /// Also print the static evaluation term by term (red's view).
     #[arg(long)]
@@ -202,6 +202,20 @@ struct AnalyzeArgs {
     /// Print one JSON object (best move, score, depth, nodes, pv and the lines) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `--hash`: MiB in 1..=[`uci::MAX_HASH_MIB`], as the UCI option allows.
+fn hash_mib(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_HASH_MIB)
+}
+
+/// `--threads`: 1..=[`uci::MAX_THREADS`], as the UCI option allows.
+fn threads(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_THREADS)
+}
+
+fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    s.parse::<usize>().ok().filter(|v| (lo..=hi).contains(v)).ok_or_else(|| format!("expected a number in {lo}..={hi}"))
 }
 
 /// Entry point of the `qiku` binary.
@@ -226,7 +240,7 @@ pub fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Show { fen }) => {
-            super::parse_position(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
+            super::parse_position(&fen).map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
         }
     };
     match result {
@@ -300,8 +314,8 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         (Some(d), None) => Limits::depth(d),
         (None, None) => Limits::depth(12),
     };
-    let shared = Shared::new(args.hash.max(1));
-    let options = SearchOptions { threads: args.threads.max(1), ..SearchOptions::default() };
+    let shared = Shared::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+    let options = SearchOptions { threads: args.threads, ..SearchOptions::default() };
     let mut lines = Vec::new();
     let json = args.json;
     let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
@@ -335,12 +349,13 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
 fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
     let total = bench::POSITIONS.len();
     let mut i = 0;
-    let lines = bench::run(bench::POSITIONS, depth.max(1), hash.max(1), |l| {
+    let lines = bench::run(bench::POSITIONS, depth, hash, |l| {
         i += 1;
         if !json {
             println!("{i:>2}/{total} nodes {:>10} best {:<5} {:>7} ms  {}", l.nodes, l.best, l.time.as_millis(), l.fen);
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };

@@ -16,6 +16,11 @@ use crate::core::{Bitboard, Color, Piece, Position, Role, Square};
 /// than a pawn: a rook is about 900.
 pub type Value = i32;
 
+/// The score (kept with [`Value`], the scale it belongs to) of delivering mate now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: Value = 30_000;
+/// Scores beyond this (either sign) are mates or tablebase wins at a known distance.
+pub const MATE_BOUND: Value = MATE - 1_000;
+
 /// A middlegame/endgame pair of values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pair {

@@ -15,9 +15,10 @@
 //! which they fill for the main thread; only the main thread reports and decides.
 
 use super::eval::{evaluate, Value, Weights, MATERIAL};
+pub use super::eval::{MATE, MATE_BOUND};
 use super::ordering::{is_bad_capture, History, MovePicker};
 use super::time::{budget, Budget, Limits};
-use super::tt::{Bound, Entry, TranspositionTable};
+use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, TbValue};
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
 use crate::core::{Game, Move, MoveList, Position, Role, Square};
@@ -27,10 +28,6 @@ use std::time::{Duration, Instant};
 
 /// Deepest line the search follows.
 pub const MAX_PLY: usize = 128;
-/// The score of delivering mate now; a mate in `n` plies scores `MATE - n`.
-pub const MATE: Value = 30_000;
-/// Scores beyond this (either sign) are mates or tablebase wins at a known distance.
-pub const MATE_BOUND: Value = MATE - 1_000;
 const INF: Value = 31_000;
 
 /// State shared by the search threads and the thread that may stop them.
@@ -52,8 +49,17 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(hash_mib: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    /// Like [`Shared::new`], but a table the machine cannot hold is an error, not an abort.
+    pub fn try_new(hash_mib: usize) -> Result<Shared, TableSizeError> {
+        TranspositionTable::try_new(hash_mib).map(Shared::with_table)
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             stop: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             pondering: AtomicBool::new(false),

@@ -9,7 +9,7 @@
 use super::eval::{self, Weights};
 use super::search::{Info, Shared};
 use super::time::Limits;
-use super::{Endgames, Engine, OpeningBook, Source};
+use super::{Engine, Source};
 use crate::core::{Game, Position};
 use crate::notation::iccs;
 use std::io::{BufRead, Write};
@@ -35,26 +35,7 @@ impl Output {
     }
 }
 
-/// Opens a book for the `BookFile` option: `(path, policy, min_games)`.
-pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, String>;
-/// Opens the tablebases for the `TablebasePath` option.
-pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, String>;
-
-/// How book and tablebase files are opened (the engine itself knows no file format).
-#[derive(Copy, Clone)]
-pub struct Openers {
-    pub book: BookOpener,
-    pub tablebases: TablebaseOpener,
-    /// Policies accepted by `BookPolicy` (the first is the default).
-    pub book_policies: &'static [&'static str],
-}
-
-impl Default for Openers {
-    /// The crate's own book and tablebase formats.
-    fn default() -> Self {
-        super::adapters::openers()
-    }
-}
+pub use super::adapters::{BookOpener, Openers, TablebaseOpener};
 
 /// Option values as set by `setoption`.
 struct Options {
@@ -66,9 +47,12 @@ struct Options {
     weights: Weights,
 }
 
+/// `Hash` in MiB until the GUI sets it.
 pub const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: usize = 65_536;
-const MAX_THREADS: usize = 64;
+/// Largest `Hash` in MiB (the UCI option and the CLI's `--hash`).
+pub const MAX_HASH_MIB: usize = 65_536;
+/// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
+pub const MAX_THREADS: usize = 64;
 
 /// The UCI session.
 pub struct Uci {
@@ -174,7 +158,7 @@ impl Uci {
             }
             "d" => {
                 let pos = self.game.position();
-                self.out.line(&crate::cli::board::render(pos, false));
+                self.out.line(pos.diagram().to_string().trim_end());
                 self.out.line(&format!("Fen: {}", pos.fen()));
                 self.out.line(&format!("Key: {:016x}", pos.key()));
             }
@@ -246,9 +230,15 @@ impl Uci {
                 .ok_or_else(|| format!("option {name}: value {value:?} is not a number in {lo}..={hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "hash" => number(1, MAX_HASH_MIB as u64).map(|v| {
-                self.options.hash = v as usize;
-                self.engine().set_hash(v as usize);
+            "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
+                let result = self.engine().set_hash(v as usize);
+                match result {
+                    Ok(()) => {
+                        self.options.hash = v as usize;
+                        Ok(())
+                    }
+                    Err(e) => Err(format!("option Hash: {e}; keeping the {} MiB table", self.options.hash)),
+                }
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
             "move overhead" => number(0, 5000).map(|v| self.engine().options.move_overhead = Duration::from_millis(v)),

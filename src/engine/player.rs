@@ -1,0 +1,104 @@
+//! [`Engine`]: the decision at the root of a game (book, then tablebase, then search), with the
+//! table, options and history it carries from move to move.
+
+use super::ordering::History;
+use super::search::{self, Info, SearchOptions, SearchResult, Shared};
+use super::time::Limits;
+use super::tt::TableSizeError;
+use super::{OpeningBook, Score, TbValue};
+use crate::core::{Game, Move};
+use std::sync::Arc;
+
+/// Where a decision came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Book,
+    Tablebase,
+    Search,
+}
+
+/// The engine: its table, options, book and tables, and the history heuristic it carries from
+/// move to move.
+pub struct Engine {
+    pub shared: Arc<Shared>,
+    pub options: SearchOptions,
+    pub book: Option<Arc<dyn OpeningBook>>,
+    /// Largest number of pieces for which the root plays the tablebase move.
+    pub tb_root_limit: u32,
+    history: History,
+}
+
+impl Engine {
+    pub fn new(hash_mib: usize) -> Engine {
+        Engine {
+            shared: Arc::new(Shared::new(hash_mib)),
+            options: SearchOptions::default(),
+            book: None,
+            tb_root_limit: 5,
+            history: History::default(),
+        }
+    }
+
+    /// Replaces the transposition table by an empty one of `mib` MiB. If the memory cannot be
+    /// had, the old table stays and the error says why.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
+        self.shared = Arc::new(Shared::try_new(mib)?);
+        Ok(())
+    }
+
+    /// Forgets what earlier searches learned.
+    pub fn new_game(&mut self) {
+        self.shared.tt.clear();
+        self.history.clear();
+    }
+
+    /// Chooses a move for the game's current position: book, then tablebase (a won or lost
+    /// position plays the table's best move; a drawn one searches among the drawing moves), then
+    /// search.
+    /// `on_info` receives the search lines (and one line for a tablebase move). The caller resets
+    /// `shared.stop` before and may set it from another thread to end the search.
+    pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
+        let pos = game.position();
+        if let Some(book) = &self.book {
+            if let Some(m) = book.pick(pos).filter(|&m| pos.is_legal(m)) {
+                let r =
+                    SearchResult { best: Some(m), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: vec![m] };
+                return (r, Source::Book);
+            }
+        }
+        let mut limits = limits.clone();
+        if let Some(tb) = self.options.tablebases.clone() {
+            if pos.occupied().count() <= self.tb_root_limit.min(5) {
+                if let Some(values) = tb.move_values(pos).filter(|v| !v.is_empty()) {
+                    let (m, v) = values[0];
+                    if v != TbValue::Draw {
+                        // Won: the fastest mate (DTM decreases every move, so no repetition can
+                        // interfere). Lost: the longest defence.
+                        let score = Score::from_value(search::tb_score(v, 0));
+                        let info = Info {
+                            depth: 1,
+                            seldepth: 1,
+                            score,
+                            nodes: 0,
+                            time: std::time::Duration::ZERO,
+                            hashfull: 0,
+                            tbhits: values.len() as u64,
+                            pv: vec![m],
+                        };
+                        on_info(&info);
+                        let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
+                        return (r, Source::Tablebase);
+                    }
+                    // Drawn: the tables ignore repetition rules (a "drawing" perpetual check
+                    // loses), so search among the drawing moves, which does apply them.
+                    let drawing: Vec<Move> =
+                        values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
+                    limits.searchmoves = drawing;
+                }
+            }
+        }
+        self.history.age();
+        let r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, on_info);
+        (r, Source::Search)
+    }
+}
