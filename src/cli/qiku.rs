@@ -215,7 +215,10 @@ fn threads(s: &str) -> Result<usize, String> {
 }
 
 fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
-    s.parse::<usize>().ok().filter(|v| (lo..=hi).contains(v)).ok_or_else(|| format!("expected a number in {lo}..={hi}"))
+    s.parse::<usize>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| format!("{s} is not a number in {lo}..={hi}"))
 }
 
 /// Entry point of the `qiku` binary.
