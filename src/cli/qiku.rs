@@ -469,6 +469,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
                 "los": report.tally.los(),
                 "faults": report.faults.iter().map(|f| serde_json::json!({
                     "illegal_moves": f[0], "no_move": f[1], "crashes": f[2], "time_losses": f[3]})).collect::<Vec<_>>(),
+                "garbage_lines": report.garbage_lines,
             })
         );
     } else {

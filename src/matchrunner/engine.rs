@@ -10,7 +10,7 @@
 
 use crate::core::{Move, Position, Square, START_FEN};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -171,15 +171,75 @@ pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
+/// The longest output line kept from an engine, in bytes. A longer line is read to its end but
+/// its content dropped and counted as garbage, so that an engine writing without newlines cannot
+/// make the runner buffer without bound (a 300 MB line used to take 297 MB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line of engine output as the reader thread forwards it.
+enum Incoming {
+    Line(String),
+    /// A line longer than [`MAX_LINE`], dropped.
+    Overlong,
+}
+
+/// Reads one line of at most `max` bytes into `buf` (newline and carriage return removed).
+/// Returns `Ok(None)` at end of input, `Ok(Some(false))` for a longer line (skipped to its end,
+/// `buf` holding its first `max` bytes), `Ok(Some(true))` for a line that fits.
+fn read_bounded_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        return Ok(Some(buf.len() <= max));
+    }
+    if buf.len() <= max {
+        // End of input without a newline.
+        return Ok(Some(true));
+    }
+    // Too long: drop the rest of the line without keeping it.
+    buf.truncate(max);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(Some(false));
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                r.consume(i + 1);
+                return Ok(Some(false));
+            }
+            None => {
+                let len = chunk.len();
+                r.consume(len);
+            }
+        }
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
+    /// How it was started.
     pub spec: EngineSpec,
     /// The engine's `id name`, or the spec's name.
     pub name: String,
+    /// The rank numbering of its moves (given, detected, or 0-9 when detection failed).
     pub ranks: RankBase,
+    /// Why rank detection failed, if it did: the engine's first move in the start position was
+    /// unreadable or it exited. The match goes on with ranks 0-9 (as `--ranks 0`), so the fault is
+    /// charged in the engine's games instead of aborting the match.
+    pub detection_error: Option<EngineError>,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Incoming>,
+    /// Overlong lines dropped since last asked ([`EngineProcess::take_garbage`]).
+    garbage: u64,
 }
 
 /// How long the handshake may take.
@@ -230,9 +290,14 @@ impl EngineProcess {
         };
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            // Ends at end of output or a read error: either way the engine is gone.
+            while let Ok(Some(fits)) = read_bounded_line(&mut reader, MAX_LINE, &mut buf) {
+                // Not UTF-8 is garbage to ignore, not the end of the engine.
+                let item =
+                    if fits { Incoming::Line(String::from_utf8_lossy(&buf).into_owned()) } else { Incoming::Overlong };
+                if tx.send(item).is_err() {
                     break;
                 }
             }
@@ -241,9 +306,11 @@ impl EngineProcess {
             spec: spec.clone(),
             name: spec.name.clone().unwrap_or_default(),
             ranks: spec.ranks.unwrap_or(RankBase::Zero),
+            detection_error: None,
             child,
             stdin,
             lines: rx,
+            garbage: 0,
         };
         let (hello, ok) = match spec.protocol {
             Protocol::Uci => ("uci", "uciok"),
@@ -274,7 +341,16 @@ impl EngineProcess {
         }
         e.sync()?;
         if spec.ranks.is_none() {
-            e.ranks = e.detect_ranks()?;
+            match e.detect_ranks() {
+                Ok(r) => e.ranks = r,
+                // An unreadable first move or a crash is the engine's fault, charged in its game
+                // (where it will most likely do the same), not a reason to abort the match.
+                Err(err @ (EngineError::Protocol(_) | EngineError::Exited { .. } | EngineError::Write { .. })) => {
+                    e.ranks = RankBase::Zero;
+                    e.detection_error = Some(err);
+                }
+                Err(err) => return Err(err),
+            }
         }
         Ok(e)
     }
@@ -284,14 +360,24 @@ impl EngineProcess {
     }
 
     fn read_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: left })
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Incoming::Line(line)) => return Ok(line),
+                Ok(Incoming::Overlong) => self.garbage += 1,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: left })
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Exited { waiting_for: waiting_for.to_string() })
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited { waiting_for: waiting_for.to_string() }),
         }
+    }
+
+    /// Output lines longer than [`MAX_LINE`] dropped since the last call.
+    pub fn take_garbage(&mut self) -> u64 {
+        std::mem::take(&mut self.garbage)
     }
 
     /// `isready` / `readyok`.
@@ -477,5 +563,27 @@ mod tests {
         assert_eq!(split_command("  ./a  b \"c d\" "), vec!["./a", "b", "c d"]);
         assert_eq!(split_command("\"\""), vec![""]);
         assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let long = "x".repeat(100);
+        let input = format!("uciok\r\n{long}\nbestmove h2e2\n{long}");
+        let mut r = std::io::BufReader::with_capacity(16, input.as_bytes());
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        while let Some(fits) = read_bounded_line(&mut r, 20, &mut buf).unwrap() {
+            got.push((fits, String::from_utf8_lossy(&buf).into_owned()));
+        }
+        let x20 = "x".repeat(20);
+        assert_eq!(got, [(true, "uciok".into()), (false, x20.clone()), (true, "bestmove h2e2".into()), (false, x20)]);
+        // Exactly the bound fits; end of input without a newline is a line.
+        let mut r = "x".repeat(20).into_bytes();
+        r.extend_from_slice(b"\nabc");
+        let mut r = &r[..];
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), Some(true));
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), Some(true));
+        assert_eq!(buf, b"abc");
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), None);
     }
 }

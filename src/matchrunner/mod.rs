@@ -104,6 +104,9 @@ pub struct GameRecord {
     pub reason: String,
     /// The engine (0 or 1) that lost by fault, and how.
     pub fault: Option<(usize, Fault)>,
+    /// Output lines per engine (0, 1) dropped for being longer than [`engine::MAX_LINE`].
+    pub garbage: [u64; 2],
+    /// The game as PGN.
     pub pgn: PgnGame,
 }
 
@@ -132,6 +135,8 @@ pub struct MatchReport {
     pub tally: Tally,
     /// Faults per engine: illegal moves, missing moves, crashes, time losses.
     pub faults: [[u32; 4]; 2],
+    /// Output lines per engine dropped for being longer than [`engine::MAX_LINE`].
+    pub garbage_lines: [u64; 2],
     pub games: Vec<GameRecord>,
 }
 
@@ -261,6 +266,9 @@ pub fn run(
                     if let Some((e, f)) = record.fault {
                         report.faults[e][fault_index(f)] += 1;
                     }
+                    for (total, g) in report.garbage_lines.iter_mut().zip(record.garbage) {
+                        *total += g;
+                    }
                     let pos = report.games.partition_point(|g| g.index < record.index);
                     report.games.insert(pos, record.clone());
                     if let Some(path) = &config.pgn {
@@ -307,6 +315,7 @@ fn play_game(
         _ => [Duration::ZERO; 2],
     };
     let mut fault: Option<(usize, Fault)> = None;
+    let mut garbage = [0u64; 2];
     let reason: String;
     let mut winner: Option<Color> = None;
     for p in procs.iter_mut().flatten() {
@@ -345,7 +354,9 @@ fn play_game(
             }
         };
         let moves: Vec<Move> = game.moves().collect();
-        match proc_.go(&start_fen, &moves, go, timeout) {
+        let answer = proc_.go(&start_fen, &moves, go, timeout);
+        garbage[e] += proc_.take_garbage();
+        match answer {
             Err(err) => {
                 let f = match err {
                     EngineError::Timeout { .. } => Fault::Time,
@@ -422,7 +433,7 @@ fn play_game(
         ],
         comments,
     };
-    GameRecord { index, opening: opening_index, red_engine, winner, reason, fault, pgn }
+    GameRecord { index, opening: opening_index, red_engine, winner, reason, fault, garbage, pgn }
 }
 
 fn game_moves(game: &Game) -> Vec<Move> {
@@ -460,6 +471,9 @@ pub fn summary(report: &MatchReport) -> String {
             "\n{}: illegal moves {}, no move {}, crashes {}, time losses {}",
             report.names[i], f[0], f[1], f[2], f[3]
         ));
+        if report.garbage_lines[i] > 0 {
+            s.push_str(&format!(", overlong lines dropped {}", report.garbage_lines[i]));
+        }
     }
     s
 }
