@@ -11,6 +11,7 @@
 //! ```
 
 pub mod book;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod core;
 pub mod engine;
