@@ -392,7 +392,8 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
     let mut specs = [EngineSpec::new(&args.engine[0]), EngineSpec::new(&args.engine[1])];
     let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
     for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
-        specs[owner("protocol", idx)?].protocol = v.parse()?;
+        specs[owner("protocol", idx)?].protocol =
+            v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?;
     }
     for (v, idx) in args.option.iter().zip(indices("option")) {
         let (name, value) = v.split_once('=').ok_or_else(|| format!("--option {v:?}: expected NAME=VALUE"))?;
@@ -402,7 +403,11 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
         specs[owner("name", idx)?].name = Some(v.clone());
     }
     for (v, idx) in args.ranks.iter().zip(indices("ranks")) {
-        specs[owner("ranks", idx)?].ranks = if v == "auto" { None } else { Some(v.parse()?) };
+        specs[owner("ranks", idx)?].ranks = if v == "auto" {
+            None
+        } else {
+            Some(v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?)
+        };
     }
     Ok(specs)
 }
@@ -410,7 +415,7 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
 fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     let engines = engine_specs(args, m)?;
     let limit = if let Some(tc) = &args.tc {
-        matchrunner::parse_tc(tc)?
+        matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
     } else if let Some(ms) = args.movetime {
         Limit::MoveTime(std::time::Duration::from_millis(ms.max(1)))
     } else if let Some(d) = args.depth {
@@ -418,7 +423,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     } else if let Some(n) = args.nodes {
         Limit::Nodes(n.max(1))
     } else {
-        matchrunner::parse_tc("10+0.1")?
+        matchrunner::parse_tc("10+0.1").map_err(|e| e.to_string())?
     };
     let openings = match &args.openings {
         Some(path) => openings::load(path).map_err(|e| e.to_string())?,

@@ -374,7 +374,7 @@ impl Uci {
                 }
                 l
             }
-            Err(e) => return self.info_string(&e),
+            Err(e) => return self.info_string(&e.to_string()),
         };
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
@@ -425,8 +425,25 @@ impl Uci {
     }
 }
 
+/// A `go` command that cannot be obeyed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// A limit keyword (`wtime`, `depth`, ...) without a number after it.
+    MissingNumber(String),
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
+        }
+    }
+}
+
+impl std::error::Error for GoError {}
+
 /// Reads the arguments of `go`. Unknown words are reported back as warnings.
-pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), String> {
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), GoError> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
@@ -436,7 +453,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
             let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
-                return Err(format!("go: {key} needs a number"));
+                return Err(GoError::MissingNumber(key.to_string()));
             };
             let ms = Duration::from_millis(v.max(0) as u64);
             match key {

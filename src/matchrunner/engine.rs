@@ -22,13 +22,35 @@ pub enum Protocol {
     Ucci,
 }
 
+/// A protocol or rank-base name that is not one of the known words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownName {
+    /// Not `uci` or `ucci`.
+    Protocol(String),
+    /// Not `0` or `1`.
+    RankBase(String),
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnknownName::Protocol(s) => write!(f, "unknown protocol {s:?} (expected uci or ucci)"),
+            UnknownName::RankBase(s) => {
+                write!(f, "unknown rank base {s:?} (expected 0 for ranks 0-9, 1 for ranks 1-10)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
 impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
-            _ => Err(format!("unknown protocol {s:?} (expected uci or ucci)")),
+            _ => Err(UnknownName::Protocol(s.to_string())),
         }
     }
 }
@@ -41,12 +63,12 @@ pub enum RankBase {
 }
 
 impl std::str::FromStr for RankBase {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         match s {
             "0" => Ok(RankBase::Zero),
             "1" => Ok(RankBase::One),
-            _ => Err(format!("unknown rank base {s:?} (expected 0 for ranks 0-9, 1 for ranks 1-10)")),
+            _ => Err(UnknownName::RankBase(s.to_string())),
         }
     }
 }
@@ -113,7 +135,14 @@ impl fmt::Display for EngineError {
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EngineError::Spawn { error, .. } | EngineError::Write { error } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Splits a command line on whitespace, keeping double-quoted groups together.
 pub fn split_command(line: &str) -> Vec<String> {

@@ -48,20 +48,47 @@ impl fmt::Display for Limit {
     }
 }
 
+/// A time control that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcError {
+    /// A part is not a number of seconds.
+    NotSeconds {
+        /// The whole time control as given.
+        tc: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// Base and increment are both zero.
+    NoTime(String),
+}
+
+impl fmt::Display for TcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcError::NotSeconds { tc, part } => {
+                write!(f, "time control {tc:?}: {part:?} is not a number of seconds (expected e.g. 60+0.6)")
+            }
+            TcError::NoTime(tc) => write!(f, "time control {tc:?} gives no time"),
+        }
+    }
+}
+
+impl std::error::Error for TcError {}
+
 /// Reads `60+0.6` (seconds plus increment) or `60`.
-pub fn parse_tc(s: &str) -> Result<Limit, String> {
+pub fn parse_tc(s: &str) -> Result<Limit, TcError> {
     let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
     let secs = |v: &str| {
         v.trim()
             .parse::<f64>()
             .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0)
+            .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e12)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("time control {s:?}: {v:?} is not a number of seconds (expected e.g. 60+0.6)"))
+            .ok_or_else(|| TcError::NotSeconds { tc: s.to_string(), part: v.to_string() })
     };
     let (base, inc) = (secs(base)?, secs(inc)?);
     if base.is_zero() && inc.is_zero() {
-        return Err(format!("time control {s:?} gives no time"));
+        return Err(TcError::NoTime(s.to_string()));
     }
     Ok(Limit::Clock { base, inc })
 }
@@ -168,7 +195,15 @@ impl fmt::Display for MatchError {
     }
 }
 
-impl std::error::Error for MatchError {}
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Engine { error, .. } => Some(error),
+            MatchError::Pgn { error, .. } => Some(error),
+            MatchError::NoOpenings => None,
+        }
+    }
+}
 
 fn fault_index(f: Fault) -> usize {
     match f {
