@@ -24,7 +24,9 @@ pub const MATE_BOUND: Value = MATE - 1_000;
 /// A middlegame/endgame pair of values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
+    /// Middlegame value.
     pub mg: Value,
+    /// Endgame value.
     pub eg: Value,
 }
 
@@ -160,6 +162,7 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
         mobility: [p(0, 0), p(1, 1), p(1, 1), p(8, 8), p(3, 3), p(2, 2), p(0, 0)],
         threat_second: 24,
@@ -204,13 +207,21 @@ const BY_VALUE: [Role; 7] =
 /// and for tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
+    /// Game phase, from 0 (bare kings) to `PHASE_MAX` (all pieces).
     pub phase: i32,
+    /// Material.
     pub material: Value,
+    /// Piece-square tables.
     pub pst: Value,
+    /// Mobility.
     pub mobility: Value,
+    /// Piece relations (cannon screens, connected pieces, ...).
     pub relations: Value,
+    /// King safety.
     pub king_safety: Value,
+    /// The side to move's bonus.
     pub tempo: Value,
+    /// The sum, as the search sees it (red's view).
     pub total: Value,
 }
 

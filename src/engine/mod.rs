@@ -28,7 +28,9 @@ pub use search::Info;
 /// side to move mates; `Mate(0)`: the side to move is mated).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawn-like units, positive when the side to move is better.
     Cp(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
     Mate(i32),
 }
 
@@ -65,8 +67,17 @@ impl fmt::Display for Score {
 /// An endgame table's verdict, from the side to move's view, with the distance to mate in plies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TbValue {
-    Win { plies: u32 },
-    Loss { plies: u32 },
+    /// The side to move wins.
+    Win {
+        /// Plies to mate.
+        plies: u32,
+    },
+    /// The side to move loses.
+    Loss {
+        /// Plies to being mated.
+        plies: u32,
+    },
+    /// A draw with best play.
     Draw,
 }
 
@@ -83,6 +94,7 @@ pub trait Endgames: Send + Sync {
 
 /// An opening book as the engine uses it: the move to play by the configured policy.
 pub trait OpeningBook: Send + Sync {
+    /// The move to play in `pos`, if the book has one.
     fn pick(&self, pos: &Position) -> Option<Move>;
 }
 

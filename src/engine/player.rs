@@ -12,16 +12,22 @@ use std::sync::Arc;
 /// Where a decision came from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// The opening book's move.
     Book,
+    /// The endgame tables' best move.
     Tablebase,
+    /// The search's move.
     Search,
 }
 
 /// The engine: its table, options, book and tables, and the history heuristic it carries from
 /// move to move.
 pub struct Engine {
+    /// Transposition table and the flags the search threads share.
     pub shared: Arc<Shared>,
+    /// Search options (threads, overhead, weights, tablebases).
     pub options: SearchOptions,
+    /// The opening book, if one is set.
     pub book: Option<Arc<dyn OpeningBook>>,
     /// Largest number of pieces for which the root plays the tablebase move.
     pub tb_root_limit: u32,
@@ -29,6 +35,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with a `hash_mib` MiB table, default options, no book and no tablebases.
     pub fn new(hash_mib: usize) -> Engine {
         Engine {
             shared: Arc::new(Shared::new(hash_mib)),

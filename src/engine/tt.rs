@@ -56,12 +56,14 @@ pub enum Bound {
     Upper,
     /// The true value is at least the score (a move failed high).
     Lower,
+    /// The score is the true value.
     Exact,
 }
 
 /// One stored result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The best move found, if any.
     pub mv: Option<Move>,
     /// Search score, with mate scores relative to this position (see `search::score_to_tt`).
     pub score: i32,
@@ -69,6 +71,7 @@ pub struct Entry {
     pub eval: i32,
     /// Remaining depth of the search that produced the score (quiescence entries store 0).
     pub depth: i32,
+    /// How the score relates to the true value.
     pub bound: Bound,
 }
 

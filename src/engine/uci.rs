@@ -24,9 +24,11 @@ use std::time::{Duration, Instant};
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// Output to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output(Arc::new(Mutex::new(w)))
     }
+    /// Writes `s` and a newline, and flushes.
     pub fn line(&self, s: &str) {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // A closed pipe means the GUI is gone; there is nobody left to tell.
@@ -71,6 +73,7 @@ pub struct Uci {
 }
 
 impl Uci {
+    /// A session writing to `out`, opening books and tables with `openers`.
     pub fn new(out: Output, openers: Openers) -> Uci {
         Uci {
             out,

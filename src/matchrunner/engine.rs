@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 /// The protocol an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
+    /// UCI (`uci`, `uciok`, `go wtime ...`).
     Uci,
+    /// UCCI (`ucci`, `ucciok`, `go time ... increment ...`).
     Ucci,
 }
 
@@ -58,7 +60,9 @@ impl std::str::FromStr for Protocol {
 /// How an engine numbers ranks in moves: `h2e2` (0-9, ICCS) or `h3e3` (1-10).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RankBase {
+    /// Ranks 0-9, as ICCS.
     Zero,
+    /// Ranks 1-10.
     One,
 }
 
@@ -80,6 +84,7 @@ pub struct EngineSpec {
     pub command: String,
     /// Name for reports and PGN; default the engine's `id name`.
     pub name: Option<String>,
+    /// The protocol it speaks.
     pub protocol: Protocol,
     /// `setoption` pairs, sent in order after the handshake.
     pub options: Vec<(String, String)>,
@@ -88,6 +93,7 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// A UCI engine started by `command`, ranks detected, no options.
     pub fn new(command: &str) -> EngineSpec {
         EngineSpec {
             command: command.to_string(),
@@ -102,19 +108,28 @@ impl EngineSpec {
 /// What went wrong with an engine.
 #[derive(Debug)]
 pub enum EngineError {
+    /// The program could not be started.
     Spawn {
+        /// The command line.
         command: String,
+        /// Why.
         error: std::io::Error,
     },
     /// The process closed its output (crashed or quit).
     Exited {
+        /// What we waited for.
         waiting_for: String,
     },
+    /// The engine did not answer in time.
     Timeout {
+        /// What we waited for.
         waiting_for: String,
+        /// How long we waited.
         after: Duration,
     },
+    /// Its input pipe is closed.
     Write {
+        /// Why.
         error: std::io::Error,
     },
     /// Output that makes no sense (a move that is not a move, ...).
@@ -277,12 +292,17 @@ const HANDSHAKE: Duration = Duration::from_secs(20);
 /// One `go`: the limit for this move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Go {
+    /// Think this long.
     MoveTime(Duration),
+    /// Search to this depth.
     Depth(u32),
+    /// Search this many nodes.
     Nodes(u64),
     /// Remaining time and increment of red and black.
     Clock {
+        /// Remaining time of red and black.
         time: [Duration; 2],
+        /// Increment of red and black.
         inc: [Duration; 2],
     },
 }
@@ -292,10 +312,13 @@ pub enum Go {
 pub struct Answer {
     /// The move token as sent, and as read (`None`: `nobestmove`, `(none)`, `0000`).
     pub token: String,
+    /// The move, read in the engine's rank numbering.
     pub mv: Option<Move>,
     /// The last `score cp N` / `score mate N` and depth seen, for PGN comments.
     pub score: Option<String>,
+    /// The depth of the last `info depth` seen.
     pub depth: Option<u32>,
+    /// Time from `go` to `bestmove`.
     pub elapsed: Duration,
 }
 

@@ -27,12 +27,17 @@ use std::time::Duration;
 /// The limit each engine gets per move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Limit {
+    /// A fixed time per move.
     MoveTime(Duration),
+    /// A fixed depth per move.
     Depth(u32),
+    /// A fixed number of nodes per move.
     Nodes(u64),
     /// Base time per game and increment per move.
     Clock {
+        /// Time per engine for the game.
         base: Duration,
+        /// Time added after each move.
         inc: Duration,
     },
 }
@@ -96,25 +101,36 @@ pub fn parse_tc(s: &str) -> Result<Limit, TcError> {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The two engines.
     pub engines: [EngineSpec; 2],
+    /// Number of games.
     pub games: u32,
+    /// The limit per move.
     pub limit: Limit,
+    /// Openings, each played twice with colours swapped.
     pub openings: Vec<Opening>,
+    /// Where to write the games as PGN, if anywhere.
     pub pgn: Option<PathBuf>,
+    /// Games played at the same time.
     pub concurrency: usize,
     /// Games longer than this many plies (opening included) are drawn.
     pub max_plies: u32,
     /// Lateness tolerated beyond the clock or the movetime before a time forfeit.
     pub margin: Duration,
+    /// PGN `Event` tag.
     pub event: String,
 }
 
 /// Why an engine lost by fault rather than on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
+    /// A move that is not legal (or not a move).
     IllegalMove,
+    /// No move (`(none)`, `nobestmove`) with legal moves left.
     NoMove,
+    /// The engine exited or its pipe broke.
     Crash,
+    /// The engine overstepped its time (plus the margin).
     Time,
 }
 
@@ -123,11 +139,13 @@ pub enum Fault {
 pub struct GameRecord {
     /// 0-based game number.
     pub index: usize,
+    /// 0-based index of the opening played.
     pub opening: usize,
     /// Which engine (0 or 1) had red.
     pub red_engine: usize,
     /// `None`: draw.
     pub winner: Option<Color>,
+    /// Why the game ended, in words.
     pub reason: String,
     /// The engine (0 or 1) that lost by fault, and how.
     pub fault: Option<(usize, Fault)>,
@@ -157,6 +175,7 @@ impl GameRecord {
 /// The match's outcome.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
+    /// The engines' names (`id name`, or as given).
     pub names: [String; 2],
     /// From engine 0's point of view.
     pub tally: Tally,
@@ -164,6 +183,7 @@ pub struct MatchReport {
     pub faults: [[u32; 4]; 2],
     /// Output lines per engine dropped for being longer than [`engine::MAX_LINE`].
     pub garbage_lines: [u64; 2],
+    /// Every game, in game order.
     pub games: Vec<GameRecord>,
 }
 
@@ -172,14 +192,21 @@ pub struct MatchReport {
 pub enum MatchError {
     /// Starting (or restarting) engine `engine` failed.
     Engine {
+        /// 0 or 1.
         engine: usize,
+        /// Its command line.
         command: String,
+        /// What failed.
         error: EngineError,
     },
+    /// The PGN file could not be written.
     Pgn {
+        /// The file.
         path: PathBuf,
+        /// Why.
         error: std::io::Error,
     },
+    /// The openings list is empty.
     NoOpenings,
 }
 

@@ -14,7 +14,9 @@ use std::path::Path;
 /// A start position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The start position (FEN).
     pub fen: String,
+    /// The moves played from it.
     pub moves: Vec<Move>,
 }
 
