@@ -413,6 +413,8 @@ fn no_module_level_cycles_and_no_upward_imports() {
             }
         }
     }
+    // The module graph, for docs/ARCHITECTURE.md (`cargo test --test architecture -- --nocapture`).
+    eprintln!("module edges:\n{}", listing(&modules));
     assert!(upward.is_empty(), "imports against the layer order: {upward:?}");
     let found = cycles(&modules);
     assert!(found.is_empty(), "cycles between modules: {found:?}\nmodule edges:\n{}", listing(&modules));
