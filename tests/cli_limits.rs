@@ -34,6 +34,7 @@ fn analyze_hash_and_threads_are_range_checked() {
     refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "100000"]), "1..=64");
     refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "0"]), "1..=64");
     refused(&run(qiku, &["bench", "--hash", "0"]), "1..=65536");
+    refused(&run(qiku, &["match", "--engine", "a", "--engine", "b", "--concurrency", "100000"]), "1..=256");
     let out = run(qiku, &["analyze", "--depth", "2", "--hash", "1", "--threads", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));

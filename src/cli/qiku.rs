@@ -134,8 +134,8 @@ struct MatchArgs {
     /// Write the games here as PGN (rewritten atomically after every game).
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
-    /// Games played at the same time (each with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time, 1 to 256 (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     concurrency: usize,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
@@ -510,7 +510,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     if let Some(path) = &args.book {
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
-        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| format!("{}: {e}", path.display()))?;
+        // The error names the file.
+        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
         let moves = book.moves(&pos);
         let pick = book.pick(&pos);
         if !args.json {
