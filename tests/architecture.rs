@@ -7,7 +7,8 @@
 //! renju uses nothing but util; capi uses everything but cli.
 //!
 //! `src/lib.rs` (the root, which re-exports) and `src/bin/` (separate crates) are not checked.
-//! Code after a file's `#[cfg(test)]` is skipped: unit tests may use anything.
+//! A file's `#[cfg(test)] mod` block (its unit tests, at its end) is skipped: unit tests may use
+//! anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -93,7 +94,13 @@ fn file_of(m: &[String], known: &BTreeSet<String>) -> Option<String> {
 /// The code of a file without comments (so that doc links such as [`crate::book`] are not
 /// edges), without string literals, and without anything from its first `#[cfg(test)]` on.
 fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
+    // Only a `#[cfg(test)] mod ...` block is cut (unit tests sit at the end of their file); any
+    // other `#[cfg(test)]` item is kept and checked.
+    let cut = text
+        .match_indices("#[cfg(test)]")
+        .map(|(i, _)| i)
+        .find(|&i| text[i + "#[cfg(test)]".len()..].trim_start().starts_with("mod "));
+    let text = match cut {
         Some(i) => &text[..i],
         None => text,
     };
