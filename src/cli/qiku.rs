@@ -242,9 +242,9 @@ pub fn main() -> ExitCode {
         Some(Command::Bench { depth, hash, json }) => run_bench(depth, hash, json),
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
-        Some(Command::Show { fen }) => {
-            super::parse_position(&fen).map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
-        }
+        Some(Command::Show { fen }) => super::parse_position(&fen)
+            .map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
+            .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
