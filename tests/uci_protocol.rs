@@ -347,3 +347,16 @@ fn hash_the_machine_cannot_hold_keeps_the_old_table() {
     assert!(lines.iter().any(|l| l.starts_with("info depth 3")), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn d_draws_the_board_from_the_core_diagram() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let lines = e.until("Key:", LIVENESS);
+    assert_eq!(lines[0], "9 車馬象士將士象馬車");
+    assert!(lines.contains(&"2 ＋炮＋＋炮＋＋＋＋".to_string()), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"));
+    assert!(!lines.iter().any(|l| l.is_empty()), "no blank line inside the drawing: {lines:?}");
+    e.quit();
+}
