@@ -27,9 +27,19 @@ const KEY_TEXT: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
 #[derive(Debug)]
 pub enum XqfError {
     /// The file could not be read.
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// Not an XQF file, or one damaged beyond reading; says what is wrong.
-    Format { path: PathBuf, what: String },
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, in words.
+        what: String,
+    },
 }
 
 impl fmt::Display for XqfError {

@@ -114,10 +114,14 @@ fn script(dir: &Path, name: &str, on_go: &str) -> String {
 }
 
 fn misbehaving(on_go: &str, limit: Limit) -> matchrunner::MatchReport {
+    // Skip rank detection: the script never plays a legal move.
+    misbehaving_with_ranks(on_go, limit, Some(RankBase::Zero))
+}
+
+fn misbehaving_with_ranks(on_go: &str, limit: Limit, ranks: Option<RankBase>) -> matchrunner::MatchReport {
     let dir = tempfile::tempdir().unwrap();
     let mut bad = EngineSpec::new(&script(dir.path(), "bad", on_go));
-    // Skip rank detection: the script never plays a legal move.
-    bad.ranks = Some(RankBase::Zero);
+    bad.ranks = ranks;
     let mut cfg = config([EngineSpec::new(QIKU), bad], 2, limit, None);
     cfg.margin = Duration::from_millis(200);
     matchrunner::run(&cfg, &|_, _| {}).unwrap()
@@ -142,6 +146,29 @@ fn no_move_crash_and_timeout_lose() {
     let r = misbehaving("sleep 3", Limit::MoveTime(Duration::from_millis(50)));
     assert_eq!(r.faults[1], [0, 0, 0, 2]);
     assert_eq!(r.tally.wins, 2);
+}
+
+#[test]
+fn faults_during_rank_detection_lose_games_instead_of_aborting_the_match() {
+    // Ranks auto-detected (the default): the first move is asked in the start position before
+    // the games; an unreadable move or a crash there used to abort the whole match.
+    let r = misbehaving_with_ranks("echo 'bestmove e0e5'", Limit::Depth(1), None);
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    let r = misbehaving_with_ranks("exit 1", Limit::Depth(1), None);
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [0, 0, 2, 0]);
+}
+
+#[test]
+fn overlong_output_lines_are_dropped_and_counted() {
+    // 300 KB without a newline, then an illegal move: the line is not buffered whole, the move
+    // after it is still read.
+    let r = misbehaving("head -c 300000 /dev/zero | tr '\\0' x; echo; echo 'bestmove e0e5'", Limit::Depth(1));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert_eq!(r.garbage_lines, [0, 2]);
+    assert!(r.games.iter().all(|g| g.garbage == [0, 1]));
+    assert!(matchrunner::summary(&r).contains("overlong lines dropped 2"));
 }
 
 #[test]

@@ -308,3 +308,55 @@ fn end_of_input_ends_the_engine() {
     let out: Vec<String> = lines.try_iter().collect();
     assert!(out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
 }
+
+/// Whether an allocation of `gib` GiB is sure to be refused here: Linux with heuristic overcommit
+/// refuses one larger than RAM plus swap. Elsewhere the test cannot know, and skips.
+fn allocation_refused(gib: u64) -> bool {
+    let overcommit = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kib = |key: &str| -> Option<u64> {
+        let line = meminfo.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    match (overcommit.trim(), kib("MemTotal:"), kib("SwapTotal:")) {
+        ("0", Some(mem), Some(swap)) => (mem + swap) < gib << 20,
+        _ => false,
+    }
+}
+
+#[test]
+fn hash_the_machine_cannot_hold_keeps_the_old_table() {
+    if !allocation_refused(64) {
+        eprintln!("skipped: cannot be sure a 64 GiB allocation is refused on this machine");
+        return;
+    }
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 2");
+    // In the advertised range (1..=65536) but beyond this machine: used to abort the engine.
+    e.send("setoption name Hash value 65536");
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string option Hash: cannot allocate a 65536 MiB hash table")
+            && l.contains("keeping the 2 MiB table")),
+        "{lines:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    check_infos(&Position::startpos(), &lines);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3")), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn d_draws_the_board_from_the_core_diagram() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let lines = e.until("Key:", LIVENESS);
+    assert_eq!(lines[0], "9 車馬象士將士象馬車");
+    assert!(lines.contains(&"2 ＋炮＋＋炮＋＋＋＋".to_string()), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"));
+    assert!(!lines.iter().any(|l| l.is_empty()), "no blank line inside the drawing: {lines:?}");
+    e.quit();
+}

@@ -98,8 +98,8 @@ enum Command {
         /// Memory for records before sorted runs are spilled to disk (e.g. 512M, 2G).
         #[arg(long, default_value = "1G", value_parser = parse_size)]
         memory: u64,
-        /// Worker threads (default: all cores, or RAYON_NUM_THREADS).
-        #[arg(long)]
+        /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
+        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
         threads: Option<usize>,
         /// Read only the first --max-ply moves of each game (faster; bad moves later in a game go unnoticed).
         #[arg(long)]

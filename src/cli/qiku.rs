@@ -1,7 +1,6 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
-use crate::cli::board;
 use crate::core::perft;
 use crate::core::Game;
 use crate::engine::search::{self, SearchOptions, Shared};
@@ -29,7 +28,8 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (the standard move-generator check).
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (0 to 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
         depth: u32,
         /// Position: a FEN (Pikafish style) or `startpos`.
         #[arg(long, default_value = "startpos")]
@@ -71,11 +71,11 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
-        /// Depth of every search.
-        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        /// Depth of every search (1 to 100).
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 16)]
+        /// Transposition table size in MiB (1 to 65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_mib)]
         hash: usize,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -137,8 +137,8 @@ struct MatchArgs {
     /// Write the games here as PGN (rewritten atomically after every game).
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
-    /// Games played at the same time (each with its own engine processes).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time, 1 to 256 (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     concurrency: usize,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
@@ -187,17 +187,17 @@ struct AnalyzeArgs {
     /// Moves played from the FEN (ICCS, e.g. h2e2 h9g7), so that repetitions are judged.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
-    /// Search to this depth.
-    #[arg(long, conflicts_with = "movetime")]
+    /// Search to this depth (1 to 100).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search for this many milliseconds (default: depth 12 if neither is given).
     #[arg(long)]
     movetime: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (1 to 65536).
+    #[arg(long, default_value_t = 64, value_parser = hash_mib)]
     hash: usize,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
     /// Also print the static evaluation term by term (red's view).
     #[arg(long)]
@@ -205,6 +205,23 @@ struct AnalyzeArgs {
     /// Print one JSON object (best move, score, depth, nodes, pv and the lines) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `--hash`: MiB in 1..=[`uci::MAX_HASH_MIB`], as the UCI option allows.
+fn hash_mib(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_HASH_MIB)
+}
+
+/// `--threads`: 1..=[`uci::MAX_THREADS`], as the UCI option allows.
+fn threads(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_THREADS)
+}
+
+fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    s.parse::<usize>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| format!("{s} is not a number in {lo}..={hi}"))
 }
 
 /// Entry point of the `qiku` binary.
@@ -216,7 +233,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         None | Some(Command::Uci) => {
-            uci::run(std::io::stdin().lock(), uci::Output::new(Box::new(std::io::stdout())), Default::default());
+            crate::engine::session::run(std::io::stdin().lock(), uci::Output::new(Box::new(std::io::stdout())), Default::default());
             Ok(())
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
@@ -229,9 +246,9 @@ pub fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Renju(args)) => super::renju::run(&args),
-        Some(Command::Show { fen }) => {
-            super::parse_position(&fen).map(|pos| print!("{}", board::render(&pos, super::use_colour())))
-        }
+        Some(Command::Show { fen }) => super::parse_position(&fen)
+            .map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
+            .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -304,8 +321,8 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         (Some(d), None) => Limits::depth(d),
         (None, None) => Limits::depth(12),
     };
-    let shared = Shared::new(args.hash.max(1));
-    let options = SearchOptions { threads: args.threads.max(1), ..SearchOptions::default() };
+    let shared = Shared::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+    let options = SearchOptions { threads: args.threads, ..SearchOptions::default() };
     let mut lines = Vec::new();
     let json = args.json;
     let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
@@ -339,12 +356,13 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
 fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
     let total = bench::POSITIONS.len();
     let mut i = 0;
-    let lines = bench::run(bench::POSITIONS, depth.max(1), hash.max(1), |l| {
+    let lines = bench::run(bench::POSITIONS, depth, hash, |l| {
         i += 1;
         if !json {
             println!("{i:>2}/{total} nodes {:>10} best {:<5} {:>7} ms  {}", l.nodes, l.best, l.time.as_millis(), l.fen);
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
@@ -378,7 +396,8 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
     let mut specs = [EngineSpec::new(&args.engine[0]), EngineSpec::new(&args.engine[1])];
     let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
     for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
-        specs[owner("protocol", idx)?].protocol = v.parse()?;
+        specs[owner("protocol", idx)?].protocol =
+            v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?;
     }
     for (v, idx) in args.option.iter().zip(indices("option")) {
         let (name, value) = v.split_once('=').ok_or_else(|| format!("--option {v:?}: expected NAME=VALUE"))?;
@@ -388,7 +407,11 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
         specs[owner("name", idx)?].name = Some(v.clone());
     }
     for (v, idx) in args.ranks.iter().zip(indices("ranks")) {
-        specs[owner("ranks", idx)?].ranks = if v == "auto" { None } else { Some(v.parse()?) };
+        specs[owner("ranks", idx)?].ranks = if v == "auto" {
+            None
+        } else {
+            Some(v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?)
+        };
     }
     Ok(specs)
 }
@@ -396,7 +419,7 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
 fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     let engines = engine_specs(args, m)?;
     let limit = if let Some(tc) = &args.tc {
-        matchrunner::parse_tc(tc)?
+        matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
     } else if let Some(ms) = args.movetime {
         Limit::MoveTime(std::time::Duration::from_millis(ms.max(1)))
     } else if let Some(d) = args.depth {
@@ -404,7 +427,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     } else if let Some(n) = args.nodes {
         Limit::Nodes(n.max(1))
     } else {
-        matchrunner::parse_tc("10+0.1")?
+        matchrunner::parse_tc("10+0.1").map_err(|e| e.to_string())?
     };
     let openings = match &args.openings {
         Some(path) => openings::load(path).map_err(|e| e.to_string())?,
@@ -455,6 +478,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
                 "los": report.tally.los(),
                 "faults": report.faults.iter().map(|f| serde_json::json!({
                     "illegal_moves": f[0], "no_move": f[1], "crashes": f[2], "time_losses": f[3]})).collect::<Vec<_>>(),
+                "garbage_lines": report.garbage_lines,
             })
         );
     } else {
@@ -490,7 +514,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     if let Some(path) = &args.book {
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
-        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| format!("{}: {e}", path.display()))?;
+        // The error names the file.
+        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
         let moves = book.moves(&pos);
         let pick = book.pick(&pos);
         if !args.json {

@@ -89,14 +89,18 @@ pub fn advisor_attacks(sq: Square) -> Bitboard {
 /// A blocking square and the targets that are reachable when it is empty.
 #[derive(Copy, Clone, Debug)]
 pub struct Blockable {
+    /// The square whose occupant blocks the move (a horse's leg, an elephant's eye).
     pub block: Square,
+    /// The targets reachable while `block` is empty.
     pub targets: Bitboard,
 }
 
 /// Up to four [`Blockable`] groups for one square.
 #[derive(Copy, Clone, Debug)]
 pub struct BlockableSet {
+    /// How many of `items` are used.
     pub len: u8,
+    /// The groups; only the first `len` are meaningful.
     pub items: [Blockable; 4],
 }
 

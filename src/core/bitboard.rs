@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
 #[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+/// A set of squares: bit `i` stands for the square of index `i` (90 used bits of a `u128`).
 pub struct Bitboard(pub u128);
 
 const MASK: u128 = (1u128 << 90) - 1;
@@ -23,34 +24,44 @@ static SQUARE_BITS: [u128; 90] = {
 };
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 90 squares.
     pub const FULL: Bitboard = Bitboard(MASK);
 
     #[inline(always)]
+    /// The set holding only `sq`.
     pub fn from_square(sq: Square) -> Bitboard {
         Bitboard(SQUARE_BITS[sq.index()])
     }
     #[inline(always)]
+    /// Whether `sq` is in the set.
     pub fn contains(self, sq: Square) -> bool {
         self.0 & SQUARE_BITS[sq.index()] != 0
     }
+    /// Whether the set has no square.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// Whether the set has at least one square.
     pub const fn any(self) -> bool {
         self.0 != 0
     }
+    /// Number of squares in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
     #[inline]
+    /// The set with `sq` added.
     pub fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | SQUARE_BITS[sq.index()])
     }
     #[inline]
+    /// The set with `sq` removed.
     pub fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !SQUARE_BITS[sq.index()])
     }
+    /// Squares in either set (`|` in a `const` context).
     pub const fn union(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 | other.0)
     }

@@ -26,20 +26,29 @@ pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 pub enum Outcome {
     /// `winner` won; `reason` says how.
     Decisive {
+        /// The side that won.
         winner: Color,
+        /// How.
         reason: EndReason,
     },
+    /// A draw, and why.
     Draw(EndReason),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Why a game ends.
 pub enum EndReason {
+    /// The side to move is in check and has no legal move (it loses).
     Checkmate,
+    /// The side to move is not in check but has no legal move (it loses, unlike chess).
     Stalemate,
+    /// One side checked on every move of a repetition cycle (that side loses).
     PerpetualCheck,
     /// One side chased the same unprotected (or more valuable) piece throughout a cycle.
     PerpetualChase,
+    /// A position occurred the third time without a perpetual check or chase (a draw).
     Repetition,
+    /// 120 plies (60 moves) without a capture (a draw).
     NoCaptureLimit,
     /// Neither side has a piece that can cross the river.
     InsufficientMaterial,
@@ -48,14 +57,17 @@ pub enum EndReason {
 /// The verdict on a repetition cycle (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RepetitionVerdict {
+    /// A draw: neither side or both sides checked throughout, and neither side or both chased.
     Draw,
     /// `loser` checked on every move of the cycle; the other side did not.
     PerpetualCheck {
+        /// The side that gave the perpetual check (it loses).
         loser: Color,
     },
     /// `loser` chased one and the same enemy piece with every move of the cycle; the other side
     /// did not (and neither side checked perpetually).
     PerpetualChase {
+        /// The side that chased (it loses).
         loser: Color,
     },
 }
@@ -77,21 +89,27 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game starting from `start`, with no move played.
     pub fn new(start: Position) -> Game {
         Game { position: start.clone(), start, plies: Vec::new() }
     }
+    /// The starting position.
     pub fn start(&self) -> &Position {
         &self.start
     }
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
     }
+    /// The moves played, in order.
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.plies.iter().map(|p| p.mv)
     }
+    /// Number of plies played.
     pub fn len(&self) -> usize {
         self.plies.len()
     }
+    /// Whether no move has been played.
     pub fn is_empty(&self) -> bool {
         self.plies.is_empty()
     }

@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod chase;
+pub mod diagram;
 pub mod game;
 mod movegen;
 pub mod moves;
@@ -15,6 +16,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use diagram::Diagram;
 pub use game::{EndReason, Game, Outcome, RepetitionVerdict};
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};

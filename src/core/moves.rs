@@ -5,15 +5,19 @@ use super::square::Square;
 use std::fmt;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A move: from-square and to-square packed in 16 bits (captures and the moving piece are read from the position).
 pub struct Move(u16);
 
 impl Move {
+    /// The move from `from` to `to`.
     pub const fn new(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 7)
     }
+    /// The square the piece leaves.
     pub const fn from(self) -> Square {
         Square::from_index_unchecked((self.0 & 0x7f) as usize)
     }
+    /// The square the piece goes to.
     pub const fn to(self) -> Square {
         Square::from_index_unchecked((self.0 >> 7) as usize)
     }
@@ -59,12 +63,15 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// Most moves a list holds: above the bound on pseudo-legal moves worked out above.
     pub const CAPACITY: usize = 128;
 
+    /// An empty list.
     pub const fn new() -> MoveList {
         MoveList { moves: [Move(0); MoveList::CAPACITY], len: 0 }
     }
     #[inline]
+    /// Appends a move.
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MoveList::CAPACITY);
         if let Some(slot) = self.moves.get_mut(self.len) {
@@ -72,21 +79,27 @@ impl MoveList {
             self.len += 1;
         }
     }
+    /// Empties the list.
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// Number of moves.
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The moves as a slice.
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
+    /// The moves as a mutable slice (for sorting).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
+    /// Whether `m` is in the list.
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

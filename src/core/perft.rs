@@ -3,7 +3,12 @@
 use super::moves::{Move, MoveList};
 use super::position::Position;
 
-/// Leaf count at `depth`, making and unmaking every move down to the leaves (no bulk counting:
+/// The deepest perft the command line accepts. Each ply is one recursive call holding a move
+/// list, so a depth in the thousands overflows the stack; depth 10 from the start position already
+/// counts about 10^15 leaves, so nothing useful lies beyond this bound.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Leaf count at `depth` (at most [`MAX_DEPTH`]), making and unmaking every move down to the leaves (no bulk counting:
 /// each leaf is reached by a real make/unmake, only the empty recursive call is skipped).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
@@ -20,7 +25,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Leaf count at `depth` with bulk counting: at depth 1 the length of the move list is the count.
+/// Leaf count at `depth` (at most [`MAX_DEPTH`]) with bulk counting: at depth 1 the length of the move list is the count.
 pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);

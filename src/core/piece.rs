@@ -6,16 +6,21 @@ use std::ops::Not;
 /// A side. Red moves first and sits on ranks 0-4.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Color {
+    /// Red (moves first; "white" in UCI terms).
     Red = 0,
+    /// Black.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, red first.
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
+    /// 0 for red, 1 for black (for indexing arrays).
     pub const fn index(self) -> usize {
         self as usize
     }
+    /// The opponent.
     pub const fn other(self) -> Color {
         match self {
             Color::Red => Color::Black,
@@ -54,19 +59,28 @@ impl fmt::Display for Color {
 /// A kind of piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
+    /// King (general): 帥 / 將.
     King = 0,
+    /// Advisor: 仕 / 士.
     Advisor = 1,
+    /// Elephant (minister): 相 / 象.
     Elephant = 2,
+    /// Horse: 傌 / 馬.
     Horse = 3,
+    /// Rook (chariot): 俥 / 車.
     Rook = 4,
+    /// Cannon: 炮 / 砲.
     Cannon = 5,
+    /// Pawn (soldier): 兵 / 卒.
     Pawn = 6,
 }
 
 impl Role {
+    /// All seven roles, in index order.
     pub const ALL: [Role; 7] =
         [Role::King, Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn];
 
+    /// 0 (king) to 6 (pawn), for indexing arrays.
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -107,6 +121,7 @@ impl Role {
             _ => return None,
         })
     }
+    /// The English name (`king`, `advisor`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             Role::King => "king",
@@ -123,11 +138,14 @@ impl Role {
 /// A piece: a side and a role.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Piece {
+    /// Whose piece.
     pub color: Color,
+    /// What piece.
     pub role: Role,
 }
 
 impl Piece {
+    /// The piece of `color` and `role`.
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }
@@ -135,6 +153,7 @@ impl Piece {
     pub const fn index(self) -> usize {
         self.color as usize * 7 + self.role as usize
     }
+    /// The piece of index `color * 7 + role` (the inverse of `Piece::index`), if in range.
     pub fn from_index(index: usize) -> Option<Piece> {
         let color = match index / 7 {
             0 => Color::Red,

@@ -30,6 +30,7 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 #[derive(Clone, PartialEq, Eq, Hash)]
+/// A legal Xiangqi position: placement, side to move, move counters and Zobrist keys.
 pub struct Position {
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
@@ -44,6 +45,7 @@ pub struct Position {
 /// What [`Position::make_move`] returns and [`Position::unmake_move`] needs back.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
+    /// The piece the move captured, if any.
     pub captured: Option<Piece>,
     halfmoves: u32,
     // Restoring the keys is cheaper than toggling them back.
@@ -54,18 +56,26 @@ pub struct Undo {
 /// A placement that breaks the rules of Xiangqi.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
+    /// The FEN text cannot be read.
     Fen(FenError),
+    /// This side has no king.
     MissingKing(Color),
+    /// More pieces of a kind than the game has (e.g. three rooks of one side).
     TooMany {
+        /// The piece.
         piece: Piece,
+        /// How many there are.
         count: u32,
     },
     /// A king outside its palace, an advisor off the palace diagonals, an elephant on a point it
     /// can never reach, or a pawn behind its start.
     ImpossibleSquare {
+        /// The piece.
         piece: Piece,
+        /// Where it stands.
         square: Square,
     },
+    /// The two kings face each other on an open file.
     KingsFacing,
     /// The side that just moved is left in check.
     OppositeCheck,
@@ -224,6 +234,7 @@ impl Position {
         Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves }
     }
 
+    /// The position as FEN (Pikafish style: `w`/`b`, `-` `-`, half-move clock and move number).
     pub fn fen(&self) -> String {
         self.to_setup().to_fen()
     }
@@ -271,6 +282,7 @@ impl Position {
         self.board[to.index()] = Some(p);
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.turn
     }
@@ -286,30 +298,37 @@ impl Position {
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves
     }
+    /// The FEN move number (starts at 1, grows after black's move).
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
     #[inline]
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
     #[inline]
+    /// Every occupied square.
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
     #[inline]
+    /// The squares of `c`'s pieces.
     pub fn by_color(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
     }
     #[inline]
+    /// The squares of both sides' pieces of role `r`.
     pub fn by_role(&self, r: Role) -> Bitboard {
         self.by_role[r.index()]
     }
     #[inline]
+    /// The squares of piece `p`.
     pub fn pieces(&self, p: Piece) -> Bitboard {
         self.by_color[p.color.index()] & self.by_role[p.role.index()]
     }
     #[inline]
+    /// The square of `c`'s king.
     pub fn king(&self, c: Color) -> Square {
         let k = self.pieces(Piece::new(c, Role::King));
         debug_assert!(k.any(), "position without {c} king");

@@ -15,7 +15,9 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 /// A board placement that has not been checked against the rules.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Setup {
+    /// The piece on each square, by square index.
     pub board: [Option<Piece>; 90],
+    /// The side to move.
     pub turn: Color,
     /// Plies since the last capture (the FEN's fifth field).
     pub halfmoves: u32,
@@ -24,12 +26,15 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// An empty board, red to move.
     pub fn empty() -> Setup {
         Setup { board: [None; 90], turn: Color::Red, halfmoves: 0, fullmoves: 1 }
     }
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
+    /// Puts `piece` on `sq` (or empties it).
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
     }
@@ -136,11 +141,27 @@ impl Setup {
 /// A FEN that cannot be read as text (before any rule is checked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
+    /// No text.
     Empty,
+    /// The placement does not have 10 ranks (the count found).
     RankCount(usize),
-    FileCount { rank: u8, files: u32 },
-    BadChar { rank: u8, c: char },
+    /// A rank does not add up to 9 files.
+    FileCount {
+        /// The rank (0-9).
+        rank: u8,
+        /// The files it adds up to (not 9).
+        files: u32,
+    },
+    /// A character that is no piece letter or digit.
+    BadChar {
+        /// The rank (0-9).
+        rank: u8,
+        /// The character.
+        c: char,
+    },
+    /// The side to move is not `w`, `r` or `b` (the text found).
     BadTurn(String),
+    /// A move counter is not a number (the text found).
     BadNumber(String),
 }
 

@@ -14,7 +14,9 @@ pub struct File(u8);
 pub struct Rank(u8);
 
 impl File {
+    /// Number of files.
     pub const COUNT: usize = 9;
+    /// Every file, `a` to `i`.
     pub const ALL: [File; 9] = [File(0), File(1), File(2), File(3), File(4), File(5), File(6), File(7), File(8)];
 
     /// The file with index `0..9`, or `None`.
@@ -25,12 +27,15 @@ impl File {
             None
         }
     }
+    /// 0 (`a`) to 8 (`i`).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// The ICCS letter, `a` to `i`.
     pub const fn char(self) -> char {
         (b'a' + self.0) as char
     }
+    /// The file of an ICCS letter (either case).
     pub fn from_char(c: char) -> Option<File> {
         match c {
             'a'..='i' => Some(File(c as u8 - b'a')),
@@ -45,6 +50,7 @@ impl File {
 }
 
 impl Rank {
+    /// Number of ranks.
     pub const COUNT: usize = 10;
 
     /// The rank with index `0..10`, or `None`.
@@ -55,12 +61,15 @@ impl Rank {
             None
         }
     }
+    /// 0 (red's back rank) to 9 (black's back rank).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// The ICCS digit, `0` to `9`.
     pub const fn char(self) -> char {
         (b'0' + self.0) as char
     }
+    /// The rank of an ICCS digit.
     pub fn from_char(c: char) -> Option<Rank> {
         c.to_digit(10).and_then(Rank::new)
     }
@@ -75,8 +84,10 @@ impl Rank {
 pub struct Square(u8);
 
 impl Square {
+    /// Number of squares.
     pub const COUNT: usize = 90;
 
+    /// The square on `file` and `rank`.
     pub const fn new(file: File, rank: Rank) -> Square {
         Square(rank.0 * 9 + file.0)
     }
@@ -101,12 +112,15 @@ impl Square {
             None
         }
     }
+    /// `rank * 9 + file`: 0 (`a0`) to 89 (`i9`).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+    /// The square's file.
     pub const fn file(self) -> File {
         File(self.0 % 9)
     }
+    /// The square's rank.
     pub const fn rank(self) -> Rank {
         Rank(self.0 / 9)
     }

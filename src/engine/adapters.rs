@@ -1,13 +1,73 @@
 //! Connects the engine's [`OpeningBook`] and [`Endgames`] traits to the crate's `.qbk` books
-//! ([`crate::book`]) and `.qtb` tablebases ([`crate::tablebase`]).
+//! ([`crate::book`]) and `.qtb` tablebases ([`crate::tablebase`]), and says how the UCI front end
+//! opens them ([`Openers`]): the front end itself knows no file format.
 
-use super::uci::Openers;
 use super::{Endgames, OpeningBook, TbValue};
-use crate::book::{self, Book, BookMove, BookRng, Policy};
+use crate::book::{self, Book, BookError, BookMove, BookRng, Policy};
 use crate::core::{Move, Position};
-use crate::tablebase::{self, Tablebases, Wdl};
-use std::path::Path;
+use crate::tablebase::{self, Tablebases, TbError, Wdl};
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+/// Why a book or a tablebase directory could not be opened for the engine.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The book policy name is not one of [`BOOK_POLICIES`].
+    UnknownPolicy(String),
+    /// The `.qbk` file could not be read or failed verification.
+    Book(BookError),
+    /// The tablebase directory could not be read.
+    Tablebases(TbError),
+    /// The directory holds no `.qtb` table.
+    NoTables(PathBuf),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::UnknownPolicy(name) => {
+                write!(f, "unknown book policy {name:?} (expected one of {})", BOOK_POLICIES.join(", "))
+            }
+            OpenError::Book(e) => write!(f, "{e}"),
+            OpenError::Tablebases(e) => write!(f, "{e}"),
+            OpenError::NoTables(dir) => write!(f, "no .qtb tables in {}", dir.display()),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Book(e) => Some(e),
+            OpenError::Tablebases(e) => Some(e),
+            OpenError::UnknownPolicy(_) | OpenError::NoTables(_) => None,
+        }
+    }
+}
+
+/// Opens a book for the UCI `BookFile` option: `(path, policy, min_games)`.
+pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, OpenError>;
+/// Opens the tablebases for the UCI `TablebasePath` option.
+pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, OpenError>;
+
+/// How book and tablebase files are opened by the UCI front end.
+#[derive(Copy, Clone)]
+pub struct Openers {
+    /// Opens the `BookFile`.
+    pub book: BookOpener,
+    /// Opens the `TablebasePath` directory.
+    pub tablebases: TablebaseOpener,
+    /// Policies accepted by `BookPolicy` (the first is the default).
+    pub book_policies: &'static [&'static str],
+}
+
+impl Default for Openers {
+    /// The crate's own book and tablebase formats.
+    fn default() -> Self {
+        openers()
+    }
+}
 
 /// Book policies by their UCI names (the same words `qiku-book probe --pick` uses).
 pub const BOOK_POLICIES: &[&str] = &["best", "games", "score"];
@@ -33,8 +93,8 @@ pub struct QbkBook {
 impl QbkBook {
     /// Opens (and fully verifies) a book. The random policies are seeded from the clock, so
     /// that games differ; `best` is deterministic.
-    pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkBook, String> {
-        let book = Book::open(path).map_err(|e| e.to_string())?;
+    pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkBook, OpenError> {
+        let book = Book::open(path).map_err(OpenError::Book)?;
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         Ok(QbkBook { book, policy, min_games: min_games as u64, rng: Mutex::new(BookRng::new(seed)) })
@@ -63,6 +123,7 @@ pub struct QtbTables {
 }
 
 impl QtbTables {
+    /// Wraps opened tables.
     pub fn new(tables: Tablebases) -> QtbTables {
         let max_pieces = tables.tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
         QtbTables { tables, max_pieces }
@@ -98,15 +159,15 @@ impl Endgames for QtbTables {
     }
 }
 
-fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, String> {
-    let p = policy(policy_name).ok_or_else(|| format!("unknown book policy {policy_name:?}"))?;
+fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, OpenError> {
+    let p = policy(policy_name).ok_or_else(|| OpenError::UnknownPolicy(policy_name.to_string()))?;
     Ok(Arc::new(QbkBook::open(Path::new(path), p, min_games)?))
 }
 
-fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, String> {
-    let tables = Tablebases::open(dir).map_err(|e| e.to_string())?;
+fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, OpenError> {
+    let tables = Tablebases::open(dir).map_err(OpenError::Tablebases)?;
     if tables.tables().is_empty() {
-        return Err(format!("no .qtb tables in {dir}"));
+        return Err(OpenError::NoTables(PathBuf::from(dir)));
     }
     Ok(Arc::new(QtbTables::new(tables)))
 }

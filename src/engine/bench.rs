@@ -5,8 +5,42 @@
 use super::ordering::History;
 use super::search::{self, SearchOptions, Shared};
 use super::time::Limits;
-use crate::core::{Game, Position};
+use super::tt::TableSizeError;
+use crate::core::{Game, Position, PositionError};
+use std::fmt;
 use std::time::{Duration, Instant};
+
+/// Why a bench could not run.
+#[derive(Debug)]
+pub enum BenchError {
+    /// A position is not a valid FEN.
+    Fen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        source: PositionError,
+    },
+    /// The transposition table could not be allocated.
+    Hash(TableSizeError),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Fen { fen, source } => write!(f, "bench position {fen:?}: {source}"),
+            BenchError::Hash(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BenchError::Fen { source, .. } => Some(source),
+            BenchError::Hash(e) => Some(e),
+        }
+    }
+}
 
 /// Start position, middlegames from master games, and endgames.
 pub const POSITIONS: &[&str] = &[
@@ -32,9 +66,13 @@ pub const DEFAULT_DEPTH: u32 = 10;
 /// One position's figures.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// The position searched.
     pub fen: String,
+    /// Nodes the search visited.
     pub nodes: u64,
+    /// Time it took.
     pub time: Duration,
+    /// The best move found (ICCS), or `(none)`.
     pub best: String,
 }
 
@@ -45,12 +83,12 @@ pub fn run(
     depth: u32,
     hash_mib: usize,
     mut progress: impl FnMut(&BenchLine),
-) -> Result<Vec<BenchLine>, String> {
-    let shared = Shared::new(hash_mib);
+) -> Result<Vec<BenchLine>, BenchError> {
+    let shared = Shared::try_new(hash_mib).map_err(BenchError::Hash)?;
     let options = SearchOptions::default();
     let mut lines = Vec::new();
     for fen in fens {
-        let pos = Position::from_fen(fen).map_err(|e| format!("bench position {fen:?}: {e}"))?;
+        let pos = Position::from_fen(fen).map_err(|source| BenchError::Fen { fen: fen.to_string(), source })?;
         shared.tt.clear();
         shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         let mut history = History::default();
@@ -68,3 +106,8 @@ pub fn run(
     }
     Ok(lines)
 }
+
+/// Total nodes of [`POSITIONS`] at [`DEFAULT_DEPTH`] with a 16 MiB table (`qiku bench`'s
+/// defaults): the search's signature, pinned by a test so that any change to what the search does
+/// shows (change it only with a change meant to alter the search, and say so in the commit).
+pub const SIGNATURE: u64 = 1_058_205;

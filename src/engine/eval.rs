@@ -16,10 +16,17 @@ use crate::core::{Bitboard, Color, Piece, Position, Role, Square};
 /// than a pawn: a rook is about 900.
 pub type Value = i32;
 
+/// The score (kept with [`Value`], the scale it belongs to) of delivering mate now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: Value = 30_000;
+/// Scores beyond this (either sign) are mates or tablebase wins at a known distance.
+pub const MATE_BOUND: Value = MATE - 1_000;
+
 /// A middlegame/endgame pair of values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
+    /// Middlegame value.
     pub mg: Value,
+    /// Endgame value.
     pub eg: Value,
 }
 
@@ -155,6 +162,7 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
         mobility: [p(0, 0), p(1, 1), p(1, 1), p(8, 8), p(3, 3), p(2, 2), p(0, 0)],
         threat_second: 24,
@@ -199,13 +207,21 @@ const BY_VALUE: [Role; 7] =
 /// and for tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
+    /// Game phase, from 0 (bare kings) to `PHASE_MAX` (all pieces).
     pub phase: i32,
+    /// Material.
     pub material: Value,
+    /// Piece-square tables.
     pub pst: Value,
+    /// Mobility.
     pub mobility: Value,
+    /// Piece relations (cannon screens, connected pieces, ...).
     pub relations: Value,
+    /// King safety.
     pub king_safety: Value,
+    /// The side to move's bonus.
     pub tempo: Value,
+    /// The sum, as the search sees it (red's view).
     pub total: Value,
 }
 

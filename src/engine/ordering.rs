@@ -32,6 +32,7 @@ impl Default for History {
 
 impl History {
     #[inline]
+    /// The history score of `piece` moving to `m`'s target square.
     pub fn get(&self, piece: Piece, m: Move) -> i32 {
         self.table[piece.index()][m.to().index()]
     }
@@ -54,6 +55,7 @@ impl History {
         }
     }
 
+    /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         *self = History::default();
     }
@@ -124,10 +126,12 @@ impl MovePicker {
         MovePicker { moves, scores, next: 0 }
     }
 
+    /// Number of moves the picker holds.
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
+    /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }

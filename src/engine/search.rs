@@ -15,9 +15,10 @@
 //! which they fill for the main thread; only the main thread reports and decides.
 
 use super::eval::{evaluate, Value, Weights, MATERIAL};
+pub use super::eval::{MATE, MATE_BOUND};
 use super::ordering::{is_bad_capture, History, MovePicker};
 use super::time::{budget, Budget, Limits};
-use super::tt::{Bound, Entry, TranspositionTable};
+use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, TbValue};
 use crate::core::chase;
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
@@ -28,14 +29,11 @@ use std::time::{Duration, Instant};
 
 /// Deepest line the search follows.
 pub const MAX_PLY: usize = 128;
-/// The score of delivering mate now; a mate in `n` plies scores `MATE - n`.
-pub const MATE: Value = 30_000;
-/// Scores beyond this (either sign) are mates or tablebase wins at a known distance.
-pub const MATE_BOUND: Value = MATE - 1_000;
 const INF: Value = 31_000;
 
 /// State shared by the search threads and the thread that may stop them.
 pub struct Shared {
+    /// The transposition table.
     pub tt: TranspositionTable,
     /// Set to end the search (UCI `stop`). The search never sets it itself, so that after `go
     /// infinite` the front end can wait for the GUI's `stop` even when the search ends early.
@@ -48,13 +46,24 @@ pub struct Shared {
     pub ponderhit_at: std::sync::Mutex<Option<Instant>>,
     /// Nodes of all threads (helpers add theirs in batches).
     pub nodes: AtomicU64,
+    /// Tablebase probes of all threads.
     pub tbhits: AtomicU64,
 }
 
 impl Shared {
+    /// Shared state with a `hash_mib` MiB table (for sizes known to fit; see [`Shared::try_new`]).
     pub fn new(hash_mib: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    /// Like [`Shared::new`], but a table the machine cannot hold is an error, not an abort.
+    pub fn try_new(hash_mib: usize) -> Result<Shared, TableSizeError> {
+        TranspositionTable::try_new(hash_mib).map(Shared::with_table)
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             stop: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
@@ -68,9 +77,13 @@ impl Shared {
 /// How the search is configured (the UCI options that matter to it).
 #[derive(Clone)]
 pub struct SearchOptions {
+    /// Search threads (1 = no helpers).
     pub threads: usize,
+    /// Time kept back per move for the GUI's and the pipe's latency.
     pub move_overhead: Duration,
+    /// Evaluation weights.
     pub weights: Weights,
+    /// Endgame tables probed inside the tree, if any.
     pub tablebases: Option<Arc<dyn Endgames>>,
     /// Probe tables inside the search only with at most this many pieces on the board.
     pub tb_probe_limit: u32,
@@ -91,17 +104,26 @@ impl Default for SearchOptions {
 /// One line of search output (UCI `info`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {
+    /// Completed iteration depth.
     pub depth: u32,
+    /// Deepest ply reached (quiescence included).
     pub seldepth: u32,
+    /// Score of the principal variation.
     pub score: Score,
+    /// Nodes searched so far (all threads).
     pub nodes: u64,
+    /// Time since the search began.
     pub time: Duration,
+    /// Permille of the table filled.
     pub hashfull: u32,
+    /// Tablebase probes so far.
     pub tbhits: u64,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 
 impl Info {
+    /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let ms = self.time.as_millis() as u64;
         (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000)
@@ -136,10 +158,15 @@ impl Info {
 pub struct SearchResult {
     /// `None` only when the side to move has no legal move.
     pub best: Option<Move>,
+    /// The expected reply, to ponder on.
     pub ponder: Option<Move>,
+    /// Score of the best move.
     pub score: Score,
+    /// Last completed depth.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 

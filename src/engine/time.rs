@@ -16,13 +16,19 @@ use std::time::Duration;
 pub struct Limits {
     /// Remaining clock time of red and black (UCI `wtime`/`btime`: red is "white").
     pub time: [Option<Duration>; 2],
+    /// Increment per move of red and black (`winc`/`binc`).
     pub inc: [Option<Duration>; 2],
+    /// Moves to the next time control.
     pub movestogo: Option<u32>,
+    /// Exact time for this move.
     pub movetime: Option<Duration>,
+    /// Search to this depth only.
     pub depth: Option<u32>,
+    /// Search this many nodes only.
     pub nodes: Option<u64>,
     /// Stop when a mate in this many moves is found.
     pub mate: Option<u32>,
+    /// Search until `stop`.
     pub infinite: bool,
     /// `go ponder`: search as if infinite until `ponderhit` (then the clock limits apply) or `stop`.
     pub ponder: bool,
@@ -31,9 +37,11 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Search to `depth` plies.
     pub fn depth(depth: u32) -> Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
+    /// Search for `ms` milliseconds.
     pub fn movetime(ms: u64) -> Limits {
         Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
     }

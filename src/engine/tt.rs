@@ -8,7 +8,46 @@
 //! UCI option `Hash` in MiB.
 
 use crate::core::Move;
+use std::collections::TryReserveError;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Why a table of the asked size could not be made. The engine keeps its old table then.
+#[derive(Debug)]
+pub enum TableSizeError {
+    /// The size in bytes does not fit in the address space.
+    TooLarge {
+        /// The size asked for, in MiB.
+        mib: usize,
+    },
+    /// The allocator refused the memory.
+    OutOfMemory {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The allocator's refusal.
+        source: TryReserveError,
+    },
+}
+
+impl fmt::Display for TableSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableSizeError::TooLarge { mib } => write!(f, "a {mib} MiB hash table does not fit in memory addresses"),
+            TableSizeError::OutOfMemory { mib, source } => {
+                write!(f, "cannot allocate a {mib} MiB hash table: {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableSizeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableSizeError::TooLarge { .. } => None,
+            TableSizeError::OutOfMemory { source, .. } => Some(source),
+        }
+    }
+}
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,12 +56,14 @@ pub enum Bound {
     Upper,
     /// The true value is at least the score (a move failed high).
     Lower,
+    /// The score is the true value.
     Exact,
 }
 
 /// One stored result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The best move found, if any.
     pub mv: Option<Move>,
     /// Search score, with mate scores relative to this position (see `search::score_to_tt`).
     pub score: i32,
@@ -30,6 +71,7 @@ pub struct Entry {
     pub eval: i32,
     /// Remaining depth of the search that produced the score (quiescence entries store 0).
     pub depth: i32,
+    /// How the score relates to the true value.
     pub bound: Bound,
 }
 
@@ -91,12 +133,26 @@ fn generation_of(d: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB (at least one bucket), for sizes known to fit: like any `Vec`,
+    /// it aborts the process if the memory cannot be had. Sizes chosen by a user go through
+    /// [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
-        let n = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n.max(1));
-        buckets.resize_with(n.max(1), Bucket::default);
+        let n = ((mib.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// A table of about `mib` MiB (at least one bucket), or why the memory cannot be had (an
+    /// error instead of the allocator's abort, so that a UCI `Hash` too large for the machine
+    /// leaves the engine running).
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableSizeError> {
+        let bytes = mib.max(1).checked_mul(1 << 20).ok_or(TableSizeError::TooLarge { mib })?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|source| TableSizeError::OutOfMemory { mib, source })?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
     /// Size in MiB as configured.
@@ -233,5 +289,17 @@ mod tests {
         tt.clear();
         assert_eq!(tt.probe(0x1234_5678_9abc_def0), None);
         assert_eq!(tt.mib(), 1);
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_not_aborts() {
+        // More bytes than a usize holds.
+        let e = TranspositionTable::try_new(usize::MAX >> 10).err();
+        assert!(matches!(e, Some(TableSizeError::TooLarge { .. })), "{e:?}");
+        // 2^60 bytes: beyond any machine's address space, so the allocator refuses.
+        let e = TranspositionTable::try_new(1 << 40).err();
+        assert!(matches!(e, Some(TableSizeError::OutOfMemory { mib, .. }) if mib == 1 << 40), "{e:?}");
+        assert!(e.is_some_and(|e| std::error::Error::source(&e).is_some()));
+        assert_eq!(TranspositionTable::try_new(2).map(|t| t.mib()).ok(), Some(2));
     }
 }

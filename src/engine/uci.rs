@@ -9,10 +9,10 @@
 use super::eval::{self, Weights};
 use super::search::{Info, Shared};
 use super::time::Limits;
-use super::{Endgames, Engine, OpeningBook, Source};
+use super::{Engine, Source};
 use crate::core::{Game, Position};
 use crate::notation::iccs;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -24,9 +24,11 @@ use std::time::{Duration, Instant};
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// Output to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output(Arc::new(Mutex::new(w)))
     }
+    /// Writes `s` and a newline, and flushes.
     pub fn line(&self, s: &str) {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // A closed pipe means the GUI is gone; there is nobody left to tell.
@@ -35,26 +37,7 @@ impl Output {
     }
 }
 
-/// Opens a book for the `BookFile` option: `(path, policy, min_games)`.
-pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, String>;
-/// Opens the tablebases for the `TablebasePath` option.
-pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, String>;
-
-/// How book and tablebase files are opened (the engine itself knows no file format).
-#[derive(Copy, Clone)]
-pub struct Openers {
-    pub book: BookOpener,
-    pub tablebases: TablebaseOpener,
-    /// Policies accepted by `BookPolicy` (the first is the default).
-    pub book_policies: &'static [&'static str],
-}
-
-impl Default for Openers {
-    /// The crate's own book and tablebase formats.
-    fn default() -> Self {
-        super::adapters::openers()
-    }
-}
+pub use super::adapters::{BookOpener, Openers, TablebaseOpener};
 
 /// Option values as set by `setoption`.
 struct Options {
@@ -66,9 +49,12 @@ struct Options {
     weights: Weights,
 }
 
+/// `Hash` in MiB until the GUI sets it.
 pub const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: usize = 65_536;
-const MAX_THREADS: usize = 64;
+/// Largest `Hash` in MiB (the UCI option and the CLI's `--hash`).
+pub const MAX_HASH_MIB: usize = 65_536;
+/// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
+pub const MAX_THREADS: usize = 64;
 
 /// The UCI session.
 pub struct Uci {
@@ -87,6 +73,7 @@ pub struct Uci {
 }
 
 impl Uci {
+    /// A session writing to `out`, opening books and tables with `openers`.
     pub fn new(out: Output, openers: Openers) -> Uci {
         Uci {
             out,
@@ -174,7 +161,7 @@ impl Uci {
             }
             "d" => {
                 let pos = self.game.position();
-                self.out.line(&crate::cli::board::render(pos, false));
+                self.out.line(pos.diagram().to_string().trim_end());
                 self.out.line(&format!("Fen: {}", pos.fen()));
                 self.out.line(&format!("Key: {:016x}", pos.key()));
             }
@@ -246,9 +233,15 @@ impl Uci {
                 .ok_or_else(|| format!("option {name}: value {value:?} is not a number in {lo}..={hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "hash" => number(1, MAX_HASH_MIB as u64).map(|v| {
-                self.options.hash = v as usize;
-                self.engine().set_hash(v as usize);
+            "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
+                let result = self.engine().set_hash(v as usize);
+                match result {
+                    Ok(()) => {
+                        self.options.hash = v as usize;
+                        Ok(())
+                    }
+                    Err(e) => Err(format!("option Hash: {e}; keeping the {} MiB table", self.options.hash)),
+                }
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
             "move overhead" => number(0, 5000).map(|v| self.engine().options.move_overhead = Duration::from_millis(v)),
@@ -384,7 +377,7 @@ impl Uci {
                 }
                 l
             }
-            Err(e) => return self.info_string(&e),
+            Err(e) => return self.info_string(&e.to_string()),
         };
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
@@ -440,7 +433,8 @@ impl Uci {
         self.engine().shared.tt.probe(pos.key())
     }
 
-    fn stop(&mut self) {
+    /// Stops a running search and waits for its `bestmove` (as the `stop` command does).
+    pub fn stop(&mut self) {
         if let Some(shared) = self.active.take() {
             shared.stop.store(true, Ordering::Relaxed);
         }
@@ -448,8 +442,25 @@ impl Uci {
     }
 }
 
+/// A `go` command that cannot be obeyed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// A limit keyword (`wtime`, `depth`, ...) without a number after it.
+    MissingNumber(String),
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
+        }
+    }
+}
+
+impl std::error::Error for GoError {}
+
 /// Reads the arguments of `go`. Unknown words are reported back as warnings.
-pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), String> {
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), GoError> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
@@ -459,7 +470,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
             let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
-                return Err(format!("go: {key} needs a number"));
+                return Err(GoError::MissingNumber(key.to_string()));
             };
             let ms = Duration::from_millis(v.max(0) as u64);
             match key {
@@ -496,28 +507,3 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
     Ok((l, warnings))
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input; a `ucci` line switches to the
-/// UCCI dialect ([`super::ucci`]).
-pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
-    let mut uci = Uci::new(out.clone(), openers);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end.
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if line.trim() == "ucci" {
-            // The GUI speaks UCCI: hand the session over (nothing of UCI's state is carried).
-            uci.stop();
-            return super::ucci::run(input, out, openers);
-        }
-        if !uci.command(&line) {
-            return;
-        }
-    }
-    // End of input: let a running search finish its move, as if `stop` had been sent.
-    uci.stop();
-}

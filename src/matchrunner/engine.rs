@@ -10,7 +10,7 @@
 
 use crate::core::{Move, Position, Square, START_FEN};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -18,17 +18,41 @@ use std::time::{Duration, Instant};
 /// The protocol an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
+    /// UCI (`uci`, `uciok`, `go wtime ...`).
     Uci,
+    /// UCCI (`ucci`, `ucciok`, `go time ... increment ...`).
     Ucci,
 }
 
+/// A protocol or rank-base name that is not one of the known words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnknownName {
+    /// Not `uci` or `ucci`.
+    Protocol(String),
+    /// Not `0` or `1`.
+    RankBase(String),
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnknownName::Protocol(s) => write!(f, "unknown protocol {s:?} (expected uci or ucci)"),
+            UnknownName::RankBase(s) => {
+                write!(f, "unknown rank base {s:?} (expected 0 for ranks 0-9, 1 for ranks 1-10)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
 impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         match s.to_ascii_lowercase().as_str() {
             "uci" => Ok(Protocol::Uci),
             "ucci" => Ok(Protocol::Ucci),
-            _ => Err(format!("unknown protocol {s:?} (expected uci or ucci)")),
+            _ => Err(UnknownName::Protocol(s.to_string())),
         }
     }
 }
@@ -36,17 +60,19 @@ impl std::str::FromStr for Protocol {
 /// How an engine numbers ranks in moves: `h2e2` (0-9, ICCS) or `h3e3` (1-10).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RankBase {
+    /// Ranks 0-9, as ICCS.
     Zero,
+    /// Ranks 1-10.
     One,
 }
 
 impl std::str::FromStr for RankBase {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         match s {
             "0" => Ok(RankBase::Zero),
             "1" => Ok(RankBase::One),
-            _ => Err(format!("unknown rank base {s:?} (expected 0 for ranks 0-9, 1 for ranks 1-10)")),
+            _ => Err(UnknownName::RankBase(s.to_string())),
         }
     }
 }
@@ -58,6 +84,7 @@ pub struct EngineSpec {
     pub command: String,
     /// Name for reports and PGN; default the engine's `id name`.
     pub name: Option<String>,
+    /// The protocol it speaks.
     pub protocol: Protocol,
     /// `setoption` pairs, sent in order after the handshake.
     pub options: Vec<(String, String)>,
@@ -66,6 +93,7 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// A UCI engine started by `command`, ranks detected, no options.
     pub fn new(command: &str) -> EngineSpec {
         EngineSpec {
             command: command.to_string(),
@@ -80,19 +108,28 @@ impl EngineSpec {
 /// What went wrong with an engine.
 #[derive(Debug)]
 pub enum EngineError {
+    /// The program could not be started.
     Spawn {
+        /// The command line.
         command: String,
+        /// Why.
         error: std::io::Error,
     },
     /// The process closed its output (crashed or quit).
     Exited {
+        /// What we waited for.
         waiting_for: String,
     },
+    /// The engine did not answer in time.
     Timeout {
+        /// What we waited for.
         waiting_for: String,
+        /// How long we waited.
         after: Duration,
     },
+    /// Its input pipe is closed.
     Write {
+        /// Why.
         error: std::io::Error,
     },
     /// Output that makes no sense (a move that is not a move, ...).
@@ -113,7 +150,14 @@ impl fmt::Display for EngineError {
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EngineError::Spawn { error, .. } | EngineError::Write { error } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Splits a command line on whitespace, keeping double-quoted groups together.
 pub fn split_command(line: &str) -> Vec<String> {
@@ -171,15 +215,75 @@ pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
+/// The longest output line kept from an engine, in bytes. A longer line is read to its end but
+/// its content dropped and counted as garbage, so that an engine writing without newlines cannot
+/// make the runner buffer without bound (a 300 MB line used to take 297 MB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line of engine output as the reader thread forwards it.
+enum Incoming {
+    Line(String),
+    /// A line longer than [`MAX_LINE`], dropped.
+    Overlong,
+}
+
+/// Reads one line of at most `max` bytes into `buf` (newline and carriage return removed).
+/// Returns `Ok(None)` at end of input, `Ok(Some(false))` for a longer line (skipped to its end,
+/// `buf` holding its first `max` bytes), `Ok(Some(true))` for a line that fits.
+fn read_bounded_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        return Ok(Some(buf.len() <= max));
+    }
+    if buf.len() <= max {
+        // End of input without a newline.
+        return Ok(Some(true));
+    }
+    // Too long: drop the rest of the line without keeping it.
+    buf.truncate(max);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(Some(false));
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                r.consume(i + 1);
+                return Ok(Some(false));
+            }
+            None => {
+                let len = chunk.len();
+                r.consume(len);
+            }
+        }
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
+    /// How it was started.
     pub spec: EngineSpec,
     /// The engine's `id name`, or the spec's name.
     pub name: String,
+    /// The rank numbering of its moves (given, detected, or 0-9 when detection failed).
     pub ranks: RankBase,
+    /// Why rank detection failed, if it did: the engine's first move in the start position was
+    /// unreadable or it exited. The match goes on with ranks 0-9 (as `--ranks 0`), so the fault is
+    /// charged in the engine's games instead of aborting the match.
+    pub detection_error: Option<EngineError>,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Incoming>,
+    /// Overlong lines dropped since last asked ([`EngineProcess::take_garbage`]).
+    garbage: u64,
 }
 
 /// How long the handshake may take.
@@ -188,12 +292,17 @@ const HANDSHAKE: Duration = Duration::from_secs(20);
 /// One `go`: the limit for this move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Go {
+    /// Think this long.
     MoveTime(Duration),
+    /// Search to this depth.
     Depth(u32),
+    /// Search this many nodes.
     Nodes(u64),
     /// Remaining time and increment of red and black.
     Clock {
+        /// Remaining time of red and black.
         time: [Duration; 2],
+        /// Increment of red and black.
         inc: [Duration; 2],
     },
 }
@@ -203,10 +312,13 @@ pub enum Go {
 pub struct Answer {
     /// The move token as sent, and as read (`None`: `nobestmove`, `(none)`, `0000`).
     pub token: String,
+    /// The move, read in the engine's rank numbering.
     pub mv: Option<Move>,
     /// The last `score cp N` / `score mate N` and depth seen, for PGN comments.
     pub score: Option<String>,
+    /// The depth of the last `info depth` seen.
     pub depth: Option<u32>,
+    /// Time from `go` to `bestmove`.
     pub elapsed: Duration,
 }
 
@@ -230,9 +342,14 @@ impl EngineProcess {
         };
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            // Ends at end of output or a read error: either way the engine is gone.
+            while let Ok(Some(fits)) = read_bounded_line(&mut reader, MAX_LINE, &mut buf) {
+                // Not UTF-8 is garbage to ignore, not the end of the engine.
+                let item =
+                    if fits { Incoming::Line(String::from_utf8_lossy(&buf).into_owned()) } else { Incoming::Overlong };
+                if tx.send(item).is_err() {
                     break;
                 }
             }
@@ -241,9 +358,11 @@ impl EngineProcess {
             spec: spec.clone(),
             name: spec.name.clone().unwrap_or_default(),
             ranks: spec.ranks.unwrap_or(RankBase::Zero),
+            detection_error: None,
             child,
             stdin,
             lines: rx,
+            garbage: 0,
         };
         let (hello, ok) = match spec.protocol {
             Protocol::Uci => ("uci", "uciok"),
@@ -279,7 +398,16 @@ impl EngineProcess {
         }
         e.sync()?;
         if spec.ranks.is_none() {
-            e.ranks = e.detect_ranks()?;
+            match e.detect_ranks() {
+                Ok(r) => e.ranks = r,
+                // An unreadable first move or a crash is the engine's fault, charged in its game
+                // (where it will most likely do the same), not a reason to abort the match.
+                Err(err @ (EngineError::Protocol(_) | EngineError::Exited { .. } | EngineError::Write { .. })) => {
+                    e.ranks = RankBase::Zero;
+                    e.detection_error = Some(err);
+                }
+                Err(err) => return Err(err),
+            }
         }
         Ok(e)
     }
@@ -289,14 +417,24 @@ impl EngineProcess {
     }
 
     fn read_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: left })
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Incoming::Line(line)) => return Ok(line),
+                Ok(Incoming::Overlong) => self.garbage += 1,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: left })
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Exited { waiting_for: waiting_for.to_string() })
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Exited { waiting_for: waiting_for.to_string() }),
         }
+    }
+
+    /// Output lines longer than [`MAX_LINE`] dropped since the last call.
+    pub fn take_garbage(&mut self) -> u64 {
+        std::mem::take(&mut self.garbage)
     }
 
     /// `isready` / `readyok`.
@@ -482,5 +620,27 @@ mod tests {
         assert_eq!(split_command("  ./a  b \"c d\" "), vec!["./a", "b", "c d"]);
         assert_eq!(split_command("\"\""), vec![""]);
         assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let long = "x".repeat(100);
+        let input = format!("uciok\r\n{long}\nbestmove h2e2\n{long}");
+        let mut r = std::io::BufReader::with_capacity(16, input.as_bytes());
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        while let Some(fits) = read_bounded_line(&mut r, 20, &mut buf).unwrap() {
+            got.push((fits, String::from_utf8_lossy(&buf).into_owned()));
+        }
+        let x20 = "x".repeat(20);
+        assert_eq!(got, [(true, "uciok".into()), (false, x20.clone()), (true, "bestmove h2e2".into()), (false, x20)]);
+        // Exactly the bound fits; end of input without a newline is a line.
+        let mut r = "x".repeat(20).into_bytes();
+        r.extend_from_slice(b"\nabc");
+        let mut r = &r[..];
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), Some(true));
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), Some(true));
+        assert_eq!(buf, b"abc");
+        assert_eq!(read_bounded_line(&mut r, 20, &mut buf).unwrap(), None);
     }
 }

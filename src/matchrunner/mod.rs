@@ -27,12 +27,17 @@ use std::time::Duration;
 /// The limit each engine gets per move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Limit {
+    /// A fixed time per move.
     MoveTime(Duration),
+    /// A fixed depth per move.
     Depth(u32),
+    /// A fixed number of nodes per move.
     Nodes(u64),
     /// Base time per game and increment per move.
     Clock {
+        /// Time per engine for the game.
         base: Duration,
+        /// Time added after each move.
         inc: Duration,
     },
 }
@@ -48,20 +53,47 @@ impl fmt::Display for Limit {
     }
 }
 
+/// A time control that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcError {
+    /// A part is not a number of seconds.
+    NotSeconds {
+        /// The whole time control as given.
+        tc: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// Base and increment are both zero.
+    NoTime(String),
+}
+
+impl fmt::Display for TcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcError::NotSeconds { tc, part } => {
+                write!(f, "time control {tc:?}: {part:?} is not a number of seconds (expected e.g. 60+0.6)")
+            }
+            TcError::NoTime(tc) => write!(f, "time control {tc:?} gives no time"),
+        }
+    }
+}
+
+impl std::error::Error for TcError {}
+
 /// Reads `60+0.6` (seconds plus increment) or `60`.
-pub fn parse_tc(s: &str) -> Result<Limit, String> {
+pub fn parse_tc(s: &str) -> Result<Limit, TcError> {
     let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
     let secs = |v: &str| {
         v.trim()
             .parse::<f64>()
             .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0)
+            .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e12)
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("time control {s:?}: {v:?} is not a number of seconds (expected e.g. 60+0.6)"))
+            .ok_or_else(|| TcError::NotSeconds { tc: s.to_string(), part: v.to_string() })
     };
     let (base, inc) = (secs(base)?, secs(inc)?);
     if base.is_zero() && inc.is_zero() {
-        return Err(format!("time control {s:?} gives no time"));
+        return Err(TcError::NoTime(s.to_string()));
     }
     Ok(Limit::Clock { base, inc })
 }
@@ -69,25 +101,36 @@ pub fn parse_tc(s: &str) -> Result<Limit, String> {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The two engines.
     pub engines: [EngineSpec; 2],
+    /// Number of games.
     pub games: u32,
+    /// The limit per move.
     pub limit: Limit,
+    /// Openings, each played twice with colours swapped.
     pub openings: Vec<Opening>,
+    /// Where to write the games as PGN, if anywhere.
     pub pgn: Option<PathBuf>,
+    /// Games played at the same time.
     pub concurrency: usize,
     /// Games longer than this many plies (opening included) are drawn.
     pub max_plies: u32,
     /// Lateness tolerated beyond the clock or the movetime before a time forfeit.
     pub margin: Duration,
+    /// PGN `Event` tag.
     pub event: String,
 }
 
 /// Why an engine lost by fault rather than on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
+    /// A move that is not legal (or not a move).
     IllegalMove,
+    /// No move (`(none)`, `nobestmove`) with legal moves left.
     NoMove,
+    /// The engine exited or its pipe broke.
     Crash,
+    /// The engine overstepped its time (plus the margin).
     Time,
 }
 
@@ -96,14 +139,19 @@ pub enum Fault {
 pub struct GameRecord {
     /// 0-based game number.
     pub index: usize,
+    /// 0-based index of the opening played.
     pub opening: usize,
     /// Which engine (0 or 1) had red.
     pub red_engine: usize,
     /// `None`: draw.
     pub winner: Option<Color>,
+    /// Why the game ended, in words.
     pub reason: String,
     /// The engine (0 or 1) that lost by fault, and how.
     pub fault: Option<(usize, Fault)>,
+    /// Output lines per engine (0, 1) dropped for being longer than [`engine::MAX_LINE`].
+    pub garbage: [u64; 2],
+    /// The game as PGN.
     pub pgn: PgnGame,
 }
 
@@ -127,11 +175,15 @@ impl GameRecord {
 /// The match's outcome.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
+    /// The engines' names (`id name`, or as given).
     pub names: [String; 2],
     /// From engine 0's point of view.
     pub tally: Tally,
     /// Faults per engine: illegal moves, missing moves, crashes, time losses.
     pub faults: [[u32; 4]; 2],
+    /// Output lines per engine dropped for being longer than [`engine::MAX_LINE`].
+    pub garbage_lines: [u64; 2],
+    /// Every game, in game order.
     pub games: Vec<GameRecord>,
 }
 
@@ -140,14 +192,21 @@ pub struct MatchReport {
 pub enum MatchError {
     /// Starting (or restarting) engine `engine` failed.
     Engine {
+        /// 0 or 1.
         engine: usize,
+        /// Its command line.
         command: String,
+        /// What failed.
         error: EngineError,
     },
+    /// The PGN file could not be written.
     Pgn {
+        /// The file.
         path: PathBuf,
+        /// Why.
         error: std::io::Error,
     },
+    /// The openings list is empty.
     NoOpenings,
 }
 
@@ -163,7 +222,15 @@ impl fmt::Display for MatchError {
     }
 }
 
-impl std::error::Error for MatchError {}
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Engine { error, .. } => Some(error),
+            MatchError::Pgn { error, .. } => Some(error),
+            MatchError::NoOpenings => None,
+        }
+    }
+}
 
 fn fault_index(f: Fault) -> usize {
     match f {
@@ -262,6 +329,9 @@ pub fn run(
                     if let Some((e, f)) = record.fault {
                         report.faults[e][fault_index(f)] += 1;
                     }
+                    for (total, g) in report.garbage_lines.iter_mut().zip(record.garbage) {
+                        *total += g;
+                    }
                     let pos = report.games.partition_point(|g| g.index < record.index);
                     report.games.insert(pos, record.clone());
                     if let Some(path) = &config.pgn {
@@ -308,6 +378,7 @@ fn play_game(
         _ => [Duration::ZERO; 2],
     };
     let mut fault: Option<(usize, Fault)> = None;
+    let mut garbage = [0u64; 2];
     let reason: String;
     let mut winner: Option<Color> = None;
     for p in procs.iter_mut().flatten() {
@@ -346,7 +417,9 @@ fn play_game(
             }
         };
         let moves: Vec<Move> = game.moves().collect();
-        match proc_.go(&start_fen, &moves, go, timeout) {
+        let answer = proc_.go(&start_fen, &moves, go, timeout);
+        garbage[e] += proc_.take_garbage();
+        match answer {
             Err(err) => {
                 let f = match err {
                     EngineError::Timeout { .. } => Fault::Time,
@@ -423,7 +496,7 @@ fn play_game(
         ],
         comments,
     };
-    GameRecord { index, opening: opening_index, red_engine, winner, reason, fault, pgn }
+    GameRecord { index, opening: opening_index, red_engine, winner, reason, fault, garbage, pgn }
 }
 
 fn game_moves(game: &Game) -> Vec<Move> {
@@ -461,6 +534,9 @@ pub fn summary(report: &MatchReport) -> String {
             "\n{}: illegal moves {}, no move {}, crashes {}, time losses {}",
             report.names[i], f[0], f[1], f[2], f[3]
         ));
+        if report.garbage_lines[i] > 0 {
+            s.push_str(&format!(", overlong lines dropped {}", report.garbage_lines[i]));
+        }
     }
     s
 }

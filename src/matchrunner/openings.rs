@@ -6,15 +6,17 @@
 //! moves from the start position (`h2e2 h9g7`, `H2-E2 H9-G7`, move numbers such as `1.` are
 //! skipped). Every move is checked legal, and an opening must leave a game that is not over.
 
-use crate::core::{Game, Move, Position, START_FEN};
-use crate::notation::iccs;
+use crate::core::{Game, Move, Outcome, Position, PositionError, START_FEN};
+use crate::notation::{iccs, NotationError};
 use std::fmt;
 use std::path::Path;
 
 /// A start position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The start position (FEN).
     pub fen: String,
+    /// The moves played from it.
     pub moves: Vec<Move>,
 }
 
@@ -80,13 +82,78 @@ pub const BUILTIN: &[&str] = &[
     "h2e2 b9c7 h0g2 h7f7 i0h0 h9g7 b0a2 g6g5",
 ];
 
+/// What is wrong with one opening line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// The FEN does not describe a valid position.
+    Fen {
+        /// The FEN as written.
+        fen: String,
+        /// Why it is refused.
+        source: PositionError,
+    },
+    /// A move is not legal (or not ICCS).
+    Move {
+        /// 1-based number of the move in the line.
+        number: usize,
+        /// Why it is refused.
+        source: NotationError,
+    },
+    /// The opening leaves a finished game.
+    GameOver(Outcome),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
+            LineError::Move { number, source } => write!(f, "move {number}: {source}"),
+            LineError::GameOver(outcome) => write!(f, "the game is already over ({outcome:?})"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LineError::Fen { source, .. } => Some(source),
+            LineError::Move { source, .. } => Some(source),
+            LineError::GameOver(_) => None,
+        }
+    }
+}
+
+/// Why openings could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The file could not be read (the I/O error's text: kept as text so that the error stays
+    /// comparable in tests).
+    Read(String),
+    /// A line is unusable.
+    Line(LineError),
+    /// No line holds an opening.
+    NoOpenings,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Read(e) => write!(f, "cannot read: {e}"),
+            Problem::Line(e) => write!(f, "{e}"),
+            Problem::NoOpenings => f.write_str("no openings"),
+        }
+    }
+}
+
 /// A line of an openings file that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningError {
-    /// Where (file name, or `built-in`) and which line (1-based).
+    /// Where (file name, or `built-in`).
     pub source: String,
+    /// Which line (1-based; 0 for the whole file).
     pub line: usize,
-    pub reason: String,
+    /// What is wrong.
+    pub reason: Problem,
 }
 
 impl fmt::Display for OpeningError {
@@ -95,10 +162,17 @@ impl fmt::Display for OpeningError {
     }
 }
 
-impl std::error::Error for OpeningError {}
+impl std::error::Error for OpeningError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.reason {
+            Problem::Line(e) => Some(e),
+            Problem::Read(_) | Problem::NoOpenings => None,
+        }
+    }
+}
 
 /// Reads one opening line (see the module docs); `None` for blank and comment lines.
-pub fn parse_line(line: &str) -> Option<Result<Opening, String>> {
+pub fn parse_line(line: &str) -> Option<Result<Opening, LineError>> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return None;
@@ -112,7 +186,7 @@ pub fn parse_line(line: &str) -> Option<Result<Opening, String>> {
         (START_FEN.to_string(), line)
     };
     Some((|| {
-        let pos = Position::from_fen(&fen).map_err(|e| format!("invalid FEN {fen:?}: {e}"))?;
+        let pos = Position::from_fen(&fen).map_err(|source| LineError::Fen { fen: fen.clone(), source })?;
         let fen = pos.fen();
         let mut game = Game::new(pos);
         let mut moves = Vec::new();
@@ -121,12 +195,13 @@ pub fn parse_line(line: &str) -> Option<Result<Opening, String>> {
             if token.chars().next().is_some_and(|c| c.is_ascii_digit()) {
                 continue;
             }
-            let m = iccs::parse(game.position(), token).map_err(|e| format!("move {}: {e}", moves.len() + 1))?;
+            let m = iccs::parse(game.position(), token)
+                .map_err(|source| LineError::Move { number: moves.len() + 1, source })?;
             game.play_unchecked(m);
             moves.push(m);
         }
         if let Some(outcome) = game.outcome() {
-            return Err(format!("the game is already over ({outcome:?})"));
+            return Err(LineError::GameOver(outcome));
         }
         Ok(Opening { fen, moves })
     })())
@@ -137,11 +212,15 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if let Some(r) = parse_line(line) {
-            out.push(r.map_err(|reason| OpeningError { source: source.to_string(), line: i + 1, reason })?);
+            out.push(r.map_err(|e| OpeningError {
+                source: source.to_string(),
+                line: i + 1,
+                reason: Problem::Line(e),
+            })?);
         }
     }
     if out.is_empty() {
-        return Err(OpeningError { source: source.to_string(), line: 0, reason: "no openings".into() });
+        return Err(OpeningError { source: source.to_string(), line: 0, reason: Problem::NoOpenings });
     }
     Ok(out)
 }
@@ -151,7 +230,7 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
     let text = std::fs::read_to_string(path).map_err(|e| OpeningError {
         source: path.display().to_string(),
         line: 0,
-        reason: format!("cannot read: {e}"),
+        reason: Problem::Read(e.to_string()),
     })?;
     parse(&text, &path.display().to_string())
 }
@@ -187,8 +266,10 @@ mod tests {
         assert!(o[2].moves.is_empty());
         let e = parse("h2e2\nh2e2 h2e2\n", "f.txt").unwrap_err();
         assert_eq!((e.source.as_str(), e.line), ("f.txt", 2));
-        assert!(e.reason.starts_with("move 2:"), "{e}");
-        assert!(parse("9/9 w\n", "x").unwrap_err().reason.contains("invalid FEN"));
-        assert_eq!(parse("# nothing\n", "x").unwrap_err().reason, "no openings");
+        assert!(matches!(e.reason, Problem::Line(LineError::Move { number: 2, .. })), "{e}");
+        assert!(e.to_string().contains("line 2: move 2:"), "{e}");
+        assert!(std::error::Error::source(&e).is_some());
+        assert!(matches!(parse("9/9 w\n", "x").unwrap_err().reason, Problem::Line(LineError::Fen { .. })));
+        assert_eq!(parse("# nothing\n", "x").unwrap_err().reason, Problem::NoOpenings);
     }
 }

@@ -11,19 +11,27 @@ use std::path::Path;
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
+    /// PGN `Event`.
     pub event: String,
+    /// PGN `Site`.
     pub site: String,
     /// `YYYY.MM.DD`.
     pub date: String,
+    /// PGN `Round`.
     pub round: String,
+    /// Red's name.
     pub red: String,
+    /// Black's name.
     pub black: String,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+    /// The start position (a `FEN` tag when not the standard one).
     pub start_fen: String,
+    /// The moves.
     pub moves: Vec<Move>,
     /// Why the game ended (PGN `Termination`), and extra tags in order.
     pub termination: String,
+    /// Further tags, written in this order.
     pub extra_tags: Vec<(String, String)>,
     /// A comment after each move (same length as `moves`, or empty).
     pub comments: Vec<String>,

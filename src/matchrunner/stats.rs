@@ -9,8 +9,11 @@
 /// Wins, draws and losses from one engine's point of view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost.
     pub losses: u32,
 }
 
@@ -18,7 +21,9 @@ pub struct Tally {
 /// reaches a score of 0 or 1).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Elo {
+    /// The Elo difference.
     pub diff: f64,
+    /// Half the width of its 95% confidence interval.
     pub error95: f64,
 }
 
@@ -48,6 +53,7 @@ fn erf(x: f64) -> f64 {
 }
 
 impl Tally {
+    /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

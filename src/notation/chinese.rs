@@ -181,9 +181,13 @@ pub enum PlaceWords {
 /// Chinese numerals, as in the xqbase convention.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Style {
+    /// Traditional or simplified characters.
     pub charset: Charset,
+    /// Numerals for red's files (Chinese by convention).
     pub red: Numerals,
+    /// Numerals for black's files (Arabic by convention).
     pub black: Numerals,
+    /// When two pieces on one file are told apart by place words (前/後) rather than by file.
     pub place: PlaceWords,
 }
 
@@ -235,7 +239,7 @@ pub fn format(pos: &Position, m: Move) -> String {
     format_with(pos, m, Style::TRADITIONAL)
 }
 
-/// [`format`] in a chosen [`Style`].
+/// [`format()`] in a chosen [`Style`].
 pub fn format_with(pos: &Position, m: Move, style: Style) -> String {
     let mut out = String::with_capacity(12);
     write(pos, m, style, &mut out);

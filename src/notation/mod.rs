@@ -1,11 +1,11 @@
 //! Move notations, each parsed against a position (so that a move is resolved to one legal
-//! [`Move`](crate::Move)) and formatted from one:
+//! [`crate::Move`]) and formatted from one:
 //! - [`iccs`]: coordinates, `h2e2` or `H2-E2`.
 //! - [`wxf`]: the WXF file notation, `C2.5`, `H8+7`, `R+.4`.
 //! - [`chinese`]: Chinese file notation, `炮二平五`, `馬８進７`, `前車進一` (traditional or
 //!   simplified characters).
 //!
-//! [`parse_any`] tells the three apart by the token's shape, and [`format`] writes any of them.
+//! [`parse_any`] tells the three apart by the token's shape, and [`format()`] writes any of them.
 
 pub mod chinese;
 pub mod iccs;
@@ -28,6 +28,7 @@ pub enum Notation {
 }
 
 impl Notation {
+    /// The three notations.
     pub const ALL: [Notation; 3] = [Notation::Iccs, Notation::Wxf, Notation::Chinese];
 
     /// Lowercase name, as on the command line: `iccs`, `wxf`, `chinese`.
@@ -120,13 +121,29 @@ pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
     /// The text is not a move in this notation.
-    Syntax { token: String, reason: &'static str },
+    Syntax {
+        /// The text read.
+        token: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// It names a piece that is not there.
-    NoSuchPiece { token: String },
+    NoSuchPiece {
+        /// The text read.
+        token: String,
+    },
     /// It is well-formed but names no legal move here.
-    Illegal { token: String },
+    Illegal {
+        /// The text read.
+        token: String,
+    },
     /// It fits more than one legal move.
-    Ambiguous { token: String, candidates: Vec<Move> },
+    Ambiguous {
+        /// The text read.
+        token: String,
+        /// The legal moves it fits.
+        candidates: Vec<Move>,
+    },
 }
 
 impl fmt::Display for NotationError {

@@ -163,7 +163,7 @@ pub fn format(pos: &Position, m: Move) -> String {
     out
 }
 
-/// [`format`], appending to `out`.
+/// [`format()`], appending to `out`.
 pub fn write(pos: &Position, m: Move, out: &mut String) {
     let Some(d) = relative::describe(pos, m) else {
         out.push_str(&m.to_string());

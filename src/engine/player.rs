@@ -1,0 +1,118 @@
+//! [`Engine`]: the decision at the root of a game (book, then tablebase, then search), with the
+//! table, options and history it carries from move to move.
+
+use super::ordering::History;
+use super::search::{self, Info, SearchOptions, SearchResult, Shared};
+use super::time::Limits;
+use super::tt::TableSizeError;
+use super::{OpeningBook, Score, TbValue};
+use crate::core::{Game, Move};
+use std::sync::Arc;
+
+/// Where a decision came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The opening book's move.
+    Book,
+    /// The endgame tables' best move.
+    Tablebase,
+    /// The search's move.
+    Search,
+}
+
+/// The engine: its table, options, book and tables, and the history heuristic it carries from
+/// move to move.
+pub struct Engine {
+    /// Transposition table and the flags the search threads share.
+    pub shared: Arc<Shared>,
+    /// Search options (threads, overhead, weights, tablebases).
+    pub options: SearchOptions,
+    /// The opening book, if one is set.
+    pub book: Option<Arc<dyn OpeningBook>>,
+    /// Largest number of pieces for which the root plays the tablebase move.
+    pub tb_root_limit: u32,
+    history: History,
+}
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB table, default options, no book and no tablebases.
+    pub fn new(hash_mib: usize) -> Engine {
+        Engine {
+            shared: Arc::new(Shared::new(hash_mib)),
+            options: SearchOptions::default(),
+            book: None,
+            tb_root_limit: 5,
+            history: History::default(),
+        }
+    }
+
+    /// Replaces the transposition table by an empty one of `mib` MiB. If the memory cannot be
+    /// had, the old table stays and the error says why.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
+        self.shared = Arc::new(Shared::try_new(mib)?);
+        Ok(())
+    }
+
+    /// Forgets what earlier searches learned.
+    pub fn new_game(&mut self) {
+        self.shared.tt.clear();
+        self.history.clear();
+    }
+
+    /// Chooses a move for the game's current position: book, then tablebase (a won or lost
+    /// position plays the table's best move; a drawn one searches among the drawing moves), then
+    /// search.
+    /// `on_info` receives the search lines (and one line for a tablebase move). The caller resets
+    /// `shared.stop` before and may set it from another thread to end the search.
+    pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
+        let pos = game.position();
+        if let Some(book) = &self.book {
+            // A book move outside `searchmoves` (UCCI's `banmoves`) is not played.
+            let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
+            if let Some(m) = book.pick(pos).filter(|&m| pos.is_legal(m) && allowed(&m)) {
+                let r =
+                    SearchResult { best: Some(m), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: vec![m] };
+                return (r, Source::Book);
+            }
+        }
+        let mut limits = limits.clone();
+        if let Some(tb) = self.options.tablebases.clone() {
+            if pos.occupied().count() <= self.tb_root_limit.min(5) {
+                let values = tb.move_values(pos).map(|mut v| {
+                    // Only the allowed root moves (`searchmoves`, UCCI's `banmoves`) count.
+                    v.retain(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
+                    v
+                });
+                if let Some(values) = values.filter(|v| !v.is_empty()) {
+                    let (m, v) = values[0];
+                    if v != TbValue::Draw {
+                        // Won: the fastest mate (DTM decreases every move, so no repetition can
+                        // interfere). Lost: the longest defence.
+                        let score = Score::from_value(search::tb_score(v, 0));
+                        let info = Info {
+                            depth: 1,
+                            seldepth: 1,
+                            score,
+                            nodes: 0,
+                            time: std::time::Duration::ZERO,
+                            hashfull: 0,
+                            tbhits: values.len() as u64,
+                            pv: vec![m],
+                        };
+                        on_info(&info);
+                        let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
+                        return (r, Source::Tablebase);
+                    }
+                    // Drawn: the tables ignore repetition rules (a "drawing" perpetual check
+                    // loses), so search among the drawing moves, which does apply them.
+                    let drawing: Vec<Move> =
+                        values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
+                    limits.searchmoves = drawing;
+                }
+            }
+        }
+        self.history.age();
+        let r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, on_info);
+        (r, Source::Search)
+    }
+}

@@ -1,0 +1,62 @@
+//! Out-of-range numbers on the command line are refused with a message naming the flag and the
+//! range, never accepted nor turned into an abort (stack overflow, allocation failure).
+
+use std::process::{Command, Output};
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().expect("start binary")
+}
+
+/// The command failed cleanly: exit code 2 (clap's usage error) or 1, not a signal, and stderr
+/// says `what`.
+fn refused(out: &Output, what: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(1 | 2)), "status {:?}, stderr {stderr}", out.status);
+    assert!(stderr.contains(what), "stderr lacks {what:?}: {stderr}");
+}
+
+#[test]
+fn perft_depth_is_bounded() {
+    // Depth 21000 used to recurse until the stack overflowed.
+    let out = run(env!("CARGO_BIN_EXE_qiku"), &["perft", "21000"]);
+    refused(&out, "0..=64");
+    let out = run(env!("CARGO_BIN_EXE_qiku"), &["perft", "2"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nodes 1920"));
+}
+
+#[test]
+fn analyze_hash_and_threads_are_range_checked() {
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    // 999999999 MiB used to abort the process on allocation failure.
+    refused(&run(qiku, &["analyze", "--depth", "1", "--hash", "999999999"]), "1..=65536");
+    refused(&run(qiku, &["analyze", "--depth", "1", "--hash", "0"]), "1..=65536");
+    refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "100000"]), "1..=64");
+    refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "0"]), "1..=64");
+    refused(&run(qiku, &["bench", "--hash", "0"]), "1..=65536");
+    refused(&run(qiku, &["match", "--engine", "a", "--engine", "b", "--concurrency", "100000"]), "1..=256");
+    let out = run(qiku, &["analyze", "--depth", "2", "--hash", "1", "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bestmove "));
+}
+
+#[test]
+fn book_build_threads_are_range_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").unwrap();
+    let book = dir.path().join("b.qbk");
+    let args = |t: &'static str| {
+        vec![
+            "build".to_string(),
+            pgn.display().to_string(),
+            "-o".into(),
+            book.display().to_string(),
+            "--threads".into(),
+            t.into(),
+        ]
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-book")).args(args("100000")).output().unwrap();
+    refused(&out, "1..=1024");
+    assert!(!book.exists());
+}
