@@ -39,8 +39,7 @@ fn main() {
             let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
                 .join(format!("bench_tb{max}{}", if one_sided { "_one_sided" } else { "" }));
             let _ = std::fs::remove_dir_all(&dir);
-            let mut opts = GenerateOptions::new(&dir);
-            opts.progress = false;
+            let opts = GenerateOptions::new(&dir);
             let t = Instant::now();
             let reports = generate_set(&materials, &opts).expect("generation");
             let entries: u64 = reports.iter().map(|r| r.entries).sum();

@@ -18,6 +18,7 @@ pub mod matchrunner;
 pub mod notation;
 pub mod pgn;
 pub mod tablebase;
+pub mod util;
 
 pub use crate::core::{
     Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,

@@ -18,12 +18,14 @@ mod merge;
 pub mod probe;
 pub mod record;
 mod replay;
+pub mod report;
 
-pub use build::{build, BuildError, BuildOptions, BuildReport, GameError, SkipReason};
+pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
 pub use probe::{choose, Book, BookMove, BookRng, Policy, Verify};
 pub use record::{Counts, Entry, MinScore, Outcome};
+pub use report::{GameError, MoveErrorKind, SkipReason};
 
 use std::fmt;
 use std::path::PathBuf;
@@ -31,41 +33,35 @@ use std::path::PathBuf;
 /// Why a book could not be read, written or merged. Every variant names the file.
 #[derive(Debug)]
 pub enum BookError {
+    /// An operating-system error on a file.
     Io {
+        /// The file.
         path: PathBuf,
+        /// What was being done (`open`, `read`, ...).
         op: &'static str,
+        /// The cause.
         source: std::io::Error,
     },
+    /// The output of a build or merge is one of its inputs (writing it would destroy the input);
+    /// refused before anything is read.
+    OutputIsInput {
+        /// The output as given.
+        output: PathBuf,
+        /// The input it is the same file as.
+        input: PathBuf,
+    },
     /// The file does not start with the `.qbk` magic bytes.
-    NotABook {
-        path: PathBuf,
-    },
+    NotABook { path: PathBuf },
     /// Another format version.
-    Version {
-        path: PathBuf,
-        found: u32,
-    },
+    Version { path: PathBuf, found: u32 },
     /// Built with another Zobrist key set: its keys mean nothing to this build of qiku.
-    Fingerprint {
-        path: PathBuf,
-        found: u64,
-    },
+    Fingerprint { path: PathBuf, found: u64 },
     /// Shorter than its header says.
-    Truncated {
-        path: PathBuf,
-        expected: u64,
-        actual: u64,
-    },
+    Truncated { path: PathBuf, expected: u64, actual: u64 },
     /// A checksum, count, order or field does not match.
-    Corrupt {
-        path: PathBuf,
-        what: String,
-    },
+    Corrupt { path: PathBuf, what: String },
     /// Books that cannot be merged (built with different game-level options).
-    Incompatible {
-        path: PathBuf,
-        what: String,
-    },
+    Incompatible { path: PathBuf, what: String },
     /// A bug in qiku (an invariant of the writer was broken); never caused by input.
     Internal(String),
 }
@@ -74,6 +70,12 @@ impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BookError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BookError::OutputIsInput { output, input } => write!(
+                f,
+                "{}: the output is the input {} (same file); refusing to overwrite it",
+                output.display(),
+                input.display()
+            ),
             BookError::NotABook { path } => {
                 write!(f, "{}: not a qiku opening book (no QIKUBOOK magic at the start)", path.display())
             }

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod book;
 pub mod demo;
+pub mod progress;
 pub mod qiku;
 pub mod tb;
 

@@ -8,10 +8,10 @@ use super::material::Material;
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
 use super::TbError;
 use crate::core::zobrist;
+use crate::util::files::{open_regular, AtomicFile};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: [u8; 8] = *b"QIKU-TB\x1a";
@@ -29,42 +29,7 @@ pub const BLOCK_ENTRIES: u32 = 1 << 15;
 /// zstd level used when writing (deterministic for a given level and input).
 pub const ZSTD_LEVEL: i32 = 9;
 
-/// FNV-1a, 64-bit, over `bytes`, continuing from `h` (start with [`FNV_OFFSET`]).
-pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
-/// The block checksum: FNV-1a's step applied to 64-bit little-endian words instead of bytes (the
-/// last word zero-padded), then the byte length XORed in; eight times faster than bytewise FNV-1a,
-/// which matters because a cold probe checks one block.
-pub fn block_checksum(bytes: &[u8]) -> u64 {
-    let mut h = FNV_OFFSET;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut a = [0u8; 8];
-        a[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
-    }
-    h ^ bytes.len() as u64
-}
-
-/// The payload checksum: block checksums folded in order with the same word step.
-pub fn fold_checksum(h: u64, block_sum: u64) -> u64 {
-    (h ^ block_sum).wrapping_mul(FNV_PRIME)
-}
-
-pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET, FNV_PRIME};
 
 thread_local! {
     /// One zstd context per thread, reused: creating one costs more than decompressing a block.
@@ -181,25 +146,44 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     Ok(out)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
-/// renamed over the target.
+/// Writes `bytes` to `path` atomically (see [`AtomicFile`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let io = |e: std::io::Error| TbError::Io { path: tmp.clone(), error: e.to_string() };
-    let mut f = File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })
+    AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
+}
+
+/// Where a table's bytes come from.
+enum Storage {
+    /// Positioned reads of an open file (the default): a file replaced by rename keeps serving
+    /// the old content, one truncated in place gives read errors, never a crash.
+    File(File),
+    /// A memory map ([`TableFile::open_mmap`]).
+    Mapped(Mmap),
+}
+
+impl Storage {
+    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        match self {
+            Storage::File(f) => crate::book::probe::read_exact_at(f, buf, off),
+            Storage::Mapped(m) => {
+                let src = usize::try_from(off)
+                    .ok()
+                    .and_then(|o| m.get(o..o.checked_add(buf.len())?))
+                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
+                buf.copy_from_slice(src);
+                Ok(())
+            }
+        }
+    }
 }
 
 /// An open `.qtb` file.
 pub struct TableFile {
+    /// The file.
     pub path: PathBuf,
-    map: Mmap,
+    data: Storage,
+    /// The checked header.
     pub header: Header,
+    /// The index layout of its material.
     pub layout: Layout,
     blocks: Vec<Block>,
 }
@@ -216,24 +200,48 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
-    /// Opens and checks a table file: magic, version, key-set fingerprint, material, scheme,
-    /// metric, sizes, header checksum and every block's bounds.
+    /// Opens and checks a table file: magic, version, key-set fingerprint, material (which
+    /// must be the one the file name says, when it is named like `KRvK.qtb`), scheme, metric,
+    /// sizes, header checksum and every block's bounds. Only the header and block index are
+    /// read; blocks are read with positioned reads when probed, so a file truncated or
+    /// replaced while open gives errors or the old content, never a crash. Only regular files
+    /// are opened.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(Storage::File(file), path)
+    }
+
+    /// Opens a table through a memory map.
+    ///
+    /// # Safety
+    ///
+    /// The file must not be truncated or modified in place while the table is open: a mapped
+    /// page that no longer exists kills the process with SIGBUS. Replacing it by rename (as
+    /// qiku's writers do) is safe.
+    pub unsafe fn open_mmap(path: &Path) -> Result<TableFile, TbError> {
+        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
+        // Safety: the caller guarantees the file is not modified while mapped; the map is
+        // read-only and every access is bounds-checked.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(Storage::Mapped(map), path)
+    }
+
+    fn from_storage(data: Storage, path: &Path) -> Result<TableFile, TbError> {
         let bad = |field: &str, detail: String| TbError::Corrupt {
             path: path.to_path_buf(),
             field: field.to_string(),
             detail,
         };
-        let file = File::open(path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
-        // Safety: the map is read-only and every read goes through bounds-checked slices. Like
-        // every memory map, it assumes no other process truncates the file while it is open;
-        // tables are only ever replaced by rename, which leaves this mapping intact.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
-        let b: &[u8] = &map;
-        if b.len() < HEADER_LEN {
-            return Err(bad("length", format!("{} bytes, shorter than the {HEADER_LEN}-byte header", b.len())));
+        let actual_len = match &data {
+            Storage::File(f) => f.metadata().map_err(|e| TbError::io(path, e))?.len(),
+            Storage::Mapped(m) => m.len() as u64,
+        };
+        if actual_len < HEADER_LEN as u64 {
+            return Err(bad("length", format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
         }
+        let mut head = vec![0u8; HEADER_LEN];
+        data.read_at(0, &mut head).map_err(|e| TbError::io(path, e))?;
+        let b: &[u8] = &head;
         if b[0..8] != MAGIC {
             return Err(bad("magic", "not a qiku tablebase file".into()));
         }
@@ -253,6 +261,16 @@ impl TableFile {
         let material: Material = name.parse().map_err(|e| bad("material", format!("{e}")))?;
         if !material.is_canonical() || !material.has_attackers() {
             return Err(bad("material", format!("{material} is not a canonical table material")));
+        }
+        let named = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".qtb"))
+            .and_then(|stem| stem.parse::<Material>().ok());
+        if let Some(named) = named {
+            if named.canonical().0 != material {
+                return Err(TbError::WrongMaterial { path: path.to_path_buf(), named, found: material });
+            }
         }
         let mut counts = [[0u8; 7]; 2];
         counts[0].copy_from_slice(&b[48..55]);
@@ -290,21 +308,24 @@ impl TableFile {
             *c = Counts { legal: f(0), wins: f(1), draws: f(2), losses: f(3), no_moves: f(4), max_dtm: f(5) };
         }
         let file_len = le_u64(b, 200);
-        if file_len != b.len() as u64 {
-            return Err(bad("length", format!("{} bytes, header says {file_len} (truncated?)", b.len())));
+        if file_len != actual_len {
+            return Err(bad("length", format!("{actual_len} bytes, header says {file_len} (truncated?)")));
         }
         let index_end = (block_count as usize)
             .checked_mul(BLOCK_ENTRY_LEN)
             .and_then(|n| n.checked_add(HEADER_LEN))
-            .filter(|&e| e <= b.len())
+            .filter(|&e| e as u64 <= actual_len)
             .ok_or_else(|| bad("block index", "extends past the end of the file".into()))?;
-        let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &b[HEADER_LEN..index_end]);
+        let mut index = vec![0u8; index_end - HEADER_LEN];
+        data.read_at(HEADER_LEN as u64, &mut index).map_err(|e| TbError::io(path, e))?;
+        let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &index);
         if sum != le_u64(b, 248) {
             return Err(bad("header checksum", "header or block index damaged".into()));
         }
         let mut blocks = Vec::with_capacity(block_count as usize);
         for i in 0..block_count as usize {
-            let at = HEADER_LEN + i * BLOCK_ENTRY_LEN;
+            let at = i * BLOCK_ENTRY_LEN;
+            let b: &[u8] = &index;
             let blk = Block {
                 offset: le_u64(b, at),
                 len: le_u32(b, at + 8),
@@ -312,7 +333,7 @@ impl TableFile {
                 checksum: le_u64(b, at + 16),
             };
             let end = blk.offset.checked_add(blk.len as u64);
-            if blk.offset < index_end as u64 || end.is_none_or(|e| e > b.len() as u64) || blk.codec > CODEC_ZSTD {
+            if blk.offset < index_end as u64 || end.is_none_or(|e| e > actual_len) || blk.codec > CODEC_ZSTD {
                 return Err(bad("block index", format!("block {i} out of bounds or unknown codec")));
             }
             blocks.push(blk);
@@ -328,7 +349,7 @@ impl TableFile {
             payload_checksum: le_u64(b, 192),
             file_len,
         };
-        Ok(TableFile { path: path.to_path_buf(), map, header, layout, blocks })
+        Ok(TableFile { path: path.to_path_buf(), data, header, layout, blocks })
     }
 
     /// Number of entries in block `i`.
@@ -347,10 +368,9 @@ impl TableFile {
         let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: format!("block {i}"), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.block_len(i) * self.header.width as usize;
-        let stored = self
-            .map
-            .get(blk.offset as usize..(blk.offset + blk.len as u64) as usize)
-            .ok_or_else(|| bad("out of bounds".into()))?;
+        let mut stored = vec![0u8; blk.len as usize];
+        self.data.read_at(blk.offset, &mut stored).map_err(|e| TbError::io(&self.path, e))?;
+        let stored = stored.as_slice();
         let raw = if blk.codec == CODEC_ZSTD {
             let out = DECOMPRESSOR
                 .with(|d| {

@@ -28,7 +28,7 @@ use super::material::Material;
 use super::value::{self, Counts, ILLEGAL, UNKNOWN};
 use super::TbError;
 use crate::core::{Color, Piece};
-use indicatif::ProgressBar;
+use crate::util::progress::Progress;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -68,8 +68,8 @@ const CHUNK: usize = 1 << 13;
 type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
-/// lead to. `bar` shows progress (pass a hidden bar for none).
-pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &ProgressBar) -> Result<Table, TbError> {
+/// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
+pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
     let layout = Layout::new(material);
     let captures = capture_targets(&layout, subs)?;
     let n_entries = layout.entries() as usize;
@@ -84,13 +84,13 @@ pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &Pro
         cap: vec![0u16; n_entries],
     };
     let mut solver = solver;
-    bar.set_length(n_entries as u64);
-    bar.set_message(format!("{material}: initialising"));
+    bar.start(&material.to_string(), n_entries as u64);
+    bar.message("initialising");
     let (mut frontier, deferred) = solver.initialise(bar);
     let mut deferred = group_by_level(deferred);
     let mut level: u16 = 0;
     loop {
-        bar.set_message(format!("{material}: level {level}, {} entries", frontier.len()));
+        bar.message(&format!("level {level}, {} entries", frontier.len()));
         let (mut next, more) = solver.expand(&frontier, level);
         for (l, list) in group_by_level(more) {
             deferred.entry(l).or_default().extend(list);
@@ -190,7 +190,7 @@ impl Solver<'_> {
 
     /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results. Works by
     /// placement, both sides to move at once, so each placement is unranked and set up once.
-    fn initialise(&mut self, bar: &ProgressBar) -> (Vec<u32>, Vec<(u16, u32)>) {
+    fn initialise(&mut self, bar: &dyn Progress) -> (Vec<u32>, Vec<(u16, u32)>) {
         let this = &*self;
         let per = this.layout.per_side as usize;
         let cap_chunks: Vec<ChunkInit> = (0..per.div_ceil(CHUNK))
@@ -221,7 +221,7 @@ impl Solver<'_> {
                         }
                     }
                 });
-                bar.inc(2 * (end - start) as u64);
+                bar.advance(2 * (end - start) as u64);
                 (lost, deferred, caps)
             })
             .collect();
