@@ -17,6 +17,7 @@
 
 use qiku::book::{self, Book, BuildOptions};
 use qiku::notation::{self, iccs, Notation};
+use qiku::util::Rng;
 use qiku::{Move, Position};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -143,18 +144,6 @@ fn bench_probe(book_path: &Path) {
     );
 }
 
-/// SplitMix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// Writes 1,000,000 games: each real game 40 times (fewer for the last copy), each copy
 /// following the original up to a random ply (4-39), then playing random legal moves up to the
 /// original game's length. Returns (games, plies).
@@ -162,7 +151,7 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
     let games = real_games();
     let file = std::fs::File::create(path).expect("create");
     let mut out = zstd::Encoder::new(file, 1).expect("zstd").auto_finish();
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     let results = ["1-0", "0-1", "1/2-1/2"];
     let mut n = 0u64;
     let mut plies = 0u64;
@@ -172,12 +161,12 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
             if n == 1_000_000 {
                 break 'outer;
             }
-            let deviate = 4 + (rng.next() % 36) as usize;
+            let deviate = 4 + (rng.next_u64() % 36) as usize;
             let mut pos = Position::startpos();
             text.clear();
             text.push_str(&format!(
                 "[Event \"synthetic {copy}\"]\n[Result \"{}\"]\n\n",
-                results[(rng.next() % 3) as usize]
+                results[(rng.next_u64() % 3) as usize]
             ));
             let mut off_book = false;
             for (ply, &orig) in g.iter().enumerate() {
@@ -189,7 +178,7 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
                     if legal.is_empty() {
                         break;
                     }
-                    legal[(rng.next() % legal.len() as u64) as usize]
+                    legal[(rng.next_u64() % legal.len() as u64) as usize]
                 } else {
                     orig
                 };

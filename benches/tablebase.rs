@@ -10,20 +10,11 @@
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::index::MAX_PIECES;
 use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
+use qiku::util::Rng;
 use qiku::{Color, Position};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn main() {
     let dir = match std::env::var_os("QIKU_TB_DIR") {
@@ -55,7 +46,7 @@ fn main() {
     let tb = Tablebases::open(&dir).expect("open directory");
     let (mut raw, mut file) = (0u64, 0u64);
     let mut positions = Vec::new();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for t in tb.tables() {
         let f = TableFile::open(&t.path).expect("open table");
         raw += 2 * f.header.per_side * f.header.width as u64;
@@ -67,7 +58,7 @@ fn main() {
             if found == 20 {
                 break;
             }
-            let full = rng.next() % layout.entries();
+            let full = rng.next_u64() % layout.entries();
             let turn = if full < layout.per_side { Color::Red } else { Color::Black };
             let mut sq = [0u8; MAX_PIECES];
             layout.unrank(full % layout.per_side, &mut sq);
@@ -89,7 +80,7 @@ fn main() {
     );
     // Shuffle so consecutive probes hit different tables and blocks.
     for i in (1..positions.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         positions.swap(i, j);
     }
     let n = positions.len();

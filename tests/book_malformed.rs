@@ -72,8 +72,8 @@ fn hand_made_breakage_is_counted_and_located() {
 fn junk_wrong_encodings_and_truncated_zstd_do_not_stop_the_build() {
     let dir = tempfile::tempdir().unwrap();
     let good = write(dir.path(), "good.pgn", GOOD.repeat(3).as_bytes());
-    let mut rng = Rng(5);
-    let junk: Vec<u8> = (0..50_000).map(|_| rng.next() as u8).collect();
+    let mut rng = Rng::new(5);
+    let junk: Vec<u8> = (0..50_000).map(|_| rng.next_u64() as u8).collect();
     let junk = write(dir.path(), "junk.bin", &junk);
     // GBK bytes (炮二平五 etc.) in a file forced to be read as UTF-8.
     let gbk =
@@ -121,21 +121,21 @@ fn random_mutations_never_panic() {
     let dir = tempfile::tempdir().unwrap();
     let games = generate_games(12, 30);
     let text = write_pgn(&games).into_bytes();
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let mut inputs = Vec::new();
     for i in 0..60 {
         let mut bytes = text.clone();
-        for _ in 0..1 + rng.below(20) {
+        for _ in 0..1 + (rng.below(20) as usize) {
             if bytes.is_empty() {
                 break;
             }
-            let at = rng.below(bytes.len());
+            let at = rng.below(bytes.len() as u64) as usize;
             match rng.below(4) {
-                0 => bytes[at] = rng.next() as u8,
+                0 => bytes[at] = rng.next_u64() as u8,
                 1 => {
                     bytes.remove(at);
                 }
-                2 => bytes.insert(at, b"[]{}()\"\n;$!?*0-1 \xff\x00"[rng.below(19)]),
+                2 => bytes.insert(at, b"[]{}()\"\n;$!?*0-1 \xff\x00"[rng.below(19) as usize]),
                 _ => bytes.truncate(at),
             }
         }

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 /// Options of [`build`] beyond the [`BuildParams`] stored in the book.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
+    /// The options stored in the book.
     pub params: BuildParams,
     /// Text encoding of the inputs (default: detected per file).
     pub encoding: EncodingChoice,
@@ -72,10 +73,13 @@ impl Default for BuildOptions {
 /// What was read from one input.
 #[derive(Clone, Debug)]
 pub struct FileReport {
+    /// The input file.
     pub path: PathBuf,
     /// The text encoding detected or forced; `None` if the file could not be decoded at all.
     pub encoding: Option<TextEncoding>,
+    /// Whether it was zstd-compressed.
     pub compressed: bool,
+    /// Games read from it.
     pub games: u64,
     /// An I/O error that ended reading this file early (the games before it were used).
     pub error: Option<String>,
@@ -84,10 +88,13 @@ pub struct FileReport {
 /// The outcome of a build.
 #[derive(Clone, Debug)]
 pub struct BuildReport {
+    /// The header of the book written.
     pub header: Header,
+    /// One report per input, in input order.
     pub files: Vec<FileReport>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
+    /// Skipped games by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
     /// The first [`BuildOptions::max_errors`] bad games in file and game order.
     pub errors: Vec<GameError>,
@@ -95,11 +102,14 @@ pub struct BuildReport {
     pub errors_total: u64,
     /// Records before aggregation (one per ply kept).
     pub raw_records: u64,
+    /// Sorted runs spilled to disk (0 when everything fit in memory).
     pub runs_spilled: usize,
+    /// Wall-clock time of the build.
     pub elapsed: Duration,
 }
 
 impl BuildReport {
+    /// All skipped games.
     pub fn skipped_total(&self) -> u64 {
         self.skipped.values().sum()
     }

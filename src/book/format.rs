@@ -31,11 +31,14 @@ pub use crate::util::checksum::Checksum;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SideFilter {
     #[default]
+    /// Positions with either side to move.
     Both,
+    /// Only positions with this side to move.
     Only(Color),
 }
 
 impl SideFilter {
+    /// Whether positions with `side` to move are kept.
     pub fn keeps(self, side: Color) -> bool {
         match self {
             SideFilter::Both => true,
@@ -116,6 +119,7 @@ pub struct GameCounts {
 }
 
 impl GameCounts {
+    /// Adds the counts of another book (merging).
     pub fn add(&mut self, o: &GameCounts) {
         self.read += o.read;
         self.used += o.used;
@@ -126,8 +130,11 @@ impl GameCounts {
 /// A decoded `.qbk` header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Format version ([`VERSION`]).
     pub version: u32,
+    /// Fingerprint of the Zobrist key set the keys were made with.
     pub fingerprint: u64,
+    /// The index has `2^index_bits` buckets, by the top bits of the key.
     pub index_bits: u32,
     /// Records (distinct position-move pairs).
     pub records: u64,
@@ -135,7 +142,9 @@ pub struct Header {
     pub positions: u64,
     /// Sum of the games of all records (moves stored, counting repeats).
     pub moves: u64,
+    /// Games read, used and without result.
     pub games: GameCounts,
+    /// The options the book was built with.
     pub params: BuildParams,
     /// Checksum of everything after the header (records, then index).
     pub body_checksum: u64,

@@ -12,6 +12,8 @@
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
 //! byte-identical for any thread count and any order of the input files; see docs/BOOK.md.
 
+#![warn(missing_docs)]
+
 pub mod build;
 pub mod format;
 mod merge;
@@ -51,17 +53,47 @@ pub enum BookError {
         input: PathBuf,
     },
     /// The file does not start with the `.qbk` magic bytes.
-    NotABook { path: PathBuf },
+    NotABook {
+        /// The file.
+        path: PathBuf,
+    },
     /// Another format version.
-    Version { path: PathBuf, found: u32 },
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version it has.
+        found: u32,
+    },
     /// Built with another Zobrist key set: its keys mean nothing to this build of qiku.
-    Fingerprint { path: PathBuf, found: u64 },
+    Fingerprint {
+        /// The file.
+        path: PathBuf,
+        /// The fingerprint it has.
+        found: u64,
+    },
     /// Shorter than its header says.
-    Truncated { path: PathBuf, expected: u64, actual: u64 },
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes there are.
+        actual: u64,
+    },
     /// A checksum, count, order or field does not match.
-    Corrupt { path: PathBuf, what: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What does not match.
+        what: String,
+    },
     /// Books that cannot be merged (built with different game-level options).
-    Incompatible { path: PathBuf, what: String },
+    Incompatible {
+        /// The book that differs from the first.
+        path: PathBuf,
+        /// How its options differ.
+        what: String,
+    },
     /// A bug in qiku (an invariant of the writer was broken); never caused by input.
     Internal(String),
 }

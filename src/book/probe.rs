@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 /// A move found in the book for a position, with its counts from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move, in the probed position's orientation.
     pub mv: Move,
+    /// Its results from the mover's point of view.
     pub counts: Counts,
 }
 
@@ -147,8 +149,11 @@ const BUCKET_CACHE_SLOTS: usize = 4096;
 /// A direct-mapped cache of index buckets: slot `bucket % BUCKET_CACHE_SLOTS` holds the bucket's
 /// record bytes.
 struct BucketCache {
-    slots: Vec<std::sync::Mutex<Option<(usize, std::sync::Arc<[u8]>)>>>,
+    slots: Vec<std::sync::Mutex<Option<CachedBucket>>>,
 }
+
+/// A bucket number and its records' bytes.
+type CachedBucket = (usize, std::sync::Arc<[u8]>);
 
 impl BucketCache {
     fn new() -> Self {
@@ -321,10 +326,12 @@ impl Book {
         Ok(())
     }
 
+    /// The decoded header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The file (or the name given to [`Book::from_bytes`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -334,6 +341,7 @@ impl Book {
         self.header.records
     }
 
+    /// Whether the book has no record.
     pub fn is_empty(&self) -> bool {
         self.header.records == 0
     }

@@ -31,6 +31,7 @@ pub enum EncodingChoice {
     /// Detect it (see [`detect_encoding`]).
     #[default]
     Auto,
+    /// UTF-8 (a byte-order mark is skipped).
     Utf8,
     /// GBK, decoded as GB18030 (its superset), so GB2312 and GB18030 files work too.
     Gbk,
@@ -41,8 +42,11 @@ pub enum EncodingChoice {
 /// The text encoding a file was read with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextEncoding {
+    /// UTF-8 (a byte-order mark is skipped).
     Utf8,
+    /// GBK, read as GB18030.
     Gbk,
+    /// Big5 (cp950, with HKSCS).
     Big5,
     /// Only chosen when the file starts with a UTF-16 byte-order mark.
     Utf16Le,
@@ -169,13 +173,13 @@ fn is_xiangqi_char(c: char) -> bool {
 pub enum OpenErrorKind {
     /// The file could not be opened, read or decompressed.
     Io,
-    /// The file is not text: one of qiku's own binary formats, or data with NUL bytes near the
-    /// start (the [`OpenError::io_error`] says which).
+    /// The file is not text: one of qiku's own binary formats, or data with many NUL bytes near
+    /// the start (at least 4, and one in 512 bytes; the [`OpenError::io_error`] says which).
     NotText,
 }
 
 /// How many bytes of the (decompressed) start of a file are checked for NUL bytes: text in any
-/// encoding qiku reads (except UTF-16, which has a byte-order mark) has none.
+/// encoding qiku reads (except UTF-16, which has a byte-order mark) has none, binary data many.
 const BINARY_SNIFF_LEN: usize = 8 * 1024;
 
 /// Why `sample` (the start of a file, decompressed) is not a game file, if it is not: one of
@@ -190,8 +194,12 @@ fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
     if matches!(encoding, TextEncoding::Utf16Le | TextEncoding::Utf16Be) {
         return None;
     }
+    // A stray NUL in a text file is a syntax error for the reader to report with its line; many
+    // of them (random data has one byte in 256) mean binary data.
     let head = &sample[..sample.len().min(BINARY_SNIFF_LEN)];
-    head.iter().position(|&b| b == 0).map(|at| format!("binary data (a NUL byte at offset {at}), not text"))
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    (nuls >= 4 && nuls * 512 >= head.len())
+        .then(|| format!("binary data ({nuls} NUL bytes in the first {} bytes), not text", head.len()))
 }
 
 /// Failure to open a game file; names the file.
@@ -255,6 +263,7 @@ pub struct Input {
 }
 
 impl Input {
+    /// The file (or the name given to [`open_reader`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -392,6 +401,7 @@ impl<R: Read> Transcoder<R> {
         }
     }
 
+    /// The wrapped reader.
     pub fn into_inner(self) -> R {
         self.inner
     }

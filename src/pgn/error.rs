@@ -68,7 +68,9 @@ impl fmt::Display for ErrorKind {
 /// A syntax error with its place and a short excerpt of the offending text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where the error is.
     pub location: Location,
+    /// What kind of error it is.
     pub kind: ErrorKind,
     /// Up to a few dozen characters of the text at the error (invalid bytes shown in hex).
     pub snippet: String,

@@ -27,6 +27,8 @@
 //! The accepted syntax, the encoding detection and the error kinds are described in
 //! `docs/PGN.md`.
 
+#![warn(missing_docs)]
+
 mod encoding;
 mod error;
 mod lex;

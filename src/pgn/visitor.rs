@@ -16,12 +16,16 @@ use std::fmt;
 /// including ones cut short by a syntax error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// 1-based game number in the file.
     pub game: u64,
+    /// 1-based line.
     pub line: u64,
+    /// 1-based column (in characters).
     pub column: u32,
 }
 
 impl Location {
+    /// A location.
     pub const fn new(game: u64, line: u64, column: u32) -> Self {
         Location { game, line, column }
     }
@@ -51,8 +55,11 @@ pub enum Skip {
 /// unfinished) is reported as `None` by [`Visitor::outcome`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// `1-0`.
     RedWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2`.
     Draw,
 }
 

@@ -14,15 +14,21 @@ use rayon::prelude::*;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+/// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"QIKU-TB\x1a";
+/// The format version this code reads and writes.
 pub const VERSION: u32 = 1;
+/// Bytes in the header.
 pub const HEADER_LEN: usize = 256;
+/// Bytes per block in the block index.
 pub const BLOCK_ENTRY_LEN: usize = 24;
 /// Index scheme 1: see `index.rs` and `docs/FORMAT.md`.
 pub const SCHEME: u32 = 1;
 /// Metric 1: distance to mate in plies, cycles drawn, no repetition rules.
 pub const METRIC_DTM: u32 = 1;
+/// A block stored uncompressed.
 pub const CODEC_RAW: u8 = 0;
+/// A zstd-compressed block.
 pub const CODEC_ZSTD: u8 = 1;
 /// Entries per block: 32 KiB of 1-byte codes.
 pub const BLOCK_ENTRIES: u32 = 1 << 15;
@@ -40,23 +46,36 @@ thread_local! {
 /// The parsed header.
 #[derive(Clone, Debug)]
 pub struct Header {
+    /// The (canonical) material of the table.
     pub material: Material,
+    /// Bytes per value code (1 or 2).
     pub width: u8,
+    /// Codec the writer asked for ([`CODEC_RAW`] or [`CODEC_ZSTD`]).
     pub compression: u8,
+    /// Entries per block.
     pub block_entries: u32,
+    /// Entries per side to move.
     pub per_side: u64,
+    /// Number of blocks.
     pub block_count: u64,
+    /// Counts per side to move (red, black).
     pub counts: [Counts; 2],
+    /// Checksum of all block checksums, in order.
     pub payload_checksum: u64,
+    /// Size of the whole file.
     pub file_len: u64,
 }
 
 /// One block's place in the file.
 #[derive(Copy, Clone, Debug)]
 pub struct Block {
+    /// Byte offset in the file.
     pub offset: u64,
+    /// Stored (possibly compressed) length.
     pub len: u32,
+    /// [`CODEC_RAW`] or [`CODEC_ZSTD`].
     pub codec: u8,
+    /// Checksum of the decompressed bytes.
     pub checksum: u64,
 }
 
@@ -359,6 +378,7 @@ impl TableFile {
         (total - start).min(self.header.block_entries as u64) as usize
     }
 
+    /// The block index.
     pub fn blocks(&self) -> &[Block] {
         &self.blocks
     }

@@ -36,7 +36,9 @@ use std::sync::Arc;
 
 /// A solved table held in memory: the layout and one value code per entry.
 pub struct Table {
+    /// The index layout.
     pub layout: Layout,
+    /// The value code of every entry.
     pub values: Vec<u16>,
 }
 

@@ -20,6 +20,8 @@
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
 //! positions neither side can force are draws, cycles included. See `docs/TABLEBASES.md`.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod driver;
 pub mod format;

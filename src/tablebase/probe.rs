@@ -57,7 +57,7 @@ impl Tablebases {
     /// file, a `.qtb` name that is not a material) is recorded in [`Tablebases::problems`] and
     /// probing its material returns its error.
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
-        Tablebases::open_with(dir.as_ref(), |p| TableFile::open(p))
+        Tablebases::open_with(dir.as_ref(), TableFile::open)
     }
 
     /// Like [`Tablebases::open`], but every table is memory-mapped (probes a little faster).

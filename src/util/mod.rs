@@ -3,6 +3,8 @@
 //! random generator ([`rng`]) and a progress-reporting trait the library uses instead of a
 //! terminal progress bar ([`progress`]). Nothing here depends on any other module of the crate.
 
+#![warn(missing_docs)]
+
 pub mod checksum;
 pub mod files;
 pub mod progress;
