@@ -15,12 +15,12 @@
 //! The book's bytes depend only on the multiset of records, never on which thread or run a
 //! record went through, so any thread count, memory budget or input order gives the same file.
 
+use super::error::BookError;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
 use super::merge::{EntryStream, Merge, Run};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
-use super::BookError;
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
 use crate::util::files::{job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files};
 use crate::util::progress::{NoProgress, Progress};

@@ -5,8 +5,8 @@
 //! struct is ever cast over file bytes. Files are written to a temporary file in the output's
 //! directory and renamed into place, so a reader never sees a half-written book.
 
+use super::error::BookError;
 use super::record::{Counts, Entry, MinScore};
-use super::BookError;
 use crate::core::{zobrist, Color, Move};
 use crate::util::files::AtomicFile;
 use std::io::{BufWriter, Write};
@@ -216,7 +216,7 @@ impl Header {
         };
         let version = u32_at(8);
         if version != VERSION {
-            return Err(BookError::Version { path: path.to_path_buf(), found: version });
+            return Err(BookError::Version { path: path.to_path_buf(), found: version, supported: VERSION });
         }
         if Checksum::of(&b[..120]) != u64_at(120) {
             return Err(corrupt("header checksum mismatch".into()));

@@ -6,10 +6,10 @@
 //! associative and commutative: the result does not depend on how records were split into runs
 //! or books, which is what makes builds deterministic and `merge(A, B)` equal to one build.
 
+use super::error::BookError;
 use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, RECORD_LEN};
 use super::probe::{Book, Verify};
 use super::record::Entry;
-use super::BookError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -157,7 +157,7 @@ pub fn merge_books(
     inputs: &[PathBuf],
     output: &Path,
     min_games: u32,
-    min_score: super::MinScore,
+    min_score: super::record::MinScore,
 ) -> Result<Header, BookError> {
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });

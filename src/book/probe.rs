@@ -14,11 +14,11 @@
 //! # Ok::<(), qiku::book::BookError>(())
 //! ```
 
+use super::error::BookError;
 use super::format::{bucket, decode_entry, record_key, Checksum, Header, HEADER_LEN, RECORD_LEN};
 use super::record::{canonical_key, restore_move, Counts, Entry};
-use super::BookError;
 use crate::core::{Move, Position};
-use crate::util::files::open_regular;
+use crate::util::files::{open_regular, read_exact_at};
 use std::path::{Path, PathBuf};
 
 /// A move found in the book for a position, with its counts from the mover's point of view.
@@ -119,26 +119,6 @@ impl Storage {
             Storage::Mapped(m) => Ok(m.len() as u64),
             Storage::Owned(v) => Ok(v.len() as u64),
         }
-    }
-}
-
-/// `pread` until `buf` is full (unix), or seek-and-read elsewhere.
-pub(crate) fn read_exact_at(file: &std::fs::File, buf: &mut [u8], off: u64) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::FileExt::read_exact_at(file, buf, off)
-    }
-    #[cfg(windows)]
-    {
-        let mut done = 0;
-        while done < buf.len() {
-            let n = std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], off + done as u64)?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::UnexpectedEof.into());
-            }
-            done += n;
-        }
-        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::Location;
+use super::location::Location;
 
 /// What kind of breakage was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -32,6 +32,7 @@
 mod encoding;
 mod error;
 mod lex;
+mod location;
 mod reader;
 mod visitor;
 

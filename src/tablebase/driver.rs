@@ -3,10 +3,11 @@
 //! Memory is bounded by the largest table being solved plus the decoded smaller tables its
 //! captures need (kept while later tables may need them).
 
+use super::error::TbError;
 use super::format::{self, TableFile};
 use super::generate::{self, Table};
 use super::material::Material;
-use super::{file_name, TbError, MAX_PIECES};
+use super::material::{file_name, MAX_PIECES};
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use std::collections::HashMap;

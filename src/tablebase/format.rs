@@ -3,12 +3,12 @@
 //! read through a memory map; every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
 
+use super::error::TbError;
 use super::index::Layout;
 use super::material::Material;
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
-use super::TbError;
 use crate::core::zobrist;
-use crate::util::files::{open_regular, AtomicFile};
+use crate::util::files::{open_regular, read_exact_at, AtomicFile};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::File;
@@ -182,7 +182,7 @@ enum Storage {
 impl Storage {
     fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
         match self {
-            Storage::File(f) => crate::book::probe::read_exact_at(f, buf, off),
+            Storage::File(f) => read_exact_at(f, buf, off),
             Storage::Mapped(m) => {
                 let src = usize::try_from(off)
                     .ok()

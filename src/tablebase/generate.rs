@@ -23,10 +23,10 @@
 //! [`Solver::unmoves`] for the case of the self-mirrored king pairs.
 
 use super::board::{child_squares, Board};
+use super::error::TbError;
 use super::index::{kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::value::{self, Counts, ILLEGAL, UNKNOWN};
-use super::TbError;
 use crate::core::{Color, Piece};
 use crate::util::progress::Progress;
 use rayon::prelude::*;

@@ -5,10 +5,10 @@
 //! [`Tablebases::open_mmap`]) and decompressed on demand into a small shared cache. Every
 //! method takes `&self` and is safe to call from many threads at once.
 
+use super::error::TbError;
 use super::format::TableFile;
 use super::material::Material;
 use super::value::{dtm_of, Dtm, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
-use super::TbError;
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};

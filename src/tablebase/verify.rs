@@ -9,11 +9,12 @@
 //! payload checksums and the header's counts are checked too.
 
 use super::driver::load;
+use super::error::TbError;
 use super::generate::Table;
 use super::index::MAX_PIECES;
+use super::material::file_name;
 use super::material::Material;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
-use super::{file_name, TbError};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
 use std::collections::HashMap;

@@ -68,6 +68,28 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// Fills `buf` from byte `off` of `file` with positioned reads (`pread` on unix: no shared
+/// file position, so many threads can read one handle at once). A file shorter than
+/// `off + buf.len()` gives [`io::ErrorKind::UnexpectedEof`].
+pub fn read_exact_at(file: &File, buf: &mut [u8], off: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, off)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let n = std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], off + done as u64)?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+}
+
 /// Whether `a` and `b` name the same existing file (same device and inode on unix, same
 /// canonical path elsewhere). `false` if either does not exist.
 pub fn same_file(a: &Path, b: &Path) -> bool {
