@@ -1,5 +1,6 @@
 //! Tablebase benchmark: generation time of every table up to 4 pieces (and optionally more), total
-//! sizes, and probe latency (cold: block not cached; warm: cached; WDL and DTM).
+//! sizes, and probe latency (cold: block not cached; warm: cached; WDL and DTM), with the default
+//! reader (positioned reads) and with memory maps (`Tablebases::open_mmap`).
 //!
 //! `cargo bench --bench tablebase` generates into the target directory. Set `QIKU_TB_DIR` to probe
 //! an existing directory (for example the full 5-piece set) instead of generating, and
@@ -43,7 +44,12 @@ fn main() {
             dir
         }
     };
+    let t = Instant::now();
     let tb = Tablebases::open(&dir).expect("open directory");
+    println!(
+        "Tablebases::open (every file's header and block index checked): {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let (mut raw, mut file) = (0u64, 0u64);
     let mut positions = Vec::new();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
@@ -83,16 +89,27 @@ fn main() {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         positions.swap(i, j);
     }
-    let n = positions.len();
-    // First probe of each table: opening it (map + header checks) and one block.
+    bench_probes(&tb, &positions, "positioned reads (Tablebases::open, the default)");
     let t = Instant::now();
-    for pos in &positions {
+    // Safety: the benchmark's tables are not modified while mapped.
+    let mapped = unsafe { Tablebases::open_mmap(&dir) }.expect("map directory");
+    println!("Tablebases::open_mmap: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    bench_probes(&mapped, &positions, "memory maps (Tablebases::open_mmap)");
+}
+
+/// Probe latencies of one reader over `positions`.
+fn bench_probes(tb: &Tablebases, positions: &[Position], reader: &str) {
+    let n = positions.len();
+    println!("-- {reader}");
+    // First probe of each position: blocks cold (tables were opened with the directory).
+    let t = Instant::now();
+    for pos in positions {
         black_box(tb.probe_wdl(pos).expect("probe"));
     }
-    println!("first pass (tables opened lazily, blocks cold): {:.1} us/probe over {n}", us(t, n));
+    println!("first pass (blocks cold): {:.1} us/probe over {n}", us(t, n));
     for (label, dtm) in [("WDL", false), ("DTM", true)] {
         let mut total = 0.0;
-        for pos in &positions {
+        for pos in positions {
             tb.clear_cache();
             let t = Instant::now();
             if dtm {
@@ -107,7 +124,7 @@ fn main() {
     // Warm: a working set whose blocks fit in the 64 MiB block cache (256 blocks of 32K entries
     // at most 64 KiB each), then every position, which overflows it with the full 5-piece set.
     let warm = &positions[..n.min(256)];
-    for (set, label_set) in [(warm, "warm"), (&positions[..], "all positions")] {
+    for (set, label_set) in [(warm, "warm"), (positions, "all positions")] {
         for pos in set {
             tb.probe_wdl(pos).expect("probe");
         }
