@@ -562,7 +562,8 @@ fn run_dump(path: &Path) -> Result<(), String> {
     let book = open_book(path)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for e in book.entries() {
+    for e in book.try_entries() {
+        let e = e.map_err(|e| e.to_string())?;
         let c = e.counts;
         let r = writeln!(out, "{:016x} {} {} {} {} {}", e.key, e.mv, c.wins, c.draws, c.losses, c.unknown);
         if r.is_err() {
