@@ -2,6 +2,7 @@
 //! FIFOs, outputs that are inputs, planted temporary-file symlinks, misnamed, damaged and
 //! crafted tables, damaged compressed and binary game files, leftovers of killed builds. Each
 //! test fails on the code before the fix (most of them crashed, hung or silently succeeded).
+#![cfg(unix)]
 
 mod tablebase_common;
 
