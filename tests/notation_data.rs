@@ -147,8 +147,18 @@ fn legacy_games(path: &str, encoding: &'static encoding_rs::Encoding) -> Vec<Gam
 fn legacy_encoded_samples_replay() {
     let simplified_ccpd = Style { place: PlaceWords::WhenNeeded, ..Style::SIMPLIFIED };
     for (path, encoding, ccpd_style, standard_style) in [
-        (concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-sample-big5.pgn"), encoding_rs::BIG5, Style::CCPD, Style::TRADITIONAL),
-        (concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-sample-gbk.pgn"), encoding_rs::GBK, simplified_ccpd, Style::SIMPLIFIED),
+        (
+            concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-sample-big5.pgn"),
+            encoding_rs::BIG5,
+            Style::CCPD,
+            Style::TRADITIONAL,
+        ),
+        (
+            concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-sample-gbk.pgn"),
+            encoding_rs::GBK,
+            simplified_ccpd,
+            Style::SIMPLIFIED,
+        ),
     ] {
         let games = legacy_games(path, encoding);
         assert_eq!(games.len(), 2000, "{path}");

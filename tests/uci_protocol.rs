@@ -222,8 +222,11 @@ fn ponder_then_ponderhit() {
     assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
     e.send("ponderhit");
     let lines = e.until("bestmove", LIVENESS);
-    iccs::parse(&Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap()), &bestmove(&lines))
-        .unwrap();
+    iccs::parse(
+        &Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap()),
+        &bestmove(&lines),
+    )
+    .unwrap();
     e.quit();
 }
 

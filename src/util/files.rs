@@ -135,8 +135,18 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// A new, empty temporary file in `target`'s directory.
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
-        let temp =
-            tempfile::Builder::new().prefix(&temp_prefix(target)).suffix(".tmp").tempfile_in(parent_dir(target))?;
+        let prefix = temp_prefix(target);
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            // The finished file gets ordinary permissions (0666 less the umask, like
+            // `File::create`), not the owner-only mode temporary files are made with: tables
+            // and books are shared.
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder.tempfile_in(parent_dir(target))?;
         Ok(AtomicFile { temp, target: target.to_path_buf() })
     }
 
@@ -258,6 +268,16 @@ mod tests {
         let target = dir.path().join("out.qbk");
         AtomicFile::write(&target, b"one").unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"one");
+        #[cfg(unix)]
+        {
+            // Same permissions as a file made by `File::create` (0666 less the umask).
+            use std::os::unix::fs::PermissionsExt;
+            let plain = dir.path().join("plain");
+            std::fs::File::create(&plain).unwrap();
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&target), mode(&plain));
+            std::fs::remove_file(&plain).unwrap();
+        }
         {
             let mut f = AtomicFile::create(&target).unwrap();
             f.file().write_all(b"abandoned").unwrap();
