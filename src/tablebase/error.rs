@@ -5,6 +5,76 @@ use super::material::{self, Material};
 use std::fmt;
 use std::path::PathBuf;
 
+/// The part of a table file that is wrong (a kind, never a free-form string).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TbField {
+    /// The file length.
+    Length,
+    /// The magic bytes.
+    Magic,
+    /// The format version.
+    Version,
+    /// The header length field.
+    HeaderLength,
+    /// The Zobrist key-set fingerprint.
+    Fingerprint,
+    /// The material name, counts or key.
+    Material,
+    /// The index scheme.
+    IndexScheme,
+    /// The metric.
+    Metric,
+    /// The value width.
+    ValueWidth,
+    /// The compression field.
+    Compression,
+    /// The entry count.
+    Entries,
+    /// The block count.
+    BlockCount,
+    /// The block index.
+    BlockIndex,
+    /// The header checksum.
+    HeaderChecksum,
+    /// The payload checksum.
+    PayloadChecksum,
+    /// The file name (not a table name).
+    FileName,
+    /// One entry, found when probing.
+    Entry,
+    /// The counts in the header (found by `verify`).
+    Counts,
+    /// Value block `n`.
+    Block(usize),
+}
+
+impl fmt::Display for TbField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            TbField::Length => "length",
+            TbField::Magic => "magic",
+            TbField::Version => "version",
+            TbField::HeaderLength => "header length",
+            TbField::Fingerprint => "fingerprint",
+            TbField::Material => "material",
+            TbField::IndexScheme => "index scheme",
+            TbField::Metric => "metric",
+            TbField::ValueWidth => "value width",
+            TbField::Compression => "compression",
+            TbField::Entries => "entries",
+            TbField::BlockCount => "block count",
+            TbField::BlockIndex => "block index",
+            TbField::HeaderChecksum => "header checksum",
+            TbField::PayloadChecksum => "payload checksum",
+            TbField::FileName => "file name",
+            TbField::Entry => "entry",
+            TbField::Counts => "counts",
+            TbField::Block(n) => return write!(f, "block {n}"),
+        };
+        f.write_str(name)
+    }
+}
+
 /// Everything that can go wrong with tablebases. Errors about a file name it.
 #[derive(Debug)]
 pub enum TbError {
@@ -20,7 +90,7 @@ pub enum TbError {
         /// The file.
         path: PathBuf,
         /// The header field or part of the file that is wrong.
-        field: String,
+        field: TbField,
         /// What is wrong with it.
         detail: String,
     },
@@ -95,7 +165,7 @@ impl Clone for TbError {
                 TbError::Io { path: path.clone(), source: std::io::Error::new(source.kind(), source.to_string()) }
             }
             TbError::Corrupt { path, field, detail } => {
-                TbError::Corrupt { path: path.clone(), field: field.clone(), detail: detail.clone() }
+                TbError::Corrupt { path: path.clone(), field: *field, detail: detail.clone() }
             }
             TbError::WrongMaterial { path, named, found } => {
                 TbError::WrongMaterial { path: path.clone(), named: *named, found: *found }

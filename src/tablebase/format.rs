@@ -3,7 +3,7 @@
 //! read through a memory map; every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
 
-use super::error::TbError;
+use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
@@ -246,40 +246,40 @@ impl TableFile {
     }
 
     fn from_storage(data: Storage, path: &Path) -> Result<TableFile, TbError> {
-        let bad = |field: &str, detail: String| TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: field.to_string(),
-            detail,
-        };
+        let bad = |field: TbField, detail: String| TbError::Corrupt { path: path.to_path_buf(), field, detail };
         let actual_len = match &data {
             Storage::File(f) => f.metadata().map_err(|e| TbError::io(path, e))?.len(),
             Storage::Mapped(m) => m.len() as u64,
         };
         if actual_len < HEADER_LEN as u64 {
-            return Err(bad("length", format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
+            return Err(bad(TbField::Length, format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
         }
         let mut head = vec![0u8; HEADER_LEN];
         data.read_at(0, &mut head).map_err(|e| TbError::io(path, e))?;
         let b: &[u8] = &head;
         if b[0..8] != MAGIC {
-            return Err(bad("magic", "not a qiku tablebase file".into()));
+            return Err(bad(TbField::Magic, "not a qiku tablebase file".into()));
         }
         let version = le_u32(b, 8);
         if version != VERSION {
-            return Err(bad("version", format!("format version {version}, this reader knows {VERSION}")));
+            return Err(bad(TbField::Version, format!("format version {version}, this reader knows {VERSION}")));
         }
         if le_u32(b, 12) as usize != HEADER_LEN {
-            return Err(bad("header length", format!("{}", le_u32(b, 12))));
+            return Err(bad(TbField::HeaderLength, format!("{}", le_u32(b, 12))));
         }
         let fp = le_u64(b, 16);
         if fp != zobrist::FINGERPRINT {
-            return Err(bad("fingerprint", format!("key set {fp:#018x}, expected {:#018x}", zobrist::FINGERPRINT)));
+            return Err(bad(
+                TbField::Fingerprint,
+                format!("key set {fp:#018x}, expected {:#018x}", zobrist::FINGERPRINT),
+            ));
         }
         let name_end = b[32..48].iter().position(|&c| c == 0).unwrap_or(16);
-        let name = std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad("material", "not ASCII".into()))?;
-        let material: Material = name.parse().map_err(|e| bad("material", format!("{e}")))?;
+        let name =
+            std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad(TbField::Material, "not ASCII".into()))?;
+        let material: Material = name.parse().map_err(|e| bad(TbField::Material, format!("{e}")))?;
         if !material.is_canonical() || !material.has_attackers() {
-            return Err(bad("material", format!("{material} is not a canonical table material")));
+            return Err(bad(TbField::Material, format!("{material} is not a canonical table material")));
         }
         let named = path
             .file_name()
@@ -295,31 +295,34 @@ impl TableFile {
         counts[0].copy_from_slice(&b[48..55]);
         counts[1].copy_from_slice(&b[55..62]);
         if counts != material.counts() || le_u64(b, 24) != material.key() {
-            return Err(bad("material", "piece counts or material key disagree with the name".into()));
+            return Err(bad(TbField::Material, "piece counts or material key disagree with the name".into()));
         }
         if le_u32(b, 64) != SCHEME {
-            return Err(bad("index scheme", format!("{}", le_u32(b, 64))));
+            return Err(bad(TbField::IndexScheme, format!("{}", le_u32(b, 64))));
         }
         if le_u32(b, 68) != METRIC_DTM {
-            return Err(bad("metric", format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
+            return Err(bad(TbField::Metric, format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
         }
         let width = b[72];
         let compression = b[73];
         if width != 1 && width != 2 {
-            return Err(bad("value width", format!("{width}")));
+            return Err(bad(TbField::ValueWidth, format!("{width}")));
         }
         if compression > CODEC_ZSTD {
-            return Err(bad("compression", format!("{compression}")));
+            return Err(bad(TbField::Compression, format!("{compression}")));
         }
         let block_entries = le_u32(b, 76);
         let per_side = le_u64(b, 80);
         let block_count = le_u64(b, 88);
         let layout = Layout::new(material);
         if per_side != layout.per_side {
-            return Err(bad("entries", format!("{per_side} per side, the index scheme gives {}", layout.per_side)));
+            return Err(bad(
+                TbField::Entries,
+                format!("{per_side} per side, the index scheme gives {}", layout.per_side),
+            ));
         }
         if block_entries == 0 || block_count != (2 * per_side).div_ceil(block_entries as u64) {
-            return Err(bad("block count", format!("{block_count} blocks of {block_entries}")));
+            return Err(bad(TbField::BlockCount, format!("{block_count} blocks of {block_entries}")));
         }
         let mut sides = [Counts::default(); 2];
         for (s, c) in sides.iter_mut().enumerate() {
@@ -328,18 +331,18 @@ impl TableFile {
         }
         let file_len = le_u64(b, 200);
         if file_len != actual_len {
-            return Err(bad("length", format!("{actual_len} bytes, header says {file_len} (truncated?)")));
+            return Err(bad(TbField::Length, format!("{actual_len} bytes, header says {file_len} (truncated?)")));
         }
         let index_end = (block_count as usize)
             .checked_mul(BLOCK_ENTRY_LEN)
             .and_then(|n| n.checked_add(HEADER_LEN))
             .filter(|&e| e as u64 <= actual_len)
-            .ok_or_else(|| bad("block index", "extends past the end of the file".into()))?;
+            .ok_or_else(|| bad(TbField::BlockIndex, "extends past the end of the file".into()))?;
         let mut index = vec![0u8; index_end - HEADER_LEN];
         data.read_at(HEADER_LEN as u64, &mut index).map_err(|e| TbError::io(path, e))?;
         let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &index);
         if sum != le_u64(b, 248) {
-            return Err(bad("header checksum", "header or block index damaged".into()));
+            return Err(bad(TbField::HeaderChecksum, "header or block index damaged".into()));
         }
         let mut blocks = Vec::with_capacity(block_count as usize);
         for i in 0..block_count as usize {
@@ -353,7 +356,7 @@ impl TableFile {
             };
             let end = blk.offset.checked_add(blk.len as u64);
             if blk.offset < index_end as u64 || end.is_none_or(|e| e > actual_len) || blk.codec > CODEC_ZSTD {
-                return Err(bad("block index", format!("block {i} out of bounds or unknown codec")));
+                return Err(bad(TbField::BlockIndex, format!("block {i} out of bounds or unknown codec")));
             }
             blocks.push(blk);
         }
@@ -385,7 +388,7 @@ impl TableFile {
 
     /// The raw (decompressed) bytes of block `i`, checksum verified.
     pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
-        let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: format!("block {i}"), detail };
+        let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.block_len(i) * self.header.width as usize;
         let mut stored = vec![0u8; blk.len as usize];
@@ -447,7 +450,7 @@ impl TableFile {
         if sum != self.header.payload_checksum {
             return Err(TbError::Corrupt {
                 path: self.path.clone(),
-                field: "payload checksum".into(),
+                field: TbField::PayloadChecksum,
                 detail: "values damaged".into(),
             });
         }

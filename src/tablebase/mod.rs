@@ -34,7 +34,7 @@ pub mod value;
 pub mod verify;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};
-pub use error::TbError;
+pub use error::{TbError, TbField};
 pub use material::Material;
 pub use material::{file_name, MAX_PIECES};
 pub use probe::Tablebases;

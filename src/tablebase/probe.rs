@@ -5,7 +5,7 @@
 //! [`Tablebases::open_mmap`]) and decompressed on demand into a small shared cache. Every
 //! method takes `&self` and is safe to call from many threads at once.
 
-use super::error::TbError;
+use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::material::Material;
 use super::value::{dtm_of, Dtm, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
@@ -87,7 +87,7 @@ impl Tablebases {
                 Ok(m) if m.is_canonical() && m.has_attackers() && m.to_string() == stem => found.push((m, path)),
                 _ => problems.push(TbError::Corrupt {
                     path,
-                    field: "file name".into(),
+                    field: TbField::FileName,
                     detail: "not the name of a table (canonical material such as KRvKA.qtb); ignored".into(),
                 }),
             }
@@ -161,7 +161,7 @@ impl Tablebases {
         let Some(file) = self.table(canonical)? else { return Ok(None) };
         let corrupt = |detail: &str| TbError::Corrupt {
             path: file.path.clone(),
-            field: "entry".into(),
+            field: TbField::Entry,
             detail: format!("{detail} for {}", pos.fen()),
         };
         let idx = file.layout.index_of(pos).ok_or_else(|| corrupt("position outside the index"))?;

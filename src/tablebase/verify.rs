@@ -9,7 +9,7 @@
 //! payload checksums and the header's counts are checked too.
 
 use super::driver::load;
-use super::error::TbError;
+use super::error::{TbError, TbField};
 use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::file_name;
@@ -51,7 +51,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     if counts != file.header.counts {
         return Err(TbError::Corrupt {
             path,
-            field: "counts".into(),
+            field: TbField::Counts,
             detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
         });
     }
