@@ -133,7 +133,7 @@ pub enum BuildError {
     /// Writing the book failed (or the output is one of the inputs).
     Book(BookError),
     /// The worker thread pool could not be started.
-    Threads(String),
+    Threads(rayon::ThreadPoolBuildError),
 }
 
 impl fmt::Display for BuildError {
@@ -153,7 +153,7 @@ impl std::error::Error for BuildError {
             BuildError::Io { source, .. } => Some(source),
             BuildError::NotText(e) => Some(e),
             BuildError::Book(e) => Some(e),
-            BuildError::Threads(_) => None,
+            BuildError::Threads(e) => Some(e),
         }
     }
 }
@@ -257,10 +257,8 @@ pub fn build_with_progress(
     // remove them is not a reason to fail this build.
     let _ = remove_stale_temp_files(parent_dir(output), &|name| name == output_name);
     let _ = remove_stale_temp_files(&spill_parent, &|_| false);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(opts.threads.unwrap_or(0)).build().map_err(BuildError::Threads)?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut total_bytes = 0u64;
     let mut opened = Vec::with_capacity(inputs.len());
