@@ -1,5 +1,5 @@
 //! Progress reporting without a terminal dependency: the library reports through [`Progress`]
-//! and the command-line tools draw it (with indicatif, in `cli::progress`). Long operations
+//! and the command-line tools draw it (a terminal progress bar, in `cli::progress`). Long operations
 //! take `&dyn Progress`; pass [`NoProgress`] to report nothing.
 
 /// Receives the progress of a long operation. Implementations must be cheap and thread-safe:
