@@ -123,8 +123,9 @@ impl Storage {
 }
 
 /// Index buckets whose records are kept in memory after a read (direct-mapped by bucket number),
-/// so repeated probes of the same positions cost no system call.
-const BUCKET_CACHE_SLOTS: usize = 4096;
+/// so repeated probes of the same positions cost no system call. Buckets hold about 4 records
+/// (about 100 bytes), so a full cache is about 2 MiB.
+const BUCKET_CACHE_SLOTS: usize = 16384;
 
 /// A direct-mapped cache of index buckets: slot `bucket % BUCKET_CACHE_SLOTS` holds the bucket's
 /// record bytes.
@@ -163,7 +164,8 @@ pub enum Verify {
 /// An opened opening book. Safe to share between threads.
 pub struct Book {
     data: Storage,
-    cache: BucketCache,
+    /// Buckets read from the file (`None` for maps and bytes in memory, where a copy is cheaper).
+    cache: Option<BucketCache>,
     header: Header,
     path: PathBuf,
     /// Record index where each top-bits bucket starts (`2^bits + 1` entries).
@@ -247,7 +249,8 @@ impl Book {
         {
             return Err(corrupt("index is not a monotonic table ending at the record count".into()));
         }
-        let book = Book { header, path: path.to_path_buf(), index, data, cache: BucketCache::new() };
+        let cache = matches!(data, Storage::File(_)).then(BucketCache::new);
+        let book = Book { header, path: path.to_path_buf(), index, data, cache };
         if verify == Verify::Full {
             book.verify_body()?;
         }
@@ -370,14 +373,16 @@ impl Book {
 
     /// The records of index bucket `b` (from the cache, or read and cached).
     fn bucket_bytes(&self, b: usize) -> Result<std::sync::Arc<[u8]>, BookError> {
-        if let Some(bytes) = self.cache.get(b) {
+        if let Some(bytes) = self.cache.as_ref().and_then(|c| c.get(b)) {
             return Ok(bytes);
         }
         let (Some(&lo), Some(&hi)) = (self.index.get(b), self.index.get(b + 1)) else {
             return Ok(std::sync::Arc::from(Vec::new()));
         };
         let bytes: std::sync::Arc<[u8]> = self.read_records(lo, hi)?.into();
-        self.cache.put(b, bytes.clone());
+        if let Some(cache) = &self.cache {
+            cache.put(b, bytes.clone());
+        }
         Ok(bytes)
     }
 
