@@ -3,7 +3,10 @@
 //! - Builds books from books/games/ccpd-iccs.pgn.zst and ccpd-chinese-utf8.pgn.zst (25,368 /
 //!   25,372 games) with all threads and with one; prints wall time (best and median of several
 //!   runs), process CPU time and games per second.
-//! - Opens the ICCS book (full verification) and times probes of positions from the games.
+//! - Opens the ICCS book (full verification) and times probes of positions from the games, with
+//!   the default reader (positioned reads and a bucket cache) and with the memory-mapped one
+//!   (`Book::open_mmap`), each warm (one reader) and cold (a fresh reader per round).
+//!   `BOOK_BENCH_PROBE_ONLY=1` builds the ICCS book once and runs only this part.
 //! - `BOOK_BENCH_1M=iccs` (or `chinese`): also generates a synthetic collection of 1,000,000 games
 //!   (the real games, each repeated 40 times with a random deviation from a random ply on, in the
 //!   chosen notation, zstd-compressed in a temporary directory) and builds it in a child process,
@@ -15,8 +18,9 @@
 //! On a shared machine the best run is the one least disturbed by other processes; CPU time
 //! says how much work was done whatever the load.
 
-use qiku::book::{self, Book, BuildOptions};
+use qiku::book::{self, Book, BuildOptions, Verify};
 use qiku::notation::{self, iccs, Notation};
+use qiku::util::Rng;
 use qiku::{Move, Position};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -126,33 +130,43 @@ fn bench_probe(book_path: &Path) {
         }
         positions.push(pos);
     }
-    let mut found = 0usize;
     let rounds = 5;
-    let t = Instant::now();
-    for _ in 0..rounds {
-        for p in &positions {
-            found += book.probe(p).len();
+    let time = |name: &str, book: &Book, fresh: &dyn Fn() -> Book| {
+        // Warm: the same reader for every round (its bucket cache fills in round 1).
+        let mut found = 0usize;
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for p in &positions {
+                found += book.probe(p).len();
+            }
         }
-    }
-    let per = t.elapsed().as_secs_f64() / (rounds * positions.len()) as f64;
-    println!(
-        "probe: {:.2} us per position ({} positions x {rounds}, {} moves found)",
-        per * 1e6,
-        positions.len(),
-        found / rounds
-    );
-}
-
-/// SplitMix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+        let warm = t.elapsed().as_secs_f64() / (rounds * positions.len()) as f64;
+        // Cold reader cache (a fresh reader per round; the OS page cache stays warm).
+        let mut cold = 0.0;
+        for _ in 0..rounds {
+            let b = fresh();
+            let t = Instant::now();
+            for p in &positions {
+                found += b.probe(p).len();
+            }
+            cold += t.elapsed().as_secs_f64();
+        }
+        let cold = cold / (rounds * positions.len()) as f64;
+        println!(
+            "probe ({name}): {:.2} us per position warm, {:.2} us cold ({} positions x {rounds}, {} moves found)",
+            warm * 1e6,
+            cold * 1e6,
+            positions.len(),
+            found / (2 * rounds)
+        );
+    };
+    time("positioned reads, the default", &book, &|| Book::open_with(book_path, Verify::Structure).expect("open"));
+    // Safety: the benchmark's own temporary book is not modified while mapped.
+    let mapped = unsafe { Book::open_mmap(book_path, Verify::Structure) }.expect("map");
+    time("memory map, Book::open_mmap", &mapped, &|| {
+        // Safety: as above.
+        unsafe { Book::open_mmap(book_path, Verify::Structure) }.expect("map")
+    });
 }
 
 /// Writes 1,000,000 games: each real game 40 times (fewer for the last copy), each copy
@@ -162,7 +176,7 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
     let games = real_games();
     let file = std::fs::File::create(path).expect("create");
     let mut out = zstd::Encoder::new(file, 1).expect("zstd").auto_finish();
-    let mut rng = Rng(2024);
+    let mut rng = Rng::new(2024);
     let results = ["1-0", "0-1", "1/2-1/2"];
     let mut n = 0u64;
     let mut plies = 0u64;
@@ -172,12 +186,12 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
             if n == 1_000_000 {
                 break 'outer;
             }
-            let deviate = 4 + (rng.next() % 36) as usize;
+            let deviate = 4 + (rng.next_u64() % 36) as usize;
             let mut pos = Position::startpos();
             text.clear();
             text.push_str(&format!(
                 "[Event \"synthetic {copy}\"]\n[Result \"{}\"]\n\n",
-                results[(rng.next() % 3) as usize]
+                results[(rng.next_u64() % 3) as usize]
             ));
             let mut off_book = false;
             for (ply, &orig) in g.iter().enumerate() {
@@ -189,7 +203,7 @@ fn synthetic(path: &Path, notation: Notation) -> (u64, u64) {
                     if legal.is_empty() {
                         break;
                     }
-                    legal[(rng.next() % legal.len() as u64) as usize]
+                    legal[(rng.next_u64() % legal.len() as u64) as usize]
                 } else {
                     orig
                 };
@@ -255,6 +269,13 @@ fn main() {
     }
     let dir = std::env::temp_dir().join(format!("qiku-book-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
+    if std::env::var_os("BOOK_BENCH_PROBE_ONLY").is_some() {
+        let out = dir.join("ccpd-iccs.qbk");
+        build_once(&Path::new(DATA).join("ccpd-iccs.pgn.zst"), &out, None, 1 << 30);
+        bench_probe(&out);
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
     if std::env::var_os("BOOK_BENCH_SKIP_SMALL").is_none() {
         let iccs_book = bench_build("ccpd-iccs.pgn.zst", &dir);
         bench_build("ccpd-chinese-utf8.pgn.zst", &dir);

@@ -1,5 +1,6 @@
 //! Tablebase benchmark: generation time of every table up to 4 pieces (and optionally more), total
-//! sizes, and probe latency (cold: block not cached; warm: cached; WDL and DTM).
+//! sizes, and probe latency (cold: block not cached; warm: cached; WDL and DTM), with the default
+//! reader (positioned reads) and with memory maps (`Tablebases::open_mmap`).
 //!
 //! `cargo bench --bench tablebase` generates into the target directory. Set `QIKU_TB_DIR` to probe
 //! an existing directory (for example the full 5-piece set) instead of generating, and
@@ -10,20 +11,11 @@
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::index::MAX_PIECES;
 use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
+use qiku::util::Rng;
 use qiku::{Color, Position};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn main() {
     let dir = match std::env::var_os("QIKU_TB_DIR") {
@@ -39,8 +31,7 @@ fn main() {
             let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
                 .join(format!("bench_tb{max}{}", if one_sided { "_one_sided" } else { "" }));
             let _ = std::fs::remove_dir_all(&dir);
-            let mut opts = GenerateOptions::new(&dir);
-            opts.progress = false;
+            let opts = GenerateOptions::new(&dir);
             let t = Instant::now();
             let reports = generate_set(&materials, &opts).expect("generation");
             let entries: u64 = reports.iter().map(|r| r.entries).sum();
@@ -53,10 +44,15 @@ fn main() {
             dir
         }
     };
+    let t = Instant::now();
     let tb = Tablebases::open(&dir).expect("open directory");
+    println!(
+        "Tablebases::open (every file's header and block index checked): {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let (mut raw, mut file) = (0u64, 0u64);
     let mut positions = Vec::new();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for t in tb.tables() {
         let f = TableFile::open(&t.path).expect("open table");
         raw += 2 * f.header.per_side * f.header.width as u64;
@@ -68,7 +64,7 @@ fn main() {
             if found == 20 {
                 break;
             }
-            let full = rng.next() % layout.entries();
+            let full = rng.next_u64() % layout.entries();
             let turn = if full < layout.per_side { Color::Red } else { Color::Black };
             let mut sq = [0u8; MAX_PIECES];
             layout.unrank(full % layout.per_side, &mut sq);
@@ -90,19 +86,30 @@ fn main() {
     );
     // Shuffle so consecutive probes hit different tables and blocks.
     for i in (1..positions.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         positions.swap(i, j);
     }
-    let n = positions.len();
-    // First probe of each table: opening it (map + header checks) and one block.
+    bench_probes(&tb, &positions, "positioned reads (Tablebases::open, the default)");
     let t = Instant::now();
-    for pos in &positions {
+    // Safety: the benchmark's tables are not modified while mapped.
+    let mapped = unsafe { Tablebases::open_mmap(&dir) }.expect("map directory");
+    println!("Tablebases::open_mmap: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    bench_probes(&mapped, &positions, "memory maps (Tablebases::open_mmap)");
+}
+
+/// Probe latencies of one reader over `positions`.
+fn bench_probes(tb: &Tablebases, positions: &[Position], reader: &str) {
+    let n = positions.len();
+    println!("-- {reader}");
+    // First probe of each position: blocks cold (tables were opened with the directory).
+    let t = Instant::now();
+    for pos in positions {
         black_box(tb.probe_wdl(pos).expect("probe"));
     }
-    println!("first pass (tables opened lazily, blocks cold): {:.1} us/probe over {n}", us(t, n));
+    println!("first pass (blocks cold): {:.1} us/probe over {n}", us(t, n));
     for (label, dtm) in [("WDL", false), ("DTM", true)] {
         let mut total = 0.0;
-        for pos in &positions {
+        for pos in positions {
             tb.clear_cache();
             let t = Instant::now();
             if dtm {
@@ -117,7 +124,7 @@ fn main() {
     // Warm: a working set whose blocks fit in the 64 MiB block cache (256 blocks of 32K entries
     // at most 64 KiB each), then every position, which overflows it with the full 5-piece set.
     let warm = &positions[..n.min(256)];
-    for (set, label_set) in [(warm, "warm"), (&positions[..], "all positions")] {
+    for (set, label_set) in [(warm, "warm"), (positions, "all positions")] {
         for pos in set {
             tb.probe_wdl(pos).expect("probe");
         }

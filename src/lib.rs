@@ -110,8 +110,6 @@
 
 #![warn(missing_docs)]
 
-// Documented on the files branch; the lead removes this allow when merging it.
-#[allow(missing_docs)]
 pub mod book;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -119,13 +117,10 @@ pub mod core;
 pub mod engine;
 pub mod matchrunner;
 pub mod notation;
-// Documented on the files branch; the lead removes this allow when merging it.
-#[allow(missing_docs)]
 pub mod pgn;
 pub mod renju;
-// Documented on the files branch; the lead removes this allow when merging it.
-#[allow(missing_docs)]
 pub mod tablebase;
+pub mod util;
 pub mod xqf;
 
 pub use crate::core::{

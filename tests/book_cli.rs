@@ -99,6 +99,16 @@ fn merge_and_errors() {
 
     // Bad games are reported on stderr with file, game, line and token; the build succeeds.
     std::fs::write(p("bad.pgn"), "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進九 1-0\n").unwrap();
+    // ... unless no game at all could be used: then it fails with a message.
+    let out = qiku_book(&["build", &p("bad.pgn"), "-o", &p("bad.qbk"), "-q"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no game could be used"), "{err}");
+    std::fs::write(
+        p("bad.pgn"),
+        "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進九 1-0\n\n[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 1-0\n",
+    )
+    .unwrap();
     let out = qiku_book(&["build", &p("bad.pgn"), "-o", &p("bad.qbk"), "-q"]);
     assert!(out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();

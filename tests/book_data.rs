@@ -5,7 +5,7 @@
 mod book_util;
 
 use book_util::{fen_key, probed, Recount};
-use qiku::book::{self, Book, BuildOptions, MinScore, SkipReason};
+use qiku::book::{self, Book, BuildOptions, MinScore, MoveErrorKind, SkipReason};
 use qiku::notation::iccs;
 use qiku::{Move, Position};
 use std::io::Read;
@@ -133,7 +133,7 @@ fn chinese_and_iccs_versions_give_the_same_book() {
     // The Chinese file has 4 games more: each has an illegal move (a piece that cannot make the
     // written move), which is why the ICCS conversion dropped them. They are skipped here too.
     assert_eq!((r_zh.header.games.read, r_zh.header.games.used), (25_372, 25_368));
-    assert_eq!(r_zh.skipped.get(&SkipReason::BadMove("illegal")), Some(&4));
+    assert_eq!(r_zh.skipped.get(&SkipReason::BadMove(MoveErrorKind::Illegal)), Some(&4));
     assert_eq!(r_zh.errors.len(), 4);
     assert!(r_zh.errors.iter().all(|e| e.token.is_some() && e.line > 0));
     assert_eq!(r_ic.skipped_total(), 0);

@@ -32,8 +32,7 @@ fn tables(dir: &Path) -> Tablebases {
         .iter()
         .map(|m| m.parse().unwrap())
         .collect();
-    let mut opts = GenerateOptions::new(dir);
-    opts.progress = false;
+    let opts = GenerateOptions::new(dir);
     generate_set(&ms, &opts).unwrap();
     Tablebases::open(dir).unwrap()
 }
@@ -299,8 +298,7 @@ fn probe_command_combines_book_tables_and_search() {
     let dir = tempfile::tempdir().unwrap();
     let book = build_book(dir.path());
     let tb_dir = dir.path().join("tb");
-    let mut opts = GenerateOptions::new(&tb_dir);
-    opts.progress = false;
+    let opts = GenerateOptions::new(&tb_dir);
     generate_set(&["KRvK".parse().unwrap()], &opts).unwrap();
     let probe = |args: &[&str]| -> serde_json::Value {
         let out = Command::new(env!("CARGO_BIN_EXE_qiku")).arg("probe").args(args).arg("--json").output().unwrap();

@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn opts(dir: &Path) -> GenerateOptions {
-    let mut o = GenerateOptions::new(dir);
-    o.progress = false;
-    o
+    GenerateOptions::new(dir)
 }
 
 fn tmp(name: &str) -> PathBuf {

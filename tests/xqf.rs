@@ -95,7 +95,7 @@ fn a_directory_of_xqf_files_builds_and_bad_moves_are_reported_by_file_and_game()
     assert!(report.errors[0].file.ends_with("BadMoveTest3.xqf"), "{}", report.errors[0]);
     for e in &report.errors {
         assert_eq!(e.game, 1);
-        assert_eq!(e.reason, SkipReason::BadMove("no-such-piece"), "{e}");
+        assert_eq!(e.reason, SkipReason::BadMove(qiku::book::MoveErrorKind::NoSuchPiece), "{e}");
         assert_eq!(e.token.as_deref(), Some("e1f0"), "{e}");
         assert!(e.token.is_some(), "{e}");
         assert!(e.to_string().contains("BadMoveTest"), "{e}");

@@ -15,16 +15,18 @@
 //! The book's bytes depend only on the multiset of records, never on which thread or run a
 //! record went through, so any thread count, memory budget or input order gives the same file.
 
-use super::format::{temp_path_for, BookWriter, BuildParams, GameCounts, Header};
+use super::error::BookError;
+use super::format::{BookWriter, BuildParams, GameCounts, Header};
 use super::merge::{EntryStream, Merge, Run};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector};
-use super::BookError;
-use crate::pgn::{self, EncodingChoice, OpenError, Reader, TextEncoding};
+pub use super::report::{GameError, MoveErrorKind, SkipReason};
+use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
+use crate::util::files::{job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files};
+use crate::util::progress::{NoProgress, Progress};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -32,87 +34,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Why a game was skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SkipReason {
-    /// A malformed tag section, or an unusable `FEN`, `Result` or Elo tag.
-    BadHeader,
-    /// Broken movetext (unterminated comment, stray character, bad bytes, ...).
-    Syntax,
-    /// A move that cannot be read or played; the [`NotationError::kind`](crate::notation::NotationError::kind):
-    /// `syntax` (unknown token), `no-such-piece`, `illegal` or `ambiguous`.
-    BadMove(&'static str),
-    /// No moves at all.
-    NoMoves,
-    /// `--min-elo` was given and the game lacks a `RedElo` or `BlackElo` tag.
-    NoElo,
-    /// A player is rated below `--min-elo`.
-    BelowMinElo,
-}
-
-impl SkipReason {
-    /// Whether this is an error in the input (reported), rather than a filter at work.
-    pub fn is_error(self) -> bool {
-        !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo)
-    }
-    /// A short label for summaries and JSON.
-    pub fn label(self) -> &'static str {
-        match self {
-            SkipReason::BadHeader => "malformed header",
-            SkipReason::Syntax => "syntax error",
-            SkipReason::BadMove("syntax") => "unknown move token",
-            SkipReason::BadMove("no-such-piece") => "no such piece",
-            SkipReason::BadMove("illegal") => "illegal move",
-            SkipReason::BadMove("ambiguous") => "ambiguous move",
-            SkipReason::BadMove(_) => "bad move",
-            SkipReason::NoMoves => "no moves",
-            SkipReason::NoElo => "no Elo tags (--min-elo)",
-            SkipReason::BelowMinElo => "below --min-elo",
-        }
-    }
-}
-
-impl fmt::Display for SkipReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-/// A bad game, located.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError {
-    pub file: PathBuf,
-    /// 1-based game number within the file.
-    pub game: u64,
-    pub line: u64,
-    pub column: u32,
-    /// The offending move token, if the error is about a move.
-    pub token: Option<String>,
-    pub reason: SkipReason,
-    pub detail: String,
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: game {}, line {}, column {}: {}",
-            self.file.display(),
-            self.game,
-            self.line,
-            self.column,
-            self.reason
-        )?;
-        if let Some(t) = &self.token {
-            write!(f, " at {t:?}")?;
-        }
-        write!(f, ": {}", self.detail)
-    }
-}
-
 /// Options of [`build`] beyond the [`BuildParams`] stored in the book.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
+    /// The options stored in the book.
     pub params: BuildParams,
     /// Text encoding of the inputs (default: detected per file).
     pub encoding: EncodingChoice,
@@ -120,14 +45,14 @@ pub struct BuildOptions {
     pub memory: u64,
     /// Worker threads (default: rayon's default, the number of cores or `RAYON_NUM_THREADS`).
     pub threads: Option<usize>,
-    /// Draw a progress bar (only if stderr is a terminal).
-    pub progress: bool,
     /// How many [`GameError`]s to keep for the report (the first ones in file and game order).
     pub max_errors: usize,
     /// Read every move of every game, so that a bad move anywhere skips the game. With `false`
     /// only the first `max_ply` moves are read and later errors go unnoticed (faster).
     pub whole_games: bool,
-    /// Directory for spilled runs (default: the output's directory).
+    /// Directory for spilled runs (default: the output's directory). Runs go into a private
+    /// subdirectory `.qiku-book-spill.PID.RANDOM`, removed at the end; those of interrupted
+    /// builds are removed by the next build.
     pub spill_dir: Option<PathBuf>,
 }
 
@@ -138,7 +63,6 @@ impl Default for BuildOptions {
             encoding: EncodingChoice::Auto,
             memory: 1 << 30,
             threads: None,
-            progress: false,
             max_errors: 1000,
             whole_games: true,
             spill_dir: None,
@@ -149,10 +73,13 @@ impl Default for BuildOptions {
 /// What was read from one input.
 #[derive(Clone, Debug)]
 pub struct FileReport {
+    /// The input file.
     pub path: PathBuf,
     /// The text encoding detected or forced; `None` if the file could not be decoded at all.
     pub encoding: Option<TextEncoding>,
+    /// Whether it was zstd-compressed.
     pub compressed: bool,
+    /// Games read from it.
     pub games: u64,
     /// An I/O error that ended reading this file early (the games before it were used).
     pub error: Option<String>,
@@ -161,10 +88,13 @@ pub struct FileReport {
 /// The outcome of a build.
 #[derive(Clone, Debug)]
 pub struct BuildReport {
+    /// The header of the book written.
     pub header: Header,
+    /// One report per input, in input order.
     pub files: Vec<FileReport>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
+    /// Skipped games by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
     /// The first [`BuildOptions::max_errors`] bad games in file and game order.
     pub errors: Vec<GameError>,
@@ -172,11 +102,14 @@ pub struct BuildReport {
     pub errors_total: u64,
     /// Records before aggregation (one per ply kept).
     pub raw_records: u64,
+    /// Sorted runs spilled to disk (0 when everything fit in memory).
     pub runs_spilled: usize,
+    /// Wall-clock time of the build.
     pub elapsed: Duration,
 }
 
 impl BuildReport {
+    /// All skipped games.
     pub fn skipped_total(&self) -> u64 {
         self.skipped.values().sum()
     }
@@ -185,22 +118,45 @@ impl BuildReport {
 /// Why a build failed as a whole (bad games never fail a build; they are reported).
 #[derive(Debug)]
 pub enum BuildError {
-    Io { path: PathBuf, op: &'static str, source: std::io::Error },
+    /// An input could not be opened, or a temporary file or directory could not be made.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        op: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// An input is not a game file (one of qiku's binary files, or binary data); refused before
+    /// any game is read.
+    NotText(OpenError),
+    /// Writing the book failed (or the output is one of the inputs).
     Book(BookError),
-    Threads(String),
+    /// The worker thread pool could not be started.
+    Threads(rayon::ThreadPoolBuildError),
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BuildError::NotText(e) => write!(f, "{e}"),
             BuildError::Book(e) => write!(f, "{e}"),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Io { source, .. } => Some(source),
+            BuildError::NotText(e) => Some(e),
+            BuildError::Book(e) => Some(e),
+            BuildError::Threads(e) => Some(e),
+        }
+    }
+}
 
 impl From<BookError> for BuildError {
     fn from(e: BookError) -> Self {
@@ -232,7 +188,9 @@ struct Accumulator {
     buf: Vec<Raw>,
     cap: usize,
     runs: Vec<Run>,
-    spill_base: PathBuf,
+    /// Where the private spill directory is made (on the first spill).
+    spill_parent: PathBuf,
+    spill_dir: Option<tempfile::TempDir>,
     raw_total: u64,
 }
 
@@ -254,8 +212,16 @@ impl Accumulator {
 
     fn spill(&mut self, pool: &rayon::ThreadPool) -> Result<(), BookError> {
         pool.install(|| self.buf.par_sort_unstable());
-        let path = temp_path_for(&self.spill_base, &format!("run{}", self.runs.len()));
-        self.runs.push(Run::write(path, aggregate_sorted(&self.buf))?);
+        if self.spill_dir.is_none() {
+            let dir = job_temp_dir(&self.spill_parent, "book-spill").map_err(|e| BookError::Io {
+                path: self.spill_parent.clone(),
+                op: "create a spill directory in",
+                source: e,
+            })?;
+            self.spill_dir = Some(dir);
+        }
+        let dir = self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
+        self.runs.push(Run::write(&dir, aggregate_sorted(&self.buf))?);
         self.buf.clear();
         Ok(())
     }
@@ -263,6 +229,21 @@ impl Accumulator {
 
 /// Builds a book from `inputs` into `output` (see the module documentation).
 pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    build_with_progress(inputs, output, opts, &NoProgress)
+}
+
+/// [`build`], reporting the bytes of input read to `progress`.
+///
+/// Refused before anything is read: an output that is one of the inputs (by device and inode,
+/// so also through a symlink), an input that is not a regular file, and an input that is not
+/// text (a `.qbk` or `.qtb` file, or data with NUL bytes near the start). Temporary files and
+/// spill directories left by interrupted builds into the same place are removed first.
+pub fn build_with_progress(
+    inputs: &[PathBuf],
+    output: &Path,
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     // Directories stand for the game files in them (XQF collections come as one file per game).
     let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
@@ -270,15 +251,25 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
         op: "list the directory",
         source,
     })?[..];
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    if let Some(input) = output_among_inputs(output, inputs) {
+        return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
+    }
+    let spill_parent = match &opts.spill_dir {
+        Some(dir) => dir.clone(),
+        None => parent_dir(output).to_path_buf(),
+    };
+    let output_name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // Leftovers of killed builds: never complete, so removing them loses nothing. Failing to
+    // remove them is not a reason to fail this build.
+    let _ = remove_stale_temp_files(parent_dir(output), &|name| name == output_name);
+    let _ = remove_stale_temp_files(&spill_parent, &|_| false);
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(opts.threads.unwrap_or(0)).build().map_err(BuildError::Threads)?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut total_bytes = 0u64;
     let mut opened = Vec::with_capacity(inputs.len());
     for path in inputs {
-        let file = File::open(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
+        let file = open_regular(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
         total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
         let counting = Counting { inner: file, bytes: Arc::clone(&bytes_read) };
         // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
@@ -287,11 +278,14 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
         let input = if crate::xqf::is_xqf_path(path) {
             crate::xqf::open_as_pgn(counting, path)
         } else {
-            pgn::open_reader(counting, path, opts.encoding)
+            match pgn::open_reader(counting, path, opts.encoding) {
+                Err(e) if e.kind() == OpenErrorKind::NotText => return Err(BuildError::NotText(e)),
+                other => other,
+            }
         };
         opened.push(Mutex::new(Some(input)));
     }
-    let bar = progress_bar(opts.progress, total_bytes);
+    progress.start("reading games", total_bytes);
     let params = opts.params;
     let max_tokens = if opts.whole_games { usize::MAX } else { params.max_ply as usize };
     let threads = pool.current_num_threads().max(1);
@@ -300,16 +294,8 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
     let round = 4 * threads;
     let record_cap =
         usize::try_from(opts.memory / 4 * 3 / std::mem::size_of::<Raw>() as u64).unwrap_or(usize::MAX).max(1);
-    let mut acc = Accumulator {
-        buf: Vec::new(),
-        cap: record_cap,
-        runs: Vec::new(),
-        spill_base: match &opts.spill_dir {
-            Some(dir) => dir.join(output.file_name().unwrap_or_else(|| "book".as_ref())),
-            None => output.to_path_buf(),
-        },
-        raw_total: 0,
-    };
+    let mut acc =
+        Accumulator { buf: Vec::new(), cap: record_cap, runs: Vec::new(), spill_parent, spill_dir: None, raw_total: 0 };
     let mut files: Vec<Option<FileReport>> = vec![None; inputs.len()];
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
@@ -370,8 +356,8 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
                     }
                 }
             }
-            bar.set_position(bytes_read.load(Ordering::Relaxed));
-            bar.set_message(format!("{} games", games.read));
+            progress.set_position(bytes_read.load(Ordering::Relaxed));
+            progress.message(&format!("{} games", games.read));
         }
         // Dropping the receiver (end of scope) unblocks readers if we stopped early.
         drop(rx);
@@ -379,7 +365,7 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
     if let Some(e) = failure {
         return Err(e.into());
     }
-    bar.finish_and_clear();
+    progress.finish();
     keep_first_errors(&mut errors, opts.max_errors);
 
     pool.install(|| acc.buf.par_sort_unstable());
@@ -496,19 +482,4 @@ fn read_files(
             return;
         }
     }
-}
-
-fn progress_bar(wanted: bool, total: u64) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !wanted || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}")
-    {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
 }

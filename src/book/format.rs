@@ -5,10 +5,10 @@
 //! struct is ever cast over file bytes. Files are written to a temporary file in the output's
 //! directory and renamed into place, so a reader never sees a half-written book.
 
+use super::error::BookError;
 use super::record::{Counts, Entry, MinScore};
-use super::BookError;
 use crate::core::{zobrist, Color, Move};
-use std::fs::File;
+use crate::util::files::AtomicFile;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -25,91 +25,20 @@ pub const MAX_INDEX_BITS: u32 = 20;
 /// Aim for about this many records per index bucket.
 const RECORDS_PER_BUCKET: u64 = 4;
 
-/// Seed of the checksum (ASCII `qikubook`).
-const HASH_SEED: u64 = 0x7169_6b75_626f_6f6b;
-const HASH_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// The checksum used for the header and the body: one 64-bit lane over little-endian 8-byte
-/// words (the last one zero-padded), `h = rotl((h ^ w) * K, 31)`, then the length and a final
-/// mix. Every step is a bijection of the state, so any change of a single word is always
-/// detected; it runs at several GB/s, so whole books can be checked on open.
-#[derive(Clone, Debug)]
-pub struct Checksum {
-    h: u64,
-    len: u64,
-    pending: [u8; 8],
-    pending_len: usize,
-}
-
-impl Default for Checksum {
-    fn default() -> Self {
-        Checksum { h: HASH_SEED, len: 0, pending: [0; 8], pending_len: 0 }
-    }
-}
-
-impl Checksum {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    #[inline]
-    fn word(&mut self, w: u64) {
-        self.h = (self.h ^ w).wrapping_mul(HASH_MUL).rotate_left(31);
-    }
-
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.len += data.len() as u64;
-        if self.pending_len > 0 {
-            let take = (8 - self.pending_len).min(data.len());
-            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&data[..take]);
-            self.pending_len += take;
-            data = &data[take..];
-            if self.pending_len < 8 {
-                return;
-            }
-            self.word(u64::from_le_bytes(self.pending));
-            self.pending_len = 0;
-        }
-        let mut chunks = data.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.word(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        self.pending[..rest.len()].copy_from_slice(rest);
-        self.pending_len = rest.len();
-    }
-
-    pub fn finish(mut self) -> u64 {
-        if self.pending_len > 0 {
-            self.pending[self.pending_len..].fill(0);
-            self.word(u64::from_le_bytes(self.pending));
-        }
-        let mut h = self.h ^ self.len;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-
-    pub fn of(data: &[u8]) -> u64 {
-        let mut c = Checksum::new();
-        c.update(data);
-        c.finish()
-    }
-}
+pub use crate::util::checksum::Checksum;
 
 /// Which side's positions a book keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SideFilter {
     #[default]
+    /// Positions with either side to move.
     Both,
+    /// Only positions with this side to move.
     Only(Color),
 }
 
 impl SideFilter {
+    /// Whether positions with `side` to move are kept.
     pub fn keeps(self, side: Color) -> bool {
         match self {
             SideFilter::Both => true,
@@ -190,6 +119,7 @@ pub struct GameCounts {
 }
 
 impl GameCounts {
+    /// Adds the counts of another book (merging).
     pub fn add(&mut self, o: &GameCounts) {
         self.read += o.read;
         self.used += o.used;
@@ -200,8 +130,11 @@ impl GameCounts {
 /// A decoded `.qbk` header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Format version ([`VERSION`]).
     pub version: u32,
+    /// Fingerprint of the Zobrist key set the keys were made with.
     pub fingerprint: u64,
+    /// The index has `2^index_bits` buckets, by the top bits of the key.
     pub index_bits: u32,
     /// Records (distinct position-move pairs).
     pub records: u64,
@@ -209,7 +142,9 @@ pub struct Header {
     pub positions: u64,
     /// Sum of the games of all records (moves stored, counting repeats).
     pub moves: u64,
+    /// Games read, used and without result.
     pub games: GameCounts,
+    /// The options the book was built with.
     pub params: BuildParams,
     /// Checksum of everything after the header (records, then index).
     pub body_checksum: u64,
@@ -281,7 +216,7 @@ impl Header {
         };
         let version = u32_at(8);
         if version != VERSION {
-            return Err(BookError::Version { path: path.to_path_buf(), found: version });
+            return Err(BookError::Version { path: path.to_path_buf(), found: version, supported: VERSION });
         }
         if Checksum::of(&b[..120]) != u64_at(120) {
             return Err(corrupt("header checksum mismatch".into()));
@@ -391,45 +326,11 @@ fn index_bits_for(records: u64) -> u32 {
     bits
 }
 
-/// Removes a temporary file unless disarmed (a failed or abandoned write leaves nothing behind).
-pub(crate) struct TempGuard {
-    pub(crate) path: PathBuf,
-    armed: bool,
-}
-
-impl TempGuard {
-    pub(crate) fn new(path: PathBuf) -> Self {
-        TempGuard { path, armed: true }
-    }
-    pub(crate) fn disarm(&mut self) {
-        self.armed = false;
-    }
-}
-
-impl Drop for TempGuard {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// A temporary path next to `path` (same directory, so the final rename is atomic).
-pub(crate) fn temp_path_for(path: &Path, what: &str) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "book".into());
-    let tmp = format!(".{name}.{}.{what}.tmp", std::process::id());
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.join(tmp),
-        _ => PathBuf::from(tmp),
-    }
-}
-
 /// Streams sorted entries into a new book file. Entries must arrive in strictly increasing
 /// (key, move) order; [`BookWriter::finish`] writes the index and header and renames the file
 /// into place.
 pub struct BookWriter {
-    out: BufWriter<File>,
-    guard: TempGuard,
+    out: BufWriter<AtomicFile>,
     path: PathBuf,
     checksum: Checksum,
     records: u64,
@@ -441,16 +342,18 @@ pub struct BookWriter {
 }
 
 impl BookWriter {
+    /// Starts a book at `path`: a temporary file in the same directory (see [`AtomicFile`]).
     pub fn create(path: &Path) -> Result<BookWriter, BookError> {
-        let tmp = temp_path_for(path, "write");
-        let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
-        let file = File::create(&tmp).map_err(|e| io("create", e))?;
-        let guard = TempGuard::new(tmp.clone());
+        let file = AtomicFile::create(path).map_err(|e| BookError::Io {
+            path: path.to_path_buf(),
+            op: "create a temporary file for",
+            source: e,
+        })?;
+        let tmp = file.temp_path().to_path_buf();
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&[0u8; HEADER_LEN]).map_err(|e| io("write", e))?;
+        out.write_all(&[0u8; HEADER_LEN]).map_err(|e| BookError::Io { path: tmp, op: "write", source: e })?;
         Ok(BookWriter {
             out,
-            guard,
             path: path.to_path_buf(),
             checksum: Checksum::new(),
             records: 0,
@@ -462,9 +365,10 @@ impl BookWriter {
     }
 
     fn io_err(&self, op: &'static str, source: std::io::Error) -> BookError {
-        BookError::Io { path: self.guard.path.clone(), op, source }
+        BookError::Io { path: self.out.get_ref().temp_path().to_path_buf(), op, source }
     }
 
+    /// Appends an entry (strictly after the previous one in (key, move) order).
     pub fn push(&mut self, e: &Entry) -> Result<(), BookError> {
         let sk = e.sort_key();
         if let Some(last) = self.last {
@@ -511,23 +415,17 @@ impl BookWriter {
             params,
             body_checksum: self.checksum.clone().finish(),
         };
-        let mut file = self.out.into_inner().map_err(|e| BookError::Io {
-            path: self.guard.path.clone(),
-            op: "write",
-            source: e.into_error(),
-        })?;
+        let tmp = self.out.get_ref().temp_path().to_path_buf();
+        let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
+        let mut file = self.out.into_inner().map_err(|e| io("write", e.into_error()))?;
         use std::io::{Seek, SeekFrom};
-        let io = |op, source| BookError::Io { path: self.guard.path.clone(), op, source };
-        file.seek(SeekFrom::Start(0)).map_err(|e| io("seek", e))?;
-        file.write_all(&header.encode()).map_err(|e| io("write", e))?;
-        file.sync_all().map_err(|e| io("sync", e))?;
-        drop(file);
-        std::fs::rename(&self.guard.path, &self.path).map_err(|e| BookError::Io {
+        file.file().seek(SeekFrom::Start(0)).map_err(|e| io("seek", e))?;
+        file.file().write_all(&header.encode()).map_err(|e| io("write", e))?;
+        file.commit().map_err(|e| BookError::Io {
             path: self.path.clone(),
-            op: "rename into place",
+            op: "sync and rename into place",
             source: e,
         })?;
-        self.guard.disarm();
         Ok(header)
     }
 }
@@ -535,28 +433,6 @@ impl BookWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn checksum_is_streaming_and_sensitive() {
-        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
-        let whole = Checksum::of(&data);
-        for split in [0, 1, 7, 8, 9, 500, 999, 1000] {
-            let mut c = Checksum::new();
-            c.update(&data[..split]);
-            c.update(&data[split..]);
-            assert_eq!(c.finish(), whole, "split at {split}");
-        }
-        let mut flipped = data.clone();
-        for i in 0..data.len() {
-            for bit in [0, 3, 7] {
-                flipped[i] ^= 1 << bit;
-                assert_ne!(Checksum::of(&flipped), whole, "byte {i} bit {bit}");
-                flipped[i] ^= 1 << bit;
-            }
-        }
-        // Appending zero bytes changes the length, hence the checksum.
-        assert_ne!(Checksum::of(&data[..999]), Checksum::of(&[&data[..999], &[0u8][..]].concat()));
-    }
 
     #[test]
     fn header_round_trips() {

@@ -6,13 +6,12 @@
 //! associative and commutative: the result does not depend on how records were split into runs
 //! or books, which is what makes builds deterministic and `merge(A, B)` equal to one build.
 
-use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, TempGuard, RECORD_LEN};
+use super::error::BookError;
+use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, RECORD_LEN};
 use super::probe::{Book, Verify};
 use super::record::Entry;
-use super::BookError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -94,33 +93,39 @@ impl Iterator for Merge<'_> {
 }
 
 /// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else.
-/// The file is removed when the run is dropped.
+/// The file has a random name in the build's private temporary directory and is removed when
+/// the run is dropped.
 pub(crate) struct Run {
-    guard: TempGuard,
+    file: tempfile::NamedTempFile,
     pub(crate) entries: u64,
 }
 
 impl Run {
-    /// Writes `entries` (sorted, aggregated) to `path`.
-    pub(crate) fn write(path: PathBuf, entries: impl Iterator<Item = Entry>) -> Result<Run, BookError> {
+    /// Writes `entries` (sorted, aggregated) to a new file in `dir`.
+    pub(crate) fn write(dir: &Path, entries: impl Iterator<Item = Entry>) -> Result<Run, BookError> {
+        let file = tempfile::Builder::new().prefix("run").tempfile_in(dir).map_err(|e| BookError::Io {
+            path: dir.to_path_buf(),
+            op: "create a spill file in",
+            source: e,
+        })?;
+        let path = file.path().to_path_buf();
         let io = |op, source| BookError::Io { path: path.clone(), op, source };
-        let file = File::create(&path).map_err(|e| io("create spill file", e))?;
-        let guard = TempGuard::new(path.clone());
-        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let mut out = BufWriter::with_capacity(1 << 20, file.as_file());
         let mut n = 0u64;
         for e in entries {
             out.write_all(&encode_entry(&e)).map_err(|e| io("write spill file", e))?;
             n += 1;
         }
         out.flush().map_err(|e| io("write spill file", e))?;
-        Ok(Run { guard, entries: n })
+        drop(out);
+        Ok(Run { file, entries: n })
     }
 
     /// Streams the run back.
     pub(crate) fn read(&self) -> Result<EntryStream<'_>, BookError> {
-        let path = self.guard.path.clone();
+        let path = self.file.path().to_path_buf();
         let file =
-            File::open(&path).map_err(|e| BookError::Io { path: path.clone(), op: "open spill file", source: e })?;
+            self.file.reopen().map_err(|e| BookError::Io { path: path.clone(), op: "open spill file", source: e })?;
         let mut input = BufReader::with_capacity(1 << 18, file);
         let mut left = self.entries;
         Ok(Box::new(std::iter::from_fn(move || {
@@ -152,8 +157,11 @@ pub fn merge_books(
     inputs: &[PathBuf],
     output: &Path,
     min_games: u32,
-    min_score: super::MinScore,
+    min_score: super::record::MinScore,
 ) -> Result<Header, BookError> {
+    if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
+        return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
+    }
     let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
     let Some(first) = books.first() else {
         return Err(BookError::Internal("merge needs at least one book".into()));
@@ -186,8 +194,7 @@ pub fn merge_books(
         params.min_score = params.min_score.max(p.min_score);
         games.add(&b.header().games);
     }
-    let sources: Vec<EntryStream<'_>> =
-        books.iter().map(|b| Box::new(b.entries().map(Ok)) as EntryStream<'_>).collect();
+    let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
     for e in Merge::new(sources)? {
         let e = e?;

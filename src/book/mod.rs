@@ -13,7 +13,10 @@
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
 //! byte-identical for any thread count and any order of the input files; see docs/BOOK.md.
 
+#![warn(missing_docs)]
+
 pub mod build;
+mod error;
 pub mod format;
 mod merge;
 #[cfg(feature = "obk")]
@@ -21,93 +24,12 @@ pub mod obk;
 pub mod probe;
 pub mod record;
 mod replay;
+pub mod report;
 
-pub use build::{build, BuildError, BuildOptions, BuildReport, GameError, SkipReason};
+pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
+pub use error::BookError;
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
 pub use probe::{choose, Book, BookMove, BookRng, Policy, Verify};
 pub use record::{Counts, Entry, MinScore, Outcome};
-
-use std::fmt;
-use std::path::PathBuf;
-
-/// Why a book could not be read, written or merged. Every variant names the file.
-#[derive(Debug)]
-pub enum BookError {
-    Io {
-        path: PathBuf,
-        op: &'static str,
-        source: std::io::Error,
-    },
-    /// The file does not start with the `.qbk` magic bytes.
-    NotABook {
-        path: PathBuf,
-    },
-    /// Another format version.
-    Version {
-        path: PathBuf,
-        found: u32,
-    },
-    /// Built with another Zobrist key set: its keys mean nothing to this build of qiku.
-    Fingerprint {
-        path: PathBuf,
-        found: u64,
-    },
-    /// Shorter than its header says.
-    Truncated {
-        path: PathBuf,
-        expected: u64,
-        actual: u64,
-    },
-    /// A checksum, count, order or field does not match.
-    Corrupt {
-        path: PathBuf,
-        what: String,
-    },
-    /// Books that cannot be merged (built with different game-level options).
-    Incompatible {
-        path: PathBuf,
-        what: String,
-    },
-    /// A bug in qiku (an invariant of the writer was broken); never caused by input.
-    Internal(String),
-}
-
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BookError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
-            BookError::NotABook { path } => {
-                write!(f, "{}: not a qiku opening book (no QIKUBOOK magic at the start)", path.display())
-            }
-            BookError::Version { path, found } => write!(
-                f,
-                "{}: book format version {found}, but this qiku reads version {}; rebuild the book",
-                path.display(),
-                format::VERSION
-            ),
-            BookError::Fingerprint { path, found } => write!(
-                f,
-                "{}: built with another Zobrist key set (fingerprint {found:#018x}, this qiku uses {:#018x}); \
-                 its position keys do not match, rebuild the book",
-                path.display(),
-                crate::core::zobrist::FINGERPRINT
-            ),
-            BookError::Truncated { path, expected, actual } => {
-                write!(f, "{}: truncated: {actual} bytes, the header says {expected}", path.display())
-            }
-            BookError::Corrupt { path, what } => write!(f, "{}: corrupt book: {what}", path.display()),
-            BookError::Incompatible { path, what } => write!(f, "{}: cannot merge: {what}", path.display()),
-            BookError::Internal(what) => write!(f, "internal error: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for BookError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BookError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+pub use report::{GameError, MoveErrorKind, SkipReason};

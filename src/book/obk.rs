@@ -18,11 +18,12 @@
 //! `.qbk` header, so that export followed by import gives back the same book byte for byte;
 //! GUIs ignore it.
 
-use super::format::{temp_path_for, BookWriter, BuildParams, GameCounts, Header, HEADER_LEN};
+use super::format::{BookWriter, BuildParams, GameCounts, Header, HEADER_LEN};
 use super::probe::Book;
 use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
 use crate::core::{Move, Position, Square};
+use crate::util::files::AtomicFile;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -85,9 +86,23 @@ const UNKNOWN_MEMO: &str = "qiku:unknown=";
 #[derive(Debug)]
 pub enum ObkError {
     /// SQLite failed (cannot open, not a database, no `bhobk` table, ...).
-    Sqlite { path: PathBuf, op: &'static str, source: rusqlite::Error },
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// What qiku was doing.
+        op: &'static str,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
     /// A file operation failed.
-    Io { path: PathBuf, op: &'static str, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What qiku was doing.
+        op: &'static str,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// Reading or writing the `.qbk` side failed.
     Book(BookError),
 }
@@ -131,6 +146,7 @@ pub struct ExportReport {
     pub unreachable: u64,
     /// Extra rows for VinXiangQi's lookup ([`ExportOptions::vinxiangqi_aliases`]).
     pub alias_rows: u64,
+    /// Wall time of the export.
     pub elapsed: Duration,
 }
 
@@ -163,6 +179,7 @@ pub struct ImportReport {
     pub unreachable: u64,
     /// The `.qbk` header written.
     pub header: Option<Header>,
+    /// Wall time of the import.
     pub elapsed: Duration,
 }
 
@@ -178,23 +195,16 @@ pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
 /// [`export`] with options.
 pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
     let started = Instant::now();
-    let tmp = temp_path_for(output, "obk");
-    let _ = std::fs::remove_file(&tmp);
-    let result = export_to(book, &tmp, options);
-    match result {
-        Ok(mut report) => {
-            std::fs::rename(&tmp, output).map_err(|source| {
-                let _ = std::fs::remove_file(&tmp);
-                ObkError::Io { path: output.to_path_buf(), op: "rename the finished file into place", source }
-            })?;
-            report.elapsed = started.elapsed();
-            Ok(report)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+    // SQLite writes the database through its own handle, at the temporary file's path; the
+    // atomic writer (exclusively created, randomly named) renames it into place when complete
+    // and removes it otherwise.
+    let file = AtomicFile::create(output)
+        .map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "create a temporary file", source })?;
+    let mut report = export_to(book, file.temp_path(), options)?;
+    file.commit()
+        .map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "rename the finished file into place", source })?;
+    report.elapsed = started.elapsed();
+    Ok(report)
 }
 
 fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {

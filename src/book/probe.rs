@@ -14,17 +14,19 @@
 //! # Ok::<(), qiku::book::BookError>(())
 //! ```
 
+use super::error::BookError;
 use super::format::{bucket, decode_entry, record_key, Checksum, Header, HEADER_LEN, RECORD_LEN};
 use super::record::{canonical_key, restore_move, Counts, Entry};
-use super::BookError;
 use crate::core::{Move, Position};
-use std::fs::File;
+use crate::util::files::{open_regular, read_exact_at};
 use std::path::{Path, PathBuf};
 
 /// A move found in the book for a position, with its counts from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move, in the probed position's orientation.
     pub mv: Move,
+    /// Its results from the mover's point of view.
     pub counts: Counts,
 }
 
@@ -43,37 +45,9 @@ pub enum Policy {
     WeightedByScore,
 }
 
-/// A small seeded random generator (SplitMix64) for [`Book::pick`], so that a given seed always
-/// gives the same choices.
-#[derive(Clone, Debug)]
-pub struct BookRng(u64);
-
-impl BookRng {
-    pub fn new(seed: u64) -> Self {
-        BookRng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`), without modulo bias (Lemire's multiply-and-reject).
-    pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        let n = n.max(1);
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            let low = m as u64;
-            if low >= n.wrapping_neg() % n {
-                return (m >> 64) as u64;
-            }
-        }
-    }
-}
+/// The seeded random generator of [`Book::pick`] (the crate's one generator,
+/// [`crate::util::Rng`]), so that a given seed always gives the same choices.
+pub use crate::util::rng::Rng as BookRng;
 
 /// Chooses among `moves` by `policy` (`None` if `moves` is empty).
 pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut BookRng) -> Option<Move> {
@@ -108,17 +82,70 @@ pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut BookRng) -> Option<M
     }
 }
 
+/// Where a book's bytes come from.
 enum Storage {
+    /// Positioned reads (`pread`) of an open file: the default. A file replaced by rename keeps
+    /// serving the old content; one truncated or overwritten in place gives read errors or
+    /// checksum failures, never a crash.
+    File(std::fs::File),
+    /// A memory map ([`Book::open_mmap`]): fastest, but the process dies (SIGBUS) if the file
+    /// is truncated while mapped.
     Mapped(memmap2::Mmap),
+    /// Bytes in memory.
     Owned(Vec<u8>),
 }
 
 impl Storage {
-    fn bytes(&self) -> &[u8] {
+    /// Fills `buf` from offset `off`; an error if the storage ends first.
+    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let in_memory = |bytes: &[u8], buf: &mut [u8]| {
+            let src = usize::try_from(off)
+                .ok()
+                .and_then(|o| bytes.get(o..o.checked_add(buf.len())?))
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
+            buf.copy_from_slice(src);
+            Ok(())
+        };
         match self {
-            Storage::Mapped(m) => m,
-            Storage::Owned(v) => v,
+            Storage::File(f) => read_exact_at(f, buf, off),
+            Storage::Mapped(m) => in_memory(m, buf),
+            Storage::Owned(v) => in_memory(v, buf),
         }
+    }
+
+    fn len(&self) -> std::io::Result<u64> {
+        match self {
+            Storage::File(f) => Ok(f.metadata()?.len()),
+            Storage::Mapped(m) => Ok(m.len() as u64),
+            Storage::Owned(v) => Ok(v.len() as u64),
+        }
+    }
+}
+
+/// Index buckets whose records are kept in memory after a read (direct-mapped by bucket number),
+/// so repeated probes of the same positions cost no system call. Buckets hold about 4 records
+/// (about 100 bytes), so a full cache is about 2 MiB.
+const BUCKET_CACHE_SLOTS: usize = 16384;
+
+/// A direct-mapped cache of index buckets: slot `bucket % BUCKET_CACHE_SLOTS` holds the bucket's
+/// record bytes.
+struct BucketCache {
+    slots: Vec<std::sync::Mutex<Option<CachedBucket>>>,
+}
+
+/// A bucket number and its records' bytes.
+type CachedBucket = (usize, std::sync::Arc<[u8]>);
+
+impl BucketCache {
+    fn new() -> Self {
+        BucketCache { slots: (0..BUCKET_CACHE_SLOTS).map(|_| std::sync::Mutex::new(None)).collect() }
+    }
+    fn get(&self, bucket: usize) -> Option<std::sync::Arc<[u8]>> {
+        let slot = self.slots[bucket % BUCKET_CACHE_SLOTS].lock().unwrap_or_else(|e| e.into_inner());
+        slot.as_ref().filter(|(b, _)| *b == bucket).map(|(_, bytes)| bytes.clone())
+    }
+    fn put(&self, bucket: usize, bytes: std::sync::Arc<[u8]>) {
+        *self.slots[bucket % BUCKET_CACHE_SLOTS].lock().unwrap_or_else(|e| e.into_inner()) = Some((bucket, bytes));
     }
 }
 
@@ -134,9 +161,11 @@ pub enum Verify {
     Full,
 }
 
-/// An opened opening book.
+/// An opened opening book. Safe to share between threads.
 pub struct Book {
     data: Storage,
+    /// Buckets read from the file (`None` for maps and bytes in memory, where a copy is cheaper).
+    cache: Option<BucketCache>,
     header: Header,
     path: PathBuf,
     /// Record index where each top-bits bucket starts (`2^bits + 1` entries).
@@ -155,19 +184,33 @@ impl Book {
         Book::open_with(path, Verify::Full)
     }
 
-    /// Opens a book, memory-mapped, with the given verification.
+    /// Opens a book with the given verification. The file is read with positioned reads (and a
+    /// small cache of index buckets), so replacing or truncating it while it is open can give
+    /// errors ([`Book::try_probe`]) or the old content, never a crash. Only regular files are
+    /// opened (a FIFO or device is refused at once).
     pub fn open_with(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
+        let file = open_regular(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "open", source: e })?;
+        Book::from_storage(Storage::File(file), path, verify)
+    }
+
+    /// Opens a book through a memory map (a little faster to probe than [`Book::open_with`]).
+    ///
+    /// # Safety
+    ///
+    /// The file must not be truncated or modified in place while the book is open: a mapped
+    /// page that no longer exists kills the process with SIGBUS, and modified bytes change
+    /// under the reader. Replacing the file by rename (as qiku's writers do) is safe.
+    pub unsafe fn open_mmap(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
+        let path = path.as_ref();
         let io = |op, source| BookError::Io { path: path.to_path_buf(), op, source };
-        let file = File::open(path).map_err(|e| io("open", e))?;
+        let file = open_regular(path).map_err(|e| io("open", e))?;
         let len = file.metadata().map_err(|e| io("stat", e))?.len();
         let data = if len == 0 {
             Storage::Owned(Vec::new())
         } else {
-            // Safety: the map is read-only and every access goes through bounds-checked slices of
-            // it. As with any file mapping, another process truncating the file while it is
-            // mapped would make reads fault (SIGBUS); books are written to a temporary file and
-            // renamed into place, so qiku itself never modifies a mapped book.
+            // Safety: the caller guarantees that the file is not modified while mapped; the map
+            // is read-only and every access goes through bounds-checked reads of it.
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io("map", e))?;
             Storage::Mapped(map)
         };
@@ -185,13 +228,16 @@ impl Book {
     }
 
     fn from_storage(data: Storage, path: &Path, verify: Verify) -> Result<Book, BookError> {
-        let bytes = data.bytes();
-        let header = Header::decode(bytes, bytes.len() as u64, path)?;
+        let io = |op, source| BookError::Io { path: path.to_path_buf(), op, source };
+        let len = data.len().map_err(|e| io("stat", e))?;
+        let mut head = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
+        data.read_at(0, &mut head).map_err(|e| io("read", e))?;
+        let header = Header::decode(&head, len, path)?;
         let corrupt = |what: String| BookError::Corrupt { path: path.to_path_buf(), what };
-        // Header::decode checked the file length against these, so the slices are in range;
-        // `get` keeps that a checked fact rather than an assumption.
-        let index_off = header.index_offset() as usize;
-        let index_bytes = bytes.get(index_off..).ok_or_else(|| corrupt("index out of range".into()))?;
+        // Header::decode checked the file length against these, so the sizes are in range.
+        let index_len = usize::try_from(header.index_len() * 8).map_err(|_| corrupt("index too large".into()))?;
+        let mut index_bytes = vec![0u8; index_len];
+        data.read_at(header.index_offset(), &mut index_bytes).map_err(|e| io("read", e))?;
         let index: Vec<u64> = index_bytes
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
@@ -203,41 +249,59 @@ impl Book {
         {
             return Err(corrupt("index is not a monotonic table ending at the record count".into()));
         }
-        let book = Book { header, path: path.to_path_buf(), index, data };
+        let cache = matches!(data, Storage::File(_)).then(BucketCache::new);
+        let book = Book { header, path: path.to_path_buf(), index, data, cache };
         if verify == Verify::Full {
             book.verify_body()?;
         }
         Ok(book)
     }
 
-    /// Checks the body checksum, record order, record moves and the counts in the header.
+    fn io_error(&self, source: std::io::Error) -> BookError {
+        BookError::Io { path: self.path.clone(), op: "read", source }
+    }
+
+    /// Checks the body checksum, record order, record moves and the counts in the header,
+    /// reading the file once in large chunks.
     fn verify_body(&self) -> Result<(), BookError> {
         let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
-        let bytes = self.data.bytes();
-        let body = bytes.get(HEADER_LEN..).unwrap_or(&[]);
-        if Checksum::of(body) != self.header.body_checksum {
-            return Err(corrupt("body checksum mismatch (records or index damaged)".into()));
-        }
+        let mut sum = Checksum::new();
         let mut last: Option<(u64, u16)> = None;
         let (mut positions, mut moves) = (0u64, 0u64);
-        for i in 0..self.header.records {
-            let rec = self.record(i).ok_or_else(|| corrupt(format!("record {i} out of range")))?;
-            let e = decode_entry(rec).ok_or_else(|| corrupt(format!("record {i} has an invalid move")))?;
-            let sk = e.sort_key();
-            if last.is_some_and(|l| l >= sk) {
-                return Err(corrupt(format!("record {i} is out of order")));
+        const CHUNK_RECORDS: u64 = 1 << 15;
+        let mut buf = Vec::new();
+        let mut i = 0u64;
+        while i < self.header.records {
+            let n = CHUNK_RECORDS.min(self.header.records - i);
+            buf.resize(n as usize * RECORD_LEN, 0);
+            self.data.read_at(HEADER_LEN as u64 + i * RECORD_LEN as u64, &mut buf).map_err(|e| self.io_error(e))?;
+            sum.update(&buf);
+            for rec in buf.chunks_exact(RECORD_LEN) {
+                let rec: &[u8; RECORD_LEN] = rec.try_into().map_err(|_| corrupt(format!("record {i} cut short")))?;
+                let e = decode_entry(rec).ok_or_else(|| corrupt(format!("record {i} has an invalid move")))?;
+                let sk = e.sort_key();
+                if last.is_some_and(|l| l >= sk) {
+                    return Err(corrupt(format!("record {i} is out of order")));
+                }
+                if last.is_none_or(|l| l.0 != sk.0) {
+                    positions += 1;
+                }
+                let b = bucket(e.key, self.header.index_bits);
+                let in_bucket = matches!((self.index.get(b), self.index.get(b + 1)),
+                    (Some(&lo), Some(&hi)) if (lo..hi).contains(&i));
+                if !in_bucket {
+                    return Err(corrupt(format!("index does not point at record {i}")));
+                }
+                last = Some(sk);
+                moves += e.counts.games();
+                i += 1;
             }
-            if last.is_none_or(|l| l.0 != sk.0) {
-                positions += 1;
-            }
-            let b = bucket(e.key, self.header.index_bits);
-            let in_bucket =
-                matches!((self.index.get(b), self.index.get(b + 1)), (Some(&lo), Some(&hi)) if (lo..hi).contains(&i));
-            if !in_bucket {
-                return Err(corrupt(format!("index does not point at record {i}")));
-            }
-            last = Some(sk);
-            moves += e.counts.games();
+        }
+        for w in &self.index {
+            sum.update(&w.to_le_bytes());
+        }
+        if sum.finish() != self.header.body_checksum {
+            return Err(corrupt("body checksum mismatch (records or index damaged)".into()));
         }
         if positions != self.header.positions || moves != self.header.moves {
             return Err(corrupt("position or move count in the header does not match the records".into()));
@@ -245,10 +309,12 @@ impl Book {
         Ok(())
     }
 
+    /// The decoded header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The file (or the name given to [`Book::from_bytes`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -258,71 +324,107 @@ impl Book {
         self.header.records
     }
 
+    /// Whether the book has no record.
     pub fn is_empty(&self) -> bool {
         self.header.records == 0
     }
 
-    fn record(&self, i: u64) -> Option<&[u8; RECORD_LEN]> {
-        let start = HEADER_LEN as u64 + i.checked_mul(RECORD_LEN as u64)?;
-        let start = usize::try_from(start).ok()?;
-        self.data.bytes().get(start..start + RECORD_LEN)?.try_into().ok()
+    /// The bytes of records `lo..hi`.
+    fn read_records(&self, lo: u64, hi: u64) -> Result<Vec<u8>, BookError> {
+        let n = usize::try_from(hi.saturating_sub(lo) * RECORD_LEN as u64)
+            .map_err(|_| BookError::Corrupt { path: self.path.clone(), what: "record range too large".into() })?;
+        let mut buf = vec![0u8; n];
+        self.data.read_at(HEADER_LEN as u64 + lo * RECORD_LEN as u64, &mut buf).map_err(|e| self.io_error(e))?;
+        Ok(buf)
     }
 
-    /// The `i`-th record (in key order), or `None` past the end or if it does not decode.
+    /// The `i`-th record (in key order), or `None` past the end, if it does not decode or cannot
+    /// be read.
     pub fn entry(&self, i: u64) -> Option<Entry> {
         if i >= self.header.records {
             return None;
         }
-        decode_entry(self.record(i)?)
+        let bytes = self.read_records(i, i + 1).ok()?;
+        decode_entry(bytes.as_slice().try_into().ok()?)
     }
 
-    /// All records in key order. Records that do not decode (only possible in a corrupt book
-    /// opened with [`Verify::Structure`]) are skipped.
+    /// All records in key order, read in large chunks. Records that do not decode (only possible
+    /// in a corrupt book opened with [`Verify::Structure`]) are skipped; a read error (the file
+    /// was truncated while open) ends the iteration; use [`Book::try_entries`] to see it.
     pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        (0..self.header.records).filter_map(move |i| self.entry(i))
+        self.try_entries().map_while(Result::ok)
     }
 
-    /// The range of records with canonical key `key`.
-    fn key_range(&self, key: u64) -> std::ops::Range<u64> {
-        let b = bucket(key, self.header.index_bits);
+    /// All records in key order, or the error that stopped the reading.
+    pub fn try_entries(&self) -> impl Iterator<Item = Result<Entry, BookError>> + '_ {
+        const CHUNK: u64 = 1 << 14;
+        let records = self.header.records;
+        (0..records.div_ceil(CHUNK)).flat_map(move |c| {
+            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(records));
+            let chunk: Vec<Result<Entry, BookError>> = match self.read_records(lo, hi) {
+                Ok(bytes) => {
+                    bytes.chunks_exact(RECORD_LEN).filter_map(|r| decode_entry(r.try_into().ok()?)).map(Ok).collect()
+                }
+                Err(e) => vec![Err(e)],
+            };
+            chunk
+        })
+    }
+
+    /// The records of index bucket `b` (from the cache, or read and cached).
+    fn bucket_bytes(&self, b: usize) -> Result<std::sync::Arc<[u8]>, BookError> {
+        if let Some(bytes) = self.cache.as_ref().and_then(|c| c.get(b)) {
+            return Ok(bytes);
+        }
         let (Some(&lo), Some(&hi)) = (self.index.get(b), self.index.get(b + 1)) else {
-            return 0..0;
+            return Ok(std::sync::Arc::from(Vec::new()));
         };
-        let key_at = |i: u64| self.record(i).map(record_key);
-        // First record in the bucket with a key >= `key`.
-        let (mut a, mut z) = (lo, hi);
-        while a < z {
-            let mid = a + (z - a) / 2;
-            match key_at(mid) {
-                Some(k) if k < key => a = mid + 1,
-                Some(_) => z = mid,
-                None => return 0..0,
-            }
+        let bytes: std::sync::Arc<[u8]> = self.read_records(lo, hi)?.into();
+        if let Some(cache) = &self.cache {
+            cache.put(b, bytes.clone());
         }
-        let mut end = a;
-        while end < hi && key_at(end) == Some(key) {
-            end += 1;
-        }
-        a..end
+        Ok(bytes)
     }
 
-    /// The stored entries of a canonical key (moves in the canonical orientation).
+    /// The stored entries of a canonical key (moves in the canonical orientation), or the error
+    /// reading them.
+    pub fn try_entries_for_key(&self, key: u64) -> Result<Vec<Entry>, BookError> {
+        let bytes = self.bucket_bytes(bucket(key, self.header.index_bits))?;
+        let records: Vec<&[u8; RECORD_LEN]> =
+            bytes.chunks_exact(RECORD_LEN).filter_map(|r| r.try_into().ok()).collect();
+        // First record in the bucket with a key >= `key` (records are sorted by key).
+        let start = records.partition_point(|r| record_key(r) < key);
+        Ok(records[start..].iter().take_while(|r| record_key(r) == key).filter_map(|r| decode_entry(r)).collect())
+    }
+
+    /// The stored entries of a canonical key (moves in the canonical orientation); none if the
+    /// file cannot be read any more.
     pub fn entries_for_key(&self, key: u64) -> impl Iterator<Item = Entry> + '_ {
-        self.key_range(key).filter_map(move |i| self.entry(i))
+        self.try_entries_for_key(key).unwrap_or_default().into_iter()
+    }
+
+    /// Like [`Book::probe`], but a file that can no longer be read (truncated or damaged while
+    /// open) is an error naming it instead of an empty answer.
+    pub fn try_probe(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+        let (key, orientation) = canonical_key(pos);
+        let mut moves: Vec<BookMove> = self
+            .try_entries_for_key(key)?
+            .into_iter()
+            .map(|e| BookMove { mv: restore_move(orientation, e.mv), counts: e.counts })
+            .filter(|m| pos.is_legal(m.mv))
+            .collect();
+        moves.sort_by(|a, b| b.counts.games().cmp(&a.counts.games()).then(a.mv.to_u16().cmp(&b.mv.to_u16())));
+        Ok(moves)
     }
 
     /// The book moves of `pos`: only moves legal there, in the position's own orientation, most
     /// played first (ties by move encoding). In a symmetric position only the representative of
     /// each mirror pair is returned (see [`record`](super::record)).
+    ///
+    /// A read error (the file was truncated while open) gives no moves; [`Book::try_probe`]
+    /// reports it.
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
-        let (key, orientation) = canonical_key(pos);
-        let mut moves: Vec<BookMove> = self
-            .entries_for_key(key)
-            .map(|e| BookMove { mv: restore_move(orientation, e.mv), counts: e.counts })
-            .filter(|m| pos.is_legal(m.mv))
-            .collect();
-        moves.sort_by(|a, b| b.counts.games().cmp(&a.counts.games()).then(a.mv.to_u16().cmp(&b.mv.to_u16())));
-        moves
+        self.try_probe(pos).unwrap_or_default()
     }
 
     /// A book move for `pos` chosen by `policy`, or `None` when the position is not in the book.
@@ -338,19 +440,6 @@ mod tests {
 
     fn bm(pos: &Position, s: &str, w: u32, d: u32, l: u32, u: u32) -> BookMove {
         BookMove { mv: iccs::parse(pos, s).unwrap(), counts: Counts { wins: w, draws: d, losses: l, unknown: u } }
-    }
-
-    #[test]
-    fn rng_below_is_in_range_and_seeded() {
-        let mut a = BookRng::new(7);
-        let mut b = BookRng::new(7);
-        for n in [1u64, 2, 3, 10, u64::MAX] {
-            for _ in 0..100 {
-                let x = a.below(n);
-                assert!(x < n);
-                assert_eq!(x, b.below(n));
-            }
-        }
     }
 
     #[test]

@@ -19,8 +19,11 @@ use crate::pgn::GameResult;
 /// How one game ended, from the point of view of the side to move in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
+    /// The mover won.
     Win,
+    /// The game was drawn.
     Draw,
+    /// The mover lost.
     Loss,
     /// The game has no result (`*` or none given): it counts toward how often a move was played
     /// but not toward its score.
@@ -55,8 +58,11 @@ impl Outcome {
 /// through one position to get there).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Counts {
+    /// Games the mover won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the mover lost.
     pub losses: u32,
     /// Games without a result.
     pub unknown: u32,
@@ -117,6 +123,7 @@ impl Counts {
 pub struct MinScore(u32);
 
 impl MinScore {
+    /// No minimum: every move is kept.
     pub const NONE: MinScore = MinScore(0);
 
     /// From millionths; `None` above one million.
@@ -137,10 +144,12 @@ impl MinScore {
         }
     }
 
+    /// The minimum in parts per million (as stored in the header).
     pub const fn ppm(self) -> u32 {
         self.0
     }
 
+    /// The minimum as a fraction between 0 and 1.
     pub fn fraction(self) -> f64 {
         f64::from(self.0) / 1_000_000.0
     }
@@ -153,6 +162,7 @@ pub struct Entry {
     pub key: u64,
     /// The move in the canonical orientation.
     pub mv: Move,
+    /// Results of the games it was played in.
     pub counts: Counts,
 }
 

@@ -5,9 +5,9 @@
 //!    token in the game's notation), applies the game-level filters and emits one packed record
 //!    per ply: canonical key, stored move, outcome for the side to move.
 
-use super::build::{GameError, SkipReason};
 use super::format::BuildParams;
 use super::record::{canonical_key, store_move, Outcome, Raw};
+use super::report::{GameError, SkipReason};
 use crate::core::{Move, Position};
 use crate::notation::{self, chinese, iccs, wxf, Notation, NotationError};
 use crate::pgn::{GameResult, Location, Skip, SyntaxError, Visitor};
@@ -285,7 +285,7 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
         let m = match parse_move(&pos, token, notation) {
             Ok(m) => m,
             Err(e) => {
-                let reason = SkipReason::BadMove(e.kind());
+                let reason = SkipReason::BadMove((&e).into());
                 out.errors.push(error(t.loc, Some(token), reason, e.to_string()));
                 if params.keep_prefix {
                     truncated = Some(reason);

@@ -252,12 +252,11 @@ pub fn main() -> ExitCode {
                 },
                 memory,
                 threads,
-                progress: !quiet && !json,
                 max_errors: show_errors,
                 whole_games: !head_only,
                 spill_dir: None,
             };
-            run_build(&inputs, &output, &opts, json)
+            run_build(&inputs, &output, &opts, json, !quiet && !json)
         }),
         Command::Probe { book, fen, json, pick, seed } => run_probe(&book, &fen, json, pick, seed),
         Command::Merge { inputs, output, min_games, min_score: ms } => min_score(ms).and_then(|ms| {
@@ -288,8 +287,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool) -> Result<(), String> {
-    let report = book::build(inputs, output, opts).map_err(|e| e.to_string())?;
+fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool, bar: bool) -> Result<(), String> {
+    let progress = super::progress::TermProgress::new(bar, true);
+    let report = book::build::build_with_progress(inputs, output, opts, &progress).map_err(|e| e.to_string())?;
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -304,6 +304,27 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool)
     } else {
         let text = build_summary_text(&report, output);
         outln!("{}", text.trim_end());
+    }
+    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
+    // fails the command, even though the games before the damage were used.
+    let damaged: Vec<String> =
+        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.path.display()))).collect();
+    for d in &damaged {
+        eprintln!("qiku-book: error: {d}");
+    }
+    if report.header.games.used == 0 {
+        return Err(format!(
+            "no game could be used ({} read, {} skipped); {} holds an empty book",
+            report.header.games.read,
+            report.skipped_total(),
+            output.display()
+        ));
+    }
+    if !damaged.is_empty() {
+        return Err(format!(
+            "{} input file(s) could not be read completely; the book holds the games before the damage",
+            damaged.len()
+        ));
     }
     Ok(())
 }
@@ -447,7 +468,7 @@ fn open_book(path: &Path) -> Result<Book, String> {
 fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed: u64) -> Result<(), String> {
     let pos = parse_position(fen)?;
     let book = open_book(path)?;
-    let moves = book.probe(&pos);
+    let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
     let picked = pick.and_then(|p| {
         let policy = match p {
             PickPolicy::Best => Policy::BestScore,
@@ -568,7 +589,8 @@ fn run_dump(path: &Path) -> Result<(), String> {
     let book = open_book(path)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for e in book.entries() {
+    for e in book.try_entries() {
+        let e = e.map_err(|e| e.to_string())?;
         let c = e.counts;
         let r = writeln!(out, "{:016x} {} {} {} {} {}", e.key, e.mv, c.wins, c.draws, c.losses, c.unknown);
         if r.is_err() {

@@ -5,11 +5,11 @@
 //! prints what a user would run to do it on their own data. Outside a checkout (no
 //! `books/games/`), the small repertoire embedded in the binary stands in for the collection.
 
-use crate::book::build::{build, BuildOptions};
+use crate::book::build::BuildOptions;
 use crate::book::Book;
 use crate::cli::book::chinese;
 use crate::core::Position;
-use crate::tablebase::driver::{generate_set, GenerateOptions};
+use crate::tablebase::driver::GenerateOptions;
 use crate::tablebase::material::Material;
 use crate::tablebase::Tablebases;
 use std::path::{Path, PathBuf};
@@ -41,9 +41,14 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     };
 
     println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
-    let report =
-        build(std::slice::from_ref(&input), &book_path, &BuildOptions { progress: true, ..BuildOptions::default() })
-            .map_err(|e| e.to_string())?;
+    let bar = super::progress::TermProgress::new(true, true);
+    let report = crate::book::build::build_with_progress(
+        std::slice::from_ref(&input),
+        &book_path,
+        &BuildOptions::default(),
+        &bar,
+    )
+    .map_err(|e| e.to_string())?;
     let h = &report.header;
     println!(
         "   {} games read, {} used; {} positions, {} moves stored in {:.2} s",
@@ -81,7 +86,10 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     println!("\n== 3. Tablebases: qiku-tb generate --max-pieces {max_pieces} -d {}", tb_dir.display());
     let t = Instant::now();
     let materials = Material::all_up_to(max_pieces);
-    let reports = generate_set(&materials, &GenerateOptions::new(&tb_dir)).map_err(|e| e.to_string())?;
+    let bar = super::progress::TermProgress::new(true, false);
+    let reports =
+        crate::tablebase::driver::generate_set_with_progress(&materials, &GenerateOptions::new(&tb_dir), &bar)
+            .map_err(|e| e.to_string())?;
     let kept = reports.iter().filter(|r| r.kept).count();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     println!(

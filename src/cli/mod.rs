@@ -5,6 +5,7 @@ pub mod book;
 pub mod demo;
 #[cfg(feature = "obk")]
 pub mod obk;
+pub mod progress;
 pub mod qiku;
 pub mod renju;
 pub mod tb;

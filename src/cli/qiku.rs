@@ -541,6 +541,14 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     }
     if let Some(dir) = &args.tb {
         let tables = crate::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
+        for problem in tables.problems() {
+            eprintln!("qiku: {problem}");
+        }
+        // A damaged or foreign table must be named, not reported as a missing one.
+        if pos.occupied().count() as usize <= crate::tablebase::MAX_PIECES {
+            tables.probe(&pos).map_err(|e| e.to_string())?;
+            tables.move_values(&pos).map_err(|e| e.to_string())?;
+        }
         let tb = QtbTables::new(tables);
         match (tb.probe(&pos), tb.move_values(&pos)) {
             (Some(v), Some(values)) => {

@@ -2,7 +2,7 @@
 
 use crate::tablebase::format::TableFile;
 use crate::tablebase::verify::{verify_table, TableCache};
-use crate::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, MAX_PIECES};
+use crate::tablebase::{driver, file_name, GenerateOptions, Material, Tablebases, MAX_PIECES};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -127,8 +127,9 @@ fn run_generate(names: &[String], max_pieces: usize, dir: PathBuf, compress: boo
         eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", dead.join(", "));
     }
     let start = Instant::now();
-    let opts = GenerateOptions { dir: dir.clone(), compress, progress: true };
-    let reports = generate_set(&materials, &opts).map_err(|e| e.to_string())?;
+    let opts = GenerateOptions { dir: dir.clone(), compress };
+    let progress = super::progress::TermProgress::new(!json, false);
+    let reports = driver::generate_set_with_progress(&materials, &opts, &progress).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     if json {
         println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
@@ -150,8 +151,14 @@ fn run_generate(names: &[String], max_pieces: usize, dir: PathBuf, compress: boo
     Ok(())
 }
 
+/// Opens a directory of tables; every file that cannot be used is named on stderr.
 fn open_tb(dir: &Path) -> Result<Tablebases, String> {
-    Tablebases::open(dir).map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))
+    let tb = Tablebases::open(dir)
+        .map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))?;
+    for problem in tb.problems() {
+        eprintln!("qiku-tb: {problem}");
+    }
+    Ok(tb)
 }
 
 fn run_probe(fen: &str, dir: &Path, json: bool) -> Result<(), String> {
@@ -239,7 +246,7 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
     let tb = open_tb(dir)?;
     let mut rows = Vec::new();
     let (mut total_raw, mut total_file) = (0u64, 0u64);
-    for t in tb.tables() {
+    for t in tb.usable_tables() {
         let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;
         let raw = 2 * f.header.per_side * f.header.width as u64;
         total_raw += raw;
@@ -256,7 +263,7 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
             })
             .collect();
         println!("{}", json!({"dir": dir, "tables": list, "uncompressed_bytes": total_raw, "file_bytes": total_file}));
-        return Ok(());
+        return unusable(&tb);
     }
     println!(
         "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8}",
@@ -273,5 +280,13 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
         total_file as f64 / 1e6,
         if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 }
     );
-    Ok(())
+    unusable(&tb)
+}
+
+/// An error if some table files in the directory cannot be used (each was named on stderr).
+fn unusable(tb: &Tablebases) -> Result<(), String> {
+    match tb.problems().len() {
+        0 => Ok(()),
+        n => Err(format!("{n} table file(s) in {} cannot be used (see above)", tb.dir().display())),
+    }
 }

@@ -21,6 +21,8 @@ pub enum OpenError {
     Tablebases(TbError),
     /// The directory holds no `.qtb` table.
     NoTables(PathBuf),
+    /// Every `.qtb` table in the directory is damaged or foreign (each is reported).
+    NoUsableTables(PathBuf),
 }
 
 impl fmt::Display for OpenError {
@@ -32,6 +34,7 @@ impl fmt::Display for OpenError {
             OpenError::Book(e) => write!(f, "{e}"),
             OpenError::Tablebases(e) => write!(f, "{e}"),
             OpenError::NoTables(dir) => write!(f, "no .qtb tables in {}", dir.display()),
+            OpenError::NoUsableTables(dir) => write!(f, "no usable .qtb tables in {}", dir.display()),
         }
     }
 }
@@ -41,7 +44,7 @@ impl std::error::Error for OpenError {
         match self {
             OpenError::Book(e) => Some(e),
             OpenError::Tablebases(e) => Some(e),
-            OpenError::UnknownPolicy(_) | OpenError::NoTables(_) => None,
+            OpenError::UnknownPolicy(_) | OpenError::NoTables(_) | OpenError::NoUsableTables(_) => None,
         }
     }
 }
@@ -115,18 +118,36 @@ impl OpeningBook for QbkBook {
 }
 
 /// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
-/// simply searches).
+/// simply searches), but is named once on stdout as `info string <file>: <cause>`.
 pub struct QtbTables {
     tables: Tablebases,
-    /// Most pieces of any table in the directory (asked at every search node, so kept).
+    /// Most pieces of any usable table in the directory (asked at every search node, so kept).
     max_pieces: u32,
+    /// Files already reported, so that a damaged table is named once, not at every node.
+    reported: Mutex<std::collections::HashSet<std::path::PathBuf>>,
 }
 
 impl QtbTables {
-    /// Wraps opened tables.
+    /// Wraps opened tables; the files that cannot be used are reported at once.
     pub fn new(tables: Tablebases) -> QtbTables {
-        let max_pieces = tables.tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
-        QtbTables { tables, max_pieces }
+        let max_pieces = tables.usable_tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
+        let t = QtbTables { tables, max_pieces, reported: Mutex::new(Default::default()) };
+        for problem in t.tables.problems() {
+            t.report(problem);
+        }
+        t
+    }
+
+    /// Names a damaged file as `info string <file>: <cause>` on stdout (the UCI channel), once.
+    fn report(&self, e: &tablebase::TbError) {
+        let first = match e.path() {
+            Some(p) => self.reported.lock().unwrap_or_else(|e| e.into_inner()).insert(p.to_path_buf()),
+            None => true,
+        };
+        if first {
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout().lock(), "info string {e}");
+        }
     }
 }
 
@@ -147,14 +168,26 @@ impl Endgames for QtbTables {
         if pos.occupied().count() as usize > tablebase::MAX_PIECES {
             return None;
         }
-        self.tables.probe(pos).ok().flatten().map(convert)
+        match self.tables.probe(pos) {
+            Ok(v) => v.map(convert),
+            Err(e) => {
+                self.report(&e);
+                None
+            }
+        }
     }
 
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>> {
         if pos.occupied().count() as usize > tablebase::MAX_PIECES {
             return None;
         }
-        let values = self.tables.move_values(pos).ok().flatten()?;
+        let values = match self.tables.move_values(pos) {
+            Ok(v) => v?,
+            Err(e) => {
+                self.report(&e);
+                return None;
+            }
+        };
         Some(values.into_iter().map(|(m, v)| (m, convert(v))).collect())
     }
 }
@@ -169,7 +202,11 @@ fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, OpenError> {
     if tables.tables().is_empty() {
         return Err(OpenError::NoTables(PathBuf::from(dir)));
     }
-    Ok(Arc::new(QtbTables::new(tables)))
+    let tables = QtbTables::new(tables);
+    if tables.max_pieces == 0 {
+        return Err(OpenError::NoUsableTables(PathBuf::from(dir)));
+    }
+    Ok(Arc::new(tables))
 }
 
 /// The openers the `qiku` binary uses.

@@ -11,7 +11,6 @@
 //!    a `BufRead`. UTF-8 is passed through untouched (validation happens in the reader, which
 //!    reports bad bytes with their location instead of silently replacing them).
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::{error, fmt};
@@ -32,6 +31,7 @@ pub enum EncodingChoice {
     /// Detect it (see [`detect_encoding`]).
     #[default]
     Auto,
+    /// UTF-8 (a byte-order mark is skipped).
     Utf8,
     /// GBK, decoded as GB18030 (its superset), so GB2312 and GB18030 files work too.
     Gbk,
@@ -42,8 +42,11 @@ pub enum EncodingChoice {
 /// The text encoding a file was read with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextEncoding {
+    /// UTF-8 (a byte-order mark is skipped).
     Utf8,
+    /// GBK, read as GB18030.
     Gbk,
+    /// Big5 (cp950, with HKSCS).
     Big5,
     /// Only chosen when the file starts with a UTF-16 byte-order mark.
     Utf16Le,
@@ -165,23 +168,74 @@ fn is_xiangqi_char(c: char) -> bool {
     )
 }
 
+/// Why a game file could not be opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpenErrorKind {
+    /// The file could not be opened, read or decompressed.
+    Io,
+    /// The file is not text: one of qiku's own binary formats, or data with many NUL bytes near
+    /// the start (at least 4, and one in 512 bytes; the [`OpenError::io_error`] says which).
+    NotText,
+}
+
+/// How many bytes of the (decompressed) start of a file are checked for NUL bytes: text in any
+/// encoding qiku reads (except UTF-16, which has a byte-order mark) has none, binary data many.
+const BINARY_SNIFF_LEN: usize = 8 * 1024;
+
+/// Why `sample` (the start of a file, decompressed) is not a game file, if it is not: one of
+/// qiku's own binary files, or binary data.
+fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
+    if sample.starts_with(b"QIKUBOOK") {
+        return Some("this is a qiku opening book (.qbk); give game files (PGN or move lists)".into());
+    }
+    if sample.starts_with(b"QIKU-TB\x1a") {
+        return Some("this is a qiku tablebase (.qtb); give game files (PGN or move lists)".into());
+    }
+    if matches!(encoding, TextEncoding::Utf16Le | TextEncoding::Utf16Be) {
+        return None;
+    }
+    // A stray NUL in a text file is a syntax error for the reader to report with its line; many
+    // of them (random data has one byte in 256) mean binary data.
+    let head = &sample[..sample.len().min(BINARY_SNIFF_LEN)];
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    (nuls >= 4 && nuls * 512 >= head.len())
+        .then(|| format!("binary data ({nuls} NUL bytes in the first {} bytes), not text", head.len()))
+}
+
 /// Failure to open a game file; names the file.
 #[derive(Debug)]
 pub struct OpenError {
     path: PathBuf,
     what: &'static str,
+    kind: OpenErrorKind,
     source: io::Error,
 }
 
 impl OpenError {
     fn new(path: &Path, what: &'static str, source: io::Error) -> Self {
-        OpenError { path: path.to_path_buf(), what, source }
+        OpenError { path: path.to_path_buf(), what, kind: OpenErrorKind::Io, source }
     }
 
+    fn not_text(path: &Path, why: String) -> Self {
+        OpenError {
+            path: path.to_path_buf(),
+            what: "not a game file",
+            kind: OpenErrorKind::NotText,
+            source: io::Error::new(io::ErrorKind::InvalidData, why),
+        }
+    }
+
+    /// The file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// What kind of failure this is.
+    pub fn kind(&self) -> OpenErrorKind {
+        self.kind
+    }
+
+    /// The underlying error.
     pub fn io_error(&self) -> &io::Error {
         &self.source
     }
@@ -209,6 +263,7 @@ pub struct Input {
 }
 
 impl Input {
+    /// The file (or the name given to [`open_reader`]).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -258,7 +313,7 @@ impl BufRead for Input {
 /// Opens a game file (see the module documentation).
 pub fn open(path: impl AsRef<Path>, choice: EncodingChoice) -> Result<Input, OpenError> {
     let path = path.as_ref();
-    let file = File::open(path).map_err(|e| OpenError::new(path, "cannot open", e))?;
+    let file = crate::util::files::open_regular(path).map_err(|e| OpenError::new(path, "cannot open", e))?;
     open_reader(file, path, choice)
 }
 
@@ -290,6 +345,9 @@ pub fn open_reader<R: Read + Send + 'static>(
         EncodingChoice::Gbk => TextEncoding::Gbk,
         EncodingChoice::Big5 => TextEncoding::Big5,
     };
+    if let Some(why) = binary_content(&sample, encoding) {
+        return Err(OpenError::not_text(path, why));
+    }
     let bom = if encoding == TextEncoding::Utf8 && sample.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let mut head = Cursor::new(sample);
     head.set_position(bom);
@@ -343,6 +401,7 @@ impl<R: Read> Transcoder<R> {
         }
     }
 
+    /// The wrapped reader.
     pub fn into_inner(self) -> R {
         self.inner
     }

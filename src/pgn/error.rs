@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::Location;
+use super::location::Location;
 
 /// What kind of breakage was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +68,9 @@ impl fmt::Display for ErrorKind {
 /// A syntax error with its place and a short excerpt of the offending text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where the error is.
     pub location: Location,
+    /// What kind of error it is.
     pub kind: ErrorKind,
     /// Up to a few dozen characters of the text at the error (invalid bytes shown in hex).
     pub snippet: String,

@@ -27,16 +27,21 @@
 //! The accepted syntax, the encoding detection and the error kinds are described in
 //! `docs/PGN.md`.
 
+#![warn(missing_docs)]
+
 mod encoding;
 mod error;
 mod lex;
+mod location;
 mod reader;
 mod visitor;
 
 #[cfg(test)]
 mod tests;
 
-pub use encoding::{detect_encoding, open, open_reader, EncodingChoice, Input, OpenError, TextEncoding, Transcoder};
+pub use encoding::{
+    detect_encoding, open, open_reader, EncodingChoice, Input, OpenError, OpenErrorKind, TextEncoding, Transcoder,
+};
 pub use error::{ErrorKind, SyntaxError};
 pub use reader::{Mode, Reader, DEFAULT_MAX_LINE_LEN};
 pub use visitor::{GameResult, Location, Skip, Visitor};

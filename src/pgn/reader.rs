@@ -229,6 +229,7 @@ impl<R: BufRead> Reader<R> {
         self.line_no
     }
 
+    /// The wrapped input.
     pub fn into_inner(self) -> R {
         self.inner
     }

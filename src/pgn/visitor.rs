@@ -6,32 +6,8 @@
 //! board is the visitor's business. This keeps the text layer independent of the rules core and
 //! lets a visitor stop a game early (for example after an illegal move) with [`Skip`].
 
+pub use super::location::Location;
 use std::fmt;
-
-/// Where something was found in the (decoded, UTF-8) input.
-///
-/// `line` and `column` are 1-based; `column` counts Unicode characters, not bytes, so it matches
-/// what an editor shows for Chinese text (a leading byte-order mark is not counted). `game` is the
-/// 1-based number of the game within this input, counting every game the reader started,
-/// including ones cut short by a syntax error.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Location {
-    pub game: u64,
-    pub line: u64,
-    pub column: u32,
-}
-
-impl Location {
-    pub const fn new(game: u64, line: u64, column: u32) -> Self {
-        Location { game, line, column }
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}, line {}, column {}", self.game, self.line, self.column)
-    }
-}
 
 /// What a visitor wants the reader to do after a callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,8 +27,11 @@ pub enum Skip {
 /// unfinished) is reported as `None` by [`Visitor::outcome`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// `1-0`.
     RedWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2`.
     Draw,
 }
 
@@ -138,7 +117,7 @@ pub trait Visitor {
 
     /// The game is broken (see [`ErrorKind`](super::ErrorKind)). The reader delivers nothing more
     /// of it, calls `end_game`, and resumes with the next game.
-    fn malformed(&mut self, error: &super::SyntaxError) {
+    fn malformed(&mut self, error: &super::error::SyntaxError) {
         let _ = error;
     }
 }

@@ -15,9 +15,13 @@ fn sqr(s: u8) -> Square {
 /// Pieces on squares, by slot, with occupancy.
 #[derive(Clone)]
 pub struct Board<'a> {
+    /// The pieces of the material, in index order.
     pub pieces: &'a [Piece],
+    /// The square of each piece.
     pub sq: Squares,
+    /// All occupied squares.
     pub occ: Bitboard,
+    /// Occupied squares by colour.
     pub by_color: [Bitboard; 2],
     /// Per colour, the pieces that attack along files and ranks (rooks, and the king for the
     /// flying-general rule), the cannons, the horses and the pawns: a king-attack test is then
@@ -46,7 +50,9 @@ const fn attacker_class(role: Role) -> usize {
 /// A legal forward move found by [`Board::for_each_move`].
 #[derive(Copy, Clone, Debug)]
 pub struct Found {
+    /// Which piece moves (its index in `pieces`).
     pub slot: usize,
+    /// Its destination square.
     pub to: u8,
     /// The slot of the captured piece, if any.
     pub captured: Option<usize>,
@@ -74,6 +80,7 @@ impl<'a> Board<'a> {
     }
 
     #[inline(always)]
+    /// The square of `color`'s king.
     pub fn king(&self, color: Color) -> u8 {
         self.sq[color.index()]
     }

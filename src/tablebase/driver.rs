@@ -3,13 +3,14 @@
 //! Memory is bounded by the largest table being solved plus the decoded smaller tables its
 //! captures need (kept while later tables may need them).
 
+use super::error::TbError;
 use super::format::{self, TableFile};
 use super::generate::{self, Table};
 use super::material::Material;
-use super::{file_name, TbError, MAX_PIECES};
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use super::material::{file_name, MAX_PIECES};
+use crate::util::files::{remove_stale_temp_files, AtomicFile};
+use crate::util::progress::{NoProgress, Progress};
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,36 +18,52 @@ use std::time::Instant;
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
+    /// The directory of the table files.
     pub dir: PathBuf,
     /// zstd-compress the blocks (the default); raw blocks otherwise.
     pub compress: bool,
-    /// Show progress bars (only drawn when stderr is a terminal).
-    pub progress: bool,
 }
 
 impl GenerateOptions {
+    /// Compressed tables in `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
-        GenerateOptions { dir: dir.into(), compress: true, progress: true }
+        GenerateOptions { dir: dir.into(), compress: true }
     }
 }
 
 /// What happened to one table.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct TableReport {
+    /// The material (`KRvK`).
     pub material: String,
     /// True if an intact file was already there.
     pub kept: bool,
+    /// Entries of the table (both sides to move).
     pub entries: u64,
+    /// Size of the file.
     pub file_bytes: u64,
+    /// Time spent on this table.
     pub seconds: f64,
 }
 
 /// Generates `materials` (any colour order) and everything their captures need, into
 /// `opts.dir`. Returns one report per table of the plan, in generation order.
 pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
+    generate_set_with_progress(materials, opts, &NoProgress)
+}
+
+/// [`generate_set`], reporting each table's progress (one phase per table, labelled with its
+/// material) to `progress`.
+pub fn generate_set_with_progress(
+    materials: &[Material],
+    opts: &GenerateOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<TableReport>, TbError> {
     let dir = &opts.dir;
-    std::fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.clone(), error: e.to_string() })?;
-    remove_stale_temp_files(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    // Temporary files of an interrupted run are never complete: remove them.
+    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb")).map_err(|e| TbError::io(dir, e))?;
+    remove_legacy_temp_files(dir)?;
     let mut plan: Vec<Material> = Vec::new();
     for m in materials {
         if m.piece_count() > MAX_PIECES {
@@ -61,19 +78,10 @@ pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Ve
     plan.sort_by_key(|m| (m.piece_count(), m.to_string()));
     let max_pieces = plan.iter().map(|m| m.piece_count()).max().unwrap_or(0);
 
-    let draw = opts.progress && std::io::stderr().is_terminal();
-    let multi =
-        MultiProgress::with_draw_target(if draw { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() });
-    let overall = multi.add(ProgressBar::new(plan.len() as u64));
-    overall.set_style(
-        ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} tables, {elapsed} elapsed, ETA {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    overall.set_prefix("overall");
-
+    let planned = plan.len();
     let mut subs: HashMap<Material, Arc<Table>> = HashMap::new();
     let mut reports = Vec::new();
-    for material in plan {
+    for (done, material) in plan.into_iter().enumerate() {
         let path = dir.join(file_name(material));
         let needed_later = material.piece_count() < max_pieces;
         let start = Instant::now();
@@ -92,29 +100,17 @@ pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Ve
                         file_bytes,
                         seconds: start.elapsed().as_secs_f64(),
                     });
-                    overall.inc(1);
                     continue;
                 }
-                Err(e) => {
-                    let _ = multi.println(format!("{e}; generating it again"));
-                    if !draw {
-                        eprintln!("{e}; generating it again");
-                    }
-                }
+                Err(e) => progress.println(&format!("{e}; generating it again")),
             }
         }
-        let bar = multi.add(ProgressBar::new(0));
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>8} [{bar:30}] {percent:>3}% {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_prefix(material.to_string());
-        let table = generate::solve(material, &subs, &bar)?;
+        progress.start(&format!("{material} ({}/{planned})", done + 1), 0);
+        let table = generate::solve(material, &subs, progress)?;
         let counts = table.counts();
         let bytes = format::encode(material, &table.values, &counts, opts.compress)?;
-        format::write_atomic(&path, &bytes)?;
-        bar.finish_and_clear();
-        multi.remove(&bar);
+        AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+        progress.finish();
         reports.push(TableReport {
             material: material.to_string(),
             kept: false,
@@ -125,9 +121,7 @@ pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Ve
         if needed_later {
             subs.insert(material, Arc::new(table));
         }
-        overall.inc(1);
     }
-    overall.finish_and_clear();
     Ok(reports)
 }
 
@@ -138,13 +132,15 @@ pub fn load(path: &Path) -> Result<Table, TbError> {
     Ok(Table { layout: file.layout.clone(), values })
 }
 
-/// Temporary files of an interrupted run (`.NAME.qtb.tmp-PID`) are never complete: remove them.
-fn remove_stale_temp_files(dir: &Path) -> Result<(), TbError> {
-    let io = |e: std::io::Error| TbError::Io { path: dir.to_path_buf(), error: e.to_string() };
+/// Temporary files of runs by qiku before 0.2 (`.NAME.qtb.tmp-PID`, written in place by this
+/// process only, hence never complete once their run is gone): remove them.
+fn remove_legacy_temp_files(dir: &Path) -> Result<(), TbError> {
+    let io = |e: std::io::Error| TbError::io(dir, e);
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with('.') && name.contains(".qtb.tmp-") {
+        let pid = name.rsplit_once(".qtb.tmp-").and_then(|(_, pid)| pid.parse::<u32>().ok());
+        if name.starts_with('.') && pid.is_some_and(|p| p != std::process::id()) {
             std::fs::remove_file(&path).map_err(io)?;
         }
     }

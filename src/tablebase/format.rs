@@ -3,68 +3,39 @@
 //! read through a memory map; every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
 
+use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
-use super::TbError;
 use crate::core::zobrist;
+use crate::util::files::{open_regular, read_exact_at, AtomicFile};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"QIKU-TB\x1a";
+/// The format version this code reads and writes.
 pub const VERSION: u32 = 1;
+/// Bytes in the header.
 pub const HEADER_LEN: usize = 256;
+/// Bytes per block in the block index.
 pub const BLOCK_ENTRY_LEN: usize = 24;
 /// Index scheme 1: see `index.rs` and `docs/FORMAT.md`.
 pub const SCHEME: u32 = 1;
 /// Metric 1: distance to mate in plies, cycles drawn, no repetition rules.
 pub const METRIC_DTM: u32 = 1;
+/// A block stored uncompressed.
 pub const CODEC_RAW: u8 = 0;
+/// A zstd-compressed block.
 pub const CODEC_ZSTD: u8 = 1;
 /// Entries per block: 32 KiB of 1-byte codes.
 pub const BLOCK_ENTRIES: u32 = 1 << 15;
 /// zstd level used when writing (deterministic for a given level and input).
 pub const ZSTD_LEVEL: i32 = 9;
 
-/// FNV-1a, 64-bit, over `bytes`, continuing from `h` (start with [`FNV_OFFSET`]).
-pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
-/// The block checksum: FNV-1a's step applied to 64-bit little-endian words instead of bytes (the
-/// last word zero-padded), then the byte length XORed in; eight times faster than bytewise FNV-1a,
-/// which matters because a cold probe checks one block.
-pub fn block_checksum(bytes: &[u8]) -> u64 {
-    let mut h = FNV_OFFSET;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut a = [0u8; 8];
-        a[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(a)).wrapping_mul(FNV_PRIME);
-    }
-    h ^ bytes.len() as u64
-}
-
-/// The payload checksum: block checksums folded in order with the same word step.
-pub fn fold_checksum(h: u64, block_sum: u64) -> u64 {
-    (h ^ block_sum).wrapping_mul(FNV_PRIME)
-}
-
-pub const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET, FNV_PRIME};
 
 thread_local! {
     /// One zstd context per thread, reused: creating one costs more than decompressing a block.
@@ -75,23 +46,36 @@ thread_local! {
 /// The parsed header.
 #[derive(Clone, Debug)]
 pub struct Header {
+    /// The (canonical) material of the table.
     pub material: Material,
+    /// Bytes per value code (1 or 2).
     pub width: u8,
+    /// Codec the writer asked for ([`CODEC_RAW`] or [`CODEC_ZSTD`]).
     pub compression: u8,
+    /// Entries per block.
     pub block_entries: u32,
+    /// Entries per side to move.
     pub per_side: u64,
+    /// Number of blocks.
     pub block_count: u64,
+    /// Counts per side to move (red, black).
     pub counts: [Counts; 2],
+    /// Checksum of all block checksums, in order.
     pub payload_checksum: u64,
+    /// Size of the whole file.
     pub file_len: u64,
 }
 
 /// One block's place in the file.
 #[derive(Copy, Clone, Debug)]
 pub struct Block {
+    /// Byte offset in the file.
     pub offset: u64,
+    /// Stored (possibly compressed) length.
     pub len: u32,
+    /// [`CODEC_RAW`] or [`CODEC_ZSTD`].
     pub codec: u8,
+    /// Checksum of the decompressed bytes.
     pub checksum: u64,
 }
 
@@ -181,25 +165,44 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     Ok(out)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
-/// renamed over the target.
+/// Writes `bytes` to `path` atomically (see [`AtomicFile`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let io = |e: std::io::Error| TbError::Io { path: tmp.clone(), error: e.to_string() };
-    let mut f = File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })
+    AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
+}
+
+/// Where a table's bytes come from.
+enum Storage {
+    /// Positioned reads of an open file (the default): a file replaced by rename keeps serving
+    /// the old content, one truncated in place gives read errors, never a crash.
+    File(File),
+    /// A memory map ([`TableFile::open_mmap`]).
+    Mapped(Mmap),
+}
+
+impl Storage {
+    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        match self {
+            Storage::File(f) => read_exact_at(f, buf, off),
+            Storage::Mapped(m) => {
+                let src = usize::try_from(off)
+                    .ok()
+                    .and_then(|o| m.get(o..o.checked_add(buf.len())?))
+                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
+                buf.copy_from_slice(src);
+                Ok(())
+            }
+        }
+    }
 }
 
 /// An open `.qtb` file.
 pub struct TableFile {
+    /// The file.
     pub path: PathBuf,
-    map: Mmap,
+    data: Storage,
+    /// The checked header.
     pub header: Header,
+    /// The index layout of its material.
     pub layout: Layout,
     blocks: Vec<Block>,
 }
@@ -216,73 +219,110 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
-    /// Opens and checks a table file: magic, version, key-set fingerprint, material, scheme,
-    /// metric, sizes, header checksum and every block's bounds.
+    /// Opens and checks a table file: magic, version, key-set fingerprint, material (which
+    /// must be the one the file name says, when it is named like `KRvK.qtb`), scheme, metric,
+    /// sizes, header checksum and every block's bounds. Only the header and block index are
+    /// read; blocks are read with positioned reads when probed, so a file truncated or
+    /// replaced while open gives errors or the old content, never a crash. Only regular files
+    /// are opened.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
-        let bad = |field: &str, detail: String| TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: field.to_string(),
-            detail,
+        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(Storage::File(file), path)
+    }
+
+    /// Opens a table through a memory map.
+    ///
+    /// # Safety
+    ///
+    /// The file must not be truncated or modified in place while the table is open: a mapped
+    /// page that no longer exists kills the process with SIGBUS. Replacing it by rename (as
+    /// qiku's writers do) is safe.
+    pub unsafe fn open_mmap(path: &Path) -> Result<TableFile, TbError> {
+        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
+        // Safety: the caller guarantees the file is not modified while mapped; the map is
+        // read-only and every access is bounds-checked.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(Storage::Mapped(map), path)
+    }
+
+    fn from_storage(data: Storage, path: &Path) -> Result<TableFile, TbError> {
+        let bad = |field: TbField, detail: String| TbError::Corrupt { path: path.to_path_buf(), field, detail };
+        let actual_len = match &data {
+            Storage::File(f) => f.metadata().map_err(|e| TbError::io(path, e))?.len(),
+            Storage::Mapped(m) => m.len() as u64,
         };
-        let file = File::open(path).map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
-        // Safety: the map is read-only and every read goes through bounds-checked slices. Like
-        // every memory map, it assumes no other process truncates the file while it is open;
-        // tables are only ever replaced by rename, which leaves this mapping intact.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(|e| TbError::Io { path: path.to_path_buf(), error: e.to_string() })?;
-        let b: &[u8] = &map;
-        if b.len() < HEADER_LEN {
-            return Err(bad("length", format!("{} bytes, shorter than the {HEADER_LEN}-byte header", b.len())));
+        if actual_len < HEADER_LEN as u64 {
+            return Err(bad(TbField::Length, format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
         }
+        let mut head = vec![0u8; HEADER_LEN];
+        data.read_at(0, &mut head).map_err(|e| TbError::io(path, e))?;
+        let b: &[u8] = &head;
         if b[0..8] != MAGIC {
-            return Err(bad("magic", "not a qiku tablebase file".into()));
+            return Err(bad(TbField::Magic, "not a qiku tablebase file".into()));
         }
         let version = le_u32(b, 8);
         if version != VERSION {
-            return Err(bad("version", format!("format version {version}, this reader knows {VERSION}")));
+            return Err(bad(TbField::Version, format!("format version {version}, this reader knows {VERSION}")));
         }
         if le_u32(b, 12) as usize != HEADER_LEN {
-            return Err(bad("header length", format!("{}", le_u32(b, 12))));
+            return Err(bad(TbField::HeaderLength, format!("{}", le_u32(b, 12))));
         }
         let fp = le_u64(b, 16);
         if fp != zobrist::FINGERPRINT {
-            return Err(bad("fingerprint", format!("key set {fp:#018x}, expected {:#018x}", zobrist::FINGERPRINT)));
+            return Err(bad(
+                TbField::Fingerprint,
+                format!("key set {fp:#018x}, expected {:#018x}", zobrist::FINGERPRINT),
+            ));
         }
         let name_end = b[32..48].iter().position(|&c| c == 0).unwrap_or(16);
-        let name = std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad("material", "not ASCII".into()))?;
-        let material: Material = name.parse().map_err(|e| bad("material", format!("{e}")))?;
+        let name =
+            std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad(TbField::Material, "not ASCII".into()))?;
+        let material: Material = name.parse().map_err(|e| bad(TbField::Material, format!("{e}")))?;
         if !material.is_canonical() || !material.has_attackers() {
-            return Err(bad("material", format!("{material} is not a canonical table material")));
+            return Err(bad(TbField::Material, format!("{material} is not a canonical table material")));
+        }
+        let named = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".qtb"))
+            .and_then(|stem| stem.parse::<Material>().ok());
+        if let Some(named) = named {
+            if named.canonical().0 != material {
+                return Err(TbError::WrongMaterial { path: path.to_path_buf(), named, found: material });
+            }
         }
         let mut counts = [[0u8; 7]; 2];
         counts[0].copy_from_slice(&b[48..55]);
         counts[1].copy_from_slice(&b[55..62]);
         if counts != material.counts() || le_u64(b, 24) != material.key() {
-            return Err(bad("material", "piece counts or material key disagree with the name".into()));
+            return Err(bad(TbField::Material, "piece counts or material key disagree with the name".into()));
         }
         if le_u32(b, 64) != SCHEME {
-            return Err(bad("index scheme", format!("{}", le_u32(b, 64))));
+            return Err(bad(TbField::IndexScheme, format!("{}", le_u32(b, 64))));
         }
         if le_u32(b, 68) != METRIC_DTM {
-            return Err(bad("metric", format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
+            return Err(bad(TbField::Metric, format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
         }
         let width = b[72];
         let compression = b[73];
         if width != 1 && width != 2 {
-            return Err(bad("value width", format!("{width}")));
+            return Err(bad(TbField::ValueWidth, format!("{width}")));
         }
         if compression > CODEC_ZSTD {
-            return Err(bad("compression", format!("{compression}")));
+            return Err(bad(TbField::Compression, format!("{compression}")));
         }
         let block_entries = le_u32(b, 76);
         let per_side = le_u64(b, 80);
         let block_count = le_u64(b, 88);
         let layout = Layout::new(material);
         if per_side != layout.per_side {
-            return Err(bad("entries", format!("{per_side} per side, the index scheme gives {}", layout.per_side)));
+            return Err(bad(
+                TbField::Entries,
+                format!("{per_side} per side, the index scheme gives {}", layout.per_side),
+            ));
         }
         if block_entries == 0 || block_count != (2 * per_side).div_ceil(block_entries as u64) {
-            return Err(bad("block count", format!("{block_count} blocks of {block_entries}")));
+            return Err(bad(TbField::BlockCount, format!("{block_count} blocks of {block_entries}")));
         }
         let mut sides = [Counts::default(); 2];
         for (s, c) in sides.iter_mut().enumerate() {
@@ -290,21 +330,24 @@ impl TableFile {
             *c = Counts { legal: f(0), wins: f(1), draws: f(2), losses: f(3), no_moves: f(4), max_dtm: f(5) };
         }
         let file_len = le_u64(b, 200);
-        if file_len != b.len() as u64 {
-            return Err(bad("length", format!("{} bytes, header says {file_len} (truncated?)", b.len())));
+        if file_len != actual_len {
+            return Err(bad(TbField::Length, format!("{actual_len} bytes, header says {file_len} (truncated?)")));
         }
         let index_end = (block_count as usize)
             .checked_mul(BLOCK_ENTRY_LEN)
             .and_then(|n| n.checked_add(HEADER_LEN))
-            .filter(|&e| e <= b.len())
-            .ok_or_else(|| bad("block index", "extends past the end of the file".into()))?;
-        let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &b[HEADER_LEN..index_end]);
+            .filter(|&e| e as u64 <= actual_len)
+            .ok_or_else(|| bad(TbField::BlockIndex, "extends past the end of the file".into()))?;
+        let mut index = vec![0u8; index_end - HEADER_LEN];
+        data.read_at(HEADER_LEN as u64, &mut index).map_err(|e| TbError::io(path, e))?;
+        let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &index);
         if sum != le_u64(b, 248) {
-            return Err(bad("header checksum", "header or block index damaged".into()));
+            return Err(bad(TbField::HeaderChecksum, "header or block index damaged".into()));
         }
         let mut blocks = Vec::with_capacity(block_count as usize);
         for i in 0..block_count as usize {
-            let at = HEADER_LEN + i * BLOCK_ENTRY_LEN;
+            let at = i * BLOCK_ENTRY_LEN;
+            let b: &[u8] = &index;
             let blk = Block {
                 offset: le_u64(b, at),
                 len: le_u32(b, at + 8),
@@ -312,8 +355,8 @@ impl TableFile {
                 checksum: le_u64(b, at + 16),
             };
             let end = blk.offset.checked_add(blk.len as u64);
-            if blk.offset < index_end as u64 || end.is_none_or(|e| e > b.len() as u64) || blk.codec > CODEC_ZSTD {
-                return Err(bad("block index", format!("block {i} out of bounds or unknown codec")));
+            if blk.offset < index_end as u64 || end.is_none_or(|e| e > actual_len) || blk.codec > CODEC_ZSTD {
+                return Err(bad(TbField::BlockIndex, format!("block {i} out of bounds or unknown codec")));
             }
             blocks.push(blk);
         }
@@ -328,7 +371,7 @@ impl TableFile {
             payload_checksum: le_u64(b, 192),
             file_len,
         };
-        Ok(TableFile { path: path.to_path_buf(), map, header, layout, blocks })
+        Ok(TableFile { path: path.to_path_buf(), data, header, layout, blocks })
     }
 
     /// Number of entries in block `i`.
@@ -338,19 +381,19 @@ impl TableFile {
         (total - start).min(self.header.block_entries as u64) as usize
     }
 
+    /// The block index.
     pub fn blocks(&self) -> &[Block] {
         &self.blocks
     }
 
     /// The raw (decompressed) bytes of block `i`, checksum verified.
     pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
-        let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: format!("block {i}"), detail };
+        let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.block_len(i) * self.header.width as usize;
-        let stored = self
-            .map
-            .get(blk.offset as usize..(blk.offset + blk.len as u64) as usize)
-            .ok_or_else(|| bad("out of bounds".into()))?;
+        let mut stored = vec![0u8; blk.len as usize];
+        self.data.read_at(blk.offset, &mut stored).map_err(|e| TbError::io(&self.path, e))?;
+        let stored = stored.as_slice();
         let raw = if blk.codec == CODEC_ZSTD {
             let out = DECOMPRESSOR
                 .with(|d| {
@@ -407,7 +450,7 @@ impl TableFile {
         if sum != self.header.payload_checksum {
             return Err(TbError::Corrupt {
                 path: self.path.clone(),
-                field: "payload checksum".into(),
+                field: TbField::PayloadChecksum,
                 detail: "values damaged".into(),
             });
         }

@@ -23,12 +23,12 @@
 //! [`Solver::unmoves`] for the case of the self-mirrored king pairs.
 
 use super::board::{child_squares, Board};
+use super::error::TbError;
 use super::index::{kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::value::{self, Counts, ILLEGAL, UNKNOWN};
-use super::TbError;
 use crate::core::{Color, Piece};
-use indicatif::ProgressBar;
+use crate::util::progress::Progress;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -36,7 +36,9 @@ use std::sync::Arc;
 
 /// A solved table held in memory: the layout and one value code per entry.
 pub struct Table {
+    /// The index layout.
     pub layout: Layout,
+    /// The value code of every entry.
     pub values: Vec<u16>,
 }
 
@@ -68,8 +70,8 @@ const CHUNK: usize = 1 << 13;
 type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
-/// lead to. `bar` shows progress (pass a hidden bar for none).
-pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &ProgressBar) -> Result<Table, TbError> {
+/// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
+pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
     let layout = Layout::new(material);
     let captures = capture_targets(&layout, subs)?;
     let n_entries = layout.entries() as usize;
@@ -84,13 +86,13 @@ pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &Pro
         cap: vec![0u16; n_entries],
     };
     let mut solver = solver;
-    bar.set_length(n_entries as u64);
-    bar.set_message(format!("{material}: initialising"));
+    bar.start(&material.to_string(), n_entries as u64);
+    bar.message("initialising");
     let (mut frontier, deferred) = solver.initialise(bar);
     let mut deferred = group_by_level(deferred);
     let mut level: u16 = 0;
     loop {
-        bar.set_message(format!("{material}: level {level}, {} entries", frontier.len()));
+        bar.message(&format!("level {level}, {} entries", frontier.len()));
         let (mut next, more) = solver.expand(&frontier, level);
         for (l, list) in group_by_level(more) {
             deferred.entry(l).or_default().extend(list);
@@ -190,7 +192,7 @@ impl Solver<'_> {
 
     /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results. Works by
     /// placement, both sides to move at once, so each placement is unranked and set up once.
-    fn initialise(&mut self, bar: &ProgressBar) -> (Vec<u32>, Vec<(u16, u32)>) {
+    fn initialise(&mut self, bar: &dyn Progress) -> (Vec<u32>, Vec<(u16, u32)>) {
         let this = &*self;
         let per = this.layout.per_side as usize;
         let cap_chunks: Vec<ChunkInit> = (0..per.div_ceil(CHUNK))
@@ -221,7 +223,7 @@ impl Solver<'_> {
                         }
                     }
                 });
-                bar.inc(2 * (end - start) as u64);
+                bar.advance(2 * (end - start) as u64);
                 (lost, deferred, caps)
             })
             .collect();

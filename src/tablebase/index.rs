@@ -45,7 +45,9 @@ static BINOM: [[u64; MAX_GROUP + 1]; 91] = {
 /// One digit of the index: `count` identical pieces over their legal squares.
 #[derive(Clone, Debug)]
 pub struct Group {
+    /// The piece.
     pub piece: Piece,
+    /// How many of it.
     pub count: usize,
     /// First slot of this group's pieces.
     pub first_slot: usize,
@@ -62,9 +64,11 @@ pub struct Group {
 /// The index layout of one (canonical) material.
 #[derive(Clone, Debug)]
 pub struct Layout {
+    /// The material.
     pub material: Material,
     /// The piece of each slot.
     pub pieces: Vec<Piece>,
+    /// Groups of identical pieces, in index order.
     pub groups: Vec<Group>,
     /// King pair digit: `kp_index[red king][black king]`, 255 for a non-canonical pair.
     kp_index: Box<[[u8; 90]; 90]>,
@@ -160,6 +164,7 @@ impl Layout {
         2 * self.per_side
     }
 
+    /// Pieces, kings included.
     pub fn piece_count(&self) -> usize {
         self.pieces.len()
     }

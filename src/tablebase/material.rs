@@ -24,7 +24,9 @@ pub struct Material {
 /// A material name that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MaterialError {
+    /// The name given.
     pub name: String,
+    /// Why it is not a material.
     pub reason: String,
 }
 
@@ -49,10 +51,12 @@ impl Material {
         Material::from_counts(pos.material())
     }
 
+    /// Piece counts by colour and role.
     pub fn counts(&self) -> [[u8; 7]; 2] {
         self.counts
     }
 
+    /// How many `role`s `color` has.
     pub fn count(&self, color: Color, role: Role) -> u8 {
         self.counts[color.index()][role.index()]
     }
@@ -238,6 +242,14 @@ impl FromStr for Material {
         }
         Ok(Material { counts })
     }
+}
+
+/// Largest number of pieces (kings included) the generator accepts.
+pub const MAX_PIECES: usize = 5;
+
+/// The file name of a material's table (`KRNvKR.qtb`).
+pub fn file_name(material: Material) -> String {
+    format!("{material}.qtb")
 }
 
 #[cfg(test)]

@@ -20,8 +20,11 @@
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
 //! positions neither side can force are draws, cycles included. See `docs/TABLEBASES.md`.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod driver;
+mod error;
 pub mod format;
 pub mod generate;
 pub mod index;
@@ -31,84 +34,8 @@ pub mod value;
 pub mod verify;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};
+pub use error::{TbError, TbField};
 pub use material::Material;
+pub use material::{file_name, MAX_PIECES};
 pub use probe::Tablebases;
 pub use value::{Counts, Dtm, TbValue, Wdl};
-
-use std::fmt;
-use std::path::PathBuf;
-
-/// Largest number of pieces (kings included) the generator accepts.
-pub const MAX_PIECES: usize = 5;
-
-/// Everything that can go wrong with tablebases.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TbError {
-    Io {
-        path: PathBuf,
-        error: String,
-    },
-    /// A file that is not a valid table: the field that failed and why.
-    Corrupt {
-        path: PathBuf,
-        field: String,
-        detail: String,
-    },
-    Material(material::MaterialError),
-    /// Generation needs a smaller table that is not available.
-    MissingDependency {
-        material: String,
-        needs: String,
-    },
-    TooLarge {
-        material: String,
-        entries: u64,
-    },
-    /// `verify` found a value that does not follow from its successors.
-    Mismatch {
-        material: String,
-        fen: String,
-        stored: String,
-        derived: String,
-    },
-    /// A table of more pieces than supported was requested.
-    TooManyPieces {
-        material: String,
-        max: usize,
-    },
-}
-
-impl fmt::Display for TbError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TbError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            TbError::Corrupt { path, field, detail } => {
-                write!(f, "{}: invalid tablebase file ({field}: {detail})", path.display())
-            }
-            TbError::Material(e) => e.fmt(f),
-            TbError::MissingDependency { material, needs } => {
-                write!(f, "{material} needs the table {needs}, which is missing")
-            }
-            TbError::TooLarge { material, entries } => write!(f, "{material}: too large ({entries})"),
-            TbError::Mismatch { material, fen, stored, derived } => {
-                write!(f, "{material}: {fen}: stored {stored}, but its moves give {derived}")
-            }
-            TbError::TooManyPieces { material, max } => {
-                write!(f, "{material}: more than {max} pieces are not supported")
-            }
-        }
-    }
-}
-
-impl std::error::Error for TbError {}
-
-impl From<material::MaterialError> for TbError {
-    fn from(e: material::MaterialError) -> Self {
-        TbError::Material(e)
-    }
-}
-
-/// The file name of a material's table (`KRNvKR.qtb`).
-pub fn file_name(material: Material) -> String {
-    format!("{material}.qtb")
-}

@@ -1,16 +1,18 @@
-//! [`Tablebases`]: the engine-facing API. Opening a directory only lists its `.qtb` files; each
-//! table is opened (memory-mapped, header checked) on first use, and blocks are decompressed on
-//! demand into a small shared cache. Every method takes `&self` and is safe to call from many
-//! threads at once.
+//! [`Tablebases`]: the engine-facing API. Opening a directory opens every `.qtb` file in it and
+//! checks its header and block index (a few hundred bytes each); files that fail are recorded
+//! with their error ([`Tablebases::problems`]) and probing their material returns that error.
+//! Blocks are read with positioned reads (or from a memory map, with
+//! [`Tablebases::open_mmap`]) and decompressed on demand into a small shared cache. Every
+//! method takes `&self` and is safe to call from many threads at once.
 
+use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::material::Material;
-use super::value::{Dtm, TbValue, Wdl};
-use super::TbError;
+use super::value::{dtm_of, Dtm, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// Decompressed blocks kept, in bytes, across all tables (split over the shards).
 const CACHE_BYTES: usize = 64 << 20;
@@ -19,7 +21,7 @@ const SHARDS: usize = 16;
 struct Slot {
     material: Material,
     path: PathBuf,
-    file: OnceLock<Result<Arc<TableFile>, TbError>>,
+    file: Result<Arc<TableFile>, TbError>,
 }
 
 #[derive(Default)]
@@ -33,6 +35,8 @@ struct Shard {
 pub struct Tablebases {
     dir: PathBuf,
     slots: Vec<Slot>,
+    /// Files that could not be used, with why (damaged, foreign, misnamed, not regular).
+    problems: Vec<TbError>,
     by_key: HashMap<u64, usize>,
     cache: Vec<Mutex<Shard>>,
 }
@@ -40,26 +44,52 @@ pub struct Tablebases {
 /// A table in a directory, as [`Tablebases::tables`] lists it.
 #[derive(Clone, Debug)]
 pub struct TableInfo {
+    /// The table's material.
     pub material: Material,
+    /// Its file.
     pub path: PathBuf,
 }
 
 impl Tablebases {
-    /// Lists the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material; other
-    /// files are ignored). Fails only if the directory cannot be read.
+    /// Opens the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material) with
+    /// positioned reads. Fails only if the directory cannot be read; a table file that cannot
+    /// be used (damaged, another format, a table under another material's name, not a regular
+    /// file, a `.qtb` name that is not a material) is recorded in [`Tablebases::problems`] and
+    /// probing its material returns its error.
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
-        let dir = dir.as_ref().to_path_buf();
-        let io = |e: std::io::Error| TbError::Io { path: dir.clone(), error: e.to_string() };
+        Tablebases::open_with(dir.as_ref(), TableFile::open)
+    }
+
+    /// Like [`Tablebases::open`], but every table is memory-mapped (probes a little faster).
+    ///
+    /// # Safety
+    ///
+    /// No table file in `dir` may be truncated or modified in place while this is open: a mapped
+    /// page that no longer exists kills the process with SIGBUS. Replacing files by rename (as
+    /// `qiku-tb generate` does) is safe.
+    pub unsafe fn open_mmap(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
+        // Safety: the caller's guarantee is passed on to every file.
+        Tablebases::open_with(dir.as_ref(), |p| unsafe { TableFile::open_mmap(p) })
+    }
+
+    fn open_with(dir: &Path, open: impl Fn(&Path) -> Result<TableFile, TbError>) -> Result<Tablebases, TbError> {
+        let dir = dir.to_path_buf();
+        let io = |e: std::io::Error| TbError::io(&dir, e);
         let mut found = Vec::new();
+        let mut problems = Vec::new();
         for entry in std::fs::read_dir(&dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
             if path.extension().and_then(|e| e.to_str()) != Some("qtb") {
                 continue;
             }
             let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
-            let Ok(material) = stem.parse::<Material>() else { continue };
-            if material.is_canonical() && material.has_attackers() && material.to_string() == stem {
-                found.push((material, path));
+            match stem.parse::<Material>() {
+                Ok(m) if m.is_canonical() && m.has_attackers() && m.to_string() == stem => found.push((m, path)),
+                _ => problems.push(TbError::Corrupt {
+                    path,
+                    field: TbField::FileName,
+                    detail: "not the name of a table (canonical material such as KRvKA.qtb); ignored".into(),
+                }),
             }
         }
         found.sort();
@@ -69,30 +99,53 @@ impl Tablebases {
             .enumerate()
             .map(|(i, (material, path))| {
                 by_key.insert(material.key(), i);
-                Slot { material, path, file: OnceLock::new() }
+                let file = open(&path).map(Arc::new);
+                if let Err(e) = &file {
+                    problems.push(e.clone());
+                }
+                Slot { material, path, file }
             })
             .collect();
         let cache = (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect();
-        Ok(Tablebases { dir, slots, by_key, cache })
+        Ok(Tablebases { dir, slots, problems, by_key, cache })
     }
 
+    /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The tables found in the directory, by material.
+    /// The table files that cannot be used, each error naming its file. Tools print these
+    /// (`qiku-tb` on stderr, the engine as `info string`) so a damaged file is never silently
+    /// treated as a missing one.
+    pub fn problems(&self) -> &[TbError] {
+        &self.problems
+    }
+
+    /// The tables found in the directory, by material (usable or not: see
+    /// [`Tablebases::problems`]).
     pub fn tables(&self) -> Vec<TableInfo> {
         self.slots.iter().map(|s| TableInfo { material: s.material, path: s.path.clone() }).collect()
     }
 
-    /// The open table file of a canonical material (opening it on first use), `None` if absent.
+    /// The usable tables, by material.
+    pub fn usable_tables(&self) -> Vec<TableInfo> {
+        self.slots
+            .iter()
+            .filter(|s| s.file.is_ok())
+            .map(|s| TableInfo { material: s.material, path: s.path.clone() })
+            .collect()
+    }
+
+    /// The open table file of a canonical material, `None` if absent, its error if the file
+    /// cannot be used.
     pub fn table(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
         let Some(&i) = self.by_key.get(&material.key()) else { return Ok(None) };
         let slot = &self.slots[i];
         if slot.material != material {
             return Ok(None);
         }
-        slot.file.get_or_init(|| TableFile::open(&slot.path).map(Arc::new)).clone().map(Some)
+        slot.file.clone().map(Some)
     }
 
     /// The full value of a position: `Ok(None)` when no table covers its material (too many
@@ -108,7 +161,7 @@ impl Tablebases {
         let Some(file) = self.table(canonical)? else { return Ok(None) };
         let corrupt = |detail: &str| TbError::Corrupt {
             path: file.path.clone(),
-            field: "entry".into(),
+            field: TbField::Entry,
             detail: format!("{detail} for {}", pos.fen()),
         };
         let idx = file.layout.index_of(pos).ok_or_else(|| corrupt("position outside the index"))?;
@@ -116,6 +169,13 @@ impl Tablebases {
         let (block, k) = ((idx / per_block) as u32, (idx % per_block) as usize);
         let raw = self.block(slot as u32, block, &file)?;
         let code = file.code_in(&raw, k).ok_or_else(|| corrupt("entry past the block"))?;
+        // As `verify` does: a code above the width's largest distance is reserved, and no
+        // distance can exceed the longest one the header records.
+        let width_max = if file.header.width == 1 { MAX_DTM_U8 } else { MAX_DTM_U16 };
+        let header_max = file.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
+        if dtm_of(code).is_some_and(|d| d > width_max || u64::from(d) > header_max) {
+            return Err(corrupt(&format!("reserved value code {code}")));
+        }
         TbValue::from_code(code).map(Some).ok_or_else(|| corrupt("illegal or reserved code"))
     }
 

@@ -12,8 +12,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
 
+/// Code of an entry not yet decided (during generation).
 pub const UNKNOWN: u16 = 0;
+/// Code of a draw (undecided entries end as draws).
 pub const DRAW: u16 = 0;
+/// Code of an illegal placement.
 pub const ILLEGAL: u16 = 1;
 /// Largest distance storable with 1-byte codes (`0xEF - 2`).
 pub const MAX_DTM_U8: u16 = 0xEF - 2;
@@ -40,12 +43,16 @@ pub const fn dtm_of(code: u16) -> Option<u16> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Wdl {
+    /// The side to move loses.
     Loss,
+    /// Neither side can force mate.
     Draw,
+    /// The side to move wins.
     Win,
 }
 
 impl Wdl {
+    /// `win`, `draw` or `loss`.
     pub fn name(self) -> &'static str {
         match self {
             Wdl::Loss => "loss",
@@ -84,11 +91,14 @@ impl Dtm {
 /// The full result of an entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TbValue {
+    /// Win, draw or loss for the side to move.
     pub wdl: Wdl,
+    /// Distance to mate.
     pub dtm: Dtm,
 }
 
 impl TbValue {
+    /// A draw.
     pub const DRAW: TbValue = TbValue { wdl: Wdl::Draw, dtm: Dtm(0) };
 
     /// The value of a stored code; `None` for an illegal entry or a reserved code.
@@ -137,9 +147,13 @@ impl fmt::Display for TbValue {
 /// unordered.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// Legal positions.
     pub legal: u64,
+    /// Won for the side to move.
     pub wins: u64,
+    /// Drawn.
     pub draws: u64,
+    /// Lost for the side to move.
     pub losses: u64,
     /// Checkmated or stalemated (lost in 0).
     pub no_moves: u64,

@@ -9,11 +9,12 @@
 //! payload checksums and the header's counts are checked too.
 
 use super::driver::load;
+use super::error::{TbError, TbField};
 use super::generate::Table;
 use super::index::MAX_PIECES;
+use super::material::file_name;
 use super::material::Material;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
-use super::{file_name, TbError};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -50,7 +51,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     if counts != file.header.counts {
         return Err(TbError::Corrupt {
             path,
-            field: "counts".into(),
+            field: TbField::Counts,
             detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
         });
     }

@@ -11,21 +11,8 @@ use qiku::book::{Book, Counts};
 use qiku::{Move, Position};
 use std::collections::{BTreeMap, HashMap};
 
-/// SplitMix64.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The crate's seeded generator (SplitMix64).
+pub use qiku::util::Rng;
 
 /// One game to write and to recount.
 #[derive(Clone, Debug)]
@@ -53,13 +40,13 @@ impl TestGame {
 /// in the first plies only the first few legal moves are chosen from; some games are played as
 /// the exact mirror image of another; some start from a FEN; results vary, a few are missing.
 pub fn generate_games(seed: u64, n: usize) -> Vec<TestGame> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut games: Vec<TestGame> = Vec::with_capacity(n);
     let results = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"];
     for i in 0..n {
         if i % 7 == 6 {
             // The mirror image of an earlier game.
-            let g = &games[rng.below(games.len())];
+            let g = &games[rng.below(games.len() as u64) as usize];
             if g.fen.is_none() {
                 let mirrored = TestGame { moves: g.moves.iter().map(|m| m.mirror()).collect(), ..g.clone() };
                 games.push(mirrored);
@@ -72,11 +59,11 @@ pub fn generate_games(seed: u64, n: usize) -> Vec<TestGame> {
             // Start from a position a few random plies in, given by FEN.
             for _ in 0..4 {
                 let moves = pos.moves();
-                pos.make_move(moves[rng.below(moves.len())]);
+                pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
             }
             fen = Some(pos.fen());
         }
-        let len = 10 + rng.below(60);
+        let len = 10 + (rng.below(60) as usize);
         let mut moves = Vec::new();
         for ply in 0..len {
             let mut legal: Vec<Move> = pos.moves().to_vec();
@@ -85,14 +72,14 @@ pub fn generate_games(seed: u64, n: usize) -> Vec<TestGame> {
             }
             legal.sort_by_key(|m| m.to_u16());
             let width = if ply < 6 { 3.min(legal.len()) } else { legal.len() };
-            let m = legal[rng.below(width)];
+            let m = legal[rng.below(width as u64) as usize];
             pos.make_move(m);
             moves.push(m);
         }
         let result = match i % 23 {
             5 => None,
             9 => Some("*"),
-            _ => Some(results[rng.below(results.len())]),
+            _ => Some(results[rng.below(results.len() as u64) as usize]),
         };
         let elo = (i % 3 != 0).then(|| (1800 + rng.below(800) as u32, 1800 + rng.below(800) as u32));
         games.push(TestGame { fen, moves, result, dashed: i % 2 == 0, elo });

@@ -14,8 +14,7 @@ pub fn fresh_dir(name: &str, materials: &[&str]) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let ms: Vec<Material> = materials.iter().map(|m| m.parse().unwrap()).collect();
-    let mut opts = GenerateOptions::new(&dir);
-    opts.progress = false;
+    let opts = GenerateOptions::new(&dir);
     generate_set(&ms, &opts).unwrap();
     dir
 }

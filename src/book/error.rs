@@ -1,0 +1,117 @@
+//! [`BookError`]: why a book could not be read, written or merged. Kept apart from the module
+//! root so that the format, builder and reader depend on it without depending on each other.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a book could not be read, written or merged. Every variant names the file.
+#[derive(Debug)]
+pub enum BookError {
+    /// An operating-system error on a file.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done (`open`, `read`, ...).
+        op: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The output of a build or merge is one of its inputs (writing it would destroy the input);
+    /// refused before anything is read.
+    OutputIsInput {
+        /// The output as given.
+        output: PathBuf,
+        /// The input it is the same file as.
+        input: PathBuf,
+    },
+    /// The file does not start with the `.qbk` magic bytes.
+    NotABook {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another format version.
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version it has.
+        found: u32,
+        /// The version this qiku reads.
+        supported: u32,
+    },
+    /// Built with another Zobrist key set: its keys mean nothing to this build of qiku.
+    Fingerprint {
+        /// The file.
+        path: PathBuf,
+        /// The fingerprint it has.
+        found: u64,
+    },
+    /// Shorter than its header says.
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes there are.
+        actual: u64,
+    },
+    /// A checksum, count, order or field does not match.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What does not match.
+        what: String,
+    },
+    /// Books that cannot be merged (built with different game-level options).
+    Incompatible {
+        /// The book that differs from the first.
+        path: PathBuf,
+        /// How its options differ.
+        what: String,
+    },
+    /// A bug in qiku (an invariant of the writer was broken); never caused by input.
+    Internal(String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BookError::OutputIsInput { output, input } => write!(
+                f,
+                "{}: the output is the input {} (same file); refusing to overwrite it",
+                output.display(),
+                input.display()
+            ),
+            BookError::NotABook { path } => {
+                write!(f, "{}: not a qiku opening book (no QIKUBOOK magic at the start)", path.display())
+            }
+            BookError::Version { path, found, supported } => write!(
+                f,
+                "{}: book format version {found}, but this qiku reads version {supported}; rebuild the book",
+                path.display()
+            ),
+            BookError::Fingerprint { path, found } => write!(
+                f,
+                "{}: built with another Zobrist key set (fingerprint {found:#018x}, this qiku uses {:#018x}); \
+                 its position keys do not match, rebuild the book",
+                path.display(),
+                crate::core::zobrist::FINGERPRINT
+            ),
+            BookError::Truncated { path, expected, actual } => {
+                write!(f, "{}: truncated: {actual} bytes, the header says {expected}", path.display())
+            }
+            BookError::Corrupt { path, what } => write!(f, "{}: corrupt book: {what}", path.display()),
+            BookError::Incompatible { path, what } => write!(f, "{}: cannot merge: {what}", path.display()),
+            BookError::Internal(what) => write!(f, "internal error: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BookError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! What a build reports about the games it could not use: [`SkipReason`] (a kind, never a
+//! string) and [`GameError`] (a located bad game). Shared by the builder and the replayer, so
+//! neither imports the other's internals.
+
+use crate::notation::NotationError;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a move could not be read or played (the kinds of [`NotationError`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveErrorKind {
+    /// The token is not a move in any notation qiku reads.
+    Syntax,
+    /// No piece of the side to move stands where the move starts.
+    NoSuchPiece,
+    /// The move is not legal in the position.
+    Illegal,
+    /// The token fits more than one legal move.
+    Ambiguous,
+}
+
+impl MoveErrorKind {
+    /// A short label for summaries and JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            MoveErrorKind::Syntax => "unknown move token",
+            MoveErrorKind::NoSuchPiece => "no such piece",
+            MoveErrorKind::Illegal => "illegal move",
+            MoveErrorKind::Ambiguous => "ambiguous move",
+        }
+    }
+}
+
+impl From<&NotationError> for MoveErrorKind {
+    fn from(e: &NotationError) -> Self {
+        match e {
+            NotationError::Syntax { .. } => MoveErrorKind::Syntax,
+            NotationError::NoSuchPiece { .. } => MoveErrorKind::NoSuchPiece,
+            NotationError::Illegal { .. } => MoveErrorKind::Illegal,
+            NotationError::Ambiguous { .. } => MoveErrorKind::Ambiguous,
+        }
+    }
+}
+
+/// Why a game was skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipReason {
+    /// A malformed tag section, or an unusable `FEN`, `Result` or Elo tag.
+    BadHeader,
+    /// Broken movetext (unterminated comment, stray character, bad bytes, ...).
+    Syntax,
+    /// A move that cannot be read or played, and why.
+    BadMove(MoveErrorKind),
+    /// No moves at all.
+    NoMoves,
+    /// `--min-elo` was given and the game lacks a `RedElo` or `BlackElo` tag.
+    NoElo,
+    /// A player is rated below `--min-elo`.
+    BelowMinElo,
+}
+
+impl SkipReason {
+    /// Whether this is an error in the input (reported), rather than a filter at work.
+    pub fn is_error(self) -> bool {
+        !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo)
+    }
+    /// A short label for summaries and JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            SkipReason::BadHeader => "malformed header",
+            SkipReason::Syntax => "syntax error",
+            SkipReason::BadMove(kind) => kind.label(),
+            SkipReason::NoMoves => "no moves",
+            SkipReason::NoElo => "no Elo tags (--min-elo)",
+            SkipReason::BelowMinElo => "below --min-elo",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A bad game, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError {
+    /// The input file.
+    pub file: PathBuf,
+    /// 1-based game number within the file.
+    pub game: u64,
+    /// 1-based line of the error.
+    pub line: u64,
+    /// 1-based column of the error.
+    pub column: u32,
+    /// The offending move token, if the error is about a move.
+    pub token: Option<String>,
+    /// The kind of error.
+    pub reason: SkipReason,
+    /// The full message.
+    pub detail: String,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: game {}, line {}, column {}: {}",
+            self.file.display(),
+            self.game,
+            self.line,
+            self.column,
+            self.reason
+        )?;
+        if let Some(t) = &self.token {
+            write!(f, " at {t:?}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}

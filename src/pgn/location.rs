@@ -1,0 +1,33 @@
+//! [`Location`]: where something was found in a game file. Its own module because both the
+//! syntax errors and the visitor interface use it.
+
+use std::fmt;
+
+/// Where something was found in the (decoded, UTF-8) input.
+///
+/// `line` and `column` are 1-based; `column` counts Unicode characters, not bytes, so it matches
+/// what an editor shows for Chinese text (a leading byte-order mark is not counted). `game` is the
+/// 1-based number of the game within this input, counting every game the reader started,
+/// including ones cut short by a syntax error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// 1-based game number in the file.
+    pub game: u64,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column (in characters).
+    pub column: u32,
+}
+
+impl Location {
+    /// A location.
+    pub const fn new(game: u64, line: u64, column: u32) -> Self {
+        Location { game, line, column }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}, line {}, column {}", self.game, self.line, self.column)
+    }
+}

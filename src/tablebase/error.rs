@@ -1,0 +1,234 @@
+//! [`TbError`]: everything that can go wrong with tablebases. Kept apart from the module root so
+//! that the format, generator and reader depend on it without depending on each other.
+
+use super::material::{self, Material};
+use std::fmt;
+use std::path::PathBuf;
+
+/// The part of a table file that is wrong (a kind, never a free-form string).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TbField {
+    /// The file length.
+    Length,
+    /// The magic bytes.
+    Magic,
+    /// The format version.
+    Version,
+    /// The header length field.
+    HeaderLength,
+    /// The Zobrist key-set fingerprint.
+    Fingerprint,
+    /// The material name, counts or key.
+    Material,
+    /// The index scheme.
+    IndexScheme,
+    /// The metric.
+    Metric,
+    /// The value width.
+    ValueWidth,
+    /// The compression field.
+    Compression,
+    /// The entry count.
+    Entries,
+    /// The block count.
+    BlockCount,
+    /// The block index.
+    BlockIndex,
+    /// The header checksum.
+    HeaderChecksum,
+    /// The payload checksum.
+    PayloadChecksum,
+    /// The file name (not a table name).
+    FileName,
+    /// One entry, found when probing.
+    Entry,
+    /// The counts in the header (found by `verify`).
+    Counts,
+    /// Value block `n`.
+    Block(usize),
+}
+
+impl fmt::Display for TbField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            TbField::Length => "length",
+            TbField::Magic => "magic",
+            TbField::Version => "version",
+            TbField::HeaderLength => "header length",
+            TbField::Fingerprint => "fingerprint",
+            TbField::Material => "material",
+            TbField::IndexScheme => "index scheme",
+            TbField::Metric => "metric",
+            TbField::ValueWidth => "value width",
+            TbField::Compression => "compression",
+            TbField::Entries => "entries",
+            TbField::BlockCount => "block count",
+            TbField::BlockIndex => "block index",
+            TbField::HeaderChecksum => "header checksum",
+            TbField::PayloadChecksum => "payload checksum",
+            TbField::FileName => "file name",
+            TbField::Entry => "entry",
+            TbField::Counts => "counts",
+            TbField::Block(n) => return write!(f, "block {n}"),
+        };
+        f.write_str(name)
+    }
+}
+
+/// Everything that can go wrong with tablebases. Errors about a file name it.
+#[derive(Debug)]
+pub enum TbError {
+    /// An operating-system error on a file or directory (including "not a regular file").
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file that is not a valid table: the field that failed and why.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// The header field or part of the file that is wrong.
+        field: TbField,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// A valid table opened under another material's name (`cp KNvK.qtb KRvK.qtb`).
+    WrongMaterial {
+        /// The file.
+        path: PathBuf,
+        /// The material its name says.
+        named: Material,
+        /// The material its header says.
+        found: Material,
+    },
+    /// A bad material name.
+    Material(material::MaterialError),
+    /// Generation needs a smaller table that is not available.
+    MissingDependency {
+        /// The table being generated.
+        material: String,
+        /// The table it needs.
+        needs: String,
+    },
+    /// A table too large for the format.
+    TooLarge {
+        /// The material.
+        material: String,
+        /// The quantity that is too large.
+        entries: u64,
+    },
+    /// `verify` found a value that does not follow from its successors.
+    Mismatch {
+        /// The table.
+        material: String,
+        /// The position.
+        fen: String,
+        /// The stored value.
+        stored: String,
+        /// The value its moves give.
+        derived: String,
+    },
+    /// A table of more pieces than supported was requested.
+    TooManyPieces {
+        /// The material.
+        material: String,
+        /// The most pieces supported.
+        max: usize,
+    },
+}
+
+impl TbError {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> TbError {
+        TbError::Io { path: path.into(), source }
+    }
+
+    /// The file the error is about, if it is about one.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            TbError::Io { path, .. } | TbError::Corrupt { path, .. } | TbError::WrongMaterial { path, .. } => {
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Errors are cloned when a table that failed to open is asked for again; an I/O error keeps its
+/// kind and message (`std::io::Error` itself cannot be cloned).
+impl Clone for TbError {
+    fn clone(&self) -> Self {
+        match self {
+            TbError::Io { path, source } => {
+                TbError::Io { path: path.clone(), source: std::io::Error::new(source.kind(), source.to_string()) }
+            }
+            TbError::Corrupt { path, field, detail } => {
+                TbError::Corrupt { path: path.clone(), field: *field, detail: detail.clone() }
+            }
+            TbError::WrongMaterial { path, named, found } => {
+                TbError::WrongMaterial { path: path.clone(), named: *named, found: *found }
+            }
+            TbError::Material(e) => TbError::Material(e.clone()),
+            TbError::MissingDependency { material, needs } => {
+                TbError::MissingDependency { material: material.clone(), needs: needs.clone() }
+            }
+            TbError::TooLarge { material, entries } => {
+                TbError::TooLarge { material: material.clone(), entries: *entries }
+            }
+            TbError::Mismatch { material, fen, stored, derived } => TbError::Mismatch {
+                material: material.clone(),
+                fen: fen.clone(),
+                stored: stored.clone(),
+                derived: derived.clone(),
+            },
+            TbError::TooManyPieces { material, max } => {
+                TbError::TooManyPieces { material: material.clone(), max: *max }
+            }
+        }
+    }
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            TbError::WrongMaterial { path, named, found } => write!(
+                f,
+                "{}: the file holds the table {found}, not {named} as its name says (renamed or copied?)",
+                path.display()
+            ),
+            TbError::Corrupt { path, field, detail } => {
+                write!(f, "{}: invalid tablebase file ({field}: {detail})", path.display())
+            }
+            TbError::Material(e) => e.fmt(f),
+            TbError::MissingDependency { material, needs } => {
+                write!(f, "{material} needs the table {needs}, which is missing")
+            }
+            TbError::TooLarge { material, entries } => write!(f, "{material}: too large ({entries})"),
+            TbError::Mismatch { material, fen, stored, derived } => {
+                write!(f, "{material}: {fen}: stored {stored}, but its moves give {derived}")
+            }
+            TbError::TooManyPieces { material, max } => {
+                write!(f, "{material}: more than {max} pieces are not supported")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TbError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TbError::Io { source, .. } => Some(source),
+            TbError::Material(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<material::MaterialError> for TbError {
+    fn from(e: material::MaterialError) -> Self {
+        TbError::Material(e)
+    }
+}

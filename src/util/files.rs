@@ -1,0 +1,317 @@
+//! Opening and writing files safely.
+//!
+//! - [`open_regular`]: every reader opens its input through this. A FIFO, a device or a
+//!   directory under a file name would otherwise hang a reader forever (a FIFO blocks `open`
+//!   until a writer appears) or give confusing errors; here it is refused with a clear message,
+//!   and on unix the open itself cannot block (`O_NONBLOCK`, then `fstat` of the opened handle,
+//!   so a file swapped between the check and the open is caught too).
+//! - [`AtomicFile`]: every output file (books, tables, spill runs) is written through this: a
+//!   temporary file with an unpredictable name created exclusively (never following a planted
+//!   symlink) in the target's directory, synced, then renamed over the target. A reader never
+//!   sees a half-written file and an interrupted write leaves at most a temporary file, which
+//!   [`remove_stale_temp_files`] cleans up on the next run.
+//! - [`same_file`]: whether two paths are the same file (device and inode), to refuse writing an
+//!   output over one of the inputs.
+
+use std::fs::{File, Metadata};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// What a non-regular file is, for error messages.
+fn kind_of(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    "not a regular file"
+}
+
+fn not_regular(meta: &Metadata) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, format!("not a regular file ({})", kind_of(meta)))
+}
+
+/// Opens `path` for reading only if it is a regular file (symlinks to one are fine). Anything
+/// else (FIFO, socket, device, directory) is refused with an [`io::ErrorKind::InvalidInput`]
+/// error saying what it is; the open never blocks.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // The file may have been replaced by a FIFO since the check: O_NONBLOCK makes opening a
+        // FIFO return at once, and the fstat below refuses it. Regular files ignore the flag.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    Ok(file)
+}
+
+/// Fills `buf` from byte `off` of `file` with positioned reads (`pread` on unix: no shared
+/// file position, so many threads can read one handle at once). A file shorter than
+/// `off + buf.len()` gives [`io::ErrorKind::UnexpectedEof`].
+pub fn read_exact_at(file: &File, buf: &mut [u8], off: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, off)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let n = std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], off + done as u64)?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `a` and `b` name the same existing file (same device and inode on unix, same
+/// canonical path elsewhere). `false` if either does not exist.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The first of `inputs` that is the same file as `output` (through any symlink or hard link,
+/// or spelled differently), if any. Callers refuse the job before reading anything.
+pub fn output_among_inputs<'a>(output: &Path, inputs: &'a [PathBuf]) -> Option<&'a Path> {
+    inputs.iter().map(PathBuf::as_path).find(|i| same_file(output, i))
+}
+
+/// The directory a file is in (`.` for a bare name).
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// The prefix of temporary files for `target` made by this process: `.NAME.PID.` (the random
+/// part and `.tmp` follow). The PID lets [`remove_stale_temp_files`] tell a crashed run's
+/// leftovers from a running one's files.
+fn temp_prefix(target: &Path) -> String {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "qiku".into());
+    format!(".{name}.{}.", std::process::id())
+}
+
+/// A file being written; it replaces its target only on [`AtomicFile::commit`]. Dropped
+/// without commit, it is removed.
+pub struct AtomicFile {
+    temp: tempfile::NamedTempFile,
+    target: PathBuf,
+}
+
+impl AtomicFile {
+    /// A new, empty temporary file in `target`'s directory.
+    pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        let prefix = temp_prefix(target);
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            // The finished file gets ordinary permissions (0666 less the umask, like
+            // `File::create`), not the owner-only mode temporary files are made with: tables
+            // and books are shared.
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder.tempfile_in(parent_dir(target))?;
+        Ok(AtomicFile { temp, target: target.to_path_buf() })
+    }
+
+    /// The temporary file's path (for error messages).
+    pub fn temp_path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// The file being written.
+    pub fn file(&mut self) -> &mut File {
+        self.temp.as_file_mut()
+    }
+
+    /// Syncs the data and renames the file over the target.
+    pub fn commit(self) -> io::Result<()> {
+        self.temp.as_file().sync_all()?;
+        self.temp.persist(&self.target).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Writes `bytes` to `target` atomically.
+    pub fn write(target: &Path, bytes: &[u8]) -> io::Result<()> {
+        let mut f = AtomicFile::create(target)?;
+        f.file().write_all(bytes)?;
+        f.commit()
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.temp.as_file_mut().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.temp.as_file_mut().flush()
+    }
+}
+
+/// A private directory for temporary files of one job (spilled runs, say) inside `dir`, named
+/// `.qiku-LABEL.PID.RANDOM`, removed with everything in it when dropped.
+pub fn job_temp_dir(dir: &Path, label: &str) -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix(&format!(".qiku-{label}.{}.", std::process::id())).tempdir_in(dir)
+}
+
+/// Whether process `pid` is alive (on Linux, by `/proc`); `true` when it cannot be told, so
+/// that nothing of a possibly running process is ever removed.
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// Removes the leftovers of interrupted runs in `dir`: temporary files `.NAME.PID.*.tmp` made
+/// by [`AtomicFile`] for a target whose name satisfies `target_name`, and job directories
+/// `.qiku-LABEL.PID.*` made by [`job_temp_dir`], whose process `PID` no longer runs. Returns
+/// the paths removed.
+pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix('.') else { continue };
+        let path = entry.path();
+        if let Some(job) = rest.strip_prefix("qiku-") {
+            // LABEL.PID.RANDOM
+            let mut parts = job.split('.');
+            let (_label, pid) = (parts.next(), parts.next().and_then(|p| p.parse::<u32>().ok()));
+            if let Some(pid) = pid {
+                if parts.next().is_some() && !process_alive(pid) && entry.file_type()?.is_dir() {
+                    std::fs::remove_dir_all(&path)?;
+                    removed.push(path);
+                }
+            }
+            continue;
+        }
+        let Some(stem) = rest.strip_suffix(".tmp") else { continue };
+        // NAME.PID.RANDOM: NAME may itself contain dots, so split from the right.
+        let mut parts = stem.rsplitn(3, '.');
+        let (_random, pid, target) = (parts.next(), parts.next(), parts.next());
+        let (Some(pid), Some(target)) = (pid.and_then(|p| p.parse::<u32>().ok()), target) else { continue };
+        if target_name(target) && !process_alive(pid) && entry.file_type()?.is_file() {
+            std::fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.txt");
+        std::fs::write(&f, b"x").unwrap();
+        assert!(open_regular(&f).is_ok());
+        let e = open_regular(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("directory"), "{e}");
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("f.qbk");
+            let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // Safety: a valid NUL-terminated path; mkfifo only creates a file.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            let e = open_regular(&fifo).unwrap_err();
+            assert!(e.to_string().contains("FIFO"), "{e}");
+        }
+    }
+
+    #[test]
+    fn atomic_file_and_stale_cleanup() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.qbk");
+        AtomicFile::write(&target, b"one").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"one");
+        #[cfg(unix)]
+        {
+            // Same permissions as a file made by `File::create` (0666 less the umask).
+            use std::os::unix::fs::PermissionsExt;
+            let plain = dir.path().join("plain");
+            std::fs::File::create(&plain).unwrap();
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&target), mode(&plain));
+            std::fs::remove_file(&plain).unwrap();
+        }
+        {
+            let mut f = AtomicFile::create(&target).unwrap();
+            f.file().write_all(b"abandoned").unwrap();
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "an abandoned write leaves nothing");
+        // Leftovers of a dead process (PIDs above the kernel's maximum never run) and of a live one.
+        let dead = dir.path().join(".out.qbk.4194999.abc123.tmp");
+        let live = dir.path().join(format!(".out.qbk.{}.abc123.tmp", std::process::id()));
+        let dead_dir = dir.path().join(".qiku-spill.4194999.xyz");
+        std::fs::write(&dead, b"partial").unwrap();
+        std::fs::write(&live, b"partial").unwrap();
+        std::fs::create_dir(&dead_dir).unwrap();
+        std::fs::write(dead_dir.join("run0"), b"r").unwrap();
+        let removed = remove_stale_temp_files(dir.path(), &|n| n == "out.qbk").unwrap();
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(!dead.exists() && !dead_dir.exists() && live.exists() && target.exists());
+    }
+
+    #[test]
+    fn same_file_sees_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.pgn");
+        std::fs::write(&a, b"x").unwrap();
+        let b = dir.path().join("b.pgn");
+        std::fs::write(&b, b"x").unwrap();
+        assert!(same_file(&a, &dir.path().join(".").join("a.pgn")));
+        assert!(!same_file(&a, &b));
+        assert!(!same_file(&a, &dir.path().join("missing")));
+        #[cfg(unix)]
+        {
+            let l = dir.path().join("link.qbk");
+            std::os::unix::fs::symlink(&a, &l).unwrap();
+            assert!(same_file(&l, &a));
+            assert_eq!(output_among_inputs(&l, &[b.clone(), a.clone()]), Some(a.as_path()));
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! Progress reporting without a terminal dependency: the library reports through [`Progress`]
+//! and the command-line tools draw it (a terminal progress bar, in `cli::progress`). Long operations
+//! take `&dyn Progress`; pass [`NoProgress`] to report nothing.
+
+/// Receives the progress of a long operation. Implementations must be cheap and thread-safe:
+/// `advance` may be called from many worker threads at once.
+pub trait Progress: Sync {
+    /// A phase named `label` starts, with `total` units of work (0 if unknown).
+    fn start(&self, label: &str, total: u64);
+    /// `n` more units are done.
+    fn advance(&self, n: u64);
+    /// Sets the absolute number of units done (for sources that count, like bytes read).
+    fn set_position(&self, done: u64) {
+        let _ = done;
+    }
+    /// A short status message beside the bar.
+    fn message(&self, text: &str) {
+        let _ = text;
+    }
+    /// A line of text to show without breaking the display (a warning, say).
+    fn println(&self, text: &str) {
+        let _ = text;
+    }
+    /// The phase is over.
+    fn finish(&self);
+}
+
+/// Reports nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _label: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+    fn finish(&self) {}
+}
