@@ -14,8 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// File-level cycles tolerated for now, each with the reason. Keep this empty.
-const KNOWN_FILE_CYCLES: &[(&str, &str)] = &[
-];
+const KNOWN_FILE_CYCLES: &[(&str, &str)] = &[];
 
 /// A top-level module's layer; `None` for the modules with their own rule (renju, capi).
 fn layer(module: &str) -> Option<u32> {

@@ -198,11 +198,17 @@ pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result
     // SQLite writes the database through its own handle, at the temporary file's path; the
     // atomic writer (exclusively created, randomly named) renames it into place when complete
     // and removes it otherwise.
-    let file = AtomicFile::create(output)
-        .map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "create a temporary file", source })?;
+    let file = AtomicFile::create(output).map_err(|source| ObkError::Io {
+        path: output.to_path_buf(),
+        op: "create a temporary file",
+        source,
+    })?;
     let mut report = export_to(book, file.temp_path(), options)?;
-    file.commit()
-        .map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "rename the finished file into place", source })?;
+    file.commit().map_err(|source| ObkError::Io {
+        path: output.to_path_buf(),
+        op: "rename the finished file into place",
+        source,
+    })?;
     report.elapsed = started.elapsed();
     Ok(report)
 }

@@ -233,7 +233,11 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         None | Some(Command::Uci) => {
-            crate::engine::session::run(std::io::stdin().lock(), uci::Output::new(Box::new(std::io::stdout())), Default::default());
+            crate::engine::session::run(
+                std::io::stdin().lock(),
+                uci::Output::new(Box::new(std::io::stdout())),
+                Default::default(),
+            );
             Ok(())
         }
         Some(Command::Analyze(args)) => run_analyze(&args),

@@ -506,4 +506,3 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
     }
     Ok((l, warnings))
 }
-
