@@ -11,6 +11,8 @@
 //! ```
 
 pub mod book;
+#[cfg(feature = "capi")]
+pub mod capi;
 pub mod cli;
 pub mod core;
 pub mod engine;
