@@ -114,8 +114,8 @@ fn expectations(book: &Book, tb: &Tablebases) -> String {
         writeln!(out, "tb|{fen}|{rc}|{wdl}|{dtm}|{best}").unwrap();
     }
     assert!(seen_no_table);
-    // Distances worked out by hand: Re1-d1 mates at once; with Black to move, any king step is
-    // answered by that mate (or Re1-d1 / Re1-e9-style checks) in one more ply.
+    // Distances worked out by hand: Re1-d1 mates at once (the e-file is the white king's); with
+    // Black to move, the king's only step, Kd9-d8, is answered by the same mate.
     for (fen, dtm) in [("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", 1), ("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1", -2)] {
         let pos = Position::from_fen(fen).expect("fen");
         assert_eq!(tb.probe_dtm(&pos).expect("probe").map(|d| d.0), Some(dtm), "{fen}");
@@ -202,6 +202,32 @@ fn c_program_gets_the_rust_answers() {
         assert!(out.status.success(), "{kind} C test failed:\n{stdout}\n{stderr}");
         assert!(stdout.starts_with("ok: "), "{kind}: {stdout}");
         eprintln!("{kind}: {stdout}");
+
+        // The README's example, as written there.
+        let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README");
+        let example =
+            readme.split("```c\n").nth(1).and_then(|s| s.split("```").next()).expect("a C example in the README");
+        let example_src = tmp.path().join("example.c");
+        std::fs::write(&example_src, example).expect("write example");
+        let example_exe = tmp.path().join(format!("example_{kind}"));
+        let status = Command::new("cc")
+            .args(["-std=c11", "-Wall", "-Werror", "-I"])
+            .arg(&include)
+            .arg(&example_src)
+            .arg("-o")
+            .arg(&example_exe)
+            .args(&link)
+            .status()
+            .expect("run cc");
+        assert!(status.success(), "cc failed for the README example ({kind})");
+        let out = Command::new(&example_exe).args([&book_path, &tb_dir]).output().expect("run the example");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "README example ({kind}): {stdout}");
+        let first = book.probe(&Position::startpos())[0];
+        let c = first.counts;
+        let book_line = format!("{}: {} games, {}-{}-{}", first.mv, c.games(), c.wins, c.draws, c.losses);
+        assert!(stdout.starts_with("wdl 1, dtm 1, best e1d1\n"), "README example ({kind}): {stdout}");
+        assert!(stdout.contains(&book_line), "README example ({kind}): {stdout} lacks {book_line}");
     }
 }
 
