@@ -3,7 +3,8 @@
 //!
 //! Contract, for every function:
 //! - It never unwinds into C: each entry runs under [`std::panic::catch_unwind`], and a panic
-//!   (a bug in qiku) becomes the error code [`QIKU_ERR_INTERNAL`].
+//!   (a bug in qiku) becomes the error code [`QIKU_ERR_INTERNAL`]. This needs `panic = "unwind"`
+//!   (the crate's profiles); a build with `panic = "abort"` would abort on such a bug instead.
 //! - Every failure is reported by the return value (`NULL` or a negative code) and described by
 //!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success).
 //! - `NULL` pointers and strings that are not UTF-8 are errors ([`QIKU_ERR_ARG`]), not crashes.
