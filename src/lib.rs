@@ -111,6 +111,8 @@
 #![warn(missing_docs)]
 
 pub mod book;
+#[cfg(feature = "capi")]
+pub mod capi;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod core;

@@ -1,0 +1,240 @@
+/* Exercises the qiku C API (include/qiku.h) as a C program would; driven by tests/capi.rs.
+ *
+ * usage: capi_test BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS
+ *
+ * EXPECTATIONS holds the answers the Rust API gives, one per line ('|'-separated):
+ *   tb|FEN|RC|WDL|DTM|BEST        RC: 0 or 1 from qiku_tb_probe; BEST: best move or "-"
+ *   book|FEN|N|MOVE,GAMES,WINS,DRAWS,LOSSES|...   (all N moves, most played first)
+ * The program checks every line through the C API, from the main thread and then from two
+ * threads at once, and checks the error paths. Prints "ok" and exits 0 when all checks pass.
+ */
+#include "qiku.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(QikuBookMove) == 24, "QikuBookMove layout");
+
+static int failures = 0;
+
+#define CHECK(cond, ...)                                                         \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                        \
+            fprintf(stderr, "\n");                                               \
+            __sync_fetch_and_add(&failures, 1);                                  \
+        }                                                                        \
+    } while (0)
+
+#define MAX_LINES 256
+#define MAX_MOVES 64
+
+typedef struct {
+    int is_tb;
+    char fen[128];
+    int rc, wdl, dtm;
+    char best[8];
+    int n;
+    QikuBookMove moves[MAX_MOVES];
+} Expect;
+
+static Expect expects[MAX_LINES];
+
+/* Field by field: the two padding bytes after `move` are unspecified. */
+static int same_move(const QikuBookMove *a, const QikuBookMove *b) {
+    return strncmp(a->move, b->move, sizeof a->move) == 0 && a->games == b->games && a->wins == b->wins &&
+           a->draws == b->draws && a->losses == b->losses;
+}
+static int n_expects = 0;
+static QikuTablebases *tb;
+static QikuBook *book;
+
+static void load(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    char line[4096];
+    while (fgets(line, sizeof line, f) && n_expects < MAX_LINES) {
+        line[strcspn(line, "\n")] = 0;
+        Expect *e = &expects[n_expects++];
+        char *save = NULL;
+        char *kind = strtok_r(line, "|", &save);
+        snprintf(e->fen, sizeof e->fen, "%s", strtok_r(NULL, "|", &save));
+        if (strcmp(kind, "tb") == 0) {
+            e->is_tb = 1;
+            e->rc = atoi(strtok_r(NULL, "|", &save));
+            e->wdl = atoi(strtok_r(NULL, "|", &save));
+            e->dtm = atoi(strtok_r(NULL, "|", &save));
+            snprintf(e->best, sizeof e->best, "%s", strtok_r(NULL, "|", &save));
+        } else {
+            e->n = atoi(strtok_r(NULL, "|", &save));
+            for (int i = 0; i < e->n && i < MAX_MOVES; i++) {
+                QikuBookMove *m = &e->moves[i];
+                char mv[6];
+                if (sscanf(strtok_r(NULL, "|", &save), "%5[^,],%u,%u,%u,%u", mv, &m->games, &m->wins, &m->draws,
+                           &m->losses) != 5) {
+                    fprintf(stderr, "bad expectation line for %s\n", e->fen);
+                    exit(2);
+                }
+                snprintf(m->move, sizeof m->move, "%s", mv);
+            }
+        }
+    }
+    fclose(f);
+}
+
+/* Checks every expectation once; returns the number of probes made. */
+static long check_all(void) {
+    long probes = 0;
+    for (int i = 0; i < n_expects; i++) {
+        Expect *e = &expects[i];
+        if (e->is_tb) {
+            int wdl = 99, dtm = 99;
+            int rc = qiku_tb_probe(tb, e->fen, &wdl, &dtm);
+            CHECK(rc == e->rc, "%s: rc %d, expected %d (%s)", e->fen, rc, e->rc, qiku_last_error());
+            CHECK(strcmp(qiku_last_error(), "") == 0, "error after success: %s", qiku_last_error());
+            if (rc == 0) {
+                CHECK(wdl == e->wdl && dtm == e->dtm, "%s: wdl %d dtm %d, expected %d %d", e->fen, wdl, dtm,
+                      e->wdl, e->dtm);
+            }
+            char best[6] = "xxxxx";
+            rc = qiku_tb_best_move(tb, e->fen, best);
+            if (strcmp(e->best, "-") == 0) {
+                CHECK(rc == 1 || rc == QIKU_ERR_NO_MOVE, "%s: best move rc %d", e->fen, rc);
+            } else {
+                CHECK(rc == 0 && strcmp(best, e->best) == 0, "%s: best %s (rc %d), expected %s", e->fen, best, rc,
+                      e->best);
+            }
+        } else {
+            QikuBookMove out[MAX_MOVES];
+            int n = qiku_book_probe(book, e->fen, out, MAX_MOVES);
+            CHECK(n == e->n, "%s: %d book moves, expected %d (%s)", e->fen, n, e->n, qiku_last_error());
+            for (int k = 0; k < n && k < e->n && k < MAX_MOVES; k++) {
+                CHECK(same_move(&out[k], &e->moves[k]), "%s: move %d is %s %u/%u/%u/%u", e->fen,
+                      k, out[k].move, out[k].games, out[k].wins, out[k].draws, out[k].losses);
+            }
+            /* Counting without a buffer, and a short buffer: the count stays the full one. */
+            CHECK(qiku_book_probe(book, e->fen, NULL, 0) == e->n, "%s: count only", e->fen);
+            if (e->n > 1) {
+                QikuBookMove one[2];
+                memset(one, 0xAB, sizeof one);
+                CHECK(qiku_book_probe(book, e->fen, one, 1) == e->n, "%s: max 1", e->fen);
+                CHECK(same_move(&one[0], &e->moves[0]), "%s: first move", e->fen);
+                unsigned char *rest = (unsigned char *)&one[1];
+                CHECK(rest[0] == 0xAB && rest[sizeof one[1] - 1] == 0xAB, "%s: wrote past max", e->fen);
+            }
+        }
+        probes++;
+    }
+    return probes;
+}
+
+static void *thread_main(void *arg) {
+    long *count = arg;
+    for (int round = 0; round < 20; round++) {
+        *count += check_all();
+        /* An error on this thread must not show on the other one (and vice versa). */
+        int wdl, dtm;
+        CHECK(qiku_tb_probe(tb, "not a fen", &wdl, &dtm) == QIKU_ERR_ARG, "bad FEN in thread");
+        CHECK(strstr(qiku_last_error(), "bad FEN") != NULL, "thread error: %s", qiku_last_error());
+    }
+    return NULL;
+}
+
+static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
+    int wdl = 0, dtm = 0;
+    char best[6];
+    QikuBookMove out[4];
+
+    CHECK(qiku_tb_open("/nonexistent/qiku/tables") == NULL, "missing directory opened");
+    CHECK(strstr(qiku_last_error(), "/nonexistent/qiku/tables") != NULL, "message: %s", qiku_last_error());
+    CHECK(qiku_tb_open(NULL) == NULL && strstr(qiku_last_error(), "NULL"), "NULL dir: %s", qiku_last_error());
+    CHECK(qiku_tb_open("\xff\xfe") == NULL && strstr(qiku_last_error(), "UTF-8"), "bad UTF-8: %s",
+          qiku_last_error());
+    CHECK(qiku_book_open("/nonexistent/book.qbk") == NULL, "missing book opened");
+    CHECK(strstr(qiku_last_error(), "/nonexistent/book.qbk") != NULL, "message: %s", qiku_last_error());
+    CHECK(qiku_book_open(NULL) == NULL && strstr(qiku_last_error(), "NULL"), "NULL path");
+    CHECK(qiku_book_open(corrupt_book) == NULL, "corrupt book opened");
+    CHECK(strstr(qiku_last_error(), corrupt_book) != NULL, "message: %s", qiku_last_error());
+
+    /* A corrupt table opens (tables are read lazily) and then fails on probe, naming the file. */
+    QikuTablebases *bad = qiku_tb_open(corrupt_tb_dir);
+    CHECK(bad != NULL, "corrupt dir: %s", qiku_last_error());
+    const char *krk = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
+    CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed");
+    CHECK(strstr(qiku_last_error(), "KRvK.qtb") != NULL, "message: %s", qiku_last_error());
+    CHECK(qiku_tb_best_move(bad, krk, best) == QIKU_ERR_DATA, "corrupt table best move");
+    qiku_tb_close(bad);
+
+    CHECK(qiku_tb_probe(tb, "rnbakabnr/9/9 w", &wdl, &dtm) == QIKU_ERR_ARG, "bad FEN");
+    CHECK(strstr(qiku_last_error(), "bad FEN") != NULL, "message: %s", qiku_last_error());
+    /* Text-valid but illegal: two kings facing each other with Black to move... and no king. */
+    CHECK(qiku_tb_probe(tb, "9/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &wdl, &dtm) == QIKU_ERR_ARG, "no black king");
+    CHECK(qiku_tb_probe(NULL, krk, &wdl, &dtm) == QIKU_ERR_ARG, "NULL tb");
+    CHECK(qiku_tb_probe(tb, NULL, &wdl, &dtm) == QIKU_ERR_ARG, "NULL fen");
+    CHECK(qiku_tb_probe(tb, krk, NULL, &dtm) == QIKU_ERR_ARG, "NULL wdl");
+    CHECK(qiku_tb_probe(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\xff", &wdl, &dtm) == QIKU_ERR_ARG, "bad UTF-8");
+    CHECK(qiku_tb_best_move(tb, krk, NULL) == QIKU_ERR_ARG, "NULL move buffer");
+    CHECK(qiku_tb_best_move(NULL, krk, best) == QIKU_ERR_ARG, "NULL tb for best move");
+    CHECK(qiku_tb_best_move(tb, "junk", best) == QIKU_ERR_ARG, "bad FEN for best move");
+    const char *start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    CHECK(qiku_book_probe(NULL, start, out, 4) == QIKU_ERR_ARG, "NULL book");
+    CHECK(qiku_book_probe(book, NULL, out, 4) == QIKU_ERR_ARG, "NULL fen");
+    CHECK(qiku_book_probe(book, start, NULL, 4) == QIKU_ERR_ARG, "NULL out");
+    CHECK(qiku_book_probe(book, start, out, -1) == QIKU_ERR_ARG, "negative max");
+    CHECK(qiku_book_probe(book, "x", out, 4) == QIKU_ERR_ARG, "bad FEN in book");
+    CHECK(strstr(qiku_last_error(), "qiku_book_probe") != NULL, "message: %s", qiku_last_error());
+    /* Success clears the message. */
+    CHECK(qiku_book_probe(book, start, out, 4) >= 0 && strcmp(qiku_last_error(), "") == 0, "cleared");
+    qiku_tb_close(NULL);
+    qiku_book_close(NULL);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS\n", argv[0]);
+        return 2;
+    }
+    book = qiku_book_open(argv[1]);
+    if (!book) {
+        fprintf(stderr, "book: %s\n", qiku_last_error());
+        return 1;
+    }
+    tb = qiku_tb_open(argv[2]);
+    if (!tb) {
+        fprintf(stderr, "tables: %s\n", qiku_last_error());
+        return 1;
+    }
+    load(argv[5]);
+    CHECK(n_expects > 0, "no expectations");
+    long main_probes = check_all();
+    check_errors(argv[3], argv[4]);
+
+    pthread_t threads[2];
+    long counts[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        CHECK(pthread_create(&threads[i], NULL, thread_main, &counts[i]) == 0, "pthread_create");
+    }
+    /* The main thread's message is its own: the threads' bad FENs must not overwrite it. */
+    qiku_tb_open(NULL);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(threads[i], NULL);
+    }
+    CHECK(strstr(qiku_last_error(), "qiku_tb_open: dir is NULL") != NULL, "main message: %s", qiku_last_error());
+    CHECK(counts[0] == 20 * main_probes && counts[1] == 20 * main_probes, "thread probes %ld %ld", counts[0],
+          counts[1]);
+
+    qiku_book_close(book);
+    qiku_tb_close(tb);
+    if (failures) {
+        fprintf(stderr, "%d checks failed\n", failures);
+        return 1;
+    }
+    printf("ok: %d expectations, %ld probes per thread\n", n_expects, counts[0]);
+    return 0;
+}

@@ -1,0 +1,190 @@
+//! The checks behind every reader's fuzzing, shared by the libFuzzer targets in `fuzz/` (which
+//! include this file by path) and the property tests of `tests/reader_fuzz.rs`: each takes raw
+//! input, feeds it to a public entry point, and panics only if qiku misbehaves (a panic inside
+//! qiku, or an answer that breaks an invariant), never because the input is bad.
+//!
+//! Byte readers go through the public path API (bytes written to a file, then opened), so they
+//! stay valid whatever the readers' internals become.
+
+#![allow(dead_code)]
+
+use qiku::book::{Book, Verify};
+use qiku::notation::{self, chinese, iccs, wxf, Notation};
+use qiku::tablebase::format::TableFile;
+use qiku::tablebase::verify::{verify_table, TableCache};
+use qiku::tablebase::{Material, Tablebases};
+use qiku::{MoveList, Position, Setup};
+use std::path::Path;
+
+/// FEN text: a `Setup` and a `Position` or errors; an accepted position writes back a FEN that
+/// reads to the same position, mirrors to itself twice, and its legal moves all play.
+pub fn check_fen(text: &str) {
+    let setup = Setup::from_fen(text);
+    let pos = Position::from_fen(text);
+    match &setup {
+        Err(e) => {
+            let _ = e.to_string();
+            assert!(pos.is_err(), "{text:?} gives a position but no setup");
+        }
+        Ok(s) => {
+            assert_eq!(Setup::from_fen(&s.to_fen()).as_ref().ok(), Some(s), "setup round trip of {text:?}");
+            // Validation must agree whichever way the setup arrives.
+            assert_eq!(Position::from_setup(s).is_ok(), pos.is_ok(), "{text:?}");
+            let _ = s.mirror().to_fen();
+        }
+    }
+    match pos {
+        Err(e) => {
+            let _ = e.to_string();
+        }
+        Ok(pos) => {
+            let fen = pos.fen();
+            let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("own FEN {fen} does not read back: {e}"));
+            assert_eq!(again.fen(), fen);
+            assert_eq!(again.key(), pos.key(), "{fen}");
+            let mirrored = pos.mirror();
+            assert_eq!(mirrored.mirror().fen(), fen);
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let mut mirrored_list = MoveList::new();
+            mirrored.legal_moves(&mut mirrored_list);
+            assert_eq!(list.len(), mirrored_list.len(), "mirror symmetry of {fen}");
+            for &m in list.iter() {
+                assert!(pos.is_legal(m), "{m} generated but not legal in {fen}");
+                let child = pos.play(m).unwrap_or_else(|e| panic!("generated {m} does not play in {fen}: {e}"));
+                assert_eq!(child.key(), child.compute_key(), "incremental key after {m} in {fen}");
+                let child_fen = child.fen();
+                Position::from_fen(&child_fen).unwrap_or_else(|e| panic!("child FEN {child_fen} is rejected: {e}"));
+            }
+        }
+    }
+}
+
+/// Positions chosen for notation corner cases: the start, doubled rooks and pawns on one file
+/// (front/rear, tandem), advanced pawns, and Black to move. All legal.
+pub const NOTATION_FENS: &[&str] = &[
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 2 2",
+    "4k4/9/9/9/9/9/9/8R/9/3K4R w - - 0 1",
+    "3k5/9/9/4P4/4P4/4P4/9/9/9/4K4 w - - 0 1",
+    "2bak4/4a4/4b4/2P1P1P2/2P3P2/9/9/9/9/3K5 w - - 0 1",
+    "3ak4/4a4/9/9/9/9/2p1p1p2/2p3p2/9/4K4 b - - 0 1",
+    "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN4C1/9/R1BAKAB1R w - - 4 3",
+];
+
+/// A move token, preceded by a FEN and a newline or alone (then read in one of
+/// [`NOTATION_FENS`], chosen by the first byte): every parser gives a legal move or an error, and
+/// every move read writes back in each notation to a token that reads to the same move.
+pub fn check_notation(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (pos, token) = match text.split_once('\n') {
+        Some((fen, token)) => match Position::from_fen(fen) {
+            Ok(pos) => (pos, token),
+            Err(_) => return,
+        },
+        None => {
+            let pick = data.first().map_or(0, |&b| b as usize % NOTATION_FENS.len());
+            (Position::from_fen(NOTATION_FENS[pick]).expect("built-in FEN"), text)
+        }
+    };
+    check_token(&pos, token);
+}
+
+/// The notation checks of [`check_notation`] for one token in one position.
+pub fn check_token(pos: &Position, token: &str) {
+    let parsed = [
+        (Some(Notation::Iccs), iccs::parse(pos, token)),
+        (Some(Notation::Wxf), wxf::parse(pos, token)),
+        (Some(Notation::Chinese), chinese::parse(pos, token)),
+        (None, notation::parse_any(pos, token).map(|(m, _)| m)),
+    ];
+    for (which, result) in parsed {
+        match result {
+            Err(e) => {
+                let _ = (e.to_string(), e.token(), e.kind());
+            }
+            Ok(m) => {
+                assert!(pos.is_legal(m), "{which:?} read {token:?} as illegal {m} in {}", pos.fen());
+                for n in Notation::ALL {
+                    let written = notation::format(pos, m, n);
+                    let back = notation::parse_any(pos, &written)
+                        .unwrap_or_else(|e| panic!("{m} written in {n} as {written:?} does not read back: {e}"));
+                    assert_eq!(back, (m, n), "{written:?} in {}", pos.fen());
+                }
+            }
+        }
+    }
+    let _ = iccs::parse_move(token);
+}
+
+/// Probes `pos` and the positions the book's moves lead to, `depth` plies deep, checking that
+/// every book move is legal where it is offered.
+fn walk(book: &Book, pos: &Position, depth: u32, budget: &mut u32) {
+    if depth == 0 || *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    for bm in book.probe(pos) {
+        let child = pos.play(bm.mv).unwrap_or_else(|e| panic!("book move {} not legal in {}: {e}", bm.mv, pos.fen()));
+        assert!(bm.counts.games() >= bm.counts.decided());
+        walk(book, &child, depth - 1, budget);
+    }
+}
+
+/// `.qbk` bytes, written to `path` and opened fully verified and structure-checked only: an error
+/// naming the file, or a book whose header, record walk and probes work, with legal moves only.
+pub fn check_book_bytes(path: &Path, data: &[u8]) {
+    std::fs::write(path, data).expect("write the book file");
+    for verify in [Verify::Full, Verify::Structure] {
+        match Book::open_with(path, verify) {
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(msg.contains(&*path.to_string_lossy()), "error does not name the file: {msg}");
+            }
+            Ok(book) => {
+                let _ = format!("{:?} {}", book.header(), book.len());
+                let n = book.entries().take(100_000).count() as u64;
+                assert!(n <= book.len());
+                let mut budget = 200;
+                walk(&book, &Position::startpos(), 4, &mut budget);
+            }
+        }
+    }
+}
+
+/// KRvK positions with either side to move, the rook on either side. All legal.
+pub const KRVK_FENS: &[&str] = &[
+    "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1",
+    "5k3/9/9/9/9/9/9/9/r8/4K4 b - - 0 1",
+    "5k3/9/9/9/9/9/9/9/r8/4K4 w - - 0 1",
+    "3k5/4R4/9/9/9/9/9/9/9/5K3 b - - 0 1",
+];
+
+/// `.qtb` bytes, written as `KRvK.qtb` into `dir` (which must hold nothing else): probes (value,
+/// WDL, DTM, best moves), the reading of every block and the independent verifier give values or
+/// errors, and best moves are legal.
+pub fn check_table_bytes(dir: &Path, data: &[u8]) {
+    let path = dir.join("KRvK.qtb");
+    std::fs::write(&path, data).expect("write the table file");
+    let tb = Tablebases::open(dir).expect("the directory exists");
+    for fen in KRVK_FENS {
+        let pos = Position::from_fen(fen).expect("built-in FEN");
+        let _ = tb.probe(&pos).map_err(|e| e.to_string());
+        let _ = tb.probe_wdl(&pos).map_err(|e| e.to_string());
+        let _ = tb.probe_dtm(&pos).map_err(|e| e.to_string());
+        if let Ok(Some(moves)) = tb.best_moves(&pos) {
+            for m in moves {
+                assert!(pos.is_legal(m), "best move {m} not legal in {fen}");
+            }
+        }
+    }
+    if let Ok(file) = TableFile::open(&path) {
+        for i in 0..file.blocks().len().min(64) {
+            let _ = file.read_block(i).map_err(|e| e.to_string());
+        }
+    }
+    let material: Material = "KRvK".parse().expect("material name");
+    let _ = verify_table(dir, material, &mut TableCache::new()).map_err(|e| e.to_string());
+}

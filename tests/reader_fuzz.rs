@@ -1,0 +1,200 @@
+//! Property-test fuzzing of every reader but PGN (which has `tests/pgn_fuzz.rs`), run by
+//! `cargo test`: FEN and setup validation, the ICCS/WXF/Chinese parsers and `parse_any`, `.qbk`
+//! books and `.qtb` tables, each fed random and mutated real input through the same checks as the
+//! libFuzzer targets in `fuzz/` (`tests/fuzz_common`). Any panic fails the test with the input.
+//!
+//! Longer runs: `cargo fuzz run <target>` in `fuzz/` (see docs/FUZZING.md).
+
+mod fuzz_common;
+
+use fuzz_common::{check_book_bytes, check_fen, check_notation, check_table_bytes, check_token, NOTATION_FENS};
+use proptest::prelude::*;
+use qiku::book::{self, BuildOptions};
+use qiku::tablebase::{generate_set, GenerateOptions, Material};
+use qiku::{MoveList, Position};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// FENs of the seed corpus (from the tests) and of the notation positions.
+fn seed_fens() -> Vec<String> {
+    let dir = Path::new(ROOT).join("fuzz/seeds/fen");
+    let mut fens: Vec<String> = std::fs::read_dir(&dir)
+        .expect("fuzz/seeds/fen")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("seed"))
+        .collect();
+    fens.sort();
+    fens.extend(NOTATION_FENS.iter().map(|s| s.to_string()));
+    assert!(fens.len() > 50);
+    fens
+}
+
+/// Applies `edits` (position, kind, byte) to `data`: overwrite, insert, delete or truncate.
+fn mutate(data: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut out = data.to_vec();
+    for &(at, kind, byte) in edits {
+        let i = if out.is_empty() { 0 } else { at % out.len() };
+        match kind % 8 {
+            0..=3 if !out.is_empty() => out[i] = byte,
+            4 if !out.is_empty() => out[i] ^= 1 << (byte % 8),
+            5 => out.insert(i, byte),
+            6 if !out.is_empty() => {
+                out.remove(i);
+            }
+            7 => out.truncate(i),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn edits() -> impl Strategy<Value = Vec<(usize, u8, u8)>> {
+    prop::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..6)
+}
+
+/// Characters FENs and move tokens are made of, plus some that are not.
+const FEN_ALPHABET: &str = "rnbakcpRNBAKCPEHeh0123456789/ -wbr\t";
+const TOKEN_ALPHABET: &[&str] = &[
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-", "+", ".", "=",
+    "R", "H", "N", "E", "B", "A", "K", "C", "P", "車", "俥", "车", "馬", "傌", "马", "相", "象", "仕", "士", "帥",
+    "將", "炮", "砲", "兵", "卒", "進", "进", "退", "平", "前", "後", "后", "中", "一", "二", "三", "五", "九", "１",
+    "５", "９", "１０", "\u{0}", " ",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn fen_random_text(chars in prop::collection::vec(prop::sample::select(FEN_ALPHABET.chars().collect::<Vec<_>>()), 0..100)) {
+        check_fen(&chars.into_iter().collect::<String>());
+    }
+
+    #[test]
+    fn fen_mutated_real(i in any::<prop::sample::Index>(), e in edits()) {
+        let fens = seed_fens();
+        let fen = &fens[i.index(fens.len())];
+        if let Ok(text) = String::from_utf8(mutate(fen.as_bytes(), &e)) {
+            check_fen(&text);
+        }
+    }
+
+    #[test]
+    fn notation_random_tokens(
+        fen in prop::sample::select(NOTATION_FENS),
+        parts in prop::collection::vec(prop::sample::select(TOKEN_ALPHABET), 0..8),
+    ) {
+        let pos = Position::from_fen(fen).expect("built-in FEN");
+        check_token(&pos, &parts.concat());
+    }
+
+    #[test]
+    fn notation_real_moves_mutated(i in any::<prop::sample::Index>(), plies in 0usize..30, pick in any::<prop::sample::Index>(), e in edits()) {
+        // A position reached by random legal moves, one of its moves written in each notation,
+        // then mutated.
+        let fens = seed_fens();
+        let Ok(mut pos) = Position::from_fen(&fens[i.index(fens.len())]) else { return Ok(()) };
+        let mut list = MoveList::new();
+        for k in 0..plies {
+            list.clear();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos = pos.play(list[(k * 7 + plies) % list.len()]).expect("legal");
+        }
+        list.clear();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Ok(());
+        }
+        let m = list[pick.index(list.len())];
+        for n in qiku::notation::Notation::ALL {
+            let token = qiku::notation::format(&pos, m, n);
+            check_token(&pos, &token);
+            if let Ok(t) = String::from_utf8(mutate(token.as_bytes(), &e)) {
+                check_token(&pos, &t);
+            }
+        }
+    }
+
+    #[test]
+    fn notation_raw_bytes(bytes in prop::collection::vec(any::<u8>(), 0..40)) {
+        check_notation(&bytes);
+    }
+}
+
+/// A small real book and table, built once per test binary.
+struct Fixtures {
+    _dir: tempfile::TempDir,
+    book: Vec<u8>,
+    table: Vec<u8>,
+    work: PathBuf,
+}
+
+fn fixtures() -> &'static Fixtures {
+    static F: OnceLock<Fixtures> = OnceLock::new();
+    F.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let book_path = dir.path().join("repertoire.qbk");
+        let mut opts = BuildOptions { progress: false, ..BuildOptions::default() };
+        opts.params.max_ply = 10;
+        book::build(&[Path::new(ROOT).join("books/repertoire.pgn")], &book_path, &opts).expect("book builds");
+        let tb_dir = dir.path().join("tables");
+        let mut gen = GenerateOptions::new(&tb_dir);
+        gen.progress = false;
+        let krk: Material = "KRvK".parse().expect("material");
+        generate_set(&[krk], &gen).expect("table generates");
+        let work = dir.path().join("work");
+        std::fs::create_dir_all(&work).expect("mkdir");
+        Fixtures {
+            book: std::fs::read(book_path).expect("book bytes"),
+            table: std::fs::read(tb_dir.join("KRvK.qtb")).expect("table bytes"),
+            work,
+            _dir: dir,
+        }
+    })
+}
+
+/// A work directory of its own for each test thread (the checks write files into it).
+fn work_dir(name: &str) -> PathBuf {
+    let d = fixtures().work.join(format!("{name}-{:?}", std::thread::current().id()));
+    std::fs::create_dir_all(&d).expect("mkdir");
+    d
+}
+
+#[test]
+fn real_files_pass_the_checks() {
+    // The unmutated inputs must get through every check (the properties below start from them).
+    let f = fixtures();
+    check_book_bytes(&work_dir("book").join("x.qbk"), &f.book);
+    check_table_bytes(&work_dir("table"), &f.table);
+    let book = qiku::book::Book::open(work_dir("book").join("x.qbk")).expect("the real book opens");
+    assert!(!book.probe(&Position::startpos()).is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn book_mutated(e in edits()) {
+        let f = fixtures();
+        check_book_bytes(&work_dir("book").join("x.qbk"), &mutate(&f.book, &e));
+    }
+
+    #[test]
+    fn book_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check_book_bytes(&work_dir("book").join("x.qbk"), &bytes);
+    }
+
+    #[test]
+    fn table_mutated(e in edits()) {
+        let f = fixtures();
+        check_table_bytes(&work_dir("table"), &mutate(&f.table, &e));
+    }
+
+    #[test]
+    fn table_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check_table_bytes(&work_dir("table"), &bytes);
+    }
+}
