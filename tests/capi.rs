@@ -37,13 +37,12 @@ fn cc_available() -> bool {
 /// Builds the book, the tables and their corrupt copies in `dir`.
 fn fixtures(dir: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     let book_path = dir.join("repertoire.qbk");
-    let opts = BuildOptions { progress: false, ..BuildOptions::default() };
+    let opts = BuildOptions::default();
     book::build(&[Path::new(ROOT).join("books/repertoire.pgn")], &book_path, &opts).expect("book builds");
 
     let tb_dir = dir.join("tables");
     let materials: Vec<Material> = ["KRvK", "KNvK", "KRvKA"].iter().map(|m| m.parse().expect("material")).collect();
-    let mut gen = GenerateOptions::new(&tb_dir);
-    gen.progress = false;
+    let gen = GenerateOptions::new(&tb_dir);
     generate_set(&materials, &gen).expect("tables generate");
 
     // A book with one body byte flipped: the full verification must reject it.

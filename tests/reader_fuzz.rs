@@ -137,12 +137,11 @@ fn fixtures() -> &'static Fixtures {
     F.get_or_init(|| {
         let dir = tempfile::tempdir().expect("temp dir");
         let book_path = dir.path().join("repertoire.qbk");
-        let mut opts = BuildOptions { progress: false, ..BuildOptions::default() };
+        let mut opts = BuildOptions::default();
         opts.params.max_ply = 10;
         book::build(&[Path::new(ROOT).join("books/repertoire.pgn")], &book_path, &opts).expect("book builds");
         let tb_dir = dir.path().join("tables");
-        let mut gen = GenerateOptions::new(&tb_dir);
-        gen.progress = false;
+        let gen = GenerateOptions::new(&tb_dir);
         let krk: Material = "KRvK".parse().expect("material");
         generate_set(&[krk], &gen).expect("table generates");
         let work = dir.path().join("work");

@@ -5,7 +5,7 @@
 //! use qiku::tablebase::{Tablebases, Wdl};
 //! use qiku::Position;
 //! let tb = Tablebases::open("tablebases").unwrap();
-//! let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+//! let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
 //! assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Win));
 //! let dtm = tb.probe_dtm(&pos).unwrap().unwrap(); // plies, signed for the side to move
 //! let best = tb.best_moves(&pos).unwrap().unwrap(); // the moves that keep the best value
