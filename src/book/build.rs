@@ -3,7 +3,7 @@
 //! Pipeline:
 //! 1. Every input is opened first (a missing file fails the build before any work is done).
 //! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
-//!    and cut games into [`Batch`](super::replay)es of move tokens; a bounded channel carries
+//!    and cut games into batches of move tokens; a bounded channel carries
 //!    them to the main thread, so reading never runs ahead by more than a few batches.
 //! 3. The main thread hands rounds of batches to the rayon pool, which replays the games and
 //!    emits one packed 16-byte record (key, move, outcome) per ply.

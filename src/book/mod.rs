@@ -3,9 +3,9 @@
 //!
 //! - [`record`]: what is stored per move (wins, draws, losses and unknown-result games from the
 //!   mover's view) and the canonical (mirror-merged) form of positions and moves.
-//! - [`format`]: the file layout (header, sorted 26-byte records, top-bits index), checksums and
+//! - [`mod@format`]: the file layout (header, sorted 26-byte records, top-bits index), checksums and
 //!   the atomic writer. Documented byte by byte in docs/FORMAT.md.
-//! - [`build`]: the parallel, memory-bounded compiler (games → records → sorted runs spilled to
+//! - [`mod@build`]: the parallel, memory-bounded compiler (games → records → sorted runs spilled to
 //!   disk → k-way merge → file) and [`merge_books`].
 //! - [`probe`]: [`Book`], [`Book::probe`] and move picking [`Policy`]s.
 //! - `obk` (cargo feature `obk`): export to and import from BHGUI-style `.obk` (SQLite) books.

@@ -84,7 +84,7 @@ impl fmt::Display for TextEncoding {
     }
 }
 
-/// Guesses the encoding of a file from its first bytes (ideally [`SAMPLE_LEN`] of them).
+/// Guesses the encoding of a file from its first bytes (ideally the first 64 KiB).
 ///
 /// A byte-order mark decides. Otherwise valid UTF-8 (allowing a character cut off at the end of
 /// the sample) is UTF-8. Otherwise the sample is decoded both as GBK and as Big5 and each reading

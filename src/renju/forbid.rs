@@ -6,7 +6,7 @@
 //! straight four is itself not forbidden for black once the move is on the board. That last test
 //! recurses; it ends because every level adds a stone.
 //!
-//! Each direction is one lookup in the exact-five [`line`](super::line) table; only when two
+//! Each direction is one lookup in the exact-five [`line`](mod@super::line) table; only when two
 //! directions hold open threes does the judge place the stone and look at the completion points.
 
 use super::line::{self, FiveRule, LineInfo, Pattern, CENTRE, WINDOW};

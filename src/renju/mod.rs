@@ -6,7 +6,7 @@
 //!
 //! - [`Board`]: the stones, move lists, five detection;
 //! - [`forbid`]: black's forbidden moves (overline, double four, recursive double three);
-//! - [`line`]: the per-direction pattern tables both the judge and the valuation read;
+//! - [`mod@line`]: the per-direction pattern tables both the judge and the valuation read;
 //! - [`eval`]: the valuation of every empty point;
 //! - [`vcf`]: the continuous-four (VCF) threat-space search;
 //! - [`gomocup`]: a player speaking the Gomocup protocol.
@@ -54,7 +54,7 @@ pub(crate) const WALL: u8 = 3;
 /// diagonals.
 pub(crate) const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
 
-/// Names of the four directions, in the order of [`DIRECTIONS`] (used in valuations).
+/// Names of the four directions, in the order of the board's four line directions (used in valuations).
 pub const DIRECTION_NAMES: [&str; 4] = ["horizontal", "vertical", "diagonal", "anti-diagonal"];
 
 /// A point of the board: column `a`..`o` (0..15 from the left) and row `1`..`15` (0..15 from the

@@ -20,7 +20,7 @@
 //!
 //! Mirror symmetry: a frontier entry stands for a placement and its mirror image, so its
 //! predecessors are found from one of them and mapped to their canonical entries; see
-//! [`Solver::unmoves`] for the case of the self-mirrored king pairs.
+//! `Solver::unmoves` for the case of the self-mirrored king pairs.
 
 use super::board::{child_squares, Board};
 use super::error::TbError;

@@ -96,7 +96,7 @@ impl Material {
     }
 
     /// Is red the first side, that is, is this the form under which the table is stored? The side
-    /// with the greater [`side_key`](Self::side_key) is red; equal sides are canonical either way.
+    /// with the greater `side_key` is red; equal sides are canonical either way.
     pub fn is_canonical(&self) -> bool {
         self.side_key(Color::Red).cmp(&self.side_key(Color::Black)) != Ordering::Less
     }

@@ -15,7 +15,7 @@
 //! - [`material`]: material names (`KRNvKR`), canonical colour order, the table list.
 //! - [`index`]: the index scheme (placements to entry numbers, mirror symmetry).
 //! - [`generate`] and [`driver`]: retrograde analysis and the generation of whole sets.
-//! - [`format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
+//! - [`mod@format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
 //!
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
 //! positions neither side can force are draws, cycles included. See `docs/TABLEBASES.md`.
