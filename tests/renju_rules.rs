@@ -5,21 +5,8 @@ use qiku::renju::eval::{self, Ruleset};
 use qiku::renju::line::Pattern;
 use qiku::renju::{judge, Board, Forbidden, Outcome, Point, RenjuError, Stone};
 
-fn pt(s: &str) -> Point {
-    s.parse().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A set-up position: black and white stones by name.
-fn setup(black: &str, white: &str) -> Board {
-    let mut b = Board::new();
-    for s in black.split_whitespace() {
-        b.put(pt(s), Stone::Black);
-    }
-    for s in white.split_whitespace() {
-        b.put(pt(s), Stone::White);
-    }
-    b
-}
+mod renju_util;
+use renju_util::{pt, setup};
 
 fn forbidden(black: &str, white: &str, at: &str) -> Option<Forbidden> {
     let b = setup(black, white);

@@ -7,20 +7,8 @@ use qiku::renju::eval::{self, Ruleset};
 use qiku::renju::vcf::{find_vcf, VcfLimits};
 use qiku::renju::{Board, Point, Stone};
 
-fn pt(s: &str) -> Point {
-    s.parse().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn setup(black: &str, white: &str) -> Board {
-    let mut b = Board::new();
-    for s in black.split_whitespace() {
-        b.put(pt(s), Stone::Black);
-    }
-    for s in white.split_whitespace() {
-        b.put(pt(s), Stone::White);
-    }
-    b
-}
+mod renju_util;
+use renju_util::{pt, setup};
 
 /// Replays a VCF line and checks it, independently of the search.
 fn check_line(board: &Board, attacker: Stone, line: &[Point]) {

@@ -2,14 +2,20 @@
 //! UCCI dialect when the GUI's first words say so. Kept apart from both protocol modules so that
 //! neither needs the other (`ucci` builds on `uci`'s session state).
 
-use super::ucci;
+use super::ucci::Ucci;
 use super::uci::{Openers, Output, Uci};
 use std::io::BufRead;
 
-/// Runs the UCI loop on `input` until `quit` or end of input; a `ucci` line switches to the
-/// UCCI dialect ([`ucci`]).
+/// The protocol a session speaks.
+enum Protocol {
+    Uci(Uci),
+    Ucci(Ucci),
+}
+
+/// Runs the engine's session on `input` until `quit` or end of input: UCI, until a `ucci` line
+/// switches to the UCCI dialect ([`super::ucci`]; nothing of the UCI state is carried over).
 pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
-    let mut uci = Uci::new(out.clone(), openers);
+    let mut session = Protocol::Uci(Uci::new(out.clone(), openers));
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -19,15 +25,24 @@ pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
             Ok(_) => {}
         }
         let line = String::from_utf8_lossy(&buf);
-        if line.trim() == "ucci" {
-            // The GUI speaks UCCI: hand the session over (nothing of UCI's state is carried).
-            uci.stop();
-            return ucci::run(input, out, openers);
-        }
-        if !uci.command(&line) {
+        let go_on = match &mut session {
+            Protocol::Uci(uci) if line.trim() == "ucci" => {
+                uci.stop();
+                let mut ucci = Ucci::new(out.clone(), openers);
+                let go_on = ucci.command(&line);
+                session = Protocol::Ucci(ucci);
+                go_on
+            }
+            Protocol::Uci(uci) => uci.command(&line),
+            Protocol::Ucci(ucci) => ucci.command(&line),
+        };
+        if !go_on {
             return;
         }
     }
     // End of input: let a running search finish its move, as if `stop` had been sent.
-    uci.stop();
+    match &mut session {
+        Protocol::Uci(uci) => uci.stop(),
+        Protocol::Ucci(ucci) => ucci.finish(),
+    }
 }

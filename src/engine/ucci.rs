@@ -26,7 +26,7 @@ use super::tt::Bound;
 use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
 use crate::core::{Color, Move, Position};
 use crate::notation::iccs;
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 /// The mate value of UCCI scores: a mate in `p` plies is `MATE_VALUE - p`.
 pub const MATE_VALUE: i32 = 10_000;
@@ -116,6 +116,12 @@ impl Ucci {
 
     fn uci(&mut self, line: &str) {
         self.uci.command(line);
+    }
+
+    /// Ends the session at the end of input: a running search finishes its move, as if `stop`
+    /// had been sent.
+    pub fn finish(&mut self) {
+        self.uci("stop");
     }
 
     fn info_string(&self, s: &str) {
@@ -327,25 +333,6 @@ fn parse_position(args: &[&str]) -> Option<Position> {
         }
     }
     Some(pos)
-}
-
-/// Runs the UCCI loop on `input` until `quit` or end of input (the `ucci` line that started it
-/// has been read; this answers it first).
-pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
-    let mut ucci = Ucci::new(out, openers);
-    ucci.command("ucci");
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if !ucci.command(&String::from_utf8_lossy(&buf)) {
-            return;
-        }
-    }
-    ucci.uci("stop");
 }
 
 #[cfg(test)]

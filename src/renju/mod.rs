@@ -426,41 +426,31 @@ impl Board {
         self.cells[p.cell()] = EMPTY;
     }
 
+    /// The run of `stone` through `p` along direction step `d` (both ways), counting `p` as that
+    /// colour. The board's border cells stop every run.
+    fn run_along(&self, p: Point, stone: Stone, d: isize) -> usize {
+        let (c, s) = (p.cell() as isize, stone.cell());
+        let mut n = 1;
+        for sign in [-1isize, 1] {
+            let mut k = c + sign * d;
+            while self.cells[k as usize] == s {
+                n += 1;
+                k += sign * d;
+            }
+        }
+        n
+    }
+
     /// The longest run of `stone` through `p` in any direction, counting `p` as that colour.
     pub fn run_through(&self, p: Point, stone: Stone) -> usize {
-        let c = p.cell();
-        let s = stone.cell();
-        DIRECTIONS
-            .iter()
-            .map(|&d| {
-                let mut n = 1;
-                for sign in [-1isize, 1] {
-                    let mut k = c as isize + sign * d;
-                    while self.cells[k as usize] == s {
-                        n += 1;
-                        k += sign * d;
-                    }
-                }
-                n
-            })
-            .max()
-            .unwrap_or(1)
+        DIRECTIONS.iter().map(|&d| self.run_along(p, stone, d)).max().unwrap_or(1)
     }
 
     /// Would a stone of this colour on `p` win? Black needs an exact five in some direction (an
     /// exact five wins even if another direction is an overline); white wins with five or more.
     pub fn makes_five(&self, p: Point, stone: Stone) -> bool {
-        let c = p.cell();
-        let s = stone.cell();
         DIRECTIONS.iter().any(|&d| {
-            let mut n = 1;
-            for sign in [-1isize, 1] {
-                let mut k = c as isize + sign * d;
-                while self.cells[k as usize] == s {
-                    n += 1;
-                    k += sign * d;
-                }
-            }
+            let n = self.run_along(p, stone, d);
             match stone {
                 Stone::Black => n == 5,
                 Stone::White => n >= 5,
