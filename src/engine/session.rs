@@ -8,14 +8,14 @@ use std::io::BufRead;
 
 /// The protocol a session speaks.
 enum Protocol {
-    Uci(Uci),
-    Ucci(Ucci),
+    Uci(Box<Uci>),
+    Ucci(Box<Ucci>),
 }
 
 /// Runs the engine's session on `input` until `quit` or end of input: UCI, until a `ucci` line
 /// switches to the UCCI dialect ([`super::ucci`]; nothing of the UCI state is carried over).
 pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
-    let mut session = Protocol::Uci(Uci::new(out.clone(), openers));
+    let mut session = Protocol::Uci(Box::new(Uci::new(out.clone(), openers)));
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -28,7 +28,7 @@ pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
         let go_on = match &mut session {
             Protocol::Uci(uci) if line.trim() == "ucci" => {
                 uci.stop();
-                let mut ucci = Ucci::new(out.clone(), openers);
+                let mut ucci = Box::new(Ucci::new(out.clone(), openers));
                 let go_on = ucci.command(&line);
                 session = Protocol::Ucci(ucci);
                 go_on
