@@ -105,15 +105,10 @@ impl PgnGame {
     }
 }
 
-/// Writes `text` to `path` atomically: a temporary file next to it, then a rename.
+/// Writes `text` to `path` atomically, through the crate's one atomic writer (an exclusively
+/// created, randomly named temporary file beside it, then a rename).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out.pgn".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::util::files::AtomicFile::write(path, text.as_bytes())
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
