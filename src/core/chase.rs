@@ -95,22 +95,6 @@ fn threatens(pos: &Position, from: Square, to: Square) -> bool {
     !can_move_to(&pos.play_unchecked(capture), to)
 }
 
-/// The enemy pieces that the side to move threatens in `pos` (see the module docs): squares of
-/// the opponent's pieces.
-pub fn threats(pos: &Position) -> Bitboard {
-    let us = pos.turn();
-    let mut threatened = Bitboard::EMPTY;
-    for from in pos.by_color(us) {
-        let Some(attacker) = pos.piece_at(from) else { continue };
-        for to in pos.piece_targets(attacker, from) & pos.by_color(!us) {
-            if !threatened.contains(to) && threatens(pos, from, to) {
-                threatened = threatened.with(to);
-            }
-        }
-    }
-    threatened
-}
-
 /// The opponent's pieces that the legal move `m` chases: threatened after it (with the mover to
 /// move again) by a piece that could not capture them before it (the moved piece from its new
 /// square, or a piece whose line or leg the move opened). Squares are those of the position
