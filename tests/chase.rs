@@ -1,6 +1,8 @@
 //! The chase and check repetition rules in the referee (`Game`), on every Xiangqi repetition case
 //! of Fairy-Stockfish's own test suite (`tests/fixtures/chase_cases.txt`, which cites the AXF
-//! rule book's diagrams; `tests/fixtures/chase_check.py` checks the fixture against pyffish).
+//! rule book's diagrams) and on one or more cases for each AXF rule that qiku implements
+//! (`tests/fixtures/axf_rules.txt`, checked against `docs/RULES.md`'s list of rules 6 to 36);
+//! `tests/fixtures/chase_check.py` checks both fixtures against pyffish.
 
 use qiku::core::chase;
 use qiku::core::game::{EndReason, Outcome};
@@ -151,4 +153,100 @@ fn the_search_scores_a_perpetual_chase_as_a_loss_for_the_chaser() {
     let free = search(Vec::new());
     assert_ne!(free.best, Some(chase));
     assert!(matches!(free.score, Score::Cp(_)), "{:?}", free.score);
+}
+
+/// A case of `tests/fixtures/axf_rules.txt` with the AXF rules its comment names.
+struct RuleCase {
+    case: Case,
+    rules: Vec<u32>,
+    /// Fairy-Stockfish's different result, where the fixture records one.
+    fsf: Option<String>,
+}
+
+/// The rule numbers named by a comment line `# AXF rule 12, ...`, `# AXF rules 25-26 ...`.
+fn rules_named(comment: &str) -> Option<Vec<u32>> {
+    let rest = comment.strip_prefix("AXF rules ").or_else(|| comment.strip_prefix("AXF rule "))?;
+    let spec: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
+    let (lo, hi) = spec.split_once('-').unwrap_or((&spec, &spec));
+    let (lo, hi): (u32, u32) = (lo.parse().ok()?, hi.parse().ok()?);
+    Some((lo..=hi).collect())
+}
+
+fn axf_cases() -> Vec<RuleCase> {
+    let text = include_str!("fixtures/axf_rules.txt");
+    let mut out = Vec::new();
+    let (mut comment, mut rules) = (String::new(), Vec::new());
+    for (i, line) in text.lines().enumerate() {
+        if let Some(c) = line.strip_prefix('#') {
+            let c = c.trim();
+            if let Some(r) = rules_named(c) {
+                comment = c.to_string();
+                rules = r;
+            }
+            continue;
+        }
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert!(matches!(parts.len(), 3 | 4), "line {}", i + 1);
+        assert!(!rules.is_empty(), "line {}: no `# AXF rule N` comment before the case", i + 1);
+        let fsf = parts.get(3).map(|f| f.strip_prefix("fsf=").unwrap_or_else(|| panic!("line {}", i + 1)).to_string());
+        out.push(RuleCase {
+            case: Case {
+                line: i + 1,
+                comment: comment.clone(),
+                fen: parts[0].to_string(),
+                moves: parts[1].split_whitespace().map(String::from).collect(),
+                want: parts[2].to_string(),
+            },
+            rules: rules.clone(),
+            fsf,
+        });
+    }
+    out
+}
+
+/// Each case of an implemented AXF rule ends at the third occurrence with the rule's verdict
+/// (positions built after the rule book's diagrams, and two cycles of real games; all but one
+/// agree with Fairy-Stockfish, and that one is marked in the fixture with the reason).
+#[test]
+fn every_axf_rule_case() {
+    let cases = axf_cases();
+    assert!(cases.len() >= 26, "{} cases", cases.len());
+    let mut wrong = Vec::new();
+    for rc in &cases {
+        let (got, outcome) = play(&rc.case);
+        if got != rc.case.want {
+            let c = &rc.case;
+            wrong.push(format!("line {} ({}): want {}, got {got} ({outcome:?})", c.line, c.comment, c.want));
+        }
+    }
+    assert!(wrong.is_empty(), "{} of {} cases wrong:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
+    // The one recorded difference from Fairy-Stockfish is a real difference, not a typo.
+    let differing: Vec<&RuleCase> = cases.iter().filter(|c| c.fsf.is_some()).collect();
+    assert_eq!(differing.len(), 1);
+    assert_ne!(differing[0].fsf.as_deref(), Some(differing[0].case.want.as_str()));
+}
+
+/// `docs/RULES.md` lists every AXF rule from 6 to 36 once, and every rule it calls implemented
+/// (wholly or partly) has a case in `tests/fixtures/axf_rules.txt`; rules 18 and 6 also have the
+/// real-game and Fairy-Stockfish tests.
+#[test]
+fn every_implemented_axf_rule_has_a_case() {
+    let doc = include_str!("../docs/RULES.md");
+    let covered: std::collections::BTreeSet<u32> = axf_cases().iter().flat_map(|c| c.rules.clone()).collect();
+    let mut missing = Vec::new();
+    for rule in 6..=36u32 {
+        let prefix = format!("| {rule} |");
+        let rows: Vec<&str> = doc.lines().filter(|l| l.starts_with(&prefix)).collect();
+        assert_eq!(rows.len(), 1, "docs/RULES.md: rule {rule} listed {} times", rows.len());
+        let status = rows[0].split('|').nth(3).map(str::trim).unwrap_or_default();
+        assert!(
+            ["implemented", "partly", "not implemented", "not audited"].iter().any(|s| status.starts_with(s)),
+            "rule {rule}: status {status:?}"
+        );
+        let claimed = status.starts_with("implemented") || status.starts_with("partly");
+        if claimed && !covered.contains(&rule) {
+            missing.push(rule);
+        }
+    }
+    assert!(missing.is_empty(), "implemented rules without a case in axf_rules.txt: {missing:?}");
 }
