@@ -250,3 +250,21 @@ fn every_implemented_axf_rule_has_a_case() {
     }
     assert!(missing.is_empty(), "implemented rules without a case in axf_rules.txt: {missing:?}");
 }
+
+/// Both fixtures give Fairy-Stockfish's verdicts (`tests/fixtures/chase_check.py` with pyffish),
+/// but for the one difference `axf_rules.txt` records. Skipped with a message without python3 and
+/// pyffish (`pip install pyffish`).
+#[test]
+fn the_fixtures_agree_with_pyffish_when_it_is_installed() {
+    let ok = std::process::Command::new("python3").args(["-c", "import pyffish"]).output();
+    if !ok.as_ref().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: needs python3 with the pyffish package (pip install pyffish)");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/chase_check.py");
+    let out = std::process::Command::new("python3").arg(script).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let total = cases().len() + axf_cases().len();
+    assert!(stdout.contains(&format!("0 mismatches in {total} cases")), "{stdout}");
+}
