@@ -6,9 +6,10 @@
 //! `books/games/ccpd-iccs.pgn.zst` (CC BY 4.0, attribution in the fixture): in both, Red's rook
 //! chases an unprotected black cannon to the third occurrence of a position, and Red lost. They
 //! were found by `find_chase_cycles_in_the_collection` (ignored: it replays all 25,368 games of
-//! the collection): of the 8,068 repetitions whose cycle `Game` judges a perpetual chase, 18 end
-//! their game at a third occurrence; 14 of those games are recorded as draws and 4 as lost by the
-//! side `Game` names as the chaser (all four by Red, 0-1). Two of the four are here.
+//! the collection): it counts 8,068 repetitions whose cycle `Game` judges a perpetual chase, and
+//! 30 games whose record ends at such a repetition (a third or later occurrence); 24 of those are
+//! recorded as draws and 6 as lost by the side `Game` names as the chaser (all six by Red, 0-1).
+//! Two of the six are here.
 
 use qiku::core::{chase, Color, EndReason, Outcome, RepetitionVerdict, START_FEN};
 use qiku::engine::ordering::History;
@@ -73,13 +74,15 @@ fn read_games(path: &Path) -> Vec<RawGame> {
 
 /// Replays every game of the ICCS collection with `Game` and lists each repetition (a position
 /// that occurred before, with the same side to move) whose cycle `Game` judges a perpetual chase:
-/// game number, source, the ply, how many times the position occurred before, and the loser.
+/// game number (1-based, in file order), source, the ply, the occurrence, and the chaser. Then
+/// the games whose record ends at such a third occurrence, with their recorded results.
 #[test]
 #[ignore = "replays the whole collection (about 6 s in debug): cargo test --test chase_game -- --ignored --nocapture"]
 fn find_chase_cycles_in_the_collection() {
     let games = read_games(&Path::new(DATA).join("ccpd-iccs.pgn.zst"));
     assert!(games.len() > 25_000);
     let mut found = 0;
+    let mut ending = Vec::new();
     // QIKU_SHOW_GAME=N also prints each chase cycle of game N move by move.
     let show: Option<usize> = std::env::var("QIKU_SHOW_GAME").ok().and_then(|v| v.parse().ok());
     for (n, raw) in games.iter().enumerate() {
@@ -115,15 +118,24 @@ fn find_chase_cycles_in_the_collection() {
                     loser,
                     raw.moves.len()
                 );
+                if reps >= 2 && ply + 1 == raw.moves.len() {
+                    let chaser_lost = raw.tag("Result") == if loser == Color::Red { "0-1" } else { "1-0" };
+                    ending.push((n + 1, raw.tag("Result").to_string(), chaser_lost));
+                }
             }
         }
     }
     println!("{found} chase repetitions");
+    let lost = ending.iter().filter(|e| e.2).count();
+    println!("{} games end at a third occurrence judged a perpetual chase, {lost} lost by the chaser:", ending.len());
+    for (n, result, chaser_lost) in &ending {
+        println!("    game {n}: {result}{}", if *chaser_lost { " (chaser lost)" } else { "" });
+    }
 }
 
 /// Prints the cycle that closes at the current position: each move with the pieces it chases.
 fn describe_cycle(game: &Game) {
-    let moves: Vec<qiku::Move> = game.moves().collect();
+    let moves: Vec<Move> = game.moves().collect();
     let mut pos = game.start().clone();
     let mut positions = Vec::new();
     for &m in &moves {
