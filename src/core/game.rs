@@ -3,15 +3,13 @@
 //! Rules implemented (documented in `docs/RULES.md`):
 //! - A position repeated with the same side to move closes a cycle. Over the moves of that cycle,
 //!   if every move of one side gave check and not every move of the other did, the checking side
-//!   loses (perpetual check is forbidden). If both sides checked on every move, or neither did
-//!   perpetually, the repetition is a draw.
+//!   loses (perpetual check is forbidden); if both sides checked on every move, it is a draw.
+//!   Otherwise, if one side chased one and the same enemy piece with every one of its moves of the
+//!   cycle and the other side did not, the chasing side loses (perpetual chase, see
+//!   [`super::chase`]); mutual chases, mixed cycles and idle cycles are draws.
 //! - A game is adjudicated when the same position occurs for the third time.
 //! - 120 plies (60 moves each) without a capture is a draw.
 //! - No legal move (checkmate or stalemate) loses for the side to move.
-//!
-//! - Otherwise, if one side chased one and the same enemy piece with every one of its moves of the
-//!   cycle and the other side did not, the chasing side loses (perpetual chase, see
-//!   [`super::chase`]); mutual chases and mixed cycles are draws.
 
 use super::chase;
 use super::moves::Move;

@@ -6,8 +6,9 @@
 //!
 //! Game rules inside the tree follow the rules core (`docs/RULES.md`): no legal move loses
 //! (checkmate and stalemate alike); a position that repeats one since the last capture ends the
-//! line with the repetition verdict (the side that checked on every move of the cycle loses,
-//! otherwise a draw); 120 plies without capture and positions without attacking pieces are draws.
+//! line with the repetition verdict (the side that checked on every move of the cycle loses, then
+//! the side that chased one piece on every move, otherwise a draw); 120 plies without capture and
+//! positions without attacking pieces are draws.
 //! The search keeps the keys of the game's positions and of the current line, and for each
 //! whether the side to move was in check, to judge cycles that start before the root too.
 //!
@@ -552,7 +553,8 @@ impl<'a> Thread<'a> {
     }
 
     /// If the current position repeats one since the last capture, its value for the side to
-    /// move: the side that checked on every move of the cycle loses, else a draw.
+    /// move, by the referee's verdict: the side that checked on every move of the cycle loses;
+    /// failing a perpetual check, the side that chased one piece on every move loses; else a draw.
     fn repetition(&self, ply: usize) -> Option<Value> {
         let n = self.keys.len() - 1;
         let w = self.window[n] as usize;

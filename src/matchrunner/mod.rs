@@ -2,10 +2,10 @@
 //! rules core as referee, alternating colours over each opening, writes the games as PGN and
 //! reports the score with an Elo difference and its error bar.
 //!
-//! Referee rules (`docs/RULES.md`, `Game::outcome`): no legal move loses (mate or stalemate),
-//! perpetual check loses, the third occurrence of a position is otherwise a draw, 120 plies
-//! without capture draw, no attacking material draws, and a game longer than `max_plies` is
-//! adjudicated a draw. An engine that sends an illegal move or no move, exits, or exceeds its time
+//! Referee rules (`docs/RULES.md`, `Game::outcome`): no legal move loses (mate or stalemate); at
+//! the third occurrence of a position, perpetual check loses, then perpetual chase, and anything
+//! else is a draw; 120 plies without capture draw, no attacking material draws, and a game longer
+//! than `max_plies` is adjudicated a draw. An engine that sends an illegal move or no move, exits, or exceeds its time
 //! (plus a margin) loses the game; a crashed or timed-out engine is restarted for the next game.
 
 pub mod engine;
