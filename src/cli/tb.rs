@@ -1,8 +1,10 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
 use crate::tablebase::format::TableFile;
+use crate::core::Move;
 use crate::tablebase::verify::{verify_table, TableCache};
-use crate::tablebase::{driver, file_name, GenerateOptions, Material, Tablebases, MAX_PIECES};
+use crate::tablebase::verify_rules::verify_rules;
+use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, TbValue, Tablebases, Wdl, MAX_PIECES};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -15,8 +17,9 @@ use std::time::Instant;
     version,
     about = "Xiangqi endgame tablebases: generate, probe, count, verify",
     long_about = "Xiangqi endgame tablebases of up to 5 pieces, solved by retrograde analysis.\n\n\
-Values are distance to mate in plies with best play; positions neither side can force are draws \
-(repetition rules such as perpetual check are not applied). Materials are written like KRNvKR: red's \
+Values are distance to mate in plies with best play; positions neither side can force are draws. \
+Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
+side that can only hold by perpetual check loses (`--rules asian` on probe and stats). Materials are written like KRNvKR: red's \
 pieces, 'v', black's, with K R N C P A B for king, rook, horse, cannon, pawn, advisor, elephant. One \
 file serves both colour assignments (KRvKA answers positions where black has the rook)."
 )]
@@ -50,8 +53,14 @@ enum Command {
         fen: String,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// Print {"wdl", "dtm", "moves": [{"move", "wdl", "dtm"}]}; dtm in plies, positive when the
-        /// side to move wins, negative when it loses, 0 for a draw.
+        /// Repetition rules: `plain` (every cycle a draw, the .qtb files) or `asian` (perpetual
+        /// check loses, from the .qtr companions). A value only the rules decide is marked: its
+        /// distance ranks the winning line (follow `best`), it is not plies to mate.
+        #[arg(long, default_value = "plain")]
+        rules: Rules,
+        /// Print {"rules", "wdl", "dtm", "by_rule", "best", "moves": [{"move", "wdl", "dtm",
+        /// "by_rule"}]}; dtm in plies, positive when the side to move wins, negative when it
+        /// loses, 0 for a draw; by_rule: decided only by the rules.
         #[arg(long)]
         json: bool,
     },
@@ -61,11 +70,16 @@ enum Command {
         material: String,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
+        /// `plain` or `asian` (counts under the perpetual-check rule, with how many positions it
+        /// changes per side to move: "changed" in the JSON).
+        #[arg(long, default_value = "plain")]
+        rules: Rules,
         #[arg(long)]
         json: bool,
     },
     /// Re-derive every value from its successors (independently of the generator) and check the
-    /// checksums. With no material, every table in the directory.
+    /// checksums; then the same for the .qtr companion (the Asian rules' values) where there is
+    /// one. With no material, every table in the directory.
     Verify {
         materials: Vec<String>,
         #[arg(short, long, default_value = "tablebases")]
@@ -87,8 +101,8 @@ pub fn main() -> ExitCode {
         Command::Generate { materials, max_pieces, dir, no_compress, json } => {
             run_generate(&materials, max_pieces, dir, !no_compress, json)
         }
-        Command::Probe { fen, dir, json } => run_probe(&fen, &dir, json),
-        Command::Stats { material, dir, json } => run_stats(&material, &dir, json),
+        Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
+        Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
         Command::Info { dir, json } => run_info(&dir, json),
     };
@@ -161,47 +175,88 @@ fn open_tb(dir: &Path) -> Result<Tablebases, String> {
     Ok(tb)
 }
 
-fn run_probe(fen: &str, dir: &Path, json: bool) -> Result<(), String> {
+fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
     let pos = super::parse_position(fen)?;
     let tb = open_tb(dir)?;
     let material = Material::from_position(&pos);
     let missing = || format!("no table for {} in {}", material.canonical().0, dir.display());
-    let value = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let value = tb.probe_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let plain = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let moves = tb.move_values_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let plain_moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let best = tb.best_moves_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    // A move's value is decided by the rules when it differs from the plain one.
+    let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
     if json {
-        let list: Vec<_> =
-            moves.iter().map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0})).collect();
-        println!("{}", json!({"wdl": value.wdl.name(), "dtm": value.dtm.0, "moves": list}));
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| {
+                json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)})
+            })
+            .collect();
+        let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{}",
+            json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
+                   "best": best, "moves": list})
+        );
         return Ok(());
     }
-    println!("{} ({} to move): {value}", material, pos.turn());
+    let show = |v: &TbValue, ruled: bool| -> String {
+        if !ruled {
+            return v.to_string();
+        }
+        let (word, who) = if v.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
+        format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
+    };
+    println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
     for (m, v) in &moves {
-        println!("  {m}  {v}");
+        let mark = if best.contains(m) { "*" } else { " " };
+        println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
     }
     if moves.is_empty() {
         println!("  (no legal move: {} loses)", pos.turn());
+    } else {
+        println!("  (* the table's line)");
     }
     Ok(())
 }
 
-fn run_stats(name: &str, dir: &Path, json: bool) -> Result<(), String> {
+fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
     let m: Material = name.parse().map_err(|e| format!("{e}"))?;
     let (canonical, swapped) = m.canonical();
     if !canonical.has_attackers() {
         return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
     }
     let table = driver::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
-    let [red, black] = table.counts();
+    let plain = table.counts();
+    let counts = match rules {
+        Rules::Plain => plain,
+        Rules::Asian => driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table)
+            .map_err(|e| e.to_string())?
+            .counts(),
+    };
+    let changed = [0, 1].map(|s| plain[s].draws - counts[s].draws);
     // Colour swap: the table's red-to-move positions are the named material's black-to-move ones.
-    let (red, black) = if swapped { (black, red) } else { (red, black) };
+    let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
+    let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
     if json {
-        println!("{}", json!({"material": m.to_string(), "red": red, "black": black}));
+        let mut out = json!({"material": m.to_string(), "rules": rules.name(), "red": red, "black": black});
+        if rules == Rules::Asian {
+            out["changed"] = json!({"red": red_changed, "black": black_changed});
+        }
+        println!("{out}");
         return Ok(());
     }
-    println!("{m}{}", if swapped { format!(" (table {canonical}, colours swapped)") } else { String::new() });
-    for (side, c) in [("red", red), ("black", black)] {
+    println!(
+        "{m}{} under {} rules",
+        if swapped { format!(" (table {canonical}, colours swapped)") } else { String::new() },
+        rules.name()
+    );
+    for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {
+        let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
         println!(
-            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies",
+            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies{changed}",
             c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
         );
     }
@@ -218,6 +273,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
         return Err(format!("no tables in {}", dir.display()));
     }
     let mut cache = TableCache::new();
+    let mut rule_cache = TableCache::new();
     let mut failed = 0;
     for m in &materials {
         let (c, _) = m.canonical();
@@ -229,10 +285,23 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 failed += 1;
             }
         }
+        if dir.join(driver::rules_file_name(c)).exists() {
+            let start = Instant::now();
+            match verify_rules(dir, c, &mut cache, &mut rule_cache) {
+                Ok(n) => println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64()),
+                Err(e) => {
+                    println!("{c} (Asian rules): FAILED: {e}");
+                    failed += 1;
+                }
+            }
+        }
         // Keep only tables that later (larger) ones may still need.
-        cache.retain(|k, _| k.piece_count() < c.piece_count() || materials.iter().any(|x| x.canonical().0 == *k));
+        let keep = |k: &Material| k.piece_count() < c.piece_count() || materials.iter().any(|x| x.canonical().0 == *k);
+        cache.retain(|k, _| keep(k));
+        rule_cache.retain(|k, _| keep(k));
         if cache.len() > 400 {
             cache.clear();
+            rule_cache.clear();
         }
     }
     if failed > 0 {

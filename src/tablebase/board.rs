@@ -199,6 +199,26 @@ impl<'a> Board<'a> {
         quiet
     }
 
+    /// Calls `f` for every legal move of `turn`, quiet ones (`captured: None`) included. Slower
+    /// than [`for_each_move`](Self::for_each_move) (every move is tested for leaving the king
+    /// attacked); the rule-aware pass, which needs each child, uses it on drawn entries only.
+    pub fn for_each_legal(&self, turn: Color, mut f: impl FnMut(Found)) {
+        let them = self.by_color[(!turn).index()];
+        for slot in 0..self.pieces.len() {
+            let p = self.pieces[slot];
+            if p.color != turn {
+                continue;
+            }
+            for to in self.targets(p, self.sq[slot]) {
+                let to = to.index() as u8;
+                let captured = if them.contains(sqr(to)) { self.slot_at(to) } else { None };
+                if !self.leaves_check(turn, slot, to, captured) {
+                    f(Found { slot, to, captured });
+                }
+            }
+        }
+    }
+
     /// Calls `f(slot, from)` for every way `mover` could have reached this board by a move that
     /// captured nothing: the piece in `slot` came from the empty square `from`. Whether the
     /// earlier position was legal is for the caller to decide (the generator knows it from its

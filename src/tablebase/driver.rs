@@ -7,6 +7,7 @@ use super::error::TbError;
 use super::format::{self, TableFile};
 use super::generate::{self, Table};
 use super::material::Material;
+use super::rules;
 use super::material::{file_name, MAX_PIECES};
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
@@ -42,8 +43,14 @@ pub struct TableReport {
     pub entries: u64,
     /// Size of the file.
     pub file_bytes: u64,
-    /// Time spent on this table.
+    /// Time spent on this table (its companion included).
     pub seconds: f64,
+    /// Size of its `.qtr` companion (the Asian rules' values).
+    pub rules_bytes: u64,
+    /// Time spent on the companion (the rule-aware pass, or checking a kept file).
+    pub rules_seconds: f64,
+    /// Positions drawn without the rules and decided with them, per side to move (red, black).
+    pub changed: [u64; 2],
 }
 
 /// Generates `materials` (any colour order) and everything their captures need, into
@@ -62,7 +69,7 @@ pub fn generate_set_with_progress(
     let dir = &opts.dir;
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     // Temporary files of an interrupted run are never complete: remove them.
-    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb")).map_err(|e| TbError::io(dir, e))?;
+    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr")).map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
     let mut plan: Vec<Material> = Vec::new();
     for m in materials {
@@ -80,49 +87,106 @@ pub fn generate_set_with_progress(
 
     let planned = plan.len();
     let mut subs: HashMap<Material, Arc<Table>> = HashMap::new();
+    let mut rule_subs: HashMap<Material, Arc<Table>> = HashMap::new();
     let mut reports = Vec::new();
     for (done, material) in plan.into_iter().enumerate() {
         let path = dir.join(file_name(material));
         let needed_later = material.piece_count() < max_pieces;
         let start = Instant::now();
+        let mut kept = None;
         if path.exists() {
             match load(&path) {
-                Ok(table) => {
-                    let entries = table.layout.entries();
-                    let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                    if needed_later {
-                        subs.insert(material, Arc::new(table));
-                    }
-                    reports.push(TableReport {
-                        material: material.to_string(),
-                        kept: true,
-                        entries,
-                        file_bytes,
-                        seconds: start.elapsed().as_secs_f64(),
-                    });
-                    continue;
-                }
+                Ok(table) => kept = Some(table),
                 Err(e) => progress.println(&format!("{e}; generating it again")),
             }
         }
-        progress.start(&format!("{material} ({}/{planned})", done + 1), 0);
-        let table = generate::solve(material, &subs, progress)?;
-        let counts = table.counts();
-        let bytes = format::encode(material, &table.values, &counts, opts.compress)?;
-        AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
-        progress.finish();
+        let label = format!("{material} ({}/{planned})", done + 1);
+        let (table, file_bytes, plain_kept) = match kept {
+            Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
+            None => {
+                progress.start(&label, 0);
+                let table = generate::solve(material, &subs, progress)?;
+                let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
+                AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+                progress.finish();
+                let len = bytes.len() as u64;
+                (table, len, false)
+            }
+        };
+        // The Asian rules' companion file.
+        let rules_path = dir.join(rules_file_name(material));
+        let rules_start = Instant::now();
+        let mut rule_kept = None;
+        // A companion is only kept beside the table it was computed from.
+        if plain_kept && rules_path.exists() {
+            match load_rules(&rules_path, &table) {
+                Ok(r) => rule_kept = Some(r),
+                Err(e) => progress.println(&format!("{e}; computing it again")),
+            }
+        }
+        let plain_counts = table.counts();
+        let (rule, rules_bytes, rules_kept) = match rule_kept {
+            Some(r) => (r, std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0), true),
+            None => {
+                progress.start(&format!("{label} rules"), 0);
+                let r = rules::solve(&table, &rule_subs, progress)?;
+                let bytes = format::encode_rules(
+                    material,
+                    &table.values,
+                    &r.table.values,
+                    &r.table.counts(),
+                    &r.bands,
+                    opts.compress,
+                )?;
+                AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+                progress.finish();
+                (r.table, bytes.len() as u64, false)
+            }
+        };
+        let rule_counts = rule.counts();
         reports.push(TableReport {
             material: material.to_string(),
-            kept: false,
+            kept: plain_kept && rules_kept,
             entries: table.layout.entries(),
-            file_bytes: bytes.len() as u64,
+            file_bytes,
             seconds: start.elapsed().as_secs_f64(),
+            rules_bytes,
+            rules_seconds: rules_start.elapsed().as_secs_f64(),
+            changed: [0, 1].map(|s| plain_counts[s].draws - rule_counts[s].draws),
         });
         if needed_later {
             subs.insert(material, Arc::new(table));
+            rule_subs.insert(material, Arc::new(rule));
         }
     }
     Ok(reports)
+}
+
+/// The companion file name of a material: `KRvKN.qtr`.
+pub fn rules_file_name(material: Material) -> String {
+    format!("{material}.{}", format::RULES_EXTENSION)
+}
+
+/// Opens a companion file and merges it with its (decoded) table: the Asian rules' codes of
+/// every entry. Checks every checksum, and that it changes only drawn entries.
+pub fn load_rules(path: &Path, plain: &Table) -> Result<Table, TbError> {
+    let file = TableFile::open(path)?;
+    let delta = file.decode_all()?;
+    if delta.len() != plain.values.len() {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: super::error::TbField::Entries,
+            detail: format!("{} entries, the table has {}", delta.len(), plain.values.len()),
+        });
+    }
+    if let Some(i) = delta.iter().zip(&plain.values).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: super::error::TbField::Entry,
+            detail: format!("entry {i} changes a decided value"),
+        });
+    }
+    Ok(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta) })
 }
 
 /// Opens a table file and decodes it whole, checking every checksum.

@@ -130,6 +130,11 @@ pub enum TbError {
         /// The value its moves give.
         derived: String,
     },
+    /// A probe under the Asian rules found the table but not its `.qtr` companion.
+    NoRules {
+        /// The companion file that is missing.
+        path: PathBuf,
+    },
     /// A table of more pieces than supported was requested.
     TooManyPieces {
         /// The material.
@@ -148,9 +153,10 @@ impl TbError {
     /// The file the error is about, if it is about one.
     pub fn path(&self) -> Option<&std::path::Path> {
         match self {
-            TbError::Io { path, .. } | TbError::Corrupt { path, .. } | TbError::WrongMaterial { path, .. } => {
-                Some(path)
-            }
+            TbError::Io { path, .. }
+            | TbError::Corrupt { path, .. }
+            | TbError::WrongMaterial { path, .. }
+            | TbError::NoRules { path } => Some(path),
             _ => None,
         }
     }
@@ -186,6 +192,7 @@ impl Clone for TbError {
             TbError::TooManyPieces { material, max } => {
                 TbError::TooManyPieces { material: material.clone(), max: *max }
             }
+            TbError::NoRules { path } => TbError::NoRules { path: path.clone() },
         }
     }
 }
@@ -213,6 +220,11 @@ impl fmt::Display for TbError {
             TbError::TooManyPieces { material, max } => {
                 write!(f, "{material}: more than {max} pieces are not supported")
             }
+            TbError::NoRules { path } => write!(
+                f,
+                "{}: missing, so the Asian rules' values are unknown (`qiku-tb generate` writes it beside its table)",
+                path.display()
+            ),
         }
     }
 }

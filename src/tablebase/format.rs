@@ -6,6 +6,7 @@
 use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;
+use super::rules::{Band, BandKind};
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::zobrist;
 use crate::util::files::{open_regular, read_exact_at, AtomicFile};
@@ -26,6 +27,16 @@ pub const BLOCK_ENTRY_LEN: usize = 24;
 pub const SCHEME: u32 = 1;
 /// Metric 1: distance to mate in plies, cycles drawn, no repetition rules.
 pub const METRIC_DTM: u32 = 1;
+/// Metric 2: the Asian rules' values (perpetual check loses) of a companion `.qtr` file: each
+/// entry's code where it differs from the `.qtb` file of the same material, 0 where it does not;
+/// a band table follows the block index (see `docs/FORMAT.md` and [`super::rules`]).
+pub const METRIC_ASIAN: u32 = 2;
+/// Extension of plain table files.
+pub const TABLE_EXTENSION: &str = "qtb";
+/// Extension of the companion files with the Asian rules' values.
+pub const RULES_EXTENSION: &str = "qtr";
+/// Bytes per band in a metric-2 file's band table.
+pub const BAND_LEN: usize = 4;
 /// A block stored uncompressed.
 pub const CODEC_RAW: u8 = 0;
 /// A zstd-compressed block.
@@ -64,6 +75,10 @@ pub struct Header {
     pub payload_checksum: u64,
     /// Size of the whole file.
     pub file_len: u64,
+    /// [`METRIC_DTM`] or [`METRIC_ASIAN`].
+    pub metric: u32,
+    /// The bands of a metric-2 file (empty for metric 1).
+    pub bands: Vec<Band>,
 }
 
 /// One block's place in the file.
@@ -90,6 +105,36 @@ fn raw_bytes(values: &[u16], width: u8) -> Vec<u8> {
 
 /// Serialises a solved table. Deterministic: the same values give the same bytes.
 pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
+    encode_with(material, values, counts, compress, METRIC_DTM, &[])
+}
+
+/// Serialises a companion file: `rule` are the Asian rules' codes, `plain` the table's; entries
+/// where they agree are stored as 0. `counts` are those of `rule`.
+pub fn encode_rules(
+    material: Material,
+    plain: &[u16],
+    rule: &[u16],
+    counts: &[Counts; 2],
+    bands: &[Band],
+    compress: bool,
+) -> Result<Vec<u8>, TbError> {
+    let delta: Vec<u16> = plain.par_iter().zip(rule).map(|(&p, &r)| if p == r { 0 } else { r }).collect();
+    encode_with(material, &delta, counts, compress, METRIC_ASIAN, bands)
+}
+
+/// The Asian rules' codes from a table's codes and its companion's stored codes.
+pub fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
+    plain.par_iter().zip(delta).map(|(&p, &d)| if d == 0 { p } else { d }).collect()
+}
+
+fn encode_with(
+    material: Material,
+    values: &[u16],
+    counts: &[Counts; 2],
+    compress: bool,
+    metric: u32,
+    bands: &[Band],
+) -> Result<Vec<u8>, TbError> {
     let max = counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
     let width: u8 = if max <= MAX_DTM_U8 as u64 {
         1
@@ -115,7 +160,12 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
         })
         .collect();
     let payload_checksum = blocks.iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.2));
-    let index_len = blocks.len() * BLOCK_ENTRY_LEN;
+    let mut band_table = Vec::with_capacity(bands.len() * BAND_LEN);
+    for b in bands {
+        band_table.extend_from_slice(&b.start.to_le_bytes());
+        band_table.extend_from_slice(&[b.kind.code() as u8, 0]);
+    }
+    let index_len = blocks.len() * BLOCK_ENTRY_LEN + band_table.len();
     let data_len: usize = blocks.iter().map(|b| b.1.len()).sum();
     let file_len = (HEADER_LEN + index_len + data_len) as u64;
     let mut h = vec![0u8; HEADER_LEN];
@@ -130,7 +180,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
         h[48 + 7 * c..55 + 7 * c].copy_from_slice(side);
     }
     h[64..68].copy_from_slice(&SCHEME.to_le_bytes());
-    h[68..72].copy_from_slice(&METRIC_DTM.to_le_bytes());
+    h[68..72].copy_from_slice(&metric.to_le_bytes());
     h[72] = width;
     h[73] = if compress { CODEC_ZSTD } else { CODEC_RAW };
     h[76..80].copy_from_slice(&BLOCK_ENTRIES.to_le_bytes());
@@ -145,6 +195,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     }
     h[192..200].copy_from_slice(&payload_checksum.to_le_bytes());
     h[200..208].copy_from_slice(&file_len.to_le_bytes());
+    h[208..212].copy_from_slice(&(bands.len() as u32).to_le_bytes());
     let mut index = Vec::with_capacity(index_len);
     let mut offset = (HEADER_LEN + index_len) as u64;
     for (codec, bytes, sum) in &blocks {
@@ -154,6 +205,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
         index.extend_from_slice(&sum.to_le_bytes());
         offset += bytes.len() as u64;
     }
+    index.extend_from_slice(&band_table);
     let header_sum = fnv1a(fnv1a(FNV_OFFSET, &h[..248]), &index);
     h[248..256].copy_from_slice(&header_sum.to_le_bytes());
     let mut out = h;
@@ -284,7 +336,7 @@ impl TableFile {
         let named = path
             .file_name()
             .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".qtb"))
+            .and_then(|n| n.strip_suffix(".qtb").or_else(|| n.strip_suffix(".qtr")))
             .and_then(|stem| stem.parse::<Material>().ok());
         if let Some(named) = named {
             if named.canonical().0 != material {
@@ -300,8 +352,20 @@ impl TableFile {
         if le_u32(b, 64) != SCHEME {
             return Err(bad(TbField::IndexScheme, format!("{}", le_u32(b, 64))));
         }
-        if le_u32(b, 68) != METRIC_DTM {
-            return Err(bad(TbField::Metric, format!("{} (this reader knows 1, DTM)", le_u32(b, 68))));
+        let metric = le_u32(b, 68);
+        let expected = match path.extension().and_then(|e| e.to_str()) {
+            Some(RULES_EXTENSION) => METRIC_ASIAN,
+            _ => METRIC_DTM,
+        };
+        if metric != expected {
+            return Err(bad(
+                TbField::Metric,
+                format!("{metric}, expected {expected} for this file name (1: DTM in .qtb, 2: Asian rules in .qtr)"),
+            ));
+        }
+        let band_count = le_u32(b, 208) as usize;
+        if metric == METRIC_DTM && band_count != 0 || band_count > u16::MAX as usize {
+            return Err(bad(TbField::Metric, format!("{band_count} bands")));
         }
         let width = b[72];
         let compression = b[73];
@@ -335,7 +399,7 @@ impl TableFile {
         }
         let index_end = (block_count as usize)
             .checked_mul(BLOCK_ENTRY_LEN)
-            .and_then(|n| n.checked_add(HEADER_LEN))
+            .and_then(|n| n.checked_add(HEADER_LEN + band_count * BAND_LEN))
             .filter(|&e| e as u64 <= actual_len)
             .ok_or_else(|| bad(TbField::BlockIndex, "extends past the end of the file".into()))?;
         let mut index = vec![0u8; index_end - HEADER_LEN];
@@ -360,6 +424,17 @@ impl TableFile {
             }
             blocks.push(blk);
         }
+        let mut bands = Vec::with_capacity(band_count);
+        let table = &index[block_count as usize * BLOCK_ENTRY_LEN..];
+        for (i, raw) in table.chunks_exact(BAND_LEN).enumerate() {
+            let start = u16::from_le_bytes([raw[0], raw[1]]);
+            let kind = BandKind::from_code(raw[2] as u32)
+                .ok_or_else(|| bad(TbField::Metric, format!("band {i}: unknown kind {}", raw[2])))?;
+            if start % 2 != 0 || bands.last().is_some_and(|b: &Band| b.start >= start) {
+                return Err(bad(TbField::Metric, format!("band {i}: start {start} odd or out of order")));
+            }
+            bands.push(Band { start, kind });
+        }
         let header = Header {
             material,
             width,
@@ -370,6 +445,8 @@ impl TableFile {
             counts: sides,
             payload_checksum: le_u64(b, 192),
             file_len,
+            metric,
+            bands,
         };
         Ok(TableFile { path: path.to_path_buf(), data, header, layout, blocks })
     }

@@ -58,10 +58,13 @@ impl Table {
 
 /// Where a capture of one slot leads: the smaller table (none for a dead-drawn material), how
 /// parent slots map to its slots, and whether colours are swapped.
-struct CaptureTarget {
-    table: Option<Arc<Table>>,
-    map: [u8; MAX_PIECES],
-    flip: bool,
+pub(super) struct CaptureTarget {
+    /// The smaller table, `None` for a dead-drawn material.
+    pub(super) table: Option<Arc<Table>>,
+    /// Parent slot -> child slot (255: the captured piece).
+    pub(super) map: [u8; MAX_PIECES],
+    /// Colours swapped in the child table.
+    pub(super) flip: bool,
 }
 
 const CHUNK: usize = 1 << 13;
@@ -126,7 +129,7 @@ fn group_by_level(mut list: Vec<(u16, u32)>) -> BTreeMap<u16, Vec<u32>> {
     out
 }
 
-fn capture_targets(
+pub(super) fn capture_targets(
     layout: &Layout,
     subs: &HashMap<Material, Arc<Table>>,
 ) -> Result<Vec<Option<CaptureTarget>>, TbError> {
@@ -185,11 +188,6 @@ struct Solver<'a> {
 const UNLOSABLE: u32 = 100;
 
 impl Solver<'_> {
-    fn side_and_index(&self, full: usize) -> (Color, u64) {
-        let per = self.layout.per_side as usize;
-        (if full < per { Color::Red } else { Color::Black }, (full % per) as u64)
-    }
-
     /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results. Works by
     /// placement, both sides to move at once, so each placement is unranked and set up once.
     fn initialise(&mut self, bar: &dyn Progress) -> (Vec<u32>, Vec<(u16, u32)>) {
@@ -343,42 +341,54 @@ impl Solver<'_> {
     ///   the same entry, so both are reported;
     /// - `p` with both kings on file e, `q` whose canonical form is its mirror image: that mirror
     ///   image moves into `p`'s mirror image, a different entry, which reports it itself.
-    fn unmoves(&self, p: usize, mut f: impl FnMut(usize)) {
-        let (turn, idx) = self.side_and_index(p);
-        let mover = !turn;
-        let base = mover.index() * self.layout.per_side as usize;
-        let mut sq = [0u8; MAX_PIECES];
-        self.layout.unrank(idx, &mut sq);
-        let Some(board) = Board::new(self.layout, &sq) else { return };
-        let sym_p = kings_symmetric(sq[0], sq[1]);
-        let n = self.layout.pieces.len();
-        board.for_each_unmove(mover, |slot, from| {
-            let mut q = sq;
-            q[slot] = from;
-            let mut emit = |q: &Squares, canonical: bool| {
-                let r = if canonical { self.layout.rank_canonical(q) } else { self.layout.rank(q) };
-                if let Some(r) = r {
-                    f(base + r as usize);
-                }
-            };
-            if slot >= 2 {
-                if let Some(r) = self.layout.rerank(idx, &sq, slot, from) {
-                    f(base + r as usize);
-                }
-            } else if kings_symmetric(q[0], q[1]) {
-                emit(&q, true);
-                if !sym_p {
-                    let mut m = q;
-                    for s in &mut m[..n] {
-                        *s = mirror_sq(*s);
-                    }
-                    emit(&m, true);
-                }
-            } else if !needs_mirror(q[0], q[1]) {
-                emit(&q, true);
-            } else if !sym_p {
-                emit(&q, false);
-            }
-        });
+    fn unmoves(&self, p: usize, f: impl FnMut(usize)) {
+        predecessors(self.layout, p, f);
     }
+}
+
+/// [`Solver::unmoves`] for any solver over `layout`'s entries (side-major, as the value arrays
+/// are laid out): the rule-aware pass walks the same predecessors.
+pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) {
+    let (turn, idx) = side_and_index(layout, p);
+    let mover = !turn;
+    let base = mover.index() * layout.per_side as usize;
+    let mut sq = [0u8; MAX_PIECES];
+    layout.unrank(idx, &mut sq);
+    let Some(board) = Board::new(layout, &sq) else { return };
+    let sym_p = kings_symmetric(sq[0], sq[1]);
+    let n = layout.pieces.len();
+    board.for_each_unmove(mover, |slot, from| {
+        let mut q = sq;
+        q[slot] = from;
+        let mut emit = |q: &Squares, canonical: bool| {
+            let r = if canonical { layout.rank_canonical(q) } else { layout.rank(q) };
+            if let Some(r) = r {
+                f(base + r as usize);
+            }
+        };
+        if slot >= 2 {
+            if let Some(r) = layout.rerank(idx, &sq, slot, from) {
+                f(base + r as usize);
+            }
+        } else if kings_symmetric(q[0], q[1]) {
+            emit(&q, true);
+            if !sym_p {
+                let mut m = q;
+                for s in &mut m[..n] {
+                    *s = mirror_sq(*s);
+                }
+                emit(&m, true);
+            }
+        } else if !needs_mirror(q[0], q[1]) {
+            emit(&q, true);
+        } else if !sym_p {
+            emit(&q, false);
+        }
+    });
+}
+
+/// The side to move and the index within that side of entry `full`.
+pub(super) fn side_and_index(layout: &Layout, full: usize) -> (Color, u64) {
+    let per = layout.per_side as usize;
+    (if full < per { Color::Red } else { Color::Black }, (full % per) as u64)
 }

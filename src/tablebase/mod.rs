@@ -30,12 +30,14 @@ pub mod generate;
 pub mod index;
 pub mod material;
 pub mod probe;
+pub mod rules;
 pub mod value;
 pub mod verify;
+pub mod verify_rules;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};
 pub use error::{TbError, TbField};
 pub use material::Material;
 pub use material::{file_name, MAX_PIECES};
 pub use probe::Tablebases;
-pub use value::{Counts, Dtm, TbValue, Wdl};
+pub use value::{Counts, Dtm, Rules, TbValue, Wdl};

@@ -8,7 +8,9 @@
 use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::material::Material;
-use super::value::{dtm_of, Dtm, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
+use super::format::{RULES_EXTENSION, TABLE_EXTENSION};
+use super::rules;
+use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -22,7 +24,12 @@ struct Slot {
     material: Material,
     path: PathBuf,
     file: Result<Arc<TableFile>, TbError>,
+    /// The `.qtr` companion: `None` if absent.
+    rules: Option<Result<Arc<TableFile>, TbError>>,
 }
+
+/// Cache keys of companion blocks: the slot number with this bit set.
+const RULES_SLOT: u32 = 1 << 31;
 
 #[derive(Default)]
 struct Shard {
@@ -77,9 +84,17 @@ impl Tablebases {
         let io = |e: std::io::Error| TbError::io(&dir, e);
         let mut found = Vec::new();
         let mut problems = Vec::new();
+        let mut companions = HashMap::new();
         for entry in std::fs::read_dir(&dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
-            if path.extension().and_then(|e| e.to_str()) != Some("qtb") {
+            let ext = path.extension().and_then(|e| e.to_str());
+            if ext == Some(RULES_EXTENSION) {
+                if let Some(m) = path.file_stem().and_then(|s| s.to_str()).and_then(|s| s.parse::<Material>().ok()) {
+                    companions.insert(m.to_string(), path);
+                    continue;
+                }
+            }
+            if ext != Some(TABLE_EXTENSION) {
                 continue;
             }
             let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
@@ -103,9 +118,21 @@ impl Tablebases {
                 if let Err(e) = &file {
                     problems.push(e.clone());
                 }
-                Slot { material, path, file }
+                let rules = companions.remove(&material.to_string()).map(|p| open(&p).map(Arc::new));
+                if let Some(Err(e)) = &rules {
+                    problems.push(e.clone());
+                }
+                Slot { material, path, file, rules }
             })
             .collect();
+        for (_, path) in companions {
+            problems.push(TbError::Corrupt {
+                path,
+                field: TbField::FileName,
+                detail: "a companion (.qtr) without its table (.qtb); ignored".into(),
+            });
+        }
+        problems.sort_by_key(|e| e.path().map(Path::to_path_buf));
         let cache = (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect();
         Ok(Tablebases { dir, slots, problems, by_key, cache })
     }
@@ -150,8 +177,17 @@ impl Tablebases {
 
     /// The full value of a position: `Ok(None)` when no table covers its material (too many
     /// pieces, or the file is not in the directory). Materials without attacking pieces are
-    /// draws without a file.
+    /// draws without a file. No repetition rule: see [`Tablebases::probe_with`].
     pub fn probe(&self, pos: &Position) -> Result<Option<TbValue>, TbError> {
+        self.probe_with(pos, Rules::Plain)
+    }
+
+    /// The value of a position under `rules`. Under [`Rules::Asian`] a drawn position whose
+    /// defender can only hold by checking forever is lost for that defender; this needs the
+    /// table's `.qtr` companion ([`TbError::NoRules`] if it is missing). Wins and losses are the
+    /// same under both rules; a decided value that only the rules give has a distance that is a
+    /// rank for the winning line ([`Tablebases::best_moves_with`]), not plies to mate.
+    pub fn probe_with(&self, pos: &Position, rules: Rules) -> Result<Option<TbValue>, TbError> {
         let material = Material::from_position(pos);
         if !material.has_attackers() {
             return Ok(Some(TbValue::DRAW));
@@ -159,24 +195,38 @@ impl Tablebases {
         let (canonical, _) = material.canonical();
         let Some(&slot) = self.by_key.get(&canonical.key()) else { return Ok(None) };
         let Some(file) = self.table(canonical)? else { return Ok(None) };
-        let corrupt = |detail: &str| TbError::Corrupt {
-            path: file.path.clone(),
-            field: TbField::Entry,
-            detail: format!("{detail} for {}", pos.fen()),
+        let idx = file.layout.index_of(pos).ok_or_else(|| entry_error(&file, pos, "position outside the index"))?;
+        let code = self.code(slot as u32, &file, idx, pos)?;
+        let plain = TbValue::from_code(code).ok_or_else(|| entry_error(&file, pos, "illegal or reserved code"))?;
+        if rules == Rules::Plain || plain.wdl != Wdl::Draw {
+            return Ok(Some(plain));
+        }
+        let companion = match &self.slots[slot].rules {
+            None => return Err(TbError::NoRules { path: file.path.with_extension(RULES_EXTENSION) }),
+            Some(r) => r.clone()?,
         };
-        let idx = file.layout.index_of(pos).ok_or_else(|| corrupt("position outside the index"))?;
+        if companion.header.per_side != file.header.per_side {
+            return Err(entry_error(&companion, pos, "companion of another size"));
+        }
+        match self.code(slot as u32 | RULES_SLOT, &companion, idx, pos)? {
+            0 => Ok(Some(plain)),
+            c => TbValue::from_code(c).map(Some).ok_or_else(|| entry_error(&companion, pos, "illegal code")),
+        }
+    }
+
+    /// The stored code of entry `idx` of `file`, checked as `verify` does: a code above the
+    /// width's largest distance is reserved, and no distance exceeds the longest in the header.
+    fn code(&self, slot: u32, file: &TableFile, idx: u64, pos: &Position) -> Result<u16, TbError> {
         let per_block = file.header.block_entries as u64;
         let (block, k) = ((idx / per_block) as u32, (idx % per_block) as usize);
-        let raw = self.block(slot as u32, block, &file)?;
-        let code = file.code_in(&raw, k).ok_or_else(|| corrupt("entry past the block"))?;
-        // As `verify` does: a code above the width's largest distance is reserved, and no
-        // distance can exceed the longest one the header records.
+        let raw = self.block(slot, block, file)?;
+        let code = file.code_in(&raw, k).ok_or_else(|| entry_error(file, pos, "entry past the block"))?;
         let width_max = if file.header.width == 1 { MAX_DTM_U8 } else { MAX_DTM_U16 };
         let header_max = file.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
         if dtm_of(code).is_some_and(|d| d > width_max || u64::from(d) > header_max) {
-            return Err(corrupt(&format!("reserved value code {code}")));
+            return Err(entry_error(file, pos, &format!("reserved value code {code}")));
         }
-        TbValue::from_code(code).map(Some).ok_or_else(|| corrupt("illegal or reserved code"))
+        Ok(code)
     }
 
     /// Win, draw or loss for the side to move.
@@ -192,11 +242,16 @@ impl Tablebases {
     /// Every legal move with its value for the side to move (a move into a position lost in `d`
     /// is a win in `d + 1`), best first; `Ok(None)` if the position or a successor has no table.
     pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
+        self.move_values_with(pos, Rules::Plain)
+    }
+
+    /// [`Tablebases::move_values`] under `rules`.
+    pub fn move_values_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut out = Vec::with_capacity(list.len());
         for &m in list.iter() {
-            let Some(v) = self.probe(&pos.play_unchecked(m))? else { return Ok(None) };
+            let Some(v) = self.probe_with(&pos.play_unchecked(m), rules)? else { return Ok(None) };
             out.push((m, v.before_move()));
         }
         out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.goodness()), m.to_u16()));
@@ -206,17 +261,50 @@ impl Tablebases {
     /// The moves that keep the position's best value (fastest mate, slowest loss, or any
     /// drawing move), in move order; empty when there is no legal move.
     pub fn best_moves(&self, pos: &Position) -> Result<Option<Vec<Move>>, TbError> {
-        let Some(all) = self.move_values(pos)? else { return Ok(None) };
-        let best = all.first().map(|&(_, v)| v.goodness());
-        let mut moves: Vec<Move> = all.iter().filter(|(_, v)| Some(v.goodness()) == best).map(|&(m, _)| m).collect();
+        self.best_moves_with(pos, Rules::Plain)
+    }
+
+    /// [`Tablebases::best_moves`] under `rules`. In a won position the winning line of
+    /// [`rules::choose`] is followed: the moves into the smallest distance below the position's
+    /// own, or if there is none (a position won by the perpetual-check rule, where the line must
+    /// make a quiet move), the non-checking moves into the smallest distance. Following these
+    /// moves wins against any defence under a referee that applies the rule (`docs/TABLEBASES.md`).
+    pub fn best_moves_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<Move>>, TbError> {
+        let Some(all) = self.move_values_with(pos, rules)? else { return Ok(None) };
+        let Some(own) = self.probe_with(pos, rules)? else { return Ok(None) };
+        let mut moves: Vec<Move> = if own.wdl == Wdl::Win {
+            // Distances of the children (plies to the end of the line, one less than the move's).
+            let wins: Vec<(Move, u16, bool)> = all
+                .iter()
+                .filter(|(_, v)| v.wdl == Wdl::Win)
+                .map(|&(m, v)| (m, v.dtm.plies().saturating_sub(1) as u16, pos.play_unchecked(m).is_check()))
+                .collect();
+            let keys: Vec<(u16, bool)> = wins.iter().map(|&(_, d, c)| (d, c)).collect();
+            match rules::choose(own.dtm.plies() as u16, &keys) {
+                Some(i) => {
+                    let (d, quiet) = (keys[i].0, keys[i].0 >= own.dtm.plies() as u16);
+                    wins.iter().filter(|&&(_, cd, c)| cd == d && !(quiet && c)).map(|&(m, _, _)| m).collect()
+                }
+                None => Vec::new(),
+            }
+        } else {
+            let best = all.first().map(|&(_, v)| v.goodness());
+            all.iter().filter(|(_, v)| Some(v.goodness()) == best).map(|&(m, _)| m).collect()
+        };
         moves.sort_by_key(|m| m.to_u16());
         Ok(Some(moves))
+    }
+
+    /// Does the table of `material` (canonical) have a usable `.qtr` companion?
+    pub fn has_rules(&self, material: Material) -> bool {
+        let Some(&i) = self.by_key.get(&material.key()) else { return false };
+        matches!(self.slots[i].rules, Some(Ok(_)))
     }
 
     /// A block's bytes, from the cache or decompressed (and then cached).
     fn block(&self, slot: u32, block: u32, file: &TableFile) -> Result<Arc<Vec<u8>>, TbError> {
         let key = (slot, block);
-        let shard = &self.cache[(slot as usize * 31 + block as usize) % SHARDS];
+        let shard = &self.cache[((slot & !RULES_SLOT) as usize * 31 + block as usize) % SHARDS];
         if let Some(raw) = shard.lock().unwrap_or_else(|e| e.into_inner()).map.get(&key) {
             return Ok(raw.clone());
         }
@@ -242,4 +330,9 @@ impl Tablebases {
             *shard.lock().unwrap_or_else(|e| e.into_inner()) = Shard::default();
         }
     }
+}
+
+/// An error about the entry of `pos` in `file`.
+fn entry_error(file: &TableFile, pos: &Position, detail: &str) -> TbError {
+    TbError::Corrupt { path: file.path.clone(), field: TbField::Entry, detail: format!("{detail} for {}", pos.fen()) }
 }

@@ -39,6 +39,38 @@ pub const fn dtm_of(code: u16) -> Option<u16> {
     }
 }
 
+/// Which repetition rules a probe applies.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    /// No repetition rule: every cycle is a draw (the `.qtb` file alone).
+    Plain,
+    /// The Asian (AXF) rules: a side that checks perpetually loses (the `.qtr` companion).
+    #[default]
+    Asian,
+}
+
+impl Rules {
+    /// `plain` or `asian`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Plain => "plain",
+            Rules::Asian => "asian",
+        }
+    }
+}
+
+impl std::str::FromStr for Rules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rules, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "plain" | "none" => Ok(Rules::Plain),
+            "asian" | "axf" => Ok(Rules::Asian),
+            _ => Err(format!("unknown rules `{s}` (plain or asian)")),
+        }
+    }
+}
+
 /// Win, draw or loss for the side to move, with best play and no repetition rules.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

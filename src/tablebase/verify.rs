@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// Decoded tables by canonical material, shared between verifications.
 pub type TableCache = HashMap<Material, Arc<Table>>;
 
-fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc<Table>, TbError> {
+pub(super) fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc<Table>, TbError> {
     if let Some(t) = cache.get(&m) {
         return Ok(t.clone());
     }
@@ -81,7 +81,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     result.map_err(|(_, e)| e)
 }
 
-fn mismatch(table: &Table, fen: String, stored: u16, derived: String) -> TbError {
+pub(super) fn mismatch(table: &Table, fen: String, stored: u16, derived: String) -> TbError {
     let stored = match TbValue::from_code(stored) {
         Some(v) => v.to_string(),
         None if stored == ILLEGAL => "illegal".into(),
@@ -155,7 +155,7 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
     Ok(true)
 }
 
-fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option<TbValue> {
+pub(super) fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option<TbValue> {
     let m = Material::from_position(child);
     if !m.has_attackers() {
         return Some(TbValue::DRAW);
@@ -164,7 +164,7 @@ fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option
     table_value(deps.get(&canonical)?, child, swap)
 }
 
-fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
+pub(super) fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
     let idx = t.layout.index_swapped(child, swap)?;
     TbValue::from_code(*t.values.get(idx as usize)?)
 }

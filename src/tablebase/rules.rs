@@ -1,0 +1,493 @@
+//! Rule-aware values: the Asian (AXF) perpetual-check rule applied to a solved table.
+//!
+//! The plain solve scores every cycle as a draw. Under AXF rule 6 a side that checks on every
+//! move of a cycle while the other side does not loses; both checking throughout (rule 7) is a
+//! draw. Wins and losses of the plain solve never change: the winner's DTM line strictly shortens
+//! the distance, so it never repeats a position and no rule can apply to it. Only drawn entries
+//! can change, and this pass decides which, for each side as the *attacker* `A` (the side that
+//! may win by the rule) against the *defender* `X` (who would have to check forever):
+//!
+//! 1. **Forced band.** The attractor of what `A` already wins (plain wins, and captures into
+//!    smaller tables' rule-aware wins): `A` to move with a move into an entry `X` loses; `X` to
+//!    move with every move into an entry `A` wins. Retrograde, with counters, by increasing
+//!    distance (min over `A`'s moves + 1, max over `X`'s moves + 1), every distance at least the
+//!    band's start.
+//! 2. **Perpetual band.** The defenders that can only check: `X` to move, undecided, every
+//!    non-check move (and every capture) loses. On the graph of those entries and the entries
+//!    their checks lead to, the greatest set `Z` such that `X` in `Z` has every check answered
+//!    inside `Z`, and `A` in `Z` can reach, through its own checks and `X`'s forced replies, an
+//!    entry where it makes a *non-check* move back into `Z` (a Büchi game: nested fixpoint).
+//!    Distances within `Z` count plies to that non-check move ("reset"): `A`'s base entries get
+//!    `start + 1`, `X` one more than its largest reply, `A` one more than its best checking move.
+//! 3. Repeat 1 (from `Z`, in a new band above every distance so far) and 2 until nothing changes.
+//!
+//! **The winning line.** The winner, at an entry of distance `d`, plays the move into the
+//! smallest distance below `d` if there is one, otherwise (a reset) the non-check move into the
+//! smallest distance ([`choose`]). Every `X` move leads below `d`; in a perpetual band a non-check
+//! move of `X` leads below the band; resets stay within the band or below; so the band never
+//! rises along the play. Between two occurrences of a position the band is then constant, and
+//! since distances only rise at resets, the stretch contains a reset (a non-check by `A`) and only
+//! checks by `X`: the referee declares `X`'s perpetual check at the third occurrence (or `X`
+//! leaves the band downwards and the argument repeats lower; the forced bands end in mate or in
+//! a capture into a smaller table, decided the same way). [`super::verify`] checks exactly these
+//! local conditions, per band.
+//!
+//! Distances of a changed entry are therefore not plies to mate but a *well-founded rank*: it
+//! shrinks on every move of the line except resets, and bounds the plies to the next reset.
+
+use super::board::{child_squares, Board, Found};
+use super::error::TbError;
+use super::generate::{capture_targets, predecessors, side_and_index, CaptureTarget, Table};
+use super::index::{Layout, Squares, MAX_PIECES};
+use super::material::Material;
+use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
+use crate::core::Color;
+use crate::util::progress::Progress;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// How the entries of a band were decided (see the module documentation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BandKind {
+    /// Forced: the distance shrinks on every move of the winning line.
+    Forced,
+    /// Perpetual check: the defender's non-check moves leave the band downwards; the winner may
+    /// reset (a non-check move within the band or below).
+    Perpetual,
+}
+
+impl BandKind {
+    /// The code stored in files.
+    pub fn code(self) -> u32 {
+        match self {
+            BandKind::Forced => 1,
+            BandKind::Perpetual => 2,
+        }
+    }
+
+    /// The kind of a stored code.
+    pub fn from_code(code: u32) -> Option<BandKind> {
+        match code {
+            1 => Some(BandKind::Forced),
+            2 => Some(BandKind::Perpetual),
+            _ => None,
+        }
+    }
+}
+
+/// A range of rule-aware distances, from `start` to the next band's start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Band {
+    /// The smallest distance of the band (even).
+    pub start: u16,
+    /// How its entries were decided.
+    pub kind: BandKind,
+}
+
+/// The band of distance `d`, `None` below the first band (plain values and smaller tables).
+pub fn band_of(bands: &[Band], d: u16) -> Option<(usize, Band)> {
+    let i = bands.partition_point(|b| b.start <= d);
+    i.checked_sub(1).map(|i| (i, bands[i]))
+}
+
+/// A table's values under the Asian rules.
+pub struct RuleTable {
+    /// Every entry's rule-aware code (the plain code where nothing changed).
+    pub table: Table,
+    /// The bands of the changed entries' distances, ascending.
+    pub bands: Vec<Band>,
+}
+
+impl RuleTable {
+    /// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with
+    /// it, per side to move (red, black).
+    pub fn changed(&self, plain: &[Counts; 2]) -> [u64; 2] {
+        let rule = self.table.counts();
+        [0, 1].map(|s| plain[s].draws - rule[s].draws)
+    }
+}
+
+/// Which of a winner's moves the table's line takes (see the module documentation): `moves`
+/// are `(child distance, gives check)` of the moves into entries the opponent loses; `own` is the
+/// winner's distance. Returns the index into `moves`.
+pub fn choose(own: u16, moves: &[(u16, bool)]) -> Option<usize> {
+    let below = (0..moves.len()).filter(|&i| moves[i].0 < own).min_by_key(|&i| moves[i].0);
+    below.or_else(|| (0..moves.len()).filter(|&i| !moves[i].1).min_by_key(|&i| moves[i].0))
+}
+
+/// The rule-aware table of `plain`, given the rule-aware tables of every material its captures
+/// lead to (`subs`, canonical materials).
+pub fn solve(plain: &Table, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<RuleTable, TbError> {
+    let layout = &plain.layout;
+    let captures = capture_targets(layout, subs)?;
+    let mut floor = max_distance(&plain.values);
+    for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
+        floor = floor.max(max_distance(&t.values));
+    }
+    let mut state = State { out: plain.values.clone(), bands: Vec::new(), next: even_above(floor) };
+    for attacker in Color::ALL {
+        bar.message(&format!("rules: {attacker:?} attacking"));
+        let mut pass = Pass::new(layout, &plain.values, &captures, attacker);
+        pass.run(&mut state, layout.material)?;
+    }
+    Ok(RuleTable { table: Table { layout: layout.clone(), values: state.out }, bands: state.bands })
+}
+
+fn max_distance(values: &[u16]) -> u32 {
+    values.par_iter().filter_map(|&c| dtm_of(c)).max().unwrap_or(0) as u32
+}
+
+/// The smallest even number above `d`.
+fn even_above(d: u32) -> u32 {
+    (d + 2) & !1
+}
+
+/// What both attackers' passes share: the values so far, the bands, the next band's start.
+struct State {
+    out: Vec<u16>,
+    bands: Vec<Band>,
+    next: u32,
+}
+
+/// A move's child as the pass sees it.
+#[derive(Copy, Clone)]
+struct Child {
+    /// Its code (rule-aware for captures, current for entries of this table).
+    code: u16,
+    /// Its entry in this table; `None` after a capture.
+    entry: Option<u32>,
+    /// The move gives check.
+    check: bool,
+}
+
+struct Pass<'a> {
+    layout: &'a Layout,
+    plain: &'a [u16],
+    captures: &'a [Option<CaptureTarget>],
+    attacker: Color,
+    /// For the defender's undecided entries: moves not (yet) into entries the attacker wins.
+    cnt: Vec<u8>,
+    /// For the defender's entries: 1 + the largest distance among those losing moves.
+    cap: Vec<u32>,
+    /// Pending settlements by distance.
+    queue: BTreeMap<u32, Vec<u32>>,
+}
+
+const CHUNK: usize = 1 << 12;
+
+impl<'a> Pass<'a> {
+    fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
+        let n = plain.len();
+        Pass { layout, plain, captures, attacker, cnt: vec![0; n], cap: vec![0; n], queue: BTreeMap::new() }
+    }
+
+    /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
+    fn won_for_attacker(&self, code: u16, mover: Color) -> bool {
+        dtm_of(code).is_some_and(|d| (d % 2 == 1) == (mover == self.attacker))
+    }
+
+    /// The entry's squares and board (`None` for an overlapping placement).
+    fn board(&self, e: usize) -> Option<(Color, Squares, Board<'a>)> {
+        let (turn, idx) = side_and_index(self.layout, e);
+        let mut sq = [0u8; MAX_PIECES];
+        self.layout.unrank(idx, &mut sq);
+        Board::new(self.layout, &sq).map(|b| (turn, sq, b))
+    }
+
+    fn child(&self, out: &[u16], sq: &Squares, turn: Color, m: Found) -> Child {
+        let n = self.layout.pieces.len();
+        match m.captured {
+            None => {
+                let mut q = *sq;
+                q[m.slot] = m.to;
+                let check = Board::new(self.layout, &q).is_some_and(|b| b.in_check(!turn));
+                let idx = self.layout.rank(&q).map(|i| (!turn).index() as u64 * self.layout.per_side + i);
+                let code = idx.and_then(|i| out.get(i as usize).copied()).unwrap_or(DRAW);
+                Child { code, entry: idx.map(|i| i as u32), check }
+            }
+            Some(victim) => {
+                let Some(target) = &self.captures[victim] else { return Child { code: DRAW, entry: None, check: false } };
+                let Some(t) = &target.table else { return Child { code: DRAW, entry: None, check: false } };
+                let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
+                let cturn = if target.flip { turn } else { !turn };
+                let check = Board::new(&t.layout, &csq).is_some_and(|b| b.in_check(cturn));
+                Child { code: t.code(cturn, &csq).unwrap_or(DRAW), entry: None, check }
+            }
+        }
+    }
+
+    fn undecided(&self, out: &[u16], e: usize) -> bool {
+        self.plain[e] == DRAW && out[e] == DRAW
+    }
+
+    fn push(&mut self, d: u32, e: u32) {
+        self.queue.entry(d).or_default().push(e);
+    }
+
+    fn run(&mut self, state: &mut State, material: Material) -> Result<(), TbError> {
+        self.initialise(&state.out);
+        loop {
+            // A forced band: the attractor of everything decided so far.
+            let start = state.next;
+            if let Some(top) = self.settle(state, start, material)? {
+                state.bands.push(Band { start: start as u16, kind: BandKind::Forced });
+                state.next = even_above(top);
+            }
+            // A perpetual band, then (next time round) the forced band above it.
+            let start = state.next;
+            let core = self.perpetual_core(&state.out, start);
+            let Some(top) = core.iter().map(|&(_, d)| d).max() else { return Ok(()) };
+            if top > MAX_DTM_U16 as u32 {
+                return Err(TbError::TooLarge { material: material.to_string(), entries: top as u64 });
+            }
+            state.bands.push(Band { start: start as u16, kind: BandKind::Perpetual });
+            for &(e, d) in &core {
+                state.out[e as usize] = value::code(d as u16);
+            }
+            state.next = even_above(top);
+            for &(e, _) in &core {
+                self.expand(state, e as usize, state.next);
+            }
+        }
+    }
+
+    /// Counters and capture bounds of the defender's undecided entries; queues the attacker's
+    /// winning captures and the defender's entries that lose through captures alone.
+    fn initialise(&mut self, out: &[u16]) {
+        let this = &*self;
+        let n = out.len();
+        let results: Vec<Vec<(u32, u8, u32, Option<u32>)>> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut found = Vec::new();
+                for e in c * CHUNK..(c * CHUNK + CHUNK).min(n) {
+                    if !this.undecided(out, e) {
+                        continue;
+                    }
+                    let Some((turn, sq, board)) = this.board(e) else { continue };
+                    let mut cnt = 0u8;
+                    let mut cap = 0u32;
+                    let mut win: Option<u32> = None;
+                    board.for_each_legal(turn, |m| {
+                        let ch = this.child(out, &sq, turn, m);
+                        let good = this.won_for_attacker(ch.code, !turn);
+                        let d = dtm_of(ch.code).unwrap_or(0) as u32 + 1;
+                        if turn == this.attacker {
+                            if good {
+                                win = Some(win.map_or(d, |w| w.min(d)));
+                            }
+                        } else if good {
+                            cap = cap.max(d);
+                        } else {
+                            cnt += 1;
+                        }
+                    });
+                    if turn == this.attacker {
+                        if let Some(w) = win {
+                            found.push((e as u32, 0, 0, Some(w)));
+                        }
+                    } else {
+                        found.push((e as u32, cnt, cap, (cnt == 0).then_some(cap)));
+                    }
+                }
+                found
+            })
+            .collect();
+        for (e, cnt, cap, queue) in results.into_iter().flatten() {
+            let (turn, _) = side_and_index(self.layout, e as usize);
+            if turn != self.attacker {
+                self.cnt[e as usize] = cnt;
+                self.cap[e as usize] = cap;
+            }
+            if let Some(d) = queue {
+                self.push(d, e);
+            }
+        }
+    }
+
+    /// Runs the queue: every distance at least `base` (even for the defender, odd for the
+    /// attacker). Returns the largest distance set, `None` if none was.
+    fn settle(&mut self, state: &mut State, base: u32, material: Material) -> Result<Option<u32>, TbError> {
+        let mut top = None;
+        while let Some((d, items)) = self.queue.pop_first() {
+            for e in items {
+                let e = e as usize;
+                if !self.undecided(&state.out, e) {
+                    continue;
+                }
+                let (turn, _) = side_and_index(self.layout, e);
+                let d = d.max(if turn == self.attacker { base + 1 } else { base });
+                if d > MAX_DTM_U16 as u32 {
+                    return Err(TbError::TooLarge { material: material.to_string(), entries: d as u64 });
+                }
+                debug_assert_eq!(d % 2 == 1, turn == self.attacker, "parity of {e} at {d}");
+                state.out[e] = value::code(d as u16);
+                top = Some(d);
+                self.expand(state, e, base);
+            }
+        }
+        Ok(top)
+    }
+
+    /// Queues what the settlement of `e` decides: the attacker's predecessors of a defender's
+    /// loss win; the defender's predecessors of an attacker's win lose one more move.
+    fn expand(&mut self, state: &State, e: usize, base: u32) {
+        let (turn, _) = side_and_index(self.layout, e);
+        let Some(d) = dtm_of(state.out[e]).map(u32::from) else { return };
+        let mut found = Vec::new();
+        predecessors(self.layout, e, |q| found.push(q));
+        for q in found {
+            if !self.undecided(&state.out, q) {
+                continue;
+            }
+            if turn == self.attacker {
+                self.cap[q] = self.cap[q].max(d + 1);
+                self.cnt[q] = self.cnt[q].saturating_sub(1);
+                if self.cnt[q] == 0 {
+                    let at = self.cap[q].max(base);
+                    self.push(at, q as u32);
+                }
+            } else {
+                self.push((d + 1).max(base + 1), q as u32);
+            }
+        }
+    }
+
+    /// Step 2: the defender's check-only entries and the attacker's entries after their checks,
+    /// solved as a Büchi game. Returns the entries of `Z` with their distances (from `start`).
+    fn perpetual_core(&self, out: &[u16], start: u32) -> Vec<(u32, u32)> {
+        let n = out.len();
+        let per = self.layout.per_side as usize;
+        let defender = !self.attacker;
+        let range = defender.index() * per..(defender.index() + 1) * per;
+        // Defender entries whose every move loses or checks, with the entries the checks reach.
+        let xs: Vec<(u32, Vec<u32>)> = range
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .filter_map(|e| {
+                if !self.undecided(out, e) || self.cnt[e] == 0 {
+                    return None;
+                }
+                let (turn, sq, board) = self.board(e)?;
+                let mut ok = true;
+                let mut reach = Vec::new();
+                board.for_each_legal(turn, |m| {
+                    if !ok {
+                        return;
+                    }
+                    let ch = self.child(out, &sq, turn, m);
+                    if self.won_for_attacker(ch.code, !turn) {
+                        return;
+                    }
+                    match ch.entry {
+                        Some(c) if ch.check && (c as usize) < n => reach.push(c),
+                        _ => ok = false,
+                    }
+                });
+                (ok && !reach.is_empty()).then_some((e as u32, reach))
+            })
+            .collect();
+        if xs.is_empty() {
+            return Vec::new();
+        }
+        let mut a_nodes: Vec<u32> = xs.iter().flat_map(|(_, r)| r.iter().copied()).collect();
+        a_nodes.sort_unstable();
+        a_nodes.dedup();
+        let x_id = |e: u32| xs.binary_search_by_key(&e, |(x, _)| *x).ok();
+        // Defender edges (with multiplicity, as counted) and attacker edges (x id, check).
+        let x_edges: Vec<Vec<u32>> = xs
+            .iter()
+            .map(|(_, r)| r.iter().filter_map(|e| a_nodes.binary_search(e).ok().map(|i| i as u32)).collect())
+            .collect();
+        let a_edges: Vec<Vec<(u32, bool)>> = a_nodes
+            .par_iter()
+            .map(|&e| {
+                let mut edges = Vec::new();
+                if let Some((turn, sq, board)) = self.board(e as usize) {
+                    board.for_each_legal(turn, |m| {
+                        let ch = self.child(out, &sq, turn, m);
+                        if let Some(x) = ch.entry.and_then(x_id) {
+                            edges.push((x as u32, ch.check));
+                        }
+                    });
+                }
+                edges
+            })
+            .collect();
+        let (nx, na) = (xs.len(), a_nodes.len());
+        let mut a_preds: Vec<Vec<u32>> = vec![Vec::new(); na];
+        for (x, edges) in x_edges.iter().enumerate() {
+            for &a in edges {
+                a_preds[a as usize].push(x as u32);
+            }
+        }
+        let mut x_check_preds: Vec<Vec<u32>> = vec![Vec::new(); nx];
+        for (a, edges) in a_edges.iter().enumerate() {
+            for &(x, check) in edges {
+                if check {
+                    x_check_preds[x as usize].push(a as u32);
+                }
+            }
+        }
+        let mut in_x = vec![true; nx];
+        let mut in_a = vec![true; na];
+        loop {
+            let mut dx = vec![u32::MAX; nx];
+            let mut da = vec![u32::MAX; na];
+            let mut cnt: Vec<u32> = x_edges.iter().map(|v| v.len() as u32).collect();
+            let mut most = vec![0u32; nx];
+            // (distance, is_defender, id)
+            let mut queue: BTreeMap<u32, Vec<(bool, u32)>> = BTreeMap::new();
+            for a in 0..na {
+                if in_a[a] && a_edges[a].iter().any(|&(x, check)| !check && in_x[x as usize]) {
+                    queue.entry(start + 1).or_default().push((false, a as u32));
+                }
+            }
+            while let Some((d, items)) = queue.pop_first() {
+                for (is_x, id) in items {
+                    let id = id as usize;
+                    if is_x {
+                        if dx[id] != u32::MAX {
+                            continue;
+                        }
+                        dx[id] = d;
+                        for &a in &x_check_preds[id] {
+                            if in_a[a as usize] && da[a as usize] == u32::MAX {
+                                queue.entry(d + 1).or_default().push((false, a));
+                            }
+                        }
+                    } else {
+                        if da[id] != u32::MAX {
+                            continue;
+                        }
+                        da[id] = d;
+                        for &x in &a_preds[id] {
+                            let x = x as usize;
+                            if !in_x[x] {
+                                continue;
+                            }
+                            cnt[x] -= 1;
+                            most[x] = most[x].max(d);
+                            if cnt[x] == 0 {
+                                queue.entry(most[x] + 1).or_default().push((true, x as u32));
+                            }
+                        }
+                    }
+                }
+            }
+            let new_x: Vec<bool> = dx.iter().map(|&d| d != u32::MAX).collect();
+            let new_a: Vec<bool> = da.iter().map(|&d| d != u32::MAX).collect();
+            if new_x == in_x && new_a == in_a {
+                let mut core: Vec<(u32, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x].0, dx[x])).collect();
+                core.extend((0..na).filter(|&a| in_a[a]).map(|a| (a_nodes[a], da[a])));
+                core.sort_unstable();
+                return core;
+            }
+            in_x = new_x;
+            in_a = new_a;
+        }
+    }
+}

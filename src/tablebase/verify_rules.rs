@@ -1,0 +1,167 @@
+//! Independent verification of `.qtr` companions (the Asian rules' values). Like
+//! [`super::verify`] it shares nothing with the generator but the index scheme: positions, moves
+//! and checks come from the rules core. Every entry must satisfy the local conditions under
+//! which following the table wins against any defence under a referee that applies the
+//! perpetual-check rule (`super::rules` proves it from these conditions alone):
+//!
+//! - an entry decided without the rule keeps its value (the companion stores nothing for it);
+//! - a changed entry won in `d`: some move leads to a child lost in less than `d`, or, in a
+//!   perpetual band, some *non-checking* move leads to a child lost below the band's end;
+//! - a changed entry lost in `d`: every move leads to a child won in less than `d`, and in a
+//!   perpetual band every non-checking move leads below the band's start;
+//! - an entry still drawn has no move into a lost child and some move into a child not won.
+//!
+//! What this does not show is that no further entry could be decided (maximality); the tests
+//! compare a brute-force solver for that.
+
+use super::driver::{load_rules, rules_file_name};
+use super::error::{TbError, TbField};
+use super::format::TableFile;
+use super::generate::Table;
+use super::index::MAX_PIECES;
+use super::material::Material;
+use super::rules::{band_of, BandKind};
+use super::value::{Wdl, DRAW, ILLEGAL};
+use super::verify::{child_value, get, mismatch, table_value, TableCache};
+use crate::core::{Color, MoveList, Position};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The merged rule-aware table of `m` (canonical) in `dir`, cached in `rules` (plain tables in
+/// `plain`).
+pub fn get_rules(
+    dir: &Path,
+    m: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+) -> Result<Arc<Table>, TbError> {
+    if let Some(t) = rules.get(&m) {
+        return Ok(t.clone());
+    }
+    let p = get(dir, m, plain)?;
+    let t = Arc::new(load_rules(&dir.join(rules_file_name(m)), &p)?);
+    rules.insert(m, t.clone());
+    Ok(t)
+}
+
+/// Checks the companion of `material` (canonical) in `dir`. Returns the number of entries the
+/// rules change.
+pub fn verify_rules(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+) -> Result<u64, TbError> {
+    let path = dir.join(rules_file_name(material));
+    let file = TableFile::open(&path)?;
+    let base = get(dir, material, plain)?;
+    let table = get_rules(dir, material, plain, rules)?;
+    let mut deps: HashMap<Material, Arc<Table>> = HashMap::new();
+    for (_, _, sub) in material.captures() {
+        let (c, _) = sub.canonical();
+        if c.has_attackers() && !deps.contains_key(&c) {
+            deps.insert(c, get_rules(dir, c, plain, rules)?);
+        }
+    }
+    let counts = table.counts();
+    if counts != file.header.counts {
+        return Err(TbError::Corrupt {
+            path,
+            field: TbField::Counts,
+            detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
+        });
+    }
+    let bands = &file.header.bands;
+    let per = table.layout.per_side as usize;
+    let n = table.values.len();
+    let checker = Checker { table: &table, plain: &base, deps: &deps, bands };
+    let changed: Result<Vec<u64>, TbError> = (0..n.div_ceil(4096))
+        .into_par_iter()
+        .map(|c| {
+            let mut changed = 0;
+            for full in c * 4096..((c + 1) * 4096).min(n) {
+                changed += checker.entry(full, per)? as u64;
+            }
+            Ok(changed)
+        })
+        .collect();
+    Ok(changed?.iter().sum())
+}
+
+struct Checker<'a> {
+    table: &'a Table,
+    plain: &'a Table,
+    deps: &'a HashMap<Material, Arc<Table>>,
+    bands: &'a [super::rules::Band],
+}
+
+impl Checker<'_> {
+    /// Checks one entry; `Ok(true)` if the rules change it.
+    fn entry(&self, full: usize, per: usize) -> Result<bool, TbError> {
+        let stored = self.table.values[full];
+        let plain = self.plain.values[full];
+        if plain != DRAW {
+            // Decided (or illegal) without the rule: unchanged, checked by `verify`.
+            return if stored == plain { Ok(false) } else { Err(self.fail(full, per, "a decided value changed")) };
+        }
+        let layout = &self.table.layout;
+        let turn = if full < per { Color::Red } else { Color::Black };
+        let mut sq = [0u8; MAX_PIECES];
+        layout.unrank((full % per) as u64, &mut sq);
+        let pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        // (value for the mover, child distance, gives check)
+        let mut children = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let child = pos.play_unchecked(m);
+            let v = if pos.piece_at(m.to()).is_some() {
+                child_value(self.deps, &child)
+            } else {
+                table_value(self.table, &child, false)
+            };
+            let v = v.ok_or_else(|| self.fail(full, per, &format!("an unreadable successor after {m}")))?;
+            children.push((v.before_move().wdl, v.dtm.plies(), child.is_check()));
+        }
+        let Some(v) = super::value::TbValue::from_code(stored) else {
+            return Err(self.fail(full, per, "an illegal code"));
+        };
+        let ok = match v.wdl {
+            Wdl::Draw => {
+                children.iter().all(|c| c.0 != Wdl::Win) && children.iter().any(|c| c.0 != Wdl::Loss)
+            }
+            wdl => {
+                let d = v.dtm.plies();
+                let Some((i, band)) = band_of(self.bands, d as u16) else {
+                    return Err(self.fail(full, per, "a changed value below every band"));
+                };
+                let end = self.bands.get(i + 1).map_or(u32::MAX, |b| b.start as u32);
+                let perpetual = band.kind == BandKind::Perpetual;
+                if wdl == Wdl::Win {
+                    children.iter().any(|c| c.0 == Wdl::Win && c.1 < d)
+                        || (perpetual && children.iter().any(|c| c.0 == Wdl::Win && !c.2 && c.1 < end))
+                } else {
+                    children.iter().all(|c| c.0 == Wdl::Loss && c.1 < d)
+                        && (!perpetual || children.iter().all(|c| c.2 || c.1 < band.start as u32))
+                }
+            }
+        };
+        if ok {
+            Ok(stored != plain)
+        } else {
+            Err(self.fail(full, per, "a value its moves do not support under the rules"))
+        }
+    }
+
+    fn fail(&self, full: usize, per: usize, why: &str) -> TbError {
+        let layout = &self.table.layout;
+        let mut sq = [0u8; MAX_PIECES];
+        layout.unrank((full % per) as u64, &mut sq);
+        let turn = if full < per { Color::Red } else { Color::Black };
+        let fen = layout.setup(&sq, turn).to_fen();
+        let _ = ILLEGAL;
+        mismatch(self.table, fen, self.table.values[full], format!("{why} (Asian rules)"))
+    }
+}
