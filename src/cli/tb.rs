@@ -1,10 +1,10 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
-use crate::tablebase::format::TableFile;
 use crate::core::Move;
+use crate::tablebase::format::TableFile;
 use crate::tablebase::verify::{verify_table, TableCache};
 use crate::tablebase::verify_rules::verify_rules;
-use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, TbValue, Tablebases, Wdl, MAX_PIECES};
+use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl, MAX_PIECES};
 use clap::{Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -190,9 +190,7 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| {
-                json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)})
-            })
+            .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
             .collect();
         let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
         println!(
@@ -288,7 +286,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
         if dir.join(driver::rules_file_name(c)).exists() {
             let start = Instant::now();
             match verify_rules(dir, c, &mut cache, &mut rule_cache) {
-                Ok(n) => println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64()),
+                Ok(n) => {
+                    println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
+                }
                 Err(e) => {
                     println!("{c} (Asian rules): FAILED: {e}");
                     failed += 1;

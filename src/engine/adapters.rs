@@ -5,7 +5,7 @@
 use super::{Endgames, OpeningBook, TbValue};
 use crate::book::{self, Book, BookError, BookMove, BookRng, Policy};
 use crate::core::{Move, Position};
-use crate::tablebase::{self, Tablebases, TbError, Wdl};
+use crate::tablebase::{self, Rules, Tablebases, TbError, Wdl};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -121,6 +121,9 @@ impl OpeningBook for QbkBook {
 /// simply searches), but is named once on stdout as `info string <file>: <cause>`.
 pub struct QtbTables {
     tables: Tablebases,
+    /// The repetition rules of the values: [`Rules::Asian`] (the default) unless set to plain
+    /// (`setoption name TablebaseRules value plain`); 0 = plain, 1 = Asian.
+    rules: std::sync::atomic::AtomicU8,
     /// Most pieces of any usable table in the directory (asked at every search node, so kept).
     max_pieces: u32,
     /// Files already reported, so that a damaged table is named once, not at every node.
@@ -131,7 +134,12 @@ impl QtbTables {
     /// Wraps opened tables; the files that cannot be used are reported at once.
     pub fn new(tables: Tablebases) -> QtbTables {
         let max_pieces = tables.usable_tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
-        let t = QtbTables { tables, max_pieces, reported: Mutex::new(Default::default()) };
+        let t = QtbTables {
+            tables,
+            max_pieces,
+            rules: std::sync::atomic::AtomicU8::new(1),
+            reported: Mutex::new(Default::default()),
+        };
         for problem in t.tables.problems() {
             t.report(problem);
         }
@@ -151,11 +159,46 @@ impl QtbTables {
     }
 }
 
+/// The largest distance passed to the search: a value decided by the perpetual-check rule
+/// carries a rank that can exceed any mate distance; capped, it still scores as a win (inside
+/// the search's mate range) and ranks below every real mate of the table.
+const MAX_TB_PLIES: u32 = 800;
+
 fn convert(v: tablebase::TbValue) -> TbValue {
+    let plies = v.dtm.plies().min(MAX_TB_PLIES);
     match v.wdl {
-        Wdl::Win => TbValue::Win { plies: v.dtm.plies() },
-        Wdl::Loss => TbValue::Loss { plies: v.dtm.plies() },
+        Wdl::Win => TbValue::Win { plies },
+        Wdl::Loss => TbValue::Loss { plies },
         Wdl::Draw => TbValue::Draw,
+    }
+}
+
+impl QtbTables {
+    fn rules(&self) -> Rules {
+        if self.rules.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            Rules::Plain
+        } else {
+            Rules::Asian
+        }
+    }
+
+    /// `f` under the configured rules; a table without its `.qtr` companion answers with its
+    /// plain values (reported once), an unreadable one not at all (reported once).
+    fn with_rules<T>(&self, f: impl Fn(Rules) -> Result<Option<T>, tablebase::TbError>) -> Option<T> {
+        match f(self.rules()) {
+            Ok(v) => v,
+            Err(e @ tablebase::TbError::NoRules { .. }) => {
+                self.report(&e);
+                f(Rules::Plain).unwrap_or_else(|e| {
+                    self.report(&e);
+                    None
+                })
+            }
+            Err(e) => {
+                self.report(&e);
+                None
+            }
+        }
     }
 }
 
@@ -168,27 +211,27 @@ impl Endgames for QtbTables {
         if pos.occupied().count() as usize > tablebase::MAX_PIECES {
             return None;
         }
-        match self.tables.probe(pos) {
-            Ok(v) => v.map(convert),
-            Err(e) => {
-                self.report(&e);
-                None
-            }
-        }
+        self.with_rules(|r| self.tables.probe_with(pos, r)).map(convert)
     }
 
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>> {
         if pos.occupied().count() as usize > tablebase::MAX_PIECES {
             return None;
         }
-        let values = match self.tables.move_values(pos) {
-            Ok(v) => v?,
-            Err(e) => {
-                self.report(&e);
-                return None;
-            }
-        };
+        let values = self.with_rules(|r| self.tables.move_values_with(pos, r))?;
         Some(values.into_iter().map(|(m, v)| (m, convert(v))).collect())
+    }
+
+    fn best_moves(&self, pos: &Position) -> Option<Vec<Move>> {
+        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+            return None;
+        }
+        self.with_rules(|r| self.tables.best_moves_with(pos, r))
+    }
+
+    fn set_rules(&self, rules: Rules) {
+        let code = if rules == Rules::Plain { 0 } else { 1 };
+        self.rules.store(code, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

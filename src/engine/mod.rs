@@ -92,6 +92,16 @@ pub trait Endgames: Send + Sync {
     /// Every legal move with its value for the side to move, best first (fastest win, then
     /// draws, then slowest loss; ties in a fixed order); `None` if a table is missing.
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>>;
+    /// The moves of the table's line (in a won position, the moves that keep winning under the
+    /// tables' repetition rules; see `tablebase::Tablebases::best_moves_with`). By default the
+    /// moves of the best value.
+    fn best_moves(&self, pos: &Position) -> Option<Vec<Move>> {
+        let values = self.move_values(pos)?;
+        let best = values.first()?.1;
+        Some(values.iter().filter(|(_, v)| *v == best).map(|&(m, _)| m).collect())
+    }
+    /// Chooses the repetition rules of the values (tables that know only one set ignore this).
+    fn set_rules(&self, _rules: crate::tablebase::Rules) {}
 }
 
 /// An opening book as the engine uses it: the move to play by the configured policy.

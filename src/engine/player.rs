@@ -84,10 +84,16 @@ impl Engine {
                     v
                 });
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
-                    let (m, v) = values[0];
+                    let (mut m, v) = values[0];
                     if v != TbValue::Draw {
-                        // Won: the fastest mate (DTM decreases every move, so no repetition can
-                        // interfere). Lost: the longest defence.
+                        // Won: the table's line (the fastest mate, whose DTM decreases every move
+                        // so no repetition can interfere; or, for a win by the perpetual-check
+                        // rule, the line that makes the defender's checks repeat). Lost: the
+                        // longest defence.
+                        let allowed = |x: &Move| values.iter().any(|(y, _)| y == x);
+                        if let Some(line) = tb.best_moves(pos).and_then(|b| b.into_iter().find(allowed)) {
+                            m = line;
+                        }
                         let score = Score::from_value(search::tb_score(v, 0));
                         let info = Info {
                             depth: 1,
@@ -103,8 +109,8 @@ impl Engine {
                         let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
                         return (r, Source::Tablebase);
                     }
-                    // Drawn: the tables ignore repetition rules (a "drawing" perpetual check
-                    // loses), so search among the drawing moves, which does apply them.
+                    // Drawn: search among the drawing moves (the search judges chases, which the
+                    // tables do not).
                     let drawing: Vec<Move> =
                         values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
                     limits.searchmoves = drawing;

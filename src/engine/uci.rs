@@ -46,6 +46,8 @@ struct Options {
     book_policy: String,
     book_min_games: u32,
     tb_path: String,
+    /// `TablebaseRules`: the repetition rules of the tables' values.
+    tb_rules: crate::tablebase::Rules,
     weights: Weights,
 }
 
@@ -88,6 +90,7 @@ impl Uci {
                 book_policy: openers.book_policies.first().unwrap_or(&"best").to_string(),
                 book_min_games: 1,
                 tb_path: String::new(),
+                tb_rules: crate::tablebase::Rules::Asian,
                 weights: Weights::DEFAULT,
             },
             openers,
@@ -211,6 +214,7 @@ impl Uci {
         o.line("option name BookMinGames type spin default 1 min 0 max 1000000000");
         o.line("option name TablebasePath type string default <empty>");
         o.line("option name TablebaseProbeLimit type spin default 5 min 0 max 5");
+        o.line("option name TablebaseRules type combo default asian var asian var plain");
         o.line("option name EvalTerms type combo default full var full var basic");
         o.line("option name UCI_Variant type combo default xiangqi var xiangqi");
         o.line("uciok");
@@ -285,6 +289,7 @@ impl Uci {
                 } else {
                     match (self.openers.tablebases)(&self.options.tb_path) {
                         Ok(tb) => {
+                            tb.set_rules(self.options.tb_rules);
                             self.info_string(&format!(
                                 "tablebases loaded from {} (up to {} pieces)",
                                 self.options.tb_path,
@@ -300,6 +305,12 @@ impl Uci {
                     }
                 }
             }
+            "tablebaserules" => value.parse::<crate::tablebase::Rules>().map(|r| {
+                self.options.tb_rules = r;
+                if let Some(tb) = &self.engine().options.tablebases {
+                    tb.set_rules(r);
+                }
+            }),
             "tablebaseprobelimit" => number(0, 5).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;

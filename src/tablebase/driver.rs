@@ -7,8 +7,8 @@ use super::error::TbError;
 use super::format::{self, TableFile};
 use super::generate::{self, Table};
 use super::material::Material;
-use super::rules;
 use super::material::{file_name, MAX_PIECES};
+use super::rules;
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use std::collections::HashMap;
@@ -69,7 +69,8 @@ pub fn generate_set_with_progress(
     let dir = &opts.dir;
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     // Temporary files of an interrupted run are never complete: remove them.
-    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr")).map_err(|e| TbError::io(dir, e))?;
+    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr"))
+        .map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
     let mut plan: Vec<Material> = Vec::new();
     for m in materials {

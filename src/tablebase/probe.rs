@@ -7,8 +7,8 @@
 
 use super::error::{TbError, TbField};
 use super::format::TableFile;
-use super::material::Material;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION};
+use super::material::Material;
 use super::rules;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};

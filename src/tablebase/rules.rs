@@ -178,6 +178,9 @@ struct Pass<'a> {
 
 const CHUNK: usize = 1 << 12;
 
+/// What initialisation found for an entry: (entry, counter, capture bound, level to queue it at).
+type InitEntry = (u32, u8, u32, Option<u32>);
+
 impl<'a> Pass<'a> {
     fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
         let n = plain.len();
@@ -209,7 +212,9 @@ impl<'a> Pass<'a> {
                 Child { code, entry: idx.map(|i| i as u32), check }
             }
             Some(victim) => {
-                let Some(target) = &self.captures[victim] else { return Child { code: DRAW, entry: None, check: false } };
+                let Some(target) = &self.captures[victim] else {
+                    return Child { code: DRAW, entry: None, check: false };
+                };
                 let Some(t) = &target.table else { return Child { code: DRAW, entry: None, check: false } };
                 let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
                 let cturn = if target.flip { turn } else { !turn };
@@ -259,7 +264,7 @@ impl<'a> Pass<'a> {
     fn initialise(&mut self, out: &[u16]) {
         let this = &*self;
         let n = out.len();
-        let results: Vec<Vec<(u32, u8, u32, Option<u32>)>> = (0..n.div_ceil(CHUNK))
+        let results: Vec<Vec<InitEntry>> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let mut found = Vec::new();

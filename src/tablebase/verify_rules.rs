@@ -129,9 +129,7 @@ impl Checker<'_> {
             return Err(self.fail(full, per, "an illegal code"));
         };
         let ok = match v.wdl {
-            Wdl::Draw => {
-                children.iter().all(|c| c.0 != Wdl::Win) && children.iter().any(|c| c.0 != Wdl::Loss)
-            }
+            Wdl::Draw => children.iter().all(|c| c.0 != Wdl::Win) && children.iter().any(|c| c.0 != Wdl::Loss),
             wdl => {
                 let d = v.dtm.plies();
                 let Some((i, band)) = band_of(self.bands, d as u16) else {

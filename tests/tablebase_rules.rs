@@ -1,0 +1,236 @@
+//! The Asian rules' values (`.qtr` companions): they change only drawn entries, pass the
+//! independent verifier, agree with a brute-force solver of the perpetual-check game, and, above
+//! all, the winner who follows them wins under the game referee against any defence.
+
+mod tablebase_common;
+
+use qiku::core::game::{EndReason, Game, Outcome};
+use qiku::tablebase::driver::{load, load_rules, rules_file_name};
+use qiku::tablebase::verify::TableCache;
+use qiku::tablebase::verify_rules::verify_rules;
+use qiku::tablebase::{file_name, Material, Rules, Tablebases, TbValue, Wdl};
+use qiku::util::Rng;
+use qiku::{Color, MoveList, Position};
+use std::collections::HashMap;
+use std::path::Path;
+use tablebase_common::fresh_dir;
+
+/// Tables the rule changes, with the positions it changes per side to move (red, black), as
+/// `qiku-tb stats MATERIAL --rules asian` prints them (mirror images counted separately).
+const CHANGED: &[(&str, [u64; 2])] = &[("KRvKN", [624, 2570])];
+
+/// Every changed entry of `material` in `dir`: (position, value under the rules).
+fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
+    let m: Material = material.parse().unwrap();
+    let plain = load(&dir.join(file_name(m))).unwrap();
+    let rule = load_rules(&dir.join(rules_file_name(m)), &plain).unwrap();
+    let per = plain.layout.per_side as usize;
+    let mut out = Vec::new();
+    for (i, (&p, &r)) in plain.values.iter().zip(&rule.values).enumerate() {
+        if p != r {
+            let mut sq = [0u8; 8];
+            plain.layout.unrank((i % per) as u64, &mut sq);
+            let turn = if i < per { Color::Red } else { Color::Black };
+            let pos = Position::from_setup(&plain.layout.setup(&sq, turn)).unwrap();
+            out.push((pos, TbValue::from_code(r).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_rule_changes_only_draws_and_every_change_verifies() {
+    let dir = fresh_dir("rules_verify", &CHANGED.iter().map(|c| c.0).collect::<Vec<_>>());
+    let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+    for &(name, expected) in CHANGED {
+        let m: Material = name.parse().unwrap();
+        let p = load(&dir.join(file_name(m))).unwrap();
+        let r = load_rules(&dir.join(rules_file_name(m)), &p).unwrap();
+        // Wins and losses never change; only draws become decided.
+        for (&a, &b) in p.values.iter().zip(&r.values) {
+            assert!(a == b || a == 0, "{name}: a decided value changed ({a} -> {b})");
+        }
+        let (pc, rc) = (p.counts(), r.counts());
+        assert_eq!([0, 1].map(|s| pc[s].draws - rc[s].draws), expected, "{name}");
+        for s in 0..2 {
+            assert_eq!(pc[s].wins + pc[s].losses + pc[s].draws, rc[s].wins + rc[s].losses + rc[s].draws);
+        }
+        let n = verify_rules(&dir, m, &mut plain, &mut rules).unwrap();
+        assert!(n > 0, "{name}: no change verified");
+    }
+    // Every smaller table exists with its companion and verifies too (most change nothing).
+    let tb = Tablebases::open(&dir).unwrap();
+    assert!(tb.problems().is_empty(), "{:?}", tb.problems());
+    for t in tb.tables() {
+        assert!(tb.has_rules(t.material), "{} has no companion", t.material);
+        verify_rules(&dir, t.material, &mut plain, &mut rules).unwrap();
+    }
+}
+
+/// The loser's choice among its moves (with their values).
+type Defence<'a> = &'a mut dyn FnMut(&Position, &[(qiku::Move, TbValue)]) -> qiku::Move;
+
+/// Plays from `start`: the winner follows the table's line under the Asian rules, the loser
+/// picks by `defend`. Returns the game's outcome and its length in plies.
+fn play_out(tb: &Tablebases, start: &Position, winner: Color, defend: Defence) -> (Option<Outcome>, usize) {
+    let mut game = Game::new(start.clone());
+    for ply in 0..600 {
+        if let Some(o) = game.outcome() {
+            return (Some(o), ply);
+        }
+        let pos = game.position().clone();
+        let m = if pos.turn() == winner {
+            let best = tb.best_moves_with(&pos, Rules::Asian).unwrap().unwrap();
+            *best.first().unwrap_or_else(|| panic!("no line from {}", pos.fen()))
+        } else {
+            let values = tb.move_values_with(&pos, Rules::Asian).unwrap().unwrap();
+            defend(&pos, &values)
+        };
+        game.play(m).unwrap();
+    }
+    (game.outcome(), 600)
+}
+
+/// From every position the rule changes, the winner follows the table: against the loser's
+/// longest defence and against random defences, the referee (`Game`, which applies the
+/// perpetual-check rule at the third occurrence) declares the win, never a draw.
+#[test]
+fn the_winner_following_the_table_wins_under_the_referee() {
+    let dir = fresh_dir("rules_play", &CHANGED.iter().map(|c| c.0).collect::<Vec<_>>());
+    let tb = Tablebases::open(&dir).unwrap();
+    let mut rng = Rng::new(0x5eed);
+    let mut reasons: HashMap<String, usize> = HashMap::new();
+    let mut longest = 0;
+    let mut games = 0;
+    for &(name, _) in CHANGED {
+        for (pos, value) in changed_positions(&dir, name) {
+            let winner = if value.wdl == Wdl::Win { pos.turn() } else { !pos.turn() };
+            let mut best_defence = |_: &Position, v: &[(qiku::Move, TbValue)]| v[0].0;
+            let mut random = |p: &Position, _: &[(qiku::Move, TbValue)]| {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                list[rng.below(list.len() as u64) as usize]
+            };
+            let runs: [Defence; 2] = [&mut best_defence, &mut random];
+            for defend in runs {
+                let (outcome, plies) = play_out(&tb, &pos, winner, defend);
+                games += 1;
+                longest = longest.max(plies);
+                // The verdict comes within the stored distance (for a value only the rule
+                // decides, a rank of the winning line, which bounds the plies in every game so far).
+                assert!(plies as u32 <= value.dtm.plies(), "{name} {}: {plies} plies, stored {value}", pos.fen());
+                match outcome {
+                    Some(Outcome::Decisive { winner: w, reason }) if w == winner => {
+                        *reasons.entry(format!("{reason:?}")).or_default() += 1;
+                    }
+                    other => panic!("{name} {}: expected {winner:?} to win, got {other:?} after {plies}", pos.fen()),
+                }
+            }
+        }
+    }
+    eprintln!("{games} games, longest {longest} plies, endings {reasons:?}");
+    assert!(reasons.get(&format!("{:?}", EndReason::PerpetualCheck)).is_some_and(|&n| n > 0));
+}
+
+/// The perpetual-check game solved from its definition, sharing nothing with the generator:
+/// positions and plain values from the brute-force solver of `tablebase_common`, then for each
+/// side as attacker the textbook fixpoint of the parity game whose moves have priority 3
+/// (defender, no check), 2 (attacker, no check) and 1 (any check): the attacker wins the plays
+/// whose highest priority seen infinitely often is even, i.e. the defender eventually only checks
+/// and the attacker does not. `W = mu Z3. nu Z2. mu Z1. Pre(Z3, Z2, Z1)`, each iterated naively.
+fn brute_force_rules(material: Material) -> HashMap<u64, Wdl> {
+    let mut memo = HashMap::new();
+    tablebase_common::brute_force(material, &mut memo);
+    let positions = tablebase_common::all_positions(material);
+    let draws: Vec<&Position> = positions.iter().filter(|p| memo[&p.key()].wdl == Wdl::Draw).collect();
+    let index: HashMap<u64, usize> = draws.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
+    // Children of each drawn position: (drawn child index or its plain value, gives check).
+    let kids: Vec<Vec<(Result<usize, TbValue>, bool)>> = draws
+        .iter()
+        .map(|p| {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            list.iter()
+                .map(|&m| {
+                    let c = p.play_unchecked(m);
+                    let v = match index.get(&c.key()) {
+                        Some(&i) => Ok(i),
+                        None => Err(memo.get(&c.key()).copied().unwrap_or(TbValue::DRAW)),
+                    };
+                    (v, c.is_check())
+                })
+                .collect()
+        })
+        .collect();
+    let mut result: HashMap<u64, Wdl> = positions.iter().map(|p| (p.key(), memo[&p.key()].wdl)).collect();
+    for attacker in Color::ALL {
+        let n = draws.len();
+        let pre = |z3: &[bool], z2: &[bool], z1: &[bool], i: usize| -> bool {
+            let attacker_moves = draws[i].turn() == attacker;
+            // A decided child is good for the attacker when its side to move is the loser.
+            let good = |v: &TbValue, child_turn: Color| {
+                (v.wdl == Wdl::Loss && child_turn != attacker) || (v.wdl == Wdl::Win && child_turn == attacker)
+            };
+            let ok = |&(v, check): &(Result<usize, TbValue>, bool)| match v {
+                Err(v) => good(&v, !draws[i].turn()),
+                Ok(j) if check => z1[j],
+                Ok(j) if attacker_moves => z2[j],
+                Ok(j) => z3[j],
+            };
+            if attacker_moves {
+                kids[i].iter().any(ok)
+            } else {
+                kids[i].iter().all(ok)
+            }
+        };
+        let mut z3 = vec![false; n];
+        loop {
+            let mut z2 = vec![true; n];
+            loop {
+                let mut z1 = vec![false; n];
+                loop {
+                    let next: Vec<bool> = (0..n).map(|i| pre(&z3, &z2, &z1, i)).collect();
+                    if next == z1 {
+                        break;
+                    }
+                    z1 = next;
+                }
+                if z1 == z2 {
+                    break;
+                }
+                z2 = z1;
+            }
+            if z2 == z3 {
+                break;
+            }
+            z3 = z2;
+        }
+        for (i, p) in draws.iter().enumerate() {
+            if z3[i] {
+                result.insert(p.key(), if p.turn() == attacker { Wdl::Win } else { Wdl::Loss });
+            }
+        }
+    }
+    result
+}
+
+/// Every position of the tables the rule changes (and of a table it does not), probed under the
+/// Asian rules, against the brute-force solution of the perpetual-check game.
+#[test]
+fn a_brute_force_solver_agrees_on_every_position() {
+    let names = ["KRvKN", "KRvKP", "KCvKP"];
+    let dir = fresh_dir("rules_brute", &names);
+    let tb = Tablebases::open(&dir).unwrap();
+    for name in names {
+        let m: Material = name.parse().unwrap();
+        let brute = brute_force_rules(m);
+        let mut changed = 0;
+        for p in tablebase_common::all_positions(m) {
+            let v = tb.probe_with(&p, Rules::Asian).unwrap().unwrap();
+            let plain = tb.probe(&p).unwrap().unwrap();
+            changed += (v != plain) as usize;
+            assert_eq!(v.wdl, brute[&p.key()], "{name} {}", p.fen());
+        }
+        eprintln!("{name}: {} positions agree, {changed} decided by the rule", brute.len());
+    }
+}
