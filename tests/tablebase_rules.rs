@@ -31,7 +31,7 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
             let mut sq = [0u8; 8];
             plain.layout.unrank((i % per) as u64, &mut sq);
             let turn = if i < per { Color::Red } else { Color::Black };
-            let pos = Position::from_setup(&plain.layout.setup(&sq, turn)).unwrap();
+            let pos = Position::from_setup_unchecked(&plain.layout.setup(&sq, turn));
             out.push((pos, TbValue::from_code(r).unwrap()));
         }
     }
@@ -233,4 +233,36 @@ fn a_brute_force_solver_agrees_on_every_position() {
         }
         eprintln!("{name}: {} positions agree, {changed} decided by the rule", brute.len());
     }
+}
+
+/// Writes `QIKU_RULE_OPENINGS` (default `rule-openings.txt`): positions of the tables in
+/// `QIKU_TB_DIR` that only the rule decides, spread evenly, one FEN per line, for the match of
+/// rule-aware against plain tables (`docs/TABLEBASES.md`). Run by hand:
+/// `QIKU_TB_DIR=DIR cargo test --release --test tablebase_rules -- --ignored --nocapture rule_openings`.
+#[test]
+#[ignore]
+fn rule_openings() {
+    let dir = std::path::PathBuf::from(std::env::var("QIKU_TB_DIR").unwrap_or_else(|_| "tablebases".into()));
+    let out = std::env::var("QIKU_RULE_OPENINGS").unwrap_or_else(|_| "rule-openings.txt".into());
+    let want: usize = std::env::var("QIKU_RULE_OPENINGS_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let tb = Tablebases::open(&dir).unwrap();
+    let mut all = Vec::new();
+    for t in tb.tables().into_iter().filter(|t| tb.has_rules(t.material)) {
+        let m = t.material.to_string();
+        for (pos, v) in changed_positions(&dir, &m) {
+            // The attacker to move, with no mate in its reach for the plain tables either.
+            if v.wdl == Wdl::Win {
+                all.push((m.clone(), pos.fen()));
+            }
+        }
+    }
+    let step = (all.len() / want).max(1);
+    let picked: Vec<String> = all.iter().step_by(step).take(want).map(|(_, f)| f.clone()).collect();
+    let per_table = picked.iter().fold(HashMap::new(), |mut h: HashMap<String, usize>, f| {
+        let m = all.iter().find(|(_, x)| x == f).map(|(m, _)| m.clone()).unwrap_or_default();
+        *h.entry(m).or_default() += 1;
+        h
+    });
+    std::fs::write(&out, picked.join("\n") + "\n").unwrap();
+    eprintln!("{} of {} rule-decided positions written to {out}: {per_table:?}", picked.len(), all.len());
 }

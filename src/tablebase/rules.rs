@@ -159,8 +159,6 @@ struct Child {
     code: u16,
     /// Its entry in this table; `None` after a capture.
     entry: Option<u32>,
-    /// The move gives check.
-    check: bool,
 }
 
 struct Pass<'a> {
@@ -200,28 +198,34 @@ impl<'a> Pass<'a> {
         Board::new(self.layout, &sq).map(|b| (turn, sq, b))
     }
 
+    /// The child of move `m` from placement `sq` with `turn` to move: its code and entry.
     fn child(&self, out: &[u16], sq: &Squares, turn: Color, m: Found) -> Child {
         let n = self.layout.pieces.len();
         match m.captured {
             None => {
                 let mut q = *sq;
                 q[m.slot] = m.to;
-                let check = Board::new(self.layout, &q).is_some_and(|b| b.in_check(!turn));
                 let idx = self.layout.rank(&q).map(|i| (!turn).index() as u64 * self.layout.per_side + i);
                 let code = idx.and_then(|i| out.get(i as usize).copied()).unwrap_or(DRAW);
-                Child { code, entry: idx.map(|i| i as u32), check }
+                Child { code, entry: idx.map(|i| i as u32) }
             }
             Some(victim) => {
-                let Some(target) = &self.captures[victim] else {
-                    return Child { code: DRAW, entry: None, check: false };
-                };
-                let Some(t) = &target.table else { return Child { code: DRAW, entry: None, check: false } };
-                let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
-                let cturn = if target.flip { turn } else { !turn };
-                let check = Board::new(&t.layout, &csq).is_some_and(|b| b.in_check(cturn));
-                Child { code: t.code(cturn, &csq).unwrap_or(DRAW), entry: None, check }
+                let code = self.captures[victim].as_ref().and_then(|target| {
+                    let t = target.table.as_ref()?;
+                    let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
+                    t.code(if target.flip { turn } else { !turn }, &csq)
+                });
+                Child { code: code.unwrap_or(DRAW), entry: None }
             }
         }
+    }
+
+    /// Does move `m` (not a capture) from placement `sq` give check? Asked only where it matters:
+    /// building a board costs more than looking a child up.
+    fn gives_check(&self, sq: &Squares, turn: Color, m: Found) -> bool {
+        let mut q = *sq;
+        q[m.slot] = m.to;
+        Board::new(self.layout, &q).is_some_and(|b| b.in_check(!turn))
     }
 
     fn undecided(&self, out: &[u16], e: usize) -> bool {
@@ -387,8 +391,9 @@ impl<'a> Pass<'a> {
                     if self.won_for_attacker(ch.code, !turn) {
                         return;
                     }
+                    // A capture that does not lose leaves the table: an escape, check or not.
                     match ch.entry {
-                        Some(c) if ch.check && (c as usize) < n => reach.push(c),
+                        Some(c) if (c as usize) < n && self.gives_check(&sq, turn, m) => reach.push(c),
                         _ => ok = false,
                     }
                 });
@@ -415,7 +420,7 @@ impl<'a> Pass<'a> {
                     board.for_each_legal(turn, |m| {
                         let ch = self.child(out, &sq, turn, m);
                         if let Some(x) = ch.entry.and_then(x_id) {
-                            edges.push((x as u32, ch.check));
+                            edges.push((x as u32, self.gives_check(&sq, turn, m)));
                         }
                     });
                 }
