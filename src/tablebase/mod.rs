@@ -15,6 +15,7 @@
 //! - [`material`]: material names (`KRNvKR`), canonical colour order, the table list.
 //! - [`index`]: the index scheme (placements to entry numbers, mirror symmetry).
 //! - [`generate`] and [`driver`]: retrograde analysis and the generation of whole sets.
+//! - [`select`]: families, filters and named materials resolved into a work list.
 //! - [`mod@format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
 //!
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
@@ -30,6 +31,7 @@ pub mod generate;
 pub mod index;
 pub mod material;
 pub mod probe;
+pub mod select;
 pub mod value;
 pub mod verify;
 
