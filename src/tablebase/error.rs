@@ -137,6 +137,15 @@ pub enum TbError {
         /// The most pieces supported.
         max: usize,
     },
+    /// A table with more entries than the generator can number was requested.
+    TooManyEntries {
+        /// The material.
+        material: String,
+        /// Its entries (both sides to move).
+        entries: u64,
+        /// The most entries the generator supports.
+        max: u64,
+    },
 }
 
 impl TbError {
@@ -186,6 +195,9 @@ impl Clone for TbError {
             TbError::TooManyPieces { material, max } => {
                 TbError::TooManyPieces { material: material.clone(), max: *max }
             }
+            TbError::TooManyEntries { material, entries, max } => {
+                TbError::TooManyEntries { material: material.clone(), entries: *entries, max: *max }
+            }
         }
     }
 }
@@ -213,6 +225,10 @@ impl fmt::Display for TbError {
             TbError::TooManyPieces { material, max } => {
                 write!(f, "{material}: more than {max} pieces are not supported")
             }
+            TbError::TooManyEntries { material, entries, max } => write!(
+                f,
+                "{material}: {entries} entries, more than the {max} the generator supports (32-bit entry numbers)"
+            ),
         }
     }
 }

@@ -24,7 +24,7 @@
 
 use super::board::{child_squares, Board};
 use super::error::TbError;
-use super::index::{kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
+use super::index::{entries_of, kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::value::{self, Counts, ILLEGAL, UNKNOWN};
 use crate::core::{Color, Piece};
@@ -66,18 +66,35 @@ struct CaptureTarget {
 
 const CHUNK: usize = 1 << 13;
 
+/// The most entries (both sides to move) of a table the generator can solve: entry numbers in
+/// its frontiers are 32-bit.
+pub const MAX_ENTRIES: u64 = u32::MAX as u64 - 1;
+
+/// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
+/// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
+/// for a whole plan before any work, and by [`solve`].
+pub fn check_supported(material: &Material) -> Result<(), TbError> {
+    let m = material.canonical().0;
+    if m.piece_count() > MAX_PIECES {
+        return Err(TbError::TooManyPieces { material: m.to_string(), max: MAX_PIECES });
+    }
+    let entries = entries_of(&m);
+    if entries > MAX_ENTRIES {
+        return Err(TbError::TooManyEntries { material: m.to_string(), entries, max: MAX_ENTRIES });
+    }
+    Ok(())
+}
+
 /// One initialised chunk: entries lost in 0, queued (level, entry) pairs, capture bounds.
 type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
 /// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
+    check_supported(&material)?;
     let layout = Layout::new(material);
     let captures = capture_targets(&layout, subs)?;
     let n_entries = layout.entries() as usize;
-    if n_entries >= u32::MAX as usize {
-        return Err(TbError::TooLarge { material: material.to_string(), entries: n_entries as u64 });
-    }
     let solver = Solver {
         layout: &layout,
         captures,
@@ -181,7 +198,8 @@ struct Solver<'a> {
 }
 
 /// Added to the counter of an entry that a capture keeps from losing: it never reaches zero
-/// (an entry has fewer than 100 non-capture moves).
+/// (an entry has fewer than 100 non-capture moves: with at most 8 pieces, the most is about 92,
+/// two rooks, two cannons, two horses, an advisor and the king; the counter is a `u8`).
 const UNLOSABLE: u32 = 100;
 
 impl Solver<'_> {
