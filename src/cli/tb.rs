@@ -168,7 +168,7 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
 fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> Result<(), String> {
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
-    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED);
+    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1);
     let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
     if let Some(first) = unsupported.first() {
         return Err(format!(
@@ -206,7 +206,8 @@ fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> 
 fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
     let resolved = resolve(args)?;
     let rates = Rates::MEASURED;
-    let (rows, totals) = plan::estimate(&resolved, &rates);
+    let threads = rayon::current_num_threads();
+    let (rows, totals) = plan::estimate(&resolved, &rates, threads);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
     if json {
         let list: Vec<_> = rows
@@ -218,7 +219,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
                 v
             })
             .collect();
-        println!("{}", json!({"dir": dir, "rates": rates, "tables": list, "totals": totals}));
+        println!("{}", json!({"dir": dir, "threads": threads, "rates": rates, "tables": list, "totals": totals}));
         return Ok(());
     }
     println!(
@@ -250,7 +251,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
     }
     println!(
         "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
-         (at {:.1} M entries/s, {:.3} file bytes and {:.1} solver bytes an entry)",
+         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry)",
         totals.tables,
         totals.targets,
         totals.tables - totals.targets,
@@ -258,7 +259,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
         bytes(totals.peak_memory_bytes),
         bytes(totals.disk_bytes),
         duration(totals.seconds),
-        rates.entries_per_second / 1e6,
+        rates.entries_per_second(threads) / 1e6,
         rates.disk_bytes_per_entry,
         rates.solver_bytes_per_entry
     );

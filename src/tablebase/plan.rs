@@ -13,8 +13,10 @@ use std::collections::HashMap;
 /// Rates that turn entries into bytes and seconds.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Rates {
-    /// Entries solved per second (both phases, file written), release build.
-    pub entries_per_second: f64,
+    /// Entries solved per CPU second (both phases, file written), release build.
+    pub entries_per_cpu_second: f64,
+    /// Share of the threads' time spent working (the rest: serial steps between levels).
+    pub parallel_efficiency: f64,
     /// File bytes per entry (zstd-compressed value codes).
     pub disk_bytes_per_entry: f64,
     /// Peak resident bytes per entry of the table being solved (solver arrays, frontiers,
@@ -30,12 +32,18 @@ impl Rates {
     /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
     /// 2026-11-23: see "Planning" in `docs/TABLEBASES.md` for the commands and figures.
     pub const MEASURED: Rates = Rates {
-        entries_per_second: 9.0e6,
+        entries_per_cpu_second: 5.8e6,
+        parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.09,
-        solver_bytes_per_entry: 8.0,
+        solver_bytes_per_entry: 9.7,
         held_bytes_per_entry: 2.0,
-        base_bytes: 10.0e6,
+        base_bytes: 12.0e6,
     };
+
+    /// Entries per second of wall time with `threads` threads.
+    pub fn entries_per_second(&self, threads: usize) -> f64 {
+        self.entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
 }
 
 /// One table of a plan with its estimates.
@@ -98,8 +106,9 @@ pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
     last
 }
 
-/// The estimates for every table of a resolved selection, in its order, and their totals.
-pub fn estimate(resolved: &Resolved, rates: &Rates) -> (Vec<PlannedTable>, Totals) {
+/// The estimates for every table of a resolved selection, in its order, and their totals, for a
+/// generation with `threads` threads.
+pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize) -> (Vec<PlannedTable>, Totals) {
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
     let last = last_uses(plan);
@@ -119,7 +128,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates) -> (Vec<PlannedTable>, Total
             entries: entries[i],
             peak_memory_bytes: memory as u64,
             disk_bytes: (rates.disk_bytes_per_entry * e) as u64,
-            seconds: e / rates.entries_per_second,
+            seconds: e / rates.entries_per_second(threads),
             unsupported,
         };
         totals.targets += row.target as usize;
@@ -141,14 +150,15 @@ mod tests {
     #[test]
     fn estimates_follow_entries_and_held_tables() {
         let rates = Rates {
-            entries_per_second: 1e6,
+            entries_per_cpu_second: 0.5e6,
+            parallel_efficiency: 1.0,
             disk_bytes_per_entry: 0.5,
             solver_bytes_per_entry: 4.0,
             held_bytes_per_entry: 2.0,
             base_bytes: 0.0,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2);
         let krvk = 2 * 45 * 90;
         let krvka = 2 * 45 * 90 * 5;
         assert_eq!(
@@ -169,7 +179,7 @@ mod tests {
     fn unsupported_tables_are_named() {
         // Family A goes to 11 pieces; the index has slots for 8.
         let sel = Selection { family: Some(Family::A), ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
         assert_eq!(totals.tables, 324);
         let too_many = rows.iter().filter(|r| r.pieces > 8).count();
         assert!(too_many > 0);
@@ -178,7 +188,7 @@ mod tests {
         assert!(big.unsupported.as_deref().unwrap().contains("more than 8 pieces"), "{big:?}");
         // Six pieces: the largest tables exceed 32-bit entry numbers.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
-        let (rows, _) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED);
+        let (rows, _) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
         let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
         assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
         assert!(rows.iter().filter(|r| r.pieces <= 5).all(|r| r.unsupported.is_none()));
