@@ -266,11 +266,25 @@ struct Chunks {
     /// Chunks holding an entry settled at the current level, and at the next.
     cur: Vec<AtomicBool>,
     next: Vec<AtomicBool>,
+    /// One bit per entry: settled at the current level, and at the next (the frontiers; a
+    /// quarter of a byte an entry for both, and scanned 64 entries a word).
+    bits_cur: Vec<AtomicU64>,
+    bits_next: Vec<AtomicU64>,
     /// Per chunk, the levels (bit `l`) at which some entry has a pending capture win.
     pending: Vec<[AtomicU64; 4]>,
 }
 
+/// Frontier bitmap words per chunk.
+const CHUNK_WORDS: usize = CHUNK / 64;
+
 impl Chunks {
+    /// Marks entry `q` as settled at the next level.
+    #[inline]
+    fn mark_next(&self, q: usize) {
+        self.next[q / CHUNK].store(true, Relaxed);
+        self.bits_next[q / 64].fetch_or(1 << (q % 64), Relaxed);
+    }
+
     fn pending_at(&self, c: usize, level: u16) -> bool {
         level < 256 && self.pending[c][level as usize / 64].load(Relaxed) >> (level % 64) & 1 != 0
     }
@@ -290,7 +304,7 @@ impl Solver<'_> {
         if self.val[q].compare_exchange(UNKNOWN as u8, byte, Relaxed, Relaxed).is_ok() {
             found.settled += 1;
             if !far {
-                chunks.next[q / CHUNK].store(true, Relaxed);
+                chunks.mark_next(q);
             } else {
                 found.far.push(q as u64);
             }
@@ -305,11 +319,14 @@ impl Solver<'_> {
         let mut chunks = Chunks {
             cur: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
             next: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
+            bits_cur: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            bits_next: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             pending: (0..n_chunks).map(|_| Default::default()).collect(),
         };
         let init = self.initialise(&chunks, bar);
         // Level 0's frontier was marked in `next`.
         std::mem::swap(&mut chunks.cur, &mut chunks.next);
+        std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
         let mut later: Vec<(u16, u64)> = init.later;
         let mut horizon = init.horizon;
         let mut far_levels: Vec<(u16, Vec<u64>)> = Vec::new();
@@ -326,9 +343,13 @@ impl Solver<'_> {
                     let mut found = Found::default();
                     let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                     if level < far_level && chunks.cur[c].load(Relaxed) {
-                        let want = code8(level);
-                        for p in range.clone() {
-                            if self.val[p].load(Relaxed) == want {
+                        let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(chunks.bits_cur.len());
+                        for w in words {
+                            // Taken, which also clears the word for its reuse two levels on.
+                            let mut bits = chunks.bits_cur[w].swap(0, Relaxed);
+                            while bits != 0 {
+                                let p = w * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
                                 self.expand(p, level, &chunks, &mut found);
                             }
                         }
@@ -383,6 +404,7 @@ impl Solver<'_> {
                 break;
             }
             std::mem::swap(&mut chunks.cur, &mut chunks.next);
+            std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
             chunks.next.par_iter().for_each(|f| f.store(false, Relaxed));
             level = target;
         }
@@ -413,7 +435,7 @@ impl Solver<'_> {
                         self.val[full].store(code as u8, Relaxed);
                         self.cnt[full].store(cnt, Relaxed);
                         if code == value::code(0) {
-                            chunks.next[full / CHUNK].store(true, Relaxed);
+                            chunks.mark_next(full);
                         }
                         if let Some(level) = queue {
                             init.horizon = init.horizon.max(level);
