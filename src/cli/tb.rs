@@ -170,12 +170,19 @@ fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> 
     // Refuse before any work if the generator cannot do some table of the plan.
     let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1);
     let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
-    if let Some(first) = unsupported.first() {
+    if !unsupported.is_empty() {
+        // The first two and the last (the largest, in dependency order) name every kind of limit
+        // hit in practice; `plan` lists them all.
+        let shown: Vec<&str> = if unsupported.len() <= 3 {
+            unsupported.iter().map(String::as_str).collect()
+        } else {
+            vec![&unsupported[0], &unsupported[1], "...", &unsupported[unsupported.len() - 1]]
+        };
         return Err(format!(
-            "{} of the {} tables cannot be generated yet ({first}{}); see `qiku-tb plan`",
+            "{} of the {} tables cannot be generated yet: {}; see `qiku-tb plan`",
             unsupported.len(),
             rows.len(),
-            if unsupported.len() > 1 { ", ..." } else { "" }
+            shown.join("; ")
         ));
     }
     let start = Instant::now();

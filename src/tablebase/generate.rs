@@ -102,8 +102,8 @@ const FAR: u8 = 255;
 
 /// Counter byte of an entry that a capture keeps from losing; above it, `UNLOSABLE + 1 + j`: also
 /// won by a capture in `2j + 1` plies unless something faster is found. Below it: the number of
-/// non-capture moves not yet known to lose (at most about 92 with 8 pieces: two rooks, two
-/// cannons, two horses, an advisor and the king).
+/// non-capture moves not yet known to lose, always below 128: a whole side (two rooks, horses and
+/// cannons, five pawns, two advisors and elephants, the king) has at most 84 + 15 + 8 + 8 + 4.
 const UNLOSABLE: u8 = 128;
 /// The longest capture win a counter byte holds (`UNLOSABLE + 1 + 126 = 255`); longer ones are
 /// listed.

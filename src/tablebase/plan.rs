@@ -35,7 +35,7 @@ impl Rates {
         entries_per_cpu_second: 5.8e6,
         parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.09,
-        solver_bytes_per_entry: 9.7,
+        solver_bytes_per_entry: 3.2,
         held_bytes_per_entry: 2.0,
         base_bytes: 12.0e6,
     };
@@ -177,20 +177,26 @@ mod tests {
 
     #[test]
     fn unsupported_tables_are_named() {
-        // Family A goes to 11 pieces; the index has slots for 8.
+        // Family A goes up to 11 pieces (KRAABBvKAABB): within the index's 12 slots.
         let sel = Selection { family: Some(Family::A), ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
-        assert_eq!(totals.tables, 324);
-        let too_many = rows.iter().filter(|r| r.pieces > 8).count();
-        assert!(too_many > 0);
-        assert_eq!(totals.unsupported, too_many);
-        let big = rows.iter().find(|r| r.material.to_string() == "KRAABBvKAABB").unwrap();
-        assert!(big.unsupported.as_deref().unwrap().contains("more than 8 pieces"), "{big:?}");
+        assert_eq!((totals.tables, totals.unsupported), (324, 0));
+        assert_eq!(rows.iter().map(|r| r.pieces).max(), Some(11));
+        // More pieces than the index has slots for.
+        let sel = Selection { materials: vec!["KRRAABBvKPAABB".parse().unwrap()], ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let big = rows.last().unwrap();
+        assert_eq!(big.pieces, 13);
+        assert!(big.unsupported.as_deref().unwrap().contains("more than 12 pieces"), "{big:?}");
+        // Its dependencies have at most 12 pieces; the largest have too many entries.
+        let by_entries = rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES && r.pieces <= 12).count();
+        assert_eq!(totals.unsupported, 1 + by_entries);
         // Six pieces: the largest tables exceed 32-bit entry numbers.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
-        let (rows, _) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
         let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
         assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
+        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES).count());
         assert!(rows.iter().filter(|r| r.pieces <= 5).all(|r| r.unsupported.is_none()));
     }
 
