@@ -192,10 +192,19 @@ impl Selection {
     }
 }
 
-/// Dependency order: fewer pieces first, then by name. Every capture removes a piece, so every
-/// table's capture targets come before it.
+/// Dependency order: fewer attacking pieces first; among equal counts, tables with the same
+/// attackers together (by their counts, rook horse cannon pawn, of either side); within those,
+/// fewer pieces first, then by name. A capture of an attacker lowers the first key, a capture of
+/// a defender keeps the attackers and lowers the piece count, so every table's capture targets
+/// come before it. Grouping by attackers keeps memory down: the driver holds a decoded table
+/// until its last user, and a group's defender tables are used only within the group (family A:
+/// 2.2 GiB estimated peak instead of 5.1 GiB with plain piece-count order).
 pub fn sort_dependency_order(list: &mut [Material]) {
-    list.sort_by_cached_key(|m| (m.piece_count(), m.to_string()));
+    list.sort_by_cached_key(|m| {
+        // Unordered over the two sides: capturing a defender can swap the canonical colours.
+        let [a, b] = Color::ALL.map(|c| [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn].map(|r| m.count(c, r)));
+        (m.attacker_count(), a.max(b), a.min(b), m.piece_count(), m.to_string())
+    });
 }
 
 /// `materials` (any colour order) and every table their captures lead to, recursively: canonical,
@@ -315,8 +324,10 @@ mod tests {
         assert_eq!(six.iter().map(entries_of).max(), Some(2 * 45 * 90u64.pow(4)));
         assert_eq!(entries_of(&"KRNCvKR".parse().unwrap()), 5_904_900_000);
         assert!(five_pieces_fit_u32(&six));
-        // The generator's historical set is the same list.
-        assert_eq!(enumerate(&Filters { max_pieces: Some(5), ..Filters::default() }), Material::all_up_to(5));
+        // The generator's historical set is the same list (in another dependency order).
+        let mut five = enumerate(&Filters { max_pieces: Some(5), ..Filters::default() });
+        five.sort_by_key(|m| (m.piece_count(), m.to_string()));
+        assert_eq!(five, Material::all_up_to(5));
     }
 
     #[test]
@@ -348,9 +359,12 @@ mod tests {
         assert_eq!(r.plan.len(), 4 * (1 + 4 + 10));
         // Filters alone: one attacker and no defender, of any piece count.
         let f = Filters { max_attackers: Some(1), max_defenders: Some(0), ..Filters::default() };
-        assert_eq!(names(&sel(&[], None, f).resolve().unwrap().plan), ["KCvK", "KNvK", "KPvK", "KRvK"]);
+        assert_eq!(names(&sel(&[], None, f).resolve().unwrap().plan), ["KPvK", "KCvK", "KNvK", "KRvK"]);
         // Every plan is in dependency order.
-        for r in [all5, sel(&[], Some(Family::C), Filters::default()).resolve().unwrap()] {
+        let six = Filters { max_pieces: Some(6), ..Filters::default() };
+        let mut all = vec![all5, sel(&[], None, six).resolve().unwrap()];
+        all.extend(Family::ALL.map(|f| sel(&[], Some(f), Filters::default()).resolve().unwrap()));
+        for r in all {
             for (i, m) in r.plan.iter().enumerate() {
                 for (_, _, sub) in m.captures() {
                     let sub = sub.canonical().0;
