@@ -1,5 +1,5 @@
 //! Retrograde analysis of one material: DTM for every entry, given the (already solved) tables
-//! that its captures lead to, in 2 bytes of memory per entry.
+//! that its captures lead to, in 2.25 bytes of memory per entry.
 //!
 //! 1. **Initialisation** (parallel over index chunks): each entry is unranked; overlapping or
 //!    illegal placements are marked illegal. For a legal one, the legal moves are generated:
@@ -9,8 +9,7 @@
 //!    or a won-with-capture makes it unlosable; captures into children won in `d` set the lowest
 //!    level `d + 1` at which the entry may be declared lost.
 //! 2. **Levels** `n = 0, 1, 2, ...`: the frontier is every entry whose value was settled at `n`,
-//!    found by scanning the value bytes of the index chunks that received one (no frontier
-//!    lists). Un-moves of the side that just moved give the predecessors (never captures: those
+//!    a bitmap filled as entries are settled (no frontier lists). Un-moves of the side that just moved give the predecessors (never captures: those
 //!    are in other tables). If the frontier is lost in `n`, each unsettled predecessor is won in
 //!    `n + 1`. If won in `n`, each unsettled predecessor's counter is decremented; at zero every
 //!    move loses, and the entry is lost in `max(n + 1, capture bound)`, the capture bound being
@@ -23,8 +22,9 @@
 //! used as two byte arrays: a 1-byte working value per entry (the value code itself up to level
 //! [`FAR_LEVEL`] - 1, a marker with the level in a side list beyond) and a 1-byte counter (which
 //! also holds an unlosable entry's pending capture win). At the end the bytes are widened into
-//! the codes in place. Besides that: a few bits per chunk of 8,192 entries, and short lists of
-//! the rare entries whose loss waits for a capture bound. See "Memory" in `docs/TABLEBASES.md`.
+//! the codes in place. Besides that: two frontier bitmaps (current and next level), a few bits per
+//! chunk of 8,192 entries, and short lists of the rare entries whose loss waits for a capture
+//! bound. See "Memory" in `docs/TABLEBASES.md`.
 //!
 //! Mirror symmetry: a frontier entry stands for a placement and its mirror image, so its
 //! predecessors are found from one of them and mapped to their canonical entries; see
