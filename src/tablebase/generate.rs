@@ -94,7 +94,7 @@ pub fn check_supported(material: &Material) -> Result<(), TbError> {
 }
 
 /// Levels from this one on do not fit a working byte (whose codes stop at `code(FAR_LEVEL - 1)`,
-/// 239, the largest 1-byte code of the file format): their entries hold [`FAR`] and are listed
+/// 239, the largest 1-byte code of the file format): their entries hold `FAR` and are listed
 /// with their level.
 pub const FAR_LEVEL: u16 = 238;
 /// The working byte of an entry settled at [`FAR_LEVEL`] or later.
