@@ -28,7 +28,7 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
     let mut out = Vec::new();
     for (i, (&p, &r)) in plain.values.iter().zip(&rule.values).enumerate() {
         if p != r {
-            let mut sq = [0u8; 8];
+            let mut sq = [0u8; qiku::tablebase::index::MAX_PIECES];
             plain.layout.unrank((i % per) as u64, &mut sq);
             let turn = if i < per { Color::Red } else { Color::Black };
             let pos = Position::from_setup_unchecked(&plain.layout.setup(&sq, turn));

@@ -2,10 +2,12 @@
 
 use crate::core::Move;
 use crate::tablebase::format::TableFile;
+use crate::tablebase::plan::{self, Rates};
+use crate::tablebase::select::{Family, Filters, Resolved, Selection};
 use crate::tablebase::verify::{verify_table, TableCache};
 use crate::tablebase::verify_rules::verify_rules;
-use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl, MAX_PIECES};
-use clap::{Parser, Subcommand};
+use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl};
+use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,15 +30,35 @@ struct Cli {
     command: Command,
 }
 
+/// Which tables: the same options for `generate` and `plan` (one selection code path).
+#[derive(Args)]
+struct SelectArgs {
+    /// Materials such as KRNvKR. With neither materials nor --family: every material the filters
+    /// admit (every table up to 5 pieces when no filter is given).
+    materials: Vec<String>,
+    /// A family of issue 11: a (one attacking piece, any defenders), b (two attacking pieces on
+    /// one side without defenders, against defenders), c (two attacking pieces, at most two
+    /// defenders). Added to the named materials.
+    #[arg(long)]
+    family: Option<Family>,
+    /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together.
+    #[arg(long)]
+    max_attackers: Option<usize>,
+    /// At most this many defending pieces (advisor, elephant), both sides together.
+    #[arg(long)]
+    max_defenders: Option<usize>,
+    /// At most this many pieces, kings included (default 5 when no other filter, material or
+    /// family is given).
+    #[arg(long)]
+    max_pieces: Option<usize>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Generate tables (and every smaller table they need), skipping intact existing files.
     Generate {
-        /// Materials such as KRNvKR; none means every table up to --max-pieces.
-        materials: Vec<String>,
-        /// With no material given: generate all tables with at most this many pieces (kings included).
-        #[arg(long, default_value_t = MAX_PIECES)]
-        max_pieces: usize,
+        #[command(flatten)]
+        select: SelectArgs,
         /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
@@ -44,6 +66,20 @@ enum Command {
         #[arg(long)]
         no_compress: bool,
         /// Print a JSON report of every table instead of a summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Before any work: the tables a selection means, in generation order, with entries and
+    /// estimated peak memory, disk and time (from rates measured on the project machine), which
+    /// ones the generator cannot do yet, and totals.
+    Plan {
+        #[command(flatten)]
+        select: SelectArgs,
+        /// Directory of the table files (tables already there are marked present).
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// Print {"rates", "tables": [{"material", "pieces", "target", "entries",
+        /// "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "present"}], "totals"}.
         #[arg(long)]
         json: bool,
     },
@@ -98,9 +134,8 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate { materials, max_pieces, dir, no_compress, json } => {
-            run_generate(&materials, max_pieces, dir, !no_compress, json)
-        }
+        Command::Generate { select, dir, no_compress, json } => run_generate(&select, dir, !no_compress, json),
+        Command::Plan { select, dir, json } => run_plan(&select, &dir, json),
         Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
@@ -116,34 +151,58 @@ pub fn main() -> ExitCode {
 }
 
 fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
-    names
-        .iter()
-        .map(|n| {
-            let m: Material = n.parse().map_err(|e| format!("{e}"))?;
-            if m.piece_count() > MAX_PIECES {
-                return Err(format!("{m}: at most {MAX_PIECES} pieces are supported"));
-            }
-            Ok(m)
-        })
-        .collect()
+    names.iter().map(|n| n.parse::<Material>().map_err(|e| format!("{e}"))).collect()
 }
 
-fn run_generate(names: &[String], max_pieces: usize, dir: PathBuf, compress: bool, json: bool) -> Result<(), String> {
-    if !(3..=MAX_PIECES).contains(&max_pieces) {
-        return Err(format!("--max-pieces must be between 3 and {MAX_PIECES}"));
+/// Resolves the selection options (shared by `generate` and `plan`); notes on stderr the named
+/// materials that are dead draws or that the filters exclude.
+fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
+    let selection = Selection {
+        materials: parse_materials(&args.materials)?,
+        family: args.family,
+        filters: Filters {
+            max_attackers: args.max_attackers,
+            max_defenders: args.max_defenders,
+            max_pieces: args.max_pieces,
+        },
+    };
+    let resolved = selection.resolve();
+    let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
+    if let Ok(r) = &resolved {
+        if !r.dead.is_empty() {
+            eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", names(&r.dead));
+        }
+        if !r.excluded.is_empty() {
+            eprintln!("qiku-tb: {} left out by the --max-* filters", names(&r.excluded));
+        }
     }
-    let mut materials = parse_materials(names)?;
-    if materials.is_empty() {
-        materials = Material::all_up_to(max_pieces);
-    }
-    let dead: Vec<String> = materials.iter().filter(|m| !m.has_attackers()).map(|m| m.to_string()).collect();
-    if !dead.is_empty() {
-        eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", dead.join(", "));
+    resolved.map_err(|e| e.to_string())
+}
+
+fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> Result<(), String> {
+    let resolved = resolve(args)?;
+    // Refuse before any work if the generator cannot do some table of the plan.
+    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1);
+    let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
+    if !unsupported.is_empty() {
+        // The first two and the last (the largest, in dependency order) name every kind of limit
+        // hit in practice; `plan` lists them all.
+        let shown: Vec<&str> = if unsupported.len() <= 3 {
+            unsupported.iter().map(String::as_str).collect()
+        } else {
+            vec![&unsupported[0], &unsupported[1], "...", &unsupported[unsupported.len() - 1]]
+        };
+        return Err(format!(
+            "{} of the {} tables cannot be generated yet: {}; see `qiku-tb plan`",
+            unsupported.len(),
+            rows.len(),
+            shown.join("; ")
+        ));
     }
     let start = Instant::now();
     let opts = GenerateOptions { dir: dir.clone(), compress };
     let progress = super::progress::TermProgress::new(!json, false);
-    let reports = driver::generate_set_with_progress(&materials, &opts, &progress).map_err(|e| e.to_string())?;
+    let reports = driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();
     if json {
         println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
@@ -163,6 +222,108 @@ fn run_generate(names: &[String], max_pieces: usize, dir: PathBuf, compress: boo
         secs
     );
     Ok(())
+}
+
+fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
+    let resolved = resolve(args)?;
+    let rates = Rates::MEASURED;
+    let threads = rayon::current_num_threads();
+    let (rows, totals) = plan::estimate(&resolved, &rates, threads);
+    let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
+    if json {
+        let list: Vec<_> = rows
+            .iter()
+            .zip(&present)
+            .map(|(r, p)| {
+                let mut v = json!(r);
+                v["present"] = json!(p);
+                v
+            })
+            .collect();
+        println!("{}", json!({"dir": dir, "threads": threads, "rates": rates, "tables": list, "totals": totals}));
+        return Ok(());
+    }
+    println!(
+        "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
+        "#", "material", "pieces", "entries", "peak mem", "disk", "time"
+    );
+    for (i, (r, p)) in rows.iter().zip(&present).enumerate() {
+        let mut note = Vec::new();
+        if !r.target {
+            note.push("dependency".to_string());
+        }
+        if *p {
+            note.push(format!("present in {}", dir.display()));
+        }
+        if let Some(why) = &r.unsupported {
+            note.push(format!("CANNOT GENERATE: {why}"));
+        }
+        println!(
+            "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
+            i + 1,
+            r.material.to_string(),
+            r.pieces,
+            r.entries,
+            bytes(r.peak_memory_bytes),
+            bytes(r.disk_bytes),
+            duration(r.seconds),
+            note.join("; ")
+        );
+    }
+    println!(
+        "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
+         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry)",
+        totals.tables,
+        totals.targets,
+        totals.tables - totals.targets,
+        totals.entries,
+        bytes(totals.peak_memory_bytes),
+        bytes(totals.disk_bytes),
+        duration(totals.seconds),
+        rates.entries_per_second(threads) / 1e6,
+        rates.disk_bytes_per_entry,
+        rates.solver_bytes_per_entry
+    );
+    let present_count = present.iter().filter(|p| **p).count();
+    if present_count > 0 {
+        println!("{present_count} of them already present in {} (kept if intact)", dir.display());
+    }
+    if totals.unsupported > 0 {
+        println!(
+            "{} tables cannot be generated yet (marked above): `qiku-tb generate` refuses this selection",
+            totals.unsupported
+        );
+    }
+    Ok(())
+}
+
+/// Bytes in binary units, one decimal.
+fn bytes(n: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+/// Seconds as `12 s`, `3.5 min`, `2.1 h` or `4.0 d`.
+fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 86400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} d", s / 86400.0)
+    }
 }
 
 /// Opens a directory of tables; every file that cannot be used is named on stderr.

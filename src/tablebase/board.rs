@@ -156,7 +156,21 @@ impl<'a> Board<'a> {
     /// moves that do not. Only moves that can expose the king (king moves, moves from the king's
     /// lines or horse-leg squares, moves onto the king's lines) are tested when not in check.
     #[inline]
-    pub fn for_each_move(&self, turn: Color, mut f: impl FnMut(Found)) -> u32 {
+    pub fn for_each_move(&self, turn: Color, f: impl FnMut(Found)) -> u32 {
+        self.moves::<true>(turn, f)
+    }
+
+    /// Calls `f` for every legal move of `turn` that captures, like
+    /// [`for_each_move`](Self::for_each_move) without counting the others: the generator derives
+    /// an entry's capture bound again this way when its counter reaches zero.
+    #[inline]
+    pub fn for_each_capture(&self, turn: Color, f: impl FnMut(Found)) {
+        self.moves::<false>(turn, f);
+    }
+
+    /// [`for_each_move`](Self::for_each_move), counting non-captures only if `QUIET`.
+    #[inline]
+    fn moves<const QUIET: bool>(&self, turn: Color, mut f: impl FnMut(Found)) -> u32 {
         let k = self.king(turn);
         let ks = sqr(k);
         let in_check = self.in_check(turn);
@@ -173,13 +187,14 @@ impl<'a> Board<'a> {
             let tg = self.targets(p, from);
             let must_test_all = in_check || slot == turn.index() || sensitive.contains(sqr(from));
             let quiet_tg = tg - self.occ;
-            if must_test_all {
+            // Non-captures: counted only when wanted (the capture-bound pass skips their checks).
+            if QUIET && must_test_all {
                 for to in quiet_tg {
                     if !self.leaves_check(turn, slot, to.index() as u8, None) {
                         quiet += 1;
                     }
                 }
-            } else {
+            } else if QUIET {
                 quiet += (quiet_tg - lines).count();
                 for to in quiet_tg & lines {
                     if !self.leaves_check(turn, slot, to.index() as u8, None) {

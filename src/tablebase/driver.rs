@@ -1,14 +1,16 @@
 //! Generating a set of tables: dependencies first, one table at a time (each parallel inside),
 //! skipping tables whose files are already present and intact, writing each file atomically.
-//! Memory is bounded by the largest table being solved plus the decoded smaller tables its
-//! captures need (kept while later tables may need them).
+//! Memory is bounded by the largest table being solved plus the decoded smaller tables that it
+//! and later tables of the plan capture into: each is dropped after its last user
+//! ([`plan::last_uses`]).
 
 use super::error::TbError;
 use super::format::{self, TableFile};
 use super::generate::{self, Table};
+use super::material::file_name;
 use super::material::Material;
-use super::material::{file_name, MAX_PIECES};
 use super::rules;
+use super::{plan, select};
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use std::collections::HashMap;
@@ -54,7 +56,9 @@ pub struct TableReport {
 }
 
 /// Generates `materials` (any colour order) and everything their captures need, into
-/// `opts.dir`. Returns one report per table of the plan, in generation order.
+/// `opts.dir`, in the order of [`select::closure`]. Every table of that plan is checked against
+/// the generator's limits ([`generate::check_supported`]) before any work. Returns one report
+/// per table of the plan, in generation order.
 pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
     generate_set_with_progress(materials, opts, &NoProgress)
 }
@@ -72,27 +76,22 @@ pub fn generate_set_with_progress(
     remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr"))
         .map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
-    let mut plan: Vec<Material> = Vec::new();
-    for m in materials {
-        if m.piece_count() > MAX_PIECES {
-            return Err(TbError::TooManyPieces { material: m.to_string(), max: MAX_PIECES });
-        }
-        for dep in m.with_dependencies() {
-            if !plan.contains(&dep) {
-                plan.push(dep);
-            }
-        }
+    let plan = select::closure(materials);
+    for m in &plan {
+        generate::check_supported(m)?;
     }
-    plan.sort_by_key(|m| (m.piece_count(), m.to_string()));
-    let max_pieces = plan.iter().map(|m| m.piece_count()).max().unwrap_or(0);
+    let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
     let mut subs: HashMap<Material, Arc<Table>> = HashMap::new();
     let mut rule_subs: HashMap<Material, Arc<Table>> = HashMap::new();
     let mut reports = Vec::new();
     for (done, material) in plan.into_iter().enumerate() {
+        // Decoded tables no later table captures into are dropped.
+        subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
+        rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         let path = dir.join(file_name(material));
-        let needed_later = material.piece_count() < max_pieces;
+        let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
         let start = Instant::now();
         let mut kept = None;
         if path.exists() {

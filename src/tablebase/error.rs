@@ -142,6 +142,15 @@ pub enum TbError {
         /// The most pieces supported.
         max: usize,
     },
+    /// A table with more entries than the generator can number was requested.
+    TooManyEntries {
+        /// The material.
+        material: String,
+        /// Its entries (both sides to move).
+        entries: u64,
+        /// The most entries the generator supports.
+        max: u64,
+    },
 }
 
 impl TbError {
@@ -193,6 +202,9 @@ impl Clone for TbError {
                 TbError::TooManyPieces { material: material.clone(), max: *max }
             }
             TbError::NoRules { path } => TbError::NoRules { path: path.clone() },
+            TbError::TooManyEntries { material, entries, max } => {
+                TbError::TooManyEntries { material: material.clone(), entries: *entries, max: *max }
+            }
         }
     }
 }
@@ -224,6 +236,10 @@ impl fmt::Display for TbError {
                 f,
                 "{}: missing, so the Asian rules' values are unknown (`qiku-tb generate` writes it beside its table)",
                 path.display()
+            ),
+            TbError::TooManyEntries { material, entries, max } => write!(
+                f,
+                "{material}: {entries} entries, more than the {max} the generator supports (32-bit entry numbers)"
             ),
         }
     }

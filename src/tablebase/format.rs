@@ -150,7 +150,10 @@ fn encode_with(
             let raw = raw_bytes(chunk, width);
             let sum = block_checksum(&raw);
             if compress {
-                if let Ok(z) = zstd::bulk::compress(&raw, ZSTD_LEVEL) {
+                if let Ok(mut z) = zstd::bulk::compress(&raw, ZSTD_LEVEL) {
+                    // The compressor's buffer is sized for the worst case: keeping it would hold
+                    // about a byte per entry of the table until the file is written.
+                    z.shrink_to_fit();
                     if z.len() < raw.len() {
                         return (CODEC_ZSTD, z, sum);
                     }
@@ -330,6 +333,9 @@ impl TableFile {
         let name =
             std::str::from_utf8(&b[32..32 + name_end]).map_err(|_| bad(TbField::Material, "not ASCII".into()))?;
         let material: Material = name.parse().map_err(|e| bad(TbField::Material, format!("{e}")))?;
+        if material.piece_count() > super::index::MAX_PIECES {
+            return Err(bad(TbField::Material, format!("{material}: more pieces than the index scheme supports")));
+        }
         if !material.is_canonical() || !material.has_attackers() {
             return Err(bad(TbField::Material, format!("{material} is not a canonical table material")));
         }

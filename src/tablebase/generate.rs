@@ -1,37 +1,45 @@
 //! Retrograde analysis of one material: DTM for every entry, given the (already solved) tables
-//! that its captures lead to.
+//! that its captures lead to, in 2.25 bytes of memory per entry.
 //!
 //! 1. **Initialisation** (parallel over index chunks): each entry is unranked; overlapping or
 //!    illegal placements are marked illegal. For a legal one, the legal moves are generated:
 //!    captures are resolved at once through the smaller tables; non-captures are only counted
 //!    (the *remaining* counter). No legal move: lost in 0 plies. A capture into a child lost in
-//!    `d` makes the entry won in at most `d + 1` (queued for that level); a capture into a draw
+//!    `d` makes the entry won in at most `d + 1` (pending at that level); a capture into a draw
 //!    or a won-with-capture makes it unlosable; captures into children won in `d` set the lowest
 //!    level `d + 1` at which the entry may be declared lost.
-//! 2. **Levels** `n = 0, 1, 2, ...`: the frontier is every entry whose value was settled at `n`.
-//!    Un-moves of the side that just moved give the predecessors (never captures: those are in
-//!    other tables). If the frontier is lost in `n`, each unsettled predecessor is won in `n + 1`.
-//!    If won in `n`, each unsettled predecessor's counter is decremented; at zero every move loses,
-//!    and the entry is lost in `max(n + 1, capture bound)`. Updates are atomic and the final
-//!    values do not depend on their order, so any thread count gives the same bytes; each level's
-//!    new entries are sorted before they become the next frontier.
+//! 2. **Levels** `n = 0, 1, 2, ...`: the frontier is every entry whose value was settled at `n`,
+//!    a bitmap filled as entries are settled (no frontier lists). Un-moves of the side that just moved give the predecessors (never captures: those
+//!    are in other tables). If the frontier is lost in `n`, each unsettled predecessor is won in
+//!    `n + 1`. If won in `n`, each unsettled predecessor's counter is decremented; at zero every
+//!    move loses, and the entry is lost in `max(n + 1, capture bound)`, the capture bound being
+//!    derived again then from the entry's captures (it is not stored). Updates are atomic and
+//!    the final values do not depend on their order, so any thread count gives the same bytes.
 //! 3. Entries never settled are draws: neither side can force a mate, which includes every
 //!    cycle. Repetition rules (perpetual check, chasing) are not applied.
+//!
+//! **Memory.** The result is a `Vec<u16>` of value codes; while solving, the same allocation is
+//! used as two byte arrays: a 1-byte working value per entry (the value code itself up to level
+//! [`FAR_LEVEL`] - 1, a marker with the level in a side list beyond) and a 1-byte counter (which
+//! also holds an unlosable entry's pending capture win). At the end the bytes are widened into
+//! the codes in place. Besides that: two frontier bitmaps (current and next level), a few bits per
+//! chunk of 8,192 entries, and short lists of the rare entries whose loss waits for a capture
+//! bound. See "Memory" in `docs/TABLEBASES.md`.
 //!
 //! Mirror symmetry: a frontier entry stands for a placement and its mirror image, so its
 //! predecessors are found from one of them and mapped to their canonical entries; see
 //! `Solver::unmoves` for the case of the self-mirrored king pairs.
 
-use super::board::{child_squares, Board};
+use super::board::{child_squares, Board, Found as Move};
 use super::error::TbError;
-use super::index::{kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
+use super::index::{entries_of, kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::value::{self, Counts, ILLEGAL, UNKNOWN};
 use crate::core::{Color, Piece};
 use crate::util::progress::Progress;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A solved table held in memory: the layout and one value code per entry.
@@ -67,66 +75,112 @@ pub(super) struct CaptureTarget {
     pub(super) flip: bool,
 }
 
+/// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
 const CHUNK: usize = 1 << 13;
 
-/// One initialised chunk: entries lost in 0, queued (level, entry) pairs, capture bounds.
-type ChunkInit = (Vec<u32>, Vec<(u16, u32)>, Vec<u16>);
+/// The most entries (both sides to move) of a table the generator accepts.
+pub const MAX_ENTRIES: u64 = u32::MAX as u64 - 1;
+
+/// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
+/// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
+/// for a whole plan before any work, and by [`solve`].
+pub fn check_supported(material: &Material) -> Result<(), TbError> {
+    let m = material.canonical().0;
+    if m.piece_count() > MAX_PIECES {
+        return Err(TbError::TooManyPieces { material: m.to_string(), max: MAX_PIECES });
+    }
+    let entries = entries_of(&m);
+    if entries > MAX_ENTRIES {
+        return Err(TbError::TooManyEntries { material: m.to_string(), entries, max: MAX_ENTRIES });
+    }
+    Ok(())
+}
+
+/// Levels from this one on do not fit a working byte (whose codes stop at `code(FAR_LEVEL - 1)`,
+/// 239, the largest 1-byte code of the file format): their entries hold `FAR` and are listed
+/// with their level.
+pub const FAR_LEVEL: u16 = 238;
+/// The working byte of an entry settled at [`FAR_LEVEL`] or later.
+const FAR: u8 = 255;
+
+/// Counter byte of an entry that a capture keeps from losing; above it, `UNLOSABLE + 1 + j`: also
+/// won by a capture in `2j + 1` plies unless something faster is found. Below it: the number of
+/// non-capture moves not yet known to lose, always below 128: a whole side (two rooks, horses and
+/// cannons, five pawns, two advisors and elephants, the king) has at most 84 + 15 + 8 + 8 + 4.
+const UNLOSABLE: u8 = 128;
+/// The longest capture win a counter byte holds (`UNLOSABLE + 1 + 126 = 255`); longer ones are
+/// listed.
+const MAX_PENDING_WIN: u16 = 2 * 126 + 1;
+
+/// The working byte of an entry settled at `level < FAR_LEVEL`.
+#[inline]
+fn code8(level: u16) -> u8 {
+    debug_assert!(level < FAR_LEVEL);
+    value::code(level) as u8
+}
+
+/// Where the working bytes stop: [`FAR_LEVEL`] and [`MAX_PENDING_WIN`], lowered by the tests to
+/// run the side lists on small tables.
+#[derive(Copy, Clone, Debug)]
+struct Limits {
+    far_level: u16,
+    max_pending_win: u16,
+}
+
+const LIMITS: Limits = Limits { far_level: FAR_LEVEL, max_pending_win: MAX_PENDING_WIN };
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
 /// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
+    solve_with(material, subs, bar, LIMITS)
+}
+
+fn solve_with(
+    material: Material,
+    subs: &HashMap<Material, Arc<Table>>,
+    bar: &dyn Progress,
+    limits: Limits,
+) -> Result<Table, TbError> {
+    check_supported(&material)?;
     let layout = Layout::new(material);
     let captures = capture_targets(&layout, subs)?;
-    let n_entries = layout.entries() as usize;
-    if n_entries >= u32::MAX as usize {
-        return Err(TbError::TooLarge { material: material.to_string(), entries: n_entries as u64 });
-    }
-    let solver = Solver {
-        layout: &layout,
-        captures,
-        val: (0..n_entries).map(|_| AtomicU16::new(UNKNOWN)).collect(),
-        cnt: (0..n_entries).map(|_| AtomicU8::new(0)).collect(),
-        cap: vec![0u16; n_entries],
-    };
-    let mut solver = solver;
-    bar.start(&material.to_string(), n_entries as u64);
+    let n = layout.entries() as usize;
+    bar.start(&material.to_string(), n as u64);
     bar.message("initialising");
-    let (mut frontier, deferred) = solver.initialise(bar);
-    let mut deferred = group_by_level(deferred);
-    let mut level: u16 = 0;
-    loop {
-        bar.message(&format!("level {level}, {} entries", frontier.len()));
-        let (mut next, more) = solver.expand(&frontier, level);
-        for (l, list) in group_by_level(more) {
-            deferred.entry(l).or_default().extend(list);
+    // Zeroed memory: the pages are only committed as they are written.
+    let mut values = vec![0u16; n];
+    let far = {
+        let store: &mut [u16] = &mut values;
+        // Safety: `store` is 2n initialised bytes, exclusively borrowed for this block, and
+        // AtomicU8 has the size and alignment of u8; while the atomic view lives, `store` is not
+        // touched in any other way.
+        let bytes: &[AtomicU8] = unsafe { std::slice::from_raw_parts(store.as_mut_ptr().cast::<AtomicU8>(), 2 * n) };
+        let (val, cnt) = bytes.split_at(n);
+        let solver = Solver { layout: &layout, captures, val, cnt, limits };
+        solver.run(bar)
+    };
+    widen_in_place(&mut values);
+    for (level, list) in far {
+        for q in list {
+            values[q as usize] = value::code(level);
         }
-        let target = level + 1;
-        if let Some(list) = deferred.remove(&target) {
-            let code = value::code(target);
-            for idx in list {
-                if solver.val[idx as usize].compare_exchange(UNKNOWN, code, Relaxed, Relaxed).is_ok() {
-                    next.push(idx);
-                }
-            }
-        }
-        next.par_sort_unstable();
-        if next.is_empty() && deferred.is_empty() {
-            break;
-        }
-        frontier = next;
-        level = target;
     }
-    let values = solver.val.into_iter().map(AtomicU16::into_inner).collect();
     Ok(Table { layout, values })
 }
 
-fn group_by_level(mut list: Vec<(u16, u32)>) -> BTreeMap<u16, Vec<u32>> {
-    list.sort_unstable();
-    let mut out: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
-    for (l, i) in list {
-        out.entry(l).or_default().push(i);
+/// Turns `values`, whose first `len` bytes hold one working byte per entry, into one `u16` code
+/// per entry (the working bytes below [`FAR`] are the codes themselves).
+fn widen_in_place(values: &mut [u16]) {
+    let p = values.as_mut_ptr();
+    for i in (0..values.len()).rev() {
+        // Safety: byte `i` and entry `i` (bytes `2i` and `2i + 1`) lie within the slice. Going
+        // down, entry `i` is written after byte `i` is read, and the bytes still to be read
+        // (`0..i`) lie below `2i`, so none is overwritten before it is read.
+        unsafe {
+            let b = p.cast::<u8>().add(i).read();
+            p.add(i).write(b as u16);
+        }
     }
-    out
 }
 
 pub(super) fn capture_targets(
@@ -173,83 +227,279 @@ pub(super) fn capture_targets(
     Ok(out)
 }
 
+/// What initialisation found besides the bytes it set.
+#[derive(Default)]
+struct Init {
+    /// Losses through captures alone, and capture wins too long for a counter byte: (level, entry).
+    later: Vec<(u16, u64)>,
+    /// The latest level of any of those or of a pending capture win.
+    horizon: u16,
+}
+
 struct Solver<'a> {
     layout: &'a Layout,
     captures: Vec<Option<CaptureTarget>>,
-    val: Vec<AtomicU16>,
-    /// Non-capture moves not yet known to lose; `+ UNLOSABLE` when a capture saves the entry.
-    cnt: Vec<AtomicU8>,
-    /// Lowest level at which the entry may be lost (1 + its longest losing capture).
-    cap: Vec<u16>,
+    /// Working value byte per entry: `UNKNOWN`, `ILLEGAL`, `code8(level)` or [`FAR`].
+    val: &'a [AtomicU8],
+    /// Counter byte per entry (see [`UNLOSABLE`]).
+    cnt: &'a [AtomicU8],
+    limits: Limits,
 }
 
-/// Added to the counter of an entry that a capture keeps from losing: it never reaches zero
-/// (an entry has fewer than 100 non-capture moves).
-const UNLOSABLE: u32 = 100;
+/// What a pass over one chunk found besides the values it set: entries settled at a far level,
+/// losses that wait for a later level, and how many entries it settled.
+#[derive(Default)]
+struct Found {
+    far: Vec<u64>,
+    later: Vec<(u16, u64)>,
+    settled: u64,
+}
+
+impl Found {
+    fn merge(mut self, other: Found) -> Found {
+        self.far.extend(other.far);
+        self.later.extend(other.later);
+        self.settled += other.settled;
+        self
+    }
+}
+
+/// Per-chunk bookkeeping of the level loop.
+struct Chunks {
+    /// Chunks holding an entry settled at the current level, and at the next.
+    cur: Vec<AtomicBool>,
+    next: Vec<AtomicBool>,
+    /// One bit per entry: settled at the current level, and at the next (the frontiers; a
+    /// quarter of a byte an entry for both, and scanned 64 entries a word).
+    bits_cur: Vec<AtomicU64>,
+    bits_next: Vec<AtomicU64>,
+    /// Per chunk, the levels (bit `l`) at which some entry has a pending capture win.
+    pending: Vec<[AtomicU64; 4]>,
+}
+
+/// Frontier bitmap words per chunk.
+const CHUNK_WORDS: usize = CHUNK / 64;
+
+impl Chunks {
+    /// Marks entry `q` as settled at the next level.
+    #[inline]
+    fn mark_next(&self, q: usize) {
+        self.next[q / CHUNK].store(true, Relaxed);
+        self.bits_next[q / 64].fetch_or(1 << (q % 64), Relaxed);
+    }
+
+    fn pending_at(&self, c: usize, level: u16) -> bool {
+        level < 256 && self.pending[c][level as usize / 64].load(Relaxed) >> (level % 64) & 1 != 0
+    }
+}
 
 impl Solver<'_> {
-    /// Step 1. Returns the entries lost in 0 (sorted) and the queued capture results. Works by
-    /// placement, both sides to move at once, so each placement is unranked and set up once.
-    fn initialise(&mut self, bar: &dyn Progress) -> (Vec<u32>, Vec<(u16, u32)>) {
-        let this = &*self;
-        let per = this.layout.per_side as usize;
-        let cap_chunks: Vec<ChunkInit> = (0..per.div_ceil(CHUNK))
+    fn side_and_index(&self, full: usize) -> (Color, u64) {
+        side_and_index(self.layout, full)
+    }
+
+    /// Settles `q` at `level` unless it is settled already.
+    #[inline]
+    fn settle(&self, q: usize, level: u16, chunks: &Chunks, found: &mut Found) {
+        let far = level >= self.limits.far_level;
+        let byte = if far { FAR } else { code8(level) };
+        if self.val[q].compare_exchange(UNKNOWN as u8, byte, Relaxed, Relaxed).is_ok() {
+            found.settled += 1;
+            if !far {
+                chunks.mark_next(q);
+            } else {
+                found.far.push(q as u64);
+            }
+        }
+    }
+
+    /// Steps 1 to 3. Returns the entries settled at far levels, by level.
+    fn run(&self, bar: &dyn Progress) -> Vec<(u16, Vec<u64>)> {
+        let n = self.val.len();
+        let n_chunks = n.div_ceil(CHUNK);
+        let far_level = self.limits.far_level;
+        let mut chunks = Chunks {
+            cur: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
+            next: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
+            bits_cur: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            bits_next: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            pending: (0..n_chunks).map(|_| Default::default()).collect(),
+        };
+        let init = self.initialise(&chunks, bar);
+        // Level 0's frontier was marked in `next`.
+        std::mem::swap(&mut chunks.cur, &mut chunks.next);
+        std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
+        let mut later: Vec<(u16, u64)> = init.later;
+        let mut horizon = init.horizon;
+        let mut far_levels: Vec<(u16, Vec<u64>)> = Vec::new();
+        let mut far_frontier: Vec<u64> = Vec::new();
+        let mut level: u16 = 0;
+        loop {
+            let target = level + 1;
+            bar.message(&format!("level {level}"));
+            let active: Vec<usize> =
+                (0..n_chunks).filter(|&c| chunks.cur[c].load(Relaxed) || chunks.pending_at(c, target)).collect();
+            let mut found = active
+                .par_iter()
+                .map(|&c| {
+                    let mut found = Found::default();
+                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                    if level < far_level && chunks.cur[c].load(Relaxed) {
+                        let words = c * CHUNK_WORDS..((c + 1) * CHUNK_WORDS).min(chunks.bits_cur.len());
+                        for w in words {
+                            // Taken, which also clears the word for its reuse two levels on.
+                            let mut bits = chunks.bits_cur[w].swap(0, Relaxed);
+                            while bits != 0 {
+                                let p = w * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                self.expand(p, level, &chunks, &mut found);
+                            }
+                        }
+                    }
+                    if chunks.pending_at(c, target) {
+                        let want = UNLOSABLE + 1 + ((target - 1) / 2) as u8;
+                        for q in range {
+                            if self.cnt[q].load(Relaxed) == want {
+                                self.settle(q, target, &chunks, &mut found);
+                            }
+                        }
+                    }
+                    found
+                })
+                .reduce(Found::default, Found::merge);
+            if level >= far_level {
+                let more = far_frontier
+                    .par_chunks(CHUNK / 4)
+                    .map(|list| {
+                        let mut found = Found::default();
+                        for &p in list {
+                            self.expand(p as usize, level, &chunks, &mut found);
+                        }
+                        found
+                    })
+                    .reduce(Found::default, Found::merge);
+                found = found.merge(more);
+            }
+            // Losses that waited for a capture bound, and capture wins too long for a counter byte.
+            for &(l, _) in &found.later {
+                horizon = horizon.max(l);
+            }
+            later.append(&mut found.later);
+            let mut rest = Vec::with_capacity(later.len());
+            for (l, q) in later.drain(..) {
+                if l == target {
+                    self.settle(q as usize, target, &chunks, &mut found);
+                } else {
+                    rest.push((l, q));
+                }
+            }
+            later = rest;
+            if level >= far_level || !far_frontier.is_empty() {
+                far_levels.push((level, std::mem::take(&mut far_frontier)));
+            }
+            found.far.par_sort_unstable();
+            far_frontier = found.far;
+            if found.settled == 0 && target >= horizon {
+                if !far_frontier.is_empty() {
+                    far_levels.push((target, far_frontier));
+                }
+                break;
+            }
+            std::mem::swap(&mut chunks.cur, &mut chunks.next);
+            std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
+            chunks.next.par_iter().for_each(|f| f.store(false, Relaxed));
+            level = target;
+        }
+        far_levels.retain(|(_, list)| !list.is_empty());
+        far_levels
+    }
+
+    /// Step 1: every entry's working byte and counter; chunks with entries lost in 0 are marked in
+    /// `chunks.next`, pending capture wins in `chunks.pending`. Works by placement, both sides to
+    /// move at once, so each placement is unranked and set up once.
+    fn initialise(&self, chunks: &Chunks, bar: &dyn Progress) -> Init {
+        let per = self.layout.per_side as usize;
+        (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let start = c * CHUNK;
                 let end = (start + CHUNK).min(per);
-                let mut lost = Vec::new();
-                let mut deferred = Vec::new();
-                let mut caps = vec![0u16; 2 * (end - start)];
-                this.layout.walk(start as u64..end as u64, |idx, sq| {
+                let mut init = Init::default();
+                self.layout.walk(start as u64..end as u64, |idx, sq| {
                     let idx = idx as usize;
-                    let board = Board::new(this.layout, sq);
+                    let board = Board::new(self.layout, sq);
                     for turn in Color::ALL {
                         let full = turn.index() * per + idx;
-                        let (code, cnt, cap, queue) = match &board {
-                            Some(b) => this.init_entry(b, sq, turn),
-                            None => (ILLEGAL, 0, 0, None),
+                        let (code, cnt, queue) = match &board {
+                            Some(b) => self.init_entry(b, sq, turn),
+                            None => (ILLEGAL, 0, None),
                         };
-                        this.val[full].store(code, Relaxed);
-                        this.cnt[full].store(cnt, Relaxed);
-                        caps[turn.index() * (end - start) + idx - start] = cap;
+                        self.val[full].store(code as u8, Relaxed);
+                        self.cnt[full].store(cnt, Relaxed);
                         if code == value::code(0) {
-                            lost.push(full as u32);
+                            chunks.mark_next(full);
                         }
                         if let Some(level) = queue {
-                            deferred.push((level, full as u32));
+                            init.horizon = init.horizon.max(level);
+                            if cnt > UNLOSABLE {
+                                chunks.pending[full / CHUNK][level as usize / 64].fetch_or(1 << (level % 64), Relaxed);
+                            } else {
+                                init.later.push((level, full as u64));
+                            }
                         }
                     }
                 });
                 bar.advance(2 * (end - start) as u64);
-                (lost, deferred, caps)
+                init
             })
-            .collect();
-        let mut lost = Vec::new();
-        let mut deferred = Vec::new();
-        for (c, (l, d, caps)) in cap_chunks.into_iter().enumerate() {
-            lost.extend(l);
-            deferred.extend(d);
-            let (red, black) = caps.split_at(caps.len() / 2);
-            self.cap[c * CHUNK..c * CHUNK + red.len()].copy_from_slice(red);
-            self.cap[per + c * CHUNK..per + c * CHUNK + black.len()].copy_from_slice(black);
-        }
-        lost.par_sort_unstable();
-        (lost, deferred)
+            .reduce(Init::default, |mut a, b| {
+                a.later.extend(b.later);
+                a.horizon = a.horizon.max(b.horizon);
+                a
+            })
     }
 
-    /// One legal-or-not entry's initial value code, counter, capture bound and queued level (a
-    /// capture win, or a loss through captures alone).
-    fn init_entry(&self, board: &Board, sq: &Squares, turn: Color) -> (u16, u8, u16, Option<u16>) {
+    /// One legal-or-not entry's initial value code and counter byte, and the level of its pending
+    /// capture win or of its loss through captures alone. A pending win that fits the counter
+    /// byte is held there (counter above [`UNLOSABLE`]); otherwise it is listed.
+    fn init_entry(&self, board: &Board, sq: &Squares, turn: Color) -> (u16, u8, Option<u16>) {
         if !board.is_legal(turn) {
-            return (ILLEGAL, 0, 0, None);
+            return (ILLEGAL, 0, None);
         }
+        let (quiet, any_capture, unlosable, best_win, loss_bound) = self.moves_summary::<true>(board, sq, turn);
+        if quiet == 0 && !any_capture {
+            return (value::code(0), 0, None);
+        }
+        if let Some(w) = best_win {
+            if w <= self.limits.max_pending_win {
+                return (UNKNOWN, UNLOSABLE + 1 + ((w - 1) / 2) as u8, Some(w));
+            }
+            return (UNKNOWN, UNLOSABLE, Some(w));
+        }
+        if unlosable {
+            return (UNKNOWN, UNLOSABLE, None);
+        }
+        debug_assert!(quiet < UNLOSABLE as u32, "{quiet} non-capture moves");
+        let queue = if quiet == 0 { Some(loss_bound) } else { None };
+        (UNKNOWN, quiet as u8, queue)
+    }
+
+    /// An entry's moves (`QUIET`: non-captures counted too, otherwise the count is 0): the non-capture count, whether it has a capture, whether a capture keeps
+    /// it from losing, the fastest capture win, and the lowest level at which it may be lost
+    /// (1 + its slowest losing capture).
+    #[inline]
+    fn moves_summary<const QUIET: bool>(
+        &self,
+        board: &Board,
+        sq: &Squares,
+        turn: Color,
+    ) -> (u32, bool, bool, Option<u16>, u16) {
         let n = self.layout.pieces.len();
         let mut any_capture = false;
         let mut unlosable = false;
         let mut best_win: Option<u16> = None;
         let mut loss_bound: u16 = 0;
-        let quiet = board.for_each_move(turn, |m| {
+        let on_capture = |m: Move| {
             any_capture = true;
             let Some(victim) = m.captured else { return };
             let Some(target) = &self.captures[victim] else { return };
@@ -269,66 +519,56 @@ impl Solver<'_> {
                 }
                 Some(d) => loss_bound = loss_bound.max(d + 1),
             }
-        });
-        if quiet == 0 && !any_capture {
-            return (value::code(0), 0, 0, None);
-        }
-        let cnt = quiet + if unlosable { UNLOSABLE } else { 0 };
-        let queue = if best_win.is_some() {
-            best_win
-        } else if quiet == 0 && !unlosable {
-            Some(loss_bound)
-        } else {
-            None
         };
-        (UNKNOWN, cnt as u8, loss_bound, queue)
+        let quiet = if QUIET {
+            board.for_each_move(turn, on_capture)
+        } else {
+            board.for_each_capture(turn, on_capture);
+            0
+        };
+        (quiet, any_capture, unlosable, best_win, loss_bound)
     }
 
-    /// Step 2 for one level: returns the entries settled at `level + 1` by the frontier, and
-    /// losses that must wait for a later level because of a capture bound.
-    fn expand(&self, frontier: &[u32], level: u16) -> (Vec<u32>, Vec<(u16, u32)>) {
+    /// The capture bound of entry `q` (1 + its slowest losing capture), derived again from its
+    /// moves when its counter reaches zero: storing it would cost 2 bytes an entry.
+    fn capture_bound(&self, q: usize) -> u16 {
+        let (turn, idx) = self.side_and_index(q);
+        let mut sq = [0u8; MAX_PIECES];
+        self.layout.unrank(idx, &mut sq);
+        match Board::new(self.layout, &sq) {
+            Some(board) => self.moves_summary::<false>(&board, &sq, turn).4,
+            None => 0,
+        }
+    }
+
+    /// Step 2 for one frontier entry `p` settled at `level`: settles its predecessors at
+    /// `level + 1` or lists the losses that must wait for a capture bound.
+    #[inline]
+    fn expand(&self, p: usize, level: u16, chunks: &Chunks, found: &mut Found) {
         let won = level % 2 == 1;
-        let next_code = value::code(level + 1);
-        frontier
-            .par_chunks(CHUNK / 4)
-            .map(|chunk| {
-                let mut next = Vec::new();
-                let mut later = Vec::new();
-                for &p in chunk {
-                    self.unmoves(p as usize, |q| {
-                        let v = &self.val[q];
-                        if v.load(Relaxed) != UNKNOWN {
-                            return;
-                        }
-                        if !won {
-                            if v.compare_exchange(UNKNOWN, next_code, Relaxed, Relaxed).is_ok() {
-                                next.push(q as u32);
-                            }
-                            return;
-                        }
-                        let prev = self.cnt[q].fetch_sub(1, Relaxed);
-                        debug_assert!(prev > 0, "counter underflow at {q}");
-                        if prev == 1 {
-                            let at = self.cap[q].max(level + 1);
-                            if at == level + 1 {
-                                v.store(next_code, Relaxed);
-                                next.push(q as u32);
-                            } else {
-                                later.push((at, q as u32));
-                            }
-                        }
-                    });
+        self.unmoves(p, |q| {
+            if self.val[q].load(Relaxed) != UNKNOWN as u8 {
+                return;
+            }
+            if !won {
+                self.settle(q, level + 1, chunks, found);
+                return;
+            }
+            // Unlosable entries are never lost; their counter byte is not a counter.
+            if self.cnt[q].load(Relaxed) >= UNLOSABLE {
+                return;
+            }
+            let prev = self.cnt[q].fetch_sub(1, Relaxed);
+            debug_assert!(prev > 0, "counter underflow at {q}");
+            if prev == 1 {
+                let at = self.capture_bound(q).max(level + 1);
+                if at == level + 1 {
+                    self.settle(q, at, chunks, found);
+                } else {
+                    found.later.push((at, q as u64));
                 }
-                (next, later)
-            })
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |mut a, b| {
-                    a.0.extend(b.0);
-                    a.1.extend(b.1);
-                    a
-                },
-            )
+            }
+        });
     }
 
     /// Calls `f(entry)` once for every (legal or not) predecessor move into the frontier entry
@@ -346,8 +586,8 @@ impl Solver<'_> {
     }
 }
 
-/// [`Solver::unmoves`] for any solver over `layout`'s entries (side-major, as the value arrays
-/// are laid out): the rule-aware pass walks the same predecessors.
+/// [`Solver::unmoves`] for any pass over `layout`'s entries (side-major, as the value arrays are
+/// laid out): the rule-aware pass walks the same predecessors.
 pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) {
     let (turn, idx) = side_and_index(layout, p);
     let mover = !turn;
@@ -391,4 +631,51 @@ pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) 
 pub(super) fn side_and_index(layout: &Layout, full: usize) -> (Color, u64) {
     let per = layout.per_side as usize;
     (if full < per { Color::Red } else { Color::Black }, (full % per) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::progress::NoProgress;
+
+    /// Solves `names` in order (each one's capture targets listed before it) with `limits`.
+    fn solve_all(names: &[&str], limits: Limits) -> Vec<Vec<u16>> {
+        let mut subs = HashMap::new();
+        let mut out = Vec::new();
+        for name in names {
+            let m: Material = name.parse().unwrap();
+            let t = solve_with(m, &subs, &NoProgress, limits).unwrap();
+            out.push(t.values.clone());
+            subs.insert(m, Arc::new(t));
+        }
+        out
+    }
+
+    /// The side lists (levels past the working byte, capture wins past the counter byte) give
+    /// the same values as the bytes: forced on small tables by lowering both limits.
+    #[test]
+    fn side_lists_give_the_same_values() {
+        let names = ["KNvK", "KPvK", "KRvK", "KNvKA", "KRvKP", "KRvKN"];
+        let normal = solve_all(&names, LIMITS);
+        let max_dtm = normal.iter().flatten().filter_map(|&c| value::dtm_of(c)).max().unwrap();
+        assert!(max_dtm > 10, "{max_dtm}: the limits below must cut inside the tables");
+        for (far_level, max_pending_win) in [(2, 1), (5, 3), (9, 0), (238, 1)] {
+            let limits = Limits { far_level, max_pending_win };
+            assert!(solve_all(&names, limits) == normal, "{limits:?}");
+        }
+    }
+
+    #[test]
+    fn widening_in_place_keeps_every_byte() {
+        for n in [0usize, 1, 2, 3, 17, 1000] {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 % 251) as u8).collect();
+            let mut values = vec![0xFFFFu16; n];
+            // The first n bytes of the buffer hold the working bytes, the rest is garbage.
+            // Safety: the 2n bytes of `values`, exclusively borrowed while `raw` lives.
+            let raw: &mut [u8] = unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), 2 * n) };
+            raw[..n].copy_from_slice(&bytes);
+            widen_in_place(&mut values);
+            assert_eq!(values, bytes.iter().map(|&b| b as u16).collect::<Vec<_>>());
+        }
+    }
 }

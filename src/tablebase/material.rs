@@ -71,6 +71,26 @@ impl Material {
         Role::ALL.iter().any(|r| r.is_attacker() && self.count(color, *r) > 0)
     }
 
+    /// Attacking pieces (rooks, horses, cannons, pawns) of `color`.
+    pub fn attackers(&self, color: Color) -> usize {
+        Role::ALL.iter().filter(|r| r.is_attacker()).map(|r| self.count(color, *r) as usize).sum()
+    }
+
+    /// Defending pieces (advisors, elephants) of `color`.
+    pub fn defenders(&self, color: Color) -> usize {
+        self.count(color, Role::Advisor) as usize + self.count(color, Role::Elephant) as usize
+    }
+
+    /// Attacking pieces of both sides.
+    pub fn attacker_count(&self) -> usize {
+        self.attackers(Color::Red) + self.attackers(Color::Black)
+    }
+
+    /// Defending pieces of both sides.
+    pub fn defender_count(&self) -> usize {
+        self.defenders(Color::Red) + self.defenders(Color::Black)
+    }
+
     /// Without an attacking piece on either side nobody can ever be mated: a dead draw, no table.
     pub fn has_attackers(&self) -> bool {
         self.side_has_attackers(Color::Red) || self.side_has_attackers(Color::Black)

@@ -15,6 +15,8 @@
 //! - [`material`]: material names (`KRNvKR`), canonical colour order, the table list.
 //! - [`index`]: the index scheme (placements to entry numbers, mirror symmetry).
 //! - [`generate`] and [`driver`]: retrograde analysis and the generation of whole sets.
+//! - [`select`]: families, filters and named materials resolved into a work list; [`plan`]:
+//!   its estimated memory, disk and time.
 //! - [`mod@format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
 //!
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
@@ -29,8 +31,10 @@ pub mod format;
 pub mod generate;
 pub mod index;
 pub mod material;
+pub mod plan;
 pub mod probe;
 pub mod rules;
+pub mod select;
 pub mod value;
 pub mod verify;
 pub mod verify_rules;

@@ -1,0 +1,211 @@
+//! Estimates for a work list before any work: entries, peak memory, disk and time of every
+//! table, from rates measured on the project machine ([`Rates::MEASURED`], see
+//! `docs/TABLEBASES.md`), and which tables the generator cannot do yet. `qiku-tb plan` prints
+//! them; [`last_uses`] is also what the generation driver uses to drop tables it no longer needs,
+//! so the memory estimate follows what the driver holds.
+
+use super::generate;
+use super::index::entries_of;
+use super::material::Material;
+use super::select::Resolved;
+use std::collections::HashMap;
+
+/// Rates that turn entries into bytes and seconds.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Rates {
+    /// Entries solved per CPU second (both phases, file written), release build.
+    pub entries_per_cpu_second: f64,
+    /// Share of the threads' time spent working (the rest: serial steps between levels).
+    pub parallel_efficiency: f64,
+    /// File bytes per entry (zstd-compressed value codes).
+    pub disk_bytes_per_entry: f64,
+    /// Peak resident bytes per entry of the table being solved (solver arrays, frontiers,
+    /// encoding).
+    pub solver_bytes_per_entry: f64,
+    /// Resident bytes per entry of a decoded smaller table held for captures (`Vec<u16>`).
+    pub held_bytes_per_entry: f64,
+    /// Resident bytes of the process besides tables.
+    pub base_bytes: f64,
+}
+
+impl Rates {
+    /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
+    /// 2026-11-23: see "Planning" in `docs/TABLEBASES.md` for the commands and figures.
+    pub const MEASURED: Rates = Rates {
+        entries_per_cpu_second: 5.8e6,
+        parallel_efficiency: 0.93,
+        disk_bytes_per_entry: 0.09,
+        solver_bytes_per_entry: 3.2,
+        held_bytes_per_entry: 2.0,
+        base_bytes: 12.0e6,
+    };
+
+    /// Entries per second of wall time with `threads` threads.
+    pub fn entries_per_second(&self, threads: usize) -> f64 {
+        self.entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
+}
+
+/// One table of a plan with its estimates.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlannedTable {
+    /// The material (canonical).
+    #[serde(serialize_with = "as_string")]
+    pub material: Material,
+    /// Pieces, kings included.
+    pub pieces: usize,
+    /// Selected for itself (false: only needed by a selected table's captures).
+    pub target: bool,
+    /// Entries (both sides to move) under today's index scheme.
+    pub entries: u64,
+    /// Estimated peak resident memory while it is solved, smaller tables held included.
+    pub peak_memory_bytes: u64,
+    /// Estimated file size.
+    pub disk_bytes: u64,
+    /// Estimated generation time.
+    pub seconds: f64,
+    /// Why the generator cannot do it yet (`None`: it can).
+    pub unsupported: Option<String>,
+}
+
+fn as_string<S: serde::Serializer>(m: &Material, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(m)
+}
+
+/// Sums over a plan.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Totals {
+    /// Tables in the plan.
+    pub tables: usize,
+    /// Of which selected for themselves.
+    pub targets: usize,
+    /// Of which the generator cannot do yet.
+    pub unsupported: usize,
+    /// Entries of all tables.
+    pub entries: u64,
+    /// The largest peak memory of one table (tables are solved one at a time).
+    pub peak_memory_bytes: u64,
+    /// All files.
+    pub disk_bytes: u64,
+    /// All tables, one after the other.
+    pub seconds: f64,
+}
+
+/// For every table of `plan` (in order) that a later table captures into, the position of the
+/// last such table: a decoded table is needed until then, and no longer.
+pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
+    let mut last = HashMap::new();
+    for (i, m) in plan.iter().enumerate() {
+        for (_, _, sub) in m.captures() {
+            let sub = sub.canonical().0;
+            if sub.has_attackers() {
+                last.insert(sub, i);
+            }
+        }
+    }
+    last
+}
+
+/// The estimates for every table of a resolved selection, in its order, and their totals, for a
+/// generation with `threads` threads.
+pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize) -> (Vec<PlannedTable>, Totals) {
+    let plan = &resolved.plan;
+    let entries: Vec<u64> = plan.iter().map(entries_of).collect();
+    let last = last_uses(plan);
+    let mut tables = Vec::with_capacity(plan.len());
+    let mut totals = Totals { tables: plan.len(), ..Totals::default() };
+    for (i, m) in plan.iter().enumerate() {
+        // What the driver holds while solving table i: earlier tables still captured into by i
+        // or later.
+        let held: u64 = (0..i).filter(|&j| last.get(&plan[j]).is_some_and(|&l| l >= i)).map(|j| entries[j]).sum();
+        let e = entries[i] as f64;
+        let memory = rates.base_bytes + rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * held as f64;
+        let unsupported = generate::check_supported(m).err().map(|e| e.to_string());
+        let row = PlannedTable {
+            material: *m,
+            pieces: m.piece_count(),
+            target: resolved.targets.contains(m),
+            entries: entries[i],
+            peak_memory_bytes: memory as u64,
+            disk_bytes: (rates.disk_bytes_per_entry * e) as u64,
+            seconds: e / rates.entries_per_second(threads),
+            unsupported,
+        };
+        totals.targets += row.target as usize;
+        totals.unsupported += row.unsupported.is_some() as usize;
+        totals.entries = totals.entries.saturating_add(row.entries);
+        totals.peak_memory_bytes = totals.peak_memory_bytes.max(row.peak_memory_bytes);
+        totals.disk_bytes = totals.disk_bytes.saturating_add(row.disk_bytes);
+        totals.seconds += row.seconds;
+        tables.push(row);
+    }
+    (tables, totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::select::{Family, Filters, Selection};
+
+    #[test]
+    fn estimates_follow_entries_and_held_tables() {
+        let rates = Rates {
+            entries_per_cpu_second: 0.5e6,
+            parallel_efficiency: 1.0,
+            disk_bytes_per_entry: 0.5,
+            solver_bytes_per_entry: 4.0,
+            held_bytes_per_entry: 2.0,
+            base_bytes: 0.0,
+        };
+        let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2);
+        let krvk = 2 * 45 * 90;
+        let krvka = 2 * 45 * 90 * 5;
+        assert_eq!(
+            rows.iter().map(|r| (r.material.to_string(), r.target)).collect::<Vec<_>>(),
+            [("KRvK".to_string(), false), ("KRvKA".to_string(), true)]
+        );
+        assert_eq!(rows[0].peak_memory_bytes, 4 * krvk);
+        // KRvK is held (2 bytes an entry) while KRvKA is solved.
+        assert_eq!(rows[1].peak_memory_bytes, 4 * krvka + 2 * krvk);
+        assert_eq!(rows[1].disk_bytes, krvka / 2);
+        assert_eq!(totals.entries, krvk + krvka);
+        assert_eq!(totals.peak_memory_bytes, rows[1].peak_memory_bytes);
+        assert!((totals.seconds - (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
+        assert_eq!((totals.tables, totals.targets, totals.unsupported), (2, 1, 0));
+    }
+
+    #[test]
+    fn unsupported_tables_are_named() {
+        // Family A goes up to 11 pieces (KRAABBvKAABB): within the index's 12 slots.
+        let sel = Selection { family: Some(Family::A), ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        assert_eq!((totals.tables, totals.unsupported), (324, 0));
+        assert_eq!(rows.iter().map(|r| r.pieces).max(), Some(11));
+        // More pieces than the index has slots for.
+        let sel = Selection { materials: vec!["KRRAABBvKPAABB".parse().unwrap()], ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let big = rows.last().unwrap();
+        assert_eq!(big.pieces, 13);
+        assert!(big.unsupported.as_deref().unwrap().contains("more than 12 pieces"), "{big:?}");
+        // Its dependencies have at most 12 pieces; the largest have too many entries.
+        let by_entries = rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES && r.pieces <= 12).count();
+        assert_eq!(totals.unsupported, 1 + by_entries);
+        // Six pieces: the largest tables exceed 32-bit entry numbers.
+        let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
+        assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
+        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES).count());
+        assert!(rows.iter().filter(|r| r.pieces <= 5).all(|r| r.unsupported.is_none()));
+    }
+
+    #[test]
+    fn held_tables_are_dropped_after_their_last_user() {
+        let plan: Vec<Material> = ["KRvK", "KNvK", "KRvKA", "KRNvK"].iter().map(|s| s.parse().unwrap()).collect();
+        let last = last_uses(&plan);
+        assert_eq!(last.get(&plan[0]), Some(&3));
+        assert_eq!(last.get(&plan[1]), Some(&3));
+        assert_eq!(last.get(&plan[2]), None);
+    }
+}

@@ -1,0 +1,134 @@
+//! `qiku-tb plan` and `qiku-tb generate` with families and filters: the same selection, in
+//! dependency order, with unsupported tables reported by `plan` and refused by `generate` before
+//! any work.
+
+use qiku::tablebase::index::entries_of;
+use qiku::tablebase::Material;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qiku_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn qiku_tb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).output().unwrap()
+}
+
+fn plan_json(args: &[&str]) -> Value {
+    let mut all = vec!["plan", "--json"];
+    all.extend_from_slice(args);
+    let out = qiku_tb(&all);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn materials(plan: &Value) -> Vec<Material> {
+    plan["tables"].as_array().unwrap().iter().map(|t| t["material"].as_str().unwrap().parse().unwrap()).collect()
+}
+
+#[test]
+fn plan_lists_families_in_dependency_order_with_totals() {
+    let v = plan_json(&["--family", "b"]);
+    let list = materials(&v);
+    assert_eq!(list.len(), 126, "90 of family B and the 36 single-attacker tables they capture into");
+    assert_eq!(v["totals"]["targets"], 90);
+    for (i, m) in list.iter().enumerate() {
+        for (_, _, sub) in m.captures() {
+            let sub = sub.canonical().0;
+            if sub.has_attackers() {
+                assert!(list[..i].contains(&sub), "{sub} must come before {m}");
+            }
+        }
+    }
+    // Totals are the sums of the rows; entries are recounted here from the piece counts.
+    let rows = v["tables"].as_array().unwrap();
+    let sum = |key: &str| rows.iter().map(|r| r[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(v["totals"]["entries"].as_u64(), Some(sum("entries")));
+    assert_eq!(sum("entries"), list.iter().map(entries_of).sum::<u64>());
+    assert_eq!(v["totals"]["disk_bytes"].as_u64(), Some(sum("disk_bytes")));
+    let peak = rows.iter().map(|r| r["peak_memory_bytes"].as_u64().unwrap()).max();
+    assert_eq!(v["totals"]["peak_memory_bytes"].as_u64(), peak);
+    assert!(rows.iter().all(|r| r["unsupported"].is_null()), "family B fits the generator");
+}
+
+#[test]
+fn unsupported_tables_are_reported_and_refused_before_any_work() {
+    // Family A goes up to 11 pieces (KRAABBvKAABB), within the index's 12 slots.
+    let v = plan_json(&["--family", "a"]);
+    assert_eq!(v["tables"].as_array().unwrap().len(), 324);
+    assert_eq!(v["totals"]["unsupported"], 0);
+    // 13 pieces: more than the index has slots for; of its dependencies (12 pieces at most),
+    // the largest have more entries than the generator numbers.
+    let v = plan_json(&["KRRAABBvKPAABB"]);
+    let rows = v["tables"].as_array().unwrap();
+    for r in rows {
+        let why = r["unsupported"].as_str();
+        let entries = r["entries"].as_u64().unwrap();
+        match r["pieces"].as_u64().unwrap() {
+            13 => assert!(why.unwrap().contains("more than 12 pieces"), "{r}"),
+            _ if entries > u32::MAX as u64 - 1 => assert!(why.unwrap().contains("entries, more than"), "{r}"),
+            _ => assert!(why.is_none(), "{r}"),
+        }
+    }
+    let text = String::from_utf8(qiku_tb(&["plan", "KRRAABBvKPAABB"]).stdout).unwrap();
+    assert!(text.contains("CANNOT GENERATE: KRRAABBvKPAABB"), "{text}");
+
+    let dir = tmp("tb_refuse");
+    let d = dir.to_str().unwrap();
+    for (args, why) in [
+        (vec!["generate", "KRRAABBvKPAABB", "-d", d], "more than 12 pieces"),
+        (vec!["generate", "--max-pieces", "6", "-d", d], "entries, more than"),
+    ] {
+        let out = qiku_tb(&args);
+        assert!(!out.status.success(), "{args:?} must fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot be generated yet") && err.contains(why), "{args:?}: {err}");
+        // Nothing was written: the refusal comes before the first table.
+        let written = std::fs::read_dir(&dir).map(|r| r.count()).unwrap_or(0);
+        assert_eq!(written, 0, "{args:?}");
+    }
+}
+
+#[test]
+fn generate_makes_exactly_the_planned_tables() {
+    let dir = tmp("tb_filters");
+    let d = dir.to_str().unwrap();
+    let filters = ["--max-attackers", "1", "--max-defenders", "1"];
+    let mut plan_args = filters.to_vec();
+    plan_args.extend(["-d", d]);
+    let planned = materials(&plan_json(&plan_args));
+    // One attacker of four kinds, and no defender or one of four kinds (red or black advisor or
+    // elephant).
+    assert_eq!(planned.len(), 4 * 5);
+    let mut args = vec!["generate", "--json"];
+    args.extend(filters);
+    args.extend(["-d", d]);
+    let out = qiku_tb(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let made: Vec<String> =
+        report["tables"].as_array().unwrap().iter().map(|t| t["material"].as_str().unwrap().to_string()).collect();
+    let want: Vec<String> = planned.iter().map(|m| m.to_string()).collect();
+    assert_eq!(made, want);
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".qtb"))
+        .collect();
+    files.sort();
+    let mut want_files: Vec<String> = want.iter().map(|m| format!("{m}.qtb")).collect();
+    want_files.sort();
+    assert_eq!(files, want_files);
+    // Now every table is present, and the plan says so.
+    let v = plan_json(&plan_args);
+    assert!(v["tables"].as_array().unwrap().iter().all(|t| t["present"] == true));
+    // A named material with a filter it does not pass is left out, with a note.
+    let out = qiku_tb(&["plan", "KRNvKR", "KRvKA", "--max-pieces", "4", "-d", d]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KRNvKR left out"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
