@@ -40,7 +40,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 pub const MATERIAL: [Pair; 7] = [p(0, 0), p(90, 80), p(90, 80), p(390, 420), p(900, 920), p(420, 390), p(40, 70)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
-type Table = [[i16; 9]; 10];
+pub type Table = [[i16; 9]; 10];
 
 #[rustfmt::skip]
 const KING_PST: Table = [
@@ -128,11 +128,44 @@ pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST
 /// The piece-square bonus for `piece` standing on `sq`.
 #[inline]
 pub fn pst(piece: Piece, sq: Square) -> Value {
+    Tables::DEFAULT.pst(piece, sq)
+}
+
+/// The row and column of `piece` on `sq` in its role's table (black reads it with the ranks
+/// flipped).
+#[inline]
+pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
     let rel = match piece.color {
         Color::Red => sq,
         Color::Black => sq.flip(),
     };
-    PST[piece.role.index()][9 - rel.rank().index()][rel.file().index()] as Value
+    (9 - rel.rank().index(), rel.file().index())
+}
+
+/// Material and piece-square tables as one value, so that the tuner (`engine::tune`) can
+/// evaluate with tables other than the compiled-in ones; the engine always uses
+/// [`Tables::DEFAULT`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// Material by role, as [`MATERIAL`].
+    pub material: [Pair; 7],
+    /// Piece-square tables by role, as [`PST`].
+    pub pst: [Table; 7],
+}
+
+impl Tables {
+    /// [`MATERIAL`] and [`PST`].
+    pub const DEFAULT: Tables = Tables {
+        material: MATERIAL,
+        pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
+    };
+
+    /// The piece-square bonus for `piece` standing on `sq` in these tables.
+    #[inline]
+    pub fn pst(&self, piece: Piece, sq: Square) -> Value {
+        let (row, col) = table_cell(piece, sq);
+        self.pst[piece.role.index()][row][col] as Value
+    }
 }
 
 /// Weights of the terms beyond material and tables. Kept in one struct so that a term can be
@@ -195,12 +228,12 @@ impl Default for Weights {
 
 /// Attacking weight of each role for the game phase: the middlegame lasts while rooks, horses
 /// and cannons are on the board.
-const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
+pub(crate) const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
 /// Phase of the starting position (2 sides x (2 rooks x 6 + 2 horses x 3 + 2 cannons x 3)).
 pub const PHASE_MAX: i32 = 48;
 
 /// Roles from cheapest to dearest, for "attacked by a cheaper piece".
-const BY_VALUE: [Role; 7] =
+pub(crate) const BY_VALUE: [Role; 7] =
     [Role::Pawn, Role::Advisor, Role::Elephant, Role::Horse, Role::Cannon, Role::Rook, Role::King];
 
 /// The evaluation split into its terms, each from red's point of view, for `qiku analyze --eval`
@@ -241,7 +274,7 @@ struct Attacks {
     all: [Bitboard; 2],
 }
 
-fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
     match piece.role {
         Role::King => attacks::king_attacks(sq),
         Role::Advisor => attacks::advisor_attacks(sq),
@@ -255,12 +288,18 @@ fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
 
 /// Blends a pair by phase.
 #[inline]
-fn taper(v: Pair, phase: i32) -> Value {
+pub(crate) fn taper(v: Pair, phase: i32) -> Value {
     (v.mg * phase + v.eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
+    breakdown_with(pos, &Tables::DEFAULT, w)
+}
+
+/// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
+#[inline]
+pub fn breakdown_with(pos: &Position, tables: &Tables, w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {
@@ -282,8 +321,8 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
         for r in Role::ALL {
             let piece = Piece::new(c, r);
             for sq in pos.pieces(piece) {
-                material[c.index()] += taper(MATERIAL[r.index()], phase);
-                pst_sum[c.index()] += pst(piece, sq);
+                material[c.index()] += taper(tables.material[r.index()], phase);
+                pst_sum[c.index()] += tables.pst(piece, sq);
                 let a = piece_attacks(piece, sq, occ);
                 att.by_role[c.index()][r.index()] |= a;
                 let reach = match r {
@@ -307,7 +346,8 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
-    let relations = [relations(pos, &att, Color::Red, w), relations(pos, &att, Color::Black, w)];
+    let relations =
+        [relations(pos, &att, Color::Red, &tables.material, w), relations(pos, &att, Color::Black, &tables.material, w)];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
 
@@ -332,7 +372,7 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
 }
 
 /// The king's square and its orthogonal and diagonal neighbours.
-fn king_zone(k: Square) -> Bitboard {
+pub(crate) fn king_zone(k: Square) -> Bitboard {
     let mut z = Bitboard::from_square(k);
     for (df, dr) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
         if let Some(s) = k.offset(df, dr) {
@@ -345,7 +385,7 @@ fn king_zone(k: Square) -> Bitboard {
 /// Attack/defence relations of `c`'s pieces: defended pieces earn a small bonus; pieces that are
 /// attacked and undefended, or attacked by a cheaper piece, are threats. Only the side to move's
 /// threats are charged here: the opponent's hanging pieces are won by the quiescence search.
-fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
+fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &Weights) -> Value {
     let (us, them) = (c.index(), (!c).index());
     let mut bonus = 0;
     let (mut first, mut second) = (0, 0);
@@ -360,7 +400,7 @@ fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
         if !att.all[them].contains(sq) {
             continue;
         }
-        let value = MATERIAL[piece.role.index()].mg;
+        let value = material[piece.role.index()].mg;
         let threat = if !defended {
             value
         } else {
@@ -368,7 +408,7 @@ fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
             let cheapest = BY_VALUE[..6]
                 .iter()
                 .find(|r| att.by_role[them][r.index()].contains(sq))
-                .map_or(value, |r| MATERIAL[r.index()].mg);
+                .map_or(value, |r| material[r.index()].mg);
             (value - cheapest).max(0)
         };
         if threat > first {
