@@ -49,6 +49,13 @@ pub struct TuneArgs {
     /// Adam step size in evaluation units.
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// Keep a group of parameters at its current value (repeatable): material, pst, mobility,
+    /// threats, defended, king, tempo (the king's material and the tempo are always kept).
+    #[arg(long, value_name = "GROUP")]
+    fix: Vec<tune::Group>,
+    /// L2 penalty per parameter on its distance from the current value (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -112,7 +119,10 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
         println!("loss before: training {train_before:.6} validation {valid_before:.6}");
     }
-    let fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, ..FitOptions::default() };
+    let mut fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, l2: args.l2, ..FitOptions::default() };
+    for &g in &args.fix {
+        fopts.frozen.extend(tune::group_indices(g));
+    }
     progress.start("fitting", args.epochs as u64);
     let fitted = tune::fit(&data.training, &v0, k, &fopts, |epoch, l| {
         progress.advance(1);
@@ -145,7 +155,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             "games": data.games, "games_used": data.games_used, "without_result": data.without_result,
             "bad_moves": data.bad_moves, "training": data.training.len(), "validation": data.validation.len(),
             "rejected_in_check": data.in_check, "rejected_not_quiet": data.not_quiet, "k": k,
-            "epochs": args.epochs, "lr": args.lr,
+            "epochs": args.epochs, "lr": args.lr, "l2": args.l2,
+            "fixed": args.fix.iter().map(|g| format!("{g:?}").to_lowercase()).collect::<Vec<_>>(),
             "training_loss_before": train_before, "training_loss_after": train_after,
             "validation_loss_before": valid_before, "validation_loss_after": valid_after,
             "validation_eval_loss_before": valid_ref_before, "validation_eval_loss_after": valid_ref_after,

@@ -346,8 +346,10 @@ pub fn breakdown_with(pos: &Position, tables: &Tables, w: &Weights) -> Breakdown
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
-    let relations =
-        [relations(pos, &att, Color::Red, &tables.material, w), relations(pos, &att, Color::Black, &tables.material, w)];
+    let relations = [
+        relations(pos, &att, Color::Red, &tables.material, w),
+        relations(pos, &att, Color::Black, &tables.material, w),
+    ];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
 

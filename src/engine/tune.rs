@@ -282,12 +282,8 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
         }
     }
     dense[TEMPO_AT] += if pos.turn() == Color::Red { 1.0 } else { -1.0 };
-    let terms = dense
-        .iter()
-        .enumerate()
-        .filter(|(_, &c)| c != 0.0)
-        .map(|(i, &c)| (i as ParamIndex, c as f32))
-        .collect();
+    let terms =
+        dense.iter().enumerate().filter(|(_, &c)| c != 0.0).map(|(i, &c)| (i as ParamIndex, c as f32)).collect();
     Trace { terms }
 }
 
@@ -407,11 +403,14 @@ pub struct FitOptions {
     pub learning_rate: f64,
     /// Parameters that keep their starting value (by index in the flat vector).
     pub frozen: Vec<usize>,
+    /// Weight of an L2 penalty `l2 * (x - start)^2` per parameter, added to the loss being
+    /// minimised: it keeps rarely seen table cells near their starting values.
+    pub l2: f64,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { epochs: 400, learning_rate: 1.0, frozen: frozen_by_default() }
+        FitOptions { epochs: 400, learning_rate: 1.0, frozen: frozen_by_default(), l2: 0.0 }
     }
 }
 
@@ -423,15 +422,78 @@ pub fn frozen_by_default() -> Vec<usize> {
     vec![MATERIAL_AT, MATERIAL_AT + 1, TEMPO_AT]
 }
 
+/// A group of parameters, to keep fixed with [`group_indices`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Material values.
+    Material,
+    /// Piece-square tables.
+    Pst,
+    /// Mobility.
+    Mobility,
+    /// The two threat weights.
+    Threats,
+    /// Defended-piece bonuses.
+    Defended,
+    /// King safety: pressure, missing guards, the empty-headed cannon.
+    King,
+    /// The side to move's bonus.
+    Tempo,
+}
+
+impl std::str::FromStr for Group {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Group, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "material" => Group::Material,
+            "pst" => Group::Pst,
+            "mobility" => Group::Mobility,
+            "threats" => Group::Threats,
+            "defended" => Group::Defended,
+            "king" => Group::King,
+            "tempo" => Group::Tempo,
+            _ => {
+                return Err(format!(
+                    "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, tempo)"
+                ))
+            }
+        })
+    }
+}
+
+/// The indices of a group's parameters in the flat vector.
+pub fn group_indices(g: Group) -> std::ops::Range<usize> {
+    match g {
+        Group::Material => MATERIAL_AT..PST_AT,
+        Group::Pst => PST_AT..MOBILITY_AT,
+        Group::Mobility => MOBILITY_AT..THREAT_SECOND_AT,
+        Group::Threats => THREAT_SECOND_AT..DEFENDED_AT,
+        Group::Defended => DEFENDED_AT..EMPTY_CANNON_AT,
+        Group::King => EMPTY_CANNON_AT..TEMPO_AT,
+        Group::Tempo => TEMPO_AT..Params::LEN,
+    }
+}
+
 /// Full-batch Adam from `start` with scale `k`; `on_epoch(epoch, training loss)` after each step.
 /// Returns the fitted vector (not rounded).
-pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &FitOptions, mut on_epoch: impl FnMut(u32, f64)) -> Vec<f64> {
+pub fn fit(
+    samples: &[Sample],
+    start: &[f64],
+    k: f64,
+    opts: &FitOptions,
+    mut on_epoch: impl FnMut(u32, f64),
+) -> Vec<f64> {
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let mut v = start.to_vec();
     let mut m = vec![0.0; v.len()];
     let mut s = vec![0.0; v.len()];
     for epoch in 1..=opts.epochs {
         let (l, mut g) = loss_and_gradient(samples, &v, k);
+        if opts.l2 > 0.0 {
+            for ((g, x), x0) in g.iter_mut().zip(&v).zip(start) {
+                *g += 2.0 * opts.l2 * (x - x0);
+            }
+        }
         for &i in &opts.frozen {
             if let Some(x) = g.get_mut(i) {
                 *x = 0.0;
@@ -679,7 +741,8 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
         };
         pos.make_move(m);
         let ply = ply as u64 + 1;
-        if ply <= opts.skip_plies as u64 || mix(game_key ^ ply.wrapping_mul(0x2545_F491_4F6C_DD1D)) % opts.every.max(1) as u64 != 0
+        if ply <= opts.skip_plies as u64
+            || mix(game_key ^ ply.wrapping_mul(0x2545_F491_4F6C_DD1D)) % opts.every.max(1) as u64 != 0
         {
             continue;
         }
@@ -885,7 +948,16 @@ mod tests {
             .iter()
             .map(|p| {
                 let e = params.evaluate(p) as f64;
-                Sample { trace: trace(p, &params), result: if e > 20.0 { 1.0 } else if e < -20.0 { 0.0 } else { 0.5 } }
+                Sample {
+                    trace: trace(p, &params),
+                    result: if e > 20.0 {
+                        1.0
+                    } else if e < -20.0 {
+                        0.0
+                    } else {
+                        0.5
+                    },
+                }
             })
             .collect();
         let k = fit_k(&samples, &v);
