@@ -994,6 +994,41 @@ mod tests {
     }
 
     #[test]
+    fn collect_reads_games_and_reports_bad_moves() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("games.pgn");
+        let mut text = String::new();
+        // Two good games with results, one without, one with an illegal move at ply 3.
+        for (result, moves) in [
+            ("1-0", "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b2b6 a9b9 5. b0c2 g6g5 6. a0b0 c9e7"),
+            ("1/2-1/2", "1. c3c4 b9c7 2. b0c2 a9b9 3. a0b0 h9g7 4. b2b6 i9h9 5. h0g2 g6g5 6. i0h0 c9e7"),
+            ("*", "1. h2e2 h9g7"),
+            ("0-1", "1. h2e2 h9g7 2. e2e9 b9c7"),
+        ] {
+            text.push_str(&format!("[Result \"{result}\"]\n\n{moves} {result}\n\n"));
+        }
+        std::fs::write(&path, text).expect("write");
+        let opts = CollectOptions { skip_plies: 2, every: 1, validation_percent: 0, ..CollectOptions::default() };
+        let data =
+            collect(std::slice::from_ref(&path), &opts, &Params::DEFAULT, &crate::util::NoProgress).expect("collect");
+        assert_eq!((data.games, data.games_used, data.without_result, data.bad_moves), (4, 3, 1, 1));
+        assert!(data.validation.is_empty());
+        // Plies 3-12 of two games and ply 3 of none (the bad move): at most 20 positions, all
+        // quiet ones kept, each with the game's result.
+        let kept = data.training.len() as u64;
+        assert_eq!(kept + data.in_check + data.not_quiet, 20, "{data:?}");
+        assert!(kept > 0);
+        assert!(data.training.iter().all(|s| s.result == 1.0 || s.result == 0.5));
+        let e = &data.first_errors[0];
+        assert!(e.contains("games.pgn") && e.contains("game 4") && e.contains("e2e9") && e.contains("line"), "{e}");
+        // A missing file is an error naming it.
+        let missing = dir.path().join("missing.pgn");
+        let err = collect(&[missing], &opts, &Params::DEFAULT, &crate::util::NoProgress).expect_err("missing file");
+        assert!(err.to_string().contains("missing.pgn"), "{err}");
+        assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
     fn quiet_filter() {
         // Start position: nothing to capture profitably.
         assert!(is_quiet(&Position::startpos(), &Weights::DEFAULT, 8));
