@@ -3,7 +3,8 @@
 //! and optionally writes the tuned parameters as Rust source for `src/engine/eval.rs`.
 
 use super::progress::TermProgress;
-use crate::engine::tune::{self, CollectOptions, FitOptions, Params};
+use crate::engine::tune::collect::{self, CollectOptions};
+use crate::engine::tune::{self, FitOptions, Params};
 use crate::util::progress::Progress;
 use clap::Args;
 use std::path::PathBuf;
@@ -91,7 +92,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         ..CollectOptions::default()
     };
     let start = Params::DEFAULT;
-    let data = tune::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
+    let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
     for e in &data.first_errors {
         eprintln!("warning: {e}");
     }
