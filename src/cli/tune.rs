@@ -19,12 +19,13 @@ cannot beat the static evaluation (a quiet position). Games are split by a hash 
 --validation percent held out. The logistic scale k (expected score = 1/(1+e^(-k*eval))) is fitted
 first; then material, piece-square tables (mirrored squares tied), mobility, threats, defended
 pieces, king safety and the empty-headed cannon are fitted by full-batch Adam on the mean squared
-error. The king's material and the tempo bonus stay fixed. Results are identical for any
---threads.
+error. The king's material and the tempo bonus stay fixed. Tuning starts from the evaluation
+compiled into this binary. Results are identical for any --threads.
 
-  qiku tune --pgn books/games/ccpd-iccs.pgn.zst --epochs 400 --emit tuned.rs
+  qiku tune --pgn books/games/ccpd-iccs.pgn.zst --every 3 --epochs 1000 --emit tuned.rs
 
---emit writes the tuned constants as Rust, to paste into src/engine/eval.rs.";
+(the defaults; the command that produced the current numbers). --emit writes the tuned constants
+as Rust, to paste into src/engine/eval.rs; --json prints the figures as one object.";
 
 /// Arguments of `qiku tune`.
 #[derive(Args, Debug)]
@@ -36,7 +37,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 10)]
     skip_plies: u32,
     /// Keep about one position in this many.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     every: u32,
     /// Percentage of the games held out for validation.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
@@ -45,7 +46,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0)]
     max_games: u64,
     /// Adam steps (full passes over the training positions).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 1000)]
     epochs: u32,
     /// Adam step size in evaluation units.
     #[arg(long, default_value_t = 1.0)]

@@ -29,7 +29,7 @@ pub struct CollectOptions {
 
 impl Default for CollectOptions {
     fn default() -> Self {
-        CollectOptions { skip_plies: 10, every: 4, validation_percent: 10, max_games: 0, quiet_depth: 8 }
+        CollectOptions { skip_plies: 10, every: 3, validation_percent: 10, max_games: 0, quiet_depth: 8 }
     }
 }
 

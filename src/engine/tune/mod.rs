@@ -407,7 +407,7 @@ pub struct FitOptions {
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { epochs: 400, learning_rate: 1.0, frozen: frozen_by_default(), l2: 0.0 }
+        FitOptions { epochs: 1000, learning_rate: 1.0, frozen: frozen_by_default(), l2: 0.0 }
     }
 }
 
