@@ -77,9 +77,10 @@ fn material_up_is_better_than_material_down() {
         s.set(sq.parse().unwrap(), None);
         breakdown(&Position::from_setup(&s).unwrap(), &Weights::DEFAULT).total
     };
-    // Red's view: red losing a piece is worse, black losing one is better, by about its value.
+    // Red's view: red losing a piece is worse, black losing one is better, by about its value (the
+    // tuned values of the opening: rook about 500, cannon 290, horse 160, advisor 160, pawn 14).
     for (red_sq, black_sq, at_least) in
-        [("a0", "a9", 700), ("b0", "b9", 300), ("b2", "b7", 300), ("c3", "c6", 20), ("d0", "d9", 40)]
+        [("a0", "a9", 450), ("b0", "b9", 120), ("b2", "b7", 250), ("c3", "c6", 10), ("d0", "d9", 120)]
     {
         assert!(without(red_sq) < base - at_least, "red without {red_sq}");
         assert!(without(black_sq) > base + at_least, "black without {black_sq}");

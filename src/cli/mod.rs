@@ -9,6 +9,7 @@ pub mod progress;
 pub mod qiku;
 pub mod renju;
 pub mod tb;
+pub mod tune;
 
 use std::io::IsTerminal;
 

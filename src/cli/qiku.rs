@@ -84,6 +84,10 @@ enum Command {
     /// Renju (15x15 five-in-a-row, RIF rules): forbidden points, valuation, game judge, and a
     /// Gomocup-protocol player (the default).
     Renju(super::renju::RenjuArgs),
+    /// Fit the evaluation's parameters to game results (Texel tuning) and report the training
+    /// and validation loss before and after.
+    #[command(long_about = super::tune::TUNE_HELP)]
+    Tune(super::tune::TuneArgs),
 }
 
 const MATCH_HELP: &str = "Play two UCI/UCCI engines against each other with qiku's rules as referee.
@@ -250,6 +254,7 @@ pub fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Renju(args)) => super::renju::run(&args),
+        Some(Command::Tune(args)) => super::tune::run(&args),
         Some(Command::Show { fen }) => super::parse_position(&fen)
             .map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
             .map_err(|e| e.to_string()),

@@ -6,6 +6,9 @@
 //! flipped. The tables are left-right symmetric, so the evaluation of a position and of its mirror
 //! image are equal (tested). `docs/ENGINE.md` describes every term.
 //!
+//! The numbers (material, tables and [`Weights::DEFAULT`]) are fitted to master-game results by
+//! `qiku tune` (Texel's method, `engine::tune`); the note above [`MATERIAL`] says how.
+//!
 //! The evaluation is a pure function of the placement and the side to move: no hidden state, so
 //! it can be called from any number of search threads.
 
@@ -13,7 +16,7 @@ use crate::core::attacks;
 use crate::core::{Bitboard, Color, Piece, Position, Role, Square};
 
 /// Scores in centipawn-like units. Uncrossed pawns are weak in Xiangqi, so the unit is smaller
-/// than a pawn: a rook is about 900.
+/// than a pawn: a rook is worth about 500 in the opening and more as the board empties.
 pub type Value = i32;
 
 /// The score (kept with [`Value`], the scale it belongs to) of delivering mate now; a mate in `n` plies scores `MATE - n`.
@@ -34,92 +37,121 @@ const fn p(mg: Value, eg: Value) -> Pair {
     Pair { mg, eg }
 }
 
-/// Material by role (king, advisor, elephant, horse, rook, cannon, pawn). The horse gains and the
-/// cannon loses as the board empties (a cannon needs screens); a pawn is worth more in the
-/// endgame. The piece-square tables add to these.
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(90, 80), p(90, 80), p(390, 420), p(900, 920), p(420, 390), p(40, 70)];
+/// Material by role (king, advisor, elephant, horse, rook, cannon, pawn). The piece-square tables
+/// add to these.
+///
+/// How these numbers, the tables below and [`Weights::DEFAULT`] were produced (issue 14): from the
+/// hand-set values of commit dd1f3b0 (kept in git history and in the table of `docs/ENGINE.md`'s
+/// "Tuning" section), `qiku tune --every 3 --epochs 1000 --threads 2 --emit tuned.rs` on
+/// `books/games/ccpd-iccs.pgn.zst` (25,368 games, 25,241 with a result; plies 11 on, one position
+/// in about 3, quiet and not in check): 359,790 training and 40,426 validation positions (10% of
+/// the games), k = 0.005336 per unit, Adam at step 1.0, the king's material and the tempo fixed.
+/// Mean squared error, training 0.127490 -> 0.118309, validation 0.127284 -> 0.117684 (0.127313
+/// -> 0.117814 with the engine's own integer evaluation). Kept because a match said so: 200
+/// games, 30,000 nodes a move, against the hand-set evaluation, +105 =50 -45, +107.5 +/- 43.3 Elo.
+/// The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
+/// moves value into the tables and mobility: read them together, not one by one.
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(180, 56), p(182, 81), p(197, 517), p(424, 1346), p(265, 552), p(40, 131)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
-type Table = [[i16; 9]; 10];
+pub type Table = [[i16; 9]; 10];
 
 #[rustfmt::skip]
 const KING_PST: Table = [
-    [0; 9], [0; 9], [0; 9], [0; 9], [0; 9], [0; 9], [0; 9],
-    [0, 0, 0, -12, -12, -12, 0, 0, 0],  // rank 2: a king pushed up is exposed
-    [0, 0, 0,  -2,  -2,  -2, 0, 0, 0],  // rank 1
-    [0, 0, 0,   8,  12,   8, 0, 0, 0],  // rank 0: at home, best in the centre
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0, -97, -78, -97,   0,   0,   0],
+    [   0,   0,   0, -13,  11, -13,   0,   0,   0],
+    [   0,   0,   0,  21,  33,  21,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
 const ADVISOR_PST: Table = [
-    [0; 9], [0; 9], [0; 9], [0; 9], [0; 9], [0; 9], [0; 9],
-    [0, 0, 0, -2, 0, -2, 0, 0, 0],      // rank 2
-    [0, 0, 0,  0, 6,  0, 0, 0, 0],      // rank 1: the palace centre guards both sides
-    [0, 0, 0,  0, 0,  0, 0, 0, 0],      // rank 0
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   9,   0,   9,   0,   0,   0],
+    [   0,   0,   0,   0,  26,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
 const ELEPHANT_PST: Table = [
-    [0; 9], [0; 9], [0; 9], [0; 9], [0; 9],
-    [0, 0, -2, 0, 0, 0, -2, 0, 0],      // rank 4: at the river the elephant leaves the king
-    [0; 9],
-    [-4, 0, 0, 0, 6, 0, 0, 0, -4],      // rank 2: e2 links both elephants
-    [0; 9],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],        // rank 0
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   4,   0,   0,   0,   4,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,  30,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,  19,   0,   0,   0,  19,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [  0, -8,  0,  8,  0,  8,  0, -8,   0],  // rank 9
-    [  0,  8, 24, 16,  4, 16, 24,  8,   0],  // rank 8: the "horse at the palace corner" squares
-    [  8, 16, 20, 24, 20, 24, 20, 16,   8],
-    [  8, 28, 20, 28, 20, 28, 20, 28,   8],
-    [  0, 16, 16, 24, 28, 24, 16, 16,   0],  // rank 5: just across the river
-    [  0, 12, 18, 20, 24, 20, 18, 12,   0],  // rank 4
-    [  4,  8, 12,  8, 16,  8, 12,  8,   4],
-    [  4,  4,  8, 10,  0, 10,  8,  4,   4],
-    [-12,  0,  4,  8,-24,  8,  4,  0, -12],  // rank 1: a horse on e1 blocks the palace
-    [ -8,-12,  0, -8,  0, -8,  0,-12,  -8],  // rank 0
+    [   3, -49,  40,  94,  41,  94,  40, -49,   3],
+    [  -6,  29,  86,  49,  27,  49,  86,  29,  -6],
+    [  68,  30,   9,  64,  64,  64,   9,  30,  68],
+    [ -16,  84,  12,  66,  -2,  66,  12,  84, -16],
+    [  -6,  16,  16,  52,  35,  52,  16,  16,  -6],
+    [  11, -11,  36,  12,  24,  12,  36, -11,  11],
+    [ -17, -37, -15,   0,  19,   0, -15, -37, -17],
+    [ -44, -31, -34,  23, -41,  23, -34, -31, -44],
+    [ -81, -74, -39, -46, -49, -46, -39, -74, -81],
+    [-108, -68, -81, -75,-154, -75, -81, -68,-108],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [ -4,  8,  4, 14, 16, 14,  4,  8,  -4],  // rank 9
-    [  8, 16, 12, 22, 40, 22, 12, 16,   8],  // rank 8: the rook at the enemy's throat
-    [  0,  8,  4, 16, 20, 16,  4,  8,   0],
-    [ 10, 18, 18, 22, 22, 22, 18, 18,  10],
-    [ 12, 16, 16, 20, 22, 20, 16, 16,  12],  // rank 5
-    [ 12, 18, 18, 20, 22, 20, 18, 18,  12],  // rank 4: the rook on its river bank
-    [  0, 10,  0, 16, 20, 16,  0, 10,   0],
-    [-10,  8,  0, 16, 16, 16,  0,  8, -10],
-    [ -4,  8,  4, 16,  0, 16,  4,  8,  -4],
-    [-20,  8,  0, 16,  0, 16,  0,  8, -20],  // rank 0: an undeveloped corner rook
+    [  11,  25,  23,  24,  90,  24,  23,  25,  11],
+    [  -6,  31,  11,  36,  93,  36,  11,  31,  -6],
+    [   5,  14,  15,  36,  66,  36,  15,  14,   5],
+    [  16,  26,  37,  14,  34,  14,  37,  26,  16],
+    [ -11,  13,  27,   3,  25,   3,  27,  13, -11],
+    [  -1,  12,  19,  10,  16,  10,  19,  12,  -1],
+    [   6,  19,  15,  14,  41,  14,  15,  19,   6],
+    [ -37, -14,  -7, -15, -28, -15,  -7, -14, -37],
+    [ -32, -21,   1, -23, -75, -23,   1, -21, -32],
+    [ -66, -16, -35, -35,-282, -35, -35, -16, -66],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [ 16, 16,  8, -2, -4, -2,  8, 16,  16],  // rank 9: the "bottom cannon" behind the enemy lines
-    [ 12, 12,  8,  0, -6,  0,  8, 12,  12],
-    [ 10, 10,  8, -2,  0, -2,  8, 10,  10],
-    [  8, 14, 14, 12, 16, 12, 14, 14,   8],
-    [  8,  8,  8,  8, 16,  8,  8,  8,   8],  // rank 5
-    [  6,  8, 14,  8, 16,  8, 14,  8,   6],
-    [  8,  8,  8,  8,  8,  8,  8,  8,   8],
-    [ 10,  8, 16, 14, 18, 14, 16,  8,  10],  // rank 2: the central cannon on e2
-    [  8, 10, 12, 12, 12, 12, 12, 10,   8],
-    [  8,  8, 10, 14, 14, 14, 10,  8,   8],  // rank 0
+    [  42,  39, -30, -59, -78, -59, -30,  39,  42],
+    [  -8,   0, -13, -21, -33, -21, -13,   0,  -8],
+    [  32, -10, -17, -56, -57, -56, -17, -10,  32],
+    [  15,  -1,   6,  -3,  40,  -3,   6,  -1,  15],
+    [  15,  -2,   7,   8,  46,   8,   7,  -2,  15],
+    [   6, -12,  -9, -24,  26, -24,  -9, -12,   6],
+    [ -10, -21,   7,  -1,  20,  -1,   7, -21, -10],
+    [   1, -12,  15,   9,  20,   9,  15, -12,   1],
+    [  21,   2,  31,  16,  37,  16,  31,   2,  21],
+    [   8,  -5, -14,  21,  40,  21, -14,  -5,   8],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [  0,  0,  0,  4,  8,  4,  0,  0,   0],  // rank 9: an "old pawn" on the last rank is weak
-    [ 40, 50, 70, 90, 95, 90, 70, 50,  40],  // rank 8: next to the palace
-    [ 40, 50, 66, 80, 80, 80, 66, 50,  40],
-    [ 40, 48, 56, 62, 66, 62, 56, 48,  40],
-    [ 20, 30, 36, 50, 56, 50, 36, 30,  20],  // rank 5: just across the river
-    [  0,  0,  8,  0, 14,  0,  8,  0,   0],  // rank 4: advanced to the river bank
-    [  0,  0,  0,  0, 10,  0,  0,  0,   0],  // rank 3: start squares
-    [0; 9], [0; 9], [0; 9],
+    [ -35, -36, -31,  60,-253,  60, -31, -36, -35],
+    [  18,  58,  80, 140, 328, 140,  80,  58,  18],
+    [  14,  78,  95, 190, 195, 190,  95,  78,  14],
+    [  47,  60,  78, 119, 119, 119,  78,  60,  47],
+    [  14,  44,  45, 107,  95, 107,  45,  44,  14],
+    [ -19,   0,   1,   0,  33,   0,   1,   0, -19],
+    [ -30,   0, -29,   0,  26,   0, -29,   0, -30],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 
 /// The tables by role index.
@@ -128,11 +160,44 @@ pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST
 /// The piece-square bonus for `piece` standing on `sq`.
 #[inline]
 pub fn pst(piece: Piece, sq: Square) -> Value {
+    Tables::DEFAULT.pst(piece, sq)
+}
+
+/// The row and column of `piece` on `sq` in its role's table (black reads it with the ranks
+/// flipped).
+#[inline]
+pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
     let rel = match piece.color {
         Color::Red => sq,
         Color::Black => sq.flip(),
     };
-    PST[piece.role.index()][9 - rel.rank().index()][rel.file().index()] as Value
+    (9 - rel.rank().index(), rel.file().index())
+}
+
+/// Material and piece-square tables as one value, so that the tuner (`engine::tune`) can
+/// evaluate with tables other than the compiled-in ones; the engine always uses
+/// [`Tables::DEFAULT`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// Material by role, as [`MATERIAL`].
+    pub material: [Pair; 7],
+    /// Piece-square tables by role, as [`PST`].
+    pub pst: [Table; 7],
+}
+
+impl Tables {
+    /// [`MATERIAL`] and [`PST`].
+    pub const DEFAULT: Tables = Tables {
+        material: MATERIAL,
+        pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
+    };
+
+    /// The piece-square bonus for `piece` standing on `sq` in these tables.
+    #[inline]
+    pub fn pst(&self, piece: Piece, sq: Square) -> Value {
+        let (row, col) = table_cell(piece, sq);
+        self.pst[piece.role.index()][row][col] as Value
+    }
 }
 
 /// Weights of the terms beyond material and tables. Kept in one struct so that a term can be
@@ -164,13 +229,13 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(0, 0), p(1, 1), p(1, 1), p(8, 8), p(3, 3), p(2, 2), p(0, 0)],
-        threat_second: 24,
-        threat_first: 6,
-        defended: [0, 2, 2, 6, 4, 5, 3],
-        empty_cannon: p(60, 30),
-        king_pressure: 2,
-        missing_guard: 6,
+        mobility: [p(-18, 23), p(0, 2), p(3, -5), p(10, 9), p(3, 5), p(2, 4), p(3, -5)],
+        threat_second: 17,
+        threat_first: 4,
+        defended: [0, 11, 5, 1, 4, 3, 4],
+        empty_cannon: p(136, -53),
+        king_pressure: 1,
+        missing_guard: -6,
         tempo: 10,
     };
 
@@ -195,12 +260,12 @@ impl Default for Weights {
 
 /// Attacking weight of each role for the game phase: the middlegame lasts while rooks, horses
 /// and cannons are on the board.
-const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
+pub(crate) const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
 /// Phase of the starting position (2 sides x (2 rooks x 6 + 2 horses x 3 + 2 cannons x 3)).
 pub const PHASE_MAX: i32 = 48;
 
 /// Roles from cheapest to dearest, for "attacked by a cheaper piece".
-const BY_VALUE: [Role; 7] =
+pub(crate) const BY_VALUE: [Role; 7] =
     [Role::Pawn, Role::Advisor, Role::Elephant, Role::Horse, Role::Cannon, Role::Rook, Role::King];
 
 /// The evaluation split into its terms, each from red's point of view, for `qiku analyze --eval`
@@ -241,7 +306,7 @@ struct Attacks {
     all: [Bitboard; 2],
 }
 
-fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+pub(crate) fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
     match piece.role {
         Role::King => attacks::king_attacks(sq),
         Role::Advisor => attacks::advisor_attacks(sq),
@@ -255,12 +320,18 @@ fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
 
 /// Blends a pair by phase.
 #[inline]
-fn taper(v: Pair, phase: i32) -> Value {
+pub(crate) fn taper(v: Pair, phase: i32) -> Value {
     (v.mg * phase + v.eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
+    breakdown_with(pos, &Tables::DEFAULT, w)
+}
+
+/// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
+#[inline]
+pub fn breakdown_with(pos: &Position, tables: &Tables, w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {
@@ -282,8 +353,8 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
         for r in Role::ALL {
             let piece = Piece::new(c, r);
             for sq in pos.pieces(piece) {
-                material[c.index()] += taper(MATERIAL[r.index()], phase);
-                pst_sum[c.index()] += pst(piece, sq);
+                material[c.index()] += taper(tables.material[r.index()], phase);
+                pst_sum[c.index()] += tables.pst(piece, sq);
                 let a = piece_attacks(piece, sq, occ);
                 att.by_role[c.index()][r.index()] |= a;
                 let reach = match r {
@@ -307,7 +378,10 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
-    let relations = [relations(pos, &att, Color::Red, w), relations(pos, &att, Color::Black, w)];
+    let relations = [
+        relations(pos, &att, Color::Red, &tables.material, w),
+        relations(pos, &att, Color::Black, &tables.material, w),
+    ];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
 
@@ -332,7 +406,7 @@ pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
 }
 
 /// The king's square and its orthogonal and diagonal neighbours.
-fn king_zone(k: Square) -> Bitboard {
+pub(crate) fn king_zone(k: Square) -> Bitboard {
     let mut z = Bitboard::from_square(k);
     for (df, dr) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
         if let Some(s) = k.offset(df, dr) {
@@ -345,7 +419,7 @@ fn king_zone(k: Square) -> Bitboard {
 /// Attack/defence relations of `c`'s pieces: defended pieces earn a small bonus; pieces that are
 /// attacked and undefended, or attacked by a cheaper piece, are threats. Only the side to move's
 /// threats are charged here: the opponent's hanging pieces are won by the quiescence search.
-fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
+fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &Weights) -> Value {
     let (us, them) = (c.index(), (!c).index());
     let mut bonus = 0;
     let (mut first, mut second) = (0, 0);
@@ -360,7 +434,7 @@ fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
         if !att.all[them].contains(sq) {
             continue;
         }
-        let value = MATERIAL[piece.role.index()].mg;
+        let value = material[piece.role.index()].mg;
         let threat = if !defended {
             value
         } else {
@@ -368,7 +442,7 @@ fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
             let cheapest = BY_VALUE[..6]
                 .iter()
                 .find(|r| att.by_role[them][r.index()].contains(sq))
-                .map_or(value, |r| MATERIAL[r.index()].mg);
+                .map_or(value, |r| material[r.index()].mg);
             (value - cheapest).max(0)
         };
         if threat > first {
