@@ -267,3 +267,45 @@ fn rule_openings() {
     std::fs::write(&out, picked.join("\n") + "\n").unwrap();
     eprintln!("{} of {} rule-decided positions written to {out}: {per_table:?}", picked.len(), all.len());
 }
+
+/// Companions are refused when they do not fit: a `.qtr` under a `.qtb` name (metric 2 where
+/// metric 1 belongs) and the reverse, a companion without its table, a truncated companion; a
+/// table without its companion answers plain values and names the missing file under the rules.
+#[test]
+fn misplaced_or_damaged_companions_are_refused() {
+    let dir = fresh_dir("rules_hostile", &["KRvKN"]);
+    let qtb = dir.join("KRvKN.qtb");
+    let qtr = dir.join("KRvKN.qtr");
+    let (table, companion) = (std::fs::read(&qtb).unwrap(), std::fs::read(&qtr).unwrap());
+    let fen = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1"; // drawn without the rule, won with it
+    let pos = Position::from_fen(fen).unwrap();
+    // Swapped contents: each is refused for its metric, naming the file.
+    std::fs::write(&qtb, &companion).unwrap();
+    std::fs::write(&qtr, &table).unwrap();
+    let err = qiku::tablebase::format::TableFile::open(&qtb).err().unwrap().to_string();
+    assert!(err.contains("KRvKN.qtb") && err.contains("metric"), "{err}");
+    let err = qiku::tablebase::format::TableFile::open(&qtr).err().unwrap().to_string();
+    assert!(err.contains("KRvKN.qtr") && err.contains("metric"), "{err}");
+    // Truncated companion: a problem of the directory, and the probe under the rules fails.
+    std::fs::write(&qtb, &table).unwrap();
+    std::fs::write(&qtr, &companion[..companion.len() / 2]).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.problems().len(), 1, "{:?}", tb.problems());
+    assert!(tb.probe_with(&pos, Rules::Asian).is_err());
+    assert_eq!(tb.probe(&pos).unwrap().unwrap().wdl, Wdl::Draw);
+    // No companion: plain values still, and under the rules an error naming the missing file.
+    std::fs::remove_file(&qtr).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert!(tb.problems().is_empty());
+    let err = tb.probe_with(&pos, Rules::Asian).err().unwrap().to_string();
+    assert!(err.contains("KRvKN.qtr") && err.contains("missing"), "{err}");
+    // A companion without its table is listed, not used.
+    std::fs::write(&qtr, &companion).unwrap();
+    std::fs::remove_file(&qtb).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert!(tb.problems().iter().any(|p| p.to_string().contains("without its table")), "{:?}", tb.problems());
+    // Intact again: the rule decides the position.
+    std::fs::write(&qtb, &table).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.probe_with(&pos, Rules::Asian).unwrap().unwrap().wdl, Wdl::Win);
+}

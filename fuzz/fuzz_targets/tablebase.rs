@@ -1,4 +1,5 @@
-//! libFuzzer target for `.qtb` tables: bytes written as `KRvK.qtb`, opened, probed, each block
+//! libFuzzer target for `.qtb` tables and `.qtr` companions: bytes written as `KRvK.qtb` (then as
+//! `KRvK.qtr`), opened, probed, each block
 //! read and the table verified (checks in `tests/fuzz_common`).
 #![no_main]
 

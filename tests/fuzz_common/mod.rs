@@ -12,7 +12,8 @@ use qiku::book::{Book, Verify};
 use qiku::notation::{self, chinese, iccs, wxf, Notation};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::{Material, Tablebases};
+use qiku::tablebase::verify_rules::verify_rules;
+use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;
 
@@ -187,4 +188,26 @@ pub fn check_table_bytes(dir: &Path, data: &[u8]) {
     }
     let material: Material = "KRvK".parse().expect("material name");
     let _ = verify_table(dir, material, &mut TableCache::new()).map_err(|e| e.to_string());
+    // The same bytes as the table's `.qtr` companion (metric 2, band table): opened, probed under
+    // the Asian rules, merged and verified; then removed so the next input starts clean.
+    let companion = dir.join("KRvK.qtr");
+    std::fs::write(&companion, data).expect("write the companion file");
+    let tb = Tablebases::open(dir).expect("the directory exists");
+    for fen in KRVK_FENS {
+        let pos = Position::from_fen(fen).expect("built-in FEN");
+        let _ = tb.probe_with(&pos, Rules::Asian).map_err(|e| e.to_string());
+        if let Ok(Some(moves)) = tb.best_moves_with(&pos, Rules::Asian) {
+            for m in moves {
+                assert!(pos.is_legal(m), "best move {m} not legal in {fen} (Asian rules)");
+            }
+        }
+    }
+    if let Ok(file) = TableFile::open(&companion) {
+        for i in 0..file.blocks().len().min(64) {
+            let _ = file.read_block(i).map_err(|e| e.to_string());
+        }
+    }
+    let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+    let _ = verify_rules(dir, material, &mut plain, &mut rules).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&companion);
 }
