@@ -395,7 +395,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
             .map_err(|e| e.to_string())?
             .counts(),
     };
-    let changed = [0, 1].map(|s| plain[s].draws - counts[s].draws);
+    let changed = crate::tablebase::rules::changed(&plain, &counts);
     // Colour swap: the table's red-to-move positions are the named material's black-to-move ones.
     let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };

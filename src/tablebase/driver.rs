@@ -152,7 +152,7 @@ pub fn generate_set_with_progress(
             seconds: start.elapsed().as_secs_f64(),
             rules_bytes,
             rules_seconds: rules_start.elapsed().as_secs_f64(),
-            changed: [0, 1].map(|s| plain_counts[s].draws - rule_counts[s].draws),
+            changed: rules::changed(&plain_counts, &rule_counts),
         });
         if needed_later {
             subs.insert(material, Arc::new(table));

@@ -193,7 +193,7 @@ impl Material {
 }
 
 /// All piece multisets of one side with at most `budget` non-king pieces, roles from `from` on.
-fn side_multisets(budget: usize, cur: &mut [u8; 7], from: usize, out: &mut Vec<[u8; 7]>) {
+pub(super) fn side_multisets(budget: usize, cur: &mut [u8; 7], from: usize, out: &mut Vec<[u8; 7]>) {
     if from == 7 {
         let mut c = *cur;
         c[Role::King.index()] = 1;

@@ -101,13 +101,10 @@ pub struct RuleTable {
     pub bands: Vec<Band>,
 }
 
-impl RuleTable {
-    /// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with
-    /// it, per side to move (red, black).
-    pub fn changed(&self, plain: &[Counts; 2]) -> [u64; 2] {
-        let rule = self.table.counts();
-        [0, 1].map(|s| plain[s].draws - rule[s].draws)
-    }
+/// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with it,
+/// per side to move (red, black), from a table's counts and its rule-aware counts.
+pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
+    [0, 1].map(|s| plain[s].draws - rule[s].draws)
 }
 
 /// Which of a winner's moves the table's line takes (see the module documentation): `moves`

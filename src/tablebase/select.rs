@@ -229,8 +229,7 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
 /// the pairs tried stay few.
 pub fn enumerate(filters: &Filters) -> Vec<Material> {
     let budget = filters.max_pieces.map_or(usize::MAX, |p| p.saturating_sub(2));
-    let mut sides = Vec::new();
-    side_multisets(filters, budget, &mut [0u8; 7], 1, &mut sides);
+    let sides = side_multisets(filters, budget);
     let mut out = Vec::new();
     for red in &sides {
         for black in &sides {
@@ -245,32 +244,24 @@ pub fn enumerate(filters: &Filters) -> Vec<Material> {
     out
 }
 
-/// One side's piece multisets with at most `budget` non-king pieces within the filters' bounds,
-/// roles from index `from` on.
-fn side_multisets(filters: &Filters, budget: usize, cur: &mut [u8; 7], from: usize, out: &mut Vec<[u8; 7]>) {
-    if from == Role::ALL.len() {
+/// One side's piece multisets with at most `budget` non-king pieces within the filters' bounds on
+/// attackers and defenders (at most 1,458 per side before filtering, so filtering afterwards is
+/// cheap).
+fn side_multisets(filters: &Filters, budget: usize) -> Vec<[u8; 7]> {
+    let mut all = Vec::new();
+    super::material::side_multisets(budget, &mut [0u8; 7], 1, &mut all);
+    all.retain(|side| {
         let count = |attack: bool| -> usize {
             Role::ALL
                 .iter()
                 .filter(|r| **r != Role::King && r.is_attacker() == attack)
-                .map(|r| cur[r.index()] as usize)
+                .map(|r| side[r.index()] as usize)
                 .sum()
         };
-        let (attackers, defenders) = (count(true), count(false));
-        if filters.max_attackers.is_none_or(|n| attackers <= n) && filters.max_defenders.is_none_or(|n| defenders <= n)
-        {
-            let mut c = *cur;
-            c[Role::King.index()] = 1;
-            out.push(c);
-        }
-        return;
-    }
-    let role = Role::ALL[from];
-    for n in 0..=(role.max_count() as usize).min(budget) {
-        cur[from] = n as u8;
-        side_multisets(filters, budget - n, cur, from + 1, out);
-    }
-    cur[from] = 0;
+        filters.max_attackers.is_none_or(|n| count(true) <= n)
+            && filters.max_defenders.is_none_or(|n| count(false) <= n)
+    });
+    all
 }
 
 #[cfg(test)]

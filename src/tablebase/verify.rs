@@ -39,22 +39,9 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     let path = dir.join(file_name(material));
     let file = super::format::TableFile::open(&path)?;
     let table = get(dir, material, cache)?;
-    let mut deps: HashMap<Material, Arc<Table>> = HashMap::new();
+    let mut deps = capture_tables(material, |c| get(dir, c, cache))?;
     deps.insert(material, table.clone());
-    for (_, _, sub) in material.captures() {
-        let (c, _) = sub.canonical();
-        if c.has_attackers() && !deps.contains_key(&c) {
-            deps.insert(c, get(dir, c, cache)?);
-        }
-    }
-    let counts = table.counts();
-    if counts != file.header.counts {
-        return Err(TbError::Corrupt {
-            path,
-            field: TbField::Counts,
-            detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
-        });
-    }
+    check_counts(&path, &table, &file)?;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
     let result = (0..n.div_ceil(4096))
@@ -79,6 +66,35 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
             },
         );
     result.map_err(|(_, e)| e)
+}
+
+/// The tables (by canonical material) that the captures of `material` lead to, each loaded once
+/// by `load`; materials without attackers (dead draws) have none.
+pub(super) fn capture_tables(
+    material: Material,
+    mut load: impl FnMut(Material) -> Result<Arc<Table>, TbError>,
+) -> Result<HashMap<Material, Arc<Table>>, TbError> {
+    let mut deps = HashMap::new();
+    for (_, _, sub) in material.captures() {
+        let (c, _) = sub.canonical();
+        if c.has_attackers() && !deps.contains_key(&c) {
+            deps.insert(c, load(c)?);
+        }
+    }
+    Ok(deps)
+}
+
+/// The header's counts must be those the values give.
+pub(super) fn check_counts(path: &Path, table: &Table, file: &super::format::TableFile) -> Result<(), TbError> {
+    let counts = table.counts();
+    if counts != file.header.counts {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Counts,
+            detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
+        });
+    }
+    Ok(())
 }
 
 pub(super) fn mismatch(table: &Table, fen: String, stored: u16, derived: String) -> TbError {

@@ -15,14 +15,14 @@
 //! compare a brute-force solver for that.
 
 use super::driver::{load_rules, rules_file_name};
-use super::error::{TbError, TbField};
+use super::error::TbError;
 use super::format::TableFile;
 use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::Material;
 use super::rules::{band_of, BandKind};
-use super::value::{Wdl, DRAW, ILLEGAL};
-use super::verify::{child_value, get, mismatch, table_value, TableCache};
+use super::value::{Wdl, DRAW};
+use super::verify::{capture_tables, check_counts, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -58,21 +58,8 @@ pub fn verify_rules(
     let file = TableFile::open(&path)?;
     let base = get(dir, material, plain)?;
     let table = get_rules(dir, material, plain, rules)?;
-    let mut deps: HashMap<Material, Arc<Table>> = HashMap::new();
-    for (_, _, sub) in material.captures() {
-        let (c, _) = sub.canonical();
-        if c.has_attackers() && !deps.contains_key(&c) {
-            deps.insert(c, get_rules(dir, c, plain, rules)?);
-        }
-    }
-    let counts = table.counts();
-    if counts != file.header.counts {
-        return Err(TbError::Corrupt {
-            path,
-            field: TbField::Counts,
-            detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
-        });
-    }
+    let deps = capture_tables(material, |c| get_rules(dir, c, plain, rules))?;
+    check_counts(&path, &table, &file)?;
     let bands = &file.header.bands;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
@@ -159,7 +146,6 @@ impl Checker<'_> {
         layout.unrank((full % per) as u64, &mut sq);
         let turn = if full < per { Color::Red } else { Color::Black };
         let fen = layout.setup(&sq, turn).to_fen();
-        let _ = ILLEGAL;
         mismatch(self.table, fen, self.table.values[full], format!("{why} (Asian rules)"))
     }
 }
