@@ -422,7 +422,7 @@ pub(crate) fn king_zone(k: Square) -> Bitboard {
 fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &Weights) -> Value {
     let (us, them) = (c.index(), (!c).index());
     let mut bonus = 0;
-    let (mut first, mut second) = (0, 0);
+    let mut threats = TopThreats::default();
     let mut pieces = pos.by_color(c) - pos.by_role(Role::King);
     while let Some(sq) = pieces.first() {
         pieces = pieces.without(sq);
@@ -434,28 +434,52 @@ fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &
         if !att.all[them].contains(sq) {
             continue;
         }
-        let value = material[piece.role.index()].mg;
-        let threat = if !defended {
-            value
-        } else {
-            // A king cannot take a defended piece, so it does not count as a cheaper attacker.
-            let cheapest = BY_VALUE[..6]
-                .iter()
-                .find(|r| att.by_role[them][r.index()].contains(sq))
-                .map_or(value, |r| material[r.index()].mg);
-            (value - cheapest).max(0)
-        };
-        if threat > first {
-            second = first;
-            first = threat;
-        } else if threat > second {
-            second = threat;
-        }
+        threats.add(threat_size(material[piece.role.index()].mg, defended, sq, &att.by_role[them], material));
     }
     if pos.turn() == c {
-        bonus -= (first * w.threat_first + second * w.threat_second) / 64;
+        bonus -= (threats.first * w.threat_first + threats.second * w.threat_second) / 64;
     }
     bonus
+}
+
+/// What a piece worth `value` on `sq`, attacked by pieces on `attackers` (by role), stands to
+/// lose: all of it when undefended, else what it is worth above its cheapest attacker. A king
+/// cannot take a defended piece, so it does not count as a cheaper attacker. Shared with the
+/// tuner's trace, which must read the same threats off a position.
+pub(crate) fn threat_size(
+    value: Value,
+    defended: bool,
+    sq: Square,
+    attackers: &[Bitboard; 7],
+    material: &[Pair; 7],
+) -> Value {
+    if !defended {
+        return value;
+    }
+    let cheapest =
+        BY_VALUE[..6].iter().find(|r| attackers[r.index()].contains(sq)).map_or(value, |r| material[r.index()].mg);
+    (value - cheapest).max(0)
+}
+
+/// The two largest threats against one side's pieces (the side to move can save one, rarely two).
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct TopThreats {
+    /// The largest.
+    pub first: Value,
+    /// The second largest.
+    pub second: Value,
+}
+
+impl TopThreats {
+    /// Counts one more threat.
+    pub fn add(&mut self, threat: Value) {
+        if threat > self.first {
+            self.second = self.first;
+            self.first = threat;
+        } else if threat > self.second {
+            self.second = threat;
+        }
+    }
 }
 
 /// King safety of `c`: pressure of enemy pieces on the king zone, missing guards against the

@@ -229,7 +229,7 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
         let s = if c == Color::Red { 1.0 } else { -1.0 };
         let (us, them) = (c.index(), (!c).index());
         // Relations: defended pieces, and the side to move's two largest threats.
-        let (mut first, mut second) = (0, 0);
+        let mut threats = eval::TopThreats::default();
         for sq in pos.by_color(c) - pos.by_role(Role::King) {
             let Some(piece) = pos.piece_at(sq) else { continue };
             let defended = all[us].contains(sq);
@@ -239,26 +239,11 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
             if !all[them].contains(sq) {
                 continue;
             }
-            let value = material[piece.role.index()].mg;
-            let threat = if !defended {
-                value
-            } else {
-                let cheapest = eval::BY_VALUE[..6]
-                    .iter()
-                    .find(|r| by_role[them][r.index()].contains(sq))
-                    .map_or(value, |r| material[r.index()].mg);
-                (value - cheapest).max(0)
-            };
-            if threat > first {
-                second = first;
-                first = threat;
-            } else if threat > second {
-                second = threat;
-            }
+            threats.add(eval::threat_size(material[piece.role.index()].mg, defended, sq, &by_role[them], material));
         }
         if pos.turn() == c {
-            dense[THREAT_FIRST_AT] -= s * first as f64 / 64.0;
-            dense[THREAT_SECOND_AT] -= s * second as f64 / 64.0;
+            dense[THREAT_FIRST_AT] -= s * threats.first as f64 / 64.0;
+            dense[THREAT_SECOND_AT] -= s * threats.second as f64 / 64.0;
         }
         // King safety.
         let enemy = !c;
