@@ -309,3 +309,36 @@ fn misplaced_or_damaged_companions_are_refused() {
     let tb = Tablebases::open(&dir).unwrap();
     assert_eq!(tb.probe_with(&pos, Rules::Asian).unwrap().unwrap().wdl, Wdl::Win);
 }
+
+/// Without the rule-aware pass (`qiku-tb generate --no-rules`) no companion is written; a later
+/// run with it keeps the tables byte for byte and adds companions identical to those of a run
+/// that had the pass from the start.
+#[test]
+fn companions_can_be_added_to_a_set_generated_without_them() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rules_added_later");
+    let _ = std::fs::remove_dir_all(&dir);
+    let krkn: Material = "KRvKN".parse().unwrap();
+    let mut opts = qiku::tablebase::GenerateOptions::new(&dir);
+    opts.rules = false;
+    let reports = qiku::tablebase::generate_set(&[krkn], &opts).unwrap();
+    assert!(reports.iter().all(|r| r.rules_bytes == 0 && r.changed == [0, 0]));
+    let names = |d: &Path| {
+        let mut v: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    assert!(names(&dir).iter().all(|n| n.ends_with(".qtb")), "{:?}", names(&dir));
+    let tables: Vec<(String, Vec<u8>)> =
+        names(&dir).into_iter().map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap())).collect();
+    let reports = qiku::tablebase::generate_set(&[krkn], &qiku::tablebase::GenerateOptions::new(&dir)).unwrap();
+    assert!(reports.iter().map(|r| r.changed[0] + r.changed[1]).sum::<u64>() > 0, "KRvKN has rule-decided positions");
+    for (name, bytes) in &tables {
+        assert_eq!(&std::fs::read(dir.join(name)).unwrap(), bytes, "{name} was rewritten");
+    }
+    let fresh = fresh_dir("rules_from_the_start", &["KRvKN"]);
+    assert_eq!(names(&dir), names(&fresh));
+    for name in names(&fresh) {
+        assert_eq!(std::fs::read(dir.join(&name)).unwrap(), std::fs::read(fresh.join(&name)).unwrap(), "{name}");
+    }
+}

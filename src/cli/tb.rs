@@ -65,6 +65,11 @@ enum Command {
         /// Store blocks uncompressed.
         #[arg(long)]
         no_compress: bool,
+        /// Skip the rule-aware pass: no `.qtr` companions with the Asian rules' values (the pass
+        /// needs several times the plain solver's memory). Probes under the Asian rules then fail
+        /// for these tables; a later run without the flag adds the companions.
+        #[arg(long)]
+        no_rules: bool,
         /// Print a JSON report of every table instead of a summary.
         #[arg(long)]
         json: bool,
@@ -134,7 +139,9 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate { select, dir, no_compress, json } => run_generate(&select, dir, !no_compress, json),
+        Command::Generate { select, dir, no_compress, no_rules, json } => {
+            run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, json)
+        }
         Command::Plan { select, dir, json } => run_plan(&select, &dir, json),
         Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
@@ -179,7 +186,8 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     resolved.map_err(|e| e.to_string())
 }
 
-fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> Result<(), String> {
+fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<(), String> {
+    let dir = &opts.dir;
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
     let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1);
@@ -200,7 +208,6 @@ fn run_generate(args: &SelectArgs, dir: PathBuf, compress: bool, json: bool) -> 
         ));
     }
     let start = Instant::now();
-    let opts = GenerateOptions { dir: dir.clone(), compress };
     let progress = super::progress::TermProgress::new(!json, false);
     let reports = driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?;
     let secs = start.elapsed().as_secs_f64();

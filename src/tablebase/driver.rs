@@ -25,12 +25,16 @@ pub struct GenerateOptions {
     pub dir: PathBuf,
     /// zstd-compress the blocks (the default); raw blocks otherwise.
     pub compress: bool,
+    /// Write the `.qtr` companions with the Asian rules' values (the default). Without them the
+    /// rule-aware pass, which needs several times the plain solver's memory per entry, is
+    /// skipped; a later run with them adds the missing companions to the kept tables.
+    pub rules: bool,
 }
 
 impl GenerateOptions {
     /// Compressed tables in `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
-        GenerateOptions { dir: dir.into(), compress: true }
+        GenerateOptions { dir: dir.into(), compress: true, rules: true }
     }
 }
 
@@ -114,36 +118,14 @@ pub fn generate_set_with_progress(
             }
         };
         // The Asian rules' companion file.
-        let rules_path = dir.join(rules_file_name(material));
-        let rules_start = Instant::now();
-        let mut rule_kept = None;
-        // A companion is only kept beside the table it was computed from.
-        if plain_kept && rules_path.exists() {
-            match load_rules(&rules_path, &table) {
-                Ok(r) => rule_kept = Some(r),
-                Err(e) => progress.println(&format!("{e}; computing it again")),
-            }
-        }
         let plain_counts = table.counts();
-        let (rule, rules_bytes, rules_kept) = match rule_kept {
-            Some(r) => (r, std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0), true),
-            None => {
-                progress.start(&format!("{label} rules"), 0);
-                let r = rules::solve(&table, &rule_subs, progress)?;
-                let bytes = format::encode_rules(
-                    material,
-                    &table.values,
-                    &r.table.values,
-                    &r.table.counts(),
-                    &r.bands,
-                    opts.compress,
-                )?;
-                AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
-                progress.finish();
-                (r.table, bytes.len() as u64, false)
-            }
+        let rules_start = Instant::now();
+        let (rule, rules_bytes, rules_kept) = if opts.rules {
+            companion(material, &table, plain_kept, &rule_subs, opts, progress, &label)?
+        } else {
+            (None, 0, true)
         };
-        let rule_counts = rule.counts();
+        let changed = rule.as_ref().map_or([0, 0], |r| rules::changed(&plain_counts, &r.counts()));
         reports.push(TableReport {
             material: material.to_string(),
             kept: plain_kept && rules_kept,
@@ -152,14 +134,45 @@ pub fn generate_set_with_progress(
             seconds: start.elapsed().as_secs_f64(),
             rules_bytes,
             rules_seconds: rules_start.elapsed().as_secs_f64(),
-            changed: rules::changed(&plain_counts, &rule_counts),
+            changed,
         });
         if needed_later {
             subs.insert(material, Arc::new(table));
-            rule_subs.insert(material, Arc::new(rule));
+            if let Some(rule) = rule {
+                rule_subs.insert(material, Arc::new(rule));
+            }
         }
     }
     Ok(reports)
+}
+
+/// The companion of `table`: kept when an intact one sits beside a kept table, else computed by
+/// the rule-aware pass and written. Returns the rule-aware values, the file's size and whether
+/// it was kept.
+fn companion(
+    material: Material,
+    table: &Table,
+    plain_kept: bool,
+    rule_subs: &HashMap<Material, Arc<Table>>,
+    opts: &GenerateOptions,
+    progress: &dyn Progress,
+    label: &str,
+) -> Result<(Option<Table>, u64, bool), TbError> {
+    let rules_path = opts.dir.join(rules_file_name(material));
+    // A companion is only kept beside the table it was computed from.
+    if plain_kept && rules_path.exists() {
+        match load_rules(&rules_path, table) {
+            Ok(r) => return Ok((Some(r), std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0), true)),
+            Err(e) => progress.println(&format!("{e}; computing it again")),
+        }
+    }
+    progress.start(&format!("{label} rules"), 0);
+    let r = rules::solve(table, rule_subs, progress)?;
+    let bytes =
+        format::encode_rules(material, &table.values, &r.table.values, &r.table.counts(), &r.bands, opts.compress)?;
+    AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+    progress.finish();
+    Ok((Some(r.table), bytes.len() as u64, false))
 }
 
 /// The companion file name of a material: `KRvKN.qtr`.
