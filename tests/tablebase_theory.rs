@@ -59,11 +59,13 @@ const MATERIALS: &[&str] = &[
     "KPPvKBB", "KCAvK", "KCBvK", "KNvKP",
 ];
 
+/// The generated tables, once for the whole file.
 fn dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| tablebase_common::fresh_dir("tb_theory", MATERIALS))
 }
 
+/// The tables opened once, shared by the tests.
 fn tb() -> &'static Tablebases {
     static TB: OnceLock<Tablebases> = OnceLock::new();
     TB.get_or_init(|| Tablebases::open(dir()).unwrap())
@@ -86,10 +88,12 @@ fn red_to_move(name: &str) -> (u64, u64, u64, u64) {
     (r.legal, r.wins, r.draws, r.losses)
 }
 
+/// A square from its name, e.g. `e9`.
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
 
+/// Squares from names separated by spaces.
 fn squares(names: &str) -> Vec<Square> {
     names.split_whitespace().map(sq).collect()
 }
@@ -145,6 +149,7 @@ fn placements(slots: &[(char, Vec<Square>)], turn: Color) -> Vec<Position> {
     out
 }
 
+/// The value for the side to move under the Asian rules.
 fn wdl(pos: &Position) -> Wdl {
     tb().probe_with(pos, Rules::Asian).unwrap().unwrap_or_else(|| panic!("no table for {}", pos.fen())).wdl
 }
@@ -168,6 +173,7 @@ fn all_with(name: &str, turn: Color) -> Vec<Position> {
     tablebase_common::all_positions(m).into_iter().filter(|p| p.turn() == turn).collect()
 }
 
+/// Where the one `p` of `pos` stands.
 fn square_of(pos: &Position, p: Piece) -> Square {
     Square::all().find(|&s| pos.piece_at(s) == Some(p)).unwrap()
 }
