@@ -10,10 +10,19 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use tablebase_common::{all_positions, brute_force, fresh_dir};
 
-/// Tables for this file: all of up to 3 pieces, a few of 4, and KNAAvK.
+/// Tables for this file: all of up to 3 pieces, a few of 4 and 5 (with advisors and elephants on
+/// the defending side), and KNAAvK.
 fn dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| fresh_dir("tb_known", &["KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KCAvK", "KNvKP", "KNAAvK"]))
+    DIR.get_or_init(|| {
+        fresh_dir(
+            "tb_known",
+            &[
+                "KRvK", "KNvK", "KCvK", "KPvK", "KRvKA", "KCAvK", "KNvKP", "KNAAvK", "KPvKA", "KNvKB", "KPvKAB",
+                "KCvKAB",
+            ],
+        )
+    })
 }
 
 fn stats(name: &str) -> [qiku::tablebase::Counts; 2] {
@@ -105,6 +114,19 @@ fn four_piece_tables_match_brute_force() {
     cross_check("KAvKR");
     cross_check("KCAvK");
     cross_check("KNvKP");
+}
+
+#[test]
+fn tables_with_defenders_match_brute_force() {
+    // Issue 11's defenders: an advisor against a pawn, an elephant against a horse, and an
+    // advisor with an elephant against a pawn and against a cannon (which can use either as its
+    // screen). Every legal position of each, both sides to move. Measured (release, machine
+    // load 12 on 2 cores): 27k positions in 0.2 s, 66k in 0.5 s, 185k in 1.6 s, 310k in 2.0 s.
+    for name in ["KPvKA", "KNvKB", "KPvKAB", "KCvKAB"] {
+        let n = cross_check(name);
+        let [red, black] = stats(name);
+        assert_eq!(n as u64, red.legal + black.legal, "{name}: legal positions counted independently");
+    }
 }
 
 #[test]
