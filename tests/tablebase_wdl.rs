@@ -179,3 +179,32 @@ fn wdl_scores_in_the_search_are_wins_but_never_mates() {
         assert!(tb_wdl_score(Wdl::Win, ply - 1) > win);
     }
 }
+
+#[test]
+fn the_search_heads_for_a_table_win_it_finds_through_the_wdl_files() {
+    use qiku::engine::adapters::QtbTables;
+    use qiku::engine::time::Limits;
+    use qiku::engine::{Endgames, Engine, Source};
+    use std::sync::Arc;
+    let dir = tablebase_common::fresh_dir("tb_wdl_search", &["KRvKA"]);
+    // Red's rook takes the loose horse: KRvKA, black to move, which the tables call lost. The root
+    // (5 pieces, no table) is searched; the capture's child is probed inside the tree.
+    let pos = qiku::Position::from_fen("4k4/4a4/n8/9/R8/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let tables = Tablebases::open(&dir).unwrap();
+    let after = pos.play(qiku::notation::iccs::parse(&pos, "a5a7").unwrap()).unwrap();
+    assert_eq!(tables.probe_wdl_with(&after, Rules::Asian).unwrap(), Some(Wdl::Loss));
+    assert!(tables.has_wdl(material("KRvKA")));
+    let mut engine = Engine::new(4);
+    engine.options.tablebases = Some(Arc::new(QtbTables::new(tables)) as Arc<dyn Endgames>);
+    let mut tbhits = 0;
+    let game = qiku::Game::new(pos.clone());
+    let (r, source) = engine.think(&game, &Limits::depth(6), &mut |info| tbhits = tbhits.max(info.tbhits));
+    assert_eq!(source, Source::Search);
+    assert_eq!(r.best.map(|m| m.to_string()), Some("a5a7".to_string()));
+    // A table win without a known distance: a centipawn score in the table-win band, not a mate.
+    match r.score {
+        Score::Cp(v) => assert!(v >= TB_BOUND && v < MATE_BOUND, "{v}"),
+        other => panic!("{other:?} claims a mate distance the WDL files do not give"),
+    }
+    assert!(tbhits > 0);
+}
