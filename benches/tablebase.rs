@@ -8,11 +8,12 @@
 //! an existing directory (for example the full 5-piece set) instead of generating, and
 //! `QIKU_TB_MAX_PIECES=5` to generate everything up to 5 pieces (about 10 minutes on 2 idle cores);
 //! add `QIKU_TB_ONE_SIDED=1` for only the tables in which one side has no attacking piece (the set
-//! other open-source generators cover; it is closed under captures).
+//! other open-source generators cover; it is closed under captures). `QIKU_TB_WDL_FILLS=1` also
+//! prints the WDL files' total size for each way of filling illegal entries ([`Fill`]).
 
-use qiku::tablebase::format::TableFile;
+use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::index::MAX_PIECES;
-use qiku::tablebase::wdl::wdl_file_name;
+use qiku::tablebase::wdl::{self, wdl_file_name, Fill};
 use qiku::tablebase::{driver, generate_set, GenerateOptions, Material, Rules, Tablebases};
 use qiku::util::Rng;
 use qiku::{Color, Position};
@@ -99,6 +100,9 @@ fn main() {
         per(wdl_bytes),
         wdl_bytes as f64 / 1e6
     );
+    if std::env::var_os("QIKU_TB_WDL_FILLS").is_some() {
+        compare_fills(&tb, &dir);
+    }
     // Shuffle so consecutive probes hit different tables and blocks.
     for i in (1..positions.len()).rev() {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
@@ -110,6 +114,28 @@ fn main() {
     let mapped = unsafe { Tablebases::open_mmap(&dir) }.expect("map directory");
     println!("Tablebases::open_mmap: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     bench_probes(&mapped, &positions, "memory maps (Tablebases::open_mmap)");
+}
+
+/// The WDL files' total size over the directory for each [`Fill`] of illegal entries.
+fn compare_fills(tb: &Tablebases, dir: &std::path::Path) {
+    let fills = [Fill::Previous, Fill::MostCommon, Fill::Draw];
+    let mut totals = [0u64; 3];
+    let mut entries = 0u64;
+    for t in tb.tables() {
+        let plain = driver::load(&t.path).expect("table");
+        let rule = driver::load_rules(&dir.join(driver::rules_file_name(t.material)), &plain).expect("companion");
+        entries += plain.values.len() as u64;
+        for (total, fill) in totals.iter_mut().zip(fills) {
+            let codes = wdl::codes(&plain.values, &rule.values, fill);
+            *total += format::encode_wdl(t.material, &codes, &plain.counts(), true).expect("encode").len() as u64;
+        }
+    }
+    for (total, fill) in totals.iter().zip(fills) {
+        println!(
+            "WDL files with illegal entries filled {fill:?}: {total} bytes, {:.5} bytes an entry",
+            *total as f64 / entries.max(1) as f64
+        );
+    }
 }
 
 /// One kind of probe.

@@ -155,6 +155,15 @@ fn damaged_truncated_misnamed_and_foreign_wdl_files_are_refused() {
     let err = verify_wdl(&dir, material("KRvK"), &mut TableCache::new(), &mut TableCache::new()).err().unwrap();
     assert!(err.to_string().contains("KRvK.qtw"), "{err}");
 
+    // Truncated in place while open: the probe's read fails, naming the file (no crash).
+    std::fs::write(&path, &good).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Win));
+    tb.clear_cache();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(300).unwrap();
+    let err = tb.probe_wdl(&pos).expect_err("truncated while open");
+    assert!(err.to_string().contains("KRvK.qtw"), "{err}");
+
     // Valid checksums, one wrong entry: verify names the entry.
     let plain = driver::load(&dir.join("KRvK.qtb")).unwrap();
     let rule = driver::load_rules(&dir.join("KRvK.qtr"), &plain).unwrap();
