@@ -4,7 +4,7 @@
 mod tablebase_common;
 
 use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::wdl::verify_wdl;
+use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::{Material, Tablebases};
 
 #[test]

@@ -10,7 +10,8 @@ use qiku::engine::search::{tb_wdl_score, MATE_BOUND, TB_BOUND};
 use qiku::engine::Score;
 use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::verify::TableCache;
-use qiku::tablebase::wdl::{self, verify_wdl, wdl_file_name};
+use qiku::tablebase::verify_wdl::verify_wdl;
+use qiku::tablebase::wdl::{self, wdl_file_name};
 use qiku::tablebase::{driver, generate_set, GenerateOptions, Material, Rules, Tablebases, TbError, Wdl};
 use std::path::{Path, PathBuf};
 

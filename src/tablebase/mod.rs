@@ -18,7 +18,8 @@
 //! - [`select`]: families, filters and named materials resolved into a work list; [`plan`]:
 //!   its estimated memory, disk and time.
 //! - [`mod@format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
-//! - [`wdl`]: the `.qtw` files (win/draw/loss in 2 bits an entry) that searches probe.
+//! - [`wdl`]: the `.qtw` files (win/draw/loss in 2 bits an entry) that searches probe;
+//!   [`verify_wdl`]: their check against the verified values.
 //!
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
 //! positions neither side can force are draws, cycles included. See `docs/TABLEBASES.md`.
@@ -39,6 +40,7 @@ pub mod select;
 pub mod value;
 pub mod verify;
 pub mod verify_rules;
+pub mod verify_wdl;
 pub mod wdl;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};

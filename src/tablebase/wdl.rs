@@ -10,17 +10,15 @@
 //! companion (rare: 64 million of the 2.27 billion entries of the 5-piece set, in 32 tables).
 //!
 //! Illegal entries are never probed; they take a legal code chosen to compress well
-//! ([`Fill`]).
+//! ([`Fill`]). The check of a whole file against both value sets is [`check_file`];
+//! [`super::verify_wdl`] runs it for `qiku-tb verify`.
 
-use super::driver::rules_file_name;
 use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::Material;
 use super::value::{dtm_of, Wdl, DRAW as DTM_DRAW, ILLEGAL};
-use super::verify::{check_counts, get, TableCache};
-use super::verify_rules::get_rules;
 use crate::core::Color;
 use rayon::prelude::*;
 use std::path::Path;
@@ -125,7 +123,16 @@ pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbErro
             detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
         });
     }
-    check_counts(path, plain, &file)?;
+    // The header's counts are the plain table's (this module sits below `verify`, so the check
+    // is spelled out here).
+    let counts = plain.counts();
+    if counts != file.header.counts {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Counts,
+            detail: format!("header {:?}, the table gives {:?}", file.header.counts, counts),
+        });
+    }
     let first_bad = (0..stored.len())
         .into_par_iter()
         .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
@@ -144,24 +151,4 @@ pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbErro
         });
     }
     Ok(())
-}
-
-/// Checks the WDL file of `material` (canonical) in `dir` against its `.qtb` and, where there is
-/// one, its `.qtr` (without it, no entry may be [`RULE`]). The tables are loaded into the caches
-/// `verify` uses. Returns the number of legal entries checked.
-pub fn verify_wdl(
-    dir: &Path,
-    material: Material,
-    plain: &mut TableCache,
-    rules: &mut TableCache,
-) -> Result<u64, TbError> {
-    let table = get(dir, material, plain)?;
-    let rule = if dir.join(rules_file_name(material)).exists() {
-        get_rules(dir, material, plain, rules)?
-    } else {
-        table.clone()
-    };
-    let path = dir.join(wdl_file_name(material));
-    check_file(&path, &table, &rule)?;
-    Ok(table.values.iter().filter(|&&v| v != ILLEGAL).count() as u64)
 }

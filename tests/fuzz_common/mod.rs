@@ -13,7 +13,7 @@ use qiku::notation::{self, chinese, iccs, wxf, Notation};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::verify::{verify_table, TableCache};
 use qiku::tablebase::verify_rules::verify_rules;
-use qiku::tablebase::wdl::verify_wdl;
+use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;
