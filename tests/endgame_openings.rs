@@ -32,7 +32,7 @@ struct Found {
 }
 
 fn attackers(pos: &Position) -> u32 {
-    Role::ALL.into_iter().filter(|r| r.is_attacker()).map(|r| pos.by_role(r).count() as u32).sum()
+    Role::ALL.into_iter().filter(|r| r.is_attacker()).map(|r| pos.by_role(r).count()).sum()
 }
 
 /// Every game's first position with 1 to [`MAX_ATTACKERS`] attacking pieces, in game order (at

@@ -7,7 +7,9 @@
 
 mod fuzz_common;
 
-use fuzz_common::{check_book_bytes, check_fen, check_notation, check_table_bytes, check_token, NOTATION_FENS};
+use fuzz_common::{
+    check_book_bytes, check_fen, check_notation, check_table_bytes, check_token, check_wdl_bytes, NOTATION_FENS,
+};
 use proptest::prelude::*;
 use qiku::book::{self, BuildOptions};
 use qiku::tablebase::{generate_set, GenerateOptions, Material};
@@ -129,6 +131,8 @@ struct Fixtures {
     _dir: tempfile::TempDir,
     book: Vec<u8>,
     table: Vec<u8>,
+    /// The table's `.qtw` WDL file.
+    wdl: Vec<u8>,
     work: PathBuf,
 }
 
@@ -149,6 +153,7 @@ fn fixtures() -> &'static Fixtures {
         Fixtures {
             book: std::fs::read(book_path).expect("book bytes"),
             table: std::fs::read(tb_dir.join("KRvK.qtb")).expect("table bytes"),
+            wdl: std::fs::read(tb_dir.join("KRvK.qtw")).expect("WDL bytes"),
             work,
             _dir: dir,
         }
@@ -168,6 +173,7 @@ fn real_files_pass_the_checks() {
     let f = fixtures();
     check_book_bytes(&work_dir("book").join("x.qbk"), &f.book);
     check_table_bytes(&work_dir("table"), &f.table);
+    check_wdl_bytes(&work_dir("wdl"), &f.table, &f.wdl);
     let book = qiku::book::Book::open(work_dir("book").join("x.qbk")).expect("the real book opens");
     assert!(!book.probe(&Position::startpos()).is_empty());
 }
@@ -190,6 +196,12 @@ proptest! {
     fn table_mutated(e in edits()) {
         let f = fixtures();
         check_table_bytes(&work_dir("table"), &mutate(&f.table, &e));
+    }
+
+    #[test]
+    fn wdl_mutated(e in edits()) {
+        let f = fixtures();
+        check_wdl_bytes(&work_dir("wdl"), &f.table, &mutate(&f.wdl, &e));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod tablebase_common;
 
 use qiku::tablebase::verify::{verify_table, TableCache};
+use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::{Material, Tablebases};
 
 #[test]
@@ -18,8 +19,10 @@ fn all_tables_up_to_4_pieces_and_some_of_5_generate_and_verify() {
     all.sort_by_key(|m| (m.piece_count(), m.to_string()));
     // Their dependencies (KNAvK, KRvKA, KRvKB, KPPvK, KPvKB, ...) are all in the 4-piece set.
     assert_eq!(all.len(), 43);
-    let mut cache = TableCache::new();
+    let (mut cache, mut rules) = (TableCache::new(), TableCache::new());
     for m in all {
         verify_table(&dir, m, &mut cache).unwrap_or_else(|e| panic!("{m}: {e}"));
+        // Every entry of its WDL file against the DTM and Asian-rules values.
+        verify_wdl(&dir, m, &mut cache, &mut rules).unwrap_or_else(|e| panic!("{m} (WDL): {e}"));
     }
 }

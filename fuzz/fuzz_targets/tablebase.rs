@@ -1,5 +1,5 @@
-//! libFuzzer target for `.qtb` tables and `.qtr` companions: bytes written as `KRvK.qtb` (then as
-//! `KRvK.qtr`), opened, probed, each block
+//! libFuzzer target for `.qtb` tables, `.qtr` companions and `.qtw` WDL files: bytes written as
+//! `KRvK.qtb` (then as `KRvK.qtr`, then as `KRvK.qtw`), opened, probed, each block
 //! read and the table verified (checks in `tests/fuzz_common`).
 #![no_main]
 

@@ -6,6 +6,8 @@ use crate::tablebase::plan::{self, Rates};
 use crate::tablebase::select::{Family, Filters, Resolved, Selection};
 use crate::tablebase::verify::{verify_table, TableCache};
 use crate::tablebase::verify_rules::verify_rules;
+use crate::tablebase::verify_wdl::verify_wdl;
+use crate::tablebase::wdl::wdl_file_name;
 use crate::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl};
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
@@ -21,7 +23,8 @@ use std::time::Instant;
     long_about = "Xiangqi endgame tablebases of up to 5 pieces, solved by retrograde analysis.\n\n\
 Values are distance to mate in plies with best play; positions neither side can force are draws. \
 Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
-side that can only hold by perpetual check loses (`--rules asian` on probe and stats). Materials are written like KRNvKR: red's \
+side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
+the win/draw/loss of every entry in 2 bits (for engines' probes inside their search). Materials are written like KRNvKR: red's \
 pieces, 'v', black's, with K R N C P A B for king, rook, horse, cannon, pawn, advisor, elephant. One \
 file serves both colour assignments (KRvKA answers positions where black has the rook)."
 )]
@@ -66,8 +69,9 @@ enum Command {
         #[arg(long)]
         no_compress: bool,
         /// Skip the rule-aware pass: no `.qtr` companions with the Asian rules' values (the pass
-        /// needs several times the plain solver's memory). Probes under the Asian rules then fail
-        /// for these tables; a later run without the flag adds the companions.
+        /// needs several times the plain solver's memory), and no `.qtw` WDL files (they need
+        /// both). Probes under the Asian rules then fail for these tables; a later run without
+        /// the flag adds both.
         #[arg(long)]
         no_rules: bool,
         /// Print a JSON report of every table instead of a summary.
@@ -120,13 +124,15 @@ enum Command {
     },
     /// Re-derive every value from its successors (independently of the generator) and check the
     /// checksums; then the same for the .qtr companion (the Asian rules' values) where there is
-    /// one. With no material, every table in the directory.
+    /// one, and every entry of the .qtw WDL file against both. With no material, every table in
+    /// the directory.
     Verify {
         materials: Vec<String>,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
     },
-    /// List the tables in a directory with sizes and compression.
+    /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
+    /// and .qtw files.
     Info {
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
@@ -218,6 +224,8 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<
     let made = reports.iter().filter(|r| !r.kept).count();
     let entries: u64 = reports.iter().map(|r| r.entries).sum();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
+    let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
+    let wdl_made = reports.iter().filter(|r| !r.wdl_kept).count();
     println!(
         "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
         reports.len(),
@@ -227,6 +235,13 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<
         entries,
         bytes as f64 / 1e6,
         secs
+    );
+    println!(
+        "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
+        wdl_bytes as f64 / 1e6,
+        if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
+        wdl_made,
+        reports.len() - wdl_made
     );
     Ok(())
 }
@@ -353,6 +368,14 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
     let moves = tb.move_values_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let plain_moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let best = tb.best_moves_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    // The WDL file's answer (null when the material has none), which must agree.
+    let from_wdl = match tb.wdl_file(material.canonical().0) {
+        Ok(Some(_)) => tb.probe_wdl_with(&pos, rules).map_err(|e| e.to_string())?,
+        _ => None,
+    };
+    if from_wdl.is_some_and(|w| w != value.wdl) {
+        return Err(format!("the WDL file of {} disagrees with the DTM files here", material.canonical().0));
+    }
     // A move's value is decided by the rules when it differs from the plain one.
     let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
     if json {
@@ -364,7 +387,7 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
         println!(
             "{}",
             json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
-                   "best": best, "moves": list})
+                   "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
         );
         return Ok(());
     }
@@ -376,6 +399,9 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
         format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
     };
     println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
+    if let Some(w) = from_wdl {
+        println!("  WDL file: {w}");
+    }
     for (m, v) in &moves {
         let mark = if best.contains(m) { "*" } else { " " };
         println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
@@ -463,6 +489,16 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 }
             }
         }
+        if dir.join(wdl_file_name(c)).exists() {
+            let start = Instant::now();
+            match verify_wdl(dir, c, &mut cache, &mut rule_cache) {
+                Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+                Err(e) => {
+                    println!("{c} (WDL): FAILED: {e}");
+                    failed += 1;
+                }
+            }
+        }
         // Keep only tables that later (larger) ones may still need.
         let keep = |k: &Material| k.piece_count() < c.piece_count() || materials.iter().any(|x| x.canonical().0 == *k);
         cache.retain(|k, _| keep(k));
@@ -482,40 +518,62 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
 fn run_info(dir: &Path, json: bool) -> Result<(), String> {
     let tb = open_tb(dir)?;
     let mut rows = Vec::new();
-    let (mut total_raw, mut total_file) = (0u64, 0u64);
+    let (mut total_raw, mut total_file, mut total_entries, mut total_rules, mut total_wdl) = (0u64, 0u64, 0, 0, 0);
+    // Size of a companion file that opens (absent or unusable ones were named by `open_tb`).
+    let size = |path: PathBuf| TableFile::open(&path).ok().map(|f| f.file_len());
     for t in tb.usable_tables() {
         let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;
         let raw = 2 * f.header.per_side * f.header.width as u64;
+        let rules = size(dir.join(driver::rules_file_name(t.material)));
+        let wdl = size(dir.join(wdl_file_name(t.material)));
         total_raw += raw;
         total_file += f.file_len();
+        total_entries += 2 * f.header.per_side;
+        total_rules += rules.unwrap_or(0);
+        total_wdl += wdl.unwrap_or(0);
         let max_dtm = f.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
-        rows.push((t.material, f.header.per_side * 2, raw, f.file_len(), f.header.compression, max_dtm));
+        rows.push((t.material, f.header.per_side * 2, raw, f.file_len(), f.header.compression, max_dtm, rules, wdl));
     }
+    let per_entry = |b: u64| if total_entries > 0 { b as f64 / total_entries as f64 } else { 0.0 };
     if json {
         let list: Vec<_> = rows
             .iter()
-            .map(|(m, e, raw, file, comp, dtm)| {
+            .map(|(m, e, raw, file, comp, dtm, rules, wdl)| {
                 json!({"material": m.to_string(), "entries": e, "uncompressed_bytes": raw, "file_bytes": file,
-                       "compression": if *comp == 1 { "zstd" } else { "none" }, "max_dtm": dtm})
+                       "compression": if *comp == 1 { "zstd" } else { "none" }, "max_dtm": dtm,
+                       "rules_bytes": rules, "wdl_bytes": wdl})
             })
             .collect();
-        println!("{}", json!({"dir": dir, "tables": list, "uncompressed_bytes": total_raw, "file_bytes": total_file}));
+        println!(
+            "{}",
+            json!({"dir": dir, "tables": list, "entries": total_entries, "uncompressed_bytes": total_raw,
+                   "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl})
+        );
         return unusable(&tb);
     }
     println!(
-        "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8}",
-        "material", "entries", "uncompressed", "file", "codec", "max dtm"
+        "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8} {:>10} {:>10}",
+        "material", "entries", "uncompressed", "file", "codec", "max dtm", "qtr", "qtw"
     );
-    for (m, e, raw, file, comp, dtm) in &rows {
+    let opt = |v: &Option<u64>| v.map_or("-".to_string(), |b| b.to_string());
+    for (m, e, raw, file, comp, dtm, rules, wdl) in &rows {
         let codec = if *comp == 1 { "zstd" } else { "none" };
-        println!("{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8}", m.to_string());
+        println!(
+            "{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8} {:>10} {:>10}",
+            m.to_string(),
+            opt(rules),
+            opt(wdl)
+        );
     }
     println!(
-        "{} tables, {:.1} MB uncompressed, {:.1} MB in files ({:.1}%)",
+        "{} tables, {:.1} MB uncompressed, {:.1} MB in files ({:.1}%); .qtb {:.4}, .qtr {:.4}, .qtw {:.4} bytes an entry",
         rows.len(),
         total_raw as f64 / 1e6,
         total_file as f64 / 1e6,
-        if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 }
+        if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 },
+        per_entry(total_file),
+        per_entry(total_rules),
+        per_entry(total_wdl)
     );
     unusable(&tb)
 }

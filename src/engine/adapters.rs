@@ -214,6 +214,13 @@ impl Endgames for QtbTables {
         self.with_rules(|r| self.tables.probe_with(pos, r)).map(convert)
     }
 
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+            return None;
+        }
+        self.with_rules(|r| self.tables.probe_wdl_with(pos, r))
+    }
+
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>> {
         if pos.occupied().count() as usize > tablebase::MAX_PIECES {
             return None;

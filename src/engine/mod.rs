@@ -90,6 +90,17 @@ pub trait Endgames: Send + Sync {
     fn max_pieces(&self) -> u32;
     /// The exact value of `pos`, if a loaded table covers its material.
     fn probe(&self, pos: &Position) -> Option<TbValue>;
+    /// Win, draw or loss of `pos`, if a loaded table covers its material: what the search asks
+    /// inside its tree, where tables with only these (small files) answer faster. By default
+    /// from [`Endgames::probe`].
+    fn probe_wdl(&self, pos: &Position) -> Option<crate::tablebase::Wdl> {
+        use crate::tablebase::Wdl;
+        self.probe(pos).map(|v| match v {
+            TbValue::Win { .. } => Wdl::Win,
+            TbValue::Loss { .. } => Wdl::Loss,
+            TbValue::Draw => Wdl::Draw,
+        })
+    }
     /// Every legal move with its value for the side to move, best first (fastest win, then
     /// draws, then slowest loss; ties in a fixed order); `None` if a table is missing.
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>>;

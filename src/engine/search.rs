@@ -206,11 +206,12 @@ pub fn search(
     })
 }
 
-/// Converts a score to the form stored in the table: mate distances from this node, not the root.
+/// Converts a score to the form stored in the table: mate and tablebase-win distances from this
+/// node, not the root.
 fn score_to_tt(v: Value, ply: usize) -> Value {
-    if v >= MATE_BOUND {
+    if v >= TB_BOUND {
         v + ply as Value
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_BOUND {
         v - ply as Value
     } else {
         v
@@ -218,12 +219,31 @@ fn score_to_tt(v: Value, ply: usize) -> Value {
 }
 
 fn score_from_tt(v: Value, ply: usize) -> Value {
-    if v >= MATE_BOUND {
+    if v >= TB_BOUND {
         v - ply as Value
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_BOUND {
         v + ply as Value
     } else {
         v
+    }
+}
+
+/// The value at the root of a position won by table whose mate distance is unknown (a WDL probe):
+/// below every mate score, so it is never reported as a mate it has not seen, above every
+/// evaluation and every such win found later (`TB_WIN - ply`): the search heads for the nearest
+/// table win, and once the game is in the tables the root's DTM probe picks the fastest mate.
+pub const TB_WIN: Value = MATE_BOUND - 1 - 2 * MAX_PLY as Value;
+/// The lowest tablebase-win score (`TB_WIN` at the deepest ply); scores from here up are stored
+/// in the transposition table relative to their node, as mate scores are.
+pub const TB_BOUND: Value = TB_WIN - MAX_PLY as Value;
+
+/// The value of a tablebase WDL verdict `ply` plies from the root (see [`TB_WIN`]).
+pub fn tb_wdl_score(v: crate::tablebase::Wdl, ply: usize) -> Value {
+    use crate::tablebase::Wdl;
+    match v {
+        Wdl::Win => TB_WIN - ply as Value,
+        Wdl::Loss => -TB_WIN + ply as Value,
+        Wdl::Draw => 0,
     }
 }
 
@@ -623,9 +643,11 @@ impl<'a> Thread<'a> {
         if pieces > self.options.tb_probe_limit || pieces > tb.max_pieces() {
             return None;
         }
-        let v = tb.probe(&self.pos)?;
+        // Inside the tree only win, draw or loss matters: the small WDL files answer. The root
+        // (the player, before searching) uses DTM for the fastest mate.
+        let v = tb.probe_wdl(&self.pos)?;
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
-        Some(tb_score(v, ply))
+        Some(tb_wdl_score(v, ply))
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

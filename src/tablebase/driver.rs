@@ -1,5 +1,8 @@
 //! Generating a set of tables: dependencies first, one table at a time (each parallel inside),
 //! skipping tables whose files are already present and intact, writing each file atomically.
+//! Each table gets three files: the `.qtb` (DTM), its `.qtr` companion (the Asian rules) and its
+//! `.qtw` WDL file ([`super::wdl`]); a set whose `.qtb`/`.qtr` are there but whose `.qtw` files
+//! are missing or damaged gets them on the next run, from the kept tables.
 //! Memory is bounded by the largest table being solved plus the decoded smaller tables that it
 //! and later tables of the plan capture into: each is dropped after its last user
 //! ([`plan::last_uses`]).
@@ -10,6 +13,7 @@ use super::generate::{self, Table};
 use super::material::file_name;
 use super::material::Material;
 use super::rules;
+use super::wdl::{self, wdl_file_name, Fill};
 use super::{plan, select};
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
@@ -57,6 +61,12 @@ pub struct TableReport {
     pub rules_seconds: f64,
     /// Positions drawn without the rules and decided with them, per side to move (red, black).
     pub changed: [u64; 2],
+    /// Size of its `.qtw` WDL file.
+    pub wdl_bytes: u64,
+    /// Time spent on the WDL file (writing it, or checking a kept one).
+    pub wdl_seconds: f64,
+    /// True if an intact WDL file was already there.
+    pub wdl_kept: bool,
 }
 
 /// Generates `materials` (any colour order) and everything their captures need, into
@@ -77,7 +87,7 @@ pub fn generate_set_with_progress(
     let dir = &opts.dir;
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     // Temporary files of an interrupted run are never complete: remove them.
-    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr"))
+    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr") || name.ends_with(".qtw"))
         .map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
     let plan = select::closure(materials);
@@ -126,9 +136,37 @@ pub fn generate_set_with_progress(
             (None, 0, true)
         };
         let changed = rule.as_ref().map_or([0, 0], |r| rules::changed(&plain_counts, &r.counts()));
+        // The WDL file, from both value sets; a kept one is checked entry by entry against them.
+        // Without the rule-aware pass there is none: its code 0 claims a draw under both rules,
+        // which only the pass can tell (a later run with the pass writes both files).
+        let wdl_path = dir.join(wdl_file_name(material));
+        let wdl_start = Instant::now();
+        let mut wdl_kept = false;
+        let mut wdl_bytes = 0;
+        if let Some(rule) = &rule {
+            if plain_kept && rules_kept && wdl_path.exists() {
+                match wdl::check_file(&wdl_path, &table, rule) {
+                    Ok(()) => wdl_kept = true,
+                    Err(e) => progress.println(&format!("{e}; writing it again")),
+                }
+            }
+            wdl_bytes = if wdl_kept {
+                std::fs::metadata(&wdl_path).map(|m| m.len()).unwrap_or(0)
+            } else {
+                progress.start(&format!("{label} wdl"), 0);
+                let codes = wdl::codes(&table.values, &rule.values, Fill::Previous);
+                let bytes = format::encode_wdl(material, &codes, &plain_counts, opts.compress)?;
+                AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
+                progress.finish();
+                bytes.len() as u64
+            };
+        }
         reports.push(TableReport {
             material: material.to_string(),
             kept: plain_kept && rules_kept,
+            wdl_bytes,
+            wdl_seconds: wdl_start.elapsed().as_secs_f64(),
+            wdl_kept,
             entries: table.layout.entries(),
             file_bytes,
             seconds: start.elapsed().as_secs_f64(),

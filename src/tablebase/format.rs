@@ -31,6 +31,14 @@ pub const METRIC_DTM: u32 = 1;
 /// entry's code where it differs from the `.qtb` file of the same material, 0 where it does not;
 /// a band table follows the block index (see `docs/FORMAT.md` and [`super::rules`]).
 pub const METRIC_ASIAN: u32 = 2;
+/// Metric 3: win, draw or loss of every entry in 2-bit codes, 4 to a byte, for probes inside a
+/// search (a `.qtw` file beside the `.qtb`; codes in [`super::wdl`], layout in `docs/FORMAT.md`).
+pub const METRIC_WDL: u32 = 3;
+/// Extension of the WDL files.
+pub const WDL_EXTENSION: &str = "qtw";
+/// Entries per block of a WDL file: 32 KiB of packed codes, the raw size of a DTM block, so a
+/// cold WDL probe decompresses no more than a DTM one.
+pub const WDL_BLOCK_ENTRIES: u32 = 1 << 17;
 /// Extension of plain table files.
 pub const TABLE_EXTENSION: &str = "qtb";
 /// Extension of the companion files with the Asian rules' values.
@@ -59,7 +67,7 @@ thread_local! {
 pub struct Header {
     /// The (canonical) material of the table.
     pub material: Material,
-    /// Bytes per value code (1 or 2).
+    /// Bytes per value code (1 or 2); 0 in a WDL file (2-bit codes, 4 to a byte).
     pub width: u8,
     /// Codec the writer asked for ([`CODEC_RAW`] or [`CODEC_ZSTD`]).
     pub compression: u8,
@@ -75,7 +83,7 @@ pub struct Header {
     pub payload_checksum: u64,
     /// Size of the whole file.
     pub file_len: u64,
-    /// [`METRIC_DTM`] or [`METRIC_ASIAN`].
+    /// [`METRIC_DTM`], [`METRIC_ASIAN`] or [`METRIC_WDL`].
     pub metric: u32,
     /// The bands of a metric-2 file (empty for metric 1).
     pub bands: Vec<Band>,
@@ -143,11 +151,47 @@ fn encode_with(
     } else {
         return Err(TbError::TooLarge { material: material.to_string(), entries: max });
     };
-    let per_side = values.len() as u64 / 2;
-    let blocks: Vec<(u8, Vec<u8>, u64)> = values
-        .par_chunks(BLOCK_ENTRIES as usize)
-        .map(|chunk| {
-            let raw = raw_bytes(chunk, width);
+    let raw: Vec<Vec<u8>> = values.par_chunks(BLOCK_ENTRIES as usize).map(|chunk| raw_bytes(chunk, width)).collect();
+    let shape = Shape { per_side: values.len() as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
+    assemble(material, shape, raw, counts, compress, bands)
+}
+
+/// Serialises a WDL file ([`METRIC_WDL`]): `codes` holds one 2-bit code (0..=3) per entry of the
+/// table, `counts` are the table's. Entry `k` of a block is bits `2 (k mod 4)` and up of the
+/// block's byte `k / 4`; the last byte of a block is padded with zero bits.
+pub fn encode_wdl(material: Material, codes: &[u8], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
+    let raw: Vec<Vec<u8>> = codes.par_chunks(WDL_BLOCK_ENTRIES as usize).map(pack_wdl).collect();
+    let shape =
+        Shape { per_side: codes.len() as u64 / 2, width: 0, block_entries: WDL_BLOCK_ENTRIES, metric: METRIC_WDL };
+    assemble(material, shape, raw, counts, compress, &[])
+}
+
+/// 2-bit codes packed 4 to a byte, first entry in the low bits.
+fn pack_wdl(codes: &[u8]) -> Vec<u8> {
+    codes.chunks(4).map(|q| q.iter().enumerate().fold(0u8, |b, (i, &c)| b | (c & 3) << (2 * i))).collect()
+}
+
+/// The header fields that differ between metrics.
+struct Shape {
+    per_side: u64,
+    width: u8,
+    block_entries: u32,
+    metric: u32,
+}
+
+/// Compresses the raw blocks (in parallel, deterministically) and lays out the file.
+fn assemble(
+    material: Material,
+    shape: Shape,
+    raw: Vec<Vec<u8>>,
+    counts: &[Counts; 2],
+    compress: bool,
+    bands: &[Band],
+) -> Result<Vec<u8>, TbError> {
+    let Shape { per_side, width, block_entries, metric } = shape;
+    let blocks: Vec<(u8, Vec<u8>, u64)> = raw
+        .into_par_iter()
+        .map(|raw| {
             let sum = block_checksum(&raw);
             if compress {
                 if let Ok(mut z) = zstd::bulk::compress(&raw, ZSTD_LEVEL) {
@@ -186,7 +230,7 @@ fn encode_with(
     h[68..72].copy_from_slice(&metric.to_le_bytes());
     h[72] = width;
     h[73] = if compress { CODEC_ZSTD } else { CODEC_RAW };
-    h[76..80].copy_from_slice(&BLOCK_ENTRIES.to_le_bytes());
+    h[76..80].copy_from_slice(&block_entries.to_le_bytes());
     h[80..88].copy_from_slice(&per_side.to_le_bytes());
     h[88..96].copy_from_slice(&(blocks.len() as u64).to_le_bytes());
     for (s, c) in counts.iter().enumerate() {
@@ -342,7 +386,7 @@ impl TableFile {
         let named = path
             .file_name()
             .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".qtb").or_else(|| n.strip_suffix(".qtr")))
+            .and_then(|n| n.strip_suffix(".qtb").or_else(|| n.strip_suffix(".qtr")).or_else(|| n.strip_suffix(".qtw")))
             .and_then(|stem| stem.parse::<Material>().ok());
         if let Some(named) = named {
             if named.canonical().0 != material {
@@ -361,22 +405,25 @@ impl TableFile {
         let metric = le_u32(b, 68);
         let expected = match path.extension().and_then(|e| e.to_str()) {
             Some(RULES_EXTENSION) => METRIC_ASIAN,
+            Some(WDL_EXTENSION) => METRIC_WDL,
             _ => METRIC_DTM,
         };
         if metric != expected {
             return Err(bad(
                 TbField::Metric,
-                format!("{metric}, expected {expected} for this file name (1: DTM in .qtb, 2: Asian rules in .qtr)"),
+                format!("{metric}, expected {expected} for this file name (1: DTM in .qtb, 2: Asian rules in .qtr, 3: WDL in .qtw)"),
             ));
         }
         let band_count = le_u32(b, 208) as usize;
-        if metric == METRIC_DTM && band_count != 0 || band_count > u16::MAX as usize {
+        if metric != METRIC_ASIAN && band_count != 0 || band_count > u16::MAX as usize {
             return Err(bad(TbField::Metric, format!("{band_count} bands")));
         }
         let width = b[72];
         let compression = b[73];
-        if width != 1 && width != 2 {
-            return Err(bad(TbField::ValueWidth, format!("{width}")));
+        // A WDL file's codes are 2 bits (width 0); the others' 1 or 2 bytes.
+        let width_ok = if metric == METRIC_WDL { width == 0 } else { width == 1 || width == 2 };
+        if !width_ok {
+            return Err(bad(TbField::ValueWidth, format!("{width} for metric {metric}")));
         }
         if compression > CODEC_ZSTD {
             return Err(bad(TbField::Compression, format!("{compression}")));
@@ -469,11 +516,20 @@ impl TableFile {
         &self.blocks
     }
 
+    /// Bytes that `n` entries take uncompressed.
+    fn bytes_for(&self, n: usize) -> usize {
+        if self.header.width == 0 {
+            n.div_ceil(4)
+        } else {
+            n * self.header.width as usize
+        }
+    }
+
     /// The raw (decompressed) bytes of block `i`, checksum verified.
     pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
         let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
-        let expect = self.block_len(i) * self.header.width as usize;
+        let expect = self.bytes_for(self.block_len(i));
         let mut stored = vec![0u8; blk.len as usize];
         self.data.read_at(blk.offset, &mut stored).map_err(|e| TbError::io(&self.path, e))?;
         let stored = stored.as_slice();
@@ -509,7 +565,9 @@ impl TableFile {
     /// The code at position `k` of a block's raw bytes.
     #[inline]
     pub fn code_in(&self, raw: &[u8], k: usize) -> Option<u16> {
-        if self.header.width == 1 {
+        if self.header.width == 0 {
+            raw.get(k / 4).map(|&b| (b >> (2 * (k % 4)) & 3) as u16)
+        } else if self.header.width == 1 {
             raw.get(k).map(|&v| v as u16)
         } else {
             raw.get(2 * k..2 * k + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
@@ -522,9 +580,12 @@ impl TableFile {
             (0..self.blocks.len()).into_par_iter().map(|i| self.read_block(i)).collect::<Result<_, _>>()?;
         let mut sum = FNV_OFFSET;
         let mut out = Vec::with_capacity(2 * self.header.per_side as usize);
-        for (raw, blk) in parts.iter().zip(&self.blocks) {
+        for (i, (raw, blk)) in parts.iter().zip(&self.blocks).enumerate() {
             sum = fold_checksum(sum, blk.checksum);
-            if self.header.width == 1 {
+            if self.header.width == 0 {
+                let n = self.block_len(i);
+                out.extend((0..n).map(|k| (raw[k / 4] >> (2 * (k % 4)) & 3) as u16));
+            } else if self.header.width == 1 {
                 out.extend(raw.iter().map(|&v| v as u16));
             } else {
                 out.extend(raw.chunks_exact(2).map(|s| u16::from_le_bytes([s[0], s[1]])));

@@ -18,6 +18,8 @@
 //! - [`select`]: families, filters and named materials resolved into a work list; [`plan`]:
 //!   its estimated memory, disk and time.
 //! - [`mod@format`]: the `.qtb` file; [`probe`]: [`Tablebases`]; [`verify`]: independent checks.
+//! - [`wdl`]: the `.qtw` files (win/draw/loss in 2 bits an entry) that searches probe;
+//!   [`verify_wdl`]: their check against the verified values.
 //!
 //! The metric is distance to mate (DTM) in plies with best play and no repetition rules:
 //! positions neither side can force are draws, cycles included. See `docs/TABLEBASES.md`.
@@ -38,6 +40,8 @@ pub mod select;
 pub mod value;
 pub mod verify;
 pub mod verify_rules;
+pub mod verify_wdl;
+pub mod wdl;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};
 pub use error::{TbError, TbField};

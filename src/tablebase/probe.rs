@@ -1,4 +1,5 @@
-//! [`Tablebases`]: the engine-facing API. Opening a directory opens every `.qtb` file in it and
+//! [`Tablebases`]: the engine-facing API. Opening a directory opens every `.qtb` file in it (with
+//! its `.qtr` and `.qtw` companions) and
 //! checks its header and block index (a few hundred bytes each); files that fail are recorded
 //! with their error ([`Tablebases::problems`]) and probing their material returns that error.
 //! Blocks are read with positioned reads (or from a memory map, with
@@ -7,7 +8,7 @@
 
 use super::error::{TbError, TbField};
 use super::format::TableFile;
-use super::format::{RULES_EXTENSION, TABLE_EXTENSION};
+use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
 use super::rules;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
@@ -26,10 +27,14 @@ struct Slot {
     file: Result<Arc<TableFile>, TbError>,
     /// The `.qtr` companion: `None` if absent.
     rules: Option<Result<Arc<TableFile>, TbError>>,
+    /// The `.qtw` WDL file: `None` if absent.
+    wdl: Option<Result<Arc<TableFile>, TbError>>,
 }
 
 /// Cache keys of companion blocks: the slot number with this bit set.
 const RULES_SLOT: u32 = 1 << 31;
+/// Cache keys of WDL blocks: the slot number with this bit set.
+const WDL_SLOT: u32 = 1 << 30;
 
 #[derive(Default)]
 struct Shard {
@@ -85,12 +90,14 @@ impl Tablebases {
         let mut found = Vec::new();
         let mut problems = Vec::new();
         let mut companions = HashMap::new();
+        let mut wdl_files = HashMap::new();
         for entry in std::fs::read_dir(&dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
             let ext = path.extension().and_then(|e| e.to_str());
-            if ext == Some(RULES_EXTENSION) {
+            if ext == Some(RULES_EXTENSION) || ext == Some(WDL_EXTENSION) {
                 if let Some(m) = path.file_stem().and_then(|s| s.to_str()).and_then(|s| s.parse::<Material>().ok()) {
-                    companions.insert(m.to_string(), path);
+                    let into = if ext == Some(WDL_EXTENSION) { &mut wdl_files } else { &mut companions };
+                    into.insert(m.to_string(), path);
                     continue;
                 }
             }
@@ -122,15 +129,21 @@ impl Tablebases {
                 if let Some(Err(e)) = &rules {
                     problems.push(e.clone());
                 }
-                Slot { material, path, file, rules }
+                let wdl = wdl_files.remove(&material.to_string()).map(|p| open(&p).map(Arc::new));
+                if let Some(Err(e)) = &wdl {
+                    problems.push(e.clone());
+                }
+                Slot { material, path, file, rules, wdl }
             })
             .collect();
-        for (_, path) in companions {
-            problems.push(TbError::Corrupt {
-                path,
-                field: TbField::FileName,
-                detail: "a companion (.qtr) without its table (.qtb); ignored".into(),
-            });
+        for (ext, orphans) in [(RULES_EXTENSION, companions), (WDL_EXTENSION, wdl_files)] {
+            for (_, path) in orphans {
+                problems.push(TbError::Corrupt {
+                    path,
+                    field: TbField::FileName,
+                    detail: format!("a companion (.{ext}) without its table (.qtb); ignored"),
+                });
+            }
         }
         problems.sort_by_key(|e| e.path().map(Path::to_path_buf));
         let cache = (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect();
@@ -229,9 +242,54 @@ impl Tablebases {
         Ok(code)
     }
 
-    /// Win, draw or loss for the side to move.
+    /// Win, draw or loss for the side to move, without repetition rules: from the material's
+    /// `.qtw` WDL file when it has one (small blocks, made for probes inside a search), else from
+    /// its `.qtb`.
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
-        Ok(self.probe(pos)?.map(|v| v.wdl))
+        self.probe_wdl_with(pos, Rules::Plain)
+    }
+
+    /// Win, draw or loss under `rules`, from the `.qtw` WDL file when the material has a usable
+    /// one: under [`Rules::Asian`] the few entries the rules decide are then read from the `.qtr`
+    /// companion. Without a usable WDL file (absent, or listed in [`Tablebases::problems`]) the
+    /// DTM files answer, as [`Tablebases::probe_with`].
+    pub fn probe_wdl_with(&self, pos: &Position, rules: Rules) -> Result<Option<Wdl>, TbError> {
+        let material = Material::from_position(pos);
+        if !material.has_attackers() {
+            return Ok(Some(Wdl::Draw));
+        }
+        let (canonical, _) = material.canonical();
+        let Some(&slot) = self.by_key.get(&canonical.key()) else { return Ok(None) };
+        let Some(Ok(wdl)) = &self.slots[slot].wdl else {
+            return Ok(self.probe_with(pos, rules)?.map(|v| v.wdl));
+        };
+        let idx = wdl.layout.index_of(pos).ok_or_else(|| entry_error(wdl, pos, "position outside the index"))?;
+        let per_block = wdl.header.block_entries as u64;
+        let raw = self.block(slot as u32 | WDL_SLOT, (idx / per_block) as u32, wdl)?;
+        let code = wdl
+            .code_in(&raw, (idx % per_block) as usize)
+            .ok_or_else(|| entry_error(wdl, pos, "entry past the block"))?;
+        match super::wdl::wdl_of(code as u8, rules == Rules::Asian) {
+            Some(w) => Ok(Some(w)),
+            // Decided by the rule: the companion says which way (and checks it is a decided value).
+            None => Ok(self.probe_with(pos, rules)?.map(|v| v.wdl)),
+        }
+    }
+
+    /// Does the table of `material` (canonical) have a usable `.qtw` WDL file?
+    pub fn has_wdl(&self, material: Material) -> bool {
+        let Some(&i) = self.by_key.get(&material.key()) else { return false };
+        matches!(self.slots[i].wdl, Some(Ok(_)))
+    }
+
+    /// The open WDL file of a canonical material, `None` if absent, its error if it cannot be
+    /// used.
+    pub fn wdl_file(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
+        let Some(&i) = self.by_key.get(&material.key()) else { return Ok(None) };
+        match &self.slots[i].wdl {
+            None => Ok(None),
+            Some(r) => r.clone().map(Some),
+        }
     }
 
     /// Distance to mate in plies, signed for the side to move (0 for a draw).
@@ -304,7 +362,7 @@ impl Tablebases {
     /// A block's bytes, from the cache or decompressed (and then cached).
     fn block(&self, slot: u32, block: u32, file: &TableFile) -> Result<Arc<Vec<u8>>, TbError> {
         let key = (slot, block);
-        let shard = &self.cache[((slot & !RULES_SLOT) as usize * 31 + block as usize) % SHARDS];
+        let shard = &self.cache[((slot & !(RULES_SLOT | WDL_SLOT)) as usize * 31 + block as usize) % SHARDS];
         if let Some(raw) = shard.lock().unwrap_or_else(|e| e.into_inner()).map.get(&key) {
             return Ok(raw.clone());
         }

@@ -13,6 +13,7 @@ use qiku::notation::{self, chinese, iccs, wxf, Notation};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::verify::{verify_table, TableCache};
 use qiku::tablebase::verify_rules::verify_rules;
+use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;
@@ -165,7 +166,7 @@ pub const KRVK_FENS: &[&str] = &[
 
 /// `.qtb` bytes, written as `KRvK.qtb` into `dir` (which must hold nothing else): probes (value,
 /// WDL, DTM, best moves), the reading of every block and the independent verifier give values or
-/// errors, and best moves are legal.
+/// errors, and best moves are legal; the same bytes as its `.qtr` and as its `.qtw`.
 pub fn check_table_bytes(dir: &Path, data: &[u8]) {
     let path = dir.join("KRvK.qtb");
     std::fs::write(&path, data).expect("write the table file");
@@ -210,4 +211,53 @@ pub fn check_table_bytes(dir: &Path, data: &[u8]) {
     let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
     let _ = verify_rules(dir, material, &mut plain, &mut rules).map_err(|e| e.to_string());
     let _ = std::fs::remove_file(&companion);
+    // The same bytes as the table's `.qtw` WDL file (metric 3, 2-bit codes).
+    check_wdl_file(dir, data);
+}
+
+/// A real `.qtb` (`table`) with `data` as its `.qtw` WDL file, in `dir` (which must hold nothing
+/// else): WDL probes under both rules give a value or an error, and when they give a value it is
+/// the DTM files' (a damaged WDL file is refused or caught by its checksums, never believed).
+pub fn check_wdl_bytes(dir: &Path, table: &[u8], data: &[u8]) {
+    std::fs::write(dir.join("KRvK.qtb"), table).expect("write the table file");
+    let tb = Tablebases::open(dir).expect("the directory exists");
+    let truth: Vec<_> = KRVK_FENS
+        .iter()
+        .map(|fen| {
+            let pos = Position::from_fen(fen).expect("built-in FEN");
+            tb.probe(&pos).ok().flatten().map(|v| v.wdl)
+        })
+        .collect();
+    std::fs::write(dir.join("KRvK.qtw"), data).expect("write the WDL file");
+    let tb = Tablebases::open(dir).expect("the directory exists");
+    for (fen, truth) in KRVK_FENS.iter().zip(truth) {
+        let pos = Position::from_fen(fen).expect("built-in FEN");
+        if let (Ok(Some(w)), Some(t)) = (tb.probe_wdl(&pos), truth) {
+            assert_eq!(w, t, "the WDL file answers {w} for {fen}, the table {t}");
+        }
+    }
+    check_wdl_file(dir, data);
+}
+
+/// `data` written as `KRvK.qtw` beside whatever `KRvK.qtb` is in `dir`: opened, probed under both
+/// rules, every block read and the file verified; then removed.
+fn check_wdl_file(dir: &Path, data: &[u8]) {
+    let wdl = dir.join("KRvK.qtw");
+    std::fs::write(&wdl, data).expect("write the WDL file");
+    let tb = Tablebases::open(dir).expect("the directory exists");
+    for fen in KRVK_FENS {
+        let pos = Position::from_fen(fen).expect("built-in FEN");
+        let _ = tb.probe_wdl_with(&pos, Rules::Plain).map_err(|e| e.to_string());
+        let _ = tb.probe_wdl_with(&pos, Rules::Asian).map_err(|e| e.to_string());
+    }
+    if let Ok(file) = TableFile::open(&wdl) {
+        for i in 0..file.blocks().len().min(64) {
+            let _ = file.read_block(i).map_err(|e| e.to_string());
+        }
+        let _ = file.decode_all().map_err(|e| e.to_string());
+    }
+    let material: Material = "KRvK".parse().expect("material name");
+    let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+    let _ = verify_wdl(dir, material, &mut plain, &mut rules).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&wdl);
 }

@@ -1,0 +1,154 @@
+//! WDL files (`.qtw`, metric 3): the win, draw or loss of every entry of a table in 2 bits, so
+//! that an engine's probes inside its search touch files about a fifth the size of the DTM
+//! files (`docs/TABLEBASES.md` has the figures). Same index, header and block machinery as the
+//! `.qtb` ([`super::format`]); the layout is in `docs/FORMAT.md`.
+//!
+//! One file serves both repetition rules. The Asian rules change only draws (a defender that can
+//! only hold by checking forever loses), so an entry is one of: won, lost (under both rules),
+//! drawn under both, or drawn without the rule and decided by it. That fourth case gets code
+//! [`RULE`]: a plain probe reads it as a draw, an Asian probe looks the entry up in the `.qtr`
+//! companion (rare: 64 million of the 2.27 billion entries of the 5-piece set, in 32 tables).
+//!
+//! Illegal entries are never probed; they take a legal code chosen to compress well
+//! ([`Fill`]). The check of a whole file against both value sets is [`check_file`];
+//! [`super::verify_wdl`] runs it for `qiku-tb verify`.
+
+use super::error::{TbError, TbField};
+use super::format::TableFile;
+use super::generate::Table;
+use super::index::MAX_PIECES;
+use super::material::Material;
+use super::value::{dtm_of, Wdl, DRAW as DTM_DRAW, ILLEGAL};
+use crate::core::Color;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Drawn under both rules.
+pub const DRAW: u8 = 0;
+/// Won by the side to move.
+pub const WIN: u8 = 1;
+/// Lost by the side to move.
+pub const LOSS: u8 = 2;
+/// Drawn without repetition rules, decided by the Asian rules (see the `.qtr` companion).
+pub const RULE: u8 = 3;
+
+/// The WDL file name of a material: `KRvKN.qtw`.
+pub fn wdl_file_name(material: Material) -> String {
+    format!("{material}.{}", super::format::WDL_EXTENSION)
+}
+
+/// The code of a legal entry from its plain (`.qtb`) code and its Asian-rules code; `None` for
+/// an illegal entry.
+#[inline]
+pub fn code_of(plain: u16, rule: u16) -> Option<u8> {
+    if plain == ILLEGAL {
+        return None;
+    }
+    Some(match dtm_of(plain) {
+        Some(d) if d % 2 == 1 => WIN,
+        Some(_) => LOSS,
+        None if rule != DTM_DRAW => RULE,
+        None => DRAW,
+    })
+}
+
+/// The result a code means under the rules: `None` when the Asian rules need the companion
+/// ([`RULE`] under [`super::Rules::Asian`]).
+#[inline]
+pub fn wdl_of(code: u8, asian: bool) -> Option<Wdl> {
+    match code & 3 {
+        WIN => Some(Wdl::Win),
+        LOSS => Some(Wdl::Loss),
+        RULE if asian => None,
+        _ => Some(Wdl::Draw),
+    }
+}
+
+/// What an illegal entry stores.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// The code of the entry before it in its block (at a block's start, of the first legal
+    /// entry of the block): runs of equal codes grow, which zstd rewards. The written files use
+    /// this (`docs/TABLEBASES.md` has the comparison).
+    Previous,
+    /// The most common code of the table.
+    MostCommon,
+    /// Always [`DRAW`].
+    Draw,
+}
+
+/// The codes of a whole table from its plain and Asian-rules codes (equal slices), illegal
+/// entries filled as `fill` says. Deterministic, whatever the thread count: blocks of
+/// [`super::format::WDL_BLOCK_ENTRIES`] entries are filled independently.
+pub fn codes(plain: &[u16], rule: &[u16], fill: Fill) -> Vec<u8> {
+    let block = super::format::WDL_BLOCK_ENTRIES as usize;
+    let mut out: Vec<u8> = plain.par_iter().zip(rule).map(|(&p, &r)| code_of(p, r).unwrap_or(u8::MAX)).collect();
+    let common = match fill {
+        Fill::MostCommon => {
+            let mut n = [0u64; 4];
+            for &c in &out {
+                if c != u8::MAX {
+                    n[c as usize] += 1;
+                }
+            }
+            (0..4u8).max_by_key(|&c| (n[c as usize], std::cmp::Reverse(c))).unwrap_or(DRAW)
+        }
+        _ => DRAW,
+    };
+    out.par_chunks_mut(block).for_each(|chunk| {
+        let mut prev = match fill {
+            Fill::Previous => chunk.iter().copied().find(|&c| c != u8::MAX).unwrap_or(DRAW),
+            _ => common,
+        };
+        for c in chunk.iter_mut() {
+            if *c == u8::MAX {
+                *c = prev;
+            } else if fill == Fill::Previous {
+                prev = *c;
+            }
+        }
+    });
+    out
+}
+
+/// Checks a WDL file against its tables' codes: every block and the payload checksum, the entry
+/// count, the header's counts (those of the plain table) and every legal entry's code.
+pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
+    let file = TableFile::open(path)?;
+    let stored = file.decode_all()?;
+    if stored.len() != plain.values.len() || rule.values.len() != plain.values.len() {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entries,
+            detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
+        });
+    }
+    // The header's counts are the plain table's (this module sits below `verify`, so the check
+    // is spelled out here).
+    let counts = plain.counts();
+    if counts != file.header.counts {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Counts,
+            detail: format!("header {:?}, the table gives {:?}", file.header.counts, counts),
+        });
+    }
+    let first_bad = (0..stored.len())
+        .into_par_iter()
+        .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
+    if let Some(i) = first_bad {
+        let per = plain.layout.per_side as usize;
+        let mut sq = [0u8; MAX_PIECES];
+        plain.layout.unrank((i % per) as u64, &mut sq);
+        let turn = if i < per { Color::Red } else { Color::Black };
+        let fen = plain.layout.setup(&sq, turn).to_fen();
+        let name = |c: u16| ["draw", "win", "loss", "draw decided by the Asian rules"][(c & 3) as usize];
+        let expect = code_of(plain.values[i], rule.values[i]).map_or(0, u16::from);
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entry,
+            detail: format!("entry {i} ({fen}): stored {}, the tables give {}", name(stored[i]), name(expect)),
+        });
+    }
+    Ok(())
+}
