@@ -318,6 +318,19 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
+    /// Are the header's counts `counts` (those the decoded values give)? Shared by `verify`
+    /// and the WDL file check, so that both name a mismatch the same way.
+    pub fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {
+        if *counts != self.header.counts {
+            return Err(TbError::Corrupt {
+                path: self.path.clone(),
+                field: TbField::Counts,
+                detail: format!("header {:?}, values give {:?}", self.header.counts, counts),
+            });
+        }
+        Ok(())
+    }
+
     /// Opens and checks a table file: magic, version, key-set fingerprint, material (which
     /// must be the one the file name says, when it is named like `KRvK.qtb`), scheme, metric,
     /// sizes, header checksum and every block's bounds. Only the header and block index are

@@ -9,7 +9,7 @@
 //! payload checksums and the header's counts are checked too.
 
 use super::driver::load;
-use super::error::{TbError, TbField};
+use super::error::TbError;
 use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::file_name;
@@ -41,7 +41,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     let table = get(dir, material, cache)?;
     let mut deps = capture_tables(material, |c| get(dir, c, cache))?;
     deps.insert(material, table.clone());
-    check_counts(&path, &table, &file)?;
+    file.check_counts(&table.counts())?;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
     let result = (0..n.div_ceil(4096))
@@ -82,19 +82,6 @@ pub(super) fn capture_tables(
         }
     }
     Ok(deps)
-}
-
-/// The header's counts must be those the values give.
-pub(super) fn check_counts(path: &Path, table: &Table, file: &super::format::TableFile) -> Result<(), TbError> {
-    let counts = table.counts();
-    if counts != file.header.counts {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Counts,
-            detail: format!("header {:?}, values give {:?}", file.header.counts, counts),
-        });
-    }
-    Ok(())
 }
 
 pub(super) fn mismatch(table: &Table, fen: String, stored: u16, derived: String) -> TbError {

@@ -22,7 +22,7 @@ use super::index::MAX_PIECES;
 use super::material::Material;
 use super::rules::{band_of, BandKind};
 use super::value::{Wdl, DRAW};
-use super::verify::{capture_tables, check_counts, child_value, get, mismatch, table_value, TableCache};
+use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -59,7 +59,7 @@ pub fn verify_rules(
     let base = get(dir, material, plain)?;
     let table = get_rules(dir, material, plain, rules)?;
     let deps = capture_tables(material, |c| get_rules(dir, c, plain, rules))?;
-    check_counts(&path, &table, &file)?;
+    file.check_counts(&table.counts())?;
     let bands = &file.header.bands;
     let per = table.layout.per_side as usize;
     let n = table.values.len();

@@ -123,16 +123,8 @@ pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbErro
             detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
         });
     }
-    // The header's counts are the plain table's (this module sits below `verify`, so the check
-    // is spelled out here).
-    let counts = plain.counts();
-    if counts != file.header.counts {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Counts,
-            detail: format!("header {:?}, the table gives {:?}", file.header.counts, counts),
-        });
-    }
+    // The header's counts are the plain table's.
+    file.check_counts(&plain.counts())?;
     let first_bad = (0..stored.len())
         .into_par_iter()
         .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
