@@ -467,8 +467,11 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     let mut cache = TableCache::new();
     let mut rule_cache = TableCache::new();
     let mut failed = 0;
-    for m in &materials {
-        let (c, _) = m.canonical();
+    let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
+    // A decoded table stays cached while a later table captures into it, and no longer (the
+    // generation driver's rule): a whole family would not fit in memory otherwise.
+    let last_use = plan::last_uses(&canonical);
+    for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
         match verify_table(dir, c, &mut cache) {
             Ok(legal) => println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
@@ -499,14 +502,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 }
             }
         }
-        // Keep only tables that later (larger) ones may still need.
-        let keep = |k: &Material| k.piece_count() < c.piece_count() || materials.iter().any(|x| x.canonical().0 == *k);
+        let keep = |k: &Material| last_use.get(k).is_some_and(|&last| last > i);
         cache.retain(|k, _| keep(k));
         rule_cache.retain(|k, _| keep(k));
-        if cache.len() > 400 {
-            cache.clear();
-            rule_cache.clear();
-        }
     }
     if failed > 0 {
         return Err(format!("{failed} of {} tables failed verification", materials.len()));
