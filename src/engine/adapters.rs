@@ -208,21 +208,21 @@ impl Endgames for QtbTables {
     }
 
     fn probe(&self, pos: &Position) -> Option<TbValue> {
-        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+        if pos.occupied().count() > self.max_pieces {
             return None;
         }
         self.with_rules(|r| self.tables.probe_with(pos, r)).map(convert)
     }
 
     fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+        if pos.occupied().count() > self.max_pieces {
             return None;
         }
         self.with_rules(|r| self.tables.probe_wdl_with(pos, r))
     }
 
     fn move_values(&self, pos: &Position) -> Option<Vec<(Move, TbValue)>> {
-        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+        if pos.occupied().count() > self.max_pieces {
             return None;
         }
         let values = self.with_rules(|r| self.tables.move_values_with(pos, r))?;
@@ -230,7 +230,7 @@ impl Endgames for QtbTables {
     }
 
     fn best_moves(&self, pos: &Position) -> Option<Vec<Move>> {
-        if pos.occupied().count() as usize > tablebase::MAX_PIECES {
+        if pos.occupied().count() > self.max_pieces {
             return None;
         }
         self.with_rules(|r| self.tables.best_moves_with(pos, r))

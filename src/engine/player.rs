@@ -41,7 +41,7 @@ impl Engine {
             shared: Arc::new(Shared::new(hash_mib)),
             options: SearchOptions::default(),
             book: None,
-            tb_root_limit: 5,
+            tb_root_limit: crate::tablebase::MAX_PIECES as u32,
             history: History::default(),
         }
     }
@@ -77,7 +77,7 @@ impl Engine {
         }
         let mut limits = limits.clone();
         if let Some(tb) = self.options.tablebases.clone() {
-            if pos.occupied().count() <= self.tb_root_limit.min(5) {
+            if pos.occupied().count() <= self.tb_root_limit {
                 let values = tb.move_values(pos).map(|mut v| {
                     // Only the allowed root moves (`searchmoves`, UCCI's `banmoves`) count.
                     v.retain(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));

@@ -97,7 +97,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             weights: Weights::DEFAULT,
             tablebases: None,
-            tb_probe_limit: 5,
+            tb_probe_limit: crate::tablebase::MAX_PIECES as u32,
         }
     }
 }

@@ -213,7 +213,7 @@ impl Uci {
         o.line(&format!("option name BookPolicy type combo default {}{policies}", self.options.book_policy));
         o.line("option name BookMinGames type spin default 1 min 0 max 1000000000");
         o.line("option name TablebasePath type string default <empty>");
-        o.line("option name TablebaseProbeLimit type spin default 5 min 0 max 5");
+        o.line("option name TablebaseProbeLimit type spin default 12 min 0 max 12");
         o.line("option name TablebaseRules type combo default asian var asian var plain");
         o.line("option name EvalTerms type combo default full var full var basic");
         o.line("option name UCI_Variant type combo default xiangqi var xiangqi");
@@ -311,7 +311,7 @@ impl Uci {
                     tb.set_rules(r);
                 }
             }),
-            "tablebaseprobelimit" => number(0, 5).map(|v| {
+            "tablebaseprobelimit" => number(0, crate::tablebase::MAX_PIECES as u64).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;

@@ -264,9 +264,6 @@ impl FromStr for Material {
     }
 }
 
-/// Largest number of pieces (kings included) the generator accepts.
-pub const MAX_PIECES: usize = 5;
-
 /// The file name of a material's table (`KRNvKR.qtb`).
 pub fn file_name(material: Material) -> String {
     format!("{material}.qtb")
