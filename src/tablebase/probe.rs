@@ -62,6 +62,16 @@ pub struct TableInfo {
     pub path: PathBuf,
 }
 
+/// Where a position's value lives.
+enum Located {
+    /// No attacking piece on either side: a draw without a file.
+    DeadDraw,
+    /// No table of this material in the set.
+    Absent,
+    /// The slot of its material.
+    Slot(usize),
+}
+
 impl Tablebases {
     /// Opens the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material) with
     /// positioned reads. Fails only if the directory cannot be read; a table file that cannot
@@ -201,13 +211,15 @@ impl Tablebases {
     /// same under both rules; a decided value that only the rules give has a distance that is a
     /// rank for the winning line ([`Tablebases::best_moves_with`]), not plies to mate.
     pub fn probe_with(&self, pos: &Position, rules: Rules) -> Result<Option<TbValue>, TbError> {
-        let material = Material::from_position(pos);
-        if !material.has_attackers() {
-            return Ok(Some(TbValue::DRAW));
-        }
-        let (canonical, _) = material.canonical();
-        let Some(&slot) = self.by_key.get(&canonical.key()) else { return Ok(None) };
-        let Some(file) = self.table(canonical)? else { return Ok(None) };
+        let slot = match self.locate(pos) {
+            Located::DeadDraw => return Ok(Some(TbValue::DRAW)),
+            Located::Absent => return Ok(None),
+            Located::Slot(slot) => slot,
+        };
+        let file = match &self.slots[slot].file {
+            Ok(file) => file.clone(),
+            Err(e) => return Err(e.clone()),
+        };
         let idx = file.layout.index_of(pos).ok_or_else(|| entry_error(&file, pos, "position outside the index"))?;
         let code = self.code(slot as u32, &file, idx, pos)?;
         let plain = TbValue::from_code(code).ok_or_else(|| entry_error(&file, pos, "illegal or reserved code"))?;
@@ -227,13 +239,31 @@ impl Tablebases {
         }
     }
 
+    /// Which slot holds a position's material, shared by the DTM and WDL probes.
+    fn locate(&self, pos: &Position) -> Located {
+        let material = Material::from_position(pos);
+        if !material.has_attackers() {
+            return Located::DeadDraw;
+        }
+        let canonical = material.canonical().0;
+        match self.by_key.get(&canonical.key()) {
+            // The key is a hash: the slot must hold this very material.
+            Some(&slot) if self.slots[slot].material == canonical => Located::Slot(slot),
+            _ => Located::Absent,
+        }
+    }
+
+    /// The stored code of entry `idx` of `file` (any metric), through the block cache.
+    fn raw_code(&self, slot: u32, file: &TableFile, idx: u64, pos: &Position) -> Result<u16, TbError> {
+        let per_block = file.header.block_entries as u64;
+        let raw = self.block(slot, (idx / per_block) as u32, file)?;
+        file.code_in(&raw, (idx % per_block) as usize).ok_or_else(|| entry_error(file, pos, "entry past the block"))
+    }
+
     /// The stored code of entry `idx` of `file`, checked as `verify` does: a code above the
     /// width's largest distance is reserved, and no distance exceeds the longest in the header.
     fn code(&self, slot: u32, file: &TableFile, idx: u64, pos: &Position) -> Result<u16, TbError> {
-        let per_block = file.header.block_entries as u64;
-        let (block, k) = ((idx / per_block) as u32, (idx % per_block) as usize);
-        let raw = self.block(slot, block, file)?;
-        let code = file.code_in(&raw, k).ok_or_else(|| entry_error(file, pos, "entry past the block"))?;
+        let code = self.raw_code(slot, file, idx, pos)?;
         let width_max = if file.header.width == 1 { MAX_DTM_U8 } else { MAX_DTM_U16 };
         let header_max = file.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
         if dtm_of(code).is_some_and(|d| d > width_max || u64::from(d) > header_max) {
@@ -254,21 +284,16 @@ impl Tablebases {
     /// companion. Without a usable WDL file (absent, or listed in [`Tablebases::problems`]) the
     /// DTM files answer, as [`Tablebases::probe_with`].
     pub fn probe_wdl_with(&self, pos: &Position, rules: Rules) -> Result<Option<Wdl>, TbError> {
-        let material = Material::from_position(pos);
-        if !material.has_attackers() {
-            return Ok(Some(Wdl::Draw));
-        }
-        let (canonical, _) = material.canonical();
-        let Some(&slot) = self.by_key.get(&canonical.key()) else { return Ok(None) };
+        let slot = match self.locate(pos) {
+            Located::DeadDraw => return Ok(Some(Wdl::Draw)),
+            Located::Absent => return Ok(None),
+            Located::Slot(slot) => slot,
+        };
         let Some(Ok(wdl)) = &self.slots[slot].wdl else {
             return Ok(self.probe_with(pos, rules)?.map(|v| v.wdl));
         };
         let idx = wdl.layout.index_of(pos).ok_or_else(|| entry_error(wdl, pos, "position outside the index"))?;
-        let per_block = wdl.header.block_entries as u64;
-        let raw = self.block(slot as u32 | WDL_SLOT, (idx / per_block) as u32, wdl)?;
-        let code = wdl
-            .code_in(&raw, (idx % per_block) as usize)
-            .ok_or_else(|| entry_error(wdl, pos, "entry past the block"))?;
+        let code = self.raw_code(slot as u32 | WDL_SLOT, wdl, idx, pos)?;
         match super::wdl::wdl_of(code as u8, rules == Rules::Asian) {
             Some(w) => Ok(Some(w)),
             // Decided by the rule: the companion says which way (and checks it is a decided value).
