@@ -74,6 +74,10 @@ fn qiku_against_itself_writes_a_replayable_pgn() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Opening \"#1 ").count(), 2);
     assert_eq!(text.matches("[Red \"qiku-a\"]").count(), 2);
+    // Every move's comment carries the searched nodes (the engine's last `info ... nodes`).
+    let comments = text.matches('{').count();
+    assert!(comments > 0);
+    assert_eq!(text.matches(" nodes ").count(), comments);
     // The tally agrees with the PGN results.
     let points: f64 = report.games.iter().map(|g| g.points(0)).sum();
     assert_eq!(points, report.tally.points());

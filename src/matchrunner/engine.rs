@@ -318,6 +318,11 @@ pub struct Answer {
     pub score: Option<String>,
     /// The depth of the last `info depth` seen.
     pub depth: Option<u32>,
+    /// The last `nodes` and `tbhits` counts seen (the share of a search's nodes that a tablebase
+    /// answered is what a match with and without tables reports).
+    pub nodes: Option<u64>,
+    /// See `nodes`.
+    pub tbhits: Option<u64>,
     /// Time from `go` to `bestmove`.
     pub elapsed: Duration,
 }
@@ -521,6 +526,8 @@ impl EngineProcess {
     fn wait_bestmove(&mut self, deadline: Instant) -> Result<Answer, EngineError> {
         let mut score = None;
         let mut depth = None;
+        let mut nodes = None;
+        let mut tbhits = None;
         loop {
             let line = self.read_line(deadline, "bestmove")?;
             let mut words = line.split_whitespace();
@@ -531,18 +538,24 @@ impl EngineProcess {
                         if w[i] == "score" && i + 2 < w.len() {
                             score = Some(format!("{} {}", w[i + 1], w[i + 2]));
                         }
-                        if w[i] == "depth" && i + 1 < w.len() {
-                            depth = w[i + 1].parse().ok().or(depth);
+                        if i + 1 < w.len() {
+                            match w[i] {
+                                "depth" => depth = w[i + 1].parse().ok().or(depth),
+                                "nodes" => nodes = w[i + 1].parse().ok().or(nodes),
+                                "tbhits" => tbhits = w[i + 1].parse().ok().or(tbhits),
+                                _ => {}
+                            }
                         }
                     }
                 }
                 Some("bestmove") => {
                     let token = words.next().unwrap_or("").to_string();
                     let mv = parse_move(&token, self.ranks);
-                    return Ok(Answer { token, mv, score, depth, elapsed: Duration::ZERO });
+                    return Ok(Answer { token, mv, score, depth, nodes, tbhits, elapsed: Duration::ZERO });
                 }
                 Some("nobestmove") => {
-                    return Ok(Answer { token: "nobestmove".into(), mv: None, score, depth, elapsed: Duration::ZERO })
+                    let token = "nobestmove".into();
+                    return Ok(Answer { token, mv: None, score, depth, nodes, tbhits, elapsed: Duration::ZERO });
                 }
                 _ => {}
             }

@@ -470,6 +470,12 @@ fn play_game(
                     c.push_str(&format!("/{d}"));
                 }
                 c.push_str(&format!(" {}ms", answer.elapsed.as_millis()));
+                if let Some(n) = answer.nodes {
+                    c.push_str(&format!(" nodes {n}"));
+                }
+                if let Some(t) = answer.tbhits.filter(|&t| t > 0) {
+                    c.push_str(&format!(" tbhits {t}"));
+                }
                 comments.push(c);
             }
         }
