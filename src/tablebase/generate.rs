@@ -227,11 +227,34 @@ pub(super) fn capture_targets(
     Ok(out)
 }
 
+/// An entry waiting for a later level, in 8 bytes: the level in the top 16 bits, the entry
+/// (below 2^48, far above [`MAX_ENTRIES`]) in the rest. The lists of such entries reach millions
+/// in the largest tables (a `(u16, u64)` took 16 bytes, and the list was copied every level).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Waiting(u64);
+
+impl Waiting {
+    const ENTRY_BITS: u32 = 48;
+
+    fn new(level: u16, entry: u64) -> Waiting {
+        debug_assert!(entry < 1 << Self::ENTRY_BITS);
+        Waiting(u64::from(level) << Self::ENTRY_BITS | entry)
+    }
+
+    fn level(self) -> u16 {
+        (self.0 >> Self::ENTRY_BITS) as u16
+    }
+
+    fn entry(self) -> usize {
+        (self.0 & ((1 << Self::ENTRY_BITS) - 1)) as usize
+    }
+}
+
 /// What initialisation found besides the bytes it set.
 #[derive(Default)]
 struct Init {
-    /// Losses through captures alone, and capture wins too long for a counter byte: (level, entry).
-    later: Vec<(u16, u64)>,
+    /// Losses through captures alone, and capture wins too long for a counter byte.
+    later: Vec<Waiting>,
     /// The latest level of any of those or of a pending capture win.
     horizon: u16,
 }
@@ -251,7 +274,7 @@ struct Solver<'a> {
 #[derive(Default)]
 struct Found {
     far: Vec<u64>,
-    later: Vec<(u16, u64)>,
+    later: Vec<Waiting>,
     settled: u64,
 }
 
@@ -329,7 +352,7 @@ impl Solver<'_> {
         // Level 0's frontier was marked in `next`.
         std::mem::swap(&mut chunks.cur, &mut chunks.next);
         std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
-        let mut later: Vec<(u16, u64)> = init.later;
+        let mut later: Vec<Waiting> = init.later;
         let mut horizon = init.horizon;
         let mut far_levels: Vec<(u16, Vec<u64>)> = Vec::new();
         let mut far_frontier: Vec<u64> = Vec::new();
@@ -381,19 +404,18 @@ impl Solver<'_> {
                 found = found.merge(more);
             }
             // Losses that waited for a capture bound, and capture wins too long for a counter byte.
-            for &(l, _) in &found.later {
-                horizon = horizon.max(l);
+            for w in &found.later {
+                horizon = horizon.max(w.level());
             }
             later.append(&mut found.later);
-            let mut rest = Vec::with_capacity(later.len());
-            for (l, q) in later.drain(..) {
-                if l == target {
-                    self.settle(q as usize, target, &chunks, &mut found);
-                } else {
-                    rest.push((l, q));
+            // In place: a copy would double the list at its longest (settling lists nothing).
+            later.retain(|w| {
+                let due = w.level() == target;
+                if due {
+                    self.settle(w.entry(), target, &chunks, &mut found);
                 }
-            }
-            later = rest;
+                !due
+            });
             if level >= far_level || !far_frontier.is_empty() {
                 far_levels.push((level, std::mem::take(&mut far_frontier)));
             }
@@ -444,7 +466,7 @@ impl Solver<'_> {
                             if cnt > UNLOSABLE {
                                 chunks.pending[full / CHUNK][level as usize / 64].fetch_or(1 << (level % 64), Relaxed);
                             } else {
-                                init.later.push((level, full as u64));
+                                init.later.push(Waiting::new(level, full as u64));
                             }
                         }
                     }
@@ -565,7 +587,7 @@ impl Solver<'_> {
                 if at == level + 1 {
                     self.settle(q, at, chunks, found);
                 } else {
-                    found.later.push((at, q as u64));
+                    found.later.push(Waiting::new(at, q as u64));
                 }
             }
         });
