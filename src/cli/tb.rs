@@ -87,6 +87,10 @@ enum Command {
         /// Directory of the table files (tables already there are marked present).
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
+        /// Estimate a generation with `--no-rules`: no rule-aware pass, so no `.qtr` or `.qtw`
+        /// files, and only the lean solver's memory.
+        #[arg(long)]
+        no_rules: bool,
         /// Print {"rates", "tables": [{"material", "pieces", "target", "entries",
         /// "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "present"}], "totals"}.
         #[arg(long)]
@@ -148,7 +152,7 @@ pub fn main() -> ExitCode {
         Command::Generate { select, dir, no_compress, no_rules, json } => {
             run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, json)
         }
-        Command::Plan { select, dir, json } => run_plan(&select, &dir, json),
+        Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
         Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
@@ -196,7 +200,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<
     let dir = &opts.dir;
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
-    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1);
+    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1, opts.rules);
     let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
     if !unsupported.is_empty() {
         // The first two and the last (the largest, in dependency order) name every kind of limit
@@ -246,11 +250,11 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<
     Ok(())
 }
 
-fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
+fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<(), String> {
     let resolved = resolve(args)?;
     let rates = Rates::MEASURED;
     let threads = rayon::current_num_threads();
-    let (rows, totals) = plan::estimate(&resolved, &rates, threads);
+    let (rows, totals) = plan::estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
     if json {
         let list: Vec<_> = rows
@@ -262,7 +266,10 @@ fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
                 v
             })
             .collect();
-        println!("{}", json!({"dir": dir, "threads": threads, "rates": rates, "tables": list, "totals": totals}));
+        println!(
+            "{}",
+            json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "tables": list, "totals": totals})
+        );
         return Ok(());
     }
     println!(
@@ -292,9 +299,19 @@ fn run_plan(args: &SelectArgs, dir: &Path, json: bool) -> Result<(), String> {
             note.join("; ")
         );
     }
+    let pass = if rules {
+        format!(
+            "; the rule-aware pass {:.1} M entries/s, {:.0} bytes an entry, {:.3} file bytes (--no-rules skips it)",
+            rates.rules_entries_per_cpu_second * rates.parallel_efficiency * threads as f64 / 1e6,
+            rates.rules_bytes_per_entry,
+            rates.rules_disk_bytes_per_entry
+        )
+    } else {
+        String::new()
+    };
     println!(
         "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
-         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry)",
+         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
         totals.targets,
         totals.tables - totals.targets,

@@ -26,6 +26,15 @@ pub struct Rates {
     pub held_bytes_per_entry: f64,
     /// Resident bytes of the process besides tables.
     pub base_bytes: f64,
+    /// The rule-aware pass (the `.qtr` companion and the `.qtw` WDL file): entries per CPU
+    /// second, counted over the whole table, added to the solve.
+    pub rules_entries_per_cpu_second: f64,
+    /// Peak resident bytes per entry of the table while its rule-aware pass runs (the plain
+    /// codes, the rule-aware codes, the pass's counters, bounds and queues); the decoded smaller
+    /// tables are then held twice, plain and rule-aware.
+    pub rules_bytes_per_entry: f64,
+    /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together.
+    pub rules_disk_bytes_per_entry: f64,
 }
 
 impl Rates {
@@ -35,9 +44,12 @@ impl Rates {
         entries_per_cpu_second: 5.8e6,
         parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.09,
-        solver_bytes_per_entry: 3.2,
+        solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
         base_bytes: 12.0e6,
+        rules_entries_per_cpu_second: 3.9e6,
+        rules_bytes_per_entry: 20.0,
+        rules_disk_bytes_per_entry: 0.02,
     };
 
     /// Entries per second of wall time with `threads` threads.
@@ -107,8 +119,9 @@ pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
 }
 
 /// The estimates for every table of a resolved selection, in its order, and their totals, for a
-/// generation with `threads` threads.
-pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize) -> (Vec<PlannedTable>, Totals) {
+/// generation with `threads` threads, with the rule-aware pass (`rules`, the default of
+/// `qiku-tb generate`) or without it (`--no-rules`).
+pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool) -> (Vec<PlannedTable>, Totals) {
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
     let last = last_uses(plan);
@@ -119,7 +132,17 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize) -> (Vec<Plan
         // or later.
         let held: u64 = (0..i).filter(|&j| last.get(&plan[j]).is_some_and(|&l| l >= i)).map(|j| entries[j]).sum();
         let e = entries[i] as f64;
-        let memory = rates.base_bytes + rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * held as f64;
+        let held = held as f64;
+        let solve = rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * held;
+        let mut memory = rates.base_bytes + solve;
+        let mut disk = rates.disk_bytes_per_entry * e;
+        let mut seconds = e / rates.entries_per_second(threads);
+        if rules {
+            let pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
+            memory = rates.base_bytes + solve.max(pass);
+            disk += rates.rules_disk_bytes_per_entry * e;
+            seconds += e / (rates.rules_entries_per_cpu_second * rates.parallel_efficiency * threads.max(1) as f64);
+        }
         let unsupported = generate::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
             material: *m,
@@ -127,8 +150,8 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize) -> (Vec<Plan
             target: resolved.targets.contains(m),
             entries: entries[i],
             peak_memory_bytes: memory as u64,
-            disk_bytes: (rates.disk_bytes_per_entry * e) as u64,
-            seconds: e / rates.entries_per_second(threads),
+            disk_bytes: disk as u64,
+            seconds,
             unsupported,
         };
         totals.targets += row.target as usize;
@@ -156,9 +179,12 @@ mod tests {
             solver_bytes_per_entry: 4.0,
             held_bytes_per_entry: 2.0,
             base_bytes: 0.0,
+            rules_entries_per_cpu_second: 0.25e6,
+            rules_bytes_per_entry: 20.0,
+            rules_disk_bytes_per_entry: 0.25,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2, false);
         let krvk = 2 * 45 * 90;
         let krvka = 2 * 45 * 90 * 5;
         assert_eq!(
@@ -173,18 +199,24 @@ mod tests {
         assert_eq!(totals.peak_memory_bytes, rows[1].peak_memory_bytes);
         assert!((totals.seconds - (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
         assert_eq!((totals.tables, totals.targets, totals.unsupported), (2, 1, 0));
+        // With the rule-aware pass: its memory (smaller tables held plain and rule-aware), the
+        // companion and WDL files, its time.
+        let (with, totals_with) = estimate(&sel.resolve().unwrap(), &rates, 2, true);
+        assert_eq!(with[1].peak_memory_bytes, 20 * krvka + 2 * 2 * krvk);
+        assert_eq!(with[1].disk_bytes, krvka / 2 + krvka / 4);
+        assert!((totals_with.seconds - 3.0 * (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
     }
 
     #[test]
     fn unsupported_tables_are_named() {
         // Family A goes up to 11 pieces (KRAABBvKAABB): within the index's 12 slots.
         let sel = Selection { family: Some(Family::A), ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
         assert_eq!((totals.tables, totals.unsupported), (324, 0));
         assert_eq!(rows.iter().map(|r| r.pieces).max(), Some(11));
         // More pieces than the index has slots for.
         let sel = Selection { materials: vec!["KRRAABBvKPAABB".parse().unwrap()], ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
         let big = rows.last().unwrap();
         assert_eq!(big.pieces, 13);
         assert!(big.unsupported.as_deref().unwrap().contains("more than 12 pieces"), "{big:?}");
@@ -193,7 +225,7 @@ mod tests {
         assert_eq!(totals.unsupported, 1 + by_entries);
         // Six pieces: the largest tables exceed 32-bit entry numbers.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
-        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2);
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
         let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
         assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
         assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES).count());
