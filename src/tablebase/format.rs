@@ -154,7 +154,8 @@ fn encode_with(
     // Each block is compressed as soon as its bytes are made: collecting the raw bytes of every
     // block first would hold another byte per entry beside the codes (KRPvKCA: 3.2 bytes an
     // entry at the peak instead of 2.3).
-    let blocks = values.par_chunks(BLOCK_ENTRIES as usize).map(|chunk| seal(raw_bytes(chunk, width), compress)).collect();
+    let blocks =
+        values.par_chunks(BLOCK_ENTRIES as usize).map(|chunk| seal(raw_bytes(chunk, width), compress)).collect();
     let shape = Shape { per_side: values.len() as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
     assemble(material, shape, blocks, counts, compress, bands)
 }

@@ -45,8 +45,8 @@ pub mod wdl;
 
 pub use driver::{generate_set, GenerateOptions, TableReport};
 pub use error::{TbError, TbField};
-pub use material::Material;
 pub use index::MAX_PIECES;
 pub use material::file_name;
+pub use material::Material;
 pub use probe::Tablebases;
 pub use value::{Counts, Dtm, Rules, TbValue, Wdl};
