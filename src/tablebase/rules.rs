@@ -137,6 +137,11 @@ fn max_distance(values: &[u16]) -> u32 {
     values.par_iter().filter_map(|&c| dtm_of(c)).max().unwrap_or(0) as u32
 }
 
+/// A distance as a capture bound of 2 bytes (see `Pass::cap`).
+fn saturate(d: u32) -> u16 {
+    d.min(u32::from(u16::MAX)) as u16
+}
+
 /// The smallest even number above `d`.
 fn even_above(d: u32) -> u32 {
     (d + 2) & !1
@@ -166,15 +171,14 @@ struct Pass<'a> {
     /// For the defender's undecided entries: moves not (yet) into entries the attacker wins.
     cnt: Vec<u8>,
     /// For the defender's entries: 1 + the largest distance among those losing moves.
-    cap: Vec<u32>,
+    /// (2 bytes: a distance past [`MAX_DTM_U16`] is stored as `u16::MAX`, still past it, and
+    /// refused when settled as before.)
+    cap: Vec<u16>,
     /// Pending settlements by distance.
     queue: BTreeMap<u32, Vec<u32>>,
 }
 
 const CHUNK: usize = 1 << 12;
-
-/// What initialisation found for an entry: (entry, counter, capture bound, level to queue it at).
-type InitEntry = (u32, u8, u32, Option<u32>);
 
 impl<'a> Pass<'a> {
     fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
@@ -261,21 +265,27 @@ impl<'a> Pass<'a> {
     }
 
     /// Counters and capture bounds of the defender's undecided entries; queues the attacker's
-    /// winning captures and the defender's entries that lose through captures alone.
+    /// winning captures and the defender's entries that lose through captures alone. The counters
+    /// and bounds are written in place, chunk by chunk: only the queued entries are listed (a
+    /// list of every undecided entry cost up to 20 bytes an entry at the pass's peak).
     fn initialise(&mut self, out: &[u16]) {
+        let mut cnt = std::mem::take(&mut self.cnt);
+        let mut cap = std::mem::take(&mut self.cap);
         let this = &*self;
-        let n = out.len();
-        let results: Vec<Vec<InitEntry>> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let mut found = Vec::new();
-                for e in c * CHUNK..(c * CHUNK + CHUNK).min(n) {
+        let queued: Vec<Vec<(u32, u32)>> = cnt
+            .par_chunks_mut(CHUNK)
+            .zip(cap.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(c, (cnt, cap))| {
+                let mut queued = Vec::new();
+                for (k, (cnt, cap)) in cnt.iter_mut().zip(cap.iter_mut()).enumerate() {
+                    let e = c * CHUNK + k;
                     if !this.undecided(out, e) {
                         continue;
                     }
                     let Some((turn, sq, board)) = this.board(e) else { continue };
-                    let mut cnt = 0u8;
-                    let mut cap = 0u32;
+                    let mut moves = 0u8;
+                    let mut bound = 0u32;
                     let mut win: Option<u32> = None;
                     board.for_each_legal(turn, |m| {
                         let ch = this.child(out, &sq, turn, m);
@@ -286,31 +296,31 @@ impl<'a> Pass<'a> {
                                 win = Some(win.map_or(d, |w| w.min(d)));
                             }
                         } else if good {
-                            cap = cap.max(d);
+                            bound = bound.max(d);
                         } else {
-                            cnt += 1;
+                            moves += 1;
                         }
                     });
                     if turn == this.attacker {
                         if let Some(w) = win {
-                            found.push((e as u32, 0, 0, Some(w)));
+                            queued.push((w, e as u32));
                         }
                     } else {
-                        found.push((e as u32, cnt, cap, (cnt == 0).then_some(cap)));
+                        *cnt = moves;
+                        *cap = saturate(bound);
+                        if moves == 0 {
+                            queued.push((bound, e as u32));
+                        }
                     }
                 }
-                found
+                queued
             })
             .collect();
-        for (e, cnt, cap, queue) in results.into_iter().flatten() {
-            let (turn, _) = side_and_index(self.layout, e as usize);
-            if turn != self.attacker {
-                self.cnt[e as usize] = cnt;
-                self.cap[e as usize] = cap;
-            }
-            if let Some(d) = queue {
-                self.push(d, e);
-            }
+        self.cnt = cnt;
+        self.cap = cap;
+        // In entry order, as the queue's lists are settled in the order they were filled.
+        for (d, e) in queued.into_iter().flatten() {
+            self.push(d, e);
         }
     }
 
@@ -350,10 +360,10 @@ impl<'a> Pass<'a> {
                 continue;
             }
             if turn == self.attacker {
-                self.cap[q] = self.cap[q].max(d + 1);
+                self.cap[q] = self.cap[q].max(saturate(d + 1));
                 self.cnt[q] = self.cnt[q].saturating_sub(1);
                 if self.cnt[q] == 0 {
-                    let at = self.cap[q].max(base);
+                    let at = u32::from(self.cap[q]).max(base);
                     self.push(at, q as u32);
                 }
             } else {
