@@ -180,7 +180,7 @@ mod tests {
             held_bytes_per_entry: 2.0,
             base_bytes: 0.0,
             rules_entries_per_cpu_second: 0.25e6,
-            rules_bytes_per_entry: 8.0,
+            rules_bytes_per_entry: 20.0,
             rules_disk_bytes_per_entry: 0.25,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
