@@ -203,3 +203,39 @@ fn two_threads_search_and_agree_on_a_mate() {
     let r = search::search(&game, &Limits::depth(6), &options, &shared, &mut History::default(), &mut |_| {});
     assert!(Position::startpos().is_legal(r.best.unwrap()));
 }
+
+/// Endgame tables that know nothing but record the positions the search asks about.
+struct Recorder {
+    /// The halfmove clock of every position probed.
+    asked: std::sync::Mutex<Vec<u32>>,
+}
+
+impl qiku::engine::Endgames for Recorder {
+    fn max_pieces(&self) -> u32 {
+        32
+    }
+    fn probe(&self, pos: &Position) -> Option<qiku::engine::TbValue> {
+        self.asked.lock().unwrap().push(pos.halfmoves());
+        None
+    }
+    fn move_values(&self, _: &Position) -> Option<Vec<(qiku::Move, qiku::engine::TbValue)>> {
+        None
+    }
+}
+
+#[test]
+fn the_search_probes_tables_only_right_after_a_capture() {
+    // Material changes only by captures, and a node after a capture whose material has a table
+    // ends its line there; so every probe is of a position whose halfmove clock is 0, and there
+    // are some (rooks can be exchanged within the horizon).
+    let game = Game::new(Position::from_fen("3k5/9/9/9/4r4/9/4R4/9/9/5K3 w - - 7 40").unwrap());
+    let recorder = std::sync::Arc::new(Recorder { asked: std::sync::Mutex::new(Vec::new()) });
+    let tables: std::sync::Arc<dyn qiku::engine::Endgames> = recorder.clone();
+    let options = SearchOptions { tablebases: Some(tables), ..SearchOptions::default() };
+    let shared = Shared::new(8);
+    let result = search::search(&game, &Limits::depth(5), &options, &shared, &mut History::default(), &mut |_| {});
+    assert!(result.best.is_some());
+    let asked = recorder.asked.lock().unwrap();
+    assert!(!asked.is_empty(), "no probe at all");
+    assert!(asked.iter().all(|&halfmoves| halfmoves == 0), "a probe away from a capture: {asked:?}");
+}

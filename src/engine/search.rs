@@ -639,6 +639,13 @@ impl<'a> Thread<'a> {
 
     fn probe_tb(&self, ply: usize) -> Option<Value> {
         let tb = self.options.tablebases.as_ref()?;
+        // Only right after a capture: the material changes only then, and a node after a capture
+        // whose material has a table ends its line here, so the nodes below it that keep its
+        // material are never searched (the root's own material is the player's business). A
+        // probe elsewhere could only miss, at the cost of a material lookup per node.
+        if self.pos.halfmoves() != 0 {
+            return None;
+        }
         let pieces = self.pos.occupied().count();
         if pieces > self.options.tb_probe_limit || pieces > tb.max_pieces() {
             return None;
