@@ -190,12 +190,14 @@ impl Tablebases {
     /// The open table file of a canonical material, `None` if absent, its error if the file
     /// cannot be used.
     pub fn table(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
-        let Some(&i) = self.by_key.get(&material.key()) else { return Ok(None) };
-        let slot = &self.slots[i];
-        if slot.material != material {
-            return Ok(None);
-        }
-        slot.file.clone().map(Some)
+        let Some(i) = self.slot_of(material) else { return Ok(None) };
+        self.slots[i].file.clone().map(Some)
+    }
+
+    /// The slot of a canonical material. The key is a hash: the slot must hold this very
+    /// material.
+    fn slot_of(&self, material: Material) -> Option<usize> {
+        self.by_key.get(&material.key()).copied().filter(|&i| self.slots[i].material == material)
     }
 
     /// The full value of a position: `Ok(None)` when no table covers its material (too many
@@ -216,10 +218,7 @@ impl Tablebases {
             Located::Absent => return Ok(None),
             Located::Slot(slot) => slot,
         };
-        let file = match &self.slots[slot].file {
-            Ok(file) => file.clone(),
-            Err(e) => return Err(e.clone()),
-        };
+        let file = self.slots[slot].file.clone()?;
         let idx = file.layout.index_of(pos).ok_or_else(|| entry_error(&file, pos, "position outside the index"))?;
         let code = self.code(slot as u32, &file, idx, pos)?;
         let plain = TbValue::from_code(code).ok_or_else(|| entry_error(&file, pos, "illegal or reserved code"))?;
@@ -245,11 +244,9 @@ impl Tablebases {
         if !material.has_attackers() {
             return Located::DeadDraw;
         }
-        let canonical = material.canonical().0;
-        match self.by_key.get(&canonical.key()) {
-            // The key is a hash: the slot must hold this very material.
-            Some(&slot) if self.slots[slot].material == canonical => Located::Slot(slot),
-            _ => Located::Absent,
+        match self.slot_of(material.canonical().0) {
+            Some(slot) => Located::Slot(slot),
+            None => Located::Absent,
         }
     }
 
@@ -303,14 +300,13 @@ impl Tablebases {
 
     /// Does the table of `material` (canonical) have a usable `.qtw` WDL file?
     pub fn has_wdl(&self, material: Material) -> bool {
-        let Some(&i) = self.by_key.get(&material.key()) else { return false };
-        matches!(self.slots[i].wdl, Some(Ok(_)))
+        self.slot_of(material).is_some_and(|i| matches!(self.slots[i].wdl, Some(Ok(_))))
     }
 
     /// The open WDL file of a canonical material, `None` if absent, its error if it cannot be
     /// used.
     pub fn wdl_file(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
-        let Some(&i) = self.by_key.get(&material.key()) else { return Ok(None) };
+        let Some(i) = self.slot_of(material) else { return Ok(None) };
         match &self.slots[i].wdl {
             None => Ok(None),
             Some(r) => r.clone().map(Some),
@@ -380,8 +376,7 @@ impl Tablebases {
 
     /// Does the table of `material` (canonical) have a usable `.qtr` companion?
     pub fn has_rules(&self, material: Material) -> bool {
-        let Some(&i) = self.by_key.get(&material.key()) else { return false };
-        matches!(self.slots[i].rules, Some(Ok(_)))
+        self.slot_of(material).is_some_and(|i| matches!(self.slots[i].rules, Some(Ok(_))))
     }
 
     /// A block's bytes, from the cache or decompressed (and then cached).
