@@ -183,7 +183,6 @@ struct Shape {
     metric: u32,
 }
 
-/// Compresses the raw blocks (in parallel, deterministically) and lays out the file.
 /// A block ready for the file: its codec, its stored bytes and the checksum of its raw bytes.
 type Sealed = (u8, Vec<u8>, u64);
 
@@ -203,6 +202,8 @@ fn seal(raw: Vec<u8>, compress: bool) -> Sealed {
     (CODEC_RAW, raw, sum)
 }
 
+/// Lays out the file from its sealed blocks (made in parallel, in block order, so the bytes are
+/// the same for any thread count).
 fn assemble(
     material: Material,
     shape: Shape,
