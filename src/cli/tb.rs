@@ -302,7 +302,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     let pass = if rules {
         format!(
             "; the rule-aware pass {:.1} M entries/s, {:.0} bytes an entry, {:.3} file bytes (--no-rules skips it)",
-            rates.rules_entries_per_cpu_second * rates.parallel_efficiency * threads as f64 / 1e6,
+            rates.rules_entries_per_second(threads) / 1e6,
             rates.rules_bytes_per_entry,
             rates.rules_disk_bytes_per_entry
         )

@@ -56,6 +56,11 @@ impl Rates {
     pub fn entries_per_second(&self, threads: usize) -> f64 {
         self.entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
+
+    /// Entries per second of wall time of the rule-aware pass with `threads` threads.
+    pub fn rules_entries_per_second(&self, threads: usize) -> f64 {
+        self.rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
 }
 
 /// One table of a plan with its estimates.
@@ -141,7 +146,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             let pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
             memory = rates.base_bytes + solve.max(pass);
             disk += rates.rules_disk_bytes_per_entry * e;
-            seconds += e / (rates.rules_entries_per_cpu_second * rates.parallel_efficiency * threads.max(1) as f64);
+            seconds += e / rates.rules_entries_per_second(threads);
         }
         let unsupported = generate::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
