@@ -111,17 +111,13 @@
 #![warn(missing_docs)]
 
 pub mod book;
-#[cfg(feature = "capi")]
-pub mod capi;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod core;
 pub mod engine;
-pub mod matchrunner;
 pub mod notation;
 pub mod pgn;
-pub mod renju;
 pub mod tablebase;
+#[cfg(feature = "tune")]
+pub mod tune;
 pub mod util;
 pub mod xqf;
 

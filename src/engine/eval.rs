@@ -7,7 +7,7 @@
 //! image are equal (tested). `docs/ENGINE.md` describes every term.
 //!
 //! The numbers (material, tables and [`Weights::DEFAULT`]) are fitted to master-game results by
-//! `qiku tune` (Texel's method, `engine::tune`); the note above [`MATERIAL`] says how.
+//! `qiku tune` (Texel's method, `qiku::tune`); the note above [`MATERIAL`] says how.
 //!
 //! The evaluation is a pure function of the placement and the side to move: no hidden state, so
 //! it can be called from any number of search threads.
@@ -174,7 +174,7 @@ pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
     (9 - rel.rank().index(), rel.file().index())
 }
 
-/// Material and piece-square tables as one value, so that the tuner (`engine::tune`) can
+/// Material and piece-square tables as one value, so that the tuner (`qiku::tune`) can
 /// evaluate with tables other than the compiled-in ones; the engine always uses
 /// [`Tables::DEFAULT`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

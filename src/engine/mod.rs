@@ -1,5 +1,5 @@
 //! The qiku engine: evaluation ([`eval`]), move ordering ([`ordering`]), transposition table
-//! ([`tt`]), search ([`search`]), time management ([`time`]), Texel tuning of the evaluation ([`tune`]) and the UCI and UCCI front ends ([`uci`], [`ucci`]).
+//! ([`tt`]), search ([`search`]), time management ([`time`]) and the UCI and UCCI front ends ([`uci`], [`ucci`]).
 //!
 //! [`Engine`] ties them together the way a game needs it: at the root, a book move while the
 //! position is in the opening book, else the DTM-best move when an endgame table covers the
@@ -16,7 +16,6 @@ pub mod search;
 pub mod session;
 pub mod time;
 pub mod tt;
-pub mod tune;
 pub mod ucci;
 pub mod uci;
 

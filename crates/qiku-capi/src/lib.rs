@@ -1,0 +1,384 @@
+//! The C API: opening books and endgame tablebases for C and every
+//! language with a C FFI, declared in `include/qiku.h` and built as `libqiku.so` / `libqiku.a`.
+//!
+//! Contract, for every function:
+//! - It never unwinds into C: each entry runs under [`std::panic::catch_unwind`], and a panic
+//!   (a bug in qiku) becomes the error code [`QIKU_ERR_INTERNAL`]. This needs `panic = "unwind"`
+//!   (the crate's profiles); a build with `panic = "abort"` would abort on such a bug instead.
+//! - Every failure is reported by the return value (`NULL` or a negative code) and described by
+//!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success).
+//! - `NULL` pointers and strings that are not UTF-8 are errors ([`QIKU_ERR_ARG`]), not crashes.
+//! - Handles may be shared by any number of threads at once (the Rust types are `Sync`).
+//!
+//! Only the public Rust API is used ([`Book::open`], [`Tablebases::open`], errors through their
+//! `Display`), so this layer does not depend on the readers' internals.
+
+use qiku_lib::book::Book;
+use qiku_lib::core::Position;
+use qiku_lib::tablebase::{Tablebases, Wdl};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Bad argument: a `NULL` pointer, a string that is not UTF-8, a FEN that is not a legal position,
+/// or a negative `max`.
+pub const QIKU_ERR_ARG: c_int = -1;
+/// A file could not be read or is not a valid book or table.
+pub const QIKU_ERR_DATA: c_int = -2;
+/// The position has no legal move (the side to move is mated or stalemated), so no best move.
+pub const QIKU_ERR_NO_MOVE: c_int = -3;
+/// A bug in qiku (a panic, caught at the boundary).
+pub const QIKU_ERR_INTERNAL: c_int = -4;
+
+/// An open directory of `.qtb` tables; opaque to C.
+pub struct QikuTablebases(Tablebases);
+
+/// An open `.qbk` opening book; opaque to C.
+pub struct QikuBook(Book);
+
+/// A book move as C sees it: ICCS text (`"h2e2"`, NUL-terminated) and counts from the mover's
+/// point of view. `games` includes games without a result; each count saturates at `u32::MAX`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QikuBookMove {
+    /// ICCS coordinates, NUL-terminated.
+    pub r#move: [c_char; 6],
+    /// Games in which the move was played (with or without a result).
+    pub games: u32,
+    /// Games the mover won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the mover lost.
+    pub losses: u32,
+}
+
+// The handles are shared between C threads.
+const _: () = {
+    const fn sync<T: Sync + Send>() {}
+    sync::<QikuTablebases>();
+    sync::<QikuBook>();
+};
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_error(msg: &str) {
+    // A message with an interior NUL would be cut short by C anyway; replace it rather than fail.
+    let text = CString::new(msg.replace('\0', "\\0")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+}
+
+/// An error with its code and message.
+struct Failure(c_int, String);
+
+impl Failure {
+    fn arg(msg: impl Into<String>) -> Failure {
+        Failure(QIKU_ERR_ARG, msg.into())
+    }
+    fn data(err: impl std::fmt::Display) -> Failure {
+        Failure(QIKU_ERR_DATA, err.to_string())
+    }
+}
+
+/// Runs `f` with the error slot reset, turning a failure or a panic into `on_error(code)` and a
+/// message.
+fn guard<T>(name: &str, on_error: impl Fn(c_int) -> T, f: impl FnOnce() -> Result<T, Failure>) -> T {
+    set_error("");
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(Failure(code, msg))) => {
+            set_error(&format!("{name}: {msg}"));
+            on_error(code)
+        }
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            set_error(&format!("{name}: internal error (a bug in qiku, please report it): {what}"));
+            on_error(QIKU_ERR_INTERNAL)
+        }
+    }
+}
+
+/// A C string argument as UTF-8.
+///
+/// Safety: `ptr` is `NULL` or points to a NUL-terminated string valid for the call.
+unsafe fn text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    if ptr.is_null() {
+        return Err(Failure::arg(format!("{what} is NULL")));
+    }
+    // Safety: not NULL, and the caller promises a NUL-terminated string.
+    let bytes = unsafe { CStr::from_ptr(ptr) }.to_bytes();
+    std::str::from_utf8(bytes).map_err(|e| Failure::arg(format!("{what} is not UTF-8 ({e})")))
+}
+
+/// A shared reference to a handle, or an argument error.
+///
+/// Safety: `ptr` is `NULL` or a live handle from the matching `open` function.
+unsafe fn handle<'a, T>(ptr: *const T, what: &str) -> Result<&'a T, Failure> {
+    // Safety: the caller promises a live handle when not NULL.
+    unsafe { ptr.as_ref() }.ok_or_else(|| Failure::arg(format!("{what} is NULL")))
+}
+
+fn position(fen: &str) -> Result<Position, Failure> {
+    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {fen:?}: {e}")))
+}
+
+/// Writes `s` (at most 5 bytes) NUL-terminated into a 6-byte buffer.
+fn write_move(s: &str, out: &mut [c_char; 6]) {
+    *out = [0; 6];
+    for (o, b) in out.iter_mut().zip(s.bytes().take(5)) {
+        *o = b as c_char;
+    }
+}
+
+/// Opens the tables in directory `dir` (each file is read on first use). `NULL` on error.
+///
+/// # Safety
+/// `dir` is `NULL` or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases {
+    guard(
+        "qiku_tb_open",
+        |_| std::ptr::null_mut(),
+        || {
+            // Safety: forwarded from the caller.
+            let dir = unsafe { text(dir, "dir") }?;
+            let tb = Tablebases::open(dir).map_err(Failure::data)?;
+            Ok(Box::into_raw(Box::new(QikuTablebases(tb))))
+        },
+    )
+}
+
+/// Closes tables opened by [`qiku_tb_open`]; `NULL` is ignored.
+///
+/// # Safety
+/// `tb` is `NULL` or a handle from [`qiku_tb_open`] not yet closed and no longer used by any thread.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_close(tb: *mut QikuTablebases) {
+    guard(
+        "qiku_tb_close",
+        |_| (),
+        || {
+            if !tb.is_null() {
+                // Safety: the caller hands back ownership of a handle from qiku_tb_open.
+                drop(unsafe { Box::from_raw(tb) });
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Probes a position: `0` with `*wdl` (-1 loss, 0 draw, 1 win for the side to move) and `*dtm`
+/// (plies to mate, positive when the side to move wins, negative when it loses, 0 for a draw or
+/// when mated now; as `qiku-tb probe --json`), `1` if no table covers the material, `<0` on error.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
+/// are `NULL` or point to writable `int`s.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_probe(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+) -> c_int {
+    guard(
+        "qiku_tb_probe",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+            if wdl.is_null() || dtm.is_null() {
+                return Err(Failure::arg("wdl or dtm is NULL"));
+            }
+            let pos = position(fen)?;
+            let Some(value) = tb.0.probe(&pos).map_err(Failure::data)? else { return Ok(1) };
+            let w = match value.wdl {
+                Wdl::Loss => -1,
+                Wdl::Draw => 0,
+                Wdl::Win => 1,
+            };
+            // Safety: both checked non-NULL above; the caller promises they are writable.
+            unsafe {
+                *wdl = w;
+                *dtm = value.dtm.0;
+            }
+            Ok(0)
+        },
+    )
+}
+
+/// Writes a best move (one that keeps the position's value: fastest mate, slowest loss, or a
+/// drawing move; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
+/// `0` ok, `1` no table for the position or one of its successors, [`QIKU_ERR_NO_MOVE`] if the
+/// side to move has no legal move, other `<0` on error.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` is `NULL`
+/// or points to 6 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_best_move(tb: *const QikuTablebases, fen: *const c_char, out: *mut c_char) -> c_int {
+    guard(
+        "qiku_tb_best_move",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+            if out.is_null() {
+                return Err(Failure::arg("move buffer is NULL"));
+            }
+            let pos = position(fen)?;
+            let Some(moves) = tb.0.best_moves(&pos).map_err(Failure::data)? else { return Ok(1) };
+            let Some(m) = moves.first() else {
+                return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
+            };
+            let mut buf = [0; 6];
+            write_move(&m.to_string(), &mut buf);
+            // Safety: checked non-NULL; the caller promises 6 writable bytes.
+            unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), out, buf.len()) };
+            Ok(0)
+        },
+    )
+}
+
+/// Opens and fully verifies a `.qbk` book. `NULL` on error.
+///
+/// # Safety
+/// `path` is `NULL` or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_book_open(path: *const c_char) -> *mut QikuBook {
+    guard(
+        "qiku_book_open",
+        |_| std::ptr::null_mut(),
+        || {
+            // Safety: forwarded from the caller.
+            let path = unsafe { text(path, "path") }?;
+            let book = Book::open(path).map_err(Failure::data)?;
+            Ok(Box::into_raw(Box::new(QikuBook(book))))
+        },
+    )
+}
+
+/// Closes a book opened by [`qiku_book_open`]; `NULL` is ignored.
+///
+/// # Safety
+/// `book` is `NULL` or a handle from [`qiku_book_open`] not yet closed and no longer used.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_book_close(book: *mut QikuBook) {
+    guard(
+        "qiku_book_close",
+        |_| (),
+        || {
+            if !book.is_null() {
+                // Safety: the caller hands back ownership of a handle from qiku_book_open.
+                drop(unsafe { Box::from_raw(book) });
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The book moves of a position: returns how many there are (0 if the position is not in the
+/// book) and writes the first `max` of them, in the book's order (most played first), to `out`;
+/// `<0` on error. `out` may be `NULL` when `max` is 0 (to count).
+///
+/// # Safety
+/// `book` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` points to
+/// `max` writable [`QikuBookMove`]s (or is `NULL` with `max == 0`).
+#[no_mangle]
+pub unsafe extern "C" fn qiku_book_probe(
+    book: *const QikuBook,
+    fen: *const c_char,
+    out: *mut QikuBookMove,
+    max: c_int,
+) -> c_int {
+    guard(
+        "qiku_book_probe",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let (book, fen) = unsafe { (handle(book, "book")?, text(fen, "fen")?) };
+            let max = usize::try_from(max).map_err(|_| Failure::arg(format!("max is negative ({max})")))?;
+            if out.is_null() && max > 0 {
+                return Err(Failure::arg("out is NULL"));
+            }
+            let pos = position(fen)?;
+            let moves = book.0.probe(&pos);
+            let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+            for (i, bm) in moves.iter().take(max).enumerate() {
+                let mut m = QikuBookMove {
+                    games: clamp(bm.counts.games()),
+                    wins: bm.counts.wins,
+                    draws: bm.counts.draws,
+                    losses: bm.counts.losses,
+                    ..QikuBookMove::default()
+                };
+                write_move(&bm.mv.to_string(), &mut m.r#move);
+                // Safety: i < max and the caller promises `max` writable elements.
+                unsafe { out.add(i).write(m) };
+            }
+            c_int::try_from(moves.len()).map_err(|_| Failure(QIKU_ERR_INTERNAL, "too many book moves".into()))
+        },
+    )
+}
+
+/// The message of the last failed call on this thread (`""` if the last call succeeded). The
+/// pointer stays valid until the next qiku call on this thread.
+#[no_mangle]
+pub extern "C" fn qiku_last_error() -> *const c_char {
+    // Must not reset the slot it reads, so no `guard`; nothing here can panic but a failed
+    // thread-local access during thread teardown, which `try_with` turns into a static "".
+    LAST_ERROR.try_with(|e| e.borrow().as_ptr()).unwrap_or(c"".as_ptr())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_reported_not_raised() {
+        let mut w = 0;
+        let mut d = 0;
+        // Safety: NULL and static strings are valid arguments.
+        let rc = unsafe { qiku_tb_probe(std::ptr::null(), c"x".as_ptr(), &mut w, &mut d) };
+        assert_eq!(rc, QIKU_ERR_ARG);
+        // Safety: the returned pointer is valid until the next call on this thread.
+        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
+        assert_eq!(msg, "qiku_tb_probe: tb is NULL");
+        // Safety: a NUL-terminated byte string that is not UTF-8.
+        let tb = unsafe { qiku_tb_open(c"/tmp/\xff".as_ptr()) };
+        assert!(tb.is_null());
+        // Safety: as above.
+        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
+        assert!(msg.starts_with("qiku_tb_open: dir is not UTF-8"), "{msg}");
+    }
+
+    #[test]
+    fn a_panic_becomes_an_error_code() {
+        let rc = guard("f", |c| c, || -> Result<c_int, Failure> { panic!("boom") });
+        assert_eq!(rc, QIKU_ERR_INTERNAL);
+        // Safety: valid until the next call on this thread.
+        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
+        assert!(msg.ends_with("boom"), "{msg}");
+    }
+
+    #[test]
+    fn moves_are_nul_terminated() {
+        let mut buf = [7; 6];
+        write_move("h2e2", &mut buf);
+        assert_eq!(buf, [b'h' as c_char, b'2' as c_char, b'e' as c_char, b'2' as c_char, 0, 0]);
+    }
+
+    #[test]
+    fn book_move_layout() {
+        // The header's `typedef struct { char move[6]; uint32_t games, wins, draws, losses; }`.
+        assert_eq!(std::mem::size_of::<QikuBookMove>(), 24);
+        assert_eq!(std::mem::offset_of!(QikuBookMove, games), 8);
+        assert_eq!(std::mem::offset_of!(QikuBookMove, losses), 20);
+    }
+}

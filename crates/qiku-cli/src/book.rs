@@ -1,0 +1,624 @@
+//! `qiku-book`: compile game collections into an opening book, and probe, merge, inspect and
+//! dump books. The library side is [`qiku::book`]; this is only argument handling and output.
+
+use qiku::book::{
+    self, Book, BookError, BookMove, BookRng, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy,
+    SideFilter,
+};
+use qiku::core::{Color, Move, Position};
+use qiku::notation;
+use qiku::pgn::EncodingChoice;
+use clap::{Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "qiku-book",
+    version,
+    about = "Compile Xiangqi game collections into opening books (.qbk) and query them",
+    long_about = "Compile Xiangqi game collections into opening books (.qbk) and query them.\n\n\
+        A book records, for every position reached in the first plies of the games, each move played \
+        there with its wins, draws and losses from the mover's point of view. Mirror-image positions \
+        share one entry. See docs/BOOK.md.\n\n\
+        Example:\n  qiku-book build my-games.pgn more-games.pgn.zst -o my.qbk\n  qiku-book probe my.qbk startpos"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Side {
+    Red,
+    Black,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Encoding {
+    /// Detect per file (UTF-8 with or without BOM, GBK/GB18030, Big5).
+    Auto,
+    Utf8,
+    Gbk,
+    Big5,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PickPolicy {
+    /// The best-scoring move (deterministic).
+    Best,
+    /// At random, weighted by games played.
+    Games,
+    /// At random, weighted by points scored.
+    Score,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build a book from PGN files (or plain move lists, one game per line), optionally
+    /// .zst-compressed, XQF files and directories of game files.
+    #[command(long_about = "Build a book from PGN files (or plain move lists, one game per line).\n\n\
+        XQF files (XQStudio 1.0-1.8) are read as one game each (main line); a directory stands for \
+        the .xqf/.pgn/.pgn.zst/.txt files under it. \
+        Inputs may be UTF-8, GBK or Big5 (detected per file) and zstd-compressed. Moves may be in ICCS \
+        (h2e2, H2-E2), WXF or Chinese notation, chosen by the [Format] tag or detected. Games with a bad \
+        move or a malformed header are reported (file, game, line, token, reason) and skipped; the build \
+        goes on. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
+        The output is byte-identical for any thread count and any order of the inputs.")]
+    Build {
+        /// Game files (.pgn, .txt, optionally .zst-compressed; .xqf) or directories of them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The book to write (atomically: a temporary file renamed into place).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Record moves of the first N plies of each game.
+        #[arg(long, default_value_t = 40)]
+        max_ply: u32,
+        /// Drop moves played in fewer than N games.
+        #[arg(long, default_value_t = 0)]
+        min_games: u32,
+        /// Drop moves scoring below this fraction (0.0-1.0) for the mover; moves without decided games are kept.
+        #[arg(long, default_value_t = 0.0)]
+        min_score: f64,
+        /// Keep only positions with this side to move.
+        #[arg(long)]
+        only: Option<Side>,
+        /// Use only games whose RedElo and BlackElo tags are both at least N (games without them are skipped).
+        #[arg(long)]
+        min_elo: Option<u32>,
+        /// Keep the moves before a bad move instead of skipping the whole game.
+        #[arg(long)]
+        keep_prefix: bool,
+        /// Text encoding of the inputs.
+        #[arg(long, value_enum, default_value_t = Encoding::Auto)]
+        encoding: Encoding,
+        /// Memory for records before sorted runs are spilled to disk (e.g. 512M, 2G).
+        #[arg(long, default_value = "1G", value_parser = parse_size)]
+        memory: u64,
+        /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
+        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        threads: Option<usize>,
+        /// Read only the first --max-ply moves of each game (faster; bad moves later in a game go unnoticed).
+        #[arg(long)]
+        head_only: bool,
+        /// Print at most N bad-game messages (all are counted).
+        #[arg(long, default_value_t = 20)]
+        show_errors: usize,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Show the book moves of a position.
+    Probe {
+        book: PathBuf,
+        /// Position as FEN (Pikafish style), or `startpos`.
+        #[arg(default_value = "startpos")]
+        fen: String,
+        /// Print {"fen", "moves": [{"move", "games", "wins", "draws", "losses", ...}]}; W/D/L for the side to move.
+        #[arg(long)]
+        json: bool,
+        /// Also pick a move by this policy.
+        #[arg(long, value_enum)]
+        pick: Option<PickPolicy>,
+        /// Seed for the random policies.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Merge books by adding their counts (they must be built with the same --max-ply, --only, --min-elo, --keep-prefix).
+    Merge {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Drop moves played in fewer than N games (after adding).
+        #[arg(long, default_value_t = 0)]
+        min_games: u32,
+        /// Drop moves scoring below this fraction (after adding).
+        #[arg(long, default_value_t = 0.0)]
+        min_score: f64,
+    },
+    /// Print a book's header: build parameters and counts.
+    Stats {
+        book: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print every record, one line each: key (hex), move (ICCS, canonical orientation), wins, draws, losses, unknown.
+    Dump { book: PathBuf },
+    /// Write a book as a BHGUI-style .obk (SQLite) that VinXiangQi and other BHGUI-keyed GUIs read.
+    #[cfg(feature = "obk")]
+    Export {
+        book: PathBuf,
+        /// The .obk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Also write keys of 2^63 and above as VinXiangQi looks them up (extra REAL-keyed rows;
+        /// other readers never see them).
+        #[arg(long)]
+        vinxiangqi: bool,
+    },
+    /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
+    #[cfg(feature = "obk")]
+    Import {
+        obk: PathBuf,
+        /// The .qbk to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// Like `println!`, but a closed stdout (`qiku-book dump BOOK | head`) is not a panic: output
+/// that cannot be written is dropped.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+    }};
+}
+
+pub use super::parse_position;
+
+/// `123`, `64K`, `512M`, `2G` (binary units).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, mult) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                'T' => 1 << 40,
+                _ => return Err(format!("unknown size unit in {s:?} (use K, M, G or T)")),
+            };
+            (&s[..i], m)
+        }
+        _ => (s, 1),
+    };
+    let n: u64 = digits.trim().parse().map_err(|_| format!("not a size: {s:?} (e.g. 512M, 2G)"))?;
+    n.checked_mul(mult).ok_or_else(|| format!("size {s:?} too large"))
+}
+
+fn min_score(f: f64) -> Result<MinScore, String> {
+    MinScore::from_fraction(f).ok_or_else(|| format!("--min-score must be between 0 and 1, got {f}"))
+}
+
+/// Entry point of the `qiku-book` binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build {
+            inputs,
+            output,
+            max_ply,
+            min_games,
+            min_score: ms,
+            only,
+            min_elo,
+            keep_prefix,
+            encoding,
+            memory,
+            threads,
+            head_only,
+            show_errors,
+            json,
+            quiet,
+        } => min_score(ms).and_then(|min_score| {
+            let opts = BuildOptions {
+                params: BuildParams {
+                    max_ply,
+                    min_games,
+                    min_score,
+                    only: match only {
+                        None => SideFilter::Both,
+                        Some(Side::Red) => SideFilter::Only(Color::Red),
+                        Some(Side::Black) => SideFilter::Only(Color::Black),
+                    },
+                    min_elo,
+                    keep_prefix,
+                },
+                encoding: match encoding {
+                    Encoding::Auto => EncodingChoice::Auto,
+                    Encoding::Utf8 => EncodingChoice::Utf8,
+                    Encoding::Gbk => EncodingChoice::Gbk,
+                    Encoding::Big5 => EncodingChoice::Big5,
+                },
+                memory,
+                threads,
+                max_errors: show_errors,
+                whole_games: !head_only,
+                spill_dir: None,
+            };
+            run_build(&inputs, &output, &opts, json, !quiet && !json)
+        }),
+        Command::Probe { book, fen, json, pick, seed } => run_probe(&book, &fen, json, pick, seed),
+        Command::Merge { inputs, output, min_games, min_score: ms } => min_score(ms).and_then(|ms| {
+            let header = book::merge_books(&inputs, &output, min_games, ms).map_err(|e| e.to_string())?;
+            outln!(
+                "wrote {}: {} positions, {} moves ({} records) from {} games",
+                output.display(),
+                header.positions,
+                header.moves,
+                header.records,
+                header.games.used
+            );
+            Ok(())
+        }),
+        Command::Stats { book, json } => run_stats(&book, json),
+        Command::Dump { book } => run_dump(&book),
+        #[cfg(feature = "obk")]
+        Command::Export { book, output, vinxiangqi } => super::obk::run_export(&book, &output, vinxiangqi),
+        #[cfg(feature = "obk")]
+        Command::Import { obk, output } => super::obk::run_import(&obk, &output),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("qiku-book: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool, bar: bool) -> Result<(), String> {
+    let progress = super::progress::TermProgress::new(bar, true);
+    let report = book::build::build_with_progress(inputs, output, opts, &progress).map_err(|e| e.to_string())?;
+    for e in &report.errors {
+        eprintln!("{e}");
+    }
+    if report.errors_total > report.errors.len() as u64 {
+        eprintln!(
+            "... and {} more bad games (--show-errors N to see more)",
+            report.errors_total - report.errors.len() as u64
+        );
+    }
+    if json {
+        outln!("{}", build_summary_json(&report, output));
+    } else {
+        let text = build_summary_text(&report, output);
+        outln!("{}", text.trim_end());
+    }
+    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
+    // fails the command, even though the games before the damage were used.
+    let damaged: Vec<String> =
+        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.path.display()))).collect();
+    for d in &damaged {
+        eprintln!("qiku-book: error: {d}");
+    }
+    if report.header.games.used == 0 {
+        return Err(format!(
+            "no game could be used ({} read, {} skipped); {} holds an empty book",
+            report.header.games.read,
+            report.skipped_total(),
+            output.display()
+        ));
+    }
+    if !damaged.is_empty() {
+        return Err(format!(
+            "{} input file(s) could not be read completely; the book holds the games before the damage",
+            damaged.len()
+        ));
+    }
+    Ok(())
+}
+
+fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
+    let h = &r.header;
+    json!({
+        "output": output.display().to_string(),
+        "files": r.files.iter().map(|f| json!({
+            "path": f.path.display().to_string(),
+            "encoding": f.encoding.map(|e| e.name()),
+            "compressed": f.compressed,
+            "games": f.games,
+            "error": f.error,
+        })).collect::<Vec<_>>(),
+        "games_read": h.games.read,
+        "games_used": h.games.used,
+        "games_without_result": h.games.without_result,
+        "games_truncated": r.truncated,
+        "games_skipped": r.skipped_total(),
+        "skipped": r.skipped.iter().map(|(k, v)| (k.label().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "bad_games": r.errors_total,
+        "positions": h.positions,
+        "records": h.records,
+        "moves": h.moves,
+        "raw_records": r.raw_records,
+        "runs_spilled": r.runs_spilled,
+        "seconds": r.elapsed.as_secs_f64(),
+    })
+}
+
+fn build_summary_text(r: &BuildReport, output: &Path) -> String {
+    use std::fmt::Write;
+    let h = &r.header;
+    let mut s = String::new();
+    for f in &r.files {
+        let _ = write!(
+            s,
+            "{}: {} games, {}{}",
+            f.path.display(),
+            f.games,
+            f.encoding.map_or("unreadable", |e| e.name()),
+            if f.compressed { ", zstd" } else { "" }
+        );
+        if let Some(e) = &f.error {
+            let _ = write!(s, " (stopped early: {e})");
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "games read     {}", h.games.read);
+    let _ = writeln!(s, "games used     {}", h.games.used);
+    if h.games.without_result > 0 {
+        let _ = writeln!(
+            s,
+            "  without result {} (counted toward move frequency, not toward wins/draws/losses)",
+            h.games.without_result
+        );
+    }
+    if r.truncated > 0 {
+        let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
+    }
+    let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    for (reason, n) in &r.skipped {
+        let _ = writeln!(s, "  {reason:<24} {n}");
+    }
+    let _ = writeln!(s, "positions      {}", h.positions);
+    let _ = writeln!(s, "moves stored   {} distinct, {} in all", h.records, h.moves);
+    let secs = r.elapsed.as_secs_f64();
+    let _ = writeln!(
+        s,
+        "wrote {} in {:.2} s ({:.0} games/s{})",
+        output.display(),
+        secs,
+        h.games.read as f64 / secs.max(1e-9),
+        if r.runs_spilled > 0 { format!(", {} runs spilled", r.runs_spilled) } else { String::new() }
+    );
+    s
+}
+
+/// A move in Chinese notation, for display.
+pub fn chinese(pos: &Position, m: Move) -> String {
+    notation::chinese::format(pos, m)
+}
+
+/// `s` padded with spaces to `width` terminal columns (CJK and full-width characters take two).
+fn pad_display(s: &str, width: usize) -> String {
+    let cols: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(cols)))
+}
+
+fn pct(n: u32, d: u64) -> f64 {
+    if d == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(n) / d as f64
+    }
+}
+
+/// One move of `probe --json`, fields in this order.
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    chinese: String,
+    games: u64,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Games without a result (counted in `games`, not in wins/draws/losses).
+    unknown: u32,
+    /// (wins + draws / 2) / (wins + draws + losses); null without a decided game.
+    score: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
+    fen: String,
+    moves: Vec<MoveJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pick: Option<Option<String>>,
+}
+
+fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
+    let c: &Counts = &m.counts;
+    MoveJson {
+        mv: m.mv.to_string(),
+        chinese: chinese(pos, m.mv),
+        games: c.games(),
+        wins: c.wins,
+        draws: c.draws,
+        losses: c.losses,
+        unknown: c.unknown,
+        score: c.score(),
+    }
+}
+
+fn open_book(path: &Path) -> Result<Book, String> {
+    Book::open(path).map_err(|e: BookError| e.to_string())
+}
+
+fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed: u64) -> Result<(), String> {
+    let pos = parse_position(fen)?;
+    let book = open_book(path)?;
+    let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
+    let picked = pick.and_then(|p| {
+        let policy = match p {
+            PickPolicy::Best => Policy::BestScore,
+            PickPolicy::Games => Policy::WeightedByGames,
+            PickPolicy::Score => Policy::WeightedByScore,
+        };
+        book::choose(&moves, policy, &mut BookRng::new(seed))
+    });
+    if json {
+        let out = ProbeJson {
+            fen: pos.fen(),
+            moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
+            pick: pick.map(|_| picked.map(|m| m.to_string())),
+        };
+        outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    outln!("{}", pos.fen());
+    if moves.is_empty() {
+        outln!("not in the book");
+        return Ok(());
+    }
+    outln!("{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%", "score");
+    for m in &moves {
+        let c = &m.counts;
+        let d = c.decided();
+        let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
+        outln!(
+            "{:<6} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}",
+            m.mv.to_string(),
+            pad_display(&chinese(&pos, m.mv), 10),
+            c.games(),
+            pct(c.wins, d),
+            pct(c.draws, d),
+            pct(c.losses, d),
+            score
+        );
+    }
+    let unknown: u64 = moves.iter().map(|m| u64::from(m.counts.unknown)).sum();
+    if unknown > 0 {
+        outln!("({unknown} games without a result count in games but not in the percentages)");
+    }
+    if let Some(m) = picked {
+        outln!("pick: {m}");
+    } else if pick.is_some() {
+        outln!("pick: none");
+    }
+    Ok(())
+}
+
+fn side_name(only: SideFilter) -> &'static str {
+    match only {
+        SideFilter::Both => "both",
+        SideFilter::Only(Color::Red) => "red",
+        SideFilter::Only(Color::Black) => "black",
+    }
+}
+
+fn run_stats(path: &Path, json: bool) -> Result<(), String> {
+    let book = open_book(path)?;
+    let h = book.header();
+    let p = &h.params;
+    if json {
+        outln!(
+            "{}",
+            json!({
+                "path": path.display().to_string(),
+                "version": h.version,
+                "fingerprint": format!("{:#018x}", h.fingerprint),
+                "positions": h.positions,
+                "records": h.records,
+                "moves": h.moves,
+                "games_read": h.games.read,
+                "games_used": h.games.used,
+                "games_without_result": h.games.without_result,
+                "index_bits": h.index_bits,
+                "max_ply": p.max_ply,
+                "min_games": p.min_games,
+                "min_score": p.min_score.fraction(),
+                "only": side_name(p.only),
+                "min_elo": p.min_elo,
+                "keep_prefix": p.keep_prefix,
+                "body_checksum": format!("{:#018x}", h.body_checksum),
+            })
+        );
+        return Ok(());
+    }
+    outln!("book          {}", path.display());
+    outln!(
+        "format        version {}, Zobrist fingerprint {:#018x}, checksum {:#018x} (verified)",
+        h.version,
+        h.fingerprint,
+        h.body_checksum
+    );
+    outln!(
+        "games         {} read, {} used, {} of them without result",
+        h.games.read,
+        h.games.used,
+        h.games.without_result
+    );
+    outln!("positions     {}", h.positions);
+    outln!("moves         {} distinct, {} in all", h.records, h.moves);
+    outln!("index         {} buckets", 1u64 << h.index_bits);
+    outln!(
+        "built with    --max-ply {} --min-games {} --min-score {} --only {} --min-elo {}{}",
+        p.max_ply,
+        p.min_games,
+        p.min_score.fraction(),
+        side_name(p.only),
+        p.min_elo.map(|e| e.to_string()).unwrap_or_else(|| "none".into()),
+        if p.keep_prefix { " --keep-prefix" } else { "" }
+    );
+    Ok(())
+}
+
+fn run_dump(path: &Path) -> Result<(), String> {
+    use std::io::Write;
+    let book = open_book(path)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for e in book.try_entries() {
+        let e = e.map_err(|e| e.to_string())?;
+        let c = e.counts;
+        let r = writeln!(out, "{:016x} {} {} {} {} {}", e.key, e.mv, c.wins, c.draws, c.losses, c.unknown);
+        if r.is_err() {
+            // A closed pipe (`| head`) is not an error worth reporting.
+            return Ok(());
+        }
+    }
+    let _ = out.flush();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("123"), Ok(123));
+        assert_eq!(parse_size("64K"), Ok(65536));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn startpos_alias() {
+        assert_eq!(parse_position("startpos").unwrap().fen(), Position::startpos().fen());
+        assert!(parse_position("nonsense").is_err());
+    }
+}

@@ -1,0 +1,116 @@
+//! `qiku demo`: the README quick start's main job on the data the repository ships. It builds an
+//! opening book from the real master games in `books/games/ccpd-iccs.pgn.zst` (25,368 games of
+//! the CC BY 4.0 CCPD collection), probes the start position in it, generates every tablebase of
+//! up to four pieces into `tablebases/` (kept if already there) and probes an endgame. Each step
+//! prints what a user would run to do it on their own data. Outside a checkout (no
+//! `books/games/`), the small repertoire embedded in the binary stands in for the collection.
+
+use qiku::book::build::BuildOptions;
+use qiku::book::Book;
+use crate::book::chinese;
+use qiku::core::Position;
+use qiku::tablebase::driver::GenerateOptions;
+use qiku::tablebase::material::Material;
+use qiku::tablebase::Tablebases;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The endgame the demo probes: red rook against a lone advisor.
+pub const DEMO_ENDGAME: &str = "3ak4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+
+/// The real master-game collection the demo compiles, relative to the root.
+pub const DEMO_GAMES: &str = "books/games/ccpd-iccs.pgn.zst";
+
+/// The repertoire shipped in the repository, embedded so the demo also runs outside a checkout.
+const REPERTOIRE: &str = include_str!("../../../books/repertoire.pgn");
+
+/// Runs the demo with `books/` and `tablebases/` under `root`; `max_pieces` tables are generated.
+pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
+    let books = root.join("books");
+    let collection = root.join(DEMO_GAMES);
+    let (input, book_path) = if collection.is_file() {
+        (collection, books.join("ccpd-iccs.qbk"))
+    } else {
+        println!("(no {DEMO_GAMES} here: using the small repertoire embedded in qiku instead)\n");
+        let input = books.join("repertoire.pgn");
+        if !input.exists() {
+            std::fs::create_dir_all(&books).map_err(|e| format!("{}: {e}", books.display()))?;
+            std::fs::write(&input, REPERTOIRE).map_err(|e| format!("{}: {e}", input.display()))?;
+        }
+        (input, books.join("repertoire.qbk"))
+    };
+
+    println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
+    let bar = super::progress::TermProgress::new(true, true);
+    let report = qiku::book::build::build_with_progress(
+        std::slice::from_ref(&input),
+        &book_path,
+        &BuildOptions::default(),
+        &bar,
+    )
+    .map_err(|e| e.to_string())?;
+    let h = &report.header;
+    println!(
+        "   {} games read, {} used; {} positions, {} moves stored in {:.2} s",
+        h.games.read,
+        h.games.used,
+        h.positions,
+        h.moves,
+        report.elapsed.as_secs_f64()
+    );
+
+    if input.ends_with(DEMO_GAMES) {
+        println!("   (real master games: the CCPD collection, CC BY 4.0; see books/games/README.md)");
+    }
+
+    let start = Position::startpos();
+    println!("\n== 2. Book moves of the start position: qiku-book probe {} startpos", book_path.display());
+    let book = Book::open(&book_path).map_err(|e| e.to_string())?;
+    // Chinese moves are four double-width characters: eight columns.
+    println!("   {:6} {:8} {:>5} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%");
+    for bm in book.probe(&start) {
+        let c = &bm.counts;
+        let pct = |n: u32| if c.decided() > 0 { 100.0 * n as f64 / c.decided() as f64 } else { 0.0 };
+        println!(
+            "   {:6} {} {:>5} {:>6.1} {:>6.1} {:>6.1}",
+            bm.mv.to_string(),
+            chinese(&start, bm.mv),
+            c.games(),
+            pct(c.wins),
+            pct(c.draws),
+            pct(c.losses)
+        );
+    }
+
+    let tb_dir: PathBuf = root.join("tablebases");
+    println!("\n== 3. Tablebases: qiku-tb generate --max-pieces {max_pieces} -d {}", tb_dir.display());
+    let t = Instant::now();
+    let materials = Material::all_up_to(max_pieces);
+    let bar = super::progress::TermProgress::new(true, false);
+    let reports =
+        qiku::tablebase::driver::generate_set_with_progress(&materials, &GenerateOptions::new(&tb_dir), &bar)
+            .map_err(|e| e.to_string())?;
+    let kept = reports.iter().filter(|r| r.kept).count();
+    let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
+    println!(
+        "   {} tables ({} generated, {} already present and verified), {:.1} MB on disk, {:.1} s",
+        reports.len(),
+        reports.len() - kept,
+        kept,
+        bytes as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
+
+    println!("\n== 4. Probe an endgame: qiku-tb probe \"{DEMO_ENDGAME}\" -d {}", tb_dir.display());
+    let pos = Position::from_fen(DEMO_ENDGAME).map_err(|e| e.to_string())?;
+    print!("{}", pos.diagram().colour(super::use_colour()));
+    let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
+    match tbs.probe(&pos).map_err(|e| e.to_string())? {
+        Some(v) => println!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),
+        None => println!("   no table covers this position"),
+    }
+    let best = tbs.best_moves(&pos).map_err(|e| e.to_string())?.unwrap_or_default();
+    let best: Vec<String> = best.iter().map(|&m| format!("{m} ({})", chinese(&pos, m))).collect();
+    println!("   best moves: {}", best.join(", "));
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! `qiku-book export` and `qiku-book import`: argument handling and output for the `.obk`
+//! conversions of [`qiku::book::obk`].
+
+use qiku::book::obk;
+use qiku::book::Book;
+use std::path::Path;
+
+/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi]`.
+pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool) -> Result<(), String> {
+    let book = Book::open(book).map_err(|e| e.to_string())?;
+    let options = obk::ExportOptions { vinxiangqi_aliases: vinxiangqi };
+    let r = obk::export_with(&book, output, options).map_err(|e| e.to_string())?;
+    println!(
+        "wrote {}: {} positions, {} moves ({} rows, both mirror orientations) in {:.2} s",
+        output.display(),
+        r.positions,
+        r.records,
+        r.rows,
+        r.elapsed.as_secs_f64()
+    );
+    if r.alias_rows > 0 {
+        println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
+    }
+    if r.unreachable > 0 {
+        println!(
+            "{} book moves are not reachable from the start position by book moves and were not written",
+            r.unreachable
+        );
+    }
+    Ok(())
+}
+
+/// `qiku-book import BOOK.obk -o BOOK.qbk`.
+pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
+    let r = obk::import(input, output).map_err(|e| e.to_string())?;
+    let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
+    println!(
+        "wrote {}: {} positions, {} moves from {} of {} rows in {:.2} s",
+        output.display(),
+        positions,
+        records,
+        r.used,
+        r.rows,
+        r.elapsed.as_secs_f64()
+    );
+    let skipped = [
+        (r.invalid, "marked invalid (vvalid 0)"),
+        (r.unreadable, "unreadable (bad key or move)"),
+        (r.aliases, "VinXiangQi aliases of other rows"),
+        (r.illegal, "illegal in their position"),
+        (r.unreachable, "not reachable from the start position by book moves"),
+    ];
+    for (n, why) in skipped {
+        if n > 0 {
+            println!("  {n} rows skipped: {why}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,622 @@
+//! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
+//! that probe and inspect positions.
+
+use qiku::core::perft;
+use qiku::core::Game;
+use qiku::engine::search::{self, SearchOptions, Shared};
+use qiku::engine::time::Limits;
+use qiku::engine::{bench, eval, ordering::History, uci, Score};
+use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
+use qiku::notation::iccs;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "qiku",
+    version,
+    about = "Xiangqi engine and position tools",
+    long_about = "Xiangqi engine and position tools.\n\nWith no command, qiku speaks UCI on standard input and output, as Xiangqi GUIs start engines."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (the standard move-generator check).
+    Perft {
+        /// Depth in plies (0 to 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
+        depth: u32,
+        /// Position: a FEN (Pikafish style) or `startpos`.
+        #[arg(long, default_value = "startpos")]
+        fen: String,
+        /// Also print the count below each root move (ICCS).
+        #[arg(long)]
+        divide: bool,
+        /// Print one JSON object: {"fen", "depth", "nodes", "seconds", "nps"[, "divide"]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The quick start: build the shipped opening book, generate the tablebases of up to four
+    /// pieces (kept if present), and probe both.
+    Demo {
+        /// Folder holding `books/` and `tablebases/`.
+        #[arg(long, default_value = ".")]
+        root: std::path::PathBuf,
+        /// Generate the tables of up to this many pieces.
+        #[arg(long, default_value_t = 4)]
+        max_pieces: usize,
+    },
+    /// Play two UCI/UCCI engines against each other with qiku's rules as referee, write the games
+    /// as PGN and print the score with an Elo difference and its 95% error bar.
+    #[command(long_about = MATCH_HELP)]
+    Match(MatchArgs),
+    /// Draw a position in the terminal with Chinese piece characters.
+    Show {
+        /// Position: a FEN (Pikafish style) or `startpos`.
+        #[arg(default_value = "startpos")]
+        fen: String,
+    },
+    /// Speak UCI on standard input and output (the same as running qiku without a command).
+    Uci,
+    /// Search a position and print the search lines (UCI `info` form), then the best move.
+    Analyze(AnalyzeArgs),
+    /// What the book and the tablebases say about a position (and a short search when neither
+    /// has an answer).
+    Probe(ProbeArgs),
+    /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
+    /// the total node count (a signature of the search's behaviour) and the speed.
+    Bench {
+        /// Depth of every search (1 to 100).
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: u32,
+        /// Transposition table size in MiB (1 to 65536).
+        #[arg(long, default_value_t = 16, value_parser = hash_mib)]
+        hash: usize,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Renju (15x15 five-in-a-row, RIF rules): forbidden points, valuation, game judge, and a
+    /// Gomocup-protocol player (the default).
+    Renju(super::renju::RenjuArgs),
+    /// Fit the evaluation's parameters to game results (Texel tuning) and report the training
+    /// and validation loss before and after.
+    #[command(long_about = super::tune::TUNE_HELP)]
+    Tune(super::tune::TuneArgs),
+}
+
+const MATCH_HELP: &str = "Play two UCI/UCCI engines against each other with qiku's rules as referee.
+
+Give --engine twice. --protocol, --option, --name and --ranks apply to the --engine before them:
+
+  qiku match --engine qiku --engine /usr/games/fairy-stockfish --protocol uci \\
+      --option UCI_Variant=xiangqi --games 100 --movetime 100 --pgn games.pgn
+
+Each opening (built-in master-game openings, or --openings FILE) is played twice with colours
+swapped. Mate, stalemate (no legal move), perpetual check, repetition, 120 plies without capture
+and --max-plies end a game; an illegal move, no move, a crash or a time loss (beyond --margin)
+loses it. Ranks in moves (0-9 or 1-10, as Fairy-Stockfish writes after `uci`) are detected per
+engine unless --ranks is given.";
+
+#[derive(Args)]
+struct MatchArgs {
+    /// Engine command line (exactly twice); following per-engine flags apply to it.
+    #[arg(long, required = true, value_name = "CMD")]
+    engine: Vec<String>,
+    /// Protocol of the preceding engine: uci (default) or ucci.
+    #[arg(long, value_name = "uci|ucci")]
+    protocol: Vec<String>,
+    /// setoption for the preceding engine, e.g. UCI_Variant=xiangqi (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    option: Vec<String>,
+    /// Name of the preceding engine in reports and PGN (default its `id name`).
+    #[arg(long)]
+    name: Vec<String>,
+    /// Rank numbering of the preceding engine's moves: auto (default), 0 (ranks 0-9) or 1 (1-10).
+    #[arg(long, value_name = "auto|0|1")]
+    ranks: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Clock per engine: seconds + increment, e.g. 60+0.6 (default 10+0.1 if no limit is given).
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, group = "limit")]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit")]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long, group = "limit")]
+    nodes: Option<u64>,
+    /// Openings file: one per line, a FEN [moves ...] or ICCS moves from the start position.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Write the games here as PGN (rewritten atomically after every game).
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// Games played at the same time, 1 to 256 (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    concurrency: usize,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    max_plies: u32,
+    /// Milliseconds an engine may exceed its clock or movetime before losing on time.
+    #[arg(long, default_value_t = 500)]
+    margin: u64,
+    /// PGN Event tag.
+    #[arg(long, default_value = "qiku match")]
+    event: String,
+    /// Print the result as one JSON object at the end (per-game lines still go to stderr).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ProbeArgs {
+    /// Position: a FEN (Pikafish style) or `startpos`.
+    #[arg(default_value = "startpos")]
+    fen: String,
+    /// Opening book (.qbk).
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
+    /// Book policy for the suggested move: best (deterministic), games or score (weighted random).
+    #[arg(long, default_value = "best")]
+    policy: String,
+    /// Ignore book moves played in fewer games.
+    #[arg(long, default_value_t = 1)]
+    min_games: u32,
+    /// Directory of tablebase files (.qtb).
+    #[arg(long)]
+    tb: Option<std::path::PathBuf>,
+    /// Depth of the search made when neither the book nor the tables answer.
+    #[arg(long, default_value_t = 10)]
+    depth: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct AnalyzeArgs {
+    /// Position: a FEN (Pikafish style) or `startpos`.
+    #[arg(default_value = "startpos")]
+    fen: String,
+    /// Moves played from the FEN (ICCS, e.g. h2e2 h9g7), so that repetitions are judged.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Search to this depth (1 to 100).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Search for this many milliseconds (default: depth 12 if neither is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Transposition table size in MiB (1 to 65536).
+    #[arg(long, default_value_t = 64, value_parser = hash_mib)]
+    hash: usize,
+    /// Search threads (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = threads)]
+    threads: usize,
+    /// Also print the static evaluation term by term (red's view).
+    #[arg(long)]
+    eval: bool,
+    /// Print one JSON object (best move, score, depth, nodes, pv and the lines) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--hash`: MiB in 1..=[`uci::MAX_HASH_MIB`], as the UCI option allows.
+fn hash_mib(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_HASH_MIB)
+}
+
+/// `--threads`: 1..=[`uci::MAX_THREADS`], as the UCI option allows.
+fn threads(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_THREADS)
+}
+
+fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    s.parse::<usize>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| format!("{s} is not a number in {lo}..={hi}"))
+}
+
+/// Entry point of the `qiku` binary.
+pub fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        None | Some(Command::Uci) => {
+            qiku::engine::session::run(
+                std::io::stdin().lock(),
+                uci::Output::new(Box::new(std::io::stdout())),
+                Default::default(),
+            );
+            Ok(())
+        }
+        Some(Command::Analyze(args)) => run_analyze(&args),
+        Some(Command::Probe(args)) => run_probe(&args),
+        Some(Command::Match(args)) => match matches.subcommand_matches("match") {
+            Some(m) => run_match(&args, m),
+            None => Err("internal: match arguments missing".into()),
+        },
+        Some(Command::Bench { depth, hash, json }) => run_bench(depth, hash, json),
+        Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
+        Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
+        Some(Command::Renju(args)) => super::renju::run(&args),
+        Some(Command::Tune(args)) => super::tune::run(&args),
+        Some(Command::Show { fen }) => super::parse_position(&fen)
+            .map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
+            .map_err(|e| e.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("qiku: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {
+    let mut pos = super::parse_position(fen)?;
+    let t = Instant::now();
+    let (nodes, per_move) = if divide {
+        let d = perft::divide(&mut pos, depth);
+        (d.iter().map(|(_, n)| n).sum(), Some(d))
+    } else {
+        (perft::perft_bulk(&mut pos, depth), None)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
+    if json {
+        let mut obj =
+            serde_json::json!({"fen": pos.fen(), "depth": depth, "nodes": nodes, "seconds": secs, "nps": nps});
+        if let Some(d) = per_move {
+            obj["divide"] =
+                d.iter().map(|(m, n)| (m.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>().into();
+        }
+        println!("{obj}");
+    } else {
+        for (m, n) in per_move.iter().flatten() {
+            println!("{m}: {n}");
+        }
+        println!("nodes {nodes}\ndepth {depth}\ntime {secs:.3} s ({:.1} M nodes/s)", nps as f64 / 1e6);
+    }
+    Ok(())
+}
+
+/// The game from a FEN and moves played from it.
+fn game_from(fen: &str, moves: &[String]) -> Result<Game, String> {
+    let mut game = Game::new(super::parse_position(fen)?);
+    for (i, token) in moves.iter().enumerate() {
+        let m = iccs::parse(game.position(), token)
+            .map_err(|e| format!("move {} ({token}) in {}: {e}", i + 1, game.position().fen()))?;
+        game.play_unchecked(m);
+    }
+    Ok(game)
+}
+
+fn score_json(score: Score) -> serde_json::Value {
+    match score {
+        Score::Cp(v) => serde_json::json!({"cp": v}),
+        Score::Mate(n) => serde_json::json!({"mate": n}),
+    }
+}
+
+fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
+    let game = game_from(&args.fen, &args.moves)?;
+    if args.eval {
+        let b = eval::breakdown(game.position(), &eval::Weights::DEFAULT);
+        if !args.json {
+            println!(
+                "eval (red's view): material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{})",
+                b.material, b.pst, b.mobility, b.relations, b.king_safety, b.tempo, b.total, b.phase, eval::PHASE_MAX
+            );
+        }
+    }
+    let limits = match (args.depth, args.movetime) {
+        (_, Some(ms)) => Limits::movetime(ms),
+        (Some(d), None) => Limits::depth(d),
+        (None, None) => Limits::depth(12),
+    };
+    let shared = Shared::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
+    let options = SearchOptions { threads: args.threads, ..SearchOptions::default() };
+    let mut lines = Vec::new();
+    let json = args.json;
+    let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
+        if json {
+            lines.push(serde_json::json!({
+                "depth": info.depth, "seldepth": info.seldepth, "score": score_json(info.score),
+                "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
+                "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            }));
+        } else {
+            println!("{}", info.to_uci().trim_start_matches("info "));
+        }
+    });
+    let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+    if json {
+        let obj = serde_json::json!({
+            "fen": game.position().fen(), "bestmove": best, "ponder": r.ponder.map(|m| m.to_string()),
+            "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
+            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(), "lines": lines,
+        });
+        println!("{obj}");
+    } else {
+        match r.ponder {
+            Some(p) => println!("bestmove {best} ponder {p}"),
+            None => println!("bestmove {best}"),
+        }
+    }
+    Ok(())
+}
+
+fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
+    let total = bench::POSITIONS.len();
+    let mut i = 0;
+    let lines = bench::run(bench::POSITIONS, depth, hash, |l| {
+        i += 1;
+        if !json {
+            println!("{i:>2}/{total} nodes {:>10} best {:<5} {:>7} ms  {}", l.nodes, l.best, l.time.as_millis(), l.fen);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+    let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"depth": depth, "positions": total, "nodes": nodes, "seconds": secs, "nps": nps})
+        );
+    } else {
+        println!("===========================");
+        println!("Depth: {depth}");
+        println!("Total time (ms): {}", (secs * 1000.0) as u64);
+        println!("Total nodes: {nodes}");
+        println!("Nodes/second: {nps}");
+    }
+    Ok(())
+}
+
+/// Builds the two engine specs, attaching each per-engine flag to the `--engine` before it.
+fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], String> {
+    if args.engine.len() != 2 {
+        return Err(format!("give --engine exactly twice (got {})", args.engine.len()));
+    }
+    let engine_at: Vec<usize> = m.indices_of("engine").map(|i| i.collect()).unwrap_or_default();
+    let owner = |flag: &str, idx: usize| -> Result<usize, String> {
+        engine_at
+            .iter()
+            .rposition(|&e| e < idx)
+            .ok_or_else(|| format!("--{flag} must follow the --engine it applies to"))
+    };
+    let mut specs = [EngineSpec::new(&args.engine[0]), EngineSpec::new(&args.engine[1])];
+    let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
+    for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
+        specs[owner("protocol", idx)?].protocol =
+            v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?;
+    }
+    for (v, idx) in args.option.iter().zip(indices("option")) {
+        let (name, value) = v.split_once('=').ok_or_else(|| format!("--option {v:?}: expected NAME=VALUE"))?;
+        specs[owner("option", idx)?].options.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    for (v, idx) in args.name.iter().zip(indices("name")) {
+        specs[owner("name", idx)?].name = Some(v.clone());
+    }
+    for (v, idx) in args.ranks.iter().zip(indices("ranks")) {
+        specs[owner("ranks", idx)?].ranks = if v == "auto" {
+            None
+        } else {
+            Some(v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?)
+        };
+    }
+    Ok(specs)
+}
+
+fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
+    let engines = engine_specs(args, m)?;
+    let limit = if let Some(tc) = &args.tc {
+        matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
+    } else if let Some(ms) = args.movetime {
+        Limit::MoveTime(std::time::Duration::from_millis(ms.max(1)))
+    } else if let Some(d) = args.depth {
+        Limit::Depth(d.max(1))
+    } else if let Some(n) = args.nodes {
+        Limit::Nodes(n.max(1))
+    } else {
+        matchrunner::parse_tc("10+0.1").map_err(|e| e.to_string())?
+    };
+    let openings = match &args.openings {
+        Some(path) => openings::load(path).map_err(|e| e.to_string())?,
+        None => openings::builtin(),
+    };
+    let config = MatchConfig {
+        engines,
+        games: args.games,
+        limit,
+        openings,
+        pgn: args.pgn.clone(),
+        concurrency: args.concurrency.max(1),
+        max_plies: args.max_plies.max(1),
+        margin: std::time::Duration::from_millis(args.margin),
+        event: args.event.clone(),
+    };
+    let total = config.games;
+    let json = args.json;
+    let report = matchrunner::run(&config, &|g, r| {
+        let line = format!(
+            "game {:>3}/{total} opening {:>2} {} (red) vs {}: {} {} | {} {:.1}-{:.1}",
+            g.index + 1,
+            g.opening + 1,
+            g.pgn.red,
+            g.pgn.black,
+            g.pgn.result,
+            g.reason,
+            r.names[0],
+            r.tally.points(),
+            r.tally.games() as f64 - r.tally.points()
+        );
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if json {
+        let elo = report.tally.elo();
+        let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+        println!(
+            "{}",
+            serde_json::json!({
+                "engines": report.names, "games": report.tally.games(), "wins": report.tally.wins,
+                "draws": report.tally.draws, "losses": report.tally.losses, "score": report.tally.score(),
+                "elo": elo.map(|e| finite(e.diff)), "elo_error95": elo.map(|e| finite(e.error95)),
+                "los": report.tally.los(),
+                "faults": report.faults.iter().map(|f| serde_json::json!({
+                    "illegal_moves": f[0], "no_move": f[1], "crashes": f[2], "time_losses": f[3]})).collect::<Vec<_>>(),
+                "garbage_lines": report.garbage_lines,
+            })
+        );
+    } else {
+        println!("{}", matchrunner::summary(&report));
+    }
+    Ok(())
+}
+
+fn wdl_json(v: qiku::engine::TbValue) -> serde_json::Value {
+    use qiku::engine::TbValue;
+    match v {
+        TbValue::Win { plies } => serde_json::json!({"wdl": "win", "dtm": plies}),
+        TbValue::Loss { plies } => serde_json::json!({"wdl": "loss", "dtm": -(plies as i64)}),
+        TbValue::Draw => serde_json::json!({"wdl": "draw", "dtm": 0}),
+    }
+}
+
+fn wdl_text(v: qiku::engine::TbValue) -> String {
+    use qiku::engine::TbValue;
+    match v {
+        TbValue::Win { plies } => format!("win, mate in {plies} plies"),
+        TbValue::Loss { plies } => format!("loss, mated in {plies} plies"),
+        TbValue::Draw => "draw".to_string(),
+    }
+}
+
+fn run_probe(args: &ProbeArgs) -> Result<(), String> {
+    use qiku::engine::adapters::{self, QbkBook, QtbTables};
+    use qiku::engine::{Endgames, OpeningBook};
+    let pos = super::parse_position(&args.fen)?;
+    let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
+    let mut answer: Option<(String, &str)> = None;
+    if let Some(path) = &args.book {
+        let policy = adapters::policy(&args.policy)
+            .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
+        // The error names the file.
+        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
+        let moves = book.moves(&pos);
+        let pick = book.pick(&pos);
+        if !args.json {
+            if moves.is_empty() {
+                println!("book: not in book");
+            }
+            for m in &moves {
+                let c = m.counts;
+                let score = c.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+                println!("book: {} games {:>7} +{} ={} -{} score {score}", m.mv, c.games(), c.wins, c.draws, c.losses);
+            }
+        }
+        out["book"] = serde_json::json!({
+            "moves": moves.iter().map(|m| serde_json::json!({
+                "move": m.mv.to_string(), "games": m.counts.games(), "wins": m.counts.wins,
+                "draws": m.counts.draws, "losses": m.counts.losses, "score": m.counts.score(),
+            })).collect::<Vec<_>>(),
+            "pick": pick.map(|m| m.to_string()),
+        });
+        if let Some(m) = pick {
+            answer = Some((m.to_string(), "book"));
+        }
+    }
+    if let Some(dir) = &args.tb {
+        let tables = qiku::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
+        for problem in tables.problems() {
+            eprintln!("qiku: {problem}");
+        }
+        // A damaged or foreign table must be named, not reported as a missing one.
+        if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
+            tables.probe(&pos).map_err(|e| e.to_string())?;
+            tables.move_values(&pos).map_err(|e| e.to_string())?;
+        }
+        let tb = QtbTables::new(tables);
+        match (tb.probe(&pos), tb.move_values(&pos)) {
+            (Some(v), Some(values)) => {
+                let best: Vec<String> =
+                    values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| m.to_string()).collect();
+                if !args.json {
+                    println!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
+                    for (m, mv) in &values {
+                        println!("tablebase: {m} {}", wdl_text(*mv));
+                    }
+                }
+                out["tablebase"] = serde_json::json!({
+                    "value": wdl_json(v), "best_moves": best,
+                    "moves": values.iter().map(|(m, mv)| {
+                        let mut o = wdl_json(*mv);
+                        o["move"] = serde_json::json!(m.to_string());
+                        o
+                    }).collect::<Vec<_>>(),
+                });
+                if answer.is_none() {
+                    answer = values.first().map(|(m, _)| (m.to_string(), "tablebase"));
+                }
+            }
+            _ => {
+                if !args.json {
+                    println!("tablebase: no table for this material in {}", dir.display());
+                }
+            }
+        }
+    }
+    if answer.is_none() {
+        let shared = Shared::new(16);
+        let game = Game::new(pos.clone());
+        let r = search::search(
+            &game,
+            &Limits::depth(args.depth.max(1)),
+            &SearchOptions::default(),
+            &shared,
+            &mut History::default(),
+            &mut |_| {},
+        );
+        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        if !args.json {
+            let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+            println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
+        }
+        out["search"] = serde_json::json!({
+            "depth": r.depth, "score": score_json(r.score), "bestmove": best,
+            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        });
+        answer = Some((best, "search"));
+    }
+    if let Some((m, source)) = answer {
+        if args.json {
+            out["answer"] = serde_json::json!({"move": m, "source": source});
+            println!("{out}");
+        } else {
+            println!("answer: {m} ({source})");
+        }
+    }
+    Ok(())
+}

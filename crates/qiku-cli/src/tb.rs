@@ -1,0 +1,602 @@
+//! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
+
+use qiku::core::Move;
+use qiku::tablebase::format::TableFile;
+use qiku::tablebase::plan::{self, Rates};
+use qiku::tablebase::select::{Family, Filters, Resolved, Selection};
+use qiku::tablebase::verify::{verify_table, TableCache};
+use qiku::tablebase::verify_rules::verify_rules;
+use qiku::tablebase::verify_wdl::verify_wdl;
+use qiku::tablebase::wdl::wdl_file_name;
+use qiku::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl};
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "qiku-tb",
+    version,
+    about = "Xiangqi endgame tablebases: generate, probe, count, verify",
+    long_about = "Xiangqi endgame tablebases of up to 5 pieces, solved by retrograde analysis.\n\n\
+Values are distance to mate in plies with best play; positions neither side can force are draws. \
+Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
+side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
+the win/draw/loss of every entry in 2 bits (for engines' probes inside their search). Materials are written like KRNvKR: red's \
+pieces, 'v', black's, with K R N C P A B for king, rook, horse, cannon, pawn, advisor, elephant. One \
+file serves both colour assignments (KRvKA answers positions where black has the rook)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Which tables: the same options for `generate` and `plan` (one selection code path).
+#[derive(Args)]
+struct SelectArgs {
+    /// Materials such as KRNvKR. With neither materials nor --family: every material the filters
+    /// admit (every table up to 5 pieces when no filter is given).
+    materials: Vec<String>,
+    /// A family of issue 11: a (one attacking piece, any defenders), b (two attacking pieces on
+    /// one side without defenders, against defenders), c (two attacking pieces, at most two
+    /// defenders). Added to the named materials.
+    #[arg(long)]
+    family: Option<Family>,
+    /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together.
+    #[arg(long)]
+    max_attackers: Option<usize>,
+    /// At most this many defending pieces (advisor, elephant), both sides together.
+    #[arg(long)]
+    max_defenders: Option<usize>,
+    /// At most this many pieces, kings included (default 5 when no other filter, material or
+    /// family is given).
+    #[arg(long)]
+    max_pieces: Option<usize>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate tables (and every smaller table they need), skipping intact existing files.
+    Generate {
+        #[command(flatten)]
+        select: SelectArgs,
+        /// Directory of the table files.
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// Store blocks uncompressed.
+        #[arg(long)]
+        no_compress: bool,
+        /// Skip the rule-aware pass: no `.qtr` companions with the Asian rules' values (the pass
+        /// needs several times the plain solver's memory), and no `.qtw` WDL files (they need
+        /// both). Probes under the Asian rules then fail for these tables; a later run without
+        /// the flag adds both.
+        #[arg(long)]
+        no_rules: bool,
+        /// Print a JSON report of every table instead of a summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Before any work: the tables a selection means, in generation order, with entries and
+    /// estimated peak memory, disk and time (from rates measured on the project machine), which
+    /// ones the generator cannot do yet, and totals.
+    Plan {
+        #[command(flatten)]
+        select: SelectArgs,
+        /// Directory of the table files (tables already there are marked present).
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// Estimate a generation with `--no-rules`: no rule-aware pass, so no `.qtr` or `.qtw`
+        /// files, and only the lean solver's memory.
+        #[arg(long)]
+        no_rules: bool,
+        /// Print {"rates", "tables": [{"material", "pieces", "target", "entries",
+        /// "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "present"}], "totals"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the value of a position and of each legal move.
+    Probe {
+        /// Position: a FEN (Pikafish style) or `startpos`.
+        fen: String,
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// Repetition rules: `plain` (every cycle a draw, the .qtb files) or `asian` (perpetual
+        /// check loses, from the .qtr companions). A value only the rules decide is marked: its
+        /// distance ranks the winning line (follow `best`), it is not plies to mate.
+        #[arg(long, default_value = "plain")]
+        rules: Rules,
+        /// Print {"rules", "wdl", "dtm", "by_rule", "best", "moves": [{"move", "wdl", "dtm",
+        /// "by_rule"}]}; dtm in plies, positive when the side to move wins, negative when it
+        /// loses, 0 for a draw; by_rule: decided only by the rules.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count a table's legal positions per side to move: wins, draws, losses, no-move positions
+    /// and the longest distance. Mirror images count separately, identical pieces unordered.
+    Stats {
+        material: String,
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// `plain` or `asian` (counts under the perpetual-check rule, with how many positions it
+        /// changes per side to move: "changed" in the JSON).
+        #[arg(long, default_value = "plain")]
+        rules: Rules,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-derive every value from its successors (independently of the generator) and check the
+    /// checksums; then the same for the .qtr companion (the Asian rules' values) where there is
+    /// one, and every entry of the .qtw WDL file against both. With no material, every table in
+    /// the directory.
+    Verify {
+        materials: Vec<String>,
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+    },
+    /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
+    /// and .qtw files.
+    Info {
+        #[arg(short, long, default_value = "tablebases")]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Entry point of the `qiku-tb` binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate { select, dir, no_compress, no_rules, json } => {
+            run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, json)
+        }
+        Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
+        Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
+        Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
+        Command::Verify { materials, dir } => run_verify(&materials, &dir),
+        Command::Info { dir, json } => run_info(&dir, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("qiku-tb: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
+    names.iter().map(|n| n.parse::<Material>().map_err(|e| format!("{e}"))).collect()
+}
+
+/// Resolves the selection options (shared by `generate` and `plan`); notes on stderr the named
+/// materials that are dead draws or that the filters exclude.
+fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
+    let selection = Selection {
+        materials: parse_materials(&args.materials)?,
+        family: args.family,
+        filters: Filters {
+            max_attackers: args.max_attackers,
+            max_defenders: args.max_defenders,
+            max_pieces: args.max_pieces,
+        },
+    };
+    let resolved = selection.resolve();
+    let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
+    if let Ok(r) = &resolved {
+        if !r.dead.is_empty() {
+            eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", names(&r.dead));
+        }
+        if !r.excluded.is_empty() {
+            eprintln!("qiku-tb: {} left out by the --max-* filters", names(&r.excluded));
+        }
+    }
+    resolved.map_err(|e| e.to_string())
+}
+
+fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<(), String> {
+    let dir = &opts.dir;
+    let resolved = resolve(args)?;
+    // Refuse before any work if the generator cannot do some table of the plan.
+    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1, opts.rules);
+    let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
+    if !unsupported.is_empty() {
+        // The first two and the last (the largest, in dependency order) name every kind of limit
+        // hit in practice; `plan` lists them all.
+        let shown: Vec<&str> = if unsupported.len() <= 3 {
+            unsupported.iter().map(String::as_str).collect()
+        } else {
+            vec![&unsupported[0], &unsupported[1], "...", &unsupported[unsupported.len() - 1]]
+        };
+        return Err(format!(
+            "{} of the {} tables cannot be generated yet: {}; see `qiku-tb plan`",
+            unsupported.len(),
+            rows.len(),
+            shown.join("; ")
+        ));
+    }
+    let start = Instant::now();
+    let progress = super::progress::TermProgress::new(!json, false);
+    let reports = driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?;
+    let secs = start.elapsed().as_secs_f64();
+    if json {
+        println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
+        return Ok(());
+    }
+    let made = reports.iter().filter(|r| !r.kept).count();
+    let entries: u64 = reports.iter().map(|r| r.entries).sum();
+    let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
+    let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
+    let wdl_made = reports.iter().filter(|r| !r.wdl_kept).count();
+    println!(
+        "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
+        reports.len(),
+        dir.display(),
+        made,
+        reports.len() - made,
+        entries,
+        bytes as f64 / 1e6,
+        secs
+    );
+    println!(
+        "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
+        wdl_bytes as f64 / 1e6,
+        if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
+        wdl_made,
+        reports.len() - wdl_made
+    );
+    Ok(())
+}
+
+fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<(), String> {
+    let resolved = resolve(args)?;
+    let rates = Rates::MEASURED;
+    let threads = rayon::current_num_threads();
+    let (rows, totals) = plan::estimate(&resolved, &rates, threads, rules);
+    let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
+    if json {
+        let list: Vec<_> = rows
+            .iter()
+            .zip(&present)
+            .map(|(r, p)| {
+                let mut v = json!(r);
+                v["present"] = json!(p);
+                v
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "tables": list, "totals": totals})
+        );
+        return Ok(());
+    }
+    println!(
+        "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
+        "#", "material", "pieces", "entries", "peak mem", "disk", "time"
+    );
+    for (i, (r, p)) in rows.iter().zip(&present).enumerate() {
+        let mut note = Vec::new();
+        if !r.target {
+            note.push("dependency".to_string());
+        }
+        if *p {
+            note.push(format!("present in {}", dir.display()));
+        }
+        if let Some(why) = &r.unsupported {
+            note.push(format!("CANNOT GENERATE: {why}"));
+        }
+        println!(
+            "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
+            i + 1,
+            r.material.to_string(),
+            r.pieces,
+            r.entries,
+            bytes(r.peak_memory_bytes),
+            bytes(r.disk_bytes),
+            duration(r.seconds),
+            note.join("; ")
+        );
+    }
+    let pass = if rules {
+        format!(
+            "; the rule-aware pass {:.1} M entries/s, {:.0} bytes an entry, {:.3} file bytes (--no-rules skips it)",
+            rates.rules_entries_per_second(threads) / 1e6,
+            rates.rules_bytes_per_entry,
+            rates.rules_disk_bytes_per_entry
+        )
+    } else {
+        String::new()
+    };
+    println!(
+        "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
+         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry{pass})",
+        totals.tables,
+        totals.targets,
+        totals.tables - totals.targets,
+        totals.entries,
+        bytes(totals.peak_memory_bytes),
+        bytes(totals.disk_bytes),
+        duration(totals.seconds),
+        rates.entries_per_second(threads) / 1e6,
+        rates.disk_bytes_per_entry,
+        rates.solver_bytes_per_entry
+    );
+    let present_count = present.iter().filter(|p| **p).count();
+    if present_count > 0 {
+        println!("{present_count} of them already present in {} (kept if intact)", dir.display());
+    }
+    if totals.unsupported > 0 {
+        println!(
+            "{} tables cannot be generated yet (marked above): `qiku-tb generate` refuses this selection",
+            totals.unsupported
+        );
+    }
+    Ok(())
+}
+
+/// Bytes in binary units, one decimal.
+fn bytes(n: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+/// Seconds as `12 s`, `3.5 min`, `2.1 h` or `4.0 d`.
+fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 86400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} d", s / 86400.0)
+    }
+}
+
+/// Opens a directory of tables; every file that cannot be used is named on stderr.
+fn open_tb(dir: &Path) -> Result<Tablebases, String> {
+    let tb = Tablebases::open(dir)
+        .map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))?;
+    for problem in tb.problems() {
+        eprintln!("qiku-tb: {problem}");
+    }
+    Ok(tb)
+}
+
+fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
+    let pos = super::parse_position(fen)?;
+    let tb = open_tb(dir)?;
+    let material = Material::from_position(&pos);
+    let missing = || format!("no table for {} in {}", material.canonical().0, dir.display());
+    let value = tb.probe_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let plain = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let moves = tb.move_values_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let plain_moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let best = tb.best_moves_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    // The WDL file's answer (null when the material has none), which must agree.
+    let from_wdl = match tb.wdl_file(material.canonical().0) {
+        Ok(Some(_)) => tb.probe_wdl_with(&pos, rules).map_err(|e| e.to_string())?,
+        _ => None,
+    };
+    if from_wdl.is_some_and(|w| w != value.wdl) {
+        return Err(format!("the WDL file of {} disagrees with the DTM files here", material.canonical().0));
+    }
+    // A move's value is decided by the rules when it differs from the plain one.
+    let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
+    if json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
+            .collect();
+        let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{}",
+            json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
+                   "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
+        );
+        return Ok(());
+    }
+    let show = |v: &TbValue, ruled: bool| -> String {
+        if !ruled {
+            return v.to_string();
+        }
+        let (word, who) = if v.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
+        format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
+    };
+    println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
+    if let Some(w) = from_wdl {
+        println!("  WDL file: {w}");
+    }
+    for (m, v) in &moves {
+        let mark = if best.contains(m) { "*" } else { " " };
+        println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
+    }
+    if moves.is_empty() {
+        println!("  (no legal move: {} loses)", pos.turn());
+    } else {
+        println!("  (* the table's line)");
+    }
+    Ok(())
+}
+
+fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
+    let m: Material = name.parse().map_err(|e| format!("{e}"))?;
+    let (canonical, swapped) = m.canonical();
+    if !canonical.has_attackers() {
+        return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
+    }
+    let table = driver::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+    let plain = table.counts();
+    let counts = match rules {
+        Rules::Plain => plain,
+        Rules::Asian => driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table)
+            .map_err(|e| e.to_string())?
+            .counts(),
+    };
+    let changed = qiku::tablebase::rules::changed(&plain, &counts);
+    // Colour swap: the table's red-to-move positions are the named material's black-to-move ones.
+    let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
+    let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
+    if json {
+        let mut out = json!({"material": m.to_string(), "rules": rules.name(), "red": red, "black": black});
+        if rules == Rules::Asian {
+            out["changed"] = json!({"red": red_changed, "black": black_changed});
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    println!(
+        "{m}{} under {} rules",
+        if swapped { format!(" (table {canonical}, colours swapped)") } else { String::new() },
+        rules.name()
+    );
+    for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {
+        let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
+        println!(
+            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies{changed}",
+            c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
+        );
+    }
+    Ok(())
+}
+
+fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
+    let mut materials = parse_materials(names)?;
+    if materials.is_empty() {
+        materials = open_tb(dir)?.tables().into_iter().map(|t| t.material).collect();
+        materials.sort_by_key(|m| (m.piece_count(), m.to_string()));
+    }
+    if materials.is_empty() {
+        return Err(format!("no tables in {}", dir.display()));
+    }
+    let mut cache = TableCache::new();
+    let mut rule_cache = TableCache::new();
+    let mut failed = 0;
+    let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
+    // A decoded table stays cached while a later table captures into it, and no longer (the
+    // generation driver's rule): a whole family would not fit in memory otherwise.
+    let last_use = plan::last_uses(&canonical);
+    for (i, &c) in canonical.iter().enumerate() {
+        let start = Instant::now();
+        match verify_table(dir, c, &mut cache) {
+            Ok(legal) => println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+            Err(e) => {
+                println!("{c}: FAILED: {e}");
+                failed += 1;
+            }
+        }
+        if dir.join(driver::rules_file_name(c)).exists() {
+            let start = Instant::now();
+            match verify_rules(dir, c, &mut cache, &mut rule_cache) {
+                Ok(n) => {
+                    println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
+                }
+                Err(e) => {
+                    println!("{c} (Asian rules): FAILED: {e}");
+                    failed += 1;
+                }
+            }
+        }
+        if dir.join(wdl_file_name(c)).exists() {
+            let start = Instant::now();
+            match verify_wdl(dir, c, &mut cache, &mut rule_cache) {
+                Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+                Err(e) => {
+                    println!("{c} (WDL): FAILED: {e}");
+                    failed += 1;
+                }
+            }
+        }
+        let keep = |k: &Material| last_use.get(k).is_some_and(|&last| last > i);
+        cache.retain(|k, _| keep(k));
+        rule_cache.retain(|k, _| keep(k));
+    }
+    if failed > 0 {
+        return Err(format!("{failed} of {} tables failed verification", materials.len()));
+    }
+    println!("{} tables verified", materials.len());
+    Ok(())
+}
+
+fn run_info(dir: &Path, json: bool) -> Result<(), String> {
+    let tb = open_tb(dir)?;
+    let mut rows = Vec::new();
+    let (mut total_raw, mut total_file, mut total_entries, mut total_rules, mut total_wdl) = (0u64, 0u64, 0, 0, 0);
+    // Size of a companion file that opens (absent or unusable ones were named by `open_tb`).
+    let size = |path: PathBuf| TableFile::open(&path).ok().map(|f| f.file_len());
+    for t in tb.usable_tables() {
+        let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;
+        let raw = 2 * f.header.per_side * f.header.width as u64;
+        let rules = size(dir.join(driver::rules_file_name(t.material)));
+        let wdl = size(dir.join(wdl_file_name(t.material)));
+        total_raw += raw;
+        total_file += f.file_len();
+        total_entries += 2 * f.header.per_side;
+        total_rules += rules.unwrap_or(0);
+        total_wdl += wdl.unwrap_or(0);
+        let max_dtm = f.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
+        rows.push((t.material, f.header.per_side * 2, raw, f.file_len(), f.header.compression, max_dtm, rules, wdl));
+    }
+    let per_entry = |b: u64| if total_entries > 0 { b as f64 / total_entries as f64 } else { 0.0 };
+    if json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|(m, e, raw, file, comp, dtm, rules, wdl)| {
+                json!({"material": m.to_string(), "entries": e, "uncompressed_bytes": raw, "file_bytes": file,
+                       "compression": if *comp == 1 { "zstd" } else { "none" }, "max_dtm": dtm,
+                       "rules_bytes": rules, "wdl_bytes": wdl})
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"dir": dir, "tables": list, "entries": total_entries, "uncompressed_bytes": total_raw,
+                   "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl})
+        );
+        return unusable(&tb);
+    }
+    println!(
+        "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8} {:>10} {:>10}",
+        "material", "entries", "uncompressed", "file", "codec", "max dtm", "qtr", "qtw"
+    );
+    let opt = |v: &Option<u64>| v.map_or("-".to_string(), |b| b.to_string());
+    for (m, e, raw, file, comp, dtm, rules, wdl) in &rows {
+        let codec = if *comp == 1 { "zstd" } else { "none" };
+        println!(
+            "{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8} {:>10} {:>10}",
+            m.to_string(),
+            opt(rules),
+            opt(wdl)
+        );
+    }
+    println!(
+        "{} tables, {:.1} MB uncompressed, {:.1} MB in files ({:.1}%); .qtb {:.4}, .qtr {:.4}, .qtw {:.4} bytes an entry",
+        rows.len(),
+        total_raw as f64 / 1e6,
+        total_file as f64 / 1e6,
+        if total_raw > 0 { 100.0 * total_file as f64 / total_raw as f64 } else { 0.0 },
+        per_entry(total_file),
+        per_entry(total_rules),
+        per_entry(total_wdl)
+    );
+    unusable(&tb)
+}
+
+/// An error if some table files in the directory cannot be used (each was named on stderr).
+fn unusable(tb: &Tablebases) -> Result<(), String> {
+    match tb.problems().len() {
+        0 => Ok(()),
+        n => Err(format!("{n} table file(s) in {} cannot be used (see above)", tb.dir().display())),
+    }
+}

@@ -1,0 +1,174 @@
+//! `qiku tune`: Texel tuning of the evaluation from game collections (the library side is
+//! `qiku::tune`). Prints the fitted scale, the training and validation losses before and after,
+//! and optionally writes the tuned parameters as Rust source for `src/engine/eval.rs`.
+
+use super::progress::TermProgress;
+use qiku::tune::collect::{self, CollectOptions};
+use qiku::tune::{self, FitOptions, Params};
+use qiku::util::progress::Progress;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Long help of `qiku tune`.
+pub const TUNE_HELP: &str = "Fit the evaluation's parameters to game results (Texel's method).
+
+Every game with a result is replayed; after --skip-plies, about one position in --every (chosen
+by a hash of game and ply) is kept if the side to move is not in check and a capture search
+cannot beat the static evaluation (a quiet position). Games are split by a hash into training and
+--validation percent held out. The logistic scale k (expected score = 1/(1+e^(-k*eval))) is fitted
+first; then material, piece-square tables (mirrored squares tied), mobility, threats, defended
+pieces, king safety and the empty-headed cannon are fitted by full-batch Adam on the mean squared
+error. The king's material and the tempo bonus stay fixed. Tuning starts from the evaluation
+compiled into this binary. Results are identical for any --threads.
+
+  qiku tune --pgn books/games/ccpd-iccs.pgn.zst --every 3 --epochs 1000 --emit tuned.rs
+
+(the defaults; the command that produced the current numbers). --emit writes the tuned constants
+as Rust, to paste into src/engine/eval.rs; --json prints the figures as one object.";
+
+/// Arguments of `qiku tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// PGN collections (any encoding, zstd or not), repeatable.
+    #[arg(long, default_value = "books/games/ccpd-iccs.pgn.zst")]
+    pgn: Vec<PathBuf>,
+    /// Plies at the start of each game that are never used.
+    #[arg(long, default_value_t = 10)]
+    skip_plies: u32,
+    /// Keep about one position in this many.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    every: u32,
+    /// Percentage of the games held out for validation.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
+    validation: u32,
+    /// Read at most this many games per file (0: all).
+    #[arg(long, default_value_t = 0)]
+    max_games: u64,
+    /// Adam steps (full passes over the training positions).
+    #[arg(long, default_value_t = 1000)]
+    epochs: u32,
+    /// Adam step size in evaluation units.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Keep a group of parameters at its current value (repeatable): material, pst, mobility,
+    /// threats, defended, king, tempo (the king's material and the tempo are always kept).
+    #[arg(long, value_name = "GROUP")]
+    fix: Vec<tune::Group>,
+    /// L2 penalty per parameter on its distance from the current value (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Write the tuned parameters as Rust source to this file.
+    #[arg(long)]
+    emit: Option<PathBuf>,
+    /// Print one JSON object with the figures instead of text.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `qiku tune`.
+pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n as usize);
+    }
+    let pool = pool.build().map_err(|e| format!("thread pool: {e}"))?;
+    pool.install(|| tune_in_pool(args))
+}
+
+fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
+    let t0 = Instant::now();
+    let progress = TermProgress::new(!args.quiet, false);
+    let copts = CollectOptions {
+        skip_plies: args.skip_plies,
+        every: args.every,
+        validation_percent: args.validation,
+        max_games: args.max_games,
+        ..CollectOptions::default()
+    };
+    let start = Params::DEFAULT;
+    let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
+    for e in &data.first_errors {
+        eprintln!("warning: {e}");
+    }
+    if data.training.is_empty() {
+        return Err("no training positions (no games with results?)".into());
+    }
+    let collect_secs = t0.elapsed().as_secs_f64();
+    let v0 = start.to_vector();
+    let k = tune::fit_k(&data.training, &v0);
+    let train_before = tune::loss(&data.training, &v0, k);
+    let valid_before = tune::loss(&data.validation, &v0, k);
+    if !args.json {
+        println!(
+            "games {} used {} (without result {}, with a bad move {}); positions: training {} validation {} \
+             (rejected: in check {}, not quiet {}); {collect_secs:.1} s",
+            data.games,
+            data.games_used,
+            data.without_result,
+            data.bad_moves,
+            data.training.len(),
+            data.validation.len(),
+            data.in_check,
+            data.not_quiet
+        );
+        println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
+        println!("loss before: training {train_before:.6} validation {valid_before:.6}");
+    }
+    let mut fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, l2: args.l2, ..FitOptions::default() };
+    for &g in &args.fix {
+        fopts.frozen.extend(tune::group_indices(g));
+    }
+    progress.start("fitting", args.epochs as u64);
+    let fitted = tune::fit(&data.training, &v0, k, &fopts, |epoch, l| {
+        progress.advance(1);
+        progress.message(&format!("loss {l:.6}"));
+        if epoch % 50 == 0 && !args.json {
+            progress.println(&format!("epoch {epoch:>5} training loss {l:.6}"));
+        }
+    });
+    progress.finish();
+    let tuned = Params::from_vector(&fitted).ok_or("internal: parameter vector length")?;
+    let rounded = tuned.to_vector();
+    let train_after = tune::loss(&data.training, &rounded, k);
+    let valid_after = tune::loss(&data.validation, &rounded, k);
+    // The real evaluation with the rounded parameters, on the validation positions.
+    let valid_ref_before = tune::reference_loss(&data.validation_positions, &data.validation, &start, k);
+    let valid_ref_after = tune::reference_loss(&data.validation_positions, &data.validation, &tuned, k);
+    let secs = t0.elapsed().as_secs_f64();
+    if let Some(path) = &args.emit {
+        let text = format!(
+            "// qiku tune: {} training / {} validation positions, k = {k:.6}; validation loss {valid_before:.6} -> \
+             {valid_after:.6}\n{}",
+            data.training.len(),
+            data.validation.len(),
+            tuned.to_rust()
+        );
+        qiku::util::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if args.json {
+        let obj = serde_json::json!({
+            "games": data.games, "games_used": data.games_used, "without_result": data.without_result,
+            "bad_moves": data.bad_moves, "training": data.training.len(), "validation": data.validation.len(),
+            "rejected_in_check": data.in_check, "rejected_not_quiet": data.not_quiet, "k": k,
+            "epochs": args.epochs, "lr": args.lr, "l2": args.l2,
+            "fixed": args.fix.iter().map(|g| format!("{g:?}").to_lowercase()).collect::<Vec<_>>(),
+            "training_loss_before": train_before, "training_loss_after": train_after,
+            "validation_loss_before": valid_before, "validation_loss_after": valid_after,
+            "validation_eval_loss_before": valid_ref_before, "validation_eval_loss_after": valid_ref_after,
+            "seconds": secs,
+        });
+        println!("{obj}");
+    } else {
+        println!("loss after:  training {train_after:.6} validation {valid_after:.6}");
+        println!("validation loss with the engine's evaluation: {valid_ref_before:.6} -> {valid_ref_after:.6}");
+        println!("{secs:.1} s");
+    }
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! The `qiku-book` command line, run as a user would: the quick-start repertoire builds with
+//! every move read, probe (text and JSON), stats, dump, merge, and clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn qiku_book(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiku-book")).args(args).output().expect("run qiku-book")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = qiku_book(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn fail(args: &[&str]) -> String {
+    let out = qiku_book(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn repertoire() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn")
+}
+
+#[test]
+fn quick_start_repertoire_builds_and_probes() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let b = book.to_str().unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&ok(&["build", repertoire().to_str().unwrap(), "-o", b, "--json"])).unwrap();
+    // Every game of the shipped repertoire is read without a single bad move.
+    assert_eq!(summary["games_skipped"], 0, "{summary}");
+    assert_eq!(summary["bad_games"], 0);
+    let games = summary["games_read"].as_u64().unwrap();
+    assert!(games >= 30);
+    assert_eq!(summary["games_used"].as_u64(), Some(games));
+
+    let probe: serde_json::Value = serde_json::from_str(&ok(&["probe", b, "startpos", "--json"])).unwrap();
+    assert_eq!(probe["fen"], "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    let moves = probe["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["move"], "h2e2");
+    assert_eq!(moves[0]["chinese"], "炮二平五");
+    // Every game starts from the start position, so the first moves add up to all games.
+    assert_eq!(moves.iter().map(|m| m["games"].as_u64().unwrap()).sum::<u64>(), games);
+    for m in moves {
+        let wdl = ["wins", "draws", "losses", "unknown"].iter().map(|k| m[k].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(wdl, m["games"].as_u64().unwrap());
+    }
+    // Sorted by games.
+    assert!(moves.windows(2).all(|w| w[0]["games"].as_u64() >= w[1]["games"].as_u64()));
+
+    let text = ok(&["probe", b, "startpos"]);
+    assert!(text.contains("h2e2") && text.contains("炮二平五"), "{text}");
+    let after = ok(&["probe", b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"]);
+    assert!(after.contains("h9g7") && after.contains("馬８進７"), "{after}");
+    assert!(ok(&["probe", b, "3k5/9/9/9/9/9/9/9/9/4K4 w"]).contains("not in the book"));
+    let pick: serde_json::Value =
+        serde_json::from_str(&ok(&["probe", b, "startpos", "--json", "--pick", "best"])).unwrap();
+    assert!(pick["pick"].is_string());
+
+    let stats: serde_json::Value = serde_json::from_str(&ok(&["stats", b, "--json"])).unwrap();
+    assert_eq!(stats["games_used"].as_u64(), Some(games));
+    assert_eq!(stats["max_ply"], 40);
+    let dump = ok(&["dump", b]);
+    assert_eq!(dump.lines().count() as u64, stats["records"].as_u64().unwrap());
+    let first = dump.lines().next().unwrap().split_whitespace().collect::<Vec<_>>();
+    assert_eq!(first.len(), 6);
+    assert_eq!(first[0].len(), 16);
+}
+
+#[test]
+fn merge_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(repertoire()).unwrap();
+    let cut = text.find("[Event \"列手炮\"]").unwrap();
+    std::fs::write(p("a.pgn"), &text[..cut]).unwrap();
+    std::fs::write(p("b.pgn"), &text[cut..]).unwrap();
+    ok(&["build", &p("a.pgn"), "-o", &p("a.qbk"), "-q"]);
+    ok(&["build", &p("b.pgn"), "-o", &p("b.qbk"), "-q"]);
+    ok(&["build", &p("b.pgn"), &p("a.pgn"), "-o", &p("all.qbk"), "-q", "--threads", "1"]);
+    ok(&["merge", &p("a.qbk"), &p("b.qbk"), "-o", &p("m.qbk")]);
+    assert!(std::fs::read(p("m.qbk")).unwrap() == std::fs::read(p("all.qbk")).unwrap());
+
+    let e = fail(&["probe", &p("a.pgn"), "startpos"]);
+    assert!(e.contains("a.pgn") && e.contains("not a qiku opening book"), "{e}");
+    let e = fail(&["probe", &p("a.qbk"), "not a fen"]);
+    assert!(e.contains("invalid FEN"), "{e}");
+    let e = fail(&["build", &p("missing.pgn"), "-o", &p("x.qbk")]);
+    assert!(e.contains("missing.pgn"), "{e}");
+    let e = fail(&["build", &p("a.pgn"), "-o", &p("x.qbk"), "--min-score", "2"]);
+    assert!(e.contains("--min-score"), "{e}");
+    ok(&["build", &p("a.pgn"), "-o", &p("short.qbk"), "-q", "--max-ply", "4"]);
+    let e = fail(&["merge", &p("a.qbk"), &p("short.qbk"), "-o", &p("y.qbk")]);
+    assert!(e.contains("cannot merge") && e.contains("max-ply 4"), "{e}");
+
+    // Bad games are reported on stderr with file, game, line and token; the build succeeds.
+    std::fs::write(p("bad.pgn"), "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進九 1-0\n").unwrap();
+    // ... unless no game at all could be used: then it fails with a message.
+    let out = qiku_book(&["build", &p("bad.pgn"), "-o", &p("bad.qbk"), "-q"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no game could be used"), "{err}");
+    std::fs::write(
+        p("bad.pgn"),
+        "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進九 1-0\n\n[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 1-0\n",
+    )
+    .unwrap();
+    let out = qiku_book(&["build", &p("bad.pgn"), "-o", &p("bad.qbk"), "-q"]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.pgn: game 1, line 3, column 17") && err.contains("馬二進九"), "{err}");
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(summary.contains("games skipped  1"), "{summary}");
+}

@@ -1,0 +1,222 @@
+//! The match runner against real processes: qiku against itself (PGN written and replayed), and
+//! against scripted misbehaving engines (illegal moves, crashes, timeouts), plus Fairy-Stockfish
+//! when it is installed (rank numbering 1-10 detected).
+
+use qiku_cli::matchrunner::engine::{EngineSpec, Protocol, RankBase};
+use qiku_cli::matchrunner::{self, openings, Fault, Limit, MatchConfig};
+use qiku::notation::iccs;
+use qiku::{Game, Position};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const QIKU: &str = env!("CARGO_BIN_EXE_qiku");
+
+fn config(engines: [EngineSpec; 2], games: u32, limit: Limit, pgn: Option<PathBuf>) -> MatchConfig {
+    MatchConfig {
+        engines,
+        games,
+        limit,
+        openings: openings::builtin(),
+        pgn,
+        concurrency: 1,
+        max_plies: 120,
+        margin: Duration::from_millis(500),
+        event: "test".into(),
+    }
+}
+
+/// Replays every game of a PGN file written by the runner and checks tags and results.
+fn replay_pgn(path: &Path) -> Vec<(String, usize)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    for block in text.split("\n\n[Event").filter(|b| !b.trim().is_empty()) {
+        let (tags, movetext) = block.split_once("\n\n").expect("tags then movetext");
+        assert!(tags.contains("[Format \"ICCS\"]"));
+        let result = tags.split("[Result \"").nth(1).unwrap().split('"').next().unwrap().to_string();
+        let mut game = Game::new(Position::startpos());
+        let mut in_comment = false;
+        for w in movetext.split_whitespace() {
+            if w.starts_with('{') {
+                in_comment = true;
+            }
+            if in_comment {
+                in_comment = !w.ends_with('}');
+                continue;
+            }
+            if w.ends_with('.') || w == result {
+                continue;
+            }
+            let m = iccs::parse(game.position(), w).unwrap_or_else(|e| panic!("{w}: {e}"));
+            game.play(m).unwrap();
+        }
+        let plies: usize = tags.split("[PlyCount \"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert_eq!(plies, game.len());
+        out.push((result, plies));
+    }
+    out
+}
+
+#[test]
+fn qiku_against_itself_writes_a_replayable_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let mut a = EngineSpec::new(QIKU);
+    a.name = Some("qiku-a".into());
+    a.options.push(("Hash".into(), "4".into()));
+    let b = EngineSpec::new(QIKU);
+    let report = matchrunner::run(&config([a, b], 4, Limit::Depth(2), Some(pgn.clone())), &|_, _| {}).unwrap();
+    assert_eq!(report.names, ["qiku-a".to_string(), format!("qiku {}", env!("CARGO_PKG_VERSION"))]);
+    assert_eq!(report.tally.games(), 4);
+    assert_eq!(report.faults, [[0; 4]; 2]);
+    let games = replay_pgn(&pgn);
+    assert_eq!(games.len(), 4);
+    // Colours alternate over each opening: games 1 and 2 share opening 1.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Opening \"#1 ").count(), 2);
+    assert_eq!(text.matches("[Red \"qiku-a\"]").count(), 2);
+    // Every move's comment carries the searched nodes (the engine's last `info ... nodes`).
+    let comments = text.matches('{').count();
+    assert!(comments > 0);
+    assert_eq!(text.matches(" nodes ").count(), comments);
+    // The tally agrees with the PGN results.
+    let points: f64 = report.games.iter().map(|g| g.points(0)).sum();
+    assert_eq!(points, report.tally.points());
+    for (g, (result, _)) in report.games.iter().zip(&games) {
+        assert_eq!(&g.pgn.result, result);
+    }
+}
+
+#[test]
+fn concurrent_games_give_a_complete_ordered_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("c.pgn");
+    let mut cfg = config([EngineSpec::new(QIKU), EngineSpec::new(QIKU)], 6, Limit::Depth(1), Some(pgn.clone()));
+    cfg.concurrency = 3;
+    let report = matchrunner::run(&cfg, &|_, _| {}).unwrap();
+    assert_eq!(report.tally.games(), 6);
+    assert_eq!(report.games.iter().map(|g| g.index).collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let rounds: Vec<&str> = text.lines().filter(|l| l.starts_with("[Round ")).collect();
+    assert_eq!(
+        rounds,
+        (1..=6).map(|i| format!("[Round \"{i}\"]")).collect::<Vec<_>>().iter().map(|s| s.as_str()).collect::<Vec<_>>()
+    );
+    assert_eq!(replay_pgn(&pgn).len(), 6);
+}
+
+/// A fake UCI engine written as a shell script; `on_go` is what it does when asked to move.
+fn script(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(name);
+    let body = format!(
+        "#!/bin/sh\nwhile read line; do\n case \"$line\" in\n  uci) echo \"id name {name}\"; echo uciok;;\n  isready) echo readyok;;\n  go*) {on_go};;\n  quit) exit 0;;\n esac\ndone\n"
+    );
+    std::fs::write(&path, body).unwrap();
+    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&path, perm).unwrap();
+    path.display().to_string()
+}
+
+fn misbehaving(on_go: &str, limit: Limit) -> matchrunner::MatchReport {
+    // Skip rank detection: the script never plays a legal move.
+    misbehaving_with_ranks(on_go, limit, Some(RankBase::Zero))
+}
+
+fn misbehaving_with_ranks(on_go: &str, limit: Limit, ranks: Option<RankBase>) -> matchrunner::MatchReport {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bad = EngineSpec::new(&script(dir.path(), "bad", on_go));
+    bad.ranks = ranks;
+    let mut cfg = config([EngineSpec::new(QIKU), bad], 2, limit, None);
+    cfg.margin = Duration::from_millis(200);
+    matchrunner::run(&cfg, &|_, _| {}).unwrap()
+}
+
+#[test]
+fn illegal_moves_lose() {
+    let r = misbehaving("echo 'bestmove e0e5'", Limit::Depth(1));
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert!(r.games.iter().all(|g| g.fault == Some((1, Fault::IllegalMove))));
+    assert!(r.games[0].reason.contains("illegal move \"e0e5\""), "{}", r.games[0].reason);
+}
+
+#[test]
+fn no_move_crash_and_timeout_lose() {
+    let r = misbehaving("echo 'bestmove (none)'", Limit::Depth(1));
+    assert_eq!(r.faults[1], [0, 2, 0, 0]);
+    let r = misbehaving("exit 1", Limit::Depth(1));
+    assert_eq!(r.faults[1], [0, 0, 2, 0]);
+    assert_eq!(r.tally.wins, 2);
+    let r = misbehaving("sleep 3", Limit::MoveTime(Duration::from_millis(50)));
+    assert_eq!(r.faults[1], [0, 0, 0, 2]);
+    assert_eq!(r.tally.wins, 2);
+}
+
+#[test]
+fn faults_during_rank_detection_lose_games_instead_of_aborting_the_match() {
+    // Ranks auto-detected (the default): the first move is asked in the start position before
+    // the games; an unreadable move or a crash there used to abort the whole match.
+    let r = misbehaving_with_ranks("echo 'bestmove e0e5'", Limit::Depth(1), None);
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    let r = misbehaving_with_ranks("exit 1", Limit::Depth(1), None);
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [0, 0, 2, 0]);
+}
+
+#[test]
+fn overlong_output_lines_are_dropped_and_counted() {
+    // 300 KB without a newline, then an illegal move: the line is not buffered whole, the move
+    // after it is still read.
+    let r = misbehaving("head -c 300000 /dev/zero | tr '\\0' x; echo; echo 'bestmove e0e5'", Limit::Depth(1));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert_eq!(r.garbage_lines, [0, 2]);
+    assert!(r.games.iter().all(|g| g.garbage == [0, 1]));
+    assert!(matchrunner::summary(&r).contains("overlong lines dropped 2"));
+}
+
+#[test]
+fn cli_attaches_flags_to_the_preceding_engine() {
+    let out = std::process::Command::new(QIKU)
+        .args([
+            "match", "--engine", QIKU, "--name", "first", "--option", "Hash=2", "--engine", QIKU, "--name", "second",
+        ])
+        .args(["--games", "2", "--depth", "1", "--max-plies", "20", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["engines"], serde_json::json!(["first", "second"]));
+    assert_eq!(v["games"], 2);
+    // A per-engine flag before any --engine is an error that says so.
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--name", "x", "--engine", QIKU, "--engine", QIKU, "--games", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--name must follow the --engine"));
+}
+
+#[test]
+fn fairy_stockfish_ranks_are_detected_when_installed() {
+    let fsf = ["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"].into_iter().find(|p| Path::new(p).exists());
+    let Some(fsf) = fsf else {
+        eprintln!("fairy-stockfish not installed; skipped");
+        return;
+    };
+    let mut uci = EngineSpec::new(fsf);
+    uci.options.push(("UCI_Variant".into(), "xiangqi".into()));
+    let p = qiku_cli::matchrunner::engine::EngineProcess::start(&uci).unwrap();
+    assert_eq!(p.ranks, RankBase::One);
+    p.quit();
+    let mut ucci = EngineSpec::new(fsf);
+    ucci.protocol = Protocol::Ucci;
+    let p = qiku_cli::matchrunner::engine::EngineProcess::start(&ucci).unwrap();
+    assert_eq!(p.ranks, RankBase::Zero);
+    p.quit();
+    // Two short games in each dialect without faults.
+    for spec in [uci, ucci] {
+        let r = matchrunner::run(&config([EngineSpec::new(QIKU), spec], 2, Limit::Depth(2), None), &|_, _| {}).unwrap();
+        assert_eq!(r.faults, [[0; 4]; 2], "{:?}", r.games.iter().map(|g| &g.reason).collect::<Vec<_>>());
+    }
+}

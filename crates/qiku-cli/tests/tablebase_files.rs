@@ -1,0 +1,177 @@
+//! Table files: deterministic bytes for any thread count, refusal of damaged or foreign files
+//! (an error, never a panic), resumed generation, verify catching a wrong value, and the CLI's
+//! JSON output.
+
+#[path = "../../../tests/tablebase_common/mod.rs"]
+mod tablebase_common;
+
+use qiku::tablebase::format::{self, TableFile};
+use qiku::tablebase::verify::{verify_table, TableCache};
+use qiku::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, TbError};
+use qiku::Position;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn opts(dir: &Path) -> GenerateOptions {
+    GenerateOptions::new(dir)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn generate_with_threads(threads: usize, dir: &Path, materials: &[&str]) {
+    let ms: Vec<Material> = materials.iter().map(|m| m.parse().unwrap()).collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| generate_set(&ms, &opts(dir))).unwrap();
+}
+
+#[test]
+fn files_are_identical_for_any_thread_count() {
+    let (a, b) = (tmp("tb_threads_1"), tmp("tb_threads_3"));
+    generate_with_threads(1, &a, &["KRvKN", "KCvKA"]);
+    generate_with_threads(3, &b, &["KRvKN", "KCvKA"]);
+    let mut names: Vec<_> = std::fs::read_dir(&a).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    // KRvKN, KCvKA, KRvK, KNvK, KCvK, each with its .qtr companion (KRvKN's changes 1,597 entries)
+    // and its .qtw WDL file.
+    assert_eq!(names.len(), 15, "{names:?}");
+    for n in names {
+        assert_eq!(std::fs::read(a.join(&n)).unwrap(), std::fs::read(b.join(&n)).unwrap(), "{n:?}");
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let dir = tmp("tb_damaged");
+    generate_with_threads(2, &dir, &["KRvK", "KNvK"]);
+    let path = dir.join("KRvK.qtb");
+    let good = std::fs::read(&path).unwrap();
+    let open_err = |bytes: &[u8]| -> TbError {
+        std::fs::write(&path, bytes).unwrap();
+        TableFile::open(&path).err().expect("damaged file must be refused")
+    };
+    // Truncated anywhere.
+    for cut in [0, 10, 100, 255, 256, good.len() / 2, good.len() - 1] {
+        assert!(matches!(open_err(&good[..cut]), TbError::Corrupt { .. }), "cut at {cut}");
+    }
+    // Foreign: wrong magic, wrong fingerprint, wrong version, random bytes.
+    let mut b = good.clone();
+    b[0] = b'X';
+    assert!(open_err(&b).to_string().contains("magic"));
+    let mut b = good.clone();
+    b[16] ^= 1;
+    assert!(open_err(&b).to_string().contains("fingerprint"));
+    let mut b = good.clone();
+    b[8] = 9;
+    assert!(open_err(&b).to_string().contains("version"));
+    assert!(matches!(open_err(&vec![7u8; 5000]), TbError::Corrupt { .. }));
+    // Any flipped header or block-index byte is caught by the header checksum (or a field check).
+    for at in (0..256 + 24).step_by(7) {
+        let mut b = good.clone();
+        b[at] ^= 0x40;
+        assert!(matches!(open_err(&b), TbError::Corrupt { .. }), "byte {at}");
+    }
+    // A damaged value block opens but fails when read: at probe time and in decode/verify.
+    let mut b = good.clone();
+    let last = b.len() - 3;
+    b[last] ^= 0xff;
+    std::fs::write(&path, &b).unwrap();
+    let f = TableFile::open(&path).unwrap();
+    assert!(f.decode_all().is_err());
+    let tb = Tablebases::open(&dir).unwrap();
+    let mut errors = 0;
+    for pos in tablebase_common::all_positions("KRvK".parse().unwrap()) {
+        if tb.probe(&pos).is_err() {
+            errors += 1;
+        }
+    }
+    assert!(errors > 0, "probing the damaged block must fail");
+    // A garbage file under a table's name is an error at probe time, not a panic.
+    std::fs::write(&path, b"not a table").unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+    assert!(tb.probe(&pos).is_err());
+    // Other tables in the directory still work.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1").unwrap();
+    assert!(tb.probe(&pos).unwrap().is_some());
+}
+
+#[test]
+fn interrupted_generation_resumes() {
+    let dir = tmp("tb_resume");
+    generate_with_threads(2, &dir, &["KRvKA"]);
+    let before = std::fs::read(dir.join("KRvKA.qtb")).unwrap();
+    // Simulate an interruption: a leftover temporary file and a damaged table.
+    std::fs::write(dir.join(".KRvKA.qtb.tmp-12345"), b"partial").unwrap();
+    let mut damaged = std::fs::read(dir.join("KRvK.qtb")).unwrap();
+    let n = damaged.len();
+    damaged.truncate(n - 5);
+    std::fs::write(dir.join("KRvK.qtb"), damaged).unwrap();
+    let reports = generate_set(&["KRvKA".parse().unwrap()], &opts(&dir)).unwrap();
+    let kept: Vec<(&str, bool)> = reports.iter().map(|r| (r.material.as_str(), r.kept)).collect();
+    assert_eq!(kept, [("KRvK", false), ("KRvKA", true)]);
+    assert!(!dir.join(".KRvKA.qtb.tmp-12345").exists());
+    assert_eq!(std::fs::read(dir.join("KRvKA.qtb")).unwrap(), before);
+    TableFile::open(&dir.join("KRvK.qtb")).unwrap().decode_all().unwrap();
+}
+
+#[test]
+fn verify_catches_a_wrong_value() {
+    let dir = tmp("tb_tamper");
+    generate_with_threads(2, &dir, &["KNvK"]);
+    let m: Material = "KNvK".parse().unwrap();
+    let path = dir.join(file_name(m));
+    verify_table(&dir, m, &mut TableCache::new()).unwrap();
+    let mut table = driver::load(&path).unwrap();
+    // Turn one win into a draw, with consistent checksums and counts: only the values are wrong.
+    let i = table.values.iter().position(|&v| v == qiku::tablebase::value::code(5)).unwrap();
+    table.values[i] = qiku::tablebase::value::DRAW;
+    let counts = table.counts();
+    format::write_atomic(&path, &format::encode(m, &table.values, &counts, true).unwrap()).unwrap();
+    let err = verify_table(&dir, m, &mut TableCache::new()).unwrap_err();
+    assert!(matches!(err, TbError::Mismatch { .. }), "{err}");
+}
+
+#[test]
+fn cli_probe_and_stats_print_json() {
+    let dir = tmp("tb_cli");
+    let exe = env!("CARGO_BIN_EXE_qiku-tb");
+    let run = |args: &[&str]| {
+        let out = Command::new(exe).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let d = dir.to_str().unwrap();
+    run(&["generate", "KRvK", "-d", d]);
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["probe", "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "-d", d, "--json"])).unwrap();
+    assert_eq!(v["wdl"], "win");
+    assert_eq!(v["dtm"], 1, "Rd1 mates: the open e-file keeps the black king off e9");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap().moves().len());
+    assert!(moves.iter().any(|m| m["move"] == "e1d1" && m["wdl"] == "win" && m["dtm"] == 1));
+    assert!(moves.iter().all(|m| m["move"].as_str().unwrap().len() == 4));
+    // Black to move with the rook: the KRvK table seen with colours swapped, a loss for red.
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["probe", "4k4/4r4/9/9/9/9/9/9/9/3K5 w - - 0 1", "-d", d, "--json"])).unwrap();
+    assert_eq!(v["wdl"], "loss");
+    assert!(v["dtm"].as_i64().unwrap() < 0);
+    let s: serde_json::Value = serde_json::from_str(&run(&["stats", "KRvK", "-d", d, "--json"])).unwrap();
+    assert_eq!(s["material"], "KRvK");
+    assert_eq!(s["red"]["legal"], 3834);
+    assert_eq!(s["red"]["max_dtm"], 3);
+    assert!(s["black"]["no_moves"].as_u64().unwrap() > 0);
+    let s: serde_json::Value = serde_json::from_str(&run(&["stats", "KvKR", "-d", d, "--json"])).unwrap();
+    assert_eq!(s["black"]["legal"], 3834, "KvKR: black to move is KRvK's red to move");
+    assert!(run(&["verify", "-d", d]).contains("KRvK: ok"));
+    assert!(run(&["info", "-d", d]).contains("KRvK"));
+    // Bad input: a clear error and a failure status, no panic.
+    let out = Command::new(exe).args(["probe", "not a fen", "-d", d]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid FEN"));
+    let out = Command::new(exe).args(["generate", "KRRRvK", "-d", d]).output().unwrap();
+    assert!(!out.status.success());
+}
