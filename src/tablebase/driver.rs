@@ -43,7 +43,8 @@ impl GenerateOptions {
 }
 
 /// What happened to one table.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TableReport {
     /// The material (`KRvK`).
     pub material: String,

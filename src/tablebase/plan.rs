@@ -11,7 +11,8 @@ use super::select::Resolved;
 use std::collections::HashMap;
 
 /// Rates that turn entries into bytes and seconds.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Rates {
     /// Entries solved per CPU second (both phases, file written), release build.
     pub entries_per_cpu_second: f64,
@@ -64,10 +65,11 @@ impl Rates {
 }
 
 /// One table of a plan with its estimates.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PlannedTable {
     /// The material (canonical).
-    #[serde(serialize_with = "as_string")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_string"))]
     pub material: Material,
     /// Pieces, kings included.
     pub pieces: usize,
@@ -85,12 +87,14 @@ pub struct PlannedTable {
     pub unsupported: Option<String>,
 }
 
+#[cfg(feature = "serde")]
 fn as_string<S: serde::Serializer>(m: &Material, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(m)
 }
 
 /// Sums over a plan.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Totals {
     /// Tables in the plan.
     pub tables: usize,

@@ -44,13 +44,13 @@ use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
 use crate::core::Color;
 use crate::util::progress::Progress;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// How the entries of a band were decided (see the module documentation).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum BandKind {
     /// Forced: the distance shrinks on every move of the winning line.
     Forced,
@@ -79,7 +79,8 @@ impl BandKind {
 }
 
 /// A range of rule-aware distances, from `start` to the next band's start.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Band {
     /// The smallest distance of the band (even).
     pub start: u16,

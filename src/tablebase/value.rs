@@ -9,7 +9,6 @@
 
 use super::index::{kings_symmetric, Layout};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::fmt;
 
 /// Code of an entry not yet decided (during generation).
@@ -40,8 +39,9 @@ pub const fn dtm_of(code: u16) -> Option<u16> {
 }
 
 /// Which repetition rules a probe applies.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Rules {
     /// No repetition rule: every cycle is a draw (the `.qtb` file alone).
     Plain,
@@ -72,8 +72,9 @@ impl std::str::FromStr for Rules {
 }
 
 /// Win, draw or loss for the side to move, with best play and no repetition rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Wdl {
     /// The side to move loses.
     Loss,
@@ -110,7 +111,8 @@ impl fmt::Display for Wdl {
 
 /// Distance to mate in plies, signed for the side to move: positive = it wins in that many plies,
 /// negative = it is mated in that many, 0 = draw or mated now (see [`TbValue::wdl`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Dtm(pub i32);
 
 impl Dtm {
@@ -177,7 +179,8 @@ impl fmt::Display for TbValue {
 
 /// Counts of one side to move, every legal position once: mirror images apart, identical pieces
 /// unordered.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Counts {
     /// Legal positions.
     pub legal: u64,
