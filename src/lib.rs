@@ -122,5 +122,6 @@ pub mod util;
 pub mod xqf;
 
 pub use crate::core::{
-    Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,
+    Bitboard, Color, Dtm, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Rules, Setup, Square,
+    TbValue, Wdl,
 };

@@ -26,6 +26,7 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
     let plain = load(&dir.join(file_name(m))).unwrap();
     let rule = load_rules(&dir.join(rules_file_name(m)), &plain).unwrap();
     let per = plain.layout.per_side as usize;
+    let tables = qiku::tablebase::Tablebases::open(dir).unwrap();
     let mut out = Vec::new();
     for (i, (&p, &r)) in plain.values.iter().zip(&rule.values).enumerate() {
         if p != r {
@@ -33,7 +34,9 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
             plain.layout.unrank((i % per) as u64, &mut sq);
             let turn = if i < per { Color::Red } else { Color::Black };
             let pos = Position::from_setup_unchecked(&plain.layout.setup(&sq, turn));
-            out.push((pos, TbValue::from_code(r).unwrap()));
+            // The value the companion stores for the entry, as a probe under the rules reads it.
+            let value = tables.probe_with(&pos, qiku::Rules::Asian).unwrap().expect("covered");
+            out.push((pos, value));
         }
     }
     out

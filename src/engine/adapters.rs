@@ -2,10 +2,12 @@
 //! ([`crate::book`]) and `.qtb` tablebases ([`crate::tablebase`]), and says how the UCI front end
 //! opens them ([`Openers`]): the front end itself knows no file format.
 
-use super::{Endgames, OpeningBook, TbValue};
+use super::{Endgames, OpeningBook};
 use crate::book::{self, Book, BookError, BookMove, BookRng, Policy};
+use crate::core::TbValue;
+use crate::core::{Dtm, Rules, Wdl};
 use crate::core::{Move, Position};
-use crate::tablebase::{self, Rules, Tablebases, TbError, Wdl};
+use crate::tablebase::{self, Tablebases, TbError};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -164,13 +166,9 @@ impl QtbTables {
 /// the search's mate range) and ranks below every real mate of the table.
 const MAX_TB_PLIES: u32 = 800;
 
-fn convert(v: tablebase::TbValue) -> TbValue {
-    let plies = v.dtm.plies().min(MAX_TB_PLIES);
-    match v.wdl {
-        Wdl::Win => TbValue::Win { plies },
-        Wdl::Loss => TbValue::Loss { plies },
-        Wdl::Draw => TbValue::Draw,
-    }
+fn convert(v: TbValue) -> TbValue {
+    let plies = v.dtm.plies().min(MAX_TB_PLIES) as i32;
+    TbValue { dtm: Dtm(if v.dtm.0 < 0 { -plies } else { plies }), ..v }
 }
 
 impl QtbTables {

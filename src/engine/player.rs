@@ -5,7 +5,8 @@ use super::ordering::History;
 use super::search::{self, Info, SearchOptions, SearchResult, Shared};
 use super::time::Limits;
 use super::tt::TableSizeError;
-use super::{OpeningBook, Score, TbValue};
+use super::{OpeningBook, Score, MAX_TB_PIECES};
+use crate::core::Wdl;
 use crate::core::{Game, Move};
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ impl Engine {
             shared: Arc::new(Shared::new(hash_mib)),
             options: SearchOptions::default(),
             book: None,
-            tb_root_limit: crate::tablebase::MAX_PIECES as u32,
+            tb_root_limit: MAX_TB_PIECES,
             history: History::default(),
         }
     }
@@ -85,7 +86,7 @@ impl Engine {
                 });
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (mut m, v) = values[0];
-                    if v != TbValue::Draw {
+                    if v.wdl != Wdl::Draw {
                         // Won: the table's line (the fastest mate, whose DTM decreases every move
                         // so no repetition can interfere; or, for a win by the perpetual-check
                         // rule, the line that makes the defender's checks repeat). Lost: the
@@ -112,7 +113,7 @@ impl Engine {
                     // Drawn: search among the drawing moves (the search judges chases, which the
                     // tables do not).
                     let drawing: Vec<Move> =
-                        values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
+                        values.iter().filter(|(_, v)| v.wdl == Wdl::Draw).map(|&(m, _)| m).collect();
                     limits.searchmoves = drawing;
                 }
             }

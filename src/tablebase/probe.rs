@@ -11,6 +11,7 @@ use super::format::TableFile;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
 use super::rules;
+use super::value::FromCode as _;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};

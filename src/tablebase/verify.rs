@@ -14,6 +14,7 @@ use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::file_name;
 use super::material::Material;
+use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;

@@ -21,6 +21,7 @@ use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::Material;
 use super::rules::{band_of, BandKind};
+use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position};

@@ -1,14 +1,14 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
+use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use qiku::core::perft;
 use qiku::core::Game;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::{bench, eval, ordering::History, uci, Score};
-use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
 use qiku::notation::iccs;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -496,22 +496,12 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn wdl_json(v: qiku::engine::TbValue) -> serde_json::Value {
-    use qiku::engine::TbValue;
-    match v {
-        TbValue::Win { plies } => serde_json::json!({"wdl": "win", "dtm": plies}),
-        TbValue::Loss { plies } => serde_json::json!({"wdl": "loss", "dtm": -(plies as i64)}),
-        TbValue::Draw => serde_json::json!({"wdl": "draw", "dtm": 0}),
-    }
+fn wdl_json(v: qiku::TbValue) -> serde_json::Value {
+    serde_json::json!({"wdl": v.wdl.name(), "dtm": v.dtm.0})
 }
 
-fn wdl_text(v: qiku::engine::TbValue) -> String {
-    use qiku::engine::TbValue;
-    match v {
-        TbValue::Win { plies } => format!("win, mate in {plies} plies"),
-        TbValue::Loss { plies } => format!("loss, mated in {plies} plies"),
-        TbValue::Draw => "draw".to_string(),
-    }
+fn wdl_text(v: qiku::TbValue) -> String {
+    v.to_string()
 }
 
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {

@@ -4,10 +4,11 @@
 use qiku::book::{self, BuildOptions};
 use qiku::engine::adapters::{QbkBook, QtbTables};
 use qiku::engine::time::Limits;
-use qiku::engine::{Endgames, Engine, Source, TbValue};
+use qiku::engine::{Endgames, Engine, Source};
 use qiku::notation::iccs;
 use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
 use qiku::{Color, Game, Move, Piece, Position, Role, Setup};
+use qiku::{TbValue, Wdl};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -160,7 +161,7 @@ fn won_endgames_are_mated_in_exactly_the_table_distance() {
         let mut won: Vec<(u32, Position)> = sample(material, Color::Red, 400, seed)
             .into_iter()
             .filter_map(|p| match tb.probe(&p) {
-                Some(TbValue::Win { plies }) => Some((plies, p)),
+                Some(v) if v.wdl == Wdl::Win => Some((v.dtm.plies(), p)),
                 _ => None,
             })
             .collect();
@@ -219,7 +220,7 @@ fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
         if game.position().turn() != us {
             let v = tb.probe(game.position());
             assert!(
-                !matches!(v, Some(TbValue::Win { .. })),
+                !matches!(v, Some(TbValue { wdl: Wdl::Win, .. })),
                 "{} lost the draw: {v:?} in {}",
                 pos.fen(),
                 game.position().fen()
@@ -242,8 +243,7 @@ fn drawn_endgames_are_not_lost() {
         let drawn: Vec<Position> = sample(material, Color::Black, 4000, seed)
             .into_iter()
             .filter(|p| {
-                tb.probe(p) == Some(TbValue::Draw)
-                    && tb.move_values(p).unwrap().iter().any(|(_, v)| matches!(v, TbValue::Loss { .. }))
+                tb.probe(p) == Some(TbValue::DRAW) && tb.move_values(p).unwrap().iter().any(|(_, v)| v.wdl == Wdl::Loss)
             })
             .take(3)
             .collect();
@@ -256,7 +256,7 @@ fn drawn_endgames_are_not_lost() {
     // tables call every move a draw, but a perpetual check would lose under the rules.
     let drawn: Vec<Position> = sample("KPvKA", Color::Red, 4000, 23)
         .into_iter()
-        .filter(|p| tb.probe(p) == Some(TbValue::Draw) && p.moves().iter().any(|&m| p.gives_check(m)))
+        .filter(|p| tb.probe(p) == Some(TbValue::DRAW) && p.moves().iter().any(|&m| p.gives_check(m)))
         .take(3)
         .collect();
     assert_eq!(drawn.len(), 3);
