@@ -65,7 +65,7 @@ impl std::error::Error for XqfError {
 pub struct XqfGame {
     /// The version byte (10 = 1.0, ..., 18 = 1.8).
     pub version: u8,
-    /// The start position; the side to move is the colour of the first move's piece.
+    /// The start position; the side to move is the color of the first move's piece.
     pub start: Position,
     /// The main line as stored (each move's legality is checked by whoever plays it).
     pub moves: Vec<Move>,
@@ -276,7 +276,7 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
             break;
         }
     }
-    // The side to move is the colour of the piece that moves first.
+    // The side to move is the color of the piece that moves first.
     let turn = match raw_moves.first().and_then(|&(f, _)| setup.piece_at(f)) {
         Some(p) => p.color,
         None => Color::Red,

@@ -18,7 +18,7 @@ use std::collections::HashSet;
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/endgame-openings.txt");
 /// At most this many attacking pieces, both sides together.
 const MAX_ATTACKERS: u32 = 3;
-/// Positions in the shipped selection (each played twice, colours swapped, in a match).
+/// Positions in the shipped selection (each played twice, colors swapped, in a match).
 const COUNT: usize = 50;
 
 /// One position found in a game.

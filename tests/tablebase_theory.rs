@@ -167,7 +167,7 @@ fn tally(positions: &[Position]) -> [usize; 3] {
     t
 }
 
-/// Every legal position of a material (colours as written) with `turn` to move.
+/// Every legal position of a material (colors as written) with `turn` to move.
 fn all_with(name: &str, turn: Color) -> Vec<Position> {
     let m: Material = name.parse().unwrap();
     tablebase_common::all_positions(m).into_iter().filter(|p| p.turn() == turn).collect()

@@ -31,5 +31,5 @@ pub use error::BookError;
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
 pub use probe::{choose, Book, BookMove, BookRng, Policy, Verify};
-pub use record::{Counts, Entry, MinScore, Outcome};
+pub use record::{Counts, Entry, MinScore, MoverResult};
 pub use report::{GameError, MoveErrorKind, SkipReason};

@@ -18,7 +18,7 @@ use crate::pgn::GameResult;
 
 /// How one game ended, from the point of view of the side to move in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Outcome {
+pub enum MoverResult {
     /// The mover won.
     Win,
     /// The game was drawn.
@@ -30,24 +30,24 @@ pub enum Outcome {
     Unknown,
 }
 
-impl Outcome {
+impl MoverResult {
     /// The outcome for `side` of a game whose result is `result` (`None`: unknown).
-    pub fn for_side(result: Option<GameResult>, side: Color) -> Outcome {
+    pub fn for_side(result: Option<GameResult>, side: Color) -> MoverResult {
         match (result, side) {
-            (None, _) => Outcome::Unknown,
-            (Some(GameResult::Draw), _) => Outcome::Draw,
-            (Some(GameResult::RedWins), Color::Red) | (Some(GameResult::BlackWins), Color::Black) => Outcome::Win,
-            (Some(GameResult::RedWins), Color::Black) | (Some(GameResult::BlackWins), Color::Red) => Outcome::Loss,
+            (None, _) => MoverResult::Unknown,
+            (Some(GameResult::Draw), _) => MoverResult::Draw,
+            (Some(GameResult::RedWins), Color::Red) | (Some(GameResult::BlackWins), Color::Black) => MoverResult::Win,
+            (Some(GameResult::RedWins), Color::Black) | (Some(GameResult::BlackWins), Color::Red) => MoverResult::Loss,
         }
     }
 
     /// A small code used to pack outcomes into sort keys (`0..=3`).
     pub(crate) const fn code(self) -> u8 {
         match self {
-            Outcome::Win => 0,
-            Outcome::Draw => 1,
-            Outcome::Loss => 2,
-            Outcome::Unknown => 3,
+            MoverResult::Win => 0,
+            MoverResult::Draw => 1,
+            MoverResult::Loss => 2,
+            MoverResult::Unknown => 3,
         }
     }
 }
@@ -98,12 +98,12 @@ impl Counts {
     }
 
     /// Adds one game with `outcome`.
-    pub fn add_outcome(&mut self, outcome: Outcome) {
+    pub fn add_outcome(&mut self, outcome: MoverResult) {
         let c = match outcome {
-            Outcome::Win => &mut self.wins,
-            Outcome::Draw => &mut self.draws,
-            Outcome::Loss => &mut self.losses,
-            Outcome::Unknown => &mut self.unknown,
+            MoverResult::Win => &mut self.wins,
+            MoverResult::Draw => &mut self.draws,
+            MoverResult::Loss => &mut self.losses,
+            MoverResult::Unknown => &mut self.unknown,
         };
         *c = c.saturating_add(1);
     }
@@ -237,7 +237,7 @@ pub(crate) struct Raw(pub(crate) u128);
 
 impl Raw {
     #[inline]
-    pub(crate) fn new(key: u64, mv: Move, outcome: Outcome) -> Raw {
+    pub(crate) fn new(key: u64, mv: Move, outcome: MoverResult) -> Raw {
         Raw(u128::from(key) << 64 | u128::from(mv.to_u16()) << 16 | u128::from(outcome.code()))
     }
     #[inline]
@@ -254,12 +254,12 @@ impl Raw {
         self.0 >> 16
     }
     #[inline]
-    pub(crate) fn outcome(self) -> Outcome {
+    pub(crate) fn outcome(self) -> MoverResult {
         match self.0 as u8 {
-            0 => Outcome::Win,
-            1 => Outcome::Draw,
-            2 => Outcome::Loss,
-            _ => Outcome::Unknown,
+            0 => MoverResult::Win,
+            1 => MoverResult::Draw,
+            2 => MoverResult::Loss,
+            _ => MoverResult::Unknown,
         }
     }
 }
@@ -291,19 +291,19 @@ mod tests {
     #[test]
     fn outcome_from_each_side() {
         use GameResult::*;
-        assert_eq!(Outcome::for_side(Some(RedWins), Color::Red), Outcome::Win);
-        assert_eq!(Outcome::for_side(Some(RedWins), Color::Black), Outcome::Loss);
-        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Black), Outcome::Win);
-        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Red), Outcome::Loss);
-        assert_eq!(Outcome::for_side(Some(Draw), Color::Black), Outcome::Draw);
-        assert_eq!(Outcome::for_side(None, Color::Red), Outcome::Unknown);
+        assert_eq!(MoverResult::for_side(Some(RedWins), Color::Red), MoverResult::Win);
+        assert_eq!(MoverResult::for_side(Some(RedWins), Color::Black), MoverResult::Loss);
+        assert_eq!(MoverResult::for_side(Some(BlackWins), Color::Black), MoverResult::Win);
+        assert_eq!(MoverResult::for_side(Some(BlackWins), Color::Red), MoverResult::Loss);
+        assert_eq!(MoverResult::for_side(Some(Draw), Color::Black), MoverResult::Draw);
+        assert_eq!(MoverResult::for_side(None, Color::Red), MoverResult::Unknown);
     }
 
     #[test]
     fn counts_saturate_and_score_exactly() {
         let mut c = Counts { wins: u32::MAX - 1, draws: 1, losses: 1, unknown: 0 };
-        c.add_outcome(Outcome::Win);
-        c.add_outcome(Outcome::Win);
+        c.add_outcome(MoverResult::Win);
+        c.add_outcome(MoverResult::Win);
         assert_eq!(c.wins, u32::MAX);
         let c = Counts { wins: 1, draws: 1, losses: 2, unknown: 5 };
         assert_eq!(c.games(), 9);
@@ -356,11 +356,11 @@ mod tests {
         let a = iccs::parse(&pos, "h2e2").unwrap();
         let b = iccs::parse(&pos, "h0g2").unwrap();
         let mut raw = vec![
-            Raw::new(7, b, Outcome::Loss),
-            Raw::new(7, a, Outcome::Win),
-            Raw::new(3, a, Outcome::Unknown),
-            Raw::new(7, a, Outcome::Draw),
-            Raw::new(7, a, Outcome::Win),
+            Raw::new(7, b, MoverResult::Loss),
+            Raw::new(7, a, MoverResult::Win),
+            Raw::new(3, a, MoverResult::Unknown),
+            Raw::new(7, a, MoverResult::Draw),
+            Raw::new(7, a, MoverResult::Win),
         ];
         raw.sort_unstable();
         let entries: Vec<Entry> = aggregate_sorted(&raw).collect();

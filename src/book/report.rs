@@ -2,11 +2,11 @@
 //! string) and [`GameError`] (a located bad game). Shared by the builder and the replayer, so
 //! neither imports the other's internals.
 
-use crate::notation::NotationError;
+use crate::notation::ParseMoveError;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Why a move could not be read or played (the kinds of [`NotationError`]).
+/// Why a move could not be read or played (the kinds of [`ParseMoveError`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MoveErrorKind {
     /// The token is not a move in any notation qiku reads.
@@ -31,13 +31,13 @@ impl MoveErrorKind {
     }
 }
 
-impl From<&NotationError> for MoveErrorKind {
-    fn from(e: &NotationError) -> Self {
+impl From<&ParseMoveError> for MoveErrorKind {
+    fn from(e: &ParseMoveError) -> Self {
         match e {
-            NotationError::Syntax { .. } => MoveErrorKind::Syntax,
-            NotationError::NoSuchPiece { .. } => MoveErrorKind::NoSuchPiece,
-            NotationError::Illegal { .. } => MoveErrorKind::Illegal,
-            NotationError::Ambiguous { .. } => MoveErrorKind::Ambiguous,
+            ParseMoveError::Syntax { .. } => MoveErrorKind::Syntax,
+            ParseMoveError::NoSuchPiece { .. } => MoveErrorKind::NoSuchPiece,
+            ParseMoveError::Illegal { .. } => MoveErrorKind::Illegal,
+            ParseMoveError::Ambiguous { .. } => MoveErrorKind::Ambiguous,
         }
     }
 }

@@ -389,7 +389,7 @@ fn beyond_screen(dir: usize, sq: usize, occupied: u128) -> u128 {
 }
 
 /// Cannon captures from `sq`: the first piece beyond exactly one screen in each direction
-/// (whatever its colour; the caller masks). Cannon quiet moves are rook moves onto empty squares.
+/// (whatever its color; the caller masks). Cannon quiet moves are rook moves onto empty squares.
 #[inline]
 pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);

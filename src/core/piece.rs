@@ -13,7 +13,7 @@ pub enum Color {
 }
 
 impl Color {
-    /// Both colours, red first.
+    /// Both colors, red first.
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
     /// 0 for red, 1 for black (for indexing arrays).

@@ -8,7 +8,7 @@ use super::attacks::{self, home_half};
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::{Color, Piece, Role};
-use super::setup::{FenError, Setup};
+use super::setup::{ParseFenError, Setup};
 use super::square::Square;
 use super::zobrist;
 use std::fmt;
@@ -57,7 +57,7 @@ pub struct Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// The FEN text cannot be read.
-    Fen(FenError),
+    Fen(ParseFenError),
     /// This side has no king.
     MissingKing(Color),
     /// More pieces of a kind than the game has (e.g. three rooks of one side).
@@ -104,13 +104,13 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-impl From<FenError> for PositionError {
-    fn from(e: FenError) -> Self {
+impl From<ParseFenError> for PositionError {
+    fn from(e: ParseFenError) -> Self {
         PositionError::Fen(e)
     }
 }
 
-/// Squares where each kind of piece can ever stand, `[colour][role]`: palace, the elephant's
+/// Squares where each kind of piece can ever stand, `[color][role]`: palace, the elephant's
 /// seven points, pawns' files before the river and everything beyond it. Built at compile time;
 /// validation asks this for every piece of every position it builds.
 static REACHABLE: [[Bitboard; 7]; 2] = {

@@ -160,7 +160,7 @@ pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST
 /// The piece-square bonus for `piece` standing on `sq`.
 #[inline]
 pub fn pst(piece: Piece, sq: Square) -> Value {
-    Tables::DEFAULT.pst(piece, sq)
+    PieceSquareTables::DEFAULT.pst(piece, sq)
 }
 
 /// The row and column of `piece` on `sq` in its role's table (black reads it with the ranks
@@ -176,18 +176,18 @@ pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
 
 /// Material and piece-square tables as one value, so that the tuner (`qiku::tune`) can
 /// evaluate with tables other than the compiled-in ones; the engine always uses
-/// [`Tables::DEFAULT`].
+/// [`PieceSquareTables::DEFAULT`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Tables {
+pub struct PieceSquareTables {
     /// Material by role, as [`MATERIAL`].
     pub material: [Pair; 7],
     /// Piece-square tables by role, as [`PST`].
     pub pst: [Table; 7],
 }
 
-impl Tables {
+impl PieceSquareTables {
     /// [`MATERIAL`] and [`PST`].
-    pub const DEFAULT: Tables = Tables {
+    pub const DEFAULT: PieceSquareTables = PieceSquareTables {
         material: MATERIAL,
         pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
     };
@@ -326,12 +326,12 @@ pub(crate) fn taper(v: Pair, phase: i32) -> Value {
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
-    breakdown_with(pos, &Tables::DEFAULT, w)
+    breakdown_with(pos, &PieceSquareTables::DEFAULT, w)
 }
 
 /// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
 #[inline]
-pub fn breakdown_with(pos: &Position, tables: &Tables, w: &Weights) -> Breakdown {
+pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {

@@ -8,7 +8,7 @@
 //! `docs/NOTATION.md`.
 
 use super::relative::{self, front_to_back, tandem, Described, Dir, OwnFile};
-use super::NotationError;
+use super::ParseMoveError;
 use crate::core::{Bitboard, Move, Piece, Position, Role};
 
 /// One character of a token, by meaning.
@@ -79,8 +79,8 @@ enum Who {
 /// `前兵七平六` (place among the pieces of one file). The side is the side to move, whatever
 /// the characters say. A file-named piece that shares its file is accepted when only one of
 /// them can make the move.
-pub fn parse(pos: &Position, token: &str) -> Result<Move, NotationError> {
-    let syntax = |reason| NotationError::Syntax { token: token.to_string(), reason };
+pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
+    let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let mut w = [Word::Unknown; 5];
     let mut n = 0;
     for c in token.chars() {

@@ -6,7 +6,7 @@
 //! accepted beyond what is written.
 
 use super::relative::{self, front_to_back, tandem, Dir, OwnFile};
-use super::NotationError;
+use super::ParseMoveError;
 use crate::core::{Bitboard, Move, Piece, Position, Role};
 
 /// How a token names the moving piece.
@@ -65,8 +65,8 @@ fn digit(c: u8) -> Option<u8> {
 /// (elephant), `N` (horse), the front/rear mark before or after the letter (`R+.4`, `+R.4`),
 /// xqbase ordinals `Pa`..`Pe`, the three-character traverse `C25`, and a trailing check or
 /// annotation mark (`+`, `#`, `!`, `?`) after the four characters.
-pub fn parse(pos: &Position, token: &str) -> Result<Move, NotationError> {
-    let syntax = |reason| NotationError::Syntax { token: token.to_string(), reason };
+pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
+    let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let b = token.as_bytes();
     let (who_bytes, dir_byte, num_byte) = match b.len() {
         3 => ([b[0], b[1]], b'.', b[2]),

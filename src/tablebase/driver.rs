@@ -70,7 +70,7 @@ pub struct TableReport {
     pub wdl_kept: bool,
 }
 
-/// Generates `materials` (any colour order) and everything their captures need, into
+/// Generates `materials` (any color order) and everything their captures need, into
 /// `opts.dir`, in the order of [`select::closure`]. Every table of that plan is checked against
 /// the generator's limits ([`generate::check_supported`]) before any work. Returns one report
 /// per table of the plan, in generation order.

@@ -65,13 +65,13 @@ impl Table {
 }
 
 /// Where a capture of one slot leads: the smaller table (none for a dead-drawn material), how
-/// parent slots map to its slots, and whether colours are swapped.
+/// parent slots map to its slots, and whether colors are swapped.
 pub(super) struct CaptureTarget {
     /// The smaller table, `None` for a dead-drawn material.
     pub(super) table: Option<Arc<Table>>,
     /// Parent slot -> child slot (255: the captured piece).
     pub(super) map: [u8; MAX_PIECES],
-    /// Colours swapped in the child table.
+    /// Colors swapped in the child table.
     pub(super) flip: bool,
 }
 

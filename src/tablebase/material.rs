@@ -1,9 +1,9 @@
-//! [`Material`]: the piece counts of an endgame (`KRNvKR`), its canonical colour assignment, the
+//! [`Material`]: the piece counts of an endgame (`KRNvKR`), its canonical color assignment, the
 //! list of all tables up to a piece count, and which smaller tables a table's captures lead to.
 //!
 //! Names list red's pieces, `v`, then black's, each side as `K` followed by its other pieces in the
 //! fixed order `R N C P A B` (rook, horse, cannon, pawn, advisor, elephant). A material and its
-//! colour swap share one table, stored under the *canonical* form in which the "first" side is red
+//! color swap share one table, stored under the *canonical* form in which the "first" side is red
 //! (see [`Material::canonical`] for the ordering).
 
 use crate::core::zobrist;
@@ -51,7 +51,7 @@ impl Material {
         Material::from_counts(pos.material())
     }
 
-    /// Piece counts by colour and role.
+    /// Piece counts by color and role.
     pub fn counts(&self) -> [[u8; 7]; 2] {
         self.counts
     }
@@ -96,7 +96,7 @@ impl Material {
         self.side_has_attackers(Color::Red) || self.side_has_attackers(Color::Black)
     }
 
-    /// The same material with colours swapped.
+    /// The same material with colors swapped.
     pub fn swapped(&self) -> Material {
         Material { counts: [self.counts[1], self.counts[0]] }
     }
@@ -121,7 +121,7 @@ impl Material {
         self.side_key(Color::Red).cmp(&self.side_key(Color::Black)) != Ordering::Less
     }
 
-    /// The canonical form and whether colours had to be swapped to reach it.
+    /// The canonical form and whether colors had to be swapped to reach it.
     pub fn canonical(&self) -> (Material, bool) {
         if self.is_canonical() {
             (*self, false)

@@ -12,7 +12,7 @@
 //! # let _ = (dtm, best);
 //! ```
 //!
-//! - [`material`]: material names (`KRNvKR`), canonical colour order, the table list.
+//! - [`material`]: material names (`KRNvKR`), canonical color order, the table list.
 //! - [`index`]: the index scheme (placements to entry numbers, mirror symmetry).
 //! - [`generate`] and [`driver`]: retrograde analysis and the generation of whole sets.
 //! - [`select`]: families, filters and named materials resolved into a work list; [`plan`]:

@@ -51,7 +51,7 @@ pub fn parse_position(fen: &str) -> Result<Position, BadPosition> {
     Position::from_fen(fen).map_err(|source| BadPosition { fen: fen.to_string(), source })
 }
 
-/// Should output to stdout use ANSI colours? Only on a terminal, and never with `NO_COLOR` set.
-pub fn use_colour() -> bool {
+/// Should output to stdout use ANSI colors? Only on a terminal, and never with `NO_COLOR` set.
+pub fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }

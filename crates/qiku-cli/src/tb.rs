@@ -26,7 +26,7 @@ Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the As
 side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
 the win/draw/loss of every entry in 2 bits (for engines' probes inside their search). Materials are written like KRNvKR: red's \
 pieces, 'v', black's, with K R N C P A B for king, rook, horse, cannon, pawn, advisor, elephant. One \
-file serves both colour assignments (KRvKA answers positions where black has the rook)."
+file serves both color assignments (KRvKA answers positions where black has the rook)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -446,7 +446,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
             .counts(),
     };
     let changed = qiku::tablebase::rules::changed(&plain, &counts);
-    // Colour swap: the table's red-to-move positions are the named material's black-to-move ones.
+    // Color swap: the table's red-to-move positions are the named material's black-to-move ones.
     let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
     if json {
@@ -459,7 +459,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     }
     println!(
         "{m}{} under {} rules",
-        if swapped { format!(" (table {canonical}, colours swapped)") } else { String::new() },
+        if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
     for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {

@@ -162,7 +162,7 @@ impl FromStr for Point {
     }
 }
 
-/// A stone colour. Black moves first.
+/// A stone color. Black moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Stone {
     /// The first player, bound by the forbidden-move rules.
@@ -172,7 +172,7 @@ pub enum Stone {
 }
 
 impl Stone {
-    /// The other colour.
+    /// The other color.
     pub fn other(self) -> Stone {
         match self {
             Stone::Black => Stone::White,
@@ -406,7 +406,7 @@ impl Board {
         Some(p)
     }
 
-    /// Puts a stone of the given colour (set-up; no move is recorded). Replaces what was there.
+    /// Puts a stone of the given color (set-up; no move is recorded). Replaces what was there.
     pub fn put(&mut self, p: Point, stone: Stone) {
         self.remove(p);
         self.cells[p.cell()] = stone.cell();
@@ -427,7 +427,7 @@ impl Board {
     }
 
     /// The run of `stone` through `p` along direction step `d` (both ways), counting `p` as that
-    /// colour. The board's border cells stop every run.
+    /// color. The board's border cells stop every run.
     fn run_along(&self, p: Point, stone: Stone, d: isize) -> usize {
         let (c, s) = (p.cell() as isize, stone.cell());
         let mut n = 1;
@@ -441,12 +441,12 @@ impl Board {
         n
     }
 
-    /// The longest run of `stone` through `p` in any direction, counting `p` as that colour.
+    /// The longest run of `stone` through `p` in any direction, counting `p` as that color.
     pub fn run_through(&self, p: Point, stone: Stone) -> usize {
         DIRECTIONS.iter().map(|&d| self.run_along(p, stone, d)).max().unwrap_or(1)
     }
 
-    /// Would a stone of this colour on `p` win? Black needs an exact five in some direction (an
+    /// Would a stone of this color on `p` win? Black needs an exact five in some direction (an
     /// exact five wins even if another direction is an overline); white wins with five or more.
     pub fn makes_five(&self, p: Point, stone: Stone) -> bool {
         DIRECTIONS.iter().any(|&d| {
