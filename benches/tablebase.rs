@@ -15,7 +15,7 @@ use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::index::MAX_PIECES;
 use qiku::tablebase::wdl::{self, wdl_file_name, Fill};
 use qiku::tablebase::{driver, generate_set, GenerateOptions, Material, Rules, Tablebases};
-use qiku::util::Rng;
+use qiku::Rng;
 use qiku::{Color, Position};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -36,7 +36,8 @@
 //! pick a move by a policy:
 //!
 //! ```
-//! use qiku::book::{self, build::{build, BuildOptions}, Book, BookRng, Policy};
+//! use qiku::book::{self, build::{build, BuildOptions}, Book, Policy};
+//! use qiku::Rng;
 //! use qiku::Position;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -53,7 +54,7 @@
 //! let moves = book.probe(&start); // most played first
 //! assert_eq!(moves.len(), 2);
 //! assert_eq!((moves[0].mv.to_string(), moves[0].counts.games()), ("h2e2".to_string(), 2));
-//! let pick = book::choose(&moves, Policy::BestScore, &mut BookRng::new(1));
+//! let pick = book::choose(&moves, Policy::BestScore, &mut Rng::new(1));
 //! assert_eq!(pick.map(|m| m.to_string()).as_deref(), Some("h2e2"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -113,15 +114,18 @@
 pub mod book;
 pub mod core;
 pub mod engine;
+pub mod fs;
 pub mod notation;
 pub mod pgn;
 pub mod tablebase;
 #[cfg(feature = "tune")]
 pub mod tune;
-pub mod util;
+mod util;
 pub mod xqf;
 
 pub use crate::core::{
     Bitboard, Color, Dtm, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Rules, Setup, Square,
     TbValue, Wdl,
 };
+pub use crate::util::progress::{NoProgress, Progress};
+pub use crate::util::rng::Rng;

@@ -9,7 +9,7 @@ use qiku::tablebase::driver::{load, load_rules, rules_file_name};
 use qiku::tablebase::verify::TableCache;
 use qiku::tablebase::verify_rules::verify_rules;
 use qiku::tablebase::{file_name, Material, Rules, Tablebases, TbValue, Wdl};
-use qiku::util::Rng;
+use qiku::Rng;
 use qiku::{Color, MoveList, Position};
 use std::collections::HashMap;
 use std::path::Path;

@@ -30,6 +30,6 @@ pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use error::BookError;
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
-pub use probe::{choose, Book, BookMove, BookRng, Policy, Verify};
+pub use probe::{choose, Book, BookMove, Policy, Verify};
 pub use record::{Counts, Entry, MinScore, MoverResult};
 pub use report::{GameError, MoveErrorKind, SkipReason};

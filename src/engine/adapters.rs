@@ -3,11 +3,12 @@
 //! opens them ([`Openers`]): the front end itself knows no file format.
 
 use super::{Endgames, OpeningBook};
-use crate::book::{self, Book, BookError, BookMove, BookRng, Policy};
+use crate::book::{self, Book, BookError, BookMove, Policy};
 use crate::core::TbValue;
 use crate::core::{Dtm, Rules, Wdl};
 use crate::core::{Move, Position};
 use crate::tablebase::{self, Tablebases, TbError};
+use crate::Rng;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -92,7 +93,7 @@ pub struct QbkOpeningBook {
     book: Book,
     policy: Policy,
     min_games: u64,
-    rng: Mutex<BookRng>,
+    rng: Mutex<Rng>,
 }
 
 impl QbkOpeningBook {
@@ -102,7 +103,7 @@ impl QbkOpeningBook {
         let book = Book::open(path).map_err(AttachError::Book)?;
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(QbkOpeningBook { book, policy, min_games: min_games as u64, rng: Mutex::new(BookRng::new(seed)) })
+        Ok(QbkOpeningBook { book, policy, min_games: min_games as u64, rng: Mutex::new(Rng::new(seed)) })
     }
 
     /// The book moves of `pos` that pass the `min_games` filter, most played first.
