@@ -1,11 +1,19 @@
-//! qiku: Xiangqi (Chinese chess) rules core, notations, a streaming PGN reader, opening books,
-//! endgame tablebases, a UCI engine and a match runner, as a library; the `qiku`, `qiku-book` and
-//! `qiku-tb` programs are thin layers over it (cargo feature `cli`, on by default; an engine or a
-//! GUI depends on `qiku` with `default-features = false` and links no command-line crates).
+//! qiku: a Xiangqi (Chinese chess) library: the rules, move notations, a streaming PGN/XQF reader,
+//! opening books, endgame tablebases and a UCI/UCCI engine.
 //!
-//! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`):
-//! [`core`] (rules) at the bottom; [`notation`] and [`pgn`]; [`book`] and [`tablebase`];
-//! [`engine`] and [`matchrunner`]; the command-line programs on top.
+//! This crate is the library alone; it links no command-line or SQLite crate unless asked. The
+//! rest of the qiku workspace sits on top of it: `qiku-cli` (the `qiku`, `qiku-book` and
+//! `qiku-tb` programs and the match runner), `qiku-capi` (the C API, `libqiku.so`/`libqiku.a`
+//! with `include/qiku.h`) and `qiku-renju` (Renju, which uses nothing of this crate).
+//!
+//! Cargo features (none on by default): `serde` (`Serialize` for reports and values), `obk`
+//! (BHGUI-style `.obk` books through SQLite), `tune` (the Texel tuner of the evaluation,
+//! [`tune`]).
+//!
+//! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`, held to the
+//! code by a test): [`core`] (rules, values) at the bottom with the file helpers [`fs`]; then
+//! [`notation`], [`pgn`] and [`xqf`]; then [`book`] and [`tablebase`]; then [`engine`]; then
+//! the tuner.
 //!
 //! The flows an engine author needs, each a test that runs:
 //!

@@ -130,7 +130,7 @@ struct Limits {
 const LIMITS: Limits = Limits { far_level: FAR_LEVEL, max_pending_win: MAX_PENDING_WIN };
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
-/// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
+/// lead to. Progress goes to `bar` ([`crate::NoProgress`] for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
     solve_with(material, subs, bar, LIMITS)
 }
