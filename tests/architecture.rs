@@ -468,11 +468,8 @@ fn written_graph(marker: &str) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         let (from, to) = line.split_once("->").unwrap_or_else(|| panic!("not `a -> b, c`: {line:?}"));
-        let to: BTreeSet<String> = to
-            .split(',')
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty() && t != "(nothing)")
-            .collect();
+        let to: BTreeSet<String> =
+            to.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty() && t != "(nothing)").collect();
         graph.insert(from.trim().to_string(), to);
     }
     graph

@@ -1,4 +1,4 @@
-//! Endgame starting positions from real games, for the tablebase match of issue 11 (qiku with the
+//! Endgame starting positions from real games, for the tablebase match (qiku with the
 //! tables of the endings players meet against qiku without them): from every game of the CCPD
 //! collection shipped in `books/games/`, the first position (after a capture) with at least one
 //! and at most three attacking pieces (rook, horse, cannon, pawn) left, the side to move having a

@@ -1,4 +1,4 @@
-//! Opening books: compile game collections into a memory-mapped `.qbk` file, merge books, and
+//! Opening books: compile game collections into a `.qbk` file (read by positioned reads; a memory map is opt-in), merge books, and
 //! probe them from an engine.
 //!
 //! - [`record`]: what is stored per move (wins, draws, losses and unknown-result games from the

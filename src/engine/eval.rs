@@ -40,7 +40,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// Material by role (king, advisor, elephant, horse, rook, cannon, pawn). The piece-square tables
 /// add to these.
 ///
-/// How these numbers, the tables below and [`Weights::DEFAULT`] were produced (issue 14): from the
+/// How these numbers, the tables below and [`Weights::DEFAULT`] were produced: from the
 /// hand-set values of commit dd1f3b0 (kept in git history and in the table of `docs/ENGINE.md`'s
 /// "Tuning" section), `qiku tune --every 3 --epochs 1000 --threads 2 --emit tuned.rs` on
 /// `books/games/ccpd-iccs.pgn.zst` (25,368 games, 25,241 with a result; plies 11 on, one position

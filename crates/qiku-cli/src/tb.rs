@@ -20,7 +20,7 @@ use std::time::Instant;
     name = "qiku-tb",
     version,
     about = "Xiangqi endgame tablebases: generate, probe, count, verify",
-    long_about = "Xiangqi endgame tablebases of up to 5 pieces, solved by retrograde analysis.\n\n\
+    long_about = "Xiangqi endgame tablebases (every material of up to 5 pieces, and endings of up to 12 pieces with advisors and elephants), solved by retrograde analysis.\n\n\
 Values are distance to mate in plies with best play; positions neither side can force are draws. \
 Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
 side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
@@ -39,7 +39,7 @@ struct SelectArgs {
     /// Materials such as KRNvKR. With neither materials nor --family: every material the filters
     /// admit (every table up to 5 pieces when no filter is given).
     materials: Vec<String>,
-    /// A family of issue 11: a (one attacking piece, any defenders), b (two attacking pieces on
+    /// A family of endings with defenders: a (one attacking piece, any defenders), b (two attacking pieces on
     /// one side without defenders, against defenders), c (two attacking pieces, at most two
     /// defenders). Added to the named materials.
     #[arg(long)]
