@@ -1,5 +1,8 @@
-//! The command-line programs' logic. The binaries in `src/bin/` only call `main` here, so that
-//! everything they do is library code, tested like the rest.
+//! The qiku programs' logic: `qiku` ([`qiku_program`]: the engine over UCI/UCCI, probes,
+//! analysis, `perft`, `bench`, the match runner, Renju), `qiku-book` ([`book`]) and `qiku-tb`
+//! ([`tb`]). The binaries in `src/bin/` only call a `main` here, so that everything they do is
+//! library code, tested like the rest. This is the only crate of the workspace that links clap,
+//! indicatif and serde_json; all JSON output is written here, never in the `qiku` library.
 
 pub mod book;
 pub mod demo;
