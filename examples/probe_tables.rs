@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release --example probe_tables                 # generates KRvK and KNvK first
-//! cargo run --release --example probe_tables -- --dir tablebases "4k4/9/9/9/9/9/9/9/4A4/R3K4 w"
+//! cargo run --release --example probe_tables -- --dir tablebases "4k4/4a4/9/9/9/9/9/9/9/R3K4 w"
 //! ```
 //!
 //! Without `--dir`, the rook-against-king and horse-against-king tables are generated into a

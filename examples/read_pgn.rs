@@ -88,7 +88,7 @@ impl Visitor for Replay {
 
 fn main() -> ExitCode {
     match run() {
-        Ok(errors) if errors == 0 => ExitCode::SUCCESS,
+        Ok(0) => ExitCode::SUCCESS,
         // Bad games in the input are reported, and the exit status says there were some.
         Ok(_) => ExitCode::from(1),
         Err(e) => {

@@ -66,8 +66,8 @@ impl Engine {
     /// `on_info` receives the search lines (and one line for a tablebase move). The caller resets
     /// `shared.stop` before and may set it from another thread to end the search.
     ///
-    /// Searching the position after 炮二平五 for a tenth of a second, then writing the principal
-    /// variation in Chinese notation:
+    /// Searching the position after 炮二平五 to depth 5 (`Limits::movetime(ms)` would search for a
+    /// fixed time instead), then writing the principal variation in Chinese notation:
     ///
     /// ```
     /// use qiku::engine::{time::Limits, Engine, Source};
@@ -78,9 +78,9 @@ impl Engine {
     /// game.play(iccs::parse(game.position(), "h2e2")?)?;
     /// let mut engine = Engine::new(16);
     /// let mut lines = 0;
-    /// let (result, source) = engine.think(&game, &Limits::movetime(100), &mut |_info| lines += 1);
+    /// let (result, source) = engine.think(&game, &Limits::depth(5), &mut |_info| lines += 1);
     /// assert_eq!(source, Source::Search);
-    /// assert!(lines > 0 && result.depth > 0);
+    /// assert_eq!((lines, result.depth), (5, 5)); // one line per completed depth
     /// let mut pos = game.position().clone();
     /// let mut words = Vec::new();
     /// for &m in &result.pv {
