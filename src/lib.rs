@@ -8,7 +8,7 @@
 //!
 //! Cargo features (none on by default): `serde` (`Serialize` for reports and values), `obk`
 //! (BHGUI-style `.obk` books through SQLite), `tune` (the Texel tuner of the evaluation,
-//! [`tune`]).
+//! `qiku::tune`).
 //!
 //! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`, held to the
 //! code by a test): [`core`] (rules, values) at the bottom with the file helpers [`fs`]; then
@@ -116,6 +116,10 @@
 //! ```
 //!
 //! The same engine speaks UCI over any reader and writer: [`engine::session::run`] (UCI, or UCCI after `ucci`).
+//!
+//! Whole programs built on these flows (probe a book, think with the engine, read a PGN file with
+//! located errors, probe tables, perft) are in the repository's `examples/` (`docs/EXAMPLES.md`):
+//! `cargo run --release --example think -- startpos moves 炮二平五`.
 
 #![warn(missing_docs)]
 

@@ -1,5 +1,7 @@
-//! Opening books: compile game collections into a `.qbk` file (read by positioned reads; a memory map is opt-in), merge books, and
-//! probe them from an engine.
+//! Opening books: compile game collections into a `.qbk` file, merge books, and probe them from
+//! an engine. A book is read with positioned reads (a small cache of index buckets), so opening
+//! one costs no memory for its records; a memory map is the opt-in `unsafe`
+//! [`Book::open_mmap`].
 //!
 //! - [`record`]: what is stored per move (wins, draws, losses and unknown-result games from the
 //!   mover's view) and the canonical (mirror-merged) form of positions and moves.

@@ -13,6 +13,18 @@ use std::fmt;
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// A board placement that has not been checked against the rules.
+///
+/// ```
+/// use qiku::{Color, Setup};
+///
+/// let setup = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4")?; // only the placement is required
+/// assert_eq!(setup.turn, Color::Red);
+/// assert_eq!((setup.halfmoves, setup.fullmoves), (0, 1));
+/// assert_eq!(setup.piece_at("e9".parse()?).map(|p| p.char()), Some('k'));
+/// // Not checked against the rules: these kings face each other.
+/// assert!(qiku::Position::from_setup(&setup).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Setup {
     /// The piece on each square, by square index.
@@ -97,6 +109,16 @@ impl Setup {
     }
 
     /// Writes the FEN in Pikafish's form (`w`/`b`, `- -` placeholders).
+    ///
+    /// ```
+    /// use qiku::core::{Setup, START_FEN};
+    ///
+    /// assert_eq!(Setup::from_fen(START_FEN)?.to_fen(), START_FEN);
+    /// // Elephants may be written E/e and horses H/h; the FEN written back uses B/b and N/n.
+    /// let fen = Setup::from_fen("2eakae2/9/4h4/9/9/9/9/4H4/9/2EAKAE2 b")?.to_fen();
+    /// assert_eq!(fen, "2bakab2/9/4n4/9/9/9/9/4N4/9/2BAKAB2 b - - 0 1");
+    /// # Ok::<(), qiku::core::ParseFenError>(())
+    /// ```
     pub fn to_fen(&self) -> String {
         let mut out = String::with_capacity(80);
         for rank in (0..10).rev() {
@@ -129,6 +151,15 @@ impl Setup {
     }
 
     /// The placement mirrored left-right (same side to move).
+    ///
+    /// ```
+    /// use qiku::Setup;
+    ///
+    /// let setup = Setup::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_eq!(setup.mirror().to_fen(), "5k3/9/9/9/9/9/9/9/8R/4K4 w - - 0 1");
+    /// assert_eq!(setup.mirror().mirror(), setup);
+    /// # Ok::<(), qiku::core::ParseFenError>(())
+    /// ```
     pub fn mirror(&self) -> Setup {
         let mut out = self.clone();
         for sq in Square::all() {

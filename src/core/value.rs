@@ -21,6 +21,15 @@
 use std::fmt;
 
 /// Which repetition rules a probe applies.
+///
+/// ```
+/// use qiku::Rules;
+///
+/// assert_eq!(Rules::default(), Rules::Asian);
+/// assert_eq!("AXF".parse::<Rules>(), Ok(Rules::Asian));
+/// assert_eq!("none".parse::<Rules>().map(Rules::name), Ok("plain"));
+/// assert!("chess".parse::<Rules>().unwrap_err().contains("plain or asian"));
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -93,6 +102,13 @@ impl fmt::Display for Wdl {
 
 /// Distance to mate in plies, signed for the side to move: positive = it wins in that many plies,
 /// negative = it is mated in that many, 0 = draw or mated now (see [`TbValue::wdl`]).
+///
+/// ```
+/// use qiku::Dtm;
+///
+/// assert_eq!(Dtm(7).plies(), 7);
+/// assert_eq!(Dtm(-4).plies(), 4); // the sign belongs to the Wdl
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Dtm(pub i32);

@@ -291,6 +291,23 @@ pub struct Breakdown {
 }
 
 /// The evaluation from the side to move's point of view.
+///
+/// ```
+/// use qiku::engine::eval::{breakdown, evaluate, Weights};
+/// use qiku::Position;
+///
+/// let w = Weights::DEFAULT;
+/// // The start position is symmetric: only the side to move's bonus remains.
+/// assert_eq!(evaluate(&Position::startpos(), &w), w.tempo);
+/// // A rook up: good for red to move, as bad for black to move.
+/// let red = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+/// let black = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?;
+/// assert!(evaluate(&red, &w) > 500);
+/// assert!(evaluate(&black, &w) < -500);
+/// assert_eq!(evaluate(&red, &w), breakdown(&red, &w).total); // red's view when red moves
+/// assert_eq!(evaluate(&red, &w), evaluate(&red.mirror(), &w)); // left-right symmetric
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[inline]
 pub fn evaluate(pos: &Position, w: &Weights) -> Value {
     let v = breakdown(pos, w).total;

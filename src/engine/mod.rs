@@ -28,6 +28,18 @@ pub use search::Info;
 
 /// A search score as reported: centipawn-like units, or a mate distance in moves (positive: the
 /// side to move mates; `Mate(0)`: the side to move is mated).
+///
+/// ```
+/// use qiku::engine::{eval::MATE, Score};
+///
+/// assert_eq!(Score::Cp(25).to_uci(), "cp 25");
+/// assert_eq!(Score::Cp(-40).to_string(), "-0.40");
+/// assert_eq!(Score::Mate(3).to_string(), "#3");
+/// // Internal values: mate in 1 ply is mate in 1 move; being mated now is `Mate(0)`.
+/// assert_eq!(Score::from_value(MATE - 1), Score::Mate(1));
+/// assert_eq!(Score::from_value(-MATE), Score::Mate(0));
+/// assert_eq!(Score::from_value(-MATE + 2).to_uci(), "mate -1");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawn-like units, positive when the side to move is better.

@@ -4,6 +4,17 @@ use super::ParseMoveError;
 use crate::core::{File, Move, Position, Rank, Square};
 
 /// Reads `h2e2`, `H2-E2` or `h2-e2` without a position (no legality check).
+///
+/// ```
+/// use qiku::notation::{iccs, ParseMoveError};
+///
+/// let m = iccs::parse_move("H2-E2")?;
+/// assert_eq!(m, iccs::parse_move("h2e2")?);
+/// assert_eq!(iccs::format_dashed(m), "H2-E2");
+/// assert!(matches!(iccs::parse_move("h2h2"), Err(ParseMoveError::Syntax { .. })));
+/// assert!(iccs::parse_move("z2e2").is_err());
+/// # Ok::<(), ParseMoveError>(())
+/// ```
 pub fn parse_move(token: &str) -> Result<Move, ParseMoveError> {
     let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let shape = || syntax("expected two squares such as h2e2 or H2-E2");
@@ -31,6 +42,18 @@ pub fn parse_move(token: &str) -> Result<Move, ParseMoveError> {
 }
 
 /// Reads an ICCS move and checks it is legal in `pos`.
+///
+/// ```
+/// use qiku::notation::{iccs, ParseMoveError};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// assert_eq!(iccs::parse(&pos, "h0g2")?.to_string(), "h0g2"); // 馬二進三
+/// // No red piece on e5; the rook cannot jump its own pawn.
+/// assert_eq!(iccs::parse(&pos, "e5e6").unwrap_err().kind(), "no-such-piece");
+/// assert_eq!(iccs::parse(&pos, "a0a4"), Err(ParseMoveError::Illegal { token: "a0a4".into() }));
+/// # Ok::<(), ParseMoveError>(())
+/// ```
 pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
     let m = parse_move(token)?;
     if pos.piece_at(m.from()).is_none_or(|p| p.color != pos.turn()) {

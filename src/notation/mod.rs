@@ -17,6 +17,19 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move notation.
+///
+/// ```
+/// use qiku::notation::Notation;
+///
+/// assert_eq!(Notation::detect("h2e2"), Notation::Iccs);
+/// assert_eq!(Notation::detect("H2-E2"), Notation::Iccs);
+/// assert_eq!(Notation::detect("C2.5"), Notation::Wxf);
+/// assert_eq!(Notation::detect("E3+5"), Notation::Wxf); // a WXF elephant, not a square
+/// assert_eq!(Notation::detect("炮二平五"), Notation::Chinese);
+/// assert_eq!("Chinese".parse::<Notation>(), Ok(Notation::Chinese));
+/// let err = "san".parse::<Notation>().unwrap_err();
+/// assert_eq!(err.to_string(), r#"unknown notation "san" (expected iccs, wxf or chinese)"#);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Notation {
     /// Coordinates: `h2e2`, `H2-E2`.
@@ -109,6 +122,17 @@ pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), ParseM
 }
 
 /// Writes the legal move `m` of `pos` in `notation` (canonical form: `h2e2`, `C2.5`, `炮二平五`).
+///
+/// ```
+/// use qiku::notation::{self, Notation};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let (m, _) = notation::parse_any(&pos, "H2-E2")?;
+/// let all: Vec<String> = Notation::ALL.iter().map(|&n| notation::format(&pos, m, n)).collect();
+/// assert_eq!(all, ["h2e2", "C2.5", "炮二平五"]);
+/// # Ok::<(), notation::ParseMoveError>(())
+/// ```
 pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
     match notation {
         Notation::Iccs => iccs::format(m),
@@ -118,6 +142,24 @@ pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
 }
 
 /// Why a move token could not be read in a position.
+///
+/// ```
+/// use qiku::notation::{parse_any, ParseMoveError};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// assert!(matches!(parse_any(&pos, "xyz"), Err(ParseMoveError::Syntax { .. })));
+/// assert_eq!(parse_any(&pos, "h5h6").map_err(|e| e.kind()), Err("no-such-piece"));
+/// let err = parse_any(&pos, "a0a4").unwrap_err();
+/// assert_eq!((err.kind(), err.token()), ("illegal", "a0a4"));
+/// // Both rooks of the e-file (五) can step forward: the file alone does not say which.
+/// let rooks = Position::from_fen("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w")?;
+/// match parse_any(&rooks, "俥五進一") {
+///     Err(ParseMoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates.len(), 2),
+///     other => panic!("expected an ambiguity, got {other:?}"),
+/// }
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseMoveError {
     /// The text is not a move in this notation.
