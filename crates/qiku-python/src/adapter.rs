@@ -22,7 +22,7 @@ pub use qiku::engine::time::Limits;
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, NotationError};
 pub use qiku::pgn::GameResult;
-pub use qiku::tablebase::{generate_set, GenerateOptions, Material, Rules, TbError, TbValue, Tablebases, Wdl};
+pub use qiku::tablebase::{generate_set, GenerateOptions, Material, Rules, Tablebases, TbError, TbValue, Wdl};
 pub use qiku::util::progress::{NoProgress, Progress};
 
 /// The opening-book module (its move choice by policy).
@@ -160,10 +160,8 @@ impl Collector {
             Some(Ok(Some(r))) => Some(r),
             Some(Err(())) => {
                 let value = tag("Result").unwrap_or_default();
-                errors.push(format!(
-                    "{name}: game {}: Result tag {value:?} is not 1-0, 0-1, 1/2-1/2 or *",
-                    self.number
-                ));
+                errors
+                    .push(format!("{name}: game {}: Result tag {value:?} is not 1-0, 0-1, 1/2-1/2 or *", self.number));
                 self.outcome.flatten()
             }
             _ => self.outcome.flatten(),
@@ -218,8 +216,10 @@ pub struct GameStream {
 impl GameStream {
     /// Lists the files now; each is opened when its turn comes.
     pub fn new(inputs: &[PathBuf], encoding: EncodingChoice) -> Result<GameStream, FileError> {
-        let files = qiku::xqf::expand_inputs(inputs)
-            .map_err(|(path, e)| FileError { message: format!("{}: cannot list the directory: {e}", path.display()), path })?;
+        let files = qiku::xqf::expand_inputs(inputs).map_err(|(path, e)| FileError {
+            message: format!("{}: cannot list the directory: {e}", path.display()),
+            path,
+        })?;
         Ok(GameStream { files, next_file: 0, encoding, reader: None })
     }
 

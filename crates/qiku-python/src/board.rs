@@ -41,7 +41,8 @@ fn square_arg(value: &Bound<'_, PyAny>) -> PyResult<Square> {
             .and_then(Square::from_index)
             .ok_or_else(|| errors::value_error(format!("square {i} is off the board (0 to 89)")));
     }
-    let name: String = value.extract().map_err(|_| PyTypeError::new_err("a square is an int (0-89) or a name like 'e0'"))?;
+    let name: String =
+        value.extract().map_err(|_| PyTypeError::new_err("a square is an int (0-89) or a name like 'e0'"))?;
     name.parse::<Square>().map_err(|_| errors::value_error(format!("{name:?} is not a square (a0 to i9)")))
 }
 
@@ -69,7 +70,9 @@ impl PyMove {
         let (from, to) = (Square::from_index(index / 90), Square::from_index(index % 90));
         match (from, to) {
             (Some(f), Some(t)) if index < 8100 && f != t => Ok(PyMove::new(Move::new(f, t))),
-            _ => Err(errors::value_error(format!("{index} is not a move index (from * 90 + to, two different squares)"))),
+            _ => {
+                Err(errors::value_error(format!("{index} is not a move index (from * 90 + to, two different squares)")))
+            }
         }
     }
 
@@ -167,7 +170,9 @@ fn reason_name(r: EndReason) -> &'static str {
 impl PyOutcome {
     fn from_outcome(o: Outcome) -> PyOutcome {
         match o {
-            Outcome::Decisive { winner, reason } => PyOutcome { winner: Some(color_name(winner)), reason: reason_name(reason) },
+            Outcome::Decisive { winner, reason } => {
+                PyOutcome { winner: Some(color_name(winner)), reason: reason_name(reason) }
+            }
             Outcome::Draw(reason) => PyOutcome { winner: None, reason: reason_name(reason) },
         }
     }
@@ -460,4 +465,24 @@ pub fn _board_from_moves(fen: &str, moves: Vec<String>) -> PyResult<PyBoard> {
         game.play_unchecked(mv);
     }
     Ok(PyBoard::from_game(game))
+}
+
+/// Generates the legal moves of every FEN `repeat` times in Rust, with the GIL released, and
+/// returns the number of moves generated: the benchmark's plain-Rust figure, measured in the
+/// same process as the bindings (parsing the FENs is done once, before the loop).
+#[pyfunction]
+pub fn _legal_moves_rust(py: Python<'_>, fens: Vec<String>, repeat: usize) -> PyResult<u64> {
+    let positions = fens
+        .iter()
+        .map(|f| adapter::parse_position(f).map_err(errors::fen_error))
+        .collect::<PyResult<Vec<Position>>>()?;
+    Ok(py.detach(move || {
+        let mut total = 0u64;
+        for _ in 0..repeat {
+            for pos in &positions {
+                total += std::hint::black_box(pos.moves()).len() as u64;
+            }
+        }
+        total
+    }))
 }

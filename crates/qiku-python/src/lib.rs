@@ -27,6 +27,7 @@ fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyMove>()?;
     m.add_class::<board::PyOutcome>()?;
     m.add_function(wrap_pyfunction!(board::_board_from_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(board::_legal_moves_rust, m)?)?;
     m.add_function(wrap_pyfunction!(planes::planes_batch, m)?)?;
     m.add_class::<book::PyBook>()?;
     m.add_class::<book::PyBookEntry>()?;

@@ -161,7 +161,9 @@ pub fn judge(moves: &str) -> PyResult<PyJudgement> {
     let points = lib::parse_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
     let j = lib::judge(&points).map_err(|e| errors::value_error(e.to_string()))?;
     let (winner, reason, ply, point, forbidden) = match j.outcome {
-        Outcome::Forbidden { ply, point, kind } => (Some("white"), "forbidden", Some(ply), Some(point), Some(kind.name())),
+        Outcome::Forbidden { ply, point, kind } => {
+            (Some("white"), "forbidden", Some(ply), Some(point), Some(kind.name()))
+        }
         Outcome::Five { ply, point, winner } => (Some(stone_name(winner)), "five", Some(ply), Some(point), None),
         Outcome::Full => (None, "full", None, None, None),
         Outcome::Unfinished => (None, "unfinished", None, None, None),

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{self, GenerateOptions, Material, Move, Rules, TbValue, Tablebases};
+use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue};
 use crate::board::PyMove;
 use crate::book::position_arg;
 use crate::errors;
@@ -184,7 +184,11 @@ impl PyTablebases {
 /// material a table captures into must already be there or be listed. Returns one dict per
 /// table. Releases the GIL (generation uses every core).
 #[pyfunction]
-pub fn generate_tablebases(py: Python<'_>, materials: Vec<String>, directory: PathBuf) -> PyResult<Vec<(String, bool, u64)>> {
+pub fn generate_tablebases(
+    py: Python<'_>,
+    materials: Vec<String>,
+    directory: PathBuf,
+) -> PyResult<Vec<(String, bool, u64)>> {
     let mats = materials
         .iter()
         .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
