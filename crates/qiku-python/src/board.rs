@@ -77,14 +77,14 @@ impl PyMove {
     }
 
     /// The square the piece leaves (0..89).
-    #[getter]
-    fn from_square(&self) -> usize {
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
         self.mv.from().index()
     }
 
     /// The square the piece goes to (0..89).
-    #[getter]
-    fn to_square(&self) -> usize {
+    #[getter(to_square)]
+    fn destination(&self) -> usize {
         self.mv.to().index()
     }
 
@@ -242,6 +242,9 @@ pub fn move_arg(pos: &Position, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
     }
     Err(PyTypeError::new_err("a move is a qiku.Move or a string (ICCS, WXF or Chinese)"))
 }
+
+/// What `Board.__reduce__` returns: the constructor and its arguments (start FEN, moves).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
 
 #[pymethods]
 impl PyBoard {
@@ -448,7 +451,7 @@ impl PyBoard {
     }
 
     /// Pickling: the start position and the moves in ICCS.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<String>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let game = slf.get().game();
         let ctor = slf.py().import("qiku._qiku")?.getattr("_board_from_moves")?;
         Ok((ctor, (game.start().fen(), game.moves().map(|m| m.to_string()).collect())))

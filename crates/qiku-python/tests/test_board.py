@@ -255,3 +255,24 @@ def test_threads_share_boards_safely():
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_every_public_name_is_typed_and_documented():
+    import ast
+    import pathlib
+
+    stub = pathlib.Path(qiku.__file__).with_name("_qiku.pyi")
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    typed = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    typed |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    native = {n for n in dir(qiku._qiku) if not n.startswith("__")}
+    assert native - typed == set()
+    for name in native:
+        obj = getattr(qiku._qiku, name)
+        if callable(obj):
+            assert obj.__doc__, f"{name} has no docstring"
+    for cls in [qiku.Board, qiku.Move, qiku.Book, qiku.Tablebases, qiku.Engine]:
+        for attr, value in vars(cls).items():
+            if not attr.startswith("_") and callable(value):
+                assert value.__doc__, f"{cls.__name__}.{attr} has no docstring"
+    assert "push" in qiku.Board.__doc__ and qiku.Board.push.__doc__.startswith("Plays a move")

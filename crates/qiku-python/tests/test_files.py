@@ -189,7 +189,10 @@ def test_book_errors(tmp_path):
 
 
 def test_tablebase_probe(tables_dir):
+    t = time.perf_counter()
     tb = qiku.Tablebases(tables_dir)
+    first = tb.probe("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    print(f"\ntable directory opened and probed: {1000 * (time.perf_counter() - t):.1f} ms ({first})")
     assert tb.materials == ["KCvK", "KNvK", "KRvK"] and tb.problems == []
     fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
     p = tb.probe(fen)
