@@ -286,3 +286,25 @@ def test_renju():
     assert qiku.renju.judge("h8").reason == "unfinished"
     assert qiku.renju.Board.from_diagram(str(r)).moves == [] and str(qiku.renju.Board.from_diagram(str(r))) == str(r)
     assert qiku.renju.Board("h8 h9").best_move(0.2) is not None
+
+
+def test_wxf_and_gbk_files_read_back_to_the_same_moves(tmp_path):
+    game = next(qiku.pgn.read_games(ICCS))
+    board = qiku.Board()
+    wxf, chinese = [], []
+    for m in game.moves:
+        wxf.append(m.wxf(board))
+        chinese.append(m.chinese(board))
+        board.push(m)
+
+    def movetext(tokens):
+        pairs = [tokens[i : i + 2] for i in range(0, len(tokens), 2)]
+        return " ".join(f"{n + 1}. {' '.join(p)}" for n, p in enumerate(pairs))
+
+    (tmp_path / "wxf.pgn").write_text(f'[Format "WXF"]\n[Result "{game.result}"]\n\n{movetext(wxf)} {game.result}\n', encoding="utf-8")
+    # GBK has the traditional piece names and the full-width digits too.
+    (tmp_path / "gbk.pgn").write_bytes(f'[Result "{game.result}"]\n\n{movetext(chinese)} {game.result}\n'.encode("gbk"))
+    for name in ["wxf.pgn", "gbk.pgn"]:
+        (read,) = list(qiku.pgn.read_games(tmp_path / name))
+        assert read.errors == [], read.errors
+        assert read.moves == game.moves and read.result == game.result
