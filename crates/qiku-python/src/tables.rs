@@ -181,8 +181,9 @@ impl PyTablebases {
 
 /// Generates the tables of `materials` (names like `"KRvK"`) into `directory`, each with its
 /// Asian-rules companion and WDL file; intact files already there are kept. Every smaller
-/// material a table captures into must already be there or be listed. Returns one dict per
-/// table. Releases the GIL (generation uses every core).
+/// material a table captures into must already be there or be listed. Returns a
+/// `(material, kept, entries)` tuple per table (`kept`: an intact file was already there).
+/// Releases the GIL (generation uses every core).
 #[pyfunction]
 pub fn generate_tablebases(
     py: Python<'_>,

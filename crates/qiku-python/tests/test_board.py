@@ -276,3 +276,14 @@ def test_every_public_name_is_typed_and_documented():
             if not attr.startswith("_") and callable(value):
                 assert value.__doc__, f"{cls.__name__}.{attr} has no docstring"
     assert "push" in qiku.Board.__doc__ and qiku.Board.push.__doc__.startswith("Plays a move")
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    attempted = 0
+    for module in [qiku, qiku.renju, qiku.book, qiku.pgn]:
+        failed, tried = doctest.testmod(module)
+        assert failed == 0, module.__name__
+        attempted += tried
+    assert attempted >= 6
