@@ -130,6 +130,12 @@ impl PyMove {
     fn __repr__(&self) -> String {
         format!("Move.from_iccs('{}')", self.iccs())
     }
+
+    /// Pickling: the move's index.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (usize,))> {
+        let ctor = py.import("qiku._qiku")?.getattr("Move")?.getattr("from_index")?;
+        Ok((ctor, (self.index(),)))
+    }
 }
 
 /// The position, or an `IllegalMoveError` when `mv` is not legal there.

@@ -91,7 +91,11 @@ impl PyBook {
     fn py_new(py: Python<'_>, path: PathBuf) -> PyResult<PyBook> {
         let p = path.clone();
         let book = py.detach(move || Book::open(&p)).map_err(|e| errors::book_error(&e))?;
-        Ok(PyBook { book, path, rng: Mutex::new(BookRng::new(0)) })
+        // Seeded from the clock, as the engine's book: the random policies vary between runs
+        // unless `pick` is given a seed.
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        Ok(PyBook { book, path, rng: Mutex::new(BookRng::new(seed)) })
     }
 
     /// The book's moves for a position (a `Board` or a FEN), most played first; an empty list

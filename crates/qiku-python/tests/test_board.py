@@ -191,6 +191,10 @@ def test_pickle_keeps_the_history():
         b.push(m)
     c = pickle.loads(pickle.dumps(b))
     assert c == b and [str(m) for m in c.move_stack] == ["h2e2", "h9g7"]
+    m = qiku.Move.from_iccs("h9g7")
+    assert pickle.loads(pickle.dumps(m)) == m
+    with pytest.raises(TypeError):
+        hash(b)  # boards are mutable
 
 
 def test_str_and_svg():
