@@ -308,3 +308,25 @@ def test_wxf_and_gbk_files_read_back_to_the_same_moves(tmp_path):
         (read,) = list(qiku.pgn.read_games(tmp_path / name))
         assert read.errors == [], read.errors
         assert read.moves == game.moves and read.result == game.result
+
+
+def test_books_tables_and_engines_are_shared_between_threads(book, tables_dir):
+    from concurrent.futures import ThreadPoolExecutor
+
+    b = qiku.Book(book[0])
+    tb = qiku.Tablebases(tables_dir)
+    engine = qiku.Engine()
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    expected_book = [(e.move, e.games) for e in b.probe(qiku.Board())]
+    expected_tb = tb.probe(fen).dtm
+
+    def work(i):
+        for _ in range(50):
+            assert [(e.move, e.games) for e in b.probe(qiku.Board())] == expected_book
+            assert tb.probe(fen).dtm == expected_tb
+        a = engine.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=5)
+        assert a.mate is not None and a.mate > 0
+        return i
+
+    with ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(work, range(8))) == list(range(8))
