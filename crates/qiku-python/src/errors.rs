@@ -52,13 +52,9 @@ pub fn tb_error(e: &TbError) -> PyErr {
     TablebaseError::new_err(e.to_string())
 }
 
-/// A game file that could not be opened or read.
+/// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
-    let err = GameFileError::new_err(e.message);
-    Python::attach(|py| {
-        let _ = err.value(py).setattr("filename", e.path.display().to_string());
-    });
-    err
+    GameFileError::new_err(e.message)
 }
 
 /// A bad argument value (an unknown option name and the like).

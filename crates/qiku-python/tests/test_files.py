@@ -88,10 +88,15 @@ def test_syntax_errors_are_reported_per_game(tmp_path):
     assert games[1].errors == [] and games[1].result == "0-1"
 
 
+def test_binary_files_are_refused(book):
+    with pytest.raises(qiku.GameFileError, match="ccpd.qbk"):
+        list(qiku.pgn.read_games(book[0]))
+
+
 def test_missing_files_raise_oserror():
     with pytest.raises(qiku.GameFileError) as e:
         list(qiku.pgn.read_games("/nonexistent/games.pgn"))
-    assert isinstance(e.value, OSError) and "/nonexistent/games.pgn" in str(e.value)
+    assert isinstance(e.value, OSError) and str(e.value).startswith("/nonexistent/games.pgn")
     with pytest.raises(ValueError, match="encoding"):
         qiku.pgn.read_games(ICCS, encoding="latin-1")
 
