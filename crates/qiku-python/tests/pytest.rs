@@ -61,10 +61,17 @@ fn pip(python: &Path) -> Command {
 fn python_bindings_pass_pytest() {
     let started = Instant::now();
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let Some(python) = venv(&tmp) else { return };
-    if !run(pip(&python).args(["pytest", "numpy", "maturin>=1.5,<2"])) {
-        eprintln!("SKIPPED: pip could not install pytest, numpy and maturin (no package index reachable?)");
-        return;
+    let Some(mut python) = venv(&tmp) else { return };
+    let tools = ["pytest", "numpy", "maturin>=1.5,<2"];
+    if !run(pip(&python).args(tools)) {
+        // A kept environment may be stale (its interpreter gone or upgraded): make it anew once.
+        let _ = std::fs::remove_dir_all(tmp.join("qiku-python-venv"));
+        let Some(fresh) = venv(&tmp) else { return };
+        python = fresh;
+        if !run(pip(&python).args(tools)) {
+            eprintln!("SKIPPED: pip could not install pytest, numpy and maturin (no package index reachable?)");
+            return;
+        }
     }
     // The oracles: optional, their tests skip without them.
     if !run(pip(&python).args(["pyffish", "cchess"])) {
