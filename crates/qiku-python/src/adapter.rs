@@ -10,20 +10,20 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use qiku::book::build::build_with_progress;
-pub use qiku::book::{Book, BookError, BookMove, BookRng, BuildError, BuildOptions, BuildReport, MinScore, Policy};
+pub use qiku::book::{Book, BookError, BookMove, BuildError, BuildOptions, BuildReport, MinScore, Policy};
 pub use qiku::book::{BuildParams, SideFilter};
 pub use qiku::core::diagram::Diagram;
 pub use qiku::core::game::{EndReason, Outcome};
 pub use qiku::core::perft::perft;
 pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN};
-pub use qiku::engine::adapters::{policy as book_policy, QbkBook, QtbTables};
+pub use qiku::engine::adapters::{policy as book_policy, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
 pub use qiku::engine::search::Shared;
 pub use qiku::engine::time::Limits;
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
-pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, NotationError};
+pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::{generate_set, GenerateOptions, Material, Rules, Tablebases, TbError, TbValue, Wdl};
-pub use qiku::util::progress::{NoProgress, Progress};
+pub use qiku::{NoProgress, Progress, Rng as BookRng};
 
 /// The opening-book module (its move choice by policy).
 pub mod book {
@@ -32,9 +32,9 @@ pub mod book {
 
 /// The Renju judge (today a module of the library; a crate of its own later).
 pub mod renju {
-    pub use qiku::renju::eval::{evaluate, Ruleset};
-    pub use qiku::renju::gomocup::choose_move;
-    pub use qiku::renju::{judge, parse_moves, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
+    pub use qiku_renju::eval::{evaluate, Ruleset};
+    pub use qiku_renju::gomocup::choose_move;
+    pub use qiku_renju::{judge, parse_moves, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
 }
 
 use qiku::pgn::{EncodingChoice, Input, Location, Reader, Skip, SyntaxError, Visitor};

@@ -24,10 +24,12 @@ pub fn color_name(c: Color) -> &'static str {
 #[pyclass(module = "qiku", name = "Move", frozen, eq, hash, ord, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyMove {
+    /// The library's move.
     pub mv: Move,
 }
 
 impl PyMove {
+    /// Wraps a library move.
     pub fn new(mv: Move) -> PyMove {
         PyMove { mv }
     }
@@ -215,6 +217,7 @@ pub struct PyBoard {
 }
 
 impl PyBoard {
+    /// A board over a game (its position and history).
     pub fn from_game(game: Game) -> PyBoard {
         PyBoard { game: Mutex::new(game) }
     }
