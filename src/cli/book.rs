@@ -55,6 +55,55 @@ enum PickPolicy {
     Score,
 }
 
+/// The game filters of `build` (substring matches; all given must match).
+#[derive(clap::Args)]
+struct FilterArgs {
+    /// Only games with a player whose name contains NAME, on either side (Red or Black tag).
+    #[arg(long, value_name = "NAME")]
+    player: Option<String>,
+    /// Only games whose Red tag contains NAME.
+    #[arg(long, value_name = "NAME")]
+    red: Option<String>,
+    /// Only games whose Black tag contains NAME.
+    #[arg(long, value_name = "NAME")]
+    black: Option<String>,
+    /// Only games whose Event tag contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    event: Option<String>,
+    /// Only games dated in or after DATE: YYYY, YYYY-MM or YYYY-MM-DD (undated games are left out).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Only games dated in or before DATE: YYYY, YYYY-MM or YYYY-MM-DD (undated games are left out).
+    #[arg(long, value_name = "DATE")]
+    until: Option<String>,
+    /// Only games whose ECCO tag is in CODES: a code (C45), a prefix (C, C4) or a range (A00-C99).
+    #[arg(long, value_name = "CODES")]
+    ecco: Option<String>,
+}
+
+impl FilterArgs {
+    fn to_filter(&self) -> Result<book::GameFilter, String> {
+        let date = |flag: &str, v: &Option<String>| -> Result<Option<book::DateBound>, String> {
+            v.as_deref().map(|s| s.parse().map_err(|e: book::FilterError| format!("--{flag}: {e}"))).transpose()
+        };
+        let filter = book::GameFilter {
+            player: self.player.clone(),
+            red: self.red.clone(),
+            black: self.black.clone(),
+            event: self.event.clone(),
+            since: date("since", &self.since)?,
+            until: date("until", &self.until)?,
+            ecco: self
+                .ecco
+                .as_deref()
+                .map(|s| s.parse().map_err(|e: book::FilterError| format!("--ecco: {e}")))
+                .transpose()?,
+        };
+        filter.validate().map_err(|e| e.to_string())?;
+        Ok(filter)
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Build a book from PGN files (or plain move lists, one game per line), optionally
@@ -92,6 +141,13 @@ enum Command {
         /// Keep the moves before a bad move instead of skipping the whole game.
         #[arg(long)]
         keep_prefix: bool,
+        /// Keep, for every position, this many of the most recent games that reached it
+        /// (players, event, date, result, moves; shown by `probe`); 0: none (a smaller book).
+        #[arg(long, default_value_t = book::DEFAULT_RECENT_GAMES,
+              value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=255))]
+        recent_games: u32,
+        #[command(flatten)]
+        filter: FilterArgs,
         /// Text encoding of the inputs.
         #[arg(long, value_enum, default_value_t = Encoding::Auto)]
         encoding: Encoding,
@@ -223,6 +279,8 @@ pub fn main() -> ExitCode {
             only,
             min_elo,
             keep_prefix,
+            recent_games,
+            filter,
             encoding,
             memory,
             threads,
@@ -231,6 +289,7 @@ pub fn main() -> ExitCode {
             json,
             quiet,
         } => min_score(ms).and_then(|min_score| {
+            let filter = filter.to_filter()?;
             let opts = BuildOptions {
                 params: BuildParams {
                     max_ply,
@@ -255,6 +314,8 @@ pub fn main() -> ExitCode {
                 max_errors: show_errors,
                 whole_games: !head_only,
                 spill_dir: None,
+                filter,
+                recent_games,
             };
             run_build(&inputs, &output, &opts, json, !quiet && !json)
         }),
