@@ -122,6 +122,11 @@ impl BuildReport {
     pub fn skipped_total(&self) -> u64 {
         self.skipped.values().sum()
     }
+
+    /// Games left out by the [`GameFilter`] (included in [`BuildReport::skipped_total`]).
+    pub fn filtered_total(&self) -> u64 {
+        self.skipped.iter().filter(|(r, _)| matches!(r, SkipReason::Filtered(_))).map(|(_, n)| n).sum()
+    }
 }
 
 /// Why a build failed as a whole (bad games never fail a build; they are reported).

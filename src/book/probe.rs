@@ -425,6 +425,73 @@ impl Book {
         Ok(())
     }
 
+    /// Calls `f(key, game)` for every reference of the recent-games section, in file order
+    /// (positions by key, newest game first), reading the tables in large chunks.
+    pub(crate) fn for_each_recent_ref(&self, f: &mut dyn FnMut(u64, u32) -> Result<(), BookError>) -> Result<(), BookError> {
+        let Some((l, _)) = &self.recent else {
+            return Ok(());
+        };
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        // References are read in chunks alongside the positions.
+        let mut refs: Vec<u8> = Vec::new();
+        let (mut refs_from, mut next_ref) = (0u64, 0u64);
+        let mut emit = |key: u64, end: u64| -> Result<(), BookError> {
+            if end < next_ref || end > l.refs {
+                return Err(corrupt(format!("recent-games references end at {end}")));
+            }
+            while next_ref < end {
+                if next_ref >= refs_from + (refs.len() / 4) as u64 {
+                    refs_from = next_ref;
+                    let n = (1u64 << 16).min(l.refs - next_ref);
+                    refs.resize((n * 4) as usize, 0);
+                    self.data.read_at(l.refs_at() + next_ref * 4, &mut refs).map_err(|e| self.io_error(e))?;
+                }
+                let at = ((next_ref - refs_from) * 4) as usize;
+                f(key, u32::from_le_bytes([refs[at], refs[at + 1], refs[at + 2], refs[at + 3]]))?;
+                next_ref += 1;
+            }
+            Ok(())
+        };
+        let mut pending: Option<u64> = None;
+        self.read_chunked(l.positions_at(), POSITION_LEN * l.positions, POSITION_LEN, &mut |b| {
+            for e in b.chunks_exact(POSITION_LEN as usize) {
+                let key = u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+                let start = u64::from(u32::from_le_bytes([e[8], e[9], e[10], e[11]]));
+                if let Some(k) = pending {
+                    emit(k, start)?;
+                }
+                pending = Some(key);
+            }
+            Ok(())
+        })?;
+        if let Some(k) = pending {
+            emit(k, l.refs)?;
+        }
+        Ok(())
+    }
+
+    /// The stored bytes of game `g` of the recent-games section.
+    pub(crate) fn recent_game_bytes(&self, g: u32) -> Result<Vec<u8>, BookError> {
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        let Some((l, _)) = &self.recent else {
+            return Err(corrupt("no recent-games section".into()));
+        };
+        let g = u64::from(g);
+        if g >= l.games {
+            return Err(corrupt(format!("recent-games reference to game {g} of {}", l.games)));
+        }
+        let mut span = [0u8; 16];
+        self.data.read_at(l.offsets_at() + g * 8, &mut span).map_err(|e| self.io_error(e))?;
+        let from = u64::from_le_bytes([span[0], span[1], span[2], span[3], span[4], span[5], span[6], span[7]]);
+        let to = u64::from_le_bytes([span[8], span[9], span[10], span[11], span[12], span[13], span[14], span[15]]);
+        if from > to || to > l.game_bytes || to - from > 1 << 20 {
+            return Err(corrupt(format!("recent-games game {g} has a bad extent {from}..{to}")));
+        }
+        let mut game = vec![0u8; (to - from) as usize];
+        self.data.read_at(l.data_at() + from, &mut game).map_err(|e| self.io_error(e))?;
+        Ok(game)
+    }
+
     /// Games kept per position in the recent-games section (0: the book has none).
     pub fn recent_games_kept(&self) -> u32 {
         self.header.recent_games
@@ -473,19 +540,8 @@ impl Book {
         self.data.read_at(l.refs_at() + first * 4, &mut refs).map_err(|e| self.io_error(e))?;
         let mut games = Vec::with_capacity(refs.len() / 4);
         for r in refs.chunks_exact(4) {
-            let g = u64::from(u32::from_le_bytes([r[0], r[1], r[2], r[3]]));
-            if g >= l.games {
-                return Err(corrupt(format!("recent-games reference to game {g} of {}", l.games)));
-            }
-            let mut span = [0u8; 16];
-            self.data.read_at(l.offsets_at() + g * 8, &mut span).map_err(|e| self.io_error(e))?;
-            let from = u64::from_le_bytes([span[0], span[1], span[2], span[3], span[4], span[5], span[6], span[7]]);
-            let to = u64::from_le_bytes([span[8], span[9], span[10], span[11], span[12], span[13], span[14], span[15]]);
-            if from > to || to > l.game_bytes || to - from > 1 << 20 {
-                return Err(corrupt(format!("recent-games game {g} has a bad extent {from}..{to}")));
-            }
-            let mut game = vec![0u8; (to - from) as usize];
-            self.data.read_at(l.data_at() + from, &mut game).map_err(|e| self.io_error(e))?;
+            let g = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+            let game = self.recent_game_bytes(g)?;
             let stored = StoredGame::decode(&game).map_err(|e| corrupt(format!("recent-games game {g}: {e}")))?;
             games.push(stored.orient(key, orientation).map_err(|e| corrupt(format!("recent-games game {g}: {e}")))?);
         }

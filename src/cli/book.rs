@@ -406,6 +406,10 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "games_without_result": h.games.without_result,
         "games_truncated": r.truncated,
         "games_skipped": r.skipped_total(),
+        "games_filtered": r.filtered_total(),
+        "recent_games": h.recent_games,
+        "recent_games_bytes": h.section_len,
+        "file_bytes": h.file_len(),
         "skipped": r.skipped.iter().map(|(k, v)| (k.label().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "bad_games": r.errors_total,
         "positions": h.positions,
@@ -448,11 +452,23 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
     }
     let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    if r.filtered_total() > 0 {
+        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
+    }
     for (reason, n) in &r.skipped {
         let _ = writeln!(s, "  {reason:<24} {n}");
     }
     let _ = writeln!(s, "positions      {}", h.positions);
     let _ = writeln!(s, "moves stored   {} distinct, {} in all", h.records, h.moves);
+    if h.recent_games > 0 {
+        let _ = writeln!(
+            s,
+            "recent games   {} per position, {} of {} bytes",
+            h.recent_games,
+            h.section_len,
+            h.file_len()
+        );
+    }
     let secs = r.elapsed.as_secs_f64();
     let _ = writeln!(
         s,
@@ -506,6 +522,55 @@ struct ProbeJson {
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pick: Option<Option<String>>,
+    /// The most recent games through the position (empty without a recent-games section).
+    recent_games: Vec<serde_json::Value>,
+}
+
+fn result_text(r: Option<crate::pgn::GameResult>) -> &'static str {
+    match r {
+        Some(crate::pgn::GameResult::RedWins) => "1-0",
+        Some(crate::pgn::GameResult::BlackWins) => "0-1",
+        Some(crate::pgn::GameResult::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+fn recent_json(g: &book::RecentGame) -> serde_json::Value {
+    json!({
+        "red": g.red,
+        "black": g.black,
+        "event": g.event,
+        "date": g.date,
+        "when": g.when.map(|d| d.to_string()),
+        "ecco": g.ecco,
+        "result": result_text(g.result),
+        "start": g.start.fen(),
+        "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "ply": g.ply,
+        "mirrored": g.mirrored,
+    })
+}
+
+fn print_recent(games: &[book::RecentGame]) {
+    if games.is_empty() {
+        return;
+    }
+    outln!("recent games:");
+    for g in games {
+        let when = g.when.map_or_else(|| "????.??.??".to_string(), |d| d.to_string());
+        let name = |n: &str| if n.is_empty() { "?".to_string() } else { n.to_string() };
+        outln!(
+            "  {when}  {} {} {}  {}{}  (here after ply {} of {}{})",
+            name(&g.red),
+            result_text(g.result),
+            name(&g.black),
+            g.event,
+            if g.ecco.is_empty() { String::new() } else { format!(" [{}]", g.ecco) },
+            g.ply,
+            g.moves.len(),
+            if g.mirrored { ", mirrored" } else { "" }
+        );
+    }
 }
 
 fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
@@ -530,6 +595,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     let pos = parse_position(fen)?;
     let book = open_book(path)?;
     let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
+    let recent = book.recent_games(&pos).map_err(|e| e.to_string())?;
     let picked = pick.and_then(|p| {
         let policy = match p {
             PickPolicy::Best => Policy::BestScore,
@@ -543,6 +609,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
             fen: pos.fen(),
             moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
             pick: pick.map(|_| picked.map(|m| m.to_string())),
+            recent_games: recent.iter().map(recent_json).collect(),
         };
         outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
         return Ok(());
@@ -550,6 +617,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     outln!("{}", pos.fen());
     if moves.is_empty() {
         outln!("not in the book");
+        print_recent(&recent);
         return Ok(());
     }
     outln!("{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%", "score");
@@ -577,6 +645,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     } else if pick.is_some() {
         outln!("pick: none");
     }
+    print_recent(&recent);
     Ok(())
 }
 
@@ -612,6 +681,8 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
                 "only": side_name(p.only),
                 "min_elo": p.min_elo,
                 "keep_prefix": p.keep_prefix,
+                "recent_games": h.recent_games,
+                "recent_games_bytes": h.section_len,
                 "body_checksum": format!("{:#018x}", h.body_checksum),
             })
         );
@@ -633,6 +704,11 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
     outln!("positions     {}", h.positions);
     outln!("moves         {} distinct, {} in all", h.records, h.moves);
     outln!("index         {} buckets", 1u64 << h.index_bits);
+    if h.recent_games > 0 {
+        outln!("recent games  {} per position ({} bytes)", h.recent_games, h.section_len);
+    } else {
+        outln!("recent games  none");
+    }
     outln!(
         "built with    --max-ply {} --min-games {} --min-score {} --only {} --min-elo {}{}",
         p.max_ply,
