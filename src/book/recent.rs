@@ -332,9 +332,9 @@ impl RecentCollector {
             self.games_file = Some(BufWriter::with_capacity(1 << 18, self.temp()?));
         }
         let len = u32::try_from(bytes.len()).map_err(|_| BookError::Internal("game record too long".into()))?;
-        let dir = self.dir.clone();
-        if let Some(f) = self.games_file.as_mut() {
-            f.write_all(bytes).map_err(|source| BookError::Io { path: dir, op: "write spill file in", source })?;
+        let RecentCollector { games_file, dir, .. } = self;
+        if let Some(f) = games_file.as_mut() {
+            f.write_all(bytes).map_err(|source| BookError::Io { path: dir.clone(), op: "write spill file in", source })?;
         }
         self.games.insert(id, (self.games_len, len));
         self.games_len += u64::from(len);
