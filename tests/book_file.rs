@@ -135,11 +135,11 @@ fn foreign_books_are_refused_clearly() {
     assert!(matches!(err, BookError::Fingerprint { found: 0x0123_4567_89ab_cdef, .. }));
     assert!(err.to_string().contains("Zobrist"), "{err}");
 
-    let mut v2 = bytes.clone();
-    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-    let err = Book::from_bytes(v2, "v2.qbk").unwrap_err();
-    assert!(matches!(err, BookError::Version { found: 2, .. }));
-    assert!(err.to_string().contains("version 2"), "{err}");
+    let mut v3 = bytes.clone();
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    let err = Book::from_bytes(v3, "v3.qbk").unwrap_err();
+    assert!(matches!(err, BookError::Version { found: 3, .. }));
+    assert!(err.to_string().contains("version 3"), "{err}");
 
     let err = Book::from_bytes(b"[Event \"not a book\"]\n".to_vec(), "x.pgn").unwrap_err();
     assert!(matches!(err, BookError::NotABook { .. }), "{err}");
