@@ -63,7 +63,11 @@ impl GameDate {
         let first = *groups.first()?;
         if first.len() == 8 {
             let n = num(first)?;
-            return GameDate::new(n / 10_000, n / 100 % 100, n % 100);
+            // As below, a month or day that does not fit leaves what came before it.
+            let (month, day) = (n / 100 % 100, n % 100);
+            let month = if (1..=12).contains(&month) { month } else { 0 };
+            let day = if month > 0 && (1..=31).contains(&day) { day } else { 0 };
+            return GameDate::new(n / 10_000, month, day);
         }
         if first.len() == 4 {
             let year = num(first)?;
@@ -347,6 +351,8 @@ mod tests {
         assert_eq!(d("2003-5-2").as_deref(), Some("2003.05.02"));
         assert_eq!(d("20030512").as_deref(), Some("2003.05.12"));
         assert_eq!(d("20030512-10：30").as_deref(), Some("2003.05.12"));
+        assert_eq!(d("19619131").as_deref(), Some("1961.??.??"));
+        assert_eq!(d("0000-00-00"), None);
         assert_eq!(d("2003年5月12日上午").as_deref(), Some("2003.05.12"));
         assert_eq!(d("２００１年").as_deref(), Some("2001.??.??"));
         assert_eq!(d("2003.05").as_deref(), Some("2003.05.??"));
