@@ -198,10 +198,8 @@ fn recent_games_are_the_newest_through_each_position() {
                 .collect();
             want.sort();
             want.dedup();
-            let mut got: Vec<(&str, &str)> = listed(&all, &pos)
-                .into_iter()
-                .map(|n| (n, GAMES.iter().find(|h| h.name == n).unwrap().date))
-                .collect();
+            let mut got: Vec<(&str, &str)> =
+                listed(&all, &pos).into_iter().map(|n| (n, GAMES.iter().find(|h| h.name == n).unwrap().date)).collect();
             got.sort();
             assert_eq!(got, want, "{}", pos.fen());
             pos = pos.play(m).unwrap();
@@ -259,8 +257,10 @@ fn collection_tags() -> Vec<std::collections::HashMap<String, String>> {
 /// A year as the date reading takes it (1000-2999): the first number if it has four or eight
 /// digits, else the third if the first two have at most two (`5/12/2003`, `12，5，2003`).
 fn year_of(date: &str) -> Option<u32> {
-    let d: String =
-        date.chars().map(|c| if ('０'..='９').contains(&c) { char::from_u32(c as u32 - 0xFEE0).unwrap() } else { c }).collect();
+    let d: String = date
+        .chars()
+        .map(|c| if ('０'..='９').contains(&c) { char::from_u32(c as u32 - 0xFEE0).unwrap() } else { c })
+        .collect();
     let numbers: Vec<&str> = d.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).collect();
     let year = match numbers[..] {
         [first, ..] if first.len() == 4 || first.len() == 8 => first[..4].parse().ok(),
@@ -299,7 +299,11 @@ fn filters_count_exactly_on_the_shipped_collection() {
             tags.iter().filter(|g| get(g, "ECCO").starts_with('C')).count(),
         ),
         (
-            GameFilter { since: Some("2010".parse().unwrap()), until: Some("2010".parse().unwrap()), ..GameFilter::default() },
+            GameFilter {
+                since: Some("2010".parse().unwrap()),
+                until: Some("2010".parse().unwrap()),
+                ..GameFilter::default()
+            },
             FilterMiss::Date,
             tags.iter().filter(|g| year_of(&get(g, "Date")) == Some(2010)).count(),
         ),
@@ -317,7 +321,10 @@ fn filters_count_exactly_on_the_shipped_collection() {
             let no_year = tags.iter().filter(|g| year_of(&get(g, "Date")).is_none()).count() as u64;
             assert_eq!(undated, no_year);
         }
-        assert_eq!(report.skipped.get(&SkipReason::Filtered(miss)).copied().unwrap_or(0) + undated, 25_368 - want as u64);
+        assert_eq!(
+            report.skipped.get(&SkipReason::Filtered(miss)).copied().unwrap_or(0) + undated,
+            25_368 - want as u64
+        );
         assert_eq!(report.skipped_total(), report.filtered_total());
     }
 }

@@ -11,9 +11,9 @@ use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, 
 use super::probe::{Book, Verify};
 use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
-use std::collections::HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::HashMap;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 

@@ -427,7 +427,10 @@ impl Book {
 
     /// Calls `f(key, game)` for every reference of the recent-games section, in file order
     /// (positions by key, newest game first), reading the tables in large chunks.
-    pub(crate) fn for_each_recent_ref(&self, f: &mut dyn FnMut(u64, u32) -> Result<(), BookError>) -> Result<(), BookError> {
+    pub(crate) fn for_each_recent_ref(
+        &self,
+        f: &mut dyn FnMut(u64, u32) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
         let Some((l, _)) = &self.recent else {
             return Ok(());
         };

@@ -334,7 +334,11 @@ impl RecentCollector {
         let len = u32::try_from(bytes.len()).map_err(|_| BookError::Internal("game record too long".into()))?;
         let RecentCollector { games_file, dir, .. } = self;
         if let Some(f) = games_file.as_mut() {
-            f.write_all(bytes).map_err(|source| BookError::Io { path: dir.clone(), op: "write spill file in", source })?;
+            f.write_all(bytes).map_err(|source| BookError::Io {
+                path: dir.clone(),
+                op: "write spill file in",
+                source,
+            })?;
         }
         self.games.insert(id, (self.games_len, len));
         self.games_len += u64::from(len);

@@ -104,6 +104,8 @@ impl FilterArgs {
     }
 }
 
+// Parsed once per run: the size of the `build` variant (its filters) does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Build a book from PGN files (or plain move lists, one game per line), optionally
@@ -461,13 +463,8 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     let _ = writeln!(s, "positions      {}", h.positions);
     let _ = writeln!(s, "moves stored   {} distinct, {} in all", h.records, h.moves);
     if h.recent_games > 0 {
-        let _ = writeln!(
-            s,
-            "recent games   {} per position, {} of {} bytes",
-            h.recent_games,
-            h.section_len,
-            h.file_len()
-        );
+        let _ =
+            writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
     }
     let secs = r.elapsed.as_secs_f64();
     let _ = writeln!(
