@@ -1,0 +1,254 @@
+// The explorer page: keeps a start position and a list of moves, asks /api/explore for the
+// position at the current ply, and shows the board, the book's and the tables' moves, the
+// engine's line and the recent games. The URL names the position (?fen=&moves=&ply=&n=).
+
+import { Board } from "./board.js";
+
+const START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  start: START,
+  moves: [],
+  ply: 0,
+  notation: localStorage.getItem("qiku-notation") || "chinese",
+  data: null,
+  engine: false,
+  seq: 0,
+};
+
+const board = new Board($("board"), (m) => play(m));
+
+function readUrl() {
+  const q = new URLSearchParams(location.search);
+  if (q.get("fen")) state.start = q.get("fen");
+  if (q.get("moves")) state.moves = q.get("moves").split(/[ ,]+/).filter(Boolean);
+  state.ply = q.has("ply") ? Math.max(0, Math.min(state.moves.length, Number(q.get("ply")) || 0)) : state.moves.length;
+  if (["chinese", "wxf", "iccs"].includes(q.get("n"))) state.notation = q.get("n");
+}
+
+function writeUrl() {
+  const q = new URLSearchParams();
+  if (state.start !== START) q.set("fen", state.start);
+  if (state.moves.length) q.set("moves", state.moves.join(","));
+  if (state.ply !== state.moves.length) q.set("ply", String(state.ply));
+  if (state.notation !== "chinese") q.set("n", state.notation);
+  const s = q.toString();
+  history.replaceState(null, "", s ? `?${s}` : location.pathname);
+}
+
+function name(m) {
+  return m[state.notation] || m.iccs;
+}
+
+function valueText(v, mover) {
+  if (!v) return "";
+  const rule = v.by_rule ? " (Asian rules)" : "";
+  const who = mover ? "" : "";
+  if (v.wdl === "draw") return `Draw${rule}`;
+  const n = Math.abs(v.dtm);
+  if (v.by_rule) return `${v.wdl === "win" ? "Win" : "Loss"} by the rules${who}`;
+  if (v.wdl === "win") return `Win in ${n}`;
+  return n === 0 ? "Mated" : `Loss in ${n}`;
+}
+
+function pct(n, total) {
+  return total > 0 ? (100 * n) / total : 0;
+}
+
+function bar(t) {
+  const decided = t.red + t.draws + t.black;
+  const wrap = document.createElement("div");
+  wrap.className = "bar";
+  for (const [cls, n] of [["r", t.red], ["d", t.draws], ["b", t.black]]) {
+    const s = document.createElement("span");
+    s.className = cls;
+    const p = pct(n, decided);
+    s.style.width = `${p}%`;
+    if (p >= 12) s.textContent = `${Math.round(p)}%`;
+    wrap.appendChild(s);
+  }
+  if (!decided) wrap.classList.add("none");
+  return wrap;
+}
+
+async function refresh() {
+  const seq = ++state.seq;
+  writeUrl();
+  const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" ") });
+  let data;
+  try {
+    const r = await fetch(`/api/explore?${q}`);
+    data = await r.json();
+    if (!r.ok) throw new Error(data.error || r.statusText);
+  } catch (e) {
+    if (seq !== state.seq) return;
+    $("status").textContent = `Error: ${e.message}`;
+    $("status").className = "status error";
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.data = data;
+  render();
+}
+
+function render() {
+  const d = state.data;
+  board.set(d.fen, d.legal, state.ply > 0 ? state.moves[state.ply - 1] : null);
+  $("fen").value = d.fen;
+  const side = d.turn === "red" ? "Red" : "Black";
+  let status = `${side} to move`;
+  if (d.status === "checkmate") status = `${side} is checkmated`;
+  if (d.status === "stalemate") status = `${side} has no move (stalemate: ${side.toLowerCase()} loses)`;
+  $("status").textContent = status;
+  $("status").className = "status";
+
+  const pos = $("position");
+  pos.replaceChildren();
+  if (d.tablebase) {
+    const p = document.createElement("p");
+    p.className = `tb ${d.tablebase.wdl}`;
+    p.dataset.wdl = d.tablebase.wdl;
+    p.textContent = `Table (${d.rules} rules): ${side} — ${valueText(d.tablebase)}${d.tablebase.wdl !== "draw" && !d.tablebase.by_rule ? " plies" : ""}`;
+    pos.appendChild(p);
+  }
+  if (d.book && d.book.games > 0) {
+    const p = document.createElement("div");
+    p.className = "total";
+    const label = document.createElement("span");
+    label.textContent = `${d.book.games} games`;
+    p.append(label, bar(d.book));
+    pos.appendChild(p);
+  }
+
+  const tbody = $("explorer").querySelector("tbody");
+  tbody.replaceChildren();
+  for (const m of d.moves) {
+    const tr = document.createElement("tr");
+    tr.dataset.move = m.iccs;
+    const c1 = document.createElement("td");
+    c1.className = "mv";
+    c1.textContent = name(m);
+    const c2 = document.createElement("td");
+    c2.className = "num";
+    c2.textContent = m.games ? String(m.games) : "";
+    const c3 = document.createElement("td");
+    c3.className = "barcol";
+    if (m.games) c3.appendChild(bar(m));
+    const c4 = document.createElement("td");
+    c4.className = `tbv ${m.tablebase ? m.tablebase.wdl : ""}${m.tablebase && m.tablebase.by_rule ? " rule" : ""}`;
+    c4.textContent = valueText(m.tablebase);
+    if (m.best) c4.textContent += " ★";
+    tr.append(c1, c2, c3, c4);
+    tr.addEventListener("click", () => play(m.iccs));
+    tbody.appendChild(tr);
+  }
+  $("empty").hidden = d.moves.length > 0 || d.status !== "ok";
+
+  const played = $("played");
+  played.replaceChildren();
+  d.played.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = name(m);
+    if (i === state.ply - 1) li.className = "current";
+    li.addEventListener("click", () => go(i + 1));
+    played.appendChild(li);
+  });
+  for (let i = d.played.length; i < state.moves.length; i++) {
+    const li = document.createElement("li");
+    li.className = "future";
+    li.textContent = state.moves[i];
+    li.addEventListener("click", () => go(i + 1));
+    played.appendChild(li);
+  }
+
+  const recent = $("recent");
+  recent.replaceChildren();
+  $("recent-title").hidden = !d.recent_games.length;
+  for (const g of d.recent_games) {
+    const li = document.createElement("li");
+    li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
+    li.addEventListener("click", () => {
+      state.start = START;
+      state.moves = g.moves.slice();
+      state.ply = Math.min(state.ply, state.moves.length);
+      refresh();
+    });
+    recent.appendChild(li);
+  }
+  $("engine-out").textContent = "";
+}
+
+function play(m) {
+  // Playing the move that comes next keeps the rest of the line.
+  if (state.moves[state.ply] !== m) state.moves = state.moves.slice(0, state.ply).concat([m]);
+  state.ply += 1;
+  refresh();
+}
+
+function go(ply) {
+  const p = Math.max(0, Math.min(state.moves.length, ply));
+  if (p === state.ply) return;
+  state.ply = p;
+  refresh();
+}
+
+async function analyze() {
+  const out = $("engine-out");
+  if (!state.engine) {
+    out.textContent = "The engine is off (start the server with --engine).";
+    return;
+  }
+  out.textContent = "Thinking…";
+  const q = new URLSearchParams({ fen: state.data.fen, movetime: "1000" });
+  try {
+    const r = await fetch(`/api/analyze?${q}`);
+    const a = await r.json();
+    if (!r.ok) throw new Error(a.error);
+    const score = a.mate != null ? `mate in ${a.mate}` : `${a.cp > 0 ? "+" : ""}${a.cp}`;
+    out.textContent = `${score} (depth ${a.depth}): ${a.pv.map(name).join(" ")}`;
+  } catch (e) {
+    out.textContent = `Engine: ${e.message}`;
+  }
+}
+
+function setup() {
+  readUrl();
+  $("notation").value = state.notation;
+  $("notation").addEventListener("change", (e) => {
+    state.notation = e.target.value;
+    localStorage.setItem("qiku-notation", state.notation);
+    writeUrl();
+    if (state.data) render();
+  });
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(state.ply - 1));
+  $("fwd").addEventListener("click", () => go(state.ply + 1));
+  $("last").addEventListener("click", () => go(state.moves.length));
+  $("flip").addEventListener("click", () => { board.flipped = !board.flipped; board.draw(); });
+  $("analyze").addEventListener("click", analyze);
+  $("fenform").addEventListener("submit", (e) => {
+    e.preventDefault();
+    state.start = $("fen").value.trim() || START;
+    state.moves = [];
+    state.ply = 0;
+    refresh();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") go(state.ply - 1);
+    else if (e.key === "ArrowRight") go(state.ply + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(state.moves.length);
+    else return;
+    e.preventDefault();
+  });
+  fetch("/api/info").then((r) => r.json()).then((i) => {
+    state.engine = i.engine;
+    $("analyze").disabled = !i.engine;
+    if (!i.engine) $("analyze").title = "Start the server with --engine";
+  }).catch(() => {});
+  refresh();
+}
+
+setup();

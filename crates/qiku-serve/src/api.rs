@@ -151,6 +151,8 @@ struct Explore {
     book: Option<Tally>,
     tablebase: Option<TableValue>,
     moves: Vec<ExploreMove>,
+    /// Every legal move (ICCS), for the board.
+    legal: Vec<String>,
     recent_games: Vec<RecentGame>,
 }
 
@@ -217,6 +219,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         book: st.books.any().then_some(total),
         tablebase: table.as_ref().map(|t| t.value),
         moves,
+        legal: adapter::legal_moves(&pos).into_iter().map(adapter::iccs_of).collect(),
         recent_games,
     };
     Ok(Json(out).into_response())
