@@ -41,13 +41,13 @@ function name(m) {
   return m[state.notation] || m.iccs;
 }
 
-function valueText(v, mover) {
+// A move's table value for the side that plays it: "Win in 13", "Draw", "Loss in 12", or a win or
+// loss only the Asian rules decide ("AR" marks it in the table).
+function valueText(v) {
   if (!v) return "";
-  const rule = v.by_rule ? " (Asian rules)" : "";
-  const who = mover ? "" : "";
-  if (v.wdl === "draw") return `Draw${rule}`;
+  if (v.wdl === "draw") return "Draw";
   const n = Math.abs(v.dtm);
-  if (v.by_rule) return `${v.wdl === "win" ? "Win" : "Loss"} by the rules${who}`;
+  if (v.by_rule) return v.wdl === "win" ? "Win (rules)" : "Loss (rules)";
   if (v.wdl === "win") return `Win in ${n}`;
   return n === 0 ? "Mated" : `Loss in ${n}`;
 }
@@ -109,7 +109,14 @@ function render() {
     const p = document.createElement("p");
     p.className = `tb ${d.tablebase.wdl}`;
     p.dataset.wdl = d.tablebase.wdl;
-    p.textContent = `Table (${d.rules} rules): ${side} — ${valueText(d.tablebase)}${d.tablebase.wdl !== "draw" && !d.tablebase.by_rule ? " plies" : ""}`;
+    const v = d.tablebase;
+    const n = Math.abs(v.dtm);
+    const plies = `${n} ${n === 1 ? "ply" : "plies"}`;
+    let text = "draw";
+    if (v.by_rule) text = v.wdl === "win" ? "wins by the perpetual-check rule" : "loses by the perpetual-check rule";
+    else if (v.wdl === "win") text = `wins, mate in ${plies}`;
+    else if (v.wdl === "loss") text = n === 0 ? "is mated" : `loses, mated in ${plies}`;
+    p.textContent = `Table (${d.rules} rules): ${side.toLowerCase()} to move ${text}`;
     pos.appendChild(p);
   }
   if (d.book && d.book.games > 0) {
@@ -147,20 +154,29 @@ function render() {
 
   const played = $("played");
   played.replaceChildren();
-  d.played.forEach((m, i) => {
-    const li = document.createElement("li");
-    li.textContent = name(m);
-    if (i === state.ply - 1) li.className = "current";
-    li.addEventListener("click", () => go(i + 1));
-    played.appendChild(li);
-  });
-  for (let i = d.played.length; i < state.moves.length; i++) {
-    const li = document.createElement("li");
-    li.className = "future";
-    li.textContent = state.moves[i];
-    li.addEventListener("click", () => go(i + 1));
-    played.appendChild(li);
-  }
+  const startRed = state.start.split(" ")[1] !== "b";
+  const item = (i, text, cls) => {
+    // Move numbers before red's moves, and "1..." before a first move by black.
+    let label = null;
+    if (startRed && i % 2 === 0) label = `${i / 2 + 1}.`;
+    else if (!startRed && i === 0) label = "1...";
+    else if (!startRed && i % 2 === 1) label = `${(i + 1) / 2 + 1}.`;
+    if (label) {
+      const n = document.createElement("span");
+      n.className = "no";
+      n.textContent = label;
+      played.appendChild(n);
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `ply ${cls}`;
+    b.dataset.ply = String(i + 1);
+    b.textContent = text;
+    b.addEventListener("click", () => go(i + 1));
+    played.appendChild(b);
+  };
+  d.played.forEach((m, i) => item(i, name(m), i === state.ply - 1 ? "current" : ""));
+  for (let i = d.played.length; i < state.moves.length; i++) item(i, state.moves[i], "future");
 
   const recent = $("recent");
   recent.replaceChildren();

@@ -6,7 +6,7 @@ import { GLYPHS } from "./glyphs.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 100;
-const MARGIN = 60;
+const MARGIN = 74;
 const W = 8 * CELL + 2 * MARGIN;
 const H = 9 * CELL + 2 * MARGIN;
 const CHARS = {
@@ -91,12 +91,12 @@ export class Board {
     el("rect", { x: MARGIN - 8, y: MARGIN - 8, width: 8 * CELL + 16, height: 9 * CELL + 16, class: "frame" }, g);
     for (let f = 0; f < 9; f++) {
       const label = this.flipped ? "abcdefghi"[8 - f] : "abcdefghi"[f];
-      const t = el("text", { x: MARGIN + f * CELL, y: H - 12, class: "coord" }, g);
+      const t = el("text", { x: MARGIN + f * CELL, y: H - 6, class: "coord" }, g);
       t.textContent = label;
     }
     for (let r = 0; r < 10; r++) {
       const label = this.flipped ? r : 9 - r;
-      const t = el("text", { x: 18, y: MARGIN + r * CELL + 8, class: "coord" }, g);
+      const t = el("text", { x: 12, y: MARGIN + r * CELL + 8, class: "coord" }, g);
       t.textContent = label;
     }
   }
