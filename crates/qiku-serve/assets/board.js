@@ -126,9 +126,11 @@ export class Board {
       if (glyph) el("path", { d: glyph, transform: "scale(0.058)", class: "glyph" }, g);
     }
     if (this.selected) {
+      // Above the pieces, so that a capture's target can be clicked too.
+      const targets = el("g", { class: "targets" }, svg);
       for (const m of this.legal.filter((m) => m.startsWith(this.selected))) {
         const [x, y] = this.xy(m.slice(2, 4));
-        el("circle", { cx: x, cy: y, r: 14, class: "target", "data-move": m }, marks);
+        el("circle", { cx: x, cy: y, r: 16, class: "target", "data-move": m }, targets);
       }
     }
   }
