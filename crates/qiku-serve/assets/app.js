@@ -151,6 +151,8 @@ function render() {
     tbody.appendChild(tr);
   }
   $("empty").hidden = d.moves.length > 0 || d.status !== "ok";
+  // Without book games (a table position) the games and bar columns stay empty: hide them.
+  $("explorer").classList.toggle("no-book", !d.moves.some((m) => m.games > 0));
 
   const played = $("played");
   played.replaceChildren();

@@ -19,7 +19,7 @@ function svg(name, attrs, parent) {
 function chart(hist) {
   const n = Math.max(hist[0].length, hist[1].length, 1);
   const max = Math.max(1, ...hist[0], ...hist[1]);
-  const W = 900, H = 320, L = 50, T = 10, mid = H / 2;
+  const W = 900, H = 240, L = 50, T = 10, mid = H / 2;
   const root = svg("svg", { viewBox: `0 0 ${W} ${H + 30}`, class: "chart", role: "img", "aria-label": "DTM histogram" });
   const bw = (W - L - 10) / n;
   for (let side = 0; side < 2; side++) {
