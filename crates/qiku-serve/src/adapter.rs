@@ -194,7 +194,10 @@ impl Books {
 
     /// The books' file names.
     pub fn names(&self) -> Vec<String> {
-        self.books.iter().map(|(p, _)| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect()
+        self.books
+            .iter()
+            .map(|(p, _)| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+            .collect()
     }
 
     /// The book moves of `pos` with their counts summed over the books, most played first (ties
@@ -403,10 +406,8 @@ impl Tables {
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else { return Err("no tables are open".into()) };
         let m: Material = name.parse().map_err(|e| format!("material `{name}`: {e}"))?;
         let (canonical, _) = m.canonical();
-        let file = tb
-            .table(canonical)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("no table for {canonical} here"))?;
+        let file =
+            tb.table(canonical).map_err(|e| e.to_string())?.ok_or_else(|| format!("no table for {canonical} here"))?;
         let entries = 2 * file.header.per_side;
         if entries > max_entries {
             return Err(format!(
@@ -416,7 +417,8 @@ impl Tables {
         let table = driver::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
         let plain = table.counts();
         let (asian, changed) = if tb.has_rules(canonical) {
-            let rt = driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
+            let rt =
+                driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
             let c = rt.counts();
             (Some([c[0].into(), c[1].into()]), Some(qiku::tablebase::rules::changed(&plain, &c)))
         } else {

@@ -256,7 +256,10 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
         return Err(ApiError(StatusCode::NOT_FOUND, "this server has no tables (start it with --tb DIR)".into()));
     }
     let t = st.tables.answer(&pos, rules).map_err(internal)?.ok_or_else(|| {
-        ApiError(StatusCode::NOT_FOUND, format!("no table here covers {} (or one of its successors)", adapter::fen_of(&pos)))
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no table here covers {} (or one of its successors)", adapter::fen_of(&pos)),
+        )
     })?;
     let out = TbReply {
         fen: adapter::fen_of(&pos),
@@ -308,8 +311,9 @@ pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
     let depth = num("depth", 30)?.map(|d| d as u32);
     let movetime = movetime.or(Some(st.limits.max_movetime_ms.min(1000)));
     let Ok(permit) = st.searches.clone().try_acquire_owned() else {
-        let mut r = ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy with other searches; retry shortly".into())
-            .into_response();
+        let mut r =
+            ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy with other searches; retry shortly".into())
+                .into_response();
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return Ok(r);
     };
@@ -327,7 +331,8 @@ pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         pv.push(adapter::names(&cur, *m));
         cur = adapter::play(&cur, *m);
     }
-    Ok(Json(AnalyzeReply { fen: adapter::fen_of(&pos), cp: a.cp, mate: a.mate, depth: a.depth, nodes: a.nodes, pv }).into_response())
+    Ok(Json(AnalyzeReply { fen: adapter::fen_of(&pos), cp: a.cp, mate: a.mate, depth: a.depth, nodes: a.nodes, pv })
+        .into_response())
 }
 
 #[derive(Serialize)]

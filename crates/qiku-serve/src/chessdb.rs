@@ -425,7 +425,11 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
     let a = adapter::analyze(pos, Some(state.limits.chessdb_movetime_ms), None, state.limits.hash_mib);
     let pv: Vec<String> = a.pv.iter().map(|m| adapter::iccs_of(*m)).collect();
     let Some(first) = pv.first().filter(|m| !ban.contains(m)).cloned() else {
-        return if matches!(action, "querybest" | "query") { Reply::Status("nobestmove") } else { Reply::Status("unknown") };
+        return if matches!(action, "querybest" | "query") {
+            Reply::Status("nobestmove")
+        } else {
+            Reply::Status("unknown")
+        };
     };
     let score = engine_score(&a);
     match action {
@@ -450,8 +454,14 @@ fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
     if moves.len() >= 2047 {
         return Reply::Status("invalid movelist");
     }
-    let reptimes = params.get("reptimes").and_then(|r| r.trim().parse::<usize>().ok()).filter(|r| (1..=10).contains(r)).unwrap_or(1);
-    let Some((end, verdicts)) = adapter::rule_check(pos, &moves, reptimes) else { return Reply::Status("invalid movelist") };
+    let reptimes = params
+        .get("reptimes")
+        .and_then(|r| r.trim().parse::<usize>().ok())
+        .filter(|r| (1..=10).contains(r))
+        .unwrap_or(1);
+    let Some((end, verdicts)) = adapter::rule_check(pos, &moves, reptimes) else {
+        return Reply::Status("invalid movelist");
+    };
     if verdicts.is_empty() {
         return Reply::Status(no_move_status(&end));
     }

@@ -40,7 +40,10 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
         assert_eq!(g["iccs"], e.mv.to_string(), "same order as qiku-book probe");
         assert_eq!(g["games"].as_u64(), Some(e.counts.games()));
         let (r, b) = if red { (e.counts.wins, e.counts.losses) } else { (e.counts.losses, e.counts.wins) };
-        assert_eq!((g["red"].as_u64(), g["draws"].as_u64(), g["black"].as_u64()), (Some(r.into()), Some(e.counts.draws.into()), Some(b.into())));
+        assert_eq!(
+            (g["red"].as_u64(), g["draws"].as_u64(), g["black"].as_u64()),
+            (Some(r.into()), Some(e.counts.draws.into()), Some(b.into()))
+        );
         match (g["score"].as_f64(), e.counts.score()) {
             (Some(a), Some(b)) => assert!((a - b).abs() < 1e-12, "{a} {b}"),
             (a, b) => assert_eq!(a, b),
@@ -51,7 +54,10 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
         td += u64::from(e.counts.draws);
         tb += u64::from(b);
     }
-    assert_eq!((v["book"]["red"].as_u64(), v["book"]["draws"].as_u64(), v["book"]["black"].as_u64()), (Some(tr), Some(td), Some(tb)));
+    assert_eq!(
+        (v["book"]["red"].as_u64(), v["book"]["draws"].as_u64(), v["book"]["black"].as_u64()),
+        (Some(tr), Some(td), Some(tb))
+    );
     assert_eq!(v["legal"].as_array().map(Vec::len), Some(pos.moves().len()));
     v
 }
@@ -107,7 +113,8 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
     assert_eq!(v["wdl"], value.wdl.name(), "{fen}");
     assert_eq!(v["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{fen}");
     assert_eq!(v["by_rule"].as_bool(), Some(value != plain));
-    let best: Vec<String> = tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
+    let best: Vec<String> =
+        tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
     assert_eq!(v["best"], serde_json::json!(best));
     let moves = tb.move_values_with(&pos, rules).expect("moves").expect("covered");
     let plain_moves = tb.move_values(&pos).expect("moves").expect("covered");
@@ -167,7 +174,9 @@ fn a_value_decided_by_the_asian_rules_is_marked() {
                     for turn in [qiku::Color::Red, qiku::Color::Black] {
                         setup.turn = turn;
                         let Ok(pos) = Position::from_setup(&setup) else { continue };
-                        let (Ok(Some(a)), Ok(Some(p))) = (tb.probe_with(&pos, Rules::Asian), tb.probe(&pos)) else { continue };
+                        let (Ok(Some(a)), Ok(Some(p))) = (tb.probe_with(&pos, Rules::Asian), tb.probe(&pos)) else {
+                            continue;
+                        };
                         if a != p {
                             found = Some(pos);
                             break 'search;
@@ -235,7 +244,10 @@ fn pages_and_assets_are_served_and_nothing_else() {
     }
     let (_, info) = get_json(srv.addr, "/api/info");
     assert_eq!(info["books"], serde_json::json!(["ccpd.qbk"]));
-    assert_eq!(info["tables"].as_u64(), Some(qiku::tablebase::Tablebases::open(&fixtures().tables).expect("tb").usable_tables().len() as u64));
+    assert_eq!(
+        info["tables"].as_u64(),
+        Some(qiku::tablebase::Tablebases::open(&fixtures().tables).expect("tb").usable_tables().len() as u64)
+    );
     assert_eq!(info["engine"], false);
 }
 
@@ -253,7 +265,8 @@ fn tables_list_and_statistics() {
     let tb = Tablebases::open(&fixtures().tables).expect("tables");
     let file = tb.table("KRvKN".parse().expect("material")).expect("open").expect("present");
     for side in 0..2 {
-        let h: Vec<u64> = s["histogram"][side].as_array().expect("histogram").iter().map(|x| x.as_u64().unwrap_or(0)).collect();
+        let h: Vec<u64> =
+            s["histogram"][side].as_array().expect("histogram").iter().map(|x| x.as_u64().unwrap_or(0)).collect();
         let c = file.header.counts[side];
         assert_eq!(h.iter().sum::<u64>(), c.wins + c.losses, "the histogram counts every decided position");
         assert_eq!(h.len() as u64, c.max_dtm + 1);

@@ -75,7 +75,8 @@ async fn session(port: u16, chromium: &Path, profile: &Path, width: u32, height:
     let mut options = json!({ "binary": chromium, "args": args });
     if width < 500 {
         // Headless Chromium keeps windows at least 500 pixels wide: emulate the phone's screen.
-        options["mobileEmulation"] = json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } });
+        options["mobileEmulation"] =
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } });
     }
     let mut caps = serde_json::Map::new();
     caps.insert("goog:chromeOptions".into(), options);
@@ -113,7 +114,9 @@ async fn rows(c: &Client) -> Vec<(String, String, String)> {
     v.as_array()
         .expect("rows")
         .iter()
-        .map(|r| (r[0].as_str().unwrap_or("").into(), r[1].as_str().unwrap_or("").into(), r[3].as_str().unwrap_or("").into()))
+        .map(|r| {
+            (r[0].as_str().unwrap_or("").into(), r[1].as_str().unwrap_or("").into(), r[3].as_str().unwrap_or("").into())
+        })
         .collect()
 }
 
@@ -149,11 +152,21 @@ async fn screenshot(c: &Client, name: &str) {
 }
 
 async fn click_square(c: &Client, sq: &str) {
-    c.find(Locator::Css(&format!("g.piece[data-square='{sq}']"))).await.expect("a piece there").click().await.expect("click");
+    c.find(Locator::Css(&format!("g.piece[data-square='{sq}']")))
+        .await
+        .expect("a piece there")
+        .click()
+        .await
+        .expect("click");
 }
 
 async fn click_target(c: &Client, mv: &str) {
-    c.find(Locator::Css(&format!("circle.target[data-move='{mv}']"))).await.expect("a target").click().await.expect("click");
+    c.find(Locator::Css(&format!("circle.target[data-move='{mv}']")))
+        .await
+        .expect("a target")
+        .click()
+        .await
+        .expect("click");
 }
 
 async fn wait_ply(c: &Client, ply: usize) {
@@ -192,7 +205,12 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
             click_square(&c, &iccs[..2]).await;
             click_target(&c, &iccs).await;
         } else {
-            c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{iccs}']"))).await.expect("a row").click().await.expect("click");
+            c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{iccs}']")))
+                .await
+                .expect("a row")
+                .click()
+                .await
+                .expect("click");
         }
         wait_ply(&c, ply + 1).await;
         line.push(iccs);
@@ -210,7 +228,15 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     // The notation switch.
     for n in ["wxf", "iccs", "chinese"] {
         c.find(Locator::Id("notation")).await.expect("select").select_by_value(n).await.expect("select");
-        wait_js(&c, &format!("return document.querySelector('#explorer tbody tr td').textContent === {}", json!(after["moves"][0][n])), n).await;
+        wait_js(
+            &c,
+            &format!(
+                "return document.querySelector('#explorer tbody tr td').textContent === {}",
+                json!(after["moves"][0][n])
+            ),
+            n,
+        )
+        .await;
         check_rows(&c, &after, n).await;
         let played = js(&c, "return [...document.querySelectorAll('#played .ply')].map(b => b.textContent)").await;
         let want: Vec<&Value> = after["played"].as_array().expect("played").iter().map(|m| &m[n]).collect();
@@ -222,7 +248,12 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     body.send_keys("\u{E012}").await.expect("ArrowLeft");
     wait_ply(&c, 4).await;
     let four = api(srv, "startpos", &refs[..4]);
-    wait_js(&c, &format!("return document.getElementById('fen').value === {}", json!(four["fen"])), "the position after four plies").await;
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(four["fen"])),
+        "the position after four plies",
+    )
+    .await;
     check_rows(&c, &four, "chinese").await;
     body.send_keys("\u{E014}").await.expect("ArrowRight");
     wait_ply(&c, 5).await;
@@ -237,7 +268,16 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     wait_js(&c, "return !!document.querySelector('#position .tb')", "the table value").await;
     let tb_text = c.find(Locator::Css("#position .tb")).await.expect("value").text().await.expect("text");
     let v = &table["tablebase"];
-    assert!(tb_text.contains(if v["wdl"] == "win" { "wins" } else if v["wdl"] == "loss" { "loses" } else { "draw" }), "{tb_text} vs {v}");
+    assert!(
+        tb_text.contains(if v["wdl"] == "win" {
+            "wins"
+        } else if v["wdl"] == "loss" {
+            "loses"
+        } else {
+            "draw"
+        }),
+        "{tb_text} vs {v}"
+    );
     check_rows(&c, &table, "chinese").await;
     for (row, m) in rows(&c).await.iter().zip(table["moves"].as_array().expect("moves")) {
         let t = &m["tablebase"];
@@ -255,16 +295,31 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     screenshot(&c, &format!("table-{label}")).await;
     // Play the table's best move: the value now is the other side's.
     let best = table["moves"][0]["iccs"].as_str().expect("best move").to_string();
-    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{best}']"))).await.expect("row").click().await.expect("click");
+    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{best}']")))
+        .await
+        .expect("row")
+        .click()
+        .await
+        .expect("click");
     wait_ply(&c, 1).await;
     let next = api(srv, fen, &[&best]);
-    wait_js(&c, &format!("return document.querySelector('#position .tb')?.dataset.wdl === {}", json!(next["tablebase"]["wdl"])), "the value after the move").await;
+    wait_js(
+        &c,
+        &format!("return document.querySelector('#position .tb')?.dataset.wdl === {}", json!(next["tablebase"]["wdl"])),
+        "the value after the move",
+    )
+    .await;
 
     // The URL names the position: opening it shows the same.
     let href = js(&c, "return location.href").await.as_str().expect("href").to_string();
     c.goto("about:blank").await.expect("blank");
     c.goto(&href).await.expect("the shared URL");
-    wait_js(&c, &format!("return document.getElementById('fen').value === {}", json!(next["fen"])), "the shared position").await;
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(next["fen"])),
+        "the shared position",
+    )
+    .await;
 
     // The tables page: a table's statistics and its histogram.
     c.goto(&format!("{base}/tables")).await.expect("tables page");
@@ -285,7 +340,9 @@ async fn the_page_in_headless_chromium() {
         return;
     };
     if !Path::new("/usr/share/fonts/opentype/noto").exists() {
-        println!("note: fonts-noto-cjk is not installed: the notation text will show as boxes (the pieces need no font)");
+        println!(
+            "note: fonts-noto-cjk is not installed: the notation text will show as boxes (the pieces need no font)"
+        );
     }
     let srv = tokio::task::spawn_blocking(|| server(options())).await.expect("server");
     let (_driver, port) = start_driver(&driver);

@@ -84,7 +84,9 @@ fn sojourners_parse(body: &[u8]) -> Result<Vec<ClientMove>, String> {
                 // Integer.parseInt: no trimming; a sign and digits only.
                 "score" => m.score = kvs.get(1).ok_or("no value")?.parse().map_err(|e| format!("parseInt: {e}"))?,
                 "winrate" => {
-                    m.winrate = Some(java_trim(kvs.get(1).ok_or("no value")?).parse().map_err(|e| format!("parseDouble: {e}"))?)
+                    m.winrate = Some(
+                        java_trim(kvs.get(1).ok_or("no value")?).parse().map_err(|e| format!("parseDouble: {e}"))?,
+                    )
                 }
                 "note" => {
                     let n = kvs.get(1).ok_or("no value")?;
@@ -149,7 +151,8 @@ fn query(srv: &qiku_serve::Running, action: &str, fen: &str, extra: &str) -> Vec
 
 fn query_json(srv: &qiku_serve::Running, action: &str, fen: &str, extra: &str) -> Value {
     let body = query(srv, action, fen, &format!("{extra}&json=1"));
-    let v: Value = serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{action}: {e}: {}", String::from_utf8_lossy(&body)));
+    let v: Value =
+        serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{action}: {e}: {}", String::from_utf8_lossy(&body)));
     assert!(ccdblib_accepts(action, &v), "ccdblib rejects {action}: {v}");
     v
 }
@@ -178,8 +181,13 @@ fn check_book_position(srv: &qiku_serve::Running, book: &Book, pos: &Position) {
     let xq = xqmagic_parse(&body).expect("XQMagic parses it").expect("moves");
     let sj = sojourners_parse(&body).expect("sojourners parses it");
     let js = query_json(srv, "queryall", &fen, "");
-    let js_moves: Vec<String> = js["moves"].as_array().expect("moves").iter().map(|m| m["uci"].as_str().expect("uci").to_string()).collect();
-    for got in [xq.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(), sj.iter().map(|m| m.mv.clone()).collect(), js_moves.clone()] {
+    let js_moves: Vec<String> =
+        js["moves"].as_array().expect("moves").iter().map(|m| m["uci"].as_str().expect("uci").to_string()).collect();
+    for got in [
+        xq.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+        sj.iter().map(|m| m.mv.clone()).collect(),
+        js_moves.clone(),
+    ] {
         let mut g = got.clone();
         g.sort();
         assert_eq!(g, sorted_expected, "the book's moves (qiku-book probe) at {fen}");
@@ -246,7 +254,13 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
     let pos = Position::from_fen(fen).expect("fen");
     let values = tb.move_values_with(&pos, Rules::Asian).expect("probe").expect("covered");
     let plain = tb.move_values(&pos).expect("probe").expect("covered");
-    let best: Vec<String> = tb.best_moves_with(&pos, Rules::Asian).expect("probe").expect("covered").iter().map(|m| m.to_string()).collect();
+    let best: Vec<String> = tb
+        .best_moves_with(&pos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
     let own = tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered");
 
     let body = query(srv, "queryall", fen, "");
@@ -278,12 +292,19 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
     assert_eq!(jb["egtb"], egtb);
 
     let jp = query_json(srv, "querypv", fen, "");
-    let line: Vec<String> = jp["pv"].as_array().expect("pv").iter().map(|m| m.as_str().expect("move").to_string()).collect();
+    let line: Vec<String> =
+        jp["pv"].as_array().expect("pv").iter().map(|m| m.as_str().expect("move").to_string()).collect();
     assert_eq!(line[0], egtb);
     // Each move of the line is one of the tables' best moves where it is played.
     let mut p = pos.clone();
     for m in &line {
-        let best_here: Vec<String> = tb.best_moves_with(&p, Rules::Asian).expect("probe").expect("covered").iter().map(|m| m.to_string()).collect();
+        let best_here: Vec<String> = tb
+            .best_moves_with(&p, Rules::Asian)
+            .expect("probe")
+            .expect("covered")
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         assert!(best_here.contains(m), "{m} in {best_here:?}");
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }

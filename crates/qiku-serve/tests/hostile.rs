@@ -79,13 +79,20 @@ fn raw_http_abuse_is_refused() {
         (b"HELLO THERE\r\n\r\n".to_vec(), "garbage"),
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03".to_vec(), "TLS hello"),
         // Writes are not served.
-        (b"POST /api/explore HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(), "POST"),
+        (
+            b"POST /api/explore HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(),
+            "POST",
+        ),
         (b"DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "DELETE"),
     ];
     for (bytes, what) in &cases {
         let (resp, took) = raw(srv.addr, bytes);
         let status = status_of(&resp);
-        assert!(resp.is_empty() || (400..500).contains(&status), "{what}: {}", String::from_utf8_lossy(&resp[..resp.len().min(200)]));
+        assert!(
+            resp.is_empty() || (400..500).contains(&status),
+            "{what}: {}",
+            String::from_utf8_lossy(&resp[..resp.len().min(200)])
+        );
         assert!(took < Duration::from_secs(5), "{what}: {took:?}");
         still_serves(&srv);
     }
@@ -105,7 +112,8 @@ fn path_traversal_reaches_no_file() {
         "/src/lib.rs",
         "/tables/../Cargo.toml",
     ] {
-        let (resp, _) = raw(srv.addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        let (resp, _) =
+            raw(srv.addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
         let status = status_of(&resp);
         let text = String::from_utf8_lossy(&resp);
         assert!((400..500).contains(&status), "{path}: {status}");

@@ -79,7 +79,8 @@ pub fn split_response(buf: &[u8]) -> (u16, String, Vec<u8>) {
         let mut rest = &body[..];
         loop {
             let line_end = rest.windows(2).position(|w| w == b"\r\n").expect("a chunk size");
-            let size = usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).expect("hex").trim(), 16).expect("hex");
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).expect("hex").trim(), 16).expect("hex");
             if size == 0 {
                 break;
             }
@@ -104,5 +105,8 @@ pub fn enc(s: &str) -> String {
 /// GET returning JSON (panics on a non-JSON body).
 pub fn get_json(addr: std::net::SocketAddr, target: &str) -> (u16, serde_json::Value) {
     let (status, _, body) = get(addr, target);
-    (status, serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{target}: {e}: {}", String::from_utf8_lossy(&body))))
+    (
+        status,
+        serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{target}: {e}: {}", String::from_utf8_lossy(&body))),
+    )
 }
