@@ -12,6 +12,7 @@ const state = {
   moves: [],
   ply: 0,
   notation: localStorage.getItem("qiku-notation") || "chinese",
+  rules: "asian",
   data: null,
   engine: false,
   seq: 0,
@@ -25,6 +26,7 @@ function readUrl() {
   if (q.get("moves")) state.moves = q.get("moves").split(/[ ,]+/).filter(Boolean);
   state.ply = q.has("ply") ? Math.max(0, Math.min(state.moves.length, Number(q.get("ply")) || 0)) : state.moves.length;
   if (["chinese", "wxf", "iccs"].includes(q.get("n"))) state.notation = q.get("n");
+  if (q.get("rules") === "plain") state.rules = "plain";
 }
 
 function writeUrl() {
@@ -33,6 +35,7 @@ function writeUrl() {
   if (state.moves.length) q.set("moves", state.moves.join(","));
   if (state.ply !== state.moves.length) q.set("ply", String(state.ply));
   if (state.notation !== "chinese") q.set("n", state.notation);
+  if (state.rules !== "asian") q.set("rules", state.rules);
   const s = q.toString();
   history.replaceState(null, "", s ? `?${s}` : location.pathname);
 }
@@ -75,7 +78,7 @@ function bar(t) {
 async function refresh() {
   const seq = ++state.seq;
   writeUrl();
-  const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" ") });
+  const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" "), rules: state.rules });
   let data;
   try {
     const r = await fetch(`/api/explore?${q}`);
@@ -238,6 +241,11 @@ function setup() {
     localStorage.setItem("qiku-notation", state.notation);
     writeUrl();
     if (state.data) render();
+  });
+  $("rules").value = state.rules;
+  $("rules").addEventListener("change", (e) => {
+    state.rules = e.target.value;
+    refresh();
   });
   $("first").addEventListener("click", () => go(0));
   $("back").addEventListener("click", () => go(state.ply - 1));

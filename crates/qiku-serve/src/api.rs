@@ -396,14 +396,14 @@ pub async fn chessdb(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
     let json = p.get("json").is_some_and(|j| chessdb::is_true(j));
     let reply = match chessdb::answer(&st, &p) {
         Ok(r) => r,
-        Err((pos, action, ban)) => {
+        Err(q) => {
             let Ok(permit) = st.searches.clone().try_acquire_owned() else {
                 return Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy; retry shortly".into()));
             };
             let st2 = st.clone();
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                chessdb::engine_reply(&st2, &pos, &action, &ban)
+                chessdb::engine_reply(&st2, &q.pos, &q.action, &q.ban)
             })
             .await
             .map_err(|e| internal(format!("search failed: {e}")))?

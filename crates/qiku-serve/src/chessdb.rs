@@ -251,7 +251,7 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
             rest.push(mv);
         }
     }
-    rest.sort_by(|a, b| b.rank.cmp(&a.rank));
+    rest.sort_by_key(|m| std::cmp::Reverse(m.rank));
     out.extend(rest);
     out
 }
@@ -363,9 +363,20 @@ fn no_move_status(pos: &Pos) -> &'static str {
     }
 }
 
-/// Answers one request from the tables and books; `Err(pos)` when the engine must be asked
-/// (nothing else knows the position, and the action needs a move or a score).
-pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, (Pos, String, Vec<String>)> {
+/// A request only the engine can answer.
+#[derive(Debug)]
+pub struct EngineQuery {
+    /// The position.
+    pub pos: Pos,
+    /// The action.
+    pub action: String,
+    /// Banned moves.
+    pub ban: Vec<String>,
+}
+
+/// Answers one request from the tables and books; `Err` when the engine must be asked (nothing
+/// else knows the position, and the engine is on).
+pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, Box<EngineQuery>> {
     let Some(board) = params.get("board").filter(|b| !b.is_empty()) else { return Ok(Reply::Empty) };
     let action = params.get("action").map(String::as_str).unwrap_or("");
     let Some(pos) = parse_board(board) else { return Ok(Reply::Status("invalid board")) };
@@ -389,7 +400,7 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     };
     let Some(found) = found else {
         if state.engine {
-            return Err((pos, action.to_string(), ban));
+            return Err(Box::new(EngineQuery { pos, action: action.to_string(), ban }));
         }
         return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status("unknown") });
     };

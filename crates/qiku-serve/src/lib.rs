@@ -16,6 +16,7 @@ pub mod adapter;
 pub mod api;
 mod assets;
 pub mod chessdb;
+pub mod cli;
 mod server;
 
 use adapter::{Books, TableRules, Tables};

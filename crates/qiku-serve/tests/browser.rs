@@ -310,6 +310,13 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     )
     .await;
 
+    // The engine's line on request.
+    c.find(Locator::Id("analyze")).await.expect("the engine button").click().await.expect("click");
+    wait_js(&c, "return /depth \\d+/.test(document.getElementById('engine-out').textContent)", "the engine's line")
+        .await;
+    let line = c.find(Locator::Id("engine-out")).await.expect("out").text().await.expect("text");
+    assert!(line.contains("mate") || line.contains("depth"), "{line}");
+
     // The URL names the position: opening it shows the same.
     let href = js(&c, "return location.href").await.as_str().expect("href").to_string();
     c.goto("about:blank").await.expect("blank");
@@ -344,7 +351,13 @@ async fn the_page_in_headless_chromium() {
             "note: fonts-noto-cjk is not installed: the notation text will show as boxes (the pieces need no font)"
         );
     }
-    let srv = tokio::task::spawn_blocking(|| server(options())).await.expect("server");
+    let srv = tokio::task::spawn_blocking(|| {
+        let mut o = options();
+        o.engine = true;
+        server(o)
+    })
+    .await
+    .expect("server");
     let (_driver, port) = start_driver(&driver);
     run_width(&srv, port, &chromium, "desktop", 1280, 900).await;
     run_width(&srv, port, &chromium, "phone", 390, 844).await;
