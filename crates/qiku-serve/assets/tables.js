@@ -51,11 +51,11 @@ async function detail(material) {
   const h = document.createElement("h2");
   h.textContent = s.material;
   box.appendChild(h);
-  const rows = [["Red to move, plain", s.plain[0]], ["Black to move, plain", s.plain[1]]];
-  if (s.asian) rows.push(["Red to move, Asian rules", s.asian[0]], ["Black to move, Asian rules", s.asian[1]]);
+  const rows = [["red, plain", s.plain[0]], ["black, plain", s.plain[1]]];
+  if (s.asian) rows.push(["red, Asian", s.asian[0]], ["black, Asian", s.asian[1]]);
   const t = document.createElement("table");
   t.className = "tables";
-  t.innerHTML = "<thead><tr><th></th><th>legal</th><th>wins</th><th>draws</th><th>losses</th><th>longest</th></tr></thead>";
+  t.innerHTML = "<thead><tr><th>to move, rules</th><th>legal</th><th>wins</th><th>draws</th><th>losses</th><th>longest</th></tr></thead>";
   const tb = document.createElement("tbody");
   for (const [name, c] of rows) {
     const tr = document.createElement("tr");
@@ -67,7 +67,10 @@ async function detail(material) {
     tb.appendChild(tr);
   }
   t.appendChild(tb);
-  box.appendChild(t);
+  const wrap = document.createElement("div");
+  wrap.className = "scroll";
+  wrap.appendChild(t);
+  box.appendChild(wrap);
   const p = document.createElement("p");
   if (s.decided_by_rule) p.textContent = `Decided only by the Asian rules: ${fmt(s.decided_by_rule[0])} (red to move), ${fmt(s.decided_by_rule[1])} (black to move). `;
   if (s.longest) {
@@ -91,7 +94,7 @@ async function main() {
     const cells = [t.material, wdl(t.red), wdl(t.black), String(Math.max(t.red.max_dtm, t.black.max_dtm)), t.has_rules ? "yes" : "no", `${(t.file_bytes / 1024).toFixed(1)} KiB`];
     cells.forEach((v, i) => {
       const td = document.createElement("td");
-      if (i >= 4) td.className = "opt";
+      if (i >= 3) td.className = "opt";
       td.textContent = v;
       tr.appendChild(td);
     });
