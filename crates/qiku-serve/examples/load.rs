@@ -89,6 +89,19 @@ async fn client(
     (lat, errors)
 }
 
+/// CPU seconds (user + system) this process has used so far, from /proc (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which is in parentheses): utime and stime are the 12th and
+    // 13th of them, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+    match (f.get(10), f.get(11)) {
+        (Some(u), Some(s)) => (u + s) as f64 / 100.0,
+        _ => 0.0,
+    }
+}
+
 fn main() {
     let clients: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let seconds: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(10);
@@ -96,13 +109,16 @@ fn main() {
     options.limits.max_connections = clients * 2;
     let srv = common::server(options);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("a runtime");
+    let mut cpu_at_start = 0.0;
     let (lat, errors) = rt.block_on(async {
         let stop = Arc::new(AtomicBool::new(false));
         let warm = Duration::from_secs(1);
         let measure_from = Instant::now() + warm;
         let tasks: Vec<_> =
             (0..clients).map(|id| tokio::spawn(client(srv.addr, id, stop.clone(), measure_from))).collect();
-        tokio::time::sleep(warm + Duration::from_secs(seconds)).await;
+        tokio::time::sleep(warm).await;
+        cpu_at_start = cpu_seconds();
+        tokio::time::sleep(Duration::from_secs(seconds)).await;
         stop.store(true, Ordering::Relaxed);
         let mut lat = Vec::new();
         let mut errors = 0;
@@ -113,6 +129,7 @@ fn main() {
         }
         (lat, errors)
     });
+    let cpu = cpu_seconds() - cpu_at_start;
     let mut lat = lat;
     lat.sort_unstable();
     let pct = |p: f64| {
@@ -127,4 +144,11 @@ fn main() {
         pct(0.99),
         lat.last().copied().unwrap_or(0) as f64 / 1000.0
     );
+    if cpu > 0.0 && !lat.is_empty() {
+        println!(
+            "CPU: {cpu:.1} s over {seconds} s ({:.2} cores), {:.0} us of CPU a request, server and clients together",
+            cpu / seconds as f64,
+            1e6 * cpu / lat.len() as f64
+        );
+    }
 }

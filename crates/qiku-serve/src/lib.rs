@@ -95,7 +95,7 @@ impl Default for Limits {
             max_movetime_ms: 5000,
             chessdb_movetime_ms: 1000,
             hash_mib: 16,
-            max_stats_entries: 200_000_000,
+            max_stats_entries: 50_000_000,
         }
     }
 }
