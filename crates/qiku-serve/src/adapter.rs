@@ -182,6 +182,11 @@ impl Books {
         Ok(Books { books, recent })
     }
 
+    /// Adds a source of recent games (a book's, once books keep them; tests use their own).
+    pub fn add_recent_games(&mut self, source: Box<dyn RecentGames>) {
+        self.recent.push(source);
+    }
+
     /// No book.
     pub fn none() -> Books {
         Books { books: Vec::new(), recent: Vec::new() }

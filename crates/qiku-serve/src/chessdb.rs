@@ -35,8 +35,11 @@ pub struct CdbMove {
 /// What a request is answered with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// No output (no board, or an action without a required parameter).
+    /// No output at all (no board).
     Empty,
+    /// An empty reply: the NUL alone, or `{}` (an unknown action, or `queryrule` without
+    /// `movelist`), as ChessDB.
+    Blank,
     /// A status word alone: `unknown`, `checkmate`, `stalemate`, `nobestmove`, `invalid board`,
     /// `invalid movelist`.
     Status(&'static str),
@@ -88,6 +91,7 @@ impl Reply {
         }
         let body = match self {
             Reply::Empty => return String::new(),
+            Reply::Blank => String::new(),
             Reply::Status(s) => s.to_string(),
             Reply::Moves(moves) => moves
                 .iter()
@@ -113,6 +117,7 @@ impl Reply {
         let ok = |rest: String| format!("{{\"status\":\"ok\",{rest}}}");
         match self {
             Reply::Empty => String::new(),
+            Reply::Blank => "{}".into(),
             Reply::Status(s) => format!("{{\"status\":{}}}", enc(s)),
             Reply::Moves(moves) => {
                 let list: Vec<JsonMove> = moves
@@ -385,7 +390,7 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
         return Ok(rule_reply(&pos, params));
     }
     if !matches!(action, "queryall" | "querybest" | "query" | "querypv" | "queryscore") {
-        return Ok(Reply::Empty);
+        return Ok(Reply::Blank);
     }
     let wants_move = matches!(action, "querybest" | "query");
     if adapter::legal_moves(&pos).is_empty() {
@@ -460,7 +465,7 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
 /// `queryrule`: `movelist` (ICCS moves separated by `|`) played from the board, then every legal
 /// move's verdict under the repetition rules once its position has occurred `reptimes` times.
 fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
-    let Some(list) = params.get("movelist").filter(|l| !l.is_empty()) else { return Reply::Empty };
+    let Some(list) = params.get("movelist").filter(|l| !l.is_empty()) else { return Reply::Blank };
     let moves: Vec<&str> = list.split('|').collect();
     if moves.len() >= 2047 {
         return Reply::Status("invalid movelist");

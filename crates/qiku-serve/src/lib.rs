@@ -204,6 +204,11 @@ pub fn start(options: Options) -> Result<Running, ServeError> {
     server::start(state, SocketAddr::new(options.bind, options.port))
 }
 
+/// Starts a server over already opened data (see [`load`]) on a thread of its own.
+pub fn start_with(state: AppState, addr: SocketAddr) -> Result<Running, ServeError> {
+    server::start(Arc::new(state), addr)
+}
+
 /// The router: pages, assets, API and the ChessDB endpoint.
 pub fn router(state: Arc<AppState>) -> axum::Router {
     use axum::routing::get;

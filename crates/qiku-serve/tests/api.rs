@@ -304,3 +304,35 @@ fn the_engine_answers_within_its_bounds() {
     let (status, _) = get_json(srv.addr, "/api/analyze?movetime=999999");
     assert_eq!(status, 400);
 }
+
+/// A source of recent games that knows one game through the start position.
+struct OneGame;
+
+impl qiku_serve::adapter::RecentGames for OneGame {
+    fn recent_games(&self, pos: &Position) -> Result<Vec<qiku_serve::adapter::RecentGame>, String> {
+        let game = qiku_serve::adapter::RecentGame {
+            red: "Red player".into(),
+            black: "Black player".into(),
+            event: "Test event".into(),
+            date: "2024.05.01".into(),
+            result: "1-0".into(),
+            moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
+        };
+        Ok(if *pos == Position::startpos() { vec![game] } else { Vec::new() })
+    }
+}
+
+#[test]
+fn recent_games_reach_the_explorer() {
+    let o = options();
+    let mut state = qiku_serve::load(&o).expect("data");
+    state.books.add_recent_games(Box::new(OneGame));
+    let srv = qiku_serve::start_with(state, std::net::SocketAddr::new(o.bind, 0)).expect("server");
+    let (_, v) = get_json(srv.addr, "/api/explore");
+    let games = v["recent_games"].as_array().expect("recent games");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["red"], "Red player");
+    assert_eq!(games[0]["moves"], serde_json::json!(["h2e2", "h9g7", "h0g2"]));
+    let (_, v) = get_json(srv.addr, "/api/explore?moves=h2e2");
+    assert_eq!(v["recent_games"], serde_json::json!([]));
+}

@@ -358,9 +358,14 @@ fn status_words_and_the_nul() {
     // No board: no reply at all, as ChessDB.
     let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
     assert_eq!((status, body.len()), (200, 0));
+    // An action this server does not know, and queryrule without a movelist: the empty reply
+    // (ccdblib reads `{}` from queryrule as "invalid movelist").
+    let start = Position::startpos().fen();
+    assert_eq!(text("queue", &start), "\0");
+    assert_eq!(query(&srv, "queryrule", &start, "&json=1"), b"{}");
     // JSON replies carry no NUL.
-    let body = query(&srv, "queryall", "startpos", "&json=1");
-    assert!(!body.contains(&0u8));
+    let body = query(&srv, "queryall", &start, "&json=1");
+    assert!(body.starts_with(b"{\"status\":\"ok\",\"moves\":[") && !body.contains(&0u8));
 }
 
 #[test]
