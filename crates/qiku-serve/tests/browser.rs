@@ -169,6 +169,35 @@ async fn click_target(c: &Client, mv: &str) {
         .expect("click");
 }
 
+/// Drags the piece of `mv`'s first square to its second with the mouse (WebDriver actions).
+async fn drag(c: &Client, mv: &str) {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+    let svg = c.find(Locator::Css("#board svg")).await.expect("the board");
+    let width = js(c, "return document.querySelector('#board svg').getBoundingClientRect().width").await;
+    // The board's drawing: 948 x 1048 units, squares 100 apart from (74, 74); offsets are from
+    // the element's centre.
+    let scale = width.as_f64().expect("a width") / 948.0;
+    let offset = |sq: &str| {
+        let b = sq.as_bytes();
+        let (f, r) = (f64::from(b[0] - b'a'), f64::from(b[1] - b'0'));
+        (((74.0 + 100.0 * f - 474.0) * scale).round(), ((74.0 + 100.0 * (9.0 - r) - 524.0) * scale).round())
+    };
+    let ((fx, fy), (tx, ty)) = (offset(&mv[..2]), offset(&mv[2..4]));
+    let step = |x: f64, y: f64, ms: u64| PointerAction::MoveToElement {
+        element: svg.clone(),
+        duration: Some(Duration::from_millis(ms)),
+        x,
+        y,
+    };
+    let actions = MouseActions::new("mouse".into())
+        .then(step(fx, fy, 0))
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(step(((fx + tx) / 2.0).round(), ((fy + ty) / 2.0).round(), 150))
+        .then(step(tx, ty, 150))
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    c.perform_actions(actions).await.expect("a drag");
+}
+
 async fn wait_ply(c: &Client, ply: usize) {
     wait_js(
         c,
@@ -194,16 +223,19 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     assert_eq!(pieces, 32, "32 pieces drawn with their outlines");
     screenshot(&c, &format!("start-{label}")).await;
 
-    // Five moves: two by clicking the board (piece, then its target), three from the table.
+    // Five moves: one by clicking the board (piece, then its target), one by dragging the piece,
+    // three from the table.
     let book = qiku::book::Book::open(&fixtures().book).expect("book");
     let mut line: Vec<String> = Vec::new();
     let mut pos = qiku::Position::startpos();
     for ply in 0..5 {
         let m = book.probe(&pos)[0].mv;
         let iccs = m.to_string();
-        if ply < 2 {
+        if ply == 0 {
             click_square(&c, &iccs[..2]).await;
             click_target(&c, &iccs).await;
+        } else if ply == 1 {
+            drag(&c, &iccs).await;
         } else {
             c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{iccs}']")))
                 .await
