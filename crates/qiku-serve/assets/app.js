@@ -14,6 +14,8 @@ const state = {
   notation: localStorage.getItem("qiku-notation") || "chinese",
   rules: "asian",
   data: null,
+  // The names of the line's moves met so far (kept when stepping back), by ply.
+  names: [],
   engine: false,
   seq: 0,
 };
@@ -92,6 +94,7 @@ async function refresh() {
   }
   if (seq !== state.seq) return;
   state.data = data;
+  data.played.forEach((m, i) => { state.names[i] = m; });
   render();
 }
 
@@ -181,7 +184,10 @@ function render() {
     played.appendChild(b);
   };
   d.played.forEach((m, i) => item(i, name(m), i === state.ply - 1 ? "current" : ""));
-  for (let i = d.played.length; i < state.moves.length; i++) item(i, state.moves[i], "future");
+  for (let i = d.played.length; i < state.moves.length; i++) {
+    const known = state.names[i] && state.names[i].iccs === state.moves[i];
+    item(i, known ? name(state.names[i]) : state.moves[i], "future");
+  }
 
   const recent = $("recent");
   recent.replaceChildren();
@@ -191,6 +197,7 @@ function render() {
     li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
     li.addEventListener("click", () => {
       state.start = START;
+      state.names = [];
       state.moves = g.moves.slice();
       state.ply = Math.min(state.ply, state.moves.length);
       refresh();
@@ -256,6 +263,7 @@ function setup() {
   $("fenform").addEventListener("submit", (e) => {
     e.preventDefault();
     state.start = $("fen").value.trim() || START;
+    state.names = [];
     state.moves = [];
     state.ply = 0;
     refresh();

@@ -279,6 +279,9 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     let body = c.find(Locator::Css("body")).await.expect("body");
     body.send_keys("\u{E012}").await.expect("ArrowLeft");
     wait_ply(&c, 4).await;
+    // The fifth move, now ahead, keeps its name in the move list.
+    let ahead = js(&c, "return document.querySelector('#played .ply.future')?.textContent").await;
+    assert_eq!(ahead, after["played"][4]["chinese"]);
     let four = api(srv, "startpos", &refs[..4]);
     wait_js(
         &c,
