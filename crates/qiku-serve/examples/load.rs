@@ -92,11 +92,12 @@ async fn client(
 /// CPU seconds (user + system) this process has used so far, from /proc (Linux; 0 elsewhere).
 fn cpu_seconds() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
-    // Fields after the command name (which is in parentheses): utime and stime are the 12th and
-    // 13th of them, in clock ticks (100 a second on Linux).
+    // utime and stime are in clock ticks, 100 a second on Linux.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<u64> = rest.split_whitespace().filter_map(|x| x.parse().ok()).collect();
-    match (f.get(10), f.get(11)) {
+    // After the name: state, ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt, majflt,
+    // cmajflt, utime, stime.
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    match (f.get(11).and_then(|u| u.parse::<u64>().ok()), f.get(12).and_then(|s| s.parse::<u64>().ok())) {
         (Some(u), Some(s)) => (u + s) as f64 / 100.0,
         _ => 0.0,
     }
