@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 fn find_binary(var: &str, names: &[&str]) -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(var) {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
     }
     let path = std::env::var_os("PATH")?;
     names.iter().flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n))).find(|p| p.is_file())
