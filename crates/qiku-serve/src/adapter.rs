@@ -5,7 +5,7 @@
 use qiku::book::{Book, Verify};
 use qiku::engine::{time::Limits, Engine, Score};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
-use qiku::tablebase::{driver, file_name, Material, Rules, Tablebases, TbValue, Wdl};
+use qiku::tablebase::{driver, file_name, Material, Rules, Tablebases, TbValue};
 use qiku::{Color, Game, Move, Position};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -337,6 +337,9 @@ pub struct TableStats {
     pub longest: Option<(String, u64)>,
 }
 
+/// The largest distance a table stores (larger codes are reserved).
+const MAX_DTM: u16 = qiku::tablebase::value::MAX_DTM_U16;
+
 /// The opened tables.
 pub struct Tables {
     tb: Option<Tablebases>,
@@ -436,11 +439,11 @@ impl Tables {
         for (side, hist) in histogram.iter_mut().enumerate() {
             let values = &table.values[side * per as usize..(side + 1) * per as usize];
             for (i, &code) in values.iter().enumerate() {
-                let Some(v) = TbValue::from_code(code) else { continue };
-                if v.wdl == Wdl::Draw {
-                    continue;
-                }
-                let d = v.dtm.plies() as usize;
+                // Stored codes: 0 a draw, 1 an illegal placement, 2 + d decided at distance d
+                // (odd: the side to move wins); above the largest distance, reserved.
+                let Some(d) = qiku::tablebase::value::dtm_of(code).filter(|&d| d <= MAX_DTM) else { continue };
+                let d = usize::from(d);
+                let win = d % 2 == 1;
                 let kp = i as u64 / layout.group_span;
                 let (rk, bk) = layout.king_pairs[kp as usize];
                 let w = if qiku::tablebase::index::kings_symmetric(rk, bk) { 1 } else { 2 };
@@ -448,7 +451,7 @@ impl Tables {
                     hist.resize(d + 1, 0);
                 }
                 hist[d] += w;
-                if v.wdl == Wdl::Win && longest.is_none_or(|(ld, _, _)| d as u64 > ld) {
+                if win && longest.is_none_or(|(ld, _, _)| d as u64 > ld) {
                     longest = Some((d as u64, i as u64, side));
                 }
             }
