@@ -245,3 +245,28 @@ fn workflow_through_slurm_matches_generate() {
     assert_eq!(submitted, count, "one Slurm job per table:\n{log}");
     assert_same_tables(&out, &reference, count);
 }
+
+#[test]
+fn kubernetes_profile_plans_one_pod_per_table() {
+    let Some(snakemake) = snakemake() else { return };
+    // Only a dry run: there is no Kubernetes cluster here. It still loads the profile, the
+    // executor and the storage plugin, and builds every job.
+    let help = run(Command::new(&snakemake).arg("--help"));
+    if !String::from_utf8_lossy(&help.stdout).contains("--kubernetes-namespace") {
+        println!(
+            "SKIPPED: Snakemake's Kubernetes executor is not installed \
+             (`pip install -r workflow/requirements-kubernetes.txt`)"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (plan, count) = plan(tmp.path(), &["KRvKA", "KCvKA"]);
+    let profile = repo().join("workflow/profiles/kubernetes");
+    let (work, out) = (tmp.path().join("work"), tmp.path().join("tb"));
+    let args = ["--profile", profile.to_str().unwrap(), "--dry-run"];
+    let result = run(&mut workflow(&snakemake, &work, &plan, &out, &args));
+    let text = String::from_utf8_lossy(&result.stdout);
+    let jobs = text.lines().find_map(|l| l.strip_prefix("table")).map(|n| n.trim().to_string());
+    assert_eq!(jobs.as_deref(), Some(count.to_string().as_str()), "{text}");
+    assert!(text.contains("This was a dry-run"), "{text}");
+}
