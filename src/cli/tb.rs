@@ -58,7 +58,8 @@ struct SelectArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Generate tables (and every smaller table they need), skipping intact existing files.
+    /// Generate tables (and every smaller table they need, unless --only), skipping intact
+    /// existing files.
     Generate {
         #[command(flatten)]
         select: SelectArgs,

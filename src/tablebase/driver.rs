@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Decoded smaller tables held for the captures of the table being solved.
+type Held = HashMap<Material, Arc<Table>>;
+
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
@@ -152,11 +155,7 @@ pub fn generate_only_with_progress(
 
 /// Decoded tables captured into by `material`, read from `opts.dir` (plain, and under the Asian
 /// rules when `opts.rules`); each must be there and intact.
-#[allow(clippy::type_complexity)]
-fn load_inputs(
-    material: Material,
-    opts: &GenerateOptions,
-) -> Result<(HashMap<Material, Arc<Table>>, HashMap<Material, Arc<Table>>), TbError> {
+fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held), TbError> {
     let (mut subs, mut rule_subs) = (HashMap::new(), HashMap::new());
     let need = |path: PathBuf| -> Result<PathBuf, TbError> {
         if path.exists() {
@@ -183,8 +182,8 @@ fn load_inputs(
 fn one_table(
     material: Material,
     label: &str,
-    subs: &HashMap<Material, Arc<Table>>,
-    rule_subs: &HashMap<Material, Arc<Table>>,
+    subs: &Held,
+    rule_subs: &Held,
     opts: &GenerateOptions,
     progress: &dyn Progress,
 ) -> Result<(TableReport, Table, Option<Table>), TbError> {
