@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Decoded smaller tables held for the captures of the table being solved.
+type Held = HashMap<Material, Arc<Table>>;
+
 /// How to generate.
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
@@ -105,76 +108,10 @@ pub fn generate_set_with_progress(
         // Decoded tables no later table captures into are dropped.
         subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
-        let path = dir.join(file_name(material));
         let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
-        let start = Instant::now();
-        let mut kept = None;
-        if path.exists() {
-            match load(&path) {
-                Ok(table) => kept = Some(table),
-                Err(e) => progress.println(&format!("{e}; generating it again")),
-            }
-        }
         let label = format!("{material} ({}/{planned})", done + 1);
-        let (table, file_bytes, plain_kept) = match kept {
-            Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
-            None => {
-                progress.start(&label, 0);
-                let table = generate::solve(material, &subs, progress)?;
-                let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
-                AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
-                progress.finish();
-                let len = bytes.len() as u64;
-                (table, len, false)
-            }
-        };
-        // The Asian rules' companion file.
-        let plain_counts = table.counts();
-        let rules_start = Instant::now();
-        let (rule, rules_bytes, rules_kept) = if opts.rules {
-            companion(material, &table, plain_kept, &rule_subs, opts, progress, &label)?
-        } else {
-            (None, 0, true)
-        };
-        let changed = rule.as_ref().map_or([0, 0], |r| rules::changed(&plain_counts, &r.counts()));
-        // The WDL file, from both value sets; a kept one is checked entry by entry against them.
-        // Without the rule-aware pass there is none: its code 0 claims a draw under both rules,
-        // which only the pass can tell (a later run with the pass writes both files).
-        let wdl_path = dir.join(wdl_file_name(material));
-        let wdl_start = Instant::now();
-        let mut wdl_kept = false;
-        let mut wdl_bytes = 0;
-        if let Some(rule) = &rule {
-            if plain_kept && rules_kept && wdl_path.exists() {
-                match wdl::check_file(&wdl_path, &table, rule) {
-                    Ok(()) => wdl_kept = true,
-                    Err(e) => progress.println(&format!("{e}; writing it again")),
-                }
-            }
-            wdl_bytes = if wdl_kept {
-                std::fs::metadata(&wdl_path).map(|m| m.len()).unwrap_or(0)
-            } else {
-                progress.start(&format!("{label} wdl"), 0);
-                let codes = wdl::codes(&table.values, &rule.values, Fill::Previous);
-                let bytes = format::encode_wdl(material, &codes, &plain_counts, opts.compress)?;
-                AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
-                progress.finish();
-                bytes.len() as u64
-            };
-        }
-        reports.push(TableReport {
-            material: material.to_string(),
-            kept: plain_kept && rules_kept,
-            wdl_bytes,
-            wdl_seconds: wdl_start.elapsed().as_secs_f64(),
-            wdl_kept,
-            entries: table.layout.entries(),
-            file_bytes,
-            seconds: start.elapsed().as_secs_f64(),
-            rules_bytes,
-            rules_seconds: rules_start.elapsed().as_secs_f64(),
-            changed,
-        });
+        let (report, table, rule) = one_table(material, &label, &subs, &rule_subs, opts, progress)?;
+        reports.push(report);
         if needed_later {
             subs.insert(material, Arc::new(table));
             if let Some(rule) = rule {
@@ -183,6 +120,144 @@ pub fn generate_set_with_progress(
         }
     }
     Ok(reports)
+}
+
+/// Generates exactly `materials` (any colour order, each once, in dependency order) and none of
+/// the tables they capture into: those, the inputs ([`plan::inputs`]), must already be in
+/// `opts.dir`, intact (every checksum), with their `.qtr` companions when `opts.rules`. A
+/// missing input is [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`],
+/// before any work on the table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is
+/// written. This is one job of a workflow engine that runs one material per job: the engine
+/// orders the jobs, and a job never races another for a shared input.
+pub fn generate_only_with_progress(
+    materials: &[Material],
+    opts: &GenerateOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<TableReport>, TbError> {
+    let dir = &opts.dir;
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    let wanted: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
+    let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
+    for m in &targets {
+        generate::check_supported(m)?;
+    }
+    // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
+    let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
+    remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
+    let mut reports = Vec::new();
+    for (done, &material) in targets.iter().enumerate() {
+        let (subs, rule_subs) = load_inputs(material, opts)?;
+        let label = format!("{material} ({}/{})", done + 1, targets.len());
+        let (report, _, _) = one_table(material, &label, &subs, &rule_subs, opts, progress)?;
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// Decoded tables captured into by `material`, read from `opts.dir` (plain, and under the Asian
+/// rules when `opts.rules`); each must be there and intact.
+fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held), TbError> {
+    let (mut subs, mut rule_subs) = (HashMap::new(), HashMap::new());
+    let need = |path: PathBuf| -> Result<PathBuf, TbError> {
+        if path.exists() {
+            return Ok(path);
+        }
+        Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() })
+    };
+    let bad = |e: TbError| TbError::BadInput { material: material.to_string(), source: Box::new(e) };
+    for input in plan::inputs(material) {
+        let table = load(&need(opts.dir.join(file_name(input)))?).map_err(bad)?;
+        if opts.rules {
+            let rule = load_rules(&need(opts.dir.join(rules_file_name(input)))?, &table).map_err(bad)?;
+            rule_subs.insert(input, Arc::new(rule));
+        }
+        subs.insert(input, Arc::new(table));
+    }
+    Ok((subs, rule_subs))
+}
+
+/// One table of a work list: kept when its files are there and intact, else solved from the
+/// decoded smaller tables `subs` (and `rule_subs`, their Asian rules' values) and written
+/// atomically. Returns its report and its values (plain, and under the Asian rules when
+/// `opts.rules`).
+fn one_table(
+    material: Material,
+    label: &str,
+    subs: &Held,
+    rule_subs: &Held,
+    opts: &GenerateOptions,
+    progress: &dyn Progress,
+) -> Result<(TableReport, Table, Option<Table>), TbError> {
+    let dir = &opts.dir;
+    let path = dir.join(file_name(material));
+    let start = Instant::now();
+    let mut kept = None;
+    if path.exists() {
+        match load(&path) {
+            Ok(table) => kept = Some(table),
+            Err(e) => progress.println(&format!("{e}; generating it again")),
+        }
+    }
+    let (table, file_bytes, plain_kept) = match kept {
+        Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
+        None => {
+            progress.start(label, 0);
+            let table = generate::solve(material, subs, progress)?;
+            let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
+            AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+            progress.finish();
+            let len = bytes.len() as u64;
+            (table, len, false)
+        }
+    };
+    // The Asian rules' companion file.
+    let plain_counts = table.counts();
+    let rules_start = Instant::now();
+    let (rule, rules_bytes, rules_kept) = if opts.rules {
+        companion(material, &table, plain_kept, rule_subs, opts, progress, label)?
+    } else {
+        (None, 0, true)
+    };
+    let changed = rule.as_ref().map_or([0, 0], |r| rules::changed(&plain_counts, &r.counts()));
+    // The WDL file, from both value sets; a kept one is checked entry by entry against them.
+    // Without the rule-aware pass there is none: its code 0 claims a draw under both rules,
+    // which only the pass can tell (a later run with the pass writes both files).
+    let wdl_path = dir.join(wdl_file_name(material));
+    let wdl_start = Instant::now();
+    let mut wdl_kept = false;
+    let mut wdl_bytes = 0;
+    if let Some(rule) = &rule {
+        if plain_kept && rules_kept && wdl_path.exists() {
+            match wdl::check_file(&wdl_path, &table, rule) {
+                Ok(()) => wdl_kept = true,
+                Err(e) => progress.println(&format!("{e}; writing it again")),
+            }
+        }
+        wdl_bytes = if wdl_kept {
+            std::fs::metadata(&wdl_path).map(|m| m.len()).unwrap_or(0)
+        } else {
+            progress.start(&format!("{label} wdl"), 0);
+            let codes = wdl::codes(&table.values, &rule.values, Fill::Previous);
+            let bytes = format::encode_wdl(material, &codes, &plain_counts, opts.compress)?;
+            AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
+            progress.finish();
+            bytes.len() as u64
+        };
+    }
+    let report = TableReport {
+        material: material.to_string(),
+        kept: plain_kept && rules_kept,
+        wdl_bytes,
+        wdl_seconds: wdl_start.elapsed().as_secs_f64(),
+        wdl_kept,
+        entries: table.layout.entries(),
+        file_bytes,
+        seconds: start.elapsed().as_secs_f64(),
+        rules_bytes,
+        rules_seconds: rules_start.elapsed().as_secs_f64(),
+        changed,
+    };
+    Ok((report, table, rule))
 }
 
 /// The companion of `table`: kept when an intact one sits beside a kept table, else computed by
@@ -261,4 +336,61 @@ fn remove_legacy_temp_files(dir: &Path) -> Result<(), TbError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn only_mode_reads_its_inputs_and_writes_its_own_files() {
+        let krvka: Material = "KRvKA".parse().unwrap();
+        let full = tempfile::tempdir().unwrap();
+        generate_set(&[krvka], &GenerateOptions::new(full.path())).unwrap();
+        let alone = tempfile::tempdir().unwrap();
+        let opts = GenerateOptions::new(alone.path());
+        // No input: a clear error naming the missing file, and nothing written.
+        let e = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap_err();
+        assert!(matches!(&e, TbError::MissingDependency { needs, .. } if needs.ends_with("KRvK.qtb")), "{e}");
+        assert!(names(alone.path()).is_empty(), "{:?}", names(alone.path()));
+        // Its input in place: exactly its own three files are added, identical to a full run's.
+        for f in ["KRvK.qtb", "KRvK.qtr"] {
+            std::fs::copy(full.path().join(f), alone.path().join(f)).unwrap();
+        }
+        let reports = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap();
+        assert_eq!(reports.len(), 1);
+        assert!(!reports[0].kept);
+        assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr", "KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"]);
+        for f in ["KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"] {
+            assert_eq!(
+                std::fs::read(alone.path().join(f)).unwrap(),
+                std::fs::read(full.path().join(f)).unwrap(),
+                "{f}"
+            );
+        }
+        // A damaged input (a byte of its companion flipped) is refused before any work.
+        for f in ["KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"] {
+            std::fs::remove_file(alone.path().join(f)).unwrap();
+        }
+        let qtr = alone.path().join("KRvK.qtr");
+        let mut bytes = std::fs::read(&qtr).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x55;
+        std::fs::write(&qtr, &bytes).unwrap();
+        let e = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap_err();
+        assert!(matches!(&e, TbError::BadInput { .. }), "{e}");
+        assert!(e.to_string().contains("KRvK.qtr"), "{e}");
+        assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr"]);
+        // Without the rule-aware pass the companion is not read: only the .qtb is written.
+        let plain = GenerateOptions { rules: false, ..opts };
+        generate_only_with_progress(&[krvka], &plain, &NoProgress).unwrap();
+        assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr", "KRvKA.qtb"]);
+    }
 }

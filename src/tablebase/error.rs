@@ -112,6 +112,13 @@ pub enum TbError {
         /// The table it needs.
         needs: String,
     },
+    /// Generation of `material` alone found a table it captures into damaged.
+    BadInput {
+        /// The table being generated.
+        material: String,
+        /// What is wrong with the input (naming its file).
+        source: Box<TbError>,
+    },
     /// A table too large for the format.
     TooLarge {
         /// The material.
@@ -189,6 +196,9 @@ impl Clone for TbError {
             TbError::MissingDependency { material, needs } => {
                 TbError::MissingDependency { material: material.clone(), needs: needs.clone() }
             }
+            TbError::BadInput { material, source } => {
+                TbError::BadInput { material: material.clone(), source: source.clone() }
+            }
             TbError::TooLarge { material, entries } => {
                 TbError::TooLarge { material: material.clone(), entries: *entries }
             }
@@ -225,6 +235,9 @@ impl fmt::Display for TbError {
             TbError::MissingDependency { material, needs } => {
                 write!(f, "{material} needs the table {needs}, which is missing")
             }
+            TbError::BadInput { material, source } => {
+                write!(f, "{material} needs a table that cannot be used: {source}; generate that table again first")
+            }
             TbError::TooLarge { material, entries } => write!(f, "{material}: too large ({entries})"),
             TbError::Mismatch { material, fen, stored, derived } => {
                 write!(f, "{material}: {fen}: stored {stored}, but its moves give {derived}")
@@ -250,6 +263,7 @@ impl std::error::Error for TbError {
         match self {
             TbError::Io { source, .. } => Some(source),
             TbError::Material(e) => Some(e),
+            TbError::BadInput { source, .. } => Some(source.as_ref()),
             _ => None,
         }
     }

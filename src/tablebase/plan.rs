@@ -85,11 +85,21 @@ pub struct PlannedTable {
     pub seconds: f64,
     /// Why the generator cannot do it yet (`None`: it can).
     pub unsupported: Option<String>,
+    /// The tables its captures lead to ([`inputs`]): what a job generating it alone reads.
+    #[serde(serialize_with = "as_strings")]
+    pub inputs: Vec<Material>,
+    /// Estimated peak resident memory of generating it alone (`qiku-tb generate --only`),
+    /// holding only its inputs: what a workflow job asks for.
+    pub job_peak_memory_bytes: u64,
 }
 
 #[cfg(feature = "serde")]
 fn as_string<S: serde::Serializer>(m: &Material, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(m)
+}
+
+fn as_strings<S: serde::Serializer>(list: &[Material], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(list.iter().map(|m| m.to_string()))
 }
 
 /// Sums over a plan.
@@ -110,6 +120,20 @@ pub struct Totals {
     pub disk_bytes: u64,
     /// All tables, one after the other.
     pub seconds: f64,
+}
+
+/// The tables `material`'s captures lead to (canonical, with an attacking piece, each once, in
+/// a fixed order): the decoded tables its generation reads.
+pub fn inputs(material: Material) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for (_, _, sub) in material.canonical().0.captures() {
+        let sub = sub.canonical().0;
+        if sub.has_attackers() && !out.contains(&sub) {
+            out.push(sub);
+        }
+    }
+    out.sort_by_key(|m| (m.piece_count(), m.to_string()));
+    out
 }
 
 /// For every table of `plan` (in order) that a later table captures into, the position of the
@@ -140,15 +164,22 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         // What the driver holds while solving table i: earlier tables still captured into by i
         // or later.
         let held: u64 = (0..i).filter(|&j| last.get(&plan[j]).is_some_and(|&l| l >= i)).map(|j| entries[j]).sum();
+        let own_inputs = inputs(*m);
+        let input_entries: u64 = own_inputs.iter().map(entries_of).sum();
         let e = entries[i] as f64;
         let held = held as f64;
         let solve = rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * held;
         let mut memory = rates.base_bytes + solve;
+        let job_held = input_entries as f64;
+        let mut job_memory =
+            rates.base_bytes + rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * job_held;
         let mut disk = rates.disk_bytes_per_entry * e;
         let mut seconds = e / rates.entries_per_second(threads);
         if rules {
             let pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
             memory = rates.base_bytes + solve.max(pass);
+            let job_pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * job_held;
+            job_memory = job_memory.max(rates.base_bytes + job_pass);
             disk += rates.rules_disk_bytes_per_entry * e;
             seconds += e / rates.rules_entries_per_second(threads);
         }
@@ -162,6 +193,8 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             disk_bytes: disk as u64,
             seconds,
             unsupported,
+            inputs: own_inputs,
+            job_peak_memory_bytes: job_memory as u64,
         };
         totals.targets += row.target as usize;
         totals.unsupported += row.unsupported.is_some() as usize;
@@ -204,6 +237,10 @@ mod tests {
         // KRvK is held (2 bytes an entry) while KRvKA is solved.
         assert_eq!(rows[1].peak_memory_bytes, 4 * krvka + 2 * krvk);
         assert_eq!(rows[1].disk_bytes, krvka / 2);
+        // Alone (one workflow job), KRvKA holds its one input, KRvK, as well.
+        assert_eq!(rows[1].inputs, ["KRvK".parse::<Material>().unwrap()]);
+        assert_eq!(rows[1].job_peak_memory_bytes, rows[1].peak_memory_bytes);
+        assert!(rows[0].inputs.is_empty());
         assert_eq!(totals.entries, krvk + krvka);
         assert_eq!(totals.peak_memory_bytes, rows[1].peak_memory_bytes);
         assert!((totals.seconds - (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
@@ -248,5 +285,16 @@ mod tests {
         assert_eq!(last.get(&plan[0]), Some(&3));
         assert_eq!(last.get(&plan[1]), Some(&3));
         assert_eq!(last.get(&plan[2]), None);
+    }
+
+    #[test]
+    fn inputs_are_the_captured_tables_with_attackers() {
+        let names = |m: &str| inputs(m.parse().unwrap()).iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        // KRNvKR: capturing a rook leaves KNvKR (canonical KRvKN) or KRNvK; the horse, KRvKR.
+        assert_eq!(names("KRNvKR"), ["KRNvK", "KRvKN", "KRvKR"]);
+        // Either colour order, the same inputs; capturing the lone attacker leaves a dead draw.
+        assert_eq!(names("KAvKR"), names("KRvKA"));
+        assert_eq!(names("KRvKA"), ["KRvK"]);
+        assert!(names("KRvK").is_empty());
     }
 }

@@ -9,7 +9,7 @@ use qiku::tablebase::verify::{verify_table, TableCache};
 use qiku::tablebase::verify_rules::verify_rules;
 use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::wdl::wdl_file_name;
-use qiku::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl};
+use qiku::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbError, TbValue, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -58,7 +58,8 @@ struct SelectArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Generate tables (and every smaller table they need), skipping intact existing files.
+    /// Generate tables (and every smaller table they need, unless --only), skipping intact
+    /// existing files.
     Generate {
         #[command(flatten)]
         select: SelectArgs,
@@ -74,6 +75,12 @@ enum Command {
         /// the flag adds both.
         #[arg(long)]
         no_rules: bool,
+        /// Generate only the selected tables, not the smaller tables their captures lead to:
+        /// those must already be in --dir, intact (with their .qtr companions unless
+        /// --no-rules); a missing or damaged one is an error, and no other file is written. For
+        /// workflow engines that run one material per job (`workflow/Snakefile`).
+        #[arg(long)]
+        only: bool,
         /// Print a JSON report of every table instead of a summary.
         #[arg(long)]
         json: bool,
@@ -91,8 +98,10 @@ enum Command {
         /// files, and only the lean solver's memory.
         #[arg(long)]
         no_rules: bool,
-        /// Print {"rates", "tables": [{"material", "pieces", "target", "entries",
-        /// "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "present"}], "totals"}.
+        /// Print {"rates", "threads", "rules", "tables": [{"material", "pieces", "target",
+        /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "inputs",
+        /// "job_peak_memory_bytes", "present"}], "totals"}: "inputs" are the tables its captures
+        /// lead to, "job_peak_memory_bytes" the memory of generating it alone with `--only`.
         #[arg(long)]
         json: bool,
     },
@@ -149,8 +158,8 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate { select, dir, no_compress, no_rules, json } => {
-            run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, json)
+        Command::Generate { select, dir, no_compress, no_rules, only, json } => {
+            run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, only, json)
         }
         Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
         Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
@@ -196,12 +205,13 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     resolved.map_err(|e| e.to_string())
 }
 
-fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<(), String> {
+fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool) -> Result<(), String> {
     let dir = &opts.dir;
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
     let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1, opts.rules);
-    let unsupported: Vec<String> = rows.iter().filter_map(|r| r.unsupported.clone()).collect();
+    let unsupported: Vec<String> =
+        rows.iter().filter(|r| !only || r.target).filter_map(|r| r.unsupported.clone()).collect();
     if !unsupported.is_empty() {
         // The first two and the last (the largest, in dependency order) name every kind of limit
         // hit in practice; `plan` lists them all.
@@ -219,7 +229,16 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, json: bool) -> Result<
     }
     let start = Instant::now();
     let progress = super::progress::TermProgress::new(!json, false);
-    let reports = driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?;
+    let reports = if only {
+        driver::generate_only_with_progress(&resolved.targets, &opts, &progress).map_err(|e| match e {
+            TbError::MissingDependency { .. } => {
+                format!("{e} (generate it first, or leave out --only to generate missing inputs too)")
+            }
+            e => e.to_string(),
+        })?
+    } else {
+        driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?
+    };
     let secs = start.elapsed().as_secs_f64();
     if json {
         println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
