@@ -115,6 +115,7 @@ pub mod core;
 pub mod engine;
 pub mod notation;
 pub mod pgn;
+mod storage;
 pub mod tablebase;
 #[cfg(feature = "tune")]
 pub mod tune;

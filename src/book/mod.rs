@@ -1,5 +1,5 @@
-//! Opening books: compile game collections into a memory-mapped `.qbk` file, merge books, and
-//! probe them from an engine.
+//! Opening books: compile game collections into a `.qbk` file, merge books, and probe them from
+//! an engine (by positioned reads; a memory map is the opt-in [`Book::open_mmap`]).
 //!
 //! - [`record`]: what is stored per move (wins, draws, losses and unknown-result games from the
 //!   mover's view) and the canonical (mirror-merged) form of positions and moves.

@@ -1,6 +1,6 @@
 //! The `.qtb` file: a 256-byte header, a block index, then the value codes of every entry in
 //! independent blocks (zstd-compressed, or raw when that is not smaller). Written atomically,
-//! read through a memory map; every field and offset is checked at open, every block's checksum
+//! read by positioned reads (a memory map is the opt-in); every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
 
 use super::error::{TbError, TbField};
@@ -9,10 +9,9 @@ use super::material::Material;
 use super::rules::{Band, BandKind};
 use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::zobrist;
-use crate::util::files::{open_regular, read_exact_at, AtomicFile};
-use memmap2::Mmap;
+use crate::storage::Storage;
+use crate::util::files::AtomicFile;
 use rayon::prelude::*;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every table file.
@@ -276,31 +275,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
 }
 
-/// Where a table's bytes come from.
-enum Storage {
-    /// Positioned reads of an open file (the default): a file replaced by rename keeps serving
-    /// the old content, one truncated in place gives read errors, never a crash.
-    File(File),
-    /// A memory map ([`TableFile::open_mmap`]).
-    Mapped(Mmap),
-}
-
-impl Storage {
-    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        match self {
-            Storage::File(f) => read_exact_at(f, buf, off),
-            Storage::Mapped(m) => {
-                let src = usize::try_from(off)
-                    .ok()
-                    .and_then(|o| m.get(o..o.checked_add(buf.len())?))
-                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
-                buf.copy_from_slice(src);
-                Ok(())
-            }
-        }
-    }
-}
-
 /// An open `.qtb` file.
 pub struct TableFile {
     /// The file.
@@ -345,8 +319,8 @@ impl TableFile {
     /// replaced while open gives errors or the old content, never a crash. Only regular files
     /// are opened.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
-        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
-        TableFile::from_storage(Storage::File(file), path)
+        let data = Storage::open(path).map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(data, path)
     }
 
     /// Opens a table through a memory map.
@@ -357,24 +331,25 @@ impl TableFile {
     /// page that no longer exists kills the process with SIGBUS. Replacing it by rename (as
     /// qiku's writers do) is safe.
     pub unsafe fn open_mmap(path: &Path) -> Result<TableFile, TbError> {
-        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
-        // Safety: the caller guarantees the file is not modified while mapped; the map is
-        // read-only and every access is bounds-checked.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
-        TableFile::from_storage(Storage::Mapped(map), path)
+        // Safety: the caller's guarantee is the map's; every read of it is bounds-checked.
+        let data = unsafe { Storage::map(path) }.map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(data, path)
+    }
+
+    /// A table file from bytes in memory (for tests and fuzzing), checked as [`TableFile::open`]
+    /// checks a file. `name` is its file name (`KRvK.qtb`, `.qtr` or `.qtw`): its extension says
+    /// which metric to expect, its stem which material, and errors name it.
+    pub fn from_bytes(bytes: Vec<u8>, name: impl AsRef<Path>) -> Result<TableFile, TbError> {
+        TableFile::from_storage(Storage::from_bytes(bytes), name.as_ref())
     }
 
     fn from_storage(data: Storage, path: &Path) -> Result<TableFile, TbError> {
         let bad = |field: TbField, detail: String| TbError::Corrupt { path: path.to_path_buf(), field, detail };
-        let actual_len = match &data {
-            Storage::File(f) => f.metadata().map_err(|e| TbError::io(path, e))?.len(),
-            Storage::Mapped(m) => m.len() as u64,
-        };
+        let actual_len = data.len().map_err(|e| TbError::io(path, e))?;
         if actual_len < HEADER_LEN as u64 {
             return Err(bad(TbField::Length, format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
         }
-        let mut head = vec![0u8; HEADER_LEN];
-        data.read_at(0, &mut head).map_err(|e| TbError::io(path, e))?;
+        let head = data.read_vec(0, HEADER_LEN).map_err(|e| TbError::io(path, e))?;
         let b: &[u8] = &head;
         if b[0..8] != MAGIC {
             return Err(bad(TbField::Magic, "not a qiku tablebase file".into()));
@@ -475,8 +450,7 @@ impl TableFile {
             .and_then(|n| n.checked_add(HEADER_LEN + band_count * BAND_LEN))
             .filter(|&e| e as u64 <= actual_len)
             .ok_or_else(|| bad(TbField::BlockIndex, "extends past the end of the file".into()))?;
-        let mut index = vec![0u8; index_end - HEADER_LEN];
-        data.read_at(HEADER_LEN as u64, &mut index).map_err(|e| TbError::io(path, e))?;
+        let index = data.read_vec(HEADER_LEN as u64, index_end - HEADER_LEN).map_err(|e| TbError::io(path, e))?;
         let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &index);
         if sum != le_u64(b, 248) {
             return Err(bad(TbField::HeaderChecksum, "header or block index damaged".into()));
@@ -550,8 +524,7 @@ impl TableFile {
         let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.bytes_for(self.block_len(i));
-        let mut stored = vec![0u8; blk.len as usize];
-        self.data.read_at(blk.offset, &mut stored).map_err(|e| TbError::io(&self.path, e))?;
+        let stored = self.data.read_vec(blk.offset, blk.len as usize).map_err(|e| TbError::io(&self.path, e))?;
         let stored = stored.as_slice();
         let raw = if blk.codec == CODEC_ZSTD {
             let out = DECOMPRESSOR

@@ -21,8 +21,8 @@
 
 pub mod collect;
 
-use crate::engine::eval::{self, Pair, Tables, Value, Weights, PHASE_MAX};
 use crate::core::{Color, Piece, Position, Role};
+use crate::engine::eval::{self, Pair, Tables, Value, Weights, PHASE_MAX};
 use rayon::prelude::*;
 
 /// Index of a parameter in the flat vector.

@@ -1,6 +1,7 @@
 //! `qiku-book`: compile game collections into an opening book, and probe, merge, inspect and
 //! dump books. The library side is [`qiku::book`]; this is only argument handling and output.
 
+use clap::{Parser, Subcommand, ValueEnum};
 use qiku::book::{
     self, Book, BookError, BookMove, BookRng, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy,
     SideFilter,
@@ -8,7 +9,6 @@ use qiku::book::{
 use qiku::core::{Color, Move, Position};
 use qiku::notation;
 use qiku::pgn::EncodingChoice;
-use clap::{Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@
 //! prints what a user would run to do it on their own data. Outside a checkout (no
 //! `books/games/`), the small repertoire embedded in the binary stands in for the collection.
 
+use crate::book::chinese;
 use qiku::book::build::BuildOptions;
 use qiku::book::Book;
-use crate::book::chinese;
 use qiku::core::Position;
 use qiku::tablebase::driver::GenerateOptions;
 use qiku::tablebase::material::Material;
@@ -87,9 +87,8 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let t = Instant::now();
     let materials = Material::all_up_to(max_pieces);
     let bar = super::progress::TermProgress::new(true, false);
-    let reports =
-        qiku::tablebase::driver::generate_set_with_progress(&materials, &GenerateOptions::new(&tb_dir), &bar)
-            .map_err(|e| e.to_string())?;
+    let reports = qiku::tablebase::driver::generate_set_with_progress(&materials, &GenerateOptions::new(&tb_dir), &bar)
+        .map_err(|e| e.to_string())?;
     let kept = reports.iter().filter(|r| r.kept).count();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     println!(

@@ -3,10 +3,10 @@
 
 pub mod book;
 pub mod demo;
+pub mod matchrunner;
 #[cfg(feature = "obk")]
 pub mod obk;
 pub mod progress;
-pub mod matchrunner;
 pub mod qiku_program;
 pub mod renju;
 pub mod tb;

@@ -1,8 +1,8 @@
 //! Terminal progress bars (indicatif) for the library's [`Progress`] reports. Drawn only when
 //! wanted and stderr is a terminal; otherwise every call is a no-op.
 
-use qiku::util::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qiku::util::progress::Progress;
 use std::io::IsTerminal;
 use std::time::Duration;
 

@@ -1,14 +1,14 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
+use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use qiku::core::perft;
 use qiku::core::Game;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::{bench, eval, ordering::History, uci, Score};
-use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
 use qiku::notation::iccs;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 

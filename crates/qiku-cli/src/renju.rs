@@ -1,9 +1,9 @@
 //! `qiku renju`: black's forbidden points, the valuation of a position, a game judge and a
 //! Gomocup-protocol player (the default when no subcommand is given).
 
+use clap::{Args, Subcommand};
 use qiku_renju::eval::{self, Ruleset};
 use qiku_renju::{self, gomocup, Board, Outcome, Point, DIRECTION_NAMES, SIZE};
-use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `qiku renju`.

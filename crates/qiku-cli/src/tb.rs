@@ -1,5 +1,6 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
+use clap::{Args, Parser, Subcommand};
 use qiku::core::Move;
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::plan::{self, Rates};
@@ -9,7 +10,6 @@ use qiku::tablebase::verify_rules::verify_rules;
 use qiku::tablebase::verify_wdl::verify_wdl;
 use qiku::tablebase::wdl::wdl_file_name;
 use qiku::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbValue, Wdl};
-use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

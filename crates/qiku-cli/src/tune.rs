@@ -3,10 +3,10 @@
 //! and optionally writes the tuned parameters as Rust source for `src/engine/eval.rs`.
 
 use super::progress::TermProgress;
+use clap::Args;
 use qiku::tune::collect::{self, CollectOptions};
 use qiku::tune::{self, FitOptions, Params};
 use qiku::util::progress::Progress;
-use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 

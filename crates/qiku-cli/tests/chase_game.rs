@@ -16,12 +16,12 @@ use qiku::engine::ordering::History;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::Score;
-use qiku_cli::matchrunner::engine::{EngineSpec, RankBase};
-use qiku_cli::matchrunner::openings::Opening;
-use qiku_cli::matchrunner::{self, Limit, MatchConfig};
 use qiku::notation::iccs;
 use qiku::pgn::{self, EncodingChoice, Location, Reader, Skip, Visitor};
 use qiku::{Game, Move, Position};
+use qiku_cli::matchrunner::engine::{EngineSpec, RankBase};
+use qiku_cli::matchrunner::openings::Opening;
+use qiku_cli::matchrunner::{self, Limit, MatchConfig};
 use std::path::Path;
 use std::time::Duration;
 

@@ -2,10 +2,10 @@
 //! against scripted misbehaving engines (illegal moves, crashes, timeouts), plus Fairy-Stockfish
 //! when it is installed (rank numbering 1-10 detected).
 
-use qiku_cli::matchrunner::engine::{EngineSpec, Protocol, RankBase};
-use qiku_cli::matchrunner::{self, openings, Fault, Limit, MatchConfig};
 use qiku::notation::iccs;
 use qiku::{Game, Position};
+use qiku_cli::matchrunner::engine::{EngineSpec, Protocol, RankBase};
+use qiku_cli::matchrunner::{self, openings, Fault, Limit, MatchConfig};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -13,10 +13,10 @@ pub mod openings;
 pub mod pgn;
 pub mod stats;
 
-use qiku::core::{Color, EndReason, Game, Move, Outcome};
 use engine::{EngineError, EngineProcess, EngineSpec, Go};
 use openings::Opening;
 use pgn::PgnGame;
+use qiku::core::{Color, EndReason, Game, Move, Outcome};
 use stats::Tally;
 use std::fmt;
 use std::path::PathBuf;
