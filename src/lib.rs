@@ -62,7 +62,8 @@
 //! win/draw/loss, distance to mate and the best move:
 //!
 //! ```
-//! use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases, Wdl};
+//! use qiku::tablebase::generate::{generate_set, GenerateOptions};
+//! use qiku::tablebase::{Material, Tablebases, Wdl};
 //! use qiku::Position;
 //!
 //! let dir = tempfile::tempdir()?;

@@ -2,13 +2,32 @@
 //! independent blocks (zstd-compressed, or raw when that is not smaller). Written atomically,
 //! read by positioned reads (a memory map is the opt-in); every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
+//!
+//! For tools that inspect or write table files; probing goes through
+//! [`crate::tablebase::Tablebases`]. Each entry holds a value code: [`DRAW`] (0), [`ILLEGAL`] (1)
+//! or [`code`]`(d)` = `2 + d` for a position decided `d` plies from mate (odd: a win for the side
+//! to move, even: a loss); the `.qtw` WDL files hold 2-bit codes instead
+//! ([`crate::tablebase::wdl`]).
+//!
+//! ```
+//! use qiku::tablebase::format::{code, dtm_of, DRAW, ILLEGAL};
+//! use qiku::tablebase::{TbValue, Wdl};
+//!
+//! assert_eq!(dtm_of(code(7)), Some(7));
+//! assert_eq!((dtm_of(DRAW), dtm_of(ILLEGAL)), (None, None));
+//! // Odd distances are wins for the side to move, even ones losses.
+//! assert_eq!(TbValue::from_code(code(7)).map(|v| v.wdl), Some(Wdl::Win));
+//! assert_eq!(TbValue::from_code(code(0)).map(|v| (v.wdl, v.dtm.plies())), Some((Wdl::Loss, 0)));
+//! assert_eq!(TbValue::from_code(ILLEGAL), None);
+//! ```
 
+pub use super::bands::{band_of, Band, BandKind};
 use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;
-use super::rules::{Band, BandKind};
-use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
-use crate::core::zobrist;
+use super::value::Counts;
+pub use super::value::{code, dtm_of, DRAW, ILLEGAL, MAX_DTM_U16, MAX_DTM_U8};
+use crate::core::{zobrist, Setup};
 use crate::storage::Storage;
 use crate::util::files::AtomicFile;
 use rayon::prelude::*;
@@ -28,20 +47,15 @@ pub const SCHEME: u32 = 1;
 pub const METRIC_DTM: u32 = 1;
 /// Metric 2: the Asian rules' values (perpetual check loses) of a companion `.qtr` file: each
 /// entry's code where it differs from the `.qtb` file of the same material, 0 where it does not;
-/// a band table follows the block index (see `docs/FORMAT.md` and [`super::rules`]).
+/// a band table follows the block index (see `docs/FORMAT.md` and [`super::bands`]).
 pub const METRIC_ASIAN: u32 = 2;
 /// Metric 3: win, draw or loss of every entry in 2-bit codes, 4 to a byte, for probes inside a
 /// search (a `.qtw` file beside the `.qtb`; codes in [`super::wdl`], layout in `docs/FORMAT.md`).
 pub const METRIC_WDL: u32 = 3;
-/// Extension of the WDL files.
-pub const WDL_EXTENSION: &str = "qtw";
 /// Entries per block of a WDL file: 32 KiB of packed codes, the raw size of a DTM block, so a
 /// cold WDL probe decompresses no more than a DTM one.
 pub const WDL_BLOCK_ENTRIES: u32 = 1 << 17;
-/// Extension of plain table files.
-pub const TABLE_EXTENSION: &str = "qtb";
-/// Extension of the companion files with the Asian rules' values.
-pub const RULES_EXTENSION: &str = "qtr";
+pub use super::material::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 /// Bytes per band in a metric-2 file's band table.
 pub const BAND_LEN: usize = 4;
 /// A block stored uncompressed.
@@ -275,15 +289,42 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
 }
 
-/// An open `.qtb` file.
+/// An open table file (`.qtb`, `.qtr` or `.qtw`), its header and block index checked.
+/// [`crate::tablebase::Tablebases`] probes through these; tools open one to inspect it.
+///
+/// ```
+/// # #[cfg(feature = "generate")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use qiku::tablebase::format::{TableFile, METRIC_DTM, METRIC_WDL};
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk: Material = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let file = TableFile::open(&dir.path().join("KRvK.qtb"))?;
+/// let header = file.header();
+/// assert_eq!((header.material, header.metric), (krk, METRIC_DTM));
+/// // 45 king pairs and 90 rook squares, for each side to move.
+/// assert_eq!(file.entries(), 2 * 45 * 90);
+/// assert_eq!(header.counts[0].legal, header.counts[0].wins + header.counts[0].draws + header.counts[0].losses);
+/// // Every entry's code, every checksum verified; codes are in `format::code`'s scheme.
+/// assert_eq!(file.decode_all()?.len() as u64, file.entries());
+/// // The WDL file of the same table: the same entries, 2 bits each.
+/// let wdl = TableFile::open(&dir.path().join("KRvK.qtw"))?;
+/// assert_eq!((wdl.header().metric, wdl.entries()), (METRIC_WDL, file.entries()));
+/// assert!(wdl.file_len() < file.file_len());
+/// # Ok(()) }
+/// # #[cfg(not(feature = "generate"))] fn main() {}
+/// ```
 pub struct TableFile {
     /// The file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     data: Storage,
     /// The checked header.
-    pub header: Header,
+    pub(crate) header: Header,
     /// The index layout of its material.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     blocks: Vec<Block>,
 }
 
@@ -299,6 +340,28 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
+    /// The file (or the name given to [`TableFile::from_bytes`]).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The checked header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Entries of the file, both sides to move (red-to-move entries first).
+    pub fn entries(&self) -> u64 {
+        2 * self.header.per_side
+    }
+
+    /// The placement of entry `entry` (`0..entries()`): `None` past the end and for placements
+    /// where two pieces share a square. The position may still be illegal (kings facing, the side
+    /// not to move in check): those entries are never probed.
+    pub fn setup(&self, entry: u64) -> Option<Setup> {
+        self.layout.entry_setup(entry)
+    }
+
     /// Are the header's counts `counts` (those the decoded values give)? Shared by `verify`
     /// and the WDL file check, so that both name a mismatch the same way.
     pub fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {

@@ -15,6 +15,10 @@
 //! Placements where two pieces share a square, kings face each other, or the side not to move is
 //! in check get entries too (marked illegal in the value array): ranking stays a few multiply-adds.
 
+// The solver's half of the scheme (walking, re-ranking after a move) is unused by a build that
+// only probes.
+#![cfg_attr(not(feature = "generate"), allow(dead_code))]
+
 use super::material::Material;
 use crate::core::{Color, Piece, Position, Role, Setup, Square};
 
@@ -187,6 +191,7 @@ impl Layout {
     }
 
     /// Pieces, kings included.
+    #[cfg(test)]
     pub fn piece_count(&self) -> usize {
         self.pieces.len()
     }
@@ -413,6 +418,18 @@ impl Layout {
         }
         setup.turn = turn;
         setup
+    }
+
+    /// The setup of full entry `entry` (red-to-move entries first): `None` past the end and for
+    /// placements where two pieces share a square.
+    pub fn entry_setup(&self, entry: u64) -> Option<Setup> {
+        if entry >= 2 * self.per_side {
+            return None;
+        }
+        let mut sq = [0u8; MAX_PIECES];
+        self.unrank(entry % self.per_side, &mut sq);
+        let turn = if entry < self.per_side { Color::Red } else { Color::Black };
+        (!self.overlapping(&sq)).then(|| self.setup(&sq, turn))
     }
 
     /// Do two pieces share a square?

@@ -264,9 +264,35 @@ impl FromStr for Material {
     }
 }
 
-/// The file name of a material's table (`KRNvKR.qtb`).
+/// Extension of the table files (distance to mate, no repetition rule).
+pub const TABLE_EXTENSION: &str = "qtb";
+/// Extension of the companion files with the Asian rules' values.
+pub const RULES_EXTENSION: &str = "qtr";
+/// Extension of the WDL files (win, draw or loss in 2 bits an entry).
+pub const WDL_EXTENSION: &str = "qtw";
+
+/// The file name of a material's table: `KRNvKR.qtb`.
+///
+/// ```
+/// use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material};
+/// let m: Material = "KRNvKR".parse()?;
+/// assert_eq!(file_name(m), "KRNvKR.qtb");
+/// assert_eq!(rules_file_name(m), "KRNvKR.qtr");
+/// assert_eq!(wdl_file_name(m), "KRNvKR.qtw");
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn file_name(material: Material) -> String {
-    format!("{material}.qtb")
+    format!("{material}.{TABLE_EXTENSION}")
+}
+
+/// The file name of a material's companion with the Asian rules' values: `KRvKN.qtr`.
+pub fn rules_file_name(material: Material) -> String {
+    format!("{material}.{RULES_EXTENSION}")
+}
+
+/// The file name of a material's WDL file: `KRvKN.qtw`.
+pub fn wdl_file_name(material: Material) -> String {
+    format!("{material}.{WDL_EXTENSION}")
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@
 //! them; [`last_uses`] is also what the generation driver uses to drop tables it no longer needs,
 //! so the memory estimate follows what the driver holds.
 
-use super::generate;
 use super::index::entries_of;
 use super::material::Material;
 use super::select::Resolved;
+use super::solve;
 use std::collections::HashMap;
 
 /// Rates that turn entries into bytes and seconds.
@@ -152,7 +152,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             disk += rates.rules_disk_bytes_per_entry * e;
             seconds += e / rates.rules_entries_per_second(threads);
         }
-        let unsupported = generate::check_supported(m).err().map(|e| e.to_string());
+        let unsupported = solve::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
             material: *m,
             pieces: m.piece_count(),
@@ -230,14 +230,14 @@ mod tests {
         assert_eq!(big.pieces, 13);
         assert!(big.unsupported.as_deref().unwrap().contains("more than 12 pieces"), "{big:?}");
         // Its dependencies have at most 12 pieces; the largest have too many entries.
-        let by_entries = rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES && r.pieces <= 12).count();
+        let by_entries = rows.iter().filter(|r| r.entries > solve::MAX_ENTRIES && r.pieces <= 12).count();
         assert_eq!(totals.unsupported, 1 + by_entries);
         // Six pieces: the largest tables exceed 32-bit entry numbers.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
         let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
         assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
-        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES).count());
+        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > solve::MAX_ENTRIES).count());
         assert!(rows.iter().filter(|r| r.pieces <= 5).all(|r| r.unsupported.is_none()));
     }
 

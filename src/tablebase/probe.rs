@@ -6,11 +6,11 @@
 //! [`Tablebases::open_mmap`]) and decompressed on demand into a small shared cache. Every
 //! method takes `&self` and is safe to call from many threads at once.
 
+use super::bands;
 use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
-use super::rules;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
@@ -344,7 +344,7 @@ impl Tablebases {
     }
 
     /// [`Tablebases::best_moves`] under `rules`. In a won position the winning line of
-    /// [`rules::choose`] is followed: the moves into the smallest distance below the position's
+    /// [`bands::choose`] is followed: the moves into the smallest distance below the position's
     /// own, or if there is none (a position won by the perpetual-check rule, where the line must
     /// make a quiet move), the non-checking moves into the smallest distance. Following these
     /// moves wins against any defence under a referee that applies the rule (`docs/TABLEBASES.md`).
@@ -359,7 +359,7 @@ impl Tablebases {
                 .map(|&(m, v)| (m, v.dtm.plies().saturating_sub(1) as u16, pos.play_unchecked(m).is_check()))
                 .collect();
             let keys: Vec<(u16, bool)> = wins.iter().map(|&(_, d, c)| (d, c)).collect();
-            match rules::choose(own.dtm.plies() as u16, &keys) {
+            match bands::choose(own.dtm.plies() as u16, &keys) {
                 Some(i) => {
                     let (d, quiet) = (keys[i].0, keys[i].0 >= own.dtm.plies() as u16);
                     wins.iter().filter(|&&(_, cd, c)| cd == d && !(quiet && c)).map(|&(m, _, _)| m).collect()

@@ -10,10 +10,10 @@
 
 use super::driver::load;
 use super::error::TbError;
-use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::file_name;
 use super::material::Material;
+use super::solve::Table;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
