@@ -67,7 +67,7 @@ pub const BLOCK_ENTRIES: u32 = 1 << 15;
 /// zstd level used when writing (deterministic for a given level and input).
 pub const ZSTD_LEVEL: i32 = 9;
 
-pub use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET, FNV_PRIME};
+use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET};
 
 thread_local! {
     /// One zstd context per thread, reused: creating one costs more than decompressing a block.
@@ -129,9 +129,10 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     encode_with(material, values, counts, compress, METRIC_DTM, &[])
 }
 
+#[cfg(feature = "generate")]
 /// Serialises a companion file: `rule` are the Asian rules' codes, `plain` the table's; entries
 /// where they agree are stored as 0. `counts` are those of `rule`.
-pub fn encode_rules(
+pub(crate) fn encode_rules(
     material: Material,
     plain: &[u16],
     rule: &[u16],
@@ -144,7 +145,8 @@ pub fn encode_rules(
 }
 
 /// The Asian rules' codes from a table's codes and its companion's stored codes.
-pub fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
+#[cfg(feature = "generate")]
+pub(crate) fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
     plain.par_iter().zip(delta).map(|(&p, &d)| if d == 0 { p } else { d }).collect()
 }
 
@@ -364,7 +366,8 @@ impl TableFile {
 
     /// Are the header's counts `counts` (those the decoded values give)? Shared by `verify`
     /// and the WDL file check, so that both name a mismatch the same way.
-    pub fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {
+    #[cfg(feature = "generate")]
+    pub(crate) fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {
         if *counts != self.header.counts {
             return Err(TbError::Corrupt {
                 path: self.path.clone(),

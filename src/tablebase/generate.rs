@@ -4,7 +4,7 @@
 //!   `.qtb` (distance to mate), `.qtr` (the Asian rules' values) and `.qtw` (win/draw/loss)
 //!   files atomically; tables already there and intact are kept. [`GenerateOptions`] says where
 //!   and how.
-//! - [`Selection`]: named materials, a [`Family`] and [`Filters`], resolved into a work list in
+//! - [`Selection`]: named materials, a [`Family`] and bounds on the pieces, resolved into a work list in
 //!   dependency order; [`estimate`] gives its memory, disk and time before any work.
 //! - [`verify_table`], [`verify_rules`], [`verify_wdl`]: independent checks of written files,
 //!   every entry against its successors through the rules core.
@@ -17,7 +17,7 @@ pub use super::driver::{generate_set, load, load_rules, GenerateOptions, TableRe
 pub use super::index::entries_of;
 pub use super::plan::{estimate, last_uses, PlannedTable, Rates, Totals};
 pub use super::rules::changed;
-pub use super::select::{closure, Family, Filters, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
+pub use super::select::{closure, Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
 pub use super::solve::{check_supported, Table, MAX_ENTRIES};
 pub use super::verify::{verify_table, TableCache};
 pub use super::verify_rules::verify_rules;

@@ -15,7 +15,27 @@ use std::str::FromStr;
 /// The order in which roles are written in material names (after the king).
 pub const NAME_ORDER: [Role; 6] = [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn, Role::Advisor, Role::Elephant];
 
-/// Piece counts per side (`counts[color][role]`); kings always 1.
+/// Piece counts per side (`counts[color][role]`); kings always 1. Written as red's pieces, `v`,
+/// black's (`KRNvKR`); one table serves a material and its colour swap, stored under the
+/// canonical order.
+///
+/// ```
+/// use qiku::tablebase::Material;
+/// use qiku::{Color, Position, Role};
+///
+/// let m: Material = "KAvKR".parse()?;
+/// assert_eq!((m.count(Color::Black, Role::Rook), m.piece_count()), (1, 3));
+/// // The table of this material is KRvKA's, colours swapped.
+/// let (canonical, swapped) = m.canonical();
+/// assert_eq!((canonical.to_string(), swapped), ("KRvKA".to_string(), true));
+/// // The material of a position.
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+/// assert_eq!(Material::from_position(&pos).to_string(), "KRvK");
+/// // Names are checked.
+/// let err = "KRRRvK".parse::<Material>().unwrap_err();
+/// assert!(err.to_string().contains("KRRRvK"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
     counts: [[u8; 7]; 2],
@@ -325,7 +345,7 @@ mod tests {
         }
         // Tables in which one side has no attacking piece.
         let one_sided = all.iter().filter(|m| !m.side_has_attackers(Color::Black)).count();
-        // 4 + 26 + 97 by piece count: see docs/TABLEBASES.md on the 110 quoted in the issue.
+        // 4 + 26 + 97 by piece count: see docs/TABLEBASES.md on the 110 quoted elsewhere.
         assert_eq!(one_sided, 127);
     }
 }

@@ -130,6 +130,21 @@ pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
 /// The estimates for every table of a resolved selection, in its order, and their totals, for a
 /// generation with `threads` threads, with the rule-aware pass (`rules`, the default of
 /// `qiku-tb generate`) or without it (`--no-rules`).
+///
+/// ```
+/// use qiku::tablebase::generate::{estimate, Rates, Selection};
+///
+/// let every_five = Selection::new().max_pieces(5).resolve()?;
+/// let (tables, totals) = estimate(&every_five, &Rates::MEASURED, 2, true);
+/// assert_eq!((tables.len(), totals.tables, totals.unsupported), (209, 209, 0));
+/// assert_eq!(totals.entries, 2_265_795_900);
+/// // Tables are solved one at a time: the peak is the largest table's.
+/// assert_eq!(totals.peak_memory_bytes, tables.iter().map(|t| t.peak_memory_bytes).max().unwrap());
+/// // More threads, less time; the same work.
+/// let (_, faster) = estimate(&every_five, &Rates::MEASURED, 4, true);
+/// assert!(faster.seconds < totals.seconds && faster.entries == totals.entries);
+/// # Ok::<(), qiku::tablebase::generate::SelectError>(())
+/// ```
 pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool) -> (Vec<PlannedTable>, Totals) {
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();

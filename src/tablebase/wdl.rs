@@ -13,6 +13,21 @@
 //! ([`Fill`]). The check of a whole file against both value sets is in the generating build
 //! (`verify_wdl`).
 
+//! ```
+//! use qiku::tablebase::format::{code, DRAW};
+//! use qiku::tablebase::wdl::{code_of, wdl_of, LOSS, RULE, WIN};
+//! use qiku::tablebase::Wdl;
+//!
+//! // A win in 7 plies is WIN whatever the rules; a plain draw that the Asian rules decide is RULE.
+//! assert_eq!(code_of(code(7), code(7)), Some(WIN));
+//! assert_eq!(code_of(code(4), code(4)), Some(LOSS));
+//! assert_eq!(code_of(DRAW, code(9)), Some(RULE));
+//! // RULE reads as a draw without the rules; under them the `.qtr` companion decides.
+//! assert_eq!(wdl_of(RULE, false), Some(Wdl::Draw));
+//! assert_eq!(wdl_of(RULE, true), None);
+//! assert_eq!(wdl_of(WIN, true), Some(Wdl::Win));
+//! ```
+
 use super::value::{dtm_of, Wdl, DRAW as DTM_DRAW, ILLEGAL};
 use rayon::prelude::*;
 

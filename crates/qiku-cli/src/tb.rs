@@ -4,8 +4,8 @@ use clap::{Args, Parser, Subcommand};
 use qiku::core::Move;
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, estimate, last_uses, verify_rules, verify_table, verify_wdl, Family, Filters, GenerateOptions, Rates,
-    Resolved, Selection, TableCache,
+    self, estimate, last_uses, verify_rules, verify_table, verify_wdl, Family, GenerateOptions, Rates, Resolved,
+    Selection, TableCache,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbValue, Wdl};
 use serde_json::json;
@@ -18,7 +18,8 @@ use std::time::Instant;
     name = "qiku-tb",
     version,
     about = "Xiangqi endgame tablebases: generate, probe, count, verify",
-    long_about = "Xiangqi endgame tablebases of up to 5 pieces, solved by retrograde analysis.\n\n\
+    long_about = "Xiangqi endgame tablebases, solved by retrograde analysis: every material of up to 5 pieces \
+by default, and families of up to 12 pieces with defenders (--family).\n\n\
 Values are distance to mate in plies with best play; positions neither side can force are draws. \
 Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
 side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
@@ -37,7 +38,7 @@ struct SelectArgs {
     /// Materials such as KRNvKR. With neither materials nor --family: every material the filters
     /// admit (every table up to 5 pieces when no filter is given).
     materials: Vec<String>,
-    /// A family of issue 11: a (one attacking piece, any defenders), b (two attacking pieces on
+    /// A family of materials: a (one attacking piece, any defenders), b (two attacking pieces on
     /// one side without defenders, against defenders), c (two attacking pieces, at most two
     /// defenders). Added to the named materials.
     #[arg(long)]
@@ -172,15 +173,19 @@ fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
 /// Resolves the selection options (shared by `generate` and `plan`); notes on stderr the named
 /// materials that are dead draws or that the filters exclude.
 fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
-    let selection = Selection {
-        materials: parse_materials(&args.materials)?,
-        family: args.family,
-        filters: Filters {
-            max_attackers: args.max_attackers,
-            max_defenders: args.max_defenders,
-            max_pieces: args.max_pieces,
-        },
-    };
+    let mut selection = Selection::new().materials(parse_materials(&args.materials)?);
+    if let Some(family) = args.family {
+        selection = selection.family(family);
+    }
+    if let Some(n) = args.max_attackers {
+        selection = selection.max_attackers(n);
+    }
+    if let Some(n) = args.max_defenders {
+        selection = selection.max_defenders(n);
+    }
+    if let Some(n) = args.max_pieces {
+        selection = selection.max_pieces(n);
+    }
     let resolved = selection.resolve();
     let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
     if let Ok(r) = &resolved {
