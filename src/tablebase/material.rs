@@ -24,7 +24,7 @@ pub const NAME_ORDER: [Role; 6] = [Role::Rook, Role::Horse, Role::Cannon, Role::
 /// use qiku::{Color, Position, Role};
 ///
 /// let m: Material = "KAvKR".parse()?;
-/// assert_eq!((m.count(Color::Black, Role::Rook), m.piece_count()), (1, 3));
+/// assert_eq!((m.count(Color::Black, Role::Rook), m.piece_count()), (1, 4)); // kings included
 /// // The table of this material is KRvKA's, colours swapped.
 /// let (canonical, swapped) = m.canonical();
 /// assert_eq!((canonical.to_string(), swapped), ("KRvKA".to_string(), true));

@@ -305,17 +305,21 @@ impl Tablebases {
     /// # let dir = tempfile::tempdir()?;
     /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
     /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
-    /// use qiku::tablebase::{Rules, Tablebases, TbError};
+    /// use qiku::tablebase::{Rules, Tablebases, TbError, Wdl};
     /// use qiku::Position;
     ///
-    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let won = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let drawn = Position::from_fen("3k5/3R5/9/9/9/9/9/9/9/4K4 b - - 0 1")?; // the king takes the rook
     /// let tb = Tablebases::open(dir.path())?;
-    /// // A win is a win under both rules, at the same distance.
-    /// assert_eq!(tb.probe_with(&pos, Rules::Asian)?, tb.probe_with(&pos, Rules::Plain)?);
-    /// // Without the `.qtr` companion the Asian rules' values are unknown: an error, not a guess.
+    /// // A win is a win under both rules, at the same distance; so is this draw.
+    /// assert_eq!(tb.probe_with(&won, Rules::Asian)?, tb.probe_with(&won, Rules::Plain)?);
+    /// assert_eq!(tb.probe_with(&drawn, Rules::Asian)?.map(|v| v.wdl), Some(Wdl::Draw));
+    /// // Without the `.qtr` companion the rules' value of a draw is unknown: an error, not a
+    /// // guess. Wins and losses need no companion.
     /// std::fs::remove_file(dir.path().join("KRvK.qtr"))?;
     /// let tb = Tablebases::open(dir.path())?;
-    /// let err = tb.probe_with(&pos, Rules::Asian).unwrap_err();
+    /// assert!(tb.probe_with(&won, Rules::Asian)?.is_some());
+    /// let err = tb.probe_with(&drawn, Rules::Asian).unwrap_err();
     /// assert!(matches!(err, TbError::NoRules { .. }), "{err}");
     /// # Ok(()) }
     /// # #[cfg(not(feature = "generate"))] fn main() {}
@@ -462,9 +466,10 @@ impl Tablebases {
     /// assert_eq!(values.len(), pos.moves().len());
     /// // Best first: the fastest mate, which is the position's own value.
     /// assert_eq!(values[0].1, tb.probe(&pos)?.expect("KRvK"));
-    /// // Every other move is worse or as good; a move that gives up the rook draws.
+    /// // Every other move is as good or worse, and some are worse.
     /// assert!(values.windows(2).all(|w| w[0].1.goodness() >= w[1].1.goodness()));
-    /// assert!(values.iter().any(|(_, v)| v.wdl == Wdl::Draw));
+    /// assert!(values.iter().any(|(_, v)| v.goodness() < values[0].1.goodness()));
+    /// assert!(values.iter().all(|(_, v)| v.wdl == Wdl::Win)); // a bare king cannot take the rook here
     /// # Ok(()) }
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
@@ -498,8 +503,9 @@ impl Tablebases {
     /// use qiku::Position;
     ///
     /// let tb = Tablebases::open(dir.path())?;
-    /// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")?;
     /// let plies = tb.probe_dtm(&pos)?.expect("KRvK").plies();
+    /// assert!(plies > 1);
     /// // Following the table's moves (red's best, black's most stubborn) mates in exactly that many plies.
     /// for _ in 0..plies {
     ///     let m = tb.best_moves(&pos)?.expect("KRvK")[0];

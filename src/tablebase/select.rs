@@ -39,7 +39,7 @@ use std::str::FromStr;
 /// assert!(family.contains(&krnvkab) && !Family::A.contains(&krnvkab));
 /// assert_eq!(Family::A.members().len(), 324);
 /// assert!(Family::A.members().iter().all(|m| m.attacker_count() == 1));
-/// # Ok::<(), qiku::tablebase::generate::SelectError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Family {

@@ -50,7 +50,7 @@ use std::sync::Arc;
 /// or read back by [`crate::tablebase::generate::load`].
 ///
 /// ```
-/// use qiku::tablebase::format::{self, code, dtm_of};
+/// use qiku::tablebase::format::{self, dtm_of, DRAW};
 /// use qiku::tablebase::generate::{generate_set, load, verify_table, GenerateOptions, TableCache};
 /// use qiku::tablebase::{file_name, Material};
 /// use qiku::Position;
@@ -66,8 +66,8 @@ use std::sync::Arc;
 /// let i = table.index_of(&pos).expect("a KRvK position");
 /// assert_eq!(table.setup(i).map(|s| s.to_fen()), Some(pos.fen()));
 /// assert!(dtm_of(table.codes()[i as usize]).is_some_and(|d| d % 2 == 1)); // won
-/// // Damage one entry and write the file again: verification names the position.
-/// table.codes_mut()[i as usize] = code(1);
+/// // Claim the win is a draw and write the file again: verification names the position.
+/// table.codes_mut()[i as usize] = DRAW;
 /// format::write_atomic(&path, &format::encode(krk, table.codes(), &table.counts(), true)?)?;
 /// let err = verify_table(dir.path(), krk, &mut TableCache::new()).unwrap_err();
 /// assert!(err.to_string().contains("but its moves give"), "{err}");
