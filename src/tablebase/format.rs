@@ -47,7 +47,7 @@ pub const SCHEME: u32 = 1;
 pub const METRIC_DTM: u32 = 1;
 /// Metric 2: the Asian rules' values (perpetual check loses) of a companion `.qtr` file: each
 /// entry's code where it differs from the `.qtb` file of the same material, 0 where it does not;
-/// a band table follows the block index (see `docs/FORMAT.md` and [`super::bands`]).
+/// a band table follows the block index (see `docs/FORMAT.md` and [`Band`]).
 pub const METRIC_ASIAN: u32 = 2;
 /// Metric 3: win, draw or loss of every entry in 2-bit codes, 4 to a byte, for probes inside a
 /// search (a `.qtw` file beside the `.qtb`; codes in [`super::wdl`], layout in `docs/FORMAT.md`).

@@ -102,7 +102,7 @@ pub fn needs_mirror(rk: u8, bk: u8) -> bool {
 }
 
 /// Entries (both sides to move) of a material's table under this scheme, computed from the piece
-/// counts alone: the same figure as [`Layout::entries`] but for any number of pieces (a layout is
+/// counts alone: the same figure as a layout's entry count but for any number of pieces (a layout is
 /// limited to [`MAX_PIECES`]), saturating at `u64::MAX`. Used to plan generation.
 pub fn entries_of(material: &Material) -> u64 {
     let mut total: u128 = 2 * 45;

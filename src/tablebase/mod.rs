@@ -25,9 +25,9 @@
 //! ```
 //!
 //! - Reading (always built): [`Tablebases`], [`Material`], the values, [`TbError`], and
-//!   [`format`], the table files themselves (header, blocks, value codes) for tools that inspect
+//!   [`mod@format`], the table files themselves (header, blocks, value codes) for tools that inspect
 //!   or write them.
-//! - [`generate`] (cargo feature `generate`, on by default): the solver and everything around
+//! - `generate` (cargo feature `generate`, on by default): the solver and everything around
 //!   it: generating sets of tables, selecting families, planning memory, disk and time, and the
 //!   independent verification of table files. A program that only probes can leave it out.
 //!

@@ -521,7 +521,7 @@ impl Tablebases {
     }
 
     /// [`Tablebases::best_moves`] under `rules`. In a won position the winning line of
-    /// [`bands::choose`] is followed: the moves into the smallest distance below the position's
+    /// the table's line is followed: the moves into the smallest distance below the position's
     /// own, or if there is none (a position won by the perpetual-check rule, where the line must
     /// make a quiet move), the non-checking moves into the smallest distance. Following these
     /// moves wins against any defence under a referee that applies the rule (`docs/TABLEBASES.md`).

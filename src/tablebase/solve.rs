@@ -145,7 +145,7 @@ pub const MAX_ENTRIES: u64 = u32::MAX as u64 - 1;
 
 /// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
 /// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
-/// for a whole plan before any work, and by [`solve`].
+/// for a whole plan before any work, and by the solver.
 pub fn check_supported(material: &Material) -> Result<(), TbError> {
     let m = material.canonical().0;
     if m.piece_count() > MAX_PIECES {
