@@ -49,6 +49,7 @@ pub struct Band {
 }
 
 /// The band of distance `d`, `None` below the first band (plain values and smaller tables).
+#[cfg(feature = "generate")]
 pub fn band_of(bands: &[Band], d: u16) -> Option<(usize, Band)> {
     let i = bands.partition_point(|b| b.start <= d);
     i.checked_sub(1).map(|i| (i, bands[i]))

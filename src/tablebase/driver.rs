@@ -146,8 +146,9 @@ pub struct TableReport {
 }
 
 /// Generates `materials` (any colour order) and everything their captures need, into
-/// `opts.dir()`, in the order of [`select::closure`]. Every table of that plan is checked against
-/// the generator's limits ([`solve::check_supported`]) before any work. Returns one report
+/// `opts.dir()`, in dependency order (the plan of a [`Selection`](super::generate::Selection) of
+/// `materials`). Every table of that plan is checked against the generator's limits (pieces,
+/// entries) before any work. Returns one report
 /// per table of the plan, in generation order.
 ///
 /// ```

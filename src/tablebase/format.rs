@@ -21,7 +21,7 @@
 //! assert_eq!(TbValue::from_code(ILLEGAL), None);
 //! ```
 
-pub use super::bands::{band_of, Band, BandKind};
+pub use super::bands::{Band, BandKind};
 use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;

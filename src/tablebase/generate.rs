@@ -17,8 +17,8 @@ pub use super::driver::{generate_set, load, load_rules, GenerateOptions, TableRe
 pub use super::index::entries_of;
 pub use super::plan::{estimate, last_uses, PlannedTable, Rates, Totals};
 pub use super::rules::changed;
-pub use super::select::{closure, Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
-pub use super::solve::{check_supported, Table, MAX_ENTRIES};
+pub use super::select::{Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
+pub use super::solve::Table;
 pub use super::verify::{verify_table, TableCache};
 pub use super::verify_rules::verify_rules;
 pub use super::verify_wdl::verify_wdl;

@@ -40,7 +40,7 @@
 mod bands;
 mod error;
 pub mod format;
-pub(crate) mod index;
+mod index;
 mod material;
 mod probe;
 mod value;
