@@ -20,7 +20,7 @@
 
 use qiku::book::{self, Book, BuildOptions, Verify};
 use qiku::notation::{self, iccs, Notation};
-use qiku::util::Rng;
+use qiku::Rng;
 use qiku::{Move, Position};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -4,6 +4,9 @@
 //! parsing, for formatting, and for a full replay (parse + make_move) as a book compiler does it.
 //! `cargo bench --bench notation [-- FILTER]`.
 
+// `criterion_group!` with a config block defines an undocumented public function.
+#![allow(missing_docs)]
+
 #[path = "../tests/common/ccpd.rs"]
 mod ccpd;
 

@@ -15,7 +15,7 @@ use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::generate::{self, generate_set, GenerateOptions};
 use qiku::tablebase::wdl::{self, Fill};
 use qiku::tablebase::{rules_file_name, wdl_file_name, Material, Rules, Tablebases};
-use qiku::util::Rng;
+use qiku::Rng;
 use qiku::{Color, Position};
 use std::hint::black_box;
 use std::path::PathBuf;

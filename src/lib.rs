@@ -1,11 +1,19 @@
-//! qiku: Xiangqi (Chinese chess) rules core, notations, a streaming PGN reader, opening books,
-//! endgame tablebases, a UCI engine and a match runner, as a library; the `qiku`, `qiku-book` and
-//! `qiku-tb` programs are thin layers over it (cargo feature `cli`, on by default; an engine or a
-//! GUI depends on `qiku` with `default-features = false` and links no command-line crates).
+//! qiku: a Xiangqi (Chinese chess) library: the rules, move notations, a streaming PGN/XQF reader,
+//! opening books, endgame tablebases and a UCI/UCCI engine.
 //!
-//! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`):
-//! [`core`] (rules) at the bottom; [`notation`] and [`pgn`]; [`book`] and [`tablebase`];
-//! [`engine`] and [`matchrunner`]; the command-line programs on top.
+//! This crate is the library alone; it links no command-line or SQLite crate unless asked. The
+//! rest of the qiku workspace sits on top of it: `qiku-cli` (the `qiku`, `qiku-book` and
+//! `qiku-tb` programs and the match runner), `qiku-capi` (the C API, `libqiku.so`/`libqiku.a`
+//! with `include/qiku.h`) and `qiku-renju` (Renju, which uses nothing of this crate).
+//!
+//! Cargo features (none on by default): `serde` (`Serialize` for reports and values), `obk`
+//! (BHGUI-style `.obk` books through SQLite), `tune` (the Texel tuner of the evaluation,
+//! `qiku::tune`).
+//!
+//! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`, held to the
+//! code by a test): [`core`] (rules, values) at the bottom with the file helpers [`fs`]; then
+//! [`notation`], [`pgn`] and [`xqf`]; then [`book`] and [`tablebase`]; then [`engine`]; then
+//! the tuner.
 //!
 //! The flows an engine author needs, each a test that runs:
 //!
@@ -36,7 +44,8 @@
 //! pick a move by a policy:
 //!
 //! ```
-//! use qiku::book::{self, build::{build, BuildOptions}, Book, BookRng, Policy};
+//! use qiku::book::{self, build::{build, BuildOptions}, Book, Policy};
+//! use qiku::Rng;
 //! use qiku::Position;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -53,7 +62,7 @@
 //! let moves = book.probe(&start); // most played first
 //! assert_eq!(moves.len(), 2);
 //! assert_eq!((moves[0].mv.to_string(), moves[0].counts.games()), ("h2e2".to_string(), 2));
-//! let pick = book::choose(&moves, Policy::BestScore, &mut BookRng::new(1));
+//! let pick = book::choose(&moves, Policy::BestScore, &mut Rng::new(1));
 //! assert_eq!(pick.map(|m| m.to_string()).as_deref(), Some("h2e2"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -108,21 +117,29 @@
 //! ```
 //!
 //! The same engine speaks UCI over any reader and writer: [`engine::session::run`] (UCI, or UCCI after `ucci`).
+//!
+//! Whole programs built on these flows (probe a book, think with the engine, read a PGN file with
+//! located errors, probe tables, perft) are in the repository's `examples/` (`docs/EXAMPLES.md`):
+//! `cargo run --release --example think -- startpos moves 炮二平五`.
 
 #![warn(missing_docs)]
 
 pub mod book;
 pub mod core;
 pub mod engine;
+pub mod fs;
 pub mod notation;
 pub mod pgn;
 mod storage;
 pub mod tablebase;
 #[cfg(feature = "tune")]
 pub mod tune;
-pub mod util;
+mod util;
 pub mod xqf;
 
 pub use crate::core::{
-    Bitboard, Color, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Setup, Square,
+    Bitboard, Color, Dtm, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Rules, Setup, Square,
+    TbValue, Wdl,
 };
+pub use crate::util::progress::{NoProgress, Progress};
+pub use crate::util::rng::Rng;

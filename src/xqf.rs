@@ -65,7 +65,7 @@ impl std::error::Error for XqfError {
 pub struct XqfGame {
     /// The version byte (10 = 1.0, ..., 18 = 1.8).
     pub version: u8,
-    /// The start position; the side to move is the colour of the first move's piece.
+    /// The start position; the side to move is the color of the first move's piece.
     pub start: Position,
     /// The main line as stored (each move's legality is checked by whoever plays it).
     pub moves: Vec<Move>,
@@ -147,6 +147,29 @@ fn header_text(h: &[u8], at: usize, max: usize) -> Option<String> {
 }
 
 /// Reads a file's main line.
+///
+/// ```
+/// use qiku::xqf;
+///
+/// // An XQStudio file from a set-up position (in the repository's test data); its tenth move
+/// // cannot be played, which the replay finds.
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/BadMoveTest3.xqf");
+/// let game = xqf::read(path)?;
+/// assert_eq!(game.start.fen(), "2b6/3ka4/2Pab4/5Np2/9/6P2/9/3A5/4A4/4K4 w - - 0 1");
+/// assert_eq!(game.result.map(|r| r.as_str()), Some("1-0"));
+/// assert_eq!(game.moves.len(), 10);
+/// let mut pos = game.start.clone();
+/// let legal = game.moves.iter().take_while(|&&m| pos.play(m).map(|next| pos = next).is_ok()).count();
+/// assert_eq!(legal, 9);
+/// // As PGN, with the set-up position in a FEN tag, ready for the PGN reader.
+/// let pgn = game.to_pgn();
+/// assert!(pgn.contains("[FEN \"2b6/3ka4/2Pab4/5Np2/9/6P2/9/3A5/4A4/4K4 w - - 0 1\"]"), "{pgn}");
+/// assert!(xqf::is_xqf_path(std::path::Path::new("GAME.XQF")));
+///
+/// let err = xqf::read("no/such.xqf").unwrap_err();
+/// assert!(err.to_string().starts_with("no/such.xqf: cannot read"), "{err}");
+/// # Ok::<(), xqf::XqfError>(())
+/// ```
 pub fn read(path: impl AsRef<Path>) -> Result<XqfGame, XqfError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|source| XqfError::Io { path: path.to_path_buf(), source })?;
@@ -159,6 +182,14 @@ pub fn is_xqf_path(path: &Path) -> bool {
 }
 
 /// Decodes the bytes of a file; the error says what is wrong.
+///
+/// ```
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/UnitTest.xqf"))?;
+/// assert!(qiku::xqf::parse(&bytes).is_ok());
+/// let err = qiku::xqf::parse(&bytes[..500]).unwrap_err();
+/// assert!(err.contains("shorter than the 1024-byte header"), "{err}");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
     if bytes.len() < BODY {
         return Err(format!("{} bytes, shorter than the 1024-byte header", bytes.len()));
@@ -276,7 +307,7 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
             break;
         }
     }
-    // The side to move is the colour of the piece that moves first.
+    // The side to move is the color of the piece that moves first.
     let turn = match raw_moves.first().and_then(|&(f, _)| setup.piece_at(f)) {
         Some(p) => p.color,
         None => Color::Red,

@@ -1,14 +1,17 @@
-//! The crate's layering, checked from its source: every `crate::`, `super::` and `self::` path and
-//! every `use` of a child module is an edge from the file that writes it to the file of the module
-//! it names. The test fails on an import cycle between files, on a cycle between top-level
-//! modules, and on any import that reaches up the layer order (docs/ARCHITECTURE.md):
+//! The workspace's layering, checked from its source and held to the graphs written in
+//! docs/ARCHITECTURE.md:
 //!
-//! util, storage, core < notation, pgn, xqf < book, tablebase < engine, matchrunner < cli;
-//! renju uses nothing but util (and only the CLI and capi use it); capi uses everything but cli.
+//! - the crate graph (which workspace crate depends on which), read from `cargo metadata`, must
+//!   equal the one written under `<!-- crate graph -->`;
+//! - the library's module graph, derived from every `crate::`, `super::` and `self::` path and
+//!   every `use` of a child module (an edge from the file that writes it to the file of the
+//!   module it names), must equal the one written under `<!-- module graph -->`, and must have
+//!   no cycle between files or modules and no import up the layer order:
 //!
-//! `src/lib.rs` (the root, which re-exports) and `src/bin/` (separate crates) are not checked.
-//! A file's `#[cfg(test)] mod` block (its unit tests, at its end) is skipped: unit tests may use
-//! anything.
+//! util, core, fs, storage < notation, pgn, xqf < book, tablebase < engine < tune.
+//!
+//! `src/lib.rs` (the root, which re-exports) is not checked. A file's `#[cfg(test)] mod` block
+//! (its unit tests, at its end) is skipped: unit tests may use anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -19,7 +22,7 @@ const KNOWN_FILE_CYCLES: &[(&str, &str)] = &[];
 /// A top-level module's layer; `None` for the modules with their own rule (renju, capi).
 fn layer(module: &str) -> Option<u32> {
     match module {
-        "util" | "storage" | "core" => Some(0),
+        "util" | "core" | "fs" | "storage" => Some(0),
         "notation" | "pgn" | "xqf" => Some(1),
         "book" | "tablebase" => Some(2),
         "engine" => Some(3),
@@ -33,12 +36,10 @@ fn may_use(from: &str, to: &str) -> bool {
     if from == to {
         return true;
     }
-    match (from, to) {
-        _ => match (layer(from), layer(to)) {
-            (Some(a), Some(b)) => b <= a,
-            // A module this test does not know yet: add it to `layer` with its place.
-            _ => false,
-        },
+    match (layer(from), layer(to)) {
+        (Some(a), Some(b)) => b <= a,
+        // A module this test does not know yet: add it to `layer` with its place.
+        _ => false,
     }
 }
 
@@ -303,12 +304,18 @@ fn edges() -> BTreeMap<String, BTreeSet<String>> {
                 names.insert(name.to_string(), p.clone());
             }
         }
-        found.insert(f.clone(), imports.paths);
+        found.insert(f.clone(), (imports.paths, imports.reexports));
     }
     let mut graph = BTreeMap::new();
-    for (f, paths) in &found {
-        let targets: BTreeSet<String> =
+    for (f, (paths, public)) in &found {
+        let mut targets: BTreeSet<String> =
             paths.iter().filter_map(|p| resolve(f, p, &known, &reexports)).filter(|t| t != f).collect();
+        // A re-export from another top-level module is a dependency too (`fs` re-exports
+        // `util`'s file helpers); one within the module (a `mod.rs` re-exporting its children)
+        // is not, since importers are followed through it to the defining file.
+        targets.extend(
+            public.iter().filter_map(|p| resolve(f, p, &known, &reexports)).filter(|t| t != f && top(t) != top(f)),
+        );
         graph.insert(f.clone(), targets);
     }
     graph
@@ -427,8 +434,8 @@ fn checker_sees_edges() {
     // `use super::eval::{self, Weights}` and `use crate::notation::iccs`.
     assert!(of("engine/uci.rs").contains("engine/eval.rs"), "{:?}", of("engine/uci.rs"));
     assert!(of("engine/uci.rs").contains("notation/iccs.rs"), "{:?}", of("engine/uci.rs"));
-    // A relative `use search::...` in a module file.
-    assert!(of("matchrunner/mod.rs").contains("matchrunner/stats.rs"), "{:?}", of("matchrunner/mod.rs"));
+    // A relative `use collect::...` or `mod` item's path in a module file.
+    assert!(of("tune/mod.rs").contains("engine/eval.rs"), "{:?}", of("tune/mod.rs"));
     // `crate::core::Position` is followed through core's re-export to the defining file.
     assert!(of("engine/mod.rs").contains("core/position.rs"), "{:?}", of("engine/mod.rs"));
     // The cycle finder finds a two-file cycle and ignores a chain.
@@ -437,11 +444,113 @@ fn checker_sees_edges() {
     g.insert("b".into(), ["a".to_string()].into());
     g.insert("c".into(), ["a".to_string()].into());
     assert_eq!(cycles(&g), vec![vec!["a".to_string(), "b".to_string()]]);
-    assert!(!may_use("core", "engine") && may_use("cli", "core") && !may_use("renju", "core"));
-    assert!(may_use("capi", "engine") && !may_use("capi", "cli"));
+    assert!(!may_use("core", "engine") && may_use("tune", "core") && !may_use("book", "engine"));
     assert_eq!(
         expand("super::{eval::{self, Weights}, time::Limits as L}"),
         ["super::eval", "super::eval::Weights", "super::time::Limits"]
     );
     assert_eq!(expand("crate::tablebase::{self as tb, Wdl}"), ["crate::tablebase", "crate::tablebase::Wdl"]);
+}
+
+/// The graph written in docs/ARCHITECTURE.md in the fenced block after the line `marker`:
+/// lines `name -> a, b` (or `name -> (nothing)`), comments after `#` ignored.
+fn written_graph(marker: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md"))
+        .expect("read docs/ARCHITECTURE.md");
+    let after = doc.split_once(marker).unwrap_or_else(|| panic!("docs/ARCHITECTURE.md has no {marker:?}")).1;
+    let block = after.split("```").nth(1).expect("a fenced block after the marker");
+    let mut graph = BTreeMap::new();
+    for line in block.lines().skip(1) {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (from, to) = line.split_once("->").unwrap_or_else(|| panic!("not `a -> b, c`: {line:?}"));
+        let to: BTreeSet<String> =
+            to.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty() && t != "(nothing)").collect();
+        graph.insert(from.trim().to_string(), to);
+    }
+    graph
+}
+
+/// The library's module graph from the source: top-level module -> modules it uses.
+fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut modules: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (f, targets) in &edges() {
+        let from = top(f);
+        let entry = modules.entry(from.clone()).or_default();
+        entry.extend(targets.iter().map(|t| top(t)).filter(|t| *t != from));
+    }
+    modules
+}
+
+/// A readable difference of two graphs.
+fn graph_diff(written: &BTreeMap<String, BTreeSet<String>>, code: &BTreeMap<String, BTreeSet<String>>) -> String {
+    let mut out = String::new();
+    for name in written.keys().chain(code.keys()).collect::<BTreeSet<_>>() {
+        let (w, c) = (written.get(name).cloned().unwrap_or_default(), code.get(name).cloned().unwrap_or_default());
+        for extra in w.difference(&c) {
+            out += &format!("  written but not in the code: {name} -> {extra}\n");
+        }
+        for missing in c.difference(&w) {
+            out += &format!("  in the code but not written: {name} -> {missing}\n");
+        }
+        if !written.contains_key(name) {
+            out += &format!("  not written at all: {name}\n");
+        } else if !code.contains_key(name) {
+            out += &format!("  written but no such module or crate: {name}\n");
+        }
+    }
+    out
+}
+
+#[test]
+fn written_module_graph_matches_the_code() {
+    let (written, code) = (written_graph("<!-- module graph -->"), module_graph());
+    assert!(
+        written == code,
+        "docs/ARCHITECTURE.md's module graph and the code disagree:\n{}the code's graph:\n{}",
+        graph_diff(&written, &code),
+        listing(&code)
+    );
+}
+
+/// The workspace's crates and, for each, the workspace crates among its normal dependencies,
+/// from `cargo metadata`.
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo metadata");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    let names: BTreeSet<String> = packages.iter().map(|p| p["name"].as_str().expect("name").to_string()).collect();
+    let mut graph = BTreeMap::new();
+    for p in packages {
+        let deps = p["dependencies"].as_array().expect("dependencies");
+        let uses: BTreeSet<String> = deps
+            .iter()
+            .filter(|d| d["kind"].is_null())
+            .map(|d| d["name"].as_str().expect("dependency name").to_string())
+            .filter(|n| names.contains(n))
+            .collect();
+        graph.insert(p["name"].as_str().expect("name").to_string(), uses);
+    }
+    graph
+}
+
+#[test]
+fn written_crate_graph_matches_cargo() {
+    let (written, code) = (written_graph("<!-- crate graph -->"), crate_graph());
+    assert!(
+        written == code,
+        "docs/ARCHITECTURE.md's crate graph and Cargo.toml disagree:\n{}cargo's graph:\n{}",
+        graph_diff(&written, &code),
+        listing(&code)
+    );
+    // Renju is its own game: it depends on no qiku crate.
+    assert!(code["qiku-renju"].is_empty(), "qiku-renju depends on {:?}", code["qiku-renju"]);
 }

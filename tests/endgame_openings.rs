@@ -1,4 +1,4 @@
-//! Endgame starting positions from real games, for the tablebase match of issue 11 (qiku with the
+//! Endgame starting positions from real games, for the tablebase match (qiku with the
 //! tables of the endings players meet against qiku without them): from every game of the CCPD
 //! collection shipped in `books/games/`, the first position (after a capture) with at least one
 //! and at most three attacking pieces (rook, horse, cannon, pawn) left, the side to move having a
@@ -18,7 +18,7 @@ use std::collections::HashSet;
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/endgame-openings.txt");
 /// At most this many attacking pieces, both sides together.
 const MAX_ATTACKERS: u32 = 3;
-/// Positions in the shipped selection (each played twice, colours swapped, in a match).
+/// Positions in the shipped selection (each played twice, colors swapped, in a match).
 const COUNT: usize = 50;
 
 /// One position found in a game.

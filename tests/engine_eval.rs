@@ -1,12 +1,12 @@
-//! Evaluation tests: left-right mirror symmetry, colour-flip antisymmetry, and material sanity,
+//! Evaluation tests: left-right mirror symmetry, color-flip antisymmetry, and material sanity,
 //! over positions from seeded random games.
 
 use qiku::engine::eval::{breakdown, evaluate, Weights};
 use qiku::{Piece, Position, Setup, Square};
 
-/// The position with colours swapped and the board turned around (ranks flipped), other side to
+/// The position with colors swapped and the board turned around (ranks flipped), other side to
 /// move: the same game seen from the other chair.
-fn colour_flip(pos: &Position) -> Position {
+fn color_flip(pos: &Position) -> Position {
     let s = pos.to_setup();
     let mut out = Setup::empty();
     for sq in Square::all() {
@@ -52,14 +52,14 @@ fn sample_positions(n_games: usize) -> Vec<Position> {
 }
 
 #[test]
-fn mirror_and_colour_flip_symmetry() {
+fn mirror_and_color_flip_symmetry() {
     let positions = sample_positions(40);
     assert!(positions.len() > 300);
     for w in [Weights::DEFAULT, Weights::BASIC] {
         for pos in &positions {
             let v = evaluate(pos, &w);
             assert_eq!(evaluate(&pos.mirror(), &w), v, "mirror of {}", pos.fen());
-            let flipped = colour_flip(pos);
+            let flipped = color_flip(pos);
             // Same side-to-move view of the same game...
             assert_eq!(evaluate(&flipped, &w), v, "flip of {}", pos.fen());
             // ...so red's view changes sign.

@@ -214,11 +214,11 @@ impl qiku::engine::Endgames for Recorder {
     fn max_pieces(&self) -> u32 {
         32
     }
-    fn probe(&self, pos: &Position) -> Option<qiku::engine::TbValue> {
+    fn probe(&self, pos: &Position) -> Option<qiku::TbValue> {
         self.asked.lock().unwrap().push(pos.halfmoves());
         None
     }
-    fn move_values(&self, _: &Position) -> Option<Vec<(qiku::Move, qiku::engine::TbValue)>> {
+    fn move_values(&self, _: &Position) -> Option<Vec<(qiku::Move, qiku::TbValue)>> {
         None
     }
 }

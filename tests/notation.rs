@@ -4,7 +4,7 @@
 //! style, with a check that no two legal moves are written alike.
 
 use qiku::notation::chinese::{self, Charset, Numerals, PlaceWords, Style};
-use qiku::notation::{self, wxf, Notation, NotationError};
+use qiku::notation::{self, wxf, Notation, ParseMoveError};
 use qiku::{Color, Move, Piece, Position, Role, Setup, Square};
 use std::collections::HashMap;
 
@@ -101,7 +101,7 @@ fn two_rooks_on_a_file() {
     assert_eq!(wxf::format(&p, m("i2i3")), "R++1");
     assert_eq!(wxf::format(&p, m("i0h0")), "R-.2");
     match notation::parse_any(&p, "車一進一") {
-        Err(NotationError::Ambiguous { candidates, .. }) => {
+        Err(ParseMoveError::Ambiguous { candidates, .. }) => {
             let mut c: Vec<String> = candidates.iter().map(|m| m.to_string()).collect();
             c.sort();
             assert_eq!(c, ["i0i1", "i2i3"]);

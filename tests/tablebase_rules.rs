@@ -7,7 +7,7 @@ mod tablebase_common;
 use qiku::core::game::{EndReason, Game, Outcome};
 use qiku::tablebase::generate::{load, load_rules, verify_rules, TableCache};
 use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue, Wdl};
-use qiku::util::Rng;
+use qiku::Rng;
 use qiku::{Color, MoveList, Position};
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,11 +23,14 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
     let m: Material = material.parse().unwrap();
     let plain = load(&dir.join(file_name(m))).unwrap();
     let rule = load_rules(&dir.join(rules_file_name(m)), &plain).unwrap();
+    let tables = qiku::tablebase::Tablebases::open(dir).unwrap();
     let mut out = Vec::new();
     for (i, (&p, &r)) in plain.codes().iter().zip(rule.codes()).enumerate() {
         if p != r {
             let pos = Position::from_setup_unchecked(&plain.setup(i as u64).unwrap());
-            out.push((pos, TbValue::from_code(r).unwrap()));
+            // The value the companion stores for the entry, as a probe under the rules reads it.
+            let value = tables.probe_with(&pos, qiku::Rules::Asian).unwrap().expect("covered");
+            out.push((pos, value));
         }
     }
     out

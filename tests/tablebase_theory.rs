@@ -1,5 +1,5 @@
 //! Known results of endgame theory with defenders (advisors, elephants) on the board, checked
-//! against the generated tables (issue 11). Each test names its source and the claim it makes;
+//! against the generated tables. Each test names its source and the claim it makes;
 //! where the source states a general result, the test checks a figure that could fail (the share
 //! of won positions over the whole table or over a formation the source names) and the comment
 //! gives the measured figure. Values are the Asian rules' (`Tablebases::probe_with(pos,
@@ -168,7 +168,7 @@ fn tally(positions: &[Position]) -> [usize; 3] {
     t
 }
 
-/// Every legal position of a material (colours as written) with `turn` to move.
+/// Every legal position of a material (colors as written) with `turn` to move.
 fn all_with(name: &str, turn: Color) -> Vec<Position> {
     let m: Material = name.parse().unwrap();
     tablebase_common::all_positions(m).into_iter().filter(|p| p.turn() == turn).collect()
@@ -191,7 +191,7 @@ fn the_asian_rules_change_none_of_these_tables() {
 
 #[test]
 fn a_lone_rook_draws_against_the_full_guard_linked_on_the_centre_file() {
-    // [S2], [S3] (and issue 11: 单车 vs 士象全 is generally a draw). The drawing formation of
+    // [S2], [S3] (单车 vs 士象全 is generally a draw). The drawing formation of
     // [S3]: king at home, an advisor on the palace centre linked to one in a corner, an elephant
     // on the centre file linked to one on the back rank. With red to move, every placement of
     // the red king and rook: all 747 drawn, for the formation and for its mirror image.

@@ -44,7 +44,7 @@ fn every_position_reads_back_the_dtm_files_result_under_both_rules() {
             continue;
         }
         assert!(tb.has_wdl(m), "{name} has no WDL file");
-        // Both colour assignments: the swapped material is looked up flipped.
+        // Both color assignments: the swapped material is looked up flipped.
         for pos in tablebase_common::all_positions(m).into_iter().chain(tablebase_common::all_positions(m.swapped())) {
             let mut seen = [Wdl::Draw; 2];
             for (i, rules) in [Rules::Plain, Rules::Asian].into_iter().enumerate() {
@@ -58,7 +58,7 @@ fn every_position_reads_back_the_dtm_files_result_under_both_rules() {
         }
     }
     assert!(checked > 1_000_000, "{checked}");
-    // Twice each (both colour assignments), mirror images apart: the entries are exercised.
+    // Twice each (both color assignments), mirror images apart: the entries are exercised.
     assert!(ruled > 1_597, "{ruled}");
 }
 
@@ -191,7 +191,7 @@ fn wdl_scores_in_the_search_are_wins_but_never_mates() {
 
 #[test]
 fn the_search_heads_for_a_table_win_it_finds_through_the_wdl_files() {
-    use qiku::engine::adapters::QtbTables;
+    use qiku::engine::adapters::QtbEndgames;
     use qiku::engine::time::Limits;
     use qiku::engine::{Endgames, Engine, Source};
     use std::sync::Arc;
@@ -204,7 +204,7 @@ fn the_search_heads_for_a_table_win_it_finds_through_the_wdl_files() {
     assert_eq!(tables.probe_wdl_with(&after, Rules::Asian).unwrap(), Some(Wdl::Loss));
     assert!(tables.has_wdl(material("KRvKA")));
     let mut engine = Engine::new(4);
-    engine.options.tablebases = Some(Arc::new(QtbTables::new(tables)) as Arc<dyn Endgames>);
+    engine.options.tablebases = Some(Arc::new(QtbEndgames::new(tables)) as Arc<dyn Endgames>);
     let mut tbhits = 0;
     let game = qiku::Game::new(pos.clone());
     let (r, source) = engine.think(&game, &Limits::depth(6), &mut |info| tbhits = tbhits.max(info.tbhits));

@@ -5,6 +5,23 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// Why a book could not be read, written or merged. Every variant names the file.
+///
+/// ```
+/// use qiku::book::{Book, BookError};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 *\n")?;
+/// // A game file is not a book.
+/// let err = Book::open(&games).unwrap_err();
+/// assert!(matches!(err, BookError::NotABook { .. }));
+/// assert!(err.to_string().ends_with("not a qiku opening book (no QIKUBOOK magic at the start)"), "{err}");
+/// // A missing file: the operating system's error, with the file and what was being done.
+/// let err = Book::open(dir.path().join("missing.qbk")).unwrap_err();
+/// assert!(matches!(err, BookError::Io { .. }));
+/// assert!(std::error::Error::source(&err).is_some());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub enum BookError {
     /// An operating-system error on a file.

@@ -153,6 +153,33 @@ impl Run {
 /// strictest of the inputs' and `min_games`/`min_score` given here, applied to the summed counts
 /// (moves an input had already dropped cannot come back: merge unfiltered books for exact sums).
 /// Inputs are fully verified first (fingerprint, version, checksums).
+///
+/// ```
+/// use qiku::book::{build, merge_books, Book, BookError, BuildOptions, MinScore};
+/// use qiku::Position;
+///
+/// let dir = tempfile::tempdir()?;
+/// let mut books = Vec::new();
+/// for (name, games) in [("a", "1. h2e2 h9g7 1-0\n1. h2e2 b9c7 0-1\n"), ("b", "1. h2e2 h9g7 1/2-1/2\n")] {
+///     let pgn = dir.path().join(format!("{name}.pgn"));
+///     std::fs::write(&pgn, games)?;
+///     let book = dir.path().join(format!("{name}.qbk"));
+///     build(&[pgn], &book, &BuildOptions::default())?;
+///     books.push(book);
+/// }
+/// let merged = dir.path().join("merged.qbk");
+/// let header = merge_books(&books, &merged, 0, MinScore::NONE)?;
+/// assert_eq!(header.games.used, 3);
+/// let moves = Book::open(&merged)?.probe(&Position::startpos());
+/// assert_eq!(moves.len(), 1);
+/// let c = moves[0].counts; // h2e2 for red: a win, a loss and a draw
+/// assert_eq!((c.wins, c.draws, c.losses), (1, 1, 1));
+///
+/// // Writing over an input is refused before anything is read.
+/// let err = merge_books(&books, &books[0], 0, MinScore::NONE).unwrap_err();
+/// assert!(matches!(err, BookError::OutputIsInput { .. }), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn merge_books(
     inputs: &[PathBuf],
     output: &Path,

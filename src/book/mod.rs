@@ -1,5 +1,7 @@
 //! Opening books: compile game collections into a `.qbk` file, merge books, and probe them from
-//! an engine (by positioned reads; a memory map is the opt-in [`Book::open_mmap`]).
+//! an engine. A book is read with positioned reads (a small cache of index buckets), so opening
+//! one costs no memory for its records; a memory map is the opt-in `unsafe`
+//! [`Book::open_mmap`].
 //!
 //! - [`record`]: what is stored per move (wins, draws, losses and unknown-result games from the
 //!   mover's view) and the canonical (mirror-merged) form of positions and moves.
@@ -30,6 +32,6 @@ pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use error::BookError;
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
-pub use probe::{choose, Book, BookMove, BookRng, Policy, Verify};
-pub use record::{Counts, Entry, MinScore, Outcome};
+pub use probe::{choose, Book, BookMove, Policy, Verify};
+pub use record::{Counts, Entry, MinScore, MoverResult};
 pub use report::{GameError, MoveErrorKind, SkipReason};

@@ -3,14 +3,15 @@
 //! moves, and pick one by a [`Policy`].
 //!
 //! ```no_run
-//! use qiku::book::{Book, BookRng, Policy};
+//! use qiku::book::{Book, Policy};
+//! use qiku::Rng;
 //! use qiku::Position;
 //! let book = Book::open("books/repertoire.qbk")?;
 //! let pos = Position::startpos();
 //! for m in book.probe(&pos) {
 //!     println!("{} {} games, score {:?}", m.mv, m.counts.games(), m.counts.score());
 //! }
-//! let mut rng = BookRng::new(42);
+//! let mut rng = Rng::new(42);
 //! let choice = book.pick(&pos, Policy::WeightedByGames, &mut rng);
 //! # Ok::<(), qiku::book::BookError>(())
 //! ```
@@ -48,11 +49,11 @@ pub enum Policy {
 
 /// The seeded random generator of [`Book::pick`] (the crate's one generator,
 /// [`crate::util::Rng`]), so that a given seed always gives the same choices.
-pub use crate::util::rng::Rng as BookRng;
+use crate::util::rng::Rng;
 
 /// Chooses among `moves` by `policy` (`None` if `moves` is empty).
-pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut BookRng) -> Option<Move> {
-    let weighted = |rng: &mut BookRng, weight: &dyn Fn(&BookMove) -> u64| -> Option<Move> {
+pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut Rng) -> Option<Move> {
+    let weighted = |rng: &mut Rng, weight: &dyn Fn(&BookMove) -> u64| -> Option<Move> {
         let total: u64 = moves.iter().map(weight).sum();
         if total == 0 {
             return None;
@@ -385,7 +386,7 @@ impl Book {
     }
 
     /// A book move for `pos` chosen by `policy`, or `None` when the position is not in the book.
-    pub fn pick(&self, pos: &Position, policy: Policy, rng: &mut BookRng) -> Option<Move> {
+    pub fn pick(&self, pos: &Position, policy: Policy, rng: &mut Rng) -> Option<Move> {
         choose(&self.probe(pos), policy, rng)
     }
 }
@@ -403,7 +404,7 @@ mod tests {
     fn policies() {
         let pos = Position::startpos();
         let moves = [bm(&pos, "h2e2", 50, 30, 20, 0), bm(&pos, "c3c4", 6, 2, 2, 0), bm(&pos, "b0c2", 0, 0, 0, 40)];
-        let mut rng = BookRng::new(1);
+        let mut rng = Rng::new(1);
         // c3c4 scores 0.7, h2e2 0.65, b0c2 has no score.
         assert_eq!(choose(&moves, Policy::BestScore, &mut rng), Some(moves[1].mv));
         assert_eq!(choose(&[], Policy::BestScore, &mut rng), None);

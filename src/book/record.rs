@@ -17,8 +17,19 @@ use crate::core::{Color, Move, Position};
 use crate::pgn::GameResult;
 
 /// How one game ended, from the point of view of the side to move in a position.
+///
+/// ```
+/// use qiku::book::MoverResult;
+/// use qiku::pgn::GameResult;
+/// use qiku::Color;
+///
+/// assert_eq!(MoverResult::for_side(Some(GameResult::RedWins), Color::Red), MoverResult::Win);
+/// assert_eq!(MoverResult::for_side(Some(GameResult::RedWins), Color::Black), MoverResult::Loss);
+/// assert_eq!(MoverResult::for_side(Some(GameResult::Draw), Color::Black), MoverResult::Draw);
+/// assert_eq!(MoverResult::for_side(None, Color::Red), MoverResult::Unknown);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Outcome {
+pub enum MoverResult {
     /// The mover won.
     Win,
     /// The game was drawn.
@@ -30,24 +41,24 @@ pub enum Outcome {
     Unknown,
 }
 
-impl Outcome {
+impl MoverResult {
     /// The outcome for `side` of a game whose result is `result` (`None`: unknown).
-    pub fn for_side(result: Option<GameResult>, side: Color) -> Outcome {
+    pub fn for_side(result: Option<GameResult>, side: Color) -> MoverResult {
         match (result, side) {
-            (None, _) => Outcome::Unknown,
-            (Some(GameResult::Draw), _) => Outcome::Draw,
-            (Some(GameResult::RedWins), Color::Red) | (Some(GameResult::BlackWins), Color::Black) => Outcome::Win,
-            (Some(GameResult::RedWins), Color::Black) | (Some(GameResult::BlackWins), Color::Red) => Outcome::Loss,
+            (None, _) => MoverResult::Unknown,
+            (Some(GameResult::Draw), _) => MoverResult::Draw,
+            (Some(GameResult::RedWins), Color::Red) | (Some(GameResult::BlackWins), Color::Black) => MoverResult::Win,
+            (Some(GameResult::RedWins), Color::Black) | (Some(GameResult::BlackWins), Color::Red) => MoverResult::Loss,
         }
     }
 
     /// A small code used to pack outcomes into sort keys (`0..=3`).
     pub(crate) const fn code(self) -> u8 {
         match self {
-            Outcome::Win => 0,
-            Outcome::Draw => 1,
-            Outcome::Loss => 2,
-            Outcome::Unknown => 3,
+            MoverResult::Win => 0,
+            MoverResult::Draw => 1,
+            MoverResult::Loss => 2,
+            MoverResult::Unknown => 3,
         }
     }
 }
@@ -56,6 +67,25 @@ impl Outcome {
 ///
 /// Each counter saturates at `u32::MAX` instead of wrapping (a book would need four billion games
 /// through one position to get there).
+///
+/// ```
+/// use qiku::book::{Counts, MinScore, MoverResult};
+///
+/// let mut counts = Counts::default();
+/// for outcome in [MoverResult::Win, MoverResult::Win, MoverResult::Draw, MoverResult::Loss, MoverResult::Unknown] {
+///     counts.add_outcome(outcome);
+/// }
+/// assert_eq!((counts.games(), counts.decided()), (5, 4));
+/// assert_eq!(counts.double_points(), 5); // 2 wins and a draw: 2.5 points
+/// assert_eq!(counts.score(), Some(0.625)); // 2.5 / 4
+/// assert!(counts.score_at_least(MinScore::from_fraction(0.6).ok_or("range")?));
+/// assert!(!counts.score_at_least(MinScore::from_fraction(0.7).ok_or("range")?));
+/// let mut total = counts;
+/// total.add(&counts);
+/// assert_eq!(total.wins, 4);
+/// assert_eq!(Counts::default().score(), None); // no decided game, no score
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Counts {
     /// Games the mover won.
@@ -98,12 +128,12 @@ impl Counts {
     }
 
     /// Adds one game with `outcome`.
-    pub fn add_outcome(&mut self, outcome: Outcome) {
+    pub fn add_outcome(&mut self, outcome: MoverResult) {
         let c = match outcome {
-            Outcome::Win => &mut self.wins,
-            Outcome::Draw => &mut self.draws,
-            Outcome::Loss => &mut self.losses,
-            Outcome::Unknown => &mut self.unknown,
+            MoverResult::Win => &mut self.wins,
+            MoverResult::Draw => &mut self.draws,
+            MoverResult::Loss => &mut self.losses,
+            MoverResult::Unknown => &mut self.unknown,
         };
         *c = c.saturating_add(1);
     }
@@ -119,6 +149,18 @@ impl Counts {
 }
 
 /// A minimum score as a fraction, stored exactly in millionths (`0..=1_000_000`).
+///
+/// ```
+/// use qiku::book::MinScore;
+///
+/// let half = MinScore::from_fraction(0.5).ok_or("out of range")?;
+/// assert_eq!(half.ppm(), 500_000);
+/// assert_eq!(MinScore::from_ppm(500_000), Some(half));
+/// assert_eq!(half.fraction(), 0.5);
+/// assert_eq!(MinScore::from_fraction(1.5), None);
+/// assert_eq!(MinScore::from_ppm(1_000_001), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MinScore(u32);
 
@@ -185,6 +227,26 @@ pub enum Orientation {
 }
 
 /// The canonical key of `pos` and how its moves are stored.
+///
+/// ```
+/// use qiku::book::record::{canonical_key, restore_move, store_move, Orientation};
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// let right = start.play(iccs::parse(&start, "h2e2")?)?;
+/// let left = start.play(iccs::parse(&start, "b2e2")?)?;
+/// // A position and its mirror image share one key; one of them is stored mirrored.
+/// let (key_right, o_right) = canonical_key(&right);
+/// let (key_left, o_left) = canonical_key(&left);
+/// assert_eq!(key_right, key_left);
+/// assert_ne!(o_right, o_left);
+/// // The start position is its own mirror image.
+/// assert_eq!(canonical_key(&start).1, Orientation::Symmetric);
+/// // A move stored in one orientation comes back as played.
+/// let m = iccs::parse(&left, "b9c7")?;
+/// assert_eq!(restore_move(o_left, store_move(o_left, m)), m);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn canonical_key(pos: &Position) -> (u64, Orientation) {
     let (key, mirror) = (pos.key(), pos.mirror_key());
@@ -218,6 +280,17 @@ pub fn restore_move(orientation: Orientation, stored: Move) -> Move {
 /// from-square is on files `f`-`i`, or, for a piece on the central file `e`, whose to-square is.
 /// (This matches how openings are named: 炮二平五 `h2e2`, 馬二進三 `h0g2`, 相三進五 `g0e2`,
 /// 炮二平六 `h2d2`.)
+///
+/// ```
+/// use qiku::book::record::symmetric_representative;
+/// use qiku::notation::iccs::parse_move;
+///
+/// assert_eq!(symmetric_representative(parse_move("b2e2")?), parse_move("h2e2")?);
+/// assert_eq!(symmetric_representative(parse_move("h2e2")?), parse_move("h2e2")?);
+/// assert_eq!(symmetric_representative(parse_move("c3c4")?), parse_move("g3g4")?);
+/// assert_eq!(symmetric_representative(parse_move("e3e4")?), parse_move("e3e4")?); // its own mirror
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 #[inline]
 pub fn symmetric_representative(m: Move) -> Move {
     let (from, to) = (m.from().file().index(), m.to().file().index());
@@ -237,7 +310,7 @@ pub(crate) struct Raw(pub(crate) u128);
 
 impl Raw {
     #[inline]
-    pub(crate) fn new(key: u64, mv: Move, outcome: Outcome) -> Raw {
+    pub(crate) fn new(key: u64, mv: Move, outcome: MoverResult) -> Raw {
         Raw(u128::from(key) << 64 | u128::from(mv.to_u16()) << 16 | u128::from(outcome.code()))
     }
     #[inline]
@@ -254,12 +327,12 @@ impl Raw {
         self.0 >> 16
     }
     #[inline]
-    pub(crate) fn outcome(self) -> Outcome {
+    pub(crate) fn outcome(self) -> MoverResult {
         match self.0 as u8 {
-            0 => Outcome::Win,
-            1 => Outcome::Draw,
-            2 => Outcome::Loss,
-            _ => Outcome::Unknown,
+            0 => MoverResult::Win,
+            1 => MoverResult::Draw,
+            2 => MoverResult::Loss,
+            _ => MoverResult::Unknown,
         }
     }
 }
@@ -291,19 +364,19 @@ mod tests {
     #[test]
     fn outcome_from_each_side() {
         use GameResult::*;
-        assert_eq!(Outcome::for_side(Some(RedWins), Color::Red), Outcome::Win);
-        assert_eq!(Outcome::for_side(Some(RedWins), Color::Black), Outcome::Loss);
-        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Black), Outcome::Win);
-        assert_eq!(Outcome::for_side(Some(BlackWins), Color::Red), Outcome::Loss);
-        assert_eq!(Outcome::for_side(Some(Draw), Color::Black), Outcome::Draw);
-        assert_eq!(Outcome::for_side(None, Color::Red), Outcome::Unknown);
+        assert_eq!(MoverResult::for_side(Some(RedWins), Color::Red), MoverResult::Win);
+        assert_eq!(MoverResult::for_side(Some(RedWins), Color::Black), MoverResult::Loss);
+        assert_eq!(MoverResult::for_side(Some(BlackWins), Color::Black), MoverResult::Win);
+        assert_eq!(MoverResult::for_side(Some(BlackWins), Color::Red), MoverResult::Loss);
+        assert_eq!(MoverResult::for_side(Some(Draw), Color::Black), MoverResult::Draw);
+        assert_eq!(MoverResult::for_side(None, Color::Red), MoverResult::Unknown);
     }
 
     #[test]
     fn counts_saturate_and_score_exactly() {
         let mut c = Counts { wins: u32::MAX - 1, draws: 1, losses: 1, unknown: 0 };
-        c.add_outcome(Outcome::Win);
-        c.add_outcome(Outcome::Win);
+        c.add_outcome(MoverResult::Win);
+        c.add_outcome(MoverResult::Win);
         assert_eq!(c.wins, u32::MAX);
         let c = Counts { wins: 1, draws: 1, losses: 2, unknown: 5 };
         assert_eq!(c.games(), 9);
@@ -356,11 +429,11 @@ mod tests {
         let a = iccs::parse(&pos, "h2e2").unwrap();
         let b = iccs::parse(&pos, "h0g2").unwrap();
         let mut raw = vec![
-            Raw::new(7, b, Outcome::Loss),
-            Raw::new(7, a, Outcome::Win),
-            Raw::new(3, a, Outcome::Unknown),
-            Raw::new(7, a, Outcome::Draw),
-            Raw::new(7, a, Outcome::Win),
+            Raw::new(7, b, MoverResult::Loss),
+            Raw::new(7, a, MoverResult::Win),
+            Raw::new(3, a, MoverResult::Unknown),
+            Raw::new(7, a, MoverResult::Draw),
+            Raw::new(7, a, MoverResult::Win),
         ];
         raw.sort_unstable();
         let entries: Vec<Entry> = aggregate_sorted(&raw).collect();

@@ -6,10 +6,10 @@
 //!    per ply: canonical key, stored move, outcome for the side to move.
 
 use super::format::BuildParams;
-use super::record::{canonical_key, store_move, Outcome, Raw};
+use super::record::{canonical_key, store_move, MoverResult, Raw};
 use super::report::{GameError, SkipReason};
 use crate::core::{Move, Position};
-use crate::notation::{self, chinese, iccs, wxf, Notation, NotationError};
+use crate::notation::{self, chinese, iccs, wxf, Notation, ParseMoveError};
 use crate::pgn::{GameResult, Location, Skip, SyntaxError, Visitor};
 use std::path::Path;
 
@@ -186,7 +186,7 @@ fn notation_of(format: Option<&TagValue>) -> Option<Notation> {
 }
 
 /// Reads one move token in `pos`.
-fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result<Move, NotationError> {
+fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result<Move, ParseMoveError> {
     match notation {
         Some(Notation::Iccs) => iccs::parse(pos, token),
         Some(Notation::Wxf) => wxf::parse(pos, token),
@@ -298,7 +298,7 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
         };
         if (ply as u64) < u64::from(params.max_ply) && params.only.keeps(pos.turn()) {
             let (key, orientation) = canonical_key(&pos);
-            out.records.push(Raw::new(key, store_move(orientation, m), Outcome::for_side(result, pos.turn())));
+            out.records.push(Raw::new(key, store_move(orientation, m), MoverResult::for_side(result, pos.turn())));
         }
         pos.make_move(m);
         played += 1;

@@ -2,11 +2,21 @@
 //! string) and [`GameError`] (a located bad game). Shared by the builder and the replayer, so
 //! neither imports the other's internals.
 
-use crate::notation::NotationError;
+use crate::notation::ParseMoveError;
 use std::fmt;
 use std::path::PathBuf;
 
-/// Why a move could not be read or played (the kinds of [`NotationError`]).
+/// Why a move could not be read or played (the kinds of [`ParseMoveError`]).
+///
+/// ```
+/// use qiku::book::MoveErrorKind;
+/// use qiku::notation::parse_any;
+/// use qiku::Position;
+///
+/// let err = parse_any(&Position::startpos(), "h5h6").unwrap_err();
+/// assert_eq!(MoveErrorKind::from(&err), MoveErrorKind::NoSuchPiece);
+/// assert_eq!(MoveErrorKind::NoSuchPiece.label(), "no such piece");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MoveErrorKind {
     /// The token is not a move in any notation qiku reads.
@@ -31,18 +41,27 @@ impl MoveErrorKind {
     }
 }
 
-impl From<&NotationError> for MoveErrorKind {
-    fn from(e: &NotationError) -> Self {
+impl From<&ParseMoveError> for MoveErrorKind {
+    fn from(e: &ParseMoveError) -> Self {
         match e {
-            NotationError::Syntax { .. } => MoveErrorKind::Syntax,
-            NotationError::NoSuchPiece { .. } => MoveErrorKind::NoSuchPiece,
-            NotationError::Illegal { .. } => MoveErrorKind::Illegal,
-            NotationError::Ambiguous { .. } => MoveErrorKind::Ambiguous,
+            ParseMoveError::Syntax { .. } => MoveErrorKind::Syntax,
+            ParseMoveError::NoSuchPiece { .. } => MoveErrorKind::NoSuchPiece,
+            ParseMoveError::Illegal { .. } => MoveErrorKind::Illegal,
+            ParseMoveError::Ambiguous { .. } => MoveErrorKind::Ambiguous,
         }
     }
 }
 
 /// Why a game was skipped.
+///
+/// ```
+/// use qiku::book::{MoveErrorKind, SkipReason};
+///
+/// assert!(SkipReason::BadMove(MoveErrorKind::Illegal).is_error());
+/// assert_eq!(SkipReason::BadMove(MoveErrorKind::Illegal).to_string(), "illegal move");
+/// assert!(!SkipReason::NoMoves.is_error()); // a filter at work, not an error
+/// assert_eq!(SkipReason::BelowMinElo.label(), "below --min-elo");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SkipReason {
     /// A malformed tag section, or an unusable `FEN`, `Result` or Elo tag.
@@ -84,6 +103,24 @@ impl fmt::Display for SkipReason {
 }
 
 /// A bad game, located.
+///
+/// A build reports each bad game with its file, game number, line and column:
+///
+/// ```
+/// use qiku::book::{build, BuildOptions, MoveErrorKind, SkipReason};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "[Result \"1-0\"]\n\n1. h2e2 h9g7\n2. h0g2 i9i4 1-0\n")?;
+/// let report = build(&[games.clone()], &dir.path().join("b.qbk"), &BuildOptions::default())?;
+/// assert_eq!(report.errors_total, 1);
+/// let e = &report.errors[0];
+/// assert_eq!((e.file.as_path(), e.game, e.line, e.column), (games.as_path(), 1, 4, 9));
+/// assert_eq!(e.token.as_deref(), Some("i9i4")); // the rook cannot jump its own pawn
+/// assert_eq!(e.reason, SkipReason::BadMove(MoveErrorKind::Illegal));
+/// assert!(e.to_string().contains("game 1, line 4, column 9"), "{e}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameError {
     /// The input file.

@@ -221,6 +221,18 @@ pub fn elephant_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Horse moves from `sq` given the occupancy (blocked legs).
+///
+/// ```
+/// use qiku::core::attacks::horse_attacks;
+/// use qiku::{Bitboard, Square};
+///
+/// let h0: Square = "h0".parse()?;
+/// let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(horse_attacks(h0, Bitboard::EMPTY)), ["f1", "g2", "i2"]);
+/// // A piece on h1 blocks the horse's leg towards g2 and i2.
+/// assert_eq!(names(horse_attacks(h0, Bitboard::from_square("h1".parse()?))), ["f1"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn horse_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     blockable(&HORSE[sq.index()], occupied)
@@ -355,6 +367,19 @@ fn ray_until_blocker(dir: usize, sq: usize, occupied: u128) -> u128 {
 
 /// Rook moves and captures from `sq`: every square up to and including the first piece in each
 /// direction. Also the file attack of a king for the flying-general rule.
+///
+/// ```
+/// use qiku::core::attacks::rook_attacks;
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// // The rook on a0 sees a1, a2, and the pawn on a3 (which it could take were it black's), and
+/// // its own horse on b0.
+/// let seen = rook_attacks("a0".parse()?, pos.occupied());
+/// assert_eq!(seen.map(|s| s.to_string()).collect::<Vec<_>>(), ["b0", "a1", "a2", "a3"]);
+/// assert_eq!(rook_attacks("e4".parse()?, qiku::Bitboard::EMPTY).count(), 17); // 8 + 9
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);
@@ -389,7 +414,20 @@ fn beyond_screen(dir: usize, sq: usize, occupied: u128) -> u128 {
 }
 
 /// Cannon captures from `sq`: the first piece beyond exactly one screen in each direction
-/// (whatever its colour; the caller masks). Cannon quiet moves are rook moves onto empty squares.
+/// (whatever its color; the caller masks). Cannon quiet moves are rook moves onto empty squares.
+///
+/// ```
+/// use qiku::core::attacks::cannon_captures;
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// // From h2, up the h-file over the black cannon on h7 (the screen): the horse on h9. Along rank
+/// // 2 the screen is the other red cannon, with nothing beyond; down, the horse on h0 screens
+/// // nothing.
+/// let captures = cannon_captures("h2".parse()?, pos.occupied());
+/// assert_eq!(captures.map(|s| s.to_string()).collect::<Vec<_>>(), ["h9"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);

@@ -7,6 +7,25 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 #[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
 /// A set of squares: bit `i` stands for the square of index `i` (90 used bits of a `u128`).
+///
+/// ```
+/// use qiku::{Bitboard, Square};
+///
+/// let a0: Square = "a0".parse()?;
+/// let e4: Square = "e4".parse()?;
+/// let set = Bitboard::from_square(a0).with(e4);
+/// assert_eq!(set.count(), 2);
+/// assert!(set.contains(e4) && !set.contains("e5".parse()?));
+/// // Iterating yields the squares in index order.
+/// assert_eq!(set.map(|s| s.to_string()).collect::<Vec<_>>(), ["a0", "e4"]);
+/// assert_eq!(set.first(), Some(a0));
+/// assert_eq!(set.last(), Some(e4));
+/// assert!(set.more_than_one());
+/// assert_eq!((set - Bitboard::from_square(a0)).count(), 1);
+/// assert_eq!((!set).count(), 88); // the complement stays within the 90 squares
+/// assert_eq!(Bitboard::FULL.count(), 90);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Bitboard(pub u128);
 
 const MASK: u128 = (1u128 << 90) - 1;
@@ -86,6 +105,15 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
     /// The set mirrored left-right.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Square};
+    ///
+    /// let right: Bitboard = ["h2", "g3"].iter().map(|s| s.parse::<Square>()).collect::<Result<_, _>>()?;
+    /// let left: Bitboard = ["b2", "c3"].iter().map(|s| s.parse::<Square>()).collect::<Result<_, _>>()?;
+    /// assert_eq!(right.mirror(), left);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mirror(self) -> Bitboard {
         self.into_iter().map(Square::mirror).collect()
     }

@@ -99,6 +99,20 @@ fn threatens(pos: &Position, from: Square, to: Square) -> bool {
 /// move again) by a piece that could not capture them before it (the moved piece from its new
 /// square, or a piece whose line or leg the move opened). Squares are those of the position
 /// after `m`.
+///
+/// ```
+/// use qiku::core::chase::chased_by;
+/// use qiku::{notation::iccs, Position};
+///
+/// // The cannon goes from c2 to a2 and attacks the rook on a7 over the pawn on a5: a cannon
+/// // attacking a rook chases it even when the rook is protected.
+/// let pos = Position::from_fen("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1")?;
+/// let chased = chased_by(&pos, iccs::parse(&pos, "c2a2")?);
+/// assert_eq!(chased.map(|sq| sq.to_string()).collect::<Vec<_>>(), ["a7"]);
+/// // A quiet move far away chases nothing.
+/// assert!(chased_by(&pos, iccs::parse(&pos, "i0i1")?).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn chased_by(before: &Position, m: Move) -> Bitboard {
     let mut after = before.play_unchecked(m);
     after.make_null_move();

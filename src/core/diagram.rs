@@ -1,4 +1,4 @@
-//! Drawing a position as text: Chinese piece characters on a grid, red and black in ANSI colour
+//! Drawing a position as text: Chinese piece characters on a grid, red and black in ANSI color
 //! when asked. The CLI's `qiku show` and the engine's UCI `d` command both print this, so it lives
 //! in the core rather than in either of them.
 
@@ -20,24 +20,24 @@ const FULLWIDTH_FILES: [char; 9] = ['ａ', 'ｂ', 'ｃ', 'ｄ', 'ｅ', 'ｆ', '�
 #[derive(Copy, Clone, Debug)]
 pub struct Diagram<'a> {
     pos: &'a Position,
-    colour: bool,
+    color: bool,
 }
 
 impl<'a> Diagram<'a> {
     /// The plain drawing of `pos`.
     pub fn new(pos: &'a Position) -> Diagram<'a> {
-        Diagram { pos, colour: false }
+        Diagram { pos, color: false }
     }
 
-    /// With ANSI colours (bold red and blue pieces) when `colour` is true, for terminals.
-    pub fn colour(self, colour: bool) -> Diagram<'a> {
-        Diagram { colour, ..self }
+    /// With ANSI colors (bold red and blue pieces) when `color` is true, for terminals.
+    pub fn color(self, color: bool) -> Diagram<'a> {
+        Diagram { color, ..self }
     }
 }
 
 impl Position {
     /// This position drawn as text with Chinese piece characters (plain; see
-    /// [`Diagram::colour`]).
+    /// [`Diagram::color`]).
     pub fn diagram(&self) -> Diagram<'_> {
         Diagram::new(self)
     }
@@ -52,7 +52,7 @@ impl fmt::Display for Diagram<'_> {
                 // Both coordinates are in range by construction of the loops.
                 let piece = Square::from_coords(file, rank).and_then(|sq| pos.piece_at(sq));
                 match piece {
-                    Some(p) if self.colour => {
+                    Some(p) if self.color => {
                         let code = p.color.fold("\x1b[1;31m", "\x1b[1;34m");
                         write!(f, "{code}{}\x1b[0m", p.chinese())?;
                     }
@@ -93,8 +93,8 @@ mod tests {
     }
 
     #[test]
-    fn colour_wraps_each_piece() {
-        let text = Position::startpos().diagram().colour(true).to_string();
+    fn color_wraps_each_piece() {
+        let text = Position::startpos().diagram().color(true).to_string();
         assert!(text.lines().next().is_some_and(|l| l.starts_with("9 \x1b[1;34m車\x1b[0m")));
         assert!(text.lines().nth(10).is_some_and(|l| l.starts_with("0 \x1b[1;31m俥\x1b[0m")));
     }

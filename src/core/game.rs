@@ -53,6 +53,63 @@ pub enum EndReason {
 }
 
 /// The verdict on a repetition cycle (see the module docs).
+///
+/// Perpetual check: red checks on every move of the cycle, black does not, so red loses.
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome, RepetitionVerdict};
+/// use qiku::{notation::iccs, Color, Game, Position};
+///
+/// let mut game = Game::new(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w")?);
+/// let mut play = |game: &mut Game, moves: &str| -> Result<(), Box<dyn std::error::Error>> {
+///     for token in moves.split_whitespace() {
+///         game.play(iccs::parse(game.position(), token)?)?;
+///     }
+///     Ok(())
+/// };
+/// play(&mut game, "a8a9 e9e8 a9a8 e8e9")?; // the start position recurs once
+/// assert_eq!(game.repetitions(), 1);
+/// assert_eq!(game.repetition_verdict(), Some(RepetitionVerdict::PerpetualCheck { loser: Color::Red }));
+/// assert_eq!(game.outcome(), None); // adjudicated only at the third occurrence
+/// play(&mut game, "a8a9 e9e8 a9a8 e8e9")?;
+/// assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::PerpetualCheck }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Perpetual chase (the AXF rule book's direct chase by a cannon): red's cannon attacks black's
+/// rook with every move, the rook runs, and the third occurrence ends the game for black.
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome, RepetitionVerdict};
+/// use qiku::{notation::iccs, Color, Game, Position};
+///
+/// let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+/// let mut game = Game::new(Position::from_fen(fen)?);
+/// for (i, token) in "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split_whitespace().enumerate() {
+///     game.play(iccs::parse(game.position(), token)?)?;
+///     if i == 4 {
+///         // The position after c2a2 has recurred: red chased the rook throughout.
+///         assert_eq!(game.repetition_verdict(), Some(RepetitionVerdict::PerpetualChase { loser: Color::Red }));
+///     }
+/// }
+/// assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::PerpetualChase }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Idle moves that repeat are a draw:
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome, RepetitionVerdict};
+/// use qiku::{notation::iccs, Game, Position};
+///
+/// let mut game = Game::new(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w")?);
+/// for token in "a8b8 e9f9 b8a8 f9e9 a8b8 e9f9 b8a8 f9e9".split_whitespace() {
+///     game.play(iccs::parse(game.position(), token)?)?;
+/// }
+/// assert_eq!(game.repetition_verdict(), Some(RepetitionVerdict::Draw));
+/// assert_eq!(game.outcome(), Some(Outcome::Draw(EndReason::Repetition)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RepetitionVerdict {
     /// A draw: neither side or both sides checked throughout, and neither side or both chased.
@@ -79,6 +136,23 @@ struct Ply {
 }
 
 /// A game in progress: where it started, the moves, and the current position.
+///
+/// ```
+/// use qiku::{notation::iccs, Game, Position};
+///
+/// let mut game = Game::new(Position::startpos());
+/// for token in ["h2e2", "h9g7", "h0g2"] {
+///     game.play(iccs::parse(game.position(), token)?)?;
+/// }
+/// assert_eq!(game.len(), 3);
+/// assert_eq!(game.moves().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "h0g2"]);
+/// // An illegal move is refused and changes nothing.
+/// assert!(game.play(qiku::Move::new("a0".parse()?, "a5".parse()?)).is_err());
+/// assert_eq!(game.undo().map(|m| m.to_string()).as_deref(), Some("h0g2"));
+/// assert_eq!(game.len(), 2);
+/// assert_eq!(game.start(), &Position::startpos());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     start: Position,
@@ -196,6 +270,20 @@ impl Game {
 
     /// The game's result if it is over: no legal move, third occurrence of a position,
     /// 120 plies without capture, or no attacking material left.
+    ///
+    /// ```
+    /// use qiku::core::{EndReason, Outcome};
+    /// use qiku::{Color, Game, Position};
+    ///
+    /// // Black is mated: the rook checks on the d-file, the red king holds the e-file.
+    /// let game = Game::new(Position::from_fen("3k5/9/9/9/3R5/9/9/9/9/4K4 b")?);
+    /// assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Red, reason: EndReason::Checkmate }));
+    /// // Two bare kings cannot mate each other.
+    /// let bare = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w")?);
+    /// assert_eq!(bare.outcome(), Some(Outcome::Draw(EndReason::InsufficientMaterial)));
+    /// assert_eq!(Game::new(Position::startpos()).outcome(), None);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;
         if pos.has_no_moves() {

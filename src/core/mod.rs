@@ -13,6 +13,7 @@ pub mod piece;
 pub mod position;
 pub mod setup;
 pub mod square;
+pub mod value;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -21,5 +22,6 @@ pub use game::{EndReason, Game, Outcome, RepetitionVerdict};
 pub use moves::{Move, MoveList};
 pub use piece::{Color, Piece, Role};
 pub use position::{IllegalMove, Position, PositionError, Undo};
-pub use setup::{FenError, Setup, START_FEN};
+pub use setup::{ParseFenError, Setup, START_FEN};
 pub use square::{File, Rank, Square};
+pub use value::{Dtm, Rules, TbValue, Wdl};

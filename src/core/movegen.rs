@@ -113,6 +113,16 @@ impl Position {
     }
 
     /// Convenience: the legal moves as a fresh list.
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let moves = pos.moves();
+    /// assert_eq!(moves.len(), 44);
+    /// assert_eq!(moves.iter().filter(|&&m| pos.is_capture(m)).count(), 2); // the cannons take the horses
+    /// assert!(moves.iter().all(|&m| pos.is_legal(m)));
+    /// ```
     pub fn moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
@@ -150,6 +160,17 @@ impl Position {
 
     /// Does the side to move have no legal move? In Xiangqi that loses, whether checkmate or
     /// stalemate.
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// // The rook on d5 checks the king on d9; e9 and e8 are covered by the red king on the open
+    /// // e-file (the flying general), d8 by the rook: mate.
+    /// let mate = Position::from_fen("3k5/9/9/9/3R5/9/9/9/9/4K4 b")?;
+    /// assert!(mate.is_check() && mate.has_no_moves());
+    /// assert!(!Position::startpos().has_no_moves());
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn has_no_moves(&self) -> bool {
         let mut list = MoveList::new();
         self.pseudo_legal_moves_to(Bitboard::FULL, &mut list);
@@ -162,6 +183,20 @@ impl Position {
     }
 
     /// Does the legal move `m` give check?
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// // Red's rook on e1 checks the king on d9 from the d-file or from rank 9.
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w")?;
+    /// assert!(pos.gives_check(iccs::parse(&pos, "e1d1")?));
+    /// assert!(!pos.gives_check(iccs::parse(&pos, "e1e2")?));
+    /// let checks: Vec<String> =
+    ///     pos.moves().iter().filter(|&&m| pos.gives_check(m)).map(|m| m.to_string()).collect();
+    /// assert_eq!(checks.len(), 2);
+    /// assert!(checks.contains(&"e1d1".to_string()) && checks.contains(&"e1e9".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn gives_check(&self, m: Move) -> bool {
         let mut next = self.clone();
         next.make_move(m);

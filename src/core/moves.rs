@@ -6,6 +6,21 @@ use std::fmt;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 /// A move: from-square and to-square packed in 16 bits (captures and the moving piece are read from the position).
+///
+/// ```
+/// use qiku::{Move, Square};
+///
+/// let m = Move::new("h2".parse()?, "e2".parse()?);
+/// assert_eq!(m.to_string(), "h2e2");
+/// assert_eq!((m.from().to_string(), m.to().to_string()), ("h2".to_string(), "e2".to_string()));
+/// assert_eq!(m.mirror().to_string(), "b2e2");
+/// // The 16-bit encoding (as stored in books) round-trips.
+/// assert_eq!(Move::from_u16(m.to_u16()), Some(m));
+/// assert_eq!(m.to_u16(), m.from().index() as u16 | (m.to().index() as u16) << 7);
+/// assert_eq!(Move::from_u16(u16::MAX), None);
+/// let _: Square = m.to();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Move(u16);
 
 impl Move {
@@ -56,6 +71,20 @@ impl fmt::Debug for Move {
 
 /// A fixed-capacity list of moves; no position has more than 128 pseudo-legal moves
 /// (2 rooks and 2 cannons reach at most 17 squares each, 2 horses 8, 5 pawns 3, the rest 16).
+///
+/// ```
+/// use qiku::{MoveList, Position};
+///
+/// let pos = Position::startpos();
+/// let mut list = MoveList::new();
+/// pos.legal_moves(&mut list);
+/// assert_eq!(list.len(), 44);
+/// // Keep the cannon moves only.
+/// list.retain(|m| pos.piece_at(m.from()).is_some_and(|p| p.char() == 'C'));
+/// assert_eq!(list.len(), 24);
+/// assert!(list.contains(qiku::Move::new("h2".parse()?, "e2".parse()?)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MoveList::CAPACITY],

@@ -10,6 +10,18 @@ pub const MAX_DEPTH: u32 = 64;
 
 /// Leaf count at `depth` (at most [`MAX_DEPTH`]), making and unmaking every move down to the leaves (no bulk counting:
 /// each leaf is reached by a real make/unmake, only the empty recursive call is skipped).
+///
+/// ```
+/// use qiku::core::perft::perft;
+/// use qiku::Position;
+///
+/// // The published counts of the start position.
+/// let mut pos = Position::startpos();
+/// assert_eq!(perft(&mut pos, 1), 44);
+/// assert_eq!(perft(&mut pos, 2), 1_920);
+/// assert_eq!(perft(&mut pos, 3), 79_666);
+/// assert_eq!(pos, Position::startpos()); // every move was taken back
+/// ```
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -26,6 +38,15 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Leaf count at `depth` (at most [`MAX_DEPTH`]) with bulk counting: at depth 1 the length of the move list is the count.
+///
+/// ```
+/// use qiku::core::perft::{perft, perft_bulk};
+/// use qiku::Position;
+///
+/// let mut pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1")?;
+/// assert_eq!(perft_bulk(&mut pos, 2), perft(&mut pos, 2));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
@@ -42,6 +63,17 @@ pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Per-root-move counts, sorted by move in ICCS order.
+///
+/// ```
+/// use qiku::core::perft::{divide, perft};
+/// use qiku::Position;
+///
+/// let mut pos = Position::startpos();
+/// let split = divide(&mut pos, 2);
+/// assert_eq!(split.len(), 44);
+/// assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), perft(&mut pos, 2));
+/// assert_eq!(split[0].0.to_string(), "a0a1"); // sorted in ICCS order
+/// ```
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let mut out: Vec<(Move, u64)> = pos
         .moves()

@@ -4,6 +4,16 @@ use std::fmt;
 use std::ops::Not;
 
 /// A side. Red moves first and sits on ranks 0-4.
+///
+/// ```
+/// use qiku::Color;
+///
+/// assert_eq!(!Color::Red, Color::Black);
+/// assert_eq!(Color::Black.other(), Color::Red);
+/// assert_eq!(Color::Black.fold("w", "b"), "b");
+/// assert_eq!((Color::Red.index(), Color::Red.name()), (0, "red"));
+/// assert_eq!(Color::Black.to_string(), "black");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Color {
     /// Red (moves first; "white" in UCI terms).
@@ -13,7 +23,7 @@ pub enum Color {
 }
 
 impl Color {
-    /// Both colours, red first.
+    /// Both colors, red first.
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
     /// 0 for red, 1 for black (for indexing arrays).
@@ -57,6 +67,18 @@ impl fmt::Display for Color {
 }
 
 /// A kind of piece.
+///
+/// ```
+/// use qiku::Role;
+///
+/// assert_eq!(Role::from_char('n'), Some(Role::Horse));
+/// assert_eq!(Role::from_char('H'), Some(Role::Horse)); // alias
+/// assert_eq!(Role::from_char('E'), Some(Role::Elephant)); // alias
+/// assert_eq!(Role::Horse.upper_char(), 'N');
+/// assert_eq!(Role::Pawn.max_count(), 5);
+/// assert!(Role::Cannon.is_attacker() && !Role::Advisor.is_attacker());
+/// assert_eq!(Role::ALL.map(Role::name).join(" "), "king advisor elephant horse rook cannon pawn");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
     /// King (general): 帥 / 將.
@@ -136,6 +158,21 @@ impl Role {
 }
 
 /// A piece: a side and a role.
+///
+/// ```
+/// use qiku::{Color, Piece, Role};
+///
+/// let horse = Piece::new(Color::Black, Role::Horse);
+/// assert_eq!(horse.char(), 'n');
+/// assert_eq!(horse.to_string(), "n");
+/// assert_eq!(horse.chinese(), '馬');
+/// assert_eq!(Piece::from_char('n'), Some(horse));
+/// assert_eq!(Piece::from_char('C').map(Piece::chinese), Some('炮'));
+/// assert_eq!(Piece::from_char('x'), None);
+/// // The index orders the Zobrist table: red king..red pawn, then black.
+/// assert_eq!(horse.index(), 7 + 3);
+/// assert_eq!(Piece::from_index(horse.index()), Some(horse));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Piece {
     /// Whose piece.

@@ -8,7 +8,7 @@ use super::attacks::{self, home_half};
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::{Color, Piece, Role};
-use super::setup::{FenError, Setup};
+use super::setup::{ParseFenError, Setup};
 use super::square::Square;
 use super::zobrist;
 use std::fmt;
@@ -31,6 +31,17 @@ impl std::error::Error for IllegalMove {}
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 /// A legal Xiangqi position: placement, side to move, move counters and Zobrist keys.
+///
+/// ```
+/// use qiku::{Color, Position, Role};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.turn(), Color::Red);
+/// assert_eq!(pos.occupied().count(), 32);
+/// assert_eq!(pos.by_role(Role::Cannon).count(), 4);
+/// assert_eq!(pos.king(Color::Black).to_string(), "e9");
+/// assert_eq!(pos.key(), pos.compute_key()); // the incremental Zobrist key
+/// ```
 pub struct Position {
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
@@ -57,7 +68,7 @@ pub struct Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// The FEN text cannot be read.
-    Fen(FenError),
+    Fen(ParseFenError),
     /// This side has no king.
     MissingKing(Color),
     /// More pieces of a kind than the game has (e.g. three rooks of one side).
@@ -104,13 +115,13 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-impl From<FenError> for PositionError {
-    fn from(e: FenError) -> Self {
+impl From<ParseFenError> for PositionError {
+    fn from(e: ParseFenError) -> Self {
         PositionError::Fen(e)
     }
 }
 
-/// Squares where each kind of piece can ever stand, `[colour][role]`: palace, the elephant's
+/// Squares where each kind of piece can ever stand, `[color][role]`: palace, the elephant's
 /// seven points, pawns' files before the river and everything beyond it. Built at compile time;
 /// validation asks this for every piece of every position it builds.
 static REACHABLE: [[Bitboard; 7]; 2] = {
@@ -159,17 +170,52 @@ fn reachable(piece: Piece) -> Bitboard {
 
 impl Position {
     /// The standard starting position.
+    ///
+    /// ```
+    /// use qiku::core::START_FEN;
+    /// let pos = qiku::Position::startpos();
+    /// assert_eq!(pos.fen(), START_FEN);
+    /// assert_eq!(pos.moves().len(), 44);
+    /// assert!(!pos.is_check());
+    /// ```
     pub fn startpos() -> Position {
         Position::from_fen(super::setup::START_FEN).unwrap_or_else(|_| unreachable!("start FEN is valid"))
     }
 
     /// Parses and validates a FEN.
+    ///
+    /// The FEN may stop after the side to move; the counters default to `0 1`. Bad text and illegal
+    /// placements are errors that say what is wrong:
+    ///
+    /// ```
+    /// use qiku::{Color, Position, PositionError};
+    ///
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w")?;
+    /// assert_eq!(pos.fen(), "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1");
+    /// // The two kings may not face each other on an open file.
+    /// assert_eq!(Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w"), Err(PositionError::KingsFacing));
+    /// assert_eq!(Position::from_fen("9/9/9/9/9/9/9/9/9/4K4 w"), Err(PositionError::MissingKing(Color::Black)));
+    /// assert!(matches!(Position::from_fen("4k4/9/9 w"), Err(PositionError::Fen(_))));
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
         Position::from_setup(&Setup::from_fen(fen)?)
     }
 
     /// Validates a setup against the rules: one king each in its palace, piece counts, pieces only
     /// on squares they can reach, kings not facing, side not to move not in check.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, PositionError, Role, Setup};
+    ///
+    /// // A setup holds any placement; a position only a legal one.
+    /// let mut setup = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w")?;
+    /// assert_eq!(Position::from_setup(&setup), Err(PositionError::KingsFacing));
+    /// setup.set("e3".parse()?, Some(Piece::new(Color::Red, Role::Pawn)));
+    /// let pos = Position::from_setup(&setup)?;
+    /// assert_eq!(pos.fen(), "4k4/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
         let pos = Position::from_setup_unchecked(setup);
         for color in Color::ALL {
@@ -235,6 +281,12 @@ impl Position {
     }
 
     /// The position as FEN (Pikafish style: `w`/`b`, `-` `-`, half-move clock and move number).
+    ///
+    /// ```
+    /// let fen = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 b - - 4 3";
+    /// assert_eq!(qiku::Position::from_fen(fen)?.fen(), fen); // FEN round trip
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn fen(&self) -> String {
         self.to_setup().to_fen()
     }
@@ -336,6 +388,17 @@ impl Position {
     }
 
     /// Piece counts `[color][role]`.
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Role};
+    ///
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// let material = pos.material();
+    /// assert_eq!(material[Color::Red.index()][Role::Rook.index()], 1);
+    /// assert_eq!(material[Color::Black.index()].iter().sum::<u8>(), 1); // the bare king
+    /// assert!(pos.has_attackers());
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn material(&self) -> [[u8; 7]; 2] {
         let mut counts = [[0u8; 7]; 2];
         for c in Color::ALL {
@@ -395,6 +458,19 @@ impl Position {
     }
 
     /// Is the side to move in check?
+    ///
+    /// ```
+    /// use qiku::notation::iccs;
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w")?;
+    /// let check = iccs::parse(&pos, "e1d1")?;
+    /// assert!(!pos.is_check());
+    /// let after = pos.play(check)?;
+    /// assert!(after.is_check());
+    /// assert_eq!(after.checkers().map(|sq| sq.to_string()).collect::<Vec<_>>(), ["d1"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn is_check(&self) -> bool {
         self.is_attacked_king(self.turn)
@@ -449,6 +525,20 @@ impl Position {
 
     /// Plays `m`, which must be pseudo-legal for the side to move, and returns what
     /// [`unmake_move`](Self::unmake_move) needs.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let mut pos = Position::startpos();
+    /// let before = pos.clone();
+    /// let m = iccs::parse(&pos, "h2h9")?; // the cannon takes the horse
+    /// let undo = pos.make_move(m);
+    /// assert_eq!(undo.captured.map(|p| p.char()), Some('n'));
+    /// assert_eq!(pos.halfmoves(), 0);
+    /// pos.unmake_move(m, undo);
+    /// assert_eq!(pos, before); // placement, counters and keys all restored
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline(always)]
     pub fn make_move(&mut self, m: Move) -> Undo {
         let (from, to) = (m.from(), m.to());
@@ -509,6 +599,21 @@ impl Position {
 
     /// The position after `m` (copy-make), or an error naming the move and the position when `m`
     /// is not legal here. The checked entry point for moves that come from outside.
+    ///
+    /// ```
+    /// use qiku::{Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let central_cannon = Move::new("h2".parse()?, "e2".parse()?);
+    /// let after = pos.play(central_cannon)?;
+    /// assert_eq!(after.piece_at("e2".parse()?).map(|p| p.chinese()), Some('炮'));
+    /// assert_eq!(after.fullmoves(), 1); // black moves next, still move 1
+    ///
+    /// // The rook cannot jump over its own pawn: an error naming the move and the position.
+    /// let err = pos.play(Move::new("a0".parse()?, "a4".parse()?)).unwrap_err();
+    /// assert!(err.to_string().contains("a0a4"), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
         if !self.is_legal(m) {
             return Err(IllegalMove { mv: m, fen: self.fen() });
@@ -518,6 +623,15 @@ impl Position {
 
     /// The position after `m` (copy-make) without checking legality: the fast path for moves the
     /// caller generated or already checked. An illegal `m` gives a position that breaks the rules.
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// // Every generated move is legal, so the unchecked path is safe for them.
+    /// let replies: usize = pos.moves().iter().map(|&m| pos.play_unchecked(m).moves().len()).sum();
+    /// assert_eq!(replies, 1920); // perft 2
+    /// ```
     pub fn play_unchecked(&self, m: Move) -> Position {
         let mut next = self.clone();
         next.make_move(m);
@@ -525,6 +639,18 @@ impl Position {
     }
 
     /// The left-right mirrored position.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let start = Position::startpos();
+    /// let right = start.play(iccs::parse(&start, "h2e2")?)?; // 炮二平五
+    /// let left = start.play(iccs::parse(&start, "b2e2")?)?; // 炮八平五
+    /// assert_eq!(right.mirror(), left);
+    /// assert_eq!(right.mirror_key(), left.key());
+    /// assert_eq!(start.mirror(), start);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mirror(&self) -> Position {
         Position::from_setup_unchecked(&self.to_setup().mirror())
     }

@@ -13,6 +13,18 @@ use std::fmt;
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// A board placement that has not been checked against the rules.
+///
+/// ```
+/// use qiku::{Color, Setup};
+///
+/// let setup = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4")?; // only the placement is required
+/// assert_eq!(setup.turn, Color::Red);
+/// assert_eq!((setup.halfmoves, setup.fullmoves), (0, 1));
+/// assert_eq!(setup.piece_at("e9".parse()?).map(|p| p.char()), Some('k'));
+/// // Not checked against the rules: these kings face each other.
+/// assert!(qiku::Position::from_setup(&setup).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Setup {
     /// The piece on each square, by square index.
@@ -41,13 +53,13 @@ impl Setup {
 
     /// Parses a FEN. Only the placement is required; missing fields default to red to move,
     /// 0 and 1.
-    pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+    pub fn from_fen(fen: &str) -> Result<Setup, ParseFenError> {
         let mut fields = fen.split_ascii_whitespace();
-        let placement = fields.next().ok_or(FenError::Empty)?;
+        let placement = fields.next().ok_or(ParseFenError::Empty)?;
         let mut setup = Setup::empty();
         let ranks: Vec<&str> = placement.split('/').collect();
         if ranks.len() != 10 {
-            return Err(FenError::RankCount(ranks.len()));
+            return Err(ParseFenError::RankCount(ranks.len()));
         }
         for (row, text) in ranks.iter().enumerate() {
             let rank = 9 - row as i32;
@@ -55,11 +67,11 @@ impl Setup {
             for c in text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     if d == 0 {
-                        return Err(FenError::BadChar { rank: rank as u8, c });
+                        return Err(ParseFenError::BadChar { rank: rank as u8, c });
                     }
                     file += d as i32;
                 } else {
-                    let piece = Piece::from_char(c).ok_or(FenError::BadChar { rank: rank as u8, c })?;
+                    let piece = Piece::from_char(c).ok_or(ParseFenError::BadChar { rank: rank as u8, c })?;
                     if let Some(sq) = Square::from_coords(file, rank) {
                         setup.set(sq, Some(piece));
                     }
@@ -70,20 +82,20 @@ impl Setup {
                 }
             }
             if file != 9 {
-                return Err(FenError::FileCount { rank: rank as u8, files: file as u32 });
+                return Err(ParseFenError::FileCount { rank: rank as u8, files: file as u32 });
             }
         }
         if let Some(turn) = fields.next() {
             setup.turn = match turn {
                 "w" | "r" | "W" | "R" => Color::Red,
                 "b" | "B" => Color::Black,
-                _ => return Err(FenError::BadTurn(turn.to_string())),
+                _ => return Err(ParseFenError::BadTurn(turn.to_string())),
             };
         }
         // Castling and en-passant fields ("- -") carry nothing in Xiangqi; Pikafish writes them.
         let rest: Vec<&str> = fields.collect();
         let counters: Vec<&str> = rest.iter().copied().filter(|f| *f != "-").collect();
-        let number = |s: &str| s.parse::<u32>().map_err(|_| FenError::BadNumber(s.to_string()));
+        let number = |s: &str| s.parse::<u32>().map_err(|_| ParseFenError::BadNumber(s.to_string()));
         match counters.as_slice() {
             [] => {}
             [half, full] => {
@@ -91,12 +103,22 @@ impl Setup {
                 setup.fullmoves = number(full)?.max(1);
             }
             [one] => setup.halfmoves = number(one)?,
-            _ => return Err(FenError::BadNumber(rest.join(" "))),
+            _ => return Err(ParseFenError::BadNumber(rest.join(" "))),
         }
         Ok(setup)
     }
 
     /// Writes the FEN in Pikafish's form (`w`/`b`, `- -` placeholders).
+    ///
+    /// ```
+    /// use qiku::core::{Setup, START_FEN};
+    ///
+    /// assert_eq!(Setup::from_fen(START_FEN)?.to_fen(), START_FEN);
+    /// // Elephants may be written E/e and horses H/h; the FEN written back uses B/b and N/n.
+    /// let fen = Setup::from_fen("2eakae2/9/4h4/9/9/9/9/4H4/9/2EAKAE2 b")?.to_fen();
+    /// assert_eq!(fen, "2bakab2/9/4n4/9/9/9/9/4N4/9/2BAKAB2 b - - 0 1");
+    /// # Ok::<(), qiku::core::ParseFenError>(())
+    /// ```
     pub fn to_fen(&self) -> String {
         let mut out = String::with_capacity(80);
         for rank in (0..10).rev() {
@@ -129,6 +151,15 @@ impl Setup {
     }
 
     /// The placement mirrored left-right (same side to move).
+    ///
+    /// ```
+    /// use qiku::Setup;
+    ///
+    /// let setup = Setup::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_eq!(setup.mirror().to_fen(), "5k3/9/9/9/9/9/9/9/8R/4K4 w - - 0 1");
+    /// assert_eq!(setup.mirror().mirror(), setup);
+    /// # Ok::<(), qiku::core::ParseFenError>(())
+    /// ```
     pub fn mirror(&self) -> Setup {
         let mut out = self.clone();
         for sq in Square::all() {
@@ -140,7 +171,7 @@ impl Setup {
 
 /// A FEN that cannot be read as text (before any rule is checked).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
+pub enum ParseFenError {
     /// No text.
     Empty,
     /// The placement does not have 10 ranks (the count found).
@@ -165,22 +196,22 @@ pub enum FenError {
     BadNumber(String),
 }
 
-impl fmt::Display for FenError {
+impl fmt::Display for ParseFenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenError::Empty => f.write_str("empty FEN"),
-            FenError::RankCount(n) => write!(f, "FEN has {n} ranks, expected 10 separated by '/'"),
-            FenError::FileCount { rank, files } => write!(f, "FEN rank {rank} has {files} files, expected 9"),
-            FenError::BadChar { rank, c } => {
+            ParseFenError::Empty => f.write_str("empty FEN"),
+            ParseFenError::RankCount(n) => write!(f, "FEN has {n} ranks, expected 10 separated by '/'"),
+            ParseFenError::FileCount { rank, files } => write!(f, "FEN rank {rank} has {files} files, expected 9"),
+            ParseFenError::BadChar { rank, c } => {
                 write!(f, "FEN rank {rank}: unknown piece letter {c:?} (expected one of KABNRCP/kabnrcp, E/H aliases, or 1-9)")
             }
-            FenError::BadTurn(t) => write!(f, "FEN side to move {t:?} is not w, r or b"),
-            FenError::BadNumber(t) => write!(f, "FEN move counters {t:?} are not numbers"),
+            ParseFenError::BadTurn(t) => write!(f, "FEN side to move {t:?} is not w, r or b"),
+            ParseFenError::BadNumber(t) => write!(f, "FEN move counters {t:?} are not numbers"),
         }
     }
 }
 
-impl std::error::Error for FenError {}
+impl std::error::Error for ParseFenError {}
 
 #[cfg(test)]
 mod tests {
@@ -203,12 +234,12 @@ mod tests {
 
     #[test]
     fn text_errors() {
-        assert_eq!(Setup::from_fen(""), Err(FenError::Empty));
-        assert_eq!(Setup::from_fen("9/9/9"), Err(FenError::RankCount(3)));
-        assert_eq!(Setup::from_fen("4k3/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::FileCount { rank: 9, files: 8 }));
-        assert_eq!(Setup::from_fen("4k5/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::FileCount { rank: 9, files: 10 }));
-        assert_eq!(Setup::from_fen("4x4/9/9/9/9/9/9/9/9/4K4 w"), Err(FenError::BadChar { rank: 9, c: 'x' }));
-        assert_eq!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 x"), Err(FenError::BadTurn("x".into())));
-        assert!(matches!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - a 1"), Err(FenError::BadNumber(_))));
+        assert_eq!(Setup::from_fen(""), Err(ParseFenError::Empty));
+        assert_eq!(Setup::from_fen("9/9/9"), Err(ParseFenError::RankCount(3)));
+        assert_eq!(Setup::from_fen("4k3/9/9/9/9/9/9/9/9/4K4 w"), Err(ParseFenError::FileCount { rank: 9, files: 8 }));
+        assert_eq!(Setup::from_fen("4k5/9/9/9/9/9/9/9/9/4K4 w"), Err(ParseFenError::FileCount { rank: 9, files: 10 }));
+        assert_eq!(Setup::from_fen("4x4/9/9/9/9/9/9/9/9/4K4 w"), Err(ParseFenError::BadChar { rank: 9, c: 'x' }));
+        assert_eq!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 x"), Err(ParseFenError::BadTurn("x".into())));
+        assert!(matches!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - a 1"), Err(ParseFenError::BadNumber(_))));
     }
 }

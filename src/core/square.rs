@@ -6,10 +6,31 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A file (column), `a` (red's left) to `i`.
+///
+/// ```
+/// use qiku::File;
+///
+/// let e = File::from_char('E').ok_or("not a file")?;
+/// assert_eq!((e.index(), e.char()), (4, 'e'));
+/// assert_eq!(File::new(1).map(File::mirror), File::new(7)); // b <-> h
+/// assert_eq!(File::new(9), None);
+/// assert_eq!(File::ALL.iter().map(|f| f.char()).collect::<String>(), "abcdefghi");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct File(u8);
 
 /// A rank (row), `0` (red's back rank) to `9` (black's back rank).
+///
+/// ```
+/// use qiku::Rank;
+///
+/// let r = Rank::from_char('2').ok_or("not a rank")?;
+/// assert_eq!(r.index(), 2);
+/// assert_eq!(r.flip().char(), '7'); // the same rank seen from black's side
+/// assert_eq!(Rank::new(10), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rank(u8);
 
@@ -80,6 +101,24 @@ impl Rank {
 }
 
 /// One of the 90 points of the board.
+///
+/// ```
+/// use qiku::{File, Rank, Square};
+///
+/// let sq: Square = "h2".parse()?;
+/// assert_eq!(sq.to_string(), "h2");
+/// assert_eq!(sq.index(), 2 * 9 + 7); // rank * 9 + file
+/// assert_eq!(Square::new(File::new(7).ok_or("file")?, Rank::new(2).ok_or("rank")?), sq);
+/// assert_eq!(sq.mirror().to_string(), "b2"); // left-right
+/// assert_eq!(sq.flip().to_string(), "h7"); // top-bottom
+/// assert_eq!(sq.offset(-3, 0).map(|s| s.to_string()).as_deref(), Some("e2"));
+/// assert_eq!(sq.offset(2, 0), None); // off the board
+/// assert_eq!("E2".parse::<Square>()?.to_string(), "e2"); // either case
+/// assert!("j0".parse::<Square>().is_err());
+/// assert!("a10".parse::<Square>().is_err());
+/// assert_eq!(Square::all().len(), 90);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 

@@ -89,6 +89,24 @@ const fn fingerprint() -> u64 {
 pub const FINGERPRINT: u64 = fingerprint();
 
 /// The key of `piece` standing on `sq`.
+///
+/// A position's key is the XOR of the keys of its pieces on their squares and of the side to move:
+///
+/// ```
+/// use qiku::core::zobrist;
+/// use qiku::{Position, Square};
+///
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?;
+/// let mut key = zobrist::turn(pos.turn());
+/// for sq in Square::all() {
+///     if let Some(piece) = pos.piece_at(sq) {
+///         key ^= zobrist::piece_square(piece, sq);
+///     }
+/// }
+/// assert_eq!(key, pos.key());
+/// assert_eq!(zobrist::turn(qiku::Color::Black), zobrist::black_to_move());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn piece_square(piece: Piece, sq: Square) -> u64 {
     KEYS.piece_square[piece.index()][sq.index()]
@@ -112,6 +130,19 @@ pub fn turn(color: Color) -> u64 {
 /// A key for a material signature (piece counts, ignoring squares and side to move): for each
 /// piece kind with `n` pieces, the keys of that piece on square indices `0..n` are XORed, as
 /// Stockfish does. Tablebases are found through it.
+///
+/// ```
+/// use qiku::core::zobrist;
+/// use qiku::Position;
+///
+/// // Same material on other squares, other side to move: the same material key.
+/// let a = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+/// let b = Position::from_fen("4k4/9/9/4R4/9/9/9/9/9/3K5 b")?;
+/// assert_eq!(a.material_key(), b.material_key());
+/// assert_eq!(a.material_key(), zobrist::material_key(&a.material()));
+/// assert_ne!(a.material_key(), Position::startpos().material_key());
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn material_key(counts: &[[u8; 7]; 2]) -> u64 {
     let mut key = 0;
     for color in Color::ALL {

@@ -2,17 +2,20 @@
 //! ([`crate::book`]) and `.qtb` tablebases ([`crate::tablebase`]), and says how the UCI front end
 //! opens them ([`Openers`]): the front end itself knows no file format.
 
-use super::{Endgames, OpeningBook, TbValue};
-use crate::book::{self, Book, BookError, BookMove, BookRng, Policy};
+use super::{Endgames, OpeningBook};
+use crate::book::{self, Book, BookError, BookMove, Policy};
+use crate::core::TbValue;
+use crate::core::{Dtm, Rules, Wdl};
 use crate::core::{Move, Position};
-use crate::tablebase::{self, Rules, Tablebases, TbError, Wdl};
+use crate::tablebase::{self, Tablebases, TbError};
+use crate::Rng;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Why a book or a tablebase directory could not be opened for the engine.
 #[derive(Debug)]
-pub enum OpenError {
+pub enum AttachError {
     /// The book policy name is not one of [`BOOK_POLICIES`].
     UnknownPolicy(String),
     /// The `.qbk` file could not be read or failed verification.
@@ -25,34 +28,34 @@ pub enum OpenError {
     NoUsableTables(PathBuf),
 }
 
-impl fmt::Display for OpenError {
+impl fmt::Display for AttachError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpenError::UnknownPolicy(name) => {
+            AttachError::UnknownPolicy(name) => {
                 write!(f, "unknown book policy {name:?} (expected one of {})", BOOK_POLICIES.join(", "))
             }
-            OpenError::Book(e) => write!(f, "{e}"),
-            OpenError::Tablebases(e) => write!(f, "{e}"),
-            OpenError::NoTables(dir) => write!(f, "no .qtb tables in {}", dir.display()),
-            OpenError::NoUsableTables(dir) => write!(f, "no usable .qtb tables in {}", dir.display()),
+            AttachError::Book(e) => write!(f, "{e}"),
+            AttachError::Tablebases(e) => write!(f, "{e}"),
+            AttachError::NoTables(dir) => write!(f, "no .qtb tables in {}", dir.display()),
+            AttachError::NoUsableTables(dir) => write!(f, "no usable .qtb tables in {}", dir.display()),
         }
     }
 }
 
-impl std::error::Error for OpenError {
+impl std::error::Error for AttachError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            OpenError::Book(e) => Some(e),
-            OpenError::Tablebases(e) => Some(e),
-            OpenError::UnknownPolicy(_) | OpenError::NoTables(_) | OpenError::NoUsableTables(_) => None,
+            AttachError::Book(e) => Some(e),
+            AttachError::Tablebases(e) => Some(e),
+            AttachError::UnknownPolicy(_) | AttachError::NoTables(_) | AttachError::NoUsableTables(_) => None,
         }
     }
 }
 
 /// Opens a book for the UCI `BookFile` option: `(path, policy, min_games)`.
-pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, OpenError>;
+pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, AttachError>;
 /// Opens the tablebases for the UCI `TablebasePath` option.
-pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, OpenError>;
+pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, AttachError>;
 
 /// How book and tablebase files are opened by the UCI front end.
 #[derive(Copy, Clone)]
@@ -86,21 +89,21 @@ pub fn policy(name: &str) -> Option<Policy> {
 }
 
 /// A `.qbk` book with a policy: moves played in fewer than `min_games` games are ignored.
-pub struct QbkBook {
+pub struct QbkOpeningBook {
     book: Book,
     policy: Policy,
     min_games: u64,
-    rng: Mutex<BookRng>,
+    rng: Mutex<Rng>,
 }
 
-impl QbkBook {
+impl QbkOpeningBook {
     /// Opens (and fully verifies) a book. The random policies are seeded from the clock, so
     /// that games differ; `best` is deterministic.
-    pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkBook, OpenError> {
-        let book = Book::open(path).map_err(OpenError::Book)?;
+    pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkOpeningBook, AttachError> {
+        let book = Book::open(path).map_err(AttachError::Book)?;
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(QbkBook { book, policy, min_games: min_games as u64, rng: Mutex::new(BookRng::new(seed)) })
+        Ok(QbkOpeningBook { book, policy, min_games: min_games as u64, rng: Mutex::new(Rng::new(seed)) })
     }
 
     /// The book moves of `pos` that pass the `min_games` filter, most played first.
@@ -109,7 +112,7 @@ impl QbkBook {
     }
 }
 
-impl OpeningBook for QbkBook {
+impl OpeningBook for QbkOpeningBook {
     fn pick(&self, pos: &Position) -> Option<Move> {
         let moves = self.moves(pos);
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
@@ -119,7 +122,7 @@ impl OpeningBook for QbkBook {
 
 /// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
 /// simply searches), but is named once on stdout as `info string <file>: <cause>`.
-pub struct QtbTables {
+pub struct QtbEndgames {
     tables: Tablebases,
     /// The repetition rules of the values: [`Rules::Asian`] (the default) unless set to plain
     /// (`setoption name TablebaseRules value plain`); 0 = plain, 1 = Asian.
@@ -130,11 +133,11 @@ pub struct QtbTables {
     reported: Mutex<std::collections::HashSet<std::path::PathBuf>>,
 }
 
-impl QtbTables {
+impl QtbEndgames {
     /// Wraps opened tables; the files that cannot be used are reported at once.
-    pub fn new(tables: Tablebases) -> QtbTables {
+    pub fn new(tables: Tablebases) -> QtbEndgames {
         let max_pieces = tables.usable_tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
-        let t = QtbTables {
+        let t = QtbEndgames {
             tables,
             max_pieces,
             rules: std::sync::atomic::AtomicU8::new(1),
@@ -164,16 +167,12 @@ impl QtbTables {
 /// the search's mate range) and ranks below every real mate of the table.
 const MAX_TB_PLIES: u32 = 800;
 
-fn convert(v: tablebase::TbValue) -> TbValue {
-    let plies = v.dtm.plies().min(MAX_TB_PLIES);
-    match v.wdl {
-        Wdl::Win => TbValue::Win { plies },
-        Wdl::Loss => TbValue::Loss { plies },
-        Wdl::Draw => TbValue::Draw,
-    }
+fn convert(v: TbValue) -> TbValue {
+    let plies = v.dtm.plies().min(MAX_TB_PLIES) as i32;
+    TbValue { dtm: Dtm(if v.dtm.0 < 0 { -plies } else { plies }), ..v }
 }
 
-impl QtbTables {
+impl QtbEndgames {
     fn rules(&self) -> Rules {
         if self.rules.load(std::sync::atomic::Ordering::Relaxed) == 0 {
             Rules::Plain
@@ -202,7 +201,7 @@ impl QtbTables {
     }
 }
 
-impl Endgames for QtbTables {
+impl Endgames for QtbEndgames {
     fn max_pieces(&self) -> u32 {
         self.max_pieces
     }
@@ -242,19 +241,19 @@ impl Endgames for QtbTables {
     }
 }
 
-fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, OpenError> {
-    let p = policy(policy_name).ok_or_else(|| OpenError::UnknownPolicy(policy_name.to_string()))?;
-    Ok(Arc::new(QbkBook::open(Path::new(path), p, min_games)?))
+fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, AttachError> {
+    let p = policy(policy_name).ok_or_else(|| AttachError::UnknownPolicy(policy_name.to_string()))?;
+    Ok(Arc::new(QbkOpeningBook::open(Path::new(path), p, min_games)?))
 }
 
-fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, OpenError> {
-    let tables = Tablebases::open(dir).map_err(OpenError::Tablebases)?;
+fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {
+    let tables = Tablebases::open(dir).map_err(AttachError::Tablebases)?;
     if tables.tables().is_empty() {
-        return Err(OpenError::NoTables(PathBuf::from(dir)));
+        return Err(AttachError::NoTables(PathBuf::from(dir)));
     }
-    let tables = QtbTables::new(tables);
+    let tables = QtbEndgames::new(tables);
     if tables.max_pieces == 0 {
-        return Err(OpenError::NoUsableTables(PathBuf::from(dir)));
+        return Err(AttachError::NoUsableTables(PathBuf::from(dir)));
     }
     Ok(Arc::new(tables))
 }

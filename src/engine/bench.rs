@@ -78,6 +78,19 @@ pub struct BenchLine {
 
 /// Searches every position of `fens` to `depth` (one thread, `hash_mib` table cleared before each
 /// position, fresh history) and returns the figures per position.
+///
+/// ```
+/// use qiku::engine::bench::{self, POSITIONS};
+///
+/// let lines = bench::run(&POSITIONS[..2], 4, 8, |_line| {})?;
+/// assert_eq!(lines.len(), 2);
+/// assert!(lines.iter().all(|l| l.nodes > 0 && l.best != "(none)"));
+/// // The same search again visits the same nodes: the count is a signature of the search.
+/// let again = bench::run(&POSITIONS[..2], 4, 8, |_line| {})?;
+/// assert_eq!(lines.iter().map(|l| l.nodes).collect::<Vec<_>>(), again.iter().map(|l| l.nodes).collect::<Vec<_>>());
+/// assert!(bench::run(&["not a fen"], 4, 8, |_| {}).is_err());
+/// # Ok::<(), bench::BenchError>(())
+/// ```
 pub fn run(
     fens: &[&str],
     depth: u32,

@@ -40,7 +40,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// Material by role (king, advisor, elephant, horse, rook, cannon, pawn). The piece-square tables
 /// add to these.
 ///
-/// How these numbers, the tables below and [`Weights::DEFAULT`] were produced (issue 14): from the
+/// How these numbers, the tables below and [`Weights::DEFAULT`] were produced: from the
 /// hand-set values of commit dd1f3b0 (kept in git history and in the table of `docs/ENGINE.md`'s
 /// "Tuning" section), `qiku tune --every 3 --epochs 1000 --threads 2 --emit tuned.rs` on
 /// `books/games/ccpd-iccs.pgn.zst` (25,368 games, 25,241 with a result; plies 11 on, one position
@@ -160,7 +160,7 @@ pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST
 /// The piece-square bonus for `piece` standing on `sq`.
 #[inline]
 pub fn pst(piece: Piece, sq: Square) -> Value {
-    Tables::DEFAULT.pst(piece, sq)
+    PieceSquareTables::DEFAULT.pst(piece, sq)
 }
 
 /// The row and column of `piece` on `sq` in its role's table (black reads it with the ranks
@@ -176,18 +176,18 @@ pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
 
 /// Material and piece-square tables as one value, so that the tuner (`qiku::tune`) can
 /// evaluate with tables other than the compiled-in ones; the engine always uses
-/// [`Tables::DEFAULT`].
+/// [`PieceSquareTables::DEFAULT`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Tables {
+pub struct PieceSquareTables {
     /// Material by role, as [`MATERIAL`].
     pub material: [Pair; 7],
     /// Piece-square tables by role, as [`PST`].
     pub pst: [Table; 7],
 }
 
-impl Tables {
+impl PieceSquareTables {
     /// [`MATERIAL`] and [`PST`].
-    pub const DEFAULT: Tables = Tables {
+    pub const DEFAULT: PieceSquareTables = PieceSquareTables {
         material: MATERIAL,
         pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
     };
@@ -291,6 +291,23 @@ pub struct Breakdown {
 }
 
 /// The evaluation from the side to move's point of view.
+///
+/// ```
+/// use qiku::engine::eval::{breakdown, evaluate, Weights};
+/// use qiku::Position;
+///
+/// let w = Weights::DEFAULT;
+/// // The start position is symmetric: only the side to move's bonus remains.
+/// assert_eq!(evaluate(&Position::startpos(), &w), w.tempo);
+/// // A rook up: good for red to move, as bad for black to move.
+/// let red = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+/// let black = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?;
+/// assert!(evaluate(&red, &w) > 500);
+/// assert!(evaluate(&black, &w) < -500);
+/// assert_eq!(evaluate(&red, &w), breakdown(&red, &w).total); // red's view when red moves
+/// assert_eq!(evaluate(&red, &w), evaluate(&red.mirror(), &w)); // left-right symmetric
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[inline]
 pub fn evaluate(pos: &Position, w: &Weights) -> Value {
     let v = breakdown(pos, w).total;
@@ -326,12 +343,12 @@ pub(crate) fn taper(v: Pair, phase: i32) -> Value {
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
-    breakdown_with(pos, &Tables::DEFAULT, w)
+    breakdown_with(pos, &PieceSquareTables::DEFAULT, w)
 }
 
 /// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
 #[inline]
-pub fn breakdown_with(pos: &Position, tables: &Tables, w: &Weights) -> Breakdown {
+pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {

@@ -19,7 +19,7 @@ pub mod tt;
 pub mod ucci;
 pub mod uci;
 
-use crate::core::{Move, Position};
+use crate::core::{Move, Position, Rules, TbValue, Wdl};
 use eval::{MATE, MATE_BOUND};
 use std::fmt;
 
@@ -28,6 +28,18 @@ pub use search::Info;
 
 /// A search score as reported: centipawn-like units, or a mate distance in moves (positive: the
 /// side to move mates; `Mate(0)`: the side to move is mated).
+///
+/// ```
+/// use qiku::engine::{eval::MATE, Score};
+///
+/// assert_eq!(Score::Cp(25).to_uci(), "cp 25");
+/// assert_eq!(Score::Cp(-40).to_string(), "-0.40");
+/// assert_eq!(Score::Mate(3).to_string(), "#3");
+/// // Internal values: mate in 1 ply is mate in 1 move; being mated now is `Mate(0)`.
+/// assert_eq!(Score::from_value(MATE - 1), Score::Mate(1));
+/// assert_eq!(Score::from_value(-MATE), Score::Mate(0));
+/// assert_eq!(Score::from_value(-MATE + 2).to_uci(), "mate -1");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawn-like units, positive when the side to move is better.
@@ -66,24 +78,14 @@ impl fmt::Display for Score {
     }
 }
 
-/// An endgame table's verdict, from the side to move's view, with the distance to mate in plies.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TbValue {
-    /// The side to move wins.
-    Win {
-        /// Plies to mate.
-        plies: u32,
-    },
-    /// The side to move loses.
-    Loss {
-        /// Plies to being mated.
-        plies: u32,
-    },
-    /// A draw with best play.
-    Draw,
-}
+/// The most pieces (kings included) a position the engine asks tables about may have: every
+/// piece of a full board. The tables say how many they cover ([`Endgames::max_pieces`]); the
+/// engine's `TablebaseProbeLimit` option lowers it.
+pub const MAX_TB_PIECES: u32 = 32;
 
-/// Endgame tables as the search uses them.
+/// Endgame tables as the search uses them, in the library's value vocabulary ([`TbValue`]:
+/// win/draw/loss for the side to move and the distance to mate in plies), so that the search
+/// knows nothing of table files.
 pub trait Endgames: Send + Sync {
     /// The most pieces (kings included) any loaded table covers.
     fn max_pieces(&self) -> u32;
@@ -92,13 +94,8 @@ pub trait Endgames: Send + Sync {
     /// Win, draw or loss of `pos`, if a loaded table covers its material: what the search asks
     /// inside its tree, where tables with only these (small files) answer faster. By default
     /// from [`Endgames::probe`].
-    fn probe_wdl(&self, pos: &Position) -> Option<crate::tablebase::Wdl> {
-        use crate::tablebase::Wdl;
-        self.probe(pos).map(|v| match v {
-            TbValue::Win { .. } => Wdl::Win,
-            TbValue::Loss { .. } => Wdl::Loss,
-            TbValue::Draw => Wdl::Draw,
-        })
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        self.probe(pos).map(|v| v.wdl)
     }
     /// Every legal move with its value for the side to move, best first (fastest win, then
     /// draws, then slowest loss; ties in a fixed order); `None` if a table is missing.
@@ -112,7 +109,7 @@ pub trait Endgames: Send + Sync {
         Some(values.iter().filter(|(_, v)| *v == best).map(|&(m, _)| m).collect())
     }
     /// Chooses the repetition rules of the values (tables that know only one set ignore this).
-    fn set_rules(&self, _rules: crate::tablebase::Rules) {}
+    fn set_rules(&self, _rules: Rules) {}
 }
 
 /// An opening book as the engine uses it: the move to play by the configured policy.

@@ -5,7 +5,8 @@ use super::ordering::History;
 use super::search::{self, Info, SearchOptions, SearchResult, Shared};
 use super::time::Limits;
 use super::tt::TableSizeError;
-use super::{OpeningBook, Score, TbValue};
+use super::{OpeningBook, Score, MAX_TB_PIECES};
+use crate::core::Wdl;
 use crate::core::{Game, Move};
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ impl Engine {
             shared: Arc::new(Shared::new(hash_mib)),
             options: SearchOptions::default(),
             book: None,
-            tb_root_limit: crate::tablebase::MAX_PIECES as u32,
+            tb_root_limit: MAX_TB_PIECES,
             history: History::default(),
         }
     }
@@ -64,6 +65,32 @@ impl Engine {
     /// search.
     /// `on_info` receives the search lines (and one line for a tablebase move). The caller resets
     /// `shared.stop` before and may set it from another thread to end the search.
+    ///
+    /// Searching the position after 炮二平五 to depth 5 (`Limits::movetime(ms)` would search for a
+    /// fixed time instead), then writing the principal variation in Chinese notation:
+    ///
+    /// ```
+    /// use qiku::engine::{time::Limits, Engine, Source};
+    /// use qiku::notation::chinese;
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// game.play(iccs::parse(game.position(), "h2e2")?)?;
+    /// let mut engine = Engine::new(16);
+    /// let mut lines = 0;
+    /// let (result, source) = engine.think(&game, &Limits::depth(5), &mut |_info| lines += 1);
+    /// assert_eq!(source, Source::Search);
+    /// assert_eq!((lines, result.depth), (5, 5)); // one line per completed depth
+    /// let mut pos = game.position().clone();
+    /// let mut words = Vec::new();
+    /// for &m in &result.pv {
+    ///     words.push(chinese::format(&pos, m));
+    ///     pos = pos.play(m)?; // the principal variation is a line of legal moves
+    /// }
+    /// assert_eq!(result.best, result.pv.first().copied());
+    /// assert!(!words.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
         let pos = game.position();
         if let Some(book) = &self.book {
@@ -85,7 +112,7 @@ impl Engine {
                 });
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (mut m, v) = values[0];
-                    if v != TbValue::Draw {
+                    if v.wdl != Wdl::Draw {
                         // Won: the table's line (the fastest mate, whose DTM decreases every move
                         // so no repetition can interfere; or, for a win by the perpetual-check
                         // rule, the line that makes the defender's checks repeat). Lost: the
@@ -112,7 +139,7 @@ impl Engine {
                     // Drawn: search among the drawing moves (the search judges chases, which the
                     // tables do not).
                     let drawing: Vec<Move> =
-                        values.iter().filter(|(_, v)| *v == TbValue::Draw).map(|&(m, _)| m).collect();
+                        values.iter().filter(|(_, v)| v.wdl == Wdl::Draw).map(|&(m, _)| m).collect();
                     limits.searchmoves = drawing;
                 }
             }

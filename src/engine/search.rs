@@ -20,10 +20,11 @@ pub use super::eval::{MATE, MATE_BOUND};
 use super::ordering::{is_bad_capture, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
-use super::{Endgames, Score, TbValue};
+use super::{Endgames, Score, MAX_TB_PIECES};
 use crate::core::chase;
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
 use crate::core::{Game, Move, MoveList, Position, Role, Square};
+use crate::core::{TbValue, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -97,7 +98,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             weights: Weights::DEFAULT,
             tablebases: None,
-            tb_probe_limit: crate::tablebase::MAX_PIECES as u32,
+            tb_probe_limit: MAX_TB_PIECES,
         }
     }
 }
@@ -238,8 +239,7 @@ pub const TB_WIN: Value = MATE_BOUND - 1 - 2 * MAX_PLY as Value;
 pub const TB_BOUND: Value = TB_WIN - MAX_PLY as Value;
 
 /// The value of a tablebase WDL verdict `ply` plies from the root (see [`TB_WIN`]).
-pub fn tb_wdl_score(v: crate::tablebase::Wdl, ply: usize) -> Value {
-    use crate::tablebase::Wdl;
+pub fn tb_wdl_score(v: Wdl, ply: usize) -> Value {
     match v {
         Wdl::Win => TB_WIN - ply as Value,
         Wdl::Loss => -TB_WIN + ply as Value,
@@ -249,10 +249,10 @@ pub fn tb_wdl_score(v: crate::tablebase::Wdl, ply: usize) -> Value {
 
 /// The value of a tablebase verdict `ply` plies from the root.
 pub fn tb_score(v: TbValue, ply: usize) -> Value {
-    match v {
-        TbValue::Win { plies } => MATE - ply as Value - plies as Value,
-        TbValue::Loss { plies } => -MATE + ply as Value + plies as Value,
-        TbValue::Draw => 0,
+    match v.wdl {
+        Wdl::Win => MATE - ply as Value - v.dtm.plies() as Value,
+        Wdl::Loss => -MATE + ply as Value + v.dtm.plies() as Value,
+        Wdl::Draw => 0,
     }
 }
 

@@ -12,6 +12,25 @@ use crate::core::Color;
 use std::time::Duration;
 
 /// What `go` asked for. All `None`/`false` means "search until told to stop".
+///
+/// ```
+/// use qiku::engine::time::Limits;
+/// use qiku::Color;
+/// use std::time::Duration;
+///
+/// let depth = Limits::depth(8);
+/// assert_eq!(depth.depth, Some(8));
+/// assert!(depth.is_bounded() && !depth.uses_clock(Color::Red));
+/// assert_eq!(Limits::movetime(250).movetime, Some(Duration::from_millis(250)));
+/// // A game clock: five minutes each, three seconds increment.
+/// let clock = Limits {
+///     time: [Some(Duration::from_secs(300)); 2],
+///     inc: [Some(Duration::from_secs(3)); 2],
+///     ..Limits::default()
+/// };
+/// assert!(clock.uses_clock(Color::Black));
+/// assert!(!Limits { infinite: true, ..Limits::default() }.is_bounded());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Remaining clock time of red and black (UCI `wtime`/`btime`: red is "white").

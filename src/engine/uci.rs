@@ -47,7 +47,7 @@ struct Options {
     book_min_games: u32,
     tb_path: String,
     /// `TablebaseRules`: the repetition rules of the tables' values.
-    tb_rules: crate::tablebase::Rules,
+    tb_rules: crate::core::Rules,
     weights: Weights,
 }
 
@@ -90,7 +90,7 @@ impl Uci {
                 book_policy: openers.book_policies.first().unwrap_or(&"best").to_string(),
                 book_min_games: 1,
                 tb_path: String::new(),
-                tb_rules: crate::tablebase::Rules::Asian,
+                tb_rules: crate::core::Rules::Asian,
                 weights: Weights::DEFAULT,
             },
             openers,
@@ -305,13 +305,13 @@ impl Uci {
                     }
                 }
             }
-            "tablebaserules" => value.parse::<crate::tablebase::Rules>().map(|r| {
+            "tablebaserules" => value.parse::<crate::core::Rules>().map(|r| {
                 self.options.tb_rules = r;
                 if let Some(tb) = &self.engine().options.tablebases {
                     tb.set_rules(r);
                 }
             }),
-            "tablebaseprobelimit" => number(0, crate::tablebase::MAX_PIECES as u64).map(|v| {
+            "tablebaseprobelimit" => number(0, super::MAX_TB_PIECES as u64).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;

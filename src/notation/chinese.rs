@@ -8,7 +8,7 @@
 //! `docs/NOTATION.md`.
 
 use super::relative::{self, front_to_back, tandem, Described, Dir, OwnFile};
-use super::NotationError;
+use super::ParseMoveError;
 use crate::core::{Bitboard, Move, Piece, Position, Role};
 
 /// One character of a token, by meaning.
@@ -79,8 +79,22 @@ enum Who {
 /// `前兵七平六` (place among the pieces of one file). The side is the side to move, whatever
 /// the characters say. A file-named piece that shares its file is accepted when only one of
 /// them can make the move.
-pub fn parse(pos: &Position, token: &str) -> Result<Move, NotationError> {
-    let syntax = |reason| NotationError::Syntax { token: token.to_string(), reason };
+///
+/// ```
+/// use qiku::notation::{chinese, iccs};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// assert_eq!(chinese::parse(&pos, "炮二平五")?.to_string(), "h2e2");
+/// assert_eq!(chinese::parse(&pos, "马二进三")?.to_string(), "h0g2"); // simplified characters
+/// assert_eq!(chinese::parse(&pos, "炮2平5")?.to_string(), "h2e2"); // Arabic numerals
+/// let after = pos.play(iccs::parse(&pos, "h2e2")?)?;
+/// assert_eq!(chinese::parse(&after, "馬８進７")?.to_string(), "h9g7"); // black's full-width numerals
+/// assert!(chinese::parse(&pos, "車一進三").is_err()); // the rook would take its own pawn on i3
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
+    let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let mut w = [Word::Unknown; 5];
     let mut n = 0;
     for c in token.chars() {
@@ -240,6 +254,22 @@ pub fn format(pos: &Position, m: Move) -> String {
 }
 
 /// [`format()`] in a chosen [`Style`].
+///
+/// ```
+/// use qiku::notation::chinese::{self, Style};
+/// use qiku::notation::iccs;
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let m = iccs::parse(&pos, "h0g2")?;
+/// assert_eq!(chinese::format(&pos, m), "馬二進三");
+/// assert_eq!(chinese::format_with(&pos, m, Style::SIMPLIFIED), "马二进三");
+/// // Two rooks on one file: named front and rear (前/後) in the standard style.
+/// let rooks = Position::from_fen("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w")?;
+/// let front = iccs::parse(&rooks, "e5e6")?;
+/// assert_eq!(chinese::format(&rooks, front), "前車進一"); // 車 for both sides, as the records write it
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn format_with(pos: &Position, m: Move, style: Style) -> String {
     let mut out = String::with_capacity(12);
     write(pos, m, style, &mut out);

@@ -17,6 +17,19 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move notation.
+///
+/// ```
+/// use qiku::notation::Notation;
+///
+/// assert_eq!(Notation::detect("h2e2"), Notation::Iccs);
+/// assert_eq!(Notation::detect("H2-E2"), Notation::Iccs);
+/// assert_eq!(Notation::detect("C2.5"), Notation::Wxf);
+/// assert_eq!(Notation::detect("E3+5"), Notation::Wxf); // a WXF elephant, not a square
+/// assert_eq!(Notation::detect("炮二平五"), Notation::Chinese);
+/// assert_eq!("Chinese".parse::<Notation>(), Ok(Notation::Chinese));
+/// let err = "san".parse::<Notation>().unwrap_err();
+/// assert_eq!(err.to_string(), r#"unknown notation "san" (expected iccs, wxf or chinese)"#);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Notation {
     /// Coordinates: `h2e2`, `H2-E2`.
@@ -67,23 +80,23 @@ impl fmt::Display for Notation {
 
 /// A notation name that is not `iccs`, `wxf` or `chinese`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownNotation(pub String);
+pub struct ParseNotationError(pub String);
 
-impl fmt::Display for UnknownNotation {
+impl fmt::Display for ParseNotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown notation {:?} (expected iccs, wxf or chinese)", self.0)
     }
 }
 
-impl std::error::Error for UnknownNotation {}
+impl std::error::Error for ParseNotationError {}
 
 impl FromStr for Notation {
-    type Err = UnknownNotation;
-    fn from_str(s: &str) -> Result<Notation, UnknownNotation> {
+    type Err = ParseNotationError;
+    fn from_str(s: &str) -> Result<Notation, ParseNotationError> {
         Notation::ALL
             .into_iter()
             .find(|n| n.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownNotation(s.to_string()))
+            .ok_or_else(|| ParseNotationError(s.to_string()))
     }
 }
 
@@ -98,7 +111,7 @@ impl FromStr for Notation {
 /// assert_eq!(notation::parse_any(&pos, "C2.5").unwrap().0, m);
 /// assert_eq!(notation::format(&pos, m, Notation::Wxf), "C2.5");
 /// ```
-pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), NotationError> {
+pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), ParseMoveError> {
     let notation = Notation::detect(token);
     let m = match notation {
         Notation::Iccs => iccs::parse(pos, token)?,
@@ -109,6 +122,17 @@ pub fn parse_any(pos: &Position, token: &str) -> Result<(Move, Notation), Notati
 }
 
 /// Writes the legal move `m` of `pos` in `notation` (canonical form: `h2e2`, `C2.5`, `炮二平五`).
+///
+/// ```
+/// use qiku::notation::{self, Notation};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let (m, _) = notation::parse_any(&pos, "H2-E2")?;
+/// let all: Vec<String> = Notation::ALL.iter().map(|&n| notation::format(&pos, m, n)).collect();
+/// assert_eq!(all, ["h2e2", "C2.5", "炮二平五"]);
+/// # Ok::<(), notation::ParseMoveError>(())
+/// ```
 pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
     match notation {
         Notation::Iccs => iccs::format(m),
@@ -118,8 +142,26 @@ pub fn format(pos: &Position, m: Move, notation: Notation) -> String {
 }
 
 /// Why a move token could not be read in a position.
+///
+/// ```
+/// use qiku::notation::{parse_any, ParseMoveError};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// assert!(matches!(parse_any(&pos, "xyz"), Err(ParseMoveError::Syntax { .. })));
+/// assert_eq!(parse_any(&pos, "h5h6").map_err(|e| e.kind()), Err("no-such-piece"));
+/// let err = parse_any(&pos, "a0a4").unwrap_err();
+/// assert_eq!((err.kind(), err.token()), ("illegal", "a0a4"));
+/// // Both rooks of the e-file (五) can step forward: the file alone does not say which.
+/// let rooks = Position::from_fen("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w")?;
+/// match parse_any(&rooks, "俥五進一") {
+///     Err(ParseMoveError::Ambiguous { candidates, .. }) => assert_eq!(candidates.len(), 2),
+///     other => panic!("expected an ambiguity, got {other:?}"),
+/// }
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NotationError {
+pub enum ParseMoveError {
     /// The text is not a move in this notation.
     Syntax {
         /// The text read.
@@ -146,13 +188,13 @@ pub enum NotationError {
     },
 }
 
-impl fmt::Display for NotationError {
+impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Syntax { token, reason } => write!(f, "cannot read move {token:?}: {reason}"),
-            NotationError::NoSuchPiece { token } => write!(f, "move {token:?}: no such piece in this position"),
-            NotationError::Illegal { token } => write!(f, "move {token:?} is illegal in this position"),
-            NotationError::Ambiguous { token, candidates } => {
+            ParseMoveError::Syntax { token, reason } => write!(f, "cannot read move {token:?}: {reason}"),
+            ParseMoveError::NoSuchPiece { token } => write!(f, "move {token:?}: no such piece in this position"),
+            ParseMoveError::Illegal { token } => write!(f, "move {token:?} is illegal in this position"),
+            ParseMoveError::Ambiguous { token, candidates } => {
                 write!(f, "move {token:?} is ambiguous: it fits")?;
                 for m in candidates {
                     write!(f, " {m}")?;
@@ -163,26 +205,26 @@ impl fmt::Display for NotationError {
     }
 }
 
-impl std::error::Error for NotationError {}
+impl std::error::Error for ParseMoveError {}
 
-impl NotationError {
+impl ParseMoveError {
     /// The token the error is about.
     pub fn token(&self) -> &str {
         match self {
-            NotationError::Syntax { token, .. }
-            | NotationError::NoSuchPiece { token }
-            | NotationError::Illegal { token }
-            | NotationError::Ambiguous { token, .. } => token,
+            ParseMoveError::Syntax { token, .. }
+            | ParseMoveError::NoSuchPiece { token }
+            | ParseMoveError::Illegal { token }
+            | ParseMoveError::Ambiguous { token, .. } => token,
         }
     }
 
     /// A short machine-readable reason, for counting errors by kind.
     pub fn kind(&self) -> &'static str {
         match self {
-            NotationError::Syntax { .. } => "syntax",
-            NotationError::NoSuchPiece { .. } => "no-such-piece",
-            NotationError::Illegal { .. } => "illegal",
-            NotationError::Ambiguous { .. } => "ambiguous",
+            ParseMoveError::Syntax { .. } => "syntax",
+            ParseMoveError::NoSuchPiece { .. } => "no-such-piece",
+            ParseMoveError::Illegal { .. } => "illegal",
+            ParseMoveError::Ambiguous { .. } => "ambiguous",
         }
     }
 }

@@ -8,7 +8,7 @@
 //! destination follows from the geometry, and each candidate is checked with the piece's own
 //! attack set plus [`Position::leaves_king_attacked`].
 
-use super::NotationError;
+use super::ParseMoveError;
 use crate::core::{Bitboard, Color, Move, Piece, Position, Role, Square};
 
 /// Which way a move goes, seen from the mover (進 `+`, 退 `-`, 平 `.`).
@@ -217,7 +217,7 @@ pub(crate) fn target(piece: Piece, from: Square, dir: Dir, num: u8) -> Option<Sq
 }
 
 /// The one legal move that a piece of `candidates` makes for `dir` and `num`: no candidate is
-/// [`NotationError::NoSuchPiece`], none that can is `Illegal`, several that can is `Ambiguous`.
+/// [`ParseMoveError::NoSuchPiece`], none that can is `Illegal`, several that can is `Ambiguous`.
 pub(crate) fn resolve(
     pos: &Position,
     token: &str,
@@ -225,9 +225,9 @@ pub(crate) fn resolve(
     candidates: Bitboard,
     dir: Dir,
     num: u8,
-) -> Result<Move, NotationError> {
+) -> Result<Move, ParseMoveError> {
     if candidates.is_empty() {
-        return Err(NotationError::NoSuchPiece { token: token.to_string() });
+        return Err(ParseMoveError::NoSuchPiece { token: token.to_string() });
     }
     let mut found: Option<Move> = None;
     let mut several = false;
@@ -240,7 +240,7 @@ pub(crate) fn resolve(
         }
     }
     match found {
-        None => Err(NotationError::Illegal { token: token.to_string() }),
+        None => Err(ParseMoveError::Illegal { token: token.to_string() }),
         Some(m) if !several => Ok(m),
         Some(_) => {
             let candidates = candidates
@@ -250,7 +250,7 @@ pub(crate) fn resolve(
                         .map(|to| Move::new(from, to))
                 })
                 .collect();
-            Err(NotationError::Ambiguous { token: token.to_string(), candidates })
+            Err(ParseMoveError::Ambiguous { token: token.to_string(), candidates })
         }
     }
 }

@@ -6,7 +6,7 @@
 //! accepted beyond what is written.
 
 use super::relative::{self, front_to_back, tandem, Dir, OwnFile};
-use super::NotationError;
+use super::ParseMoveError;
 use crate::core::{Bitboard, Move, Piece, Position, Role};
 
 /// How a token names the moving piece.
@@ -65,8 +65,24 @@ fn digit(c: u8) -> Option<u8> {
 /// (elephant), `N` (horse), the front/rear mark before or after the letter (`R+.4`, `+R.4`),
 /// xqbase ordinals `Pa`..`Pe`, the three-character traverse `C25`, and a trailing check or
 /// annotation mark (`+`, `#`, `!`, `?`) after the four characters.
-pub fn parse(pos: &Position, token: &str) -> Result<Move, NotationError> {
-    let syntax = |reason| NotationError::Syntax { token: token.to_string(), reason };
+///
+/// ```
+/// use qiku::notation::{iccs, wxf};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// assert_eq!(wxf::parse(&pos, "C2.5")?.to_string(), "h2e2");
+/// assert_eq!(wxf::parse(&pos, "c2=5")?.to_string(), "h2e2"); // `=` and either case
+/// assert_eq!(wxf::parse(&pos, "H2+3")?.to_string(), "h0g2");
+/// // Black counts files from its own right: its horse on h9 is on file 2.
+/// let after = pos.play(iccs::parse(&pos, "h2e2")?)?;
+/// assert_eq!(wxf::parse(&after, "H2+3")?.to_string(), "b9c7");
+/// assert_eq!(wxf::parse(&after, "H8+7")?.to_string(), "h9g7");
+/// assert!(wxf::parse(&pos, "R1+3").is_err()); // the rook's own pawn is in the way
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
+    let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let b = token.as_bytes();
     let (who_bytes, dir_byte, num_byte) = match b.len() {
         3 => ([b[0], b[1]], b'.', b[2]),
@@ -157,6 +173,17 @@ fn candidates(pos: &Position, piece: Piece, who: Who) -> Bitboard {
 
 /// Writes the legal move `m` of `pos` in canonical WXF. If no piece of the side to move stands
 /// on the from-square (so `m` cannot be legal) the ICCS form is written instead, never a panic.
+///
+/// ```
+/// use qiku::notation::{iccs, wxf};
+/// use qiku::Position;
+///
+/// // Two red rooks on the e-file are told apart as front (+) and rear (-).
+/// let pos = Position::from_fen("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w")?;
+/// assert_eq!(wxf::format(&pos, iccs::parse(&pos, "e5d5")?), "R+.6");
+/// assert_eq!(wxf::format(&pos, iccs::parse(&pos, "e2e3")?), "R-+1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn format(pos: &Position, m: Move) -> String {
     let mut out = String::with_capacity(4);
     write(pos, m, &mut out);

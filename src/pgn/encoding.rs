@@ -93,6 +93,15 @@ impl fmt::Display for TextEncoding {
 /// character (bytes the encoding cannot map). The two encodings map the same byte pairs to
 /// unrelated characters, so the right one produces far more Xiangqi characters; GBK trail bytes
 /// 0x80–0xA0 are invalid in Big5, which the penalty picks up. Ties go to GBK, the more common.
+///
+/// ```
+/// use qiku::pgn::{detect_encoding, TextEncoding};
+///
+/// assert_eq!(detect_encoding("炮二平五".as_bytes()), TextEncoding::Utf8);
+/// assert_eq!(detect_encoding(b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5"), TextEncoding::Gbk); // 炮二平五
+/// assert_eq!(detect_encoding(b"\xac\xb6\xa4G\xa5\xad\xa4\xad"), TextEncoding::Big5); // 炮二平五
+/// assert_eq!(detect_encoding(b"\xff\xfe["), TextEncoding::Utf16Le);
+/// ```
 pub fn detect_encoding(sample: &[u8]) -> TextEncoding {
     match sample {
         [0xef, 0xbb, 0xbf, ..] => return TextEncoding::Utf8,
@@ -311,6 +320,35 @@ impl BufRead for Input {
 }
 
 /// Opens a game file (see the module documentation).
+///
+/// The GBK sample collection shipped with the repository, read without saying its encoding:
+///
+/// ```
+/// use qiku::pgn::{self, EncodingChoice, Location, Reader, Skip, TextEncoding, Visitor};
+///
+/// struct Count(u64);
+/// impl Visitor for Count {
+///     fn move_token(&mut self, _: &str, _: Location) -> Skip {
+///         Skip::SkipGame // only the games are counted here
+///     }
+///     fn end_game(&mut self, _: Location) {
+///         self.0 += 1;
+///     }
+/// }
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/books/games/ccpd-sample-gbk.pgn");
+/// let input = pgn::open(path, EncodingChoice::Auto)?;
+/// assert_eq!(input.encoding(), TextEncoding::Gbk);
+/// assert!(!input.is_compressed());
+/// let mut count = Count(0);
+/// Reader::new(input).read_all(&mut count)?;
+/// assert_eq!(count.0, 2_000);
+///
+/// // A missing file is an error that names it.
+/// let err = pgn::open("no/such/games.pgn", EncodingChoice::Auto).unwrap_err();
+/// assert!(err.to_string().starts_with("no/such/games.pgn: cannot open"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn open(path: impl AsRef<Path>, choice: EncodingChoice) -> Result<Input, OpenError> {
     let path = path.as_ref();
     let file = crate::util::files::open_regular(path).map_err(|e| OpenError::new(path, "cannot open", e))?;
@@ -319,6 +357,24 @@ pub fn open(path: impl AsRef<Path>, choice: EncodingChoice) -> Result<Input, Ope
 
 /// Like [`open`], for data that is not a named file (standard input, memory, a network stream).
 /// `name` is only used in messages.
+///
+/// zstd-compressed GBK text from memory, detected and decoded:
+///
+/// ```
+/// use qiku::pgn::{open_reader, EncodingChoice, TextEncoding};
+/// use std::io::Read;
+///
+/// // "1. 炮二平五 马８进７ *" in GBK, then zstd-compressed.
+/// let gbk = b"1. \xc5\xda\xb6\xfe\xc6\xbd\xce\xe5 \xc2\xed\xa3\xb8\xbd\xf8\xa3\xb7 *\n";
+/// let compressed = zstd::encode_all(&gbk[..], 3)?;
+/// let mut input = open_reader(std::io::Cursor::new(compressed), "memory.pgn.zst", EncodingChoice::Auto)?;
+/// assert!(input.is_compressed());
+/// assert_eq!(input.encoding(), TextEncoding::Gbk);
+/// let mut text = String::new();
+/// input.read_to_string(&mut text)?;
+/// assert_eq!(text, "1. 炮二平五 马８进７ *\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn open_reader<R: Read + Send + 'static>(
     reader: R,
     name: impl AsRef<Path>,
@@ -371,6 +427,17 @@ fn read_prefix(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
 ///
 /// Bytes that are invalid in the encoding become U+FFFD (the reader flags those inside moves).
 /// Memory use is two fixed buffers, whatever the input size.
+///
+/// ```
+/// use qiku::pgn::{TextEncoding, Transcoder};
+/// use std::io::Read;
+///
+/// let big5: &[u8] = b"\xac\xb6\xa4G\xa5\xad\xa4\xad"; // 炮二平五
+/// let mut text = String::new();
+/// Transcoder::new(big5, TextEncoding::Big5).read_to_string(&mut text)?;
+/// assert_eq!(text, "炮二平五");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Transcoder<R> {
     inner: R,
     decoder: Decoder,

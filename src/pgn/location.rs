@@ -9,6 +9,13 @@ use std::fmt;
 /// what an editor shows for Chinese text (a leading byte-order mark is not counted). `game` is the
 /// 1-based number of the game within this input, counting every game the reader started,
 /// including ones cut short by a syntax error.
+///
+/// ```
+/// use qiku::pgn::Location;
+///
+/// let loc = Location::new(3, 41, 7);
+/// assert_eq!(loc.to_string(), "game 3, line 41, column 7");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Location {
     /// 1-based game number in the file.

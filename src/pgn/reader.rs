@@ -20,6 +20,31 @@ use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Tok
 use super::visitor::{Location, Skip, Visitor};
 
 /// How the input is split into games.
+///
+/// ```
+/// use qiku::pgn::{GameResult, Location, Mode, Reader, Skip, Visitor};
+///
+/// struct Results(Vec<Option<GameResult>>, u32);
+/// impl Visitor for Results {
+///     fn move_token(&mut self, _: &str, _: Location) -> Skip {
+///         self.1 += 1;
+///         Skip::Continue
+///     }
+///     fn outcome(&mut self, result: Option<GameResult>, _: Location) {
+///         self.0.push(result);
+///     }
+///     fn end_game(&mut self, _: Location) {}
+/// }
+///
+/// // One game per line, no tags: detected from the first line.
+/// let mut reader = Reader::new("h2e2 h9g7 h0g2 1-0\nc3c4 b9c7 *\n".as_bytes());
+/// let mut results = Results(Vec::new(), 0);
+/// reader.read_all(&mut results)?;
+/// assert_eq!(reader.mode(), Mode::Lines);
+/// assert_eq!(results.0, [Some(GameResult::RedWins), None]);
+/// assert_eq!(results.1, 5);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// Decide from the first non-blank line: if it starts with `[`, `{` or `;` the input is PGN,
@@ -138,6 +163,52 @@ macro_rules! loc {
 }
 
 /// Streaming PGN reader; see the module documentation.
+///
+/// Counting games, moves and results of a small collection held in memory, and reporting a broken
+/// game with its location (the reader carries on with the next game):
+///
+/// ```
+/// use qiku::pgn::{ErrorKind, GameResult, Location, Reader, Skip, SyntaxError, Visitor};
+///
+/// #[derive(Default)]
+/// struct Stats {
+///     games: u64,
+///     moves: u64,
+///     results: Vec<Option<GameResult>>,
+///     errors: Vec<SyntaxError>,
+/// }
+///
+/// impl Visitor for Stats {
+///     fn move_token(&mut self, _token: &str, _loc: Location) -> Skip {
+///         self.moves += 1;
+///         Skip::Continue
+///     }
+///     fn outcome(&mut self, result: Option<GameResult>, _loc: Location) {
+///         self.results.push(result);
+///     }
+///     fn malformed(&mut self, error: &SyntaxError) {
+///         self.errors.push(error.clone());
+///     }
+///     fn end_game(&mut self, _loc: Location) {
+///         self.games += 1;
+///     }
+/// }
+///
+/// let text = "[Event \"one\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n\
+///             [Event \"two\"]\n\n1. c3c4 {never closed\n\n\
+///             [Event \"three\"]\n\n1. 炮二平五 馬８進７ (1... 炮８平５) 1/2-1/2\n";
+/// let mut reader = Reader::new(text.as_bytes());
+/// let mut stats = Stats::default();
+/// assert_eq!(reader.read_all(&mut stats)?, 3);
+/// assert_eq!(stats.games, 3);
+/// assert_eq!(stats.moves, 3 + 1 + 2); // variations are skipped unless the visitor enters them
+/// assert_eq!(stats.results, [Some(GameResult::RedWins), Some(GameResult::Draw)]);
+/// let error = &stats.errors[0];
+/// assert_eq!(error.kind, ErrorKind::UnterminatedComment);
+/// assert_eq!(error.location, Location::new(2, 7, 9)); // game 2, line 7, column 9: the `{`
+/// assert!(error.to_string().starts_with("game 2, line 7, column 9: unterminated comment"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Reader<R> {
     inner: R,
     /// The current line without its terminator: the whole line, or its valid UTF-8 prefix.
@@ -237,6 +308,44 @@ impl<R: BufRead> Reader<R> {
     /// Reads one game, feeding it to `visitor`. Returns `Ok(false)` at the end of the input
     /// (nothing was visited). Syntax errors go to [`Visitor::malformed`]; only I/O errors are
     /// returned, after which the reader should not be used further.
+    ///
+    /// ```
+    /// use qiku::pgn::{Location, Reader, Skip, Visitor};
+    ///
+    /// /// Collects the tags of each game and skips its moves.
+    /// struct Players(Vec<(String, String)>);
+    /// impl Visitor for Players {
+    ///     fn begin_game(&mut self, _loc: Location) {
+    ///         self.0.push(Default::default());
+    ///     }
+    ///     fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+    ///         if let Some(last) = self.0.last_mut() {
+    ///             match name {
+    ///                 "Red" => last.0 = value.to_string(),
+    ///                 "Black" => last.1 = value.to_string(),
+    ///                 _ => {}
+    ///             }
+    ///         }
+    ///         Skip::Continue
+    ///     }
+    ///     fn begin_movetext(&mut self, _loc: Location) -> Skip {
+    ///         Skip::SkipGame
+    ///     }
+    ///     fn move_token(&mut self, _token: &str, _loc: Location) -> Skip {
+    ///         unreachable!("the movetext is skipped")
+    ///     }
+    ///     fn end_game(&mut self, _loc: Location) {}
+    /// }
+    ///
+    /// let text = "[Red \"Lü Qin\"]\n[Black \"Xu Yinchuan\"]\n\n1. h2e2 *\n\n[Red \"Hu Ronghua\"]\n\n1. c3c4 *\n";
+    /// let mut reader = Reader::new(text.as_bytes());
+    /// let mut players = Players(Vec::new());
+    /// while reader.read_game(&mut players)? {}
+    /// assert_eq!(players.0[0], ("Lü Qin".to_string(), "Xu Yinchuan".to_string()));
+    /// assert_eq!(players.0[1].0, "Hu Ronghua");
+    /// assert_eq!(reader.games_read(), 2);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> io::Result<bool> {
         if !self.seek_game_start()? {
             return Ok(false);

@@ -25,6 +25,13 @@ pub enum Skip {
 
 /// The result of a game as written in the movetext (`1-0`, `0-1`, `1/2-1/2`). `*` (unknown or
 /// unfinished) is reported as `None` by [`Visitor::outcome`].
+///
+/// ```
+/// use qiku::pgn::GameResult;
+///
+/// assert_eq!(GameResult::Draw.as_str(), "1/2-1/2");
+/// assert_eq!(GameResult::BlackWins.to_string(), "0-1");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// `1-0`.

@@ -21,12 +21,12 @@ pub struct Board<'a> {
     pub sq: Squares,
     /// All occupied squares.
     pub occ: Bitboard,
-    /// Occupied squares by colour.
+    /// Occupied squares by color.
     pub by_color: [Bitboard; 2],
-    /// Per colour, the pieces that attack along files and ranks (rooks, and the king for the
+    /// Per color, the pieces that attack along files and ranks (rooks, and the king for the
     /// flying-general rule), the cannons, the horses and the pawns: a king-attack test is then
     /// four bitboard intersections instead of a loop over the slots.
-    /// Indexed `[colour][class]` with the classes below (the last one collects advisors and
+    /// Indexed `[color][class]` with the classes below (the last one collects advisors and
     /// elephants, which never attack a king), so that filling it needs no branch.
     attackers: [[Bitboard; 5]; 2],
 }

@@ -145,7 +145,7 @@ pub struct TableReport {
     pub wdl_kept: bool,
 }
 
-/// Generates `materials` (any colour order) and everything their captures need, into
+/// Generates `materials` (any color order) and everything their captures need, into
 /// `opts.dir()`, in dependency order (the plan of a [`Selection`](super::generate::Selection) of
 /// `materials`). Every table of that plan is checked against the generator's limits (pieces,
 /// entries) before any work. Returns one report

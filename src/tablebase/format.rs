@@ -10,15 +10,13 @@
 //! ([`crate::tablebase::wdl`]).
 //!
 //! ```
-//! use qiku::tablebase::format::{code, dtm_of, DRAW, ILLEGAL};
-//! use qiku::tablebase::{TbValue, Wdl};
+//! use qiku::tablebase::format::{code, dtm_of, DRAW, ILLEGAL, MAX_DTM_U8};
 //!
-//! assert_eq!(dtm_of(code(7)), Some(7));
+//! assert_eq!(dtm_of(code(7)), Some(7)); // odd: won by the side to move in 7 plies
+//! assert_eq!(dtm_of(code(0)), Some(0)); // even: lost (here: no legal move)
 //! assert_eq!((dtm_of(DRAW), dtm_of(ILLEGAL)), (None, None));
-//! // Odd distances are wins for the side to move, even ones losses.
-//! assert_eq!(TbValue::from_code(code(7)).map(|v| v.wdl), Some(Wdl::Win));
-//! assert_eq!(TbValue::from_code(code(0)).map(|v| (v.wdl, v.dtm.plies())), Some((Wdl::Loss, 0)));
-//! assert_eq!(TbValue::from_code(ILLEGAL), None);
+//! // 1-byte codes hold distances up to 237 plies; the top 16 codes are reserved.
+//! assert_eq!(code(MAX_DTM_U8), 0xEF);
 //! ```
 
 pub use super::bands::{Band, BandKind};

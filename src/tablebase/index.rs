@@ -357,8 +357,8 @@ impl Layout {
         Some(r)
     }
 
-    /// Squares of a position of this material, by slot, after flipping colours if the position's
-    /// material is this one's colour swap. Returns the squares and the side to move as the table
+    /// Squares of a position of this material, by slot, after flipping colors if the position's
+    /// material is this one's color swap. Returns the squares and the side to move as the table
     /// sees it (`None` if the position's material is neither this one nor its swap).
     pub fn squares_of(&self, pos: &Position) -> Option<(Squares, Color)> {
         let m = Material::from_position(pos);
@@ -372,7 +372,7 @@ impl Layout {
         self.squares_swapped(pos, swap)
     }
 
-    /// [`squares_of`](Self::squares_of) when the caller knows whether colours are swapped.
+    /// [`squares_of`](Self::squares_of) when the caller knows whether colors are swapped.
     #[inline]
     pub fn squares_swapped(&self, pos: &Position, swap: bool) -> Option<(Squares, Color)> {
         let mut sq = [0u8; MAX_PIECES];
@@ -396,14 +396,14 @@ impl Layout {
         Some((sq, turn))
     }
 
-    /// The full index of a position whose material is this one (`swap` false) or its colour swap.
+    /// The full index of a position whose material is this one (`swap` false) or its color swap.
     #[inline]
     pub fn index_swapped(&self, pos: &Position, swap: bool) -> Option<u64> {
         let (sq, turn) = self.squares_swapped(pos, swap)?;
         Some(turn.index() as u64 * self.per_side + self.rank(&sq)?)
     }
 
-    /// The full index (side to move included) of a position of this material or its colour swap.
+    /// The full index (side to move included) of a position of this material or its color swap.
     pub fn index_of(&self, pos: &Position) -> Option<u64> {
         let (sq, turn) = self.squares_of(pos)?;
         Some(turn.index() as u64 * self.per_side + self.rank(&sq)?)

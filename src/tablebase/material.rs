@@ -1,9 +1,9 @@
-//! [`Material`]: the piece counts of an endgame (`KRNvKR`), its canonical colour assignment, the
+//! [`Material`]: the piece counts of an endgame (`KRNvKR`), its canonical color assignment, the
 //! list of all tables up to a piece count, and which smaller tables a table's captures lead to.
 //!
 //! Names list red's pieces, `v`, then black's, each side as `K` followed by its other pieces in the
 //! fixed order `R N C P A B` (rook, horse, cannon, pawn, advisor, elephant). A material and its
-//! colour swap share one table, stored under the *canonical* form in which the "first" side is red
+//! color swap share one table, stored under the *canonical* form in which the "first" side is red
 //! (see [`Material::canonical`] for the ordering).
 
 use crate::core::zobrist;
@@ -16,7 +16,7 @@ use std::str::FromStr;
 pub const NAME_ORDER: [Role; 6] = [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn, Role::Advisor, Role::Elephant];
 
 /// Piece counts per side (`counts[color][role]`); kings always 1. Written as red's pieces, `v`,
-/// black's (`KRNvKR`); one table serves a material and its colour swap, stored under the
+/// black's (`KRNvKR`); one table serves a material and its color swap, stored under the
 /// canonical order.
 ///
 /// ```
@@ -25,7 +25,7 @@ pub const NAME_ORDER: [Role; 6] = [Role::Rook, Role::Horse, Role::Cannon, Role::
 ///
 /// let m: Material = "KAvKR".parse()?;
 /// assert_eq!((m.count(Color::Black, Role::Rook), m.piece_count()), (1, 4)); // kings included
-/// // The table of this material is KRvKA's, colours swapped.
+/// // The table of this material is KRvKA's, colors swapped.
 /// let (canonical, swapped) = m.canonical();
 /// assert_eq!((canonical.to_string(), swapped), ("KRvKA".to_string(), true));
 /// // The material of a position.
@@ -71,7 +71,7 @@ impl Material {
         Material::from_counts(pos.material())
     }
 
-    /// Piece counts by colour and role.
+    /// Piece counts by color and role.
     pub fn counts(&self) -> [[u8; 7]; 2] {
         self.counts
     }
@@ -116,7 +116,7 @@ impl Material {
         self.side_has_attackers(Color::Red) || self.side_has_attackers(Color::Black)
     }
 
-    /// The same material with colours swapped.
+    /// The same material with colors swapped.
     pub fn swapped(&self) -> Material {
         Material { counts: [self.counts[1], self.counts[0]] }
     }
@@ -141,7 +141,7 @@ impl Material {
         self.side_key(Color::Red).cmp(&self.side_key(Color::Black)) != Ordering::Less
     }
 
-    /// The canonical form and whether colours had to be swapped to reach it.
+    /// The canonical form and whether colors had to be swapped to reach it.
     pub fn canonical(&self) -> (Material, bool) {
         if self.is_canonical() {
             (*self, false)

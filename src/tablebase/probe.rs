@@ -11,6 +11,7 @@ use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
+use super::value::FromCode as _;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
@@ -280,7 +281,7 @@ impl Tablebases {
     /// assert!(red.dtm.0 > 0 && red.dtm.0 % 2 == 1); // odd plies: red gives the mate
     /// let black = tb.probe(&Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?)?.expect("KRvK");
     /// assert_eq!(black.wdl, Wdl::Loss);
-    /// // The colour swap is answered by the same file.
+    /// // The color swap is answered by the same file.
     /// let swapped = tb.probe(&Position::from_fen("4k4/4r4/9/9/9/9/9/9/9/3K5 b - - 0 1")?)?;
     /// assert_eq!(swapped.map(|v| v.wdl), Some(Wdl::Win));
     /// // Kings alone: a draw, no file needed. Two rooks: no table in this directory.

@@ -55,7 +55,7 @@ impl Family {
     /// All three, in order.
     pub const ALL: [Family; 3] = [Family::A, Family::B, Family::C];
 
-    /// Is `m` (either colour order) a member of this family?
+    /// Is `m` (either color order) a member of this family?
     pub fn contains(self, m: &Material) -> bool {
         match self {
             Family::A => m.attacker_count() == 1,
@@ -146,7 +146,7 @@ impl Filters {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
-    /// Materials named on the command line (any colour order).
+    /// Materials named on the command line (any color order).
     pub(crate) materials: Vec<Material>,
     /// A family, added to the named materials.
     pub(crate) family: Option<Family>,
@@ -197,7 +197,7 @@ impl Selection {
         Selection::default()
     }
 
-    /// Adds named materials (any colour order).
+    /// Adds named materials (any color order).
     pub fn materials(mut self, materials: impl IntoIterator<Item = Material>) -> Selection {
         self.materials.extend(materials);
         self
@@ -280,13 +280,13 @@ impl Selection {
 /// 2.2 GiB estimated peak instead of 5.1 GiB with plain piece-count order).
 pub fn sort_dependency_order(list: &mut [Material]) {
     list.sort_by_cached_key(|m| {
-        // Unordered over the two sides: capturing a defender can swap the canonical colours.
+        // Unordered over the two sides: capturing a defender can swap the canonical colors.
         let [a, b] = Color::ALL.map(|c| [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn].map(|r| m.count(c, r)));
         (m.attacker_count(), a.max(b), a.min(b), m.piece_count(), m.to_string())
     });
 }
 
-/// `materials` (any colour order) and every table their captures lead to, recursively: canonical,
+/// `materials` (any color order) and every table their captures lead to, recursively: canonical,
 /// without dead draws or duplicates, in dependency order.
 pub fn closure(materials: &[Material]) -> Vec<Material> {
     let mut seen = std::collections::HashSet::new();
@@ -410,7 +410,7 @@ mod tests {
         // Nothing given: every table up to 5 pieces.
         let all5 = sel(&[], None, Filters::default()).resolve().unwrap();
         assert_eq!(all5.plan.len(), 209);
-        // Named materials, any colour order: the closure, smaller first.
+        // Named materials, any color order: the closure, smaller first.
         let r = sel(&["KAvKR", "KvK"], None, Filters::default()).resolve().unwrap();
         assert_eq!(names(&r.targets), ["KRvKA"]);
         assert_eq!(names(&r.plan), ["KRvK", "KRvKA"]);

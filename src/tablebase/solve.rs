@@ -102,7 +102,7 @@ impl Table {
         &mut self.values
     }
 
-    /// The entry of a position of this material (either colour order: the one the table
+    /// The entry of a position of this material (either color order: the one the table
     /// stores), `None` for another material.
     pub fn index_of(&self, pos: &crate::core::Position) -> Option<u64> {
         self.layout.index_of(pos)
@@ -127,13 +127,13 @@ impl Table {
 }
 
 /// Where a capture of one slot leads: the smaller table (none for a dead-drawn material), how
-/// parent slots map to its slots, and whether colours are swapped.
+/// parent slots map to its slots, and whether colors are swapped.
 pub(super) struct CaptureTarget {
     /// The smaller table, `None` for a dead-drawn material.
     pub(super) table: Option<Arc<Table>>,
     /// Parent slot -> child slot (255: the captured piece).
     pub(super) map: [u8; MAX_PIECES],
-    /// Colours swapped in the child table.
+    /// Colors swapped in the child table.
     pub(super) flip: bool,
 }
 
@@ -192,7 +192,7 @@ struct Limits {
 const LIMITS: Limits = Limits { far_level: FAR_LEVEL, max_pending_win: MAX_PENDING_WIN };
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
-/// lead to. Progress goes to `bar` ([`crate::util::NoProgress`] for none).
+/// lead to. Progress goes to `bar` ([`crate::NoProgress`] for none).
 pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
     solve_with(material, subs, bar, LIMITS)
 }

@@ -14,6 +14,7 @@ use super::index::MAX_PIECES;
 use super::material::file_name;
 use super::material::Material;
 use super::solve::Table;
+use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
 use crate::core::{Color, MoveList, Position};
 use rayon::prelude::*;
@@ -152,7 +153,7 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
             let capture = pos.piece_at(m.to()).is_some();
             let child = pos.play_unchecked(m);
             // A non-capture keeps the material, and the entry's position is in the table's own
-            // orientation, so the child is in this table, colours as they are.
+            // orientation, so the child is in this table, colors as they are.
             let v = if capture { child_value(deps, &child) } else { table_value(table, &child, false) };
             let v =
                 v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;

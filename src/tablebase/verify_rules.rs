@@ -22,6 +22,7 @@ use super::index::MAX_PIECES;
 use super::material::rules_file_name;
 use super::material::Material;
 use super::solve::Table;
+use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position};

@@ -347,8 +347,7 @@ mod tests {
         }
         std::fs::write(&path, text).expect("write");
         let opts = CollectOptions { skip_plies: 2, every: 1, validation_percent: 0, ..CollectOptions::default() };
-        let data =
-            collect(std::slice::from_ref(&path), &opts, &Params::DEFAULT, &crate::util::NoProgress).expect("collect");
+        let data = collect(std::slice::from_ref(&path), &opts, &Params::DEFAULT, &crate::NoProgress).expect("collect");
         assert_eq!((data.games, data.games_used, data.without_result, data.bad_moves), (4, 3, 1, 1));
         assert!(data.validation.is_empty());
         // Plies 3-12 of two games and ply 3 of none (the bad move): at most 20 positions, all
@@ -361,7 +360,7 @@ mod tests {
         assert!(e.contains("games.pgn") && e.contains("game 4") && e.contains("e2e9") && e.contains("line"), "{e}");
         // A missing file is an error naming it.
         let missing = dir.path().join("missing.pgn");
-        let err = collect(&[missing], &opts, &Params::DEFAULT, &crate::util::NoProgress).expect_err("missing file");
+        let err = collect(&[missing], &opts, &Params::DEFAULT, &crate::NoProgress).expect_err("missing file");
         assert!(err.to_string().contains("missing.pgn"), "{err}");
         assert!(std::error::Error::source(&err).is_some());
     }

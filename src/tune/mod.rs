@@ -9,7 +9,7 @@
 //! 2. Each position is stored as a *trace*: the evaluation is linear in every parameter (given the
 //!    game phase and the threat sizes, which are read off the position with the starting
 //!    parameters), so a position becomes a sparse vector of coefficients and its evaluation is a
-//!    dot product with the [`Params`] vector. [`Params`] flattens [`Tables`] and [`Weights`]
+//!    dot product with the [`Params`] vector. [`Params`] flattens [`PieceSquareTables`] and [`Weights`]
 //!    into [`Params::LEN`] numbers; mirrored squares of a piece-square table share one number, so
 //!    the tables stay left-right symmetric.
 //! 3. [`fit_k`] fits the logistic scale `k` (loss = mean of `(result - 1/(1+e^(-k*eval)))^2`,
@@ -22,7 +22,7 @@
 pub mod collect;
 
 use crate::core::{Color, Piece, Position, Role};
-use crate::engine::eval::{self, Pair, Tables, Value, Weights, PHASE_MAX};
+use crate::engine::eval::{self, Pair, PieceSquareTables, Value, Weights, PHASE_MAX};
 use rayon::prelude::*;
 
 /// Index of a parameter in the flat vector.
@@ -44,7 +44,7 @@ const TEMPO_AT: usize = MISSING_GUARD_AT + 1;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Params {
     /// Material and tables.
-    pub tables: Tables,
+    pub tables: PieceSquareTables,
     /// The other terms.
     pub weights: Weights,
 }
@@ -65,7 +65,7 @@ impl Params {
     pub const LEN: usize = TEMPO_AT + 1;
 
     /// The evaluation the engine plays with.
-    pub const DEFAULT: Params = Params { tables: Tables::DEFAULT, weights: Weights::DEFAULT };
+    pub const DEFAULT: Params = Params { tables: PieceSquareTables::DEFAULT, weights: Weights::DEFAULT };
 
     /// The flat vector. A piece-square table contributes its files a-e (files f-i are their
     /// mirror images).

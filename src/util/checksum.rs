@@ -118,7 +118,8 @@ impl Checksum {
     }
 }
 
-/// The `.qtb` block checksum: [`WordHash`] with FNV-1a's constants and no rotation.
+/// The `.qtb` block checksum (`docs/FORMAT.md`): FNV-1a's offset and prime applied to 64-bit
+/// little-endian words instead of bytes, with no rotation.
 pub fn block_checksum(bytes: &[u8]) -> u64 {
     let mut h = WordHash::new(FNV_OFFSET, FNV_PRIME, 0);
     h.update(bytes);

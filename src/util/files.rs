@@ -46,6 +46,13 @@ fn not_regular(meta: &Metadata) -> io::Error {
 /// Opens `path` for reading only if it is a regular file (symlinks to one are fine). Anything
 /// else (FIFO, socket, device, directory) is refused with an [`io::ErrorKind::InvalidInput`]
 /// error saying what it is; the open never blocks.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let err = qiku::fs::open_regular(dir.path()).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput); // a directory, refused at once
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn open_regular(path: &Path) -> io::Result<File> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
@@ -127,6 +134,30 @@ fn temp_prefix(target: &Path) -> String {
 
 /// A file being written; it replaces its target only on [`AtomicFile::commit`]. Dropped
 /// without commit, it is removed.
+///
+/// ```
+/// use qiku::fs::AtomicFile;
+/// use std::io::Write;
+///
+/// let dir = tempfile::tempdir()?;
+/// let target = dir.path().join("out.txt");
+/// std::fs::write(&target, "old")?;
+/// let mut file = AtomicFile::create(&target)?;
+/// file.file().write_all(b"new")?;
+/// assert_eq!(std::fs::read_to_string(&target)?, "old"); // untouched until the commit
+/// let temp = file.temp_path().to_path_buf();
+/// file.commit()?;
+/// assert_eq!(std::fs::read_to_string(&target)?, "new");
+/// assert!(!temp.exists());
+///
+/// // Dropped without a commit: the target keeps its content and no temporary file remains.
+/// let mut abandoned = AtomicFile::create(&target)?;
+/// abandoned.file().write_all(b"half")?;
+/// drop(abandoned);
+/// assert_eq!(std::fs::read_to_string(&target)?, "new");
+/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct AtomicFile {
     temp: tempfile::NamedTempFile,
     target: PathBuf,

@@ -1,7 +1,8 @@
 //! Small bottom-layer helpers shared by the file formats and readers: opening input files
 //! safely ([`files`]), the checksums of the `.qbk` and `.qtb` formats ([`checksum`]), the seeded
 //! random generator ([`rng`]) and a progress-reporting trait the library uses instead of a
-//! terminal progress bar ([`progress`]). Nothing here depends on any other module of the crate.
+//! terminal progress bar ([`progress`]). Nothing here depends on any other module of the crate. The module is private: what users
+//! need of it is re-exported as [`crate::fs`], [`crate::Progress`] and [`crate::Rng`].
 
 #![warn(missing_docs)]
 
@@ -9,7 +10,3 @@ pub mod checksum;
 pub mod files;
 pub mod progress;
 pub mod rng;
-
-pub use files::{open_regular, AtomicFile};
-pub use progress::{NoProgress, Progress};
-pub use rng::Rng;

@@ -12,7 +12,7 @@ use qiku::{Move, Position};
 use std::collections::{BTreeMap, HashMap};
 
 /// The crate's seeded generator (SplitMix64).
-pub use qiku::util::Rng;
+pub use qiku::Rng;
 
 /// One game to write and to recount.
 #[derive(Clone, Debug)]

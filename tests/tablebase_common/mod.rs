@@ -20,7 +20,7 @@ pub fn fresh_dir(name: &str, materials: &[&str]) -> PathBuf {
     dir
 }
 
-/// Every legal position of a material as it stands (colours as given), each once: identical
+/// Every legal position of a material as it stands (colors as given), each once: identical
 /// pieces unordered, mirror images separately.
 pub fn all_positions(material: Material) -> Vec<Position> {
     let mut pieces = Vec::new();

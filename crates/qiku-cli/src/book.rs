@@ -3,8 +3,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use qiku::book::{
-    self, Book, BookError, BookMove, BookRng, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy,
-    SideFilter,
+    self, Book, BookError, BookMove, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy, SideFilter,
 };
 use qiku::core::{Color, Move, Position};
 use qiku::notation;
@@ -475,7 +474,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
             PickPolicy::Games => Policy::WeightedByGames,
             PickPolicy::Score => Policy::WeightedByScore,
         };
-        book::choose(&moves, policy, &mut BookRng::new(seed))
+        book::choose(&moves, policy, &mut qiku::Rng::new(seed))
     });
     if json {
         let out = ProbeJson {

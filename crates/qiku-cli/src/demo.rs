@@ -100,7 +100,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
 
     println!("\n== 4. Probe an endgame: qiku-tb probe \"{DEMO_ENDGAME}\" -d {}", tb_dir.display());
     let pos = Position::from_fen(DEMO_ENDGAME).map_err(|e| e.to_string())?;
-    print!("{}", pos.diagram().colour(super::use_colour()));
+    print!("{}", pos.diagram().color(super::use_color()));
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
     match tbs.probe(&pos).map_err(|e| e.to_string())? {
         Some(v) => println!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),

@@ -1,5 +1,8 @@
-//! The command-line programs' logic. The binaries in `src/bin/` only call `main` here, so that
-//! everything they do is library code, tested like the rest.
+//! The qiku programs' logic: `qiku` ([`qiku_program`]: the engine over UCI/UCCI, probes,
+//! analysis, `perft`, `bench`, the match runner, Renju), `qiku-book` ([`book`]) and `qiku-tb`
+//! ([`tb`]). The binaries in `src/bin/` only call a `main` here, so that everything they do is
+//! library code, tested like the rest. This is the only crate of the workspace that links clap,
+//! indicatif and serde_json; all JSON output is written here, never in the `qiku` library.
 
 pub mod book;
 pub mod demo;
@@ -51,7 +54,7 @@ pub fn parse_position(fen: &str) -> Result<Position, BadPosition> {
     Position::from_fen(fen).map_err(|source| BadPosition { fen: fen.to_string(), source })
 }
 
-/// Should output to stdout use ANSI colours? Only on a terminal, and never with `NO_COLOR` set.
-pub fn use_colour() -> bool {
+/// Should output to stdout use ANSI colors? Only on a terminal, and never with `NO_COLOR` set.
+pub fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }

@@ -2,7 +2,7 @@
 //! wanted and stderr is a terminal; otherwise every call is a no-op.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qiku::util::progress::Progress;
+use qiku::Progress;
 use std::io::IsTerminal;
 use std::time::Duration;
 

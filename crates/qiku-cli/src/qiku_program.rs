@@ -1,7 +1,7 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
-use crate::matchrunner::{self, engine::EngineSpec, openings, Limit, MatchConfig};
+use crate::matchrunner::{self, openings, process::EngineSpec, Limit, MatchConfig};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use qiku::core::perft;
 use qiku::core::Game;
@@ -97,7 +97,7 @@ Give --engine twice. --protocol, --option, --name and --ranks apply to the --eng
   qiku match --engine qiku --engine /usr/games/fairy-stockfish --protocol uci \\
       --option UCI_Variant=xiangqi --games 100 --movetime 100 --pgn games.pgn
 
-Each opening (built-in master-game openings, or --openings FILE) is played twice with colours
+Each opening (built-in master-game openings, or --openings FILE) is played twice with colors
 swapped. Mate, stalemate (no legal move), perpetual check, repetition, 120 plies without capture
 and --max-plies end a game; an illegal move, no move, a crash or a time loss (beyond --margin)
 loses it. Ranks in moves (0-9 or 1-10, as Fairy-Stockfish writes after `uci`) are detected per
@@ -256,7 +256,7 @@ pub fn main() -> ExitCode {
         Some(Command::Renju(args)) => super::renju::run(&args),
         Some(Command::Tune(args)) => super::tune::run(&args),
         Some(Command::Show { fen }) => super::parse_position(&fen)
-            .map(|pos| print!("{}", pos.diagram().colour(super::use_colour())))
+            .map(|pos| print!("{}", pos.diagram().color(super::use_color())))
             .map_err(|e| e.to_string()),
     };
     match result {
@@ -406,7 +406,7 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
     let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
     for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
         specs[owner("protocol", idx)?].protocol =
-            v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?;
+            v.parse().map_err(|e: matchrunner::process::UnknownName| e.to_string())?;
     }
     for (v, idx) in args.option.iter().zip(indices("option")) {
         let (name, value) = v.split_once('=').ok_or_else(|| format!("--option {v:?}: expected NAME=VALUE"))?;
@@ -419,7 +419,7 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
         specs[owner("ranks", idx)?].ranks = if v == "auto" {
             None
         } else {
-            Some(v.parse().map_err(|e: matchrunner::engine::UnknownName| e.to_string())?)
+            Some(v.parse().map_err(|e: matchrunner::process::UnknownName| e.to_string())?)
         };
     }
     Ok(specs)
@@ -496,26 +496,16 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn wdl_json(v: qiku::engine::TbValue) -> serde_json::Value {
-    use qiku::engine::TbValue;
-    match v {
-        TbValue::Win { plies } => serde_json::json!({"wdl": "win", "dtm": plies}),
-        TbValue::Loss { plies } => serde_json::json!({"wdl": "loss", "dtm": -(plies as i64)}),
-        TbValue::Draw => serde_json::json!({"wdl": "draw", "dtm": 0}),
-    }
+fn wdl_json(v: qiku::TbValue) -> serde_json::Value {
+    serde_json::json!({"wdl": v.wdl.name(), "dtm": v.dtm.0})
 }
 
-fn wdl_text(v: qiku::engine::TbValue) -> String {
-    use qiku::engine::TbValue;
-    match v {
-        TbValue::Win { plies } => format!("win, mate in {plies} plies"),
-        TbValue::Loss { plies } => format!("loss, mated in {plies} plies"),
-        TbValue::Draw => "draw".to_string(),
-    }
+fn wdl_text(v: qiku::TbValue) -> String {
+    v.to_string()
 }
 
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
-    use qiku::engine::adapters::{self, QbkBook, QtbTables};
+    use qiku::engine::adapters::{self, QbkOpeningBook, QtbEndgames};
     use qiku::engine::{Endgames, OpeningBook};
     let pos = super::parse_position(&args.fen)?;
     let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
@@ -524,7 +514,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
         // The error names the file.
-        let book = QbkBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
+        let book = QbkOpeningBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
         let moves = book.moves(&pos);
         let pick = book.pick(&pos);
         if !args.json {
@@ -558,7 +548,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             tables.probe(&pos).map_err(|e| e.to_string())?;
             tables.move_values(&pos).map_err(|e| e.to_string())?;
         }
-        let tb = QtbTables::new(tables);
+        let tb = QtbEndgames::new(tables);
         match (tb.probe(&pos), tb.move_values(&pos)) {
             (Some(v), Some(values)) => {
                 let best: Vec<String> =

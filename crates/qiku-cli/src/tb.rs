@@ -18,14 +18,13 @@ use std::time::Instant;
     name = "qiku-tb",
     version,
     about = "Xiangqi endgame tablebases: generate, probe, count, verify",
-    long_about = "Xiangqi endgame tablebases, solved by retrograde analysis: every material of up to 5 pieces \
-by default, and families of up to 12 pieces with defenders (--family).\n\n\
+    long_about = "Xiangqi endgame tablebases (every material of up to 5 pieces, and endings of up to 12 pieces with advisors and elephants), solved by retrograde analysis.\n\n\
 Values are distance to mate in plies with best play; positions neither side can force are draws. \
 Beside each table KRvKN.qtb, a companion KRvKN.qtr holds the values under the Asian rules, where a \
 side that can only hold by perpetual check loses (`--rules asian` on probe and stats), and KRvKN.qtw \
 the win/draw/loss of every entry in 2 bits (for engines' probes inside their search). Materials are written like KRNvKR: red's \
 pieces, 'v', black's, with K R N C P A B for king, rook, horse, cannon, pawn, advisor, elephant. One \
-file serves both colour assignments (KRvKA answers positions where black has the rook)."
+file serves both color assignments (KRvKA answers positions where black has the rook)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -38,7 +37,7 @@ struct SelectArgs {
     /// Materials such as KRNvKR. With neither materials nor --family: every material the filters
     /// admit (every table up to 5 pieces when no filter is given).
     materials: Vec<String>,
-    /// A family of materials: a (one attacking piece, any defenders), b (two attacking pieces on
+    /// A family of endings with defenders: a (one attacking piece, any defenders), b (two attacking pieces on
     /// one side without defenders, against defenders), c (two attacking pieces, at most two
     /// defenders). Added to the named materials.
     #[arg(long)]
@@ -449,7 +448,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         }
     };
     let changed = generate::changed(&plain, &counts);
-    // Colour swap: the table's red-to-move positions are the named material's black-to-move ones.
+    // Color swap: the table's red-to-move positions are the named material's black-to-move ones.
     let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
     if json {
@@ -462,7 +461,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     }
     println!(
         "{m}{} under {} rules",
-        if swapped { format!(" (table {canonical}, colours swapped)") } else { String::new() },
+        if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
     for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {

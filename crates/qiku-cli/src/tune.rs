@@ -6,7 +6,7 @@ use super::progress::TermProgress;
 use clap::Args;
 use qiku::tune::collect::{self, CollectOptions};
 use qiku::tune::{self, FitOptions, Params};
-use qiku::util::progress::Progress;
+use qiku::Progress;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -150,7 +150,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             data.validation.len(),
             tuned.to_rust()
         );
-        qiku::util::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if args.json {
         let obj = serde_json::json!({

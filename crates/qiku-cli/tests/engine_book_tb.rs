@@ -2,13 +2,14 @@
 //! start position (no search), exact DTM mates in won endgames, and no loss from drawn ones.
 
 use qiku::book::{self, BuildOptions};
-use qiku::engine::adapters::{QbkBook, QtbTables};
+use qiku::engine::adapters::{QbkOpeningBook, QtbEndgames};
 use qiku::engine::time::Limits;
-use qiku::engine::{Endgames, Engine, Source, TbValue};
+use qiku::engine::{Endgames, Engine, Source};
 use qiku::notation::iccs;
 use qiku::tablebase::generate::{generate_set, GenerateOptions};
 use qiku::tablebase::{Material, Tablebases};
 use qiku::{Color, Game, Move, Piece, Position, Role, Setup};
+use qiku::{TbValue, Wdl};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -90,14 +91,14 @@ fn book_policy_and_min_games_through_the_engine() {
     let dir = tempfile::tempdir().unwrap();
     let path = build_book(dir.path());
     let mut engine = Engine::new(1);
-    engine.book = Some(Arc::new(QbkBook::open(&path, qiku::book::Policy::BestScore, 1).unwrap()));
+    engine.book = Some(Arc::new(QbkOpeningBook::open(&path, qiku::book::Policy::BestScore, 1).unwrap()));
     let game = Game::new(Position::startpos());
     let (r, source) = engine.think(&game, &Limits::depth(20), &mut |_| {});
     assert_eq!(source, Source::Book);
     // best score: h2e2 scored 1.5/2, c3c4 0/1.
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("h2e2"));
     // With a minimum of two games only h2e2 qualifies; after h2e2 (single games) nothing does.
-    engine.book = Some(Arc::new(QbkBook::open(&path, qiku::book::Policy::WeightedByGames, 2).unwrap()));
+    engine.book = Some(Arc::new(QbkOpeningBook::open(&path, qiku::book::Policy::WeightedByGames, 2).unwrap()));
     assert_eq!(engine.think(&game, &Limits::depth(20), &mut |_| {}).1, Source::Book);
     let mut g = game.clone();
     g.play(iccs::parse(g.position(), "h2e2").unwrap()).unwrap();
@@ -141,7 +142,7 @@ fn sample(material: &str, turn: Color, n: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-fn engine_with(tb: &Arc<QtbTables>) -> Engine {
+fn engine_with(tb: &Arc<QtbEndgames>) -> Engine {
     let mut e = Engine::new(4);
     e.options.tablebases = Some(tb.clone() as Arc<dyn Endgames>);
     e
@@ -155,13 +156,13 @@ fn engine_move(engine: &mut Engine, game: &Game) -> (Move, Source) {
 #[test]
 fn won_endgames_are_mated_in_exactly_the_table_distance() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables::new(tables(dir.path())));
+    let tb = Arc::new(QtbEndgames::new(tables(dir.path())));
     for (material, seed) in [("KRvK", 1), ("KNvK", 2), ("KRvKA", 3), ("KRvKAA", 4), ("KNPvK", 5)] {
         // The longest wins among a sample, and a few others.
         let mut won: Vec<(u32, Position)> = sample(material, Color::Red, 400, seed)
             .into_iter()
             .filter_map(|p| match tb.probe(&p) {
-                Some(TbValue::Win { plies }) => Some((plies, p)),
+                Some(v) if v.wdl == Wdl::Win => Some((v.dtm.plies(), p)),
                 _ => None,
             })
             .collect();
@@ -206,7 +207,7 @@ fn won_endgames_are_mated_in_exactly_the_table_distance() {
 /// Plays `pos` for up to `plies`: the engine (with the tables) on the side to move, the table's
 /// first best move for the opponent, which wins at once from any mistake. Asserts that the
 /// opponent is never winning after the engine's move and that the game is not lost.
-fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
+fn hold_the_draw(tb: &Arc<QtbEndgames>, pos: &Position, plies: usize) {
     let mut engine = engine_with(tb);
     let mut game = Game::new(pos.clone());
     let us = pos.turn();
@@ -220,7 +221,7 @@ fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
         if game.position().turn() != us {
             let v = tb.probe(game.position());
             assert!(
-                !matches!(v, Some(TbValue::Win { .. })),
+                !matches!(v, Some(TbValue { wdl: Wdl::Win, .. })),
                 "{} lost the draw: {v:?} in {}",
                 pos.fen(),
                 game.position().fen()
@@ -236,15 +237,14 @@ fn hold_the_draw(tb: &Arc<QtbTables>, pos: &Position, plies: usize) {
 #[test]
 fn drawn_endgames_are_not_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let tb = Arc::new(QtbTables::new(tables(dir.path())));
+    let tb = Arc::new(QtbEndgames::new(tables(dir.path())));
     // Defenders without checking pieces in drawn positions where some move loses (horse against
     // advisor and elephant; cannon and pawn against an advisor, five pieces).
     for (material, seed) in [("KNvKAB", 21), ("KCPvKA", 22)] {
         let drawn: Vec<Position> = sample(material, Color::Black, 4000, seed)
             .into_iter()
             .filter(|p| {
-                tb.probe(p) == Some(TbValue::Draw)
-                    && tb.move_values(p).unwrap().iter().any(|(_, v)| matches!(v, TbValue::Loss { .. }))
+                tb.probe(p) == Some(TbValue::DRAW) && tb.move_values(p).unwrap().iter().any(|(_, v)| v.wdl == Wdl::Loss)
             })
             .take(3)
             .collect();
@@ -257,7 +257,7 @@ fn drawn_endgames_are_not_lost() {
     // tables call every move a draw, but a perpetual check would lose under the rules.
     let drawn: Vec<Position> = sample("KPvKA", Color::Red, 4000, 23)
         .into_iter()
-        .filter(|p| tb.probe(p) == Some(TbValue::Draw) && p.moves().iter().any(|&m| p.gives_check(m)))
+        .filter(|p| tb.probe(p) == Some(TbValue::DRAW) && p.moves().iter().any(|&m| p.gives_check(m)))
         .take(3)
         .collect();
     assert_eq!(drawn.len(), 3);

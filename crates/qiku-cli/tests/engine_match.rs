@@ -4,7 +4,7 @@
 
 use qiku::notation::iccs;
 use qiku::{Game, Position};
-use qiku_cli::matchrunner::engine::{EngineSpec, Protocol, RankBase};
+use qiku_cli::matchrunner::process::{EngineSpec, Protocol, RankBase};
 use qiku_cli::matchrunner::{self, openings, Fault, Limit, MatchConfig};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -70,7 +70,7 @@ fn qiku_against_itself_writes_a_replayable_pgn() {
     assert_eq!(report.faults, [[0; 4]; 2]);
     let games = replay_pgn(&pgn);
     assert_eq!(games.len(), 4);
-    // Colours alternate over each opening: games 1 and 2 share opening 1.
+    // Colors alternate over each opening: games 1 and 2 share opening 1.
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Opening \"#1 ").count(), 2);
     assert_eq!(text.matches("[Red \"qiku-a\"]").count(), 2);
@@ -206,12 +206,12 @@ fn fairy_stockfish_ranks_are_detected_when_installed() {
     };
     let mut uci = EngineSpec::new(fsf);
     uci.options.push(("UCI_Variant".into(), "xiangqi".into()));
-    let p = qiku_cli::matchrunner::engine::EngineProcess::start(&uci).unwrap();
+    let p = qiku_cli::matchrunner::process::EngineProcess::start(&uci).unwrap();
     assert_eq!(p.ranks, RankBase::One);
     p.quit();
     let mut ucci = EngineSpec::new(fsf);
     ucci.protocol = Protocol::Ucci;
-    let p = qiku_cli::matchrunner::engine::EngineProcess::start(&ucci).unwrap();
+    let p = qiku_cli::matchrunner::process::EngineProcess::start(&ucci).unwrap();
     assert_eq!(p.ranks, RankBase::Zero);
     p.quit();
     // Two short games in each dialect without faults.

@@ -1,4 +1,4 @@
-//! Hostile files (issue 10's reliability probe): books and tables changed under an open reader,
+//! Hostile files (a reliability probe): books and tables changed under an open reader,
 //! FIFOs, outputs that are inputs, planted temporary-file symlinks, misnamed, damaged and
 //! crafted tables, damaged compressed and binary game files, leftovers of killed builds. Each
 //! test fails on the code before the fix (most of them crashed, hung or silently succeeded).

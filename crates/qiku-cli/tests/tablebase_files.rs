@@ -154,7 +154,7 @@ fn cli_probe_and_stats_print_json() {
     assert_eq!(moves.len(), Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap().moves().len());
     assert!(moves.iter().any(|m| m["move"] == "e1d1" && m["wdl"] == "win" && m["dtm"] == 1));
     assert!(moves.iter().all(|m| m["move"].as_str().unwrap().len() == 4));
-    // Black to move with the rook: the KRvK table seen with colours swapped, a loss for red.
+    // Black to move with the rook: the KRvK table seen with colors swapped, a loss for red.
     let v: serde_json::Value =
         serde_json::from_str(&run(&["probe", "4k4/4r4/9/9/9/9/9/9/9/3K5 w - - 0 1", "-d", d, "--json"])).unwrap();
     assert_eq!(v["wdl"], "loss");

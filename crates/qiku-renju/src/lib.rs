@@ -2,7 +2,7 @@
 //! not make an overline, a double four or a double three.
 //!
 //! Points are named as in renju literature: columns `a`..`o` from the left, rows `1`..`15` from
-//! the bottom, `h8` the centre. This module shares nothing with the Xiangqi modules.
+//! the bottom, `h8` the centre. This crate uses nothing of the Xiangqi library (`qiku`).
 //!
 //! - [`Board`]: the stones, move lists, five detection;
 //! - [`forbid`]: black's forbidden moves (overline, double four, recursive double three);
@@ -12,7 +12,7 @@
 //! - [`gomocup`]: a player speaking the Gomocup protocol.
 //!
 //! ```
-//! use qiku::renju::{Board, Forbidden, Point};
+//! use qiku_renju::{Board, Forbidden, Point};
 //! // Black f8 g8 and h9 h10 (white far away): h8 would make two open threes at once.
 //! let board = Board::from_moves("f8 a1 g8 a3 h9 a5 h10 a7").unwrap();
 //! let h8: Point = "h8".parse().unwrap();
@@ -59,6 +59,20 @@ pub const DIRECTION_NAMES: [&str; 4] = ["horizontal", "vertical", "diagonal", "a
 
 /// A point of the board: column `a`..`o` (0..15 from the left) and row `1`..`15` (0..15 from the
 /// bottom), stored as `row * 15 + column`.
+///
+/// ```
+/// use qiku_renju::{Point, PointError};
+///
+/// let h8: Point = "h8".parse()?;
+/// assert_eq!(h8, Point::CENTRE);
+/// assert_eq!((h8.col(), h8.row(), h8.index()), (7, 7, 7 * 15 + 7));
+/// assert_eq!(Point::new(0, 14).map(|p| p.to_string()).as_deref(), Some("a15"));
+/// assert_eq!("H8".parse::<Point>()?, h8); // either case
+/// assert!(matches!("p1".parse::<Point>(), Err(PointError::OffBoard(_))));
+/// assert!(matches!("8h".parse::<Point>(), Err(PointError::Syntax(_))));
+/// assert_eq!(Point::all().count(), 225);
+/// # Ok::<(), PointError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Point(u8);
 
@@ -162,7 +176,7 @@ impl FromStr for Point {
     }
 }
 
-/// A stone colour. Black moves first.
+/// A stone color. Black moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Stone {
     /// The first player, bound by the forbidden-move rules.
@@ -172,7 +186,7 @@ pub enum Stone {
 }
 
 impl Stone {
-    /// The other colour.
+    /// The other color.
     pub fn other(self) -> Stone {
         match self {
             Stone::Black => Stone::White,
@@ -259,6 +273,24 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
 }
 
 /// A position: the stones on a padded grid, and the moves that led to it (when known).
+///
+/// ```
+/// use qiku_renju::{Board, RenjuError, Stone};
+///
+/// let mut board = Board::from_moves("h8 h9 i9 g7")?;
+/// assert_eq!(board.to_move(), Stone::Black);
+/// assert_eq!(board.stone("h9".parse()?), Some(Stone::White));
+/// assert_eq!(board.stone_count(), 4);
+/// board.play("j10".parse()?).map_err(|p| format!("{p} is occupied"))?;
+/// assert_eq!(board.undo().map(|p| p.to_string()).as_deref(), Some("j10"));
+/// // A diagram round trip.
+/// assert_eq!(Board::from_diagram(&board.diagram())?.diagram(), board.diagram());
+/// // Errors name the move and the token.
+/// let err = Board::from_moves("h8 h9 q3").unwrap_err();
+/// assert!(matches!(err, RenjuError::BadToken { index: 3, .. }));
+/// assert_eq!(Board::from_moves("h8 h9 h8").unwrap_err().to_string(), "move 3: h8 is already occupied");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     pub(crate) cells: [u8; GRID],
@@ -406,7 +438,7 @@ impl Board {
         Some(p)
     }
 
-    /// Puts a stone of the given colour (set-up; no move is recorded). Replaces what was there.
+    /// Puts a stone of the given color (set-up; no move is recorded). Replaces what was there.
     pub fn put(&mut self, p: Point, stone: Stone) {
         self.remove(p);
         self.cells[p.cell()] = stone.cell();
@@ -427,7 +459,7 @@ impl Board {
     }
 
     /// The run of `stone` through `p` along direction step `d` (both ways), counting `p` as that
-    /// colour. The board's border cells stop every run.
+    /// color. The board's border cells stop every run.
     fn run_along(&self, p: Point, stone: Stone, d: isize) -> usize {
         let (c, s) = (p.cell() as isize, stone.cell());
         let mut n = 1;
@@ -441,12 +473,12 @@ impl Board {
         n
     }
 
-    /// The longest run of `stone` through `p` in any direction, counting `p` as that colour.
+    /// The longest run of `stone` through `p` in any direction, counting `p` as that color.
     pub fn run_through(&self, p: Point, stone: Stone) -> usize {
         DIRECTIONS.iter().map(|&d| self.run_along(p, stone, d)).max().unwrap_or(1)
     }
 
-    /// Would a stone of this colour on `p` win? Black needs an exact five in some direction (an
+    /// Would a stone of this color on `p` win? Black needs an exact five in some direction (an
     /// exact five wins even if another direction is an overline); white wins with five or more.
     pub fn makes_five(&self, p: Point, stone: Stone) -> bool {
         DIRECTIONS.iter().any(|&d| {
@@ -460,6 +492,36 @@ impl Board {
 
     /// Is black forbidden to play on `p`, and why? `None` for occupied points and allowed moves
     /// (including every move that makes an exact five).
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Forbidden, Point, Stone};
+    ///
+    /// let board_with = |black: &[&str], white: &[&str]| -> Result<Board, qiku_renju::PointError> {
+    ///     let mut b = Board::new();
+    ///     for p in black {
+    ///         b.put(p.parse()?, Stone::Black);
+    ///     }
+    ///     for p in white {
+    ///         b.put(p.parse()?, Stone::White);
+    ///     }
+    ///     Ok(b)
+    /// };
+    /// let g8: Point = "g8".parse()?;
+    /// let h8: Point = "h8".parse()?;
+    /// // x.xxx.x on row 8: g8 makes two fours on one line.
+    /// assert_eq!(board_with(&["d8", "f8", "h8", "j8"], &[])?.forbidden(g8), Some(Forbidden::DoubleFour));
+    /// // d8-f8 and h5-h7 with h9 h10: h8 makes six in a column.
+    /// let six = board_with(&["d8", "e8", "f8", "h5", "h6", "h7", "h9", "h10"], &[])?;
+    /// assert_eq!(six.forbidden(h8), Some(Forbidden::Overline));
+    /// // With g8 too, h8 makes an exact five on the row, which wins despite the overline.
+    /// let five = board_with(&["d8", "e8", "f8", "g8", "h5", "h6", "h7", "h9", "h10"], &[])?;
+    /// assert_eq!(five.forbidden(h8), None);
+    /// assert!(five.makes_five(h8, Stone::Black));
+    /// // A straight four is one four: allowed.
+    /// assert_eq!(board_with(&["e8", "f8", "g8"], &[])?.forbidden(h8), None);
+    /// assert_eq!(Forbidden::DoubleThree.to_string(), "double-three");
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn forbidden(&self, p: Point) -> Option<Forbidden> {
         forbid::forbidden(self, p)
     }
@@ -509,6 +571,21 @@ pub struct Judgement {
 
 /// Replays a game from the empty board and judges it: the first forbidden black move (white
 /// wins), the first five, a full board, or unfinished.
+///
+/// ```
+/// use qiku_renju::{judge, parse_moves, Forbidden, Outcome, Stone};
+///
+/// // Black's eleventh move h8 makes six in a row: forbidden, white wins.
+/// let j = judge(&parse_moves("d8 a1 e8 a3 f8 a5 g8 a7 i8 a9 h8")?)?;
+/// assert_eq!(j.outcome, Outcome::Forbidden { ply: 11, point: "h8".parse()?, kind: Forbidden::Overline });
+/// // The same shape wins for white, who may make an overline.
+/// let j = judge(&parse_moves("a1 d8 a3 e8 a5 f8 a7 g8 a9 i8 a11 h8")?)?;
+/// assert_eq!(j.outcome, Outcome::Five { ply: 12, point: "h8".parse()?, winner: Stone::White });
+/// // Moves after the end are counted, for the caller to report.
+/// let j = judge(&parse_moves("h8 a1 i8 a2 j8 a3 k8 a4 l8 o15")?)?;
+/// assert_eq!((j.outcome, j.extra_moves), (Outcome::Five { ply: 9, point: "l8".parse()?, winner: Stone::Black }, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn judge(moves: &[Point]) -> Result<Judgement, RenjuError> {
     let mut board = Board::new();
     for (i, &p) in moves.iter().enumerate() {

@@ -175,7 +175,7 @@ proptest! {
     }
 }
 
-/// A fixed sweep of random games (alternating colours, as played) with a tally of the kinds seen,
+/// A fixed sweep of random games (alternating colors, as played) with a tally of the kinds seen,
 /// so that the comparison is known to have exercised every kind.
 #[test]
 fn sweep_covers_every_kind() {

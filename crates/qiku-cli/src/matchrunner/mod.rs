@@ -1,5 +1,5 @@
 //! A match runner for Xiangqi engines: plays two UCI or UCCI engines against each other with the
-//! rules core as referee, alternating colours over each opening, writes the games as PGN and
+//! rules core as referee, alternating colors over each opening, writes the games as PGN and
 //! reports the score with an Elo difference and its error bar.
 //!
 //! Referee rules (`docs/RULES.md`, `Game::outcome`): no legal move loses (mate or stalemate); at
@@ -8,15 +8,15 @@
 //! than `max_plies` is adjudicated a draw. An engine that sends an illegal move or no move, exits, or exceeds its time
 //! (plus a margin) loses the game; a crashed or timed-out engine is restarted for the next game.
 
-pub mod engine;
 pub mod openings;
-pub mod pgn;
+pub mod process;
+pub mod record;
 pub mod stats;
 
-use engine::{EngineError, EngineProcess, EngineSpec, Go};
 use openings::Opening;
-use pgn::PgnGame;
+use process::{EngineError, EngineProcess, EngineSpec, Go};
 use qiku::core::{Color, EndReason, Game, Move, Outcome};
+use record::PgnGame;
 use stats::Tally;
 use std::fmt;
 use std::path::PathBuf;
@@ -107,7 +107,7 @@ pub struct MatchConfig {
     pub games: u32,
     /// The limit per move.
     pub limit: Limit,
-    /// Openings, each played twice with colours swapped.
+    /// Openings, each played twice with colors swapped.
     pub openings: Vec<Opening>,
     /// Where to write the games as PGN, if anywhere.
     pub pgn: Option<PathBuf>,
@@ -149,7 +149,7 @@ pub struct GameRecord {
     pub reason: String,
     /// The engine (0 or 1) that lost by fault, and how.
     pub fault: Option<(usize, Fault)>,
-    /// Output lines per engine (0, 1) dropped for being longer than [`engine::MAX_LINE`].
+    /// Output lines per engine (0, 1) dropped for being longer than [`process::MAX_LINE`].
     pub garbage: [u64; 2],
     /// The game as PGN.
     pub pgn: PgnGame,
@@ -181,7 +181,7 @@ pub struct MatchReport {
     pub tally: Tally,
     /// Faults per engine: illegal moves, missing moves, crashes, time losses.
     pub faults: [[u32; 4]; 2],
-    /// Output lines per engine dropped for being longer than [`engine::MAX_LINE`].
+    /// Output lines per engine dropped for being longer than [`process::MAX_LINE`].
     pub garbage_lines: [u64; 2],
     /// Every game, in game order.
     pub games: Vec<GameRecord>,
@@ -336,7 +336,7 @@ pub fn run(
                     report.games.insert(pos, record.clone());
                     if let Some(path) = &config.pgn {
                         let text: String = report.games.iter().map(|g| g.pgn.to_pgn()).collect();
-                        if let Err(e) = pgn::write_atomic(path, &text) {
+                        if let Err(e) = record::write_atomic(path, &text) {
                             abort.store(true, Ordering::Relaxed);
                             error
                                 .lock()
@@ -488,7 +488,7 @@ fn play_game(
     let pgn = PgnGame {
         event: config.event.clone(),
         site: "?".into(),
-        date: pgn::today(),
+        date: record::today(),
         round: (index + 1).to_string(),
         red: names[red_engine].clone(),
         black: names[1 - red_engine].clone(),

@@ -1,4 +1,4 @@
-//! Match openings: a start position and moves played from it. Each is played twice with colours
+//! Match openings: a start position and moves played from it. Each is played twice with colors
 //! swapped, so neither engine profits from a lopsided line.
 //!
 //! An openings file has one opening per line; blank lines and lines starting with `#` are
@@ -7,7 +7,7 @@
 //! skipped). Every move is checked legal, and an opening must leave a game that is not over.
 
 use qiku::core::{Game, Move, Outcome, Position, PositionError, START_FEN};
-use qiku::notation::{iccs, NotationError};
+use qiku::notation::{iccs, ParseMoveError};
 use std::fmt;
 use std::path::Path;
 
@@ -97,7 +97,7 @@ pub enum LineError {
         /// 1-based number of the move in the line.
         number: usize,
         /// Why it is refused.
-        source: NotationError,
+        source: ParseMoveError,
     },
     /// The opening leaves a finished game.
     GameOver(Outcome),

@@ -108,7 +108,7 @@ impl PgnGame {
 /// Writes `text` to `path` atomically, through the crate's one atomic writer (an exclusively
 /// created, randomly named temporary file beside it, then a rename).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    qiku::util::files::AtomicFile::write(path, text.as_bytes())
+    qiku::fs::AtomicFile::write(path, text.as_bytes())
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
