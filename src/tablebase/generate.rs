@@ -4,8 +4,8 @@
 //!   `.qtb` (distance to mate), `.qtr` (the Asian rules' values) and `.qtw` (win/draw/loss)
 //!   files atomically; tables already there and intact are kept. [`GenerateOptions`] says where
 //!   and how.
-//! - [`Selection`]: named materials, a [`Family`] and bounds on the pieces, resolved into a work list in
-//!   dependency order; [`estimate`] gives its memory, disk and time before any work.
+//! - [`Selection`]: named materials, a [`Family`] and bounds on the pieces, resolved into a work
+//!   list in dependency order; [`estimate`] gives its memory, disk and time before any work.
 //! - [`verify_table`], [`verify_rules`], [`verify_wdl`]: independent checks of written files,
 //!   every entry against its successors through the rules core.
 //! - [`Table`] ([`load`], [`load_rules`]): a table decoded whole, for tools that read or rewrite

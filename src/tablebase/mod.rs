@@ -24,9 +24,9 @@
 //! # }
 //! ```
 //!
-//! - Reading (always built): [`Tablebases`], [`Material`], the values, [`TbError`], and
-//!   [`mod@format`], the table files themselves (header, blocks, value codes) for tools that inspect
-//!   or write them.
+//! - Reading (always built): [`Tablebases`], [`Material`], the values, [`TbError`]; for tools
+//!   that inspect or write the files themselves, [`mod@format`] (header, blocks, value codes) and
+//!   [`wdl`] (the 2-bit codes of the `.qtw` files).
 //! - `generate` (cargo feature `generate`, on by default): the solver and everything around
 //!   it: generating sets of tables, selecting families, planning memory, disk and time, and the
 //!   independent verification of table files. A program that only probes can leave it out.
