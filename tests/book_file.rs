@@ -34,17 +34,21 @@ fn layout_matches_the_documentation() {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
     let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
     assert_eq!(&bytes[0..8], b"QIKUBOOK");
-    assert_eq!((u32_at(8), u32_at(12), u32_at(24)), (1, 128, 26));
+    // Version 2: the default build keeps recent games (tests/book_recent.rs checks the section).
+    assert_eq!((u32_at(8), u32_at(12), u32_at(24)), (2, 128, 26));
     assert_eq!(u64_at(16), zobrist::FINGERPRINT);
     assert_eq!(u32_at(28), h.index_bits);
     assert_eq!((u64_at(32), u64_at(40), u64_at(48)), (h.records, h.positions, h.moves));
     assert_eq!((u64_at(56), u64_at(64), u64_at(72)), (40, 40, h.games.without_result));
     assert_eq!((u32_at(80), u32_at(84), u32_at(88), u32_at(92)), (40, 0, 0, 0));
-    assert_eq!(&bytes[96..112], &[0u8; 16]);
+    assert_eq!(&bytes[96..100], &[0u8; 4]);
+    assert_eq!((u32_at(100), u64_at(104)), (5, h.section_len));
     assert_eq!(u64_at(112), Checksum::of(&bytes[128..]));
     assert_eq!(u64_at(120), Checksum::of(&bytes[..120]));
     let n = h.records as usize;
-    assert_eq!(bytes.len(), HEADER_LEN + n * RECORD_LEN + ((1 << h.index_bits) + 1) * 8);
+    let section = HEADER_LEN + n * RECORD_LEN + ((1 << h.index_bits) + 1) * 8;
+    assert_eq!(bytes.len(), section + h.section_len as usize);
+    assert_eq!(&bytes[section..section + 8], b"QBKGAMES");
     // Records: key, move, wins, draws, losses, unknown; sorted by (key, move).
     let mut prev = (0u64, 0u16);
     for (i, e) in book.entries().enumerate() {
@@ -135,11 +139,11 @@ fn foreign_books_are_refused_clearly() {
     assert!(matches!(err, BookError::Fingerprint { found: 0x0123_4567_89ab_cdef, .. }));
     assert!(err.to_string().contains("Zobrist"), "{err}");
 
-    let mut v2 = bytes.clone();
-    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-    let err = Book::from_bytes(v2, "v2.qbk").unwrap_err();
-    assert!(matches!(err, BookError::Version { found: 2, .. }));
-    assert!(err.to_string().contains("version 2"), "{err}");
+    let mut v3 = bytes.clone();
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    let err = Book::from_bytes(v3, "v3.qbk").unwrap_err();
+    assert!(matches!(err, BookError::Version { found: 3, .. }));
+    assert!(err.to_string().contains("version 3"), "{err}");
 
     let err = Book::from_bytes(b"[Event \"not a book\"]\n".to_vec(), "x.pgn").unwrap_err();
     assert!(matches!(err, BookError::NotABook { .. }), "{err}");

@@ -16,10 +16,12 @@
 //! record went through, so any thread count, memory budget or input order gives the same file.
 
 use super::error::BookError;
+use super::filter::GameFilter;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
 use super::merge::{EntryStream, Merge, Run};
+use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES, MAX_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
-use super::replay::{replay_batch, Batch, BatchOutput, Collector};
+use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
 use crate::util::files::{job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files};
@@ -54,6 +56,11 @@ pub struct BuildOptions {
     /// subdirectory `.qiku-book-spill.PID.RANDOM`, removed at the end; those of interrupted
     /// builds are removed by the next build.
     pub spill_dir: Option<PathBuf>,
+    /// Which games are read (default: all). Not stored in the book.
+    pub filter: GameFilter,
+    /// The recent-games section keeps this many of the newest games through each position
+    /// (default [`DEFAULT_RECENT_GAMES`], at most 255); 0 writes no section (a version 1 book).
+    pub recent_games: u32,
 }
 
 impl Default for BuildOptions {
@@ -66,6 +73,8 @@ impl Default for BuildOptions {
             max_errors: 1000,
             whole_games: true,
             spill_dir: None,
+            filter: GameFilter::default(),
+            recent_games: DEFAULT_RECENT_GAMES,
         }
     }
 }
@@ -112,6 +121,11 @@ impl BuildReport {
     /// All skipped games.
     pub fn skipped_total(&self) -> u64 {
         self.skipped.values().sum()
+    }
+
+    /// Games left out by the [`GameFilter`] (included in [`BuildReport::skipped_total`]).
+    pub fn filtered_total(&self) -> u64 {
+        self.skipped.iter().filter(|(r, _)| matches!(r, SkipReason::Filtered(_))).map(|(_, n)| n).sum()
     }
 }
 
@@ -245,6 +259,12 @@ pub fn build_with_progress(
     progress: &dyn Progress,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    if opts.recent_games > MAX_RECENT_GAMES {
+        return Err(BuildError::Book(BookError::Internal(format!(
+            "recent games per position {} above the maximum {MAX_RECENT_GAMES}",
+            opts.recent_games
+        ))));
+    }
     // Directories stand for the game files in them (XQF collections come as one file per game).
     let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
         path,
@@ -294,6 +314,9 @@ pub fn build_with_progress(
     let round = 4 * threads;
     let record_cap =
         usize::try_from(opts.memory / 4 * 3 / std::mem::size_of::<Raw>() as u64).unwrap_or(usize::MAX).max(1);
+    let mut recent =
+        (opts.recent_games > 0).then(|| RecentCollector::new(opts.recent_games, &spill_parent, opts.memory / 8));
+    let ctx = ReplayContext { params: &params, filter: &opts.filter, recent: recent.is_some() };
     let mut acc =
         Accumulator { buf: Vec::new(), cap: record_cap, runs: Vec::new(), spill_parent, spill_dir: None, raw_total: 0 };
     let mut files: Vec<Option<FileReport>> = vec![None; inputs.len()];
@@ -336,7 +359,7 @@ pub fn build_with_progress(
                 continue;
             }
             let outputs: Vec<BatchOutput> =
-                pool.install(|| pending.par_iter().map(|b| replay_batch(b, &inputs[b.file], &params)).collect());
+                pool.install(|| pending.par_iter().map(|b| replay_batch(b, &inputs[b.file], &ctx)).collect());
             for (batch, mut out) in pending.drain(..).zip(outputs) {
                 games.read += batch.games.len() as u64;
                 games.used += out.used;
@@ -352,6 +375,12 @@ pub fn build_with_progress(
                 }
                 if failure.is_none() {
                     if let Err(e) = acc.add(&mut out.records, &pool) {
+                        failure = Some(e);
+                    }
+                }
+                if let (None, Some(r)) = (&failure, recent.as_mut()) {
+                    let added = out.games.iter().try_for_each(|(id, bytes)| r.add_game(*id, bytes));
+                    if let Err(e) = added.and_then(|()| r.add_refs(&mut out.refs)) {
                         failure = Some(e);
                     }
                 }
@@ -389,7 +418,11 @@ pub fn build_with_progress(
             }
         }
     }
-    let header = writer.finish(games, params)?;
+    let section = match recent {
+        Some(r) => Some((opts.recent_games, r.finish()?)),
+        None => None,
+    };
+    let header = writer.finish_with(games, params, section)?;
     let files = files
         .into_iter()
         .zip(inputs)

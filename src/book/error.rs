@@ -104,7 +104,7 @@ impl fmt::Display for BookError {
             }
             BookError::Version { path, found, supported } => write!(
                 f,
-                "{}: book format version {found}, but this qiku reads version {supported}; rebuild the book",
+                "{}: book format version {found}, but this qiku reads versions 1 to {supported}; rebuild the book",
                 path.display()
             ),
             BookError::Fingerprint { path, found } => write!(

@@ -14,8 +14,11 @@ use std::path::{Path, PathBuf};
 
 /// `QIKUBOOK`.
 pub const MAGIC: [u8; 8] = *b"QIKUBOOK";
-/// The format version this code reads and writes.
+/// The format version of books without a recent-games section (read and written).
 pub const VERSION: u32 = 1;
+/// The format version of books with a recent-games section (read and written): version 1 plus
+/// the section after the index, described by header bytes 100..112.
+pub const VERSION_RECENT: u32 = 2;
 /// Bytes in the header.
 pub const HEADER_LEN: usize = 128;
 /// Bytes in one record: key (8), move (2), wins, draws, losses, unknown (4 each).
@@ -146,8 +149,12 @@ pub struct Header {
     pub games: GameCounts,
     /// The options the book was built with.
     pub params: BuildParams,
-    /// Checksum of everything after the header (records, then index).
+    /// Checksum of everything after the header (records, index, recent-games section).
     pub body_checksum: u64,
+    /// Games kept per position in the recent-games section (0: no section, version 1).
+    pub recent_games: u32,
+    /// Bytes of the recent-games section (0: none).
+    pub section_len: u64,
 }
 
 impl Header {
@@ -159,9 +166,13 @@ impl Header {
     pub fn index_len(&self) -> u64 {
         (1u64 << self.index_bits) + 1
     }
+    /// Byte offset of the recent-games section (the end of the index).
+    pub fn section_offset(&self) -> u64 {
+        self.index_offset() + self.index_len() * 8
+    }
     /// The exact size a file with this header has.
     pub fn file_len(&self) -> u64 {
-        self.index_offset() + self.index_len() * 8
+        self.section_offset() + self.section_len
     }
 
     /// The 128 header bytes, checksum included.
@@ -186,7 +197,9 @@ impl Header {
         b[92..96].copy_from_slice(&p.min_elo.unwrap_or(0).to_le_bytes());
         b[96] = p.only.code();
         b[97] = u8::from(p.keep_prefix) | u8::from(p.min_elo.is_some()) << 1;
-        // 98..112 reserved, zero.
+        // 98..100 reserved, zero.
+        b[100..104].copy_from_slice(&self.recent_games.to_le_bytes());
+        b[104..112].copy_from_slice(&self.section_len.to_le_bytes());
         b[112..120].copy_from_slice(&self.body_checksum.to_le_bytes());
         let check = Checksum::of(&b[..120]);
         b[120..128].copy_from_slice(&check.to_le_bytes());
@@ -215,8 +228,8 @@ impl Header {
             u64::from_le_bytes(w)
         };
         let version = u32_at(8);
-        if version != VERSION {
-            return Err(BookError::Version { path: path.to_path_buf(), found: version, supported: VERSION });
+        if version != VERSION && version != VERSION_RECENT {
+            return Err(BookError::Version { path: path.to_path_buf(), found: version, supported: VERSION_RECENT });
         }
         if Checksum::of(&b[..120]) != u64_at(120) {
             return Err(corrupt("header checksum mismatch".into()));
@@ -234,8 +247,20 @@ impl Header {
         }
         let only = SideFilter::from_code(b[96]).ok_or_else(|| corrupt(format!("side filter code {}", b[96])))?;
         let flags = b[97];
-        if flags & !0b11 != 0 || b[98..112].iter().any(|&x| x != 0) {
+        if flags & !0b11 != 0 || b[98..100].iter().any(|&x| x != 0) {
             return Err(corrupt("unknown flags or non-zero reserved bytes".into()));
+        }
+        let (recent_games, section_len) = (u32_at(100), u64_at(104));
+        if version == VERSION && (recent_games != 0 || section_len != 0) {
+            return Err(corrupt("non-zero reserved bytes".into()));
+        }
+        if version == VERSION_RECENT
+            && (!(1..=super::recent::MAX_RECENT_GAMES).contains(&recent_games)
+                || section_len < super::recent::SECTION_HEADER_LEN)
+        {
+            return Err(corrupt(format!(
+                "recent-games section of {section_len} bytes keeping {recent_games} games per position"
+            )));
         }
         let min_score = MinScore::from_ppm(u32_at(88)).ok_or_else(|| corrupt(format!("min score {}", u32_at(88))))?;
         let params = BuildParams {
@@ -256,6 +281,8 @@ impl Header {
             games: GameCounts { read: u64_at(56), used: u64_at(64), without_result: u64_at(72) },
             params,
             body_checksum: u64_at(112),
+            recent_games,
+            section_len,
         };
         if header.positions > header.records {
             return Err(corrupt(format!("{} positions but {} records", header.positions, header.records)));
@@ -263,7 +290,8 @@ impl Header {
         let expected = header
             .records
             .checked_mul(RECORD_LEN as u64)
-            .and_then(|r| r.checked_add(HEADER_LEN as u64 + header.index_len() * 8));
+            .and_then(|r| r.checked_add(HEADER_LEN as u64 + header.index_len() * 8))
+            .and_then(|r| r.checked_add(header.section_len));
         match expected {
             Some(e) if e == file_len => Ok(header),
             Some(e) if e > file_len => {
@@ -392,7 +420,18 @@ impl BookWriter {
     }
 
     /// Writes the index and header, syncs, renames into place; returns the header.
-    pub fn finish(mut self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
+    pub fn finish(self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
+        self.finish_with(games, params, None)
+    }
+
+    /// [`BookWriter::finish`], with a recent-games section keeping `keep` games per position
+    /// after the index (format version 2).
+    pub(crate) fn finish_with(
+        mut self,
+        games: GameCounts,
+        params: BuildParams,
+        section: Option<(u32, super::recent::Section)>,
+    ) -> Result<Header, BookError> {
         let bits = index_bits_for(self.records);
         let per = 1usize << (MAX_INDEX_BITS - bits);
         let mut index = Vec::with_capacity(((1usize << bits) + 1) * 8);
@@ -404,8 +443,23 @@ impl BookWriter {
         }
         self.checksum.update(&index);
         self.out.write_all(&index).map_err(|e| self.io_err("write", e))?;
+        let (mut recent_games, mut section_len) = (0, 0);
+        if let Some((keep, section)) = section {
+            (recent_games, section_len) = (keep, section.len());
+            let mut written = 0u64;
+            let tmp = self.out.get_ref().temp_path().to_path_buf();
+            let (out, checksum) = (&mut self.out, &mut self.checksum);
+            section.write(&mut |bytes: &[u8]| {
+                checksum.update(bytes);
+                written += bytes.len() as u64;
+                out.write_all(bytes).map_err(|e| BookError::Io { path: tmp.clone(), op: "write", source: e })
+            })?;
+            if written != section_len {
+                return Err(BookError::Internal(format!("section is {written} bytes, expected {section_len}")));
+            }
+        }
         let header = Header {
-            version: VERSION,
+            version: if section_len > 0 { VERSION_RECENT } else { VERSION },
             fingerprint: zobrist::FINGERPRINT,
             index_bits: bits,
             records: self.records,
@@ -414,6 +468,8 @@ impl BookWriter {
             games,
             params,
             body_checksum: self.checksum.clone().finish(),
+            recent_games,
+            section_len,
         };
         let tmp = self.out.get_ref().temp_path().to_path_buf();
         let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
@@ -453,6 +509,8 @@ mod tests {
                 keep_prefix: true,
             },
             body_checksum: 0x1234,
+            recent_games: 0,
+            section_len: 0,
         };
         let b = h.encode();
         assert_eq!(Header::decode(&b, h.file_len(), Path::new("x")).unwrap(), h);

@@ -9,9 +9,11 @@
 use super::error::BookError;
 use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, RECORD_LEN};
 use super::probe::{Book, Verify};
+use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::HashMap;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -154,6 +156,9 @@ impl Run {
 /// (moves an input had already dropped cannot come back: merge unfiltered books for exact sums).
 /// Inputs are fully verified first (fingerprint, version, checksums).
 ///
+/// Books with a recent-games section must all keep the same number of games per position
+/// (books without one count as 0); the output keeps, per position, the most recent of all the
+/// inputs' games there, in the same order a build over all the games gives.
 /// ```
 /// use qiku::book::{build, merge_books, Book, BookError, BuildOptions, MinScore};
 /// use qiku::Position;
@@ -217,10 +222,52 @@ pub fn merge_books(
                 ),
             });
         }
+        if b.header().recent_games != first.header().recent_games {
+            return Err(BookError::Incompatible {
+                path: b.path().to_path_buf(),
+                what: format!(
+                    "keeps {} recent games per position, but {} keeps {}; rebuild them with the same --recent-games",
+                    b.header().recent_games,
+                    first.path().display(),
+                    first.header().recent_games
+                ),
+            });
+        }
         params.min_games = params.min_games.max(p.min_games);
         params.min_score = params.min_score.max(p.min_score);
         games.add(&b.header().games);
     }
+    let keep = first.header().recent_games;
+    let section = if keep > 0 {
+        let mut collector = RecentCollector::new(keep, crate::util::files::parent_dir(output), 128 << 20);
+        for b in &books {
+            // Each game's fingerprint and rank, computed on its first reference.
+            let mut seen: HashMap<u32, (u64, u32)> = HashMap::new();
+            let mut refs = Vec::new();
+            b.for_each_recent_ref(&mut |key, g| {
+                let (id, rank) = match seen.get(&g) {
+                    Some(&v) => v,
+                    None => {
+                        let bytes = b.recent_game_bytes(g)?;
+                        let date = bytes.get(..4).map_or(0, |d| u32::from_le_bytes([d[0], d[1], d[2], d[3]]));
+                        let v = (fingerprint(&bytes), StoredGame::rank(date));
+                        collector.add_game(v.0, &bytes)?;
+                        seen.insert(g, v);
+                        v
+                    }
+                };
+                refs.push(Ref { key, rank, id });
+                if refs.len() >= 1 << 16 {
+                    collector.add_refs(&mut refs)?;
+                }
+                Ok(())
+            })?;
+            collector.add_refs(&mut refs)?;
+        }
+        Some((keep, collector.finish()?))
+    } else {
+        None
+    };
     let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
     for e in Merge::new(sources)? {
@@ -229,7 +276,7 @@ pub fn merge_books(
             writer.push(&e)?;
         }
     }
-    writer.finish(games, params)
+    writer.finish_with(games, params, section)
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@
 //!   the atomic writer. Documented byte by byte in docs/FORMAT.md.
 //! - [`mod@build`]: the parallel, memory-bounded compiler (games → records → sorted runs spilled to
 //!   disk → k-way merge → file) and [`merge_books`].
-//! - [`probe`]: [`Book`], [`Book::probe`] and move picking [`Policy`]s.
+//! - [`probe`]: [`Book`], [`Book::probe`], [`Book::recent_games`] and move picking [`Policy`]s.
+//! - [`filter`]: which games a build reads ([`GameFilter`]: player, event, dates, ECCO).
+//! - [`recent`]: the optional recent-games section (the newest games through each position).
 //! - `obk` (cargo feature `obk`): export to and import from BHGUI-style `.obk` (SQLite) books.
 //!
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
@@ -19,19 +21,23 @@
 
 pub mod build;
 mod error;
+pub mod filter;
 pub mod format;
 mod merge;
 #[cfg(feature = "obk")]
 pub mod obk;
 pub mod probe;
+pub mod recent;
 pub mod record;
 mod replay;
 pub mod report;
 
 pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use error::BookError;
+pub use filter::{DateBound, Ecco, EccoRange, FilterError, FilterMiss, GameDate, GameFilter};
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use merge::merge_books;
 pub use probe::{choose, Book, BookMove, Policy, Verify};
+pub use recent::{RecentGame, DEFAULT_RECENT_GAMES};
 pub use record::{Counts, Entry, MinScore, MoverResult};
 pub use report::{GameError, MoveErrorKind, SkipReason};

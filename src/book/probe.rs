@@ -18,6 +18,7 @@
 
 use super::error::BookError;
 use super::format::{bucket, decode_entry, record_key, Checksum, Header, HEADER_LEN, RECORD_LEN};
+use super::recent::{RecentGame, SectionLayout, StoredGame, POSITION_LEN, SECTION_HEADER_LEN};
 use super::record::{canonical_key, restore_move, Counts, Entry};
 use crate::core::{Move, Position};
 use crate::storage::Storage;
@@ -132,6 +133,8 @@ pub struct Book {
     path: PathBuf,
     /// Record index where each top-bits bucket starts (`2^bits + 1` entries).
     index: Vec<u64>,
+    /// The recent-games section's layout and its position index, if the book has one.
+    recent: Option<(SectionLayout, Vec<u64>)>,
 }
 
 impl std::fmt::Debug for Book {
@@ -207,8 +210,30 @@ impl Book {
         {
             return Err(corrupt("index is not a monotonic table ending at the record count".into()));
         }
+        let recent = if header.section_len > 0 {
+            let start = header.section_offset();
+            let mut h = [0u8; SECTION_HEADER_LEN as usize];
+            data.read_at(start, &mut h).map_err(|e| io("read", e))?;
+            let layout = SectionLayout::decode(&h, start, header.section_len).map_err(corrupt)?;
+            let n = usize::try_from(layout.index_len() * 8).map_err(|_| corrupt("index too large".into()))?;
+            let mut bytes = vec![0u8; n];
+            data.read_at(layout.index_at(), &mut bytes).map_err(|e| io("read", e))?;
+            let index: Vec<u64> = bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect();
+            if index.first() != Some(&0)
+                || index.last() != Some(&layout.positions)
+                || index.windows(2).any(|w| w[0] > w[1])
+            {
+                return Err(corrupt("recent-games index is not a monotonic table ending at the position count".into()));
+            }
+            Some((layout, index))
+        } else {
+            None
+        };
         let cache = data.is_file().then(BucketCache::new);
-        let book = Book { header, path: path.to_path_buf(), index, data, cache };
+        let book = Book { header, path: path.to_path_buf(), index, data, cache, recent };
         if verify == Verify::Full {
             book.verify_body()?;
         }
@@ -258,6 +283,9 @@ impl Book {
         for w in &self.index {
             sum.update(&w.to_le_bytes());
         }
+        if let Some((layout, _)) = &self.recent {
+            self.verify_section(layout, &mut sum)?;
+        }
         if sum.finish() != self.header.body_checksum {
             return Err(corrupt("body checksum mismatch (records or index damaged)".into()));
         }
@@ -265,6 +293,220 @@ impl Book {
             return Err(corrupt("position or move count in the header does not match the records".into()));
         }
         Ok(())
+    }
+
+    /// Reads `len` bytes from `at` in chunks of whole `item`-byte items, calling `f` on each.
+    fn read_chunked(
+        &self,
+        at: u64,
+        len: u64,
+        item: u64,
+        f: &mut dyn FnMut(&[u8]) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
+        let chunk = (1u64 << 20) / item * item;
+        let mut buf = Vec::new();
+        let mut done = 0u64;
+        while done < len {
+            let n = chunk.min(len - done);
+            buf.resize(n as usize, 0);
+            self.data.read_at(at + done, &mut buf).map_err(|e| self.io_error(e))?;
+            f(&buf)?;
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// Checksums the recent-games section and checks its tables: positions sorted and in their
+    /// index buckets, each with 1 to `recent_games` references, references naming games of the
+    /// table, game offsets increasing to the data length.
+    fn verify_section(&self, l: &SectionLayout, sum: &mut Checksum) -> Result<(), BookError> {
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        let mut chk = |b: &[u8]| -> Result<(), BookError> {
+            sum.update(b);
+            Ok(())
+        };
+        self.read_chunked(l.start, self.header.section_len, 1, &mut chk)?;
+        let keep = u64::from(self.header.recent_games);
+        let index = self.recent.as_ref().map(|(_, i)| i.as_slice()).unwrap_or(&[]);
+        let (mut i, mut last_key, mut last_start) = (0u64, None::<u64>, 0u64);
+        self.read_chunked(l.positions_at(), POSITION_LEN * l.positions, POSITION_LEN, &mut |b| {
+            for e in b.chunks_exact(POSITION_LEN as usize) {
+                let key = u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+                let start = u64::from(u32::from_le_bytes([e[8], e[9], e[10], e[11]]));
+                if last_key.is_some_and(|k| k >= key) {
+                    return Err(corrupt(format!("recent-games position {i} is out of order")));
+                }
+                let ok = if i == 0 { start == 0 } else { start > last_start && start - last_start <= keep };
+                if !ok {
+                    return Err(corrupt(format!("recent-games position {i} has a bad reference range")));
+                }
+                let b = bucket(key, l.index_bits);
+                if !matches!((index.get(b), index.get(b + 1)), (Some(&lo), Some(&hi)) if (lo..hi).contains(&i)) {
+                    return Err(corrupt(format!("recent-games index does not point at position {i}")));
+                }
+                last_key = Some(key);
+                last_start = start;
+                i += 1;
+            }
+            Ok(())
+        })?;
+        if l.positions > 0 && (l.refs <= last_start || l.refs - last_start > keep) {
+            return Err(corrupt("recent-games reference count does not match the last position".into()));
+        }
+        if l.positions == 0 && l.refs != 0 {
+            return Err(corrupt("recent-games references without positions".into()));
+        }
+        let mut n = 0u64;
+        self.read_chunked(l.refs_at(), 4 * l.refs, 4, &mut |b| {
+            for r in b.chunks_exact(4) {
+                if u64::from(u32::from_le_bytes([r[0], r[1], r[2], r[3]])) >= l.games {
+                    return Err(corrupt(format!("recent-games reference {n} names no game")));
+                }
+                n += 1;
+            }
+            Ok(())
+        })?;
+        let (mut prev, mut first) = (0u64, true);
+        self.read_chunked(l.offsets_at(), 8 * (l.games + 1), 8, &mut |b| {
+            for c in b.chunks_exact(8) {
+                let o = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+                if (first && o != 0) || o < prev || o > l.game_bytes {
+                    return Err(corrupt("recent-games game offsets are not increasing within the data".into()));
+                }
+                (prev, first) = (o, false);
+            }
+            Ok(())
+        })?;
+        if prev != l.game_bytes {
+            return Err(corrupt("recent-games game offsets do not end at the data length".into()));
+        }
+        Ok(())
+    }
+
+    /// Calls `f(key, game)` for every reference of the recent-games section, in file order
+    /// (positions by key, newest game first), reading the tables in large chunks.
+    pub(crate) fn for_each_recent_ref(
+        &self,
+        f: &mut dyn FnMut(u64, u32) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
+        let Some((l, _)) = &self.recent else {
+            return Ok(());
+        };
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        // References are read in chunks alongside the positions.
+        let mut refs: Vec<u8> = Vec::new();
+        let (mut refs_from, mut next_ref) = (0u64, 0u64);
+        let mut emit = |key: u64, end: u64| -> Result<(), BookError> {
+            if end < next_ref || end > l.refs {
+                return Err(corrupt(format!("recent-games references end at {end}")));
+            }
+            while next_ref < end {
+                if next_ref >= refs_from + (refs.len() / 4) as u64 {
+                    refs_from = next_ref;
+                    let n = (1u64 << 16).min(l.refs - next_ref);
+                    refs.resize((n * 4) as usize, 0);
+                    self.data.read_at(l.refs_at() + next_ref * 4, &mut refs).map_err(|e| self.io_error(e))?;
+                }
+                let at = ((next_ref - refs_from) * 4) as usize;
+                f(key, u32::from_le_bytes([refs[at], refs[at + 1], refs[at + 2], refs[at + 3]]))?;
+                next_ref += 1;
+            }
+            Ok(())
+        };
+        let mut pending: Option<u64> = None;
+        self.read_chunked(l.positions_at(), POSITION_LEN * l.positions, POSITION_LEN, &mut |b| {
+            for e in b.chunks_exact(POSITION_LEN as usize) {
+                let key = u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+                let start = u64::from(u32::from_le_bytes([e[8], e[9], e[10], e[11]]));
+                if let Some(k) = pending {
+                    emit(k, start)?;
+                }
+                pending = Some(key);
+            }
+            Ok(())
+        })?;
+        if let Some(k) = pending {
+            emit(k, l.refs)?;
+        }
+        Ok(())
+    }
+
+    /// The stored bytes of game `g` of the recent-games section.
+    pub(crate) fn recent_game_bytes(&self, g: u32) -> Result<Vec<u8>, BookError> {
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        let Some((l, _)) = &self.recent else {
+            return Err(corrupt("no recent-games section".into()));
+        };
+        let g = u64::from(g);
+        if g >= l.games {
+            return Err(corrupt(format!("recent-games reference to game {g} of {}", l.games)));
+        }
+        let mut span = [0u8; 16];
+        self.data.read_at(l.offsets_at() + g * 8, &mut span).map_err(|e| self.io_error(e))?;
+        let from = u64::from_le_bytes([span[0], span[1], span[2], span[3], span[4], span[5], span[6], span[7]]);
+        let to = u64::from_le_bytes([span[8], span[9], span[10], span[11], span[12], span[13], span[14], span[15]]);
+        if from > to || to > l.game_bytes || to - from > 1 << 20 {
+            return Err(corrupt(format!("recent-games game {g} has a bad extent {from}..{to}")));
+        }
+        let mut game = vec![0u8; (to - from) as usize];
+        self.data.read_at(l.data_at() + from, &mut game).map_err(|e| self.io_error(e))?;
+        Ok(game)
+    }
+
+    /// Games kept per position in the recent-games section (0: the book has none).
+    pub fn recent_games_kept(&self) -> u32 {
+        self.header.recent_games
+    }
+
+    /// The most recent games (newest first, at most [`Book::recent_games_kept`]) that reached
+    /// `pos` or its mirror image, each oriented so that its moves reach `pos` (see
+    /// [`RecentGame`]). Empty for a position not in the section and for a book without one.
+    /// An error if the section cannot be read or a stored game is damaged.
+    pub fn recent_games(&self, pos: &Position) -> Result<Vec<RecentGame>, BookError> {
+        let Some((l, index)) = &self.recent else {
+            return Ok(Vec::new());
+        };
+        let corrupt = |what: String| BookError::Corrupt { path: self.path.clone(), what };
+        let (key, orientation) = canonical_key(pos);
+        let b = bucket(key, l.index_bits);
+        let (Some(&lo), Some(&hi)) = (index.get(b), index.get(b + 1)) else {
+            return Ok(Vec::new());
+        };
+        if hi <= lo {
+            return Ok(Vec::new());
+        }
+        // The bucket's entries and the one after it (whose first reference ends the last range).
+        let read_to = (hi + 1).min(l.positions);
+        let mut bytes = vec![0u8; ((read_to - lo) * POSITION_LEN) as usize];
+        self.data.read_at(l.positions_at() + lo * POSITION_LEN, &mut bytes).map_err(|e| self.io_error(e))?;
+        let entries: Vec<(u64, u64)> = bytes
+            .chunks_exact(POSITION_LEN as usize)
+            .map(|e| {
+                (
+                    u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]),
+                    u64::from(u32::from_le_bytes([e[8], e[9], e[10], e[11]])),
+                )
+            })
+            .collect();
+        let in_bucket = &entries[..(hi - lo) as usize];
+        let Some(at) = in_bucket.iter().position(|e| e.0 == key) else {
+            return Ok(Vec::new());
+        };
+        let first = entries[at].1;
+        let end = entries.get(at + 1).map_or(l.refs, |e| e.1);
+        if end < first || end - first > u64::from(self.header.recent_games) || end > l.refs {
+            return Err(corrupt(format!("recent-games references {first}..{end} out of range")));
+        }
+        let mut refs = vec![0u8; ((end - first) * 4) as usize];
+        self.data.read_at(l.refs_at() + first * 4, &mut refs).map_err(|e| self.io_error(e))?;
+        let mut games = Vec::with_capacity(refs.len() / 4);
+        for r in refs.chunks_exact(4) {
+            let g = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+            let game = self.recent_game_bytes(g)?;
+            let stored = StoredGame::decode(&game).map_err(|e| corrupt(format!("recent-games game {g}: {e}")))?;
+            games.push(stored.orient(key, orientation).map_err(|e| corrupt(format!("recent-games game {g}: {e}")))?);
+        }
+        Ok(games)
     }
 
     /// The decoded header.

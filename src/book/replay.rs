@@ -5,7 +5,9 @@
 //!    token in the game's notation), applies the game-level filters and emits one packed record
 //!    per ply: canonical key, stored move, outcome for the side to move.
 
+use super::filter::{GameDate, GameFilter, GameTags};
 use super::format::BuildParams;
+use super::recent::{fingerprint, Ref, StoredGame};
 use super::record::{canonical_key, store_move, MoverResult, Raw};
 use super::report::{GameError, SkipReason};
 use crate::core::{Move, Position};
@@ -40,6 +42,11 @@ pub(crate) struct RawGame {
     result_tag: Option<TagValue>,
     red_elo: Option<TagValue>,
     black_elo: Option<TagValue>,
+    red: Option<TagValue>,
+    black: Option<TagValue>,
+    event: Option<TagValue>,
+    date: Option<TagValue>,
+    ecco: Option<TagValue>,
     tokens: std::ops::Range<usize>,
     /// The movetext result token: `Some(None)` for `*`.
     outcome: Option<Option<GameResult>>,
@@ -115,6 +122,16 @@ impl<F: FnMut(Batch) -> bool> Visitor for Collector<F> {
             &mut self.game.red_elo
         } else if name.eq_ignore_ascii_case("BlackElo") {
             &mut self.game.black_elo
+        } else if name.eq_ignore_ascii_case("Red") {
+            &mut self.game.red
+        } else if name.eq_ignore_ascii_case("Black") {
+            &mut self.game.black
+        } else if name.eq_ignore_ascii_case("Event") {
+            &mut self.game.event
+        } else if name.eq_ignore_ascii_case("Date") {
+            &mut self.game.date
+        } else if name.eq_ignore_ascii_case("ECCO") {
+            &mut self.game.ecco
         } else {
             return Skip::Continue;
         };
@@ -168,6 +185,19 @@ pub(crate) struct BatchOutput {
     pub(crate) truncated: u64,
     pub(crate) skipped: Vec<(SkipReason, u64)>,
     pub(crate) errors: Vec<GameError>,
+    /// Stored bytes of used games, by fingerprint (with recent games only).
+    pub(crate) games: Vec<(u64, Vec<u8>)>,
+    /// (position, game) references of used games (with recent games only).
+    pub(crate) refs: Vec<Ref>,
+}
+
+/// What the replay needs beyond the stored parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReplayContext<'a> {
+    pub(crate) params: &'a BuildParams,
+    pub(crate) filter: &'a GameFilter,
+    /// Keep each used game's bytes and positions for the recent-games section.
+    pub(crate) recent: bool,
 }
 
 impl BatchOutput {
@@ -206,15 +236,20 @@ fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
 }
 
 /// Replays every game of `batch` into records.
-pub(crate) fn replay_batch(batch: &Batch, path: &Path, params: &BuildParams) -> BatchOutput {
+pub(crate) fn replay_batch(batch: &Batch, path: &Path, ctx: &ReplayContext<'_>) -> BatchOutput {
     let mut out = BatchOutput::default();
     for game in &batch.games {
-        replay_game(batch, game, path, params, &mut out);
+        replay_game(batch, game, path, ctx, &mut out);
     }
     out
 }
 
-fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams, out: &mut BatchOutput) {
+fn tag(t: &Option<TagValue>) -> &str {
+    t.as_ref().map_or("", |t| t.value.as_str())
+}
+
+fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'_>, out: &mut BatchOutput) {
+    let params = ctx.params;
     let error = |loc: Location, token: Option<&str>, reason: SkipReason, detail: String| GameError {
         file: path.to_path_buf(),
         game: game.number,
@@ -228,6 +263,17 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
     if let Some((e, false)) = &game.error {
         out.skip(SkipReason::BadHeader);
         out.errors.push(error(e.location, None, SkipReason::BadHeader, e.kind.to_string() + &snippet_suffix(e)));
+        return;
+    }
+    let tags = GameTags {
+        red: tag(&game.red),
+        black: tag(&game.black),
+        event: tag(&game.event),
+        date: tag(&game.date),
+        ecco: tag(&game.ecco),
+    };
+    if let Some(miss) = ctx.filter.check(&tags) {
+        out.skip(SkipReason::Filtered(miss));
         return;
     }
     let result = match game.result_tag.as_ref().map(|t| (parse_result_tag(&t.value), t)) {
@@ -274,6 +320,9 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
             }
         },
     };
+    let start = ctx.recent.then(|| pos.clone());
+    let mut moves: Vec<Move> = Vec::new();
+    let mut keys: Vec<u64> = Vec::new();
     let notation = notation_of(game.format.as_ref());
     let first_record = out.records.len();
     let tokens = batch.tokens.get(game.tokens.clone()).unwrap_or(&[]);
@@ -299,6 +348,12 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
         if (ply as u64) < u64::from(params.max_ply) && params.only.keeps(pos.turn()) {
             let (key, orientation) = canonical_key(&pos);
             out.records.push(Raw::new(key, store_move(orientation, m), MoverResult::for_side(result, pos.turn())));
+            if ctx.recent {
+                keys.push(key);
+            }
+        }
+        if ctx.recent {
+            moves.push(m);
         }
         pos.make_move(m);
         played += 1;
@@ -320,6 +375,28 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, params: &BuildParams,
     out.used += 1;
     out.truncated += u64::from(truncated.is_some());
     out.without_result += u64::from(result.is_none());
+    if let Some(start) = start {
+        let fen = if game.fen.is_some() && start != Position::startpos() { start.fen() } else { String::new() };
+        let date_key = GameDate::parse(tags.date).map_or(0, GameDate::key);
+        let stored = StoredGame {
+            date_key,
+            result,
+            red: tags.red.to_string(),
+            black: tags.black.to_string(),
+            event: tags.event.to_string(),
+            date: tags.date.to_string(),
+            ecco: tags.ecco.to_string(),
+            fen,
+            moves,
+        };
+        let bytes = stored.encode();
+        let id = fingerprint(&bytes);
+        keys.sort_unstable();
+        keys.dedup();
+        let rank = StoredGame::rank(date_key);
+        out.refs.extend(keys.into_iter().map(|key| Ref { key, rank, id }));
+        out.games.push((id, bytes));
+    }
 }
 
 fn snippet_suffix(e: &SyntaxError) -> String {

@@ -2,6 +2,7 @@
 //! string) and [`GameError`] (a located bad game). Shared by the builder and the replayer, so
 //! neither imports the other's internals.
 
+use super::filter::FilterMiss;
 use crate::notation::ParseMoveError;
 use std::fmt;
 use std::path::PathBuf;
@@ -76,12 +77,14 @@ pub enum SkipReason {
     NoElo,
     /// A player is rated below `--min-elo`.
     BelowMinElo,
+    /// Excluded by a game filter (`--player`, `--event`, `--since`/`--until`, `--ecco`).
+    Filtered(FilterMiss),
 }
 
 impl SkipReason {
     /// Whether this is an error in the input (reported), rather than a filter at work.
     pub fn is_error(self) -> bool {
-        !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo)
+        !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo | SkipReason::Filtered(_))
     }
     /// A short label for summaries and JSON.
     pub fn label(self) -> &'static str {
@@ -92,6 +95,11 @@ impl SkipReason {
             SkipReason::NoMoves => "no moves",
             SkipReason::NoElo => "no Elo tags (--min-elo)",
             SkipReason::BelowMinElo => "below --min-elo",
+            SkipReason::Filtered(FilterMiss::Player) => "other players (--player/--red/--black)",
+            SkipReason::Filtered(FilterMiss::Event) => "other events (--event)",
+            SkipReason::Filtered(FilterMiss::Date) => "outside --since/--until",
+            SkipReason::Filtered(FilterMiss::NoDate) => "no readable date (--since/--until)",
+            SkipReason::Filtered(FilterMiss::Ecco) => "other ECCO codes (--ecco)",
         }
     }
 }

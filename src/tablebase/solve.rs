@@ -108,6 +108,22 @@ impl Table {
         self.layout.index_of(pos)
     }
 
+    /// How many positions entry `entry` stands for: 1 when its kings are both on file e (the
+    /// placement is its own mirror image), 2 otherwise (it and its mirror image), as
+    /// [`Counts`] count them; 0 past the end.
+    pub fn positions_of(&self, entry: u64) -> u64 {
+        let per = self.layout.per_side;
+        if entry >= 2 * per {
+            return 0;
+        }
+        let (rk, bk) = self.layout.king_pairs[((entry % per) / self.layout.group_span) as usize];
+        if kings_symmetric(rk, bk) {
+            1
+        } else {
+            2
+        }
+    }
+
     /// The placement of entry `entry`: `None` past the end and where two pieces share a square.
     pub fn setup(&self, entry: u64) -> Option<crate::core::Setup> {
         self.layout.entry_setup(entry)

@@ -124,6 +124,19 @@ fn walk(book: &Book, pos: &Position, depth: u32, budget: &mut u32) {
         return;
     }
     *budget -= 1;
+    // Recent games: an error, or games whose moves are legal and reach the position.
+    if let Ok(games) = book.recent_games(pos) {
+        assert!(games.len() <= book.recent_games_kept() as usize);
+        for g in games {
+            let mut p = g.start.clone();
+            for (i, &m) in g.moves.iter().enumerate() {
+                if i == g.ply {
+                    assert!(p.key() == pos.key() || p.key() == pos.mirror_key(), "recent game misses {}", pos.fen());
+                }
+                p = p.play(m).unwrap_or_else(|e| panic!("recent game move {m} not legal: {e}"));
+            }
+        }
+    }
     for bm in book.probe(pos) {
         let child = pos.play(bm.mv).unwrap_or_else(|e| panic!("book move {} not legal in {}: {e}", bm.mv, pos.fen()));
         assert!(bm.counts.games() >= bm.counts.decided());

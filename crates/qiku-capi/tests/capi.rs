@@ -23,15 +23,34 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 /// This crate (the C test program and the Rust declarations).
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The directory holding `libqiku.a` and `libqiku.so`: this test runs from
-/// `target/<profile>/deps/`, where `cargo test` leaves them; `cargo build` copies them one level up.
+/// The directory holding `libqiku.a` and `libqiku.so`, built for this test's profile.
+///
+/// `cargo test` builds only what a test can link, and a test cannot link a `cdylib` or a
+/// `staticlib`, so the libraries are built here by `cargo build --workspace --lib` into the same
+/// target directory (cargo has released its lock by the time tests run). Built for the whole
+/// workspace, the library has the features `cargo test` compiled it with, so this only links.
+/// The files land in `target/<profile>/`, one level above this test.
 fn artifact_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    let deps = exe.parent().expect("target/<profile>/deps").to_path_buf();
-    match deps.parent() {
-        Some(up) if !deps.join("libqiku.a").exists() && up.join("libqiku.a").exists() => up.to_path_buf(),
-        _ => deps,
+    let deps = exe.parent().expect("target/<profile>/deps");
+    let profile_dir = deps.parent().expect("target/<profile>").to_path_buf();
+    let target_dir = profile_dir.parent().expect("target").to_path_buf();
+    let profile = profile_dir.file_name().and_then(|n| n.to_str()).expect("profile name").to_string();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build.args(["build", "--workspace", "--lib", "--target-dir"]).arg(&target_dir).current_dir(ROOT);
+    match profile.as_str() {
+        "debug" => {}
+        "release" => {
+            build.arg("--release");
+        }
+        other => {
+            build.args(["--profile", other]);
+        }
     }
+    let status = build.status().expect("run cargo build --workspace --lib");
+    assert!(status.success(), "cargo build --workspace --lib failed");
+    profile_dir
 }
 
 fn cc_available() -> bool {

@@ -54,6 +54,57 @@ enum PickPolicy {
     Score,
 }
 
+/// The game filters of `build` (substring matches; all given must match).
+#[derive(clap::Args)]
+struct FilterArgs {
+    /// Only games with a player whose name contains NAME, on either side (Red or Black tag).
+    #[arg(long, value_name = "NAME")]
+    player: Option<String>,
+    /// Only games whose Red tag contains NAME.
+    #[arg(long, value_name = "NAME")]
+    red: Option<String>,
+    /// Only games whose Black tag contains NAME.
+    #[arg(long, value_name = "NAME")]
+    black: Option<String>,
+    /// Only games whose Event tag contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    event: Option<String>,
+    /// Only games dated in or after DATE: YYYY, YYYY-MM or YYYY-MM-DD (undated games are left out).
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Only games dated in or before DATE: YYYY, YYYY-MM or YYYY-MM-DD (undated games are left out).
+    #[arg(long, value_name = "DATE")]
+    until: Option<String>,
+    /// Only games whose ECCO tag is in CODES: a code (C45), a prefix (C, C4) or a range (A00-C99).
+    #[arg(long, value_name = "CODES")]
+    ecco: Option<String>,
+}
+
+impl FilterArgs {
+    fn to_filter(&self) -> Result<book::GameFilter, String> {
+        let date = |flag: &str, v: &Option<String>| -> Result<Option<book::DateBound>, String> {
+            v.as_deref().map(|s| s.parse().map_err(|e: book::FilterError| format!("--{flag}: {e}"))).transpose()
+        };
+        let filter = book::GameFilter {
+            player: self.player.clone(),
+            red: self.red.clone(),
+            black: self.black.clone(),
+            event: self.event.clone(),
+            since: date("since", &self.since)?,
+            until: date("until", &self.until)?,
+            ecco: self
+                .ecco
+                .as_deref()
+                .map(|s| s.parse().map_err(|e: book::FilterError| format!("--ecco: {e}")))
+                .transpose()?,
+        };
+        filter.validate().map_err(|e| e.to_string())?;
+        Ok(filter)
+    }
+}
+
+// Parsed once per run: the size of the `build` variant (its filters) does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Build a book from PGN files (or plain move lists, one game per line), optionally
@@ -91,6 +142,13 @@ enum Command {
         /// Keep the moves before a bad move instead of skipping the whole game.
         #[arg(long)]
         keep_prefix: bool,
+        /// Keep, for every position, this many of the most recent games that reached it
+        /// (players, event, date, result, moves; shown by `probe`); 0: none (a smaller book).
+        #[arg(long, default_value_t = book::DEFAULT_RECENT_GAMES,
+              value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=255))]
+        recent_games: u32,
+        #[command(flatten)]
+        filter: FilterArgs,
         /// Text encoding of the inputs.
         #[arg(long, value_enum, default_value_t = Encoding::Auto)]
         encoding: Encoding,
@@ -222,6 +280,8 @@ pub fn main() -> ExitCode {
             only,
             min_elo,
             keep_prefix,
+            recent_games,
+            filter,
             encoding,
             memory,
             threads,
@@ -230,6 +290,7 @@ pub fn main() -> ExitCode {
             json,
             quiet,
         } => min_score(ms).and_then(|min_score| {
+            let filter = filter.to_filter()?;
             let opts = BuildOptions {
                 params: BuildParams {
                     max_ply,
@@ -254,6 +315,8 @@ pub fn main() -> ExitCode {
                 max_errors: show_errors,
                 whole_games: !head_only,
                 spill_dir: None,
+                filter,
+                recent_games,
             };
             run_build(&inputs, &output, &opts, json, !quiet && !json)
         }),
@@ -344,6 +407,10 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "games_without_result": h.games.without_result,
         "games_truncated": r.truncated,
         "games_skipped": r.skipped_total(),
+        "games_filtered": r.filtered_total(),
+        "recent_games": h.recent_games,
+        "recent_games_bytes": h.section_len,
+        "file_bytes": h.file_len(),
         "skipped": r.skipped.iter().map(|(k, v)| (k.label().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "bad_games": r.errors_total,
         "positions": h.positions,
@@ -386,11 +453,18 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
     }
     let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    if r.filtered_total() > 0 {
+        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
+    }
     for (reason, n) in &r.skipped {
         let _ = writeln!(s, "  {reason:<24} {n}");
     }
     let _ = writeln!(s, "positions      {}", h.positions);
     let _ = writeln!(s, "moves stored   {} distinct, {} in all", h.records, h.moves);
+    if h.recent_games > 0 {
+        let _ =
+            writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
+    }
     let secs = r.elapsed.as_secs_f64();
     let _ = writeln!(
         s,
@@ -444,6 +518,55 @@ struct ProbeJson {
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pick: Option<Option<String>>,
+    /// The most recent games through the position (empty without a recent-games section).
+    recent_games: Vec<serde_json::Value>,
+}
+
+fn result_text(r: Option<qiku::pgn::GameResult>) -> &'static str {
+    match r {
+        Some(qiku::pgn::GameResult::RedWins) => "1-0",
+        Some(qiku::pgn::GameResult::BlackWins) => "0-1",
+        Some(qiku::pgn::GameResult::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+fn recent_json(g: &book::RecentGame) -> serde_json::Value {
+    json!({
+        "red": g.red,
+        "black": g.black,
+        "event": g.event,
+        "date": g.date,
+        "when": g.when.map(|d| d.to_string()),
+        "ecco": g.ecco,
+        "result": result_text(g.result),
+        "start": g.start.fen(),
+        "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "ply": g.ply,
+        "mirrored": g.mirrored,
+    })
+}
+
+fn print_recent(games: &[book::RecentGame]) {
+    if games.is_empty() {
+        return;
+    }
+    outln!("recent games:");
+    for g in games {
+        let when = g.when.map_or_else(|| "????.??.??".to_string(), |d| d.to_string());
+        let name = |n: &str| if n.is_empty() { "?".to_string() } else { n.to_string() };
+        outln!(
+            "  {when}  {} {} {}  {}{}  (here after ply {} of {}{})",
+            name(&g.red),
+            result_text(g.result),
+            name(&g.black),
+            g.event,
+            if g.ecco.is_empty() { String::new() } else { format!(" [{}]", g.ecco) },
+            g.ply,
+            g.moves.len(),
+            if g.mirrored { ", mirrored" } else { "" }
+        );
+    }
 }
 
 fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
@@ -468,6 +591,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     let pos = parse_position(fen)?;
     let book = open_book(path)?;
     let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
+    let recent = book.recent_games(&pos).map_err(|e| e.to_string())?;
     let picked = pick.and_then(|p| {
         let policy = match p {
             PickPolicy::Best => Policy::BestScore,
@@ -481,6 +605,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
             fen: pos.fen(),
             moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
             pick: pick.map(|_| picked.map(|m| m.to_string())),
+            recent_games: recent.iter().map(recent_json).collect(),
         };
         outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
         return Ok(());
@@ -488,6 +613,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     outln!("{}", pos.fen());
     if moves.is_empty() {
         outln!("not in the book");
+        print_recent(&recent);
         return Ok(());
     }
     outln!("{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%", "score");
@@ -515,6 +641,7 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
     } else if pick.is_some() {
         outln!("pick: none");
     }
+    print_recent(&recent);
     Ok(())
 }
 
@@ -550,6 +677,8 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
                 "only": side_name(p.only),
                 "min_elo": p.min_elo,
                 "keep_prefix": p.keep_prefix,
+                "recent_games": h.recent_games,
+                "recent_games_bytes": h.section_len,
                 "body_checksum": format!("{:#018x}", h.body_checksum),
             })
         );
@@ -571,6 +700,11 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
     outln!("positions     {}", h.positions);
     outln!("moves         {} distinct, {} in all", h.records, h.moves);
     outln!("index         {} buckets", 1u64 << h.index_bits);
+    if h.recent_games > 0 {
+        outln!("recent games  {} per position ({} bytes)", h.recent_games, h.section_len);
+    } else {
+        outln!("recent games  none");
+    }
     outln!(
         "built with    --max-ply {} --min-games {} --min-score {} --only {} --min-elo {}{}",
         p.max_ply,

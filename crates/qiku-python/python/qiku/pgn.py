@@ -1,0 +1,88 @@
+"""Game files: PGN in every notation (ICCS, WXF, Chinese) and encoding (UTF-8, GBK, Big5),
+``.zst``-compressed or not, and XQF; directories stand for the game files in them.
+
+:func:`read_games` streams games; :func:`positions` streams training samples (position, move
+played, result); :func:`batches` and :func:`training_set` give the same samples as NumPy arrays,
+built in Rust; :func:`write_training_set` saves them as a ``.npz`` file.
+
+Training arrays (one row per sample):
+
+* ``planes``: ``uint8`` ``(n, 15, 10, 9)`` -- planes 0-6 red king, advisor, elephant, horse,
+  rook, cannon, pawn; 7-13 the same for black; 14 all ones when red is to move. Index
+  ``[plane, rank, file]`` with rank 0 red's back rank, as in ``a0``.
+* ``moves``: ``int16`` -- the move played as ``from_square * 90 + to_square`` (see
+  :attr:`qiku.Move.index` and :meth:`qiku.Move.from_index`).
+* ``values``: ``int8`` -- the game's result for the side to move: 1 won, 0 drawn, -1 lost.
+* ``plies``: ``uint16`` -- the move's 0-based ply in its game.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any, Dict, Iterable, Optional, Union
+
+from ._qiku import (
+    BatchReader,
+    Game,
+    GameFileError,
+    GameReader,
+    Sample,
+    SampleReader,
+    batches,
+    count_games,
+    positions,
+    read_games,
+    training_set,
+)
+
+__all__ = [
+    "BatchReader",
+    "Game",
+    "GameFileError",
+    "GameReader",
+    "Sample",
+    "SampleReader",
+    "batches",
+    "count_games",
+    "positions",
+    "read_games",
+    "training_set",
+    "write_training_set",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def write_training_set(
+    inputs: Union[PathLike, Iterable[PathLike]],
+    output: PathLike,
+    limit: Optional[int] = None,
+    **options: Any,
+) -> Dict[str, Any]:
+    """Writes :func:`training_set` ``(inputs, limit, **options)`` to ``output`` as an uncompressed
+    ``.npz`` file (arrays ``planes``, ``moves``, ``values``, ``plies``), atomically: a temporary
+    file in the same directory is renamed over ``output`` when complete. Returns
+    ``{"samples": n, "games": n, "bytes": size}``.
+    """
+    import numpy as np
+
+    if not isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = [os.fspath(p) for p in inputs]
+    data = training_set(inputs, limit, **options)
+    output = os.fspath(output)
+    directory = os.path.dirname(os.path.abspath(output))
+    fd, tmp = tempfile.mkstemp(prefix=".qiku-training-", suffix=".npz", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, planes=data["planes"], moves=data["moves"], values=data["values"], plies=data["plies"])
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, output)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return {"samples": int(len(data["moves"])), "games": int(data["games"]), "bytes": os.path.getsize(output)}

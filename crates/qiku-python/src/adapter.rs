@@ -1,0 +1,280 @@
+//! The one place that names the qiku library: every type and function the bindings use comes
+//! through here, so that a change of the library's paths (a module moved, a crate split off) is
+//! answered in this file alone.
+//!
+//! Besides the re-exports it holds the few pieces of glue the library has no public function for:
+//! reading a game file into replayed games ([`GameStream`]), with the notation and result rules
+//! the book compiler applies to the same files.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use qiku::book::build::build_with_progress;
+pub use qiku::book::{Book, BookError, BookMove, BuildError, BuildOptions, BuildReport, MinScore, Policy};
+pub use qiku::book::{BuildParams, SideFilter};
+pub use qiku::core::diagram::Diagram;
+pub use qiku::core::game::{EndReason, Outcome};
+pub use qiku::core::perft::perft;
+pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN};
+pub use qiku::engine::adapters::{policy as book_policy, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
+pub use qiku::engine::search::Shared;
+pub use qiku::engine::time::Limits;
+pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
+pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
+pub use qiku::pgn::GameResult;
+pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
+pub use qiku::tablebase::{Material, Rules, Tablebases, TbError, TbValue, Wdl};
+pub use qiku::{NoProgress, Progress, Rng as BookRng};
+
+/// The opening-book module (its move choice by policy).
+pub mod book {
+    pub use qiku::book::choose;
+}
+
+/// The Renju judge (today a module of the library; a crate of its own later).
+pub mod renju {
+    pub use qiku_renju::eval::{evaluate, Ruleset};
+    pub use qiku_renju::gomocup::choose_move;
+    pub use qiku_renju::{judge, parse_moves, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
+}
+
+use qiku::pgn::{EncodingChoice, Input, Location, Reader, Skip, SyntaxError, Visitor};
+
+/// A FEN, or `startpos`, read as the command-line programs read it.
+pub fn parse_position(fen: &str) -> Result<Position, String> {
+    let fen = fen.trim();
+    let fen = if fen.eq_ignore_ascii_case("startpos") { START_FEN } else { fen };
+    Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))
+}
+
+/// The encoding named by `name` (`auto`, `utf-8`, `gbk`, `big5`, any case).
+pub fn encoding_choice(name: &str) -> Result<EncodingChoice, String> {
+    match name.to_ascii_lowercase().replace('_', "-").as_str() {
+        "auto" => Ok(EncodingChoice::Auto),
+        "utf-8" | "utf8" => Ok(EncodingChoice::Utf8),
+        "gbk" | "gb2312" | "gb18030" => Ok(EncodingChoice::Gbk),
+        "big5" | "cp950" => Ok(EncodingChoice::Big5),
+        _ => Err(format!("unknown encoding {name:?} (expected auto, utf-8, gbk or big5)")),
+    }
+}
+
+/// The notation a `[Format]` tag names (`ICCS`, `WXF`, `Chinese`), if any.
+fn notation_of(format: Option<&str>) -> Option<Notation> {
+    format.and_then(|f| f.trim().parse::<Notation>().ok())
+}
+
+/// Reads a move written in `notation`, or in whichever notation its shape says when `None`.
+pub fn parse_move_in(pos: &Position, token: &str, notation: Option<Notation>) -> Result<Move, NotationError> {
+    match notation {
+        Some(Notation::Iccs) => iccs::parse(pos, token),
+        Some(Notation::Wxf) => wxf::parse(pos, token),
+        Some(Notation::Chinese) => chinese::parse(pos, token),
+        None => parse_any(pos, token).map(|(m, _)| m),
+    }
+}
+
+/// The result a `[Result]` tag states; `Err` for a value that is none of the four.
+fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
+    match value.trim() {
+        "1-0" => Ok(Some(GameResult::RedWins)),
+        "0-1" => Ok(Some(GameResult::BlackWins)),
+        "1/2-1/2" | "½-½" => Ok(Some(GameResult::Draw)),
+        "*" | "" | "?" => Ok(None),
+        _ => Err(()),
+    }
+}
+
+/// One game as read and replayed: the moves up to the first that could not be read or played.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The file the game came from.
+    pub path: PathBuf,
+    /// 1-based number of the game in its file.
+    pub number: u64,
+    /// Tag pairs in file order.
+    pub headers: Vec<(String, String)>,
+    /// The start position (the `[FEN]` tag's, or the standard one).
+    pub start: Position,
+    /// The moves replayed, all legal.
+    pub moves: Vec<Move>,
+    /// The game's result: the `[Result]` tag when it states one, else the movetext's.
+    pub result: Option<GameResult>,
+    /// What went wrong in this game (a syntax error, a bad FEN or result tag, a move that could
+    /// not be read or played), each with the file, line and column.
+    pub errors: Vec<String>,
+}
+
+/// Collects one game's tags and move tokens.
+#[derive(Default)]
+struct Collector {
+    number: u64,
+    headers: Vec<(String, String)>,
+    tokens: Vec<(String, Location)>,
+    outcome: Option<Option<GameResult>>,
+    error: Option<SyntaxError>,
+    done: bool,
+}
+
+impl Visitor for Collector {
+    fn begin_game(&mut self, loc: Location) {
+        self.number = loc.game;
+    }
+    fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+        self.headers.push((name.to_string(), value.to_string()));
+        Skip::Continue
+    }
+    fn move_token(&mut self, token: &str, loc: Location) -> Skip {
+        self.tokens.push((token.to_string(), loc));
+        Skip::Continue
+    }
+    fn outcome(&mut self, result: Option<GameResult>, _loc: Location) {
+        self.outcome = Some(result);
+    }
+    fn malformed(&mut self, error: &SyntaxError) {
+        self.error = Some(error.clone());
+    }
+    fn end_game(&mut self, _loc: Location) {
+        self.done = true;
+    }
+}
+
+impl Collector {
+    /// Replays the collected game.
+    fn replay(self, path: &Path) -> GameRecord {
+        let name = path.display();
+        let mut errors = Vec::new();
+        if let Some(e) = &self.error {
+            errors.push(format!("{name}: {e}"));
+        }
+        let tag = |n: &str| self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.as_str());
+        let start = match tag("FEN") {
+            Some(fen) => match Position::from_fen(fen.trim()) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    errors.push(format!("{name}: game {}: bad FEN tag {fen:?}: {e}", self.number));
+                    None
+                }
+            },
+            None => Some(Position::startpos()),
+        };
+        let result = match tag("Result").map(parse_result_tag) {
+            Some(Ok(Some(r))) => Some(r),
+            Some(Err(())) => {
+                let value = tag("Result").unwrap_or_default();
+                errors
+                    .push(format!("{name}: game {}: Result tag {value:?} is not 1-0, 0-1, 1/2-1/2 or *", self.number));
+                self.outcome.flatten()
+            }
+            _ => self.outcome.flatten(),
+        };
+        let notation = notation_of(tag("Format"));
+        let mut moves = Vec::with_capacity(self.tokens.len());
+        let start_pos = start.clone().unwrap_or_default();
+        if let Some(mut pos) = start {
+            for (token, loc) in &self.tokens {
+                match parse_move_in(&pos, token, notation) {
+                    Ok(m) => {
+                        moves.push(m);
+                        pos.make_move(m);
+                    }
+                    Err(e) => {
+                        errors.push(format!("{name}: {loc}: {e}"));
+                        break;
+                    }
+                }
+            }
+        }
+        GameRecord {
+            path: path.to_path_buf(),
+            number: self.number,
+            headers: self.headers,
+            start: start_pos,
+            moves,
+            result,
+            errors,
+        }
+    }
+}
+
+/// Why a game file could not be read.
+#[derive(Debug)]
+pub struct FileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong, naming the file.
+    pub message: String,
+}
+
+/// Games from a list of files and directories (a directory stands for the game files under it),
+/// one at a time: PGN in any notation and encoding, `.zst`-compressed or not, and XQF.
+pub struct GameStream {
+    files: Vec<PathBuf>,
+    next_file: usize,
+    encoding: EncodingChoice,
+    reader: Option<(PathBuf, Reader<Input>)>,
+}
+
+impl GameStream {
+    /// Lists the files now; each is opened when its turn comes.
+    pub fn new(inputs: &[PathBuf], encoding: EncodingChoice) -> Result<GameStream, FileError> {
+        let files = qiku::xqf::expand_inputs(inputs).map_err(|(path, e)| FileError {
+            message: format!("{}: cannot list the directory: {e}", path.display()),
+            path,
+        })?;
+        Ok(GameStream { files, next_file: 0, encoding, reader: None })
+    }
+
+    /// The next game, `Ok(None)` at the end of the last file.
+    pub fn next_game(&mut self) -> Result<Option<GameRecord>, FileError> {
+        loop {
+            if let Some((path, reader)) = &mut self.reader {
+                let mut c = Collector::default();
+                let more = reader
+                    .read_game(&mut c)
+                    .map_err(|e| FileError { path: path.clone(), message: format!("{}: {e}", path.display()) })?;
+                if more && c.done {
+                    return Ok(Some(c.replay(path)));
+                }
+                self.reader = None;
+            }
+            let Some(path) = self.files.get(self.next_file).cloned() else { return Ok(None) };
+            self.next_file += 1;
+            if qiku::xqf::is_xqf_path(&path) {
+                return Ok(Some(read_xqf(&path)?));
+            }
+            let input = qiku::pgn::open(&path, self.encoding)
+                .map_err(|e| FileError { path: path.clone(), message: e.to_string() })?;
+            self.reader = Some((path, Reader::new(input)));
+        }
+    }
+}
+
+/// One XQF file as a game record (illegal moves end the game with an error, as in PGN).
+fn read_xqf(path: &Path) -> Result<GameRecord, FileError> {
+    let g = qiku::xqf::read(path).map_err(|e| FileError { path: path.to_path_buf(), message: e.to_string() })?;
+    let mut headers: Vec<(String, String)> = g.tags.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    headers.push(("FEN".to_string(), g.start.fen()));
+    if let Some(r) = g.result {
+        headers.push(("Result".to_string(), r.as_str().to_string()));
+    }
+    let mut pos = g.start.clone();
+    let mut moves = Vec::with_capacity(g.moves.len());
+    let mut errors = Vec::new();
+    for (i, &m) in g.moves.iter().enumerate() {
+        if !pos.is_legal(m) {
+            errors.push(format!("{}: move {} ({m}) is illegal in {}", path.display(), i + 1, pos.fen()));
+            break;
+        }
+        pos.make_move(m);
+        moves.push(m);
+    }
+    Ok(GameRecord { path: path.to_path_buf(), number: 1, headers, start: g.start, moves, result: g.result, errors })
+}
+
+/// The io error kind behind a book error, for the Python exception's errno.
+pub fn book_error_io(e: &BookError) -> Option<&io::Error> {
+    match e {
+        BookError::Io { source, .. } => Some(source),
+        _ => None,
+    }
+}

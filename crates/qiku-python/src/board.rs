@@ -1,0 +1,500 @@
+//! `qiku.Board`, `qiku.Move` and `qiku.Outcome`: a game in progress with python-chess's shape
+//! (`push`, `pop`, `legal_moves`, `outcome`), judged by the library's `Game` (perpetual check and
+//! chase, threefold repetition, 120 plies without capture).
+
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, Square};
+use crate::errors;
+
+/// `red` or `black`.
+pub fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+/// A move: the square a piece leaves and the square it goes to. Squares are numbered
+/// `rank * 9 + file` (0 = `a0`, red's left corner, to 89 = `i9`), as in ICCS coordinates.
+///
+/// `str(move)` is ICCS (`h2e2`); `wxf(board)` and `chinese(board)` need the position the move is
+/// played from. Moves are immutable, hashable and ordered.
+#[pyclass(module = "qiku", name = "Move", frozen, eq, hash, ord, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyMove {
+    /// The library's move.
+    pub mv: Move,
+}
+
+impl PyMove {
+    /// Wraps a library move.
+    pub fn new(mv: Move) -> PyMove {
+        PyMove { mv }
+    }
+}
+
+/// A square given as an index (0..89) or a name (`e0`).
+fn square_arg(value: &Bound<'_, PyAny>) -> PyResult<Square> {
+    if let Ok(i) = value.extract::<i64>() {
+        return usize::try_from(i)
+            .ok()
+            .and_then(Square::from_index)
+            .ok_or_else(|| errors::value_error(format!("square {i} is off the board (0 to 89)")));
+    }
+    let name: String =
+        value.extract().map_err(|_| PyTypeError::new_err("a square is an int (0-89) or a name like 'e0'"))?;
+    name.parse::<Square>().map_err(|_| errors::value_error(format!("{name:?} is not a square (a0 to i9)")))
+}
+
+#[pymethods]
+impl PyMove {
+    /// `Move(from_square, to_square)`: squares as indices (0..89) or names (`"h2"`).
+    #[new]
+    fn py_new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let (from, to) = (square_arg(from_square)?, square_arg(to_square)?);
+        if from == to {
+            return Err(errors::value_error(format!("a move needs two different squares, got {from} twice")));
+        }
+        Ok(PyMove::new(Move::new(from, to)))
+    }
+
+    /// The move written in ICCS coordinates (`"h2e2"`, also `"H2-E2"`), without a position.
+    #[staticmethod]
+    fn from_iccs(text: &str) -> PyResult<PyMove> {
+        adapter::iccs::parse_move(text).map(PyMove::new).map_err(|e| errors::move_error(&e))
+    }
+
+    /// The move of index `from_square * 90 + to_square` (see `Move.index`).
+    #[staticmethod]
+    fn from_index(index: usize) -> PyResult<PyMove> {
+        let (from, to) = (Square::from_index(index / 90), Square::from_index(index % 90));
+        match (from, to) {
+            (Some(f), Some(t)) if index < 8100 && f != t => Ok(PyMove::new(Move::new(f, t))),
+            _ => {
+                Err(errors::value_error(format!("{index} is not a move index (from * 90 + to, two different squares)")))
+            }
+        }
+    }
+
+    /// The square the piece leaves (0..89).
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
+        self.mv.from().index()
+    }
+
+    /// The square the piece goes to (0..89).
+    #[getter(to_square)]
+    fn destination(&self) -> usize {
+        self.mv.to().index()
+    }
+
+    /// `from_square * 90 + to_square` (0..8099): the class index used by `qiku.pgn.training_set`.
+    #[getter]
+    fn index(&self) -> usize {
+        self.mv.from().index() * 90 + self.mv.to().index()
+    }
+
+    /// ICCS coordinates, lowercase: `"h2e2"`.
+    fn iccs(&self) -> String {
+        adapter::iccs::format(self.mv)
+    }
+
+    /// The same as `iccs()`: the move as UCI engines for Xiangqi (ranks 0-9) write it.
+    fn uci(&self) -> String {
+        adapter::iccs::format(self.mv)
+    }
+
+    /// WXF notation (`"C2.5"`) in `board`'s current position, which the move must be legal in.
+    fn wxf(&self, board: &PyBoard) -> PyResult<String> {
+        let game = board.lock();
+        let pos = legal_in(game.position(), self.mv)?;
+        Ok(adapter::wxf::format(pos, self.mv))
+    }
+
+    /// Chinese notation (`"炮二平五"`) in `board`'s current position, which the move must be legal in.
+    fn chinese(&self, board: &PyBoard) -> PyResult<String> {
+        let game = board.lock();
+        let pos = legal_in(game.position(), self.mv)?;
+        Ok(adapter::chinese::format(pos, self.mv))
+    }
+
+    /// The same move seen in a left-right mirror.
+    fn mirror(&self) -> PyMove {
+        PyMove::new(self.mv.mirror())
+    }
+
+    fn __str__(&self) -> String {
+        self.iccs()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_iccs('{}')", self.iccs())
+    }
+
+    /// Pickling: the move's index.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (usize,))> {
+        let ctor = py.import("qiku._qiku")?.getattr("Move")?.getattr("from_index")?;
+        Ok((ctor, (self.index(),)))
+    }
+}
+
+/// The position, or an `IllegalMoveError` when `mv` is not legal there.
+fn legal_in(pos: &Position, mv: Move) -> PyResult<&Position> {
+    if pos.is_legal(mv) {
+        Ok(pos)
+    } else {
+        Err(errors::IllegalMoveError::new_err(format!("move {mv} is illegal in {}", pos.fen())))
+    }
+}
+
+/// How a game ended: `winner` (`"red"`, `"black"` or `None` for a draw), `reason` and the PGN
+/// `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
+#[pyclass(module = "qiku", name = "Outcome", frozen, eq)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct PyOutcome {
+    /// `"red"`, `"black"`, or `None` for a draw.
+    #[pyo3(get)]
+    winner: Option<&'static str>,
+    /// `checkmate`, `stalemate` (a loss for the side to move in Xiangqi), `perpetual_check`,
+    /// `perpetual_chase`, `repetition`, `no_capture_limit` (120 plies) or `insufficient_material`.
+    #[pyo3(get)]
+    reason: &'static str,
+}
+
+fn reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::PerpetualCheck => "perpetual_check",
+        EndReason::PerpetualChase => "perpetual_chase",
+        EndReason::Repetition => "repetition",
+        EndReason::NoCaptureLimit => "no_capture_limit",
+        EndReason::InsufficientMaterial => "insufficient_material",
+    }
+}
+
+impl PyOutcome {
+    fn from_outcome(o: Outcome) -> PyOutcome {
+        match o {
+            Outcome::Decisive { winner, reason } => {
+                PyOutcome { winner: Some(color_name(winner)), reason: reason_name(reason) }
+            }
+            Outcome::Draw(reason) => PyOutcome { winner: None, reason: reason_name(reason) },
+        }
+    }
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    fn result(&self) -> &'static str {
+        match self.winner {
+            Some("red") => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        match self.winner {
+            Some(w) => format!("Outcome(winner='{w}', reason='{}')", self.reason),
+            None => format!("Outcome(winner=None, reason='{}')", self.reason),
+        }
+    }
+}
+
+/// A Xiangqi board: a start position plus the moves played, with the rules of the whole game
+/// (the repetition rules need the history).
+///
+/// `Board()` is the standard start; `Board(fen)` any legal position (Pikafish-style FEN, red =
+/// `w`). `push` plays a `Move` or a string in ICCS (`h2e2`), WXF (`C2.5`) or Chinese (`炮二平五`);
+/// `pop` takes the last move back. A board may be shared between threads: each call is atomic.
+#[pyclass(module = "qiku", name = "Board", frozen)]
+pub struct PyBoard {
+    game: Mutex<Game>,
+}
+
+impl PyBoard {
+    /// A board over a game (its position and history).
+    pub fn from_game(game: Game) -> PyBoard {
+        PyBoard { game: Mutex::new(game) }
+    }
+
+    /// The game, locked. No lock is held while Python code runs or the GIL is released.
+    pub fn lock(&self) -> MutexGuard<'_, Game> {
+        self.game.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A copy of the current position.
+    pub fn position(&self) -> Position {
+        self.lock().position().clone()
+    }
+
+    /// A copy of the game.
+    pub fn game(&self) -> Game {
+        self.lock().clone()
+    }
+}
+
+/// Reads `mv` (a `Move` or a string in any notation) in `pos`, checked legal.
+pub fn move_arg(pos: &Position, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(m) = mv.cast::<PyMove>() {
+        let m = m.get().mv;
+        legal_in(pos, m)?;
+        return Ok(m);
+    }
+    if let Ok(s) = mv.cast::<PyString>() {
+        let text = s.to_cow()?;
+        return adapter::parse_any(pos, text.trim()).map(|(m, _)| m).map_err(|e| errors::move_error(&e));
+    }
+    Err(PyTypeError::new_err("a move is a qiku.Move or a string (ICCS, WXF or Chinese)"))
+}
+
+/// What `Board.__reduce__` returns: the constructor and its arguments (start FEN, moves).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
+
+#[pymethods]
+impl PyBoard {
+    /// `Board(fen=None)`: the start position, or the position of a FEN (`"startpos"` also works).
+    #[new]
+    #[pyo3(signature = (fen = None))]
+    fn py_new(fen: Option<&str>) -> PyResult<PyBoard> {
+        let pos = match fen {
+            None => Position::startpos(),
+            Some(f) => adapter::parse_position(f).map_err(errors::fen_error)?,
+        };
+        Ok(PyBoard::from_game(Game::new(pos)))
+    }
+
+    /// The FEN of the current position.
+    fn fen(&self) -> String {
+        self.lock().position().fen()
+    }
+
+    /// The FEN of the position the game started from.
+    fn start_fen(&self) -> String {
+        self.lock().start().fen()
+    }
+
+    /// The side to move: `"red"` or `"black"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.lock().position().turn())
+    }
+
+    /// The legal moves of the current position (a new list at each access).
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        self.lock().position().moves().iter().map(|&m| PyMove::new(m)).collect()
+    }
+
+    /// The moves played since the start position, oldest first.
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.lock().moves().map(PyMove::new).collect()
+    }
+
+    /// Number of moves played since the start position.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Plies since the last capture (the FEN's halfmove clock).
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.lock().position().halfmoves()
+    }
+
+    /// The FEN's move number (starts at 1, grows after black's move).
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.lock().position().fullmoves()
+    }
+
+    /// Reads a move (a `Move`, or a string in ICCS, WXF or Chinese) in the current position
+    /// without playing it; `IllegalMoveError` if it cannot be read or is not legal.
+    fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let pos = self.position();
+        move_arg(&pos, mv).map(PyMove::new)
+    }
+
+    /// Whether a move (a `Move` or a string in any notation) is legal in the current position.
+    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let pos = self.position();
+        match move_arg(&pos, mv) {
+            Ok(_) => Ok(true),
+            Err(e) if e.is_instance_of::<errors::IllegalMoveError>(mv.py()) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Plays a move (a `Move`, or a string in ICCS, WXF or Chinese) and returns it as a `Move`.
+    /// Raises `IllegalMoveError` (a `ValueError`) if it cannot be read or is not legal.
+    fn push(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let mut game = self.lock();
+        let m = move_arg(game.position(), mv)?;
+        game.play_unchecked(m);
+        Ok(PyMove::new(m))
+    }
+
+    /// Takes back the last move and returns it; `IndexError` when no move was played.
+    fn pop(&self) -> PyResult<PyMove> {
+        self.lock().undo().map(PyMove::new).ok_or_else(|| PyIndexError::new_err("pop from a board with no move played"))
+    }
+
+    /// The last move played, or `None`.
+    fn peek(&self) -> Option<PyMove> {
+        self.lock().moves().last().map(PyMove::new)
+    }
+
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.lock().position().is_check()
+    }
+
+    /// Whether the side to move is checkmated (it loses).
+    fn is_checkmate(&self) -> bool {
+        let game = self.lock();
+        game.position().is_check() && game.position().has_no_moves()
+    }
+
+    /// Whether the side to move has no legal move without being in check (in Xiangqi it loses).
+    fn is_stalemate(&self) -> bool {
+        let game = self.lock();
+        !game.position().is_check() && game.position().has_no_moves()
+    }
+
+    /// How often the current position occurred before (same placement and side to move), since
+    /// the last capture.
+    fn repetitions(&self) -> usize {
+        self.lock().repetitions()
+    }
+
+    /// The game's end, or `None` if it goes on: no legal move (the side to move loses), a third
+    /// occurrence of a position (perpetual check or chase loses, otherwise a draw), 120 plies
+    /// without capture, or no piece left that can cross the river.
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.lock().outcome().map(PyOutcome::from_outcome)
+    }
+
+    /// Whether `outcome()` is not `None`.
+    fn is_game_over(&self) -> bool {
+        self.lock().outcome().is_some()
+    }
+
+    /// A copy with the same start position and moves (independent of this board).
+    fn copy(&self) -> PyBoard {
+        PyBoard::from_game(self.game())
+    }
+
+    fn __copy__(&self) -> PyBoard {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBoard {
+        self.copy()
+    }
+
+    /// The current position mirrored left to right (files a <-> i), as a new board without history.
+    fn mirror(&self) -> PyBoard {
+        PyBoard::from_game(Game::new(self.position().mirror()))
+    }
+
+    /// The 64-bit Zobrist key of the current position (pieces and side to move), as the
+    /// engine's table and the opening books use it.
+    fn zobrist_hash(&self) -> u64 {
+        self.lock().position().key()
+    }
+
+    /// The piece on a square (index 0..89 or a name like `"e0"`) as its FEN letter (`"K"` red
+    /// king, `"r"` black rook, ...), or `None` for an empty square.
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let sq = square_arg(square)?;
+        Ok(self.lock().position().piece_at(sq).map(|p| p.char().to_string()))
+    }
+
+    /// Counts the leaves of the legal move tree to `depth` plies (the standard move-generator
+    /// check; 44 at depth 1 and 1920 at depth 2 from the start). Releases the GIL.
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        let mut pos = self.position();
+        py.detach(move || adapter::perft(&mut pos, depth))
+    }
+
+    /// The board as a `(15, 10, 9)` `uint8` NumPy array: planes 0-6 red king, advisor,
+    /// elephant, horse, rook, cannon, pawn; 7-13 the same for black; plane 14 all ones when red
+    /// is to move. Index `[plane, rank, file]`, rank 0 being red's back rank (as in `a0`).
+    fn planes<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<u8>> {
+        crate::planes::board_planes(py, &self.position())
+    }
+
+    /// The board drawn as an SVG image (what notebooks show).
+    fn _repr_svg_(&self) -> String {
+        let game = self.lock();
+        crate::svg::render(game.position(), game.moves().last())
+    }
+
+    /// The board drawn as an SVG image of `size` pixels wide.
+    #[pyo3(signature = (size = 450))]
+    fn svg(&self, size: u32) -> String {
+        let game = self.lock();
+        crate::svg::render_sized(game.position(), game.moves().last(), size)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyBoard>() {
+            Ok(o) => std::ptr::eq(self, o.get()) || self.position() == o.get().position(),
+            Err(_) => false,
+        }
+    }
+
+    /// Rank 9 on top with Chinese piece characters, then the side to move and the FEN.
+    fn __str__(&self) -> String {
+        adapter::Diagram::new(self.lock().position()).to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Board('{}')", self.fen())
+    }
+
+    /// Pickling: the start position and the moves in ICCS.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let game = slf.get().game();
+        let ctor = slf.py().import("qiku._qiku")?.getattr("_board_from_moves")?;
+        Ok((ctor, (game.start().fen(), game.moves().map(|m| m.to_string()).collect())))
+    }
+}
+
+/// A board from a start FEN and moves (the inverse of pickling).
+#[pyfunction]
+pub fn _board_from_moves(fen: &str, moves: Vec<String>) -> PyResult<PyBoard> {
+    let pos = adapter::parse_position(fen).map_err(errors::fen_error)?;
+    let mut game = Game::new(pos);
+    for m in moves {
+        let mv = adapter::parse_any(game.position(), &m).map_err(|e| errors::move_error(&e))?.0;
+        game.play_unchecked(mv);
+    }
+    Ok(PyBoard::from_game(game))
+}
+
+/// Generates the legal moves of every FEN `repeat` times in Rust, with the GIL released, and
+/// returns the number of moves generated: the benchmark's plain-Rust figure, measured in the
+/// same process as the bindings (parsing the FENs is done once, before the loop).
+#[pyfunction]
+pub fn _legal_moves_rust(py: Python<'_>, fens: Vec<String>, repeat: usize) -> PyResult<u64> {
+    let positions = fens
+        .iter()
+        .map(|f| adapter::parse_position(f).map_err(errors::fen_error))
+        .collect::<PyResult<Vec<Position>>>()?;
+    Ok(py.detach(move || {
+        let mut total = 0u64;
+        for _ in 0..repeat {
+            for pos in &positions {
+                total += std::hint::black_box(pos.moves()).len() as u64;
+            }
+        }
+        total
+    }))
+}

@@ -1,0 +1,303 @@
+//! `qiku.Book` (a `.qbk` opening book: probe a position, pick a move) and the book compiler
+//! (`qiku.book.build`), which reads game files with the GIL released and reports progress to a
+//! Python callable.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::adapter::{self, Book, BookRng, BuildOptions, Color, MinScore, Position, Progress, SideFilter};
+use crate::board::{PyBoard, PyMove};
+use crate::errors;
+
+/// A position given as a `Board` or a FEN string.
+pub fn position_arg(value: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(b) = value.cast::<PyBoard>() {
+        return Ok(b.get().position());
+    }
+    let fen: String = value
+        .extract()
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err("a position is a qiku.Board or a FEN string"))?;
+    adapter::parse_position(&fen).map_err(errors::fen_error)
+}
+
+/// One move of a book position with its results. `wins`, `draws`, `losses` count the games from
+/// the point of view of the side that plays the move; `red` and `black` are the same wins and
+/// losses by colour.
+#[pyclass(module = "qiku", name = "BookEntry", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyBookEntry {
+    /// The move.
+    #[pyo3(name = "move")]
+    mv: PyMove,
+    /// Games in which the move was played (results known or not).
+    games: u64,
+    /// Games the mover won.
+    wins: u32,
+    /// Games drawn.
+    draws: u32,
+    /// Games the mover lost.
+    losses: u32,
+    /// Games red won.
+    red: u32,
+    /// Games black won.
+    black: u32,
+    /// Games without a known result.
+    unknown: u32,
+    /// The mover's score over decided games (wins + draws / 2) / (wins + draws + losses), or
+    /// `None` if no game had a result.
+    score: Option<f64>,
+}
+
+#[pymethods]
+impl PyBookEntry {
+    fn __repr__(&self) -> String {
+        format!(
+            "BookEntry(move={}, games={}, red={}, draws={}, black={})",
+            self.mv.mv, self.games, self.red, self.draws, self.black
+        )
+    }
+}
+
+/// An opening book (`.qbk`), fully checked when opened. Safe to share between threads.
+#[pyclass(module = "qiku", name = "Book", frozen)]
+pub struct PyBook {
+    book: Book,
+    path: PathBuf,
+    rng: Mutex<BookRng>,
+}
+
+impl PyBook {
+    /// The file it was opened from (the engine opens its own copy).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The policy named `name` (`best`, `games`, `score`).
+pub fn policy_arg(name: &str) -> PyResult<adapter::Policy> {
+    adapter::book_policy(name)
+        .ok_or_else(|| errors::value_error(format!("unknown book policy {name:?} (expected best, games or score)")))
+}
+
+#[pymethods]
+impl PyBook {
+    /// Opens and checks a book; `BookFileError` (an `OSError`) names the file and the problem.
+    #[new]
+    fn py_new(py: Python<'_>, path: PathBuf) -> PyResult<PyBook> {
+        let p = path.clone();
+        let book = py.detach(move || Book::open(&p)).map_err(|e| errors::book_error(&e))?;
+        // Seeded from the clock, as the engine's book: the random policies vary between runs
+        // unless `pick` is given a seed.
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        Ok(PyBook { book, path, rng: Mutex::new(BookRng::new(seed)) })
+    }
+
+    /// The book's moves for a position (a `Board` or a FEN), most played first; an empty list
+    /// when the position is not in the book.
+    fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<PyBookEntry>> {
+        let pos = position_arg(position)?;
+        let moves = self.book.try_probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let mover = pos.turn();
+        Ok(moves
+            .into_iter()
+            .map(|m| {
+                let c = m.counts;
+                let (red, black) = if mover == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
+                PyBookEntry {
+                    mv: PyMove::new(m.mv),
+                    games: c.games(),
+                    wins: c.wins,
+                    draws: c.draws,
+                    losses: c.losses,
+                    red,
+                    black,
+                    unknown: c.unknown,
+                    score: c.score(),
+                }
+            })
+            .collect())
+    }
+
+    /// A book move for the position by `policy`: `"best"` (the best score, deterministic),
+    /// `"games"` (at random, weighted by games) or `"score"` (weighted by points); `None` when
+    /// the position is not in the book. `seed` makes the random policies repeatable.
+    #[pyo3(signature = (position, policy = "best", seed = None))]
+    fn pick(&self, position: &Bound<'_, PyAny>, policy: &str, seed: Option<u64>) -> PyResult<Option<PyMove>> {
+        let pos = position_arg(position)?;
+        let policy = policy_arg(policy)?;
+        let moves = self.book.try_probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let pick = match seed {
+            Some(s) => adapter::book::choose(&moves, policy, &mut BookRng::new(s)),
+            None => adapter::book::choose(&moves, policy, &mut self.rng.lock().unwrap_or_else(|e| e.into_inner())),
+        };
+        Ok(pick.map(PyMove::new))
+    }
+
+    /// The path the book was opened from.
+    #[getter(path)]
+    fn py_path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// Distinct positions in the book.
+    #[getter]
+    fn positions(&self) -> u64 {
+        self.book.header().positions
+    }
+
+    /// Games the book was built from (used ones).
+    #[getter]
+    fn games(&self) -> u64 {
+        self.book.header().games.used
+    }
+
+    /// Plies of each game the book records.
+    #[getter]
+    fn max_ply(&self) -> u32 {
+        self.book.header().params.max_ply
+    }
+
+    /// Number of position-move records.
+    fn __len__(&self) -> usize {
+        self.book.len() as usize
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Book('{}')", self.path.display())
+    }
+}
+
+/// Calls a Python callable with `(done, total)` bytes of input read, at most ten times a second
+/// (and once at the end), from whichever thread the build reports on.
+struct PyProgress {
+    callback: Py<PyAny>,
+    total: AtomicU64,
+    last: Mutex<Option<Instant>>,
+    error: Mutex<Option<PyErr>>,
+}
+
+impl PyProgress {
+    fn report(&self, done: u64, force: bool) {
+        {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            if !force && last.is_some_and(|t| t.elapsed() < Duration::from_millis(100)) {
+                return;
+            }
+            *last = Some(Instant::now());
+        }
+        let total = self.total.load(Ordering::Relaxed);
+        Python::attach(|py| {
+            if let Err(e) = self.callback.call1(py, (done, total)) {
+                let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(e);
+            }
+        });
+    }
+}
+
+impl Progress for PyProgress {
+    fn start(&self, _label: &str, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+    fn advance(&self, _n: u64) {}
+    fn set_position(&self, done: u64) {
+        self.report(done, false);
+    }
+    fn finish(&self) {
+        let total = self.total.load(Ordering::Relaxed);
+        self.report(total, true);
+    }
+}
+
+/// Builds a `.qbk` book from game files (see `qiku.book.build` for the options).
+#[pyfunction]
+#[pyo3(signature = (inputs, output, *, max_ply = 40, min_games = 0, min_score = None, only = None,
+                    min_elo = None, keep_prefix = false, whole_games = true, threads = None,
+                    encoding = "auto", max_errors = 1000, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn build_book<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    max_ply: u32,
+    min_games: u32,
+    min_score: Option<f64>,
+    only: Option<&str>,
+    min_elo: Option<u32>,
+    keep_prefix: bool,
+    whole_games: bool,
+    threads: Option<usize>,
+    encoding: &str,
+    max_errors: usize,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut opts = BuildOptions::default();
+    opts.params.max_ply = max_ply;
+    opts.params.min_games = min_games;
+    if let Some(f) = min_score {
+        opts.params.min_score = MinScore::from_fraction(f)
+            .ok_or_else(|| errors::value_error(format!("min_score {f} is not a fraction from 0 to 1")))?;
+    }
+    opts.params.only = match only {
+        None => SideFilter::Both,
+        Some(s) if s.eq_ignore_ascii_case("red") => SideFilter::Only(Color::Red),
+        Some(s) if s.eq_ignore_ascii_case("black") => SideFilter::Only(Color::Black),
+        Some(s) => return Err(errors::value_error(format!("only={s:?}: expected 'red', 'black' or None"))),
+    };
+    opts.params.min_elo = min_elo;
+    opts.params.keep_prefix = keep_prefix;
+    opts.whole_games = whole_games;
+    opts.threads = threads;
+    opts.encoding = adapter::encoding_choice(encoding).map_err(errors::value_error)?;
+    opts.max_errors = max_errors;
+    let progress = progress.map(|callback| PyProgress {
+        callback,
+        total: AtomicU64::new(0),
+        last: Mutex::new(None),
+        error: Mutex::new(None),
+    });
+    let report = py.detach(|| match &progress {
+        Some(p) => adapter::build_with_progress(&inputs, &output, &opts, p),
+        None => adapter::build_with_progress(&inputs, &output, &opts, &adapter::NoProgress),
+    });
+    if let Some(e) = progress.and_then(|p| p.error.into_inner().unwrap_or_else(|e| e.into_inner())) {
+        return Err(e);
+    }
+    let report = report.map_err(|e| errors::build_error(&e))?;
+    let d = PyDict::new(py);
+    d.set_item("output", output)?;
+    d.set_item("games_read", report.header.games.read)?;
+    d.set_item("games_used", report.header.games.used)?;
+    d.set_item("games_without_result", report.header.games.without_result)?;
+    d.set_item("positions", report.header.positions)?;
+    d.set_item("records", report.header.records)?;
+    let skipped = PyDict::new(py);
+    for (reason, n) in &report.skipped {
+        skipped.set_item(reason.to_string(), n)?;
+    }
+    d.set_item("skipped", skipped)?;
+    d.set_item("errors", report.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    d.set_item("errors_total", report.errors_total)?;
+    d.set_item("seconds", report.elapsed.as_secs_f64())?;
+    let files: Vec<Bound<'py, PyDict>> = report
+        .files
+        .iter()
+        .map(|f| {
+            let fd = PyDict::new(py);
+            fd.set_item("path", &f.path)?;
+            fd.set_item("encoding", f.encoding.map(|e| e.name()))?;
+            fd.set_item("compressed", f.compressed)?;
+            fd.set_item("games", f.games)?;
+            fd.set_item("error", f.error.clone())?;
+            Ok(fd)
+        })
+        .collect::<PyResult<_>>()?;
+    d.set_item("files", files)?;
+    Ok(d)
+}

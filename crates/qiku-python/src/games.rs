@@ -1,0 +1,418 @@
+//! Game files from Python: `read_games` streams games (headers, moves, result, errors) from PGN
+//! in any notation and encoding, `.zst` or not, and XQF; `positions` streams training samples
+//! (position, move played, result); `batches` and `training_set` turn them into NumPy arrays at
+//! Rust speed, with the GIL released while files are read.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::adapter::{self, Game, GameRecord, GameResult, GameStream, Move, Position};
+use crate::board::{PyBoard, PyMove};
+use crate::errors;
+use crate::planes::{self, PLANE_BYTES};
+
+/// Input paths: one path or a list of them (directories stand for the game files in them).
+fn inputs_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(p) = value.extract::<PathBuf>() {
+        return Ok(vec![p]);
+    }
+    value.extract::<Vec<PathBuf>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("inputs are a path or a list of paths (files or directories)")
+    })
+}
+
+fn open_stream(inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<GameStream> {
+    let paths = inputs_arg(inputs)?;
+    let encoding = adapter::encoding_choice(encoding).map_err(errors::value_error)?;
+    GameStream::new(&paths, encoding).map_err(errors::file_error)
+}
+
+fn result_str(r: Option<GameResult>) -> &'static str {
+    r.map_or("*", |r| r.as_str())
+}
+
+/// One game read from a file: its tags, the moves replayed (all legal, up to the first that
+/// could not be read or played), the result, and the errors met (each naming file, line and
+/// column).
+#[pyclass(module = "qiku.pgn", name = "Game", frozen)]
+pub struct PyGame {
+    record: GameRecord,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The file the game came from.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.record.path.clone()
+    }
+
+    /// 1-based number of the game in its file.
+    #[getter]
+    fn number(&self) -> u64 {
+        self.record.number
+    }
+
+    /// The tag pairs (`{"Event": ..., "Red": ...}`); a later tag of the same name wins.
+    #[getter]
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.record.headers {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// The moves replayed, in order.
+    #[getter]
+    fn moves(&self) -> Vec<PyMove> {
+        self.record.moves.iter().map(|&m| PyMove::new(m)).collect()
+    }
+
+    /// The FEN of the start position.
+    #[getter]
+    fn start_fen(&self) -> String {
+        self.record.start.fen()
+    }
+
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (unknown): the `Result` tag when it states one,
+    /// else the result written after the moves.
+    #[getter]
+    fn result(&self) -> &'static str {
+        result_str(self.record.result)
+    }
+
+    /// What went wrong in this game; empty for a clean game.
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        self.record.errors.clone()
+    }
+
+    /// The board after `ply` moves (all of them by default), with the history, so that its
+    /// `outcome()` judges repetitions.
+    #[pyo3(signature = (ply = None))]
+    fn board(&self, ply: Option<usize>) -> PyBoard {
+        let n = ply.unwrap_or(self.record.moves.len()).min(self.record.moves.len());
+        let mut game = Game::new(self.record.start.clone());
+        for &m in &self.record.moves[..n] {
+            game.play_unchecked(m);
+        }
+        PyBoard::from_game(game)
+    }
+
+    /// Number of moves replayed.
+    fn __len__(&self) -> usize {
+        self.record.moves.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let tag = |n: &str| {
+            self.record.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map_or("?", |(_, v)| v.as_str())
+        };
+        format!(
+            "Game(number={}, red={:?}, black={:?}, moves={}, result='{}')",
+            self.record.number,
+            tag("Red"),
+            tag("Black"),
+            self.record.moves.len(),
+            self.result()
+        )
+    }
+}
+
+/// Streams the games of files. Iterating reads the next game with the GIL released.
+#[pyclass(module = "qiku.pgn", name = "GameReader", frozen)]
+pub struct PyGameReader {
+    stream: Mutex<GameStream>,
+}
+
+#[pymethods]
+impl PyGameReader {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
+        let next = py.detach(|| self.stream.lock().unwrap_or_else(|e| e.into_inner()).next_game());
+        Ok(next.map_err(errors::file_error)?.map(|record| PyGame { record }))
+    }
+}
+
+/// `read_games(inputs, encoding="auto")`: the games of one or more files or directories.
+#[pyfunction]
+#[pyo3(signature = (inputs, encoding = "auto"))]
+pub fn read_games(inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<PyGameReader> {
+    Ok(PyGameReader { stream: Mutex::new(open_stream(inputs, encoding)?) })
+}
+
+/// Which games and plies make samples.
+#[derive(Clone, Copy)]
+struct SampleOptions {
+    /// Skip games without a known result.
+    skip_unknown: bool,
+    /// Skip games with an error (else the moves before it are used).
+    skip_errors: bool,
+    /// First ply (0-based) that makes a sample.
+    min_ply: usize,
+    /// Plies from this one on make no sample.
+    max_ply: usize,
+}
+
+/// A position to learn from: the board before the move, the move played, the game's result.
+struct Sample {
+    pos: Position,
+    mv: Move,
+    /// +1: the side to move won the game; 0: draw or unknown; -1: it lost.
+    value: i8,
+    ply: usize,
+    game: u64,
+}
+
+/// Samples from a game stream, one at a time.
+struct SampleStream {
+    games: GameStream,
+    opts: SampleOptions,
+    current: Option<(GameRecord, Position, usize)>,
+    games_used: u64,
+}
+
+impl SampleStream {
+    fn next_sample(&mut self) -> Result<Option<Sample>, adapter::FileError> {
+        loop {
+            if let Some((record, pos, ply)) = &mut self.current {
+                if *ply < record.moves.len() && *ply < self.opts.max_ply {
+                    let mv = record.moves[*ply];
+                    let before = pos.clone();
+                    pos.make_move(mv);
+                    *ply += 1;
+                    if *ply - 1 < self.opts.min_ply {
+                        continue;
+                    }
+                    let value = match record.result {
+                        Some(GameResult::Draw) | None => 0,
+                        Some(GameResult::RedWins) => before.turn().fold(1, -1),
+                        Some(GameResult::BlackWins) => before.turn().fold(-1, 1),
+                    };
+                    return Ok(Some(Sample { pos: before, mv, value, ply: *ply - 1, game: record.number }));
+                }
+                self.current = None;
+            }
+            let Some(record) = self.games.next_game()? else { return Ok(None) };
+            if (self.opts.skip_unknown && record.result.is_none())
+                || (self.opts.skip_errors && !record.errors.is_empty())
+                || record.moves.is_empty()
+            {
+                continue;
+            }
+            self.games_used += 1;
+            let start = record.start.clone();
+            self.current = Some((record, start, 0));
+        }
+    }
+}
+
+fn sample_stream(
+    inputs: &Bound<'_, PyAny>,
+    encoding: &str,
+    skip_unknown: bool,
+    skip_errors: bool,
+    min_ply: usize,
+    max_ply: Option<usize>,
+) -> PyResult<SampleStream> {
+    Ok(SampleStream {
+        games: open_stream(inputs, encoding)?,
+        opts: SampleOptions { skip_unknown, skip_errors, min_ply, max_ply: max_ply.unwrap_or(usize::MAX) },
+        current: None,
+        games_used: 0,
+    })
+}
+
+/// A training sample.
+#[pyclass(module = "qiku.pgn", name = "Sample", frozen, get_all)]
+pub struct PySample {
+    /// The position before the move (no history).
+    board: Py<PyBoard>,
+    /// The move played.
+    #[pyo3(name = "move")]
+    mv: PyMove,
+    /// The game's result for the side to move: 1 won, 0 drawn (or unknown), -1 lost.
+    value: i8,
+    /// 0-based ply of the move in its game.
+    ply: usize,
+    /// 1-based number of the game in its file.
+    game: u64,
+}
+
+#[pymethods]
+impl PySample {
+    fn __repr__(&self) -> String {
+        format!("Sample(fen='{}', move={}, value={})", self.board.get().position().fen(), self.mv.mv, self.value)
+    }
+}
+
+/// Streams training samples. Iterating reads with the GIL released.
+#[pyclass(module = "qiku.pgn", name = "SampleReader", frozen)]
+pub struct PySampleReader {
+    stream: Mutex<SampleStream>,
+}
+
+#[pymethods]
+impl PySampleReader {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PySample>> {
+        let next = py.detach(|| self.stream.lock().unwrap_or_else(|e| e.into_inner()).next_sample());
+        let Some(s) = next.map_err(errors::file_error)? else { return Ok(None) };
+        Ok(Some(PySample {
+            board: Py::new(py, PyBoard::from_game(Game::new(s.pos)))?,
+            mv: PyMove::new(s.mv),
+            value: s.value,
+            ply: s.ply,
+            game: s.game,
+        }))
+    }
+}
+
+/// `positions(inputs, ...)`: one sample per move of every usable game.
+#[pyfunction]
+#[pyo3(signature = (inputs, *, encoding = "auto", skip_unknown = true, skip_errors = true, min_ply = 0, max_ply = None))]
+pub fn positions(
+    inputs: &Bound<'_, PyAny>,
+    encoding: &str,
+    skip_unknown: bool,
+    skip_errors: bool,
+    min_ply: usize,
+    max_ply: Option<usize>,
+) -> PyResult<PySampleReader> {
+    let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
+    Ok(PySampleReader { stream: Mutex::new(stream) })
+}
+
+/// Arrays of up to `limit` samples, filled without the GIL.
+struct Arrays {
+    planes: Vec<u8>,
+    moves: Vec<i16>,
+    values: Vec<i8>,
+    plies: Vec<u16>,
+}
+
+fn fill_arrays(stream: &mut SampleStream, limit: usize) -> Result<Arrays, adapter::FileError> {
+    let cap = limit.min(1 << 20);
+    let mut a = Arrays {
+        planes: Vec::with_capacity(cap * PLANE_BYTES),
+        moves: Vec::with_capacity(cap),
+        values: Vec::with_capacity(cap),
+        plies: Vec::with_capacity(cap),
+    };
+    while a.moves.len() < limit {
+        let Some(s) = stream.next_sample()? else { break };
+        let at = a.planes.len();
+        a.planes.resize(at + PLANE_BYTES, 0);
+        planes::fill(&s.pos, &mut a.planes[at..]);
+        a.moves.push((s.mv.from().index() * 90 + s.mv.to().index()) as i16);
+        a.values.push(s.value);
+        a.plies.push(s.ply.min(u16::MAX as usize) as u16);
+    }
+    Ok(a)
+}
+
+fn arrays_dict(py: Python<'_>, a: Arrays) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("planes", planes::batch_array(py, a.planes))?;
+    d.set_item("moves", PyArray1::from_vec(py, a.moves))?;
+    d.set_item("values", PyArray1::from_vec(py, a.values))?;
+    d.set_item("plies", PyArray1::from_vec(py, a.plies))?;
+    Ok(d)
+}
+
+/// Streams samples as NumPy arrays of `batch_size` samples (the last may be shorter).
+#[pyclass(module = "qiku.pgn", name = "BatchReader", frozen)]
+pub struct PyBatchReader {
+    stream: Mutex<SampleStream>,
+    batch_size: usize,
+}
+
+#[pymethods]
+impl PyBatchReader {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let a = py.detach(|| fill_arrays(&mut self.stream.lock().unwrap_or_else(|e| e.into_inner()), self.batch_size));
+        let a = a.map_err(errors::file_error)?;
+        if a.moves.is_empty() {
+            return Ok(None);
+        }
+        arrays_dict(py, a).map(Some)
+    }
+}
+
+/// `batches(inputs, batch_size=4096, ...)`: dicts of arrays, `batch_size` samples each.
+#[pyfunction]
+#[pyo3(signature = (inputs, batch_size = 4096, *, encoding = "auto", skip_unknown = true, skip_errors = true, min_ply = 0, max_ply = None))]
+pub fn batches(
+    inputs: &Bound<'_, PyAny>,
+    batch_size: usize,
+    encoding: &str,
+    skip_unknown: bool,
+    skip_errors: bool,
+    min_ply: usize,
+    max_ply: Option<usize>,
+) -> PyResult<PyBatchReader> {
+    if batch_size == 0 {
+        return Err(errors::value_error("batch_size must be at least 1"));
+    }
+    let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
+    Ok(PyBatchReader { stream: Mutex::new(stream), batch_size })
+}
+
+/// `training_set(inputs, limit=None, ...)`: every sample (or the first `limit`) as one dict of
+/// arrays, plus the number of games used.
+#[pyfunction]
+#[pyo3(signature = (inputs, limit = None, *, encoding = "auto", skip_unknown = true, skip_errors = true, min_ply = 0, max_ply = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn training_set<'py>(
+    py: Python<'py>,
+    inputs: &Bound<'py, PyAny>,
+    limit: Option<usize>,
+    encoding: &str,
+    skip_unknown: bool,
+    skip_errors: bool,
+    min_ply: usize,
+    max_ply: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
+    let limit = limit.unwrap_or(usize::MAX);
+    let filled = py.detach(|| fill_arrays(&mut stream, limit).map(|a| (a, stream.games_used)));
+    let (a, games) = filled.map_err(errors::file_error)?;
+    let d = arrays_dict(py, a)?;
+    d.set_item("games", games)?;
+    Ok(d)
+}
+
+/// Counts games and moves of files at full speed (no Python object per game): the reading
+/// benchmark's Rust figure. Returns `{"games": n, "moves": n, "errors": n}`.
+#[pyfunction]
+#[pyo3(signature = (inputs, encoding = "auto"))]
+pub fn count_games(py: Python<'_>, inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<HashMap<&'static str, u64>> {
+    let mut stream = open_stream(inputs, encoding)?;
+    let counted = py.detach(|| {
+        let (mut games, mut moves, mut bad) = (0u64, 0u64, 0u64);
+        while let Some(g) = stream.next_game()? {
+            games += 1;
+            moves += g.moves.len() as u64;
+            bad += u64::from(!g.errors.is_empty());
+        }
+        Ok::<_, adapter::FileError>((games, moves, bad))
+    });
+    let (games, moves, bad) = counted.map_err(errors::file_error)?;
+    Ok(HashMap::from([("games", games), ("moves", moves), ("errors", bad)]))
+}

@@ -1,0 +1,56 @@
+//! `qiku._qiku`: the native module behind the `qiku` Python package (Xiangqi boards and moves in
+//! every notation, game files, opening books, endgame tablebases, the engine, training data and
+//! the Renju judge). The Python package (`python/qiku`) re-exports it with docstrings and type
+//! stubs; `docs/PYTHON.md` describes the API.
+//!
+//! Every call into the qiku library goes through [`adapter`]. Long calls release the GIL; every
+//! class is `Send + Sync` (frozen, with a lock where it has state).
+
+pub mod adapter;
+pub mod board;
+pub mod book;
+pub mod engine;
+pub mod errors;
+pub mod games;
+pub mod planes;
+pub mod renju;
+pub mod svg;
+pub mod tables;
+
+use pyo3::prelude::*;
+
+/// The native module.
+#[pymodule]
+fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<board::PyBoard>()?;
+    m.add_class::<board::PyMove>()?;
+    m.add_class::<board::PyOutcome>()?;
+    m.add_function(wrap_pyfunction!(board::_board_from_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(board::_legal_moves_rust, m)?)?;
+    m.add_function(wrap_pyfunction!(planes::planes_batch, m)?)?;
+    m.add_class::<book::PyBook>()?;
+    m.add_class::<book::PyBookEntry>()?;
+    m.add_function(wrap_pyfunction!(book::build_book, m)?)?;
+    m.add_class::<tables::PyTablebases>()?;
+    m.add_class::<tables::PyTbProbe>()?;
+    m.add_class::<tables::PyTbMove>()?;
+    m.add_function(wrap_pyfunction!(tables::generate_tablebases, m)?)?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PyAnalysis>()?;
+    m.add_class::<games::PyGame>()?;
+    m.add_class::<games::PyGameReader>()?;
+    m.add_class::<games::PySample>()?;
+    m.add_class::<games::PySampleReader>()?;
+    m.add_class::<games::PyBatchReader>()?;
+    m.add_function(wrap_pyfunction!(games::read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(games::positions, m)?)?;
+    m.add_function(wrap_pyfunction!(games::batches, m)?)?;
+    m.add_function(wrap_pyfunction!(games::training_set, m)?)?;
+    m.add_function(wrap_pyfunction!(games::count_games, m)?)?;
+    m.add("RenjuBoard", m.py().get_type::<renju::PyRenjuBoard>())?;
+    m.add_class::<renju::PyJudgement>()?;
+    m.add_function(wrap_pyfunction!(renju::judge, m)?)?;
+    m.add("STARTING_FEN", adapter::START_FEN)?;
+    Ok(())
+}

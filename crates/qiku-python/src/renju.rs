@@ -1,0 +1,172 @@
+//! `qiku.renju`: the Renju judge (15x15 five-in-a-row under the RIF rules, black barred from
+//! overlines, double fours and double threes). Points are named as in Renju literature: columns
+//! `a`..`o` from the left, rows `1`..`15` from the bottom, `h8` the centre.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+
+use crate::adapter::renju::{self as lib, Board, Outcome, Point, Stone};
+use crate::errors;
+
+fn point_arg(text: &str) -> PyResult<Point> {
+    text.trim().parse::<Point>().map_err(|e| errors::value_error(format!("{text:?}: {e}")))
+}
+
+fn stone_name(s: Stone) -> &'static str {
+    s.name()
+}
+
+/// A Renju position and the moves that led to it. Safe to share between threads.
+#[pyclass(module = "qiku.renju", name = "Board", frozen)]
+pub struct PyRenjuBoard {
+    board: Mutex<Board>,
+}
+
+impl PyRenjuBoard {
+    fn lock(&self) -> MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl PyRenjuBoard {
+    /// `Board(moves="")`: the board after a space-separated move list, black first (`"h8 h9"`).
+    #[new]
+    #[pyo3(signature = (moves = ""))]
+    fn py_new(moves: &str) -> PyResult<PyRenjuBoard> {
+        let board = Board::from_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
+        Ok(PyRenjuBoard { board: Mutex::new(board) })
+    }
+
+    /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row first.
+    #[staticmethod]
+    fn from_diagram(text: &str) -> PyResult<PyRenjuBoard> {
+        let board = Board::from_diagram(text).map_err(|e| errors::value_error(e.to_string()))?;
+        Ok(PyRenjuBoard { board: Mutex::new(board) })
+    }
+
+    /// Plays a stone for the side to move (forbidden moves are not refused here: see
+    /// `forbidden`); `ValueError` if the point is occupied.
+    fn play(&self, point: &str) -> PyResult<()> {
+        let p = point_arg(point)?;
+        self.lock().play(p).map_err(|p| errors::value_error(format!("point {p} is already occupied")))
+    }
+
+    /// The side to move: `"black"` or `"white"`.
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        stone_name(self.lock().to_move())
+    }
+
+    /// The moves played, as point names.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.lock().moves().iter().map(|p| p.to_string()).collect()
+    }
+
+    /// The stone on a point: `"black"`, `"white"` or `None`.
+    fn stone(&self, point: &str) -> PyResult<Option<&'static str>> {
+        let p = point_arg(point)?;
+        Ok(self.lock().stone(p).map(stone_name))
+    }
+
+    /// Why black may not play on `point` (`"overline"`, `"double-four"`, `"double-three"`), or
+    /// `None` when the move is allowed (a move that makes an exact five always is).
+    fn forbidden(&self, point: &str) -> PyResult<Option<&'static str>> {
+        let p = point_arg(point)?;
+        Ok(self.lock().forbidden(p).map(|f| f.name()))
+    }
+
+    /// Every point black may not play, with why, sorted by point name.
+    fn forbidden_points(&self) -> Vec<(String, &'static str)> {
+        self.lock().forbidden_points().into_iter().map(|(p, f)| (p.to_string(), f.name())).collect()
+    }
+
+    /// Whether a stone of `stone` (`"black"`/`"white"`, default the side to move) on `point` wins:
+    /// black needs an exact five, white five or more.
+    #[pyo3(signature = (point, stone = None))]
+    fn makes_five(&self, point: &str, stone: Option<&str>) -> PyResult<bool> {
+        let p = point_arg(point)?;
+        let board = self.lock();
+        let s = match stone {
+            None => board.to_move(),
+            Some(s) if s.eq_ignore_ascii_case("black") => Stone::Black,
+            Some(s) if s.eq_ignore_ascii_case("white") => Stone::White,
+            Some(s) => return Err(errors::value_error(format!("stone {s:?}: expected 'black' or 'white'"))),
+        };
+        Ok(board.makes_five(p, s))
+    }
+
+    /// A move for the side to move, chosen by the built-in player within `seconds`.
+    #[pyo3(signature = (seconds = 1.0))]
+    fn best_move(&self, py: Python<'_>, seconds: f64) -> PyResult<Option<String>> {
+        if !(seconds > 0.0 && seconds < 3600.0) {
+            return Err(errors::value_error(format!("seconds {seconds} is not between 0 and 3600")));
+        }
+        let board = self.lock().clone();
+        let p = py.detach(move || lib::choose_move(&board, lib::Ruleset::Renju, Duration::from_secs_f64(seconds)));
+        Ok(p.map(|p| p.to_string()))
+    }
+
+    /// Takes back the last move and returns its point; `IndexError` when there is none.
+    fn undo(&self) -> PyResult<String> {
+        self.lock().undo().map(|p| p.to_string()).ok_or_else(|| PyIndexError::new_err("no move to take back"))
+    }
+
+    /// The diagram `from_diagram` reads.
+    fn __str__(&self) -> String {
+        self.lock().diagram()
+    }
+
+    fn __repr__(&self) -> String {
+        let moves = self.moves().join(" ");
+        format!("renju.Board('{moves}')")
+    }
+}
+
+/// A judged game: `winner` (`"black"`, `"white"` or `None`), `reason` (`"five"`, `"forbidden"`,
+/// `"full"` or `"unfinished"`), the deciding `ply` (1-based) and `point`, the `forbidden` kind,
+/// and `extra_moves` played after the end.
+#[pyclass(module = "qiku.renju", name = "Judgement", frozen, get_all)]
+pub struct PyJudgement {
+    winner: Option<&'static str>,
+    reason: &'static str,
+    ply: Option<usize>,
+    point: Option<String>,
+    forbidden: Option<&'static str>,
+    extra_moves: usize,
+}
+
+#[pymethods]
+impl PyJudgement {
+    fn __repr__(&self) -> String {
+        let q = |s: Option<&str>| s.map_or("None".to_string(), |s| format!("'{s}'"));
+        let ply = self.ply.map_or("None".to_string(), |p| p.to_string());
+        format!(
+            "Judgement(winner={}, reason='{}', ply={ply}, point={})",
+            q(self.winner),
+            self.reason,
+            q(self.point.as_deref())
+        )
+    }
+}
+
+/// Replays a game (a space-separated move list, black first) from the empty board and judges
+/// it: the first forbidden black move (white wins), the first five, a full board, or unfinished.
+#[pyfunction]
+pub fn judge(moves: &str) -> PyResult<PyJudgement> {
+    let points = lib::parse_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
+    let j = lib::judge(&points).map_err(|e| errors::value_error(e.to_string()))?;
+    let (winner, reason, ply, point, forbidden) = match j.outcome {
+        Outcome::Forbidden { ply, point, kind } => {
+            (Some("white"), "forbidden", Some(ply), Some(point), Some(kind.name()))
+        }
+        Outcome::Five { ply, point, winner } => (Some(stone_name(winner)), "five", Some(ply), Some(point), None),
+        Outcome::Full => (None, "full", None, None, None),
+        Outcome::Unfinished => (None, "unfinished", None, None, None),
+    };
+    Ok(PyJudgement { winner, reason, ply, point: point.map(|p| p.to_string()), forbidden, extra_moves: j.extra_moves })
+}

@@ -1,0 +1,200 @@
+//! `qiku.Tablebases`: a directory of endgame tables probed for a position's value, each move's
+//! value and the table's best moves, under the Asian rules (perpetual check loses) or none; and
+//! `qiku.generate_tablebases` to make tables.
+//!
+//! Values are what `qiku-tb probe` prints: `wdl` for the side to move and `dtm`, the signed
+//! distance to mate in plies (positive: the side to move mates; negative: it is mated; 0: draw,
+//! or mated now).
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+
+use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue};
+use crate::board::PyMove;
+use crate::book::position_arg;
+use crate::errors;
+
+/// The rules named `name` (`asian` or `plain`).
+fn rules_arg(name: &str) -> PyResult<Rules> {
+    name.parse::<Rules>().map_err(errors::value_error)
+}
+
+/// One legal move with the value of the position it leads to, from the mover's point of view.
+#[pyclass(module = "qiku", name = "TablebaseMove", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyTbMove {
+    /// The move.
+    #[pyo3(name = "move")]
+    mv: PyMove,
+    /// `"win"`, `"draw"` or `"loss"` for the side that plays the move.
+    wdl: &'static str,
+    /// Signed distance to mate in plies after the move, for the mover (positive: the mover mates).
+    dtm: i32,
+    /// Whether only the repetition rules decide this value (it differs from the plain one).
+    by_rule: bool,
+}
+
+#[pymethods]
+impl PyTbMove {
+    fn __repr__(&self) -> String {
+        format!("TablebaseMove(move={}, wdl='{}', dtm={})", self.mv.mv, self.wdl, self.dtm)
+    }
+}
+
+/// A tablebase probe: the position's value for the side to move, every legal move's value (best
+/// first) and the table's best moves (the moves of its winning line, or all the moves that keep
+/// the best value).
+#[pyclass(module = "qiku", name = "TablebaseProbe", frozen, get_all)]
+pub struct PyTbProbe {
+    /// `"win"`, `"draw"` or `"loss"` for the side to move.
+    wdl: &'static str,
+    /// Signed distance to mate in plies (positive: the side to move mates in that many plies;
+    /// negative: it is mated; 0: a draw, or no legal move). For a value only the rules decide
+    /// (`by_rule`), the distance ranks the winning line rather than counting plies to mate.
+    dtm: i32,
+    /// `abs(dtm)`: plies to mate.
+    distance: u32,
+    /// Whether only the repetition rules decide the value (a draw without them).
+    by_rule: bool,
+    /// The rules of the values: `"asian"` or `"plain"`.
+    rules: &'static str,
+    /// Every legal move with its value, best first.
+    moves: Vec<PyTbMove>,
+    /// The moves of the table's line.
+    best_moves: Vec<PyMove>,
+}
+
+#[pymethods]
+impl PyTbProbe {
+    fn __repr__(&self) -> String {
+        let best: Vec<String> = self.best_moves.iter().map(|m| m.mv.to_string()).collect();
+        format!(
+            "TablebaseProbe(wdl='{}', dtm={}, rules='{}', best_moves=[{}])",
+            self.wdl,
+            self.dtm,
+            self.rules,
+            best.join(", ")
+        )
+    }
+}
+
+/// The endgame tables of a directory (`.qtb` files with their `.qtr` and `.qtw` companions).
+/// Opening reads only the file headers; a damaged or foreign file is listed in `problems` and
+/// raises `TablebaseError` when its material is probed. Safe to share between threads.
+#[pyclass(module = "qiku", name = "Tablebases", frozen)]
+pub struct PyTablebases {
+    tables: Tablebases,
+    dir: PathBuf,
+}
+
+impl PyTablebases {
+    /// The directory it was opened from (the engine opens its own copy).
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+}
+
+fn wdl_name(v: &TbValue) -> &'static str {
+    v.wdl.name()
+}
+
+#[pymethods]
+impl PyTablebases {
+    /// Opens the tables in `directory`; `TablebaseError` if it cannot be read.
+    #[new]
+    fn py_new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebases> {
+        let d = directory.clone();
+        let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
+        Ok(PyTablebases { tables, dir: directory })
+    }
+
+    /// The value of a position (a `Board` or a FEN) under `rules` (`"asian"`, the default, where
+    /// a side that can only hold by perpetual check loses; or `"plain"`, every cycle a draw), or
+    /// `None` when no table of the directory covers its material. Releases the GIL.
+    #[pyo3(signature = (position, rules = "asian"))]
+    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>, rules: &str) -> PyResult<Option<PyTbProbe>> {
+        let pos = position_arg(position)?;
+        let rules = rules_arg(rules)?;
+        let tb = &self.tables;
+        type Found = Option<(TbValue, TbValue, Vec<(Move, TbValue)>, Vec<(Move, TbValue)>, Vec<Move>)>;
+        let found: Result<Found, adapter::TbError> = py.detach(|| {
+            let Some(value) = tb.probe_with(&pos, rules)? else { return Ok(None) };
+            let plain = tb.probe(&pos)?.unwrap_or(value);
+            let moves = tb.move_values_with(&pos, rules)?.unwrap_or_default();
+            let plain_moves = tb.move_values(&pos)?.unwrap_or_default();
+            let best = tb.best_moves_with(&pos, rules)?.unwrap_or_default();
+            Ok(Some((value, plain, moves, plain_moves, best)))
+        });
+        let Some((value, plain, moves, plain_moves, best)) = found.map_err(|e| errors::tb_error(&e))? else {
+            return Ok(None);
+        };
+        let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
+        Ok(Some(PyTbProbe {
+            wdl: wdl_name(&value),
+            dtm: value.dtm.0,
+            distance: value.dtm.plies(),
+            by_rule: value != plain,
+            rules: rules.name(),
+            moves: moves
+                .iter()
+                .map(|(m, v)| PyTbMove { mv: PyMove::new(*m), wdl: wdl_name(v), dtm: v.dtm.0, by_rule: by_rule(m, v) })
+                .collect(),
+            best_moves: best.into_iter().map(PyMove::new).collect(),
+        }))
+    }
+
+    /// Only win, draw or loss (`"win"`, `"draw"`, `"loss"`) for the side to move, from the small
+    /// WDL files where present; `None` when no table covers the material.
+    #[pyo3(signature = (position, rules = "asian"))]
+    fn wdl(&self, py: Python<'_>, position: &Bound<'_, PyAny>, rules: &str) -> PyResult<Option<&'static str>> {
+        let pos = position_arg(position)?;
+        let rules = rules_arg(rules)?;
+        let w = py.detach(|| self.tables.probe_wdl_with(&pos, rules)).map_err(|e| errors::tb_error(&e))?;
+        Ok(w.map(|w| w.name()))
+    }
+
+    /// The directory.
+    #[getter]
+    fn directory(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
+    /// The materials of the usable tables (`"KRvK"`, ...), sorted.
+    #[getter]
+    fn materials(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.tables.usable_tables().iter().map(|t| t.material.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    /// Why some files of the directory cannot be used, one message each.
+    #[getter]
+    fn problems(&self) -> Vec<String> {
+        self.tables.problems().iter().map(|e| e.to_string()).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Tablebases('{}')", self.dir.display())
+    }
+}
+
+/// Generates the tables of `materials` (names like `"KRvK"`) into `directory`, each with its
+/// Asian-rules companion and WDL file; intact files already there are kept. Every smaller
+/// material a table captures into must already be there or be listed. Returns a
+/// `(material, kept, entries)` tuple per table (`kept`: an intact file was already there).
+/// Releases the GIL (generation uses every core).
+#[pyfunction]
+pub fn generate_tablebases(
+    py: Python<'_>,
+    materials: Vec<String>,
+    directory: PathBuf,
+) -> PyResult<Vec<(String, bool, u64)>> {
+    let mats = materials
+        .iter()
+        .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
+        .collect::<PyResult<Vec<_>>>()?;
+    let opts = GenerateOptions::new(directory);
+    let reports = py.detach(|| adapter::generate_set(&mats, &opts)).map_err(|e| errors::tb_error(&e))?;
+    Ok(reports.into_iter().map(|r| (r.material, r.kept, r.entries)).collect())
+}

@@ -1,0 +1,337 @@
+"""Game files, books, tablebases, the engine, training data and Renju, on the shipped data."""
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import qiku
+from conftest import FIXTURES, GAMES, XQF
+
+ICCS = GAMES / "ccpd-iccs.pgn.zst"
+CHINESE = GAMES / "ccpd-chinese-utf8.pgn.zst"
+
+
+# --- reading games -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, games, bad",
+    [
+        ("ccpd-iccs.pgn.zst", 25368, 0),
+        ("ccpd-chinese-utf8.pgn.zst", 25372, 4),
+        ("ccpd-sample-big5.pgn", 2000, None),
+        ("ccpd-sample-gbk.pgn", 2000, None),
+        ("wukong-hu-ronghua-uci.pgn", 1391, None),
+    ],
+)
+def test_every_shipped_file_reads(name, games, bad):
+    counts = qiku.pgn.count_games(GAMES / name)
+    assert counts["games"] == games
+    assert counts["moves"] > 40 * games
+    if bad is not None:
+        assert counts["errors"] == bad
+
+
+def test_read_games_streams_headers_moves_and_results():
+    reader = qiku.pgn.read_games(ICCS)
+    first = next(reader)
+    assert first.number == 1 and first.errors == []
+    assert first.headers["Format"] == "ICCS"
+    assert first.result in ("1-0", "0-1", "1/2-1/2")
+    assert first.start_fen == qiku.STARTING_FEN
+    assert len(first) == len(first.moves) > 10
+    board = first.board()
+    assert board.ply == len(first)
+    # The same game in Chinese notation reads to the same moves.
+    chinese = next(qiku.pgn.read_games(CHINESE))
+    assert [str(m) for m in chinese.moves] == [str(m) for m in first.moves]
+    assert chinese.result == first.result
+    assert "Game(number=1" in repr(first)
+
+
+def test_big5_and_gbk_samples_match_the_utf8_file():
+    utf8 = [g for _, g in zip(range(50), qiku.pgn.read_games(CHINESE))]
+    for name in ["ccpd-sample-big5.pgn", "ccpd-sample-gbk.pgn"]:
+        sample = [g for _, g in zip(range(50), qiku.pgn.read_games(GAMES / name))]
+        assert all(g.errors == [] for g in sample)
+        # The samples are games of the same collection: each reads to legal moves and a result.
+        assert all(len(g) > 0 and g.result != "*" for g in sample)
+    assert len(utf8) == 50
+
+
+def test_chinese_file_names_the_four_bad_games():
+    bad = [g for g in qiku.pgn.read_games(CHINESE) if g.errors]
+    assert [g.number for g in bad] == [17902, 25233, 25241, 25268]
+    for g in bad:
+        assert "ccpd-chinese-utf8.pgn.zst" in g.errors[0] and "line" in g.errors[0]
+
+
+def test_xqf_files_and_directories():
+    games = [g for g in qiku.pgn.read_games(XQF) if g.path.suffix.lower() == ".xqf"]
+    names = sorted(p.name for p in XQF.iterdir() if p.suffix.lower() == ".xqf")
+    assert sorted(g.path.name for g in games) == names
+    bad = [g for g in games if g.errors]
+    assert [os.path.basename(g.path) for g in bad if "BadMoveTest3" in str(g.path)] == ["BadMoveTest3.xqf"]
+    bm3 = next(g for g in games if g.path.name == "BadMoveTest3.xqf")
+    assert len(bm3) == 9  # the 10th main-line move cannot be played
+
+
+def test_syntax_errors_are_reported_per_game(tmp_path):
+    f = tmp_path / "two.pgn"
+    f.write_text('[Result "1-0"]\n\n1. h2e2 h9g7 2. h2h9 1-0\n\n[Result "0-1"]\n\n1. c3c4 0-1\n', encoding="utf-8")
+    games = list(qiku.pgn.read_games(str(f)))
+    assert [len(g) for g in games] == [2, 1]
+    assert len(games[0].errors) == 1 and "line 3" in games[0].errors[0] and "h2h9" in games[0].errors[0]
+    assert games[1].errors == [] and games[1].result == "0-1"
+
+
+def test_binary_files_are_refused(book):
+    with pytest.raises(qiku.GameFileError, match="ccpd.qbk"):
+        list(qiku.pgn.read_games(book[0]))
+
+
+def test_missing_files_raise_oserror():
+    with pytest.raises(qiku.GameFileError) as e:
+        list(qiku.pgn.read_games("/nonexistent/games.pgn"))
+    assert isinstance(e.value, OSError) and str(e.value).startswith("/nonexistent/games.pgn")
+    with pytest.raises(ValueError, match="encoding"):
+        qiku.pgn.read_games(ICCS, encoding="latin-1")
+
+
+# --- training data -------------------------------------------------------------------------
+
+
+def test_positions_and_training_set_agree():
+    samples = [s for _, s in zip(range(300), qiku.pgn.positions(ICCS))]
+    first_game = next(qiku.pgn.read_games(ICCS))
+    assert samples[0].board.fen() == qiku.STARTING_FEN
+    assert samples[0].move == first_game.moves[0] and samples[0].ply == 0
+    expected = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}[first_game.result]
+    assert samples[0].value == expected and samples[1].value == -expected
+    data = qiku.pgn.training_set(ICCS, 300)
+    assert data["planes"].shape == (300, 15, 10, 9)
+    assert data["moves"].dtype == np.int16 and data["values"].dtype == np.int8
+    assert (data["moves"] == [s.move.index for s in samples]).all()
+    assert (data["values"] == [s.value for s in samples]).all()
+    assert (data["planes"] == qiku.planes_batch([s.board for s in samples])).all()
+    batches = list(qiku.pgn.batches(ICCS, 128, max_ply=2))
+    assert all(len(b["moves"]) == 128 for b in batches[:-1])
+    assert set(np.concatenate([b["plies"] for b in batches]).tolist()) == {0, 1}
+
+
+def test_write_a_training_set_of_100000_samples(tmp_path):
+    out = tmp_path / "train.npz"
+    t = time.perf_counter()
+    info = qiku.pgn.write_training_set([ICCS], out, 100_000)
+    seconds = time.perf_counter() - t
+    print(f"\n100,000-sample training set: {seconds:.2f} s, {info['games']} games, {info['bytes'] / 1e6:.0f} MB")
+    assert info["samples"] == 100_000
+    with np.load(out) as z:
+        assert z["planes"].shape == (100_000, 15, 10, 9)
+        assert set(np.unique(z["values"]).tolist()) <= {-1, 0, 1}
+        # Every position has both kings, and the side-to-move plane alternates with the ply.
+        assert (z["planes"][:, 0].sum(axis=(1, 2)) == 1).all() and (z["planes"][:, 7].sum(axis=(1, 2)) == 1).all()
+        assert ((z["planes"][:, 14, 0, 0] == 1) == (z["plies"] % 2 == 0)).all()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
+
+
+# --- books ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    out = tmp_path_factory.mktemp("book") / "ccpd.qbk"
+    seen = []
+    t = time.perf_counter()
+    report = qiku.book.build([ICCS], out, progress=lambda done, total: seen.append((done, total)))
+    print(f"\nbook from {report['games_used']} games: {time.perf_counter() - t:.2f} s")
+    assert report["games_read"] == 25368 and report["games_used"] > 25000
+    assert report["errors_total"] == 0
+    assert seen and seen[-1][0] == seen[-1][1] > 0
+    return out, report
+
+
+def test_book_probe(book):
+    path, report = book
+    b = qiku.Book(path)
+    assert b.games == report["games_used"] and b.positions == report["positions"] and len(b) == report["records"]
+    entries = b.probe(qiku.Board())
+    assert str(entries[0].move) == "h2e2"  # the central cannon is the most played
+    assert [e.games for e in entries] == sorted((e.games for e in entries), reverse=True)
+    assert sum(e.games for e in entries) == report["games_used"]
+    for e in entries:
+        assert e.red + e.draws + e.black + e.unknown == e.games
+        assert (e.wins, e.losses) == (e.red, e.black)  # red moves at the start
+    after = qiku.Board()
+    after.push("h2e2")
+    black = b.probe(after.fen())
+    assert black and all((e.wins, e.losses) == (e.black, e.red) for e in black)
+    assert b.pick(qiku.Board()) == b.pick(qiku.Board(), "best")
+    assert b.pick(qiku.Board(), "games", seed=7) == b.pick(qiku.Board(), "games", seed=7)
+    assert b.pick("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1") is None
+    with pytest.raises(ValueError, match="policy"):
+        b.pick(qiku.Board(), "random")
+
+
+def test_book_errors(tmp_path):
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.Book(tmp_path / "missing.qbk")
+    assert isinstance(e.value, OSError) and "missing.qbk" in str(e.value)
+    junk = tmp_path / "junk.qbk"
+    junk.write_bytes(b"not a book at all" * 10)
+    with pytest.raises(qiku.BookFileError, match="junk.qbk"):
+        qiku.Book(junk)
+    with pytest.raises(qiku.BookFileError):
+        qiku.book.build([tmp_path / "none.pgn"], tmp_path / "out.qbk")
+    with pytest.raises(ValueError):
+        qiku.book.build([ICCS], tmp_path / "out.qbk", only="green")
+
+
+# --- tablebases ----------------------------------------------------------------------------
+
+
+def test_tablebase_probe(tables_dir):
+    t = time.perf_counter()
+    tb = qiku.Tablebases(tables_dir)
+    first = tb.probe("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    print(f"\ntable directory opened and probed: {1000 * (time.perf_counter() - t):.1f} ms ({first})")
+    assert tb.materials == ["KCvK", "KNvK", "KRvK"] and tb.problems == []
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    p = tb.probe(fen)
+    assert (p.wdl, p.rules) == ("win", "asian")
+    assert p.dtm > 0 and p.dtm % 2 == 1 and p.distance == p.dtm
+    assert p.moves[0].wdl == "win" and p.moves[0].dtm == p.dtm
+    board = qiku.Board(fen)
+    for m in p.best_moves:
+        board.push(m)
+        after = tb.probe(board)
+        assert (after.wdl, after.dtm) == ("loss", -(p.dtm - 1))
+        board.pop()
+    assert tb.wdl(fen) == "win" and tb.wdl(fen, rules="plain") == "win"
+    assert tb.probe(fen, rules="plain").dtm == p.dtm
+    assert tb.probe(qiku.Board()) is None  # no table for 32 pieces
+    assert tb.probe("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").wdl == "draw"  # bare kings
+    with pytest.raises(ValueError, match="rules"):
+        tb.probe(fen, rules="chinese")
+
+
+def test_tablebase_errors(tmp_path):
+    with pytest.raises(qiku.TablebaseError):
+        qiku.Tablebases(tmp_path / "missing")
+    (tmp_path / "KRvK.qtb").write_bytes(b"\0" * 100)
+    tb = qiku.Tablebases(tmp_path)
+    assert len(tb.problems) == 1 and "KRvK.qtb" in tb.problems[0]
+    with pytest.raises(qiku.TablebaseError):
+        tb.probe("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    with pytest.raises(ValueError):
+        qiku.generate_tablebases(["KQvK"], tmp_path)
+
+
+# --- engine --------------------------------------------------------------------------------
+
+
+def test_engine_finds_the_mate():
+    e = qiku.Engine(hash_mb=16)
+    a = e.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=6)
+    assert a.source == "search" and a.mate is not None and a.mate > 0 and a.cp is None
+    assert a.best == a.pv[0] and a.depth >= 6 and a.nodes > 0
+    assert a.info and a.info[-1].startswith("info depth")
+    assert a.score == f"mate {a.mate}"
+    t = e.analyse(qiku.Board(), movetime=0.2)
+    assert t.best in qiku.Board().legal_moves
+    with pytest.raises(ValueError):
+        e.analyse(qiku.Board(), depth=0)
+    with pytest.raises(ValueError):
+        qiku.Engine(hash_mb=0)
+
+
+def test_engine_with_book_and_tables(book, tables_dir):
+    e = qiku.Engine()
+    e.set_book(qiku.Book(book[0]))
+    a = e.analyse(qiku.Board(), depth=4)
+    assert a.source == "book" and a.best == qiku.Book(book[0]).pick(qiku.Board(), "best")
+    e.set_book(None)
+    assert e.analyse(qiku.Board(), depth=2).source == "search"
+    e.set_tablebases(tables_dir)
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    a = e.analyse(qiku.Board(fen), depth=4)
+    tb = qiku.Tablebases(tables_dir).probe(fen)
+    assert a.source == "tablebase" and a.best in tb.best_moves
+
+
+def test_engine_stop_from_another_thread():
+    e = qiku.Engine()
+    threading.Timer(0.3, e.stop).start()
+    t = time.perf_counter()
+    a = e.analyse(qiku.Board(), depth=60)
+    assert time.perf_counter() - t < 30 and a.best is not None
+
+
+# --- Renju ---------------------------------------------------------------------------------
+
+
+def test_renju():
+    r = qiku.renju.Board("f8 a1 g8 a3 h9 a5 h10 a7")
+    assert r.forbidden("h8") == "double-three"
+    assert r.forbidden_points() == [("h8", "double-three")]
+    assert r.to_move == "black" and r.stone("f8") == "black" and r.stone("a1") == "white" and r.stone("h8") is None
+    r.play("h8")
+    assert r.moves[-1] == "h8" and r.undo() == "h8"
+    with pytest.raises(ValueError, match="occupied"):
+        r.play("f8")
+    with pytest.raises(ValueError):
+        r.forbidden("z99")
+    j = qiku.renju.judge("h8 a1 i8 a2 j8 a3 k8 a4 l8")
+    assert (j.winner, j.reason, j.ply, j.point) == ("black", "five", 9, "l8")
+    j = qiku.renju.judge("f8 a1 g8 a3 h9 a5 h10 a7 h8 b1")
+    assert (j.winner, j.reason, j.forbidden, j.extra_moves) == ("white", "forbidden", "double-three", 1)
+    assert qiku.renju.judge("h8").reason == "unfinished"
+    assert qiku.renju.Board.from_diagram(str(r)).moves == [] and str(qiku.renju.Board.from_diagram(str(r))) == str(r)
+    assert qiku.renju.Board("h8 h9").best_move(0.2) is not None
+
+
+def test_wxf_and_gbk_files_read_back_to_the_same_moves(tmp_path):
+    game = next(qiku.pgn.read_games(ICCS))
+    board = qiku.Board()
+    wxf, chinese = [], []
+    for m in game.moves:
+        wxf.append(m.wxf(board))
+        chinese.append(m.chinese(board))
+        board.push(m)
+
+    def movetext(tokens):
+        pairs = [tokens[i : i + 2] for i in range(0, len(tokens), 2)]
+        return " ".join(f"{n + 1}. {' '.join(p)}" for n, p in enumerate(pairs))
+
+    (tmp_path / "wxf.pgn").write_text(f'[Format "WXF"]\n[Result "{game.result}"]\n\n{movetext(wxf)} {game.result}\n', encoding="utf-8")
+    # GBK has the traditional piece names and the full-width digits too.
+    (tmp_path / "gbk.pgn").write_bytes(f'[Result "{game.result}"]\n\n{movetext(chinese)} {game.result}\n'.encode("gbk"))
+    for name in ["wxf.pgn", "gbk.pgn"]:
+        (read,) = list(qiku.pgn.read_games(tmp_path / name))
+        assert read.errors == [], read.errors
+        assert read.moves == game.moves and read.result == game.result
+
+
+def test_books_tables_and_engines_are_shared_between_threads(book, tables_dir):
+    from concurrent.futures import ThreadPoolExecutor
+
+    b = qiku.Book(book[0])
+    tb = qiku.Tablebases(tables_dir)
+    engine = qiku.Engine()
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    expected_book = [(e.move, e.games) for e in b.probe(qiku.Board())]
+    expected_tb = tb.probe(fen).dtm
+
+    def work(i):
+        for _ in range(50):
+            assert [(e.move, e.games) for e in b.probe(qiku.Board())] == expected_book
+            assert tb.probe(fen).dtm == expected_tb
+        a = engine.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=5)
+        assert a.mate is not None and a.mate > 0
+        return i
+
+    with ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(work, range(8))) == list(range(8))

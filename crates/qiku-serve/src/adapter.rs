@@ -1,0 +1,551 @@
+//! Every call into the qiku library, in one place: positions and notations, the opening books,
+//! the endgame tables, the engine and the tables' statistics. The rest of the server speaks only
+//! the plain types defined here, so a change in the library's names touches this file alone.
+
+use qiku::book::{Book, Verify};
+use qiku::engine::{time::Limits, Engine, Score};
+use qiku::notation::{chinese, iccs, parse_any, wxf};
+use qiku::tablebase::generate::{changed, load, load_rules};
+use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
+use qiku::{Color, Game, Move, Position};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+pub use qiku::tablebase::Rules as TableRules;
+
+/// The start position's FEN.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// A position, as the server passes it around (the library's type).
+pub type Pos = Position;
+/// A move (the library's type).
+pub type Mv = Move;
+
+/// Reads a FEN, or `startpos`. The error names what is wrong with the FEN.
+pub fn parse_fen(fen: &str) -> Result<Pos, String> {
+    let fen = fen.trim();
+    let fen = if fen.is_empty() || fen.eq_ignore_ascii_case("startpos") { START_FEN } else { fen };
+    Position::from_fen(fen).map_err(|e| format!("bad FEN `{fen}`: {e}"))
+}
+
+/// The FEN of a position.
+pub fn fen_of(pos: &Pos) -> String {
+    pos.fen()
+}
+
+/// `red` or `black`: the side to move.
+pub fn turn_name(pos: &Pos) -> &'static str {
+    if pos.turn() == Color::Red {
+        "red"
+    } else {
+        "black"
+    }
+}
+
+/// Is red to move?
+pub fn red_to_move(pos: &Pos) -> bool {
+    pos.turn() == Color::Red
+}
+
+/// Reads one move in any notation (ICCS, WXF or Chinese) in `pos`.
+pub fn parse_move(pos: &Pos, token: &str) -> Result<Mv, String> {
+    parse_any(pos, token).map(|(m, _)| m).map_err(|e| format!("move `{token}`: {e}"))
+}
+
+/// Reads an ICCS move (`h2e2`) legal in `pos`.
+pub fn parse_iccs(pos: &Pos, token: &str) -> Option<Mv> {
+    iccs::parse(pos, token).ok()
+}
+
+/// Plays a legal move.
+pub fn play(pos: &Pos, m: Mv) -> Pos {
+    pos.play_unchecked(m)
+}
+
+/// The legal moves of a position, in move order.
+pub fn legal_moves(pos: &Pos) -> Vec<Mv> {
+    let mut v: Vec<Mv> = pos.moves().iter().copied().collect();
+    v.sort_by_key(|m| m.to_u16());
+    v
+}
+
+/// Is the side to move in check?
+pub fn in_check(pos: &Pos) -> bool {
+    pos.is_check()
+}
+
+/// A move in the three notations.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveNames {
+    /// ICCS: `h2e2`.
+    pub iccs: String,
+    /// WXF: `C2.5`.
+    pub wxf: String,
+    /// Chinese: `炮二平五`.
+    pub chinese: String,
+}
+
+/// The names of `m`, legal in `pos`.
+pub fn names(pos: &Pos, m: Mv) -> MoveNames {
+    MoveNames { iccs: iccs::format(m), wxf: wxf::format(pos, m), chinese: chinese::format(pos, m) }
+}
+
+/// The ICCS name of a move.
+pub fn iccs_of(m: Mv) -> String {
+    iccs::format(m)
+}
+
+/// Book counts of one move (or a position's total), from the mover's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BookCounts {
+    /// Games the mover won.
+    pub wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games the mover lost.
+    pub losses: u64,
+    /// Games without a result.
+    pub unknown: u64,
+}
+
+impl BookCounts {
+    /// Every game.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses + self.unknown
+    }
+    /// Games with a result.
+    pub fn decided(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+    /// (wins + draws / 2) / decided games, `None` without a decided game (as `qiku-book probe`).
+    pub fn score(&self) -> Option<f64> {
+        let d = self.decided();
+        (d > 0).then(|| (2 * self.wins + self.draws) as f64 / (2 * d) as f64)
+    }
+    fn add(&mut self, o: &BookCounts) {
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.losses += o.losses;
+        self.unknown += o.unknown;
+    }
+}
+
+/// One of the recent games that reached a position (kept by the book when it has them).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RecentGame {
+    /// Red's player.
+    pub red: String,
+    /// Black's player.
+    pub black: String,
+    /// The event.
+    pub event: String,
+    /// The date as the game gives it.
+    pub date: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// The whole game from its start position, in ICCS.
+    pub moves: Vec<String>,
+}
+
+/// Where the explorer's recent games come from. The books do not keep them yet: [`NoRecentGames`]
+/// answers an empty list; a book that keeps them implements this trait.
+pub trait RecentGames: Send + Sync {
+    /// The recent games that reached `pos`, most recent first.
+    fn recent_games(&self, pos: &Pos) -> Result<Vec<RecentGame>, String>;
+}
+
+/// No recent games (books without the section).
+pub struct NoRecentGames;
+
+impl RecentGames for NoRecentGames {
+    fn recent_games(&self, _pos: &Pos) -> Result<Vec<RecentGame>, String> {
+        Ok(Vec::new())
+    }
+}
+
+/// The opened books, probed together (their counts summed per move).
+pub struct Books {
+    books: Vec<(PathBuf, Book)>,
+    recent: Vec<Box<dyn RecentGames>>,
+}
+
+impl Books {
+    /// Opens every book, checking each file's structure (a full check reads the whole file:
+    /// `qiku-book verify` does that).
+    pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
+        let mut books = Vec::new();
+        let mut recent: Vec<Box<dyn RecentGames>> = Vec::new();
+        for p in paths {
+            let book = Book::open_with(p, Verify::Structure).map_err(|e| format!("book {}: {e}", p.display()))?;
+            books.push((p.clone(), book));
+            recent.push(Box::new(NoRecentGames));
+        }
+        Ok(Books { books, recent })
+    }
+
+    /// Adds a source of recent games (a book's, once books keep them; tests use their own).
+    pub fn add_recent_games(&mut self, source: Box<dyn RecentGames>) {
+        self.recent.push(source);
+    }
+
+    /// No book.
+    pub fn none() -> Books {
+        Books { books: Vec::new(), recent: Vec::new() }
+    }
+
+    /// Is there at least one book?
+    pub fn any(&self) -> bool {
+        !self.books.is_empty()
+    }
+
+    /// The books' file names.
+    pub fn names(&self) -> Vec<String> {
+        self.books
+            .iter()
+            .map(|(p, _)| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+            .collect()
+    }
+
+    /// The book moves of `pos` with their counts summed over the books, most played first (ties
+    /// in move order): with one book, the list `qiku-book probe` prints.
+    pub fn probe(&self, pos: &Pos) -> Result<Vec<(Mv, BookCounts)>, String> {
+        let mut out: Vec<(Mv, BookCounts)> = Vec::new();
+        for (path, book) in &self.books {
+            for bm in book.try_probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
+                let c = BookCounts {
+                    wins: bm.counts.wins.into(),
+                    draws: bm.counts.draws.into(),
+                    losses: bm.counts.losses.into(),
+                    unknown: bm.counts.unknown.into(),
+                };
+                match out.iter_mut().find(|(m, _)| *m == bm.mv) {
+                    Some((_, total)) => total.add(&c),
+                    None => out.push((bm.mv, c)),
+                }
+            }
+        }
+        out.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.to_u16().cmp(&b.0.to_u16())));
+        Ok(out)
+    }
+
+    /// The recent games that reached `pos`, from every book, most recent first (by date).
+    pub fn recent_games(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
+        let mut all = Vec::new();
+        for r in &self.recent {
+            all.extend(r.recent_games(pos)?);
+        }
+        all.sort_by(|a, b| b.date.cmp(&a.date));
+        all.truncate(limit);
+        Ok(all)
+    }
+}
+
+/// A table value as the server reports it, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TableValue {
+    /// `win`, `draw` or `loss`.
+    pub wdl: &'static str,
+    /// Distance in plies, signed: positive when the side to move wins, negative when it loses, 0
+    /// for a draw or a position without a legal move (as `qiku-tb probe --json`). For a value only
+    /// the Asian rules decide (`by_rule`), a rank of the winning line rather than plies to mate.
+    pub dtm: i32,
+    /// Decided only by the Asian rules (a draw without them).
+    pub by_rule: bool,
+}
+
+impl TableValue {
+    fn new(v: TbValue, plain: TbValue) -> TableValue {
+        TableValue { wdl: v.wdl.name(), dtm: v.dtm.0, by_rule: v != plain }
+    }
+    /// Plies to the end, unsigned.
+    pub fn plies(&self) -> u32 {
+        self.dtm.unsigned_abs()
+    }
+    /// Is it a win for the side to move?
+    pub fn is_win(&self) -> bool {
+        self.wdl == "win"
+    }
+    /// Is it a loss for the side to move?
+    pub fn is_loss(&self) -> bool {
+        self.wdl == "loss"
+    }
+}
+
+/// A position's table answer: its value and every move's (for the mover), best first.
+#[derive(Clone, Debug)]
+pub struct TableAnswer {
+    /// The position's value.
+    pub value: TableValue,
+    /// Every legal move with its value for the side that plays it, best first (the order of
+    /// `qiku-tb probe`).
+    pub moves: Vec<(Mv, TableValue)>,
+    /// The moves of the table's winning line (`qiku-tb probe`'s `best`), in move order.
+    pub best: Vec<Mv>,
+}
+
+/// A summary of one table file, read from its header.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableSummary {
+    /// The material (`KRvK`).
+    pub material: String,
+    /// Pieces on the board.
+    pub pieces: usize,
+    /// Legal positions with red to move (mirror images counted).
+    pub red: SideCounts,
+    /// Legal positions with black to move.
+    pub black: SideCounts,
+    /// Has a `.qtr` companion (the Asian rules' values).
+    pub has_rules: bool,
+    /// Size of the `.qtb` file in bytes.
+    pub file_bytes: u64,
+}
+
+/// Position counts of one side to move.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct SideCounts {
+    /// Legal positions.
+    pub legal: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// Longest distance to mate, plies.
+    pub max_dtm: u64,
+}
+
+impl From<qiku::tablebase::Counts> for SideCounts {
+    fn from(c: qiku::tablebase::Counts) -> SideCounts {
+        SideCounts { legal: c.legal, wins: c.wins, draws: c.draws, losses: c.losses, max_dtm: c.max_dtm }
+    }
+}
+
+/// A table's full statistics: counts under both rules, the DTM histogram and the longest mate.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableStats {
+    /// The material.
+    pub material: String,
+    /// Counts without repetition rules (red to move, black to move).
+    pub plain: [SideCounts; 2],
+    /// Counts under the Asian rules, when the companion file is present.
+    pub asian: Option<[SideCounts; 2]>,
+    /// Positions whose value only the Asian rules decide, per side to move.
+    pub decided_by_rule: Option<[u64; 2]>,
+    /// `histogram[side][d]`: positions at distance `d` plies (d = 0: no legal move), side 0 red.
+    pub histogram: [Vec<u64>; 2],
+    /// The longest mate: its FEN (the side to move wins) and length in plies.
+    pub longest: Option<(String, u64)>,
+}
+
+/// The largest distance a table stores (larger codes are reserved).
+const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
+
+/// The opened tables.
+pub struct Tables {
+    tb: Option<Tablebases>,
+    dir: Option<PathBuf>,
+}
+
+impl Tables {
+    /// Opens a directory of tables (`None`: no tables). Files that cannot be used are returned
+    /// as warnings.
+    pub fn open(dir: Option<&Path>) -> Result<(Tables, Vec<String>), String> {
+        let Some(dir) = dir else { return Ok((Tables { tb: None, dir: None }, Vec::new())) };
+        let tb = Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?;
+        let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
+        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()) }, warnings))
+    }
+
+    /// Are tables open?
+    pub fn any(&self) -> bool {
+        self.tb.is_some()
+    }
+
+    /// The table answer for `pos` under `rules`: `Ok(None)` when no table covers it (or one of
+    /// its successors). The values are `qiku-tb probe --rules RULES --json`'s.
+    pub fn answer(&self, pos: &Pos, rules: Rules) -> Result<Option<TableAnswer>, String> {
+        let Some(tb) = &self.tb else { return Ok(None) };
+        let e = |e: qiku::tablebase::TbError| e.to_string();
+        let Some(value) = tb.probe_with(pos, rules).map_err(e)? else { return Ok(None) };
+        let Some(plain) = tb.probe(pos).map_err(e)? else { return Ok(None) };
+        let Some(moves) = tb.move_values_with(pos, rules).map_err(e)? else { return Ok(None) };
+        let plain_moves = if rules == Rules::Plain {
+            moves.clone()
+        } else {
+            let Some(p) = tb.move_values(pos).map_err(e)? else { return Ok(None) };
+            p
+        };
+        let Some(best) = tb.best_moves_with(pos, rules).map_err(e)? else { return Ok(None) };
+        let moves = moves
+            .iter()
+            .map(|&(m, v)| {
+                let p = plain_moves.iter().find(|(pm, _)| *pm == m).map_or(v, |&(_, pv)| pv);
+                (m, TableValue::new(v, p))
+            })
+            .collect();
+        Ok(Some(TableAnswer { value: TableValue::new(value, plain), moves, best }))
+    }
+
+    /// Summaries of every usable table, by material name.
+    pub fn summaries(&self) -> Vec<TableSummary> {
+        let Some(tb) = &self.tb else { return Vec::new() };
+        let mut out: Vec<TableSummary> = tb
+            .usable_tables()
+            .into_iter()
+            .filter_map(|t| {
+                let file = tb.table(t.material).ok()??;
+                Some(TableSummary {
+                    material: t.material.to_string(),
+                    pieces: t.material.piece_count(),
+                    red: file.header().counts[0].into(),
+                    black: file.header().counts[1].into(),
+                    has_rules: tb.has_rules(t.material),
+                    file_bytes: file.file_len(),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.pieces.cmp(&b.pieces).then(a.material.cmp(&b.material)));
+        out
+    }
+
+    /// The full statistics of one table (reads and walks the whole table: callers cache it).
+    /// `max_entries` bounds the work; a bigger table is refused.
+    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, String> {
+        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else { return Err("no tables are open".into()) };
+        let m: Material = name.parse().map_err(|e| format!("material `{name}`: {e}"))?;
+        let (canonical, _) = m.canonical();
+        let file =
+            tb.table(canonical).map_err(|e| e.to_string())?.ok_or_else(|| format!("no table for {canonical} here"))?;
+        let entries = file.entries();
+        if entries > max_entries {
+            return Err(format!(
+                "{canonical} has {entries} entries, more than this server walks ({max_entries}); use `qiku-tb stats {canonical}`"
+            ));
+        }
+        let table = load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+        let plain = table.counts();
+        let (asian, changed) = if tb.has_rules(canonical) {
+            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
+            let c = rt.counts();
+            (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
+        } else {
+            (None, None)
+        };
+        let per = table.entries() / 2;
+        let mut histogram: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+        let mut longest: Option<(u64, u64, usize)> = None; // (dtm, idx, side)
+        for (side, hist) in histogram.iter_mut().enumerate() {
+            let values = &table.codes()[side * per as usize..(side + 1) * per as usize];
+            for (i, &code) in values.iter().enumerate() {
+                // Stored codes: 0 a draw, 1 an illegal placement, 2 + d decided at distance d
+                // (odd: the side to move wins); above the largest distance, reserved.
+                let Some(d) = qiku::tablebase::format::dtm_of(code).filter(|&d| d <= MAX_DTM) else { continue };
+                let d = usize::from(d);
+                let win = d % 2 == 1;
+                let w = table.positions_of(side as u64 * per + i as u64);
+                if hist.len() <= d {
+                    hist.resize(d + 1, 0);
+                }
+                hist[d] += w;
+                if win && longest.is_none_or(|(ld, _, _)| d as u64 > ld) {
+                    longest = Some((d as u64, i as u64, side));
+                }
+            }
+        }
+        let longest = longest.and_then(|(d, idx, side)| {
+            let setup = table.setup(side as u64 * per + idx)?;
+            Position::from_setup(&setup).ok().map(|p| (p.fen(), d))
+        });
+        Ok(TableStats {
+            material: canonical.to_string(),
+            plain: [plain[0].into(), plain[1].into()],
+            asian,
+            decided_by_rule: changed,
+            histogram,
+            longest,
+        })
+    }
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Centipawns for the side to move, or `None` with a mate.
+    pub cp: Option<i32>,
+    /// Mate in this many moves (negative: the side to move is mated).
+    pub mate: Option<i32>,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Mv>,
+}
+
+/// Searches `pos` with a fresh engine of `hash_mib` MiB, bounded by `movetime_ms` or `depth`
+/// (blocking: run it off the async threads).
+pub fn analyze(pos: &Pos, movetime_ms: Option<u64>, depth: Option<u32>, hash_mib: usize) -> Analysis {
+    let mut engine = Engine::new(hash_mib);
+    let game = Game::new(pos.clone());
+    let limits = match (depth, movetime_ms) {
+        (Some(d), _) => {
+            let mut l = Limits::depth(d);
+            // A depth is still bounded in time.
+            l.movetime = Some(std::time::Duration::from_millis(movetime_ms.unwrap_or(10_000)));
+            l
+        }
+        (None, ms) => Limits::movetime(ms.unwrap_or(1000)),
+    };
+    let (result, _) = engine.think(&game, &limits, &mut |_| {});
+    let (cp, mate) = match result.score {
+        Score::Cp(c) => (Some(c), None),
+        Score::Mate(n) => (None, Some(n)),
+    };
+    Analysis { cp, mate, depth: result.depth, nodes: result.nodes, pv: result.pv }
+}
+
+/// The verdict of the repetition rules on the last move of a game (`queryrule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleVerdict {
+    /// No repetition, or one the rules let stand.
+    None,
+    /// The repetition is a draw.
+    Draw,
+    /// The mover perpetually checks or chases: the move is forbidden.
+    Ban,
+}
+
+/// Plays `moves` (ICCS) from `start`; `None` if one is illegal. Then, for every legal move of
+/// the final position, the rules' verdict once the resulting position has occurred `reptimes`
+/// times before.
+pub fn rule_check(start: &Pos, moves: &[&str], reptimes: usize) -> Option<(Pos, Vec<(Mv, RuleVerdict)>)> {
+    let mut game = Game::new(start.clone());
+    for t in moves {
+        let m = iccs::parse(game.position(), t).ok()?;
+        game.play(m).ok()?;
+    }
+    let end = game.position().clone();
+    let mover = end.turn();
+    let mut out = Vec::new();
+    for m in legal_moves(&end) {
+        game.play_unchecked(m);
+        let verdict = if game.repetitions() >= reptimes {
+            match game.repetition_verdict() {
+                Some(qiku::core::game::RepetitionVerdict::PerpetualCheck { loser })
+                | Some(qiku::core::game::RepetitionVerdict::PerpetualChase { loser })
+                    if loser == mover =>
+                {
+                    RuleVerdict::Ban
+                }
+                Some(qiku::core::game::RepetitionVerdict::Draw) => RuleVerdict::Draw,
+                _ => RuleVerdict::None,
+            }
+        } else {
+            RuleVerdict::None
+        };
+        game.undo();
+        out.push((m, verdict));
+    }
+    Some((end, out))
+}

@@ -1,0 +1,414 @@
+//! The JSON API: `/api/explore`, `/api/tablebase`, `/api/analyze`, `/api/tables`,
+//! `/api/tables/{material}` and `/api/info` (documented in docs/SERVE.md), and the ChessDB
+//! endpoint's handler.
+
+use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, RecentGame, TableRules, TableValue};
+use crate::{chessdb, AppState};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Longest FEN accepted (a real one is under 100 bytes).
+pub const MAX_FEN: usize = 200;
+/// Most moves accepted in a `moves` parameter.
+pub const MAX_MOVES: usize = 600;
+/// Recent games listed per position.
+const RECENT_GAMES: usize = 8;
+
+/// An API error: a status and a message, sent as `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+fn internal(msg: impl Into<String>) -> ApiError {
+    let msg = msg.into();
+    eprintln!("qiku serve: {msg}");
+    ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg)
+}
+
+/// Decodes a query string into its parameters. An invalid percent-encoding of UTF-8 or a
+/// repeated parameter is a 400 naming it.
+pub fn params(raw: Option<&str>) -> Result<HashMap<String, String>, ApiError> {
+    let mut out = HashMap::new();
+    let Some(raw) = raw else { return Ok(out) };
+    for pair in raw.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let k = decode(k).ok_or_else(|| bad("a parameter name is not valid percent-encoded UTF-8"))?;
+        let v = decode(v).ok_or_else(|| bad(format!("parameter `{k}` is not valid percent-encoded UTF-8")))?;
+        if out.insert(k.clone(), v).is_some() {
+            return Err(bad(format!("parameter `{k}` is given twice")));
+        }
+    }
+    Ok(out)
+}
+
+/// Percent-decoding with `+` as a space; `None` for a bad escape or invalid UTF-8.
+fn decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The position named by `fen` (default: the start position) and `moves` (any notation,
+/// separated by spaces or commas), with the moves' names. Errors name the bad part.
+pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>), ApiError> {
+    let fen = p.get("fen").map(String::as_str).unwrap_or("");
+    if fen.len() > MAX_FEN {
+        return Err(bad(format!("fen is {} bytes long; a FEN has at most {MAX_FEN}", fen.len())));
+    }
+    let mut pos = adapter::parse_fen(fen).map_err(bad)?;
+    let mut played = Vec::new();
+    if let Some(moves) = p.get("moves") {
+        let tokens: Vec<&str> = moves.split([' ', ',']).filter(|t| !t.is_empty()).collect();
+        if tokens.len() > MAX_MOVES {
+            return Err(bad(format!("{} moves; at most {MAX_MOVES}", tokens.len())));
+        }
+        for (i, t) in tokens.iter().enumerate() {
+            let m = adapter::parse_move(&pos, t).map_err(|e| bad(format!("moves[{i}]: {e}")))?;
+            played.push(adapter::names(&pos, m));
+            pos = adapter::play(&pos, m);
+        }
+    }
+    Ok((pos, played))
+}
+
+fn rules_of(p: &HashMap<String, String>, default: TableRules) -> Result<TableRules, ApiError> {
+    match p.get("rules") {
+        None => Ok(default),
+        Some(r) => r.parse().map_err(bad),
+    }
+}
+
+/// Red's, draws' and black's share of a move's (or position's) games.
+#[derive(Serialize, Clone, Copy, Default)]
+struct Tally {
+    red: u64,
+    draws: u64,
+    black: u64,
+    unknown: u64,
+    games: u64,
+}
+
+fn tally(c: &BookCounts, red_moves: bool) -> Tally {
+    let (red, black) = if red_moves { (c.wins, c.losses) } else { (c.losses, c.wins) };
+    Tally { red, draws: c.draws, black, unknown: c.unknown, games: c.games() }
+}
+
+#[derive(Serialize)]
+struct ExploreMove {
+    #[serde(flatten)]
+    names: MoveNames,
+    #[serde(flatten)]
+    tally: Tally,
+    /// The mover's score (wins + draws/2) / decided games, as `qiku-book probe`.
+    score: Option<f64>,
+    /// The position after the move.
+    fen: String,
+    /// The table value for the mover (as `qiku-tb probe --json`'s moves).
+    tablebase: Option<TableValue>,
+    /// In the table's winning line.
+    best: bool,
+}
+
+#[derive(Serialize)]
+struct Explore {
+    fen: String,
+    turn: &'static str,
+    status: &'static str,
+    played: Vec<MoveNames>,
+    rules: &'static str,
+    book: Option<Tally>,
+    tablebase: Option<TableValue>,
+    moves: Vec<ExploreMove>,
+    /// Every legal move (ICCS), for the board.
+    legal: Vec<String>,
+    recent_games: Vec<RecentGame>,
+}
+
+fn status_of(pos: &Pos) -> &'static str {
+    if !adapter::legal_moves(pos).is_empty() {
+        "ok"
+    } else if adapter::in_check(pos) {
+        "checkmate"
+    } else {
+        "stalemate"
+    }
+}
+
+/// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
+pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let p = params(q.as_deref())?;
+    let (pos, played) = position_of(&p)?;
+    let rules = rules_of(&p, st.rules)?;
+    let red = adapter::red_to_move(&pos);
+    let book = st.books.probe(&pos).map_err(internal)?;
+    let table = st.tables.answer(&pos, rules).map_err(internal)?;
+    let mut total = Tally::default();
+    let mut moves: Vec<ExploreMove> = Vec::new();
+    let table_of = |m: Mv| table.as_ref().and_then(|t| t.moves.iter().find(|(tm, _)| *tm == m).map(|(_, v)| *v));
+    let best_of = |m: Mv| table.as_ref().is_some_and(|t| t.best.contains(&m));
+    for (m, c) in &book {
+        let t = tally(c, red);
+        total.red += t.red;
+        total.draws += t.draws;
+        total.black += t.black;
+        total.unknown += t.unknown;
+        total.games += t.games;
+        moves.push(ExploreMove {
+            names: adapter::names(&pos, *m),
+            tally: t,
+            score: c.score(),
+            fen: adapter::fen_of(&adapter::play(&pos, *m)),
+            tablebase: table_of(*m),
+            best: best_of(*m),
+        });
+    }
+    if let Some(t) = &table {
+        for (m, v) in &t.moves {
+            if book.iter().any(|(bm, _)| bm == m) {
+                continue;
+            }
+            moves.push(ExploreMove {
+                names: adapter::names(&pos, *m),
+                tally: Tally::default(),
+                score: None,
+                fen: adapter::fen_of(&adapter::play(&pos, *m)),
+                tablebase: Some(*v),
+                best: t.best.contains(m),
+            });
+        }
+    }
+    let recent_games = st.books.recent_games(&pos, RECENT_GAMES).map_err(internal)?;
+    let out = Explore {
+        fen: adapter::fen_of(&pos),
+        turn: adapter::turn_name(&pos),
+        status: status_of(&pos),
+        played,
+        rules: rules.name(),
+        book: st.books.any().then_some(total),
+        tablebase: table.as_ref().map(|t| t.value),
+        moves,
+        legal: adapter::legal_moves(&pos).into_iter().map(adapter::iccs_of).collect(),
+        recent_games,
+    };
+    Ok(Json(out).into_response())
+}
+
+#[derive(Serialize)]
+struct TbMove {
+    #[serde(flatten)]
+    names: MoveNames,
+    #[serde(flatten)]
+    value: TableValue,
+    best: bool,
+    fen: String,
+}
+
+#[derive(Serialize)]
+struct TbReply {
+    fen: String,
+    turn: &'static str,
+    rules: &'static str,
+    #[serde(flatten)]
+    value: TableValue,
+    best: Vec<String>,
+    moves: Vec<TbMove>,
+}
+
+/// `GET /api/tablebase?fen=&moves=&rules=asian|plain`: the position's value and every move's,
+/// best first (404 when no table covers the position).
+pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let p = params(q.as_deref())?;
+    let (pos, _) = position_of(&p)?;
+    let rules = rules_of(&p, st.rules)?;
+    if !st.tables.any() {
+        return Err(ApiError(StatusCode::NOT_FOUND, "this server has no tables (start it with --tb DIR)".into()));
+    }
+    let t = st.tables.answer(&pos, rules).map_err(internal)?.ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no table here covers {} (or one of its successors)", adapter::fen_of(&pos)),
+        )
+    })?;
+    let out = TbReply {
+        fen: adapter::fen_of(&pos),
+        turn: adapter::turn_name(&pos),
+        rules: rules.name(),
+        value: t.value,
+        best: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
+        moves: t
+            .moves
+            .iter()
+            .map(|(m, v)| TbMove {
+                names: adapter::names(&pos, *m),
+                value: *v,
+                best: t.best.contains(m),
+                fen: adapter::fen_of(&adapter::play(&pos, *m)),
+            })
+            .collect(),
+    };
+    Ok(Json(out).into_response())
+}
+
+#[derive(Serialize)]
+struct AnalyzeReply {
+    fen: String,
+    cp: Option<i32>,
+    mate: Option<i32>,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<MoveNames>,
+}
+
+/// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N`: one bounded engine search.
+pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let p = params(q.as_deref())?;
+    let (pos, _) = position_of(&p)?;
+    if !st.engine {
+        return Err(ApiError(StatusCode::NOT_FOUND, "the engine is off (start the server with --engine)".into()));
+    }
+    let num = |k: &str, max: u64| -> Result<Option<u64>, ApiError> {
+        match p.get(k) {
+            None => Ok(None),
+            Some(v) => match v.trim().parse::<u64>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(bad(format!("{k} must be a whole number from 1 to {max}"))),
+            },
+        }
+    };
+    let movetime = num("movetime", st.limits.max_movetime_ms)?;
+    let depth = num("depth", 30)?.map(|d| d as u32);
+    let movetime = movetime.or(Some(st.limits.max_movetime_ms.min(1000)));
+    let Ok(permit) = st.searches.clone().try_acquire_owned() else {
+        let mut r =
+            ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy with other searches; retry shortly".into())
+                .into_response();
+        r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return Ok(r);
+    };
+    let hash = st.limits.hash_mib;
+    let p2 = pos.clone();
+    let a = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        adapter::analyze(&p2, movetime, depth, hash)
+    })
+    .await
+    .map_err(|e| internal(format!("search failed: {e}")))?;
+    let mut pv = Vec::new();
+    let mut cur = pos.clone();
+    for m in &a.pv {
+        pv.push(adapter::names(&cur, *m));
+        cur = adapter::play(&cur, *m);
+    }
+    Ok(Json(AnalyzeReply { fen: adapter::fen_of(&pos), cp: a.cp, mate: a.mate, depth: a.depth, nodes: a.nodes, pv })
+        .into_response())
+}
+
+#[derive(Serialize)]
+struct Info {
+    books: Vec<String>,
+    tables: usize,
+    engine: bool,
+    rules: &'static str,
+    version: &'static str,
+}
+
+/// `GET /api/info`: what the server holds.
+pub async fn info(State(st): State<Arc<AppState>>) -> Response {
+    Json(Info {
+        books: st.books.names(),
+        tables: st.tables.summaries().len(),
+        engine: st.engine,
+        rules: st.rules.name(),
+        version: env!("CARGO_PKG_VERSION"),
+    })
+    .into_response()
+}
+
+/// `GET /api/tables`: every table with its header's counts.
+pub async fn tables(State(st): State<Arc<AppState>>) -> Response {
+    Json(serde_json::json!({ "tables": st.tables.summaries() })).into_response()
+}
+
+/// `GET /api/tables/{material}`: a table's statistics under both rules, its DTM histogram and
+/// its longest mate (computed once, then cached).
+pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    if name.len() > 20 || !name.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(bad("a material is letters only, like KRvKN"));
+    }
+    if let Some(s) = st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).get(&name) {
+        return Ok(Json(s.clone()).into_response());
+    }
+    let Ok(permit) = st.searches.clone().try_acquire_owned() else {
+        return Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, "busy; retry shortly".into()));
+    };
+    let st2 = st.clone();
+    let n2 = name.clone();
+    let stats = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        st2.tables.stats(&n2, st2.limits.max_stats_entries)
+    })
+    .await
+    .map_err(|e| internal(format!("statistics failed: {e}")))?
+    .map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+    let v = serde_json::to_value(&stats).map_err(|e| internal(e.to_string()))?;
+    st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name, v.clone());
+    Ok(Json(v).into_response())
+}
+
+/// `GET /chessdb.php?...`: the ChessDB-compatible endpoint.
+pub async fn chessdb(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let p = params(q.as_deref())?;
+    if p.get("board").is_some_and(|b| b.len() > MAX_FEN) {
+        return Err(bad(format!("board is longer than {MAX_FEN} bytes")));
+    }
+    let json = p.get("json").is_some_and(|j| chessdb::is_true(j));
+    let reply = match chessdb::answer(&st, &p) {
+        Ok(r) => r,
+        Err(q) => {
+            let Ok(permit) = st.searches.clone().try_acquire_owned() else {
+                return Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy; retry shortly".into()));
+            };
+            let st2 = st.clone();
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                chessdb::engine_reply(&st2, &q.pos, &q.action, &q.ban)
+            })
+            .await
+            .map_err(|e| internal(format!("search failed: {e}")))?
+        }
+    };
+    let ctype = if json { "application/json" } else { "text/plain; charset=utf-8" };
+    Ok(([(header::CONTENT_TYPE, ctype)], reply.render(json)).into_response())
+}

@@ -1,0 +1,48 @@
+//! The page's files, compiled into the binary: nothing is read from disk, so no path a client
+//! sends can reach a file; an unknown name is a 404.
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// (name, content type, bytes) of every asset under `/assets/`.
+const ASSETS: &[(&str, &str, &[u8])] = &[
+    ("app.js", "text/javascript; charset=utf-8", include_bytes!("../assets/app.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_bytes!("../assets/board.js")),
+    ("glyphs.js", "text/javascript; charset=utf-8", include_bytes!("../assets/glyphs.js")),
+    ("tables.js", "text/javascript; charset=utf-8", include_bytes!("../assets/tables.js")),
+    ("style.css", "text/css; charset=utf-8", include_bytes!("../assets/style.css")),
+    ("LICENSE-glyphs.txt", "text/plain; charset=utf-8", include_bytes!("../assets/LICENSE-glyphs.txt")),
+];
+
+const INDEX: &str = include_str!("../assets/index.html");
+const TABLES: &str = include_str!("../assets/tables.html");
+
+fn html(body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body).into_response()
+}
+
+/// `GET /`: the explorer page.
+pub async fn index() -> Response {
+    html(INDEX)
+}
+
+/// `GET /tables`: the tables page.
+pub async fn tables_page() -> Response {
+    html(TABLES)
+}
+
+/// `GET /assets/{name}`.
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, ctype, bytes)) => {
+            ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *bytes).into_response()
+        }
+        None => not_found().await,
+    }
+}
+
+/// Anything else: 404.
+pub async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}

@@ -1,0 +1,497 @@
+//! The ChessDB-compatible endpoint, `GET /chessdb.php?action=...&board=FEN`: the request
+//! parameters and reply formats of the ChessDB cloud book (chessdb.cn), answered from the local
+//! tables first, then the books, then (when enabled) the engine. See docs/SERVE.md for the
+//! formats and the mapping of book counts and table values to ChessDB's scores.
+
+use crate::adapter::{self, Analysis, BookCounts, Mv, Pos, RuleVerdict, TableAnswer, TableValue};
+use crate::AppState;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// ChessDB's mate score: a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30000;
+/// The score base of a value only the Asian rules decide: `RULE_WIN - rank`.
+pub const RULE_WIN: i32 = 20000;
+/// The scale of ChessDB's win rate: `winrate = 100 / (1 + exp(-score / SCALE))`.
+pub const SCALE: f64 = 330.0;
+/// Longest principal variation followed through a book or the tables.
+const MAX_PV: usize = 60;
+
+/// One move of a `queryall` reply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CdbMove {
+    /// The move (ICCS).
+    pub uci: String,
+    /// ChessDB score for the mover.
+    pub score: i32,
+    /// 2 best, 1 good, 0 other.
+    pub rank: u8,
+    /// `! (..)`, `* (..)` or `? (..)`.
+    pub note: String,
+    /// The win rate in percent, two decimals (not for table values).
+    pub winrate: Option<String>,
+}
+
+/// What a request is answered with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// No output at all (no board).
+    Empty,
+    /// An empty reply: the NUL alone, or `{}` (an unknown action, or `queryrule` without
+    /// `movelist`), as ChessDB.
+    Blank,
+    /// A status word alone: `unknown`, `checkmate`, `stalemate`, `nobestmove`, `invalid board`,
+    /// `invalid movelist`.
+    Status(&'static str),
+    /// `queryall`.
+    Moves(Vec<CdbMove>),
+    /// `querybest` / `query`: `move:X` (book, engine) or `egtb:X` (tables).
+    Best {
+        /// `move` or `egtb`.
+        kind: &'static str,
+        /// The move.
+        uci: String,
+    },
+    /// `querypv`.
+    Pv {
+        /// Score of the first move.
+        score: i32,
+        /// Depth: plies to mate from the tables, else the line's length.
+        depth: u32,
+        /// The line.
+        pv: Vec<String>,
+    },
+    /// `queryscore`.
+    Eval(i32),
+    /// `queryrule`: every legal move with `none`, `draw` or `ban`.
+    Rules(Vec<(String, &'static str)>),
+}
+
+#[derive(Serialize)]
+struct JsonMove<'a> {
+    uci: &'a str,
+    score: i32,
+    rank: u8,
+    note: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winrate: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonRule<'a> {
+    uci: &'a str,
+    rule: &'a str,
+}
+
+impl Reply {
+    /// The reply body: plain text followed by a NUL byte, or a JSON object (`json=1`).
+    pub fn render(&self, json: bool) -> String {
+        if json {
+            return self.render_json();
+        }
+        let body = match self {
+            Reply::Empty => return String::new(),
+            Reply::Blank => String::new(),
+            Reply::Status(s) => s.to_string(),
+            Reply::Moves(moves) => moves
+                .iter()
+                .map(|m| {
+                    let mut s = format!("move:{},score:{},rank:{},note:{}", m.uci, m.score, m.rank, m.note);
+                    if let Some(w) = &m.winrate {
+                        s.push_str(",winrate:");
+                        s.push_str(w);
+                    }
+                    s
+                })
+                .collect::<Vec<_>>()
+                .join("|"),
+            Reply::Best { kind, uci } => format!("{kind}:{uci}"),
+            Reply::Pv { score, depth, pv } => format!("score:{score},depth:{depth},pv:{}", pv.join("|")),
+            Reply::Eval(e) => format!("eval:{e}"),
+            Reply::Rules(list) => list.iter().map(|(m, r)| format!("move:{m},rule:{r}")).collect::<Vec<_>>().join("|"),
+        };
+        format!("{body}\0")
+    }
+
+    fn render_json(&self) -> String {
+        let ok = |rest: String| format!("{{\"status\":\"ok\",{rest}}}");
+        match self {
+            Reply::Empty => String::new(),
+            Reply::Blank => "{}".into(),
+            Reply::Status(s) => format!("{{\"status\":{}}}", enc(s)),
+            Reply::Moves(moves) => {
+                let list: Vec<JsonMove> = moves
+                    .iter()
+                    .map(|m| JsonMove {
+                        uci: &m.uci,
+                        score: m.score,
+                        rank: m.rank,
+                        note: &m.note,
+                        winrate: m.winrate.as_deref(),
+                    })
+                    .collect();
+                ok(format!("\"moves\":{}", enc(&list)))
+            }
+            Reply::Best { kind, uci } => ok(format!("{}:{}", enc(kind), enc(uci))),
+            Reply::Pv { score, depth, pv } => ok(format!("\"score\":{score},\"depth\":{depth},\"pv\":{}", enc(pv))),
+            Reply::Eval(e) => ok(format!("\"eval\":{e}")),
+            Reply::Rules(list) => {
+                let list: Vec<JsonRule> = list.iter().map(|(m, r)| JsonRule { uci: m, rule: r }).collect();
+                ok(format!("\"moves\":{}", enc(&list)))
+            }
+        }
+    }
+}
+
+/// JSON encoding of a piece of a reply (serializing plain values cannot fail).
+fn enc<T: Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}
+
+/// PHP's `FILTER_VALIDATE_BOOLEAN`, which ChessDB applies to `json`, `showall`...
+pub fn is_true(v: &str) -> bool {
+    matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "on" | "yes")
+}
+
+/// The banned moves of a `ban` parameter: `move:h2e2|move:b0c2` (a leading `move:` on each entry
+/// is optional).
+pub fn parse_ban(ban: &str) -> Vec<String> {
+    ban.split('|')
+        .map(|e| {
+            let mut e = e.trim();
+            while let Some(rest) = e.strip_prefix("move:") {
+                e = rest;
+            }
+            e.to_string()
+        })
+        .filter(|e| !e.is_empty())
+        .collect()
+}
+
+/// Reads ChessDB's board parameter: a FEN whose move counters (and even side to move, `w` by
+/// default) may be missing; `b` or `r` may name the side.
+pub fn parse_board(board: &str) -> Option<Pos> {
+    let mut fields: Vec<&str> = board.split_whitespace().collect();
+    if fields.is_empty() {
+        return None;
+    }
+    if fields.len() == 1 {
+        fields.push("w");
+    }
+    let side = match fields[1] {
+        "w" | "r" | "W" | "R" => "w",
+        "b" | "B" => "b",
+        _ => return None,
+    };
+    let fen = format!("{} {side} - - 0 1", fields[0]);
+    adapter::parse_fen(&fen).ok()
+}
+
+/// The ChessDB score of a table value for the mover.
+pub fn table_score(v: &TableValue) -> i32 {
+    let base = if v.by_rule { RULE_WIN } else { MATE };
+    let plies = v.plies().min(9999) as i32;
+    if v.is_win() {
+        base - plies
+    } else if v.is_loss() {
+        -(base - plies)
+    } else {
+        0
+    }
+}
+
+/// The ChessDB score of a move's book counts: `round(SCALE * ln(p / (1 - p)))` with
+/// `p = (wins + draws/2 + 1) / (decided + 2)`, the mover's score with one won and one lost game
+/// added, so that a move from few games stays near 0 and the win rate ChessDB derives from the
+/// score, `100 / (1 + exp(-score / SCALE))`, is that smoothed score in percent.
+pub fn book_score(c: &BookCounts) -> i32 {
+    let p = (2 * c.wins + c.draws + 2) as f64 / (2 * c.decided() + 4) as f64;
+    (SCALE * (p / (1.0 - p)).ln()).round() as i32
+}
+
+/// ChessDB's win rate of a score, as it prints it (two decimals).
+pub fn winrate(score: i32) -> String {
+    format!("{:.2}", 100.0 / (1.0 + (-(score as f64) / SCALE).exp()))
+}
+
+fn symbol(rank: u8) -> char {
+    match rank {
+        2 => '!',
+        1 => '*',
+        _ => '?',
+    }
+}
+
+/// The table answer as ChessDB moves: the winning line's moves first (rank 2), then the others
+/// of the same result (rank 1), then the rest (rank 0), each group best first.
+pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
+    let top = t.moves.iter().find(|(m, _)| t.best.contains(m)).map(|(_, v)| v.wdl);
+    let mut out: Vec<CdbMove> = Vec::new();
+    let mut rest: Vec<CdbMove> = Vec::new();
+    for (m, v) in &t.moves {
+        let uci = adapter::iccs_of(*m);
+        if ban.contains(&uci) {
+            continue;
+        }
+        let best = t.best.contains(m);
+        let rank = if best {
+            2
+        } else if Some(v.wdl) == top {
+            1
+        } else {
+            0
+        };
+        let letter = if v.is_win() {
+            'W'
+        } else if v.is_loss() {
+            'L'
+        } else {
+            'D'
+        };
+        let note = format!("{} ({letter}-M-{:04})", symbol(rank), v.plies().min(9999));
+        let mv = CdbMove { uci, score: table_score(v), rank, note, winrate: None };
+        if best {
+            out.push(mv);
+        } else {
+            rest.push(mv);
+        }
+    }
+    rest.sort_by_key(|m| std::cmp::Reverse(m.rank));
+    out.extend(rest);
+    out
+}
+
+/// The book moves as ChessDB moves, best score first (ties: more games, then move order); rank 2
+/// within 20 points of the best, rank 1 within 100, else 0. The note holds the games played and
+/// the mover's score in percent: `! (1234-56)`.
+pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
+    let mut scored: Vec<(i32, u64, u16, String, &BookCounts)> = list
+        .iter()
+        .map(|(m, c)| (book_score(c), c.games(), m.to_u16(), adapter::iccs_of(*m), c))
+        .filter(|(_, _, _, uci, _)| !ban.contains(uci))
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let best = scored.first().map_or(0, |s| s.0);
+    scored
+        .into_iter()
+        .map(|(score, games, _, uci, c)| {
+            let rank = if score >= best - 20 {
+                2
+            } else if score >= best - 100 {
+                1
+            } else {
+                0
+            };
+            let pct = c.score().map_or(50, |s| (100.0 * s).round() as u64);
+            let note = format!("{} ({games:02}-{pct:02})", symbol(rank));
+            CdbMove { uci, score, rank, note, winrate: Some(winrate(score)) }
+        })
+        .collect()
+}
+
+/// The engine's score in ChessDB's units.
+pub fn engine_score(a: &Analysis) -> i32 {
+    match (a.cp, a.mate) {
+        (_, Some(n)) if n > 0 => MATE - (2 * n - 1),
+        (_, Some(n)) => -(MATE - 2 * n.abs()),
+        (Some(cp), None) => cp.clamp(-9999, 9999),
+        (None, None) => 0,
+    }
+}
+
+/// Where a position's answer came from.
+pub enum Found {
+    /// The tables (moves already in ChessDB form).
+    Table(TableAnswer, Vec<CdbMove>),
+    /// The books.
+    Book(Vec<CdbMove>),
+}
+
+/// The tables' or the books' moves for `pos` (without banned moves), `None` if neither knows it.
+pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Found>, String> {
+    if let Some(t) = state.tables.answer(pos, state.rules)? {
+        let moves = table_moves(&t, ban);
+        if !moves.is_empty() {
+            return Ok(Some(Found::Table(t, moves)));
+        }
+    }
+    let moves = book_moves(&state.books.probe(pos)?, ban);
+    Ok((!moves.is_empty()).then_some(Found::Book(moves)))
+}
+
+/// The line through the tables from `pos` (the winning line's first move each time).
+fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
+    let mut line = vec![adapter::iccs_of(first)];
+    let mut p = adapter::play(pos, first);
+    while line.len() < MAX_PV {
+        let Ok(Some(t)) = state.tables.answer(&p, state.rules) else { break };
+        let Some(&m) = t.best.first() else { break };
+        // A drawn line can go on forever: stop after a few moves.
+        if t.value.wdl == "draw" && line.len() >= 12 {
+            break;
+        }
+        line.push(adapter::iccs_of(m));
+        p = adapter::play(&p, m);
+    }
+    line
+}
+
+/// The line through the books from `pos` (the best-scored book move each time, while it is in
+/// the book and does not repeat a position).
+fn book_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
+    let mut line = vec![adapter::iccs_of(first)];
+    let mut p = adapter::play(pos, first);
+    let mut seen = vec![adapter::fen_of(pos), adapter::fen_of(&p)];
+    while line.len() < MAX_PV {
+        let Ok(list) = state.books.probe(&p) else { break };
+        let moves = book_moves(&list, &[]);
+        let Some(m) = moves.first().and_then(|m| adapter::parse_iccs(&p, &m.uci)) else { break };
+        let next = adapter::play(&p, m);
+        let fen = adapter::fen_of(&next);
+        let placement = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        if seen.iter().any(|s| placement(s) == placement(&fen)) {
+            break;
+        }
+        line.push(adapter::iccs_of(m));
+        seen.push(fen);
+        p = next;
+    }
+    line
+}
+
+/// `checkmate` or `stalemate` for a position without a legal move.
+fn no_move_status(pos: &Pos) -> &'static str {
+    if adapter::in_check(pos) {
+        "checkmate"
+    } else {
+        "stalemate"
+    }
+}
+
+/// A request only the engine can answer.
+#[derive(Debug)]
+pub struct EngineQuery {
+    /// The position.
+    pub pos: Pos,
+    /// The action.
+    pub action: String,
+    /// Banned moves.
+    pub ban: Vec<String>,
+}
+
+/// Answers one request from the tables and books; `Err` when the engine must be asked (nothing
+/// else knows the position, and the engine is on).
+pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, Box<EngineQuery>> {
+    let Some(board) = params.get("board").filter(|b| !b.is_empty()) else { return Ok(Reply::Empty) };
+    let action = params.get("action").map(String::as_str).unwrap_or("");
+    let Some(pos) = parse_board(board) else { return Ok(Reply::Status("invalid board")) };
+    let ban = params.get("ban").map(|b| parse_ban(b)).unwrap_or_default();
+    if action == "queryrule" {
+        return Ok(rule_reply(&pos, params));
+    }
+    if !matches!(action, "queryall" | "querybest" | "query" | "querypv" | "queryscore") {
+        return Ok(Reply::Blank);
+    }
+    let wants_move = matches!(action, "querybest" | "query");
+    if adapter::legal_moves(&pos).is_empty() {
+        return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status(no_move_status(&pos)) });
+    }
+    let found = match lookup(state, &pos, &ban) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("qiku serve: {e}");
+            None
+        }
+    };
+    let Some(found) = found else {
+        if state.engine {
+            return Err(Box::new(EngineQuery { pos, action: action.to_string(), ban }));
+        }
+        return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status("unknown") });
+    };
+    let (moves, from_table) = match &found {
+        Found::Table(_, m) => (m, true),
+        Found::Book(m) => (m, false),
+    };
+    let first = &moves[0];
+    Ok(match action {
+        "queryall" => Reply::Moves(moves.clone()),
+        "querybest" | "query" => Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() },
+        "queryscore" => Reply::Eval(first.score),
+        _ => {
+            let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
+            match &found {
+                Found::Table(t, _) => {
+                    let v = t.moves.iter().find(|(mv, _)| *mv == m).map(|(_, v)| *v);
+                    let pv = table_line(state, &pos, m);
+                    let depth = v.filter(|v| v.wdl != "draw").map_or(pv.len() as u32, |v| v.plies());
+                    Reply::Pv { score: first.score, depth, pv }
+                }
+                Found::Book(_) => {
+                    let pv = book_line(state, &pos, m);
+                    Reply::Pv { score: first.score, depth: pv.len() as u32, pv }
+                }
+            }
+        }
+    })
+}
+
+/// The reply to an action the engine answers (blocking: the engine searches).
+pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
+    let a = adapter::analyze(pos, Some(state.limits.chessdb_movetime_ms), None, state.limits.hash_mib);
+    let pv: Vec<String> = a.pv.iter().map(|m| adapter::iccs_of(*m)).collect();
+    let Some(first) = pv.first().filter(|m| !ban.contains(m)).cloned() else {
+        return if matches!(action, "querybest" | "query") {
+            Reply::Status("nobestmove")
+        } else {
+            Reply::Status("unknown")
+        };
+    };
+    let score = engine_score(&a);
+    match action {
+        "queryall" => Reply::Moves(vec![CdbMove {
+            uci: first,
+            score,
+            rank: 2,
+            note: "! (00-00)".into(),
+            winrate: (score.abs() < 10000).then(|| winrate(score)),
+        }]),
+        "querybest" | "query" => Reply::Best { kind: "move", uci: first },
+        "queryscore" => Reply::Eval(score),
+        _ => Reply::Pv { score, depth: pv.len() as u32, pv },
+    }
+}
+
+/// `queryrule`: `movelist` (ICCS moves separated by `|`) played from the board, then every legal
+/// move's verdict under the repetition rules once its position has occurred `reptimes` times.
+fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
+    let Some(list) = params.get("movelist").filter(|l| !l.is_empty()) else { return Reply::Blank };
+    let moves: Vec<&str> = list.split('|').collect();
+    if moves.len() >= 2047 {
+        return Reply::Status("invalid movelist");
+    }
+    let reptimes = params
+        .get("reptimes")
+        .and_then(|r| r.trim().parse::<usize>().ok())
+        .filter(|r| (1..=10).contains(r))
+        .unwrap_or(1);
+    let Some((end, verdicts)) = adapter::rule_check(pos, &moves, reptimes) else {
+        return Reply::Status("invalid movelist");
+    };
+    if verdicts.is_empty() {
+        return Reply::Status(no_move_status(&end));
+    }
+    Reply::Rules(
+        verdicts
+            .into_iter()
+            .map(|(m, v)| {
+                let word = match v {
+                    RuleVerdict::None => "none",
+                    RuleVerdict::Draw => "draw",
+                    RuleVerdict::Ban => "ban",
+                };
+                (adapter::iccs_of(m), word)
+            })
+            .collect(),
+    )
+}

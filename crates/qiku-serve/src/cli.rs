@@ -1,0 +1,58 @@
+//! The command line of `qiku serve` as a [`clap::Args`] struct, shared by the `qiku-serve`
+//! program and the `qiku` program's `serve` subcommand (flatten it, then call
+//! [`crate::run`] with [`ServeArgs::options`]).
+
+use crate::adapter::TableRules;
+use crate::{Limits, Options};
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// A local opening explorer and tablebase browser: open http://127.0.0.1:8080/ in a browser.
+/// Serves a page, a JSON API (/api/explore, /api/tablebase, /api/analyze, /api/tables) and a
+/// ChessDB-compatible endpoint (/chessdb.php), read-only, from the given books and tables.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// An opening book (.qbk, built by `qiku-book build`); repeat for several (counts add up).
+    #[arg(long = "book", value_name = "FILE.qbk")]
+    pub books: Vec<PathBuf>,
+    /// A directory of endgame tables (.qtb, with .qtr companions for the Asian rules).
+    #[arg(long = "tb", value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Answer /api/analyze, and ChessDB queries nothing else knows, with the engine.
+    #[arg(long)]
+    pub engine: bool,
+    /// The address to listen on. Anything but loopback makes the server reachable from other
+    /// machines.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// The port (0: any free one, printed at start).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Repetition rules of table values unless a request names them: `asian` (perpetual check
+    /// loses) or `plain` (every cycle a draw).
+    #[arg(long, default_value = "asian")]
+    pub rules: TableRules,
+    /// Open connections at most (more are answered 503).
+    #[arg(long, default_value_t = 256)]
+    pub max_connections: usize,
+    /// Engine searches at once (more are answered 503).
+    #[arg(long, default_value_t = 2)]
+    pub max_searches: usize,
+}
+
+impl ServeArgs {
+    /// The server options these arguments ask for.
+    pub fn options(self) -> Options {
+        let limits =
+            Limits { max_connections: self.max_connections, max_searches: self.max_searches, ..Limits::default() };
+        Options {
+            books: self.books,
+            tables: self.tables,
+            engine: self.engine,
+            bind: self.bind,
+            port: self.port,
+            rules: self.rules,
+            limits,
+        }
+    }
+}

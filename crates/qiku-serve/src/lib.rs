@@ -1,0 +1,228 @@
+//! `qiku serve`: a local opening explorer and tablebase browser. One process serves
+//!
+//! - the page (`/`), a board with the book's and the tables' view of every position, and the
+//!   tables page (`/tables`), from assets compiled into the binary (no network, no CDN);
+//! - a JSON API (`/api/explore`, `/api/tablebase`, `/api/analyze`, `/api/tables`, `/api/info`);
+//! - a ChessDB-compatible endpoint (`/chessdb.php`) that Xiangqi programs written for the
+//!   ChessDB cloud book can query by changing only the host.
+//!
+//! The entry point is [`run`] with an [`Options`]; [`start`] runs a server on a thread of its own
+//! (for tests and embedding). Every call into the qiku library is in [`adapter`]. The formats are
+//! documented in docs/SERVE.md.
+
+#![warn(missing_docs)]
+
+pub mod adapter;
+pub mod api;
+mod assets;
+pub mod chessdb;
+pub mod cli;
+mod server;
+
+use adapter::{Books, TableRules, Tables};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub use server::Running;
+
+/// What to serve and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Opening books (`.qbk`), probed together.
+    pub books: Vec<PathBuf>,
+    /// A directory of endgame tables.
+    pub tables: Option<PathBuf>,
+    /// Answer `/api/analyze` (and positions nothing else knows on the ChessDB endpoint) with the
+    /// engine.
+    pub engine: bool,
+    /// The address to listen on (loopback by default).
+    pub bind: IpAddr,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// The repetition rules of table values by default (Asian).
+    pub rules: TableRules,
+    /// Resource limits.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            books: Vec::new(),
+            tables: None,
+            engine: false,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            rules: TableRules::Asian,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The server's resource limits.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Open connections at most; more are answered 503 and closed.
+    pub max_connections: usize,
+    /// Engine searches (and table statistics) running at once; more are answered 503.
+    pub max_searches: usize,
+    /// Time a client has to send a request's headers (slow clients are cut off).
+    pub header_timeout: Duration,
+    /// Time a whole request may take (a slower one is answered 503).
+    pub request_timeout: Duration,
+    /// Bytes of a request's line and headers at most.
+    pub max_header_bytes: usize,
+    /// Longest engine search, milliseconds.
+    pub max_movetime_ms: u64,
+    /// Engine time for a ChessDB request nothing else answers, milliseconds.
+    pub chessdb_movetime_ms: u64,
+    /// Hash table of each search, MiB.
+    pub hash_mib: usize,
+    /// Largest table (entries) whose statistics the tables page computes.
+    pub max_stats_entries: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 256,
+            max_searches: 2,
+            header_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(30),
+            max_header_bytes: 16 * 1024,
+            max_movetime_ms: 5000,
+            chessdb_movetime_ms: 1000,
+            hash_mib: 16,
+            max_stats_entries: 50_000_000,
+        }
+    }
+}
+
+/// What the handlers share: the opened data and the limits.
+pub struct AppState {
+    /// The books.
+    pub books: Books,
+    /// The tables.
+    pub tables: Tables,
+    /// Is the engine on?
+    pub engine: bool,
+    /// Default rules.
+    pub rules: TableRules,
+    /// Limits.
+    pub limits: Limits,
+    /// Permits for engine searches and table statistics.
+    pub searches: Arc<tokio::sync::Semaphore>,
+    /// Table statistics computed so far, by material name.
+    pub stats_cache: Mutex<std::collections::HashMap<String, serde_json::Value>>,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug)]
+pub enum ServeError {
+    /// A book or the tables could not be opened.
+    Data(String),
+    /// The address could not be bound.
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The async runtime could not start.
+    Runtime(std::io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Data(e) => write!(f, "{e}"),
+            ServeError::Bind { addr, source } => {
+                write!(f, "cannot listen on {addr}: {source} (choose another port with --port, or 0 for any free one)")
+            }
+            ServeError::Runtime(e) => write!(f, "cannot start the async runtime: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ServeError::Bind { source, .. } | ServeError::Runtime(source) => Some(source),
+            ServeError::Data(_) => None,
+        }
+    }
+}
+
+/// Opens the books and tables of `options` (warnings about unusable table files go to stderr).
+pub fn load(options: &Options) -> Result<AppState, ServeError> {
+    let books = Books::open(&options.books).map_err(ServeError::Data)?;
+    let (tables, warnings) = Tables::open(options.tables.as_deref()).map_err(ServeError::Data)?;
+    for w in warnings {
+        eprintln!("qiku serve: {w}");
+    }
+    Ok(AppState {
+        books,
+        tables,
+        engine: options.engine,
+        rules: options.rules,
+        limits: options.limits.clone(),
+        searches: Arc::new(tokio::sync::Semaphore::new(options.limits.max_searches.max(1))),
+        stats_cache: Mutex::new(std::collections::HashMap::new()),
+    })
+}
+
+/// Serves until interrupted (Ctrl-C): opens the data, binds, prints the address, serves.
+pub fn run(options: Options) -> Result<(), ServeError> {
+    let state = Arc::new(load(&options)?);
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Runtime)?;
+    rt.block_on(async move {
+        let addr = SocketAddr::new(options.bind, options.port);
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+        let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+        if !options.bind.is_loopback() {
+            eprintln!("qiku serve: listening on {local}, reachable from other machines");
+        }
+        eprintln!(
+            "qiku serve: http://{local}/ ({} book(s), {} table(s), engine {}); Ctrl-C stops",
+            options.books.len(),
+            state.tables.summaries().len(),
+            if options.engine { "on" } else { "off" }
+        );
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        server::serve(listener, state, stop).await;
+        Ok(())
+    })
+}
+
+/// Starts a server on a thread of its own (its own runtime) and returns once it listens.
+pub fn start(options: Options) -> Result<Running, ServeError> {
+    let state = Arc::new(load(&options)?);
+    server::start(state, SocketAddr::new(options.bind, options.port))
+}
+
+/// Starts a server over already opened data (see [`load`]) on a thread of its own.
+pub fn start_with(state: AppState, addr: SocketAddr) -> Result<Running, ServeError> {
+    server::start(Arc::new(state), addr)
+}
+
+/// The router: pages, assets, API and the ChessDB endpoint.
+pub fn router(state: Arc<AppState>) -> axum::Router {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/", get(assets::index))
+        .route("/tables", get(assets::tables_page))
+        .route("/assets/{name}", get(assets::asset))
+        .route("/api/explore", get(api::explore))
+        .route("/api/tablebase", get(api::tablebase))
+        .route("/api/analyze", get(api::analyze))
+        .route("/api/info", get(api::info))
+        .route("/api/tables", get(api::tables))
+        .route("/api/tables/{material}", get(api::table_stats))
+        .route("/chessdb.php", get(api::chessdb))
+        .fallback(assets::not_found)
+        .with_state(state)
+}

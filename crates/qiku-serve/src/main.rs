@@ -1,0 +1,23 @@
+//! The `qiku-serve` program: `qiku serve` on its own (the `qiku` program's `serve` subcommand
+//! calls the same [`qiku_serve::run`]).
+
+use clap::Parser;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "qiku-serve", version, about, long_about = None)]
+struct Cli {
+    #[command(flatten)]
+    args: qiku_serve::cli::ServeArgs,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match qiku_serve::run(cli.args.options()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("qiku-serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The connection loop: HTTP/1.1 on hyper with a cap on open connections (one over the cap is
+//! answered 503 and closed), a time limit on reading a request's headers (slow clients are cut
+//! off), a size limit on the request line and headers, a time limit on each request, and the
+//! security headers of every response.
+
+use crate::{router, AppState, ServeError};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+
+/// The reply to a connection over the cap.
+const BUSY: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\nRetry-After: 1\r\n\r\ntoo many connections; retry in a moment\n";
+
+/// Security headers, and the request time limit.
+async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let mut resp = match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
+    };
+    let h = resp.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'"),
+    );
+    resp
+}
+
+/// Serves `listener` until `stop` completes.
+pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Future<Output = ()>) {
+    let limits = state.limits.clone();
+    let app = router(state.clone()).layer(axum::middleware::from_fn_with_state(state.clone(), guard));
+    let conns = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    tokio::pin!(stop);
+    loop {
+        let (stream, _) = tokio::select! {
+            _ = &mut stop => return,
+            r = listener.accept() => match r {
+                Ok(c) => c,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little, keep serving.
+                    eprintln!("qiku serve: accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let Ok(permit) = conns.clone().try_acquire_owned() else {
+            tokio::spawn(async move {
+                let mut stream = stream;
+                let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(BUSY)).await;
+                let _ = stream.shutdown().await;
+            });
+            continue;
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let limits = limits.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .max_buf_size(limits.max_header_bytes.max(8192))
+                .keep_alive(true)
+                .serve_connection(TokioIo::new(stream), service);
+            // A connection lives at most this long, whatever its client does.
+            let lifetime = limits.request_timeout * 4;
+            let _ = tokio::time::timeout(lifetime, conn).await;
+        });
+    }
+}
+
+/// A server running on a thread of its own; dropping it stops the server.
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// The base URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Binds `addr` and serves on a new thread.
+pub fn start(state: Arc<AppState>, addr: SocketAddr) -> Result<Running, ServeError> {
+    let std_listener = std::net::TcpListener::bind(addr).map_err(|source| ServeError::Bind { addr, source })?;
+    std_listener.set_nonblocking(true).map_err(|source| ServeError::Bind { addr, source })?;
+    let local = std_listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        rt.block_on(async move {
+            match TcpListener::from_std(std_listener) {
+                Ok(listener) => {
+                    serve(listener, state, async {
+                        let _ = rx.await;
+                    })
+                    .await
+                }
+                Err(e) => eprintln!("qiku serve: {e}"),
+            }
+        });
+        rt.shutdown_timeout(Duration::from_millis(100));
+    });
+    Ok(Running { addr: local, stop: Some(tx), thread: Some(thread) })
+}

@@ -1,0 +1,338 @@
+//! The JSON API over loopback, against a book built from the repository's CCPD games and
+//! generated tables: the counts are the library's `Book::probe` (what `qiku-book probe` prints)
+//! and the table values are `Tablebases::probe_with` / `move_values_with` / `best_moves_with`
+//! (what `qiku-tb probe --json` prints), under the Asian rules by default.
+
+mod common;
+use common::*;
+use qiku::book::Book;
+use qiku::tablebase::{Rules, Tablebases};
+use qiku::Position;
+use serde_json::Value;
+
+/// The position after following the book's most played move `plies` times from the start.
+fn book_line(book: &Book, plies: usize) -> (Position, Vec<String>) {
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let list = book.probe(&pos);
+        let Some(m) = list.first() else { break };
+        moves.push(m.mv.to_string());
+        pos = pos.play(m.mv).expect("book moves are legal");
+    }
+    (pos, moves)
+}
+
+fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]) -> Value {
+    let mut pos = Position::startpos();
+    for m in moves {
+        pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("legal")).expect("legal");
+    }
+    let (status, v) = get_json(srv.addr, &format!("/api/explore?moves={}", enc(&moves.join(" "))));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["fen"], pos.fen());
+    let expected = book.probe(&pos);
+    let got = v["moves"].as_array().expect("moves");
+    assert_eq!(got.len(), expected.len(), "same number of book moves as qiku-book probe");
+    let red = pos.turn() == qiku::Color::Red;
+    let (mut tr, mut td, mut tb) = (0u64, 0u64, 0u64);
+    for (g, e) in got.iter().zip(&expected) {
+        assert_eq!(g["iccs"], e.mv.to_string(), "same order as qiku-book probe");
+        assert_eq!(g["games"].as_u64(), Some(e.counts.games()));
+        let (r, b) = if red { (e.counts.wins, e.counts.losses) } else { (e.counts.losses, e.counts.wins) };
+        assert_eq!(
+            (g["red"].as_u64(), g["draws"].as_u64(), g["black"].as_u64()),
+            (Some(r.into()), Some(e.counts.draws.into()), Some(b.into()))
+        );
+        match (g["score"].as_f64(), e.counts.score()) {
+            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-12, "{a} {b}"),
+            (a, b) => assert_eq!(a, b),
+        }
+        assert_eq!(g["chinese"], qiku::notation::chinese::format(&pos, e.mv));
+        assert_eq!(g["wxf"], qiku::notation::wxf::format(&pos, e.mv));
+        tr += u64::from(r);
+        td += u64::from(e.counts.draws);
+        tb += u64::from(b);
+    }
+    assert_eq!(
+        (v["book"]["red"].as_u64(), v["book"]["draws"].as_u64(), v["book"]["black"].as_u64()),
+        (Some(tr), Some(td), Some(tb))
+    );
+    assert_eq!(v["legal"].as_array().map(Vec::len), Some(pos.moves().len()));
+    v
+}
+
+#[test]
+fn explore_counts_are_the_books() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    let v = check_explore_counts(&srv, &book, &[]);
+    assert!(v["book"]["games"].as_u64().expect("games") > 20_000, "the CCPD book has its games: {}", v["book"]);
+    assert_eq!(v["turn"], "red");
+    assert_eq!(v["status"], "ok");
+    assert!(v["tablebase"].is_null());
+    // After five plies and ten plies of the main line.
+    for plies in [5, 10] {
+        let (_, moves) = book_line(&book, plies);
+        assert_eq!(moves.len(), plies);
+        let v = check_explore_counts(&srv, &book, &moves);
+        assert_eq!(v["played"].as_array().map(Vec::len), Some(plies));
+        assert!(!v["moves"].as_array().expect("moves").is_empty());
+    }
+}
+
+#[test]
+fn explore_reads_every_notation() {
+    let srv = server(options());
+    let chinese = enc("炮二平五 馬８進７");
+    let (s1, a) = get_json(srv.addr, "/api/explore?moves=h2e2,h9g7");
+    let (s2, b) = get_json(srv.addr, &format!("/api/explore?moves={chinese}"));
+    let (s3, c) = get_json(srv.addr, &format!("/api/explore?moves={}", enc("C2.5 H8+7")));
+    assert_eq!((s1, s2, s3), (200, 200, 200));
+    assert_eq!(a["fen"], b["fen"]);
+    assert_eq!(a["fen"], c["fen"]);
+    assert_eq!(a["played"][0], serde_json::json!({"iccs": "h2e2", "wxf": "C2.5", "chinese": "炮二平五"}));
+}
+
+/// Positions of the generated tables: KRvK, KNvK, KRvKN with either side to move.
+const TABLE_FENS: &[&str] = &[
+    "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+    "4k4/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1",
+    "3k5/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1",
+    "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+    "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b - - 0 1",
+];
+
+fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules: Rules) {
+    let pos = Position::from_fen(fen).expect("fen");
+    let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}&rules={}", enc(fen), rules.name()));
+    assert_eq!(status, 200, "{v}");
+    let value = tb.probe_with(&pos, rules).expect("probe").expect("covered");
+    let plain = tb.probe(&pos).expect("probe").expect("covered");
+    assert_eq!(v["rules"], rules.name());
+    assert_eq!(v["wdl"], value.wdl.name(), "{fen}");
+    assert_eq!(v["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{fen}");
+    assert_eq!(v["by_rule"].as_bool(), Some(value != plain));
+    let best: Vec<String> =
+        tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
+    assert_eq!(v["best"], serde_json::json!(best));
+    let moves = tb.move_values_with(&pos, rules).expect("moves").expect("covered");
+    let plain_moves = tb.move_values(&pos).expect("moves").expect("covered");
+    let got = v["moves"].as_array().expect("moves");
+    assert_eq!(got.len(), moves.len());
+    for (g, (m, mv)) in got.iter().zip(&moves) {
+        assert_eq!(g["iccs"], m.to_string(), "best first, as qiku-tb probe");
+        assert_eq!(g["wdl"], mv.wdl.name());
+        assert_eq!(g["dtm"].as_i64(), Some(i64::from(mv.dtm.0)));
+        let p = plain_moves.iter().find(|(pm, _)| pm == m).expect("same moves").1;
+        assert_eq!(g["by_rule"].as_bool(), Some(*mv != p));
+        assert_eq!(g["best"].as_bool(), Some(best.contains(&m.to_string())));
+    }
+}
+
+#[test]
+fn tablebase_values_are_the_tables() {
+    let srv = server(options());
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    for fen in TABLE_FENS {
+        check_tablebase(&srv, &tb, fen, Rules::Asian);
+        check_tablebase(&srv, &tb, fen, Rules::Plain);
+    }
+    // The default is the Asian rules.
+    let (_, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(TABLE_FENS[0])));
+    assert_eq!(v["rules"], "asian");
+    // KRvK: red wins; the mate in one (the rook to the king's file) is first.
+    assert_eq!(v["wdl"], "win");
+    assert_eq!(v["dtm"], 1);
+    assert_eq!(v["moves"][0]["dtm"], 1);
+    // The explorer shows the same values.
+    let (_, e) = get_json(srv.addr, &format!("/api/explore?fen={}", enc(TABLE_FENS[0])));
+    assert_eq!(e["tablebase"], serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false}));
+    assert_eq!(e["moves"].as_array().map(Vec::len), v["moves"].as_array().map(Vec::len));
+}
+
+#[test]
+fn a_value_decided_by_the_asian_rules_is_marked() {
+    // Look through KRvKN for a position whose value the Asian rules change, with the library,
+    // then check the API marks it.
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let mut found = None;
+    'search: for rk in ["d0", "e0", "f0", "d1", "e1", "e2"] {
+        for bk in ["d9", "e9", "f9", "d8", "e8", "e7"] {
+            for r in 0..90 {
+                for n in 0..90 {
+                    let sq = |i: usize| format!("{}{}", (b'a' + (i % 9) as u8) as char, i / 9);
+                    let (rs, ns) = (sq(r), sq(n));
+                    if [rk, bk].contains(&rs.as_str()) || [rk, bk].contains(&ns.as_str()) || rs == ns {
+                        continue;
+                    }
+                    let mut setup = qiku::Setup::empty();
+                    for (s, p) in [(rk, 'K'), (bk, 'k'), (rs.as_str(), 'R'), (ns.as_str(), 'n')] {
+                        let square: qiku::Square = s.parse().expect("square");
+                        setup.set(square, qiku::Piece::from_char(p));
+                    }
+                    for turn in [qiku::Color::Red, qiku::Color::Black] {
+                        setup.turn = turn;
+                        let Ok(pos) = Position::from_setup(&setup) else { continue };
+                        let (Ok(Some(a)), Ok(Some(p))) = (tb.probe_with(&pos, Rules::Asian), tb.probe(&pos)) else {
+                            continue;
+                        };
+                        if a != p {
+                            found = Some(pos);
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let pos = found.expect("KRvKN has positions the Asian rules decide");
+    let srv = server(options());
+    let (_, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(&pos.fen())));
+    assert_eq!(v["by_rule"], true, "{v}");
+    assert_ne!(v["wdl"], "draw");
+    let (_, p) = get_json(srv.addr, &format!("/api/tablebase?fen={}&rules=plain", enc(&pos.fen())));
+    assert_eq!((p["wdl"].as_str(), p["by_rule"].as_bool()), (Some("draw"), Some(false)));
+    check_tablebase(&srv, &tb, &pos.fen(), Rules::Asian);
+}
+
+#[test]
+fn bad_requests_get_a_400_naming_the_problem() {
+    let srv = server(options());
+    let cases: &[(&str, &str)] = &[
+        ("/api/explore?fen=xyz", "bad FEN"),
+        ("/api/explore?moves=h2e2,zz99", "moves[1]"),
+        ("/api/explore?moves=h2e2,h2e2", "moves[1]"),
+        ("/api/tablebase?fen=startpos&rules=european", "unknown rules"),
+        ("/api/explore?fen=%FF%FE", "not valid percent-encoded UTF-8"),
+        ("/api/explore?fen=%E4%B8", "not valid percent-encoded UTF-8"),
+        ("/api/explore?fen=a&fen=b", "given twice"),
+        ("/api/analyze?movetime=0", "the engine is off"),
+    ];
+    for (target, words) in cases {
+        let (status, v) = get_json(srv.addr, target);
+        assert!(status == 400 || status == 404, "{target}: {status}");
+        let msg = v["error"].as_str().unwrap_or_default();
+        assert!(msg.contains(words), "{target}: {msg}");
+    }
+    let long = "r".repeat(5000);
+    let (status, v) = get_json(srv.addr, &format!("/api/explore?fen={long}"));
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap_or_default().contains("at most 200"), "{v}");
+    // No table covers the start position.
+    let (status, _) = get_json(srv.addr, "/api/tablebase?fen=startpos");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn pages_and_assets_are_served_and_nothing_else() {
+    let srv = server(options());
+    for (path, ctype, needle) in [
+        ("/", "text/html", "/assets/app.js"),
+        ("/tables", "text/html", "/assets/tables.js"),
+        ("/assets/app.js", "text/javascript", "api/explore"),
+        ("/assets/board.js", "text/javascript", "GLYPHS"),
+        ("/assets/glyphs.js", "text/javascript", "帥"),
+        ("/assets/style.css", "text/css", ".board-svg"),
+        ("/assets/LICENSE-glyphs.txt", "text/plain", "SIL OPEN FONT LICENSE"),
+    ] {
+        let (status, head, body) = get(srv.addr, path);
+        assert_eq!(status, 200, "{path}");
+        assert!(head.to_ascii_lowercase().contains(&format!("content-type: {ctype}")), "{path}: {head}");
+        assert!(head.to_ascii_lowercase().contains("x-content-type-options: nosniff"));
+        assert!(String::from_utf8_lossy(&body).contains(needle), "{path}");
+    }
+    let (_, info) = get_json(srv.addr, "/api/info");
+    assert_eq!(info["books"], serde_json::json!(["ccpd.qbk"]));
+    assert_eq!(
+        info["tables"].as_u64(),
+        Some(qiku::tablebase::Tablebases::open(&fixtures().tables).expect("tb").usable_tables().len() as u64)
+    );
+    assert_eq!(info["engine"], false);
+}
+
+#[test]
+fn tables_list_and_statistics() {
+    let srv = server(options());
+    let (status, v) = get_json(srv.addr, "/api/tables");
+    assert_eq!(status, 200);
+    let list = v["tables"].as_array().expect("tables");
+    let krk = list.iter().find(|t| t["material"] == "KRvK").expect("KRvK listed");
+    // Known: KRvK is won for red to move in all 3,834 legal positions.
+    assert_eq!((krk["red"]["legal"].as_u64(), krk["red"]["wins"].as_u64()), (Some(3834), Some(3834)));
+    let (status, s) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 200, "{s}");
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let file = tb.table("KRvKN".parse().expect("material")).expect("open").expect("present");
+    for side in 0..2 {
+        let h: Vec<u64> =
+            s["histogram"][side].as_array().expect("histogram").iter().map(|x| x.as_u64().unwrap_or(0)).collect();
+        let c = file.header().counts[side];
+        assert_eq!(h.iter().sum::<u64>(), c.wins + c.losses, "the histogram counts every decided position");
+        assert_eq!(h.len() as u64, c.max_dtm + 1);
+        assert_eq!(s["plain"][side]["legal"].as_u64(), Some(c.legal));
+    }
+    // The longest mate's position is a win at that distance.
+    let fen = s["longest"][0].as_str().expect("fen");
+    let d = s["longest"][1].as_i64().expect("plies");
+    let pos = Position::from_fen(fen).expect("a legal position");
+    let value = tb.probe(&pos).expect("probe").expect("covered");
+    assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
+    assert!(s["decided_by_rule"].is_array());
+    let (status, _) = get_json(srv.addr, "/api/tables/KQvK");
+    assert_eq!(status, 404);
+    let (status, _, _) = get(srv.addr, "/api/tables/..%2F..%2Fetc");
+    assert_eq!(status, 400);
+}
+
+#[test]
+fn the_engine_answers_within_its_bounds() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let (status, v) = get_json(srv.addr, "/api/analyze?moves=h2e2&depth=4");
+    assert_eq!(status, 200, "{v}");
+    assert!(v["depth"].as_u64().expect("depth") >= 1);
+    let pv = v["pv"].as_array().expect("pv");
+    assert!(!pv.is_empty());
+    // The line is legal from the position.
+    let mut pos = Position::from_fen(v["fen"].as_str().expect("fen")).expect("fen");
+    for m in pv {
+        let mv = qiku::notation::iccs::parse(&pos, m["iccs"].as_str().expect("iccs")).expect("legal pv");
+        pos = pos.play(mv).expect("legal");
+    }
+    let (status, _) = get_json(srv.addr, "/api/analyze?movetime=999999");
+    assert_eq!(status, 400);
+}
+
+/// A source of recent games that knows one game through the start position.
+struct OneGame;
+
+impl qiku_serve::adapter::RecentGames for OneGame {
+    fn recent_games(&self, pos: &Position) -> Result<Vec<qiku_serve::adapter::RecentGame>, String> {
+        let game = qiku_serve::adapter::RecentGame {
+            red: "Red player".into(),
+            black: "Black player".into(),
+            event: "Test event".into(),
+            date: "2024.05.01".into(),
+            result: "1-0".into(),
+            moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
+        };
+        Ok(if *pos == Position::startpos() { vec![game] } else { Vec::new() })
+    }
+}
+
+#[test]
+fn recent_games_reach_the_explorer() {
+    let o = options();
+    let mut state = qiku_serve::load(&o).expect("data");
+    state.books.add_recent_games(Box::new(OneGame));
+    let srv = qiku_serve::start_with(state, std::net::SocketAddr::new(o.bind, 0)).expect("server");
+    let (_, v) = get_json(srv.addr, "/api/explore");
+    let games = v["recent_games"].as_array().expect("recent games");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["red"], "Red player");
+    assert_eq!(games[0]["moves"], serde_json::json!(["h2e2", "h9g7", "h0g2"]));
+    let (_, v) = get_json(srv.addr, "/api/explore?moves=h2e2");
+    assert_eq!(v["recent_games"], serde_json::json!([]));
+}

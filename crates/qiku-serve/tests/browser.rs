@@ -1,0 +1,399 @@
+//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver) loads the
+//! explorer, plays moves by clicking the board and the explorer table, checks that the table
+//! and the values follow the API, switches notation, steps back and forward with the arrow
+//! keys, loads a table position from the FEN box, opens the shareable URL and the tables page,
+//! and saves screenshots at desktop and phone widths (into `docs/img/` with
+//! `QIKU_UPDATE_SCREENSHOTS=1`, else into the target directory).
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (and `fonts-noto-cjk` for the notation text);
+//! skips with a message when they are absent. `QIKU_CHROMIUM` and `QIKU_CHROMEDRIVER` name other
+//! binaries.
+
+mod common;
+use common::*;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn find_binary(var: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(var) {
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+    }
+    let path = std::env::var_os("PATH")?;
+    names.iter().flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n))).find(|p| p.is_file())
+}
+
+/// Kills the chromedriver this test started when the test ends.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+fn start_driver(bin: &Path) -> (Driver, u16) {
+    let port = free_port();
+    let child = Command::new(bin)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver(child);
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(t.elapsed() < Duration::from_secs(20), "chromedriver did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (driver, port)
+}
+
+async fn session(port: u16, chromium: &Path, profile: &Path, width: u32, height: u32) -> Client {
+    let args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-dev-shm-usage".into(),
+        "--hide-scrollbars".into(),
+        "--force-device-scale-factor=1".into(),
+        format!("--user-data-dir={}", profile.display()),
+        format!("--window-size={width},{height}"),
+    ];
+    let mut options = json!({ "binary": chromium, "args": args });
+    if width < 500 {
+        // Headless Chromium keeps windows at least 500 pixels wide: emulate the phone's screen.
+        options["mobileEmulation"] =
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } });
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), options);
+    ClientBuilder::rustls()
+        .expect("TLS setup")
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session")
+}
+
+/// Polls a script until it returns true (10 s at most).
+async fn wait_js(c: &Client, script: &str, what: &str) {
+    let t = Instant::now();
+    loop {
+        if c.execute(script, vec![]).await.ok().and_then(|v| v.as_bool()) == Some(true) {
+            return;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.expect("script runs")
+}
+
+/// The explorer table's rows as the page shows them: (move text, games text, table text).
+async fn rows(c: &Client) -> Vec<(String, String, String)> {
+    let v = js(
+        c,
+        "return [...document.querySelectorAll('#explorer tbody tr')].map(tr => [...tr.children].map(td => td.textContent));",
+    )
+    .await;
+    v.as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (r[0].as_str().unwrap_or("").into(), r[1].as_str().unwrap_or("").into(), r[3].as_str().unwrap_or("").into())
+        })
+        .collect()
+}
+
+/// The API's explore answer for a start FEN and moves.
+fn api(srv: &qiku_serve::Running, fen: &str, moves: &[&str]) -> Value {
+    get_json(srv.addr, &format!("/api/explore?fen={}&moves={}", enc(fen), enc(&moves.join(" ")))).1
+}
+
+/// The table's rows must be the API's moves, in order, in `notation`.
+async fn check_rows(c: &Client, expected: &Value, notation: &str) {
+    let got = rows(c).await;
+    let want = expected["moves"].as_array().expect("moves");
+    assert_eq!(got.len(), want.len(), "one row per move");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g.0, w[notation].as_str().expect("name"), "move names in {notation}");
+        let games = w["games"].as_u64().unwrap_or(0);
+        assert_eq!(g.1, if games > 0 { games.to_string() } else { String::new() });
+    }
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.len() > 10_000 && png.starts_with(b"\x89PNG"), "{name}: a real picture");
+    let dir = if std::env::var_os("QIKU_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        repo().join("docs/img")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    };
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let path = dir.join(format!("serve-{name}.png"));
+    std::fs::write(&path, png).expect("write the screenshot");
+    println!("screenshot: {}", path.display());
+}
+
+async fn click_square(c: &Client, sq: &str) {
+    c.find(Locator::Css(&format!("g.piece[data-square='{sq}']")))
+        .await
+        .expect("a piece there")
+        .click()
+        .await
+        .expect("click");
+}
+
+async fn click_target(c: &Client, mv: &str) {
+    c.find(Locator::Css(&format!("circle.target[data-move='{mv}']")))
+        .await
+        .expect("a target")
+        .click()
+        .await
+        .expect("click");
+}
+
+/// Drags the piece of `mv`'s first square to its second with the mouse (WebDriver actions).
+async fn drag(c: &Client, mv: &str) {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+    let svg = c.find(Locator::Css("#board svg")).await.expect("the board");
+    let width = js(c, "return document.querySelector('#board svg').getBoundingClientRect().width").await;
+    // The board's drawing: 948 x 1048 units, squares 100 apart from (74, 74); offsets are from
+    // the element's centre.
+    let scale = width.as_f64().expect("a width") / 948.0;
+    let offset = |sq: &str| {
+        let b = sq.as_bytes();
+        let (f, r) = (f64::from(b[0] - b'a'), f64::from(b[1] - b'0'));
+        (((74.0 + 100.0 * f - 474.0) * scale).round(), ((74.0 + 100.0 * (9.0 - r) - 524.0) * scale).round())
+    };
+    let ((fx, fy), (tx, ty)) = (offset(&mv[..2]), offset(&mv[2..4]));
+    let step = |x: f64, y: f64, ms: u64| PointerAction::MoveToElement {
+        element: svg.clone(),
+        duration: Some(Duration::from_millis(ms)),
+        x,
+        y,
+    };
+    let actions = MouseActions::new("mouse".into())
+        .then(step(fx, fy, 0))
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(step(((fx + tx) / 2.0).round(), ((fy + ty) / 2.0).round(), 150))
+        .then(step(tx, ty, 150))
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    c.perform_actions(actions).await.expect("a drag");
+}
+
+async fn wait_ply(c: &Client, ply: usize) {
+    wait_js(
+        c,
+        &format!("return document.querySelectorAll('#played .ply').length >= {ply} && (document.querySelector('#played .ply.current')?.dataset.ply ?? '0') === '{ply}' && !!document.querySelector('#explorer tbody');"),
+        &format!("ply {ply}"),
+    )
+    .await;
+}
+
+async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label: &str, width: u32, height: u32) {
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = session(port, chromium, profile.path(), width, height).await;
+    let base = srv.url();
+    let start = api(srv, "startpos", &[]);
+
+    // The start position: the book's moves, most played first, in Chinese notation.
+    c.goto(&format!("{base}/")).await.expect("the page loads");
+    wait_js(&c, "return document.querySelectorAll('#explorer tbody tr').length > 5", "the explorer table").await;
+    check_rows(&c, &start, "chinese").await;
+    let status = c.find(Locator::Id("status")).await.expect("status").text().await.expect("text");
+    assert_eq!(status, "Red to move");
+    let pieces = js(&c, "return document.querySelectorAll('g.piece path.glyph').length").await;
+    assert_eq!(pieces, 32, "32 pieces drawn with their outlines");
+    screenshot(&c, &format!("start-{label}")).await;
+
+    // Five moves: one by clicking the board (piece, then its target), one by dragging the piece,
+    // three from the table.
+    let book = qiku::book::Book::open(&fixtures().book).expect("book");
+    let mut line: Vec<String> = Vec::new();
+    let mut pos = qiku::Position::startpos();
+    for ply in 0..5 {
+        let m = book.probe(&pos)[0].mv;
+        let iccs = m.to_string();
+        if ply == 0 {
+            click_square(&c, &iccs[..2]).await;
+            click_target(&c, &iccs).await;
+        } else if ply == 1 {
+            drag(&c, &iccs).await;
+        } else {
+            c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{iccs}']")))
+                .await
+                .expect("a row")
+                .click()
+                .await
+                .expect("click");
+        }
+        wait_ply(&c, ply + 1).await;
+        line.push(iccs);
+        pos = pos.play(m).expect("legal");
+    }
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    let after = api(srv, "startpos", &refs);
+    wait_js(&c, &format!("return document.getElementById('fen').value === {}", json!(pos.fen())), "the FEN box").await;
+    check_rows(&c, &after, "chinese").await;
+    // The URL names the line.
+    let url = js(&c, "return new URLSearchParams(location.search).get('moves')").await;
+    assert_eq!(url.as_str(), Some(line.join(",").as_str()));
+    screenshot(&c, &format!("five-moves-{label}")).await;
+
+    // The notation switch.
+    for n in ["wxf", "iccs", "chinese"] {
+        c.find(Locator::Id("notation")).await.expect("select").select_by_value(n).await.expect("select");
+        wait_js(
+            &c,
+            &format!(
+                "return document.querySelector('#explorer tbody tr td').textContent === {}",
+                json!(after["moves"][0][n])
+            ),
+            n,
+        )
+        .await;
+        check_rows(&c, &after, n).await;
+        let played = js(&c, "return [...document.querySelectorAll('#played .ply')].map(b => b.textContent)").await;
+        let want: Vec<&Value> = after["played"].as_array().expect("played").iter().map(|m| &m[n]).collect();
+        assert_eq!(played.as_array().expect("played").iter().collect::<Vec<_>>(), want, "the move list in {n}");
+    }
+
+    // Back and forward with the arrow keys.
+    let body = c.find(Locator::Css("body")).await.expect("body");
+    body.send_keys("\u{E012}").await.expect("ArrowLeft");
+    wait_ply(&c, 4).await;
+    // The fifth move, now ahead, keeps its name in the move list.
+    let ahead = js(&c, "return document.querySelector('#played .ply.future')?.textContent").await;
+    assert_eq!(ahead, after["played"][4]["chinese"]);
+    let four = api(srv, "startpos", &refs[..4]);
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(four["fen"])),
+        "the position after four plies",
+    )
+    .await;
+    check_rows(&c, &four, "chinese").await;
+    body.send_keys("\u{E014}").await.expect("ArrowRight");
+    wait_ply(&c, 5).await;
+
+    // A table position from the FEN box: the values of the position and of every move.
+    let fen = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let table = api(srv, fen, &[]);
+    let input = c.find(Locator::Id("fen")).await.expect("the FEN box");
+    input.clear().await.expect("clear");
+    input.send_keys(fen).await.expect("type");
+    c.find(Locator::Css("#fenform button")).await.expect("the button").click().await.expect("click");
+    wait_js(&c, "return !!document.querySelector('#position .tb')", "the table value").await;
+    let tb_text = c.find(Locator::Css("#position .tb")).await.expect("value").text().await.expect("text");
+    let v = &table["tablebase"];
+    assert!(
+        tb_text.contains(if v["wdl"] == "win" {
+            "wins"
+        } else if v["wdl"] == "loss" {
+            "loses"
+        } else {
+            "draw"
+        }),
+        "{tb_text} vs {v}"
+    );
+    check_rows(&c, &table, "chinese").await;
+    for (row, m) in rows(&c).await.iter().zip(table["moves"].as_array().expect("moves")) {
+        let t = &m["tablebase"];
+        let n = t["dtm"].as_i64().expect("dtm").abs();
+        let expected = match (t["wdl"].as_str(), t["by_rule"].as_bool()) {
+            (Some("draw"), _) => "Draw".to_string(),
+            (Some("win"), Some(true)) => "Win (rules)".into(),
+            (Some("loss"), Some(true)) => "Loss (rules)".into(),
+            (Some("win"), _) => format!("Win in {n}"),
+            (_, _) if n == 0 => "Mated".into(),
+            _ => format!("Loss in {n}"),
+        };
+        assert_eq!(row.2.trim_end_matches(" ★"), expected, "{}", row.0);
+    }
+    screenshot(&c, &format!("table-{label}")).await;
+    // Play the table's best move: the value now is the other side's.
+    let best = table["moves"][0]["iccs"].as_str().expect("best move").to_string();
+    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{best}']")))
+        .await
+        .expect("row")
+        .click()
+        .await
+        .expect("click");
+    wait_ply(&c, 1).await;
+    let next = api(srv, fen, &[&best]);
+    wait_js(
+        &c,
+        &format!("return document.querySelector('#position .tb')?.dataset.wdl === {}", json!(next["tablebase"]["wdl"])),
+        "the value after the move",
+    )
+    .await;
+
+    // The engine's line on request.
+    c.find(Locator::Id("analyze")).await.expect("the engine button").click().await.expect("click");
+    wait_js(&c, "return /depth \\d+/.test(document.getElementById('engine-out').textContent)", "the engine's line")
+        .await;
+    let line = c.find(Locator::Id("engine-out")).await.expect("out").text().await.expect("text");
+    assert!(line.contains("mate") || line.contains("depth"), "{line}");
+
+    // The URL names the position: opening it shows the same.
+    let href = js(&c, "return location.href").await.as_str().expect("href").to_string();
+    c.goto("about:blank").await.expect("blank");
+    c.goto(&href).await.expect("the shared URL");
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(next["fen"])),
+        "the shared position",
+    )
+    .await;
+
+    // The tables page: a table's statistics and its histogram.
+    c.goto(&format!("{base}/tables")).await.expect("tables page");
+    wait_js(&c, "return document.querySelectorAll('#tables tbody tr').length > 3", "the table list").await;
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
+    wait_js(&c, "return document.querySelectorAll('#detail svg.chart rect').length > 10", "the histogram").await;
+    screenshot(&c, &format!("tables-{label}")).await;
+    c.close().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_in_headless_chromium() {
+    let (Some(chromium), Some(driver)) = (
+        find_binary("QIKU_CHROMIUM", &["chromium", "chromium-browser", "google-chrome"]),
+        find_binary("QIKU_CHROMEDRIVER", &["chromedriver"]),
+    ) else {
+        println!("SKIPPED: the browser test needs chromium and chromedriver (apt-get install chromium chromium-driver fonts-noto-cjk)");
+        return;
+    };
+    if !Path::new("/usr/share/fonts/opentype/noto").exists() {
+        println!(
+            "note: fonts-noto-cjk is not installed: the notation text will show as boxes (the pieces need no font)"
+        );
+    }
+    let srv = tokio::task::spawn_blocking(|| {
+        let mut o = options();
+        o.engine = true;
+        server(o)
+    })
+    .await
+    .expect("server");
+    let (_driver, port) = start_driver(&driver);
+    run_width(&srv, port, &chromium, "desktop", 1280, 900).await;
+    run_width(&srv, port, &chromium, "phone", 390, 844).await;
+}

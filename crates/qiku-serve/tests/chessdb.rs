@@ -1,0 +1,396 @@
+//! The ChessDB-compatible endpoint read the way real ChessDB clients read chessdb.cn, their
+//! parsing rules re-expressed here:
+//!
+//! - XQMagic (walker8088/XQMagic, `XQMagicUI/CloudDB.py`): the text reply with trailing NULs
+//!   stripped and lower-cased; `''`/`unknown`/`checkmate` handled first; else entries split on
+//!   `|`, fields on `,`, each field split on `:` into exactly a name and a value; `score` read as
+//!   an integer, `move` as the ICCS move.
+//! - sojourners/public-Xiangqi (`CloudOpenBook.java`): the text reply must contain `move`;
+//!   entries split on `|`, fields on `,`, names and values on `:`; `score` through Java's
+//!   `Integer.parseInt` (no trimming), `winrate` through `Double.parseDouble` (which trims
+//!   characters up to U+0020, the NUL included); a note containing W, D or L marks an endgame
+//!   (table) move.
+//! - ccdblib (robertnurnberg/ccdblib, `ccdblib.py`): `json=1` replies; `status` must be present;
+//!   `queryall` needs `moves`, `querybest` one of `move`/`search_moves`/`egtb`, `querypv` `score`,
+//!   `depth` and `pv`, `queryscore` `eval`; a score above 10000 in absolute value is a mate,
+//!   `30000 - |score|` plies away.
+//!
+//! The moves must agree with the library's book probe (`qiku-book probe`) and table probes
+//! (`qiku-tb probe --rules asian`) for the start position, a middle-game position and table
+//! positions.
+
+mod common;
+use common::*;
+use qiku::book::Book;
+use qiku::tablebase::{Rules, Tablebases};
+use qiku::Position;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One move as the clients read it.
+#[derive(Debug, Clone, PartialEq)]
+struct ClientMove {
+    mv: String,
+    score: i32,
+    winrate: Option<f64>,
+    endgame: bool,
+}
+
+/// XQMagic's reading of a `queryall` text reply; `Err` where its code would raise.
+fn xqmagic_parse(body: &[u8]) -> Result<Option<Vec<ClientMove>>, String> {
+    let resp = std::str::from_utf8(body).map_err(|e| e.to_string())?;
+    let resp = resp.trim_end_matches('\0').to_lowercase();
+    if resp.is_empty() || resp == "unknown" || resp == "checkmate" {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for step in resp.split('|') {
+        let mut m = ClientMove { mv: String::new(), score: 0, winrate: None, endgame: false };
+        let mut score = None;
+        for seg in step.trim().split(',') {
+            let items: Vec<&str> = seg.split(':').collect();
+            let [name, value] = items[..] else { return Err(format!("field `{seg}` is not name:value")) };
+            match name {
+                "score" => score = Some(value.to_string()),
+                "move" => m.mv = value.to_string(),
+                _ => {}
+            }
+        }
+        // int(act['score']) later in its code.
+        m.score = score.ok_or("no score")?.parse().map_err(|e| format!("score: {e}"))?;
+        out.push(m);
+    }
+    Ok(Some(out))
+}
+
+/// Java's `String.trim` (characters up to U+0020), which `Double.parseDouble` applies.
+fn java_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= ' ')
+}
+
+/// sojourners/public-Xiangqi's reading of a `queryall` text reply.
+fn sojourners_parse(body: &[u8]) -> Result<Vec<ClientMove>, String> {
+    let result = String::from_utf8(body.to_vec()).map_err(|e| e.to_string())?;
+    let mut list = Vec::new();
+    if result.is_empty() || !result.contains("move") {
+        return Ok(list);
+    }
+    for data in result.split('|') {
+        let mut m = ClientMove { mv: String::new(), score: 0, winrate: None, endgame: false };
+        for item in data.split(',') {
+            let kvs: Vec<&str> = item.split(':').collect();
+            match kvs[0] {
+                "move" => m.mv = kvs.get(1).ok_or("move without value")?.to_string(),
+                // Integer.parseInt: no trimming; a sign and digits only.
+                "score" => m.score = kvs.get(1).ok_or("no value")?.parse().map_err(|e| format!("parseInt: {e}"))?,
+                "winrate" => {
+                    m.winrate = Some(
+                        java_trim(kvs.get(1).ok_or("no value")?).parse().map_err(|e| format!("parseDouble: {e}"))?,
+                    )
+                }
+                "note" => {
+                    let n = kvs.get(1).ok_or("no value")?;
+                    m.endgame = n.contains('W') || n.contains('D') || n.contains('L');
+                }
+                _ => {}
+            }
+        }
+        list.push(m);
+    }
+    Ok(list)
+}
+
+/// ccdblib's acceptance of a JSON reply for `action` (its generic_call's checks).
+fn ccdblib_accepts(action: &str, r: &Value) -> bool {
+    let Some(status) = r.get("status").and_then(Value::as_str) else { return false };
+    match status {
+        "ok" => {
+            let has = |k: &str| r.get(k).is_some();
+            match action {
+                "queryall" => has("moves"),
+                "querybest" | "query" => has("move") || has("search_moves") || has("egtb"),
+                "queryscore" => has("eval"),
+                "querypv" => has("score") && has("depth") && has("pv"),
+                _ => true,
+            }
+        }
+        "checkmate" | "stalemate" | "unknown" | "nobestmove" | "invalid board" | "invalid movelist" => true,
+        _ => false,
+    }
+}
+
+/// ccdblib's json2eval: a score, `M<n>`/`-M<n>` for mates, or a status word.
+fn ccdblib_eval(r: &Value) -> String {
+    match r["status"].as_str() {
+        Some("checkmate") => return "mated".into(),
+        Some("stalemate") => return "0".into(),
+        Some("invalid board") => return "invalid".into(),
+        _ => {}
+    }
+    let s = if let Some(m) = r.get("moves").and_then(|m| m.get(0)).and_then(|m| m.get("score")) {
+        m.clone()
+    } else if let Some(e) = r.get("eval") {
+        e.clone()
+    } else if let Some(s) = r.get("score") {
+        s.clone()
+    } else {
+        return String::new();
+    };
+    match s.as_i64() {
+        Some(v) if v.abs() > 10000 => format!("{}M{}", if v > 0 { "" } else { "-" }, 30000 - v.abs()),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}
+
+fn query(srv: &qiku_serve::Running, action: &str, fen: &str, extra: &str) -> Vec<u8> {
+    let (status, head, body) = get(srv.addr, &format!("/chessdb.php?action={action}&board={}{extra}", enc(fen)));
+    assert_eq!(status, 200, "{action} {fen}: {head}");
+    body
+}
+
+fn query_json(srv: &qiku_serve::Running, action: &str, fen: &str, extra: &str) -> Value {
+    let body = query(srv, action, fen, &format!("{extra}&json=1"));
+    let v: Value =
+        serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{action}: {e}: {}", String::from_utf8_lossy(&body)));
+    assert!(ccdblib_accepts(action, &v), "ccdblib rejects {action}: {v}");
+    v
+}
+
+/// The position after the book's most played move, `plies` times.
+fn book_line(book: &Book, plies: usize) -> Position {
+    let mut pos = Position::startpos();
+    for _ in 0..plies {
+        let m = book.probe(&pos)[0].mv;
+        pos = pos.play(m).expect("legal");
+    }
+    pos
+}
+
+/// Every client reads a book position's queryall, querybest and querypv, and the moves are the
+/// book's.
+fn check_book_position(srv: &qiku_serve::Running, book: &Book, pos: &Position) {
+    let fen = pos.fen();
+    let expected: Vec<String> = book.probe(pos).iter().map(|m| m.mv.to_string()).collect();
+    assert!(expected.len() >= 2, "a position with several book moves: {fen}");
+    let mut sorted_expected = expected.clone();
+    sorted_expected.sort();
+
+    let body = query(srv, "queryall", &fen, "");
+    assert_eq!(body.last(), Some(&0u8), "plain-text replies end with a NUL");
+    let xq = xqmagic_parse(&body).expect("XQMagic parses it").expect("moves");
+    let sj = sojourners_parse(&body).expect("sojourners parses it");
+    let js = query_json(srv, "queryall", &fen, "");
+    let js_moves: Vec<String> =
+        js["moves"].as_array().expect("moves").iter().map(|m| m["uci"].as_str().expect("uci").to_string()).collect();
+    for got in [
+        xq.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+        sj.iter().map(|m| m.mv.clone()).collect(),
+        js_moves.clone(),
+    ] {
+        let mut g = got.clone();
+        g.sort();
+        assert_eq!(g, sorted_expected, "the book's moves (qiku-book probe) at {fen}");
+    }
+    // Scores agree between the readings and the win rate is the score's (ChessDB's formula).
+    for (a, b) in xq.iter().zip(&sj) {
+        assert_eq!((&a.mv, a.score), (&b.mv, b.score));
+        let w = b.winrate.expect("book moves carry a win rate");
+        let from_score = 100.0 / (1.0 + (-(b.score as f64) / 330.0).exp());
+        assert!((w - from_score).abs() < 0.006, "{w} {from_score}");
+        assert!(!b.endgame, "book notes are not endgame notes");
+    }
+    // Best first.
+    assert!(xq.windows(2).all(|w| w[0].score >= w[1].score));
+
+    let best = String::from_utf8(query(srv, "querybest", &fen, "")).expect("utf-8");
+    let best_move = best.trim_end_matches('\0').strip_prefix("move:").expect("move:X").to_string();
+    assert_eq!(best_move, xq[0].mv);
+    assert!(expected.contains(&best_move));
+    let jb = query_json(srv, "querybest", &fen, "");
+    assert_eq!(jb["move"], best_move);
+
+    let pv = String::from_utf8(query(srv, "querypv", &fen, "")).expect("utf-8");
+    let pv = pv.trim_end_matches('\0');
+    let fields: HashMap<&str, &str> = pv.splitn(3, ',').filter_map(|f| f.split_once(':')).collect();
+    let line: Vec<&str> = fields["pv"].split('|').collect();
+    assert_eq!(line[0], best_move);
+    assert_eq!(fields["score"].parse::<i32>().expect("score"), xq[0].score);
+    assert_eq!(fields["depth"].parse::<usize>().expect("depth"), line.len());
+    // Every move of the line is a book move where it is played.
+    let mut p = pos.clone();
+    for m in &line {
+        let mv = qiku::notation::iccs::parse(&p, m).expect("a legal line");
+        assert!(book.probe(&p).iter().any(|b| b.mv == mv), "{m} is in the book");
+        p = p.play(mv).expect("legal");
+    }
+    let jp = query_json(srv, "querypv", &fen, "");
+    assert_eq!(jp["pv"].as_array().map(Vec::len), Some(line.len()));
+    let js_eval = query_json(srv, "queryscore", &fen, "");
+    assert_eq!(js_eval["eval"].as_i64(), Some(i64::from(xq[0].score)));
+    assert_eq!(ccdblib_eval(&js), xq[0].score.to_string());
+
+    // A banned move is left out.
+    let banned = query(srv, "queryall", &fen, &format!("&ban=move:{best_move}"));
+    let rest = xqmagic_parse(&banned).expect("parses").expect("moves");
+    assert_eq!(rest.len(), expected.len() - 1);
+    assert!(rest.iter().all(|m| m.mv != best_move));
+}
+
+#[test]
+fn book_positions_read_by_the_clients_agree_with_the_book() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    check_book_position(&srv, &book, &Position::startpos());
+    // A middle-game position: ten plies into the main line.
+    let middle = book_line(&book, 10);
+    check_book_position(&srv, &book, &middle);
+    // The board parameter may leave out the counters, as clients send it.
+    let short = middle.fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
+    assert_eq!(query(&srv, "queryall", &short, ""), query(&srv, "queryall", &middle.fen(), ""));
+}
+
+fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
+    let pos = Position::from_fen(fen).expect("fen");
+    let values = tb.move_values_with(&pos, Rules::Asian).expect("probe").expect("covered");
+    let plain = tb.move_values(&pos).expect("probe").expect("covered");
+    let best: Vec<String> = tb
+        .best_moves_with(&pos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let own = tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered");
+
+    let body = query(srv, "queryall", fen, "");
+    let xq = xqmagic_parse(&body).expect("XQMagic parses it").expect("moves");
+    let sj = sojourners_parse(&body).expect("sojourners parses it");
+    assert_eq!(xq.len(), values.len(), "every legal move, with its table value");
+    assert!(sj.iter().all(|m| m.endgame && m.winrate.is_none()), "table notes are endgame notes");
+    for m in &xq {
+        let (mv, v) = values.iter().find(|(mv, _)| mv.to_string() == m.mv).expect("a legal move");
+        let p = plain.iter().find(|(pm, _)| pm == mv).expect("same moves").1;
+        let base = if *v != p { 20000 } else { 30000 };
+        let expected = match v.wdl.name() {
+            "win" => base - v.dtm.plies() as i32,
+            "loss" => -(base - v.dtm.plies() as i32),
+            _ => 0,
+        };
+        assert_eq!(m.score, expected, "{} at {fen}: {v:?}", m.mv);
+    }
+    // The winning line's moves come first.
+    let firsts: Vec<&str> = xq.iter().take(best.len()).map(|m| m.mv.as_str()).collect();
+    for b in &best {
+        assert!(firsts.contains(&b.as_str()), "{b} first at {fen}: {firsts:?}");
+    }
+
+    let qb = String::from_utf8(query(srv, "querybest", fen, "")).expect("utf-8");
+    let egtb = qb.trim_end_matches('\0').strip_prefix("egtb:").expect("egtb:X").to_string();
+    assert!(best.contains(&egtb), "querybest plays the tables' line (qiku-tb probe's best): {egtb} {best:?}");
+    let jb = query_json(srv, "querybest", fen, "");
+    assert_eq!(jb["egtb"], egtb);
+
+    let jp = query_json(srv, "querypv", fen, "");
+    let line: Vec<String> =
+        jp["pv"].as_array().expect("pv").iter().map(|m| m.as_str().expect("move").to_string()).collect();
+    assert_eq!(line[0], egtb);
+    // Each move of the line is one of the tables' best moves where it is played.
+    let mut p = pos.clone();
+    for m in &line {
+        let best_here: Vec<String> = tb
+            .best_moves_with(&p, Rules::Asian)
+            .expect("probe")
+            .expect("covered")
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert!(best_here.contains(m), "{m} in {best_here:?}");
+        p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
+    }
+    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == tb.probe(&pos).expect("probe").expect("covered") {
+        // A forced mate: the line ends in it, after exactly the table's distance, and ccdblib
+        // reads the score as that mate.
+        assert_eq!(line.len() as i32, own.dtm.0, "{fen}");
+        assert!(p.moves().is_empty(), "the line ends with no move for the loser");
+        assert_eq!(jp["depth"].as_i64(), Some(i64::from(own.dtm.0)));
+        assert_eq!(ccdblib_eval(&query_json(srv, "queryscore", fen, "")), format!("M{}", own.dtm.0));
+    }
+}
+
+#[test]
+fn table_positions_read_by_the_clients_agree_with_the_tables() {
+    let srv = server(options());
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    for fen in [
+        "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "3k5/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1",
+        "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b - - 0 1",
+    ] {
+        check_table_position(&srv, &tb, fen);
+    }
+}
+
+#[test]
+fn status_words_and_the_nul() {
+    let srv = server(options());
+    let text = |action: &str, fen: &str| String::from_utf8(query(&srv, action, fen, "")).expect("utf-8");
+    // Black is mated: rook on d0 along the d-file, the red king on e0 guards the e-file.
+    let mated = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1";
+    assert_eq!(text("queryall", mated), "checkmate\0");
+    assert_eq!(text("querypv", mated), "checkmate\0");
+    assert_eq!(text("querybest", mated), "nobestmove\0");
+    assert_eq!(query_json(&srv, "queryall", mated, "")["status"], "checkmate");
+    // Black has no move and is not in check.
+    let stalemate = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    assert_eq!(text("queryall", stalemate), "stalemate\0");
+    assert_eq!(ccdblib_eval(&query_json(&srv, "queryscore", stalemate, "")), "0");
+    // Not in the book and no table for it.
+    let unknown = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1";
+    assert_eq!(text("queryall", "3k5/9/9/9/9/9/9/9/9/RC2K4 w"), "unknown\0");
+    assert_eq!(text("querybest", "3k5/9/9/9/9/9/9/9/9/RC2K4 w"), "nobestmove\0");
+    assert!(!text("queryall", unknown).is_empty());
+    for bad in ["xyz", "rnbakabnr/9/9 w", "9/9/9/9/9/9/9/9/9/9 w"] {
+        assert_eq!(text("queryall", bad), "invalid board\0");
+        assert_eq!(query_json(&srv, "queryall", bad, "")["status"], "invalid board");
+    }
+    // No board: no reply at all, as ChessDB.
+    let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
+    assert_eq!((status, body.len()), (200, 0));
+    // An action this server does not know, and queryrule without a movelist: the empty reply
+    // (ccdblib reads `{}` from queryrule as "invalid movelist").
+    let start = Position::startpos().fen();
+    assert_eq!(text("queue", &start), "\0");
+    assert_eq!(query(&srv, "queryrule", &start, "&json=1"), b"{}");
+    // JSON replies carry no NUL.
+    let body = query(&srv, "queryall", &start, "&json=1");
+    assert!(body.starts_with(b"{\"status\":\"ok\",\"moves\":[") && !body.contains(&0u8));
+}
+
+#[test]
+fn queryrule_judges_repetitions() {
+    let srv = server(options());
+    let start = Position::startpos().fen();
+    // Both horses out and back: playing h0g2 again repeats the position after the first move.
+    let body = query(&srv, "queryrule", &start, "&movelist=h0g2|h9g7|g2h0|g7h9");
+    let text = String::from_utf8(body).expect("utf-8");
+    let text = text.trim_end_matches('\0');
+    let rules: HashMap<&str, &str> = text
+        .split('|')
+        .map(|e| {
+            let f: HashMap<&str, &str> = e.split(',').filter_map(|f| f.split_once(':')).collect();
+            (f["move"], f["rule"])
+        })
+        .collect();
+    assert_eq!(rules.len(), 44);
+    assert_eq!(rules["h0g2"], "draw");
+    assert_eq!(rules["h2e2"], "none");
+    let v = query_json(&srv, "queryrule", &start, "&movelist=h0g2|h9g7|g2h0|g7h9");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(44));
+    assert_eq!(text_of(&query(&srv, "queryrule", &start, "&movelist=h0g2|h0g2")), "invalid movelist");
+}
+
+fn text_of(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).trim_end_matches('\0').to_string()
+}

@@ -1,0 +1,218 @@
+//! Hostile requests: malformed and oversized FENs and queries, invalid UTF-8, path traversal,
+//! malformed HTTP, slow clients that never finish their headers, and more connections than the
+//! limit. Each gets a 4xx or is cut off, and the server keeps answering other clients. Only
+//! loopback traffic, bounded in count and time.
+
+mod common;
+use common::*;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+fn hostile_server(max_connections: usize) -> qiku_serve::Running {
+    let mut o = options();
+    o.limits.header_timeout = Duration::from_secs(1);
+    o.limits.max_connections = max_connections;
+    server(o)
+}
+
+/// Sends raw bytes, reads until the server closes or 10 s pass: (bytes read, time taken).
+fn raw(addr: std::net::SocketAddr, bytes: &[u8]) -> (Vec<u8>, Duration) {
+    let t = Instant::now();
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let _ = s.write_all(bytes);
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    (buf, t.elapsed())
+}
+
+fn status_of(resp: &[u8]) -> u16 {
+    String::from_utf8_lossy(resp).split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// The server still answers a normal request, quickly and correctly.
+fn still_serves(srv: &qiku_serve::Running) {
+    let t = Instant::now();
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=h2e2");
+    assert_eq!(status, 200);
+    assert_eq!(v["turn"], "black");
+    assert!(t.elapsed() < Duration::from_secs(5), "answered in {:?}", t.elapsed());
+}
+
+#[test]
+fn malformed_and_oversized_queries_get_4xx() {
+    let srv = hostile_server(64);
+    let huge = "9/".repeat(20_000);
+    let targets = [
+        format!("/api/explore?fen={huge}"),
+        format!("/api/tablebase?fen={}", "x".repeat(300)),
+        format!("/chessdb.php?action=queryall&board={}", "r".repeat(300)),
+        "/api/explore?fen=rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20x".to_string(),
+        "/api/explore?fen=kkkkkkkkk/9/9/9/9/9/9/9/9/9%20w".to_string(),
+        "/api/explore?fen=%00%01%02".to_string(),
+        "/api/explore?fen=%zz".to_string(),
+        "/api/explore?fen=%C0%AF".to_string(),
+        format!("/api/explore?moves={}", "h2e2,e2h2,".repeat(400)),
+        "/api/analyze?depth=-1".to_string(),
+        "/api/tables/KRvK%00".to_string(),
+    ];
+    for t in &targets {
+        let (status, _, body) = get(srv.addr, t);
+        assert!((400..500).contains(&status), "{}: {status} {}", &t[..t.len().min(80)], String::from_utf8_lossy(&body));
+    }
+    still_serves(&srv);
+}
+
+#[test]
+fn raw_http_abuse_is_refused() {
+    let srv = hostile_server(64);
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        // A request line far over the limit.
+        (format!("GET /api/explore?fen={} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100_000)).into_bytes(), "long line"),
+        // Too many header bytes.
+        (format!("GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(100_000)).into_bytes(), "big header"),
+        // Invalid UTF-8 in the path.
+        (b"GET /assets/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 path"),
+        (b"GET /api/explore?fen=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 query"),
+        // Not HTTP.
+        (b"HELLO THERE\r\n\r\n".to_vec(), "garbage"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03".to_vec(), "TLS hello"),
+        // Writes are not served.
+        (
+            b"POST /api/explore HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(),
+            "POST",
+        ),
+        (b"DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "DELETE"),
+    ];
+    for (bytes, what) in &cases {
+        let (resp, took) = raw(srv.addr, bytes);
+        let status = status_of(&resp);
+        assert!(
+            resp.is_empty() || (400..500).contains(&status),
+            "{what}: {}",
+            String::from_utf8_lossy(&resp[..resp.len().min(200)])
+        );
+        assert!(took < Duration::from_secs(5), "{what}: {took:?}");
+        still_serves(&srv);
+    }
+}
+
+#[test]
+fn path_traversal_reaches_no_file() {
+    let srv = hostile_server(64);
+    for path in [
+        "/assets/../Cargo.toml",
+        "/assets/..%2F..%2FCargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/../../../../etc/passwd",
+        "/assets//etc/passwd",
+        "/assets/..\\..\\Cargo.toml",
+        "/assets/app.js%00.png",
+        "/src/lib.rs",
+        "/tables/../Cargo.toml",
+    ] {
+        let (resp, _) =
+            raw(srv.addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        let status = status_of(&resp);
+        let text = String::from_utf8_lossy(&resp);
+        assert!((400..500).contains(&status), "{path}: {status}");
+        assert!(!text.contains("[package]") && !text.contains("root:"), "{path} leaked a file");
+    }
+    still_serves(&srv);
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_others_are_served() {
+    let srv = hostile_server(64);
+    // Clients that start a request and never finish the headers.
+    let mut slow: Vec<TcpStream> = (0..10)
+        .map(|_| {
+            let mut s = TcpStream::connect(srv.addr).expect("connect");
+            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").expect("write");
+            s
+        })
+        .collect();
+    // Meanwhile others are served.
+    still_serves(&srv);
+    let t = Instant::now();
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf);
+        let status = status_of(&buf);
+        assert!(buf.is_empty() || status == 408, "{}", String::from_utf8_lossy(&buf));
+    }
+    // Cut off by the 1 s header timeout, not the 10 s read timeout here.
+    assert!(t.elapsed() < Duration::from_secs(5), "the slow clients were cut off after {:?}", t.elapsed());
+    // A client trickling one byte a while also is cut off by the header deadline.
+    let mut s = TcpStream::connect(srv.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let t = Instant::now();
+    let mut cut = false;
+    for b in b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 0123456789012345678901234567890123456789\r\n" {
+        if s.write_all(&[*b]).is_err() {
+            cut = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if t.elapsed() > Duration::from_secs(3) {
+            break;
+        }
+    }
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    assert!(cut || buf.is_empty() || status_of(&buf) == 408, "{}", String::from_utf8_lossy(&buf));
+    assert!(t.elapsed() < Duration::from_secs(6));
+    still_serves(&srv);
+}
+
+#[test]
+fn connections_over_the_cap_get_503_and_the_server_recovers() {
+    let srv = hostile_server(8);
+    // Eight connections that each finished a request and keep the connection open.
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        let mut s = TcpStream::connect(srv.addr).expect("connect");
+        s.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n").expect("write");
+        s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        let mut buf = [0u8; 4096];
+        let n = s.read(&mut buf).expect("a response");
+        assert_eq!(status_of(&buf[..n]), 200);
+        held.push(s);
+    }
+    // The ninth is told to come back later.
+    let (resp, took) = raw(srv.addr, b"GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(status_of(&resp), 503, "{}", String::from_utf8_lossy(&resp));
+    assert!(String::from_utf8_lossy(&resp).contains("Retry-After"));
+    assert!(took < Duration::from_secs(3));
+    // Idle keep-alive connections do not hold their place for ever: they close within the
+    // header timeout, and then new clients are served.
+    drop(held);
+    let t = Instant::now();
+    loop {
+        let (status, _, _) = get(srv.addr, "/api/info");
+        if status == 200 {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "still refused after the connections closed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    still_serves(&srv);
+}
+
+#[test]
+fn idle_connections_are_closed() {
+    let srv = hostile_server(8);
+    // Connections that never send a byte.
+    let mut idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(srv.addr).expect("connect")).collect();
+    let t = Instant::now();
+    for s in &mut idle {
+        s.set_read_timeout(Some(Duration::from_secs(15))).expect("timeout");
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf);
+    }
+    println!("idle connections closed after {:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(12), "idle connections closed after {:?}", t.elapsed());
+    still_serves(&srv);
+}
