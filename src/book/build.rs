@@ -17,9 +17,10 @@
 
 use super::error::BookError;
 use super::filter::GameFilter;
+use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
 use super::merge::{EntryStream, Merge, Run};
-use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES, MAX_RECENT_GAMES};
+use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};

@@ -25,6 +25,31 @@ pub const HEADER_LEN: usize = 128;
 pub const RECORD_LEN: usize = 26;
 /// The index never has more than `2^MAX_INDEX_BITS` buckets.
 pub const MAX_INDEX_BITS: u32 = 20;
+/// Bytes of the recent-games section's header (the section's layout is `recent`'s).
+pub const SECTION_HEADER_LEN: u64 = 64;
+/// At most this many games are kept per position in the recent-games section.
+pub const MAX_RECENT_GAMES: u32 = 255;
+
+/// A section written after the index (format version 2: the recent-games section, which the
+/// `recent` module lays out), streamed into the book as its last bytes.
+pub(crate) trait TrailingSection {
+    /// Its length in bytes.
+    fn len(&self) -> u64;
+    /// Writes it, in order, to `sink`.
+    fn write(self, sink: &mut dyn FnMut(&[u8]) -> Result<(), BookError>) -> Result<(), BookError>;
+}
+
+/// No section (a version 1 book).
+pub(crate) struct NoSection;
+
+impl TrailingSection for NoSection {
+    fn len(&self) -> u64 {
+        0
+    }
+    fn write(self, _: &mut dyn FnMut(&[u8]) -> Result<(), BookError>) -> Result<(), BookError> {
+        Ok(())
+    }
+}
 /// Aim for about this many records per index bucket.
 const RECORDS_PER_BUCKET: u64 = 4;
 
@@ -255,8 +280,7 @@ impl Header {
             return Err(corrupt("non-zero reserved bytes".into()));
         }
         if version == VERSION_RECENT
-            && (!(1..=super::recent::MAX_RECENT_GAMES).contains(&recent_games)
-                || section_len < super::recent::SECTION_HEADER_LEN)
+            && (!(1..=MAX_RECENT_GAMES).contains(&recent_games) || section_len < SECTION_HEADER_LEN)
         {
             return Err(corrupt(format!(
                 "recent-games section of {section_len} bytes keeping {recent_games} games per position"
@@ -421,7 +445,7 @@ impl BookWriter {
 
     /// Writes the index and header, syncs, renames into place; returns the header.
     pub fn finish(self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
-        self.finish_with(games, params, None)
+        self.finish_with(games, params, None::<(u32, NoSection)>)
     }
 
     /// [`BookWriter::finish`], with a recent-games section keeping `keep` games per position
@@ -430,7 +454,7 @@ impl BookWriter {
         mut self,
         games: GameCounts,
         params: BuildParams,
-        section: Option<(u32, super::recent::Section)>,
+        section: Option<(u32, impl TrailingSection)>,
     ) -> Result<Header, BookError> {
         let bits = index_bits_for(self.records);
         let per = 1usize << (MAX_INDEX_BITS - bits);

@@ -17,8 +17,9 @@
 //! ```
 
 use super::error::BookError;
+use super::format::SECTION_HEADER_LEN;
 use super::format::{bucket, decode_entry, record_key, Checksum, Header, HEADER_LEN, RECORD_LEN};
-use super::recent::{RecentGame, SectionLayout, StoredGame, POSITION_LEN, SECTION_HEADER_LEN};
+use super::recent::{RecentGame, SectionLayout, StoredGame, POSITION_LEN};
 use super::record::{canonical_key, restore_move, Counts, Entry};
 use crate::core::{Move, Position};
 use crate::storage::Storage;

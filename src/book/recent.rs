@@ -15,7 +15,7 @@
 
 use super::error::BookError;
 use super::filter::GameDate;
-use super::format::{bucket, Checksum, MAX_INDEX_BITS};
+use super::format::{bucket, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
 use super::record::{canonical_key, Orientation};
 use crate::core::{Move, Position};
 use crate::pgn::GameResult;
@@ -27,16 +27,12 @@ use std::path::{Path, PathBuf};
 
 /// `QBKGAMES`: the start of the section.
 pub const SECTION_MAGIC: [u8; 8] = *b"QBKGAMES";
-/// Bytes of the section header.
-pub const SECTION_HEADER_LEN: u64 = 64;
 /// Bytes of one position entry: key (8), first reference (4).
 pub const POSITION_LEN: u64 = 12;
 /// Text fields are cut to this many bytes (at a character boundary) when stored.
 pub const MAX_TEXT: usize = 255;
 /// The default number of games kept per position.
 pub const DEFAULT_RECENT_GAMES: u32 = 5;
-/// At most this many games are kept per position.
-pub const MAX_RECENT_GAMES: u32 = 255;
 
 /// A game that reached a position, as [`Book::recent_games`](super::Book::recent_games) returns
 /// it: oriented so that its moves reach the probed position itself (a game that reached its
@@ -499,9 +495,9 @@ pub(crate) struct Section {
     index_bits: u32,
 }
 
-impl Section {
+impl TrailingSection for Section {
     /// The section's length in bytes.
-    pub(crate) fn len(&self) -> u64 {
+    fn len(&self) -> u64 {
         SECTION_HEADER_LEN
             + POSITION_LEN * self.positions
             + 4 * self.refs
@@ -511,7 +507,7 @@ impl Section {
     }
 
     /// Streams the section into `sink`.
-    pub(crate) fn write(mut self, sink: &mut dyn FnMut(&[u8]) -> Result<(), BookError>) -> Result<(), BookError> {
+    fn write(mut self, sink: &mut dyn FnMut(&[u8]) -> Result<(), BookError>) -> Result<(), BookError> {
         let io = |op: &'static str, dir: &Path| {
             let dir = dir.to_path_buf();
             move |source| BookError::Io { path: dir.clone(), op, source }

@@ -84,6 +84,10 @@ enum Command {
     /// Renju (15x15 five-in-a-row, RIF rules): forbidden points, valuation, game judge, and a
     /// Gomocup-protocol player (the default).
     Renju(super::renju::RenjuArgs),
+    /// A local opening explorer and tablebase browser in the browser, with a JSON API and a
+    /// ChessDB-compatible endpoint (http://127.0.0.1:8080/ by default; read-only, loopback).
+    #[cfg(feature = "serve")]
+    Serve(qiku_serve::cli::ServeArgs),
     /// Fit the evaluation's parameters to game results (Texel tuning) and report the training
     /// and validation loss before and after.
     #[command(long_about = super::tune::TUNE_HELP)]
@@ -254,6 +258,8 @@ pub fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, json }) => run_perft(depth, &fen, divide, json),
         Some(Command::Demo { root, max_pieces }) => super::demo::run(&root, max_pieces),
         Some(Command::Renju(args)) => super::renju::run(&args),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve(args)) => qiku_serve::run(args.options()).map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => super::tune::run(&args),
         Some(Command::Show { fen }) => super::parse_position(&fen)
             .map(|pos| print!("{}", pos.diagram().color(super::use_color())))

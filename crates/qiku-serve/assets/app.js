@@ -196,10 +196,10 @@ function render() {
     const li = document.createElement("li");
     li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
     li.addEventListener("click", () => {
-      state.start = START;
+      state.start = g.fen;
       state.names = [];
       state.moves = g.moves.slice();
-      state.ply = Math.min(state.ply, state.moves.length);
+      state.ply = Math.min(g.ply, state.moves.length);
       refresh();
     });
     recent.appendChild(li);

@@ -143,24 +143,18 @@ pub struct RecentGame {
     pub date: String,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+    /// The game's start position (FEN): the standard one unless the game set another.
+    pub fen: String,
     /// The whole game from its start position, in ICCS.
     pub moves: Vec<String>,
+    /// The first `ply` moves reach the position asked about.
+    pub ply: usize,
 }
 
-/// Where the explorer's recent games come from. The books do not keep them yet: [`NoRecentGames`]
-/// answers an empty list; a book that keeps them implements this trait.
+/// A further source of recent games besides the books' own sections (tests use their own).
 pub trait RecentGames: Send + Sync {
     /// The recent games that reached `pos`, most recent first.
     fn recent_games(&self, pos: &Pos) -> Result<Vec<RecentGame>, String>;
-}
-
-/// No recent games (books without the section).
-pub struct NoRecentGames;
-
-impl RecentGames for NoRecentGames {
-    fn recent_games(&self, _pos: &Pos) -> Result<Vec<RecentGame>, String> {
-        Ok(Vec::new())
-    }
 }
 
 /// The opened books, probed together (their counts summed per move).
@@ -174,16 +168,14 @@ impl Books {
     /// `qiku-book verify` does that).
     pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
         let mut books = Vec::new();
-        let mut recent: Vec<Box<dyn RecentGames>> = Vec::new();
         for p in paths {
             let book = Book::open_with(p, Verify::Structure).map_err(|e| format!("book {}: {e}", p.display()))?;
             books.push((p.clone(), book));
-            recent.push(Box::new(NoRecentGames));
         }
-        Ok(Books { books, recent })
+        Ok(Books { books, recent: Vec::new() })
     }
 
-    /// Adds a source of recent games (a book's, once books keep them; tests use their own).
+    /// Adds a source of recent games besides the books' own.
     pub fn add_recent_games(&mut self, source: Box<dyn RecentGames>) {
         self.recent.push(source);
     }
@@ -228,15 +220,41 @@ impl Books {
         Ok(out)
     }
 
-    /// The recent games that reached `pos`, from every book, most recent first (by date).
+    /// The recent games that reached `pos` (or its mirror image, replayed mirrored), from every
+    /// book's recent-games section and every added source, most recent first: by the date the
+    /// `Date` tag gives ([`qiku::book::GameDate`]), the books' own order among equal dates.
     pub fn recent_games(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
-        let mut all = Vec::new();
-        for r in &self.recent {
-            all.extend(r.recent_games(pos)?);
+        let mut all: Vec<(u32, RecentGame)> = Vec::new();
+        for (path, book) in &self.books {
+            let games = book.recent_games(pos).map_err(|e| format!("book {}: {e}", path.display()))?;
+            for g in games {
+                let result = match g.result {
+                    Some(r) => r.to_string(),
+                    None => "*".to_string(),
+                };
+                let game = RecentGame {
+                    red: g.red,
+                    black: g.black,
+                    event: g.event,
+                    date: g.date,
+                    result,
+                    fen: g.start.fen(),
+                    moves: g.moves.iter().map(|m| iccs::format(*m)).collect(),
+                    ply: g.ply,
+                };
+                all.push((g.when.map_or(0, |d| d.key()), game));
+            }
         }
-        all.sort_by(|a, b| b.date.cmp(&a.date));
+        for r in &self.recent {
+            for g in r.recent_games(pos)? {
+                let key = qiku::book::GameDate::parse(&g.date).map_or(0, |d| d.key());
+                all.push((key, g));
+            }
+        }
+        // Stable: the books' own order (newest first, then their tie-break) among equal dates.
+        all.sort_by(|a, b| b.0.cmp(&a.0));
         all.truncate(limit);
-        Ok(all)
+        Ok(all.into_iter().map(|(_, g)| g).collect())
     }
 }
 

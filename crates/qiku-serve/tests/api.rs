@@ -305,7 +305,8 @@ fn the_engine_answers_within_its_bounds() {
     assert_eq!(status, 400);
 }
 
-/// A source of recent games that knows one game through the start position.
+/// A further source of recent games that knows one game through the start position, dated
+/// after every game of the shipped collection.
 struct OneGame;
 
 impl qiku_serve::adapter::RecentGames for OneGame {
@@ -314,25 +315,49 @@ impl qiku_serve::adapter::RecentGames for OneGame {
             red: "Red player".into(),
             black: "Black player".into(),
             event: "Test event".into(),
-            date: "2024.05.01".into(),
+            date: "2999.05.01".into(),
             result: "1-0".into(),
+            fen: Position::startpos().fen(),
             moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
+            ply: 0,
         };
         Ok(if *pos == Position::startpos() { vec![game] } else { Vec::new() })
     }
 }
 
+/// The explorer lists the book's own recent games of each position, as `Book::recent_games`
+/// gives them, and each replays from its start to the position (or its mirror image).
 #[test]
 fn recent_games_reach_the_explorer() {
     let o = options();
+    let book = qiku::book::Book::open(&o.books[0]).expect("book");
+    let srv = qiku_serve::start(o.clone()).expect("server");
+    for moves in ["", "h2e2", "h2e2 h9g7", "c3c4"] {
+        let mut pos = Position::startpos();
+        for m in moves.split_whitespace() {
+            pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("move")).expect("legal");
+        }
+        let expected = book.recent_games(&pos).expect("recent games");
+        assert!(!expected.is_empty(), "the shipped games reach {moves:?}");
+        let (status, v) = get_json(srv.addr, &format!("/api/explore?moves={}", moves.replace(' ', "%20")));
+        assert_eq!(status, 200);
+        let games = v["recent_games"].as_array().expect("recent games");
+        assert_eq!(games.len(), expected.len().min(8), "{moves:?}");
+        for (g, e) in games.iter().zip(&expected) {
+            assert_eq!((g["red"].as_str(), g["date"].as_str()), (Some(e.red.as_str()), Some(e.date.as_str())));
+            let mut at = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start");
+            let ply = g["ply"].as_u64().expect("ply") as usize;
+            for m in &g["moves"].as_array().expect("moves")[..ply] {
+                at =
+                    at.play(qiku::notation::iccs::parse(&at, m.as_str().expect("iccs")).expect("move")).expect("legal");
+            }
+            assert!(at == pos || at == pos.mirror(), "{moves:?}: replay reaches {}", at.fen());
+        }
+    }
+    // A further source is merged in by date: the newest game comes first.
     let mut state = qiku_serve::load(&o).expect("data");
     state.books.add_recent_games(Box::new(OneGame));
     let srv = qiku_serve::start_with(state, std::net::SocketAddr::new(o.bind, 0)).expect("server");
     let (_, v) = get_json(srv.addr, "/api/explore");
-    let games = v["recent_games"].as_array().expect("recent games");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0]["red"], "Red player");
-    assert_eq!(games[0]["moves"], serde_json::json!(["h2e2", "h9g7", "h0g2"]));
-    let (_, v) = get_json(srv.addr, "/api/explore?moves=h2e2");
-    assert_eq!(v["recent_games"], serde_json::json!([]));
+    assert_eq!(v["recent_games"][0]["red"], "Red player");
 }

@@ -80,8 +80,7 @@ async fn session(port: u16, chromium: &Path, profile: &Path, width: u32, height:
     }
     let mut caps = serde_json::Map::new();
     caps.insert("goog:chromeOptions".into(), options);
-    ClientBuilder::rustls()
-        .expect("TLS setup")
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
