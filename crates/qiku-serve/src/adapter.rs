@@ -252,7 +252,7 @@ impl Books {
             }
         }
         // Stable: the books' own order (newest first, then their tie-break) among equal dates.
-        all.sort_by(|a, b| b.0.cmp(&a.0));
+        all.sort_by_key(|b| std::cmp::Reverse(b.0));
         all.truncate(limit);
         Ok(all.into_iter().map(|(_, g)| g).collect())
     }
