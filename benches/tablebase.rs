@@ -12,9 +12,9 @@
 //! prints the WDL files' total size for each way of filling illegal entries ([`Fill`]).
 
 use qiku::tablebase::format::{self, TableFile};
-use qiku::tablebase::index::MAX_PIECES;
-use qiku::tablebase::wdl::{self, wdl_file_name, Fill};
-use qiku::tablebase::{driver, generate_set, GenerateOptions, Material, Rules, Tablebases};
+use qiku::tablebase::generate::{self, generate_set, GenerateOptions};
+use qiku::tablebase::wdl::{self, Fill};
+use qiku::tablebase::{rules_file_name, wdl_file_name, Material, Rules, Tablebases};
 use qiku::Rng;
 use qiku::{Color, Position};
 use std::hint::black_box;
@@ -59,27 +59,20 @@ fn main() {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for t in tb.tables() {
         let f = TableFile::open(&t.path).expect("open table");
-        raw += 2 * f.header.per_side * f.header.width as u64;
+        raw += f.entries() * f.header().width as u64;
         file += f.file_len();
-        entries += 2 * f.header.per_side;
+        entries += f.entries();
         let size = |p: PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
-        rules_bytes += size(dir.join(driver::rules_file_name(t.material)));
+        rules_bytes += size(dir.join(rules_file_name(t.material)));
         wdl_bytes += size(dir.join(wdl_file_name(t.material)));
         // Random legal positions of this table.
-        let layout = &f.layout;
         let mut found = 0;
         for _ in 0..2000 {
             if found == 20 {
                 break;
             }
-            let full = rng.next_u64() % layout.entries();
-            let turn = if full < layout.per_side { Color::Red } else { Color::Black };
-            let mut sq = [0u8; MAX_PIECES];
-            layout.unrank(full % layout.per_side, &mut sq);
-            if layout.overlapping(&sq) {
-                continue;
-            }
-            if let Ok(pos) = Position::from_setup(&layout.setup(&sq, turn)) {
+            let Some(setup) = f.setup(rng.next_u64() % f.entries()) else { continue };
+            if let Ok(pos) = Position::from_setup(&setup) {
                 positions.push(pos);
                 found += 1;
             }
@@ -122,11 +115,11 @@ fn compare_fills(tb: &Tablebases, dir: &std::path::Path) {
     let mut totals = [0u64; 3];
     let mut entries = 0u64;
     for t in tb.tables() {
-        let plain = driver::load(&t.path).expect("table");
-        let rule = driver::load_rules(&dir.join(driver::rules_file_name(t.material)), &plain).expect("companion");
-        entries += plain.values.len() as u64;
+        let plain = generate::load(&t.path).expect("table");
+        let rule = generate::load_rules(&dir.join(rules_file_name(t.material)), &plain).expect("companion");
+        entries += plain.entries();
         for (total, fill) in totals.iter_mut().zip(fills) {
-            let codes = wdl::codes(&plain.values, &rule.values, fill);
+            let codes = wdl::codes(plain.codes(), rule.codes(), fill);
             *total += format::encode_wdl(t.material, &codes, &plain.counts(), true).expect("encode").len() as u64;
         }
     }

@@ -9,9 +9,18 @@
 //! Without `--dir`, the rook-against-king and horse-against-king tables are generated into a
 //! temporary directory first (a second or two), so the example runs in a fresh clone; after
 //! the README's quick start, `--dir tablebases` holds every table of up to four pieces.
+//!
+//! Probing needs only the reader: with `--dir`, the example builds and runs without the
+//! library's generator, as a probe-only program would:
+//!
+//! ```sh
+//! cargo run --release -p qiku --no-default-features --example probe_tables -- --dir tablebases
+//! ```
 
 use qiku::notation::chinese;
-use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases};
+#[cfg(feature = "generate")]
+use qiku::tablebase::generate::{generate_set, GenerateOptions};
+use qiku::tablebase::Tablebases;
 use qiku::Position;
 use std::error::Error;
 use std::path::PathBuf;
@@ -50,17 +59,21 @@ fn run() -> Result<(), Box<dyn Error>> {
     let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
 
     // Without a directory, generate two small tables into a temporary one (removed at the end).
+    #[cfg(feature = "generate")]
     let _temp;
     let dir = match dir {
         Some(dir) => dir,
+        #[cfg(feature = "generate")]
         None => {
             _temp = tempfile::tempdir()?;
-            let materials: Vec<Material> = vec!["KRvK".parse()?, "KNvK".parse()?];
+            let materials: Vec<qiku::tablebase::Material> = vec!["KRvK".parse()?, "KNvK".parse()?];
             for report in generate_set(&materials, &GenerateOptions::new(_temp.path()))? {
                 println!("generated {}", report.material);
             }
             _temp.path().to_path_buf()
         }
+        #[cfg(not(feature = "generate"))]
+        None => return Err(format!("built without the generator: give --dir with tables\n{USAGE}").into()),
     };
 
     let tables = Tablebases::open(&dir)?;

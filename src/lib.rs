@@ -71,7 +71,8 @@
 //! win/draw/loss, distance to mate and the best move:
 //!
 //! ```
-//! use qiku::tablebase::{generate_set, GenerateOptions, Material, Tablebases, Wdl};
+//! use qiku::tablebase::generate::{generate_set, GenerateOptions};
+//! use qiku::tablebase::{Material, Tablebases, Wdl};
 //! use qiku::Position;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -129,6 +130,7 @@ pub mod engine;
 pub mod fs;
 pub mod notation;
 pub mod pgn;
+mod storage;
 pub mod tablebase;
 #[cfg(feature = "tune")]
 pub mod tune;

@@ -12,7 +12,8 @@ use fuzz_common::{
 };
 use proptest::prelude::*;
 use qiku::book::{self, BuildOptions};
-use qiku::tablebase::{generate_set, GenerateOptions, Material};
+use qiku::tablebase::generate::{generate_set, GenerateOptions};
+use qiku::tablebase::Material;
 use qiku::{MoveList, Position};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

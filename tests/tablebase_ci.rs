@@ -3,8 +3,7 @@
 
 mod tablebase_common;
 
-use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::verify_wdl::verify_wdl;
+use qiku::tablebase::generate::{verify_table, verify_wdl, TableCache};
 use qiku::tablebase::{Material, Tablebases};
 
 #[test]

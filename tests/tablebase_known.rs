@@ -2,8 +2,8 @@
 
 mod tablebase_common;
 
-use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::{driver, file_name, Dtm, Material, Tablebases, TbValue, Wdl};
+use qiku::tablebase::generate::{self, verify_table, TableCache};
+use qiku::tablebase::{file_name, Dtm, Material, Tablebases, TbValue, Wdl};
 use qiku::Position;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ fn dir() -> &'static PathBuf {
 
 fn stats(name: &str) -> [qiku::tablebase::Counts; 2] {
     let m: Material = name.parse().unwrap();
-    driver::load(&dir().join(file_name(m))).unwrap().counts()
+    generate::load(&dir().join(file_name(m))).unwrap().counts()
 }
 
 #[test]

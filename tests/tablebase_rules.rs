@@ -5,10 +5,8 @@
 mod tablebase_common;
 
 use qiku::core::game::{EndReason, Game, Outcome};
-use qiku::tablebase::driver::{load, load_rules, rules_file_name};
-use qiku::tablebase::verify::TableCache;
-use qiku::tablebase::verify_rules::verify_rules;
-use qiku::tablebase::{file_name, Material, Rules, Tablebases, TbValue, Wdl};
+use qiku::tablebase::generate::{load, load_rules, verify_rules, TableCache};
+use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue, Wdl};
 use qiku::Rng;
 use qiku::{Color, MoveList, Position};
 use std::collections::HashMap;
@@ -25,15 +23,11 @@ fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
     let m: Material = material.parse().unwrap();
     let plain = load(&dir.join(file_name(m))).unwrap();
     let rule = load_rules(&dir.join(rules_file_name(m)), &plain).unwrap();
-    let per = plain.layout.per_side as usize;
     let tables = qiku::tablebase::Tablebases::open(dir).unwrap();
     let mut out = Vec::new();
-    for (i, (&p, &r)) in plain.values.iter().zip(&rule.values).enumerate() {
+    for (i, (&p, &r)) in plain.codes().iter().zip(rule.codes()).enumerate() {
         if p != r {
-            let mut sq = [0u8; qiku::tablebase::index::MAX_PIECES];
-            plain.layout.unrank((i % per) as u64, &mut sq);
-            let turn = if i < per { Color::Red } else { Color::Black };
-            let pos = Position::from_setup_unchecked(&plain.layout.setup(&sq, turn));
+            let pos = Position::from_setup_unchecked(&plain.setup(i as u64).unwrap());
             // The value the companion stores for the entry, as a probe under the rules reads it.
             let value = tables.probe_with(&pos, qiku::Rules::Asian).unwrap().expect("covered");
             out.push((pos, value));
@@ -51,7 +45,7 @@ fn the_rule_changes_only_draws_and_every_change_verifies() {
         let p = load(&dir.join(file_name(m))).unwrap();
         let r = load_rules(&dir.join(rules_file_name(m)), &p).unwrap();
         // Wins and losses never change; only draws become decided.
-        for (&a, &b) in p.values.iter().zip(&r.values) {
+        for (&a, &b) in p.codes().iter().zip(r.codes()) {
             assert!(a == b || a == 0, "{name}: a decided value changed ({a} -> {b})");
         }
         let (pc, rc) = (p.counts(), r.counts());
@@ -321,9 +315,8 @@ fn companions_can_be_added_to_a_set_generated_without_them() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rules_added_later");
     let _ = std::fs::remove_dir_all(&dir);
     let krkn: Material = "KRvKN".parse().unwrap();
-    let mut opts = qiku::tablebase::GenerateOptions::new(&dir);
-    opts.rules = false;
-    let reports = qiku::tablebase::generate_set(&[krkn], &opts).unwrap();
+    let opts = qiku::tablebase::generate::GenerateOptions::new(&dir).rules(false);
+    let reports = qiku::tablebase::generate::generate_set(&[krkn], &opts).unwrap();
     assert!(reports.iter().all(|r| r.rules_bytes == 0 && r.changed == [0, 0]));
     let names = |d: &Path| {
         let mut v: Vec<String> =
@@ -334,7 +327,9 @@ fn companions_can_be_added_to_a_set_generated_without_them() {
     assert!(names(&dir).iter().all(|n| n.ends_with(".qtb")), "{:?}", names(&dir));
     let tables: Vec<(String, Vec<u8>)> =
         names(&dir).into_iter().map(|n| (n.clone(), std::fs::read(dir.join(&n)).unwrap())).collect();
-    let reports = qiku::tablebase::generate_set(&[krkn], &qiku::tablebase::GenerateOptions::new(&dir)).unwrap();
+    let reports =
+        qiku::tablebase::generate::generate_set(&[krkn], &qiku::tablebase::generate::GenerateOptions::new(&dir))
+            .unwrap();
     assert!(reports.iter().map(|r| r.changed[0] + r.changed[1]).sum::<u64>() > 0, "KRvKN has rule-decided positions");
     for (name, bytes) in &tables {
         assert_eq!(&std::fs::read(dir.join(name)).unwrap(), bytes, "{name} was rewritten");

@@ -47,7 +47,8 @@
 mod tablebase_common;
 
 use qiku::notation::wxf;
-use qiku::tablebase::{driver, file_name, Counts, Material, Rules, Tablebases, Wdl};
+use qiku::tablebase::generate;
+use qiku::tablebase::{file_name, Counts, Material, Rules, Tablebases, Wdl};
 use qiku::{Color, Piece, Position, Role, Setup, Square};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -75,10 +76,10 @@ fn tb() -> &'static Tablebases {
 fn counts(name: &str, rules: Rules) -> [Counts; 2] {
     let m: Material = name.parse().unwrap();
     let path = dir().join(file_name(m));
-    let plain = driver::load(&path).unwrap();
+    let plain = generate::load(&path).unwrap();
     match rules {
         Rules::Plain => plain.counts(),
-        Rules::Asian => driver::load_rules(&path.with_extension("qtr"), &plain).unwrap().counts(),
+        Rules::Asian => generate::load_rules(&path.with_extension("qtr"), &plain).unwrap().counts(),
     }
 }
 

@@ -9,10 +9,9 @@ mod tablebase_common;
 use qiku::engine::search::{tb_wdl_score, MATE_BOUND, TB_BOUND};
 use qiku::engine::Score;
 use qiku::tablebase::format::{self, TableFile};
-use qiku::tablebase::verify::TableCache;
-use qiku::tablebase::verify_wdl::verify_wdl;
-use qiku::tablebase::wdl::{self, wdl_file_name};
-use qiku::tablebase::{driver, generate_set, GenerateOptions, Material, Rules, Tablebases, TbError, Wdl};
+use qiku::tablebase::generate::{self, generate_set, verify_wdl, GenerateOptions, TableCache};
+use qiku::tablebase::wdl;
+use qiku::tablebase::{wdl_file_name, Material, Rules, Tablebases, TbError, Wdl};
 use std::path::{Path, PathBuf};
 
 fn tmp(name: &str) -> PathBuf {
@@ -25,7 +24,7 @@ fn material(name: &str) -> Material {
     name.parse().unwrap()
 }
 
-fn generate(threads: usize, dir: &Path, materials: &[&str]) -> Vec<qiku::tablebase::TableReport> {
+fn generate(threads: usize, dir: &Path, materials: &[&str]) -> Vec<qiku::tablebase::generate::TableReport> {
     let ms: Vec<Material> = materials.iter().map(|m| material(m)).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| generate_set(&ms, &GenerateOptions::new(dir))).unwrap()
@@ -99,7 +98,7 @@ fn wdl_bytes_are_identical_for_one_and_two_threads() {
         let (x, y) = (std::fs::read(a.join(&n)).unwrap(), std::fs::read(b.join(&n)).unwrap());
         assert_eq!(x, y, "{n}");
         // 2 bits an entry at most before compression; far less after.
-        let entries = 2 * TableFile::open(&a.join(&n)).unwrap().header.per_side;
+        let entries = TableFile::open(&a.join(&n)).unwrap().entries();
         assert!((x.len() as u64) < 256 + 24 + entries / 4 + 1, "{n}: {} bytes", x.len());
     }
 }
@@ -166,10 +165,10 @@ fn damaged_truncated_misnamed_and_foreign_wdl_files_are_refused() {
     assert!(err.to_string().contains("KRvK.qtw"), "{err}");
 
     // Valid checksums, one wrong entry: verify names the entry.
-    let plain = driver::load(&dir.join("KRvK.qtb")).unwrap();
-    let rule = driver::load_rules(&dir.join("KRvK.qtr"), &plain).unwrap();
-    let mut codes = wdl::codes(&plain.values, &rule.values, wdl::Fill::Previous);
-    let legal = plain.values.iter().position(|&v| v != qiku::tablebase::value::ILLEGAL).unwrap();
+    let plain = generate::load(&dir.join("KRvK.qtb")).unwrap();
+    let rule = generate::load_rules(&dir.join("KRvK.qtr"), &plain).unwrap();
+    let mut codes = wdl::codes(plain.codes(), rule.codes(), wdl::Fill::Previous);
+    let legal = plain.codes().iter().position(|&v| v != qiku::tablebase::format::ILLEGAL).unwrap();
     codes[legal] ^= 1;
     let bytes = format::encode_wdl(material("KRvK"), &codes, &plain.counts(), true).unwrap();
     std::fs::write(&path, bytes).unwrap();

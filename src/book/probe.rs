@@ -1,4 +1,5 @@
-//! The library side of a book: open a `.qbk` (memory-mapped), probe a [`Position`] for its book
+//! The library side of a book: open a `.qbk` (read by positioned reads; a memory map is the
+//! opt-in [`Book::open_mmap`]), probe a [`Position`] for its book
 //! moves, and pick one by a [`Policy`].
 //!
 //! ```no_run
@@ -21,7 +22,7 @@ use super::format::{bucket, decode_entry, record_key, Checksum, Header, HEADER_L
 use super::recent::{RecentGame, SectionLayout, StoredGame, POSITION_LEN};
 use super::record::{canonical_key, restore_move, Counts, Entry};
 use crate::core::{Move, Position};
-use crate::util::files::{open_regular, read_exact_at};
+use crate::storage::Storage;
 use std::path::{Path, PathBuf};
 
 /// A move found in the book for a position, with its counts from the mover's point of view.
@@ -81,46 +82,6 @@ pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut Rng) -> Option<Move>
         Policy::WeightedByGames => weighted(rng, &|m| m.counts.games()),
         Policy::WeightedByScore => {
             weighted(rng, &|m| m.counts.double_points()).or_else(|| weighted(rng, &|m| m.counts.games()))
-        }
-    }
-}
-
-/// Where a book's bytes come from.
-enum Storage {
-    /// Positioned reads (`pread`) of an open file: the default. A file replaced by rename keeps
-    /// serving the old content; one truncated or overwritten in place gives read errors or
-    /// checksum failures, never a crash.
-    File(std::fs::File),
-    /// A memory map ([`Book::open_mmap`]): fastest, but the process dies (SIGBUS) if the file
-    /// is truncated while mapped.
-    Mapped(memmap2::Mmap),
-    /// Bytes in memory.
-    Owned(Vec<u8>),
-}
-
-impl Storage {
-    /// Fills `buf` from offset `off`; an error if the storage ends first.
-    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        let in_memory = |bytes: &[u8], buf: &mut [u8]| {
-            let src = usize::try_from(off)
-                .ok()
-                .and_then(|o| bytes.get(o..o.checked_add(buf.len())?))
-                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
-            buf.copy_from_slice(src);
-            Ok(())
-        };
-        match self {
-            Storage::File(f) => read_exact_at(f, buf, off),
-            Storage::Mapped(m) => in_memory(m, buf),
-            Storage::Owned(v) => in_memory(v, buf),
-        }
-    }
-
-    fn len(&self) -> std::io::Result<u64> {
-        match self {
-            Storage::File(f) => Ok(f.metadata()?.len()),
-            Storage::Mapped(m) => Ok(m.len() as u64),
-            Storage::Owned(v) => Ok(v.len() as u64),
         }
     }
 }
@@ -195,8 +156,9 @@ impl Book {
     /// opened (a FIFO or device is refused at once).
     pub fn open_with(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let file = open_regular(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "open", source: e })?;
-        Book::from_storage(Storage::File(file), path, verify)
+        let data =
+            Storage::open(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "open", source: e })?;
+        Book::from_storage(data, path, verify)
     }
 
     /// Opens a book through a memory map (a little faster to probe than [`Book::open_with`]).
@@ -208,17 +170,12 @@ impl Book {
     /// under the reader. Replacing the file by rename (as qiku's writers do) is safe.
     pub unsafe fn open_mmap(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let io = |op, source| BookError::Io { path: path.to_path_buf(), op, source };
-        let file = open_regular(path).map_err(|e| io("open", e))?;
-        let len = file.metadata().map_err(|e| io("stat", e))?.len();
-        let data = if len == 0 {
-            Storage::Owned(Vec::new())
-        } else {
-            // Safety: the caller guarantees that the file is not modified while mapped; the map
-            // is read-only and every access goes through bounds-checked reads of it.
-            let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io("map", e))?;
-            Storage::Mapped(map)
-        };
+        // Safety: the caller's guarantee is the map's; every read of it is bounds-checked.
+        let data = unsafe { Storage::map(path) }.map_err(|e| BookError::Io {
+            path: path.to_path_buf(),
+            op: "map",
+            source: e,
+        })?;
         Book::from_storage(data, path, verify)
     }
 
@@ -229,7 +186,7 @@ impl Book {
 
     /// A book from bytes in memory with the given verification.
     pub fn from_bytes_with(bytes: Vec<u8>, name: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
-        Book::from_storage(Storage::Owned(bytes), name.as_ref(), verify)
+        Book::from_storage(Storage::from_bytes(bytes), name.as_ref(), verify)
     }
 
     fn from_storage(data: Storage, path: &Path, verify: Verify) -> Result<Book, BookError> {
@@ -276,7 +233,7 @@ impl Book {
         } else {
             None
         };
-        let cache = matches!(data, Storage::File(_)).then(BucketCache::new);
+        let cache = data.is_file().then(BucketCache::new);
         let book = Book { header, path: path.to_path_buf(), index, data, cache, recent };
         if verify == Verify::Full {
             book.verify_body()?;

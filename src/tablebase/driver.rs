@@ -7,16 +7,19 @@
 //! and later tables of the plan capture into: each is dropped after its last user
 //! ([`plan::last_uses`]).
 
-use super::error::TbError;
+use super::error::{TbError, TbField};
 use super::format::{self, TableFile};
-use super::generate::{self, Table};
-use super::material::file_name;
+use super::index::MAX_PIECES;
 use super::material::Material;
+use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::rules;
-use super::wdl::{self, wdl_file_name, Fill};
+use super::solve::{self, Table};
+use super::wdl::{self, code_of, Fill};
 use super::{plan, select};
+use crate::core::Color;
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,23 +28,95 @@ use std::time::Instant;
 /// Decoded smaller tables held for the captures of the table being solved.
 type Held = HashMap<Material, Arc<Table>>;
 
-/// How to generate.
-#[derive(Clone, Debug)]
+/// How to generate: the directory, and what to write. Built from [`GenerateOptions::new`] with
+/// builder-style setters; the defaults are compressed blocks, the `.qtr` companions and `.qtw`
+/// files, rayon's current thread pool and no progress reports.
+///
+/// ```
+/// use qiku::tablebase::generate::GenerateOptions;
+///
+/// let opts = GenerateOptions::new("tables").compress(false).rules(false).threads(2);
+/// assert_eq!(opts.dir(), std::path::Path::new("tables"));
+/// assert!(!opts.is_compressed() && !opts.has_rules());
+/// assert_eq!(opts.thread_count(), Some(2));
+/// // The defaults.
+/// let opts = GenerateOptions::new("tables");
+/// assert!(opts.is_compressed() && opts.has_rules() && opts.thread_count().is_none());
+/// ```
+#[derive(Clone)]
 pub struct GenerateOptions {
-    /// The directory of the table files.
-    pub dir: PathBuf,
-    /// zstd-compress the blocks (the default); raw blocks otherwise.
-    pub compress: bool,
-    /// Write the `.qtr` companions with the Asian rules' values (the default). Without them the
-    /// rule-aware pass, which needs several times the plain solver's memory per entry, is
-    /// skipped; a later run with them adds the missing companions to the kept tables.
-    pub rules: bool,
+    dir: PathBuf,
+    compress: bool,
+    rules: bool,
+    threads: Option<usize>,
+    progress: Option<Arc<dyn Progress + Send>>,
+}
+
+impl std::fmt::Debug for GenerateOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GenerateOptions")
+            .field("dir", &self.dir)
+            .field("compress", &self.compress)
+            .field("rules", &self.rules)
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl GenerateOptions {
-    /// Compressed tables in `dir`.
+    /// Tables in `dir` (created if missing), with the defaults.
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
-        GenerateOptions { dir: dir.into(), compress: true, rules: true }
+        GenerateOptions { dir: dir.into(), compress: true, rules: true, threads: None, progress: None }
+    }
+
+    /// zstd-compress the blocks (`true`, the default), or write them raw.
+    pub fn compress(mut self, compress: bool) -> GenerateOptions {
+        self.compress = compress;
+        self
+    }
+
+    /// Write the `.qtr` companions with the Asian rules' values and the `.qtw` WDL files (`true`,
+    /// the default). Without them the rule-aware pass, which needs several times the plain
+    /// solver's memory per entry, is skipped; a later run with them adds the missing files to the
+    /// kept tables.
+    pub fn rules(mut self, rules: bool) -> GenerateOptions {
+        self.rules = rules;
+        self
+    }
+
+    /// Solve with `threads` worker threads (a pool of its own) instead of rayon's current pool.
+    /// The files are the same bytes for any thread count.
+    pub fn threads(mut self, threads: usize) -> GenerateOptions {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
+    /// Report each table's progress (one phase per table, labelled with its material) to
+    /// `progress`.
+    pub fn progress(mut self, progress: Arc<dyn Progress + Send>) -> GenerateOptions {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// The directory of the table files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Are blocks compressed?
+    pub fn is_compressed(&self) -> bool {
+        self.compress
+    }
+
+    /// Are the `.qtr` companions and `.qtw` files written?
+    pub fn has_rules(&self) -> bool {
+        self.rules
+    }
+
+    /// The worker threads asked for (`None`: rayon's current pool).
+    pub fn thread_count(&self) -> Option<usize> {
+        self.threads
     }
 }
 
@@ -74,16 +149,47 @@ pub struct TableReport {
 }
 
 /// Generates `materials` (any color order) and everything their captures need, into
-/// `opts.dir`, in the order of [`select::closure`]. Every table of that plan is checked against
-/// the generator's limits ([`generate::check_supported`]) before any work. Returns one report
+/// `opts.dir()`, in dependency order (the plan of a [`Selection`](super::generate::Selection) of
+/// `materials`). Every table of that plan is checked against the generator's limits (pieces,
+/// entries) before any work. Returns one report
 /// per table of the plan, in generation order.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// // KRvKA needs KRvK (the rook captures the advisor): both are made, smaller first.
+/// let reports = generate_set(&["KRvKA".parse::<Material>()?], &GenerateOptions::new(dir.path()).threads(2))?;
+/// let made: Vec<&str> = reports.iter().map(|r| r.material.as_str()).collect();
+/// assert_eq!(made, ["KRvK", "KRvKA"]);
+/// assert!(reports.iter().all(|r| !r.kept && r.file_bytes > 0 && r.wdl_bytes > 0));
+/// for name in ["KRvK.qtb", "KRvK.qtr", "KRvK.qtw", "KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"] {
+///     assert!(dir.path().join(name).is_file(), "{name}");
+/// }
+/// // A second run keeps the intact files.
+/// let again = generate_set(&["KRvKA".parse::<Material>()?], &GenerateOptions::new(dir.path()))?;
+/// assert!(again.iter().all(|r| r.kept && r.wdl_kept));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
-    generate_set_with_progress(materials, opts, &NoProgress)
+    let progress: &dyn Progress = match &opts.progress {
+        Some(p) => p.as_ref(),
+        None => &NoProgress,
+    };
+    match opts.threads {
+        None => generate_in_pool(materials, opts, progress),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
+                TbError::io(&opts.dir, std::io::Error::other(format!("cannot start {n} worker threads: {e}")))
+            })?;
+            pool.install(|| generate_in_pool(materials, opts, progress))
+        }
+    }
 }
 
-/// [`generate_set`], reporting each table's progress (one phase per table, labelled with its
-/// material) to `progress`.
-pub fn generate_set_with_progress(
+/// [`generate_set`] in the current thread pool.
+fn generate_in_pool(
     materials: &[Material],
     opts: &GenerateOptions,
     progress: &dyn Progress,
@@ -96,7 +202,7 @@ pub fn generate_set_with_progress(
     remove_legacy_temp_files(dir)?;
     let plan = select::closure(materials);
     for m in &plan {
-        generate::check_supported(m)?;
+        solve::check_supported(m)?;
     }
     let last_use = plan::last_uses(&plan);
 
@@ -122,14 +228,40 @@ pub fn generate_set_with_progress(
     Ok(reports)
 }
 
+/// Generates exactly `materials` and none of the tables they capture into: those (the inputs,
+/// [`inputs`](super::generate::inputs)) must already be in `opts.dir()`, intact, with their
+/// `.qtr` companions when the options write them. A missing input is
+/// [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`], before any work on the
+/// table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is written, each atomically. This
+/// is one job of a workflow engine that runs one material per job (`workflow/Snakefile`): the
+/// engine orders the jobs, and a job never races another for a shared input. The files are the
+/// bytes [`generate_set`] writes.
+pub fn generate_only(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
+    let progress: &dyn Progress = match &opts.progress {
+        Some(p) => p.as_ref(),
+        None => &NoProgress,
+    };
+    match opts.threads {
+        None => generate_only_in_pool(materials, opts, progress),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
+                TbError::io(&opts.dir, std::io::Error::other(format!("cannot start {n} worker threads: {e}")))
+            })?;
+            pool.install(|| generate_only_in_pool(materials, opts, progress))
+        }
+    }
+}
+
+/// [`generate_only`] in the current thread pool.
+///
 /// Generates exactly `materials` (any colour order, each once, in dependency order) and none of
-/// the tables they capture into: those, the inputs ([`plan::inputs`]), must already be in
+/// the tables they capture into: those, the inputs (`plan::inputs`), must already be in
 /// `opts.dir`, intact (every checksum), with their `.qtr` companions when `opts.rules`. A
 /// missing input is [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`],
 /// before any work on the table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is
 /// written. This is one job of a workflow engine that runs one material per job: the engine
 /// orders the jobs, and a job never races another for a shared input.
-pub fn generate_only_with_progress(
+fn generate_only_in_pool(
     materials: &[Material],
     opts: &GenerateOptions,
     progress: &dyn Progress,
@@ -139,7 +271,7 @@ pub fn generate_only_with_progress(
     let wanted: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     for m in &targets {
-        generate::check_supported(m)?;
+        solve::check_supported(m)?;
     }
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
@@ -202,7 +334,7 @@ fn one_table(
         Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
         None => {
             progress.start(label, 0);
-            let table = generate::solve(material, subs, progress)?;
+            let table = solve::solve(material, subs, progress)?;
             let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
             AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
             progress.finish();
@@ -228,7 +360,7 @@ fn one_table(
     let mut wdl_bytes = 0;
     if let Some(rule) = &rule {
         if plain_kept && rules_kept && wdl_path.exists() {
-            match wdl::check_file(&wdl_path, &table, rule) {
+            match check_file(&wdl_path, &table, rule) {
                 Ok(()) => wdl_kept = true,
                 Err(e) => progress.println(&format!("{e}; writing it again")),
             }
@@ -289,11 +421,6 @@ fn companion(
     Ok((Some(r.table), bytes.len() as u64, false))
 }
 
-/// The companion file name of a material: `KRvKN.qtr`.
-pub fn rules_file_name(material: Material) -> String {
-    format!("{material}.{}", format::RULES_EXTENSION)
-}
-
 /// Opens a companion file and merges it with its (decoded) table: the Asian rules' codes of
 /// every entry. Checks every checksum, and that it changes only drawn entries.
 pub fn load_rules(path: &Path, plain: &Table) -> Result<Table, TbError> {
@@ -302,14 +429,14 @@ pub fn load_rules(path: &Path, plain: &Table) -> Result<Table, TbError> {
     if delta.len() != plain.values.len() {
         return Err(TbError::Corrupt {
             path: path.to_path_buf(),
-            field: super::error::TbField::Entries,
+            field: TbField::Entries,
             detail: format!("{} entries, the table has {}", delta.len(), plain.values.len()),
         });
     }
     if let Some(i) = delta.iter().zip(&plain.values).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
         return Err(TbError::Corrupt {
             path: path.to_path_buf(),
-            field: super::error::TbField::Entry,
+            field: TbField::Entry,
             detail: format!("entry {i} changes a decided value"),
         });
     }
@@ -338,6 +465,40 @@ fn remove_legacy_temp_files(dir: &Path) -> Result<(), TbError> {
     Ok(())
 }
 
+/// Checks a WDL file against its tables' codes: every block and the payload checksum, the entry
+/// count, the header's counts (those of the plain table) and every legal entry's code.
+pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
+    let file = TableFile::open(path)?;
+    let stored = file.decode_all()?;
+    if stored.len() != plain.values.len() || rule.values.len() != plain.values.len() {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entries,
+            detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
+        });
+    }
+    // The header's counts are the plain table's.
+    file.check_counts(&plain.counts())?;
+    let first_bad = (0..stored.len())
+        .into_par_iter()
+        .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
+    if let Some(i) = first_bad {
+        let per = plain.layout.per_side as usize;
+        let mut sq = [0u8; MAX_PIECES];
+        plain.layout.unrank((i % per) as u64, &mut sq);
+        let turn = if i < per { Color::Red } else { Color::Black };
+        let fen = plain.layout.setup(&sq, turn).to_fen();
+        let name = |c: u16| ["draw", "win", "loss", "draw decided by the Asian rules"][(c & 3) as usize];
+        let expect = code_of(plain.values[i], rule.values[i]).map_or(0, u16::from);
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entry,
+            detail: format!("entry {i} ({fen}): stored {}, the tables give {}", name(stored[i]), name(expect)),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,14 +518,14 @@ mod tests {
         let alone = tempfile::tempdir().unwrap();
         let opts = GenerateOptions::new(alone.path());
         // No input: a clear error naming the missing file, and nothing written.
-        let e = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap_err();
+        let e = generate_only(&[krvka], &opts).unwrap_err();
         assert!(matches!(&e, TbError::MissingDependency { needs, .. } if needs.ends_with("KRvK.qtb")), "{e}");
         assert!(names(alone.path()).is_empty(), "{:?}", names(alone.path()));
         // Its input in place: exactly its own three files are added, identical to a full run's.
         for f in ["KRvK.qtb", "KRvK.qtr"] {
             std::fs::copy(full.path().join(f), alone.path().join(f)).unwrap();
         }
-        let reports = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap();
+        let reports = generate_only(&[krvka], &opts).unwrap();
         assert_eq!(reports.len(), 1);
         assert!(!reports[0].kept);
         assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr", "KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"]);
@@ -384,13 +545,13 @@ mod tests {
         let mid = bytes.len() / 2;
         bytes[mid] ^= 0x55;
         std::fs::write(&qtr, &bytes).unwrap();
-        let e = generate_only_with_progress(&[krvka], &opts, &NoProgress).unwrap_err();
+        let e = generate_only(&[krvka], &opts).unwrap_err();
         assert!(matches!(&e, TbError::BadInput { .. }), "{e}");
         assert!(e.to_string().contains("KRvK.qtr"), "{e}");
         assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr"]);
         // Without the rule-aware pass the companion is not read: only the .qtb is written.
-        let plain = GenerateOptions { rules: false, ..opts };
-        generate_only_with_progress(&[krvka], &plain, &NoProgress).unwrap();
+        let plain = opts.clone().rules(false);
+        generate_only(&[krvka], &plain).unwrap();
         assert_eq!(names(alone.path()), ["KRvK.qtb", "KRvK.qtr", "KRvKA.qtb"]);
     }
 }

@@ -1,18 +1,34 @@
 //! The `.qtb` file: a 256-byte header, a block index, then the value codes of every entry in
 //! independent blocks (zstd-compressed, or raw when that is not smaller). Written atomically,
-//! read through a memory map; every field and offset is checked at open, every block's checksum
+//! read by positioned reads (a memory map is the opt-in); every field and offset is checked at open, every block's checksum
 //! when it is read. The byte-by-byte layout is in `docs/FORMAT.md`.
+//!
+//! For tools that inspect or write table files; probing goes through
+//! [`crate::tablebase::Tablebases`]. Each entry holds a value code: [`DRAW`] (0), [`ILLEGAL`] (1)
+//! or [`code`]`(d)` = `2 + d` for a position decided `d` plies from mate (odd: a win for the side
+//! to move, even: a loss); the `.qtw` WDL files hold 2-bit codes instead
+//! ([`crate::tablebase::wdl`]).
+//!
+//! ```
+//! use qiku::tablebase::format::{code, dtm_of, DRAW, ILLEGAL, MAX_DTM_U8};
+//!
+//! assert_eq!(dtm_of(code(7)), Some(7)); // odd: won by the side to move in 7 plies
+//! assert_eq!(dtm_of(code(0)), Some(0)); // even: lost (here: no legal move)
+//! assert_eq!((dtm_of(DRAW), dtm_of(ILLEGAL)), (None, None));
+//! // 1-byte codes hold distances up to 237 plies; the top 16 codes are reserved.
+//! assert_eq!(code(MAX_DTM_U8), 0xEF);
+//! ```
 
+pub use super::bands::{Band, BandKind};
 use super::error::{TbError, TbField};
 use super::index::Layout;
 use super::material::Material;
-use super::rules::{Band, BandKind};
-use super::value::{Counts, MAX_DTM_U16, MAX_DTM_U8};
-use crate::core::zobrist;
-use crate::util::files::{open_regular, read_exact_at, AtomicFile};
-use memmap2::Mmap;
+use super::value::Counts;
+pub use super::value::{code, dtm_of, DRAW, ILLEGAL, MAX_DTM_U16, MAX_DTM_U8};
+use crate::core::{zobrist, Setup};
+use crate::storage::Storage;
+use crate::util::files::AtomicFile;
 use rayon::prelude::*;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every table file.
@@ -29,20 +45,15 @@ pub const SCHEME: u32 = 1;
 pub const METRIC_DTM: u32 = 1;
 /// Metric 2: the Asian rules' values (perpetual check loses) of a companion `.qtr` file: each
 /// entry's code where it differs from the `.qtb` file of the same material, 0 where it does not;
-/// a band table follows the block index (see `docs/FORMAT.md` and [`super::rules`]).
+/// a band table follows the block index (see `docs/FORMAT.md` and [`Band`]).
 pub const METRIC_ASIAN: u32 = 2;
 /// Metric 3: win, draw or loss of every entry in 2-bit codes, 4 to a byte, for probes inside a
 /// search (a `.qtw` file beside the `.qtb`; codes in [`super::wdl`], layout in `docs/FORMAT.md`).
 pub const METRIC_WDL: u32 = 3;
-/// Extension of the WDL files.
-pub const WDL_EXTENSION: &str = "qtw";
 /// Entries per block of a WDL file: 32 KiB of packed codes, the raw size of a DTM block, so a
 /// cold WDL probe decompresses no more than a DTM one.
 pub const WDL_BLOCK_ENTRIES: u32 = 1 << 17;
-/// Extension of plain table files.
-pub const TABLE_EXTENSION: &str = "qtb";
-/// Extension of the companion files with the Asian rules' values.
-pub const RULES_EXTENSION: &str = "qtr";
+pub use super::material::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 /// Bytes per band in a metric-2 file's band table.
 pub const BAND_LEN: usize = 4;
 /// A block stored uncompressed.
@@ -54,7 +65,7 @@ pub const BLOCK_ENTRIES: u32 = 1 << 15;
 /// zstd level used when writing (deterministic for a given level and input).
 pub const ZSTD_LEVEL: i32 = 9;
 
-pub use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET, FNV_PRIME};
+use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET};
 
 thread_local! {
     /// One zstd context per thread, reused: creating one costs more than decompressing a block.
@@ -116,9 +127,10 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     encode_with(material, values, counts, compress, METRIC_DTM, &[])
 }
 
+#[cfg(feature = "generate")]
 /// Serialises a companion file: `rule` are the Asian rules' codes, `plain` the table's; entries
 /// where they agree are stored as 0. `counts` are those of `rule`.
-pub fn encode_rules(
+pub(crate) fn encode_rules(
     material: Material,
     plain: &[u16],
     rule: &[u16],
@@ -131,7 +143,8 @@ pub fn encode_rules(
 }
 
 /// The Asian rules' codes from a table's codes and its companion's stored codes.
-pub fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
+#[cfg(feature = "generate")]
+pub(crate) fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
     plain.par_iter().zip(delta).map(|(&p, &d)| if d == 0 { p } else { d }).collect()
 }
 
@@ -276,40 +289,42 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
 }
 
-/// Where a table's bytes come from.
-enum Storage {
-    /// Positioned reads of an open file (the default): a file replaced by rename keeps serving
-    /// the old content, one truncated in place gives read errors, never a crash.
-    File(File),
-    /// A memory map ([`TableFile::open_mmap`]).
-    Mapped(Mmap),
-}
-
-impl Storage {
-    fn read_at(&self, off: u64, buf: &mut [u8]) -> std::io::Result<()> {
-        match self {
-            Storage::File(f) => read_exact_at(f, buf, off),
-            Storage::Mapped(m) => {
-                let src = usize::try_from(off)
-                    .ok()
-                    .and_then(|o| m.get(o..o.checked_add(buf.len())?))
-                    .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
-                buf.copy_from_slice(src);
-                Ok(())
-            }
-        }
-    }
-}
-
-/// An open `.qtb` file.
+/// An open table file (`.qtb`, `.qtr` or `.qtw`), its header and block index checked.
+/// [`crate::tablebase::Tablebases`] probes through these; tools open one to inspect it.
+///
+/// ```
+/// # #[cfg(feature = "generate")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use qiku::tablebase::format::{TableFile, METRIC_DTM, METRIC_WDL};
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk: Material = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let file = TableFile::open(&dir.path().join("KRvK.qtb"))?;
+/// let header = file.header();
+/// assert_eq!((header.material, header.metric), (krk, METRIC_DTM));
+/// // 45 king pairs and 90 rook squares, for each side to move.
+/// assert_eq!(file.entries(), 2 * 45 * 90);
+/// assert_eq!(header.counts[0].legal, header.counts[0].wins + header.counts[0].draws + header.counts[0].losses);
+/// // Every entry's code, every checksum verified; codes are in `format::code`'s scheme.
+/// assert_eq!(file.decode_all()?.len() as u64, file.entries());
+/// // The WDL file of the same table: the same entries, 2 bits each.
+/// let wdl = TableFile::open(&dir.path().join("KRvK.qtw"))?;
+/// assert_eq!((wdl.header().metric, wdl.entries()), (METRIC_WDL, file.entries()));
+/// assert!(wdl.file_len() < file.file_len());
+/// # Ok(()) }
+/// # #[cfg(not(feature = "generate"))] fn main() {}
+/// ```
 pub struct TableFile {
     /// The file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     data: Storage,
     /// The checked header.
-    pub header: Header,
+    pub(crate) header: Header,
     /// The index layout of its material.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     blocks: Vec<Block>,
 }
 
@@ -325,9 +340,32 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
+    /// The file (or the name given to [`TableFile::from_bytes`]).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The checked header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Entries of the file, both sides to move (red-to-move entries first).
+    pub fn entries(&self) -> u64 {
+        2 * self.header.per_side
+    }
+
+    /// The placement of entry `entry` (`0..entries()`): `None` past the end and for placements
+    /// where two pieces share a square. The position may still be illegal (kings facing, the side
+    /// not to move in check): those entries are never probed.
+    pub fn setup(&self, entry: u64) -> Option<Setup> {
+        self.layout.entry_setup(entry)
+    }
+
     /// Are the header's counts `counts` (those the decoded values give)? Shared by `verify`
     /// and the WDL file check, so that both name a mismatch the same way.
-    pub fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {
+    #[cfg(feature = "generate")]
+    pub(crate) fn check_counts(&self, counts: &[Counts; 2]) -> Result<(), TbError> {
         if *counts != self.header.counts {
             return Err(TbError::Corrupt {
                 path: self.path.clone(),
@@ -345,8 +383,8 @@ impl TableFile {
     /// replaced while open gives errors or the old content, never a crash. Only regular files
     /// are opened.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
-        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
-        TableFile::from_storage(Storage::File(file), path)
+        let data = Storage::open(path).map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(data, path)
     }
 
     /// Opens a table through a memory map.
@@ -357,24 +395,25 @@ impl TableFile {
     /// page that no longer exists kills the process with SIGBUS. Replacing it by rename (as
     /// qiku's writers do) is safe.
     pub unsafe fn open_mmap(path: &Path) -> Result<TableFile, TbError> {
-        let file = open_regular(path).map_err(|e| TbError::io(path, e))?;
-        // Safety: the caller guarantees the file is not modified while mapped; the map is
-        // read-only and every access is bounds-checked.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
-        TableFile::from_storage(Storage::Mapped(map), path)
+        // Safety: the caller's guarantee is the map's; every read of it is bounds-checked.
+        let data = unsafe { Storage::map(path) }.map_err(|e| TbError::io(path, e))?;
+        TableFile::from_storage(data, path)
+    }
+
+    /// A table file from bytes in memory (for tests and fuzzing), checked as [`TableFile::open`]
+    /// checks a file. `name` is its file name (`KRvK.qtb`, `.qtr` or `.qtw`): its extension says
+    /// which metric to expect, its stem which material, and errors name it.
+    pub fn from_bytes(bytes: Vec<u8>, name: impl AsRef<Path>) -> Result<TableFile, TbError> {
+        TableFile::from_storage(Storage::from_bytes(bytes), name.as_ref())
     }
 
     fn from_storage(data: Storage, path: &Path) -> Result<TableFile, TbError> {
         let bad = |field: TbField, detail: String| TbError::Corrupt { path: path.to_path_buf(), field, detail };
-        let actual_len = match &data {
-            Storage::File(f) => f.metadata().map_err(|e| TbError::io(path, e))?.len(),
-            Storage::Mapped(m) => m.len() as u64,
-        };
+        let actual_len = data.len().map_err(|e| TbError::io(path, e))?;
         if actual_len < HEADER_LEN as u64 {
             return Err(bad(TbField::Length, format!("{actual_len} bytes, shorter than the {HEADER_LEN}-byte header")));
         }
-        let mut head = vec![0u8; HEADER_LEN];
-        data.read_at(0, &mut head).map_err(|e| TbError::io(path, e))?;
+        let head = data.read_vec(0, HEADER_LEN).map_err(|e| TbError::io(path, e))?;
         let b: &[u8] = &head;
         if b[0..8] != MAGIC {
             return Err(bad(TbField::Magic, "not a qiku tablebase file".into()));
@@ -475,8 +514,7 @@ impl TableFile {
             .and_then(|n| n.checked_add(HEADER_LEN + band_count * BAND_LEN))
             .filter(|&e| e as u64 <= actual_len)
             .ok_or_else(|| bad(TbField::BlockIndex, "extends past the end of the file".into()))?;
-        let mut index = vec![0u8; index_end - HEADER_LEN];
-        data.read_at(HEADER_LEN as u64, &mut index).map_err(|e| TbError::io(path, e))?;
+        let index = data.read_vec(HEADER_LEN as u64, index_end - HEADER_LEN).map_err(|e| TbError::io(path, e))?;
         let sum = fnv1a(fnv1a(FNV_OFFSET, &b[..248]), &index);
         if sum != le_u64(b, 248) {
             return Err(bad(TbField::HeaderChecksum, "header or block index damaged".into()));
@@ -550,8 +588,7 @@ impl TableFile {
         let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.bytes_for(self.block_len(i));
-        let mut stored = vec![0u8; blk.len as usize];
-        self.data.read_at(blk.offset, &mut stored).map_err(|e| TbError::io(&self.path, e))?;
+        let stored = self.data.read_vec(blk.offset, blk.len as usize).map_err(|e| TbError::io(&self.path, e))?;
         let stored = stored.as_slice();
         let raw = if blk.codec == CODEC_ZSTD {
             let out = DECOMPRESSOR

@@ -15,6 +15,10 @@
 //! Placements where two pieces share a square, kings face each other, or the side not to move is
 //! in check get entries too (marked illegal in the value array): ranking stays a few multiply-adds.
 
+// The solver's half of the scheme (walking, re-ranking after a move) is unused by a build that
+// only probes.
+#![cfg_attr(not(feature = "generate"), allow(dead_code))]
+
 use super::material::Material;
 use crate::core::{Color, Piece, Position, Role, Setup, Square};
 
@@ -98,7 +102,7 @@ pub fn needs_mirror(rk: u8, bk: u8) -> bool {
 }
 
 /// Entries (both sides to move) of a material's table under this scheme, computed from the piece
-/// counts alone: the same figure as [`Layout::entries`] but for any number of pieces (a layout is
+/// counts alone: the same figure as a layout's entry count but for any number of pieces (a layout is
 /// limited to [`MAX_PIECES`]), saturating at `u64::MAX`. Used to plan generation.
 pub fn entries_of(material: &Material) -> u64 {
     let mut total: u128 = 2 * 45;
@@ -187,6 +191,7 @@ impl Layout {
     }
 
     /// Pieces, kings included.
+    #[cfg(test)]
     pub fn piece_count(&self) -> usize {
         self.pieces.len()
     }
@@ -413,6 +418,18 @@ impl Layout {
         }
         setup.turn = turn;
         setup
+    }
+
+    /// The setup of full entry `entry` (red-to-move entries first): `None` past the end and for
+    /// placements where two pieces share a square.
+    pub fn entry_setup(&self, entry: u64) -> Option<Setup> {
+        if entry >= 2 * self.per_side {
+            return None;
+        }
+        let mut sq = [0u8; MAX_PIECES];
+        self.unrank(entry % self.per_side, &mut sq);
+        let turn = if entry < self.per_side { Color::Red } else { Color::Black };
+        (!self.overlapping(&sq)).then(|| self.setup(&sq, turn))
     }
 
     /// Do two pieces share a square?

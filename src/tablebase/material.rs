@@ -15,7 +15,27 @@ use std::str::FromStr;
 /// The order in which roles are written in material names (after the king).
 pub const NAME_ORDER: [Role; 6] = [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn, Role::Advisor, Role::Elephant];
 
-/// Piece counts per side (`counts[color][role]`); kings always 1.
+/// Piece counts per side (`counts[color][role]`); kings always 1. Written as red's pieces, `v`,
+/// black's (`KRNvKR`); one table serves a material and its color swap, stored under the
+/// canonical order.
+///
+/// ```
+/// use qiku::tablebase::Material;
+/// use qiku::{Color, Position, Role};
+///
+/// let m: Material = "KAvKR".parse()?;
+/// assert_eq!((m.count(Color::Black, Role::Rook), m.piece_count()), (1, 4)); // kings included
+/// // The table of this material is KRvKA's, colors swapped.
+/// let (canonical, swapped) = m.canonical();
+/// assert_eq!((canonical.to_string(), swapped), ("KRvKA".to_string(), true));
+/// // The material of a position.
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+/// assert_eq!(Material::from_position(&pos).to_string(), "KRvK");
+/// // Names are checked.
+/// let err = "KRRRvK".parse::<Material>().unwrap_err();
+/// assert!(err.to_string().contains("KRRRvK"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
     counts: [[u8; 7]; 2],
@@ -264,9 +284,35 @@ impl FromStr for Material {
     }
 }
 
-/// The file name of a material's table (`KRNvKR.qtb`).
+/// Extension of the table files (distance to mate, no repetition rule).
+pub const TABLE_EXTENSION: &str = "qtb";
+/// Extension of the companion files with the Asian rules' values.
+pub const RULES_EXTENSION: &str = "qtr";
+/// Extension of the WDL files (win, draw or loss in 2 bits an entry).
+pub const WDL_EXTENSION: &str = "qtw";
+
+/// The file name of a material's table: `KRNvKR.qtb`.
+///
+/// ```
+/// use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material};
+/// let m: Material = "KRNvKR".parse()?;
+/// assert_eq!(file_name(m), "KRNvKR.qtb");
+/// assert_eq!(rules_file_name(m), "KRNvKR.qtr");
+/// assert_eq!(wdl_file_name(m), "KRNvKR.qtw");
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn file_name(material: Material) -> String {
-    format!("{material}.qtb")
+    format!("{material}.{TABLE_EXTENSION}")
+}
+
+/// The file name of a material's companion with the Asian rules' values: `KRvKN.qtr`.
+pub fn rules_file_name(material: Material) -> String {
+    format!("{material}.{RULES_EXTENSION}")
+}
+
+/// The file name of a material's WDL file: `KRvKN.qtw`.
+pub fn wdl_file_name(material: Material) -> String {
+    format!("{material}.{WDL_EXTENSION}")
 }
 
 #[cfg(test)]
@@ -299,7 +345,7 @@ mod tests {
         }
         // Tables in which one side has no attacking piece.
         let one_sided = all.iter().filter(|m| !m.side_has_attackers(Color::Black)).count();
-        // 4 + 26 + 97 by piece count: see docs/TABLEBASES.md on the 110 quoted in the issue.
+        // 4 + 26 + 97 by piece count: see docs/TABLEBASES.md on the 110 quoted elsewhere.
         assert_eq!(one_sided, 127);
     }
 }

@@ -4,10 +4,10 @@
 //! them; [`last_uses`] is also what the generation driver uses to drop tables it no longer needs,
 //! so the memory estimate follows what the driver holds.
 
-use super::generate;
 use super::index::entries_of;
 use super::material::Material;
 use super::select::Resolved;
+use super::solve;
 use std::collections::HashMap;
 
 /// Rates that turn entries into bytes and seconds.
@@ -154,6 +154,21 @@ pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
 /// The estimates for every table of a resolved selection, in its order, and their totals, for a
 /// generation with `threads` threads, with the rule-aware pass (`rules`, the default of
 /// `qiku-tb generate`) or without it (`--no-rules`).
+///
+/// ```
+/// use qiku::tablebase::generate::{estimate, Rates, Selection};
+///
+/// let every_five = Selection::new().max_pieces(5).resolve()?;
+/// let (tables, totals) = estimate(&every_five, &Rates::MEASURED, 2, true);
+/// assert_eq!((tables.len(), totals.tables, totals.unsupported), (209, 209, 0));
+/// assert_eq!(totals.entries, 2_265_795_900);
+/// // Tables are solved one at a time: the peak is the largest table's.
+/// assert_eq!(totals.peak_memory_bytes, tables.iter().map(|t| t.peak_memory_bytes).max().unwrap());
+/// // More threads, less time; the same work.
+/// let (_, faster) = estimate(&every_five, &Rates::MEASURED, 4, true);
+/// assert!(faster.seconds < totals.seconds && faster.entries == totals.entries);
+/// # Ok::<(), qiku::tablebase::generate::SelectError>(())
+/// ```
 pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool) -> (Vec<PlannedTable>, Totals) {
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
@@ -183,7 +198,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             disk += rates.rules_disk_bytes_per_entry * e;
             seconds += e / rates.rules_entries_per_second(threads);
         }
-        let unsupported = generate::check_supported(m).err().map(|e| e.to_string());
+        let unsupported = solve::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
             material: *m,
             pieces: m.piece_count(),
@@ -267,14 +282,14 @@ mod tests {
         assert_eq!(big.pieces, 13);
         assert!(big.unsupported.as_deref().unwrap().contains("more than 12 pieces"), "{big:?}");
         // Its dependencies have at most 12 pieces; the largest have too many entries.
-        let by_entries = rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES && r.pieces <= 12).count();
+        let by_entries = rows.iter().filter(|r| r.entries > solve::MAX_ENTRIES && r.pieces <= 12).count();
         assert_eq!(totals.unsupported, 1 + by_entries);
         // Six pieces: the largest tables exceed 32-bit entry numbers.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
         let krnc = rows.iter().find(|r| r.material.to_string() == "KRNCvKR").unwrap();
         assert!(krnc.unsupported.as_deref().unwrap().contains("5904900000 entries"), "{krnc:?}");
-        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > generate::MAX_ENTRIES).count());
+        assert_eq!(totals.unsupported, rows.iter().filter(|r| r.entries > solve::MAX_ENTRIES).count());
         assert!(rows.iter().filter(|r| r.pieces <= 5).all(|r| r.unsupported.is_none()));
     }
 

@@ -6,11 +6,11 @@
 //! [`Tablebases::open_mmap`]) and decompressed on demand into a small shared cache. Every
 //! method takes `&self` and is safe to call from many threads at once.
 
+use super::bands;
 use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
-use super::rules;
 use super::value::FromCode as _;
 use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
@@ -44,7 +44,27 @@ struct Shard {
     bytes: usize,
 }
 
-/// A directory of tables, opened lazily.
+/// A directory of tables: their headers checked at open, their blocks read when probed and kept
+/// in a small shared cache. Every method takes `&self`; share it between threads.
+///
+/// ```
+/// # #[cfg(feature = "generate")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?;
+/// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// use qiku::tablebase::{Material, Tablebases};
+///
+/// // `dir` holds KRvK.qtb with its .qtr and .qtw companions.
+/// let tb = Tablebases::open(dir.path())?;
+/// let names: Vec<String> = tb.tables().iter().map(|t| t.material.to_string()).collect();
+/// assert_eq!(names, ["KRvK"]);
+/// assert!(tb.problems().is_empty());
+/// let krk: Material = "KRvK".parse()?;
+/// assert!(tb.has_wdl(krk) && tb.has_rules(krk));
+/// # Ok(()) }
+/// # #[cfg(not(feature = "generate"))] fn main() {}
+/// ```
 pub struct Tablebases {
     dir: PathBuf,
     slots: Vec<Slot>,
@@ -79,6 +99,29 @@ impl Tablebases {
     /// be used (damaged, another format, a table under another material's name, not a regular
     /// file, a `.qtb` name that is not a material) is recorded in [`Tablebases::problems`] and
     /// probing its material returns its error.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{TbError, Tablebases};
+    /// use qiku::Position;
+    ///
+    /// // A damaged file does not stop the others from being used: it is listed with its error, and
+    /// // probing its material returns that error.
+    /// std::fs::write(dir.path().join("KNvK.qtb"), b"not a table")?;
+    /// let tb = Tablebases::open(dir.path())?;
+    /// assert_eq!(tb.problems().len(), 1);
+    /// assert!(matches!(tb.problems()[0], TbError::Corrupt { .. }), "{}", tb.problems()[0]);
+    /// let knk = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1")?;
+    /// assert!(tb.probe(&knk).is_err());
+    /// let krk = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// assert!(tb.probe(&krk)?.is_some());
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
         Tablebases::open_with(dir.as_ref(), TableFile::open)
     }
@@ -90,6 +133,23 @@ impl Tablebases {
     /// No table file in `dir` may be truncated or modified in place while this is open: a mapped
     /// page that no longer exists kills the process with SIGBUS. Replacing files by rename (as
     /// `qiku-tb generate` does) is safe.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::Tablebases;
+    /// use qiku::Position;
+    ///
+    /// // Safety: the files in `dir` are not modified while the tables are open.
+    /// let tb = unsafe { Tablebases::open_mmap(dir.path())? };
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// assert_eq!(tb.probe(&pos)?, Tablebases::open(dir.path())?.probe(&pos)?);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub unsafe fn open_mmap(dir: impl AsRef<Path>) -> Result<Tablebases, TbError> {
         // Safety: the caller's guarantee is passed on to every file.
         Tablebases::open_with(dir.as_ref(), |p| unsafe { TableFile::open_mmap(p) })
@@ -204,6 +264,32 @@ impl Tablebases {
     /// The full value of a position: `Ok(None)` when no table covers its material (too many
     /// pieces, or the file is not in the directory). Materials without attacking pieces are
     /// draws without a file. No repetition rule: see [`Tablebases::probe_with`].
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Tablebases, TbValue, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// // Red to move wins; with black to move, black loses.
+    /// let red = tb.probe(&Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?)?.expect("KRvK");
+    /// assert_eq!(red.wdl, Wdl::Win);
+    /// assert!(red.dtm.0 > 0 && red.dtm.0 % 2 == 1); // odd plies: red gives the mate
+    /// let black = tb.probe(&Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?)?.expect("KRvK");
+    /// assert_eq!(black.wdl, Wdl::Loss);
+    /// // The color swap is answered by the same file.
+    /// let swapped = tb.probe(&Position::from_fen("4k4/4r4/9/9/9/9/9/9/9/3K5 b - - 0 1")?)?;
+    /// assert_eq!(swapped.map(|v| v.wdl), Some(Wdl::Win));
+    /// // Kings alone: a draw, no file needed. Two rooks: no table in this directory.
+    /// assert_eq!(tb.probe(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")?)?, Some(TbValue::DRAW));
+    /// assert_eq!(tb.probe(&Position::from_fen("3k5/9/9/9/9/9/9/9/R3R4/4K4 w - - 0 1")?)?, None);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn probe(&self, pos: &Position) -> Result<Option<TbValue>, TbError> {
         self.probe_with(pos, Rules::Plain)
     }
@@ -213,6 +299,32 @@ impl Tablebases {
     /// table's `.qtr` companion ([`TbError::NoRules`] if it is missing). Wins and losses are the
     /// same under both rules; a decided value that only the rules give has a distance that is a
     /// rank for the winning line ([`Tablebases::best_moves_with`]), not plies to mate.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases, TbError, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let won = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let drawn = Position::from_fen("3k5/3R5/9/9/9/9/9/9/9/4K4 b - - 0 1")?; // the king takes the rook
+    /// let tb = Tablebases::open(dir.path())?;
+    /// // A win is a win under both rules, at the same distance; so is this draw.
+    /// assert_eq!(tb.probe_with(&won, Rules::Asian)?, tb.probe_with(&won, Rules::Plain)?);
+    /// assert_eq!(tb.probe_with(&drawn, Rules::Asian)?.map(|v| v.wdl), Some(Wdl::Draw));
+    /// // Without the `.qtr` companion the rules' value of a draw is unknown: an error, not a
+    /// // guess. Wins and losses need no companion.
+    /// std::fs::remove_file(dir.path().join("KRvK.qtr"))?;
+    /// let tb = Tablebases::open(dir.path())?;
+    /// assert!(tb.probe_with(&won, Rules::Asian)?.is_some());
+    /// let err = tb.probe_with(&drawn, Rules::Asian).unwrap_err();
+    /// assert!(matches!(err, TbError::NoRules { .. }), "{err}");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn probe_with(&self, pos: &Position, rules: Rules) -> Result<Option<TbValue>, TbError> {
         let slot = match self.locate(pos) {
             Located::DeadDraw => return Ok(Some(TbValue::DRAW)),
@@ -273,6 +385,24 @@ impl Tablebases {
     /// Win, draw or loss for the side to move, without repetition rules: from the material's
     /// `.qtw` WDL file when it has one (small blocks, made for probes inside a search), else from
     /// its `.qtb`.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Material, Tablebases, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// assert!(tb.has_wdl("KRvK".parse::<Material>()?)); // KRvK.qtw: 2 bits an entry
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?;
+    /// assert_eq!(tb.probe_wdl(&pos)?, Some(Wdl::Loss));
+    /// assert_eq!(tb.probe_wdl(&pos)?, tb.probe(&pos)?.map(|v| v.wdl));
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
         self.probe_wdl_with(pos, Rules::Plain)
     }
@@ -321,6 +451,29 @@ impl Tablebases {
 
     /// Every legal move with its value for the side to move (a move into a position lost in `d`
     /// is a win in `d + 1`), best first; `Ok(None)` if the position or a successor has no table.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Tablebases, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let values = tb.move_values(&pos)?.expect("KRvK");
+    /// assert_eq!(values.len(), pos.moves().len());
+    /// // Best first: the fastest mate, which is the position's own value.
+    /// assert_eq!(values[0].1, tb.probe(&pos)?.expect("KRvK"));
+    /// // Every other move is as good or worse, and some are worse.
+    /// assert!(values.windows(2).all(|w| w[0].1.goodness() >= w[1].1.goodness()));
+    /// assert!(values.iter().any(|(_, v)| v.goodness() < values[0].1.goodness()));
+    /// assert!(values.iter().all(|(_, v)| v.wdl == Wdl::Win)); // a bare king cannot take the rook here
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
         self.move_values_with(pos, Rules::Plain)
     }
@@ -340,12 +493,36 @@ impl Tablebases {
 
     /// The moves that keep the position's best value (fastest mate, slowest loss, or any
     /// drawing move), in move order; empty when there is no legal move.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Tablebases, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let mut pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")?;
+    /// let plies = tb.probe_dtm(&pos)?.expect("KRvK").plies();
+    /// assert!(plies > 1);
+    /// // Following the table's moves (red's best, black's most stubborn) mates in exactly that many plies.
+    /// for _ in 0..plies {
+    ///     let m = tb.best_moves(&pos)?.expect("KRvK")[0];
+    ///     pos = pos.play(m)?;
+    /// }
+    /// assert!(pos.moves().is_empty()); // no legal move: black is mated
+    /// assert_eq!(tb.probe_wdl(&pos)?, Some(Wdl::Loss));
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn best_moves(&self, pos: &Position) -> Result<Option<Vec<Move>>, TbError> {
         self.best_moves_with(pos, Rules::Plain)
     }
 
     /// [`Tablebases::best_moves`] under `rules`. In a won position the winning line of
-    /// [`rules::choose`] is followed: the moves into the smallest distance below the position's
+    /// the table's line is followed: the moves into the smallest distance below the position's
     /// own, or if there is none (a position won by the perpetual-check rule, where the line must
     /// make a quiet move), the non-checking moves into the smallest distance. Following these
     /// moves wins against any defence under a referee that applies the rule (`docs/TABLEBASES.md`).
@@ -360,7 +537,7 @@ impl Tablebases {
                 .map(|&(m, v)| (m, v.dtm.plies().saturating_sub(1) as u16, pos.play_unchecked(m).is_check()))
                 .collect();
             let keys: Vec<(u16, bool)> = wins.iter().map(|&(_, d, c)| (d, c)).collect();
-            match rules::choose(own.dtm.plies() as u16, &keys) {
+            match bands::choose(own.dtm.plies() as u16, &keys) {
                 Some(i) => {
                     let (d, quiet) = (keys[i].0, keys[i].0 >= own.dtm.plies() as u16);
                     wins.iter().filter(|&&(_, cd, c)| cd == d && !(quiet && c)).map(|&(m, _, _)| m).collect()

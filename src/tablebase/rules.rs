@@ -23,7 +23,7 @@
 //!
 //! **The winning line.** The winner, at an entry of distance `d`, plays the move into the
 //! smallest distance below `d` if there is one, otherwise (a reset) the non-check move into the
-//! smallest distance ([`choose`]). Every `X` move leads below `d`; in a perpetual band a non-check
+//! smallest distance ([`super::bands::choose`]). Every `X` move leads below `d`; in a perpetual band a non-check
 //! move of `X` leads below the band; resets stay within the band or below; so the band never
 //! rises along the play. Between two occurrences of a position the band is then constant, and
 //! since distances only rise at resets, the stretch contains a reset (a non-check by `A`) and only
@@ -35,64 +35,18 @@
 //! Distances of a changed entry are therefore not plies to mate but a *well-founded rank*: it
 //! shrinks on every move of the line except resets, and bounds the plies to the next reset.
 
+pub(crate) use super::bands::{Band, BandKind};
 use super::board::{child_squares, Board, Found};
 use super::error::TbError;
-use super::generate::{capture_targets, predecessors, side_and_index, CaptureTarget, Table};
 use super::index::{Layout, Squares, MAX_PIECES};
 use super::material::Material;
+use super::solve::{capture_targets, predecessors, side_and_index, CaptureTarget, Table};
 use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
 use crate::core::Color;
 use crate::util::progress::Progress;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-
-/// How the entries of a band were decided (see the module documentation).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum BandKind {
-    /// Forced: the distance shrinks on every move of the winning line.
-    Forced,
-    /// Perpetual check: the defender's non-check moves leave the band downwards; the winner may
-    /// reset (a non-check move within the band or below).
-    Perpetual,
-}
-
-impl BandKind {
-    /// The code stored in files.
-    pub fn code(self) -> u32 {
-        match self {
-            BandKind::Forced => 1,
-            BandKind::Perpetual => 2,
-        }
-    }
-
-    /// The kind of a stored code.
-    pub fn from_code(code: u32) -> Option<BandKind> {
-        match code {
-            1 => Some(BandKind::Forced),
-            2 => Some(BandKind::Perpetual),
-            _ => None,
-        }
-    }
-}
-
-/// A range of rule-aware distances, from `start` to the next band's start.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Band {
-    /// The smallest distance of the band (even).
-    pub start: u16,
-    /// How its entries were decided.
-    pub kind: BandKind,
-}
-
-/// The band of distance `d`, `None` below the first band (plain values and smaller tables).
-pub fn band_of(bands: &[Band], d: u16) -> Option<(usize, Band)> {
-    let i = bands.partition_point(|b| b.start <= d);
-    i.checked_sub(1).map(|i| (i, bands[i]))
-}
 
 /// A table's values under the Asian rules.
 pub struct RuleTable {
@@ -106,14 +60,6 @@ pub struct RuleTable {
 /// per side to move (red, black), from a table's counts and its rule-aware counts.
 pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
     [0, 1].map(|s| plain[s].draws - rule[s].draws)
-}
-
-/// Which of a winner's moves the table's line takes (see the module documentation): `moves`
-/// are `(child distance, gives check)` of the moves into entries the opponent loses; `own` is the
-/// winner's distance. Returns the index into `moves`.
-pub fn choose(own: u16, moves: &[(u16, bool)]) -> Option<usize> {
-    let below = (0..moves.len()).filter(|&i| moves[i].0 < own).min_by_key(|&i| moves[i].0);
-    below.or_else(|| (0..moves.len()).filter(|&i| !moves[i].1).min_by_key(|&i| moves[i].0))
 }
 
 /// The rule-aware table of `plain`, given the rule-aware tables of every material its captures

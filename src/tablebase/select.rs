@@ -1,4 +1,4 @@
-//! Which tables to generate: the families of issue 11, the general filters and named materials,
+//! Which tables to generate: the families below, the general filters and named materials,
 //! resolved into one list closed under dependencies (the tables captures lead to) and in
 //! dependency order. `qiku-tb plan` and `qiku-tb generate` both go through [`Selection::resolve`],
 //! and the generation driver orders its work with [`closure`], so the two always agree.
@@ -21,7 +21,26 @@ use crate::core::{Color, Role};
 use std::fmt;
 use std::str::FromStr;
 
-/// A family of materials (issue 11).
+/// A family of materials. Pieces are counted as *attackers* (rook, horse, cannon, pawn: they can
+/// mate) and *defenders* (advisor, elephant: they never cross the river).
+///
+/// - **A**: one attacking piece on the board, any defenders on both sides (324 materials).
+/// - **B**: two attacking pieces on one side with no defender beside them, against any defenders
+///   (90 materials; their captures lead to 36 materials of family A as well).
+/// - **C**: two attacking pieces, on one side or one each, and at most two defenders in total
+///   (276 materials; their captures lead to 60 more: family A with at most two defenders).
+///
+/// ```
+/// use qiku::tablebase::generate::Family;
+/// use qiku::tablebase::Material;
+///
+/// let family: Family = "b".parse()?;
+/// let krnvkab: Material = "KRNvKAB".parse()?;
+/// assert!(family.contains(&krnvkab) && !Family::A.contains(&krnvkab));
+/// assert_eq!(Family::A.members().len(), 324);
+/// assert!(Family::A.members().iter().all(|m| m.attacker_count() == 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// One attacking piece on the board, any defenders on both sides.
@@ -86,13 +105,13 @@ impl FromStr for Family {
 
 /// Upper bounds on totals over both sides; `None` is no bound.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filters {
+pub(crate) struct Filters {
     /// Most attacking pieces (rook, horse, cannon, pawn).
-    pub max_attackers: Option<usize>,
+    pub(crate) max_attackers: Option<usize>,
     /// Most defending pieces (advisor, elephant).
-    pub max_defenders: Option<usize>,
+    pub(crate) max_defenders: Option<usize>,
     /// Most pieces, kings included.
-    pub max_pieces: Option<usize>,
+    pub(crate) max_pieces: Option<usize>,
 }
 
 impl Filters {
@@ -104,15 +123,35 @@ impl Filters {
     }
 }
 
-/// What to generate or plan: named materials and/or a family, narrowed by filters.
+/// What to generate or plan: named materials and/or a family, narrowed by bounds on the numbers
+/// of attacking pieces, defending pieces and pieces over both sides. Built with builder-style
+/// setters from [`Selection::new`] (nothing chosen: every table of up to
+/// [`DEFAULT_MAX_PIECES`] pieces); [`Selection::resolve`] turns it into a work list.
+///
+/// ```
+/// use qiku::tablebase::generate::{Family, Selection};
+/// use qiku::tablebase::Material;
+///
+/// // Nothing chosen: every table of up to 5 pieces.
+/// assert_eq!(Selection::new().resolve()?.plan.len(), 209);
+/// // A named table brings the tables its captures lead to, smaller first.
+/// let krka = Selection::new().materials(["KRvKA".parse::<Material>()?]).resolve()?;
+/// let names: Vec<String> = krka.plan.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(names, ["KRvK", "KRvKA"]);
+/// // A family, bounded: one attacking piece and at most one defender, 4 pieces at most.
+/// let a = Selection::new().family(Family::A).max_defenders(1).max_pieces(4).resolve()?;
+/// assert!(a.targets.iter().all(|m| Family::A.contains(m) && m.piece_count() <= 4));
+/// assert_eq!(a.targets.len(), 4 + 4 * 2 * 2); // KRvK... and each with A or B on either side
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
     /// Materials named on the command line (any color order).
-    pub materials: Vec<Material>,
+    pub(crate) materials: Vec<Material>,
     /// A family, added to the named materials.
-    pub family: Option<Family>,
+    pub(crate) family: Option<Family>,
     /// Bounds applied to the named materials and the family's members alike.
-    pub filters: Filters,
+    pub(crate) filters: Filters,
 }
 
 /// The piece cap when neither materials, a family, nor an attacker or defender bound is given:
@@ -153,6 +192,46 @@ impl fmt::Display for SelectError {
 impl std::error::Error for SelectError {}
 
 impl Selection {
+    /// Nothing chosen yet (resolves to every table of up to [`DEFAULT_MAX_PIECES`] pieces).
+    pub fn new() -> Selection {
+        Selection::default()
+    }
+
+    /// Adds named materials (any color order).
+    pub fn materials(mut self, materials: impl IntoIterator<Item = Material>) -> Selection {
+        self.materials.extend(materials);
+        self
+    }
+
+    /// Adds a family's members.
+    pub fn family(mut self, family: Family) -> Selection {
+        self.family = Some(family);
+        self
+    }
+
+    /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together.
+    pub fn max_attackers(mut self, n: usize) -> Selection {
+        self.filters.max_attackers = Some(n);
+        self
+    }
+
+    /// At most this many defending pieces (advisor, elephant), both sides together.
+    pub fn max_defenders(mut self, n: usize) -> Selection {
+        self.filters.max_defenders = Some(n);
+        self
+    }
+
+    /// At most this many pieces, kings included.
+    pub fn max_pieces(mut self, n: usize) -> Selection {
+        self.filters.max_pieces = Some(n);
+        self
+    }
+
+    /// Does material `m` (canonical) pass the selection's bounds?
+    pub fn admits(&self, m: &Material) -> bool {
+        self.filters.admits(m)
+    }
+
     /// Every table the selection means, closed under dependencies, in dependency order.
     ///
     /// With neither materials nor a family, the selection starts from every material the filters
@@ -227,7 +306,7 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
 /// Every valid canonical material with an attacking piece that the filters admit, in dependency
 /// order. Enumerated side by side: each side's multisets are bounded by the filters first, so
 /// the pairs tried stay few.
-pub fn enumerate(filters: &Filters) -> Vec<Material> {
+pub(crate) fn enumerate(filters: &Filters) -> Vec<Material> {
     let budget = filters.max_pieces.map_or(usize::MAX, |p| p.saturating_sub(2));
     let sides = side_multisets(filters, budget);
     let mut out = Vec::new();
@@ -277,9 +356,9 @@ mod tests {
         list.iter().map(|m| m.to_string()).collect()
     }
 
-    /// The issue's figures count the family's own materials, not the dependencies its captures add.
+    /// The planned figures count the family's own materials, not the dependencies its captures add.
     #[test]
-    fn families_have_the_issues_counts() {
+    fn families_have_their_planned_counts() {
         let a = Family::A.members();
         assert_eq!(a.len(), 324);
         assert_eq!(entries(&a), 6_297_408_000);

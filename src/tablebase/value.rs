@@ -1,5 +1,5 @@
-//! Values: the public [`Wdl`] / [`Dtm`] / [`TbValue`] types and the integer codes stored per
-//! entry (in memory as `u16`, in files as 1 or 2 bytes).
+//! The integer codes stored per entry (in memory as `u16`, in files as 1 or 2 bytes), how they
+//! read as the crate's [`TbValue`]s, and the [`Counts`] of a table.
 //!
 //! Code `0` is a draw (also "not yet settled" during generation), `1` an illegal placement,
 //! `2 + d` a decided entry with distance to mate `d` plies: `d` odd is a win for the side to move,
@@ -7,11 +7,6 @@
 //! `0xFFF0..=0xFFFF`) are reserved for a future rule-aware metric (results that depend on
 //! perpetual-check or chasing rules); this metric never writes them.
 
-use super::index::{kings_symmetric, Layout};
-use rayon::prelude::*;
-
-/// Code of an entry not yet decided (during generation).
-pub const UNKNOWN: u16 = 0;
 /// Code of a draw (undecided entries end as draws).
 pub const DRAW: u16 = 0;
 /// Code of an illegal placement.
@@ -76,56 +71,4 @@ pub struct Counts {
     pub no_moves: u64,
     /// Longest distance among this side's wins or losses, in plies.
     pub max_dtm: u64,
-}
-
-impl Counts {
-    fn add(mut self, o: Counts) -> Counts {
-        self.legal += o.legal;
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-        self.no_moves += o.no_moves;
-        self.max_dtm = self.max_dtm.max(o.max_dtm);
-        self
-    }
-}
-
-/// Counts per side to move (red, black) from a value array. An entry whose kings are not both on
-/// file e also stands for its mirror image, a distinct position, so it counts twice.
-pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
-    let per = layout.per_side as usize;
-    let side = |s: usize| -> Counts {
-        values[s * per..(s + 1) * per]
-            .par_chunks(1 << 16)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut k = Counts::default();
-                for (i, &code) in chunk.iter().enumerate() {
-                    if code == ILLEGAL {
-                        continue;
-                    }
-                    let kp = ((c << 16) + i) as u64 / layout.group_span;
-                    let (rk, bk) = layout.king_pairs[kp as usize];
-                    let w = if kings_symmetric(rk, bk) { 1 } else { 2 };
-                    k.legal += w;
-                    match dtm_of(code) {
-                        None => k.draws += w,
-                        Some(d) => {
-                            if d % 2 == 1 {
-                                k.wins += w;
-                            } else {
-                                k.losses += w;
-                            }
-                            if d == 0 {
-                                k.no_moves += w;
-                            }
-                            k.max_dtm = k.max_dtm.max(d as u64);
-                        }
-                    }
-                }
-                k
-            })
-            .reduce(Counts::default, Counts::add)
-    };
-    [side(0), side(1)]
 }

@@ -10,10 +10,10 @@
 
 use super::driver::load;
 use super::error::TbError;
-use super::generate::Table;
 use super::index::MAX_PIECES;
 use super::material::file_name;
 use super::material::Material;
+use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
 use crate::core::{Color, MoveList, Position};
@@ -36,6 +36,27 @@ pub(super) fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc
 
 /// Checks the table of `material` (canonical) in `dir`. Loads the tables its captures lead to
 /// into `cache`. Returns the number of legal entries checked.
+///
+/// ```
+/// use qiku::tablebase::generate::{
+///     generate_set, verify_rules, verify_table, verify_wdl, GenerateOptions, TableCache,
+/// };
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krka: Material = "KRvKA".parse()?;
+/// generate_set(&[krka], &GenerateOptions::new(dir.path()))?;
+/// // The decoded tables are cached between checks (KRvKA's captures read KRvK).
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// for m in ["KRvK", "KRvKA"] {
+///     let m: Material = m.parse()?;
+///     let legal = verify_table(dir.path(), m, &mut plain)?;
+///     assert!(legal > 0);
+///     verify_rules(dir.path(), m, &mut plain, &mut rules)?;
+///     assert_eq!(verify_wdl(dir.path(), m, &mut plain, &mut rules)?, legal);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> Result<u64, TbError> {
     let path = dir.join(file_name(material));
     let file = super::format::TableFile::open(&path)?;

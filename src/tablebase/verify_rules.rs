@@ -14,13 +14,14 @@
 //! What this does not show is that no further entry could be decided (maximality); the tests
 //! compare a brute-force solver for that.
 
-use super::driver::{load_rules, rules_file_name};
+use super::bands::{band_of, Band, BandKind};
+use super::driver::load_rules;
 use super::error::TbError;
 use super::format::TableFile;
-use super::generate::Table;
 use super::index::MAX_PIECES;
+use super::material::rules_file_name;
 use super::material::Material;
-use super::rules::{band_of, BandKind};
+use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
@@ -82,7 +83,7 @@ struct Checker<'a> {
     table: &'a Table,
     plain: &'a Table,
     deps: &'a HashMap<Material, Arc<Table>>,
-    bands: &'a [super::rules::Band],
+    bands: &'a [Band],
 }
 
 impl Checker<'_> {

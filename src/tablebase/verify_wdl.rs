@@ -3,13 +3,12 @@
 //! and [`super::verify_rules`] from the moves); the comparison itself is
 //! [`super::wdl::check_file`].
 
-use super::driver::rules_file_name;
+use super::driver::check_file;
 use super::error::TbError;
-use super::material::Material;
+use super::material::{rules_file_name, wdl_file_name, Material};
 use super::value::ILLEGAL;
 use super::verify::{get, TableCache};
 use super::verify_rules::get_rules;
-use super::wdl::{check_file, wdl_file_name};
 use std::path::Path;
 
 /// Checks the WDL file of `material` (canonical) in `dir` against its `.qtb` and, where there is

@@ -10,18 +10,26 @@
 //! companion (rare: 64 million of the 2.27 billion entries of the 5-piece set, in 32 tables).
 //!
 //! Illegal entries are never probed; they take a legal code chosen to compress well
-//! ([`Fill`]). The check of a whole file against both value sets is [`check_file`];
-//! [`super::verify_wdl`] runs it for `qiku-tb verify`.
+//! ([`Fill`]). The check of a whole file against both value sets is in the generating build
+//! (`verify_wdl`).
 
-use super::error::{TbError, TbField};
-use super::format::TableFile;
-use super::generate::Table;
-use super::index::MAX_PIECES;
-use super::material::Material;
+//! ```
+//! use qiku::tablebase::format::{code, DRAW};
+//! use qiku::tablebase::wdl::{code_of, wdl_of, LOSS, RULE, WIN};
+//! use qiku::tablebase::Wdl;
+//!
+//! // A win in 7 plies is WIN whatever the rules; a plain draw that the Asian rules decide is RULE.
+//! assert_eq!(code_of(code(7), code(7)), Some(WIN));
+//! assert_eq!(code_of(code(4), code(4)), Some(LOSS));
+//! assert_eq!(code_of(DRAW, code(9)), Some(RULE));
+//! // RULE reads as a draw without the rules; under them the `.qtr` companion decides.
+//! assert_eq!(wdl_of(RULE, false), Some(Wdl::Draw));
+//! assert_eq!(wdl_of(RULE, true), None);
+//! assert_eq!(wdl_of(WIN, true), Some(Wdl::Win));
+//! ```
+
 use super::value::{dtm_of, Wdl, DRAW as DTM_DRAW, ILLEGAL};
-use crate::core::Color;
 use rayon::prelude::*;
-use std::path::Path;
 
 /// Drawn under both rules.
 pub const DRAW: u8 = 0;
@@ -31,11 +39,6 @@ pub const WIN: u8 = 1;
 pub const LOSS: u8 = 2;
 /// Drawn without repetition rules, decided by the Asian rules (see the `.qtr` companion).
 pub const RULE: u8 = 3;
-
-/// The WDL file name of a material: `KRvKN.qtw`.
-pub fn wdl_file_name(material: Material) -> String {
-    format!("{material}.{}", super::format::WDL_EXTENSION)
-}
 
 /// The code of a legal entry from its plain (`.qtb`) code and its Asian-rules code; `None` for
 /// an illegal entry.
@@ -109,38 +112,4 @@ pub fn codes(plain: &[u16], rule: &[u16], fill: Fill) -> Vec<u8> {
         }
     });
     out
-}
-
-/// Checks a WDL file against its tables' codes: every block and the payload checksum, the entry
-/// count, the header's counts (those of the plain table) and every legal entry's code.
-pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
-    let file = TableFile::open(path)?;
-    let stored = file.decode_all()?;
-    if stored.len() != plain.values.len() || rule.values.len() != plain.values.len() {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entries,
-            detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
-        });
-    }
-    // The header's counts are the plain table's.
-    file.check_counts(&plain.counts())?;
-    let first_bad = (0..stored.len())
-        .into_par_iter()
-        .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
-    if let Some(i) = first_bad {
-        let per = plain.layout.per_side as usize;
-        let mut sq = [0u8; MAX_PIECES];
-        plain.layout.unrank((i % per) as u64, &mut sq);
-        let turn = if i < per { Color::Red } else { Color::Black };
-        let fen = plain.layout.setup(&sq, turn).to_fen();
-        let name = |c: u16| ["draw", "win", "loss", "draw decided by the Asian rules"][(c & 3) as usize];
-        let expect = code_of(plain.values[i], rule.values[i]).map_or(0, u16::from);
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entry,
-            detail: format!("entry {i} ({fen}): stored {}, the tables give {}", name(stored[i]), name(expect)),
-        });
-    }
-    Ok(())
 }

@@ -11,9 +11,7 @@
 use qiku::book::{Book, Verify};
 use qiku::notation::{self, chinese, iccs, wxf, Notation};
 use qiku::tablebase::format::TableFile;
-use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::verify_rules::verify_rules;
-use qiku::tablebase::verify_wdl::verify_wdl;
+use qiku::tablebase::generate::{verify_rules, verify_table, verify_wdl, TableCache};
 use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;

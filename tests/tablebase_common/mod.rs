@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use qiku::tablebase::{generate_set, GenerateOptions, Material, TbValue, Wdl};
+use qiku::tablebase::generate::{generate_set, GenerateOptions};
+use qiku::tablebase::{Material, TbValue, Wdl};
 use qiku::{Color, MoveList, Piece, Position, Role, Setup, Square};
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -10,7 +10,8 @@
 //! `src/lib.rs`: same functions, same parameter and return types, same error codes.
 
 use qiku_lib::book::{self, Book, BuildOptions};
-use qiku_lib::tablebase::{generate_set, GenerateOptions, Material, Tablebases, Wdl};
+use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
+use qiku_lib::tablebase::{Material, Tablebases, Wdl};
 use qiku_lib::Position;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

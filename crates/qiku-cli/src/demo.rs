@@ -9,9 +9,8 @@ use crate::book::chinese;
 use qiku::book::build::BuildOptions;
 use qiku::book::Book;
 use qiku::core::Position;
-use qiku::tablebase::driver::GenerateOptions;
-use qiku::tablebase::material::Material;
-use qiku::tablebase::Tablebases;
+use qiku::tablebase::generate::{generate_set, GenerateOptions};
+use qiku::tablebase::{Material, Tablebases};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -86,9 +85,8 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     println!("\n== 3. Tablebases: qiku-tb generate --max-pieces {max_pieces} -d {}", tb_dir.display());
     let t = Instant::now();
     let materials = Material::all_up_to(max_pieces);
-    let bar = super::progress::TermProgress::new(true, false);
-    let reports = qiku::tablebase::driver::generate_set_with_progress(&materials, &GenerateOptions::new(&tb_dir), &bar)
-        .map_err(|e| e.to_string())?;
+    let bar = std::sync::Arc::new(super::progress::TermProgress::new(true, false));
+    let reports = generate_set(&materials, &GenerateOptions::new(&tb_dir).progress(bar)).map_err(|e| e.to_string())?;
     let kept = reports.iter().filter(|r| r.kept).count();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     println!(

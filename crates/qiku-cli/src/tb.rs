@@ -3,13 +3,11 @@
 use clap::{Args, Parser, Subcommand};
 use qiku::core::Move;
 use qiku::tablebase::format::TableFile;
-use qiku::tablebase::plan::{self, Rates};
-use qiku::tablebase::select::{Family, Filters, Resolved, Selection};
-use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::verify_rules::verify_rules;
-use qiku::tablebase::verify_wdl::verify_wdl;
-use qiku::tablebase::wdl::wdl_file_name;
-use qiku::tablebase::{driver, file_name, GenerateOptions, Material, Rules, Tablebases, TbError, TbValue, Wdl};
+use qiku::tablebase::generate::{
+    self, estimate, last_uses, verify_rules, verify_table, verify_wdl, Family, GenerateOptions, Rates, Resolved,
+    Selection, TableCache,
+};
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, TbValue, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -159,7 +157,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Generate { select, dir, no_compress, no_rules, only, json } => {
-            run_generate(&select, GenerateOptions { dir, compress: !no_compress, rules: !no_rules }, only, json)
+            run_generate(&select, GenerateOptions::new(dir).compress(!no_compress).rules(!no_rules), only, json)
         }
         Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
         Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
@@ -183,15 +181,19 @@ fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
 /// Resolves the selection options (shared by `generate` and `plan`); notes on stderr the named
 /// materials that are dead draws or that the filters exclude.
 fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
-    let selection = Selection {
-        materials: parse_materials(&args.materials)?,
-        family: args.family,
-        filters: Filters {
-            max_attackers: args.max_attackers,
-            max_defenders: args.max_defenders,
-            max_pieces: args.max_pieces,
-        },
-    };
+    let mut selection = Selection::new().materials(parse_materials(&args.materials)?);
+    if let Some(family) = args.family {
+        selection = selection.family(family);
+    }
+    if let Some(n) = args.max_attackers {
+        selection = selection.max_attackers(n);
+    }
+    if let Some(n) = args.max_defenders {
+        selection = selection.max_defenders(n);
+    }
+    if let Some(n) = args.max_pieces {
+        selection = selection.max_pieces(n);
+    }
     let resolved = selection.resolve();
     let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
     if let Ok(r) = &resolved {
@@ -206,10 +208,10 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
 }
 
 fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool) -> Result<(), String> {
-    let dir = &opts.dir;
+    let dir = opts.dir().to_path_buf();
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
-    let (rows, _) = plan::estimate(&resolved, &Rates::MEASURED, 1, opts.rules);
+    let (rows, _) = estimate(&resolved, &Rates::MEASURED, 1, opts.has_rules());
     let unsupported: Vec<String> =
         rows.iter().filter(|r| !only || r.target).filter_map(|r| r.unsupported.clone()).collect();
     if !unsupported.is_empty() {
@@ -228,16 +230,17 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
         ));
     }
     let start = Instant::now();
-    let progress = super::progress::TermProgress::new(!json, false);
+    let progress = std::sync::Arc::new(super::progress::TermProgress::new(!json, false));
+    let opts = opts.progress(progress);
     let reports = if only {
-        driver::generate_only_with_progress(&resolved.targets, &opts, &progress).map_err(|e| match e {
+        generate::generate_only(&resolved.targets, &opts).map_err(|e| match e {
             TbError::MissingDependency { .. } => {
                 format!("{e} (generate it first, or leave out --only to generate missing inputs too)")
             }
             e => e.to_string(),
         })?
     } else {
-        driver::generate_set_with_progress(&resolved.plan, &opts, &progress).map_err(|e| e.to_string())?
+        generate::generate_set(&resolved.plan, &opts).map_err(|e| e.to_string())?
     };
     let secs = start.elapsed().as_secs_f64();
     if json {
@@ -273,7 +276,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     let resolved = resolve(args)?;
     let rates = Rates::MEASURED;
     let threads = rayon::current_num_threads();
-    let (rows, totals) = plan::estimate(&resolved, &rates, threads, rules);
+    let (rows, totals) = estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
     if json {
         let list: Vec<_> = rows
@@ -456,15 +459,15 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     if !canonical.has_attackers() {
         return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
     }
-    let table = driver::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+    let table = generate::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
     let plain = table.counts();
     let counts = match rules {
         Rules::Plain => plain,
-        Rules::Asian => driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table)
-            .map_err(|e| e.to_string())?
-            .counts(),
+        Rules::Asian => {
+            generate::load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?.counts()
+        }
     };
-    let changed = qiku::tablebase::rules::changed(&plain, &counts);
+    let changed = generate::changed(&plain, &counts);
     // Color swap: the table's red-to-move positions are the named material's black-to-move ones.
     let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
@@ -506,7 +509,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     // A decoded table stays cached while a later table captures into it, and no longer (the
     // generation driver's rule): a whole family would not fit in memory otherwise.
-    let last_use = plan::last_uses(&canonical);
+    let last_use = last_uses(&canonical);
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
         match verify_table(dir, c, &mut cache) {
@@ -516,7 +519,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 failed += 1;
             }
         }
-        if dir.join(driver::rules_file_name(c)).exists() {
+        if dir.join(rules_file_name(c)).exists() {
             let start = Instant::now();
             match verify_rules(dir, c, &mut cache, &mut rule_cache) {
                 Ok(n) => {
@@ -557,16 +560,16 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
     let size = |path: PathBuf| TableFile::open(&path).ok().map(|f| f.file_len());
     for t in tb.usable_tables() {
         let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;
-        let raw = 2 * f.header.per_side * f.header.width as u64;
-        let rules = size(dir.join(driver::rules_file_name(t.material)));
+        let raw = f.entries() * f.header().width as u64;
+        let rules = size(dir.join(rules_file_name(t.material)));
         let wdl = size(dir.join(wdl_file_name(t.material)));
         total_raw += raw;
         total_file += f.file_len();
-        total_entries += 2 * f.header.per_side;
+        total_entries += f.entries();
         total_rules += rules.unwrap_or(0);
         total_wdl += wdl.unwrap_or(0);
-        let max_dtm = f.header.counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
-        rows.push((t.material, f.header.per_side * 2, raw, f.file_len(), f.header.compression, max_dtm, rules, wdl));
+        let max_dtm = f.header().counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
+        rows.push((t.material, f.entries(), raw, f.file_len(), f.header().compression, max_dtm, rules, wdl));
     }
     let per_entry = |b: u64| if total_entries > 0 { b as f64 / total_entries as f64 } else { 0.0 };
     if json {

@@ -9,7 +9,8 @@ mod tablebase_common;
 
 use qiku::book::{self, Book, BookError, BuildOptions};
 use qiku::tablebase::format::{self, TableFile};
-use qiku::tablebase::{driver, Material, Tablebases, TbError};
+use qiku::tablebase::generate;
+use qiku::tablebase::{Material, Tablebases, TbError};
 use qiku::Position;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -237,7 +238,7 @@ fn a_table_under_another_name_is_refused_everywhere() {
     let err = TableFile::open(&wrong).err().expect("misnamed table must be refused");
     assert!(matches!(err, TbError::WrongMaterial { .. }), "{err}");
     assert!(err.to_string().contains("KRvK.qtb") && err.to_string().contains("KNvK"), "{err}");
-    assert!(driver::load(&wrong).is_err());
+    assert!(generate::load(&wrong).is_err());
     let tb = Tablebases::open(&dir).unwrap();
     assert!(tb.problems().iter().any(|p| matches!(p, TbError::WrongMaterial { .. })));
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
@@ -290,14 +291,14 @@ fn reserved_value_codes_are_refused_on_probe() {
     let dir = tablebase_common::fresh_dir("hostile_tb_reserved", &["KRvK"]);
     let m: Material = "KRvK".parse().unwrap();
     let path = dir.join("KRvK.qtb");
-    let mut table = driver::load(&path).unwrap();
+    let mut table = generate::load(&path).unwrap();
     let counts = table.counts();
     // A legal entry given code 253 (distance 251: above what 1-byte codes may hold), written
     // with valid checksums and the true counts.
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
-    let i = table.layout.index_of(&pos).unwrap() as usize;
-    table.values[i] = 253;
-    format::write_atomic(&path, &format::encode(m, &table.values, &counts, true).unwrap()).unwrap();
+    let i = table.index_of(&pos).unwrap() as usize;
+    table.codes_mut()[i] = 253;
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).unwrap()).unwrap();
     let tb = Tablebases::open(&dir).unwrap();
     let err = tb.probe(&pos).unwrap_err();
     assert!(err.to_string().contains("reserved") && err.to_string().contains("KRvK.qtb"), "{err}");

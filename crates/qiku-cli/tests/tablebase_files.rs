@@ -6,8 +6,8 @@
 mod tablebase_common;
 
 use qiku::tablebase::format::{self, TableFile};
-use qiku::tablebase::verify::{verify_table, TableCache};
-use qiku::tablebase::{driver, file_name, generate_set, GenerateOptions, Material, Tablebases, TbError};
+use qiku::tablebase::generate::{self, generate_set, verify_table, GenerateOptions, TableCache};
+use qiku::tablebase::{file_name, Material, Tablebases, TbError};
 use qiku::Position;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,12 +125,12 @@ fn verify_catches_a_wrong_value() {
     let m: Material = "KNvK".parse().unwrap();
     let path = dir.join(file_name(m));
     verify_table(&dir, m, &mut TableCache::new()).unwrap();
-    let mut table = driver::load(&path).unwrap();
+    let mut table = generate::load(&path).unwrap();
     // Turn one win into a draw, with consistent checksums and counts: only the values are wrong.
-    let i = table.values.iter().position(|&v| v == qiku::tablebase::value::code(5)).unwrap();
-    table.values[i] = qiku::tablebase::value::DRAW;
+    let i = table.codes().iter().position(|&v| v == qiku::tablebase::format::code(5)).unwrap();
+    table.codes_mut()[i] = qiku::tablebase::format::DRAW;
     let counts = table.counts();
-    format::write_atomic(&path, &format::encode(m, &table.values, &counts, true).unwrap()).unwrap();
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).unwrap()).unwrap();
     let err = verify_table(&dir, m, &mut TableCache::new()).unwrap_err();
     assert!(matches!(err, TbError::Mismatch { .. }), "{err}");
 }

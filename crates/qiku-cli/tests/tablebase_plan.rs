@@ -2,7 +2,7 @@
 //! dependency order, with unsupported tables reported by `plan` and refused by `generate` before
 //! any work.
 
-use qiku::tablebase::index::entries_of;
+use qiku::tablebase::generate::entries_of;
 use qiku::tablebase::Material;
 use serde_json::Value;
 use std::path::PathBuf;

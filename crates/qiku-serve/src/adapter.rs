@@ -5,7 +5,8 @@
 use qiku::book::{Book, Verify};
 use qiku::engine::{time::Limits, Engine, Score};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
-use qiku::tablebase::{driver, file_name, Material, Rules, Tablebases, TbValue};
+use qiku::tablebase::generate::{changed, load, load_rules};
+use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
 use qiku::{Color, Game, Move, Position};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -251,7 +252,7 @@ impl Books {
             }
         }
         // Stable: the books' own order (newest first, then their tie-break) among equal dates.
-        all.sort_by(|a, b| b.0.cmp(&a.0));
+        all.sort_by_key(|b| std::cmp::Reverse(b.0));
         all.truncate(limit);
         Ok(all.into_iter().map(|(_, g)| g).collect())
     }
@@ -356,7 +357,7 @@ pub struct TableStats {
 }
 
 /// The largest distance a table stores (larger codes are reserved).
-const MAX_DTM: u16 = qiku::tablebase::value::MAX_DTM_U16;
+const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 
 /// The opened tables.
 pub struct Tables {
@@ -415,8 +416,8 @@ impl Tables {
                 Some(TableSummary {
                     material: t.material.to_string(),
                     pieces: t.material.piece_count(),
-                    red: file.header.counts[0].into(),
-                    black: file.header.counts[1].into(),
+                    red: file.header().counts[0].into(),
+                    black: file.header().counts[1].into(),
                     has_rules: tb.has_rules(t.material),
                     file_bytes: file.file_len(),
                 })
@@ -434,37 +435,33 @@ impl Tables {
         let (canonical, _) = m.canonical();
         let file =
             tb.table(canonical).map_err(|e| e.to_string())?.ok_or_else(|| format!("no table for {canonical} here"))?;
-        let entries = 2 * file.header.per_side;
+        let entries = file.entries();
         if entries > max_entries {
             return Err(format!(
                 "{canonical} has {entries} entries, more than this server walks ({max_entries}); use `qiku-tb stats {canonical}`"
             ));
         }
-        let table = driver::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+        let table = load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
         let plain = table.counts();
         let (asian, changed) = if tb.has_rules(canonical) {
-            let rt =
-                driver::load_rules(&dir.join(driver::rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
+            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
             let c = rt.counts();
-            (Some([c[0].into(), c[1].into()]), Some(qiku::tablebase::rules::changed(&plain, &c)))
+            (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
         } else {
             (None, None)
         };
-        let layout = &table.layout;
-        let per = layout.per_side;
+        let per = table.entries() / 2;
         let mut histogram: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
         let mut longest: Option<(u64, u64, usize)> = None; // (dtm, idx, side)
         for (side, hist) in histogram.iter_mut().enumerate() {
-            let values = &table.values[side * per as usize..(side + 1) * per as usize];
+            let values = &table.codes()[side * per as usize..(side + 1) * per as usize];
             for (i, &code) in values.iter().enumerate() {
                 // Stored codes: 0 a draw, 1 an illegal placement, 2 + d decided at distance d
                 // (odd: the side to move wins); above the largest distance, reserved.
-                let Some(d) = qiku::tablebase::value::dtm_of(code).filter(|&d| d <= MAX_DTM) else { continue };
+                let Some(d) = qiku::tablebase::format::dtm_of(code).filter(|&d| d <= MAX_DTM) else { continue };
                 let d = usize::from(d);
                 let win = d % 2 == 1;
-                let kp = i as u64 / layout.group_span;
-                let (rk, bk) = layout.king_pairs[kp as usize];
-                let w = if qiku::tablebase::index::kings_symmetric(rk, bk) { 1 } else { 2 };
+                let w = table.positions_of(side as u64 * per + i as u64);
                 if hist.len() <= d {
                     hist.resize(d + 1, 0);
                 }
@@ -475,10 +472,8 @@ impl Tables {
             }
         }
         let longest = longest.and_then(|(d, idx, side)| {
-            let mut sq = [0u8; qiku::tablebase::MAX_PIECES];
-            layout.unrank(idx, &mut sq);
-            let turn = if side == 0 { Color::Red } else { Color::Black };
-            Position::from_setup(&layout.setup(&sq, turn)).ok().map(|p| (p.fen(), d))
+            let setup = table.setup(side as u64 * per + idx)?;
+            Position::from_setup(&setup).ok().map(|p| (p.fen(), d))
         });
         Ok(TableStats {
             material: canonical.to_string(),

@@ -267,7 +267,7 @@ fn tables_list_and_statistics() {
     for side in 0..2 {
         let h: Vec<u64> =
             s["histogram"][side].as_array().expect("histogram").iter().map(|x| x.as_u64().unwrap_or(0)).collect();
-        let c = file.header.counts[side];
+        let c = file.header().counts[side];
         assert_eq!(h.iter().sum::<u64>(), c.wins + c.losses, "the histogram counts every decided position");
         assert_eq!(h.len() as u64, c.max_dtm + 1);
         assert_eq!(s["plain"][side]["legal"].as_u64(), Some(c.legal));

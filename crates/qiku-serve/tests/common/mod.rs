@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use qiku::book::build::{build, BuildOptions};
-use qiku::tablebase::{generate_set, GenerateOptions, Material};
+use qiku::tablebase::generate::{generate_set, GenerateOptions};
+use qiku::tablebase::Material;
 use qiku_serve::{Options, Running};
 use std::path::PathBuf;
 use std::sync::OnceLock;
