@@ -173,19 +173,7 @@ pub struct TableReport {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn generate_set(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
-    let progress: &dyn Progress = match &opts.progress {
-        Some(p) => p.as_ref(),
-        None => &NoProgress,
-    };
-    match opts.threads {
-        None => generate_in_pool(materials, opts, progress),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                TbError::io(&opts.dir, std::io::Error::other(format!("cannot start {n} worker threads: {e}")))
-            })?;
-            pool.install(|| generate_in_pool(materials, opts, progress))
-        }
-    }
+    in_pool(opts, |progress| generate_in_pool(materials, opts, progress))
 }
 
 /// [`generate_set`] in the current thread pool.
@@ -237,17 +225,26 @@ fn generate_in_pool(
 /// engine orders the jobs, and a job never races another for a shared input. The files are the
 /// bytes [`generate_set`] writes.
 pub fn generate_only(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
-    let progress: &dyn Progress = match &opts.progress {
+    in_pool(opts, |progress| generate_only_in_pool(materials, opts, progress))
+}
+
+/// Runs `f` with the options' progress (or none) in the options' thread pool: a pool of its own
+/// when a thread count is set, else rayon's current one.
+fn in_pool<T: Send>(
+    opts: &GenerateOptions,
+    f: impl FnOnce(&dyn Progress) -> Result<T, TbError> + Send,
+) -> Result<T, TbError> {
+    let progress: &(dyn Progress + Sync) = match &opts.progress {
         Some(p) => p.as_ref(),
         None => &NoProgress,
     };
     match opts.threads {
-        None => generate_only_in_pool(materials, opts, progress),
+        None => f(progress),
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
                 TbError::io(&opts.dir, std::io::Error::other(format!("cannot start {n} worker threads: {e}")))
             })?;
-            pool.install(|| generate_only_in_pool(materials, opts, progress))
+            pool.install(|| f(progress))
         }
     }
 }

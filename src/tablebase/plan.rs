@@ -86,7 +86,7 @@ pub struct PlannedTable {
     /// Why the generator cannot do it yet (`None`: it can).
     pub unsupported: Option<String>,
     /// The tables its captures lead to ([`inputs`]): what a job generating it alone reads.
-    #[serde(serialize_with = "as_strings")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_strings"))]
     pub inputs: Vec<Material>,
     /// Estimated peak resident memory of generating it alone (`qiku-tb generate --only`),
     /// holding only its inputs: what a workflow job asks for.
@@ -98,6 +98,7 @@ fn as_string<S: serde::Serializer>(m: &Material, s: S) -> Result<S::Ok, S::Error
     s.collect_str(m)
 }
 
+#[cfg(feature = "serde")]
 fn as_strings<S: serde::Serializer>(list: &[Material], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(list.iter().map(|m| m.to_string()))
 }
