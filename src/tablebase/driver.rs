@@ -250,14 +250,6 @@ fn in_pool<T: Send>(
 }
 
 /// [`generate_only`] in the current thread pool.
-///
-/// Generates exactly `materials` (any colour order, each once, in dependency order) and none of
-/// the tables they capture into: those, the inputs (`plan::inputs`), must already be in
-/// `opts.dir`, intact (every checksum), with their `.qtr` companions when `opts.rules`. A
-/// missing input is [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`],
-/// before any work on the table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is
-/// written. This is one job of a workflow engine that runs one material per job: the engine
-/// orders the jobs, and a job never races another for a shared input.
 fn generate_only_in_pool(
     materials: &[Material],
     opts: &GenerateOptions,

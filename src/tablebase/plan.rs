@@ -308,7 +308,7 @@ mod tests {
         let names = |m: &str| inputs(m.parse().unwrap()).iter().map(|m| m.to_string()).collect::<Vec<_>>();
         // KRNvKR: capturing a rook leaves KNvKR (canonical KRvKN) or KRNvK; the horse, KRvKR.
         assert_eq!(names("KRNvKR"), ["KRNvK", "KRvKN", "KRvKR"]);
-        // Either colour order, the same inputs; capturing the lone attacker leaves a dead draw.
+        // Either color order, the same inputs; capturing the lone attacker leaves a dead draw.
         assert_eq!(names("KAvKR"), names("KRvKA"));
         assert_eq!(names("KRvKA"), ["KRvK"]);
         assert!(names("KRvK").is_empty());

@@ -27,7 +27,7 @@ pub fn position_arg(value: &Bound<'_, PyAny>) -> PyResult<Position> {
 
 /// One move of a book position with its results. `wins`, `draws`, `losses` count the games from
 /// the point of view of the side that plays the move; `red` and `black` are the same wins and
-/// losses by colour.
+/// losses by color.
 #[pyclass(module = "qiku", name = "BookEntry", frozen, get_all)]
 #[derive(Clone)]
 pub struct PyBookEntry {

@@ -1,5 +1,5 @@
 //! Boards as NumPy arrays for machine learning: 15 planes of 10 x 9 bytes, one per kind of
-//! piece and colour plus one for the side to move.
+//! piece and color plus one for the side to move.
 
 use numpy::ndarray::Array3;
 use numpy::{PyArray3, PyArray4};
@@ -7,13 +7,13 @@ use pyo3::prelude::*;
 
 use crate::adapter::{Color, Position, Square};
 
-/// Planes per position: 7 piece kinds of each colour, and the side to move.
+/// Planes per position: 7 piece kinds of each color, and the side to move.
 pub const PLANES: usize = 15;
 /// Bytes of one position's planes.
 pub const PLANE_BYTES: usize = PLANES * 90;
 
 /// Writes the planes of `pos` into `out` (`PLANE_BYTES` long, zeroed by the caller): plane
-/// `colour * 7 + role` has a 1 where such a piece stands, at `rank * 9 + file`; plane 14 is all
+/// `color * 7 + role` has a 1 where such a piece stands, at `rank * 9 + file`; plane 14 is all
 /// ones when red is to move.
 pub fn fill(pos: &Position, out: &mut [u8]) {
     for sq in Square::all() {

@@ -62,10 +62,10 @@ pub fn render_sized(pos: &Position, last: Option<Move>, width: u32) -> String {
     for sq in Square::all() {
         let Some(p) = pos.piece_at(sq) else { continue };
         let (cx, cy) = (x(sq.file().index()), y(sq.rank().index()));
-        let colour = if p.color == Color::Red { "#c8102e" } else { "#1a1a1a" };
+        let color = if p.color == Color::Red { "#c8102e" } else { "#1a1a1a" };
         let _ = write!(
             s,
-            r##"<circle cx="{cx}" cy="{cy}" r="22" fill="#fbeed2" stroke="{colour}" stroke-width="2.5"/><text x="{cx}" y="{}" font-size="26" text-anchor="middle" fill="{colour}">{}</text>"##,
+            r##"<circle cx="{cx}" cy="{cy}" r="22" fill="#fbeed2" stroke="{color}" stroke-width="2.5"/><text x="{cx}" y="{}" font-size="26" text-anchor="middle" fill="{color}">{}</text>"##,
             cy + 9.0,
             p.chinese()
         );
