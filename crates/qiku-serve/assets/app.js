@@ -195,16 +195,28 @@ function render() {
   for (const g of d.recent_games) {
     const li = document.createElement("li");
     li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
-    li.addEventListener("click", () => {
-      state.start = g.fen;
-      state.names = [];
-      state.moves = g.moves.slice();
-      state.ply = Math.min(g.ply, state.moves.length);
-      refresh();
-    });
+    li.addEventListener("click", () => openGame(g.n));
     recent.appendChild(li);
   }
   $("engine-out").textContent = "";
+}
+
+// A listed game is fetched whole when clicked and replayed from its own start to this position.
+async function openGame(n) {
+  const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" "), n: String(n) });
+  try {
+    const r = await fetch(`/api/game?${q}`);
+    const g = await r.json();
+    if (!r.ok) throw new Error(g.error || r.statusText);
+    state.start = g.fen;
+    state.names = [];
+    state.moves = g.moves.slice();
+    state.ply = Math.min(g.ply, state.moves.length);
+    refresh();
+  } catch (e) {
+    $("status").textContent = `Error: ${e.message}`;
+    $("status").className = "status error";
+  }
 }
 
 function play(m) {

@@ -222,8 +222,20 @@ impl Books {
 
     /// The recent games that reached `pos` (or its mirror image, replayed mirrored), from every
     /// book's recent-games section and every added source, most recent first: by the date the
-    /// `Date` tag gives ([`qiku::book::GameDate`]), the books' own order among equal dates.
+    /// `Date` tag gives ([`qiku::book::GameDate`]), the books' own order among equal dates. Each
+    /// game whole, with its start position and moves.
     pub fn recent_games(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
+        self.collect_recent(pos, limit, true)
+    }
+
+    /// The same list as [`Books::recent_games`], the players, event, date, result and ply only:
+    /// `fen` and `moves` are left empty (the explorer lists games and fetches one when asked,
+    /// so that a position's answer stays small).
+    pub fn recent_game_headers(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
+        self.collect_recent(pos, limit, false)
+    }
+
+    fn collect_recent(&self, pos: &Pos, limit: usize, whole: bool) -> Result<Vec<RecentGame>, String> {
         let mut all: Vec<(u32, RecentGame)> = Vec::new();
         for (path, book) in &self.books {
             let games = book.recent_games(pos).map_err(|e| format!("book {}: {e}", path.display()))?;
@@ -232,22 +244,31 @@ impl Books {
                     Some(r) => r.to_string(),
                     None => "*".to_string(),
                 };
+                let (fen, moves) = if whole {
+                    (g.start.fen(), g.moves.iter().map(|m| iccs::format(*m)).collect())
+                } else {
+                    (String::new(), Vec::new())
+                };
                 let game = RecentGame {
                     red: g.red,
                     black: g.black,
                     event: g.event,
                     date: g.date,
                     result,
-                    fen: g.start.fen(),
-                    moves: g.moves.iter().map(|m| iccs::format(*m)).collect(),
+                    fen,
+                    moves,
                     ply: g.ply,
                 };
                 all.push((g.when.map_or(0, |d| d.key()), game));
             }
         }
         for r in &self.recent {
-            for g in r.recent_games(pos)? {
+            for mut g in r.recent_games(pos)? {
                 let key = qiku::book::GameDate::parse(&g.date).map_or(0, |d| d.key());
+                if !whole {
+                    g.fen.clear();
+                    g.moves.clear();
+                }
                 all.push((key, g));
             }
         }

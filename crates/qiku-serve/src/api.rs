@@ -1,8 +1,8 @@
-//! The JSON API: `/api/explore`, `/api/tablebase`, `/api/analyze`, `/api/tables`,
+//! The JSON API: `/api/explore`, `/api/game`, `/api/tablebase`, `/api/analyze`, `/api/tables`,
 //! `/api/tables/{material}` and `/api/info` (documented in docs/SERVE.md), and the ChessDB
 //! endpoint's handler.
 
-use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, RecentGame, TableRules, TableValue};
+use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, TableRules, TableValue};
 use crate::{chessdb, AppState};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -153,17 +153,20 @@ struct Explore {
     moves: Vec<ExploreMove>,
     /// Every legal move (ICCS), for the board.
     legal: Vec<String>,
-    recent_games: Vec<RecentGame>,
+    recent_games: Vec<ListedGame>,
 }
 
-fn status_of(pos: &Pos) -> &'static str {
-    if !adapter::legal_moves(pos).is_empty() {
-        "ok"
-    } else if adapter::in_check(pos) {
-        "checkmate"
-    } else {
-        "stalemate"
-    }
+/// A recent game as the explorer lists it: `/api/game` with the same position and `n` gives it
+/// whole.
+#[derive(Serialize)]
+struct ListedGame {
+    n: usize,
+    red: String,
+    black: String,
+    event: String,
+    date: String,
+    result: String,
+    ply: usize,
 }
 
 /// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
@@ -209,20 +212,62 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
             });
         }
     }
-    let recent_games = st.books.recent_games(&pos, RECENT_GAMES).map_err(internal)?;
+    let recent_games = st
+        .books
+        .recent_game_headers(&pos, RECENT_GAMES)
+        .map_err(internal)?
+        .into_iter()
+        .enumerate()
+        .map(|(n, g)| ListedGame {
+            n,
+            red: g.red,
+            black: g.black,
+            event: g.event,
+            date: g.date,
+            result: g.result,
+            ply: g.ply,
+        })
+        .collect();
+    let legal = adapter::legal_moves(&pos);
+    let status = match (legal.is_empty(), adapter::in_check(&pos)) {
+        (false, _) => "ok",
+        (true, true) => "checkmate",
+        (true, false) => "stalemate",
+    };
     let out = Explore {
         fen: adapter::fen_of(&pos),
         turn: adapter::turn_name(&pos),
-        status: status_of(&pos),
+        status,
         played,
         rules: rules.name(),
         book: st.books.any().then_some(total),
         tablebase: table.as_ref().map(|t| t.value),
         moves,
-        legal: adapter::legal_moves(&pos).into_iter().map(adapter::iccs_of).collect(),
+        legal: legal.into_iter().map(adapter::iccs_of).collect(),
         recent_games,
     };
     Ok(Json(out).into_response())
+}
+
+/// `GET /api/game?fen=&moves=&n=`: the `n`th game of the position's `recent_games` (counted from
+/// 0, as `/api/explore` lists them), whole: its start position, every move in ICCS, and the ply
+/// at which it reaches the position. 404 when the position has no such game.
+pub async fn game(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+    let p = params(q.as_deref())?;
+    let (pos, _) = position_of(&p)?;
+    let n: usize = match p.get("n") {
+        None => return Err(bad("give `n`, the game's place in the explorer's `recent_games` (from 0)")),
+        Some(v) => v
+            .parse()
+            .ok()
+            .filter(|n| *n < RECENT_GAMES)
+            .ok_or_else(|| bad(format!("`n` must be a number from 0 to {}", RECENT_GAMES - 1)))?,
+    };
+    let mut games = st.books.recent_games(&pos, n + 1).map_err(internal)?;
+    if games.len() <= n {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("this position has {} recent games", games.len())));
+    }
+    Ok(Json(games.swap_remove(n)).into_response())
 }
 
 #[derive(Serialize)]

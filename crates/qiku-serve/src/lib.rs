@@ -2,7 +2,8 @@
 //!
 //! - the page (`/`), a board with the book's and the tables' view of every position, and the
 //!   tables page (`/tables`), from assets compiled into the binary (no network, no CDN);
-//! - a JSON API (`/api/explore`, `/api/tablebase`, `/api/analyze`, `/api/tables`, `/api/info`);
+//! - a JSON API (`/api/explore`, `/api/game`, `/api/tablebase`, `/api/analyze`, `/api/tables`,
+//!   `/api/info`);
 //! - a ChessDB-compatible endpoint (`/chessdb.php`) that Xiangqi programs written for the
 //!   ChessDB cloud book can query by changing only the host.
 //!
@@ -218,6 +219,7 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/api/explore", get(api::explore))
         .route("/api/tablebase", get(api::tablebase))
+        .route("/api/game", get(api::game))
         .route("/api/analyze", get(api::analyze))
         .route("/api/info", get(api::info))
         .route("/api/tables", get(api::tables))

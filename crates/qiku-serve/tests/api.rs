@@ -343,8 +343,17 @@ fn recent_games_reach_the_explorer() {
         assert_eq!(status, 200);
         let games = v["recent_games"].as_array().expect("recent games");
         assert_eq!(games.len(), expected.len().min(8), "{moves:?}");
-        for (g, e) in games.iter().zip(&expected) {
-            assert_eq!((g["red"].as_str(), g["date"].as_str()), (Some(e.red.as_str()), Some(e.date.as_str())));
+        for (n, (listed, e)) in games.iter().zip(&expected).enumerate() {
+            assert_eq!(listed["n"], n);
+            assert_eq!(
+                (listed["red"].as_str(), listed["date"].as_str()),
+                (Some(e.red.as_str()), Some(e.date.as_str()))
+            );
+            // The list stays small: the game itself comes from /api/game.
+            assert!(listed.get("moves").is_none() && listed.get("fen").is_none(), "{listed}");
+            let (status, g) = get_json(srv.addr, &format!("/api/game?moves={}&n={n}", moves.replace(' ', "%20")));
+            assert_eq!(status, 200, "{g}");
+            assert_eq!((g["red"].as_str(), g["ply"].as_u64()), (listed["red"].as_str(), listed["ply"].as_u64()));
             let mut at = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start");
             let ply = g["ply"].as_u64().expect("ply") as usize;
             for m in &g["moves"].as_array().expect("moves")[..ply] {
@@ -353,6 +362,11 @@ fn recent_games_reach_the_explorer() {
             }
             assert!(at == pos || at == pos.mirror(), "{moves:?}: replay reaches {}", at.fen());
         }
+        let (status, _) = get_json(srv.addr, &format!("/api/game?moves={}&n=7", moves.replace(' ', "%20")));
+        assert_eq!(status, if games.len() > 7 { 200 } else { 404 }, "{moves:?}");
+    }
+    for bad in ["/api/game", "/api/game?n=x", "/api/game?n=8", "/api/game?n=99999999999999999999"] {
+        assert_eq!(get_json(srv.addr, bad).0, 400, "{bad}");
     }
     // A further source is merged in by date: the newest game comes first.
     let mut state = qiku_serve::load(&o).expect("data");
@@ -360,4 +374,6 @@ fn recent_games_reach_the_explorer() {
     let srv = qiku_serve::start_with(state, std::net::SocketAddr::new(o.bind, 0)).expect("server");
     let (_, v) = get_json(srv.addr, "/api/explore");
     assert_eq!(v["recent_games"][0]["red"], "Red player");
+    let (status, g) = get_json(srv.addr, "/api/game?n=0");
+    assert_eq!((status, g["moves"][2].as_str()), (200, Some("h0g2")));
 }

@@ -292,6 +292,23 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     body.send_keys("\u{E014}").await.expect("ArrowRight");
     wait_ply(&c, 5).await;
 
+    // A recent game of the position: clicked, it is fetched whole and replayed up to here.
+    let listed = &after["recent_games"][0];
+    assert!(listed.is_object(), "the shipped games reach the position after five moves");
+    let (status, game) =
+        get_json(srv.addr, &format!("/api/game?fen={}&moves={}&n=0", enc("startpos"), enc(&refs.join(" "))));
+    assert_eq!(status, 200, "{game}");
+    let total = game["moves"].as_array().expect("moves").len();
+    let at = game["ply"].as_u64().expect("ply") as usize;
+    c.find(Locator::Css("#recent li")).await.expect("a recent game").click().await.expect("click");
+    wait_js(
+        &c,
+        &format!("return document.querySelectorAll('#played .ply').length === {total}"),
+        "the recent game's moves",
+    )
+    .await;
+    wait_ply(&c, at).await;
+
     // A table position from the FEN box: the values of the position and of every move.
     let fen = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1";
     let table = api(srv, fen, &[]);
