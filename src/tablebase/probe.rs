@@ -529,6 +529,32 @@ impl Tablebases {
     pub fn best_moves_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<Move>>, TbError> {
         let Some(all) = self.move_values_with(pos, rules)? else { return Ok(None) };
         let Some(own) = self.probe_with(pos, rules)? else { return Ok(None) };
+        Ok(Some(Tablebases::best_among(pos, own, &all)))
+    }
+
+    /// [`Tablebases::best_moves_with`] for a caller that already has the position's value and
+    /// its moves' values under the same rules: `value` as [`Tablebases::probe_with`] gives it,
+    /// `values` as [`Tablebases::move_values_with`] gives them (best first). No table is read.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")?;
+    /// let value = tb.probe_with(&pos, Rules::Asian)?.expect("KRvK");
+    /// let values = tb.move_values_with(&pos, Rules::Asian)?.expect("KRvK");
+    /// assert_eq!(Some(Tablebases::best_among(&pos, value, &values)), tb.best_moves_with(&pos, Rules::Asian)?);
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
+    pub fn best_among(pos: &Position, value: TbValue, values: &[(Move, TbValue)]) -> Vec<Move> {
+        let (own, all) = (value, values);
         let mut moves: Vec<Move> = if own.wdl == Wdl::Win {
             // Distances of the children (plies to the end of the line, one less than the move's).
             let wins: Vec<(Move, u16, bool)> = all
@@ -549,7 +575,7 @@ impl Tablebases {
             all.iter().filter(|(_, v)| Some(v.goodness()) == best).map(|&(m, _)| m).collect()
         };
         moves.sort_by_key(|m| m.to_u16());
-        Ok(Some(moves))
+        moves
     }
 
     /// Does the table of `material` (canonical) have a usable `.qtr` companion?

@@ -415,7 +415,7 @@ impl Tables {
             let Some(p) = tb.move_values(pos).map_err(e)? else { return Ok(None) };
             p
         };
-        let Some(best) = tb.best_moves_with(pos, rules).map_err(e)? else { return Ok(None) };
+        let best = Tablebases::best_among(pos, value, &moves);
         let moves = moves
             .iter()
             .map(|&(m, v)| {
