@@ -172,7 +172,7 @@ impl Uci {
                 let b = eval::breakdown(self.game.position(), &self.weights());
                 self.out.line(&format!("info string eval (red's view) {b:?}"));
             }
-            _ => self.info_string(&format!("unknown command: {line}")),
+            _ => self.info_string(&format!("unknown command: {}", super::session::excerpt(line))),
         }
         true
     }
@@ -316,7 +316,7 @@ impl Uci {
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;
             }),
-            _ => Err(format!("unknown option {name:?}")),
+            _ => Err(format!("unknown option {:?}", super::session::excerpt(&name))),
         };
         if let Err(e) = result {
             self.info_string(&e);
@@ -510,7 +510,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
                         i += 1;
                     }
                 }
-                _ => warnings.push(format!("go: ignored unknown word {key:?}")),
+                _ => warnings.push(format!("go: ignored unknown word {:?}", super::session::excerpt(key))),
             }
             i += 1;
         }

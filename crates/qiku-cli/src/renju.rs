@@ -57,7 +57,7 @@ pub fn run(args: &RenjuArgs) -> Result<(), String> {
 fn position(args: &PositionArgs) -> Result<Board, String> {
     let mut board = match &args.board {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = crate::read_text(path)?;
             Board::from_diagram(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Board::new(),
@@ -77,12 +77,12 @@ fn forbidden(args: &PositionArgs) -> Result<(), String> {
         // kinds need no escaping.
         let list: Vec<String> =
             points.iter().map(|(p, k)| format!(r#"{{"point": "{p}", "kind": "{}"}}"#, k.name())).collect();
-        println!(r#"{{"forbidden": [{}]}}"#, list.join(", "));
+        outln!(r#"{{"forbidden": [{}]}}"#, list.join(", "));
     } else if points.is_empty() {
-        println!("no forbidden points for black");
+        outln!("no forbidden points for black");
     } else {
         for (p, k) in points {
-            println!("{p} {k}");
+            outln!("{p} {k}");
         }
     }
     Ok(())
@@ -139,7 +139,7 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
             })
             .collect();
         let forbidden: Vec<String> = forbidden.iter().map(|p| p.to_string()).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::json!({
                 "to_move": side.name(),
@@ -150,28 +150,28 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    print!("{}", picture(&board, &forbidden));
-    println!("{} to move; ! marks black's forbidden points\n", side.name());
-    println!("point  value  {:<14}{:<14}{:<14}{:<14}forbidden", "horizontal", "vertical", "diagonal", "anti-diagonal");
+    out!("{}", picture(&board, &forbidden));
+    outln!("{} to move; ! marks black's forbidden points\n", side.name());
+    outln!("point  value  {:<14}{:<14}{:<14}{:<14}forbidden", "horizontal", "vertical", "diagonal", "anti-diagonal");
     for v in &values {
         let pats: String = v.patterns.iter().map(|p| format!("{:<14}", p.name())).collect();
-        println!("{:<6}{:>6}  {pats}{}", v.point.to_string(), v.value, v.forbidden.map_or("", |k| k.name()));
+        outln!("{:<6}{:>6}  {pats}{}", v.point.to_string(), v.value, v.forbidden.map_or("", |k| k.name()));
     }
     Ok(())
 }
 
 fn judge(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::read_text(path)?;
     let body: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
     let moves = qiku_renju::parse_moves(&body).map_err(|e| format!("{}: {e}", path.display()))?;
     let j = qiku_renju::judge(&moves).map_err(|e| format!("{}: {e}", path.display()))?;
     match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {
-            println!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
+            outln!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
         }
-        Outcome::Five { ply, point, winner } => println!("{} wins: five at move {ply} ({point})", winner.name()),
-        Outcome::Full => println!("draw: the board is full"),
-        Outcome::Unfinished => println!("unfinished after {} moves", moves.len()),
+        Outcome::Five { ply, point, winner } => outln!("{} wins: five at move {ply} ({point})", winner.name()),
+        Outcome::Full => outln!("draw: the board is full"),
+        Outcome::Unfinished => outln!("unfinished after {} moves", moves.len()),
     }
     if j.extra_moves > 0 {
         eprintln!("qiku: {}: {} moves after the end of the game were ignored", path.display(), j.extra_moves);

@@ -244,7 +244,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     };
     let secs = start.elapsed().as_secs_f64();
     if json {
-        println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
+        outln!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
         return Ok(());
     }
     let made = reports.iter().filter(|r| !r.kept).count();
@@ -252,7 +252,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
     let wdl_made = reports.iter().filter(|r| !r.wdl_kept).count();
-    println!(
+    outln!(
         "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
         reports.len(),
         dir.display(),
@@ -262,7 +262,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
         bytes as f64 / 1e6,
         secs
     );
-    println!(
+    outln!(
         "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
         wdl_bytes as f64 / 1e6,
         if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
@@ -288,15 +288,21 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
                 v
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "tables": list, "totals": totals})
         );
         return Ok(());
     }
-    println!(
+    outln!(
         "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
-        "#", "material", "pieces", "entries", "peak mem", "disk", "time"
+        "#",
+        "material",
+        "pieces",
+        "entries",
+        "peak mem",
+        "disk",
+        "time"
     );
     for (i, (r, p)) in rows.iter().zip(&present).enumerate() {
         let mut note = Vec::new();
@@ -309,7 +315,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
         if let Some(why) = &r.unsupported {
             note.push(format!("CANNOT GENERATE: {why}"));
         }
-        println!(
+        outln!(
             "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
             i + 1,
             r.material.to_string(),
@@ -331,7 +337,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     } else {
         String::new()
     };
-    println!(
+    outln!(
         "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
          (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
@@ -347,10 +353,10 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     );
     let present_count = present.iter().filter(|p| **p).count();
     if present_count > 0 {
-        println!("{present_count} of them already present in {} (kept if intact)", dir.display());
+        outln!("{present_count} of them already present in {} (kept if intact)", dir.display());
     }
     if totals.unsupported > 0 {
-        println!(
+        outln!(
             "{} tables cannot be generated yet (marked above): `qiku-tb generate` refuses this selection",
             totals.unsupported
         );
@@ -423,7 +429,7 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
             .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
             .collect();
         let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
-        println!(
+        outln!(
             "{}",
             json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
                    "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
@@ -437,18 +443,18 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
         let (word, who) = if v.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
         format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
     };
-    println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
+    outln!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
     if let Some(w) = from_wdl {
-        println!("  WDL file: {w}");
+        outln!("  WDL file: {w}");
     }
     for (m, v) in &moves {
         let mark = if best.contains(m) { "*" } else { " " };
-        println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
+        outln!(" {mark}{m}  {}", show(v, by_rule(m, v)));
     }
     if moves.is_empty() {
-        println!("  (no legal move: {} loses)", pos.turn());
+        outln!("  (no legal move: {} loses)", pos.turn());
     } else {
-        println!("  (* the table's line)");
+        outln!("  (* the table's line)");
     }
     Ok(())
 }
@@ -476,19 +482,24 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         if rules == Rules::Asian {
             out["changed"] = json!({"red": red_changed, "black": black_changed});
         }
-        println!("{out}");
+        outln!("{out}");
         return Ok(());
     }
-    println!(
+    outln!(
         "{m}{} under {} rules",
         if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
     for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {
         let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
-        println!(
+        outln!(
             "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies{changed}",
-            c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
+            c.legal,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.no_moves,
+            c.max_dtm
         );
     }
     Ok(())
@@ -513,9 +524,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
         match verify_table(dir, c, &mut cache) {
-            Ok(legal) => println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+            Ok(legal) => outln!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
             Err(e) => {
-                println!("{c}: FAILED: {e}");
+                outln!("{c}: FAILED: {e}");
                 failed += 1;
             }
         }
@@ -523,10 +534,10 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
             let start = Instant::now();
             match verify_rules(dir, c, &mut cache, &mut rule_cache) {
                 Ok(n) => {
-                    println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
+                    outln!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
                 }
                 Err(e) => {
-                    println!("{c} (Asian rules): FAILED: {e}");
+                    outln!("{c} (Asian rules): FAILED: {e}");
                     failed += 1;
                 }
             }
@@ -534,9 +545,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
         if dir.join(wdl_file_name(c)).exists() {
             let start = Instant::now();
             match verify_wdl(dir, c, &mut cache, &mut rule_cache) {
-                Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+                Ok(n) => outln!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
                 Err(e) => {
-                    println!("{c} (WDL): FAILED: {e}");
+                    outln!("{c} (WDL): FAILED: {e}");
                     failed += 1;
                 }
             }
@@ -548,7 +559,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     if failed > 0 {
         return Err(format!("{failed} of {} tables failed verification", materials.len()));
     }
-    println!("{} tables verified", materials.len());
+    outln!("{} tables verified", materials.len());
     Ok(())
 }
 
@@ -581,28 +592,35 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
                        "rules_bytes": rules, "wdl_bytes": wdl})
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({"dir": dir, "tables": list, "entries": total_entries, "uncompressed_bytes": total_raw,
                    "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl})
         );
         return unusable(&tb);
     }
-    println!(
+    outln!(
         "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8} {:>10} {:>10}",
-        "material", "entries", "uncompressed", "file", "codec", "max dtm", "qtr", "qtw"
+        "material",
+        "entries",
+        "uncompressed",
+        "file",
+        "codec",
+        "max dtm",
+        "qtr",
+        "qtw"
     );
     let opt = |v: &Option<u64>| v.map_or("-".to_string(), |b| b.to_string());
     for (m, e, raw, file, comp, dtm, rules, wdl) in &rows {
         let codec = if *comp == 1 { "zstd" } else { "none" };
-        println!(
+        outln!(
             "{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8} {:>10} {:>10}",
             m.to_string(),
             opt(rules),
             opt(wdl)
         );
     }
-    println!(
+    outln!(
         "{} tables, {:.1} MB uncompressed, {:.1} MB in files ({:.1}%); .qtb {:.4}, .qtr {:.4}, .qtw {:.4} bytes an entry",
         rows.len(),
         total_raw as f64 / 1e6,
