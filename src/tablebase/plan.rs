@@ -174,12 +174,23 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
     let last = last_uses(plan);
+    // What the driver holds while solving table i: earlier tables j still captured into by i or
+    // later (last use l >= i), that is table j is held for i in j+1..=l. One sweep over the
+    // changes at each i, so that large plans (a hundred thousand tables) take linear time.
+    let mut change = vec![0i128; plan.len() + 1];
+    for (j, m) in plan.iter().enumerate() {
+        if let Some(&l) = last.get(m).filter(|&&l| l > j) {
+            change[j + 1] += i128::from(entries[j]);
+            change[l + 1] -= i128::from(entries[j]);
+        }
+    }
+    let targets: std::collections::HashSet<&Material> = resolved.targets.iter().collect();
     let mut tables = Vec::with_capacity(plan.len());
     let mut totals = Totals { tables: plan.len(), ..Totals::default() };
+    let mut held_now = 0i128;
     for (i, m) in plan.iter().enumerate() {
-        // What the driver holds while solving table i: earlier tables still captured into by i
-        // or later.
-        let held: u64 = (0..i).filter(|&j| last.get(&plan[j]).is_some_and(|&l| l >= i)).map(|j| entries[j]).sum();
+        held_now += change[i];
+        let held = u64::try_from(held_now).unwrap_or(u64::MAX);
         let own_inputs = inputs(*m);
         let input_entries: u64 = own_inputs.iter().map(entries_of).sum();
         let e = entries[i] as f64;
@@ -203,7 +214,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         let row = PlannedTable {
             material: *m,
             pieces: m.piece_count(),
-            target: resolved.targets.contains(m),
+            target: targets.contains(m),
             entries: entries[i],
             peak_memory_bytes: memory as u64,
             disk_bytes: disk as u64,

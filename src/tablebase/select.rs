@@ -303,17 +303,19 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
     out
 }
 
-/// Every valid canonical material with an attacking piece that the filters admit, in dependency
-/// order. Enumerated side by side: each side's multisets are bounded by the filters first, so
-/// the pairs tried stay few.
+/// Every valid canonical material with an attacking piece that the filters admit, of at most
+/// [`MAX_PIECES`](super::index::MAX_PIECES) pieces (no table holds more), in dependency order.
+/// Enumerated side by side: each side's multisets are bounded by the filters first, so the pairs
+/// tried stay few.
 pub(crate) fn enumerate(filters: &Filters) -> Vec<Material> {
-    let budget = filters.max_pieces.map_or(usize::MAX, |p| p.saturating_sub(2));
+    let most = super::index::MAX_PIECES;
+    let budget = filters.max_pieces.map_or(most, |p| p.min(most)).saturating_sub(2);
     let sides = side_multisets(filters, budget);
     let mut out = Vec::new();
     for red in &sides {
         for black in &sides {
             let m = Material::from_counts([*red, *black]);
-            if m.has_attackers() && m.is_canonical() && filters.admits(&m) {
+            if m.has_attackers() && m.piece_count() <= most && m.is_canonical() && filters.admits(&m) {
                 out.push(m);
             }
         }
