@@ -398,6 +398,12 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
         }
         Some(_) => {}
     }
+    let triggers: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'", [], |r| r.get(0))
+        .map_err(sql_err(input, "read the schema"))?;
+    if triggers > 0 {
+        return Err(refused(format!("it has {triggers} trigger(s), which a book has no use for")));
+    }
     // Name, declared type and whether hidden (1: of a virtual table; 2, 3: generated).
     let mut columns: HashMap<String, (String, i64)> = HashMap::new();
     {
