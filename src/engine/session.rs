@@ -17,18 +17,6 @@ enum Protocol {
 /// `info string`, and ignored.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// How much of an input line a reply quotes, in characters.
-const EXCERPT_CHARS: usize = 80;
-
-/// The first [`EXCERPT_CHARS`] characters of `text`, followed by `...` if there is more: how
-/// replies quote an input line, so that a huge line never comes back whole.
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
 /// Reads one line of at most `max` bytes into `buf` (the newline and a carriage return before
 /// it removed). Returns `Ok(None)` at end of input, `Ok(Some(true))` for a line that fits, and
 /// `Ok(Some(false))` for a longer one: it is read to its end without being kept (memory stays
@@ -92,17 +80,14 @@ pub fn read_bounded_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) ->
 pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
     let mut session = Protocol::Uci(Box::new(Uci::new(out.clone(), openers)));
     let mut buf = Vec::new();
-    loop {
-        // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end.
-        let fits = match read_bounded_line(&mut input, MAX_LINE, &mut buf) {
-            Ok(Some(fits)) => fits,
-            Ok(None) | Err(_) => break,
-        };
+    // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end. A read
+    // error ends the session like the end of input.
+    while let Ok(Some(fits)) = read_bounded_line(&mut input, MAX_LINE, &mut buf) {
         let line = String::from_utf8_lossy(&buf);
         if !fits {
             out.line(&format!(
                 "info string line too long (more than {MAX_LINE} bytes), ignored: {}",
-                excerpt(line.trim())
+                super::uci::excerpt(line.trim())
             ));
             continue;
         }

@@ -450,4 +450,20 @@ mod tests {
         assert_eq!(sel(&[], None, f).resolve(), Err(SelectError::Empty));
         assert!("d".parse::<Family>().is_err());
     }
+
+    #[test]
+    fn no_selection_goes_past_the_largest_table() {
+        let twelve = enumerate(&Filters { max_pieces: Some(12), ..Filters::default() });
+        assert_eq!(twelve.len(), 109_979);
+        assert!(twelve.iter().all(|m| m.piece_count() <= 12));
+        assert!(twelve.iter().any(|m| m.piece_count() == 12));
+        // Bounds on attackers or defenders alone, or a larger piece bound, stop at 12 pieces too.
+        for f in [
+            Filters { max_attackers: Some(99), ..Filters::default() },
+            Filters { max_defenders: Some(99), ..Filters::default() },
+            Filters { max_pieces: Some(100), ..Filters::default() },
+        ] {
+            assert_eq!(enumerate(&f), twelve);
+        }
+    }
 }

@@ -142,16 +142,35 @@ fn every_writer_refuses_an_output_that_is_an_input() {
     assert_eq!(std::fs::read(&engine_copy).unwrap(), engine_bytes);
 }
 
-/// Runs `exe args` with a stdout whose reading end is already closed: every write fails.
-fn run_with_closed_stdout(exe: &str, args: &[&str]) -> Output {
-    let (reader, writer) = std::io::pipe().unwrap();
+/// The writing end of a pipe whose reading end is already closed: every write fails.
+#[cfg(target_os = "linux")]
+fn closed_pipe() -> std::fs::File {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0i32; 2];
+    // SAFETY: pipe2 writes two new descriptors into the array; close-on-exec, so that no other
+    // test's child inherits the reading end.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    // SAFETY: both descriptors were just opened and are owned by nothing else.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(reader);
-    let child =
-        Command::new(exe).args(args).stdin(Stdio::null()).stdout(writer).stderr(Stdio::piped()).spawn().expect("spawn");
+    std::fs::File::from(writer)
+}
+
+/// Runs `exe args` with a stdout whose reading end is already closed: every write fails.
+#[cfg(target_os = "linux")]
+fn run_with_closed_stdout(exe: &str, args: &[&str]) -> Output {
+    let child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(closed_pipe())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
     child.wait_with_output().expect("wait")
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn a_closed_stdout_is_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let book = build_book(dir.path(), "b.qbk");
