@@ -30,7 +30,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let (input, book_path) = if collection.is_file() {
         (collection, books.join("ccpd-iccs.qbk"))
     } else {
-        outln!("(no {DEMO_GAMES} here: using the small repertoire embedded in qiku instead)\n");
+        println!("(no {DEMO_GAMES} here: using the small repertoire embedded in qiku instead)\n");
         let input = books.join("repertoire.pgn");
         if !input.exists() {
             std::fs::create_dir_all(&books).map_err(|e| format!("{}: {e}", books.display()))?;
@@ -39,7 +39,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
         (input, books.join("repertoire.qbk"))
     };
 
-    outln!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
+    println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
     let bar = super::progress::TermProgress::new(true, true);
     let report = qiku::book::build::build_with_progress(
         std::slice::from_ref(&input),
@@ -49,7 +49,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     let h = &report.header;
-    outln!(
+    println!(
         "   {} games read, {} used; {} positions, {} moves stored in {:.2} s",
         h.games.read,
         h.games.used,
@@ -59,18 +59,18 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     );
 
     if input.ends_with(DEMO_GAMES) {
-        outln!("   (real master games: the CCPD collection, CC BY 4.0; see books/games/README.md)");
+        println!("   (real master games: the CCPD collection, CC BY 4.0; see books/games/README.md)");
     }
 
     let start = Position::startpos();
-    outln!("\n== 2. Book moves of the start position: qiku-book probe {} startpos", book_path.display());
+    println!("\n== 2. Book moves of the start position: qiku-book probe {} startpos", book_path.display());
     let book = Book::open(&book_path).map_err(|e| e.to_string())?;
     // Chinese moves are four double-width characters: eight columns.
-    outln!("   {:6} {:8} {:>5} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%");
+    println!("   {:6} {:8} {:>5} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%");
     for bm in book.probe(&start) {
         let c = &bm.counts;
         let pct = |n: u32| if c.decided() > 0 { 100.0 * n as f64 / c.decided() as f64 } else { 0.0 };
-        outln!(
+        println!(
             "   {:6} {} {:>5} {:>6.1} {:>6.1} {:>6.1}",
             bm.mv.to_string(),
             chinese(&start, bm.mv),
@@ -82,14 +82,14 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     }
 
     let tb_dir: PathBuf = root.join("tablebases");
-    outln!("\n== 3. Tablebases: qiku-tb generate --max-pieces {max_pieces} -d {}", tb_dir.display());
+    println!("\n== 3. Tablebases: qiku-tb generate --max-pieces {max_pieces} -d {}", tb_dir.display());
     let t = Instant::now();
     let materials = Material::all_up_to(max_pieces);
     let bar = std::sync::Arc::new(super::progress::TermProgress::new(true, false));
     let reports = generate_set(&materials, &GenerateOptions::new(&tb_dir).progress(bar)).map_err(|e| e.to_string())?;
     let kept = reports.iter().filter(|r| r.kept).count();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
-    outln!(
+    println!(
         "   {} tables ({} generated, {} already present and verified), {:.1} MB on disk, {:.1} s",
         reports.len(),
         reports.len() - kept,
@@ -98,16 +98,16 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
         t.elapsed().as_secs_f64()
     );
 
-    outln!("\n== 4. Probe an endgame: qiku-tb probe \"{DEMO_ENDGAME}\" -d {}", tb_dir.display());
+    println!("\n== 4. Probe an endgame: qiku-tb probe \"{DEMO_ENDGAME}\" -d {}", tb_dir.display());
     let pos = Position::from_fen(DEMO_ENDGAME).map_err(|e| e.to_string())?;
-    out!("{}", pos.diagram().color(super::use_color()));
+    print!("{}", pos.diagram().color(super::use_color()));
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
     match tbs.probe(&pos).map_err(|e| e.to_string())? {
-        Some(v) => outln!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),
-        None => outln!("   no table covers this position"),
+        Some(v) => println!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),
+        None => println!("   no table covers this position"),
     }
     let best = tbs.best_moves(&pos).map_err(|e| e.to_string())?.unwrap_or_default();
     let best: Vec<String> = best.iter().map(|&m| format!("{m} ({})", chinese(&pos, m))).collect();
-    outln!("   best moves: {}", best.join(", "));
+    println!("   best moves: {}", best.join(", "));
     Ok(())
 }

@@ -10,7 +10,7 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool) -> Result<(), St
     let book = Book::open(book).map_err(|e| e.to_string())?;
     let options = obk::ExportOptions { vinxiangqi_aliases: vinxiangqi };
     let r = obk::export_with(&book, output, options).map_err(|e| e.to_string())?;
-    outln!(
+    println!(
         "wrote {}: {} positions, {} moves ({} rows, both mirror orientations) in {:.2} s",
         output.display(),
         r.positions,
@@ -19,10 +19,10 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool) -> Result<(), St
         r.elapsed.as_secs_f64()
     );
     if r.alias_rows > 0 {
-        outln!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
+        println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
     if r.unreachable > 0 {
-        outln!(
+        println!(
             "{} book moves are not reachable from the start position by book moves and were not written",
             r.unreachable
         );
@@ -34,7 +34,7 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool) -> Result<(), St
 pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
     let r = obk::import(input, output).map_err(|e| e.to_string())?;
     let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
-    outln!(
+    println!(
         "wrote {}: {} positions, {} moves from {} of {} rows in {:.2} s",
         output.display(),
         positions,
@@ -52,7 +52,7 @@ pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
     ];
     for (n, why) in skipped {
         if n > 0 {
-            outln!("  {n} rows skipped: {why}");
+            println!("  {n} rows skipped: {why}");
         }
     }
     Ok(())

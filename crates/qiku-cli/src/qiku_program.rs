@@ -263,7 +263,7 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(args)) => qiku_serve::run(args.options()).map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => super::tune::run(&args),
         Some(Command::Show { fen }) => super::parse_position(&fen)
-            .map(|pos| out!("{}", pos.diagram().color(super::use_color())))
+            .map(|pos| print!("{}", pos.diagram().color(super::use_color())))
             .map_err(|e| e.to_string()),
     };
     match result {
@@ -293,12 +293,12 @@ fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), Stri
             obj["divide"] =
                 d.iter().map(|(m, n)| (m.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>().into();
         }
-        outln!("{obj}");
+        println!("{obj}");
     } else {
         for (m, n) in per_move.iter().flatten() {
-            outln!("{m}: {n}");
+            println!("{m}: {n}");
         }
-        outln!("nodes {nodes}\ndepth {depth}\ntime {secs:.3} s ({:.1} M nodes/s)", nps as f64 / 1e6);
+        println!("nodes {nodes}\ndepth {depth}\ntime {secs:.3} s ({:.1} M nodes/s)", nps as f64 / 1e6);
     }
     Ok(())
 }
@@ -326,7 +326,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     if args.eval {
         let b = eval::breakdown(game.position(), &eval::Weights::DEFAULT);
         if !args.json {
-            outln!(
+            println!(
                 "eval (red's view): material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{})",
                 b.material, b.pst, b.mobility, b.relations, b.king_safety, b.tempo, b.total, b.phase, eval::PHASE_MAX
             );
@@ -349,7 +349,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
                 "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             }));
         } else {
-            outln!("{}", info.to_uci().trim_start_matches("info "));
+            println!("{}", info.to_uci().trim_start_matches("info "));
         }
     });
     let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
@@ -359,11 +359,11 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
             "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
             "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(), "lines": lines,
         });
-        outln!("{obj}");
+        println!("{obj}");
     } else {
         match r.ponder {
-            Some(p) => outln!("bestmove {best} ponder {p}"),
-            None => outln!("bestmove {best}"),
+            Some(p) => println!("bestmove {best} ponder {p}"),
+            None => println!("bestmove {best}"),
         }
     }
     Ok(())
@@ -375,7 +375,7 @@ fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
     let lines = bench::run(bench::POSITIONS, depth, hash, |l| {
         i += 1;
         if !json {
-            outln!("{i:>2}/{total} nodes {:>10} best {:<5} {:>7} ms  {}", l.nodes, l.best, l.time.as_millis(), l.fen);
+            println!("{i:>2}/{total} nodes {:>10} best {:<5} {:>7} ms  {}", l.nodes, l.best, l.time.as_millis(), l.fen);
         }
     })
     .map_err(|e| e.to_string())?;
@@ -383,16 +383,16 @@ fn run_bench(depth: u32, hash: usize, json: bool) -> Result<(), String> {
     let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
     if json {
-        outln!(
+        println!(
             "{}",
             serde_json::json!({"depth": depth, "positions": total, "nodes": nodes, "seconds": secs, "nps": nps})
         );
     } else {
-        outln!("===========================");
-        outln!("Depth: {depth}");
-        outln!("Total time (ms): {}", (secs * 1000.0) as u64);
-        outln!("Total nodes: {nodes}");
-        outln!("Nodes/second: {nps}");
+        println!("===========================");
+        println!("Depth: {depth}");
+        println!("Total time (ms): {}", (secs * 1000.0) as u64);
+        println!("Total nodes: {nodes}");
+        println!("Nodes/second: {nps}");
     }
     Ok(())
 }
@@ -488,14 +488,14 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         if json {
             eprintln!("{line}");
         } else {
-            outln!("{line}");
+            println!("{line}");
         }
     })
     .map_err(|e| e.to_string())?;
     if json {
         let elo = report.tally.elo();
         let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
-        outln!(
+        println!(
             "{}",
             serde_json::json!({
                 "engines": report.names, "games": report.tally.games(), "wins": report.tally.wins,
@@ -508,7 +508,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
             })
         );
     } else {
-        outln!("{}", matchrunner::summary(&report));
+        println!("{}", matchrunner::summary(&report));
     }
     Ok(())
 }
@@ -536,12 +536,12 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let pick = book.pick(&pos);
         if !args.json {
             if moves.is_empty() {
-                outln!("book: not in book");
+                println!("book: not in book");
             }
             for m in &moves {
                 let c = m.counts;
                 let score = c.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-                outln!("book: {} games {:>7} +{} ={} -{} score {score}", m.mv, c.games(), c.wins, c.draws, c.losses);
+                println!("book: {} games {:>7} +{} ={} -{} score {score}", m.mv, c.games(), c.wins, c.draws, c.losses);
             }
         }
         out["book"] = serde_json::json!({
@@ -571,9 +571,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 let best: Vec<String> =
                     values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| m.to_string()).collect();
                 if !args.json {
-                    outln!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
+                    println!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
                     for (m, mv) in &values {
-                        outln!("tablebase: {m} {}", wdl_text(*mv));
+                        println!("tablebase: {m} {}", wdl_text(*mv));
                     }
                 }
                 out["tablebase"] = serde_json::json!({
@@ -590,7 +590,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             }
             _ => {
                 if !args.json {
-                    outln!("tablebase: no table for this material in {}", dir.display());
+                    println!("tablebase: no table for this material in {}", dir.display());
                 }
             }
         }
@@ -609,7 +609,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
         if !args.json {
             let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
-            outln!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
+            println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
             "depth": r.depth, "score": score_json(r.score), "bestmove": best,
@@ -620,9 +620,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     if let Some((m, source)) = answer {
         if args.json {
             out["answer"] = serde_json::json!({"move": m, "source": source});
-            outln!("{out}");
+            println!("{out}");
         } else {
-            outln!("answer: {m} ({source})");
+            println!("answer: {m} ({source})");
         }
     }
     Ok(())

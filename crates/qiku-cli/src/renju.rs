@@ -77,12 +77,12 @@ fn forbidden(args: &PositionArgs) -> Result<(), String> {
         // kinds need no escaping.
         let list: Vec<String> =
             points.iter().map(|(p, k)| format!(r#"{{"point": "{p}", "kind": "{}"}}"#, k.name())).collect();
-        outln!(r#"{{"forbidden": [{}]}}"#, list.join(", "));
+        println!(r#"{{"forbidden": [{}]}}"#, list.join(", "));
     } else if points.is_empty() {
-        outln!("no forbidden points for black");
+        println!("no forbidden points for black");
     } else {
         for (p, k) in points {
-            outln!("{p} {k}");
+            println!("{p} {k}");
         }
     }
     Ok(())
@@ -139,7 +139,7 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
             })
             .collect();
         let forbidden: Vec<String> = forbidden.iter().map(|p| p.to_string()).collect();
-        outln!(
+        println!(
             "{}",
             serde_json::json!({
                 "to_move": side.name(),
@@ -150,12 +150,12 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    out!("{}", picture(&board, &forbidden));
-    outln!("{} to move; ! marks black's forbidden points\n", side.name());
-    outln!("point  value  {:<14}{:<14}{:<14}{:<14}forbidden", "horizontal", "vertical", "diagonal", "anti-diagonal");
+    print!("{}", picture(&board, &forbidden));
+    println!("{} to move; ! marks black's forbidden points\n", side.name());
+    println!("point  value  {:<14}{:<14}{:<14}{:<14}forbidden", "horizontal", "vertical", "diagonal", "anti-diagonal");
     for v in &values {
         let pats: String = v.patterns.iter().map(|p| format!("{:<14}", p.name())).collect();
-        outln!("{:<6}{:>6}  {pats}{}", v.point.to_string(), v.value, v.forbidden.map_or("", |k| k.name()));
+        println!("{:<6}{:>6}  {pats}{}", v.point.to_string(), v.value, v.forbidden.map_or("", |k| k.name()));
     }
     Ok(())
 }
@@ -167,11 +167,11 @@ fn judge(path: &Path) -> Result<(), String> {
     let j = qiku_renju::judge(&moves).map_err(|e| format!("{}: {e}", path.display()))?;
     match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {
-            outln!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
+            println!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
         }
-        Outcome::Five { ply, point, winner } => outln!("{} wins: five at move {ply} ({point})", winner.name()),
-        Outcome::Full => outln!("draw: the board is full"),
-        Outcome::Unfinished => outln!("unfinished after {} moves", moves.len()),
+        Outcome::Five { ply, point, winner } => println!("{} wins: five at move {ply} ({point})", winner.name()),
+        Outcome::Full => println!("draw: the board is full"),
+        Outcome::Unfinished => println!("unfinished after {} moves", moves.len()),
     }
     if j.extra_moves > 0 {
         eprintln!("qiku: {}: {} moves after the end of the game were ignored", path.display(), j.extra_moves);

@@ -268,7 +268,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     };
     let secs = start.elapsed().as_secs_f64();
     if json {
-        outln!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
+        println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
         return Ok(());
     }
     let made = reports.iter().filter(|r| !r.kept).count();
@@ -276,7 +276,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
     let wdl_made = reports.iter().filter(|r| !r.wdl_kept).count();
-    outln!(
+    println!(
         "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
         reports.len(),
         dir.display(),
@@ -286,7 +286,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
         bytes as f64 / 1e6,
         secs
     );
-    outln!(
+    println!(
         "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
         wdl_bytes as f64 / 1e6,
         if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
@@ -312,21 +312,15 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
                 v
             })
             .collect();
-        outln!(
+        println!(
             "{}",
             json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "tables": list, "totals": totals})
         );
         return Ok(());
     }
-    outln!(
+    println!(
         "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
-        "#",
-        "material",
-        "pieces",
-        "entries",
-        "peak mem",
-        "disk",
-        "time"
+        "#", "material", "pieces", "entries", "peak mem", "disk", "time"
     );
     for (i, (r, p)) in rows.iter().zip(&present).enumerate() {
         let mut note = Vec::new();
@@ -339,7 +333,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
         if let Some(why) = &r.unsupported {
             note.push(format!("CANNOT GENERATE: {why}"));
         }
-        outln!(
+        println!(
             "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
             i + 1,
             r.material.to_string(),
@@ -361,7 +355,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     } else {
         String::new()
     };
-    outln!(
+    println!(
         "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
          (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
@@ -377,10 +371,10 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     );
     let present_count = present.iter().filter(|p| **p).count();
     if present_count > 0 {
-        outln!("{present_count} of them already present in {} (kept if intact)", dir.display());
+        println!("{present_count} of them already present in {} (kept if intact)", dir.display());
     }
     if totals.unsupported > 0 {
-        outln!(
+        println!(
             "{} tables cannot be generated yet (marked above): `qiku-tb generate` refuses this selection",
             totals.unsupported
         );
@@ -453,7 +447,7 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
             .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
             .collect();
         let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
-        outln!(
+        println!(
             "{}",
             json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
                    "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
@@ -467,18 +461,18 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
         let (word, who) = if v.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
         format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
     };
-    outln!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
+    println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
     if let Some(w) = from_wdl {
-        outln!("  WDL file: {w}");
+        println!("  WDL file: {w}");
     }
     for (m, v) in &moves {
         let mark = if best.contains(m) { "*" } else { " " };
-        outln!(" {mark}{m}  {}", show(v, by_rule(m, v)));
+        println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
     }
     if moves.is_empty() {
-        outln!("  (no legal move: {} loses)", pos.turn());
+        println!("  (no legal move: {} loses)", pos.turn());
     } else {
-        outln!("  (* the table's line)");
+        println!("  (* the table's line)");
     }
     Ok(())
 }
@@ -506,24 +500,19 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         if rules == Rules::Asian {
             out["changed"] = json!({"red": red_changed, "black": black_changed});
         }
-        outln!("{out}");
+        println!("{out}");
         return Ok(());
     }
-    outln!(
+    println!(
         "{m}{} under {} rules",
         if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
     for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {
         let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
-        outln!(
+        println!(
             "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies{changed}",
-            c.legal,
-            c.wins,
-            c.draws,
-            c.losses,
-            c.no_moves,
-            c.max_dtm
+            c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
         );
     }
     Ok(())
@@ -548,9 +537,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
         match verify_table(dir, c, &mut cache) {
-            Ok(legal) => outln!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+            Ok(legal) => println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
             Err(e) => {
-                outln!("{c}: FAILED: {e}");
+                println!("{c}: FAILED: {e}");
                 failed += 1;
             }
         }
@@ -558,10 +547,10 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
             let start = Instant::now();
             match verify_rules(dir, c, &mut cache, &mut rule_cache) {
                 Ok(n) => {
-                    outln!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
+                    println!("{c} (Asian rules): ok ({n} entries changed, {:.1} s)", start.elapsed().as_secs_f64())
                 }
                 Err(e) => {
-                    outln!("{c} (Asian rules): FAILED: {e}");
+                    println!("{c} (Asian rules): FAILED: {e}");
                     failed += 1;
                 }
             }
@@ -569,9 +558,9 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
         if dir.join(wdl_file_name(c)).exists() {
             let start = Instant::now();
             match verify_wdl(dir, c, &mut cache, &mut rule_cache) {
-                Ok(n) => outln!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
+                Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
                 Err(e) => {
-                    outln!("{c} (WDL): FAILED: {e}");
+                    println!("{c} (WDL): FAILED: {e}");
                     failed += 1;
                 }
             }
@@ -583,7 +572,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     if failed > 0 {
         return Err(format!("{failed} of {} tables failed verification", materials.len()));
     }
-    outln!("{} tables verified", materials.len());
+    println!("{} tables verified", materials.len());
     Ok(())
 }
 
@@ -616,35 +605,28 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
                        "rules_bytes": rules, "wdl_bytes": wdl})
             })
             .collect();
-        outln!(
+        println!(
             "{}",
             json!({"dir": dir, "tables": list, "entries": total_entries, "uncompressed_bytes": total_raw,
                    "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl})
         );
         return unusable(&tb);
     }
-    outln!(
+    println!(
         "{:<14} {:>12} {:>14} {:>12} {:>6} {:>8} {:>10} {:>10}",
-        "material",
-        "entries",
-        "uncompressed",
-        "file",
-        "codec",
-        "max dtm",
-        "qtr",
-        "qtw"
+        "material", "entries", "uncompressed", "file", "codec", "max dtm", "qtr", "qtw"
     );
     let opt = |v: &Option<u64>| v.map_or("-".to_string(), |b| b.to_string());
     for (m, e, raw, file, comp, dtm, rules, wdl) in &rows {
         let codec = if *comp == 1 { "zstd" } else { "none" };
-        outln!(
+        println!(
             "{:<14} {e:>12} {raw:>14} {file:>12} {codec:>6} {dtm:>8} {:>10} {:>10}",
             m.to_string(),
             opt(rules),
             opt(wdl)
         );
     }
-    outln!(
+    println!(
         "{} tables, {:.1} MB uncompressed, {:.1} MB in files ({:.1}%); .qtb {:.4}, .qtr {:.4}, .qtw {:.4} bytes an entry",
         rows.len(),
         total_raw as f64 / 1e6,

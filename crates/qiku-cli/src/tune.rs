@@ -111,7 +111,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let train_before = tune::loss(&data.training, &v0, k);
     let valid_before = tune::loss(&data.validation, &v0, k);
     if !args.json {
-        outln!(
+        println!(
             "games {} used {} (without result {}, with a bad move {}); positions: training {} validation {} \
              (rejected: in check {}, not quiet {}); {collect_secs:.1} s",
             data.games,
@@ -123,8 +123,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             data.in_check,
             data.not_quiet
         );
-        outln!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
-        outln!("loss before: training {train_before:.6} validation {valid_before:.6}");
+        println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
+        println!("loss before: training {train_before:.6} validation {valid_before:.6}");
     }
     let mut fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, l2: args.l2, ..FitOptions::default() };
     for &g in &args.fix {
@@ -169,11 +169,11 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             "validation_eval_loss_before": valid_ref_before, "validation_eval_loss_after": valid_ref_after,
             "seconds": secs,
         });
-        outln!("{obj}");
+        println!("{obj}");
     } else {
-        outln!("loss after:  training {train_after:.6} validation {valid_after:.6}");
-        outln!("validation loss with the engine's evaluation: {valid_ref_before:.6} -> {valid_ref_after:.6}");
-        outln!("{secs:.1} s");
+        println!("loss after:  training {train_after:.6} validation {valid_after:.6}");
+        println!("validation loss with the engine's evaluation: {valid_ref_before:.6} -> {valid_ref_after:.6}");
+        println!("{secs:.1} s");
     }
     Ok(())
 }
