@@ -375,12 +375,15 @@ pub fn open_as_pgn(mut file: impl std::io::Read, path: &Path) -> Result<crate::p
 
 /// Game inputs with every directory replaced by the game files under it (`.xqf`, `.pgn`,
 /// `.pgn.zst`, `.txt`, in any case; recursively, in name order). Files are kept as given.
+/// Symbolic links to directories are followed, but each directory is walked once: a link back
+/// to a directory already walked (a loop) is skipped, so the walk always ends.
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
     let mut out = Vec::with_capacity(inputs.len());
+    let mut walked = std::collections::HashSet::new();
     for p in inputs {
         if p.is_dir() {
             let mut found = Vec::new();
-            collect_dir(p, &mut found)?;
+            collect_dir(p, &mut found, &mut walked)?;
             found.sort();
             out.extend(found);
         } else {
@@ -390,12 +393,34 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::
     Ok(out)
 }
 
-fn collect_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), (PathBuf, std::io::Error)> {
+/// What identifies a directory however it is reached: device and inode on unix, the canonical
+/// path elsewhere.
+fn dir_identity(dir: &Path) -> Result<(u64, u64, PathBuf), std::io::Error> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir)?;
+        Ok((meta.dev(), meta.ino(), PathBuf::new()))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok((0, 0, dir.canonicalize()?))
+    }
+}
+
+fn collect_dir(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    walked: &mut std::collections::HashSet<(u64, u64, PathBuf)>,
+) -> Result<(), (PathBuf, std::io::Error)> {
+    if !walked.insert(dir_identity(dir).map_err(|e| (dir.to_path_buf(), e))?) {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).map_err(|e| (dir.to_path_buf(), e))?;
     for entry in entries {
         let path = entry.map_err(|e| (dir.to_path_buf(), e))?.path();
         if path.is_dir() {
-            collect_dir(&path, out)?;
+            collect_dir(&path, out, walked)?;
         } else {
             let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
             if [".xqf", ".pgn", ".pgn.zst", ".txt"].iter().any(|ext| name.ends_with(ext)) {

@@ -23,7 +23,7 @@ use super::probe::Book;
 use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
 use crate::core::{Move, Position, Square};
-use crate::util::files::AtomicFile;
+use crate::util::files::{open_regular, same_file, AtomicFile};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -105,6 +105,15 @@ pub enum ObkError {
     },
     /// Reading or writing the `.qbk` side failed.
     Book(BookError),
+    /// The file is not a plain `.obk`: `bhobk` is a view, has generated or missing columns, or
+    /// reading it takes far more work than a table of the file's size needs. An `.obk` is
+    /// untrusted input: its schema is checked before any of it is read.
+    Refused {
+        /// The database file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 impl fmt::Display for ObkError {
@@ -113,6 +122,9 @@ impl fmt::Display for ObkError {
             ObkError::Sqlite { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
             ObkError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
             ObkError::Book(e) => write!(f, "{e}"),
+            ObkError::Refused { path, why } => {
+                write!(f, "{}: not a BHGUI .obk book: {why}; nothing was imported", path.display())
+            }
         }
     }
 }
@@ -123,6 +135,7 @@ impl std::error::Error for ObkError {
             ObkError::Sqlite { source, .. } => Some(source),
             ObkError::Io { source, .. } => Some(source),
             ObkError::Book(e) => Some(e),
+            ObkError::Refused { .. } => None,
         }
     }
 }
@@ -195,6 +208,9 @@ pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
 /// [`export`] with options.
 pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
     let started = Instant::now();
+    if same_file(book.path(), output) {
+        return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: book.path().to_path_buf() }.into());
+    }
     // SQLite writes the database through its own handle, at the temporary file's path; the
     // atomic writer (exclusively created, randomly named) renames it into place when complete
     // and removes it otherwise.
@@ -325,19 +341,132 @@ fn read_memo_unknown(v: ValueRef<'_>) -> u32 {
     text.strip_prefix(UNKNOWN_MEMO).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
 }
 
+/// The columns `import` reads, each with whether its declared type must have SQLite's INTEGER
+/// affinity (else any affinity but a generated value is accepted).
+const READ_COLUMNS: [(&str, bool); 7] = [
+    ("vkey", true),
+    ("vmove", true),
+    ("vwin", true),
+    ("vdraw", true),
+    ("vlost", true),
+    ("vvalid", true),
+    ("vmemo", false),
+];
+
+/// SQLite virtual machine steps between two calls of the work budget's check.
+const STEPS_PER_CHECK: i32 = 10_000;
+
+/// Opens an untrusted `.obk` for reading: a regular file only (a FIFO would block), read-only,
+/// with schema functions distrusted, and `bhobk` checked to be a plain table (not a view, not
+/// virtual, no generated columns) with the columns read and integer types; reading is bounded
+/// by a budget of SQLite steps proportional to the file's size (a plain table needs a few steps
+/// per byte). Returns the connection and whether a plain `qiku_book` table is there too.
+fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
+    let io = |source| ObkError::Io { path: input.to_path_buf(), op: "open", source };
+    let len = open_regular(input).and_then(|f| f.metadata()).map_err(io)?.len();
+    let refused = |why: String| ObkError::Refused { path: input.to_path_buf(), why };
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(input, flags).map_err(sql_err(input, "open the database"))?;
+    conn.execute_batch("PRAGMA trusted_schema = OFF;").map_err(sql_err(input, "open the database"))?;
+    let budget = 1_000_000u64.saturating_add(len.saturating_mul(256)) / STEPS_PER_CHECK as u64;
+    let mut checks = 0u64;
+    conn.progress_handler(
+        STEPS_PER_CHECK,
+        Some(move || {
+            checks += 1;
+            checks > budget
+        }),
+    )
+    .map_err(sql_err(input, "open the database"))?;
+    let kind = |name: &str| -> Result<Option<(String, String)>, ObkError> {
+        let mut stmt = conn
+            .prepare("SELECT type, coalesce(sql, '') FROM sqlite_master WHERE lower(name) = ?1")
+            .map_err(sql_err(input, "read the schema"))?;
+        let mut rows = stmt.query([name]).map_err(sql_err(input, "read the schema"))?;
+        match rows.next().map_err(sql_err(input, "read the schema"))? {
+            Some(r) => Ok(Some((r.get(0).unwrap_or_default(), r.get(1).unwrap_or_default()))),
+            None => Ok(None),
+        }
+    };
+    let plain_table =
+        |t: &(String, String)| t.0 == "table" && !t.1.trim_start().to_ascii_uppercase().starts_with("CREATE VIRTUAL");
+    match kind("bhobk")? {
+        None => return Err(refused("it has no bhobk table".into())),
+        Some(t) if !plain_table(&t) => {
+            let what = if t.0 == "table" { "a virtual table" } else { t.0.as_str() };
+            return Err(refused(format!("bhobk is {} {what}, not a plain table", article(what))));
+        }
+        Some(_) => {}
+    }
+    let triggers: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'", [], |r| r.get(0))
+        .map_err(sql_err(input, "read the schema"))?;
+    if triggers > 0 {
+        return Err(refused(format!("it has {triggers} trigger(s), which a book has no use for")));
+    }
+    // Name, declared type and whether hidden (1: of a virtual table; 2, 3: generated).
+    let mut columns: HashMap<String, (String, i64)> = HashMap::new();
+    {
+        let mut stmt = conn
+            .prepare("SELECT name, type, hidden FROM pragma_table_xinfo('bhobk')")
+            .map_err(sql_err(input, "read the schema"))?;
+        let mut rows = stmt.query([]).map_err(sql_err(input, "read the schema"))?;
+        while let Some(r) = rows.next().map_err(sql_err(input, "read the schema"))? {
+            let name: String = r.get(0).unwrap_or_default();
+            columns.insert(name.to_ascii_lowercase(), (r.get(1).unwrap_or_default(), r.get(2).unwrap_or(0)));
+        }
+    }
+    for (name, integer) in READ_COLUMNS {
+        let Some((ty, hidden)) = columns.get(name) else {
+            return Err(refused(format!("bhobk has no column {name}")));
+        };
+        if *hidden != 0 {
+            return Err(refused(format!("bhobk's column {name} is generated, not stored")));
+        }
+        // SQLite's rule: a declared type containing INT has INTEGER affinity.
+        if integer && !ty.to_ascii_uppercase().contains("INT") {
+            return Err(refused(format!("bhobk's column {name} has type {ty:?}, not an integer type")));
+        }
+    }
+    let has_header_table = kind("qiku_book")?.is_some_and(|t| plain_table(&t));
+    Ok((conn, has_header_table))
+}
+
+/// "a" or "an" before `word`.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// A failed read of a row: the work budget of [`open_untrusted`] ran out, or SQLite failed.
+fn too_much_work(path: &Path) -> impl Fn(rusqlite::Error) -> ObkError + '_ {
+    move |source| match source.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::OperationInterrupted) => ObkError::Refused {
+            path: path.to_path_buf(),
+            why: "reading bhobk takes far more work than a table of this file's size needs".into(),
+        },
+        _ => ObkError::Sqlite { path: path.to_path_buf(), op: "read a row", source },
+    }
+}
+
 /// Reads the `.obk` at `input` and writes its book moves as a `.qbk` at `output`.
 pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
     let started = Instant::now();
     let mut report = ImportReport::default();
-    let conn = Connection::open_with_flags(input, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(sql_err(input, "open the database"))?;
+    if same_file(input, output) {
+        return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
+    }
+    let (conn, has_header_table) = open_untrusted(input)?;
     let mut rows: HashMap<u64, Vec<Row>> = HashMap::new();
     {
         let mut stmt = conn
             .prepare("SELECT vkey, vmove, vwin, vdraw, vlost, vvalid, vmemo FROM bhobk")
             .map_err(sql_err(input, "read the bhobk table"))?;
         let mut q = stmt.query([]).map_err(sql_err(input, "read the bhobk table"))?;
-        while let Some(r) = q.next().map_err(sql_err(input, "read a row"))? {
+        while let Some(r) = q.next().map_err(too_much_work(input))? {
             report.rows += 1;
             let get = |i| r.get_ref(i).unwrap_or(ValueRef::Null);
             if read_int(get(5)) == Some(0) {
@@ -364,9 +493,9 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
             }
         }
     }
-    let stored_header: Option<Header> = conn
-        .query_row("SELECT header FROM qiku_book LIMIT 1", [], |r| r.get::<_, Vec<u8>>(0))
-        .ok()
+    let stored_header: Option<Header> = has_header_table
+        .then(|| conn.query_row("SELECT header FROM qiku_book LIMIT 1", [], |r| r.get::<_, Vec<u8>>(0)).ok())
+        .flatten()
         .filter(|b| b.len() == HEADER_LEN)
         .and_then(|b| {
             // The stored header describes the exported book; its size fields are checked

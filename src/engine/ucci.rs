@@ -152,7 +152,7 @@ impl Ucci {
                 for t in rest {
                     match iccs::parse(&self.position, t) {
                         Ok(m) => self.banned.push(m),
-                        Err(e) => self.info_string(&format!("banmoves {t}: {e}")),
+                        Err(e) => self.info_string(&format!("banmoves {}: {e}", super::uci::excerpt(t))),
                     }
                 }
             }
@@ -165,7 +165,7 @@ impl Ucci {
             }
             // Diagnostics shared with UCI.
             "d" | "eval" => self.uci(line),
-            _ => self.info_string(&format!("unknown command: {line}")),
+            _ => self.info_string(&format!("unknown command: {}", super::uci::excerpt(line))),
         }
         true
     }
@@ -227,7 +227,7 @@ impl Ucci {
             "move overhead" => set(self, "Move Overhead", &value),
             "ponder" | "batch" | "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
             | "loadbook" => {}
-            _ => self.info_string(&format!("unknown option {name:?}")),
+            _ => self.info_string(&format!("unknown option {:?}", super::uci::excerpt(&name))),
         }
     }
 

@@ -58,6 +58,18 @@ pub const MAX_HASH_MIB: usize = 65_536;
 /// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
 pub const MAX_THREADS: usize = 64;
 
+/// How much of an input line a reply quotes, in characters.
+const EXCERPT_CHARS: usize = 80;
+
+/// The first [`EXCERPT_CHARS`] characters of `text`, followed by `...` if there is more: how
+/// replies quote an input line, so that a huge line never comes back whole.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// The UCI session.
 pub struct Uci {
     out: Output,
@@ -172,7 +184,7 @@ impl Uci {
                 let b = eval::breakdown(self.game.position(), &self.weights());
                 self.out.line(&format!("info string eval (red's view) {b:?}"));
             }
-            _ => self.info_string(&format!("unknown command: {line}")),
+            _ => self.info_string(&format!("unknown command: {}", excerpt(line))),
         }
         true
     }
@@ -316,7 +328,7 @@ impl Uci {
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;
             }),
-            _ => Err(format!("unknown option {name:?}")),
+            _ => Err(format!("unknown option {:?}", excerpt(&name))),
         };
         if let Err(e) = result {
             self.info_string(&e);
@@ -510,7 +522,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
                         i += 1;
                     }
                 }
-                _ => warnings.push(format!("go: ignored unknown word {key:?}")),
+                _ => warnings.push(format!("go: ignored unknown word {:?}", excerpt(key))),
             }
             i += 1;
         }

@@ -303,17 +303,19 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
     out
 }
 
-/// Every valid canonical material with an attacking piece that the filters admit, in dependency
-/// order. Enumerated side by side: each side's multisets are bounded by the filters first, so
-/// the pairs tried stay few.
+/// Every valid canonical material with an attacking piece that the filters admit, of at most
+/// [`MAX_PIECES`](super::index::MAX_PIECES) pieces (no table holds more), in dependency order.
+/// Enumerated side by side: each side's multisets are bounded by the filters first, so the pairs
+/// tried stay few.
 pub(crate) fn enumerate(filters: &Filters) -> Vec<Material> {
-    let budget = filters.max_pieces.map_or(usize::MAX, |p| p.saturating_sub(2));
+    let most = super::index::MAX_PIECES;
+    let budget = filters.max_pieces.map_or(most, |p| p.min(most)).saturating_sub(2);
     let sides = side_multisets(filters, budget);
     let mut out = Vec::new();
     for red in &sides {
         for black in &sides {
             let m = Material::from_counts([*red, *black]);
-            if m.has_attackers() && m.is_canonical() && filters.admits(&m) {
+            if m.has_attackers() && m.piece_count() <= most && m.is_canonical() && filters.admits(&m) {
                 out.push(m);
             }
         }
@@ -447,5 +449,21 @@ mod tests {
         let f = Filters { max_pieces: Some(2), ..Filters::default() };
         assert_eq!(sel(&[], None, f).resolve(), Err(SelectError::Empty));
         assert!("d".parse::<Family>().is_err());
+    }
+
+    #[test]
+    fn no_selection_goes_past_the_largest_table() {
+        let twelve = enumerate(&Filters { max_pieces: Some(12), ..Filters::default() });
+        assert_eq!(twelve.len(), 109_979);
+        assert!(twelve.iter().all(|m| m.piece_count() <= 12));
+        assert!(twelve.iter().any(|m| m.piece_count() == 12));
+        // Bounds on attackers or defenders alone, or a larger piece bound, stop at 12 pieces too.
+        for f in [
+            Filters { max_attackers: Some(99), ..Filters::default() },
+            Filters { max_defenders: Some(99), ..Filters::default() },
+            Filters { max_pieces: Some(100), ..Filters::default() },
+        ] {
+            assert_eq!(enumerate(&f), twelve);
+        }
     }
 }

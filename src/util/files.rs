@@ -164,8 +164,14 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// A new, empty temporary file in `target`'s directory.
+    /// A new, empty temporary file in `target`'s directory. Leftovers of earlier writers of the
+    /// same target that were killed before finishing (their process no longer runs) are removed
+    /// first, so that temporary files never accumulate.
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        if let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) {
+            // Never complete, so removing them loses nothing; failing to is no reason to fail.
+            let _ = remove_stale_temp_files(parent_dir(target), &|n| n == name);
+        }
         let prefix = temp_prefix(target);
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");

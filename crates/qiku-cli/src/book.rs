@@ -230,17 +230,6 @@ enum Command {
     },
 }
 
-/// Like `println!`, but a closed stdout (`qiku-book dump BOOK | head`) is not a panic: output
-/// that cannot be written is dropped.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write;
-        let mut line = format!($($arg)*);
-        line.push('\n');
-        let _ = std::io::stdout().lock().write_all(line.as_bytes());
-    }};
-}
-
 pub use super::parse_position;
 
 /// `123`, `64K`, `512M`, `2G` (binary units).

@@ -4,6 +4,40 @@
 //! library code, tested like the rest. This is the only crate of the workspace that links clap,
 //! indicatif and serde_json; all JSON output is written here, never in the `qiku` library.
 
+/// Like `println!`, but a closed stdout (`qiku show | head -c 10`) is not a panic: output that
+/// cannot be written is dropped, and the program goes on to its normal end.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::write_stdout("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::write_stdout(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Like `print!`, with [`outln!`]'s handling of a closed stdout.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(&format!($($arg)*))
+    };
+}
+
+// Every module of this crate prints through these two: they shadow the standard `println!` and
+// `print!` here (defined before the modules, so in scope in all of them), so that no print path
+// of the three programs, present or future, can panic on a closed stdout.
+macro_rules! println {
+    ($($arg:tt)*) => {
+        $crate::outln!($($arg)*)
+    };
+}
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::out!($($arg)*)
+    };
+}
+
 pub mod book;
 pub mod demo;
 pub mod matchrunner;
@@ -15,9 +49,40 @@ pub mod renju;
 pub mod tb;
 pub mod tune;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
 
 use qiku::core::{Position, PositionError, START_FEN};
+
+/// Writes `text` to stdout and flushes; an error (a closed pipe: `qiku bench | head`) is
+/// ignored, as there is nobody left to read the output. The one way the programs print.
+pub fn write_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// Reads a text file named on the command line; a FIFO, device or directory is refused at once
+/// (it could block forever or never end). The error names the file.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    qiku::fs::open_regular(path)
+        .and_then(|mut f| f.read_to_string(&mut text))
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ok(text)
+}
+
+/// Refuses an output file that is one of the inputs (through any path, link or relative name):
+/// writing it would destroy the input. The error names both.
+pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<Item = &'a Path>) -> Result<(), String> {
+    match inputs.into_iter().find(|input| qiku::fs::same_file(output, input)) {
+        Some(input) => Err(format!(
+            "{}: the output is the input {} (same file); refusing to overwrite it: choose another output",
+            output.display(),
+            input.display()
+        )),
+        None => Ok(()),
+    }
+}
 
 /// A position argument that is neither `startpos` nor a valid FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::{bench, eval, ordering::History, uci, Score};
 use qiku::notation::iccs;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -433,6 +434,16 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
 
 fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     let engines = engine_specs(args, m)?;
+    if let Some(pgn) = &args.pgn {
+        // The openings file, and an engine given by its path, are the match's input files.
+        let programs: Vec<PathBuf> = engines
+            .iter()
+            .filter_map(|e| e.command.split_whitespace().next())
+            .map(|p| PathBuf::from(p.trim_matches('"')))
+            .collect();
+        let inputs = args.openings.iter().chain(&programs).map(PathBuf::as_path);
+        crate::refuse_output_among_inputs(pgn, inputs)?;
+    }
     let limit = if let Some(tc) = &args.tc {
         matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
     } else if let Some(ms) = args.movetime {

@@ -57,7 +57,7 @@ pub fn run(args: &RenjuArgs) -> Result<(), String> {
 fn position(args: &PositionArgs) -> Result<Board, String> {
     let mut board = match &args.board {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = crate::read_text(path)?;
             Board::from_diagram(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Board::new(),
@@ -161,7 +161,7 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
 }
 
 fn judge(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::read_text(path)?;
     let body: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
     let moves = qiku_renju::parse_moves(&body).map_err(|e| format!("{}: {e}", path.display()))?;
     let j = qiku_renju::judge(&moves).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -42,16 +42,40 @@ struct SelectArgs {
     /// defenders). Added to the named materials.
     #[arg(long)]
     family: Option<Family>,
-    /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together.
-    #[arg(long)]
+    /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together: 1 to
+    /// 10.
+    #[arg(long, value_parser = attackers)]
     max_attackers: Option<usize>,
-    /// At most this many defending pieces (advisor, elephant), both sides together.
-    #[arg(long)]
+    /// At most this many defending pieces (advisor, elephant), both sides together: 0 to 8.
+    #[arg(long, value_parser = defenders)]
     max_defenders: Option<usize>,
-    /// At most this many pieces, kings included (default 5 when no other filter, material or
-    /// family is given).
-    #[arg(long)]
+    /// At most this many pieces, kings included: 3 to 12 (default 5 when no other filter,
+    /// material or family is given). No table holds more than 12 pieces.
+    #[arg(long, value_parser = pieces)]
     max_pieces: Option<usize>,
+}
+
+/// `--max-pieces`: 3 (a king each and one attacker) to the largest table's 12.
+fn pieces(s: &str) -> Result<usize, String> {
+    count_from_to(s, 3, 12, "no table holds more than 12 pieces, kings included")
+}
+
+/// `--max-attackers`: 1 to 10 (12 pieces less the kings).
+fn attackers(s: &str) -> Result<usize, String> {
+    count_from_to(s, 1, 10, "no table holds more than 12 pieces, kings included")
+}
+
+/// `--max-defenders`: 0 to 8 (two advisors and two elephants a side).
+fn defenders(s: &str) -> Result<usize, String> {
+    count_from_to(s, 0, 8, "each side has at most two advisors and two elephants")
+}
+
+fn count_from_to(s: &str, lo: usize, hi: usize, why: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| format!("expected a whole number from {lo} to {hi} ({why}), got {s:?}"))
 }
 
 #[derive(Subcommand)]

@@ -84,6 +84,11 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 
 fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let t0 = Instant::now();
+    if let Some(emit) = &args.emit {
+        // The games of a directory given with --pgn are inputs too.
+        let inputs = qiku::xqf::expand_inputs(&args.pgn).unwrap_or_else(|_| args.pgn.clone());
+        crate::refuse_output_among_inputs(emit, args.pgn.iter().chain(&inputs).map(PathBuf::as_path))?;
+    }
     let progress = TermProgress::new(!args.quiet, false);
     let copts = CollectOptions {
         skip_plies: args.skip_plies,

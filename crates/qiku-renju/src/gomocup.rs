@@ -17,7 +17,7 @@
 use super::eval::{self, Ruleset};
 use super::vcf::{self, VcfLimits};
 use super::{Board, Point, Stone, SIZE};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::time::{Duration, Instant};
 
 /// The protocol `x,y` of a point.
@@ -171,7 +171,7 @@ impl Player {
                     self.board = Board::new();
                     vec!["OK".into()]
                 }
-                _ => vec![format!("ERROR unsupported board size {rest:?} (only 15)")],
+                _ => vec![format!("ERROR unsupported board size {:?} (only 15)", excerpt(rest))],
             },
             "RESTART" => {
                 self.board = Board::new();
@@ -193,22 +193,22 @@ impl Player {
                     let _ = self.board.play(p);
                     vec![self.reply()]
                 }
-                Some(p) => vec![format!("ERROR {rest} ({p}) is already occupied")],
-                None => vec![format!("ERROR {rest:?} is not a point x,y with 0 <= x, y < 15")],
+                Some(p) => vec![format!("ERROR {} ({p}) is already occupied", excerpt(rest))],
+                None => vec![format!("ERROR {:?} is not a point x,y with 0 <= x, y < 15", excerpt(rest))],
             },
             "TAKEBACK" => match from_protocol(rest) {
                 Some(p) if !self.board.is_empty(p) => {
                     self.board.remove(p);
                     vec!["OK".into()]
                 }
-                _ => vec![format!("ERROR cannot take back {rest:?}")],
+                _ => vec![format!("ERROR cannot take back {:?}", excerpt(rest))],
             },
             "ABOUT" => vec![format!(
                 "name=\"qiku-renju\", version=\"{}\", author=\"qiku\", country=\"-\"",
                 env!("CARGO_PKG_VERSION")
             )],
             "END" => return None,
-            _ => vec![format!("UNKNOWN command {cmd:?}")],
+            _ => vec![format!("UNKNOWN command {:?}", excerpt(cmd))],
         };
         Some(out)
     }
@@ -243,12 +243,12 @@ impl Player {
         for l in lines {
             let fields: Vec<&str> = l.trim().split(',').collect();
             let Some(p) = from_protocol(l) else {
-                return format!("ERROR bad BOARD line {l:?}");
+                return format!("ERROR bad BOARD line {:?}", excerpt(l));
             };
             match fields.get(2).map(|f| f.trim()) {
                 Some("1") => own.push(p),
                 Some("2") | Some("3") => theirs.push(p),
-                _ => return format!("ERROR bad BOARD line {l:?} (field must be 1, 2 or 3)"),
+                _ => return format!("ERROR bad BOARD line {:?} (field must be 1, 2 or 3)", excerpt(l)),
             }
         }
         // The side to move is black exactly when both have as many stones.
@@ -270,27 +270,94 @@ impl Player {
     }
 }
 
-/// Runs the protocol until `END` or the end of input.
-pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut player = Player::new();
-    let mut lines = input.lines();
-    while let Some(line) = lines.next() {
-        let line = line?;
-        let out = if line.trim().eq_ignore_ascii_case("BOARD") {
-            let mut rows = Vec::new();
-            for l in lines.by_ref() {
-                let l = l?;
-                if l.trim().eq_ignore_ascii_case("DONE") {
-                    break;
-                }
-                rows.push(l);
+/// The longest command line read, in bytes. A longer line is read to its end without being
+/// kept and answered with a short `ERROR`.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// How much of an input line a reply quotes, in characters.
+const EXCERPT_CHARS: usize = 80;
+
+/// The first [`EXCERPT_CHARS`] characters of `text`, followed by `...` if there is more: how
+/// replies quote input, so that a huge line never comes back whole.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// One input line, read with memory bounded by [`MAX_LINE`].
+enum Line {
+    /// A line that fits (newline and carriage return removed; not UTF-8 is replaced).
+    Fits(String),
+    /// A longer line, skipped: its first characters.
+    TooLong(String),
+}
+
+/// Reads the next line, or `None` at the end of input.
+fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
+    buf.clear();
+    let n = r.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let ended = buf.last() == Some(&b'\n');
+    if ended {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    if buf.len() <= MAX_LINE {
+        return Ok(Some(Line::Fits(String::from_utf8_lossy(buf).into_owned())));
+    }
+    let start = excerpt(&String::from_utf8_lossy(&buf[..buf.len().min(4 * EXCERPT_CHARS)]));
+    if !ended {
+        // Skip the rest of the line without keeping it.
+        loop {
+            let chunk = r.fill_buf()?;
+            if chunk.is_empty() {
+                break;
             }
-            vec![player.board_command(&rows)]
-        } else {
-            match player.command(&line) {
+            if let Some(i) = chunk.iter().position(|&b| b == b'\n') {
+                r.consume(i + 1);
+                break;
+            }
+            let len = chunk.len();
+            r.consume(len);
+        }
+    }
+    Ok(Some(Line::TooLong(start)))
+}
+
+/// Runs the protocol until `END` or the end of input. Lines longer than [`MAX_LINE`] are
+/// answered with `ERROR` and a short excerpt, and skipped.
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut player = Player::new();
+    let mut buf = Vec::new();
+    let too_long = |start: &str| format!("ERROR line too long (more than {MAX_LINE} bytes), ignored: {start}");
+    while let Some(line) = read_line(&mut input, &mut buf)? {
+        let out = match line {
+            Line::TooLong(start) => vec![too_long(&start)],
+            Line::Fits(line) if line.trim().eq_ignore_ascii_case("BOARD") => {
+                let mut rows = Vec::new();
+                let mut error = None;
+                while let Some(l) = read_line(&mut input, &mut buf)? {
+                    match l {
+                        Line::Fits(l) if l.trim().eq_ignore_ascii_case("DONE") => break,
+                        Line::Fits(l) if rows.len() < SIZE * SIZE => rows.push(l),
+                        Line::Fits(_) => {
+                            error = error.or(Some(format!("ERROR BOARD has more than {} lines", SIZE * SIZE)))
+                        }
+                        Line::TooLong(start) => error = error.or(Some(too_long(&start))),
+                    }
+                }
+                vec![error.unwrap_or_else(|| player.board_command(&rows))]
+            }
+            Line::Fits(line) => match player.command(&line) {
                 Some(out) => out,
                 None => return Ok(()),
-            }
+            },
         };
         for l in out {
             writeln!(output, "{l}")?;

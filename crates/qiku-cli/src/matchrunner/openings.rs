@@ -227,10 +227,9 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
 
 /// Reads an openings file.
 pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
-    let text = std::fs::read_to_string(path).map_err(|e| OpeningError {
-        source: path.display().to_string(),
-        line: 0,
-        reason: Problem::Read(e.to_string()),
+    let mut text = String::new();
+    qiku::fs::open_regular(path).and_then(|mut f| std::io::Read::read_to_string(&mut f, &mut text)).map_err(|e| {
+        OpeningError { source: path.display().to_string(), line: 0, reason: Problem::Read(e.to_string()) }
     })?;
     parse(&text, &path.display().to_string())
 }
