@@ -4,6 +4,7 @@
 //! library code, tested like the rest. This is the only crate of the workspace that links clap,
 //! indicatif and serde_json; all JSON output is written here, never in the `qiku` library.
 
+pub mod annotate;
 pub mod book;
 pub mod demo;
 pub mod matchrunner;

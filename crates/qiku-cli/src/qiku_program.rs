@@ -68,6 +68,9 @@ enum Command {
     /// What the book and the tablebases say about a position (and a short search when neither
     /// has an answer).
     Probe(ProbeArgs),
+    /// Write a copy of a PGN file with a comment after every move: the book's games of the move
+    /// (red/draw/black), the table value and the engine's evaluation of the position after it.
+    Annotate(super::annotate::AnnotateArgs),
     /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
@@ -259,6 +262,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
         Some(Command::Probe(args)) => run_probe(&args),
+        Some(Command::Annotate(args)) => super::annotate::run(&args),
         Some(Command::Match(args)) => match matches.subcommand_matches("match") {
             Some(m) => run_match(&args, m),
             None => Err("internal: match arguments missing".into()),
