@@ -585,7 +585,7 @@ impl<'a> Thread<'a> {
             self.root_excluded.push(mv);
         }
         self.root_excluded.clear();
-        lines.sort_by(|a, b| b.score.cmp(&a.score));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         for old in previous {
             if lines.len() < wanted && !lines.iter().any(|l| l.mv == old.mv) {
                 lines.push(old.clone());

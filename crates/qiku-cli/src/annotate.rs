@@ -227,13 +227,18 @@ fn tb_text(tb: &Tablebases, pos: &Position, rules: Rules) -> Result<Option<Strin
     Ok(Some(format!("table ({} rules): {what}", rules.name())))
 }
 
+/// The comments of a game: (byte offset to insert at, text).
+type Comments = Vec<(usize, String)>;
+/// Why a game is copied without comments: (line, message).
+type BadGame = (u64, String);
+
 /// Replays one game and builds its comments: `(byte offset, comment)` for every move.
 fn annotate_game(
     text: &str,
     starts: &[usize],
     g: &RawGame,
     ctx: &mut Context<'_>,
-) -> Result<Result<Vec<(usize, String)>, (u64, String)>, String> {
+) -> Result<Result<Comments, BadGame>, String> {
     let start = match &g.fen {
         Some(fen) => match Position::from_fen(fen) {
             Ok(p) => p,
