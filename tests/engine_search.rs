@@ -239,3 +239,68 @@ fn the_search_probes_tables_only_right_after_a_capture() {
     assert!(!asked.is_empty(), "no probe at all");
     assert!(asked.iter().all(|&halfmoves| halfmoves == 0), "a probe away from a capture: {asked:?}");
 }
+
+/// Searches `game` with `multi_pv` lines and returns every `info` of the search.
+fn multipv_infos(game: &Game, depth: u32, multi_pv: usize) -> (SearchResult, Vec<search::Info>) {
+    let options = SearchOptions { multi_pv, ..SearchOptions::default() };
+    let shared = Shared::new(8);
+    let mut infos = Vec::new();
+    let r = search::search(game, &Limits::depth(depth), &options, &shared, &mut History::default(), &mut |i| {
+        infos.push(i.clone())
+    });
+    (r, infos)
+}
+
+/// A comparable form of a score (mates beyond every centipawn value).
+fn score_key(s: Score) -> i64 {
+    match s {
+        Score::Cp(v) => i64::from(v),
+        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
+        Score::Mate(n) => -1_000_000 - i64::from(n),
+    }
+}
+
+#[test]
+fn multipv_reports_distinct_first_moves_sorted_by_score() {
+    let game = Game::new(Position::startpos());
+    let (r, infos) = multipv_infos(&game, 5, 4);
+    // Every depth reports lines 1 to 4, in that order.
+    for depth in 1..=5 {
+        let at: Vec<_> = infos.iter().filter(|i| i.depth == depth).collect();
+        assert_eq!(at.iter().map(|i| i.multipv).collect::<Vec<_>>(), [1, 2, 3, 4], "depth {depth}");
+        let firsts: std::collections::HashSet<_> = at.iter().map(|i| i.pv[0]).collect();
+        assert_eq!(firsts.len(), 4, "depth {depth}: first moves repeat: {at:?}");
+        assert!(at.iter().all(|i| Position::startpos().is_legal(i.pv[0])));
+        let scores: Vec<i64> = at.iter().map(|i| score_key(i.score)).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "depth {depth}: not sorted: {scores:?}");
+    }
+    // The best move is the first line's.
+    let last = infos.iter().rev().find(|i| i.multipv == 1).unwrap();
+    assert_eq!(r.best, Some(last.pv[0]));
+    assert_eq!(r.score, last.score);
+}
+
+#[test]
+fn multipv_is_capped_by_the_legal_moves() {
+    // Black has a king and a pawn across the river: a handful of legal moves.
+    let pos = Position::from_fen("4k4/9/9/9/9/9/2p6/9/9/3K5 b").unwrap();
+    let legal = pos.moves().len();
+    assert!((2..10).contains(&legal), "{legal}");
+    let (_, infos) = multipv_infos(&Game::new(pos.clone()), 3, 50);
+    let at: Vec<_> = infos.iter().filter(|i| i.depth == 3).collect();
+    assert_eq!(at.len(), legal);
+    let firsts: std::collections::HashSet<_> = at.iter().map(|i| i.pv[0]).collect();
+    let all: std::collections::HashSet<_> = pos.moves().iter().copied().collect();
+    assert_eq!(firsts, all, "every legal move is one line's first");
+}
+
+#[test]
+fn multipv_one_searches_as_without_the_option() {
+    // MultiPV 1 is the plain search: the same nodes, move and score as the default options.
+    let game = Game::new(Position::startpos());
+    let (one, infos) = multipv_infos(&game, 6, 1);
+    let plain = search_game(&game, 6);
+    assert_eq!((one.nodes, one.best, one.score), (plain.nodes, plain.best, plain.score));
+    assert!(infos.iter().all(|i| i.multipv == 1));
+    assert_eq!(infos.len(), 6);
+}

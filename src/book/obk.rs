@@ -24,6 +24,7 @@ use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
 use crate::core::{Move, Position, Square};
 use crate::util::files::{open_regular, same_file, AtomicFile};
+use crate::util::progress::{NoProgress, Progress};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -207,6 +208,17 @@ pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
 
 /// [`export`] with options.
 pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
+    export_with_progress(book, output, options, &NoProgress)
+}
+
+/// [`export_with`], reporting the book moves written to `progress` (one phase, `writing`, whose
+/// total is the book's record count).
+pub fn export_with_progress(
+    book: &Book,
+    output: &Path,
+    options: ExportOptions,
+    progress: &dyn Progress,
+) -> Result<ExportReport, ObkError> {
     let started = Instant::now();
     if same_file(book.path(), output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: book.path().to_path_buf() }.into());
@@ -219,7 +231,10 @@ pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result
         op: "create a temporary file",
         source,
     })?;
-    let mut report = export_to(book, file.temp_path(), options)?;
+    progress.start("writing", book.len());
+    let report = export_to(book, file.temp_path(), options, progress);
+    progress.finish();
+    let mut report = report?;
     file.commit().map_err(|source| ObkError::Io {
         path: output.to_path_buf(),
         op: "rename the finished file into place",
@@ -229,7 +244,12 @@ pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result
     Ok(report)
 }
 
-fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
+fn export_to(
+    book: &Book,
+    path: &Path,
+    options: ExportOptions,
+    progress: &dyn Progress,
+) -> Result<ExportReport, ObkError> {
     let mut conn = Connection::open(path).map_err(sql_err(path, "create the database"))?;
     conn.execute_batch(
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
@@ -276,6 +296,7 @@ fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportR
             }
             report.positions += 1;
             report.records += moves.len() as u64;
+            progress.advance(moves.len() as u64);
             for m in &moves {
                 write(&pos, false, m.mv, &m.counts)?;
                 report.rows += 1;

@@ -124,6 +124,7 @@ impl Engine {
                         let score = Score::from_value(search::tb_score(v, 0));
                         let info = Info {
                             depth: 1,
+                            multipv: 1,
                             seldepth: 1,
                             score,
                             nodes: 0,

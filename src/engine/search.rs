@@ -89,6 +89,9 @@ pub struct SearchOptions {
     pub tablebases: Option<Arc<dyn Endgames>>,
     /// Probe tables inside the search only with at most this many pieces on the board.
     pub tb_probe_limit: u32,
+    /// Lines searched and reported (UCI `MultiPV`): the best line, then the best with its first
+    /// move excluded, and so on, capped by the number of root moves. 1 (or 0): only the best.
+    pub multi_pv: usize,
 }
 
 impl Default for SearchOptions {
@@ -99,6 +102,7 @@ impl Default for SearchOptions {
             weights: Weights::DEFAULT,
             tablebases: None,
             tb_probe_limit: MAX_TB_PIECES,
+            multi_pv: 1,
         }
     }
 }
@@ -108,6 +112,8 @@ impl Default for SearchOptions {
 pub struct Info {
     /// Completed iteration depth.
     pub depth: u32,
+    /// Which line this is (1 = the best; more with [`SearchOptions::multi_pv`]).
+    pub multipv: u32,
     /// Deepest ply reached (quiescence included).
     pub seldepth: u32,
     /// Score of the principal variation.
@@ -134,9 +140,10 @@ impl Info {
     /// The UCI form: `info depth 9 seldepth 14 multipv 1 score cp 25 nodes ... pv h2e2 h9g7`.
     pub fn to_uci(&self) -> String {
         let mut s = format!(
-            "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} tbhits {} time {}",
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {}",
             self.depth,
             self.seldepth,
+            self.multipv,
             self.score.to_uci(),
             self.nodes,
             self.nps(),
@@ -153,6 +160,14 @@ impl Info {
         }
         s
     }
+}
+
+/// One root line of a MultiPV search: its first move, score and principal variation.
+#[derive(Clone)]
+struct RootLine {
+    mv: Move,
+    score: Value,
+    pv: Vec<Move>,
 }
 
 /// What the search decided.
@@ -298,6 +313,8 @@ struct Thread<'a> {
     root_moves: usize,
     /// The root moves to consider when restricted (`go searchmoves`, tablebase draws).
     root_filter: Option<MoveList>,
+    /// The root moves of the lines already searched at this depth (MultiPV): skipped.
+    root_excluded: Vec<Move>,
     stopped: bool,
     limits: &'a Limits,
     budget: Budget,
@@ -355,6 +372,7 @@ impl<'a> Thread<'a> {
             root_pv: Vec::new(),
             root_moves: 0,
             root_filter: None,
+            root_excluded: Vec::new(),
             stopped: false,
             limits,
             budget,
@@ -408,7 +426,7 @@ impl<'a> Thread<'a> {
         self.stopped
     }
 
-    fn info(&self, depth: u32) -> Info {
+    fn info(&self, depth: u32, multipv: u32) -> Info {
         let nodes = if self.options.threads <= 1 {
             self.nodes
         } else {
@@ -416,6 +434,7 @@ impl<'a> Thread<'a> {
         };
         Info {
             depth,
+            multipv,
             seldepth: self.seldepth as u32,
             score: Score::from_value(self.root_score),
             nodes,
@@ -460,32 +479,14 @@ impl<'a> Thread<'a> {
         if self.id % 2 == 1 {
             depth = 2;
         }
+        // MultiPV: the main thread searches this many lines; the previous depth's, best first.
+        let wanted = if self.id == 0 { self.options.multi_pv.clamp(1, root_moves.len()) } else { 1 };
+        let mut lines: Vec<RootLine> = Vec::new();
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
             let prev = self.root_score;
-            let mut delta: Value = 30;
-            let (mut alpha, mut beta) =
-                if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
-            loop {
-                let v = self.negamax(alpha, beta, depth, 0, true);
-                if self.stopped {
-                    break;
-                }
-                if v <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INF);
-                } else if v >= beta {
-                    beta = (v + delta).min(INF);
-                } else {
-                    break;
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            }
+            self.aspiration(depth, prev);
             if self.stopped && depth > 1 && self.root_best == last_best {
                 break;
             }
@@ -494,8 +495,26 @@ impl<'a> Thread<'a> {
             result.ponder = self.root_pv.get(1).copied();
             result.score = Score::from_value(self.root_score);
             result.depth = depth as u32;
+            if wanted > 1 && !self.stopped {
+                lines = self.other_lines(depth, &lines, wanted);
+                // A later line may have scored higher than the first: the best is the first of the
+                // sorted lines.
+                result.best = self.root_best.or(result.best);
+                result.pv = self.root_pv.clone();
+                result.ponder = self.root_pv.get(1).copied();
+                result.score = Score::from_value(self.root_score);
+            }
             if self.id == 0 {
-                on_info(&self.info(depth as u32));
+                if wanted > 1 && !lines.is_empty() {
+                    for (k, line) in lines.iter().enumerate() {
+                        let mut info = self.info(depth as u32, k as u32 + 1);
+                        info.score = Score::from_value(line.score);
+                        info.pv = line.pv.clone();
+                        on_info(&info);
+                    }
+                } else {
+                    on_info(&self.info(depth as u32, 1));
+                }
             }
             if self.stopped {
                 break;
@@ -516,6 +535,66 @@ impl<'a> Thread<'a> {
             result.nodes = self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported;
         }
         result
+    }
+
+    /// One search of the root at `depth` with aspiration windows around `prev`, widened until
+    /// the value falls inside (or the search is stopped).
+    fn aspiration(&mut self, depth: i32, prev: Value) {
+        let mut delta: Value = 30;
+        let (mut alpha, mut beta) =
+            if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
+        loop {
+            let v = self.negamax(alpha, beta, depth, 0, true);
+            if self.stopped {
+                break;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INF);
+            } else if v >= beta {
+                beta = (v + delta).min(INF);
+            } else {
+                break;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// MultiPV: after the best line of `depth` is found, searches the next `wanted - 1` lines,
+    /// each with the root moves of the lines before it excluded (as Stockfish does), starting
+    /// from `previous` (the last depth's lines). Returns the lines sorted by score, best first,
+    /// and leaves the best of them as the root's best. A line the search was stopped in keeps
+    /// its previous depth's move and score.
+    fn other_lines(&mut self, depth: i32, previous: &[RootLine], wanted: usize) -> Vec<RootLine> {
+        let Some(first) = self.root_best else { return Vec::new() };
+        let mut lines = vec![RootLine { mv: first, score: self.root_score, pv: self.root_pv.clone() }];
+        self.root_excluded.clear();
+        self.root_excluded.push(first);
+        while lines.len() < wanted {
+            let start = previous.iter().find(|l| !self.root_excluded.contains(&l.mv));
+            self.root_best = start.map(|l| l.mv);
+            self.root_score = start.map_or(-INF, |l| l.score);
+            self.root_pv.clear();
+            self.aspiration(depth, self.root_score);
+            let Some(mv) = self.root_best.filter(|m| !self.stopped && !self.root_excluded.contains(m)) else { break };
+            lines.push(RootLine { mv, score: self.root_score, pv: self.root_pv.clone() });
+            self.root_excluded.push(mv);
+        }
+        self.root_excluded.clear();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        for old in previous {
+            if lines.len() < wanted && !lines.iter().any(|l| l.mv == old.mv) {
+                lines.push(old.clone());
+            }
+        }
+        self.root_best = Some(lines[0].mv);
+        self.root_score = lines[0].score;
+        self.root_pv = lines[0].pv.clone();
+        lines
     }
 
     /// Should the main thread stop after this iteration?
@@ -775,7 +854,7 @@ impl<'a> Thread<'a> {
         let mut n_quiets = 0;
         let alpha_orig = alpha;
         for m in picker {
-            if root && self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) {
+            if root && (self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) || self.root_excluded.contains(&m)) {
                 continue;
             }
             let capture = self.pos.is_capture(m);

@@ -4,7 +4,8 @@
 //! The engine switches to it when it receives `ucci` (instead of `uci`). Then:
 //! - `ucci` answers `id ...`, the options under their UCCI names, and `ucciok`;
 //! - `setoption <name> <value>` (UCCI form; the UCI form `setoption name N value V` is read too)
-//!   with `usemillisec`, `hashsize`, `threads`, `usebook`, `bookfiles`, `newgame`, `ponder`,
+//!   with `usemillisec`, `hashsize`, `threads`, `multipv` (UCCI has none; qiku's own, as UCI's
+//!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles`, `newgame`, `ponder`,
 //!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `evalterms`;
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
@@ -181,6 +182,7 @@ impl Ucci {
         o.line("option ponder type check default false");
         o.line(&format!("option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MIB}"));
         o.line("option threads type spin min 1 max 64 default 1");
+        o.line(&format!("option multipv type spin min 1 max {} default 1", super::uci::MAX_MULTI_PV));
         o.line("option usebook type check default true");
         o.line("option bookfiles type string default <empty>");
         o.line("option bookpolicy type combo var best var games var score default best");
@@ -208,6 +210,7 @@ impl Ucci {
             "usemillisec" => self.millis = flag(&value),
             "hashsize" | "hash" => set(self, "Hash", &value),
             "threads" => set(self, "Threads", &value),
+            "multipv" => set(self, "MultiPV", &value),
             "usebook" => {
                 self.use_book = flag(&value);
                 self.apply_book();

@@ -55,6 +55,9 @@ struct Options {
 pub const DEFAULT_HASH_MIB: usize = 16;
 /// Largest `Hash` in MiB (the UCI option and the CLI's `--hash`).
 pub const MAX_HASH_MIB: usize = 65_536;
+/// Most lines of the UCI option `MultiPV` (and the CLI's `analyze --multipv`); a position has
+/// fewer legal moves, so the search never reports this many.
+pub const MAX_MULTI_PV: usize = 500;
 /// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
 pub const MAX_THREADS: usize = 64;
 
@@ -218,6 +221,7 @@ impl Uci {
         o.line(&format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"));
         o.line(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
         o.line("option name Move Overhead type spin default 30 min 0 max 5000");
+        o.line(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"));
         o.line("option name Clear Hash type button");
         o.line("option name Ponder type check default false");
         o.line("option name BookFile type string default <empty>");
@@ -260,6 +264,7 @@ impl Uci {
                 }
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
+            "multipv" => number(1, MAX_MULTI_PV as u64).map(|v| self.engine().options.multi_pv = v as usize),
             "move overhead" => number(0, 5000).map(|v| self.engine().options.move_overhead = Duration::from_millis(v)),
             "clear hash" => {
                 self.engine().new_game();

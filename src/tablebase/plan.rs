@@ -8,6 +8,7 @@ use super::index::entries_of;
 use super::material::Material;
 use super::select::Resolved;
 use super::solve;
+use crate::core::{Color, Role};
 use std::collections::HashMap;
 
 /// Rates that turn entries into bytes and seconds.
@@ -36,21 +37,39 @@ pub struct Rates {
     pub rules_bytes_per_entry: f64,
     /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together.
     pub rules_disk_bytes_per_entry: f64,
+    /// File bytes per entry of the `.qtb` of a table of at most 4 pieces (they compress better).
+    pub small_disk_bytes_per_entry: f64,
+    /// Bytes of every file besides its entries (header, block index, checksums).
+    pub file_overhead_bytes: f64,
+    /// The rule-aware pass of a table with many perpetual checks ([`perpetual_checks`]):
+    /// entries per CPU second.
+    pub checks_rules_entries_per_cpu_second: f64,
+    /// Peak resident bytes per entry while that pass runs (its cycle graphs besides the codes).
+    pub checks_rules_bytes_per_entry: f64,
+    /// File bytes per entry of that table's `.qtr` and `.qtw` files together (many entries
+    /// change under the rules).
+    pub checks_rules_disk_bytes_per_entry: f64,
 }
 
 impl Rates {
     /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
-    /// 2026-11-23: see "Planning" in `docs/TABLEBASES.md` for the commands and figures.
+    /// 2026-11-23 and (the rule-aware pass, small tables, files) 2026-11-26: see "Planning" in
+    /// `docs/TABLEBASES.md` for the commands and figures.
     pub const MEASURED: Rates = Rates {
         entries_per_cpu_second: 5.8e6,
         parallel_efficiency: 0.93,
-        disk_bytes_per_entry: 0.09,
+        disk_bytes_per_entry: 0.086,
         solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
-        base_bytes: 12.0e6,
+        base_bytes: 8.0e6,
         rules_entries_per_cpu_second: 3.9e6,
-        rules_bytes_per_entry: 8.0,
-        rules_disk_bytes_per_entry: 0.02,
+        rules_bytes_per_entry: 6.6,
+        rules_disk_bytes_per_entry: 0.006,
+        small_disk_bytes_per_entry: 0.064,
+        file_overhead_bytes: 300.0,
+        checks_rules_entries_per_cpu_second: 0.75e6,
+        checks_rules_bytes_per_entry: 11.8,
+        checks_rules_disk_bytes_per_entry: 0.138,
     };
 
     /// Entries per second of wall time with `threads` threads.
@@ -62,6 +81,47 @@ impl Rates {
     pub fn rules_entries_per_second(&self, threads: usize) -> f64 {
         self.rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
+
+    /// Entries per second of wall time of the rule-aware pass of a table with many perpetual
+    /// checks ([`perpetual_checks`]).
+    pub fn checks_rules_entries_per_second(&self, threads: usize) -> f64 {
+        self.checks_rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
+}
+
+/// Material points of a side for [`perpetual_checks`]: rook 9, cannon 4.5, horse 4, pawn 1,
+/// advisor and elephant 2.
+fn points(m: &Material, color: Color) -> f64 {
+    let each = [
+        (Role::Rook, 9.0),
+        (Role::Cannon, 4.5),
+        (Role::Horse, 4.0),
+        (Role::Pawn, 1.0),
+        (Role::Advisor, 2.0),
+        (Role::Elephant, 2.0),
+    ];
+    each.iter().map(|&(r, p)| p * f64::from(m.count(color, r))).sum()
+}
+
+/// Does the rule-aware pass of `material` have much to do: a side with a rook has less material
+/// than the other (KRNvKR, KRPvKR)? The weaker side's rook then checks without end in many
+/// positions that every-cycle-a-draw calls drawn and the Asian rules decide, so the pass's cycle
+/// analysis, its memory and its files are several times those of other tables (measured:
+/// 11 to 13 bytes an entry at the peak and 0.14 file bytes for KRNvKR and KRPvKR, against 6.3 to
+/// 6.8 and 0.006 for KNNCvK, KRPPvK, KPPvKR, KCBvKR).
+///
+/// ```
+/// use qiku::tablebase::generate::perpetual_checks;
+///
+/// assert!(perpetual_checks("KRNvKR".parse()?));
+/// assert!(!perpetual_checks("KPPvKR".parse()?)); // the rook is the stronger side's
+/// assert!(!perpetual_checks("KRvKR".parse()?));
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
+pub fn perpetual_checks(material: Material) -> bool {
+    let [red, black] = [Color::Red, Color::Black];
+    (material.count(red, Role::Rook) > 0 && points(&material, red) < points(&material, black))
+        || (material.count(black, Role::Rook) > 0 && points(&material, black) < points(&material, red))
 }
 
 /// One table of a plan with its estimates.
@@ -79,8 +139,11 @@ pub struct PlannedTable {
     pub entries: u64,
     /// Estimated peak resident memory while it is solved, smaller tables held included.
     pub peak_memory_bytes: u64,
-    /// Estimated file size.
+    /// Estimated size of its files: the `.qtb`, and with the rule-aware pass the `.qtr` and
+    /// `.qtw` too.
     pub disk_bytes: u64,
+    /// Of which the `.qtr` and `.qtw` files (0 without the rule-aware pass).
+    pub rules_disk_bytes: u64,
     /// Estimated generation time.
     pub seconds: f64,
     /// Why the generator cannot do it yet (`None`: it can).
@@ -211,15 +274,26 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         let job_held = input_entries as f64;
         let mut job_memory =
             rates.base_bytes + rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * job_held;
-        let mut disk = rates.disk_bytes_per_entry * e;
+        let per_entry =
+            if m.piece_count() <= 4 { rates.small_disk_bytes_per_entry } else { rates.disk_bytes_per_entry };
+        let mut disk = rates.file_overhead_bytes + per_entry * e;
+        let mut rules_disk = 0.0;
         let mut seconds = e / rates.entries_per_second(threads);
         if rules {
-            let pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
+            let checks = perpetual_checks(*m);
+            let bytes_per_entry = if checks { rates.checks_rules_bytes_per_entry } else { rates.rules_bytes_per_entry };
+            let pass = bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
             memory = rates.base_bytes + solve.max(pass);
-            let job_pass = rates.rules_bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * job_held;
+            let job_pass = bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * job_held;
             job_memory = job_memory.max(rates.base_bytes + job_pass);
-            disk += rates.rules_disk_bytes_per_entry * e;
-            seconds += e / rates.rules_entries_per_second(threads);
+            let (disk_rate, speed) = if checks {
+                (rates.checks_rules_disk_bytes_per_entry, rates.checks_rules_entries_per_second(threads))
+            } else {
+                (rates.rules_disk_bytes_per_entry, rates.rules_entries_per_second(threads))
+            };
+            rules_disk = 2.0 * rates.file_overhead_bytes + disk_rate * e;
+            disk += rules_disk;
+            seconds += e / speed;
         }
         let unsupported = solve::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
@@ -229,6 +303,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             entries: entries[i],
             peak_memory_bytes: memory as u64,
             disk_bytes: disk as u64,
+            rules_disk_bytes: rules_disk as u64,
             seconds,
             unsupported,
             inputs: own_inputs,
@@ -262,6 +337,11 @@ mod tests {
             rules_entries_per_cpu_second: 0.25e6,
             rules_bytes_per_entry: 20.0,
             rules_disk_bytes_per_entry: 0.25,
+            small_disk_bytes_per_entry: 0.5,
+            file_overhead_bytes: 0.0,
+            checks_rules_entries_per_cpu_second: 0.25e6,
+            checks_rules_bytes_per_entry: 20.0,
+            checks_rules_disk_bytes_per_entry: 0.25,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2, false);

@@ -219,6 +219,9 @@ enum Command {
         /// other readers never see them).
         #[arg(long)]
         vinxiangqi: bool,
+        /// No progress display.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
     #[cfg(feature = "obk")]
@@ -325,7 +328,9 @@ pub fn main() -> ExitCode {
         Command::Stats { book, json } => run_stats(&book, json),
         Command::Dump { book } => run_dump(&book),
         #[cfg(feature = "obk")]
-        Command::Export { book, output, vinxiangqi } => super::obk::run_export(&book, &output, vinxiangqi),
+        Command::Export { book, output, vinxiangqi, quiet } => {
+            super::obk::run_export(&book, &output, vinxiangqi, quiet)
+        }
         #[cfg(feature = "obk")]
         Command::Import { obk, output } => super::obk::run_import(&obk, &output),
     };

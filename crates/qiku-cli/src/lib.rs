@@ -38,6 +38,7 @@ macro_rules! print {
     };
 }
 
+pub mod annotate;
 pub mod book;
 pub mod demo;
 pub mod matchrunner;

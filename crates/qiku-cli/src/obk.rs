@@ -5,11 +5,13 @@ use qiku::book::obk;
 use qiku::book::Book;
 use std::path::Path;
 
-/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi]`.
-pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool) -> Result<(), String> {
+/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi] [--quiet]`: progress on stderr unless
+/// `quiet`.
+pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool, quiet: bool) -> Result<(), String> {
     let book = Book::open(book).map_err(|e| e.to_string())?;
     let options = obk::ExportOptions { vinxiangqi_aliases: vinxiangqi };
-    let r = obk::export_with(&book, output, options).map_err(|e| e.to_string())?;
+    let progress = super::progress::TermProgress::new(!quiet, false);
+    let r = obk::export_with_progress(&book, output, options, &progress).map_err(|e| e.to_string())?;
     println!(
         "wrote {}: {} positions, {} moves ({} rows, both mirror orientations) in {:.2} s",
         output.display(),

@@ -69,6 +69,9 @@ enum Command {
     /// What the book and the tablebases say about a position (and a short search when neither
     /// has an answer).
     Probe(ProbeArgs),
+    /// Write a copy of a PGN file with a comment after every move: the book's games of the move
+    /// (red/draw/black), the table value and the engine's evaluation of the position after it.
+    Annotate(super::annotate::AnnotateArgs),
     /// Search a fixed set of positions to a fixed depth (one thread, cleared table) and print
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
@@ -208,6 +211,10 @@ struct AnalyzeArgs {
     /// Search threads (1 to 64).
     #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
+    /// Search and print the N best lines (1 to 500, at most the number of legal moves), as the
+    /// UCI option MultiPV.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = multipv)]
+    multipv: usize,
     /// Also print the static evaluation term by term (red's view).
     #[arg(long)]
     eval: bool,
@@ -219,6 +226,11 @@ struct AnalyzeArgs {
 /// `--hash`: MiB in 1..=[`uci::MAX_HASH_MIB`], as the UCI option allows.
 fn hash_mib(s: &str) -> Result<usize, String> {
     in_range(s, 1, uci::MAX_HASH_MIB)
+}
+
+/// `--multipv`: 1..=[`uci::MAX_MULTI_PV`], as the UCI option allows.
+fn multipv(s: &str) -> Result<usize, String> {
+    in_range(s, 1, uci::MAX_MULTI_PV)
 }
 
 /// `--threads`: 1..=[`uci::MAX_THREADS`], as the UCI option allows.
@@ -251,6 +263,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
         Some(Command::Probe(args)) => run_probe(&args),
+        Some(Command::Annotate(args)) => super::annotate::run(&args),
         Some(Command::Match(args)) => match matches.subcommand_matches("match") {
             Some(m) => run_match(&args, m),
             None => Err("internal: match arguments missing".into()),
@@ -338,13 +351,20 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         (None, None) => Limits::depth(12),
     };
     let shared = Shared::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
-    let options = SearchOptions { threads: args.threads, ..SearchOptions::default() };
+    let options = SearchOptions { threads: args.threads, multi_pv: args.multipv, ..SearchOptions::default() };
     let mut lines = Vec::new();
+    // The last depth's lines, one per `multipv` index.
+    let mut last: Vec<serde_json::Value> = Vec::new();
     let json = args.json;
     let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
         if json {
+            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            if info.multipv == 1 {
+                last.clear();
+            }
+            last.push(serde_json::json!({"multipv": info.multipv, "depth": info.depth, "score": score_json(info.score), "pv": pv}));
             lines.push(serde_json::json!({
-                "depth": info.depth, "seldepth": info.seldepth, "score": score_json(info.score),
+                "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "score": score_json(info.score),
                 "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
                 "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             }));
@@ -357,7 +377,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         let obj = serde_json::json!({
             "fen": game.position().fen(), "bestmove": best, "ponder": r.ponder.map(|m| m.to_string()),
             "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
-            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(), "lines": lines,
+            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(), "lines": lines, "multipv": last,
         });
         println!("{obj}");
     } else {

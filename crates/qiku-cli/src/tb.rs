@@ -327,6 +327,9 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
         if !r.target {
             note.push("dependency".to_string());
         }
+        if rules && generate::perpetual_checks(r.material) {
+            note.push("many perpetual checks (a slower, larger rule-aware pass)".to_string());
+        }
         if *p {
             note.push(format!("present in {}", dir.display()));
         }
@@ -347,17 +350,22 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     }
     let pass = if rules {
         format!(
-            "; the rule-aware pass {:.1} M entries/s, {:.0} bytes an entry, {:.3} file bytes (--no-rules skips it)",
+            "; the rule-aware pass {:.1} M entries/s, {:.1} bytes an entry, {:.3} .qtr and .qtw file bytes, \
+             and where a weaker side's rook checks without end {:.1} M entries/s, {:.1} bytes, {:.3} file bytes \
+             (--no-rules skips it)",
             rates.rules_entries_per_second(threads) / 1e6,
             rates.rules_bytes_per_entry,
-            rates.rules_disk_bytes_per_entry
+            rates.rules_disk_bytes_per_entry,
+            rates.checks_rules_entries_per_second(threads) / 1e6,
+            rates.checks_rules_bytes_per_entry,
+            rates.checks_rules_disk_bytes_per_entry
         )
     } else {
         String::new()
     };
     println!(
         "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
-         (at {:.1} M entries/s with {threads} thread(s), {:.3} file bytes and {:.1} solver bytes an entry{pass})",
+         (at {:.1} M entries/s with {threads} thread(s), {:.3} .qtb file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
         totals.targets,
         totals.tables - totals.targets,

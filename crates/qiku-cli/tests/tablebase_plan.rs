@@ -100,7 +100,8 @@ fn generate_makes_exactly_the_planned_tables() {
     let filters = ["--max-attackers", "1", "--max-defenders", "1"];
     let mut plan_args = filters.to_vec();
     plan_args.extend(["-d", d]);
-    let planned = materials(&plan_json(&plan_args));
+    let plan = plan_json(&plan_args);
+    let planned = materials(&plan);
     // One attacker of four kinds, and no defender or one of four kinds (red or black advisor or
     // elephant).
     assert_eq!(planned.len(), 4 * 5);
@@ -123,6 +124,28 @@ fn generate_makes_exactly_the_planned_tables() {
     let mut want_files: Vec<String> = want.iter().map(|m| format!("{m}.qtb")).collect();
     want_files.sort();
     assert_eq!(files, want_files);
+    // The plan's disk estimate counts the three files of each table (the default generation
+    // writes the .qtb, the .qtr companion and the .qtw WDL file) and is within 25% of their
+    // sizes, for all of them and for the rule-aware pass's two.
+    let size = |ext: &str| -> u64 {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(ext))
+            .map(|e| e.metadata().unwrap().len())
+            .sum()
+    };
+    let rules_files = size(".qtr") + size(".qtw");
+    let measured = size(".qtb") + rules_files;
+    let sum = |key: &str| plan["tables"].as_array().unwrap().iter().map(|t| t[key].as_u64().unwrap()).sum::<u64>();
+    let (estimated, rules_estimated) = (sum("disk_bytes"), sum("rules_disk_bytes"));
+    assert_eq!(plan["totals"]["disk_bytes"].as_u64(), Some(estimated));
+    let within = |est: u64, real: u64| (est as f64 - real as f64).abs() <= 0.25 * real as f64;
+    assert!(within(estimated, measured), "estimated {estimated} bytes, the files have {measured}");
+    assert!(
+        within(rules_estimated, rules_files),
+        "estimated {rules_estimated} bytes, .qtr and .qtw have {rules_files}"
+    );
     // Now every table is present, and the plan says so.
     let v = plan_json(&plan_args);
     assert!(v["tables"].as_array().unwrap().iter().all(|t| t["present"] == true));

@@ -130,10 +130,46 @@ fn handshake_lists_the_options() {
     e.send("uci");
     let lines = e.until("uciok", LIVENESS);
     assert!(lines[0].starts_with("id name qiku"));
-    for opt in ["Hash", "Threads", "BookFile", "BookPolicy", "BookMinGames", "TablebasePath", "TablebaseProbeLimit"] {
+    for opt in
+        ["Hash", "Threads", "MultiPV", "BookFile", "BookPolicy", "BookMinGames", "TablebasePath", "TablebaseProbeLimit"]
+    {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
     }
     e.ready();
+    e.quit();
+}
+
+/// The `multipv` index and first PV move of an `info depth` line.
+fn multipv_line(l: &str) -> (u32, String) {
+    let w: Vec<&str> = l.split_whitespace().collect();
+    let at = |key: &str| w.iter().position(|&x| x == key).unwrap_or_else(|| panic!("{key} in {l}"));
+    (w[at("multipv") + 1].parse().unwrap(), w[at("pv") + 1].to_string())
+}
+
+#[test]
+fn multipv_prints_one_line_per_pv_index() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", LIVENESS);
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", LIVENESS * 4);
+    let infos: Vec<(u32, String)> =
+        lines.iter().filter(|l| l.starts_with("info depth 4 ")).map(|l| multipv_line(l)).collect();
+    assert_eq!(infos.iter().map(|i| i.0).collect::<Vec<_>>(), [1, 2, 3], "{lines:?}");
+    let firsts: std::collections::HashSet<&String> = infos.iter().map(|i| &i.1).collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert_eq!(bestmove(&lines), infos[0].1);
+    // Out of range: refused with a message, the option unchanged.
+    e.send("setoption name MultiPV value 0");
+    let said = e.ready();
+    assert!(said.iter().any(|l| l.starts_with("info string") && l.contains("MultiPV")), "{said:?}");
+    // Back to one line.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| multipv_line(l).0 == 1), "{lines:?}");
     e.quit();
 }
 

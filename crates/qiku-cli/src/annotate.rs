@@ -1,0 +1,387 @@
+//! `qiku annotate GAMES.pgn -o OUT.pgn`: a comment after every main-line move of every game with
+//! what the book, the tables and the engine say of it. The games are otherwise copied byte for
+//! byte (tags, movetext, comments, variations, line breaks); only `{...}` comments are inserted.
+//! Games that cannot be read (a syntax error, an unknown or illegal move) are copied unchanged,
+//! counted and reported by game and line.
+
+use super::progress::TermProgress;
+use qiku::book::Book;
+use qiku::engine::ordering::History;
+use qiku::engine::search::{self, SearchOptions, Shared};
+use qiku::engine::time::Limits;
+use qiku::engine::Score;
+use qiku::pgn::{self, EncodingChoice, Location, Mode, Reader, Skip, SyntaxError, Visitor};
+use qiku::tablebase::Tablebases;
+use qiku::{Color, Game, Move, Position, Progress, Rules, Wdl};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// The command line of `qiku annotate`.
+#[derive(clap::Args)]
+pub struct AnnotateArgs {
+    /// The games (PGN, in any notation and encoding the book builder reads; .zst too).
+    input: PathBuf,
+    /// The annotated games (UTF-8 PGN); must not be the input.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Opening book (.qbk): each move's games as red wins, draws and black wins.
+    #[arg(long, value_name = "BOOK.qbk")]
+    book: Option<PathBuf>,
+    /// Table directory: the value of the position after each move.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// Rules of the table values: asian (a perpetual check loses) or plain (every cycle a draw).
+    #[arg(long, default_value = "asian", value_parser = ["asian", "plain"])]
+    rules: String,
+    /// Engine search depth per position (default 8 when --movetime is not given; 1 to 100).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Engine search time per position in milliseconds, instead of --depth.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
+    /// No engine evaluation (book and table only).
+    #[arg(long, conflicts_with_all = ["depth", "movetime"])]
+    no_eval: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    hash: u64,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `qiku annotate`.
+pub fn run(args: &AnnotateArgs) -> Result<(), String> {
+    let limits = match (args.no_eval, args.depth, args.movetime) {
+        (true, _, _) => None,
+        (false, _, Some(ms)) => Some(Limits::movetime(ms)),
+        (false, d, None) => Some(Limits::depth(d.unwrap_or(DEFAULT_DEPTH))),
+    };
+    let opts = AnnotateOptions {
+        input: args.input.clone(),
+        output: args.output.clone(),
+        book: args.book.clone(),
+        tb: args.tb.clone(),
+        rules: if args.rules == "plain" { Rules::Plain } else { Rules::Asian },
+        limits,
+        hash: args.hash as usize,
+        progress: !args.quiet,
+    };
+    let report = annotate(&opts)?;
+    print_report(&opts, &report);
+    Ok(())
+}
+
+/// The engine's depth per position when neither `--depth` nor `--movetime` is given.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// What `annotate` reads and how hard the engine looks.
+pub struct AnnotateOptions {
+    /// The games.
+    pub input: PathBuf,
+    /// The annotated games (never the input).
+    pub output: PathBuf,
+    /// A `.qbk` book: each move's red/draw/black game counts.
+    pub book: Option<PathBuf>,
+    /// A table directory: the value of the position after each move.
+    pub tb: Option<PathBuf>,
+    /// The rules of the table values.
+    pub rules: Rules,
+    /// The engine's limit per position; `None`: no engine evaluation.
+    pub limits: Option<Limits>,
+    /// Transposition table size in MiB.
+    pub hash: usize,
+    /// Show progress on stderr.
+    pub progress: bool,
+}
+
+/// What an annotation run did.
+#[derive(Debug, Default)]
+pub struct AnnotateReport {
+    /// Games in the input.
+    pub games: u64,
+    /// Games annotated.
+    pub annotated: u64,
+    /// Moves annotated.
+    pub moves: u64,
+    /// Games copied without comments, with the reason (game number, line, message).
+    pub skipped: Vec<(u64, u64, String)>,
+}
+
+/// One game as read: where its moves are, and whether it can be annotated.
+#[derive(Default)]
+struct RawGame {
+    number: u64,
+    line: u64,
+    fen: Option<String>,
+    moves: Vec<(String, Location)>,
+    error: Option<(u64, String)>,
+}
+
+/// Collects the games' tokens and their places.
+#[derive(Default)]
+struct Collect {
+    games: Vec<RawGame>,
+}
+
+impl Visitor for Collect {
+    fn begin_game(&mut self, loc: Location) {
+        self.games.push(RawGame { number: loc.game, line: loc.line, ..RawGame::default() });
+    }
+    fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+        if let Some(g) = self.games.last_mut() {
+            if name.eq_ignore_ascii_case("FEN") {
+                g.fen = Some(value.to_string());
+            }
+        }
+        Skip::Continue
+    }
+    fn move_token(&mut self, token: &str, loc: Location) -> Skip {
+        if let Some(g) = self.games.last_mut() {
+            g.moves.push((token.to_string(), loc));
+        }
+        Skip::Continue
+    }
+    fn end_game(&mut self, _loc: Location) {}
+    fn malformed(&mut self, error: &SyntaxError) {
+        if let Some(g) = self.games.last_mut() {
+            g.error = Some((g.line, error.to_string()));
+        }
+    }
+}
+
+/// Byte offsets of the starts of the text's lines (line 1 first; after a byte-order mark).
+fn line_starts(text: &str) -> Vec<usize> {
+    let first = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+    let mut starts = vec![first];
+    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    starts
+}
+
+/// The byte offset just after the move token read at `loc` (and its `!`/`?` marks), or `None`
+/// if the token is not found there.
+fn token_end(text: &str, starts: &[usize], token: &str, loc: Location) -> Option<usize> {
+    let line_start = *starts.get(usize::try_from(loc.line).ok()?.checked_sub(1)?)?;
+    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let col = line.char_indices().nth((loc.column as usize).saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+    let at = col + line[col..].find(token)?;
+    let mut end = at + token.len();
+    end += line[end..].len() - line[end..].trim_start_matches(['!', '?']).len();
+    Some(line_start + end)
+}
+
+/// A score of the side to move, from red's view.
+fn eval_text(score: Score, turn: Color, depth: u32) -> String {
+    let red = |v: i32| if turn == Color::Red { v } else { -v };
+    match score {
+        Score::Cp(v) => format!("eval {:+.2} for red (depth {depth})", f64::from(red(v)) / 100.0),
+        Score::Mate(0) => format!("{} has no legal move", side(turn)),
+        Score::Mate(n) => {
+            let winner = if n > 0 { turn } else { !turn };
+            format!("eval {} mates in {} moves (depth {depth})", side(winner), n.unsigned_abs())
+        }
+    }
+}
+
+fn side(c: Color) -> &'static str {
+    if c == Color::Red {
+        "red"
+    } else {
+        "black"
+    }
+}
+
+/// The book's games of `mv` in `pos` as red/draw/black counts; `None` when `pos` is not in the
+/// book. A move merged with its mirror image (symmetric positions) counts as that line.
+fn book_text(book: &Book, pos: &Position, mv: Move) -> Result<Option<String>, String> {
+    let moves = book.try_probe(pos).map_err(|e| e.to_string())?;
+    if moves.is_empty() {
+        return Ok(None);
+    }
+    let symmetric = pos.mirror_key() == pos.key();
+    let Some(m) = moves.iter().find(|m| m.mv == mv || (symmetric && m.mv == mv.mirror())) else {
+        return Ok(Some("book 0 games".to_string()));
+    };
+    let c = m.counts;
+    let (red, black) = if pos.turn() == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
+    let games = c.games();
+    let noun = if games == 1 { "game" } else { "games" };
+    let mut s = format!("book {games} {noun}: red {red}, draw {}, black {black}", c.draws);
+    if c.unknown > 0 {
+        s.push_str(&format!(", no result {}", c.unknown));
+    }
+    Ok(Some(s))
+}
+
+/// The table value of `pos` (after the move) in words: who wins and in how many plies.
+fn tb_text(tb: &Tablebases, pos: &Position, rules: Rules) -> Result<Option<String>, String> {
+    let Some(v) = tb.probe_with(pos, rules).map_err(|e| e.to_string())? else { return Ok(None) };
+    let turn = pos.turn();
+    let what = match v.wdl {
+        Wdl::Draw => "draw".to_string(),
+        Wdl::Loss if v.dtm.plies() == 0 => format!("{} wins, {} has no legal move", side(!turn), side(turn)),
+        Wdl::Win => format!("{} wins, mate in {} plies", side(turn), v.dtm.plies()),
+        Wdl::Loss => format!("{} wins, mate in {} plies", side(!turn), v.dtm.plies()),
+    };
+    Ok(Some(format!("table ({} rules): {what}", rules.name())))
+}
+
+/// The comments of a game: (byte offset to insert at, text).
+type Comments = Vec<(usize, String)>;
+/// Why a game is copied without comments: (line, message).
+type BadGame = (u64, String);
+
+/// Replays one game and builds its comments: `(byte offset, comment)` for every move.
+fn annotate_game(
+    text: &str,
+    starts: &[usize],
+    g: &RawGame,
+    ctx: &mut Context<'_>,
+) -> Result<Result<Comments, BadGame>, String> {
+    let start = match &g.fen {
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err((g.line, format!("bad FEN tag: {e}")))),
+        },
+        None => Position::startpos(),
+    };
+    // Every token first: a bad game is copied unchanged, without comments.
+    let mut game = Game::new(start);
+    let mut placed = Vec::with_capacity(g.moves.len());
+    for (token, loc) in &g.moves {
+        let pos = game.position().clone();
+        let mv = match qiku::notation::parse_any(&pos, token) {
+            Ok((m, _)) => m,
+            Err(e) => return Ok(Err((loc.line, format!("move {token:?} at column {}: {e}", loc.column)))),
+        };
+        let Some(end) = token_end(text, starts, token, *loc) else {
+            return Ok(Err((loc.line, format!("move {token:?} not found where it was read"))));
+        };
+        game.play_unchecked(mv);
+        placed.push((pos, mv, end));
+    }
+    let mut out = Vec::with_capacity(placed.len());
+    let mut replay = Game::new(game.start().clone());
+    for (before, mv, end) in placed {
+        replay.play_unchecked(mv);
+        let after = replay.position();
+        let mut parts = Vec::new();
+        if let Some(book) = ctx.book {
+            parts.extend(book_text(book, &before, mv)?);
+        }
+        if let Some(tb) = ctx.tb {
+            parts.extend(tb_text(tb, after, ctx.rules)?);
+        }
+        if let Some(limits) = &ctx.limits {
+            let r =
+                search::search(&replay, limits, &SearchOptions::default(), &ctx.shared, &mut ctx.history, &mut |_| {});
+            parts.push(eval_text(r.score, after.turn(), r.depth));
+        }
+        ctx.progress.advance(1);
+        if !parts.is_empty() {
+            out.push((end, parts.join("; ")));
+        }
+    }
+    Ok(Ok(out))
+}
+
+struct Context<'a> {
+    book: Option<&'a Book>,
+    tb: Option<&'a Tablebases>,
+    rules: Rules,
+    limits: Option<Limits>,
+    shared: Shared,
+    history: History,
+    progress: &'a TermProgress,
+}
+
+/// Annotates `opts.input` into `opts.output` (written atomically; never the input itself).
+pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
+    if qiku::fs::same_file(&opts.input, &opts.output) {
+        return Err(format!(
+            "{}: the output is the input file; give another name with -o (the annotated games are written beside the originals)",
+            opts.output.display()
+        ));
+    }
+    let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| e.to_string())).transpose()?;
+    let tb = opts.tb.as_ref().map(|p| Tablebases::open(p).map_err(|e| e.to_string())).transpose()?;
+    if let Some(tb) = &tb {
+        for problem in tb.problems() {
+            eprintln!("qiku: {problem}");
+        }
+    }
+    let shared = Shared::try_new(opts.hash).map_err(|e| format!("--hash {}: {e}", opts.hash))?;
+    let mut input = pgn::open(&opts.input, EncodingChoice::Auto).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    input.read_to_string(&mut text).map_err(|e| format!("{}: {e}", opts.input.display()))?;
+    let mut reader = Reader::new(text.as_bytes());
+    let mut collect = Collect::default();
+    reader.read_all(&mut collect).map_err(|e| format!("{}: {e}", opts.input.display()))?;
+    if reader.mode() == Mode::Lines {
+        return Err(format!(
+            "{}: not PGN (one game of moves per line); annotate writes comments into PGN movetext: convert the games to PGN first",
+            opts.input.display()
+        ));
+    }
+    let starts = line_starts(&text);
+    let progress = TermProgress::new(opts.progress, false);
+    let total: usize = collect.games.iter().filter(|g| g.error.is_none()).map(|g| g.moves.len()).sum();
+    progress.start("annotating", total as u64);
+    let mut ctx = Context {
+        book: book.as_ref(),
+        tb: tb.as_ref(),
+        rules: opts.rules,
+        limits: opts.limits.clone(),
+        shared,
+        history: History::default(),
+        progress: &progress,
+    };
+    let mut report = AnnotateReport { games: collect.games.len() as u64, ..AnnotateReport::default() };
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for g in &collect.games {
+        if let Some((line, e)) = &g.error {
+            report.skipped.push((g.number, *line, e.clone()));
+            continue;
+        }
+        match annotate_game(&text, &starts, g, &mut ctx)? {
+            Ok(list) => {
+                report.annotated += 1;
+                report.moves += g.moves.len() as u64;
+                inserts.extend(list);
+            }
+            Err((line, e)) => report.skipped.push((g.number, line, e)),
+        }
+    }
+    progress.finish();
+    inserts.sort_by_key(|(at, _)| *at);
+    let mut out = String::with_capacity(text.len() + inserts.iter().map(|(_, c)| c.len() + 3).sum::<usize>());
+    let mut from = 0;
+    for (at, comment) in &inserts {
+        out.push_str(&text[from..*at]);
+        out.push_str(" {");
+        out.push_str(comment);
+        out.push('}');
+        from = *at;
+    }
+    out.push_str(&text[from..]);
+    let mut file = qiku::fs::AtomicFile::create(&opts.output).map_err(|e| format!("{}: {e}", opts.output.display()))?;
+    file.file().write_all(out.as_bytes()).map_err(|e| format!("{}: {e}", opts.output.display()))?;
+    file.commit().map_err(|e| format!("{}: {e}", opts.output.display()))?;
+    Ok(report)
+}
+
+/// Prints the summary of [`annotate`] (stdout) and every skipped game (stderr).
+pub fn print_report(opts: &AnnotateOptions, r: &AnnotateReport) {
+    for (game, line, why) in &r.skipped {
+        eprintln!("qiku annotate: {} game {game} (line {line}): {why}; copied without comments", opts.input.display());
+    }
+    println!(
+        "wrote {}: {} of {} games annotated ({} moves){}",
+        opts.output.display(),
+        r.annotated,
+        r.games,
+        r.moves,
+        if r.skipped.is_empty() { String::new() } else { format!(", {} skipped (see above)", r.skipped.len()) }
+    );
+}

@@ -1,0 +1,243 @@
+//! The analysis commands: `qiku analyze --multipv` (text and JSON), `qiku annotate`, and
+//! progress reports when stderr is not a terminal.
+
+use std::collections::HashSet;
+use std::process::{Command, Output};
+
+fn qiku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiku")).args(args).output().expect("start qiku")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "status {:?}, stderr {}", out.status, String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn analyze_multipv_text_lines() {
+    let text = stdout(&qiku(&["analyze", "--depth", "4", "--multipv", "3"]));
+    let last: Vec<&str> = text.lines().filter(|l| l.starts_with("depth 4 ")).collect();
+    assert_eq!(last.len(), 3, "{text}");
+    let mut firsts = HashSet::new();
+    for (k, l) in last.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", k + 1)), "{l}");
+        let pv = l.split(" pv ").nth(1).unwrap_or_else(|| panic!("no pv in {l}"));
+        firsts.insert(pv.split_whitespace().next().unwrap().to_string());
+    }
+    assert_eq!(firsts.len(), 3, "{text}");
+}
+
+#[test]
+fn analyze_multipv_json_is_capped_and_sorted() {
+    // Black: a king and a pawn across the river, five legal moves; ask for twenty lines.
+    let fen = "4k4/9/9/9/9/9/2p6/9/9/3K5 b";
+    let out = stdout(&qiku(&["analyze", fen, "--depth", "3", "--multipv", "20", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lines = v["multipv"].as_array().unwrap();
+    let legal = qiku::Position::from_fen(fen).unwrap().moves().len();
+    assert_eq!(lines.len(), legal, "{out}");
+    let firsts: HashSet<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), legal);
+    let ks: Vec<u64> = lines.iter().map(|l| l["multipv"].as_u64().unwrap()).collect();
+    assert_eq!(ks, (1..=legal as u64).collect::<Vec<_>>());
+    assert_eq!(v["bestmove"], lines[0]["pv"][0]);
+    // Out of range: refused.
+    let out = qiku(&["analyze", "--depth", "1", "--multipv", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--multipv"));
+}
+
+fn run(bin: &str, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().expect("start binary")
+}
+
+fn repertoire() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn")
+}
+
+/// The move tokens of every game of a PGN text, as the reader delivers them.
+fn tokens(text: &str) -> Vec<Vec<String>> {
+    use qiku::pgn::{Location, Reader, Skip, Visitor};
+    struct Moves(Vec<Vec<String>>);
+    impl Visitor for Moves {
+        fn begin_game(&mut self, _loc: Location) {
+            self.0.push(Vec::new());
+        }
+        fn move_token(&mut self, token: &str, _loc: Location) -> Skip {
+            self.0.last_mut().unwrap().push(token.to_string());
+            Skip::Continue
+        }
+        fn end_game(&mut self, _loc: Location) {}
+        fn malformed(&mut self, e: &qiku::pgn::SyntaxError) {
+            panic!("the annotated games do not read back: {e}");
+        }
+    }
+    let mut m = Moves(Vec::new());
+    Reader::new(text.as_bytes()).read_all(&mut m).unwrap();
+    m.0
+}
+
+/// The text without the comments annotate inserts (` {book ...}`, ` {eval ...}`, ` {table ...}`),
+/// and how many it removed.
+fn strip_annotations(text: &str) -> (String, usize) {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut n = 0;
+    while let Some(i) = rest.find(" {") {
+        let body = &rest[i + 2..];
+        let ours = ["book ", "eval ", "table ", "red has", "black has"].iter().any(|p| body.starts_with(p));
+        let close = body.find('}').unwrap();
+        out.push_str(&rest[..i]);
+        if ours {
+            n += 1;
+        } else {
+            out.push_str(&rest[i..i + 3 + close]);
+        }
+        rest = &body[close + 1..];
+    }
+    out.push_str(rest);
+    (out, n)
+}
+
+#[test]
+fn annotate_a_shipped_game_with_the_shipped_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let built =
+        run(env!("CARGO_BIN_EXE_qiku-book"), &["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let out = dir.path().join("annotated.pgn");
+    let r = qiku(&[
+        "annotate",
+        repertoire().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--book",
+        book.to_str().unwrap(),
+        "--depth",
+        "2",
+    ]);
+    let said = stdout(&r);
+    assert!(said.contains("34 of 34 games annotated (354 moves)"), "{said}");
+    let input = std::fs::read_to_string(repertoire()).unwrap();
+    let output = std::fs::read_to_string(&out).unwrap();
+    // The same games, moves and everything else byte for byte; one comment per move.
+    assert_eq!(tokens(&output), tokens(&input));
+    let (stripped, comments) = strip_annotations(&output);
+    assert_eq!(stripped, input);
+    assert_eq!(comments, 354);
+    // The first move of the first game: 炮二平五 from the start, 22 of the 34 games (red 12,
+    // draw 5, black 5, as the book probe counts them), and an evaluation.
+    let first = output.split("1. 炮二平五 {").nth(1).unwrap();
+    let first = &first[..first.find('}').unwrap()];
+    assert!(first.starts_with("book 22 games: red 12, draw 5, black 5; eval "), "{first}");
+    assert!(first.ends_with("for red (depth 2)"), "{first}");
+    let probe = run(env!("CARGO_BIN_EXE_qiku-book"), &["probe", book.to_str().unwrap(), "startpos", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&probe.stdout).unwrap();
+    let h2e2 = v["moves"].as_array().unwrap().iter().find(|m| m["move"] == "h2e2").unwrap().clone();
+    assert_eq!((h2e2["wins"].as_u64(), h2e2["draws"].as_u64(), h2e2["losses"].as_u64()), (Some(12), Some(5), Some(5)));
+}
+
+#[test]
+fn annotate_states_table_values_with_rule_and_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = dir.path().join("tb");
+    let made = run(env!("CARGO_BIN_EXE_qiku-tb"), &["generate", "-d", tb.to_str().unwrap(), "KRvKN", "--json"]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let pgn = dir.path().join("end.pgn");
+    std::fs::write(&pgn, "[FEN \"4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1\"]\n\n1... e9d9 2. i6i9 *\n").unwrap();
+    let out = dir.path().join("end-annotated.pgn");
+    let r = qiku(&[
+        "annotate",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--tb",
+        tb.to_str().unwrap(),
+        "--no-eval",
+    ]);
+    assert!(stdout(&r).contains("1 of 1 games annotated (2 moves)"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let comments: Vec<&str> = text.split('{').skip(1).map(|c| &c[..c.find('}').unwrap()]).collect();
+    assert_eq!(comments.len(), 2, "{text}");
+    for c in &comments {
+        assert!(c.starts_with("table (asian rules): "), "{c}");
+        assert!(c.contains(" wins, mate in ") && c.ends_with(" plies") || c.ends_with("draw"), "{c}");
+    }
+    // The values agree with the table probe of the same positions.
+    let probe = |fen: &str| {
+        let t = qiku::tablebase::Tablebases::open(&tb).unwrap();
+        t.probe_with(&qiku::Position::from_fen(fen).unwrap(), qiku::Rules::Asian).unwrap().unwrap()
+    };
+    let mut pos = qiku::Position::from_fen("4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1").unwrap();
+    pos.make_move(qiku::notation::iccs::parse(&pos, "e9d9").unwrap());
+    let v = probe(&pos.fen());
+    if v.wdl == qiku::Wdl::Win {
+        assert_eq!(comments[0], format!("table (asian rules): red wins, mate in {} plies", v.dtm.plies()));
+    } else if v.wdl == qiku::Wdl::Loss {
+        assert_eq!(comments[0], format!("table (asian rules): black wins, mate in {} plies", v.dtm.plies()));
+    } else {
+        assert_eq!(comments[0], "table (asian rules): draw");
+    }
+}
+
+#[test]
+fn annotate_refuses_its_input_as_output_and_skips_bad_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    let text =
+        "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n\n1. h2e2 h9g7 2. a0a5 *\n\n[Event \"c\"]\n\n1. b2e2 *\n";
+    std::fs::write(&pgn, text).unwrap();
+    // The same file through another spelling: refused, untouched.
+    let same = dir.path().join(".").join("g.pgn");
+    let r = qiku(&["annotate", pgn.to_str().unwrap(), "-o", same.to_str().unwrap(), "--depth", "1"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("the output is the input file"));
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+    // Game 2's third move is illegal: copied unchanged, reported by game and line.
+    let out = dir.path().join("out.pgn");
+    let r = qiku(&["annotate", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    assert!(stdout(&r).contains("2 of 3 games annotated (3 moves), 1 skipped"));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("game 2 (line 7): move \"a0a5\""), "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("\n1. h2e2 h9g7 2. a0a5 *\n"), "{written}");
+    let (stripped, n) = strip_annotations(&written);
+    assert_eq!((stripped.as_str(), n), (text, 3));
+    // No temporary file left beside the output.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+/// Plain progress lines on a piped stderr: at least one, and no terminal control codes.
+fn plain_progress(stderr: &[u8], label: &str) {
+    let err = String::from_utf8_lossy(stderr);
+    assert!(!err.contains('\x1b') && !err.contains('\r'), "control codes in {err:?}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with(&format!("{label}: "))).collect();
+    assert!(lines.iter().any(|l| l.ends_with(" started")), "{err}");
+    assert!(lines.iter().any(|l| l.contains(" done in ")), "{err}");
+}
+
+#[test]
+fn progress_is_printed_as_plain_lines_when_stderr_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let built =
+        run(env!("CARGO_BIN_EXE_qiku-book"), &["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap()]);
+    assert!(built.status.success());
+    plain_progress(&built.stderr, "reading games");
+    let out = dir.path().join("a.pgn");
+    let r = qiku(&["annotate", repertoire().to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1"]);
+    assert!(r.status.success());
+    plain_progress(&r.stderr, "annotating");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("annotating: 354 of 354 (100%) done in "));
+    // --quiet: nothing.
+    let r = qiku(&["annotate", repertoire().to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    assert!(r.status.success() && r.stderr.is_empty(), "{}", String::from_utf8_lossy(&r.stderr));
+    // The .obk export reports its progress too.
+    let obk = dir.path().join("rep.obk");
+    let r = run(env!("CARGO_BIN_EXE_qiku-book"), &["export", book.to_str().unwrap(), "-o", obk.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    plain_progress(&r.stderr, "writing");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("writing: 214 of 214 (100%) done in "));
+}
