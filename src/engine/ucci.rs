@@ -185,6 +185,10 @@ impl Ucci {
         o.line("option bookfiles type string default <empty>");
         o.line("option bookpolicy type combo var best var games var score default best");
         o.line("option bookmingames type spin min 0 max 1000000000 default 1");
+        o.line(&format!(
+            "option bookminshare type spin min 0 max 100 default {}",
+            crate::book::DEFAULT_MIN_SHARE_PERCENT
+        ));
         o.line("option tablebasepath type string default <empty>");
         o.line("option evalterms type combo var full var basic default full");
         o.line("option newgame type button");
@@ -221,6 +225,7 @@ impl Ucci {
             "newgame" => self.uci("ucinewgame"),
             "bookpolicy" => set(self, "BookPolicy", &value),
             "bookmingames" => set(self, "BookMinGames", &value),
+            "bookminshare" => set(self, "BookMinShare", &value),
             "tablebasepath" => set(self, "TablebasePath", &value),
             "evalterms" => set(self, "EvalTerms", &value),
             "clear hash" => self.uci("setoption name Clear Hash"),

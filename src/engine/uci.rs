@@ -45,6 +45,8 @@ struct Options {
     book_file: String,
     book_policy: String,
     book_min_games: u32,
+    /// `BookMinShare`: percent of a position's games a book move needs.
+    book_min_share: u32,
     tb_path: String,
     /// `TablebaseRules`: the repetition rules of the tables' values.
     tb_rules: crate::core::Rules,
@@ -89,6 +91,7 @@ impl Uci {
                 book_file: String::new(),
                 book_policy: openers.book_policies.first().unwrap_or(&"best").to_string(),
                 book_min_games: 1,
+                book_min_share: crate::book::DEFAULT_MIN_SHARE_PERCENT,
                 tb_path: String::new(),
                 tb_rules: crate::core::Rules::Asian,
                 weights: Weights::DEFAULT,
@@ -212,6 +215,10 @@ impl Uci {
         let policies: String = self.openers.book_policies.iter().map(|p| format!(" var {p}")).collect();
         o.line(&format!("option name BookPolicy type combo default {}{policies}", self.options.book_policy));
         o.line("option name BookMinGames type spin default 1 min 0 max 1000000000");
+        o.line(&format!(
+            "option name BookMinShare type spin default {} min 0 max 100",
+            crate::book::DEFAULT_MIN_SHARE_PERCENT
+        ));
         o.line("option name TablebasePath type string default <empty>");
         o.line("option name TablebaseProbeLimit type spin default 12 min 0 max 12");
         o.line("option name TablebaseRules type combo default asian var asian var plain");
@@ -234,7 +241,7 @@ impl Uci {
                 .parse::<u64>()
                 .ok()
                 .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(|| format!("option {name}: value {value:?} is not a number in {lo}..={hi}"))
+                .ok_or_else(|| format!("option {name}: value {value:?} is not a number from {lo} to {hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
@@ -279,6 +286,10 @@ impl Uci {
             }
             "bookmingames" => number(0, 1_000_000_000).and_then(|v| {
                 self.options.book_min_games = v as u32;
+                self.reopen_book()
+            }),
+            "bookminshare" => number(0, 100).and_then(|v| {
+                self.options.book_min_share = v as u32;
                 self.reopen_book()
             }),
             "tablebasepath" => {
@@ -329,7 +340,7 @@ impl Uci {
             return Ok(());
         }
         let o = &self.options;
-        match (self.openers.book)(&o.book_file, &o.book_policy, o.book_min_games) {
+        match (self.openers.book)(&o.book_file, &o.book_policy, o.book_min_games, o.book_min_share) {
             Ok(b) => {
                 self.engine().book = Some(b);
                 Ok(())
