@@ -167,13 +167,16 @@ impl Uci {
             }
             "d" => {
                 let pos = self.game.position();
-                self.out.line(pos.diagram().to_string().trim_end());
+                // The diagram without its own FEN line: `Fen:` below is the one tools read.
+                let diagram = pos.diagram().to_string();
+                let lines: Vec<&str> = diagram.lines().filter(|l| !l.starts_with("FEN ")).collect();
+                self.out.line(&lines.join("\n"));
                 self.out.line(&format!("Fen: {}", pos.fen()));
                 self.out.line(&format!("Key: {:016x}", pos.key()));
             }
             "eval" => {
                 let b = eval::breakdown(self.game.position(), &self.weights());
-                self.out.line(&format!("info string eval (red's view) {b:?}"));
+                self.out.line(&format!("info string eval (red's view): {b}"));
             }
             _ => self.info_string(&format!("unknown command: {line}")),
         }
@@ -469,12 +472,17 @@ impl Uci {
 pub enum GoError {
     /// A limit keyword (`wtime`, `depth`, ...) without a number after it.
     MissingNumber(String),
+    /// A time (`wtime`, `btime`, `winc`, `binc`, `movetime`) or count below zero.
+    Negative(String, i64),
 }
 
 impl std::fmt::Display for GoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
+            GoError::Negative(key, v) => {
+                write!(f, "go: {key} {v} is negative: times are milliseconds from 0; go refused")
+            }
         }
     }
 }
@@ -494,6 +502,9 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
             let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
                 return Err(GoError::MissingNumber(key.to_string()));
             };
+            if v < 0 {
+                return Err(GoError::Negative(key.to_string(), v));
+            }
             let ms = Duration::from_millis(v.max(0) as u64);
             match key {
                 "wtime" => l.time[0] = Some(ms),

@@ -145,7 +145,7 @@ enum Command {
         /// Keep, for every position, this many of the most recent games that reached it
         /// (players, event, date, result, moves; shown by `probe`); 0: none (a smaller book).
         #[arg(long, default_value_t = book::DEFAULT_RECENT_GAMES,
-              value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=255))]
+              value_parser = super::whole_number::<u32>(0, 255))]
         recent_games: u32,
         #[command(flatten)]
         filter: FilterArgs,
@@ -156,7 +156,7 @@ enum Command {
         #[arg(long, default_value = "1G", value_parser = parse_size)]
         memory: u64,
         /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
-        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        #[arg(long, value_parser = super::whole_number::<usize>(1, 1024))]
         threads: Option<usize>,
         /// Read only the first --max-ply moves of each game (faster; bad moves later in a game go unnoticed).
         #[arg(long)]
@@ -189,7 +189,7 @@ enum Command {
         pick: Option<PickPolicy>,
         /// --pick chooses among the moves played in at least this percentage of the position's games.
         #[arg(long, default_value_t = book::DEFAULT_MIN_SHARE_PERCENT,
-              value_parser = clap::value_parser!(u32).range(0..=100))]
+              value_parser = super::whole_number::<u32>(0, 100))]
         min_share: u32,
         /// Seed for the random policies.
         #[arg(long, default_value_t = 0)]

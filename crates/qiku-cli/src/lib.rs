@@ -74,3 +74,19 @@ pub fn notation_arg(s: &str) -> Result<Notation, String> {
 pub fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
+
+/// A value parser for a whole number from `lo` to `hi`, whose error says the range in words
+/// ("from 1 to 100"), as the rest of the programs' messages do.
+pub fn whole_number<T>(lo: u64, hi: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    move |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|v| (lo..=hi).contains(v))
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| format!("{s} is not a whole number from {lo} to {hi}"))
+    }
+}

@@ -29,7 +29,7 @@ enum Command {
     /// Count the leaves of the legal move tree (the standard move-generator check).
     Perft {
         /// Depth in plies (0 to 64).
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
+        #[arg(value_parser = super::whole_number::<u32>(0, perft::MAX_DEPTH as u64))]
         depth: u32,
         /// Position: a FEN (Pikafish style) or `startpos`.
         #[arg(long, default_value = "startpos")]
@@ -71,7 +71,7 @@ enum Command {
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
         /// Depth of every search (1 to 100).
-        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = super::whole_number::<u32>(1, 100))]
         depth: u32,
         /// Transposition table size in MiB (1 to 65536).
         #[arg(long, default_value_t = 16, value_parser = hash_mib)]
@@ -146,7 +146,7 @@ struct MatchArgs {
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
     /// Games played at the same time, 1 to 256 (each with its own engine processes).
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = super::whole_number::<usize>(1, 256))]
     concurrency: usize,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
@@ -177,7 +177,7 @@ struct ProbeArgs {
     min_games: u32,
     /// Ignore book moves played in less than this percentage of the position's games (0 to 100).
     #[arg(long, default_value_t = qiku::book::DEFAULT_MIN_SHARE_PERCENT,
-          value_parser = clap::value_parser!(u32).range(0..=100))]
+          value_parser = super::whole_number::<u32>(0, 100))]
     min_share: u32,
     /// Notation of the moves printed: iccs, wxf or chinese.
     #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
@@ -205,7 +205,7 @@ struct AnalyzeArgs {
     #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
     notation: Notation,
     /// Search to this depth (1 to 100).
-    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, conflicts_with = "movetime", value_parser = super::whole_number::<u32>(1, 100))]
     depth: Option<u32>,
     /// Search for this many milliseconds (default: depth 12 if neither is given).
     #[arg(long)]
@@ -238,7 +238,7 @@ fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
     s.parse::<usize>()
         .ok()
         .filter(|v| (lo..=hi).contains(v))
-        .ok_or_else(|| format!("{s} is not a number in {lo}..={hi}"))
+        .ok_or_else(|| format!("{s} is not a number from {lo} to {hi}"))
 }
 
 /// Entry point of the `qiku` binary.
@@ -341,10 +341,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     if args.eval {
         let b = eval::breakdown(game.position(), &eval::Weights::DEFAULT);
         if !args.json {
-            println!(
-                "eval (red's view): material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{})",
-                b.material, b.pst, b.mobility, b.relations, b.king_safety, b.tempo, b.total, b.phase, eval::PHASE_MAX
-            );
+            println!("eval (red's view): {b}");
         }
     }
     let limits = match (args.depth, args.movetime) {
