@@ -260,10 +260,14 @@ fn parse_words(words: &[&str]) -> Result<PositionSpec, SpecError> {
         }
         // Board and up to five FEN fields; anything else before `moves` is an error.
         let fields = fen_words[1..end].iter().take_while(|w| is_fen_field(w)).count();
+        let fen = fen_words[..end].join(" ");
         if 1 + fields < end {
+            // Words that are no FEN fields after a board: say so, unless there is no board.
+            if let Err(source) = Position::from_fen(fen_words[0]) {
+                return Err(SpecError::Fen { fen, source });
+            }
             return Err(SpecError::Trailing { word: fen_words[1 + fields].to_string() });
         }
-        let fen = fen_words[..end].join(" ");
         let pos = Position::from_fen(&fen).map_err(|source| SpecError::Fen { fen, source })?;
         (pos, moves_at.map_or(&[][..], |i| &words[i + 1..]))
     };
@@ -313,6 +317,7 @@ mod tests {
         assert_eq!(a, d);
         assert!(matches!(parse_position_spec(""), Err(SpecError::Empty)));
         assert!(matches!(parse_position_spec(&format!("{START_FEN} h2e2")), Err(SpecError::Trailing { .. })));
+        assert!(matches!(parse_position_spec("not a fen"), Err(SpecError::Fen { .. })));
         let e = parse_position_spec("startpos moves h2e2 h9g7 h0j2").unwrap_err().to_string();
         assert!(e.starts_with("move 3 \"h0j2\": read as ICCS: "), "{e}");
         assert!(e.contains("read as WXF"), "{e}");
