@@ -168,18 +168,21 @@ fn default_book_moves_have_a_real_share_of_the_games() {
     };
     let after = ok(BOOK, &["probe", book_s, "startpos", "moves", "h2e2", "--json"]);
     assert_eq!(games(&after, "g9e7"), 2);
-    // The engine over UCI, its default options but the book.
-    let mut engine = Command::new(QIKU).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    let mut stdin = engine.stdin.take().unwrap();
-    writeln!(stdin, "uci\nsetoption name BookFile value {book_s}").unwrap();
-    writeln!(stdin, "position startpos\ngo movetime 50\nisready").unwrap();
-    writeln!(stdin, "position startpos moves h2e2\ngo movetime 50\nisready\nquit").unwrap();
-    drop(stdin);
-    let out = engine.wait_with_output().unwrap();
-    let text = stdout(&out);
-    let played: Vec<&str> =
-        text.lines().filter_map(|l| l.strip_prefix("bestmove ")).map(|l| l.split(' ').next().unwrap()).collect();
-    assert_eq!(played.len(), 2, "{text}");
+    // The engine over UCI, its default options but the book; one session per position, so that
+    // the second `position` never meets the first search still running.
+    let engine_move = |position: &str| -> (String, String) {
+        let mut engine = Command::new(QIKU).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut stdin = engine.stdin.take().unwrap();
+        writeln!(stdin, "uci\nsetoption name BookFile value {book_s}\nposition {position}\ngo movetime 50").unwrap();
+        drop(stdin);
+        let text = stdout(&engine.wait_with_output().unwrap());
+        let mv = text.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap_or_default();
+        (mv.split(' ').next().unwrap_or_default().to_string(), text)
+    };
+    let (first, t1) = engine_move("startpos");
+    let (second, t2) = engine_move("startpos moves h2e2");
+    let text = t1 + &t2;
+    let played = [first.as_str(), second.as_str()];
     assert_eq!(text.matches("info string book move").count(), 2, "{text}");
     for (json, mv) in [(&table, played[0]), (&after, played[1])] {
         assert!(games(json, mv) * 100 >= 5 * total(json), "{mv}: {} of {} games", games(json, mv), total(json));

@@ -277,7 +277,7 @@ mod tests {
         assert!(matches!(e.reason, Problem::Line(LineError::Move(SpecError::Move { number: 2, .. }))), "{e}");
         assert!(e.to_string().contains("line 2: move 2 \"h2e2\": read as ICCS: "), "{e}");
         // Any notation, mixed within a line, and the `startpos` form every command reads.
-        let mixed = parse("startpos moves C2.5 馬８進７ h0g2\n1. 炮二平五 H8+7 2. H2-G2\n", "m").unwrap();
+        let mixed = parse("startpos moves C2.5 馬８進７ h0g2\n1. 炮二平五 H8+7 2. H0-G2\n", "m").unwrap();
         assert_eq!(mixed[0].describe(), "h2e2 h9g7 h0g2");
         assert_eq!(mixed[1].describe(), "h2e2 h9g7 h0g2");
         assert!(std::error::Error::source(&e).is_some());
