@@ -19,7 +19,7 @@
 //!
 //! let spec = parse_position_spec("startpos moves 炮二平五 H8+7 b0c2")?;
 //! assert_eq!(spec.moves.len(), 3);
-//! assert_eq!(spec.position().fen(), "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b - - 0 2");
+//! assert_eq!(spec.position().fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C4/9/R1BAKABNR b - - 3 2");
 //! let err = parse_position_spec("startpos moves h2e2 h9j7").unwrap_err();
 //! assert!(err.to_string().starts_with("move 2 \"h9j7\""), "{err}");
 //! # Ok::<(), qiku::notation::spec::SpecError>(())
