@@ -272,6 +272,17 @@ pub fn merge_books(
     writer.finish_with(games, params, section)
 }
 
+/// The build options that decide what a book counts, as `qiku-book build` takes them.
+fn counting_options(p: &super::BuildParams) -> String {
+    let only = match p.only {
+        super::SideFilter::Both => "both".to_string(),
+        super::SideFilter::Only(c) => c.to_string(),
+    };
+    let elo = p.min_elo.map_or("none".to_string(), |e| e.to_string());
+    let prefix = if p.keep_prefix { " --keep-prefix" } else { "" };
+    format!("--max-ply {} --only {only} --min-elo {elo}{prefix}", p.max_ply)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,15 +311,4 @@ mod tests {
         let r: Vec<_> = Merge::new(sources).unwrap().collect();
         assert!(matches!(r.last(), Some(Err(BookError::Internal(_)))));
     }
-}
-
-/// The build options that decide what a book counts, as `qiku-book build` takes them.
-fn counting_options(p: &super::BuildParams) -> String {
-    let only = match p.only {
-        super::SideFilter::Both => "both".to_string(),
-        super::SideFilter::Only(c) => c.to_string(),
-    };
-    let elo = p.min_elo.map_or("none".to_string(), |e| e.to_string());
-    let prefix = if p.keep_prefix { " --keep-prefix" } else { "" };
-    format!("--max-ply {} --only {only} --min-elo {elo}{prefix}", p.max_ply)
 }
