@@ -208,17 +208,10 @@ pub fn merge_books(
             return Err(BookError::Incompatible {
                 path: b.path().to_path_buf(),
                 what: format!(
-                    "built with max-ply {}, only {:?}, min-elo {:?}, keep-prefix {}, but {} with max-ply {}, only {:?}, \
-                     min-elo {:?}, keep-prefix {}",
-                    p.max_ply,
-                    p.only,
-                    p.min_elo,
-                    p.keep_prefix,
+                    "built with {}, but {} with {}; merge only books built with the same options",
+                    counting_options(&p),
                     first.path().display(),
-                    first.header().params.max_ply,
-                    first.header().params.only,
-                    first.header().params.min_elo,
-                    first.header().params.keep_prefix
+                    counting_options(&first.header().params)
                 ),
             });
         }
@@ -277,6 +270,17 @@ pub fn merge_books(
         }
     }
     writer.finish_with(games, params, section)
+}
+
+/// The build options that decide what a book counts, as `qiku-book build` takes them.
+fn counting_options(p: &super::BuildParams) -> String {
+    let only = match p.only {
+        super::SideFilter::Both => "both".to_string(),
+        super::SideFilter::Only(c) => c.to_string(),
+    };
+    let elo = p.min_elo.map_or("none".to_string(), |e| e.to_string());
+    let prefix = if p.keep_prefix { " --keep-prefix" } else { "" };
+    format!("--max-ply {} --only {only} --min-elo {elo}{prefix}", p.max_ply)
 }
 
 #[cfg(test)]

@@ -638,7 +638,8 @@ impl SectionLayout {
             .and_then(|p| p.checked_add(l.game_bytes))
             .and_then(|p| p.checked_add(SECTION_HEADER_LEN + 8 * l.index_len()));
         if expected != Some(len) {
-            return Err(format!("recent-games section is {len} bytes, its header implies {expected:?}"));
+            let expected = expected.map_or("more than can be addressed".to_string(), |e| format!("{e}"));
+            return Err(format!("recent-games section is {len} bytes, its header implies {expected}"));
         }
         Ok(l)
     }

@@ -52,8 +52,8 @@ impl std::error::Error for AttachError {
     }
 }
 
-/// Opens a book for the UCI `BookFile` option: `(path, policy, min_games)`.
-pub type BookOpener = fn(&str, &str, u32) -> Result<Arc<dyn OpeningBook>, AttachError>;
+/// Opens a book for the UCI `BookFile` option: `(path, policy, min_games, min_share_percent)`.
+pub type BookOpener = fn(&str, &str, u32, u32) -> Result<Arc<dyn OpeningBook>, AttachError>;
 /// Opens the tablebases for the UCI `TablebasePath` option.
 pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, AttachError>;
 
@@ -88,11 +88,14 @@ pub fn policy(name: &str) -> Option<Policy> {
     }
 }
 
-/// A `.qbk` book with a policy: moves played in fewer than `min_games` games are ignored.
+/// A `.qbk` book with a policy: moves played in fewer than `min_games` games, or in less than
+/// `min_share` percent of the position's games ([`book::DEFAULT_MIN_SHARE_PERCENT`] unless set by
+/// [`QbkOpeningBook::with_min_share`]), are ignored.
 pub struct QbkOpeningBook {
     book: Book,
     policy: Policy,
     min_games: u64,
+    min_share: u32,
     rng: Mutex<Rng>,
 }
 
@@ -103,12 +106,29 @@ impl QbkOpeningBook {
         let book = Book::open(path).map_err(AttachError::Book)?;
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(QbkOpeningBook { book, policy, min_games: min_games as u64, rng: Mutex::new(Rng::new(seed)) })
+        Ok(QbkOpeningBook {
+            book,
+            policy,
+            min_games: min_games as u64,
+            min_share: book::DEFAULT_MIN_SHARE_PERCENT,
+            rng: Mutex::new(Rng::new(seed)),
+        })
     }
 
-    /// The book moves of `pos` that pass the `min_games` filter, most played first.
+    /// The same book with moves played in less than `percent` percent of a position's games left
+    /// out (0: none left out for their share).
+    pub fn with_min_share(mut self, percent: u32) -> QbkOpeningBook {
+        self.min_share = percent;
+        self
+    }
+
+    /// The book moves of `pos` that pass the `min_games` and the share filters, most played
+    /// first. The share is of all the position's book games.
     pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
-        self.book.probe(pos).into_iter().filter(|m| m.counts.games() >= self.min_games.max(1)).collect()
+        book::with_min_share(&self.book.probe(pos), self.min_share)
+            .into_iter()
+            .filter(|m| m.counts.games() >= self.min_games.max(1))
+            .collect()
     }
 }
 
@@ -116,7 +136,7 @@ impl OpeningBook for QbkOpeningBook {
     fn pick(&self, pos: &Position) -> Option<Move> {
         let moves = self.moves(pos);
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
-        book::choose(&moves, self.policy, &mut rng)
+        book::choose_with_share(&moves, self.policy, 0, &mut rng)
     }
 }
 
@@ -241,9 +261,14 @@ impl Endgames for QtbEndgames {
     }
 }
 
-fn open_book(path: &str, policy_name: &str, min_games: u32) -> Result<Arc<dyn OpeningBook>, AttachError> {
+fn open_book(
+    path: &str,
+    policy_name: &str,
+    min_games: u32,
+    min_share: u32,
+) -> Result<Arc<dyn OpeningBook>, AttachError> {
     let p = policy(policy_name).ok_or_else(|| AttachError::UnknownPolicy(policy_name.to_string()))?;
-    Ok(Arc::new(QbkOpeningBook::open(Path::new(path), p, min_games)?))
+    Ok(Arc::new(QbkOpeningBook::open(Path::new(path), p, min_games)?.with_min_share(min_share)))
 }
 
 fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {

@@ -290,6 +290,24 @@ pub struct Breakdown {
     pub total: Value,
 }
 
+impl std::fmt::Display for Breakdown {
+    /// `material 0 pst 0 mobility 0 relations 0 king safety 0 tempo 10 = 10 (phase 48/48)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{PHASE_MAX})",
+            self.material,
+            self.pst,
+            self.mobility,
+            self.relations,
+            self.king_safety,
+            self.tempo,
+            self.total,
+            self.phase
+        )
+    }
+}
+
 /// The evaluation from the side to move's point of view.
 ///
 /// ```

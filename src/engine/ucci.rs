@@ -6,14 +6,16 @@
 //! - `setoption <name> <value>` (UCCI form; the UCI form `setoption name N value V` is read too)
 //!   with `usemillisec`, `hashsize`, `threads`, `multipv` (UCCI has none; qiku's own, as UCI's
 //!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles`, `newgame`, `ponder`,
-//!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `evalterms`;
+//!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `bookminshare`,
+//!   `evalterms`;
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
 //! - `position startpos|fen FEN [moves ...]` as under UCI;
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
-//!   `setoption usemillisec true`;
+//!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is refused
+//!   with an `info string` naming the UCCI field, then `nobestmove`;
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
 //!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
@@ -187,6 +189,10 @@ impl Ucci {
         o.line("option bookfiles type string default <empty>");
         o.line("option bookpolicy type combo var best var games var score default best");
         o.line("option bookmingames type spin min 0 max 1000000000 default 1");
+        o.line(&format!(
+            "option bookminshare type spin min 0 max 100 default {}",
+            crate::book::DEFAULT_MIN_SHARE_PERCENT
+        ));
         o.line("option tablebasepath type string default <empty>");
         o.line("option evalterms type combo var full var basic default full");
         o.line("option newgame type button");
@@ -224,6 +230,7 @@ impl Ucci {
             "newgame" => self.uci("ucinewgame"),
             "bookpolicy" => set(self, "BookPolicy", &value),
             "bookmingames" => set(self, "BookMinGames", &value),
+            "bookminshare" => set(self, "BookMinShare", &value),
             "tablebasepath" => set(self, "TablebasePath", &value),
             "evalterms" => set(self, "EvalTerms", &value),
             "clear hash" => self.uci("setoption name Clear Hash"),
@@ -246,10 +253,23 @@ impl Ucci {
             Color::Red => ("w", "b"),
             Color::Black => ("b", "w"),
         };
-        let ms = |v: &str| -> Option<u64> {
-            let x: f64 = v.parse().ok()?;
+        // A refused `go` is answered with `nobestmove`, so that the GUI waiting for a move is
+        // not left waiting; the message names the UCCI field.
+        let unit = if self.millis { "milliseconds" } else { "seconds (milliseconds after setoption usemillisec true)" };
+        let refuse = |s: &Self, message: String| {
+            s.info_string(&message);
+            s.out.line("nobestmove");
+        };
+        let ms = |v: &str| -> Result<u64, &'static str> {
+            let x: f64 = v.parse().map_err(|_| "is not a number")?;
+            if !x.is_finite() {
+                return Err("is not a number");
+            }
+            if x < 0.0 {
+                return Err("is negative");
+            }
             let x = if self.millis { x } else { x * 1000.0 };
-            Some(x.max(0.0).round() as u64)
+            Ok(x.min(u64::MAX as f64 / 2.0).round() as u64)
         };
         let mut uci: Vec<String> = vec!["go".into()];
         let mut i = 0;
@@ -265,8 +285,13 @@ impl Ucci {
             };
             match (key, clock) {
                 (_, Some(word)) => {
-                    let Some(v) = value.and_then(ms) else {
-                        return self.info_string(&format!("go: {key} needs a number"));
+                    let v = match value.map(ms) {
+                        Some(Ok(v)) => v,
+                        Some(Err(why)) => {
+                            let v = value.unwrap_or_default();
+                            return refuse(self, format!("go: {key} {v} {why}: expected a time in {unit} from 0"));
+                        }
+                        None => return refuse(self, format!("go: {key} needs a time in {unit}")),
                     };
                     uci.push(format!("{word} {v}"));
                     i += 2;
@@ -278,7 +303,16 @@ impl Ucci {
                     i += 2;
                 }
                 ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
-                    uci.push(format!("{key} {}", value.unwrap_or("")));
+                    let what = if key == "movetime" { "a whole number of milliseconds" } else { "a whole number" };
+                    let n = match value {
+                        None => return refuse(self, format!("go: {key} needs {what}")),
+                        Some(v) => match v.parse::<i64>() {
+                            Ok(n) if n >= 0 => n.to_string(),
+                            Ok(_) => return refuse(self, format!("go: {key} {v} is negative: expected {what} from 0")),
+                            Err(_) => return refuse(self, format!("go: {key} {v} is not {what}")),
+                        },
+                    };
+                    uci.push(format!("{key} {n}"));
                     i += 2;
                 }
                 _ => {

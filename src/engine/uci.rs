@@ -45,6 +45,8 @@ struct Options {
     book_file: String,
     book_policy: String,
     book_min_games: u32,
+    /// `BookMinShare`: percent of a position's games a book move needs.
+    book_min_share: u32,
     tb_path: String,
     /// `TablebaseRules`: the repetition rules of the tables' values.
     tb_rules: crate::core::Rules,
@@ -104,6 +106,7 @@ impl Uci {
                 book_file: String::new(),
                 book_policy: openers.book_policies.first().unwrap_or(&"best").to_string(),
                 book_min_games: 1,
+                book_min_share: crate::book::DEFAULT_MIN_SHARE_PERCENT,
                 tb_path: String::new(),
                 tb_rules: crate::core::Rules::Asian,
                 weights: Weights::DEFAULT,
@@ -179,13 +182,16 @@ impl Uci {
             }
             "d" => {
                 let pos = self.game.position();
-                self.out.line(pos.diagram().to_string().trim_end());
+                // The diagram without its own FEN line: `Fen:` below is the one tools read.
+                let diagram = pos.diagram().to_string();
+                let lines: Vec<&str> = diagram.lines().filter(|l| !l.starts_with("FEN ")).collect();
+                self.out.line(&lines.join("\n"));
                 self.out.line(&format!("Fen: {}", pos.fen()));
                 self.out.line(&format!("Key: {:016x}", pos.key()));
             }
             "eval" => {
                 let b = eval::breakdown(self.game.position(), &self.weights());
-                self.out.line(&format!("info string eval (red's view) {b:?}"));
+                self.out.line(&format!("info string eval (red's view): {b}"));
             }
             _ => self.info_string(&format!("unknown command: {}", excerpt(line))),
         }
@@ -228,6 +234,10 @@ impl Uci {
         let policies: String = self.openers.book_policies.iter().map(|p| format!(" var {p}")).collect();
         o.line(&format!("option name BookPolicy type combo default {}{policies}", self.options.book_policy));
         o.line("option name BookMinGames type spin default 1 min 0 max 1000000000");
+        o.line(&format!(
+            "option name BookMinShare type spin default {} min 0 max 100",
+            crate::book::DEFAULT_MIN_SHARE_PERCENT
+        ));
         o.line("option name TablebasePath type string default <empty>");
         o.line("option name TablebaseProbeLimit type spin default 12 min 0 max 12");
         o.line("option name TablebaseRules type combo default asian var asian var plain");
@@ -250,7 +260,7 @@ impl Uci {
                 .parse::<u64>()
                 .ok()
                 .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(|| format!("option {name}: value {value:?} is not a number in {lo}..={hi}"))
+                .ok_or_else(|| format!("option {name}: value {value:?} is not a number from {lo} to {hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
@@ -296,6 +306,10 @@ impl Uci {
             }
             "bookmingames" => number(0, 1_000_000_000).and_then(|v| {
                 self.options.book_min_games = v as u32;
+                self.reopen_book()
+            }),
+            "bookminshare" => number(0, 100).and_then(|v| {
+                self.options.book_min_share = v as u32;
                 self.reopen_book()
             }),
             "tablebasepath" => {
@@ -346,7 +360,7 @@ impl Uci {
             return Ok(());
         }
         let o = &self.options;
-        match (self.openers.book)(&o.book_file, &o.book_policy, o.book_min_games) {
+        match (self.openers.book)(&o.book_file, &o.book_policy, o.book_min_games, o.book_min_share) {
             Ok(b) => {
                 self.engine().book = Some(b);
                 Ok(())
@@ -475,12 +489,17 @@ impl Uci {
 pub enum GoError {
     /// A limit keyword (`wtime`, `depth`, ...) without a number after it.
     MissingNumber(String),
+    /// A time (`wtime`, `btime`, `winc`, `binc`, `movetime`) or count below zero.
+    Negative(String, i64),
 }
 
 impl std::fmt::Display for GoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
+            GoError::Negative(key, v) => {
+                write!(f, "go: {key} {v} is negative: times are milliseconds from 0; go refused")
+            }
         }
     }
 }
@@ -500,6 +519,9 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
             let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
                 return Err(GoError::MissingNumber(key.to_string()));
             };
+            if v < 0 {
+                return Err(GoError::Negative(key.to_string(), v));
+            }
             let ms = Duration::from_millis(v.max(0) as u64);
             match key {
                 "wtime" => l.time[0] = Some(ms),

@@ -33,8 +33,10 @@ pub fn parse_move(token: &str) -> Result<Move, ParseMoveError> {
         return Err(shape());
     }
     let square = |f: u8, r: u8| Some(Square::new(File::from_char(char::from(f))?, Rank::from_char(char::from(r))?));
-    let from = square(compact[0], compact[1]).ok_or_else(|| syntax("bad from-square"))?;
-    let to = square(compact[2], compact[3]).ok_or_else(|| syntax("bad to-square"))?;
+    let from = square(compact[0], compact[1])
+        .ok_or_else(|| syntax("the first square is not one of a0-i9 (files a-i, ranks 0-9)"))?;
+    let to = square(compact[2], compact[3])
+        .ok_or_else(|| syntax("the second square is not one of a0-i9 (files a-i, ranks 0-9)"))?;
     if from == to {
         return Err(syntax("from- and to-square are the same"));
     }

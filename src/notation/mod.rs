@@ -5,11 +5,13 @@
 //! - [`chinese`]: Chinese file notation, `炮二平五`, `馬８進７`, `前車進一` (traditional or
 //!   simplified characters).
 //!
-//! [`parse_any`] tells the three apart by the token's shape, and [`format()`] writes any of them.
+//! [`parse_any`] tells the three apart by the token's shape, and [`format()`] writes any of them;
+//! [`spec`] reads a whole position as text (`startpos|FEN [moves M ...]`, moves in any notation).
 
 pub mod chinese;
 pub mod iccs;
 mod relative;
+pub mod spec;
 pub mod wxf;
 
 use crate::core::{Move, Position};

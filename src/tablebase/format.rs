@@ -370,7 +370,11 @@ impl TableFile {
             return Err(TbError::Corrupt {
                 path: self.path.clone(),
                 field: TbField::Counts,
-                detail: format!("header {:?}, values give {:?}", self.header.counts, counts),
+                detail: format!(
+                    "header says {}, the values give {}",
+                    counts_text(&self.header.counts),
+                    counts_text(counts)
+                ),
             });
         }
         Ok(())
@@ -662,4 +666,15 @@ impl TableFile {
     pub fn file_len(&self) -> u64 {
         self.header.file_len
     }
+}
+
+/// A table's counts per side to move, in words (for error messages).
+fn counts_text(counts: &[super::value::Counts; 2]) -> String {
+    let side = |c: &super::value::Counts| {
+        format!(
+            "{} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies",
+            c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
+        )
+    };
+    format!("red to move: {}; black to move: {}", side(&counts[0]), side(&counts[1]))
 }

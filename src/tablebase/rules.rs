@@ -73,7 +73,7 @@ pub fn solve(plain: &Table, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Prog
     }
     let mut state = State { out: plain.values.clone(), bands: Vec::new(), next: even_above(floor) };
     for attacker in Color::ALL {
-        bar.message(&format!("rules: {attacker:?} attacking"));
+        bar.message(&format!("rules: {attacker} attacking"));
         let mut pass = Pass::new(layout, &plain.values, &captures, attacker);
         pass.run(&mut state, layout.material)?;
     }

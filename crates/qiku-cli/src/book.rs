@@ -145,7 +145,7 @@ enum Command {
         /// Keep, for every position, this many of the most recent games that reached it
         /// (players, event, date, result, moves; shown by `probe`); 0: none (a smaller book).
         #[arg(long, default_value_t = book::DEFAULT_RECENT_GAMES,
-              value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=255))]
+              value_parser = super::whole_number::<u32>(0, 255))]
         recent_games: u32,
         #[command(flatten)]
         filter: FilterArgs,
@@ -156,7 +156,7 @@ enum Command {
         #[arg(long, default_value = "1G", value_parser = parse_size)]
         memory: u64,
         /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
-        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        #[arg(long, value_parser = super::whole_number::<usize>(1, 1024))]
         threads: Option<usize>,
         /// Read only the first --max-ply moves of each game (faster; bad moves later in a game go unnoticed).
         #[arg(long)]
@@ -171,18 +171,26 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Show the book moves of a position.
+    /// Show the book moves of a position: games, results by color (red wins, draws, black wins,
+    /// as opening explorers show them) and the score for the side to move.
     Probe {
         book: PathBuf,
-        /// Position as FEN (Pikafish style), or `startpos`.
-        #[arg(default_value = "startpos")]
-        fen: String,
-        /// Print {"fen", "moves": [{"move", "games", "wins", "draws", "losses", ...}]}; W/D/L for the side to move.
+        #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
+        position: Vec<String>,
+        /// Print {"fen", "side_to_move", "moves": [{"move", "games", "wins", "draws", "losses", ...}]};
+        /// wins, draws, losses and score for the side to move.
         #[arg(long)]
         json: bool,
+        /// Notation of the moves printed: iccs, wxf or chinese.
+        #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
+        notation: notation::Notation,
         /// Also pick a move by this policy.
         #[arg(long, value_enum)]
         pick: Option<PickPolicy>,
+        /// --pick chooses among the moves played in at least this percentage of the position's games.
+        #[arg(long, default_value_t = book::DEFAULT_MIN_SHARE_PERCENT,
+              value_parser = super::whole_number::<u32>(0, 100))]
+        min_share: u32,
         /// Seed for the random policies.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -233,7 +241,6 @@ enum Command {
     },
 }
 
-pub use super::parse_position;
 
 /// `123`, `64K`, `512M`, `2G` (binary units).
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -312,7 +319,9 @@ pub fn main() -> ExitCode {
             };
             run_build(&inputs, &output, &opts, json, !quiet && !json)
         }),
-        Command::Probe { book, fen, json, pick, seed } => run_probe(&book, &fen, json, pick, seed),
+        Command::Probe { book, position, json, notation, pick, min_share, seed } => {
+            run_probe(&book, &position, json, ProbeOutput { notation, pick, min_share, seed })
+        }
         Command::Merge { inputs, output, min_games, min_score: ms } => min_score(ms).and_then(|ms| {
             let header = book::merge_books(&inputs, &output, min_games, ms).map_err(|e| e.to_string())?;
             outln!(
@@ -454,7 +463,11 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(s, "  {reason:<24} {n}");
     }
     let _ = writeln!(s, "positions      {}", h.positions);
-    let _ = writeln!(s, "moves stored   {} distinct, {} in all", h.records, h.moves);
+    let _ = writeln!(
+        s,
+        "moves stored   {} distinct (one per position and move), {} in all (every time a game played one)",
+        h.records, h.moves
+    );
     if h.recent_games > 0 {
         let _ =
             writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
@@ -476,10 +489,14 @@ pub fn chinese(pos: &Position, m: Move) -> String {
     notation::chinese::format(pos, m)
 }
 
-/// `s` padded with spaces to `width` terminal columns (CJK and full-width characters take two).
+/// Terminal columns of `s` (CJK and full-width characters take two).
+fn display_width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// `s` padded with spaces to `width` terminal columns.
 fn pad_display(s: &str, width: usize) -> String {
-    let cols: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-    format!("{s}{}", " ".repeat(width.saturating_sub(cols)))
+    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
 }
 
 fn pct(n: u32, d: u64) -> f64 {
@@ -496,6 +513,10 @@ struct MoveJson {
     #[serde(rename = "move")]
     mv: String,
     chinese: String,
+    /// In a symmetric position (the start), the mirror-image move whose games this line also
+    /// counts (`h2e2` also counts `b2e2`); absent when the line is one move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    with_mirror: Option<String>,
     games: u64,
     wins: u32,
     draws: u32,
@@ -509,6 +530,8 @@ struct MoveJson {
 #[derive(Serialize)]
 struct ProbeJson {
     fen: String,
+    /// `red` or `black`: whose wins, draws, losses and score the moves' numbers are.
+    side_to_move: &'static str,
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pick: Option<Option<String>>,
@@ -563,11 +586,17 @@ fn print_recent(games: &[book::RecentGame]) {
     }
 }
 
-fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
+/// In a symmetric position, the mirror image of `m` whose games the book merged into its line.
+fn merged_mirror(pos: &Position, m: Move) -> Option<Move> {
+    (pos.key() == pos.mirror_key() && m.mirror() != m && pos.is_legal(m.mirror())).then(|| m.mirror())
+}
+
+fn move_json(pos: &Position, m: &BookMove, n: notation::Notation) -> MoveJson {
     let c: &Counts = &m.counts;
     MoveJson {
-        mv: m.mv.to_string(),
+        mv: notation::format(pos, m.mv, n),
         chinese: chinese(pos, m.mv),
+        with_mirror: merged_mirror(pos, m.mv).map(|x| notation::format(pos, x, n)),
         games: c.games(),
         wins: c.wins,
         draws: c.draws,
@@ -577,12 +606,45 @@ fn move_json(pos: &Position, m: &BookMove) -> MoveJson {
     }
 }
 
-fn open_book(path: &Path) -> Result<Book, String> {
-    Book::open(path).map_err(|e: BookError| e.to_string())
+/// An error opening `path` as a `.qbk`, with what to do when the file is an `.obk` (SQLite)
+/// book: import it first.
+pub fn book_open_error(path: &Path, error: &str) -> String {
+    let sqlite = std::fs::File::open(path)
+        .and_then(|mut f| {
+            let mut magic = [0u8; 16];
+            std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
+        })
+        .is_ok_and(|m| &m == b"SQLite format 3\0");
+    let obk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obk"));
+    if sqlite || obk {
+        let qbk = path.with_extension("qbk");
+        format!(
+            "{error}\n{} looks like an .obk (SQLite) book, not a .qbk: convert it first with \
+             `qiku-book import {} -o {}`",
+            path.display(),
+            path.display(),
+            qbk.display()
+        )
+    } else {
+        error.to_string()
+    }
 }
 
-fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed: u64) -> Result<(), String> {
-    let pos = parse_position(fen)?;
+fn open_book(path: &Path) -> Result<Book, String> {
+    Book::open(path).map_err(|e: BookError| book_open_error(path, &e.to_string()))
+}
+
+/// How `probe` prints and picks.
+struct ProbeOutput {
+    notation: notation::Notation,
+    pick: Option<PickPolicy>,
+    min_share: u32,
+    seed: u64,
+}
+
+fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Result<(), String> {
+    let ProbeOutput { notation: n, pick, min_share, seed } = o;
+    let pos = super::position_args(position)?.position();
     let book = open_book(path)?;
     let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
     let recent = book.recent_games(&pos).map_err(|e| e.to_string())?;
@@ -592,13 +654,19 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
             PickPolicy::Games => Policy::WeightedByGames,
             PickPolicy::Score => Policy::WeightedByScore,
         };
-        book::choose(&moves, policy, &mut qiku::Rng::new(seed))
+        book::choose_with_share(&moves, policy, min_share, &mut qiku::Rng::new(seed))
     });
+    let write = |m: Move| notation::format(&pos, m, n);
+    let turn = match pos.turn() {
+        Color::Red => "red",
+        Color::Black => "black",
+    };
     if json {
         let out = ProbeJson {
             fen: pos.fen(),
-            moves: moves.iter().map(|m| move_json(&pos, m)).collect(),
-            pick: pick.map(|_| picked.map(|m| m.to_string())),
+            side_to_move: turn,
+            moves: moves.iter().map(|m| move_json(&pos, m, n)).collect(),
+            pick: pick.map(|_| picked.map(write)),
             recent_games: recent.iter().map(recent_json).collect(),
         };
         outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
@@ -610,28 +678,47 @@ fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed:
         print_recent(&recent);
         return Ok(());
     }
-    outln!("{:<6} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%", "score");
+    outln!("red%, draw%, black%: who won the games with this move; score: for {turn}, the side to move");
+    let width = moves.iter().map(|m| display_width(&write(m.mv))).max().unwrap_or(4).max(4);
+    outln!(
+        "{} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}",
+        pad_display("move", width),
+        "chinese",
+        "games",
+        "red%",
+        "draw%",
+        "black%",
+        "score"
+    );
+    let mut merged = false;
     for m in &moves {
         let c = &m.counts;
         let d = c.decided();
         let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
+        let (red, black) = if pos.turn() == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
+        let mirror = merged_mirror(&pos, m.mv).map(|x| format!("  (with its mirror {})", write(x)));
+        merged |= mirror.is_some();
         outln!(
-            "{:<6} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}",
-            m.mv.to_string(),
+            "{} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}{}",
+            pad_display(&write(m.mv), width),
             pad_display(&chinese(&pos, m.mv), 10),
             c.games(),
-            pct(c.wins, d),
+            pct(red, d),
             pct(c.draws, d),
-            pct(c.losses, d),
-            score
+            pct(black, d),
+            score,
+            mirror.unwrap_or_default()
         );
+    }
+    if merged {
+        outln!("(the position is its own mirror image: a move and its mirror image are one line, their games added)");
     }
     let unknown: u64 = moves.iter().map(|m| u64::from(m.counts.unknown)).sum();
     if unknown > 0 {
         outln!("({unknown} games without a result count in games but not in the percentages)");
     }
     if let Some(m) = picked {
-        outln!("pick: {m}");
+        outln!("pick: {}", write(m));
     } else if pick.is_some() {
         outln!("pick: none");
     }
@@ -692,7 +779,12 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
         h.games.without_result
     );
     outln!("positions     {}", h.positions);
-    outln!("moves         {} distinct, {} in all", h.records, h.moves);
+    outln!(
+        "moves         {} distinct, {} in all (distinct: different position-and-move pairs; in all: moves \
+         played, each counted once per game that played it)",
+        h.records,
+        h.moves
+    );
     outln!("index         {} buckets", 1u64 << h.index_bits);
     if h.recent_games > 0 {
         outln!("recent games  {} per position ({} bytes)", h.recent_games, h.section_len);
@@ -745,7 +837,7 @@ mod tests {
 
     #[test]
     fn startpos_alias() {
-        assert_eq!(parse_position("startpos").unwrap().fen(), Position::startpos().fen());
-        assert!(parse_position("nonsense").is_err());
+        assert_eq!(super::super::parse_position("startpos").unwrap().fen(), Position::startpos().fen());
+        assert!(super::super::parse_position("nonsense").is_err());
     }
 }

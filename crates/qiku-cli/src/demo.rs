@@ -103,7 +103,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     print!("{}", pos.diagram().color(super::use_color()));
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
     match tbs.probe(&pos).map_err(|e| e.to_string())? {
-        Some(v) => println!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),
+        Some(v) => println!("   {v}"),
         None => println!("   no table covers this position"),
     }
     let best = tbs.best_moves(&pos).map_err(|e| e.to_string())?.unwrap_or_default();

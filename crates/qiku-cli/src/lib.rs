@@ -53,7 +53,9 @@ pub mod tune;
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
-use qiku::core::{Position, PositionError, START_FEN};
+use qiku::core::Position;
+use qiku::notation::spec::{parse_position_args, parse_position_spec, PositionSpec, SpecError};
+use qiku::notation::Notation;
 
 /// Writes `text` to stdout and flushes; an error (a closed pipe: `qiku bench | head`) is
 /// ignored, as there is nobody left to read the output. The one way the programs print.
@@ -85,24 +87,20 @@ pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<I
     }
 }
 
-/// A position argument that is neither `startpos` nor a valid FEN.
+/// A position argument that cannot be read: not `startpos` or a valid FEN, a move that cannot
+/// be played, or a FEN split into several arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadPosition {
-    /// The argument as given (trimmed).
-    pub fen: String,
-    /// Why it is not a position.
-    pub source: PositionError,
-}
+pub struct BadPosition(pub SpecError);
 
 impl std::fmt::Display for BadPosition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid FEN {:?}: {}", self.fen, self.source)
+        self.0.fmt(f)
     }
 }
 
 impl std::error::Error for BadPosition {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
+        Some(&self.0)
     }
 }
 
@@ -113,14 +111,48 @@ impl From<BadPosition> for String {
     }
 }
 
-/// A position named on the command line: `startpos` or a FEN (Pikafish style).
-pub fn parse_position(fen: &str) -> Result<Position, BadPosition> {
-    let fen = fen.trim();
-    let fen = if fen.eq_ignore_ascii_case("startpos") { START_FEN } else { fen };
-    Position::from_fen(fen).map_err(|source| BadPosition { fen: fen.to_string(), source })
+/// A position named on the command line in one argument: `startpos` or a FEN (Pikafish style),
+/// optionally followed by `moves` and moves in ICCS, WXF or Chinese notation; the position after
+/// the moves.
+pub fn parse_position(text: &str) -> Result<Position, BadPosition> {
+    parse_position_spec(text).map(|s| s.position()).map_err(BadPosition)
+}
+
+/// A position given as the command's positional arguments (see
+/// [`qiku::notation::spec::parse_position_args`]); no argument means `startpos`.
+pub fn position_args(args: &[String]) -> Result<PositionSpec, BadPosition> {
+    if args.is_empty() {
+        return parse_position_spec("startpos").map_err(BadPosition);
+    }
+    parse_position_args(args).map_err(BadPosition)
+}
+
+/// Help text of the position arguments, shared by every command that takes one.
+pub const POSITION_HELP: &str = "Position: startpos or a FEN (Pikafish style; quote it), optionally followed by \
+    `moves` and moves in ICCS (h2e2), WXF (C2.5) or Chinese (炮二平五) notation";
+
+/// `--notation`: the notation moves are printed in.
+pub fn notation_arg(s: &str) -> Result<Notation, String> {
+    s.parse::<Notation>().map_err(|e| e.to_string())
 }
 
 /// Should output to stdout use ANSI colors? Only on a terminal, and never with `NO_COLOR` set.
 pub fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// A value parser for a whole number from `lo` to `hi`, whose error says the range in words
+/// ("from 1 to 100"), as the rest of the programs' messages do.
+pub fn whole_number<T>(lo: u64, hi: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    move |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|v| (lo..=hi).contains(v))
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| format!("{s} is not a whole number from {lo} to {hi}"))
+    }
 }

@@ -8,7 +8,7 @@ use qiku::core::Game;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::{bench, eval, ordering::History, uci, Score};
-use qiku::notation::iccs;
+use qiku::notation::{spec, Notation};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,7 +30,7 @@ enum Command {
     /// Count the leaves of the legal move tree (the standard move-generator check).
     Perft {
         /// Depth in plies (0 to 64).
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
+        #[arg(value_parser = super::whole_number::<u32>(0, perft::MAX_DEPTH as u64))]
         depth: u32,
         /// Position: a FEN (Pikafish style) or `startpos`.
         #[arg(long, default_value = "startpos")]
@@ -58,9 +58,8 @@ enum Command {
     Match(MatchArgs),
     /// Draw a position in the terminal with Chinese piece characters.
     Show {
-        /// Position: a FEN (Pikafish style) or `startpos`.
-        #[arg(default_value = "startpos")]
-        fen: String,
+        #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
+        position: Vec<String>,
     },
     /// Speak UCI on standard input and output (the same as running qiku without a command).
     Uci,
@@ -76,7 +75,7 @@ enum Command {
     /// the total node count (a signature of the search's behaviour) and the speed.
     Bench {
         /// Depth of every search (1 to 100).
-        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = super::whole_number::<u32>(1, 100))]
         depth: u32,
         /// Transposition table size in MiB (1 to 65536).
         #[arg(long, default_value_t = 16, value_parser = hash_mib)]
@@ -143,14 +142,15 @@ struct MatchArgs {
     /// Fixed nodes per move.
     #[arg(long, group = "limit")]
     nodes: Option<u64>,
-    /// Openings file: one per line, a FEN [moves ...] or ICCS moves from the start position.
+    /// Openings file: one per line, startpos or a FEN [moves ...], or moves from the start position
+    /// (ICCS, WXF or Chinese notation).
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
     /// Write the games here as PGN (rewritten atomically after every game).
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
     /// Games played at the same time, 1 to 256 (each with its own engine processes).
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = super::whole_number::<usize>(1, 256))]
     concurrency: usize,
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
@@ -168,9 +168,8 @@ struct MatchArgs {
 
 #[derive(Args)]
 struct ProbeArgs {
-    /// Position: a FEN (Pikafish style) or `startpos`.
-    #[arg(default_value = "startpos")]
-    fen: String,
+    #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
+    position: Vec<String>,
     /// Opening book (.qbk).
     #[arg(long)]
     book: Option<std::path::PathBuf>,
@@ -180,6 +179,13 @@ struct ProbeArgs {
     /// Ignore book moves played in fewer games.
     #[arg(long, default_value_t = 1)]
     min_games: u32,
+    /// Ignore book moves played in less than this percentage of the position's games (0 to 100).
+    #[arg(long, default_value_t = qiku::book::DEFAULT_MIN_SHARE_PERCENT,
+          value_parser = super::whole_number::<u32>(0, 100))]
+    min_share: u32,
+    /// Notation of the moves printed: iccs, wxf or chinese.
+    #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
+    notation: Notation,
     /// Directory of tablebase files (.qtb).
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
@@ -193,14 +199,17 @@ struct ProbeArgs {
 
 #[derive(Args)]
 struct AnalyzeArgs {
-    /// Position: a FEN (Pikafish style) or `startpos`.
-    #[arg(default_value = "startpos")]
-    fen: String,
-    /// Moves played from the FEN (ICCS, e.g. h2e2 h9g7), so that repetitions are judged.
+    #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
+    position: Vec<String>,
+    /// Moves played from the position (ICCS, WXF or Chinese, e.g. h2e2 H8+7), so that repetitions
+    /// are judged.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     moves: Vec<String>,
+    /// Notation of the moves printed (best move and lines): iccs, wxf or chinese.
+    #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
+    notation: Notation,
     /// Search to this depth (1 to 100).
-    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, conflicts_with = "movetime", value_parser = super::whole_number::<u32>(1, 100))]
     depth: Option<u32>,
     /// Search for this many milliseconds (default: depth 12 if neither is given).
     #[arg(long)]
@@ -242,7 +251,7 @@ fn in_range(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
     s.parse::<usize>()
         .ok()
         .filter(|v| (lo..=hi).contains(v))
-        .ok_or_else(|| format!("{s} is not a number in {lo}..={hi}"))
+        .ok_or_else(|| format!("{s} is not a number from {lo} to {hi}"))
 }
 
 /// Entry point of the `qiku` binary.
@@ -275,8 +284,8 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => qiku_serve::run(args.options()).map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => super::tune::run(&args),
-        Some(Command::Show { fen }) => super::parse_position(&fen)
-            .map(|pos| print!("{}", pos.diagram().color(super::use_color())))
+        Some(Command::Show { position }) => super::position_args(&position)
+            .map(|spec| print!("{}", spec.position().diagram().color(super::use_color())))
             .map_err(|e| e.to_string()),
     };
     match result {
@@ -316,15 +325,20 @@ fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), Stri
     Ok(())
 }
 
-/// The game from a FEN and moves played from it.
-fn game_from(fen: &str, moves: &[String]) -> Result<Game, String> {
-    let mut game = Game::new(super::parse_position(fen)?);
-    for (i, token) in moves.iter().enumerate() {
-        let m = iccs::parse(game.position(), token)
-            .map_err(|e| format!("move {} ({token}) in {}: {e}", i + 1, game.position().fen()))?;
+/// The game from the position arguments and the moves played after them (any notation).
+fn game_from(position: &[String], moves: &[String]) -> Result<Game, String> {
+    let spec = super::position_args(position)?;
+    let mut game = spec.game();
+    let played = spec::read_moves(game.position(), moves, spec.moves.len() + 1).map_err(|e| format!("--moves: {e}"))?;
+    for m in played {
         game.play_unchecked(m);
     }
     Ok(game)
+}
+
+/// `moves` written from `pos` in `notation`, space-separated.
+fn line_text(pos: &qiku::Position, moves: &[qiku::Move], notation: Notation) -> String {
+    spec::format_line(pos, moves, notation).join(" ")
 }
 
 fn score_json(score: Score) -> serde_json::Value {
@@ -335,14 +349,13 @@ fn score_json(score: Score) -> serde_json::Value {
 }
 
 fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
-    let game = game_from(&args.fen, &args.moves)?;
+    let game = game_from(&args.position, &args.moves)?;
+    let root = game.position().clone();
+    let notation = args.notation;
     if args.eval {
         let b = eval::breakdown(game.position(), &eval::Weights::DEFAULT);
         if !args.json {
-            println!(
-                "eval (red's view): material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{})",
-                b.material, b.pst, b.mobility, b.relations, b.king_safety, b.tempo, b.total, b.phase, eval::PHASE_MAX
-            );
+            println!("eval (red's view): {b}");
         }
     }
     let limits = match (args.depth, args.movetime) {
@@ -366,22 +379,28 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
             lines.push(serde_json::json!({
                 "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "score": score_json(info.score),
                 "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
-                "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "pv": spec::format_line(&root, &info.pv, notation),
             }));
-        } else {
+        } else if notation == Notation::Iccs {
             println!("{}", info.to_uci().trim_start_matches("info "));
+        } else {
+            let uci = info.to_uci();
+            let head = uci.split(" pv ").next().unwrap_or(&uci).trim_start_matches("info ");
+            println!("{head} pv {}", line_text(&root, &info.pv, notation));
         }
     });
-    let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+    let pv = spec::format_line(&root, &r.pv, notation);
+    let best = r.best.map_or("(none)".to_string(), |m| qiku::notation::format(&root, m, notation));
+    let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
     if json {
         let obj = serde_json::json!({
-            "fen": game.position().fen(), "bestmove": best, "ponder": r.ponder.map(|m| m.to_string()),
+            "fen": game.position().fen(), "bestmove": best, "ponder": ponder,
             "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
-            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(), "lines": lines, "multipv": last,
+            "pv": pv, "lines": lines, "multipv": last,
         });
         println!("{obj}");
     } else {
-        match r.ponder {
+        match ponder {
             Some(p) => println!("bestmove {best} ponder {p}"),
             None => println!("bestmove {best}"),
         }
@@ -544,35 +563,56 @@ fn wdl_text(v: qiku::TbValue) -> String {
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     use qiku::engine::adapters::{self, QbkOpeningBook, QtbEndgames};
     use qiku::engine::{Endgames, OpeningBook};
-    let pos = super::parse_position(&args.fen)?;
+    let pos = super::position_args(&args.position)?.position();
+    let n = args.notation;
+    let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);
     let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
     let mut answer: Option<(String, &str)> = None;
     if let Some(path) = &args.book {
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
         // The error names the file.
-        let book = QbkOpeningBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
+        let book = QbkOpeningBook::open(path, policy, args.min_games)
+            .map_err(|e| super::book::book_open_error(path, &e.to_string()))?
+            .with_min_share(args.min_share);
         let moves = book.moves(&pos);
         let pick = book.pick(&pos);
         if !args.json {
             if moves.is_empty() {
-                println!("book: not in book");
+                println!("book: not in book (or no move in at least {}% of its games)", args.min_share);
+            } else {
+                println!(
+                    "book: moves in at least {} games and {}% of the position's games; +wins =draws -losses and \
+                     score for {}, the side to move",
+                    args.min_games.max(1),
+                    args.min_share,
+                    pos.turn()
+                );
             }
             for m in &moves {
                 let c = m.counts;
                 let score = c.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-                println!("book: {} games {:>7} +{} ={} -{} score {score}", m.mv, c.games(), c.wins, c.draws, c.losses);
+                println!(
+                    "book: {} games {:>7} +{} ={} -{} score {score}",
+                    write(m.mv),
+                    c.games(),
+                    c.wins,
+                    c.draws,
+                    c.losses
+                );
             }
         }
         out["book"] = serde_json::json!({
+            "results_for": "side to move",
+            "min_share_percent": args.min_share,
             "moves": moves.iter().map(|m| serde_json::json!({
-                "move": m.mv.to_string(), "games": m.counts.games(), "wins": m.counts.wins,
+                "move": write(m.mv), "games": m.counts.games(), "wins": m.counts.wins,
                 "draws": m.counts.draws, "losses": m.counts.losses, "score": m.counts.score(),
             })).collect::<Vec<_>>(),
-            "pick": pick.map(|m| m.to_string()),
+            "pick": pick.map(write),
         });
         if let Some(m) = pick {
-            answer = Some((m.to_string(), "book"));
+            answer = Some((write(m), "book"));
         }
     }
     if let Some(dir) = &args.tb {
@@ -589,23 +629,23 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         match (tb.probe(&pos), tb.move_values(&pos)) {
             (Some(v), Some(values)) => {
                 let best: Vec<String> =
-                    values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| m.to_string()).collect();
+                    values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| write(*m)).collect();
                 if !args.json {
                     println!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
                     for (m, mv) in &values {
-                        println!("tablebase: {m} {}", wdl_text(*mv));
+                        println!("tablebase: {} {}", write(*m), wdl_text(*mv));
                     }
                 }
                 out["tablebase"] = serde_json::json!({
                     "value": wdl_json(v), "best_moves": best,
                     "moves": values.iter().map(|(m, mv)| {
                         let mut o = wdl_json(*mv);
-                        o["move"] = serde_json::json!(m.to_string());
+                        o["move"] = serde_json::json!(write(*m));
                         o
                     }).collect::<Vec<_>>(),
                 });
                 if answer.is_none() {
-                    answer = values.first().map(|(m, _)| (m.to_string(), "tablebase"));
+                    answer = values.first().map(|(m, _)| (write(*m), "tablebase"));
                 }
             }
             _ => {
@@ -626,14 +666,13 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             &mut History::default(),
             &mut |_| {},
         );
-        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        let best = r.best.map_or("(none)".to_string(), write);
+        let pv = spec::format_line(&pos, &r.pv, n);
         if !args.json {
-            let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
             println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
-            "depth": r.depth, "score": score_json(r.score), "bestmove": best,
-            "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "depth": r.depth, "score": score_json(r.score), "bestmove": best, "pv": pv,
         });
         answer = Some((best, "search"));
     }

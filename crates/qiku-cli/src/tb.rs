@@ -129,8 +129,11 @@ enum Command {
     },
     /// Show the value of a position and of each legal move.
     Probe {
-        /// Position: a FEN (Pikafish style) or `startpos`.
-        fen: String,
+        #[arg(help = super::POSITION_HELP, value_name = "POSITION", required = true)]
+        position: Vec<String>,
+        /// Notation of the moves printed: iccs, wxf or chinese.
+        #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
+        notation: qiku::notation::Notation,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
         /// Repetition rules: `plain` (every cycle a draw, the .qtb files) or `asian` (perpetual
@@ -184,7 +187,7 @@ pub fn main() -> ExitCode {
             run_generate(&select, GenerateOptions::new(dir).compress(!no_compress).rules(!no_rules), only, json)
         }
         Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
-        Command::Probe { fen, dir, rules, json } => run_probe(&fen, &dir, rules, json),
+        Command::Probe { position, notation, dir, rules, json } => run_probe(&position, notation, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
         Command::Info { dir, json } => run_info(&dir, json),
@@ -420,6 +423,16 @@ fn duration(s: f64) -> String {
 }
 
 /// Opens a directory of tables; every file that cannot be used is named on stderr.
+/// The error for a material without a table in `dir`, with the command that makes it.
+fn missing_table(material: Material, dir: &Path) -> String {
+    format!(
+        "no table for {material} in {} (generate it with `qiku-tb generate {material} -d {}`, or give the \
+         directory that holds it with -d)",
+        dir.display(),
+        dir.display()
+    )
+}
+
 fn open_tb(dir: &Path) -> Result<Tablebases, String> {
     let tb = Tablebases::open(dir)
         .map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))?;
@@ -429,11 +442,18 @@ fn open_tb(dir: &Path) -> Result<Tablebases, String> {
     Ok(tb)
 }
 
-fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
-    let pos = super::parse_position(fen)?;
+fn run_probe(
+    position: &[String],
+    notation: qiku::notation::Notation,
+    dir: &Path,
+    rules: Rules,
+    json: bool,
+) -> Result<(), String> {
+    let pos = super::position_args(position)?.position();
+    let write = |m: &Move| qiku::notation::format(&pos, *m, notation);
     let tb = open_tb(dir)?;
     let material = Material::from_position(&pos);
-    let missing = || format!("no table for {} in {}", material.canonical().0, dir.display());
+    let missing = || missing_table(material.canonical().0, dir);
     let value = tb.probe_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let plain = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let moves = tb.move_values_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
@@ -452,9 +472,9 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": m.to_string(), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
+            .map(|(m, v)| json!({"move": write(m), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
             .collect();
-        let best: Vec<String> = best.iter().map(|m| m.to_string()).collect();
+        let best: Vec<String> = best.iter().map(write).collect();
         println!(
             "{}",
             json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
@@ -475,7 +495,7 @@ fn run_probe(fen: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Stri
     }
     for (m, v) in &moves {
         let mark = if best.contains(m) { "*" } else { " " };
-        println!(" {mark}{m}  {}", show(v, by_rule(m, v)));
+        println!(" {mark}{}  {}", write(m), show(v, by_rule(m, v)));
     }
     if moves.is_empty() {
         println!("  (no legal move: {} loses)", pos.turn());
@@ -491,7 +511,11 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     if !canonical.has_attackers() {
         return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
     }
-    let table = generate::load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+    let path = dir.join(file_name(canonical));
+    if !path.exists() {
+        return Err(missing_table(canonical, dir));
+    }
+    let table = generate::load(&path).map_err(|e| e.to_string())?;
     let plain = table.counts();
     let counts = match rules {
         Rules::Plain => plain,

@@ -31,16 +31,16 @@ as Rust, to paste into src/engine/eval.rs; --json prints the figures as one obje
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// PGN collections (any encoding, zstd or not), repeatable.
-    #[arg(long, default_value = "books/games/ccpd-iccs.pgn.zst")]
+    #[arg(long, default_value = DEFAULT_PGN)]
     pgn: Vec<PathBuf>,
     /// Plies at the start of each game that are never used.
     #[arg(long, default_value_t = 10)]
     skip_plies: u32,
     /// Keep about one position in this many.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 3, value_parser = super::whole_number::<u32>(1, u32::MAX as u64))]
     every: u32,
     /// Percentage of the games held out for validation.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
+    #[arg(long, default_value_t = 10, value_parser = super::whole_number::<u32>(0, 50))]
     validation: u32,
     /// Read at most this many games per file (0: all).
     #[arg(long, default_value_t = 0)]
@@ -59,7 +59,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
     /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_parser = super::whole_number::<u32>(1, 1024))]
     threads: Option<u32>,
     /// Write the tuned parameters as Rust source to this file.
     #[arg(long)]
@@ -82,7 +82,29 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     pool.install(|| tune_in_pool(args))
 }
 
+/// The default of `--pgn`: relative, so it is found only from the repository's root.
+const DEFAULT_PGN: &str = "books/games/ccpd-iccs.pgn.zst";
+
+/// A `--pgn` that is not there, said with where it was looked for and what to pass instead.
+fn check_inputs(pgn: &[PathBuf]) -> Result<(), String> {
+    for p in pgn {
+        if p.exists() {
+            continue;
+        }
+        let looked = std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.clone());
+        let hint = if p.as_os_str() == DEFAULT_PGN {
+            "the default --pgn is relative to the qiku repository's root: run qiku tune there, or pass \
+             --pgn with your game collection (PGN or .pgn.zst)"
+        } else {
+            "pass --pgn with an existing game collection (PGN or .pgn.zst)"
+        };
+        return Err(format!("{}: no such file (looked for {}); {hint}", p.display(), looked.display()));
+    }
+    Ok(())
+}
+
 fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
+    check_inputs(&args.pgn)?;
     let t0 = Instant::now();
     if let Some(emit) = &args.emit {
         // The games of a directory given with --pgn are inputs too.

@@ -125,8 +125,9 @@ impl PyBook {
     }
 
     /// A book move for the position by `policy`: `"best"` (the best score, deterministic),
-    /// `"games"` (at random, weighted by games) or `"score"` (weighted by points); `None` when
-    /// the position is not in the book. `seed` makes the random policies repeatable.
+    /// `"games"` (at random, weighted by games) or `"score"` (weighted by points), among the moves
+    /// played in at least 5% of the position's games; `None` when the position is not in the book
+    /// (or no move has that share). `seed` makes the random policies repeatable.
     #[pyo3(signature = (position, policy = "best", seed = None))]
     fn pick(&self, position: &Bound<'_, PyAny>, policy: &str, seed: Option<u64>) -> PyResult<Option<PyMove>> {
         let pos = position_arg(position)?;

@@ -241,7 +241,8 @@ fn fault_index(f: Fault) -> usize {
     }
 }
 
-fn reason_text(r: EndReason) -> &'static str {
+/// How a game ended, in words.
+pub(crate) fn reason_text(r: EndReason) -> &'static str {
     match r {
         EndReason::Checkmate => "checkmate",
         EndReason::Stalemate => "stalemate (no legal move)",

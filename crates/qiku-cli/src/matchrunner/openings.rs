@@ -2,12 +2,14 @@
 //! swapped, so neither engine profits from a lopsided line.
 //!
 //! An openings file has one opening per line; blank lines and lines starting with `#` are
-//! skipped. A line is either a FEN, optionally followed by `moves` and ICCS moves, or just ICCS
-//! moves from the start position (`h2e2 h9g7`, `H2-E2 H9-G7`, move numbers such as `1.` are
-//! skipped). Every move is checked legal, and an opening must leave a game that is not over.
+//! skipped. A line is a position as every qiku command reads one, `startpos` or a FEN, optionally
+//! followed by `moves` and moves, or just moves from the start position (`h2e2 h9g7`,
+//! `H2-E2 H9-G7`, `C2.5 H8+7`, `炮二平五 馬８進７`; move numbers such as `1.` are skipped). Moves may
+//! be in ICCS, WXF or Chinese notation, told apart move by move. Every move is checked legal, and
+//! an opening must leave a game that is not over.
 
 use qiku::core::{Game, Move, Outcome, Position, PositionError, START_FEN};
-use qiku::notation::{iccs, ParseMoveError};
+use qiku::notation::spec::{self, SpecError};
 use std::fmt;
 use std::path::Path;
 
@@ -92,13 +94,9 @@ pub enum LineError {
         /// Why it is refused.
         source: PositionError,
     },
-    /// A move is not legal (or not ICCS).
-    Move {
-        /// 1-based number of the move in the line.
-        number: usize,
-        /// Why it is refused.
-        source: ParseMoveError,
-    },
+    /// A move cannot be read or is not legal (the error numbers it, from 1, and says which
+    /// notations it was read in).
+    Move(SpecError),
     /// The opening leaves a finished game.
     GameOver(Outcome),
 }
@@ -107,8 +105,13 @@ impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
-            LineError::Move { number, source } => write!(f, "move {number}: {source}"),
-            LineError::GameOver(outcome) => write!(f, "the game is already over ({outcome:?})"),
+            LineError::Move(source) => write!(f, "{source}"),
+            LineError::GameOver(Outcome::Decisive { winner, reason }) => {
+                write!(f, "the game is already over ({winner} wins by {})", super::reason_text(*reason))
+            }
+            LineError::GameOver(Outcome::Draw(reason)) => {
+                write!(f, "the game is already over (a draw by {})", super::reason_text(*reason))
+            }
         }
     }
 }
@@ -117,7 +120,7 @@ impl std::error::Error for LineError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LineError::Fen { source, .. } => Some(source),
-            LineError::Move { source, .. } => Some(source),
+            LineError::Move(source) => Some(source),
             LineError::GameOver(_) => None,
         }
     }
@@ -177,28 +180,33 @@ pub fn parse_line(line: &str) -> Option<Result<Opening, LineError>> {
     if line.is_empty() || line.starts_with('#') {
         return None;
     }
-    let (fen, move_text) = if line.contains('/') {
-        match line.split_once(" moves") {
-            Some((f, m)) => (f.trim().to_string(), m),
-            None => (line.to_string(), ""),
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words[0];
+    let (fen, move_words): (String, &[&str]) = if first.eq_ignore_ascii_case("startpos") {
+        let rest = &words[1..];
+        (
+            START_FEN.to_string(),
+            if rest.first().is_some_and(|w| w.eq_ignore_ascii_case("moves")) { &rest[1..] } else { rest },
+        )
+    } else if line.contains('/') {
+        let fen_words = if first.eq_ignore_ascii_case("fen") { &words[1..] } else { &words[..] };
+        match fen_words.iter().position(|w| w.eq_ignore_ascii_case("moves")) {
+            Some(i) => (fen_words[..i].join(" "), &fen_words[i + 1..]),
+            None => (fen_words.join(" "), &[][..]),
         }
     } else {
-        (START_FEN.to_string(), line)
+        (START_FEN.to_string(), &words[..])
     };
     Some((|| {
         let pos = Position::from_fen(&fen).map_err(|source| LineError::Fen { fen: fen.clone(), source })?;
         let fen = pos.fen();
+        // Move numbers ("1.", "12...") are skipped.
+        let tokens: Vec<&str> =
+            move_words.iter().copied().filter(|t| !t.chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+        let moves = spec::read_moves(&pos, &tokens, 1).map_err(LineError::Move)?;
         let mut game = Game::new(pos);
-        let mut moves = Vec::new();
-        for token in move_text.split_whitespace() {
-            // Move numbers ("1.", "12...") are skipped.
-            if token.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-                continue;
-            }
-            let m = iccs::parse(game.position(), token)
-                .map_err(|source| LineError::Move { number: moves.len() + 1, source })?;
+        for &m in &moves {
             game.play_unchecked(m);
-            moves.push(m);
         }
         if let Some(outcome) = game.outcome() {
             return Err(LineError::GameOver(outcome));
@@ -265,8 +273,12 @@ mod tests {
         assert!(o[2].moves.is_empty());
         let e = parse("h2e2\nh2e2 h2e2\n", "f.txt").unwrap_err();
         assert_eq!((e.source.as_str(), e.line), ("f.txt", 2));
-        assert!(matches!(e.reason, Problem::Line(LineError::Move { number: 2, .. })), "{e}");
-        assert!(e.to_string().contains("line 2: move 2:"), "{e}");
+        assert!(matches!(e.reason, Problem::Line(LineError::Move(SpecError::Move { number: 2, .. }))), "{e}");
+        assert!(e.to_string().contains("line 2: move 2 \"h2e2\": read as ICCS: "), "{e}");
+        // Any notation, mixed within a line, and the `startpos` form every command reads.
+        let mixed = parse("startpos moves C2.5 馬８進７ h0g2\n1. 炮二平五 H8+7 2. H0-G2\n", "m").unwrap();
+        assert_eq!(mixed[0].describe(), "h2e2 h9g7 h0g2");
+        assert_eq!(mixed[1].describe(), "h2e2 h9g7 h0g2");
         assert!(std::error::Error::source(&e).is_some());
         assert!(matches!(parse("9/9 w\n", "x").unwrap_err().reason, Problem::Line(LineError::Fen { .. })));
         assert_eq!(parse("# nothing\n", "x").unwrap_err().reason, Problem::NoOpenings);
