@@ -60,7 +60,8 @@ void qiku_book_close(QikuBook *book);
 
 /* The book moves of a position, most played first: returns how many there are (0 if the
  * position is not in the book) and writes the first `max` of them to `out` (which may be NULL
- * when max is 0); <0 on error. */
+ * when max is 0); <0 on error: QIKU_ERR_DATA if the file was truncated, damaged or rewritten in
+ * place since it was opened (never 0 for a book that can no longer be read). */
 int qiku_book_probe(const QikuBook *book, const char *fen, QikuBookMove *out, int max);
 
 /* The message of this thread's last failed call ("" if its last call succeeded). Valid until

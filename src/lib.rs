@@ -59,7 +59,7 @@
 //!
 //! let book = Book::open(&path)?;
 //! let start = Position::startpos();
-//! let moves = book.probe(&start); // most played first
+//! let moves = book.probe(&start)?; // most played first
 //! assert_eq!(moves.len(), 2);
 //! assert_eq!((moves[0].mv.to_string(), moves[0].counts.games()), ("h2e2".to_string(), 2));
 //! let pick = book::choose(&moves, Policy::BestScore, &mut Rng::new(1));

@@ -93,7 +93,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
     for _ in 0..3 {
         let mut next = Vec::new();
         for pos in &frontier {
-            for m in book.probe(pos) {
+            for m in book.probe(pos).expect("book readable") {
                 next.push(pos.play_unchecked(m.mv));
             }
         }
@@ -118,7 +118,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
     assert!(seen.len() > 10_000 && nonempty > 5_000, "{} sampled, {nonempty} in the book", seen.len());
 
     // Known figures: 1. h2e2 (炮二平五) is by far the most played first move.
-    let start = book.probe(&Position::startpos());
+    let start = book.probe(&Position::startpos()).expect("book readable");
     assert_eq!(start[0].mv.to_string(), "h2e2");
     assert_eq!(start[0].counts.games(), 15_609);
 }
@@ -197,6 +197,6 @@ fn games_without_results_count_only_toward_frequency() {
     assert_eq!(r.header.games.without_result, 1391);
     let book = Book::open(&out).unwrap();
     assert!(book.entries().all(|e| e.counts.decided() == 0 && e.counts.unknown > 0));
-    let start = book.probe(&Position::startpos());
+    let start = book.probe(&Position::startpos()).expect("book readable");
     assert_eq!(start.iter().map(|m| m.counts.games()).sum::<u64>(), 1391);
 }

@@ -56,7 +56,7 @@ fn export_then_import_gives_back_the_same_book_byte_for_byte() {
         .map(Result::unwrap)
         .collect();
     let pos = Position::startpos();
-    let probe = book.probe(&pos);
+    let probe = book.probe(&pos).expect("book readable");
     assert_eq!(rows.len(), probe.len());
     for m in &probe {
         let row = rows.iter().find(|r| r.0 == i64::from(encode_move(m.mv))).unwrap();
@@ -121,11 +121,11 @@ fn import_reads_the_variants_found_in_the_wild() {
     let r = obk::import(&path, &out).unwrap();
     assert_eq!((r.rows, r.used, r.invalid, r.illegal, r.unreadable, r.unreachable), (7, 3, 1, 1, 1, 1));
     let book = Book::open(&out).unwrap();
-    let at_start = book.probe(&start);
+    let at_start = book.probe(&start).expect("book readable");
     assert_eq!(at_start.len(), 1);
     assert_eq!(at_start[0].mv.to_string(), "h2e2");
     assert_eq!((at_start[0].counts.wins, at_start[0].counts.draws, at_start[0].counts.losses), (4, 1, 1));
-    let reply = book.probe(&after_h2e2);
+    let reply = book.probe(&after_h2e2).expect("book readable");
     assert_eq!(reply.len(), 1);
     assert_eq!(reply[0].mv.to_string(), "h9g7");
     assert_eq!((reply[0].counts.draws, reply[0].counts.losses), (2, 1));
@@ -200,7 +200,7 @@ fn python_sqlite3_finds_every_sampled_position_under_the_cchess_key() {
         if !seen.insert(pos.key()) {
             continue;
         }
-        let moves = book.probe(&pos);
+        let moves = book.probe(&pos).expect("book readable");
         if moves.is_empty() {
             continue;
         }
@@ -259,7 +259,7 @@ fn vinxiangqi_finds_every_position_with_the_alias_rows() {
         if ply > 6 || !seen.insert(pos.key()) {
             continue;
         }
-        let moves = book.probe(&pos);
+        let moves = book.probe(&pos).expect("book readable");
         if moves.is_empty() {
             continue;
         }

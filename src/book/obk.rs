@@ -254,7 +254,7 @@ fn export_to(book: &Book, path: &Path, options: ExportOptions) -> Result<ExportR
             if !seen.insert(key) {
                 continue;
             }
-            let moves = book.probe(&pos);
+            let moves = book.probe(&pos)?;
             if moves.is_empty() {
                 continue;
             }

@@ -89,11 +89,18 @@ pub fn policy(name: &str) -> Option<Policy> {
 }
 
 /// A `.qbk` book with a policy: moves played in fewer than `min_games` games are ignored.
+///
+/// A book that can no longer be read while the engine has it open (truncated, damaged or
+/// overwritten) is not silently ignored: the first failed probe is named on stdout as
+/// `info string <file>: <cause>; playing on without the book`, and the engine then searches
+/// (as tables in the same situation are reported).
 pub struct QbkOpeningBook {
     book: Book,
     policy: Policy,
     min_games: u64,
     rng: Mutex<Rng>,
+    /// Set once the file failed: the book is no longer asked.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl QbkOpeningBook {
@@ -103,18 +110,38 @@ impl QbkOpeningBook {
         let book = Book::open(path).map_err(AttachError::Book)?;
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(QbkOpeningBook { book, policy, min_games: min_games as u64, rng: Mutex::new(Rng::new(seed)) })
+        Ok(QbkOpeningBook {
+            book,
+            policy,
+            min_games: min_games as u64,
+            rng: Mutex::new(Rng::new(seed)),
+            failed: std::sync::atomic::AtomicBool::new(false),
+        })
     }
 
-    /// The book moves of `pos` that pass the `min_games` filter, most played first.
-    pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
-        self.book.probe(pos).into_iter().filter(|m| m.counts.games() >= self.min_games.max(1)).collect()
+    /// The book moves of `pos` that pass the `min_games` filter, most played first; an error if
+    /// the file can no longer be read.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+        Ok(self.book.probe(pos)?.into_iter().filter(|m| m.counts.games() >= self.min_games.max(1)).collect())
     }
 }
 
 impl OpeningBook for QbkOpeningBook {
     fn pick(&self, pos: &Position) -> Option<Move> {
-        let moves = self.moves(pos);
+        use std::sync::atomic::Ordering;
+        if self.failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let moves = match self.moves(pos) {
+            Ok(moves) => moves,
+            Err(e) => {
+                if !self.failed.swap(true, Ordering::Relaxed) {
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout().lock(), "info string {e}; playing on without the book");
+                }
+                return None;
+            }
+        };
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
         book::choose(&moves, self.policy, &mut rng)
     }

@@ -285,7 +285,9 @@ pub unsafe extern "C" fn qiku_book_close(book: *mut QikuBook) {
 
 /// The book moves of a position: returns how many there are (0 if the position is not in the
 /// book) and writes the first `max` of them, in the book's order (most played first), to `out`;
-/// `<0` on error. `out` may be `NULL` when `max` is 0 (to count).
+/// `<0` on error: [`QIKU_ERR_DATA`] when the file was truncated, damaged or rewritten in place
+/// since it was opened (never 0 for a book that can no longer be read). `out` may be `NULL` when
+/// `max` is 0 (to count).
 ///
 /// # Safety
 /// `book` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` points to
@@ -308,7 +310,7 @@ pub unsafe extern "C" fn qiku_book_probe(
                 return Err(Failure::arg("out is NULL"));
             }
             let pos = position(fen)?;
-            let moves = book.0.probe(&pos);
+            let moves = book.0.probe(&pos).map_err(Failure::data)?;
             let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
             for (i, bm) in moves.iter().take(max).enumerate() {
                 let mut m = QikuBookMove {
@@ -372,6 +374,35 @@ mod tests {
         let mut buf = [7; 6];
         write_move("h2e2", &mut buf);
         assert_eq!(buf, [b'h' as c_char, b'2' as c_char, b'e' as c_char, b'2' as c_char, 0, 0]);
+    }
+
+    /// The last error message of this thread.
+    fn last_error() -> String {
+        // Safety: valid until the next call on this thread.
+        unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().expect("UTF-8").to_string()
+    }
+
+    #[test]
+    fn a_book_damaged_while_open_is_an_error_not_an_empty_answer() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pgn = dir.path().join("g.pgn");
+        std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").expect("write");
+        let path = dir.path().join("b.qbk");
+        qiku_lib::book::build(&[pgn], &path, &qiku_lib::book::BuildOptions::default()).expect("build");
+        let c_path = CString::new(path.to_str().expect("UTF-8 path")).expect("no NUL");
+        let start = CString::new(Position::startpos().fen()).expect("no NUL");
+        // Safety: valid strings; the handle is live until closed below.
+        unsafe {
+            let book = qiku_book_open(c_path.as_ptr());
+            assert!(!book.is_null(), "{}", last_error());
+            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), 1);
+            std::fs::OpenOptions::new().write(true).open(&path).expect("open").set_len(100).expect("truncate");
+            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), QIKU_ERR_DATA);
+            let msg = last_error();
+            assert!(msg.starts_with("qiku_book_probe: ") && msg.contains("b.qbk"), "{msg}");
+            assert!(msg.contains("changed since it was opened"), "{msg}");
+            qiku_book_close(book);
+        }
     }
 
     #[test]

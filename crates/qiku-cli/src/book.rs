@@ -590,7 +590,7 @@ fn open_book(path: &Path) -> Result<Book, String> {
 fn run_probe(path: &Path, fen: &str, json: bool, pick: Option<PickPolicy>, seed: u64) -> Result<(), String> {
     let pos = parse_position(fen)?;
     let book = open_book(path)?;
-    let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
+    let moves = book.probe(&pos).map_err(|e| e.to_string())?;
     let recent = book.recent_games(&pos).map_err(|e| e.to_string())?;
     let picked = pick.and_then(|p| {
         let policy = match p {

@@ -521,7 +521,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
         // The error names the file.
         let book = QbkOpeningBook::open(path, policy, args.min_games).map_err(|e| e.to_string())?;
-        let moves = book.moves(&pos);
+        let moves = book.moves(&pos).map_err(|e| e.to_string())?;
         let pick = book.pick(&pos);
         if !args.json {
             if moves.is_empty() {

@@ -203,7 +203,7 @@ impl Books {
     pub fn probe(&self, pos: &Pos) -> Result<Vec<(Mv, BookCounts)>, String> {
         let mut out: Vec<(Mv, BookCounts)> = Vec::new();
         for (path, book) in &self.books {
-            for bm in book.try_probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
+            for bm in book.probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
                 let c = BookCounts {
                     wins: bm.counts.wins.into(),
                     draws: bm.counts.draws.into(),

@@ -15,7 +15,7 @@ fn book_line(book: &Book, plies: usize) -> (Position, Vec<String>) {
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
     for _ in 0..plies {
-        let list = book.probe(&pos);
+        let list = book.probe(&pos).expect("book readable");
         let Some(m) = list.first() else { break };
         moves.push(m.mv.to_string());
         pos = pos.play(m.mv).expect("book moves are legal");
@@ -31,7 +31,7 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
     let (status, v) = get_json(srv.addr, &format!("/api/explore?moves={}", enc(&moves.join(" "))));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["fen"], pos.fen());
-    let expected = book.probe(&pos);
+    let expected = book.probe(&pos).expect("book readable");
     let got = v["moves"].as_array().expect("moves");
     assert_eq!(got.len(), expected.len(), "same number of book moves as qiku-book probe");
     let red = pos.turn() == qiku::Color::Red;
