@@ -139,7 +139,7 @@ pub mod xqf;
 
 pub use crate::core::{
     Bitboard, Color, Dtm, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Rules, Setup, Square,
-    TbValue, Wdl,
+    TbValue, Verdict, Wdl,
 };
 pub use crate::util::progress::{NoProgress, Progress};
 pub use crate::util::rng::Rng;

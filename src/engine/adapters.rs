@@ -5,7 +5,7 @@
 use super::{Endgames, OpeningBook};
 use crate::book::{self, Book, BookError, BookMove, Policy};
 use crate::core::TbValue;
-use crate::core::{Dtm, Rules, Wdl};
+use crate::core::{Dtm, Rules, Verdict, Wdl};
 use crate::core::{Move, Position};
 use crate::tablebase::{self, Tablebases, TbError};
 use crate::Rng;
@@ -265,6 +265,13 @@ impl Endgames for QtbEndgames {
     fn set_rules(&self, rules: Rules) {
         let code = if rules == Rules::Plain { 0 } else { 1 };
         self.rules.store(code, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn verdict(&self, pos: &Position) -> Option<Verdict> {
+        if pos.occupied().count() > self.max_pieces {
+            return None;
+        }
+        self.with_rules(|r| self.tables.verdict(pos, r))
     }
 }
 

@@ -335,7 +335,7 @@ fn header_matches_the_rust_declarations() {
         let (name, types) = normalize_rust(&format!("fn {sig}"));
         rust_decls.insert(name, types);
     }
-    assert_eq!(rust_decls.len(), 8, "{rust_decls:?}");
+    assert_eq!(rust_decls.len(), 11, "{rust_decls:?}");
     assert_eq!(c_decls, rust_decls);
 
     // Error codes: each `pub const QIKU_ERR_X: c_int = -n;` is `#define QIKU_ERR_X (-n)`.
@@ -347,8 +347,10 @@ fn header_matches_the_rust_declarations() {
         assert!(header.contains(&define), "header lacks {define:?}");
         codes += 1;
     }
-    assert_eq!(codes, 4);
+    assert_eq!(codes, 7);
     assert!(header
         .contains("typedef struct {\n    char move[6];\n    uint32_t games, wins, draws, losses;\n} QikuBookMove;"));
-    // The struct's layout in Rust is checked by the crate's unit test `book_move_layout`.
+    assert!(header.contains("typedef struct {\n    char move[6];\n    int wdl, dtm, by_rule;\n} QikuTbMove;"));
+    // The structs' layouts in Rust are checked by the crate's unit tests `book_move_layout` and
+    // `tb_move_layout`.
 }

@@ -102,8 +102,8 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let pos = Position::from_fen(DEMO_ENDGAME).map_err(|e| e.to_string())?;
     print!("{}", pos.diagram().color(super::use_color()));
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
-    match tbs.probe(&pos).map_err(|e| e.to_string())? {
-        Some(v) => println!("   {:?}, distance to mate {} plies", v.wdl, v.dtm.0),
+    match tbs.verdict(&pos, qiku::Rules::default()).map_err(|e| e.to_string())? {
+        Some(v) => println!("   {v}"),
         None => println!("   no table covers this position"),
     }
     let best = tbs.best_moves(&pos).map_err(|e| e.to_string())?.unwrap_or_default();

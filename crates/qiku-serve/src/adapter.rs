@@ -386,12 +386,12 @@ impl Tables {
         let Some(tb) = &self.tb else { return Ok(None) };
         let e = |e: qiku::tablebase::TbError| e.to_string();
         let Some(value) = tb.probe_with(pos, rules).map_err(e)? else { return Ok(None) };
-        let Some(plain) = tb.probe(pos).map_err(e)? else { return Ok(None) };
+        let Some(plain) = tb.probe_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
         let Some(moves) = tb.move_values_with(pos, rules).map_err(e)? else { return Ok(None) };
         let plain_moves = if rules == Rules::Plain {
             moves.clone()
         } else {
-            let Some(p) = tb.move_values(pos).map_err(e)? else { return Ok(None) };
+            let Some(p) = tb.move_values_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
             p
         };
         let Some(best) = tb.best_moves_with(pos, rules).map_err(e)? else { return Ok(None) };

@@ -253,7 +253,7 @@ fn book_positions_read_by_the_clients_agree_with_the_book() {
 fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
     let pos = Position::from_fen(fen).expect("fen");
     let values = tb.move_values_with(&pos, Rules::Asian).expect("probe").expect("covered");
-    let plain = tb.move_values(&pos).expect("probe").expect("covered");
+    let plain = tb.move_values_with(&pos, Rules::Plain).expect("probe").expect("covered");
     let best: Vec<String> = tb
         .best_moves_with(&pos, Rules::Asian)
         .expect("probe")
@@ -308,7 +308,7 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
         assert!(best_here.contains(m), "{m} in {best_here:?}");
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }
-    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == tb.probe(&pos).expect("probe").expect("covered") {
+    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered") {
         // A forced mate: the line ends in it, after exactly the table's distance, and ccdblib
         // reads the score as that mate.
         assert_eq!(line.len() as i32, own.dtm.0, "{fen}");
