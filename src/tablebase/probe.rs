@@ -360,6 +360,11 @@ impl Tablebases {
             Located::Slot(slot) => slot,
         };
         let file = self.slots[slot].file.clone()?;
+        // Under the rules a damaged companion fails every probe of its material (as a damaged
+        // table does), not only those it would decide: it is never mistaken for a missing one.
+        if let (Rules::Asian, Some(Err(e))) = (rules, &self.slots[slot].rules) {
+            return Err(e.clone());
+        }
         let idx = file.layout.index_of(pos).ok_or_else(|| entry_error(&file, pos, "position outside the index"))?;
         let code = self.code(slot as u32, &file, idx, pos)?;
         let plain = TbValue::from_code(code).ok_or_else(|| entry_error(&file, pos, "illegal or reserved code"))?;

@@ -563,6 +563,68 @@ mod tests {
     }
 
     #[test]
+    fn tb_move_layout() {
+        // The header's `typedef struct { char move[6]; int wdl, dtm, by_rule; }`.
+        assert_eq!(std::mem::size_of::<QikuTbMove>(), 20);
+        assert_eq!(std::mem::offset_of!(QikuTbMove, wdl), 8);
+        assert_eq!(std::mem::offset_of!(QikuTbMove, by_rule), 16);
+    }
+
+    /// The KRvKN position only the perpetual-check rule decides: the C API gives the library's
+    /// verdict (the Asian rules by default), says it is decided by the rule, and gives the plain
+    /// draw and every move's value on request.
+    #[test]
+    fn the_rules_choice_and_per_move_values() {
+        use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
+        let dir = tempfile::tempdir().expect("tempdir");
+        generate_set(&["KRvKN".parse().expect("material")], &GenerateOptions::new(dir.path())).expect("generate");
+        let lib = Tablebases::open(dir.path()).expect("open");
+        let fen_text = "4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1";
+        let pos = Position::from_fen(fen_text).expect("fen");
+        let want = lib.verdict(&pos, Rules::default()).expect("probe").expect("covered");
+        assert!(want.by_rule);
+        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
+        let fen = CString::new(fen_text).expect("no NUL");
+        let (mut w, mut d, mut r) = (9, 9, 9);
+        // Safety: valid strings and writable ints; the handle lives until closed below.
+        unsafe {
+            let tb = qiku_tb_open(c_dir.as_ptr());
+            assert!(!tb.is_null(), "{}", last_error());
+            assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut d), 0, "{}", last_error());
+            assert_eq!((w, d), (-1, want.value.dtm.0));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_ASIAN, &mut w, &mut d, &mut r), 0);
+            assert_eq!((w, d, r), (-1, -30, 1));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, &mut r), 0);
+            assert_eq!((w, d, r), (0, 0, 0));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), 7, &mut w, &mut d, std::ptr::null_mut()), QIKU_ERR_ARG);
+            assert!(last_error().contains("QIKU_RULES_ASIAN"), "{}", last_error());
+
+            let lib_moves = lib.move_verdicts(&pos, Rules::Asian).expect("probe").expect("covered");
+            let n = qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0);
+            assert_eq!(n, lib_moves.len() as c_int);
+            let mut out = vec![QikuTbMove::default(); lib_moves.len()];
+            assert_eq!(qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, out.as_mut_ptr(), n), n);
+            for (c, (m, v)) in out.iter().zip(&lib_moves) {
+                let text: String = c.r#move.iter().take_while(|&&b| b != 0).map(|&b| b as u8 as char).collect();
+                assert_eq!(text, m.to_string());
+                assert_eq!((c.wdl, c.dtm, c.by_rule), (wdl_code(v.value.wdl), v.value.dtm.0, c_int::from(v.by_rule)));
+            }
+            assert!(out.iter().any(|m| m.by_rule == 1));
+
+            let mut best = [0 as c_char; 6];
+            assert_eq!(qiku_tb_best_move(tb, fen.as_ptr(), best.as_mut_ptr()), 0);
+            let lib_best = lib.best_moves(&pos).expect("probe").expect("covered")[0].to_string();
+            assert_eq!(CStr::from_ptr(best.as_ptr()).to_str().expect("UTF-8"), lib_best);
+            assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()), 0);
+
+            // Five pieces and no KRRvKN table: no table, as its own code.
+            let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
+            assert_eq!(qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0), QIKU_ERR_NO_TABLE);
+            qiku_tb_close(tb);
+        }
+    }
+
+    #[test]
     fn book_move_layout() {
         // The header's `typedef struct { char move[6]; uint32_t games, wins, draws, losses; }`.
         assert_eq!(std::mem::size_of::<QikuBookMove>(), 24);
