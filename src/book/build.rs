@@ -161,9 +161,9 @@ impl fmt::Display for BuildError {
             BuildError::NotText(e) => write!(f, "{e}"),
             BuildError::Book(e) => write!(f, "{e}"),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
-            BuildError::NoPlies => {
-                f.write_str("a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)")
-            }
+            BuildError::NoPlies => f.write_str(
+                "a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)",
+            ),
         }
     }
 }

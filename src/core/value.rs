@@ -219,7 +219,8 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rules = self.rules.name();
         if self.by_rule && self.value.wdl != Wdl::Draw {
-            let (word, who) = if self.value.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
+            let (word, who) =
+                if self.value.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
             return write!(
                 f,
                 "{word} by the perpetual-check rule: {who} can only check forever (line rank {}, not plies to mate; {rules} rules)",

@@ -6,8 +6,8 @@ use super::search::{self, Info, SearchOptions, SearchResult, Shared};
 use super::time::Limits;
 use super::tt::TableSizeError;
 use super::{OpeningBook, Score, MAX_TB_PIECES};
-use crate::core::{Verdict, Wdl};
 use crate::core::{Game, Move};
+use crate::core::{Verdict, Wdl};
 use std::sync::Arc;
 
 /// Where a decision came from.

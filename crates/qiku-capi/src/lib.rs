@@ -231,10 +231,14 @@ pub unsafe extern "C" fn qiku_tb_probe(
     wdl: *mut c_int,
     dtm: *mut c_int,
 ) -> c_int {
-    guard("qiku_tb_probe", |code| code, || {
-        // Safety: forwarded from the caller.
-        unsafe { probe_rules(tb, fen, QIKU_RULES_ASIAN, wdl, dtm, std::ptr::null_mut()) }
-    })
+    guard(
+        "qiku_tb_probe",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { probe_rules(tb, fen, QIKU_RULES_ASIAN, wdl, dtm, std::ptr::null_mut()) }
+        },
+    )
 }
 
 /// Probes a position under `rules` ([`QIKU_RULES_ASIAN`] or [`QIKU_RULES_PLAIN`]): as
@@ -255,10 +259,14 @@ pub unsafe extern "C" fn qiku_tb_probe_rules(
     dtm: *mut c_int,
     by_rule: *mut c_int,
 ) -> c_int {
-    guard("qiku_tb_probe_rules", |code| code, || {
-        // Safety: forwarded from the caller.
-        unsafe { probe_rules(tb, fen, rules, wdl, dtm, by_rule) }
-    })
+    guard(
+        "qiku_tb_probe_rules",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { probe_rules(tb, fen, rules, wdl, dtm, by_rule) }
+        },
+    )
 }
 
 /// The body of [`qiku_tb_probe_rules`].
@@ -353,10 +361,14 @@ pub unsafe extern "C" fn qiku_tb_move_values(
 /// or points to 6 writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn qiku_tb_best_move(tb: *const QikuTablebases, fen: *const c_char, out: *mut c_char) -> c_int {
-    guard("qiku_tb_best_move", |code| code, || {
-        // Safety: forwarded from the caller.
-        unsafe { best_move_rules(tb, fen, QIKU_RULES_ASIAN, out) }
-    })
+    guard(
+        "qiku_tb_best_move",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { best_move_rules(tb, fen, QIKU_RULES_ASIAN, out) }
+        },
+    )
 }
 
 /// [`qiku_tb_best_move`] under `rules` ([`QIKU_RULES_ASIAN`] or [`QIKU_RULES_PLAIN`]).
@@ -370,10 +382,14 @@ pub unsafe extern "C" fn qiku_tb_best_move_rules(
     rules: c_int,
     out: *mut c_char,
 ) -> c_int {
-    guard("qiku_tb_best_move_rules", |code| code, || {
-        // Safety: forwarded from the caller.
-        unsafe { best_move_rules(tb, fen, rules, out) }
-    })
+    guard(
+        "qiku_tb_best_move_rules",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { best_move_rules(tb, fen, rules, out) }
+        },
+    )
 }
 
 /// The body of [`qiku_tb_best_move_rules`].
@@ -619,7 +635,10 @@ mod tests {
 
             // Five pieces and no KRRvKN table: no table, as its own code.
             let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
-            assert_eq!(qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0), QIKU_ERR_NO_TABLE);
+            assert_eq!(
+                qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0),
+                QIKU_ERR_NO_TABLE
+            );
             qiku_tb_close(tb);
         }
     }

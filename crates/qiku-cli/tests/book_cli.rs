@@ -129,7 +129,8 @@ fn empty_books_are_errors_not_successes() {
     assert!(!out.exists());
     let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--min-games", "1000"]);
     assert!(e.contains("no move was kept") && e.contains("empty book"), "{e}");
-    // The library refuses it too.
+    // The library refuses it too, before writing anything.
+    std::fs::remove_file(&out).unwrap();
     let opts = qiku::book::BuildOptions {
         params: qiku::book::BuildParams { max_ply: 0, ..Default::default() },
         ..Default::default()

@@ -366,7 +366,11 @@ fn probe_command_combines_book_tables_and_search() {
     // Rook against king: the tables answer with a mate in one.
     let v = probe(&["3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "--book", &b, "--tb", &t]);
     assert_eq!(v["answer"]["source"], "tablebase");
-    assert_eq!(v["tablebase"]["value"], serde_json::json!({"wdl": "win", "dtm": 1}));
+    assert_eq!(
+        v["tablebase"]["value"],
+        serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false, "unit": "plies", "rules": "asian",
+                           "text": "win, mate in 1 plies (asian rules)"})
+    );
     assert_eq!(v["tablebase"]["best_moves"], serde_json::json!(["e1d1", "e1e8"]));
     // Neither: a short search.
     let v = probe(&["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "--depth", "3", "--tb", &t]);

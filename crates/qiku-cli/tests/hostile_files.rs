@@ -78,7 +78,8 @@ fn book_truncated_or_overwritten_in_place_is_reported_never_crashes() {
     let path = build_book(dir.path(), "r.qbk");
     let positions = probe_positions(&Book::open(&path).unwrap());
     assert!(positions.len() > 50);
-    let before: Vec<_> = positions.iter().map(|p| Book::open(&path).unwrap().probe(p).expect("book readable")).collect();
+    let before: Vec<_> =
+        positions.iter().map(|p| Book::open(&path).unwrap().probe(p).expect("book readable")).collect();
     // Opened before the damage, nothing read since but the header and index.
     let book = Book::open(&path).unwrap();
     let len = std::fs::metadata(&path).unwrap().len();

@@ -81,8 +81,7 @@ fn the_rule_decided_position_has_one_verdict_everywhere() {
     let tb_out = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", FEN, "-d", d]));
     assert_eq!(tb_out.lines().next(), Some(format!("KRvKN (black to move): {VERDICT}").as_str()), "{tb_out}");
     let json: serde_json::Value =
-        serde_json::from_str(&stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", FEN, "-d", d, "--json"])))
-            .unwrap();
+        serde_json::from_str(&stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", FEN, "-d", d, "--json"]))).unwrap();
     assert_eq!(
         (&json["rules"], &json["wdl"], &json["dtm"], &json["by_rule"], &json["unit"], &json["text"]),
         (&"asian".into(), &"loss".into(), &(-30).into(), &true.into(), &"line rank".into(), &VERDICT.into())

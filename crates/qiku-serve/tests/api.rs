@@ -174,7 +174,9 @@ fn a_value_decided_by_the_asian_rules_is_marked() {
                     for turn in [qiku::Color::Red, qiku::Color::Black] {
                         setup.turn = turn;
                         let Ok(pos) = Position::from_setup(&setup) else { continue };
-                        let (Ok(Some(a)), Ok(Some(p))) = (tb.probe_with(&pos, Rules::Asian), tb.probe_with(&pos, Rules::Plain)) else {
+                        let (Ok(Some(a)), Ok(Some(p))) =
+                            (tb.probe_with(&pos, Rules::Asian), tb.probe_with(&pos, Rules::Plain))
+                        else {
                             continue;
                         };
                         if a != p {

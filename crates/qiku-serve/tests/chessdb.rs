@@ -308,7 +308,10 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
         assert!(best_here.contains(m), "{m} in {best_here:?}");
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }
-    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered") {
+    if own.wdl.name() == "win"
+        && own.dtm.0 > 0
+        && own == tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered")
+    {
         // A forced mate: the line ends in it, after exactly the table's distance, and ccdblib
         // reads the score as that mate.
         assert_eq!(line.len() as i32, own.dtm.0, "{fen}");
