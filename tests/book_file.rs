@@ -117,7 +117,8 @@ fn every_corrupted_byte_is_detected() {
             // Without the body check the book may open, but probing must stay safe and legal.
             if let Ok(book) = Book::from_bytes_with(bad, "bad.qbk", Verify::Structure) {
                 for pos in &positions {
-                    for m in book.probe(pos).expect("book readable") {
+                    // A damaged bucket is an error; what is answered is legal.
+                    for m in book.probe(pos).unwrap_or_default() {
                         assert!(pos.is_legal(m.mv));
                     }
                 }

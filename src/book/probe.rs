@@ -628,7 +628,9 @@ impl Book {
         if !in_order || records.iter().any(|r| bucket(record_key(r), self.header.index_bits) != b) {
             return Err(BookError::Corrupt {
                 path: self.path.clone(),
-                what: "the file changed since it was opened (its records no longer match its index); reopen it".into(),
+                what:
+                    "its records do not match its index (damaged, or changed since it was opened); reopen or rebuild it"
+                        .into(),
             });
         }
         // First record in the bucket with a key >= `key` (records are sorted by key).
