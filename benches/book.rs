@@ -137,7 +137,7 @@ fn bench_probe(book_path: &Path) {
         let t = Instant::now();
         for _ in 0..rounds {
             for p in &positions {
-                found += book.probe(p).len();
+                found += book.probe(p).expect("book readable").len();
             }
         }
         let warm = t.elapsed().as_secs_f64() / (rounds * positions.len()) as f64;
@@ -147,7 +147,7 @@ fn bench_probe(book_path: &Path) {
             let b = fresh();
             let t = Instant::now();
             for p in &positions {
-                found += b.probe(p).len();
+                found += b.probe(p).expect("book readable").len();
             }
             cold += t.elapsed().as_secs_f64();
         }

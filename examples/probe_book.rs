@@ -67,7 +67,8 @@ fn run() -> Result<(), Box<dyn Error>> {
     println!("position {}", pos.fen());
 
     // The book's counts are from the mover's point of view; turn them into red/draw/black.
-    let moves = book.probe(&pos);
+    // A book damaged since it was opened is an error naming the file.
+    let moves = book.probe(&pos)?;
     if moves.is_empty() {
         println!("no book move");
         return Ok(());

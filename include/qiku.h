@@ -24,6 +24,14 @@ extern "C" {
 #define QIKU_ERR_DATA (-2)     /* a file cannot be read or is not a valid book or table */
 #define QIKU_ERR_NO_MOVE (-3)  /* qiku_tb_best_move: the side to move has no legal move */
 #define QIKU_ERR_INTERNAL (-4) /* a bug in qiku (caught at the boundary): please report it */
+#define QIKU_ERR_NO_TABLE (-5) /* qiku_tb_move_values: no table for the position or a successor */
+
+/* Repetition rules of table values. The default everywhere is QIKU_RULES_ASIAN, as tournaments
+ * play: a side that can only hold by perpetual check loses (the .qtr companions). A value only
+ * the rules decide ("by_rule") is a draw without them; its dtm is then the rank of the winning
+ * line in the table, not plies to mate. QIKU_RULES_PLAIN: every cycle is a draw (.qtb alone). */
+#define QIKU_RULES_ASIAN (0)
+#define QIKU_RULES_PLAIN (1)
 
 typedef struct QikuTablebases QikuTablebases;
 typedef struct QikuBook QikuBook;
@@ -35,22 +43,47 @@ typedef struct {
     uint32_t games, wins, draws, losses;
 } QikuBookMove;
 
+/* A move's table value: ICCS text, NUL-terminated, and the value for the side to move in the
+ * probed position if it plays the move: wdl -1/0/1 (loss/draw/win), dtm plies to mate signed as
+ * wdl (0 for a draw), by_rule 1 if only the rules decide it (dtm is then a line rank), else 0. */
+typedef struct {
+    char move[6];
+    int wdl, dtm, by_rule;
+} QikuTbMove;
+
 /* Opens the directory of tables `dir` (each table is read on first use). NULL on error. */
 QikuTablebases *qiku_tb_open(const char *dir);
 
 /* Closes tables; NULL is ignored. No thread may still use the handle. */
 void qiku_tb_close(QikuTablebases *tb);
 
-/* Probes a position. Returns 0 with *wdl = -1/0/1 (loss/draw/win for the side to move) and
- * *dtm = plies to mate, signed for the side to move (positive: it mates; negative: it is mated;
- * 0: draw, or mated now), as `qiku-tb probe --json`; 1 if no table covers the material; <0 on
- * error (wdl and dtm must not be NULL). */
+/* Probes a position under the Asian rules (the default). Returns 0 with *wdl = -1/0/1
+ * (loss/draw/win for the side to move) and *dtm = plies to mate, signed for the side to move
+ * (positive: it mates; negative: it is mated; 0: draw, or mated now), as `qiku-tb probe --json`;
+ * 1 if no table covers the material; <0 on error (wdl and dtm must not be NULL). For a value only
+ * the rules decide, *dtm is a line rank: qiku_tb_probe_rules says which. */
 int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm);
 
-/* Writes a best move (fastest mate, slowest loss, or a drawing move; the first in move-encoding
- * order if several) as NUL-terminated ICCS into move[6]. Returns 0 ok, 1 if the position or one
- * of its successors has no table, QIKU_ERR_NO_MOVE if there is no legal move, <0 on error. */
+/* qiku_tb_probe under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN); *by_rule (if by_rule is
+ * not NULL) is 1 when only the rules decide the value (*dtm is then a line rank), else 0. Under
+ * the Asian rules a table without its .qtr companion is QIKU_ERR_DATA for the positions the
+ * rules would decide. */
+int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
+
+/* Every legal move with its value under `rules`, best first (fastest win, draws, slowest loss):
+ * returns how many legal moves there are (0 if none) and writes the first `max` to `out` (which
+ * may be NULL when max is 0); QIKU_ERR_NO_TABLE if the position or a successor has no table;
+ * <0 on other errors. */
+int qiku_tb_move_values(const QikuTablebases *tb, const char *fen, int rules, QikuTbMove *out, int max);
+
+/* Writes a best move under the Asian rules (fastest mate, slowest loss, a drawing move, or the
+ * table's line of a win the rules decide; the first in move-encoding order if several) as
+ * NUL-terminated ICCS into move[6]. Returns 0 ok, 1 if the position or one of its successors has
+ * no table, QIKU_ERR_NO_MOVE if there is no legal move, <0 on error. */
 int qiku_tb_best_move(const QikuTablebases *tb, const char *fen, char move[6]);
+
+/* qiku_tb_best_move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN). */
+int qiku_tb_best_move_rules(const QikuTablebases *tb, const char *fen, int rules, char move[6]);
 
 /* Opens and fully verifies a book. NULL on error. */
 QikuBook *qiku_book_open(const char *path);
@@ -60,7 +93,8 @@ void qiku_book_close(QikuBook *book);
 
 /* The book moves of a position, most played first: returns how many there are (0 if the
  * position is not in the book) and writes the first `max` of them to `out` (which may be NULL
- * when max is 0); <0 on error. */
+ * when max is 0); <0 on error: QIKU_ERR_DATA if the file was truncated, damaged or rewritten in
+ * place since it was opened (never 0 for a book that can no longer be read). */
 int qiku_book_probe(const QikuBook *book, const char *fen, QikuBookMove *out, int max);
 
 /* The message of this thread's last failed call ("" if its last call succeeded). Valid until

@@ -59,7 +59,7 @@
 //!
 //! let book = Book::open(&path)?;
 //! let start = Position::startpos();
-//! let moves = book.probe(&start); // most played first
+//! let moves = book.probe(&start)?; // most played first
 //! assert_eq!(moves.len(), 2);
 //! assert_eq!((moves[0].mv.to_string(), moves[0].counts.games()), ("h2e2".to_string(), 2));
 //! let pick = book::choose(&moves, Policy::BestScore, &mut Rng::new(1));
@@ -139,7 +139,7 @@ pub mod xqf;
 
 pub use crate::core::{
     Bitboard, Color, Dtm, File, Game, Move, MoveList, Piece, Position, PositionError, Rank, Role, Rules, Setup, Square,
-    TbValue, Wdl,
+    TbValue, Verdict, Wdl,
 };
 pub use crate::util::progress::{NoProgress, Progress};
 pub use crate::util::rng::Rng;

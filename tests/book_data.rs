@@ -93,7 +93,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
     for _ in 0..3 {
         let mut next = Vec::new();
         for pos in &frontier {
-            for m in book.probe(pos) {
+            for m in book.probe(pos).expect("book readable") {
                 next.push(pos.play_unchecked(m.mv));
             }
         }
@@ -118,7 +118,7 @@ fn ccpd_iccs_probes_match_an_independent_recount() {
     assert!(seen.len() > 10_000 && nonempty > 5_000, "{} sampled, {nonempty} in the book", seen.len());
 
     // Known figures: 1. h2e2 (炮二平五) is by far the most played first move.
-    let start = book.probe(&Position::startpos());
+    let start = book.probe(&Position::startpos()).expect("book readable");
     assert_eq!(start[0].mv.to_string(), "h2e2");
     assert_eq!(start[0].counts.games(), 15_609);
 }
@@ -197,6 +197,50 @@ fn games_without_results_count_only_toward_frequency() {
     assert_eq!(r.header.games.without_result, 1391);
     let book = Book::open(&out).unwrap();
     assert!(book.entries().all(|e| e.counts.decided() == 0 && e.counts.unknown > 0));
-    let start = book.probe(&Position::startpos());
+    let start = book.probe(&Position::startpos()).expect("book readable");
     assert_eq!(start.iter().map(|m| m.counts.games()).sum::<u64>(), 1391);
+}
+
+/// `1234567` as `1,234,567`, as the docs write numbers.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What docs/BOOK.md states about the book of the shipped ICCS collection is what a build of it
+/// gives: file sizes with and without recent games, positions, distinct moves and moves in all.
+#[test]
+fn book_md_states_the_shipped_collections_real_counts() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/BOOK.md")).unwrap();
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let dir = tempfile::tempdir().unwrap();
+    for recent in [0u32, 5] {
+        let out = dir.path().join(format!("ccpd-{recent}.qbk"));
+        let opts = BuildOptions { recent_games: recent, ..BuildOptions::default() };
+        let r = book::build(&[data("ccpd-iccs.pgn.zst")], &out, &opts).unwrap();
+        let h = r.header;
+        let len = std::fs::metadata(&out).unwrap().len();
+        let row = format!("| {recent}{} | {} B |", if recent == 5 { " (default)" } else { "" }, thousands(len));
+        assert!(doc.contains(&row), "BOOK.md lacks {row:?}");
+        let counts = format!(
+            "{} positions and {} distinct moves ({} in all)",
+            thousands(h.positions),
+            thousands(h.records),
+            thousands(h.moves)
+        );
+        assert!(doc.contains(&counts), "BOOK.md lacks {counts:?}");
+        assert!(doc.contains(&format!("{}-game ICCS collection", thousands(h.games.used))));
+        assert!(doc.contains(&format!("{} without result", h.games.without_result)));
+        if recent == 5 {
+            assert!(doc.contains(&format!("| {} B |", thousands(h.section_len))), "section {}", h.section_len);
+            assert!(doc.contains(&format!("The section holds {} positions", thousands(h.positions))));
+        }
+    }
 }

@@ -117,7 +117,8 @@ fn every_corrupted_byte_is_detected() {
             // Without the body check the book may open, but probing must stay safe and legal.
             if let Ok(book) = Book::from_bytes_with(bad, "bad.qbk", Verify::Structure) {
                 for pos in &positions {
-                    for m in book.probe(pos) {
+                    // A damaged bucket is an error; what is answered is legal.
+                    for m in book.probe(pos).unwrap_or_default() {
                         assert!(pos.is_legal(m.mv));
                     }
                 }
@@ -171,5 +172,5 @@ fn empty_book() {
     assert_eq!(report.header.games.read, 0);
     let book = Book::open(&out).unwrap();
     assert!(book.is_empty());
-    assert!(book.probe(&qiku::Position::startpos()).is_empty());
+    assert!(book.probe(&qiku::Position::startpos()).expect("book readable").is_empty());
 }

@@ -56,7 +56,7 @@ fn export_then_import_gives_back_the_same_book_byte_for_byte() {
         .map(Result::unwrap)
         .collect();
     let pos = Position::startpos();
-    let probe = book.probe(&pos);
+    let probe = book.probe(&pos).expect("book readable");
     assert_eq!(rows.len(), probe.len());
     for m in &probe {
         let row = rows.iter().find(|r| r.0 == i64::from(encode_move(m.mv))).unwrap();
@@ -121,11 +121,11 @@ fn import_reads_the_variants_found_in_the_wild() {
     let r = obk::import(&path, &out).unwrap();
     assert_eq!((r.rows, r.used, r.invalid, r.illegal, r.unreadable, r.unreachable), (7, 3, 1, 1, 1, 1));
     let book = Book::open(&out).unwrap();
-    let at_start = book.probe(&start);
+    let at_start = book.probe(&start).expect("book readable");
     assert_eq!(at_start.len(), 1);
     assert_eq!(at_start[0].mv.to_string(), "h2e2");
     assert_eq!((at_start[0].counts.wins, at_start[0].counts.draws, at_start[0].counts.losses), (4, 1, 1));
-    let reply = book.probe(&after_h2e2);
+    let reply = book.probe(&after_h2e2).expect("book readable");
     assert_eq!(reply.len(), 1);
     assert_eq!(reply[0].mv.to_string(), "h9g7");
     assert_eq!((reply[0].counts.draws, reply[0].counts.losses), (2, 1));
@@ -200,7 +200,7 @@ fn python_sqlite3_finds_every_sampled_position_under_the_cchess_key() {
         if !seen.insert(pos.key()) {
             continue;
         }
-        let moves = book.probe(&pos);
+        let moves = book.probe(&pos).expect("book readable");
         if moves.is_empty() {
             continue;
         }
@@ -259,7 +259,7 @@ fn vinxiangqi_finds_every_position_with_the_alias_rows() {
         if ply > 6 || !seen.insert(pos.key()) {
             continue;
         }
-        let moves = book.probe(&pos);
+        let moves = book.probe(&pos).expect("book readable");
         if moves.is_empty() {
             continue;
         }
@@ -282,4 +282,66 @@ fn vinxiangqi_finds_every_position_with_the_alias_rows() {
     assert_eq!(imported.aliases, r.alias_rows);
     assert_eq!(imported.unreadable, 0);
     assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+}
+
+/// `import` coerces nothing silently: negative and `NULL` counts are skipped and counted, counts
+/// of 2^32 or more saturate (counted), a `qiku_book` header copied from another book is not
+/// trusted, and an `.obk` without a usable row is an error that writes nothing.
+#[test]
+fn import_reports_bad_counts_saturates_and_distrusts_a_foreign_header() {
+    use rusqlite::types::Value;
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::startpos();
+    let mv = |s: &str| i64::from(encode_move(iccs::parse(&start, s).unwrap()));
+    let key = bhgui_key(&start) as i64;
+    let path = dir.path().join("odd.obk");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE bhobk(id INTEGER PRIMARY KEY AUTOINCREMENT, vkey INTEGER, vmove INTEGER, vscore INTEGER,
+         vwin INTEGER, vdraw INTEGER, vlost INTEGER, vvalid INTEGER, vmemo BLOB, vindex INTEGER);",
+    )
+    .unwrap();
+    let rows: [(&str, Value, Value, Value); 4] = [
+        ("h2e2", Value::Integer(5_000_000_000), Value::Integer(1), Value::Integer(2)), // saturates
+        ("c3c4", Value::Integer(-3), Value::Integer(1), Value::Integer(1)),            // negative
+        ("h0g2", Value::Integer(1), Value::Null, Value::Integer(1)),                   // NULL
+        ("b0c2", Value::Integer(2), Value::Integer(0), Value::Integer(0)),             // fine
+    ];
+    for (m, w, d, l) in &rows {
+        conn.execute(
+            "INSERT INTO bhobk(vkey, vmove, vscore, vwin, vdraw, vlost, vvalid) VALUES (?1, ?2, 0, ?3, ?4, ?5, 1)",
+            rusqlite::params![key, mv(m), w, d, l],
+        )
+        .unwrap();
+    }
+    // A header copied from another book's export.
+    let other = sample_book(dir.path());
+    let header = Book::open(&other).unwrap().header().encode().to_vec();
+    conn.execute_batch("CREATE TABLE qiku_book(header BLOB);").unwrap();
+    conn.execute("INSERT INTO qiku_book(header) VALUES (?1)", [header]).unwrap();
+    drop(conn);
+
+    let out = dir.path().join("odd.qbk");
+    let r = obk::import(&path, &out).unwrap();
+    assert_eq!((r.rows, r.used, r.bad_counts, r.saturated, r.unreadable), (4, 2, 2, 1, 0));
+    assert!(r.header_ignored);
+    let book = Book::open(&out).unwrap();
+    let moves = book.probe(&start).unwrap();
+    let got: Vec<(String, u32, u32, u32)> =
+        moves.iter().map(|m| (m.mv.to_string(), m.counts.wins, m.counts.draws, m.counts.losses)).collect();
+    // b0c2 is stored as its mirror image h0g2 (the start position is symmetric).
+    assert_eq!(got, [("h2e2".to_string(), u32::MAX, 1, 2), ("h0g2".to_string(), 2, 0, 0)]);
+    // The game counts are the rows' own (estimated from the start position), not the other
+    // book's 2,000 games.
+    assert_eq!(book.header().games.used, u64::from(u32::MAX) + 3 + 2);
+    assert_eq!(book.header().params.max_ply, 1);
+
+    // Nothing usable: an error naming the file, and no book written.
+    let empty = dir.path().join("nothing.obk");
+    handmade(&empty, &[(Value::Integer(12345), mv("h2e2"), 1, 0, 0, 1)]);
+    let none = dir.path().join("nothing.qbk");
+    let e = obk::import(&empty, &none).unwrap_err();
+    assert!(matches!(e, obk::ObkError::NoUsableRow { rows: 1, .. }), "{e}");
+    assert!(e.to_string().contains("nothing.obk") && e.to_string().contains("no usable book move"), "{e}");
+    assert!(!none.exists());
 }

@@ -149,6 +149,9 @@ pub enum BuildError {
     Book(BookError),
     /// The worker thread pool could not be started.
     Threads(rayon::ThreadPoolBuildError),
+    /// `max_ply` is 0: no move would be recorded and the book would be empty; refused before
+    /// anything is read.
+    NoPlies,
 }
 
 impl fmt::Display for BuildError {
@@ -158,6 +161,9 @@ impl fmt::Display for BuildError {
             BuildError::NotText(e) => write!(f, "{e}"),
             BuildError::Book(e) => write!(f, "{e}"),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            BuildError::NoPlies => f.write_str(
+                "a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)",
+            ),
         }
     }
 }
@@ -169,6 +175,7 @@ impl std::error::Error for BuildError {
             BuildError::NotText(e) => Some(e),
             BuildError::Book(e) => Some(e),
             BuildError::Threads(e) => Some(e),
+            BuildError::NoPlies => None,
         }
     }
 }
@@ -260,6 +267,9 @@ pub fn build_with_progress(
     progress: &dyn Progress,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    if opts.params.max_ply == 0 {
+        return Err(BuildError::NoPlies);
+    }
     if opts.recent_games > MAX_RECENT_GAMES {
         return Err(BuildError::Book(BookError::Internal(format!(
             "recent games per position {} above the maximum {MAX_RECENT_GAMES}",

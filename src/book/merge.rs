@@ -175,7 +175,7 @@ impl Run {
 /// let merged = dir.path().join("merged.qbk");
 /// let header = merge_books(&books, &merged, 0, MinScore::NONE)?;
 /// assert_eq!(header.games.used, 3);
-/// let moves = Book::open(&merged)?.probe(&Position::startpos());
+/// let moves = Book::open(&merged)?.probe(&Position::startpos())?;
 /// assert_eq!(moves.len(), 1);
 /// let c = moves[0].counts; // h2e2 for red: a win, a loss and a draw
 /// assert_eq!((c.wins, c.draws, c.losses), (1, 1, 1));

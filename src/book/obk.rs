@@ -115,6 +115,14 @@ pub enum ObkError {
         /// What is wrong with it.
         why: String,
     },
+    /// The `.obk` has no row that gives a book move (none reached from the start position with
+    /// a readable, legal move and counts): no `.qbk` is written.
+    NoUsableRow {
+        /// The `.obk` file.
+        path: PathBuf,
+        /// Rows in its `bhobk` table.
+        rows: u64,
+    },
 }
 
 impl fmt::Display for ObkError {
@@ -126,6 +134,12 @@ impl fmt::Display for ObkError {
             ObkError::Refused { path, why } => {
                 write!(f, "{}: not a BHGUI .obk book: {why}; nothing was imported", path.display())
             }
+            ObkError::NoUsableRow { path, rows } => write!(
+                f,
+                "{}: no usable book move in its {rows} rows (none reached from the start position with a readable, \
+                 legal move and counts); nothing written",
+                path.display()
+            ),
         }
     }
 }
@@ -137,6 +151,7 @@ impl std::error::Error for ObkError {
             ObkError::Io { source, .. } => Some(source),
             ObkError::Book(e) => Some(e),
             ObkError::Refused { .. } => None,
+            ObkError::NoUsableRow { .. } => None,
         }
     }
 }
@@ -191,6 +206,16 @@ pub struct ImportReport {
     pub illegal: u64,
     /// Rows of positions not reachable from the start position by book moves.
     pub unreachable: u64,
+    /// Rows with a negative or missing (`NULL`) win, draw or loss count: not imported (a count
+    /// cannot be guessed).
+    pub bad_counts: u64,
+    /// Rows with a count of 2^32 or more: imported with that count saturated at 4,294,967,295, as
+    /// the book's counters saturate.
+    pub saturated: u64,
+    /// The `.obk`'s `qiku_book` table held a header that does not describe these rows (copied
+    /// from another book, or the rows were edited): it was ignored, and the game counts and
+    /// `--max-ply` were estimated from the rows as for a GUI's book.
+    pub header_ignored: bool,
     /// The `.qbk` header written.
     pub header: Option<Header>,
     /// Wall time of the import.
@@ -290,7 +315,7 @@ fn export_to(
             if !seen.insert(key) {
                 continue;
             }
-            let moves = book.probe(&pos);
+            let moves = book.probe(&pos)?;
             if moves.is_empty() {
                 continue;
             }
@@ -340,18 +365,38 @@ fn read_key(v: ValueRef<'_>) -> Option<u64> {
     }
 }
 
+/// An integer cell; `NULL` and anything that is not a whole number are `None`.
 fn read_int(v: ValueRef<'_>) -> Option<i64> {
     match v {
         ValueRef::Integer(i) => Some(i),
-        ValueRef::Null => Some(0),
         ValueRef::Text(t) => std::str::from_utf8(t).ok()?.trim().parse().ok(),
         ValueRef::Real(f) if f.fract() == 0.0 && f.abs() < 9e15 => Some(f as i64),
         _ => None,
     }
 }
 
-fn read_count(v: ValueRef<'_>) -> Option<u32> {
-    u32::try_from(read_int(v)?.max(0)).ok()
+/// A win, draw or loss cell as read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CountCell {
+    /// A count that fits.
+    Count(u32),
+    /// 2^32 or more: saturated at `u32::MAX`.
+    Saturated,
+    /// Negative or `NULL`: no count can be taken from it.
+    Bad,
+    /// Not a number at all.
+    Unreadable,
+}
+
+fn read_count(v: ValueRef<'_>) -> CountCell {
+    if matches!(v, ValueRef::Null) {
+        return CountCell::Bad;
+    }
+    match read_int(v) {
+        None => CountCell::Unreadable,
+        Some(i) if i < 0 => CountCell::Bad,
+        Some(i) => u32::try_from(i).map_or(CountCell::Saturated, CountCell::Count),
+    }
 }
 
 fn read_memo_unknown(v: ValueRef<'_>) -> u32 {
@@ -500,14 +545,27 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
             }
             let key = read_key(get(0));
             let mv = read_int(get(1)).and_then(decode_move);
-            let counts = (|| {
+            let cells = [read_count(get(2)), read_count(get(3)), read_count(get(4))];
+            let count = |c: CountCell| match c {
+                CountCell::Count(n) => n,
+                _ => u32::MAX,
+            };
+            let counts = if cells.contains(&CountCell::Unreadable) {
+                None
+            } else if key.is_some() && mv.is_some() && cells.contains(&CountCell::Bad) {
+                report.bad_counts += 1;
+                continue;
+            } else {
+                if cells.contains(&CountCell::Saturated) {
+                    report.saturated += 1;
+                }
                 Some(Counts {
-                    wins: read_count(get(2))?,
-                    draws: read_count(get(3))?,
-                    losses: read_count(get(4))?,
+                    wins: count(cells[0]),
+                    draws: count(cells[1]),
+                    losses: count(cells[2]),
                     unknown: read_memo_unknown(get(6)),
                 })
-            })();
+            };
             match (key, mv, counts) {
                 (Some(key), Some(mv), Some(counts)) => rows.entry(key).or_default().push(Row { mv, counts }),
                 _ => report.unreadable += 1,
@@ -572,6 +630,21 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
     report.unreachable =
         rows.iter().filter(|(k, _)| !used_keys.contains(k)).map(|(_, list)| list.len() as u64).sum::<u64>();
 
+    if entries.is_empty() {
+        return Err(ObkError::NoUsableRow { path: input.to_path_buf(), rows: report.rows });
+    }
+    // A stored header is used only if it describes exactly these records (as export wrote it);
+    // one copied from another book, or left behind by an edit, would make `stats` lie.
+    let positions = entries.keys().map(|&(k, _)| k).collect::<HashSet<u64>>().len() as u64;
+    let moves: u64 = entries.values().map(|c| c.games()).fold(0u64, u64::saturating_add);
+    let stored_header = match stored_header {
+        Some(h) if h.records == entries.len() as u64 && h.positions == positions && h.moves == moves => Some(h),
+        Some(_) => {
+            report.header_ignored = true;
+            None
+        }
+        None => None,
+    };
     let mut writer = BookWriter::create(output)?;
     for (&(key, mv), counts) in &entries {
         let mv = Move::from_u16(mv).ok_or_else(|| BookError::Internal(format!("bad move bits {mv:#x}")))?;

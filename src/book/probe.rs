@@ -8,11 +8,11 @@
 //! use qiku::Position;
 //! let book = Book::open("books/repertoire.qbk")?;
 //! let pos = Position::startpos();
-//! for m in book.probe(&pos) {
+//! for m in book.probe(&pos)? {
 //!     println!("{} {} games, score {:?}", m.mv, m.counts.games(), m.counts.score());
 //! }
 //! let mut rng = Rng::new(42);
-//! let choice = book.pick(&pos, Policy::WeightedByGames, &mut rng);
+//! let choice = book.pick(&pos, Policy::WeightedByGames, &mut rng)?;
 //! # Ok::<(), qiku::book::BookError>(())
 //! ```
 
@@ -173,6 +173,9 @@ pub struct Book {
     /// Buckets read from the file (`None` for maps and bytes in memory, where a copy is cheaper).
     cache: Option<BucketCache>,
     header: Header,
+    /// The header's bytes as opened: a probe compares them with the file's, so that a book
+    /// rewritten in place while open is reported, not read as another book.
+    head: Vec<u8>,
     path: PathBuf,
     /// Record index where each top-bits bucket starts (`2^bits + 1` entries).
     index: Vec<u64>,
@@ -194,7 +197,7 @@ impl Book {
 
     /// Opens a book with the given verification. The file is read with positioned reads (and a
     /// small cache of index buckets), so replacing or truncating it while it is open can give
-    /// errors ([`Book::try_probe`]) or the old content, never a crash. Only regular files are
+    /// errors ([`Book::probe`]) or the old content, never a crash. Only regular files are
     /// opened (a FIFO or device is refused at once).
     pub fn open_with(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
@@ -276,11 +279,34 @@ impl Book {
             None
         };
         let cache = data.is_file().then(BucketCache::new);
-        let book = Book { header, path: path.to_path_buf(), index, data, cache, recent };
+        let book = Book { header, head, path: path.to_path_buf(), index, data, cache, recent };
         if verify == Verify::Full {
             book.verify_body()?;
         }
         Ok(book)
+    }
+
+    /// Fails if the file's header is no longer the one read at open (the file was truncated or
+    /// rewritten in place since). Only for files read by positioned reads; bytes in memory
+    /// cannot change, and a memory map's caller promised they do not.
+    fn check_unchanged(&self) -> Result<(), BookError> {
+        if self.cache.is_none() {
+            return Ok(());
+        }
+        let changed = || BookError::Corrupt {
+            path: self.path.clone(),
+            what: "the file changed since it was opened (truncated or rewritten in place); reopen it".into(),
+        };
+        if self.data.len().map_err(|e| self.io_error(e))? != self.header.file_len() {
+            return Err(changed());
+        }
+        let mut now = vec![0u8; self.head.len()];
+        match self.data.read_at(0, &mut now) {
+            Ok(()) if now == self.head => Ok(()),
+            Ok(()) => Err(changed()),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(changed()),
+            Err(e) => Err(self.io_error(e)),
+        }
     }
 
     fn io_error(&self, source: std::io::Error) -> BookError {
@@ -631,10 +657,24 @@ impl Book {
 
     /// The stored entries of a canonical key (moves in the canonical orientation), or the error
     /// reading them.
+    ///
+    /// The bucket read is checked as the index promises it (every key in this bucket, in key
+    /// order), so that a file overwritten in place since it was opened is an error, not moves of
+    /// another book.
     pub fn try_entries_for_key(&self, key: u64) -> Result<Vec<Entry>, BookError> {
-        let bytes = self.bucket_bytes(bucket(key, self.header.index_bits))?;
+        let b = bucket(key, self.header.index_bits);
+        let bytes = self.bucket_bytes(b)?;
         let records: Vec<&[u8; RECORD_LEN]> =
             bytes.chunks_exact(RECORD_LEN).filter_map(|r| r.try_into().ok()).collect();
+        let in_order = records.windows(2).all(|w| record_key(w[0]) <= record_key(w[1]));
+        if !in_order || records.iter().any(|r| bucket(record_key(r), self.header.index_bits) != b) {
+            return Err(BookError::Corrupt {
+                path: self.path.clone(),
+                what:
+                    "its records do not match its index (damaged, or changed since it was opened); reopen or rebuild it"
+                        .into(),
+            });
+        }
         // First record in the bucket with a key >= `key` (records are sorted by key).
         let start = records.partition_point(|r| record_key(r) < key);
         Ok(records[start..].iter().take_while(|r| record_key(r) == key).filter_map(|r| decode_entry(r)).collect())
@@ -646,9 +686,15 @@ impl Book {
         self.try_entries_for_key(key).unwrap_or_default().into_iter()
     }
 
-    /// Like [`Book::probe`], but a file that can no longer be read (truncated or damaged while
-    /// open) is an error naming it instead of an empty answer.
-    pub fn try_probe(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+    /// The book moves of `pos`: only moves legal there, in the position's own orientation, most
+    /// played first (ties by move encoding). In a symmetric position only the representative of
+    /// each mirror pair is returned (see [`record`](super::record)).
+    ///
+    /// A file that can no longer be read (truncated, damaged or overwritten while open) is an
+    /// error naming it, never an empty answer: a caller can tell "not in the book" (`Ok` with no
+    /// moves) from "the book is gone" (`Err`).
+    pub fn probe(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+        self.check_unchanged()?;
         let (key, orientation) = canonical_key(pos);
         let mut moves: Vec<BookMove> = self
             .try_entries_for_key(key)?
@@ -660,20 +706,11 @@ impl Book {
         Ok(moves)
     }
 
-    /// The book moves of `pos`: only moves legal there, in the position's own orientation, most
-    /// played first (ties by move encoding). In a symmetric position only the representative of
-    /// each mirror pair is returned (see [`record`](super::record)).
-    ///
-    /// A read error (the file was truncated while open) gives no moves; [`Book::try_probe`]
-    /// reports it.
-    pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
-        self.try_probe(pos).unwrap_or_default()
-    }
-
     /// A book move for `pos` chosen by `policy` among the moves played in at least
-    /// [`DEFAULT_MIN_SHARE_PERCENT`] of its games, or `None` when the position is not in the book.
-    pub fn pick(&self, pos: &Position, policy: Policy, rng: &mut Rng) -> Option<Move> {
-        choose(&self.probe(pos), policy, rng)
+    /// [`DEFAULT_MIN_SHARE_PERCENT`] of its games: `Ok(None)` when the position is not in the
+    /// book, an error when the file can no longer be read ([`Book::probe`]).
+    pub fn pick(&self, pos: &Position, policy: Policy, rng: &mut Rng) -> Result<Option<Move>, BookError> {
+        Ok(choose(&self.probe(pos)?, policy, rng))
     }
 }
 

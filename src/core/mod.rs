@@ -24,4 +24,4 @@ pub use piece::{Color, Piece, Role};
 pub use position::{IllegalMove, Position, PositionError, Undo};
 pub use setup::{ParseFenError, Setup, START_FEN};
 pub use square::{File, Rank, Square};
-pub use value::{Dtm, Rules, TbValue, Wdl};
+pub use value::{Dtm, Rules, TbValue, Verdict, Wdl};

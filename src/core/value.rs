@@ -1,6 +1,7 @@
 //! The values of positions that tables, the engine and every tool report: [`Wdl`] (win, draw or
-//! loss for the side to move), [`Dtm`] (distance to mate in plies), [`TbValue`] (both), and
-//! [`Rules`], the choice of repetition rules under which a value holds.
+//! loss for the side to move), [`Dtm`] (distance to mate in plies), [`TbValue`] (both),
+//! [`Rules`], the choice of repetition rules under which a value holds, and [`Verdict`], a value
+//! with the rules it holds under and what decided it, as every tool prints it.
 //!
 //! They live here, beside the rules of the game, so that the tables (`tablebase`), the engine and
 //! every front end speak of a position's value in one vocabulary.
@@ -161,5 +162,71 @@ impl fmt::Display for TbValue {
             Wdl::Loss if self.dtm.0 == 0 => f.write_str("loss, no legal move"),
             Wdl::Loss => write!(f, "loss, mated in {} plies", self.dtm.plies()),
         }
+    }
+}
+
+/// A table's verdict on a position: its value, the rules it holds under, and whether only those
+/// rules decide it. Its text is what every tool prints (`qiku-tb probe`, `qiku probe --tb`, the
+/// engine's `info string`), so that one position gets one answer, always naming the rules and
+/// the unit of its distance.
+///
+/// A value decided by the perpetual-check rule (`by_rule`) is a draw without the rule; its
+/// distance is then the rank of the winning line in the table (follow the table's best moves),
+/// not a number of plies to mate.
+///
+/// ```
+/// use qiku::{Dtm, Rules, TbValue, Verdict, Wdl};
+///
+/// let mate = Verdict { value: TbValue { wdl: Wdl::Loss, dtm: Dtm(-30) }, rules: Rules::Asian, by_rule: false };
+/// assert_eq!(mate.to_string(), "loss, mated in 30 plies (asian rules)");
+/// let ruled = Verdict { by_rule: true, ..mate };
+/// assert_eq!(
+///     ruled.to_string(),
+///     "loss by the perpetual-check rule: the side to move can only check forever (line rank 30, not plies to mate; asian rules)"
+/// );
+/// assert_eq!((mate.unit(), ruled.unit()), ("plies", "line rank"));
+/// let draw = Verdict { value: TbValue::DRAW, rules: Rules::Plain, by_rule: false };
+/// assert_eq!(draw.to_string(), "draw (plain rules)");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Verdict {
+    /// The value for the side to move (for `by_rule`, the distance is a line rank).
+    pub value: TbValue,
+    /// The rules the value holds under.
+    pub rules: Rules,
+    /// Only the repetition rules decide it: without them it is a draw.
+    pub by_rule: bool,
+}
+
+impl Verdict {
+    /// The unit of `value.dtm`: `"plies"` (to mate), or `"line rank"` for a value the rules decide.
+    pub fn unit(&self) -> &'static str {
+        if self.by_rule {
+            "line rank"
+        } else {
+            "plies"
+        }
+    }
+
+    /// The verdict for the player who made a move into a position of this verdict (see
+    /// [`TbValue::before_move`]): the same rules, decided the same way.
+    pub fn before_move(self) -> Verdict {
+        Verdict { value: self.value.before_move(), ..self }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rules = self.rules.name();
+        if self.by_rule && self.value.wdl != Wdl::Draw {
+            let (word, who) =
+                if self.value.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
+            return write!(
+                f,
+                "{word} by the perpetual-check rule: {who} can only check forever (line rank {}, not plies to mate; {rules} rules)",
+                self.value.dtm.plies()
+            );
+        }
+        write!(f, "{} ({rules} rules)", self.value)
     }
 }

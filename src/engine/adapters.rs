@@ -5,7 +5,7 @@
 use super::{Endgames, OpeningBook};
 use crate::book::{self, Book, BookError, BookMove, Policy};
 use crate::core::TbValue;
-use crate::core::{Dtm, Rules, Wdl};
+use crate::core::{Dtm, Rules, Verdict, Wdl};
 use crate::core::{Move, Position};
 use crate::tablebase::{self, Tablebases, TbError};
 use crate::Rng;
@@ -91,12 +91,19 @@ pub fn policy(name: &str) -> Option<Policy> {
 /// A `.qbk` book with a policy: moves played in fewer than `min_games` games, or in less than
 /// `min_share` percent of the position's games ([`book::DEFAULT_MIN_SHARE_PERCENT`] unless set by
 /// [`QbkOpeningBook::with_min_share`]), are ignored.
+///
+/// A book that can no longer be read while the engine has it open (truncated, damaged or
+/// overwritten) is not silently ignored: the first failed probe is named on stdout as
+/// `info string <file>: <cause>; playing on without the book`, and the engine then searches
+/// (as tables in the same situation are reported).
 pub struct QbkOpeningBook {
     book: Book,
     policy: Policy,
     min_games: u64,
     min_share: u32,
     rng: Mutex<Rng>,
+    /// Set once the file failed: the book is no longer asked.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl QbkOpeningBook {
@@ -112,6 +119,7 @@ impl QbkOpeningBook {
             min_games: min_games as u64,
             min_share: book::DEFAULT_MIN_SHARE_PERCENT,
             rng: Mutex::new(Rng::new(seed)),
+            failed: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -123,18 +131,32 @@ impl QbkOpeningBook {
     }
 
     /// The book moves of `pos` that pass the `min_games` and the share filters, most played
-    /// first. The share is of all the position's book games.
-    pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
-        book::with_min_share(&self.book.probe(pos), self.min_share)
+    /// first (the share is of all the position's book games); an error if the file can no longer
+    /// be read.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
+        Ok(book::with_min_share(&self.book.probe(pos)?, self.min_share)
             .into_iter()
             .filter(|m| m.counts.games() >= self.min_games.max(1))
-            .collect()
+            .collect())
     }
 }
 
 impl OpeningBook for QbkOpeningBook {
     fn pick(&self, pos: &Position) -> Option<Move> {
-        let moves = self.moves(pos);
+        use std::sync::atomic::Ordering;
+        if self.failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let moves = match self.moves(pos) {
+            Ok(moves) => moves,
+            Err(e) => {
+                if !self.failed.swap(true, Ordering::Relaxed) {
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout().lock(), "info string {e}; playing on without the book");
+                }
+                return None;
+            }
+        };
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
         book::choose_with_share(&moves, self.policy, 0, &mut rng)
     }
@@ -258,6 +280,13 @@ impl Endgames for QtbEndgames {
     fn set_rules(&self, rules: Rules) {
         let code = if rules == Rules::Plain { 0 } else { 1 };
         self.rules.store(code, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn verdict(&self, pos: &Position) -> Option<Verdict> {
+        if pos.occupied().count() > self.max_pieces {
+            return None;
+        }
+        self.with_rules(|r| self.tables.verdict(pos, r))
     }
 }
 

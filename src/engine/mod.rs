@@ -19,7 +19,7 @@ pub mod tt;
 pub mod ucci;
 pub mod uci;
 
-use crate::core::{Move, Position, Rules, TbValue, Wdl};
+use crate::core::{Move, Position, Rules, TbValue, Verdict, Wdl};
 use eval::{MATE, MATE_BOUND};
 use std::fmt;
 
@@ -110,6 +110,12 @@ pub trait Endgames: Send + Sync {
     }
     /// Chooses the repetition rules of the values (tables that know only one set ignore this).
     fn set_rules(&self, _rules: Rules) {}
+    /// The verdict on `pos` as tools print it: value, the rules it holds under, and whether only
+    /// the rules decide it (then its distance is a line rank, not plies to mate). `None` if no
+    /// loaded table covers it, or if these tables cannot say (the default).
+    fn verdict(&self, _pos: &Position) -> Option<Verdict> {
+        None
+    }
 }
 
 /// An opening book as the engine uses it: the move to play by the configured policy.

@@ -6,8 +6,8 @@ use super::search::{self, Info, SearchOptions, SearchResult, Shared};
 use super::time::Limits;
 use super::tt::TableSizeError;
 use super::{OpeningBook, Score, MAX_TB_PIECES};
-use crate::core::Wdl;
 use crate::core::{Game, Move};
+use crate::core::{Verdict, Wdl};
 use std::sync::Arc;
 
 /// Where a decision came from.
@@ -32,6 +32,9 @@ pub struct Engine {
     pub book: Option<Arc<dyn OpeningBook>>,
     /// Largest number of pieces for which the root plays the tablebase move.
     pub tb_root_limit: u32,
+    /// The tables' verdict on the position of the last [`Engine::think`], when they covered it
+    /// (the front ends print it beside the score: rules and unit stated).
+    pub last_verdict: Option<Verdict>,
     history: History,
 }
 
@@ -43,6 +46,7 @@ impl Engine {
             options: SearchOptions::default(),
             book: None,
             tb_root_limit: MAX_TB_PIECES,
+            last_verdict: None,
             history: History::default(),
         }
     }
@@ -93,6 +97,7 @@ impl Engine {
     /// ```
     pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
         let pos = game.position();
+        self.last_verdict = None;
         if let Some(book) = &self.book {
             // A book move outside `searchmoves` (UCCI's `banmoves`) is not played.
             let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
@@ -112,6 +117,8 @@ impl Engine {
                 });
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (mut m, v) = values[0];
+                    let verdict = tb.verdict(pos);
+                    self.last_verdict = verdict;
                     if v.wdl != Wdl::Draw {
                         // Won: the table's line (the fastest mate, whose DTM decreases every move
                         // so no repetition can interfere; or, for a win by the perpetual-check
@@ -121,7 +128,13 @@ impl Engine {
                         if let Some(line) = tb.best_moves(pos).and_then(|b| b.into_iter().find(allowed)) {
                             m = line;
                         }
-                        let score = Score::from_value(search::tb_score(v, 0));
+                        // A value only the repetition rules decide has a line rank, not a mate
+                        // distance: it scores as a table win of unknown distance, never as a mate.
+                        let score = if verdict.is_some_and(|v| v.by_rule) {
+                            Score::from_value(search::tb_wdl_score(v.wdl, 0))
+                        } else {
+                            Score::from_value(search::tb_score(v, 0))
+                        };
                         let info = Info {
                             depth: 1,
                             multipv: 1,

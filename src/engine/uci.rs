@@ -434,11 +434,17 @@ impl Uci {
         self.worker = Some(std::thread::spawn(move || {
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
             let (result, source) = engine.think(&game, &limits, &mut |info: &Info| out.line(&info.to_uci()));
+            let verdict = engine.last_verdict;
             drop(engine);
-            match source {
-                Source::Book => out.line("info string book move"),
-                Source::Tablebase => out.line("info string tablebase move"),
-                Source::Search => {}
+            // The tables' verdict beside the score: the rules that decided and the distance's unit.
+            match (source, verdict) {
+                (Source::Book, _) => out.line("info string book move"),
+                (Source::Tablebase, Some(v)) => out.line(&format!("info string tablebase move: {v}")),
+                (Source::Tablebase, None) => out.line("info string tablebase move"),
+                (Source::Search, Some(v)) => {
+                    out.line(&format!("info string tablebase: {v}; the search chooses among the drawing moves"))
+                }
+                (Source::Search, None) => {}
             }
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop/ponderhit.
             if limits.infinite || limits.ponder {

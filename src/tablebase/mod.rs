@@ -5,7 +5,8 @@
 //! [`Tablebases`] opens a directory of tables and answers win/draw/loss, distance to mate and
 //! the best moves of a position; [`Material`] names a table (`KRNvKR`). The values are
 //! [`Wdl`], [`Dtm`] and [`TbValue`]; [`Rules`] chooses between plain values (every cycle a draw)
-//! and the Asian rules (perpetual check loses).
+//! and the Asian rules (perpetual check loses), the default of every probe; [`Verdict`] is a
+//! value with its rules and whether only they decide it, as every tool prints it.
 //!
 //! ```
 //! # #[cfg(feature = "generate")] {
@@ -71,4 +72,4 @@ pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
 pub use material::{file_name, rules_file_name, wdl_file_name, Material, MaterialError};
 pub use probe::{TableInfo, Tablebases};
-pub use value::{Counts, Dtm, Rules, TbValue, Wdl};
+pub use value::{Counts, Dtm, Rules, TbValue, Verdict, Wdl};

@@ -12,7 +12,7 @@ use super::format::TableFile;
 use super::format::{RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use super::material::Material;
 use super::value::FromCode as _;
-use super::value::{dtm_of, Dtm, Rules, TbValue, Wdl, MAX_DTM_U16, MAX_DTM_U8};
+use super::value::{dtm_of, Dtm, Rules, TbValue, Verdict, Wdl, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{Move, MoveList, Position};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -261,9 +261,11 @@ impl Tablebases {
         self.by_key.get(&material.key()).copied().filter(|&i| self.slots[i].material == material)
     }
 
-    /// The full value of a position: `Ok(None)` when no table covers its material (too many
-    /// pieces, or the file is not in the directory). Materials without attacking pieces are
-    /// draws without a file. No repetition rule: see [`Tablebases::probe_with`].
+    /// The full value of a position under the default rules ([`Rules::default`], the Asian
+    /// rules tournaments play: see [`Tablebases::probe_with`]): `Ok(None)` when no table covers
+    /// its material (too many pieces, or the file is not in the directory). Materials without
+    /// attacking pieces are draws without a file. A value only the rules decide has a line rank
+    /// for a distance; [`Tablebases::verdict`] says which it is.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -291,7 +293,7 @@ impl Tablebases {
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn probe(&self, pos: &Position) -> Result<Option<TbValue>, TbError> {
-        self.probe_with(pos, Rules::Plain)
+        self.probe_with(pos, Rules::default())
     }
 
     /// The value of a position under `rules`. Under [`Rules::Asian`] a drawn position whose
@@ -326,17 +328,48 @@ impl Tablebases {
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn probe_with(&self, pos: &Position, rules: Rules) -> Result<Option<TbValue>, TbError> {
+        Ok(self.verdict(pos, rules)?.map(|v| v.value))
+    }
+
+    /// The verdict on a position under `rules`: its value, the rules, and whether only the rules
+    /// decide it (a draw without them, whose distance is then a line rank, not plies to mate).
+    /// Its text is what every qiku tool prints for a table value.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?;
+    /// let v = tb.verdict(&pos, Rules::Asian)?.expect("KRvK");
+    /// assert!(!v.by_rule && v.unit() == "plies");
+    /// assert!(v.to_string().starts_with("loss, mated in ") && v.to_string().ends_with(" plies (asian rules)"));
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
+    pub fn verdict(&self, pos: &Position, rules: Rules) -> Result<Option<Verdict>, TbError> {
+        let plain_verdict = |value| Some(Verdict { value, rules, by_rule: false });
         let slot = match self.locate(pos) {
-            Located::DeadDraw => return Ok(Some(TbValue::DRAW)),
+            Located::DeadDraw => return Ok(plain_verdict(TbValue::DRAW)),
             Located::Absent => return Ok(None),
             Located::Slot(slot) => slot,
         };
         let file = self.slots[slot].file.clone()?;
+        // Under the rules a damaged companion fails every probe of its material (as a damaged
+        // table does), not only those it would decide: it is never mistaken for a missing one.
+        if let (Rules::Asian, Some(Err(e))) = (rules, &self.slots[slot].rules) {
+            return Err(e.clone());
+        }
         let idx = file.layout.index_of(pos).ok_or_else(|| entry_error(&file, pos, "position outside the index"))?;
         let code = self.code(slot as u32, &file, idx, pos)?;
         let plain = TbValue::from_code(code).ok_or_else(|| entry_error(&file, pos, "illegal or reserved code"))?;
         if rules == Rules::Plain || plain.wdl != Wdl::Draw {
-            return Ok(Some(plain));
+            return Ok(plain_verdict(plain));
         }
         let companion = match &self.slots[slot].rules {
             None => return Err(TbError::NoRules { path: file.path.with_extension(RULES_EXTENSION) }),
@@ -346,8 +379,10 @@ impl Tablebases {
             return Err(entry_error(&companion, pos, "companion of another size"));
         }
         match self.code(slot as u32 | RULES_SLOT, &companion, idx, pos)? {
-            0 => Ok(Some(plain)),
-            c => TbValue::from_code(c).map(Some).ok_or_else(|| entry_error(&companion, pos, "illegal code")),
+            0 => Ok(plain_verdict(plain)),
+            c => TbValue::from_code(c)
+                .map(|value| Some(Verdict { value, rules, by_rule: true }))
+                .ok_or_else(|| entry_error(&companion, pos, "illegal code")),
         }
     }
 
@@ -382,9 +417,10 @@ impl Tablebases {
         Ok(code)
     }
 
-    /// Win, draw or loss for the side to move, without repetition rules: from the material's
-    /// `.qtw` WDL file when it has one (small blocks, made for probes inside a search), else from
-    /// its `.qtb`.
+    /// Win, draw or loss for the side to move under the default rules ([`Rules::default`], the
+    /// Asian rules): from the material's `.qtw` WDL file when it has one (small blocks, made for
+    /// probes inside a search; the few entries the rules decide from the `.qtr` companion), else
+    /// from its `.qtb` and `.qtr`.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -404,7 +440,7 @@ impl Tablebases {
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
-        self.probe_wdl_with(pos, Rules::Plain)
+        self.probe_wdl_with(pos, Rules::default())
     }
 
     /// Win, draw or loss under `rules`, from the `.qtw` WDL file when the material has a usable
@@ -444,13 +480,15 @@ impl Tablebases {
         }
     }
 
-    /// Distance to mate in plies, signed for the side to move (0 for a draw).
+    /// Distance to mate in plies, signed for the side to move (0 for a draw), under the default
+    /// rules; for a value only the rules decide, the line rank ([`Tablebases::verdict`]).
     pub fn probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
         Ok(self.probe(pos)?.map(|v| v.dtm))
     }
 
-    /// Every legal move with its value for the side to move (a move into a position lost in `d`
-    /// is a win in `d + 1`), best first; `Ok(None)` if the position or a successor has no table.
+    /// Every legal move with its value for the side to move under the default rules
+    /// ([`Rules::default`], the Asian rules; a move into a position lost in `d` is a win in
+    /// `d + 1`), best first; `Ok(None)` if the position or a successor has no table.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -475,24 +513,31 @@ impl Tablebases {
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn move_values(&self, pos: &Position) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
-        self.move_values_with(pos, Rules::Plain)
+        self.move_values_with(pos, Rules::default())
     }
 
     /// [`Tablebases::move_values`] under `rules`.
     pub fn move_values_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, TbValue)>>, TbError> {
+        Ok(self.move_verdicts(pos, rules)?.map(|list| list.into_iter().map(|(m, v)| (m, v.value)).collect()))
+    }
+
+    /// Every legal move with its [`Verdict`] under `rules` (as [`Tablebases::move_values_with`]
+    /// orders them), so that a tool can say of each move whether only the rules decide it.
+    pub fn move_verdicts(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, Verdict)>>, TbError> {
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut out = Vec::with_capacity(list.len());
         for &m in list.iter() {
-            let Some(v) = self.probe_with(&pos.play_unchecked(m), rules)? else { return Ok(None) };
+            let Some(v) = self.verdict(&pos.play_unchecked(m), rules)? else { return Ok(None) };
             out.push((m, v.before_move()));
         }
-        out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.goodness()), m.to_u16()));
+        out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.value.goodness()), m.to_u16()));
         Ok(Some(out))
     }
 
     /// The moves that keep the position's best value (fastest mate, slowest loss, or any
-    /// drawing move), in move order; empty when there is no legal move.
+    /// drawing move) under the default rules ([`Rules::default`], the Asian rules; see
+    /// [`Tablebases::best_moves_with`]), in move order; empty when there is no legal move.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -518,7 +563,7 @@ impl Tablebases {
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn best_moves(&self, pos: &Position) -> Result<Option<Vec<Move>>, TbError> {
-        self.best_moves_with(pos, Rules::Plain)
+        self.best_moves_with(pos, Rules::default())
     }
 
     /// [`Tablebases::best_moves`] under `rules`. In a won position the winning line of

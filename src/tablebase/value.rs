@@ -32,7 +32,7 @@ pub const fn dtm_of(code: u16) -> Option<u16> {
     }
 }
 
-pub use crate::core::value::{Dtm, Rules, TbValue, Wdl};
+pub use crate::core::value::{Dtm, Rules, TbValue, Verdict, Wdl};
 
 /// Reading a [`TbValue`] from a stored code (the code scheme is the table files', not the
 /// value's business, so this lives here rather than on the type).

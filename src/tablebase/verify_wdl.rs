@@ -11,9 +11,10 @@ use super::verify::{get, TableCache};
 use super::verify_rules::get_rules;
 use std::path::Path;
 
-/// Checks the WDL file of `material` (canonical) in `dir` against its `.qtb` and, where there is
-/// one, its `.qtr` (without it, no entry may be [`super::wdl::RULE`]). The tables are loaded into
-/// the caches `verify` uses. Returns the number of legal entries checked.
+/// Checks the WDL file of `material` (canonical) in `dir` against its `.qtb` and its `.qtr`
+/// companion (a WDL file is only written beside one: without it the check fails naming the
+/// missing `.qtr`, not the intact `.qtw`). The tables are loaded into the caches `verify` uses.
+/// Returns the number of legal entries checked.
 pub fn verify_wdl(
     dir: &Path,
     material: Material,
@@ -21,11 +22,11 @@ pub fn verify_wdl(
     rules: &mut TableCache,
 ) -> Result<u64, TbError> {
     let table = get(dir, material, plain)?;
-    let rule = if dir.join(rules_file_name(material)).exists() {
-        get_rules(dir, material, plain, rules)?
-    } else {
-        table.clone()
-    };
+    let rules_path = dir.join(rules_file_name(material));
+    if !rules_path.exists() {
+        return Err(TbError::NoRules { path: rules_path });
+    }
+    let rule = get_rules(dir, material, plain, rules)?;
     check_file(&dir.join(wdl_file_name(material)), &table, &rule)?;
     Ok(table.values.iter().filter(|&&v| v != ILLEGAL).count() as u64)
 }

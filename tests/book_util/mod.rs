@@ -199,7 +199,7 @@ impl Recount {
 
 /// A book's answer for `pos` in the same shape as [`Recount::expected`].
 pub fn probed(book: &Book, pos: &Position) -> BTreeMap<u16, [u64; 4]> {
-    let moves = book.probe(pos);
+    let moves = book.probe(pos).expect("book readable");
     // Sorted by games, most first.
     assert!(moves.windows(2).all(|w| w[0].counts.games() >= w[1].counts.games()));
     moves

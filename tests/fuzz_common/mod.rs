@@ -137,7 +137,9 @@ fn walk(book: &Book, pos: &Position, depth: u32, budget: &mut u32) {
             }
         }
     }
-    for bm in book.probe(pos) {
+    // A damaged file is an error, never a crash or a wrong move.
+    let Ok(moves) = book.probe(pos) else { return };
+    for bm in moves {
         let child = pos.play(bm.mv).unwrap_or_else(|e| panic!("book move {} not legal in {}: {e}", bm.mv, pos.fen()));
         assert!(bm.counts.games() >= bm.counts.decided());
         walk(book, &child, depth - 1, budget);

@@ -31,7 +31,7 @@ pub fn check_obk_bytes(dir: &Path, data: &[u8]) {
             assert!(report.used <= report.rows, "{} used of {} rows", report.used, report.rows);
             let book = Book::open(&output).expect("the imported book opens");
             let start = Position::startpos();
-            for bm in book.probe(&start) {
+            for bm in book.probe(&start).expect("the imported book reads") {
                 assert!(start.is_legal(bm.mv), "illegal book move {}", bm.mv);
             }
         }

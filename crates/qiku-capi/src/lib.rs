@@ -15,7 +15,7 @@
 
 use qiku_lib::book::Book;
 use qiku_lib::core::Position;
-use qiku_lib::tablebase::{Tablebases, Wdl};
+use qiku_lib::tablebase::{Rules, Tablebases, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,6 +29,14 @@ pub const QIKU_ERR_DATA: c_int = -2;
 pub const QIKU_ERR_NO_MOVE: c_int = -3;
 /// A bug in qiku (a panic, caught at the boundary).
 pub const QIKU_ERR_INTERNAL: c_int = -4;
+/// [`qiku_tb_move_values`]: the position or one of its successors has no table.
+pub const QIKU_ERR_NO_TABLE: c_int = -5;
+
+/// The Asian rules: a side that can only hold by perpetual check loses (the `.qtr` companions);
+/// the default, as tournaments play, and what [`qiku_tb_probe`] and [`qiku_tb_best_move`] use.
+pub const QIKU_RULES_ASIAN: c_int = 0;
+/// No repetition rule: every cycle is a draw (the `.qtb` files alone).
+pub const QIKU_RULES_PLAIN: c_int = 1;
 
 /// An open directory of `.qtb` tables; opaque to C.
 pub struct QikuTablebases(Tablebases);
@@ -51,6 +59,22 @@ pub struct QikuBookMove {
     pub draws: u32,
     /// Games the mover lost.
     pub losses: u32,
+}
+
+/// A move's table value as C sees it: ICCS text (NUL-terminated) and the value for the side to
+/// move in the probed position if it plays the move.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QikuTbMove {
+    /// ICCS coordinates, NUL-terminated.
+    pub r#move: [c_char; 6],
+    /// -1 loss, 0 draw, 1 win.
+    pub wdl: c_int,
+    /// Plies to mate, signed as `wdl` (0 for a draw); when `by_rule` is 1, the line rank.
+    pub dtm: c_int,
+    /// 1 if only the repetition rules decide the value (a draw without them): `dtm` is then the
+    /// rank of the winning line in the table, not plies to mate; else 0.
+    pub by_rule: c_int,
 }
 
 // The handles are shared between C threads.
@@ -124,6 +148,24 @@ unsafe fn handle<'a, T>(ptr: *const T, what: &str) -> Result<&'a T, Failure> {
     unsafe { ptr.as_ref() }.ok_or_else(|| Failure::arg(format!("{what} is NULL")))
 }
 
+fn rules_arg(rules: c_int) -> Result<Rules, Failure> {
+    match rules {
+        QIKU_RULES_ASIAN => Ok(Rules::Asian),
+        QIKU_RULES_PLAIN => Ok(Rules::Plain),
+        other => Err(Failure::arg(format!(
+            "rules is {other}: QIKU_RULES_ASIAN ({QIKU_RULES_ASIAN}) or QIKU_RULES_PLAIN ({QIKU_RULES_PLAIN})"
+        ))),
+    }
+}
+
+fn wdl_code(w: Wdl) -> c_int {
+    match w {
+        Wdl::Loss => -1,
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+    }
+}
+
 fn position(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {fen:?}: {e}")))
 }
@@ -173,9 +215,11 @@ pub unsafe extern "C" fn qiku_tb_close(tb: *mut QikuTablebases) {
     )
 }
 
-/// Probes a position: `0` with `*wdl` (-1 loss, 0 draw, 1 win for the side to move) and `*dtm`
-/// (plies to mate, positive when the side to move wins, negative when it loses, 0 for a draw or
-/// when mated now; as `qiku-tb probe --json`), `1` if no table covers the material, `<0` on error.
+/// Probes a position under the Asian rules ([`QIKU_RULES_ASIAN`], the default): `0` with `*wdl`
+/// (-1 loss, 0 draw, 1 win for the side to move) and `*dtm` (plies to mate, positive when the
+/// side to move wins, negative when it loses, 0 for a draw or when mated now; as
+/// `qiku-tb probe --json`), `1` if no table covers the material, `<0` on error. A value only the
+/// rules decide has a line rank in `*dtm`: [`qiku_tb_probe_rules`] says which.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
@@ -192,29 +236,123 @@ pub unsafe extern "C" fn qiku_tb_probe(
         |code| code,
         || {
             // Safety: forwarded from the caller.
-            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
-            if wdl.is_null() || dtm.is_null() {
-                return Err(Failure::arg("wdl or dtm is NULL"));
-            }
-            let pos = position(fen)?;
-            let Some(value) = tb.0.probe(&pos).map_err(Failure::data)? else { return Ok(1) };
-            let w = match value.wdl {
-                Wdl::Loss => -1,
-                Wdl::Draw => 0,
-                Wdl::Win => 1,
-            };
-            // Safety: both checked non-NULL above; the caller promises they are writable.
-            unsafe {
-                *wdl = w;
-                *dtm = value.dtm.0;
-            }
-            Ok(0)
+            unsafe { probe_rules(tb, fen, QIKU_RULES_ASIAN, wdl, dtm, std::ptr::null_mut()) }
         },
     )
 }
 
-/// Writes a best move (one that keeps the position's value: fastest mate, slowest loss, or a
-/// drawing move; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
+/// Probes a position under `rules` ([`QIKU_RULES_ASIAN`] or [`QIKU_RULES_PLAIN`]): as
+/// [`qiku_tb_probe`], and `*by_rule` (if `by_rule` is not `NULL`) is 1 when only the rules decide
+/// the value (a draw without them; `*dtm` is then the rank of the winning line, not plies to
+/// mate), else 0. Under the Asian rules a table without its `.qtr` companion is an error
+/// ([`QIKU_ERR_DATA`]) for the positions it would decide.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
+/// are `NULL` or point to writable `int`s; `by_rule` is `NULL` or points to a writable `int`.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_probe_rules(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+    by_rule: *mut c_int,
+) -> c_int {
+    guard(
+        "qiku_tb_probe_rules",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { probe_rules(tb, fen, rules, wdl, dtm, by_rule) }
+        },
+    )
+}
+
+/// The body of [`qiku_tb_probe_rules`].
+///
+/// Safety: as [`qiku_tb_probe_rules`].
+unsafe fn probe_rules(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+    by_rule: *mut c_int,
+) -> Result<c_int, Failure> {
+    // Safety: forwarded from the caller.
+    let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+    if wdl.is_null() || dtm.is_null() {
+        return Err(Failure::arg("wdl or dtm is NULL"));
+    }
+    let rules = rules_arg(rules)?;
+    let pos = position(fen)?;
+    let Some(v) = tb.0.verdict(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    // Safety: wdl and dtm checked non-NULL above, by_rule written only when not NULL; the caller
+    // promises they are writable.
+    unsafe {
+        *wdl = wdl_code(v.value.wdl);
+        *dtm = v.value.dtm.0;
+        if !by_rule.is_null() {
+            *by_rule = c_int::from(v.by_rule);
+        }
+    }
+    Ok(0)
+}
+
+/// Every legal move of a position with its value under `rules` ([`QIKU_RULES_ASIAN`] or
+/// [`QIKU_RULES_PLAIN`]), best first (fastest win, then draws, then slowest loss; as
+/// `qiku-tb probe`): returns how many legal moves there are (0 when the side to move has none)
+/// and writes the first `max` of them to `out` (which may be `NULL` when `max` is 0);
+/// [`QIKU_ERR_NO_TABLE`] if the position or one of its successors has no table, other `<0` on
+/// error.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` points to
+/// `max` writable [`QikuTbMove`]s (or is `NULL` with `max == 0`).
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_move_values(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    out: *mut QikuTbMove,
+    max: c_int,
+) -> c_int {
+    guard(
+        "qiku_tb_move_values",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+            let max = usize::try_from(max).map_err(|_| Failure::arg(format!("max is negative ({max})")))?;
+            if out.is_null() && max > 0 {
+                return Err(Failure::arg("out is NULL"));
+            }
+            let rules = rules_arg(rules)?;
+            let pos = position(fen)?;
+            let Some(moves) = tb.0.move_verdicts(&pos, rules).map_err(Failure::data)? else {
+                return Err(Failure(QIKU_ERR_NO_TABLE, format!("no table for {fen} or one of its successors")));
+            };
+            for (i, (m, v)) in moves.iter().take(max).enumerate() {
+                let v: &Verdict = v;
+                let mut t = QikuTbMove {
+                    wdl: wdl_code(v.value.wdl),
+                    dtm: v.value.dtm.0,
+                    by_rule: c_int::from(v.by_rule),
+                    ..QikuTbMove::default()
+                };
+                write_move(&m.to_string(), &mut t.r#move);
+                // Safety: i < max and the caller promises `max` writable elements.
+                unsafe { out.add(i).write(t) };
+            }
+            c_int::try_from(moves.len()).map_err(|_| Failure(QIKU_ERR_INTERNAL, "too many moves".into()))
+        },
+    )
+}
+
+/// Writes a best move under the Asian rules ([`QIKU_RULES_ASIAN`], the default: one that keeps
+/// the position's value: fastest mate, slowest loss, a drawing move, or the table's line of a win
+/// the rules decide; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
 /// `0` ok, `1` no table for the position or one of its successors, [`QIKU_ERR_NO_MOVE`] if the
 /// side to move has no legal move, other `<0` on error.
 ///
@@ -228,22 +366,57 @@ pub unsafe extern "C" fn qiku_tb_best_move(tb: *const QikuTablebases, fen: *cons
         |code| code,
         || {
             // Safety: forwarded from the caller.
-            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
-            if out.is_null() {
-                return Err(Failure::arg("move buffer is NULL"));
-            }
-            let pos = position(fen)?;
-            let Some(moves) = tb.0.best_moves(&pos).map_err(Failure::data)? else { return Ok(1) };
-            let Some(m) = moves.first() else {
-                return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
-            };
-            let mut buf = [0; 6];
-            write_move(&m.to_string(), &mut buf);
-            // Safety: checked non-NULL; the caller promises 6 writable bytes.
-            unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), out, buf.len()) };
-            Ok(0)
+            unsafe { best_move_rules(tb, fen, QIKU_RULES_ASIAN, out) }
         },
     )
+}
+
+/// [`qiku_tb_best_move`] under `rules` ([`QIKU_RULES_ASIAN`] or [`QIKU_RULES_PLAIN`]).
+///
+/// # Safety
+/// As [`qiku_tb_best_move`].
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_best_move_rules(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    out: *mut c_char,
+) -> c_int {
+    guard(
+        "qiku_tb_best_move_rules",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            unsafe { best_move_rules(tb, fen, rules, out) }
+        },
+    )
+}
+
+/// The body of [`qiku_tb_best_move_rules`].
+///
+/// Safety: as [`qiku_tb_best_move`].
+unsafe fn best_move_rules(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    out: *mut c_char,
+) -> Result<c_int, Failure> {
+    // Safety: forwarded from the caller.
+    let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+    if out.is_null() {
+        return Err(Failure::arg("move buffer is NULL"));
+    }
+    let rules = rules_arg(rules)?;
+    let pos = position(fen)?;
+    let Some(moves) = tb.0.best_moves_with(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    let Some(m) = moves.first() else {
+        return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
+    };
+    let mut buf = [0; 6];
+    write_move(&m.to_string(), &mut buf);
+    // Safety: checked non-NULL; the caller promises 6 writable bytes.
+    unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), out, buf.len()) };
+    Ok(0)
 }
 
 /// Opens and fully verifies a `.qbk` book. `NULL` on error.
@@ -285,7 +458,9 @@ pub unsafe extern "C" fn qiku_book_close(book: *mut QikuBook) {
 
 /// The book moves of a position: returns how many there are (0 if the position is not in the
 /// book) and writes the first `max` of them, in the book's order (most played first), to `out`;
-/// `<0` on error. `out` may be `NULL` when `max` is 0 (to count).
+/// `<0` on error: [`QIKU_ERR_DATA`] when the file was truncated, damaged or rewritten in place
+/// since it was opened (never 0 for a book that can no longer be read). `out` may be `NULL` when
+/// `max` is 0 (to count).
 ///
 /// # Safety
 /// `book` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` points to
@@ -308,7 +483,7 @@ pub unsafe extern "C" fn qiku_book_probe(
                 return Err(Failure::arg("out is NULL"));
             }
             let pos = position(fen)?;
-            let moves = book.0.probe(&pos);
+            let moves = book.0.probe(&pos).map_err(Failure::data)?;
             let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
             for (i, bm) in moves.iter().take(max).enumerate() {
                 let mut m = QikuBookMove {
@@ -372,6 +547,100 @@ mod tests {
         let mut buf = [7; 6];
         write_move("h2e2", &mut buf);
         assert_eq!(buf, [b'h' as c_char, b'2' as c_char, b'e' as c_char, b'2' as c_char, 0, 0]);
+    }
+
+    /// The last error message of this thread.
+    fn last_error() -> String {
+        // Safety: valid until the next call on this thread.
+        unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().expect("UTF-8").to_string()
+    }
+
+    #[test]
+    fn a_book_damaged_while_open_is_an_error_not_an_empty_answer() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pgn = dir.path().join("g.pgn");
+        std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").expect("write");
+        let path = dir.path().join("b.qbk");
+        qiku_lib::book::build(&[pgn], &path, &qiku_lib::book::BuildOptions::default()).expect("build");
+        let c_path = CString::new(path.to_str().expect("UTF-8 path")).expect("no NUL");
+        let start = CString::new(Position::startpos().fen()).expect("no NUL");
+        // Safety: valid strings; the handle is live until closed below.
+        unsafe {
+            let book = qiku_book_open(c_path.as_ptr());
+            assert!(!book.is_null(), "{}", last_error());
+            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), 1);
+            std::fs::OpenOptions::new().write(true).open(&path).expect("open").set_len(100).expect("truncate");
+            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), QIKU_ERR_DATA);
+            let msg = last_error();
+            assert!(msg.starts_with("qiku_book_probe: ") && msg.contains("b.qbk"), "{msg}");
+            assert!(msg.contains("changed since it was opened"), "{msg}");
+            qiku_book_close(book);
+        }
+    }
+
+    #[test]
+    fn tb_move_layout() {
+        // The header's `typedef struct { char move[6]; int wdl, dtm, by_rule; }`.
+        assert_eq!(std::mem::size_of::<QikuTbMove>(), 20);
+        assert_eq!(std::mem::offset_of!(QikuTbMove, wdl), 8);
+        assert_eq!(std::mem::offset_of!(QikuTbMove, by_rule), 16);
+    }
+
+    /// The KRvKN position only the perpetual-check rule decides: the C API gives the library's
+    /// verdict (the Asian rules by default), says it is decided by the rule, and gives the plain
+    /// draw and every move's value on request.
+    #[test]
+    fn the_rules_choice_and_per_move_values() {
+        use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
+        let dir = tempfile::tempdir().expect("tempdir");
+        generate_set(&["KRvKN".parse().expect("material")], &GenerateOptions::new(dir.path())).expect("generate");
+        let lib = Tablebases::open(dir.path()).expect("open");
+        let fen_text = "4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1";
+        let pos = Position::from_fen(fen_text).expect("fen");
+        let want = lib.verdict(&pos, Rules::default()).expect("probe").expect("covered");
+        assert!(want.by_rule);
+        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
+        let fen = CString::new(fen_text).expect("no NUL");
+        let (mut w, mut d, mut r) = (9, 9, 9);
+        // Safety: valid strings and writable ints; the handle lives until closed below.
+        unsafe {
+            let tb = qiku_tb_open(c_dir.as_ptr());
+            assert!(!tb.is_null(), "{}", last_error());
+            assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut d), 0, "{}", last_error());
+            assert_eq!((w, d), (-1, want.value.dtm.0));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_ASIAN, &mut w, &mut d, &mut r), 0);
+            assert_eq!((w, d, r), (-1, -30, 1));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, &mut r), 0);
+            assert_eq!((w, d, r), (0, 0, 0));
+            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), 7, &mut w, &mut d, std::ptr::null_mut()), QIKU_ERR_ARG);
+            assert!(last_error().contains("QIKU_RULES_ASIAN"), "{}", last_error());
+
+            let lib_moves = lib.move_verdicts(&pos, Rules::Asian).expect("probe").expect("covered");
+            let n = qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0);
+            assert_eq!(n, lib_moves.len() as c_int);
+            let mut out = vec![QikuTbMove::default(); lib_moves.len()];
+            assert_eq!(qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, out.as_mut_ptr(), n), n);
+            for (c, (m, v)) in out.iter().zip(&lib_moves) {
+                let text: String = c.r#move.iter().take_while(|&&b| b != 0).map(|&b| b as u8 as char).collect();
+                assert_eq!(text, m.to_string());
+                assert_eq!((c.wdl, c.dtm, c.by_rule), (wdl_code(v.value.wdl), v.value.dtm.0, c_int::from(v.by_rule)));
+            }
+            assert!(out.iter().any(|m| m.by_rule == 1));
+
+            let mut best = [0 as c_char; 6];
+            assert_eq!(qiku_tb_best_move(tb, fen.as_ptr(), best.as_mut_ptr()), 0);
+            let lib_best = lib.best_moves(&pos).expect("probe").expect("covered")[0].to_string();
+            assert_eq!(CStr::from_ptr(best.as_ptr()).to_str().expect("UTF-8"), lib_best);
+            assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()), 0);
+
+            // Five pieces and no KRRvKN table: no table, as its own code.
+            let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
+            assert_eq!(
+                qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0),
+                QIKU_ERR_NO_TABLE
+            );
+            qiku_tb_close(tb);
+        }
     }
 
     #[test]

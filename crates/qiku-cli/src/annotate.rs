@@ -195,7 +195,7 @@ fn side(c: Color) -> &'static str {
 /// The book's games of `mv` in `pos` as red/draw/black counts; `None` when `pos` is not in the
 /// book. A move merged with its mirror image (symmetric positions) counts as that line.
 fn book_text(book: &Book, pos: &Position, mv: Move) -> Result<Option<String>, String> {
-    let moves = book.try_probe(pos).map_err(|e| e.to_string())?;
+    let moves = book.probe(pos).map_err(|e| e.to_string())?;
     if moves.is_empty() {
         return Ok(None);
     }

@@ -289,6 +289,9 @@ pub fn main() -> ExitCode {
             json,
             quiet,
         } => min_score(ms).and_then(|min_score| {
+            if max_ply == 0 {
+                return Err("--max-ply 0 records no move: the book would be empty; give 1 or more (default 40)".into());
+            }
             let filter = filter.to_filter()?;
             let opts = BuildOptions {
                 params: BuildParams {
@@ -382,6 +385,14 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool,
             "no game could be used ({} read, {} skipped); {} holds an empty book",
             report.header.games.read,
             report.skipped_total(),
+            output.display()
+        ));
+    }
+    if report.header.records == 0 {
+        return Err(format!(
+            "no move was kept ({} games used; the filters --min-games, --min-score and --only dropped every \
+             move); {} holds an empty book",
+            report.header.games.used,
             output.display()
         ));
     }
@@ -646,7 +657,7 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
     let ProbeOutput { notation: n, pick, min_share, seed } = o;
     let pos = super::position_args(position)?.position();
     let book = open_book(path)?;
-    let moves = book.try_probe(&pos).map_err(|e| e.to_string())?;
+    let moves = book.probe(&pos).map_err(|e| e.to_string())?;
     let recent = book.recent_games(&pos).map_err(|e| e.to_string())?;
     let picked = pick.and_then(|p| {
         let policy = match p {

@@ -67,7 +67,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let book = Book::open(&book_path).map_err(|e| e.to_string())?;
     // Chinese moves are four double-width characters: eight columns.
     println!("   {:6} {:8} {:>5} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%");
-    for bm in book.probe(&start) {
+    for bm in book.probe(&start).map_err(|e| e.to_string())? {
         let c = &bm.counts;
         let pct = |n: u32| if c.decided() > 0 { 100.0 * n as f64 / c.decided() as f64 } else { 0.0 };
         println!(
@@ -102,7 +102,7 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let pos = Position::from_fen(DEMO_ENDGAME).map_err(|e| e.to_string())?;
     print!("{}", pos.diagram().color(super::use_color()));
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
-    match tbs.probe(&pos).map_err(|e| e.to_string())? {
+    match tbs.verdict(&pos, qiku::Rules::default()).map_err(|e| e.to_string())? {
         Some(v) => println!("   {v}"),
         None => println!("   no table covers this position"),
     }

@@ -57,5 +57,20 @@ pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
             println!("  {n} rows skipped: {why}");
         }
     }
+    if r.bad_counts > 0 {
+        eprintln!(
+            "qiku-book: warning: {} rows skipped: a negative or missing (NULL) win, draw or loss count",
+            r.bad_counts
+        );
+    }
+    if r.saturated > 0 {
+        eprintln!("qiku-book: warning: {} rows have a count of 2^32 or more: saturated at 4294967295", r.saturated);
+    }
+    if r.header_ignored {
+        eprintln!(
+            "qiku-book: warning: the .obk's qiku_book header does not describe its rows (copied from another \
+             book, or the rows were edited): ignored; game counts and --max-ply estimated from the rows"
+        );
+    }
     Ok(())
 }

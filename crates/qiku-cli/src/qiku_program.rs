@@ -189,6 +189,11 @@ struct ProbeArgs {
     /// Directory of tablebase files (.qtb).
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
+    /// Repetition rules of the table values: `asian` (perpetual check loses, from the .qtr
+    /// companions; as tournaments play) or `plain` (every cycle a draw). A value only the rules
+    /// decide is marked, with a line rank instead of plies to mate.
+    #[arg(long, default_value = "asian")]
+    rules: qiku::Rules,
     /// Depth of the search made when neither the book nor the tables answer.
     #[arg(long, default_value_t = 10)]
     depth: u32,
@@ -552,17 +557,15 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn wdl_json(v: qiku::TbValue) -> serde_json::Value {
-    serde_json::json!({"wdl": v.wdl.name(), "dtm": v.dtm.0})
-}
-
-fn wdl_text(v: qiku::TbValue) -> String {
-    v.to_string()
+/// A table verdict as JSON: `dtm` in plies (or the line rank when `by_rule`), with its unit.
+fn verdict_json(v: qiku::Verdict) -> serde_json::Value {
+    serde_json::json!({"wdl": v.value.wdl.name(), "dtm": v.value.dtm.0, "by_rule": v.by_rule,
+                       "unit": v.unit(), "rules": v.rules.name(), "text": v.to_string()})
 }
 
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
-    use qiku::engine::adapters::{self, QbkOpeningBook, QtbEndgames};
-    use qiku::engine::{Endgames, OpeningBook};
+    use qiku::engine::adapters::{self, QbkOpeningBook};
+    use qiku::engine::OpeningBook;
     let pos = super::position_args(&args.position)?.position();
     let n = args.notation;
     let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);
@@ -575,7 +578,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let book = QbkOpeningBook::open(path, policy, args.min_games)
             .map_err(|e| super::book::book_open_error(path, &e.to_string()))?
             .with_min_share(args.min_share);
-        let moves = book.moves(&pos);
+        let moves = book.moves(&pos).map_err(|e| e.to_string())?;
         let pick = book.pick(&pos);
         if !args.json {
             if moves.is_empty() {
@@ -620,35 +623,40 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         for problem in tables.problems() {
             eprintln!("qiku: {problem}");
         }
-        // A damaged or foreign table must be named, not reported as a missing one.
-        if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
-            tables.probe(&pos).map_err(|e| e.to_string())?;
-            tables.move_values(&pos).map_err(|e| e.to_string())?;
-        }
-        let tb = QtbEndgames::new(tables);
-        match (tb.probe(&pos), tb.move_values(&pos)) {
-            (Some(v), Some(values)) => {
-                let best: Vec<String> =
-                    values.iter().filter(|(_, mv)| *mv == values[0].1).map(|(m, _)| write(*m)).collect();
+        // A damaged or foreign table (or companion) fails with its file's error, never reads as
+        // a missing one; the values are those of `qiku-tb probe --rules RULES`.
+        let rules = args.rules;
+        let found = if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
+            let e = |e: qiku::tablebase::TbError| e.to_string();
+            match (tables.verdict(&pos, rules).map_err(e)?, tables.move_verdicts(&pos, rules).map_err(e)?) {
+                (Some(v), Some(moves)) => Some((v, moves, tables.best_moves_with(&pos, rules).map_err(e)?)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match found {
+            Some((v, values, best)) => {
+                let best: Vec<String> = best.unwrap_or_default().iter().map(|m| write(*m)).collect();
                 if !args.json {
-                    println!("tablebase: {} (best: {})", wdl_text(v), best.join(" "));
+                    println!("tablebase: {v} (best: {})", best.join(" "));
                     for (m, mv) in &values {
-                        println!("tablebase: {} {}", write(*m), wdl_text(*mv));
+                        println!("tablebase: {} {mv}", write(*m));
                     }
                 }
                 out["tablebase"] = serde_json::json!({
-                    "value": wdl_json(v), "best_moves": best,
+                    "value": verdict_json(v), "best_moves": best,
                     "moves": values.iter().map(|(m, mv)| {
-                        let mut o = wdl_json(*mv);
+                        let mut o = verdict_json(*mv);
                         o["move"] = serde_json::json!(write(*m));
                         o
                     }).collect::<Vec<_>>(),
                 });
                 if answer.is_none() {
-                    answer = values.first().map(|(m, _)| (write(*m), "tablebase"));
+                    answer = best.first().map(|m| (m.clone(), "tablebase"));
                 }
             }
-            _ => {
+            None => {
                 if !args.json {
                     println!("tablebase: no table for this material in {}", dir.display());
                 }

@@ -1,13 +1,12 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
 use clap::{Args, Parser, Subcommand};
-use qiku::core::Move;
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
     self, estimate, last_uses, verify_rules, verify_table, verify_wdl, Family, GenerateOptions, Rates, Resolved,
     Selection, TableCache,
 };
-use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, TbValue, Wdl};
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -136,14 +135,16 @@ enum Command {
         notation: qiku::notation::Notation,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// Repetition rules: `plain` (every cycle a draw, the .qtb files) or `asian` (perpetual
-        /// check loses, from the .qtr companions). A value only the rules decide is marked: its
-        /// distance ranks the winning line (follow `best`), it is not plies to mate.
-        #[arg(long, default_value = "plain")]
+        /// Repetition rules: `asian` (perpetual check loses, from the .qtr companions; as
+        /// tournaments play) or `plain` (every cycle a draw, the .qtb files). A value only the
+        /// rules decide is marked: its distance ranks the winning line (follow `best`), it is not
+        /// plies to mate.
+        #[arg(long, default_value = "asian")]
         rules: Rules,
-        /// Print {"rules", "wdl", "dtm", "by_rule", "best", "moves": [{"move", "wdl", "dtm",
-        /// "by_rule"}]}; dtm in plies, positive when the side to move wins, negative when it
-        /// loses, 0 for a draw; by_rule: decided only by the rules.
+        /// Print {"rules", "wdl", "dtm", "by_rule", "unit", "text", "best", "moves": [{"move",
+        /// "wdl", "dtm", "by_rule", "unit"}]}; dtm in plies (unit "plies"), positive when the
+        /// side to move wins, negative when it loses, 0 for a draw; by_rule: decided only by the
+        /// rules, and dtm is then a line rank (unit "line rank").
         #[arg(long)]
         json: bool,
     },
@@ -153,9 +154,9 @@ enum Command {
         material: String,
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// `plain` or `asian` (counts under the perpetual-check rule, with how many positions it
-        /// changes per side to move: "changed" in the JSON).
-        #[arg(long, default_value = "plain")]
+        /// `asian` (counts under the perpetual-check rule, with how many positions it changes per
+        /// side to move: "changed" in the JSON; the default, as tournaments play) or `plain`.
+        #[arg(long, default_value = "asian")]
         rules: Rules,
         #[arg(long)]
         json: bool,
@@ -258,6 +259,7 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     }
     let start = Instant::now();
     let progress = std::sync::Arc::new(super::progress::TermProgress::new(!json, false));
+    let has_rules = opts.has_rules();
     let opts = opts.progress(progress);
     let reports = if only {
         generate::generate_only(&resolved.targets, &opts).map_err(|e| match e {
@@ -278,7 +280,8 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     let entries: u64 = reports.iter().map(|r| r.entries).sum();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
-    let wdl_made = reports.iter().filter(|r| !r.wdl_kept).count();
+    let wdl_made = reports.iter().filter(|r| !r.wdl_kept && r.wdl_bytes > 0).count();
+    let wdl_kept = reports.iter().filter(|r| r.wdl_kept).count();
     println!(
         "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
         reports.len(),
@@ -289,13 +292,17 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
         bytes as f64 / 1e6,
         secs
     );
-    println!(
-        "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
-        wdl_bytes as f64 / 1e6,
-        if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
-        wdl_made,
-        reports.len() - wdl_made
-    );
+    if !has_rules {
+        println!("WDL files: none written (--no-rules: no .qtr companions and no .qtw WDL files)");
+    } else {
+        println!(
+            "WDL files: {:.2} MB ({:.4} bytes an entry; {} written, {} kept)",
+            wdl_bytes as f64 / 1e6,
+            if entries > 0 { wdl_bytes as f64 / entries as f64 } else { 0.0 },
+            wdl_made,
+            wdl_kept
+        );
+    }
     Ok(())
 }
 
@@ -450,52 +457,45 @@ fn run_probe(
     json: bool,
 ) -> Result<(), String> {
     let pos = super::position_args(position)?.position();
-    let write = |m: &Move| qiku::notation::format(&pos, *m, notation);
+    let write = |m: &qiku::Move| qiku::notation::format(&pos, *m, notation);
     let tb = open_tb(dir)?;
     let material = Material::from_position(&pos);
     let missing = || missing_table(material.canonical().0, dir);
-    let value = tb.probe_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let plain = tb.probe(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let moves = tb.move_values_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let plain_moves = tb.move_values(&pos).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let value = tb.verdict(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let moves = tb.move_verdicts(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let best = tb.best_moves_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     // The WDL file's answer (null when the material has none), which must agree.
     let from_wdl = match tb.wdl_file(material.canonical().0) {
         Ok(Some(_)) => tb.probe_wdl_with(&pos, rules).map_err(|e| e.to_string())?,
         _ => None,
     };
-    if from_wdl.is_some_and(|w| w != value.wdl) {
+    if from_wdl.is_some_and(|w| w != value.value.wdl) {
         return Err(format!("the WDL file of {} disagrees with the DTM files here", material.canonical().0));
     }
-    // A move's value is decided by the rules when it differs from the plain one.
-    let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": write(m), "wdl": v.wdl.name(), "dtm": v.dtm.0, "by_rule": by_rule(m, v)}))
+            .map(|(m, v)| {
+                json!({"move": write(m), "wdl": v.value.wdl.name(), "dtm": v.value.dtm.0, "by_rule": v.by_rule,
+                       "unit": v.unit()})
+            })
             .collect();
         let best: Vec<String> = best.iter().map(write).collect();
         println!(
             "{}",
-            json!({"rules": rules.name(), "wdl": value.wdl.name(), "dtm": value.dtm.0, "by_rule": value != plain,
+            json!({"rules": rules.name(), "wdl": value.value.wdl.name(), "dtm": value.value.dtm.0,
+                   "by_rule": value.by_rule, "unit": value.unit(), "text": value.to_string(),
                    "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
         );
         return Ok(());
     }
-    let show = |v: &TbValue, ruled: bool| -> String {
-        if !ruled {
-            return v.to_string();
-        }
-        let (word, who) = if v.wdl == Wdl::Win { ("win", "the opponent") } else { ("loss", "the side to move") };
-        format!("{word} by the perpetual-check rule ({who} can only check forever; line rank {})", v.dtm.plies())
-    };
-    println!("{} ({} to move, {} rules): {}", material, pos.turn(), rules.name(), show(&value, value != plain));
+    println!("{} ({} to move): {value}", material, pos.turn());
     if let Some(w) = from_wdl {
         println!("  WDL file: {w}");
     }
     for (m, v) in &moves {
         let mark = if best.contains(m) { "*" } else { " " };
-        println!(" {mark}{}  {}", write(m), show(v, by_rule(m, v)));
+        println!(" {mark}{}  {v}", write(m));
     }
     if moves.is_empty() {
         println!("  (no legal move: {} loses)", pos.turn());

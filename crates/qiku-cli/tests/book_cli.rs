@@ -116,3 +116,26 @@ fn merge_and_errors() {
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(summary.contains("games skipped  1"), "{summary}");
 }
+
+/// A build that would write an empty book is an error, not a success: `--max-ply 0` is refused
+/// before anything is read (no file written), and filters that drop every move fail the command.
+#[test]
+fn empty_books_are_errors_not_successes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("none.qbk");
+    let o = out.to_str().unwrap();
+    let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--max-ply", "0"]);
+    assert!(e.contains("--max-ply 0 records no move") && e.contains("1 or more"), "{e}");
+    assert!(!out.exists());
+    let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--min-games", "1000"]);
+    assert!(e.contains("no move was kept") && e.contains("empty book"), "{e}");
+    // The library refuses it too, before writing anything.
+    std::fs::remove_file(&out).unwrap();
+    let opts = qiku::book::BuildOptions {
+        params: qiku::book::BuildParams { max_ply: 0, ..Default::default() },
+        ..Default::default()
+    };
+    let err = qiku::book::build(&[repertoire()], &out, &opts).unwrap_err();
+    assert!(matches!(err, qiku::book::build::BuildError::NoPlies), "{err}");
+    assert!(!out.exists());
+}

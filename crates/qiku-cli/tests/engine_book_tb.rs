@@ -86,6 +86,57 @@ fn book_move_from_the_start_position_over_uci() {
     assert!(child.wait().unwrap().success());
 }
 
+/// A book truncated or overwritten while the engine has it open is reported on the UCI channel
+/// (once, naming the file), and the engine searches instead of silently finding no book move.
+#[test]
+fn book_damaged_while_open_is_reported_and_the_engine_searches() {
+    for damage in ["truncate", "overwrite"] {
+        let dir = tempfile::tempdir().unwrap();
+        let book = build_book(dir.path());
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_qiku")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let read_until = |stdout: &mut BufReader<_>, prefix: &str| {
+            let mut lines = Vec::new();
+            loop {
+                let mut l = String::new();
+                assert!(stdout.read_line(&mut l).unwrap() > 0, "qiku closed its output");
+                let done = l.starts_with(prefix);
+                lines.push(l.trim_end().to_string());
+                if done {
+                    return lines;
+                }
+            }
+        };
+        writeln!(stdin, "setoption name BookFile value {}", book.display()).unwrap();
+        writeln!(stdin, "isready").unwrap();
+        read_until(&mut stdout, "readyok");
+        let len = std::fs::metadata(&book).unwrap().len();
+        if damage == "truncate" {
+            std::fs::OpenOptions::new().write(true).open(&book).unwrap().set_len(200).unwrap();
+        } else {
+            // Another file's bytes written over it in place (same inode, same length).
+            std::fs::OpenOptions::new().write(true).open(&book).unwrap().write_all(&vec![0x5a; len as usize]).unwrap();
+        }
+        for round in 0..2 {
+            writeln!(stdin, "position startpos").unwrap();
+            writeln!(stdin, "go depth 2").unwrap();
+            let lines = read_until(&mut stdout, "bestmove");
+            let reports: Vec<_> = lines.iter().filter(|l| l.contains("playing on without the book")).collect();
+            // Reported once, naming the file; then the engine simply searches.
+            assert_eq!(reports.len(), usize::from(round == 0), "{damage}: {lines:?}");
+            if round == 0 {
+                assert!(reports[0].starts_with("info string ") && reports[0].contains("test.qbk"), "{reports:?}");
+            }
+            assert!(lines.iter().all(|l| l != "info string book move"), "{damage}: {lines:?}");
+            assert!(lines.iter().any(|l| l.starts_with("info depth 2")), "{damage}: {lines:?}");
+        }
+        writeln!(stdin, "quit").unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+}
+
 #[test]
 fn book_policy_and_min_games_through_the_engine() {
     let dir = tempfile::tempdir().unwrap();
@@ -315,7 +366,11 @@ fn probe_command_combines_book_tables_and_search() {
     // Rook against king: the tables answer with a mate in one.
     let v = probe(&["3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "--book", &b, "--tb", &t]);
     assert_eq!(v["answer"]["source"], "tablebase");
-    assert_eq!(v["tablebase"]["value"], serde_json::json!({"wdl": "win", "dtm": 1}));
+    assert_eq!(
+        v["tablebase"]["value"],
+        serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false, "unit": "plies", "rules": "asian",
+                           "text": "win, mate in 1 plies (asian rules)"})
+    );
     assert_eq!(v["tablebase"]["best_moves"], serde_json::json!(["e1d1", "e1e8"]));
     // Neither: a short search.
     let v = probe(&["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "--depth", "3", "--tb", &t]);

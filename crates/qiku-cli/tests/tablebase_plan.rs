@@ -155,3 +155,28 @@ fn generate_makes_exactly_the_planned_tables() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("KRNvKR left out"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// tablebases/README.md's counts are the real ones: 40 tables (120 files with their `.qtr` and
+/// `.qtw`) up to 4 pieces, as `qiku demo` generates them, and 209 tables (627 files) up to 5.
+#[test]
+fn tablebases_readme_counts_are_true() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tablebases/README.md")).unwrap();
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let none = tmp("readme_counts");
+    let four = plan_json(&["--max-pieces", "4", "-d", none.to_str().unwrap()]);
+    let five = plan_json(&["-d", none.to_str().unwrap()]);
+    let (n4, n5) = (materials(&four).len(), materials(&five).len());
+    assert_eq!((n4, n5), (40, 209));
+    assert!(readme.contains(&format!("({n4} tables, {} files,", 3 * n4)), "{readme}");
+    assert!(readme.contains(&format!("the full set is {} files", 3 * n5)), "{readme}");
+    assert!(readme.contains(&format!("all {n5} tables of up to 5 pieces")), "{readme}");
+    // Generating the 4-piece set writes exactly that many files.
+    let dir = tmp("readme_four");
+    let out = qiku_tb(&["generate", "--max-pieces", "4", "-d", dir.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    let bytes: u64 = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(files, 3 * n4);
+    assert!(bytes < 1_000_000, "under 1 MB: {bytes}");
+}

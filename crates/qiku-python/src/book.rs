@@ -102,7 +102,7 @@ impl PyBook {
     /// when the position is not in the book.
     fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<PyBookEntry>> {
         let pos = position_arg(position)?;
-        let moves = self.book.try_probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let moves = self.book.probe(&pos).map_err(|e| errors::book_error(&e))?;
         let mover = pos.turn();
         Ok(moves
             .into_iter()
@@ -132,7 +132,7 @@ impl PyBook {
     fn pick(&self, position: &Bound<'_, PyAny>, policy: &str, seed: Option<u64>) -> PyResult<Option<PyMove>> {
         let pos = position_arg(position)?;
         let policy = policy_arg(policy)?;
-        let moves = self.book.try_probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let moves = self.book.probe(&pos).map_err(|e| errors::book_error(&e))?;
         let pick = match seed {
             Some(s) => adapter::book::choose(&moves, policy, &mut BookRng::new(s)),
             None => adapter::book::choose(&moves, policy, &mut self.rng.lock().unwrap_or_else(|e| e.into_inner())),

@@ -120,9 +120,9 @@ impl PyTablebases {
         type Found = Option<(TbValue, TbValue, Vec<(Move, TbValue)>, Vec<(Move, TbValue)>, Vec<Move>)>;
         let found: Result<Found, adapter::TbError> = py.detach(|| {
             let Some(value) = tb.probe_with(&pos, rules)? else { return Ok(None) };
-            let plain = tb.probe(&pos)?.unwrap_or(value);
+            let plain = tb.probe_with(&pos, Rules::Plain)?.unwrap_or(value);
             let moves = tb.move_values_with(&pos, rules)?.unwrap_or_default();
-            let plain_moves = tb.move_values(&pos)?.unwrap_or_default();
+            let plain_moves = tb.move_values_with(&pos, Rules::Plain)?.unwrap_or_default();
             let best = tb.best_moves_with(&pos, rules)?.unwrap_or_default();
             Ok(Some((value, plain, moves, plain_moves, best)))
         });

@@ -203,7 +203,7 @@ impl Books {
     pub fn probe(&self, pos: &Pos) -> Result<Vec<(Mv, BookCounts)>, String> {
         let mut out: Vec<(Mv, BookCounts)> = Vec::new();
         for (path, book) in &self.books {
-            for bm in book.try_probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
+            for bm in book.probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
                 let c = BookCounts {
                     wins: bm.counts.wins.into(),
                     draws: bm.counts.draws.into(),
@@ -407,12 +407,12 @@ impl Tables {
         let Some(tb) = &self.tb else { return Ok(None) };
         let e = |e: qiku::tablebase::TbError| e.to_string();
         let Some(value) = tb.probe_with(pos, rules).map_err(e)? else { return Ok(None) };
-        let Some(plain) = tb.probe(pos).map_err(e)? else { return Ok(None) };
+        let Some(plain) = tb.probe_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
         let Some(moves) = tb.move_values_with(pos, rules).map_err(e)? else { return Ok(None) };
         let plain_moves = if rules == Rules::Plain {
             moves.clone()
         } else {
-            let Some(p) = tb.move_values(pos).map_err(e)? else { return Ok(None) };
+            let Some(p) = tb.move_values_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
             p
         };
         let best = Tablebases::best_among(pos, value, &moves);

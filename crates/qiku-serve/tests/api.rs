@@ -15,7 +15,7 @@ fn book_line(book: &Book, plies: usize) -> (Position, Vec<String>) {
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
     for _ in 0..plies {
-        let list = book.probe(&pos);
+        let list = book.probe(&pos).expect("book readable");
         let Some(m) = list.first() else { break };
         moves.push(m.mv.to_string());
         pos = pos.play(m.mv).expect("book moves are legal");
@@ -31,7 +31,7 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
     let (status, v) = get_json(srv.addr, &format!("/api/explore?moves={}", enc(&moves.join(" "))));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["fen"], pos.fen());
-    let expected = book.probe(&pos);
+    let expected = book.probe(&pos).expect("book readable");
     let got = v["moves"].as_array().expect("moves");
     assert_eq!(got.len(), expected.len(), "same number of book moves as qiku-book probe");
     let red = pos.turn() == qiku::Color::Red;
@@ -108,7 +108,7 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
     let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}&rules={}", enc(fen), rules.name()));
     assert_eq!(status, 200, "{v}");
     let value = tb.probe_with(&pos, rules).expect("probe").expect("covered");
-    let plain = tb.probe(&pos).expect("probe").expect("covered");
+    let plain = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!(v["rules"], rules.name());
     assert_eq!(v["wdl"], value.wdl.name(), "{fen}");
     assert_eq!(v["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{fen}");
@@ -117,7 +117,7 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
         tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
     assert_eq!(v["best"], serde_json::json!(best));
     let moves = tb.move_values_with(&pos, rules).expect("moves").expect("covered");
-    let plain_moves = tb.move_values(&pos).expect("moves").expect("covered");
+    let plain_moves = tb.move_values_with(&pos, Rules::Plain).expect("moves").expect("covered");
     let got = v["moves"].as_array().expect("moves");
     assert_eq!(got.len(), moves.len());
     for (g, (m, mv)) in got.iter().zip(&moves) {
@@ -174,7 +174,9 @@ fn a_value_decided_by_the_asian_rules_is_marked() {
                     for turn in [qiku::Color::Red, qiku::Color::Black] {
                         setup.turn = turn;
                         let Ok(pos) = Position::from_setup(&setup) else { continue };
-                        let (Ok(Some(a)), Ok(Some(p))) = (tb.probe_with(&pos, Rules::Asian), tb.probe(&pos)) else {
+                        let (Ok(Some(a)), Ok(Some(p))) =
+                            (tb.probe_with(&pos, Rules::Asian), tb.probe_with(&pos, Rules::Plain))
+                        else {
                             continue;
                         };
                         if a != p {
@@ -276,7 +278,7 @@ fn tables_list_and_statistics() {
     let fen = s["longest"][0].as_str().expect("fen");
     let d = s["longest"][1].as_i64().expect("plies");
     let pos = Position::from_fen(fen).expect("a legal position");
-    let value = tb.probe(&pos).expect("probe").expect("covered");
+    let value = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
     assert!(s["decided_by_rule"].is_array());
     let (status, _) = get_json(srv.addr, "/api/tables/KQvK");

@@ -228,7 +228,7 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     let mut line: Vec<String> = Vec::new();
     let mut pos = qiku::Position::startpos();
     for ply in 0..5 {
-        let m = book.probe(&pos)[0].mv;
+        let m = book.probe(&pos).expect("book readable")[0].mv;
         let iccs = m.to_string();
         if ply == 0 {
             click_square(&c, &iccs[..2]).await;

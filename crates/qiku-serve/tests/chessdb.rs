@@ -161,7 +161,7 @@ fn query_json(srv: &qiku_serve::Running, action: &str, fen: &str, extra: &str) -
 fn book_line(book: &Book, plies: usize) -> Position {
     let mut pos = Position::startpos();
     for _ in 0..plies {
-        let m = book.probe(&pos)[0].mv;
+        let m = book.probe(&pos).expect("book readable")[0].mv;
         pos = pos.play(m).expect("legal");
     }
     pos
@@ -171,7 +171,7 @@ fn book_line(book: &Book, plies: usize) -> Position {
 /// book's.
 fn check_book_position(srv: &qiku_serve::Running, book: &Book, pos: &Position) {
     let fen = pos.fen();
-    let expected: Vec<String> = book.probe(pos).iter().map(|m| m.mv.to_string()).collect();
+    let expected: Vec<String> = book.probe(pos).expect("book readable").iter().map(|m| m.mv.to_string()).collect();
     assert!(expected.len() >= 2, "a position with several book moves: {fen}");
     let mut sorted_expected = expected.clone();
     sorted_expected.sort();
@@ -221,7 +221,7 @@ fn check_book_position(srv: &qiku_serve::Running, book: &Book, pos: &Position) {
     let mut p = pos.clone();
     for m in &line {
         let mv = qiku::notation::iccs::parse(&p, m).expect("a legal line");
-        assert!(book.probe(&p).iter().any(|b| b.mv == mv), "{m} is in the book");
+        assert!(book.probe(&p).expect("book readable").iter().any(|b| b.mv == mv), "{m} is in the book");
         p = p.play(mv).expect("legal");
     }
     let jp = query_json(srv, "querypv", &fen, "");
@@ -253,7 +253,7 @@ fn book_positions_read_by_the_clients_agree_with_the_book() {
 fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
     let pos = Position::from_fen(fen).expect("fen");
     let values = tb.move_values_with(&pos, Rules::Asian).expect("probe").expect("covered");
-    let plain = tb.move_values(&pos).expect("probe").expect("covered");
+    let plain = tb.move_values_with(&pos, Rules::Plain).expect("probe").expect("covered");
     let best: Vec<String> = tb
         .best_moves_with(&pos, Rules::Asian)
         .expect("probe")
@@ -308,7 +308,10 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
         assert!(best_here.contains(m), "{m} in {best_here:?}");
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }
-    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == tb.probe(&pos).expect("probe").expect("covered") {
+    if own.wdl.name() == "win"
+        && own.dtm.0 > 0
+        && own == tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered")
+    {
         // A forced mate: the line ends in it, after exactly the table's distance, and ccdblib
         // reads the score as that mate.
         assert_eq!(line.len() as i32, own.dtm.0, "{fen}");
