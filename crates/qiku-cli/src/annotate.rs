@@ -214,15 +214,23 @@ fn book_text(book: &Book, pos: &Position, mv: Move) -> Result<Option<String>, St
     Ok(Some(s))
 }
 
-/// The table value of `pos` (after the move) in words: who wins and in how many plies.
+/// The table value of `pos` (after the move) in words: who wins and in how many plies, or that
+/// the perpetual-check rule decides (the library's [`qiku::Verdict`], told from red's and black's
+/// side rather than the side to move's).
 fn tb_text(tb: &Tablebases, pos: &Position, rules: Rules) -> Result<Option<String>, String> {
-    let Some(v) = tb.probe_with(pos, rules).map_err(|e| e.to_string())? else { return Ok(None) };
+    let Some(v) = tb.verdict(pos, rules).map_err(|e| e.to_string())? else { return Ok(None) };
     let turn = pos.turn();
-    let what = match v.wdl {
+    let plies = v.value.dtm.plies();
+    let (winner, loser) = if v.value.wdl == Wdl::Win { (turn, !turn) } else { (!turn, turn) };
+    let what = match v.value.wdl {
         Wdl::Draw => "draw".to_string(),
-        Wdl::Loss if v.dtm.plies() == 0 => format!("{} wins, {} has no legal move", side(!turn), side(turn)),
-        Wdl::Win => format!("{} wins, mate in {} plies", side(turn), v.dtm.plies()),
-        Wdl::Loss => format!("{} wins, mate in {} plies", side(!turn), v.dtm.plies()),
+        _ if v.by_rule => format!(
+            "{} wins by the perpetual-check rule: {} can only check forever (line rank {plies}, not plies to mate)",
+            side(winner),
+            side(loser)
+        ),
+        Wdl::Loss if plies == 0 => format!("{} wins, {} has no legal move", side(winner), side(loser)),
+        _ => format!("{} wins, mate in {plies} plies", side(winner)),
     };
     Ok(Some(format!("table ({} rules): {what}", rules.name())))
 }

@@ -241,7 +241,6 @@ enum Command {
     },
 }
 
-
 /// `123`, `64K`, `512M`, `2G` (binary units).
 fn parse_size(s: &str) -> Result<u64, String> {
     let s = s.trim();

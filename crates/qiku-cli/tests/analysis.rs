@@ -145,7 +145,9 @@ fn annotate_states_table_values_with_rule_and_unit() {
     let made = run(env!("CARGO_BIN_EXE_qiku-tb"), &["generate", "-d", tb.to_str().unwrap(), "KRvKN", "--json"]);
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     let pgn = dir.path().join("end.pgn");
-    std::fs::write(&pgn, "[FEN \"4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1\"]\n\n1... e9d9 2. i6i9 *\n").unwrap();
+    // Red's king steps into the KRvKN position that only the perpetual-check rule decides; then
+    // black moves its king.
+    std::fs::write(&pgn, "[FEN \"4k4/9/9/8R/9/9/8n/9/5K3/9 w - - 0 1\"]\n\n1. f1f0 e9d9 *\n").unwrap();
     let out = dir.path().join("end-annotated.pgn");
     let r = qiku(&[
         "annotate",
@@ -156,29 +158,34 @@ fn annotate_states_table_values_with_rule_and_unit() {
         tb.to_str().unwrap(),
         "--no-eval",
     ]);
-    assert!(stdout(&r).contains("1 of 1 games annotated (2 moves)"));
+    assert!(stdout(&r).contains("1 of 1 games annotated (2 moves)"), "{}", stdout(&r));
     let text = std::fs::read_to_string(&out).unwrap();
     let comments: Vec<&str> = text.split('{').skip(1).map(|c| &c[..c.find('}').unwrap()]).collect();
     assert_eq!(comments.len(), 2, "{text}");
-    for c in &comments {
-        assert!(c.starts_with("table (asian rules): "), "{c}");
-        assert!(c.contains(" wins, mate in ") && c.ends_with(" plies") || c.ends_with("draw"), "{c}");
-    }
-    // The values agree with the table probe of the same positions.
-    let probe = |fen: &str| {
-        let t = qiku::tablebase::Tablebases::open(&tb).unwrap();
-        t.probe_with(&qiku::Position::from_fen(fen).unwrap(), qiku::Rules::Asian).unwrap().unwrap()
-    };
-    let mut pos = qiku::Position::from_fen("4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1").unwrap();
+    // The values are the library's verdicts of the same positions, told from red's and black's side.
+    let tables = qiku::tablebase::Tablebases::open(&tb).unwrap();
+    let mut pos = qiku::Position::from_fen("4k4/9/9/8R/9/9/8n/9/5K3/9 w - - 0 1").unwrap();
+    pos.make_move(qiku::notation::iccs::parse(&pos, "f1f0").unwrap());
+    let v = tables.verdict(&pos, qiku::Rules::Asian).unwrap().unwrap();
+    assert!(v.by_rule && v.value.wdl == qiku::Wdl::Loss, "{v}");
+    assert_eq!(
+        comments[0],
+        format!(
+            "table (asian rules): red wins by the perpetual-check rule: black can only check forever (line rank {}, \
+             not plies to mate)",
+            v.value.dtm.plies()
+        )
+    );
     pos.make_move(qiku::notation::iccs::parse(&pos, "e9d9").unwrap());
-    let v = probe(&pos.fen());
-    if v.wdl == qiku::Wdl::Win {
-        assert_eq!(comments[0], format!("table (asian rules): red wins, mate in {} plies", v.dtm.plies()));
-    } else if v.wdl == qiku::Wdl::Loss {
-        assert_eq!(comments[0], format!("table (asian rules): black wins, mate in {} plies", v.dtm.plies()));
-    } else {
-        assert_eq!(comments[0], "table (asian rules): draw");
-    }
+    let v = tables.verdict(&pos, qiku::Rules::Asian).unwrap().unwrap();
+    let expected = match (v.value.wdl, v.by_rule) {
+        (qiku::Wdl::Draw, _) => "table (asian rules): draw".to_string(),
+        (qiku::Wdl::Win, false) => format!("table (asian rules): red wins, mate in {} plies", v.value.dtm.plies()),
+        (qiku::Wdl::Loss, false) => format!("table (asian rules): black wins, mate in {} plies", v.value.dtm.plies()),
+        (_, true) => comments[1].to_string(),
+    };
+    assert_eq!(comments[1], expected);
+    assert!(comments[1].contains("perpetual-check rule") == v.by_rule, "{}", comments[1]);
 }
 
 #[test]
