@@ -9,8 +9,9 @@
 //! start position and seeing which reading is legal, unless given.
 
 use qiku::core::{Move, Position, Square, START_FEN};
+use qiku::engine::session::read_bounded_line;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -225,46 +226,6 @@ enum Incoming {
     Line(String),
     /// A line longer than [`MAX_LINE`], dropped.
     Overlong,
-}
-
-/// Reads one line of at most `max` bytes into `buf` (newline and carriage return removed).
-/// Returns `Ok(None)` at end of input, `Ok(Some(false))` for a longer line (skipped to its end,
-/// `buf` holding its first `max` bytes), `Ok(Some(true))` for a line that fits.
-fn read_bounded_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    buf.clear();
-    let n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-        return Ok(Some(buf.len() <= max));
-    }
-    if buf.len() <= max {
-        // End of input without a newline.
-        return Ok(Some(true));
-    }
-    // Too long: drop the rest of the line without keeping it.
-    buf.truncate(max);
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(Some(false));
-        }
-        match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                r.consume(i + 1);
-                return Ok(Some(false));
-            }
-            None => {
-                let len = chunk.len();
-                r.consume(len);
-            }
-        }
-    }
 }
 
 /// A running engine.
