@@ -669,6 +669,7 @@ impl TableFile {
 }
 
 /// A table's counts per side to move, in words (for error messages).
+#[cfg(feature = "generate")]
 fn counts_text(counts: &[super::value::Counts; 2]) -> String {
     let side = |c: &super::value::Counts| {
         format!(
