@@ -10,6 +10,10 @@ mod fuzz_common;
 use fuzz_common::{
     check_book_bytes, check_fen, check_notation, check_table_bytes, check_token, check_wdl_bytes, NOTATION_FENS,
 };
+#[path = "fuzz_common/mutate.rs"]
+mod mutate;
+
+use mutate::mutate;
 use proptest::prelude::*;
 use qiku::book::{self, BuildOptions};
 use qiku::tablebase::generate::{generate_set, GenerateOptions};
@@ -31,25 +35,6 @@ fn seed_fens() -> Vec<String> {
     fens.extend(NOTATION_FENS.iter().map(|s| s.to_string()));
     assert!(fens.len() > 50);
     fens
-}
-
-/// Applies `edits` (position, kind, byte) to `data`: overwrite, insert, delete or truncate.
-fn mutate(data: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut out = data.to_vec();
-    for &(at, kind, byte) in edits {
-        let i = if out.is_empty() { 0 } else { at % out.len() };
-        match kind % 8 {
-            0..=3 if !out.is_empty() => out[i] = byte,
-            4 if !out.is_empty() => out[i] ^= 1 << (byte % 8),
-            5 => out.insert(i, byte),
-            6 if !out.is_empty() => {
-                out.remove(i);
-            }
-            7 => out.truncate(i),
-            _ => {}
-        }
-    }
-    out
 }
 
 fn edits() -> impl Strategy<Value = Vec<(usize, u8, u8)>> {

@@ -6,6 +6,10 @@
 #[path = "../../../tests/fuzz_common/obk.rs"]
 mod obk_check;
 
+#[path = "../../../tests/fuzz_common/mutate.rs"]
+mod mutate;
+
+use mutate::mutate;
 use obk_check::check_obk_bytes;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -35,26 +39,6 @@ fn work_dir() -> PathBuf {
     let d = root.path().join(format!("{:?}", std::thread::current().id()));
     std::fs::create_dir_all(&d).expect("mkdir");
     d
-}
-
-/// Applies `edits` (position, kind, byte) to `data`: overwrite, flip a bit, insert, delete or
-/// truncate.
-fn mutate(data: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut out = data.to_vec();
-    for &(at, kind, byte) in edits {
-        let i = if out.is_empty() { 0 } else { at % out.len() };
-        match kind % 8 {
-            0..=3 if !out.is_empty() => out[i] = byte,
-            4 if !out.is_empty() => out[i] ^= 1 << (byte % 8),
-            5 => out.insert(i, byte),
-            6 if !out.is_empty() => {
-                out.remove(i);
-            }
-            7 => out.truncate(i),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Pieces of a `bhobk` definition: views, generated columns, odd types, heavy expressions.
