@@ -277,7 +277,7 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// How much of an input line a reply quotes, in characters.
 const EXCERPT_CHARS: usize = 80;
 
-/// The first [`EXCERPT_CHARS`] characters of `text`, followed by `...` if there is more: how
+/// The first 80 characters of `text`, followed by `...` if there is more: how
 /// replies quote input, so that a huge line never comes back whole.
 pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(EXCERPT_CHARS) {
