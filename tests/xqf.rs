@@ -155,3 +155,60 @@ fn damaged_bytes_anywhere_give_errors_or_games_never_panics() {
         }
     }
 }
+
+/// docs/FORMAT.md's description of the header's 32 piece squares (the key `XY`, the squares
+/// stored minus it, and from version 1.2 the rotated slots), followed here on its own and with
+/// nothing of `src/xqf.rs`, gives every sample's start position as cchess reads it.
+#[test]
+fn format_md_describes_the_piece_squares_as_the_files_hold_them() {
+    // FORMAT.md: s(b, m) = (((((b*b*3 + 9)*3 + 8)*2 + 1)*3 + 8) * m) mod 256.
+    let s = |b: u32, m: u32| (((((b * b * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8) * m) % 256;
+    // Slots per side: rook, horse, elephant, advisor, king, advisor, elephant, horse, rook,
+    // cannon, cannon, five pawns; red then black.
+    let kinds = "RNBAKABNRCCPPPPP";
+    let mut checked = 0;
+    for (file, fen, _, _) in cchess_lines() {
+        let b = std::fs::read(data().join(&file)).unwrap();
+        let version = b[2];
+        let xy = if version > 10 { s(u32::from(b[13]), u32::from(b[13])) } else { 0 };
+        let mut board = [['.'; 9]; 10];
+        for i in 0..32u32 {
+            let stored = u32::from(b[16 + i as usize]);
+            let square = (stored + 256 - xy) % 256;
+            let slot = if version >= 12 { (xy + i + 1) % 32 } else { i };
+            if square > 89 {
+                continue; // captured
+            }
+            let kind = kinds.as_bytes()[(slot % 16) as usize] as char;
+            let piece = if slot < 16 { kind } else { kind.to_ascii_lowercase() };
+            let (x, y) = ((square / 10) as usize, (square % 10) as usize);
+            board[y][x] = piece;
+        }
+        let rows: Vec<String> = (0..10)
+            .rev()
+            .map(|y| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for c in board[y] {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect();
+        let expected = fen.split_whitespace().next().unwrap();
+        assert_eq!(rows.join("/"), expected, "{file} (version {version})");
+        checked += 1;
+    }
+    assert_eq!(checked, 21);
+}
