@@ -7,6 +7,8 @@
 #[path = "../../../tests/tablebase_common/mod.rs"]
 mod tablebase_common;
 
+mod common;
+
 use qiku::book::{self, Book, BookError, BuildOptions};
 use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::generate;
@@ -15,7 +17,6 @@ use qiku::Position;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 fn repertoire() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn")
@@ -23,27 +24,6 @@ fn repertoire() -> PathBuf {
 
 fn run(exe: &str, args: &[&str]) -> Output {
     Command::new(exe).args(args).output().expect("run")
-}
-
-/// Runs `exe args`, killing it if it has not finished in `secs` (a hang is a failure, not a
-/// stuck test run).
-fn run_with_timeout(exe: &str, args: &[&str], secs: u64) -> Output {
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            child.kill().expect("kill");
-            panic!("{exe} {args:?} hung for {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
 }
 
 fn mkfifo(path: &Path) {
@@ -194,12 +174,12 @@ fn fifos_are_refused_at_once() {
     let fifo = dir.path().join("f.qbk");
     mkfifo(&fifo);
     let f = fifo.to_str().unwrap();
-    let out = run_with_timeout(env!("CARGO_BIN_EXE_qiku-book"), &["probe", f], 20);
+    let out = common::run_with_timeout(env!("CARGO_BIN_EXE_qiku-book"), &["probe", f], 20);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("f.qbk") && err.contains("FIFO"), "{err}");
     // As a game file.
-    let out = run_with_timeout(
+    let out = common::run_with_timeout(
         env!("CARGO_BIN_EXE_qiku-book"),
         &["build", f, "-o", dir.path().join("o.qbk").to_str().unwrap()],
         20,
@@ -210,12 +190,15 @@ fn fifos_are_refused_at_once() {
     let tbdir = tablebase_common::fresh_dir("hostile_tb_fifo", &["KNvK"]);
     mkfifo(&tbdir.join("KRvK.qtb"));
     let d = tbdir.to_str().unwrap();
-    let out = run_with_timeout(env!("CARGO_BIN_EXE_qiku-tb"), &["info", "-d", d], 20);
+    let out = common::run_with_timeout(env!("CARGO_BIN_EXE_qiku-tb"), &["info", "-d", d], 20);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("KRvK.qtb") && err.contains("FIFO"), "{err}");
-    let out =
-        run_with_timeout(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "-d", d], 20);
+    let out = common::run_with_timeout(
+        env!("CARGO_BIN_EXE_qiku-tb"),
+        &["probe", "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "-d", d],
+        20,
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("FIFO"));
     let tb = Tablebases::open(&tbdir).unwrap();

@@ -4,10 +4,11 @@
 //! destroyed a file, panicked, aborted, hung, or accepted the input).
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const QIKU: &str = env!("CARGO_BIN_EXE_qiku");
 const QIKU_BOOK: &str = env!("CARGO_BIN_EXE_qiku-book");
@@ -22,38 +23,8 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
 
-/// Runs `exe args` with stdin closed, killing it if it has not finished in `secs` (a hang is a
-/// failure, not a stuck test run).
 fn run(exe: &str, args: &[&str], secs: u64) -> Output {
-    let mut child = Command::new(exe)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    // Read both pipes while waiting: a full pipe would block a program with much to say.
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            r.read_to_end(&mut v).expect("read");
-            v
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(secs) {
-            child.kill().expect("kill");
-            panic!("{exe} {args:?} hung for {secs} s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
+    common::run_with_timeout(exe, args, secs)
 }
 
 fn stderr(out: &Output) -> String {
