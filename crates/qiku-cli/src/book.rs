@@ -619,7 +619,8 @@ fn move_json(pos: &Position, m: &BookMove, n: notation::Notation) -> MoveJson {
 /// An error opening `path` as a `.qbk`, with what to do when the file is an `.obk` (SQLite)
 /// book: import it first.
 pub fn book_open_error(path: &Path, error: &str) -> String {
-    let sqlite = std::fs::File::open(path)
+    // Only a regular file is looked at: opening a FIFO to read would wait for a writer.
+    let sqlite = qiku::fs::open_regular(path)
         .and_then(|mut f| {
             let mut magic = [0u8; 16];
             std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
