@@ -225,7 +225,7 @@ fn a_brute_force_solver_agrees_on_every_position() {
         let mut changed = 0;
         for p in tablebase_common::all_positions(m) {
             let v = tb.probe_with(&p, Rules::Asian).unwrap().unwrap();
-            let plain = tb.probe(&p).unwrap().unwrap();
+            let plain = tb.probe_with(&p, Rules::Plain).unwrap().unwrap();
             changed += (v != plain) as usize;
             assert_eq!(v.wdl, brute[&p.key()], "{name} {}", p.fen());
         }
@@ -289,7 +289,7 @@ fn misplaced_or_damaged_companions_are_refused() {
     let tb = Tablebases::open(&dir).unwrap();
     assert_eq!(tb.problems().len(), 1, "{:?}", tb.problems());
     assert!(tb.probe_with(&pos, Rules::Asian).is_err());
-    assert_eq!(tb.probe(&pos).unwrap().unwrap().wdl, Wdl::Draw);
+    assert_eq!(tb.probe_with(&pos, Rules::Plain).unwrap().unwrap().wdl, Wdl::Draw);
     // No companion: plain values still, and under the rules an error naming the missing file.
     std::fs::remove_file(&qtr).unwrap();
     let tb = Tablebases::open(&dir).unwrap();
