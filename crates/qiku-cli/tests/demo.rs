@@ -37,7 +37,7 @@ fn demo_builds_its_book_from_the_shipped_master_games() {
     assert_eq!(cols.get(2), Some(&"15609"), "{out}");
     assert!(dir.path().join("books/ccpd-iccs.qbk").is_file());
     // Tables and the rook-against-advisor probe: a win, mate in 5 plies.
-    assert!(out.contains("   win, mate in 5 plies\n"), "{out}");
+    assert!(out.contains("   win, mate in 5 plies (asian rules)\n"), "{out}");
 }
 
 #[test]
@@ -46,5 +46,5 @@ fn demo_outside_a_checkout_falls_back_to_the_embedded_repertoire() {
     let out = run_demo(dir.path());
     assert!(out.contains("using the small repertoire embedded in qiku instead"), "{out}");
     assert!(dir.path().join("books/repertoire.qbk").is_file());
-    assert!(out.contains("   win, mate in 5 plies\n"), "{out}");
+    assert!(out.contains("   win, mate in 5 plies (asian rules)\n"), "{out}");
 }
