@@ -629,7 +629,11 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let found = if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
             let e = |e: qiku::tablebase::TbError| e.to_string();
             match (tables.verdict(&pos, rules).map_err(e)?, tables.move_verdicts(&pos, rules).map_err(e)?) {
-                (Some(v), Some(moves)) => Some((v, moves, tables.best_moves_with(&pos, rules).map_err(e)?)),
+                (Some(v), Some(moves)) => {
+                    let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, mv)| (m, mv.value)).collect();
+                    let best = qiku::tablebase::Tablebases::best_among(&pos, v.value, &values);
+                    Some((v, moves, Some(best)))
+                }
                 _ => None,
             }
         } else {

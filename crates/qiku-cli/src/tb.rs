@@ -463,7 +463,8 @@ fn run_probe(
     let missing = || missing_table(material.canonical().0, dir);
     let value = tb.verdict(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
     let moves = tb.move_verdicts(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let best = tb.best_moves_with(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
+    let best = Tablebases::best_among(&pos, value.value, &values);
     // The WDL file's answer (null when the material has none), which must agree.
     let from_wdl = match tb.wdl_file(material.canonical().0) {
         Ok(Some(_)) => tb.probe_wdl_with(&pos, rules).map_err(|e| e.to_string())?,

@@ -7,7 +7,7 @@ use qiku::engine::{time::Limits, Engine, Score};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
 use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
-use qiku::{Color, Game, Move, Position};
+use qiku::{Color, Game, Move, Position, Verdict};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -293,8 +293,8 @@ pub struct TableValue {
 }
 
 impl TableValue {
-    fn new(v: TbValue, plain: TbValue) -> TableValue {
-        TableValue { wdl: v.wdl.name(), dtm: v.dtm.0, by_rule: v != plain }
+    fn from(v: Verdict) -> TableValue {
+        TableValue { wdl: v.value.wdl.name(), dtm: v.value.dtm.0, by_rule: v.by_rule }
     }
     /// Plies to the end, unsigned.
     pub fn plies(&self) -> u32 {
@@ -406,24 +406,13 @@ impl Tables {
     pub fn answer(&self, pos: &Pos, rules: Rules) -> Result<Option<TableAnswer>, String> {
         let Some(tb) = &self.tb else { return Ok(None) };
         let e = |e: qiku::tablebase::TbError| e.to_string();
-        let Some(value) = tb.probe_with(pos, rules).map_err(e)? else { return Ok(None) };
-        let Some(plain) = tb.probe_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
-        let Some(moves) = tb.move_values_with(pos, rules).map_err(e)? else { return Ok(None) };
-        let plain_moves = if rules == Rules::Plain {
-            moves.clone()
-        } else {
-            let Some(p) = tb.move_values_with(pos, Rules::Plain).map_err(e)? else { return Ok(None) };
-            p
-        };
-        let best = Tablebases::best_among(pos, value, &moves);
-        let moves = moves
-            .iter()
-            .map(|&(m, v)| {
-                let p = plain_moves.iter().find(|(pm, _)| *pm == m).map_or(v, |&(_, pv)| pv);
-                (m, TableValue::new(v, p))
-            })
-            .collect();
-        Ok(Some(TableAnswer { value: TableValue::new(value, plain), moves, best }))
+        // The library's verdicts say whether only the rule decides: no second, plain probe.
+        let Some(value) = tb.verdict(pos, rules).map_err(e)? else { return Ok(None) };
+        let Some(moves) = tb.move_verdicts(pos, rules).map_err(e)? else { return Ok(None) };
+        let values: Vec<(Mv, TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
+        let best = Tablebases::best_among(pos, value.value, &values);
+        let moves = moves.iter().map(|&(m, v)| (m, TableValue::from(v))).collect();
+        Ok(Some(TableAnswer { value: TableValue::from(value), moves, best }))
     }
 
     /// Summaries of every usable table, by material name.
