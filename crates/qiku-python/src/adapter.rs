@@ -23,7 +23,7 @@ pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
-pub use qiku::tablebase::{Material, Rules, Tablebases, TbError, TbValue, Wdl};
+pub use qiku::tablebase::{Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
 pub use qiku::{NoProgress, Progress, Rng as BookRng};
 
 /// The opening-book module (its move choice by policy).

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue};
+use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue, Verdict};
 use crate::board::PyMove;
 use crate::book::position_arg;
 use crate::errors;
@@ -117,28 +117,34 @@ impl PyTablebases {
         let pos = position_arg(position)?;
         let rules = rules_arg(rules)?;
         let tb = &self.tables;
-        type Found = Option<(TbValue, TbValue, Vec<(Move, TbValue)>, Vec<(Move, TbValue)>, Vec<Move>)>;
+        type Found = Option<(Verdict, Vec<(Move, Verdict)>, Vec<Move>)>;
         let found: Result<Found, adapter::TbError> = py.detach(|| {
-            let Some(value) = tb.probe_with(&pos, rules)? else { return Ok(None) };
-            let plain = tb.probe_with(&pos, Rules::Plain)?.unwrap_or(value);
-            let moves = tb.move_values_with(&pos, rules)?.unwrap_or_default();
-            let plain_moves = tb.move_values_with(&pos, Rules::Plain)?.unwrap_or_default();
-            let best = tb.best_moves_with(&pos, rules)?.unwrap_or_default();
-            Ok(Some((value, plain, moves, plain_moves, best)))
+            // One probe of the position and one of each move: the verdicts say whether the rules
+            // decided, and the best moves come from the values already read.
+            let Some(verdict) = tb.verdict(&pos, rules)? else { return Ok(None) };
+            let moves = tb.move_verdicts(&pos, rules)?.unwrap_or_default();
+            let values: Vec<(Move, TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
+            let best = Tablebases::best_among(&pos, verdict.value, &values);
+            Ok(Some((verdict, moves, best)))
         });
-        let Some((value, plain, moves, plain_moves, best)) = found.map_err(|e| errors::tb_error(&e))? else {
+        let Some((verdict, moves, best)) = found.map_err(|e| errors::tb_error(&e))? else {
             return Ok(None);
         };
-        let by_rule = |m: &Move, v: &TbValue| plain_moves.iter().any(|(pm, pv)| pm == m && pv != v);
+        let value = verdict.value;
         Ok(Some(PyTbProbe {
             wdl: wdl_name(&value),
             dtm: value.dtm.0,
             distance: value.dtm.plies(),
-            by_rule: value != plain,
+            by_rule: verdict.by_rule,
             rules: rules.name(),
             moves: moves
                 .iter()
-                .map(|(m, v)| PyTbMove { mv: PyMove::new(*m), wdl: wdl_name(v), dtm: v.dtm.0, by_rule: by_rule(m, v) })
+                .map(|(m, v)| PyTbMove {
+                    mv: PyMove::new(*m),
+                    wdl: wdl_name(&v.value),
+                    dtm: v.value.dtm.0,
+                    by_rule: v.by_rule,
+                })
                 .collect(),
             best_moves: best.into_iter().map(PyMove::new).collect(),
         }))

@@ -218,6 +218,30 @@ def test_tablebase_probe(tables_dir):
         tb.probe(fen, rules="chinese")
 
 
+def test_tablebase_marks_values_the_asian_rules_decide(tmp_path):
+    # Rook against horse: black can hold here only by checking forever, which the Asian rules
+    # forbid, so red wins under them and it is a draw without them.
+    qiku.generate_tablebases(["KRvKN"], tmp_path)
+    tb = qiku.Tablebases(tmp_path)
+    fen = "4k4/9/9/9/9/9/9/9/1n7/R2K5 w - - 0 1"
+    asian, plain = tb.probe(fen), tb.probe(fen, rules="plain")
+    assert (asian.wdl, asian.by_rule, asian.rules) == ("win", True, "asian")
+    assert (plain.wdl, plain.by_rule, plain.rules) == ("draw", False, "plain")
+    assert not any(m.by_rule for m in plain.moves)
+    decided = [m for m in asian.moves if m.by_rule]
+    assert decided and all(m.wdl == "win" for m in decided)
+    assert {str(m.move) for m in plain.moves} == {str(m.move) for m in asian.moves}
+    # The best moves keep the win, and each leads to a loss for black the rules decide.
+    board = qiku.Board(fen)
+    assert asian.best_moves
+    for m in asian.best_moves:
+        assert next(x for x in asian.moves if str(x.move) == str(m)).wdl == "win"
+        board.push(m)
+        after = tb.probe(board)
+        assert (after.wdl, after.by_rule) == ("loss", True)
+        board.pop()
+
+
 def test_tablebase_errors(tmp_path):
     with pytest.raises(qiku.TablebaseError):
         qiku.Tablebases(tmp_path / "missing")
