@@ -11,6 +11,7 @@
 pub mod openings;
 pub mod process;
 pub mod record;
+pub mod sprt;
 pub mod stats;
 
 use openings::Opening;
