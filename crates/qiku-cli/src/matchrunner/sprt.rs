@@ -329,7 +329,7 @@ fn fit_t_value(phat: &[f64], scores: &[f64], t: f64) -> Option<Vec<f64>> {
     let mut p = vec![1.0 / phat.len() as f64; phat.len()];
     for _ in 0..100 {
         let (mu, sigma) = mean_sd(&p, scores);
-        if !(sigma > 0.0) {
+        if sigma.is_nan() || sigma <= 0.0 {
             return None;
         }
         let c: Vec<f64> = scores
