@@ -86,7 +86,19 @@ pub enum SprtError {
     },
     /// A model name that is neither `normalized` nor `logistic`.
     Model(String),
+    /// Normalized Elo beyond [`MAX_NORMALIZED_ELO`] either way.
+    NormalizedRange {
+        /// The H0 Elo.
+        elo0: f64,
+        /// The H1 Elo.
+        elo1: f64,
+    },
 }
+
+/// The largest normalized Elo (either way) a test takes: beyond about 220 the fit of the
+/// t-value hypothesis has no solution from its starting point, and tests are run with bounds of
+/// a few Elo anyway.
+pub const MAX_NORMALIZED_ELO: f64 = 200.0;
 
 impl fmt::Display for SprtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -100,6 +112,10 @@ impl fmt::Display for SprtError {
                 "SPRT error rates alpha {alpha}, beta {beta}: each must lie strictly between 0 and 1, and their sum below 1"
             ),
             SprtError::Model(m) => write!(f, "SPRT model {m:?}: expected normalized or logistic"),
+            SprtError::NormalizedRange { elo0, elo1 } => write!(
+                f,
+                "SPRT bounds {elo0} {elo1}: normalized Elo is taken between -{MAX_NORMALIZED_ELO} and {MAX_NORMALIZED_ELO}; use smaller bounds or the logistic model"
+            ),
         }
     }
 }
@@ -225,6 +241,9 @@ impl Sprt {
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: SprtModel) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(SprtError::Elo { elo0, elo1 });
+        }
+        if model == SprtModel::Normalized && elo0.abs().max(elo1.abs()) > MAX_NORMALIZED_ELO {
+            return Err(SprtError::NormalizedRange { elo0, elo1 });
         }
         let rate = |x: f64| x > 0.0 && x < 1.0;
         if !(rate(alpha) && rate(beta) && alpha + beta < 1.0) {
@@ -519,6 +538,40 @@ mod tests {
         assert_eq!("Normalized".parse::<SprtModel>(), Ok(SprtModel::Normalized));
         assert_eq!("bayes".parse::<SprtModel>(), Err(SprtError::Model("bayes".into())));
         assert_eq!(SprtModel::default(), SprtModel::Normalized);
+        assert!(matches!(
+            Sprt::new(0.0, 250.0, 0.05, 0.05, SprtModel::Normalized),
+            Err(SprtError::NormalizedRange { .. })
+        ));
+        assert!(Sprt::new(0.0, 250.0, 0.05, 0.05, SprtModel::Logistic).is_ok());
+    }
+
+    #[test]
+    fn extreme_results_give_finite_ratios_up_to_the_largest_bounds() {
+        let extremes = [
+            [1000, 0, 0, 0, 0],
+            [0, 1000, 0, 0, 0],
+            [0, 0, 1000, 0, 0],
+            [0, 0, 0, 1000, 0],
+            [0, 0, 0, 0, 1000],
+            [1, 0, 0, 0, 1000],
+            [5, 500, 9, 0, 0],
+            [1, 0, 0, 0, 0],
+        ];
+        for model in [SprtModel::Normalized, SprtModel::Logistic] {
+            for (elo0, elo1) in [(-MAX_NORMALIZED_ELO, MAX_NORMALIZED_ELO), (0.0, 0.5), (-MAX_NORMALIZED_ELO, -199.0)] {
+                let s = Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap();
+                for counts in extremes {
+                    let llr = s.llr(&Pentanomial { counts });
+                    assert!(llr.is_finite(), "{model} [{elo0}, {elo1}] {counts:?}: {llr}");
+                }
+                // Symmetric bounds: mirrored results mirror the ratio.
+                if elo0 == -elo1 {
+                    let a = s.llr(&Pentanomial { counts: [3, 10, 20, 7, 1] });
+                    let b = s.llr(&Pentanomial { counts: [1, 7, 20, 10, 3] });
+                    assert!((a + b).abs() < 1e-6, "{model}: {a} {b}");
+                }
+            }
+        }
     }
 
     #[test]
