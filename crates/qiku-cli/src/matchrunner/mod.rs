@@ -654,7 +654,7 @@ pub fn summary(report: &MatchReport) -> String {
     if let Some(st) = &report.sprt {
         let test = &st.test;
         s.push_str(&format!(
-            "\nSPRT {} Elo [{:.2}, {:.2}], alpha {}, beta {}: {} pairs, pentanomial {}, {}\nSPRT: {}",
+            "\nSPRT {} Elo [{:.2}, {:.2}], alpha {}, beta {}: pairs {}, pentanomial {}, {}\nSPRT: {}",
             test.model,
             test.elo0,
             test.elo1,

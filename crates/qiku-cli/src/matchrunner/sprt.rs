@@ -292,6 +292,8 @@ impl Sprt {
 
     /// The running line: `LLR 1.23 (-2.94, 2.94) [0.00, 5.00]`.
     pub fn status(&self, llr: f64) -> String {
+        // A ratio that rounds to zero is shown as 0.00, not -0.00.
+        let llr = if (llr * 100.0).round() == 0.0 { 0.0 } else { llr };
         format!("LLR {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]", llr, self.lower(), self.upper(), self.elo0, self.elo1)
     }
 }
@@ -500,6 +502,8 @@ mod tests {
         assert!((s.lower() + 2.944_438_979).abs() < 1e-9, "{}", s.lower());
         assert!((s.upper() - 2.944_438_979).abs() < 1e-9, "{}", s.upper());
         assert_eq!(s.status(1.234), "LLR 1.23 (-2.94, 2.94) [0.00, 5.00]");
+        assert_eq!(s.status(-0.002), "LLR 0.00 (-2.94, 2.94) [0.00, 5.00]");
+        assert_eq!(s.status(-0.006), "LLR -0.01 (-2.94, 2.94) [0.00, 5.00]");
         let a = Sprt::new(0.0, 5.0, 0.1, 0.02, SprtModel::Logistic).unwrap();
         assert!((a.lower() - (0.02f64 / 0.9).ln()).abs() < 1e-12);
         assert!((a.upper() - (0.98f64 / 0.1).ln()).abs() < 1e-12);
