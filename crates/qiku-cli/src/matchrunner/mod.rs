@@ -665,10 +665,10 @@ pub fn summary(report: &MatchReport) -> String {
             test.status(st.llr),
             st.decision
         ));
-        if st.late_games > 0 {
+        let outside = t.games().saturating_sub(2 * st.pentanomial.pairs());
+        if outside > 0 {
             s.push_str(&format!(
-                " ({} game(s) still running at the decision are in the score above, not in the test)",
-                st.late_games
+                " ({outside} game(s) whose pair was not complete at the decision are in the score above, not in the test)"
             ));
         }
     }
@@ -698,5 +698,46 @@ mod tests {
         assert!(parse_tc("x+1").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("-5").is_err());
+    }
+
+    #[test]
+    fn the_test_stops_changing_at_its_decision() {
+        let test = Sprt::new(0.0, 10.0, 0.05, 0.05, sprt::SprtModel::Normalized).unwrap();
+        let mut st = SprtState::new(test);
+        let mut pairs = PairTracker::default();
+        // Engine 0 wins every game; games finish in the order 1, 0, 3, 2, ...
+        let mut index = 0;
+        while st.decision == Decision::Continue {
+            for i in [index + 1, index] {
+                let pair = pairs.finish(i, 2);
+                st.game_done(i, pair);
+                assert_eq!(st.last_update, pair.map(|_| i).or(st.last_update));
+            }
+            index += 2;
+            assert!(index < 1000, "no decision");
+        }
+        assert_eq!(st.decision, Decision::H1);
+        let decided = st;
+        assert!(decided.llr >= test.upper());
+        assert_eq!(decided.pentanomial.counts, [0, 0, 0, 0, index as u32 / 2]);
+        assert_eq!(decided.last_update, Some(index - 2));
+        // A game still running at the decision, and its partner, change nothing but the count.
+        for i in [index + 1, index] {
+            let pair = pairs.finish(i, 0);
+            st.game_done(i, pair);
+        }
+        assert_eq!(st, SprtState { late_games: 2, ..decided });
+        let report = MatchReport {
+            names: ["a".into(), "b".into()],
+            tally: Tally { wins: index as u32 + 1, draws: 0, losses: 1 },
+            sprt: Some(st),
+            ..MatchReport::default()
+        };
+        let text = summary(&report);
+        assert!(
+            text.contains(&format!("pairs {}, pentanomial [0, 0, 0, 0, {}], LLR ", index / 2, index / 2)),
+            "{text}"
+        );
+        assert!(text.contains("\nSPRT: H1 accepted (2 game(s) whose pair was not complete"), "{text}");
     }
 }
