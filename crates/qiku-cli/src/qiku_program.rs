@@ -125,7 +125,7 @@ must be even. Games still running at the decision finish and are scored, but not
   qiku match --engine ./qiku-new --engine ./qiku-base --tc 10+0.1 --games 20000 \\
       --sprt 0 5 --concurrency 2
 
---pin puts each engine process on a core of its own (engine 1 of game slot k on the allowed
+--pin (off by default) puts each engine process on a core of its own (engine 1 of game slot k on the allowed
 core 2k, engine 2 on core 2k+1, Linux only); it needs two cores per --concurrency slot.";
 
 #[derive(Args)]
