@@ -1,6 +1,7 @@
 //! `qiku`: the engine (UCI on standard input when started without arguments) and the commands
 //! that probe and inspect positions.
 
+use crate::matchrunner::sprt::{Sprt, SprtError};
 use crate::matchrunner::{self, openings, process::EngineSpec, Limit, MatchConfig};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use qiku::core::perft;
@@ -108,7 +109,24 @@ Each opening (built-in master-game openings, or --openings FILE) is played twice
 swapped. Mate, stalemate (no legal move), perpetual check, repetition, 120 plies without capture
 and --max-plies end a game; an illegal move, no move, a crash or a time loss (beyond --margin)
 loses it. Ranks in moves (0-9 or 1-10, as Fairy-Stockfish writes after `uci`) are detected per
-engine unless --ranks is given.";
+engine unless --ranks is given.
+
+To test a change the way fastchess and fishtest do, give --sprt ELO0 ELO1: a generalized sequential
+probability ratio test of H0 (engine 1 is ELO0 Elo stronger than engine 2) against H1 (ELO1 Elo),
+on the results of game pairs (each opening with both colours: 0, 1/2, 1, 3/2 or 2 points for
+engine 1, counted as the pentanomial [LL, LD, DD+WL, WD, WW]). The Elo is normalized Elo by
+default (--sprt-model normalized, as in fastchess and fishtest) or logistic Elo
+(--sprt-model logistic). After each finished pair a line shows the games counted, the pentanomial
+and `LLR x (lower, upper) [ELO0, ELO1]`, with lower = ln(beta/(1-alpha)) and
+upper = ln((1-beta)/alpha). The match stops when the LLR reaches a bound (H1 accepted at the upper,
+H0 accepted at the lower) or after --games games (no decision); --games is then a maximum and
+must be even. Games still running at the decision finish and are scored, but not counted:
+
+  qiku match --engine ./qiku-new --engine ./qiku-base --tc 10+0.1 --games 20000 \\
+      --sprt 0 5 --concurrency 2
+
+--pin (off by default) puts each engine process on a core of its own (engine 1 of game slot k on the allowed
+core 2k, engine 2 on core 2k+1, Linux only); it needs two cores per --concurrency slot.";
 
 #[derive(Args)]
 struct MatchArgs {
@@ -127,7 +145,7 @@ struct MatchArgs {
     /// Rank numbering of the preceding engine's moves: auto (default), 0 (ranks 0-9) or 1 (1-10).
     #[arg(long, value_name = "auto|0|1")]
     ranks: Vec<String>,
-    /// Number of games.
+    /// Number of games (with --sprt the most played: the match stops when the test decides).
     #[arg(long, default_value_t = 100)]
     games: u32,
     /// Clock per engine: seconds + increment, e.g. 60+0.6 (default 10+0.1 if no limit is given).
@@ -164,6 +182,23 @@ struct MatchArgs {
     /// Print the result as one JSON object at the end (per-game lines still go to stderr).
     #[arg(long)]
     json: bool,
+    /// Sequential probability ratio test of H0: Elo = ELO0 against H1: Elo = ELO1 (engine 1 over
+    /// engine 2) on game pairs; the match stops when it decides, --games is the maximum.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// SPRT: the chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// SPRT: the chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
+    /// SPRT: the Elo of ELO0 and ELO1, normalized (the default, as fastchess and fishtest) or
+    /// logistic.
+    #[arg(long, default_value = "normalized", value_name = "normalized|logistic", requires = "sprt")]
+    sprt_model: String,
+    /// Pin each engine process to a core of its own (Linux; two cores per --concurrency slot).
+    #[arg(long)]
+    pin: bool,
 }
 
 #[derive(Args)]
@@ -499,6 +534,20 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     } else {
         matchrunner::parse_tc("10+0.1").map_err(|e| e.to_string())?
     };
+    let sprt = match args.sprt.as_deref() {
+        Some(&[elo0, elo1]) => {
+            let model: matchrunner::sprt::SprtModel = args.sprt_model.parse().map_err(|e: SprtError| e.to_string())?;
+            if args.games % 2 == 1 {
+                return Err(format!(
+                    "--sprt counts pairs of games (each opening with both colours): give an even --games, not {}",
+                    args.games
+                ));
+            }
+            Some(Sprt::new(elo0, elo1, args.alpha, args.beta, model).map_err(|e| e.to_string())?)
+        }
+        Some(other) => return Err(format!("--sprt takes two Elo values, ELO0 and ELO1 (got {})", other.len())),
+        None => None,
+    };
     let openings = match &args.openings {
         Some(path) => openings::load(path).map_err(|e| e.to_string())?,
         None => openings::builtin(),
@@ -513,6 +562,8 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         max_plies: args.max_plies.max(1),
         margin: std::time::Duration::from_millis(args.margin),
         event: args.event.clone(),
+        sprt,
+        pin: args.pin,
     };
     let total = config.games;
     let json = args.json;
@@ -529,10 +580,13 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
             r.tally.points(),
             r.tally.games() as f64 - r.tally.points()
         );
-        if json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
+        let sprt_line = r.sprt.filter(|s| s.last_update == Some(g.index)).map(|s| s.line());
+        for l in std::iter::once(line).chain(sprt_line) {
+            if json {
+                eprintln!("{l}");
+            } else {
+                println!("{l}");
+            }
         }
     })
     .map_err(|e| e.to_string())?;
@@ -549,6 +603,11 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
                 "faults": report.faults.iter().map(|f| serde_json::json!({
                     "illegal_moves": f[0], "no_move": f[1], "crashes": f[2], "time_losses": f[3]})).collect::<Vec<_>>(),
                 "garbage_lines": report.garbage_lines,
+                "sprt": report.sprt.map(|s| serde_json::json!({
+                    "elo0": s.test.elo0, "elo1": s.test.elo1, "alpha": s.test.alpha, "beta": s.test.beta,
+                    "model": s.test.model.name(), "llr": finite(s.llr), "lower": s.test.lower(),
+                    "upper": s.test.upper(), "pentanomial": s.pentanomial.counts, "pairs": s.pentanomial.pairs(),
+                    "decision": s.decision.short(), "late_games": s.late_games})),
             })
         );
     } else {

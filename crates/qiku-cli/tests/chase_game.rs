@@ -269,6 +269,8 @@ fn the_match_runner_adjudicates_the_real_games_as_lost_by_the_chaser() {
             max_plies: 400,
             margin: Duration::from_millis(500),
             event: raw.tag("Event").to_string(),
+            sprt: None,
+            pin: false,
         };
         let report = matchrunner::run(&config, &|_, _| {}).unwrap();
         assert_eq!(report.games.len(), 1);

@@ -22,6 +22,8 @@ fn config(engines: [EngineSpec; 2], games: u32, limit: Limit, pgn: Option<PathBu
         max_plies: 120,
         margin: Duration::from_millis(500),
         event: "test".into(),
+        sprt: None,
+        pin: false,
     }
 }
 

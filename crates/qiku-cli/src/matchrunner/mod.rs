@@ -7,16 +7,23 @@
 //! else is a draw; 120 plies without capture draw, no attacking material draws, and a game longer
 //! than `max_plies` is adjudicated a draw. An engine that sends an illegal move or no move, exits, or exceeds its time
 //! (plus a margin) loses the game; a crashed or timed-out engine is restarted for the next game.
+//!
+//! With [`MatchConfig::sprt`] the match runs a sequential probability ratio test ([`sprt`]) on
+//! the pair results and stops handing out games once the test decides; `games` is then the most
+//! it plays.
 
+pub mod cpus;
 pub mod openings;
 pub mod process;
 pub mod record;
+pub mod sprt;
 pub mod stats;
 
 use openings::Opening;
 use process::{EngineError, EngineProcess, EngineSpec, Go};
 use qiku::core::{Color, EndReason, Game, Move, Outcome};
 use record::PgnGame;
+use sprt::{Decision, PairTracker, Pentanomial, Sprt};
 use stats::Tally;
 use std::fmt;
 use std::path::PathBuf;
@@ -119,6 +126,12 @@ pub struct MatchConfig {
     pub margin: Duration,
     /// PGN `Event` tag.
     pub event: String,
+    /// A sequential probability ratio test that ends the match when it decides.
+    pub sprt: Option<Sprt>,
+    /// Pin each engine process to a core of its own ([`cpus`]): game slot `k` runs its engines
+    /// on the `2k`-th and `2k+1`-th allowed cores. The match is refused when there are fewer
+    /// than two cores per slot.
+    pub pin: bool,
 }
 
 /// Why an engine lost by fault rather than on the board.
@@ -185,6 +198,66 @@ pub struct MatchReport {
     pub garbage_lines: [u64; 2],
     /// Every game, in game order.
     pub games: Vec<GameRecord>,
+    /// Pair results of every finished pair (games `2k` and `2k+1`), from engine 0's side.
+    pub pentanomial: Pentanomial,
+    /// The test's state, with [`MatchConfig::sprt`].
+    pub sprt: Option<SprtState>,
+}
+
+/// Where a match's SPRT stands. Once the test decides, this no longer changes: games that were
+/// still running then are scored and written, but not counted by the test.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SprtState {
+    /// The test.
+    pub test: Sprt,
+    /// Pair results counted by the test.
+    pub pentanomial: Pentanomial,
+    /// The log-likelihood ratio of those pairs.
+    pub llr: f64,
+    /// The decision (or [`Decision::Continue`]).
+    pub decision: Decision,
+    /// The game whose end last changed the test (it completed a pair); the caller prints the
+    /// test's line after that game.
+    pub last_update: Option<usize>,
+    /// Games that ended after the decision (scored, but not in the test).
+    pub late_games: u32,
+}
+
+impl SprtState {
+    fn new(test: Sprt) -> SprtState {
+        SprtState {
+            test,
+            pentanomial: Pentanomial::default(),
+            llr: 0.0,
+            decision: Decision::Continue,
+            last_update: None,
+            late_games: 0,
+        }
+    }
+
+    /// Counts a finished game; `pair` is the pair's half points if the game completed it.
+    fn game_done(&mut self, index: usize, pair: Option<u8>) {
+        if self.decision != Decision::Continue {
+            self.late_games += 1;
+            return;
+        }
+        if let Some(k) = pair {
+            self.pentanomial.counts[usize::from(k.min(4))] += 1;
+            self.llr = self.test.llr(&self.pentanomial);
+            self.decision = self.test.decide(self.llr);
+            self.last_update = Some(index);
+        }
+    }
+
+    /// The running line: `SPRT: games 24, pentanomial [1, 3, 5, 2, 1], LLR 0.12 (-2.94, 2.94) [0.00, 5.00]`.
+    pub fn line(&self) -> String {
+        format!(
+            "SPRT: games {}, pentanomial {}, {}",
+            2 * self.pentanomial.pairs(),
+            self.pentanomial,
+            self.test.status(self.llr)
+        )
+    }
 }
 
 /// A match that could not be played to the end.
@@ -208,6 +281,8 @@ pub enum MatchError {
     },
     /// The openings list is empty.
     NoOpenings,
+    /// The engines cannot be pinned as asked.
+    Pin(cpus::PinError),
 }
 
 impl fmt::Display for MatchError {
@@ -218,6 +293,7 @@ impl fmt::Display for MatchError {
             }
             MatchError::Pgn { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             MatchError::NoOpenings => f.write_str("no openings"),
+            MatchError::Pin(e) => e.fmt(f),
         }
     }
 }
@@ -228,6 +304,7 @@ impl std::error::Error for MatchError {
             MatchError::Engine { error, .. } => Some(error),
             MatchError::Pgn { error, .. } => Some(error),
             MatchError::NoOpenings => None,
+            MatchError::Pin(e) => Some(e),
         }
     }
 }
@@ -262,9 +339,25 @@ pub fn run(
     if config.openings.is_empty() {
         return Err(MatchError::NoOpenings);
     }
-    // Start one pair first to learn the names (and fail early on a bad command).
+    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    // Each slot's engine specs: with pinning, each engine on its own core.
+    let slot_specs: Vec<[EngineSpec; 2]> = if config.pin {
+        let cores = cpus::slot_cores(workers).map_err(MatchError::Pin)?;
+        cores
+            .iter()
+            .map(|c| {
+                let mut specs = config.engines.clone();
+                specs[0].cpu = Some(c[0]);
+                specs[1].cpu = Some(c[1]);
+                specs
+            })
+            .collect()
+    } else {
+        vec![config.engines.clone(); workers]
+    };
+    // Start slot 0's pair first to learn the names (and fail early on a bad command).
     let mut first: Vec<EngineProcess> = Vec::new();
-    for (i, spec) in config.engines.iter().enumerate() {
+    for (i, spec) in slot_specs[0].iter().enumerate() {
         let e = EngineProcess::start(spec).map_err(|error| MatchError::Engine {
             engine: i,
             command: spec.command.clone(),
@@ -276,15 +369,21 @@ pub fn run(
     if names[0] == names[1] {
         names[1] = format!("{} (2)", names[1]);
     }
-    let state = Mutex::new(MatchReport { names: names.clone(), ..MatchReport::default() });
+    let state = Mutex::new(MatchReport {
+        names: names.clone(),
+        sprt: config.sprt.map(SprtState::new),
+        ..MatchReport::default()
+    });
     let next = AtomicUsize::new(0);
+    let pairs = Mutex::new(PairTracker::default());
     let abort = AtomicBool::new(false);
     let error: Mutex<Option<MatchError>> = Mutex::new(None);
-    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
     let first = Mutex::new(Some(first));
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
+        // References, so that each slot's thread can move its own engine specs in.
+        let (state, next, pairs, abort, error, first, names) = (&state, &next, &pairs, &abort, &error, &first, &names);
+        for specs in &slot_specs {
+            scope.spawn(move || {
                 let mut procs: [Option<EngineProcess>; 2] = [None, None];
                 if let Some(mut f) = first.lock().unwrap_or_else(|e| e.into_inner()).take() {
                     procs[1] = f.pop();
@@ -294,13 +393,21 @@ pub fn run(
                     if abort.load(Ordering::Relaxed) {
                         break;
                     }
-                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    // Taken under the report's lock, where the test decides: no game starts after
+                    // the decision.
+                    let index = {
+                        let report = state.lock().unwrap_or_else(|e| e.into_inner());
+                        if report.sprt.is_some_and(|s| s.decision != Decision::Continue) {
+                            break;
+                        }
+                        next.fetch_add(1, Ordering::Relaxed)
+                    };
                     if index >= config.games as usize {
                         break;
                     }
                     for (i, slot) in procs.iter_mut().enumerate() {
                         if slot.is_none() {
-                            match EngineProcess::start(&config.engines[i]) {
+                            match EngineProcess::start(&specs[i]) {
                                 Ok(e) => *slot = Some(e),
                                 Err(err) => {
                                     abort.store(true, Ordering::Relaxed);
@@ -317,7 +424,7 @@ pub fn run(
                     if abort.load(Ordering::Relaxed) {
                         break;
                     }
-                    let record = play_game(config, index, &names, &mut procs);
+                    let record = play_game(config, index, names, &mut procs);
                     let mut report = state.lock().unwrap_or_else(|e| e.into_inner());
                     let p = record.points(0);
                     if p == 1.0 {
@@ -329,6 +436,14 @@ pub fn run(
                     }
                     if let Some((e, f)) = record.fault {
                         report.faults[e][fault_index(f)] += 1;
+                    }
+                    let half_points = (2.0 * p) as u8;
+                    let pair = pairs.lock().unwrap_or_else(|e| e.into_inner()).finish(record.index, half_points);
+                    if let Some(k) = pair {
+                        report.pentanomial.counts[usize::from(k.min(4))] += 1;
+                    }
+                    if let Some(s) = report.sprt.as_mut() {
+                        s.game_done(record.index, pair);
                     }
                     for (total, g) in report.garbage_lines.iter_mut().zip(record.garbage) {
                         *total += g;
@@ -536,6 +651,27 @@ pub fn summary(report: &MatchReport) -> String {
         let error = if elo.error95.is_finite() { format!("{:.1}", elo.error95) } else { "inf".to_string() };
         s.push_str(&format!("\nElo difference: {diff} +/- {error} (95%), LOS {:.1}%", 100.0 * t.los()));
     }
+    if let Some(st) = &report.sprt {
+        let test = &st.test;
+        s.push_str(&format!(
+            "\nSPRT {} Elo [{:.2}, {:.2}], alpha {}, beta {}: pairs {}, pentanomial {}, {}\nSPRT: {}",
+            test.model,
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta,
+            st.pentanomial.pairs(),
+            st.pentanomial,
+            test.status(st.llr),
+            st.decision
+        ));
+        let outside = t.games().saturating_sub(2 * st.pentanomial.pairs());
+        if outside > 0 {
+            s.push_str(&format!(
+                " ({outside} game(s) whose pair was not complete at the decision are in the score above, not in the test)"
+            ));
+        }
+    }
     for (i, f) in report.faults.iter().enumerate() {
         s.push_str(&format!(
             "\n{}: illegal moves {}, no move {}, crashes {}, time losses {}",
@@ -562,5 +698,46 @@ mod tests {
         assert!(parse_tc("x+1").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("-5").is_err());
+    }
+
+    #[test]
+    fn the_test_stops_changing_at_its_decision() {
+        let test = Sprt::new(0.0, 10.0, 0.05, 0.05, sprt::SprtModel::Normalized).unwrap();
+        let mut st = SprtState::new(test);
+        let mut pairs = PairTracker::default();
+        // Engine 0 wins every game; games finish in the order 1, 0, 3, 2, ...
+        let mut index = 0;
+        while st.decision == Decision::Continue {
+            for i in [index + 1, index] {
+                let pair = pairs.finish(i, 2);
+                st.game_done(i, pair);
+                assert_eq!(st.last_update, pair.map(|_| i).or(st.last_update));
+            }
+            index += 2;
+            assert!(index < 1000, "no decision");
+        }
+        assert_eq!(st.decision, Decision::H1);
+        let decided = st;
+        assert!(decided.llr >= test.upper());
+        assert_eq!(decided.pentanomial.counts, [0, 0, 0, 0, index as u32 / 2]);
+        assert_eq!(decided.last_update, Some(index - 2));
+        // A game still running at the decision, and its partner, change nothing but the count.
+        for i in [index + 1, index] {
+            let pair = pairs.finish(i, 0);
+            st.game_done(i, pair);
+        }
+        assert_eq!(st, SprtState { late_games: 2, ..decided });
+        let report = MatchReport {
+            names: ["a".into(), "b".into()],
+            tally: Tally { wins: index as u32 + 1, draws: 0, losses: 1 },
+            sprt: Some(st),
+            ..MatchReport::default()
+        };
+        let text = summary(&report);
+        assert!(
+            text.contains(&format!("pairs {}, pentanomial [0, 0, 0, 0, {}], LLR ", index / 2, index / 2)),
+            "{text}"
+        );
+        assert!(text.contains("\nSPRT: H1 accepted (2 game(s) whose pair was not complete"), "{text}");
     }
 }

@@ -91,6 +91,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// `None`: detect.
     pub ranks: Option<RankBase>,
+    /// The core to run on ([`super::cpus`]); `None`: wherever the system puts it.
+    pub cpu: Option<usize>,
 }
 
 impl EngineSpec {
@@ -102,6 +104,7 @@ impl EngineSpec {
             protocol: Protocol::Uci,
             options: Vec::new(),
             ranks: None,
+            cpu: None,
         }
     }
 }
@@ -295,13 +298,13 @@ impl EngineProcess {
         let Some((program, args)) = words.split_first() else {
             return Err(EngineError::Protocol("empty engine command".into()));
         };
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| EngineError::Spawn { command: spec.command.clone(), error })?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let spawn_error = |error| EngineError::Spawn { command: spec.command.clone(), error };
+        if let Some(cpu) = spec.cpu {
+            super::cpus::pin_command(&mut command, cpu).map_err(spawn_error)?;
+        }
+        let mut child = command.spawn().map_err(spawn_error)?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(EngineError::Protocol("no pipes to the engine".into()));
