@@ -32,7 +32,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The merged rule-aware table of `m` (canonical) in `dir`, cached in `rules` (plain tables in
-/// `plain`).
+/// `plain`). A companion that changes no entry (every stored code 0, the usual case) gives the
+/// plain table itself, shared rather than copied: the two caches then hold one decoded copy.
 pub fn get_rules(
     dir: &Path,
     m: Material,
@@ -43,25 +44,103 @@ pub fn get_rules(
         return Ok(t.clone());
     }
     let p = get(dir, m, plain)?;
-    let t = Arc::new(load_rules(&dir.join(rules_file_name(m)), &p)?);
+    let path = dir.join(rules_file_name(m));
+    let delta = TableFile::open(&path)?.decode_all()?;
+    let t = if delta.len() == p.values.len() && delta.par_iter().all(|&d| d == 0) {
+        p
+    } else {
+        // Changed entries (or a wrong length, which `load_rules` reports): decode again, merged.
+        drop(delta);
+        Arc::new(load_rules(&path, &p)?)
+    };
     rules.insert(m, t.clone());
     Ok(t)
 }
 
-/// Checks the companion of `material` (canonical) in `dir`. Returns the number of entries the
-/// rules change.
+/// What [`verify_rules_after_plain`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RulesChecked {
+    /// Entries the rules change.
+    pub changed: u64,
+    /// True when the companion and those of every table its captures lead to hold exactly the
+    /// plain values, so that the plain check already passed covers every entry (see
+    /// [`verify_rules_after_plain`]); false when every entry was checked under the rules.
+    pub same_as_plain: bool,
+}
+
+/// Checks the companion of `material` (canonical) in `dir`, every entry under the rules.
+/// Returns the number of entries the rules change.
 pub fn verify_rules(
     dir: &Path,
     material: Material,
     plain: &mut TableCache,
     rules: &mut TableCache,
 ) -> Result<u64, TbError> {
+    check(dir, material, plain, rules, false).map(|r| r.changed)
+}
+
+/// Checks the companion of `material` (canonical) in `dir` after [`super::verify::verify_table`]
+/// has passed the plain table of `material` (in `dir`, with the same `plain` cache): the caller
+/// vouches for that, and must call [`verify_rules`] otherwise.
+///
+/// When the companion changes no entry and the companion of every table its captures lead to
+/// holds exactly that table's plain values, the per-entry check is the plain one already passed,
+/// and is not repeated: every stored value is then the plain value (so a decided entry keeps its
+/// value), every successor reads the same value in both sets (the table itself for a
+/// non-capture, equal tables for a capture), and the condition on a drawn entry (no move into a
+/// lost child, some move into a child not won) is the plain check's condition for a draw. The
+/// file itself is still checked whole (every block and the payload checksum, the entry count and
+/// the header's counts). Otherwise every entry is checked as [`verify_rules`] does.
+///
+/// ```
+/// use qiku::tablebase::generate::{
+///     generate_set, verify_rules_after_plain, verify_table, GenerateOptions, TableCache,
+/// };
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krka: Material = "KRvKA".parse()?;
+/// generate_set(&[krka], &GenerateOptions::new(dir.path()))?;
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// for m in ["KRvK", "KRvKA"] {
+///     let m: Material = m.parse()?;
+///     verify_table(dir.path(), m, &mut plain)?;
+///     let checked = verify_rules_after_plain(dir.path(), m, &mut plain, &mut rules)?;
+///     // A lone rook against a king and advisor: the rule decides nothing.
+///     assert_eq!((checked.changed, checked.same_as_plain), (0, true));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_rules_after_plain(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+) -> Result<RulesChecked, TbError> {
+    check(dir, material, plain, rules, true)
+}
+
+fn check(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+    plain_passed: bool,
+) -> Result<RulesChecked, TbError> {
     let path = dir.join(rules_file_name(material));
     let file = TableFile::open(&path)?;
     let base = get(dir, material, plain)?;
     let table = get_rules(dir, material, plain, rules)?;
-    let deps = capture_tables(material, |c| get_rules(dir, c, plain, rules))?;
+    let mut all_same = Arc::ptr_eq(&base, &table);
+    let deps = capture_tables(material, |c| {
+        let r = get_rules(dir, c, plain, rules)?;
+        all_same &= Arc::ptr_eq(&get(dir, c, plain)?, &r);
+        Ok(r)
+    })?;
     file.check_counts(&table.counts())?;
+    if plain_passed && all_same {
+        return Ok(RulesChecked { changed: 0, same_as_plain: true });
+    }
     let bands = &file.header.bands;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
@@ -76,7 +155,7 @@ pub fn verify_rules(
             Ok(changed)
         })
         .collect();
-    Ok(changed?.iter().sum())
+    Ok(RulesChecked { changed: changed?.iter().sum(), same_as_plain: false })
 }
 
 struct Checker<'a> {
