@@ -178,20 +178,23 @@ impl Checker<'_> {
         let turn = if full < per { Color::Red } else { Color::Black };
         let mut sq = [0u8; MAX_PIECES];
         layout.unrank((full % per) as u64, &mut sq);
-        let pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+        let mut pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         // (value for the mover, child distance, gives check)
         let mut children = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            let child = pos.play_unchecked(m);
-            let v = if pos.piece_at(m.to()).is_some() {
-                child_value(self.deps, &child)
+            // Played on the entry's position and taken back (no copy per move).
+            let undo = pos.make_move(m);
+            let v = if undo.captured.is_some() {
+                child_value(self.deps, &pos)
             } else {
-                table_value(self.table, &child, false)
+                table_value(self.table, &pos, false)
             };
+            let check = pos.is_check();
+            pos.unmake_move(m, undo);
             let v = v.ok_or_else(|| self.fail(full, per, &format!("an unreadable successor after {m}")))?;
-            children.push((v.before_move().wdl, v.dtm.plies(), child.is_check()));
+            children.push((v.before_move().wdl, v.dtm.plies(), check));
         }
         let Some(v) = super::value::TbValue::from_code(stored) else {
             return Err(self.fail(full, per, "an illegal code"));
