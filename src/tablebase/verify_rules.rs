@@ -26,6 +26,7 @@ use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position};
+use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -45,16 +46,30 @@ pub fn get_rules(
     }
     let p = get(dir, m, plain)?;
     let path = dir.join(rules_file_name(m));
-    let delta = TableFile::open(&path)?.decode_all()?;
-    let t = if delta.len() == p.values.len() && delta.par_iter().all(|&d| d == 0) {
+    let t = if stores_nothing(&TableFile::open(&path)?, p.values.len())? {
         p
     } else {
-        // Changed entries (or a wrong length, which `load_rules` reports): decode again, merged.
-        drop(delta);
+        // Changed entries, or a wrong length or payload checksum, which `load_rules` reports.
         Arc::new(load_rules(&path, &p)?)
     };
     rules.insert(m, t.clone());
     Ok(t)
+}
+
+/// Does the companion `file` hold `entries` entries, every stored code 0 (the plain values),
+/// every block's checksum and the payload checksum right? Read one block at a time, so that no
+/// decoded copy of the table is made beside the plain one.
+fn stores_nothing(file: &TableFile, entries: usize) -> Result<bool, TbError> {
+    if file.entries() != entries as u64 {
+        return Ok(false);
+    }
+    let blocks = file.blocks();
+    let zero = (0..blocks.len())
+        .into_par_iter()
+        .map(|i| file.read_block(i).map(|raw| raw.iter().all(|&b| b == 0)))
+        .collect::<Result<Vec<bool>, TbError>>()?;
+    let payload = blocks.iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.checksum));
+    Ok(payload == file.header.payload_checksum && zero.iter().all(|&z| z))
 }
 
 /// What [`verify_rules_after_plain`] found.
