@@ -248,3 +248,97 @@ impl Checker<'_> {
         mismatch(self.table, fen, self.table.values[full], format!("{why} (Asian rules)"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::bands::{Band, BandKind};
+    use crate::tablebase::driver::{generate_set, GenerateOptions};
+    use crate::tablebase::format::{encode_rules, write_atomic};
+    use crate::tablebase::value::code;
+    use crate::tablebase::verify::verify_table;
+
+    fn material(s: &str) -> Material {
+        s.parse().unwrap()
+    }
+
+    /// KRvK and KRvKA with their companions (the rule decides nothing in either), both plain
+    /// tables verified into `plain`.
+    fn krka() -> (tempfile::TempDir, TableCache) {
+        let dir = tempfile::tempdir().unwrap();
+        generate_set(&[material("KRvKA")], &GenerateOptions::new(dir.path())).unwrap();
+        let mut plain = TableCache::new();
+        for m in ["KRvK", "KRvKA"] {
+            verify_table(dir.path(), material(m), &mut plain).unwrap();
+        }
+        (dir, plain)
+    }
+
+    /// Rewrites the companion of `m` with valid checksums and counts, one drawn entry (the
+    /// first) stored as decided in `d` plies in a forced band from 2.
+    fn change_one_draw(dir: &Path, m: &str, d: u16) {
+        let plain = get(dir, material(m), &mut TableCache::new()).unwrap();
+        let i = plain.values.iter().position(|&v| v == DRAW).unwrap();
+        let mut rule = Table { layout: plain.layout.clone(), values: plain.values.clone() };
+        rule.values[i] = code(d);
+        let bands = [Band { start: 2, kind: BandKind::Forced }];
+        let bytes = encode_rules(material(m), &plain.values, &rule.values, &rule.counts(), &bands, true).unwrap();
+        write_atomic(&dir.join(rules_file_name(material(m))), &bytes).unwrap();
+    }
+
+    /// Whether the rules cache shares the plain table of `m` (it must not once its companion
+    /// stores a change).
+    fn shared(dir: &Path, m: &str) -> bool {
+        let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+        let r = get_rules(dir, material(m), &mut plain, &mut rules).unwrap();
+        Arc::ptr_eq(&plain[&material(m)], &r)
+    }
+
+    #[test]
+    fn an_unchanged_companion_is_shared_and_covered_by_the_plain_check() {
+        let (dir, mut plain) = krka();
+        let mut rules = TableCache::new();
+        for m in ["KRvK", "KRvKA"] {
+            let checked = verify_rules_after_plain(dir.path(), material(m), &mut plain, &mut rules).unwrap();
+            assert_eq!(checked, RulesChecked { changed: 0, same_as_plain: true }, "{m}");
+            // One decoded copy for both caches.
+            assert!(Arc::ptr_eq(&plain[&material(m)], &rules[&material(m)]), "{m}");
+            // The full check agrees.
+            assert_eq!(verify_rules(dir.path(), material(m), &mut plain, &mut rules).unwrap(), 0, "{m}");
+        }
+    }
+
+    #[test]
+    fn the_lean_path_still_catches_a_wrong_companion() {
+        let (dir, mut plain) = krka();
+        assert!(shared(dir.path(), "KRvKA"));
+        // A drawn entry stored as decided in 9 plies: checksums and counts are right, the value
+        // is not (a drawn entry has no move into a lost child, and some move into a child not
+        // won).
+        change_one_draw(dir.path(), "KRvKA", 9);
+        assert!(!shared(dir.path(), "KRvKA"));
+        let err =
+            verify_rules_after_plain(dir.path(), material("KRvKA"), &mut plain, &mut TableCache::new()).unwrap_err();
+        match &err {
+            TbError::Mismatch { material, derived, .. } => {
+                assert_eq!(material, "KRvKA");
+                assert!(derived.contains("Asian rules"), "{err}");
+            }
+            other => panic!("expected a mismatch, got {other}"),
+        }
+    }
+
+    #[test]
+    fn a_changed_capture_target_takes_the_full_check() {
+        let (dir, mut plain) = krka();
+        // KRvKA's own companion still stores nothing, but a capture leads into KRvK, whose
+        // companion now changes an entry: KRvKA's entries are checked under the rules.
+        change_one_draw(dir.path(), "KRvK", 9);
+        let r = verify_rules_after_plain(dir.path(), material("KRvKA"), &mut plain, &mut TableCache::new());
+        assert!(!matches!(r, Ok(RulesChecked { same_as_plain: true, .. })), "{r:?}");
+        // And KRvK's own check fails, naming it.
+        let err =
+            verify_rules_after_plain(dir.path(), material("KRvK"), &mut plain, &mut TableCache::new()).unwrap_err();
+        assert!(err.to_string().starts_with("KRvK:"), "{err}");
+    }
+}
