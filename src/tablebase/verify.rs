@@ -16,7 +16,7 @@ use super::material::Material;
 use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
-use crate::core::{Color, MoveList, Position};
+use crate::core::{Color, MoveList, Position, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -128,7 +128,8 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
     let pos = if layout.overlapping(&sq) {
         None
     } else {
-        let pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+        let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+        let pos = Position::from_pieces_unchecked(pieces, turn);
         (!pos.is_attacked_king(!turn)).then_some(pos)
     };
     let Some(mut pos) = pos else {

@@ -25,7 +25,7 @@ use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
-use crate::core::{Color, MoveList, Position};
+use crate::core::{Color, MoveList, Position, Square};
 use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -193,7 +193,8 @@ impl Checker<'_> {
         let turn = if full < per { Color::Red } else { Color::Black };
         let mut sq = [0u8; MAX_PIECES];
         layout.unrank((full % per) as u64, &mut sq);
-        let mut pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+        let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+        let mut pos = Position::from_pieces_unchecked(pieces, turn);
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         // (value for the mover, child distance, gives check)
