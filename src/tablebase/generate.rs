@@ -7,7 +7,8 @@
 //! - [`Selection`]: named materials, a [`Family`] and bounds on the pieces, resolved into a work
 //!   list in dependency order; [`estimate`] gives its memory, disk and time before any work.
 //! - [`verify_table`], [`verify_rules`], [`verify_wdl`]: independent checks of written files,
-//!   every entry against its successors through the rules core.
+//!   every entry against its successors through the rules core; [`verify_rules_after_plain`]
+//!   after a passed [`verify_table`], where a companion that stores no change is covered by it.
 //! - [`Table`] ([`load`], [`load_rules`]): a table decoded whole, for tools that read or rewrite
 //!   every entry.
 //!

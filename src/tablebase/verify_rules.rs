@@ -13,6 +13,11 @@
 //!
 //! What this does not show is that no further entry could be decided (maximality); the tests
 //! compare a brute-force solver for that.
+//!
+//! Where the companion stores no change and so do those of every table its captures lead to,
+//! these conditions are the plain check's own, and [`verify_rules_after_plain`] relies on a passed
+//! [`super::verify::verify_table`] instead of repeating it entry by entry; such a companion also
+//! shares its table's decoded values in the caches ([`get_rules`]).
 
 use super::bands::{band_of, Band, BandKind};
 use super::driver::load_rules;
