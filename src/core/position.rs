@@ -275,6 +275,42 @@ impl Position {
         pos
     }
 
+    /// Builds a position from its pieces (each on its own square) and the side to move, without
+    /// checking the rules: the position [`Position::from_setup_unchecked`] builds from a setup
+    /// holding exactly these pieces (no halfmoves, move 1), without visiting the empty squares.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, Role, Setup, Square};
+    ///
+    /// let pieces = [
+    ///     (Square::from_index(4).unwrap(), Piece { color: Color::Red, role: Role::King }),
+    ///     (Square::from_index(0).unwrap(), Piece { color: Color::Red, role: Role::Rook }),
+    ///     (Square::from_index(84).unwrap(), Piece { color: Color::Black, role: Role::King }),
+    /// ];
+    /// let mut setup = Setup::empty();
+    /// for (sq, p) in pieces {
+    ///     setup.set(sq, Some(p));
+    /// }
+    /// setup.turn = Color::Black;
+    /// assert_eq!(Position::from_pieces_unchecked(pieces, Color::Black), Position::from_setup_unchecked(&setup));
+    /// ```
+    pub fn from_pieces_unchecked(pieces: impl IntoIterator<Item = (Square, Piece)>, turn: Color) -> Position {
+        let mut pos = Position {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 7],
+            board: [None; 90],
+            turn,
+            key: zobrist::turn(turn),
+            mirror_key: zobrist::turn(turn),
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        for (sq, p) in pieces {
+            pos.put(sq, p);
+        }
+        pos
+    }
+
     /// The setup of this position (for FEN output or editing).
     pub fn to_setup(&self) -> Setup {
         Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves }

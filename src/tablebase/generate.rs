@@ -7,7 +7,8 @@
 //! - [`Selection`]: named materials, a [`Family`] and bounds on the pieces, resolved into a work
 //!   list in dependency order; [`estimate`] gives its memory, disk and time before any work.
 //! - [`verify_table`], [`verify_rules`], [`verify_wdl`]: independent checks of written files,
-//!   every entry against its successors through the rules core.
+//!   every entry against its successors through the rules core; [`verify_rules_after_plain`]
+//!   after a passed [`verify_table`], where a companion that stores no change is covered by it.
 //! - [`Table`] ([`load`], [`load_rules`]): a table decoded whole, for tools that read or rewrite
 //!   every entry.
 //!
@@ -20,5 +21,5 @@ pub use super::rules::changed;
 pub use super::select::{Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
 pub use super::solve::Table;
 pub use super::verify::{verify_table, TableCache};
-pub use super::verify_rules::verify_rules;
+pub use super::verify_rules::{verify_rules, verify_rules_after_plain, RulesChecked};
 pub use super::verify_wdl::verify_wdl;

@@ -16,7 +16,7 @@ use super::material::Material;
 use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
-use crate::core::{Color, MoveList, Position};
+use crate::core::{Color, MoveList, Position, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -122,19 +122,19 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
     let mut sq = [0u8; MAX_PIECES];
     layout.unrank((full % per) as u64, &mut sq);
     let stored = table.values[full];
-    let setup = layout.setup(&sq, turn);
     // The core's own rules decide legality: pieces apart, and the side not to move not attacked
     // (the core counts the facing king as an attacker). Squares are legal by construction of the
     // index, and the rank-back check below confirms the placement is the entry's.
     let pos = if layout.overlapping(&sq) {
         None
     } else {
-        let pos = Position::from_setup_unchecked(&setup);
+        let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+        let pos = Position::from_pieces_unchecked(pieces, turn);
         (!pos.is_attacked_king(!turn)).then_some(pos)
     };
-    let Some(pos) = pos else {
+    let Some(mut pos) = pos else {
         if stored != ILLEGAL {
-            return Err(mismatch(table, setup.to_fen(), stored, "illegal".into()));
+            return Err(mismatch(table, layout.setup(&sq, turn).to_fen(), stored, "illegal".into()));
         }
         return Ok(false);
     };
@@ -150,11 +150,12 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut slowest_loss: u32 = 0;
         let mut all_lose = true;
         for &m in moves.iter() {
-            let capture = pos.piece_at(m.to()).is_some();
-            let child = pos.play_unchecked(m);
+            // Each move is played on the entry's position and taken back (no copy per move).
+            let undo = pos.make_move(m);
             // A non-capture keeps the material, and the entry's position is in the table's own
             // orientation, so the child is in this table, colors as they are.
-            let v = if capture { child_value(deps, &child) } else { table_value(table, &child, false) };
+            let v = if undo.captured.is_some() { child_value(deps, &pos) } else { table_value(table, &pos, false) };
+            pos.unmake_move(m, undo);
             let v =
                 v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
             let mine = v.before_move();

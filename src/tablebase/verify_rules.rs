@@ -13,6 +13,11 @@
 //!
 //! What this does not show is that no further entry could be decided (maximality); the tests
 //! compare a brute-force solver for that.
+//!
+//! Where the companion stores no change and so do those of every table its captures lead to,
+//! these conditions are the plain check's own, and [`verify_rules_after_plain`] relies on a passed
+//! [`super::verify::verify_table`] instead of repeating it entry by entry; such a companion also
+//! shares its table's decoded values in the caches ([`get_rules`]).
 
 use super::bands::{band_of, Band, BandKind};
 use super::driver::load_rules;
@@ -25,14 +30,16 @@ use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
-use crate::core::{Color, MoveList, Position};
+use crate::core::{Color, MoveList, Position, Square};
+use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 /// The merged rule-aware table of `m` (canonical) in `dir`, cached in `rules` (plain tables in
-/// `plain`).
+/// `plain`). A companion that changes no entry (every stored code 0, the usual case) gives the
+/// plain table itself, shared rather than copied: the two caches then hold one decoded copy.
 pub fn get_rules(
     dir: &Path,
     m: Material,
@@ -43,25 +50,117 @@ pub fn get_rules(
         return Ok(t.clone());
     }
     let p = get(dir, m, plain)?;
-    let t = Arc::new(load_rules(&dir.join(rules_file_name(m)), &p)?);
+    let path = dir.join(rules_file_name(m));
+    let t = if stores_nothing(&TableFile::open(&path)?, p.values.len())? {
+        p
+    } else {
+        // Changed entries, or a wrong length or payload checksum, which `load_rules` reports.
+        Arc::new(load_rules(&path, &p)?)
+    };
     rules.insert(m, t.clone());
     Ok(t)
 }
 
-/// Checks the companion of `material` (canonical) in `dir`. Returns the number of entries the
-/// rules change.
+/// Does the companion `file` hold `entries` entries, every stored code 0 (the plain values),
+/// every block's checksum and the payload checksum right? Read one block at a time, so that no
+/// decoded copy of the table is made beside the plain one.
+fn stores_nothing(file: &TableFile, entries: usize) -> Result<bool, TbError> {
+    if file.entries() != entries as u64 {
+        return Ok(false);
+    }
+    let blocks = file.blocks();
+    let zero = (0..blocks.len())
+        .into_par_iter()
+        .map(|i| file.read_block(i).map(|raw| raw.iter().all(|&b| b == 0)))
+        .collect::<Result<Vec<bool>, TbError>>()?;
+    let payload = blocks.iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.checksum));
+    Ok(payload == file.header.payload_checksum && zero.iter().all(|&z| z))
+}
+
+/// What [`verify_rules_after_plain`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RulesChecked {
+    /// Entries the rules change.
+    pub changed: u64,
+    /// True when the companion and those of every table its captures lead to hold exactly the
+    /// plain values, so that the plain check already passed covers every entry (see
+    /// [`verify_rules_after_plain`]); false when every entry was checked under the rules.
+    pub same_as_plain: bool,
+}
+
+/// Checks the companion of `material` (canonical) in `dir`, every entry under the rules.
+/// Returns the number of entries the rules change.
 pub fn verify_rules(
     dir: &Path,
     material: Material,
     plain: &mut TableCache,
     rules: &mut TableCache,
 ) -> Result<u64, TbError> {
+    check(dir, material, plain, rules, false).map(|r| r.changed)
+}
+
+/// Checks the companion of `material` (canonical) in `dir` after [`super::verify::verify_table`]
+/// has passed the plain table of `material` (in `dir`, with the same `plain` cache): the caller
+/// vouches for that, and must call [`verify_rules`] otherwise.
+///
+/// When the companion changes no entry and the companion of every table its captures lead to
+/// holds exactly that table's plain values, the per-entry check is the plain one already passed,
+/// and is not repeated: every stored value is then the plain value (so a decided entry keeps its
+/// value), every successor reads the same value in both sets (the table itself for a
+/// non-capture, equal tables for a capture), and the condition on a drawn entry (no move into a
+/// lost child, some move into a child not won) is the plain check's condition for a draw. The
+/// file itself is still checked whole (every block and the payload checksum, the entry count and
+/// the header's counts). Otherwise every entry is checked as [`verify_rules`] does.
+///
+/// ```
+/// use qiku::tablebase::generate::{
+///     generate_set, verify_rules_after_plain, verify_table, GenerateOptions, TableCache,
+/// };
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krka: Material = "KRvKA".parse()?;
+/// generate_set(&[krka], &GenerateOptions::new(dir.path()))?;
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// for m in ["KRvK", "KRvKA"] {
+///     let m: Material = m.parse()?;
+///     verify_table(dir.path(), m, &mut plain)?;
+///     let checked = verify_rules_after_plain(dir.path(), m, &mut plain, &mut rules)?;
+///     // A lone rook against a king and advisor: the rule decides nothing.
+///     assert_eq!((checked.changed, checked.same_as_plain), (0, true));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_rules_after_plain(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+) -> Result<RulesChecked, TbError> {
+    check(dir, material, plain, rules, true)
+}
+
+fn check(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+    plain_passed: bool,
+) -> Result<RulesChecked, TbError> {
     let path = dir.join(rules_file_name(material));
     let file = TableFile::open(&path)?;
     let base = get(dir, material, plain)?;
     let table = get_rules(dir, material, plain, rules)?;
-    let deps = capture_tables(material, |c| get_rules(dir, c, plain, rules))?;
+    let mut all_same = Arc::ptr_eq(&base, &table);
+    let deps = capture_tables(material, |c| {
+        let r = get_rules(dir, c, plain, rules)?;
+        all_same &= Arc::ptr_eq(&get(dir, c, plain)?, &r);
+        Ok(r)
+    })?;
     file.check_counts(&table.counts())?;
+    if plain_passed && all_same {
+        return Ok(RulesChecked { changed: 0, same_as_plain: true });
+    }
     let bands = &file.header.bands;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
@@ -76,7 +175,7 @@ pub fn verify_rules(
             Ok(changed)
         })
         .collect();
-    Ok(changed?.iter().sum())
+    Ok(RulesChecked { changed: changed?.iter().sum(), same_as_plain: false })
 }
 
 struct Checker<'a> {
@@ -99,20 +198,24 @@ impl Checker<'_> {
         let turn = if full < per { Color::Red } else { Color::Black };
         let mut sq = [0u8; MAX_PIECES];
         layout.unrank((full % per) as u64, &mut sq);
-        let pos = Position::from_setup_unchecked(&layout.setup(&sq, turn));
+        let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+        let mut pos = Position::from_pieces_unchecked(pieces, turn);
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         // (value for the mover, child distance, gives check)
         let mut children = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            let child = pos.play_unchecked(m);
-            let v = if pos.piece_at(m.to()).is_some() {
-                child_value(self.deps, &child)
+            // Played on the entry's position and taken back (no copy per move).
+            let undo = pos.make_move(m);
+            let v = if undo.captured.is_some() {
+                child_value(self.deps, &pos)
             } else {
-                table_value(self.table, &child, false)
+                table_value(self.table, &pos, false)
             };
+            let check = pos.is_check();
+            pos.unmake_move(m, undo);
             let v = v.ok_or_else(|| self.fail(full, per, &format!("an unreadable successor after {m}")))?;
-            children.push((v.before_move().wdl, v.dtm.plies(), child.is_check()));
+            children.push((v.before_move().wdl, v.dtm.plies(), check));
         }
         let Some(v) = super::value::TbValue::from_code(stored) else {
             return Err(self.fail(full, per, "an illegal code"));
@@ -149,5 +252,99 @@ impl Checker<'_> {
         let turn = if full < per { Color::Red } else { Color::Black };
         let fen = layout.setup(&sq, turn).to_fen();
         mismatch(self.table, fen, self.table.values[full], format!("{why} (Asian rules)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::bands::{Band, BandKind};
+    use crate::tablebase::driver::{generate_set, GenerateOptions};
+    use crate::tablebase::format::{encode_rules, write_atomic};
+    use crate::tablebase::value::code;
+    use crate::tablebase::verify::verify_table;
+
+    fn material(s: &str) -> Material {
+        s.parse().unwrap()
+    }
+
+    /// KRvK and KRvKA with their companions (the rule decides nothing in either), both plain
+    /// tables verified into `plain`.
+    fn krka() -> (tempfile::TempDir, TableCache) {
+        let dir = tempfile::tempdir().unwrap();
+        generate_set(&[material("KRvKA")], &GenerateOptions::new(dir.path())).unwrap();
+        let mut plain = TableCache::new();
+        for m in ["KRvK", "KRvKA"] {
+            verify_table(dir.path(), material(m), &mut plain).unwrap();
+        }
+        (dir, plain)
+    }
+
+    /// Rewrites the companion of `m` with valid checksums and counts, one drawn entry (the
+    /// first) stored as decided in `d` plies in a forced band from 2.
+    fn change_one_draw(dir: &Path, m: &str, d: u16) {
+        let plain = get(dir, material(m), &mut TableCache::new()).unwrap();
+        let i = plain.values.iter().position(|&v| v == DRAW).unwrap();
+        let mut rule = Table { layout: plain.layout.clone(), values: plain.values.clone() };
+        rule.values[i] = code(d);
+        let bands = [Band { start: 2, kind: BandKind::Forced }];
+        let bytes = encode_rules(material(m), &plain.values, &rule.values, &rule.counts(), &bands, true).unwrap();
+        write_atomic(&dir.join(rules_file_name(material(m))), &bytes).unwrap();
+    }
+
+    /// Whether the rules cache shares the plain table of `m` (it must not once its companion
+    /// stores a change).
+    fn shared(dir: &Path, m: &str) -> bool {
+        let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+        let r = get_rules(dir, material(m), &mut plain, &mut rules).unwrap();
+        Arc::ptr_eq(&plain[&material(m)], &r)
+    }
+
+    #[test]
+    fn an_unchanged_companion_is_shared_and_covered_by_the_plain_check() {
+        let (dir, mut plain) = krka();
+        let mut rules = TableCache::new();
+        for m in ["KRvK", "KRvKA"] {
+            let checked = verify_rules_after_plain(dir.path(), material(m), &mut plain, &mut rules).unwrap();
+            assert_eq!(checked, RulesChecked { changed: 0, same_as_plain: true }, "{m}");
+            // One decoded copy for both caches.
+            assert!(Arc::ptr_eq(&plain[&material(m)], &rules[&material(m)]), "{m}");
+            // The full check agrees.
+            assert_eq!(verify_rules(dir.path(), material(m), &mut plain, &mut rules).unwrap(), 0, "{m}");
+        }
+    }
+
+    #[test]
+    fn the_lean_path_still_catches_a_wrong_companion() {
+        let (dir, mut plain) = krka();
+        assert!(shared(dir.path(), "KRvKA"));
+        // A drawn entry stored as decided in 9 plies: checksums and counts are right, the value
+        // is not (a drawn entry has no move into a lost child, and some move into a child not
+        // won).
+        change_one_draw(dir.path(), "KRvKA", 9);
+        assert!(!shared(dir.path(), "KRvKA"));
+        let err =
+            verify_rules_after_plain(dir.path(), material("KRvKA"), &mut plain, &mut TableCache::new()).unwrap_err();
+        match &err {
+            TbError::Mismatch { material, derived, .. } => {
+                assert_eq!(material, "KRvKA");
+                assert!(derived.contains("Asian rules"), "{err}");
+            }
+            other => panic!("expected a mismatch, got {other}"),
+        }
+    }
+
+    #[test]
+    fn a_changed_capture_target_takes_the_full_check() {
+        let (dir, mut plain) = krka();
+        // KRvKA's own companion still stores nothing, but a capture leads into KRvK, whose
+        // companion now changes an entry: KRvKA's entries are checked under the rules.
+        change_one_draw(dir.path(), "KRvK", 9);
+        let r = verify_rules_after_plain(dir.path(), material("KRvKA"), &mut plain, &mut TableCache::new());
+        assert!(!matches!(r, Ok(RulesChecked { same_as_plain: true, .. })), "{r:?}");
+        // And KRvK's own check fails, naming it.
+        let err =
+            verify_rules_after_plain(dir.path(), material("KRvK"), &mut plain, &mut TableCache::new()).unwrap_err();
+        assert!(err.to_string().starts_with("KRvK:"), "{err}");
     }
 }

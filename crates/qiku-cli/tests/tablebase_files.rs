@@ -1,6 +1,6 @@
 //! Table files: deterministic bytes for any thread count, refusal of damaged or foreign files
-//! (an error, never a panic), resumed generation, verify catching a wrong value, and the CLI's
-//! JSON output.
+//! (an error, never a panic), resumed generation, verify catching a wrong value (also where a
+//! companion equal to the plain values is checked with them), and the CLI's JSON output.
 
 #[path = "../../../tests/tablebase_common/mod.rs"]
 mod tablebase_common;
@@ -174,4 +174,37 @@ fn cli_probe_and_stats_print_json() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid FEN"));
     let out = Command::new(exe).args(["generate", "KRRRvK", "-d", d]).output().unwrap();
     assert!(!out.status.success());
+}
+
+#[test]
+fn cli_verify_checks_unchanged_companions_with_the_plain_values_and_still_fails_a_wrong_table() {
+    let dir = tmp("tb_verify_lean");
+    generate_with_threads(2, &dir, &["KRvKN", "KRvKA"]);
+    let exe = env!("CARGO_BIN_EXE_qiku-tb");
+    let d = dir.to_str().unwrap();
+    let verify = || {
+        let out = Command::new(exe).args(["verify", "-d", d]).output().unwrap();
+        (out.status.success(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (ok, text) = verify();
+    assert!(ok, "{text}");
+    // KRvKA's companion stores nothing: the plain check covers it. KRvKN's changes entries:
+    // every one is checked under the rules.
+    assert!(text.contains("KRvKA (Asian rules): ok (0 entries changed: the plain values, checked above, "), "{text}");
+    assert!(text.contains("KRvKN (Asian rules): ok (1597 entries changed, "), "{text}");
+    // One win of KRvKA turned into a draw, with consistent checksums and counts: the plain check
+    // fails, naming the position, and so does the companion, which still stores nothing (its
+    // header's counts are no longer those of the values it gives).
+    let m: Material = "KRvKA".parse().unwrap();
+    let path = dir.join(file_name(m));
+    let mut table = generate::load(&path).unwrap();
+    let i = table.codes().iter().position(|&v| v == format::code(5)).unwrap();
+    table.codes_mut()[i] = format::DRAW;
+    let counts = table.counts();
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).unwrap()).unwrap();
+    let (ok, text) = verify();
+    assert!(!ok, "{text}");
+    assert!(text.contains("KRvKA: FAILED: KRvKA: "), "{text}");
+    assert!(text.contains("KRvKA (Asian rules): FAILED: "), "{text}");
+    assert!(text.contains("KRvKN (Asian rules): ok (1597 entries changed, "), "{text}");
 }
