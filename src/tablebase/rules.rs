@@ -34,6 +34,37 @@
 //!
 //! Distances of a changed entry are therefore not plies to mate but a *well-founded rank*: it
 //! shrinks on every move of the line except resets, and bounds the plies to the next reset.
+//!
+//! **Directions that change nothing** are skipped ([`solve`] with its shortcuts; the files are
+//! the same bytes either way, which `tests/tablebase_rule_skip.rs` checks). The values the pass
+//! sees before direction `A` are the plain values, plus the other direction's changes, which are
+//! all wins of `X`.
+//!
+//! - *`X` has only its king, advisors and elephants, and every table a capture leads to has the
+//!   same wins of `A` under both rules* ([`cannot_change`]): skipped without looking at an
+//!   entry. Proof. (a) Forced band: an undecided (plain-drawn) entry with `A` to move has no move
+//!   into an entry `A` wins: inside the table `A`'s wins are its plain wins, behind a capture
+//!   they are the same as in the plain table the solver used, and such a move would have made
+//!   the entry a plain win. With `X` to move, `X` has a legal move (no move is a plain loss) and
+//!   one that does not lose (else a plain loss). So nothing is queued, and the band is empty.
+//!   (b) Perpetual band: `X` would need an undecided entry whose moves all lose or give check;
+//!   it has a move that does not lose, and no move of `X` gives check. Advisors and elephants
+//!   never leave their own half, where `A`'s king is not; the king gives no check by moving
+//!   (a king facing the other along an open file is illegal for the side that moved); and a
+//!   discovered check needs a rook, cannon, horse or pawn of `X` behind the piece that moved,
+//!   and `X` has none. So `Z` is empty and the direction ends at once. By induction over the
+//!   tables a capture leads to (they only lose pieces, so their `X` has no attacking piece
+//!   either), the second condition always holds; it is checked anyway, entry by entry.
+//! - *`A` wins nothing yet: no entry of the table and no entry of a table its captures lead to
+//!   (under the rules)* (`nothing_to_attract`; in family A, the side without an attacking piece
+//!   as `A`: it can neither check nor stalemate). Then as in (a) nothing is queued and the forced
+//!   band is empty; every undecided `X` entry has a move and no move that loses, so the first
+//!   perpetual band is computed as the full pass would, without its counters and without
+//!   generating every undecided entry's moves. If it is empty the direction changes nothing;
+//!   otherwise the direction is run in full.
+//!
+//! When both directions are skipped the rule-aware values are the plain values: they are not
+//! copied, and the companion is written from its all-zero blocks.
 
 pub(crate) use super::bands::{Band, BandKind};
 use super::board::{child_squares, Board, Found};
@@ -50,10 +81,14 @@ use std::sync::Arc;
 
 /// A table's values under the Asian rules.
 pub struct RuleTable {
-    /// Every entry's rule-aware code (the plain code where nothing changed).
-    pub table: Table,
+    /// Every entry's rule-aware code (the plain code where nothing changed); `None` when both
+    /// directions were skipped (see [`cannot_change`]): the rule-aware codes are the plain codes.
+    pub table: Option<Table>,
     /// The bands of the changed entries' distances, ascending.
     pub bands: Vec<Band>,
+    /// The directions (red attacking, black attacking) skipped because they provably change
+    /// nothing.
+    pub skipped: [bool; 2],
 }
 
 /// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with it,
@@ -62,22 +97,110 @@ pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
     [0, 1].map(|s| plain[s].draws - rule[s].draws)
 }
 
-/// The rule-aware table of `plain`, given the rule-aware tables of every material its captures
-/// lead to (`subs`, canonical materials).
-pub fn solve(plain: &Table, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<RuleTable, TbError> {
+/// The rule-aware table of `plain`, given the plain and rule-aware tables of every material its
+/// captures lead to (`plain_subs`, `subs`, canonical materials). With `shortcuts`, a direction
+/// that provably changes nothing ([`cannot_change`]) is skipped; without, every direction is run
+/// (the same values: a test compares both).
+pub fn solve(
+    plain: &Table,
+    plain_subs: &HashMap<Material, Arc<Table>>,
+    subs: &HashMap<Material, Arc<Table>>,
+    shortcuts: bool,
+    bar: &dyn Progress,
+) -> Result<RuleTable, TbError> {
     let layout = &plain.layout;
     let captures = capture_targets(layout, subs)?;
+    let mut skipped = Color::ALL.map(|a| shortcuts && cannot_change(layout.material, &captures, plain_subs, a));
+    if skipped == [true, true] {
+        return Ok(RuleTable { table: None, bands: Vec::new(), skipped });
+    }
     let mut floor = max_distance(&plain.values);
     for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
         floor = floor.max(max_distance(&t.values));
     }
-    let mut state = State { out: plain.values.clone(), bands: Vec::new(), next: even_above(floor) };
+    // The values are copied only when a direction is run in full.
+    let mut state: Option<State> = None;
+    let mut next = even_above(floor);
     for attacker in Color::ALL {
+        if skipped[attacker.index()] {
+            continue;
+        }
+        let out = state.as_ref().map_or(&plain.values[..], |s| &s.out[..]);
+        if shortcuts && nothing_to_attract(plain, &captures, attacker) {
+            bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
+            if Pass::light(layout, &plain.values, &captures, attacker).perpetual_core(out, next).is_empty() {
+                skipped[attacker.index()] = true;
+                continue;
+            }
+        }
         bar.message(&format!("rules: {attacker} attacking"));
+        let state = state.get_or_insert_with(|| State { out: plain.values.clone(), bands: Vec::new(), next });
         let mut pass = Pass::new(layout, &plain.values, &captures, attacker);
-        pass.run(&mut state, layout.material)?;
+        pass.run(state, layout.material)?;
+        next = state.next;
     }
-    Ok(RuleTable { table: Table { layout: layout.clone(), values: state.out }, bands: state.bands })
+    Ok(match state {
+        Some(s) => RuleTable { table: Some(Table { layout: layout.clone(), values: s.out }), bands: s.bands, skipped },
+        None => RuleTable { table: None, bands: Vec::new(), skipped },
+    })
+}
+
+/// Does `attacker` win nothing yet: no entry of `plain` and no entry of a table a capture leads
+/// to (under the rules: `captures` hold the rule-aware tables)? Then the forced band of its
+/// direction is empty (see the module doc).
+fn nothing_to_attract(plain: &Table, captures: &[Option<CaptureTarget>], attacker: Color) -> bool {
+    !wins_any(plain, attacker)
+        && captures.iter().flatten().all(|target| {
+            target.table.as_ref().is_none_or(|t| !wins_any(t, if target.flip { !attacker } else { attacker }))
+        })
+}
+
+/// Does `color` win some entry of `table`?
+fn wins_any(table: &Table, color: Color) -> bool {
+    let layout = &table.layout;
+    table.values.par_iter().enumerate().any(|(e, &c)| wins(layout, c, e, color))
+}
+
+/// Is `code`, at entry `e`, a win for `color`?
+fn wins(layout: &Layout, code: u16, e: usize, color: Color) -> bool {
+    let (turn, _) = side_and_index(layout, e);
+    dtm_of(code).is_some_and(|d| (d % 2 == 1) == (turn == color))
+}
+
+/// Can the pass with `attacker` as `A` change nothing (the proof is in the module doc)? True when
+/// the defender has nothing that can give check (king, advisors and elephants only) and every
+/// table a capture leads to has the same wins for `A` under both rules (`plain_subs` holds the
+/// plain tables of the rule-aware `captures`; a missing one answers false).
+fn cannot_change(
+    material: Material,
+    captures: &[Option<CaptureTarget>],
+    plain_subs: &HashMap<Material, Arc<Table>>,
+    attacker: Color,
+) -> bool {
+    if material.side_has_attackers(!attacker) {
+        return false;
+    }
+    captures.iter().flatten().all(|target| {
+        let Some(rule) = &target.table else { return true };
+        let Some(plain) = plain_subs.get(&rule.layout.material) else { return false };
+        // The attacker's color in the smaller table.
+        let a = if target.flip { !attacker } else { attacker };
+        same_wins(plain, rule, a)
+    })
+}
+
+/// Does `color` win exactly the same entries in `plain` and `rule` (same table)?
+fn same_wins(plain: &Table, rule: &Table, color: Color) -> bool {
+    if plain.values.len() != rule.values.len() {
+        return false;
+    }
+    let layout = &plain.layout;
+    plain
+        .values
+        .par_iter()
+        .zip(&rule.values)
+        .enumerate()
+        .all(|(e, (&p, &r))| p == r || wins(layout, p, e, color) == wins(layout, r, e, color))
 }
 
 fn max_distance(values: &[u16]) -> u32 {
@@ -131,6 +254,12 @@ impl<'a> Pass<'a> {
     fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
         let n = plain.len();
         Pass { layout, plain, captures, attacker, cnt: vec![0; n], cap: vec![0; n], queue: BTreeMap::new() }
+    }
+
+    /// A pass without counters, only for [`perpetual_core`](Self::perpetual_core) where the
+    /// attacker wins nothing yet (see the module doc).
+    fn light(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
+        Pass { layout, plain, captures, attacker, cnt: Vec::new(), cap: Vec::new(), queue: BTreeMap::new() }
     }
 
     /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
@@ -331,7 +460,9 @@ impl<'a> Pass<'a> {
             .into_par_iter()
             .with_min_len(CHUNK)
             .filter_map(|e| {
-                if !self.undecided(out, e) || self.cnt[e] == 0 {
+                // (A light pass has no counters: an undecided entry then has a move, and none
+                // of its moves loses.)
+                if !self.undecided(out, e) || self.cnt.get(e) == Some(&0) {
                     return None;
                 }
                 let (turn, sq, board) = self.board(e)?;
