@@ -77,6 +77,7 @@ use crate::core::Color;
 use crate::util::progress::Progress;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// A table's values under the Asian rules.
@@ -183,6 +184,10 @@ fn cannot_change(
     captures.iter().flatten().all(|target| {
         let Some(rule) = &target.table else { return true };
         let Some(plain) = plain_subs.get(&rule.layout.material) else { return false };
+        if Arc::ptr_eq(plain, rule) {
+            // The rules changed nothing there (the driver then holds the plain values only).
+            return true;
+        }
         // The attacker's color in the smaller table.
         let a = if target.flip { !attacker } else { attacker };
         same_wins(plain, rule, a)
@@ -466,23 +471,24 @@ impl<'a> Pass<'a> {
                     return None;
                 }
                 let (turn, sq, board) = self.board(e)?;
-                let mut ok = true;
                 let mut reach = Vec::new();
-                board.for_each_legal(turn, |m| {
-                    if !ok {
-                        return;
-                    }
+                // The first move that neither loses nor checks ends the search: no more moves are
+                // generated.
+                let escape = board.try_for_each_legal(turn, |m| {
                     let ch = self.child(out, &sq, turn, m);
                     if self.won_for_attacker(ch.code, !turn) {
-                        return;
+                        return ControlFlow::Continue(());
                     }
                     // A capture that does not lose leaves the table: an escape, check or not.
                     match ch.entry {
-                        Some(c) if (c as usize) < n && self.gives_check(&sq, turn, m) => reach.push(c),
-                        _ => ok = false,
+                        Some(c) if (c as usize) < n && self.gives_check(&sq, turn, m) => {
+                            reach.push(c);
+                            ControlFlow::Continue(())
+                        }
+                        _ => ControlFlow::Break(()),
                     }
                 });
-                (ok && !reach.is_empty()).then_some((e as u32, reach))
+                (escape.is_continue() && !reach.is_empty()).then_some((e as u32, reach))
             })
             .collect();
         if xs.is_empty() {
