@@ -247,7 +247,7 @@ impl<'a> Pass<'a> {
     }
 
     /// A pass without counters, only for [`perpetual_core`](Self::perpetual_core) where the
-    /// attacker wins nothing yet (see the module doc).
+    /// forced band is empty (the captures agree with the plain solve: see the module doc).
     fn light(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
         Pass { layout, plain, captures, attacker, cnt: Vec::new(), cap: Vec::new(), queue: BTreeMap::new() }
     }
@@ -450,8 +450,8 @@ impl<'a> Pass<'a> {
             .into_par_iter()
             .with_min_len(CHUNK)
             .filter_map(|e| {
-                // (A light pass has no counters: an undecided entry then has a move, and none
-                // of its moves loses.)
+                // (A light pass has no counters: with an empty forced band, an undecided entry
+                // has a move that does not lose, so its counter would not be 0.)
                 if !self.undecided(out, e) || self.cnt.get(e) == Some(&0) {
                     return None;
                 }
