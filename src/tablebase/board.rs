@@ -6,6 +6,7 @@
 use super::index::{Layout, Squares, MAX_PIECES};
 use crate::core::attacks;
 use crate::core::{Bitboard, Color, Piece, Role, Square};
+use std::ops::ControlFlow;
 
 #[inline(always)]
 fn sqr(s: u8) -> Square {
@@ -218,6 +219,15 @@ impl<'a> Board<'a> {
     /// than [`for_each_move`](Self::for_each_move) (every move is tested for leaving the king
     /// attacked); the rule-aware pass, which needs each child, uses it on drawn entries only.
     pub fn for_each_legal(&self, turn: Color, mut f: impl FnMut(Found)) {
+        let _ = self.try_for_each_legal(turn, |m| {
+            f(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// [`for_each_legal`](Self::for_each_legal) until `f` breaks (the moves after it are not
+    /// generated); breaks if `f` did.
+    pub fn try_for_each_legal(&self, turn: Color, mut f: impl FnMut(Found) -> ControlFlow<()>) -> ControlFlow<()> {
         let them = self.by_color[(!turn).index()];
         for slot in 0..self.pieces.len() {
             let p = self.pieces[slot];
@@ -228,10 +238,11 @@ impl<'a> Board<'a> {
                 let to = to.index() as u8;
                 let captured = if them.contains(sqr(to)) { self.slot_at(to) } else { None };
                 if !self.leaves_check(turn, slot, to, captured) {
-                    f(Found { slot, to, captured });
+                    f(Found { slot, to, captured })?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// Calls `f(slot, from)` for every way `mover` could have reached this board by a move that

@@ -14,6 +14,7 @@ use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::rules;
 use super::solve::{self, Table};
+use super::value::Counts;
 use super::wdl::{self, code_of, Fill};
 use super::{plan, select};
 use crate::core::Color;
@@ -27,6 +28,20 @@ use std::time::Instant;
 
 /// Decoded smaller tables held for the captures of the table being solved.
 type Held = HashMap<Material, Arc<Table>>;
+
+/// What [`one_table`] made: its report, its values, and its values under the Asian rules (when
+/// the options ask for them; the same `Arc` as the plain values when the rules change nothing
+/// and the pass proved it without copying them).
+type Made = (TableReport, Arc<Table>, Option<Arc<Table>>);
+
+/// A table's companion: its values under the Asian rules, the file's size, whether an intact
+/// one was kept and how many of the rule-aware pass's directions were skipped.
+struct Companion {
+    rule: Arc<Table>,
+    bytes: u64,
+    kept: bool,
+    skipped: u8,
+}
 
 /// How to generate: the directory, and what to write. Built from [`GenerateOptions::new`] with
 /// builder-style setters; the defaults are compressed blocks, the `.qtr` companions and `.qtw`
@@ -48,6 +63,7 @@ pub struct GenerateOptions {
     dir: PathBuf,
     compress: bool,
     rules: bool,
+    shortcuts: bool,
     threads: Option<usize>,
     progress: Option<Arc<dyn Progress + Send>>,
 }
@@ -58,6 +74,7 @@ impl std::fmt::Debug for GenerateOptions {
             .field("dir", &self.dir)
             .field("compress", &self.compress)
             .field("rules", &self.rules)
+            .field("shortcuts", &self.shortcuts)
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
             .finish()
@@ -67,7 +84,7 @@ impl std::fmt::Debug for GenerateOptions {
 impl GenerateOptions {
     /// Tables in `dir` (created if missing), with the defaults.
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
-        GenerateOptions { dir: dir.into(), compress: true, rules: true, threads: None, progress: None }
+        GenerateOptions { dir: dir.into(), compress: true, rules: true, shortcuts: true, threads: None, progress: None }
     }
 
     /// zstd-compress the blocks (`true`, the default), or write them raw.
@@ -82,6 +99,14 @@ impl GenerateOptions {
     /// kept tables.
     pub fn rules(mut self, rules: bool) -> GenerateOptions {
         self.rules = rules;
+        self
+    }
+
+    /// Skip the directions of the rule-aware pass that provably change nothing (`true`, the
+    /// default). Only tests turn this off, to check that the files are the same bytes either way.
+    #[doc(hidden)]
+    pub fn rule_shortcuts(mut self, shortcuts: bool) -> GenerateOptions {
+        self.shortcuts = shortcuts;
         self
     }
 
@@ -140,6 +165,11 @@ pub struct TableReport {
     pub rules_seconds: f64,
     /// Positions drawn without the rules and decided with them, per side to move (red, black).
     pub changed: [u64; 2],
+    /// Directions of the rule-aware pass (red attacking, black attacking) skipped because they
+    /// provably change nothing: a defender that can never give check, or an attacker that wins
+    /// nothing and no perpetual check to hold the defender to (see "Directions skipped" in
+    /// `docs/TABLEBASES.md`). 0 to 2; 0 when the companion was kept or not made.
+    pub rules_skipped: u8,
     /// Size of its `.qtw` WDL file.
     pub wdl_bytes: u64,
     /// Time spent on the WDL file (writing it, or checking a kept one).
@@ -207,9 +237,9 @@ fn generate_in_pool(
         let (report, table, rule) = one_table(material, &label, &subs, &rule_subs, opts, progress)?;
         reports.push(report);
         if needed_later {
-            subs.insert(material, Arc::new(table));
+            subs.insert(material, table);
             if let Some(rule) = rule {
-                rule_subs.insert(material, Arc::new(rule));
+                rule_subs.insert(material, rule);
             }
         }
     }
@@ -308,7 +338,7 @@ fn one_table(
     rule_subs: &Held,
     opts: &GenerateOptions,
     progress: &dyn Progress,
-) -> Result<(TableReport, Table, Option<Table>), TbError> {
+) -> Result<Made, TbError> {
     let dir = &opts.dir;
     let path = dir.join(file_name(material));
     let start = Instant::now();
@@ -331,15 +361,20 @@ fn one_table(
             (table, len, false)
         }
     };
+    let table = Arc::new(table);
     // The Asian rules' companion file.
     let plain_counts = table.counts();
     let rules_start = Instant::now();
-    let (rule, rules_bytes, rules_kept) = if opts.rules {
-        companion(material, &table, plain_kept, rule_subs, opts, progress, label)?
+    let (rule, rules_bytes, rules_kept, skipped) = if opts.rules {
+        let c = companion(material, &table, &plain_counts, plain_kept, (subs, rule_subs), opts, progress, label)?;
+        (Some(c.rule), c.bytes, c.kept, c.skipped)
     } else {
-        (None, 0, true)
+        (None, 0, true, 0)
     };
-    let changed = rule.as_ref().map_or([0, 0], |r| rules::changed(&plain_counts, &r.counts()));
+    let changed = match &rule {
+        Some(r) if !Arc::ptr_eq(r, &table) => rules::changed(&plain_counts, &r.counts()),
+        _ => [0, 0],
+    };
     // The WDL file, from both value sets; a kept one is checked entry by entry against them.
     // Without the rule-aware pass there is none: its code 0 claims a draw under both rules,
     // which only the pass can tell (a later run with the pass writes both files).
@@ -377,37 +412,51 @@ fn one_table(
         rules_bytes,
         rules_seconds: rules_start.elapsed().as_secs_f64(),
         changed,
+        rules_skipped: skipped,
     };
     Ok((report, table, rule))
 }
 
-/// The companion of `table`: kept when an intact one sits beside a kept table, else computed by
-/// the rule-aware pass and written. Returns the rule-aware values, the file's size and whether
-/// it was kept.
+/// The companion of `table` (whose counts are `counts`): kept when an intact one sits beside a
+/// kept table, else computed by the rule-aware pass from the smaller tables (`inputs`: plain and
+/// rule-aware) and written. Its rule-aware values are `table` itself when the pass proved that
+/// nothing changes.
+#[allow(clippy::too_many_arguments)]
 fn companion(
     material: Material,
-    table: &Table,
+    table: &Arc<Table>,
+    counts: &[Counts; 2],
     plain_kept: bool,
-    rule_subs: &HashMap<Material, Arc<Table>>,
+    (subs, rule_subs): (&Held, &Held),
     opts: &GenerateOptions,
     progress: &dyn Progress,
     label: &str,
-) -> Result<(Option<Table>, u64, bool), TbError> {
+) -> Result<Companion, TbError> {
     let rules_path = opts.dir.join(rules_file_name(material));
     // A companion is only kept beside the table it was computed from.
     if plain_kept && rules_path.exists() {
         match load_rules(&rules_path, table) {
-            Ok(r) => return Ok((Some(r), std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0), true)),
+            Ok(r) => {
+                let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
+                return Ok(Companion { rule: Arc::new(r), bytes, kept: true, skipped: 0 });
+            }
             Err(e) => progress.println(&format!("{e}; computing it again")),
         }
     }
     progress.start(&format!("{label} rules"), 0);
-    let r = rules::solve(table, rule_subs, progress)?;
-    let bytes =
-        format::encode_rules(material, &table.values, &r.table.values, &r.table.counts(), &r.bands, opts.compress)?;
+    let r = rules::solve(table, subs, rule_subs, opts.shortcuts, progress)?;
+    let skipped = r.skipped.iter().filter(|&&s| s).count() as u8;
+    let (rule, bytes) = match r.table {
+        Some(rule) => {
+            let bytes =
+                format::encode_rules(material, &table.values, &rule.values, &rule.counts(), &r.bands, opts.compress)?;
+            (Arc::new(rule), bytes)
+        }
+        None => (Arc::clone(table), format::encode_rules_unchanged(material, table.entries(), counts, opts.compress)?),
+    };
     AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
     progress.finish();
-    Ok((Some(r.table), bytes.len() as u64, false))
+    Ok(Companion { rule, bytes: bytes.len() as u64, kept: false, skipped })
 }
 
 /// Opens a companion file and merges it with its (decoded) table: the Asian rules' codes of

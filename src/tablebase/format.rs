@@ -142,6 +142,32 @@ pub(crate) fn encode_rules(
     encode_with(material, &delta, counts, compress, METRIC_ASIAN, bands)
 }
 
+#[cfg(feature = "generate")]
+/// The bytes of [`encode_rules`] for a table of `entries` entries whose rule-aware codes are all
+/// its plain codes (`counts` are the table's): every stored code is 0, so every full block is
+/// the same and is compressed once.
+pub(crate) fn encode_rules_unchanged(
+    material: Material,
+    entries: u64,
+    counts: &[Counts; 2],
+    compress: bool,
+) -> Result<Vec<u8>, TbError> {
+    let width = width_of(material, counts)?;
+    let block = BLOCK_ENTRIES as u64;
+    let (full, rest) = (entries / block, entries % block);
+    let zeros = |n: u64| seal(raw_bytes(&vec![0u16; n as usize], width), compress);
+    let mut blocks = Vec::with_capacity(full as usize + 1);
+    if full > 0 {
+        let one = zeros(block);
+        blocks.resize(full as usize, one);
+    }
+    if rest > 0 {
+        blocks.push(zeros(rest));
+    }
+    let shape = Shape { per_side: entries / 2, width, block_entries: BLOCK_ENTRIES, metric: METRIC_ASIAN };
+    assemble(material, shape, blocks, counts, compress, &[])
+}
+
 /// The Asian rules' codes from a table's codes and its companion's stored codes.
 #[cfg(feature = "generate")]
 pub(crate) fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
@@ -156,14 +182,7 @@ fn encode_with(
     metric: u32,
     bands: &[Band],
 ) -> Result<Vec<u8>, TbError> {
-    let max = counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
-    let width: u8 = if max <= MAX_DTM_U8 as u64 {
-        1
-    } else if max <= MAX_DTM_U16 as u64 {
-        2
-    } else {
-        return Err(TbError::TooLarge { material: material.to_string(), entries: max });
-    };
+    let width = width_of(material, counts)?;
     // Each block is compressed as soon as its bytes are made: collecting the raw bytes of every
     // block first would hold another byte per entry beside the codes (KRPvKCA: 3.2 bytes an
     // entry at the peak instead of 2.3).
@@ -171,6 +190,18 @@ fn encode_with(
         values.par_chunks(BLOCK_ENTRIES as usize).map(|chunk| seal(raw_bytes(chunk, width), compress)).collect();
     let shape = Shape { per_side: values.len() as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
     assemble(material, shape, blocks, counts, compress, bands)
+}
+
+/// Bytes per stored code for values with these counts: 1 or 2.
+fn width_of(material: Material, counts: &[Counts; 2]) -> Result<u8, TbError> {
+    let max = counts.iter().map(|c| c.max_dtm).max().unwrap_or(0);
+    if max <= MAX_DTM_U8 as u64 {
+        Ok(1)
+    } else if max <= MAX_DTM_U16 as u64 {
+        Ok(2)
+    } else {
+        Err(TbError::TooLarge { material: material.to_string(), entries: max })
+    }
 }
 
 /// Serialises a WDL file ([`METRIC_WDL`]): `codes` holds one 2-bit code (0..=3) per entry of the
