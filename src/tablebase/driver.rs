@@ -9,18 +9,15 @@
 
 use super::error::{TbError, TbField};
 use super::format::{self, TableFile};
-use super::index::MAX_PIECES;
 use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::rules;
 use super::solve::{self, Table};
 use super::value::Counts;
-use super::wdl::{self, code_of, Fill};
+use super::wdl::{self, Fill};
 use super::{plan, select};
-use crate::core::Color;
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -384,7 +381,7 @@ fn one_table(
     let mut wdl_bytes = 0;
     if let Some(rule) = &rule {
         if plain_kept && rules_kept && wdl_path.exists() {
-            match check_file(&wdl_path, &table, rule) {
+            match super::verify_wdl::check_file(&wdl_path, &table, rule) {
                 Ok(()) => wdl_kept = true,
                 Err(e) => progress.println(&format!("{e}; writing it again")),
             }
@@ -499,40 +496,6 @@ fn remove_legacy_temp_files(dir: &Path) -> Result<(), TbError> {
         if name.starts_with('.') && pid.is_some_and(|p| p != std::process::id()) {
             std::fs::remove_file(&path).map_err(io)?;
         }
-    }
-    Ok(())
-}
-
-/// Checks a WDL file against its tables' codes: every block and the payload checksum, the entry
-/// count, the header's counts (those of the plain table) and every legal entry's code.
-pub fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
-    let file = TableFile::open(path)?;
-    let stored = file.decode_all()?;
-    if stored.len() != plain.values.len() || rule.values.len() != plain.values.len() {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entries,
-            detail: format!("{} entries, the table has {}", stored.len(), plain.values.len()),
-        });
-    }
-    // The header's counts are the plain table's.
-    file.check_counts(&plain.counts())?;
-    let first_bad = (0..stored.len())
-        .into_par_iter()
-        .find_first(|&i| code_of(plain.values[i], rule.values[i]).is_some_and(|c| u16::from(c) != stored[i]));
-    if let Some(i) = first_bad {
-        let per = plain.layout.per_side as usize;
-        let mut sq = [0u8; MAX_PIECES];
-        plain.layout.unrank((i % per) as u64, &mut sq);
-        let turn = if i < per { Color::Red } else { Color::Black };
-        let fen = plain.layout.setup(&sq, turn).to_fen();
-        let name = |c: u16| ["draw", "win", "loss", "draw decided by the Asian rules"][(c & 3) as usize];
-        let expect = code_of(plain.values[i], rule.values[i]).map_or(0, u16::from);
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entry,
-            detail: format!("entry {i} ({fen}): stored {}, the tables give {}", name(stored[i]), name(expect)),
-        });
     }
     Ok(())
 }

@@ -40,8 +40,8 @@ pub fn verify_wdl(
 /// Checks the WDL file at `path` against its tables' codes: every block's checksum and the
 /// payload checksum, the entry count, the header's counts (those of the plain table) and every
 /// legal entry's code. The blocks are read one at a time, so that no decoded copy of the file is
-/// held beside the tables.
-fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
+/// held beside the tables. Generation checks a kept WDL file with it too.
+pub(super) fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
     let file = TableFile::open(path)?;
     let corrupt = |field, detail| TbError::Corrupt { path: path.to_path_buf(), field, detail };
     let total = file.entries() as usize;
