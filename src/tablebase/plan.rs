@@ -72,7 +72,7 @@ impl Rates {
         solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
         base_bytes: 8.0e6,
-        rules_entries_per_cpu_second: 3.9e6,
+        rules_entries_per_cpu_second: 12.0e6,
         rules_bytes_per_entry: 6.6,
         rules_disk_bytes_per_entry: 0.006,
         small_disk_bytes_per_entry: 0.064,
