@@ -28,14 +28,17 @@ pub struct Rates {
     pub held_bytes_per_entry: f64,
     /// Resident bytes of the process besides tables.
     pub base_bytes: f64,
-    /// The rule-aware pass (the `.qtr` companion and the `.qtw` WDL file): entries per CPU
-    /// second, counted over the whole table, added to the solve.
+    /// The rule-aware pass (the `.qtr` companion and the `.qtw` WDL file) of a table with
+    /// attacking pieces on both sides ([`RulesPass::Full`]): entries per CPU second, counted over
+    /// the whole table, added to the solve (an average: directions skipped after a scan make
+    /// single tables several times faster, a direction run in full slower).
     pub rules_entries_per_cpu_second: f64,
-    /// Peak resident bytes per entry of the table while its rule-aware pass runs (the plain
+    /// Peak resident bytes per entry of such a table while its rule-aware pass runs (the plain
     /// codes, the rule-aware codes, the pass's counters, bounds and queues); the decoded smaller
-    /// tables are then held twice, plain and rule-aware.
+    /// tables are held twice, plain and rule-aware, unless their pass was light.
     pub rules_bytes_per_entry: f64,
-    /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together.
+    /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together (every
+    /// kind of pass but [`RulesPass::Checks`]).
     pub rules_disk_bytes_per_entry: f64,
     /// File bytes per entry of the `.qtb` of a table of at most 4 pieces (they compress better).
     pub small_disk_bytes_per_entry: f64,
