@@ -16,7 +16,9 @@
 
 pub use super::driver::{generate_only, generate_set, load, load_rules, GenerateOptions, TableReport};
 pub use super::index::entries_of;
-pub use super::plan::{estimate, inputs, last_uses, perpetual_checks, PlannedTable, Rates, Totals};
+pub use super::plan::{
+    estimate, inputs, last_uses, perpetual_checks, rules_pass, PlannedTable, Rates, RulesPass, Totals,
+};
 pub use super::rules::changed;
 pub use super::select::{Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
 pub use super::solve::Table;

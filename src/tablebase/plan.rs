@@ -28,14 +28,17 @@ pub struct Rates {
     pub held_bytes_per_entry: f64,
     /// Resident bytes of the process besides tables.
     pub base_bytes: f64,
-    /// The rule-aware pass (the `.qtr` companion and the `.qtw` WDL file): entries per CPU
-    /// second, counted over the whole table, added to the solve.
+    /// The rule-aware pass (the `.qtr` companion and the `.qtw` WDL file) of a table with
+    /// attacking pieces on both sides ([`RulesPass::Full`]): entries per CPU second, counted over
+    /// the whole table, added to the solve (an average: directions skipped after a scan make
+    /// single tables several times faster, a direction run in full slower).
     pub rules_entries_per_cpu_second: f64,
-    /// Peak resident bytes per entry of the table while its rule-aware pass runs (the plain
+    /// Peak resident bytes per entry of such a table while its rule-aware pass runs (the plain
     /// codes, the rule-aware codes, the pass's counters, bounds and queues); the decoded smaller
-    /// tables are then held twice, plain and rule-aware.
+    /// tables are held twice, plain and rule-aware, unless their pass was light.
     pub rules_bytes_per_entry: f64,
-    /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together.
+    /// File bytes per entry of the `.qtr` companion and the `.qtw` WDL file together (every
+    /// kind of pass but [`RulesPass::Checks`]).
     pub rules_disk_bytes_per_entry: f64,
     /// File bytes per entry of the `.qtb` of a table of at most 4 pieces (they compress better).
     pub small_disk_bytes_per_entry: f64,
@@ -49,27 +52,39 @@ pub struct Rates {
     /// File bytes per entry of that table's `.qtr` and `.qtw` files together (many entries
     /// change under the rules).
     pub checks_rules_disk_bytes_per_entry: f64,
+    /// The light rule-aware pass of a table where one side has no attacking piece
+    /// ([`RulesPass::Light`]: its directions are skipped, at most after a scan for perpetual
+    /// checks), its `.qtr` and `.qtw` files written: entries per CPU second.
+    pub light_rules_entries_per_cpu_second: f64,
+    /// Peak resident bytes per entry of such a table after its solve: its plain codes (handed on
+    /// as its rule-aware values, no copy) and the WDL file's 1-byte codes and blocks; the decoded
+    /// smaller tables are held once each when they are light too (their rule-aware values are
+    /// their plain ones).
+    pub light_rules_bytes_per_entry: f64,
 }
 
 impl Rates {
     /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
-    /// 2026-11-23 and (the rule-aware pass, small tables, files) 2026-11-26: see "Planning" in
-    /// `docs/TABLEBASES.md` for the commands and figures.
+    /// 2026-11-23 (memory of the solve, files) and 2026-11-26 (the solve's and the rule-aware
+    /// passes' speeds on the idle machine, their memory, small tables' files): see "Selections
+    /// and plans" in `docs/TABLEBASES.md` for the commands and figures.
     pub const MEASURED: Rates = Rates {
-        entries_per_cpu_second: 5.8e6,
+        entries_per_cpu_second: 6.5e6,
         parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.086,
         solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
         base_bytes: 8.0e6,
-        rules_entries_per_cpu_second: 3.9e6,
+        rules_entries_per_cpu_second: 12.0e6,
         rules_bytes_per_entry: 6.6,
         rules_disk_bytes_per_entry: 0.006,
         small_disk_bytes_per_entry: 0.064,
         file_overhead_bytes: 300.0,
-        checks_rules_entries_per_cpu_second: 0.75e6,
+        checks_rules_entries_per_cpu_second: 1.6e6,
         checks_rules_bytes_per_entry: 11.8,
         checks_rules_disk_bytes_per_entry: 0.138,
+        light_rules_entries_per_cpu_second: 32.0e6,
+        light_rules_bytes_per_entry: 3.6,
     };
 
     /// Entries per second of wall time with `threads` threads.
@@ -86,6 +101,61 @@ impl Rates {
     /// checks ([`perpetual_checks`]).
     pub fn checks_rules_entries_per_second(&self, threads: usize) -> f64 {
         self.checks_rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
+
+    /// Entries per second of wall time of the light rule-aware pass ([`RulesPass::Light`]).
+    pub fn light_rules_entries_per_second(&self, threads: usize) -> f64 {
+        self.light_rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
+    }
+}
+
+/// Which kind of rule-aware pass a table gets, as the plan models it ([`rules_pass`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+pub enum RulesPass {
+    /// One side has no attacking piece: the direction where it defends is skipped at once, the
+    /// other after a scan finds no perpetual check (the case in every table of families A and B
+    /// measured), and the plain values are handed on as the rule-aware ones, without a copy.
+    Light,
+    /// Attacking pieces on both sides: each direction is run in full unless a scan proves it
+    /// changes nothing, which the plan cannot know before the solve, so it counts the full pass.
+    Full,
+    /// Many perpetual checks ([`perpetual_checks`]): the full pass with large cycle graphs.
+    Checks,
+}
+
+impl RulesPass {
+    /// Its name in `qiku-tb plan`'s output: `light`, `full` or `checks`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesPass::Light => "light",
+            RulesPass::Full => "full",
+            RulesPass::Checks => "checks",
+        }
+    }
+}
+
+/// The rule-aware pass `material` gets: [`RulesPass::Checks`] for [`perpetual_checks`],
+/// [`RulesPass::Light`] where one side has only its king, advisors and elephants (the pass skips
+/// the direction where that side defends without looking at an entry: it never gives check; see
+/// `src/tablebase/rules.rs`), else [`RulesPass::Full`].
+///
+/// ```
+/// use qiku::tablebase::generate::{rules_pass, RulesPass};
+///
+/// assert_eq!(rules_pass("KRvKAABB".parse()?), RulesPass::Light); // family A
+/// assert_eq!(rules_pass("KRNvKAB".parse()?), RulesPass::Light); // family B
+/// assert_eq!(rules_pass("KRvKN".parse()?), RulesPass::Full);
+/// assert_eq!(rules_pass("KRPvKR".parse()?), RulesPass::Checks);
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
+pub fn rules_pass(material: Material) -> RulesPass {
+    if perpetual_checks(material) {
+        RulesPass::Checks
+    } else if Color::ALL.iter().any(|&c| !material.side_has_attackers(c)) {
+        RulesPass::Light
+    } else {
+        RulesPass::Full
     }
 }
 
@@ -146,6 +216,8 @@ pub struct PlannedTable {
     pub rules_disk_bytes: u64,
     /// Estimated generation time.
     pub seconds: f64,
+    /// The kind of rule-aware pass counted ([`rules_pass`]); `None` without the pass.
+    pub rules_pass: Option<RulesPass>,
     /// Why the generator cannot do it yet (`None`: it can).
     pub unsupported: Option<String>,
     /// The tables its captures lead to ([`inputs`]): what a job generating it alone reads.
@@ -215,8 +287,8 @@ pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
     last
 }
 
-/// For every table of `plan` (in order, `entries` its sizes), the entries the driver holds while
-/// solving it: earlier tables j still captured into by it or a later table (last use l >= i),
+/// For every table of `plan` (in order, `entries` its sizes: entries, times the decoded copies
+/// held), the entries the driver holds while solving it: earlier tables j still captured into by it or a later table (last use l >= i),
 /// that is table j is held for i in j+1..=l. One sweep over the changes at each i, so that the
 /// largest plans (a hundred thousand tables) take linear time. Sums past `u64` saturate.
 fn held_entries(plan: &[Material], entries: &[u64]) -> Vec<u64> {
@@ -259,42 +331,59 @@ fn held_entries(plan: &[Material], entries: &[u64]) -> Vec<u64> {
 pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool) -> (Vec<PlannedTable>, Totals) {
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
-    let held_by = held_entries(plan, &entries);
+    let passes: Vec<Option<RulesPass>> = plan.iter().map(|m| rules.then(|| rules_pass(*m))).collect();
+    // A held table's plain values, and with the rule-aware pass its rule-aware values too unless
+    // its pass was light (then they are the plain values, handed on without a copy).
+    let held_sizes: Vec<u64> = entries
+        .iter()
+        .zip(&passes)
+        .map(|(&e, p)| if matches!(p, None | Some(RulesPass::Light)) { e } else { e.saturating_mul(2) })
+        .collect();
+    let held_by = held_entries(plan, &held_sizes);
     let targets: std::collections::HashSet<&Material> = resolved.targets.iter().collect();
     let mut tables = Vec::with_capacity(plan.len());
     let mut totals = Totals { tables: plan.len(), ..Totals::default() };
     for (i, m) in plan.iter().enumerate() {
-        let held = held_by[i];
         let own_inputs = inputs(*m);
         let input_entries: u64 = own_inputs.iter().map(entries_of).sum();
         let e = entries[i] as f64;
-        let held = held as f64;
-        let solve = rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * held;
-        let mut memory = rates.base_bytes + solve;
-        let job_held = input_entries as f64;
-        let mut job_memory =
-            rates.base_bytes + rates.solver_bytes_per_entry * e + rates.held_bytes_per_entry * job_held;
+        let held = rates.held_bytes_per_entry * held_by[i] as f64;
+        // Alone (`--only`), a job reads every input plain and, with the pass, rule-aware too
+        // (two decoded copies, whatever its pass was).
+        let copies = if rules { 2.0 } else { 1.0 };
+        let job_held = rates.held_bytes_per_entry * copies * input_entries as f64;
         let per_entry =
             if m.piece_count() <= 4 { rates.small_disk_bytes_per_entry } else { rates.disk_bytes_per_entry };
         let mut disk = rates.file_overhead_bytes + per_entry * e;
         let mut rules_disk = 0.0;
         let mut seconds = e / rates.entries_per_second(threads);
-        if rules {
-            let checks = perpetual_checks(*m);
-            let bytes_per_entry = if checks { rates.checks_rules_bytes_per_entry } else { rates.rules_bytes_per_entry };
-            let pass = bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * held;
-            memory = rates.base_bytes + solve.max(pass);
-            let job_pass = bytes_per_entry * e + 2.0 * rates.held_bytes_per_entry * job_held;
-            job_memory = job_memory.max(rates.base_bytes + job_pass);
-            let (disk_rate, speed) = if checks {
-                (rates.checks_rules_disk_bytes_per_entry, rates.checks_rules_entries_per_second(threads))
-            } else {
-                (rates.rules_disk_bytes_per_entry, rates.rules_entries_per_second(threads))
+        // Bytes per entry of the table at the peak: the solve's, or the pass's if larger.
+        let mut own = rates.solver_bytes_per_entry;
+        if let Some(pass) = passes[i] {
+            let (bytes, disk_rate, speed) = match pass {
+                RulesPass::Light => (
+                    rates.light_rules_bytes_per_entry,
+                    rates.rules_disk_bytes_per_entry,
+                    rates.light_rules_entries_per_second(threads),
+                ),
+                RulesPass::Full => (
+                    rates.rules_bytes_per_entry,
+                    rates.rules_disk_bytes_per_entry,
+                    rates.rules_entries_per_second(threads),
+                ),
+                RulesPass::Checks => (
+                    rates.checks_rules_bytes_per_entry,
+                    rates.checks_rules_disk_bytes_per_entry,
+                    rates.checks_rules_entries_per_second(threads),
+                ),
             };
+            own = own.max(bytes);
             rules_disk = 2.0 * rates.file_overhead_bytes + disk_rate * e;
             disk += rules_disk;
             seconds += e / speed;
         }
+        let memory = rates.base_bytes + own * e + held;
+        let job_memory = rates.base_bytes + own * e + job_held;
         let unsupported = solve::check_supported(m).err().map(|e| e.to_string());
         let row = PlannedTable {
             material: *m,
@@ -305,6 +394,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
             disk_bytes: disk as u64,
             rules_disk_bytes: rules_disk as u64,
             seconds,
+            rules_pass: passes[i],
             unsupported,
             inputs: own_inputs,
             job_peak_memory_bytes: job_memory as u64,
@@ -342,6 +432,8 @@ mod tests {
             checks_rules_entries_per_cpu_second: 0.25e6,
             checks_rules_bytes_per_entry: 20.0,
             checks_rules_disk_bytes_per_entry: 0.25,
+            light_rules_entries_per_cpu_second: 0.5e6,
+            light_rules_bytes_per_entry: 10.0,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2, false);
@@ -363,12 +455,29 @@ mod tests {
         assert_eq!(totals.peak_memory_bytes, rows[1].peak_memory_bytes);
         assert!((totals.seconds - (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
         assert_eq!((totals.tables, totals.targets, totals.unsupported), (2, 1, 0));
-        // With the rule-aware pass: its memory (smaller tables held plain and rule-aware), the
-        // companion and WDL files, its time.
+        assert!(rows.iter().all(|r| r.rules_pass.is_none()));
+        // With the rule-aware pass: both tables have a side without attacking pieces, so the
+        // light pass: its memory (KRvK held once: its rule-aware values are its plain ones; a job
+        // alone reads both), the companion and WDL files, its time.
         let (with, totals_with) = estimate(&sel.resolve().unwrap(), &rates, 2, true);
-        assert_eq!(with[1].peak_memory_bytes, 20 * krvka + 2 * 2 * krvk);
+        assert!(with.iter().all(|r| r.rules_pass == Some(RulesPass::Light)));
+        assert_eq!(with[1].peak_memory_bytes, 10 * krvka + 2 * krvk);
+        assert_eq!(with[1].job_peak_memory_bytes, 10 * krvka + 2 * 2 * krvk);
         assert_eq!(with[1].disk_bytes, krvka / 2 + krvka / 4);
-        assert!((totals_with.seconds - 3.0 * (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
+        assert!((totals_with.seconds - 2.0 * (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
+        // Attacking pieces on both sides: the full pass, and a held table that had it is held
+        // plain and rule-aware.
+        let sel = Selection { materials: vec!["KRNvKN".parse().unwrap()], ..Selection::default() };
+        let (rows, _) = estimate(&sel.resolve().unwrap(), &rates, 2, true);
+        let row = |name: &str| rows.iter().find(|r| r.material.to_string() == name).unwrap();
+        let e = |name: &str| entries_of(&name.parse().unwrap());
+        assert_eq!(row("KRNvKN").rules_pass, Some(RulesPass::Full));
+        assert_eq!(row("KRNvK").rules_pass, Some(RulesPass::Light));
+        assert_eq!(row("KRNvKN").inputs.len(), 3);
+        let held = e("KRNvK") + 2 * e("KRvKN") + 2 * e("KNvKN");
+        assert_eq!(row("KRNvKN").peak_memory_bytes, 20 * e("KRNvKN") + 2 * held);
+        let inputs = e("KRNvK") + e("KRvKN") + e("KNvKN");
+        assert_eq!(row("KRNvKN").job_peak_memory_bytes, 20 * e("KRNvKN") + 2 * 2 * inputs);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
     self, estimate, last_uses, verify_rules, verify_rules_after_plain, verify_table, verify_wdl, Family,
-    GenerateOptions, Rates, Resolved, Selection, TableCache,
+    GenerateOptions, Rates, Resolved, RulesPass, Selection, TableCache,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
 use serde_json::json;
@@ -120,9 +120,11 @@ enum Command {
         #[arg(long)]
         no_rules: bool,
         /// Print {"rates", "threads", "rules", "tables": [{"material", "pieces", "target",
-        /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "unsupported", "inputs",
-        /// "job_peak_memory_bytes", "present"}], "totals"}: "inputs" are the tables its captures
-        /// lead to, "job_peak_memory_bytes" the memory of generating it alone with `--only`.
+        /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "rules_pass", "unsupported",
+        /// "inputs", "job_peak_memory_bytes", "present"}], "totals"}: "rules_pass" is the
+        /// rule-aware pass counted ("light" where a side has no attacking piece, "full", "checks"
+        /// for many perpetual checks; null with --no-rules), "inputs" the tables its captures lead
+        /// to, "job_peak_memory_bytes" the memory of generating it alone with `--only`.
         #[arg(long)]
         json: bool,
     },
@@ -337,8 +339,12 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
         if !r.target {
             note.push("dependency".to_string());
         }
-        if rules && generate::perpetual_checks(r.material) {
-            note.push("many perpetual checks (a slower, larger rule-aware pass)".to_string());
+        match r.rules_pass {
+            Some(RulesPass::Light) => note.push("light rule-aware pass (a side without attacking pieces)".to_string()),
+            Some(RulesPass::Checks) => {
+                note.push("many perpetual checks (a slower, larger rule-aware pass)".to_string())
+            }
+            Some(RulesPass::Full) | None => {}
         }
         if *p {
             note.push(format!("present in {}", dir.display()));
@@ -361,11 +367,14 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     let pass = if rules {
         format!(
             "; the rule-aware pass {:.1} M entries/s, {:.1} bytes an entry, {:.3} .qtr and .qtw file bytes, \
+             where a side has no attacking piece {:.1} M entries/s and {:.1} bytes (no copy of the values), \
              and where a weaker side's rook checks without end {:.1} M entries/s, {:.1} bytes, {:.3} file bytes \
              (--no-rules skips it)",
             rates.rules_entries_per_second(threads) / 1e6,
             rates.rules_bytes_per_entry,
             rates.rules_disk_bytes_per_entry,
+            rates.light_rules_entries_per_second(threads) / 1e6,
+            rates.light_rules_bytes_per_entry,
             rates.checks_rules_entries_per_second(threads) / 1e6,
             rates.checks_rules_bytes_per_entry,
             rates.checks_rules_disk_bytes_per_entry

@@ -111,6 +111,12 @@ fn generate_makes_exactly_the_planned_tables() {
     let out = qiku_tb(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // One attacking piece: the plan counts the light rule-aware pass for every table, and the
+    // generator skipped both directions of each (so it held no copy of the values).
+    for (t, r) in plan["tables"].as_array().unwrap().iter().zip(report["tables"].as_array().unwrap()) {
+        assert_eq!(t["rules_pass"], "light", "{t}");
+        assert_eq!(r["rules_skipped"], 2, "{r}");
+    }
     let made: Vec<String> =
         report["tables"].as_array().unwrap().iter().map(|t| t["material"].as_str().unwrap().to_string()).collect();
     let want: Vec<String> = planned.iter().map(|m| m.to_string()).collect();
@@ -154,6 +160,50 @@ fn generate_makes_exactly_the_planned_tables() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("KRNvKR left out"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plan_names_the_rule_aware_pass_and_counts_no_copy_for_the_light_one() {
+    let v = plan_json(&["KRvKAABB", "KNPvKAB", "KRvKN", "KRPvKR", "-d", "none"]);
+    let rates = &v["rates"];
+    let rate = |k: &str| rates[k].as_f64().unwrap();
+    let rows = v["tables"].as_array().unwrap();
+    let row = |m: &str| rows.iter().find(|r| r["material"] == m).unwrap_or_else(|| panic!("{m} planned"));
+    // A side without attacking pieces (families A and B): light; attackers on both sides: full;
+    // a weaker side's rook: checks.
+    for (m, pass) in [("KRvKAABB", "light"), ("KNPvKAB", "light"), ("KRvKN", "full"), ("KRPvKR", "checks")] {
+        assert_eq!(row(m)["rules_pass"], pass, "{m}");
+    }
+    // A job alone holds its inputs plain and rule-aware; the light pass adds no rule-aware copy of
+    // the table's own values: its peak is the light rate's, below the full pass's (the model
+    // before the light pass).
+    for m in ["KRvKAABB", "KNPvKAB"] {
+        let r = row(m);
+        let e = r["entries"].as_f64().unwrap();
+        let inputs: f64 = r["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| entries_of(&i.as_str().unwrap().parse().unwrap()) as f64)
+            .sum();
+        let held = 2.0 * rate("held_bytes_per_entry") * inputs;
+        let own = rate("light_rules_bytes_per_entry").max(rate("solver_bytes_per_entry"));
+        let job = r["job_peak_memory_bytes"].as_u64().unwrap();
+        assert_eq!(job, (rate("base_bytes") + own * e + held) as u64, "{m}");
+        let full = (rate("base_bytes") + rate("rules_bytes_per_entry") * e + held) as u64;
+        assert!(job < full, "{m}: {job} against {full}");
+    }
+    // Without the pass there is none to name.
+    let v = plan_json(&["KRvKAABB", "--no-rules", "-d", "none"]);
+    assert!(v["tables"].as_array().unwrap().iter().all(|r| r["rules_pass"].is_null()));
+    // The text output says which tables get the light pass and which the checks.
+    let out = qiku_tb(&["plan", "KRvKAABB", "KRPvKR", "-d", "none"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line =
+        |m: &str| text.lines().find(|l| l.split_whitespace().nth(1) == Some(m)).unwrap_or_else(|| panic!("{text}"));
+    assert!(line("KRvKAABB").contains("light rule-aware pass"), "{text}");
+    assert!(line("KRPvKR").contains("many perpetual checks"), "{text}");
+    assert!(!line("KRvKR").contains("rule-aware pass"), "{text}");
 }
 
 /// tablebases/README.md's counts are the real ones: 40 tables (120 files with their `.qtr` and
