@@ -42,6 +42,11 @@ fn sprt_lines(out: &str) -> Vec<(u32, [u32; 5], f64)> {
         .collect()
 }
 
+/// Runs `qiku` with `args` (split at whitespace; the paths here have none) within `seconds`.
+fn qiku_match(args: &str, seconds: u64) -> std::process::Output {
+    run_with_timeout(QIKU, &args.split_whitespace().collect::<Vec<_>>(), seconds)
+}
+
 fn game_lines(out: &str) -> usize {
     out.lines().filter(|l| l.starts_with("game ")).count()
 }
@@ -50,14 +55,8 @@ fn game_lines(out: &str) -> usize {
 fn a_winning_engine_is_accepted_as_h1_and_the_match_stops_there() {
     let dir = tempfile::tempdir().unwrap();
     let bad = loser(dir.path());
-    let out = run_with_timeout(
-        QIKU,
-        &[
-            "match", "--engine", QIKU, "--engine", &bad, "--ranks", "0", "--depth", "1", "--games", "400", "--sprt",
-            "0", "10",
-        ],
-        60,
-    );
+    let out =
+        qiku_match(&format!("match --engine {QIKU} --engine {bad} --ranks 0 --depth 1 --games 400 --sprt 0 10"), 60);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines = sprt_lines(&stdout);
@@ -83,31 +82,11 @@ fn a_winning_engine_is_accepted_as_h1_and_the_match_stops_there() {
 fn a_losing_engine_is_accepted_as_h0_with_logistic_elo_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let bad = loser(dir.path());
-    let out = run_with_timeout(
-        QIKU,
-        &[
-            "match",
-            "--engine",
-            &bad,
-            "--ranks",
-            "0",
-            "--engine",
-            QIKU,
-            "--depth",
-            "1",
-            "--games",
-            "400",
-            "--sprt",
-            "-5",
-            "5",
-            "--sprt-model",
-            "logistic",
-            "--alpha",
-            "0.1",
-            "--beta",
-            "0.2",
-            "--json",
-        ],
+    let out = qiku_match(
+        &format!(
+            "match --engine {bad} --ranks 0 --engine {QIKU} --depth 1 --games 400 \
+             --sprt -5 5 --sprt-model logistic --alpha 0.1 --beta 0.2 --json"
+        ),
         60,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -135,27 +114,10 @@ fn a_losing_engine_is_accepted_as_h0_with_logistic_elo_and_json() {
 #[test]
 fn pairs_finishing_out_of_order_are_counted_once_both_games_are_done() {
     // Two games at a time: a pair's two games run side by side and finish in either order.
-    let out = run_with_timeout(
-        QIKU,
-        &[
-            "match",
-            "--engine",
-            QIKU,
-            "--engine",
-            QIKU,
-            "--depth",
-            "1",
-            "--max-plies",
-            "60",
-            "--games",
-            "8",
-            "--concurrency",
-            "2",
-            "--sprt",
-            "0",
-            "10",
-            "--json",
-        ],
+    let out = qiku_match(
+        &format!(
+            "match --engine {QIKU} --engine {QIKU} --depth 1 --max-plies 60 --games 8 --concurrency 2 --sprt 0 10 --json"
+        ),
         60,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -181,27 +143,10 @@ fn pairs_finishing_out_of_order_are_counted_once_both_games_are_done() {
 fn with_two_games_at_a_time_the_decision_stops_new_games() {
     let dir = tempfile::tempdir().unwrap();
     let bad = loser(dir.path());
-    let out = run_with_timeout(
-        QIKU,
-        &[
-            "match",
-            "--engine",
-            QIKU,
-            "--engine",
-            &bad,
-            "--ranks",
-            "0",
-            "--depth",
-            "1",
-            "--games",
-            "400",
-            "--concurrency",
-            "2",
-            "--sprt",
-            "0",
-            "10",
-            "--json",
-        ],
+    let out = qiku_match(
+        &format!(
+            "match --engine {QIKU} --engine {bad} --ranks 0 --depth 1 --games 400 --concurrency 2 --sprt 0 10 --json"
+        ),
         60,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -271,22 +216,8 @@ fn pinned_engines_run_on_cores_of_their_own_or_the_match_is_refused() {
         eprintln!("one core only: the pinned match itself is not tried");
         return;
     }
-    let out = run_with_timeout(
-        QIKU,
-        &[
-            "match",
-            "--engine",
-            &engines[0],
-            "--engine",
-            &engines[1],
-            "--depth",
-            "1",
-            "--max-plies",
-            "20",
-            "--games",
-            "2",
-            "--pin",
-        ],
+    let out = qiku_match(
+        &format!("match --engine {} --engine {} --depth 1 --max-plies 20 --games 2 --pin", engines[0], engines[1]),
         60,
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
