@@ -381,7 +381,7 @@ fn one_table(
     let mut wdl_bytes = 0;
     if let Some(rule) = &rule {
         if plain_kept && rules_kept && wdl_path.exists() {
-            match super::verify_wdl::check_file(&wdl_path, &table, rule) {
+            match super::wdl_check::check_file(&wdl_path, &table, rule) {
                 Ok(()) => wdl_kept = true,
                 Err(e) => progress.println(&format!("{e}; writing it again")),
             }

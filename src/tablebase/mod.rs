@@ -67,6 +67,8 @@ mod verify;
 mod verify_rules;
 #[cfg(feature = "generate")]
 mod verify_wdl;
+#[cfg(feature = "generate")]
+mod wdl_check;
 
 pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
