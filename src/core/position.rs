@@ -257,21 +257,10 @@ impl Position {
     /// legal (as tablebase unranking does); at least one king per side is required for move
     /// generation.
     pub fn from_setup_unchecked(setup: &Setup) -> Position {
-        let mut pos = Position {
-            by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; 7],
-            board: [None; 90],
-            turn: setup.turn,
-            key: zobrist::turn(setup.turn),
-            mirror_key: zobrist::turn(setup.turn),
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves.max(1),
-        };
-        for sq in Square::all() {
-            if let Some(p) = setup.piece_at(sq) {
-                pos.put(sq, p);
-            }
-        }
+        let pieces = Square::all().filter_map(|sq| setup.piece_at(sq).map(|p| (sq, p)));
+        let mut pos = Position::from_pieces_unchecked(pieces, setup.turn);
+        pos.halfmoves = setup.halfmoves;
+        pos.fullmoves = setup.fullmoves.max(1);
         pos
     }
 
