@@ -115,7 +115,7 @@ fn compare_fills(tb: &Tablebases, dir: &std::path::Path) {
     let mut totals = [0u64; 3];
     let mut entries = 0u64;
     for t in tb.tables() {
-        let plain = generate::load(&t.path).expect("table");
+        let plain = std::sync::Arc::new(generate::load(&t.path).expect("table"));
         let rule = generate::load_rules(&dir.join(rules_file_name(t.material)), &plain).expect("companion");
         entries += plain.entries();
         for (total, fill) in totals.iter_mut().zip(fills) {

@@ -21,7 +21,7 @@ const CHANGED: &[(&str, [u64; 2])] =
 /// Every changed entry of `material` in `dir`: (position, value under the rules).
 fn changed_positions(dir: &Path, material: &str) -> Vec<(Position, TbValue)> {
     let m: Material = material.parse().unwrap();
-    let plain = load(&dir.join(file_name(m))).unwrap();
+    let plain = std::sync::Arc::new(load(&dir.join(file_name(m))).unwrap());
     let rule = load_rules(&dir.join(rules_file_name(m)), &plain).unwrap();
     let tables = qiku::tablebase::Tablebases::open(dir).unwrap();
     let mut out = Vec::new();
@@ -42,7 +42,7 @@ fn the_rule_changes_only_draws_and_every_change_verifies() {
     let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
     for &(name, expected) in CHANGED {
         let m: Material = name.parse().unwrap();
-        let p = load(&dir.join(file_name(m))).unwrap();
+        let p = std::sync::Arc::new(load(&dir.join(file_name(m))).unwrap());
         let r = load_rules(&dir.join(rules_file_name(m)), &p).unwrap();
         // Wins and losses never change; only draws become decided.
         for (&a, &b) in p.codes().iter().zip(r.codes()) {

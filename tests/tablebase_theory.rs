@@ -76,7 +76,7 @@ fn tb() -> &'static Tablebases {
 fn counts(name: &str, rules: Rules) -> [Counts; 2] {
     let m: Material = name.parse().unwrap();
     let path = dir().join(file_name(m));
-    let plain = generate::load(&path).unwrap();
+    let plain = std::sync::Arc::new(generate::load(&path).unwrap());
     match rules {
         Rules::Plain => plain.counts(),
         Rules::Asian => generate::load_rules(&path.with_extension("qtr"), &plain).unwrap().counts(),

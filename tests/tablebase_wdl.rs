@@ -165,7 +165,7 @@ fn damaged_truncated_misnamed_and_foreign_wdl_files_are_refused() {
     assert!(err.to_string().contains("KRvK.qtw"), "{err}");
 
     // Valid checksums, one wrong entry: verify names the entry.
-    let plain = generate::load(&dir.join("KRvK.qtb")).unwrap();
+    let plain = std::sync::Arc::new(generate::load(&dir.join("KRvK.qtb")).unwrap());
     let rule = generate::load_rules(&dir.join("KRvK.qtr"), &plain).unwrap();
     let mut codes = wdl::codes(plain.codes(), rule.codes(), wdl::Fill::Previous);
     let legal = plain.codes().iter().position(|&v| v != qiku::tablebase::format::ILLEGAL).unwrap();

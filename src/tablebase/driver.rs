@@ -7,8 +7,9 @@
 //! and later tables of the plan capture into: each is dropped after its last user
 //! ([`plan::last_uses`]).
 
-use super::error::{TbError, TbField};
-use super::format::{self, TableFile};
+use super::error::TbError;
+use super::format;
+use super::load::{load, load_rules};
 use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::rules;
@@ -314,12 +315,12 @@ fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held
     };
     let bad = |e: TbError| TbError::BadInput { material: material.to_string(), source: Box::new(e) };
     for input in plan::inputs(material) {
-        let table = load(&need(opts.dir.join(file_name(input)))?).map_err(bad)?;
+        let table = Arc::new(load(&need(opts.dir.join(file_name(input)))?).map_err(bad)?);
         if opts.rules {
             let rule = load_rules(&need(opts.dir.join(rules_file_name(input)))?, &table).map_err(bad)?;
-            rule_subs.insert(input, Arc::new(rule));
+            rule_subs.insert(input, rule);
         }
-        subs.insert(input, Arc::new(table));
+        subs.insert(input, table);
     }
     Ok((subs, rule_subs))
 }
@@ -433,9 +434,9 @@ fn companion(
     // A companion is only kept beside the table it was computed from.
     if plain_kept && rules_path.exists() {
         match load_rules(&rules_path, table) {
-            Ok(r) => {
+            Ok(rule) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
-                return Ok(Companion { rule: Arc::new(r), bytes, kept: true, skipped: 0 });
+                return Ok(Companion { rule, bytes, kept: true, skipped: 0 });
             }
             Err(e) => progress.println(&format!("{e}; computing it again")),
         }
@@ -454,35 +455,6 @@ fn companion(
     AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
     progress.finish();
     Ok(Companion { rule, bytes: bytes.len() as u64, kept: false, skipped })
-}
-
-/// Opens a companion file and merges it with its (decoded) table: the Asian rules' codes of
-/// every entry. Checks every checksum, and that it changes only drawn entries.
-pub fn load_rules(path: &Path, plain: &Table) -> Result<Table, TbError> {
-    let file = TableFile::open(path)?;
-    let delta = file.decode_all()?;
-    if delta.len() != plain.values.len() {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entries,
-            detail: format!("{} entries, the table has {}", delta.len(), plain.values.len()),
-        });
-    }
-    if let Some(i) = delta.iter().zip(&plain.values).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
-        return Err(TbError::Corrupt {
-            path: path.to_path_buf(),
-            field: TbField::Entry,
-            detail: format!("entry {i} changes a decided value"),
-        });
-    }
-    Ok(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta) })
-}
-
-/// Opens a table file and decodes it whole, checking every checksum.
-pub fn load(path: &Path) -> Result<Table, TbError> {
-    let file = TableFile::open(path)?;
-    let values = file.decode_all()?;
-    Ok(Table { layout: file.layout.clone(), values })
 }
 
 /// Temporary files of runs by qiku before 0.2 (`.NAME.qtb.tmp-PID`, written in place by this
@@ -509,6 +481,22 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_kept_companion_storing_nothing_shares_the_kept_table() {
+        let krk: Material = "KRvK".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let opts = GenerateOptions::new(dir.path());
+        generate_set(&[krk], &opts).unwrap();
+        // The resume path: the table and its companion are there and intact.
+        let table = Arc::new(load(&dir.path().join(file_name(krk))).unwrap());
+        let counts = table.counts();
+        let held = Held::new();
+        let c = companion(krk, &table, &counts, true, (&held, &held), &opts, &NoProgress, "KRvK").unwrap();
+        assert!(c.kept);
+        assert!(Arc::ptr_eq(&c.rule, &table));
+        assert_eq!(c.bytes, std::fs::metadata(dir.path().join(rules_file_name(krk))).unwrap().len());
     }
 
     #[test]

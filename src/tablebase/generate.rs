@@ -14,8 +14,9 @@
 //!
 //! The retrograde solver itself, its board and its index arithmetic are internal.
 
-pub use super::driver::{generate_only, generate_set, load, load_rules, GenerateOptions, TableReport};
+pub use super::driver::{generate_only, generate_set, GenerateOptions, TableReport};
 pub use super::index::entries_of;
+pub use super::load::{load, load_rules};
 pub use super::plan::{
     estimate, inputs, last_uses, perpetual_checks, rules_pass, PlannedTable, Rates, RulesPass, Totals,
 };

@@ -54,6 +54,8 @@ mod driver;
 #[cfg(feature = "generate")]
 pub mod generate;
 #[cfg(feature = "generate")]
+mod load;
+#[cfg(feature = "generate")]
 mod plan;
 #[cfg(feature = "generate")]
 mod rules;

@@ -8,9 +8,9 @@
 //! By induction on the distance, a table consistent in this way is exactly right. The block and
 //! payload checksums and the header's counts are checked too.
 
-use super::driver::load;
 use super::error::TbError;
 use super::index::MAX_PIECES;
+use super::load::load;
 use super::material::file_name;
 use super::material::Material;
 use super::solve::Table;

@@ -20,10 +20,10 @@
 //! shares its table's decoded values in the caches ([`get_rules`]).
 
 use super::bands::{band_of, Band, BandKind};
-use super::driver::load_rules;
 use super::error::TbError;
 use super::format::TableFile;
 use super::index::MAX_PIECES;
+use super::load::load_rules;
 use super::material::rules_file_name;
 use super::material::Material;
 use super::solve::Table;
@@ -31,7 +31,6 @@ use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
 use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
 use crate::core::{Color, MoveList, Position, Square};
-use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -50,31 +49,9 @@ pub fn get_rules(
         return Ok(t.clone());
     }
     let p = get(dir, m, plain)?;
-    let path = dir.join(rules_file_name(m));
-    let t = if stores_nothing(&TableFile::open(&path)?, p.values.len())? {
-        p
-    } else {
-        // Changed entries, or a wrong length or payload checksum, which `load_rules` reports.
-        Arc::new(load_rules(&path, &p)?)
-    };
+    let t = load_rules(&dir.join(rules_file_name(m)), &p)?;
     rules.insert(m, t.clone());
     Ok(t)
-}
-
-/// Does the companion `file` hold `entries` entries, every stored code 0 (the plain values),
-/// every block's checksum and the payload checksum right? Read one block at a time, so that no
-/// decoded copy of the table is made beside the plain one.
-fn stores_nothing(file: &TableFile, entries: usize) -> Result<bool, TbError> {
-    if file.entries() != entries as u64 {
-        return Ok(false);
-    }
-    let blocks = file.blocks();
-    let zero = (0..blocks.len())
-        .into_par_iter()
-        .map(|i| file.read_block(i).map(|raw| raw.iter().all(|&b| b == 0)))
-        .collect::<Result<Vec<bool>, TbError>>()?;
-    let payload = blocks.iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.checksum));
-    Ok(payload == file.header.payload_checksum && zero.iter().all(|&z| z))
 }
 
 /// What [`verify_rules_after_plain`] found.

@@ -525,7 +525,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     if !path.exists() {
         return Err(missing_table(canonical, dir));
     }
-    let table = generate::load(&path).map_err(|e| e.to_string())?;
+    let table = std::sync::Arc::new(generate::load(&path).map_err(|e| e.to_string())?);
     let plain = table.counts();
     let counts = match rules {
         Rules::Plain => plain,

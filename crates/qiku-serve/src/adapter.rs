@@ -451,7 +451,7 @@ impl Tables {
                 "{canonical} has {entries} entries, more than this server walks ({max_entries}); use `qiku-tb stats {canonical}`"
             ));
         }
-        let table = load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?;
+        let table = std::sync::Arc::new(load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?);
         let plain = table.counts();
         let (asian, changed) = if tb.has_rules(canonical) {
             let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;

@@ -1,0 +1,157 @@
+//! Reading a table file decoded whole ([`load`]) and its `.qtr` companion merged with it
+//! ([`load_rules`]). The one implementation for every reader of whole tables: the generator (its
+//! inputs, and a kept companion when a run resumes), the verifier's caches and the tools.
+//!
+//! A companion that stores no change (every stored code 0, the usual case) is recognised block by
+//! block, every checksum checked, without a decoded copy beside the plain table: its values are
+//! the plain table itself, shared (the same [`Arc`]).
+
+use super::error::{TbError, TbField};
+use super::format::{self, TableFile};
+use super::solve::Table;
+use crate::util::checksum::{fold_checksum, FNV_OFFSET};
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Opens a table file and decodes it whole, checking every checksum.
+pub fn load(path: &Path) -> Result<Table, TbError> {
+    let file = TableFile::open(path)?;
+    let values = file.decode_all()?;
+    Ok(Table { layout: file.layout.clone(), values })
+}
+
+/// Opens a companion file (`.qtr`) and merges it with its decoded table `plain`: the Asian rules'
+/// code of every entry. Checks every checksum, the entry count, and that it changes only drawn
+/// entries. A companion that stores no change gives `plain` itself (the same allocation, no copy);
+/// one that changes entries gives a merged table of its own.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, load, load_rules, GenerateOptions};
+/// use qiku::tablebase::Material;
+/// use std::sync::Arc;
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse::<Material>()?], &GenerateOptions::new(dir.path()))?;
+/// let plain = Arc::new(load(&dir.path().join("KRvK.qtb"))?);
+/// // The rules decide nothing in KRvK: the companion stores no change, and shares the values.
+/// let rules = load_rules(&dir.path().join("KRvK.qtr"), &plain)?;
+/// assert!(Arc::ptr_eq(&plain, &rules));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn load_rules(path: &Path, plain: &Arc<Table>) -> Result<Arc<Table>, TbError> {
+    let file = TableFile::open(path)?;
+    if file.entries() != plain.values.len() as u64 {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entries,
+            detail: format!("{} entries, the table has {}", file.entries(), plain.values.len()),
+        });
+    }
+    if stores_nothing(&file)? {
+        return Ok(Arc::clone(plain));
+    }
+    let delta = file.decode_all()?;
+    if let Some(i) = delta.iter().zip(&plain.values).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
+        return Err(TbError::Corrupt {
+            path: path.to_path_buf(),
+            field: TbField::Entry,
+            detail: format!("entry {i} changes a decided value"),
+        });
+    }
+    Ok(Arc::new(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta) }))
+}
+
+/// Is every code the companion `file` stores 0 (the plain values), with every block's checksum and
+/// the payload checksum right? Read one block at a time, so that no decoded copy of the table is
+/// made beside the plain one, and stopping at the first block that stores a change. A damaged
+/// block is an error (the first in file order, as [`TableFile::decode_all`] would name it); a
+/// wrong payload checksum gives `false`, for the full decode to report.
+fn stores_nothing(file: &TableFile) -> Result<bool, TbError> {
+    let first = (0..file.blocks().len()).into_par_iter().find_map_first(|i| match file.read_block(i) {
+        Ok(raw) if raw.iter().all(|&b| b == 0) => None,
+        Ok(_) => Some(Ok(())),
+        Err(e) => Some(Err(e)),
+    });
+    match first {
+        Some(Err(e)) => Err(e),
+        Some(Ok(())) => Ok(false),
+        None => {
+            let payload = file.blocks().iter().fold(FNV_OFFSET, |h, b| fold_checksum(h, b.checksum));
+            Ok(payload == file.header.payload_checksum)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::bands::{Band, BandKind};
+    use crate::tablebase::driver::{generate_set, GenerateOptions};
+    use crate::tablebase::format::{encode_rules, write_atomic};
+    use crate::tablebase::material::{file_name, rules_file_name, Material};
+    use crate::tablebase::value::{code, DRAW};
+
+    /// KRvKA (two blocks) with its companion, which stores no change, and its plain table.
+    fn krka() -> (tempfile::TempDir, Material, Arc<Table>) {
+        let dir = tempfile::tempdir().unwrap();
+        let m: Material = "KRvKA".parse().unwrap();
+        generate_set(&[m], &GenerateOptions::new(dir.path())).unwrap();
+        let plain = Arc::new(load(&dir.path().join(file_name(m))).unwrap());
+        (dir, m, plain)
+    }
+
+    /// Rewrites the companion of `m` with `rule`'s codes (valid checksums and counts).
+    fn write_companion(dir: &Path, m: Material, plain: &Table, rule: &Table) {
+        let bands = [Band { start: 2, kind: BandKind::Forced }];
+        let bytes = encode_rules(m, &plain.values, &rule.values, &rule.counts(), &bands, true).unwrap();
+        write_atomic(&dir.join(rules_file_name(m)), &bytes).unwrap();
+    }
+
+    #[test]
+    fn a_companion_storing_nothing_shares_the_plain_table() {
+        let (dir, m, plain) = krka();
+        let rule = load_rules(&dir.path().join(rules_file_name(m)), &plain).unwrap();
+        assert!(Arc::ptr_eq(&plain, &rule));
+        assert_eq!(Arc::strong_count(&plain), 2);
+    }
+
+    #[test]
+    fn a_changed_companion_merges_into_a_table_of_its_own() {
+        let (dir, m, plain) = krka();
+        // Two drawn entries, one in the first block and one in the last, stored as decided.
+        let draws: Vec<usize> = plain.values.iter().enumerate().filter(|(_, &v)| v == DRAW).map(|(i, _)| i).collect();
+        let (first, last) = (draws[0], draws[draws.len() - 1]);
+        assert!(last / format::BLOCK_ENTRIES as usize > first / format::BLOCK_ENTRIES as usize);
+        let mut changed = Table { layout: plain.layout.clone(), values: plain.values.clone() };
+        changed.values[first] = code(9);
+        changed.values[last] = code(10);
+        write_companion(dir.path(), m, &plain, &changed);
+        let rule = load_rules(&dir.path().join(rules_file_name(m)), &plain).unwrap();
+        assert!(!Arc::ptr_eq(&plain, &rule));
+        assert_eq!(rule.values, changed.values);
+        assert_eq!(rule.counts(), changed.counts());
+        // The plain table is untouched.
+        assert_eq!(plain.values[first], DRAW);
+    }
+
+    #[test]
+    fn a_companion_changing_a_decided_value_or_damaged_is_refused() {
+        let (dir, m, plain) = krka();
+        let path = dir.path().join(rules_file_name(m));
+        let decided = plain.values.iter().position(|&v| v != DRAW && v != crate::tablebase::value::ILLEGAL).unwrap();
+        let mut wrong = Table { layout: plain.layout.clone(), values: plain.values.clone() };
+        wrong.values[decided] = code(99);
+        write_companion(dir.path(), m, &plain, &wrong);
+        let e = load_rules(&path, &plain).err().expect("refused");
+        assert!(e.to_string().contains(&format!("entry {decided} changes a decided value")), "{e}");
+        // An unchanged companion with a byte of its last block flipped: the block is named.
+        generate_set(&[m], &GenerateOptions::new(dir.path())).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let n = bytes.len();
+        bytes[n - 1] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = load_rules(&path, &plain).err().expect("refused");
+        assert!(matches!(e, TbError::Corrupt { field: TbField::Block(_), .. }), "{e}");
+    }
+}
