@@ -4,7 +4,9 @@
 //! least valuable attacker), except captures of a defended piece by a dearer one, which go after
 //! the quiet killer moves; then the two killer moves of the ply (quiet moves that cut off at the
 //! same ply elsewhere); then the remaining quiet moves by the history heuristic (how often a piece
-//! moving to a square caused a cutoff, weighted by depth squared, decaying).
+//! moving to a square caused a cutoff, weighted by depth squared, decaying) plus the continuation
+//! histories (the same, but counted after the move one and two plies before: which replies work
+//! against which moves).
 
 use super::eval::MATERIAL;
 use crate::core::{Move, MoveList, Piece, Position, Role};
@@ -18,16 +20,40 @@ const BAD_CAPTURE: i32 = 1_000_000;
 /// History scores stay within +-HISTORY_MAX, below every band above.
 pub const HISTORY_MAX: i32 = 500_000;
 
-/// Quiet-move history, by piece and destination square.
+/// Entries of one continuation-history row: a piece and its destination square.
+const CONT_ROW: usize = 14 * 90;
+
+/// Quiet-move history, by piece and destination square, and the continuation histories: by the
+/// piece and destination of the move one or two plies before, then by this move's piece and
+/// destination.
 #[derive(Clone)]
 pub struct History {
     table: Box<[[i32; 90]; 14]>,
+    cont: Vec<i32>,
 }
 
 impl Default for History {
     fn default() -> Self {
-        History { table: Box::new([[0; 90]; 14]) }
+        History { table: Box::new([[0; 90]; 14]), cont: vec![0; CONT_ROW * CONT_ROW] }
     }
+}
+
+/// Where a continuation-history row starts: the move before (its piece and destination square).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContKey(usize);
+
+impl ContKey {
+    /// The row of the move that brought `piece` to `m`'s destination.
+    #[inline]
+    pub fn new(piece: Piece, m: Move) -> ContKey {
+        ContKey((piece.index() * 90 + m.to().index()) * CONT_ROW)
+    }
+}
+
+#[inline]
+fn gravity(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - (*h as i64 * b.abs() as i64 / HISTORY_MAX as i64) as i32;
 }
 
 impl History {
@@ -41,9 +67,30 @@ impl History {
     /// the larger a value already is, the less it grows.
     #[inline]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
-        let h = &mut self.table[piece.index()][m.to().index()];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += b - (*h as i64 * b.abs() as i64 / HISTORY_MAX as i64) as i32;
+        gravity(&mut self.table[piece.index()][m.to().index()], bonus);
+    }
+
+    /// The combined quiet-move score of `piece` moving to `m`'s destination after the moves
+    /// keyed by `cont` (one and two plies before; `None` where there is none): the history plus
+    /// both continuation histories, within +-3 [`HISTORY_MAX`].
+    #[inline]
+    pub fn quiet_score(&self, piece: Piece, m: Move, cont: [Option<ContKey>; 2]) -> i32 {
+        let i = piece.index() * 90 + m.to().index();
+        let mut s = self.get(piece, m);
+        for k in cont.into_iter().flatten() {
+            s += self.cont[k.0 + i];
+        }
+        s
+    }
+
+    /// [`History::update`] plus the continuation histories after the moves keyed by `cont`.
+    #[inline]
+    pub fn update_all(&mut self, piece: Piece, m: Move, cont: [Option<ContKey>; 2], bonus: i32) {
+        self.update(piece, m, bonus);
+        let i = piece.index() * 90 + m.to().index();
+        for k in cont.into_iter().flatten() {
+            gravity(&mut self.cont[k.0 + i], bonus);
+        }
     }
 
     /// Halves every value (between searches: old knowledge counts less).
@@ -52,6 +99,9 @@ impl History {
             for v in row.iter_mut() {
                 *v /= 2;
             }
+        }
+        for v in self.cont.iter_mut() {
+            *v /= 2;
         }
     }
 
@@ -96,6 +146,7 @@ impl MovePicker {
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         history: &History,
+        cont: [Option<ContKey>; 2],
     ) -> Self {
         let mut scores = [0; MoveList::CAPACITY];
         for (i, &m) in moves.iter().enumerate() {
@@ -110,7 +161,8 @@ impl MovePicker {
             } else if Some(m) == killers[1] {
                 KILLER_2
             } else {
-                pos.piece_at(m.from()).map_or(0, |p| history.get(p, m))
+                // Within +-1.5 HISTORY_MAX: below the bad captures' band.
+                pos.piece_at(m.from()).map_or(0, |p| history.quiet_score(p, m, cont) / 2)
             };
         }
         MovePicker { moves, scores, next: 0 }
@@ -175,7 +227,7 @@ mod tests {
         let mut history = History::default();
         let quiet = iccs::parse(&pos, "a3a4").unwrap();
         history.update(pos.piece_at(quiet.from()).unwrap(), quiet, 1000);
-        let picked: Vec<Move> = MovePicker::new(&pos, pos.moves(), tt, [killer, None], &history).collect();
+        let picked: Vec<Move> = MovePicker::new(&pos, pos.moves(), tt, [killer, None], &history, [None; 2]).collect();
         assert_eq!(picked.len(), 44);
         assert_eq!(Some(picked[0]), tt);
         // h2h9 and b2b9 capture a horse defended by a rook: bad captures, after the killer.

@@ -17,7 +17,7 @@
 
 use super::eval::{evaluate, Value, Weights, MATERIAL};
 pub use super::eval::{MATE, MATE_BOUND};
-use super::ordering::{is_bad_capture, History, MovePicker};
+use super::ordering::{is_bad_capture, ContKey, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
@@ -297,6 +297,9 @@ struct Thread<'a> {
     /// The move into that position (`NO_MOVE` for the first and after a null move), for the
     /// chase rule's look at a repetition cycle.
     moves: Vec<Move>,
+    /// The continuation-history row of the move into that position (`None` for the first and
+    /// after a null move).
+    conts: Vec<Option<ContKey>>,
     killers: Vec<[Option<Move>; 2]>,
     history: History,
     static_eval: Vec<Value>,
@@ -341,8 +344,10 @@ impl<'a> Thread<'a> {
         let mut in_check = vec![pos.is_check()];
         let mut window = vec![0u32];
         let mut moves = vec![NO_MOVE];
+        let mut conts = vec![None];
         for m in game.moves() {
             moves.push(m);
+            conts.push(pos.piece_at(m.from()).map(|p| ContKey::new(p, m)));
             let capture = pos.is_capture(m);
             pos.make_move(m);
             keys.push(pos.key());
@@ -357,6 +362,7 @@ impl<'a> Thread<'a> {
             in_check,
             window,
             moves,
+            conts,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
             static_eval: vec![0; MAX_PLY + 2],
@@ -544,7 +550,7 @@ impl<'a> Thread<'a> {
         let (mut alpha, mut beta) =
             if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
         loop {
-            let v = self.negamax(alpha, beta, depth, 0, true);
+            let v = self.negamax(alpha, beta, depth, 0, true, false);
             if self.stopped {
                 break;
             }
@@ -632,8 +638,10 @@ impl<'a> Thread<'a> {
     #[inline]
     fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
         let capture = self.pos.is_capture(m);
+        let cont = self.pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
         let undo = self.pos.make_move(m);
         let check = self.pos.is_check();
+        self.conts.push(cont);
         let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
         self.keys.push(self.pos.key());
         self.in_check.push(check);
@@ -649,6 +657,14 @@ impl<'a> Thread<'a> {
         self.in_check.pop();
         self.window.pop();
         self.moves.pop();
+        self.conts.pop();
+    }
+
+    /// The continuation-history rows of the moves one and two plies before the current position.
+    #[inline]
+    fn cont_keys(&self) -> [Option<ContKey>; 2] {
+        let n = self.conts.len();
+        [self.conts[n - 1], if n >= 2 { self.conts[n - 2] } else { None }]
     }
 
     /// If the current position repeats one since the last capture, its value for the side to
@@ -745,8 +761,17 @@ impl<'a> Thread<'a> {
         self.pv_len[ply] = next_len;
     }
 
-    /// Principal variation search.
-    fn negamax(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize, allow_null: bool) -> Value {
+    /// Principal variation search. `cut_node`: a zero-window node expected to fail high (its
+    /// parent expects its move to be refuted here), where late moves are reduced more.
+    fn negamax(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+        cut_node: bool,
+    ) -> Value {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if depth <= 0 {
@@ -811,8 +836,15 @@ impl<'a> Thread<'a> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves, a quiet position holds.
-            if depth <= 6 && static_eval - 80 * (depth - improving as i32) >= beta {
+            if depth <= 8 && static_eval - 80 * (depth - improving as i32) >= beta {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, only a capture could help.
+            if depth <= 3 && static_eval + 300 + 250 * depth * depth < alpha {
+                let v = self.quiesce(alpha - 1, alpha, ply);
+                if v < alpha {
+                    return v;
+                }
             }
             // Null move: if passing still fails high, a real move surely would.
             if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
@@ -822,12 +854,14 @@ impl<'a> Thread<'a> {
                 self.in_check.push(false);
                 self.window.push(0);
                 self.moves.push(NO_MOVE);
-                let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.conts.push(None);
+                let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
                 self.pos.make_null_move();
                 self.keys.pop();
                 self.in_check.pop();
                 self.window.pop();
                 self.moves.pop();
+                self.conts.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -846,7 +880,9 @@ impl<'a> Thread<'a> {
             return -MATE + ply as Value;
         }
         let killers = self.killers[ply];
-        let picker = MovePicker::new(&self.pos, list, tt_move, killers, &self.history);
+        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
+        let cont = self.cont_keys();
+        let picker = MovePicker::new(&self.pos, list, tt_move, killers, &self.history, cont);
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -863,9 +899,11 @@ impl<'a> Thread<'a> {
             let quiet = !capture && !gives_check;
             // Prune late quiet moves near the leaves once a move has been searched.
             if !root && !pv_node && !in_check && quiet && searched > 0 && best > -MATE_BOUND {
-                let move_count_limit = 3 + depth * depth * if improving { 2 } else { 1 };
-                let futile = depth <= 3 && static_eval + 120 * depth <= alpha;
-                if (depth <= 4 && searched as i32 >= move_count_limit) || futile {
+                let move_count_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                let futile = depth <= 6 && static_eval + 100 + 100 * depth <= alpha;
+                let bad_history =
+                    depth <= 4 && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
+                if (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history {
                     self.unmake(m, undo);
                     continue;
                 }
@@ -873,24 +911,25 @@ impl<'a> Thread<'a> {
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let v = if searched == 0 {
-                -self.negamax(-beta, -alpha, new_depth, ply + 1, true)
+                -self.negamax(-beta, -alpha, new_depth, ply + 1, true, !pv_node && !cut_node)
             } else {
                 let is_killer = killers.contains(&Some(m));
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && searched >= if pv_node { 3 } else { 2 } {
+                if depth >= 3 && quiet && !in_check && searched >= if pv_node { 3 } else { 1 } {
                     r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
                     r -= i32::from(pv_node) + i32::from(is_killer) + i32::from(improving);
+                    r += 2 * i32::from(cut_node) + i32::from(tt_capture);
                     if let Some(p) = mover {
-                        r -= self.history.get(p, m) / 100_000;
+                        r -= self.history.quiet_score(p, m, cont) / 200_000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let mut v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true, true);
                 if v > alpha && r > 0 {
-                    v = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                    v = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, true, !cut_node);
                 }
                 if v > alpha && v < beta {
-                    v = -self.negamax(-beta, -alpha, new_depth, ply + 1, true);
+                    v = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 v
             };
@@ -912,7 +951,7 @@ impl<'a> Thread<'a> {
                     }
                     if v >= beta {
                         if !capture {
-                            self.reward_quiet(ply, depth, m, mover, &quiets_tried[..n_quiets]);
+                            self.reward_quiet(ply, depth, m, mover, cont, &quiets_tried[..n_quiets]);
                         }
                         break;
                     }
@@ -949,7 +988,15 @@ impl<'a> Thread<'a> {
 
     /// A quiet move cut off: remember it as a killer and in the history; the quiet moves tried
     /// before it get a malus.
-    fn reward_quiet(&mut self, ply: usize, depth: i32, m: Move, mover: Option<crate::core::Piece>, tried: &[Move]) {
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        mover: Option<crate::core::Piece>,
+        cont: [Option<ContKey>; 2],
+        tried: &[Move],
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
@@ -957,11 +1004,11 @@ impl<'a> Thread<'a> {
         }
         let bonus = (depth * depth * 32).min(40_000);
         if let Some(p) = mover {
-            self.history.update(p, m, bonus);
+            self.history.update_all(p, m, cont, bonus);
         }
         for &q in tried {
             if let Some(p) = self.pos.piece_at(q.from()) {
-                self.history.update(p, q, -bonus);
+                self.history.update_all(p, q, cont, -bonus);
             }
         }
     }
@@ -1012,7 +1059,7 @@ impl<'a> Thread<'a> {
             self.pos.legal_captures(&mut list);
         }
         let picker = if in_check {
-            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history)
+            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.cont_keys())
         } else {
             MovePicker::captures(&self.pos, list)
         };
