@@ -511,6 +511,28 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
     Ok(specs)
 }
 
+/// A fixed depth or node count makes a single-threaded engine deterministic: once every opening
+/// has been played with both colours, later games repeat earlier ones move for move and add no
+/// information (a test on them, `--sprt` above all, would count the same games again).
+fn repeat_warning(limit: &Limit, openings: usize, games: u32) -> Option<String> {
+    let unique = 2 * openings as u64;
+    let fixed = match limit {
+        Limit::Depth(_) => "--depth",
+        Limit::Nodes(_) => "--nodes",
+        _ => return None,
+    };
+    (u64::from(games) > unique).then(|| {
+        format!(
+            "with {fixed}, engines that search with one thread play the same game again for the same opening and colours: \
+             {openings} opening{} give{} {unique} different games, and games beyond the first {unique} repeat earlier ones. \
+             Give --openings with at least {} openings, or a clock (--tc) or --movetime",
+            if openings == 1 { "" } else { "s" },
+            if openings == 1 { "s" } else { "" },
+            u64::from(games).div_ceil(2)
+        )
+    })
+}
+
 fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     let engines = engine_specs(args, m)?;
     if let Some(pgn) = &args.pgn {
@@ -552,6 +574,9 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         Some(path) => openings::load(path).map_err(|e| e.to_string())?,
         None => openings::builtin(),
     };
+    if let Some(warning) = repeat_warning(&limit, openings.len(), args.games) {
+        eprintln!("warning: {warning}");
+    }
     let config = MatchConfig {
         engines,
         games: args.games,

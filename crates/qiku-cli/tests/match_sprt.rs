@@ -229,3 +229,45 @@ fn pinned_engines_run_on_cores_of_their_own_or_the_match_is_refused() {
         }
     }
 }
+
+#[test]
+fn a_fixed_node_count_warns_when_games_would_repeat_and_not_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = loser(dir.path());
+    let openings = dir.path().join("one.txt");
+    std::fs::write(&openings, "h2e2 h9g7\n").unwrap();
+    let run = |games: u32, limit: &str| {
+        let out = qiku_match(
+            &format!(
+                "match --engine {QIKU} --engine {bad} --ranks 0 {limit} --games {games} --openings {}",
+                openings.display()
+            ),
+            60,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(game_lines(&text(&out.stdout)), games as usize);
+        text(&out.stderr)
+    };
+    // One opening gives two different games (both colours); a third repeats the first.
+    let warned = run(4, "--nodes 200");
+    assert!(
+        warned.contains("warning: with --nodes") && warned.contains("1 opening gives 2 different games"),
+        "{warned}"
+    );
+    assert!(warned.contains("at least 2 openings"), "{warned}");
+    assert!(run(4, "--depth 1").contains("warning: with --depth"));
+    // Two games, or a time limit, repeat nothing: no warning.
+    assert!(!run(2, "--nodes 200").contains("warning"));
+    assert!(!run(4, "--movetime 20").contains("warning"));
+}
+
+#[test]
+fn the_shipped_openings_file_holds_3000_distinct_legal_openings() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-openings-10ply.txt");
+    let openings = qiku_cli::matchrunner::openings::load(&path).expect("every line is a legal opening");
+    assert_eq!(openings.len(), 3000);
+    let lines: std::collections::HashSet<String> =
+        std::fs::read_to_string(&path).unwrap().lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3000, "distinct");
+    assert!(lines.iter().all(|l| l.split_whitespace().count() == 10));
+}
