@@ -2,13 +2,13 @@
 // with qiku's tables of the same material, through qiku's C API.
 //
 // Every legal entry of xiangqitb's index (one of each pair of left-right mirror images, weighted
-// as benches/xiangqitb_wdl_count.cpp explains, so totals match `qiku-tb stats`) is written as a
+// as benches/xiangqitb_entries.h explains, so totals match `qiku-tb stats`) is written as a
 // FEN and probed in qiku's tables under the Asian rules; the counts of each pair of values are
 // printed per side to move, with, for the positions where they differ, qiku's value under plain
 // rules and the first few FENs.
 //
 // Built against a xiangqitb source tree and qiku's C library:
-//   g++ -O2 -march=native -std=c++17 -pthread -w -I$SRC/lib -I$SRC/src -Iinclude \
+//   g++ -O2 -march=native -std=c++17 -pthread -w -I$SRC/lib -I$SRC/src -Ibenches -Iinclude \
 //       benches/xiangqitb_compare.cpp $SRC/lib/lz4/*.c $SRC/lib/LZMA/*.c \
 //       $SRC/lib/zstd/common/*.c $SRC/lib/zstd/compress/*.c $SRC/lib/zstd/dictBuilder/*.c \
 //       $SRC/src/util/*.cpp $SRC/src/chess/*.cpp $SRC/src/egtb/*.cpp \
@@ -17,11 +17,7 @@
 // Usage: LD_LIBRARY_PATH=target/release xiangqitb_compare NAME WDL_DIR TMP_DIR QIKU_DIR [SHOW]
 // NAME as xiangqitb writes it (KRKAABBN); SHOW differing FENs printed (default 5).
 
-#include "chess/chess.h"
-#include "chess/attack.h"
-#include "chess/piece_config.h"
-#include "egtb/egtb.h"
-#include "egtb/egtb_gen.h"
+#include "xiangqitb_entries.h"
 
 #include "qiku.h"
 
@@ -41,21 +37,11 @@ int main(int argc, char* argv[])
 	}
 	try
 	{
-		init_possible();
-		attack_init();
-
 		const std::string name = argv[1];
-		if (!Piece_Config::is_constructible_from(name))
-		{
-			std::fprintf(stderr, "%s: not a xiangqitb material name such as KRKAABBN\n", name.c_str());
+		if (!xiangqitb_init(name))
 			return 2;
-		}
 		long show = argc == 6 ? std::strtol(argv[5], nullptr, 10) : 5;
-
-		EGTB_Paths paths;
-		paths.add_wdl_path(argv[2]);
-		paths.set_tmp_path(argv[3]);
-		paths.init_directories();
+		const EGTB_Paths paths = xiangqitb_paths(argv[2], argv[3]);
 
 		QikuTablebases* tb = qiku_tb_open(argv[4]);
 		if (tb == nullptr)
@@ -69,57 +55,39 @@ int main(int argc, char* argv[])
 		const auto [mat_key, mir_key] = epsi.material_keys();
 		const WDL_File_For_Probe wdl(paths, epsi, mat_key == mir_key);
 
-		const Piece_Class compress = epsi.compress_id();
-		const Piece_Group& group = epsi.group(compress);
-
 		// [color][xiangqitb -1/0/1][qiku asian -1/0/1], and for differences qiku plain -1/0/1.
 		uint64_t pairs[COLOR_NB][3][3] = {};
 		uint64_t diff_plain[COLOR_NB][3] = {};
 		uint64_t errors = 0;
 		char fen[MAX_FEN_LENGTH + 16];
 
-		for (size_t pos = 0; pos < epsi.num_positions(); ++pos)
-		{
-			const Board_Index ix = static_cast<Board_Index>(pos);
-			Position_For_Gen gen(epsi, ix, WHITE);
-			if (!gen.is_legal())
-				continue;
-			const Piece_Group::Placement_Index c = gen.index()[compress];
-			const uint64_t weight = group.mirr_index(c) == c ? 1 : 2;
-			for (const Color color : { WHITE, BLACK })
+		xiangqitb_for_each_entry(epsi, wdl, [&](Position_For_Gen& gen, Color color, WDL_Entry v, uint64_t weight) {
+			const int xq = v == WDL_Entry::WIN ? 1 : v == WDL_Entry::LOSE ? -1 : 0;
+			std::memset(fen, 0, sizeof(fen));
+			gen.get_fen(Span(fen, MAX_FEN_LENGTH));
+			std::strcat(fen, " - - 0 1");
+			int q = 0, dtm = 0, by_rule = 0;
+			if (qiku_tb_probe_rules(tb, fen, QIKU_RULES_ASIAN, &q, &dtm, &by_rule) != 0)
 			{
-				gen.set_turn(color);
-				if (!gen.board().is_legal())
-					continue;
-				const WDL_Entry v = wdl.read(color, ix);
-				const int xq = v == WDL_Entry::WIN ? 1 : v == WDL_Entry::LOSE ? -1 : 0;
-
-				std::memset(fen, 0, sizeof(fen));
-				gen.get_fen(Span(fen, MAX_FEN_LENGTH));
-				std::strcat(fen, " - - 0 1");
-				int q = 0, dtm = 0, by_rule = 0;
-				if (qiku_tb_probe_rules(tb, fen, QIKU_RULES_ASIAN, &q, &dtm, &by_rule) != 0)
+				if (++errors <= 5)
+					std::fprintf(stderr, "qiku probe failed on %s: %s\n", fen, qiku_last_error());
+				return;
+			}
+			pairs[color][xq + 1][q + 1] += weight;
+			if (xq != q)
+			{
+				int p = 0;
+				if (qiku_tb_probe_rules(tb, fen, QIKU_RULES_PLAIN, &p, &dtm, &by_rule) != 0)
+					++errors;
+				else
+					diff_plain[color][p + 1] += weight;
+				if (show > 0)
 				{
-					if (++errors <= 5)
-						std::fprintf(stderr, "qiku probe failed on %s: %s\n", fen, qiku_last_error());
-					continue;
-				}
-				pairs[color][xq + 1][q + 1] += weight;
-				if (xq != q)
-				{
-					int p = 0;
-					if (qiku_tb_probe_rules(tb, fen, QIKU_RULES_PLAIN, &p, &dtm, &by_rule) != 0)
-						++errors;
-					else
-						diff_plain[color][p + 1] += weight;
-					if (show > 0)
-					{
-						--show;
-						std::printf("differs: %s xiangqitb %d qiku %d (plain %d)\n", fen, xq, q, p);
-					}
+					--show;
+					std::printf("differs: %s xiangqitb %d qiku %d (plain %d)\n", fen, xq, q, p);
 				}
 			}
-		}
+		});
 
 		const char* wdl_name[3] = { "loss", "draw", "win" };
 		for (const Color color : { WHITE, BLACK })

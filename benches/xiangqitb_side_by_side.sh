@@ -54,7 +54,7 @@ if [ -n "${XIANGQITB_SRC:-}" ]; then
   counter="$work/xiangqitb_wdl_count"
   if [ ! -x "$counter" ] || [ "$root/benches/xiangqitb_wdl_count.cpp" -nt "$counter" ]; then
     echo "building $counter against $src"
-    g++ -O2 -march=native -std=c++17 -pthread -w -I"$src/lib" -I"$src/src" "$root/benches/xiangqitb_wdl_count.cpp" \
+    g++ -O2 -march=native -std=c++17 -pthread -w -I"$src/lib" -I"$src/src" -I"$root/benches" "$root/benches/xiangqitb_wdl_count.cpp" \
       "$src"/lib/lz4/*.c "$src"/lib/LZMA/*.c "$src"/lib/zstd/common/*.c "$src"/lib/zstd/compress/*.c \
       "$src"/lib/zstd/dictBuilder/*.c "$src"/src/util/*.cpp "$src"/src/chess/*.cpp "$src"/src/egtb/*.cpp \
       -o "$counter"
