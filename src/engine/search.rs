@@ -653,6 +653,30 @@ impl<'a> Thread<'a> {
     #[inline]
     fn unmake(&mut self, m: Move, undo: crate::core::Undo) {
         self.pos.unmake_move(m, undo);
+        self.pop_line();
+    }
+
+    /// Passes the move (null-move pruning): no check, the repetition window broken, no move
+    /// for the chase rule or the continuation histories.
+    fn make_null(&mut self) {
+        self.pos.make_null_move();
+        self.keys.push(self.pos.key());
+        self.in_check.push(false);
+        self.window.push(0);
+        self.moves.push(NO_MOVE);
+        self.conts.push(None);
+    }
+
+    /// Takes back [`Thread::make_null`].
+    fn unmake_null(&mut self) {
+        self.pos.make_null_move();
+        self.pop_line();
+    }
+
+    /// Drops the line's bookkeeping of the last position (every stack `make` and `make_null`
+    /// push to).
+    #[inline]
+    fn pop_line(&mut self) {
         self.keys.pop();
         self.in_check.pop();
         self.window.pop();
@@ -849,19 +873,9 @@ impl<'a> Thread<'a> {
             // Null move: if passing still fails high, a real move surely would.
             if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
-                self.pos.make_null_move();
-                self.keys.push(self.pos.key());
-                self.in_check.push(false);
-                self.window.push(0);
-                self.moves.push(NO_MOVE);
-                self.conts.push(None);
+                self.make_null();
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
-                self.pos.make_null_move();
-                self.keys.pop();
-                self.in_check.pop();
-                self.window.pop();
-                self.moves.pop();
-                self.conts.pop();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
