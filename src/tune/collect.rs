@@ -25,11 +25,21 @@ pub struct CollectOptions {
     pub max_games: u64,
     /// Depth limit (plies) of the capture search that decides whether a position is quiet.
     pub quiet_depth: u32,
+    /// Keep the training positions themselves too ([`Dataset::training_positions`]), to write
+    /// them out for an engine to score ([`super::scored`]).
+    pub keep_positions: bool,
 }
 
 impl Default for CollectOptions {
     fn default() -> Self {
-        CollectOptions { skip_plies: 10, every: 3, validation_percent: 10, max_games: 0, quiet_depth: 8 }
+        CollectOptions {
+            skip_plies: 10,
+            every: 3,
+            validation_percent: 10,
+            max_games: 0,
+            quiet_depth: 8,
+            keep_positions: false,
+        }
     }
 }
 
@@ -43,6 +53,9 @@ pub struct Dataset {
     /// The validation positions themselves (to check the rounded parameters with the real
     /// evaluation), in the order of `validation`.
     pub validation_positions: Vec<Position>,
+    /// The training positions, in the order of `training`, if
+    /// [`CollectOptions::keep_positions`] was set (else empty).
+    pub training_positions: Vec<Position>,
     /// Games read.
     pub games: u64,
     /// Games used (with a result and legal moves).
@@ -255,7 +268,7 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
             continue;
         }
         let sample = Sample { trace: trace(&pos, params), result: score };
-        out.samples.push((sample, out.validation.then(|| pos.clone())));
+        out.samples.push((sample, (out.validation || opts.keep_positions).then(|| pos.clone())));
     }
     out
 }
@@ -320,6 +333,9 @@ pub fn collect(
                     }
                 } else {
                     data.training.push(s);
+                    if let Some(p) = p {
+                        data.training_positions.push(p);
+                    }
                 }
             }
         }

@@ -20,6 +20,7 @@
 //! the same bit for bit for any number of threads.
 
 pub mod collect;
+pub mod scored;
 
 use crate::core::{Color, Piece, Position, Role};
 use crate::engine::eval::{self, Pair, PieceSquareTables, Value, Weights, PHASE_MAX};
@@ -281,12 +282,13 @@ pub fn sigmoid(k: f64, e: f64) -> f64 {
     1.0 / (1.0 + (-k * e).exp())
 }
 
-/// A training or validation position: its trace and the game's result for red.
+/// A training or validation position: its trace and its target, the expected score for red (the
+/// game's result, or a blend of it with an engine's score: [`scored::target`]).
 #[derive(Clone, Debug)]
 pub struct Sample {
     /// The position as a linear function of the parameters.
     pub trace: Trace,
-    /// 1 (red won), 0.5 (draw) or 0 (black won).
+    /// 1 (red won), 0.5 (draw) or 0 (black won), or a blend in between.
     pub result: f64,
 }
 
@@ -352,7 +354,12 @@ pub fn loss_and_gradient(samples: &[Sample], v: &[f64], k: f64) -> (f64, Vec<f64
 /// The scale `k` minimising the loss with parameters `v` (golden-section search on a log scale
 /// between 1e-4 and 1e-1 per evaluation unit).
 pub fn fit_k(samples: &[Sample], v: &[f64]) -> f64 {
-    let f = |x: f64| loss(samples, v, 10f64.powf(x));
+    golden_section_k(|k| loss(samples, v, k))
+}
+
+/// The `k` between 1e-4 and 1e-1 minimising `f` (golden-section search on a log scale).
+pub(crate) fn golden_section_k(f: impl Fn(f64) -> f64) -> f64 {
+    let f = |x: f64| f(10f64.powf(x));
     let (mut a, mut b) = (-4.0f64, -1.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - g * (b - a);

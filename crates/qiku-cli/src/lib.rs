@@ -41,6 +41,7 @@ macro_rules! print {
 pub mod annotate;
 pub mod book;
 pub mod demo;
+pub mod label;
 pub mod matchrunner;
 #[cfg(feature = "obk")]
 pub mod obk;

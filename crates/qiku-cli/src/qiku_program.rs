@@ -96,6 +96,10 @@ enum Command {
     /// and validation loss before and after.
     #[command(long_about = super::tune::TUNE_HELP)]
     Tune(super::tune::TuneArgs),
+    /// Score the positions of a tuning position file with an engine (qiku itself by default), for
+    /// `qiku tune --scored`.
+    #[command(long_about = super::label::LABEL_HELP)]
+    Label(super::label::LabelArgs),
 }
 
 const MATCH_HELP: &str = "Play two UCI/UCCI engines against each other with qiku's rules as referee.
@@ -324,6 +328,7 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => qiku_serve::run(args.options()).map_err(|e| e.to_string()),
         Some(Command::Tune(args)) => super::tune::run(&args),
+        Some(Command::Label(args)) => super::label::run(&args),
         Some(Command::Show { position }) => super::position_args(&position)
             .map(|spec| print!("{}", spec.position().diagram().color(super::use_color())))
             .map_err(|e| e.to_string()),

@@ -70,6 +70,94 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Write the sampled positions (FEN, result, train|valid) to this file and stop, for
+    /// `qiku label` to score them.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scored", "emit"])]
+    write_positions: Option<PathBuf>,
+    /// Fit on a position file scored by `qiku label` instead of reading --pgn: each position's
+    /// target is --lambda times the expected score its engine score stands for, plus (1 - lambda)
+    /// times its game's result.
+    #[arg(long, value_name = "FILE")]
+    scored: Option<PathBuf>,
+    /// Weight of the engine's score against the game result with --scored (0: results only,
+    /// 1: scores only).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_lambda)]
+    lambda: f64,
+}
+
+fn parse_lambda(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{s:?}: expected a number from 0 to 1")),
+    }
+}
+
+/// The positions to fit on, however they were read.
+struct Data {
+    training: Vec<qiku::tune::Sample>,
+    validation: Vec<qiku::tune::Sample>,
+    validation_positions: Vec<qiku::Position>,
+    /// What was read, for the report (one line of text and JSON fields).
+    summary: String,
+    json: serde_json::Value,
+}
+
+/// Reads a position file scored by `qiku label`.
+fn read_scored(path: &std::path::Path, lambda: f64, start: &Params) -> Result<Data, String> {
+    use qiku::tune::scored::{self, ScoredPosition};
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: {e}; pass --scored with a file written by qiku label", path.display()))?;
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let p = ScoredPosition::parse(line).map_err(|e| format!("{}: line {}: {e}", path.display(), i + 1))?;
+        if p.score.is_none() && lambda > 0.0 {
+            return Err(format!(
+                "{}: line {}: no score; score the file with qiku label first, or pass --lambda 0",
+                path.display(),
+                i + 1
+            ));
+        }
+        positions.push((i + 1, p));
+    }
+    let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
+    let positions: Vec<ScoredPosition> = positions.into_iter().map(|(_, p)| p).collect();
+    let k_engine = scored::fit_engine_scale(&positions);
+    let (training, validation, validation_positions) = scored::samples(&positions, start, lambda, k_engine)
+        .map_err(|(i, e)| format!("{}: line {}: {e}", path.display(), lines[i]))?;
+    let mates = positions.iter().filter(|p| matches!(p.score, Some(scored::Score::Mate(_)))).count();
+    Ok(Data {
+        summary: format!(
+            "scored positions: training {} validation {} ({mates} with a mate score); engine scale {k_engine:.6} \
+             per centipawn; lambda {lambda}",
+            training.len(),
+            validation.len()
+        ),
+        json: serde_json::json!({ "scored": path, "engine_k": k_engine, "lambda": lambda, "mate_scores": mates }),
+        training,
+        validation,
+        validation_positions,
+    })
+}
+
+/// Writes the collected positions as a position file (no scores yet).
+fn write_positions(path: &std::path::Path, data: &collect::Dataset) -> Result<(), String> {
+    use qiku::tune::scored::{ScoredPosition, Split};
+    let mut text = String::new();
+    let sets = [
+        (&data.training_positions, &data.training, Split::Train),
+        (&data.validation_positions, &data.validation, Split::Valid),
+    ];
+    for (positions, samples, split) in sets {
+        for (pos, s) in positions.iter().zip(samples.iter()) {
+            let p = ScoredPosition { fen: pos.fen(), result: s.result, split, score: None };
+            text.push_str(&p.to_line());
+            text.push('\n');
+        }
+    }
+    qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs `qiku tune`.
@@ -104,26 +192,66 @@ fn check_inputs(pgn: &[PathBuf]) -> Result<(), String> {
 }
 
 fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
-    check_inputs(&args.pgn)?;
     let t0 = Instant::now();
-    if let Some(emit) = &args.emit {
+    for out in args.emit.iter().chain(&args.write_positions) {
         // The games of a directory given with --pgn are inputs too.
         let inputs = qiku::xqf::expand_inputs(&args.pgn).unwrap_or_else(|_| args.pgn.clone());
-        crate::refuse_output_among_inputs(emit, args.pgn.iter().chain(&inputs).map(PathBuf::as_path))?;
+        let scored = args.scored.iter().map(PathBuf::as_path);
+        crate::refuse_output_among_inputs(out, args.pgn.iter().chain(&inputs).map(PathBuf::as_path).chain(scored))?;
     }
     let progress = TermProgress::new(!args.quiet, false);
-    let copts = CollectOptions {
-        skip_plies: args.skip_plies,
-        every: args.every,
-        validation_percent: args.validation,
-        max_games: args.max_games,
-        ..CollectOptions::default()
-    };
     let start = Params::DEFAULT;
-    let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
-    for e in &data.first_errors {
-        eprintln!("warning: {e}");
-    }
+    let data = match &args.scored {
+        Some(path) => read_scored(path, args.lambda, &start)?,
+        None => {
+            check_inputs(&args.pgn)?;
+            let copts = CollectOptions {
+                skip_plies: args.skip_plies,
+                every: args.every,
+                validation_percent: args.validation,
+                max_games: args.max_games,
+                keep_positions: args.write_positions.is_some(),
+                ..CollectOptions::default()
+            };
+            let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
+            for e in &data.first_errors {
+                eprintln!("warning: {e}");
+            }
+            if let Some(path) = &args.write_positions {
+                write_positions(path, &data)?;
+                let n = data.training.len() + data.validation.len();
+                println!(
+                    "{n} positions ({} training, {} validation) written to {}",
+                    data.training.len(),
+                    data.validation.len(),
+                    path.display()
+                );
+                return Ok(());
+            }
+            Data {
+                summary: format!(
+                    "games {} used {} (without result {}, with a bad move {}); positions: training {} validation {} \
+                     (rejected: in check {}, not quiet {})",
+                    data.games,
+                    data.games_used,
+                    data.without_result,
+                    data.bad_moves,
+                    data.training.len(),
+                    data.validation.len(),
+                    data.in_check,
+                    data.not_quiet
+                ),
+                json: serde_json::json!({
+                    "games": data.games, "games_used": data.games_used, "without_result": data.without_result,
+                    "bad_moves": data.bad_moves, "rejected_in_check": data.in_check,
+                    "rejected_not_quiet": data.not_quiet,
+                }),
+                training: data.training,
+                validation: data.validation,
+                validation_positions: data.validation_positions,
+            }
+        }
+    };
     if data.training.is_empty() {
         return Err("no training positions (no games with results?)".into());
     }
@@ -133,18 +261,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let train_before = tune::loss(&data.training, &v0, k);
     let valid_before = tune::loss(&data.validation, &v0, k);
     if !args.json {
-        println!(
-            "games {} used {} (without result {}, with a bad move {}); positions: training {} validation {} \
-             (rejected: in check {}, not quiet {}); {collect_secs:.1} s",
-            data.games,
-            data.games_used,
-            data.without_result,
-            data.bad_moves,
-            data.training.len(),
-            data.validation.len(),
-            data.in_check,
-            data.not_quiet
-        );
+        println!("{}; {collect_secs:.1} s", data.summary);
         println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
         println!("loss before: training {train_before:.6} validation {valid_before:.6}");
     }
@@ -180,10 +297,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if args.json {
-        let obj = serde_json::json!({
-            "games": data.games, "games_used": data.games_used, "without_result": data.without_result,
-            "bad_moves": data.bad_moves, "training": data.training.len(), "validation": data.validation.len(),
-            "rejected_in_check": data.in_check, "rejected_not_quiet": data.not_quiet, "k": k,
+        let mut obj = serde_json::json!({
+            "training": data.training.len(), "validation": data.validation.len(), "k": k,
             "epochs": args.epochs, "lr": args.lr, "l2": args.l2,
             "fixed": args.fix.iter().map(|g| format!("{g:?}").to_lowercase()).collect::<Vec<_>>(),
             "training_loss_before": train_before, "training_loss_after": train_after,
@@ -191,6 +306,9 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             "validation_eval_loss_before": valid_ref_before, "validation_eval_loss_after": valid_ref_after,
             "seconds": secs,
         });
+        if let (Some(o), Some(extra)) = (obj.as_object_mut(), data.json.as_object()) {
+            o.extend(extra.clone());
+        }
         println!("{obj}");
     } else {
         println!("loss after:  training {train_after:.6} validation {valid_after:.6}");

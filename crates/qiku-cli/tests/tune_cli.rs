@@ -51,3 +51,108 @@ fn tune_refuses_bad_input() {
     let out = tune(&["--validation", "90"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+fn qiku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiku")).args(args).output().expect("start qiku")
+}
+
+/// The scored-position path end to end: `tune --write-positions` writes the sampled positions,
+/// `label` scores them with qiku itself (the same file for one or two engines at a time; the
+/// sign of each score is red's view), and `tune --scored` fits on them.
+#[test]
+fn positions_are_written_scored_and_fitted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let (pos, one, two) = (path("pos.tsv"), path("one.tsv"), path("two.tsv"));
+    let out = tune(&["--pgn", GAMES, "--max-games", "12", "--write-positions", &pos, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&pos).expect("positions written");
+    let lines: Vec<&str> = text.lines().collect();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with(&format!("{} positions", lines.len())), "{said}");
+    assert!(lines.len() > 50, "{}", lines.len());
+    for l in &lines {
+        let cols: Vec<&str> = l.split('\t').collect();
+        assert_eq!(cols.len(), 3, "{l}");
+        assert!(["1", "0.5", "0"].contains(&cols[1]) && ["train", "valid"].contains(&cols[2]), "{l}");
+    }
+    // The same positions as the fit itself uses.
+    let fit = json(&tune(&["--pgn", GAMES, "--max-games", "12", "--epochs", "1", "--json", "--quiet"]));
+    let counted = fit["training"].as_u64().unwrap() + fit["validation"].as_u64().unwrap();
+    assert_eq!(counted, lines.len() as u64);
+
+    let label = |out: &str, conc: &str| qiku(&["label", &pos, out, "--depth", "2", "--concurrency", conc, "--quiet"]);
+    for (out, conc) in [(&one, "1"), (&two, "2")] {
+        let o = label(out, conc);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let scored = std::fs::read_to_string(&one).expect("scored file");
+    assert_eq!(scored, std::fs::read_to_string(&two).expect("scored file"), "depends on --concurrency");
+    assert_eq!(scored.lines().count(), lines.len());
+    for (l, s) in lines.iter().zip(scored.lines()) {
+        let (head, score) = s.rsplit_once('\t').expect("a fourth column");
+        assert_eq!(&head, l);
+        // A number or a mate.
+        assert!(score.parse::<i32>().is_ok() || score.starts_with('#'), "{s}");
+    }
+    // Red's view: a position with red a rook up scores positive with either side to move.
+    let won = ["3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\t1\ttrain", "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t1\ttrain"];
+    let (w_in, w_out) = (path("won.tsv"), path("won-scored.tsv"));
+    std::fs::write(&w_in, won.join("\n")).unwrap();
+    assert!(qiku(&["label", &w_in, &w_out, "--depth", "3", "--quiet"]).status.success());
+    for l in std::fs::read_to_string(&w_out).unwrap().lines() {
+        let score = l.rsplit('\t').next().unwrap();
+        assert!(score.starts_with('#') && !score.starts_with("#-") || score.parse::<i32>().unwrap() > 300, "{l}");
+    }
+
+    let fitted = json(&tune(&["--scored", &one, "--lambda", "0.5", "--epochs", "20", "--json", "--quiet"]));
+    assert_eq!(fitted["training"].as_u64().unwrap() + fitted["validation"].as_u64().unwrap(), lines.len() as u64);
+    assert_eq!(fitted["lambda"], 0.5);
+    assert!(fitted["engine_k"].as_f64().unwrap() > 0.0, "{fitted}");
+    let (before, after) =
+        (fitted["training_loss_before"].as_f64().unwrap(), fitted["training_loss_after"].as_f64().unwrap());
+    assert!(after < before, "{fitted}");
+    // Results only (--lambda 0) from the unscored file gives the PGN path's figures.
+    let results = json(&tune(&["--scored", &pos, "--lambda", "0", "--epochs", "1", "--json", "--quiet"]));
+    assert_eq!(results["k"], fit["k"]);
+    assert_eq!(results["training_loss_before"], fit["training_loss_before"]);
+}
+
+#[test]
+fn label_and_scored_tuning_refuse_bad_files_by_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let cases = [
+        (format!("{start}\t1\ttrain\n{start}\t3\ttrain\n"), "line 2", "result \"3\""),
+        (format!("{start}\t1\ttrain\nnot a fen\t1\ttrain\n"), "line 2", "FEN"),
+        (format!("{start}\t1\n"), "line 1", "columns"),
+    ];
+    for (i, (text, line, cause)) in cases.iter().enumerate() {
+        let input = path(&format!("bad{i}.tsv"));
+        let output = path(&format!("out{i}.tsv"));
+        std::fs::write(&input, text).unwrap();
+        for out in [
+            qiku(&["label", &input, &output, "--depth", "1", "--quiet"]),
+            tune(&["--scored", &input, "--lambda", "0", "--epochs", "1", "--quiet"]),
+        ] {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{err}");
+            assert!(err.contains(&input) && err.contains(line) && err.contains(cause), "{err}");
+        }
+        assert!(!std::path::Path::new(&output).exists());
+    }
+    // A file without scores cannot be blended with them.
+    let input = path("unscored.tsv");
+    std::fs::write(&input, format!("{start}\t1\ttrain\n")).unwrap();
+    let out = tune(&["--scored", &input, "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(1) && err.contains("no score") && err.contains("qiku label"), "{err}");
+    // The output may not be the input.
+    let out = qiku(&["label", &input, &input, "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), format!("{start}\t1\ttrain\n"));
+    // Neither depth nor nodes.
+    let out = qiku(&["label", &input, &path("x.tsv")]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--depth or --nodes"));
+}

@@ -1,0 +1,169 @@
+//! `qiku label`: score every position of a tuning position file with a UCI or UCCI engine (qiku
+//! itself by default) at a fixed depth or node count, for `qiku tune --scored`. The file format
+//! is `qiku::tune::scored`'s.
+
+use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol};
+use super::progress::TermProgress;
+use clap::Args;
+use qiku::tune::scored::{Score, ScoredPosition};
+use qiku::{Position, Progress};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Long help of `qiku label`.
+pub const LABEL_HELP: &str = "Score the positions of a tuning position file with an engine.
+
+Reads a file written by `qiku tune --write-positions` (FEN, result, train|valid, tab-separated),
+searches every position with the engine to --depth or --nodes, and writes the same lines with the
+engine's score as a fourth column (centipawns from red's point of view, #N for a mate). Before
+each position the engine gets a new game (ucinewgame), so with one search thread a score depends
+only on the position, and the output is the same for any --concurrency.
+
+  qiku tune --write-positions positions.tsv
+  qiku label positions.tsv scored.tsv --depth 6 --concurrency 2
+  qiku tune --scored scored.tsv --lambda 0.5 --emit tuned.rs
+
+The engine is qiku itself unless --engine names another UCI (or, with --protocol ucci, UCCI)
+engine; --option sets its options (e.g. --option Hash=16).";
+
+/// Arguments of `qiku label`.
+#[derive(Args, Debug)]
+pub struct LabelArgs {
+    /// Position file to score (from `qiku tune --write-positions`).
+    input: PathBuf,
+    /// Where to write the scored file (written when every position is scored).
+    output: PathBuf,
+    /// Engine command line (default: this qiku).
+    #[arg(long)]
+    engine: Option<String>,
+    /// Protocol of the engine: uci (default) or ucci.
+    #[arg(long, default_value = "uci")]
+    protocol: Protocol,
+    /// setoption for the engine, e.g. Hash=16 (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    option: Vec<String>,
+    /// Search every position to this depth.
+    #[arg(long, conflicts_with = "nodes", value_parser = super::whole_number::<u32>(1, 100))]
+    depth: Option<u32>,
+    /// Search every position for this many nodes.
+    #[arg(long, value_parser = super::whole_number::<u64>(1, u64::MAX))]
+    nodes: Option<u64>,
+    /// Engines searching at the same time (one position each).
+    #[arg(long, default_value_t = 1, value_parser = super::whole_number::<usize>(1, 256))]
+    concurrency: usize,
+    /// Longest a single search may take, in seconds, before the engine is declared stuck.
+    #[arg(long, default_value_t = 120, value_parser = super::whole_number::<u64>(1, 86_400))]
+    timeout: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `qiku label`.
+pub fn run(args: &LabelArgs) -> Result<(), String> {
+    let go = match (args.depth, args.nodes) {
+        (Some(d), _) => Go::Depth(d),
+        (None, Some(n)) => Go::Nodes(n),
+        (None, None) => return Err("give --depth or --nodes: how far to search each position".into()),
+    };
+    crate::refuse_output_among_inputs(&args.output, [args.input.as_path()])?;
+    let text = std::fs::read_to_string(&args.input).map_err(|e| {
+        format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
+    })?;
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let p = ScoredPosition::parse(line).map_err(|e| format!("{}: line {}: {e}", args.input.display(), i + 1))?;
+        let pos = Position::from_fen(&p.fen)
+            .map_err(|e| format!("{}: line {}: FEN {:?}: {e}", args.input.display(), i + 1, p.fen))?;
+        positions.push((i + 1, p, pos.turn() == qiku::Color::Red));
+    }
+    let command = match &args.engine {
+        Some(c) => c.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find this program to run it: {e}"))?
+            .display()
+            .to_string(),
+    };
+    let mut spec = EngineSpec::new(&command);
+    spec.protocol = args.protocol;
+    for o in &args.option {
+        let (k, v) = o.split_once('=').ok_or_else(|| format!("--option {o:?}: expected NAME=VALUE"))?;
+        spec.options.push((k.to_string(), v.to_string()));
+    }
+    let t0 = Instant::now();
+    let progress = TermProgress::new(!args.quiet, false);
+    progress.start("scoring", positions.len() as u64);
+    let scores: Vec<Mutex<Option<Score>>> = positions.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let timeout = Duration::from_secs(args.timeout);
+    // One engine per worker; each takes the next position until all are scored or one fails.
+    let score_some = || -> Result<(), String> {
+        let mut engine = EngineProcess::start(&spec).map_err(|e| format!("{command}: {e}"))?;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= positions.len() || failed.load(Ordering::Relaxed) {
+                break;
+            }
+            let (line, p, red) = &positions[i];
+            let fail = |e: String| format!("{}: line {line}: {e}", args.input.display());
+            engine.new_game().map_err(|e| fail(e.to_string()))?;
+            let answer = engine.go(&p.fen, &[], go, timeout).map_err(|e| fail(e.to_string()))?;
+            let score = answer
+                .score
+                .as_deref()
+                .and_then(|w| Score::from_uci(w, *red))
+                .ok_or_else(|| fail(format!("the engine gave no score (it answered {:?})", answer.token)))?;
+            if let Ok(mut slot) = scores[i].lock() {
+                *slot = Some(score);
+            }
+            progress.advance(1);
+        }
+        engine.quit();
+        Ok(())
+    };
+    let errors: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..args.concurrency.min(positions.len().max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let r = score_some();
+                    if r.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    r
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .filter_map(|w| match w.join() {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(e),
+                Err(_) => Some("a scoring thread panicked".into()),
+            })
+            .collect()
+    });
+    progress.finish();
+    if let Some(e) = errors.into_iter().next() {
+        return Err(format!("{e}; nothing was written"));
+    }
+    let mut out = String::with_capacity(text.len() + positions.len() * 8);
+    for ((_, p, _), slot) in positions.iter().zip(&scores) {
+        let score = slot.lock().ok().and_then(|s| *s).ok_or("internal: a position was not scored")?;
+        out.push_str(&ScoredPosition { score: Some(score), ..p.clone() }.to_line());
+        out.push('\n');
+    }
+    qiku::fs::AtomicFile::write(&args.output, out.as_bytes()).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    println!(
+        "{} positions scored by {command} in {:.1} s, written to {}",
+        positions.len(),
+        t0.elapsed().as_secs_f64(),
+        args.output.display()
+    );
+    Ok(())
+}

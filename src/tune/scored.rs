@@ -1,0 +1,279 @@
+//! Position files for tuning on scored positions: one quiet position a line with its game's
+//! result, its side of the training/validation split and, once an engine has searched it, the
+//! engine's score (red's view).
+//!
+//! ```text
+//! <FEN> TAB <result: 1, 0.5 or 0 for red> TAB <train | valid> [TAB <score>]
+//! ```
+//!
+//! The score is centipawns from red's point of view (`cp 35` from black to move is `-35`), or
+//! `#N` / `#-N` for a mate found for red / for black. `qiku tune --write-positions` writes the
+//! first three columns, `qiku label` adds the fourth, and `qiku tune --scored` fits the
+//! evaluation to a blend of the game result and the score (see [`target`]). The format is
+//! specified in `docs/ENGINE.md` ("Tuning on scored positions").
+//!
+//! ```
+//! use qiku::tune::scored::{Score, ScoredPosition, Split};
+//! let line = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t0.5\ttrain\t-12";
+//! let p = ScoredPosition::parse(line).unwrap();
+//! assert_eq!((p.result, p.split, p.score), (0.5, Split::Train, Some(Score::Cp(-12))));
+//! assert_eq!(p.to_line(), line);
+//! ```
+
+use super::{trace, Params, Sample};
+use crate::core::Position;
+use std::fmt;
+
+/// Which set a position belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Fitted on.
+    Train,
+    /// Held out to measure the fit.
+    Valid,
+}
+
+/// An engine's score of a position, from red's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (positive: red is better).
+    Cp(i32),
+    /// Mate in this many moves (positive: red mates; negative: black mates).
+    Mate(i32),
+}
+
+impl Score {
+    /// Reads a UCI `score` (the two words after `score`, e.g. `cp 35` or `mate -3`), which is
+    /// from the side to move's point of view, as red's view. `None` if it is neither.
+    pub fn from_uci(words: &str, red_to_move: bool) -> Option<Score> {
+        let mut w = words.split_whitespace();
+        let kind = w.next()?;
+        let n: i32 = w.next()?.parse().ok()?;
+        let n = if red_to_move { n } else { n.checked_neg()? };
+        match kind {
+            "cp" => Some(Score::Cp(n)),
+            "mate" => Some(Score::Mate(n)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(n) => write!(f, "{n}"),
+            Score::Mate(n) => write!(f, "#{n}"),
+        }
+    }
+}
+
+/// One line of a position file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoredPosition {
+    /// The position.
+    pub fen: String,
+    /// The game's result for red: 1, 0.5 or 0.
+    pub result: f64,
+    /// Training or validation.
+    pub split: Split,
+    /// The engine's score, once labelled.
+    pub score: Option<Score>,
+}
+
+/// Why a line of a position file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// What is wrong, and with which column.
+    pub cause: String,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.cause)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+impl ScoredPosition {
+    /// Reads one line (without its newline).
+    pub fn parse(line: &str) -> Result<ScoredPosition, LineError> {
+        let err = |cause: String| LineError { cause };
+        let cols: Vec<&str> = line.split('\t').collect();
+        if !(3..=4).contains(&cols.len()) {
+            return Err(err(format!(
+                "expected 3 or 4 tab-separated columns (FEN, result, train|valid, score), found {}",
+                cols.len()
+            )));
+        }
+        let result = match cols[1] {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            other => return Err(err(format!("result {other:?}: expected 1, 0.5 or 0 (red's result)"))),
+        };
+        let split = match cols[2] {
+            "train" => Split::Train,
+            "valid" => Split::Valid,
+            other => return Err(err(format!("split {other:?}: expected train or valid"))),
+        };
+        let score = match cols.get(3) {
+            None => None,
+            Some(s) => Some(
+                parse_score(s)
+                    .ok_or_else(|| err(format!("score {s:?}: expected centipawns (e.g. -35) or a mate (#3, #-3)")))?,
+            ),
+        };
+        Ok(ScoredPosition { fen: cols[0].to_string(), result, split, score })
+    }
+
+    /// The line (without a newline).
+    pub fn to_line(&self) -> String {
+        let split = match self.split {
+            Split::Train => "train",
+            Split::Valid => "valid",
+        };
+        let mut s = format!("{}\t{}\t{split}", self.fen, self.result);
+        if let Some(score) = self.score {
+            s.push('\t');
+            s.push_str(&score.to_string());
+        }
+        s
+    }
+}
+
+fn parse_score(s: &str) -> Option<Score> {
+    match s.strip_prefix('#') {
+        Some(m) => m.parse().ok().filter(|&n: &i32| n != 0).map(Score::Mate),
+        None => s.parse().ok().filter(|n: &i32| n.unsigned_abs() < 1_000_000).map(Score::Cp),
+    }
+}
+
+/// The expected score for red that an engine's `score` stands for, on the engine's own scale
+/// `k_engine` (fitted by [`fit_engine_scale`]): `1 / (1 + e^(-k·cp))`, and 1 or 0 for a mate.
+pub fn expected(score: Score, k_engine: f64) -> f64 {
+    match score {
+        Score::Cp(cp) => super::sigmoid(k_engine, f64::from(cp)),
+        Score::Mate(n) => {
+            if n > 0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+/// The tuning target of a position: `lambda · expected(score) + (1 - lambda) · result`. Without
+/// a score, the result.
+pub fn target(p: &ScoredPosition, lambda: f64, k_engine: f64) -> f64 {
+    match p.score {
+        Some(s) => lambda * expected(s, k_engine) + (1.0 - lambda) * p.result,
+        None => p.result,
+    }
+}
+
+/// The scale `k` that best predicts the game results from the engine's centipawn scores (least
+/// squares, as [`super::fit_k`] does for the evaluation): so that a score and a result can be
+/// blended, whatever unit the engine reports in. Positions without a centipawn score are left
+/// out.
+pub fn fit_engine_scale(positions: &[ScoredPosition]) -> f64 {
+    let pairs: Vec<(f64, f64)> = positions
+        .iter()
+        .filter_map(|p| match p.score {
+            Some(Score::Cp(cp)) => Some((f64::from(cp), p.result)),
+            _ => None,
+        })
+        .collect();
+    super::golden_section_k(|k| {
+        pairs.iter().map(|&(cp, r)| (r - super::sigmoid(k, cp)).powi(2)).sum::<f64>() / pairs.len().max(1) as f64
+    })
+}
+
+/// Training and validation samples (traces under `params`, targets by [`target`]) and the
+/// validation positions themselves, from the lines of a position file. A line whose FEN is not a
+/// legal position is an error naming it.
+pub fn samples(
+    positions: &[ScoredPosition],
+    params: &Params,
+    lambda: f64,
+    k_engine: f64,
+) -> Result<(Vec<Sample>, Vec<Sample>, Vec<Position>), (usize, String)> {
+    use rayon::prelude::*;
+    let built: Vec<Result<(Sample, Option<Position>), (usize, String)>> = positions
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let pos = Position::from_fen(&p.fen).map_err(|e| (i, format!("FEN {:?}: {e}", p.fen)))?;
+            let sample = Sample { trace: trace(&pos, params), result: target(p, lambda, k_engine) };
+            Ok((sample, (p.split == Split::Valid).then_some(pos)))
+        })
+        .collect();
+    let (mut training, mut validation, mut valid_positions) = (Vec::new(), Vec::new(), Vec::new());
+    for b in built {
+        let (s, pos) = b?;
+        match pos {
+            Some(pos) => {
+                validation.push(s);
+                valid_positions.push(pos);
+            }
+            None => training.push(s),
+        }
+    }
+    Ok((training, validation, valid_positions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_bad_columns_are_named() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        for tail in ["1\ttrain", "0.5\tvalid\t-35", "0\ttrain\t#-4", "1\tvalid\t#2"] {
+            let line = format!("{fen}\t{tail}");
+            assert_eq!(ScoredPosition::parse(&line).unwrap().to_line(), line);
+        }
+        let bad = [
+            (format!("{fen}\t1"), "columns"),
+            (format!("{fen}\t2\ttrain"), "result \"2\""),
+            (format!("{fen}\t1\ttest"), "split \"test\""),
+            (format!("{fen}\t1\ttrain\tmate"), "score \"mate\""),
+            (format!("{fen}\t1\ttrain\t#0"), "score \"#0\""),
+        ];
+        for (line, want) in bad {
+            let e = ScoredPosition::parse(&line).unwrap_err();
+            assert!(e.cause.contains(want), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn uci_scores_turn_to_reds_view() {
+        assert_eq!(Score::from_uci("cp 35", true), Some(Score::Cp(35)));
+        assert_eq!(Score::from_uci("cp 35", false), Some(Score::Cp(-35)));
+        assert_eq!(Score::from_uci("mate -3", false), Some(Score::Mate(3)));
+        assert_eq!(Score::from_uci("wdl 1", true), None);
+    }
+
+    #[test]
+    fn targets_blend_score_and_result() {
+        let p =
+            |r: f64, s: Option<Score>| ScoredPosition { fen: String::new(), result: r, split: Split::Train, score: s };
+        assert_eq!(target(&p(1.0, None), 0.5, 0.01), 1.0);
+        assert_eq!(target(&p(0.0, Some(Score::Cp(0))), 0.5, 0.01), 0.25);
+        assert_eq!(target(&p(0.5, Some(Score::Mate(-2))), 1.0, 0.01), 0.0);
+        // Scores that predict the results: the fitted scale finds the generating one.
+        let k = 0.004;
+        let mut ps = Vec::new();
+        for cp in (-600..=600).step_by(10) {
+            let e = super::super::sigmoid(k, f64::from(cp));
+            // Results in proportion e (out of 20 games a score).
+            let wins = (e * 20.0).round() as usize;
+            for i in 0..20 {
+                ps.push(p(if i < wins { 1.0 } else { 0.0 }, Some(Score::Cp(cp))));
+            }
+        }
+        let fitted = fit_engine_scale(&ps);
+        assert!((fitted / k - 1.0).abs() < 0.05, "fitted {fitted}, generated with {k}");
+    }
+}
