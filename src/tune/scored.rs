@@ -44,11 +44,15 @@ pub enum Score {
 
 impl Score {
     /// Reads a UCI `score` (the two words after `score`, e.g. `cp 35` or `mate -3`), which is
-    /// from the side to move's point of view, as red's view. `None` if it is neither.
+    /// from the side to move's point of view, as red's view. `mate 0` (no move left: the side to
+    /// move has lost) becomes a mate in 1 against the side to move. `None` if it is neither.
     pub fn from_uci(words: &str, red_to_move: bool) -> Option<Score> {
         let mut w = words.split_whitespace();
         let kind = w.next()?;
         let n: i32 = w.next()?.parse().ok()?;
+        // `mate 0`: the side to move has no move left, so it has lost; written as a mate in 1
+        // against it, since the file's mates carry their winner in the sign.
+        let n = if kind == "mate" && n == 0 { -1 } else { n };
         let n = if red_to_move { n } else { n.checked_neg()? };
         match kind {
             "cp" => Some(Score::Cp(n)),
@@ -253,6 +257,8 @@ mod tests {
         assert_eq!(Score::from_uci("cp 35", false), Some(Score::Cp(-35)));
         assert_eq!(Score::from_uci("mate -3", false), Some(Score::Mate(3)));
         assert_eq!(Score::from_uci("wdl 1", true), None);
+        assert_eq!(Score::from_uci("mate 0", true), Some(Score::Mate(-1)));
+        assert_eq!(Score::from_uci("mate 0", false), Some(Score::Mate(1)));
     }
 
     #[test]
