@@ -1,5 +1,5 @@
 //! Property-test fuzzing of every reader but PGN (which has `tests/pgn_fuzz.rs`), run by
-//! `cargo test`: FEN and setup validation, the ICCS/WXF/Chinese parsers and `parse_any`, `.qbk`
+//! `cargo test`: FEN and setup validation, tuning position files' lines, the ICCS/WXF/Chinese parsers and `parse_any`, `.qbk`
 //! books and `.qtb` tables, each fed random and mutated real input through the same checks as the
 //! libFuzzer targets in `fuzz/` (`tests/fuzz_common`). Any panic fails the test with the input.
 //!
@@ -8,7 +8,8 @@
 mod fuzz_common;
 
 use fuzz_common::{
-    check_book_bytes, check_fen, check_notation, check_table_bytes, check_token, check_wdl_bytes, NOTATION_FENS,
+    check_book_bytes, check_fen, check_notation, check_scored_line, check_table_bytes, check_token, check_wdl_bytes,
+    NOTATION_FENS,
 };
 #[path = "fuzz_common/mutate.rs"]
 mod mutate;
@@ -56,6 +57,17 @@ proptest! {
     #[test]
     fn fen_random_text(chars in prop::collection::vec(prop::sample::select(FEN_ALPHABET.chars().collect::<Vec<_>>()), 0..100)) {
         check_fen(&chars.into_iter().collect::<String>());
+    }
+
+    #[test]
+    fn scored_line_mutated_real(i in any::<prop::sample::Index>(), e in edits(), tail in 0usize..6) {
+        let fens = seed_fens();
+        let fen = &fens[i.index(fens.len())];
+        let tails = ["\t1\ttrain", "\t0.5\tvalid\t-35", "\t0\ttrain\t#-3", "\t1\tvalid\t#2", "\t0.5\ttrain\t+12", "\t1"];
+        let line = format!("{fen}{}", tails[tail]);
+        if let Ok(text) = String::from_utf8(mutate(line.as_bytes(), &e)) {
+            check_scored_line(&text);
+        }
     }
 
     #[test]

@@ -194,37 +194,58 @@ pub fn fit_engine_scale(positions: &[ScoredPosition]) -> f64 {
     })
 }
 
+/// What [`samples`] builds from a position file.
+#[derive(Debug, Default)]
+pub struct Samples {
+    /// Training samples.
+    pub training: Vec<Sample>,
+    /// Validation samples.
+    pub validation: Vec<Sample>,
+    /// The validation positions, in the order of `validation`.
+    pub validation_positions: Vec<Position>,
+}
+
+/// A position of a file that is not a legal position: its index in the slice given to
+/// [`samples`], and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadPosition {
+    /// Index in the slice.
+    pub index: usize,
+    /// The FEN and the cause.
+    pub cause: String,
+}
+
 /// Training and validation samples (traces under `params`, targets by [`target`]) and the
-/// validation positions themselves, from the lines of a position file. A line whose FEN is not a
-/// legal position is an error naming it.
+/// validation positions themselves, from the lines of a position file.
 pub fn samples(
     positions: &[ScoredPosition],
     params: &Params,
     lambda: f64,
     k_engine: f64,
-) -> Result<(Vec<Sample>, Vec<Sample>, Vec<Position>), (usize, String)> {
+) -> Result<Samples, BadPosition> {
     use rayon::prelude::*;
-    let built: Vec<Result<(Sample, Option<Position>), (usize, String)>> = positions
+    type Built = Result<(Sample, Option<Position>), BadPosition>;
+    let built: Vec<Built> = positions
         .par_iter()
         .enumerate()
-        .map(|(i, p)| {
-            let pos = Position::from_fen(&p.fen).map_err(|e| (i, format!("FEN {:?}: {e}", p.fen)))?;
+        .map(|(index, p)| {
+            let pos = Position::from_fen(&p.fen)
+                .map_err(|e| BadPosition { index, cause: format!("FEN {:?}: {e}", p.fen) })?;
             let sample = Sample { trace: trace(&pos, params), result: target(p, lambda, k_engine) };
             Ok((sample, (p.split == Split::Valid).then_some(pos)))
         })
         .collect();
-    let (mut training, mut validation, mut valid_positions) = (Vec::new(), Vec::new(), Vec::new());
+    let mut out = Samples::default();
     for b in built {
-        let (s, pos) = b?;
-        match pos {
-            Some(pos) => {
-                validation.push(s);
-                valid_positions.push(pos);
+        match b? {
+            (s, Some(pos)) => {
+                out.validation.push(s);
+                out.validation_positions.push(pos);
             }
-            None => training.push(s),
+            (s, None) => out.training.push(s),
         }
     }
-    Ok((training, validation, valid_positions))
+    Ok(out)
 }
 
 #[cfg(test)]

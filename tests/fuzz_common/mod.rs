@@ -16,6 +16,22 @@ use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;
 
+/// One line of a tuning position file (`qiku::tune::scored`): an error with a message, or a line
+/// that writes back to a line read as the same, whose FEN (if legal) passes [`check_fen`].
+pub fn check_scored_line(text: &str) {
+    use qiku::tune::scored::ScoredPosition;
+    match ScoredPosition::parse(text) {
+        Err(e) => assert!(!e.to_string().is_empty()),
+        Ok(p) => {
+            let again =
+                ScoredPosition::parse(&p.to_line()).unwrap_or_else(|e| panic!("{text:?} writes back unreadably: {e}"));
+            assert_eq!(again, p, "{text:?}");
+            assert!([0.0, 0.5, 1.0].contains(&p.result), "{text:?}");
+            check_fen(&p.fen);
+        }
+    }
+}
+
 /// FEN text: a `Setup` and a `Position` or errors; an accepted position writes back a FEN that
 /// reads to the same position, mirrors to itself twice, and its legal moves all play.
 pub fn check_fen(text: &str) {

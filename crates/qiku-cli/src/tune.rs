@@ -125,8 +125,9 @@ fn read_scored(path: &std::path::Path, lambda: f64, start: &Params) -> Result<Da
     let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
     let positions: Vec<ScoredPosition> = positions.into_iter().map(|(_, p)| p).collect();
     let k_engine = scored::fit_engine_scale(&positions);
-    let (training, validation, validation_positions) = scored::samples(&positions, start, lambda, k_engine)
-        .map_err(|(i, e)| format!("{}: line {}: {e}", path.display(), lines[i]))?;
+    let scored::Samples { training, validation, validation_positions } =
+        scored::samples(&positions, start, lambda, k_engine)
+            .map_err(|e| format!("{}: line {}: {}", path.display(), lines[e.index], e.cause))?;
     let mates = positions.iter().filter(|p| matches!(p.score, Some(scored::Score::Mate(_)))).count();
     Ok(Data {
         summary: format!(
