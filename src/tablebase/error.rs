@@ -250,10 +250,9 @@ impl fmt::Display for TbError {
                 "{}: missing, so the Asian rules' values are unknown (`qiku-tb generate` writes it beside its table)",
                 path.display()
             ),
-            TbError::TooManyEntries { material, entries, max } => write!(
-                f,
-                "{material}: {entries} entries, more than the {max} the generator supports (32-bit entry numbers)"
-            ),
+            TbError::TooManyEntries { material, entries, max } => {
+                write!(f, "{material}: {entries} entries, more than the {max} the generator supports")
+            }
         }
     }
 }

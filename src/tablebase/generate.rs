@@ -22,7 +22,7 @@ pub use super::plan::{
 };
 pub use super::rules::changed;
 pub use super::select::{Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
-pub use super::solve::Table;
+pub use super::solve::{Table, MAX_ENTRIES};
 pub use super::verify::{verify_table, TableCache};
 pub use super::verify_rules::{verify_rules, verify_rules_after_plain, RulesChecked};
 pub use super::verify_wdl::verify_wdl;

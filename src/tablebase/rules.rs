@@ -68,6 +68,13 @@
 //!
 //! When both directions are skipped the rule-aware values are the plain values: they are not
 //! copied, and the companion is written from its all-zero blocks.
+//!
+//! **Entry numbers.** The pass keeps entry numbers in its queue and in the perpetual band's lists
+//! (and ids into those lists, never more than the entries), as an [`Entry`]: 4 bytes (`u32`) for
+//! a table of at most 2^32 entries, every table of up to 5 pieces and most of 6, and 8 bytes
+//! (`u64`) beyond, chosen per table ([`solve`]), so the ordinary tables take no more memory than
+//! before. The width changes no value: the pass does the same steps in the same order with
+//! either (a test runs a table both ways and compares the companions' bytes).
 
 pub(crate) use super::bands::{Band, BandKind};
 use super::board::{child_squares, Board, Found};
@@ -112,6 +119,62 @@ pub fn solve(
     shortcuts: bool,
     bar: &dyn Progress,
 ) -> Result<RuleTable, TbError> {
+    if fits_u32(plain.values.len()) {
+        solve_as::<u32>(plain, plain_subs, subs, shortcuts, bar)
+    } else {
+        solve_as::<u64>(plain, plain_subs, subs, shortcuts, bar)
+    }
+}
+
+/// Can every entry of a table of `n` entries (and every id into a list of them) be numbered in
+/// a `u32`?
+fn fits_u32(n: usize) -> bool {
+    n as u64 <= 1 << 32
+}
+
+/// An entry number (or an id into a list of entries) as the pass stores it: `u32` or `u64`, see
+/// "Entry numbers" in the module doc.
+trait Entry: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+    /// Entry `e`; it fits, by the choice of the width (checked in debug builds).
+    fn of(e: usize) -> Self;
+    /// The entry as an index.
+    fn index(self) -> usize;
+}
+
+impl Entry for u32 {
+    #[inline]
+    fn of(e: usize) -> u32 {
+        debug_assert!(u32::try_from(e).is_ok(), "entry {e} past 32 bits");
+        e as u32
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Entry for u64 {
+    #[inline]
+    fn of(e: usize) -> u64 {
+        e as u64
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// [`solve`] with entry numbers of type `E` (any width that numbers every entry gives the same
+/// result).
+fn solve_as<E: Entry>(
+    plain: &Table,
+    plain_subs: &HashMap<Material, Arc<Table>>,
+    subs: &HashMap<Material, Arc<Table>>,
+    shortcuts: bool,
+    bar: &dyn Progress,
+) -> Result<RuleTable, TbError> {
     let layout = &plain.layout;
     let captures = capture_targets(layout, subs)?;
     // Directions whose forced band is empty: the captures agree with the plain solve's.
@@ -135,14 +198,14 @@ pub fn solve(
         let out = state.as_ref().map_or(&plain.values[..], |s| &s.out[..]);
         if agree[attacker.index()] {
             bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
-            if Pass::light(layout, &plain.values, &captures, attacker).perpetual_core(out, next).is_empty() {
+            if Pass::<E>::light(layout, &plain.values, &captures, attacker).perpetual_core(out, next).is_empty() {
                 skipped[attacker.index()] = true;
                 continue;
             }
         }
         bar.message(&format!("rules: {attacker} attacking"));
         let state = state.get_or_insert_with(|| State { out: plain.values.clone(), bands: Vec::new(), next });
-        let mut pass = Pass::new(layout, &plain.values, &captures, attacker);
+        let mut pass = Pass::<E>::new(layout, &plain.values, &captures, attacker);
         pass.run(state, layout.material)?;
         next = state.next;
     }
@@ -216,14 +279,14 @@ struct State {
 
 /// A move's child as the pass sees it.
 #[derive(Copy, Clone)]
-struct Child {
+struct Child<E> {
     /// Its code (rule-aware for captures, current for entries of this table).
     code: u16,
     /// Its entry in this table; `None` after a capture.
-    entry: Option<u32>,
+    entry: Option<E>,
 }
 
-struct Pass<'a> {
+struct Pass<'a, E> {
     layout: &'a Layout,
     plain: &'a [u16],
     captures: &'a [Option<CaptureTarget>],
@@ -235,12 +298,12 @@ struct Pass<'a> {
     /// refused when settled as before.)
     cap: Vec<u16>,
     /// Pending settlements by distance.
-    queue: BTreeMap<u32, Vec<u32>>,
+    queue: BTreeMap<u32, Vec<E>>,
 }
 
 const CHUNK: usize = 1 << 12;
 
-impl<'a> Pass<'a> {
+impl<'a, E: Entry> Pass<'a, E> {
     fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
         let n = plain.len();
         Pass { layout, plain, captures, attacker, cnt: vec![0; n], cap: vec![0; n], queue: BTreeMap::new() }
@@ -266,7 +329,7 @@ impl<'a> Pass<'a> {
     }
 
     /// The child of move `m` from placement `sq` with `turn` to move: its code and entry.
-    fn child(&self, out: &[u16], sq: &Squares, turn: Color, m: Found) -> Child {
+    fn child(&self, out: &[u16], sq: &Squares, turn: Color, m: Found) -> Child<E> {
         let n = self.layout.pieces.len();
         match m.captured {
             None => {
@@ -274,7 +337,7 @@ impl<'a> Pass<'a> {
                 q[m.slot] = m.to;
                 let idx = self.layout.rank(&q).map(|i| (!turn).index() as u64 * self.layout.per_side + i);
                 let code = idx.and_then(|i| out.get(i as usize).copied()).unwrap_or(DRAW);
-                Child { code, entry: idx.map(|i| i as u32) }
+                Child { code, entry: idx.map(|i| E::of(i as usize)) }
             }
             Some(victim) => {
                 let code = self.captures[victim].as_ref().and_then(|target| {
@@ -299,7 +362,7 @@ impl<'a> Pass<'a> {
         self.plain[e] == DRAW && out[e] == DRAW
     }
 
-    fn push(&mut self, d: u32, e: u32) {
+    fn push(&mut self, d: u32, e: E) {
         self.queue.entry(d).or_default().push(e);
     }
 
@@ -321,11 +384,11 @@ impl<'a> Pass<'a> {
             }
             state.bands.push(Band { start: start as u16, kind: BandKind::Perpetual });
             for &(e, d) in &core {
-                state.out[e as usize] = value::code(d as u16);
+                state.out[e.index()] = value::code(d as u16);
             }
             state.next = even_above(top);
             for &(e, _) in &core {
-                self.expand(state, e as usize, state.next);
+                self.expand(state, e.index(), state.next);
             }
         }
     }
@@ -338,7 +401,7 @@ impl<'a> Pass<'a> {
         let mut cnt = std::mem::take(&mut self.cnt);
         let mut cap = std::mem::take(&mut self.cap);
         let this = &*self;
-        let queued: Vec<Vec<(u32, u32)>> = cnt
+        let queued: Vec<Vec<(u32, E)>> = cnt
             .par_chunks_mut(CHUNK)
             .zip(cap.par_chunks_mut(CHUNK))
             .enumerate()
@@ -369,13 +432,13 @@ impl<'a> Pass<'a> {
                     });
                     if turn == this.attacker {
                         if let Some(w) = win {
-                            queued.push((w, e as u32));
+                            queued.push((w, E::of(e)));
                         }
                     } else {
                         *cnt = moves;
                         *cap = saturate(bound);
                         if moves == 0 {
-                            queued.push((bound, e as u32));
+                            queued.push((bound, E::of(e)));
                         }
                     }
                 }
@@ -396,7 +459,7 @@ impl<'a> Pass<'a> {
         let mut top = None;
         while let Some((d, items)) = self.queue.pop_first() {
             for e in items {
-                let e = e as usize;
+                let e = e.index();
                 if !self.undecided(&state.out, e) {
                     continue;
                 }
@@ -430,23 +493,23 @@ impl<'a> Pass<'a> {
                 self.cnt[q] = self.cnt[q].saturating_sub(1);
                 if self.cnt[q] == 0 {
                     let at = u32::from(self.cap[q]).max(base);
-                    self.push(at, q as u32);
+                    self.push(at, E::of(q));
                 }
             } else {
-                self.push((d + 1).max(base + 1), q as u32);
+                self.push((d + 1).max(base + 1), E::of(q));
             }
         }
     }
 
     /// Step 2: the defender's check-only entries and the attacker's entries after their checks,
     /// solved as a Büchi game. Returns the entries of `Z` with their distances (from `start`).
-    fn perpetual_core(&self, out: &[u16], start: u32) -> Vec<(u32, u32)> {
+    fn perpetual_core(&self, out: &[u16], start: u32) -> Vec<(E, u32)> {
         let n = out.len();
         let per = self.layout.per_side as usize;
         let defender = !self.attacker;
         let range = defender.index() * per..(defender.index() + 1) * per;
         // Defender entries whose every move loses or checks, with the entries the checks reach.
-        let xs: Vec<(u32, Vec<u32>)> = range
+        let xs: Vec<(E, Vec<E>)> = range
             .into_par_iter()
             .with_min_len(CHUNK)
             .filter_map(|e| {
@@ -466,37 +529,37 @@ impl<'a> Pass<'a> {
                     }
                     // A capture that does not lose leaves the table: an escape, check or not.
                     match ch.entry {
-                        Some(c) if (c as usize) < n && self.gives_check(&sq, turn, m) => {
+                        Some(c) if c.index() < n && self.gives_check(&sq, turn, m) => {
                             reach.push(c);
                             ControlFlow::Continue(())
                         }
                         _ => ControlFlow::Break(()),
                     }
                 });
-                (escape.is_continue() && !reach.is_empty()).then_some((e as u32, reach))
+                (escape.is_continue() && !reach.is_empty()).then_some((E::of(e), reach))
             })
             .collect();
         if xs.is_empty() {
             return Vec::new();
         }
-        let mut a_nodes: Vec<u32> = xs.iter().flat_map(|(_, r)| r.iter().copied()).collect();
+        let mut a_nodes: Vec<E> = xs.iter().flat_map(|(_, r)| r.iter().copied()).collect();
         a_nodes.sort_unstable();
         a_nodes.dedup();
-        let x_id = |e: u32| xs.binary_search_by_key(&e, |(x, _)| *x).ok();
+        let x_id = |e: E| xs.binary_search_by_key(&e, |(x, _)| *x).ok();
         // Defender edges (with multiplicity, as counted) and attacker edges (x id, check).
-        let x_edges: Vec<Vec<u32>> = xs
+        let x_edges: Vec<Vec<E>> = xs
             .iter()
-            .map(|(_, r)| r.iter().filter_map(|e| a_nodes.binary_search(e).ok().map(|i| i as u32)).collect())
+            .map(|(_, r)| r.iter().filter_map(|e| a_nodes.binary_search(e).ok().map(E::of)).collect())
             .collect();
-        let a_edges: Vec<Vec<(u32, bool)>> = a_nodes
+        let a_edges: Vec<Vec<(E, bool)>> = a_nodes
             .par_iter()
             .map(|&e| {
                 let mut edges = Vec::new();
-                if let Some((turn, sq, board)) = self.board(e as usize) {
+                if let Some((turn, sq, board)) = self.board(e.index()) {
                     board.for_each_legal(turn, |m| {
                         let ch = self.child(out, &sq, turn, m);
                         if let Some(x) = ch.entry.and_then(x_id) {
-                            edges.push((x as u32, self.gives_check(&sq, turn, m)));
+                            edges.push((E::of(x), self.gives_check(&sq, turn, m)));
                         }
                     });
                 }
@@ -504,17 +567,17 @@ impl<'a> Pass<'a> {
             })
             .collect();
         let (nx, na) = (xs.len(), a_nodes.len());
-        let mut a_preds: Vec<Vec<u32>> = vec![Vec::new(); na];
+        let mut a_preds: Vec<Vec<E>> = vec![Vec::new(); na];
         for (x, edges) in x_edges.iter().enumerate() {
             for &a in edges {
-                a_preds[a as usize].push(x as u32);
+                a_preds[a.index()].push(E::of(x));
             }
         }
-        let mut x_check_preds: Vec<Vec<u32>> = vec![Vec::new(); nx];
+        let mut x_check_preds: Vec<Vec<E>> = vec![Vec::new(); nx];
         for (a, edges) in a_edges.iter().enumerate() {
             for &(x, check) in edges {
                 if check {
-                    x_check_preds[x as usize].push(a as u32);
+                    x_check_preds[x.index()].push(E::of(a));
                 }
             }
         }
@@ -526,22 +589,22 @@ impl<'a> Pass<'a> {
             let mut cnt: Vec<u32> = x_edges.iter().map(|v| v.len() as u32).collect();
             let mut most = vec![0u32; nx];
             // (distance, is_defender, id)
-            let mut queue: BTreeMap<u32, Vec<(bool, u32)>> = BTreeMap::new();
+            let mut queue: BTreeMap<u32, Vec<(bool, E)>> = BTreeMap::new();
             for a in 0..na {
-                if in_a[a] && a_edges[a].iter().any(|&(x, check)| !check && in_x[x as usize]) {
-                    queue.entry(start + 1).or_default().push((false, a as u32));
+                if in_a[a] && a_edges[a].iter().any(|&(x, check)| !check && in_x[x.index()]) {
+                    queue.entry(start + 1).or_default().push((false, E::of(a)));
                 }
             }
             while let Some((d, items)) = queue.pop_first() {
                 for (is_x, id) in items {
-                    let id = id as usize;
+                    let id = id.index();
                     if is_x {
                         if dx[id] != u32::MAX {
                             continue;
                         }
                         dx[id] = d;
                         for &a in &x_check_preds[id] {
-                            if in_a[a as usize] && da[a as usize] == u32::MAX {
+                            if in_a[a.index()] && da[a.index()] == u32::MAX {
                                 queue.entry(d + 1).or_default().push((false, a));
                             }
                         }
@@ -551,14 +614,14 @@ impl<'a> Pass<'a> {
                         }
                         da[id] = d;
                         for &x in &a_preds[id] {
-                            let x = x as usize;
+                            let x = x.index();
                             if !in_x[x] {
                                 continue;
                             }
                             cnt[x] -= 1;
                             most[x] = most[x].max(d);
                             if cnt[x] == 0 {
-                                queue.entry(most[x] + 1).or_default().push((true, x as u32));
+                                queue.entry(most[x] + 1).or_default().push((true, E::of(x)));
                             }
                         }
                     }
@@ -567,13 +630,76 @@ impl<'a> Pass<'a> {
             let new_x: Vec<bool> = dx.iter().map(|&d| d != u32::MAX).collect();
             let new_a: Vec<bool> = da.iter().map(|&d| d != u32::MAX).collect();
             if new_x == in_x && new_a == in_a {
-                let mut core: Vec<(u32, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x].0, dx[x])).collect();
+                let mut core: Vec<(E, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x].0, dx[x])).collect();
                 core.extend((0..na).filter(|&a| in_a[a]).map(|a| (a_nodes[a], da[a])));
                 core.sort_unstable();
                 return core;
             }
             in_x = new_x;
             in_a = new_a;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::driver::{generate_set, GenerateOptions};
+    use crate::tablebase::format;
+    use crate::tablebase::load::{load, load_rules};
+    use crate::tablebase::material::{file_name, rules_file_name};
+    use crate::tablebase::plan;
+    use crate::util::progress::NoProgress;
+
+    #[test]
+    fn the_width_is_u32_up_to_2_pow_32_entries() {
+        assert!(fits_u32(0));
+        assert!(fits_u32(u32::MAX as usize));
+        // 2^32 entries are numbered 0 to 2^32 - 1.
+        assert!(fits_u32(1 << 32));
+        assert!(!fits_u32((1 << 32) + 1));
+        // KRNCvKR, the largest tables of 6 pieces.
+        assert!(!fits_u32(5_904_900_000));
+    }
+
+    /// The companion of `material`, solved with entry numbers of type `E`, encoded as the
+    /// generator writes it.
+    fn companion_bytes<E: Entry>(dir: &std::path::Path, material: Material, shortcuts: bool) -> (Vec<u8>, RuleTable) {
+        let plain = Arc::new(load(&dir.join(file_name(material))).unwrap());
+        let (mut plain_subs, mut subs) = (HashMap::new(), HashMap::new());
+        for input in plan::inputs(material) {
+            let p = Arc::new(load(&dir.join(file_name(input))).unwrap());
+            subs.insert(input, load_rules(&dir.join(rules_file_name(input)), &p).unwrap());
+            plain_subs.insert(input, p);
+        }
+        let r = solve_as::<E>(&plain, &plain_subs, &subs, shortcuts, &NoProgress).unwrap();
+        let bytes = match &r.table {
+            Some(rule) => {
+                format::encode_rules(material, &plain.values, &rule.values, &rule.counts(), &r.bands, true).unwrap()
+            }
+            None => format::encode_rules_unchanged(material, plain.entries(), &plain.counts(), true).unwrap(),
+        };
+        (bytes, r)
+    }
+
+    #[test]
+    fn entry_numbers_of_64_bits_give_the_same_companions() {
+        // Tables the rules change (KRAvKR with a perpetual band and forced bands above it).
+        for name in ["KRvKN", "KRAvKR"] {
+            let m: Material = name.parse().unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            generate_set(&[m], &GenerateOptions::new(dir.path())).unwrap();
+            let written = std::fs::read(dir.path().join(rules_file_name(m))).unwrap();
+            assert!(fits_u32(load(&dir.path().join(file_name(m))).unwrap().values.len()));
+            for shortcuts in [true, false] {
+                let (narrow, r32) = companion_bytes::<u32>(dir.path(), m, shortcuts);
+                let (wide, r64) = companion_bytes::<u64>(dir.path(), m, shortcuts);
+                // The rules change entries here, so the full pass ran with both widths.
+                assert!(r64.table.is_some() && !r64.bands.is_empty(), "{name}: nothing changed");
+                assert_eq!((r32.bands, r32.skipped), (r64.bands, r64.skipped), "{name}");
+                assert!(narrow == written, "{name}: u32 bytes differ from the generator's");
+                assert!(wide == written, "{name}, shortcuts {shortcuts}: u64 bytes differ");
+            }
         }
     }
 }

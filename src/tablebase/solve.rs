@@ -156,8 +156,12 @@ pub(super) struct CaptureTarget {
 /// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
 const CHUNK: usize = 1 << 13;
 
-/// The most entries (both sides to move) of a table the generator accepts.
-pub const MAX_ENTRIES: u64 = u32::MAX as u64 - 1;
+/// The most entries (both sides to move) of a table the generator accepts: 2^47. The index, the
+/// solver (64-bit scans, 48-bit side lists), the rule-aware pass (64-bit entry numbers past 2^32
+/// entries), the writers and the file format (64-bit counts and offsets) number more; the bound
+/// is the probe's 32-bit block numbers (2^32 blocks of 2^15 entries). Far beyond any table that
+/// fits in memory.
+pub const MAX_ENTRIES: u64 = 1 << 47;
 
 /// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
 /// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
