@@ -39,8 +39,9 @@ pub const VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 256;
 /// Bytes per block in the block index.
 pub const BLOCK_ENTRY_LEN: usize = 24;
-/// Index scheme 1: see `index.rs` and `docs/FORMAT.md`.
-pub const SCHEME: u32 = 1;
+/// Index scheme 2 (camps ranked jointly): see `index.rs` and `docs/FORMAT.md`. Scheme 1 placed
+/// kings, advisors and elephants apart; its files are refused with a message to regenerate.
+pub const SCHEME: u32 = 2;
 /// Metric 1: distance to mate in plies, cycles drawn, no repetition rules.
 pub const METRIC_DTM: u32 = 1;
 /// Metric 2: the Asian rules' values (perpetual check loses) of a companion `.qtr` file: each
@@ -493,8 +494,19 @@ impl TableFile {
         if counts != material.counts() || le_u64(b, 24) != material.key() {
             return Err(bad(TbField::Material, "piece counts or material key disagree with the name".into()));
         }
-        if le_u32(b, 64) != SCHEME {
-            return Err(bad(TbField::IndexScheme, format!("{}", le_u32(b, 64))));
+        match le_u32(b, 64) {
+            SCHEME => {}
+            1 => {
+                return Err(bad(
+                    TbField::IndexScheme,
+                    format!(
+                        "1, written by an older qiku-tb; this one reads {SCHEME} (kings, advisors and \
+                         elephants ranked together): run `qiku-tb generate` for this table on its \
+                         directory to write it again"
+                    ),
+                ))
+            }
+            other => return Err(bad(TbField::IndexScheme, format!("{other}, this reader knows {SCHEME}"))),
         }
         let metric = le_u32(b, 68);
         let expected = match path.extension().and_then(|e| e.to_str()) {

@@ -1,19 +1,26 @@
-//! The index scheme (scheme 1 in `docs/FORMAT.md`): a bijection between the placements of a
+//! The index scheme (scheme 2 in `docs/FORMAT.md`): a bijection between the placements of a
 //! material, up to left-right mirroring, and `0..entries_per_side`.
 //!
-//! - The two kings form one digit over the 45 *canonical king pairs*: the red king on file d, or
-//!   on file e with the black king on file d or e. Every other pair is the mirror image of one of
-//!   these, so a placement is mirrored first when its kings are not canonical. Pairs with both
-//!   kings on file e are their own mirror image; their placements are indexed as they stand, so a
-//!   placement and its mirror image both have entries there (the one redundancy, about 11%).
-//! - Each group of identical pieces (same side and role, `count` of them) is one digit over the
-//!   `C(n, count)` combinations of that piece's `n` legal squares (advisor 5, elephant 7, pawn 55,
-//!   horse, rook and cannon 90), ranked in the combinatorial number system.
-//! - Digits are mixed-radix, king pair most significant, then groups in slot order: red groups
-//!   then black groups, each side in role order advisor, elephant, horse, rook, cannon, pawn.
+//! - Each side's *camp*, its king with its advisors and elephants, is one digit over the camp's
+//!   legal placements: the king on one of its 9 palace squares, the advisors on their 5 squares
+//!   and the elephants on their 7, no two on one square. Placed jointly, a king, two advisors and
+//!   two elephants have 1,410 placements, not the 9 × 10 × 21 = 1,890 of placing them apart.
+//! - The two camps form one digit over the *canonical camp pairs*. A camp is *primary* when it
+//!   ranks before its mirror image, *symmetric* when it is its own mirror image (its king on file
+//!   e and its advisors and elephants placed symmetrically), *secondary* otherwise. A pair is
+//!   canonical when the red camp is primary, or symmetric with the black camp primary or
+//!   symmetric; any other placement is mirrored first. Pairs of two symmetric camps are their own
+//!   mirror image; their placements are indexed as they stand, so a placement and its mirror image
+//!   both have entries there (the one redundancy).
+//! - Each other group of identical pieces (same side and role, `count` of them: horses, rooks,
+//!   cannons, pawns) is one digit over the `C(n, count)` combinations of that piece's `n` legal
+//!   squares (pawn 55, horse, rook and cannon 90), ranked in the combinatorial number system.
+//! - Digits are mixed-radix, camp pair most significant, then groups in slot order: red groups
+//!   then black groups, each side in role order horse, rook, cannon, pawn.
 //!
-//! Placements where two pieces share a square, kings face each other, or the side not to move is
-//! in check get entries too (marked illegal in the value array): ranking stays a few multiply-adds.
+//! Placements where two pieces of different camps or groups share a square, kings face each
+//! other, or the side not to move is in check get entries too (marked illegal in the value
+//! array): ranking stays a few look-ups and multiply-adds.
 
 // The solver's half of the scheme (walking, re-ranking after a move) is unused by a build that
 // only probes.
@@ -21,6 +28,7 @@
 
 use super::material::Material;
 use crate::core::{Color, Piece, Position, Role, Setup, Square};
+use std::sync::OnceLock;
 
 /// At most this many pieces in a table (kings included): room for family A's largest tables (11
 /// pieces, like KRAABBvKAABB). 12 slots rather than 8 measured no slower (KRRvKN, one thread:
@@ -28,6 +36,8 @@ use crate::core::{Color, Piece, Position, Role, Setup, Square};
 pub const MAX_PIECES: usize = 12;
 /// Most identical pieces in one group (five pawns).
 const MAX_GROUP: usize = 5;
+/// Raw camp ranks with no camp (pieces sharing a square).
+const NO_CAMP: u16 = u16::MAX;
 
 /// Squares by slot; slot 0 is the red king, slot 1 the black king, then the groups' pieces.
 pub type Squares = [u8; MAX_PIECES];
@@ -48,7 +58,12 @@ static BINOM: [[u64; MAX_GROUP + 1]; 91] = {
     t
 };
 
-/// One digit of the index: `count` identical pieces over their legal squares.
+/// The roles whose pieces form a camp with their king.
+const CAMP_ROLES: [Role; 2] = [Role::Advisor, Role::Elephant];
+/// The roles ranked as groups of their own, in slot order after a side's camp.
+const GROUP_ROLES: [Role; 4] = [Role::Horse, Role::Rook, Role::Cannon, Role::Pawn];
+
+/// `count` identical pieces over their legal squares: a digit of the index, or a part of a camp.
 #[derive(Clone, Debug)]
 pub struct Group {
     /// The piece.
@@ -61,10 +76,255 @@ pub struct Group {
     slot_of: [u8; 90],
     /// Number of combinations, `C(squares, count)`.
     pub size: u64,
-    /// Place value of this digit.
+    /// Place value of this digit (within the entry, or within its camp's raw rank).
     pub stride: u64,
     /// Squares of each combination, by rank (ascending squares).
     combos: Vec<[u8; MAX_GROUP]>,
+}
+
+impl Group {
+    fn new(piece: Piece, count: usize, first_slot: usize) -> Group {
+        let squares: Vec<u8> = Position::reachable_squares(piece).into_iter().map(|s| s.index() as u8).collect();
+        let mut slot_of = [255u8; 90];
+        for (i, &s) in squares.iter().enumerate() {
+            slot_of[s as usize] = i as u8;
+        }
+        let mut combos = Vec::new();
+        colex(&squares, count, &mut [0usize; MAX_GROUP], &mut combos);
+        let size = BINOM[squares.len()][count];
+        debug_assert_eq!(size as usize, combos.len());
+        Group { piece, count, first_slot, slot_of, size, stride: 0, combos }
+    }
+
+    /// This group's squares in a placement.
+    #[inline]
+    fn of<'a>(&self, sq: &'a Squares) -> &'a [u8] {
+        &sq[self.first_slot..self.first_slot + self.count]
+    }
+
+    /// Combination rank of this group's squares (any order); `None` if one is not a legal square.
+    #[inline]
+    fn rank(&self, squares: &[u8]) -> Option<u64> {
+        let mut s = [0u8; MAX_GROUP];
+        for (i, &q) in squares.iter().enumerate() {
+            let v = *self.slot_of.get(q as usize)?;
+            if v == 255 {
+                return None;
+            }
+            s[i] = v;
+        }
+        if squares.len() == 1 {
+            return Some(s[0] as u64);
+        }
+        if squares.len() == 2 {
+            // Two identical pieces (the common group of more than one): no sort needed.
+            let (lo, hi) = if s[0] < s[1] { (s[0], s[1]) } else { (s[1], s[0]) };
+            return Some(BINOM[lo as usize][1] + BINOM[hi as usize][2]);
+        }
+        let s = &mut s[..squares.len()];
+        s.sort_unstable();
+        let mut r = 0;
+        for (k, &v) in s.iter().enumerate() {
+            r += BINOM[v as usize][k + 1];
+        }
+        Some(r)
+    }
+
+    /// Puts this group's pieces on the squares of its combination number `r`.
+    #[inline(always)]
+    fn place(&self, r: usize, sq: &mut Squares) {
+        let c = &self.combos[r];
+        // A single piece is the common case; a variable-length slice copy would be a memmove
+        // call on the generator's hottest path.
+        if self.count == 1 {
+            sq[self.first_slot] = c[0];
+        } else {
+            sq[self.first_slot..self.first_slot + self.count].copy_from_slice(&c[..self.count]);
+        }
+    }
+}
+
+/// One side's camp: its king, advisors and elephants, ranked jointly over their placements with
+/// no two on one square. Camp numbers: primary camps (ranked before their mirror image) in raw
+/// order, then symmetric ones, then secondary ones, the mirror image of primary `i` being
+/// `primary + symmetric + i`.
+#[derive(Clone, Debug)]
+struct Camp {
+    /// The king's slot (0 red, 1 black).
+    king_slot: usize,
+    /// Palace position of each square, 255 elsewhere.
+    king_of: [u8; 90],
+    /// The palace squares, ascending.
+    palace: [u8; 9],
+    /// The advisor and elephant groups present (strides within the raw rank).
+    parts: Vec<Group>,
+    /// Raw ranks per king square: the product of the parts' sizes.
+    part_span: u32,
+    /// The camp number of each raw rank, [`NO_CAMP`] where pieces share a square.
+    raw_to_camp: Vec<u16>,
+    /// The raw rank of each camp number.
+    camp_to_raw: Vec<u32>,
+    /// The mirror image of each camp number.
+    mirror: Vec<u16>,
+    /// Primary camps.
+    primary: u32,
+    /// Symmetric camps.
+    symmetric: u32,
+}
+
+impl Camp {
+    fn new(color: Color, counts: [usize; 2], first_slot: usize) -> Camp {
+        let king = Piece::new(color, Role::King);
+        let mut palace = [0u8; 9];
+        let mut king_of = [255u8; 90];
+        for (i, s) in Position::reachable_squares(king).into_iter().enumerate() {
+            palace[i] = s.index() as u8;
+            king_of[s.index()] = i as u8;
+        }
+        let mut parts = Vec::new();
+        let mut slot = first_slot;
+        for (role, &count) in CAMP_ROLES.iter().zip(&counts) {
+            if count > 0 {
+                parts.push(Group::new(Piece::new(color, *role), count, slot));
+                slot += count;
+            }
+        }
+        let mut stride = 1;
+        for g in parts.iter_mut().rev() {
+            g.stride = stride;
+            stride *= g.size;
+        }
+        let mut camp = Camp {
+            king_slot: color.index(),
+            king_of,
+            palace,
+            parts,
+            part_span: stride as u32,
+            raw_to_camp: Vec::new(),
+            camp_to_raw: Vec::new(),
+            mirror: Vec::new(),
+            primary: 0,
+            symmetric: 0,
+        };
+        let raws = 9 * camp.part_span;
+        let (mut primary, mut symmetric) = (Vec::new(), Vec::new());
+        let mut sq = [0u8; MAX_PIECES];
+        for raw in 0..raws {
+            camp.place_raw(raw, &mut sq);
+            if camp.overlapping(&sq) {
+                continue;
+            }
+            let mut m = sq;
+            for s in camp.slots() {
+                m[s] = mirror_sq(m[s]);
+            }
+            let Some(mirrored) = camp.raw(&m) else { continue };
+            match raw.cmp(&mirrored) {
+                std::cmp::Ordering::Less => primary.push((raw, mirrored)),
+                std::cmp::Ordering::Equal => symmetric.push(raw),
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        let (p, s) = (primary.len(), symmetric.len());
+        camp.raw_to_camp = vec![NO_CAMP; raws as usize];
+        camp.camp_to_raw = vec![0; 2 * p + s];
+        camp.mirror = vec![0; 2 * p + s];
+        for (i, &(raw, mirrored)) in primary.iter().enumerate() {
+            let twin = p + s + i;
+            camp.camp_to_raw[i] = raw;
+            camp.camp_to_raw[twin] = mirrored;
+            camp.mirror[i] = twin as u16;
+            camp.mirror[twin] = i as u16;
+        }
+        for (i, &raw) in symmetric.iter().enumerate() {
+            camp.camp_to_raw[p + i] = raw;
+            camp.mirror[p + i] = (p + i) as u16;
+        }
+        for (c, &raw) in camp.camp_to_raw.iter().enumerate() {
+            camp.raw_to_camp[raw as usize] = c as u16;
+        }
+        (camp.primary, camp.symmetric) = (p as u32, s as u32);
+        camp
+    }
+
+    /// Camp placements (both orientations).
+    fn total(&self) -> u32 {
+        self.camp_to_raw.len() as u32
+    }
+
+    /// The slots this camp occupies.
+    fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.king_slot).chain(self.parts.iter().flat_map(|g| g.first_slot..g.first_slot + g.count))
+    }
+
+    /// Do two of this camp's pieces share a square?
+    fn overlapping(&self, sq: &Squares) -> bool {
+        let mut seen = 0u128;
+        for s in self.slots() {
+            if seen >> sq[s] & 1 != 0 {
+                return true;
+            }
+            seen |= 1 << sq[s];
+        }
+        false
+    }
+
+    /// The raw rank (king square, then parts, mixed-radix) of this camp's squares in `sq`.
+    #[inline]
+    fn raw(&self, sq: &Squares) -> Option<u32> {
+        let k = *self.king_of.get(sq[self.king_slot] as usize)?;
+        if k == 255 {
+            return None;
+        }
+        let mut raw = k as u64 * self.part_span as u64;
+        for g in &self.parts {
+            raw += g.rank(g.of(sq))? * g.stride;
+        }
+        Some(raw as u32)
+    }
+
+    /// The camp number of this camp's squares in `sq`: `None` if one is off its legal squares or
+    /// two share a square.
+    #[inline]
+    fn rank(&self, sq: &Squares) -> Option<u32> {
+        let c = self.raw_to_camp[self.raw(sq)? as usize];
+        (c != NO_CAMP).then_some(c as u32)
+    }
+
+    /// Puts this camp's pieces on the squares of raw rank `raw`.
+    #[inline]
+    fn place_raw(&self, raw: u32, sq: &mut Squares) {
+        sq[self.king_slot] = self.palace[(raw / self.part_span) as usize];
+        let mut rest = (raw % self.part_span) as u64;
+        for g in self.parts.iter().rev() {
+            g.place((rest % g.size) as usize, sq);
+            rest /= g.size;
+        }
+    }
+
+    /// Puts this camp's pieces on the squares of camp number `c`.
+    #[inline]
+    fn place(&self, c: u32, sq: &mut Squares) {
+        self.place_raw(self.camp_to_raw[c as usize], sq);
+    }
+}
+
+/// `(primary, symmetric, total)` camp counts of a side with these advisor and elephant counts.
+fn camp_shape(advisors: usize, elephants: usize) -> (u64, u64, u64) {
+    static SHAPES: OnceLock<[[(u64, u64, u64); 3]; 3]> = OnceLock::new();
+    let shape = |a: usize, e: usize| {
+        let camp = Camp::new(Color::Red, [a, e], 2);
+        (camp.primary as u64, camp.symmetric as u64, camp.total() as u64)
+    };
+    match SHAPES.get_or_init(|| std::array::from_fn(|a| std::array::from_fn(|e| shape(a, e)))).get(advisors) {
+        Some(row) if elephants < 3 => row[elephants],
+        _ => shape(advisors, elephants),
+    }
+}
+
+/// Canonical camp pairs, from the two sides' `(primary, symmetric, total)` camp counts.
+fn pair_count(red: (u64, u64, u64), black: (u64, u64, u64)) -> u64 {
+    red.0 * black.2 + red.1 * (black.0 + black.1)
 }
 
 /// The index layout of one (canonical) material.
@@ -74,51 +334,18 @@ pub struct Layout {
     pub material: Material,
     /// The piece of each slot.
     pub pieces: Vec<Piece>,
-    /// Groups of identical pieces, in index order.
+    /// Groups of identical pieces outside the camps, in index order.
     pub groups: Vec<Group>,
-    /// King pair digit: `kp_index[red king][black king]`, 255 for a non-canonical pair.
-    kp_index: Box<[[u8; 90]; 90]>,
-    /// The canonical king pairs, by digit.
-    pub king_pairs: Vec<(u8, u8)>,
-    /// Product of the group sizes (the place value of the king pair digit).
+    /// Red's camp and black's.
+    camps: [Camp; 2],
+    /// Canonical camp pairs (the size of the most significant digit).
+    pub pairs: u64,
+    /// Product of the group sizes (the place value of the camp pair digit).
     pub group_span: u64,
     /// Entries for one side to move; the file holds red-to-move entries then black-to-move.
     pub per_side: u64,
-    /// The group of each non-king slot (for [`rerank`](Self::rerank)).
+    /// The group of each slot outside the camps (for [`rerank`](Self::rerank)), 255 for a camp's.
     slot_group: [u8; MAX_PIECES],
-}
-
-/// Is the king pair its own mirror image (both kings on file e)?
-#[inline]
-pub fn kings_symmetric(rk: u8, bk: u8) -> bool {
-    rk % 9 == 4 && bk % 9 == 4
-}
-
-/// Must a placement with these kings be mirrored to reach its canonical form?
-#[inline]
-pub fn needs_mirror(rk: u8, bk: u8) -> bool {
-    let (rf, bf) = (rk % 9, bk % 9);
-    rf > 4 || (rf == 4 && bf > 4)
-}
-
-/// Entries (both sides to move) of a material's table under this scheme, computed from the piece
-/// counts alone: the same figure as a layout's entry count but for any number of pieces (a layout is
-/// limited to [`MAX_PIECES`]), saturating at `u64::MAX`. Used to plan generation.
-pub fn entries_of(material: &Material) -> u64 {
-    let mut total: u128 = 2 * 45;
-    for color in Color::ALL {
-        for role in [Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn] {
-            let count = material.count(color, role) as usize;
-            if count == 0 {
-                continue;
-            }
-            let squares = Position::reachable_squares(Piece::new(color, role)).count() as usize;
-            // The table only goes to 5 identical pieces, the most the rules allow (five pawns).
-            let Some(&c) = BINOM.get(squares).and_then(|row| row.get(count)) else { return u64::MAX };
-            total = total.saturating_mul(c as u128);
-        }
-    }
-    u64::try_from(total).unwrap_or(u64::MAX)
 }
 
 /// The left-right mirror of a square index.
@@ -133,30 +360,47 @@ pub fn flip_sq(sq: u8) -> u8 {
     (9 - sq / 9) * 9 + sq % 9
 }
 
+/// Entries (both sides to move) of a material's table under this scheme, computed from the piece
+/// counts alone: the same figure as a layout's entry count but for any number of pieces (a layout is
+/// limited to [`MAX_PIECES`]), saturating at `u64::MAX`. Used to plan generation.
+pub fn entries_of(material: &Material) -> u64 {
+    let shape = |color: Color| {
+        camp_shape(material.count(color, Role::Advisor) as usize, material.count(color, Role::Elephant) as usize)
+    };
+    let mut total: u128 = 2 * pair_count(shape(Color::Red), shape(Color::Black)) as u128;
+    for color in Color::ALL {
+        for role in GROUP_ROLES {
+            let count = material.count(color, role) as usize;
+            if count == 0 {
+                continue;
+            }
+            let squares = Position::reachable_squares(Piece::new(color, role)).count() as usize;
+            // The table only goes to 5 identical pieces, the most the rules allow (five pawns).
+            let Some(&c) = BINOM.get(squares).and_then(|row| row.get(count)) else { return u64::MAX };
+            total = total.saturating_mul(c as u128);
+        }
+    }
+    u64::try_from(total).unwrap_or(u64::MAX)
+}
+
 impl Layout {
     /// The layout of a canonical material.
     pub fn new(material: Material) -> Layout {
         let mut pieces = vec![Piece::new(Color::Red, Role::King), Piece::new(Color::Black, Role::King)];
         let mut groups = Vec::new();
+        let mut camps = Vec::new();
         for color in Color::ALL {
-            for role in [Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn] {
+            let counts = CAMP_ROLES.map(|role| material.count(color, role) as usize);
+            camps.push(Camp::new(color, counts, pieces.len()));
+            for (role, &count) in CAMP_ROLES.iter().zip(&counts) {
+                pieces.extend(std::iter::repeat_n(Piece::new(color, *role), count));
+            }
+            for role in GROUP_ROLES {
                 let count = material.count(color, role) as usize;
-                if count == 0 {
-                    continue;
+                if count > 0 {
+                    groups.push(Group::new(Piece::new(color, role), count, pieces.len()));
+                    pieces.extend(std::iter::repeat_n(Piece::new(color, role), count));
                 }
-                let piece = Piece::new(color, role);
-                let squares: Vec<u8> =
-                    Position::reachable_squares(piece).into_iter().map(|s| s.index() as u8).collect();
-                let mut slot_of = [255u8; 90];
-                for (i, &s) in squares.iter().enumerate() {
-                    slot_of[s as usize] = i as u8;
-                }
-                let mut combos = Vec::new();
-                colex(&squares, count, &mut [0usize; MAX_GROUP], &mut combos);
-                let size = BINOM[squares.len()][count];
-                debug_assert_eq!(size as usize, combos.len());
-                groups.push(Group { piece, count, first_slot: pieces.len(), slot_of, size, stride: 0, combos });
-                pieces.extend(std::iter::repeat_n(piece, count));
             }
         }
         let mut stride = 1;
@@ -164,25 +408,23 @@ impl Layout {
             g.stride = stride;
             stride *= g.size;
         }
-        let mut kp_index = Box::new([[255u8; 90]; 90]);
-        let mut king_pairs = Vec::new();
-        let rks = Position::reachable_squares(Piece::new(Color::Red, Role::King));
-        let bks = Position::reachable_squares(Piece::new(Color::Black, Role::King));
-        for rk in rks {
-            for bk in bks {
-                let (r, b) = (rk.index() as u8, bk.index() as u8);
-                if !needs_mirror(r, b) {
-                    kp_index[r as usize][b as usize] = king_pairs.len() as u8;
-                    king_pairs.push((r, b));
-                }
-            }
-        }
-        let per_side = stride * king_pairs.len() as u64;
+        let [red, black]: [Camp; 2] = camps.try_into().expect("two sides");
+        let shape = |c: &Camp| (c.primary as u64, c.symmetric as u64, c.total() as u64);
+        let pairs = pair_count(shape(&red), shape(&black));
         let mut slot_group = [255u8; MAX_PIECES];
         for (gi, g) in groups.iter().enumerate() {
             slot_group[g.first_slot..g.first_slot + g.count].fill(gi as u8);
         }
-        Layout { material, pieces, groups, kp_index, king_pairs, group_span: stride, per_side, slot_group }
+        Layout {
+            material,
+            pieces,
+            groups,
+            camps: [red, black],
+            pairs,
+            group_span: stride,
+            per_side: stride * pairs,
+            slot_group,
+        }
     }
 
     /// Total entries (both sides to move).
@@ -196,15 +438,87 @@ impl Layout {
         self.pieces.len()
     }
 
+    /// Is `slot` a king, advisor or elephant (ranked in its side's camp, so that moving it can
+    /// change the placement's orientation)?
+    #[inline]
+    pub fn in_camp(&self, slot: usize) -> bool {
+        self.slot_group.get(slot).is_some_and(|&g| g == 255)
+    }
+
+    /// The camp pair digit of canonical camps `(red, black)`; `None` if the pair is not canonical.
+    #[inline]
+    fn pair_of(&self, red: u32, black: u32) -> Option<u64> {
+        let [r, b] = &self.camps;
+        if red < r.primary {
+            Some(red as u64 * b.total() as u64 + black as u64)
+        } else if red < r.primary + r.symmetric && black < b.primary + b.symmetric {
+            let base = r.primary as u64 * b.total() as u64;
+            Some(base + (red - r.primary) as u64 * (b.primary + b.symmetric) as u64 + black as u64)
+        } else {
+            None
+        }
+    }
+
+    /// The camps `(red, black)` of camp pair digit `pair`.
+    #[inline]
+    fn camps_of(&self, pair: u64) -> (u32, u32) {
+        let [r, b] = &self.camps;
+        let (pair, total) = (pair as u32, b.total());
+        let base = r.primary * total;
+        if pair < base {
+            (pair / total, pair % total)
+        } else {
+            let width = b.primary + b.symmetric;
+            (r.primary + (pair - base) / width, (pair - base) % width)
+        }
+    }
+
+    /// Must a placement with these camps be mirrored to reach its canonical form?
+    #[inline]
+    fn mirrored(&self, red: u32, black: u32) -> bool {
+        let [r, b] = &self.camps;
+        red >= r.primary + r.symmetric || (red >= r.primary && black >= b.primary + b.symmetric)
+    }
+
+    /// Is this camp pair its own mirror image (both camps symmetric)?
+    #[inline]
+    fn symmetric_camps(&self, red: u32, black: u32) -> bool {
+        let [r, b] = &self.camps;
+        (r.primary..r.primary + r.symmetric).contains(&red) && (b.primary..b.primary + b.symmetric).contains(&black)
+    }
+
+    /// Is camp pair digit `pair` its own mirror image? Its entries then stand for one position
+    /// each (their mirror images have entries of their own); any other entry also stands for its
+    /// mirror image.
+    #[inline]
+    pub fn pair_symmetric(&self, pair: u64) -> bool {
+        let (red, black) = self.camps_of(pair);
+        self.symmetric_camps(red, black)
+    }
+
+    /// Are a placement's camps their own mirror image (`None` if a camp's pieces are off their
+    /// squares or share one)?
+    #[inline]
+    pub fn symmetric(&self, sq: &Squares) -> Option<bool> {
+        Some(self.symmetric_camps(self.camps[0].rank(sq)?, self.camps[1].rank(sq)?))
+    }
+
+    /// Must a placement be mirrored to reach its canonical form (`None` as for
+    /// [`symmetric`](Self::symmetric))?
+    #[inline]
+    pub fn needs_mirror(&self, sq: &Squares) -> Option<bool> {
+        Some(self.mirrored(self.camps[0].rank(sq)?, self.camps[1].rank(sq)?))
+    }
+
     /// The squares of the placement with index `idx` (within one side to move).
     #[inline]
     pub fn unrank(&self, idx: u64, sq: &mut Squares) {
         // 32-bit division is several times faster than 64-bit, and every table up to 5 pieces
         // fits; the un-move loop unranks each frontier entry.
-        let (kp, mut rest) = if self.per_side <= u32::MAX as u64 {
-            ((idx as u32 / self.group_span as u32) as usize, (idx as u32 % self.group_span as u32) as u64)
+        let (pair, mut rest) = if self.per_side <= u32::MAX as u64 {
+            ((idx as u32 / self.group_span as u32) as u64, (idx as u32 % self.group_span as u32) as u64)
         } else {
-            ((idx / self.group_span) as usize, idx % self.group_span)
+            (idx / self.group_span, idx % self.group_span)
         };
         for g in self.groups.iter().rev() {
             let r = if rest <= u32::MAX as u64 {
@@ -217,24 +531,17 @@ impl Layout {
                 rest /= g.size;
                 r
             };
-            self.place(g, r, sq);
+            g.place(r, sq);
         }
-        let (rk, bk) = self.king_pairs[kp];
-        sq[0] = rk;
-        sq[1] = bk;
+        self.place_pair(pair, sq);
     }
 
-    /// Puts a group's pieces on the squares of its combination number `r`.
-    #[inline(always)]
-    fn place(&self, g: &Group, r: usize, sq: &mut Squares) {
-        let c = &g.combos[r];
-        // A single piece is the common case; a variable-length slice copy would be a memmove
-        // call on the generator's hottest path.
-        if g.count == 1 {
-            sq[g.first_slot] = c[0];
-        } else {
-            sq[g.first_slot..g.first_slot + g.count].copy_from_slice(&c[..g.count]);
-        }
+    /// Puts both camps on the squares of camp pair digit `pair`.
+    #[inline]
+    fn place_pair(&self, pair: u64, sq: &mut Squares) {
+        let (red, black) = self.camps_of(pair);
+        self.camps[0].place(red, sq);
+        self.camps[1].place(black, sq);
     }
 
     /// Calls `f(idx, &squares)` for every placement index in `range`, in order. An odometer over
@@ -251,16 +558,15 @@ impl Layout {
             digits[gi] = (rest % g.size) as usize;
             rest /= g.size;
         }
-        let mut kp = (range.start / self.group_span) as usize;
+        let mut pair = range.start / self.group_span;
         for idx in range {
             f(idx, &sq);
             let mut gi = self.groups.len();
             loop {
                 if gi == 0 {
-                    kp += 1;
-                    if let Some(&(rk, bk)) = self.king_pairs.get(kp) {
-                        sq[0] = rk;
-                        sq[1] = bk;
+                    pair += 1;
+                    if pair < self.pairs {
+                        self.place_pair(pair, &mut sq);
                     }
                     break;
                 }
@@ -269,52 +575,56 @@ impl Layout {
                 digits[gi] += 1;
                 if digits[gi] as u64 == g.size {
                     digits[gi] = 0;
-                    self.place(g, 0, &mut sq);
+                    g.place(0, &mut sq);
                     continue;
                 }
-                self.place(g, digits[gi], &mut sq);
+                g.place(digits[gi], &mut sq);
                 break;
             }
         }
     }
 
-    /// The index of a placement (within one side to move), mirrored first if its kings are not
-    /// canonical. `None` if a piece stands where it never can.
+    /// The index of a placement (within one side to move), mirrored first if its camps are not
+    /// canonical. `None` if a piece stands where it never can, or two of one camp share a square.
     #[inline]
     pub fn rank(&self, sq: &Squares) -> Option<u64> {
-        let n = self.pieces.len();
-        if needs_mirror(sq[0], sq[1]) {
+        let (red, black) = (self.camps[0].rank(sq)?, self.camps[1].rank(sq)?);
+        if self.mirrored(red, black) {
             let mut m = *sq;
-            for s in &mut m[..n] {
+            for s in &mut m[..self.pieces.len()] {
                 *s = mirror_sq(*s);
             }
-            self.rank_canonical(&m)
+            let (red, black) = (self.camps[0].mirror[red as usize], self.camps[1].mirror[black as usize]);
+            self.rank_groups(self.pair_of(red as u32, black as u32)?, &m)
         } else {
-            self.rank_canonical(sq)
+            self.rank_groups(self.pair_of(red, black)?, sq)
         }
     }
 
-    /// [`rank`](Self::rank) for a placement whose kings are already canonical.
+    /// [`rank`](Self::rank) for a placement whose camps are already canonical (`None` otherwise).
     #[inline]
     pub fn rank_canonical(&self, sq: &Squares) -> Option<u64> {
-        let kp = *self.kp_index.get(sq[0] as usize)?.get(sq[1] as usize)?;
-        if kp == 255 {
-            return None;
-        }
-        let mut idx = kp as u64 * self.group_span;
+        let pair = self.pair_of(self.camps[0].rank(sq)?, self.camps[1].rank(sq)?)?;
+        self.rank_groups(pair, sq)
+    }
+
+    /// The index of camp pair digit `pair` with the groups' squares in `sq`.
+    #[inline]
+    fn rank_groups(&self, pair: u64, sq: &Squares) -> Option<u64> {
+        let mut idx = pair * self.group_span;
         for g in &self.groups {
-            idx += self.group_rank(g, &sq[g.first_slot..g.first_slot + g.count])? * g.stride;
+            idx += g.rank(g.of(sq))? * g.stride;
         }
         Some(idx)
     }
 
-    /// The index of placement `sq` (ranked `idx`, kings canonical) after the non-king piece in
-    /// `slot` moves to `to`: only that piece's group digit changes, so this is a few look-ups
-    /// instead of a full [`rank_canonical`](Self::rank_canonical), which it equals. The
-    /// generator's un-move loop spends most of its time here.
+    /// The index of placement `sq` (ranked `idx`, camps canonical) after the piece in `slot`,
+    /// outside the camps, moves to `to`: only that piece's group digit changes, so this is a few
+    /// look-ups instead of a full [`rank_canonical`](Self::rank_canonical), which it equals. The
+    /// generator's un-move loop spends most of its time here. `None` for a camp's slot.
     #[inline]
     pub fn rerank(&self, idx: u64, sq: &Squares, slot: usize, to: u8) -> Option<u64> {
-        let g = &self.groups[*self.slot_group.get(slot)? as usize];
+        let g = self.groups.get(*self.slot_group.get(slot)? as usize)?;
         let (old, new) = if g.count == 1 {
             let new = *g.slot_of.get(to as usize)?;
             if new == 255 {
@@ -325,36 +635,9 @@ impl Layout {
             // The old digit is in `idx` already; only the new combination needs ranking.
             let mut moved = *sq;
             moved[slot] = to;
-            ((idx / g.stride) % g.size, self.group_rank(g, &moved[g.first_slot..g.first_slot + g.count])?)
+            ((idx / g.stride) % g.size, g.rank(g.of(&moved))?)
         };
         Some(idx - old * g.stride + new * g.stride)
-    }
-
-    /// Combination rank of one group's squares (any order).
-    #[inline]
-    fn group_rank(&self, g: &Group, squares: &[u8]) -> Option<u64> {
-        let mut s = [0u8; MAX_GROUP];
-        for (i, &q) in squares.iter().enumerate() {
-            let v = *g.slot_of.get(q as usize)?;
-            if v == 255 {
-                return None;
-            }
-            s[i] = v;
-        }
-        if squares.len() == 2 {
-            // Two identical pieces (the common group of more than one): no sort needed.
-            let (lo, hi) = if s[0] < s[1] { (s[0], s[1]) } else { (s[1], s[0]) };
-            return Some(BINOM[lo as usize][1] + BINOM[hi as usize][2]);
-        }
-        let s = &mut s[..squares.len()];
-        if s.len() > 1 {
-            s.sort_unstable();
-        }
-        let mut r = 0;
-        for (k, &v) in s.iter().enumerate() {
-            r += BINOM[v as usize][k + 1];
-        }
-        Some(r)
     }
 
     /// Squares of a position of this material, by slot, after flipping colors if the position's
@@ -382,7 +665,7 @@ impl Layout {
             let k = pos.pieces(Piece::new(real, Role::King)).first()?;
             sq[color.index()] = place(k);
         }
-        for g in &self.groups {
+        for g in self.groups.iter().chain(self.camps.iter().flat_map(|c| &c.parts)) {
             let real = if swap { Piece::new(!g.piece.color, g.piece.role) } else { g.piece };
             let bb = pos.pieces(real);
             if bb.count() as usize != g.count {
@@ -481,12 +764,12 @@ mod tests {
     #[test]
     fn entries_past_2_pow_32_round_trip() {
         // KRNCvKR: 5,904,900,000 entries, each side's below 2^32 (the 32-bit division path);
-        // KRNCvKRA: each side's past 2^32 (the 64-bit path).
+        // KRNCvKRN: each side's past 2^32 (the 64-bit path).
         let krncvkr = Layout::new("KRNCvKR".parse().unwrap());
         assert_eq!(krncvkr.entries(), 5_904_900_000);
-        let krncvkra = Layout::new("KRNCvKRA".parse().unwrap());
-        assert!(krncvkra.per_side > u32::MAX as u64, "{}", krncvkra.per_side);
-        for layout in [&krncvkr, &krncvkra] {
+        let krncvkrn = Layout::new("KRNCvKRN".parse().unwrap());
+        assert!(krncvkrn.per_side > u32::MAX as u64, "{}", krncvkrn.per_side);
+        for layout in [&krncvkr, &krncvkrn] {
             let n = layout.entries();
             let mut entries: Vec<u64> = (0..5).map(|d| (1u64 << 32) - 2 + d).collect();
             entries.extend([n - 1, layout.per_side - 1, layout.per_side]);
@@ -506,19 +789,140 @@ mod tests {
 
     #[test]
     fn rank_inverts_unrank() {
-        for name in ["KRvK", "KRRvK", "KPPPvK", "KNvKAB", "KCvKP"] {
+        for name in ["KRvK", "KRRvK", "KPPPvK", "KNvKAB", "KCvKP", "KAABBvKAABB", "KRAvKBB"] {
             let layout = Layout::new(name.parse().unwrap());
             let step = (layout.per_side / 5000).max(1);
             let mut sq = [0u8; MAX_PIECES];
+            let one_group = layout.pieces[2..].iter().all(|p| *p == layout.pieces[2]);
             for idx in (0..layout.per_side).step_by(step as usize) {
                 layout.unrank(idx, &mut sq);
                 assert_eq!(layout.rank(&sq), Some(idx), "{name} {idx}");
+                assert_eq!(layout.rank_canonical(&sq), Some(idx), "{name} {idx}");
                 // Identical pieces in another order rank the same.
-                sq[2..layout.piece_count()].reverse();
-                if layout.groups.len() == 1 {
+                if one_group {
+                    sq[2..layout.piece_count()].reverse();
                     assert_eq!(layout.rank(&sq), Some(idx));
                 }
             }
+        }
+    }
+
+    /// Every placement of a material (camps on distinct squares) ranks to an entry whose
+    /// placement is it or its mirror image; a mirror image ranks to the same entry unless both
+    /// camps are symmetric.
+    #[test]
+    fn every_placement_reaches_itself_or_its_mirror_image() {
+        for name in ["KNvKAB", "KAvKB", "KRvK", "KBBvKA"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let n = layout.piece_count();
+            let sorted = |sq: &Squares| {
+                let mut v: Vec<(Piece, u8)> = (0..n).map(|s| (layout.pieces[s], sq[s])).collect();
+                v.sort();
+                v
+            };
+            let mirror = |sq: &Squares| {
+                let mut m = *sq;
+                m[..n].iter_mut().for_each(|s| *s = mirror_sq(*s));
+                m
+            };
+            let mut seen = 0u64;
+            let squares: Vec<Vec<u8>> = layout
+                .pieces
+                .iter()
+                .map(|p| Position::reachable_squares(*p).into_iter().map(|s| s.index() as u8).collect())
+                .collect();
+            let mut sq = [0u8; MAX_PIECES];
+            let mut digit = vec![0usize; n];
+            'all: loop {
+                for s in 0..n {
+                    sq[s] = squares[s][digit[s]];
+                }
+                if !layout.overlapping(&sq) {
+                    let idx = layout.rank(&sq).expect("a placement ranks");
+                    let mut back = [0u8; MAX_PIECES];
+                    layout.unrank(idx, &mut back);
+                    assert!(sorted(&back) == sorted(&sq) || sorted(&back) == sorted(&mirror(&sq)), "{name} {sq:?}");
+                    let twin = layout.rank(&mirror(&sq)).expect("a mirror image ranks");
+                    assert_eq!(
+                        twin == idx,
+                        !layout.symmetric(&sq).unwrap() || sorted(&mirror(&sq)) == sorted(&sq),
+                        "{name} {sq:?}"
+                    );
+                    seen += 1;
+                }
+                for s in 0..n {
+                    digit[s] += 1;
+                    if digit[s] < squares[s].len() {
+                        continue 'all;
+                    }
+                    digit[s] = 0;
+                }
+                break;
+            }
+            assert!(seen > 1000, "{name}: {seen}");
+        }
+    }
+
+    /// Camp placements counted by brute force over squares, independently of the ranking: all of
+    /// them, and those that are their own mirror image.
+    #[test]
+    fn camps_have_the_placements_counted_by_brute_force() {
+        let squares = |role| -> Vec<u8> {
+            Position::reachable_squares(Piece::new(Color::Red, role)).into_iter().map(|s| s.index() as u8).collect()
+        };
+        let (kings, advisors, elephants) = (squares(Role::King), squares(Role::Advisor), squares(Role::Elephant));
+        let subsets = |list: &[u8], k: usize| -> Vec<Vec<u8>> {
+            (0u32..1 << list.len())
+                .filter(|m| m.count_ones() as usize == k)
+                .map(|m| (0..list.len()).filter(|i| m >> i & 1 != 0).map(|i| list[i]).collect())
+                .collect()
+        };
+        for a in 0..=2 {
+            for e in 0..=2 {
+                let (mut all, mut symmetric) = (0u64, 0u64);
+                for &k in &kings {
+                    for aa in subsets(&advisors, a) {
+                        for ee in subsets(&elephants, e) {
+                            let mut set: Vec<u8> = [vec![k], aa.clone(), ee.clone()].concat();
+                            let size = set.len();
+                            set.sort();
+                            set.dedup();
+                            if set.len() < size {
+                                continue;
+                            }
+                            all += 1;
+                            let mirror = |v: &[u8]| {
+                                let mut m: Vec<u8> = v.iter().map(|&s| mirror_sq(s)).collect();
+                                m.sort();
+                                m
+                            };
+                            let sorted = |v: &[u8]| {
+                                let mut m = v.to_vec();
+                                m.sort();
+                                m
+                            };
+                            if mirror_sq(k) == k && mirror(&aa) == sorted(&aa) && mirror(&ee) == sorted(&ee) {
+                                symmetric += 1;
+                            }
+                        }
+                    }
+                }
+                let (p, s, t) = camp_shape(a, e);
+                assert_eq!((t, s, p), (all, symmetric, (all - symmetric) / 2), "advisors {a}, elephants {e}");
+            }
+        }
+        // The full camp: 1,410 placements (9 x 10 x 21 placed apart), 18 of them symmetric.
+        assert_eq!(camp_shape(2, 2), (696, 18, 1410));
+    }
+
+    /// Entries weighted by the positions they stand for (1 for a pair of symmetric camps, 2
+    /// otherwise) count every camp placement pair exactly once.
+    #[test]
+    fn pair_weights_count_every_camp_pair_once() {
+        for name in ["KRvK", "KNvKAB", "KAABBvKAABB", "KRAvKBB"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let weights: u64 = (0..layout.pairs).map(|p| if layout.pair_symmetric(p) { 1 } else { 2 }).sum();
+            assert_eq!(weights, layout.camps[0].total() as u64 * layout.camps[1].total() as u64, "{name}");
         }
     }
 
@@ -535,7 +939,8 @@ mod tests {
                     for to in 0..90u8 {
                         let mut moved = sq;
                         moved[slot] = to;
-                        assert_eq!(layout.rerank(idx, &sq, slot, to), layout.rank_canonical(&moved), "{name} {idx}");
+                        let want = if layout.in_camp(slot) { None } else { layout.rank_canonical(&moved) };
+                        assert_eq!(layout.rerank(idx, &sq, slot, to), want, "{name} {idx}");
                         checked += 1;
                     }
                 }
@@ -546,7 +951,7 @@ mod tests {
 
     #[test]
     fn walk_visits_what_unrank_gives() {
-        for name in ["KvK", "KRvK", "KPPPvK", "KNvKAB"] {
+        for name in ["KvK", "KRvK", "KPPPvK", "KNvKAB", "KAABvKB"] {
             let layout = Layout::new(name.parse().unwrap());
             let per = layout.per_side;
             for range in [0..per, per / 3..per / 3 + 5000.min(per - per / 3), per - 1..per] {
@@ -568,17 +973,23 @@ mod tests {
         for m in Material::all_up_to(5) {
             assert_eq!(entries_of(&m), Layout::new(m).entries(), "{m}");
         }
-        // Beyond a layout's size: KRAABBvKAABB, 11 pieces.
+        // Beyond a layout's size: KRAABBvKAABB, 11 pieces. Full camps on both sides: 696 primary,
+        // 18 symmetric and 1,410 in all each, so 696 x 1,410 + 18 x 714 canonical pairs.
         let m: Material = "KRAABBvKAABB".parse().unwrap();
-        assert_eq!(entries_of(&m), 2 * 45 * 90 * (10 * 21) * (10 * 21));
+        assert_eq!(entries_of(&m), 2 * (696 * 1410 + 18 * 714) * 90);
     }
 
     #[test]
     fn sizes_follow_the_scheme() {
+        // A lone king: 3 primary squares (file d), 3 symmetric (file e), 9 in all; 3 x 9 + 3 x 6
+        // = 45 pairs, the canonical king pairs.
         let l = Layout::new("KRvK".parse().unwrap());
-        assert_eq!(l.king_pairs.len(), 45);
+        assert_eq!(l.pairs, 45);
         assert_eq!(l.per_side, 45 * 90);
+        // King and advisor: 40 placements, 2 symmetric (the advisor in the palace's centre, the
+        // king above or below it), 19 primary: 3 x 40 + 3 x 21 pairs.
         let l = Layout::new("KPPvKA".parse().unwrap());
-        assert_eq!(l.per_side, 45 * (55 * 54 / 2) * 5);
+        assert_eq!(l.pairs, 3 * 40 + 3 * 21);
+        assert_eq!(l.per_side, (3 * 40 + 3 * 21) * (55 * 54 / 2));
     }
 }

@@ -438,7 +438,8 @@ mod tests {
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2, false);
         let krvk = 2 * 45 * 90;
-        let krvka = 2 * 45 * 90 * 5;
+        // The black camp (king and advisor) has 40 placements, 19 primary and 2 symmetric.
+        let krvka = 2 * (3 * 40 + 3 * 21) * 90;
         assert_eq!(
             rows.iter().map(|r| (r.material.to_string(), r.target)).collect::<Vec<_>>(),
             [("KRvK".to_string(), false), ("KRvKA".to_string(), true)]

@@ -363,20 +363,21 @@ mod tests {
     fn families_have_their_planned_counts() {
         let a = Family::A.members();
         assert_eq!(a.len(), 324);
-        assert_eq!(entries(&a), 6_297_408_000);
+        // 6,297,408,000 when kings, advisors and elephants were placed apart.
+        assert_eq!(entries(&a), 3_624_244_650);
         assert_eq!(closure(&a), a, "family A is closed under captures");
         assert_eq!(a.iter().map(|m| m.piece_count()).max(), Some(11));
 
         let b = Family::B.members();
         assert_eq!(b.len(), 90);
-        assert_eq!(entries(&b), 2_198_664_000);
+        assert_eq!(entries(&b), 1_590_240_600);
         let b_closed = closure(&b);
         assert_eq!(b_closed.len(), 126);
         assert!(b_closed.iter().all(|m| b.contains(m) || Family::A.contains(m)));
 
         let c = Family::C.members();
         assert_eq!(c.len(), 276);
-        assert_eq!(entries(&c), 2_949_201_000);
+        assert_eq!(entries(&c), 2_392_728_700);
         let c_closed = closure(&c);
         assert_eq!(c_closed.len(), 276 + 60, "family A with at most two defenders");
         assert!(c_closed.iter().all(|m| c.contains(m) || Family::A.contains(m)));
@@ -390,7 +391,7 @@ mod tests {
     fn up_to_six_pieces() {
         let six = enumerate(&Filters { max_pieces: Some(6), ..Filters::default() });
         assert_eq!(six.len(), 831);
-        assert_eq!(entries(&six), 381_071_702_700);
+        assert_eq!(entries(&six), 373_771_372_900);
         assert_eq!(closure(&six), six);
         // The largest: four distinct pieces of 90 squares each besides the kings, like KRNCvKR.
         assert_eq!(six.iter().map(entries_of).max(), Some(2 * 45 * 90u64.pow(4)));

@@ -32,7 +32,7 @@
 
 use super::board::{child_squares, Board, Found as Move};
 use super::error::TbError;
-use super::index::{entries_of, kings_symmetric, mirror_sq, needs_mirror, Layout, Squares, MAX_PIECES};
+use super::index::{entries_of, mirror_sq, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::value::{self, dtm_of, Counts, ILLEGAL};
 
@@ -116,8 +116,7 @@ impl Table {
         if entry >= 2 * per {
             return 0;
         }
-        let (rk, bk) = self.layout.king_pairs[((entry % per) / self.layout.group_span) as usize];
-        if kings_symmetric(rk, bk) {
+        if self.layout.pair_symmetric((entry % per) / self.layout.group_span) {
             1
         } else {
             2
@@ -699,7 +698,7 @@ pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) 
     let mut sq = [0u8; MAX_PIECES];
     layout.unrank(idx, &mut sq);
     let Some(board) = Board::new(layout, &sq) else { return };
-    let sym_p = kings_symmetric(sq[0], sq[1]);
+    let Some(sym_p) = layout.symmetric(&sq) else { return };
     let n = layout.pieces.len();
     board.for_each_unmove(mover, |slot, from| {
         let mut q = sq;
@@ -710,11 +709,18 @@ pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) 
                 f(base + r as usize);
             }
         };
-        if slot >= 2 {
+        if !layout.in_camp(slot) {
+            // The camps stay, and so does the orientation: one digit changes.
             if let Some(r) = layout.rerank(idx, &sq, slot, from) {
                 f(base + r as usize);
             }
-        } else if kings_symmetric(q[0], q[1]) {
+            return;
+        }
+        // A king, advisor or elephant moved: the orientation may change. An entry whose camps
+        // are not both symmetric stands for its mirror image too, whose un-moves are the
+        // mirror images of these.
+        let (Some(sym_q), Some(mirror_q)) = (layout.symmetric(&q), layout.needs_mirror(&q)) else { return };
+        if sym_q {
             emit(&q, true);
             if !sym_p {
                 let mut m = q;
@@ -723,7 +729,7 @@ pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) 
                 }
                 emit(&m, true);
             }
-        } else if !needs_mirror(q[0], q[1]) {
+        } else if !mirror_q {
             emit(&q, true);
         } else if !sym_p {
             emit(&q, false);
@@ -762,9 +768,8 @@ pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
                     if code == ILLEGAL {
                         continue;
                     }
-                    let kp = ((c << 16) + i) as u64 / layout.group_span;
-                    let (rk, bk) = layout.king_pairs[kp as usize];
-                    let w = if kings_symmetric(rk, bk) { 1 } else { 2 };
+                    let pair = ((c << 16) + i) as u64 / layout.group_span;
+                    let w = if layout.pair_symmetric(pair) { 1 } else { 2 };
                     k.legal += w;
                     match dtm_of(code) {
                         None => k.draws += w,

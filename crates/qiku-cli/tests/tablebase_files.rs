@@ -67,6 +67,18 @@ fn damaged_and_foreign_files_are_refused() {
     let mut b = good.clone();
     b[8] = 9;
     assert!(open_err(&b).to_string().contains("version"));
+    // A file of the older index scheme (kings, advisors and elephants placed apart) is refused
+    // with what to do; an unknown scheme names itself.
+    let mut b = good.clone();
+    b[64..68].copy_from_slice(&1u32.to_le_bytes());
+    let message = open_err(&b).to_string();
+    assert!(
+        message.contains("index scheme: 1, written by an older qiku-tb") && message.contains("qiku-tb generate"),
+        "{message}"
+    );
+    b[64..68].copy_from_slice(&7u32.to_le_bytes());
+    let message = open_err(&b).to_string();
+    assert!(message.contains("index scheme: 7, this reader knows 2"), "{message}");
     assert!(matches!(open_err(&vec![7u8; 5000]), TbError::Corrupt { .. }));
     // Any flipped header or block-index byte is caught by the header checksum (or a field check).
     for at in (0..256 + 24).step_by(7) {
