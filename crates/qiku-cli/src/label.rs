@@ -5,7 +5,7 @@
 use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol};
 use super::progress::TermProgress;
 use clap::Args;
-use qiku::tune::scored::{Score, ScoredPosition};
+use qiku::tune::scored::{self, Score, ScoredPosition};
 use qiku::{Position, Progress};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -73,14 +73,11 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
     })?;
     let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let p = ScoredPosition::parse(line).map_err(|e| format!("{}: line {}: {e}", args.input.display(), i + 1))?;
+    for read in scored::read(&text) {
+        let (line, p) = read.map_err(|e| format!("{}: {e}", args.input.display()))?;
         let pos = Position::from_fen(&p.fen)
-            .map_err(|e| format!("{}: line {}: FEN {:?}: {e}", args.input.display(), i + 1, p.fen))?;
-        positions.push((i + 1, p, pos.turn() == qiku::Color::Red));
+            .map_err(|e| format!("{}: line {line}: FEN {:?}: {e}", args.input.display(), p.fen))?;
+        positions.push((line, p, pos.turn() == qiku::Color::Red));
     }
     let command = match &args.engine {
         Some(c) => c.clone(),
