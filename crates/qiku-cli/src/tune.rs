@@ -208,6 +208,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                 validation_percent: args.validation,
                 max_games: args.max_games,
                 keep_positions: args.write_positions.is_some(),
+                // Writing the positions out needs no traces, only the fit does.
+                traces: args.write_positions.is_none(),
                 ..CollectOptions::default()
             };
             let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
