@@ -280,8 +280,9 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
 }
 
 /// Reads `files`, replays their games and returns the quiet sampled positions with traces under
-/// `params` (unless [`CollectOptions::traces`] is off). Games without a result are skipped; a game with an unreadable or illegal move is
-/// used up to that move and reported in [`Dataset::first_errors`].
+/// `params` (unless [`CollectOptions::traces`] is off). Games without a result are skipped; a
+/// game with an unreadable or illegal move is used up to that move and reported in
+/// [`Dataset::first_errors`].
 pub fn collect(
     files: &[PathBuf],
     opts: &CollectOptions,
