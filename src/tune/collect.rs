@@ -2,7 +2,7 @@
 //! keep a deterministic sample of quiet positions after the opening plies, and split the games
 //! into training and validation sets (see the parent module).
 
-use super::{trace, Params, Sample};
+use super::{trace, Params, Sample, Trace};
 use crate::core::{MoveList, Position, Square};
 use crate::engine::eval::{self, Value, Weights};
 use crate::notation::{self, iccs, wxf, Notation};
@@ -28,6 +28,10 @@ pub struct CollectOptions {
     /// Keep the training positions themselves too ([`Dataset::training_positions`]), to write
     /// them out for an engine to score ([`super::scored`]).
     pub keep_positions: bool,
+    /// Compute each position's trace (on by default): the fit needs it. Off, every sample's
+    /// trace is empty and only its result and, with `keep_positions`, its position are of use:
+    /// for writing the positions out, without the traces' time and memory.
+    pub traces: bool,
 }
 
 impl Default for CollectOptions {
@@ -39,6 +43,7 @@ impl Default for CollectOptions {
             max_games: 0,
             quiet_depth: 8,
             keep_positions: false,
+            traces: true,
         }
     }
 }
@@ -267,15 +272,17 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
             out.not_quiet += 1;
             continue;
         }
-        let sample = Sample { trace: trace(&pos, params), result: score };
+        let trace = if opts.traces { trace(&pos, params) } else { Trace::default() };
+        let sample = Sample { trace, result: score };
         out.samples.push((sample, (out.validation || opts.keep_positions).then(|| pos.clone())));
     }
     out
 }
 
 /// Reads `files`, replays their games and returns the quiet sampled positions with traces under
-/// `params`. Games without a result are skipped; a game with an unreadable or illegal move is
-/// used up to that move and reported in [`Dataset::first_errors`].
+/// `params` (unless [`CollectOptions::traces`] is off). Games without a result are skipped; a
+/// game with an unreadable or illegal move is used up to that move and reported in
+/// [`Dataset::first_errors`].
 pub fn collect(
     files: &[PathBuf],
     opts: &CollectOptions,
@@ -372,6 +379,18 @@ mod tests {
         assert_eq!(kept + data.in_check + data.not_quiet, 20, "{data:?}");
         assert!(kept > 0);
         assert!(data.training.iter().all(|s| s.result == 1.0 || s.result == 0.5));
+        assert!(data.training.iter().all(|s| !s.trace.terms.is_empty()));
+        // Without traces: the same positions and results, the traces empty.
+        let keep = CollectOptions { keep_positions: true, ..opts.clone() };
+        let with = collect(std::slice::from_ref(&path), &keep, &Params::DEFAULT, &crate::NoProgress).expect("collect");
+        let without = CollectOptions { traces: false, ..keep };
+        let bare =
+            collect(std::slice::from_ref(&path), &without, &Params::DEFAULT, &crate::NoProgress).expect("collect");
+        assert_eq!(with.training_positions.len(), data.training.len());
+        assert_eq!(bare.training_positions, with.training_positions);
+        let results = |d: &Dataset| d.training.iter().map(|s| s.result).collect::<Vec<_>>();
+        assert_eq!(results(&bare), results(&data));
+        assert!(bare.training.iter().all(|s| s.trace.terms.is_empty()));
         let e = &data.first_errors[0];
         assert!(e.contains("games.pgn") && e.contains("game 4") && e.contains("e2e9") && e.contains("line"), "{e}");
         // A missing file is an error naming it.

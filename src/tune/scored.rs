@@ -146,6 +146,52 @@ impl ScoredPosition {
     }
 }
 
+/// A line of a position file that could not be read: its number and why. Shown as
+/// `line N: cause`, for the caller to put the file's name in front.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// The line's number, counted from 1 (blank lines count).
+    pub line: usize,
+    /// Why it could not be read.
+    pub error: LineError,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.error)
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Reads the text of a position file: every line that is not blank, in order, as its line
+/// number (from 1, blank lines counted) and its position, or the first line that cannot be read.
+///
+/// An iterator, so that a caller can check each position as it comes (a score it needs, a FEN it
+/// must replay) and report the first faulty line of the file, whichever check finds it; collect
+/// it to take all the positions or the first error.
+///
+/// ```
+/// use qiku::tune::scored::{self, Split};
+/// let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+/// let text = format!("{fen}\t1\ttrain\n\n{fen}\t0\tvalid\t-35\n");
+/// let read: Vec<_> = scored::read(&text).collect::<Result<_, _>>().unwrap();
+/// let lines: Vec<(usize, Split)> = read.iter().map(|(line, p)| (*line, p.split)).collect();
+/// assert_eq!(lines, [(1, Split::Train), (3, Split::Valid)]);
+/// let bad = format!("{text}\n{fen}\t2\ttrain\n");
+/// let e = scored::read(&bad).collect::<Result<Vec<_>, _>>().unwrap_err();
+/// assert_eq!((e.line, e.to_string().starts_with("line 5: result \"2\"")), (5, true));
+/// ```
+pub fn read(text: &str) -> impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> + '_ {
+    text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()).map(|(i, line)| {
+        ScoredPosition::parse(line).map(|p| (i + 1, p)).map_err(|error| ReadError { line: i + 1, error })
+    })
+}
+
 fn parse_score(s: &str) -> Option<Score> {
     match s.strip_prefix('#') {
         Some(m) => m.parse().ok().filter(|&n: &i32| n != 0).map(Score::Mate),
@@ -270,6 +316,28 @@ mod tests {
             let e = ScoredPosition::parse(&line).unwrap_err();
             assert!(e.cause.contains(want), "{line}: {e}");
         }
+    }
+
+    #[test]
+    fn read_skips_blank_lines_and_numbers_the_rest() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let good = format!("\n  \n{fen}\t1\ttrain\n\t\n{fen}\t0.5\tvalid\t#-3\r\n\n{fen}\t0\ttrain\t12");
+        let got: Vec<(usize, ScoredPosition)> = read(&good).collect::<Result<_, _>>().expect("a good file");
+        assert_eq!(got.len(), 3);
+        assert_eq!(got.iter().map(|(line, _)| *line).collect::<Vec<_>>(), [3, 5, 7]);
+        assert_eq!(got[1].1.score, Some(Score::Mate(-3)));
+        assert_eq!(got[2].1.to_line(), format!("{fen}\t0\ttrain\t12"));
+        // The first bad line, numbered with the blank lines before it; the good lines before it
+        // come first, and nothing after it.
+        let bad = format!("{good}\n\n\n{fen}\t1\tvalid\tmate\n{fen}\t9\ttrain\n");
+        let all: Vec<_> = read(&bad).collect();
+        assert_eq!(all.len(), 5);
+        assert!(all[..3].iter().all(Result::is_ok));
+        let e = read(&bad).collect::<Result<Vec<_>, _>>().expect_err("line 10 is bad");
+        assert_eq!(e.line, 10);
+        assert_eq!(e.to_string(), format!("line 10: {}", e.error));
+        assert!(e.error.cause.starts_with("score \"mate\""), "{e}");
+        assert_eq!(read("").count() + read("\n \n\t\n").count(), 0);
     }
 
     #[test]

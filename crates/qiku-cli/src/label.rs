@@ -5,11 +5,10 @@
 use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol};
 use super::progress::TermProgress;
 use clap::Args;
-use qiku::tune::scored::{Score, ScoredPosition};
+use qiku::tune::scored::{self, Score, ScoredPosition};
 use qiku::{Position, Progress};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Long help of `qiku label`.
@@ -73,14 +72,11 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
     })?;
     let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let p = ScoredPosition::parse(line).map_err(|e| format!("{}: line {}: {e}", args.input.display(), i + 1))?;
+    for read in scored::read(&text) {
+        let (line, p) = read.map_err(|e| format!("{}: {e}", args.input.display()))?;
         let pos = Position::from_fen(&p.fen)
-            .map_err(|e| format!("{}: line {}: FEN {:?}: {e}", args.input.display(), i + 1, p.fen))?;
-        positions.push((i + 1, p, pos.turn() == qiku::Color::Red));
+            .map_err(|e| format!("{}: line {line}: FEN {:?}: {e}", args.input.display(), p.fen))?;
+        positions.push((line, p, pos.turn() == qiku::Color::Red));
     }
     let command = match &args.engine {
         Some(c) => c.clone(),
@@ -98,13 +94,14 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     let t0 = Instant::now();
     let progress = TermProgress::new(!args.quiet, false);
     progress.start("scoring", positions.len() as u64);
-    let scores: Vec<Mutex<Option<Score>>> = positions.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let timeout = Duration::from_secs(args.timeout);
-    // One engine per worker; each takes the next position until all are scored or one fails.
-    let score_some = || -> Result<(), String> {
+    // One engine per worker; each takes the next position until all are scored or one fails,
+    // and returns the scores it found with the positions' indices.
+    let score_some = || -> Result<Vec<(usize, Score)>, String> {
         let mut engine = EngineProcess::start(&spec).map_err(|e| format!("{command}: {e}"))?;
+        let mut found = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= positions.len() || failed.load(Ordering::Relaxed) {
@@ -119,14 +116,13 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
                 .as_deref()
                 .and_then(|w| Score::from_uci(w, *red))
                 .ok_or_else(|| fail(format!("the engine gave no score (it answered {:?})", answer.token)))?;
-            if let Ok(mut slot) = scores[i].lock() {
-                *slot = Some(score);
-            }
+            found.push((i, score));
             progress.advance(1);
         }
         engine.quit();
-        Ok(())
+        Ok(found)
     };
+    let mut scores: Vec<Option<Score>> = vec![None; positions.len()];
     let errors: Vec<String> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..args.concurrency.min(positions.len().max(1)))
             .map(|_| {
@@ -142,7 +138,12 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         workers
             .into_iter()
             .filter_map(|w| match w.join() {
-                Ok(Ok(())) => None,
+                Ok(Ok(found)) => {
+                    for (i, score) in found {
+                        scores[i] = Some(score);
+                    }
+                    None
+                }
                 Ok(Err(e)) => Some(e),
                 Err(_) => Some("a scoring thread panicked".into()),
             })
@@ -153,8 +154,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         return Err(format!("{e}; nothing was written"));
     }
     let mut out = String::with_capacity(text.len() + positions.len() * 8);
-    for ((_, p, _), slot) in positions.iter().zip(&scores) {
-        let score = slot.lock().ok().and_then(|s| *s).ok_or("internal: a position was not scored")?;
+    for ((_, p, _), score) in positions.iter().zip(scores) {
+        let score = score.ok_or("internal: a position was not scored")?;
         out.push_str(&ScoredPosition { score: Some(score), ..p.clone() }.to_line());
         out.push('\n');
     }

@@ -104,26 +104,22 @@ struct Data {
 
 /// Reads a position file scored by `qiku label`.
 fn read_scored(path: &std::path::Path, lambda: f64, start: &Params) -> Result<Data, String> {
-    use qiku::tune::scored::{self, ScoredPosition};
+    use qiku::tune::scored;
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: {e}; pass --scored with a file written by qiku label", path.display()))?;
-    let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let p = ScoredPosition::parse(line).map_err(|e| format!("{}: line {}: {e}", path.display(), i + 1))?;
+    // The positions, and beside them their line numbers to name a bad FEN's line by.
+    let (mut lines, mut positions) = (Vec::new(), Vec::new());
+    for read in scored::read(&text) {
+        let (line, p) = read.map_err(|e| format!("{}: {e}", path.display()))?;
         if p.score.is_none() && lambda > 0.0 {
             return Err(format!(
-                "{}: line {}: no score; score the file with qiku label first, or pass --lambda 0",
-                path.display(),
-                i + 1
+                "{}: line {line}: no score; score the file with qiku label first, or pass --lambda 0",
+                path.display()
             ));
         }
-        positions.push((i + 1, p));
+        lines.push(line);
+        positions.push(p);
     }
-    let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
-    let positions: Vec<ScoredPosition> = positions.into_iter().map(|(_, p)| p).collect();
     let k_engine = scored::fit_engine_scale(&positions);
     let scored::Samples { training, validation, validation_positions } =
         scored::samples(&positions, start, lambda, k_engine)
@@ -212,6 +208,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                 validation_percent: args.validation,
                 max_games: args.max_games,
                 keep_positions: args.write_positions.is_some(),
+                // Writing the positions out needs no traces, only the fit does.
+                traces: args.write_positions.is_none(),
                 ..CollectOptions::default()
             };
             let data = collect::collect(&args.pgn, &copts, &start, &progress).map_err(|e| e.to_string())?;
