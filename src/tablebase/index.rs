@@ -36,8 +36,12 @@ use std::sync::OnceLock;
 pub const MAX_PIECES: usize = 12;
 /// Most identical pieces in one group (five pawns).
 const MAX_GROUP: usize = 5;
-/// Raw camp ranks with no camp (pieces sharing a square).
+/// Camp keys of no placement (pieces sharing a square).
 const NO_CAMP: u16 = u16::MAX;
+/// Most pieces in one camp: a king, two advisors, two elephants.
+const MAX_CAMP: usize = 5;
+/// Bits of the advisor squares in a camp key (the elephants' follow).
+const ADVISOR_BITS: u16 = 0b11111;
 
 /// Squares by slot; slot 0 is the red king, slot 1 the black king, then the groups' pieces.
 pub type Squares = [u8; MAX_PIECES];
@@ -160,12 +164,23 @@ struct Camp {
     parts: Vec<Group>,
     /// Raw ranks per king square: the product of the parts' sizes.
     part_span: u32,
-    /// The camp number of each raw rank, [`NO_CAMP`] where pieces share a square.
-    raw_to_camp: Vec<u16>,
-    /// The raw rank of each camp number.
-    camp_to_raw: Vec<u32>,
     /// The mirror image of each camp number.
     mirror: Vec<u16>,
+    /// The camp's slots in the order of [`Camp::squares`]: king, advisors, elephants.
+    slots: [u8; MAX_CAMP],
+    /// How many pieces the camp has (the used part of `slots`).
+    len: usize,
+    /// How many of them are advisors (the slots after the king's).
+    advisors: usize,
+    /// The squares of each camp number, slot by slot as in `slots`.
+    squares: Vec<[u8; MAX_CAMP]>,
+    /// Bit of each square in the advisor (first 5 bits) or elephant (next 7) square list, 0 on
+    /// any other square: an advisor or elephant slot whose square has no bit of its role is off
+    /// its squares.
+    bit_of: [u16; 90],
+    /// The camp number of each key `king position × 2^12 + advisor and elephant square bits`
+    /// ([`NO_CAMP`] for keys of no placement): ranking is a few look-ups, no sorting.
+    by_key: Vec<u16>,
     /// Primary camps.
     primary: u32,
     /// Symmetric camps.
@@ -200,12 +215,26 @@ impl Camp {
             palace,
             parts,
             part_span: stride as u32,
-            raw_to_camp: Vec::new(),
-            camp_to_raw: Vec::new(),
             mirror: Vec::new(),
+            slots: [0; MAX_CAMP],
+            len: 0,
+            advisors: counts[0],
+            squares: Vec::new(),
+            bit_of: [0; 90],
+            by_key: Vec::new(),
             primary: 0,
             symmetric: 0,
         };
+        let slots: Vec<usize> = camp.slots().collect();
+        camp.len = slots.len();
+        for (i, &slot) in slots.iter().enumerate() {
+            camp.slots[i] = slot as u8;
+        }
+        for (role, shift) in [(Role::Advisor, 0), (Role::Elephant, 5)] {
+            for (i, s) in Position::reachable_squares(Piece::new(color, role)).into_iter().enumerate() {
+                camp.bit_of[s.index()] |= 1 << (shift + i);
+            }
+        }
         let raws = 9 * camp.part_span;
         let (mut primary, mut symmetric) = (Vec::new(), Vec::new());
         let mut sq = [0u8; MAX_PIECES];
@@ -226,22 +255,29 @@ impl Camp {
             }
         }
         let (p, s) = (primary.len(), symmetric.len());
-        camp.raw_to_camp = vec![NO_CAMP; raws as usize];
-        camp.camp_to_raw = vec![0; 2 * p + s];
+        let mut camp_to_raw = vec![0; 2 * p + s];
         camp.mirror = vec![0; 2 * p + s];
         for (i, &(raw, mirrored)) in primary.iter().enumerate() {
             let twin = p + s + i;
-            camp.camp_to_raw[i] = raw;
-            camp.camp_to_raw[twin] = mirrored;
+            camp_to_raw[i] = raw;
+            camp_to_raw[twin] = mirrored;
             camp.mirror[i] = twin as u16;
             camp.mirror[twin] = i as u16;
         }
         for (i, &raw) in symmetric.iter().enumerate() {
-            camp.camp_to_raw[p + i] = raw;
+            camp_to_raw[p + i] = raw;
             camp.mirror[p + i] = (p + i) as u16;
         }
-        for (c, &raw) in camp.camp_to_raw.iter().enumerate() {
-            camp.raw_to_camp[raw as usize] = c as u16;
+        camp.by_key = vec![NO_CAMP; 9 << 12];
+        for (c, &raw) in camp_to_raw.iter().enumerate() {
+            camp.place_raw(raw, &mut sq);
+            let mut placed = [0u8; MAX_CAMP];
+            for i in 0..camp.len {
+                placed[i] = sq[camp.slots[i] as usize];
+            }
+            camp.squares.push(placed);
+            let key = camp.key(&sq).expect("a camp placement has a key");
+            camp.by_key[key] = c as u16;
         }
         (camp.primary, camp.symmetric) = (p as u32, s as u32);
         camp
@@ -249,7 +285,7 @@ impl Camp {
 
     /// Camp placements (both orientations).
     fn total(&self) -> u32 {
-        self.camp_to_raw.len() as u32
+        self.squares.len() as u32
     }
 
     /// The slots this camp occupies.
@@ -287,8 +323,30 @@ impl Camp {
     /// two share a square.
     #[inline]
     fn rank(&self, sq: &Squares) -> Option<u32> {
-        let c = self.raw_to_camp[self.raw(sq)? as usize];
+        let c = *self.by_key.get(self.key(sq)?)?;
         (c != NO_CAMP).then_some(c as u32)
+    }
+
+    /// The look-up key of this camp's squares in `sq` (see `by_key`); `None` if the king is off
+    /// its palace or another piece off its squares. Two pieces of a role on one square give a
+    /// key with too few bits, which no placement has.
+    #[inline(always)]
+    fn key(&self, sq: &Squares) -> Option<usize> {
+        let k = *self.king_of.get(sq[self.king_slot] as usize)?;
+        if k == 255 {
+            return None;
+        }
+        let mut bits = 0u16;
+        for (i, &slot) in self.slots[1..self.len].iter().enumerate() {
+            let b = *self.bit_of.get(sq[slot as usize] as usize)?;
+            // The role's own bits: advisors come first in the slots.
+            let own = if i < self.advisors { b & ADVISOR_BITS } else { b & !ADVISOR_BITS };
+            if own == 0 {
+                return None;
+            }
+            bits |= own;
+        }
+        Some((k as usize) << 12 | bits as usize)
     }
 
     /// Puts this camp's pieces on the squares of raw rank `raw`.
@@ -305,7 +363,10 @@ impl Camp {
     /// Puts this camp's pieces on the squares of camp number `c`.
     #[inline]
     fn place(&self, c: u32, sq: &mut Squares) {
-        self.place_raw(self.camp_to_raw[c as usize], sq);
+        let placed = &self.squares[c as usize];
+        for i in 0..self.len {
+            sq[self.slots[i] as usize] = placed[i];
+        }
     }
 }
 
@@ -500,14 +561,15 @@ impl Layout {
     /// squares or share one)?
     #[inline]
     pub fn symmetric(&self, sq: &Squares) -> Option<bool> {
-        Some(self.symmetric_camps(self.camps[0].rank(sq)?, self.camps[1].rank(sq)?))
+        Some(self.orientation(sq)?.0)
     }
 
-    /// Must a placement be mirrored to reach its canonical form (`None` as for
-    /// [`symmetric`](Self::symmetric))?
+    /// Whether a placement's camps are their own mirror image, and whether it must be mirrored
+    /// to reach its canonical form (`None` as for [`symmetric`](Self::symmetric)).
     #[inline]
-    pub fn needs_mirror(&self, sq: &Squares) -> Option<bool> {
-        Some(self.mirrored(self.camps[0].rank(sq)?, self.camps[1].rank(sq)?))
+    pub fn orientation(&self, sq: &Squares) -> Option<(bool, bool)> {
+        let (red, black) = (self.camps[0].rank(sq)?, self.camps[1].rank(sq)?);
+        Some((self.symmetric_camps(red, black), self.mirrored(red, black)))
     }
 
     /// The squares of the placement with index `idx` (within one side to move).

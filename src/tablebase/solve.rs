@@ -719,7 +719,7 @@ pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) 
         // A king, advisor or elephant moved: the orientation may change. An entry whose camps
         // are not both symmetric stands for its mirror image too, whose un-moves are the
         // mirror images of these.
-        let (Some(sym_q), Some(mirror_q)) = (layout.symmetric(&q), layout.needs_mirror(&q)) else { return };
+        let Some((sym_q, mirror_q)) = layout.orientation(&q) else { return };
         if sym_q {
             emit(&q, true);
             if !sym_p {
