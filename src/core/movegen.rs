@@ -70,11 +70,13 @@ impl Position {
     /// cannon or the enemy king, or removing a cannon's screen), frees a horse leg next to the
     /// king, or lands on the king's file or rank (becoming a cannon screen) can expose the king,
     /// so a piece elsewhere needs tests only for its targets on the king's lines.
+    /// `in_check` must be [`is_check`](Self::is_check).
     #[inline]
-    fn legal_moves_to(&self, targets: Bitboard, list: &mut MoveList) {
+    fn legal_moves_to(&self, targets: Bitboard, in_check: bool, list: &mut MoveList) {
+        debug_assert_eq!(in_check, self.is_check());
         let us = self.turn();
         let k = self.king(us);
-        if self.is_check() {
+        if in_check {
             self.pseudo_legal_moves_to(targets, list);
             list.retain(|m| !self.leaves_king_attacked(m));
             return;
@@ -102,14 +104,38 @@ impl Position {
     /// All legal moves.
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
-        list.clear();
-        self.legal_moves_to(Bitboard::FULL, list);
+        self.legal_moves_given_check(self.is_check(), list);
     }
 
     /// Legal captures only (for quiescence search).
     pub fn legal_captures(&self, list: &mut MoveList) {
+        self.legal_captures_given_check(self.is_check(), list);
+    }
+
+    /// [`legal_moves`](Self::legal_moves) for a caller that already knows whether the side to
+    /// move is in check (the search keeps it per position): `in_check` must be
+    /// [`is_check`](Self::is_check), which is then not worked out again.
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves_given_check(pos.is_check(), &mut list);
+    /// assert_eq!(list.as_slice(), pos.moves().as_slice());
+    /// ```
+    #[inline]
+    pub fn legal_moves_given_check(&self, in_check: bool, list: &mut MoveList) {
         list.clear();
-        self.legal_moves_to(self.by_color(!self.turn()), list);
+        self.legal_moves_to(Bitboard::FULL, in_check, list);
+    }
+
+    /// [`legal_captures`](Self::legal_captures) given [`is_check`](Self::is_check), as
+    /// [`legal_moves_given_check`](Self::legal_moves_given_check).
+    #[inline]
+    pub fn legal_captures_given_check(&self, in_check: bool, list: &mut MoveList) {
+        list.clear();
+        self.legal_moves_to(self.by_color(!self.turn()), in_check, list);
     }
 
     /// Convenience: the legal moves as a fresh list.

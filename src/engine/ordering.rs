@@ -130,11 +130,29 @@ pub fn is_bad_capture(pos: &Position, m: Move) -> bool {
     pos.attackers_with(m.to(), victim.color, occ).any()
 }
 
+/// Bits of a picker key below the score: the list position's tag.
+const TAG_BITS: u32 = 7;
+const TAG_MASK: i32 = (1 << TAG_BITS) - 1;
+const _: () = assert!(MoveList::CAPACITY <= 1 << TAG_BITS);
+// Every score (the bands above plus MVV/LVA, or history within +-1.5 HISTORY_MAX) times 128 fits
+// an `i32`.
+const _: () = assert!(TT_MOVE + (1 << 16) < i32::MAX >> TAG_BITS && 3 * HISTORY_MAX / 2 < i32::MAX >> TAG_BITS);
+
+/// The picker's key of a move scored `score` at list position `i`: the score, then the earlier
+/// position first among equal scores (the tag `CAPACITY - 1 - i` is larger for earlier moves).
+/// One `max` over the keys is then the selection sort's "first best".
+#[inline(always)]
+fn key(score: i32, i: usize) -> i32 {
+    (score << TAG_BITS) | (TAG_MASK - i as i32)
+}
+
 /// Hands out the moves of a list best-first (selection sort: most nodes cut off after one or
-/// two moves, so sorting the whole list would waste time).
+/// two moves, so sorting the whole list would waste time). Ties go to the move earlier in the
+/// list as it stands after the previous picks' swaps.
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; MoveList::CAPACITY],
+    /// Per list position: [`key`] of its move's score and the position.
+    keys: [i32; MoveList::CAPACITY],
     next: usize,
 }
 
@@ -148,9 +166,9 @@ impl MovePicker {
         history: &History,
         cont: [Option<ContKey>; 2],
     ) -> Self {
-        let mut scores = [0; MoveList::CAPACITY];
+        let mut keys = [0; MoveList::CAPACITY];
         for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
+            let score = if Some(m) == tt_move {
                 TT_MOVE
             } else if let Some(victim) = pos.piece_at(m.to()) {
                 let attacker = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
@@ -164,18 +182,19 @@ impl MovePicker {
                 // Within +-1.5 HISTORY_MAX: below the bad captures' band.
                 pos.piece_at(m.from()).map_or(0, |p| history.quiet_score(p, m, cont) / 2)
             };
+            keys[i] = key(score, i);
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker { moves, keys, next: 0 }
     }
 
     /// Captures only, by MVV/LVA (quiescence search).
     pub fn captures(pos: &Position, moves: MoveList) -> Self {
-        let mut scores = [0; MoveList::CAPACITY];
+        let mut keys = [0; MoveList::CAPACITY];
         for (i, &m) in moves.iter().enumerate() {
             let attacker = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
-            scores[i] = pos.piece_at(m.to()).map_or(0, |v| mvv_lva(v.role, attacker));
+            keys[i] = key(pos.piece_at(m.to()).map_or(0, |v| mvv_lva(v.role, attacker)), i);
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker { moves, keys, next: 0 }
     }
 
     /// Number of moves the picker holds.
@@ -198,17 +217,17 @@ impl Iterator for MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let m = self.moves[self.next];
-        self.next += 1;
-        Some(m)
+        let next = self.next;
+        // The largest key: the best score, first in the list among equals (branch-free, so the
+        // compiler can vectorise it).
+        let top = self.keys[next..n].iter().fold(i32::MIN, |a, &k| a.max(k));
+        let best = (TAG_MASK - (top & TAG_MASK)) as usize;
+        // Swap the moves and their scores; each key keeps the tag of its position.
+        let displaced = self.keys[next];
+        self.keys[best] = (displaced & !TAG_MASK) | (TAG_MASK - best as i32);
+        self.moves.swap(next, best);
+        self.next = next + 1;
+        Some(self.moves[next])
     }
 }
 

@@ -888,7 +888,7 @@ impl<'a> Thread<'a> {
         let depth = if pv_node && tt_move.is_none() && depth >= 6 { depth - 1 } else { depth };
 
         let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
+        self.pos.legal_moves_given_check(in_check, &mut list);
         if list.is_empty() {
             // Checkmate or stalemate: both lose.
             return -MATE + ply as Value;
@@ -1057,7 +1057,7 @@ impl<'a> Thread<'a> {
         let mut best;
         let stand_pat;
         if in_check {
-            self.pos.legal_moves(&mut list);
+            self.pos.legal_moves_given_check(true, &mut list);
             if list.is_empty() {
                 return -MATE + ply as Value;
             }
@@ -1070,7 +1070,7 @@ impl<'a> Thread<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            self.pos.legal_captures(&mut list);
+            self.pos.legal_captures_given_check(false, &mut list);
         }
         let picker = if in_check {
             MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.cont_keys())
