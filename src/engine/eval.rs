@@ -504,25 +504,42 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
     ];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
+    Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
+}
 
-    let diff = |a: [Value; 2]| a[0] - a[1];
-    let mob = [taper(mobility[0], phase), taper(mobility[1], phase)];
-    let tempo = match pos.turn() {
-        Color::Red => w.tempo,
-        Color::Black => -w.tempo,
-    };
-    let mut b = Breakdown {
-        phase,
-        material: diff(material),
-        pst: diff(pst_sum),
-        mobility: diff(mob),
-        relations: diff(relations),
-        king_safety: diff(safety),
-        tempo,
-        total: 0,
-    };
-    b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.tempo;
-    b
+/// The evaluation's terms per side (red, black), before they are tapered and subtracted.
+struct Sides {
+    phase: i32,
+    material: [Value; 2],
+    pst: [Value; 2],
+    mobility: [Pair; 2],
+    relations: [Value; 2],
+    safety: [Value; 2],
+}
+
+impl Sides {
+    /// The breakdown from red's point of view with `turn` to move.
+    fn breakdown(self, turn: Color, w: &Weights) -> Breakdown {
+        let phase = self.phase;
+        let diff = |a: [Value; 2]| a[0] - a[1];
+        let mob = [taper(self.mobility[0], phase), taper(self.mobility[1], phase)];
+        let tempo = match turn {
+            Color::Red => w.tempo,
+            Color::Black => -w.tempo,
+        };
+        let mut b = Breakdown {
+            phase,
+            material: diff(self.material),
+            pst: diff(self.pst),
+            mobility: diff(mob),
+            relations: diff(self.relations),
+            king_safety: diff(self.safety),
+            tempo,
+            total: 0,
+        };
+        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.tempo;
+        b
+    }
 }
 
 /// The king's square and its orthogonal and diagonal neighbours.
@@ -717,24 +734,8 @@ mod tests {
             king_safety(pos, Color::Red, pressure[1], phase, w),
             king_safety(pos, Color::Black, pressure[0], phase, w),
         ];
-        let diff = |a: [Value; 2]| a[0] - a[1];
-        let mob = [taper(mobility[0], phase), taper(mobility[1], phase)];
-        let tempo = match pos.turn() {
-            Color::Red => w.tempo,
-            Color::Black => -w.tempo,
-        };
-        let mut b = Breakdown {
-            phase,
-            material: diff(material),
-            pst: diff(pst_sum),
-            mobility: diff(mob),
-            relations: diff(relations),
-            king_safety: diff(safety),
-            tempo,
-            total: 0,
-        };
-        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.tempo;
-        b
+        // The per-side terms are what this reference computes its own way; summing them is shared.
+        Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
     }
 
     #[test]
