@@ -29,7 +29,7 @@ use super::material::Material;
 use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{Wdl, DRAW};
-use super::verify::{capture_tables, child_value, get, mismatch, table_value, TableCache};
+use super::verify::{capture_tables, child_value, get, mismatch, moved_value, TableCache};
 use crate::core::{Color, MoveList, Position, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -187,7 +187,7 @@ impl Checker<'_> {
             let v = if undo.captured.is_some() {
                 child_value(self.deps, &pos)
             } else {
-                table_value(self.table, &pos, false)
+                moved_value(self.table, &sq, m, !turn)
             };
             let check = pos.is_check();
             pos.unmake_move(m, undo);
