@@ -7,13 +7,14 @@
 //! and later tables of the plan capture into: each is dropped after its last user
 //! ([`plan::last_uses`]).
 
+use super::bits::Bits;
 use super::error::TbError;
 use super::format;
 use super::load::{load, load_rules};
 use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::rules;
-use super::solve::{self, Table};
+use super::solve::{self, Sub, Table};
 use super::value::Counts;
 use super::wdl::{self, Fill};
 use super::{plan, select};
@@ -25,20 +26,22 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// Decoded smaller tables held for the captures of the table being solved.
-type Held = HashMap<Material, Arc<Table>>;
+type Held = HashMap<Material, Sub>;
 
-/// What [`one_table`] made: its report, its values, and its values under the Asian rules (when
-/// the options ask for them; the same `Arc` as the plain values when the rules change nothing
-/// and the pass proved it without copying them).
-type Made = (TableReport, Arc<Table>, Option<Arc<Table>>);
+/// What [`one_table`] made: its report, and when asked, its values and its values under the
+/// Asian rules (when the options ask for them), as later tables read them through captures: one
+/// array for both (see [`Sub`]).
+type Made = (TableReport, Option<(Sub, Option<Sub>)>);
 
-/// A table's companion: its values under the Asian rules, the file's size, whether an intact
-/// one was kept and how many of the rule-aware pass's directions were skipped.
+/// A table's companion: its values under both rules, the file's size, whether an intact one was
+/// kept, how many of the rule-aware pass's directions were skipped, and the rule-aware counts
+/// where they may differ from the plain ones.
 struct Companion {
-    rule: Arc<Table>,
+    values: Both,
     bytes: u64,
     kept: bool,
     skipped: u8,
+    counts: Option<[Counts; 2]>,
 }
 
 /// How to generate: the directory, and what to write. Built from [`GenerateOptions::new`] with
@@ -223,8 +226,8 @@ fn generate_in_pool(
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
-    let mut subs: HashMap<Material, Arc<Table>> = HashMap::new();
-    let mut rule_subs: HashMap<Material, Arc<Table>> = HashMap::new();
+    let mut subs: Held = HashMap::new();
+    let mut rule_subs: Held = HashMap::new();
     let mut reports = Vec::new();
     for (done, material) in plan.into_iter().enumerate() {
         // Decoded tables no later table captures into are dropped.
@@ -232,9 +235,9 @@ fn generate_in_pool(
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
         let label = format!("{material} ({}/{planned})", done + 1);
-        let (report, table, rule) = one_table(material, &label, &subs, &rule_subs, opts, progress)?;
+        let (report, values) = one_table(material, &label, (&subs, &rule_subs), opts, progress, needed_later)?;
         reports.push(report);
-        if needed_later {
+        if let Some((table, rule)) = values {
             subs.insert(material, table);
             if let Some(rule) = rule {
                 rule_subs.insert(material, rule);
@@ -297,7 +300,7 @@ fn generate_only_in_pool(
     for (done, &material) in targets.iter().enumerate() {
         let (subs, rule_subs) = load_inputs(material, opts)?;
         let label = format!("{material} ({}/{})", done + 1, targets.len());
-        let (report, _, _) = one_table(material, &label, &subs, &rule_subs, opts, progress)?;
+        let (report, _) = one_table(material, &label, (&subs, &rule_subs), opts, progress, false)?;
         reports.push(report);
     }
     Ok(reports)
@@ -318,24 +321,27 @@ fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held
         let table = Arc::new(load(&need(opts.dir.join(file_name(input)))?).map_err(bad)?);
         if opts.rules {
             let rule = load_rules(&need(opts.dir.join(rules_file_name(input)))?, &table).map_err(bad)?;
+            let (plain, rule) = views(table, rule);
+            subs.insert(input, plain);
             rule_subs.insert(input, rule);
+        } else {
+            subs.insert(input, Sub::of(table));
         }
-        subs.insert(input, table);
     }
     Ok((subs, rule_subs))
 }
 
 /// One table of a work list: kept when its files are there and intact, else solved from the
 /// decoded smaller tables `subs` (and `rule_subs`, their Asian rules' values) and written
-/// atomically. Returns its report and its values (plain, and under the Asian rules when
-/// `opts.rules`).
+/// atomically. Returns its report and, when `keep` (a later table captures into it), its values
+/// (plain, and under the Asian rules when `opts.rules`).
 fn one_table(
     material: Material,
     label: &str,
-    subs: &Held,
-    rule_subs: &Held,
+    (subs, rule_subs): (&Held, &Held),
     opts: &GenerateOptions,
     progress: &dyn Progress,
+    keep: bool,
 ) -> Result<Made, TbError> {
     let dir = &opts.dir;
     let path = dir.join(file_name(material));
@@ -359,20 +365,17 @@ fn one_table(
             (table, len, false)
         }
     };
-    let table = Arc::new(table);
+    let entries = table.layout.entries();
     // The Asian rules' companion file.
     let plain_counts = table.counts();
     let rules_start = Instant::now();
-    let (rule, rules_bytes, rules_kept, skipped) = if opts.rules {
-        let c = companion(material, &table, &plain_counts, plain_kept, (subs, rule_subs), opts, progress, label)?;
-        (Some(c.rule), c.bytes, c.kept, c.skipped)
+    let (both, rules_bytes, rules_kept, skipped, rule_counts) = if opts.rules {
+        let c = companion(material, table, &plain_counts, plain_kept, (subs, rule_subs), opts, progress, label)?;
+        (c.values, c.bytes, c.kept, c.skipped, c.counts)
     } else {
-        (None, 0, true, 0)
+        (Both::Plain(Arc::new(table)), 0, true, 0, None)
     };
-    let changed = match &rule {
-        Some(r) if !Arc::ptr_eq(r, &table) => rules::changed(&plain_counts, &r.counts()),
-        _ => [0, 0],
-    };
+    let changed = rule_counts.map_or([0, 0], |r| rules::changed(&plain_counts, &r));
     // The WDL file, from both value sets; a kept one is checked entry by entry against them.
     // Without the rule-aware pass there is none: its code 0 claims a draw under both rules,
     // which only the pass can tell (a later run with the pass writes both files).
@@ -380,19 +383,21 @@ fn one_table(
     let wdl_start = Instant::now();
     let mut wdl_kept = false;
     let mut wdl_bytes = 0;
-    if let Some(rule) = &rule {
-        if plain_kept && rules_kept && wdl_path.exists() {
-            match super::wdl_check::check_file(&wdl_path, &table, rule) {
-                Ok(()) => wdl_kept = true,
-                Err(e) => progress.println(&format!("{e}; writing it again")),
+    if !matches!(both, Both::Plain(_)) {
+        if let Both::Tables(table, rule) = &both {
+            if plain_kept && rules_kept && wdl_path.exists() {
+                match super::wdl_check::check_file(&wdl_path, table, rule) {
+                    Ok(()) => wdl_kept = true,
+                    Err(e) => progress.println(&format!("{e}; writing it again")),
+                }
             }
         }
         wdl_bytes = if wdl_kept {
             std::fs::metadata(&wdl_path).map(|m| m.len()).unwrap_or(0)
         } else {
             progress.start(&format!("{label} wdl"), 0);
-            let codes = wdl::codes(&table.values, &rule.values, Fill::Previous);
-            let bytes = format::encode_wdl(material, &codes, &plain_counts, opts.compress)?;
+            let codes = |r| wdl::block_codes(r, Fill::Previous, wdl::DRAW, &|e| both.codes(e));
+            let bytes = format::encode_wdl_blocks(material, entries as usize, &codes, &plain_counts, opts.compress)?;
             AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
             progress.finish();
             bytes.len() as u64
@@ -404,7 +409,7 @@ fn one_table(
         wdl_bytes,
         wdl_seconds: wdl_start.elapsed().as_secs_f64(),
         wdl_kept,
-        entries: table.layout.entries(),
+        entries,
         file_bytes,
         seconds: start.elapsed().as_secs_f64(),
         rules_bytes,
@@ -412,17 +417,62 @@ fn one_table(
         changed,
         rules_skipped: skipped,
     };
-    Ok((report, table, rule))
+    let values = keep.then(|| match both {
+        Both::Plain(table) => (Sub::of(table), None),
+        Both::Tables(table, rule) => {
+            let (plain, rule) = views(table, rule);
+            (plain, Some(rule))
+        }
+        Both::Pass(r) => {
+            let r = *r;
+            let rule = Arc::new(r.table);
+            let plain = Sub { table: Arc::clone(&rule), drawn: r.changed.map(Arc::new) };
+            (plain, Some(Sub::of(rule)))
+        }
+    });
+    Ok((report, values))
+}
+
+/// The plain and rule-aware views of a table from its two decoded value sets, holding one array:
+/// the rule-aware codes, with the entries that differ (plain draws the rules decide) read as draws
+/// in the plain view.
+fn views(plain: Arc<Table>, rule: Arc<Table>) -> (Sub, Sub) {
+    if Arc::ptr_eq(&plain, &rule) {
+        return (Sub::of(Arc::clone(&plain)), Sub::of(plain));
+    }
+    let changed = Bits::from_fn(rule.values.len(), |e| plain.values[e] != rule.values[e]);
+    (Sub { table: Arc::clone(&rule), drawn: Some(Arc::new(changed)) }, Sub::of(rule))
+}
+
+/// A table's values under both rules, as [`one_table`] holds them after its companion.
+enum Both {
+    /// Without the rule-aware pass: the plain values only.
+    Plain(Arc<Table>),
+    /// The plain and rule-aware tables (the same `Arc` when the rules change nothing).
+    Tables(Arc<Table>, Arc<Table>),
+    /// Fresh from the rule-aware pass, which changed the plain values in place: the plain codes
+    /// are read through it, not copied (a copy is made only for a later table's captures).
+    Pass(Box<rules::RuleTable>),
+}
+
+impl Both {
+    /// Entry `e`'s plain and rule-aware codes (the plain twice without the pass).
+    fn codes(&self, e: usize) -> (u16, u16) {
+        match self {
+            Both::Plain(t) => (t.values[e], t.values[e]),
+            Both::Tables(t, r) => (t.values[e], r.values[e]),
+            Both::Pass(r) => (r.plain_code(e), r.table.values[e]),
+        }
+    }
 }
 
 /// The companion of `table` (whose counts are `counts`): kept when an intact one sits beside a
 /// kept table, else computed by the rule-aware pass from the smaller tables (`inputs`: plain and
-/// rule-aware) and written. Its rule-aware values are `table` itself when the pass proved that
-/// nothing changes.
+/// rule-aware) and written.
 #[allow(clippy::too_many_arguments)]
 fn companion(
     material: Material,
-    table: &Arc<Table>,
+    table: Table,
     counts: &[Counts; 2],
     plain_kept: bool,
     (subs, rule_subs): (&Held, &Held),
@@ -432,29 +482,39 @@ fn companion(
 ) -> Result<Companion, TbError> {
     let rules_path = opts.dir.join(rules_file_name(material));
     // A companion is only kept beside the table it was computed from.
+    let mut table = Some(table);
     if plain_kept && rules_path.exists() {
-        match load_rules(&rules_path, table) {
+        let plain = Arc::new(table.take().expect("the table is still here"));
+        match load_rules(&rules_path, &plain) {
             Ok(rule) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
-                return Ok(Companion { rule, bytes, kept: true, skipped: 0 });
+                let counts = (!Arc::ptr_eq(&plain, &rule)).then(|| rule.counts());
+                return Ok(Companion { values: Both::Tables(plain, rule), bytes, kept: true, skipped: 0, counts });
             }
             Err(e) => progress.println(&format!("{e}; computing it again")),
         }
+        // The pass takes the table: nothing else holds it.
+        table = Some(
+            Arc::try_unwrap(plain)
+                .unwrap_or_else(|shared| Table { layout: shared.layout.clone(), values: shared.values.clone() }),
+        );
     }
+    let table = table.expect("the table is still here");
     progress.start(&format!("{label} rules"), 0);
     let r = rules::solve(table, subs, rule_subs, opts.shortcuts, progress)?;
     let skipped = r.skipped.iter().filter(|&&s| s).count() as u8;
-    let (rule, bytes) = match r.table {
-        Some(rule) => {
-            let bytes =
-                format::encode_rules(material, &table.values, &rule.values, &rule.counts(), &r.bands, opts.compress)?;
-            (Arc::new(rule), bytes)
-        }
-        None => (Arc::clone(table), format::encode_rules_unchanged(material, table.entries(), counts, opts.compress)?),
+    let (values, bytes, rule_counts) = if r.ran() {
+        let rule_counts = r.table.counts();
+        let bytes = format::encode_rule_table(material, &r, &rule_counts, opts.compress)?;
+        (Both::Pass(Box::new(r)), bytes, Some(rule_counts))
+    } else {
+        let bytes = format::encode_rules_unchanged(material, r.table.entries(), counts, opts.compress)?;
+        let plain = Arc::new(r.table);
+        (Both::Tables(Arc::clone(&plain), plain), bytes, None)
     };
     AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
     progress.finish();
-    Ok(Companion { rule, bytes: bytes.len() as u64, kept: false, skipped })
+    Ok(Companion { values, bytes: bytes.len() as u64, kept: false, skipped, counts: rule_counts })
 }
 
 /// Temporary files of runs by qiku before 0.2 (`.NAME.qtb.tmp-PID`, written in place by this
@@ -490,12 +550,13 @@ mod tests {
         let opts = GenerateOptions::new(dir.path());
         generate_set(&[krk], &opts).unwrap();
         // The resume path: the table and its companion are there and intact.
-        let table = Arc::new(load(&dir.path().join(file_name(krk))).unwrap());
+        let table = load(&dir.path().join(file_name(krk))).unwrap();
         let counts = table.counts();
         let held = Held::new();
-        let c = companion(krk, &table, &counts, true, (&held, &held), &opts, &NoProgress, "KRvK").unwrap();
-        assert!(c.kept);
-        assert!(Arc::ptr_eq(&c.rule, &table));
+        let c = companion(krk, table, &counts, true, (&held, &held), &opts, &NoProgress, "KRvK").unwrap();
+        assert!(c.kept && c.counts.is_none());
+        let Both::Tables(plain, rule) = &c.values else { panic!("a kept companion holds two tables") };
+        assert!(Arc::ptr_eq(plain, rule));
         assert_eq!(c.bytes, std::fs::metadata(dir.path().join(rules_file_name(krk))).unwrap().len());
     }
 

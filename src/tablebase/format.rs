@@ -128,7 +128,7 @@ pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress
     encode_with(material, values, counts, compress, METRIC_DTM, &[])
 }
 
-#[cfg(feature = "generate")]
+#[cfg(all(feature = "generate", test))]
 /// Serialises a companion file: `rule` are the Asian rules' codes, `plain` the table's; entries
 /// where they agree are stored as 0. `counts` are those of `rule`.
 pub(crate) fn encode_rules(
@@ -139,12 +139,26 @@ pub(crate) fn encode_rules(
     bands: &[Band],
     compress: bool,
 ) -> Result<Vec<u8>, TbError> {
-    let delta: Vec<u16> = plain.par_iter().zip(rule).map(|(&p, &r)| if p == r { 0 } else { r }).collect();
-    encode_with(material, &delta, counts, compress, METRIC_ASIAN, bands)
+    let delta = |r: std::ops::Range<usize>| r.map(|e| if plain[e] == rule[e] { 0 } else { rule[e] }).collect();
+    encode_blocks(material, plain.len(), &delta, counts, compress, METRIC_ASIAN, bands)
 }
 
 #[cfg(feature = "generate")]
-/// The bytes of [`encode_rules`] for a table of `entries` entries whose rule-aware codes are all
+/// The bytes of `encode_rules` from the rule-aware pass's result, which holds the plain codes
+/// only as the rule-aware ones and the entries changed: each block's stored codes are made as it
+/// is compressed, never a whole table of them.
+pub(crate) fn encode_rule_table(
+    material: Material,
+    rule: &super::rules::RuleTable,
+    counts: &[Counts; 2],
+    compress: bool,
+) -> Result<Vec<u8>, TbError> {
+    let n = rule.table.values.len();
+    encode_blocks(material, n, &|r| rule.delta(r), counts, compress, METRIC_ASIAN, &rule.bands)
+}
+
+#[cfg(feature = "generate")]
+/// The bytes of `encode_rules` for a table of `entries` entries whose rule-aware codes are all
 /// its plain codes (`counts` are the table's): every stored code is 0, so every full block is
 /// the same and is compressed once.
 pub(crate) fn encode_rules_unchanged(
@@ -183,13 +197,30 @@ fn encode_with(
     metric: u32,
     bands: &[Band],
 ) -> Result<Vec<u8>, TbError> {
+    encode_blocks(material, values.len(), &|r| values[r].to_vec(), counts, compress, metric, bands)
+}
+
+/// [`encode_with`] for a table of `n` entries whose codes are made block by block by `codes`
+/// (given the block's range of entries).
+fn encode_blocks(
+    material: Material,
+    n: usize,
+    codes: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+    counts: &[Counts; 2],
+    compress: bool,
+    metric: u32,
+    bands: &[Band],
+) -> Result<Vec<u8>, TbError> {
     let width = width_of(material, counts)?;
     // Each block is compressed as soon as its bytes are made: collecting the raw bytes of every
     // block first would hold another byte per entry beside the codes (KRPvKCA: 3.2 bytes an
     // entry at the peak instead of 2.3).
-    let blocks =
-        values.par_chunks(BLOCK_ENTRIES as usize).map(|chunk| seal(raw_bytes(chunk, width), compress)).collect();
-    let shape = Shape { per_side: values.len() as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
+    let block = BLOCK_ENTRIES as usize;
+    let blocks = (0..n.div_ceil(block))
+        .into_par_iter()
+        .map(|b| seal(raw_bytes(&codes(b * block..((b + 1) * block).min(n)), width), compress))
+        .collect();
+    let shape = Shape { per_side: n as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
     assemble(material, shape, blocks, counts, compress, bands)
 }
 
@@ -209,9 +240,24 @@ fn width_of(material: Material, counts: &[Counts; 2]) -> Result<u8, TbError> {
 /// table, `counts` are the table's. Entry `k` of a block is bits `2 (k mod 4)` and up of the
 /// block's byte `k / 4`; the last byte of a block is padded with zero bits.
 pub fn encode_wdl(material: Material, codes: &[u8], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
-    let blocks = codes.par_chunks(WDL_BLOCK_ENTRIES as usize).map(|chunk| seal(pack_wdl(chunk), compress)).collect();
-    let shape =
-        Shape { per_side: codes.len() as u64 / 2, width: 0, block_entries: WDL_BLOCK_ENTRIES, metric: METRIC_WDL };
+    encode_wdl_blocks(material, codes.len(), &|r| codes[r].to_vec(), counts, compress)
+}
+
+/// [`encode_wdl`] for a table of `n` entries whose codes are made block by block by `codes`
+/// (given the block's range of entries), so that no array of a code per entry is held.
+pub(crate) fn encode_wdl_blocks(
+    material: Material,
+    n: usize,
+    codes: &(dyn Fn(std::ops::Range<usize>) -> Vec<u8> + Sync),
+    counts: &[Counts; 2],
+    compress: bool,
+) -> Result<Vec<u8>, TbError> {
+    let block = WDL_BLOCK_ENTRIES as usize;
+    let blocks = (0..n.div_ceil(block))
+        .into_par_iter()
+        .map(|b| seal(pack_wdl(&codes(b * block..((b + 1) * block).min(n))), compress))
+        .collect();
+    let shape = Shape { per_side: n as u64 / 2, width: 0, block_entries: WDL_BLOCK_ENTRIES, metric: METRIC_WDL };
     assemble(material, shape, blocks, counts, compress, &[])
 }
 

@@ -48,6 +48,8 @@ mod value;
 pub mod wdl;
 
 #[cfg(feature = "generate")]
+mod bits;
+#[cfg(feature = "generate")]
 mod board;
 #[cfg(feature = "generate")]
 mod driver;

@@ -69,6 +69,20 @@
 //! When both directions are skipped the rule-aware values are the plain values: they are not
 //! copied, and the companion is written from its all-zero blocks.
 //!
+//! **Memory: about 2.25 bytes an entry**, the plain solver's own figure. The pass takes the
+//! plain table and changes its codes in place; since only draws change, a bit per changed entry
+//! is all it needs to read the plain codes back ([`RuleTable::plain_code`]). A defender's
+//! undecided entry holds its counter (moves not yet into the attacker's wins) in place of its
+//! draw code, marked by a second bit (the defender's half only); the counters go back to draws
+//! when the direction ends. The bound an entry loses after, once its counter reaches 0, is derived
+//! again then from its moves instead of being kept per entry. The perpetual band's graph is held
+//! as flat lists with offsets, and each search after the first looks again only at the entries
+//! that qualified last time (their checks kept) and at those whose moves' values changed since;
+//! any other entry still does not qualify. The companion's and the WDL file's codes are made block
+//! by block as they are compressed. Before this the pass held about 7 bytes an entry (a copy of
+//! the codes, a 1-byte counter and a 2-byte bound per entry, a list per entry of the band's graph);
+//! the files are the same bytes (`docs/TABLEBASES.md` has the figures).
+//!
 //! **Entry numbers.** The pass keeps entry numbers in its queue and in the perpetual band's lists
 //! (and ids into those lists, never more than the entries), as an [`Entry`]: 4 bytes (`u32`) for
 //! a table of at most 2^32 entries, every table of up to 5 pieces and most of 6, and 8 bytes
@@ -77,11 +91,12 @@
 //! either (a test runs a table both ways and compares the companions' bytes).
 
 pub(crate) use super::bands::{Band, BandKind};
+use super::bits::Bits;
 use super::board::{child_squares, Board, Found};
 use super::error::TbError;
 use super::index::{Layout, Squares, MAX_PIECES};
 use super::material::Material;
-use super::solve::{capture_targets, predecessors, side_and_index, CaptureTarget, Table};
+use super::solve::{capture_targets, predecessors, side_and_index, CaptureTarget, Sub, Table};
 use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
 use crate::core::Color;
 use crate::util::progress::Progress;
@@ -92,14 +107,47 @@ use std::sync::Arc;
 
 /// A table's values under the Asian rules.
 pub struct RuleTable {
-    /// Every entry's rule-aware code (the plain code where nothing changed); `None` when both
-    /// directions were skipped (see the module doc): the rule-aware codes are the plain codes.
-    pub table: Option<Table>,
+    /// Every entry's rule-aware code: the plain table's own values, changed in place (only
+    /// plain draws change).
+    pub table: Table,
+    /// The entries the rules changed; `None` when no direction was run in full (see the module
+    /// doc): the rule-aware codes are then the plain codes.
+    pub(crate) changed: Option<Bits>,
     /// The bands of the changed entries' distances, ascending.
     pub bands: Vec<Band>,
     /// The directions (red attacking, black attacking) skipped because they provably change
     /// nothing.
     pub skipped: [bool; 2],
+}
+
+impl RuleTable {
+    /// Did a direction run in full (so that the rule-aware values may differ from the plain)?
+    pub fn ran(&self) -> bool {
+        self.changed.is_some()
+    }
+
+    /// The plain code of entry `e`: its rule-aware code, or a draw where the rules changed it.
+    #[inline]
+    pub fn plain_code(&self, e: usize) -> u16 {
+        match &self.changed {
+            Some(c) if c.get(e) => DRAW,
+            _ => self.table.values[e],
+        }
+    }
+
+    /// The companion's stored codes of entries `range`: the rule-aware code where the rules
+    /// changed the entry, 0 elsewhere (the `.qtr` file's stored codes).
+    pub(crate) fn delta(&self, range: std::ops::Range<usize>) -> Vec<u16> {
+        let changed = self.changed.as_ref();
+        range.map(|e| if changed.is_some_and(|c| c.get(e)) { self.table.values[e] } else { 0 }).collect()
+    }
+
+    /// The plain table again, as a table of its own (a copy with the changed entries drawn).
+    #[cfg(test)]
+    pub fn plain(&self) -> Table {
+        let values = (0..self.table.values.len()).into_par_iter().map(|e| self.plain_code(e)).collect();
+        Table { layout: self.table.layout.clone(), values }
+    }
 }
 
 /// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with it,
@@ -108,21 +156,22 @@ pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
     [0, 1].map(|s| plain[s].draws - rule[s].draws)
 }
 
-/// The rule-aware table of `plain`, given the plain and rule-aware tables of every material its
-/// captures lead to (`plain_subs`, `subs`, canonical materials). With `shortcuts`, a direction
-/// that provably changes nothing is skipped (see the module doc); without, every direction is
-/// run in full (the same values: a test compares both).
+/// The rule-aware table of `plain` (taken: its values are changed in place, and its plain codes
+/// stay readable through [`RuleTable::plain_code`]), given the plain and rule-aware tables of
+/// every material its captures lead to (`plain_subs`, `subs`, canonical materials). With
+/// `shortcuts`, a direction that provably changes nothing is skipped (see the module doc);
+/// without, every direction is run in full (the same values: a test compares both).
 pub fn solve(
-    plain: &Table,
-    plain_subs: &HashMap<Material, Arc<Table>>,
-    subs: &HashMap<Material, Arc<Table>>,
+    plain: Table,
+    plain_subs: &HashMap<Material, Sub>,
+    subs: &HashMap<Material, Sub>,
     shortcuts: bool,
     bar: &dyn Progress,
 ) -> Result<RuleTable, TbError> {
     if fits_u32(plain.values.len()) {
-        solve_as::<u32>(plain, plain_subs, subs, shortcuts, bar)
+        solve_as::<u32>(plain, plain_subs, subs, Options { shortcuts, rescan: false }, bar)
     } else {
-        solve_as::<u64>(plain, plain_subs, subs, shortcuts, bar)
+        solve_as::<u64>(plain, plain_subs, subs, Options { shortcuts, rescan: false }, bar)
     }
 }
 
@@ -166,52 +215,71 @@ impl Entry for u64 {
     }
 }
 
+/// How [`solve_as`] runs: any choice gives the same values (tests compare them).
+#[derive(Copy, Clone)]
+struct Options {
+    /// Skip the directions that provably change nothing.
+    shortcuts: bool,
+    /// Look at every defender's entry again in each perpetual band's search, instead of only
+    /// those that qualified last time or whose moves' values changed since.
+    rescan: bool,
+}
+
 /// [`solve`] with entry numbers of type `E` (any width that numbers every entry gives the same
 /// result).
 fn solve_as<E: Entry>(
-    plain: &Table,
-    plain_subs: &HashMap<Material, Arc<Table>>,
-    subs: &HashMap<Material, Arc<Table>>,
-    shortcuts: bool,
+    plain: Table,
+    plain_subs: &HashMap<Material, Sub>,
+    subs: &HashMap<Material, Sub>,
+    Options { shortcuts, rescan }: Options,
     bar: &dyn Progress,
 ) -> Result<RuleTable, TbError> {
-    let layout = &plain.layout;
-    let captures = capture_targets(layout, subs)?;
+    let Table { layout, values } = plain;
+    let captures = capture_targets(&layout, subs)?;
     // Directions whose forced band is empty: the captures agree with the plain solve's.
     let agree = Color::ALL.map(|a| shortcuts && captures_agree(&captures, plain_subs, a));
     // Of those, the ones whose perpetual band is empty too: the defender never checks.
     let mut skipped = Color::ALL.map(|a| agree[a.index()] && !layout.material.side_has_attackers(!a));
-    if skipped == [true, true] {
-        return Ok(RuleTable { table: None, bands: Vec::new(), skipped });
+    let mut state = State { codes: Codes::new(values), bands: Vec::new(), next: 0 };
+    if skipped != [true, true] {
+        let mut floor = max_distance(&state.codes.values);
+        for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
+            floor = floor.max(max_distance(&t.values));
+        }
+        state.next = even_above(floor);
     }
-    let mut floor = max_distance(&plain.values);
-    for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
-        floor = floor.max(max_distance(&t.values));
-    }
-    // The values are copied only when a direction is run in full.
-    let mut state: Option<State> = None;
-    let mut next = even_above(floor);
+    let mut ran = false;
     for attacker in Color::ALL {
         if skipped[attacker.index()] {
             continue;
         }
-        let out = state.as_ref().map_or(&plain.values[..], |s| &s.out[..]);
-        if agree[attacker.index()] {
+        let mut pass = Pass::<E>::new(&layout, &captures, attacker);
+        pass.rescan = rescan;
+        let agree = agree[attacker.index()];
+        let mut first = None;
+        if agree {
             bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
-            if Pass::<E>::light(layout, &plain.values, &captures, attacker).perpetual_core(out, next).is_empty() {
+            let core = pass.perpetual_core(&state.codes, state.next);
+            if core.is_empty() {
                 skipped[attacker.index()] = true;
                 continue;
             }
+            // With the forced band empty, the full pass starts from this same band.
+            first = Some(core);
         }
         bar.message(&format!("rules: {attacker} attacking"));
-        let state = state.get_or_insert_with(|| State { out: plain.values.clone(), bands: Vec::new(), next });
-        let mut pass = Pass::<E>::new(layout, &plain.values, &captures, attacker);
-        pass.run(state, layout.material)?;
-        next = state.next;
+        if !ran {
+            state.codes.changed = Bits::new(0, state.codes.values.len());
+            ran = true;
+        }
+        pass.run(&mut state, layout.material, agree, first)?;
     }
-    Ok(match state {
-        Some(s) => RuleTable { table: Some(Table { layout: layout.clone(), values: s.out }), bands: s.bands, skipped },
-        None => RuleTable { table: None, bands: Vec::new(), skipped },
+    let State { codes, bands, .. } = state;
+    Ok(RuleTable {
+        table: Table { layout, values: codes.values },
+        changed: ran.then_some(codes.changed),
+        bands,
+        skipped,
     })
 }
 
@@ -222,23 +290,25 @@ fn wins(layout: &Layout, code: u16, e: usize, color: Color) -> bool {
 }
 
 /// Does every table a capture leads to have the same wins for `attacker` under both rules?
-/// (`plain_subs` holds the plain tables of the rule-aware `captures`; a missing one answers
+/// (`plain_subs` holds the plain views of the rule-aware `captures`; a missing one answers
 /// false.) Then the forced band of its direction is empty (see the module doc).
-fn captures_agree(
-    captures: &[Option<CaptureTarget>],
-    plain_subs: &HashMap<Material, Arc<Table>>,
-    attacker: Color,
-) -> bool {
+fn captures_agree(captures: &[Option<CaptureTarget>], plain_subs: &HashMap<Material, Sub>, attacker: Color) -> bool {
     captures.iter().flatten().all(|target| {
         let Some(rule) = &target.table else { return true };
         let Some(plain) = plain_subs.get(&rule.layout.material) else { return false };
-        if Arc::ptr_eq(plain, rule) {
-            // The rules changed nothing there (the driver then holds the plain values only).
-            return true;
-        }
         // The attacker's color in the smaller table.
         let a = if target.flip { !attacker } else { attacker };
-        same_wins(plain, rule, a)
+        match &plain.drawn {
+            // The rules changed nothing there (the driver then holds the plain values only).
+            None if Arc::ptr_eq(&plain.table, rule) => true,
+            None => same_wins(&plain.table, rule, a),
+            // One array for both views: the changed entries are plain draws, so the wins agree
+            // unless a changed entry is a win for `a`.
+            Some(changed) if Arc::ptr_eq(&plain.table, rule) => {
+                changed.ones().all(|e| !wins(&rule.layout, rule.values[e], e, a))
+            }
+            Some(_) => false,
+        }
     })
 }
 
@@ -260,19 +330,53 @@ fn max_distance(values: &[u16]) -> u32 {
     values.par_iter().filter_map(|&c| dtm_of(c)).max().unwrap_or(0) as u32
 }
 
-/// A distance as a capture bound of 2 bytes (see `Pass::cap`).
-fn saturate(d: u32) -> u16 {
-    d.min(u32::from(u16::MAX)) as u16
-}
-
 /// The smallest even number above `d`.
 fn even_above(d: u32) -> u32 {
     (d + 2) & !1
 }
 
+/// The values as the pass works on them, about 2.25 bytes an entry: the plain table's own
+/// array, changed in place, and two bitsets. Only plain draws change, so the plain code of a
+/// changed entry is a draw; a defender's undecided entry holds, while a direction runs, its
+/// counter (moves not yet into the attacker's wins) in place of its draw code.
+struct Codes {
+    /// The rule-aware code of every entry, or a counter where `working` is set.
+    values: Vec<u16>,
+    /// The entries decided by a pass (empty until a direction runs in full).
+    changed: Bits,
+    /// The defender's undecided entries that hold a counter (the defender's half only).
+    working: Bits,
+}
+
+impl Codes {
+    fn new(values: Vec<u16>) -> Codes {
+        Codes { values, changed: Bits::default(), working: Bits::default() }
+    }
+
+    /// The current code of entry `e` (`None` past the end).
+    #[inline]
+    fn get(&self, e: usize) -> Option<u16> {
+        let v = *self.values.get(e)?;
+        Some(if self.working.get(e) { DRAW } else { v })
+    }
+
+    /// Is `e` still a draw (undecided)? Only the plain table's draws can be.
+    #[inline]
+    fn undecided(&self, e: usize) -> bool {
+        self.get(e) == Some(DRAW)
+    }
+
+    /// Settles `e` at distance `d`.
+    fn decide(&mut self, e: usize, d: u32) {
+        self.values[e] = value::code(d as u16);
+        self.changed.set(e);
+        self.working.clear(e);
+    }
+}
+
 /// What both attackers' passes share: the values so far, the bands, the next band's start.
 struct State {
-    out: Vec<u16>,
+    codes: Codes,
     bands: Vec<Band>,
     next: u32,
 }
@@ -288,31 +392,82 @@ struct Child<E> {
 
 struct Pass<'a, E> {
     layout: &'a Layout,
-    plain: &'a [u16],
     captures: &'a [Option<CaptureTarget>],
     attacker: Color,
-    /// For the defender's undecided entries: moves not (yet) into entries the attacker wins.
-    cnt: Vec<u8>,
-    /// For the defender's entries: 1 + the largest distance among those losing moves.
-    /// (2 bytes: a distance past [`MAX_DTM_U16`] is stored as `u16::MAX`, still past it, and
-    /// refused when settled as before.)
-    cap: Vec<u16>,
     /// Pending settlements by distance.
     queue: BTreeMap<u32, Vec<E>>,
+    /// What the last perpetual band's search found, so that the next one looks again only at
+    /// the entries that can have changed.
+    tracked: Option<Tracked<E>>,
+    /// Keep no [`Tracked`]: every search looks at every entry (to test that the same values come
+    /// out).
+    rescan: bool,
+}
+
+/// What the next perpetual band's search needs to look at again: the entries that qualified last
+/// time (with the checks they had, kept), and those whose moves' values changed since (`dirty`:
+/// a predecessor of an entry decided since), looked at anew. Any other entry's moves lead where
+/// they led, so it still does not qualify, and a qualified entry that is not dirty has the same
+/// checks.
+struct Tracked<E> {
+    /// The entries that qualified, ascending.
+    xs: Vec<E>,
+    /// Where each one's checks start in `x_to` (one more offset at the end).
+    x_off: Offsets,
+    /// Their checks, as ids into `a_nodes`.
+    x_to: Vec<E>,
+    /// The entries their checks reach, ascending.
+    a_nodes: Vec<E>,
+    dirty: Bits,
+}
+
+/// A run of attacker nodes' edges: each node's count, then its edges (defender id, check).
+type Edges<E> = (Vec<u8>, Vec<(E, bool)>);
+
+/// Offsets into a flat list of edges: 4 bytes each while they fit, 8 beyond.
+enum Offsets {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Offsets {
+    /// The offsets of lists of lengths `lens`, in order (one more than lists, from 0).
+    fn of(lens: impl Iterator<Item = u8>, lists: usize, total: usize) -> Offsets {
+        fn fill<T: Copy + std::ops::Add<Output = T> + From<u8>>(
+            lens: impl Iterator<Item = u8>,
+            lists: usize,
+        ) -> Vec<T> {
+            let mut off = Vec::with_capacity(lists + 1);
+            let mut at = T::from(0);
+            off.push(at);
+            for l in lens {
+                at = at + T::from(l);
+                off.push(at);
+            }
+            off
+        }
+        if u32::try_from(total).is_ok() {
+            Offsets::Narrow(fill(lens, lists))
+        } else {
+            Offsets::Wide(fill(lens, lists))
+        }
+    }
+
+    /// The range of list `i`.
+    #[inline]
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        match self {
+            Offsets::Narrow(o) => o[i] as usize..o[i + 1] as usize,
+            Offsets::Wide(o) => o[i] as usize..o[i + 1] as usize,
+        }
+    }
 }
 
 const CHUNK: usize = 1 << 12;
 
 impl<'a, E: Entry> Pass<'a, E> {
-    fn new(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
-        let n = plain.len();
-        Pass { layout, plain, captures, attacker, cnt: vec![0; n], cap: vec![0; n], queue: BTreeMap::new() }
-    }
-
-    /// A pass without counters, only for [`perpetual_core`](Self::perpetual_core) where the
-    /// forced band is empty (the captures agree with the plain solve: see the module doc).
-    fn light(layout: &'a Layout, plain: &'a [u16], captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
-        Pass { layout, plain, captures, attacker, cnt: Vec::new(), cap: Vec::new(), queue: BTreeMap::new() }
+    fn new(layout: &'a Layout, captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
+        Pass { layout, captures, attacker, queue: BTreeMap::new(), tracked: None, rescan: false }
     }
 
     /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
@@ -328,22 +483,22 @@ impl<'a, E: Entry> Pass<'a, E> {
         Board::new(self.layout, &sq).map(|b| (turn, sq, b))
     }
 
-    /// The child of move `m` from placement `sq` with `turn` to move: its code and entry.
-    fn child(&self, out: &[u16], sq: &Squares, turn: Color, m: Found) -> Child<E> {
+    /// The child of move `m` from placement `sq` with `turn` to move: its code (this table's
+    /// entries read through `look`) and entry.
+    fn child(&self, look: &impl Fn(usize) -> Option<u16>, sq: &Squares, turn: Color, m: Found) -> Child<E> {
         let n = self.layout.pieces.len();
         match m.captured {
             None => {
                 let mut q = *sq;
                 q[m.slot] = m.to;
                 let idx = self.layout.rank(&q).map(|i| (!turn).index() as u64 * self.layout.per_side + i);
-                let code = idx.and_then(|i| out.get(i as usize).copied()).unwrap_or(DRAW);
+                let code = idx.and_then(|i| look(i as usize)).unwrap_or(DRAW);
                 Child { code, entry: idx.map(|i| E::of(i as usize)) }
             }
             Some(victim) => {
                 let code = self.captures[victim].as_ref().and_then(|target| {
-                    let t = target.table.as_ref()?;
                     let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
-                    t.code(if target.flip { turn } else { !turn }, &csq)
+                    target.code(if target.flip { turn } else { !turn }, &csq)
                 });
                 Child { code: code.unwrap_or(DRAW), entry: None }
             }
@@ -358,16 +513,45 @@ impl<'a, E: Entry> Pass<'a, E> {
         Board::new(self.layout, &q).is_some_and(|b| b.in_check(!turn))
     }
 
-    fn undecided(&self, out: &[u16], e: usize) -> bool {
-        self.plain[e] == DRAW && out[e] == DRAW
-    }
-
     fn push(&mut self, d: u32, e: E) {
         self.queue.entry(d).or_default().push(e);
     }
 
-    fn run(&mut self, state: &mut State, material: Material) -> Result<(), TbError> {
-        self.initialise(&state.out);
+    /// The direction in full. With `agree` (the captures agree with the plain solve), the forced
+    /// band is empty: the attacker's entries are not scanned, and `first` is the first perpetual
+    /// band when it was already found.
+    fn run(
+        &mut self,
+        state: &mut State,
+        material: Material,
+        agree: bool,
+        first: Option<Vec<(E, u32)>>,
+    ) -> Result<(), TbError> {
+        self.initialise(&mut state.codes, !agree);
+        let result = self.bands(state, material, first);
+        // The counters go back to draws, for the other direction and the result.
+        let per = self.layout.per_side as usize;
+        let from = (!self.attacker).index() * per;
+        let codes = &mut state.codes;
+        let working = std::mem::take(&mut codes.working);
+        codes.values[from..from + per].par_chunks_mut(64).zip(working.words().par_iter()).for_each(|(v, &w)| {
+            for (k, v) in v.iter_mut().enumerate() {
+                if w >> k & 1 == 1 {
+                    *v = DRAW;
+                }
+            }
+        });
+        result
+    }
+
+    /// The bands of this direction, each forced band followed by a perpetual one, until nothing
+    /// changes.
+    fn bands(
+        &mut self,
+        state: &mut State,
+        material: Material,
+        mut first: Option<Vec<(E, u32)>>,
+    ) -> Result<(), TbError> {
         loop {
             // A forced band: the attractor of everything decided so far.
             let start = state.next;
@@ -377,78 +561,106 @@ impl<'a, E: Entry> Pass<'a, E> {
             }
             // A perpetual band, then (next time round) the forced band above it.
             let start = state.next;
-            let core = self.perpetual_core(&state.out, start);
+            let core = match first.take() {
+                Some(core) => core,
+                None => self.perpetual_core(&state.codes, start),
+            };
             let Some(top) = core.iter().map(|&(_, d)| d).max() else { return Ok(()) };
             if top > MAX_DTM_U16 as u32 {
                 return Err(TbError::TooLarge { material: material.to_string(), entries: top as u64 });
             }
             state.bands.push(Band { start: start as u16, kind: BandKind::Perpetual });
             for &(e, d) in &core {
-                state.out[e.index()] = value::code(d as u16);
+                state.codes.decide(e.index(), d);
             }
             state.next = even_above(top);
             for &(e, _) in &core {
-                self.expand(state, e.index(), state.next);
+                self.expand(&mut state.codes, e.index(), state.next);
             }
         }
     }
 
-    /// Counters and capture bounds of the defender's undecided entries; queues the attacker's
-    /// winning captures and the defender's entries that lose through captures alone. The counters
-    /// and bounds are written in place, chunk by chunk: only the queued entries are listed (a
-    /// list of every undecided entry cost up to 20 bytes an entry at the pass's peak).
-    fn initialise(&mut self, out: &[u16]) {
-        let mut cnt = std::mem::take(&mut self.cnt);
-        let mut cap = std::mem::take(&mut self.cap);
+    /// Counters of the defender's undecided entries (in place of their draw codes); queues the
+    /// attacker's winning captures and the defender's entries that lose through captures alone.
+    /// The attacker's half is read first (its children are the defender's entries, before any
+    /// counter), then the defender's half is filled chunk by chunk (its children are all in the
+    /// attacker's half, which it does not change): only the queued entries are listed.
+    fn initialise(&mut self, codes: &mut Codes, attacker_too: bool) {
+        let per = self.layout.per_side as usize;
+        let (a_from, x_from) = (self.attacker.index() * per, (!self.attacker).index() * per);
+        codes.working = Bits::new(x_from, per);
         let this = &*self;
-        let queued: Vec<Vec<(u32, E)>> = cnt
-            .par_chunks_mut(CHUNK)
-            .zip(cap.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(|(c, (cnt, cap))| {
-                let mut queued = Vec::new();
-                for (k, (cnt, cap)) in cnt.iter_mut().zip(cap.iter_mut()).enumerate() {
-                    let e = c * CHUNK + k;
-                    if !this.undecided(out, e) {
-                        continue;
-                    }
-                    let Some((turn, sq, board)) = this.board(e) else { continue };
-                    let mut moves = 0u8;
-                    let mut bound = 0u32;
-                    let mut win: Option<u32> = None;
-                    board.for_each_legal(turn, |m| {
-                        let ch = this.child(out, &sq, turn, m);
-                        let good = this.won_for_attacker(ch.code, !turn);
-                        let d = dtm_of(ch.code).unwrap_or(0) as u32 + 1;
-                        if turn == this.attacker {
-                            if good {
+        // The attacker's entries: a winning move is queued at its distance.
+        // (Not asked where the captures agree with the plain solve: no entry of the attacker's
+        // is undecided with a move into its wins, see the module doc.)
+        let a_queued: Vec<Vec<(u32, E)>> = if !attacker_too {
+            Vec::new()
+        } else {
+            let look = |i: usize| codes.get(i);
+            (0..per.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let mut queued = Vec::new();
+                    for e in a_from + c * CHUNK..a_from + ((c + 1) * CHUNK).min(per) {
+                        if !codes.undecided(e) {
+                            continue;
+                        }
+                        let Some((turn, sq, board)) = this.board(e) else { continue };
+                        let mut win: Option<u32> = None;
+                        board.for_each_legal(turn, |m| {
+                            let ch = this.child(&look, &sq, turn, m);
+                            if this.won_for_attacker(ch.code, !turn) {
+                                let d = dtm_of(ch.code).unwrap_or(0) as u32 + 1;
                                 win = Some(win.map_or(d, |w| w.min(d)));
                             }
-                        } else if good {
-                            bound = bound.max(d);
+                        });
+                        if let Some(w) = win {
+                            queued.push((w, E::of(e)));
+                        }
+                    }
+                    queued
+                })
+                .collect()
+        };
+        // The defender's entries: the counter, and a loss through captures alone queued.
+        let (lo, hi) = codes.values.split_at_mut(per);
+        let (a_half, x_half): (&[u16], &mut [u16]) = if a_from == 0 { (lo, hi) } else { (hi, lo) };
+        let look = |i: usize| i.checked_sub(a_from).and_then(|j| a_half.get(j)).copied();
+        let x_queued: Vec<Vec<(u32, E)>> = x_half
+            .par_chunks_mut(CHUNK)
+            .zip(codes.working.words_mut().par_chunks_mut(CHUNK / 64))
+            .enumerate()
+            .map(|(c, (values, working))| {
+                let mut queued = Vec::new();
+                for (k, v) in values.iter_mut().enumerate() {
+                    if *v != DRAW {
+                        continue;
+                    }
+                    let e = x_from + c * CHUNK + k;
+                    let Some((turn, sq, board)) = this.board(e) else { continue };
+                    let mut moves = 0u16;
+                    let mut bound = 0u32;
+                    board.for_each_legal(turn, |m| {
+                        let ch = this.child(&look, &sq, turn, m);
+                        if this.won_for_attacker(ch.code, !turn) {
+                            bound = bound.max(dtm_of(ch.code).unwrap_or(0) as u32 + 1);
                         } else {
                             moves += 1;
                         }
                     });
-                    if turn == this.attacker {
-                        if let Some(w) = win {
-                            queued.push((w, E::of(e)));
-                        }
+                    if moves == 0 {
+                        queued.push((bound, E::of(e)));
                     } else {
-                        *cnt = moves;
-                        *cap = saturate(bound);
-                        if moves == 0 {
-                            queued.push((bound, E::of(e)));
-                        }
+                        *v = moves;
+                        working[k / 64] |= 1 << (k % 64);
                     }
                 }
                 queued
             })
             .collect();
-        self.cnt = cnt;
-        self.cap = cap;
         // In entry order, as the queue's lists are settled in the order they were filled.
-        for (d, e) in queued.into_iter().flatten() {
+        let (first, second) = if a_from == 0 { (a_queued, x_queued) } else { (x_queued, a_queued) };
+        for (d, e) in first.into_iter().chain(second).flatten() {
             self.push(d, e);
         }
     }
@@ -460,7 +672,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         while let Some((d, items)) = self.queue.pop_first() {
             for e in items {
                 let e = e.index();
-                if !self.undecided(&state.out, e) {
+                if !state.codes.undecided(e) {
                     continue;
                 }
                 let (turn, _) = side_and_index(self.layout, e);
@@ -469,9 +681,9 @@ impl<'a, E: Entry> Pass<'a, E> {
                     return Err(TbError::TooLarge { material: material.to_string(), entries: d as u64 });
                 }
                 debug_assert_eq!(d % 2 == 1, turn == self.attacker, "parity of {e} at {d}");
-                state.out[e] = value::code(d as u16);
+                state.codes.decide(e, d);
                 top = Some(d);
-                self.expand(state, e, base);
+                self.expand(&mut state.codes, e, base);
             }
         }
         Ok(top)
@@ -479,119 +691,204 @@ impl<'a, E: Entry> Pass<'a, E> {
 
     /// Queues what the settlement of `e` decides: the attacker's predecessors of a defender's
     /// loss win; the defender's predecessors of an attacker's win lose one more move.
-    fn expand(&mut self, state: &State, e: usize, base: u32) {
+    fn expand(&mut self, codes: &mut Codes, e: usize, base: u32) {
         let (turn, _) = side_and_index(self.layout, e);
-        let Some(d) = dtm_of(state.out[e]).map(u32::from) else { return };
+        let Some(d) = codes.get(e).and_then(dtm_of).map(u32::from) else { return };
         let mut found = Vec::new();
         predecessors(self.layout, e, |q| found.push(q));
         for q in found {
-            if !self.undecided(&state.out, q) {
-                continue;
+            if let Some(t) = self.tracked.as_mut().filter(|_| turn == self.attacker) {
+                t.dirty.set(q);
             }
             if turn == self.attacker {
-                self.cap[q] = self.cap[q].max(saturate(d + 1));
-                self.cnt[q] = self.cnt[q].saturating_sub(1);
-                if self.cnt[q] == 0 {
-                    let at = u32::from(self.cap[q]).max(base);
+                // A counter reaching 0: every move of `q` now loses, and `q` loses after the
+                // longest of them (derived again here rather than kept per entry).
+                if !codes.working.get(q) {
+                    continue;
+                }
+                codes.values[q] -= 1;
+                if codes.values[q] == 0 {
+                    codes.working.clear(q);
+                    let at = self.longest_loss(codes, q).max(base);
                     self.push(at, E::of(q));
                 }
-            } else {
+            } else if codes.undecided(q) {
                 self.push((d + 1).max(base + 1), E::of(q));
             }
         }
     }
 
+    /// One more than the largest distance among the moves of the defender's entry `q`, every
+    /// one of which leads to a win of the attacker.
+    fn longest_loss(&self, codes: &Codes, q: usize) -> u32 {
+        let mut bound = 0;
+        if let Some((turn, sq, board)) = self.board(q) {
+            let look = |i: usize| codes.get(i);
+            board.for_each_legal(turn, |m| {
+                let ch = self.child(&look, &sq, turn, m);
+                debug_assert!(self.won_for_attacker(ch.code, !turn), "a move of {q} that does not lose");
+                bound = bound.max(dtm_of(ch.code).unwrap_or(0) as u32 + 1);
+            });
+        }
+        bound
+    }
+
     /// Step 2: the defender's check-only entries and the attacker's entries after their checks,
     /// solved as a Büchi game. Returns the entries of `Z` with their distances (from `start`).
-    fn perpetual_core(&self, out: &[u16], start: u32) -> Vec<(E, u32)> {
-        let n = out.len();
+    /// The graph is held as flat lists with offsets (a list per entry would cost an allocation
+    /// each, and the allocator's overhead dominated the pass's peak).
+    fn perpetual_core(&mut self, codes: &Codes, start: u32) -> Vec<(E, u32)> {
+        let n = codes.values.len();
+        let look = |i: usize| codes.get(i);
         let per = self.layout.per_side as usize;
-        let defender = !self.attacker;
-        let range = defender.index() * per..(defender.index() + 1) * per;
+        let from = (!self.attacker).index() * per;
+        let tracked = self.tracked.take();
         // Defender entries whose every move loses or checks, with the entries the checks reach.
-        let xs: Vec<(E, Vec<E>)> = range
+        let parts: Vec<(Vec<E>, Vec<u8>, Vec<E>)> = (0..per.div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .filter_map(|e| {
-                // (A light pass has no counters: with an empty forced band, an undecided entry
-                // has a move that does not lose, so its counter would not be 0.)
-                if !self.undecided(out, e) || self.cnt.get(e) == Some(&0) {
-                    return None;
-                }
-                let (turn, sq, board) = self.board(e)?;
-                let mut reach = Vec::new();
-                // The first move that neither loses nor checks ends the search: no more moves are
-                // generated.
-                let escape = board.try_for_each_legal(turn, |m| {
-                    let ch = self.child(out, &sq, turn, m);
-                    if self.won_for_attacker(ch.code, !turn) {
-                        return ControlFlow::Continue(());
-                    }
-                    // A capture that does not lose leaves the table: an escape, check or not.
-                    match ch.entry {
-                        Some(c) if c.index() < n && self.gives_check(&sq, turn, m) => {
-                            reach.push(c);
-                            ControlFlow::Continue(())
+            .map(|c| {
+                let (mut xs, mut lens, mut reach) = (Vec::new(), Vec::new(), Vec::new());
+                let range = from + c * CHUNK..from + ((c + 1) * CHUNK).min(per);
+                // The last search's entries in this chunk, walked along.
+                let mut i = tracked.as_ref().map_or(0, |t| t.xs.partition_point(|x| x.index() < range.start));
+                for e in range {
+                    let mut again = tracked.is_none();
+                    if let Some(t) = &tracked {
+                        while i < t.xs.len() && t.xs[i].index() < e {
+                            i += 1;
                         }
-                        _ => ControlFlow::Break(()),
+                        let was = i < t.xs.len() && t.xs[i].index() == e;
+                        if t.dirty.get(e) {
+                            again = true;
+                        } else if was && codes.undecided(e) {
+                            // The same checks as last time.
+                            let r = t.x_off.range(i);
+                            xs.push(E::of(e));
+                            lens.push(r.len() as u8);
+                            reach.extend(t.x_to[r].iter().map(|a| t.a_nodes[a.index()]));
+                        }
                     }
-                });
-                (escape.is_continue() && !reach.is_empty()).then_some((E::of(e), reach))
+                    // (A defender's entry whose counter reached 0 was queued, and settled before
+                    // this is asked.)
+                    if !again || !codes.undecided(e) {
+                        continue;
+                    }
+                    let Some((turn, sq, board)) = self.board(e) else { continue };
+                    let before = reach.len();
+                    // The first move that neither loses nor checks ends the search: no more moves
+                    // are generated.
+                    let escape = board.try_for_each_legal(turn, |m| {
+                        let ch = self.child(&look, &sq, turn, m);
+                        if self.won_for_attacker(ch.code, !turn) {
+                            return ControlFlow::Continue(());
+                        }
+                        // A capture that does not lose leaves the table: an escape, check or not.
+                        match ch.entry {
+                            Some(c) if c.index() < n && self.gives_check(&sq, turn, m) => {
+                                reach.push(c);
+                                ControlFlow::Continue(())
+                            }
+                            _ => ControlFlow::Break(()),
+                        }
+                    });
+                    if escape.is_continue() && reach.len() > before {
+                        xs.push(E::of(e));
+                        lens.push((reach.len() - before) as u8);
+                    } else {
+                        reach.truncate(before);
+                    }
+                }
+                (xs, lens, reach)
             })
             .collect();
+        drop(tracked);
+        let nx: usize = parts.iter().map(|p| p.0.len()).sum();
+        let edges: usize = parts.iter().map(|p| p.2.len()).sum();
+        let mut xs: Vec<E> = Vec::with_capacity(nx);
+        let mut x_to: Vec<E> = Vec::with_capacity(edges);
+        let mut lens: Vec<u8> = Vec::with_capacity(nx);
+        for (x, l, reach) in parts {
+            xs.extend(x);
+            lens.extend(l);
+            x_to.extend(reach);
+        }
+        let x_off = Offsets::of(lens.into_iter(), nx, edges);
+        let mut a_nodes: Vec<E> = x_to.clone();
+        a_nodes.par_sort_unstable();
+        a_nodes.dedup();
+        a_nodes.shrink_to_fit();
+        // Defender edges (with multiplicity, as counted), as ids of attacker nodes.
+        x_to.par_iter_mut().for_each(|e| *e = E::of(a_nodes.binary_search(e).unwrap_or(0)));
+        let core = self.solve_core(codes, start, &xs, &x_off, &x_to, &a_nodes);
+        if !self.rescan {
+            self.tracked = Some(Tracked { xs, x_off, x_to, a_nodes, dirty: Bits::new(from, per) });
+        }
+        core
+    }
+
+    /// The Büchi game of [`perpetual_core`](Self::perpetual_core) on its graph: the defender's
+    /// entries `xs` with their checks (`x_off`, `x_to`: ids into `a_nodes`).
+    fn solve_core(
+        &self,
+        codes: &Codes,
+        start: u32,
+        xs: &[E],
+        x_off: &Offsets,
+        x_to: &[E],
+        a_nodes: &[E],
+    ) -> Vec<(E, u32)> {
         if xs.is_empty() {
             return Vec::new();
         }
-        let mut a_nodes: Vec<E> = xs.iter().flat_map(|(_, r)| r.iter().copied()).collect();
-        a_nodes.sort_unstable();
-        a_nodes.dedup();
-        let x_id = |e: E| xs.binary_search_by_key(&e, |(x, _)| *x).ok();
-        // Defender edges (with multiplicity, as counted) and attacker edges (x id, check).
-        let x_edges: Vec<Vec<E>> = xs
-            .iter()
-            .map(|(_, r)| r.iter().filter_map(|e| a_nodes.binary_search(e).ok().map(E::of)).collect())
-            .collect();
-        let a_edges: Vec<Vec<(E, bool)>> = a_nodes
-            .par_iter()
-            .map(|&e| {
-                let mut edges = Vec::new();
-                if let Some((turn, sq, board)) = self.board(e.index()) {
-                    board.for_each_legal(turn, |m| {
-                        let ch = self.child(out, &sq, turn, m);
-                        if let Some(x) = ch.entry.and_then(x_id) {
-                            edges.push((E::of(x), self.gives_check(&sq, turn, m)));
-                        }
-                    });
+        let look = |i: usize| codes.get(i);
+        let x_edges = |x: usize| &x_to[x_off.range(x)];
+        // Attacker edges: (x id, check).
+        let a_parts: Vec<Edges<E>> = a_nodes
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let (mut lens, mut edges) = (Vec::with_capacity(chunk.len()), Vec::new());
+                for &e in chunk {
+                    let before = edges.len();
+                    if let Some((turn, sq, board)) = self.board(e.index()) {
+                        board.for_each_legal(turn, |m| {
+                            let ch = self.child(&look, &sq, turn, m);
+                            if let Some(x) = ch.entry.and_then(|c| xs.binary_search(&c).ok()) {
+                                edges.push((E::of(x), self.gives_check(&sq, turn, m)));
+                            }
+                        });
+                    }
+                    lens.push((edges.len() - before) as u8);
                 }
-                edges
+                (lens, edges)
             })
             .collect();
+        let a_total: usize = a_parts.iter().map(|p| p.1.len()).sum();
+        let mut a_to: Vec<(E, bool)> = Vec::with_capacity(a_total);
+        let mut a_lens: Vec<u8> = Vec::with_capacity(a_nodes.len());
+        for (lens, edges) in a_parts {
+            a_lens.extend(lens);
+            a_to.extend(edges);
+        }
+        let a_off = Offsets::of(a_lens.into_iter(), a_nodes.len(), a_total);
+        let a_edges = |a: usize| &a_to[a_off.range(a)];
         let (nx, na) = (xs.len(), a_nodes.len());
-        let mut a_preds: Vec<Vec<E>> = vec![Vec::new(); na];
-        for (x, edges) in x_edges.iter().enumerate() {
-            for &a in edges {
-                a_preds[a.index()].push(E::of(x));
-            }
-        }
-        let mut x_check_preds: Vec<Vec<E>> = vec![Vec::new(); nx];
-        for (a, edges) in a_edges.iter().enumerate() {
-            for &(x, check) in edges {
-                if check {
-                    x_check_preds[x.index()].push(E::of(a));
-                }
-            }
-        }
+        // The reverse edges, in the order of their sources.
+        let a_preds: Reverse<E> =
+            Reverse::new(na, || (0..nx).flat_map(|x| x_edges(x).iter().map(move |&a| (a.index(), x))));
+        let x_check_preds: Reverse<E> = Reverse::new(nx, || {
+            (0..na).flat_map(|a| a_edges(a).iter().filter(|&&(_, check)| check).map(move |&(x, _)| (x.index(), a)))
+        });
         let mut in_x = vec![true; nx];
         let mut in_a = vec![true; na];
         loop {
             let mut dx = vec![u32::MAX; nx];
             let mut da = vec![u32::MAX; na];
-            let mut cnt: Vec<u32> = x_edges.iter().map(|v| v.len() as u32).collect();
+            let mut cnt: Vec<u32> = (0..nx).map(|x| x_edges(x).len() as u32).collect();
             let mut most = vec![0u32; nx];
             // (distance, is_defender, id)
             let mut queue: BTreeMap<u32, Vec<(bool, E)>> = BTreeMap::new();
-            for a in 0..na {
-                if in_a[a] && a_edges[a].iter().any(|&(x, check)| !check && in_x[x.index()]) {
+            for (a, _) in in_a.iter().enumerate().filter(|&(_, &inside)| inside) {
+                if a_edges(a).iter().any(|&(x, check)| !check && in_x[x.index()]) {
                     queue.entry(start + 1).or_default().push((false, E::of(a)));
                 }
             }
@@ -603,7 +900,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                             continue;
                         }
                         dx[id] = d;
-                        for &a in &x_check_preds[id] {
+                        for &a in x_check_preds.of(id) {
                             if in_a[a.index()] && da[a.index()] == u32::MAX {
                                 queue.entry(d + 1).or_default().push((false, a));
                             }
@@ -613,7 +910,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                             continue;
                         }
                         da[id] = d;
-                        for &x in &a_preds[id] {
+                        for &x in a_preds.of(id) {
                             let x = x.index();
                             if !in_x[x] {
                                 continue;
@@ -630,7 +927,7 @@ impl<'a, E: Entry> Pass<'a, E> {
             let new_x: Vec<bool> = dx.iter().map(|&d| d != u32::MAX).collect();
             let new_a: Vec<bool> = da.iter().map(|&d| d != u32::MAX).collect();
             if new_x == in_x && new_a == in_a {
-                let mut core: Vec<(E, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x].0, dx[x])).collect();
+                let mut core: Vec<(E, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x], dx[x])).collect();
                 core.extend((0..na).filter(|&a| in_a[a]).map(|a| (a_nodes[a], da[a])));
                 core.sort_unstable();
                 return core;
@@ -638,6 +935,39 @@ impl<'a, E: Entry> Pass<'a, E> {
             in_x = new_x;
             in_a = new_a;
         }
+    }
+}
+
+/// Reversed edges as flat lists with offsets: for each target, its sources in the order the
+/// edges were given (fewer than 256 each: a source is one of a position's moves).
+struct Reverse<E> {
+    off: Offsets,
+    from: Vec<E>,
+}
+
+impl<E: Entry> Reverse<E> {
+    /// The reverse of `edges` (target, source), whose targets are below `targets`; the edges
+    /// are walked twice (a count, then a fill).
+    fn new<I: Iterator<Item = (usize, usize)>>(targets: usize, edges: impl Fn() -> I) -> Reverse<E> {
+        let mut lens = vec![0u8; targets];
+        let mut total = 0;
+        for (t, _) in edges() {
+            lens[t] += 1;
+            total += 1;
+        }
+        let off = Offsets::of(lens.iter().copied(), targets, total);
+        let mut from = vec![E::of(0); total];
+        for (t, s) in edges() {
+            let r = off.range(t);
+            lens[t] -= 1;
+            from[r.end - 1 - lens[t] as usize] = E::of(s);
+        }
+        Reverse { off, from }
+    }
+
+    /// The sources of target `t`.
+    fn of(&self, t: usize) -> &[E] {
+        &self.from[self.off.range(t)]
     }
 }
 
@@ -663,28 +993,37 @@ mod tests {
     }
 
     /// The companion of `material`, solved with entry numbers of type `E`, encoded as the
-    /// generator writes it.
-    fn companion_bytes<E: Entry>(dir: &std::path::Path, material: Material, shortcuts: bool) -> (Vec<u8>, RuleTable) {
-        let plain = Arc::new(load(&dir.join(file_name(material))).unwrap());
+    /// generator writes it; the plain table read back from the result is checked against the file.
+    fn companion_bytes<E: Entry>(dir: &std::path::Path, material: Material, options: Options) -> (Vec<u8>, RuleTable) {
+        let plain = load(&dir.join(file_name(material))).unwrap();
+        let plain_values = plain.values.clone();
         let (mut plain_subs, mut subs) = (HashMap::new(), HashMap::new());
         for input in plan::inputs(material) {
             let p = Arc::new(load(&dir.join(file_name(input))).unwrap());
-            subs.insert(input, load_rules(&dir.join(rules_file_name(input)), &p).unwrap());
-            plain_subs.insert(input, p);
+            subs.insert(input, Sub::of(load_rules(&dir.join(rules_file_name(input)), &p).unwrap()));
+            plain_subs.insert(input, Sub::of(p));
         }
-        let r = solve_as::<E>(&plain, &plain_subs, &subs, shortcuts, &NoProgress).unwrap();
-        let bytes = match &r.table {
-            Some(rule) => {
-                format::encode_rules(material, &plain.values, &rule.values, &rule.counts(), &r.bands, true).unwrap()
-            }
-            None => format::encode_rules_unchanged(material, plain.entries(), &plain.counts(), true).unwrap(),
+        let r = solve_as::<E>(plain, &plain_subs, &subs, options, &NoProgress).unwrap();
+        // The plain codes, read back through the changed entries, are the file's.
+        assert!(r.plain().values == plain_values, "{material}: plain codes read back differ");
+        let bytes = if r.ran() {
+            let counts = r.table.counts();
+            let whole =
+                format::encode_rules(material, &plain_values, &r.table.values, &counts, &r.bands, true).unwrap();
+            let by_block = format::encode_rule_table(material, &r, &counts, true).unwrap();
+            assert!(whole == by_block, "{material}: the companion made block by block differs");
+            by_block
+        } else {
+            assert!(r.table.values == plain_values, "{material}: no direction ran, yet codes changed");
+            format::encode_rules_unchanged(material, r.table.entries(), &r.table.counts(), true).unwrap()
         };
         (bytes, r)
     }
 
     #[test]
-    fn entry_numbers_of_64_bits_give_the_same_companions() {
-        // Tables the rules change (KRAvKR with a perpetual band and forced bands above it).
+    fn entry_numbers_of_64_bits_and_rescans_give_the_same_companions() {
+        // Tables the rules change (KRAvKR with two perpetual bands, the second searched again
+        // from the first's entries, and forced bands above them).
         for name in ["KRvKN", "KRAvKR"] {
             let m: Material = name.parse().unwrap();
             let dir = tempfile::tempdir().unwrap();
@@ -692,13 +1031,16 @@ mod tests {
             let written = std::fs::read(dir.path().join(rules_file_name(m))).unwrap();
             assert!(fits_u32(load(&dir.path().join(file_name(m))).unwrap().values.len()));
             for shortcuts in [true, false] {
-                let (narrow, r32) = companion_bytes::<u32>(dir.path(), m, shortcuts);
-                let (wide, r64) = companion_bytes::<u64>(dir.path(), m, shortcuts);
-                // The rules change entries here, so the full pass ran with both widths.
-                assert!(r64.table.is_some() && !r64.bands.is_empty(), "{name}: nothing changed");
-                assert_eq!((r32.bands, r32.skipped), (r64.bands, r64.skipped), "{name}");
-                assert!(narrow == written, "{name}: u32 bytes differ from the generator's");
-                assert!(wide == written, "{name}, shortcuts {shortcuts}: u64 bytes differ");
+                for rescan in [false, true] {
+                    let options = Options { shortcuts, rescan };
+                    let (narrow, r32) = companion_bytes::<u32>(dir.path(), m, options);
+                    let (wide, r64) = companion_bytes::<u64>(dir.path(), m, options);
+                    // The rules change entries here, so the full pass ran with both widths.
+                    assert!(r64.ran() && !r64.bands.is_empty(), "{name}: nothing changed");
+                    assert_eq!((r32.bands, r32.skipped), (r64.bands, r64.skipped), "{name}");
+                    assert!(narrow == written, "{name}, shortcuts {shortcuts}, rescan {rescan}: u32 bytes differ");
+                    assert!(wide == written, "{name}, shortcuts {shortcuts}, rescan {rescan}: u64 bytes differ");
+                }
             }
         }
     }

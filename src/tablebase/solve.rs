@@ -30,6 +30,7 @@
 //! predecessors are found from one of them and mapped to their canonical entries; see
 //! `Solver::unmoves` for the case of the self-mirrored king pairs.
 
+use super::bits::Bits;
 use super::board::{child_squares, Board, Found as Move};
 use super::error::TbError;
 use super::index::{entries_of, mirror_sq, Layout, Squares, MAX_PIECES};
@@ -128,13 +129,6 @@ impl Table {
         self.layout.entry_setup(entry)
     }
 
-    /// The value code of a placement (any king orientation) with `turn` to move.
-    #[inline]
-    pub(crate) fn code(&self, turn: Color, sq: &Squares) -> Option<u16> {
-        let idx = self.layout.rank(sq)?;
-        self.values.get((turn.index() as u64 * self.layout.per_side + idx) as usize).copied()
-    }
-
     /// Counts for `stats` and the file header (see [`Counts`]).
     pub fn counts(&self) -> [Counts; 2] {
         count(&self.layout, &self.values)
@@ -146,10 +140,44 @@ impl Table {
 pub(super) struct CaptureTarget {
     /// The smaller table, `None` for a dead-drawn material.
     pub(super) table: Option<Arc<Table>>,
+    /// The entries of `table` that read as draws here (see [`Sub`]).
+    pub(super) drawn: Option<Arc<Bits>>,
     /// Parent slot -> child slot (255: the captured piece).
     pub(super) map: [u8; MAX_PIECES],
     /// Colors swapped in the child table.
     pub(super) flip: bool,
+}
+
+impl CaptureTarget {
+    /// The code of the child placement `sq` (slots of the smaller table) with `turn` to move;
+    /// `None` for a dead-drawn material or a placement outside the table.
+    #[inline]
+    pub(super) fn code(&self, turn: Color, sq: &Squares) -> Option<u16> {
+        let t = self.table.as_ref()?;
+        let idx = t.layout.rank(sq)?;
+        let e = (turn.index() as u64 * t.layout.per_side + idx) as usize;
+        let code = *t.values.get(e)?;
+        Some(if self.drawn.as_ref().is_some_and(|d| d.get(e)) { UNKNOWN } else { code })
+    }
+}
+
+/// A decoded smaller table as the solvers read it through captures: its codes, and, where it is
+/// the plain view of a table held only with its Asian-rules codes, the entries the rules changed,
+/// which read as draws (only draws change). So one array serves both views of a table the rules
+/// change, where two copies were held before.
+#[derive(Clone)]
+pub(crate) struct Sub {
+    /// The codes.
+    pub(crate) table: Arc<Table>,
+    /// The entries that read as draws in this view; `None`: every code as it is.
+    pub(crate) drawn: Option<Arc<Bits>>,
+}
+
+impl Sub {
+    /// A table read as it is.
+    pub(crate) fn of(table: Arc<Table>) -> Sub {
+        Sub { table, drawn: None }
+    }
 }
 
 /// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
@@ -212,13 +240,13 @@ const LIMITS: Limits = Limits { far_level: FAR_LEVEL, max_pending_win: MAX_PENDI
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
 /// lead to. Progress goes to `bar` ([`crate::NoProgress`] for none).
-pub fn solve(material: Material, subs: &HashMap<Material, Arc<Table>>, bar: &dyn Progress) -> Result<Table, TbError> {
+pub fn solve(material: Material, subs: &HashMap<Material, Sub>, bar: &dyn Progress) -> Result<Table, TbError> {
     solve_with(material, subs, bar, LIMITS)
 }
 
 fn solve_with(
     material: Material,
-    subs: &HashMap<Material, Arc<Table>>,
+    subs: &HashMap<Material, Sub>,
     bar: &dyn Progress,
     limits: Limits,
 ) -> Result<Table, TbError> {
@@ -266,7 +294,7 @@ fn widen_in_place(values: &mut [u16]) {
 
 pub(super) fn capture_targets(
     layout: &Layout,
-    subs: &HashMap<Material, Arc<Table>>,
+    subs: &HashMap<Material, Sub>,
 ) -> Result<Vec<Option<CaptureTarget>>, TbError> {
     let n = layout.pieces.len();
     let mut out = Vec::new();
@@ -279,13 +307,14 @@ pub(super) fn capture_targets(
         let p = layout.pieces[victim];
         counts[p.color.index()][p.role.index()] -= 1;
         let (sub, flip) = Material::from_counts(counts).canonical();
-        let table = if sub.has_attackers() {
-            Some(subs.get(&sub).cloned().ok_or_else(|| TbError::MissingDependency {
+        let (table, drawn) = if sub.has_attackers() {
+            let held = subs.get(&sub).cloned().ok_or_else(|| TbError::MissingDependency {
                 material: layout.material.to_string(),
                 needs: sub.to_string(),
-            })?)
+            })?;
+            (Some(held.table), held.drawn)
         } else {
-            None
+            (None, None)
         };
         let mut map = [255u8; MAX_PIECES];
         if let Some(t) = &table {
@@ -303,7 +332,7 @@ pub(super) fn capture_targets(
                 map[i] = j as u8;
             }
         }
-        out.push(Some(CaptureTarget { table, map, flip }));
+        out.push(Some(CaptureTarget { table, drawn, map, flip }));
     }
     Ok(out)
 }
@@ -608,10 +637,10 @@ impl Solver<'_> {
             let Some(target) = &self.captures[victim] else { return };
             let child = match &target.table {
                 None => UNKNOWN,
-                Some(t) => {
+                Some(_) => {
                     let csq = child_squares(sq, n, m.slot, m.to, &target.map, target.flip);
                     let cturn = if target.flip { turn } else { !turn };
-                    t.code(cturn, &csq).unwrap_or(UNKNOWN)
+                    target.code(cturn, &csq).unwrap_or(UNKNOWN)
                 }
             };
             match value::dtm_of(child) {
@@ -806,7 +835,7 @@ mod tests {
             let m: Material = name.parse().unwrap();
             let t = solve_with(m, &subs, &NoProgress, limits).unwrap();
             out.push(t.values.clone());
-            subs.insert(m, Arc::new(t));
+            subs.insert(m, Sub::of(Arc::new(t)));
         }
         out
     }

@@ -85,31 +85,50 @@ pub enum Fill {
 /// [`super::format::WDL_BLOCK_ENTRIES`] entries are filled independently.
 pub fn codes(plain: &[u16], rule: &[u16], fill: Fill) -> Vec<u8> {
     let block = super::format::WDL_BLOCK_ENTRIES as usize;
-    let mut out: Vec<u8> = plain.par_iter().zip(rule).map(|(&p, &r)| code_of(p, r).unwrap_or(u8::MAX)).collect();
+    let both = |e: usize| (plain[e], rule[e]);
     let common = match fill {
         Fill::MostCommon => {
-            let mut n = [0u64; 4];
-            for &c in &out {
-                if c != u8::MAX {
-                    n[c as usize] += 1;
-                }
-            }
+            let n = plain.par_iter().zip(rule).fold(
+                || [0u64; 4],
+                |mut n, (&p, &r)| {
+                    if let Some(c) = code_of(p, r) {
+                        n[c as usize] += 1;
+                    }
+                    n
+                },
+            );
+            let n = n.reduce(|| [0u64; 4], |a, b| [0, 1, 2, 3].map(|i| a[i] + b[i]));
             (0..4u8).max_by_key(|&c| (n[c as usize], std::cmp::Reverse(c))).unwrap_or(DRAW)
         }
         _ => DRAW,
     };
-    out.par_chunks_mut(block).for_each(|chunk| {
-        let mut prev = match fill {
-            Fill::Previous => chunk.iter().copied().find(|&c| c != u8::MAX).unwrap_or(DRAW),
-            _ => common,
-        };
-        for c in chunk.iter_mut() {
-            if *c == u8::MAX {
-                *c = prev;
-            } else if fill == Fill::Previous {
-                prev = *c;
-            }
+    (0..plain.len().div_ceil(block))
+        .into_par_iter()
+        .flat_map_iter(|b| block_codes(b * block..((b + 1) * block).min(plain.len()), fill, common, &both))
+        .collect()
+}
+
+/// The codes of one block, entries `range`, from each entry's plain and Asian-rules codes
+/// (`both`), illegal entries filled as `fill` says (`common` is the table's most common code,
+/// for [`Fill::MostCommon`]).
+pub(crate) fn block_codes(
+    range: std::ops::Range<usize>,
+    fill: Fill,
+    common: u8,
+    both: &(impl Fn(usize) -> (u16, u16) + ?Sized),
+) -> Vec<u8> {
+    let mut out: Vec<u8> = range.map(both).map(|(p, r)| code_of(p, r).unwrap_or(u8::MAX)).collect();
+    let mut prev = match fill {
+        Fill::Previous => out.iter().copied().find(|&c| c != u8::MAX).unwrap_or(DRAW),
+        Fill::MostCommon => common,
+        Fill::Draw => DRAW,
+    };
+    for c in out.iter_mut() {
+        if *c == u8::MAX {
+            *c = prev;
+        } else if fill == Fill::Previous {
+            prev = *c;
         }
-    });
+    }
     out
 }
