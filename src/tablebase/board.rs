@@ -48,6 +48,21 @@ const fn attacker_class(role: Role) -> usize {
     }
 }
 
+/// Is the king of `color` on `k` attacked by the pieces `a` (the other side's, by attacker
+/// class) given occupancy `occ`, counting only attackers on `live`?
+#[inline]
+fn attacked_by(a: &[Bitboard; 5], k: u8, color: Color, occ: Bitboard, live: Bitboard) -> bool {
+    let ks = sqr(k);
+    // Most placements have no slider or cannon on the king's lines: test that first.
+    let lines = attacks::lines(ks);
+    let sliders = a[SLIDERS] & live & lines;
+    let cannons = a[CANNONS] & live & lines;
+    (sliders.any() && (attacks::rook_attacks(ks, occ) & sliders).any())
+        || ((attacks::pawn_attackers(!color, ks) & a[PAWNS] & live).any())
+        || (a[HORSES].any() && (attacks::horse_attackers(ks, occ) & a[HORSES] & live).any())
+        || (cannons.any() && (attacks::cannon_captures(ks, occ) & cannons).any())
+}
+
 /// A legal forward move found by [`Board::for_each_move`].
 #[derive(Copy, Clone, Debug)]
 pub struct Found {
@@ -91,18 +106,22 @@ impl<'a> Board<'a> {
     /// counts.
     #[inline]
     pub fn attacked(&self, k: u8, color: Color, occ: Bitboard, dead: Bitboard) -> bool {
-        let ks = sqr(k);
-        let by = (!color).index();
-        let live = !dead;
-        // Most placements have no slider or cannon on the king's lines: test that first.
-        let lines = attacks::lines(ks);
-        let a = &self.attackers[by];
-        let sliders = a[SLIDERS] & live & lines;
-        let cannons = a[CANNONS] & live & lines;
-        (sliders.any() && (attacks::rook_attacks(ks, occ) & sliders).any())
-            || ((attacks::pawn_attackers(!color, ks) & a[PAWNS] & live).any())
-            || (a[HORSES].any() && (attacks::horse_attackers(ks, occ) & a[HORSES] & live).any())
-            || (cannons.any() && (attacks::cannon_captures(ks, occ) & cannons).any())
+        attacked_by(&self.attackers[(!color).index()], k, color, occ, !dead)
+    }
+
+    /// Does `turn`'s move `m`, not a capture, give check? The same answer as building the child's
+    /// board and asking [`in_check`](Self::in_check), from this board's bitboards with the moved
+    /// piece's bit moved.
+    #[inline]
+    pub fn gives_check(&self, turn: Color, m: Found) -> bool {
+        debug_assert!(m.captured.is_none(), "a capture");
+        let from = Bitboard::from_square(sqr(self.sq[m.slot]));
+        let to = Bitboard::from_square(sqr(m.to));
+        let occ = (self.occ - from) | to;
+        let mut a = self.attackers[turn.index()];
+        let class = attacker_class(self.pieces[m.slot].role);
+        a[class] = (a[class] - from) | to;
+        attacked_by(&a, self.king(!turn), !turn, occ, !Bitboard::EMPTY)
     }
 
     /// Is the king of `color` in check on this board?
@@ -334,6 +353,41 @@ mod tests {
                 }
             }
             assert!(legal > 1000, "{name}: only {legal} legal placements checked");
+        }
+    }
+
+    /// A quiet move's check, from the bitboards with the moved piece's bit moved, against the
+    /// child's own board and against the rules core's position after the move.
+    #[test]
+    fn gives_check_agrees_with_the_child_board_and_the_rules_core() {
+        for name in ["KRvKA", "KCNvKA", "KNPvKR", "KCCvKP", "KRNvKR", "KPPvKB"] {
+            let layout = Layout::new(name.parse().unwrap());
+            let step = (layout.per_side / 3000).max(1) as usize;
+            let (mut checks, mut quiet, mut sq) = (0, 0, [0u8; MAX_PIECES]);
+            for idx in (0..layout.per_side).step_by(step) {
+                layout.unrank(idx, &mut sq);
+                let Some(board) = Board::new(&layout, &sq) else { continue };
+                for turn in Color::ALL {
+                    if !board.is_legal(turn) {
+                        continue;
+                    }
+                    board.for_each_legal(turn, |m| {
+                        if m.captured.is_some() {
+                            return;
+                        }
+                        let mut q = sq;
+                        q[m.slot] = m.to;
+                        let child = Board::new(&layout, &q).expect("a quiet move overlaps nothing");
+                        let check = board.gives_check(turn, m);
+                        assert_eq!(check, child.in_check(!turn), "{name} {idx} {turn:?} {m:?}");
+                        let pos = Position::from_setup_unchecked(&layout.setup(&q, !turn));
+                        assert_eq!(check, pos.is_check(), "{name} {idx} {turn:?} {m:?}: the rules core");
+                        quiet += 1;
+                        checks += usize::from(check);
+                    });
+                }
+            }
+            assert!(checks > 100 && quiet > 3 * checks, "{name}: {checks} checks among {quiet} quiet moves");
         }
     }
 }

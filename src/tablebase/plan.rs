@@ -189,9 +189,13 @@ fn points(m: &Material, color: Color) -> f64 {
 /// # Ok::<(), qiku::tablebase::MaterialError>(())
 /// ```
 pub fn perpetual_checks(material: Material) -> bool {
-    let [red, black] = [Color::Red, Color::Black];
-    (material.count(red, Role::Rook) > 0 && points(&material, red) < points(&material, black))
-        || (material.count(black, Role::Rook) > 0 && points(&material, black) < points(&material, red))
+    Color::ALL.into_iter().any(|c| weaker_rook(material, c))
+}
+
+/// Has `color` a rook and less material than the other side (the side of [`perpetual_checks`]
+/// whose rook checks without end)?
+pub(crate) fn weaker_rook(material: Material, color: Color) -> bool {
+    material.count(color, Role::Rook) > 0 && points(&material, color) < points(&material, !color)
 }
 
 /// One table of a plan with its estimates.

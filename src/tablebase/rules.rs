@@ -257,7 +257,10 @@ fn solve_as<E: Entry>(
         pass.rescan = rescan;
         let agree = agree[attacker.index()];
         let mut first = None;
-        if agree {
+        // Where the defender is a weaker side with a rook, its checks make a perpetual band
+        // likely: the direction is run in full at once, its first search made with the counters,
+        // rather than searched alone first (the same values either way).
+        if agree && !(shortcuts && !rescan && super::plan::weaker_rook(layout.material, !attacker)) {
             bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
             let core = pass.perpetual_core(&state.codes, state.next);
             if core.is_empty() {
@@ -398,8 +401,10 @@ struct Pass<'a, E> {
     queue: BTreeMap<u32, Vec<E>>,
     /// What the last perpetual band's search found, so that the next one looks again only at
     /// the entries that can have changed.
-    tracked: Option<Tracked<E>>,
-    /// Keep no [`Tracked`]: every search looks at every entry (to test that the same values come
+    tracked: Option<Graph<E>>,
+    /// A buffer for the predecessors found by [`expand`](Self::expand), kept between calls.
+    found: Vec<usize>,
+    /// Keep no [`Graph`]: every search looks at every entry (to test that the same values come
     /// out).
     rescan: bool,
 }
@@ -409,7 +414,7 @@ struct Pass<'a, E> {
 /// a predecessor of an entry decided since), looked at anew. Any other entry's moves lead where
 /// they led, so it still does not qualify, and a qualified entry that is not dirty has the same
 /// checks.
-struct Tracked<E> {
+struct Graph<E> {
     /// The entries that qualified, ascending.
     xs: Vec<E>,
     /// Where each one's checks start in `x_to` (one more offset at the end).
@@ -419,6 +424,38 @@ struct Tracked<E> {
     /// The entries their checks reach, ascending.
     a_nodes: Vec<E>,
     dirty: Bits,
+}
+
+/// Entries to queue, with their distances, in entry order.
+type Queued<E> = Vec<(u32, E)>;
+
+/// A run of the defender's qualifying entries, ascending: the entries, how many checks each has,
+/// and the entries the checks reach, in order.
+type Scanned<E> = (Vec<E>, Vec<u8>, Vec<E>);
+
+impl<E: Entry> Graph<E> {
+    /// The graph of the runs `parts` (in entry order) of the defender's half `from..from + per`,
+    /// nothing dirty yet.
+    fn of(parts: Vec<Scanned<E>>, from: usize, per: usize) -> Graph<E> {
+        let nx: usize = parts.iter().map(|p| p.0.len()).sum();
+        let edges: usize = parts.iter().map(|p| p.2.len()).sum();
+        let mut xs: Vec<E> = Vec::with_capacity(nx);
+        let mut x_to: Vec<E> = Vec::with_capacity(edges);
+        let mut lens: Vec<u8> = Vec::with_capacity(nx);
+        for (x, l, reach) in parts {
+            xs.extend(x);
+            lens.extend(l);
+            x_to.extend(reach);
+        }
+        let x_off = Offsets::of(lens.into_iter(), nx, edges);
+        let mut a_nodes: Vec<E> = x_to.clone();
+        a_nodes.par_sort_unstable();
+        a_nodes.dedup();
+        a_nodes.shrink_to_fit();
+        // Defender edges (with multiplicity, as counted), as ids of attacker nodes.
+        x_to.par_iter_mut().for_each(|e| *e = E::of(a_nodes.binary_search(e).unwrap_or(0)));
+        Graph { xs, x_off, x_to, a_nodes, dirty: Bits::new(from, per) }
+    }
 }
 
 /// A run of attacker nodes' edges: each node's count, then its edges (defender id, check).
@@ -467,7 +504,7 @@ const CHUNK: usize = 1 << 12;
 
 impl<'a, E: Entry> Pass<'a, E> {
     fn new(layout: &'a Layout, captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
-        Pass { layout, captures, attacker, queue: BTreeMap::new(), tracked: None, rescan: false }
+        Pass { layout, captures, attacker, queue: BTreeMap::new(), tracked: None, found: Vec::new(), rescan: false }
     }
 
     /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
@@ -505,14 +542,6 @@ impl<'a, E: Entry> Pass<'a, E> {
         }
     }
 
-    /// Does move `m` (not a capture) from placement `sq` give check? Asked only where it matters:
-    /// building a board costs more than looking a child up.
-    fn gives_check(&self, sq: &Squares, turn: Color, m: Found) -> bool {
-        let mut q = *sq;
-        q[m.slot] = m.to;
-        Board::new(self.layout, &q).is_some_and(|b| b.in_check(!turn))
-    }
-
     fn push(&mut self, d: u32, e: E) {
         self.queue.entry(d).or_default().push(e);
     }
@@ -527,7 +556,10 @@ impl<'a, E: Entry> Pass<'a, E> {
         agree: bool,
         first: Option<Vec<(E, u32)>>,
     ) -> Result<(), TbError> {
-        self.initialise(&mut state.codes, !agree);
+        // Without a first band found already, the scan for the perpetual band's search is made
+        // with the counters' (one move generation for both).
+        let track = first.is_none();
+        self.initialise(&mut state.codes, !agree, track);
         let result = self.bands(state, material, first);
         // The counters go back to draws, for the other direction and the result.
         let per = self.layout.per_side as usize;
@@ -585,7 +617,7 @@ impl<'a, E: Entry> Pass<'a, E> {
     /// The attacker's half is read first (its children are the defender's entries, before any
     /// counter), then the defender's half is filled chunk by chunk (its children are all in the
     /// attacker's half, which it does not change): only the queued entries are listed.
-    fn initialise(&mut self, codes: &mut Codes, attacker_too: bool) {
+    fn initialise(&mut self, codes: &mut Codes, attacker_too: bool, track: bool) {
         let per = self.layout.per_side as usize;
         let (a_from, x_from) = (self.attacker.index() * per, (!self.attacker).index() * per);
         codes.working = Bits::new(x_from, per);
@@ -626,12 +658,13 @@ impl<'a, E: Entry> Pass<'a, E> {
         let (lo, hi) = codes.values.split_at_mut(per);
         let (a_half, x_half): (&[u16], &mut [u16]) = if a_from == 0 { (lo, hi) } else { (hi, lo) };
         let look = |i: usize| i.checked_sub(a_from).and_then(|j| a_half.get(j)).copied();
-        let x_queued: Vec<Vec<(u32, E)>> = x_half
+        let x_parts: Vec<(Queued<E>, Scanned<E>)> = x_half
             .par_chunks_mut(CHUNK)
             .zip(codes.working.words_mut().par_chunks_mut(CHUNK / 64))
             .enumerate()
             .map(|(c, (values, working))| {
                 let mut queued = Vec::new();
+                let (mut xs, mut lens, mut reach) = (Vec::new(), Vec::new(), Vec::new());
                 for (k, v) in values.iter_mut().enumerate() {
                     if *v != DRAW {
                         continue;
@@ -640,14 +673,30 @@ impl<'a, E: Entry> Pass<'a, E> {
                     let Some((turn, sq, board)) = this.board(e) else { continue };
                     let mut moves = 0u16;
                     let mut bound = 0u32;
+                    // With `track`, as the perpetual band's search would: does every move that
+                    // does not lose give check, and where do the checks lead?
+                    let before = reach.len();
+                    let mut escape = !track;
                     board.for_each_legal(turn, |m| {
                         let ch = this.child(&look, &sq, turn, m);
                         if this.won_for_attacker(ch.code, !turn) {
                             bound = bound.max(dtm_of(ch.code).unwrap_or(0) as u32 + 1);
-                        } else {
-                            moves += 1;
+                            return;
+                        }
+                        moves += 1;
+                        if !escape {
+                            match ch.entry {
+                                Some(c) if board.gives_check(turn, m) => reach.push(c),
+                                _ => escape = true,
+                            }
                         }
                     });
+                    if !escape && reach.len() > before {
+                        xs.push(E::of(e));
+                        lens.push((reach.len() - before) as u8);
+                    } else {
+                        reach.truncate(before);
+                    }
                     if moves == 0 {
                         queued.push((bound, E::of(e)));
                     } else {
@@ -655,9 +704,15 @@ impl<'a, E: Entry> Pass<'a, E> {
                         working[k / 64] |= 1 << (k % 64);
                     }
                 }
-                queued
+                (queued, (xs, lens, reach))
             })
             .collect();
+        let (x_queued, scanned): (Vec<_>, Vec<_>) = x_parts.into_iter().unzip();
+        if track && !self.rescan {
+            // The first perpetual band's search starts from this, and looks again only where the
+            // forced band below it changes something.
+            self.tracked = Some(Graph::of(scanned, x_from, per));
+        }
         // In entry order, as the queue's lists are settled in the order they were filled.
         let (first, second) = if a_from == 0 { (a_queued, x_queued) } else { (x_queued, a_queued) };
         for (d, e) in first.into_iter().chain(second).flatten() {
@@ -694,9 +749,10 @@ impl<'a, E: Entry> Pass<'a, E> {
     fn expand(&mut self, codes: &mut Codes, e: usize, base: u32) {
         let (turn, _) = side_and_index(self.layout, e);
         let Some(d) = codes.get(e).and_then(dtm_of).map(u32::from) else { return };
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         predecessors(self.layout, e, |q| found.push(q));
-        for q in found {
+        for &q in &found {
             if let Some(t) = self.tracked.as_mut().filter(|_| turn == self.attacker) {
                 t.dirty.set(q);
             }
@@ -716,6 +772,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                 self.push((d + 1).max(base + 1), E::of(q));
             }
         }
+        self.found = found;
     }
 
     /// One more than the largest distance among the moves of the defender's entry `q`, every
@@ -744,7 +801,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         let from = (!self.attacker).index() * per;
         let tracked = self.tracked.take();
         // Defender entries whose every move loses or checks, with the entries the checks reach.
-        let parts: Vec<(Vec<E>, Vec<u8>, Vec<E>)> = (0..per.div_ceil(CHUNK))
+        let parts: Vec<Scanned<E>> = (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let (mut xs, mut lens, mut reach) = (Vec::new(), Vec::new(), Vec::new());
@@ -784,7 +841,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                         }
                         // A capture that does not lose leaves the table: an escape, check or not.
                         match ch.entry {
-                            Some(c) if c.index() < n && self.gives_check(&sq, turn, m) => {
+                            Some(c) if c.index() < n && board.gives_check(turn, m) => {
                                 reach.push(c);
                                 ControlFlow::Continue(())
                             }
@@ -802,26 +859,10 @@ impl<'a, E: Entry> Pass<'a, E> {
             })
             .collect();
         drop(tracked);
-        let nx: usize = parts.iter().map(|p| p.0.len()).sum();
-        let edges: usize = parts.iter().map(|p| p.2.len()).sum();
-        let mut xs: Vec<E> = Vec::with_capacity(nx);
-        let mut x_to: Vec<E> = Vec::with_capacity(edges);
-        let mut lens: Vec<u8> = Vec::with_capacity(nx);
-        for (x, l, reach) in parts {
-            xs.extend(x);
-            lens.extend(l);
-            x_to.extend(reach);
-        }
-        let x_off = Offsets::of(lens.into_iter(), nx, edges);
-        let mut a_nodes: Vec<E> = x_to.clone();
-        a_nodes.par_sort_unstable();
-        a_nodes.dedup();
-        a_nodes.shrink_to_fit();
-        // Defender edges (with multiplicity, as counted), as ids of attacker nodes.
-        x_to.par_iter_mut().for_each(|e| *e = E::of(a_nodes.binary_search(e).unwrap_or(0)));
-        let core = self.solve_core(codes, start, &xs, &x_off, &x_to, &a_nodes);
+        let graph = Graph::of(parts, from, per);
+        let core = self.solve_core(codes, start, &graph.xs, &graph.x_off, &graph.x_to, &graph.a_nodes);
         if !self.rescan {
-            self.tracked = Some(Tracked { xs, x_off, x_to, a_nodes, dirty: Bits::new(from, per) });
+            self.tracked = Some(graph);
         }
         core
     }
@@ -853,7 +894,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                         board.for_each_legal(turn, |m| {
                             let ch = self.child(&look, &sq, turn, m);
                             if let Some(x) = ch.entry.and_then(|c| xs.binary_search(&c).ok()) {
-                                edges.push((E::of(x), self.gives_check(&sq, turn, m)));
+                                edges.push((E::of(x), board.gives_check(turn, m)));
                             }
                         });
                     }
