@@ -65,26 +65,26 @@ pub struct Rates {
 
 impl Rates {
     /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
-    /// 2026-11-23 (memory of the solve, files) and 2026-11-26 (the solve's and the rule-aware
-    /// passes' speeds on the idle machine, their memory, small tables' files): see "Selections
-    /// and plans" in `docs/TABLEBASES.md` for the commands and figures.
+    /// 2026-11-23 (memory of the solve, files), 2026-11-26 (small tables' files) and 2026-11-27
+    /// (the solve's and the lean rule-aware passes' speeds and memory, 21 tables on the idle
+    /// machine): see "Selections and plans" in `docs/TABLEBASES.md` for the commands and figures.
     pub const MEASURED: Rates = Rates {
-        entries_per_cpu_second: 6.5e6,
+        entries_per_cpu_second: 6.0e6,
         parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.086,
         solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
         base_bytes: 8.0e6,
-        rules_entries_per_cpu_second: 12.0e6,
-        rules_bytes_per_entry: 6.6,
+        rules_entries_per_cpu_second: 28.0e6,
+        rules_bytes_per_entry: 2.5,
         rules_disk_bytes_per_entry: 0.006,
         small_disk_bytes_per_entry: 0.064,
         file_overhead_bytes: 300.0,
-        checks_rules_entries_per_cpu_second: 1.6e6,
-        checks_rules_bytes_per_entry: 11.8,
+        checks_rules_entries_per_cpu_second: 3.8e6,
+        checks_rules_bytes_per_entry: 4.2,
         checks_rules_disk_bytes_per_entry: 0.138,
-        light_rules_entries_per_cpu_second: 32.0e6,
-        light_rules_bytes_per_entry: 3.6,
+        light_rules_entries_per_cpu_second: 69.0e6,
+        light_rules_bytes_per_entry: 2.3,
     };
 
     /// Entries per second of wall time with `threads` threads.
@@ -177,8 +177,9 @@ fn points(m: &Material, color: Color) -> f64 {
 /// than the other (KRNvKR, KRPvKR)? The weaker side's rook then checks without end in many
 /// positions that every-cycle-a-draw calls drawn and the Asian rules decide, so the pass's cycle
 /// analysis, its memory and its files are several times those of other tables (measured:
-/// 11 to 13 bytes an entry at the peak and 0.14 file bytes for KRNvKR and KRPvKR, against 6.3 to
-/// 6.8 and 0.006 for KNNCvK, KRPPvK, KPPvKR, KCBvKR).
+/// 3.4 to 6.9 bytes an entry at the peak and 0.14 file bytes for KRPvKR, KRNvKR, KRCvKR and
+/// KRRvKR, against 2.1 to 2.9 and 0.006 for the other tables measured, and a pass 8 times slower
+/// than theirs).
 ///
 /// ```
 /// use qiku::tablebase::generate::perpetual_checks;
@@ -336,12 +337,12 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
     let plan = &resolved.plan;
     let entries: Vec<u64> = plan.iter().map(entries_of).collect();
     let passes: Vec<Option<RulesPass>> = plan.iter().map(|m| rules.then(|| rules_pass(*m))).collect();
-    // A held table's plain values, and with the rule-aware pass its rule-aware values too unless
-    // its pass was light (then they are the plain values, handed on without a copy).
+    // A held table's values: one array for both rules, and where the pass may change entries a
+    // bit per entry for the changed ones (an eighth of a byte: a sixteenth of the 2-byte codes).
     let held_sizes: Vec<u64> = entries
         .iter()
         .zip(&passes)
-        .map(|(&e, p)| if matches!(p, None | Some(RulesPass::Light)) { e } else { e.saturating_mul(2) })
+        .map(|(&e, p)| if matches!(p, None | Some(RulesPass::Light)) { e } else { e.saturating_add(e / 16) })
         .collect();
     let held_by = held_entries(plan, &held_sizes);
     let targets: std::collections::HashSet<&Material> = resolved.targets.iter().collect();
@@ -352,9 +353,9 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         let input_entries: u64 = own_inputs.iter().map(entries_of).sum();
         let e = entries[i] as f64;
         let held = rates.held_bytes_per_entry * held_by[i] as f64;
-        // Alone (`--only`), a job reads every input plain and, with the pass, rule-aware too
-        // (two decoded copies, whatever its pass was).
-        let copies = if rules { 2.0 } else { 1.0 };
+        // Alone (`--only`), a job reads every input plain and, with the pass, rule-aware too, and
+        // keeps one array of each with a bit per entry for the changed ones.
+        let copies = if rules { 1.0625 } else { 1.0 };
         let job_held = rates.held_bytes_per_entry * copies * input_entries as f64;
         let per_entry =
             if m.piece_count() <= 4 { rates.small_disk_bytes_per_entry } else { rates.disk_bytes_per_entry };
@@ -463,15 +464,16 @@ mod tests {
         assert!(rows.iter().all(|r| r.rules_pass.is_none()));
         // With the rule-aware pass: both tables have a side without attacking pieces, so the
         // light pass: its memory (KRvK held once: its rule-aware values are its plain ones; a job
-        // alone reads both), the companion and WDL files, its time.
+        // alone reads both and keeps one array with a bit per entry), the companion and WDL files,
+        // its time.
         let (with, totals_with) = estimate(&sel.resolve().unwrap(), &rates, 2, true);
         assert!(with.iter().all(|r| r.rules_pass == Some(RulesPass::Light)));
         assert_eq!(with[1].peak_memory_bytes, 10 * krvka + 2 * krvk);
-        assert_eq!(with[1].job_peak_memory_bytes, 10 * krvka + 2 * 2 * krvk);
+        assert_eq!(with[1].job_peak_memory_bytes, ((10 * krvka) as f64 + 2.0 * 1.0625 * krvk as f64) as u64);
         assert_eq!(with[1].disk_bytes, krvka / 2 + krvka / 4);
         assert!((totals_with.seconds - 2.0 * (krvk + krvka) as f64 / 1e6).abs() < 1e-9);
         // Attacking pieces on both sides: the full pass, and a held table that had it is held
-        // plain and rule-aware.
+        // once, with a bit per entry for the entries the rules changed.
         let sel = Selection { materials: vec!["KRNvKN".parse().unwrap()], ..Selection::default() };
         let (rows, _) = estimate(&sel.resolve().unwrap(), &rates, 2, true);
         let row = |name: &str| rows.iter().find(|r| r.material.to_string() == name).unwrap();
@@ -479,10 +481,13 @@ mod tests {
         assert_eq!(row("KRNvKN").rules_pass, Some(RulesPass::Full));
         assert_eq!(row("KRNvK").rules_pass, Some(RulesPass::Light));
         assert_eq!(row("KRNvKN").inputs.len(), 3);
-        let held = e("KRNvK") + 2 * e("KRvKN") + 2 * e("KNvKN");
+        let held = e("KRNvK") + e("KRvKN") + e("KRvKN") / 16 + e("KNvKN") + e("KNvKN") / 16;
         assert_eq!(row("KRNvKN").peak_memory_bytes, 20 * e("KRNvKN") + 2 * held);
         let inputs = e("KRNvK") + e("KRvKN") + e("KNvKN");
-        assert_eq!(row("KRNvKN").job_peak_memory_bytes, 20 * e("KRNvKN") + 2 * 2 * inputs);
+        assert_eq!(
+            row("KRNvKN").job_peak_memory_bytes,
+            ((20 * e("KRNvKN")) as f64 + 2.0 * 1.0625 * inputs as f64) as u64
+        );
     }
 
     #[test]

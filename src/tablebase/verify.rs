@@ -150,12 +150,18 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
         let mut slowest_loss: u32 = 0;
         let mut all_lose = true;
         for &m in moves.iter() {
-            // Each move is played on the entry's position and taken back (no copy per move).
-            let undo = pos.make_move(m);
             // A non-capture keeps the material, and the entry's position is in the table's own
-            // orientation, so the child is in this table, colors as they are.
-            let v = if undo.captured.is_some() { child_value(deps, &pos) } else { moved_value(table, &sq, m, !turn) };
-            pos.unmake_move(m, undo);
+            // orientation, so the child is in this table, colors as they are: its entry comes
+            // from the entry's squares, and the move need not be played. A capture is played on
+            // the entry's position and taken back (no copy per move).
+            let v = if pos.piece_at(m.to()).is_some() {
+                let undo = pos.make_move(m);
+                let v = child_value(deps, &pos);
+                pos.unmake_move(m, undo);
+                v
+            } else {
+                moved_value(table, &sq, m, !turn)
+            };
             let v =
                 v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
             let mine = v.before_move();
