@@ -20,6 +20,7 @@ use super::wdl::{self, Fill};
 use super::{plan, select};
 use crate::util::files::{remove_stale_temp_files, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -396,7 +397,7 @@ fn one_table(
             std::fs::metadata(&wdl_path).map(|m| m.len()).unwrap_or(0)
         } else {
             progress.start(&format!("{label} wdl"), 0);
-            let codes = |r| wdl::block_codes(r, Fill::Previous, wdl::DRAW, &|e| both.codes(e));
+            let codes = |r| Cow::Owned(wdl::block_codes(r, Fill::Previous, wdl::DRAW, &|e| both.codes(e)));
             let bytes = format::encode_wdl_blocks(material, entries as usize, &codes, &plain_counts, opts.compress)?;
             AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
             progress.finish();
@@ -482,9 +483,8 @@ fn companion(
 ) -> Result<Companion, TbError> {
     let rules_path = opts.dir.join(rules_file_name(material));
     // A companion is only kept beside the table it was computed from.
-    let mut table = Some(table);
-    if plain_kept && rules_path.exists() {
-        let plain = Arc::new(table.take().expect("the table is still here"));
+    let table = if plain_kept && rules_path.exists() {
+        let plain = Arc::new(table);
         match load_rules(&rules_path, &plain) {
             Ok(rule) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
@@ -493,13 +493,12 @@ fn companion(
             }
             Err(e) => progress.println(&format!("{e}; computing it again")),
         }
-        // The pass takes the table: nothing else holds it.
-        table = Some(
-            Arc::try_unwrap(plain)
-                .unwrap_or_else(|shared| Table { layout: shared.layout.clone(), values: shared.values.clone() }),
-        );
-    }
-    let table = table.expect("the table is still here");
+        // The pass takes the table: a failed load keeps no other reference to it.
+        Arc::try_unwrap(plain)
+            .unwrap_or_else(|shared| Table { layout: shared.layout.clone(), values: shared.values.clone() })
+    } else {
+        table
+    };
     progress.start(&format!("{label} rules"), 0);
     let r = rules::solve(table, subs, rule_subs, opts.shortcuts, progress)?;
     let skipped = r.skipped.iter().filter(|&&s| s).count() as u8;

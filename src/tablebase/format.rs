@@ -29,6 +29,7 @@ use crate::core::{zobrist, Setup};
 use crate::storage::Storage;
 use crate::util::files::AtomicFile;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every table file.
@@ -139,7 +140,8 @@ pub(crate) fn encode_rules(
     bands: &[Band],
     compress: bool,
 ) -> Result<Vec<u8>, TbError> {
-    let delta = |r: std::ops::Range<usize>| r.map(|e| if plain[e] == rule[e] { 0 } else { rule[e] }).collect();
+    let delta =
+        |r: std::ops::Range<usize>| Cow::Owned(r.map(|e| if plain[e] == rule[e] { 0 } else { rule[e] }).collect());
     encode_blocks(material, plain.len(), &delta, counts, compress, METRIC_ASIAN, bands)
 }
 
@@ -154,7 +156,7 @@ pub(crate) fn encode_rule_table(
     compress: bool,
 ) -> Result<Vec<u8>, TbError> {
     let n = rule.table.values.len();
-    encode_blocks(material, n, &|r| rule.delta(r), counts, compress, METRIC_ASIAN, &rule.bands)
+    encode_blocks(material, n, &|r| Cow::Owned(rule.delta(r)), counts, compress, METRIC_ASIAN, &rule.bands)
 }
 
 #[cfg(feature = "generate")]
@@ -197,15 +199,15 @@ fn encode_with(
     metric: u32,
     bands: &[Band],
 ) -> Result<Vec<u8>, TbError> {
-    encode_blocks(material, values.len(), &|r| values[r].to_vec(), counts, compress, metric, bands)
+    encode_blocks(material, values.len(), &|r| Cow::Borrowed(&values[r]), counts, compress, metric, bands)
 }
 
 /// [`encode_with`] for a table of `n` entries whose codes are made block by block by `codes`
-/// (given the block's range of entries).
-fn encode_blocks(
+/// (given the block's range of entries; borrowed where the codes are held whole).
+fn encode_blocks<'v>(
     material: Material,
     n: usize,
-    codes: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+    codes: &(dyn Fn(std::ops::Range<usize>) -> Cow<'v, [u16]> + Sync),
     counts: &[Counts; 2],
     compress: bool,
     metric: u32,
@@ -240,15 +242,15 @@ fn width_of(material: Material, counts: &[Counts; 2]) -> Result<u8, TbError> {
 /// table, `counts` are the table's. Entry `k` of a block is bits `2 (k mod 4)` and up of the
 /// block's byte `k / 4`; the last byte of a block is padded with zero bits.
 pub fn encode_wdl(material: Material, codes: &[u8], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
-    encode_wdl_blocks(material, codes.len(), &|r| codes[r].to_vec(), counts, compress)
+    encode_wdl_blocks(material, codes.len(), &|r| Cow::Borrowed(&codes[r]), counts, compress)
 }
 
 /// [`encode_wdl`] for a table of `n` entries whose codes are made block by block by `codes`
 /// (given the block's range of entries), so that no array of a code per entry is held.
-pub(crate) fn encode_wdl_blocks(
+pub(crate) fn encode_wdl_blocks<'v>(
     material: Material,
     n: usize,
-    codes: &(dyn Fn(std::ops::Range<usize>) -> Vec<u8> + Sync),
+    codes: &(dyn Fn(std::ops::Range<usize>) -> Cow<'v, [u8]> + Sync),
     counts: &[Counts; 2],
     compress: bool,
 ) -> Result<Vec<u8>, TbError> {

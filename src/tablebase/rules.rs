@@ -434,22 +434,63 @@ struct Graph<E> {
 type Queued<E> = Vec<(u32, E)>;
 
 /// A run of the defender's qualifying entries, ascending: the entries, how many checks each has,
-/// and the entries the checks reach, in order.
-type Scanned<E> = (Vec<E>, Vec<u8>, Vec<E>);
+/// and the entries the checks reach, in order. Filled by the perpetual band's search, and by the
+/// counters' initialisation where it makes the first search at the same time.
+struct Scanned<E> {
+    xs: Vec<E>,
+    lens: Vec<u8>,
+    reach: Vec<E>,
+}
+
+impl<E: Entry> Scanned<E> {
+    fn new() -> Self {
+        Scanned { xs: Vec::new(), lens: Vec::new(), reach: Vec::new() }
+    }
+
+    /// One move of the entry being scanned that does not lose, into `child` (its entry in this
+    /// table, `None` for a capture): a check into the table is recorded; anything else (a quiet
+    /// move, a capture that leaves the table) is an escape, and returns false.
+    #[inline]
+    fn check(&mut self, board: &Board, turn: Color, m: Found, child: Option<E>) -> bool {
+        match child {
+            Some(c) if board.gives_check(turn, m) => {
+                self.reach.push(c);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the scan of entry `e`, begun when `reach` held `before` entries: kept when no move
+    /// escaped and some move checks (every move lost otherwise: not this search's), dropped
+    /// otherwise.
+    #[inline]
+    fn close(&mut self, e: usize, before: usize, escaped: bool) {
+        let checks = self.reach.len() - before;
+        if !escaped && checks > 0 {
+            // At most a side's moves (see the counters, below 128).
+            debug_assert!(checks <= u8::MAX as usize, "{checks} checks");
+            self.xs.push(E::of(e));
+            self.lens.push(checks as u8);
+        } else {
+            self.reach.truncate(before);
+        }
+    }
+}
 
 impl<E: Entry> Graph<E> {
     /// The graph of the runs `parts` (in entry order) of the defender's half `from..from + per`,
     /// nothing dirty yet.
     fn of(parts: Vec<Scanned<E>>, from: usize, per: usize) -> Graph<E> {
-        let nx: usize = parts.iter().map(|p| p.0.len()).sum();
-        let edges: usize = parts.iter().map(|p| p.2.len()).sum();
+        let nx: usize = parts.iter().map(|p| p.xs.len()).sum();
+        let edges: usize = parts.iter().map(|p| p.reach.len()).sum();
         let mut xs: Vec<E> = Vec::with_capacity(nx);
         let mut x_to: Vec<E> = Vec::with_capacity(edges);
         let mut lens: Vec<u8> = Vec::with_capacity(nx);
-        for (x, l, reach) in parts {
-            xs.extend(x);
-            lens.extend(l);
-            x_to.extend(reach);
+        for part in parts {
+            xs.extend(part.xs);
+            lens.extend(part.lens);
+            x_to.extend(part.reach);
         }
         let x_off = Offsets::of(lens.into_iter(), nx, edges);
         let mut a_nodes: Vec<E> = x_to.clone();
@@ -668,7 +709,7 @@ impl<'a, E: Entry> Pass<'a, E> {
             .enumerate()
             .map(|(c, (values, working))| {
                 let mut queued = Vec::new();
-                let (mut xs, mut lens, mut reach) = (Vec::new(), Vec::new(), Vec::new());
+                let mut scanned = Scanned::new();
                 for (k, v) in values.iter_mut().enumerate() {
                     if *v != DRAW {
                         continue;
@@ -679,7 +720,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                     let mut bound = 0u32;
                     // With `track`, as the perpetual band's search would: does every move that
                     // does not lose give check, and where do the checks lead?
-                    let before = reach.len();
+                    let before = scanned.reach.len();
                     let mut escape = !track;
                     board.for_each_legal(turn, |m| {
                         let ch = this.child(&look, &sq, turn, m);
@@ -688,19 +729,9 @@ impl<'a, E: Entry> Pass<'a, E> {
                             return;
                         }
                         moves += 1;
-                        if !escape {
-                            match ch.entry {
-                                Some(c) if board.gives_check(turn, m) => reach.push(c),
-                                _ => escape = true,
-                            }
-                        }
+                        escape = escape || !scanned.check(&board, turn, m, ch.entry);
                     });
-                    if !escape && reach.len() > before {
-                        xs.push(E::of(e));
-                        lens.push((reach.len() - before) as u8);
-                    } else {
-                        reach.truncate(before);
-                    }
+                    scanned.close(e, before, escape);
                     if moves == 0 {
                         queued.push((bound, E::of(e)));
                     } else {
@@ -708,7 +739,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                         working[k / 64] |= 1 << (k % 64);
                     }
                 }
-                (queued, (xs, lens, reach))
+                (queued, scanned)
             })
             .collect();
         let (x_queued, scanned): (Vec<_>, Vec<_>) = x_parts.into_iter().unzip();
@@ -799,7 +830,6 @@ impl<'a, E: Entry> Pass<'a, E> {
     /// The graph is held as flat lists with offsets (a list per entry would cost an allocation
     /// each, and the allocator's overhead dominated the pass's peak).
     fn perpetual_core(&mut self, codes: &Codes, start: u32) -> Vec<(E, u32)> {
-        let n = codes.values.len();
         let look = |i: usize| codes.get(i);
         let per = self.layout.per_side as usize;
         let from = (!self.attacker).index() * per;
@@ -808,7 +838,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         let parts: Vec<Scanned<E>> = (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let (mut xs, mut lens, mut reach) = (Vec::new(), Vec::new(), Vec::new());
+                let mut scanned = Scanned::new();
                 let range = from + c * CHUNK..from + ((c + 1) * CHUNK).min(per);
                 // The last search's entries in this chunk, walked along.
                 let mut i = tracked.as_ref().map_or(0, |t| t.xs.partition_point(|x| x.index() < range.start));
@@ -824,9 +854,9 @@ impl<'a, E: Entry> Pass<'a, E> {
                         } else if was && codes.undecided(e) {
                             // The same checks as last time.
                             let r = t.x_off.range(i);
-                            xs.push(E::of(e));
-                            lens.push(r.len() as u8);
-                            reach.extend(t.x_to[r].iter().map(|a| t.a_nodes[a.index()]));
+                            let before = scanned.reach.len();
+                            scanned.reach.extend(t.x_to[r].iter().map(|a| t.a_nodes[a.index()]));
+                            scanned.close(e, before, false);
                         }
                     }
                     // (A defender's entry whose counter reached 0 was queued, and settled before
@@ -835,31 +865,20 @@ impl<'a, E: Entry> Pass<'a, E> {
                         continue;
                     }
                     let Some((turn, sq, board)) = self.board(e) else { continue };
-                    let before = reach.len();
+                    let before = scanned.reach.len();
                     // The first move that neither loses nor checks ends the search: no more moves
                     // are generated.
                     let escape = board.try_for_each_legal(turn, |m| {
                         let ch = self.child(&look, &sq, turn, m);
-                        if self.won_for_attacker(ch.code, !turn) {
-                            return ControlFlow::Continue(());
-                        }
-                        // A capture that does not lose leaves the table: an escape, check or not.
-                        match ch.entry {
-                            Some(c) if c.index() < n && board.gives_check(turn, m) => {
-                                reach.push(c);
-                                ControlFlow::Continue(())
-                            }
-                            _ => ControlFlow::Break(()),
+                        if self.won_for_attacker(ch.code, !turn) || scanned.check(&board, turn, m, ch.entry) {
+                            ControlFlow::Continue(())
+                        } else {
+                            ControlFlow::Break(())
                         }
                     });
-                    if escape.is_continue() && reach.len() > before {
-                        xs.push(E::of(e));
-                        lens.push((reach.len() - before) as u8);
-                    } else {
-                        reach.truncate(before);
-                    }
+                    scanned.close(e, before, escape.is_break());
                 }
-                (xs, lens, reach)
+                scanned
             })
             .collect();
         drop(tracked);
