@@ -21,7 +21,7 @@ pub use super::plan::{
     estimate, inputs, last_uses, perpetual_checks, rules_pass, PlannedTable, Rates, RulesPass, Totals,
 };
 pub use super::rules::changed;
-pub use super::select::{Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
+pub use super::select::{sort_dependency_order, Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
 pub use super::solve::{Table, MAX_ENTRIES};
 pub use super::verify::{verify_table, TableCache};
 pub use super::verify_rules::{verify_rules, verify_rules_after_plain, RulesChecked};

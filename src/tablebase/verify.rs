@@ -65,19 +65,24 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     deps.insert(material, table.clone());
     file.check_counts(&table.counts())?;
     let per = table.layout.per_side as usize;
-    let n = table.values.len();
-    let result = (0..n.div_ceil(4096))
+    // By placement, both sides to move at once: the placement is unranked, set up and ranked
+    // back once for its two entries.
+    let result = (0..per.div_ceil(4096))
         .into_par_iter()
         .map(|c| {
             let mut legal = 0u64;
-            for full in c * 4096..((c + 1) * 4096).min(n) {
-                match check_entry(&table, &deps, full, per) {
-                    Ok(true) => legal += 1,
-                    Ok(false) => {}
-                    Err(e) => return Err((full, e)),
+            // A black-to-move entry's error (it comes after every red one in entry order): the
+            // rest of the chunk is checked for an earlier, red-to-move one.
+            let mut black: Option<(usize, TbError)> = None;
+            for idx in c * 4096..((c + 1) * 4096).min(per) {
+                let [red, blk] = check_placement(&table, &deps, idx, [true, black.is_none()]);
+                legal += red.map_err(|e| (idx, e))? as u64;
+                match blk {
+                    Ok(l) => legal += l as u64,
+                    Err(e) => black = Some((per + idx, e)),
                 }
             }
-            Ok(legal)
+            black.map_or(Ok(legal), Err)
         })
         .reduce(
             || Ok(0),
@@ -115,30 +120,69 @@ pub(super) fn mismatch(table: &Table, fen: String, stored: u16, derived: String)
     TbError::Mismatch { material: table.layout.material.to_string(), fen, stored, derived }
 }
 
-/// Checks one entry; `Ok(true)` if it is a legal position.
-fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize, per: usize) -> Result<bool, TbError> {
+/// Checks the two entries of placement `idx` (red to move, then black), those that `want` asks
+/// for; each `Ok(true)` if it is a legal position.
+fn check_placement(
+    table: &Table,
+    deps: &HashMap<Material, Arc<Table>>,
+    idx: usize,
+    want: [bool; 2],
+) -> [Result<bool, TbError>; 2] {
     let layout = &table.layout;
-    let turn = if full < per { Color::Red } else { Color::Black };
+    let per = layout.per_side as usize;
     let mut sq = [0u8; MAX_PIECES];
-    layout.unrank((full % per) as u64, &mut sq);
+    layout.unrank(idx as u64, &mut sq);
+    let mut out = [Ok(false), Ok(false)];
+    // Squares are legal by construction of the index; pieces must stand apart, and the rank-back
+    // check below confirms the placement is the entry's.
+    if layout.overlapping(&sq) {
+        for (k, turn) in Color::ALL.into_iter().enumerate() {
+            let stored = table.values[k * per + idx];
+            if want[k] && stored != ILLEGAL {
+                out[k] = Err(mismatch(table, layout.setup(&sq, turn).to_fen(), stored, "illegal".into()));
+            }
+        }
+        return out;
+    }
+    let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+    let mut pos = Position::from_pieces_unchecked(pieces, Color::Red);
+    // Does the position rank back to this placement? Asked once: the side to move only adds
+    // `per` to the index of a position of the table's own material.
+    let mut ranks_back: Option<bool> = None;
+    for (k, turn) in Color::ALL.into_iter().enumerate() {
+        if turn != pos.turn() {
+            pos.make_null_move();
+        }
+        if want[k] {
+            out[k] = check_entry(table, deps, &mut pos, &sq, k * per + idx, &mut ranks_back);
+        }
+    }
+    out
+}
+
+/// Checks one entry, `pos` its position (of the entry's placement `sq`, with its side to move);
+/// `Ok(true)` if it is a legal position. `ranks_back` holds whether the placement's position
+/// ranks back to it, once asked.
+fn check_entry(
+    table: &Table,
+    deps: &HashMap<Material, Arc<Table>>,
+    pos: &mut Position,
+    sq: &Squares,
+    full: usize,
+    ranks_back: &mut Option<bool>,
+) -> Result<bool, TbError> {
+    let layout = &table.layout;
+    let turn = pos.turn();
     let stored = table.values[full];
-    // The core's own rules decide legality: pieces apart, and the side not to move not attacked
-    // (the core counts the facing king as an attacker). Squares are legal by construction of the
-    // index, and the rank-back check below confirms the placement is the entry's.
-    let pos = if layout.overlapping(&sq) {
-        None
-    } else {
-        let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
-        let pos = Position::from_pieces_unchecked(pieces, turn);
-        (!pos.is_attacked_king(!turn)).then_some(pos)
-    };
-    let Some(mut pos) = pos else {
+    // The core's own rules decide legality: the side not to move not attacked (the core counts
+    // the facing king as an attacker).
+    if pos.is_attacked_king(!turn) {
         if stored != ILLEGAL {
-            return Err(mismatch(table, layout.setup(&sq, turn).to_fen(), stored, "illegal".into()));
+            return Err(mismatch(table, pos.fen(), stored, "illegal".into()));
         }
         return Ok(false);
-    };
-    if layout.index_of(&pos) != Some(full as u64) {
+    }
+    if !*ranks_back.get_or_insert_with(|| layout.index_of(pos) == Some(full as u64)) {
         return Err(mismatch(table, pos.fen(), stored, "an index that does not rank back to itself".into()));
     }
     let mut moves = MoveList::new();
@@ -156,11 +200,11 @@ fn check_entry(table: &Table, deps: &HashMap<Material, Arc<Table>>, full: usize,
             // the entry's position and taken back (no copy per move).
             let v = if pos.piece_at(m.to()).is_some() {
                 let undo = pos.make_move(m);
-                let v = child_value(deps, &pos);
+                let v = child_value(deps, pos);
                 pos.unmake_move(m, undo);
                 v
             } else {
-                moved_value(table, &sq, m, !turn)
+                moved_value(table, sq, m, !turn)
             };
             let v =
                 v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
@@ -213,4 +257,61 @@ pub(super) fn moved_value(table: &Table, sq: &Squares, m: Move, turn: Color) -> 
 fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
     let idx = t.layout.index_swapped(child, swap)?;
     TbValue::from_code(*t.values.get(idx as usize)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::driver::{generate_set, GenerateOptions};
+    use crate::tablebase::format::{encode, write_atomic};
+    use crate::tablebase::value::DRAW;
+
+    /// The FEN that verification of KRvK names after the entries `damaged` (legal, decided) are
+    /// stored as draws.
+    fn named_after(damaged: &[usize]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let krk: Material = "KRvK".parse().unwrap();
+        generate_set(&[krk], &GenerateOptions::new(dir.path()).rules(false)).unwrap();
+        let path = dir.path().join(file_name(krk));
+        let mut table = load(&path).unwrap();
+        for &e in damaged {
+            table.values[e] = DRAW;
+        }
+        write_atomic(&path, &encode(krk, &table.values, &table.counts(), true).unwrap()).unwrap();
+        match verify_table(dir.path(), krk, &mut TableCache::new()) {
+            Err(TbError::Mismatch { fen, stored, .. }) => {
+                assert_eq!(stored, "draw");
+                fen
+            }
+            other => panic!("expected a mismatch, got {other:?}"),
+        }
+    }
+
+    /// Both entries of a placement are checked in one visit; a failure is still reported at the
+    /// first wrong entry in entry order (every red-to-move entry before every black-to-move one),
+    /// whichever side's entry of a chunk is met first.
+    #[test]
+    fn the_first_wrong_entry_is_named_for_either_side_to_move() {
+        let krk: Material = "KRvK".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        generate_set(&[krk], &GenerateOptions::new(dir.path()).rules(false)).unwrap();
+        let table = load(&dir.path().join(file_name(krk))).unwrap();
+        let per = table.layout.per_side as usize;
+        let decided = |e: usize| value::dtm_of(table.values[e]).is_some_and(|d| d > 0);
+        // A black-to-move entry decided, and a red-to-move one at a later placement of the same
+        // chunk.
+        let black = (per..2 * per).find(|&e| decided(e)).unwrap();
+        let red = (black - per + 1..per).find(|&e| decided(e)).unwrap();
+        assert!(red < 4096, "both in the first chunk of placements");
+        let fen_of = |e: usize| {
+            let mut sq = [0u8; MAX_PIECES];
+            table.layout.unrank((e % per) as u64, &mut sq);
+            let pieces =
+                table.layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+            Position::from_pieces_unchecked(pieces, if e < per { Color::Red } else { Color::Black }).fen()
+        };
+        assert!(fen_of(black).contains(" b "));
+        assert_eq!(named_after(&[black]), fen_of(black));
+        assert_eq!(named_after(&[black, red]), fen_of(red));
+    }
 }

@@ -3,8 +3,8 @@
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, estimate, last_uses, verify_rules, verify_rules_after_plain, verify_table, verify_wdl, Family,
-    GenerateOptions, Rates, Resolved, RulesPass, Selection, TableCache,
+    self, estimate, last_uses, sort_dependency_order, verify_rules, verify_rules_after_plain, verify_table, verify_wdl,
+    Family, GenerateOptions, Rates, Resolved, RulesPass, Selection, TableCache,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
 use serde_json::json;
@@ -564,7 +564,10 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     let mut materials = parse_materials(names)?;
     if materials.is_empty() {
         materials = open_tb(dir)?.tables().into_iter().map(|t| t.material).collect();
-        materials.sort_by_key(|m| (m.piece_count(), m.to_string()));
+        // The generator's order: a group's smaller tables are used only within the group, so
+        // few are held at a time (family A: 1.1 GB at the peak, against 3.0 GB in order of
+        // piece count).
+        sort_dependency_order(&mut materials);
     }
     if materials.is_empty() {
         return Err(format!("no tables in {}", dir.display()));
