@@ -143,9 +143,9 @@ fn fixtures() -> &'static Fixtures {
         opts.params.max_ply = 10;
         book::build(&[Path::new(ROOT).join("books/repertoire.pgn")], &book_path, &opts).expect("book builds");
         let tb_dir = dir.path().join("tables");
-        let gen = GenerateOptions::new(&tb_dir);
+        let options = GenerateOptions::new(&tb_dir);
         let krk: Material = "KRvK".parse().expect("material");
-        generate_set(&[krk], &gen).expect("table generates");
+        generate_set(&[krk], &options).expect("table generates");
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).expect("mkdir");
         Fixtures {

@@ -120,7 +120,7 @@ mod tests {
     fn a_changed_companion_merges_into_a_table_of_its_own() {
         let (dir, m, plain) = krka();
         // Two drawn entries, one in the first block and one in the last, stored as decided.
-        let draws: Vec<usize> = plain.values.iter().enumerate().filter(|(_, &v)| v == DRAW).map(|(i, _)| i).collect();
+        let draws: Vec<usize> = plain.values.iter().enumerate().filter(|&(_, &v)| v == DRAW).map(|(i, _)| i).collect();
         let (first, last) = (draws[0], draws[draws.len() - 1]);
         assert!(last / format::BLOCK_ENTRIES as usize > first / format::BLOCK_ENTRIES as usize);
         let mut changed = Table { layout: plain.layout.clone(), values: plain.values.clone() };

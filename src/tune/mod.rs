@@ -266,7 +266,7 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
     }
     dense[TEMPO_AT] += if pos.turn() == Color::Red { 1.0 } else { -1.0 };
     let terms =
-        dense.iter().enumerate().filter(|(_, &c)| c != 0.0).map(|(i, &c)| (i as ParamIndex, c as f32)).collect();
+        dense.iter().enumerate().filter(|&(_, &c)| c != 0.0).map(|(i, &c)| (i as ParamIndex, c as f32)).collect();
     Trace { terms }
 }
 
