@@ -419,7 +419,7 @@ fn no_module_level_cycles_and_no_upward_imports() {
             }
         }
     }
-    // The module graph, for docs/ARCHITECTURE.md (`cargo test --test architecture -- --nocapture`).
+    // The module graph, for docs/ARCHITECTURE.md (`cargo test --test qiku architecture:: -- --nocapture`).
     eprintln!("module edges:\n{}", listing(&modules));
     assert!(upward.is_empty(), "imports against the layer order: {upward:?}");
     let found = cycles(&modules);

@@ -1,7 +1,7 @@
 //! Building books from generated ICCS games: counts against an independent recount, the
 //! filters, determinism (threads, input order, spilling) and merging.
 
-mod book_util;
+use crate::book_util;
 
 use book_util::{generate_games, positions_of, probed, write_pgn, Recount, TestGame};
 use qiku::book::{self, Book, BuildOptions, BuildParams, MinScore, SideFilter};

@@ -2,7 +2,7 @@
 //! recount, the Chinese-notation and ICCS versions of CCPD giving the same book, the GBK and
 //! Big5 samples giving the same books as the same games in UTF-8, and a result-less collection.
 
-mod book_util;
+use crate::book_util;
 
 use book_util::{fen_key, probed, Recount};
 use qiku::book::{self, Book, BuildOptions, MinScore, MoveErrorKind, SkipReason};

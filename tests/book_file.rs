@@ -1,7 +1,7 @@
 //! The `.qbk` file: truncated, corrupted and foreign files are refused with an error (never a
 //! panic), and the byte layout matches docs/FORMAT.md.
 
-mod book_util;
+use crate::book_util;
 
 use book_util::{generate_games, positions_of, write_pgn};
 use qiku::book::format::{Checksum, HEADER_LEN, RECORD_LEN};

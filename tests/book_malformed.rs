@@ -2,7 +2,7 @@
 //! (file, game, line, token), the rest of the input still builds, and nothing panics, whatever
 //! the bytes (hand-made breakage, random mutations, binary junk, wrong encodings, truncated zstd).
 
-mod book_util;
+use crate::book_util;
 
 use book_util::{generate_games, write_pgn, Rng};
 use qiku::book::{self, Book, BuildOptions, BuildReport, MoveErrorKind, SkipReason};

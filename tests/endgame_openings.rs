@@ -5,10 +5,9 @@
 //! legal move. A fixed, evenly spread selection of them is shipped as
 //! `tests/fixtures/endgame-openings.txt` (`qiku match --openings`); the test below proves it is
 //! exactly what the rule picks from the collection, so it can be re-derived:
-//! `cargo test --release --test endgame_openings -- --ignored write_endgame_openings`.
+//! `cargo test --release --test qiku -- --ignored endgame_openings::write_endgame_openings`.
 
-#[path = "common/ccpd.rs"]
-mod ccpd;
+use crate::ccpd;
 
 use qiku::notation::iccs;
 use qiku::tablebase::Material;

@@ -3,7 +3,7 @@
 //! Cargo builds the examples as plain programs (`target/<profile>/examples/NAME`) with
 //! `cargo build --examples`, and with every `cargo test` that is not limited to some targets;
 //! this test runs those programs. Run alone, build them first in the same profile:
-//! `cargo build --release --examples && cargo test --release --test examples`.
+//! `cargo build --release --examples && cargo test --release --test qiku examples::`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

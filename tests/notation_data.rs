@@ -5,8 +5,7 @@
 //! file's own tokens. The traditional Big5 and simplified GBK samples are decoded and replayed
 //! the same way.
 
-#[path = "common/ccpd.rs"]
-mod ccpd;
+use crate::ccpd;
 
 use ccpd::Game;
 use qiku::notation::chinese::{self, PlaceWords, Style};

@@ -1,6 +1,6 @@
 //! Reads the real game collections in `books/games/` (see its README; copied from the CC BY 4.0 collections) and checks exact game
 //! counts, first moves, encoding detection, agreement between the encodings, and that there are
-//! no syntax errors. Run in release mode: `cargo test --release --test pgn_data`.
+//! no syntax errors. Run in release mode: `cargo test --release --test qiku pgn_data::`.
 //!
 //! The expected counts were established independently of this code:
 //! `zstdcat ccpd-iccs.pgn.zst | grep -c '^\[Event'` (25,368),

@@ -5,6 +5,7 @@
 //!
 //! Longer runs: `cargo fuzz run <target>` in `fuzz/` (see docs/FUZZING.md).
 
+#[path = "fuzz_common/mod.rs"]
 mod fuzz_common;
 
 use fuzz_common::{

@@ -1,7 +1,7 @@
 //! CI's tablebase run: generate every table of up to 4 pieces and a few of 5, then verify each
 //! one independently (`qiku-tb verify`'s code path) and check the set's known figures.
 
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::tablebase::generate::{verify_table, verify_wdl, TableCache};
 use qiku::tablebase::{Material, Tablebases};

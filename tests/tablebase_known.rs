@@ -1,6 +1,6 @@
 //! Known results and an independent brute-force cross-check of generated tables.
 
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::tablebase::generate::{self, verify_table, TableCache};
 use qiku::tablebase::{file_name, Dtm, Material, Tablebases, TbValue, Wdl};

@@ -2,7 +2,7 @@
 //! independent verifier, agree with a brute-force solver of the perpetual-check game, and, above
 //! all, the winner who follows them wins under the game referee against any defence.
 
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::core::game::{EndReason, Game, Outcome};
 use qiku::tablebase::generate::{load, load_rules, verify_rules, TableCache};
@@ -236,7 +236,7 @@ fn a_brute_force_solver_agrees_on_every_position() {
 /// Writes `QIKU_RULE_OPENINGS` (default `rule-openings.txt`): positions of the tables in
 /// `QIKU_TB_DIR` that only the rule decides, spread evenly, one FEN per line, for the match of
 /// rule-aware against plain tables (`docs/TABLEBASES.md`). Run by hand:
-/// `QIKU_TB_DIR=DIR cargo test --release --test tablebase_rules -- --ignored --nocapture rule_openings`.
+/// `QIKU_TB_DIR=DIR cargo test --release --test qiku -- --ignored --nocapture tablebase_rules::rule_openings`.
 #[test]
 #[ignore]
 fn rule_openings() {

@@ -44,7 +44,7 @@
 //!
 //! CI cost: one generation of 37 tables (12.9 M entries) shared by every test.
 
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::notation::wxf;
 use qiku::tablebase::generate;

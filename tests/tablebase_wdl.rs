@@ -4,7 +4,7 @@
 //! catches a wrong entry behind valid checksums; missing ones are added by the next `generate`;
 //! the bytes are the same for 1 and 2 threads; the search's scores for them are not mates.
 
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::engine::search::{tb_wdl_score, MATE_BOUND, TB_BOUND};
 use qiku::engine::Score;

@@ -77,7 +77,7 @@ fn read_games(path: &Path) -> Vec<RawGame> {
 /// game number (1-based, in file order), source, the ply, the occurrence, and the chaser. Then
 /// the games whose record ends at such a third occurrence, with their recorded results.
 #[test]
-#[ignore = "replays the whole collection (about 6 s in debug): cargo test --test chase_game -- --ignored --nocapture"]
+#[ignore = "replays the whole collection (about 6 s in debug): cargo test -p qiku-cli --test cli chase_game:: -- --ignored --nocapture"]
 fn find_chase_cycles_in_the_collection() {
     let games = read_games(&Path::new(DATA).join("ccpd-iccs.pgn.zst"));
     assert!(games.len() > 25_000);

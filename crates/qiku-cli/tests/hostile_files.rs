@@ -4,10 +4,9 @@
 //! test fails on the code before the fix (most of them crashed, hung or silently succeeded).
 #![cfg(unix)]
 
-#[path = "../../../tests/tablebase_common/mod.rs"]
-mod tablebase_common;
+use crate::tablebase_common;
 
-mod common;
+use crate::common;
 
 use qiku::book::{self, Book, BookError, BuildOptions};
 use qiku::tablebase::format::{self, TableFile};

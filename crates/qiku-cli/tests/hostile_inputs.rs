@@ -4,7 +4,7 @@
 //! destroyed a file, panicked, aborted, hung, or accepted the input).
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `qiku match --sprt`: the test's running lines, its decision and early stop, the JSON fields,
 //! pairs finishing out of order with `--concurrency`, and `--pin` (engines on cores of their own).
 
-mod common;
+use crate::common;
 
 use common::run_with_timeout;
 use qiku_cli::matchrunner::cpus;

@@ -2,8 +2,7 @@
 //! (an error, never a panic), resumed generation, verify catching a wrong value (also where a
 //! companion equal to the plain values is checked with them), and the CLI's JSON output.
 
-#[path = "../../../tests/tablebase_common/mod.rs"]
-mod tablebase_common;
+use crate::tablebase_common;
 
 use qiku::tablebase::format::{self, TableFile};
 use qiku::tablebase::generate::{self, generate_set, verify_table, GenerateOptions, TableCache};
