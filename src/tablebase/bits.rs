@@ -1,18 +1,32 @@
 //! A plain bitset over entry numbers, an eighth of a byte an entry: what the rule-aware pass
 //! keeps beside the values it changes in place (which entries it changed, which hold a counter).
 
+use super::error::TbError;
+use super::paging::{Paging, Store};
+
 /// One bit per entry of a range `from..from + len`; a bit outside the range reads as clear.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Bits {
     from: usize,
     len: usize,
-    words: Vec<u64>,
+    words: Store<u64>,
+}
+
+impl Default for Bits {
+    fn default() -> Bits {
+        Bits::new(0, 0)
+    }
 }
 
 impl Bits {
     /// `len` clear bits for entries `from..from + len`.
     pub(crate) fn new(from: usize, len: usize) -> Bits {
-        Bits { from, len, words: vec![0; len.div_ceil(64)] }
+        Bits { from, len, words: vec![0; len.div_ceil(64)].into() }
+    }
+
+    /// [`Bits::new`], in a scratch file when `paging` is given.
+    pub(crate) fn new_in(from: usize, len: usize, paging: Option<&Paging>) -> Result<Bits, TbError> {
+        Ok(Bits { from, len, words: Store::zeroed(len.div_ceil(64), paging)? })
     }
 
     /// Bits for entries `0..len`, set where `f` says (filled in parallel, 64 entries a word).

@@ -10,9 +10,11 @@
 use super::bits::Bits;
 use super::error::TbError;
 use super::format;
-use super::load::{load, load_rules};
+use super::load::{load, load_in, load_rules};
 use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
+use super::paging::Paging;
+use super::plan::MemoryMode;
 use super::rules;
 use super::solve::{self, Sub, Table};
 use super::value::Counts;
@@ -68,6 +70,9 @@ pub struct GenerateOptions {
     shortcuts: bool,
     threads: Option<usize>,
     progress: Option<Arc<dyn Progress + Send>>,
+    memory: Option<u64>,
+    scratch: Option<PathBuf>,
+    checkpoint_every: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for GenerateOptions {
@@ -78,6 +83,8 @@ impl std::fmt::Debug for GenerateOptions {
             .field("rules", &self.rules)
             .field("shortcuts", &self.shortcuts)
             .field("threads", &self.threads)
+            .field("memory", &self.memory)
+            .field("scratch", &self.scratch)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -86,7 +93,60 @@ impl std::fmt::Debug for GenerateOptions {
 impl GenerateOptions {
     /// Tables in `dir` (created if missing), with the defaults.
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
-        GenerateOptions { dir: dir.into(), compress: true, rules: true, shortcuts: true, threads: None, progress: None }
+        GenerateOptions {
+            dir: dir.into(),
+            compress: true,
+            rules: true,
+            shortcuts: true,
+            threads: None,
+            progress: None,
+            memory: None,
+            scratch: None,
+            checkpoint_every: None,
+        }
+    }
+
+    /// Keep the process within `bytes` of resident memory: a table whose estimated peak
+    /// ([`memory_mode`](super::generate::memory_mode)) is larger is solved with its working
+    /// arrays in scratch files ([`Paging`]). The files are the same bytes; paged tables take
+    /// longer. A table whose inputs alone exceed the budget is refused before any work.
+    pub fn memory(mut self, bytes: u64) -> GenerateOptions {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// The directory of the scratch files of paged tables (default: `.scratch` in the tables'
+    /// directory). The files are unlinked as they are made, so nothing is left behind.
+    pub fn scratch(mut self, dir: impl Into<PathBuf>) -> GenerateOptions {
+        self.scratch = Some(dir.into());
+        self
+    }
+
+    /// Checkpoint a paged table's solve this often (default 5 minutes; see
+    /// [`Paging::checkpoint_every`]), so that an interrupted run resumes at its last checkpoint.
+    pub fn checkpoint_every(mut self, every: std::time::Duration) -> GenerateOptions {
+        self.checkpoint_every = Some(every);
+        self
+    }
+
+    /// How `material` is solved under the options' budget: its [`MemoryMode`] and the paging
+    /// to use (`None` in memory).
+    fn paging_for(&self, material: Material) -> Result<Option<Paging>, TbError> {
+        let Some(budget) = self.memory else { return Ok(None) };
+        match plan::memory_mode(material, self.rules, budget) {
+            MemoryMode::InMemory { .. } => Ok(None),
+            MemoryMode::Paged { .. } => {
+                let scratch = self.scratch.clone().unwrap_or_else(|| self.dir.join(".scratch"));
+                let paging = Paging::new(budget, scratch);
+                Ok(Some(match self.checkpoint_every {
+                    Some(every) => paging.checkpoint_every(every),
+                    None => paging,
+                }))
+            }
+            MemoryMode::Refused { needs, .. } => {
+                Err(TbError::OverBudget { material: material.to_string(), budget, needs })
+            }
+        }
     }
 
     /// zstd-compress the blocks (`true`, the default), or write them raw.
@@ -178,6 +238,11 @@ pub struct TableReport {
     pub wdl_seconds: f64,
     /// True if an intact WDL file was already there.
     pub wdl_kept: bool,
+    /// True if its working arrays were paged to scratch files (`--memory`).
+    pub paged: bool,
+    /// The level its solve resumed at from a checkpoint of an interrupted run; `None` when it
+    /// started from the beginning (or was kept).
+    pub resumed_at_level: Option<u16>,
 }
 
 /// Generates `materials` (any color order) and everything their captures need, into
@@ -347,20 +412,28 @@ fn one_table(
     let dir = &opts.dir;
     let path = dir.join(file_name(material));
     let start = Instant::now();
+    let paging = opts.paging_for(material)?;
+    let paging = paging.as_ref();
     let mut kept = None;
     if path.exists() {
-        match load(&path) {
+        match load_in(&path, paging) {
             Ok(table) => kept = Some(table),
             Err(e) => progress.println(&format!("{e}; generating it again")),
         }
     }
+    let mut resumed_at_level = None;
     let (table, file_bytes, plain_kept) = match kept {
         Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
         None => {
             progress.start(label, 0);
-            let table = solve::solve(material, subs, progress)?;
+            let (table, resumed) = solve::solve(material, subs, progress, paging)?;
+            resumed_at_level = resumed;
             let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
             AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+            if let Some(p) = paging {
+                // The table is written: its solve's checkpoints are not needed any more.
+                super::checkpoint::remove(p.scratch(), &material.to_string());
+            }
             progress.finish();
             let len = bytes.len() as u64;
             (table, len, false)
@@ -371,7 +444,8 @@ fn one_table(
     let plain_counts = table.counts();
     let rules_start = Instant::now();
     let (both, rules_bytes, rules_kept, skipped, rule_counts) = if opts.rules {
-        let c = companion(material, table, &plain_counts, plain_kept, (subs, rule_subs), opts, progress, label)?;
+        let c =
+            companion(material, table, &plain_counts, plain_kept, (subs, rule_subs), opts, (progress, paging), label)?;
         (c.values, c.bytes, c.kept, c.skipped, c.counts)
     } else {
         (Both::Plain(Arc::new(table)), 0, true, 0, None)
@@ -417,6 +491,8 @@ fn one_table(
         rules_seconds: rules_start.elapsed().as_secs_f64(),
         changed,
         rules_skipped: skipped,
+        paged: paging.is_some(),
+        resumed_at_level,
     };
     let values = keep.then(|| match both {
         Both::Plain(table) => (Sub::of(table), None),
@@ -478,7 +554,7 @@ fn companion(
     plain_kept: bool,
     (subs, rule_subs): (&Held, &Held),
     opts: &GenerateOptions,
-    progress: &dyn Progress,
+    (progress, paging): (&dyn Progress, Option<&Paging>),
     label: &str,
 ) -> Result<Companion, TbError> {
     let rules_path = opts.dir.join(rules_file_name(material));
@@ -500,7 +576,7 @@ fn companion(
         table
     };
     progress.start(&format!("{label} rules"), 0);
-    let r = rules::solve(table, subs, rule_subs, opts.shortcuts, progress)?;
+    let r = rules::solve(table, subs, rule_subs, opts.shortcuts, progress, paging)?;
     let skipped = r.skipped.iter().filter(|&&s| s).count() as u8;
     let (values, bytes, rule_counts) = if r.ran() {
         let rule_counts = r.table.counts();
@@ -552,7 +628,7 @@ mod tests {
         let table = load(&dir.path().join(file_name(krk))).unwrap();
         let counts = table.counts();
         let held = Held::new();
-        let c = companion(krk, table, &counts, true, (&held, &held), &opts, &NoProgress, "KRvK").unwrap();
+        let c = companion(krk, table, &counts, true, (&held, &held), &opts, (&NoProgress, None), "KRvK").unwrap();
         assert!(c.kept && c.counts.is_none());
         let Both::Tables(plain, rule) = &c.values else { panic!("a kept companion holds two tables") };
         assert!(Arc::ptr_eq(plain, rule));

@@ -158,6 +158,16 @@ pub enum TbError {
         /// The most entries the generator supports.
         max: u64,
     },
+    /// A table cannot be generated within the memory budget even with its working arrays paged:
+    /// what must stay in memory (its decoded inputs, the solver's bookkeeping) is larger.
+    OverBudget {
+        /// The material.
+        material: String,
+        /// The budget in bytes.
+        budget: u64,
+        /// The estimated bytes that must stay in memory.
+        needs: u64,
+    },
 }
 
 impl TbError {
@@ -215,8 +225,16 @@ impl Clone for TbError {
             TbError::TooManyEntries { material, entries, max } => {
                 TbError::TooManyEntries { material: material.clone(), entries: *entries, max: *max }
             }
+            TbError::OverBudget { material, budget, needs } => {
+                TbError::OverBudget { material: material.clone(), budget: *budget, needs: *needs }
+            }
         }
     }
+}
+
+/// `bytes` in MiB, for messages.
+fn mib(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
 impl fmt::Display for TbError {
@@ -253,6 +271,15 @@ impl fmt::Display for TbError {
             TbError::TooManyEntries { material, entries, max } => {
                 write!(f, "{material}: {entries} entries, more than the {max} the generator supports")
             }
+            TbError::OverBudget { material, budget, needs } => write!(
+                f,
+                "{material}: cannot be generated within --memory {}: even with its working arrays paged to \
+                 scratch files, about {} must stay in memory (its decoded inputs and the solver's \
+                 bookkeeping); give a budget of at least that (`qiku-tb plan {material} --memory SIZE` \
+                 shows the estimate)",
+                mib(*budget),
+                mib(*needs)
+            ),
         }
     }
 }

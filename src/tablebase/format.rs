@@ -220,7 +220,10 @@ fn encode_blocks<'v>(
     let block = BLOCK_ENTRIES as usize;
     let blocks = (0..n.div_ceil(block))
         .into_par_iter()
-        .map(|b| seal(raw_bytes(&codes(b * block..((b + 1) * block).min(n)), width), compress))
+        .map(|b| {
+            crate::util::pressure::wait_for_release();
+            seal(raw_bytes(&codes(b * block..((b + 1) * block).min(n)), width), compress)
+        })
         .collect();
     let shape = Shape { per_side: n as u64 / 2, width, block_entries: BLOCK_ENTRIES, metric };
     assemble(material, shape, blocks, counts, compress, bands)
@@ -257,7 +260,10 @@ pub(crate) fn encode_wdl_blocks<'v>(
     let block = WDL_BLOCK_ENTRIES as usize;
     let blocks = (0..n.div_ceil(block))
         .into_par_iter()
-        .map(|b| seal(pack_wdl(&codes(b * block..((b + 1) * block).min(n))), compress))
+        .map(|b| {
+            crate::util::pressure::wait_for_release();
+            seal(pack_wdl(&codes(b * block..((b + 1) * block).min(n))), compress)
+        })
         .collect();
     let shape = Shape { per_side: n as u64 / 2, width: 0, block_entries: WDL_BLOCK_ENTRIES, metric: METRIC_WDL };
     assemble(material, shape, blocks, counts, compress, &[])
@@ -728,16 +734,25 @@ impl TableFile {
 
     /// Every entry's code, each block and the whole payload checksum verified.
     pub fn decode_all(&self) -> Result<Vec<u16>, TbError> {
+        let mut out = vec![0u16; 2 * self.header.per_side as usize];
+        self.decode_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`TableFile::decode_all`] into `out`, which holds exactly the table's entries (in memory or
+    /// in a scratch file).
+    pub(crate) fn decode_into(&self, out: &mut [u16]) -> Result<(), TbError> {
+        debug_assert_eq!(out.len() as u64, 2 * self.header.per_side);
         // Each block is decompressed and widened straight into its place, so the raw bytes of the
         // whole table are never held beside its codes (they had been: a third more at the peak
         // of loading a 1-byte table). The header's block count covers the entries exactly, and
         // `read_block` checks each block's length. A damaged block is named, the first in file
         // order (whichever thread met it first).
-        let mut out = vec![0u16; 2 * self.header.per_side as usize];
         let results: Vec<Result<(), TbError>> = out
             .par_chunks_mut(self.header.block_entries as usize)
             .enumerate()
             .map(|(i, codes)| {
+                crate::util::pressure::wait_for_release();
                 let raw = self.read_block(i)?;
                 match self.header.width {
                     0 => codes.iter_mut().enumerate().for_each(|(k, c)| *c = (raw[k / 4] >> (2 * (k % 4)) & 3) as u16),
@@ -759,7 +774,7 @@ impl TableFile {
                 detail: "values damaged".into(),
             });
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Bytes of the file.

@@ -8,6 +8,7 @@
 
 use super::error::{TbError, TbField};
 use super::format::{self, TableFile};
+use super::paging::{Paging, Store};
 use super::solve::Table;
 use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
@@ -16,8 +17,14 @@ use std::sync::Arc;
 
 /// Opens a table file and decodes it whole, checking every checksum.
 pub fn load(path: &Path) -> Result<Table, TbError> {
+    load_in(path, None)
+}
+
+/// [`load`], the values in a scratch file when `paging` is given.
+pub(crate) fn load_in(path: &Path, paging: Option<&Paging>) -> Result<Table, TbError> {
     let file = TableFile::open(path)?;
-    let values = file.decode_all()?;
+    let mut values = Store::zeroed((2 * file.layout.per_side) as usize, paging)?;
+    file.decode_into(&mut values)?;
     Ok(Table { layout: file.layout.clone(), values })
 }
 
@@ -52,14 +59,14 @@ pub fn load_rules(path: &Path, plain: &Arc<Table>) -> Result<Arc<Table>, TbError
         return Ok(Arc::clone(plain));
     }
     let delta = file.decode_all()?;
-    if let Some(i) = delta.iter().zip(&plain.values).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
+    if let Some(i) = delta.iter().zip(plain.values.iter()).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
         return Err(TbError::Corrupt {
             path: path.to_path_buf(),
             field: TbField::Entry,
             detail: format!("entry {i} changes a decided value"),
         });
     }
-    Ok(Arc::new(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta) }))
+    Ok(Arc::new(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta).into() }))
 }
 
 /// Is every code the companion `file` stores 0 (the plain values), with every block's checksum and

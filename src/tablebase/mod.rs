@@ -52,11 +52,15 @@ mod bits;
 #[cfg(feature = "generate")]
 mod board;
 #[cfg(feature = "generate")]
+mod checkpoint;
+#[cfg(feature = "generate")]
 mod driver;
 #[cfg(feature = "generate")]
 pub mod generate;
 #[cfg(feature = "generate")]
 mod load;
+#[cfg(feature = "generate")]
+mod paging;
 #[cfg(feature = "generate")]
 mod plan;
 #[cfg(feature = "generate")]

@@ -61,6 +61,11 @@ pub struct Rates {
     /// smaller tables are held once each when they are light too (their rule-aware values are
     /// their plain ones).
     pub light_rules_bytes_per_entry: f64,
+    /// A paged table (`--memory`): resident bytes per entry of what stays in memory besides its
+    /// inputs (per-chunk bookkeeping, the compressed file as it is written, side lists).
+    pub paged_resident_bytes_per_entry: f64,
+    /// A paged table's time over its time in memory.
+    pub paged_slowdown: f64,
 }
 
 impl Rates {
@@ -68,6 +73,8 @@ impl Rates {
     /// 2026-11-23 (memory of the solve, files), 2026-11-26 (small tables' files) and 2026-11-27
     /// (the solve's and the lean rule-aware passes' speeds and memory, 21 tables on the idle
     /// machine): see "Selections and plans" in `docs/TABLEBASES.md` for the commands and figures.
+    /// The paged figures: KRPvKCC within `--memory 1G` on 2026-11-27 (1.26 times the time, 0.08
+    /// bytes an entry resident besides its inputs; "Bounded memory" in the same document).
     pub const MEASURED: Rates = Rates {
         entries_per_cpu_second: 6.0e6,
         parallel_efficiency: 0.93,
@@ -85,6 +92,8 @@ impl Rates {
         checks_rules_disk_bytes_per_entry: 0.138,
         light_rules_entries_per_cpu_second: 69.0e6,
         light_rules_bytes_per_entry: 2.3,
+        paged_resident_bytes_per_entry: 0.1,
+        paged_slowdown: 1.3,
     };
 
     /// Entries per second of wall time with `threads` threads.
@@ -415,6 +424,71 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
     (tables, totals)
 }
 
+/// How a table is generated under a memory budget (`--memory`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "mode", rename_all = "snake_case"))]
+pub enum MemoryMode {
+    /// Its estimated peak (`needs` bytes, generated alone with its inputs) fits the budget.
+    InMemory {
+        /// The estimated peak in bytes.
+        needs: u64,
+    },
+    /// Its working arrays go to scratch files: `needs` bytes in memory would not fit, `resident`
+    /// bytes must stay in memory, and it takes about `slowdown` times as long.
+    Paged {
+        /// The estimated peak in memory, in bytes.
+        needs: u64,
+        /// The estimated bytes that stay in memory when paged.
+        resident: u64,
+        /// The estimated factor on its time.
+        slowdown: f64,
+    },
+    /// Not at all: even paged, `resident` bytes must stay in memory, over the budget.
+    Refused {
+        /// The estimated bytes that must stay in memory.
+        needs: u64,
+        /// The estimated peak in memory, in bytes.
+        resident: u64,
+    },
+}
+
+/// The least a paged table's working set may have besides what stays in memory.
+const PAGED_MIN_WORKING_SET: u64 = 64 << 20;
+
+/// How `material` (canonical) is generated within `budget` bytes, alone with its inputs (the
+/// estimate of [`PlannedTable::job_peak_memory_bytes`]), with or without the rule-aware pass.
+///
+/// ```
+/// use qiku::tablebase::generate::{memory_mode, MemoryMode};
+///
+/// let krpvkcc = "KRPvKCC".parse()?;
+/// assert!(matches!(memory_mode(krpvkcc, true, 16 << 30), MemoryMode::InMemory { .. }));
+/// assert!(matches!(memory_mode(krpvkcc, true, 1 << 30), MemoryMode::Paged { .. }));
+/// assert!(matches!(memory_mode(krpvkcc, true, 100 << 20), MemoryMode::Refused { .. }));
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
+pub fn memory_mode(material: Material, rules: bool, budget: u64) -> MemoryMode {
+    memory_mode_with(&Rates::MEASURED, material, rules, budget)
+}
+
+fn memory_mode_with(rates: &Rates, material: Material, rules: bool, budget: u64) -> MemoryMode {
+    let resolved = Resolved { targets: vec![material], plan: vec![material], dead: Vec::new(), excluded: Vec::new() };
+    let (rows, _) = estimate(&resolved, rates, 1, rules);
+    let row = &rows[0];
+    let needs = row.job_peak_memory_bytes;
+    if needs <= budget {
+        return MemoryMode::InMemory { needs };
+    }
+    let copies = if rules { 1.0625 } else { 1.0 };
+    let held: f64 = row.inputs.iter().map(|m| entries_of(m) as f64).sum::<f64>() * rates.held_bytes_per_entry * copies;
+    let resident = (rates.base_bytes + held + rates.paged_resident_bytes_per_entry * row.entries as f64) as u64;
+    if resident.saturating_add(PAGED_MIN_WORKING_SET) > budget {
+        return MemoryMode::Refused { needs: resident.saturating_add(PAGED_MIN_WORKING_SET), resident: needs };
+    }
+    MemoryMode::Paged { needs, resident, slowdown: rates.paged_slowdown }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,6 +513,8 @@ mod tests {
             checks_rules_disk_bytes_per_entry: 0.25,
             light_rules_entries_per_cpu_second: 0.5e6,
             light_rules_bytes_per_entry: 10.0,
+            paged_resident_bytes_per_entry: 0.1,
+            paged_slowdown: 2.0,
         };
         let sel = Selection { materials: vec!["KRvKA".parse().unwrap()], ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &rates, 2, false);

@@ -100,6 +100,7 @@ use super::board::{child_squares, Board, Found};
 use super::error::TbError;
 use super::index::{Layout, Squares, MAX_PIECES};
 use super::material::Material;
+use super::paging::{Paging, Store};
 use super::solve::{capture_targets, predecessors, side_and_index, CaptureTarget, Sub, Table};
 use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
 use crate::core::Color;
@@ -149,8 +150,8 @@ impl RuleTable {
     /// The plain table again, as a table of its own (a copy with the changed entries drawn).
     #[cfg(test)]
     pub fn plain(&self) -> Table {
-        let values = (0..self.table.values.len()).into_par_iter().map(|e| self.plain_code(e)).collect();
-        Table { layout: self.table.layout.clone(), values }
+        let values = (0..self.table.values.len()).into_par_iter().map(|e| self.plain_code(e)).collect::<Vec<u16>>();
+        Table { layout: self.table.layout.clone(), values: values.into() }
     }
 }
 
@@ -164,18 +165,22 @@ pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
 /// stay readable through [`RuleTable::plain_code`]), given the plain and rule-aware tables of
 /// every material its captures lead to (`plain_subs`, `subs`, canonical materials). With
 /// `shortcuts`, a direction that provably changes nothing is skipped (see the module doc);
-/// without, every direction is run in full (the same values: a test compares both).
+/// without, every direction is run in full (the same values: a test compares both). With
+/// `paging`, its per-entry bits live in scratch files within its budget, as the table's values
+/// may (the same values, more slowly).
 pub fn solve(
     plain: Table,
     plain_subs: &HashMap<Material, Sub>,
     subs: &HashMap<Material, Sub>,
     shortcuts: bool,
     bar: &dyn Progress,
+    paging: Option<&Paging>,
 ) -> Result<RuleTable, TbError> {
+    let options = Options { shortcuts, rescan: false };
     if fits_u32(plain.values.len()) {
-        solve_as::<u32>(plain, plain_subs, subs, Options { shortcuts, rescan: false }, bar)
+        solve_as::<u32>(plain, plain_subs, subs, options, bar, paging)
     } else {
-        solve_as::<u64>(plain, plain_subs, subs, Options { shortcuts, rescan: false }, bar)
+        solve_as::<u64>(plain, plain_subs, subs, options, bar, paging)
     }
 }
 
@@ -237,6 +242,7 @@ fn solve_as<E: Entry>(
     subs: &HashMap<Material, Sub>,
     Options { shortcuts, rescan }: Options,
     bar: &dyn Progress,
+    paging: Option<&Paging>,
 ) -> Result<RuleTable, TbError> {
     let Table { layout, values } = plain;
     let captures = capture_targets(&layout, subs)?;
@@ -257,7 +263,7 @@ fn solve_as<E: Entry>(
         if skipped[attacker.index()] {
             continue;
         }
-        let mut pass = Pass::<E>::new(&layout, &captures, attacker);
+        let mut pass = Pass::<E>::new(&layout, &captures, attacker, paging);
         pass.rescan = rescan;
         let agree = agree[attacker.index()];
         let mut first = None;
@@ -266,7 +272,7 @@ fn solve_as<E: Entry>(
         // rather than searched alone first (the same values either way).
         if agree && !(shortcuts && !rescan && super::plan::weaker_rook(layout.material, !attacker)) {
             bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
-            let core = pass.perpetual_core(&state.codes, state.next);
+            let core = pass.perpetual_core(&state.codes, state.next)?;
             if core.is_empty() {
                 skipped[attacker.index()] = true;
                 continue;
@@ -276,7 +282,7 @@ fn solve_as<E: Entry>(
         }
         bar.message(&format!("rules: {attacker} attacking"));
         if !ran {
-            state.codes.changed = Bits::new(0, state.codes.values.len());
+            state.codes.changed = Bits::new_in(0, state.codes.values.len(), paging)?;
             ran = true;
         }
         pass.run(&mut state, layout.material, agree, first)?;
@@ -328,13 +334,17 @@ fn same_wins(plain: &Table, rule: &Table, color: Color) -> bool {
     plain
         .values
         .par_iter()
-        .zip(&rule.values)
+        .zip(&rule.values[..])
         .enumerate()
         .all(|(e, (&p, &r))| p == r || wins(layout, p, e, color) == wins(layout, r, e, color))
 }
 
 fn max_distance(values: &[u16]) -> u32 {
-    values.par_iter().filter_map(|&c| dtm_of(c)).max().unwrap_or(0) as u32
+    let max = |c: &[u16]| {
+        crate::util::pressure::wait_for_release();
+        c.iter().filter_map(|&c| dtm_of(c)).max()
+    };
+    values.par_chunks(1 << 16).filter_map(max).max().unwrap_or(0) as u32
 }
 
 /// The smallest even number above `d`.
@@ -348,7 +358,7 @@ fn even_above(d: u32) -> u32 {
 /// counter (moves not yet into the attacker's wins) in place of its draw code.
 struct Codes {
     /// The rule-aware code of every entry, or a counter where `working` is set.
-    values: Vec<u16>,
+    values: Store<u16>,
     /// The entries decided by a pass (empty until a direction runs in full).
     changed: Bits,
     /// The defender's undecided entries that hold a counter (the defender's half only).
@@ -356,7 +366,7 @@ struct Codes {
 }
 
 impl Codes {
-    fn new(values: Vec<u16>) -> Codes {
+    fn new(values: Store<u16>) -> Codes {
         Codes { values, changed: Bits::default(), working: Bits::default() }
     }
 
@@ -411,6 +421,8 @@ struct Pass<'a, E> {
     /// Keep no [`Graph`]: every search looks at every entry (to test that the same values come
     /// out).
     rescan: bool,
+    /// Where the per-entry bits go when the table is paged.
+    paging: Option<&'a Paging>,
 }
 
 /// What the next perpetual band's search needs to look at again: the entries that qualified last
@@ -481,7 +493,7 @@ impl<E: Entry> Scanned<E> {
 impl<E: Entry> Graph<E> {
     /// The graph of the runs `parts` (in entry order) of the defender's half `from..from + per`,
     /// nothing dirty yet.
-    fn of(parts: Vec<Scanned<E>>, from: usize, per: usize) -> Graph<E> {
+    fn of(parts: Vec<Scanned<E>>, from: usize, per: usize, paging: Option<&Paging>) -> Result<Graph<E>, TbError> {
         let nx: usize = parts.iter().map(|p| p.xs.len()).sum();
         let edges: usize = parts.iter().map(|p| p.reach.len()).sum();
         let mut xs: Vec<E> = Vec::with_capacity(nx);
@@ -499,7 +511,7 @@ impl<E: Entry> Graph<E> {
         a_nodes.shrink_to_fit();
         // Defender edges (with multiplicity, as counted), as ids of attacker nodes.
         x_to.par_iter_mut().for_each(|e| *e = E::of(a_nodes.binary_search(e).unwrap_or(0)));
-        Graph { xs, x_off, x_to, a_nodes, dirty: Bits::new(from, per) }
+        Ok(Graph { xs, x_off, x_to, a_nodes, dirty: Bits::new_in(from, per, paging)? })
     }
 }
 
@@ -548,8 +560,22 @@ impl Offsets {
 const CHUNK: usize = 1 << 12;
 
 impl<'a, E: Entry> Pass<'a, E> {
-    fn new(layout: &'a Layout, captures: &'a [Option<CaptureTarget>], attacker: Color) -> Self {
-        Pass { layout, captures, attacker, queue: BTreeMap::new(), tracked: None, found: Vec::new(), rescan: false }
+    fn new(
+        layout: &'a Layout,
+        captures: &'a [Option<CaptureTarget>],
+        attacker: Color,
+        paging: Option<&'a Paging>,
+    ) -> Self {
+        Pass {
+            layout,
+            captures,
+            attacker,
+            queue: BTreeMap::new(),
+            tracked: None,
+            found: Vec::new(),
+            rescan: false,
+            paging,
+        }
     }
 
     /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
@@ -604,7 +630,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         // Without a first band found already, the scan for the perpetual band's search is made
         // with the counters' (one move generation for both).
         let track = first.is_none();
-        self.initialise(&mut state.codes, !agree, track);
+        self.initialise(&mut state.codes, !agree, track)?;
         let result = self.bands(state, material, first);
         // The counters go back to draws, for the other direction and the result.
         let per = self.layout.per_side as usize;
@@ -640,7 +666,7 @@ impl<'a, E: Entry> Pass<'a, E> {
             let start = state.next;
             let core = match first.take() {
                 Some(core) => core,
-                None => self.perpetual_core(&state.codes, start),
+                None => self.perpetual_core(&state.codes, start)?,
             };
             let Some(top) = core.iter().map(|&(_, d)| d).max() else { return Ok(()) };
             if top > MAX_DTM_U16 as u32 {
@@ -662,10 +688,10 @@ impl<'a, E: Entry> Pass<'a, E> {
     /// The attacker's half is read first (its children are the defender's entries, before any
     /// counter), then the defender's half is filled chunk by chunk (its children are all in the
     /// attacker's half, which it does not change): only the queued entries are listed.
-    fn initialise(&mut self, codes: &mut Codes, attacker_too: bool, track: bool) {
+    fn initialise(&mut self, codes: &mut Codes, attacker_too: bool, track: bool) -> Result<(), TbError> {
         let per = self.layout.per_side as usize;
         let (a_from, x_from) = (self.attacker.index() * per, (!self.attacker).index() * per);
-        codes.working = Bits::new(x_from, per);
+        codes.working = Bits::new_in(x_from, per, self.paging)?;
         let this = &*self;
         // The attacker's entries: a winning move is queued at its distance.
         // (Not asked where the captures agree with the plain solve: no entry of the attacker's
@@ -677,6 +703,7 @@ impl<'a, E: Entry> Pass<'a, E> {
             (0..per.div_ceil(CHUNK))
                 .into_par_iter()
                 .map(|c| {
+                    crate::util::pressure::wait_for_release();
                     let mut queued = Vec::new();
                     for e in a_from + c * CHUNK..a_from + ((c + 1) * CHUNK).min(per) {
                         if !codes.undecided(e) {
@@ -708,6 +735,7 @@ impl<'a, E: Entry> Pass<'a, E> {
             .zip(codes.working.words_mut().par_chunks_mut(CHUNK / 64))
             .enumerate()
             .map(|(c, (values, working))| {
+                crate::util::pressure::wait_for_release();
                 let mut queued = Vec::new();
                 let mut scanned = Scanned::new();
                 for (k, v) in values.iter_mut().enumerate() {
@@ -746,13 +774,14 @@ impl<'a, E: Entry> Pass<'a, E> {
         if track && !self.rescan {
             // The first perpetual band's search starts from this, and looks again only where the
             // forced band below it changes something.
-            self.tracked = Some(Graph::of(scanned, x_from, per));
+            self.tracked = Some(Graph::of(scanned, x_from, per, self.paging)?);
         }
         // In entry order, as the queue's lists are settled in the order they were filled.
         let (first, second) = if a_from == 0 { (a_queued, x_queued) } else { (x_queued, a_queued) };
         for (d, e) in first.into_iter().chain(second).flatten() {
             self.push(d, e);
         }
+        Ok(())
     }
 
     /// Runs the queue: every distance at least `base` (even for the defender, odd for the
@@ -829,7 +858,7 @@ impl<'a, E: Entry> Pass<'a, E> {
     /// solved as a Büchi game. Returns the entries of `Z` with their distances (from `start`).
     /// The graph is held as flat lists with offsets (a list per entry would cost an allocation
     /// each, and the allocator's overhead dominated the pass's peak).
-    fn perpetual_core(&mut self, codes: &Codes, start: u32) -> Vec<(E, u32)> {
+    fn perpetual_core(&mut self, codes: &Codes, start: u32) -> Result<Vec<(E, u32)>, TbError> {
         let look = |i: usize| codes.get(i);
         let per = self.layout.per_side as usize;
         let from = (!self.attacker).index() * per;
@@ -838,6 +867,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         let parts: Vec<Scanned<E>> = (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
+                crate::util::pressure::wait_for_release();
                 let mut scanned = Scanned::new();
                 let range = from + c * CHUNK..from + ((c + 1) * CHUNK).min(per);
                 // The last search's entries in this chunk, walked along.
@@ -882,12 +912,12 @@ impl<'a, E: Entry> Pass<'a, E> {
             })
             .collect();
         drop(tracked);
-        let graph = Graph::of(parts, from, per);
+        let graph = Graph::of(parts, from, per, self.paging)?;
         let core = self.solve_core(codes, start, &graph.xs, &graph.x_off, &graph.x_to, &graph.a_nodes);
         if !self.rescan {
             self.tracked = Some(graph);
         }
-        core
+        Ok(core)
     }
 
     /// The Büchi game of [`perpetual_core`](Self::perpetual_core) on its graph: the defender's
@@ -1067,7 +1097,7 @@ mod tests {
             subs.insert(input, Sub::of(load_rules(&dir.join(rules_file_name(input)), &p).unwrap()));
             plain_subs.insert(input, Sub::of(p));
         }
-        let r = solve_as::<E>(plain, &plain_subs, &subs, options, &NoProgress).unwrap();
+        let r = solve_as::<E>(plain, &plain_subs, &subs, options, &NoProgress, None).unwrap();
         // The plain codes, read back through the changed entries, are the file's.
         assert!(r.plain().values == plain_values, "{material}: plain codes read back differ");
         let bytes = if r.ran() {

@@ -32,10 +32,13 @@
 
 use super::bits::Bits;
 use super::board::{child_squares, Board, Found as Move};
+use super::checkpoint::{self, Checkpoints, Saved};
 use super::error::TbError;
 use super::index::{entries_of, mirror_sq, Layout, Squares, MAX_PIECES};
 use super::material::Material;
+use super::paging::{Paging, Store};
 use super::value::{self, dtm_of, Counts, ILLEGAL};
+use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 
 /// Code of an entry not yet decided (during generation): the code a draw ends with.
 const UNKNOWN: u16 = value::DRAW;
@@ -77,8 +80,8 @@ use std::sync::Arc;
 pub struct Table {
     /// The index layout.
     pub(crate) layout: Layout,
-    /// The value code of every entry.
-    pub(crate) values: Vec<u16>,
+    /// The value code of every entry (in memory, or in a scratch file when paged).
+    pub(crate) values: Store<u16>,
 }
 
 impl Table {
@@ -239,9 +242,17 @@ struct Limits {
 const LIMITS: Limits = Limits { far_level: FAR_LEVEL, max_pending_win: MAX_PENDING_WIN };
 
 /// Solves `material` (canonical), given solved tables for every canonical material its captures
-/// lead to. Progress goes to `bar` ([`crate::NoProgress`] for none).
-pub fn solve(material: Material, subs: &HashMap<Material, Sub>, bar: &dyn Progress) -> Result<Table, TbError> {
-    solve_with(material, subs, bar, LIMITS)
+/// lead to. Progress goes to `bar` ([`crate::NoProgress`] for none). With `paging`, the value
+/// and frontier arrays live in scratch files within its budget (the same values, more slowly),
+/// and the solve checkpoints its levels there: the level it resumed at from an interrupted run's
+/// checkpoint comes with the table.
+pub fn solve(
+    material: Material,
+    subs: &HashMap<Material, Sub>,
+    bar: &dyn Progress,
+    paging: Option<&Paging>,
+) -> Result<(Table, Option<u16>), TbError> {
+    solve_with(material, subs, bar, LIMITS, paging)
 }
 
 fn solve_with(
@@ -249,16 +260,26 @@ fn solve_with(
     subs: &HashMap<Material, Sub>,
     bar: &dyn Progress,
     limits: Limits,
-) -> Result<Table, TbError> {
+    paging: Option<&Paging>,
+) -> Result<(Table, Option<u16>), TbError> {
     check_supported(&material)?;
     let layout = Layout::new(material);
     let captures = capture_targets(&layout, subs)?;
     let n = layout.entries() as usize;
     bar.start(&material.to_string(), n as u64);
     bar.message("initialising");
-    // Zeroed memory: the pages are only committed as they are written.
-    let mut values = vec![0u16; n];
-    let far = {
+    // Zeroed memory (or a sparse scratch file): the pages are only committed as they are written.
+    let mut values: Store<u16> = Store::zeroed(n, paging)?;
+    // A paged solve checkpoints its levels (see `checkpoint`), and resumes from the last one.
+    let mut resume = match (paging, values.file()) {
+        (Some(p), Some(file)) => {
+            let file = file.try_clone().map_err(|e| TbError::io(p.scratch(), e))?;
+            let ident = solve_identity(&layout, &captures, limits);
+            Some((Checkpoints::new(p.scratch(), &material.to_string(), ident, p.checkpoint_interval()), file))
+        }
+        _ => None,
+    };
+    let (far, resumed) = {
         let store: &mut [u16] = &mut values;
         // Safety: `store` is 2n initialised bytes, exclusively borrowed for this block, and
         // AtomicU8 has the size and alignment of u8; while the atomic view lives, `store` is not
@@ -266,7 +287,7 @@ fn solve_with(
         let bytes: &[AtomicU8] = unsafe { std::slice::from_raw_parts(store.as_mut_ptr().cast::<AtomicU8>(), 2 * n) };
         let (val, cnt) = bytes.split_at(n);
         let solver = Solver { layout: &layout, captures, val, cnt, limits };
-        solver.run(bar)
+        solver.run(bar, paging, resume.as_mut().map(|(c, f)| (c, &*f)))?
     };
     widen_in_place(&mut values);
     for (level, list) in far {
@@ -274,7 +295,7 @@ fn solve_with(
             values[q as usize] = value::code(level);
         }
     }
-    Ok(Table { layout, values })
+    Ok((Table { layout, values }, resumed))
 }
 
 /// Turns `values`, whose first `len` bytes hold one working byte per entry, into one `u16` code
@@ -282,6 +303,9 @@ fn solve_with(
 fn widen_in_place(values: &mut [u16]) {
     let p = values.as_mut_ptr();
     for i in (0..values.len()).rev() {
+        if i % (1 << 20) == 0 {
+            crate::util::pressure::wait_for_release();
+        }
         // Safety: byte `i` and entry `i` (bytes `2i` and `2i + 1`) lie within the slice. Going
         // down, entry `i` is written after byte `i` is read, and the bytes still to be read
         // (`0..i`) lie below `2i`, so none is overwritten before it is read.
@@ -404,8 +428,8 @@ struct Chunks {
     next: Vec<AtomicBool>,
     /// One bit per entry: settled at the current level, and at the next (the frontiers; a
     /// quarter of a byte an entry for both, and scanned 64 entries a word).
-    bits_cur: Vec<AtomicU64>,
-    bits_next: Vec<AtomicU64>,
+    bits_cur: Store<AtomicU64>,
+    bits_next: Store<AtomicU64>,
     /// Per chunk, the levels (bit `l`) at which some entry has a pending capture win.
     pending: Vec<[AtomicU64; 4]>,
 }
@@ -447,26 +471,68 @@ impl Solver<'_> {
     }
 
     /// Steps 1 to 3. Returns the entries settled at far levels, by level.
-    fn run(&self, bar: &dyn Progress) -> Vec<(u16, Vec<u64>)> {
+    fn run(
+        &self,
+        bar: &dyn Progress,
+        paging: Option<&Paging>,
+        mut resume: Option<(&mut Checkpoints, &std::fs::File)>,
+    ) -> Result<(FarLevels, Option<u16>), TbError> {
         let n = self.val.len();
         let n_chunks = n.div_ceil(CHUNK);
         let far_level = self.limits.far_level;
         let mut chunks = Chunks {
             cur: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
             next: (0..n_chunks).map(|_| AtomicBool::new(false)).collect(),
-            bits_cur: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-            bits_next: (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            bits_cur: Store::zeroed(n.div_ceil(64), paging)?,
+            bits_next: Store::zeroed(n.div_ceil(64), paging)?,
             pending: (0..n_chunks).map(|_| Default::default()).collect(),
         };
-        let init = self.initialise(&chunks, bar);
-        // Level 0's frontier was marked in `next`.
-        std::mem::swap(&mut chunks.cur, &mut chunks.next);
-        std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
-        let mut later: Vec<Waiting> = init.later;
-        let mut horizon = init.horizon;
-        let mut far_levels: Vec<(u16, Vec<u64>)> = Vec::new();
-        let mut far_frontier: Vec<u64> = Vec::new();
-        let mut level: u16 = 0;
+        let saved = match &mut resume {
+            Some((c, values)) => match chunks.bits_cur.file() {
+                Some(bits) => c.load(&[("values", values), ("bits", bits)])?,
+                None => None,
+            },
+            None => None,
+        };
+        let mut later: Vec<Waiting>;
+        let mut horizon: u16;
+        let mut far_levels: Vec<(u16, Vec<u64>)>;
+        let mut far_frontier: Vec<u64>;
+        let mut level: u16;
+        let resumed = saved.as_ref().map(|s| s.level as u16);
+        match saved {
+            Some(s) => {
+                // The arrays were copied back; the small state follows.
+                for (flag, &v) in chunks.cur.iter().zip(&s.cur) {
+                    flag.store(v != 0, Relaxed);
+                }
+                for (p, w) in chunks.pending.iter().zip(s.pending.chunks(4)) {
+                    for (a, &v) in p.iter().zip(w) {
+                        a.store(v, Relaxed);
+                    }
+                }
+                later = s.later.into_iter().map(Waiting).collect();
+                horizon = s.horizon as u16;
+                far_levels = s.far_levels.into_iter().map(|(l, v)| (l as u16, v)).collect();
+                far_frontier = s.far_frontier;
+                level = s.level as u16;
+                bar.message(&format!("resumed at level {level}"));
+            }
+            None => {
+                let init = self.initialise(&chunks, bar);
+                // Level 0's frontier was marked in `next`.
+                std::mem::swap(&mut chunks.cur, &mut chunks.next);
+                std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
+                later = init.later;
+                horizon = init.horizon;
+                far_levels = Vec::new();
+                far_frontier = Vec::new();
+                level = 0;
+                if let Some((c, values)) = &mut resume {
+                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                }
+            }
+        }
         loop {
             let target = level + 1;
             bar.message(&format!("level {level}"));
@@ -475,6 +541,8 @@ impl Solver<'_> {
             let mut found = active
                 .par_iter()
                 .map(|&c| {
+                    // Between chunks: a paging watcher's release is waited for (a load otherwise).
+                    crate::util::pressure::wait_for_release();
                     let mut found = Found::default();
                     let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                     if level < far_level && chunks.cur[c].load(Relaxed) {
@@ -504,6 +572,7 @@ impl Solver<'_> {
                 let more = far_frontier
                     .par_chunks(CHUNK / 4)
                     .map(|list| {
+                        crate::util::pressure::wait_for_release();
                         let mut found = Found::default();
                         for &p in list {
                             self.expand(p as usize, level, &chunks, &mut found);
@@ -541,9 +610,15 @@ impl Solver<'_> {
             std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
             chunks.next.par_iter().for_each(|f| f.store(false, Relaxed));
             level = target;
+            if let Some((c, values)) = &mut resume {
+                if c.due() {
+                    bar.message(&format!("level {level}: checkpoint"));
+                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                }
+            }
         }
         far_levels.retain(|(_, list)| !list.is_empty());
-        far_levels
+        Ok((far_levels, resumed))
     }
 
     /// Step 1: every entry's working byte and counter; chunks with entries lost in 0 are marked in
@@ -554,6 +629,7 @@ impl Solver<'_> {
         (0..per.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
+                crate::util::pressure::wait_for_release();
                 let start = c * CHUNK;
                 let end = (start + CHUNK).min(per);
                 let mut init = Init::default();
@@ -718,6 +794,47 @@ impl Solver<'_> {
     }
 }
 
+/// Entries settled at far levels, by level (see [`FAR_LEVEL`]).
+type FarLevels = Vec<(u16, Vec<u64>)>;
+
+/// Saves a checkpoint of a paged solve at the start of `level` (see [`Checkpoints`]): the values
+/// file, the current frontier's bits (the next frontier is empty then) and the small state.
+fn save(
+    c: &mut Checkpoints,
+    values: &std::fs::File,
+    chunks: &Chunks,
+    (level, horizon): (u16, u16),
+    (later, far_levels, far_frontier): (&[Waiting], &FarLevels, &[u64]),
+) -> Result<(), TbError> {
+    let Some(bits) = chunks.bits_cur.file() else { return Ok(()) };
+    let saved = Saved {
+        level: level.into(),
+        horizon: horizon.into(),
+        later: later.iter().map(|w| w.0).collect(),
+        far_levels: far_levels.iter().map(|(l, v)| (u64::from(*l), v.clone())).collect(),
+        far_frontier: far_frontier.to_vec(),
+        cur: chunks.cur.iter().map(|f| f.load(Relaxed) as u64).collect(),
+        pending: chunks.pending.iter().flat_map(|p| p.iter().map(|a| a.load(Relaxed))).collect(),
+    };
+    c.save(&saved, &[("values", values), ("bits", bits)])
+}
+
+/// What identifies a solve for its checkpoints: the material, its entries, the working bytes'
+/// limits, and every table its captures lead to (entries and a checksum of the codes).
+fn solve_identity(layout: &Layout, captures: &[Option<CaptureTarget>], limits: Limits) -> u64 {
+    let mut parts = vec![layout.entries(), limits.far_level.into(), limits.max_pending_win.into()];
+    for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
+        let sums: Vec<u64> = t
+            .values
+            .par_chunks(1 << 16)
+            .map(|c| c.iter().fold(FNV_OFFSET, |h, &v| fold_checksum(h, u64::from(v))))
+            .collect();
+        parts.push(t.values.len() as u64);
+        parts.push(sums.into_iter().fold(FNV_OFFSET, fold_checksum));
+    }
+    checkpoint::identity(&layout.material.to_string(), &parts)
+}
+
 /// [`Solver::unmoves`] for any pass over `layout`'s entries (side-major, as the value arrays are
 /// laid out): the rule-aware pass walks the same predecessors.
 pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) {
@@ -792,6 +909,7 @@ pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
             .par_chunks(1 << 16)
             .enumerate()
             .map(|(c, chunk)| {
+                crate::util::pressure::wait_for_release();
                 let mut k = Counts::default();
                 for (i, &code) in chunk.iter().enumerate() {
                     if code == ILLEGAL {
@@ -833,8 +951,8 @@ mod tests {
         let mut out = Vec::new();
         for name in names {
             let m: Material = name.parse().unwrap();
-            let t = solve_with(m, &subs, &NoProgress, limits).unwrap();
-            out.push(t.values.clone());
+            let (t, _) = solve_with(m, &subs, &NoProgress, limits, None).unwrap();
+            out.push(t.values.to_vec());
             subs.insert(m, Sub::of(Arc::new(t)));
         }
         out

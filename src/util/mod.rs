@@ -8,5 +8,6 @@
 
 pub mod checksum;
 pub mod files;
+pub mod pressure;
 pub mod progress;
 pub mod rng;

@@ -3,8 +3,9 @@
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, estimate, last_uses, sort_dependency_order, verify_rules, verify_rules_after_plain, verify_table, verify_wdl,
-    Family, GenerateOptions, Rates, Resolved, RulesPass, Selection, TableCache,
+    self, estimate, last_uses, memory_mode, sort_dependency_order, verify_rules, verify_rules_after_plain,
+    verify_table, verify_wdl, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, RulesPass, Selection,
+    TableCache,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
 use serde_json::json;
@@ -102,6 +103,21 @@ enum Command {
         /// workflow engines that run one material per job (`workflow/Snakefile`).
         #[arg(long)]
         only: bool,
+        /// Keep the process within this much resident memory (such as 1G or 512M): a table
+        /// whose estimated peak is larger is solved with its working arrays in scratch files,
+        /// which takes longer but writes the same bytes; one that cannot fit even so is refused
+        /// before any work. `plan --memory` says which tables page and why.
+        #[arg(long, value_name = "SIZE")]
+        memory: Option<MemorySize>,
+        /// Directory of the scratch files of paged tables (default: `.scratch` in --dir; the
+        /// files are unlinked as they are made, so nothing is left behind).
+        #[arg(long, value_name = "DIR", requires = "memory")]
+        scratch: Option<PathBuf>,
+        /// A paged table's solve saves a checkpoint in the scratch directory after its
+        /// initialisation and then this often (minutes, fractions allowed); a run started again
+        /// after an interruption resumes at the last one.
+        #[arg(long, value_name = "MINUTES", default_value_t = 5.0, requires = "memory")]
+        checkpoint_minutes: f64,
         /// Print a JSON report of every table instead of a summary.
         #[arg(long)]
         json: bool,
@@ -119,6 +135,10 @@ enum Command {
         /// files, and only the lean solver's memory.
         #[arg(long)]
         no_rules: bool,
+        /// Estimate a generation with `--memory SIZE`: per table, whether it runs in memory,
+        /// paged (with the estimated slowdown) or not at all, and why.
+        #[arg(long, value_name = "SIZE")]
+        memory: Option<MemorySize>,
         /// Print {"rates", "threads", "rules", "tables": [{"material", "pieces", "target",
         /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "rules_pass", "unsupported",
         /// "inputs", "job_peak_memory_bytes", "present"}], "totals"}: "rules_pass" is the
@@ -186,10 +206,24 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate { select, dir, no_compress, no_rules, only, json } => {
-            run_generate(&select, GenerateOptions::new(dir).compress(!no_compress).rules(!no_rules), only, json)
+        Command::Generate { select, dir, no_compress, no_rules, only, memory, scratch, checkpoint_minutes, json } => {
+            if !(checkpoint_minutes >= 0.0 && checkpoint_minutes.is_finite()) {
+                eprintln!("qiku-tb: --checkpoint-minutes {checkpoint_minutes}: give a number of minutes, 0 or more");
+                return ExitCode::FAILURE;
+            }
+            let mut opts = GenerateOptions::new(dir)
+                .compress(!no_compress)
+                .rules(!no_rules)
+                .checkpoint_every(std::time::Duration::from_secs_f64(checkpoint_minutes * 60.0));
+            if let Some(m) = memory {
+                opts = opts.memory(m.bytes());
+            }
+            if let Some(s) = scratch {
+                opts = opts.scratch(s);
+            }
+            run_generate(&select, opts, only, memory, json)
         }
-        Command::Plan { select, dir, no_rules, json } => run_plan(&select, &dir, !no_rules, json),
+        Command::Plan { select, dir, no_rules, memory, json } => run_plan(&select, &dir, !no_rules, memory, json),
         Command::Probe { position, notation, dir, rules, json } => run_probe(&position, notation, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
@@ -237,7 +271,13 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     resolved.map_err(|e| e.to_string())
 }
 
-fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool) -> Result<(), String> {
+fn run_generate(
+    args: &SelectArgs,
+    opts: GenerateOptions,
+    only: bool,
+    memory: Option<MemorySize>,
+    json: bool,
+) -> Result<(), String> {
     let dir = opts.dir().to_path_buf();
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
@@ -258,6 +298,26 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
             rows.len(),
             shown.join("; ")
         ));
+    }
+    if let Some(budget) = memory {
+        // Refuse before any work a table that cannot fit even paged; name the paged ones.
+        let mut paged = Vec::new();
+        for r in rows.iter().filter(|r| !only || r.target) {
+            match memory_mode(r.material, opts.has_rules(), budget.bytes()) {
+                MemoryMode::Refused { needs, .. } => {
+                    return Err(TbError::OverBudget { material: r.material.to_string(), budget: budget.bytes(), needs }
+                        .to_string())
+                }
+                MemoryMode::Paged { .. } => paged.push(r.material.to_string()),
+                MemoryMode::InMemory { .. } => {}
+            }
+        }
+        if !paged.is_empty() && !json {
+            eprintln!(
+                "qiku-tb: within --memory {budget}: {} paged to scratch files (slower, the same bytes)",
+                paged.join(", ")
+            );
+        }
     }
     let start = Instant::now();
     let progress = std::sync::Arc::new(super::progress::TermProgress::new(!json, false));
@@ -308,19 +368,25 @@ fn run_generate(args: &SelectArgs, opts: GenerateOptions, only: bool, json: bool
     Ok(())
 }
 
-fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<(), String> {
+fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySize>, json: bool) -> Result<(), String> {
     let resolved = resolve(args)?;
     let rates = Rates::MEASURED;
     let threads = rayon::current_num_threads();
     let (rows, totals) = estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
+    let modes: Vec<Option<MemoryMode>> =
+        rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
     if json {
         let list: Vec<_> = rows
             .iter()
             .zip(&present)
-            .map(|(r, p)| {
+            .zip(&modes)
+            .map(|((r, p), mode)| {
                 let mut v = json!(r);
                 v["present"] = json!(p);
+                if let Some(mode) = mode {
+                    v["memory"] = json!(mode);
+                }
                 v
             })
             .collect();
@@ -334,8 +400,20 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
         "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
         "#", "material", "pieces", "entries", "peak mem", "disk", "time"
     );
-    for (i, (r, p)) in rows.iter().zip(&present).enumerate() {
+    for (i, ((r, p), mode)) in rows.iter().zip(&present).zip(&modes).enumerate() {
         let mut note = Vec::new();
+        match mode {
+            Some(MemoryMode::Paged { needs, resident, slowdown }) => note.push(format!(
+                "PAGED: needs {} in memory; paged, {} stays resident, about {slowdown:.1}x the time",
+                bytes(*needs),
+                bytes(*resident)
+            )),
+            Some(MemoryMode::Refused { needs, .. }) => note.push(format!(
+                "NOT WITHIN --memory: even paged, {} must stay in memory (its decoded inputs)",
+                bytes(*needs)
+            )),
+            Some(MemoryMode::InMemory { .. }) | None => {}
+        }
         if !r.target {
             note.push("dependency".to_string());
         }
@@ -382,16 +460,35 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, json: bool) -> Result<()
     } else {
         String::new()
     };
+    // Within --memory, a paged table's peak is the budget and its time is slowed down.
+    let (mut peak, mut seconds, mut paged) = (totals.peak_memory_bytes, totals.seconds, 0);
+    if let Some(budget) = memory {
+        peak = 0;
+        for (r, mode) in rows.iter().zip(&modes) {
+            match mode {
+                Some(MemoryMode::Paged { slowdown, .. }) => {
+                    paged += 1;
+                    peak = peak.max(budget.bytes());
+                    seconds += r.seconds * (slowdown - 1.0);
+                }
+                _ => peak = peak.max(r.peak_memory_bytes),
+            }
+        }
+    }
+    let within = match memory {
+        Some(budget) => format!(" (within --memory {budget}: {paged} table(s) paged)"),
+        None => String::new(),
+    };
     println!(
-        "{} tables ({} selected, {} dependencies), {} entries; peak memory {}, disk {}, time {} \
+        "{} tables ({} selected, {} dependencies), {} entries; peak memory {}{within}, disk {}, time {} \
          (at {:.1} M entries/s with {threads} thread(s), {:.3} .qtb file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
         totals.targets,
         totals.tables - totals.targets,
         totals.entries,
-        bytes(totals.peak_memory_bytes),
+        bytes(peak),
         bytes(totals.disk_bytes),
-        duration(totals.seconds),
+        duration(seconds),
         rates.entries_per_second(threads) / 1e6,
         rates.disk_bytes_per_entry,
         rates.solver_bytes_per_entry

@@ -23,6 +23,7 @@ mod one_verdict;
 mod renju_cli;
 mod renju_gomocup;
 mod tablebase_files;
+mod tablebase_paging;
 mod tablebase_plan;
 mod tune_cli;
 mod ucci;
