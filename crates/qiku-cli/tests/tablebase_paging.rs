@@ -2,20 +2,11 @@
 //! scratch files, writes the same bytes as in memory, and resumes from its last checkpoint after
 //! the process is killed; `plan --memory` says which tables page and which cannot fit at all.
 
+use crate::common::{qiku_tb, tmp};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiku_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn qiku_tb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).output().unwrap()
-}
 
 fn files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)

@@ -2,21 +2,10 @@
 //! dependency order, with unsupported tables reported by `plan` and refused by `generate` before
 //! any work.
 
+use crate::common::{qiku_tb, tmp};
 use qiku::tablebase::generate::entries_of;
 use qiku::tablebase::Material;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiku_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn qiku_tb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).output().unwrap()
-}
 
 fn plan_json(args: &[&str]) -> Value {
     let mut all = vec!["plan", "--json"];

@@ -39,3 +39,16 @@ pub fn run_with_timeout(exe: &str, args: &[&str], secs: u64) -> Output {
     };
     Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
 }
+
+/// A fresh directory for test `name` under the system's temporary directory (removed first if an
+/// earlier run left it).
+pub fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("qiku_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `qiku-tb args` to the end.
+pub fn qiku_tb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).output().expect("run qiku-tb")
+}
