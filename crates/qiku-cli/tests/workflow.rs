@@ -247,6 +247,25 @@ fn workflow_through_slurm_matches_generate() {
 }
 
 #[test]
+fn a_memory_cap_gives_every_job_its_memory_as_the_budget() {
+    let Some(snakemake) = snakemake() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    // KRPvKCC needs about 4.5 GB in memory; within a 1,000 MB cap it is paged.
+    let (plan, count) = plan(tmp.path(), &["KRPvKCC"]);
+    let (work, out) = (tmp.path().join("work"), tmp.path().join("tb"));
+    let mut cmd = workflow(&snakemake, &work, &plan, &out, &["--cores", "2", "--dry-run", "--printshellcmds"]);
+    let result = run(cmd.arg("max_mem_mb=1000"));
+    let log = format!("{}{}", String::from_utf8_lossy(&result.stdout), String::from_utf8_lossy(&result.stderr));
+    let shells: Vec<&str> = log.lines().filter(|l| l.contains("generate --only")).collect();
+    assert_eq!(shells.len(), count, "{log}");
+    let big = shells.iter().find(|l| l.contains("KRPvKCC")).unwrap();
+    assert!(big.contains("--memory 1000000000 --json"), "{big}");
+    // A small table asks for the floor, 512 MB, and gets that as its budget.
+    let small = shells.iter().find(|l| l.contains(" KRvK ")).unwrap();
+    assert!(small.contains("--memory 512000000 --json"), "{small}");
+}
+
+#[test]
 fn kubernetes_profile_plans_one_pod_per_table() {
     let Some(snakemake) = snakemake() else { return };
     // Only a dry run: there is no Kubernetes cluster here. It still loads the profile, the
