@@ -143,8 +143,8 @@ impl GenerateOptions {
                     None => paging,
                 }))
             }
-            MemoryMode::Refused { needs, .. } => {
-                Err(TbError::OverBudget { material: material.to_string(), budget, needs })
+            MemoryMode::Refused { resident, .. } => {
+                Err(TbError::OverBudget { material: material.to_string(), budget, needs: resident })
             }
         }
     }

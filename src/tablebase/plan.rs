@@ -435,7 +435,9 @@ pub enum MemoryMode {
         needs: u64,
     },
     /// Its working arrays go to scratch files: `needs` bytes in memory would not fit, `resident`
-    /// bytes must stay in memory, and it takes about `slowdown` times as long.
+    /// bytes must stay in memory (its decoded inputs, the solver's bookkeeping, and the rule-aware
+    /// pass's perpetual-check graph, which is not paged), and it takes about `slowdown` times as
+    /// long.
     Paged {
         /// The estimated peak in memory, in bytes.
         needs: u64,
@@ -446,9 +448,10 @@ pub enum MemoryMode {
     },
     /// Not at all: even paged, `resident` bytes must stay in memory, over the budget.
     Refused {
-        /// The estimated bytes that must stay in memory.
-        needs: u64,
         /// The estimated peak in memory, in bytes.
+        needs: u64,
+        /// The estimated bytes that must stay in memory (with the least working set paging
+        /// needs).
         resident: u64,
     },
 }
@@ -482,9 +485,16 @@ fn memory_mode_with(rates: &Rates, material: Material, rules: bool, budget: u64)
     }
     let copies = if rules { 1.0625 } else { 1.0 };
     let held: f64 = row.inputs.iter().map(|m| entries_of(m) as f64).sum::<f64>() * rates.held_bytes_per_entry * copies;
-    let resident = (rates.base_bytes + held + rates.paged_resident_bytes_per_entry * row.entries as f64) as u64;
+    // The rule-aware pass's perpetual-check graph is not paged: where checks go on without end it
+    // is most of that pass's bytes beyond the codes.
+    let graph = match row.rules_pass {
+        Some(RulesPass::Checks) => (rates.checks_rules_bytes_per_entry - rates.rules_bytes_per_entry).max(0.0),
+        _ => 0.0,
+    };
+    let per_entry = rates.paged_resident_bytes_per_entry + graph;
+    let resident = (rates.base_bytes + held + per_entry * row.entries as f64) as u64;
     if resident.saturating_add(PAGED_MIN_WORKING_SET) > budget {
-        return MemoryMode::Refused { needs: resident.saturating_add(PAGED_MIN_WORKING_SET), resident: needs };
+        return MemoryMode::Refused { needs, resident: resident.saturating_add(PAGED_MIN_WORKING_SET) };
     }
     MemoryMode::Paged { needs, resident, slowdown: rates.paged_slowdown }
 }

@@ -304,9 +304,13 @@ fn run_generate(
         let mut paged = Vec::new();
         for r in rows.iter().filter(|r| !only || r.target) {
             match memory_mode(r.material, opts.has_rules(), budget.bytes()) {
-                MemoryMode::Refused { needs, .. } => {
-                    return Err(TbError::OverBudget { material: r.material.to_string(), budget: budget.bytes(), needs }
-                        .to_string())
+                MemoryMode::Refused { resident, .. } => {
+                    let e = TbError::OverBudget {
+                        material: r.material.to_string(),
+                        budget: budget.bytes(),
+                        needs: resident,
+                    };
+                    return Err(e.to_string());
                 }
                 MemoryMode::Paged { .. } => paged.push(r.material.to_string()),
                 MemoryMode::InMemory { .. } => {}
@@ -408,9 +412,10 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySiz
                 bytes(*needs),
                 bytes(*resident)
             )),
-            Some(MemoryMode::Refused { needs, .. }) => note.push(format!(
-                "NOT WITHIN --memory: even paged, {} must stay in memory (its decoded inputs)",
-                bytes(*needs)
+            Some(MemoryMode::Refused { resident, .. }) => note.push(format!(
+                "NOT WITHIN --memory: even paged, {} must stay in memory (its decoded inputs{})",
+                bytes(*resident),
+                if r.rules_pass == Some(RulesPass::Checks) { " and its perpetual-check graph" } else { "" }
             )),
             Some(MemoryMode::InMemory { .. }) | None => {}
         }
