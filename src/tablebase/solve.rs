@@ -972,6 +972,30 @@ mod tests {
         }
     }
 
+    /// Solving with the arrays in scratch files (a budget of one byte: every mapped page is
+    /// released at each look of the watcher) gives the same values, and leaves the checkpoint
+    /// taken after initialisation.
+    #[test]
+    fn paged_solving_gives_the_same_values() {
+        let names = ["KNvK", "KPvK", "KRvK", "KRvKP", "KRvKN"];
+        let normal = solve_all(&names, LIMITS);
+        let scratch = tempfile::tempdir().unwrap();
+        let paging = Paging::new(1, scratch.path());
+        let mut subs = HashMap::new();
+        for (name, want) in names.iter().zip(&normal) {
+            let m: Material = name.parse().unwrap();
+            let (t, resumed) = solve_with(m, &subs, &NoProgress, LIMITS, Some(&paging)).unwrap();
+            assert!(t.values.is_mapped() && resumed.is_none(), "{name}");
+            assert!(t.values[..] == want[..], "{name}: paged values differ");
+            assert!(scratch.path().join(format!("{name}.state")).is_file(), "{name}: no checkpoint");
+            // Solved again, it resumes from that checkpoint, at level 0, to the same values.
+            let (again, resumed) = solve_with(m, &subs, &NoProgress, LIMITS, Some(&paging)).unwrap();
+            assert_eq!(resumed, Some(0), "{name}");
+            assert!(again.values[..] == want[..], "{name}: resumed values differ");
+            subs.insert(m, Sub::of(Arc::new(t)));
+        }
+    }
+
     #[test]
     fn widening_in_place_keeps_every_byte() {
         for n in [0usize, 1, 2, 3, 17, 1000] {
