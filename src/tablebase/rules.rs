@@ -94,6 +94,8 @@
 //! before. The width changes no value: the pass does the same steps in the same order with
 //! either (a test runs a table both ways and compares the companions' bytes).
 
+mod graph;
+
 pub(crate) use super::bands::{Band, BandKind};
 use super::bits::Bits;
 use super::board::{child_squares, Board, Found};
@@ -105,6 +107,7 @@ use super::solve::{capture_targets, predecessors, side_and_index, CaptureTarget,
 use super::value::{self, dtm_of, Counts, DRAW, MAX_DTM_U16};
 use crate::core::Color;
 use crate::util::progress::Progress;
+use graph::{fits_u32, Edges, Entry, Graph, Offsets, Queued, Reverse, Scanned};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::ControlFlow;
@@ -181,46 +184,6 @@ pub fn solve(
         solve_as::<u32>(plain, plain_subs, subs, options, bar, paging)
     } else {
         solve_as::<u64>(plain, plain_subs, subs, options, bar, paging)
-    }
-}
-
-/// Can every entry of a table of `n` entries (and every id into a list of them) be numbered in
-/// a `u32`?
-fn fits_u32(n: usize) -> bool {
-    n as u64 <= 1 << 32
-}
-
-/// An entry number (or an id into a list of entries) as the pass stores it: `u32` or `u64`, see
-/// "Entry numbers" in the module doc.
-trait Entry: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
-    /// Entry `e`; it fits, by the choice of the width (checked in debug builds).
-    fn of(e: usize) -> Self;
-    /// The entry as an index.
-    fn index(self) -> usize;
-}
-
-impl Entry for u32 {
-    #[inline]
-    fn of(e: usize) -> u32 {
-        debug_assert!(u32::try_from(e).is_ok(), "entry {e} past 32 bits");
-        e as u32
-    }
-
-    #[inline]
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl Entry for u64 {
-    #[inline]
-    fn of(e: usize) -> u64 {
-        e as u64
-    }
-
-    #[inline]
-    fn index(self) -> usize {
-        self as usize
     }
 }
 
@@ -423,138 +386,6 @@ struct Pass<'a, E> {
     rescan: bool,
     /// Where the per-entry bits go when the table is paged.
     paging: Option<&'a Paging>,
-}
-
-/// What the next perpetual band's search needs to look at again: the entries that qualified last
-/// time (with the checks they had, kept), and those whose moves' values changed since (`dirty`:
-/// a predecessor of an entry decided since), looked at anew. Any other entry's moves lead where
-/// they led, so it still does not qualify, and a qualified entry that is not dirty has the same
-/// checks.
-struct Graph<E> {
-    /// The entries that qualified, ascending.
-    xs: Vec<E>,
-    /// Where each one's checks start in `x_to` (one more offset at the end).
-    x_off: Offsets,
-    /// Their checks, as ids into `a_nodes`.
-    x_to: Vec<E>,
-    /// The entries their checks reach, ascending.
-    a_nodes: Vec<E>,
-    dirty: Bits,
-}
-
-/// Entries to queue, with their distances, in entry order.
-type Queued<E> = Vec<(u32, E)>;
-
-/// A run of the defender's qualifying entries, ascending: the entries, how many checks each has,
-/// and the entries the checks reach, in order. Filled by the perpetual band's search, and by the
-/// counters' initialisation where it makes the first search at the same time.
-struct Scanned<E> {
-    xs: Vec<E>,
-    lens: Vec<u8>,
-    reach: Vec<E>,
-}
-
-impl<E: Entry> Scanned<E> {
-    fn new() -> Self {
-        Scanned { xs: Vec::new(), lens: Vec::new(), reach: Vec::new() }
-    }
-
-    /// One move of the entry being scanned that does not lose, into `child` (its entry in this
-    /// table, `None` for a capture): a check into the table is recorded; anything else (a quiet
-    /// move, a capture that leaves the table) is an escape, and returns false.
-    #[inline]
-    fn check(&mut self, board: &Board, turn: Color, m: Found, child: Option<E>) -> bool {
-        match child {
-            Some(c) if board.gives_check(turn, m) => {
-                self.reach.push(c);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Ends the scan of entry `e`, begun when `reach` held `before` entries: kept when no move
-    /// escaped and some move checks (every move lost otherwise: not this search's), dropped
-    /// otherwise.
-    #[inline]
-    fn close(&mut self, e: usize, before: usize, escaped: bool) {
-        let checks = self.reach.len() - before;
-        if !escaped && checks > 0 {
-            // At most a side's moves (see the counters, below 128).
-            debug_assert!(checks <= u8::MAX as usize, "{checks} checks");
-            self.xs.push(E::of(e));
-            self.lens.push(checks as u8);
-        } else {
-            self.reach.truncate(before);
-        }
-    }
-}
-
-impl<E: Entry> Graph<E> {
-    /// The graph of the runs `parts` (in entry order) of the defender's half `from..from + per`,
-    /// nothing dirty yet.
-    fn of(parts: Vec<Scanned<E>>, from: usize, per: usize, paging: Option<&Paging>) -> Result<Graph<E>, TbError> {
-        let nx: usize = parts.iter().map(|p| p.xs.len()).sum();
-        let edges: usize = parts.iter().map(|p| p.reach.len()).sum();
-        let mut xs: Vec<E> = Vec::with_capacity(nx);
-        let mut x_to: Vec<E> = Vec::with_capacity(edges);
-        let mut lens: Vec<u8> = Vec::with_capacity(nx);
-        for part in parts {
-            xs.extend(part.xs);
-            lens.extend(part.lens);
-            x_to.extend(part.reach);
-        }
-        let x_off = Offsets::of(lens.into_iter(), nx, edges);
-        let mut a_nodes: Vec<E> = x_to.clone();
-        a_nodes.par_sort_unstable();
-        a_nodes.dedup();
-        a_nodes.shrink_to_fit();
-        // Defender edges (with multiplicity, as counted), as ids of attacker nodes.
-        x_to.par_iter_mut().for_each(|e| *e = E::of(a_nodes.binary_search(e).unwrap_or(0)));
-        Ok(Graph { xs, x_off, x_to, a_nodes, dirty: Bits::new_in(from, per, paging)? })
-    }
-}
-
-/// A run of attacker nodes' edges: each node's count, then its edges (defender id, check).
-type Edges<E> = (Vec<u8>, Vec<(E, bool)>);
-
-/// Offsets into a flat list of edges: 4 bytes each while they fit, 8 beyond.
-enum Offsets {
-    Narrow(Vec<u32>),
-    Wide(Vec<u64>),
-}
-
-impl Offsets {
-    /// The offsets of lists of lengths `lens`, in order (one more than lists, from 0).
-    fn of(lens: impl Iterator<Item = u8>, lists: usize, total: usize) -> Offsets {
-        fn fill<T: Copy + std::ops::Add<Output = T> + From<u8>>(
-            lens: impl Iterator<Item = u8>,
-            lists: usize,
-        ) -> Vec<T> {
-            let mut off = Vec::with_capacity(lists + 1);
-            let mut at = T::from(0);
-            off.push(at);
-            for l in lens {
-                at = at + T::from(l);
-                off.push(at);
-            }
-            off
-        }
-        if u32::try_from(total).is_ok() {
-            Offsets::Narrow(fill(lens, lists))
-        } else {
-            Offsets::Wide(fill(lens, lists))
-        }
-    }
-
-    /// The range of list `i`.
-    #[inline]
-    fn range(&self, i: usize) -> std::ops::Range<usize> {
-        match self {
-            Offsets::Narrow(o) => o[i] as usize..o[i + 1] as usize,
-            Offsets::Wide(o) => o[i] as usize..o[i + 1] as usize,
-        }
-    }
 }
 
 const CHUNK: usize = 1 << 12;
@@ -1029,39 +860,6 @@ impl<'a, E: Entry> Pass<'a, E> {
             in_x = new_x;
             in_a = new_a;
         }
-    }
-}
-
-/// Reversed edges as flat lists with offsets: for each target, its sources in the order the
-/// edges were given (fewer than 256 each: a source is one of a position's moves).
-struct Reverse<E> {
-    off: Offsets,
-    from: Vec<E>,
-}
-
-impl<E: Entry> Reverse<E> {
-    /// The reverse of `edges` (target, source), whose targets are below `targets`; the edges
-    /// are walked twice (a count, then a fill).
-    fn new<I: Iterator<Item = (usize, usize)>>(targets: usize, edges: impl Fn() -> I) -> Reverse<E> {
-        let mut lens = vec![0u8; targets];
-        let mut total = 0;
-        for (t, _) in edges() {
-            lens[t] += 1;
-            total += 1;
-        }
-        let off = Offsets::of(lens.iter().copied(), targets, total);
-        let mut from = vec![E::of(0); total];
-        for (t, s) in edges() {
-            let r = off.range(t);
-            lens[t] -= 1;
-            from[r.end - 1 - lens[t] as usize] = E::of(s);
-        }
-        Reverse { off, from }
-    }
-
-    /// The sources of target `t`.
-    fn of(&self, t: usize) -> &[E] {
-        &self.from[self.off.range(t)]
     }
 }
 
