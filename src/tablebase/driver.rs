@@ -129,6 +129,14 @@ impl GenerateOptions {
         self
     }
 
+    /// Removes the default scratch directory when it is empty (the scratch files are unlinked as
+    /// they are made, and checkpoints go with their tables): a run leaves no directory behind.
+    fn remove_default_scratch(&self) {
+        if self.memory.is_some() && self.scratch.is_none() {
+            let _ = std::fs::remove_dir(self.dir.join(".scratch"));
+        }
+    }
+
     /// How `material` is solved under the options' budget: its [`MemoryMode`] and the paging
     /// to use (`None` in memory).
     fn paging_for(&self, material: Material) -> Result<Option<Paging>, TbError> {
@@ -310,6 +318,7 @@ fn generate_in_pool(
             }
         }
     }
+    opts.remove_default_scratch();
     Ok(reports)
 }
 
@@ -369,6 +378,7 @@ fn generate_only_in_pool(
         let (report, _) = one_table(material, &label, (&subs, &rule_subs), opts, progress, false)?;
         reports.push(report);
     }
+    opts.remove_default_scratch();
     Ok(reports)
 }
 
