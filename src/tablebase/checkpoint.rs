@@ -116,12 +116,14 @@ impl Checkpoints {
         };
         for (array, file) in files {
             let path = self.array_path(array, generation);
-            let mut src = File::open(&path).map_err(|e| TbError::io(&path, e))?;
             let want = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
-            if src.metadata().map_err(|e| TbError::io(&path, e))?.len() != want {
+            // A missing or short array file: the checkpoint is not complete, so the solve starts
+            // over (and the checkpoint goes).
+            let src = File::open(&path).ok().filter(|f| f.metadata().is_ok_and(|m| m.len() == want));
+            let Some(mut src) = src else {
                 self.remove();
                 return Ok(None);
-            }
+            };
             let mut dst = *file;
             dst.seek(SeekFrom::Start(0)).map_err(|e| TbError::io(&path, e))?;
             std::io::copy(&mut src, &mut dst).map_err(|e| TbError::io(&path, e))?;
@@ -255,11 +257,17 @@ mod tests {
         let mut into = tempfile::tempfile().unwrap();
         into.set_len(10).unwrap();
         let mut again = Checkpoints::new(dir.path(), "KRvK", identity("KRvK", &[1]), Duration::ZERO);
-        assert_eq!(again.load(&[("values", &into)]).unwrap(), Some(saved));
+        assert_eq!(again.load(&[("values", &into)]).unwrap().as_ref(), Some(&saved));
         let mut text = String::new();
         into.seek(SeekFrom::Start(0)).unwrap();
         into.read_to_string(&mut text).unwrap();
         assert_eq!(text, "the values");
+        // An array file missing: not used, and removed.
+        std::fs::remove_file(dir.path().join("KRvK.values.2")).unwrap();
+        let mut lost = Checkpoints::new(dir.path(), "KRvK", identity("KRvK", &[1]), Duration::ZERO);
+        assert_eq!(lost.load(&[("values", &into)]).unwrap(), None);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        c.save(&saved, &[("values", &array)]).unwrap();
         // Other inputs: the checkpoint is not used, and is removed.
         let mut other = Checkpoints::new(dir.path(), "KRvK", identity("KRvK", &[2]), Duration::ZERO);
         assert_eq!(other.load(&[("values", &into)]).unwrap(), None);
