@@ -85,6 +85,7 @@ impl std::fmt::Debug for GenerateOptions {
             .field("threads", &self.threads)
             .field("memory", &self.memory)
             .field("scratch", &self.scratch)
+            .field("checkpoint_every", &self.checkpoint_every)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -116,7 +117,9 @@ impl GenerateOptions {
     }
 
     /// The directory of the scratch files of paged tables (default: `.scratch` in the tables'
-    /// directory). The files are unlinked as they are made, so nothing is left behind.
+    /// directory). The working arrays' files are unlinked as they are made; a paged solve's
+    /// checkpoints stay there until its table is written (an interrupted run leaves them for the
+    /// next one), and an empty default directory is removed at the end of a run.
     pub fn scratch(mut self, dir: impl Into<PathBuf>) -> GenerateOptions {
         self.scratch = Some(dir.into());
         self

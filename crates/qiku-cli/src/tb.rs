@@ -109,8 +109,9 @@ enum Command {
         /// before any work. `plan --memory` says which tables page and why.
         #[arg(long, value_name = "SIZE")]
         memory: Option<MemorySize>,
-        /// Directory of the scratch files of paged tables (default: `.scratch` in --dir; the
-        /// files are unlinked as they are made, so nothing is left behind).
+        /// Directory of the scratch files of paged tables (default: `.scratch` in --dir). The
+        /// working arrays' files are unlinked as they are made; a paged table's checkpoints stay
+        /// until the table is written, so that a run started again after an interruption resumes.
         #[arg(long, value_name = "DIR", requires = "memory")]
         scratch: Option<PathBuf>,
         /// A paged table's solve saves a checkpoint in the scratch directory after its
