@@ -73,7 +73,7 @@ impl Rates {
     /// 2026-11-23 (memory of the solve, files), 2026-11-26 (small tables' files) and 2026-11-27
     /// (the solve's and the lean rule-aware passes' speeds and memory, 21 tables on the idle
     /// machine): see "Selections and plans" in `docs/TABLEBASES.md` for the commands and figures.
-    /// The paged figures: KRPvKCC within `--memory 1G` on 2026-11-27 (1.26 times the time, 0.08
+    /// The paged figures: KRPvKCC within `--memory 1G` on 2026-11-27 (1.19 to 1.26 times the time, 0.08
     /// bytes an entry resident besides its inputs; "Bounded memory" in the same document).
     pub const MEASURED: Rates = Rates {
         entries_per_cpu_second: 6.0e6,
