@@ -180,9 +180,13 @@ impl<T: Zeroed> Store<T> {
 
     fn mapped(len: usize, paging: &Paging) -> Result<Store<T>, TbError> {
         let dir = &paging.scratch;
-        std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+        let unusable = |e: std::io::Error| {
+            let why = format!("cannot hold scratch files ({e}); give a writable scratch directory (--scratch DIR)");
+            TbError::io(dir, std::io::Error::new(e.kind(), why))
+        };
+        std::fs::create_dir_all(dir).map_err(unusable)?;
         // Unlinked at once: nothing is left behind however the process ends.
-        let file = tempfile::tempfile_in(dir).map_err(|e| TbError::io(dir, e))?;
+        let file = tempfile::tempfile_in(dir).map_err(unusable)?;
         let bytes = (len * std::mem::size_of::<T>()).max(1);
         file.set_len(bytes as u64).map_err(|e| TbError::io(dir, e))?;
         // Safety: the file is this process's own (unlinked, never truncated while mapped).

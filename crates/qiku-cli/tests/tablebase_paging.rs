@@ -94,6 +94,23 @@ fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot be generated within --memory 10 MiB"), "{err}");
     assert!(!dir.join("KRPvKC.qtb").exists() && !dir.join("KRvKC.qtb").exists(), "no work was done");
+    // A scratch directory that cannot be made (under a file): named, with what to do.
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"not a directory").unwrap();
+    let scratch = file.join("scratch");
+    let out = qiku_tb(&[
+        "generate",
+        "KRPvKC",
+        "-d",
+        dir.to_str().unwrap(),
+        "--memory",
+        "100M",
+        "--scratch",
+        scratch.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("give a writable scratch directory"), "{err}");
     let bad = qiku_tb(&["generate", "KRvK", "-d", dir.to_str().unwrap(), "--memory", "lots"]);
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a size"), "{}", String::from_utf8_lossy(&bad.stderr));
     let _ = std::fs::remove_dir_all(&dir);
