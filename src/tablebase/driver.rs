@@ -297,8 +297,11 @@ fn generate_in_pool(
         .map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
     let plan = select::closure(materials);
+    // Before any work: every table within the generator's limits, and within the memory budget
+    // (in memory or paged).
     for m in &plan {
         solve::check_supported(m)?;
+        opts.paging_for(*m)?;
     }
     let last_use = plan::last_uses(&plan);
 
@@ -370,6 +373,7 @@ fn generate_only_in_pool(
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     for m in &targets {
         solve::check_supported(m)?;
+        opts.paging_for(*m)?;
     }
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();

@@ -30,7 +30,7 @@ use crate::util::pressure;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -116,39 +116,15 @@ impl std::str::FromStr for MemorySize {
     }
 }
 
-impl std::fmt::Display for MemorySize {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (mut x, mut unit) = (self.0 as f64, "B");
-        for u in ["KiB", "MiB", "GiB", "TiB"] {
-            if x < 1024.0 {
-                break;
-            }
-            x /= 1024.0;
-            unit = u;
-        }
-        if unit == "B" {
-            write!(f, "{} B", self.0)
-        } else {
-            write!(f, "{x:.1} {unit}")
-        }
-    }
-}
-
 /// Element types of a scratch array.
 ///
 /// # Safety
 /// Implementors are plain data without drop glue, valid when every byte is zero.
 pub(crate) unsafe trait Zeroed: Sized + Send + Sync + 'static {}
 // Safety: integers and their atomic forms are plain data, zero when every byte is.
-unsafe impl Zeroed for u8 {}
-// Safety: as above.
 unsafe impl Zeroed for u16 {}
 // Safety: as above.
 unsafe impl Zeroed for u64 {}
-// Safety: as above.
-unsafe impl Zeroed for AtomicU8 {}
-// Safety: as above.
-unsafe impl Zeroed for AtomicU16 {}
 // Safety: as above.
 unsafe impl Zeroed for AtomicU64 {}
 

@@ -301,25 +301,17 @@ fn run_generate(
         ));
     }
     if let Some(budget) = memory {
-        // Refuse before any work a table that cannot fit even paged; name the paged ones.
-        let mut paged = Vec::new();
-        for r in rows.iter().filter(|r| !only || r.target) {
-            match memory_mode(r.material, opts.has_rules(), budget.bytes()) {
-                MemoryMode::Refused { resident, .. } => {
-                    let e = TbError::OverBudget {
-                        material: r.material.to_string(),
-                        budget: budget.bytes(),
-                        needs: resident,
-                    };
-                    return Err(e.to_string());
-                }
-                MemoryMode::Paged { .. } => paged.push(r.material.to_string()),
-                MemoryMode::InMemory { .. } => {}
-            }
-        }
+        // Name the paged tables (the generator refuses, before any work, one that cannot fit).
+        let paged: Vec<String> = rows
+            .iter()
+            .filter(|r| !only || r.target)
+            .filter(|r| matches!(memory_mode(r.material, opts.has_rules(), budget.bytes()), MemoryMode::Paged { .. }))
+            .map(|r| r.material.to_string())
+            .collect();
         if !paged.is_empty() && !json {
             eprintln!(
-                "qiku-tb: within --memory {budget}: {} paged to scratch files (slower, the same bytes)",
+                "qiku-tb: within --memory {}: {} paged to scratch files (slower, the same bytes)",
+                bytes(budget.bytes()),
                 paged.join(", ")
             );
         }
@@ -482,7 +474,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySiz
         }
     }
     let within = match memory {
-        Some(budget) => format!(" (within --memory {budget}: {paged} table(s) paged)"),
+        Some(budget) => format!(" (within --memory {}: {paged} table(s) paged)", bytes(budget.bytes())),
         None => String::new(),
     };
     println!(
