@@ -7,16 +7,25 @@
 //! in `n - 1`; lost in `n` when every child is won and the slowest in `n - 1`; drawn otherwise.
 //! By induction on the distance, a table consistent in this way is exactly right. The block and
 //! payload checksums and the header's counts are checked too.
+//!
+//! Two things keep it fast without leaning on the generator. A non-capture's child is an entry
+//! of the same table, ranked from the entry's own digits (`Layout::rank_moved`, tested
+//! against the full rank) rather than from its board. And the moves are the core's
+//! pseudo-legal ones: a capture that leaves the mover's king attacked is found by the core on
+//! the played position, a non-capture that does by the child's stored code, which says
+//! "illegal" exactly when the core finds that position's side not to move attacked. That code is
+//! itself checked against the core when the child's own entry is, so a table that passes has
+//! every move sorted rightly.
 
 use super::error::TbError;
-use super::index::{Squares, MAX_PIECES};
+use super::index::{Layout, Ranked, Squares};
 use super::load::load;
 use super::material::file_name;
 use super::material::Material;
 use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
-use crate::core::{Color, Move, MoveList, Position, Square};
+use crate::core::{Bitboard, Color, Move, MoveList, Piece, Position, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -64,6 +73,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     let mut deps = capture_tables(material, |c| get(dir, c, cache))?;
     deps.insert(material, table.clone());
     file.check_counts(&table.counts())?;
+    let targets = CaptureTargets::new(material, &deps);
     let per = table.layout.per_side as usize;
     // By placement, both sides to move at once: the placement is unranked, set up and ranked
     // back once for its two entries.
@@ -74,15 +84,24 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
             // A black-to-move entry's error (it comes after every red one in entry order): the
             // rest of the chunk is checked for an earlier, red-to-move one.
             let mut black: Option<(usize, TbError)> = None;
-            for idx in c * 4096..((c + 1) * 4096).min(per) {
-                let [red, blk] = check_placement(&table, &deps, idx, [true, black.is_none()]);
-                legal += red.map_err(|e| (idx, e))? as u64;
-                match blk {
+            let mut red: Option<(usize, TbError)> = None;
+            // The chunk's placements in order, by the index's odometer (no division each).
+            table.layout.walk((c * 4096) as u64..((c + 1) * 4096).min(per) as u64, |idx, sq| {
+                if red.is_some() {
+                    return;
+                }
+                let idx = idx as usize;
+                let [r, b] = check_placement(&table, &targets, idx, sq, [true, black.is_none()]);
+                match r {
+                    Ok(l) => legal += l as u64,
+                    Err(e) => red = Some((idx, e)),
+                }
+                match b {
                     Ok(l) => legal += l as u64,
                     Err(e) => black = Some((per + idx, e)),
                 }
-            }
-            black.map_or(Ok(legal), Err)
+            });
+            red.or(black).map_or(Ok(legal), Err)
         })
         .reduce(
             || Ok(0),
@@ -124,52 +143,58 @@ pub(super) fn mismatch(table: &Table, fen: String, stored: u16, derived: String)
 /// for; each `Ok(true)` if it is a legal position.
 fn check_placement(
     table: &Table,
-    deps: &HashMap<Material, Arc<Table>>,
+    targets: &CaptureTargets,
     idx: usize,
+    sq: &Squares,
     want: [bool; 2],
 ) -> [Result<bool, TbError>; 2] {
     let layout = &table.layout;
     let per = layout.per_side as usize;
-    let mut sq = [0u8; MAX_PIECES];
-    layout.unrank(idx as u64, &mut sq);
     let mut out = [Ok(false), Ok(false)];
     // Squares are legal by construction of the index; pieces must stand apart, and the rank-back
     // check below confirms the placement is the entry's.
-    if layout.overlapping(&sq) {
+    if layout.overlapping(sq) {
         for (k, turn) in Color::ALL.into_iter().enumerate() {
             let stored = table.values[k * per + idx];
             if want[k] && stored != ILLEGAL {
-                out[k] = Err(mismatch(table, layout.setup(&sq, turn).to_fen(), stored, "illegal".into()));
+                out[k] = Err(mismatch(table, layout.setup(sq, turn).to_fen(), stored, "illegal".into()));
             }
         }
         return out;
     }
-    let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
+    let pieces = layout.pieces.iter().zip(sq).map(|(&p, &s)| (Square::from_index_unchecked(s as usize), p));
     let mut pos = Position::from_pieces_unchecked(pieces, Color::Red);
     // Does the position rank back to this placement? Asked once: the side to move only adds
-    // `per` to the index of a position of the table's own material.
-    let mut ranks_back: Option<bool> = None;
+    // `per` to the index of a position of the table's own material. Its camps' numbers then
+    // rank the non-captures' children.
+    let mut ranked: Option<Option<Ranked>> = None;
     for (k, turn) in Color::ALL.into_iter().enumerate() {
         if turn != pos.turn() {
             pos.make_null_move();
         }
         if want[k] {
-            out[k] = check_entry(table, deps, &mut pos, &sq, k * per + idx, &mut ranks_back);
+            out[k] = check_entry(table, targets, &mut pos, sq, k * per + idx, &mut ranked);
         }
     }
     out
 }
 
 /// Checks one entry, `pos` its position (of the entry's placement `sq`, with its side to move);
-/// `Ok(true)` if it is a legal position. `ranks_back` holds whether the placement's position
-/// ranks back to it, once asked.
+/// `Ok(true)` if it is a legal position. `ranked` holds, once asked, the placement ranked for
+/// its children if its position ranks back to it, `None` if not.
+///
+/// The moves are the core's pseudo-legal ones, and a move that leaves the mover's king attacked
+/// is set aside: a capture's child is played and asked of the core; a non-capture's child is an
+/// entry of this table, illegal exactly when its stored code says so. That code is checked
+/// against the core when the child's own entry is (every entry's legality is, first of all), so
+/// a table that passes has every such move set aside rightly.
 fn check_entry(
     table: &Table,
-    deps: &HashMap<Material, Arc<Table>>,
+    targets: &CaptureTargets,
     pos: &mut Position,
     sq: &Squares,
     full: usize,
-    ranks_back: &mut Option<bool>,
+    ranked: &mut Option<Option<Ranked>>,
 ) -> Result<bool, TbError> {
     let layout = &table.layout;
     let turn = pos.turn();
@@ -182,53 +207,143 @@ fn check_entry(
         }
         return Ok(false);
     }
-    if !*ranks_back.get_or_insert_with(|| layout.index_of(pos) == Some(full as u64)) {
+    let per = layout.per_side;
+    let ranked = *ranked.get_or_insert_with(|| {
+        let idx = full as u64 % per;
+        // The squares rank back to the entry (a position built from them has these squares,
+        // in any order within a role, which the rank does not depend on).
+        (layout.rank(sq) == Some(idx)).then(|| layout.ranked(idx, sq)).flatten()
+    });
+    let Some(ranked) = ranked else {
         return Err(mismatch(table, pos.fen(), stored, "an index that does not rank back to itself".into()));
-    }
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    let derived = if moves.is_empty() {
-        value::code(0)
-    } else {
-        let mut fastest_win: Option<u32> = None;
-        let mut slowest_loss: u32 = 0;
-        let mut all_lose = true;
-        for &m in moves.iter() {
-            // A non-capture keeps the material, and the entry's position is in the table's own
-            // orientation, so the child is in this table, colors as they are: its entry comes
-            // from the entry's squares, and the move need not be played. A capture is played on
-            // the entry's position and taken back (no copy per move).
-            let v = if pos.piece_at(m.to()).is_some() {
-                let undo = pos.make_move(m);
-                let v = child_value(deps, pos);
-                pos.unmake_move(m, undo);
-                v
-            } else {
-                moved_value(table, sq, m, !turn)
-            };
-            let v =
-                v.ok_or_else(|| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}")))?;
-            let mine = v.before_move();
-            match mine.wdl {
-                Wdl::Win => {
-                    all_lose = false;
-                    fastest_win = Some(fastest_win.map_or(mine.dtm.plies(), |w| w.min(mine.dtm.plies())));
-                }
-                Wdl::Draw => all_lose = false,
-                Wdl::Loss => slowest_loss = slowest_loss.max(mine.dtm.plies()),
-            }
-        }
-        match fastest_win {
-            Some(w) => value::code(w as u16),
-            None if all_lose => value::code(slowest_loss as u16),
-            None => value::DRAW,
-        }
     };
+    let mut moves = MoveList::new();
+    pos.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
+    let unreadable = |pos: &Position, m: Move| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"));
+    let child_base = (!turn).index() as u64 * per;
+    let mut children = Children::default();
+    // A non-capture keeps the material, and the entry's position is in the table's own
+    // orientation, so the child is in this table, colors as they are: its entry comes from the
+    // entry's squares, and the move need not be played. Their entries are found first and read
+    // together after, so that the reads, mostly cache misses, overlap. A capture is played on
+    // the entry's position and taken back (no copy per move).
+    let corner = Square::from_index_unchecked(0);
+    let mut quiet = [(0usize, Move::new(corner, corner)); MoveList::CAPACITY];
+    let mut quiet_moves = 0;
+    for &m in moves.iter() {
+        if let Some(captured) = pos.piece_at(m.to()) {
+            let undo = pos.make_move(m);
+            // An illegal move (the mover's king left attacked) has no child.
+            let v = if pos.is_attacked_king(turn) { Some(None) } else { targets.value(captured, pos).map(Some) };
+            pos.unmake_move(m, undo);
+            children.add(v.ok_or_else(|| unreadable(pos, m))?);
+        } else {
+            match moved_index(layout, &ranked, sq, m).map(|i| (child_base + i) as usize) {
+                Some(idx) if idx < table.values.len() => quiet[quiet_moves] = (idx, m),
+                _ => return Err(unreadable(pos, m)),
+            }
+            quiet_moves += 1;
+        }
+    }
+    let quiet = &quiet[..quiet_moves];
+    let mut codes = [0u16; MoveList::CAPACITY];
+    for (code, &(idx, _)) in codes.iter_mut().zip(quiet) {
+        *code = table.values[idx];
+    }
+    for (&code, &(_, m)) in codes.iter().zip(quiet) {
+        match code {
+            // The stored "illegal" of a position whose side not to move is attacked: the move
+            // left the mover's king attacked, and has no child.
+            ILLEGAL => {}
+            code => children.add(Some(TbValue::from_code(code).ok_or_else(|| unreadable(pos, m))?)),
+        }
+    }
+    let derived = children.derived();
     if derived != stored {
         let d = TbValue::from_code(derived).map_or("?".to_string(), |v| v.to_string());
         return Err(mismatch(table, pos.fen(), stored, d));
     }
     Ok(true)
+}
+
+/// The children's values of an entry, as far as its own value goes.
+#[derive(Default)]
+struct Children {
+    legal_moves: u32,
+    fastest_win: Option<u32>,
+    slowest_loss: u32,
+    some_not_lost: bool,
+}
+
+impl Children {
+    /// Counts one move's child: `None` for an illegal move, which has none.
+    #[inline]
+    fn add(&mut self, child: Option<TbValue>) {
+        let Some(v) = child else { return };
+        self.legal_moves += 1;
+        let mine = v.before_move();
+        match mine.wdl {
+            Wdl::Win => {
+                self.some_not_lost = true;
+                self.fastest_win = Some(self.fastest_win.map_or(mine.dtm.plies(), |w| w.min(mine.dtm.plies())));
+            }
+            Wdl::Draw => self.some_not_lost = true,
+            Wdl::Loss => self.slowest_loss = self.slowest_loss.max(mine.dtm.plies()),
+        }
+    }
+
+    /// The entry's code these children make.
+    fn derived(&self) -> u16 {
+        match self.fastest_win {
+            _ if self.legal_moves == 0 => value::code(0), // no legal move: lost at once
+            Some(w) => value::code(w as u16),
+            None if !self.some_not_lost => value::code(self.slowest_loss as u16),
+            None => value::DRAW,
+        }
+    }
+}
+
+/// The index (within its side to move) of the child of non-capture `m` from placement `sq`
+/// (ranked as `ranked`): the move shifts one piece within the table's own orientation, so the
+/// child's index is `sq`'s with one digit or camp changed (`Layout::rank_moved`); no board is
+/// scanned.
+#[inline]
+fn moved_index(layout: &Layout, ranked: &Ranked, sq: &Squares, m: Move) -> Option<u64> {
+    let from = m.from().index() as u8;
+    let slot = sq[..layout.pieces.len()].iter().position(|&s| s == from)?;
+    layout.rank_moved(ranked, sq, slot, m.to().index() as u8)
+}
+
+/// Where a capture leads, by the captured piece: the table of the material left (canonical,
+/// with whether its colors are swapped), or a dead draw when no attacking piece is left.
+/// Worked out once per table rather than per capture, for positions of the table's own
+/// material as its placements set them up.
+struct CaptureTargets<'a> {
+    by_piece: [[Option<(Option<&'a Table>, bool)>; 7]; 2],
+}
+
+impl<'a> CaptureTargets<'a> {
+    fn new(material: Material, deps: &'a HashMap<Material, Arc<Table>>) -> CaptureTargets<'a> {
+        let mut by_piece = [[None; 7]; 2];
+        for (color, role, sub) in material.captures() {
+            let (c, swap) = sub.canonical();
+            by_piece[color.index()][role.index()] = match c.has_attackers() {
+                false => Some((None, swap)),
+                true => deps.get(&c).map(|t| (Some(&**t), swap)),
+            };
+        }
+        CaptureTargets { by_piece }
+    }
+
+    /// The value of `child`, the position after `captured` was taken (`None` if its table is
+    /// missing or its entry unreadable).
+    #[inline]
+    fn value(&self, captured: Piece, child: &Position) -> Option<TbValue> {
+        match self.by_piece[captured.color.index()][captured.role.index()]? {
+            (None, _) => Some(TbValue::DRAW),
+            (Some(t), swap) => table_value(t, child, swap),
+        }
+    }
 }
 
 pub(super) fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option<TbValue> {
@@ -262,6 +377,7 @@ fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::index::MAX_PIECES;
     use crate::tablebase::driver::{generate_set, GenerateOptions};
     use crate::tablebase::format::{encode, write_atomic};
     use crate::tablebase::value::DRAW;
@@ -285,6 +401,43 @@ mod tests {
             }
             other => panic!("expected a mismatch, got {other:?}"),
         }
+    }
+
+    /// Non-captures that leave the mover's king attacked are set aside by their child's stored
+    /// "illegal": a legal entry stored as illegal, or an illegal one stored with a value, fails
+    /// verification, whichever entries are damaged, so no such damage can pass for a sorted move.
+    #[test]
+    fn a_wrong_legality_fails_either_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let krka: Material = "KRvKA".parse().unwrap();
+        generate_set(&[krka], &GenerateOptions::new(dir.path()).rules(false)).unwrap();
+        let path = dir.path().join(file_name(krka));
+        let original = std::fs::read(&path).unwrap();
+        let table = load(&path).unwrap();
+        assert!(verify_table(dir.path(), krka, &mut TableCache::new()).is_ok());
+        let per = table.layout.per_side as usize;
+        let mut sq = [0u8; MAX_PIECES];
+        // Illegal entries whose pieces stand apart (a king attacked, not a placement clash).
+        let attacked: Vec<usize> = (0..table.values.len())
+            .filter(|&e| {
+                table.layout.unrank((e % per) as u64, &mut sq);
+                table.values[e] == ILLEGAL && !table.layout.overlapping(&sq)
+            })
+            .collect();
+        let legal: Vec<usize> = (0..table.values.len()).filter(|&e| table.values[e] != ILLEGAL).collect();
+        assert!(attacked.len() > 1000 && legal.len() > 1000);
+        for (damaged, to) in attacked.iter().step_by(attacked.len() / 7).map(|&e| (e, DRAW)).chain(
+            legal.iter().step_by(legal.len() / 7).map(|&e| (e, ILLEGAL)),
+        ) {
+            let mut values = table.values.to_vec();
+            values[damaged] = to;
+            let counts = Table { layout: table.layout.clone(), values: values.clone().into() }.counts();
+            write_atomic(&path, &encode(krka, &values, &counts, true).unwrap()).unwrap();
+            let result = verify_table(dir.path(), krka, &mut TableCache::new());
+            assert!(matches!(result, Err(TbError::Mismatch { .. })), "entry {damaged} stored as {to}: {result:?}");
+        }
+        std::fs::write(&path, original).unwrap();
+        assert!(verify_table(dir.path(), krka, &mut TableCache::new()).is_ok());
     }
 
     /// Both entries of a placement are checked in one visit; a failure is still reported at the
