@@ -29,18 +29,29 @@ impl Bits {
         Ok(Bits { from, len, words: Store::zeroed(len.div_ceil(64), paging)? })
     }
 
-    /// Bits for entries `0..len`, set where `f` says (filled in parallel, 64 entries a word).
-    pub(crate) fn from_fn(len: usize, f: impl Fn(usize) -> bool + Sync) -> Bits {
+    /// Bits for entries `0..len`, set where `f` says (filled in parallel, 64 entries a word),
+    /// the words in a scratch file when `paging` is given.
+    pub(crate) fn from_fn(
+        len: usize,
+        paging: Option<&Paging>,
+        f: impl Fn(usize) -> bool + Sync,
+    ) -> Result<Bits, TbError> {
+        let mut b = Bits::new_in(0, len, paging)?;
+        b.fill(f);
+        Ok(b)
+    }
+
+    /// Sets the bits of entries where `f` says.
+    fn fill(&mut self, f: impl Fn(usize) -> bool + Sync) {
         use rayon::prelude::*;
-        let mut b = Bits::new(0, len);
-        b.words.par_iter_mut().enumerate().for_each(|(i, w)| {
+        let len = self.len;
+        self.words.par_iter_mut().enumerate().for_each(|(i, w)| {
             for k in 0..64.min(len - 64 * i) {
                 if f(64 * i + k) {
                     *w |= 1 << k;
                 }
             }
         });
-        b
     }
 
     /// The bit of entry `e` (clear outside the range).
@@ -107,7 +118,7 @@ mod tests {
         let set: Vec<usize> = (0..300).filter(|&e| b.get(e)).collect();
         assert_eq!(set, [100, 163, 164, 229]);
         assert_eq!(b.ones().collect::<Vec<_>>(), set);
-        let odd = Bits::from_fn(130, |e| e % 2 == 1);
+        let odd = Bits::from_fn(130, None, |e| e % 2 == 1).unwrap();
         assert_eq!(odd.ones().collect::<Vec<_>>(), (1..130).step_by(2).collect::<Vec<_>>());
         b.clear(163);
         b.clear(5);

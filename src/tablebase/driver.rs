@@ -10,7 +10,7 @@
 use super::bits::Bits;
 use super::error::TbError;
 use super::format;
-use super::load::{load, load_in, load_rules};
+use super::load::{load_in, load_rules_in};
 use super::material::Material;
 use super::material::{file_name, rules_file_name, wdl_file_name};
 use super::paging::Paging;
@@ -110,7 +110,7 @@ impl GenerateOptions {
     /// Keep the process within `bytes` of resident memory: a table whose estimated peak
     /// ([`memory_mode`](super::generate::memory_mode)) is larger is solved with its working
     /// arrays in scratch files ([`Paging`]). The files are the same bytes; paged tables take
-    /// longer. A table whose inputs alone exceed the budget is refused before any work.
+    /// longer. A table whose part that is not paged exceeds the budget is refused before any work.
     pub fn memory(mut self, bytes: u64) -> GenerateOptions {
         self.memory = Some(bytes);
         self
@@ -315,7 +315,17 @@ fn generate_in_pool(
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
         let label = format!("{material} ({}/{planned})", done + 1);
-        let (report, values) = one_table(material, &label, (&subs, &rule_subs), opts, progress, needed_later)?;
+        let (report, values) = match opts.paging_for(material)? {
+            None => one_table(material, &label, (&subs, &rule_subs), opts, progress, needed_later)?,
+            Some(paging) => {
+                // A paged table reads its inputs from their files into scratch files, as a job
+                // of the workflow does; the decoded copies only it needed go first.
+                subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
+                rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
+                let (paged, rule_paged) = load_inputs(material, opts, Some(&paging))?;
+                one_table(material, &label, (&paged, &rule_paged), opts, progress, needed_later)?
+            }
+        };
         reports.push(report);
         if let Some((table, rule)) = values {
             subs.insert(material, table);
@@ -380,7 +390,8 @@ fn generate_only_in_pool(
     remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
     let mut reports = Vec::new();
     for (done, &material) in targets.iter().enumerate() {
-        let (subs, rule_subs) = load_inputs(material, opts)?;
+        // A paged table's inputs are paged too: read from their files into scratch files.
+        let (subs, rule_subs) = load_inputs(material, opts, opts.paging_for(material)?.as_ref())?;
         let label = format!("{material} ({}/{})", done + 1, targets.len());
         let (report, _) = one_table(material, &label, (&subs, &rule_subs), opts, progress, false)?;
         reports.push(report);
@@ -391,7 +402,7 @@ fn generate_only_in_pool(
 
 /// Decoded tables captured into by `material`, read from `opts.dir` (plain, and under the Asian
 /// rules when `opts.rules`); each must be there and intact.
-fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held), TbError> {
+fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Paging>) -> Result<(Held, Held), TbError> {
     let (mut subs, mut rule_subs) = (HashMap::new(), HashMap::new());
     let need = |path: PathBuf| -> Result<PathBuf, TbError> {
         if path.exists() {
@@ -401,10 +412,10 @@ fn load_inputs(material: Material, opts: &GenerateOptions) -> Result<(Held, Held
     };
     let bad = |e: TbError| TbError::BadInput { material: material.to_string(), source: Box::new(e) };
     for input in plan::inputs(material) {
-        let table = Arc::new(load(&need(opts.dir.join(file_name(input)))?).map_err(bad)?);
+        let table = Arc::new(load_in(&need(opts.dir.join(file_name(input)))?, paging).map_err(bad)?);
         if opts.rules {
-            let rule = load_rules(&need(opts.dir.join(rules_file_name(input)))?, &table).map_err(bad)?;
-            let (plain, rule) = views(table, rule);
+            let rule = load_rules_in(&need(opts.dir.join(rules_file_name(input)))?, &table, paging).map_err(bad)?;
+            let (plain, rule) = views(table, rule, paging)?;
             subs.insert(input, plain);
             rule_subs.insert(input, rule);
         } else {
@@ -511,10 +522,13 @@ fn one_table(
         paged: paging.is_some(),
         resumed_at_level,
     };
-    let values = keep.then(|| match both {
+    if !keep {
+        return Ok((report, None));
+    }
+    let values = match both {
         Both::Plain(table) => (Sub::of(table), None),
         Both::Tables(table, rule) => {
-            let (plain, rule) = views(table, rule);
+            let (plain, rule) = views(table, rule, paging)?;
             (plain, Some(rule))
         }
         Both::Pass(r) => {
@@ -523,19 +537,19 @@ fn one_table(
             let plain = Sub { table: Arc::clone(&rule), drawn: r.changed.map(Arc::new) };
             (plain, Some(Sub::of(rule)))
         }
-    });
-    Ok((report, values))
+    };
+    Ok((report, Some(values)))
 }
 
 /// The plain and rule-aware views of a table from its two decoded value sets, holding one array:
 /// the rule-aware codes, with the entries that differ (plain draws the rules decide) read as draws
 /// in the plain view.
-fn views(plain: Arc<Table>, rule: Arc<Table>) -> (Sub, Sub) {
+fn views(plain: Arc<Table>, rule: Arc<Table>, paging: Option<&Paging>) -> Result<(Sub, Sub), TbError> {
     if Arc::ptr_eq(&plain, &rule) {
-        return (Sub::of(Arc::clone(&plain)), Sub::of(plain));
+        return Ok((Sub::of(Arc::clone(&plain)), Sub::of(plain)));
     }
-    let changed = Bits::from_fn(rule.values.len(), |e| plain.values[e] != rule.values[e]);
-    (Sub { table: Arc::clone(&rule), drawn: Some(Arc::new(changed)) }, Sub::of(rule))
+    let changed = Bits::from_fn(rule.values.len(), paging, |e| plain.values[e] != rule.values[e])?;
+    Ok((Sub { table: Arc::clone(&rule), drawn: Some(Arc::new(changed)) }, Sub::of(rule)))
 }
 
 /// A table's values under both rules, as [`one_table`] holds them after its companion.
@@ -578,7 +592,7 @@ fn companion(
     // A companion is only kept beside the table it was computed from.
     let table = if plain_kept && rules_path.exists() {
         let plain = Arc::new(table);
-        match load_rules(&rules_path, &plain) {
+        match load_rules_in(&rules_path, &plain, paging) {
             Ok(rule) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
                 let counts = (!Arc::ptr_eq(&plain, &rule)).then(|| rule.counts());
@@ -627,6 +641,7 @@ fn remove_legacy_temp_files(dir: &Path) -> Result<(), TbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::load::load;
 
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> =

@@ -159,7 +159,7 @@ pub enum TbError {
         max: u64,
     },
     /// A table cannot be generated within the memory budget even with its working arrays paged:
-    /// what must stay in memory (its decoded inputs, the solver's bookkeeping) is larger.
+    /// what must stay in memory (the solver's bookkeeping, the perpetual-check graph) is larger.
     OverBudget {
         /// The material.
         material: String,
@@ -274,8 +274,8 @@ impl fmt::Display for TbError {
             TbError::OverBudget { material, budget, needs } => write!(
                 f,
                 "{material}: cannot be generated within --memory {}: even with its working arrays paged to \
-                 scratch files, about {} must stay in memory (its decoded inputs and the solver's \
-                 bookkeeping); give a budget of at least that (`qiku-tb plan {material} --memory SIZE` \
+                 scratch files, about {} must stay in memory (the solver's bookkeeping and the \
+                 perpetual-check graph); give a budget of at least that (`qiku-tb plan {material} --memory SIZE` \
                  shows the estimate)",
                 mib(*budget),
                 mib(*needs)

@@ -185,10 +185,15 @@ pub(crate) fn encode_rules_unchanged(
     assemble(material, shape, blocks, counts, compress, &[])
 }
 
-/// The Asian rules' codes from a table's codes and its companion's stored codes.
+/// The Asian rules' codes from a table's codes and its companion's stored codes, in place:
+/// `delta`, the stored codes, becomes the merged codes of the table whose codes are `plain`.
 #[cfg(feature = "generate")]
-pub(crate) fn merge_rules(plain: &[u16], delta: &[u16]) -> Vec<u16> {
-    plain.par_iter().zip(delta).map(|(&p, &d)| if d == 0 { p } else { d }).collect()
+pub(crate) fn merge_rules_into(delta: &mut [u16], plain: &[u16]) {
+    for (d, &p) in delta.iter_mut().zip(plain) {
+        if *d == 0 {
+            *d = p;
+        }
+    }
 }
 
 fn encode_with(

@@ -47,6 +47,13 @@ pub(crate) fn load_in(path: &Path, paging: Option<&Paging>) -> Result<Table, TbE
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load_rules(path: &Path, plain: &Arc<Table>) -> Result<Arc<Table>, TbError> {
+    load_rules_in(path, plain, None)
+}
+
+/// [`load_rules`], the merged values (of a companion that stores changes) in a scratch file when
+/// `paging` is given. The stored changes are decoded into the array that becomes the merged
+/// table, and merged there: no second array.
+pub(crate) fn load_rules_in(path: &Path, plain: &Arc<Table>, paging: Option<&Paging>) -> Result<Arc<Table>, TbError> {
     let file = TableFile::open(path)?;
     if file.entries() != plain.values.len() as u64 {
         return Err(TbError::Corrupt {
@@ -58,15 +65,27 @@ pub fn load_rules(path: &Path, plain: &Arc<Table>) -> Result<Arc<Table>, TbError
     if stores_nothing(&file)? {
         return Ok(Arc::clone(plain));
     }
-    let delta = file.decode_all()?;
-    if let Some(i) = delta.iter().zip(plain.values.iter()).position(|(&d, &p)| d != 0 && p != super::value::DRAW) {
+    let mut values = Store::zeroed(plain.values.len(), paging)?;
+    file.decode_into(&mut values)?;
+    const CHUNK: usize = 1 << 16;
+    let decided = |(c, delta): (usize, &[u16])| {
+        let from = c * CHUNK;
+        let plain = &plain.values[from..from + delta.len()];
+        delta.iter().zip(plain).position(|(&d, &p)| d != 0 && p != super::value::DRAW).map(|i| from + i)
+    };
+    if let Some(i) = values.par_chunks(CHUNK).enumerate().find_map_first(decided) {
         return Err(TbError::Corrupt {
             path: path.to_path_buf(),
             field: TbField::Entry,
             detail: format!("entry {i} changes a decided value"),
         });
     }
-    Ok(Arc::new(Table { layout: plain.layout.clone(), values: format::merge_rules(&plain.values, &delta).into() }))
+    values.par_chunks_mut(CHUNK).enumerate().for_each(|(c, delta)| {
+        crate::util::pressure::wait_for_release();
+        let from = c * CHUNK;
+        format::merge_rules_into(delta, &plain.values[from..from + delta.len()]);
+    });
+    Ok(Arc::new(Table { layout: plain.layout.clone(), values }))
 }
 
 /// Is every code the companion `file` stores 0 (the plain values), with every block's checksum and
@@ -140,6 +159,14 @@ mod tests {
         assert_eq!(rule.counts(), changed.counts());
         // The plain table is untouched.
         assert_eq!(plain.values[first], DRAW);
+        // Paged (a budget of one byte: every page released at each look), from paged plain
+        // values: the same merged codes, in a scratch file.
+        let scratch = tempfile::tempdir().unwrap();
+        let paging = Paging::new(1, scratch.path());
+        let paged_plain = Arc::new(load_in(&dir.path().join(file_name(m)), Some(&paging)).unwrap());
+        assert!(paged_plain.values.is_mapped() && paged_plain.values == plain.values);
+        let paged = load_rules_in(&dir.path().join(rules_file_name(m)), &paged_plain, Some(&paging)).unwrap();
+        assert!(paged.values.is_mapped() && paged.values == changed.values);
     }
 
     #[test]

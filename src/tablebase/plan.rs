@@ -435,8 +435,8 @@ pub enum MemoryMode {
         needs: u64,
     },
     /// Its working arrays go to scratch files: `needs` bytes in memory would not fit, `resident`
-    /// bytes must stay in memory (its decoded inputs, the solver's bookkeeping, and the rule-aware
-    /// pass's perpetual-check graph, which is not paged), and it takes about `slowdown` times as
+    /// bytes must stay in memory (the solver's bookkeeping and the rule-aware pass's
+    /// perpetual-check graph, which are not paged; its decoded inputs are), and it takes about `slowdown` times as
     /// long.
     Paged {
         /// The estimated peak in memory, in bytes.
@@ -483,16 +483,14 @@ fn memory_mode_with(rates: &Rates, material: Material, rules: bool, budget: u64)
     if needs <= budget {
         return MemoryMode::InMemory { needs };
     }
-    let copies = if rules { 1.0625 } else { 1.0 };
-    let held: f64 = row.inputs.iter().map(|m| entries_of(m) as f64).sum::<f64>() * rates.held_bytes_per_entry * copies;
-    // The rule-aware pass's perpetual-check graph is not paged: where checks go on without end it
-    // is most of that pass's bytes beyond the codes.
+    // The decoded inputs are paged with the table. The rule-aware pass's perpetual-check graph is
+    // not: where checks go on without end it is most of that pass's bytes beyond the codes.
     let graph = match row.rules_pass {
         Some(RulesPass::Checks) => (rates.checks_rules_bytes_per_entry - rates.rules_bytes_per_entry).max(0.0),
         _ => 0.0,
     };
     let per_entry = rates.paged_resident_bytes_per_entry + graph;
-    let resident = (rates.base_bytes + held + per_entry * row.entries as f64) as u64;
+    let resident = (rates.base_bytes + per_entry * row.entries as f64) as u64;
     if resident.saturating_add(PAGED_MIN_WORKING_SET) > budget {
         return MemoryMode::Refused { needs, resident: resident.saturating_add(PAGED_MIN_WORKING_SET) };
     }

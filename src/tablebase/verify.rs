@@ -219,7 +219,8 @@ fn check_entry(
     };
     let mut moves = MoveList::new();
     pos.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
-    let unreadable = |pos: &Position, m: Move| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"));
+    let unreadable =
+        |pos: &Position, m: Move| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"));
     let child_base = (!turn).index() as u64 * per;
     let mut children = Children::default();
     // A non-capture keeps the material, and the entry's position is in the table's own
@@ -377,9 +378,9 @@ fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tablebase::index::MAX_PIECES;
     use crate::tablebase::driver::{generate_set, GenerateOptions};
     use crate::tablebase::format::{encode, write_atomic};
+    use crate::tablebase::index::MAX_PIECES;
     use crate::tablebase::value::DRAW;
 
     /// The FEN that verification of KRvK names after the entries `damaged` (legal, decided) are
@@ -426,9 +427,12 @@ mod tests {
             .collect();
         let legal: Vec<usize> = (0..table.values.len()).filter(|&e| table.values[e] != ILLEGAL).collect();
         assert!(attacked.len() > 1000 && legal.len() > 1000);
-        for (damaged, to) in attacked.iter().step_by(attacked.len() / 7).map(|&e| (e, DRAW)).chain(
-            legal.iter().step_by(legal.len() / 7).map(|&e| (e, ILLEGAL)),
-        ) {
+        for (damaged, to) in attacked
+            .iter()
+            .step_by(attacked.len() / 7)
+            .map(|&e| (e, DRAW))
+            .chain(legal.iter().step_by(legal.len() / 7).map(|&e| (e, ILLEGAL)))
+        {
             let mut values = table.values.to_vec();
             values[damaged] = to;
             let counts = Table { layout: table.layout.clone(), values: values.clone().into() }.counts();

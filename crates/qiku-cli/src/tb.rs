@@ -406,7 +406,7 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySiz
                 bytes(*resident)
             )),
             Some(MemoryMode::Refused { resident, .. }) => note.push(format!(
-                "NOT WITHIN --memory: even paged, {} must stay in memory (its decoded inputs{})",
+                "NOT WITHIN --memory: even paged, {} must stay in memory (a share of its arrays{}, and a working set)",
                 bytes(*resident),
                 if r.rules_pass == Some(RulesPass::Checks) { " and its perpetual-check graph" } else { "" }
             )),
