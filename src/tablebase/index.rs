@@ -711,13 +711,13 @@ impl Layout {
     }
 
     /// What [`rank_moved`](Self::rank_moved) keeps of a canonical placement (one that
-    /// [`unrank`](Self::unrank) gives): its index and its camps' numbers. `None` if `sq` is not
-    /// such a placement's squares.
+    /// [`unrank`](Self::unrank) gives): its index and its camps' numbers. `None` unless `sq`
+    /// ranks back to `idx` ([`rank`](Self::rank) of `sq` is `idx`).
     #[inline]
     pub fn ranked(&self, idx: u64, sq: &Squares) -> Option<Ranked> {
         let camps = [self.camps[0].rank(sq)?, self.camps[1].rank(sq)?];
         let pair = self.pair_of(camps[0], camps[1])?;
-        (idx / self.group_span == pair).then_some(Ranked { idx, camps })
+        (self.rank_groups(pair, sq)? == idx).then_some(Ranked { idx, camps })
     }
 
     /// The index of placement `sq` (ranked as `r`) after the piece in `slot` moves to `to`, a

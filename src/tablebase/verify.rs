@@ -85,13 +85,14 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
             // rest of the chunk is checked for an earlier, red-to-move one.
             let mut black: Option<(usize, TbError)> = None;
             let mut red: Option<(usize, TbError)> = None;
+            let mut scratch = Scratch::default();
             // The chunk's placements in order, by the index's odometer (no division each).
             table.layout.walk((c * 4096) as u64..((c + 1) * 4096).min(per) as u64, |idx, sq| {
                 if red.is_some() {
                     return;
                 }
                 let idx = idx as usize;
-                let [r, b] = check_placement(&table, &targets, idx, sq, [true, black.is_none()]);
+                let [r, b] = check_placement(&table, &targets, idx, sq, [true, black.is_none()], &mut scratch);
                 match r {
                     Ok(l) => legal += l as u64,
                     Err(e) => red = Some((idx, e)),
@@ -147,6 +148,7 @@ fn check_placement(
     idx: usize,
     sq: &Squares,
     want: [bool; 2],
+    scratch: &mut Scratch,
 ) -> [Result<bool, TbError>; 2] {
     let layout = &table.layout;
     let per = layout.per_side as usize;
@@ -173,7 +175,7 @@ fn check_placement(
             pos.make_null_move();
         }
         if want[k] {
-            out[k] = check_entry(table, targets, &mut pos, sq, k * per + idx, &mut ranked);
+            out[k] = check_entry(table, targets, &mut pos, sq, k * per + idx, &mut ranked, scratch);
         }
     }
     out
@@ -195,6 +197,7 @@ fn check_entry(
     sq: &Squares,
     full: usize,
     ranked: &mut Option<Option<Ranked>>,
+    Scratch { moves, quiet, codes }: &mut Scratch,
 ) -> Result<bool, TbError> {
     let layout = &table.layout;
     let turn = pos.turn();
@@ -209,16 +212,15 @@ fn check_entry(
     }
     let per = layout.per_side;
     let ranked = *ranked.get_or_insert_with(|| {
-        let idx = full as u64 % per;
         // The squares rank back to the entry (a position built from them has these squares,
         // in any order within a role, which the rank does not depend on).
-        (layout.rank(sq) == Some(idx)).then(|| layout.ranked(idx, sq)).flatten()
+        layout.ranked(full as u64 % per, sq)
     });
     let Some(ranked) = ranked else {
         return Err(mismatch(table, pos.fen(), stored, "an index that does not rank back to itself".into()));
     };
-    let mut moves = MoveList::new();
-    pos.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
+    moves.clear();
+    pos.pseudo_legal_moves_to(Bitboard::FULL, moves);
     let unreadable =
         |pos: &Position, m: Move| mismatch(table, pos.fen(), stored, format!("an unreadable successor after {m}"));
     let child_base = (!turn).index() as u64 * per;
@@ -228,9 +230,7 @@ fn check_entry(
     // entry's squares, and the move need not be played. Their entries are found first and read
     // together after, so that the reads, mostly cache misses, overlap. A capture is played on
     // the entry's position and taken back (no copy per move).
-    let corner = Square::from_index_unchecked(0);
-    let mut quiet = [(0usize, Move::new(corner, corner)); MoveList::CAPACITY];
-    let mut quiet_moves = 0;
+    quiet.clear();
     for &m in moves.iter() {
         if let Some(captured) = pos.piece_at(m.to()) {
             let undo = pos.make_move(m);
@@ -240,18 +240,14 @@ fn check_entry(
             children.add(v.ok_or_else(|| unreadable(pos, m))?);
         } else {
             match moved_index(layout, &ranked, sq, m).map(|i| (child_base + i) as usize) {
-                Some(idx) if idx < table.values.len() => quiet[quiet_moves] = (idx, m),
+                Some(idx) if idx < table.values.len() => quiet.push((idx, m)),
                 _ => return Err(unreadable(pos, m)),
             }
-            quiet_moves += 1;
         }
     }
-    let quiet = &quiet[..quiet_moves];
-    let mut codes = [0u16; MoveList::CAPACITY];
-    for (code, &(idx, _)) in codes.iter_mut().zip(quiet) {
-        *code = table.values[idx];
-    }
-    for (&code, &(_, m)) in codes.iter().zip(quiet) {
+    codes.clear();
+    codes.extend(quiet.iter().map(|&(idx, _)| table.values[idx]));
+    for (&code, &(_, m)) in codes.iter().zip(quiet.iter()) {
         match code {
             // The stored "illegal" of a position whose side not to move is attacked: the move
             // left the mover's king attacked, and has no child.
@@ -265,6 +261,15 @@ fn check_entry(
         return Err(mismatch(table, pos.fen(), stored, d));
     }
     Ok(true)
+}
+
+/// Buffers of one worker's entries, reused from entry to entry rather than set up for each: the
+/// moves, the non-captures' child entries (with their moves) and their codes.
+#[derive(Default)]
+struct Scratch {
+    moves: MoveList,
+    quiet: Vec<(usize, Move)>,
+    codes: Vec<u16>,
 }
 
 /// The children's values of an entry, as far as its own value goes.
@@ -320,8 +325,11 @@ fn moved_index(layout: &Layout, ranked: &Ranked, sq: &Squares, m: Move) -> Optio
 /// Worked out once per table rather than per capture, for positions of the table's own
 /// material as its placements set them up.
 struct CaptureTargets<'a> {
-    by_piece: [[Option<(Option<&'a Table>, bool)>; 7]; 2],
+    by_piece: [[Option<Target<'a>>; 7]; 2],
 }
+
+/// A capture's table (`None`: a dead draw) and whether its colors are swapped.
+type Target<'a> = (Option<&'a Table>, bool);
 
 impl<'a> CaptureTargets<'a> {
     fn new(material: Material, deps: &'a HashMap<Material, Arc<Table>>) -> CaptureTargets<'a> {

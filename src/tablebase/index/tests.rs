@@ -210,6 +210,7 @@ fn rank_moved_equals_a_full_rank() {
                 continue;
             }
             let r = layout.ranked(idx, &sq).expect("a placement of the index is ranked");
+            assert_eq!(layout.ranked(idx + 1, &sq), None, "{name} {idx}: ranked as another entry");
             for slot in 0..n {
                 for to in (0..90u8).filter(|t| !sq[..n].contains(t)) {
                     let mut moved = sq;
