@@ -299,31 +299,28 @@ fn generate_in_pool(
     let plan = select::closure(materials);
     // Before any work: every table within the generator's limits, and within the memory budget
     // (in memory or paged).
-    for m in &plan {
-        solve::check_supported(m)?;
-        opts.paging_for(*m)?;
-    }
+    let pagings = within_limits(&plan, opts)?;
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
     let mut subs: Held = HashMap::new();
     let mut rule_subs: Held = HashMap::new();
     let mut reports = Vec::new();
-    for (done, material) in plan.into_iter().enumerate() {
+    for (done, (material, paging)) in plan.into_iter().zip(pagings).enumerate() {
         // Decoded tables no later table captures into are dropped.
         subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
         let label = format!("{material} ({}/{planned})", done + 1);
-        let (report, values) = match opts.paging_for(material)? {
-            None => one_table(material, &label, (&subs, &rule_subs), opts, progress, needed_later)?,
+        let (report, values) = match paging {
+            None => one_table(material, &label, (&subs, &rule_subs), None, opts, progress, needed_later)?,
             Some(paging) => {
                 // A paged table reads its inputs from their files into scratch files, as a job
                 // of the workflow does; the decoded copies only it needed go first.
                 subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
                 rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
                 let (paged, rule_paged) = load_inputs(material, opts, Some(&paging))?;
-                one_table(material, &label, (&paged, &rule_paged), opts, progress, needed_later)?
+                one_table(material, &label, (&paged, &rule_paged), Some(&paging), opts, progress, needed_later)?
             }
         };
         reports.push(report);
@@ -381,19 +378,16 @@ fn generate_only_in_pool(
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     let wanted: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
-    for m in &targets {
-        solve::check_supported(m)?;
-        opts.paging_for(*m)?;
-    }
+    let pagings = within_limits(&targets, opts)?;
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
     remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
     let mut reports = Vec::new();
-    for (done, &material) in targets.iter().enumerate() {
+    for (done, (&material, paging)) in targets.iter().zip(&pagings).enumerate() {
         // A paged table's inputs are paged too: read from their files into scratch files.
-        let (subs, rule_subs) = load_inputs(material, opts, opts.paging_for(material)?.as_ref())?;
+        let (subs, rule_subs) = load_inputs(material, opts, paging.as_ref())?;
         let label = format!("{material} ({}/{})", done + 1, targets.len());
-        let (report, _) = one_table(material, &label, (&subs, &rule_subs), opts, progress, false)?;
+        let (report, _) = one_table(material, &label, (&subs, &rule_subs), paging.as_ref(), opts, progress, false)?;
         reports.push(report);
     }
     opts.remove_default_scratch();
@@ -425,14 +419,27 @@ fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Pagin
     Ok((subs, rule_subs))
 }
 
+/// Before any work: every table of `plan` within the generator's limits and within the memory
+/// budget, with the paging each is solved with (`None`: in memory).
+fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option<Paging>>, TbError> {
+    plan.iter()
+        .map(|m| {
+            solve::check_supported(m)?;
+            opts.paging_for(*m)
+        })
+        .collect()
+}
+
 /// One table of a work list: kept when its files are there and intact, else solved from the
-/// decoded smaller tables `subs` (and `rule_subs`, their Asian rules' values) and written
-/// atomically. Returns its report and, when `keep` (a later table captures into it), its values
-/// (plain, and under the Asian rules when `opts.rules`).
+/// decoded smaller tables `subs` (and `rule_subs`, their Asian rules' values), with its working
+/// arrays in scratch files under `paging`, and written atomically. Returns its report and, when
+/// `keep` (a later table captures into it), its values (plain, and under the Asian rules when
+/// `opts.rules`).
 fn one_table(
     material: Material,
     label: &str,
     (subs, rule_subs): (&Held, &Held),
+    paging: Option<&Paging>,
     opts: &GenerateOptions,
     progress: &dyn Progress,
     keep: bool,
@@ -440,8 +447,6 @@ fn one_table(
     let dir = &opts.dir;
     let path = dir.join(file_name(material));
     let start = Instant::now();
-    let paging = opts.paging_for(material)?;
-    let paging = paging.as_ref();
     let mut kept = None;
     if path.exists() {
         match load_in(&path, paging) {

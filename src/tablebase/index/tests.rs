@@ -171,25 +171,32 @@ fn pair_weights_count_every_camp_pair_once() {
     }
 }
 
+/// Calls `f(layout, idx, squares)` for about 3,000 placements spread over `name`'s index.
+fn spread_placements(name: &str, mut f: impl FnMut(&Layout, u64, &Squares)) {
+    let layout = Layout::new(name.parse().unwrap());
+    let step = (layout.per_side / 3000).max(1);
+    let mut sq = [0u8; MAX_PIECES];
+    for idx in (0..layout.per_side).step_by(step as usize) {
+        layout.unrank(idx, &mut sq);
+        f(&layout, idx, &sq);
+    }
+}
+
 #[test]
 fn rerank_equals_a_full_rank() {
     for name in ["KRvK", "KRRvK", "KPPPvK", "KNvKAB", "KCPvKAA"] {
-        let layout = Layout::new(name.parse().unwrap());
-        let step = (layout.per_side / 3000).max(1);
-        let mut sq = [0u8; MAX_PIECES];
         let mut checked = 0;
-        for idx in (0..layout.per_side).step_by(step as usize) {
-            layout.unrank(idx, &mut sq);
+        spread_placements(name, |layout, idx, sq| {
             for slot in 2..layout.piece_count() {
                 for to in 0..90u8 {
-                    let mut moved = sq;
+                    let mut moved = *sq;
                     moved[slot] = to;
                     let want = if layout.in_camp(slot) { None } else { layout.rank_canonical(&moved) };
-                    assert_eq!(layout.rerank(idx, &sq, slot, to), want, "{name} {idx}");
+                    assert_eq!(layout.rerank(idx, sq, slot, to), want, "{name} {idx}");
                     checked += 1;
                 }
             }
-        }
+        });
         assert!(checked > 10_000, "{name}: {checked}");
     }
 }
@@ -199,24 +206,20 @@ fn rerank_equals_a_full_rank() {
 #[test]
 fn rank_moved_equals_a_full_rank() {
     for name in ["KRvK", "KNvKAB", "KCPvKAA", "KRABvKAABB", "KAABBvKRB"] {
-        let layout = Layout::new(name.parse().unwrap());
-        let step = (layout.per_side / 3000).max(1);
-        let mut sq = [0u8; MAX_PIECES];
         let (mut checked, mut camp_moves, mut mirrored) = (0, 0, 0);
-        for idx in (0..layout.per_side).step_by(step as usize) {
-            layout.unrank(idx, &mut sq);
+        spread_placements(name, |layout, idx, sq| {
             let n = layout.piece_count();
-            if layout.overlapping(&sq) {
-                continue;
+            if layout.overlapping(sq) {
+                return;
             }
-            let r = layout.ranked(idx, &sq).expect("a placement of the index is ranked");
-            assert_eq!(layout.ranked(idx + 1, &sq), None, "{name} {idx}: ranked as another entry");
+            let r = layout.ranked(idx, sq).expect("a placement of the index is ranked");
+            assert_eq!(layout.ranked(idx + 1, sq), None, "{name} {idx}: ranked as another entry");
             for slot in 0..n {
                 for to in (0..90u8).filter(|t| !sq[..n].contains(t)) {
-                    let mut moved = sq;
+                    let mut moved = *sq;
                     moved[slot] = to;
                     let full = layout.rank(&moved);
-                    assert_eq!(layout.rank_moved(&r, &sq, slot, to), full, "{name} {idx} slot {slot} to {to}");
+                    assert_eq!(layout.rank_moved(&r, sq, slot, to), full, "{name} {idx} slot {slot} to {to}");
                     checked += 1;
                     if full.is_some() && layout.in_camp(slot) {
                         camp_moves += 1;
@@ -224,7 +227,7 @@ fn rank_moved_equals_a_full_rank() {
                     }
                 }
             }
-        }
+        });
         assert!(checked > 10_000 && camp_moves > 1_000 && mirrored > 100, "{name}: {checked} {camp_moves} {mirrored}");
     }
 }
