@@ -14,6 +14,7 @@
 //!
 //! The retrograde solver itself, its board and its index arithmetic are internal.
 
+pub use super::calibrate::{calibrate, Calibration, CALIBRATION_MATERIAL, CALIBRATION_RUNS, REFERENCE_SECONDS};
 pub use super::driver::{generate_only, generate_set, GenerateOptions, TableReport};
 pub use super::index::entries_of;
 pub use super::load::{load, load_rules};

@@ -52,6 +52,8 @@ mod bits;
 #[cfg(feature = "generate")]
 mod board;
 #[cfg(feature = "generate")]
+mod calibrate;
+#[cfg(feature = "generate")]
 mod checkpoint;
 #[cfg(feature = "generate")]
 mod driver;

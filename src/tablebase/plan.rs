@@ -71,26 +71,30 @@ pub struct Rates {
 impl Rates {
     /// Measured on the project machine (2 cores, 24 GiB), release build, 2 rayon threads,
     /// 2026-11-23 (memory of the solve, files), 2026-11-26 (small tables' files) and 2026-11-27
-    /// (the solve's and the lean rule-aware passes' speeds and memory, 21 tables on the idle
-    /// machine): see "Selections and plans" in `docs/TABLEBASES.md` for the commands and figures.
-    /// The paged figures: KRPvKCC within `--memory 1G` on 2026-11-27 (1.19 to 1.26 times the time, 0.08
-    /// bytes an entry resident besides its inputs; "Bounded memory" in the same document).
+    /// (the solve's and the rule-aware passes' memory, 21 tables on the idle machine); the speeds
+    /// measured again on 2026-11-27 with each table's time scaled to speed 1 by a calibration run
+    /// just before it ([`calibrate`](super::calibrate::calibrate): speed 1 is the machine on
+    /// which [`CALIBRATION_MATERIAL`](super::calibrate::CALIBRATION_MATERIAL) takes
+    /// [`REFERENCE_SECONDS`](super::calibrate::REFERENCE_SECONDS)). See "Selections and plans"
+    /// in `docs/TABLEBASES.md` for the commands and figures. The paged figures: KRPvKCC within
+    /// `--memory 1G` on 2026-11-27 (1.19 to 1.26 times the time, 0.08 bytes an entry resident
+    /// besides its inputs; "Bounded memory" in the same document).
     pub const MEASURED: Rates = Rates {
-        entries_per_cpu_second: 6.0e6,
+        entries_per_cpu_second: 3.17e6,
         parallel_efficiency: 0.93,
         disk_bytes_per_entry: 0.086,
         solver_bytes_per_entry: 2.3,
         held_bytes_per_entry: 2.0,
         base_bytes: 8.0e6,
-        rules_entries_per_cpu_second: 28.0e6,
+        rules_entries_per_cpu_second: 10.6e6,
         rules_bytes_per_entry: 2.5,
         rules_disk_bytes_per_entry: 0.006,
         small_disk_bytes_per_entry: 0.064,
         file_overhead_bytes: 300.0,
-        checks_rules_entries_per_cpu_second: 3.8e6,
+        checks_rules_entries_per_cpu_second: 2.58e6,
         checks_rules_bytes_per_entry: 4.2,
         checks_rules_disk_bytes_per_entry: 0.138,
-        light_rules_entries_per_cpu_second: 69.0e6,
+        light_rules_entries_per_cpu_second: 45.2e6,
         light_rules_bytes_per_entry: 2.3,
         paged_resident_bytes_per_entry: 0.1,
         paged_slowdown: 1.3,
@@ -168,27 +172,22 @@ pub fn rules_pass(material: Material) -> RulesPass {
     }
 }
 
-/// Material points of a side for [`perpetual_checks`]: rook 9, cannon 4.5, horse 4, pawn 1,
-/// advisor and elephant 2.
+/// Attacking material of a side for [`perpetual_checks`]: rook 9, cannon 4.5, horse 4, pawn 1.
+/// Advisors and elephants do not count: they never leave their own half, so they add no check
+/// and no threat to the other side's king.
 fn points(m: &Material, color: Color) -> f64 {
-    let each = [
-        (Role::Rook, 9.0),
-        (Role::Cannon, 4.5),
-        (Role::Horse, 4.0),
-        (Role::Pawn, 1.0),
-        (Role::Advisor, 2.0),
-        (Role::Elephant, 2.0),
-    ];
+    let each = [(Role::Rook, 9.0), (Role::Cannon, 4.5), (Role::Horse, 4.0), (Role::Pawn, 1.0)];
     each.iter().map(|&(r, p)| p * f64::from(m.count(color, r))).sum()
 }
 
-/// Does the rule-aware pass of `material` have much to do: a side with a rook has less material
-/// than the other (KRNvKR, KRPvKR)? The weaker side's rook then checks without end in many
-/// positions that every-cycle-a-draw calls drawn and the Asian rules decide, so the pass's cycle
-/// analysis, its memory and its files are several times those of other tables (measured:
-/// 3.4 to 6.9 bytes an entry at the peak and 0.14 file bytes for KRPvKR, KRNvKR, KRCvKR and
-/// KRRvKR, against 2.1 to 2.9 and 0.006 for the other tables measured, and a pass 8 times slower
-/// than theirs).
+/// Does the rule-aware pass of `material` have much to do: a side with a rook has less attacking
+/// material than the other (KRNvKR, KRPvKR; not KRAvKR, whose advisor attacks nothing)? The
+/// weaker side's rook then checks without end in many positions that every-cycle-a-draw calls
+/// drawn and the Asian rules decide, so the pass's cycle analysis, its memory and its files are
+/// several times those of other tables (measured: 3.7 to 7.3 bytes an entry at the peak and
+/// 0.14 file bytes for KRPvKR, KRNvKR, KRCvKR and KRRvKR, 15% to 36% of their entries changed,
+/// against about 2.3 bytes and at most 3% changed for the 40 other tables measured, KRAvKR,
+/// KRBvKR, KRAAvKR, KRABvKR and KRBBvKR among them, and a pass 4 times slower than theirs).
 ///
 /// ```
 /// use qiku::tablebase::generate::perpetual_checks;
@@ -196,14 +195,15 @@ fn points(m: &Material, color: Color) -> f64 {
 /// assert!(perpetual_checks("KRNvKR".parse()?));
 /// assert!(!perpetual_checks("KPPvKR".parse()?)); // the rook is the stronger side's
 /// assert!(!perpetual_checks("KRvKR".parse()?));
+/// assert!(!perpetual_checks("KRAvKR".parse()?)); // the advisor attacks nothing
 /// # Ok::<(), qiku::tablebase::MaterialError>(())
 /// ```
 pub fn perpetual_checks(material: Material) -> bool {
     Color::ALL.into_iter().any(|c| weaker_rook(material, c))
 }
 
-/// Has `color` a rook and less material than the other side (the side of [`perpetual_checks`]
-/// whose rook checks without end)?
+/// Has `color` a rook and less attacking material than the other side (the side of
+/// [`perpetual_checks`] whose rook checks without end)?
 pub(crate) fn weaker_rook(material: Material, color: Color) -> bool {
     material.count(color, Role::Rook) > 0 && points(&material, color) < points(&material, !color)
 }

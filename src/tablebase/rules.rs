@@ -51,9 +51,9 @@
 //!   values, but without the pass's counters (an undecided `X` entry always has a move that does
 //!   not lose, which is all the counters would add) and without generating every undecided
 //!   entry's moves. If that band is empty the direction ends there and changes nothing;
-//!   otherwise it is run in full, from that band. Where the defender is a weaker side with a rook
-//!   (`plan::weaker_rook`: KRNvKR, KRPvKR), whose checks make such a band likely, this scan is not
-//!   made alone: the direction is run in full at once and its first search is made with the
+//!   otherwise it is run in full, from that band. Where the defender is a side with a rook and
+//!   less attacking material (`plan::weaker_rook`: KRNvKR, KRPvKR, not KRAvKR), whose checks
+//!   make such a band likely, this scan is not made alone: the direction is run in full at once and its first search is made with the
 //!   counters (the same values; the direction is then not counted as skipped when it changes
 //!   nothing).
 //! - *Besides, `X` has only its king, advisors and elephants*: the perpetual band is empty

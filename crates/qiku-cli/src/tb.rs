@@ -3,9 +3,9 @@
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, estimate, last_uses, memory_mode, sort_dependency_order, verify_rules, verify_rules_after_plain,
+    self, calibrate, estimate, last_uses, memory_mode, sort_dependency_order, verify_rules, verify_rules_after_plain,
     verify_table, verify_wdl, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, RulesPass, Selection,
-    TableCache,
+    TableCache, CALIBRATION_MATERIAL,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
 use serde_json::json;
@@ -124,8 +124,10 @@ enum Command {
         json: bool,
     },
     /// Before any work: the tables a selection means, in generation order, with entries and
-    /// estimated peak memory, disk and time (from rates measured on the project machine), which
-    /// ones the generator cannot do yet, and totals.
+    /// estimated peak memory, disk and time, which ones the generator cannot do yet, and totals.
+    /// The times are for this machine: the plan first times a small generation (a few seconds)
+    /// and scales the rates measured on the project machine by it (`--speed` instead gives the
+    /// factor).
     Plan {
         #[command(flatten)]
         select: SelectArgs,
@@ -140,9 +142,17 @@ enum Command {
         /// paged (with the estimated slowdown) or not at all, and why.
         #[arg(long, value_name = "SIZE")]
         memory: Option<MemorySize>,
-        /// Print {"rates", "threads", "rules", "tables": [{"material", "pieces", "target",
+        /// Estimate the times for a machine SPEED times as fast as the project machine, without
+        /// timing this one: 1 gives the project machine's times (the same output on every
+        /// machine); a plan for other machines than this one (a cluster's nodes) takes the speed
+        /// that a plan printed there.
+        #[arg(long, value_name = "SPEED", value_parser = speed_arg)]
+        speed: Option<f64>,
+        /// Print {"rates", "speed", "calibration", "threads", "rules", "tables": [{"material", "pieces", "target",
         /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "rules_pass", "unsupported",
-        /// "inputs", "job_peak_memory_bytes", "present"}], "totals"}: "rules_pass" is the
+        /// "inputs", "job_peak_memory_bytes", "present"}], "totals"}: "speed" is the factor the times
+        /// were scaled by, "calibration" its measurement ({"seconds", "speed"}; null with
+        /// `--speed`), "rules_pass" is the
         /// rule-aware pass counted ("light" where a side has no attacking piece, "full", "checks"
         /// for many perpetual checks; null with --no-rules), "inputs" the tables its captures lead
         /// to, "job_peak_memory_bytes" the memory of generating it alone with `--only`.
@@ -224,7 +234,9 @@ pub fn main() -> ExitCode {
             }
             run_generate(&select, opts, only, memory, json)
         }
-        Command::Plan { select, dir, no_rules, memory, json } => run_plan(&select, &dir, !no_rules, memory, json),
+        Command::Plan { select, dir, no_rules, memory, speed, json } => {
+            run_plan(&select, &dir, !no_rules, memory, speed, json)
+        }
         Command::Probe { position, notation, dir, rules, json } => run_probe(&position, notation, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir } => run_verify(&materials, &dir),
@@ -365,9 +377,31 @@ fn run_generate(
     Ok(())
 }
 
-fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySize>, json: bool) -> Result<(), String> {
+/// A speed factor for `plan --speed`: a positive, finite number.
+fn speed_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a speed: give a positive number (1 is the project machine's)")),
+    }
+}
+
+fn run_plan(
+    args: &SelectArgs,
+    dir: &Path,
+    rules: bool,
+    memory: Option<MemorySize>,
+    speed: Option<f64>,
+    json: bool,
+) -> Result<(), String> {
     let resolved = resolve(args)?;
-    let rates = Rates::MEASURED;
+    let calibration = match speed {
+        Some(_) => None,
+        None => Some(calibrate().map_err(|e| {
+            format!("timing this machine for the plan failed: {e} (give --speed 1 for the project machine's times)")
+        })?),
+    };
+    let speed = speed.or(calibration.map(|c| c.speed)).unwrap_or(1.0);
+    let rates = Rates::MEASURED.at_speed(speed);
     let threads = rayon::current_num_threads();
     let (rows, totals) = estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
@@ -389,7 +423,8 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySiz
             .collect();
         println!(
             "{}",
-            json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "tables": list, "totals": totals})
+            json!({"dir": dir, "threads": threads, "rules": rules, "rates": rates, "speed": speed,
+                "calibration": calibration, "tables": list, "totals": totals})
         );
         return Ok(());
     }
@@ -491,6 +526,14 @@ fn run_plan(args: &SelectArgs, dir: &Path, rules: bool, memory: Option<MemorySiz
         rates.disk_bytes_per_entry,
         rates.solver_bytes_per_entry
     );
+    match calibration {
+        Some(c) => println!(
+            "Times are for this machine: it generated {CALIBRATION_MATERIAL} in {:.2} s on one thread, {:.2}x the project \
+             machine's speed (--speed {:.2} gives the same times without timing it again)",
+            c.seconds, c.speed, c.speed
+        ),
+        None => println!("Times are for a machine {speed}x as fast as the project machine (--speed)"),
+    }
     let present_count = present.iter().filter(|p| **p).count();
     if present_count > 0 {
         println!("{present_count} of them already present in {} (kept if intact)", dir.display());

@@ -165,7 +165,7 @@ fn a_closed_stdout_is_not_a_panic() {
         (QIKU_BOOK, vec!["probe", s(&book), "startpos"]),
         (QIKU_BOOK, vec!["stats", s(&book)]),
         (QIKU_BOOK, vec!["dump", s(&book)]),
-        (QIKU_TB, vec!["plan", "KRvK"]),
+        (QIKU_TB, vec!["plan", "KRvK", "--speed", "1"]),
     ];
     for (exe, args) in commands {
         let out = run_with_closed_stdout(exe, &args);
@@ -438,7 +438,7 @@ fn absurd_table_selections_are_refused_and_the_largest_is_planned_quickly() {
     // The largest accepted selections: every table of up to 12 pieces, once; nothing beyond.
     let dir = tempfile::tempdir().unwrap();
     for filter in [["--max-pieces", "12"], ["--max-attackers", "10"], ["--max-defenders", "8"]] {
-        let out = run(QIKU_TB, &["plan", filter[0], filter[1], "-d", s(dir.path())], 120);
+        let out = run(QIKU_TB, &["plan", filter[0], filter[1], "--speed", "1", "-d", s(dir.path())], 120);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = String::from_utf8_lossy(&out.stdout);
         let summary = text.lines().find(|l| l.contains(" tables (")).expect("summary line");

@@ -72,7 +72,7 @@ fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
 #[test]
 fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     let plan = |budget: &str| -> Value {
-        let out = qiku_tb(&["plan", "KRPvKC", "--json", "--memory", budget]);
+        let out = qiku_tb(&["plan", "KRPvKC", "--json", "--speed", "1", "--memory", budget]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap()
     };
@@ -84,7 +84,7 @@ fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     assert_eq!(mode(&v, "KRPvKC"), "paged");
     assert_eq!(mode(&v, "KRvKC"), "in_memory");
     assert_eq!(mode(&plan("10M"), "KRPvKC"), "refused");
-    let text = qiku_tb(&["plan", "KRPvKC", "--memory", "100M"]);
+    let text = qiku_tb(&["plan", "KRPvKC", "--speed", "1", "--memory", "100M"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("PAGED"), "{}", String::from_utf8_lossy(&text.stdout));
 
     // Refused before any work, with the size it would need.

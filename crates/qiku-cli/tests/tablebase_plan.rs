@@ -7,8 +7,10 @@ use qiku::tablebase::generate::entries_of;
 use qiku::tablebase::Material;
 use serde_json::Value;
 
+/// `plan --json` at the project machine's speed (no calibration run: quicker, and the same
+/// figures on every machine).
 fn plan_json(args: &[&str]) -> Value {
-    let mut all = vec!["plan", "--json"];
+    let mut all = vec!["plan", "--json", "--speed", "1"];
     all.extend_from_slice(args);
     let out = qiku_tb(&all);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -65,7 +67,7 @@ fn unsupported_tables_are_reported_and_refused_before_any_work() {
             _ => assert!(why.is_none(), "{r}"),
         }
     }
-    let text = String::from_utf8(qiku_tb(&["plan", "KRRAABBvKPAABB"]).stdout).unwrap();
+    let text = String::from_utf8(qiku_tb(&["plan", "KRRAABBvKPAABB", "--speed", "1"]).stdout).unwrap();
     assert!(text.contains("CANNOT GENERATE: KRRAABBvKPAABB"), "{text}");
 
     let dir = tmp("tb_refuse");
@@ -143,7 +145,7 @@ fn generate_makes_exactly_the_planned_tables() {
     let v = plan_json(&plan_args);
     assert!(v["tables"].as_array().unwrap().iter().all(|t| t["present"] == true));
     // A named material with a filter it does not pass is left out, with a note.
-    let out = qiku_tb(&["plan", "KRNvKR", "KRvKA", "--max-pieces", "4", "-d", d]);
+    let out = qiku_tb(&["plan", "KRNvKR", "KRvKA", "--max-pieces", "4", "--speed", "1", "-d", d]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("KRNvKR left out"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -184,7 +186,7 @@ fn plan_names_the_rule_aware_pass_and_counts_no_copy_for_the_light_one() {
     let v = plan_json(&["KRvKAABB", "--no-rules", "-d", "none"]);
     assert!(v["tables"].as_array().unwrap().iter().all(|r| r["rules_pass"].is_null()));
     // The text output says which tables get the light pass and which the checks.
-    let out = qiku_tb(&["plan", "KRvKAABB", "KRPvKR", "-d", "none"]);
+    let out = qiku_tb(&["plan", "KRvKAABB", "KRPvKR", "--speed", "1", "-d", "none"]);
     let text = String::from_utf8(out.stdout).unwrap();
     let line =
         |m: &str| text.lines().find(|l| l.split_whitespace().nth(1) == Some(m)).unwrap_or_else(|| panic!("{text}"));
@@ -216,4 +218,34 @@ fn tablebases_readme_counts_are_true() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(files, 3 * n4);
     assert!(bytes < 1_000_000, "under 1 MB: {bytes}");
+}
+
+/// Without `--speed`, the plan times a small generation on this machine and gives its times for
+/// it: the project machine's times over the measured speed, and it says so.
+#[test]
+fn plan_times_are_for_this_machine_unless_a_speed_is_given() {
+    let out = qiku_tb(&["plan", "KRvKAABB", "--json", "-d", "none"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let here: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cal = &here["calibration"];
+    let (seconds, speed) = (cal["seconds"].as_f64().unwrap(), cal["speed"].as_f64().unwrap());
+    assert!(seconds > 0.0 && speed > 0.0, "{cal}");
+    assert_eq!(here["speed"].as_f64(), Some(speed));
+    let reference = plan_json(&["KRvKAABB", "-d", "none"]);
+    assert!(reference["calibration"].is_null() && reference["speed"] == 1.0, "{reference}");
+    // Times scale with the speed; memory and disk do not depend on the machine.
+    for (a, b) in here["tables"].as_array().unwrap().iter().zip(reference["tables"].as_array().unwrap()) {
+        let (t, t1) = (a["seconds"].as_f64().unwrap(), b["seconds"].as_f64().unwrap());
+        assert!((t * speed - t1).abs() <= 1e-9 * t1.max(1.0), "{a} against {b}");
+        assert_eq!((&a["job_peak_memory_bytes"], &a["disk_bytes"]), (&b["job_peak_memory_bytes"], &b["disk_bytes"]));
+    }
+    let text = String::from_utf8(qiku_tb(&["plan", "KRvKAABB", "-d", "none"]).stdout).unwrap();
+    assert!(text.contains("Times are for this machine") && text.contains("--speed"), "{text}");
+    // A speed must be a positive number.
+    for bad in ["0", "-1", "fast", "inf"] {
+        let out = qiku_tb(&["plan", "KRvK", &format!("--speed={bad}")]);
+        assert!(!out.status.success(), "--speed {bad} must be refused");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not a speed"), "{err}");
+    }
 }

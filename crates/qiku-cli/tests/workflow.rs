@@ -52,7 +52,12 @@ fn run(cmd: &mut Command) -> Output {
 
 /// Writes the plan of `selection` to `dir/plan.json` and returns its path and table count.
 fn plan(dir: &Path, selection: &[&str]) -> (PathBuf, usize) {
-    let out = run(Command::new(QIKU_TB).arg("plan").args(selection).arg("--json").arg("-d").arg(dir.join("none")));
+    let out = run(Command::new(QIKU_TB)
+        .arg("plan")
+        .args(selection)
+        .args(["--json", "--speed", "1"])
+        .arg("-d")
+        .arg(dir.join("none")));
     let path = dir.join("plan.json");
     std::fs::write(&path, &out.stdout).unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
