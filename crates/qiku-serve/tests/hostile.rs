@@ -58,8 +58,20 @@ fn malformed_and_oversized_queries_get_4xx() {
         "/api/tables/KRvK%00".to_string(),
     ];
     for t in &targets {
-        let (status, _, body) = get(srv.addr, t);
-        assert!((400..500).contains(&status), "{}: {status} {}", &t[..t.len().min(80)], String::from_utf8_lossy(&body));
+        let (resp, _) =
+            raw(srv.addr, format!("GET {t} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").as_bytes());
+        let status = status_of(&resp);
+        // A request line over the server's limit may be refused by closing the connection
+        // before the client has sent all of it: the client's write then fails, and the refusal
+        // it was sent can be lost with the bytes the server never read (as in
+        // `raw_http_abuse_is_refused`). Every other request is answered with a 4xx.
+        let oversized = t.len() > options().limits.max_header_bytes;
+        assert!(
+            (400..500).contains(&status) || (oversized && resp.is_empty()),
+            "{}: {status} {}",
+            &t[..t.len().min(80)],
+            String::from_utf8_lossy(&resp[..resp.len().min(200)])
+        );
     }
     still_serves(&srv);
 }
