@@ -314,7 +314,7 @@ impl Children {
 /// child's index is `sq`'s with one digit or camp changed (`Layout::rank_moved`); no board is
 /// scanned.
 #[inline]
-fn moved_index(layout: &Layout, ranked: &Ranked, sq: &Squares, m: Move) -> Option<u64> {
+pub(super) fn moved_index(layout: &Layout, ranked: &Ranked, sq: &Squares, m: Move) -> Option<u64> {
     let from = m.from().index() as u8;
     let slot = sq[..layout.pieces.len()].iter().position(|&s| s == from)?;
     layout.rank_moved(ranked, sq, slot, m.to().index() as u8)
@@ -324,7 +324,7 @@ fn moved_index(layout: &Layout, ranked: &Ranked, sq: &Squares, m: Move) -> Optio
 /// with whether its colors are swapped), or a dead draw when no attacking piece is left.
 /// Worked out once per table rather than per capture, for positions of the table's own
 /// material as its placements set them up.
-struct CaptureTargets<'a> {
+pub(super) struct CaptureTargets<'a> {
     by_piece: [[Option<Target<'a>>; 7]; 2],
 }
 
@@ -332,7 +332,7 @@ struct CaptureTargets<'a> {
 type Target<'a> = (Option<&'a Table>, bool);
 
 impl<'a> CaptureTargets<'a> {
-    fn new(material: Material, deps: &'a HashMap<Material, Arc<Table>>) -> CaptureTargets<'a> {
+    pub(super) fn new(material: Material, deps: &'a HashMap<Material, Arc<Table>>) -> CaptureTargets<'a> {
         let mut by_piece = [[None; 7]; 2];
         for (color, role, sub) in material.captures() {
             let (c, swap) = sub.canonical();
@@ -347,35 +347,12 @@ impl<'a> CaptureTargets<'a> {
     /// The value of `child`, the position after `captured` was taken (`None` if its table is
     /// missing or its entry unreadable).
     #[inline]
-    fn value(&self, captured: Piece, child: &Position) -> Option<TbValue> {
+    pub(super) fn value(&self, captured: Piece, child: &Position) -> Option<TbValue> {
         match self.by_piece[captured.color.index()][captured.role.index()]? {
             (None, _) => Some(TbValue::DRAW),
             (Some(t), swap) => table_value(t, child, swap),
         }
     }
-}
-
-pub(super) fn child_value(deps: &HashMap<Material, Arc<Table>>, child: &Position) -> Option<TbValue> {
-    let m = Material::from_position(child);
-    if !m.has_attackers() {
-        return Some(TbValue::DRAW);
-    }
-    let (canonical, swap) = m.canonical();
-    table_value(deps.get(&canonical)?, child, swap)
-}
-
-/// The value of the child of a non-capture `m` from placement `sq` (a legal entry of `table`,
-/// which ranks back to itself), with `turn` to move there. The move shifts one piece within the
-/// table's own orientation, so the child's squares are `sq` with that piece's square changed:
-/// no scan of the child's board, the same entry as [`table_value`] finds.
-pub(super) fn moved_value(table: &Table, sq: &Squares, m: Move, turn: Color) -> Option<TbValue> {
-    let layout = &table.layout;
-    let from = m.from().index() as u8;
-    let slot = sq[..layout.pieces.len()].iter().position(|&s| s == from)?;
-    let mut child = *sq;
-    child[slot] = m.to().index() as u8;
-    let idx = turn.index() as u64 * layout.per_side + layout.rank(&child)?;
-    TbValue::from_code(*table.values.get(idx as usize)?)
 }
 
 fn table_value(t: &Table, child: &Position, swap: bool) -> Option<TbValue> {

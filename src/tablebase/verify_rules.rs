@@ -28,11 +28,10 @@ use super::material::rules_file_name;
 use super::material::Material;
 use super::solve::Table;
 use super::value::FromCode as _;
-use super::value::{Wdl, DRAW};
-use super::verify::{capture_tables, child_value, get, mismatch, moved_value, TableCache};
+use super::value::{TbValue, Wdl, DRAW};
+use super::verify::{capture_tables, get, mismatch, moved_index, CaptureTargets, TableCache};
 use crate::core::{Color, MoveList, Position, Square};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -141,7 +140,7 @@ fn check(
     let bands = &file.header.bands;
     let per = table.layout.per_side as usize;
     let n = table.values.len();
-    let checker = Checker { table: &table, plain: &base, deps: &deps, bands };
+    let checker = Checker { table: &table, plain: &base, targets: CaptureTargets::new(material, &deps), bands };
     let changed: Result<Vec<u64>, TbError> = (0..n.div_ceil(4096))
         .into_par_iter()
         .map(|c| {
@@ -158,7 +157,7 @@ fn check(
 struct Checker<'a> {
     table: &'a Table,
     plain: &'a Table,
-    deps: &'a HashMap<Material, Arc<Table>>,
+    targets: CaptureTargets<'a>,
     bands: &'a [Band],
 }
 
@@ -174,27 +173,34 @@ impl Checker<'_> {
         let layout = &self.table.layout;
         let turn = if full < per { Color::Red } else { Color::Black };
         let mut sq = [0u8; MAX_PIECES];
-        layout.unrank((full % per) as u64, &mut sq);
+        let idx = (full % per) as u64;
+        layout.unrank(idx, &mut sq);
+        // A plain draw is a legal entry, which ranks back to itself.
+        let ranked = layout.ranked(idx, &sq).ok_or_else(|| self.fail(full, per, "an entry that is not a placement"))?;
         let pieces = layout.pieces.iter().zip(sq).map(|(&p, s)| (Square::from_index_unchecked(s as usize), p));
         let mut pos = Position::from_pieces_unchecked(pieces, turn);
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
+        let child_base = (!turn).index() * per;
         // (value for the mover, child distance, gives check)
         let mut children = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            // Played on the entry's position and taken back (no copy per move).
+            // Played on the entry's position and taken back (no copy per move). A non-capture's
+            // child is in this table, ranked from the entry's own digits, as `verify` finds it.
+            let captured = pos.piece_at(m.to());
             let undo = pos.make_move(m);
-            let v = if undo.captured.is_some() {
-                child_value(self.deps, &pos)
-            } else {
-                moved_value(self.table, &sq, m, !turn)
+            let v = match captured {
+                Some(piece) => self.targets.value(piece, &pos),
+                None => moved_index(layout, &ranked, &sq, m)
+                    .and_then(|i| self.table.values.get(child_base + i as usize))
+                    .and_then(|&code| TbValue::from_code(code)),
             };
             let check = pos.is_check();
             pos.unmake_move(m, undo);
             let v = v.ok_or_else(|| self.fail(full, per, &format!("an unreadable successor after {m}")))?;
             children.push((v.before_move().wdl, v.dtm.plies(), check));
         }
-        let Some(v) = super::value::TbValue::from_code(stored) else {
+        let Some(v) = TbValue::from_code(stored) else {
             return Err(self.fail(full, per, "an illegal code"));
         };
         let ok = match v.wdl {
