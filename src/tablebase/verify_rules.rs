@@ -187,9 +187,8 @@ impl Checker<'_> {
         for &m in moves.iter() {
             // Played on the entry's position and taken back (no copy per move). A non-capture's
             // child is in this table, ranked from the entry's own digits, as `verify` finds it.
-            let captured = pos.piece_at(m.to());
             let undo = pos.make_move(m);
-            let v = match captured {
+            let v = match undo.captured {
                 Some(piece) => self.targets.value(piece, &pos),
                 None => moved_index(layout, &ranked, &sq, m)
                     .and_then(|i| self.table.values.get(child_base + i as usize))
