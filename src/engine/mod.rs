@@ -10,6 +10,7 @@
 pub mod adapters;
 pub mod bench;
 pub mod eval;
+mod line;
 pub mod ordering;
 mod player;
 pub mod search;

@@ -9,21 +9,21 @@
 //! line with the repetition verdict (the side that checked on every move of the cycle loses, then
 //! the side that chased one piece on every move, otherwise a draw); 120 plies without capture and
 //! positions without attacking pieces are draws.
-//! The search keeps the keys of the game's positions and of the current line, and for each
-//! whether the side to move was in check, to judge cycles that start before the root too.
+//! The search keeps the game's positions and the current line's (the `line` module), to judge
+//! cycles that start before the root too.
 //!
 //! More than one thread runs "Lazy SMP": the helpers search the same root with the same table,
 //! which they fill for the main thread; only the main thread reports and decides.
 
 use super::eval::{evaluate, Value, Weights, MATERIAL};
 pub use super::eval::{MATE, MATE_BOUND};
+use super::line::{Line, NO_MOVE};
 use super::ordering::{is_bad_capture, ContKey, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
-use crate::core::chase;
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
-use crate::core::{Game, Move, MoveList, Position, Role, Square};
+use crate::core::{Game, Move, MoveList, Position, Role};
 use crate::core::{TbValue, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -282,24 +282,12 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     t
 }
 
-const NO_MOVE: Move = Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(1));
-
 /// One search thread's state.
 struct Thread<'a> {
     id: usize,
     pos: Position,
-    /// Keys of the game's positions since the last capture, then of the current line.
-    keys: Vec<u64>,
-    /// Was the side to move in check in that position (did the move into it give check)?
-    in_check: Vec<bool>,
-    /// Plies since the last capture or null move, per position.
-    window: Vec<u32>,
-    /// The move into that position (`NO_MOVE` for the first and after a null move), for the
-    /// chase rule's look at a repetition cycle.
-    moves: Vec<Move>,
-    /// The continuation-history row of the move into that position (`None` for the first and
-    /// after a null move).
-    conts: Vec<Option<ContKey>>,
+    /// The game's positions since the last capture, then the current line's.
+    line: Line,
     killers: Vec<[Option<Move>; 2]>,
     history: History,
     static_eval: Vec<Value>,
@@ -339,30 +327,11 @@ impl<'a> Thread<'a> {
         history: History,
     ) -> Thread<'a> {
         // Replay the game for the keys and check flags of the positions since the last capture.
-        let mut pos = game.start().clone();
-        let mut keys = vec![pos.key()];
-        let mut in_check = vec![pos.is_check()];
-        let mut window = vec![0u32];
-        let mut moves = vec![NO_MOVE];
-        let mut conts = vec![None];
-        for m in game.moves() {
-            moves.push(m);
-            conts.push(pos.piece_at(m.from()).map(|p| ContKey::new(p, m)));
-            let capture = pos.is_capture(m);
-            pos.make_move(m);
-            keys.push(pos.key());
-            in_check.push(pos.is_check());
-            let w = if capture { 0 } else { window.last().copied().unwrap_or(0) + 1 };
-            window.push(w);
-        }
+        let (line, pos) = Line::from_game(game);
         Thread {
             id,
             pos,
-            keys,
-            in_check,
-            window,
-            moves,
-            conts,
+            line,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
             static_eval: vec![0; MAX_PLY + 2],
@@ -634,115 +603,33 @@ impl<'a> Thread<'a> {
         self.thinking_time().as_secs_f64() >= soft.as_secs_f64() * factor
     }
 
-    /// Pushes the move `m` onto the line (make plus the repetition bookkeeping).
+    /// Plays the move `m` and records the position on the line.
     #[inline]
     fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
         let capture = self.pos.is_capture(m);
         let cont = self.pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
         let undo = self.pos.make_move(m);
         let check = self.pos.is_check();
-        self.conts.push(cont);
-        let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
-        self.keys.push(self.pos.key());
-        self.in_check.push(check);
-        self.window.push(w);
-        self.moves.push(m);
+        self.line.push(&self.pos, m, capture, cont, check);
         (undo, check)
     }
 
     #[inline]
     fn unmake(&mut self, m: Move, undo: crate::core::Undo) {
         self.pos.unmake_move(m, undo);
-        self.pop_line();
+        self.line.pop();
     }
 
-    /// Passes the move (null-move pruning): no check, the repetition window broken, no move
-    /// for the chase rule or the continuation histories.
+    /// Passes the move (null-move pruning).
     fn make_null(&mut self) {
         self.pos.make_null_move();
-        self.keys.push(self.pos.key());
-        self.in_check.push(false);
-        self.window.push(0);
-        self.moves.push(NO_MOVE);
-        self.conts.push(None);
+        self.line.push_null(&self.pos);
     }
 
     /// Takes back [`Thread::make_null`].
     fn unmake_null(&mut self) {
         self.pos.make_null_move();
-        self.pop_line();
-    }
-
-    /// Drops the line's bookkeeping of the last position (every stack `make` and `make_null`
-    /// push to).
-    #[inline]
-    fn pop_line(&mut self) {
-        self.keys.pop();
-        self.in_check.pop();
-        self.window.pop();
-        self.moves.pop();
-        self.conts.pop();
-    }
-
-    /// The continuation-history rows of the moves one and two plies before the current position.
-    #[inline]
-    fn cont_keys(&self) -> [Option<ContKey>; 2] {
-        let n = self.conts.len();
-        [self.conts[n - 1], if n >= 2 { self.conts[n - 2] } else { None }]
-    }
-
-    /// If the current position repeats one since the last capture, its value for the side to
-    /// move, by the referee's verdict: the side that checked on every move of the cycle loses;
-    /// failing a perpetual check, the side that chased one piece on every move loses; else a draw.
-    fn repetition(&self, ply: usize) -> Option<Value> {
-        let n = self.keys.len() - 1;
-        let w = self.window[n] as usize;
-        let lo = n.saturating_sub(w);
-        let key = self.keys[n];
-        let mut j = n.checked_sub(2)?;
-        loop {
-            if j < lo {
-                return None;
-            }
-            if self.keys[j] == key {
-                break;
-            }
-            j = j.checked_sub(2)?;
-        }
-        // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
-        // j+2, ..., n.
-        let ours = (j + 1..n).step_by(2).all(|i| self.in_check[i]);
-        let theirs = (j + 2..=n).step_by(2).all(|i| self.in_check[i]);
-        let (ours, theirs) = match (ours, theirs) {
-            (false, false) => {
-                let chasers = self.cycle_chasers(j, n);
-                let us = self.pos.turn();
-                (chasers[us.index()], chasers[(!us).index()])
-            }
-            checks => checks,
-        };
-        Some(match (ours, theirs) {
-            (true, false) => -MATE + ply as Value,
-            (false, true) => MATE - ply as Value,
-            _ => 0,
-        })
-    }
-
-    /// Which sides perpetually chase over the cycle from position `j` to the current position
-    /// `n` (the same judgement as the referee's, `core::chase`). The cycle's positions are
-    /// rebuilt backwards from the current one: a cycle holds no capture, so each move is undone
-    /// by moving the piece back.
-    #[cold]
-    fn cycle_chasers(&self, j: usize, n: usize) -> [bool; 2] {
-        let mut positions = Vec::with_capacity(n - j);
-        let mut pos = self.pos.clone();
-        for i in (j + 1..=n).rev() {
-            let m = self.moves[i];
-            pos.make_move(Move::new(m.to(), m.from()));
-            positions.push(pos.clone());
-        }
-        positions.reverse();
-        chase::perpetual_chasers(&positions, &self.moves[j + 1..=n])
+        self.line.pop();
     }
 
     fn eval(&self) -> Value {
@@ -808,7 +695,7 @@ impl<'a> Thread<'a> {
         self.seldepth = self.seldepth.max(ply);
         let root = ply == 0;
         if !root {
-            if let Some(v) = self.repetition(ply) {
+            if let Some(v) = self.line.repetition(&self.pos, ply) {
                 return v;
             }
             if self.pos.halfmoves() >= NO_CAPTURE_DRAW_PLIES {
@@ -828,7 +715,7 @@ impl<'a> Thread<'a> {
             }
         }
         let key = self.pos.key();
-        let in_check = self.in_check[self.keys.len() - 1];
+        let in_check = self.line.in_check();
         let entry = self.shared.tt.probe(key);
         let tt_move = if root { self.root_best.or(entry.and_then(|e| e.mv)) } else { entry.and_then(|e| e.mv) };
         if let Some(e) = entry {
@@ -895,7 +782,7 @@ impl<'a> Thread<'a> {
         }
         let killers = self.killers[ply];
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
-        let cont = self.cont_keys();
+        let cont = self.line.cont_keys();
         let picker = MovePicker::new(&self.pos, list, tt_move, killers, &self.history, cont);
         let mut best = -INF;
         let mut best_move = None;
@@ -1036,7 +923,7 @@ impl<'a> Thread<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.in_check[self.keys.len() - 1];
+        let in_check = self.line.in_check();
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.eval() };
         }
@@ -1073,7 +960,7 @@ impl<'a> Thread<'a> {
             self.pos.legal_captures_given_check(false, &mut list);
         }
         let picker = if in_check {
-            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.cont_keys())
+            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.line.cont_keys())
         } else {
             MovePicker::captures(&self.pos, list)
         };

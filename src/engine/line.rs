@@ -1,0 +1,210 @@
+//! The line the search is on: for every position since the game's last capture, then for every
+//! position of the current search line, its key, whether the side to move was in check, the
+//! plies since the last capture or null move, the move into it and that move's
+//! continuation-history row.
+//!
+//! The search pushes a position after each move it makes and pops it when it takes the move
+//! back. From this record the line judges a repetition inside the tree by the rules core's
+//! verdict (`docs/RULES.md`): the side that checked on every move of the cycle loses; failing a
+//! perpetual check, the side that chased one piece on every move loses; otherwise a draw. Cycles
+//! that began before the root are judged too, because the game's positions are on the line.
+
+use super::eval::{Value, MATE};
+use super::ordering::ContKey;
+use crate::core::{chase, Game, Move, Position, Square};
+
+/// The move recorded for the first position and after a null move: no real move led there.
+pub(super) const NO_MOVE: Move = Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(1));
+
+/// The positions of the game since its last capture and of the search line below the root.
+pub(super) struct Line {
+    /// Each position's key.
+    keys: Vec<u64>,
+    /// Was the side to move in check there (did the move into it give check)?
+    in_check: Vec<bool>,
+    /// Plies since the last capture or null move.
+    window: Vec<u32>,
+    /// The move into the position ([`NO_MOVE`] for the first and after a null move), for the
+    /// chase rule's look at a cycle.
+    moves: Vec<Move>,
+    /// The continuation-history row of the move into the position (`None` for the first and
+    /// after a null move).
+    conts: Vec<Option<ContKey>>,
+}
+
+impl Line {
+    /// Replays `game` from its start: the line of its positions, and the current position.
+    pub(super) fn from_game(game: &Game) -> (Line, Position) {
+        let mut pos = game.start().clone();
+        let mut line = Line {
+            keys: vec![pos.key()],
+            in_check: vec![pos.is_check()],
+            window: vec![0],
+            moves: vec![NO_MOVE],
+            conts: vec![None],
+        };
+        for m in game.moves() {
+            let capture = pos.is_capture(m);
+            let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
+            pos.make_move(m);
+            line.push(&pos, m, capture, cont, pos.is_check());
+        }
+        (line, pos)
+    }
+
+    /// Records `after`, the position the move `m` led to. `capture`: whether `m` captured;
+    /// `cont`: its continuation-history row; `check`: whether it gave check.
+    #[inline(always)]
+    pub(super) fn push(&mut self, after: &Position, m: Move, capture: bool, cont: Option<ContKey>, check: bool) {
+        let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
+        self.keys.push(after.key());
+        self.in_check.push(check);
+        self.window.push(w);
+        self.moves.push(m);
+        self.conts.push(cont);
+    }
+
+    /// Records `after`, the position a null move led to: no check, the repetition window
+    /// broken, no move for the chase rule or the continuation histories.
+    pub(super) fn push_null(&mut self, after: &Position) {
+        self.keys.push(after.key());
+        self.in_check.push(false);
+        self.window.push(0);
+        self.moves.push(NO_MOVE);
+        self.conts.push(None);
+    }
+
+    /// Forgets the last position recorded.
+    #[inline(always)]
+    pub(super) fn pop(&mut self) {
+        self.keys.pop();
+        self.in_check.pop();
+        self.window.pop();
+        self.moves.pop();
+        self.conts.pop();
+    }
+
+    /// Is the side to move in check in the last position?
+    #[inline]
+    pub(super) fn in_check(&self) -> bool {
+        self.in_check.last().copied().unwrap_or(false)
+    }
+
+    /// The continuation-history rows of the moves one and two plies before the last position.
+    #[inline]
+    pub(super) fn cont_keys(&self) -> [Option<ContKey>; 2] {
+        let n = self.conts.len();
+        [self.conts[n - 1], if n >= 2 { self.conts[n - 2] } else { None }]
+    }
+
+    /// If the last position, `pos`, repeats one since the last capture, its value for the side
+    /// to move `ply` plies from the root: a loss for the side that checked (failing that,
+    /// chased) on every move of the cycle, a win against it, else a draw.
+    pub(super) fn repetition(&self, pos: &Position, ply: usize) -> Option<Value> {
+        let n = self.keys.len() - 1;
+        let w = self.window[n] as usize;
+        let lo = n.saturating_sub(w);
+        let key = self.keys[n];
+        let mut j = n.checked_sub(2)?;
+        loop {
+            if j < lo {
+                return None;
+            }
+            if self.keys[j] == key {
+                break;
+            }
+            j = j.checked_sub(2)?;
+        }
+        // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
+        // j+2, ..., n.
+        let ours = (j + 1..n).step_by(2).all(|i| self.in_check[i]);
+        let theirs = (j + 2..=n).step_by(2).all(|i| self.in_check[i]);
+        let (ours, theirs) = match (ours, theirs) {
+            (false, false) => {
+                let chasers = self.cycle_chasers(pos, j, n);
+                let us = pos.turn();
+                (chasers[us.index()], chasers[(!us).index()])
+            }
+            checks => checks,
+        };
+        Some(match (ours, theirs) {
+            (true, false) => -MATE + ply as Value,
+            (false, true) => MATE - ply as Value,
+            _ => 0,
+        })
+    }
+
+    /// Which sides perpetually chase over the cycle from position `j` to the last position `n`,
+    /// `pos` (the same judgement as the referee's, `core::chase`). The cycle's positions are
+    /// rebuilt backwards from the last one: a cycle holds no capture, so each move is undone by
+    /// moving the piece back.
+    #[cold]
+    fn cycle_chasers(&self, pos: &Position, j: usize, n: usize) -> [bool; 2] {
+        let mut positions = Vec::with_capacity(n - j);
+        let mut pos = pos.clone();
+        for i in (j + 1..=n).rev() {
+            let m = self.moves[i];
+            pos.make_move(Move::new(m.to(), m.from()));
+            positions.push(pos.clone());
+        }
+        positions.reverse();
+        chase::perpetual_chasers(&positions, &self.moves[j + 1..=n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::iccs;
+
+    /// Plays the ICCS moves on the line as the search does, returning the final position.
+    fn play(line: &mut Line, mut pos: Position, moves: &[&str]) -> Position {
+        for text in moves {
+            let m = iccs::parse(&pos, text).unwrap();
+            let capture = pos.is_capture(m);
+            let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
+            pos.make_move(m);
+            line.push(&pos, m, capture, cont, pos.is_check());
+        }
+        pos
+    }
+
+    #[test]
+    fn perpetual_check_loses_for_the_checker() {
+        // Red's rook checks the black king on d9 from a9, the king steps to d8, the rook checks
+        // from a8, the king steps back, and the rook checks from a9 again.
+        let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        let (mut line, pos) = Line::from_game(&Game::new(start));
+        let pos = play(&mut line, pos, &["a0a9", "d9d8", "a9a8", "d8d9", "a8a9"]);
+        // The position after the first a0a9 repeats, black to move: red checked on every one
+        // of its moves of the cycle, so black wins.
+        assert!(line.in_check());
+        assert_eq!(line.repetition(&pos, 5), Some(MATE - 5));
+        // One more move: the position after the first d9d8 repeats, red to move, and red loses.
+        let pos = play(&mut line, pos, &["d9d8"]);
+        assert_eq!(line.repetition(&pos, 6), Some(-MATE + 6));
+        // With the last two moves taken back, the position after a9a8 does not repeat.
+        line.pop();
+        line.pop();
+        let after_d8d9 = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w").unwrap();
+        assert_eq!(line.repetition(&after_d8d9, 4), None);
+    }
+
+    #[test]
+    fn quiet_cycle_is_a_draw_and_a_null_move_breaks_the_window() {
+        let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
+        let (mut line, pos) = Line::from_game(&Game::new(start));
+        // Rook a0a1, king d9d8, rook back, king back: the start repeats, nobody checked or chased.
+        let pos = play(&mut line, pos, &["a0a1", "d9d8", "a1a0"]);
+        assert_eq!(line.repetition(&pos, 3), None);
+        let pos = play(&mut line, pos, &["d8d9"]);
+        assert_eq!(line.repetition(&pos, 4), Some(0));
+        assert!(!line.in_check());
+        // A null move breaks the window: nothing after it repeats across it.
+        let mut after_null = pos.clone();
+        after_null.make_null_move();
+        line.push_null(&after_null);
+        assert_eq!(line.repetition(&after_null, 5), None);
+        assert_eq!(line.cont_keys()[0], None);
+    }
+}
