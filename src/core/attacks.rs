@@ -449,6 +449,7 @@ const fn lines_table() -> [Bitboard; 90] {
 
 static LINES: [Bitboard; 90] = lines_table();
 static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = step_table(DIAGONAL, false);
+static ORTHOGONAL_NEIGHBOURS: [Bitboard; 90] = step_table(ORTHOGONAL, false);
 
 /// Every other square on the file and rank of `sq`.
 #[inline]
@@ -460,6 +461,12 @@ pub fn lines(sq: Square) -> Bitboard {
 #[inline]
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
     DIAGONAL_NEIGHBOURS[sq.index()]
+}
+
+/// The (up to four) squares orthogonally adjacent to `sq`, anywhere on the board.
+#[inline]
+pub fn orthogonal_neighbours(sq: Square) -> Bitboard {
+    ORTHOGONAL_NEIGHBOURS[sq.index()]
 }
 
 /// Rook-like attacks from `sq` along its file only (up to and including the first piece).

@@ -543,14 +543,9 @@ impl Sides {
 }
 
 /// The king's square and its orthogonal and diagonal neighbours.
+#[inline]
 pub(crate) fn king_zone(k: Square) -> Bitboard {
-    let mut z = Bitboard::from_square(k);
-    for (df, dr) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
-        if let Some(s) = k.offset(df, dr) {
-            z = z.with(s);
-        }
-    }
-    z
+    Bitboard::from_square(k) | attacks::orthogonal_neighbours(k) | attacks::diagonal_neighbours(k)
 }
 
 /// Attack/defence relations of `c`'s pieces: defended pieces earn a small bonus; pieces that are
@@ -642,6 +637,20 @@ fn king_safety(pos: &Position, c: Color, enemy_pressure: i32, phase: i32, w: &We
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn king_zone_is_the_square_and_its_eight_neighbours() {
+        for i in 0..90 {
+            let k = Square::from_index_unchecked(i);
+            let mut expected = Bitboard::from_square(k);
+            for (df, dr) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
+                if let Some(s) = k.offset(df, dr) {
+                    expected = expected.with(s);
+                }
+            }
+            assert_eq!(king_zone(k), expected, "{k}");
+        }
+    }
 
     #[test]
     fn tables_are_left_right_symmetric() {
