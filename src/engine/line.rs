@@ -11,7 +11,7 @@
 
 use super::eval::{Value, MATE};
 use super::ordering::ContKey;
-use crate::core::{chase, Game, Move, Position, Square};
+use crate::core::{chase, Game, Move, Position, Square, Undo};
 
 /// The move recorded for the first position and after a null move: no real move led there.
 pub(super) const NO_MOVE: Move = Move::new(Square::from_index_unchecked(0), Square::from_index_unchecked(1));
@@ -44,24 +44,27 @@ impl Line {
             conts: vec![None],
         };
         for m in game.moves() {
-            let capture = pos.is_capture(m);
-            let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
-            pos.make_move(m);
-            line.push(&pos, m, capture, cont, pos.is_check());
+            line.play(&mut pos, m);
         }
         (line, pos)
     }
 
-    /// Records `after`, the position the move `m` led to. `capture`: whether `m` captured;
-    /// `cont`: its continuation-history row; `check`: whether it gave check.
+    /// Plays the move `m` (pseudo-legal) on `pos`, the line's last position, and records the
+    /// position it leads to. Returns what [`Position::unmake_move`] needs and whether `m` gave
+    /// check; [`Line::pop`] forgets the record.
     #[inline(always)]
-    pub(super) fn push(&mut self, after: &Position, m: Move, capture: bool, cont: Option<ContKey>, check: bool) {
+    pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> (Undo, bool) {
+        let capture = pos.is_capture(m);
+        let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
+        let undo = pos.make_move(m);
+        let check = pos.is_check();
         let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
-        self.keys.push(after.key());
+        self.keys.push(pos.key());
         self.in_check.push(check);
         self.window.push(w);
         self.moves.push(m);
         self.conts.push(cont);
+        (undo, check)
     }
 
     /// Records `after`, the position a null move led to: no check, the repetition window
@@ -161,10 +164,7 @@ mod tests {
     fn play(line: &mut Line, mut pos: Position, moves: &[&str]) -> Position {
         for text in moves {
             let m = iccs::parse(&pos, text).unwrap();
-            let capture = pos.is_capture(m);
-            let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
-            pos.make_move(m);
-            line.push(&pos, m, capture, cont, pos.is_check());
+            line.play(&mut pos, m);
         }
         pos
     }

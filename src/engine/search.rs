@@ -326,7 +326,6 @@ impl<'a> Thread<'a> {
         start: Instant,
         history: History,
     ) -> Thread<'a> {
-        // Replay the game for the keys and check flags of the positions since the last capture.
         let (line, pos) = Line::from_game(game);
         Thread {
             id,
@@ -603,15 +602,11 @@ impl<'a> Thread<'a> {
         self.thinking_time().as_secs_f64() >= soft.as_secs_f64() * factor
     }
 
-    /// Plays the move `m` and records the position on the line.
+    /// Plays the move `m` and records the position on the line; returns the undo and whether
+    /// `m` gave check.
     #[inline]
     fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
-        let capture = self.pos.is_capture(m);
-        let cont = self.pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
-        let undo = self.pos.make_move(m);
-        let check = self.pos.is_check();
-        self.line.push(&self.pos, m, capture, cont, check);
-        (undo, check)
+        self.line.play(&mut self.pos, m)
     }
 
     #[inline]
