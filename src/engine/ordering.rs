@@ -9,7 +9,7 @@
 //! against which moves).
 
 use super::eval::MATERIAL;
-use crate::core::{Move, MoveList, Piece, Position, Role};
+use crate::core::{Color, Move, MoveList, Piece, Position, Role};
 
 /// Ordering scores: bands that never overlap.
 const TT_MOVE: i32 = 4_000_000;
@@ -30,11 +30,45 @@ const CONT_ROW: usize = 14 * 90;
 pub struct History {
     table: Box<[[i32; 90]; 14]>,
     cont: Vec<i32>,
+    correction: Vec<i32>,
 }
 
 impl Default for History {
     fn default() -> Self {
-        History { table: Box::new([[0; 90]; 14]), cont: vec![0; CONT_ROW * CONT_ROW] }
+        History {
+            table: Box::new([[0; 90]; 14]),
+            cont: vec![0; CONT_ROW * CONT_ROW],
+            correction: vec![0; 2 * CORRECTION_KINDS * CORRECTION_SIZE],
+        }
+    }
+}
+
+/// Slots per side to move in each correction table.
+const CORRECTION_SIZE: usize = 1 << 14;
+/// The correction tables: by the pawns and guards (advisors, elephants) of both sides, and by
+/// the material.
+const CORRECTION_KINDS: usize = 2;
+/// Bound on one correction entry.
+const CORRECTION_MAX: i32 = 1024;
+
+/// Where a position's corrections are kept (see [`History::correction`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorrectionKeys([usize; CORRECTION_KINDS]);
+
+impl CorrectionKeys {
+    /// The slots of `pos`, for its side to move: one by the placement of both sides' pawns,
+    /// advisors and elephants, one by the material.
+    #[inline]
+    pub fn new(pos: &Position) -> CorrectionKeys {
+        let structure = |c: Color| {
+            let b =
+                (pos.by_role(Role::Pawn) | pos.by_role(Role::Advisor) | pos.by_role(Role::Elephant)) & pos.by_color(c);
+            (b.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((b.0 >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        };
+        let s = structure(Color::Red) ^ structure(Color::Black).rotate_left(31).wrapping_mul(0x1656_67B1_9E37_79F9);
+        let side = pos.turn().index() * CORRECTION_KINDS * CORRECTION_SIZE;
+        let slot = |h: u64| (h >> (64 - 14)) as usize;
+        CorrectionKeys([side + slot(s), side + CORRECTION_SIZE + slot(pos.material_key())])
     }
 }
 
@@ -90,6 +124,24 @@ impl History {
         let i = piece.index() * 90 + m.to().index();
         for k in cont.into_iter().flatten() {
             gravity(&mut self.cont[k.0 + i], bonus);
+        }
+    }
+
+    /// How much to add to the static evaluation of the position of `keys`: what searches of
+    /// positions with the same pawns and guards, and with the same material, found beyond their
+    /// static evaluation.
+    #[inline]
+    pub fn correction(&self, keys: CorrectionKeys) -> i32 {
+        keys.0.iter().map(|&k| self.correction[k]).sum::<i32>() / 16
+    }
+
+    /// A search of depth `depth` found `diff` more than the (corrected) static evaluation.
+    #[inline]
+    pub fn update_correction(&mut self, keys: CorrectionKeys, diff: i32, depth: i32) {
+        let bonus = (diff * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        for &k in &keys.0 {
+            let h = &mut self.correction[k];
+            *h += bonus - *h * bonus.abs() / CORRECTION_MAX;
         }
     }
 
@@ -235,6 +287,31 @@ impl Iterator for MovePicker {
 mod tests {
     use super::*;
     use crate::notation::iccs;
+
+    #[test]
+    fn correction_follows_the_searches_and_stays_bounded() {
+        let pos = Position::startpos();
+        let keys = CorrectionKeys::new(&pos);
+        let mut history = History::default();
+        assert_eq!(history.correction(keys), 0);
+        // One search a little above the evaluation: a small step towards it.
+        history.update_correction(keys, 40, 8);
+        assert_eq!(history.correction(keys), 2 * 40 / 16);
+        // However often a search finds far more, the correction stays within its bound.
+        for _ in 0..1000 {
+            history.update_correction(keys, 5_000, 20);
+        }
+        let top = history.correction(keys);
+        assert!(top > 100 && top <= 2 * CORRECTION_MAX / 16, "{top}");
+        // And it comes back when the searches say otherwise.
+        for _ in 0..1000 {
+            history.update_correction(keys, -5_000, 20);
+        }
+        assert!(history.correction(keys) < -100);
+        // The other side to move has tables of its own.
+        let black = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b").unwrap();
+        assert_eq!(history.correction(CorrectionKeys::new(&black)), 0);
+    }
 
     #[test]
     fn order_tt_captures_killers_history() {

@@ -18,7 +18,7 @@
 use super::eval::{evaluate, Value, Weights, MATERIAL};
 pub use super::eval::{MATE, MATE_BOUND};
 use super::line::{Line, NO_MOVE};
-use super::ordering::{is_bad_capture, ContKey, History, MovePicker};
+use super::ordering::{is_bad_capture, ContKey, CorrectionKeys, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
@@ -631,6 +631,12 @@ impl<'a> Thread<'a> {
         evaluate(&self.pos, &self.options.weights)
     }
 
+    /// `raw`, the static evaluation, plus the correction history's entry for the position.
+    #[inline]
+    fn corrected(&self, raw: Value, keys: CorrectionKeys) -> Value {
+        (raw + self.history.correction(keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Can the side to move afford a null move (zugzwang is rare while it has a rook, horse or
     /// cannon)?
     fn has_big_pieces(&self) -> bool {
@@ -736,7 +742,11 @@ impl<'a> Thread<'a> {
             }
         }
 
-        let static_eval = if in_check { -INF } else { entry.map_or_else(|| self.eval(), |e| e.eval) };
+        // The table keeps the evaluation itself; the correction learnt by earlier searches is
+        // added on reading.
+        let raw_eval = if in_check { 0 } else { entry.map_or_else(|| self.eval(), |e| e.eval) };
+        let corr_keys = CorrectionKeys::new(&self.pos);
+        let static_eval = if in_check { -INF } else { self.corrected(raw_eval, corr_keys) };
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
 
@@ -869,16 +879,17 @@ impl<'a> Thread<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            Entry {
-                mv: best_move,
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { static_eval },
-                depth,
-                bound,
-            },
-        );
+        // What the search found beyond the static evaluation, where its bound says which way:
+        // not after a capture (the evaluation judges quiet positions) nor in check.
+        if !in_check
+            && !best_move.is_some_and(|m| self.pos.is_capture(m))
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.history.update_correction(corr_keys, best - static_eval, depth);
+        }
+        self.shared.tt.store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth, bound });
         best
     }
 
@@ -938,6 +949,7 @@ impl<'a> Thread<'a> {
         let mut list = MoveList::new();
         let mut best;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             self.pos.legal_moves_given_check(true, &mut list);
             if list.is_empty() {
@@ -946,7 +958,8 @@ impl<'a> Thread<'a> {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = entry.map_or_else(|| self.eval(), |e| e.eval);
+            raw_eval = entry.map_or_else(|| self.eval(), |e| e.eval);
+            stand_pat = self.corrected(raw_eval, CorrectionKeys::new(&self.pos));
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -989,16 +1002,9 @@ impl<'a> Thread<'a> {
             }
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(
-            key,
-            Entry {
-                mv: best_move,
-                score: score_to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
-                depth: 0,
-                bound,
-            },
-        );
+        self.shared
+            .tt
+            .store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth: 0, bound });
         best
     }
 }
