@@ -881,12 +881,13 @@ impl<'a> Thread<'a> {
         };
         // What the search found beyond the static evaluation, where its bound says which way:
         // not after a capture (the evaluation judges quiet positions) nor in check.
-        if !in_check
-            && !best_move.is_some_and(|m| self.pos.is_capture(m))
-            && best.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
-        {
+        let direction_known = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+        };
+        let best_is_quiet = !best_move.is_some_and(|m| self.pos.is_capture(m));
+        if !in_check && best_is_quiet && best.abs() < MATE_BOUND && direction_known {
             self.history.update_correction(corr_keys, best - static_eval, depth);
         }
         self.shared.tt.store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth, bound });
