@@ -43,13 +43,17 @@ impl Default for History {
     }
 }
 
+/// Bits of a correction table's index.
+const CORRECTION_BITS: u32 = 14;
 /// Slots per side to move in each correction table.
-const CORRECTION_SIZE: usize = 1 << 14;
+const CORRECTION_SIZE: usize = 1 << CORRECTION_BITS;
 /// The correction tables: by the pawns and guards (advisors, elephants) of both sides, and by
 /// the material.
 const CORRECTION_KINDS: usize = 2;
 /// Bound on one correction entry.
 const CORRECTION_MAX: i32 = 1024;
+/// Entry units per evaluation unit: the correction is the entries' sum divided by this.
+const CORRECTION_GRAIN: i32 = 16;
 
 /// Where a position's corrections are kept (see [`History::correction`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +71,7 @@ impl CorrectionKeys {
         };
         let s = structure(Color::Red) ^ structure(Color::Black).rotate_left(31).wrapping_mul(0x1656_67B1_9E37_79F9);
         let side = pos.turn().index() * CORRECTION_KINDS * CORRECTION_SIZE;
-        let slot = |h: u64| (h >> (64 - 14)) as usize;
+        let slot = |h: u64| (h >> (64 - CORRECTION_BITS)) as usize;
         CorrectionKeys([side + slot(s), side + CORRECTION_SIZE + slot(pos.material_key())])
     }
 }
@@ -132,7 +136,7 @@ impl History {
     /// static evaluation.
     #[inline]
     pub fn correction(&self, keys: CorrectionKeys) -> i32 {
-        keys.0.iter().map(|&k| self.correction[k]).sum::<i32>() / 16
+        keys.0.iter().map(|&k| self.correction[k]).sum::<i32>() / CORRECTION_GRAIN
     }
 
     /// A search of depth `depth` found `diff` more than the (corrected) static evaluation.
@@ -296,13 +300,13 @@ mod tests {
         assert_eq!(history.correction(keys), 0);
         // One search a little above the evaluation: a small step towards it.
         history.update_correction(keys, 40, 8);
-        assert_eq!(history.correction(keys), 2 * 40 / 16);
+        assert_eq!(history.correction(keys), 2 * 40 / CORRECTION_GRAIN);
         // However often a search finds far more, the correction stays within its bound.
         for _ in 0..1000 {
             history.update_correction(keys, 5_000, 20);
         }
         let top = history.correction(keys);
-        assert!(top > 100 && top <= 2 * CORRECTION_MAX / 16, "{top}");
+        assert!(top > 100 && top <= 2 * CORRECTION_MAX / CORRECTION_GRAIN, "{top}");
         // And it comes back when the searches say otherwise.
         for _ in 0..1000 {
             history.update_correction(keys, -5_000, 20);

@@ -744,9 +744,10 @@ impl<'a> Thread<'a> {
 
         // The table keeps the evaluation itself; the correction learnt by earlier searches is
         // added on reading.
+        // In check there is no static evaluation, and nothing to learn about it.
+        let corr_keys = (!in_check).then(|| CorrectionKeys::new(&self.pos));
         let raw_eval = if in_check { 0 } else { entry.map_or_else(|| self.eval(), |e| e.eval) };
-        let corr_keys = CorrectionKeys::new(&self.pos);
-        let static_eval = if in_check { -INF } else { self.corrected(raw_eval, corr_keys) };
+        let static_eval = corr_keys.map_or(-INF, |keys| self.corrected(raw_eval, keys));
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
 
@@ -880,15 +881,15 @@ impl<'a> Thread<'a> {
             Bound::Upper
         };
         // What the search found beyond the static evaluation, where its bound says which way:
-        // not after a capture (the evaluation judges quiet positions) nor in check.
+        // not when a capture was best (the evaluation judges quiet positions) nor in check.
         let direction_known = match bound {
             Bound::Exact => true,
             Bound::Lower => best > static_eval,
             Bound::Upper => best < static_eval,
         };
         let best_is_quiet = !best_move.is_some_and(|m| self.pos.is_capture(m));
-        if !in_check && best_is_quiet && best.abs() < MATE_BOUND && direction_known {
-            self.history.update_correction(corr_keys, best - static_eval, depth);
+        if let Some(keys) = corr_keys.filter(|_| best_is_quiet && best.abs() < MATE_BOUND && direction_known) {
+            self.history.update_correction(keys, best - static_eval, depth);
         }
         self.shared.tt.store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth, bound });
         best
