@@ -51,3 +51,32 @@ fn perft_without_bulk_counting_agrees() {
 fn perft_deep() {
     check(u64::MAX, true);
 }
+
+/// Visits every position up to `depth` plies from `pos`; counts the checking moves and the
+/// moves the quick test passes, and fails if it lets a check through as "surely no check".
+fn walk_checks(pos: &mut Position, depth: u32, counts: &mut (u64, u64, u64)) {
+    for &m in pos.moves().iter() {
+        let checks = pos.gives_check(m);
+        let may = pos.may_give_check(m);
+        assert!(may || !checks, "{} gives check, said not to: {}", m, pos.fen());
+        *counts = (counts.0 + 1, counts.1 + u64::from(checks), counts.2 + u64::from(may));
+        if depth > 1 {
+            let undo = pos.make_move(m);
+            walk_checks(pos, depth - 1, counts);
+            pos.unmake_move(m, undo);
+        }
+    }
+}
+
+#[test]
+fn the_quick_check_test_never_misses_a_check() {
+    let mut counts = (0, 0, 0);
+    let fens = CASES.iter().map(|c| c.1).chain(qiku::engine::bench::POSITIONS.iter().copied());
+    for fen in fens {
+        walk_checks(&mut Position::from_fen(fen).unwrap(), 3, &mut counts);
+    }
+    let (moves, checks, may) = counts;
+    // Many checks seen, and the test rules out most moves (else the search gains nothing).
+    assert!(checks > 10_000, "{checks} checks in {moves} moves");
+    assert!(may < moves / 2, "{may} of {moves} moves might give check");
+}

@@ -228,4 +228,29 @@ impl Position {
         next.make_move(m);
         next.is_check()
     }
+
+    /// A quick test for the legal move `m`: `false` means it surely gives no check, `true` that
+    /// it might ([`Position::gives_check`] says for sure). A check needs the moving piece to
+    /// leave or reach the opposing king's file or rank (a rook's or a cannon's line, or a
+    /// cannon's screen) or a square within two of the king (a horse, a horse's leg, a pawn).
+    /// Searches use it to skip playing moves they would prune unless they give check.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w")?;
+    /// assert!(pos.may_give_check(iccs::parse(&pos, "e1d1")?));
+    /// assert!(!pos.may_give_check(iccs::parse(&pos, "e1e2")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn may_give_check(&self, m: Move) -> bool {
+        let king = self.king(!self.turn());
+        let near = |sq: Square| {
+            let df = sq.file().index().abs_diff(king.file().index());
+            let dr = sq.rank().index().abs_diff(king.rank().index());
+            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+        };
+        near(m.from()) || near(m.to())
+    }
 }

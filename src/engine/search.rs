@@ -796,24 +796,29 @@ impl<'a> Thread<'a> {
         let mut quiets_tried: [Move; 64] = [NO_MOVE; 64];
         let mut n_quiets = 0;
         let alpha_orig = alpha;
+        let move_count_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         for m in picker {
             if root && (self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) || self.root_excluded.contains(&m)) {
                 continue;
             }
             let capture = self.pos.is_capture(m);
             let mover = self.pos.piece_at(m.from());
-            let (undo, gives_check) = self.make(m);
-            let quiet = !capture && !gives_check;
-            // Prune late quiet moves near the leaves once a move has been searched.
-            if !root && !pv_node && !in_check && quiet && searched > 0 && best > -MATE_BOUND {
-                let move_count_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+            // Prune late quiet moves near the leaves once a move has been searched: before the
+            // move is played where it surely gives no check, after it where it might.
+            let prune_if_quiet = !root && !pv_node && !in_check && !capture && searched > 0 && best > -MATE_BOUND && {
                 let futile = depth <= 6 && static_eval + 100 + 100 * depth <= alpha;
                 let bad_history =
                     depth <= 4 && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
-                if (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history {
-                    self.unmake(m, undo);
-                    continue;
-                }
+                (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history
+            };
+            if prune_if_quiet && !self.pos.may_give_check(m) {
+                continue;
+            }
+            let (undo, gives_check) = self.make(m);
+            let quiet = !capture && !gives_check;
+            if prune_if_quiet && quiet {
+                self.unmake(m, undo);
+                continue;
             }
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
