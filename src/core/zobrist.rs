@@ -148,13 +148,36 @@ pub fn material_key(counts: &[[u8; 7]; 2]) -> u64 {
     for color in Color::ALL {
         for role in Role::ALL {
             let piece = Piece::new(color, role);
-            for i in 0..counts[color.index()][role.index()] as usize {
-                key ^= KEYS.piece_square[piece.index()][i % 90];
+            let n = counts[color.index()][role.index()] as usize;
+            if n <= 90 {
+                key ^= MATERIAL_PREFIX[piece.index()][n];
+            } else {
+                // More pieces than squares: only a caller's made-up counts get here.
+                for i in 0..n {
+                    key ^= KEYS.piece_square[piece.index()][i % 90];
+                }
             }
         }
     }
     key
 }
+
+/// For each piece and count `n` up to 90, the XOR of the piece's keys on square indices `0..n`:
+/// [`material_key`]'s terms, looked up (the search asks for a material key at every node).
+static MATERIAL_PREFIX: [[u64; 91]; 14] = {
+    let keys = generate();
+    let mut t = [[0u64; 91]; 14];
+    let mut p = 0;
+    while p < 14 {
+        let mut n = 1;
+        while n <= 90 {
+            t[p][n] = t[p][n - 1] ^ keys.piece_square[p][n - 1];
+            n += 1;
+        }
+        p += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

@@ -167,12 +167,25 @@ pub fn pst(piece: Piece, sq: Square) -> Value {
 /// flipped).
 #[inline]
 pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
-    let rel = match piece.color {
-        Color::Red => sq,
-        Color::Black => sq.flip(),
-    };
-    (9 - rel.rank().index(), rel.file().index())
+    let cell = TABLE_CELLS[piece.color.index()][sq.index()] as usize;
+    (cell / 9, cell % 9)
 }
+
+/// [`table_cell`] as one index into a table read row by row (`row * 9 + column`), by colour and
+/// square: looked up rather than worked out, since the evaluation reads a table cell for every
+/// piece.
+const TABLE_CELLS: [[u8; 90]; 2] = {
+    let mut cells = [[0u8; 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let (rank, file) = (sq / 9, sq % 9);
+        // Red reads rank 9 on row 0; black reads its ranks flipped, so rank 0 on row 0.
+        cells[0][sq] = ((9 - rank) * 9 + file) as u8;
+        cells[1][sq] = (rank * 9 + file) as u8;
+        sq += 1;
+    }
+    cells
+};
 
 /// Material and piece-square tables as one value, so that the tuner (`qiku::tune`) can
 /// evaluate with tables other than the compiled-in ones; the engine always uses
@@ -195,8 +208,8 @@ impl PieceSquareTables {
     /// The piece-square bonus for `piece` standing on `sq` in these tables.
     #[inline]
     pub fn pst(&self, piece: Piece, sq: Square) -> Value {
-        let (row, col) = table_cell(piece, sq);
-        self.pst[piece.role.index()][row][col] as Value
+        let cell = TABLE_CELLS[piece.color.index()][sq.index()] as usize;
+        self.pst[piece.role.index()].as_flattened()[cell] as Value
     }
 }
 
