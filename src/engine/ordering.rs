@@ -43,6 +43,14 @@ impl Default for History {
     }
 }
 
+impl History {
+    /// A stand-in that owns no tables, for the moment a search holds the real history: cheap
+    /// to make, where [`History::default`] allocates and zeroes megabytes. Never searched with.
+    pub(crate) fn placeholder() -> History {
+        History { table: Box::new([[0; 90]; 14]), cont: Vec::new(), correction: Vec::new() }
+    }
+}
+
 /// Bits of a correction table's index.
 const CORRECTION_BITS: u32 = 14;
 /// Slots per side to move in each correction table.

@@ -214,10 +214,21 @@ pub fn search(
                 shared.nodes.fetch_add(t.nodes - t.nodes_reported, Ordering::Relaxed);
             });
         }
-        let mut main = Thread::new(0, game, limits, budget, options, shared, start, std::mem::take(history));
+        // The main thread searches with the caller's history and hands it back; the stand-ins
+        // spare allocating and zeroing a fresh one for every search.
+        let mut main = Thread::new(
+            0,
+            game,
+            limits,
+            budget,
+            options,
+            shared,
+            start,
+            std::mem::replace(history, History::placeholder()),
+        );
         let result = main.iterate(on_info);
         shared.finished.store(true, Ordering::Relaxed);
-        *history = std::mem::take(&mut main.history);
+        *history = std::mem::replace(&mut main.history, History::placeholder());
         result
     })
 }
