@@ -56,8 +56,10 @@ impl Line {
     pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> (Undo, bool) {
         let capture = pos.is_capture(m);
         let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
+        // Most moves cannot give check; the full test runs only for those that might.
+        let may_check = pos.may_give_check(m);
         let undo = pos.make_move(m);
-        let check = pos.is_check();
+        let check = may_check && pos.is_check();
         let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
         self.keys.push(pos.key());
         self.in_check.push(check);
