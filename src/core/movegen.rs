@@ -78,7 +78,10 @@ impl Position {
         let k = self.king(us);
         if in_check {
             self.pseudo_legal_moves_to(targets, list);
-            list.retain(|m| !self.leaves_king_attacked(m));
+            // Only a move that changes what attacks the king can end the check (the geometry of
+            // `may_give_check`, for our own king): the rest are not legal and need no test.
+            // King moves start on the king's square and are always tested.
+            list.retain(|m| (near_king(k, m.from()) || near_king(k, m.to())) && !self.leaves_king_attacked(m));
             return;
         }
         let lines = attacks::lines(k);
@@ -246,11 +249,16 @@ impl Position {
     #[inline]
     pub fn may_give_check(&self, m: Move) -> bool {
         let king = self.king(!self.turn());
-        let near = |sq: Square| {
-            let df = sq.file().index().abs_diff(king.file().index());
-            let dr = sq.rank().index().abs_diff(king.rank().index());
-            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
-        };
-        near(m.from()) || near(m.to())
+        near_king(king, m.from()) || near_king(king, m.to())
     }
+}
+
+/// Is `sq` on `king`'s file or rank, or within two files and two ranks of it? A move changes
+/// whether a king is attacked only if it leaves or reaches such a square: a rook's, cannon's or
+/// king's line, a cannon's screen, a horse, a horse's leg or a pawn.
+#[inline]
+fn near_king(king: Square, sq: Square) -> bool {
+    let df = sq.file().index().abs_diff(king.file().index());
+    let dr = sq.rank().index().abs_diff(king.rank().index());
+    df == 0 || dr == 0 || (df <= 2 && dr <= 2)
 }
