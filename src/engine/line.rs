@@ -18,18 +18,25 @@ pub(super) const NO_MOVE: Move = Move::new(Square::from_index_unchecked(0), Squa
 
 /// The positions of the game since its last capture and of the search line below the root.
 pub(super) struct Line {
-    /// Each position's key.
-    keys: Vec<u64>,
-    /// Was the side to move in check there (did the move into it give check)?
-    in_check: Vec<bool>,
+    /// One record per position, oldest first (one push and one pop per move searched).
+    records: Vec<Record>,
+}
+
+/// What the line keeps of one position.
+#[derive(Copy, Clone)]
+struct Record {
+    /// The position's key.
+    key: u64,
     /// Plies since the last capture or null move.
-    window: Vec<u32>,
+    window: u32,
+    /// Was the side to move in check there (did the move into it give check)?
+    in_check: bool,
     /// The move into the position ([`NO_MOVE`] for the first and after a null move), for the
     /// chase rule's look at a cycle.
-    moves: Vec<Move>,
+    mv: Move,
     /// The continuation-history row of the move into the position (`None` for the first and
     /// after a null move).
-    conts: Vec<Option<ContKey>>,
+    cont: Option<ContKey>,
 }
 
 impl Line {
@@ -37,11 +44,7 @@ impl Line {
     pub(super) fn from_game(game: &Game) -> (Line, Position) {
         let mut pos = game.start().clone();
         let mut line = Line {
-            keys: vec![pos.key()],
-            in_check: vec![pos.is_check()],
-            window: vec![0],
-            moves: vec![NO_MOVE],
-            conts: vec![None],
+            records: vec![Record { key: pos.key(), window: 0, in_check: pos.is_check(), mv: NO_MOVE, cont: None }],
         };
         for m in game.moves() {
             line.play(&mut pos, m);
@@ -60,70 +63,59 @@ impl Line {
         let may_check = pos.may_give_check(m);
         let undo = pos.make_move(m);
         let check = may_check && pos.is_check();
-        let w = if capture { 0 } else { self.window.last().copied().unwrap_or(0) + 1 };
-        self.keys.push(pos.key());
-        self.in_check.push(check);
-        self.window.push(w);
-        self.moves.push(m);
-        self.conts.push(cont);
+        let window = if capture { 0 } else { self.records.last().map_or(0, |r| r.window) + 1 };
+        self.records.push(Record { key: pos.key(), window, in_check: check, mv: m, cont });
         (undo, check)
     }
 
     /// Records `after`, the position a null move led to: no check, the repetition window
     /// broken, no move for the chase rule or the continuation histories.
     pub(super) fn push_null(&mut self, after: &Position) {
-        self.keys.push(after.key());
-        self.in_check.push(false);
-        self.window.push(0);
-        self.moves.push(NO_MOVE);
-        self.conts.push(None);
+        self.records.push(Record { key: after.key(), window: 0, in_check: false, mv: NO_MOVE, cont: None });
     }
 
     /// Forgets the last position recorded.
     #[inline(always)]
     pub(super) fn pop(&mut self) {
-        self.keys.pop();
-        self.in_check.pop();
-        self.window.pop();
-        self.moves.pop();
-        self.conts.pop();
+        self.records.pop();
     }
 
     /// Is the side to move in check in the last position?
     #[inline]
     pub(super) fn in_check(&self) -> bool {
-        self.in_check.last().copied().unwrap_or(false)
+        self.records.last().is_some_and(|r| r.in_check)
     }
 
     /// The continuation-history rows of the moves one and two plies before the last position.
     #[inline]
     pub(super) fn cont_keys(&self) -> [Option<ContKey>; 2] {
-        let n = self.conts.len();
-        [self.conts[n - 1], if n >= 2 { self.conts[n - 2] } else { None }]
+        let n = self.records.len();
+        [self.records[n - 1].cont, if n >= 2 { self.records[n - 2].cont } else { None }]
     }
 
     /// If the last position, `pos`, repeats one since the last capture, its value for the side
     /// to move `ply` plies from the root: a loss for the side that checked (failing that,
     /// chased) on every move of the cycle, a win against it, else a draw.
     pub(super) fn repetition(&self, pos: &Position, ply: usize) -> Option<Value> {
-        let n = self.keys.len() - 1;
-        let w = self.window[n] as usize;
+        let r = &self.records;
+        let n = r.len() - 1;
+        let w = r[n].window as usize;
         let lo = n.saturating_sub(w);
-        let key = self.keys[n];
+        let key = r[n].key;
         let mut j = n.checked_sub(2)?;
         loop {
             if j < lo {
                 return None;
             }
-            if self.keys[j] == key {
+            if r[j].key == key {
                 break;
             }
             j = j.checked_sub(2)?;
         }
         // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
         // j+2, ..., n.
-        let ours = (j + 1..n).step_by(2).all(|i| self.in_check[i]);
-        let theirs = (j + 2..=n).step_by(2).all(|i| self.in_check[i]);
+        let ours = (j + 1..n).step_by(2).all(|i| r[i].in_check);
+        let theirs = (j + 2..=n).step_by(2).all(|i| r[i].in_check);
         let (ours, theirs) = match (ours, theirs) {
             (false, false) => {
                 let chasers = self.cycle_chasers(pos, j, n);
@@ -148,12 +140,13 @@ impl Line {
         let mut positions = Vec::with_capacity(n - j);
         let mut pos = pos.clone();
         for i in (j + 1..=n).rev() {
-            let m = self.moves[i];
+            let m = self.records[i].mv;
             pos.make_move(Move::new(m.to(), m.from()));
             positions.push(pos.clone());
         }
         positions.reverse();
-        chase::perpetual_chasers(&positions, &self.moves[j + 1..=n])
+        let moves: Vec<Move> = self.records[j + 1..=n].iter().map(|r| r.mv).collect();
+        chase::perpetual_chasers(&positions, &moves)
     }
 }
 
