@@ -167,8 +167,14 @@ pub fn pst(piece: Piece, sq: Square) -> Value {
 /// flipped).
 #[inline]
 pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
-    let cell = TABLE_CELLS[piece.color.index()][sq.index()] as usize;
+    let cell = cell_index(piece, sq);
     (cell / 9, cell % 9)
+}
+
+/// [`table_cell`] as one index, `row * 9 + column`.
+#[inline]
+fn cell_index(piece: Piece, sq: Square) -> usize {
+    TABLE_CELLS[piece.color.index()][sq.index()] as usize
 }
 
 /// [`table_cell`] as one index into a table read row by row (`row * 9 + column`), by colour and
@@ -208,8 +214,7 @@ impl PieceSquareTables {
     /// The piece-square bonus for `piece` standing on `sq` in these tables.
     #[inline]
     pub fn pst(&self, piece: Piece, sq: Square) -> Value {
-        let cell = TABLE_CELLS[piece.color.index()][sq.index()] as usize;
-        self.pst[piece.role.index()].as_flattened()[cell] as Value
+        self.pst[piece.role.index()].as_flattened()[cell_index(piece, sq)] as Value
     }
 }
 

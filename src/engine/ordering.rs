@@ -44,8 +44,9 @@ impl Default for History {
 }
 
 impl History {
-    /// A stand-in that owns no tables, for the moment a search holds the real history: cheap
-    /// to make, where [`History::default`] allocates and zeroes megabytes. Never searched with.
+    /// A stand-in for the moment a search holds the real history: it owns only the small main
+    /// table (5 KB), not the megabyte continuation and correction tables, so it is cheap to make
+    /// where [`History::default`] allocates and zeroes megabytes. Never searched with.
     pub(crate) fn placeholder() -> History {
         History { table: Box::new([[0; 90]; 14]), cont: Vec::new(), correction: Vec::new() }
     }

@@ -214,8 +214,8 @@ pub fn search(
                 shared.nodes.fetch_add(t.nodes - t.nodes_reported, Ordering::Relaxed);
             });
         }
-        // The main thread searches with the caller's history and hands it back; the stand-ins
-        // spare allocating and zeroing a fresh one for every search.
+        // The main thread searches with the caller's history and hands it back; the stand-in
+        // spares allocating and zeroing a fresh one for every search.
         let mut main = Thread::new(
             0,
             game,
@@ -228,7 +228,7 @@ pub fn search(
         );
         let result = main.iterate(on_info);
         shared.finished.store(true, Ordering::Relaxed);
-        *history = std::mem::replace(&mut main.history, History::placeholder());
+        std::mem::swap(history, &mut main.history);
         result
     })
 }
