@@ -78,10 +78,21 @@ impl Position {
         let k = self.king(us);
         if in_check {
             self.pseudo_legal_moves_to(targets, list);
-            // Only a move that changes what attacks the king can end the check (the geometry of
-            // `may_give_check`, for our own king): the rest are not legal and need no test.
-            // King moves start on the king's square and are always tested.
-            list.retain(|m| (near_king(k, m.from()) || near_king(k, m.to())) && !self.leaves_king_attacked(m));
+            let checkers = self.checkers();
+            if let (Some(checker), false) = (checkers.first(), checkers.more_than_one()) {
+                // One checker: a move other than the king's must take it, block it, or (for a
+                // cannon) take its screen away; only such moves get the full test.
+                let (reach, leave) = self.evasion_squares(k, checker);
+                list.retain(|m| {
+                    (m.from() == k || reach.contains(m.to()) || leave.contains(m.from()))
+                        && !self.leaves_king_attacked(m)
+                });
+            } else {
+                // Only a move that changes what attacks the king can end the check (the geometry
+                // of `may_give_check`, for our own king): the rest are not legal and need no
+                // test. King moves start on the king's square and are always tested.
+                list.retain(|m| (near_king(k, m.from()) || near_king(k, m.to())) && !self.leaves_king_attacked(m));
+            }
             return;
         }
         let lines = attacks::lines(k);
@@ -250,6 +261,32 @@ impl Position {
     pub fn may_give_check(&self, m: Move) -> bool {
         let king = self.king(!self.turn());
         near_king(king, m.from()) || near_king(king, m.to())
+    }
+}
+
+impl Position {
+    /// Where a move other than the king's must go (`reach`), or come from (`leave`), to end
+    /// the check that the piece on `checker` gives the king on `k`: onto the checker, onto a
+    /// square between it and the king (a rook's, the king's or a cannon's line), onto a horse's
+    /// leg, or off a cannon's screen. A necessary condition only: the move is still tested.
+    #[inline]
+    fn evasion_squares(&self, k: Square, checker: Square) -> (Bitboard, Bitboard) {
+        let on = Bitboard::from_square(checker);
+        match self.piece_at(checker).map(|p| p.role) {
+            Some(Role::Rook | Role::King) => (on | attacks::between(checker, k), Bitboard::EMPTY),
+            Some(Role::Cannon) => {
+                let line = attacks::between(checker, k);
+                (on | line, line & self.by_color(self.turn()))
+            }
+            Some(Role::Horse) => {
+                let (hf, hr) = (checker.file().index() as i32, checker.rank().index() as i32);
+                let (df, dr) = (k.file().index() as i32 - hf, k.rank().index() as i32 - hr);
+                // The leg is the square next to the horse in the direction it moves two.
+                let leg = if df.abs() == 2 { checker.offset(df / 2, 0) } else { checker.offset(0, dr / 2) };
+                (leg.map_or(on, |l| on.with(l)), Bitboard::EMPTY)
+            }
+            _ => (on, Bitboard::EMPTY),
+        }
     }
 }
 
