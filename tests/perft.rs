@@ -53,18 +53,21 @@ fn perft_deep() {
 }
 
 /// Visits every position up to `depth` plies from `pos`; counts the checking moves and the
-/// moves the quick test passes, and fails if it lets a check through as "surely no check".
+/// moves the quick test passes, and fails if it lets a check through as "surely no check" or if
+/// `is_check_after` disagrees with the full test.
 fn walk_checks(pos: &mut Position, depth: u32, counts: &mut (u64, u64, u64)) {
     for &m in pos.moves().iter() {
         let checks = pos.gives_check(m);
         let may = pos.may_give_check(m);
         assert!(may || !checks, "{} gives check, said not to: {}", m, pos.fen());
         *counts = (counts.0 + 1, counts.1 + u64::from(checks), counts.2 + u64::from(may));
+        let undo = pos.make_move(m);
+        // The test of the lines and pieces the move touched agrees with the full one.
+        assert_eq!(pos.is_check_after(m), checks, "{} after {}", pos.fen(), m);
         if depth > 1 {
-            let undo = pos.make_move(m);
             walk_checks(pos, depth - 1, counts);
-            pos.unmake_move(m, undo);
         }
+        pos.unmake_move(m, undo);
     }
 }
 

@@ -501,6 +501,49 @@ impl Position {
         self.is_attacked_king(self.turn)
     }
 
+    /// [`is_check`](Self::is_check) in a position that `m` has just led to, tested only where
+    /// `m` can have changed what attacks the king: the king's file or rank if the move left or
+    /// reached it, the horses if a horse moved or a horse's leg next to the king was freed, the
+    /// pawns if a pawn moved. Before `m` the king was not attacked (the mover could otherwise
+    /// have taken it), so nothing else can attack it now.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w")?;
+    /// let m = iccs::parse(&pos, "e1d1")?;
+    /// pos.make_move(m);
+    /// assert!(pos.is_check_after(m) && pos.is_check());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn is_check_after(&self, m: Move) -> bool {
+        let k = self.king(self.turn);
+        let (from, to) = (m.from(), m.to());
+        let by = !self.turn;
+        let them = self.by_color[by.index()];
+        let occ = self.occupied();
+        let sliders = (self.by_role[Role::Rook.index()] | self.by_role[Role::King.index()]) & them;
+        let cannons = self.by_role[Role::Cannon.index()] & them;
+        if (from.file() == k.file() || to.file() == k.file())
+            && ((attacks::file_slider(k, occ) & sliders).any() || (attacks::file_cannon(k, occ) & cannons).any())
+        {
+            return true;
+        }
+        if (from.rank() == k.rank() || to.rank() == k.rank())
+            && ((attacks::rank_slider(k, occ) & sliders).any() || (attacks::rank_cannon(k, occ) & cannons).any())
+        {
+            return true;
+        }
+        let mover = self.board[to.index()].map(|p| p.role);
+        if (mover == Some(Role::Horse) || attacks::diagonal_neighbours(k).contains(from))
+            && (attacks::horse_attackers(k, occ) & self.by_role[Role::Horse.index()] & them).any()
+        {
+            return true;
+        }
+        mover == Some(Role::Pawn) && attacks::pawn_attackers(by, k).contains(to)
+    }
+
     /// Pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
         let k = self.king(self.turn);

@@ -62,7 +62,7 @@ impl Line {
         // Most moves cannot give check; the full test runs only for those that might.
         let may_check = pos.may_give_check(m);
         let undo = pos.make_move(m);
-        let check = may_check && pos.is_check();
+        let check = may_check && pos.is_check_after(m);
         let window = if capture { 0 } else { self.records.last().map_or(0, |r| r.window) + 1 };
         self.records.push(Record { key: pos.key(), window, in_check: check, mv: m, cont });
         (undo, check)
