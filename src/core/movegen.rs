@@ -279,10 +279,8 @@ impl Position {
                 (on | line, line & self.by_color(self.turn()))
             }
             Some(Role::Horse) => {
-                let (hf, hr) = (checker.file().index() as i32, checker.rank().index() as i32);
-                let (df, dr) = (k.file().index() as i32 - hf, k.rank().index() as i32 - hr);
-                // The leg is the square next to the horse in the direction it moves two.
-                let leg = if df.abs() == 2 { checker.offset(df / 2, 0) } else { checker.offset(0, dr / 2) };
+                // The leg of the horse's step that reaches the king.
+                let leg = attacks::horse_steps(checker).iter().find(|s| s.targets.contains(k)).map(|s| s.block);
                 (leg.map_or(on, |l| on.with(l)), Bitboard::EMPTY)
             }
             _ => (on, Bitboard::EMPTY),
