@@ -521,8 +521,26 @@ impl Position {
         let k = self.king(self.turn);
         let (from, to) = (m.from(), m.to());
         let by = !self.turn;
-        let them = self.by_color[by.index()];
-        let occ = self.occupied();
+        let mover = self.board[to.index()].map(|p| p.role);
+        self.attacked_through(k, from, to, self.occupied(), self.by_color[by.index()], mover == Some(Role::Horse))
+            || (mover == Some(Role::Pawn) && attacks::pawn_attackers(by, k).contains(to))
+    }
+
+    /// Do the pieces `them` attack the king on `k`, with occupancy `occ`, along the king's file
+    /// or rank where a move from `from` to `to` left or reached it, or by a horse if a leg next
+    /// to the king was freed at `from` (or, with `horse_moved`, a horse moved)? The attacks a
+    /// move can have changed: the shared part of [`is_check_after`](Self::is_check_after) and
+    /// [`exposes_king`](Self::exposes_king).
+    #[inline(always)]
+    fn attacked_through(
+        &self,
+        k: Square,
+        from: Square,
+        to: Square,
+        occ: Bitboard,
+        them: Bitboard,
+        horse_moved: bool,
+    ) -> bool {
         let sliders = (self.by_role[Role::Rook.index()] | self.by_role[Role::King.index()]) & them;
         let cannons = self.by_role[Role::Cannon.index()] & them;
         if (from.file() == k.file() || to.file() == k.file())
@@ -535,13 +553,8 @@ impl Position {
         {
             return true;
         }
-        let mover = self.board[to.index()].map(|p| p.role);
-        if (mover == Some(Role::Horse) || attacks::diagonal_neighbours(k).contains(from))
+        (horse_moved || attacks::diagonal_neighbours(k).contains(from))
             && (attacks::horse_attackers(k, occ) & self.by_role[Role::Horse.index()] & them).any()
-        {
-            return true;
-        }
-        mover == Some(Role::Pawn) && attacks::pawn_attackers(by, k).contains(to)
     }
 
     /// Pieces giving check to the side to move.
@@ -572,23 +585,9 @@ impl Position {
     #[inline]
     pub(crate) fn exposes_king(&self, m: Move, k: Square) -> bool {
         let (from, to) = (m.from(), m.to());
-        let us = self.turn;
         let occ = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
-        let them = self.by_color[(!us).index()] - Bitboard::from_square(to);
-        let sliders = (self.by_role[Role::Rook.index()] | self.by_role[Role::King.index()]) & them;
-        let cannons = self.by_role[Role::Cannon.index()] & them;
-        let on_file = from.file() == k.file() || to.file() == k.file();
-        if on_file && ((attacks::file_slider(k, occ) & sliders).any() || (attacks::file_cannon(k, occ) & cannons).any())
-        {
-            return true;
-        }
-        let on_rank = from.rank() == k.rank() || to.rank() == k.rank();
-        if on_rank && ((attacks::rank_slider(k, occ) & sliders).any() || (attacks::rank_cannon(k, occ) & cannons).any())
-        {
-            return true;
-        }
-        attacks::diagonal_neighbours(k).contains(from)
-            && (attacks::horse_attackers(k, occ) & self.by_role[Role::Horse.index()] & them).any()
+        let them = self.by_color[(!self.turn).index()] - Bitboard::from_square(to);
+        self.attacked_through(k, from, to, occ, them, false)
     }
 
     /// Plays `m`, which must be pseudo-legal for the side to move, and returns what
