@@ -20,7 +20,7 @@ pub use super::eval::{MATE, MATE_BOUND};
 use super::line::{Line, NO_MOVE};
 use super::ordering::{is_bad_capture, ContKey, CorrectionKeys, History, MovePicker};
 use super::time::{budget, Budget, Limits};
-use super::tt::{Bound, Entry, TableSizeError, TranspositionTable};
+use super::tt::{Bound, Entry, EvalCache, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
 use crate::core::{Game, Move, MoveList, Position, Role};
@@ -301,6 +301,7 @@ struct Thread<'a> {
     line: Line,
     killers: Vec<[Option<Move>; 2]>,
     history: History,
+    evals: EvalCache,
     static_eval: Vec<Value>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: Vec<usize>,
@@ -344,6 +345,7 @@ impl<'a> Thread<'a> {
             line,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history,
+            evals: EvalCache::new(),
             static_eval: vec![0; MAX_PLY + 2],
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
@@ -638,8 +640,15 @@ impl<'a> Thread<'a> {
         self.line.pop();
     }
 
-    fn eval(&self) -> Value {
-        evaluate(&self.pos, &self.options.weights)
+    /// The static evaluation of the current position, from the thread's cache when it has it.
+    fn eval(&mut self) -> Value {
+        let key = self.pos.key();
+        if let Some(v) = self.evals.get(key) {
+            return v;
+        }
+        let v = evaluate(&self.pos, &self.options.weights);
+        self.evals.put(key, v);
+        v
     }
 
     /// `raw`, the static evaluation, plus the correction history's entry for the position.
