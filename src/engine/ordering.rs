@@ -31,6 +31,21 @@ pub struct History {
     table: Box<[[i32; 90]; 14]>,
     cont: Vec<i32>,
     correction: Vec<i32>,
+    journal: Journal,
+}
+
+/// The quiet-move history's writes made while a search has a table move out ahead of its move
+/// generation, so that the moves generated afterwards can be ordered by the history as it stood
+/// when the table move started (see [`History::as_at`]): the order, and so every node, is then
+/// the same as if they had been generated first.
+#[derive(Clone, Default)]
+struct Journal {
+    /// Each write: its cell (see [`History::cell_mut`]) and the value before it.
+    writes: Vec<(u32, i32)>,
+    /// How many searches of a table move are open (nested along the line).
+    open: u32,
+    /// The cells' current values while [`History::as_at`] has rewound them.
+    saved: Vec<i32>,
 }
 
 impl Default for History {
@@ -39,6 +54,7 @@ impl Default for History {
             table: Box::new([[0; 90]; 14]),
             cont: vec![0; CONT_ROW * CONT_ROW],
             correction: vec![0; 2 * CORRECTION_KINDS * CORRECTION_SIZE],
+            journal: Journal::default(),
         }
     }
 }
@@ -48,7 +64,78 @@ impl History {
     /// table (5 KB), not the megabyte continuation and correction tables, so it is cheap to make
     /// where [`History::default`] allocates and zeroes megabytes. Never searched with.
     pub(crate) fn placeholder() -> History {
-        History { table: Box::new([[0; 90]; 14]), cont: Vec::new(), correction: Vec::new() }
+        History {
+            table: Box::new([[0; 90]; 14]),
+            cont: Vec::new(),
+            correction: Vec::new(),
+            journal: Journal::default(),
+        }
+    }
+
+    /// A cell of the main table (`0..CONT_ROW`) or, after it, of the continuation histories.
+    #[inline]
+    fn cell_mut(&mut self, cell: usize) -> &mut i32 {
+        match cell.checked_sub(CONT_ROW) {
+            None => &mut self.table.as_flattened_mut()[cell],
+            Some(i) => &mut self.cont[i],
+        }
+    }
+
+    /// [`gravity`] on `cell`, recorded while a journal is open.
+    #[inline]
+    fn write(&mut self, cell: usize, bonus: i32) {
+        let h = self.cell_mut(cell);
+        let before = *h;
+        gravity(h, bonus);
+        if self.journal.open > 0 {
+            self.journal.writes.push((cell as u32, before));
+        }
+    }
+
+    /// A search of a table move ahead of move generation starts: from now on the history's
+    /// writes are recorded. Returns the mark to hand to [`History::as_at`] and
+    /// [`History::close_journal`].
+    #[inline]
+    pub(crate) fn open_journal(&mut self) -> usize {
+        self.journal.open += 1;
+        self.journal.writes.len()
+    }
+
+    /// The search opened at `mark` no longer needs the record (an enclosing one may).
+    #[inline]
+    pub(crate) fn close_journal(&mut self, mark: usize) {
+        debug_assert!(self.journal.open > 0 && mark <= self.journal.writes.len());
+        self.journal.open -= 1;
+        if self.journal.open == 0 {
+            self.journal.writes.clear();
+        }
+    }
+
+    /// Forgets every open journal (a search that stopped in the middle leaves some open).
+    pub(crate) fn reset_journal(&mut self) {
+        self.journal.open = 0;
+        self.journal.writes.clear();
+    }
+
+    /// `f` of the history as it stood at `mark` (of [`History::open_journal`]): the writes since
+    /// are undone for `f`, then redone.
+    pub(crate) fn as_at<R>(&mut self, mark: usize, f: impl FnOnce(&History) -> R) -> R {
+        let writes = std::mem::take(&mut self.journal.writes);
+        let mut saved = std::mem::take(&mut self.journal.saved);
+        saved.clear();
+        for &(cell, _) in &writes[mark..] {
+            saved.push(*self.cell_mut(cell as usize));
+        }
+        for &(cell, before) in writes[mark..].iter().rev() {
+            *self.cell_mut(cell as usize) = before;
+        }
+        let r = f(self);
+        for (&(cell, _), &now) in writes[mark..].iter().zip(&saved) {
+            *self.cell_mut(cell as usize) = now;
+        }
+        self.journal.writes = writes;
+        self.journal.saved = saved;
+        r
     }
 }
 
@@ -114,7 +201,7 @@ impl History {
     /// the larger a value already is, the less it grows.
     #[inline]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
-        gravity(&mut self.table[piece.index()][m.to().index()], bonus);
+        self.write(piece.index() * 90 + m.to().index(), bonus);
     }
 
     /// The combined quiet-move score of `piece` moving to `m`'s destination after the moves
@@ -133,10 +220,10 @@ impl History {
     /// [`History::update`] plus the continuation histories after the moves keyed by `cont`.
     #[inline]
     pub fn update_all(&mut self, piece: Piece, m: Move, cont: [Option<ContKey>; 2], bonus: i32) {
-        self.update(piece, m, bonus);
         let i = piece.index() * 90 + m.to().index();
+        self.write(i, bonus);
         for k in cont.into_iter().flatten() {
-            gravity(&mut self.cont[k.0 + i], bonus);
+            self.write(CONT_ROW + k.0 + i, bonus);
         }
     }
 
@@ -345,6 +432,41 @@ mod tests {
         assert_eq!(Some(picked[1]), killer);
         assert!(picked[2..4].contains(&capture));
         assert_eq!(picked[4], quiet);
+    }
+
+    #[test]
+    fn the_journal_shows_the_history_as_it_stood_at_its_mark() {
+        let pos = Position::startpos();
+        let a = iccs::parse(&pos, "h2e2").unwrap();
+        let b = iccs::parse(&pos, "b0c2").unwrap();
+        let (pa, pb) = (pos.piece_at(a.from()).unwrap(), pos.piece_at(b.from()).unwrap());
+        let cont = [Some(ContKey::new(pa, a)), None];
+        let mut h = History::default();
+        h.update_all(pa, a, cont, 1000);
+        let outer = h.open_journal();
+        h.update_all(pa, a, cont, 5000);
+        let inner = h.open_journal();
+        h.update_all(pb, b, cont, -700);
+        h.update_all(pa, a, cont, 300);
+        let now = (h.quiet_score(pa, a, cont), h.quiet_score(pb, b, cont));
+        // As at the inner mark: a's second bonus in, b's malus and a's third bonus out.
+        let at_inner = h.as_at(inner, |h| (h.quiet_score(pa, a, cont), h.quiet_score(pb, b, cont)));
+        h.close_journal(inner);
+        let at_outer = h.as_at(outer, |h| (h.quiet_score(pa, a, cont), h.quiet_score(pb, b, cont)));
+        h.close_journal(outer);
+        let mut fresh = History::default();
+        fresh.update_all(pa, a, cont, 1000);
+        assert_eq!(at_outer, (fresh.quiet_score(pa, a, cont), 0));
+        fresh.update_all(pa, a, cont, 5000);
+        assert_eq!(at_inner, (fresh.quiet_score(pa, a, cont), 0));
+        fresh.update_all(pb, b, cont, -700);
+        fresh.update_all(pa, a, cont, 300);
+        // And afterwards the history is what the writes made it.
+        assert_eq!(now, (fresh.quiet_score(pa, a, cont), fresh.quiet_score(pb, b, cont)));
+        assert_eq!((h.quiet_score(pa, a, cont), h.quiet_score(pb, b, cont)), now);
+        assert!(now.1 < 0 && now.0 > at_inner.0);
+        // Closed, nothing more is recorded.
+        assert!(h.journal.writes.is_empty() && h.journal.open == 0);
     }
 
     #[test]

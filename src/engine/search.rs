@@ -339,6 +339,8 @@ impl<'a> Thread<'a> {
         history: History,
     ) -> Thread<'a> {
         let (line, pos) = Line::from_game(game);
+        let mut history = history;
+        history.reset_journal();
         Thread {
             id,
             pos,
@@ -800,16 +802,25 @@ impl<'a> Thread<'a> {
         // Without a table move, a PV node searched shallower first would order badly anyway.
         let depth = if pv_node && tt_move.is_none() && depth >= 6 { depth - 1 } else { depth };
 
-        let mut list = MoveList::new();
-        self.pos.legal_moves_given_check(in_check, &mut list);
-        if list.is_empty() {
-            // Checkmate or stalemate: both lose.
-            return -MATE + ply as Value;
-        }
         let killers = self.killers[ply];
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
         let cont = self.line.cont_keys();
-        let picker = MovePicker::new(&self.pos, list, tt_move, killers, &self.history, cont);
+        // Away from the principal variation a legal table move is searched before the other
+        // moves are generated: most often it cuts off, and they never are. The history's writes
+        // meanwhile are journaled, so that the moves generated afterwards are ordered as if they
+        // had been generated first (the same nodes either way).
+        let mut first = tt_move.filter(|&m| !root && !pv_node && self.pos.is_legal(m));
+        let mut journal = first.map(|_| self.history.open_journal());
+        let mut picker = None;
+        if first.is_none() {
+            let mut list = MoveList::new();
+            self.pos.legal_moves_given_check(in_check, &mut list);
+            if list.is_empty() {
+                // Checkmate or stalemate: both lose.
+                return -MATE + ply as Value;
+            }
+            picker = Some(MovePicker::new(&self.pos, list, tt_move, killers, &self.history, cont));
+        }
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -817,7 +828,30 @@ impl<'a> Thread<'a> {
         let mut n_quiets = 0;
         let alpha_orig = alpha;
         let move_count_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        for m in picker {
+        loop {
+            let m = match (first.take(), &mut picker) {
+                (Some(m), _) => m,
+                (None, Some(picker)) => match picker.next() {
+                    Some(m) => m,
+                    None => break,
+                },
+                (None, picker @ None) => {
+                    // The table move did not cut off: now the rest, ordered by the history as
+                    // it stood before it, and without it.
+                    let mut list = MoveList::new();
+                    self.pos.legal_moves_given_check(in_check, &mut list);
+                    let mark = journal.take().unwrap_or(0);
+                    let pos = &self.pos;
+                    let mut p = self.history.as_at(mark, |h| MovePicker::new(pos, list, tt_move, killers, h, cont));
+                    self.history.close_journal(mark);
+                    let searched_first = p.next();
+                    debug_assert_eq!(searched_first, tt_move);
+                    match picker.insert(p).next() {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
+            };
             if root && (self.root_filter.as_ref().is_some_and(|f| !f.contains(m)) || self.root_excluded.contains(&m)) {
                 continue;
             }
@@ -893,6 +927,9 @@ impl<'a> Thread<'a> {
                 quiets_tried[n_quiets] = m;
                 n_quiets += 1;
             }
+        }
+        if let Some(mark) = journal {
+            self.history.close_journal(mark);
         }
         if searched == 0 {
             // Every move was pruned (cannot happen: the first move is always searched).
