@@ -71,6 +71,41 @@ fn walk_checks(pos: &mut Position, depth: u32, counts: &mut (u64, u64, u64)) {
     }
 }
 
+/// Every square of every position within `depth` plies, for both sides, with the board's
+/// occupancy and with each of the side to move's pieces lifted (as a capture test lifts the
+/// capturer): `is_attacked_with` agrees with the attacker set. Counts (asked, attacked).
+fn walk_attacks(pos: &mut Position, depth: u32, counts: &mut (u64, u64)) {
+    let occ = pos.occupied();
+    let lifted = pos.by_color(pos.turn()).into_iter().map(|sq| occ.without(sq));
+    for occ in std::iter::once(occ).chain(lifted) {
+        for sq in qiku::Square::all() {
+            for c in qiku::Color::ALL {
+                let attacked = pos.is_attacked_with(sq, c, occ);
+                assert_eq!(attacked, pos.attackers_with(sq, c, occ).any(), "{sq} by {c:?} in {}", pos.fen());
+                *counts = (counts.0 + 1, counts.1 + u64::from(attacked));
+            }
+        }
+    }
+    if depth > 1 {
+        for &m in pos.moves().iter() {
+            let undo = pos.make_move(m);
+            walk_attacks(pos, depth - 1, counts);
+            pos.unmake_move(m, undo);
+        }
+    }
+}
+
+#[test]
+fn the_early_out_attack_test_agrees_with_the_attacker_sets() {
+    let mut counts = (0, 0);
+    let fens = CASES.iter().map(|c| c.1).chain(qiku::engine::bench::POSITIONS.iter().copied());
+    for fen in fens {
+        walk_attacks(&mut Position::from_fen(fen).unwrap(), 2, &mut counts);
+    }
+    let (asked, attacked) = counts;
+    assert!(attacked > asked / 10 && attacked < asked * 9 / 10, "{attacked} of {asked} squares attacked");
+}
+
 #[test]
 fn the_quick_check_test_never_misses_a_check() {
     let mut counts = (0, 0, 0);

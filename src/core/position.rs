@@ -459,6 +459,39 @@ impl Position {
             | (attacks::king_attacks(sq) & self.by_role(Role::King) & them)
     }
 
+    /// Does any piece of `by` attack `sq`, given the occupancy `occ`? The same answer as
+    /// `attackers_with(sq, by, occ).any()`, sooner: the pieces with the cheapest attack tests
+    /// are asked first, and the first attacker found ends it.
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// let occ = pos.occupied();
+    /// // e3, red's middle pawn, is defended by nothing; e0's neighbour e1 by the king and
+    /// // advisors.
+    /// for sq in ["e3", "e1", "h7"] {
+    ///     let sq: Square = sq.parse().unwrap();
+    ///     for c in Color::ALL {
+    ///         assert_eq!(pos.is_attacked_with(sq, c, occ), pos.attackers_with(sq, c, occ).any());
+    ///     }
+    /// }
+    /// assert!(pos.is_attacked_with("e1".parse().unwrap(), Color::Red, occ));
+    /// assert!(!pos.is_attacked_with("e3".parse().unwrap(), Color::Red, occ));
+    /// ```
+    #[inline]
+    pub fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.by_color[by.index()] & occ;
+        let role = |r: Role| self.by_role[r.index()] & them;
+        (attacks::pawn_attackers(by, sq) & role(Role::Pawn)).any()
+            || (attacks::advisor_attacks(sq) & role(Role::Advisor)).any()
+            || (attacks::king_attacks(sq) & role(Role::King)).any()
+            || (attacks::elephant_attacks(sq, occ) & role(Role::Elephant)).any()
+            || (attacks::horse_attackers(sq, occ) & role(Role::Horse)).any()
+            || (attacks::rook_attacks(sq, occ) & (role(Role::Rook) | role(Role::King))).any()
+            || (attacks::cannon_captures(sq, occ) & role(Role::Cannon)).any()
+    }
+
     /// Pieces of `by` attacking `sq` on the current board.
     pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
         self.attackers_with(sq, by, self.occupied())

@@ -279,7 +279,7 @@ pub fn is_bad_capture(pos: &Position, m: Move) -> bool {
         return false;
     }
     let occ = pos.occupied().without(m.from());
-    pos.attackers_with(m.to(), victim.color, occ).any()
+    pos.is_attacked_with(m.to(), victim.color, occ)
 }
 
 /// Bits of a picker key below the score: the list position's tag.
