@@ -468,16 +468,15 @@ impl Position {
     ///
     /// let pos = Position::startpos();
     /// let occ = pos.occupied();
-    /// // e3, red's middle pawn, is defended by nothing; e0's neighbour e1 by the king and
-    /// // advisors.
-    /// for sq in ["e3", "e1", "h7"] {
+    /// // e1 is guarded by red's king and advisors; a9, black's rook, by no red piece.
+    /// for sq in ["e1", "a9", "h7", "e3"] {
     ///     let sq: Square = sq.parse().unwrap();
     ///     for c in Color::ALL {
     ///         assert_eq!(pos.is_attacked_with(sq, c, occ), pos.attackers_with(sq, c, occ).any());
     ///     }
     /// }
     /// assert!(pos.is_attacked_with("e1".parse().unwrap(), Color::Red, occ));
-    /// assert!(!pos.is_attacked_with("e3".parse().unwrap(), Color::Red, occ));
+    /// assert!(!pos.is_attacked_with("a9".parse().unwrap(), Color::Red, occ));
     /// ```
     #[inline]
     pub fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
