@@ -32,6 +32,10 @@ use std::time::{Duration, Instant};
 /// Deepest line the search follows.
 pub const MAX_PLY: usize = 128;
 const INF: Value = 31_000;
+/// Deepest remaining depth at which a table move is searched before the moves are generated
+/// (see `negamax`): nearly all nodes lie below it, and the history's journal then holds the
+/// writes of a subtree of that depth at most.
+const TABLE_MOVE_FIRST_DEPTH: i32 = 6;
 
 /// State shared by the search threads and the thread that may stop them.
 pub struct Shared {
@@ -336,10 +340,9 @@ impl<'a> Thread<'a> {
         options: &'a SearchOptions,
         shared: &'a Shared,
         start: Instant,
-        history: History,
+        mut history: History,
     ) -> Thread<'a> {
         let (line, pos) = Line::from_game(game);
-        let mut history = history;
         history.reset_journal();
         Thread {
             id,
@@ -805,11 +808,13 @@ impl<'a> Thread<'a> {
         let killers = self.killers[ply];
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
         let cont = self.line.cont_keys();
-        // Away from the principal variation a legal table move is searched before the other
-        // moves are generated: most often it cuts off, and they never are. The history's writes
-        // meanwhile are journaled, so that the moves generated afterwards are ordered as if they
-        // had been generated first (the same nodes either way).
-        let mut first = tt_move.filter(|&m| !root && !pv_node && self.pos.is_legal(m));
+        // Away from the principal variation and near the leaves a legal table move is searched
+        // before the other moves are generated: most often it cuts off, and they never are. The
+        // history's writes meanwhile are journaled, so that the moves generated afterwards are
+        // ordered as if they had been generated first (the same nodes either way); the depth
+        // bound keeps the journal to the writes of a small subtree.
+        let table_move_first = !root && !pv_node && depth <= TABLE_MOVE_FIRST_DEPTH;
+        let mut first = tt_move.filter(|&m| table_move_first && self.pos.is_legal(m));
         let mut journal = first.map(|_| self.history.open_journal());
         let mut picker = None;
         if first.is_none() {
