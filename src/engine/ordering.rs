@@ -40,12 +40,11 @@ pub struct History {
 /// the same as if they had been generated first.
 #[derive(Clone, Default)]
 struct Journal {
-    /// Each write: its cell (see [`History::cell_mut`]) and the value before it.
+    /// Each write: its cell (see [`History::cell_mut`]) and the value before it (while
+    /// [`History::as_at`] has rewound them, the value after it).
     writes: Vec<(u32, i32)>,
     /// How many searches of a table move are open (nested along the line).
     open: u32,
-    /// The cells' current values while [`History::as_at`] has rewound them.
-    saved: Vec<i32>,
 }
 
 impl Default for History {
@@ -120,21 +119,18 @@ impl History {
     /// `f` of the history as it stood at `mark` (of [`History::open_journal`]): the writes since
     /// are undone for `f`, then redone.
     pub(crate) fn as_at<R>(&mut self, mark: usize, f: impl FnOnce(&History) -> R) -> R {
-        let writes = std::mem::take(&mut self.journal.writes);
-        let mut saved = std::mem::take(&mut self.journal.saved);
-        saved.clear();
-        for &(cell, _) in &writes[mark..] {
-            saved.push(*self.cell_mut(cell as usize));
-        }
-        for &(cell, before) in writes[mark..].iter().rev() {
-            *self.cell_mut(cell as usize) = before;
+        let mut writes = std::mem::take(&mut self.journal.writes);
+        // Swapping each cell with its record, newest first, leaves the cells as they were at the
+        // mark and the records holding what each write made; swapping again, oldest first,
+        // puts both back.
+        for (cell, value) in writes[mark..].iter_mut().rev() {
+            std::mem::swap(self.cell_mut(*cell as usize), value);
         }
         let r = f(self);
-        for (&(cell, _), &now) in writes[mark..].iter().zip(&saved) {
-            *self.cell_mut(cell as usize) = now;
+        for (cell, value) in writes[mark..].iter_mut() {
+            std::mem::swap(self.cell_mut(*cell as usize), value);
         }
         self.journal.writes = writes;
-        self.journal.saved = saved;
         r
     }
 }
@@ -180,8 +176,15 @@ impl ContKey {
     /// The row of the move that brought `piece` to `m`'s destination.
     #[inline]
     pub fn new(piece: Piece, m: Move) -> ContKey {
-        ContKey((piece.index() * 90 + m.to().index()) * CONT_ROW)
+        ContKey(cell(piece, m) * CONT_ROW)
     }
+}
+
+/// The cell of `piece` moving to `m`'s destination in the main table and in a row of the
+/// continuation histories.
+#[inline]
+fn cell(piece: Piece, m: Move) -> usize {
+    piece.index() * 90 + m.to().index()
 }
 
 #[inline]
@@ -201,7 +204,7 @@ impl History {
     /// the larger a value already is, the less it grows.
     #[inline]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
-        self.write(piece.index() * 90 + m.to().index(), bonus);
+        self.write(cell(piece, m), bonus);
     }
 
     /// The combined quiet-move score of `piece` moving to `m`'s destination after the moves
@@ -209,8 +212,8 @@ impl History {
     /// both continuation histories, within +-3 [`HISTORY_MAX`].
     #[inline]
     pub fn quiet_score(&self, piece: Piece, m: Move, cont: [Option<ContKey>; 2]) -> i32 {
-        let i = piece.index() * 90 + m.to().index();
-        let mut s = self.get(piece, m);
+        let i = cell(piece, m);
+        let mut s = self.table.as_flattened()[i];
         for k in cont.into_iter().flatten() {
             s += self.cont[k.0 + i];
         }
@@ -220,7 +223,7 @@ impl History {
     /// [`History::update`] plus the continuation histories after the moves keyed by `cont`.
     #[inline]
     pub fn update_all(&mut self, piece: Piece, m: Move, cont: [Option<ContKey>; 2], bonus: i32) {
-        let i = piece.index() * 90 + m.to().index();
+        let i = cell(piece, m);
         self.write(i, bonus);
         for k in cont.into_iter().flatten() {
             self.write(CONT_ROW + k.0 + i, bonus);
