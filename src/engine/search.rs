@@ -834,24 +834,22 @@ impl<'a> Thread<'a> {
         let alpha_orig = alpha;
         let move_count_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         loop {
-            let m = match (first.take(), &mut picker) {
-                (Some(m), _) => m,
-                (None, Some(picker)) => match picker.next() {
-                    Some(m) => m,
-                    None => break,
-                },
-                (None, picker @ None) => {
-                    // The table move did not cut off: now the rest, ordered by the history as
-                    // it stood before it, and without it.
-                    let mut list = MoveList::new();
-                    self.pos.legal_moves_given_check(in_check, &mut list);
-                    let mark = journal.take().unwrap_or(0);
-                    let pos = &self.pos;
-                    let mut p = self.history.as_at(mark, |h| MovePicker::new(pos, list, tt_move, killers, h, cont));
-                    self.history.close_journal(mark);
-                    let searched_first = p.next();
-                    debug_assert_eq!(searched_first, tt_move);
-                    match picker.insert(p).next() {
+            let m = match first.take() {
+                Some(m) => m,
+                None => {
+                    if let Some(mark) = journal.take() {
+                        // The table move did not cut off: now the rest, ordered by the history
+                        // as it stood before it, and without it.
+                        let mut list = MoveList::new();
+                        self.pos.legal_moves_given_check(in_check, &mut list);
+                        let pos = &self.pos;
+                        let mut p = self.history.as_at(mark, |h| MovePicker::new(pos, list, tt_move, killers, h, cont));
+                        self.history.close_journal(mark);
+                        let searched_first = p.next();
+                        debug_assert_eq!(searched_first, tt_move);
+                        picker = Some(p);
+                    }
+                    match picker.as_mut().and_then(Iterator::next) {
                         Some(m) => m,
                         None => break,
                     }

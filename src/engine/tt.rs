@@ -267,8 +267,8 @@ const EVAL_CACHE_SLOTS: usize = 1 << 16;
 /// which a new evaluation replaces whatever held its slot.
 ///
 /// A slot holds the key's upper 32 bits (with the lowest set, so that an empty slot matches no
-/// key) and the value; the slot is chosen by the key's lower bits, so a hit is a position whose
-/// key agrees in 48 bits. The evaluation is a function of the position alone, so the cache
+/// key) and the value; the slot is chosen by the key's lowest 16 bits, so a hit is a position
+/// whose key agrees in 47 bits. The evaluation is a function of the position alone, so the cache
 /// changes no search result, only its speed (the bench's node count shows it).
 ///
 /// ```
