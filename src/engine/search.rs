@@ -474,12 +474,19 @@ impl<'a> Thread<'a> {
         // MultiPV: the main thread searches this many lines; the previous depth's, best first.
         let wanted = if self.id == 0 { self.options.multi_pv.clamp(1, root_moves.len()) } else { 1 };
         let mut lines: Vec<RootLine> = Vec::new();
+        // The deepest ply of the last finished iteration, for reporting it again.
+        let mut finished_seldepth = 0;
         while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
             let prev = self.root_score;
             self.aspiration(depth, prev);
             if self.stopped && depth > 1 && self.root_best == last_best {
+                // The unfinished iteration kept the best move: report the last finished one
+                // again with the nodes and time spent in all (a GUI shows the final count).
+                if self.id == 0 {
+                    self.report_again(&result, &lines, finished_seldepth, on_info);
+                }
                 break;
             }
             result.best = self.root_best.or(result.best);
@@ -508,6 +515,7 @@ impl<'a> Thread<'a> {
                     on_info(&self.info(depth as u32, 1));
                 }
             }
+            finished_seldepth = self.seldepth as u32;
             if self.stopped {
                 break;
             }
@@ -527,6 +535,32 @@ impl<'a> Thread<'a> {
             result.nodes = self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported;
         }
         result
+    }
+
+    /// Reports the last finished iteration's lines (`result`, or `lines` with MultiPV) with the
+    /// nodes and time of the whole search.
+    fn report_again(
+        &self,
+        result: &SearchResult,
+        lines: &[RootLine],
+        seldepth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        if lines.len() > 1 {
+            for (k, line) in lines.iter().enumerate() {
+                let mut info = self.info(result.depth, k as u32 + 1);
+                info.seldepth = seldepth;
+                info.score = Score::from_value(line.score);
+                info.pv = line.pv.clone();
+                on_info(&info);
+            }
+        } else {
+            let mut info = self.info(result.depth, 1);
+            info.seldepth = seldepth;
+            info.score = result.score;
+            info.pv = result.pv.clone();
+            on_info(&info);
+        }
     }
 
     /// One search of the root at `depth` with aspiration windows around `prev`, widened until
