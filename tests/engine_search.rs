@@ -304,3 +304,26 @@ fn multipv_one_searches_as_without_the_option() {
     assert!(infos.iter().all(|i| i.multipv == 1));
     assert_eq!(infos.len(), 6);
 }
+
+#[test]
+fn the_last_info_counts_every_node_of_a_stopped_search() {
+    // A node limit stops the search inside an iteration; the last line a GUI sees must carry the
+    // whole search's count, as `bestmove` ends it.
+    for nodes in [20_000, 45_000, 90_000] {
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let mut infos = Vec::new();
+        let r = search::search(
+            &Game::new(Position::startpos()),
+            &limits,
+            &SearchOptions::default(),
+            &Shared::new(8),
+            &mut History::default(),
+            &mut |i| infos.push(i.clone()),
+        );
+        let last = infos.last().expect("at least one info");
+        assert_eq!(last.nodes, r.nodes, "limit {nodes}");
+        assert!(r.nodes >= nodes, "limit {nodes}: stopped at {}", r.nodes);
+        assert_eq!(last.depth, r.depth, "limit {nodes}");
+        assert_eq!(last.pv, r.pv, "limit {nodes}");
+    }
+}
