@@ -539,13 +539,7 @@ impl<'a> Thread<'a> {
 
     /// Reports the last finished iteration's lines (`result`, or `lines` with MultiPV) with the
     /// nodes and time of the whole search.
-    fn report_again(
-        &self,
-        result: &SearchResult,
-        lines: &[RootLine],
-        seldepth: u32,
-        on_info: &mut dyn FnMut(&Info),
-    ) {
+    fn report_again(&self, result: &SearchResult, lines: &[RootLine], seldepth: u32, on_info: &mut dyn FnMut(&Info)) {
         if lines.len() > 1 {
             for (k, line) in lines.iter().enumerate() {
                 let mut info = self.info(result.depth, k as u32 + 1);
