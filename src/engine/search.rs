@@ -485,7 +485,7 @@ impl<'a> Thread<'a> {
                 // The unfinished iteration kept the best move: report the last finished one
                 // again with the nodes and time spent in all (a GUI shows the final count).
                 if self.id == 0 {
-                    self.report_again(&result, &lines, finished_seldepth, on_info);
+                    self.report(&result, &lines, finished_seldepth, on_info);
                 }
                 break;
             }
@@ -504,16 +504,8 @@ impl<'a> Thread<'a> {
                 result.score = Score::from_value(self.root_score);
             }
             if self.id == 0 {
-                if wanted > 1 && !lines.is_empty() {
-                    for (k, line) in lines.iter().enumerate() {
-                        let mut info = self.info(depth as u32, k as u32 + 1);
-                        info.score = Score::from_value(line.score);
-                        info.pv = line.pv.clone();
-                        on_info(&info);
-                    }
-                } else {
-                    on_info(&self.info(depth as u32, 1));
-                }
+                let shown = if wanted > 1 { &lines[..] } else { &[] };
+                self.report(&result, shown, self.seldepth as u32, on_info);
             }
             finished_seldepth = self.seldepth as u32;
             if self.stopped {
@@ -537,23 +529,21 @@ impl<'a> Thread<'a> {
         result
     }
 
-    /// Reports the last finished iteration's lines (`result`, or `lines` with MultiPV) with the
-    /// nodes and time of the whole search.
-    fn report_again(&self, result: &SearchResult, lines: &[RootLine], seldepth: u32, on_info: &mut dyn FnMut(&Info)) {
-        if lines.len() > 1 {
-            for (k, line) in lines.iter().enumerate() {
-                let mut info = self.info(result.depth, k as u32 + 1);
-                info.seldepth = seldepth;
-                info.score = Score::from_value(line.score);
-                info.pv = line.pv.clone();
-                on_info(&info);
-            }
-        } else {
-            let mut info = self.info(result.depth, 1);
+    /// Reports the iteration of `result.depth`: with MultiPV its `lines` (best first), else
+    /// `result`'s line; the nodes and time are the whole search's so far.
+    fn report(&self, result: &SearchResult, lines: &[RootLine], seldepth: u32, on_info: &mut dyn FnMut(&Info)) {
+        let mut show = |multipv: usize, score: Score, pv: &[Move]| {
+            let mut info = self.info(result.depth, multipv as u32);
             info.seldepth = seldepth;
-            info.score = result.score;
-            info.pv = result.pv.clone();
+            info.score = score;
+            info.pv = pv.to_vec();
             on_info(&info);
+        };
+        if lines.is_empty() {
+            show(1, result.score, &result.pv);
+        }
+        for (k, line) in lines.iter().enumerate() {
+            show(k + 1, Score::from_value(line.score), &line.pv);
         }
     }
 
