@@ -471,7 +471,8 @@ impl<'a> Thread<'a> {
         if self.id % 2 == 1 {
             depth = 2;
         }
-        // MultiPV: the main thread searches this many lines; the previous depth's, best first.
+        // MultiPV: the main thread searches this many lines; the previous depth's, best first
+        // (empty with one line wanted, so that the line reported is the result's).
         let wanted = if self.id == 0 { self.options.multi_pv.clamp(1, root_moves.len()) } else { 1 };
         let mut lines: Vec<RootLine> = Vec::new();
         // The deepest ply of the last finished iteration, for reporting it again.
@@ -504,8 +505,7 @@ impl<'a> Thread<'a> {
                 result.score = Score::from_value(self.root_score);
             }
             if self.id == 0 {
-                let shown = if wanted > 1 { &lines[..] } else { &[] };
-                self.report(&result, shown, self.seldepth as u32, on_info);
+                self.report(&result, &lines, self.seldepth as u32, on_info);
             }
             finished_seldepth = self.seldepth as u32;
             if self.stopped {
