@@ -15,10 +15,10 @@
 //! More than one thread runs "Lazy SMP": the helpers search the same root with the same table,
 //! which they fill for the main thread; only the main thread reports and decides.
 
-use super::eval::{evaluate, Value, Weights, MATERIAL};
+use super::eval::{evaluate, Value, Weights};
 pub use super::eval::{MATE, MATE_BOUND};
 use super::line::{Line, NO_MOVE};
-use super::ordering::{is_bad_capture, ContKey, CorrectionKeys, History, MovePicker};
+use super::ordering::{ContKey, CorrectionKeys, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, EvalCache, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
@@ -28,6 +28,10 @@ use crate::core::{TbValue, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod info;
+mod quiesce;
+pub use info::Info;
 
 /// Deepest line the search follows.
 pub const MAX_PLY: usize = 128;
@@ -108,61 +112,6 @@ impl Default for SearchOptions {
             tb_probe_limit: MAX_TB_PIECES,
             multi_pv: 1,
         }
-    }
-}
-
-/// One line of search output (UCI `info`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Info {
-    /// Completed iteration depth.
-    pub depth: u32,
-    /// Which line this is (1 = the best; more with [`SearchOptions::multi_pv`]).
-    pub multipv: u32,
-    /// Deepest ply reached (quiescence included).
-    pub seldepth: u32,
-    /// Score of the principal variation.
-    pub score: Score,
-    /// Nodes searched so far (all threads).
-    pub nodes: u64,
-    /// Time since the search began.
-    pub time: Duration,
-    /// Permille of the table filled.
-    pub hashfull: u32,
-    /// Tablebase probes so far.
-    pub tbhits: u64,
-    /// The principal variation.
-    pub pv: Vec<Move>,
-}
-
-impl Info {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        let ms = self.time.as_millis() as u64;
-        (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000)
-    }
-
-    /// The UCI form: `info depth 9 seldepth 14 multipv 1 score cp 25 nodes ... pv h2e2 h9g7`.
-    pub fn to_uci(&self) -> String {
-        let mut s = format!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {}",
-            self.depth,
-            self.seldepth,
-            self.multipv,
-            self.score.to_uci(),
-            self.nodes,
-            self.nps(),
-            self.hashfull,
-            self.tbhits,
-            self.time.as_millis()
-        );
-        if !self.pv.is_empty() {
-            s.push_str(" pv");
-            for m in &self.pv {
-                s.push(' ');
-                s.push_str(&m.to_string());
-            }
-        }
-        s
     }
 }
 
@@ -1003,93 +952,5 @@ impl<'a> Thread<'a> {
                 self.history.update_all(p, q, cont, -bonus);
             }
         }
-    }
-
-    /// Quiescence search: captures only (all evasions when in check), standing pat on the static
-    /// evaluation otherwise.
-    fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
-        self.nodes += 1;
-        self.pv_len[ply] = ply;
-        if self.should_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = self.line.in_check();
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.eval() };
-        }
-        let key = self.pos.key();
-        let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry {
-            let v = score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if cut && beta - alpha == 1 {
-                return v;
-            }
-        }
-        let mut list = MoveList::new();
-        let mut best;
-        let stand_pat;
-        let mut raw_eval = 0;
-        if in_check {
-            self.pos.legal_moves_given_check(true, &mut list);
-            if list.is_empty() {
-                return -MATE + ply as Value;
-            }
-            best = -INF;
-            stand_pat = -INF;
-        } else {
-            raw_eval = entry.map_or_else(|| self.eval(), |e| e.eval);
-            stand_pat = self.corrected(raw_eval, CorrectionKeys::new(&self.pos));
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-            self.pos.legal_captures_given_check(false, &mut list);
-        }
-        let picker = if in_check {
-            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.line.cont_keys())
-        } else {
-            MovePicker::captures(&self.pos, list)
-        };
-        let mut best_move = None;
-        for m in picker {
-            if !in_check {
-                let victim = self.pos.piece_at(m.to()).map_or(0, |p| MATERIAL[p.role.index()].eg);
-                // Delta pruning: even winning the piece outright cannot reach alpha.
-                if stand_pat + victim + 150 < alpha {
-                    continue;
-                }
-                if is_bad_capture(&self.pos, m) {
-                    continue;
-                }
-            }
-            let (undo, _) = self.make(m);
-            let v = -self.quiesce(-beta, -alpha, ply + 1);
-            self.unmake(m, undo);
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    best_move = Some(m);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared
-            .tt
-            .store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth: 0, bound });
-        best
     }
 }

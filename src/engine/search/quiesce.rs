@@ -1,0 +1,99 @@
+//! The quiescence search at the leaves of the main search: captures only (all evasions when in
+//! check), standing pat on the corrected static evaluation, with delta pruning and without
+//! captures of defended pieces by dearer ones.
+
+use super::{score_from_tt, score_to_tt, Thread, INF, MAX_PLY};
+use crate::core::MoveList;
+use crate::engine::eval::{Value, MATE, MATERIAL};
+use crate::engine::ordering::{is_bad_capture, CorrectionKeys, MovePicker};
+use crate::engine::tt::{Bound, Entry};
+
+impl Thread<'_> {
+    /// Quiescence search: captures only (all evasions when in check), standing pat on the static
+    /// evaluation otherwise.
+    pub(super) fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.line.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.eval() };
+        }
+        let key = self.pos.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
+            let v = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut && beta - alpha == 1 {
+                return v;
+            }
+        }
+        let mut list = MoveList::new();
+        let mut best;
+        let stand_pat;
+        let mut raw_eval = 0;
+        if in_check {
+            self.pos.legal_moves_given_check(true, &mut list);
+            if list.is_empty() {
+                return -MATE + ply as Value;
+            }
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            raw_eval = entry.map_or_else(|| self.eval(), |e| e.eval);
+            stand_pat = self.corrected(raw_eval, CorrectionKeys::new(&self.pos));
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            self.pos.legal_captures_given_check(false, &mut list);
+        }
+        let picker = if in_check {
+            MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.line.cont_keys())
+        } else {
+            MovePicker::captures(&self.pos, list)
+        };
+        let mut best_move = None;
+        for m in picker {
+            if !in_check {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| MATERIAL[p.role.index()].eg);
+                // Delta pruning: even winning the piece outright cannot reach alpha.
+                if stand_pat + victim + 150 < alpha {
+                    continue;
+                }
+                if is_bad_capture(&self.pos, m) {
+                    continue;
+                }
+            }
+            let (undo, _) = self.make(m);
+            let v = -self.quiesce(-beta, -alpha, ply + 1);
+            self.unmake(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        self.shared
+            .tt
+            .store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth: 0, bound });
+        best
+    }
+}
