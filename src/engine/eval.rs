@@ -51,7 +51,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// games, 30,000 nodes a move, against the hand-set evaluation, +105 =50 -45, +107.5 +/- 43.3 Elo.
 /// The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
 /// moves value into the tables and mobility: read them together, not one by one.
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(180, 56), p(182, 81), p(197, 517), p(424, 1346), p(265, 552), p(40, 131)];
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(248, 50), p(237, 77), p(212, 486), p(460, 1328), p(285, 546), p(96, 89)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
 pub type Table = [[i16; 9]; 10];
@@ -65,9 +65,9 @@ const KING_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0, -97, -78, -97,   0,   0,   0],
-    [   0,   0,   0, -13,  11, -13,   0,   0,   0],
-    [   0,   0,   0,  21,  33,  21,   0,   0,   0],
+    [   0,   0,   0,-317, -92,-317,   0,   0,   0],
+    [   0,   0,   0, -22,  26, -22,   0,   0,   0],
+    [   0,   0,   0,  72, 123,  72,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -79,9 +79,9 @@ const ADVISOR_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,  -8,   0,  -8,   0,   0,   0],
+    [   0,   0,   0,   0,  41,   0,   0,   0,   0],
     [   0,   0,   0,   9,   0,   9,   0,   0,   0],
-    [   0,   0,   0,   0,  26,   0,   0,   0,   0],
-    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -91,75 +91,171 @@ const ELEPHANT_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   4,   0,   0,   0,   4,   0,   0],
+    [   0,   0,  -8,   0,   0,   0,  -8,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,   0,  30,   0,   0,   0,   0],
+    [   6,   0,   0,   0,  54,   0,   0,   0,   6],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  19,   0,   0,   0,  19,   0,   0],
+    [   0,   0,  31,   0,   0,   0,  31,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [   3, -49,  40,  94,  41,  94,  40, -49,   3],
-    [  -6,  29,  86,  49,  27,  49,  86,  29,  -6],
-    [  68,  30,   9,  64,  64,  64,   9,  30,  68],
-    [ -16,  84,  12,  66,  -2,  66,  12,  84, -16],
-    [  -6,  16,  16,  52,  35,  52,  16,  16,  -6],
-    [  11, -11,  36,  12,  24,  12,  36, -11,  11],
-    [ -17, -37, -15,   0,  19,   0, -15, -37, -17],
-    [ -44, -31, -34,  23, -41,  23, -34, -31, -44],
-    [ -81, -74, -39, -46, -49, -46, -39, -74, -81],
-    [-108, -68, -81, -75,-154, -75, -81, -68,-108],
+    [   7, -43,   1,  96,  34,  96,   1, -43,   7],
+    [  92, -39, 137,  52, 326,  52, 137, -39,  92],
+    [  60,  35,   9, 175,  38, 175,   9,  35,  60],
+    [ -14, 139,   1, 128, -21, 128,   1, 139, -14],
+    [ -44,  -7,  24,  73,  94,  73,  24,  -7, -44],
+    [  -8, -28,  65,  -1,   2,  -1,  65, -28,  -8],
+    [ -65, -63, -38, -29,  15, -29, -38, -63, -65],
+    [ -63, -54, -48,  23, -44,  23, -48, -54, -63],
+    [ -90,-159, -78, -69,  26, -69, -78,-159, -90],
+    [ -11, -94, -73, -71,-251, -71, -73, -94, -11],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [  11,  25,  23,  24,  90,  24,  23,  25,  11],
-    [  -6,  31,  11,  36,  93,  36,  11,  31,  -6],
-    [   5,  14,  15,  36,  66,  36,  15,  14,   5],
-    [  16,  26,  37,  14,  34,  14,  37,  26,  16],
-    [ -11,  13,  27,   3,  25,   3,  27,  13, -11],
-    [  -1,  12,  19,  10,  16,  10,  19,  12,  -1],
-    [   6,  19,  15,  14,  41,  14,  15,  19,   6],
-    [ -37, -14,  -7, -15, -28, -15,  -7, -14, -37],
-    [ -32, -21,   1, -23, -75, -23,   1, -21, -32],
-    [ -66, -16, -35, -35,-282, -35, -35, -16, -66],
+    [   9,  31,  -6,  95, 122,  95,  -6,  31,   9],
+    [ -17,  19, -19,  28, 232,  28, -19,  19, -17],
+    [ -28,  11,  10,  46, 169,  46,  10,  11, -28],
+    [  18,  15,  43,  11,  29,  11,  43,  15,  18],
+    [ -32,   5,  15,  -7,  26,  -7,  15,   5, -32],
+    [  13,  -1,  24,   6,   8,   6,  24,  -1,  13],
+    [   5,  20,  -7,   8,  27,   8,  -7,  20,   5],
+    [ -19, -20, -12,   3, -88,   3, -12, -20, -19],
+    [ -23, -18,  10, -22,  13, -22,  10, -18, -23],
+    [ -56, -17, -18,  10,-373,  10, -18, -17, -56],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [  42,  39, -30, -59, -78, -59, -30,  39,  42],
-    [  -8,   0, -13, -21, -33, -21, -13,   0,  -8],
-    [  32, -10, -17, -56, -57, -56, -17, -10,  32],
-    [  15,  -1,   6,  -3,  40,  -3,   6,  -1,  15],
-    [  15,  -2,   7,   8,  46,   8,   7,  -2,  15],
-    [   6, -12,  -9, -24,  26, -24,  -9, -12,   6],
-    [ -10, -21,   7,  -1,  20,  -1,   7, -21, -10],
-    [   1, -12,  15,   9,  20,   9,  15, -12,   1],
-    [  21,   2,  31,  16,  37,  16,  31,   2,  21],
-    [   8,  -5, -14,  21,  40,  21, -14,  -5,   8],
+    [ 105,  80, -77,-123,  18,-123, -77,  80, 105],
+    [ -38, -18, -20,   4,-138,   4, -20, -18, -38],
+    [  47,  -6, -16, -51,-109, -51, -16,  -6,  47],
+    [  39,  -7,  -5, -17,  58, -17,  -5,  -7,  39],
+    [  75, -20, -24,  -1,  81,  -1, -24, -20,  75],
+    [  17, -19, -15, -42,  21, -42, -15, -19,  17],
+    [ -39, -34,   3, -10,   8, -10,   3, -34, -39],
+    [  -8, -19,  18,  15,  17,  15,  18, -19,  -8],
+    [  26,   1,  53,  18, 105,  18,  53,   1,  26],
+    [  -3,  -6,  -6,  75, 171,  75,  -6,  -6,  -3],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [ -35, -36, -31,  60,-253,  60, -31, -36, -35],
-    [  18,  58,  80, 140, 328, 140,  80,  58,  18],
-    [  14,  78,  95, 190, 195, 190,  95,  78,  14],
-    [  47,  60,  78, 119, 119, 119,  78,  60,  47],
-    [  14,  44,  45, 107,  95, 107,  45,  44,  14],
-    [ -19,   0,   1,   0,  33,   0,   1,   0, -19],
-    [ -30,   0, -29,   0,  26,   0, -29,   0, -30],
+    [-359, -34,  57, 387, 183, 387,  57, -34,-359],
+    [ -76, 184, 288, 444, 610, 444, 288, 184, -76],
+    [  -7, 154, 152, 255, 105, 255, 152, 154,  -7],
+    [  48,  45,  62, 157, 130, 157,  62,  45,  48],
+    [ -34,  33,  16, 122,  91, 122,  16,  33, -34],
+    [ -74,   0, -35,   0, -10,   0, -35,   0, -74],
+    [ -89,   0, -68,   0, -11,   0, -68,   0, -89],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 
-/// The tables by role index.
+#[rustfmt::skip]
+const KING_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,  50, -61,  50,   0,   0,   0],
+    [   0,   0,   0,  -2,   7,  -2,   0,   0,   0],
+    [   0,   0,   0,  -6, -17,  -6,   0,   0,   0],
+];
+#[rustfmt::skip]
+const ADVISOR_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,  18,   0,  18,   0,   0,   0],
+    [   0,   0,   0,   0,  14,   0,   0,   0,   0],
+    [   0,   0,   0,  -3,   0,  -3,   0,   0,   0],
+];
+#[rustfmt::skip]
+const ELEPHANT_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,  22,   0,   0,   0,  22,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   1,   0,   0,   0,  13,   0,   0,   0,   1],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,  12,   0,   0,   0,  12,   0,   0],
+];
+#[rustfmt::skip]
+const HORSE_PST_EG: Table = [
+    [  12, -37,  67,  97,  40,  97,  67, -37,  12],
+    [ -70,  75,  32,  41,-149,  41,  32,  75, -70],
+    [  78,  18,   7, -20,  74, -20,   7,  18,  78],
+    [ -17,  26,   8,   3,  13,   3,   8,  26, -17],
+    [  17,  32,  11,  20, -21,  20,  11,  32,  17],
+    [  28,   9,   0,  31,  33,  31,   0,   9,  28],
+    [  43, -13,   4,  23,  11,  23,   4, -13,  43],
+    [ -23, -17, -27,  10, -47,  10, -27, -17, -23],
+    [ -65,  17,   3, -17,-182, -17,   3,  17, -65],
+    [-209,  -7, -96, -26, -40, -26, -96,  -7,-209],
+];
+#[rustfmt::skip]
+const ROOK_PST_EG: Table = [
+    [  26,  12,  60, -46,  27, -46,  60,  12,  26],
+    [  13,  51,  54,  54, -39,  54,  54,  51,  13],
+    [  61,  12,  30,   9, -41,   9,  30,  12,  61],
+    [  34,  60,  42,  33,  49,  33,  42,  60,  34],
+    [  59,  29,  47,  20,  33,  20,  47,  29,  59],
+    [ -17,  57,   0,  18,  33,  18,   0,  57, -17],
+    [   9,  23,  57,  37,  63,  37,  57,  23,   9],
+    [ -95,   5,   0, -45,  50, -45,   0,   5, -95],
+    [ -81, -31, -14, -46,-188, -46, -14, -31, -81],
+    [ -97, -56,-104, -64,-325, -64,-104, -56, -97],
+];
+#[rustfmt::skip]
+const CANNON_PST_EG: Table = [
+    [ -16,   1,  33,  14,-150,  14,  33,   1, -16],
+    [  30,  36,  -7, -56,  57, -56,  -7,  36,  30],
+    [  20, -21,  -4, -58, -17, -58,  -4, -21,  20],
+    [  -6,  15,  24,  16,  28,  16,  24,  15,  -6],
+    [ -33,  32,  59,  14,  -4,  14,  59,  32, -33],
+    [  -2,  14,   4,   7,  35,   7,   4,  14,  -2],
+    [  20,  29,  20,  26,  35,  26,  20,  29,  20],
+    [  29,  13,   8,  -1,  35,  -1,   8,  13,  29],
+    [  18,  -1, -17,  18,  -4,  18, -17,  -1,  18],
+    [  15,   1, -19, -11, -25, -11, -19,   1,  15],
+];
+#[rustfmt::skip]
+const PAWN_PST_EG: Table = [
+    [ 171, -38, -71,-103,-426,-103, -71, -38, 171],
+    [  67, -16, -33, -32, 188, -32, -33, -16,  67],
+    [  34,  27,  41, 136, 227, 136,  41,  27,  34],
+    [  39,  59,  83,  78,  95,  78,  83,  59,  39],
+    [  49,  42,  80,  86,  92,  86,  80,  42,  49],
+    [  21,   0,  24,   0,  74,   0,  24,   0,  21],
+    [  16,   0,  10,   0,  52,   0,  10,   0,  16],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+];
+
+/// The middlegame tables by role index.
 pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST, &ROOK_PST, &CANNON_PST, &PAWN_PST];
 
-/// The piece-square bonus for `piece` standing on `sq`.
+/// The endgame tables by role index.
+pub const PST_EG: [&Table; 7] =
+    [&KING_PST_EG, &ADVISOR_PST_EG, &ELEPHANT_PST_EG, &HORSE_PST_EG, &ROOK_PST_EG, &CANNON_PST_EG, &PAWN_PST_EG];
+
+/// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq`.
 #[inline]
-pub fn pst(piece: Piece, sq: Square) -> Value {
+pub fn pst(piece: Piece, sq: Square) -> Pair {
     PieceSquareTables::DEFAULT.pst(piece, sq)
 }
 
@@ -200,8 +296,10 @@ const TABLE_CELLS: [[u8; 90]; 2] = {
 pub struct PieceSquareTables {
     /// Material by role, as [`MATERIAL`].
     pub material: [Pair; 7],
-    /// Piece-square tables by role, as [`PST`].
+    /// Middlegame piece-square tables by role, as [`PST`].
     pub pst: [Table; 7],
+    /// Endgame piece-square tables by role, as [`PST_EG`].
+    pub pst_eg: [Table; 7],
 }
 
 impl PieceSquareTables {
@@ -209,12 +307,15 @@ impl PieceSquareTables {
     pub const DEFAULT: PieceSquareTables = PieceSquareTables {
         material: MATERIAL,
         pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
+        pst_eg: [KING_PST_EG, ADVISOR_PST_EG, ELEPHANT_PST_EG, HORSE_PST_EG, ROOK_PST_EG, CANNON_PST_EG, PAWN_PST_EG],
     };
 
-    /// The piece-square bonus for `piece` standing on `sq` in these tables.
+    /// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq` in these tables.
     #[inline]
-    pub fn pst(&self, piece: Piece, sq: Square) -> Value {
-        self.pst[piece.role.index()].as_flattened()[cell_index(piece, sq)] as Value
+    pub fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        let cell = cell_index(piece, sq);
+        let r = piece.role.index();
+        Pair { mg: self.pst[r].as_flattened()[cell] as Value, eg: self.pst_eg[r].as_flattened()[cell] as Value }
     }
 }
 
@@ -240,6 +341,16 @@ pub struct Weights {
     pub king_pressure: Value,
     /// For each missing advisor or elephant, per enemy attacking unit (rook 2, horse or cannon 1).
     pub missing_guard: Value,
+    /// Extra bonus of a horse by how many squares it reaches (0 to 8), beyond `mobility`.
+    pub horse_reach: [Pair; 9],
+    /// A rook on a file without pawns.
+    pub rook_open_file: Pair,
+    /// A rook on a file with enemy pawns but none of its own.
+    pub rook_half_open_file: Pair,
+    /// Per pair of side-by-side pawns across the river.
+    pub connected_pawns: Pair,
+    /// Both advisors and both elephants still on the board.
+    pub guards_complete: Pair,
     /// Side to move's bonus.
     pub tempo: Value,
 }
@@ -247,13 +358,18 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(-18, 23), p(0, 2), p(3, -5), p(10, 9), p(3, 5), p(2, 4), p(3, -5)],
-        threat_second: 17,
-        threat_first: 4,
-        defended: [0, 11, 5, 1, 4, 3, 4],
-        empty_cannon: p(136, -53),
+        mobility: [p(29, -8), p(4, -3), p(2, -5), p(11, 13), p(4, 3), p(3, 3), p(-9, 8)],
+        threat_second: 22,
+        threat_first: 7,
+        defended: [0, 10, 3, 1, 5, 3, 3],
+        empty_cannon: p(146, -53),
         king_pressure: 1,
-        missing_guard: -6,
+        missing_guard: -11,
+        horse_reach: [p(28, -149), p(7, 3), p(8, 3), p(8, 7), p(13, 11), p(3, 15), p(-3, 4), p(-6, 3), p(-20, -11)],
+        rook_open_file: p(10, 11),
+        rook_half_open_file: p(-11, 68),
+        connected_pawns: p(-154, 84),
+        guards_complete: p(-6, -6),
         tempo: 10,
     };
 
@@ -266,6 +382,11 @@ impl Weights {
         empty_cannon: p(0, 0),
         king_pressure: 0,
         missing_guard: 0,
+        horse_reach: [p(0, 0); 9],
+        rook_open_file: p(0, 0),
+        rook_half_open_file: p(0, 0),
+        connected_pawns: p(0, 0),
+        guards_complete: p(0, 0),
         tempo: 10,
     };
 }
@@ -302,6 +423,9 @@ pub struct Breakdown {
     pub relations: Value,
     /// King safety.
     pub king_safety: Value,
+    /// Piece placement beyond the tables: horse reach, rooks on open files, connected pawns,
+    /// complete guards.
+    pub structure: Value,
     /// The side to move's bonus.
     pub tempo: Value,
     /// The sum, as the search sees it (red's view).
@@ -313,12 +437,13 @@ impl std::fmt::Display for Breakdown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{PHASE_MAX})",
+            "material {} pst {} mobility {} relations {} king safety {} structure {} tempo {} = {} (phase {}/{PHASE_MAX})",
             self.material,
             self.pst,
             self.mobility,
             self.relations,
             self.king_safety,
+            self.structure,
             self.tempo,
             self.total,
             self.phase
@@ -402,7 +527,7 @@ struct RoleScan {
     /// How many there are.
     pieces: i32,
     /// Their piece-square bonuses.
-    pst: Value,
+    pst: Pair,
     /// Every square they attack.
     attacks: Bitboard,
     /// Their mobility: reachable squares, counted per piece.
@@ -421,11 +546,13 @@ fn scan_role(
     zone: Bitboard,
     attack: impl Fn(Square) -> (Bitboard, Bitboard),
 ) -> RoleScan {
-    let mut scan = RoleScan { pieces: 0, pst: 0, attacks: Bitboard::EMPTY, reach: 0, pressing: 0 };
+    let mut scan = RoleScan { pieces: 0, pst: Pair { mg: 0, eg: 0 }, attacks: Bitboard::EMPTY, reach: 0, pressing: 0 };
     for sq in pos.pieces(piece) {
         let (a, reach) = attack(sq);
         scan.pieces += 1;
-        scan.pst += tables.pst(piece, sq);
+        let v = tables.pst(piece, sq);
+        scan.pst.mg += v.mg;
+        scan.pst.eg += v.eg;
         scan.attacks |= a;
         scan.reach += reach.count() as i32;
         scan.pressing += i32::from((a & zone).any());
@@ -455,7 +582,7 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
     let phase = phase.min(PHASE_MAX);
 
     let mut material = [0; 2];
-    let mut pst_sum = [0; 2];
+    let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
     let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
     let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
     // Attacking units per side aimed at the other king's zone.
@@ -501,7 +628,8 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
         for (r, scan) in Role::ALL.into_iter().zip(scans) {
             // Per piece the same terms: summed per role, the totals are the same.
             material[c.index()] += scan.pieces * taper(tables.material[r.index()], phase);
-            pst_sum[c.index()] += scan.pst;
+            pst_sum[c.index()].mg += scan.pst.mg;
+            pst_sum[c.index()].eg += scan.pst.eg;
             att.by_role[c.index()][r.index()] = scan.attacks;
             let mw = w.mobility[r.index()];
             mobility[c.index()].mg += mw.mg * scan.reach;
@@ -522,17 +650,100 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
     ];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
-    Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
+    let structure = [structure(pos, Color::Red, w), structure(pos, Color::Black, w)];
+    Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
+}
+
+/// Files (bit per file a..i) holding a pawn of `c`.
+#[inline(always)]
+fn pawn_files(pos: &Position, c: Color) -> u16 {
+    let mut files = 0u16;
+    for sq in pos.pieces(Piece::new(c, Role::Pawn)) {
+        files |= 1 << (sq.index() % 9);
+    }
+    files
+}
+
+/// Whether `sq` is across the river for `c`'s pawns.
+#[inline(always)]
+pub(crate) fn crossed(c: Color, sq: Square) -> bool {
+    let rank = sq.index() / 9;
+    match c {
+        Color::Red => rank >= 5,
+        Color::Black => rank <= 4,
+    }
+}
+
+/// How many of each placement term `c` scores: horse reach counts, rooks on open and half-open
+/// files, side-by-side crossed pawns, complete guards. Shared with the tuner's trace.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StructureCounts {
+    pub horse_reach: [i32; 9],
+    pub rook_open: i32,
+    pub rook_half_open: i32,
+    pub connected: i32,
+    pub guards_complete: i32,
+}
+
+/// Counts [`StructureCounts`] for `c`.
+#[inline(always)]
+pub(crate) fn structure_counts(pos: &Position, c: Color) -> StructureCounts {
+    let mut k = StructureCounts::default();
+    let occ = pos.occupied();
+    let own = pos.by_color(c);
+    for sq in pos.pieces(Piece::new(c, Role::Horse)) {
+        k.horse_reach[(attacks::horse_attacks(sq, occ) - own).count() as usize] += 1;
+    }
+    let (mine, theirs) = (pawn_files(pos, c), pawn_files(pos, !c));
+    for sq in pos.pieces(Piece::new(c, Role::Rook)) {
+        let f = 1u16 << (sq.index() % 9);
+        if mine & f == 0 {
+            if theirs & f == 0 {
+                k.rook_open += 1;
+            } else {
+                k.rook_half_open += 1;
+            }
+        }
+    }
+    let pawns = pos.pieces(Piece::new(c, Role::Pawn));
+    for sq in pawns {
+        if sq.index() % 9 < 8 && crossed(c, sq) && pawns.contains(Square::from_index_unchecked(sq.index() + 1)) {
+            k.connected += 1;
+        }
+    }
+    let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() + pos.pieces(Piece::new(c, Role::Elephant)).count();
+    k.guards_complete = i32::from(guards == 4);
+    k
+}
+
+/// The placement terms of `c` (middlegame, endgame).
+#[inline(always)]
+fn structure(pos: &Position, c: Color, w: &Weights) -> Pair {
+    let k = structure_counts(pos, c);
+    let mut v = Pair { mg: 0, eg: 0 };
+    let mut add = |n: i32, x: Pair| {
+        v.mg += n * x.mg;
+        v.eg += n * x.eg;
+    };
+    for (n, x) in k.horse_reach.iter().zip(&w.horse_reach) {
+        add(*n, *x);
+    }
+    add(k.rook_open, w.rook_open_file);
+    add(k.rook_half_open, w.rook_half_open_file);
+    add(k.connected, w.connected_pawns);
+    add(k.guards_complete, w.guards_complete);
+    v
 }
 
 /// The evaluation's terms per side (red, black), before they are tapered and subtracted.
 struct Sides {
     phase: i32,
     material: [Value; 2],
-    pst: [Value; 2],
+    pst: [Pair; 2],
     mobility: [Pair; 2],
     relations: [Value; 2],
     safety: [Value; 2],
+    structure: [Pair; 2],
 }
 
 impl Sides {
@@ -541,6 +752,8 @@ impl Sides {
         let phase = self.phase;
         let diff = |a: [Value; 2]| a[0] - a[1];
         let mob = [taper(self.mobility[0], phase), taper(self.mobility[1], phase)];
+        let pst = [taper(self.pst[0], phase), taper(self.pst[1], phase)];
+        let structure = [taper(self.structure[0], phase), taper(self.structure[1], phase)];
         let tempo = match turn {
             Color::Red => w.tempo,
             Color::Black => -w.tempo,
@@ -548,14 +761,15 @@ impl Sides {
         let mut b = Breakdown {
             phase,
             material: diff(self.material),
-            pst: diff(self.pst),
+            pst: diff(pst),
             mobility: diff(mob),
             relations: diff(self.relations),
             king_safety: diff(self.safety),
+            structure: diff(structure),
             tempo,
             total: 0,
         };
-        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.tempo;
+        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.structure + b.tempo;
         b
     }
 }
@@ -701,7 +915,7 @@ mod tests {
         }
         let phase = phase.min(PHASE_MAX);
         let mut material = [0; 2];
-        let mut pst_sum = [0; 2];
+        let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
         let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
         let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
         let mut pressure = [0i32; 2];
@@ -713,7 +927,9 @@ mod tests {
                 let piece = Piece::new(c, r);
                 for sq in pos.pieces(piece) {
                     material[c.index()] += taper(tables.material[r.index()], phase);
-                    pst_sum[c.index()] += tables.pst(piece, sq);
+                    let v = tables.pst(piece, sq);
+                    pst_sum[c.index()].mg += v.mg;
+                    pst_sum[c.index()].eg += v.eg;
                     let a = piece_attacks(piece, sq, occ);
                     att.by_role[c.index()][r.index()] |= a;
                     let reach = match r {
@@ -761,8 +977,9 @@ mod tests {
             king_safety(pos, Color::Red, pressure[1], phase, w),
             king_safety(pos, Color::Black, pressure[0], phase, w),
         ];
+        let structure = [structure(pos, Color::Red, w), structure(pos, Color::Black, w)];
         // The per-side terms are what this reference computes its own way; summing them is shared.
-        Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
+        Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
     }
 
     #[test]
