@@ -92,18 +92,20 @@ fn material_up_is_better_than_material_down() {
 
 #[test]
 fn documented_tables_match_the_code() {
-    use qiku::engine::eval::PST;
+    use qiku::engine::eval::{PST, PST_EG};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ENGINE.md")).unwrap();
     for (role, name) in ["king", "advisor", "elephant", "horse", "rook", "cannon", "pawn"].iter().enumerate() {
-        let start = doc.find(&format!("```pst-{name}\n")).unwrap_or_else(|| panic!("no table for {name}"));
-        let body = &doc[start..];
-        let body = &body[body.find('\n').unwrap() + 1..];
-        let body = &body[..body.find("```").unwrap()];
-        let rows: Vec<Vec<i16>> = body
-            .lines()
-            .map(|l| l.split('#').next().unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect())
-            .collect();
-        let code: Vec<Vec<i16>> = PST[role].iter().map(|r| r.to_vec()).collect();
-        assert_eq!(rows, code, "{name}");
+        for (tag, tables) in [("pst", PST), ("pst-eg", PST_EG)] {
+            let start = doc.find(&format!("```{tag}-{name}\n")).unwrap_or_else(|| panic!("no {tag} table for {name}"));
+            let body = &doc[start..];
+            let body = &body[body.find('\n').unwrap() + 1..];
+            let body = &body[..body.find("```").unwrap()];
+            let rows: Vec<Vec<i16>> = body
+                .lines()
+                .map(|l| l.split('#').next().unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect())
+                .collect();
+            let code: Vec<Vec<i16>> = tables[role].iter().map(|r| r.to_vec()).collect();
+            assert_eq!(rows, code, "{tag} {name}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Static evaluation, in the spirit of the classic Xiangqi programs (ElephantEye, XQWLight and
-//! their descendants): material, piece-square tables by role, mobility, and the attack/defence
-//! relations between pieces, blended between middlegame and endgame by the attacking material
+//! their descendants): material, piece-square tables by role, mobility, the attack/defence
+//! relations between pieces, king safety and a few placement terms, blended between middlegame and endgame by the attacking material
 //! left on the board. Every table is written from red's point of view with black's back rank
 //! (rank 9) on the first row, as the board is drawn; black pieces read the table with the ranks
 //! flipped. The tables are left-right symmetric, so the evaluation of a position and of its mirror
@@ -49,7 +49,11 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// Mean squared error, training 0.127490 -> 0.118309, validation 0.127284 -> 0.117684 (0.127313
 /// -> 0.117814 with the engine's own integer evaluation). Kept because a match said so: 200
 /// games, 30,000 nodes a move, against the hand-set evaluation, +105 =50 -45, +107.5 +/- 43.3 Elo.
-/// The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
+/// Then the endgame tables and the placement terms were added (the endgame tables starting as
+/// copies of the middlegame ones, the new weights at zero) and everything tuned again the same
+/// way, on the positions the evaluation of that time kept: 378,248 training and 42,531
+/// validation positions, k = 0.005341, validation 0.118739 -> 0.118159 (a retune without the new
+/// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
 /// moves value into the tables and mobility: read them together, not one by one.
 pub const MATERIAL: [Pair; 7] = [p(0, 0), p(248, 50), p(237, 77), p(212, 486), p(460, 1328), p(285, 546), p(96, 89)];
 
@@ -319,6 +323,48 @@ impl PieceSquareTables {
     }
 }
 
+/// Where the evaluation reads a piece's table bonus: [`PieceSquareTables`] (the tuner's, any
+/// numbers) or [`Compiled`] (the engine's, one load per piece).
+trait Lookup {
+    fn pst(&self, piece: Piece, sq: Square) -> Pair;
+}
+
+impl Lookup for PieceSquareTables {
+    #[inline(always)]
+    fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        PieceSquareTables::pst(self, piece, sq)
+    }
+}
+
+/// [`PieceSquareTables::DEFAULT`]'s bonuses by piece index and square, both phases side by side.
+struct Compiled([[Pair; 90]; 14]);
+
+impl Lookup for Compiled {
+    #[inline(always)]
+    fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        self.0[piece.index()][sq.index()]
+    }
+}
+
+/// The engine's tables, laid out for [`Compiled`] at compile time.
+static COMPILED: Compiled = {
+    let t = &PieceSquareTables::DEFAULT;
+    let mut out = [[Pair { mg: 0, eg: 0 }; 90]; 14];
+    let mut piece = 0;
+    while piece < 14 {
+        let (color, role) = (piece / 7, piece % 7);
+        let mut sq = 0;
+        while sq < 90 {
+            let cell = TABLE_CELLS[color][sq] as usize;
+            let (row, col) = (cell / 9, cell % 9);
+            out[piece][sq] = Pair { mg: t.pst[role][row][col] as Value, eg: t.pst_eg[role][row][col] as Value };
+            sq += 1;
+        }
+        piece += 1;
+    }
+    Compiled(out)
+};
+
 /// Weights of the terms beyond material and tables. Kept in one struct so that a term can be
 /// switched off (set to zero) for a measured match against the full evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -423,8 +469,8 @@ pub struct Breakdown {
     pub relations: Value,
     /// King safety.
     pub king_safety: Value,
-    /// Piece placement beyond the tables: horse reach, rooks on open files, connected pawns,
-    /// complete guards.
+    /// Piece placement beyond the tables: rooks on open files, connected pawns, complete
+    /// guards.
     pub structure: Value,
     /// The side to move's bonus.
     pub tempo: Value,
@@ -495,7 +541,7 @@ unsafe fn evaluate_popcnt(pos: &Position, w: &Weights) -> Value {
 /// [`evaluate`] for any CPU (inlined into [`evaluate_popcnt`] to be compiled with POPCNT).
 #[inline(always)]
 fn evaluate_portable(pos: &Position, w: &Weights) -> Value {
-    let v = breakdown_with(pos, &PieceSquareTables::DEFAULT, w).total;
+    let v = breakdown_in(pos, &COMPILED, &MATERIAL, w).total;
     match pos.turn() {
         Color::Red => v,
         Color::Black => -v,
@@ -534,6 +580,8 @@ struct RoleScan {
     reach: i32,
     /// How many attack the enemy king's zone.
     pressing: i32,
+    /// Their bonuses by reach count (horses: [`Weights::horse_reach`]).
+    by_reach: Pair,
 }
 
 /// Sums the evaluation's per-piece terms over the pieces `piece` on the board; `attack(sq)`
@@ -541,14 +589,20 @@ struct RoleScan {
 #[inline(always)]
 fn scan_role(
     pos: &Position,
-    tables: &PieceSquareTables,
+    tables: &impl Lookup,
     piece: Piece,
     zone: Bitboard,
+    by_reach: &[Pair],
     attack: impl Fn(Square) -> (Bitboard, Bitboard),
 ) -> RoleScan {
-    let mut scan = RoleScan { pieces: 0, pst: Pair { mg: 0, eg: 0 }, attacks: Bitboard::EMPTY, reach: 0, pressing: 0 };
+    let zero = Pair { mg: 0, eg: 0 };
+    let mut scan = RoleScan { pieces: 0, pst: zero, attacks: Bitboard::EMPTY, reach: 0, pressing: 0, by_reach: zero };
     for sq in pos.pieces(piece) {
         let (a, reach) = attack(sq);
+        if let Some(b) = by_reach.get(reach.count() as usize) {
+            scan.by_reach.mg += b.mg;
+            scan.by_reach.eg += b.eg;
+        }
         scan.pieces += 1;
         let v = tables.pst(piece, sq);
         scan.pst.mg += v.mg;
@@ -568,12 +622,17 @@ pub(crate) fn taper(v: Pair, phase: i32) -> Value {
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
-    breakdown_with(pos, &PieceSquareTables::DEFAULT, w)
+    breakdown_in(pos, &COMPILED, &MATERIAL, w)
 }
 
 /// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
-#[inline(always)]
 pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -> Breakdown {
+    breakdown_in(pos, tables, &tables.material, w)
+}
+
+/// [`breakdown_with`], reading the tables through `tables`.
+#[inline(always)]
+fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7], w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {
@@ -584,6 +643,8 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
     let mut material = [0; 2];
     let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
     let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
+    // The horses' bonuses by reach, counted with the placement terms.
+    let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
     let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
     // Attacking units per side aimed at the other king's zone.
     let mut pressure = [0i32; 2];
@@ -595,45 +656,47 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
         let zone = zones[(!c).index()];
         // Each role with its own attack function, so that no loop dispatches on the role.
         let scans = [
-            scan_role(pos, tables, Piece::new(c, Role::King), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::King), zone, &[], |sq| {
                 let a = attacks::king_attacks(sq);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Advisor), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Advisor), zone, &[], |sq| {
                 let a = attacks::advisor_attacks(sq);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Elephant), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Elephant), zone, &[], |sq| {
                 let a = attacks::elephant_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Horse), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Horse), zone, &w.horse_reach, |sq| {
                 let a = attacks::horse_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Rook), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Rook), zone, &[], |sq| {
                 let a = attacks::rook_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Cannon), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Cannon), zone, &[], |sq| {
                 // A cannon moves like a rook but only captures over a screen.
                 let a = attacks::cannon_captures(sq, occ);
                 (a, (attacks::rook_attacks(sq, occ) - occ) | (a & them))
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Pawn), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Pawn), zone, &[], |sq| {
                 let a = attacks::pawn_attacks(c, sq);
                 (a, a - own)
             }),
         ];
         for (r, scan) in Role::ALL.into_iter().zip(scans) {
             // Per piece the same terms: summed per role, the totals are the same.
-            material[c.index()] += scan.pieces * taper(tables.material[r.index()], phase);
+            material[c.index()] += scan.pieces * taper(material_values[r.index()], phase);
             pst_sum[c.index()].mg += scan.pst.mg;
             pst_sum[c.index()].eg += scan.pst.eg;
             att.by_role[c.index()][r.index()] = scan.attacks;
             let mw = w.mobility[r.index()];
             mobility[c.index()].mg += mw.mg * scan.reach;
             mobility[c.index()].eg += mw.eg * scan.reach;
+            horse_reach[c.index()].mg += scan.by_reach.mg;
+            horse_reach[c.index()].eg += scan.by_reach.eg;
             pressure[c.index()] += scan.pressing
                 * match r {
                     Role::Rook | Role::Horse => 3,
@@ -644,41 +707,46 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
-    let relations = [
-        relations(pos, &att, Color::Red, &tables.material, w),
-        relations(pos, &att, Color::Black, &tables.material, w),
-    ];
+    let relations =
+        [relations(pos, &att, Color::Red, material_values, w), relations(pos, &att, Color::Black, material_values, w)];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
-    let structure = [structure(pos, Color::Red, w), structure(pos, Color::Black, w)];
+    let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
     Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
 }
 
-/// Files (bit per file a..i) holding a pawn of `c`.
-#[inline(always)]
-fn pawn_files(pos: &Position, c: Color) -> u16 {
-    let mut files = 0u16;
-    for sq in pos.pieces(Piece::new(c, Role::Pawn)) {
-        files |= 1 << (sq.index() % 9);
+/// Every square of the file of each square.
+static FILE_OF: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut rank = 0;
+        while rank < 10 {
+            t[sq] |= 1u128 << (rank * 9 + sq % 9);
+            rank += 1;
+        }
+        sq += 1;
     }
-    files
-}
+    t
+};
 
-/// Whether `sq` is across the river for `c`'s pawns.
-#[inline(always)]
-pub(crate) fn crossed(c: Color, sq: Square) -> bool {
-    let rank = sq.index() / 9;
-    match c {
-        Color::Red => rank >= 5,
-        Color::Black => rank <= 4,
+/// Every square but those of file i (the last file).
+const NOT_LAST_FILE: u128 = {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        if sq % 9 != 8 {
+            m |= 1u128 << sq;
+        }
+        sq += 1;
     }
-}
+    m
+};
 
-/// How many of each placement term `c` scores: horse reach counts, rooks on open and half-open
-/// files, side-by-side crossed pawns, complete guards. Shared with the tuner's trace.
+/// How many of each placement term `c` scores: rooks on open and half-open files, side-by-side
+/// crossed pawns, complete guards. Shared with the tuner's trace.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct StructureCounts {
-    pub horse_reach: [i32; 9],
     pub rook_open: i32,
     pub rook_half_open: i32,
     pub connected: i32,
@@ -689,45 +757,36 @@ pub(crate) struct StructureCounts {
 #[inline(always)]
 pub(crate) fn structure_counts(pos: &Position, c: Color) -> StructureCounts {
     let mut k = StructureCounts::default();
-    let occ = pos.occupied();
-    let own = pos.by_color(c);
-    for sq in pos.pieces(Piece::new(c, Role::Horse)) {
-        k.horse_reach[(attacks::horse_attacks(sq, occ) - own).count() as usize] += 1;
-    }
-    let (mine, theirs) = (pawn_files(pos, c), pawn_files(pos, !c));
+    let mine = pos.pieces(Piece::new(c, Role::Pawn)).0;
+    let theirs = pos.pieces(Piece::new(!c, Role::Pawn)).0;
     for sq in pos.pieces(Piece::new(c, Role::Rook)) {
-        let f = 1u16 << (sq.index() % 9);
-        if mine & f == 0 {
-            if theirs & f == 0 {
+        let file = FILE_OF[sq.index()];
+        if mine & file == 0 {
+            if theirs & file == 0 {
                 k.rook_open += 1;
             } else {
                 k.rook_half_open += 1;
             }
         }
     }
-    let pawns = pos.pieces(Piece::new(c, Role::Pawn));
-    for sq in pawns {
-        if sq.index() % 9 < 8 && crossed(c, sq) && pawns.contains(Square::from_index_unchecked(sq.index() + 1)) {
-            k.connected += 1;
-        }
-    }
+    // A crossed pawn with another on the next file of its rank (both are then across).
+    let crossed = mine & attacks::home_half(!c).0;
+    k.connected = (crossed & (crossed >> 1) & NOT_LAST_FILE).count_ones() as i32;
     let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() + pos.pieces(Piece::new(c, Role::Elephant)).count();
     k.guards_complete = i32::from(guards == 4);
     k
 }
 
-/// The placement terms of `c` (middlegame, endgame).
+/// The placement terms of `c` (middlegame, endgame), with its horses' bonuses by reach
+/// (`horse_reach`, summed while the horses are scanned).
 #[inline(always)]
-fn structure(pos: &Position, c: Color, w: &Weights) -> Pair {
+fn structure(pos: &Position, c: Color, horse_reach: Pair, w: &Weights) -> Pair {
     let k = structure_counts(pos, c);
-    let mut v = Pair { mg: 0, eg: 0 };
+    let mut v = horse_reach;
     let mut add = |n: i32, x: Pair| {
         v.mg += n * x.mg;
         v.eg += n * x.eg;
     };
-    for (n, x) in k.horse_reach.iter().zip(&w.horse_reach) {
-        add(*n, *x);
-    }
     add(k.rook_open, w.rook_open_file);
     add(k.rook_half_open, w.rook_half_open_file);
     add(k.connected, w.connected_pawns);
@@ -886,10 +945,10 @@ mod tests {
 
     #[test]
     fn tables_are_left_right_symmetric() {
-        for (role, table) in PST.iter().enumerate() {
+        for (role, table) in PST.iter().chain(&PST_EG).enumerate() {
             for row in table.iter() {
                 for f in 0..9 {
-                    assert_eq!(row[f], row[8 - f], "role {role}");
+                    assert_eq!(row[f], row[8 - f], "table {role}");
                 }
             }
         }
@@ -901,6 +960,38 @@ mod tests {
         let b = breakdown(&pos, &Weights::DEFAULT);
         assert_eq!(b.total, Weights::DEFAULT.tempo, "{b:?}");
         assert_eq!(b.phase, PHASE_MAX);
+    }
+
+    /// The placement terms square by square, as [`structure`] defines them.
+    fn slow_structure(pos: &Position, c: Color, horse_reach: Pair, w: &Weights) -> Pair {
+        let file_has = |color: Color, file: usize| {
+            Iterator::any(&mut pos.pieces(Piece::new(color, Role::Pawn)).into_iter(), |p: Square| p.index() % 9 == file)
+        };
+        let mut v = horse_reach;
+        let mut add = |x: Pair| {
+            v.mg += x.mg;
+            v.eg += x.eg;
+        };
+        for sq in pos.pieces(Piece::new(c, Role::Rook)) {
+            let file = sq.index() % 9;
+            if !file_has(c, file) {
+                add(if file_has(!c, file) { w.rook_half_open_file } else { w.rook_open_file });
+            }
+        }
+        let pawns = pos.pieces(Piece::new(c, Role::Pawn));
+        for sq in pawns {
+            let across = if c == Color::Red { sq.index() / 9 >= 5 } else { sq.index() / 9 <= 4 };
+            let next = Square::from_coords((sq.index() % 9) as i32 + 1, (sq.index() / 9) as i32);
+            if across && next.is_some_and(|n| pawns.contains(n)) {
+                add(w.connected_pawns);
+            }
+        }
+        let guards =
+            pos.pieces(Piece::new(c, Role::Advisor)).count() + pos.pieces(Piece::new(c, Role::Elephant)).count();
+        if guards == 4 {
+            add(w.guards_complete);
+        }
+        v
     }
 
     /// The evaluation as first written, piece by piece: the summed-per-role form above must give
@@ -917,6 +1008,7 @@ mod tests {
         let mut material = [0; 2];
         let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
         let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
+        let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
         let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
         let mut pressure = [0i32; 2];
         let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
@@ -940,6 +1032,10 @@ mod tests {
                     let mw = w.mobility[r.index()];
                     mobility[c.index()].mg += mw.mg * n;
                     mobility[c.index()].eg += mw.eg * n;
+                    if r == Role::Horse {
+                        horse_reach[c.index()].mg += w.horse_reach[n as usize].mg;
+                        horse_reach[c.index()].eg += w.horse_reach[n as usize].eg;
+                    }
                     if (a & zones[(!c).index()]).any() {
                         pressure[c.index()] += match r {
                             Role::Rook | Role::Horse => 3,
@@ -977,7 +1073,8 @@ mod tests {
             king_safety(pos, Color::Red, pressure[1], phase, w),
             king_safety(pos, Color::Black, pressure[0], phase, w),
         ];
-        let structure = [structure(pos, Color::Red, w), structure(pos, Color::Black, w)];
+        let structure =
+            [slow_structure(pos, Color::Red, horse_reach[0], w), slow_structure(pos, Color::Black, horse_reach[1], w)];
         // The per-side terms are what this reference computes its own way; summing them is shared.
         Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
     }

@@ -249,6 +249,11 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
                 let n = reach.count() as f64;
                 dense[MOBILITY_AT + 2 * ri] += s * n * mg;
                 dense[MOBILITY_AT + 2 * ri + 1] += s * n * eg;
+                if r == Role::Horse {
+                    let at = HORSE_REACH_AT + 2 * reach.count() as usize;
+                    dense[at] += s * mg;
+                    dense[at + 1] += s * eg;
+                }
                 if (a & zones[(!c).index()]).any() {
                     pressure[c.index()] += match r {
                         Role::Rook | Role::Horse => 3,
@@ -306,9 +311,6 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
             dense[at] += s * n as f64 * mg;
             dense[at + 1] += s * n as f64 * eg;
         };
-        for (i, &n) in k.horse_reach.iter().enumerate() {
-            add(HORSE_REACH_AT + 2 * i, n);
-        }
         add(STRUCTURE_AT, k.rook_open);
         add(STRUCTURE_AT + 2, k.rook_half_open);
         add(STRUCTURE_AT + 4, k.connected);
@@ -494,9 +496,11 @@ impl std::str::FromStr for Group {
             "king" => Group::King,
             "structure" => Group::Structure,
             "tempo" => Group::Tempo,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, structure, tempo)"
-            )),
+            ))
+            }
         })
     }
 }
