@@ -1,10 +1,11 @@
 //! Static evaluation, in the spirit of the classic Xiangqi programs (ElephantEye, XQWLight and
 //! their descendants): material, piece-square tables by role, mobility, the attack/defence
-//! relations between pieces, king safety and a few placement terms, blended between middlegame and endgame by the attacking material
-//! left on the board. Every table is written from red's point of view with black's back rank
-//! (rank 9) on the first row, as the board is drawn; black pieces read the table with the ranks
-//! flipped. The tables are left-right symmetric, so the evaluation of a position and of its mirror
-//! image are equal (tested). `docs/ENGINE.md` describes every term.
+//! relations between pieces, king safety and a few placement terms, blended between middlegame
+//! and endgame by the attacking material left on the board. Every table is written from red's
+//! point of view with black's back rank (rank 9) on the first row, as the board is drawn; black
+//! pieces read the table with the ranks flipped. The tables are left-right symmetric, so the
+//! evaluation of a position and of its mirror image are equal (tested). `docs/ENGINE.md`
+//! describes every term.
 //!
 //! The numbers (material, tables and [`Weights::DEFAULT`]) are fitted to master-game results by
 //! `qiku tune` (Texel's method, `qiku::tune`); the note above [`MATERIAL`] says how.
@@ -53,8 +54,9 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// copies of the middlegame ones, the new weights at zero) and everything tuned again the same
 /// way, on the positions the evaluation of that time kept: 378,248 training and 42,531
 /// validation positions, k = 0.005341, validation 0.118739 -> 0.118159 (a retune without the new
-/// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
-/// moves value into the tables and mobility: read them together, not one by one.
+/// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in
+/// the middlegame and high in the endgame (the phase blend) and moves value into the tables and
+/// mobility: read them together, not one by one.
 pub const MATERIAL: [Pair; 7] = [p(0, 0), p(248, 50), p(237, 77), p(212, 486), p(460, 1328), p(285, 546), p(96, 89)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
@@ -469,8 +471,8 @@ pub struct Breakdown {
     pub relations: Value,
     /// King safety.
     pub king_safety: Value,
-    /// Piece placement beyond the tables: rooks on open files, connected pawns, complete
-    /// guards.
+    /// Piece placement beyond the tables: horses by their reach, rooks on open files, connected
+    /// pawns, complete guards.
     pub structure: Value,
     /// The side to move's bonus.
     pub tempo: Value,
