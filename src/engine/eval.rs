@@ -481,7 +481,8 @@ pub struct Breakdown {
 }
 
 impl std::fmt::Display for Breakdown {
-    /// `material 0 pst 0 mobility 0 relations 0 king safety 0 tempo 10 = 10 (phase 48/48)`.
+    /// `material 0 pst 0 mobility 0 relations 0 king safety 0 structure 0 tempo 10 = 10 (phase
+    /// 48/48)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
