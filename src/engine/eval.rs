@@ -57,7 +57,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in
 /// the middlegame and high in the endgame (the phase blend) and moves value into the tables and
 /// mobility: read them together, not one by one.
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(248, 50), p(237, 77), p(212, 486), p(460, 1328), p(285, 546), p(96, 89)];
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(100, 62), p(124, 65), p(335, 498), p(475, 1414), p(179, 508), p(126, 119)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
 pub type Table = [[i16; 9]; 10];
@@ -71,9 +71,9 @@ const KING_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,-317, -92,-317,   0,   0,   0],
-    [   0,   0,   0, -22,  26, -22,   0,   0,   0],
-    [   0,   0,   0,  72, 123,  72,   0,   0,   0],
+    [   0,   0,   0,-331,-126,-331,   0,   0,   0],
+    [   0,   0,   0, -10,  22, -10,   0,   0,   0],
+    [   0,   0,   0,  76, 124,  76,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -85,9 +85,9 @@ const ADVISOR_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  -8,   0,  -8,   0,   0,   0],
-    [   0,   0,   0,   0,  41,   0,   0,   0,   0],
-    [   0,   0,   0,   9,   0,   9,   0,   0,   0],
+    [   0,   0,   0, -55,   0, -55,   0,   0,   0],
+    [   0,   0,   0,   0,  -5,   0,   0,   0,   0],
+    [   0,   0,   0, -38,   0, -38,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -97,64 +97,64 @@ const ELEPHANT_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  -8,   0,   0,   0,  -8,   0,   0],
+    [   0,   0, -54,   0,   0,   0, -54,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   6,   0,   0,   0,  54,   0,   0,   0,   6],
+    [ -40,   0,   0,   0,  10,   0,   0,   0, -40],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  31,   0,   0,   0,  31,   0,   0],
+    [   0,   0, -14,   0,   0,   0, -14,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [   7, -43,   1,  96,  34,  96,   1, -43,   7],
-    [  92, -39, 137,  52, 326,  52, 137, -39,  92],
-    [  60,  35,   9, 175,  38, 175,   9,  35,  60],
-    [ -14, 139,   1, 128, -21, 128,   1, 139, -14],
-    [ -44,  -7,  24,  73,  94,  73,  24,  -7, -44],
-    [  -8, -28,  65,  -1,   2,  -1,  65, -28,  -8],
-    [ -65, -63, -38, -29,  15, -29, -38, -63, -65],
-    [ -63, -54, -48,  23, -44,  23, -48, -54, -63],
-    [ -90,-159, -78, -69,  26, -69, -78,-159, -90],
-    [ -11, -94, -73, -71,-251, -71, -73, -94, -11],
+    [  15, -36,  32,  71,  38,  71,  32, -36,  15],
+    [ 131, -20, 174,  63, 383,  63, 174, -20, 131],
+    [  83,  48,  28, 199,  45, 199,  28,  48,  83],
+    [  -2, 166,  14, 150, -24, 150,  14, 166,  -2],
+    [ -28,   3,  38,  92, 110,  92,  38,   3, -28],
+    [  16, -16,  80,  11,  19,  11,  80, -16,  16],
+    [ -57, -53, -29, -21,  30, -21, -29, -53, -57],
+    [ -50, -47, -35,  38, -32,  38, -35, -47, -50],
+    [ -80,-150, -65, -56,  43, -56, -65,-150, -80],
+    [  10, -81, -66, -54,-245, -54, -66, -81,  10],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [   9,  31,  -6,  95, 122,  95,  -6,  31,   9],
-    [ -17,  19, -19,  28, 232,  28, -19,  19, -17],
-    [ -28,  11,  10,  46, 169,  46,  10,  11, -28],
-    [  18,  15,  43,  11,  29,  11,  43,  15,  18],
-    [ -32,   5,  15,  -7,  26,  -7,  15,   5, -32],
-    [  13,  -1,  24,   6,   8,   6,  24,  -1,  13],
-    [   5,  20,  -7,   8,  27,   8,  -7,  20,   5],
-    [ -19, -20, -12,   3, -88,   3, -12, -20, -19],
-    [ -23, -18,  10, -22,  13, -22,  10, -18, -23],
-    [ -56, -17, -18,  10,-373,  10, -18, -17, -56],
+    [   5,  36,  -9, 137,  48, 137,  -9,  36,   5],
+    [ -12,  21, -15,  31, 226,  31, -15,  21, -12],
+    [ -34,   8,  17,  46, 164,  46,  17,   8, -34],
+    [  17,  13,  42,  11,  26,  11,  42,  13,  17],
+    [ -34,   5,  16,  -5,  26,  -5,  16,   5, -34],
+    [  15,  -1,  25,   9,   8,   9,  25,  -1,  15],
+    [   7,  20,  -4,  10,  30,  10,  -4,  20,   7],
+    [ -18, -19, -12,   6, -91,   6, -12, -19, -18],
+    [ -22, -20,  14, -21,  27, -21,  14, -20, -22],
+    [ -55, -17, -18,  11,-410,  11, -18, -17, -55],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [ 105,  80, -77,-123,  18,-123, -77,  80, 105],
-    [ -38, -18, -20,   4,-138,   4, -20, -18, -38],
-    [  47,  -6, -16, -51,-109, -51, -16,  -6,  47],
-    [  39,  -7,  -5, -17,  58, -17,  -5,  -7,  39],
-    [  75, -20, -24,  -1,  81,  -1, -24, -20,  75],
-    [  17, -19, -15, -42,  21, -42, -15, -19,  17],
-    [ -39, -34,   3, -10,   8, -10,   3, -34, -39],
-    [  -8, -19,  18,  15,  17,  15,  18, -19,  -8],
-    [  26,   1,  53,  18, 105,  18,  53,   1,  26],
-    [  -3,  -6,  -6,  75, 171,  75,  -6,  -6,  -3],
+    [ 104,  72, -95,-130,  21,-130, -95,  72, 104],
+    [ -46, -34, -33,  -1,-150,  -1, -33, -34, -46],
+    [  31, -16, -27, -62,-116, -62, -27, -16,  31],
+    [  25, -18, -21, -30,  48, -30, -21, -18,  25],
+    [  59, -33, -38,  -9,  70,  -9, -38, -33,  59],
+    [   7, -29, -28, -56,  13, -56, -28, -29,   7],
+    [ -47, -44,  -9, -18, -10, -18,  -9, -44, -47],
+    [ -19, -30,   7,   6,   6,   6,   7, -30, -19],
+    [  19, -11,  44,   5, 103,   5,  44, -11,  19],
+    [ -11, -14, -13,  70, 160,  70, -13, -14, -11],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [-359, -34,  57, 387, 183, 387,  57, -34,-359],
-    [ -76, 184, 288, 444, 610, 444, 288, 184, -76],
-    [  -7, 154, 152, 255, 105, 255, 152, 154,  -7],
-    [  48,  45,  62, 157, 130, 157,  62,  45,  48],
-    [ -34,  33,  16, 122,  91, 122,  16,  33, -34],
-    [ -74,   0, -35,   0, -10,   0, -35,   0, -74],
-    [ -89,   0, -68,   0, -11,   0, -68,   0, -89],
+    [-618, -99,  74, 562, 475, 562,  74, -99,-618],
+    [ -76, 191, 306, 499, 757, 499, 306, 191, -76],
+    [  30, 172, 167, 269, 101, 269, 167, 172,  30],
+    [  57,  49,  72, 175, 158, 175,  72,  49,  57],
+    [ -25,  43,  22, 131, 101, 131,  22,  43, -25],
+    [ -63,   0, -28,   0,  -4,   0, -28,   0, -63],
+    [ -78,   0, -62,   0,  -4,   0, -62,   0, -78],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -169,9 +169,9 @@ const KING_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  50, -61,  50,   0,   0,   0],
-    [   0,   0,   0,  -2,   7,  -2,   0,   0,   0],
-    [   0,   0,   0,  -6, -17,  -6,   0,   0,   0],
+    [   0,   0,   0,  58, -52,  58,   0,   0,   0],
+    [   0,   0,   0,  -9,  13,  -9,   0,   0,   0],
+    [   0,   0,   0,  -3, -19,  -3,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ADVISOR_PST_EG: Table = [
@@ -182,9 +182,9 @@ const ADVISOR_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  18,   0,  18,   0,   0,   0],
-    [   0,   0,   0,   0,  14,   0,   0,   0,   0],
-    [   0,   0,   0,  -3,   0,  -3,   0,   0,   0],
+    [   0,   0,   0,  31,   0,  31,   0,   0,   0],
+    [   0,   0,   0,   0,  19,   0,   0,   0,   0],
+    [   0,   0,   0,   7,   0,   7,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ELEPHANT_PST_EG: Table = [
@@ -193,60 +193,60 @@ const ELEPHANT_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  22,   0,   0,   0,  22,   0,   0],
+    [   0,   0,  13,   0,   0,   0,  13,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   1,   0,   0,   0,  13,   0,   0,   0,   1],
+    [  -8,   0,   0,   0,   5,   0,   0,   0,  -8],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  12,   0,   0,   0,  12,   0,   0],
+    [   0,   0,   2,   0,   0,   0,   2,   0,   0],
 ];
 #[rustfmt::skip]
 const HORSE_PST_EG: Table = [
-    [  12, -37,  67,  97,  40,  97,  67, -37,  12],
-    [ -70,  75,  32,  41,-149,  41,  32,  75, -70],
-    [  78,  18,   7, -20,  74, -20,   7,  18,  78],
-    [ -17,  26,   8,   3,  13,   3,   8,  26, -17],
-    [  17,  32,  11,  20, -21,  20,  11,  32,  17],
-    [  28,   9,   0,  31,  33,  31,   0,   9,  28],
-    [  43, -13,   4,  23,  11,  23,   4, -13,  43],
-    [ -23, -17, -27,  10, -47,  10, -27, -17, -23],
-    [ -65,  17,   3, -17,-182, -17,   3,  17, -65],
-    [-209,  -7, -96, -26, -40, -26, -96,  -7,-209],
+    [  21, -37,  71,  99,  81,  99,  71, -37,  21],
+    [ -95,  67,  22,  42,-173,  42,  22,  67, -95],
+    [  74,  21,   2, -19,  86, -19,   2,  21,  74],
+    [  -9,  18,  13,   2,  29,   2,  13,  18,  -9],
+    [  17,  36,  15,  20, -14,  20,  15,  36,  17],
+    [  24,  14,   5,  39,  34,  39,   5,  14,  24],
+    [  51,  -7,  10,  35,  17,  35,  10,  -7,  51],
+    [ -18,  -2, -21,  18, -53,  18, -21,  -2, -18],
+    [ -56,  23,   6, -14,-171, -14,   6,  23, -56],
+    [-201,  -1, -89, -19, -86, -19, -89,  -1,-201],
 ];
 #[rustfmt::skip]
 const ROOK_PST_EG: Table = [
-    [  26,  12,  60, -46,  27, -46,  60,  12,  26],
-    [  13,  51,  54,  54, -39,  54,  54,  51,  13],
-    [  61,  12,  30,   9, -41,   9,  30,  12,  61],
-    [  34,  60,  42,  33,  49,  33,  42,  60,  34],
-    [  59,  29,  47,  20,  33,  20,  47,  29,  59],
-    [ -17,  57,   0,  18,  33,  18,   0,  57, -17],
-    [   9,  23,  57,  37,  63,  37,  57,  23,   9],
-    [ -95,   5,   0, -45,  50, -45,   0,   5, -95],
-    [ -81, -31, -14, -46,-188, -46, -14, -31, -81],
-    [ -97, -56,-104, -64,-325, -64,-104, -56, -97],
+    [  40,  17,  62, -85,  66, -85,  62,  17,  40],
+    [  -2,  50,  49,  55, -61,  55,  49,  50,  -2],
+    [  62,  21,  30,   5, -41,   5,  30,  21,  62],
+    [  43,  65,  48,  44,  59,  44,  48,  65,  43],
+    [  71,  35,  49,  27,  42,  27,  49,  35,  71],
+    [  -8,  65,   7,  28,  44,  28,   7,  65,  -8],
+    [  19,  32,  65,  51,  77,  51,  65,  32,  19],
+    [ -89,  18,  15, -35,  82, -35,  15,  18, -89],
+    [ -73, -12, -13, -34,-181, -34, -13, -12, -73],
+    [ -89, -44, -92, -50,-329, -50, -92, -44, -89],
 ];
 #[rustfmt::skip]
 const CANNON_PST_EG: Table = [
-    [ -16,   1,  33,  14,-150,  14,  33,   1, -16],
-    [  30,  36,  -7, -56,  57, -56,  -7,  36,  30],
-    [  20, -21,  -4, -58, -17, -58,  -4, -21,  20],
-    [  -6,  15,  24,  16,  28,  16,  24,  15,  -6],
-    [ -33,  32,  59,  14,  -4,  14,  59,  32, -33],
-    [  -2,  14,   4,   7,  35,   7,   4,  14,  -2],
-    [  20,  29,  20,  26,  35,  26,  20,  29,  20],
-    [  29,  13,   8,  -1,  35,  -1,   8,  13,  29],
-    [  18,  -1, -17,  18,  -4,  18, -17,  -1,  18],
-    [  15,   1, -19, -11, -25, -11, -19,   1,  15],
+    [ -32,  -9,  26,  30,-121,  30,  26,  -9, -32],
+    [  25,  34, -10, -70,  59, -70, -10,  34,  25],
+    [  11, -33,  -9, -45, -31, -45,  -9, -33,  11],
+    [ -16,   4,  17,   5,  18,   5,  17,   4, -16],
+    [ -46,  21,  54,   3, -13,   3,  54,  21, -46],
+    [ -16,   2,  -6,  -3,  23,  -3,  -6,   2, -16],
+    [   7,  15,  17,  12,  30,  12,  17,  15,   7],
+    [  17,   6,   5, -10,  30, -10,   5,   6,  17],
+    [   1,  -6, -25,  20, -12,  20, -25,  -6,   1],
+    [   1, -13, -38, -26, -17, -26, -38, -13,   1],
 ];
 #[rustfmt::skip]
 const PAWN_PST_EG: Table = [
-    [ 171, -38, -71,-103,-426,-103, -71, -38, 171],
-    [  67, -16, -33, -32, 188, -32, -33, -16,  67],
-    [  34,  27,  41, 136, 227, 136,  41,  27,  34],
-    [  39,  59,  83,  78,  95,  78,  83,  59,  39],
-    [  49,  42,  80,  86,  92,  86,  80,  42,  49],
-    [  21,   0,  24,   0,  74,   0,  24,   0,  21],
-    [  16,   0,  10,   0,  52,   0,  10,   0,  16],
+    [ 295,  17, -76,-194,-547,-194, -76,  17, 295],
+    [  87,   5, -20, -32, 156, -32, -20,   5,  87],
+    [  27,  35,  54, 150, 250, 150,  54,  35,  27],
+    [  55,  73,  97,  85,  97,  85,  97,  73,  55],
+    [  65,  56, 102, 104, 106, 104, 102,  56,  65],
+    [  37,   0,  45,   0,  95,   0,  45,   0,  37],
+    [  31,   0,  30,   0,  69,   0,  30,   0,  31],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -399,6 +399,12 @@ pub struct Weights {
     pub connected_pawns: Pair,
     /// Both advisors and both elephants still on the board.
     pub guards_complete: Pair,
+    /// Material imbalance, in sixteenths: `imbalance_own[i][j]` (i <= j) per pair of the side's own
+    /// pieces of roles `i` and `j` (counts multiplied), `imbalance_them[i][j]` per own piece of
+    /// role `i` and enemy piece of role `j` (roles by index; the king's row and column unused).
+    pub imbalance_own: [[Value; 7]; 7],
+    /// See [`Weights::imbalance_own`].
+    pub imbalance_them: [[Value; 7]; 7],
     /// Side to move's bonus.
     pub tempo: Value,
 }
@@ -406,18 +412,46 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(29, -8), p(4, -3), p(2, -5), p(11, 13), p(4, 3), p(3, 3), p(-9, 8)],
-        threat_second: 22,
-        threat_first: 7,
-        defended: [0, 10, 3, 1, 5, 3, 3],
-        empty_cannon: p(146, -53),
+        mobility: [p(31, -10), p(5, -1), p(2, -4), p(24, 16), p(4, 3), p(3, 3), p(-8, 9)],
+        threat_second: 17,
+        threat_first: 6,
+        defended: [0, 11, 3, 1, 6, 4, 2],
+        empty_cannon: p(144, -48),
         king_pressure: 1,
-        missing_guard: -11,
-        horse_reach: [p(28, -149), p(7, 3), p(8, 3), p(8, 7), p(13, 11), p(3, 15), p(-3, 4), p(-6, 3), p(-20, -11)],
-        rook_open_file: p(10, 11),
-        rook_half_open_file: p(-11, 68),
-        connected_pawns: p(-154, 84),
-        guards_complete: p(-6, -6),
+        missing_guard: 9,
+        horse_reach: [
+            p(93, -134),
+            p(57, 23),
+            p(47, 17),
+            p(35, 19),
+            p(29, 18),
+            p(6, 19),
+            p(-13, 6),
+            p(-25, -2),
+            p(-57, -18),
+        ],
+        rook_open_file: p(11, 2),
+        rook_half_open_file: p(-8, 45),
+        connected_pawns: p(-160, 97),
+        guards_complete: p(-22, -17),
+        imbalance_own: [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, -30, 128, -110, -266, 227, -212],
+            [0, 0, 21, -153, -124, 51, 6],
+            [0, 0, 0, -92, 370, 300, 7],
+            [0, 0, 0, 0, -549, 486, 69],
+            [0, 0, 0, 0, 0, -419, 17],
+            [0, 0, 0, 0, 0, 0, 5],
+        ],
+        imbalance_them: [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, -36, 60, 316, -218, 126],
+            [0, 36, 0, -56, 28, 7, 32],
+            [0, -60, 56, 0, -512, -266, -73],
+            [0, -316, -28, 512, 0, 104, 60],
+            [0, 218, -7, 266, -104, 0, -64],
+            [0, -126, -32, 73, -60, 64, 0],
+        ],
         tempo: 10,
     };
 
@@ -435,6 +469,8 @@ impl Weights {
         rook_half_open_file: p(0, 0),
         connected_pawns: p(0, 0),
         guards_complete: p(0, 0),
+        imbalance_own: [[0; 7]; 7],
+        imbalance_them: [[0; 7]; 7],
         tempo: 10,
     };
 }
@@ -652,6 +688,7 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
     // Attacking units per side aimed at the other king's zone.
     let mut pressure = [0i32; 2];
     let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
+    let mut counts = [[0i32; 7]; 2];
 
     for c in Color::ALL {
         let own = pos.by_color(c);
@@ -692,6 +729,7 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
         for (r, scan) in Role::ALL.into_iter().zip(scans) {
             // Per piece the same terms: summed per role, the totals are the same.
             material[c.index()] += scan.pieces * taper(material_values[r.index()], phase);
+            counts[c.index()][r.index()] = scan.pieces;
             pst_sum[c.index()].mg += scan.pst.mg;
             pst_sum[c.index()].eg += scan.pst.eg;
             att.by_role[c.index()][r.index()] = scan.attacks;
@@ -710,12 +748,35 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
+    material[0] += imbalance(&counts[0], &counts[1], w);
+    material[1] += imbalance(&counts[1], &counts[0], w);
     let relations =
         [relations(pos, &att, Color::Red, material_values, w), relations(pos, &att, Color::Black, material_values, w)];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
     let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
     Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
+}
+
+/// The material imbalance of a side with `own` pieces per role against `them` (see
+/// [`Weights::imbalance_own`]).
+#[inline(always)]
+pub(crate) fn imbalance(own: &[i32; 7], them: &[i32; 7], w: &Weights) -> Value {
+    let mut v = 0;
+    for i in 1..7 {
+        if own[i] == 0 {
+            continue;
+        }
+        let mut row = 0;
+        for j in i..7 {
+            row += w.imbalance_own[i][j] * own[j];
+        }
+        for j in 1..7 {
+            row += w.imbalance_them[i][j] * them[j];
+        }
+        v += own[i] * row;
+    }
+    v / 16
 }
 
 /// Every square of the file of each square.
@@ -1050,6 +1111,20 @@ mod tests {
             }
             att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         }
+        // The imbalance from its definition: products of role counts.
+        let count = |c: Color, r: Role| pos.pieces(Piece::new(c, r)).count() as i32;
+        for c in Color::ALL {
+            let mut sum = 0;
+            for ri in Role::ALL.into_iter().skip(1) {
+                for rj in Role::ALL.into_iter().skip(1) {
+                    if rj.index() >= ri.index() {
+                        sum += w.imbalance_own[ri.index()][rj.index()] * count(c, ri) * count(c, rj);
+                    }
+                    sum += w.imbalance_them[ri.index()][rj.index()] * count(c, ri) * count(!c, rj);
+                }
+            }
+            material[c.index()] += sum / 16;
+        }
         let relations = |c: Color| {
             let (us, them) = (c.index(), (!c).index());
             let mut bonus = 0;
@@ -1091,13 +1166,21 @@ mod tests {
             Position::from_fen("2bakab2/5r3/1cn1c1n2/2C1p1p1p/9/1p4P2/P1r1P3P/1RN1C1N2/4A4/2BAK1BR1 w - - 2 13")
                 .unwrap(),
         ];
+        // Imbalance weights of both signs, each pair different, so that a swapped index shows.
+        let mut skewed = Weights::DEFAULT;
+        for i in 0..7 {
+            for j in 0..7 {
+                skewed.imbalance_own[i][j] = (i * 7 + j) as Value - 24;
+                skewed.imbalance_them[i][j] = 17 - (i * 5 + j * 3) as Value;
+            }
+        }
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
         for start in &starts {
             for _game in 0..40 {
                 let mut pos = start.clone();
                 for _ply in 0..120 {
-                    for w in [Weights::DEFAULT, Weights::BASIC] {
+                    for w in [Weights::DEFAULT, Weights::BASIC, skewed] {
                         let b = breakdown(&pos, &w);
                         assert_eq!(b, reference_breakdown(&pos, &w), "{}", pos.fen());
                         // `evaluate` (with POPCNT where the CPU has it) agrees with the portable code.

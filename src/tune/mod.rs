@@ -42,7 +42,8 @@ const EMPTY_CANNON_AT: usize = DEFENDED_AT + 7; // mg, eg
 const KING_PRESSURE_AT: usize = EMPTY_CANNON_AT + 2;
 const MISSING_GUARD_AT: usize = KING_PRESSURE_AT + 1;
 const STRUCTURE_AT: usize = MISSING_GUARD_AT + 1; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
-const TEMPO_AT: usize = STRUCTURE_AT + 8;
+const IMBALANCE_AT: usize = STRUCTURE_AT + 8; // own 7 x 7 (i <= j), then them 7 x 7, in sixteenths
+const TEMPO_AT: usize = IMBALANCE_AT + 98;
 
 /// Every tunable number of the evaluation: material, piece-square tables and [`Weights`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -109,6 +110,12 @@ impl Params {
             v[STRUCTURE_AT + 2 * i] = x.mg as f64;
             v[STRUCTURE_AT + 2 * i + 1] = x.eg as f64;
         }
+        for i in 0..7 {
+            for j in 0..7 {
+                v[IMBALANCE_AT + 7 * i + j] = w.imbalance_own[i][j] as f64;
+                v[IMBALANCE_AT + 49 + 7 * i + j] = w.imbalance_them[i][j] as f64;
+            }
+        }
         v[TEMPO_AT] = w.tempo as f64;
         v
     }
@@ -146,6 +153,12 @@ impl Params {
         p.weights.rook_half_open_file = pair(STRUCTURE_AT + 2);
         p.weights.connected_pawns = pair(STRUCTURE_AT + 4);
         p.weights.guards_complete = pair(STRUCTURE_AT + 6);
+        for i in 0..7 {
+            for j in 0..7 {
+                p.weights.imbalance_own[i][j] = int(v[IMBALANCE_AT + 7 * i + j]);
+                p.weights.imbalance_them[i][j] = int(v[IMBALANCE_AT + 49 + 7 * i + j]);
+            }
+        }
         p.weights.tempo = int(v[TEMPO_AT]);
         Some(p)
     }
@@ -189,6 +202,11 @@ impl Params {
         let _ = writeln!(s, "        rook_half_open_file: {},", pair(w.rook_half_open_file));
         let _ = writeln!(s, "        connected_pawns: {},", pair(w.connected_pawns));
         let _ = writeln!(s, "        guards_complete: {},", pair(w.guards_complete));
+        let rows = |m: &[[Value; 7]; 7]| {
+            m.iter().map(|r| format!("[{}]", r.map(|x| x.to_string()).join(", "))).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(s, "        imbalance_own: [{}],", rows(&w.imbalance_own));
+        let _ = writeln!(s, "        imbalance_them: [{}],", rows(&w.imbalance_them));
         let _ = writeln!(s, "        tempo: {},", w.tempo);
         let _ = writeln!(s, "    }};");
         s
@@ -316,6 +334,18 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
         add(STRUCTURE_AT + 4, k.connected);
         add(STRUCTURE_AT + 6, k.guards_complete);
     }
+    let count = |c: Color, r: usize| pos.pieces(Piece::new(c, Role::ALL[r])).count() as f64;
+    for c in Color::ALL {
+        let s = if c == Color::Red { 1.0 } else { -1.0 };
+        for i in 1..7 {
+            for j in 1..7 {
+                if j >= i {
+                    dense[IMBALANCE_AT + 7 * i + j] += s * count(c, i) * count(c, j) / 16.0;
+                }
+                dense[IMBALANCE_AT + 49 + 7 * i + j] += s * count(c, i) * count(!c, j) / 16.0;
+            }
+        }
+    }
     dense[TEMPO_AT] += if pos.turn() == Color::Red { 1.0 } else { -1.0 };
     let terms =
         dense.iter().enumerate().filter(|&(_, &c)| c != 0.0).map(|(i, &c)| (i as ParamIndex, c as f32)).collect();
@@ -325,7 +355,7 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
 /// A bound on `|trace(pos).eval(v) - evaluate(pos)|` from the evaluation's integer rounding:
 /// each piece's tapered material, both sides' tapered mobility, threat and cannon terms.
 pub fn rounding_bound(pos: &Position) -> f64 {
-    pos.occupied().count() as f64 + 16.0
+    pos.occupied().count() as f64 + 18.0
 }
 
 /// The logistic curve: the expected score (red's) of an evaluation `e` (red's view).
