@@ -543,8 +543,10 @@ impl std::fmt::Display for Breakdown {
 /// use qiku::Position;
 ///
 /// let w = Weights::DEFAULT;
-/// // The start position is symmetric: only the side to move's bonus remains.
-/// assert_eq!(evaluate(&Position::startpos(), &w), w.tempo);
+/// // The start position is symmetric: either side to move sees the same value.
+/// let start = Position::startpos();
+/// let black_to_move = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b")?;
+/// assert_eq!(evaluate(&start, &w), evaluate(&black_to_move, &w));
 /// // A rook up: good for red to move, as bad for black to move.
 /// let red = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
 /// let black = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?;

@@ -510,6 +510,8 @@ pub enum Group {
     King,
     /// Placement: rooks on open files, connected pawns, complete guards.
     Structure,
+    /// Material imbalance: products of role counts.
+    Imbalance,
     /// The side to move's bonus.
     Tempo,
 }
@@ -525,10 +527,11 @@ impl std::str::FromStr for Group {
             "defended" => Group::Defended,
             "king" => Group::King,
             "structure" => Group::Structure,
+            "imbalance" => Group::Imbalance,
             "tempo" => Group::Tempo,
             _ => {
                 return Err(format!(
-                "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, structure, tempo)"
+                "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, structure, imbalance, tempo)"
             ))
             }
         })
@@ -544,7 +547,8 @@ pub fn group_indices(g: Group) -> std::ops::Range<usize> {
         Group::Threats => THREAT_SECOND_AT..DEFENDED_AT,
         Group::Defended => DEFENDED_AT..EMPTY_CANNON_AT,
         Group::King => EMPTY_CANNON_AT..STRUCTURE_AT,
-        Group::Structure => STRUCTURE_AT..TEMPO_AT,
+        Group::Structure => STRUCTURE_AT..IMBALANCE_AT,
+        Group::Imbalance => IMBALANCE_AT..TEMPO_AT,
         Group::Tempo => TEMPO_AT..Params::LEN,
     }
 }
