@@ -1,10 +1,11 @@
 //! Static evaluation, in the spirit of the classic Xiangqi programs (ElephantEye, XQWLight and
-//! their descendants): material, piece-square tables by role, mobility, and the attack/defence
-//! relations between pieces, blended between middlegame and endgame by the attacking material
-//! left on the board. Every table is written from red's point of view with black's back rank
-//! (rank 9) on the first row, as the board is drawn; black pieces read the table with the ranks
-//! flipped. The tables are left-right symmetric, so the evaluation of a position and of its mirror
-//! image are equal (tested). `docs/ENGINE.md` describes every term.
+//! their descendants): material, piece-square tables by role, mobility, the attack/defence
+//! relations between pieces, king safety and a few placement terms, blended between middlegame
+//! and endgame by the attacking material left on the board. Every table is written from red's
+//! point of view with black's back rank (rank 9) on the first row, as the board is drawn; black
+//! pieces read the table with the ranks flipped. The tables are left-right symmetric, so the
+//! evaluation of a position and of its mirror image are equal (tested). `docs/ENGINE.md`
+//! describes every term.
 //!
 //! The numbers (material, tables and [`Weights::DEFAULT`]) are fitted to master-game results by
 //! `qiku tune` (Texel's method, `qiku::tune`); the note above [`MATERIAL`] says how.
@@ -49,9 +50,14 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// Mean squared error, training 0.127490 -> 0.118309, validation 0.127284 -> 0.117684 (0.127313
 /// -> 0.117814 with the engine's own integer evaluation). Kept because a match said so: 200
 /// games, 30,000 nodes a move, against the hand-set evaluation, +105 =50 -45, +107.5 +/- 43.3 Elo.
-/// The data prices pieces low in the middlegame and high in the endgame (the phase blend) and
-/// moves value into the tables and mobility: read them together, not one by one.
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(180, 56), p(182, 81), p(197, 517), p(424, 1346), p(265, 552), p(40, 131)];
+/// Then the endgame tables and the placement terms were added (the endgame tables starting as
+/// copies of the middlegame ones, the new weights at zero) and everything tuned again the same
+/// way, on the positions the evaluation of that time kept: 378,248 training and 42,531
+/// validation positions, k = 0.005341, validation 0.118739 -> 0.118159 (a retune without the new
+/// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in
+/// the middlegame and high in the endgame (the phase blend) and moves value into the tables and
+/// mobility: read them together, not one by one.
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(100, 62), p(124, 65), p(335, 498), p(475, 1414), p(179, 508), p(126, 119)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
 pub type Table = [[i16; 9]; 10];
@@ -65,9 +71,9 @@ const KING_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0, -97, -78, -97,   0,   0,   0],
-    [   0,   0,   0, -13,  11, -13,   0,   0,   0],
-    [   0,   0,   0,  21,  33,  21,   0,   0,   0],
+    [   0,   0,   0,-331,-126,-331,   0,   0,   0],
+    [   0,   0,   0, -10,  22, -10,   0,   0,   0],
+    [   0,   0,   0,  76, 124,  76,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -79,9 +85,9 @@ const ADVISOR_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,   9,   0,   9,   0,   0,   0],
-    [   0,   0,   0,   0,  26,   0,   0,   0,   0],
-    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0, -55,   0, -55,   0,   0,   0],
+    [   0,   0,   0,   0,  -5,   0,   0,   0,   0],
+    [   0,   0,   0, -38,   0, -38,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -91,75 +97,171 @@ const ELEPHANT_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   4,   0,   0,   0,   4,   0,   0],
+    [   0,   0, -54,   0,   0,   0, -54,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,   0,  30,   0,   0,   0,   0],
+    [ -40,   0,   0,   0,  10,   0,   0,   0, -40],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  19,   0,   0,   0,  19,   0,   0],
+    [   0,   0, -14,   0,   0,   0, -14,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [   3, -49,  40,  94,  41,  94,  40, -49,   3],
-    [  -6,  29,  86,  49,  27,  49,  86,  29,  -6],
-    [  68,  30,   9,  64,  64,  64,   9,  30,  68],
-    [ -16,  84,  12,  66,  -2,  66,  12,  84, -16],
-    [  -6,  16,  16,  52,  35,  52,  16,  16,  -6],
-    [  11, -11,  36,  12,  24,  12,  36, -11,  11],
-    [ -17, -37, -15,   0,  19,   0, -15, -37, -17],
-    [ -44, -31, -34,  23, -41,  23, -34, -31, -44],
-    [ -81, -74, -39, -46, -49, -46, -39, -74, -81],
-    [-108, -68, -81, -75,-154, -75, -81, -68,-108],
+    [  15, -36,  32,  71,  38,  71,  32, -36,  15],
+    [ 131, -20, 174,  63, 383,  63, 174, -20, 131],
+    [  83,  48,  28, 199,  45, 199,  28,  48,  83],
+    [  -2, 166,  14, 150, -24, 150,  14, 166,  -2],
+    [ -28,   3,  38,  92, 110,  92,  38,   3, -28],
+    [  16, -16,  80,  11,  19,  11,  80, -16,  16],
+    [ -57, -53, -29, -21,  30, -21, -29, -53, -57],
+    [ -50, -47, -35,  38, -32,  38, -35, -47, -50],
+    [ -80,-150, -65, -56,  43, -56, -65,-150, -80],
+    [  10, -81, -66, -54,-245, -54, -66, -81,  10],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [  11,  25,  23,  24,  90,  24,  23,  25,  11],
-    [  -6,  31,  11,  36,  93,  36,  11,  31,  -6],
-    [   5,  14,  15,  36,  66,  36,  15,  14,   5],
-    [  16,  26,  37,  14,  34,  14,  37,  26,  16],
-    [ -11,  13,  27,   3,  25,   3,  27,  13, -11],
-    [  -1,  12,  19,  10,  16,  10,  19,  12,  -1],
-    [   6,  19,  15,  14,  41,  14,  15,  19,   6],
-    [ -37, -14,  -7, -15, -28, -15,  -7, -14, -37],
-    [ -32, -21,   1, -23, -75, -23,   1, -21, -32],
-    [ -66, -16, -35, -35,-282, -35, -35, -16, -66],
+    [   5,  36,  -9, 137,  48, 137,  -9,  36,   5],
+    [ -12,  21, -15,  31, 226,  31, -15,  21, -12],
+    [ -34,   8,  17,  46, 164,  46,  17,   8, -34],
+    [  17,  13,  42,  11,  26,  11,  42,  13,  17],
+    [ -34,   5,  16,  -5,  26,  -5,  16,   5, -34],
+    [  15,  -1,  25,   9,   8,   9,  25,  -1,  15],
+    [   7,  20,  -4,  10,  30,  10,  -4,  20,   7],
+    [ -18, -19, -12,   6, -91,   6, -12, -19, -18],
+    [ -22, -20,  14, -21,  27, -21,  14, -20, -22],
+    [ -55, -17, -18,  11,-410,  11, -18, -17, -55],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [  42,  39, -30, -59, -78, -59, -30,  39,  42],
-    [  -8,   0, -13, -21, -33, -21, -13,   0,  -8],
-    [  32, -10, -17, -56, -57, -56, -17, -10,  32],
-    [  15,  -1,   6,  -3,  40,  -3,   6,  -1,  15],
-    [  15,  -2,   7,   8,  46,   8,   7,  -2,  15],
-    [   6, -12,  -9, -24,  26, -24,  -9, -12,   6],
-    [ -10, -21,   7,  -1,  20,  -1,   7, -21, -10],
-    [   1, -12,  15,   9,  20,   9,  15, -12,   1],
-    [  21,   2,  31,  16,  37,  16,  31,   2,  21],
-    [   8,  -5, -14,  21,  40,  21, -14,  -5,   8],
+    [ 104,  72, -95,-130,  21,-130, -95,  72, 104],
+    [ -46, -34, -33,  -1,-150,  -1, -33, -34, -46],
+    [  31, -16, -27, -62,-116, -62, -27, -16,  31],
+    [  25, -18, -21, -30,  48, -30, -21, -18,  25],
+    [  59, -33, -38,  -9,  70,  -9, -38, -33,  59],
+    [   7, -29, -28, -56,  13, -56, -28, -29,   7],
+    [ -47, -44,  -9, -18, -10, -18,  -9, -44, -47],
+    [ -19, -30,   7,   6,   6,   6,   7, -30, -19],
+    [  19, -11,  44,   5, 103,   5,  44, -11,  19],
+    [ -11, -14, -13,  70, 160,  70, -13, -14, -11],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [ -35, -36, -31,  60,-253,  60, -31, -36, -35],
-    [  18,  58,  80, 140, 328, 140,  80,  58,  18],
-    [  14,  78,  95, 190, 195, 190,  95,  78,  14],
-    [  47,  60,  78, 119, 119, 119,  78,  60,  47],
-    [  14,  44,  45, 107,  95, 107,  45,  44,  14],
-    [ -19,   0,   1,   0,  33,   0,   1,   0, -19],
-    [ -30,   0, -29,   0,  26,   0, -29,   0, -30],
+    [-618, -99,  74, 562, 475, 562,  74, -99,-618],
+    [ -76, 191, 306, 499, 757, 499, 306, 191, -76],
+    [  30, 172, 167, 269, 101, 269, 167, 172,  30],
+    [  57,  49,  72, 175, 158, 175,  72,  49,  57],
+    [ -25,  43,  22, 131, 101, 131,  22,  43, -25],
+    [ -63,   0, -28,   0,  -4,   0, -28,   0, -63],
+    [ -78,   0, -62,   0,  -4,   0, -62,   0, -78],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 
-/// The tables by role index.
+#[rustfmt::skip]
+const KING_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,  58, -52,  58,   0,   0,   0],
+    [   0,   0,   0,  -9,  13,  -9,   0,   0,   0],
+    [   0,   0,   0,  -3, -19,  -3,   0,   0,   0],
+];
+#[rustfmt::skip]
+const ADVISOR_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,  31,   0,  31,   0,   0,   0],
+    [   0,   0,   0,   0,  19,   0,   0,   0,   0],
+    [   0,   0,   0,   7,   0,   7,   0,   0,   0],
+];
+#[rustfmt::skip]
+const ELEPHANT_PST_EG: Table = [
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,  13,   0,   0,   0,  13,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [  -8,   0,   0,   0,   5,   0,   0,   0,  -8],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   2,   0,   0,   0,   2,   0,   0],
+];
+#[rustfmt::skip]
+const HORSE_PST_EG: Table = [
+    [  21, -37,  71,  99,  81,  99,  71, -37,  21],
+    [ -95,  67,  22,  42,-173,  42,  22,  67, -95],
+    [  74,  21,   2, -19,  86, -19,   2,  21,  74],
+    [  -9,  18,  13,   2,  29,   2,  13,  18,  -9],
+    [  17,  36,  15,  20, -14,  20,  15,  36,  17],
+    [  24,  14,   5,  39,  34,  39,   5,  14,  24],
+    [  51,  -7,  10,  35,  17,  35,  10,  -7,  51],
+    [ -18,  -2, -21,  18, -53,  18, -21,  -2, -18],
+    [ -56,  23,   6, -14,-171, -14,   6,  23, -56],
+    [-201,  -1, -89, -19, -86, -19, -89,  -1,-201],
+];
+#[rustfmt::skip]
+const ROOK_PST_EG: Table = [
+    [  40,  17,  62, -85,  66, -85,  62,  17,  40],
+    [  -2,  50,  49,  55, -61,  55,  49,  50,  -2],
+    [  62,  21,  30,   5, -41,   5,  30,  21,  62],
+    [  43,  65,  48,  44,  59,  44,  48,  65,  43],
+    [  71,  35,  49,  27,  42,  27,  49,  35,  71],
+    [  -8,  65,   7,  28,  44,  28,   7,  65,  -8],
+    [  19,  32,  65,  51,  77,  51,  65,  32,  19],
+    [ -89,  18,  15, -35,  82, -35,  15,  18, -89],
+    [ -73, -12, -13, -34,-181, -34, -13, -12, -73],
+    [ -89, -44, -92, -50,-329, -50, -92, -44, -89],
+];
+#[rustfmt::skip]
+const CANNON_PST_EG: Table = [
+    [ -32,  -9,  26,  30,-121,  30,  26,  -9, -32],
+    [  25,  34, -10, -70,  59, -70, -10,  34,  25],
+    [  11, -33,  -9, -45, -31, -45,  -9, -33,  11],
+    [ -16,   4,  17,   5,  18,   5,  17,   4, -16],
+    [ -46,  21,  54,   3, -13,   3,  54,  21, -46],
+    [ -16,   2,  -6,  -3,  23,  -3,  -6,   2, -16],
+    [   7,  15,  17,  12,  30,  12,  17,  15,   7],
+    [  17,   6,   5, -10,  30, -10,   5,   6,  17],
+    [   1,  -6, -25,  20, -12,  20, -25,  -6,   1],
+    [   1, -13, -38, -26, -17, -26, -38, -13,   1],
+];
+#[rustfmt::skip]
+const PAWN_PST_EG: Table = [
+    [ 295,  17, -76,-194,-547,-194, -76,  17, 295],
+    [  87,   5, -20, -32, 156, -32, -20,   5,  87],
+    [  27,  35,  54, 150, 250, 150,  54,  35,  27],
+    [  55,  73,  97,  85,  97,  85,  97,  73,  55],
+    [  65,  56, 102, 104, 106, 104, 102,  56,  65],
+    [  37,   0,  45,   0,  95,   0,  45,   0,  37],
+    [  31,   0,  30,   0,  69,   0,  30,   0,  31],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
+];
+
+/// The middlegame tables by role index.
 pub const PST: [&Table; 7] = [&KING_PST, &ADVISOR_PST, &ELEPHANT_PST, &HORSE_PST, &ROOK_PST, &CANNON_PST, &PAWN_PST];
 
-/// The piece-square bonus for `piece` standing on `sq`.
+/// The endgame tables by role index.
+pub const PST_EG: [&Table; 7] =
+    [&KING_PST_EG, &ADVISOR_PST_EG, &ELEPHANT_PST_EG, &HORSE_PST_EG, &ROOK_PST_EG, &CANNON_PST_EG, &PAWN_PST_EG];
+
+/// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq`.
 #[inline]
-pub fn pst(piece: Piece, sq: Square) -> Value {
+pub fn pst(piece: Piece, sq: Square) -> Pair {
     PieceSquareTables::DEFAULT.pst(piece, sq)
 }
 
@@ -200,8 +302,10 @@ const TABLE_CELLS: [[u8; 90]; 2] = {
 pub struct PieceSquareTables {
     /// Material by role, as [`MATERIAL`].
     pub material: [Pair; 7],
-    /// Piece-square tables by role, as [`PST`].
+    /// Middlegame piece-square tables by role, as [`PST`].
     pub pst: [Table; 7],
+    /// Endgame piece-square tables by role, as [`PST_EG`].
+    pub pst_eg: [Table; 7],
 }
 
 impl PieceSquareTables {
@@ -209,14 +313,59 @@ impl PieceSquareTables {
     pub const DEFAULT: PieceSquareTables = PieceSquareTables {
         material: MATERIAL,
         pst: [KING_PST, ADVISOR_PST, ELEPHANT_PST, HORSE_PST, ROOK_PST, CANNON_PST, PAWN_PST],
+        pst_eg: [KING_PST_EG, ADVISOR_PST_EG, ELEPHANT_PST_EG, HORSE_PST_EG, ROOK_PST_EG, CANNON_PST_EG, PAWN_PST_EG],
     };
 
-    /// The piece-square bonus for `piece` standing on `sq` in these tables.
+    /// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq` in these tables.
     #[inline]
-    pub fn pst(&self, piece: Piece, sq: Square) -> Value {
-        self.pst[piece.role.index()].as_flattened()[cell_index(piece, sq)] as Value
+    pub fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        let cell = cell_index(piece, sq);
+        let r = piece.role.index();
+        Pair { mg: self.pst[r].as_flattened()[cell] as Value, eg: self.pst_eg[r].as_flattened()[cell] as Value }
     }
 }
+
+/// Where the evaluation reads a piece's table bonus: [`PieceSquareTables`] (the tuner's, any
+/// numbers) or [`Compiled`] (the engine's, one load per piece).
+trait Lookup {
+    fn pst(&self, piece: Piece, sq: Square) -> Pair;
+}
+
+impl Lookup for PieceSquareTables {
+    #[inline(always)]
+    fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        PieceSquareTables::pst(self, piece, sq)
+    }
+}
+
+/// [`PieceSquareTables::DEFAULT`]'s bonuses by piece index and square, both phases side by side.
+struct Compiled([[Pair; 90]; 14]);
+
+impl Lookup for Compiled {
+    #[inline(always)]
+    fn pst(&self, piece: Piece, sq: Square) -> Pair {
+        self.0[piece.index()][sq.index()]
+    }
+}
+
+/// The engine's tables, laid out for [`Compiled`] at compile time.
+static COMPILED: Compiled = {
+    let t = &PieceSquareTables::DEFAULT;
+    let mut out = [[Pair { mg: 0, eg: 0 }; 90]; 14];
+    let mut piece = 0;
+    while piece < 14 {
+        let (color, role) = (piece / 7, piece % 7);
+        let mut sq = 0;
+        while sq < 90 {
+            let cell = TABLE_CELLS[color][sq] as usize;
+            let (row, col) = (cell / 9, cell % 9);
+            out[piece][sq] = Pair { mg: t.pst[role][row][col] as Value, eg: t.pst_eg[role][row][col] as Value };
+            sq += 1;
+        }
+        piece += 1;
+    }
+    Compiled(out)
+};
 
 /// Weights of the terms beyond material and tables. Kept in one struct so that a term can be
 /// switched off (set to zero) for a measured match against the full evaluation.
@@ -240,6 +389,22 @@ pub struct Weights {
     pub king_pressure: Value,
     /// For each missing advisor or elephant, per enemy attacking unit (rook 2, horse or cannon 1).
     pub missing_guard: Value,
+    /// Extra bonus of a horse by how many squares it reaches (0 to 8), beyond `mobility`.
+    pub horse_reach: [Pair; 9],
+    /// A rook on a file without pawns.
+    pub rook_open_file: Pair,
+    /// A rook on a file with enemy pawns but none of its own.
+    pub rook_half_open_file: Pair,
+    /// Per pair of side-by-side pawns across the river.
+    pub connected_pawns: Pair,
+    /// Both advisors and both elephants still on the board.
+    pub guards_complete: Pair,
+    /// Material imbalance, in sixteenths: `imbalance_own[i][j]` (i <= j) per pair of the side's own
+    /// pieces of roles `i` and `j` (counts multiplied), `imbalance_them[i][j]` per own piece of
+    /// role `i` and enemy piece of role `j` (roles by index; the king's row and column unused).
+    pub imbalance_own: [[Value; 7]; 7],
+    /// See [`Weights::imbalance_own`].
+    pub imbalance_them: [[Value; 7]; 7],
     /// Side to move's bonus.
     pub tempo: Value,
 }
@@ -247,13 +412,46 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(-18, 23), p(0, 2), p(3, -5), p(10, 9), p(3, 5), p(2, 4), p(3, -5)],
+        mobility: [p(31, -10), p(5, -1), p(2, -4), p(24, 16), p(4, 3), p(3, 3), p(-8, 9)],
         threat_second: 17,
-        threat_first: 4,
-        defended: [0, 11, 5, 1, 4, 3, 4],
-        empty_cannon: p(136, -53),
+        threat_first: 6,
+        defended: [0, 11, 3, 1, 6, 4, 2],
+        empty_cannon: p(144, -48),
         king_pressure: 1,
-        missing_guard: -6,
+        missing_guard: 9,
+        horse_reach: [
+            p(93, -134),
+            p(57, 23),
+            p(47, 17),
+            p(35, 19),
+            p(29, 18),
+            p(6, 19),
+            p(-13, 6),
+            p(-25, -2),
+            p(-57, -18),
+        ],
+        rook_open_file: p(11, 2),
+        rook_half_open_file: p(-8, 45),
+        connected_pawns: p(-160, 97),
+        guards_complete: p(-22, -17),
+        imbalance_own: [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, -30, 128, -110, -266, 227, -212],
+            [0, 0, 21, -153, -124, 51, 6],
+            [0, 0, 0, -92, 370, 300, 7],
+            [0, 0, 0, 0, -549, 486, 69],
+            [0, 0, 0, 0, 0, -419, 17],
+            [0, 0, 0, 0, 0, 0, 5],
+        ],
+        imbalance_them: [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, -36, 60, 316, -218, 126],
+            [0, 36, 0, -56, 28, 7, 32],
+            [0, -60, 56, 0, -512, -266, -73],
+            [0, -316, -28, 512, 0, 104, 60],
+            [0, 218, -7, 266, -104, 0, -64],
+            [0, -126, -32, 73, -60, 64, 0],
+        ],
         tempo: 10,
     };
 
@@ -266,6 +464,13 @@ impl Weights {
         empty_cannon: p(0, 0),
         king_pressure: 0,
         missing_guard: 0,
+        horse_reach: [p(0, 0); 9],
+        rook_open_file: p(0, 0),
+        rook_half_open_file: p(0, 0),
+        connected_pawns: p(0, 0),
+        guards_complete: p(0, 0),
+        imbalance_own: [[0; 7]; 7],
+        imbalance_them: [[0; 7]; 7],
         tempo: 10,
     };
 }
@@ -302,6 +507,9 @@ pub struct Breakdown {
     pub relations: Value,
     /// King safety.
     pub king_safety: Value,
+    /// Piece placement beyond the tables: horses by their reach, rooks on open files, connected
+    /// pawns, complete guards.
+    pub structure: Value,
     /// The side to move's bonus.
     pub tempo: Value,
     /// The sum, as the search sees it (red's view).
@@ -309,16 +517,18 @@ pub struct Breakdown {
 }
 
 impl std::fmt::Display for Breakdown {
-    /// `material 0 pst 0 mobility 0 relations 0 king safety 0 tempo 10 = 10 (phase 48/48)`.
+    /// `material 0 pst 0 mobility 0 relations 0 king safety 0 structure 0 tempo 10 = 10 (phase
+    /// 48/48)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "material {} pst {} mobility {} relations {} king safety {} tempo {} = {} (phase {}/{PHASE_MAX})",
+            "material {} pst {} mobility {} relations {} king safety {} structure {} tempo {} = {} (phase {}/{PHASE_MAX})",
             self.material,
             self.pst,
             self.mobility,
             self.relations,
             self.king_safety,
+            self.structure,
             self.tempo,
             self.total,
             self.phase
@@ -333,8 +543,10 @@ impl std::fmt::Display for Breakdown {
 /// use qiku::Position;
 ///
 /// let w = Weights::DEFAULT;
-/// // The start position is symmetric: only the side to move's bonus remains.
-/// assert_eq!(evaluate(&Position::startpos(), &w), w.tempo);
+/// // The start position is symmetric: either side to move sees the same value.
+/// let start = Position::startpos();
+/// let black_to_move = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b")?;
+/// assert_eq!(evaluate(&start, &w), evaluate(&black_to_move, &w));
 /// // A rook up: good for red to move, as bad for black to move.
 /// let red = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
 /// let black = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?;
@@ -370,7 +582,7 @@ unsafe fn evaluate_popcnt(pos: &Position, w: &Weights) -> Value {
 /// [`evaluate`] for any CPU (inlined into [`evaluate_popcnt`] to be compiled with POPCNT).
 #[inline(always)]
 fn evaluate_portable(pos: &Position, w: &Weights) -> Value {
-    let v = breakdown_with(pos, &PieceSquareTables::DEFAULT, w).total;
+    let v = breakdown_in(pos, &COMPILED, &MATERIAL, w).total;
     match pos.turn() {
         Color::Red => v,
         Color::Black => -v,
@@ -402,13 +614,15 @@ struct RoleScan {
     /// How many there are.
     pieces: i32,
     /// Their piece-square bonuses.
-    pst: Value,
+    pst: Pair,
     /// Every square they attack.
     attacks: Bitboard,
     /// Their mobility: reachable squares, counted per piece.
     reach: i32,
     /// How many attack the enemy king's zone.
     pressing: i32,
+    /// Their bonuses by reach count (horses: [`Weights::horse_reach`]).
+    by_reach: Pair,
 }
 
 /// Sums the evaluation's per-piece terms over the pieces `piece` on the board; `attack(sq)`
@@ -416,16 +630,24 @@ struct RoleScan {
 #[inline(always)]
 fn scan_role(
     pos: &Position,
-    tables: &PieceSquareTables,
+    tables: &impl Lookup,
     piece: Piece,
     zone: Bitboard,
+    by_reach: &[Pair],
     attack: impl Fn(Square) -> (Bitboard, Bitboard),
 ) -> RoleScan {
-    let mut scan = RoleScan { pieces: 0, pst: 0, attacks: Bitboard::EMPTY, reach: 0, pressing: 0 };
+    let zero = Pair { mg: 0, eg: 0 };
+    let mut scan = RoleScan { pieces: 0, pst: zero, attacks: Bitboard::EMPTY, reach: 0, pressing: 0, by_reach: zero };
     for sq in pos.pieces(piece) {
         let (a, reach) = attack(sq);
+        if let Some(b) = by_reach.get(reach.count() as usize) {
+            scan.by_reach.mg += b.mg;
+            scan.by_reach.eg += b.eg;
+        }
         scan.pieces += 1;
-        scan.pst += tables.pst(piece, sq);
+        let v = tables.pst(piece, sq);
+        scan.pst.mg += v.mg;
+        scan.pst.eg += v.eg;
         scan.attacks |= a;
         scan.reach += reach.count() as i32;
         scan.pressing += i32::from((a & zone).any());
@@ -441,12 +663,17 @@ pub(crate) fn taper(v: Pair, phase: i32) -> Value {
 
 /// Every term of the evaluation, red's point of view.
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
-    breakdown_with(pos, &PieceSquareTables::DEFAULT, w)
+    breakdown_in(pos, &COMPILED, &MATERIAL, w)
 }
 
 /// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
-#[inline(always)]
 pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -> Breakdown {
+    breakdown_in(pos, tables, &tables.material, w)
+}
+
+/// [`breakdown_with`], reading the tables through `tables`.
+#[inline(always)]
+fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7], w: &Weights) -> Breakdown {
     let occ = pos.occupied();
     let mut phase = 0;
     for r in Role::ALL {
@@ -455,12 +682,15 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
     let phase = phase.min(PHASE_MAX);
 
     let mut material = [0; 2];
-    let mut pst_sum = [0; 2];
+    let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
     let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
+    // The horses' bonuses by reach, counted with the placement terms.
+    let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
     let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
     // Attacking units per side aimed at the other king's zone.
     let mut pressure = [0i32; 2];
     let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
+    let mut counts = [[0i32; 7]; 2];
 
     for c in Color::ALL {
         let own = pos.by_color(c);
@@ -468,44 +698,48 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
         let zone = zones[(!c).index()];
         // Each role with its own attack function, so that no loop dispatches on the role.
         let scans = [
-            scan_role(pos, tables, Piece::new(c, Role::King), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::King), zone, &[], |sq| {
                 let a = attacks::king_attacks(sq);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Advisor), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Advisor), zone, &[], |sq| {
                 let a = attacks::advisor_attacks(sq);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Elephant), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Elephant), zone, &[], |sq| {
                 let a = attacks::elephant_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Horse), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Horse), zone, &w.horse_reach, |sq| {
                 let a = attacks::horse_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Rook), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Rook), zone, &[], |sq| {
                 let a = attacks::rook_attacks(sq, occ);
                 (a, a - own)
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Cannon), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Cannon), zone, &[], |sq| {
                 // A cannon moves like a rook but only captures over a screen.
                 let a = attacks::cannon_captures(sq, occ);
                 (a, (attacks::rook_attacks(sq, occ) - occ) | (a & them))
             }),
-            scan_role(pos, tables, Piece::new(c, Role::Pawn), zone, |sq| {
+            scan_role(pos, tables, Piece::new(c, Role::Pawn), zone, &[], |sq| {
                 let a = attacks::pawn_attacks(c, sq);
                 (a, a - own)
             }),
         ];
         for (r, scan) in Role::ALL.into_iter().zip(scans) {
             // Per piece the same terms: summed per role, the totals are the same.
-            material[c.index()] += scan.pieces * taper(tables.material[r.index()], phase);
-            pst_sum[c.index()] += scan.pst;
+            material[c.index()] += scan.pieces * taper(material_values[r.index()], phase);
+            counts[c.index()][r.index()] = scan.pieces;
+            pst_sum[c.index()].mg += scan.pst.mg;
+            pst_sum[c.index()].eg += scan.pst.eg;
             att.by_role[c.index()][r.index()] = scan.attacks;
             let mw = w.mobility[r.index()];
             mobility[c.index()].mg += mw.mg * scan.reach;
             mobility[c.index()].eg += mw.eg * scan.reach;
+            horse_reach[c.index()].mg += scan.by_reach.mg;
+            horse_reach[c.index()].eg += scan.by_reach.eg;
             pressure[c.index()] += scan.pressing
                 * match r {
                     Role::Rook | Role::Horse => 3,
@@ -516,23 +750,125 @@ pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -
         att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
     }
 
-    let relations = [
-        relations(pos, &att, Color::Red, &tables.material, w),
-        relations(pos, &att, Color::Black, &tables.material, w),
-    ];
+    material[0] += imbalance(&counts[0], &counts[1], w);
+    material[1] += imbalance(&counts[1], &counts[0], w);
+    let relations =
+        [relations(pos, &att, Color::Red, material_values, w), relations(pos, &att, Color::Black, material_values, w)];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
-    Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
+    let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
+    Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
+}
+
+/// The material imbalance of a side with `own` pieces per role against `them` (see
+/// [`Weights::imbalance_own`]).
+#[inline(always)]
+pub(crate) fn imbalance(own: &[i32; 7], them: &[i32; 7], w: &Weights) -> Value {
+    let mut v = 0;
+    for i in 1..7 {
+        if own[i] == 0 {
+            continue;
+        }
+        let mut row = 0;
+        for j in i..7 {
+            row += w.imbalance_own[i][j] * own[j];
+        }
+        for j in 1..7 {
+            row += w.imbalance_them[i][j] * them[j];
+        }
+        v += own[i] * row;
+    }
+    v / 16
+}
+
+/// Every square of the file of each square.
+static FILE_OF: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut rank = 0;
+        while rank < 10 {
+            t[sq] |= 1u128 << (rank * 9 + sq % 9);
+            rank += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Every square but those of file i (the last file).
+const NOT_LAST_FILE: u128 = {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        if sq % 9 != 8 {
+            m |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// How many of each placement term `c` scores: rooks on open and half-open files, side-by-side
+/// crossed pawns, complete guards. Shared with the tuner's trace.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StructureCounts {
+    pub rook_open: i32,
+    pub rook_half_open: i32,
+    pub connected: i32,
+    pub guards_complete: i32,
+}
+
+/// Counts [`StructureCounts`] for `c`.
+#[inline(always)]
+pub(crate) fn structure_counts(pos: &Position, c: Color) -> StructureCounts {
+    let mut k = StructureCounts::default();
+    let mine = pos.pieces(Piece::new(c, Role::Pawn)).0;
+    let theirs = pos.pieces(Piece::new(!c, Role::Pawn)).0;
+    for sq in pos.pieces(Piece::new(c, Role::Rook)) {
+        let file = FILE_OF[sq.index()];
+        if mine & file == 0 {
+            if theirs & file == 0 {
+                k.rook_open += 1;
+            } else {
+                k.rook_half_open += 1;
+            }
+        }
+    }
+    // A crossed pawn with another on the next file of its rank (both are then across).
+    let crossed = mine & attacks::home_half(!c).0;
+    k.connected = (crossed & (crossed >> 1) & NOT_LAST_FILE).count_ones() as i32;
+    let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() + pos.pieces(Piece::new(c, Role::Elephant)).count();
+    k.guards_complete = i32::from(guards == 4);
+    k
+}
+
+/// The placement terms of `c` (middlegame, endgame), with its horses' bonuses by reach
+/// (`horse_reach`, summed while the horses are scanned).
+#[inline(always)]
+fn structure(pos: &Position, c: Color, horse_reach: Pair, w: &Weights) -> Pair {
+    let k = structure_counts(pos, c);
+    let mut v = horse_reach;
+    let mut add = |n: i32, x: Pair| {
+        v.mg += n * x.mg;
+        v.eg += n * x.eg;
+    };
+    add(k.rook_open, w.rook_open_file);
+    add(k.rook_half_open, w.rook_half_open_file);
+    add(k.connected, w.connected_pawns);
+    add(k.guards_complete, w.guards_complete);
+    v
 }
 
 /// The evaluation's terms per side (red, black), before they are tapered and subtracted.
 struct Sides {
     phase: i32,
     material: [Value; 2],
-    pst: [Value; 2],
+    pst: [Pair; 2],
     mobility: [Pair; 2],
     relations: [Value; 2],
     safety: [Value; 2],
+    structure: [Pair; 2],
 }
 
 impl Sides {
@@ -541,6 +877,8 @@ impl Sides {
         let phase = self.phase;
         let diff = |a: [Value; 2]| a[0] - a[1];
         let mob = [taper(self.mobility[0], phase), taper(self.mobility[1], phase)];
+        let pst = [taper(self.pst[0], phase), taper(self.pst[1], phase)];
+        let structure = [taper(self.structure[0], phase), taper(self.structure[1], phase)];
         let tempo = match turn {
             Color::Red => w.tempo,
             Color::Black => -w.tempo,
@@ -548,14 +886,15 @@ impl Sides {
         let mut b = Breakdown {
             phase,
             material: diff(self.material),
-            pst: diff(self.pst),
+            pst: diff(pst),
             mobility: diff(mob),
             relations: diff(self.relations),
             king_safety: diff(self.safety),
+            structure: diff(structure),
             tempo,
             total: 0,
         };
-        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.tempo;
+        b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.structure + b.tempo;
         b
     }
 }
@@ -672,10 +1011,10 @@ mod tests {
 
     #[test]
     fn tables_are_left_right_symmetric() {
-        for (role, table) in PST.iter().enumerate() {
+        for (role, table) in PST.iter().chain(&PST_EG).enumerate() {
             for row in table.iter() {
                 for f in 0..9 {
-                    assert_eq!(row[f], row[8 - f], "role {role}");
+                    assert_eq!(row[f], row[8 - f], "table {role}");
                 }
             }
         }
@@ -687,6 +1026,38 @@ mod tests {
         let b = breakdown(&pos, &Weights::DEFAULT);
         assert_eq!(b.total, Weights::DEFAULT.tempo, "{b:?}");
         assert_eq!(b.phase, PHASE_MAX);
+    }
+
+    /// The placement terms square by square, as [`structure`] defines them.
+    fn slow_structure(pos: &Position, c: Color, horse_reach: Pair, w: &Weights) -> Pair {
+        let file_has = |color: Color, file: usize| {
+            Iterator::any(&mut pos.pieces(Piece::new(color, Role::Pawn)).into_iter(), |p: Square| p.index() % 9 == file)
+        };
+        let mut v = horse_reach;
+        let mut add = |x: Pair| {
+            v.mg += x.mg;
+            v.eg += x.eg;
+        };
+        for sq in pos.pieces(Piece::new(c, Role::Rook)) {
+            let file = sq.index() % 9;
+            if !file_has(c, file) {
+                add(if file_has(!c, file) { w.rook_half_open_file } else { w.rook_open_file });
+            }
+        }
+        let pawns = pos.pieces(Piece::new(c, Role::Pawn));
+        for sq in pawns {
+            let across = if c == Color::Red { sq.index() / 9 >= 5 } else { sq.index() / 9 <= 4 };
+            let next = Square::from_coords((sq.index() % 9) as i32 + 1, (sq.index() / 9) as i32);
+            if across && next.is_some_and(|n| pawns.contains(n)) {
+                add(w.connected_pawns);
+            }
+        }
+        let guards =
+            pos.pieces(Piece::new(c, Role::Advisor)).count() + pos.pieces(Piece::new(c, Role::Elephant)).count();
+        if guards == 4 {
+            add(w.guards_complete);
+        }
+        v
     }
 
     /// The evaluation as first written, piece by piece: the summed-per-role form above must give
@@ -701,8 +1072,9 @@ mod tests {
         }
         let phase = phase.min(PHASE_MAX);
         let mut material = [0; 2];
-        let mut pst_sum = [0; 2];
+        let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
         let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
+        let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
         let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
         let mut pressure = [0i32; 2];
         let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
@@ -713,7 +1085,9 @@ mod tests {
                 let piece = Piece::new(c, r);
                 for sq in pos.pieces(piece) {
                     material[c.index()] += taper(tables.material[r.index()], phase);
-                    pst_sum[c.index()] += tables.pst(piece, sq);
+                    let v = tables.pst(piece, sq);
+                    pst_sum[c.index()].mg += v.mg;
+                    pst_sum[c.index()].eg += v.eg;
                     let a = piece_attacks(piece, sq, occ);
                     att.by_role[c.index()][r.index()] |= a;
                     let reach = match r {
@@ -724,6 +1098,10 @@ mod tests {
                     let mw = w.mobility[r.index()];
                     mobility[c.index()].mg += mw.mg * n;
                     mobility[c.index()].eg += mw.eg * n;
+                    if r == Role::Horse {
+                        horse_reach[c.index()].mg += w.horse_reach[n as usize].mg;
+                        horse_reach[c.index()].eg += w.horse_reach[n as usize].eg;
+                    }
                     if (a & zones[(!c).index()]).any() {
                         pressure[c.index()] += match r {
                             Role::Rook | Role::Horse => 3,
@@ -734,6 +1112,20 @@ mod tests {
                 }
             }
             att.all[c.index()] = att.by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        }
+        // The imbalance from its definition: products of role counts.
+        let count = |c: Color, r: Role| pos.pieces(Piece::new(c, r)).count() as i32;
+        for c in Color::ALL {
+            let mut sum = 0;
+            for ri in Role::ALL.into_iter().skip(1) {
+                for rj in Role::ALL.into_iter().skip(1) {
+                    if rj.index() >= ri.index() {
+                        sum += w.imbalance_own[ri.index()][rj.index()] * count(c, ri) * count(c, rj);
+                    }
+                    sum += w.imbalance_them[ri.index()][rj.index()] * count(c, ri) * count(!c, rj);
+                }
+            }
+            material[c.index()] += sum / 16;
         }
         let relations = |c: Color| {
             let (us, them) = (c.index(), (!c).index());
@@ -761,8 +1153,10 @@ mod tests {
             king_safety(pos, Color::Red, pressure[1], phase, w),
             king_safety(pos, Color::Black, pressure[0], phase, w),
         ];
+        let structure =
+            [slow_structure(pos, Color::Red, horse_reach[0], w), slow_structure(pos, Color::Black, horse_reach[1], w)];
         // The per-side terms are what this reference computes its own way; summing them is shared.
-        Sides { phase, material, pst: pst_sum, mobility, relations, safety }.breakdown(pos.turn(), w)
+        Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
     }
 
     #[test]
@@ -774,13 +1168,21 @@ mod tests {
             Position::from_fen("2bakab2/5r3/1cn1c1n2/2C1p1p1p/9/1p4P2/P1r1P3P/1RN1C1N2/4A4/2BAK1BR1 w - - 2 13")
                 .unwrap(),
         ];
+        // Imbalance weights of both signs, each pair different, so that a swapped index shows.
+        let mut skewed = Weights::DEFAULT;
+        for i in 0..7 {
+            for j in 0..7 {
+                skewed.imbalance_own[i][j] = (i * 7 + j) as Value - 24;
+                skewed.imbalance_them[i][j] = 17 - (i * 5 + j * 3) as Value;
+            }
+        }
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
         for start in &starts {
             for _game in 0..40 {
                 let mut pos = start.clone();
                 for _ply in 0..120 {
-                    for w in [Weights::DEFAULT, Weights::BASIC] {
+                    for w in [Weights::DEFAULT, Weights::BASIC, skewed] {
                         let b = breakdown(&pos, &w);
                         assert_eq!(b, reference_breakdown(&pos, &w), "{}", pos.fen());
                         // `evaluate` (with POPCNT where the CPU has it) agrees with the portable code.

@@ -32,14 +32,18 @@ pub type ParamIndex = u16;
 /// Offsets of the parameter groups in the flat vector.
 const MATERIAL_AT: usize = 0; // 7 roles x (mg, eg)
 const PST_AT: usize = MATERIAL_AT + 14; // 7 roles x 10 rows x 5 columns (files a-e; f-i mirror them)
-const MOBILITY_AT: usize = PST_AT + 7 * 50; // 7 roles x (mg, eg)
-const THREAT_SECOND_AT: usize = MOBILITY_AT + 14;
+const PST_EG_AT: usize = PST_AT + 7 * 50; // the same for the endgame tables
+const MOBILITY_AT: usize = PST_EG_AT + 7 * 50; // 7 roles x (mg, eg)
+const HORSE_REACH_AT: usize = MOBILITY_AT + 14; // 9 counts x (mg, eg)
+const THREAT_SECOND_AT: usize = HORSE_REACH_AT + 18;
 const THREAT_FIRST_AT: usize = THREAT_SECOND_AT + 1;
 const DEFENDED_AT: usize = THREAT_FIRST_AT + 1; // 7 roles
 const EMPTY_CANNON_AT: usize = DEFENDED_AT + 7; // mg, eg
 const KING_PRESSURE_AT: usize = EMPTY_CANNON_AT + 2;
 const MISSING_GUARD_AT: usize = KING_PRESSURE_AT + 1;
-const TEMPO_AT: usize = MISSING_GUARD_AT + 1;
+const STRUCTURE_AT: usize = MISSING_GUARD_AT + 1; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
+const IMBALANCE_AT: usize = STRUCTURE_AT + 8; // own 7 x 7 (i <= j), then them 7 x 7, in sixteenths
+const TEMPO_AT: usize = IMBALANCE_AT + 98;
 
 /// Every tunable number of the evaluation: material, piece-square tables and [`Weights`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,6 +63,11 @@ impl Default for Params {
 /// The table cell a piece's square reads, folded onto files a-e (the tables are symmetric).
 fn pst_index(role: usize, row: usize, col: usize) -> usize {
     PST_AT + role * 50 + row * 5 + col.min(8 - col)
+}
+
+/// The endgame table cell, as [`pst_index`].
+fn pst_eg_index(role: usize, row: usize, col: usize) -> usize {
+    pst_index(role, row, col) + (PST_EG_AT - PST_AT)
 }
 
 impl Params {
@@ -82,6 +91,7 @@ impl Params {
             for row in 0..10 {
                 for col in 0..5 {
                     v[pst_index(r, row, col)] = t.pst[r][row][col] as f64;
+                    v[pst_eg_index(r, row, col)] = t.pst_eg[r][row][col] as f64;
                 }
             }
         }
@@ -91,6 +101,21 @@ impl Params {
         v[EMPTY_CANNON_AT + 1] = w.empty_cannon.eg as f64;
         v[KING_PRESSURE_AT] = w.king_pressure as f64;
         v[MISSING_GUARD_AT] = w.missing_guard as f64;
+        for (i, x) in w.horse_reach.iter().enumerate() {
+            v[HORSE_REACH_AT + 2 * i] = x.mg as f64;
+            v[HORSE_REACH_AT + 2 * i + 1] = x.eg as f64;
+        }
+        for (i, x) in [w.rook_open_file, w.rook_half_open_file, w.connected_pawns, w.guards_complete].iter().enumerate()
+        {
+            v[STRUCTURE_AT + 2 * i] = x.mg as f64;
+            v[STRUCTURE_AT + 2 * i + 1] = x.eg as f64;
+        }
+        for i in 0..7 {
+            for j in 0..7 {
+                v[IMBALANCE_AT + 7 * i + j] = w.imbalance_own[i][j] as f64;
+                v[IMBALANCE_AT + 49 + 7 * i + j] = w.imbalance_them[i][j] as f64;
+            }
+        }
         v[TEMPO_AT] = w.tempo as f64;
         v
     }
@@ -110,8 +135,9 @@ impl Params {
             p.weights.defended[r] = int(v[DEFENDED_AT + r]);
             for row in 0..10 {
                 for col in 0..9 {
-                    let x = v[pst_index(r, row, col)].round().clamp(i16::MIN as f64, i16::MAX as f64);
-                    p.tables.pst[r][row][col] = x as i16;
+                    let cell = |at: usize| v[at].round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+                    p.tables.pst[r][row][col] = cell(pst_index(r, row, col));
+                    p.tables.pst_eg[r][row][col] = cell(pst_eg_index(r, row, col));
                 }
             }
         }
@@ -120,6 +146,19 @@ impl Params {
         p.weights.empty_cannon = pair(EMPTY_CANNON_AT);
         p.weights.king_pressure = int(v[KING_PRESSURE_AT]);
         p.weights.missing_guard = int(v[MISSING_GUARD_AT]);
+        for i in 0..9 {
+            p.weights.horse_reach[i] = pair(HORSE_REACH_AT + 2 * i);
+        }
+        p.weights.rook_open_file = pair(STRUCTURE_AT);
+        p.weights.rook_half_open_file = pair(STRUCTURE_AT + 2);
+        p.weights.connected_pawns = pair(STRUCTURE_AT + 4);
+        p.weights.guards_complete = pair(STRUCTURE_AT + 6);
+        for i in 0..7 {
+            for j in 0..7 {
+                p.weights.imbalance_own[i][j] = int(v[IMBALANCE_AT + 7 * i + j]);
+                p.weights.imbalance_them[i][j] = int(v[IMBALANCE_AT + 49 + 7 * i + j]);
+            }
+        }
         p.weights.tempo = int(v[TEMPO_AT]);
         Some(p)
     }
@@ -137,13 +176,15 @@ impl Params {
         let t = &self.tables;
         let pairs = |ps: &[Pair]| ps.iter().map(|p| format!("p({}, {})", p.mg, p.eg)).collect::<Vec<_>>().join(", ");
         let _ = writeln!(s, "pub const MATERIAL: [Pair; 7] = [{}];", pairs(&t.material));
-        for (name, table) in ["KING", "ADVISOR", "ELEPHANT", "HORSE", "ROOK", "CANNON", "PAWN"].iter().zip(&t.pst) {
-            let _ = writeln!(s, "\n#[rustfmt::skip]\nconst {name}_PST: Table = [");
-            for row in table {
-                let cells: Vec<String> = row.iter().map(|x| format!("{x:>4}")).collect();
-                let _ = writeln!(s, "    [{}],", cells.join(","));
+        for (suffix, tables) in [("", &t.pst), ("_EG", &t.pst_eg)] {
+            for (name, table) in ["KING", "ADVISOR", "ELEPHANT", "HORSE", "ROOK", "CANNON", "PAWN"].iter().zip(tables) {
+                let _ = writeln!(s, "\n#[rustfmt::skip]\nconst {name}_PST{suffix}: Table = [");
+                for row in table {
+                    let cells: Vec<String> = row.iter().map(|x| format!("{x:>4}")).collect();
+                    let _ = writeln!(s, "    [{}],", cells.join(","));
+                }
+                let _ = writeln!(s, "];");
             }
-            let _ = writeln!(s, "];");
         }
         let w = &self.weights;
         let _ = writeln!(s, "\n    pub const DEFAULT: Weights = Weights {{");
@@ -155,6 +196,17 @@ impl Params {
         let _ = writeln!(s, "        empty_cannon: p({}, {}),", w.empty_cannon.mg, w.empty_cannon.eg);
         let _ = writeln!(s, "        king_pressure: {},", w.king_pressure);
         let _ = writeln!(s, "        missing_guard: {},", w.missing_guard);
+        let _ = writeln!(s, "        horse_reach: [{}],", pairs(&w.horse_reach));
+        let pair = |x: Pair| format!("p({}, {})", x.mg, x.eg);
+        let _ = writeln!(s, "        rook_open_file: {},", pair(w.rook_open_file));
+        let _ = writeln!(s, "        rook_half_open_file: {},", pair(w.rook_half_open_file));
+        let _ = writeln!(s, "        connected_pawns: {},", pair(w.connected_pawns));
+        let _ = writeln!(s, "        guards_complete: {},", pair(w.guards_complete));
+        let rows = |m: &[[Value; 7]; 7]| {
+            m.iter().map(|r| format!("[{}]", r.map(|x| x.to_string()).join(", "))).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(s, "        imbalance_own: [{}],", rows(&w.imbalance_own));
+        let _ = writeln!(s, "        imbalance_them: [{}],", rows(&w.imbalance_them));
         let _ = writeln!(s, "        tempo: {},", w.tempo);
         let _ = writeln!(s, "    }};");
         s
@@ -204,7 +256,8 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
                 dense[MATERIAL_AT + 2 * ri] += s * mg;
                 dense[MATERIAL_AT + 2 * ri + 1] += s * eg;
                 let (row, col) = eval::table_cell(piece, sq);
-                dense[pst_index(ri, row, col)] += s;
+                dense[pst_index(ri, row, col)] += s * mg;
+                dense[pst_eg_index(ri, row, col)] += s * eg;
                 let a = eval::piece_attacks(piece, sq, occ);
                 by_role[c.index()][ri] |= a;
                 let reach = match r {
@@ -214,6 +267,11 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
                 let n = reach.count() as f64;
                 dense[MOBILITY_AT + 2 * ri] += s * n * mg;
                 dense[MOBILITY_AT + 2 * ri + 1] += s * n * eg;
+                if r == Role::Horse {
+                    let at = HORSE_REACH_AT + 2 * reach.count() as usize;
+                    dense[at] += s * mg;
+                    dense[at + 1] += s * eg;
+                }
                 if (a & zones[(!c).index()]).any() {
                     pressure[c.index()] += match r {
                         Role::Rook | Role::Horse => 3,
@@ -264,6 +322,30 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
             }
         }
     }
+    for c in Color::ALL {
+        let s = if c == Color::Red { 1.0 } else { -1.0 };
+        let k = eval::structure_counts(pos, c);
+        let mut add = |at: usize, n: i32| {
+            dense[at] += s * n as f64 * mg;
+            dense[at + 1] += s * n as f64 * eg;
+        };
+        add(STRUCTURE_AT, k.rook_open);
+        add(STRUCTURE_AT + 2, k.rook_half_open);
+        add(STRUCTURE_AT + 4, k.connected);
+        add(STRUCTURE_AT + 6, k.guards_complete);
+    }
+    let count = |c: Color, r: usize| pos.pieces(Piece::new(c, Role::ALL[r])).count() as f64;
+    for c in Color::ALL {
+        let s = if c == Color::Red { 1.0 } else { -1.0 };
+        for i in 1..7 {
+            for j in 1..7 {
+                if j >= i {
+                    dense[IMBALANCE_AT + 7 * i + j] += s * count(c, i) * count(c, j) / 16.0;
+                }
+                dense[IMBALANCE_AT + 49 + 7 * i + j] += s * count(c, i) * count(!c, j) / 16.0;
+            }
+        }
+    }
     dense[TEMPO_AT] += if pos.turn() == Color::Red { 1.0 } else { -1.0 };
     let terms =
         dense.iter().enumerate().filter(|&(_, &c)| c != 0.0).map(|(i, &c)| (i as ParamIndex, c as f32)).collect();
@@ -273,7 +355,7 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
 /// A bound on `|trace(pos).eval(v) - evaluate(pos)|` from the evaluation's integer rounding:
 /// each piece's tapered material, both sides' tapered mobility, threat and cannon terms.
 pub fn rounding_bound(pos: &Position) -> f64 {
-    pos.occupied().count() as f64 + 12.0
+    pos.occupied().count() as f64 + 18.0
 }
 
 /// The logistic curve: the expected score (red's) of an evaluation `e` (red's view).
@@ -426,6 +508,10 @@ pub enum Group {
     Defended,
     /// King safety: pressure, missing guards, the empty-headed cannon.
     King,
+    /// Placement: rooks on open files, connected pawns, complete guards.
+    Structure,
+    /// Material imbalance: products of role counts.
+    Imbalance,
     /// The side to move's bonus.
     Tempo,
 }
@@ -440,11 +526,13 @@ impl std::str::FromStr for Group {
             "threats" => Group::Threats,
             "defended" => Group::Defended,
             "king" => Group::King,
+            "structure" => Group::Structure,
+            "imbalance" => Group::Imbalance,
             "tempo" => Group::Tempo,
             _ => {
                 return Err(format!(
-                    "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, tempo)"
-                ))
+                "{s:?} is not a parameter group (material, pst, mobility, threats, defended, king, structure, imbalance, tempo)"
+            ))
             }
         })
     }
@@ -458,7 +546,9 @@ pub fn group_indices(g: Group) -> std::ops::Range<usize> {
         Group::Mobility => MOBILITY_AT..THREAT_SECOND_AT,
         Group::Threats => THREAT_SECOND_AT..DEFENDED_AT,
         Group::Defended => DEFENDED_AT..EMPTY_CANNON_AT,
-        Group::King => EMPTY_CANNON_AT..TEMPO_AT,
+        Group::King => EMPTY_CANNON_AT..STRUCTURE_AT,
+        Group::Structure => STRUCTURE_AT..IMBALANCE_AT,
+        Group::Imbalance => IMBALANCE_AT..TEMPO_AT,
         Group::Tempo => TEMPO_AT..Params::LEN,
     }
 }

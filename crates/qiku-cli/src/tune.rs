@@ -18,9 +18,9 @@ by a hash of game and ply) is kept if the side to move is not in check and a cap
 cannot beat the static evaluation (a quiet position). Games are split by a hash into training and
 --validation percent held out. The logistic scale k (expected score = 1/(1+e^(-k*eval))) is fitted
 first; then material, piece-square tables (mirrored squares tied), mobility, threats, defended
-pieces, king safety and the empty-headed cannon are fitted by full-batch Adam on the mean squared
-error. The king's material and the tempo bonus stay fixed. Tuning starts from the evaluation
-compiled into this binary. Results are identical for any --threads.
+pieces, king safety, the empty-headed cannon, the placement terms and the material imbalance are
+fitted by full-batch Adam on the mean squared error. The king's material and the tempo bonus stay
+fixed. Tuning starts from the evaluation compiled into this binary. Results are identical for any --threads.
 
   qiku tune --pgn books/games/ccpd-iccs.pgn.zst --every 3 --epochs 1000 --emit tuned.rs
 
@@ -52,7 +52,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
     /// Keep a group of parameters at its current value (repeatable): material, pst, mobility,
-    /// threats, defended, king, tempo (the king's material and the tempo are always kept).
+    /// threats, defended, king, structure (placement), imbalance, tempo (the king's material and the tempo
+    /// are always kept).
     #[arg(long, value_name = "GROUP")]
     fix: Vec<tune::Group>,
     /// L2 penalty per parameter on its distance from the current value (0: none).
