@@ -769,14 +769,9 @@ pub(crate) fn imbalance(own: &[i32; 7], them: &[i32; 7], w: &Weights) -> Value {
         if own[i] == 0 {
             continue;
         }
-        let mut row = 0;
-        for j in i..7 {
-            row += w.imbalance_own[i][j] * own[j];
-        }
-        for j in 1..7 {
-            row += w.imbalance_them[i][j] * them[j];
-        }
-        v += own[i] * row;
+        let with_own: Value = w.imbalance_own[i][i..].iter().zip(&own[i..]).map(|(a, n)| a * n).sum();
+        let with_them: Value = w.imbalance_them[i][1..].iter().zip(&them[1..]).map(|(a, n)| a * n).sum();
+        v += own[i] * (with_own + with_them);
     }
     v / 16
 }
@@ -1021,11 +1016,19 @@ mod tests {
     }
 
     #[test]
-    fn start_position_is_balanced_but_for_tempo() {
-        let pos = Position::startpos();
-        let b = breakdown(&pos, &Weights::DEFAULT);
-        assert_eq!(b.total, Weights::DEFAULT.tempo, "{b:?}");
-        assert_eq!(b.phase, PHASE_MAX);
+    fn start_position_is_balanced_but_for_the_side_to_move() {
+        let red = Position::startpos();
+        let black = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b").unwrap();
+        let (r, b) = (breakdown(&red, &Weights::DEFAULT), breakdown(&black, &Weights::DEFAULT));
+        for x in [&r, &b] {
+            assert_eq!((x.material, x.pst, x.mobility, x.king_safety, x.structure), (0, 0, 0, 0, 0), "{x:?}");
+            assert_eq!(x.phase, PHASE_MAX);
+        }
+        // What remains is the side to move's: its bonus, and its threats (both its horses under
+        // the enemy cannons, cheaper by the material table), the same for either side.
+        assert_eq!(r.total, Weights::DEFAULT.tempo + r.relations, "{r:?}");
+        assert!(r.relations < 0, "{r:?}");
+        assert_eq!(r.total, -b.total);
     }
 
     /// The placement terms square by square, as [`structure`] defines them.
