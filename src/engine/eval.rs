@@ -1,8 +1,9 @@
 //! Static evaluation, in the spirit of the classic Xiangqi programs (ElephantEye, XQWLight and
 //! their descendants): material, piece-square tables by role, mobility, the attack/defence
-//! relations between pieces, king safety and a few placement terms, blended between middlegame
-//! and endgame by the attacking material left on the board. Every table is written from red's
-//! point of view with black's back rank (rank 9) on the first row, as the board is drawn; black
+//! relations between pieces, king safety and a few placement terms, blended between middlegame and
+//! endgame by the attacking material left on the board, and a material imbalance (what each piece
+//! is worth beside the others, own and enemy). Every table is written from red's point of view
+//! with black's back rank (rank 9) on the first row, as the board is drawn; black
 //! pieces read the table with the ranks flipped. The tables are left-right symmetric, so the
 //! evaluation of a position and of its mirror image are equal (tested). `docs/ENGINE.md`
 //! describes every term.
@@ -17,7 +18,7 @@ use crate::core::attacks;
 use crate::core::{Bitboard, Color, Piece, Position, Role, Square};
 
 /// Scores in centipawn-like units. Uncrossed pawns are weak in Xiangqi, so the unit is smaller
-/// than a pawn: a rook is worth about 500 in the opening and more as the board empties.
+/// than a pawn: a rook is worth about 600 in the opening and more as the board empties.
 pub type Value = i32;
 
 /// The score (kept with [`Value`], the scale it belongs to) of delivering mate now; a mate in `n` plies scores `MATE - n`.
@@ -54,9 +55,12 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// copies of the middlegame ones, the new weights at zero) and everything tuned again the same
 /// way, on the positions the evaluation of that time kept: 378,248 training and 42,531
 /// validation positions, k = 0.005341, validation 0.118739 -> 0.118159 (a retune without the new
-/// terms: 0.118598); `docs/ENGINE.md` ("Tuning") has the match. The data prices pieces low in
-/// the middlegame and high in the endgame (the phase blend) and moves value into the tables and
-/// mobility: read them together, not one by one.
+/// terms: 0.118598). Then the material imbalance was added (at zero) and everything tuned again
+/// from those numbers: 371,376 training and 41,772 validation positions, k = 0.005317, validation
+/// 0.117944 -> 0.116900 (a retune without it: 0.117949); `docs/ENGINE.md` ("Tuning") has the
+/// matches. The data prices pieces low in the middlegame and high in the endgame (the phase
+/// blend) and moves value into the tables, the mobility and the imbalance: read them together,
+/// not one by one (the advisor's 100 here is worth more against enemy rooks, the imbalance says).
 pub const MATERIAL: [Pair; 7] = [p(0, 0), p(100, 62), p(124, 65), p(335, 498), p(475, 1414), p(179, 508), p(126, 119)];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
