@@ -123,9 +123,10 @@ fn ucci_session() {
     e.send("position fen R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1");
     e.send("go depth 2");
     assert_eq!(e.until(&["bestmove", "nobestmove"]).last().unwrap(), "nobestmove");
-    // Mate scores in ElephantEye's convention.
+    // Mate scores in ElephantEye's convention (the win here is a quiet pawn move that leaves no
+    // legal move, which the search's move-count pruning may pass over in a shallow search).
     e.send("position fen 4k4/9/4P4/9/9/9/9/9/9/3K5 w - - 0 1");
-    e.send("go depth 4");
+    e.send("go depth 8");
     let lines = e.until(&["bestmove"]);
     assert!(lines.iter().any(|l| l.contains("score 9997")), "{lines:?}");
 
