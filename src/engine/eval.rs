@@ -61,7 +61,16 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// matches. The data prices pieces low in the middlegame and high in the endgame (the phase
 /// blend) and moves value into the tables, the mobility and the imbalance: read them together,
 /// not one by one (the advisor's 100 here is worth more against enemy rooks, the imbalance says).
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(100, 62), p(124, 65), p(335, 498), p(475, 1414), p(179, 508), p(126, 119)];
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(47, 60), p(85, 61), p(341, 494), p(575, 1426), p(176, 497), p(129, 121)];
+
+/// What each role is worth when it is won or lost in an exchange, by role index, in centipawns:
+/// fixed, not tuned. The move ordering (captures by victim, "bad" captures), the quiescence
+/// search and the threat term compare pieces by these numbers, in the order of [`BY_VALUE`].
+/// They are not the evaluation's [`MATERIAL`], whose tuned middlegame numbers leave part of a
+/// piece's worth to the imbalance, the mobility and the tables (a cannon's 179 there is not
+/// what it costs to lose one). The ratios are the usual ones (a rook about two horses or
+/// cannons, an advisor or elephant about one and a half pawns).
+pub const PIECE_VALUE: [Value; 7] = [0, 140, 150, 450, 1000, 480, 100];
 
 /// Piece-square bonuses, red's view, row 0 = rank 9 (black's back rank), column 0 = file a.
 pub type Table = [[i16; 9]; 10];
@@ -75,9 +84,9 @@ const KING_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,-331,-126,-331,   0,   0,   0],
-    [   0,   0,   0, -10,  22, -10,   0,   0,   0],
-    [   0,   0,   0,  76, 124,  76,   0,   0,   0],
+    [   0,   0,   0,-348,-132,-348,   0,   0,   0],
+    [   0,   0,   0, -10,  19, -10,   0,   0,   0],
+    [   0,   0,   0,  81, 124,  81,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -89,9 +98,9 @@ const ADVISOR_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0, -55,   0, -55,   0,   0,   0],
-    [   0,   0,   0,   0,  -5,   0,   0,   0,   0],
-    [   0,   0,   0, -38,   0, -38,   0,   0,   0],
+    [   0,   0,   0, -75,   0, -75,   0,   0,   0],
+    [   0,   0,   0,   0, -27,   0,   0,   0,   0],
+    [   0,   0,   0, -60,   0, -60,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -101,64 +110,64 @@ const ELEPHANT_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0, -54,   0,   0,   0, -54,   0,   0],
+    [   0,   0, -69,   0,   0,   0, -69,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [ -40,   0,   0,   0,  10,   0,   0,   0, -40],
+    [ -55,   0,   0,   0,  -4,   0,   0,   0, -55],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0, -14,   0,   0,   0, -14,   0,   0],
+    [   0,   0, -28,   0,   0,   0, -28,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [  15, -36,  32,  71,  38,  71,  32, -36,  15],
-    [ 131, -20, 174,  63, 383,  63, 174, -20, 131],
-    [  83,  48,  28, 199,  45, 199,  28,  48,  83],
-    [  -2, 166,  14, 150, -24, 150,  14, 166,  -2],
-    [ -28,   3,  38,  92, 110,  92,  38,   3, -28],
-    [  16, -16,  80,  11,  19,  11,  80, -16,  16],
-    [ -57, -53, -29, -21,  30, -21, -29, -53, -57],
-    [ -50, -47, -35,  38, -32,  38, -35, -47, -50],
-    [ -80,-150, -65, -56,  43, -56, -65,-150, -80],
-    [  10, -81, -66, -54,-245, -54, -66, -81,  10],
+    [  17, -20,  60, 141,  26, 141,  60, -20,  17],
+    [ 129, -21, 187,  67, 437,  67, 187, -21, 129],
+    [  87,  59,  32, 211,  64, 211,  32,  59,  87],
+    [  -3, 171,  18, 153, -23, 153,  18, 171,  -3],
+    [ -30,   3,  40,  96, 111,  96,  40,   3, -30],
+    [  18, -15,  83,  12,  17,  12,  83, -15,  18],
+    [ -58, -53, -30, -18,  31, -18, -30, -53, -58],
+    [ -50, -44, -35,  42, -35,  42, -35, -44, -50],
+    [ -82,-153, -65, -57,  40, -57, -65,-153, -82],
+    [   0, -82, -60, -52,-233, -52, -60, -82,   0],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [   5,  36,  -9, 137,  48, 137,  -9,  36,   5],
-    [ -12,  21, -15,  31, 226,  31, -15,  21, -12],
-    [ -34,   8,  17,  46, 164,  46,  17,   8, -34],
-    [  17,  13,  42,  11,  26,  11,  42,  13,  17],
-    [ -34,   5,  16,  -5,  26,  -5,  16,   5, -34],
-    [  15,  -1,  25,   9,   8,   9,  25,  -1,  15],
-    [   7,  20,  -4,  10,  30,  10,  -4,  20,   7],
-    [ -18, -19, -12,   6, -91,   6, -12, -19, -18],
-    [ -22, -20,  14, -21,  27, -21,  14, -20, -22],
-    [ -55, -17, -18,  11,-410,  11, -18, -17, -55],
+    [   4,  40,   3, 154,  53, 154,   3,  40,   4],
+    [  -8,  27, -10,  36, 197,  36, -10,  27,  -8],
+    [ -28,  13,  16,  55, 158,  55,  16,  13, -28],
+    [  19,  17,  47,  15,  25,  15,  47,  17,  19],
+    [ -33,   8,  24,  -1,  26,  -1,  24,   8, -33],
+    [  18,   2,  27,  12,  11,  12,  27,   2,  18],
+    [  10,  21,   0,  15,  33,  15,   0,  21,  10],
+    [ -19, -17,  -8,   7, -82,   7,  -8, -17, -19],
+    [ -21, -20,  17, -19,  12, -19,  17, -20, -21],
+    [ -56, -17, -14,   8,-427,   8, -14, -17, -56],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [ 104,  72, -95,-130,  21,-130, -95,  72, 104],
-    [ -46, -34, -33,  -1,-150,  -1, -33, -34, -46],
-    [  31, -16, -27, -62,-116, -62, -27, -16,  31],
-    [  25, -18, -21, -30,  48, -30, -21, -18,  25],
-    [  59, -33, -38,  -9,  70,  -9, -38, -33,  59],
-    [   7, -29, -28, -56,  13, -56, -28, -29,   7],
-    [ -47, -44,  -9, -18, -10, -18,  -9, -44, -47],
-    [ -19, -30,   7,   6,   6,   6,   7, -30, -19],
-    [  19, -11,  44,   5, 103,   5,  44, -11,  19],
-    [ -11, -14, -13,  70, 160,  70, -13, -14, -11],
+    [ 105,  74, -89,-126,  16,-126, -89,  74, 105],
+    [ -43, -35, -38,  -3,-121,  -3, -38, -35, -43],
+    [  38, -18, -31, -63,-111, -63, -31, -18,  38],
+    [  24, -19, -20, -34,  45, -34, -20, -19,  24],
+    [  63, -33, -38,  -9,  70,  -9, -38, -33,  63],
+    [   2, -30, -29, -56,  14, -56, -29, -30,   2],
+    [ -48, -46, -11, -19, -14, -19, -11, -46, -48],
+    [ -21, -32,   7,   5,   5,   5,   7, -32, -21],
+    [  20, -11,  44,   4,  99,   4,  44, -11,  20],
+    [  -6, -13, -16,  66, 170,  66, -16, -13,  -6],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [-618, -99,  74, 562, 475, 562,  74, -99,-618],
-    [ -76, 191, 306, 499, 757, 499, 306, 191, -76],
-    [  30, 172, 167, 269, 101, 269, 167, 172,  30],
-    [  57,  49,  72, 175, 158, 175,  72,  49,  57],
-    [ -25,  43,  22, 131, 101, 131,  22,  43, -25],
-    [ -63,   0, -28,   0,  -4,   0, -28,   0, -63],
-    [ -78,   0, -62,   0,  -4,   0, -62,   0, -78],
+    [-786, -99, 156, 385, 719, 385, 156, -99,-786],
+    [ -57, 195, 312, 516, 824, 516, 312, 195, -57],
+    [  28, 160, 171, 264, 112, 264, 171, 160,  28],
+    [  54,  57,  71, 182, 166, 182,  71,  57,  54],
+    [ -25,  47,  23, 135, 103, 135,  23,  47, -25],
+    [ -62,   0, -29,   0,  -3,   0, -29,   0, -62],
+    [ -78,   0, -62,   0,  -2,   0, -62,   0, -78],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -173,9 +182,9 @@ const KING_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  58, -52,  58,   0,   0,   0],
-    [   0,   0,   0,  -9,  13,  -9,   0,   0,   0],
-    [   0,   0,   0,  -3, -19,  -3,   0,   0,   0],
+    [   0,   0,   0,  60, -47,  60,   0,   0,   0],
+    [   0,   0,   0,  -8,  13,  -8,   0,   0,   0],
+    [   0,   0,   0,  -5, -19,  -5,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ADVISOR_PST_EG: Table = [
@@ -186,9 +195,9 @@ const ADVISOR_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  31,   0,  31,   0,   0,   0],
-    [   0,   0,   0,   0,  19,   0,   0,   0,   0],
-    [   0,   0,   0,   7,   0,   7,   0,   0,   0],
+    [   0,   0,   0,  29,   0,  29,   0,   0,   0],
+    [   0,   0,   0,   0,  18,   0,   0,   0,   0],
+    [   0,   0,   0,   6,   0,   6,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ELEPHANT_PST_EG: Table = [
@@ -197,60 +206,60 @@ const ELEPHANT_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  13,   0,   0,   0,  13,   0,   0],
+    [   0,   0,  10,   0,   0,   0,  10,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  -8,   0,   0,   0,   5,   0,   0,   0,  -8],
+    [  -9,   0,   0,   0,   1,   0,   0,   0,  -9],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   2,   0,   0,   0,   2,   0,   0],
+    [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const HORSE_PST_EG: Table = [
-    [  21, -37,  71,  99,  81,  99,  71, -37,  21],
-    [ -95,  67,  22,  42,-173,  42,  22,  67, -95],
-    [  74,  21,   2, -19,  86, -19,   2,  21,  74],
-    [  -9,  18,  13,   2,  29,   2,  13,  18,  -9],
-    [  17,  36,  15,  20, -14,  20,  15,  36,  17],
-    [  24,  14,   5,  39,  34,  39,   5,  14,  24],
-    [  51,  -7,  10,  35,  17,  35,  10,  -7,  51],
-    [ -18,  -2, -21,  18, -53,  18, -21,  -2, -18],
-    [ -56,  23,   6, -14,-171, -14,   6,  23, -56],
-    [-201,  -1, -89, -19, -86, -19, -89,  -1,-201],
+    [  21, -45,  55,  75, 111,  75,  55, -45,  21],
+    [ -90,  75,  17,  41,-189,  41,  17,  75, -90],
+    [  71,  19,   3, -19,  79, -19,   3,  19,  71],
+    [  -8,  17,  12,   3,  31,   3,  12,  17,  -8],
+    [  18,  36,  14,  19, -13,  19,  14,  36,  18],
+    [  19,  14,   3,  39,  38,  39,   3,  14,  19],
+    [  53,  -5,  11,  32,  19,  32,  11,  -5,  53],
+    [ -19,  -4, -21,  17, -49,  17, -21,  -4, -19],
+    [ -60,  25,   3, -12,-169, -12,   3,  25, -60],
+    [-185,  -5, -94, -23,-105, -23, -94,  -5,-185],
 ];
 #[rustfmt::skip]
 const ROOK_PST_EG: Table = [
-    [  40,  17,  62, -85,  66, -85,  62,  17,  40],
-    [  -2,  50,  49,  55, -61,  55,  49,  50,  -2],
-    [  62,  21,  30,   5, -41,   5,  30,  21,  62],
-    [  43,  65,  48,  44,  59,  44,  48,  65,  43],
-    [  71,  35,  49,  27,  42,  27,  49,  35,  71],
-    [  -8,  65,   7,  28,  44,  28,   7,  65,  -8],
-    [  19,  32,  65,  51,  77,  51,  65,  32,  19],
-    [ -89,  18,  15, -35,  82, -35,  15,  18, -89],
-    [ -73, -12, -13, -34,-181, -34, -13, -12, -73],
-    [ -89, -44, -92, -50,-329, -50, -92, -44, -89],
+    [  42,  17,  52, -83,  68, -83,  52,  17,  42],
+    [  -2,  45,  46,  52, -37,  52,  46,  45,  -2],
+    [  62,  19,  41,   1, -30,   1,  41,  19,  62],
+    [  44,  63,  49,  45,  66,  45,  49,  63,  44],
+    [  73,  33,  47,  28,  47,  28,  47,  33,  73],
+    [  -8,  65,   9,  29,  42,  29,   9,  65,  -8],
+    [  20,  33,  64,  50,  77,  50,  64,  33,  20],
+    [ -85,  17,  14, -34,  76, -34,  14,  17, -85],
+    [ -74,  -7, -17, -34,-167, -34, -17,  -7, -74],
+    [ -86, -45, -90, -47,-327, -47, -90, -45, -86],
 ];
 #[rustfmt::skip]
 const CANNON_PST_EG: Table = [
-    [ -32,  -9,  26,  30,-121,  30,  26,  -9, -32],
-    [  25,  34, -10, -70,  59, -70, -10,  34,  25],
-    [  11, -33,  -9, -45, -31, -45,  -9, -33,  11],
-    [ -16,   4,  17,   5,  18,   5,  17,   4, -16],
-    [ -46,  21,  54,   3, -13,   3,  54,  21, -46],
-    [ -16,   2,  -6,  -3,  23,  -3,  -6,   2, -16],
-    [   7,  15,  17,  12,  30,  12,  17,  15,   7],
-    [  17,   6,   5, -10,  30, -10,   5,   6,  17],
-    [   1,  -6, -25,  20, -12,  20, -25,  -6,   1],
-    [   1, -13, -38, -26, -17, -26, -38, -13,   1],
+    [ -37, -15,  14,  18,-131,  18,  14, -15, -37],
+    [  17,  31, -11, -71,  52, -71, -11,  31,  17],
+    [   4, -35, -10, -49, -42, -49, -10, -35,   4],
+    [ -20,   0,  11,   3,  14,   3,  11,   0, -20],
+    [ -53,  14,  51,  -2, -17,  -2,  51,  14, -53],
+    [ -20,  -1, -11,  -9,  17,  -9, -11,  -1, -20],
+    [   4,  13,  13,   8,  27,   8,  13,  13,   4],
+    [  15,   3,   1, -14,  27, -14,   1,   3,  15],
+    [  -2, -12, -30,  18, -14,  18, -30, -12,  -2],
+    [  -5, -14, -39, -29, -26, -29, -39, -14,  -5],
 ];
 #[rustfmt::skip]
 const PAWN_PST_EG: Table = [
-    [ 295,  17, -76,-194,-547,-194, -76,  17, 295],
-    [  87,   5, -20, -32, 156, -32, -20,   5,  87],
-    [  27,  35,  54, 150, 250, 150,  54,  35,  27],
-    [  55,  73,  97,  85,  97,  85,  97,  73,  55],
-    [  65,  56, 102, 104, 106, 104, 102,  56,  65],
-    [  37,   0,  45,   0,  95,   0,  45,   0,  37],
-    [  31,   0,  30,   0,  69,   0,  30,   0,  31],
+    [ 353,  15,-107,-124,-615,-124,-107,  15, 353],
+    [  81,   3, -19, -24, 148, -24, -19,   3,  81],
+    [  22,  42,  56, 154, 260, 154,  56,  42,  22],
+    [  60,  72,  98,  85, 101,  85,  98,  72,  60],
+    [  65,  55, 102, 105, 108, 105, 102,  55,  65],
+    [  38,   0,  47,   0,  96,   0,  47,   0,  38],
+    [  31,   0,  31,   0,  69,   0,  31,   0,  31],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -416,45 +425,45 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(31, -10), p(5, -1), p(2, -4), p(24, 16), p(4, 3), p(3, 3), p(-8, 9)],
-        threat_second: 17,
-        threat_first: 6,
-        defended: [0, 11, 3, 1, 6, 4, 2],
-        empty_cannon: p(144, -48),
+        mobility: [p(27, -8), p(6, 0), p(2, -4), p(25, 15), p(4, 3), p(3, 3), p(-9, 9)],
+        threat_second: 15,
+        threat_first: 4,
+        defended: [0, 11, 4, 1, 6, 4, 3],
+        empty_cannon: p(138, -45),
         king_pressure: 1,
-        missing_guard: 9,
+        missing_guard: 18,
         horse_reach: [
-            p(93, -134),
-            p(57, 23),
-            p(47, 17),
-            p(35, 19),
-            p(29, 18),
-            p(6, 19),
+            p(102, -145),
+            p(63, 17),
+            p(52, 11),
+            p(39, 14),
+            p(32, 15),
+            p(8, 18),
             p(-13, 6),
-            p(-25, -2),
-            p(-57, -18),
+            p(-29, 2),
+            p(-60, -14),
         ],
-        rook_open_file: p(11, 2),
-        rook_half_open_file: p(-8, 45),
-        connected_pawns: p(-160, 97),
-        guards_complete: p(-22, -17),
+        rook_open_file: p(11, 3),
+        rook_half_open_file: p(-10, 49),
+        connected_pawns: p(-162, 100),
+        guards_complete: p(-24, -22),
         imbalance_own: [
             [0, 0, 0, 0, 0, 0, 0],
-            [0, -30, 128, -110, -266, 227, -212],
-            [0, 0, 21, -153, -124, 51, 6],
-            [0, 0, 0, -92, 370, 300, 7],
-            [0, 0, 0, 0, -549, 486, 69],
-            [0, 0, 0, 0, 0, -419, 17],
-            [0, 0, 0, 0, 0, 0, 5],
+            [0, -5, 136, -110, -476, 218, -222],
+            [0, 0, 58, -130, -159, 48, 8],
+            [0, 0, 0, 1, 539, 404, 18],
+            [0, 0, 0, 0, -869, 429, 67],
+            [0, 0, 0, 0, 0, -447, 12],
+            [0, 0, 0, 0, 0, 0, 4],
         ],
         imbalance_them: [
             [0, 0, 0, 0, 0, 0, 0],
-            [0, 0, -36, 60, 316, -218, 126],
-            [0, 36, 0, -56, 28, 7, 32],
-            [0, -60, 56, 0, -512, -266, -73],
-            [0, -316, -28, 512, 0, 104, 60],
-            [0, 218, -7, 266, -104, 0, -64],
-            [0, -126, -32, 73, -60, 64, 0],
+            [0, 0, -38, 75, 424, -224, 135],
+            [0, 38, 0, -76, -13, -16, 35],
+            [0, -75, 76, 0, -693, -342, -82],
+            [0, -424, 13, 693, 0, 125, 62],
+            [0, 224, 16, 342, -125, 0, -64],
+            [0, -135, -35, 82, -62, 64, 0],
         ],
         tempo: 10,
     };
@@ -756,8 +765,7 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
 
     material[0] += imbalance(&counts[0], &counts[1], w);
     material[1] += imbalance(&counts[1], &counts[0], w);
-    let relations =
-        [relations(pos, &att, Color::Red, material_values, w), relations(pos, &att, Color::Black, material_values, w)];
+    let relations = [relations(pos, &att, Color::Red, w), relations(pos, &att, Color::Black, w)];
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
     let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
@@ -908,7 +916,7 @@ pub(crate) fn king_zone(k: Square) -> Bitboard {
 /// attacked and undefended, or attacked by a cheaper piece, are threats. Only the side to move's
 /// threats are charged here: the opponent's hanging pieces are won by the quiescence search.
 #[inline(always)]
-fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &Weights) -> Value {
+fn relations(pos: &Position, att: &Attacks, c: Color, w: &Weights) -> Value {
     let (us, them) = (c.index(), (!c).index());
     let defended = att.all[us];
     let mut bonus = 0;
@@ -920,30 +928,24 @@ fn relations(pos: &Position, att: &Attacks, c: Color, material: &[Pair; 7], w: &
         let mut threats = TopThreats::default();
         for sq in (pos.by_color(c) - pos.by_role(Role::King)) & att.all[them] {
             let Some(piece) = pos.piece_at(sq) else { continue };
-            let value = material[piece.role.index()].mg;
-            threats.add(threat_size(value, defended.contains(sq), sq, &att.by_role[them], material));
+            threats.add(threat_size(piece.role, defended.contains(sq), sq, &att.by_role[them]));
         }
         bonus -= (threats.first * w.threat_first + threats.second * w.threat_second) / 64;
     }
     bonus
 }
 
-/// What a piece worth `value` on `sq`, attacked by pieces on `attackers` (by role), stands to
-/// lose: all of it when undefended, else what it is worth above its cheapest attacker. A king
-/// cannot take a defended piece, so it does not count as a cheaper attacker. Shared with the
-/// tuner's trace, which must read the same threats off a position.
-pub(crate) fn threat_size(
-    value: Value,
-    defended: bool,
-    sq: Square,
-    attackers: &[Bitboard; 7],
-    material: &[Pair; 7],
-) -> Value {
+/// What a piece of `role` on `sq`, attacked by pieces on `attackers` (by role), stands to lose,
+/// in [`PIECE_VALUE`]s: all of it when undefended, else what it is worth above its cheapest
+/// attacker. A king cannot take a defended piece, so it does not count as a cheaper attacker.
+/// Shared with the tuner's trace, which must read the same threats off a position.
+pub(crate) fn threat_size(role: Role, defended: bool, sq: Square, attackers: &[Bitboard; 7]) -> Value {
+    let value = PIECE_VALUE[role.index()];
     if !defended {
         return value;
     }
     let cheapest =
-        BY_VALUE[..6].iter().find(|r| attackers[r.index()].contains(sq)).map_or(value, |r| material[r.index()].mg);
+        BY_VALUE[..6].iter().find(|r| attackers[r.index()].contains(sq)).map_or(value, |r| PIECE_VALUE[r.index()]);
     (value - cheapest).max(0)
 }
 
@@ -1020,7 +1022,7 @@ mod tests {
     }
 
     #[test]
-    fn start_position_is_balanced_but_for_the_side_to_move() {
+    fn start_position_is_level_but_for_the_tempo() {
         let red = Position::startpos();
         let black = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b").unwrap();
         let (r, b) = (breakdown(&red, &Weights::DEFAULT), breakdown(&black, &Weights::DEFAULT));
@@ -1028,10 +1030,10 @@ mod tests {
             assert_eq!((x.material, x.pst, x.mobility, x.king_safety, x.structure), (0, 0, 0, 0, 0), "{x:?}");
             assert_eq!(x.phase, PHASE_MAX);
         }
-        // What remains is the side to move's: its bonus, and its threats (both its horses under
-        // the enemy cannons, cheaper by the material table), the same for either side.
-        assert_eq!(r.total, Weights::DEFAULT.tempo + r.relations, "{r:?}");
-        assert!(r.relations < 0, "{r:?}");
+        // What remains is the side to move's bonus: nothing is threatened (the horses under the
+        // enemy cannons are defended and worth less than a cannon in exchange values).
+        assert_eq!(r.relations, 0, "{r:?}");
+        assert_eq!(r.total, Weights::DEFAULT.tempo, "{r:?}");
         assert_eq!(r.total, -b.total);
     }
 
@@ -1147,8 +1149,7 @@ mod tests {
                 if !att.all[them].contains(sq) {
                     continue;
                 }
-                let value = tables.material[piece.role.index()].mg;
-                threats.add(threat_size(value, defended, sq, &att.by_role[them], &tables.material));
+                threats.add(threat_size(piece.role, defended, sq, &att.by_role[them]));
             }
             if pos.turn() == c {
                 bonus -= (threats.first * w.threat_first + threats.second * w.threat_second) / 64;

@@ -272,7 +272,7 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
             out.not_quiet += 1;
             continue;
         }
-        let trace = if opts.traces { trace(&pos, params) } else { Trace::default() };
+        let trace = if opts.traces { trace(&pos) } else { Trace::default() };
         let sample = Sample { trace, result: score };
         out.samples.push((sample, (out.validation || opts.keep_positions).then(|| pos.clone())));
     }

@@ -227,12 +227,12 @@ impl Trace {
     }
 }
 
-/// The trace of `pos` under `params`: the coefficient of every parameter in the evaluation (red's
-/// view), mirroring `eval::breakdown_with` term by term. The phase and the threat sizes (which
-/// depend on material values) are taken from `params`; everything else is exactly linear, so
-/// `trace.eval(params.to_vector())` equals `params.evaluate(pos)` up to the integer rounding of
-/// the evaluation (tested).
-pub fn trace(pos: &Position, params: &Params) -> Trace {
+/// The trace of `pos`: the coefficient of every parameter in the evaluation (red's view),
+/// mirroring `eval::breakdown_with` term by term. The evaluation is linear in its parameters
+/// (the phase and the threat sizes, in fixed exchange values, do not depend on them), so for any
+/// `params`, `trace.eval(params.to_vector())` equals `params.evaluate(pos)` up to the integer
+/// rounding of the evaluation (tested).
+pub fn trace(pos: &Position) -> Trace {
     let mut dense = [0f64; Params::LEN];
     let occ = pos.occupied();
     let mut phase = 0;
@@ -283,7 +283,6 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
         }
     }
     let all = by_role.map(|b| b.iter().fold(crate::core::Bitboard::EMPTY, |a, &x| a | x));
-    let material = &params.tables.material;
     for c in Color::ALL {
         let s = if c == Color::Red { 1.0 } else { -1.0 };
         let (us, them) = (c.index(), (!c).index());
@@ -298,7 +297,7 @@ pub fn trace(pos: &Position, params: &Params) -> Trace {
             if !all[them].contains(sq) {
                 continue;
             }
-            threats.add(eval::threat_size(material[piece.role.index()].mg, defended, sq, &by_role[them], material));
+            threats.add(eval::threat_size(piece.role, defended, sq, &by_role[them]));
         }
         if pos.turn() == c {
             dense[THREAT_FIRST_AT] -= s * threats.first as f64 / 64.0;
@@ -653,7 +652,7 @@ mod tests {
         let params = Params::DEFAULT;
         let v = params.to_vector();
         for pos in positions() {
-            let t = trace(&pos, &params);
+            let t = trace(&pos);
             let (lin, real) = (t.eval(&v), params.evaluate(&pos) as f64);
             assert!((lin - real).abs() <= rounding_bound(&pos), "{}: trace {lin} evaluation {real}", pos.fen());
         }
@@ -665,7 +664,7 @@ mod tests {
         let other = Params::from_vector(&v2).expect("length");
         let v2 = other.to_vector();
         for pos in positions() {
-            let (lin, real) = (trace(&pos, &other).eval(&v2), other.evaluate(&pos) as f64);
+            let (lin, real) = (trace(&pos).eval(&v2), other.evaluate(&pos) as f64);
             assert!((lin - real).abs() <= rounding_bound(&pos), "{}: trace {lin} evaluation {real}", pos.fen());
         }
     }
@@ -677,7 +676,7 @@ mod tests {
         let pos = positions();
         let results = [0.5, 1.0, 0.0, 0.5, 1.0, 0.0, 1.0, 0.5];
         let samples: Vec<Sample> =
-            pos.iter().zip(results).map(|(p, r)| Sample { trace: trace(p, &params), result: r }).collect();
+            pos.iter().zip(results).map(|(p, r)| Sample { trace: trace(p), result: r }).collect();
         let k = 0.004;
         let fast = loss(&samples, &v, k);
         // The slow way: the engine's evaluation, the logistic written out.
@@ -714,7 +713,7 @@ mod tests {
             .map(|p| {
                 let e = params.evaluate(p) as f64;
                 Sample {
-                    trace: trace(p, &params),
+                    trace: trace(p),
                     result: if e > 60.0 {
                         1.0
                     } else if e < -60.0 {
@@ -746,7 +745,7 @@ mod tests {
         let v = params.to_vector();
         let mut samples = Vec::new();
         for (i, p) in positions().iter().enumerate().cycle().take(3 * CHUNK + 17) {
-            samples.push(Sample { trace: trace(p, &params), result: (i % 3) as f64 / 2.0 });
+            samples.push(Sample { trace: trace(p), result: (i % 3) as f64 / 2.0 });
         }
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");

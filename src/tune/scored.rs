@@ -20,7 +20,7 @@
 //! assert_eq!(p.to_line(), line);
 //! ```
 
-use super::{trace, Params, Sample};
+use super::{trace, Sample};
 use crate::core::Position;
 use std::fmt;
 
@@ -261,14 +261,9 @@ pub struct BadPosition {
     pub cause: String,
 }
 
-/// Training and validation samples (traces under `params`, targets by [`target`]) and the
+/// Training and validation samples (traces, targets by [`target`]) and the
 /// validation positions themselves, from the lines of a position file.
-pub fn samples(
-    positions: &[ScoredPosition],
-    params: &Params,
-    lambda: f64,
-    k_engine: f64,
-) -> Result<Samples, BadPosition> {
+pub fn samples(positions: &[ScoredPosition], lambda: f64, k_engine: f64) -> Result<Samples, BadPosition> {
     use rayon::prelude::*;
     type Built = Result<(Sample, Option<Position>), BadPosition>;
     let built: Vec<Built> = positions
@@ -277,7 +272,7 @@ pub fn samples(
         .map(|(index, p)| {
             let pos = Position::from_fen(&p.fen)
                 .map_err(|e| BadPosition { index, cause: format!("FEN {:?}: {e}", p.fen) })?;
-            let sample = Sample { trace: trace(&pos, params), result: target(p, lambda, k_engine) };
+            let sample = Sample { trace: trace(&pos), result: target(p, lambda, k_engine) };
             Ok((sample, (p.split == Split::Valid).then_some(pos)))
         })
         .collect();

@@ -104,7 +104,7 @@ struct Data {
 }
 
 /// Reads a position file scored by `qiku label`.
-fn read_scored(path: &std::path::Path, lambda: f64, start: &Params) -> Result<Data, String> {
+fn read_scored(path: &std::path::Path, lambda: f64) -> Result<Data, String> {
     use qiku::tune::scored;
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: {e}; pass --scored with a file written by qiku label", path.display()))?;
@@ -122,9 +122,8 @@ fn read_scored(path: &std::path::Path, lambda: f64, start: &Params) -> Result<Da
         positions.push(p);
     }
     let k_engine = scored::fit_engine_scale(&positions);
-    let scored::Samples { training, validation, validation_positions } =
-        scored::samples(&positions, start, lambda, k_engine)
-            .map_err(|e| format!("{}: line {}: {}", path.display(), lines[e.index], e.cause))?;
+    let scored::Samples { training, validation, validation_positions } = scored::samples(&positions, lambda, k_engine)
+        .map_err(|e| format!("{}: line {}: {}", path.display(), lines[e.index], e.cause))?;
     let mates = positions.iter().filter(|p| matches!(p.score, Some(scored::Score::Mate(_)))).count();
     Ok(Data {
         summary: format!(
@@ -200,7 +199,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let progress = TermProgress::new(!args.quiet, false);
     let start = Params::DEFAULT;
     let data = match &args.scored {
-        Some(path) => read_scored(path, args.lambda, &start)?,
+        Some(path) => read_scored(path, args.lambda)?,
         None => {
             check_inputs(&args.pgn)?;
             let copts = CollectOptions {
