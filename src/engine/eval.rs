@@ -57,17 +57,19 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// validation positions, k = 0.005341, validation 0.118739 -> 0.118159 (a retune without the new
 /// terms: 0.118598). Then the material imbalance was added (at zero) and everything tuned again
 /// from those numbers: 371,376 training and 41,772 validation positions, k = 0.005317, validation
-/// 0.117944 -> 0.116900 (a retune without it: 0.117949); `docs/ENGINE.md` ("Tuning") has the
-/// matches. The data prices pieces low in the middlegame and high in the endgame (the phase
+/// 0.117944 -> 0.116900 (a retune without it: 0.117949). Then the threat term moved to the fixed
+/// [`PIECE_VALUE`]s and everything was tuned again: 370,645 training and 41,699 validation
+/// positions, k = 0.005289, validation 0.116675 -> 0.116585; `docs/ENGINE.md` ("Tuning") has
+/// the matches. The data prices pieces low in the middlegame and high in the endgame (the phase
 /// blend) and moves value into the tables, the mobility and the imbalance: read them together,
-/// not one by one (the advisor's 100 here is worth more against enemy rooks, the imbalance says).
+/// not one by one (the advisor's 47 here is worth more against enemy rooks, the imbalance says).
 pub const MATERIAL: [Pair; 7] = [p(0, 0), p(47, 60), p(85, 61), p(341, 494), p(575, 1426), p(176, 497), p(129, 121)];
 
 /// What each role is worth when it is won or lost in an exchange, by role index, in centipawns:
 /// fixed, not tuned. The move ordering (captures by victim, "bad" captures), the quiescence
 /// search and the threat term compare pieces by these numbers, in the order of [`BY_VALUE`].
 /// They are not the evaluation's [`MATERIAL`], whose tuned middlegame numbers leave part of a
-/// piece's worth to the imbalance, the mobility and the tables (a cannon's 179 there is not
+/// piece's worth to the imbalance, the mobility and the tables (a cannon's 176 there is not
 /// what it costs to lose one). The ratios are the usual ones (a rook about two horses or
 /// cannons, an advisor or elephant about one and a half pawns).
 pub const PIECE_VALUE: [Value; 7] = [0, 140, 150, 450, 1000, 480, 100];
