@@ -15,10 +15,10 @@
 //! More than one thread runs "Lazy SMP": the helpers search the same root with the same table,
 //! which they fill for the main thread; only the main thread reports and decides.
 
-use super::eval::{evaluate, Value, Weights};
+use super::eval::{evaluate, Value, Weights, MATERIAL};
 pub use super::eval::{MATE, MATE_BOUND};
 use super::line::{Line, NO_MOVE};
-use super::ordering::{ContKey, CorrectionKeys, History, MovePicker};
+use super::ordering::{is_bad_capture, ContKey, CorrectionKeys, History, MovePicker};
 use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, EvalCache, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
@@ -829,18 +829,22 @@ impl<'a> Thread<'a> {
             let mover = self.pos.piece_at(m.from());
             // Prune late quiet moves near the leaves once a move has been searched: before the
             // move is played where it surely gives no check, after it where it might.
-            let prune_if_quiet = !root && !pv_node && !in_check && !capture && searched > 0 && best > -MATE_BOUND && {
-                let futile = depth <= 6 && static_eval + 100 + 100 * depth <= alpha;
-                let bad_history =
-                    depth <= 4 && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
-                (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history
-            };
-            if prune_if_quiet && !self.pos.may_give_check(m) {
+            let prunable = !root && !pv_node && !in_check && searched > 0 && best > -MATE_BOUND;
+            let prune = prunable
+                && if capture {
+                    self.capture_is_futile(m, depth, static_eval, alpha)
+                } else {
+                    let futile = depth <= 6 && static_eval + 100 + 100 * depth <= alpha;
+                    let bad_history =
+                        depth <= 4 && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
+                    (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history
+                };
+            if prune && !self.pos.may_give_check(m) {
                 continue;
             }
             let (undo, gives_check) = self.make(m);
             let quiet = !capture && !gives_check;
-            if prune_if_quiet && quiet {
+            if prune && !gives_check {
                 self.unmake(m, undo);
                 continue;
             }
@@ -952,5 +956,18 @@ impl<'a> Thread<'a> {
                 self.history.update_all(p, q, cont, -bonus);
             }
         }
+    }
+
+    /// Near the leaves, off the principal variation: would the capture `m` surely leave the
+    /// node below `alpha` (even winning the piece outright leaves the evaluation short by a
+    /// margin), or give away much more than it takes (a dearer piece takes a defended cheaper
+    /// one)?
+    fn capture_is_futile(&self, m: Move, depth: i32, static_eval: Value, alpha: Value) -> bool {
+        let value = |sq| self.pos.piece_at(sq).map_or(0, |p: crate::Piece| MATERIAL[p.role.index()].eg);
+        let victim = value(m.to());
+        if depth <= 6 && static_eval + 200 + 150 * depth + victim <= alpha {
+            return true;
+        }
+        depth <= 4 && value(m.from()) - victim > 120 * depth && is_bad_capture(&self.pos, m)
     }
 }
