@@ -67,7 +67,8 @@ pub const MATERIAL: [Pair; 7] = [p(0, 0), p(47, 60), p(85, 61), p(341, 494), p(5
 
 /// What each role is worth when it is won or lost in an exchange, by role index, in centipawns:
 /// fixed, not tuned. The move ordering (captures by victim, "bad" captures), the quiescence
-/// search and the threat term compare pieces by these numbers, in the order of [`BY_VALUE`].
+/// search and the threat term (which looks for the cheapest attacker first) compare pieces by
+/// these numbers.
 /// They are not the evaluation's [`MATERIAL`], whose tuned middlegame numbers leave part of a
 /// piece's worth to the imbalance, the mobility and the tables (a cannon's 176 there is not
 /// what it costs to lose one). The ratios are the usual ones (a rook about two horses or
