@@ -23,7 +23,7 @@ use super::time::{budget, Budget, Limits};
 use super::tt::{Bound, Entry, EvalCache, TableSizeError, TranspositionTable};
 use super::{Endgames, Score, MAX_TB_PIECES};
 use crate::core::game::NO_CAPTURE_DRAW_PLIES;
-use crate::core::{Game, Move, MoveList, Position, Role};
+use crate::core::{Game, Move, MoveList, Position, Role, Square};
 use crate::core::{TbValue, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -963,11 +963,16 @@ impl<'a> Thread<'a> {
     /// margin), or give away much more than it takes (a dearer piece takes a defended cheaper
     /// one)?
     fn capture_is_futile(&self, m: Move, depth: i32, static_eval: Value, alpha: Value) -> bool {
-        let value = |sq| self.pos.piece_at(sq).map_or(0, |p: crate::Piece| MATERIAL[p.role.index()].eg);
-        let victim = value(m.to());
+        let victim = self.endgame_value(m.to());
         if depth <= 6 && static_eval + 200 + 150 * depth + victim <= alpha {
             return true;
         }
-        depth <= 4 && value(m.from()) - victim > 120 * depth && is_bad_capture(&self.pos, m)
+        depth <= 4 && self.endgame_value(m.from()) - victim > 120 * depth && is_bad_capture(&self.pos, m)
+    }
+
+    /// The endgame material value of the piece on `sq` (0 if empty): what winning it outright
+    /// adds to the evaluation, for the pruning margins of captures.
+    fn endgame_value(&self, sq: Square) -> Value {
+        self.pos.piece_at(sq).map_or(0, |p| MATERIAL[p.role.index()].eg)
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{score_from_tt, score_to_tt, Thread, INF, MAX_PLY};
 use crate::core::MoveList;
-use crate::engine::eval::{Value, MATE, MATERIAL};
+use crate::engine::eval::{Value, MATE};
 use crate::engine::ordering::{is_bad_capture, CorrectionKeys, MovePicker};
 use crate::engine::tt::{Bound, Entry};
 
@@ -64,7 +64,7 @@ impl Thread<'_> {
         let mut best_move = None;
         for m in picker {
             if !in_check {
-                let victim = self.pos.piece_at(m.to()).map_or(0, |p| MATERIAL[p.role.index()].eg);
+                let victim = self.endgame_value(m.to());
                 // Delta pruning: even winning the piece outright cannot reach alpha.
                 if stand_pat + victim + 150 < alpha {
                     continue;
