@@ -834,9 +834,12 @@ impl<'a> Thread<'a> {
                 && if capture {
                     self.capture_is_futile(m, depth, static_eval, alpha)
                 } else {
-                    let futile = depth <= 6 && static_eval + 100 + 100 * depth <= alpha;
-                    let bad_history =
-                        depth <= 4 && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
+                    // The depth this move would be searched at after its late-move reduction
+                    // (the table's, before the adjustments): a late move is judged by it.
+                    let lmr_depth = depth - 1 - self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    let futile = lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth.max(0) <= alpha;
+                    let bad_history = lmr_depth <= 4
+                        && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
                     (depth <= 8 && searched as i32 >= move_count_limit) || futile || bad_history
                 };
             if prune && !self.pos.may_give_check(m) {
