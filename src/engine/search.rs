@@ -836,7 +836,7 @@ impl<'a> Thread<'a> {
                 } else {
                     // The depth this move would be searched at after its late-move reduction
                     // (the table's, before the adjustments): a late move is judged by it.
-                    let lmr_depth = depth - 1 - self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    let lmr_depth = depth - 1 - self.base_reduction(depth, searched);
                     let futile = lmr_depth <= 8 && static_eval + 100 + 100 * lmr_depth.max(0) <= alpha;
                     let bad_history = lmr_depth <= 4
                         && mover.is_some_and(|p| self.history.quiet_score(p, m, cont) < -100_000 * depth);
@@ -859,7 +859,7 @@ impl<'a> Thread<'a> {
                 let is_killer = killers.contains(&Some(m));
                 let mut r = 0;
                 if depth >= 3 && quiet && !in_check && searched >= if pv_node { 3 } else { 1 } {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63)] as i32;
+                    r = self.base_reduction(depth, searched);
                     r -= i32::from(pv_node) + i32::from(is_killer) + i32::from(improving);
                     r += 2 * i32::from(cut_node) + i32::from(tt_capture);
                     if let Some(p) = mover {
@@ -932,6 +932,13 @@ impl<'a> Thread<'a> {
         }
         self.shared.tt.store(key, Entry { mv: best_move, score: score_to_tt(best, ply), eval: raw_eval, depth, bound });
         best
+    }
+
+    /// The late-move reduction's table entry for the `searched`-th move at `depth`, before the
+    /// adjustments of each move.
+    #[inline]
+    fn base_reduction(&self, depth: i32, searched: usize) -> i32 {
+        self.lmr[depth.clamp(0, 63) as usize][searched.min(63)] as i32
     }
 
     /// A quiet move cut off: remember it as a killer and in the history; the quiet moves tried
