@@ -49,6 +49,9 @@ pub struct Rates {
     pub checks_rules_entries_per_cpu_second: f64,
     /// Peak resident bytes per entry while that pass runs (its cycle graphs besides the codes).
     pub checks_rules_bytes_per_entry: f64,
+    /// The same where the stronger side has two rooks against the weaker side's rook
+    /// ([`rook_pair_checks`]): its cycle graphs are larger still.
+    pub rook_pair_checks_rules_bytes_per_entry: f64,
     /// File bytes per entry of that table's `.qtr` and `.qtw` files together (many entries
     /// change under the rules).
     pub checks_rules_disk_bytes_per_entry: f64,
@@ -93,12 +96,24 @@ impl Rates {
         file_overhead_bytes: 300.0,
         checks_rules_entries_per_cpu_second: 2.58e6,
         checks_rules_bytes_per_entry: 4.2,
+        rook_pair_checks_rules_bytes_per_entry: 6.7,
         checks_rules_disk_bytes_per_entry: 0.138,
         light_rules_entries_per_cpu_second: 45.2e6,
         light_rules_bytes_per_entry: 2.3,
         paged_resident_bytes_per_entry: 0.1,
         paged_slowdown: 1.3,
     };
+
+    /// Peak resident bytes per entry of the rule-aware pass of `material` when it is
+    /// [`RulesPass::Checks`]: [`rook_pair_checks_rules_bytes_per_entry`](Self::rook_pair_checks_rules_bytes_per_entry)
+    /// for [`rook_pair_checks`], else [`checks_rules_bytes_per_entry`](Self::checks_rules_bytes_per_entry).
+    pub fn checks_rules_bytes_of(&self, material: Material) -> f64 {
+        if rook_pair_checks(material) {
+            self.rook_pair_checks_rules_bytes_per_entry
+        } else {
+            self.checks_rules_bytes_per_entry
+        }
+    }
 
     /// Entries per second of wall time with `threads` threads.
     pub fn entries_per_second(&self, threads: usize) -> f64 {
@@ -200,6 +215,26 @@ fn points(m: &Material, color: Color) -> f64 {
 /// ```
 pub fn perpetual_checks(material: Material) -> bool {
     Color::ALL.into_iter().any(|c| weaker_rook(material, c))
+}
+
+/// Is `material` a [`perpetual_checks`] table where the stronger side has two rooks against the
+/// weaker side's rook (KRRvKR, KRRvKRA)? Both sides then check without end in many positions,
+/// and the rule-aware pass's cycle graphs take about 6.7 bytes an entry at the peak (measured:
+/// KRRvKR 6.8, KRRvKRA 6.8, KRRvKRB 6.2) against 3.5 to 4.4 for the other tables with many
+/// perpetual checks (KRPvKR, KRCvKR, KRNvKR), although few of their entries change (0.016 file
+/// bytes an entry for the `.qtr` and `.qtw` files of KRRvKR against 0.138).
+///
+/// ```
+/// use qiku::tablebase::generate::rook_pair_checks;
+///
+/// assert!(rook_pair_checks("KRRvKR".parse()?));
+/// assert!(rook_pair_checks("KRRvKRA".parse()?));
+/// assert!(!rook_pair_checks("KRNvKR".parse()?));
+/// assert!(!rook_pair_checks("KRRvKN".parse()?)); // no rook for the weaker side
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
+pub fn rook_pair_checks(material: Material) -> bool {
+    Color::ALL.into_iter().any(|c| weaker_rook(material, c) && material.count(!c, Role::Rook) >= 2)
 }
 
 /// Has `color` a rook and less attacking material than the other side (the side of
@@ -386,7 +421,7 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
                     rates.rules_entries_per_second(threads),
                 ),
                 RulesPass::Checks => (
-                    rates.checks_rules_bytes_per_entry,
+                    rates.checks_rules_bytes_of(*m),
                     rates.checks_rules_disk_bytes_per_entry,
                     rates.checks_rules_entries_per_second(threads),
                 ),
@@ -486,7 +521,7 @@ fn memory_mode_with(rates: &Rates, material: Material, rules: bool, budget: u64)
     // The decoded inputs are paged with the table. The rule-aware pass's perpetual-check graph is
     // not: where checks go on without end it is most of that pass's bytes beyond the codes.
     let graph = match row.rules_pass {
-        Some(RulesPass::Checks) => (rates.checks_rules_bytes_per_entry - rates.rules_bytes_per_entry).max(0.0),
+        Some(RulesPass::Checks) => (rates.checks_rules_bytes_of(material) - rates.rules_bytes_per_entry).max(0.0),
         _ => 0.0,
     };
     let per_entry = rates.paged_resident_bytes_per_entry + graph;
@@ -518,6 +553,7 @@ mod tests {
             file_overhead_bytes: 0.0,
             checks_rules_entries_per_cpu_second: 0.25e6,
             checks_rules_bytes_per_entry: 20.0,
+            rook_pair_checks_rules_bytes_per_entry: 20.0,
             checks_rules_disk_bytes_per_entry: 0.25,
             light_rules_entries_per_cpu_second: 0.5e6,
             light_rules_bytes_per_entry: 10.0,
@@ -598,6 +634,32 @@ mod tests {
         assert!(krnc.entries > u64::from(u32::MAX) && krnc.unsupported.is_none(), "{krnc:?}");
         assert!(solve::check_supported(&krnc.material).is_ok());
         assert_eq!((totals.tables, totals.unsupported), (831, 0));
+    }
+
+    #[test]
+    fn two_rooks_against_a_rook_get_the_larger_graph() {
+        let job = |m: &str| {
+            let sel = Selection { materials: vec![m.parse().unwrap()], ..Selection::default() };
+            let (rows, _) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
+            rows.into_iter().last().unwrap()
+        };
+        let rates = Rates::MEASURED;
+        for (m, bytes) in
+            [("KRRvKR", rates.rook_pair_checks_rules_bytes_per_entry), ("KRNvKR", rates.checks_rules_bytes_per_entry)]
+        {
+            let row = job(m);
+            assert_eq!(row.rules_pass, Some(RulesPass::Checks), "{m}");
+            let own = row.job_peak_memory_bytes as f64 - rates.base_bytes;
+            let held = rates.held_bytes_per_entry * 1.0625 * row.inputs.iter().map(entries_of).sum::<u64>() as f64;
+            assert!((own - held - bytes * row.entries as f64).abs() < 2.0, "{m}: {row:?}");
+        }
+        // Without the rule-aware pass the two are planned alike.
+        let sel = Selection { materials: vec!["KRRvKR".parse().unwrap()], ..Selection::default() };
+        let (rows, _) = estimate(&sel.resolve().unwrap(), &rates, 2, false);
+        let plain = rows.last().unwrap();
+        let expected = rates.base_bytes + rates.solver_bytes_per_entry * plain.entries as f64;
+        let held = rates.held_bytes_per_entry * plain.inputs.iter().map(entries_of).sum::<u64>() as f64;
+        assert!((plain.job_peak_memory_bytes as f64 - expected - held).abs() < 2.0, "{plain:?}");
     }
 
     #[test]

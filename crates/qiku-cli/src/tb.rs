@@ -479,8 +479,8 @@ fn run_plan(
         format!(
             "; the rule-aware pass {:.1} M entries/s, {:.1} bytes an entry, {:.3} .qtr and .qtw file bytes, \
              where a side has no attacking piece {:.1} M entries/s and {:.1} bytes (no copy of the values), \
-             and where a weaker side's rook checks without end {:.1} M entries/s, {:.1} bytes, {:.3} file bytes \
-             (--no-rules skips it)",
+             and where a weaker side's rook checks without end {:.1} M entries/s, {:.1} bytes ({:.1} against two \
+             rooks), {:.3} file bytes (--no-rules skips it)",
             rates.rules_entries_per_second(threads) / 1e6,
             rates.rules_bytes_per_entry,
             rates.rules_disk_bytes_per_entry,
@@ -488,6 +488,7 @@ fn run_plan(
             rates.light_rules_bytes_per_entry,
             rates.checks_rules_entries_per_second(threads) / 1e6,
             rates.checks_rules_bytes_per_entry,
+            rates.rook_pair_checks_rules_bytes_per_entry,
             rates.checks_rules_disk_bytes_per_entry
         )
     } else {
