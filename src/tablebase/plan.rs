@@ -638,28 +638,28 @@ mod tests {
 
     #[test]
     fn two_rooks_against_a_rook_get_the_larger_graph() {
-        let job = |m: &str| {
+        let rates = Rates::MEASURED;
+        let job = |m: &str, rules: bool| {
             let sel = Selection { materials: vec![m.parse().unwrap()], ..Selection::default() };
-            let (rows, _) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
+            let (rows, _) = estimate(&sel.resolve().unwrap(), &rates, 2, rules);
             rows.into_iter().last().unwrap()
         };
-        let rates = Rates::MEASURED;
+        let inputs = |row: &PlannedTable| row.inputs.iter().map(entries_of).sum::<u64>() as f64;
         for (m, bytes) in
             [("KRRvKR", rates.rook_pair_checks_rules_bytes_per_entry), ("KRNvKR", rates.checks_rules_bytes_per_entry)]
         {
-            let row = job(m);
+            let row = job(m, true);
             assert_eq!(row.rules_pass, Some(RulesPass::Checks), "{m}");
             let own = row.job_peak_memory_bytes as f64 - rates.base_bytes;
-            let held = rates.held_bytes_per_entry * 1.0625 * row.inputs.iter().map(entries_of).sum::<u64>() as f64;
+            let held = rates.held_bytes_per_entry * 1.0625 * inputs(&row);
             assert!((own - held - bytes * row.entries as f64).abs() < 2.0, "{m}: {row:?}");
+            // Without the rule-aware pass both are planned at the solver's bytes.
+            let plain = job(m, false);
+            let expected = rates.base_bytes
+                + rates.solver_bytes_per_entry * plain.entries as f64
+                + rates.held_bytes_per_entry * inputs(&plain);
+            assert!((plain.job_peak_memory_bytes as f64 - expected).abs() < 2.0, "{m}: {plain:?}");
         }
-        // Without the rule-aware pass the two are planned alike.
-        let sel = Selection { materials: vec!["KRRvKR".parse().unwrap()], ..Selection::default() };
-        let (rows, _) = estimate(&sel.resolve().unwrap(), &rates, 2, false);
-        let plain = rows.last().unwrap();
-        let expected = rates.base_bytes + rates.solver_bytes_per_entry * plain.entries as f64;
-        let held = rates.held_bytes_per_entry * plain.inputs.iter().map(entries_of).sum::<u64>() as f64;
-        assert!((plain.job_peak_memory_bytes as f64 - expected - held).abs() < 2.0, "{plain:?}");
     }
 
     #[test]
