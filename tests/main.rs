@@ -20,6 +20,8 @@ mod book_malformed;
 mod book_recent;
 mod chase;
 mod endgame_openings;
+#[cfg(feature = "generate")]
+mod engine_drawish;
 mod engine_eval;
 mod engine_search;
 mod examples;

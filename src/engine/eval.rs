@@ -528,6 +528,9 @@ pub struct Breakdown {
     pub structure: Value,
     /// The side to move's bonus.
     pub tempo: Value,
+    /// What drawish material takes back from the side ahead (zero unless that side has no
+    /// attacking piece, or only one against guards alone: [`super::drawish`]).
+    pub drawish: Value,
     /// The sum, as the search sees it (red's view).
     pub total: Value,
 }
@@ -538,17 +541,13 @@ impl std::fmt::Display for Breakdown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "material {} pst {} mobility {} relations {} king safety {} structure {} tempo {} = {} (phase {}/{PHASE_MAX})",
-            self.material,
-            self.pst,
-            self.mobility,
-            self.relations,
-            self.king_safety,
-            self.structure,
-            self.tempo,
-            self.total,
-            self.phase
-        )
+            "material {} pst {} mobility {} relations {} king safety {} structure {} tempo {}",
+            self.material, self.pst, self.mobility, self.relations, self.king_safety, self.structure, self.tempo,
+        )?;
+        if self.drawish != 0 {
+            write!(f, " drawish {}", self.drawish)?;
+        }
+        write!(f, " = {} (phase {}/{PHASE_MAX})", self.total, self.phase)
     }
 }
 
@@ -772,7 +771,27 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
     let safety =
         [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
     let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
-    Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
+    let b = Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w);
+    scale_drawish(pos, b)
+}
+
+/// The side ahead keeps only the share of its advantage that its material can win
+/// ([`super::drawish`]): sets [`Breakdown::drawish`] and the total.
+#[inline(always)]
+fn scale_drawish(pos: &Position, mut b: Breakdown) -> Breakdown {
+    let ahead = match b.total {
+        t if t > 0 => Some(Color::Red),
+        t if t < 0 => Some(Color::Black),
+        _ => None,
+    };
+    if let Some(c) = ahead {
+        let scale = super::drawish::scale(pos, c);
+        if scale < super::drawish::FULL {
+            b.drawish = b.total * scale / super::drawish::FULL - b.total;
+            b.total += b.drawish;
+        }
+    }
+    b
 }
 
 /// The material imbalance of a side with `own` pieces per role against `them` (see
@@ -902,6 +921,7 @@ impl Sides {
             king_safety: diff(self.safety),
             structure: diff(structure),
             tempo,
+            drawish: 0,
             total: 0,
         };
         b.total = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.structure + b.tempo;
@@ -1167,7 +1187,9 @@ mod tests {
         let structure =
             [slow_structure(pos, Color::Red, horse_reach[0], w), slow_structure(pos, Color::Black, horse_reach[1], w)];
         // The per-side terms are what this reference computes its own way; summing them is shared.
-        Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w)
+        let b =
+            Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w);
+        scale_drawish(pos, b)
     }
 
     #[test]

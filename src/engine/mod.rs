@@ -1,4 +1,4 @@
-//! The qiku engine: evaluation ([`eval`]), move ordering ([`ordering`]), transposition table
+//! The qiku engine: evaluation ([`eval`], with [`drawish`] material scaled), move ordering ([`ordering`]), transposition table
 //! ([`tt`]), search ([`search`]), time management ([`time`]) and the UCI and UCCI front ends ([`uci`], [`ucci`]).
 //!
 //! [`Engine`] ties them together the way a game needs it: at the root, a book move while the
@@ -9,6 +9,7 @@
 
 pub mod adapters;
 pub mod bench;
+pub mod drawish;
 pub mod eval;
 mod line;
 pub mod ordering;

@@ -75,6 +75,10 @@ pub struct Dataset {
     pub in_check: u64,
     /// Sampled positions rejected because a capture sequence changes the evaluation.
     pub not_quiet: u64,
+    /// Sampled positions rejected because drawish material scales their evaluation (a side
+    /// without attacking pieces, or with one against guards alone): the fit is linear in the
+    /// evaluation's terms, and the scale multiplies them.
+    pub drawish: u64,
 }
 
 /// Why positions could not be collected.
@@ -214,6 +218,7 @@ struct GameOutput {
     error: Option<String>,
     in_check: u64,
     not_quiet: u64,
+    drawish: u64,
 }
 
 fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &Params) -> GameOutput {
@@ -266,6 +271,10 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
         }
         if pos.is_check() {
             out.in_check += 1;
+            continue;
+        }
+        if crate::engine::drawish::applies(&pos) {
+            out.drawish += 1;
             continue;
         }
         if !is_quiet(&pos, &params.weights, opts.quiet_depth) {
@@ -332,6 +341,7 @@ pub fn collect(
             }
             data.in_check += o.in_check;
             data.not_quiet += o.not_quiet;
+            data.drawish += o.drawish;
             for (s, p) in o.samples {
                 if o.validation {
                     data.validation.push(s);
@@ -376,7 +386,7 @@ mod tests {
         // Plies 3-12 of two games and ply 3 of none (the bad move): at most 20 positions, all
         // quiet ones kept, each with the game's result.
         let kept = data.training.len() as u64;
-        assert_eq!(kept + data.in_check + data.not_quiet, 20, "{data:?}");
+        assert_eq!(kept + data.in_check + data.not_quiet + data.drawish, 20, "{data:?}");
         assert!(kept > 0);
         assert!(data.training.iter().all(|s| s.result == 1.0 || s.result == 0.5));
         assert!(data.training.iter().all(|s| !s.trace.terms.is_empty()));

@@ -230,7 +230,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
             Data {
                 summary: format!(
                     "games {} used {} (without result {}, with a bad move {}); positions: training {} validation {} \
-                     (rejected: in check {}, not quiet {})",
+                     (rejected: in check {}, not quiet {}, drawish material {})",
                     data.games,
                     data.games_used,
                     data.without_result,
@@ -238,12 +238,13 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                     data.training.len(),
                     data.validation.len(),
                     data.in_check,
-                    data.not_quiet
+                    data.not_quiet,
+                    data.drawish
                 ),
                 json: serde_json::json!({
                     "games": data.games, "games_used": data.games_used, "without_result": data.without_result,
                     "bad_moves": data.bad_moves, "rejected_in_check": data.in_check,
-                    "rejected_not_quiet": data.not_quiet,
+                    "rejected_not_quiet": data.not_quiet, "rejected_drawish": data.drawish,
                 }),
                 training: data.training,
                 validation: data.validation,
