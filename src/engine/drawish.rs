@@ -76,12 +76,3 @@ pub fn applies(pos: &Position) -> bool {
     scale(pos, Color::Red) < FULL || scale(pos, Color::Black) < FULL
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scale_never_exceeds_full() {
-        assert!(SCALE.iter().flatten().flatten().flatten().flatten().all(|&v| i32::from(v) <= FULL));
-    }
-}
