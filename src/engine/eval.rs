@@ -63,7 +63,7 @@ const fn p(mg: Value, eg: Value) -> Pair {
 /// the matches. The data prices pieces low in the middlegame and high in the endgame (the phase
 /// blend) and moves value into the tables, the mobility and the imbalance: read them together,
 /// not one by one (the advisor's 47 here is worth more against enemy rooks, the imbalance says).
-pub const MATERIAL: [Pair; 7] = [p(0, 0), p(47, 60), p(85, 61), p(341, 494), p(575, 1426), p(176, 497), p(129, 121)];
+pub const MATERIAL: [Pair; 7] = [p(0, 0), p(22, 59), p(73, 61), p(347, 493), p(591, 1440), p(173, 498), p(130, 124)];
 
 /// What each role is worth when it is won or lost in an exchange, by role index, in centipawns:
 /// fixed, not tuned. The move ordering (captures by victim, "bad" captures), the quiescence
@@ -87,9 +87,9 @@ const KING_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,-348,-132,-348,   0,   0,   0],
-    [   0,   0,   0, -10,  19, -10,   0,   0,   0],
-    [   0,   0,   0,  81, 124,  81,   0,   0,   0],
+    [   0,   0,   0,-336,-127,-336,   0,   0,   0],
+    [   0,   0,   0,  13,  18,  13,   0,   0,   0],
+    [   0,   0,   0,  79, 113,  79,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -101,9 +101,9 @@ const ADVISOR_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0, -75,   0, -75,   0,   0,   0],
-    [   0,   0,   0,   0, -27,   0,   0,   0,   0],
-    [   0,   0,   0, -60,   0, -60,   0,   0,   0],
+    [   0,   0,   0, -81,   0, -81,   0,   0,   0],
+    [   0,   0,   0,   0, -33,   0,   0,   0,   0],
+    [   0,   0,   0, -66,   0, -66,   0,   0,   0],
 ];
 
 #[rustfmt::skip]
@@ -113,64 +113,64 @@ const ELEPHANT_PST: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0, -69,   0,   0,   0, -69,   0,   0],
+    [   0,   0, -72,   0,   0,   0, -72,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [ -55,   0,   0,   0,  -4,   0,   0,   0, -55],
+    [ -59,   0,   0,   0,  -8,   0,   0,   0, -59],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0, -28,   0,   0,   0, -28,   0,   0],
+    [   0,   0, -33,   0,   0,   0, -33,   0,   0],
 ];
 
 #[rustfmt::skip]
 const HORSE_PST: Table = [
-    [  17, -20,  60, 141,  26, 141,  60, -20,  17],
-    [ 129, -21, 187,  67, 437,  67, 187, -21, 129],
-    [  87,  59,  32, 211,  64, 211,  32,  59,  87],
-    [  -3, 171,  18, 153, -23, 153,  18, 171,  -3],
-    [ -30,   3,  40,  96, 111,  96,  40,   3, -30],
-    [  18, -15,  83,  12,  17,  12,  83, -15,  18],
-    [ -58, -53, -30, -18,  31, -18, -30, -53, -58],
-    [ -50, -44, -35,  42, -35,  42, -35, -44, -50],
-    [ -82,-153, -65, -57,  40, -57, -65,-153, -82],
-    [   0, -82, -60, -52,-233, -52, -60, -82,   0],
+    [  22, -21,  54, 163,  24, 163,  54, -21,  22],
+    [ 130, -13, 195,  68, 455,  68, 195, -13, 130],
+    [  76,  60,  32, 213,  55, 213,  32,  60,  76],
+    [  -1, 161,  18, 142, -20, 142,  18, 161,  -1],
+    [ -32,   4,  34,  98, 110,  98,  34,   4, -32],
+    [  18, -14,  83,  13,  18,  13,  83, -14,  18],
+    [ -54, -52, -29, -18,  32, -18, -29, -52, -54],
+    [ -50, -46, -35,  42, -31,  42, -35, -46, -50],
+    [ -79,-153, -65, -56,  43, -56, -65,-153, -79],
+    [  -7, -81, -65, -52,-208, -52, -65, -81,  -7],
 ];
 
 #[rustfmt::skip]
 const ROOK_PST: Table = [
-    [   4,  40,   3, 154,  53, 154,   3,  40,   4],
-    [  -8,  27, -10,  36, 197,  36, -10,  27,  -8],
-    [ -28,  13,  16,  55, 158,  55,  16,  13, -28],
-    [  19,  17,  47,  15,  25,  15,  47,  17,  19],
-    [ -33,   8,  24,  -1,  26,  -1,  24,   8, -33],
-    [  18,   2,  27,  12,  11,  12,  27,   2,  18],
-    [  10,  21,   0,  15,  33,  15,   0,  21,  10],
-    [ -19, -17,  -8,   7, -82,   7,  -8, -17, -19],
-    [ -21, -20,  17, -19,  12, -19,  17, -20, -21],
-    [ -56, -17, -14,   8,-427,   8, -14, -17, -56],
+    [  13,  39,   6, 160, 104, 160,   6,  39,  13],
+    [ -11,  27, -11,  35, 207,  35, -11,  27, -11],
+    [ -25,  17,  17,  50, 148,  50,  17,  17, -25],
+    [  17,  18,  48,  16,  30,  16,  48,  18,  17],
+    [ -31,   9,  26,  -2,  26,  -2,  26,   9, -31],
+    [  16,   3,  28,  12,   9,  12,  28,   3,  16],
+    [  10,  22,   0,  14,  31,  14,   0,  22,  10],
+    [ -18, -16, -12,   9, -89,   9, -12, -16, -18],
+    [ -21, -19,  17, -19,   7, -19,  17, -19, -21],
+    [ -55, -17, -15,  11,-431,  11, -15, -17, -55],
 ];
 
 #[rustfmt::skip]
 const CANNON_PST: Table = [
-    [ 105,  74, -89,-126,  16,-126, -89,  74, 105],
-    [ -43, -35, -38,  -3,-121,  -3, -38, -35, -43],
-    [  38, -18, -31, -63,-111, -63, -31, -18,  38],
-    [  24, -19, -20, -34,  45, -34, -20, -19,  24],
-    [  63, -33, -38,  -9,  70,  -9, -38, -33,  63],
-    [   2, -30, -29, -56,  14, -56, -29, -30,   2],
-    [ -48, -46, -11, -19, -14, -19, -11, -46, -48],
-    [ -21, -32,   7,   5,   5,   5,   7, -32, -21],
-    [  20, -11,  44,   4,  99,   4,  44, -11,  20],
-    [  -6, -13, -16,  66, 170,  66, -16, -13,  -6],
+    [ 102,  73,-110,-118,  33,-118,-110,  73, 102],
+    [ -50, -36, -36,  -1,-116,  -1, -36, -36, -50],
+    [  33, -17, -27, -57,-100, -57, -27, -17,  33],
+    [  23, -19, -22, -29,  46, -29, -22, -19,  23],
+    [  63, -32, -37,  -8,  72,  -8, -37, -32,  63],
+    [   1, -30, -30, -54,  16, -54, -30, -30,   1],
+    [ -50, -45, -10, -19, -14, -19, -10, -45, -50],
+    [ -21, -32,   7,   5,   4,   5,   7, -32, -21],
+    [  18, -11,  45,   3, 100,   3,  45, -11,  18],
+    [ -10, -13, -17,  66, 162,  66, -17, -13, -10],
 ];
 
 #[rustfmt::skip]
 const PAWN_PST: Table = [
-    [-786, -99, 156, 385, 719, 385, 156, -99,-786],
-    [ -57, 195, 312, 516, 824, 516, 312, 195, -57],
-    [  28, 160, 171, 264, 112, 264, 171, 160,  28],
-    [  54,  57,  71, 182, 166, 182,  71,  57,  54],
-    [ -25,  47,  23, 135, 103, 135,  23,  47, -25],
+    [-859, -66, 213, 387, 899, 387, 213, -66,-859],
+    [ -50, 198, 307, 515, 732, 515, 307, 198, -50],
+    [  18, 173, 170, 262, 107, 262, 170, 173,  18],
+    [  56,  60,  72, 179, 166, 179,  72,  60,  56],
+    [ -24,  46,  23, 133, 105, 133,  23,  46, -24],
     [ -62,   0, -29,   0,  -3,   0, -29,   0, -62],
-    [ -78,   0, -62,   0,  -2,   0, -62,   0, -78],
+    [ -77,   0, -63,   0,  -4,   0, -63,   0, -77],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -185,9 +185,9 @@ const KING_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  60, -47,  60,   0,   0,   0],
-    [   0,   0,   0,  -8,  13,  -8,   0,   0,   0],
-    [   0,   0,   0,  -5, -19,  -5,   0,   0,   0],
+    [   0,   0,   0,  70, -38,  70,   0,   0,   0],
+    [   0,   0,   0,  -9,   7,  -9,   0,   0,   0],
+    [   0,   0,   0,  -4, -17,  -4,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ADVISOR_PST_EG: Table = [
@@ -198,9 +198,9 @@ const ADVISOR_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,   0,  29,   0,  29,   0,   0,   0],
-    [   0,   0,   0,   0,  18,   0,   0,   0,   0],
-    [   0,   0,   0,   6,   0,   6,   0,   0,   0],
+    [   0,   0,   0,  28,   0,  28,   0,   0,   0],
+    [   0,   0,   0,   0,  17,   0,   0,   0,   0],
+    [   0,   0,   0,   5,   0,   5,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const ELEPHANT_PST_EG: Table = [
@@ -209,60 +209,60 @@ const ELEPHANT_PST_EG: Table = [
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [   0,   0,  10,   0,   0,   0,  10,   0,   0],
+    [   0,   0,  12,   0,   0,   0,  12,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  -9,   0,   0,   0,   1,   0,   0,   0,  -9],
+    [  -8,   0,   0,   0,   1,   0,   0,   0,  -8],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
 ];
 #[rustfmt::skip]
 const HORSE_PST_EG: Table = [
-    [  21, -45,  55,  75, 111,  75,  55, -45,  21],
-    [ -90,  75,  17,  41,-189,  41,  17,  75, -90],
-    [  71,  19,   3, -19,  79, -19,   3,  19,  71],
-    [  -8,  17,  12,   3,  31,   3,  12,  17,  -8],
-    [  18,  36,  14,  19, -13,  19,  14,  36,  18],
-    [  19,  14,   3,  39,  38,  39,   3,  14,  19],
-    [  53,  -5,  11,  32,  19,  32,  11,  -5,  53],
-    [ -19,  -4, -21,  17, -49,  17, -21,  -4, -19],
-    [ -60,  25,   3, -12,-169, -12,   3,  25, -60],
-    [-185,  -5, -94, -23,-105, -23, -94,  -5,-185],
+    [   8, -46,  54,  69,  94,  69,  54, -46,   8],
+    [ -90,  67,  18,  40,-210,  40,  18,  67, -90],
+    [  61,  25,   7, -29,  68, -29,   7,  25,  61],
+    [  -8,   7,  16,  -3,  29,  -3,  16,   7,  -8],
+    [  25,  36,  21,  22, -11,  22,  21,  36,  25],
+    [  25,  17,  10,  43,  43,  43,  10,  17,  25],
+    [  51,  -3,  16,  37,  20,  37,  16,  -3,  51],
+    [ -20,  -2, -19,  19, -54,  19, -19,  -2, -20],
+    [ -64,  24,   3, -15,-171, -15,   3,  24, -64],
+    [-197,  -4, -93, -26,-120, -26, -93,  -4,-197],
 ];
 #[rustfmt::skip]
 const ROOK_PST_EG: Table = [
-    [  42,  17,  52, -83,  68, -83,  52,  17,  42],
-    [  -2,  45,  46,  52, -37,  52,  46,  45,  -2],
-    [  62,  19,  41,   1, -30,   1,  41,  19,  62],
-    [  44,  63,  49,  45,  66,  45,  49,  63,  44],
-    [  73,  33,  47,  28,  47,  28,  47,  33,  73],
-    [  -8,  65,   9,  29,  42,  29,   9,  65,  -8],
-    [  20,  33,  64,  50,  77,  50,  64,  33,  20],
-    [ -85,  17,  14, -34,  76, -34,  14,  17, -85],
-    [ -74,  -7, -17, -34,-167, -34, -17,  -7, -74],
-    [ -86, -45, -90, -47,-327, -47, -90, -45, -86],
+    [  31,  17,  48, -78,  65, -78,  48,  17,  31],
+    [  -4,  40,  50,  61, -16,  61,  50,  40,  -4],
+    [  48,  13,  38,  17,  -3,  17,  38,  13,  48],
+    [  38,  55,  46,  53,  68,  53,  46,  55,  38],
+    [  62,  26,  38,  36,  54,  36,  38,  26,  62],
+    [  -8,  58,  10,  37,  52,  37,  10,  58,  -8],
+    [  20,  28,  64,  58,  85,  58,  64,  28,  20],
+    [ -88,   9,  20, -32,  86, -32,  20,   9, -88],
+    [ -77, -14, -16, -32,-160, -32, -16, -14, -77],
+    [ -96, -52,-102, -55,-307, -55,-102, -52, -96],
 ];
 #[rustfmt::skip]
 const CANNON_PST_EG: Table = [
-    [ -37, -15,  14,  18,-131,  18,  14, -15, -37],
-    [  17,  31, -11, -71,  52, -71, -11,  31,  17],
-    [   4, -35, -10, -49, -42, -49, -10, -35,   4],
-    [ -20,   0,  11,   3,  14,   3,  11,   0, -20],
-    [ -53,  14,  51,  -2, -17,  -2,  51,  14, -53],
-    [ -20,  -1, -11,  -9,  17,  -9, -11,  -1, -20],
-    [   4,  13,  13,   8,  27,   8,  13,  13,   4],
-    [  15,   3,   1, -14,  27, -14,   1,   3,  15],
-    [  -2, -12, -30,  18, -14,  18, -30, -12,  -2],
-    [  -5, -14, -39, -29, -26, -29, -39, -14,  -5],
+    [ -32, -18,   8,  13,-122,  13,   8, -18, -32],
+    [  20,  30, -15, -73,  56, -73, -15,  30,  20],
+    [   9, -36,  -9, -53, -38, -53,  -9, -36,   9],
+    [ -23,  -1,  14,  -3,  17,  -3,  14,  -1, -23],
+    [ -54,  13,  49,  -4, -17,  -4,  49,  13, -54],
+    [ -19,  -1,  -6, -10,  20, -10,  -6,  -1, -19],
+    [   5,  11,  14,   8,  31,   8,  14,  11,   5],
+    [  17,   1,   3, -12,  27, -12,   3,   1,  17],
+    [   4,  -9, -27,  24, -13,  24, -27,  -9,   4],
+    [  -3, -19, -42, -27, -21, -27, -42, -19,  -3],
 ];
 #[rustfmt::skip]
 const PAWN_PST_EG: Table = [
-    [ 353,  15,-107,-124,-615,-124,-107,  15, 353],
-    [  81,   3, -19, -24, 148, -24, -19,   3,  81],
-    [  22,  42,  56, 154, 260, 154,  56,  42,  22],
-    [  60,  72,  98,  85, 101,  85,  98,  72,  60],
-    [  65,  55, 102, 105, 108, 105, 102,  55,  65],
-    [  38,   0,  47,   0,  96,   0,  47,   0,  38],
-    [  31,   0,  31,   0,  69,   0,  31,   0,  31],
+    [ 384,  -1,-134,-114,-676,-114,-134,  -1, 384],
+    [  80,   6, -13, -18, 179, -18, -13,   6,  80],
+    [  32,  38,  62, 161, 269, 161,  62,  38,  32],
+    [  63,  74, 102,  90, 106,  90, 102,  74,  63],
+    [  67,  60, 106, 110, 111, 110, 106,  60,  67],
+    [  38,   0,  48,   0,  96,   0,  48,   0,  38],
+    [  30,   0,  32,   0,  70,   0,  32,   0,  30],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
     [   0,   0,   0,   0,   0,   0,   0,   0,   0],
@@ -405,6 +405,10 @@ pub struct Weights {
     pub king_pressure: Value,
     /// For each missing advisor or elephant, per enemy attacking unit (rook 2, horse or cannon 1).
     pub missing_guard: Value,
+    /// Per safe checking square, by the enemy rook, horse or cannon that can reach it: a square
+    /// from which that piece would give check, which it can move to now, and which no piece of
+    /// the king's side attacks.
+    pub safe_check: [Value; 3],
     /// Extra bonus of a horse by how many squares it reaches (0 to 8), beyond `mobility`.
     pub horse_reach: [Pair; 9],
     /// A rook on a file without pawns.
@@ -428,45 +432,46 @@ pub struct Weights {
 impl Weights {
     /// The weights the engine plays with (UCI `EvalTerms full`).
     pub const DEFAULT: Weights = Weights {
-        mobility: [p(27, -8), p(6, 0), p(2, -4), p(25, 15), p(4, 3), p(3, 3), p(-9, 9)],
+        mobility: [p(30, -6), p(5, -1), p(2, -4), p(26, 14), p(4, 2), p(3, 3), p(-8, 8)],
         threat_second: 15,
-        threat_first: 4,
-        defended: [0, 11, 4, 1, 6, 4, 3],
-        empty_cannon: p(138, -45),
+        threat_first: 3,
+        defended: [0, 10, 4, 1, 6, 4, 3],
+        empty_cannon: p(134, -76),
         king_pressure: 1,
-        missing_guard: 18,
+        missing_guard: 21,
+        safe_check: [37, 34, 20],
         horse_reach: [
-            p(102, -145),
-            p(63, 17),
-            p(52, 11),
-            p(39, 14),
-            p(32, 15),
-            p(8, 18),
-            p(-13, 6),
-            p(-29, 2),
-            p(-60, -14),
+            p(108, -147),
+            p(68, 16),
+            p(55, 13),
+            p(40, 14),
+            p(33, 16),
+            p(7, 19),
+            p(-15, 6),
+            p(-31, 2),
+            p(-61, -17),
         ],
-        rook_open_file: p(11, 3),
-        rook_half_open_file: p(-10, 49),
-        connected_pawns: p(-162, 100),
-        guards_complete: p(-24, -22),
+        rook_open_file: p(11, 4),
+        rook_half_open_file: p(-10, 50),
+        connected_pawns: p(-159, 98),
+        guards_complete: p(-21, -25),
         imbalance_own: [
             [0, 0, 0, 0, 0, 0, 0],
-            [0, -5, 136, -110, -476, 218, -222],
-            [0, 0, 58, -130, -159, 48, 8],
-            [0, 0, 0, 1, 539, 404, 18],
-            [0, 0, 0, 0, -869, 429, 67],
-            [0, 0, 0, 0, 0, -447, 12],
-            [0, 0, 0, 0, 0, 0, 4],
+            [0, 11, 134, -116, -560, 211, -234],
+            [0, 0, 62, -110, -172, 50, 7],
+            [0, 0, 0, 37, 638, 430, 16],
+            [0, 0, 0, 0, -908, 346, 57],
+            [0, 0, 0, 0, 0, -443, 12],
+            [0, 0, 0, 0, 0, 0, 3],
         ],
         imbalance_them: [
             [0, 0, 0, 0, 0, 0, 0],
-            [0, 0, -38, 75, 424, -224, 135],
-            [0, 38, 0, -76, -13, -16, 35],
-            [0, -75, 76, 0, -693, -342, -82],
-            [0, -424, 13, 693, 0, 125, 62],
-            [0, 224, 16, 342, -125, 0, -64],
-            [0, -135, -35, 82, -62, 64, 0],
+            [0, 0, -37, 88, 459, -210, 140],
+            [0, 37, 0, -88, -45, -24, 35],
+            [0, -88, 88, 0, -782, -380, -88],
+            [0, -459, 45, 782, 0, 103, 55],
+            [0, 210, 24, 380, -103, 0, -68],
+            [0, -140, -35, 88, -55, 68, 0],
         ],
         tempo: 10,
     };
@@ -480,6 +485,7 @@ impl Weights {
         empty_cannon: p(0, 0),
         king_pressure: 0,
         missing_guard: 0,
+        safe_check: [0; 3],
         horse_reach: [p(0, 0); 9],
         rook_open_file: p(0, 0),
         rook_half_open_file: p(0, 0),
@@ -768,8 +774,10 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
     material[0] += imbalance(&counts[0], &counts[1], w);
     material[1] += imbalance(&counts[1], &counts[0], w);
     let relations = [relations(pos, &att, Color::Red, w), relations(pos, &att, Color::Black, w)];
-    let safety =
-        [king_safety(pos, Color::Red, pressure[1], phase, w), king_safety(pos, Color::Black, pressure[0], phase, w)];
+    let safety = [
+        king_safety(pos, &att, Color::Red, pressure[1], phase, w),
+        king_safety(pos, &att, Color::Black, pressure[0], phase, w),
+    ];
     let structure = [structure(pos, Color::Red, horse_reach[0], w), structure(pos, Color::Black, horse_reach[1], w)];
     let b = Sides { phase, material, pst: pst_sum, mobility, relations, safety, structure }.breakdown(pos.turn(), w);
     scale_drawish(pos, b)
@@ -996,7 +1004,7 @@ impl TopThreats {
 /// King safety of `c`: pressure of enemy pieces on the king zone, missing guards against the
 /// enemy's attackers, and an enemy cannon on the king's open file.
 #[inline(always)]
-fn king_safety(pos: &Position, c: Color, enemy_pressure: i32, phase: i32, w: &Weights) -> Value {
+fn king_safety(pos: &Position, att: &Attacks, c: Color, enemy_pressure: i32, phase: i32, w: &Weights) -> Value {
     let k = pos.king(c);
     let mut v = -(enemy_pressure * enemy_pressure * w.king_pressure);
     let enemy = !c;
@@ -1012,7 +1020,36 @@ fn king_safety(pos: &Position, c: Color, enemy_pressure: i32, phase: i32, w: &We
             v -= taper(w.empty_cannon, phase);
         }
     }
+    let checks = safe_checks(pos, &att.by_role[enemy.index()], att.all[c.index()], c);
+    v -= checks.iter().zip(&w.safe_check).map(|(n, x)| n * x).sum::<Value>();
     v
+}
+
+/// How many safe checking squares the enemy's rooks, horses and cannons have against `c`'s
+/// king: squares from which the piece would give check, that one of them can move to now
+/// (`enemy_attacks`, by role, the cannons' captures among them; their quiet moves are found
+/// here), and that `defended` (everything `c` attacks) does not cover.
+#[inline(always)]
+pub(crate) fn safe_checks(pos: &Position, enemy_attacks: &[Bitboard; 7], defended: Bitboard, c: Color) -> [i32; 3] {
+    let k = pos.king(c);
+    let occ = pos.occupied();
+    let enemy = !c;
+    let open = !(pos.by_color(enemy) | defended);
+    let rook = attacks::rook_attacks(k, occ) & enemy_attacks[Role::Rook.index()] & open;
+    let horse = attacks::horse_attackers(k, occ) & enemy_attacks[Role::Horse.index()] & open;
+    // Squares with exactly one piece between them and the king: beyond each first blocker.
+    let mut cannon_from = Bitboard::EMPTY;
+    for screen in attacks::rook_attacks(k, occ) & occ {
+        cannon_from |= (attacks::rook_attacks(screen, occ) & attacks::lines(k)) - attacks::between(k, screen);
+    }
+    cannon_from = cannon_from - Bitboard::from_square(k);
+    let mut cannon_reach = Bitboard::EMPTY;
+    for sq in pos.pieces(Piece::new(enemy, Role::Cannon)) {
+        cannon_reach |= attacks::rook_attacks(sq, occ) - occ;
+    }
+    cannon_reach |= enemy_attacks[Role::Cannon.index()] & pos.by_color(c);
+    let cannon = cannon_from & cannon_reach & open;
+    [rook.count() as i32, horse.count() as i32, cannon.count() as i32]
 }
 
 #[cfg(test)]
@@ -1181,8 +1218,8 @@ mod tests {
         };
         let relations = [relations(Color::Red), relations(Color::Black)];
         let safety = [
-            king_safety(pos, Color::Red, pressure[1], phase, w),
-            king_safety(pos, Color::Black, pressure[0], phase, w),
+            king_safety(pos, &att, Color::Red, pressure[1], phase, w),
+            king_safety(pos, &att, Color::Black, pressure[0], phase, w),
         ];
         let structure =
             [slow_structure(pos, Color::Red, horse_reach[0], w), slow_structure(pos, Color::Black, horse_reach[1], w)];

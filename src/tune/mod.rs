@@ -41,7 +41,8 @@ const DEFENDED_AT: usize = THREAT_FIRST_AT + 1; // 7 roles
 const EMPTY_CANNON_AT: usize = DEFENDED_AT + 7; // mg, eg
 const KING_PRESSURE_AT: usize = EMPTY_CANNON_AT + 2;
 const MISSING_GUARD_AT: usize = KING_PRESSURE_AT + 1;
-const STRUCTURE_AT: usize = MISSING_GUARD_AT + 1; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
+const SAFE_CHECK_AT: usize = MISSING_GUARD_AT + 1; // rook, horse, cannon
+const STRUCTURE_AT: usize = SAFE_CHECK_AT + 3; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
 const IMBALANCE_AT: usize = STRUCTURE_AT + 8; // own 7 x 7 (i <= j), then them 7 x 7, in sixteenths
 const TEMPO_AT: usize = IMBALANCE_AT + 98;
 
@@ -101,6 +102,9 @@ impl Params {
         v[EMPTY_CANNON_AT + 1] = w.empty_cannon.eg as f64;
         v[KING_PRESSURE_AT] = w.king_pressure as f64;
         v[MISSING_GUARD_AT] = w.missing_guard as f64;
+        for (i, x) in w.safe_check.iter().enumerate() {
+            v[SAFE_CHECK_AT + i] = *x as f64;
+        }
         for (i, x) in w.horse_reach.iter().enumerate() {
             v[HORSE_REACH_AT + 2 * i] = x.mg as f64;
             v[HORSE_REACH_AT + 2 * i + 1] = x.eg as f64;
@@ -146,6 +150,9 @@ impl Params {
         p.weights.empty_cannon = pair(EMPTY_CANNON_AT);
         p.weights.king_pressure = int(v[KING_PRESSURE_AT]);
         p.weights.missing_guard = int(v[MISSING_GUARD_AT]);
+        for i in 0..3 {
+            p.weights.safe_check[i] = int(v[SAFE_CHECK_AT + i]);
+        }
         for i in 0..9 {
             p.weights.horse_reach[i] = pair(HORSE_REACH_AT + 2 * i);
         }
@@ -196,6 +203,7 @@ impl Params {
         let _ = writeln!(s, "        empty_cannon: p({}, {}),", w.empty_cannon.mg, w.empty_cannon.eg);
         let _ = writeln!(s, "        king_pressure: {},", w.king_pressure);
         let _ = writeln!(s, "        missing_guard: {},", w.missing_guard);
+        let _ = writeln!(s, "        safe_check: [{}],", w.safe_check.map(|x| x.to_string()).join(", "));
         let _ = writeln!(s, "        horse_reach: [{}],", pairs(&w.horse_reach));
         let pair = |x: Pair| format!("p({}, {})", x.mg, x.eg);
         let _ = writeln!(s, "        rook_open_file: {},", pair(w.rook_open_file));
@@ -313,6 +321,9 @@ pub fn trace(pos: &Position) -> Trace {
         let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() as i32
             + pos.pieces(Piece::new(c, Role::Elephant)).count() as i32;
         dense[MISSING_GUARD_AT] -= s * ((4 - guards) * units) as f64;
+        for (i, n) in eval::safe_checks(pos, &by_role[them], all[us], c).iter().enumerate() {
+            dense[SAFE_CHECK_AT + i] -= s * *n as f64;
+        }
         let k = pos.king(c);
         for cannon in pos.pieces(Piece::new(enemy, Role::Cannon)) {
             if cannon.file() == k.file() && (crate::core::attacks::between(cannon, k) & occ).is_empty() {
