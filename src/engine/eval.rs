@@ -1271,4 +1271,73 @@ mod tests {
         }
         assert!(checked > 5_000, "{checked}");
     }
+
+    #[test]
+    fn safe_checks_match_the_moves_to_checking_squares() {
+        // For each side of positions from random games: the squares an enemy rook, horse or cannon
+        // can move to (the move generator's), from which that piece would attack the king (its
+        // own attack function from there, the board otherwise unchanged), not attacked by the
+        // king's side.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let (mut checked, mut found) = (0, [0; 3]);
+        for _game in 0..30 {
+            let mut pos = Position::startpos();
+            for _ply in 0..150 {
+                let occ = pos.occupied();
+                for c in Color::ALL {
+                    let mut by_role = [[Bitboard::EMPTY; 7]; 2];
+                    for side in Color::ALL {
+                        for r in Role::ALL {
+                            for sq in pos.pieces(Piece::new(side, r)) {
+                                by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
+                            }
+                        }
+                    }
+                    let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+                    let got = safe_checks(&pos, &by_role[(!c).index()], defended, c);
+                    let mut enemy_to_move = pos.clone();
+                    if enemy_to_move.turn() == c {
+                        enemy_to_move.make_null_move();
+                    }
+                    let mut moves = crate::core::MoveList::new();
+                    enemy_to_move.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
+                    let k = pos.king(c);
+                    let mut want = [Bitboard::EMPTY; 3];
+                    for m in moves.iter() {
+                        let Some(p) = pos.piece_at(m.from()) else { continue };
+                        let x = m.to();
+                        let from_x = match p.role {
+                            Role::Rook => attacks::rook_attacks(x, occ),
+                            Role::Horse => attacks::horse_attacks(x, occ),
+                            Role::Cannon => attacks::cannon_captures(x, occ | Bitboard::from_square(x)),
+                            _ => continue,
+                        };
+                        let i = match p.role {
+                            Role::Rook => 0,
+                            Role::Horse => 1,
+                            _ => 2,
+                        };
+                        if from_x.contains(k) && !defended.contains(x) {
+                            want[i] |= Bitboard::from_square(x);
+                        }
+                    }
+                    let want = want.map(|b| b.count() as i32);
+                    assert_eq!(got, want, "{} king of {c:?}", pos.fen());
+                    for i in 0..3 {
+                        found[i] += want[i];
+                    }
+                    checked += 1;
+                }
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+        // Every kind of check occurs (a test of nothing would pass too).
+        assert!(found.iter().all(|&n| n > 100), "{found:?}");
+    }
 }
