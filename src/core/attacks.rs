@@ -436,6 +436,46 @@ pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
     )
 }
 
+/// Every square beyond exactly one screen in direction `dir`: from the first piece (exclusive)
+/// up to and including the second.
+#[inline(always)]
+fn behind_screen(dir: usize, sq: usize, occupied: u128) -> u128 {
+    let blockers = RAYS[dir][sq] & occupied;
+    if blockers == 0 {
+        return 0;
+    }
+    let screen =
+        if dir == NORTH || dir == EAST { blockers.trailing_zeros() } else { 127 - blockers.leading_zeros() } as usize;
+    ray_until_blocker(dir, screen, occupied)
+}
+
+/// Squares from which a cannon would attack `sq` given the occupancy: those with exactly one
+/// piece between them and `sq` (the square beyond the screen up to and including the next
+/// piece), as [`horse_attackers`] is for the horse. A cannon on any of them, the board otherwise
+/// unchanged, captures on `sq`.
+///
+/// ```
+/// use qiku::core::attacks::{cannon_attackers, cannon_captures};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let e9 = "e9".parse()?;
+/// // Down the e-file from the black king the pawn on e6 is the screen, with e5, e4 and the red
+/// // pawn on e3 beyond it; along rank 9 the advisors on d9 and f9 are the screens, with the
+/// // elephants on c9 and g9 beyond them.
+/// let from = cannon_attackers(e9, pos.occupied());
+/// assert_eq!(from.map(|s| s.to_string()).collect::<Vec<_>>(), ["e3", "e4", "e5", "c9", "g9"]);
+/// assert!(from.into_iter().all(|sq| cannon_captures(sq, pos.occupied()).contains(e9)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[inline]
+pub fn cannon_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (s, o) = (sq.index(), occupied.0);
+    Bitboard(
+        behind_screen(NORTH, s, o) | behind_screen(EAST, s, o) | behind_screen(SOUTH, s, o) | behind_screen(WEST, s, o),
+    )
+}
+
 const fn lines_table() -> [Bitboard; 90] {
     let rays = ray_table();
     let mut t = [Bitboard(0); 90];

@@ -614,6 +614,8 @@ fn evaluate_portable(pos: &Position, w: &Weights) -> Value {
 struct Attacks {
     by_role: [[Bitboard; 7]; 2],
     all: [Bitboard; 2],
+    /// Every square each side's cannons can move to (quiet moves and captures).
+    cannon_moves: [Bitboard; 2],
 }
 
 /// What `piece` on `sq` attacks (the tuner's trace; the evaluation itself works role by role).
@@ -640,6 +642,8 @@ struct RoleScan {
     attacks: Bitboard,
     /// Their mobility: reachable squares, counted per piece.
     reach: i32,
+    /// Every square they can move to.
+    moves: Bitboard,
     /// How many attack the enemy king's zone.
     pressing: i32,
     /// Their bonuses by reach count (horses: [`Weights::horse_reach`]).
@@ -658,7 +662,15 @@ fn scan_role(
     attack: impl Fn(Square) -> (Bitboard, Bitboard),
 ) -> RoleScan {
     let zero = Pair { mg: 0, eg: 0 };
-    let mut scan = RoleScan { pieces: 0, pst: zero, attacks: Bitboard::EMPTY, reach: 0, pressing: 0, by_reach: zero };
+    let mut scan = RoleScan {
+        pieces: 0,
+        pst: zero,
+        attacks: Bitboard::EMPTY,
+        reach: 0,
+        moves: Bitboard::EMPTY,
+        pressing: 0,
+        by_reach: zero,
+    };
     for sq in pos.pieces(piece) {
         let (a, reach) = attack(sq);
         if let Some(b) = by_reach.get(reach.count() as usize) {
@@ -671,6 +683,7 @@ fn scan_role(
         scan.pst.eg += v.eg;
         scan.attacks |= a;
         scan.reach += reach.count() as i32;
+        scan.moves |= reach;
         scan.pressing += i32::from((a & zone).any());
     }
     scan
@@ -707,7 +720,8 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
     let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
     // The horses' bonuses by reach, counted with the placement terms.
     let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
-    let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
+    let mut att =
+        Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2], cannon_moves: [Bitboard::EMPTY; 2] };
     // Attacking units per side aimed at the other king's zone.
     let mut pressure = [0i32; 2];
     let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
@@ -756,6 +770,9 @@ fn breakdown_in(pos: &Position, tables: &impl Lookup, material_values: &[Pair; 7
             pst_sum[c.index()].mg += scan.pst.mg;
             pst_sum[c.index()].eg += scan.pst.eg;
             att.by_role[c.index()][r.index()] = scan.attacks;
+            if r == Role::Cannon {
+                att.cannon_moves[c.index()] = scan.moves;
+            }
             let mw = w.mobility[r.index()];
             mobility[c.index()].mg += mw.mg * scan.reach;
             mobility[c.index()].eg += mw.eg * scan.reach;
@@ -1020,35 +1037,31 @@ fn king_safety(pos: &Position, att: &Attacks, c: Color, enemy_pressure: i32, pha
             v -= taper(w.empty_cannon, phase);
         }
     }
-    let checks = safe_checks(pos, &att.by_role[enemy.index()], att.all[c.index()], c);
+    let checks = safe_checks(pos, &att.by_role[enemy.index()], att.cannon_moves[enemy.index()], att.all[c.index()], c);
     v -= checks.iter().zip(&w.safe_check).map(|(n, x)| n * x).sum::<Value>();
     v
 }
 
 /// How many safe checking squares the enemy's rooks, horses and cannons have against `c`'s
-/// king: squares from which the piece would give check, that one of them can move to now
-/// (`enemy_attacks`, by role, the cannons' captures among them; their quiet moves are found
-/// here), and that `defended` (everything `c` attacks) does not cover.
+/// king: squares from which the piece would give check (the board otherwise unchanged), that
+/// one of them can move to now (`enemy_attacks` by role for rooks and horses,
+/// `enemy_cannon_moves` for the cannons: their quiet moves and captures), and that `defended`
+/// (everything `c` attacks) does not cover.
 #[inline(always)]
-pub(crate) fn safe_checks(pos: &Position, enemy_attacks: &[Bitboard; 7], defended: Bitboard, c: Color) -> [i32; 3] {
+pub(crate) fn safe_checks(
+    pos: &Position,
+    enemy_attacks: &[Bitboard; 7],
+    enemy_cannon_moves: Bitboard,
+    defended: Bitboard,
+    c: Color,
+) -> [i32; 3] {
     let k = pos.king(c);
     let occ = pos.occupied();
     let enemy = !c;
     let open = !(pos.by_color(enemy) | defended);
     let rook = attacks::rook_attacks(k, occ) & enemy_attacks[Role::Rook.index()] & open;
     let horse = attacks::horse_attackers(k, occ) & enemy_attacks[Role::Horse.index()] & open;
-    // Squares with exactly one piece between them and the king: beyond each first blocker.
-    let mut cannon_from = Bitboard::EMPTY;
-    for screen in attacks::rook_attacks(k, occ) & occ {
-        cannon_from |= (attacks::rook_attacks(screen, occ) & attacks::lines(k)) - attacks::between(k, screen);
-    }
-    cannon_from = cannon_from - Bitboard::from_square(k);
-    let mut cannon_reach = Bitboard::EMPTY;
-    for sq in pos.pieces(Piece::new(enemy, Role::Cannon)) {
-        cannon_reach |= attacks::rook_attacks(sq, occ) - occ;
-    }
-    cannon_reach |= enemy_attacks[Role::Cannon.index()] & pos.by_color(c);
-    let cannon = cannon_from & cannon_reach & open;
+    let cannon = attacks::cannon_attackers(k, occ) & enemy_cannon_moves & open;
     [rook.count() as i32, horse.count() as i32, cannon.count() as i32]
 }
 
@@ -1144,7 +1157,11 @@ mod tests {
         let mut pst_sum = [Pair { mg: 0, eg: 0 }; 2];
         let mut mobility = [Pair { mg: 0, eg: 0 }; 2];
         let mut horse_reach = [Pair { mg: 0, eg: 0 }; 2];
-        let mut att = Attacks { by_role: [[Bitboard::EMPTY; 7]; 2], all: [Bitboard::EMPTY; 2] };
+        let mut att = Attacks {
+            by_role: [[Bitboard::EMPTY; 7]; 2],
+            all: [Bitboard::EMPTY; 2],
+            cannon_moves: [Bitboard::EMPTY; 2],
+        };
         let mut pressure = [0i32; 2];
         let zones = [king_zone(pos.king(Color::Red)), king_zone(pos.king(Color::Black))];
         for c in Color::ALL {
@@ -1163,6 +1180,9 @@ mod tests {
                         Role::Cannon => (attacks::rook_attacks(sq, occ) - occ) | (a & them),
                         _ => a - own,
                     };
+                    if r == Role::Cannon {
+                        att.cannon_moves[c.index()] |= reach;
+                    }
                     let n = reach.count() as i32;
                     let mw = w.mobility[r.index()];
                     mobility[c.index()].mg += mw.mg * n;
@@ -1294,7 +1314,12 @@ mod tests {
                         }
                     }
                     let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
-                    let got = safe_checks(&pos, &by_role[(!c).index()], defended, c);
+                    let mut cannon_moves = Bitboard::EMPTY;
+                    for sq in pos.pieces(Piece::new(!c, Role::Cannon)) {
+                        cannon_moves |= (attacks::rook_attacks(sq, occ) - occ)
+                            | (attacks::cannon_captures(sq, occ) & pos.by_color(c));
+                    }
+                    let got = safe_checks(&pos, &by_role[(!c).index()], cannon_moves, defended, c);
                     let mut enemy_to_move = pos.clone();
                     if enemy_to_move.turn() == c {
                         enemy_to_move.make_null_move();

@@ -253,6 +253,7 @@ pub fn trace(pos: &Position) -> Trace {
     let zones = [eval::king_zone(pos.king(Color::Red)), eval::king_zone(pos.king(Color::Black))];
     let mut pressure = [0i32; 2];
     let mut by_role = [[crate::core::Bitboard::EMPTY; 7]; 2];
+    let mut cannon_moves = [crate::core::Bitboard::EMPTY; 2];
     for c in Color::ALL {
         let s = if c == Color::Red { 1.0 } else { -1.0 };
         let own = pos.by_color(c);
@@ -272,6 +273,9 @@ pub fn trace(pos: &Position) -> Trace {
                     Role::Cannon => (crate::core::attacks::rook_attacks(sq, occ) - occ) | (a & them),
                     _ => a - own,
                 };
+                if r == Role::Cannon {
+                    cannon_moves[c.index()] |= reach;
+                }
                 let n = reach.count() as f64;
                 dense[MOBILITY_AT + 2 * ri] += s * n * mg;
                 dense[MOBILITY_AT + 2 * ri + 1] += s * n * eg;
@@ -321,7 +325,7 @@ pub fn trace(pos: &Position) -> Trace {
         let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() as i32
             + pos.pieces(Piece::new(c, Role::Elephant)).count() as i32;
         dense[MISSING_GUARD_AT] -= s * ((4 - guards) * units) as f64;
-        for (i, n) in eval::safe_checks(pos, &by_role[them], all[us], c).iter().enumerate() {
+        for (i, n) in eval::safe_checks(pos, &by_role[them], cannon_moves[them], all[us], c).iter().enumerate() {
             dense[SAFE_CHECK_AT + i] -= s * *n as f64;
         }
         let k = pos.king(c);
