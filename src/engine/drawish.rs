@@ -75,4 +75,3 @@ pub fn scale(pos: &Position, c: Color) -> i32 {
 pub fn applies(pos: &Position) -> bool {
     scale(pos, Color::Red) < FULL || scale(pos, Color::Black) < FULL
 }
-
