@@ -195,93 +195,29 @@ fn breakdown_equals_the_piece_by_piece_reference() {
             skewed.imbalance_them[i][j] = 17 - (i * 5 + j * 3) as Value;
         }
     }
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut checked = 0;
     for start in &starts {
-        for _game in 0..40 {
-            let mut pos = start.clone();
-            for _ply in 0..120 {
-                for w in [Weights::DEFAULT, Weights::BASIC, skewed] {
-                    let b = breakdown(&pos, &w);
-                    assert_eq!(b, reference_breakdown(&pos, &w), "{}", pos.fen());
-                    // `evaluate` (with POPCNT where the CPU has it) agrees with the portable code.
-                    let v = if pos.turn() == Color::Red { b.total } else { -b.total };
-                    assert_eq!(evaluate(&pos, &w), v, "{}", pos.fen());
-                }
-                checked += 1;
-                let moves = pos.moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
+        random_games(start, 40, 120, 0x9e37_79b9_7f4a_7c15, |pos| {
+            for w in [Weights::DEFAULT, Weights::BASIC, skewed] {
+                let b = breakdown(pos, &w);
+                assert_eq!(b, reference_breakdown(pos, &w), "{}", pos.fen());
+                // `evaluate` (with POPCNT where the CPU has it) agrees with the portable code.
+                let v = if pos.turn() == Color::Red { b.total } else { -b.total };
+                assert_eq!(evaluate(pos, &w), v, "{}", pos.fen());
             }
-        }
+            checked += 1;
+        });
     }
     assert!(checked > 5_000, "{checked}");
 }
 
-#[test]
-fn safe_checks_match_the_moves_to_checking_squares() {
-    // For each side of positions from random games: the squares an enemy rook, horse or cannon
-    // can move to (the move generator's), from which that piece would attack the king (its
-    // own attack function from there, the board otherwise unchanged), not attacked by the
-    // king's side.
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let (mut checked, mut found) = (0, [0; 3]);
-    for _game in 0..30 {
-        let mut pos = Position::startpos();
-        for _ply in 0..150 {
-            let occ = pos.occupied();
-            for c in Color::ALL {
-                let mut by_role = [[Bitboard::EMPTY; 7]; 2];
-                for side in Color::ALL {
-                    for r in Role::ALL {
-                        for sq in pos.pieces(Piece::new(side, r)) {
-                            by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
-                        }
-                    }
-                }
-                let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
-                let mut cannon_moves = Bitboard::EMPTY;
-                for sq in pos.pieces(Piece::new(!c, Role::Cannon)) {
-                    cannon_moves |=
-                        (attacks::rook_attacks(sq, occ) - occ) | (attacks::cannon_captures(sq, occ) & pos.by_color(c));
-                }
-                let got = safe_checks(&pos, &by_role[(!c).index()], cannon_moves, defended, c);
-                let mut enemy_to_move = pos.clone();
-                if enemy_to_move.turn() == c {
-                    enemy_to_move.make_null_move();
-                }
-                let mut moves = crate::core::MoveList::new();
-                enemy_to_move.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
-                let k = pos.king(c);
-                let mut want = [Bitboard::EMPTY; 3];
-                for m in moves.iter() {
-                    let Some(p) = pos.piece_at(m.from()) else { continue };
-                    let x = m.to();
-                    let from_x = match p.role {
-                        Role::Rook => attacks::rook_attacks(x, occ),
-                        Role::Horse => attacks::horse_attacks(x, occ),
-                        Role::Cannon => attacks::cannon_captures(x, occ | Bitboard::from_square(x)),
-                        _ => continue,
-                    };
-                    let i = match p.role {
-                        Role::Rook => 0,
-                        Role::Horse => 1,
-                        _ => 2,
-                    };
-                    if from_x.contains(k) && !defended.contains(x) {
-                        want[i] |= Bitboard::from_square(x);
-                    }
-                }
-                let want = want.map(|b| b.count() as i32);
-                assert_eq!(got, want, "{} king of {c:?}", pos.fen());
-                for i in 0..3 {
-                    found[i] += want[i];
-                }
-                checked += 1;
-            }
+/// Calls `f` on every position of `games` random games of at most `plies` plies from `start`
+/// (a fixed-seed generator, so the same positions every run).
+fn random_games(start: &Position, games: usize, plies: usize, mut seed: u64, mut f: impl FnMut(&Position)) {
+    for _game in 0..games {
+        let mut pos = start.clone();
+        for _ply in 0..plies {
+            f(&pos);
             let moves = pos.moves();
             if moves.is_empty() {
                 break;
@@ -290,6 +226,67 @@ fn safe_checks_match_the_moves_to_checking_squares() {
             pos.make_move(moves[(seed >> 33) as usize % moves.len()]);
         }
     }
+}
+
+#[test]
+fn safe_checks_match_the_moves_to_checking_squares() {
+    // For each side of positions from random games: the squares an enemy rook, horse or cannon
+    // can move to (the move generator's), from which that piece would attack the king (its
+    // own attack function from there, the board otherwise unchanged), not attacked by the
+    // king's side.
+    let (mut checked, mut found) = (0, [0; 3]);
+    random_games(&Position::startpos(), 30, 150, 0x2545_f491_4f6c_dd1d, |pos| {
+        let occ = pos.occupied();
+        for c in Color::ALL {
+            let mut by_role = [[Bitboard::EMPTY; 7]; 2];
+            for side in Color::ALL {
+                for r in Role::ALL {
+                    for sq in pos.pieces(Piece::new(side, r)) {
+                        by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
+                    }
+                }
+            }
+            let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+            let mut cannon_moves = Bitboard::EMPTY;
+            for sq in pos.pieces(Piece::new(!c, Role::Cannon)) {
+                cannon_moves |=
+                    (attacks::rook_attacks(sq, occ) - occ) | (attacks::cannon_captures(sq, occ) & pos.by_color(c));
+            }
+            let got = safe_checks(pos, &by_role[(!c).index()], cannon_moves, defended, c);
+            let mut enemy_to_move = pos.clone();
+            if enemy_to_move.turn() == c {
+                enemy_to_move.make_null_move();
+            }
+            let mut moves = crate::core::MoveList::new();
+            enemy_to_move.pseudo_legal_moves_to(Bitboard::FULL, &mut moves);
+            let k = pos.king(c);
+            let mut want = [Bitboard::EMPTY; 3];
+            for m in moves.iter() {
+                let Some(p) = pos.piece_at(m.from()) else { continue };
+                let x = m.to();
+                let from_x = match p.role {
+                    Role::Rook => attacks::rook_attacks(x, occ),
+                    Role::Horse => attacks::horse_attacks(x, occ),
+                    Role::Cannon => attacks::cannon_captures(x, occ | Bitboard::from_square(x)),
+                    _ => continue,
+                };
+                let i = match p.role {
+                    Role::Rook => 0,
+                    Role::Horse => 1,
+                    _ => 2,
+                };
+                if from_x.contains(k) && !defended.contains(x) {
+                    want[i] |= Bitboard::from_square(x);
+                }
+            }
+            let want = want.map(|b| b.count() as i32);
+            assert_eq!(got, want, "{} king of {c:?}", pos.fen());
+            for i in 0..3 {
+                found[i] += want[i];
+            }
+            checked += 1;
+        }
+    });
     assert!(checked > 5_000, "{checked}");
     // Every kind of check occurs (a test of nothing would pass too).
     assert!(found.iter().all(|&n| n > 100), "{found:?}");
