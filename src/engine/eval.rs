@@ -1022,7 +1022,8 @@ impl TopThreats {
 }
 
 /// King safety of `c`: pressure of enemy pieces on the king zone, missing guards against the
-/// enemy's attackers, and an enemy cannon on the king's open file.
+/// enemy's attackers, an enemy cannon on the king's open file, and the enemy's safe checks
+/// ([`safe_checks`]).
 #[inline(always)]
 fn king_safety(pos: &Position, att: &Attacks, c: Color, enemy_pressure: i32, phase: i32, w: &Weights) -> Value {
     let k = pos.king(c);
