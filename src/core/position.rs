@@ -764,8 +764,22 @@ impl Position {
     /// Does any side have a piece that can cross the river? Without one neither side can ever
     /// win (the position is a dead draw).
     pub fn has_attackers(&self) -> bool {
-        (self.by_role(Role::Horse) | self.by_role(Role::Rook) | self.by_role(Role::Cannon) | self.by_role(Role::Pawn))
-            .any()
+        self.attacking_pieces().any()
+    }
+
+    /// Every piece that can cross the river (rook, horse, cannon, pawn), both sides': mask with
+    /// [`by_color`](Self::by_color) for one side's.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// // Two rooks, two horses, two cannons and five pawns a side.
+    /// assert_eq!((pos.attacking_pieces() & pos.by_color(Color::Red)).count(), 11);
+    /// ```
+    #[inline]
+    pub fn attacking_pieces(&self) -> Bitboard {
+        self.by_role(Role::Horse) | self.by_role(Role::Rook) | self.by_role(Role::Cannon) | self.by_role(Role::Pawn)
     }
 
     /// Squares the kind of piece of `color` can ever stand on (for validation and indexing).

@@ -16,7 +16,7 @@
 //! The search still sees the true outcome when tables are loaded: the tables are probed inside
 //! the tree, and their values replace the evaluation's.
 
-use crate::core::{Bitboard, Color, Piece, Position, Role};
+use crate::core::{Color, Piece, Position, Role};
 
 /// The scale of an advantage that counts in full, in sixteenths.
 pub const FULL: i32 = 16;
@@ -28,13 +28,6 @@ pub const ATTACKERS: [Role; 4] = [Role::Rook, Role::Horse, Role::Cannon, Role::P
 /// [`ATTACKERS`] against guards alone:
 /// `SCALE[attacker][own advisors][own elephants][enemy advisors][enemy elephants]`.
 pub const SCALE: [[[[[u8; 3]; 3]; 3]; 3]; 4] = include!("drawish_scale.in");
-
-/// The attacking pieces of `c`: rooks, horses, cannons and pawns.
-#[inline]
-fn attackers(pos: &Position, c: Color) -> Bitboard {
-    (pos.by_role(Role::Rook) | pos.by_role(Role::Horse) | pos.by_role(Role::Cannon) | pos.by_role(Role::Pawn))
-        & pos.by_color(c)
-}
 
 /// How much of an advantage of `c` counts, in sixteenths of it ([`FULL`] for most positions):
 /// none when `c` has no attacking piece, the table's share when its only attacking piece faces
@@ -54,11 +47,12 @@ fn attackers(pos: &Position, c: Color) -> Bitboard {
 /// # Ok::<(), qiku::PositionError>(())
 /// ```
 pub fn scale(pos: &Position, c: Color) -> i32 {
-    let ours = attackers(pos, c);
+    let attacking = pos.attacking_pieces();
+    let ours = attacking & pos.by_color(c);
     if ours.is_empty() {
         return 0;
     }
-    if ours.more_than_one() || attackers(pos, !c).any() {
+    if ours.more_than_one() || (attacking & pos.by_color(!c)).any() {
         return FULL;
     }
     let Some(role) = ours.first().and_then(|sq| pos.piece_at(sq)).map(|p| p.role) else { return FULL };

@@ -237,15 +237,15 @@ fn safe_checks_match_the_moves_to_checking_squares() {
     let (mut checked, mut found) = (0, [0; 3]);
     random_games(&Position::startpos(), 30, 150, 0x2545_f491_4f6c_dd1d, |pos| {
         let occ = pos.occupied();
-        for c in Color::ALL {
-            let mut by_role = [[Bitboard::EMPTY; 7]; 2];
-            for side in Color::ALL {
-                for r in Role::ALL {
-                    for sq in pos.pieces(Piece::new(side, r)) {
-                        by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
-                    }
+        let mut by_role = [[Bitboard::EMPTY; 7]; 2];
+        for side in Color::ALL {
+            for r in Role::ALL {
+                for sq in pos.pieces(Piece::new(side, r)) {
+                    by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
                 }
             }
+        }
+        for c in Color::ALL {
             let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
             let mut cannon_moves = Bitboard::EMPTY;
             for sq in pos.pieces(Piece::new(!c, Role::Cannon)) {
