@@ -42,7 +42,8 @@ const EMPTY_CANNON_AT: usize = DEFENDED_AT + 7; // mg, eg
 const KING_PRESSURE_AT: usize = EMPTY_CANNON_AT + 2;
 const MISSING_GUARD_AT: usize = KING_PRESSURE_AT + 1;
 const SAFE_CHECK_AT: usize = MISSING_GUARD_AT + 1; // rook, horse, cannon
-const STRUCTURE_AT: usize = SAFE_CHECK_AT + 3; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
+const KING_DANGER_AT: usize = SAFE_CHECK_AT + 3; // 4 counts, in sixteenths
+const STRUCTURE_AT: usize = KING_DANGER_AT + 4; // rook open, rook half-open, connected pawns, guards complete: (mg, eg) each
 const IMBALANCE_AT: usize = STRUCTURE_AT + 8; // own 7 x 7 (i <= j), then them 7 x 7, in sixteenths
 const TEMPO_AT: usize = IMBALANCE_AT + 98;
 
@@ -105,6 +106,9 @@ impl Params {
         for (i, x) in w.safe_check.iter().enumerate() {
             v[SAFE_CHECK_AT + i] = *x as f64;
         }
+        for (i, x) in w.king_danger.iter().enumerate() {
+            v[KING_DANGER_AT + i] = *x as f64;
+        }
         for (i, x) in w.horse_reach.iter().enumerate() {
             v[HORSE_REACH_AT + 2 * i] = x.mg as f64;
             v[HORSE_REACH_AT + 2 * i + 1] = x.eg as f64;
@@ -152,6 +156,9 @@ impl Params {
         p.weights.missing_guard = int(v[MISSING_GUARD_AT]);
         for i in 0..3 {
             p.weights.safe_check[i] = int(v[SAFE_CHECK_AT + i]);
+        }
+        for i in 0..4 {
+            p.weights.king_danger[i] = int(v[KING_DANGER_AT + i]);
         }
         for i in 0..9 {
             p.weights.horse_reach[i] = pair(HORSE_REACH_AT + 2 * i);
@@ -204,6 +211,7 @@ impl Params {
         let _ = writeln!(s, "        king_pressure: {},", w.king_pressure);
         let _ = writeln!(s, "        missing_guard: {},", w.missing_guard);
         let _ = writeln!(s, "        safe_check: [{}],", w.safe_check.map(|x| x.to_string()).join(", "));
+        let _ = writeln!(s, "        king_danger: [{}],", w.king_danger.map(|x| x.to_string()).join(", "));
         let _ = writeln!(s, "        horse_reach: [{}],", pairs(&w.horse_reach));
         let pair = |x: Pair| format!("p({}, {})", x.mg, x.eg);
         let _ = writeln!(s, "        rook_open_file: {},", pair(w.rook_open_file));
@@ -325,10 +333,16 @@ pub fn trace(pos: &Position) -> Trace {
         let guards = pos.pieces(Piece::new(c, Role::Advisor)).count() as i32
             + pos.pieces(Piece::new(c, Role::Elephant)).count() as i32;
         dense[MISSING_GUARD_AT] -= s * ((4 - guards) * units) as f64;
-        for (i, n) in eval::safe_checks(pos, &by_role[them], cannon_moves[them], all[us], c).iter().enumerate() {
+        let checks = eval::safe_checks(pos, &by_role[them], cannon_moves[them], all[us], c);
+        for (i, n) in checks.iter().enumerate() {
             dense[SAFE_CHECK_AT + i] -= s * *n as f64;
         }
         let k = pos.king(c);
+        let weak = eval::weak_zone_squares(k, &by_role[us], all[them]);
+        let danger = eval::danger_counts(checks.iter().sum(), pressure[them], 4 - guards, weak);
+        for (i, n) in danger.iter().enumerate() {
+            dense[KING_DANGER_AT + i] -= s * *n as f64 / 16.0;
+        }
         for cannon in pos.pieces(Piece::new(enemy, Role::Cannon)) {
             if cannon.file() == k.file() && (crate::core::attacks::between(cannon, k) & occ).is_empty() {
                 dense[EMPTY_CANNON_AT] -= s * mg;
@@ -367,9 +381,9 @@ pub fn trace(pos: &Position) -> Trace {
 }
 
 /// A bound on `|trace(pos).eval(v) - evaluate(pos)|` from the evaluation's integer rounding:
-/// each piece's tapered material, both sides' tapered mobility, threat and cannon terms.
+/// each piece's tapered material, both sides' tapered mobility, threat, cannon and king-danger terms.
 pub fn rounding_bound(pos: &Position) -> f64 {
-    pos.occupied().count() as f64 + 18.0
+    pos.occupied().count() as f64 + 20.0
 }
 
 /// The logistic curve: the expected score (red's) of an evaluation `e` (red's view).

@@ -1,6 +1,6 @@
 //! Tests of the evaluation: the king zone, the tables' symmetry, the start position, the
-//! summed-per-role form against the piece-by-piece reference, and the safe checks against the
-//! move generator.
+//! summed-per-role form against the piece-by-piece reference, the safe checks against the move
+//! generator, and the weak squares of the king zone.
 
 use super::*;
 
@@ -290,4 +290,27 @@ fn safe_checks_match_the_moves_to_checking_squares() {
     assert!(checked > 5_000, "{checked}");
     // Every kind of check occurs (a test of nothing would pass too).
     assert!(found.iter().all(|&n| n > 100), "{found:?}");
+}
+
+#[test]
+fn weak_zone_squares_are_attacked_and_guarded_only_by_the_king() {
+    // A black rook on d5 looks down the open d-file at red's palace: it attacks d1 and the
+    // advisor on d0, which only the king guards (the advisors guard e1). Nothing red attacks
+    // reaches black's king zone.
+    let pos = Position::from_fen("4k4/9/9/9/3r5/9/4P4/9/9/3AKA3 w").unwrap();
+    let occ = pos.occupied();
+    let mut by_role = [[Bitboard::EMPTY; 7]; 2];
+    for side in Color::ALL {
+        for r in Role::ALL {
+            for sq in pos.pieces(Piece::new(side, r)) {
+                by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
+            }
+        }
+    }
+    let all = by_role.map(|b| b.iter().fold(Bitboard::EMPTY, |a, &x| a | x));
+    let (red, black) = (Color::Red.index(), Color::Black.index());
+    assert_eq!(weak_zone_squares(pos.king(Color::Red), &by_role[red], all[black]), 2);
+    assert_eq!(weak_zone_squares(pos.king(Color::Black), &by_role[black], all[red]), 0);
+    // Checks times pressure, checks times missing guards, weak squares times pressure, weak squares.
+    assert_eq!(danger_counts(3, 4, 2, 2), [12, 6, 8, 2]);
 }
