@@ -1032,8 +1032,8 @@ impl TopThreats {
 }
 
 /// King safety of `c`: pressure of enemy pieces on the king zone, missing guards against the
-/// enemy's attackers, an enemy cannon on the king's open file, and the enemy's safe checks
-/// ([`safe_checks`]).
+/// enemy's attackers, an enemy cannon on the king's open file, the enemy's safe checks
+/// ([`safe_checks`]), and the king danger where these meet ([`Weights::king_danger`]).
 #[inline(always)]
 fn king_safety(pos: &Position, att: &Attacks, c: Color, enemy_pressure: i32, phase: i32, w: &Weights) -> Value {
     let k = pos.king(c);

@@ -228,6 +228,20 @@ fn random_games(start: &Position, games: usize, plies: usize, mut seed: u64, mut
     }
 }
 
+/// Each side's attacks by role, piece by piece.
+fn attack_maps(pos: &Position) -> [[Bitboard; 7]; 2] {
+    let occ = pos.occupied();
+    let mut by_role = [[Bitboard::EMPTY; 7]; 2];
+    for side in Color::ALL {
+        for r in Role::ALL {
+            for sq in pos.pieces(Piece::new(side, r)) {
+                by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
+            }
+        }
+    }
+    by_role
+}
+
 #[test]
 fn safe_checks_match_the_moves_to_checking_squares() {
     // For each side of positions from random games: the squares an enemy rook, horse or cannon
@@ -237,14 +251,7 @@ fn safe_checks_match_the_moves_to_checking_squares() {
     let (mut checked, mut found) = (0, [0; 3]);
     random_games(&Position::startpos(), 30, 150, 0x2545_f491_4f6c_dd1d, |pos| {
         let occ = pos.occupied();
-        let mut by_role = [[Bitboard::EMPTY; 7]; 2];
-        for side in Color::ALL {
-            for r in Role::ALL {
-                for sq in pos.pieces(Piece::new(side, r)) {
-                    by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
-                }
-            }
-        }
+        let by_role = attack_maps(pos);
         for c in Color::ALL {
             let defended = by_role[c.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
             let mut cannon_moves = Bitboard::EMPTY;
@@ -298,15 +305,7 @@ fn weak_zone_squares_are_attacked_and_guarded_only_by_the_king() {
     // advisor on d0, which only the king guards (the advisors guard e1). Nothing red attacks
     // reaches black's king zone.
     let pos = Position::from_fen("4k4/9/9/9/3r5/9/4P4/9/9/3AKA3 w").unwrap();
-    let occ = pos.occupied();
-    let mut by_role = [[Bitboard::EMPTY; 7]; 2];
-    for side in Color::ALL {
-        for r in Role::ALL {
-            for sq in pos.pieces(Piece::new(side, r)) {
-                by_role[side.index()][r.index()] |= piece_attacks(Piece::new(side, r), sq, occ);
-            }
-        }
-    }
+    let by_role = attack_maps(&pos);
     let all = by_role.map(|b| b.iter().fold(Bitboard::EMPTY, |a, &x| a | x));
     let (red, black) = (Color::Red.index(), Color::Black.index());
     assert_eq!(weak_zone_squares(pos.king(Color::Red), &by_role[red], all[black]), 2);
