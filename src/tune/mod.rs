@@ -183,7 +183,8 @@ impl Params {
         eval::breakdown_with(pos, &self.tables, &self.weights).total
     }
 
-    /// The parameters as Rust source (the constants of `engine::eval`), for pasting into the code.
+    /// The parameters as Rust source (the constants of `engine::eval`, written in
+    /// `src/engine/eval/params.rs`), for pasting into that file.
     pub fn to_rust(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();

@@ -1,6 +1,6 @@
 //! `qiku tune`: Texel tuning of the evaluation from game collections (the library side is
 //! `qiku::tune`). Prints the fitted scale, the training and validation losses before and after,
-//! and optionally writes the tuned parameters as Rust source for `src/engine/eval.rs`.
+//! and optionally writes the tuned parameters as Rust source for `src/engine/eval/params.rs`.
 
 use super::progress::TermProgress;
 use clap::Args;
@@ -25,7 +25,7 @@ fixed. Tuning starts from the evaluation compiled into this binary. Results are 
   qiku tune --pgn books/games/ccpd-iccs.pgn.zst --every 3 --epochs 1000 --emit tuned.rs
 
 (the defaults; the command that produced the current numbers). --emit writes the tuned constants
-as Rust, to paste into src/engine/eval.rs; --json prints the figures as one object.";
+as Rust, to paste into src/engine/eval/params.rs; --json prints the figures as one object.";
 
 /// Arguments of `qiku tune`.
 #[derive(Args, Debug)]
