@@ -57,11 +57,19 @@ impl Line {
     /// check; [`Line::pop`] forgets the record.
     #[inline(always)]
     pub(super) fn play(&mut self, pos: &mut Position, m: Move) -> (Undo, bool) {
+        self.play_then(pos, m, |_| {})
+    }
+
+    /// [`Line::play`], calling `made` with the new position's key as soon as the move is on the
+    /// board (the search prefetches the transposition table's bucket for it there).
+    #[inline]
+    pub(super) fn play_then(&mut self, pos: &mut Position, m: Move, made: impl FnOnce(u64)) -> (Undo, bool) {
         let capture = pos.is_capture(m);
         let cont = pos.piece_at(m.from()).map(|p| ContKey::new(p, m));
         // Most moves cannot give check; the full test runs only for those that might.
         let may_check = pos.may_give_check(m);
         let undo = pos.make_move(m);
+        made(pos.key());
         let check = may_check && pos.is_check_after(m);
         let window = if capture { 0 } else { self.records.last().map_or(0, |r| r.window) + 1 };
         self.records.push(Record { key: pos.key(), window, in_check: check, mv: m, cont });

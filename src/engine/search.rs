@@ -591,7 +591,8 @@ impl<'a> Thread<'a> {
     /// `m` gave check.
     #[inline]
     fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
-        self.line.play(&mut self.pos, m)
+        let tt = &self.shared.tt;
+        self.line.play_then(&mut self.pos, m, |key| tt.prefetch(key))
     }
 
     #[inline]
@@ -603,6 +604,7 @@ impl<'a> Thread<'a> {
     /// Passes the move (null-move pruning).
     fn make_null(&mut self) {
         self.pos.make_null_move();
+        self.shared.tt.prefetch(self.pos.key());
         self.line.push_null(&self.pos);
     }
 
