@@ -109,7 +109,8 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// The table's buckets. On Linux they live in an anonymous mapping of their own, aligned to and
 /// offered huge pages: a probe lands on a random bucket, and with small pages nearly every one
-/// also misses the processor's page-translation cache (measured: "Speed" in `docs/ENGINE.md`).
+/// also misses the processor's page-translation cache (measured: `docs/ENGINE.md`, "Measured
+/// strength", the speed paragraphs).
 /// Elsewhere, or if the mapping fails, an ordinary vector.
 enum Buckets {
     #[cfg(target_os = "linux")]
