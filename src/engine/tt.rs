@@ -123,10 +123,11 @@ enum Buckets {
 }
 
 impl Buckets {
-    /// `n` empty buckets in a mapping, or `None` if the system refuses one that large.
+    /// `n` empty buckets in a mapping, or `None` for a table smaller than a huge page (a
+    /// vector serves it as well) or if the system refuses a mapping that large.
     #[cfg(target_os = "linux")]
     fn mapped(n: usize) -> Option<Buckets> {
-        let bytes = n.checked_mul(std::mem::size_of::<Bucket>())?.checked_add(HUGE_PAGE)?;
+        let bytes = n.checked_mul(std::mem::size_of::<Bucket>()).filter(|&b| b >= HUGE_PAGE)?.checked_add(HUGE_PAGE)?;
         let map = memmap2::MmapOptions::new().len(bytes).map_anon().ok()?;
         // Only a hint: without huge pages the table works the same, a little slower.
         let _ = map.advise(memmap2::Advice::HugePage);
@@ -444,6 +445,29 @@ mod tests {
         tt.clear();
         assert_eq!(tt.probe(0x1234_5678_9abc_def0), None);
         assert_eq!(tt.mib(), 1);
+    }
+
+    #[test]
+    fn every_bucket_of_a_mapped_table_stores_and_clears() {
+        // 4 MiB: on Linux a mapping offered huge pages, elsewhere a vector; the same answers.
+        let tt = TranspositionTable::try_new(4).unwrap();
+        #[cfg(target_os = "linux")]
+        assert!(matches!(tt.buckets, Buckets::Mapped { .. }));
+        let n = tt.buckets.as_slice().len() as u64;
+        assert_eq!(n, 4 << 20 >> 6);
+        // One key per bucket, first to last (the index is the key's high bits times `n`).
+        let key = |i: u64| ((u128::from(i) << 64).div_ceil(u128::from(n)) + 1) as u64;
+        let e = |i: u64| Entry { mv: None, score: (i % 1000) as i32, eval: 0, depth: 3, bound: Bound::Lower };
+        for i in 0..n {
+            tt.store(key(i), e(i));
+        }
+        for i in 0..n {
+            assert_eq!(tt.probe(key(i)), Some(e(i)), "bucket {i}");
+        }
+        assert_eq!(tt.hashfull(), 250);
+        tt.clear();
+        assert!((0..n).all(|i| tt.probe(key(i)).is_none()));
+        assert_eq!(tt.mib(), 4);
     }
 
     #[test]
