@@ -5,8 +5,9 @@
 //! and never more than a hard cap of 3.5 times that or 40% of the remaining time. The soft target
 //! is checked between iterations (an iteration that is unlikely to finish is not started; a
 //! changing best move earns more time), the hard cap inside the search. `Move Overhead` is
-//! subtracted for the GUI's and the pipe's latency (from `movetime` at most a twentieth of it: a
-//! fixed time per move is used in full).
+//! subtracted for the GUI's and the pipe's latency (from `movetime` at most a fiftieth of it: a
+//! fixed time per move is used all but that sliver, which covers the last node batch and the reply's
+//! trip, as Stockfish's family uses the whole `movetime`).
 
 use crate::core::Color;
 use std::time::Duration;
@@ -91,8 +92,10 @@ const MIN_THINK: Duration = Duration::from_millis(5);
 /// The budget for `limits` with `turn` to move.
 pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
     if let Some(mt) = limits.movetime {
-        // The whole movetime is the budget; the overhead takes at most a twentieth of it.
-        let t = mt.saturating_sub(overhead.min(mt / 20));
+        // The whole movetime is the budget; the overhead takes at most a fiftieth of it (2 ms of
+        // 100), which the search's last batch of nodes before it looks at the clock and the
+        // reply's trip fit in.
+        let t = mt.saturating_sub(overhead.min(mt / 50));
         return Budget { soft: Some(t), hard: Some(t) };
     }
     let Some(remaining) = limits.time[turn.index()] else { return Budget::default() };
@@ -122,9 +125,11 @@ mod tests {
     fn movetime_is_exact_minus_overhead() {
         let b = budget(&Limits::movetime(1000), Color::Red, ms(30));
         assert_eq!(b, Budget { soft: Some(ms(970)), hard: Some(ms(970)) });
-        // A short movetime loses at most a twentieth to the overhead.
+        // A short movetime loses at most a fiftieth to the overhead.
         let b = budget(&Limits::movetime(100), Color::Red, ms(30));
-        assert_eq!(b.hard, Some(ms(95)));
+        assert_eq!(b.hard, Some(ms(98)));
+        let b = budget(&Limits::movetime(1000), Color::Red, ms(10));
+        assert_eq!(b.hard, Some(ms(990)));
     }
 
     #[test]
