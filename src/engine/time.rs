@@ -123,13 +123,14 @@ mod tests {
 
     #[test]
     fn movetime_is_exact_minus_overhead() {
+        // The overhead is taken in full when it is at most a fiftieth of the movetime...
+        let b = budget(&Limits::movetime(1000), Color::Red, ms(10));
+        assert_eq!(b, Budget { soft: Some(ms(990)), hard: Some(ms(990)) });
+        // ...and a fiftieth when it is more (the default 30 ms of a 1 s or a 100 ms move).
         let b = budget(&Limits::movetime(1000), Color::Red, ms(30));
-        assert_eq!(b, Budget { soft: Some(ms(970)), hard: Some(ms(970)) });
-        // A short movetime loses at most a fiftieth to the overhead.
+        assert_eq!(b.hard, Some(ms(980)));
         let b = budget(&Limits::movetime(100), Color::Red, ms(30));
         assert_eq!(b.hard, Some(ms(98)));
-        let b = budget(&Limits::movetime(1000), Color::Red, ms(10));
-        assert_eq!(b.hard, Some(ms(990)));
     }
 
     #[test]
