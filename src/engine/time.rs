@@ -5,9 +5,9 @@
 //! and never more than a hard cap of 3.5 times that or 40% of the remaining time. The soft target
 //! is checked between iterations (an iteration that is unlikely to finish is not started; a
 //! changing best move earns more time), the hard cap inside the search. `Move Overhead` is
-//! subtracted for the GUI's and the pipe's latency (from `movetime` at most a fiftieth of it: a
-//! fixed time per move is used all but that sliver, which covers the last node batch and the reply's
-//! trip, as Stockfish's family uses the whole `movetime`).
+//! subtracted for the GUI's and the pipe's latency. From a `movetime` it takes at most a fiftieth:
+//! a fixed time per move is used all but that sliver, which covers the last batch of nodes and the
+//! reply's trip (Stockfish's family uses the whole `movetime`).
 
 use crate::core::Color;
 use std::time::Duration;
