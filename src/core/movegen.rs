@@ -38,8 +38,10 @@ impl Position {
         for from in mine(Role::Rook) {
             f(from, attacks::rook_attacks(from, occ) & targets);
         }
+        // Captures only (the quiescence search): a cannon's quiet moves need not be worked out.
+        let quiet_wanted = (targets - them).any();
         for from in mine(Role::Cannon) {
-            let quiet = attacks::rook_attacks(from, occ) - occ;
+            let quiet = if quiet_wanted { attacks::rook_attacks(from, occ) - occ } else { Bitboard::EMPTY };
             let captures = attacks::cannon_captures(from, occ) & them;
             f(from, (quiet | captures) & targets);
         }
@@ -293,7 +295,50 @@ impl Position {
 /// king's line, a cannon's screen, a horse, a horse's leg or a pawn.
 #[inline]
 fn near_king(king: Square, sq: Square) -> bool {
-    let df = sq.file().index().abs_diff(king.file().index());
-    let dr = sq.rank().index().abs_diff(king.rank().index());
-    df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+    NEAR_KING[king.index()].contains(sq)
+}
+
+/// [`near_king`] by table: per king square, every square on its file or rank or within two
+/// files and two ranks of it.
+static NEAR_KING: [Bitboard; 90] = {
+    let mut t = [Bitboard::EMPTY; 90];
+    let mut k: usize = 0;
+    while k < 90 {
+        let mut sq: usize = 0;
+        let mut bits = 0u128;
+        while sq < 90 {
+            let df = (sq % 9).abs_diff(k % 9);
+            let dr = (sq / 9).abs_diff(k / 9);
+            if df == 0 || dr == 0 || (df <= 2 && dr <= 2) {
+                bits |= 1u128 << sq;
+            }
+            sq += 1;
+        }
+        t[k] = Bitboard(bits);
+        k += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_king_table_is_the_geometry() {
+        let mut near = 0;
+        for k in Square::all() {
+            for sq in Square::all() {
+                let df = sq.file().index().abs_diff(k.file().index());
+                let dr = sq.rank().index().abs_diff(k.rank().index());
+                let expected = df == 0 || dr == 0 || (df <= 2 && dr <= 2);
+                assert_eq!(near_king(k, sq), expected, "king {k}, square {sq}");
+                near += usize::from(expected);
+            }
+        }
+        // A king in the middle of the board (e4) sees its file (10), its rank (9, itself
+        // counted twice) and the 25 squares within two: 10 + 9 - 1 + 25 - 9 = 34.
+        assert_eq!((0..90).filter(|&i| near_king("e4".parse().unwrap(), Square::from_index(i).unwrap())).count(), 34);
+        assert!(near > 90 * 19);
+    }
 }

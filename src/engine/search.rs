@@ -591,8 +591,11 @@ impl<'a> Thread<'a> {
     /// `m` gave check.
     #[inline]
     fn make(&mut self, m: Move) -> (crate::core::Undo, bool) {
-        let tt = &self.shared.tt;
-        self.line.play_then(&mut self.pos, m, |key| tt.prefetch(key))
+        let (tt, evals) = (&self.shared.tt, &self.evals);
+        self.line.play_then(&mut self.pos, m, |key| {
+            tt.prefetch(key);
+            evals.prefetch(key);
+        })
     }
 
     #[inline]
@@ -605,6 +608,7 @@ impl<'a> Thread<'a> {
     fn make_null(&mut self) {
         self.pos.make_null_move();
         self.shared.tt.prefetch(self.pos.key());
+        self.evals.prefetch(self.pos.key());
         self.line.push_null(&self.pos);
     }
 

@@ -403,6 +403,23 @@ impl EvalCache {
         (e & !0xFFFF_FFFF == Self::tag(key)).then_some(e as u32 as i32)
     }
 
+    /// Asks the processor to start loading `key`'s slot, as [`TranspositionTable::prefetch`]
+    /// does for the table (the search calls both as soon as a move is made). Only a hint: no
+    /// effect on any result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot = (&self.slots[Self::slot(key)] as *const u64).cast::<i8>();
+            // Safety: a prefetch reads nothing and cannot fault, whatever the address; this one
+            // is a slot of the cache, alive for as long as `self` is.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Stores `value` as the evaluation of `key`.
     #[inline]
     pub fn put(&mut self, key: u64, value: i32) {
