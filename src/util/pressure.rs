@@ -8,7 +8,8 @@ use std::time::Duration;
 
 static RELEASING: AtomicBool = AtomicBool::new(false);
 
-/// Raises or lowers the flag (the paging watcher, around a release).
+/// Raises or lowers the flag (the paging watcher, around a release; only the generator pages).
+#[cfg(feature = "generate")]
 pub fn set_releasing(on: bool) {
     RELEASING.store(on, Relaxed);
 }
