@@ -131,13 +131,14 @@ fn random_cycles_agree_with_fairy_stockfish() {
 }
 
 /// The search judges a repetition as the referee does: from the position after
-/// `c2a2 a7b7 a2b2 b7a7` (the first case's chase), red's `b2a2` repeats a cycle in which red chased
-/// the rook on every move, so it loses at once; any other move keeps the game going.
+/// `c2a2 a7b7 a2b2 b7a7` (the first case's chase) played twice round, red's `b2a2` meets the
+/// position after `c2a2` a third time, completing a cycle in which red chased the rook on every
+/// move, so it loses at once; any other move keeps the game going.
 #[test]
 fn the_search_scores_a_perpetual_chase_as_a_loss_for_the_chaser() {
     let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
     let mut game = Game::new(Position::from_fen(fen).unwrap());
-    for t in ["c2a2", "a7b7", "a2b2", "b7a7"] {
+    for t in ["c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2", "b7a7"] {
         let m = iccs::parse(game.position(), t).unwrap();
         game.play(m).unwrap();
     }

@@ -143,9 +143,11 @@ fn game_with(fen: &str, moves: &[&str]) -> Game {
 
 #[test]
 fn perpetual_check_loses_for_the_checker() {
-    // Black to move after d5e5+ e9d9 e5d5+: its only move e9 repeats X0 with red having
-    // checked on every move of the cycle, so black wins at once (reported as mate in 1).
-    let g = game_with(PERPETUAL_X0, &["d5e5", "e9d9", "e5d5"]);
+    // The cycle d5e5+ e9d9 e5d5+ e9d9 has been played once; red checks again (d5e5+ e9d9 e5d5+)
+    // and black's only move d9e9 meets X0 a third time with red having checked on every move of
+    // the cycle, so black wins at once (reported as mate in 1).
+    let cycle = ["d5e5", "e9d9", "e5d5", "d9e9"];
+    let g = game_with(PERPETUAL_X0, &[&cycle[..], &cycle[..3]].concat());
     assert_eq!(g.position().moves().len(), 1);
     let r = search_game(&g, 4);
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d9e9"));
@@ -158,26 +160,40 @@ fn perpetual_check_loses_for_the_checker() {
         Some(qiku::core::RepetitionVerdict::PerpetualCheck { loser: qiku::Color::Red })
     );
 
-    // Red at X0 again (second occurrence): checking again repeats the cycle and loses, so the
-    // engine plays something else and knows it is losing (two rooks against one), not drawing.
-    let g = game_with(PERPETUAL_X0, &["d5e5", "e9d9", "e5d5", "d9e9"]);
+    // Red at X0 again (second occurrence): going round the cycle again would meet X0 a third
+    // time and lose, so the engine leaves it (one more check is allowed: the game has met the
+    // position after it only once) and knows it is losing (two rooks against one), not drawing.
+    let g = game_with(PERPETUAL_X0, &cycle);
     let r = search_game(&g, 5);
-    let best = r.best.unwrap().to_string();
-    assert_ne!(best, "d5e5");
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    assert!(pv.len() < 4 || pv[..4] != cycle, "{pv:?}");
     assert!(matches!(r.score, Score::Cp(v) if v < -300) || matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
 }
 
 #[test]
 fn repetition_without_perpetual_check_is_a_draw() {
-    // Kings and rooks shuffling without checks: black to move can repeat the start of the
-    // cycle; a repetition in a position where black is a rook down is a welcome draw.
+    // Kings and rooks shuffling without checks: the cycle a0a1 d9d8 a1a0 d8d9 has been played
+    // once, and black to move can complete it again: a third occurrence of the start, a
+    // repetition in a position where black is a rook down, is a welcome draw.
     let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
-    let g = game_with(fen, &["a0a1", "d9d8", "a1a0"]);
-    // d8d9 repeats the start position (no checks in the cycle): a draw, better than any other
-    // move for the side a rook down.
+    let g = game_with(fen, &["a0a1", "d9d8", "a1a0", "d8d9", "a0a1", "d9d8", "a1a0"]);
+    // d8d9 meets the start position a third time (no checks in the cycle): a draw, better than
+    // any other move for the side a rook down.
     let r = search_game(&g, 3);
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8d9"));
     assert_eq!(r.score, Score::Cp(0));
+}
+
+/// A position the game has met only once does not end the search's line there: the opponent may
+/// leave the cycle on the next move, so a side a rook down does not count on the repetition.
+#[test]
+fn a_position_met_once_in_the_game_is_no_draw_yet() {
+    let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let g = game_with(fen, &["a0a1", "d9d8", "a1a0"]);
+    let r = search_game(&g, 3);
+    // The kings may not face each other, so black's king is held on the d-file, where the rook
+    // mates it from d0 whatever black plays; d8d9 back to the start is no refuge.
+    assert_eq!(r.score, Score::Mate(-1));
 }
 
 #[test]

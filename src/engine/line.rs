@@ -7,7 +7,9 @@
 //! back. From this record the line judges a repetition inside the tree by the rules core's
 //! verdict (`docs/RULES.md`): the side that checked on every move of the cycle loses; failing a
 //! perpetual check, the side that chased one piece on every move loses; otherwise a draw. Cycles
-//! that began before the root are judged too, because the game's positions are on the line.
+//! that began before the root are judged too, because the game's positions are on the line, but
+//! only where the game has already met the position twice: a position met once in the game may
+//! be left by either side on the next move, so reaching it again below the root ends nothing.
 
 use super::eval::{Value, MATE};
 use super::ordering::ContKey;
@@ -120,6 +122,21 @@ impl Line {
             }
             j = j.checked_sub(2)?;
         }
+        // A position met once at or before the root, in the game itself, may be left by either side
+        // on the next move: the line ends only if the game has met it twice (the third time
+        // now), as Stockfish judges; a cycle inside the searched line ends it at once.
+        if j <= n.saturating_sub(ply) {
+            let mut k = j;
+            loop {
+                k = k.checked_sub(2)?;
+                if k < lo {
+                    return None;
+                }
+                if r[k].key == key {
+                    break;
+                }
+            }
+        }
         // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
         // j+2, ..., n.
         let ours = (j + 1..n).step_by(2).all(|i| r[i].in_check);
@@ -209,5 +226,34 @@ mod tests {
         line.push_null(&after_null);
         assert_eq!(line.repetition(&after_null, 5), None);
         assert_eq!(line.cont_keys()[0], None);
+    }
+
+    /// The game `moves` from `fen`, then its line with the root at the game's end.
+    fn game_line(fen: &str, moves: &[&str]) -> (Line, Position) {
+        let mut game = Game::new(Position::from_fen(fen).unwrap());
+        for text in moves {
+            let m = iccs::parse(game.position(), text).unwrap();
+            game.play(m).unwrap();
+        }
+        Line::from_game(&game)
+    }
+
+    #[test]
+    fn a_position_met_once_before_the_root_does_not_end_the_line() {
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w";
+        // The game: the rook and king go out and back once; the root is the start again.
+        let (mut line, pos) = game_line(fen, &["a0a1", "d9d8", "a1a0", "d8d9"]);
+        // Below the root the same cycle meets the start a third time: a draw.
+        let pos = play(&mut line, pos, &["a0a1", "d9d8", "a1a0", "d8d9"]);
+        assert_eq!(line.repetition(&pos, 4), Some(0));
+        // Met only once in the game: the root's first moves repeat positions of the game once
+        // more (the second time), which ends nothing; the second cycle below the root does.
+        let (mut line, pos) = game_line(fen, &["a0a1", "d9d8"]);
+        let pos = play(&mut line, pos, &["a1a0", "d8d9", "a0a1"]);
+        assert_eq!(line.repetition(&pos, 3), None, "the position after a0a1 is met a second time");
+        let pos = play(&mut line, pos, &["d9d8"]);
+        assert_eq!(line.repetition(&pos, 4), None, "the root's position is met a second time");
+        let pos = play(&mut line, pos, &["a1a0", "d8d9", "a0a1", "d9d8"]);
+        assert_eq!(line.repetition(&pos, 8), Some(0), "a cycle below the root");
     }
 }
