@@ -214,17 +214,21 @@ mod tests {
     fn quiet_cycle_is_a_draw_and_a_null_move_breaks_the_window() {
         let start = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
         let (mut line, pos) = Line::from_game(&Game::new(start));
-        // Rook a0a1, king d9d8, rook back, king back: the start repeats, nobody checked or chased.
+        // Rook a0a1, king d9d8, rook back, king back, rook out again: nobody checked or chased.
         let pos = play(&mut line, pos, &["a0a1", "d9d8", "a1a0"]);
         assert_eq!(line.repetition(&pos, 3), None);
+        // Back at the root: met once before the search (the root itself), so no end yet.
         let pos = play(&mut line, pos, &["d8d9"]);
-        assert_eq!(line.repetition(&pos, 4), Some(0));
+        assert_eq!(line.repetition(&pos, 4), None);
+        // The position after the first a0a1, below the root, repeats: a draw.
+        let pos = play(&mut line, pos, &["a0a1"]);
+        assert_eq!(line.repetition(&pos, 5), Some(0));
         assert!(!line.in_check());
         // A null move breaks the window: nothing after it repeats across it.
         let mut after_null = pos.clone();
         after_null.make_null_move();
         line.push_null(&after_null);
-        assert_eq!(line.repetition(&after_null, 5), None);
+        assert_eq!(line.repetition(&after_null, 6), None);
         assert_eq!(line.cont_keys()[0], None);
     }
 
