@@ -103,6 +103,22 @@ impl Line {
         [self.records[n - 1].cont, if n >= 2 { self.records[n - 2].cont } else { None }]
     }
 
+    /// The last of the positions `from`, `from - 2`, ... (the same side to move), down to `lo`,
+    /// whose key is `key`.
+    #[inline]
+    fn last_with_key(r: &[Record], from: usize, lo: usize, key: u64) -> Option<usize> {
+        let mut j = from;
+        loop {
+            if j < lo {
+                return None;
+            }
+            if r[j].key == key {
+                return Some(j);
+            }
+            j = j.checked_sub(2)?;
+        }
+    }
+
     /// If the last position, `pos`, repeats one since the last capture, its value for the side
     /// to move `ply` plies from the root: a loss for the side that checked (failing that,
     /// chased) on every move of the cycle, a win against it, else a draw.
@@ -112,30 +128,12 @@ impl Line {
         let w = r[n].window as usize;
         let lo = n.saturating_sub(w);
         let key = r[n].key;
-        let mut j = n.checked_sub(2)?;
-        loop {
-            if j < lo {
-                return None;
-            }
-            if r[j].key == key {
-                break;
-            }
-            j = j.checked_sub(2)?;
-        }
+        let j = Self::last_with_key(r, n.checked_sub(2)?, lo, key)?;
         // A position met once at or before the root, in the game itself, may be left by either side
         // on the next move: the line ends only if the game has met it twice (the third time
         // now), as Stockfish judges; a cycle inside the searched line ends it at once.
         if j <= n.saturating_sub(ply) {
-            let mut k = j;
-            loop {
-                k = k.checked_sub(2)?;
-                if k < lo {
-                    return None;
-                }
-                if r[k].key == key {
-                    break;
-                }
-            }
+            Self::last_with_key(r, j.checked_sub(2)?, lo, key)?;
         }
         // Moves of the side to move led into positions j+1, j+3, ..., n-1; the opponent's into
         // j+2, ..., n.

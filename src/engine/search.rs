@@ -6,9 +6,10 @@
 //!
 //! Game rules inside the tree follow the rules core (`docs/RULES.md`): no legal move loses
 //! (checkmate and stalemate alike); a position that repeats one since the last capture ends the
-//! line (one the game met before the root only at its third occurrence) with the repetition verdict (the side that checked on every move of the cycle loses, then
-//! the side that chased one piece on every move, otherwise a draw); 120 plies without capture and
-//! positions without attacking pieces are draws.
+//! line (one the game met before the root only at its third occurrence) with the repetition
+//! verdict (the side that checked on every move of the cycle loses, then the side that chased one
+//! piece on every move, otherwise a draw); 120 plies without capture and positions without
+//! attacking pieces are draws.
 //! The search keeps the game's positions and the current line's (the `line` module), to judge
 //! cycles that start before the root too.
 //!
