@@ -582,8 +582,15 @@ pub fn group_indices(g: Group) -> std::ops::Range<usize> {
     }
 }
 
-/// Full-batch Adam from `start` with scale `k`; `on_epoch(epoch, training loss)` after each step.
-/// Returns the fitted vector (not rounded).
+/// The largest piece-square bonus or malus the fit gives (both phases). Squares a piece rarely
+/// reaches are seen in few positions, mostly of games already decided (a pawn in the enemy
+/// palace, a horse on its centre): unbounded, the fit gave them up to 797 (more than a rook's
+/// middlegame material), and the engine played for such squares in games it then lost. Each
+/// step of the fit is projected back into the bound.
+pub const PST_LIMIT: f64 = 250.0;
+
+/// Full-batch Adam from `start` with scale `k`; `on_epoch(epoch, training loss)` after each step;
+/// piece-square entries stay within [`PST_LIMIT`]. Returns the fitted vector (not rounded).
 pub fn fit(
     samples: &[Sample],
     start: &[f64],
@@ -614,6 +621,9 @@ pub fn fit(
             let mh = m[i] / (1.0 - b1.powi(t));
             let sh = s[i] / (1.0 - b2.powi(t));
             v[i] -= opts.learning_rate * mh / (sh.sqrt() + eps);
+        }
+        for x in &mut v[PST_AT..MOBILITY_AT] {
+            *x = x.clamp(-PST_LIMIT, PST_LIMIT);
         }
         on_epoch(epoch, l);
     }
@@ -767,6 +777,22 @@ mod tests {
         for &i in &opts.frozen {
             assert_eq!(fitted[i], v[i], "frozen parameter {i} moved");
         }
+    }
+
+    #[test]
+    fn piece_square_entries_stay_within_the_limit() {
+        let params = Params::DEFAULT;
+        let v = params.to_vector();
+        assert!(v[PST_AT..MOBILITY_AT].iter().all(|x| x.abs() <= PST_LIMIT), "the compiled tables are within it");
+        // Results that reward red for everything (the fit would push red's good squares up
+        // without end): a large step size drives many entries to the bound, none beyond it.
+        let samples: Vec<Sample> = positions().iter().map(|p| Sample { trace: trace(p), result: 1.0 }).collect();
+        let opts = FitOptions { epochs: 200, learning_rate: 20.0, ..FitOptions::default() };
+        let fitted = fit(&samples, &v, 0.005, &opts, |_, _| {});
+        let pst = &fitted[PST_AT..MOBILITY_AT];
+        assert!(pst.iter().all(|x| x.abs() <= PST_LIMIT));
+        let at_bound = |xs: &[f64]| xs.iter().filter(|x| x.abs() == PST_LIMIT).count();
+        assert!(at_bound(pst) > at_bound(&v[PST_AT..MOBILITY_AT]), "more entries reached the bound");
     }
 
     #[test]
