@@ -622,7 +622,7 @@ pub fn fit(
             let sh = s[i] / (1.0 - b2.powi(t));
             v[i] -= opts.learning_rate * mh / (sh.sqrt() + eps);
         }
-        for x in &mut v[PST_AT..MOBILITY_AT] {
+        for x in &mut v[group_indices(Group::Pst)] {
             *x = x.clamp(-PST_LIMIT, PST_LIMIT);
         }
         on_epoch(epoch, l);
@@ -783,16 +783,17 @@ mod tests {
     fn piece_square_entries_stay_within_the_limit() {
         let params = Params::DEFAULT;
         let v = params.to_vector();
-        assert!(v[PST_AT..MOBILITY_AT].iter().all(|x| x.abs() <= PST_LIMIT), "the compiled tables are within it");
+        let pst_range = group_indices(Group::Pst);
+        assert!(v[pst_range.clone()].iter().all(|x| x.abs() <= PST_LIMIT), "the compiled tables are within it");
         // Results that reward red for everything (the fit would push red's good squares up
         // without end): a large step size drives many entries to the bound, none beyond it.
         let samples: Vec<Sample> = positions().iter().map(|p| Sample { trace: trace(p), result: 1.0 }).collect();
         let opts = FitOptions { epochs: 200, learning_rate: 20.0, ..FitOptions::default() };
         let fitted = fit(&samples, &v, 0.005, &opts, |_, _| {});
-        let pst = &fitted[PST_AT..MOBILITY_AT];
+        let pst = &fitted[pst_range.clone()];
         assert!(pst.iter().all(|x| x.abs() <= PST_LIMIT));
         let at_bound = |xs: &[f64]| xs.iter().filter(|x| x.abs() == PST_LIMIT).count();
-        assert!(at_bound(pst) > at_bound(&v[PST_AT..MOBILITY_AT]), "more entries reached the bound");
+        assert!(at_bound(pst) > at_bound(&v[pst_range]), "more entries reached the bound");
     }
 
     #[test]
