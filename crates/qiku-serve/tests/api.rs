@@ -3,8 +3,7 @@
 //! and the table values are `Tablebases::probe_with` / `move_values_with` / `best_moves_with`
 //! (what `qiku-tb probe --json` prints), under the Asian rules by default.
 
-mod common;
-use common::*;
+use crate::common::*;
 use qiku::book::Book;
 use qiku::tablebase::{Rules, Tablebases};
 use qiku::Position;

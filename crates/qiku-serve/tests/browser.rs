@@ -9,8 +9,7 @@
 //! skips with a message when they are absent. `QIKU_CHROMIUM` and `QIKU_CHROMEDRIVER` name other
 //! binaries.
 
-mod common;
-use common::*;
+use crate::common::*;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

@@ -19,8 +19,7 @@
 //! (`qiku-tb probe --rules asian`) for the start position, a middle-game position and table
 //! positions.
 
-mod common;
-use common::*;
+use crate::common::*;
 use qiku::book::Book;
 use qiku::tablebase::{Rules, Tablebases};
 use qiku::Position;

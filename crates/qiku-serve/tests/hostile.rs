@@ -3,8 +3,7 @@
 //! limit. Each gets a 4xx or is cut off, and the server keeps answering other clients. Only
 //! loopback traffic, bounded in count and time.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

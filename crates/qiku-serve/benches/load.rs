@@ -3,7 +3,7 @@
 //! its next request when the last one is answered. Prints requests per second, p50, p99 and
 //! max latency, and errors (any non-200 answer or connection failure).
 //!
-//! `cargo run --release --example load [-- CLIENTS SECONDS]`. Server and clients share the
+//! `cargo bench -p qiku-serve --bench load [-- CLIENTS SECONDS]`. Server and clients share the
 //! machine's cores, so the figures are a lower bound for the server alone.
 
 #[path = "../tests/common/mod.rs"]
@@ -104,8 +104,10 @@ fn cpu_seconds() -> f64 {
 }
 
 fn main() {
-    let clients: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
-    let seconds: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(10);
+    // `cargo bench` adds `--bench` to the arguments; only the numbers count.
+    let numbers: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let clients: usize = numbers.first().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let seconds: u64 = numbers.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
     let mut options = common::options();
     options.limits.max_connections = clients * 2;
     let srv = common::server(options);
