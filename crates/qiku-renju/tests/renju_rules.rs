@@ -1,12 +1,10 @@
 //! Renju rules: fives, overlines, fours, threes and black's forbidden moves on hand-built
 //! positions, each chosen for a shape that trips implementations up (see docs/RENJU.md).
 
+use crate::renju_util::{pt, setup};
 use qiku_renju::eval::{self, Ruleset};
 use qiku_renju::line::Pattern;
 use qiku_renju::{judge, Board, Forbidden, Outcome, Point, RenjuError, Stone};
-
-mod renju_util;
-use renju_util::{pt, setup};
 
 fn forbidden(black: &str, white: &str, at: &str) -> Option<Forbidden> {
     let b = setup(black, white);

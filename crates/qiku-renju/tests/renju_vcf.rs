@@ -3,12 +3,10 @@
 //! next move blocks, black never on a forbidden point, ending in a win), and it must report none
 //! where there is none.
 
+use crate::renju_util::{pt, setup};
 use qiku_renju::eval::{self, Ruleset};
 use qiku_renju::vcf::{find_vcf, VcfLimits};
 use qiku_renju::{Board, Point, Stone};
-
-mod renju_util;
-use renju_util::{pt, setup};
 
 /// Replays a VCF line and checks it, independently of the search.
 fn check_line(board: &Board, attacker: Stone, line: &[Point]) {
