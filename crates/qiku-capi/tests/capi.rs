@@ -26,10 +26,12 @@ const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 /// The directory holding `libqiku.a` and `libqiku.so`, built for this test's profile.
 ///
 /// `cargo test` builds only what a test can link, and a test cannot link a `cdylib` or a
-/// `staticlib`, so the libraries are built here by `cargo build --workspace --lib` into the same
-/// target directory (cargo has released its lock by the time tests run). Built for the whole
-/// workspace, the library has the features `cargo test` compiled it with, so this only links.
-/// The files land in `target/<profile>/`, one level above this test.
+/// `staticlib`, so the libraries are built here by `cargo build --workspace --lib --tests` into
+/// the same target directory (cargo has released its lock by the time tests run). Built for the
+/// whole workspace with its tests, every crate has the features `cargo test` compiled it with
+/// (without `--tests` the dev-dependencies' features drop out, and the library and half its
+/// dependencies would be compiled again), so this only links. The files land in
+/// `target/<profile>/`, one level above this test.
 fn artifact_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let deps = exe.parent().expect("target/<profile>/deps");
@@ -38,7 +40,7 @@ fn artifact_dir() -> PathBuf {
     let profile = profile_dir.file_name().and_then(|n| n.to_str()).expect("profile name").to_string();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut build = Command::new(cargo);
-    build.args(["build", "--workspace", "--lib", "--target-dir"]).arg(&target_dir).current_dir(ROOT);
+    build.args(["build", "--workspace", "--lib", "--tests", "--target-dir"]).arg(&target_dir).current_dir(ROOT);
     match profile.as_str() {
         "debug" => {}
         "release" => {
@@ -48,8 +50,8 @@ fn artifact_dir() -> PathBuf {
             build.args(["--profile", other]);
         }
     }
-    let status = build.status().expect("run cargo build --workspace --lib");
-    assert!(status.success(), "cargo build --workspace --lib failed");
+    let status = build.status().expect("run cargo build --workspace --lib --tests");
+    assert!(status.success(), "cargo build --workspace --lib --tests failed");
     profile_dir
 }
 
