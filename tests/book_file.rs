@@ -174,3 +174,85 @@ fn empty_book() {
     assert!(book.is_empty());
     assert!(book.probe(&qiku::Position::startpos()).expect("book readable").is_empty());
 }
+
+/// Header fields a crafted book may change (offset, width; docs/FORMAT.md), the checksums
+/// excepted.
+const HEADER_FIELDS: &[(usize, usize)] = &[
+    (8, 4),
+    (12, 4),
+    (24, 4),
+    (28, 4),
+    (32, 8),
+    (40, 8),
+    (48, 8),
+    (56, 8),
+    (64, 8),
+    (72, 8),
+    (80, 4),
+    (84, 4),
+    (88, 4),
+    (92, 4),
+    (96, 1),
+    (97, 1),
+    (98, 2),
+    (100, 4),
+    (104, 8),
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Header fields and body bytes changed and both checksums made valid again, so that the
+    /// reader's own checks (not its checksums) must refuse what does not hold: a crafted book
+    /// opens (fully verified or structure only) or is refused, and what it answers is legal.
+    #[test]
+    fn crafted_books_with_valid_checksums_answer_only_legal_moves(
+        fields in proptest::collection::vec((0..HEADER_FIELDS.len(), 0u8..6, proptest::prelude::any::<u64>()), 0..3),
+        body in proptest::collection::vec((proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 0..3),
+    ) {
+        let (bytes, positions) = crafted_book_base();
+        let mut b = bytes.clone();
+        for &(f, how, raw) in &fields {
+            let (at, width) = HEADER_FIELDS[f];
+            let mut old = [0u8; 8];
+            old[..width].copy_from_slice(&b[at..at + width]);
+            let old = u64::from_le_bytes(old);
+            let new = [raw, raw % 300, old.wrapping_add(1), old.wrapping_sub(1), u64::MAX, old.wrapping_mul(2)][how as usize];
+            b[at..at + width].copy_from_slice(&new.to_le_bytes()[..width]);
+        }
+        for &(at, byte) in &body {
+            let i = HEADER_LEN + at % (b.len() - HEADER_LEN);
+            b[i] = byte;
+        }
+        let sum = Checksum::of(&b[HEADER_LEN..]);
+        b[112..120].copy_from_slice(&sum.to_le_bytes());
+        reseal(&mut b);
+        for verify in [Verify::Full, Verify::Structure] {
+            let Ok(book) = Book::from_bytes_with(b.clone(), "crafted.qbk", verify) else { continue };
+            for pos in positions {
+                for m in book.probe(pos).unwrap_or_default() {
+                    proptest::prop_assert!(pos.is_legal(m.mv), "book move {} in {}", m.mv, pos.fen());
+                }
+                for g in book.recent_games(pos).unwrap_or_default() {
+                    let mut p = g.start.clone();
+                    for &m in &g.moves {
+                        p = p.play(m).map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+                    }
+                }
+            }
+            let _ = book.entries().take(100_000).count();
+        }
+    }
+}
+
+/// The real book the crafted ones start from, and positions to probe in them.
+fn crafted_book_base() -> &'static (Vec<u8>, Vec<qiku::Position>) {
+    static BASE: std::sync::OnceLock<(Vec<u8>, Vec<qiku::Position>)> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, bytes, games) = small_book(dir.path(), 40);
+        let positions: Vec<_> = positions_of(&games, 44).into_iter().step_by(7).collect();
+        assert!(Book::from_bytes(bytes.clone(), "base.qbk").is_ok() && positions.len() > 50);
+        (bytes, positions)
+    })
+}

@@ -38,6 +38,8 @@ mod pgn_malformed;
 mod reader_fuzz;
 mod rules;
 #[cfg(feature = "generate")]
+mod table_sealed;
+#[cfg(feature = "generate")]
 mod tablebase_ci;
 #[cfg(feature = "generate")]
 mod tablebase_known;
