@@ -137,13 +137,17 @@ fn square(b: u8) -> Option<Square> {
     Square::from_coords(i32::from(b / 10), i32::from(b % 10))
 }
 
-/// A header string: a length byte, then up to `max` bytes of GB18030 text.
+/// A header string: a length byte, then up to `max` bytes of GB18030 text, ended early by a NUL.
+/// Other control characters become spaces: the text becomes a PGN tag, whose reader would
+/// refuse the whole game over them.
 fn header_text(h: &[u8], at: usize, max: usize) -> Option<String> {
     let len = usize::from(h[at]).min(max);
     let bytes = &h[at + 1..at + 1 + len];
+    let bytes = bytes.split(|&b| b == 0).next().unwrap_or_default();
     let (text, _, _) = encoding_rs::GB18030.decode(bytes);
-    let text = text.trim_matches(|c: char| c == '\0' || c.is_whitespace()).to_string();
-    (!text.is_empty()).then_some(text)
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// Reads a file's main line.

@@ -130,6 +130,29 @@ fn damaged_files_are_errors_that_say_why() {
 }
 
 #[test]
+fn control_characters_in_header_texts_do_not_cost_the_game() {
+    // A header text is a length byte and GB18030 bytes; a NUL inside the length (padding or
+    // junk) ends it, and other control characters become spaces: as PGN tags they would make
+    // the reader refuse the whole game, and the book would lose it.
+    let mut bytes = std::fs::read(data().join("UnitTest.xqf")).unwrap();
+    let date = b"2024.01.02\0\x01junk";
+    bytes[272] = date.len() as u8;
+    bytes[273..273 + date.len()].copy_from_slice(date);
+    let site = b"Bei\x07jing\x1b";
+    bytes[288] = site.len() as u8;
+    bytes[289..289 + site.len()].copy_from_slice(site);
+    let game = xqf::parse(&bytes).unwrap();
+    let tag = |n: &str| game.tags.iter().find(|t| t.0 == n).map(|t| t.1.clone());
+    assert_eq!(tag("Date").as_deref(), Some("2024.01.02"));
+    assert_eq!(tag("Site").as_deref(), Some("Bei jing"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("texts.xqf");
+    std::fs::write(&file, &bytes).unwrap();
+    let report = build(&[file], &dir.path().join("b.qbk"));
+    assert_eq!((report.header.games.read, report.header.games.used), (1, 1));
+}
+
+#[test]
 fn damaged_bytes_anywhere_give_errors_or_games_never_panics() {
     // Deterministic byte flips over every sample: each result is an error or a game whose start
     // position is a legal one (the decoder validates it).
