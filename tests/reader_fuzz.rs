@@ -1,6 +1,6 @@
 //! Property-test fuzzing of every reader but PGN (which has `tests/pgn_fuzz.rs`), run by
 //! `cargo test`: FEN and setup validation, tuning position files' lines, the ICCS/WXF/Chinese parsers and `parse_any`, `.qbk`
-//! books and `.qtb` tables, each fed random and mutated real input through the same checks as the
+//! books, `.qtb` tables and XQF games, each fed random and mutated real input through the same checks as the
 //! libFuzzer targets in `fuzz/` (`tests/fuzz_common`). Any panic fails the test with the input.
 //!
 //! Longer runs: `cargo fuzz run <target>` in `fuzz/` (see docs/FUZZING.md).
@@ -10,7 +10,7 @@ mod fuzz_common;
 
 use fuzz_common::{
     check_book_bytes, check_fen, check_notation, check_scored_line, check_table_bytes, check_token, check_wdl_bytes,
-    NOTATION_FENS,
+    check_xqf_bytes, NOTATION_FENS,
 };
 #[path = "fuzz_common/mutate.rs"]
 mod mutate;
@@ -206,5 +206,46 @@ proptest! {
     #[test]
     fn table_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
         check_table_bytes(&work_dir("table"), &bytes);
+    }
+}
+
+/// The XQF samples of `tests/data/xqf` (all versions, encrypted and not), the largest left out
+/// to keep the properties quick.
+fn xqf_samples() -> &'static [Vec<u8>] {
+    static S: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    S.get_or_init(|| {
+        let dir = Path::new(ROOT).join("tests/data/xqf");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("tests/data/xqf")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| qiku::xqf::is_xqf_path(p))
+            .collect();
+        files.sort();
+        files.iter().map(|p| std::fs::read(p).expect("sample")).filter(|b| b.len() < 20_000).collect()
+    })
+}
+
+#[test]
+fn xqf_samples_pass_the_checks() {
+    let samples = xqf_samples();
+    assert_eq!(samples.len(), 20);
+    for s in samples {
+        check_xqf_bytes(s);
+        assert!(qiku::xqf::parse(s).is_ok());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn xqf_mutated(i in any::<prop::sample::Index>(), e in edits()) {
+        let samples = xqf_samples();
+        check_xqf_bytes(&mutate(&samples[i.index(samples.len())], &e));
+    }
+
+    #[test]
+    fn xqf_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..1200)) {
+        check_xqf_bytes(&bytes);
     }
 }

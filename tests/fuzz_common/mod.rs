@@ -290,3 +290,68 @@ fn check_wdl_file(dir: &Path, data: &[u8]) {
     let _ = verify_wdl(dir, material, &mut plain, &mut rules).map_err(|e| e.to_string());
     let _ = std::fs::remove_file(&wdl);
 }
+
+/// Collects a PGN game's tags and move tokens, and whether the reader found it malformed.
+#[derive(Default)]
+struct Collect {
+    games: usize,
+    tags: Vec<(String, String)>,
+    moves: Vec<String>,
+    malformed: Option<String>,
+}
+
+impl qiku::pgn::Visitor for Collect {
+    fn begin_game(&mut self, _: qiku::pgn::Location) {
+        self.games += 1;
+    }
+    fn tag(&mut self, name: &str, value: &str, _: qiku::pgn::Location) -> qiku::pgn::Skip {
+        self.tags.push((name.to_string(), value.to_string()));
+        qiku::pgn::Skip::Continue
+    }
+    fn move_token(&mut self, token: &str, _: qiku::pgn::Location) -> qiku::pgn::Skip {
+        self.moves.push(token.to_string());
+        qiku::pgn::Skip::Continue
+    }
+    fn end_game(&mut self, _: qiku::pgn::Location) {}
+    fn malformed(&mut self, error: &qiku::pgn::SyntaxError) {
+        self.malformed = Some(error.to_string());
+    }
+}
+
+/// An XQF file's bytes: an error with a message, or a game whose start position is legal, whose
+/// moves replay without a panic up to the first one that cannot be played, and whose PGN text
+/// (how XQF games enter the book pipeline) reads back as one well-formed game with the same tags,
+/// start position and moves.
+pub fn check_xqf_bytes(data: &[u8]) {
+    let game = match qiku::xqf::parse(data) {
+        Err(msg) => {
+            assert!(!msg.is_empty(), "an XQF error without a message");
+            return;
+        }
+        Ok(game) => game,
+    };
+    let fen = game.start.fen();
+    let start = Position::from_fen(&fen).unwrap_or_else(|e| panic!("XQF start {fen} does not read back: {e}"));
+    assert!(start == game.start, "XQF start {fen} reads back as another position");
+    let mut pos = game.start.clone();
+    for &m in &game.moves {
+        match pos.play(m) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    let pgn = game.to_pgn();
+    let mut c = Collect::default();
+    qiku::pgn::Reader::new(pgn.as_bytes()).read_all(&mut c).expect("in-memory input");
+    assert_eq!((c.games, c.malformed.as_deref()), (1, None), "XQF game as PGN:\n{pgn}");
+    let tag = |name: &str| c.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    for (name, value) in &game.tags {
+        let written = value.replace(['\n', '\r'], " ");
+        assert_eq!(tag(name), Some(written.as_str()), "tag {name} of the XQF game as PGN:\n{pgn}");
+    }
+    if game.start != Position::startpos() {
+        assert_eq!(tag("FEN"), Some(fen.as_str()), "FEN of the XQF game as PGN:\n{pgn}");
+    }
+    let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(c.moves, moves, "moves of the XQF game as PGN:\n{pgn}");
+}
