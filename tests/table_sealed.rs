@@ -106,16 +106,19 @@ fn set(name: &str) -> &'static Set {
     sets.iter().find(|s| s.material.to_string() == name).expect("a built set")
 }
 
-/// A directory of its own for each test thread and set: the set's smaller tables copied once,
-/// the material's three files written for each input.
+/// A directory of its own for each test thread and set, inside the set's directory (so that the
+/// next run's [`fresh_dir`] removes it): the set's tables copied once, the material's three files
+/// written for each input.
 fn work_dir(set: &Set) -> PathBuf {
-    let d = set.dir.with_file_name(format!("{}-work-{:?}", set.dir.display(), std::thread::current().id()));
+    let d = set.dir.join(format!("work-{:?}", std::thread::current().id()));
     if !d.exists() {
         let tmp = d.with_extension("tmp");
         std::fs::create_dir_all(&tmp).expect("mkdir");
         for e in std::fs::read_dir(&set.dir).expect("the set's directory") {
             let p = e.expect("entry").path();
-            std::fs::copy(&p, tmp.join(p.file_name().expect("a file name"))).expect("copy");
+            if p.is_file() {
+                std::fs::copy(&p, tmp.join(p.file_name().expect("a file name"))).expect("copy");
+            }
         }
         std::fs::rename(&tmp, &d).expect("rename");
     }
