@@ -72,6 +72,18 @@ impl Unsealed {
         self.blocks.len()
     }
 
+    /// The same values stored 2 bytes an entry (a DTM or companion file of width 1 becomes one of
+    /// width 2, as tables with distances above 237 plies are written), so that the wide codes'
+    /// reading is reached with real values; WDL files are returned as they are.
+    pub fn widen(&self) -> Unsealed {
+        let mut t = self.clone();
+        if t.header[72] == 1 {
+            t.header[72] = 2;
+            t.blocks = t.blocks.iter().map(|b| b.iter().flat_map(|&c| [c, 0]).collect()).collect();
+        }
+        t
+    }
+
     /// Number of bands (companion files).
     pub fn bands(&self) -> usize {
         self.bands.len() / 4
