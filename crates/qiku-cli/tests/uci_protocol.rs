@@ -1,5 +1,6 @@
 //! UCI conformance over pipes: the built `qiku` binary is started as a GUI would start it and
-//! driven through a handshake, a full game, `stop` during `go infinite`, pondering, and garbage.
+//! driven through a handshake, a full game, `stop` during `go infinite`, pondering, garbage and
+//! seeded random sessions (UCCI too).
 //! Time bounds here are liveness checks (generous), not speed assertions.
 
 use qiku::notation::iccs;
@@ -395,4 +396,88 @@ fn d_draws_the_board_from_the_core_diagram() {
     assert!(lines.iter().any(|l| l == "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"));
     assert!(!lines.iter().any(|l| l.is_empty()), "no blank line inside the drawing: {lines:?}");
     e.quit();
+}
+
+/// One random protocol line, UCI or (`ucci`) UCCI: positions (some mutated), short searches with
+/// odd limits, options, stops and junk.
+fn random_line(rng: &mut qiku::Rng, ucci: bool) -> String {
+    const FENS: [&str; 4] = [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+        "3ak4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1",
+        "4k4/9/9/9/9/9/9/9/9/4K4 w",
+    ];
+    const MOVES: [&str; 9] = ["h2e2", "h9g7", "b0c2", "e3e4", "a0a1", "e9e8", "zz", "0000", "h7h0"];
+    const NUMBERS: [&str; 9] =
+        ["0", "1", "-1", "7", "abc", "99999999999", "9223372036854775807", "-9223372036854775808", ""];
+    let mut pick = |list: &[&'static str]| list[rng.below(list.len() as u64) as usize];
+    match pick(&["position", "position", "go", "go", "setoption", "stop", "ponderhit", "isready", "other", "junk"]) {
+        "position" => {
+            let mut fen = pick(&FENS).to_string();
+            if pick(&["keep", "keep", "cut"]) == "cut" {
+                let cut = fen.len() * 2 / 3;
+                fen.truncate(cut);
+            }
+            let start = if pick(&["fen", "startpos"]) == "fen" { format!("fen {fen}") } else { "startpos".into() };
+            let moves: Vec<&str> =
+                (0..pick(&["0", "1", "3", "6"]).parse().unwrap_or(0)).map(|_| pick(&MOVES)).collect();
+            format!("position {start} moves {}", moves.join(" "))
+        }
+        "go" => {
+            let keys: &[&str] = if ucci {
+                &["time", "increment", "opptime", "movestogo", "depth", "nodes", "draw", "h2e2"]
+            } else {
+                &["wtime", "btime", "winc", "movestogo", "movetime", "depth", "nodes", "mate", "searchmoves", "h2e2"]
+            };
+            let mut words: Vec<String> = Vec::new();
+            for _ in 0..pick(&["0", "1", "2", "3"]).parse().unwrap_or(0) {
+                words.push(pick(keys).to_string());
+                words.push(pick(&NUMBERS).to_string());
+            }
+            // Always bounded: a small depth (the last limit given wins) or a stop soon after.
+            words.push(format!("depth {}", pick(&["1", "2", "3"])));
+            format!("go {}", words.join(" "))
+        }
+        "setoption" => {
+            let names =
+                ["Hash", "Threads", "BookFile", "TablebasePath", "Rules", "NoSuchOption", "hashsize", "usebook"];
+            let values = ["16", "0", "-3", "abc", "/nonexistent", "asian", "plain", "true"];
+            if ucci {
+                format!("setoption {} {}", pick(&names), pick(&values))
+            } else {
+                format!("setoption name {} value {}", pick(&names), pick(&values))
+            }
+        }
+        "other" => {
+            pick(&["ucinewgame", "d", "eval", "banmoves h2e2", "probe", "go", "position", "setoption"]).to_string()
+        }
+        "junk" => (0..rng.below(24)).map(|_| char::from(32 + rng.below(95) as u8)).collect(),
+        word => word.to_string(),
+    }
+}
+
+#[test]
+fn random_sessions_are_survived() {
+    // Seeded random sessions, in UCI and in UCCI: whatever arrives, the engine answers the next
+    // `isready`, no search thread fails, and it still plays a legal move afterwards.
+    for (ucci, seed) in [(false, 1), (true, 2)] {
+        let mut rng = qiku::Rng::new(seed);
+        let mut e = Engine::start();
+        e.send(if ucci { "ucci" } else { "uci" });
+        e.until(if ucci { "ucciok" } else { "uciok" }, LIVENESS);
+        let mut out = Vec::new();
+        for _ in 0..300 {
+            e.send(&random_line(&mut rng, ucci));
+            out.extend(e.drain(Duration::from_millis(1)));
+        }
+        e.send("stop");
+        out.extend(e.ready());
+        assert!(!out.iter().any(|l| l.contains("search thread failed")), "ucci {ucci}: {out:?}");
+        e.send("position startpos moves h2e2");
+        e.send("go depth 2");
+        let lines = e.until("bestmove", LIVENESS);
+        let pos = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+        iccs::parse(&pos, &bestmove(&lines)).unwrap();
+        e.quit();
+    }
 }
