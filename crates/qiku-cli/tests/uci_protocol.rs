@@ -466,12 +466,20 @@ fn random_sessions_are_survived() {
         e.send(if ucci { "ucci" } else { "uci" });
         e.until(if ucci { "ucciok" } else { "uciok" }, LIVENESS);
         let mut out = Vec::new();
+        let mut readies = 0;
         for _ in 0..300 {
-            e.send(&random_line(&mut rng, ucci));
+            let line = random_line(&mut rng, ucci);
+            readies += usize::from(line == "isready");
+            e.send(&line);
             out.extend(e.drain(Duration::from_millis(1)));
         }
+        // The engine may still be working through the lines: its answer to our `isready` is the
+        // last `readyok`, after one for each `isready` among the random lines.
         e.send("stop");
-        out.extend(e.ready());
+        e.send("isready");
+        while out.iter().filter(|l| *l == "readyok").count() <= readies {
+            out.extend(e.until("readyok", LIVENESS));
+        }
         assert!(!out.iter().any(|l| l.contains("search thread failed")), "ucci {ucci}: {out:?}");
         e.send("position startpos moves h2e2");
         e.send("go depth 2");
