@@ -2,6 +2,7 @@
 //! panic), and the byte layout matches docs/FORMAT.md.
 
 use crate::book_util;
+use crate::seal::{put, Value};
 
 use book_util::{generate_games, positions_of, write_pgn};
 use qiku::book::format::{Checksum, HEADER_LEN, RECORD_LEN};
@@ -207,18 +208,14 @@ proptest::proptest! {
     /// opens (fully verified or structure only) or is refused, and what it answers is legal.
     #[test]
     fn crafted_books_with_valid_checksums_answer_only_legal_moves(
-        fields in proptest::collection::vec((0..HEADER_FIELDS.len(), 0u8..6, proptest::prelude::any::<u64>()), 0..3),
+        fields in proptest::collection::vec((0..HEADER_FIELDS.len(), Value::any()), 0..3),
         body in proptest::collection::vec((proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 0..3),
     ) {
         let (bytes, positions) = crafted_book_base();
         let mut b = bytes.clone();
-        for &(f, how, raw) in &fields {
+        for &(f, value) in &fields {
             let (at, width) = HEADER_FIELDS[f];
-            let mut old = [0u8; 8];
-            old[..width].copy_from_slice(&b[at..at + width]);
-            let old = u64::from_le_bytes(old);
-            let new = [raw, raw % 300, old.wrapping_add(1), old.wrapping_sub(1), u64::MAX, old.wrapping_mul(2)][how as usize];
-            b[at..at + width].copy_from_slice(&new.to_le_bytes()[..width]);
+            put(&mut b, at, width, value);
         }
         for &(at, byte) in &body {
             let i = HEADER_LEN + at % (b.len() - HEADER_LEN);

@@ -8,6 +8,8 @@
 mod book_util;
 #[path = "common/ccpd.rs"]
 mod ccpd;
+#[path = "fuzz_common/seal.rs"]
+mod seal;
 #[cfg(feature = "generate")]
 mod tablebase_common;
 

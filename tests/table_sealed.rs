@@ -2,7 +2,7 @@
 //! libFuzzer targets mutate real files at random, which almost never keeps the checksums right,
 //! so what lies behind them (header fields, block index records, block bodies, band tables) is
 //! reached here instead. Each file of a real set (`.qtb`, `.qtr`, `.qtw`) is taken apart, edited
-//! and sealed again with every checksum valid (`fuzz_common/seal.rs`, written from
+//! and sealed again with every checksum valid (`tests/fuzz_common/seal.rs`, written from
 //! docs/FORMAT.md), and put in place of the real one beside the others. What must hold: no
 //! panic or hang in opening, probing under both rules, reading every block or verifying; best
 //! moves legal; and whenever the probes believe the crafted file and answer otherwise than the
@@ -13,20 +13,18 @@
 //! companion, 1,597 entries that only the Asian rules decide); their DTM and companion files
 //! also rebuilt with 2-byte codes, the width no small table is written with.
 
-#[path = "fuzz_common/seal.rs"]
-mod seal;
-
+use crate::seal::{seal, Edit, Unsealed, Value};
 use crate::tablebase_common::{all_positions, fresh_dir};
 use proptest::prelude::*;
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{verify_rules, verify_table, verify_wdl, TableCache};
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbValue, Wdl};
 use qiku::{Move, Position};
-use seal::{seal, Edit, Unsealed, Value};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// Which of a material's three files a crafted file stands in for.
+/// Which of a material's three files a crafted file stands in for (its number is its place in
+/// [`KINDS`] and in [`Set::files`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
     Table,
@@ -136,11 +134,15 @@ fn verify(kind: Kind, dir: &Path, m: Material) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
+/// A real file taken apart, widened to 2-byte codes if `wide`, edited and sealed again.
+fn craft(real: &[u8], wide: bool, edits: &[Edit], compress: u64) -> Vec<u8> {
+    let file = Unsealed::parse(real);
+    seal(&if wide { file.widen() } else { file }, edits, compress)
+}
+
 /// The crafted file of `kind` in place of the real one: see the module documentation.
 fn check(set: &Set, kind: Kind, wide: bool, edits: &[Edit], compress: u64) {
-    let i = KINDS.iter().position(|&k| k == kind).expect("a kind");
-    let file = Unsealed::parse(&set.files[i]);
-    let data = seal(&if wide { file.widen() } else { file }, edits, compress);
+    let data = craft(&set.files[kind as usize], wide, edits, compress);
     let dir = work_dir(set);
     for (k, real) in KINDS.iter().zip(&set.files) {
         let bytes = if *k == kind { &data } else { real };
@@ -163,13 +165,7 @@ fn check(set: &Set, kind: Kind, wide: bool, edits: &[Edit], compress: u64) {
 
 /// Changes for [`seal`]: block bodies, lengths, header and index fields, band bytes.
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
-    let value = prop_oneof![
-        any::<u64>().prop_map(Value::Raw),
-        (0u64..300).prop_map(Value::Raw),
-        any::<i8>().prop_map(Value::Plus),
-        Just(Value::Max),
-        Just(Value::Double),
-    ];
+    let value = Value::any();
     let edit = prop_oneof![
         (any::<usize>(), any::<usize>(), any::<u8>()).prop_map(|(block, at, byte)| Edit::BlockByte { block, at, byte }),
         (any::<usize>(), any::<usize>(), any::<bool>()).prop_map(|(block, len, grow)| Edit::BlockLength {
@@ -194,9 +190,7 @@ fn sealed_without_edits_the_files_verify_and_answer_as_the_real_ones() {
             let dir = work_dir(s);
             for wide in [false, true] {
                 for (k, real) in KINDS.iter().zip(&s.files) {
-                    let file = Unsealed::parse(real);
-                    let bytes = seal(&if wide { file.widen() } else { file }, &[], compress);
-                    std::fs::write(dir.join(k.file_name(s.material)), bytes).expect("write");
+                    std::fs::write(dir.join(k.file_name(s.material)), craft(real, wide, &[], compress)).expect("write");
                 }
                 for k in KINDS {
                     assert_eq!(verify(k, &dir, s.material), Ok(()), "{name} {k:?} {compress:x} wide {wide}");

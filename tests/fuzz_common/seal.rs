@@ -2,14 +2,21 @@
 //! the library's writer), so that the property tests reach what lies behind the checksums: a
 //! mutated header field, block index record or block body that a reader must refuse or survive.
 //! Random mutations almost never keep the FNV checksums right, so without this the readers'
-//! deeper checks would go untested (`tests/table_sealed.rs`).
+//! deeper checks would go untested (`tests/table_sealed.rs`). Its field edits ([`Value`],
+//! [`put`]) serve the crafted books of `tests/book_file.rs` too.
+
+use proptest::prelude::*;
+
+/// FNV-1a 64's offset basis and prime (docs/FORMAT.md).
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x100_0000_01b3;
 
 /// FNV-1a 64 over bytes: the header checksum.
 fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = FNV_OFFSET;
     for part in parts {
         for &b in *part {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
         }
     }
     h
@@ -18,11 +25,11 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 /// The block checksum: FNV's constants over little-endian 64-bit words (the last one
 /// zero-padded), then the length in bytes XORed in.
 fn block_checksum(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = FNV_OFFSET;
     for chunk in data.chunks(8) {
         let mut w = [0u8; 8];
         w[..chunk.len()].copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x100_0000_01b3);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(FNV_PRIME);
     }
     h ^ data.len() as u64
 }
@@ -124,6 +131,17 @@ pub enum Value {
 }
 
 impl Value {
+    /// Any of them, with raw values both anywhere and small.
+    pub fn any() -> impl Strategy<Value = Value> + Clone {
+        prop_oneof![
+            any::<u64>().prop_map(Value::Raw),
+            (0u64..300).prop_map(Value::Raw),
+            any::<i8>().prop_map(Value::Plus),
+            Just(Value::Max),
+            Just(Value::Double),
+        ]
+    }
+
     fn apply(self, old: u64) -> u64 {
         match self {
             Value::Raw(v) => v,
@@ -175,7 +193,8 @@ pub const FIELDS: &[(usize, usize)] = &[
     (212, 8),
 ];
 
-fn put(bytes: &mut [u8], at: usize, width: usize, value: Value) {
+/// Overwrites the little-endian field of `width` bytes (at most 8) at `at` with `value`.
+pub fn put(bytes: &mut [u8], at: usize, width: usize, value: Value) {
     let mut old = [0u8; 8];
     old[..width].copy_from_slice(&bytes[at..at + width]);
     let new = value.apply(u64::from_le_bytes(old)).to_le_bytes();
@@ -223,7 +242,7 @@ pub fn seal(table: &Unsealed, edits: &[Edit], compress: u64) -> Vec<u8> {
         .collect();
     let mut index = vec![0u8; n * RECORD];
     let mut offset = (HEADER + n * RECORD + t.bands.len()) as u64;
-    let mut payload: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut payload = FNV_OFFSET;
     for (i, ((data, codec), raw)) in stored.iter().zip(&t.blocks).enumerate() {
         let r = &mut index[i * RECORD..][..RECORD];
         let sum = block_checksum(raw);
@@ -231,7 +250,7 @@ pub fn seal(table: &Unsealed, edits: &[Edit], compress: u64) -> Vec<u8> {
         r[8..12].copy_from_slice(&(data.len() as u32).to_le_bytes());
         r[12] = *codec;
         r[16..24].copy_from_slice(&sum.to_le_bytes());
-        payload = (payload ^ sum).wrapping_mul(0x100_0000_01b3);
+        payload = (payload ^ sum).wrapping_mul(FNV_PRIME);
         offset += data.len() as u64;
     }
     let mut header = t.header;
