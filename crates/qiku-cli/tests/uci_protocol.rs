@@ -398,8 +398,13 @@ fn d_draws_the_board_from_the_core_diagram() {
     e.quit();
 }
 
-/// One random protocol line, UCI or (`ucci`) UCCI: positions (some mutated), short searches with
-/// odd limits, options, stops and junk.
+/// One of `list`, at random.
+fn pick<T: Copy>(rng: &mut qiku::Rng, list: &[T]) -> T {
+    list[rng.below(list.len() as u64) as usize]
+}
+
+/// One random protocol line, UCI or (`ucci`) UCCI: positions (some cut short), short searches
+/// with odd limits, options, stops and junk.
 fn random_line(rng: &mut qiku::Rng, ucci: bool) -> String {
     const FENS: [&str; 4] = [
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -410,17 +415,15 @@ fn random_line(rng: &mut qiku::Rng, ucci: bool) -> String {
     const MOVES: [&str; 9] = ["h2e2", "h9g7", "b0c2", "e3e4", "a0a1", "e9e8", "zz", "0000", "h7h0"];
     const NUMBERS: [&str; 9] =
         ["0", "1", "-1", "7", "abc", "99999999999", "9223372036854775807", "-9223372036854775808", ""];
-    let mut pick = |list: &[&'static str]| list[rng.below(list.len() as u64) as usize];
-    match pick(&["position", "position", "go", "go", "setoption", "stop", "ponderhit", "isready", "other", "junk"]) {
+    match pick(rng, &["position", "position", "go", "go", "setoption", "stop", "ponderhit", "isready", "other", "junk"])
+    {
         "position" => {
-            let mut fen = pick(&FENS).to_string();
-            if pick(&["keep", "keep", "cut"]) == "cut" {
-                let cut = fen.len() * 2 / 3;
-                fen.truncate(cut);
+            let mut fen = pick(rng, &FENS).to_string();
+            if rng.below(3) == 0 {
+                fen.truncate(fen.len() * 2 / 3);
             }
-            let start = if pick(&["fen", "startpos"]) == "fen" { format!("fen {fen}") } else { "startpos".into() };
-            let moves: Vec<&str> =
-                (0..pick(&["0", "1", "3", "6"]).parse().unwrap_or(0)).map(|_| pick(&MOVES)).collect();
+            let start = if rng.below(2) == 0 { format!("fen {fen}") } else { "startpos".into() };
+            let moves: Vec<&str> = (0..pick(rng, &[0, 1, 3, 6])).map(|_| pick(rng, &MOVES)).collect();
             format!("position {start} moves {}", moves.join(" "))
         }
         "go" => {
@@ -430,26 +433,27 @@ fn random_line(rng: &mut qiku::Rng, ucci: bool) -> String {
                 &["wtime", "btime", "winc", "movestogo", "movetime", "depth", "nodes", "mate", "searchmoves", "h2e2"]
             };
             let mut words: Vec<String> = Vec::new();
-            for _ in 0..pick(&["0", "1", "2", "3"]).parse().unwrap_or(0) {
-                words.push(pick(keys).to_string());
-                words.push(pick(&NUMBERS).to_string());
+            for _ in 0..rng.below(4) {
+                words.push(pick(rng, keys).to_string());
+                words.push(pick(rng, &NUMBERS).to_string());
             }
-            // Always bounded: a small depth (the last limit given wins) or a stop soon after.
-            words.push(format!("depth {}", pick(&["1", "2", "3"])));
+            // Always bounded: a small depth (the last limit given wins).
+            words.push(format!("depth {}", 1 + rng.below(3)));
             format!("go {}", words.join(" "))
         }
         "setoption" => {
             let names =
                 ["Hash", "Threads", "BookFile", "TablebasePath", "Rules", "NoSuchOption", "hashsize", "usebook"];
             let values = ["16", "0", "-3", "abc", "/nonexistent", "asian", "plain", "true"];
+            let (name, value) = (pick(rng, &names), pick(rng, &values));
             if ucci {
-                format!("setoption {} {}", pick(&names), pick(&values))
+                format!("setoption {name} {value}")
             } else {
-                format!("setoption name {} value {}", pick(&names), pick(&values))
+                format!("setoption name {name} value {value}")
             }
         }
         "other" => {
-            pick(&["ucinewgame", "d", "eval", "banmoves h2e2", "probe", "go", "position", "setoption"]).to_string()
+            pick(rng, &["ucinewgame", "d", "eval", "banmoves h2e2", "probe", "go", "position", "setoption"]).to_string()
         }
         "junk" => (0..rng.below(24)).map(|_| char::from(32 + rng.below(95) as u8)).collect(),
         word => word.to_string(),
