@@ -101,6 +101,8 @@ fn import_reads_the_variants_found_in_the_wild() {
         (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "h2e2"))), 3, 1, 1, 1),
         (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "b2e2"))), 1, 0, 0, 1),
         (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "a3a4"))), 9, 9, 9, 0),
+        // The same position and move again (an edited book): skipped and counted, the first kept.
+        (Value::Integer(bhgui_key(&start) as i64), i64::from(encode_move(mv(&start, "h2e2"))), 7, 7, 7, 1),
         // After b2e2: black's h9g7 becomes b9c7 there.
         (mirror_key, i64::from(encode_move(mv(&mirror, "b9c7"))), 0, 2, 1, 1),
         // An illegal move, a move off the board, and a position nobody reaches.
@@ -119,7 +121,8 @@ fn import_reads_the_variants_found_in_the_wild() {
     handmade(&path, &rows);
     let out = dir.path().join("wild.qbk");
     let r = obk::import(&path, &out).unwrap();
-    assert_eq!((r.rows, r.used, r.invalid, r.illegal, r.unreadable, r.unreachable), (7, 3, 1, 1, 1, 1));
+    assert_eq!((r.rows, r.used, r.invalid, r.illegal, r.unreadable, r.unreachable), (8, 3, 1, 1, 1, 1));
+    assert_eq!(r.repeated, 1);
     let book = Book::open(&out).unwrap();
     let at_start = book.probe(&start).expect("book readable");
     assert_eq!(at_start.len(), 1);

@@ -175,6 +175,9 @@ pub struct ExportReport {
     pub unreachable: u64,
     /// Extra rows for VinXiangQi's lookup ([`ExportOptions::vinxiangqi_aliases`]).
     pub alias_rows: u64,
+    /// Records written whose games all lack a result: their `vscore` is 0 (see
+    /// [`export_score`]), so GUIs that skip moves without a positive score do not show them.
+    pub without_result: u64,
     /// Wall time of the export.
     pub elapsed: Duration,
 }
@@ -204,6 +207,9 @@ pub struct ImportReport {
     pub aliases: u64,
     /// Rows of a reached position whose move is illegal there (a key collision or a broken book).
     pub illegal: u64,
+    /// Rows repeating an earlier row's position and move (an edited or concatenated book): not
+    /// imported, the first row is kept (adding them up would count the same games twice).
+    pub repeated: u64,
     /// Rows of positions not reachable from the start position by book moves.
     pub unreachable: u64,
     /// Rows with a negative or missing (`NULL`) win, draw or loss count: not imported (a count
@@ -321,6 +327,7 @@ fn export_to(
             }
             report.positions += 1;
             report.records += moves.len() as u64;
+            report.without_result += moves.iter().filter(|m| m.counts.decided() == 0).count() as u64;
             progress.advance(moves.len() as u64);
             for m in &moves {
                 write(&pos, false, m.mv, &m.counts)?;
@@ -612,10 +619,15 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
         used_keys.insert(own);
         used_keys.insert(mirror_key);
         deepest = deepest.max(ply + 1);
+        let mut moves_here: HashSet<Move> = HashSet::with_capacity(list.len());
         for row in list {
             let mv = if mirrored { row.mv.mirror() } else { row.mv };
             if !pos.is_legal(mv) {
                 report.illegal += 1;
+                continue;
+            }
+            if !moves_here.insert(mv) {
+                report.repeated += 1;
                 continue;
             }
             report.used += 1;

@@ -20,6 +20,14 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool, quiet: bool) -> 
         r.rows,
         r.elapsed.as_secs_f64()
     );
+    if r.without_result > 0 {
+        eprintln!(
+            "qiku-book: warning: {} of the {} moves come only from games without a result: their vscore is 0, \
+             and GUIs that skip moves without a positive score will not show them (build the book from games \
+             with results for a GUI; qiku's own probe and engine use the .qbk's counts)",
+            r.without_result, r.records
+        );
+    }
     if r.alias_rows > 0 {
         println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
@@ -47,7 +55,7 @@ pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
     );
     let skipped = [
         (r.invalid, "marked invalid (vvalid 0)"),
-        (r.unreadable, "unreadable (bad key or move)"),
+        (r.unreadable, "unreadable (a key, move or count that is not a number of the right kind)"),
         (r.aliases, "VinXiangQi aliases of other rows"),
         (r.illegal, "illegal in their position"),
         (r.unreachable, "not reachable from the start position by book moves"),
@@ -61,6 +69,12 @@ pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
         eprintln!(
             "qiku-book: warning: {} rows skipped: a negative or missing (NULL) win, draw or loss count",
             r.bad_counts
+        );
+    }
+    if r.repeated > 0 {
+        eprintln!(
+            "qiku-book: warning: {} rows skipped: a second row for the same position and move (the first is kept)",
+            r.repeated
         );
     }
     if r.saturated > 0 {
