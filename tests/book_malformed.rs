@@ -116,6 +116,26 @@ fn junk_wrong_encodings_and_truncated_zstd_do_not_stop_the_build() {
     assert!(err.to_string().contains("missing.pgn"), "{err}");
 }
 
+/// A megabyte of junk in one token makes a message of a line, not of two megabytes; a movetext
+/// line over the reader's limit is a syntax error (with the limit), not a malformed header.
+#[test]
+fn huge_tokens_and_lines_give_short_messages_under_the_right_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = "x".repeat(500_000);
+    let long_line = "h2e2 h9g7 ".repeat(120_000);
+    let text = format!("[Result \"1-0\"]\n\n1. h2e2 {junk} 1-0\n\n{GOOD}[Result \"1-0\"]\n\n1. {long_line}\n");
+    let file = write(dir.path(), "huge.pgn", text.as_bytes());
+    let report = build(&[file], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3, 1));
+    assert_eq!(report.skipped.get(&SkipReason::Syntax), Some(&1), "{:?}", report.skipped);
+    assert_eq!(report.skipped.get(&SkipReason::BadHeader), None);
+    let messages: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(messages.iter().all(|m| m.len() < 400), "{messages:#?}");
+    assert!(messages[0].contains("game 1, line 3, column 9") && messages[0].contains("(500000 bytes)"));
+    assert!(messages[1].contains("game 3") && messages[1].contains("line too long (over the reader's limit, 1 MiB"));
+}
+
 #[test]
 fn random_mutations_never_panic() {
     let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,7 @@ use super::record::{canonical_key, store_move, MoverResult, Raw};
 use super::report::{GameError, SkipReason};
 use crate::core::{Move, Position};
 use crate::notation::{self, chinese, iccs, wxf, Notation, ParseMoveError};
-use crate::pgn::{GameResult, Location, Skip, SyntaxError, Visitor};
+use crate::pgn::{ErrorKind, GameResult, Location, Skip, SyntaxError, Visitor};
 use std::path::Path;
 
 /// Games per batch: large enough to amortise scheduling, small enough to spread over threads.
@@ -259,8 +259,11 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         reason,
         detail,
     };
-    // A broken tag section: the game is unusable whatever the options.
-    if let Some((e, false)) = &game.error {
+    // A broken tag section: the game is unusable whatever the options. (A line or comment over
+    // the length limit is a syntax error wherever it is: it may be movetext the reader had not
+    // recognised yet.)
+    let oversized = |e: &SyntaxError| matches!(e.kind, ErrorKind::LineTooLong | ErrorKind::CommentTooLong);
+    if let Some((e, false)) = game.error.as_ref().filter(|(e, _)| !oversized(e)) {
         out.skip(SkipReason::BadHeader);
         out.errors.push(error(e.location, None, SkipReason::BadHeader, e.kind.to_string() + &snippet_suffix(e)));
         return;
@@ -358,7 +361,9 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         pos.make_move(m);
         played += 1;
     }
-    if let (Some((e, true)), None) = (&game.error, truncated) {
+    if let (Some((e, _)), None) =
+        (game.error.as_ref().filter(|(e, in_movetext)| *in_movetext || oversized(e)), truncated)
+    {
         let reason = SkipReason::Syntax;
         out.errors.push(error(e.location, None, reason, e.kind.to_string() + &snippet_suffix(e)));
         if !params.keep_prefix {

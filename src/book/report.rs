@@ -158,9 +158,19 @@ impl fmt::Display for GameError {
             self.column,
             self.reason
         )?;
-        if let Some(t) = &self.token {
-            write!(f, " at {t:?}")?;
+        match &self.token {
+            // A token of a megabyte (junk in a file) would make a line of two: the message shows
+            // its start and its length, in the detail too.
+            Some(t) if t.chars().nth(SHOWN_TOKEN_CHARS).is_some() => {
+                let short: String = t.chars().take(SHOWN_TOKEN_CHARS).collect::<String>() + "…";
+                let shown = format!("{short:?} ({} bytes)", t.len());
+                write!(f, " at {shown}: {}", self.detail.replace(&format!("{t:?}"), &shown).replace(t.as_str(), &short))
+            }
+            Some(t) => write!(f, " at {t:?}: {}", self.detail),
+            None => write!(f, ": {}", self.detail),
         }
-        write!(f, ": {}", self.detail)
     }
 }
+
+/// How much of a long token an error message shows.
+const SHOWN_TOKEN_CHARS: usize = 40;

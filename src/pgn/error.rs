@@ -59,8 +59,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ReplacementCharacter => {
                 f.write_str("undecodable bytes (U+FFFD) in a move: wrong text encoding?")
             }
-            ErrorKind::LineTooLong => f.write_str("line too long"),
-            ErrorKind::CommentTooLong => f.write_str("comment too long"),
+            ErrorKind::LineTooLong => f.write_str("line too long (over the reader's limit, 1 MiB by default)"),
+            ErrorKind::CommentTooLong => {
+                f.write_str("comment too long (over the reader's line limit, 1 MiB by default)")
+            }
         }
     }
 }
