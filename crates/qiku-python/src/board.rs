@@ -316,26 +316,29 @@ impl PyBoard {
 
     /// Reads a move (a `Move`, or a string in ICCS, WXF or Chinese) in the current position
     /// without playing it; `IllegalMoveError` if it cannot be read or is not legal.
-    fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    #[pyo3(signature = (r#move))]
+    fn parse_move(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let pos = self.position();
-        move_arg(&pos, mv).map(PyMove::new)
+        move_arg(&pos, r#move).map(PyMove::new)
     }
 
     /// Whether a move (a `Move` or a string in any notation) is legal in the current position.
-    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let pos = self.position();
-        match move_arg(&pos, mv) {
+        match move_arg(&pos, r#move) {
             Ok(_) => Ok(true),
-            Err(e) if e.is_instance_of::<errors::IllegalMoveError>(mv.py()) => Ok(false),
+            Err(e) if e.is_instance_of::<errors::IllegalMoveError>(r#move.py()) => Ok(false),
             Err(e) => Err(e),
         }
     }
 
     /// Plays a move (a `Move`, or a string in ICCS, WXF or Chinese) and returns it as a `Move`.
     /// Raises `IllegalMoveError` (a `ValueError`) if it cannot be read or is not legal.
-    fn push(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    #[pyo3(signature = (r#move))]
+    fn push(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let mut game = self.lock();
-        let m = move_arg(game.position(), mv)?;
+        let m = move_arg(game.position(), r#move)?;
         game.play_unchecked(m);
         Ok(PyMove::new(m))
     }
