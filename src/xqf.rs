@@ -378,7 +378,7 @@ pub fn open_as_pgn(mut file: impl std::io::Read, path: &Path) -> Result<crate::p
 }
 
 /// Game inputs with every directory replaced by the game files under it (`.xqf`, `.pgn`,
-/// `.pgn.zst`, `.txt`, in any case; recursively, in name order). Files are kept as given.
+/// `.pgn.zst`, `.txt`, `.txt.zst`, in any case; recursively, in name order). Files are kept as given.
 /// Symbolic links to directories are followed, but each directory is walked once: a link back
 /// to a directory already walked (a loop) is skipped, so the walk always ends.
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
@@ -427,7 +427,7 @@ fn collect_dir(
             collect_dir(&path, out, walked)?;
         } else {
             let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-            if [".xqf", ".pgn", ".pgn.zst", ".txt"].iter().any(|ext| name.ends_with(ext)) {
+            if [".xqf", ".pgn", ".pgn.zst", ".txt", ".txt.zst"].iter().any(|ext| name.ends_with(ext)) {
                 out.push(path);
             }
         }

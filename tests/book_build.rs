@@ -167,6 +167,37 @@ fn bytes_do_not_depend_on_threads_input_order_or_spilling() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// A file named twice, or reached both by name and through its directory (or a symlink), is read
+/// once and reported as a repeat: the book is byte-identical to the one from each file once.
+/// Directories hold `.txt.zst` game files too.
+#[test]
+fn repeated_inputs_are_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(9, 300);
+    let files = three_files(dir.path(), &games);
+    let reference = dir.path().join("ref.qbk");
+    build(&files, &reference, &BuildOptions::default());
+    let want = std::fs::read(&reference).unwrap();
+
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::rename(&files[2], sub.join("c.txt")).unwrap();
+    let c = sub.join("c.txt.zst");
+    std::fs::write(&c, zstd::encode_all(std::fs::read(sub.join("c.txt")).unwrap().as_slice(), 3).unwrap()).unwrap();
+    std::fs::remove_file(sub.join("c.txt")).unwrap();
+    let link = dir.path().join("a-again.pgn");
+    std::os::unix::fs::symlink(&files[0], &link).unwrap();
+    let inputs = vec![files[0].clone(), files[1].clone(), sub.clone(), files[0].clone(), link.clone(), c.clone()];
+    let out = dir.path().join("again.qbk");
+    let report = build(&inputs, &out, &BuildOptions::default());
+    assert_eq!(report.header.games.read, 300);
+    assert_eq!(report.files.len(), 3, "{:?}", report.files);
+    let repeated: Vec<(PathBuf, PathBuf)> =
+        vec![(files[0].clone(), files[0].clone()), (link, files[0].clone()), (c.clone(), c)];
+    assert_eq!(report.repeated, repeated);
+    assert!(std::fs::read(&out).unwrap() == want, "a repeated input changed the book");
+}
+
 #[test]
 fn merging_halves_equals_building_the_whole() {
     let dir = tempfile::tempdir().unwrap();

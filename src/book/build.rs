@@ -98,10 +98,19 @@ pub struct FileReport {
 /// The outcome of a build.
 #[derive(Clone, Debug)]
 pub struct BuildReport {
-    /// The header of the book written.
+    /// The header of the book written (or, when [`BuildReport::written`] is false, of the empty
+    /// book that was not written).
     pub header: Header,
-    /// One report per input, in input order.
+    /// Whether the book was written. A build that keeps no move (no game could be used, or the
+    /// filters dropped every move) writes nothing: a file already at the output path is left as
+    /// it was.
+    pub written: bool,
+    /// One report per input read, in input order.
     pub files: Vec<FileReport>,
+    /// Inputs left out because they are the same file as an earlier input (named twice, or
+    /// reached both by name and through a directory), each with the earlier one: every file is
+    /// read once.
+    pub repeated: Vec<(PathBuf, PathBuf)>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
     /// Skipped games by reason.
@@ -276,15 +285,29 @@ pub fn build_with_progress(
             opts.recent_games
         ))));
     }
+    check_output(output)?;
     // Directories stand for the game files in them (XQF collections come as one file per game).
+    let given = inputs;
     let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
         path,
         op: "list the directory",
         source,
     })?[..];
+    if let (true, Some(dir)) = (inputs.is_empty(), given.first()) {
+        return Err(BuildError::Io {
+            path: dir.clone(),
+            op: "find game files",
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no .pgn, .pgn.zst, .txt, .txt.zst or .xqf file in it (or below it)",
+            ),
+        });
+    }
     if let Some(input) = output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
     }
+    let (inputs, repeated) = without_repeats(inputs);
+    let inputs = &inputs[..];
     let spill_parent = match &opts.spill_dir {
         Some(dir) => dir.clone(),
         None => parent_dir(output).to_path_buf(),
@@ -433,7 +456,10 @@ pub fn build_with_progress(
         Some(r) => Some((opts.recent_games, r.finish()?)),
         None => None,
     };
-    let header = writer.finish_with(games, params, section)?;
+    // A book without a move is not written: a file already at the output path (last week's
+    // book, say) is worth more than an empty one.
+    let written = writer.records() > 0;
+    let header = if written { writer.finish_with(games, params, section)? } else { writer.discard(games, params) };
     let files = files
         .into_iter()
         .zip(inputs)
@@ -449,7 +475,9 @@ pub fn build_with_progress(
         .collect();
     Ok(BuildReport {
         header,
+        written,
         files,
+        repeated,
         truncated,
         skipped,
         errors: errors.into_iter().map(|(_, e)| e).collect(),
@@ -458,6 +486,48 @@ pub fn build_with_progress(
         runs_spilled: acc.runs.len(),
         elapsed: started.elapsed(),
     })
+}
+
+/// Refuses an output that cannot be written before any game is read: a directory, or a path in a
+/// directory that does not exist.
+fn check_output(output: &Path) -> Result<(), BuildError> {
+    let refuse = |path: &Path, op, kind, why| BuildError::Io {
+        path: path.to_path_buf(),
+        op,
+        source: std::io::Error::new(kind, why),
+    };
+    if output.is_dir() {
+        return Err(refuse(
+            output,
+            "write the book there",
+            std::io::ErrorKind::AlreadyExists,
+            "it is a directory; give a file name in it, such as DIR/games.qbk",
+        ));
+    }
+    let dir = parent_dir(output);
+    if !dir.is_dir() {
+        return Err(refuse(
+            dir,
+            "write the book into it",
+            std::io::ErrorKind::NotFound,
+            "no such directory; create it first",
+        ));
+    }
+    Ok(())
+}
+
+/// `inputs` without the files that are the same file as an earlier one, and those left out, each
+/// with the earlier input.
+fn without_repeats(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
+    let mut kept: Vec<PathBuf> = Vec::with_capacity(inputs.len());
+    let mut repeated = Vec::new();
+    for path in inputs {
+        match kept.iter().find(|k| *k == path || crate::util::files::same_file(k, path)) {
+            Some(earlier) => repeated.push((path.clone(), earlier.clone())),
+            None => kept.push(path.clone()),
+        }
+    }
+    (kept, repeated)
 }
 
 fn pending_push(m: Message, pending: &mut Vec<Batch>, files: &mut [Option<FileReport>]) {

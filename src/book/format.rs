@@ -443,6 +443,29 @@ impl BookWriter {
         Ok(())
     }
 
+    /// Entries pushed so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Abandons the book: the temporary file is removed and nothing at the path changes. Returns
+    /// the header the entries pushed so far would have had (without an index checksum).
+    pub fn discard(self, games: GameCounts, params: BuildParams) -> Header {
+        Header {
+            version: VERSION,
+            fingerprint: zobrist::FINGERPRINT,
+            index_bits: index_bits_for(self.records),
+            records: self.records,
+            positions: self.positions,
+            moves: self.moves,
+            games,
+            params,
+            body_checksum: self.checksum.finish(),
+            recent_games: 0,
+            section_len: 0,
+        }
+    }
+
     /// Writes the index and header, syncs, renames into place; returns the header.
     pub fn finish(self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
         self.finish_with(games, params, None::<(u32, NoSection)>)

@@ -111,12 +111,14 @@ enum Command {
     /// .zst-compressed, XQF files and directories of game files.
     #[command(long_about = "Build a book from PGN files (or plain move lists, one game per line).\n\n\
         XQF files (XQStudio 1.0-1.8) are read as one game each (main line); a directory stands for \
-        the .xqf/.pgn/.pgn.zst/.txt files under it. \
+        the .xqf/.pgn/.pgn.zst/.txt/.txt.zst files under it. \
         Inputs may be UTF-8, GBK or Big5 (detected per file) and zstd-compressed. Moves may be in ICCS \
         (h2e2, H2-E2), WXF or Chinese notation, chosen by the [Format] tag or detected. Games with a bad \
         move or a malformed header are reported (file, game, line, token, reason) and skipped; the build \
         goes on. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
-        The output is byte-identical for any thread count and any order of the inputs.")]
+        The output is byte-identical for any thread count and any order of the inputs; a file named twice \
+        (or also reached through a directory) is read once. A build that keeps no move writes nothing and \
+        fails, leaving a file already at the output path as it was.")]
     Build {
         /// Game files (.pgn, .txt, optionally .zst-compressed; .xqf) or directories of them.
         #[arg(required = true)]
@@ -167,13 +169,14 @@ enum Command {
         /// Print the summary as one JSON object.
         #[arg(long)]
         json: bool,
-        /// No progress bar.
+        /// No progress display (neither the bar on a terminal nor the plain progress lines).
         #[arg(long, short)]
         quiet: bool,
     },
     /// Show the book moves of a position: games, results by color (red wins, draws, black wins,
     /// as opening explorers show them) and the score for the side to move.
     Probe {
+        /// The book (.qbk) to read.
         book: PathBuf,
         #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
         position: Vec<String>,
@@ -197,8 +200,10 @@ enum Command {
     },
     /// Merge books by adding their counts (they must be built with the same --max-ply, --only, --min-elo, --keep-prefix).
     Merge {
+        /// The books (.qbk) to add up.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// The merged book to write (atomically; it may not be one of the inputs).
         #[arg(short, long)]
         output: PathBuf,
         /// Drop moves played in fewer than N games (after adding).
@@ -210,15 +215,21 @@ enum Command {
     },
     /// Print a book's header: build parameters and counts.
     Stats {
+        /// The book (.qbk) to read.
         book: PathBuf,
+        /// Print the header as one JSON object.
         #[arg(long)]
         json: bool,
     },
     /// Print every record, one line each: key (hex), move (ICCS, canonical orientation), wins, draws, losses, unknown.
-    Dump { book: PathBuf },
+    Dump {
+        /// The book (.qbk) to read.
+        book: PathBuf,
+    },
     /// Write a book as a BHGUI-style .obk (SQLite) that VinXiangQi and other BHGUI-keyed GUIs read.
     #[cfg(feature = "obk")]
     Export {
+        /// The book (.qbk) to convert.
         book: PathBuf,
         /// The .obk to write.
         #[arg(short, long)]
@@ -227,13 +238,14 @@ enum Command {
         /// other readers never see them).
         #[arg(long)]
         vinxiangqi: bool,
-        /// No progress display.
+        /// No progress display (neither the bar on a terminal nor the plain progress lines).
         #[arg(long, short)]
         quiet: bool,
     },
     /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
     #[cfg(feature = "obk")]
     Import {
+        /// The .obk (SQLite) book to read.
         obk: PathBuf,
         /// The .qbk to write.
         #[arg(short, long)]
@@ -357,6 +369,7 @@ pub fn main() -> ExitCode {
 fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool, bar: bool) -> Result<(), String> {
     let progress = super::progress::TermProgress::new(bar, true);
     let report = book::build::build_with_progress(inputs, output, opts, &progress).map_err(|e| e.to_string())?;
+    report_repeats(&report);
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -374,14 +387,18 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool,
     }
     // An input that could not be read to its end (a damaged or truncated .zst, a read error)
     // fails the command, even though the games before the damage were used.
-    let damaged: Vec<String> =
-        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {e}", f.path.display()))).collect();
+    let damaged: Vec<String> = report
+        .files
+        .iter()
+        .filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), file_error(f, e))))
+        .collect();
     for d in &damaged {
         eprintln!("qiku-book: error: {d}");
     }
+    let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
     if report.header.games.used == 0 {
         return Err(format!(
-            "no game could be used ({} read, {} skipped); {} holds an empty book",
+            "no game could be used ({} read, {} skipped); nothing written to {}{untouched}",
             report.header.games.read,
             report.skipped_total(),
             output.display()
@@ -390,7 +407,7 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool,
     if report.header.records == 0 {
         return Err(format!(
             "no move was kept ({} games used; the filters --min-games, --min-score and --only dropped every \
-             move); {} holds an empty book",
+             move); nothing written to {}{untouched}",
             report.header.games.used,
             output.display()
         ));
@@ -408,12 +425,18 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
     let h = &r.header;
     json!({
         "output": output.display().to_string(),
+        "written": r.written,
         "files": r.files.iter().map(|f| json!({
             "path": f.path.display().to_string(),
+            "format": if qiku::xqf::is_xqf_path(&f.path) { "xqf" } else { "pgn" },
             "encoding": f.encoding.map(|e| e.name()),
             "compressed": f.compressed,
             "games": f.games,
-            "error": f.error,
+            "error": f.error.as_deref().map(|e| file_error(f, e)),
+        })).collect::<Vec<_>>(),
+        "repeated": r.repeated.iter().map(|(p, earlier)| json!({
+            "path": p.display().to_string(),
+            "same_as": earlier.display().to_string(),
         })).collect::<Vec<_>>(),
         "games_read": h.games.read,
         "games_used": h.games.used,
@@ -435,6 +458,19 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
     })
 }
 
+/// A file's error without its path in front (the reader's errors name the file themselves, and
+/// the report prints the path already).
+fn file_error<'a>(f: &book::build::FileReport, e: &'a str) -> &'a str {
+    e.strip_prefix(&format!("{}: ", f.path.display())).unwrap_or(e)
+}
+
+/// Notes on stderr for inputs left out as repeats of an earlier one.
+fn report_repeats(r: &BuildReport) {
+    for (path, earlier) in &r.repeated {
+        eprintln!("qiku-book: note: {} is the same file as {}; read once", path.display(), earlier.display());
+    }
+}
+
 fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     use std::fmt::Write;
     let h = &r.header;
@@ -445,11 +481,15 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             "{}: {} games, {}{}",
             f.path.display(),
             f.games,
-            f.encoding.map_or("unreadable", |e| e.name()),
+            match f.encoding {
+                None => "unreadable",
+                Some(_) if qiku::xqf::is_xqf_path(&f.path) => "XQF",
+                Some(e) => e.name(),
+            },
             if f.compressed { ", zstd" } else { "" }
         );
         if let Some(e) = &f.error {
-            let _ = write!(s, " (stopped early: {e})");
+            let _ = write!(s, " (stopped early: {})", file_error(f, e));
         }
         s.push('\n');
     }
@@ -466,6 +506,13 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
     }
     let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    let unread = r.files.iter().filter(|f| f.error.is_some()).count();
+    if unread > 0 {
+        let _ = writeln!(
+            s,
+            "files not read to the end {unread} (their errors are above; games before the damage were used)"
+        );
+    }
     if r.filtered_total() > 0 {
         let _ = writeln!(s, "  by the filters {}", r.filtered_total());
     }
@@ -485,7 +532,8 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     let secs = r.elapsed.as_secs_f64();
     let _ = writeln!(
         s,
-        "wrote {} in {:.2} s ({:.0} games/s{})",
+        "{} {} in {:.2} s ({:.0} games/s{})",
+        if r.written { "wrote" } else { "did not write" },
         output.display(),
         secs,
         h.games.read as f64 / secs.max(1e-9),

@@ -128,7 +128,19 @@ fn empty_books_are_errors_not_successes() {
     assert!(e.contains("--max-ply 0 records no move") && e.contains("1 or more"), "{e}");
     assert!(!out.exists());
     let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--min-games", "1000"]);
-    assert!(e.contains("no move was kept") && e.contains("empty book"), "{e}");
+    assert!(e.contains("no move was kept") && e.contains("nothing written to"), "{e}");
+    assert!(!out.exists());
+    // A book already at the output path survives a build that keeps nothing: last week's book is
+    // worth more than an empty one.
+    let ok = qiku_book(&["build", repertoire().to_str().unwrap(), "-o", o, "-q"]);
+    assert!(ok.status.success());
+    let before = std::fs::read(&out).unwrap();
+    let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--min-games", "1000"]);
+    assert!(e.contains("nothing written to") && e.contains("left as it was"), "{e}");
+    let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--player", "nobody at all"]);
+    assert!(e.contains("no game could be used") && e.contains("left as it was"), "{e}");
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file may remain");
     // The library refuses it too, before writing anything.
     std::fs::remove_file(&out).unwrap();
     let opts = qiku::book::BuildOptions {
@@ -138,4 +150,24 @@ fn empty_books_are_errors_not_successes() {
     let err = qiku::book::build(&[repertoire()], &out, &opts).unwrap_err();
     assert!(matches!(err, qiku::book::build::BuildError::NoPlies), "{err}");
     assert!(!out.exists());
+}
+
+/// An `.obk` of moves from games without a result would be invisible in GUIs that skip moves
+/// without a positive `vscore`: the export says so. A book from decided games does not warn.
+#[test]
+fn export_warns_when_moves_have_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/wukong-hu-ronghua-uci.pgn");
+    ok(&["build", games.to_str().unwrap(), "-o", &p("wk.qbk"), "-q"]);
+    let out = qiku_book(&["export", &p("wk.qbk"), "-o", &p("wk.obk"), "-q"]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    let stats = ok(&["stats", &p("wk.qbk"), "--json"]);
+    let records = serde_json::from_str::<serde_json::Value>(&stats).unwrap()["records"].as_u64().unwrap();
+    assert!(records > 0);
+    assert!(err.contains(&format!("{records} of the {records} moves come only from games without a result")), "{err}");
+    ok(&["build", repertoire().to_str().unwrap(), "-o", &p("rep.qbk"), "-q"]);
+    let out = qiku_book(&["export", &p("rep.qbk"), "-o", &p("rep.obk"), "-q"]);
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("without a result"));
 }

@@ -273,6 +273,8 @@ pub fn build_book<'py>(
     let report = report.map_err(|e| errors::build_error(&e))?;
     let d = PyDict::new(py);
     d.set_item("output", output)?;
+    d.set_item("written", report.written)?;
+    d.set_item("repeated", report.repeated.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>())?;
     d.set_item("games_read", report.header.games.read)?;
     d.set_item("games_used", report.header.games.used)?;
     d.set_item("games_without_result", report.header.games.without_result)?;
