@@ -34,6 +34,39 @@ use std::io::Write;
 /// The mate value of UCCI scores: a mate in `p` plies is `MATE_VALUE - p`.
 pub const MATE_VALUE: i32 = 10_000;
 
+/// ElephantEye's `WIN_VALUE`: UCCI scores above it (and below [`MATE_VALUE`] - 100) are won
+/// without a known mate distance. A table win the search reaches without its distance, or a
+/// value only the perpetual-check rule decides, is `WIN_VALUE + 99 - plies` (at least
+/// `WIN_VALUE + 1`): inside UCCI's range, below every mate, as in UCI.
+pub const WIN_VALUE: i32 = MATE_VALUE - 200;
+
+/// A UCI `mate N` (moves; negative: mated) as a UCCI score.
+fn ucci_mate(n: i32) -> i32 {
+    if n > 0 {
+        MATE_VALUE - (2 * n - 1)
+    } else {
+        -(MATE_VALUE + 2 * n)
+    }
+}
+
+/// A search value (a hash table entry's, say) as a UCCI score.
+fn ucci_value(v: super::eval::Value) -> i32 {
+    match super::Score::from_value(v) {
+        super::Score::Mate(n) => ucci_mate(n),
+        super::Score::Cp(c) => ucci_cp(c),
+    }
+}
+
+/// A UCI `cp` score in UCCI's range: table wins (see [`WIN_VALUE`]) shrink into it.
+fn ucci_cp(v: i32) -> i32 {
+    use super::search::{TB_BOUND, TB_WIN};
+    if v.abs() < TB_BOUND {
+        return v;
+    }
+    let plies = (TB_WIN - v.abs()).clamp(0, 98);
+    v.signum() * (WIN_VALUE + 99 - plies)
+}
+
 /// Turns the UCI session's output lines into UCCI's.
 struct Translate {
     out: Output,
@@ -55,7 +88,8 @@ impl Write for Translate {
     }
 }
 
-/// One UCI output line in UCCI: `score cp X` becomes `score X`, `score mate N` becomes
+/// One UCI output line in UCCI: `score cp X` becomes `score X` (a table win above every
+/// evaluation becomes one of 9801 to 9899, see [`WIN_VALUE`]), `score mate N` becomes
 /// `score ±(10000 - plies)`, and `bestmove (none)` becomes `nobestmove`.
 pub fn to_ucci(line: &str) -> String {
     if line.starts_with("bestmove (none)") {
@@ -71,9 +105,8 @@ pub fn to_ucci(line: &str) -> String {
         if words[i] == "score" && i + 2 < words.len() {
             let value = words[i + 2].parse::<i32>().ok();
             let converted = match (words[i + 1], value) {
-                ("cp", Some(v)) => Some(v),
-                ("mate", Some(n)) if n > 0 => Some(MATE_VALUE - (2 * n - 1)),
-                ("mate", Some(n)) => Some(-(MATE_VALUE + 2 * n)),
+                ("cp", Some(v)) => Some(ucci_cp(v)),
+                ("mate", Some(n)) => Some(ucci_mate(n)),
                 _ => None,
             };
             if let Some(v) = converted {
@@ -344,10 +377,10 @@ impl Ucci {
                 line.push_str(&format!(" bestmove {m}"));
             }
             if matches!(e.bound, Bound::Lower | Bound::Exact) {
-                line.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth));
+                line.push_str(&format!(" lowerbound {} depth {}", ucci_value(e.score), e.depth));
             }
             if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                line.push_str(&format!(" upperbound {} depth {}", e.score, e.depth));
+                line.push_str(&format!(" upperbound {} depth {}", ucci_value(e.score), e.depth));
             }
         }
         self.out.line(&line);
@@ -385,6 +418,11 @@ mod tests {
         assert_eq!(to_ucci("info depth 9 score mate 2 pv a0a1"), "info depth 9 score 9997 pv a0a1");
         assert_eq!(to_ucci("info depth 9 score mate -1 pv a0a1"), "info depth 9 score -9998 pv a0a1");
         assert_eq!(to_ucci("info depth 0 score mate 0"), "info depth 0 score -10000");
+        // Table wins without a mate distance: inside ElephantEye's range, above WIN_VALUE.
+        use crate::engine::search::TB_WIN;
+        assert_eq!(to_ucci(&format!("info depth 1 score cp {TB_WIN} pv a0a1")), "info depth 1 score 9899 pv a0a1");
+        assert_eq!(to_ucci(&format!("info depth 1 score cp -{} pv a0a1", TB_WIN - 3)), "info depth 1 score -9896 pv a0a1");
+        assert_eq!(to_ucci(&format!("info depth 1 score cp {}", TB_WIN - 500)), format!("info depth 1 score {}", TB_WIN - 500));
         assert_eq!(to_ucci("bestmove (none)"), "nobestmove");
         assert_eq!(to_ucci("bestmove h2e2 ponder h9g7"), "bestmove h2e2 ponder h9g7");
         assert_eq!(to_ucci("info string book move"), "info string book move");

@@ -419,7 +419,12 @@ impl Uci {
                 }
                 l
             }
-            Err(e) => return self.info_string(&e.to_string()),
+            // A GUI waits for `bestmove` after every `go` (some send a clock a little below zero
+            // after an overstep): a move found at depth 1, at once, rather than silence.
+            Err(e) => {
+                self.info_string(&format!("{e}; answering at depth 1"));
+                Limits { depth: Some(1), ..Limits::default() }
+            }
         };
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
@@ -503,9 +508,7 @@ impl std::fmt::Display for GoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
-            GoError::Negative(key, v) => {
-                write!(f, "go: {key} {v} is negative: times are milliseconds from 0; go refused")
-            }
+            GoError::Negative(key, v) => write!(f, "go: {key} {v} is negative: times are milliseconds from 0"),
         }
     }
 }

@@ -252,8 +252,7 @@ fn no_rust_internals_in_output() {
     assert!(stderr(&e).contains("0 is not a whole number from 1 to 100"), "{}", stderr(&e));
 }
 
-/// UCCI's `go` errors name UCCI's fields and end with `nobestmove`; negative times are refused
-/// in UCCI and UCI.
+/// UCCI's `go` errors name UCCI's fields and end with `nobestmove`; UCI's are answered at depth 1.
 #[test]
 fn go_errors_in_each_protocol() {
     let session = |input: &str| -> String {
@@ -280,15 +279,21 @@ fn go_errors_in_each_protocol() {
         ]
     );
     assert!(!ucci.contains("wtime") && !ucci.contains("winc"), "{ucci}");
-    let uci = session("go wtime -100 btime 1000\ngo movetime -1\nisready\nquit\n");
-    assert_eq!(
-        uci.lines().collect::<Vec<_>>(),
-        [
-            "info string go: wtime -100 is negative: times are milliseconds from 0; go refused",
-            "info string go: movetime -1 is negative: times are milliseconds from 0; go refused",
-            "readyok",
-        ]
-    );
+    // UCI has no `nobestmove`, and a GUI waits for `bestmove` after every `go`: an unusable `go`
+    // is answered at depth 1, with a legal move.
+    for (go, why) in [
+        ("go wtime -100 btime 1000", "go: wtime -100 is negative: times are milliseconds from 0"),
+        ("go movetime -1", "go: movetime -1 is negative: times are milliseconds from 0"),
+        ("go movetime abc", "go: movetime needs a number"),
+    ] {
+        let uci = session(&format!("position startpos moves h2e2\n{go}\nquit\n"));
+        let lines: Vec<&str> = uci.lines().collect();
+        assert_eq!(lines[0], format!("info string {why}; answering at depth 1"), "{uci}");
+        assert!(lines[1].starts_with("info depth 1 "), "{uci}");
+        let best = lines.last().unwrap().strip_prefix("bestmove ").expect(&uci);
+        let pos = qiku::Position::startpos().play(qiku::notation::iccs::parse(&qiku::Position::startpos(), "h2e2").unwrap()).unwrap();
+        assert!(qiku::notation::iccs::parse(&pos, best.split(' ').next().unwrap()).is_ok(), "{uci}");
+    }
 }
 
 /// Errors that say what to do next.

@@ -277,8 +277,6 @@ fn garbage_is_reported_and_survived() {
         "position fen 9/9/9 w",
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
         "position somewhere",
-        "go depth",
-        "go movetime abc",
         "setoption name Hash value -3",
         "setoption name NoSuchOption value 1",
         "setoption",
@@ -288,6 +286,13 @@ fn garbage_is_reported_and_survived() {
         e.send(g);
         let lines = e.ready();
         assert!(lines.iter().any(|l| l.starts_with("info string")), "no info string for {g:?}: {lines:?}");
+    }
+    // A `go` it cannot obey is reported and still answered (a GUI waits for `bestmove`).
+    for g in ["go depth", "go movetime abc", "go wtime -5 btime 1000"] {
+        e.send(g);
+        let lines = e.until("bestmove", LIVENESS);
+        assert!(lines.iter().any(|l| l.starts_with("info string") && l.ends_with("answering at depth 1")), "{g}: {lines:?}");
+        e.ready();
     }
     // Blank lines and bytes that are not UTF-8 do not kill it either.
     e.send("");
