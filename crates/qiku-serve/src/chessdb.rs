@@ -200,12 +200,31 @@ pub fn table_score(v: &TableValue) -> i32 {
     }
 }
 
-/// The ChessDB score of a move's book counts: `round(SCALE * ln(p / (1 - p)))` with
-/// `p = (wins + draws/2 + 1) / (decided + 2)`, the mover's score with one won and one lost game
-/// added, so that a move from few games stays near 0 and the win rate ChessDB derives from the
-/// score, `100 / (1 + exp(-score / SCALE))`, is that smoothed score in percent.
-pub fn book_score(c: &BookCounts) -> i32 {
-    let p = (2 * c.wins + c.draws + 2) as f64 / (2 * c.decided() + 4) as f64;
+/// Pseudo-games at the position's average score added to every book move's games.
+pub const PRIOR_GAMES: f64 = 200.0;
+/// Standard deviations taken off the smoothed score (a lower confidence bound).
+pub const CONFIDENCE: f64 = 2.0;
+
+/// The position's average score for the side to move over all its book moves' decided games,
+/// `(W + D/2 + 1) / (N + 2)`: the value a move's score is drawn towards.
+pub fn book_average(list: &[(Mv, BookCounts)]) -> f64 {
+    let (points, decided) =
+        list.iter().fold((0u64, 0u64), |(p, d), (_, c)| (p + 2 * c.wins + c.draws, d + c.decided()));
+    (points + 2) as f64 / (2 * decided + 4) as f64
+}
+
+/// The ChessDB score of a move's book counts, given the position's average `avg`
+/// ([`book_average`]): `round(SCALE * ln(p / (1 - p)))` with `p = m - CONFIDENCE * sqrt(m (1 - m)
+/// / (n + PRIOR_GAMES))` and `m = (wins + draws/2 + PRIOR_GAMES * avg) / (n + PRIOR_GAMES)`, `n`
+/// the move's decided games; `p` kept within 0.0001 and 0.9999. `m` is the mover's score with
+/// `PRIOR_GAMES` games at the position's average added, `p` a lower bound of it: a move from few
+/// games scores below the average, and one from thousands of games close to its own result, so
+/// that a rarely played move cannot outrank a main line of similar results. The win rate ChessDB
+/// derives from the score, `100 / (1 + exp(-score / SCALE))`, is `p` in percent.
+pub fn book_score(c: &BookCounts, avg: f64) -> i32 {
+    let n = c.decided() as f64 + PRIOR_GAMES;
+    let m = ((c.wins as f64 + c.draws as f64 / 2.0) + PRIOR_GAMES * avg) / n;
+    let p = (m - CONFIDENCE * (m * (1.0 - m) / n).sqrt()).clamp(0.0001, 0.9999);
     (SCALE * (p / (1.0 - p)).ln()).round() as i32
 }
 
@@ -265,9 +284,10 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
 /// within 20 points of the best, rank 1 within 100, else 0. The note holds the games played and
 /// the mover's score in percent: `! (1234-56)`.
 pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
+    let avg = book_average(list);
     let mut scored: Vec<(i32, u64, u16, String, &BookCounts)> = list
         .iter()
-        .map(|(m, c)| (book_score(c), c.games(), m.to_u16(), adapter::iccs_of(*m), c))
+        .map(|(m, c)| (book_score(c, avg), c.games(), m.to_u16(), adapter::iccs_of(*m), c))
         .filter(|(_, _, _, uci, _)| !ban.contains(uci))
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));

@@ -396,3 +396,72 @@ fn queryrule_judges_repetitions() {
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).trim_end_matches('\0').to_string()
 }
+
+/// The moves XQMagic keeps from a `queryall`: those within 90 points of the best.
+fn xqmagic_window(moves: &[ClientMove]) -> Vec<&ClientMove> {
+    let best = moves.first().map_or(0, |m| m.score);
+    moves.iter().filter(|m| m.score >= best - 90).collect()
+}
+
+/// Book scores rank main lines first: a move from a few games never outranks one from a
+/// thousand or more, the most played moves stay within XQMagic's 90-point window of the best,
+/// and the line querypv follows is made of moves with many games.
+#[test]
+fn book_scores_keep_main_lines_on_top() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    let games_of = |pos: &Position, mv: &str| -> u64 {
+        book.probe(pos).expect("book readable").iter().find(|b| b.mv.to_string() == mv).map_or(0, |b| b.counts.games())
+    };
+    let mut positions = vec![Position::startpos()];
+    for line in [&["h2e2"][..], &["h2e2", "h9g7"], &["g3g4"], &["g0e2"]] {
+        let mut p = Position::startpos();
+        for m in line {
+            p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
+        }
+        positions.push(p);
+    }
+    positions.extend((1..=10).map(|n| book_line(&book, n)));
+    for pos in &positions {
+        let fen = pos.fen();
+        let moves = xqmagic_parse(&query(&srv, "queryall", &fen, "")).expect("parses").expect("moves");
+        let total: u64 = moves.iter().map(|m| games_of(pos, &m.mv)).sum();
+        for (i, a) in moves.iter().enumerate() {
+            for b in &moves[i + 1..] {
+                let (ga, gb) = (games_of(pos, &a.mv), games_of(pos, &b.mv));
+                assert!(!(ga <= 10 && gb >= 1000), "{} ({ga} games) outranks {} ({gb} games) at {fen}", a.mv, b.mv);
+            }
+        }
+        let kept: Vec<&str> = xqmagic_window(&moves).iter().map(|m| m.mv.as_str()).collect();
+        for m in &moves {
+            if games_of(pos, &m.mv) * 4 >= total {
+                assert!(
+                    kept.contains(&m.mv.as_str()),
+                    "{} ({} of {total} games) dropped at {fen}",
+                    m.mv,
+                    games_of(pos, &m.mv)
+                );
+            }
+        }
+    }
+    // The start position: 炮二平五 (15,609 games) is among the first three and in the window.
+    let start = Position::startpos();
+    let moves = xqmagic_parse(&query(&srv, "queryall", &start.fen(), "")).expect("parses").expect("moves");
+    let top3: Vec<&str> = moves.iter().take(3).map(|m| m.mv.as_str()).collect();
+    assert!(top3.contains(&"h2e2"), "{top3:?}");
+    assert!(moves.iter().take(3).all(|m| games_of(&start, &m.mv) >= 2000), "{moves:?}");
+    // After it, the two most played replies (馬８進７, 10,449 games; 馬２進３, 2,732) come first.
+    let after = positions[1].clone();
+    let replies = xqmagic_parse(&query(&srv, "queryall", &after.fen(), "")).expect("parses").expect("moves");
+    let mut top2: Vec<&str> = replies.iter().take(2).map(|m| m.mv.as_str()).collect();
+    top2.sort();
+    assert_eq!(top2, ["b9c7", "h9g7"], "{replies:?}");
+    // querypv from the start follows moves played in at least 100 games for its first 8 plies.
+    let pv = text_of(&query(&srv, "querypv", &start.fen(), ""));
+    let line = pv.split("pv:").nth(1).expect("a pv");
+    let mut p = start.clone();
+    for m in line.split('|').take(8) {
+        assert!(games_of(&p, m) >= 100, "{m} ({} games) in the line {line}", games_of(&p, m));
+        p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
+    }
+}
