@@ -35,16 +35,17 @@ pub struct CdbMove {
 /// What a request is answered with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// No output at all (no board).
+    /// No output at all (no action).
     Empty,
-    /// An empty reply: the NUL alone, or `{}` (an unknown action, or `queryrule` without
-    /// `movelist`), as ChessDB.
+    /// An empty reply: the NUL alone, or `{}` (`queryrule` without `movelist`), as ChessDB.
     Blank,
     /// A status word alone: `unknown`, `checkmate`, `stalemate`, `nobestmove`, `invalid board`,
-    /// `invalid movelist`.
+    /// `invalid movelist`, `invalid parameters`, `ok` (`queue`).
     Status(&'static str),
     /// `queryall`.
     Moves(Vec<CdbMove>),
+    /// `querysearch`: the moves worth searching, `search:X|search:Y` (`search_moves` in JSON).
+    Search(Vec<String>),
     /// `querybest` / `query`: `move:X` (book, engine) or `egtb:X` (tables).
     Best {
         /// `move` or `egtb`.
@@ -105,6 +106,7 @@ impl Reply {
                 })
                 .collect::<Vec<_>>()
                 .join("|"),
+            Reply::Search(list) => list.iter().map(|m| format!("search:{m}")).collect::<Vec<_>>().join("|"),
             Reply::Best { kind, uci } => format!("{kind}:{uci}"),
             Reply::Pv { score, depth, pv } => format!("score:{score},depth:{depth},pv:{}", pv.join("|")),
             Reply::Eval(e) => format!("eval:{e}"),
@@ -131,6 +133,10 @@ impl Reply {
                     })
                     .collect();
                 ok(format!("\"moves\":{}", enc(&list)))
+            }
+            Reply::Search(list) => {
+                let list: Vec<serde_json::Value> = list.iter().map(|m| serde_json::json!({ "uci": m })).collect();
+                ok(format!("\"search_moves\":{}", enc(&list)))
             }
             Reply::Best { kind, uci } => ok(format!("{}:{}", enc(kind), enc(uci))),
             Reply::Pv { score, depth, pv } => ok(format!("\"score\":{score},\"depth\":{depth},\"pv\":{}", enc(pv))),
@@ -402,17 +408,24 @@ pub struct EngineQuery {
 /// Answers one request from the tables and books; `Err` when the engine must be asked (nothing
 /// else knows the position, and the engine is on).
 pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, Box<EngineQuery>> {
-    let Some(board) = params.get("board").filter(|b| !b.is_empty()) else { return Ok(Reply::Empty) };
-    let action = params.get("action").map(String::as_str).unwrap_or("");
+    // As chessdb.php: no action, no reply at all; an action without a board, `invalid parameters`.
+    let Some(action) = params.get("action").map(String::as_str) else { return Ok(Reply::Empty) };
+    let Some(board) = params.get("board").filter(|b| !b.is_empty()) else {
+        return Ok(Reply::Status("invalid parameters"));
+    };
     let Some(pos) = parse_board(board) else { return Ok(Reply::Status("invalid board")) };
     let ban = params.get("ban").map(|b| parse_ban(b)).unwrap_or_default();
     if action == "queryrule" {
         return Ok(rule_reply(&pos, params));
     }
-    if !matches!(action, "queryall" | "querybest" | "query" | "querypv" | "queryscore") {
-        return Ok(Reply::Blank);
+    if action == "queue" {
+        // ChessDB queues the position for its workers and says `ok`; nothing here learns.
+        return Ok(Reply::Status("ok"));
     }
-    let wants_move = matches!(action, "querybest" | "query");
+    if !matches!(action, "queryall" | "querybest" | "query" | "querylearn" | "querysearch" | "querypv" | "queryscore") {
+        return Ok(Reply::Status("invalid parameters"));
+    }
+    let wants_move = wants_move(action);
     if adapter::legal_moves(&pos).is_empty() {
         return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status(no_move_status(&pos)) });
     }
@@ -436,7 +449,10 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     let first = &moves[0];
     Ok(match action {
         "queryall" => Reply::Moves(moves.clone()),
-        "querybest" | "query" => Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() },
+        "querysearch" => search_reply(&found),
+        "querybest" | "query" | "querylearn" => {
+            Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() }
+        }
         "queryscore" => Reply::Eval(first.score),
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
@@ -456,16 +472,36 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     })
 }
 
+/// Does `action` answer with one move (`nobestmove` when there is none)?
+fn wants_move(action: &str) -> bool {
+    matches!(action, "querybest" | "query" | "querylearn" | "querysearch")
+}
+
+/// `querysearch` from the tables or books, as ChessDB: the tables' move (`egtb:`) in a decided
+/// position, every drawing move (`search:`) in a drawn one; the book moves of rank 2 (within 20
+/// points of the best, so never none). Always a list, even of one move: ChessDB says `move:X`
+/// then, which ccdblib does not accept from `querysearch` (it asks again, for ever).
+fn search_reply(found: &Found) -> Reply {
+    match found {
+        Found::Table(t, moves) => {
+            if t.value.wdl == "draw" {
+                let draws: Vec<String> = moves.iter().filter(|m| m.score == 0).map(|m| m.uci.clone()).collect();
+                if !draws.is_empty() {
+                    return Reply::Search(draws);
+                }
+            }
+            Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
+        }
+        Found::Book(moves) => Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect()),
+    }
+}
+
 /// The reply to an action the engine answers (blocking: the engine searches).
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
     let a = adapter::analyze(pos, Some(state.limits.chessdb_movetime_ms), None, state.limits.hash_mib);
     let pv: Vec<String> = a.pv.iter().map(|m| adapter::iccs_of(*m)).collect();
     let Some(first) = pv.first().filter(|m| !ban.contains(m)).cloned() else {
-        return if matches!(action, "querybest" | "query") {
-            Reply::Status("nobestmove")
-        } else {
-            Reply::Status("unknown")
-        };
+        return if wants_move(action) { Reply::Status("nobestmove") } else { Reply::Status("unknown") };
     };
     let score = engine_score(&a);
     match action {
@@ -476,7 +512,8 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
             note: "! (00-00)".into(),
             winrate: (score.abs() < 10000).then(|| winrate(score)),
         }]),
-        "querybest" | "query" => Reply::Best { kind: "move", uci: first },
+        "querysearch" => Reply::Search(vec![first]),
+        "querybest" | "query" | "querylearn" => Reply::Best { kind: "move", uci: first },
         "queryscore" => Reply::Eval(score),
         _ => Reply::Pv { score, depth: pv.len() as u32, pv },
     }

@@ -11,7 +11,8 @@
 //!   characters up to U+0020, the NUL included); a note containing W, D or L marks an endgame
 //!   (table) move.
 //! - ccdblib (robertnurnberg/ccdblib, `ccdblib.py`): `json=1` replies; `status` must be present;
-//!   `queryall` needs `moves`, `querybest` one of `move`/`search_moves`/`egtb`, `querypv` `score`,
+//!   `queryall` needs `moves`, `querybest` one of `move`/`search_moves`/`egtb`, `querysearch`
+//!   `search_moves` or `egtb`, `querypv` `score`,
 //!   `depth` and `pv`, `queryscore` `eval`; a score above 10000 in absolute value is a mate,
 //!   `30000 - |score|` plies away.
 //!
@@ -107,7 +108,8 @@ fn ccdblib_accepts(action: &str, r: &Value) -> bool {
             let has = |k: &str| r.get(k).is_some();
             match action {
                 "queryall" => has("moves"),
-                "querybest" | "query" => has("move") || has("search_moves") || has("egtb"),
+                "querybest" | "query" | "querylearn" => has("move") || has("search_moves") || has("egtb"),
+                "querysearch" => has("search_moves") || has("egtb"),
                 "queryscore" => has("eval"),
                 "querypv" => has("score") && has("depth") && has("pv"),
                 _ => true,
@@ -357,13 +359,22 @@ fn status_words_and_the_nul() {
         assert_eq!(text("queryall", bad), "invalid board\0");
         assert_eq!(query_json(&srv, "queryall", bad, "")["status"], "invalid board");
     }
-    // No board: no reply at all, as ChessDB.
-    let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
+    // No action: no reply at all; an action without a board: `invalid parameters`, as ChessDB.
+    let (status, _, body) = get(srv.addr, &format!("/chessdb.php?board={}", enc(unknown)));
     assert_eq!((status, body.len()), (200, 0));
-    // An action this server does not know, and queryrule without a movelist: the empty reply
-    // (ccdblib reads `{}` from queryrule as "invalid movelist").
+    let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
+    assert_eq!((status, text_of(&body)), (200, "invalid parameters".to_string()));
+    let (_, v) = get_json(srv.addr, "/chessdb.php?action=queryall&board=&json=1");
+    assert_eq!(v["status"], "invalid parameters");
+    // `queue` is acknowledged as ChessDB does; an action this server does not serve gets a
+    // status ccdblib recognises; queryrule without a movelist the empty reply (ccdblib reads
+    // `{}` from queryrule as "invalid movelist").
     let start = Position::startpos().fen();
-    assert_eq!(text("queue", &start), "\0");
+    assert_eq!(text("queue", &start), "ok\0");
+    assert_eq!(query_json(&srv, "queue", &start, "")["status"], "ok");
+    assert_eq!(text("store", &start), "invalid parameters\0");
+    let (_, v) = get_json(srv.addr, &format!("/chessdb.php?action=nonsense&board={}&json=1", enc(&start)));
+    assert_eq!(v["status"], "invalid parameters");
     assert_eq!(query(&srv, "queryrule", &start, "&json=1"), b"{}");
     // JSON replies carry no NUL.
     let body = query(&srv, "queryall", &start, "&json=1");
@@ -464,4 +475,62 @@ fn book_scores_keep_main_lines_on_top() {
         assert!(games_of(&p, m) >= 100, "{m} ({} games) in the line {line}", games_of(&p, m));
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }
+}
+
+/// `querysearch` and `querylearn` answer in ChessDB's forms, never with an empty reply.
+#[test]
+fn querysearch_and_querylearn_answer_like_chessdb() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    for pos in [Position::startpos(), book_line(&book, 1), book_line(&book, 4)] {
+        let fen = pos.fen();
+        let all = xqmagic_parse(&query(&srv, "queryall", &fen, "")).expect("parses").expect("moves");
+        let best = all[0].score;
+        let within: Vec<&str> = all.iter().filter(|m| m.score >= best - 20).map(|m| m.mv.as_str()).collect();
+        let text = text_of(&query(&srv, "querysearch", &fen, ""));
+        let js = query_json(&srv, "querysearch", &fen, "");
+        // Always a list, even of one move (ccdblib wants `search_moves` or `egtb`).
+        let listed: Vec<&str> = text.split('|').map(|e| e.strip_prefix("search:").expect("search:X")).collect();
+        assert_eq!(listed, within, "{fen}");
+        let uci: Vec<&str> = js["search_moves"]
+            .as_array()
+            .expect("search_moves")
+            .iter()
+            .map(|m| m["uci"].as_str().expect("uci"))
+            .collect();
+        assert_eq!(uci, within);
+        // querylearn plays as querybest.
+        assert_eq!(text_of(&query(&srv, "querylearn", &fen, "")), format!("move:{}", all[0].mv));
+        assert_eq!(query_json(&srv, "querylearn", &fen, "")["move"], all[0].mv.as_str());
+    }
+    // After 炮二平五 both main replies are within 20 points.
+    assert_eq!(text_of(&query(&srv, "querysearch", &book_line(&book, 1).fen(), "")), "search:b9c7|search:h9g7");
+    // The tables: a won position gives the tables' move, a drawn one its drawing moves.
+    let won = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let egtb = text_of(&query(&srv, "querybest", won, ""));
+    assert!(egtb.starts_with("egtb:"));
+    assert_eq!(text_of(&query(&srv, "querysearch", won, "")), egtb);
+    assert_eq!(text_of(&query(&srv, "querylearn", won, "")), egtb);
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let drawn = "3k5/9/9/9/4C4/9/9/9/9/4K4 w - - 0 1";
+    let pos = Position::from_fen(drawn).expect("fen");
+    assert_eq!(tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
+    let draws: Vec<String> = tb
+        .move_values_with(&pos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .filter(|(_, v)| v.wdl.name() == "draw")
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let text = text_of(&query(&srv, "querysearch", drawn, ""));
+    let mut listed: Vec<String> =
+        text.split('|').map(|e| e.strip_prefix("search:").expect("search:X").to_string()).collect();
+    listed.sort();
+    let mut expected = draws.clone();
+    expected.sort();
+    assert_eq!(listed, expected);
+    // Nothing knows the position: nobestmove, as querybest.
+    assert_eq!(text_of(&query(&srv, "querysearch", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")), "nobestmove");
+    assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");
 }
