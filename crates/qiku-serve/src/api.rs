@@ -362,11 +362,12 @@ pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return Ok(r);
     };
-    let hash = st.limits.hash_mib;
-    let p2 = pos.clone();
+    let req =
+        adapter::SearchRequest { movetime_ms: movetime, depth, hash_mib: st.limits.hash_mib, searchmoves: Vec::new() };
+    let (p2, st2) = (pos.clone(), st.clone());
     let a = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        adapter::analyze(&p2, movetime, depth, hash)
+        adapter::analyze(&p2, &req, &st2.tables)
     })
     .await
     .map_err(|e| internal(format!("search failed: {e}")))?;

@@ -498,12 +498,21 @@ fn search_reply(found: &Found) -> Reply {
 
 /// The reply to an action the engine answers (blocking: the engine searches).
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
-    let a = adapter::analyze(pos, Some(state.limits.chessdb_movetime_ms), None, state.limits.hash_mib);
-    let pv: Vec<String> = a.pv.iter().map(|m| adapter::iccs_of(*m)).collect();
-    let Some(first) = pv.first().filter(|m| !ban.contains(m)).cloned() else {
+    // Only the moves not banned are searched; with every legal move banned, there is no move.
+    let legal = adapter::legal_moves(pos);
+    let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+    let req = adapter::SearchRequest {
+        movetime_ms: Some(state.limits.chessdb_movetime_ms),
+        depth: None,
+        hash_mib: state.limits.hash_mib,
+        searchmoves: if allowed.len() < legal.len() { allowed.clone() } else { Vec::new() },
+    };
+    let a = if allowed.is_empty() { None } else { Some(adapter::analyze(pos, &req, &state.tables)) };
+    let pv: Vec<String> = a.iter().flat_map(|a| a.pv.iter().map(|m| adapter::iccs_of(*m))).collect();
+    let Some((a, first)) = a.as_ref().zip(pv.first().filter(|m| !ban.contains(m)).cloned()) else {
         return if wants_move(action) { Reply::Status("nobestmove") } else { Reply::Status("unknown") };
     };
-    let score = engine_score(&a);
+    let score = engine_score(a);
     match action {
         "queryall" => Reply::Moves(vec![CdbMove {
             uci: first,

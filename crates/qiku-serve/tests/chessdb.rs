@@ -534,3 +534,37 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
     assert_eq!(text_of(&query(&srv, "querysearch", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")), "nobestmove");
     assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");
 }
+
+/// The engine searches only the moves `ban` leaves, so a banned best move gives the next best,
+/// not `nobestmove` or `unknown`.
+#[test]
+fn the_engine_leaves_out_banned_moves() {
+    let mut o = options();
+    o.engine = true;
+    o.limits.chessdb_movetime_ms = 200;
+    let srv = server(o);
+    // Not in the book, too many pieces for the tables: the engine answers.
+    let fen = "4kab2/4a4/4b4/p3p3p/2p6/6P2/P1P1P3P/4B4/4A4/2BAK4 w";
+    let pos = Position::from_fen(&format!("{fen} - - 0 1")).expect("fen");
+    let best = text_of(&query(&srv, "querybest", fen, ""));
+    let best = best.strip_prefix("move:").expect("move:X").to_string();
+    let ban = format!("&ban=move:{best}");
+    let other = text_of(&query(&srv, "querybest", fen, &ban));
+    let other = other.strip_prefix("move:").unwrap_or_else(|| panic!("a move besides {best}: {other}")).to_string();
+    assert_ne!(other, best);
+    assert!(qiku::notation::iccs::parse(&pos, &other).is_ok(), "{other} is legal");
+    let all = xqmagic_parse(&query(&srv, "queryall", fen, &ban)).expect("parses").expect("moves");
+    assert!(all.iter().all(|m| m.mv != best) && !all.is_empty(), "{all:?}");
+    let pv = query_json(&srv, "querypv", fen, &ban);
+    assert_eq!(pv["status"], "ok", "{pv}");
+    assert_ne!(pv["pv"][0], best.as_str());
+    // Every move but one banned: that one.
+    let legal: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
+    let keep = &legal[legal.len() / 2];
+    let ban_all: String =
+        legal.iter().filter(|m| *m != keep).map(|m| format!("move:{m}")).collect::<Vec<_>>().join("|");
+    assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_all}"))), format!("move:{keep}"));
+    // Every move banned: none.
+    let ban_every: String = legal.iter().map(|m| format!("move:{m}")).collect::<Vec<_>>().join("|");
+    assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_every}"))), "nobestmove");
+}
