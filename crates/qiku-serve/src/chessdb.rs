@@ -57,7 +57,7 @@ pub enum Reply {
     Pv {
         /// Score of the first move.
         score: i32,
-        /// Depth: plies to mate from the tables, else the line's length.
+        /// Depth: the line's length, as ChessDB's `count($pv)`.
         depth: u32,
         /// The line.
         pv: Vec<String>,
@@ -175,8 +175,10 @@ pub fn parse_ban(ban: &str) -> Vec<String> {
 }
 
 /// Reads ChessDB's board parameter: a FEN whose move counters (and even side to move, `w` by
-/// default) may be missing; `b` or `r` may name the side.
+/// default) may be missing; `b` or `r` may name the side; `_` separates fields as a space does
+/// (ChessDB's own page writes `rnbakabnr/.../RNBAKABNR_w`).
 pub fn parse_board(board: &str) -> Option<Pos> {
+    let board = board.replace('_', " ");
     let mut fields: Vec<&str> = board.split_whitespace().collect();
     if fields.is_empty() {
         return None;
@@ -345,10 +347,18 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
     Ok((!moves.is_empty()).then_some(Found::Book(moves)))
 }
 
-/// The line through the tables from `pos` (the winning line's first move each time).
+/// The board and side to move of a position: what a repetition compares.
+fn placement(pos: &Pos) -> String {
+    adapter::fen_of(pos).split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// The line through the tables from `pos` (the winning line's first move each time), up to the
+/// first move that would repeat a position of the line: a value only the Asian rules decide
+/// (a perpetual check) would otherwise go round its cycle to the length limit.
 fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
     let mut line = vec![adapter::iccs_of(first)];
     let mut p = adapter::play(pos, first);
+    let mut seen = vec![placement(pos), placement(&p)];
     while line.len() < MAX_PV {
         let Ok(Some(t)) = state.tables.answer(&p, state.rules) else { break };
         let Some(&m) = t.best.first() else { break };
@@ -356,8 +366,14 @@ fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
         if t.value.wdl == "draw" && line.len() >= 12 {
             break;
         }
+        let next = adapter::play(&p, m);
+        let key = placement(&next);
+        if seen.contains(&key) {
+            break;
+        }
         line.push(adapter::iccs_of(m));
-        p = adapter::play(&p, m);
+        seen.push(key);
+        p = next;
     }
     line
 }
@@ -367,19 +383,18 @@ fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
 fn book_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
     let mut line = vec![adapter::iccs_of(first)];
     let mut p = adapter::play(pos, first);
-    let mut seen = vec![adapter::fen_of(pos), adapter::fen_of(&p)];
+    let mut seen = vec![placement(pos), placement(&p)];
     while line.len() < MAX_PV {
         let Ok(list) = state.books.probe(&p) else { break };
         let moves = book_moves(&list, &[]);
         let Some(m) = moves.first().and_then(|m| adapter::parse_iccs(&p, &m.uci)) else { break };
         let next = adapter::play(&p, m);
-        let fen = adapter::fen_of(&next);
-        let placement = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
-        if seen.iter().any(|s| placement(s) == placement(&fen)) {
+        let key = placement(&next);
+        if seen.contains(&key) {
             break;
         }
         line.push(adapter::iccs_of(m));
-        seen.push(fen);
+        seen.push(key);
         p = next;
     }
     line
@@ -457,11 +472,10 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
             match &found {
-                Found::Table(t, _) => {
-                    let v = t.moves.iter().find(|(mv, _)| *mv == m).map(|(_, v)| *v);
+                Found::Table(..) => {
+                    // ChessDB's depth is the line's length (for a forced mate, its distance).
                     let pv = table_line(state, &pos, m);
-                    let depth = v.filter(|v| v.wdl != "draw").map_or(pv.len() as u32, |v| v.plies());
-                    Reply::Pv { score: first.score, depth, pv }
+                    Reply::Pv { score: first.score, depth: pv.len() as u32, pv }
                 }
                 Found::Book(_) => {
                     let pv = book_line(state, &pos, m);

@@ -249,6 +249,11 @@ fn book_positions_read_by_the_clients_agree_with_the_book() {
     // The board parameter may leave out the counters, as clients send it.
     let short = middle.fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
     assert_eq!(query(&srv, "queryall", &short, ""), query(&srv, "queryall", &middle.fen(), ""));
+    // `_` separates the fields as a space does (ChessDB's page writes FENs so).
+    let underscored = middle.fen().replace(' ', "_");
+    assert_eq!(query(&srv, "queryall", &underscored, ""), query(&srv, "queryall", &middle.fen(), ""));
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR_w";
+    assert!(text_of(&query(&srv, "querybest", start, "")).starts_with("move:"));
 }
 
 fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
@@ -567,4 +572,28 @@ fn the_engine_leaves_out_banned_moves() {
     // Every move banned: none.
     let ban_every: String = legal.iter().map(|m| format!("move:{m}")).collect::<Vec<_>>().join("|");
     assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_every}"))), "nobestmove");
+}
+
+/// A table line stops before it repeats a position (a value only the Asian rules decide would
+/// otherwise go round its perpetual check to the length limit), and `depth` is its length, as
+/// ChessDB counts it.
+#[test]
+fn table_lines_stop_at_a_repetition() {
+    let srv = server(options());
+    for fen in ["9/4k4/9/7R1/9/9/9/3n5/9/3K5 b", "3k5/4n4/9/9/9/9/9/9/R8/4K4 w", "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b"] {
+        let jp = query_json(&srv, "querypv", fen, "");
+        let line: Vec<&str> = jp["pv"].as_array().expect("pv").iter().map(|m| m.as_str().expect("move")).collect();
+        assert_eq!(jp["depth"].as_u64(), Some(line.len() as u64), "{fen}: {jp}");
+        assert!(line.len() < 60, "{fen}: {} plies", line.len());
+        let mut pos = Position::from_fen(&format!("{fen} - - 0 1")).expect("fen");
+        let key = |p: &Position| p.fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
+        let mut seen = vec![key(&pos)];
+        for m in &line {
+            pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("legal")).expect("legal");
+            assert!(!seen.contains(&key(&pos)), "{fen}: {m} repeats a position of {line:?}");
+            seen.push(key(&pos));
+        }
+        let text = text_of(&query(&srv, "querypv", fen, ""));
+        assert!(text.contains(&format!("depth:{},", line.len())), "{text}");
+    }
 }
