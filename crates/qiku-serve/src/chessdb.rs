@@ -486,6 +486,13 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     })
 }
 
+/// The reply when the engine would be asked but every search permit is taken: ChessDB's reply
+/// for a position it cannot answer now (`nobestmove` for the actions that want a move,
+/// `unknown` for the others).
+pub fn busy_reply(action: &str) -> Reply {
+    Reply::Status(if wants_move(action) { "nobestmove" } else { "unknown" })
+}
+
 /// Does `action` answer with one move (`nobestmove` when there is none)?
 fn wants_move(action: &str) -> bool {
     matches!(action, "querybest" | "query" | "querylearn" | "querysearch")

@@ -224,7 +224,7 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
         .route("/api/info", get(api::info))
         .route("/api/tables", get(api::tables))
         .route("/api/tables/{material}", get(api::table_stats))
-        .route("/chessdb.php", get(api::chessdb))
+        .route("/chessdb.php", get(api::chessdb).post(api::chessdb_post))
         .fallback(assets::not_found)
         .with_state(state)
 }
