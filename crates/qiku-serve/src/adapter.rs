@@ -379,6 +379,17 @@ pub struct TableStats {
     pub longest: Option<(String, u64)>,
 }
 
+/// Why a table's statistics cannot be given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatsError {
+    /// No such table here (or no tables, or not a material).
+    Missing(String),
+    /// The table is larger than the server walks.
+    TooLarge(String),
+    /// The table's file cannot be read: damaged, never to be taken for a missing one.
+    Damaged(String),
+}
+
 /// The largest distance a table stores (larger codes are reserved).
 const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 
@@ -448,22 +459,27 @@ impl Tables {
 
     /// The full statistics of one table (reads and walks the whole table: callers cache it).
     /// `max_entries` bounds the work; a bigger table is refused.
-    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, String> {
-        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else { return Err("no tables are open".into()) };
-        let m: Material = name.parse().map_err(|e| format!("material `{name}`: {e}"))?;
+    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
+        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
+            return Err(StatsError::Missing("no tables are open".into()));
+        };
+        let m: Material = name.parse().map_err(|e| StatsError::Missing(format!("material `{name}`: {e}")))?;
         let (canonical, _) = m.canonical();
-        let file =
-            tb.table(canonical).map_err(|e| e.to_string())?.ok_or_else(|| format!("no table for {canonical} here"))?;
+        let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
+        let file = tb
+            .table(canonical)
+            .map_err(|e| damaged(&e))?
+            .ok_or_else(|| StatsError::Missing(format!("no table for {canonical} here")))?;
         let entries = file.entries();
         if entries > max_entries {
-            return Err(format!(
+            return Err(StatsError::TooLarge(format!(
                 "{canonical} has {entries} entries, more than this server walks ({max_entries}); use `qiku-tb stats {canonical}`"
-            ));
+            )));
         }
-        let table = std::sync::Arc::new(load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?);
+        let table = std::sync::Arc::new(load(&dir.join(file_name(canonical))).map_err(|e| damaged(&e))?);
         let plain = table.counts();
         let (asian, changed) = if tb.has_rules(canonical) {
-            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
+            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| damaged(&e))?;
             let c = rt.counts();
             (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
         } else {

@@ -435,7 +435,11 @@ pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<Strin
     })
     .await
     .map_err(|e| internal(format!("statistics failed: {e}")))?
-    .map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+    .map_err(|e| match e {
+        adapter::StatsError::Missing(m) => ApiError(StatusCode::NOT_FOUND, m),
+        adapter::StatsError::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
+        adapter::StatsError::Damaged(m) => internal(m),
+    })?;
     let v = serde_json::to_value(&stats).map_err(|e| internal(e.to_string()))?;
     st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name, v.clone());
     Ok(Json(v).into_response())
@@ -544,5 +548,7 @@ async fn chessdb_reply(st: Arc<AppState>, mut p: HashMap<String, String>, head: 
             }
         },
     };
-    ([(header::CONTENT_TYPE, ctype)], reply.render(json)).into_response()
+    let status =
+        if matches!(reply, chessdb::Reply::Error(_)) { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::OK };
+    (status, [(header::CONTENT_TYPE, ctype)], reply.render(json)).into_response()
 }

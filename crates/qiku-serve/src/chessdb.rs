@@ -66,6 +66,10 @@ pub enum Reply {
     Eval(i32),
     /// `queryrule`: every legal move with `none`, `draw` or `ban`.
     Rules(Vec<(String, &'static str)>),
+    /// A file the answer needs cannot be read (a damaged table or book): `Error: MESSAGE`, as
+    /// chessdb.php reports its own failures, or `{"status":"error","error":"MESSAGE"}`; the
+    /// endpoint sends it with status 500.
+    Error(String),
 }
 
 #[derive(Serialize)]
@@ -111,6 +115,7 @@ impl Reply {
             Reply::Pv { score, depth, pv } => format!("score:{score},depth:{depth},pv:{}", pv.join("|")),
             Reply::Eval(e) => format!("eval:{e}"),
             Reply::Rules(list) => list.iter().map(|(m, r)| format!("move:{m},rule:{r}")).collect::<Vec<_>>().join("|"),
+            Reply::Error(e) => format!("Error: {e}"),
         };
         format!("{body}\0")
     }
@@ -145,6 +150,7 @@ impl Reply {
                 let list: Vec<JsonRule> = list.iter().map(|(m, r)| JsonRule { uci: m, rule: r }).collect();
                 ok(format!("\"moves\":{}", enc(&list)))
             }
+            Reply::Error(e) => format!("{{\"status\":\"error\",\"error\":{}}}", enc(e)),
         }
     }
 }
@@ -444,11 +450,12 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     if adapter::legal_moves(&pos).is_empty() {
         return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status(no_move_status(&pos)) });
     }
+    // A damaged file is never taken for a missing one: the client is told.
     let found = match lookup(state, &pos, &ban) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("qiku serve: {e}");
-            None
+            return Ok(Reply::Error(e));
         }
     };
     let Some(found) = found else {

@@ -141,3 +141,55 @@ fn api_errors_are_json_and_head_runs_no_search() {
     assert_eq!(status, 200);
     assert!(t.elapsed() < Duration::from_secs(2), "HEAD took {:?}", t.elapsed());
 }
+
+/// A damaged table is never taken for a missing one: the ChessDB endpoint says `Error: ...`
+/// with status 500 rather than `unknown`, and the table's statistics are a 500, not a 404.
+#[test]
+fn a_damaged_table_is_reported_not_taken_for_missing() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(&fixtures().tables).expect("the fixture tables") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    // Flip the bytes of the middle of KRvKN's blocks (its header and index stay readable).
+    let qtb = dir.path().join("KRvKN.qtb");
+    let mut bytes = std::fs::read(&qtb).expect("KRvKN.qtb");
+    let n = bytes.len();
+    for b in &mut bytes[n * 2 / 5..n * 4 / 5] {
+        *b ^= 0xa5;
+    }
+    std::fs::write(&qtb, bytes).expect("write");
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    let mut errors = 0;
+    for fen in [
+        "3k5/4n4/9/9/9/9/9/9/R8/4K4 w",
+        "4k4/9/9/8R/9/9/9/6n2/9/5K3 w",
+        "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b",
+        "9/4k4/9/7R1/9/9/9/3n5/9/3K5 b",
+        "4k4/9/9/9/9/9/9/6n2/9/R4K3 w",
+        "3k5/9/9/9/2n6/9/9/9/4R4/4K4 b",
+    ] {
+        let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={}", enc(fen)));
+        let body = text(&body);
+        assert_ne!(body, "unknown", "{fen}");
+        if status == 500 {
+            assert!(body.starts_with("Error: ") && body.contains("KRvKN"), "{fen}: {body}");
+            let (status, v) = get_json(srv.addr, &format!("/chessdb.php?action=queryall&board={}&json=1", enc(fen)));
+            assert_eq!((status, v["status"].as_str()), (500, Some("error")), "{v}");
+            errors += 1;
+        } else {
+            assert_eq!(status, 200);
+            assert!(body.starts_with("move:"), "{fen}: {body}");
+        }
+    }
+    assert!(errors > 0, "some probe reads a damaged block");
+    let (status, v) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 500, "{v}");
+    assert!(v["error"].as_str().expect("error").contains("KRvKN"));
+    let (status, _) = get_json(srv.addr, "/api/tables/KCvKN");
+    assert_eq!(status, 404, "a table that is not there");
+}
