@@ -3,13 +3,15 @@
 //! the plain types defined here, so a change in the library's names touches this file alone.
 
 use qiku::book::{Book, Verify};
-use qiku::engine::{time::Limits, Engine, Score};
+use qiku::engine::adapters::QtbEndgames;
+use qiku::engine::{time::Limits, Endgames, Engine, Score};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
 use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
 use qiku::{Color, Game, Move, Position, Verdict};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use qiku::tablebase::Rules as TableRules;
 
@@ -377,6 +379,17 @@ pub struct TableStats {
     pub longest: Option<(String, u64)>,
 }
 
+/// Why a table's statistics cannot be given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatsError {
+    /// No such table here (or no tables, or not a material).
+    Missing(String),
+    /// The table is larger than the server walks.
+    TooLarge(String),
+    /// The table's file cannot be read: damaged, never to be taken for a missing one.
+    Damaged(String),
+}
+
 /// The largest distance a table stores (larger codes are reserved).
 const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 
@@ -384,16 +397,23 @@ const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 pub struct Tables {
     tb: Option<Tablebases>,
     dir: Option<PathBuf>,
+    /// The same directory opened again for the engine (probed at its root and in its tree, as
+    /// the `qiku` engine's `TablebasePath`).
+    engine: Option<Arc<dyn Endgames>>,
 }
 
 impl Tables {
-    /// Opens a directory of tables (`None`: no tables). Files that cannot be used are returned
-    /// as warnings.
-    pub fn open(dir: Option<&Path>) -> Result<(Tables, Vec<String>), String> {
-        let Some(dir) = dir else { return Ok((Tables { tb: None, dir: None }, Vec::new())) };
-        let tb = Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?;
+    /// Opens a directory of tables (`None`: no tables); the engine's values follow `rules`.
+    /// Files that cannot be used are returned as warnings.
+    pub fn open(dir: Option<&Path>, rules: Rules) -> Result<(Tables, Vec<String>), String> {
+        let Some(dir) = dir else { return Ok((Tables { tb: None, dir: None, engine: None }, Vec::new())) };
+        let open = || Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()));
+        let tb = open()?;
         let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
-        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()) }, warnings))
+        let endgames = QtbEndgames::new(open()?);
+        endgames.set_rules(rules);
+        let engine: Option<Arc<dyn Endgames>> = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
+        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine }, warnings))
     }
 
     /// Are tables open?
@@ -439,22 +459,27 @@ impl Tables {
 
     /// The full statistics of one table (reads and walks the whole table: callers cache it).
     /// `max_entries` bounds the work; a bigger table is refused.
-    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, String> {
-        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else { return Err("no tables are open".into()) };
-        let m: Material = name.parse().map_err(|e| format!("material `{name}`: {e}"))?;
+    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
+        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
+            return Err(StatsError::Missing("no tables are open".into()));
+        };
+        let m: Material = name.parse().map_err(|e| StatsError::Missing(format!("material `{name}`: {e}")))?;
         let (canonical, _) = m.canonical();
-        let file =
-            tb.table(canonical).map_err(|e| e.to_string())?.ok_or_else(|| format!("no table for {canonical} here"))?;
+        let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
+        let file = tb
+            .table(canonical)
+            .map_err(|e| damaged(&e))?
+            .ok_or_else(|| StatsError::Missing(format!("no table for {canonical} here")))?;
         let entries = file.entries();
         if entries > max_entries {
-            return Err(format!(
+            return Err(StatsError::TooLarge(format!(
                 "{canonical} has {entries} entries, more than this server walks ({max_entries}); use `qiku-tb stats {canonical}`"
-            ));
+            )));
         }
-        let table = std::sync::Arc::new(load(&dir.join(file_name(canonical))).map_err(|e| e.to_string())?);
+        let table = std::sync::Arc::new(load(&dir.join(file_name(canonical))).map_err(|e| damaged(&e))?);
         let plain = table.counts();
         let (asian, changed) = if tb.has_rules(canonical) {
-            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?;
+            let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| damaged(&e))?;
             let c = rt.counts();
             (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
         } else {
@@ -511,10 +536,25 @@ pub struct Analysis {
     pub pv: Vec<Mv>,
 }
 
-/// Searches `pos` with a fresh engine of `hash_mib` MiB, bounded by `movetime_ms` or `depth`
-/// (blocking: run it off the async threads).
-pub fn analyze(pos: &Pos, movetime_ms: Option<u64>, depth: Option<u32>, hash_mib: usize) -> Analysis {
-    let mut engine = Engine::new(hash_mib);
+/// What one engine search is asked.
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    /// Time bound, milliseconds (default 1000).
+    pub movetime_ms: Option<u64>,
+    /// Depth bound (still bounded in time).
+    pub depth: Option<u32>,
+    /// Hash table, MiB.
+    pub hash_mib: usize,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Mv>,
+}
+
+/// Searches `pos` with a fresh engine (given the tables, as the `qiku` engine is), bounded as
+/// `req` says (blocking: run it off the async threads).
+pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
+    let (movetime_ms, depth) = (req.movetime_ms, req.depth);
+    let mut engine = Engine::new(req.hash_mib);
+    engine.options.tablebases = tables.engine.clone();
     let game = Game::new(pos.clone());
     let limits = match (depth, movetime_ms) {
         (Some(d), _) => {
@@ -525,6 +565,8 @@ pub fn analyze(pos: &Pos, movetime_ms: Option<u64>, depth: Option<u32>, hash_mib
         }
         (None, ms) => Limits::movetime(ms.unwrap_or(1000)),
     };
+    let mut limits = limits;
+    limits.searchmoves = req.searchmoves.clone();
     let (result, _) = engine.think(&game, &limits, &mut |_| {});
     let (cp, mate) = match result.score {
         Score::Cp(c) => (Some(c), None),

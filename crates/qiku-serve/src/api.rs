@@ -5,7 +5,7 @@
 use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, TableRules, TableValue};
 use crate::{chessdb, AppState};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -337,11 +337,19 @@ struct AnalyzeReply {
 }
 
 /// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N`: one bounded engine search.
-pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
+pub async fn analyze(
+    State(st): State<Arc<AppState>>,
+    method: Method,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;
     if !st.engine {
         return Err(ApiError(StatusCode::NOT_FOUND, "the engine is off (start the server with --engine)".into()));
+    }
+    if method == Method::HEAD {
+        // The headers of the answer, without the search.
+        return Ok(([(header::CONTENT_TYPE, "application/json")], "").into_response());
     }
     let num = |k: &str, max: u64| -> Result<Option<u64>, ApiError> {
         match p.get(k) {
@@ -362,11 +370,12 @@ pub async fn analyze(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return Ok(r);
     };
-    let hash = st.limits.hash_mib;
-    let p2 = pos.clone();
+    let req =
+        adapter::SearchRequest { movetime_ms: movetime, depth, hash_mib: st.limits.hash_mib, searchmoves: Vec::new() };
+    let (p2, st2) = (pos.clone(), st.clone());
     let a = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        adapter::analyze(&p2, movetime, depth, hash)
+        adapter::analyze(&p2, &req, &st2.tables)
     })
     .await
     .map_err(|e| internal(format!("search failed: {e}")))?;
@@ -426,34 +435,120 @@ pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<Strin
     })
     .await
     .map_err(|e| internal(format!("statistics failed: {e}")))?
-    .map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+    .map_err(|e| match e {
+        adapter::StatsError::Missing(m) => ApiError(StatusCode::NOT_FOUND, m),
+        adapter::StatsError::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
+        adapter::StatsError::Damaged(m) => internal(m),
+    })?;
     let v = serde_json::to_value(&stats).map_err(|e| internal(e.to_string()))?;
     st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name, v.clone());
     Ok(Json(v).into_response())
 }
 
-/// `GET /chessdb.php?...`: the ChessDB-compatible endpoint.
-pub async fn chessdb(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
-    let p = params(q.as_deref())?;
-    if p.get("board").is_some_and(|b| b.len() > MAX_FEN) {
-        return Err(bad(format!("board is longer than {MAX_FEN} bytes")));
+/// Largest form body a ChessDB `POST` may send (a FEN, a ban list and a move list fit).
+pub const MAX_FORM: usize = 64 * 1024;
+
+/// Decodes ChessDB request parameters as PHP fills `$_REQUEST`: a bad percent escape is kept as
+/// it is, invalid UTF-8 is replaced (a board holding either is then an `invalid board`), and the
+/// last of a repeated parameter wins.
+pub fn chessdb_params(raw: &str, out: &mut HashMap<String, String>) {
+    for pair in raw.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        out.insert(decode_lenient(k), decode_lenient(v));
     }
+}
+
+/// Percent-decoding with `+` as a space that never fails, as PHP's `urldecode`.
+fn decode_lenient(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex =
+            b.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `GET /chessdb.php?...`: the ChessDB-compatible endpoint.
+pub async fn chessdb(State(st): State<Arc<AppState>>, method: Method, RawQuery(q): RawQuery) -> Response {
+    let mut p = HashMap::new();
+    chessdb_params(q.as_deref().unwrap_or(""), &mut p);
+    chessdb_reply(st, p, method == Method::HEAD).await
+}
+
+/// `POST /chessdb.php`: the same, with the parameters also in an
+/// `application/x-www-form-urlencoded` body (ChessDB reads `$_REQUEST`: a body parameter wins
+/// over the same one in the query), at most [`MAX_FORM`] bytes.
+pub async fn chessdb_post(
+    State(st): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Body,
+) -> Result<Response, ApiError> {
+    let ctype = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let form = ctype.is_empty() || ctype.to_ascii_lowercase().starts_with("application/x-www-form-urlencoded");
+    if !form {
+        return Err(ApiError(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("a POST to /chessdb.php sends application/x-www-form-urlencoded parameters, not `{ctype}`"),
+        ));
+    }
+    let bytes = axum::body::to_bytes(body, MAX_FORM)
+        .await
+        .map_err(|_| ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes")))?;
+    let mut p = HashMap::new();
+    chessdb_params(q.as_deref().unwrap_or(""), &mut p);
+    chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
+    Ok(chessdb_reply(st, p, false).await)
+}
+
+/// Answers ChessDB parameters: always status 200 with one of ChessDB's replies, as chessdb.php
+/// (a board it cannot read is `invalid board`; the engine busy with other searches gives the
+/// reply for a position nothing knows, which clients accept, rather than an error they retry
+/// for ever). `HEAD` gets the headers without a search.
+async fn chessdb_reply(st: Arc<AppState>, mut p: HashMap<String, String>, head: bool) -> Response {
     let json = p.get("json").is_some_and(|j| chessdb::is_true(j));
+    let ctype = if json { "application/json" } else { "text/plain; charset=utf-8" };
+    if head {
+        return ([(header::CONTENT_TYPE, ctype)], "").into_response();
+    }
+    if let Some(b) = p.get_mut("board").filter(|b| b.len() > MAX_FEN) {
+        // No legal FEN is that long: an invalid board (and nothing that long is parsed).
+        *b = "invalid".into();
+    }
     let reply = match chessdb::answer(&st, &p) {
         Ok(r) => r,
-        Err(q) => {
-            let Ok(permit) = st.searches.clone().try_acquire_owned() else {
-                return Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy; retry shortly".into()));
-            };
-            let st2 = st.clone();
-            tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                chessdb::engine_reply(&st2, &q.pos, &q.action, &q.ban)
-            })
-            .await
-            .map_err(|e| internal(format!("search failed: {e}")))?
-        }
+        Err(q) => match st.searches.clone().try_acquire_owned() {
+            Err(_) => chessdb::busy_reply(&q.action),
+            Ok(permit) => {
+                let st2 = st.clone();
+                let run = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    chessdb::engine_reply(&st2, &q.pos, &q.action, &q.ban)
+                });
+                match run.await {
+                    Ok(r) => r,
+                    Err(e) => return internal(format!("search failed: {e}")).into_response(),
+                }
+            }
+        },
     };
-    let ctype = if json { "application/json" } else { "text/plain; charset=utf-8" };
-    Ok(([(header::CONTENT_TYPE, ctype)], reply.render(json)).into_response())
+    let status =
+        if matches!(reply, chessdb::Reply::Error(_)) { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::OK };
+    (status, [(header::CONTENT_TYPE, ctype)], reply.render(json)).into_response()
 }

@@ -2,8 +2,9 @@
 //! sends can reach a file; an unknown name is a 404.
 
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 
 /// (name, content type, bytes) of every asset under `/assets/`.
 const ASSETS: &[(&str, &str, &[u8])] = &[
@@ -38,11 +39,15 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         Some((_, ctype, bytes)) => {
             ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *bytes).into_response()
         }
-        None => not_found().await,
+        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
     }
 }
 
-/// Anything else: 404.
-pub async fn not_found() -> Response {
+/// Anything else: 404, as JSON under `/api/` (the API's errors are JSON).
+pub async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        let msg = format!("no such API path: {}", uri.path());
+        return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": msg }))).into_response();
+    }
     (StatusCode::NOT_FOUND, "not found\n").into_response()
 }

@@ -35,16 +35,17 @@ pub struct CdbMove {
 /// What a request is answered with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// No output at all (no board).
+    /// No output at all (no action).
     Empty,
-    /// An empty reply: the NUL alone, or `{}` (an unknown action, or `queryrule` without
-    /// `movelist`), as ChessDB.
+    /// An empty reply: the NUL alone, or `{}` (`queryrule` without `movelist`), as ChessDB.
     Blank,
     /// A status word alone: `unknown`, `checkmate`, `stalemate`, `nobestmove`, `invalid board`,
-    /// `invalid movelist`.
+    /// `invalid movelist`, `invalid parameters`, `ok` (`queue`).
     Status(&'static str),
     /// `queryall`.
     Moves(Vec<CdbMove>),
+    /// `querysearch`: the moves worth searching, `search:X|search:Y` (`search_moves` in JSON).
+    Search(Vec<String>),
     /// `querybest` / `query`: `move:X` (book, engine) or `egtb:X` (tables).
     Best {
         /// `move` or `egtb`.
@@ -56,7 +57,7 @@ pub enum Reply {
     Pv {
         /// Score of the first move.
         score: i32,
-        /// Depth: plies to mate from the tables, else the line's length.
+        /// Depth: the line's length, as ChessDB's `count($pv)`.
         depth: u32,
         /// The line.
         pv: Vec<String>,
@@ -65,6 +66,10 @@ pub enum Reply {
     Eval(i32),
     /// `queryrule`: every legal move with `none`, `draw` or `ban`.
     Rules(Vec<(String, &'static str)>),
+    /// A file the answer needs cannot be read (a damaged table or book): `Error: MESSAGE`, as
+    /// chessdb.php reports its own failures, or `{"status":"error","error":"MESSAGE"}`; the
+    /// endpoint sends it with status 500.
+    Error(String),
 }
 
 #[derive(Serialize)]
@@ -105,10 +110,12 @@ impl Reply {
                 })
                 .collect::<Vec<_>>()
                 .join("|"),
+            Reply::Search(list) => list.iter().map(|m| format!("search:{m}")).collect::<Vec<_>>().join("|"),
             Reply::Best { kind, uci } => format!("{kind}:{uci}"),
             Reply::Pv { score, depth, pv } => format!("score:{score},depth:{depth},pv:{}", pv.join("|")),
             Reply::Eval(e) => format!("eval:{e}"),
             Reply::Rules(list) => list.iter().map(|(m, r)| format!("move:{m},rule:{r}")).collect::<Vec<_>>().join("|"),
+            Reply::Error(e) => format!("Error: {e}"),
         };
         format!("{body}\0")
     }
@@ -132,6 +139,10 @@ impl Reply {
                     .collect();
                 ok(format!("\"moves\":{}", enc(&list)))
             }
+            Reply::Search(list) => {
+                let list: Vec<serde_json::Value> = list.iter().map(|m| serde_json::json!({ "uci": m })).collect();
+                ok(format!("\"search_moves\":{}", enc(&list)))
+            }
             Reply::Best { kind, uci } => ok(format!("{}:{}", enc(kind), enc(uci))),
             Reply::Pv { score, depth, pv } => ok(format!("\"score\":{score},\"depth\":{depth},\"pv\":{}", enc(pv))),
             Reply::Eval(e) => ok(format!("\"eval\":{e}")),
@@ -139,6 +150,7 @@ impl Reply {
                 let list: Vec<JsonRule> = list.iter().map(|(m, r)| JsonRule { uci: m, rule: r }).collect();
                 ok(format!("\"moves\":{}", enc(&list)))
             }
+            Reply::Error(e) => format!("{{\"status\":\"error\",\"error\":{}}}", enc(e)),
         }
     }
 }
@@ -169,8 +181,10 @@ pub fn parse_ban(ban: &str) -> Vec<String> {
 }
 
 /// Reads ChessDB's board parameter: a FEN whose move counters (and even side to move, `w` by
-/// default) may be missing; `b` or `r` may name the side.
+/// default) may be missing; `b` or `r` may name the side; `_` separates fields as a space does
+/// (ChessDB's own page writes `rnbakabnr/.../RNBAKABNR_w`).
 pub fn parse_board(board: &str) -> Option<Pos> {
+    let board = board.replace('_', " ");
     let mut fields: Vec<&str> = board.split_whitespace().collect();
     if fields.is_empty() {
         return None;
@@ -200,12 +214,31 @@ pub fn table_score(v: &TableValue) -> i32 {
     }
 }
 
-/// The ChessDB score of a move's book counts: `round(SCALE * ln(p / (1 - p)))` with
-/// `p = (wins + draws/2 + 1) / (decided + 2)`, the mover's score with one won and one lost game
-/// added, so that a move from few games stays near 0 and the win rate ChessDB derives from the
-/// score, `100 / (1 + exp(-score / SCALE))`, is that smoothed score in percent.
-pub fn book_score(c: &BookCounts) -> i32 {
-    let p = (2 * c.wins + c.draws + 2) as f64 / (2 * c.decided() + 4) as f64;
+/// Pseudo-games at the position's average score added to every book move's games.
+pub const PRIOR_GAMES: f64 = 200.0;
+/// Standard deviations taken off the smoothed score (a lower confidence bound).
+pub const CONFIDENCE: f64 = 2.0;
+
+/// The position's average score for the side to move over all its book moves' decided games,
+/// `(W + D/2 + 1) / (N + 2)`: the value a move's score is drawn towards.
+pub fn book_average(list: &[(Mv, BookCounts)]) -> f64 {
+    let (points, decided) =
+        list.iter().fold((0u64, 0u64), |(p, d), (_, c)| (p + 2 * c.wins + c.draws, d + c.decided()));
+    (points + 2) as f64 / (2 * decided + 4) as f64
+}
+
+/// The ChessDB score of a move's book counts, given the position's average `avg`
+/// ([`book_average`]): `round(SCALE * ln(p / (1 - p)))` with `p = m - CONFIDENCE * sqrt(m (1 - m)
+/// / (n + PRIOR_GAMES))` and `m = (wins + draws/2 + PRIOR_GAMES * avg) / (n + PRIOR_GAMES)`, `n`
+/// the move's decided games; `p` kept within 0.0001 and 0.9999. `m` is the mover's score with
+/// `PRIOR_GAMES` games at the position's average added, `p` a lower bound of it: a move from few
+/// games scores below the average, and one from thousands of games close to its own result, so
+/// that a rarely played move cannot outrank a main line of similar results. The win rate ChessDB
+/// derives from the score, `100 / (1 + exp(-score / SCALE))`, is `p` in percent.
+pub fn book_score(c: &BookCounts, avg: f64) -> i32 {
+    let n = c.decided() as f64 + PRIOR_GAMES;
+    let m = ((c.wins as f64 + c.draws as f64 / 2.0) + PRIOR_GAMES * avg) / n;
+    let p = (m - CONFIDENCE * (m * (1.0 - m) / n).sqrt()).clamp(0.0001, 0.9999);
     (SCALE * (p / (1.0 - p)).ln()).round() as i32
 }
 
@@ -265,9 +298,10 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
 /// within 20 points of the best, rank 1 within 100, else 0. The note holds the games played and
 /// the mover's score in percent: `! (1234-56)`.
 pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
+    let avg = book_average(list);
     let mut scored: Vec<(i32, u64, u16, String, &BookCounts)> = list
         .iter()
-        .map(|(m, c)| (book_score(c), c.games(), m.to_u16(), adapter::iccs_of(*m), c))
+        .map(|(m, c)| (book_score(c, avg), c.games(), m.to_u16(), adapter::iccs_of(*m), c))
         .filter(|(_, _, _, uci, _)| !ban.contains(uci))
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
@@ -319,10 +353,18 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
     Ok((!moves.is_empty()).then_some(Found::Book(moves)))
 }
 
-/// The line through the tables from `pos` (the winning line's first move each time).
+/// The board and side to move of a position: what a repetition compares.
+fn placement(pos: &Pos) -> String {
+    adapter::fen_of(pos).split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// The line through the tables from `pos` (the winning line's first move each time), up to the
+/// first move that would repeat a position of the line: a value only the Asian rules decide
+/// (a perpetual check) would otherwise go round its cycle to the length limit.
 fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
     let mut line = vec![adapter::iccs_of(first)];
     let mut p = adapter::play(pos, first);
+    let mut seen = vec![placement(pos), placement(&p)];
     while line.len() < MAX_PV {
         let Ok(Some(t)) = state.tables.answer(&p, state.rules) else { break };
         let Some(&m) = t.best.first() else { break };
@@ -330,8 +372,14 @@ fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
         if t.value.wdl == "draw" && line.len() >= 12 {
             break;
         }
+        let next = adapter::play(&p, m);
+        let key = placement(&next);
+        if seen.contains(&key) {
+            break;
+        }
         line.push(adapter::iccs_of(m));
-        p = adapter::play(&p, m);
+        seen.push(key);
+        p = next;
     }
     line
 }
@@ -341,19 +389,18 @@ fn table_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
 fn book_line(state: &AppState, pos: &Pos, first: Mv) -> Vec<String> {
     let mut line = vec![adapter::iccs_of(first)];
     let mut p = adapter::play(pos, first);
-    let mut seen = vec![adapter::fen_of(pos), adapter::fen_of(&p)];
+    let mut seen = vec![placement(pos), placement(&p)];
     while line.len() < MAX_PV {
         let Ok(list) = state.books.probe(&p) else { break };
         let moves = book_moves(&list, &[]);
         let Some(m) = moves.first().and_then(|m| adapter::parse_iccs(&p, &m.uci)) else { break };
         let next = adapter::play(&p, m);
-        let fen = adapter::fen_of(&next);
-        let placement = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
-        if seen.iter().any(|s| placement(s) == placement(&fen)) {
+        let key = placement(&next);
+        if seen.contains(&key) {
             break;
         }
         line.push(adapter::iccs_of(m));
-        seen.push(fen);
+        seen.push(key);
         p = next;
     }
     line
@@ -382,25 +429,33 @@ pub struct EngineQuery {
 /// Answers one request from the tables and books; `Err` when the engine must be asked (nothing
 /// else knows the position, and the engine is on).
 pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, Box<EngineQuery>> {
-    let Some(board) = params.get("board").filter(|b| !b.is_empty()) else { return Ok(Reply::Empty) };
-    let action = params.get("action").map(String::as_str).unwrap_or("");
+    // As chessdb.php: no action, no reply at all; an action without a board, `invalid parameters`.
+    let Some(action) = params.get("action").map(String::as_str) else { return Ok(Reply::Empty) };
+    let Some(board) = params.get("board").filter(|b| !b.is_empty()) else {
+        return Ok(Reply::Status("invalid parameters"));
+    };
     let Some(pos) = parse_board(board) else { return Ok(Reply::Status("invalid board")) };
     let ban = params.get("ban").map(|b| parse_ban(b)).unwrap_or_default();
     if action == "queryrule" {
         return Ok(rule_reply(&pos, params));
     }
-    if !matches!(action, "queryall" | "querybest" | "query" | "querypv" | "queryscore") {
-        return Ok(Reply::Blank);
+    if action == "queue" {
+        // ChessDB queues the position for its workers and says `ok`; nothing here learns.
+        return Ok(Reply::Status("ok"));
     }
-    let wants_move = matches!(action, "querybest" | "query");
+    if !matches!(action, "queryall" | "querybest" | "query" | "querylearn" | "querysearch" | "querypv" | "queryscore") {
+        return Ok(Reply::Status("invalid parameters"));
+    }
+    let wants_move = wants_move(action);
     if adapter::legal_moves(&pos).is_empty() {
         return Ok(if wants_move { Reply::Status("nobestmove") } else { Reply::Status(no_move_status(&pos)) });
     }
+    // A damaged file is never taken for a missing one: the client is told.
     let found = match lookup(state, &pos, &ban) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("qiku serve: {e}");
-            None
+            return Ok(Reply::Error(e));
         }
     };
     let Some(found) = found else {
@@ -416,16 +471,18 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     let first = &moves[0];
     Ok(match action {
         "queryall" => Reply::Moves(moves.clone()),
-        "querybest" | "query" => Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() },
+        "querysearch" => search_reply(&found),
+        "querybest" | "query" | "querylearn" => {
+            Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() }
+        }
         "queryscore" => Reply::Eval(first.score),
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
             match &found {
-                Found::Table(t, _) => {
-                    let v = t.moves.iter().find(|(mv, _)| *mv == m).map(|(_, v)| *v);
+                Found::Table(..) => {
+                    // ChessDB's depth is the line's length (for a forced mate, its distance).
                     let pv = table_line(state, &pos, m);
-                    let depth = v.filter(|v| v.wdl != "draw").map_or(pv.len() as u32, |v| v.plies());
-                    Reply::Pv { score: first.score, depth, pv }
+                    Reply::Pv { score: first.score, depth: pv.len() as u32, pv }
                 }
                 Found::Book(_) => {
                     let pv = book_line(state, &pos, m);
@@ -436,18 +493,54 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     })
 }
 
+/// The reply when the engine would be asked but every search permit is taken: ChessDB's reply
+/// for a position it cannot answer now (`nobestmove` for the actions that want a move,
+/// `unknown` for the others).
+pub fn busy_reply(action: &str) -> Reply {
+    Reply::Status(if wants_move(action) { "nobestmove" } else { "unknown" })
+}
+
+/// Does `action` answer with one move (`nobestmove` when there is none)?
+fn wants_move(action: &str) -> bool {
+    matches!(action, "querybest" | "query" | "querylearn" | "querysearch")
+}
+
+/// `querysearch` from the tables or books, as ChessDB: the tables' move (`egtb:`) in a decided
+/// position, every drawing move (`search:`) in a drawn one; the book moves of rank 2 (within 20
+/// points of the best, so never none). Always a list, even of one move: ChessDB says `move:X`
+/// then, which ccdblib does not accept from `querysearch` (it asks again, for ever).
+fn search_reply(found: &Found) -> Reply {
+    match found {
+        Found::Table(t, moves) => {
+            if t.value.wdl == "draw" {
+                let draws: Vec<String> = moves.iter().filter(|m| m.score == 0).map(|m| m.uci.clone()).collect();
+                if !draws.is_empty() {
+                    return Reply::Search(draws);
+                }
+            }
+            Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
+        }
+        Found::Book(moves) => Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect()),
+    }
+}
+
 /// The reply to an action the engine answers (blocking: the engine searches).
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
-    let a = adapter::analyze(pos, Some(state.limits.chessdb_movetime_ms), None, state.limits.hash_mib);
-    let pv: Vec<String> = a.pv.iter().map(|m| adapter::iccs_of(*m)).collect();
-    let Some(first) = pv.first().filter(|m| !ban.contains(m)).cloned() else {
-        return if matches!(action, "querybest" | "query") {
-            Reply::Status("nobestmove")
-        } else {
-            Reply::Status("unknown")
-        };
+    // Only the moves not banned are searched; with every legal move banned, there is no move.
+    let legal = adapter::legal_moves(pos);
+    let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+    let req = adapter::SearchRequest {
+        movetime_ms: Some(state.limits.chessdb_movetime_ms),
+        depth: None,
+        hash_mib: state.limits.hash_mib,
+        searchmoves: if allowed.len() < legal.len() { allowed.clone() } else { Vec::new() },
     };
-    let score = engine_score(&a);
+    let a = if allowed.is_empty() { None } else { Some(adapter::analyze(pos, &req, &state.tables)) };
+    let pv: Vec<String> = a.iter().flat_map(|a| a.pv.iter().map(|m| adapter::iccs_of(*m))).collect();
+    let Some((a, first)) = a.as_ref().zip(pv.first().filter(|m| !ban.contains(m)).cloned()) else {
+        return if wants_move(action) { Reply::Status("nobestmove") } else { Reply::Status("unknown") };
+    };
+    let score = engine_score(a);
     match action {
         "queryall" => Reply::Moves(vec![CdbMove {
             uci: first,
@@ -456,7 +549,8 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
             note: "! (00-00)".into(),
             winrate: (score.abs() < 10000).then(|| winrate(score)),
         }]),
-        "querybest" | "query" => Reply::Best { kind: "move", uci: first },
+        "querysearch" => Reply::Search(vec![first]),
+        "querybest" | "query" | "querylearn" => Reply::Best { kind: "move", uci: first },
         "queryscore" => Reply::Eval(score),
         _ => Reply::Pv { score, depth: pv.len() as u32, pv },
     }

@@ -159,7 +159,7 @@ impl std::error::Error for ServeError {
 /// Opens the books and tables of `options` (warnings about unusable table files go to stderr).
 pub fn load(options: &Options) -> Result<AppState, ServeError> {
     let books = Books::open(&options.books).map_err(ServeError::Data)?;
-    let (tables, warnings) = Tables::open(options.tables.as_deref()).map_err(ServeError::Data)?;
+    let (tables, warnings) = Tables::open(options.tables.as_deref(), options.rules).map_err(ServeError::Data)?;
     for w in warnings {
         eprintln!("qiku serve: {w}");
     }
@@ -224,7 +224,7 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
         .route("/api/info", get(api::info))
         .route("/api/tables", get(api::tables))
         .route("/api/tables/{material}", get(api::table_stats))
-        .route("/chessdb.php", get(api::chessdb))
+        .route("/chessdb.php", get(api::chessdb).post(api::chessdb_post))
         .fallback(assets::not_found)
         .with_state(state)
 }

@@ -306,6 +306,24 @@ fn the_engine_answers_within_its_bounds() {
     assert_eq!(status, 400);
 }
 
+/// The engine in the server is given the tables, as the `qiku` engine is: in a table position
+/// it reports the tables' mate, not a centipawn guess.
+#[test]
+fn the_engine_uses_the_tables() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let fen = "4k4/9/9/8R/9/9/9/6n2/9/5K3 w - - 0 1";
+    let value = tb.probe_with(&Position::from_fen(fen).expect("fen"), Rules::Asian).expect("probe").expect("KRvKN");
+    assert_eq!(value.wdl.name(), "win");
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=300", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    // Mate in moves: the table's plies, the mating move counted.
+    assert_eq!(v["mate"].as_i64(), Some(i64::from((value.dtm.0 + 1) / 2)), "{v}");
+    assert_eq!(v["cp"], Value::Null);
+}
+
 /// A further source of recent games that knows one game through the start position, dated
 /// after every game of the shipped collection.
 struct OneGame;

@@ -11,7 +11,8 @@
 //!   characters up to U+0020, the NUL included); a note containing W, D or L marks an endgame
 //!   (table) move.
 //! - ccdblib (robertnurnberg/ccdblib, `ccdblib.py`): `json=1` replies; `status` must be present;
-//!   `queryall` needs `moves`, `querybest` one of `move`/`search_moves`/`egtb`, `querypv` `score`,
+//!   `queryall` needs `moves`, `querybest` one of `move`/`search_moves`/`egtb`, `querysearch`
+//!   `search_moves` or `egtb`, `querypv` `score`,
 //!   `depth` and `pv`, `queryscore` `eval`; a score above 10000 in absolute value is a mate,
 //!   `30000 - |score|` plies away.
 //!
@@ -107,7 +108,8 @@ fn ccdblib_accepts(action: &str, r: &Value) -> bool {
             let has = |k: &str| r.get(k).is_some();
             match action {
                 "queryall" => has("moves"),
-                "querybest" | "query" => has("move") || has("search_moves") || has("egtb"),
+                "querybest" | "query" | "querylearn" => has("move") || has("search_moves") || has("egtb"),
+                "querysearch" => has("search_moves") || has("egtb"),
                 "queryscore" => has("eval"),
                 "querypv" => has("score") && has("depth") && has("pv"),
                 _ => true,
@@ -247,6 +249,11 @@ fn book_positions_read_by_the_clients_agree_with_the_book() {
     // The board parameter may leave out the counters, as clients send it.
     let short = middle.fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
     assert_eq!(query(&srv, "queryall", &short, ""), query(&srv, "queryall", &middle.fen(), ""));
+    // `_` separates the fields as a space does (ChessDB's page writes FENs so).
+    let underscored = middle.fen().replace(' ', "_");
+    assert_eq!(query(&srv, "queryall", &underscored, ""), query(&srv, "queryall", &middle.fen(), ""));
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR_w";
+    assert!(text_of(&query(&srv, "querybest", start, "")).starts_with("move:"));
 }
 
 fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
@@ -357,13 +364,22 @@ fn status_words_and_the_nul() {
         assert_eq!(text("queryall", bad), "invalid board\0");
         assert_eq!(query_json(&srv, "queryall", bad, "")["status"], "invalid board");
     }
-    // No board: no reply at all, as ChessDB.
-    let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
+    // No action: no reply at all; an action without a board: `invalid parameters`, as ChessDB.
+    let (status, _, body) = get(srv.addr, &format!("/chessdb.php?board={}", enc(unknown)));
     assert_eq!((status, body.len()), (200, 0));
-    // An action this server does not know, and queryrule without a movelist: the empty reply
-    // (ccdblib reads `{}` from queryrule as "invalid movelist").
+    let (status, _, body) = get(srv.addr, "/chessdb.php?action=queryall");
+    assert_eq!((status, text_of(&body)), (200, "invalid parameters".to_string()));
+    let (_, v) = get_json(srv.addr, "/chessdb.php?action=queryall&board=&json=1");
+    assert_eq!(v["status"], "invalid parameters");
+    // `queue` is acknowledged as ChessDB does; an action this server does not serve gets a
+    // status ccdblib recognises; queryrule without a movelist the empty reply (ccdblib reads
+    // `{}` from queryrule as "invalid movelist").
     let start = Position::startpos().fen();
-    assert_eq!(text("queue", &start), "\0");
+    assert_eq!(text("queue", &start), "ok\0");
+    assert_eq!(query_json(&srv, "queue", &start, "")["status"], "ok");
+    assert_eq!(text("store", &start), "invalid parameters\0");
+    let (_, v) = get_json(srv.addr, &format!("/chessdb.php?action=nonsense&board={}&json=1", enc(&start)));
+    assert_eq!(v["status"], "invalid parameters");
     assert_eq!(query(&srv, "queryrule", &start, "&json=1"), b"{}");
     // JSON replies carry no NUL.
     let body = query(&srv, "queryall", &start, "&json=1");
@@ -395,4 +411,189 @@ fn queryrule_judges_repetitions() {
 
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).trim_end_matches('\0').to_string()
+}
+
+/// The moves XQMagic keeps from a `queryall`: those within 90 points of the best.
+fn xqmagic_window(moves: &[ClientMove]) -> Vec<&ClientMove> {
+    let best = moves.first().map_or(0, |m| m.score);
+    moves.iter().filter(|m| m.score >= best - 90).collect()
+}
+
+/// Book scores rank main lines first: a move from a few games never outranks one from a
+/// thousand or more, the most played moves stay within XQMagic's 90-point window of the best,
+/// and the line querypv follows is made of moves with many games.
+#[test]
+fn book_scores_keep_main_lines_on_top() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    let games_of = |pos: &Position, mv: &str| -> u64 {
+        book.probe(pos).expect("book readable").iter().find(|b| b.mv.to_string() == mv).map_or(0, |b| b.counts.games())
+    };
+    let mut positions = vec![Position::startpos()];
+    for line in [&["h2e2"][..], &["h2e2", "h9g7"], &["g3g4"], &["g0e2"]] {
+        let mut p = Position::startpos();
+        for m in line {
+            p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
+        }
+        positions.push(p);
+    }
+    positions.extend((1..=10).map(|n| book_line(&book, n)));
+    for pos in &positions {
+        let fen = pos.fen();
+        let moves = xqmagic_parse(&query(&srv, "queryall", &fen, "")).expect("parses").expect("moves");
+        let total: u64 = moves.iter().map(|m| games_of(pos, &m.mv)).sum();
+        for (i, a) in moves.iter().enumerate() {
+            for b in &moves[i + 1..] {
+                let (ga, gb) = (games_of(pos, &a.mv), games_of(pos, &b.mv));
+                assert!(!(ga <= 10 && gb >= 1000), "{} ({ga} games) outranks {} ({gb} games) at {fen}", a.mv, b.mv);
+            }
+        }
+        let kept: Vec<&str> = xqmagic_window(&moves).iter().map(|m| m.mv.as_str()).collect();
+        for m in &moves {
+            if games_of(pos, &m.mv) * 4 >= total {
+                assert!(
+                    kept.contains(&m.mv.as_str()),
+                    "{} ({} of {total} games) dropped at {fen}",
+                    m.mv,
+                    games_of(pos, &m.mv)
+                );
+            }
+        }
+    }
+    // The start position: 炮二平五 (15,609 games) is among the first three and in the window.
+    let start = Position::startpos();
+    let moves = xqmagic_parse(&query(&srv, "queryall", &start.fen(), "")).expect("parses").expect("moves");
+    let top3: Vec<&str> = moves.iter().take(3).map(|m| m.mv.as_str()).collect();
+    assert!(top3.contains(&"h2e2"), "{top3:?}");
+    assert!(moves.iter().take(3).all(|m| games_of(&start, &m.mv) >= 2000), "{moves:?}");
+    // After it, the two most played replies (馬８進７, 10,449 games; 馬２進３, 2,732) come first.
+    let after = positions[1].clone();
+    let replies = xqmagic_parse(&query(&srv, "queryall", &after.fen(), "")).expect("parses").expect("moves");
+    let mut top2: Vec<&str> = replies.iter().take(2).map(|m| m.mv.as_str()).collect();
+    top2.sort();
+    assert_eq!(top2, ["b9c7", "h9g7"], "{replies:?}");
+    // querypv from the start follows moves played in at least 100 games for its first 8 plies.
+    let pv = text_of(&query(&srv, "querypv", &start.fen(), ""));
+    let line = pv.split("pv:").nth(1).expect("a pv");
+    let mut p = start.clone();
+    for m in line.split('|').take(8) {
+        assert!(games_of(&p, m) >= 100, "{m} ({} games) in the line {line}", games_of(&p, m));
+        p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
+    }
+}
+
+/// `querysearch` and `querylearn` answer in ChessDB's forms, never with an empty reply.
+#[test]
+fn querysearch_and_querylearn_answer_like_chessdb() {
+    let srv = server(options());
+    let book = Book::open(&fixtures().book).expect("book");
+    for pos in [Position::startpos(), book_line(&book, 1), book_line(&book, 4)] {
+        let fen = pos.fen();
+        let all = xqmagic_parse(&query(&srv, "queryall", &fen, "")).expect("parses").expect("moves");
+        let best = all[0].score;
+        let within: Vec<&str> = all.iter().filter(|m| m.score >= best - 20).map(|m| m.mv.as_str()).collect();
+        let text = text_of(&query(&srv, "querysearch", &fen, ""));
+        let js = query_json(&srv, "querysearch", &fen, "");
+        // Always a list, even of one move (ccdblib wants `search_moves` or `egtb`).
+        let listed: Vec<&str> = text.split('|').map(|e| e.strip_prefix("search:").expect("search:X")).collect();
+        assert_eq!(listed, within, "{fen}");
+        let uci: Vec<&str> = js["search_moves"]
+            .as_array()
+            .expect("search_moves")
+            .iter()
+            .map(|m| m["uci"].as_str().expect("uci"))
+            .collect();
+        assert_eq!(uci, within);
+        // querylearn plays as querybest.
+        assert_eq!(text_of(&query(&srv, "querylearn", &fen, "")), format!("move:{}", all[0].mv));
+        assert_eq!(query_json(&srv, "querylearn", &fen, "")["move"], all[0].mv.as_str());
+    }
+    // After 炮二平五 both main replies are within 20 points.
+    assert_eq!(text_of(&query(&srv, "querysearch", &book_line(&book, 1).fen(), "")), "search:b9c7|search:h9g7");
+    // The tables: a won position gives the tables' move, a drawn one its drawing moves.
+    let won = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let egtb = text_of(&query(&srv, "querybest", won, ""));
+    assert!(egtb.starts_with("egtb:"));
+    assert_eq!(text_of(&query(&srv, "querysearch", won, "")), egtb);
+    assert_eq!(text_of(&query(&srv, "querylearn", won, "")), egtb);
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let drawn = "3k5/9/9/9/4C4/9/9/9/9/4K4 w - - 0 1";
+    let pos = Position::from_fen(drawn).expect("fen");
+    assert_eq!(tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
+    let draws: Vec<String> = tb
+        .move_values_with(&pos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .filter(|(_, v)| v.wdl.name() == "draw")
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let text = text_of(&query(&srv, "querysearch", drawn, ""));
+    let mut listed: Vec<String> =
+        text.split('|').map(|e| e.strip_prefix("search:").expect("search:X").to_string()).collect();
+    listed.sort();
+    let mut expected = draws.clone();
+    expected.sort();
+    assert_eq!(listed, expected);
+    // Nothing knows the position: nobestmove, as querybest.
+    assert_eq!(text_of(&query(&srv, "querysearch", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")), "nobestmove");
+    assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");
+}
+
+/// The engine searches only the moves `ban` leaves, so a banned best move gives the next best,
+/// not `nobestmove` or `unknown`.
+#[test]
+fn the_engine_leaves_out_banned_moves() {
+    let mut o = options();
+    o.engine = true;
+    o.limits.chessdb_movetime_ms = 200;
+    let srv = server(o);
+    // Not in the book, too many pieces for the tables: the engine answers.
+    let fen = "4kab2/4a4/4b4/p3p3p/2p6/6P2/P1P1P3P/4B4/4A4/2BAK4 w";
+    let pos = Position::from_fen(&format!("{fen} - - 0 1")).expect("fen");
+    let best = text_of(&query(&srv, "querybest", fen, ""));
+    let best = best.strip_prefix("move:").expect("move:X").to_string();
+    let ban = format!("&ban=move:{best}");
+    let other = text_of(&query(&srv, "querybest", fen, &ban));
+    let other = other.strip_prefix("move:").unwrap_or_else(|| panic!("a move besides {best}: {other}")).to_string();
+    assert_ne!(other, best);
+    assert!(qiku::notation::iccs::parse(&pos, &other).is_ok(), "{other} is legal");
+    let all = xqmagic_parse(&query(&srv, "queryall", fen, &ban)).expect("parses").expect("moves");
+    assert!(all.iter().all(|m| m.mv != best) && !all.is_empty(), "{all:?}");
+    let pv = query_json(&srv, "querypv", fen, &ban);
+    assert_eq!(pv["status"], "ok", "{pv}");
+    assert_ne!(pv["pv"][0], best.as_str());
+    // Every move but one banned: that one.
+    let legal: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
+    let keep = &legal[legal.len() / 2];
+    let ban_all: String =
+        legal.iter().filter(|m| *m != keep).map(|m| format!("move:{m}")).collect::<Vec<_>>().join("|");
+    assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_all}"))), format!("move:{keep}"));
+    // Every move banned: none.
+    let ban_every: String = legal.iter().map(|m| format!("move:{m}")).collect::<Vec<_>>().join("|");
+    assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_every}"))), "nobestmove");
+}
+
+/// A table line stops before it repeats a position (a value only the Asian rules decide would
+/// otherwise go round its perpetual check to the length limit), and `depth` is its length, as
+/// ChessDB counts it.
+#[test]
+fn table_lines_stop_at_a_repetition() {
+    let srv = server(options());
+    for fen in ["9/4k4/9/7R1/9/9/9/3n5/9/3K5 b", "3k5/4n4/9/9/9/9/9/9/R8/4K4 w", "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b"] {
+        let jp = query_json(&srv, "querypv", fen, "");
+        let line: Vec<&str> = jp["pv"].as_array().expect("pv").iter().map(|m| m.as_str().expect("move")).collect();
+        assert_eq!(jp["depth"].as_u64(), Some(line.len() as u64), "{fen}: {jp}");
+        assert!(line.len() < 60, "{fen}: {} plies", line.len());
+        let mut pos = Position::from_fen(&format!("{fen} - - 0 1")).expect("fen");
+        let key = |p: &Position| p.fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
+        let mut seen = vec![key(&pos)];
+        for m in &line {
+            pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("legal")).expect("legal");
+            assert!(!seen.contains(&key(&pos)), "{fen}: {m} repeats a position of {line:?}");
+            seen.push(key(&pos));
+        }
+        let text = text_of(&query(&srv, "querypv", fen, ""));
+        assert!(text.contains(&format!("depth:{},", line.len())), "{text}");
+    }
 }

@@ -46,7 +46,6 @@ fn malformed_and_oversized_queries_get_4xx() {
     let targets = [
         format!("/api/explore?fen={huge}"),
         format!("/api/tablebase?fen={}", "x".repeat(300)),
-        format!("/chessdb.php?action=queryall&board={}", "r".repeat(300)),
         "/api/explore?fen=rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20x".to_string(),
         "/api/explore?fen=kkkkkkkkk/9/9/9/9/9/9/9/9/9%20w".to_string(),
         "/api/explore?fen=%00%01%02".to_string(),

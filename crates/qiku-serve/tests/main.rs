@@ -8,4 +8,5 @@ mod common;
 mod api;
 mod browser;
 mod chessdb;
+mod chessdb_http;
 mod hostile;

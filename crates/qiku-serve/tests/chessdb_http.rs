@@ -1,0 +1,195 @@
+//! The ChessDB endpoint at the HTTP level, as chessdb.php answers: form parameters by `POST`,
+//! a status 200 with one of ChessDB's replies for bad input and for a busy engine, the last of a
+//! repeated parameter; and the API's own errors (JSON 404, no search for `HEAD`).
+
+use crate::common::*;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// Sends `bytes`, reads the whole response (the request asks to close).
+fn send(addr: std::net::SocketAddr, bytes: &[u8]) -> (u16, String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    s.write_all(bytes).expect("write");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).expect("read");
+    split_response(&buf)
+}
+
+fn post(addr: std::net::SocketAddr, target: &str, ctype: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
+    let mut req = format!(
+        "POST {target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(body);
+    send(addr, &req)
+}
+
+fn text(body: &[u8]) -> String {
+    String::from_utf8_lossy(body).trim_end_matches('\0').to_string()
+}
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+
+#[test]
+fn a_form_post_answers_as_a_get() {
+    let srv = server(options());
+    let (_, _, by_get) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={}", enc(START)));
+    let form = format!("action=queryall&board={}", enc(START));
+    let (status, _, by_post) = post(srv.addr, "/chessdb.php", "application/x-www-form-urlencoded", form.as_bytes());
+    assert_eq!(status, 200);
+    assert_eq!(by_post, by_get);
+    assert!(text(&by_post).starts_with("move:"));
+    // A body parameter wins over the query's, as in PHP's $_REQUEST.
+    let (status, _, body) = post(
+        srv.addr,
+        "/chessdb.php?action=queryall&json=1",
+        "application/x-www-form-urlencoded; charset=UTF-8",
+        format!("action=querybest&board={}", enc(START)).as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!((v["status"].as_str(), v["move"].is_string()), (Some("ok"), true), "{v}");
+    // Another body type, and a body over the bound, are refused with a JSON error.
+    let (status, _, body) = post(srv.addr, "/chessdb.php", "application/json", b"{\"action\":\"queryall\"}");
+    assert_eq!(status, 415);
+    assert!(serde_json::from_slice::<serde_json::Value>(&body).expect("json")["error"].is_string());
+    let big = format!("action=queryall&board={}&pad={}", enc(START), "x".repeat(100_000));
+    let (status, _, body) = post(srv.addr, "/chessdb.php", "application/x-www-form-urlencoded", big.as_bytes());
+    assert_eq!(status, 413);
+    assert!(serde_json::from_slice::<serde_json::Value>(&body).expect("json")["error"].is_string());
+}
+
+#[test]
+fn bad_input_gets_chessdb_replies() {
+    let srv = server(options());
+    for board in ["%ZZ", "%C0%AF", "%FF%FE", &"r".repeat(300), "rnbakabnr%2F9%zz"] {
+        for (json, expected) in
+            [("", "invalid board".to_string()), ("&json=1", "{\"status\":\"invalid board\"}".into())]
+        {
+            let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={board}{json}"));
+            assert_eq!((status, text(&body)), (200, expected), "{}", &board[..board.len().min(20)]);
+        }
+    }
+    // The last of a repeated parameter wins.
+    let (status, _, body) =
+        get(srv.addr, &format!("/chessdb.php?action=queryall&action=querybest&board=9&board={}", enc(START)));
+    assert_eq!(status, 200);
+    assert!(text(&body).starts_with("move:") && !text(&body).contains('|'), "{}", text(&body));
+}
+
+#[test]
+fn a_busy_engine_gets_the_reply_for_an_unknown_position() {
+    let mut o = options();
+    o.engine = true;
+    o.limits.max_searches = 1;
+    let srv = server(o);
+    let addr = srv.addr;
+    // One long search holds the only permit (asked again while the probes below hold it).
+    let long = std::thread::spawn(move || loop {
+        let r = get(addr, "/api/analyze?movetime=4000");
+        if r.0 != 503 {
+            return r;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    });
+    let t = Instant::now();
+    loop {
+        let (status, _, _) = get(addr, "/api/analyze?movetime=1");
+        if status == 503 {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(3), "the long search never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A position only the engine knows (not in the book, too many pieces for the tables).
+    let board = enc("4kab2/4a4/4b4/p3p3p/2p6/6P2/P1P1P3P/4B4/4A4/2BAK4 w");
+    for (action, expected) in
+        [("querybest", "nobestmove"), ("querysearch", "nobestmove"), ("queryall", "unknown"), ("querypv", "unknown")]
+    {
+        let t = Instant::now();
+        let (status, _, body) = get(addr, &format!("/chessdb.php?action={action}&board={board}"));
+        assert_eq!((status, text(&body)), (200, expected.to_string()), "{action}");
+        let (_, v) = get_json(addr, &format!("/chessdb.php?action={action}&board={board}&json=1"));
+        assert_eq!(v["status"], expected);
+        assert!(t.elapsed() < Duration::from_secs(1), "{action} waited {:?}", t.elapsed());
+    }
+    // The native API still says 503 (documented), with Retry-After.
+    let (status, head, _) = get(addr, "/api/analyze?movetime=1");
+    assert_eq!(status, 503);
+    assert!(head.to_ascii_lowercase().contains("retry-after"));
+    let (status, _, _) = long.join().expect("the long search");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn api_errors_are_json_and_head_runs_no_search() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let (status, head, body) = get(srv.addr, "/api/nope");
+    assert_eq!(status, 404);
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("json");
+    assert!(v["error"].as_str().expect("error").contains("/api/nope"));
+    // HEAD of a 5-second search answers at once.
+    let t = Instant::now();
+    let (status, _, _) =
+        send(srv.addr, b"HEAD /api/analyze?movetime=5000 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 200);
+    assert!(t.elapsed() < Duration::from_secs(2), "HEAD took {:?}", t.elapsed());
+}
+
+/// A damaged table is never taken for a missing one: the ChessDB endpoint says `Error: ...`
+/// with status 500 rather than `unknown`, and the table's statistics are a 500, not a 404.
+#[test]
+fn a_damaged_table_is_reported_not_taken_for_missing() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(&fixtures().tables).expect("the fixture tables") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    // Flip the bytes of the middle of KRvKN's blocks (its header and index stay readable).
+    let qtb = dir.path().join("KRvKN.qtb");
+    let mut bytes = std::fs::read(&qtb).expect("KRvKN.qtb");
+    let n = bytes.len();
+    for b in &mut bytes[n * 2 / 5..n * 4 / 5] {
+        *b ^= 0xa5;
+    }
+    std::fs::write(&qtb, bytes).expect("write");
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    let mut errors = 0;
+    for fen in [
+        "3k5/4n4/9/9/9/9/9/9/R8/4K4 w",
+        "4k4/9/9/8R/9/9/9/6n2/9/5K3 w",
+        "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b",
+        "9/4k4/9/7R1/9/9/9/3n5/9/3K5 b",
+        "4k4/9/9/9/9/9/9/6n2/9/R4K3 w",
+        "3k5/9/9/9/2n6/9/9/9/4R4/4K4 b",
+    ] {
+        let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={}", enc(fen)));
+        let body = text(&body);
+        assert_ne!(body, "unknown", "{fen}");
+        if status == 500 {
+            assert!(body.starts_with("Error: ") && body.contains("KRvKN"), "{fen}: {body}");
+            let (status, v) = get_json(srv.addr, &format!("/chessdb.php?action=queryall&board={}&json=1", enc(fen)));
+            assert_eq!((status, v["status"].as_str()), (500, Some("error")), "{v}");
+            errors += 1;
+        } else {
+            assert_eq!(status, 200);
+            assert!(body.starts_with("move:"), "{fen}: {body}");
+        }
+    }
+    assert!(errors > 0, "some probe reads a damaged block");
+    let (status, v) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 500, "{v}");
+    assert!(v["error"].as_str().expect("error").contains("KRvKN"));
+    let (status, _) = get_json(srv.addr, "/api/tables/KCvKN");
+    assert_eq!(status, 404, "a table that is not there");
+}
