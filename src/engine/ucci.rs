@@ -421,8 +421,14 @@ mod tests {
         // Table wins without a mate distance: inside ElephantEye's range, above WIN_VALUE.
         use crate::engine::search::TB_WIN;
         assert_eq!(to_ucci(&format!("info depth 1 score cp {TB_WIN} pv a0a1")), "info depth 1 score 9899 pv a0a1");
-        assert_eq!(to_ucci(&format!("info depth 1 score cp -{} pv a0a1", TB_WIN - 3)), "info depth 1 score -9896 pv a0a1");
-        assert_eq!(to_ucci(&format!("info depth 1 score cp {}", TB_WIN - 500)), format!("info depth 1 score {}", TB_WIN - 500));
+        assert_eq!(
+            to_ucci(&format!("info depth 1 score cp -{} pv a0a1", TB_WIN - 3)),
+            "info depth 1 score -9896 pv a0a1"
+        );
+        assert_eq!(
+            to_ucci(&format!("info depth 1 score cp {}", TB_WIN - 500)),
+            format!("info depth 1 score {}", TB_WIN - 500)
+        );
         assert_eq!(to_ucci("bestmove (none)"), "nobestmove");
         assert_eq!(to_ucci("bestmove h2e2 ponder h9g7"), "bestmove h2e2 ponder h9g7");
         assert_eq!(to_ucci("info string book move"), "info string book move");

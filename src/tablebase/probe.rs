@@ -523,12 +523,25 @@ impl Tablebases {
 
     /// Every legal move with its [`Verdict`] under `rules` (as [`Tablebases::move_values_with`]
     /// orders them), so that a tool can say of each move whether only the rules decide it.
+    ///
+    /// `Ok(None)` when no table covers the position itself; when one does but a capture leads to
+    /// a material whose table is not in the directory, [`TbError::MissingDependency`] names it
+    /// (the position has a value, its moves do not).
     pub fn move_verdicts(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, Verdict)>>, TbError> {
+        if self.verdict(pos, rules)?.is_none() {
+            return Ok(None);
+        }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut out = Vec::with_capacity(list.len());
         for &m in list.iter() {
-            let Some(v) = self.verdict(&pos.play_unchecked(m), rules)? else { return Ok(None) };
+            let next = pos.play_unchecked(m);
+            let Some(v) = self.verdict(&next, rules)? else {
+                return Err(TbError::MissingDependency {
+                    material: Material::from_position(pos).canonical().0.to_string(),
+                    needs: Material::from_position(&next).canonical().0.to_string(),
+                });
+            };
             out.push((m, v.before_move()));
         }
         out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.value.goodness()), m.to_u16()));

@@ -15,7 +15,7 @@
 
 use qiku_lib::book::Book;
 use qiku_lib::core::Position;
-use qiku_lib::tablebase::{Rules, Tablebases, Verdict, Wdl};
+use qiku_lib::tablebase::{Rules, Tablebases, TbError, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -103,6 +103,15 @@ impl Failure {
     }
     fn data(err: impl std::fmt::Display) -> Failure {
         Failure(QIKU_ERR_DATA, err.to_string())
+    }
+
+    /// A table error: [`QIKU_ERR_NO_TABLE`] (with the library's message) when a table the
+    /// position's captures lead to is missing, else [`QIKU_ERR_DATA`].
+    fn table(err: TbError) -> Failure {
+        match err {
+            TbError::MissingDependency { .. } => Failure(QIKU_ERR_NO_TABLE, err.to_string()),
+            _ => Failure::data(err),
+        }
     }
 }
 
@@ -330,7 +339,7 @@ pub unsafe extern "C" fn qiku_tb_move_values(
             }
             let rules = rules_arg(rules)?;
             let pos = position(fen)?;
-            let Some(moves) = tb.0.move_verdicts(&pos, rules).map_err(Failure::data)? else {
+            let Some(moves) = tb.0.move_verdicts(&pos, rules).map_err(Failure::table)? else {
                 return Err(Failure(QIKU_ERR_NO_TABLE, format!("no table for {fen} or one of its successors")));
             };
             for (i, (m, v)) in moves.iter().take(max).enumerate() {
@@ -408,7 +417,11 @@ unsafe fn best_move_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let Some(moves) = tb.0.best_moves_with(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    let moves = match tb.0.best_moves_with(&pos, rules) {
+        Ok(Some(moves)) => moves,
+        Ok(None) | Err(TbError::MissingDependency { .. }) => return Ok(1),
+        Err(e) => return Err(Failure::data(e)),
+    };
     let Some(m) = moves.first() else {
         return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
     };

@@ -717,7 +717,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         let rules = args.rules;
         let found = if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
             let e = |e: qiku::tablebase::TbError| e.to_string();
-            match (tables.verdict(&pos, rules).map_err(e)?, tables.move_verdicts(&pos, rules).map_err(e)?) {
+            let moves = tables.move_verdicts(&pos, rules).map_err(|e| super::tb::probe_error(e, dir))?;
+            match (tables.verdict(&pos, rules).map_err(e)?, moves) {
                 (Some(v), Some(moves)) => {
                     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, mv)| (m, mv.value)).collect();
                     let best = qiku::tablebase::Tablebases::best_among(&pos, v.value, &values);

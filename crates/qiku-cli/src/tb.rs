@@ -579,6 +579,16 @@ fn duration(s: f64) -> String {
 
 /// Opens a directory of tables; every file that cannot be used is named on stderr.
 /// The error for a material without a table in `dir`, with the command that makes it.
+/// A probe's error, with the command that makes a missing table its captures lead to.
+pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
+    match &e {
+        qiku::tablebase::TbError::MissingDependency { needs, .. } => {
+            format!("{e} in {} (generate it with `qiku-tb generate {needs} -d {}`)", dir.display(), dir.display())
+        }
+        _ => e.to_string(),
+    }
+}
+
 fn missing_table(material: Material, dir: &Path) -> String {
     format!(
         "no table for {material} in {} (generate it with `qiku-tb generate {material} -d {}`, or give the \
@@ -610,7 +620,7 @@ fn run_probe(
     let material = Material::from_position(&pos);
     let missing = || missing_table(material.canonical().0, dir);
     let value = tb.verdict(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let moves = tb.move_verdicts(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
+    let moves = tb.move_verdicts(&pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
     let best = Tablebases::best_among(&pos, value.value, &values);
     // The WDL file's answer (null when the material has none), which must agree.

@@ -291,7 +291,9 @@ fn go_errors_in_each_protocol() {
         assert_eq!(lines[0], format!("info string {why}; answering at depth 1"), "{uci}");
         assert!(lines[1].starts_with("info depth 1 "), "{uci}");
         let best = lines.last().unwrap().strip_prefix("bestmove ").expect(&uci);
-        let pos = qiku::Position::startpos().play(qiku::notation::iccs::parse(&qiku::Position::startpos(), "h2e2").unwrap()).unwrap();
+        let pos = qiku::Position::startpos()
+            .play(qiku::notation::iccs::parse(&qiku::Position::startpos(), "h2e2").unwrap())
+            .unwrap();
         assert!(qiku::notation::iccs::parse(&pos, best.split(' ').next().unwrap()).is_ok(), "{uci}");
     }
 }
@@ -335,4 +337,36 @@ fn errors_say_what_to_do_next() {
         "{e}"
     );
     assert!(e.contains("run qiku tune there, or pass --pgn with your game collection"), "{e}");
+}
+
+/// A table without a table its captures lead to has a value but no move values: every tool says
+/// which table is missing and how to make it (it used to say the table itself was missing, or to
+/// answer with the value and no moves, or to search without a word).
+#[test]
+fn a_missing_smaller_table_is_named_by_every_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let (all, lone) = (dir.path().join("all"), dir.path().join("lone"));
+    std::fs::create_dir_all(&lone).unwrap();
+    ok(TB, &["generate", "KRvKN", "-d", all.to_str().unwrap()]);
+    for ext in ["qtb", "qtr", "qtw"] {
+        std::fs::copy(all.join(format!("KRvKN.{ext}")), lone.join(format!("KRvKN.{ext}"))).unwrap();
+    }
+    let d = lone.to_str().unwrap();
+    // Black's knight can take the rook: that capture leads into KNvK, not in the directory.
+    let fen = "4k4/9/9/9/7R1/9/8n/9/9/5K3 b";
+    let want = format!(
+        "KRvKN needs the table KNvK, which is missing in {d} (generate it with `qiku-tb generate KNvK -d {d}`)"
+    );
+    let e = fail(TB, &["probe", "-d", d, fen]);
+    assert!(e.contains(&want), "{e}");
+    let e = fail(QIKU, &["probe", "--tb", d, fen]);
+    assert!(e.contains(&want), "{e}");
+    let tb = qiku::tablebase::Tablebases::open(&lone).unwrap();
+    let pos = qiku::Position::from_fen(fen).unwrap();
+    assert!(tb.probe(&pos).unwrap().is_some(), "the position's own value is in its file");
+    let err = tb.move_verdicts(&pos, qiku::tablebase::Rules::Asian).unwrap_err();
+    assert_eq!(err.to_string(), "KRvKN needs the table KNvK, which is missing");
+    assert!(tb.best_moves(&pos).is_err());
+    // Where no capture is possible the moves stay in the table: answered as before.
+    ok(TB, &["probe", "-d", d, "4k4/9/9/8R/9/9/8n/9/9/5K3 b"]);
 }

@@ -291,7 +291,10 @@ fn garbage_is_reported_and_survived() {
     for g in ["go depth", "go movetime abc", "go wtime -5 btime 1000"] {
         e.send(g);
         let lines = e.until("bestmove", LIVENESS);
-        assert!(lines.iter().any(|l| l.starts_with("info string") && l.ends_with("answering at depth 1")), "{g}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string") && l.ends_with("answering at depth 1")),
+            "{g}: {lines:?}"
+        );
         e.ready();
     }
     // Blank lines and bytes that are not UTF-8 do not kill it either.

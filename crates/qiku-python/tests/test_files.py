@@ -254,6 +254,19 @@ def test_tablebase_errors(tmp_path):
         qiku.generate_tablebases(["KQvK"], tmp_path)
 
 
+
+def test_tablebase_names_a_missing_smaller_table(tmp_path):
+    # KRvKN alone: the position has its value, but the knight's capture leads into KNvK, which
+    # is not there. The probe says so, as qiku-tb probe does, instead of giving no moves.
+    qiku.generate_tablebases(["KRvKN"], tmp_path / "all")
+    (tmp_path / "lone").mkdir()
+    for ext in ("qtb", "qtr", "qtw"):
+        (tmp_path / "lone" / f"KRvKN.{ext}").write_bytes((tmp_path / "all" / f"KRvKN.{ext}").read_bytes())
+    tb = qiku.Tablebases(tmp_path / "lone")
+    with pytest.raises(qiku.TablebaseError, match="KRvKN needs the table KNvK, which is missing"):
+        tb.probe("4k4/9/9/9/7R1/9/8n/9/9/5K3 b")
+    assert tb.probe("4k4/9/9/8R/9/9/8n/9/9/5K3 b").moves
+
 # --- engine --------------------------------------------------------------------------------
 
 

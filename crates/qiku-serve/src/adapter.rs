@@ -421,8 +421,9 @@ impl Tables {
         self.tb.is_some()
     }
 
-    /// The table answer for `pos` under `rules`: `Ok(None)` when no table covers it (or one of
-    /// its successors). The values are `qiku-tb probe --rules RULES --json`'s.
+    /// The table answer for `pos` under `rules`: `Ok(None)` when no table covers it; an error
+    /// when its file is damaged or a table its captures lead to is missing. The values are
+    /// `qiku-tb probe --rules RULES --json`'s.
     pub fn answer(&self, pos: &Pos, rules: Rules) -> Result<Option<TableAnswer>, String> {
         let Some(tb) = &self.tb else { return Ok(None) };
         let e = |e: qiku::tablebase::TbError| e.to_string();

@@ -292,7 +292,8 @@ struct TbReply {
 }
 
 /// `GET /api/tablebase?fen=&moves=&rules=asian|plain`: the position's value and every move's,
-/// best first (404 when no table covers the position).
+/// best first (404 when no table covers the position; 500 with the library's message when its
+/// file is damaged or a table its captures lead to is missing).
 pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;
@@ -300,12 +301,10 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
     if !st.tables.any() {
         return Err(ApiError(StatusCode::NOT_FOUND, "this server has no tables (start it with --tb DIR)".into()));
     }
-    let t = st.tables.answer(&pos, rules).map_err(internal)?.ok_or_else(|| {
-        ApiError(
-            StatusCode::NOT_FOUND,
-            format!("no table here covers {} (or one of its successors)", adapter::fen_of(&pos)),
-        )
-    })?;
+    let t =
+        st.tables.answer(&pos, rules).map_err(internal)?.ok_or_else(|| {
+            ApiError(StatusCode::NOT_FOUND, format!("no table here covers {}", adapter::fen_of(&pos)))
+        })?;
     let out = TbReply {
         fen: adapter::fen_of(&pos),
         turn: adapter::turn_name(&pos),

@@ -193,3 +193,24 @@ fn a_damaged_table_is_reported_not_taken_for_missing() {
     let (status, _) = get_json(srv.addr, "/api/tables/KCvKN");
     assert_eq!(status, 404, "a table that is not there");
 }
+
+/// A table without a table its captures lead to: the position's moves cannot be valued, and both
+/// endpoints name the missing table (as `qiku-tb probe` does) instead of answering without moves.
+#[test]
+fn a_missing_smaller_table_is_named() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for ext in ["qtb", "qtr", "qtw"] {
+        let name = format!("KRvKN.{ext}");
+        std::fs::copy(fixtures().tables.join(&name), dir.path().join(&name)).expect("copy");
+    }
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    // Black's knight can take the rook: that leads into KNvK, which is not in the directory.
+    let fen = enc("4k4/9/9/9/7R1/9/8n/9/9/5K3 b");
+    let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={fen}"));
+    assert_eq!(status, 500, "{v}");
+    assert_eq!(v["error"], "KRvKN needs the table KNvK, which is missing");
+    let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={fen}"));
+    assert_eq!((status, text(&body)), (500, "Error: KRvKN needs the table KNvK, which is missing".to_string()));
+}
