@@ -154,8 +154,10 @@ impl GenerateOptions {
                     None => paging,
                 }))
             }
-            MemoryMode::Refused { resident, .. } => {
-                Err(TbError::OverBudget { material: material.to_string(), budget, needs: resident })
+            // The smallest budget that works: in memory when that takes less than paging's
+            // resident share and working set (small tables).
+            MemoryMode::Refused { needs, resident } => {
+                Err(TbError::OverBudget { material: material.to_string(), budget, needs: resident.min(needs) })
             }
         }
     }

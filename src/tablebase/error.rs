@@ -165,7 +165,8 @@ pub enum TbError {
         material: String,
         /// The budget in bytes.
         budget: u64,
-        /// The estimated bytes that must stay in memory.
+        /// The smallest budget estimated to work: the table in memory, or paged (what must stay
+        /// in memory and a working set), whichever is less.
         needs: u64,
     },
 }
@@ -273,10 +274,10 @@ impl fmt::Display for TbError {
             }
             TbError::OverBudget { material, budget, needs } => write!(
                 f,
-                "{material}: cannot be generated within --memory {}: even with its working arrays paged to \
-                 scratch files, about {} must stay in memory (the solver's bookkeeping and the \
-                 perpetual-check graph); give a budget of at least that (`qiku-tb plan {material} --memory SIZE` \
-                 shows the estimate)",
+                "{material}: cannot be generated within --memory {}: it needs about {} (in memory, or with \
+                 its working arrays paged to scratch files, whichever needs less: paging keeps the solver's \
+                 bookkeeping, the perpetual-check graph and a working set in memory); give a budget of at least \
+                 that (`qiku-tb plan {material} --memory SIZE` shows the estimate)",
                 mib(*budget),
                 mib(*needs)
             ),

@@ -407,7 +407,32 @@ fn run_plan(
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
+    let refused = modes.iter().filter(|m| matches!(m, Some(MemoryMode::Refused { .. }))).count();
+    // Within --memory, a paged table's peak is the budget and its time is slowed down.
+    let (mut peak, mut seconds, mut paged) = (totals.peak_memory_bytes, totals.seconds, 0);
+    if let Some(budget) = memory {
+        peak = 0;
+        for (r, mode) in rows.iter().zip(&modes) {
+            match mode {
+                Some(MemoryMode::Paged { slowdown, .. }) => {
+                    paged += 1;
+                    peak = peak.max(budget.bytes());
+                    seconds += r.seconds * (slowdown - 1.0);
+                }
+                // Not generated at all within the budget: neither its memory nor its time counts.
+                Some(MemoryMode::Refused { .. }) => seconds -= r.seconds,
+                _ => peak = peak.max(r.peak_memory_bytes),
+            }
+        }
+    }
     if json {
+        let mut totals = json!(totals);
+        if memory.is_some() {
+            totals["paged"] = json!(paged);
+            totals["not_within_memory"] = json!(refused);
+            totals["peak_memory_bytes_within_memory"] = json!(peak);
+            totals["seconds_within_memory"] = json!(seconds);
+        }
         let list: Vec<_> = rows
             .iter()
             .zip(&present)
@@ -440,8 +465,10 @@ fn run_plan(
                 bytes(*needs),
                 bytes(*resident)
             )),
-            Some(MemoryMode::Refused { resident, .. }) => note.push(format!(
-                "NOT WITHIN --memory: even paged, {} must stay in memory (a share of its arrays{}, and a working set)",
+            Some(MemoryMode::Refused { needs, resident }) => note.push(format!(
+                "NOT WITHIN --memory: it needs {} in memory, and paged {} must still stay in memory (a share of its \
+                 arrays{}, and a working set)",
+                bytes(*needs),
                 bytes(*resident),
                 if r.rules_pass == Some(RulesPass::Checks) { " and its perpetual-check graph" } else { "" }
             )),
@@ -494,22 +521,11 @@ fn run_plan(
     } else {
         String::new()
     };
-    // Within --memory, a paged table's peak is the budget and its time is slowed down.
-    let (mut peak, mut seconds, mut paged) = (totals.peak_memory_bytes, totals.seconds, 0);
-    if let Some(budget) = memory {
-        peak = 0;
-        for (r, mode) in rows.iter().zip(&modes) {
-            match mode {
-                Some(MemoryMode::Paged { slowdown, .. }) => {
-                    paged += 1;
-                    peak = peak.max(budget.bytes());
-                    seconds += r.seconds * (slowdown - 1.0);
-                }
-                _ => peak = peak.max(r.peak_memory_bytes),
-            }
-        }
-    }
     let within = match memory {
+        Some(budget) if refused > 0 => format!(
+            " (within --memory {}: {paged} table(s) paged; {refused} cannot be generated within it, not counted)",
+            bytes(budget.bytes())
+        ),
         Some(budget) => format!(" (within --memory {}: {paged} table(s) paged)", bytes(budget.bytes())),
         None => String::new(),
     };
@@ -543,6 +559,13 @@ fn run_plan(
         println!(
             "{} tables cannot be generated yet (marked above): `qiku-tb generate` refuses this selection",
             totals.unsupported
+        );
+    }
+    if let (Some(budget), true) = (memory, refused > 0) {
+        println!(
+            "{refused} table(s) cannot be generated within --memory {} (marked NOT WITHIN above): `qiku-tb generate` \
+             refuses this selection with that budget; give a larger one",
+            bytes(budget.bytes())
         );
     }
     Ok(())
@@ -699,11 +722,19 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
-    for (side, c, ch) in [("red", red, red_changed), ("black", black, black_changed)] {
+    // The rule's wins and losses carry a line rank, not plies to mate; the mates are the plain
+    // table's (the rule changes only draws), so the longest mate is the plain one.
+    let (plain_red, plain_black) = if swapped { (plain[1], plain[0]) } else { (plain[0], plain[1]) };
+    for (side, c, ch, p) in [("red", red, red_changed, plain_red), ("black", black, black_changed, plain_black)] {
+        let longest = if rules == Rules::Asian && ch > 0 && c.max_dtm > p.max_dtm {
+            format!("longest mate {} plies, line ranks up to {}", p.max_dtm, c.max_dtm)
+        } else {
+            format!("longest mate {} plies", p.max_dtm)
+        };
         let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
         println!(
-            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, longest {} plies{changed}",
-            c.legal, c.wins, c.draws, c.losses, c.no_moves, c.max_dtm
+            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, {longest}{changed}",
+            c.legal, c.wins, c.draws, c.losses, c.no_moves
         );
     }
     Ok(())
@@ -723,6 +754,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     }
     let mut cache = TableCache::new();
     let mut rule_cache = TableCache::new();
+    // Tables that failed one check or more (a table is counted once, whichever of its files failed).
     let mut failed = 0;
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     // A decoded table stays cached while a later table captures into it, and no longer (the
@@ -730,6 +762,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
     let last_use = last_uses(&canonical);
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
+        let mut table_failed = false;
         let plain_ok = match verify_table(dir, c, &mut cache) {
             Ok(legal) => {
                 println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64());
@@ -737,7 +770,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
             }
             Err(e) => {
                 println!("{c}: FAILED: {e}");
-                failed += 1;
+                table_failed = true;
                 false
             }
         };
@@ -757,7 +790,7 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 }
                 Err(e) => {
                     println!("{c} (Asian rules): FAILED: {e}");
-                    failed += 1;
+                    table_failed = true;
                 }
             }
         }
@@ -767,10 +800,11 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
                 Err(e) => {
                     println!("{c} (WDL): FAILED: {e}");
-                    failed += 1;
+                    table_failed = true;
                 }
             }
         }
+        failed += usize::from(table_failed);
         let keep = |k: &Material| last_use.get(k).is_some_and(|&last| last > i);
         cache.retain(|k, _| keep(k));
         rule_cache.retain(|k, _| keep(k));

@@ -131,6 +131,11 @@ fn damaged_or_missing_companions_are_named() {
     let o = run(env!("CARGO_BIN_EXE_qiku"), &["probe", won, "--tb", d]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("KRvKN.qtr"));
+    // verify: the companion's check and the WDL file's fail, and the table counts once.
+    let o = run(env!("CARGO_BIN_EXE_qiku-tb"), &["verify", "KRvKN", "-d", d]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("FAILED").count(), 2, "{out}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 of 1 tables failed verification"), "{out}");
 
     // A missing .qtr: verify names it, not the intact .qtw.
     std::fs::remove_file(&qtr).unwrap();
@@ -153,4 +158,22 @@ fn generate_without_rules_says_no_wdl_file_was_written() {
     assert!(out.contains("WDL files: none written (--no-rules"), "{out}");
     assert!(!out.contains("written, "), "{out}");
     assert!(!dir.path().join("KRvK.qtw").exists() && !dir.path().join("KRvK.qtr").exists());
+}
+
+/// `stats` under the Asian rules: the longest mate is the plain table's (the rule changes only
+/// draws), and the rule's values are line ranks, said as such (they were printed as plies).
+#[test]
+fn stats_tell_mates_from_line_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let asian = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["stats", "KRvKN", "-d", d]));
+    assert!(
+        asian.contains("red to move: 348021 legal")
+            && asian.contains("longest mate 25 plies, line ranks up to 29, 624 decided by the rule"),
+        "{asian}"
+    );
+    assert!(asian.contains("longest mate 26 plies, line ranks up to 30, 2570 decided by the rule"), "{asian}");
+    let plain = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["stats", "KRvKN", "-d", d, "--rules", "plain"]));
+    assert!(plain.contains("longest mate 25 plies\n") && !plain.contains("line rank"), "{plain}");
 }

@@ -83,7 +83,22 @@ fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     let v = plan("100M");
     assert_eq!(mode(&v, "KRPvKC"), "paged");
     assert_eq!(mode(&v, "KRvKC"), "in_memory");
-    assert_eq!(mode(&plan("10M"), "KRPvKC"), "refused");
+    assert_eq!((v["totals"]["paged"].as_u64(), v["totals"]["not_within_memory"].as_u64()), (Some(1), Some(0)));
+    let refused = plan("10M");
+    assert_eq!(mode(&refused, "KRPvKC"), "refused");
+    // The totals agree with the rows: the refused table is counted as such, and its memory and
+    // time are not in the totals within the budget.
+    assert_eq!(refused["totals"]["not_within_memory"].as_u64(), Some(1));
+    let krpvkc = refused["tables"].as_array().unwrap().iter().find(|t| t["material"] == "KRPvKC").unwrap().clone();
+    let within = refused["totals"]["peak_memory_bytes_within_memory"].as_f64().unwrap();
+    assert!(within < krpvkc["peak_memory_bytes"].as_f64().unwrap());
+    let time = refused["totals"]["seconds_within_memory"].as_f64().unwrap();
+    let all = refused["totals"]["seconds"].as_f64().unwrap();
+    assert!((all - krpvkc["seconds"].as_f64().unwrap() - time).abs() < 1e-6 * all, "{}", refused["totals"]);
+    let text = qiku_tb(&["plan", "KRPvKC", "--speed", "1", "--memory", "10M"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("1 cannot be generated within it, not counted"), "{text}");
+    assert!(text.contains("1 table(s) cannot be generated within --memory 10.0 MiB"), "{text}");
     let text = qiku_tb(&["plan", "KRPvKC", "--speed", "1", "--memory", "100M"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("PAGED"), "{}", String::from_utf8_lossy(&text.stdout));
 
