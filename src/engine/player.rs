@@ -128,6 +128,11 @@ impl Engine {
                         if let Some(line) = tb.best_moves(pos).and_then(|b| b.into_iter().find(allowed)) {
                             m = line;
                         }
+                        // The value and verdict said are those of the move played, which is not
+                        // the position's best when `searchmoves` (`banmoves`) leave it out.
+                        let v = values.iter().find(|(x, _)| *x == m).map_or(v, |&(_, v)| v);
+                        let verdict = tb.verdict(&pos.play_unchecked(m)).map(Verdict::before_move).or(verdict);
+                        self.last_verdict = verdict;
                         // A value only the repetition rules decide has a line rank, not a mate
                         // distance: it scores as a table win of unknown distance, never as a mate.
                         let score = if verdict.is_some_and(|v| v.by_rule) {

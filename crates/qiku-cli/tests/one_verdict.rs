@@ -31,6 +31,10 @@ fn stdout(o: &Output) -> String {
 
 /// The engine's lines up to `bestmove` after `go depth 2` in `FEN`, speaking `dialect`.
 fn engine_lines(dir: &Path, ucci: bool) -> Vec<String> {
+    engine_lines_for(dir, ucci, FEN, "go depth 2")
+}
+
+fn engine_lines_for(dir: &Path, ucci: bool, fen: &str, go: &str) -> Vec<String> {
     let mut child =
         Command::new(env!("CARGO_BIN_EXE_qiku")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -40,7 +44,7 @@ fn engine_lines(dir: &Path, ucci: bool) -> Vec<String> {
     } else {
         writeln!(stdin, "setoption name TablebasePath value {}", dir.display()).unwrap();
     }
-    writeln!(stdin, "position fen {FEN}\ngo depth 2").unwrap();
+    writeln!(stdin, "position fen {fen}\n{go}").unwrap();
     let mut lines = Vec::new();
     loop {
         let mut l = String::new();
@@ -176,4 +180,22 @@ fn stats_tell_mates_from_line_ranks() {
     assert!(asian.contains("longest mate 26 plies, line ranks up to 30, 2570 decided by the rule"), "{asian}");
     let plain = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["stats", "KRvKN", "-d", d, "--rules", "plain"]));
     assert!(plain.contains("longest mate 25 plies\n") && !plain.contains("line rank"), "{plain}");
+}
+
+/// With the best moves left out (`searchmoves`, UCCI's `banmoves`), the verdict the engine says
+/// is that of the move it plays, not the position's.
+#[test]
+fn the_engine_says_the_value_of_the_move_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"; // e1d1 mates at once
+    let all = engine_lines_for(dir.path(), false, fen, "go depth 3");
+    assert!(all.contains(&"info string tablebase move: win, mate in 1 plies (asian rules)".to_string()), "{all:?}");
+    assert_eq!(all.last().unwrap(), "bestmove e1d1");
+    let some = engine_lines_for(dir.path(), false, fen, "go depth 3 searchmoves e1a1 e0f0");
+    assert!(some.contains(&"info string tablebase move: win, mate in 3 plies (asian rules)".to_string()), "{some:?}");
+    assert!(some.iter().any(|l| l.contains("score mate 2") && l.ends_with("pv e1a1")), "{some:?}");
+    assert_eq!(some.last().unwrap(), "bestmove e1a1");
+    let banned = engine_lines_for(dir.path(), true, fen, "banmoves e1d1 e1e8\ngo depth 3");
+    assert!(banned.iter().any(|l| l == "info string tablebase move: win, mate in 3 plies (asian rules)"), "{banned:?}");
 }
