@@ -739,10 +739,12 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
     }
     outln!("red%, draw%, black%: who won the games with this move; score: for {turn}, the side to move");
     let width = moves.iter().map(|m| display_width(&write(m.mv))).max().unwrap_or(4).max(4);
+    // The Chinese column beside the moves, unless the moves are in Chinese already.
+    let chinese_column = n != notation::Notation::Chinese;
     outln!(
-        "{} {:<10} {:>8} {:>6} {:>6} {:>6} {:>6}",
+        "{} {}{:>8} {:>6} {:>6} {:>6} {:>6}",
         pad_display("move", width),
-        "chinese",
+        if chinese_column { format!("{:<10} ", "chinese") } else { String::new() },
         "games",
         "red%",
         "draw%",
@@ -757,14 +759,16 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         let (red, black) = if pos.turn() == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
         let mirror = merged_mirror(&pos, m.mv).map(|x| format!("  (with its mirror {})", write(x)));
         merged |= mirror.is_some();
+        // Without a decided game there is no share to show: `-`, as for the score.
+        let share = |n: u32| if d == 0 { "-".to_string() } else { format!("{:.1}", pct(n, d)) };
         outln!(
-            "{} {} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>6}{}",
+            "{} {}{:>8} {:>6} {:>6} {:>6} {:>6}{}",
             pad_display(&write(m.mv), width),
-            pad_display(&chinese(&pos, m.mv), 10),
+            if chinese_column { format!("{} ", pad_display(&chinese(&pos, m.mv), 10)) } else { String::new() },
             c.games(),
-            pct(red, d),
-            pct(c.draws, d),
-            pct(black, d),
+            share(red),
+            share(c.draws),
+            share(black),
             score,
             mirror.unwrap_or_default()
         );

@@ -171,3 +171,20 @@ fn export_warns_when_moves_have_no_result() {
     let out = qiku_book(&["export", &p("rep.qbk"), "-o", &p("rep.obk"), "-q"]);
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("without a result"));
 }
+
+/// Moves whose games have no result show `-` for the shares, as for the score (not 0.0); in
+/// Chinese notation the move is not printed a second time in the Chinese column.
+#[test]
+fn probe_shows_no_shares_without_results_and_chinese_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("wk.qbk");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/wukong-hu-ronghua-uci.pgn");
+    ok(&["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"]);
+    let text = ok(&["probe", book.to_str().unwrap(), "startpos", "--notation", "chinese"]);
+    let row = text.lines().find(|l| l.starts_with("炮二平五")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(row.matches("炮二平五").count(), 1, "{row}");
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&fields[2..6], ["-", "-", "-", "-"], "{row}");
+    let text = ok(&["probe", book.to_str().unwrap(), "startpos"]);
+    assert!(text.lines().any(|l| l.starts_with("h2e2 炮二平五")), "{text}");
+}
