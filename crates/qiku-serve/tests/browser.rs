@@ -383,6 +383,13 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     wait_js(&c, "return document.querySelectorAll('#tables tbody tr').length > 3", "the table list").await;
     c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
     wait_js(&c, "return document.querySelectorAll('#detail svg.chart rect').length > 10", "the histogram").await;
+    // Under the Asian rules the longest mate is the plain one; the rule's line ranks are said apart.
+    wait_js(
+        &c,
+        "return [...document.querySelectorAll('#detail table.tables td')].some(td => td.textContent === '25 (line rank up to 29)')",
+        "the Asian rows' longest mate and line rank",
+    )
+    .await;
     screenshot(&c, &format!("tables-{label}")).await;
     c.close().await.expect("close");
 }
