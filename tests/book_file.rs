@@ -171,6 +171,11 @@ fn empty_book() {
     let out = dir.path().join("empty.qbk");
     let report = book::build(&[pgn], &out, &BuildOptions::default()).unwrap();
     assert_eq!(report.header.games.read, 0);
+    // A build that keeps no move writes nothing (a book already there would stay as it was).
+    assert!(!report.written && !out.exists());
+    // A book without records, written as the format allows, reads as empty.
+    let writer = book::format::BookWriter::create(&out).unwrap();
+    writer.finish(Default::default(), Default::default()).unwrap();
     let book = Book::open(&out).unwrap();
     assert!(book.is_empty());
     assert!(book.probe(&qiku::Position::startpos()).expect("book readable").is_empty());

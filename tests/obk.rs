@@ -348,3 +348,13 @@ fn import_reports_bad_counts_saturates_and_distrusts_a_foreign_header() {
     assert!(e.to_string().contains("nothing.obk") && e.to_string().contains("no usable book move"), "{e}");
     assert!(!none.exists());
 }
+
+/// A `.qbk` given to `import` is named as what it is, not "file is not a database".
+#[test]
+fn import_names_a_qiku_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let err = obk::import(&qbk, &dir.path().join("out.qbk")).unwrap_err().to_string();
+    assert!(err.contains("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is"), "{err}");
+    assert!(!dir.path().join("out.qbk").exists());
+}

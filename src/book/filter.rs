@@ -33,9 +33,10 @@ impl GameDate {
         (d.key() == key).then_some(d)
     }
 
-    /// A date from its parts (0 for an unknown month or day); `None` if a part is out of range.
+    /// A date from its parts (0 for an unknown month or day); `None` if a part is out of range
+    /// (a day past its month's end too: `2003-02-30`, `2003-02-29`).
     fn new(year: u32, month: u32, day: u32) -> Option<GameDate> {
-        if !(1000..=2999).contains(&year) || month > 12 || day > 31 || (month == 0 && day != 0) {
+        if !(1000..=2999).contains(&year) || month > 12 || (month == 0 && day != 0) || !day_fits(year, month, day) {
             return None;
         }
         Some(GameDate {
@@ -66,14 +67,16 @@ impl GameDate {
             // As below, a month or day that does not fit leaves what came before it.
             let (month, day) = (n / 100 % 100, n % 100);
             let month = if (1..=12).contains(&month) { month } else { 0 };
-            let day = if month > 0 && (1..=31).contains(&day) { day } else { 0 };
+            let day = if month > 0 && day_fits(n / 10_000, month, day) { day } else { 0 };
             return GameDate::new(n / 10_000, month, day);
         }
         if first.len() == 4 {
             let year = num(first)?;
             // A month or day that does not fit leaves what came before it.
             let month = groups.get(1).and_then(|g| num(g)).filter(|m| (1..=12).contains(m));
-            let day = month.and(groups.get(2).and_then(|g| num(g))).filter(|d| (1..=31).contains(d));
+            let day = month
+                .and(groups.get(2).and_then(|g| num(g)))
+                .filter(|&d| d > 0 && month.is_some_and(|m| day_fits(year, m, d)));
             return GameDate::new(year, month.unwrap_or(0), day.unwrap_or(0));
         }
         // Year last: M/D/YYYY or D-M-YYYY.
@@ -81,7 +84,7 @@ impl GameDate {
             if y.len() == 4 && a.len() <= 2 && b.len() <= 2 {
                 let (a, b, y) = (num(a)?, num(b)?, num(y)?);
                 let (month, day) = if a > 12 && b <= 12 { (b, a) } else { (a, b) };
-                if (1..=12).contains(&month) && (1..=31).contains(&day) {
+                if (1..=12).contains(&month) && day > 0 && day_fits(y, month, day) {
                     return GameDate::new(y, month, day);
                 }
                 return GameDate::new(y, 0, 0);
@@ -89,6 +92,18 @@ impl GameDate {
         }
         None
     }
+}
+
+/// Whether `day` (0: unknown) is a day of `month` (1..=12) of `year` in the Gregorian calendar.
+fn day_fits(year: u32, month: u32, day: u32) -> bool {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let last = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    day <= last
 }
 
 impl fmt::Display for GameDate {
@@ -221,7 +236,7 @@ impl fmt::Display for FilterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FilterError::Date(v) => {
-                write!(f, "date {v:?} is not YYYY, YYYY-MM or YYYY-MM-DD (e.g. 1995 or 2003-05-12)")
+                write!(f, "date {v:?} is not YYYY, YYYY-MM or YYYY-MM-DD of a real day (e.g. 1995 or 2003-05-12)")
             }
             FilterError::Ecco(v) => {
                 write!(f, "ECCO {v:?} is not a code A00-E99, a prefix (C, C4) or a range of them (A00-C99, B-C)")
@@ -360,6 +375,13 @@ mod tests {
         assert_eq!(d("4/17/1996").as_deref(), Some("1996.04.17"));
         assert_eq!(d("17-4-1996").as_deref(), Some("1996.04.17"));
         assert_eq!(d("2003-05-12 14:30").as_deref(), Some("2003.05.12"));
+        // A day past its month's end is no day (the month stays); leap years counted.
+        assert_eq!(d("2003.02.30").as_deref(), Some("2003.02.??"));
+        assert_eq!(d("20030229").as_deref(), Some("2003.02.??"));
+        assert_eq!(d("2004.02.29").as_deref(), Some("2004.02.29"));
+        assert_eq!(d("1900.02.29").as_deref(), Some("1900.02.??"));
+        assert_eq!(d("2000.02.29").as_deref(), Some("2000.02.29"));
+        assert_eq!(d("4/31/1996").as_deref(), Some("1996.??.??"));
         for none in ["", "  ", "03.05.12", "5月12日", "&nbsp;", "日弈", "999999"] {
             assert_eq!(d(none), None, "{none}");
         }
@@ -374,7 +396,9 @@ mod tests {
     fn bounds_and_ecco_ranges() {
         let b: DateBound = "2003-05".parse().unwrap();
         assert_eq!((b.low(), b.high()), (20030500, 20030599));
-        for bad in ["03", "2003-13", "2003-00", "20030512", "x", "2003-5-40", ""] {
+        for bad in
+            ["03", "2003-13", "2003-00", "20030512", "x", "2003-5-40", "2003-02-30", "2003-02-29", "2003-04-31", ""]
+        {
             assert_eq!(bad.parse::<DateBound>(), Err(FilterError::Date(bad.into())), "{bad}");
         }
         let r: EccoRange = "A00-C99".parse().unwrap();

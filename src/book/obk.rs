@@ -436,8 +436,16 @@ const STEPS_PER_CHECK: i32 = 10_000;
 /// per byte). Returns the connection and whether a plain `qiku_book` table is there too.
 fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
     let io = |source| ObkError::Io { path: input.to_path_buf(), op: "open", source };
-    let len = open_regular(input).and_then(|f| f.metadata()).map_err(io)?.len();
+    let mut file = open_regular(input).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
     let refused = |why: String| ObkError::Refused { path: input.to_path_buf(), why };
+    // One of qiku's own books given where an .obk belongs: say so, rather than SQLite's "file
+    // is not a database".
+    let mut magic = [0u8; 8];
+    if std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == super::format::MAGIC {
+        return Err(refused("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is".into()));
+    }
+    drop(file);
     let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(input, flags).map_err(sql_err(input, "open the database"))?;
     conn.execute_batch("PRAGMA trusted_schema = OFF;").map_err(sql_err(input, "open the database"))?;

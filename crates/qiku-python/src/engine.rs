@@ -72,8 +72,11 @@ impl PyEngine {
         if !(1..=65536).contains(&hash_mb) {
             return Err(errors::value_error(format!("hash_mb {hash_mb} is out of range (1 to 65536 MiB)")));
         }
-        if !(1..=256).contains(&threads) {
-            return Err(errors::value_error(format!("threads {threads} is out of range (1 to 256)")));
+        let max = qiku::engine::uci::MAX_THREADS;
+        if !(1..=max).contains(&threads) {
+            return Err(errors::value_error(format!(
+                "threads {threads} is out of range (1 to {max}, as the UCI option)"
+            )));
         }
         let engine = py.detach(move || {
             let mut e = Engine::new(1);

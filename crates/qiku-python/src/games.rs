@@ -94,15 +94,21 @@ impl PyGame {
     }
 
     /// The board after `ply` moves (all of them by default), with the history, so that its
-    /// `outcome()` judges repetitions.
+    /// `outcome()` judges repetitions; `IndexError` past the last move.
     #[pyo3(signature = (ply = None))]
-    fn board(&self, ply: Option<usize>) -> PyBoard {
-        let n = ply.unwrap_or(self.record.moves.len()).min(self.record.moves.len());
+    fn board(&self, ply: Option<usize>) -> PyResult<PyBoard> {
+        let len = self.record.moves.len();
+        let n = ply.unwrap_or(len);
+        if n > len {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "ply {n} is past the end of the game ({len} moves replayed)"
+            )));
+        }
         let mut game = Game::new(self.record.start.clone());
         for &m in &self.record.moves[..n] {
             game.play_unchecked(m);
         }
-        PyBoard::from_game(game)
+        Ok(PyBoard::from_game(game))
     }
 
     /// Number of moves replayed.

@@ -45,6 +45,9 @@ def test_read_games_streams_headers_moves_and_results():
     assert len(first) == len(first.moves) > 10
     board = first.board()
     assert board.ply == len(first)
+    assert first.board(len(first)).ply == len(first)
+    with pytest.raises(IndexError, match="past the end of the game"):
+        first.board(len(first) + 1)
     # The same game in Chinese notation reads to the same moves.
     chinese = next(qiku.pgn.read_games(CHINESE))
     assert [str(m) for m in chinese.moves] == [str(m) for m in first.moves]
@@ -268,6 +271,12 @@ def test_tablebase_names_a_missing_smaller_table(tmp_path):
     assert tb.probe("4k4/9/9/8R/9/9/8n/9/9/5K3 b").moves
 
 # --- engine --------------------------------------------------------------------------------
+
+
+def test_engine_threads_are_those_of_the_uci_option():
+    qiku.Engine(threads=64)
+    with pytest.raises(ValueError, match="1 to 64"):
+        qiku.Engine(threads=65)
 
 
 def test_engine_finds_the_mate():
