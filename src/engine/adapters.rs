@@ -143,6 +143,10 @@ impl QbkOpeningBook {
 
 impl OpeningBook for QbkOpeningBook {
     fn pick(&self, pos: &Position) -> Option<Move> {
+        self.pick_among(pos, &|_| true)
+    }
+
+    fn pick_among(&self, pos: &Position, allowed: &dyn Fn(&Move) -> bool) -> Option<Move> {
         use std::sync::atomic::Ordering;
         if self.failed.load(Ordering::Relaxed) {
             return None;
@@ -157,6 +161,8 @@ impl OpeningBook for QbkOpeningBook {
                 return None;
             }
         };
+        // The share was taken over all the position's games; the moves left out go after it.
+        let moves: Vec<BookMove> = moves.into_iter().filter(|m| allowed(&m.mv)).collect();
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
         book::choose_with_share(&moves, self.policy, 0, &mut rng)
     }

@@ -124,6 +124,12 @@ pub trait Endgames: Send + Sync {
 pub trait OpeningBook: Send + Sync {
     /// The move to play in `pos`, if the book has one.
     fn pick(&self, pos: &Position) -> Option<Move>;
+    /// The move to play among the `allowed` ones (`searchmoves`, UCCI's `banmoves`), if the book
+    /// has one. By default [`OpeningBook::pick`]'s move if it is allowed; a book that knows its
+    /// moves chooses among the allowed ones, so that banning its first choice plays its next.
+    fn pick_among(&self, pos: &Position, allowed: &dyn Fn(&Move) -> bool) -> Option<Move> {
+        self.pick(pos).filter(|m| allowed(m))
+    }
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ impl Engine {
         if let Some(book) = &self.book {
             // A book move outside `searchmoves` (UCCI's `banmoves`) is not played.
             let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
-            if let Some(m) = book.pick(pos).filter(|&m| pos.is_legal(m) && allowed(&m)) {
+            if let Some(m) = book.pick_among(pos, &allowed).filter(|&m| pos.is_legal(m) && allowed(&m)) {
                 let r =
                     SearchResult { best: Some(m), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0, pv: vec![m] };
                 return (r, Source::Book);

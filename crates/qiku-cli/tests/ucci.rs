@@ -199,3 +199,40 @@ fn match_runner_plays_qiku_over_ucci_against_qiku_over_uci_without_faults() {
         assert!(l.ends_with("illegal moves 0, no move 0, crashes 0, time losses 0"), "{l}");
     }
 }
+
+/// With the book's choice banned, the engine plays the book's next choice (it used to search).
+#[test]
+fn banning_the_book_move_plays_the_next_book_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn");
+    let built = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
+        .args(["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let in_book: Vec<String> = qiku::book::Book::open(&book)
+        .unwrap()
+        .probe(&Position::startpos())
+        .unwrap()
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert!(in_book.len() >= 3, "{in_book:?}");
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    e.send(&format!("setoption bookfiles {}", book.display()));
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.iter().any(|l| l == "info string book move"), "{lines:?}");
+    let first = bestmove(&lines);
+    e.send("position startpos");
+    e.send(&format!("banmoves {first}"));
+    e.send("go depth 3");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.iter().any(|l| l == "info string book move"), "{lines:?}");
+    let next = bestmove(&lines);
+    assert!(next != first && in_book.contains(&next), "{first} banned, then {next}: {in_book:?}");
+}
