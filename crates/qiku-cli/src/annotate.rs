@@ -14,7 +14,7 @@ use qiku::pgn::{self, EncodingChoice, Location, Mode, Reader, Skip, SyntaxError,
 use qiku::tablebase::Tablebases;
 use qiku::{Color, Game, Move, Position, Progress, Rules, Wdl};
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The command line of `qiku annotate`.
 #[derive(clap::Args)]
@@ -312,6 +312,22 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
             opts.output.display()
         ));
     }
+    // The book and the tables are inputs too: an output over one of them would destroy it.
+    crate::refuse_output_among_inputs(&opts.output, opts.book.as_deref())?;
+    if let Some(dir) = &opts.tb {
+        if opts
+            .output
+            .parent()
+            .is_some_and(|p| qiku::fs::same_file(if p.as_os_str().is_empty() { Path::new(".") } else { p }, dir))
+        {
+            return Err(format!(
+                "{}: the output is in the tables directory {}; choose another output",
+                opts.output.display(),
+                dir.display()
+            ));
+        }
+    }
+    crate::refuse_unwritable_output(&opts.output)?;
     let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| e.to_string())).transpose()?;
     let tb = opts.tb.as_ref().map(|p| Tablebases::open(p).map_err(|e| e.to_string())).transpose()?;
     if let Some(tb) = &tb {

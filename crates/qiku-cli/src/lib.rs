@@ -88,6 +88,26 @@ pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<I
     }
 }
 
+/// Refuses, before any work, an output path that cannot be written: a directory, or a file in a
+/// directory that does not exist.
+pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
+    if output.is_dir() {
+        return Err(format!("{}: is a directory; give a file name for the output", output.display()));
+    }
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: the directory {} does not exist; create it first or choose another output",
+            output.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
 /// A position argument that cannot be read: not `startpos` or a valid FEN, a move that cannot
 /// be played, or a FEN split into several arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]

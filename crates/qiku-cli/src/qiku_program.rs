@@ -416,7 +416,8 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let json = args.json;
     let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
         if json {
-            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            // Every line in the notation asked for (`--notation`), as `pv` and `bestmove`.
+            let pv = spec::format_line(&root, &info.pv, notation);
             if info.multipv == 1 {
                 last.clear();
             }
@@ -424,7 +425,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
             lines.push(serde_json::json!({
                 "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "score": score_json(info.score),
                 "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
-                "pv": spec::format_line(&root, &info.pv, notation),
+                "pv": pv,
             }));
         } else if notation == Notation::Iccs {
             println!("{}", info.to_uci().trim_start_matches("info "));
@@ -549,6 +550,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
             .collect();
         let inputs = args.openings.iter().chain(&programs).map(PathBuf::as_path);
         crate::refuse_output_among_inputs(pgn, inputs)?;
+        crate::refuse_unwritable_output(pgn)?;
     }
     let limit = if let Some(tc) = &args.tc {
         matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
@@ -655,7 +657,8 @@ fn verdict_json(v: qiku::Verdict) -> serde_json::Value {
 fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     use qiku::engine::adapters::{self, QbkOpeningBook};
     use qiku::engine::OpeningBook;
-    let pos = super::position_args(&args.position)?.position();
+    let spec = super::position_args(&args.position)?;
+    let pos = spec.position();
     let n = args.notation;
     let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);
     let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
@@ -759,7 +762,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     }
     if answer.is_none() {
         let shared = Shared::new(16);
-        let game = Game::new(pos.clone());
+        // With the moves that led here, so that the search judges repetitions as `analyze` does.
+        let game = spec.game();
         let r = search::search(
             &game,
             &Limits::depth(args.depth.max(1)),

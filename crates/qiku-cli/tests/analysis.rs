@@ -41,6 +41,12 @@ fn analyze_multipv_json_is_capped_and_sorted() {
     let ks: Vec<u64> = lines.iter().map(|l| l["multipv"].as_u64().unwrap()).collect();
     assert_eq!(ks, (1..=legal as u64).collect::<Vec<_>>());
     assert_eq!(v["bestmove"], lines[0]["pv"][0]);
+    // In another notation every line is in it, as the best move and the main line are.
+    let out = stdout(&qiku(&["analyze", fen, "--depth", "3", "--multipv", "2", "--notation", "chinese", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["bestmove"], v["multipv"][0]["pv"][0], "{out}");
+    let chinese = |m: &serde_json::Value| m.as_str().is_some_and(|m| m.chars().count() == 4 && !m.is_ascii());
+    assert!(v["multipv"].as_array().unwrap().iter().all(|l| l["pv"].as_array().unwrap().iter().all(chinese)), "{out}");
     // Out of range: refused.
     let out = qiku(&["analyze", "--depth", "1", "--multipv", "0"]);
     assert_eq!(out.status.code(), Some(2));
@@ -247,4 +253,37 @@ fn progress_is_printed_as_plain_lines_when_stderr_is_not_a_terminal() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     plain_progress(&r.stderr, "writing");
     assert!(String::from_utf8_lossy(&r.stderr).contains("writing: 214 of 214 (100%) done in "));
+}
+
+/// annotate refuses, before any search, an output over its book or in its tables directory
+/// (they are inputs too), and one in a directory that does not exist.
+#[test]
+fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let built =
+        run(env!("CARGO_BIN_EXE_qiku-book"), &["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap()]);
+    assert!(built.status.success());
+    let before = std::fs::read(&book).unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    let rep = repertoire();
+    let (in_tables, missing) = (tables.join("KRvK.qtb"), dir.path().join("missing/out.pgn"));
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (book_s, tables_s, in_tables_s, missing_s) = (s(&book), s(&tables), s(&in_tables), s(&missing));
+    let cases: [(Vec<&str>, &str); 3] = [
+        (vec!["-o", &book_s, "--book", &book_s], "(same file); refusing to overwrite it"),
+        (vec!["-o", &in_tables_s, "--tb", &tables_s], "is in the tables directory"),
+        (vec!["-o", &missing_s], "does not exist; create it first"),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["annotate", rep.to_str().unwrap(), "--depth", "1"];
+        args.extend(extra.iter().copied());
+        let r = qiku(&args);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(!r.status.success() && err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("annotating"), "refused before any work: {err}");
+    }
+    assert_eq!(std::fs::read(&book).unwrap(), before);
+    assert_eq!(std::fs::read_dir(&tables).unwrap().count(), 0);
 }

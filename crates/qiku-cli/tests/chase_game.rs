@@ -352,3 +352,22 @@ fn the_search_scores_the_real_repetition_as_the_referee_judges_it() {
     assert_eq!(free.best, Some(repeat), "{:?}", free.score);
     assert!(matches!(free.score, Score::Mate(n) if n > 0), "repeating wins for Black: {:?}", free.score);
 }
+
+/// `qiku probe` searches with the moves that led to the position, as `analyze` does: after ply
+/// 96 of the World Cup game it does not advise c0c2, which repeats the chase and loses.
+#[test]
+fn probe_judges_repetitions_with_the_moves_given() {
+    let (_, moves) = &fixture()[0];
+    let mut args: Vec<String> = ["probe", "startpos", "moves"].iter().map(|s| s.to_string()).collect();
+    args.extend(moves[..96].iter().map(|m| m.to_string()));
+    args.extend(["--depth", "6", "--json"].iter().map(|s| s.to_string()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku")).args(&args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let best = v["answer"]["move"].as_str().unwrap();
+    assert_ne!(best, "c0c2", "{v}");
+    args[0] = "analyze".into();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku")).args(&args).output().unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(a["bestmove"].as_str(), Some(best), "probe and analyze agree");
+}
