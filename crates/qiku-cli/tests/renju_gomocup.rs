@@ -257,3 +257,32 @@ fn player_finds_vcfs() {
         e.end();
     }
 }
+
+/// Gomocup's `INFO rule 1`: exactly five wins, so a six is no win and the opponent's five point
+/// must be blocked (it used to play freestyle, make the six and lose). Freestyle (`INFO rule 0`)
+/// takes the six. A `BOARD` whose opponent is two stones ahead cannot come from a game: refused.
+#[test]
+fn exact_five_rule_and_impossible_boards() {
+    let play = |rule: &str| -> String {
+        let mut e = Engine::start(&["renju", "play"]);
+        assert_eq!(e.ask("START 15"), "OK");
+        e.send(&format!("INFO rule {rule}"));
+        e.send("INFO timeout_turn 500");
+        e.send("BOARD");
+        for s in ["0,7,1", "1,7,1", "2,7,1", "3,7,1", "5,7,1", "10,0,2", "10,1,2", "10,2,2", "10,3,2", "12,12,2"] {
+            e.send(s);
+        }
+        let reply = e.ask("DONE");
+        e.end();
+        reply
+    };
+    assert_eq!(play("1"), "10,4", "exactly five: block the opponent's five");
+    assert_eq!(play("0"), "4,7", "freestyle: the six wins");
+    let mut e = Engine::start(&["renju", "play"]);
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("BOARD");
+    e.send("7,7,2");
+    e.send("8,8,2");
+    assert!(e.ask("DONE").starts_with("ERROR BOARD has 0 own and 2 opponent stones"));
+    e.end();
+}

@@ -16,13 +16,16 @@ pub enum Ruleset {
     Renju,
     /// Freestyle gomoku: five or more wins for both, nothing is forbidden.
     Freestyle,
+    /// Standard gomoku (Gomocup's `INFO rule 1`): exactly five wins for both, an overline does
+    /// not, nothing is forbidden.
+    ExactFive,
 }
 
 impl Ruleset {
     /// The five rule that applies to a side.
     pub fn five_rule(self, side: Stone) -> FiveRule {
         match (self, side) {
-            (Ruleset::Renju, Stone::Black) => FiveRule::Exact,
+            (Ruleset::Renju, Stone::Black) | (Ruleset::ExactFive, _) => FiveRule::Exact,
             _ => FiveRule::AtLeast,
         }
     }

@@ -7,7 +7,8 @@
 //! `a15`, `0,14` is `a1`.
 //!
 //! The rule is renju (black has forbidden moves, needs an exact five) unless `INFO rule` is given
-//! without its renju bit (4), in which case freestyle is played (five or more wins for both).
+//! without its renju bit (value 4): then with the exact-five bit (value 1) exactly five wins for
+//! both and nothing is forbidden, and without it freestyle is played (five or more wins).
 //!
 //! Move choice: an own five; else block the opponent's five point; else a VCF found within part of
 //! the time for the move; else the point with the best valuation for itself plus the opponent's
@@ -220,7 +221,15 @@ impl Player {
         match key.to_ascii_lowercase().as_str() {
             "rule" => {
                 if let Ok(r) = value.parse::<u32>() {
-                    self.rules = if r & 4 != 0 { Ruleset::Renju } else { Ruleset::Freestyle };
+                    // Gomocup's bits: 1 exactly five wins, 4 renju (8, caro, is played as the
+                    // rest of its bits say: its blocked-five rule is not known here).
+                    self.rules = if r & 4 != 0 {
+                        Ruleset::Renju
+                    } else if r & 1 != 0 {
+                        Ruleset::ExactFive
+                    } else {
+                        Ruleset::Freestyle
+                    };
                 }
             }
             "timeout_turn" => {
@@ -262,8 +271,13 @@ impl Player {
                 board.put(p, stone);
             }
         }
-        if board.to_move() != me {
-            return format!("ERROR BOARD has {} own and {} opponent stones", own.len(), theirs.len());
+        // Black moves first: the opponent has as many stones (we are black) or one more (white).
+        if board.to_move() != me || !(own.len() == theirs.len() || own.len() + 1 == theirs.len()) {
+            return format!(
+                "ERROR BOARD has {} own and {} opponent stones: the opponent must have as many or one more",
+                own.len(),
+                theirs.len()
+            );
         }
         self.board = board;
         self.reply()
