@@ -393,8 +393,45 @@ fn score_json(score: Score) -> serde_json::Value {
     }
 }
 
+/// A game the rules have already ended with legal moves left (a perpetual check or chase, a
+/// threefold repetition, the 120-ply limit, no attacking material): its words and result, so
+/// that `analyze` and `probe` say so instead of searching on. `None` while the game goes on, or
+/// when the side to move has no legal move (the search says that: no best move).
+fn game_over(game: &Game) -> Option<(String, &'static str)> {
+    use qiku::core::{Color, EndReason, Outcome};
+    let words = |winner: Color, reason: EndReason| {
+        let name = if winner == Color::Red { "red" } else { "black" };
+        (
+            format!("{name} wins by {}", matchrunner::reason_text(reason)),
+            if winner == Color::Red { "1-0" } else { "0-1" },
+        )
+    };
+    match game.outcome()? {
+        Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. } => None,
+        Outcome::Decisive { winner, reason } => Some(words(winner, reason)),
+        Outcome::Draw(reason) => Some((format!("draw by {}", matchrunner::reason_text(reason)), "1/2-1/2")),
+    }
+}
+
+/// Prints the end of a game already over (see [`game_over`]); `true` if it was.
+fn report_game_over(game: &Game, json: bool) -> bool {
+    let Some((words, result)) = game_over(game) else { return false };
+    if json {
+        let v = serde_json::json!({
+            "fen": game.position().fen(), "game_over": {"result": result, "text": words}, "bestmove": null,
+        });
+        println!("{v}");
+    } else {
+        println!("game over: {words} ({result}); no move to search");
+    }
+    true
+}
+
 fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let game = game_from(&args.position, &args.moves)?;
+    if report_game_over(&game, args.json) {
+        return Ok(());
+    }
     let root = game.position().clone();
     let notation = args.notation;
     if args.eval {
@@ -658,6 +695,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     use qiku::engine::adapters::{self, QbkOpeningBook};
     use qiku::engine::OpeningBook;
     let spec = super::position_args(&args.position)?;
+    if report_game_over(&spec.game(), args.json) {
+        return Ok(());
+    }
     let pos = spec.position();
     let n = args.notation;
     let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);

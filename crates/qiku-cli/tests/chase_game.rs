@@ -371,3 +371,29 @@ fn probe_judges_repetitions_with_the_moves_given() {
     let a: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(a["bestmove"].as_str(), Some(best), "probe and analyze agree");
 }
+
+/// A game the referee has ended (the third occurrence at ply 100, Red's perpetual chase) is
+/// reported as over by `analyze` and `probe`, in text and JSON, instead of searched on.
+#[test]
+fn analyze_and_probe_say_the_game_is_over() {
+    let (_, moves) = &fixture()[0];
+    for (cmd, json) in [("analyze", false), ("analyze", true), ("probe", false), ("probe", true)] {
+        let mut args: Vec<String> = [cmd, "startpos", "moves"].iter().map(|s| s.to_string()).collect();
+        args.extend(moves[..100].iter().map(|m| m.to_string()));
+        args.extend(["--depth", "4"].iter().map(|s| s.to_string()));
+        if json {
+            args.push("--json".into());
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku")).args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        if json {
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v["game_over"]["result"], "0-1", "{cmd}: {v}");
+            assert_eq!(v["game_over"]["text"], "black wins by perpetual chase", "{cmd}: {v}");
+            assert!(v["bestmove"].is_null());
+        } else {
+            assert_eq!(text, "game over: black wins by perpetual chase (0-1); no move to search\n", "{cmd}");
+        }
+    }
+}
