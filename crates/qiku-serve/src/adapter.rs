@@ -292,11 +292,14 @@ pub struct TableValue {
     pub dtm: i32,
     /// Decided only by the Asian rules (a draw without them).
     pub by_rule: bool,
+    /// The unit of `dtm`: `plies`, or `line rank` for a value only the rules decide (as
+    /// `qiku-tb probe --json`).
+    pub unit: &'static str,
 }
 
 impl TableValue {
     fn from(v: Verdict) -> TableValue {
-        TableValue { wdl: v.value.wdl.name(), dtm: v.value.dtm.0, by_rule: v.by_rule }
+        TableValue { wdl: v.value.wdl.name(), dtm: v.value.dtm.0, by_rule: v.by_rule, unit: v.unit() }
     }
     /// Plies to the end, unsigned.
     pub fn plies(&self) -> u32 {
@@ -317,6 +320,8 @@ impl TableValue {
 pub struct TableAnswer {
     /// The position's value.
     pub value: TableValue,
+    /// The value in words, with its rules and unit (`qiku-tb probe`'s line, its `text`).
+    pub text: String,
     /// Every legal move with its value for the side that plays it, best first (the order of
     /// `qiku-tb probe`).
     pub moves: Vec<(Mv, TableValue)>,
@@ -433,7 +438,7 @@ impl Tables {
         let values: Vec<(Mv, TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
         let best = Tablebases::best_among(pos, value.value, &values);
         let moves = moves.iter().map(|&(m, v)| (m, TableValue::from(v))).collect();
-        Ok(Some(TableAnswer { value: TableValue::from(value), moves, best }))
+        Ok(Some(TableAnswer { value: TableValue::from(value), text: value.to_string(), moves, best }))
     }
 
     /// Summaries of every usable table, by material name.

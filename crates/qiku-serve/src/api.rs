@@ -287,6 +287,7 @@ struct TbReply {
     rules: &'static str,
     #[serde(flatten)]
     value: TableValue,
+    text: String,
     best: Vec<String>,
     moves: Vec<TbMove>,
 }
@@ -310,6 +311,7 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
         turn: adapter::turn_name(&pos),
         rules: rules.name(),
         value: t.value,
+        text: t.text.clone(),
         best: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
         moves: t
             .moves

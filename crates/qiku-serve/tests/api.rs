@@ -112,6 +112,10 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
     assert_eq!(v["wdl"], value.wdl.name(), "{fen}");
     assert_eq!(v["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{fen}");
     assert_eq!(v["by_rule"].as_bool(), Some(value != plain));
+    // The unit and the words are qiku-tb probe's.
+    let verdict = tb.verdict(&pos, rules).expect("probe").expect("covered");
+    assert_eq!(v["unit"], verdict.unit(), "{fen}");
+    assert_eq!(v["text"], verdict.to_string(), "{fen}");
     let best: Vec<String> =
         tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
     assert_eq!(v["best"], serde_json::json!(best));
@@ -125,6 +129,7 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
         assert_eq!(g["dtm"].as_i64(), Some(i64::from(mv.dtm.0)));
         let p = plain_moves.iter().find(|(pm, _)| pm == m).expect("same moves").1;
         assert_eq!(g["by_rule"].as_bool(), Some(*mv != p));
+        assert_eq!(g["unit"], if *mv != p { "line rank" } else { "plies" });
         assert_eq!(g["best"].as_bool(), Some(best.contains(&m.to_string())));
     }
 }
@@ -146,7 +151,7 @@ fn tablebase_values_are_the_tables() {
     assert_eq!(v["moves"][0]["dtm"], 1);
     // The explorer shows the same values.
     let (_, e) = get_json(srv.addr, &format!("/api/explore?fen={}", enc(TABLE_FENS[0])));
-    assert_eq!(e["tablebase"], serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false}));
+    assert_eq!(e["tablebase"], serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false, "unit": "plies"}));
     assert_eq!(e["moves"].as_array().map(Vec::len), v["moves"].as_array().map(Vec::len));
 }
 
