@@ -33,12 +33,14 @@ pub struct PyTbMove {
     dtm: i32,
     /// Whether only the repetition rules decide this value (it differs from the plain one).
     by_rule: bool,
+    /// The unit of `dtm`: `"plies"`, or `"line rank"` when `by_rule`.
+    unit: &'static str,
 }
 
 #[pymethods]
 impl PyTbMove {
     fn __repr__(&self) -> String {
-        format!("TablebaseMove(move={}, wdl='{}', dtm={})", self.mv.mv, self.wdl, self.dtm)
+        format!("TablebaseMove(move={}, wdl='{}', dtm={}, unit='{}')", self.mv.mv, self.wdl, self.dtm, self.unit)
     }
 }
 
@@ -53,12 +55,16 @@ pub struct PyTbProbe {
     /// negative: it is mated; 0: a draw, or no legal move). For a value only the rules decide
     /// (`by_rule`), the distance ranks the winning line rather than counting plies to mate.
     dtm: i32,
-    /// `abs(dtm)`: plies to mate.
+    /// `abs(dtm)`, in the same unit (plies to mate, or a line rank when `by_rule`).
     distance: u32,
     /// Whether only the repetition rules decide the value (a draw without them).
     by_rule: bool,
     /// The rules of the values: `"asian"` or `"plain"`.
     rules: &'static str,
+    /// The unit of `dtm`: `"plies"`, or `"line rank"` when `by_rule`.
+    unit: &'static str,
+    /// The value in words, with its rules and unit, as `qiku-tb probe` prints it.
+    text: String,
     /// Every legal move with its value, best first.
     moves: Vec<PyTbMove>,
     /// The moves of the table's line.
@@ -70,9 +76,10 @@ impl PyTbProbe {
     fn __repr__(&self) -> String {
         let best: Vec<String> = self.best_moves.iter().map(|m| m.mv.to_string()).collect();
         format!(
-            "TablebaseProbe(wdl='{}', dtm={}, rules='{}', best_moves=[{}])",
+            "TablebaseProbe(wdl='{}', dtm={}, unit='{}', rules='{}', best_moves=[{}])",
             self.wdl,
             self.dtm,
+            self.unit,
             self.rules,
             best.join(", ")
         )
@@ -137,6 +144,8 @@ impl PyTablebases {
             distance: value.dtm.plies(),
             by_rule: verdict.by_rule,
             rules: rules.name(),
+            unit: verdict.unit(),
+            text: verdict.to_string(),
             moves: moves
                 .iter()
                 .map(|(m, v)| PyTbMove {
@@ -144,6 +153,7 @@ impl PyTablebases {
                     wdl: wdl_name(&v.value),
                     dtm: v.value.dtm.0,
                     by_rule: v.by_rule,
+                    unit: v.unit(),
                 })
                 .collect(),
             best_moves: best.into_iter().map(PyMove::new).collect(),

@@ -228,8 +228,10 @@ def test_tablebase_marks_values_the_asian_rules_decide(tmp_path):
     tb = qiku.Tablebases(tmp_path)
     fen = "4k4/9/9/9/9/9/9/9/1n7/R2K5 w - - 0 1"
     asian, plain = tb.probe(fen), tb.probe(fen, rules="plain")
-    assert (asian.wdl, asian.by_rule, asian.rules) == ("win", True, "asian")
-    assert (plain.wdl, plain.by_rule, plain.rules) == ("draw", False, "plain")
+    assert (asian.wdl, asian.by_rule, asian.rules, asian.unit) == ("win", True, "asian", "line rank")
+    assert (plain.wdl, plain.by_rule, plain.rules, plain.unit) == ("draw", False, "plain", "plies")
+    assert asian.text.startswith("win by the perpetual-check rule") and "not plies to mate" in asian.text
+    assert all(m.unit == ("line rank" if m.by_rule else "plies") for m in asian.moves)
     assert not any(m.by_rule for m in plain.moves)
     decided = [m for m in asian.moves if m.by_rule]
     assert decided and all(m.wdl == "win" for m in decided)

@@ -178,6 +178,8 @@ impl Player {
                 self.board = Board::new();
                 vec!["OK".into()]
             }
+            // The protocol asks a player without rectangular boards to answer ERROR.
+            "RECTSTART" => vec![format!("ERROR unsupported board {:?} (only 15 by 15)", excerpt(rest))],
             "INFO" => {
                 self.info(rest);
                 vec![]

@@ -187,20 +187,27 @@ class TablebaseMove:
     def dtm(self) -> int: ...
     @property
     def by_rule(self) -> bool: ...
+    @property
+    def unit(self) -> Literal["plies", "line rank"]: ...
 
 class TablebaseProbe:
     @property
     def wdl(self) -> Literal["win", "draw", "loss"]: ...
     @property
     def dtm(self) -> int:
-        """Signed distance to mate in plies for the side to move."""
+        """Signed distance for the side to move: plies to mate, or a line rank when by_rule."""
     @property
     def distance(self) -> int:
-        """abs(dtm), in plies."""
+        """abs(dtm), in the same unit."""
     @property
     def by_rule(self) -> bool: ...
     @property
     def rules(self) -> _Rules: ...
+    @property
+    def unit(self) -> Literal["plies", "line rank"]: ...
+    @property
+    def text(self) -> str:
+        """The value in words, with its rules and unit, as qiku-tb probe prints it."""
     @property
     def moves(self) -> List[TablebaseMove]: ...
     @property
