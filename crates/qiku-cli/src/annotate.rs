@@ -271,10 +271,27 @@ fn annotate_game(
     }
     let mut out = Vec::with_capacity(placed.len());
     let mut replay = Game::new(game.start().clone());
+    // Each game from a fresh table and history: its evaluations do not depend on the games
+    // before it in the file.
+    ctx.shared.tt.clear();
+    ctx.history.clear();
+    let mut over = false;
     for (before, mv, end) in placed {
         replay.play_unchecked(mv);
         let after = replay.position();
         let mut parts = Vec::new();
+        // A game the rules have ended (perpetual check or chase, repetition, the 120-ply limit)
+        // is said so at the move that ended it; the moves a record has after it get nothing.
+        if over {
+            ctx.progress.advance(1);
+            continue;
+        }
+        if let Some((words, result)) = crate::game_over(&replay) {
+            over = true;
+            ctx.progress.advance(1);
+            out.push((end, format!("game over: {words} ({result})")));
+            continue;
+        }
         if let Some(book) = ctx.book {
             parts.extend(book_text(book, &before, mv)?);
         }

@@ -88,6 +88,26 @@ pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<I
     }
 }
 
+/// A game the rules have already ended with legal moves left (a perpetual check or chase, a
+/// threefold repetition, the 120-ply limit, no attacking material): its words and result, so
+/// that `analyze` and `probe` say so instead of searching on. `None` while the game goes on, or
+/// when the side to move has no legal move (the search says that: no best move).
+pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
+    use qiku::core::{Color, EndReason, Outcome};
+    let words = |winner: Color, reason: EndReason| {
+        let name = if winner == Color::Red { "red" } else { "black" };
+        (
+            format!("{name} wins by {}", matchrunner::reason_text(reason)),
+            if winner == Color::Red { "1-0" } else { "0-1" },
+        )
+    };
+    match game.outcome()? {
+        Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. } => None,
+        Outcome::Decisive { winner, reason } => Some(words(winner, reason)),
+        Outcome::Draw(reason) => Some((format!("draw by {}", matchrunner::reason_text(reason)), "1/2-1/2")),
+    }
+}
+
 /// Refuses, before any work, an output path that cannot be written: a directory, or a file in a
 /// directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {

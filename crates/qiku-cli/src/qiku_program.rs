@@ -393,29 +393,9 @@ fn score_json(score: Score) -> serde_json::Value {
     }
 }
 
-/// A game the rules have already ended with legal moves left (a perpetual check or chase, a
-/// threefold repetition, the 120-ply limit, no attacking material): its words and result, so
-/// that `analyze` and `probe` say so instead of searching on. `None` while the game goes on, or
-/// when the side to move has no legal move (the search says that: no best move).
-fn game_over(game: &Game) -> Option<(String, &'static str)> {
-    use qiku::core::{Color, EndReason, Outcome};
-    let words = |winner: Color, reason: EndReason| {
-        let name = if winner == Color::Red { "red" } else { "black" };
-        (
-            format!("{name} wins by {}", matchrunner::reason_text(reason)),
-            if winner == Color::Red { "1-0" } else { "0-1" },
-        )
-    };
-    match game.outcome()? {
-        Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. } => None,
-        Outcome::Decisive { winner, reason } => Some(words(winner, reason)),
-        Outcome::Draw(reason) => Some((format!("draw by {}", matchrunner::reason_text(reason)), "1/2-1/2")),
-    }
-}
-
-/// Prints the end of a game already over (see [`game_over`]); `true` if it was.
+/// Prints the end of a game already over (see [`crate::game_over`]); `true` if it was.
 fn report_game_over(game: &Game, json: bool) -> bool {
-    let Some((words, result)) = game_over(game) else { return false };
+    let Some((words, result)) = crate::game_over(game) else { return false };
     if json {
         let v = serde_json::json!({
             "fen": game.position().fen(), "game_over": {"result": result, "text": words}, "bestmove": null,

@@ -397,3 +397,28 @@ fn analyze_and_probe_say_the_game_is_over() {
         }
     }
 }
+
+/// `annotate` says where the referee ended each game ("game over", once, nothing after it), and
+/// annotates each game alone: the second game's comments are those it gets in a file of its own.
+#[test]
+fn annotate_marks_the_end_and_each_game_stands_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let annotate = |input: &Path, name: &str| -> String {
+        let out = dir.path().join(name);
+        let args = ["annotate", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "2", "-q"];
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_qiku")).args(args).output().unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let both = annotate(Path::new(FIXTURE), "both.pgn");
+    assert_eq!(both.matches("{game over: black wins by perpetual chase (0-1)}").count(), 2, "{both}");
+    let second_at = both.rfind("[Game ").unwrap();
+    // After the first game's end, no comment until the second game.
+    let first_end = both.find("game over").unwrap();
+    assert!(!both[first_end + 10..second_at].contains('{'), "comments after the end of game 1");
+    let text = std::fs::read_to_string(FIXTURE).unwrap();
+    let alone_input = dir.path().join("second.pgn");
+    std::fs::write(&alone_input, &text[text.rfind("[Game ").unwrap()..]).unwrap();
+    let alone = annotate(&alone_input, "alone.pgn");
+    assert_eq!(&both[second_at..], alone, "game 2's comments depend on game 1");
+}
