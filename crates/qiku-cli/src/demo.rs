@@ -104,7 +104,13 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let tbs = Tablebases::open(&tb_dir).map_err(|e| e.to_string())?;
     match tbs.verdict(&pos, qiku::Rules::default()).map_err(|e| e.to_string())? {
         Some(v) => println!("   {v}"),
-        None => println!("   no table covers this position"),
+        None => {
+            println!(
+                "   no table covers this position ({} pieces; tables of up to {max_pieces} were generated)",
+                pos.occupied().count()
+            );
+            return Ok(());
+        }
     }
     let best = tbs.best_moves(&pos).map_err(|e| e.to_string())?.unwrap_or_default();
     let best: Vec<String> = best.iter().map(|&m| format!("{m} ({})", chinese(&pos, m))).collect();
