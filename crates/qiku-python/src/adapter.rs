@@ -203,6 +203,8 @@ pub struct FileError {
     pub path: PathBuf,
     /// What went wrong, naming the file.
     pub message: String,
+    /// The operating system's error number, when the cause is one (a missing file: 2).
+    pub errno: Option<i32>,
 }
 
 /// Games from a list of files and directories (a directory stands for the game files under it),
@@ -220,6 +222,7 @@ impl GameStream {
         let files = qiku::xqf::expand_inputs(inputs).map_err(|(path, e)| FileError {
             message: format!("{}: cannot list the directory: {e}", path.display()),
             path,
+            errno: e.raw_os_error(),
         })?;
         Ok(GameStream { files, next_file: 0, encoding, reader: None })
     }
@@ -229,9 +232,11 @@ impl GameStream {
         loop {
             if let Some((path, reader)) = &mut self.reader {
                 let mut c = Collector::default();
-                let more = reader
-                    .read_game(&mut c)
-                    .map_err(|e| FileError { path: path.clone(), message: format!("{}: {e}", path.display()) })?;
+                let more = reader.read_game(&mut c).map_err(|e| FileError {
+                    path: path.clone(),
+                    message: format!("{}: {e}", path.display()),
+                    errno: e.raw_os_error(),
+                })?;
                 if more && c.done {
                     return Ok(Some(c.replay(path)));
                 }
@@ -242,8 +247,11 @@ impl GameStream {
             if qiku::xqf::is_xqf_path(&path) {
                 return Ok(Some(read_xqf(&path)?));
             }
-            let input = qiku::pgn::open(&path, self.encoding)
-                .map_err(|e| FileError { path: path.clone(), message: e.to_string() })?;
+            let input = qiku::pgn::open(&path, self.encoding).map_err(|e| FileError {
+                path: path.clone(),
+                message: e.to_string(),
+                errno: e.io_error().raw_os_error(),
+            })?;
             self.reader = Some((path, Reader::new(input)));
         }
     }
@@ -251,7 +259,11 @@ impl GameStream {
 
 /// One XQF file as a game record (illegal moves end the game with an error, as in PGN).
 fn read_xqf(path: &Path) -> Result<GameRecord, FileError> {
-    let g = qiku::xqf::read(path).map_err(|e| FileError { path: path.to_path_buf(), message: e.to_string() })?;
+    let g = qiku::xqf::read(path).map_err(|e| FileError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+        errno: None,
+    })?;
     let mut headers: Vec<(String, String)> = g.tags.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
     headers.push(("FEN".to_string(), g.start.fen()));
     if let Some(r) = g.result {

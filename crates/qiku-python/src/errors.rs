@@ -54,7 +54,11 @@ pub fn tb_error(e: &TbError) -> PyErr {
 
 /// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
-    GameFileError::new_err(e.message)
+    match e.errno {
+        // As OSError(errno, message): `errno` set, as for books.
+        Some(errno) => GameFileError::new_err((errno, e.message)),
+        None => GameFileError::new_err(e.message),
+    }
 }
 
 /// A bad argument value (an unknown option name and the like).

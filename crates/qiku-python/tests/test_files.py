@@ -1,5 +1,6 @@
 """Game files, books, tablebases, the engine, training data and Renju, on the shipped data."""
 
+import errno
 import os
 import threading
 import time
@@ -99,7 +100,9 @@ def test_binary_files_are_refused(book):
 def test_missing_files_raise_oserror():
     with pytest.raises(qiku.GameFileError) as e:
         list(qiku.pgn.read_games("/nonexistent/games.pgn"))
-    assert isinstance(e.value, OSError) and str(e.value).startswith("/nonexistent/games.pgn")
+    assert isinstance(e.value, OSError) and "/nonexistent/games.pgn" in str(e.value)
+    # errno as for any OSError (and as for books): a missing file is ENOENT.
+    assert e.value.errno == errno.ENOENT
     with pytest.raises(ValueError, match="encoding"):
         qiku.pgn.read_games(ICCS, encoding="latin-1")
 
@@ -183,6 +186,7 @@ def test_book_errors(tmp_path):
     with pytest.raises(qiku.BookFileError) as e:
         qiku.Book(tmp_path / "missing.qbk")
     assert isinstance(e.value, OSError) and "missing.qbk" in str(e.value)
+    assert e.value.errno == errno.ENOENT
     junk = tmp_path / "junk.qbk"
     junk.write_bytes(b"not a book at all" * 10)
     with pytest.raises(qiku.BookFileError, match="junk.qbk"):
