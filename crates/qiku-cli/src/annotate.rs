@@ -52,6 +52,11 @@ pub struct AnnotateArgs {
 
 /// Runs `qiku annotate`.
 pub fn run(args: &AnnotateArgs) -> Result<(), String> {
+    if args.no_eval && args.book.is_none() && args.tb.is_none() {
+        return Err(
+            "--no-eval without --book or --tb leaves nothing to write: give a book or tables, or drop --no-eval".into(),
+        );
+    }
     let limits = match (args.no_eval, args.depth, args.movetime) {
         (true, _, _) => None,
         (false, _, Some(ms)) => Some(Limits::movetime(ms)),

@@ -286,4 +286,9 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     }
     assert_eq!(std::fs::read(&book).unwrap(), before);
     assert_eq!(std::fs::read_dir(&tables).unwrap().count(), 0);
+    // Nothing to say at all: refused rather than a copy reported as annotated.
+    let out = dir.path().join("nothing.pgn");
+    let r = qiku(&["annotate", rep.to_str().unwrap(), "-o", out.to_str().unwrap(), "--no-eval"]);
+    assert!(!r.status.success() && String::from_utf8_lossy(&r.stderr).contains("leaves nothing to write"));
+    assert!(!out.exists());
 }
