@@ -171,3 +171,26 @@ fn random_mutations_never_panic() {
 fn keep_prefix_default() -> BuildOptions {
     BuildOptions { params: book::BuildParams { keep_prefix: true, ..Default::default() }, ..BuildOptions::default() }
 }
+
+/// Files packed by other tools are named for what they are, with what to do, not "binary data";
+/// text that merely starts like a signature is read as text.
+#[test]
+fn packed_files_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("a.pgn.gz", b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03junk", "gzip-compressed (.gz)"),
+        ("a.zip", b"PK\x03\x04\x14\x00\x00\x00\x08\x00junk", "a zip archive"),
+        ("a.bz2", b"BZh91AY&SY\x01\x02junk", "bzip2-compressed (.bz2)"),
+        ("a.xz", b"\xfd7zXZ\x00\x00\x04junk", "xz-compressed (.xz)"),
+    ];
+    for (name, bytes, what) in cases {
+        let file = write(dir.path(), name, bytes);
+        let err = book::build(&[file], &dir.path().join("out.qbk"), &BuildOptions::default()).unwrap_err();
+        assert!(matches!(err, book::BuildError::NotText(_)), "{name}: {err}");
+        let msg = err.to_string();
+        assert!(msg.contains(name) && msg.contains(what) && msg.contains("recompress it with zstd"), "{msg}");
+    }
+    let text = write(dir.path(), "bz.pgn", format!("BZh9 is no move\n\n{GOOD}").as_bytes());
+    let report = build(&[text], dir.path(), &BuildOptions::default());
+    assert_eq!(report.header.games.used, 1, "read as text: the good game is used");
+}

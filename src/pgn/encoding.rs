@@ -200,6 +200,26 @@ fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
     if sample.starts_with(b"QIKU-TB\x1a") {
         return Some("this is a qiku tablebase (.qtb); give game files (PGN or move lists)".into());
     }
+    // Compressed or archived by other tools (every signature holds bytes text never has): say
+    // which, and what qiku reads instead. bzip2's block header follows its level digit.
+    const PACKED: [(&[u8], &str); 5] = [
+        (b"\x1f\x8b", "gzip-compressed (.gz)"),
+        (b"PK\x03\x04", "a zip archive"),
+        (b"\xfd7zXZ\x00", "xz-compressed (.xz)"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (b"Rar!\x1a\x07", "a RAR archive"),
+    ];
+    let bzip2 = sample.starts_with(b"BZh") && sample.get(4..10) == Some(b"1AY&SY".as_slice());
+    let packed = if bzip2 {
+        Some("bzip2-compressed (.bz2)")
+    } else {
+        PACKED.iter().find(|(magic, _)| sample.starts_with(magic)).map(|&(_, what)| what)
+    };
+    if let Some(what) = packed {
+        return Some(format!(
+            "this is {what}, not text: unpack it, or recompress it with zstd (.zst), which qiku reads"
+        ));
+    }
     if matches!(encoding, TextEncoding::Utf16Le | TextEncoding::Utf16Be) {
         return None;
     }
