@@ -451,8 +451,13 @@ impl BookWriter {
     /// Abandons the book: the temporary file is removed and nothing at the path changes. Returns
     /// the header the entries pushed so far would have had (without an index checksum).
     pub fn discard(self, games: GameCounts, params: BuildParams) -> Header {
+        self.header(games, params, 0, 0)
+    }
+
+    /// The header of the entries pushed so far (the body checksum as far as it has been fed).
+    fn header(&self, games: GameCounts, params: BuildParams, recent_games: u32, section_len: u64) -> Header {
         Header {
-            version: VERSION,
+            version: if section_len > 0 { VERSION_RECENT } else { VERSION },
             fingerprint: zobrist::FINGERPRINT,
             index_bits: index_bits_for(self.records),
             records: self.records,
@@ -460,9 +465,9 @@ impl BookWriter {
             moves: self.moves,
             games,
             params,
-            body_checksum: self.checksum.finish(),
-            recent_games: 0,
-            section_len: 0,
+            body_checksum: self.checksum.clone().finish(),
+            recent_games,
+            section_len,
         }
     }
 
@@ -505,19 +510,7 @@ impl BookWriter {
                 return Err(BookError::Internal(format!("section is {written} bytes, expected {section_len}")));
             }
         }
-        let header = Header {
-            version: if section_len > 0 { VERSION_RECENT } else { VERSION },
-            fingerprint: zobrist::FINGERPRINT,
-            index_bits: bits,
-            records: self.records,
-            positions: self.positions,
-            moves: self.moves,
-            games,
-            params,
-            body_checksum: self.checksum.clone().finish(),
-            recent_games,
-            section_len,
-        };
+        let header = self.header(games, params, recent_games, section_len);
         let tmp = self.out.get_ref().temp_path().to_path_buf();
         let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
         let mut file = self.out.into_inner().map_err(|e| io("write", e.into_error()))?;

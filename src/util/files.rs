@@ -117,6 +117,14 @@ pub fn output_among_inputs<'a>(output: &Path, inputs: &'a [PathBuf]) -> Option<&
 }
 
 /// The directory a file is in (`.` for a bare name).
+///
+/// ```
+/// use qiku::fs::parent_dir;
+/// use std::path::Path;
+///
+/// assert_eq!(parent_dir(Path::new("books/my.qbk")), Path::new("books"));
+/// assert_eq!(parent_dir(Path::new("my.qbk")), Path::new("."));
+/// ```
 pub fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

@@ -14,7 +14,7 @@ use qiku::pgn::{self, EncodingChoice, Location, Mode, Reader, Skip, SyntaxError,
 use qiku::tablebase::Tablebases;
 use qiku::{Color, Game, Move, Position, Progress, Rules, Wdl};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The command line of `qiku annotate`.
 #[derive(clap::Args)]
@@ -337,11 +337,7 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
     // The book and the tables are inputs too: an output over one of them would destroy it.
     crate::refuse_output_among_inputs(&opts.output, opts.book.as_deref())?;
     if let Some(dir) = &opts.tb {
-        if opts
-            .output
-            .parent()
-            .is_some_and(|p| qiku::fs::same_file(if p.as_os_str().is_empty() { Path::new(".") } else { p }, dir))
-        {
+        if qiku::fs::same_file(qiku::fs::parent_dir(&opts.output), dir) {
             return Err(format!(
                 "{}: the output is in the tables directory {}; choose another output",
                 opts.output.display(),

@@ -114,10 +114,7 @@ pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
     if output.is_dir() {
         return Err(format!("{}: is a directory; give a file name for the output", output.display()));
     }
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = qiku::fs::parent_dir(output);
     if !dir.is_dir() {
         return Err(format!(
             "{}: the directory {} does not exist; create it first or choose another output",
