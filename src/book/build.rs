@@ -91,7 +91,8 @@ pub struct FileReport {
     pub compressed: bool,
     /// Games read from it.
     pub games: u64,
-    /// An I/O error that ended reading this file early (the games before it were used).
+    /// Why reading this file ended early (the games before it were used), without the file's
+    /// name, which is [`FileReport::path`].
     pub error: Option<String>,
 }
 
@@ -547,6 +548,15 @@ fn keep_first_errors(errors: &mut Vec<(usize, GameError)>, n: usize) {
     errors.truncate(n);
 }
 
+/// An error's message without the file name its reader put in front of it (a report names the
+/// file apart).
+fn without_path(path: &Path, message: String) -> String {
+    match message.strip_prefix(&format!("{}: ", path.display())) {
+        Some(rest) => rest.to_string(),
+        None => message,
+    }
+}
+
 /// A reader thread: takes files one at a time and sends their games in batches.
 fn read_files(
     opened: &[Mutex<Option<Result<pgn::Input, OpenError>>>],
@@ -565,7 +575,7 @@ fn read_files(
                     encoding: None,
                     compressed: false,
                     games: 0,
-                    error: Some(e.to_string()),
+                    error: Some(without_path(e.path(), e.to_string())),
                 };
                 if tx.send(Message::Done(report, i)).is_err() {
                     return;
@@ -585,7 +595,7 @@ fn read_files(
             match reader.read_game(&mut collector) {
                 Ok(true) if !collector.stopped => {}
                 Ok(_) => break None,
-                Err(e) => break Some(e.to_string()),
+                Err(e) => break Some(without_path(&path, e.to_string())),
             }
         };
         collector.flush();

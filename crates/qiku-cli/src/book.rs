@@ -387,11 +387,8 @@ fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool,
     }
     // An input that could not be read to its end (a damaged or truncated .zst, a read error)
     // fails the command, even though the games before the damage were used.
-    let damaged: Vec<String> = report
-        .files
-        .iter()
-        .filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), file_error(f, e))))
-        .collect();
+    let damaged: Vec<String> =
+        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), e))).collect();
     for d in &damaged {
         eprintln!("qiku-book: error: {d}");
     }
@@ -432,7 +429,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "encoding": f.encoding.map(|e| e.name()),
             "compressed": f.compressed,
             "games": f.games,
-            "error": f.error.as_deref().map(|e| file_error(f, e)),
+            "error": f.error.as_deref().map(|e| e),
         })).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({
             "path": p.display().to_string(),
@@ -460,10 +457,6 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
 
 /// A file's error without its path in front (the reader's errors name the file themselves, and
 /// the report prints the path already).
-fn file_error<'a>(f: &book::build::FileReport, e: &'a str) -> &'a str {
-    e.strip_prefix(&format!("{}: ", f.path.display())).unwrap_or(e)
-}
-
 /// Notes on stderr for inputs left out as repeats of an earlier one.
 fn report_repeats(r: &BuildReport) {
     for (path, earlier) in &r.repeated {
@@ -489,7 +482,7 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             if f.compressed { ", zstd" } else { "" }
         );
         if let Some(e) = &f.error {
-            let _ = write!(s, " (stopped early: {})", file_error(f, e));
+            let _ = write!(s, " (stopped early: {})", e);
         }
         s.push('\n');
     }
