@@ -21,4 +21,4 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-pub use crate::util::files::{open_regular, parent_dir, same_file, AtomicFile};
+pub use crate::util::files::{check_output_place, open_regular, parent_dir, same_file, AtomicFile};

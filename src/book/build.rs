@@ -25,7 +25,9 @@ use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
-use crate::util::files::{job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files};
+use crate::util::files::{
+    check_output_place, job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files,
+};
 use crate::util::progress::{NoProgress, Progress};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -492,29 +494,11 @@ pub fn build_with_progress(
 /// Refuses an output that cannot be written before any game is read: a directory, or a path in a
 /// directory that does not exist.
 fn check_output(output: &Path) -> Result<(), BuildError> {
-    let refuse = |path: &Path, op, kind, why| BuildError::Io {
-        path: path.to_path_buf(),
-        op,
-        source: std::io::Error::new(kind, why),
-    };
-    if output.is_dir() {
-        return Err(refuse(
-            output,
-            "write the book there",
-            std::io::ErrorKind::AlreadyExists,
-            "it is a directory; give a file name in it, such as DIR/games.qbk",
-        ));
-    }
-    let dir = parent_dir(output);
-    if !dir.is_dir() {
-        return Err(refuse(
-            dir,
-            "write the book into it",
-            std::io::ErrorKind::NotFound,
-            "no such directory; create it first",
-        ));
-    }
-    Ok(())
+    check_output_place(output).map_err(|source| BuildError::Io {
+        path: output.to_path_buf(),
+        op: "write the book there",
+        source,
+    })
 }
 
 /// `inputs` without the files that are the same file as an earlier one, and those left out, each

@@ -132,6 +132,36 @@ pub fn parent_dir(path: &Path) -> &Path {
     }
 }
 
+/// Whether a file can be written at `output`: not when it names a directory, nor when the
+/// directory it would go in does not exist. Programs check this before any long work, so that a
+/// job does not end by failing to write what it computed. The error says what to do and names
+/// the directory; callers put the output's name in front.
+///
+/// ```
+/// use qiku::fs::check_output_place;
+///
+/// let dir = tempfile::tempdir()?;
+/// assert!(check_output_place(&dir.path().join("games.qbk")).is_ok());
+/// let e = check_output_place(dir.path()).unwrap_err();
+/// assert!(e.to_string().contains("is a directory"));
+/// let e = check_output_place(&dir.path().join("no/games.qbk")).unwrap_err();
+/// assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn check_output_place(output: &Path) -> io::Result<()> {
+    if output.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory; give the name of a file in it"));
+    }
+    let dir = parent_dir(output);
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the directory {} does not exist; create it first or choose another output", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
 /// The prefix of temporary files for `target` made by this process: `.NAME.PID.` (the random
 /// part and `.tmp` follow). The PID lets [`remove_stale_temp_files`] tell a crashed run's
 /// leftovers from a running one's files.

@@ -111,18 +111,7 @@ pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
 /// Refuses, before any work, an output path that cannot be written: a directory, or a file in a
 /// directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
-    if output.is_dir() {
-        return Err(format!("{}: is a directory; give a file name for the output", output.display()));
-    }
-    let dir = qiku::fs::parent_dir(output);
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: the directory {} does not exist; create it first or choose another output",
-            output.display(),
-            dir.display()
-        ));
-    }
-    Ok(())
+    qiku::fs::check_output_place(output).map_err(|e| format!("{}: {e}", output.display()))
 }
 
 /// A position argument that cannot be read: not `startpos` or a valid FEN, a move that cannot
