@@ -154,3 +154,41 @@ fn verify_passes_on_every_generated_table() {
         assert!(legal > 0);
     }
 }
+
+#[test]
+fn move_verdicts_cover_every_move_or_name_the_missing_smaller_table() {
+    use qiku::tablebase::{Rules, TbError};
+    // KNvKP, red to move: the horse on d1 can take the pawn on e3 (into KNvK).
+    let pos = Position::from_fen("3k5/9/9/9/9/9/4p4/9/3N5/4K4 w - - 0 1").unwrap();
+    let tb = Tablebases::open(dir()).unwrap();
+    let verdicts = tb.move_verdicts(&pos, Rules::Asian).unwrap().expect("KNvKP is in the directory");
+    assert_eq!(verdicts.len(), pos.moves().len());
+    for (m, v) in &verdicts {
+        let after = tb.probe(&pos.play(*m).unwrap()).unwrap().expect("every move's table is there");
+        assert_eq!(v.value, after.before_move(), "{m}");
+    }
+    assert!(verdicts.windows(2).all(|w| w[0].1.value.goodness() >= w[1].1.value.goodness()), "best first");
+    let knvk: Material = "KNvK".parse().unwrap();
+    assert!(verdicts.iter().any(|(m, _)| Material::from_position(&pos.play(*m).unwrap()) == knvk), "the capture");
+    // No table for two rooks: no verdicts, and no error.
+    let rooks = Position::from_fen("3k5/9/9/9/9/9/9/9/R3R4/4K4 w - - 0 1").unwrap();
+    assert!(tb.move_verdicts(&rooks, Rules::Asian).unwrap().is_none());
+    // KNvKP without KNvK beside it: the capture's table is named.
+    let lone = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb_known_lone");
+    let _ = std::fs::remove_dir_all(&lone);
+    std::fs::create_dir_all(&lone).unwrap();
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_stem().is_some_and(|s| s == "KNvKP") {
+            std::fs::copy(&path, lone.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let tb = Tablebases::open(&lone).unwrap();
+    assert!(tb.probe(&pos).unwrap().is_some(), "the position itself has its value");
+    match tb.move_verdicts(&pos, Rules::Asian) {
+        Err(TbError::MissingDependency { material, needs }) => {
+            assert_eq!((material.as_str(), needs.as_str()), ("KNvKP", "KNvK"))
+        }
+        other => panic!("expected the missing KNvK to be named, got {other:?}"),
+    }
+}

@@ -528,7 +528,9 @@ impl Tablebases {
     /// a material whose table is not in the directory, [`TbError::MissingDependency`] names it
     /// (the position has a value, its moves do not).
     pub fn move_verdicts(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, Verdict)>>, TbError> {
-        if self.verdict(pos, rules)?.is_none() {
+        // Whether a table covers the position is a lookup of its material; the moves' probes
+        // below read the table (and report a damaged one).
+        if matches!(self.locate(pos), Located::Absent) {
             return Ok(None);
         }
         let mut list = MoveList::new();
