@@ -429,7 +429,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "encoding": f.encoding.map(|e| e.name()),
             "compressed": f.compressed,
             "games": f.games,
-            "error": f.error.as_deref().map(|e| e),
+            "error": f.error.as_deref(),
         })).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({
             "path": p.display().to_string(),
