@@ -31,7 +31,7 @@ pub enum MoveErrorKind {
 }
 
 impl MoveErrorKind {
-    /// A short label for summaries and JSON.
+    /// A short label for summaries.
     pub fn label(self) -> &'static str {
         match self {
             MoveErrorKind::Syntax => "unknown move token",
@@ -86,7 +86,8 @@ impl SkipReason {
     pub fn is_error(self) -> bool {
         !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo | SkipReason::Filtered(_))
     }
-    /// A short label for summaries and JSON.
+    /// A short label for summaries (the words a person reads; [`SkipReason::key`] is for
+    /// programs).
     pub fn label(self) -> &'static str {
         match self {
             SkipReason::BadHeader => "malformed header",
@@ -100,6 +101,38 @@ impl SkipReason {
             SkipReason::Filtered(FilterMiss::Date) => "outside --since/--until",
             SkipReason::Filtered(FilterMiss::NoDate) => "no readable date (--since/--until)",
             SkipReason::Filtered(FilterMiss::Ecco) => "other ECCO codes (--ecco)",
+        }
+    }
+}
+
+impl SkipReason {
+    /// A stable identifier for JSON and other output programs read (`snake_case`, never
+    /// reworded): `bad_header`, `syntax`, `unknown_move`, `no_such_piece`, `illegal_move`,
+    /// `ambiguous_move`, `no_moves`, `no_elo`, `below_min_elo`, `other_player`, `other_event`,
+    /// `outside_dates`, `no_date`, `other_ecco`.
+    ///
+    /// ```
+    /// use qiku::book::{MoveErrorKind, SkipReason};
+    ///
+    /// assert_eq!(SkipReason::BadMove(MoveErrorKind::Illegal).key(), "illegal_move");
+    /// assert_eq!(SkipReason::BelowMinElo.key(), "below_min_elo");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            SkipReason::BadHeader => "bad_header",
+            SkipReason::Syntax => "syntax",
+            SkipReason::BadMove(MoveErrorKind::Syntax) => "unknown_move",
+            SkipReason::BadMove(MoveErrorKind::NoSuchPiece) => "no_such_piece",
+            SkipReason::BadMove(MoveErrorKind::Illegal) => "illegal_move",
+            SkipReason::BadMove(MoveErrorKind::Ambiguous) => "ambiguous_move",
+            SkipReason::NoMoves => "no_moves",
+            SkipReason::NoElo => "no_elo",
+            SkipReason::BelowMinElo => "below_min_elo",
+            SkipReason::Filtered(FilterMiss::Player) => "other_player",
+            SkipReason::Filtered(FilterMiss::Event) => "other_event",
+            SkipReason::Filtered(FilterMiss::Date) => "outside_dates",
+            SkipReason::Filtered(FilterMiss::NoDate) => "no_date",
+            SkipReason::Filtered(FilterMiss::Ecco) => "other_ecco",
         }
     }
 }

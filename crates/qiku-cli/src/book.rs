@@ -444,7 +444,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "recent_games": h.recent_games,
         "recent_games_bytes": h.section_len,
         "file_bytes": h.file_len(),
-        "skipped": r.skipped.iter().map(|(k, v)| (k.label().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "skipped": r.skipped.iter().map(|(k, v)| (k.key().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "bad_games": r.errors_total,
         "positions": h.positions,
         "records": h.records,
@@ -455,8 +455,6 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
     })
 }
 
-/// A file's error without its path in front (the reader's errors name the file themselves, and
-/// the report prints the path already).
 /// Notes on stderr for inputs left out as repeats of an earlier one.
 fn report_repeats(r: &BuildReport) {
     for (path, earlier) in &r.repeated {

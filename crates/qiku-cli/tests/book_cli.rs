@@ -188,3 +188,25 @@ fn probe_shows_no_shares_without_results_and_chinese_once() {
     let text = ok(&["probe", book.to_str().unwrap(), "startpos"]);
     assert!(text.lines().any(|l| l.starts_with("h2e2 炮二平五")), "{text}");
 }
+
+#[test]
+fn json_summary_counts_skipped_games_under_stable_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lv.qbk");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/wukong-hu-ronghua-uci.pgn");
+    let summary: serde_json::Value = serde_json::from_str(&ok(&[
+        "build",
+        games.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--player",
+        "lv qin",
+        "--json",
+    ]))
+    .unwrap();
+    // 153 of the 1,391 games have Lv Qin as a player; the rest are counted under one key.
+    let read = summary["games_read"].as_u64().unwrap();
+    assert_eq!(summary["games_used"], 153, "{summary}");
+    assert_eq!(summary["games_filtered"].as_u64(), Some(read - 153));
+    assert_eq!(summary["skipped"], serde_json::json!({ "other_player": read - 153 }), "{summary}");
+}

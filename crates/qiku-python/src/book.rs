@@ -282,7 +282,7 @@ pub fn build_book<'py>(
     d.set_item("records", report.header.records)?;
     let skipped = PyDict::new(py);
     for (reason, n) in &report.skipped {
-        skipped.set_item(reason.to_string(), n)?;
+        skipped.set_item(reason.key(), n)?;
     }
     d.set_item("skipped", skipped)?;
     d.set_item("errors", report.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;

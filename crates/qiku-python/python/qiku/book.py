@@ -61,7 +61,8 @@ def build(
     the GIL released.
 
     Returns a dict: ``games_read``, ``games_used``, ``games_without_result``, ``positions``,
-    ``records``, ``skipped`` (by reason), ``errors`` (the first ``max_errors`` messages),
+    ``records``, ``skipped`` (games per reason, keyed as ``qiku-book build --json`` keys them:
+    ``illegal_move``, ``other_player``, ...), ``errors`` (the first ``max_errors`` messages),
     ``errors_total``, ``seconds``, ``files`` (per input: path, encoding, compressed, games,
     error). Raises :class:`qiku.BookFileError` (an ``OSError``) when an input cannot be read or
     the output cannot be written.
