@@ -65,14 +65,36 @@ pub fn write_stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// Reads a text file named on the command line; a FIFO, device or directory is refused at once
-/// (it could block forever or never end). The error names the file.
+/// The most text [`read_text`] takes from standard input: far more than any game or diagram it
+/// reads there, and a bound for an input that never ends.
+const STDIN_LIMIT: u64 = 1 << 20;
+
+/// Reads a text file named on the command line, or standard input for `-` (at most a MiB); a
+/// FIFO, device or directory named as a file is refused at once (it could block forever or never
+/// end). The error names the file ([`input_name`]).
 pub fn read_text(path: &Path) -> Result<String, String> {
     let mut text = String::new();
+    if path == Path::new("-") {
+        let read = std::io::stdin().lock().take(STDIN_LIMIT + 1).read_to_string(&mut text);
+        read.map_err(|e| format!("standard input: cannot read: {e}"))?;
+        if text.len() as u64 > STDIN_LIMIT {
+            return Err(format!("standard input: more than {STDIN_LIMIT} bytes; give a file instead"));
+        }
+        return Ok(text);
+    }
     qiku::fs::open_regular(path)
         .and_then(|mut f| f.read_to_string(&mut text))
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     Ok(text)
+}
+
+/// How errors name an input given on the command line: its path, or "standard input" for `-`.
+pub fn input_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Refuses an output file that is one of the inputs (through any path, link or relative name):

@@ -18,7 +18,7 @@ struct PositionArgs {
     /// The game so far, black first, e.g. "h8 h9 i9 g7" (one argument or several).
     moves: Vec<String>,
     /// Start from a board diagram instead of the empty board: 15 lines of `.`, `x` (black) and
-    /// `o` (white), top row first; MOVES are then played on it.
+    /// `o` (white), top row first (`-`: read it from standard input); MOVES are then played on it.
     #[arg(long, value_name = "FILE")]
     board: Option<PathBuf>,
     /// Print JSON instead of text.
@@ -35,7 +35,7 @@ enum RenjuCommand {
     /// Replay a game (moves separated by spaces or newlines, `#` starts a comment) and report the
     /// first forbidden black move, a five, or that it is unfinished.
     Judge {
-        /// The game file.
+        /// The game file (`-`: read the moves from standard input).
         gamefile: PathBuf,
     },
     /// Play over the Gomocup protocol on standard input and output (the default).
@@ -58,7 +58,7 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
     let mut board = match &args.board {
         Some(path) => {
             let text = crate::read_text(path)?;
-            Board::from_diagram(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            Board::from_diagram(&text).map_err(|e| format!("{}: {e}", crate::input_name(path)))?
         }
         None => Board::new(),
     };
@@ -162,9 +162,10 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
 
 fn judge(path: &Path) -> Result<(), String> {
     let text = crate::read_text(path)?;
+    let name = crate::input_name(path);
     let body: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
-    let moves = qiku_renju::parse_moves(&body).map_err(|e| format!("{}: {e}", path.display()))?;
-    let j = qiku_renju::judge(&moves).map_err(|e| format!("{}: {e}", path.display()))?;
+    let moves = qiku_renju::parse_moves(&body).map_err(|e| format!("{name}: {e}"))?;
+    let j = qiku_renju::judge(&moves).map_err(|e| format!("{name}: {e}"))?;
     match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {
             println!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
@@ -174,7 +175,7 @@ fn judge(path: &Path) -> Result<(), String> {
         Outcome::Unfinished => println!("unfinished after {} moves", moves.len()),
     }
     if j.extra_moves > 0 {
-        eprintln!("qiku: {}: {} moves after the end of the game were ignored", path.display(), j.extra_moves);
+        eprintln!("qiku: {name}: {} moves after the end of the game were ignored", j.extra_moves);
     }
     Ok(())
 }

@@ -107,3 +107,43 @@ fn judge_games() {
     let e = stderr(&qiku(&["renju", "judge", "/nonexistent/game.txt"]));
     assert!(e.contains("/nonexistent/game.txt"), "{e}");
 }
+
+/// `qiku ARGS` with `input` on its standard input.
+fn qiku_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiku"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run qiku");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The program may stop reading early (an input too long): a closed pipe is not an error here.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn judge_and_board_read_standard_input_for_a_dash() {
+    let game = b"# a double three\nf8 a1 g8 a3\nh9 a5 h10 a7\nh8 a9 # forbidden\n";
+    let o = qiku_with_stdin(&["renju", "judge", "-"], game);
+    assert_eq!(stdout(&o), "white wins: black's move 9 (h8) is forbidden (double-three)\n");
+    let e = stderr(&qiku_with_stdin(&["renju", "judge", "-"], b"h8 h9\nh10 zz"));
+    assert!(e.contains("standard input: move 4") && e.contains("\"zz\""), "{e}");
+    // An input that does not end (`yes | qiku renju judge -`) is refused after a MiB, not read forever.
+    let e = stderr(&qiku_with_stdin(&["renju", "judge", "-"], &vec![b'h'; 3 << 20]));
+    assert!(e.contains("standard input: more than"), "{e}");
+    // A board diagram from standard input (top row first): x.x.x.x on row 8 (d8 f8 h8 j8), white
+    // on a1 a3 a5 a7, as in `forbidden_json`: g8 is a double four.
+    let mut diagram = vec![".".repeat(15); 15];
+    diagram[15 - 8] = "...x.x.x.x.....".into();
+    for row in [1, 3, 5, 7] {
+        diagram[15 - row] = format!("o{}", ".".repeat(14));
+    }
+    let o = qiku_with_stdin(&["renju", "forbidden", "--board", "-", "--json"], diagram.join("\n").as_bytes());
+    assert_eq!(stdout(&o).trim(), r#"{"forbidden": [{"point": "g8", "kind": "double-four"}]}"#);
+    let e = stderr(&qiku_with_stdin(&["renju", "forbidden", "--board", "-"], b"x.o\n"));
+    assert!(e.starts_with("qiku: standard input: "), "{e}");
+}
