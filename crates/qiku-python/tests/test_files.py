@@ -182,6 +182,13 @@ def test_book_probe(book):
         b.pick(qiku.Board(), "random")
 
 
+def test_book_build_counts_skipped_games_by_key(tmp_path):
+    # Four games of the Chinese file hold a move that is illegal as written.
+    report = qiku.book.build([CHINESE], tmp_path / "zh.qbk", max_ply=4)
+    assert report["skipped"] == {"illegal_move": 4}
+    assert report["errors_total"] == 4 and report["games_used"] == 25368
+
+
 def test_book_errors(tmp_path):
     with pytest.raises(qiku.BookFileError) as e:
         qiku.Book(tmp_path / "missing.qbk")
