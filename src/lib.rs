@@ -4,11 +4,13 @@
 //! This crate is the library alone; it links no command-line or SQLite crate unless asked. The
 //! rest of the qiku workspace sits on top of it: `qiku-cli` (the `qiku`, `qiku-book` and
 //! `qiku-tb` programs and the match runner), `qiku-capi` (the C API, `libqiku.so`/`libqiku.a`
-//! with `include/qiku.h`) and `qiku-renju` (Renju, which uses nothing of this crate).
+//! with `include/qiku.h`), `qiku-renju` (Renju, which uses nothing of this crate), `qiku-serve`
+//! (the explorer server) and `qiku-python` (the Python bindings).
 //!
-//! Cargo features (none on by default): `serde` (`Serialize` for reports and values), `obk`
-//! (BHGUI-style `.obk` books through SQLite), `tune` (the Texel tuner of the evaluation,
-//! `qiku::tune`).
+//! Cargo features: `generate` (on by default: the tablebase generator, planner and verifier,
+//! `qiku::tablebase::generate`; a program that only probes builds without it), `serde`
+//! (`Serialize` for reports and values), `obk` (BHGUI-style `.obk` books through SQLite), `tune`
+//! (the Texel tuner of the evaluation, `qiku::tune`).
 //!
 //! The modules form layers, each using only those below it (`docs/ARCHITECTURE.md`, held to the
 //! code by a test): [`core`] (rules, values) at the bottom with the file helpers [`fs`]; then

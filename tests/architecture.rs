@@ -10,7 +10,8 @@
 //!
 //! util, core, fs, storage < notation, pgn, xqf < book, tablebase < engine < tune.
 //!
-//! `src/lib.rs` (the root, which re-exports) is not checked. A file's `#[cfg(test)] mod` block
+//! `src/lib.rs` (the root, which re-exports) is not checked itself; a path through its
+//! re-exports (`crate::Rng`) counts as one to the file that defines the item. A file's `#[cfg(test)] mod` block
 //! (its unit tests, at its end) is skipped: unit tests may use anything.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -268,13 +269,19 @@ fn resolve_depth(
         None => return None,
     };
     let mut best = file_of(&base, known);
+    // The module whose items the next segment names: the crate root's are `lib.rs`'s re-exports
+    // (`crate::Rng`), which are followed though the root itself is no node of the graph.
+    let mut owner = if base.is_empty() { Some(ROOT.to_string()) } else { best.clone() };
     for s in rest {
         base.push(s.to_string());
         match file_of(&base, known) {
-            Some(f) => best = Some(f),
+            Some(f) => {
+                best = Some(f);
+                owner = best.clone();
+            }
             None => {
-                // An item of the module `best`: if that module re-exports it, follow.
-                let via = best.as_ref().and_then(|m| reexports.get(m).and_then(|r| r.get(*s)).map(|p| (m.clone(), p)));
+                // An item of the module `owner`: if that module re-exports it, follow.
+                let via = owner.as_ref().and_then(|m| reexports.get(m).and_then(|r| r.get(*s)).map(|p| (m.clone(), p)));
                 if let Some((m, p)) = via.filter(|_| depth < 8) {
                     return resolve_depth(&m, p, known, reexports, depth + 1).or(best);
                 }
@@ -289,12 +296,22 @@ fn top(file: &str) -> String {
     module_of(file).first().cloned().unwrap_or_default()
 }
 
+/// The crate root: not a node of the graph, but its re-exports are followed.
+const ROOT: &str = "lib.rs";
+
 /// file -> files it imports (itself excluded).
 fn edges() -> BTreeMap<String, BTreeSet<String>> {
     let all = files();
     let known: BTreeSet<String> = all.iter().cloned().collect();
     let mut found = BTreeMap::new();
     let mut reexports: Reexports = BTreeMap::new();
+    let root = std::fs::read_to_string(src().join(ROOT)).expect("read lib.rs");
+    let names = reexports.entry(ROOT.to_string()).or_default();
+    for p in imports(&code(&root)).reexports {
+        if let Some(name) = p.rsplit("::").next().filter(|n| *n != "*") {
+            names.insert(name.to_string(), p.clone());
+        }
+    }
     for f in &all {
         let text = std::fs::read_to_string(src().join(f)).expect("read source file");
         let imports = imports(&code(&text));
@@ -553,4 +570,26 @@ fn written_crate_graph_matches_cargo() {
     );
     // Renju is its own game: it depends on no qiku crate.
     assert!(code["qiku-renju"].is_empty(), "qiku-renju depends on {:?}", code["qiku-renju"]);
+}
+
+/// The server and the Python bindings name the library in one adapter module each (the other
+/// files use what it re-exports), so that a move of the library's paths is answered there alone.
+#[test]
+fn server_and_bindings_name_the_library_only_in_their_adapter() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for krate in ["crates/qiku-serve/src", "crates/qiku-python/src"] {
+        let mut files = 0;
+        for entry in std::fs::read_dir(root.join(krate)).expect("read crate sources") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = code(&std::fs::read_to_string(&path).expect("read source file"));
+            let named = text.contains("qiku::") || text.contains("use qiku;");
+            let adapter = path.file_name().is_some_and(|n| n == "adapter.rs");
+            assert_eq!(named, adapter, "{}: the library is named outside the adapter (or not in it)", path.display());
+        }
+        assert!(files > 3, "{krate}: {files} files");
+    }
 }

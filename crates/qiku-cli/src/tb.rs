@@ -92,8 +92,8 @@ enum Command {
         #[arg(long)]
         no_compress: bool,
         /// Skip the rule-aware pass: no `.qtr` companions with the Asian rules' values (the pass
-        /// needs several times the plain solver's memory), and no `.qtw` WDL files (they need
-        /// both). Probes under the Asian rules then fail for these tables; a later run without
+        /// takes about the plain solve's time and memory again, more where perpetual checks
+        /// abound), and no `.qtw` WDL files (they need both). Probes under the Asian rules then fail for these tables; a later run without
         /// the flag adds both.
         #[arg(long)]
         no_rules: bool,

@@ -19,6 +19,7 @@ pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN
 pub use qiku::engine::adapters::{policy as book_policy, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
 pub use qiku::engine::search::Shared;
 pub use qiku::engine::time::Limits;
+pub use qiku::engine::uci::MAX_THREADS;
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;

@@ -72,7 +72,7 @@ impl PyEngine {
         if !(1..=65536).contains(&hash_mb) {
             return Err(errors::value_error(format!("hash_mb {hash_mb} is out of range (1 to 65536 MiB)")));
         }
-        let max = qiku::engine::uci::MAX_THREADS;
+        let max = adapter::MAX_THREADS;
         if !(1..=max).contains(&threads) {
             return Err(errors::value_error(format!(
                 "threads {threads} is out of range (1 to {max}, as the UCI option)"
