@@ -396,11 +396,8 @@ pub struct BookWriter {
 impl BookWriter {
     /// Starts a book at `path`: a temporary file in the same directory (see [`AtomicFile`]).
     pub fn create(path: &Path) -> Result<BookWriter, BookError> {
-        let file = AtomicFile::create(path).map_err(|e| BookError::Io {
-            path: path.to_path_buf(),
-            op: "create a temporary file for",
-            source: e,
-        })?;
+        let file =
+            AtomicFile::create(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "write", source: e })?;
         let tmp = file.temp_path().to_path_buf();
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER_LEN]).map_err(|e| BookError::Io { path: tmp, op: "write", source: e })?;

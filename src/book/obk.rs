@@ -259,7 +259,7 @@ pub fn export_with_progress(
     // and removes it otherwise.
     let file = AtomicFile::create(output).map_err(|source| ObkError::Io {
         path: output.to_path_buf(),
-        op: "create a temporary file",
+        op: "write",
         source,
     })?;
     progress.start("writing", book.len());

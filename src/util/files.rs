@@ -132,8 +132,48 @@ pub fn parent_dir(path: &Path) -> &Path {
     }
 }
 
-/// Whether a file can be written at `output`: not when it names a directory, nor when the
-/// directory it would go in does not exist. Programs check this before any long work, so that a
+/// The file an atomic write of `target` replaces: `target` itself, or through a symbolic link
+/// the file it points to (so the link stays a link and its file gets the new content). Refused
+/// when that is not a regular file: a directory, a device such as `/dev/null` or `/dev/stdout`,
+/// a FIFO or a socket would be replaced by a plain file, not written to.
+fn write_target(target: &Path) -> io::Result<PathBuf> {
+    match std::fs::metadata(target) {
+        Ok(meta) if meta.is_file() => {
+            if std::fs::symlink_metadata(target)?.file_type().is_symlink() {
+                std::fs::canonicalize(target)
+            } else {
+                Ok(target.to_path_buf())
+            }
+        }
+        Ok(meta) if meta.is_dir() => {
+            Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory; give the name of a file in it"))
+        }
+        Ok(_) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file (a device, FIFO or socket): qiku writes whole files and replaces them \
+             when complete, so give the name of an ordinary file",
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            // Not there yet; a dangling link is followed to where the file will be made.
+            let mut path = target.to_path_buf();
+            for _ in 0..40 {
+                match std::fs::symlink_metadata(&path) {
+                    Ok(m) if m.file_type().is_symlink() => {
+                        let to = std::fs::read_link(&path)?;
+                        path = if to.is_absolute() { to } else { parent_dir(&path).join(to) };
+                    }
+                    _ => return Ok(path),
+                }
+            }
+            Err(io::Error::new(io::ErrorKind::InvalidInput, "too many levels of symbolic links"))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether a file can be written at `output`: not when it names a directory or something else
+/// that is not a regular file (a device, a FIFO; a link is followed), nor when the directory it
+/// would go in does not exist. Programs check this before any long work, so that a
 /// job does not end by failing to write what it computed. The error says what to do and names
 /// the directory; callers put the output's name in front.
 ///
@@ -146,20 +186,26 @@ pub fn parent_dir(path: &Path) -> &Path {
 /// assert!(e.to_string().contains("is a directory"));
 /// let e = check_output_place(&dir.path().join("no/games.qbk")).unwrap_err();
 /// assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+/// // A device is written to, not replaced: refused.
+/// # #[cfg(unix)]
+/// assert!(check_output_place(std::path::Path::new("/dev/null")).is_err());
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn check_output_place(output: &Path) -> io::Result<()> {
-    if output.is_dir() {
-        return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a directory; give the name of a file in it"));
-    }
-    let dir = parent_dir(output);
+    let target = write_target(output)?;
+    let dir = parent_dir(&target);
     if !dir.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("the directory {} does not exist; create it first or choose another output", dir.display()),
-        ));
+        return Err(no_such_dir(dir));
     }
     Ok(())
+}
+
+/// The error of an output whose directory `dir` does not exist.
+fn no_such_dir(dir: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("the directory {} does not exist; create it first or choose another output", dir.display()),
+    )
 }
 
 /// The prefix of temporary files for `target` made by this process: `.NAME.PID.` (the random
@@ -206,6 +252,11 @@ impl AtomicFile {
     /// same target that were killed before finishing (their process no longer runs) are removed
     /// first, so that temporary files never accumulate.
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        let target = &write_target(target)?;
+        let dir = parent_dir(target);
+        if !dir.is_dir() {
+            return Err(no_such_dir(dir));
+        }
         if let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) {
             // Never complete, so removing them loses nothing; failing to is no reason to fail.
             let _ = remove_stale_temp_files(parent_dir(target), &|n| n == name);
@@ -335,6 +386,42 @@ mod tests {
             let e = open_regular(&fifo).unwrap_err();
             assert!(e.to_string().contains("FIFO"), "{e}");
         }
+    }
+
+    /// A link is written through (it stays a link); a device or FIFO is refused, never replaced
+    /// by a plain file.
+    #[cfg(unix)]
+    #[test]
+    fn outputs_through_links_and_to_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.tsv");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link.tsv");
+        std::os::unix::fs::symlink("real.tsv", &link).unwrap();
+        AtomicFile::write(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        // A dangling link: the file is made where it points.
+        let dangling = dir.path().join("to-be.tsv");
+        std::os::unix::fs::symlink("made.tsv", &dangling).unwrap();
+        AtomicFile::write(&dangling, b"made").unwrap();
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(dir.path().join("made.tsv")).unwrap(), b"made");
+        // A FIFO, a device, a link to a device: refused before and at the write, left as they are.
+        let fifo = dir.path().join("f.pgn");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // Safety: a valid NUL-terminated path; mkfifo only creates a file.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let null_link = dir.path().join("null.pgn");
+        std::os::unix::fs::symlink("/dev/null", &null_link).unwrap();
+        for path in [fifo.as_path(), Path::new("/dev/null"), null_link.as_path()] {
+            let e = check_output_place(path).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{}: {e}", path.display());
+            assert!(AtomicFile::create(path).is_err(), "{}", path.display());
+        }
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&fifo).unwrap().file_type()));
+        assert!(std::fs::symlink_metadata(&null_link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 6, "no temporary file is left");
     }
 
     #[test]

@@ -130,9 +130,12 @@ pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
     }
 }
 
-/// Refuses, before any work, an output path that cannot be written: a directory, or a file in a
-/// directory that does not exist.
+/// Refuses, before any work, an output path that cannot be written: `-`, a directory, a device or
+/// FIFO (a link is followed), or a file in a directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
+    if output == Path::new("-") {
+        return Err("-: this output is written as a whole file, not to standard output; give a file name".into());
+    }
     qiku::fs::check_output_place(output).map_err(|e| format!("{}: {e}", output.display()))
 }
 

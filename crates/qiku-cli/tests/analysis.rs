@@ -271,10 +271,17 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     let (in_tables, missing) = (tables.join("KRvK.qtb"), dir.path().join("missing/out.pgn"));
     let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
     let (book_s, tables_s, in_tables_s, missing_s) = (s(&book), s(&tables), s(&in_tables), s(&missing));
-    let cases: [(Vec<&str>, &str); 3] = [
+    // A link to a device: written to, a device would be replaced by a plain file (as root, the
+    // device node itself), so it is refused and left a link.
+    let null_link = dir.path().join("null.pgn");
+    std::os::unix::fs::symlink("/dev/null", &null_link).unwrap();
+    let null_s = s(&null_link);
+    let cases: [(Vec<&str>, &str); 5] = [
         (vec!["-o", &book_s, "--book", &book_s], "(same file); refusing to overwrite it"),
         (vec!["-o", &in_tables_s, "--tb", &tables_s], "is in the tables directory"),
         (vec!["-o", &missing_s], "does not exist; create it first"),
+        (vec!["-o", &null_s], "not a regular file"),
+        (vec!["-o", "-"], "not to standard output; give a file name"),
     ];
     for (extra, want) in cases {
         let mut args = vec!["annotate", rep.to_str().unwrap(), "--depth", "1"];
@@ -286,6 +293,7 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     }
     assert_eq!(std::fs::read(&book).unwrap(), before);
     assert_eq!(std::fs::read_dir(&tables).unwrap().count(), 0);
+    assert!(std::fs::symlink_metadata(&null_link).unwrap().file_type().is_symlink());
     // Nothing to say at all: refused rather than a copy reported as annotated.
     let out = dir.path().join("nothing.pgn");
     let r = qiku(&["annotate", rep.to_str().unwrap(), "-o", out.to_str().unwrap(), "--no-eval"]);
