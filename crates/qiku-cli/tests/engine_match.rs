@@ -222,3 +222,26 @@ fn fairy_stockfish_ranks_are_detected_when_installed() {
         assert_eq!(r.faults, [[0; 4]; 2], "{:?}", r.games.iter().map(|g| &g.reason).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn scores_are_read_in_both_dialects() {
+    use qiku_cli::matchrunner::process::read_score;
+    let read = |line: &str| read_score(&line.split_whitespace().collect::<Vec<_>>());
+    // UCCI: a bare number after `score` (it used to read "68 nodes").
+    assert_eq!(read("68 nodes 623 pv h2e2").as_deref(), Some("cp 68"));
+    assert_eq!(read("-14 nodes 353").as_deref(), Some("cp -14"));
+    // UCCI mates, ElephantEye's 10000 - plies: mate in 5 plies is 3 moves, mated in 4 plies -2.
+    assert_eq!(read("9995 nodes 1").as_deref(), Some("mate 3"));
+    assert_eq!(read("-9996").as_deref(), Some("mate -2"));
+    assert_eq!(read("9999").as_deref(), Some("mate 1"));
+    // A win without a mate distance (qiku's table wins: 9801 to 9899) stays a number.
+    assert_eq!(read("9850").as_deref(), Some("cp 9850"));
+    // UCI, with and without a bound word after the value.
+    assert_eq!(read("cp 25 lowerbound nodes 9").as_deref(), Some("cp 25"));
+    assert_eq!(read("cp -7 upperbound").as_deref(), Some("cp -7"));
+    assert_eq!(read("mate -3 nodes 9").as_deref(), Some("mate -3"));
+    // No number: nothing (the previous score is kept).
+    assert_eq!(read("nodes 5"), None);
+    assert_eq!(read("cp x"), None);
+    assert_eq!(read(""), None);
+}
