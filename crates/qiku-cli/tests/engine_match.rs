@@ -143,6 +143,32 @@ fn illegal_moves_lose() {
 }
 
 #[test]
+fn unreadable_moves_count_as_illegal_moves_not_as_no_move() {
+    // Not a move at all: it used to be counted as "sent no move".
+    let r = misbehaving("echo 'bestmove zzzz'", Limit::Depth(1));
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert!(r.games.iter().all(|g| g.fault == Some((1, Fault::IllegalMove))));
+    let reason = &r.games[0].reason;
+    assert!(reason.contains("unreadable move \"zzzz\" (not a move with ranks 0-9)"), "{reason}");
+    assert!(!reason.contains("no move"), "{reason}");
+    // A move in the other rank numbering (ranks 0-9 given, the engine writes 1-10).
+    let r = misbehaving("echo 'bestmove a1a10'", Limit::Depth(1));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert!(r.games[1].reason.contains("unreadable move \"a1a10\""), "{}", r.games[1].reason);
+    // `(none)`, `0000` and `nobestmove` are still no move.
+    for token in ["(none)", "0000"] {
+        let r = misbehaving(&format!("echo 'bestmove {token}'"), Limit::Depth(1));
+        assert_eq!(r.faults[1], [0, 2, 0, 0], "{token}");
+        assert!(r.games[0].reason.contains("sent no move"), "{}", r.games[0].reason);
+    }
+    let r = misbehaving("echo nobestmove", Limit::Depth(1));
+    assert_eq!(r.faults[1], [0, 2, 0, 0]);
+    let summary = matchrunner::summary(&r);
+    assert!(summary.contains("illegal moves 0, no move 2"), "{summary}");
+}
+
+#[test]
 fn no_move_crash_and_timeout_lose() {
     let r = misbehaving("echo 'bestmove (none)'", Limit::Depth(1));
     assert_eq!(r.faults[1], [0, 2, 0, 0]);

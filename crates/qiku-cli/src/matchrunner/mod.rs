@@ -137,9 +137,11 @@ pub struct MatchConfig {
 /// Why an engine lost by fault rather than on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// A move that is not legal (or not a move).
+    /// A move that is not legal, or a `bestmove` token that is not a move (`zzzz`, or a move in
+    /// the other rank numbering).
     IllegalMove,
-    /// No move (`(none)`, `nobestmove`) with legal moves left.
+    /// No move (`bestmove (none)`, `bestmove 0000`, a bare `bestmove`, `nobestmove`) with legal
+    /// moves left.
     NoMove,
     /// The engine exited or its pipe broke.
     Crash,
@@ -566,8 +568,21 @@ fn play_game(
                     clock[turn.index()] = left.saturating_sub(answer.elapsed) + inc;
                 }
                 let Some(m) = answer.mv else {
-                    fault = Some((e, Fault::NoMove));
-                    reason = format!("{} sent no move ({:?}) with legal moves left", names[e], answer.token);
+                    if process::is_no_move(&answer.token) {
+                        fault = Some((e, Fault::NoMove));
+                        reason = format!("{} sent no move ({:?}) with legal moves left", names[e], answer.token);
+                    } else {
+                        // Not a move at all, or one in the other rank numbering: the engine
+                        // answered, so it is a bad move, not a missing one.
+                        fault = Some((e, Fault::IllegalMove));
+                        reason = format!(
+                            "{} sent the unreadable move {:?} (not a move with ranks {}) in {}",
+                            names[e],
+                            answer.token,
+                            proc_.ranks,
+                            game.position().fen()
+                        );
+                    }
                     winner = Some(!turn);
                     break;
                 };

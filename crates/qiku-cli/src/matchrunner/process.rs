@@ -67,6 +67,16 @@ pub enum RankBase {
     One,
 }
 
+impl fmt::Display for RankBase {
+    /// `0-9` or `1-10`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RankBase::Zero => "0-9",
+            RankBase::One => "1-10",
+        })
+    }
+}
+
 impl std::str::FromStr for RankBase {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
@@ -200,6 +210,13 @@ pub fn format_move(m: Move, base: RankBase) -> String {
         format!("{}{}", s.file().char(), rank)
     };
     format!("{}{}", sq(m.from()), sq(m.to()))
+}
+
+/// Whether a `bestmove` token says "no move": `(none)` (UCI), `0000` (UCI's null move), nothing
+/// at all, or UCCI's `nobestmove` (which [`Answer::token`] holds as that word). Any other token
+/// that [`parse_move`] cannot read is a bad move, not a missing one.
+pub fn is_no_move(token: &str) -> bool {
+    matches!(token, "(none)" | "0000" | "" | "nobestmove")
 }
 
 /// Reads an engine's move token (`h2e2`, `h10h9`) in the given rank numbering.
