@@ -271,3 +271,47 @@ fn scores_are_read_in_both_dialects() {
     assert_eq!(read("cp x"), None);
     assert_eq!(read(""), None);
 }
+
+#[test]
+fn openings_files_with_a_byte_order_mark_other_encodings_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    // A byte order mark (as Windows editors write) is skipped: it used to spoil the first move.
+    let bom = write("bom.txt", "\u{feff}h2e2 h9g7\nc3c4\n".as_bytes());
+    let o = openings::load(&bom).unwrap();
+    assert_eq!(o.iter().map(|o| o.describe()).collect::<Vec<_>>(), ["h2e2 h9g7", "c3c4"]);
+    // GBK text (炮二平五), and a zstd-compressed game collection: not UTF-8, said so, with no line.
+    let gbk = write("gbk.txt", b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5\n");
+    let zst = write("games.pgn.zst", b"\x28\xb5\x2f\xfd\x04\x58\x91\x02\x00\xff");
+    for path in [gbk, zst] {
+        let err = openings::load(&path).unwrap_err().to_string();
+        let expected = format!(
+            "{}: not UTF-8 text (an openings file is one line of moves per opening, such as `h2e2 h9g7`",
+            path.display()
+        );
+        assert!(err.starts_with(&expected), "{err}");
+        assert!(err.contains("convert it to UTF-8 (a GBK file: `iconv -f GBK -t UTF-8`)"), "{err}");
+        assert!(!err.contains("line 0") && !err.contains("stream did not contain"), "{err}");
+    }
+    // Empty, and comments only: no openings, and why.
+    let empty = write("empty.txt", b"");
+    let err = openings::load(&empty).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("{}: no openings (the file is empty", empty.display())), "{err}");
+    assert_eq!(openings::load(&write("blank.txt", b"\xef\xbb\xbf \n\n")).unwrap_err().reason, openings::Problem::Empty);
+    let comments = write("comments.txt", b"# nothing yet\n\n");
+    let err = openings::load(&comments).unwrap_err().to_string();
+    assert!(err.ends_with("comments.txt: no openings (every line is blank or a # comment)"), "{err}");
+    // The command says the same and starts no engine.
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--engine", "/nonexistent", "--engine", "/nonexistent", "--openings"])
+        .arg(dir.path().join("gbk.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("gbk.txt: not UTF-8 text"), "{stderr}");
+}
