@@ -174,8 +174,9 @@ struct MatchArgs {
     /// Games played at the same time, 1 to 256 (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_parser = super::whole_number::<usize>(1, 256))]
     concurrency: usize,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long, default_value_t = 300)]
+    /// Adjudicate a draw once a game is this many plies long, opening included (more than the
+    /// longest opening's plies).
+    #[arg(long, default_value_t = 300, value_parser = super::whole_number::<u32>(1, u32::MAX as u64))]
     max_plies: u32,
     /// Milliseconds an engine may exceed its clock or movetime before losing on time.
     #[arg(long, default_value_t = 500)]
@@ -608,7 +609,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         openings,
         pgn: args.pgn.clone(),
         concurrency: args.concurrency.max(1),
-        max_plies: args.max_plies.max(1),
+        max_plies: args.max_plies,
         margin: std::time::Duration::from_millis(args.margin),
         event: args.event.clone(),
         sprt,

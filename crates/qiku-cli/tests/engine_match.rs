@@ -315,3 +315,49 @@ fn openings_files_with_a_byte_order_mark_other_encodings_or_nothing() {
     assert!(!out.status.success());
     assert!(stderr.contains("gbk.txt: not UTF-8 text"), "{stderr}");
 }
+
+#[test]
+fn max_plies_must_exceed_the_openings_and_the_draw_names_the_game_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let qiku_match = |args: &[&str]| std::process::Command::new(QIKU).arg("match").args(args).output().unwrap();
+    // The built-in openings are 8 plies: a limit of 5 or 8 drew every game before an engine moved
+    // ("adjudicated draw after 5 plies" with PlyCount 8).
+    for limit in ["5", "8"] {
+        let out =
+            qiku_match(&["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--max-plies", limit]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{limit}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(out.stdout.is_empty(), "no game is played");
+        assert!(
+            stderr.contains(&format!("--max-plies {limit} draws a game once it is {limit} plies long")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("opening #1 (h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5) is 8 plies long"), "{stderr}");
+        assert!(stderr.contains("give a --max-plies above 8"), "{stderr}");
+    }
+    // One ply beyond: each engine game is one engine move long, and the reason gives its length.
+    let out = qiku_match(&["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--max-plies", "9"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.matches("1/2-1/2 adjudicated draw after 9 plies").count(), 2, "{stdout}");
+    // Only the openings the games use count: a 6-ply second opening is refused once --games
+    // reaches it, and named.
+    let openings = dir.path().join("o.txt");
+    std::fs::write(&openings, "h2e2 h9g7\nh2e2 h9g7 h0g2 i9h9 i0h0 b9c7\n").unwrap();
+    let pgn = dir.path().join("o.pgn");
+    let base = ["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--max-plies", "4"];
+    let with = |games: &str| {
+        let mut args = base.to_vec();
+        args.extend(["--games", games, "--openings", openings.to_str().unwrap(), "--pgn", pgn.to_str().unwrap()]);
+        qiku_match(&args)
+    };
+    let out = with("2");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Termination \"adjudicated draw after 4 plies\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+    let out = with("3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("opening #2 (h2e2 h9g7 h0g2 i9h9 i0h0 b9c7) is 6 plies long"), "{stderr}");
+}

@@ -120,7 +120,8 @@ pub struct MatchConfig {
     pub pgn: Option<PathBuf>,
     /// Games played at the same time.
     pub concurrency: usize,
-    /// Games longer than this many plies (opening included) are drawn.
+    /// A game is drawn once it is this many plies long (opening included). It must exceed the
+    /// longest opening the games use: [`run`] refuses the match otherwise.
     pub max_plies: u32,
     /// Lateness tolerated beyond the clock or the movetime before a time forfeit.
     pub margin: Duration,
@@ -283,6 +284,18 @@ pub enum MatchError {
     },
     /// The openings list is empty.
     NoOpenings,
+    /// An opening is as long as the ply limit or longer: its games would be drawn before an
+    /// engine moves.
+    OpeningTooLong {
+        /// [`MatchConfig::max_plies`].
+        max_plies: u32,
+        /// 0-based index of the longest opening.
+        opening: usize,
+        /// Its length in plies.
+        plies: usize,
+        /// Its moves ([`Opening::describe`]).
+        text: String,
+    },
     /// The engines cannot be pinned as asked.
     Pin(cpus::PinError),
 }
@@ -295,6 +308,13 @@ impl fmt::Display for MatchError {
             }
             MatchError::Pgn { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             MatchError::NoOpenings => f.write_str("no openings"),
+            MatchError::OpeningTooLong { max_plies, opening, plies, text } => write!(
+                f,
+                "--max-plies {max_plies} draws a game once it is {max_plies} plies long, opening included, but \
+                 opening #{} ({text}) is {plies} plies long: its games would be drawn before either engine \
+                 moves; give a --max-plies above {plies}, or shorter openings",
+                opening + 1
+            ),
             MatchError::Pin(e) => e.fmt(f),
         }
     }
@@ -305,7 +325,7 @@ impl std::error::Error for MatchError {
         match self {
             MatchError::Engine { error, .. } => Some(error),
             MatchError::Pgn { error, .. } => Some(error),
-            MatchError::NoOpenings => None,
+            MatchError::NoOpenings | MatchError::OpeningTooLong { .. } => None,
             MatchError::Pin(e) => Some(e),
         }
     }
@@ -340,6 +360,14 @@ pub fn run(
 ) -> Result<MatchReport, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::NoOpenings);
+    }
+    // Only the openings the games use: game `i` plays opening `i / 2`.
+    let used = config.openings.len().min((config.games as usize).div_ceil(2));
+    if let Some((opening, o)) = config.openings[..used].iter().enumerate().rev().max_by_key(|(_, o)| o.moves.len()) {
+        if o.moves.len() >= config.max_plies as usize {
+            let (max_plies, plies, text) = (config.max_plies, o.moves.len(), o.describe());
+            return Err(MatchError::OpeningTooLong { max_plies, opening, plies, text });
+        }
     }
     let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
     // Each slot's engine specs: with pinning, each engine on its own core.
@@ -515,7 +543,8 @@ fn play_game(
             break;
         }
         if game.len() >= config.max_plies as usize {
-            reason = format!("adjudicated draw after {} plies", config.max_plies);
+            // The game's length (the PGN's PlyCount), opening included.
+            reason = format!("adjudicated draw after {} plies", game.len());
             break;
         }
         let turn = game.position().turn();
