@@ -361,3 +361,29 @@ fn max_plies_must_exceed_the_openings_and_the_draw_names_the_game_length() {
     assert!(!out.status.success());
     assert!(stderr.contains("opening #2 (h2e2 h9g7 h0g2 i9h9 i0h0 b9c7) is 6 plies long"), "{stderr}");
 }
+
+#[test]
+fn an_even_score_has_an_elo_difference_of_zero_without_a_sign() {
+    use qiku_cli::matchrunner::stats::Tally;
+    let summary = |wins, draws, losses| {
+        let report = matchrunner::MatchReport {
+            names: ["a".into(), "b".into()],
+            tally: Tally { wins, draws, losses },
+            ..matchrunner::MatchReport::default()
+        };
+        matchrunner::summary(&report)
+    };
+    // All draws: the Elo difference was printed as -0.0.
+    let s = summary(0, 2, 0);
+    assert!(s.contains("\nElo difference: 0.0 +/- 0.0 (95%), LOS 50.0%"), "{s}");
+    // A difference that rounds to zero either way.
+    assert!(summary(10_000, 0, 10_001).contains("\nElo difference: 0.0 +/- "), "{}", summary(10_000, 0, 10_001));
+    assert!(summary(10_001, 0, 10_000).contains("\nElo difference: 0.0 +/- "));
+    assert!(summary(3, 0, 1).contains("\nElo difference: +190.8 +/- "), "{}", summary(3, 0, 1));
+    assert!(summary(1, 0, 3).contains("\nElo difference: -190.8 +/- "));
+    // As numbers: no negative zero, and an even LOS of exactly one half.
+    let t = Tally { wins: 1, draws: 3, losses: 1 };
+    assert!(t.elo().unwrap().diff.is_sign_positive());
+    assert_eq!(t.los(), 0.5);
+    assert_eq!(serde_json::json!(t.elo().unwrap().diff).to_string(), "0.0");
+}

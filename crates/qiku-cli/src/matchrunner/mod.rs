@@ -685,7 +685,10 @@ pub fn summary(report: &MatchReport) -> String {
         100.0 * t.score()
     );
     if let Some(elo) = t.elo() {
-        let diff = if elo.diff.is_finite() {
+        let diff = if elo.diff.abs() < 0.05 {
+            // Rounds to zero, which has no sign ("-0.0" used to be printed for an even score).
+            "0.0".to_string()
+        } else if elo.diff.is_finite() {
             format!("{:+.1}", elo.diff)
         } else if elo.diff > 0.0 {
             "+inf".to_string()
