@@ -150,19 +150,19 @@ struct MatchArgs {
     #[arg(long, value_name = "auto|0|1")]
     ranks: Vec<String>,
     /// Number of games (with --sprt the most played: the match stops when the test decides).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::whole_number::<u32>(1, u32::MAX as u64))]
     games: u32,
     /// Clock per engine: seconds + increment, e.g. 60+0.6 (default 10+0.1 if no limit is given).
     #[arg(long, group = "limit")]
     tc: Option<String>,
-    /// Fixed time per move in milliseconds.
-    #[arg(long, group = "limit")]
+    /// Fixed time per move in milliseconds, 1 to 3600000.
+    #[arg(long, group = "limit", value_parser = super::whole_number::<u64>(1, 3_600_000))]
     movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, group = "limit")]
+    /// Fixed depth per move, 1 to 100.
+    #[arg(long, group = "limit", value_parser = super::whole_number::<u32>(1, 100))]
     depth: Option<u32>,
-    /// Fixed nodes per move.
-    #[arg(long, group = "limit")]
+    /// Fixed nodes per move (at least 1).
+    #[arg(long, group = "limit", value_parser = super::whole_number::<u64>(1, u64::MAX))]
     nodes: Option<u64>,
     /// Openings file: one per line, startpos or a FEN [moves ...], or moves from the start position
     /// (ICCS, WXF or Chinese notation).
@@ -174,8 +174,9 @@ struct MatchArgs {
     /// Games played at the same time, 1 to 256 (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_parser = super::whole_number::<usize>(1, 256))]
     concurrency: usize,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long, default_value_t = 300)]
+    /// Adjudicate a draw once a game is this many plies long, opening included (more than the
+    /// longest opening's plies).
+    #[arg(long, default_value_t = 300, value_parser = super::whole_number::<u32>(1, u32::MAX as u64))]
     max_plies: u32,
     /// Milliseconds an engine may exceed its clock or movetime before losing on time.
     #[arg(long, default_value_t = 500)]
@@ -572,11 +573,11 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
     let limit = if let Some(tc) = &args.tc {
         matchrunner::parse_tc(tc).map_err(|e| e.to_string())?
     } else if let Some(ms) = args.movetime {
-        Limit::MoveTime(std::time::Duration::from_millis(ms.max(1)))
+        Limit::MoveTime(std::time::Duration::from_millis(ms))
     } else if let Some(d) = args.depth {
-        Limit::Depth(d.max(1))
+        Limit::Depth(d)
     } else if let Some(n) = args.nodes {
-        Limit::Nodes(n.max(1))
+        Limit::Nodes(n)
     } else {
         matchrunner::parse_tc("10+0.1").map_err(|e| e.to_string())?
     };
@@ -608,7 +609,7 @@ fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
         openings,
         pgn: args.pgn.clone(),
         concurrency: args.concurrency.max(1),
-        max_plies: args.max_plies.max(1),
+        max_plies: args.max_plies,
         margin: std::time::Duration::from_millis(args.margin),
         event: args.event.clone(),
         sprt,

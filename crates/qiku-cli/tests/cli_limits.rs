@@ -60,3 +60,23 @@ fn book_build_threads_are_range_checked() {
     refused(&out, "from 1 to 1024");
     assert!(!book.exists());
 }
+
+#[test]
+fn match_limits_games_and_plies_of_zero_are_refused() {
+    // They used to be accepted: `--games 0` printed "score 0.0/0 (50.0%)" and succeeded, the
+    // limits of 0 were quietly raised to 1.
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    for (flag, range) in [
+        ("--games", "from 1 to 4294967295"),
+        ("--depth", "from 1 to 100"),
+        ("--nodes", "from 1 to 18446744073709551615"),
+        ("--movetime", "from 1 to 3600000"),
+        ("--max-plies", "from 1 to 4294967295"),
+    ] {
+        let out = run(qiku, &["match", "--engine", qiku, "--engine", qiku, flag, "0"]);
+        refused(&out, &format!("invalid value '0' for '{flag} <"));
+        refused(&out, range);
+        assert!(out.stdout.is_empty(), "{flag}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    refused(&run(qiku, &["match", "--engine", qiku, "--engine", qiku, "--depth", "101"]), "from 1 to 100");
+}

@@ -143,6 +143,32 @@ fn illegal_moves_lose() {
 }
 
 #[test]
+fn unreadable_moves_count_as_illegal_moves_not_as_no_move() {
+    // Not a move at all: it used to be counted as "sent no move".
+    let r = misbehaving("echo 'bestmove zzzz'", Limit::Depth(1));
+    assert_eq!((r.tally.wins, r.tally.draws, r.tally.losses), (2, 0, 0));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert!(r.games.iter().all(|g| g.fault == Some((1, Fault::IllegalMove))));
+    let reason = &r.games[0].reason;
+    assert!(reason.contains("unreadable move \"zzzz\" (not a move with ranks 0-9)"), "{reason}");
+    assert!(!reason.contains("no move"), "{reason}");
+    // A move in the other rank numbering (ranks 0-9 given, the engine writes 1-10).
+    let r = misbehaving("echo 'bestmove a1a10'", Limit::Depth(1));
+    assert_eq!(r.faults[1], [2, 0, 0, 0]);
+    assert!(r.games[1].reason.contains("unreadable move \"a1a10\""), "{}", r.games[1].reason);
+    // `(none)`, `0000` and `nobestmove` are still no move.
+    for token in ["(none)", "0000"] {
+        let r = misbehaving(&format!("echo 'bestmove {token}'"), Limit::Depth(1));
+        assert_eq!(r.faults[1], [0, 2, 0, 0], "{token}");
+        assert!(r.games[0].reason.contains("sent no move"), "{}", r.games[0].reason);
+    }
+    let r = misbehaving("echo nobestmove", Limit::Depth(1));
+    assert_eq!(r.faults[1], [0, 2, 0, 0]);
+    let summary = matchrunner::summary(&r);
+    assert!(summary.contains("illegal moves 0, no move 2"), "{summary}");
+}
+
+#[test]
 fn no_move_crash_and_timeout_lose() {
     let r = misbehaving("echo 'bestmove (none)'", Limit::Depth(1));
     assert_eq!(r.faults[1], [0, 2, 0, 0]);
@@ -221,4 +247,143 @@ fn fairy_stockfish_ranks_are_detected_when_installed() {
         let r = matchrunner::run(&config([EngineSpec::new(QIKU), spec], 2, Limit::Depth(2), None), &|_, _| {}).unwrap();
         assert_eq!(r.faults, [[0; 4]; 2], "{:?}", r.games.iter().map(|g| &g.reason).collect::<Vec<_>>());
     }
+}
+
+#[test]
+fn scores_are_read_in_both_dialects() {
+    use qiku_cli::matchrunner::process::read_score;
+    let read = |line: &str| read_score(&line.split_whitespace().collect::<Vec<_>>());
+    // UCCI: a bare number after `score` (it used to read "68 nodes").
+    assert_eq!(read("68 nodes 623 pv h2e2").as_deref(), Some("cp 68"));
+    assert_eq!(read("-14 nodes 353").as_deref(), Some("cp -14"));
+    // UCCI mates, ElephantEye's 10000 - plies: mate in 5 plies is 3 moves, mated in 4 plies -2.
+    assert_eq!(read("9995 nodes 1").as_deref(), Some("mate 3"));
+    assert_eq!(read("-9996").as_deref(), Some("mate -2"));
+    assert_eq!(read("9999").as_deref(), Some("mate 1"));
+    // A win without a mate distance (qiku's table wins: 9801 to 9899) stays a number.
+    assert_eq!(read("9850").as_deref(), Some("cp 9850"));
+    // UCI, with and without a bound word after the value.
+    assert_eq!(read("cp 25 lowerbound nodes 9").as_deref(), Some("cp 25"));
+    assert_eq!(read("cp -7 upperbound").as_deref(), Some("cp -7"));
+    assert_eq!(read("mate -3 nodes 9").as_deref(), Some("mate -3"));
+    // No number: nothing (the previous score is kept).
+    assert_eq!(read("nodes 5"), None);
+    assert_eq!(read("cp x"), None);
+    assert_eq!(read(""), None);
+}
+
+#[test]
+fn openings_files_with_a_byte_order_mark_other_encodings_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    // A byte order mark (as Windows editors write) is skipped: it used to spoil the first move.
+    let bom = write("bom.txt", "\u{feff}h2e2 h9g7\nc3c4\n".as_bytes());
+    let o = openings::load(&bom).unwrap();
+    assert_eq!(o.iter().map(|o| o.describe()).collect::<Vec<_>>(), ["h2e2 h9g7", "c3c4"]);
+    // GBK text (炮二平五), and a zstd-compressed game collection: not UTF-8, said so, with no line.
+    let gbk = write("gbk.txt", b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5\n");
+    let zst = write("games.pgn.zst", b"\x28\xb5\x2f\xfd\x04\x58\x91\x02\x00\xff");
+    for path in [gbk, zst] {
+        let err = openings::load(&path).unwrap_err().to_string();
+        let expected = format!(
+            "{}: not UTF-8 text (an openings file is one line of moves per opening, such as `h2e2 h9g7`",
+            path.display()
+        );
+        assert!(err.starts_with(&expected), "{err}");
+        assert!(err.contains("convert it to UTF-8 (a GBK file: `iconv -f GBK -t UTF-8`)"), "{err}");
+        assert!(!err.contains("line 0") && !err.contains("stream did not contain"), "{err}");
+    }
+    // Empty, and comments only: no openings, and why.
+    let empty = write("empty.txt", b"");
+    let err = openings::load(&empty).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("{}: no openings (the file is empty", empty.display())), "{err}");
+    assert_eq!(openings::load(&write("blank.txt", b"\xef\xbb\xbf \n\n")).unwrap_err().reason, openings::Problem::Empty);
+    let comments = write("comments.txt", b"# nothing yet\n\n");
+    let err = openings::load(&comments).unwrap_err().to_string();
+    assert!(err.ends_with("comments.txt: no openings (every line is blank or a # comment)"), "{err}");
+    // The command says the same and starts no engine.
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--engine", "/nonexistent", "--engine", "/nonexistent", "--openings"])
+        .arg(dir.path().join("gbk.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("gbk.txt: not UTF-8 text"), "{stderr}");
+}
+
+#[test]
+fn max_plies_must_exceed_the_openings_and_the_draw_names_the_game_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let qiku_match = |args: &[&str]| std::process::Command::new(QIKU).arg("match").args(args).output().unwrap();
+    // The built-in openings are 8 plies: a limit of 5 or 8 drew every game before an engine moved
+    // ("adjudicated draw after 5 plies" with PlyCount 8).
+    for limit in ["5", "8"] {
+        let out =
+            qiku_match(&["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--max-plies", limit]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{limit}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(out.stdout.is_empty(), "no game is played");
+        assert!(
+            stderr.contains(&format!("--max-plies {limit} draws a game once it is {limit} plies long")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("opening #1 (h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 c3c4 g6g5) is 8 plies long"), "{stderr}");
+        assert!(stderr.contains("give a --max-plies above 8"), "{stderr}");
+    }
+    // One ply beyond: each engine game is one engine move long, and the reason gives its length.
+    let out = qiku_match(&["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--max-plies", "9"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.matches("1/2-1/2 adjudicated draw after 9 plies").count(), 2, "{stdout}");
+    // Only the openings the games use count: a 6-ply second opening is refused once --games
+    // reaches it, and named.
+    let openings = dir.path().join("o.txt");
+    std::fs::write(&openings, "h2e2 h9g7\nh2e2 h9g7 h0g2 i9h9 i0h0 b9c7\n").unwrap();
+    let pgn = dir.path().join("o.pgn");
+    let base = ["--engine", QIKU, "--engine", QIKU, "--depth", "1", "--max-plies", "4"];
+    let with = |games: &str| {
+        let mut args = base.to_vec();
+        args.extend(["--games", games, "--openings", openings.to_str().unwrap(), "--pgn", pgn.to_str().unwrap()]);
+        qiku_match(&args)
+    };
+    let out = with("2");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Termination \"adjudicated draw after 4 plies\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+    let out = with("3");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("opening #2 (h2e2 h9g7 h0g2 i9h9 i0h0 b9c7) is 6 plies long"), "{stderr}");
+}
+
+#[test]
+fn an_even_score_has_an_elo_difference_of_zero_without_a_sign() {
+    use qiku_cli::matchrunner::stats::Tally;
+    let summary = |wins, draws, losses| {
+        let report = matchrunner::MatchReport {
+            names: ["a".into(), "b".into()],
+            tally: Tally { wins, draws, losses },
+            ..matchrunner::MatchReport::default()
+        };
+        matchrunner::summary(&report)
+    };
+    // All draws: the Elo difference was printed as -0.0.
+    let s = summary(0, 2, 0);
+    assert!(s.contains("\nElo difference: 0.0 +/- 0.0 (95%), LOS 50.0%"), "{s}");
+    // A difference that rounds to zero either way.
+    assert!(summary(10_000, 0, 10_001).contains("\nElo difference: 0.0 +/- "), "{}", summary(10_000, 0, 10_001));
+    assert!(summary(10_001, 0, 10_000).contains("\nElo difference: 0.0 +/- "));
+    assert!(summary(3, 0, 1).contains("\nElo difference: +190.8 +/- "), "{}", summary(3, 0, 1));
+    assert!(summary(1, 0, 3).contains("\nElo difference: -190.8 +/- "));
+    // As numbers: no negative zero, and an even LOS of exactly one half.
+    let t = Tally { wins: 1, draws: 3, losses: 1 };
+    assert!(t.elo().unwrap().diff.is_sign_positive());
+    assert_eq!(t.los(), 0.5);
+    assert_eq!(serde_json::json!(t.elo().unwrap().diff).to_string(), "0.0");
 }

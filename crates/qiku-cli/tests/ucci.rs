@@ -200,6 +200,40 @@ fn match_runner_plays_qiku_over_ucci_against_qiku_over_uci_without_faults() {
     }
 }
 
+/// A UCCI engine's `info depth 3 score 68 nodes 623` carries a bare score: the PGN comment reads
+/// it as centipawns (it used to take the two words after `score`, `{14 nodes/3 4ms nodes 353}`).
+#[test]
+fn match_pgn_comments_read_ucci_scores_as_centipawns() {
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("u.pgn");
+    let out = Command::new(qiku)
+        .args(["match", "--engine", qiku, "--protocol", "ucci", "--name", "ucci", "--engine", qiku])
+        .args(["--name", "uci", "--games", "2", "--depth", "3", "--max-plies", "24", "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // Each comment: `cp N/D Tms nodes N` (or `mate N/...`), for both engines' moves.
+    let comments: Vec<&str> = text.split('{').skip(1).map(|c| c.split('}').next().unwrap()).collect();
+    // One per engine move: every ply after the built-in openings' 8.
+    let plies: usize = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[PlyCount \"")?.strip_suffix("\"]")?.parse::<usize>().ok())
+        .map(|p| p - 8)
+        .sum();
+    assert!(plies > 0, "{text}");
+    assert_eq!(comments.len(), plies, "{text}");
+    for c in &comments {
+        let words: Vec<&str> = c.split_whitespace().collect();
+        assert!(matches!(words.first(), Some(&"cp") | Some(&"mate")), "{c:?} in\n{text}");
+        let (value, depth) = words[1].split_once('/').unwrap_or_else(|| panic!("{c:?}"));
+        assert!(value.parse::<i32>().is_ok() && depth == "3", "{c:?}");
+        assert!(words[2].ends_with("ms") && words[3] == "nodes" && words[4].parse::<u64>().is_ok(), "{c:?}");
+    }
+}
+
 /// With the book's choice banned, the engine plays the book's next choice (it used to search).
 #[test]
 fn banning_the_book_move_plays_the_next_book_move() {

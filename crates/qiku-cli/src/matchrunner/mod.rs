@@ -120,7 +120,8 @@ pub struct MatchConfig {
     pub pgn: Option<PathBuf>,
     /// Games played at the same time.
     pub concurrency: usize,
-    /// Games longer than this many plies (opening included) are drawn.
+    /// A game is drawn once it is this many plies long (opening included). It must exceed the
+    /// longest opening the games use: [`run`] refuses the match otherwise.
     pub max_plies: u32,
     /// Lateness tolerated beyond the clock or the movetime before a time forfeit.
     pub margin: Duration,
@@ -137,9 +138,11 @@ pub struct MatchConfig {
 /// Why an engine lost by fault rather than on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// A move that is not legal (or not a move).
+    /// A move that is not legal, or a `bestmove` token that is not a move (`zzzz`, or a move in
+    /// the other rank numbering).
     IllegalMove,
-    /// No move (`(none)`, `nobestmove`) with legal moves left.
+    /// No move (`bestmove (none)`, `bestmove 0000`, a bare `bestmove`, `nobestmove`) with legal
+    /// moves left.
     NoMove,
     /// The engine exited or its pipe broke.
     Crash,
@@ -281,6 +284,18 @@ pub enum MatchError {
     },
     /// The openings list is empty.
     NoOpenings,
+    /// An opening is as long as the ply limit or longer: its games would be drawn before an
+    /// engine moves.
+    OpeningTooLong {
+        /// [`MatchConfig::max_plies`].
+        max_plies: u32,
+        /// 0-based index of the longest opening.
+        opening: usize,
+        /// Its length in plies.
+        plies: usize,
+        /// Its moves ([`Opening::describe`]).
+        text: String,
+    },
     /// The engines cannot be pinned as asked.
     Pin(cpus::PinError),
 }
@@ -293,6 +308,13 @@ impl fmt::Display for MatchError {
             }
             MatchError::Pgn { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             MatchError::NoOpenings => f.write_str("no openings"),
+            MatchError::OpeningTooLong { max_plies, opening, plies, text } => write!(
+                f,
+                "--max-plies {max_plies} draws a game once it is {max_plies} plies long, opening included, but \
+                 opening #{} ({text}) is {plies} plies long: its games would be drawn before either engine \
+                 moves; give a --max-plies above {plies}, or shorter openings",
+                opening + 1
+            ),
             MatchError::Pin(e) => e.fmt(f),
         }
     }
@@ -303,7 +325,7 @@ impl std::error::Error for MatchError {
         match self {
             MatchError::Engine { error, .. } => Some(error),
             MatchError::Pgn { error, .. } => Some(error),
-            MatchError::NoOpenings => None,
+            MatchError::NoOpenings | MatchError::OpeningTooLong { .. } => None,
             MatchError::Pin(e) => Some(e),
         }
     }
@@ -338,6 +360,14 @@ pub fn run(
 ) -> Result<MatchReport, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::NoOpenings);
+    }
+    // Only the openings the games use: game `i` plays opening `i / 2`.
+    let used = config.openings.len().min((config.games as usize).div_ceil(2));
+    if let Some((opening, o)) = config.openings[..used].iter().enumerate().rev().max_by_key(|(_, o)| o.moves.len()) {
+        if o.moves.len() >= config.max_plies as usize {
+            let (max_plies, plies, text) = (config.max_plies, o.moves.len(), o.describe());
+            return Err(MatchError::OpeningTooLong { max_plies, opening, plies, text });
+        }
     }
     let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
     // Each slot's engine specs: with pinning, each engine on its own core.
@@ -513,7 +543,8 @@ fn play_game(
             break;
         }
         if game.len() >= config.max_plies as usize {
-            reason = format!("adjudicated draw after {} plies", config.max_plies);
+            // The game's length (the PGN's PlyCount), opening included.
+            reason = format!("adjudicated draw after {} plies", game.len());
             break;
         }
         let turn = game.position().turn();
@@ -566,8 +597,21 @@ fn play_game(
                     clock[turn.index()] = left.saturating_sub(answer.elapsed) + inc;
                 }
                 let Some(m) = answer.mv else {
-                    fault = Some((e, Fault::NoMove));
-                    reason = format!("{} sent no move ({:?}) with legal moves left", names[e], answer.token);
+                    if process::is_no_move(&answer.token) {
+                        fault = Some((e, Fault::NoMove));
+                        reason = format!("{} sent no move ({:?}) with legal moves left", names[e], answer.token);
+                    } else {
+                        // Not a move at all, or one in the other rank numbering: the engine
+                        // answered, so it is a bad move, not a missing one.
+                        fault = Some((e, Fault::IllegalMove));
+                        reason = format!(
+                            "{} sent the unreadable move {:?} (not a move with ranks {}) in {}",
+                            names[e],
+                            answer.token,
+                            proc_.ranks,
+                            game.position().fen()
+                        );
+                    }
                     winner = Some(!turn);
                     break;
                 };
@@ -641,7 +685,10 @@ pub fn summary(report: &MatchReport) -> String {
         100.0 * t.score()
     );
     if let Some(elo) = t.elo() {
-        let diff = if elo.diff.is_finite() {
+        let diff = if elo.diff.abs() < 0.05 {
+            // Rounds to zero, which has no sign ("-0.0" used to be printed for an even score).
+            "0.0".to_string()
+        } else if elo.diff.is_finite() {
             format!("{:+.1}", elo.diff)
         } else if elo.diff > 0.0 {
             "+inf".to_string()

@@ -1,7 +1,8 @@
 //! Match openings: a start position and moves played from it. Each is played twice with colors
 //! swapped, so neither engine profits from a lopsided line.
 //!
-//! An openings file has one opening per line; blank lines and lines starting with `#` are
+//! An openings file is UTF-8 text (a byte order mark at its start is skipped) with one opening
+//! per line; blank lines and lines starting with `#` are
 //! skipped. A line is a position as every qiku command reads one, `startpos` or a FEN, optionally
 //! followed by `moves` and moves, or just moves from the start position (`h2e2 h9g7`,
 //! `H2-E2 H9-G7`, `C2.5 H8+7`, `炮二平五 馬８進７`; move numbers such as `1.` are skipped). Moves may
@@ -132,9 +133,13 @@ pub enum Problem {
     /// The file could not be read (the I/O error's text: kept as text so that the error stays
     /// comparable in tests).
     Read(String),
+    /// The file is not UTF-8 text (a GBK file, a compressed file, ...).
+    NotUtf8,
     /// A line is unusable.
     Line(LineError),
-    /// No line holds an opening.
+    /// The text is empty (or only white space).
+    Empty,
+    /// No line holds an opening: every line is blank or a comment.
     NoOpenings,
 }
 
@@ -142,8 +147,16 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Problem::Read(e) => write!(f, "cannot read: {e}"),
+            Problem::NotUtf8 => f.write_str(
+                "not UTF-8 text (an openings file is one line of moves per opening, such as `h2e2 h9g7`, \
+                 or a FEN followed by `moves ...`); convert it to UTF-8 (a GBK file: `iconv -f GBK -t UTF-8`) or \
+                 give such a text file, not a compressed file or a game collection",
+            ),
             Problem::Line(e) => write!(f, "{e}"),
-            Problem::NoOpenings => f.write_str("no openings"),
+            Problem::Empty => {
+                f.write_str("no openings (the file is empty: give one line of moves per opening, such as `h2e2 h9g7`)")
+            }
+            Problem::NoOpenings => f.write_str("no openings (every line is blank or a # comment)"),
         }
     }
 }
@@ -153,7 +166,7 @@ impl fmt::Display for Problem {
 pub struct OpeningError {
     /// Where (file name, or `built-in`).
     pub source: String,
-    /// Which line (1-based; 0 for the whole file).
+    /// Which line (1-based; 0 for the whole file, and then the message names no line).
     pub line: usize,
     /// What is wrong.
     pub reason: Problem,
@@ -161,7 +174,11 @@ pub struct OpeningError {
 
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} line {}: {}", self.source, self.line, self.reason)
+        if self.line == 0 {
+            write!(f, "{}: {}", self.source, self.reason)
+        } else {
+            write!(f, "{} line {}: {}", self.source, self.line, self.reason)
+        }
     }
 }
 
@@ -169,7 +186,7 @@ impl std::error::Error for OpeningError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.reason {
             Problem::Line(e) => Some(e),
-            Problem::Read(_) | Problem::NoOpenings => None,
+            Problem::Read(_) | Problem::NotUtf8 | Problem::Empty | Problem::NoOpenings => None,
         }
     }
 }
@@ -215,8 +232,13 @@ pub fn parse_line(line: &str) -> Option<Result<Opening, LineError>> {
     })())
 }
 
-/// Reads openings from text; `source` names it in errors.
+/// Reads openings from text (a byte order mark at its start is skipped); `source` names it in
+/// errors.
 pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(OpeningError { source: source.to_string(), line: 0, reason: Problem::Empty });
+    }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if let Some(r) = parse_line(line) {
@@ -233,13 +255,16 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Opening>, OpeningError> {
     Ok(out)
 }
 
-/// Reads an openings file.
+/// Reads an openings file (UTF-8 text, a byte order mark allowed).
 pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
-    let mut text = String::new();
-    qiku::fs::open_regular(path).and_then(|mut f| std::io::Read::read_to_string(&mut f, &mut text)).map_err(|e| {
-        OpeningError { source: path.display().to_string(), line: 0, reason: Problem::Read(e.to_string()) }
-    })?;
-    parse(&text, &path.display().to_string())
+    let source = path.display().to_string();
+    let error = |reason| OpeningError { source: source.clone(), line: 0, reason };
+    let mut bytes = Vec::new();
+    qiku::fs::open_regular(path)
+        .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut bytes))
+        .map_err(|e| error(Problem::Read(e.to_string())))?;
+    let text = String::from_utf8(bytes).map_err(|_| error(Problem::NotUtf8))?;
+    parse(&text, &source)
 }
 
 /// The built-in openings.

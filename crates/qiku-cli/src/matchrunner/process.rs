@@ -67,6 +67,16 @@ pub enum RankBase {
     One,
 }
 
+impl fmt::Display for RankBase {
+    /// `0-9` or `1-10`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RankBase::Zero => "0-9",
+            RankBase::One => "1-10",
+        })
+    }
+}
+
 impl std::str::FromStr for RankBase {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
@@ -202,6 +212,13 @@ pub fn format_move(m: Move, base: RankBase) -> String {
     format!("{}{}", sq(m.from()), sq(m.to()))
 }
 
+/// Whether a `bestmove` token says "no move": `(none)` (UCI), `0000` (UCI's null move), nothing
+/// at all, or UCCI's `nobestmove` (which [`Answer::token`] holds as that word). Any other token
+/// that [`parse_move`] cannot read is a bad move, not a missing one.
+pub fn is_no_move(token: &str) -> bool {
+    matches!(token, "(none)" | "0000" | "" | "nobestmove")
+}
+
 /// Reads an engine's move token (`h2e2`, `h10h9`) in the given rank numbering.
 pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
     let b = token.as_bytes();
@@ -217,6 +234,39 @@ pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
     };
     let (from, to) = (square(s1)?, square(s2)?);
     (from != to).then(|| Move::new(from, to))
+}
+
+/// UCCI's mate value: a bare UCCI score of `±(MATE_VALUE - p)` is a mate in `p` plies
+/// (ElephantEye's convention, which qiku's UCCI front end follows).
+const UCCI_MATE_VALUE: i64 = 10_000;
+
+/// The least bare UCCI score read as a mate: ElephantEye keeps 9800 to 9900 for wins without a
+/// mate distance (its `WIN_VALUE` and `BAN_VALUE`; qiku reports table wins there), so mates are
+/// the scores from 9900 up.
+const UCCI_MATE_BOUND: i64 = UCCI_MATE_VALUE - 100;
+
+/// Reads the score after an `info ... score` word, as a PGN comment writes it: UCI `cp X` and
+/// `mate N` as given, UCCI's bare number as `cp X` or, at ±9900 and beyond, `mate N` (N in
+/// moves, negative when mated; `10000 - p` is a mate in `p` plies). A `lowerbound` or
+/// `upperbound` word after the value is skipped like the rest of the line. `None` when no number
+/// follows.
+pub fn read_score(after: &[&str]) -> Option<String> {
+    let number = |w: Option<&&str>| w.and_then(|w| w.parse::<i64>().ok());
+    match after.first().copied() {
+        Some("cp") => number(after.get(1)).map(|v| format!("cp {v}")),
+        Some("mate") => number(after.get(1)).map(|n| format!("mate {n}")),
+        _ => number(after.first()).map(|v| {
+            if v.abs() >= UCCI_MATE_BOUND && v.abs() <= UCCI_MATE_VALUE {
+                let plies = UCCI_MATE_VALUE - v.abs();
+                // A mate in p plies is in (p + 1) / 2 moves; being mated in p plies (p even) is
+                // -(p / 2) moves, the same formula.
+                let moves = (plies + 1) / 2;
+                format!("mate {}", if v > 0 { moves } else { -moves })
+            } else {
+                format!("cp {v}")
+            }
+        }),
+    }
 }
 
 /// The longest output line kept from an engine, in bytes. A longer line is read to its end but
@@ -278,7 +328,8 @@ pub struct Answer {
     pub token: String,
     /// The move, read in the engine's rank numbering.
     pub mv: Option<Move>,
-    /// The last `score cp N` / `score mate N` and depth seen, for PGN comments.
+    /// The last score seen, as `cp N` or `mate N` (a UCCI engine's bare number read by
+    /// [`read_score`]), for PGN comments.
     pub score: Option<String>,
     /// The depth of the last `info depth` seen.
     pub depth: Option<u32>,
@@ -497,10 +548,11 @@ impl EngineProcess {
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => {
-                    let w: Vec<&str> = line.split_whitespace().collect();
+                    // `info string` is free text to its end: its words are not fields.
+                    let w: Vec<&str> = line.split_whitespace().take_while(|&w| w != "string").collect();
                     for i in 0..w.len() {
-                        if w[i] == "score" && i + 2 < w.len() {
-                            score = Some(format!("{} {}", w[i + 1], w[i + 2]));
+                        if w[i] == "score" {
+                            score = read_score(&w[i + 1..]).or(score);
                         }
                         if i + 1 < w.len() {
                             match w[i] {

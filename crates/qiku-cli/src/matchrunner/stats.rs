@@ -34,7 +34,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // `+ 0.0` turns the -0.0 of an even score into 0.0 (as JSON writes it too).
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -92,7 +93,8 @@ impl Tally {
     /// wins and losses (draws carry no information).
     pub fn los(&self) -> f64 {
         let (w, l) = (self.wins as f64, self.losses as f64);
-        if w + l == 0.0 {
+        if w == l {
+            // Exactly even (the erf approximation gives 0.5000000005).
             return 0.5;
         }
         0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
