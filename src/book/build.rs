@@ -423,7 +423,7 @@ pub fn build_with_progress(
                 }
             }
             progress.set_position(bytes_read.load(Ordering::Relaxed));
-            progress.message(&format!("{} games", games.read));
+            progress.message(&format!("{} game{}", games.read, if games.read == 1 { "" } else { "s" }));
         }
         // Dropping the receiver (end of scope) unblocks readers if we stopped early.
         drop(rx);

@@ -469,9 +469,10 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     for f in &r.files {
         let _ = write!(
             s,
-            "{}: {} games, {}{}",
+            "{}: {} game{}, {}{}",
             f.path.display(),
             f.games,
+            if f.games == 1 { "" } else { "s" },
             match f.encoding {
                 None => "unreadable",
                 Some(_) if qiku::xqf::is_xqf_path(&f.path) => "XQF",
