@@ -161,8 +161,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     }
     qiku::fs::AtomicFile::write(&args.output, out.as_bytes()).map_err(|e| format!("{}: {e}", args.output.display()))?;
     println!(
-        "{} positions scored by {command} in {:.1} s, written to {}",
-        positions.len(),
+        "{} scored by {command} in {:.1} s, written to {}",
+        crate::count(positions.len(), "position", "positions"),
         t0.elapsed().as_secs_f64(),
         args.output.display()
     );

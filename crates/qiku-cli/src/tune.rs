@@ -220,7 +220,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                 write_positions(path, &data)?;
                 let n = data.training.len() + data.validation.len();
                 println!(
-                    "{n} positions ({} training, {} validation) written to {}",
+                    "{} ({} training, {} validation) written to {}",
+                    crate::count(n, "position", "positions"),
                     data.training.len(),
                     data.validation.len(),
                     path.display()

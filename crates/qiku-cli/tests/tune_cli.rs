@@ -156,3 +156,16 @@ fn label_and_scored_tuning_refuse_bad_files_by_line() {
     let out = qiku(&["label", &input, &path("x.tsv")]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--depth or --nodes"));
 }
+
+/// Counts agree with their nouns.
+#[test]
+fn label_says_one_position_not_one_positions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let (input, output) = (path("one.tsv"), path("scored.tsv"));
+    std::fs::write(&input, format!("{fen}\t1\ttrain\n")).unwrap();
+    let out = qiku(&["label", &input, &output, "--depth", "1", "--quiet"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.starts_with("1 position scored by "), "{said}");
+}
