@@ -25,7 +25,9 @@ only on the position, and the output is the same for any --concurrency.
   qiku tune --scored scored.tsv --lambda 0.5 --emit tuned.rs
 
 The engine is qiku itself unless --engine names another UCI (or, with --protocol ucci, UCCI)
-engine; --option sets its options (e.g. --option Hash=16).";
+engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
+on ElephantEye's scale (10000 - plies for a mate, read as #N); UCCI has no ucinewgame, so over UCCI
+a score can depend on the positions the same engine searched before it.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
@@ -111,10 +113,14 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
             let fail = |e: String| format!("{}: line {line}: {e}", args.input.display());
             engine.new_game().map_err(|e| fail(e.to_string()))?;
             let answer = engine.go(&p.fen, &[], go, timeout).map_err(|e| fail(e.to_string()))?;
+            let read = match args.protocol {
+                Protocol::Uci => Score::from_uci,
+                Protocol::Ucci => Score::from_ucci,
+            };
             let score = answer
                 .score
                 .as_deref()
-                .and_then(|w| Score::from_uci(w, *red))
+                .and_then(|w| read(w, *red))
                 .ok_or_else(|| fail(format!("the engine gave no score (it answered {:?})", answer.token)))?;
             found.push((i, score));
             progress.advance(1);

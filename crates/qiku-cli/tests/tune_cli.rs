@@ -157,6 +157,44 @@ fn label_and_scored_tuning_refuse_bad_files_by_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--depth or --nodes"));
 }
 
+/// A UCCI engine's scores are bare numbers (`score 68`, a mate as `10000 - plies`): read over
+/// `--protocol ucci` they give the same file as the same engine over UCI, position by position
+/// (one position a run: UCCI has no new game to clear the engine's hash between positions).
+#[test]
+fn label_reads_ucci_scores_as_uci_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    // Red to move and black to move; red mates in one (Rb9), black mates in one (Rb0), and a
+    // black to move whom red mates after his move.
+    let cases = [
+        (format!("{start} w - - 0 1\t0.5\ttrain"), None),
+        (format!("{start} b - - 0 1\t0.5\tvalid"), None),
+        ("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1\t1\ttrain".to_string(), Some("#1")),
+        ("1r2k4/9/9/9/9/9/9/9/r8/3K5 b - - 0 1\t0\tvalid".to_string(), Some("#-1")),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t1\ttrain".to_string(), Some("#1")),
+    ];
+    for (i, (line, mate)) in cases.iter().enumerate() {
+        let input = path(&format!("in{i}.tsv"));
+        std::fs::write(&input, format!("{line}\n")).unwrap();
+        let mut scores = Vec::new();
+        for protocol in ["uci", "ucci"] {
+            let output = path(&format!("{protocol}{i}.tsv"));
+            let out = qiku(&["label", &input, &output, "--depth", "4", "--protocol", protocol, "--quiet"]);
+            assert!(out.status.success(), "{protocol}: {}", String::from_utf8_lossy(&out.stderr));
+            let text = std::fs::read_to_string(&output).expect("scored file");
+            let (head, score) = text.trim_end().rsplit_once('\t').expect("a fourth column");
+            assert_eq!(head, line.as_str());
+            scores.push(score.to_string());
+        }
+        assert_eq!(scores[0], scores[1], "{line}: uci then ucci");
+        match mate {
+            Some(m) => assert_eq!(scores[1], *m, "{line}"),
+            None => assert!(scores[1].parse::<i32>().is_ok_and(|cp| cp.abs() < 300), "{line}: {}", scores[1]),
+        }
+    }
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
