@@ -48,8 +48,8 @@ pub struct TuneArgs {
     /// Adam steps (full passes over the training positions).
     #[arg(long, default_value_t = 1000)]
     epochs: u32,
-    /// Adam step size in evaluation units.
-    #[arg(long, default_value_t = 1.0)]
+    /// Adam step size in evaluation units (above 0).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_lr)]
     lr: f64,
     /// Keep a group of parameters at its current value (repeatable): material, pst, mobility,
     /// threats, defended, king, structure (placement), imbalance, tempo (the king's material and the tempo
@@ -57,7 +57,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "GROUP")]
     fix: Vec<tune::Group>,
     /// L2 penalty per parameter on its distance from the current value (0: none).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = parse_l2)]
     l2: f64,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_parser = super::whole_number::<u32>(1, 1024))]
@@ -90,6 +90,23 @@ fn parse_lambda(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         _ => Err(format!("{s:?}: expected a number from 0 to 1")),
+    }
+}
+
+/// `--lr`: a step of 0 fits nothing, a negative one climbs the loss instead of descending it,
+/// and NaN or infinity turn every parameter into nonsense.
+fn parse_lr(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{s:?}: expected a finite number above 0 (the Adam step size, e.g. 1)")),
+    }
+}
+
+/// `--l2`: a negative penalty would reward moving away from the current values.
+fn parse_l2(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("{s:?}: expected a finite number from 0 up (0: no penalty)")),
     }
 }
 

@@ -195,6 +195,36 @@ fn label_reads_ucci_scores_as_uci_ones() {
     }
 }
 
+/// `--lr` and `--l2` out of their range stop `qiku tune` before any work, naming the option:
+/// NaN or infinity would write a file of zeros, a negative step would climb the loss.
+#[test]
+fn tune_refuses_steps_and_penalties_that_cannot_fit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let emit = dir.path().join("tuned.rs");
+    let emit = emit.to_str().expect("utf-8 path");
+    let bad: [(&[&str], &str, &str); 8] = [
+        (&["--lr", "nan"], "--lr", "above 0"),
+        (&["--lr", "inf"], "--lr", "above 0"),
+        (&["--lr=-5"], "--lr", "above 0"),
+        (&["--lr", "0"], "--lr", "above 0"),
+        (&["--l2=-1"], "--l2", "from 0 up"),
+        (&["--l2", "NaN"], "--l2", "from 0 up"),
+        (&["--l2", "inf"], "--l2", "from 0 up"),
+        (&["--lambda", "nan"], "--lambda", "from 0 to 1"),
+    ];
+    for (args, option, range) in bad {
+        let common = ["--pgn", GAMES, "--max-games", "5", "--epochs", "1", "--emit", emit, "--quiet"];
+        let out = tune(&[&common[..], args].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(option) && err.contains(range), "{args:?}: {err}");
+        assert!(!std::path::Path::new(emit).exists(), "{args:?} wrote {emit}");
+    }
+    // The edges of the ranges are accepted.
+    let out = tune(&["--pgn", GAMES, "--max-games", "5", "--epochs", "1", "--lr", "0.5", "--l2", "0", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
