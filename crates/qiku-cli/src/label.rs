@@ -27,7 +27,8 @@ only on the position, and the output is the same for any --concurrency.
 The engine is qiku itself unless --engine names another UCI (or, with --protocol ucci, UCCI)
 engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
 on ElephantEye's scale (10000 - plies for a mate, read as #N); UCCI has no ucinewgame, so over UCCI
-a score can depend on the positions the same engine searched before it.";
+a score can depend on the positions the same engine searched before it. The output's directory is
+checked before the first search.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
@@ -70,6 +71,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         (None, None) => return Err("give --depth or --nodes: how far to search each position".into()),
     };
     crate::refuse_output_among_inputs(&args.output, [args.input.as_path()])?;
+    // Before any search: a run of hours must not end on an output it cannot write.
+    crate::refuse_unwritable_output(&args.output)?;
     let text = std::fs::read_to_string(&args.input).map_err(|e| {
         format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
     })?;

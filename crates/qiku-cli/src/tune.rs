@@ -212,6 +212,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         let inputs = qiku::xqf::expand_inputs(&args.pgn).unwrap_or_else(|_| args.pgn.clone());
         let scored = args.scored.iter().map(PathBuf::as_path);
         crate::refuse_output_among_inputs(out, args.pgn.iter().chain(&inputs).map(PathBuf::as_path).chain(scored))?;
+        // Before reading the games and fitting, not after.
+        crate::refuse_unwritable_output(out)?;
     }
     let progress = TermProgress::new(!args.quiet, false);
     let start = Params::DEFAULT;

@@ -225,6 +225,43 @@ fn tune_refuses_steps_and_penalties_that_cannot_fit() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// An output that cannot be written (its directory missing, or a directory) is refused before
+/// any work: before the engine is started, the games are read or the fit runs.
+#[test]
+fn unwritable_outputs_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("pos.tsv");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&input, format!("{start}\t1\ttrain\n")).unwrap();
+    let input = input.to_str().expect("utf-8 path");
+    let missing = dir.path().join("no-such-dir");
+    let missing_out = missing.join("out");
+    let missing_out = missing_out.to_str().expect("utf-8 path");
+    let a_dir = dir.path().to_str().expect("utf-8 path");
+    let refused = |out: &Output, path: &str, why: &str| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(path) && err.contains(why), "{err}");
+        assert!(out.stdout.is_empty(), "work was done: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    // An engine that cannot start: the output is refused first.
+    for (out, why) in [(missing_out, "does not exist"), (a_dir, "directory")] {
+        let o = qiku(&["label", input, out, "--depth", "1", "--engine", "/no/such/engine", "--quiet"]);
+        refused(&o, out, why);
+    }
+    // The fit is not run (its figures would be printed first) and games that are not there are
+    // not looked for.
+    let o = tune(&["--pgn", GAMES, "--max-games", "20", "--epochs", "1", "--emit", missing_out, "--quiet"]);
+    refused(&o, missing_out, "does not exist");
+    for option in ["--emit", "--write-positions"] {
+        let o = tune(&["--pgn", "no/such/games.pgn", option, missing_out, "--quiet"]);
+        refused(&o, missing_out, "does not exist");
+        let o = tune(&["--pgn", "no/such/games.pgn", option, a_dir, "--quiet"]);
+        refused(&o, a_dir, "directory");
+    }
+    assert!(!missing.exists());
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
