@@ -226,6 +226,8 @@ impl std::error::Error for ReadError {
 /// assert_eq!((e.line, e.to_string().starts_with("line 5: result \"2\"")), (5, true));
 /// ```
 pub fn read(text: &str) -> impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> + '_ {
+    // A byte-order mark (editors on Windows write one) is not part of the first FEN.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()).map(|(i, line)| {
         ScoredPosition::parse(line).map(|p| (i + 1, p)).map_err(|error| ReadError { line: i + 1, error })
     })
@@ -412,6 +414,13 @@ mod tests {
             let words = ucci.split_once("score ").expect("a score").1;
             assert_eq!(Score::from_ucci(words, true), Some(Score::Mate(n)), "{ucci}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_fen() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+        let got: Vec<_> = read(&format!("\u{feff}{fen}\t1\ttrain\n")).collect::<Result<_, _>>().expect("read");
+        assert_eq!((got[0].0, got[0].1.fen.as_str()), (1, fen));
     }
 
     #[test]

@@ -262,6 +262,25 @@ fn unwritable_outputs_are_refused_before_any_work() {
     assert!(!missing.exists());
 }
 
+/// A position file that starts with a UTF-8 byte-order mark (as Windows editors write) reads
+/// as without it, in `label` and in `tune --scored`.
+#[test]
+fn position_files_may_start_with_a_byte_order_mark() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let (input, output) = (path("bom.tsv"), path("scored.tsv"));
+    std::fs::write(&input, format!("\u{feff}{fen}\t1\ttrain\n{fen}\t0\tvalid\n")).unwrap();
+    let out = qiku(&["label", &input, &output, "--depth", "1", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let scored = std::fs::read_to_string(&output).expect("scored file");
+    assert!(scored.starts_with(&format!("{fen}\t1\ttrain\t")), "{scored:?}");
+    for file in [&input, &output] {
+        let fitted = json(&tune(&["--scored", file, "--lambda", "0", "--epochs", "1", "--json", "--quiet"]));
+        assert_eq!((fitted["training"].as_u64(), fitted["validation"].as_u64()), (Some(1), Some(1)), "{fitted}");
+    }
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
