@@ -83,6 +83,13 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
             .map_err(|e| format!("{}: line {line}: FEN {:?}: {e}", args.input.display(), p.fen))?;
         positions.push((line, p, pos.turn() == qiku::Color::Red));
     }
+    if positions.is_empty() {
+        return Err(format!(
+            "{}: no positions to score (the file is empty or blank); pass a position file written by qiku tune \
+             --write-positions; nothing was written",
+            args.input.display()
+        ));
+    }
     let command = match &args.engine {
         Some(c) => c.clone(),
         None => std::env::current_exe()

@@ -138,6 +138,12 @@ fn read_scored(path: &std::path::Path, lambda: f64) -> Result<Data, String> {
         lines.push(line);
         positions.push(p);
     }
+    if positions.is_empty() {
+        return Err(format!(
+            "{}: no positions (the file is empty or blank); pass --scored with a file written by qiku label",
+            path.display()
+        ));
+    }
     let k_engine = scored::fit_engine_scale(&positions);
     let scored::Samples { training, validation, validation_positions } = scored::samples(&positions, lambda, k_engine)
         .map_err(|e| format!("{}: line {}: {}", path.display(), lines[e.index], e.cause))?;
@@ -172,6 +178,29 @@ fn write_positions(path: &std::path::Path, data: &collect::Dataset) -> Result<()
         }
     }
     qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Why the games gave no position to fit on or write: none has a result, or none of theirs was
+/// kept.
+fn no_positions(data: &collect::Dataset) -> String {
+    if data.games == 0 {
+        "no positions: no games in the --pgn files; pass --pgn with game collections (PGN or .pgn.zst)".into()
+    } else if data.games_used == 0 {
+        format!(
+            "no positions: none of the {} read has a result (a Result tag of 1-0, 0-1 or 1/2-1/2), and only \
+             games with a result are used; pass --pgn with finished games",
+            crate::count(data.games, "game", "games")
+        )
+    } else {
+        format!(
+            "no positions: {} with a result, but none of their positions was kept (after --skip-plies, one in \
+             --every, quiet and not in check; rejected: in check {}, not quiet {}, drawish material {})",
+            crate::count(data.games_used, "game", "games"),
+            data.in_check,
+            data.not_quiet,
+            data.drawish
+        )
+    }
 }
 
 /// Runs `qiku tune`.
@@ -236,8 +265,11 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                 eprintln!("warning: {e}");
             }
             if let Some(path) = &args.write_positions {
-                write_positions(path, &data)?;
                 let n = data.training.len() + data.validation.len();
+                if n == 0 {
+                    return Err(format!("{}; nothing was written to {}", no_positions(&data), path.display()));
+                }
+                write_positions(path, &data)?;
                 println!(
                     "{} ({} training, {} validation) written to {}",
                     crate::count(n, "position", "positions"),
@@ -246,6 +278,9 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                     path.display()
                 );
                 return Ok(());
+            }
+            if data.training.is_empty() {
+                return Err(no_positions(&data));
             }
             Data {
                 summary: format!(
@@ -273,7 +308,7 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         }
     };
     if data.training.is_empty() {
-        return Err("no training positions (no games with results?)".into());
+        return Err("no training positions: every position of the --scored file is a validation one (valid)".into());
     }
     let collect_secs = t0.elapsed().as_secs_f64();
     let v0 = start.to_vector();

@@ -281,6 +281,38 @@ fn position_files_may_start_with_a_byte_order_mark() {
     }
 }
 
+/// Nothing to write is an error that says why, and nothing is written: games without results
+/// (the Wukong collection has no Result tags) for `tune --write-positions`, an empty or blank
+/// file for `label` and `tune --scored`.
+#[test]
+fn nothing_to_write_is_an_error_that_says_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let unfinished = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/games/wukong-hu-ronghua-uci.pgn");
+    let pos = path("pos.tsv");
+    let out = tune(&["--pgn", unfinished, "--max-games", "50", "--write-positions", &pos, "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("none of the 50 games read has a result"), "{err}");
+    assert!(!std::path::Path::new(&pos).exists());
+    // Fitting on them says the same.
+    let out = tune(&["--pgn", unfinished, "--max-games", "50", "--quiet"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has a result"), "{out:?}");
+    for (i, text) in ["", "\n  \n\t\n", "\u{feff}"].iter().enumerate() {
+        let (input, output) = (path(&format!("empty{i}.tsv")), path(&format!("out{i}.tsv")));
+        std::fs::write(&input, text).unwrap();
+        for out in [
+            qiku(&["label", &input, &output, "--depth", "1", "--quiet"]),
+            tune(&["--scored", &input, "--lambda", "0", "--emit", &output, "--quiet"]),
+        ] {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{err}");
+            assert!(err.contains(&input) && err.contains("no positions"), "{err}");
+        }
+        assert!(!std::path::Path::new(&output).exists());
+    }
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
