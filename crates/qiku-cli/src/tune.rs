@@ -314,11 +314,17 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let v0 = start.to_vector();
     let k = tune::fit_k(&data.training, &v0);
     let train_before = tune::loss(&data.training, &v0, k);
-    let valid_before = tune::loss(&data.validation, &v0, k);
+    // No validation positions (--validation 0, or a file without valid lines): no validation
+    // loss, said as such rather than as a loss of 0.
+    let has_validation = !data.validation.is_empty();
+    let valid = |loss: f64| has_validation.then_some(loss);
+    let shown =
+        |loss: Option<f64>| loss.map_or_else(|| "none (no validation positions)".to_string(), |l| format!("{l:.6}"));
+    let valid_before = valid(tune::loss(&data.validation, &v0, k));
     if !args.json {
         println!("{}; {collect_secs:.1} s", data.summary);
         println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
-        println!("loss before: training {train_before:.6} validation {valid_before:.6}");
+        println!("loss before: training {train_before:.6} validation {}", shown(valid_before));
     }
     let mut fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, l2: args.l2, ..FitOptions::default() };
     for &g in &args.fix {
@@ -336,17 +342,21 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let tuned = Params::from_vector(&fitted).ok_or("internal: parameter vector length")?;
     let rounded = tuned.to_vector();
     let train_after = tune::loss(&data.training, &rounded, k);
-    let valid_after = tune::loss(&data.validation, &rounded, k);
+    let valid_after = valid(tune::loss(&data.validation, &rounded, k));
     // The real evaluation with the rounded parameters, on the validation positions.
-    let valid_ref_before = tune::reference_loss(&data.validation_positions, &data.validation, &start, k);
-    let valid_ref_after = tune::reference_loss(&data.validation_positions, &data.validation, &tuned, k);
+    let valid_ref_before = valid(tune::reference_loss(&data.validation_positions, &data.validation, &start, k));
+    let valid_ref_after = valid(tune::reference_loss(&data.validation_positions, &data.validation, &tuned, k));
+    let change = |before: Option<f64>, after: Option<f64>| match (before, after) {
+        (Some(b), Some(a)) => format!("{b:.6} -> {a:.6}"),
+        _ => shown(None),
+    };
     let secs = t0.elapsed().as_secs_f64();
     if let Some(path) = &args.emit {
         let text = format!(
-            "// qiku tune: {} training / {} validation positions, k = {k:.6}; validation loss {valid_before:.6} -> \
-             {valid_after:.6}\n{}",
+            "// qiku tune: {} training / {} validation positions, k = {k:.6}; validation loss {}\n{}",
             data.training.len(),
             data.validation.len(),
+            change(valid_before, valid_after),
             tuned.to_rust()
         );
         qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -366,8 +376,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         }
         println!("{obj}");
     } else {
-        println!("loss after:  training {train_after:.6} validation {valid_after:.6}");
-        println!("validation loss with the engine's evaluation: {valid_ref_before:.6} -> {valid_ref_after:.6}");
+        println!("loss after:  training {train_after:.6} validation {}", shown(valid_after));
+        println!("validation loss with the engine's evaluation: {}", change(valid_ref_before, valid_ref_after));
         println!("{secs:.1} s");
     }
     Ok(())

@@ -313,6 +313,27 @@ fn nothing_to_write_is_an_error_that_says_why() {
     }
 }
 
+/// Without validation positions the validation losses are said to be none (null in JSON), not
+/// shown as losses of 0.
+#[test]
+fn no_validation_set_is_said_to_be_none() {
+    let common = ["--pgn", GAMES, "--max-games", "20", "--epochs", "2", "--validation", "0", "--quiet"];
+    let out = tune(&common);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("0.000000"), "{text}");
+    assert_eq!(text.matches("validation none (no validation positions)").count(), 2, "{text}");
+    assert!(text.contains("engine's evaluation: none (no validation positions)"), "{text}");
+    let j = json(&tune(&[&common[..], &["--json"]].concat()));
+    assert_eq!(j["validation"], 0);
+    for key in
+        ["validation_loss_before", "validation_loss_after", "validation_eval_loss_before", "validation_eval_loss_after"]
+    {
+        assert!(j[key].is_null(), "{key}: {j}");
+    }
+    assert!(j["training_loss_after"].as_f64().is_some_and(|l| l > 0.0), "{j}");
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
