@@ -2,7 +2,7 @@
 //! itself by default) at a fixed depth or node count, for `qiku tune --scored`. The file format
 //! is `qiku::tune::scored`'s.
 
-use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol};
+use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol, RankBase};
 use super::progress::TermProgress;
 use clap::Args;
 use qiku::tune::scored::{self, Score, ScoredPosition};
@@ -28,7 +28,7 @@ The engine is qiku itself unless --engine names another UCI (or, with --protocol
 engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
 on ElephantEye's scale (10000 - plies for a mate, read as #N); UCCI has no ucinewgame, so over UCCI
 a score can depend on the positions the same engine searched before it. The output's directory is
-checked before the first search.";
+checked before the first search, and --timeout holds from the first search on.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
@@ -99,6 +99,10 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     };
     let mut spec = EngineSpec::new(&command);
     spec.protocol = args.protocol;
+    // Positions go to the engine as FENs and only its score is read, never a move, so the rank
+    // numbering of its moves does not matter: no detection search (which would wait longer
+    // than --timeout for an engine that hangs).
+    spec.ranks = Some(RankBase::Zero);
     for o in &args.option {
         let (k, v) = o.split_once('=').ok_or_else(|| format!("--option {o:?}: expected NAME=VALUE"))?;
         spec.options.push((k.to_string(), v.to_string()));

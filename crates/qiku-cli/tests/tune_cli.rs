@@ -334,6 +334,47 @@ fn no_validation_set_is_said_to_be_none() {
     assert!(j["training_loss_after"].as_f64().is_some_and(|l| l > 0.0), "{j}");
 }
 
+/// `label --timeout` holds from the engine's first search on: an engine that never answers
+/// `go` is given up after the timeout, not after the 20 s of the handshake.
+#[test]
+fn label_gives_up_on_a_silent_engine_after_the_timeout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = dir.path().join("silent.sh");
+    std::fs::write(
+        &engine,
+        "#!/bin/sh\nwhile read line; do\n case \"$line\" in\n  uci) echo 'id name silent'; echo uciok;;\n  \
+         isready) echo readyok;;\n  quit) exit 0;;\n esac\ndone\n",
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&engine).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&engine, perm).unwrap();
+    let input = dir.path().join("pos.tsv");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&input, format!("{start}\t1\ttrain\n")).unwrap();
+    let output = dir.path().join("out.tsv");
+    let args = [
+        "label",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--timeout",
+        "1",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--quiet",
+    ];
+    let t0 = std::time::Instant::now();
+    let out = crate::common::run_with_timeout(env!("CARGO_BIN_EXE_qiku"), &args, 60);
+    let secs = t0.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("line 1") && err.contains("no bestmove within 1.0 s"), "{err}");
+    assert!(secs < 10.0, "took {secs:.1} s");
+    assert!(!output.exists());
+}
+
 /// Counts agree with their nouns.
 #[test]
 fn label_says_one_position_not_one_positions() {
