@@ -62,6 +62,45 @@ impl Score {
     }
 }
 
+impl Score {
+    /// Reads a UCCI `score` (the words after `score`, e.g. `68`), which is a bare number from the
+    /// side to move's point of view, as red's view. On ElephantEye's scale (see
+    /// [`crate::engine::ucci`]): from `MATE_VALUE - 100` (9900) on a mate, `10000 - p` for a mate
+    /// in `p` plies, written here in moves (`(p + 1) / 2`, at least 1); anything below is
+    /// centipawns, including the won values 9801 to 9899 that qiku gives a table win or a rule
+    /// decision without a mate distance (far above any evaluation, they count as won). Words after the number are ignored; a UCCI engine that writes UCI's `cp N` or
+    /// `mate N` instead is read as [`Score::from_uci`] reads them. `None` for anything else, or a
+    /// value beyond `MATE_VALUE` (10000).
+    ///
+    /// ```
+    /// use qiku::tune::scored::Score;
+    /// assert_eq!(Score::from_ucci("68", false), Some(Score::Cp(-68)));
+    /// assert_eq!(Score::from_ucci("9997", true), Some(Score::Mate(2)));
+    /// assert_eq!(Score::from_ucci("-9996", true), Some(Score::Mate(-2)));
+    /// ```
+    pub fn from_ucci(words: &str, red_to_move: bool) -> Option<Score> {
+        use crate::engine::ucci::MATE_VALUE;
+        let first = words.split_whitespace().next()?;
+        let Ok(v) = first.parse::<i32>() else {
+            return Score::from_uci(words, red_to_move);
+        };
+        if v.unsigned_abs() > MATE_VALUE.unsigned_abs() {
+            return None;
+        }
+        let score = if v.abs() >= MATE_VALUE - 100 {
+            let moves = ((MATE_VALUE - v.abs() + 1) / 2).max(1);
+            Score::Mate(v.signum() * moves)
+        } else {
+            Score::Cp(v)
+        };
+        Some(match (score, red_to_move) {
+            (s, true) => s,
+            (Score::Cp(n), false) => Score::Cp(-n),
+            (Score::Mate(n), false) => Score::Mate(-n),
+        })
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -187,6 +226,8 @@ impl std::error::Error for ReadError {
 /// assert_eq!((e.line, e.to_string().starts_with("line 5: result \"2\"")), (5, true));
 /// ```
 pub fn read(text: &str) -> impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> + '_ {
+    // A byte-order mark (editors on Windows write one) is not part of the first FEN.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()).map(|(i, line)| {
         ScoredPosition::parse(line).map(|p| (i + 1, p)).map_err(|error| ReadError { line: i + 1, error })
     })
@@ -343,6 +384,43 @@ mod tests {
         assert_eq!(Score::from_uci("wdl 1", true), None);
         assert_eq!(Score::from_uci("mate 0", true), Some(Score::Mate(-1)));
         assert_eq!(Score::from_uci("mate 0", false), Some(Score::Mate(1)));
+    }
+
+    #[test]
+    fn ucci_scores_turn_to_reds_view() {
+        // Bare centipawns, with the rest of the info line after them.
+        assert_eq!(Score::from_ucci("68 nodes 623 time 5", true), Some(Score::Cp(68)));
+        assert_eq!(Score::from_ucci("68", false), Some(Score::Cp(-68)));
+        // Mates: 10000 - plies, in moves, the winner in the sign.
+        assert_eq!(Score::from_ucci("9999", true), Some(Score::Mate(1)));
+        assert_eq!(Score::from_ucci("9999", false), Some(Score::Mate(-1)));
+        assert_eq!(Score::from_ucci("-9998", true), Some(Score::Mate(-1)));
+        assert_eq!(Score::from_ucci("9901", true), Some(Score::Mate(50)));
+        assert_eq!(Score::from_ucci("-10000", true), Some(Score::Mate(-1)));
+        // Wins without a mate distance stay large centipawns.
+        assert_eq!(Score::from_ucci("9850", false), Some(Score::Cp(-9850)));
+        assert_eq!(Score::from_ucci("-9801", true), Some(Score::Cp(-9801)));
+        assert_eq!(Score::from_ucci("9899", true), Some(Score::Cp(9899)));
+        assert_eq!(Score::from_ucci("-9900", true), Some(Score::Mate(-50)));
+        // UCI's forms from a UCCI engine; nonsense and values beyond a mate are refused.
+        assert_eq!(Score::from_ucci("cp 35", false), Some(Score::Cp(-35)));
+        assert_eq!(Score::from_ucci("mate 3", true), Some(Score::Mate(3)));
+        assert_eq!(Score::from_ucci("10001", true), None);
+        assert_eq!(Score::from_ucci("lowerbound", true), None);
+        assert_eq!(Score::from_ucci("", true), None);
+        // Every mate qiku's UCCI mode writes reads back as the same mate.
+        for n in (-50..=50).filter(|&n| n != 0) {
+            let ucci = crate::engine::ucci::to_ucci(&format!("info depth 1 score mate {n} pv h2e2"));
+            let words = ucci.split_once("score ").expect("a score").1;
+            assert_eq!(Score::from_ucci(words, true), Some(Score::Mate(n)), "{ucci}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_fen() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+        let got: Vec<_> = read(&format!("\u{feff}{fen}\t1\ttrain\n")).collect::<Result<_, _>>().expect("read");
+        assert_eq!((got[0].0, got[0].1.fen.as_str()), (1, fen));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! itself by default) at a fixed depth or node count, for `qiku tune --scored`. The file format
 //! is `qiku::tune::scored`'s.
 
-use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol};
+use super::matchrunner::process::{EngineProcess, EngineSpec, Go, Protocol, RankBase};
 use super::progress::TermProgress;
 use clap::Args;
 use qiku::tune::scored::{self, Score, ScoredPosition};
@@ -25,7 +25,10 @@ only on the position, and the output is the same for any --concurrency.
   qiku tune --scored scored.tsv --lambda 0.5 --emit tuned.rs
 
 The engine is qiku itself unless --engine names another UCI (or, with --protocol ucci, UCCI)
-engine; --option sets its options (e.g. --option Hash=16).";
+engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
+on ElephantEye's scale (10000 - plies for a mate, read as #N); UCCI has no ucinewgame, so over UCCI
+a score can depend on the positions the same engine searched before it. The output's directory is
+checked before the first search, and --timeout holds from the first search on.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
@@ -68,6 +71,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         (None, None) => return Err("give --depth or --nodes: how far to search each position".into()),
     };
     crate::refuse_output_among_inputs(&args.output, [args.input.as_path()])?;
+    // Before any search: a run of hours must not end on an output it cannot write.
+    crate::refuse_unwritable_output(&args.output)?;
     let text = std::fs::read_to_string(&args.input).map_err(|e| {
         format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
     })?;
@@ -78,6 +83,13 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
             .map_err(|e| format!("{}: line {line}: FEN {:?}: {e}", args.input.display(), p.fen))?;
         positions.push((line, p, pos.turn() == qiku::Color::Red));
     }
+    if positions.is_empty() {
+        return Err(format!(
+            "{}: no positions to score (the file is empty or blank); pass a position file written by qiku tune \
+             --write-positions; nothing was written",
+            args.input.display()
+        ));
+    }
     let command = match &args.engine {
         Some(c) => c.clone(),
         None => std::env::current_exe()
@@ -87,6 +99,10 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     };
     let mut spec = EngineSpec::new(&command);
     spec.protocol = args.protocol;
+    // Positions go to the engine as FENs and only its score is read, never a move, so the rank
+    // numbering of its moves does not matter: no detection search (which would wait longer
+    // than --timeout for an engine that hangs).
+    spec.ranks = Some(RankBase::Zero);
     for o in &args.option {
         let (k, v) = o.split_once('=').ok_or_else(|| format!("--option {o:?}: expected NAME=VALUE"))?;
         spec.options.push((k.to_string(), v.to_string()));
@@ -111,10 +127,14 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
             let fail = |e: String| format!("{}: line {line}: {e}", args.input.display());
             engine.new_game().map_err(|e| fail(e.to_string()))?;
             let answer = engine.go(&p.fen, &[], go, timeout).map_err(|e| fail(e.to_string()))?;
+            let read = match args.protocol {
+                Protocol::Uci => Score::from_uci,
+                Protocol::Ucci => Score::from_ucci,
+            };
             let score = answer
                 .score
                 .as_deref()
-                .and_then(|w| Score::from_uci(w, *red))
+                .and_then(|w| read(w, *red))
                 .ok_or_else(|| fail(format!("the engine gave no score (it answered {:?})", answer.token)))?;
             found.push((i, score));
             progress.advance(1);
@@ -161,8 +181,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     }
     qiku::fs::AtomicFile::write(&args.output, out.as_bytes()).map_err(|e| format!("{}: {e}", args.output.display()))?;
     println!(
-        "{} positions scored by {command} in {:.1} s, written to {}",
-        positions.len(),
+        "{} scored by {command} in {:.1} s, written to {}",
+        crate::count(positions.len(), "position", "positions"),
         t0.elapsed().as_secs_f64(),
         args.output.display()
     );

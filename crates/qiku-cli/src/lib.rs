@@ -130,6 +130,12 @@ pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
     }
 }
 
+/// A count with its noun in agreement: `1 position`, `2 positions`, `0 positions`.
+pub fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    let n = n.try_into().unwrap_or(u64::MAX);
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Refuses, before any work, an output path that cannot be written: `-`, a directory, a device or
 /// FIFO (a link is followed), or a file in a directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {

@@ -32,10 +32,8 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool, quiet: bool) -> 
         println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
     if r.unreachable > 0 {
-        println!(
-            "{} book moves are not reachable from the start position by book moves and were not written",
-            r.unreachable
-        );
+        let moves = if r.unreachable == 1 { "book move is" } else { "book moves are" };
+        println!("{} {moves} not reachable from the start position by book moves: not written", r.unreachable);
     }
     Ok(())
 }
@@ -56,29 +54,30 @@ pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
     let skipped = [
         (r.invalid, "marked invalid (vvalid 0)"),
         (r.unreadable, "unreadable (a key, move or count that is not a number of the right kind)"),
-        (r.aliases, "VinXiangQi aliases of other rows"),
-        (r.illegal, "illegal in their position"),
+        (r.aliases, "a VinXiangQi alias of another row"),
+        (r.illegal, "illegal in its position"),
         (r.unreachable, "not reachable from the start position by book moves"),
     ];
     for (n, why) in skipped {
         if n > 0 {
-            println!("  {n} rows skipped: {why}");
+            println!("  {} skipped: {why}", crate::count(n, "row", "rows"));
         }
     }
     if r.bad_counts > 0 {
         eprintln!(
-            "qiku-book: warning: {} rows skipped: a negative or missing (NULL) win, draw or loss count",
-            r.bad_counts
+            "qiku-book: warning: {} skipped: a negative or missing (NULL) win, draw or loss count",
+            crate::count(r.bad_counts, "row", "rows")
         );
     }
     if r.repeated > 0 {
         eprintln!(
-            "qiku-book: warning: {} rows skipped: a second row for the same position and move (the first is kept)",
-            r.repeated
+            "qiku-book: warning: {} skipped: a second row for the same position and move (the first is kept)",
+            crate::count(r.repeated, "row", "rows")
         );
     }
     if r.saturated > 0 {
-        eprintln!("qiku-book: warning: {} rows have a count of 2^32 or more: saturated at 4294967295", r.saturated);
+        let rows = if r.saturated == 1 { "row has" } else { "rows have" };
+        eprintln!("qiku-book: warning: {} {rows} a count of 2^32 or more: saturated at 4294967295", r.saturated);
     }
     if r.header_ignored {
         eprintln!(

@@ -48,8 +48,8 @@ pub struct TuneArgs {
     /// Adam steps (full passes over the training positions).
     #[arg(long, default_value_t = 1000)]
     epochs: u32,
-    /// Adam step size in evaluation units.
-    #[arg(long, default_value_t = 1.0)]
+    /// Adam step size in evaluation units (above 0).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_lr)]
     lr: f64,
     /// Keep a group of parameters at its current value (repeatable): material, pst, mobility,
     /// threats, defended, king, structure (placement), imbalance, tempo (the king's material and the tempo
@@ -57,7 +57,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "GROUP")]
     fix: Vec<tune::Group>,
     /// L2 penalty per parameter on its distance from the current value (0: none).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = parse_l2)]
     l2: f64,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_parser = super::whole_number::<u32>(1, 1024))]
@@ -93,6 +93,23 @@ fn parse_lambda(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--lr`: a step of 0 fits nothing, a negative one climbs the loss instead of descending it,
+/// and NaN or infinity turn every parameter into nonsense.
+fn parse_lr(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{s:?}: expected a finite number above 0 (the Adam step size, e.g. 1)")),
+    }
+}
+
+/// `--l2`: a negative penalty would reward moving away from the current values.
+fn parse_l2(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("{s:?}: expected a finite number from 0 up (0: no penalty)")),
+    }
+}
+
 /// The positions to fit on, however they were read.
 struct Data {
     training: Vec<qiku::tune::Sample>,
@@ -120,6 +137,12 @@ fn read_scored(path: &std::path::Path, lambda: f64) -> Result<Data, String> {
         }
         lines.push(line);
         positions.push(p);
+    }
+    if positions.is_empty() {
+        return Err(format!(
+            "{}: no positions (the file is empty or blank); pass --scored with a file written by qiku label",
+            path.display()
+        ));
     }
     let k_engine = scored::fit_engine_scale(&positions);
     let scored::Samples { training, validation, validation_positions } = scored::samples(&positions, lambda, k_engine)
@@ -155,6 +178,29 @@ fn write_positions(path: &std::path::Path, data: &collect::Dataset) -> Result<()
         }
     }
     qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Why the games gave no position to fit on or write: none has a result, or none of theirs was
+/// kept.
+fn no_positions(data: &collect::Dataset) -> String {
+    if data.games == 0 {
+        "no positions: no games in the --pgn files; pass --pgn with game collections (PGN or .pgn.zst)".into()
+    } else if data.games_used == 0 {
+        format!(
+            "no positions: none of the {} read has a result (a Result tag of 1-0, 0-1 or 1/2-1/2), and only \
+             games with a result are used; pass --pgn with finished games",
+            crate::count(data.games, "game", "games")
+        )
+    } else {
+        format!(
+            "no positions: {} with a result, but none of their positions was kept (after --skip-plies, one in \
+             --every, quiet and not in check; rejected: in check {}, not quiet {}, drawish material {})",
+            crate::count(data.games_used, "game", "games"),
+            data.in_check,
+            data.not_quiet,
+            data.drawish
+        )
+    }
 }
 
 /// Runs `qiku tune`.
@@ -195,6 +241,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         let inputs = qiku::xqf::expand_inputs(&args.pgn).unwrap_or_else(|_| args.pgn.clone());
         let scored = args.scored.iter().map(PathBuf::as_path);
         crate::refuse_output_among_inputs(out, args.pgn.iter().chain(&inputs).map(PathBuf::as_path).chain(scored))?;
+        // Before reading the games and fitting, not after.
+        crate::refuse_unwritable_output(out)?;
     }
     let progress = TermProgress::new(!args.quiet, false);
     let start = Params::DEFAULT;
@@ -217,15 +265,22 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
                 eprintln!("warning: {e}");
             }
             if let Some(path) = &args.write_positions {
-                write_positions(path, &data)?;
                 let n = data.training.len() + data.validation.len();
+                if n == 0 {
+                    return Err(format!("{}; nothing was written to {}", no_positions(&data), path.display()));
+                }
+                write_positions(path, &data)?;
                 println!(
-                    "{n} positions ({} training, {} validation) written to {}",
+                    "{} ({} training, {} validation) written to {}",
+                    crate::count(n, "position", "positions"),
                     data.training.len(),
                     data.validation.len(),
                     path.display()
                 );
                 return Ok(());
+            }
+            if data.training.is_empty() {
+                return Err(no_positions(&data));
             }
             Data {
                 summary: format!(
@@ -253,17 +308,23 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         }
     };
     if data.training.is_empty() {
-        return Err("no training positions (no games with results?)".into());
+        return Err("no training positions: every position of the --scored file is a validation one (valid)".into());
     }
     let collect_secs = t0.elapsed().as_secs_f64();
     let v0 = start.to_vector();
     let k = tune::fit_k(&data.training, &v0);
     let train_before = tune::loss(&data.training, &v0, k);
-    let valid_before = tune::loss(&data.validation, &v0, k);
+    // No validation positions (--validation 0, or a file without valid lines): no validation
+    // loss, said as such rather than as a loss of 0.
+    let has_validation = !data.validation.is_empty();
+    let valid = |loss: f64| has_validation.then_some(loss);
+    let shown =
+        |loss: Option<f64>| loss.map_or_else(|| "none (no validation positions)".to_string(), |l| format!("{l:.6}"));
+    let valid_before = valid(tune::loss(&data.validation, &v0, k));
     if !args.json {
         println!("{}; {collect_secs:.1} s", data.summary);
         println!("k = {k:.6} per unit (Texel K = {:.4} on the 400/log10 scale)", k * 400.0 / std::f64::consts::LN_10);
-        println!("loss before: training {train_before:.6} validation {valid_before:.6}");
+        println!("loss before: training {train_before:.6} validation {}", shown(valid_before));
     }
     let mut fopts = FitOptions { epochs: args.epochs, learning_rate: args.lr, l2: args.l2, ..FitOptions::default() };
     for &g in &args.fix {
@@ -281,17 +342,21 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let tuned = Params::from_vector(&fitted).ok_or("internal: parameter vector length")?;
     let rounded = tuned.to_vector();
     let train_after = tune::loss(&data.training, &rounded, k);
-    let valid_after = tune::loss(&data.validation, &rounded, k);
+    let valid_after = valid(tune::loss(&data.validation, &rounded, k));
     // The real evaluation with the rounded parameters, on the validation positions.
-    let valid_ref_before = tune::reference_loss(&data.validation_positions, &data.validation, &start, k);
-    let valid_ref_after = tune::reference_loss(&data.validation_positions, &data.validation, &tuned, k);
+    let valid_ref_before = valid(tune::reference_loss(&data.validation_positions, &data.validation, &start, k));
+    let valid_ref_after = valid(tune::reference_loss(&data.validation_positions, &data.validation, &tuned, k));
+    let change = |before: Option<f64>, after: Option<f64>| match (before, after) {
+        (Some(b), Some(a)) => format!("{b:.6} -> {a:.6}"),
+        _ => shown(None),
+    };
     let secs = t0.elapsed().as_secs_f64();
     if let Some(path) = &args.emit {
         let text = format!(
-            "// qiku tune: {} training / {} validation positions, k = {k:.6}; validation loss {valid_before:.6} -> \
-             {valid_after:.6}\n{}",
+            "// qiku tune: {} training / {} validation positions, k = {k:.6}; validation loss {}\n{}",
             data.training.len(),
             data.validation.len(),
+            change(valid_before, valid_after),
             tuned.to_rust()
         );
         qiku::fs::AtomicFile::write(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -311,8 +376,8 @@ fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
         }
         println!("{obj}");
     } else {
-        println!("loss after:  training {train_after:.6} validation {valid_after:.6}");
-        println!("validation loss with the engine's evaluation: {valid_ref_before:.6} -> {valid_ref_after:.6}");
+        println!("loss after:  training {train_after:.6} validation {}", shown(valid_after));
+        println!("validation loss with the engine's evaluation: {}", change(valid_ref_before, valid_ref_after));
         println!("{secs:.1} s");
     }
     Ok(())

@@ -210,3 +210,32 @@ fn json_summary_counts_skipped_games_under_stable_keys() {
     assert_eq!(summary["games_filtered"].as_u64(), Some(read - 153));
     assert_eq!(summary["skipped"], serde_json::json!({ "other_player": read - 153 }), "{summary}");
 }
+
+/// `import` counts the rows it skips with the noun in agreement: `1 row skipped`, `2 rows
+/// skipped`.
+#[test]
+fn import_counts_skipped_rows_in_agreement() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let (book, obk, back) = (path("rep.qbk"), path("rep.obk"), path("back.qbk"));
+    ok(&["build", repertoire().to_str().unwrap(), "-o", &book]);
+    ok(&["export", &book, "-o", &obk]);
+    // Copies of a real row: one marked invalid, one with a negative count; then two of each.
+    let conn = rusqlite::Connection::open(&obk).unwrap();
+    let copy = |valid: i64, win: &str| {
+        let sql = format!(
+            "INSERT INTO bhobk(vkey, vmove, vscore, vwin, vdraw, vlost, vvalid) \
+             SELECT vkey, vmove, vscore, {win}, vdraw, vlost, {valid} FROM bhobk WHERE vvalid = 1 LIMIT 1"
+        );
+        conn.execute_batch(&sql).unwrap();
+    };
+    for (n, noun) in [(1, "row"), (2, "rows")] {
+        copy(0, "vwin");
+        copy(1, "-1");
+        let out = qiku_book(&["import", &obk, "-o", &back]);
+        let (said, warned) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{warned}");
+        assert!(said.contains(&format!("  {n} {noun} skipped: marked invalid (vvalid 0)\n")), "{said}");
+        assert!(warned.contains(&format!("warning: {n} {noun} skipped: a negative or missing")), "{warned}");
+    }
+}

@@ -156,3 +156,234 @@ fn label_and_scored_tuning_refuse_bad_files_by_line() {
     let out = qiku(&["label", &input, &path("x.tsv")]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--depth or --nodes"));
 }
+
+/// A UCCI engine's scores are bare numbers (`score 68`, a mate as `10000 - plies`): read over
+/// `--protocol ucci` they give the same file as the same engine over UCI, position by position
+/// (one position a run: UCCI has no new game to clear the engine's hash between positions).
+#[test]
+fn label_reads_ucci_scores_as_uci_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    // Red to move and black to move; red mates in one (Rb9), black mates in one (Rb0), and a
+    // black to move whom red mates after his move.
+    let cases = [
+        (format!("{start} w - - 0 1\t0.5\ttrain"), None),
+        (format!("{start} b - - 0 1\t0.5\tvalid"), None),
+        ("3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1\t1\ttrain".to_string(), Some("#1")),
+        ("1r2k4/9/9/9/9/9/9/9/r8/3K5 b - - 0 1\t0\tvalid".to_string(), Some("#-1")),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t1\ttrain".to_string(), Some("#1")),
+    ];
+    for (i, (line, mate)) in cases.iter().enumerate() {
+        let input = path(&format!("in{i}.tsv"));
+        std::fs::write(&input, format!("{line}\n")).unwrap();
+        let mut scores = Vec::new();
+        for protocol in ["uci", "ucci"] {
+            let output = path(&format!("{protocol}{i}.tsv"));
+            let out = qiku(&["label", &input, &output, "--depth", "4", "--protocol", protocol, "--quiet"]);
+            assert!(out.status.success(), "{protocol}: {}", String::from_utf8_lossy(&out.stderr));
+            let text = std::fs::read_to_string(&output).expect("scored file");
+            let (head, score) = text.trim_end().rsplit_once('\t').expect("a fourth column");
+            assert_eq!(head, line.as_str());
+            scores.push(score.to_string());
+        }
+        assert_eq!(scores[0], scores[1], "{line}: uci then ucci");
+        match mate {
+            Some(m) => assert_eq!(scores[1], *m, "{line}"),
+            None => assert!(scores[1].parse::<i32>().is_ok_and(|cp| cp.abs() < 300), "{line}: {}", scores[1]),
+        }
+    }
+}
+
+/// `--lr` and `--l2` out of their range stop `qiku tune` before any work, naming the option:
+/// NaN or infinity would write a file of zeros, a negative step would climb the loss.
+#[test]
+fn tune_refuses_steps_and_penalties_that_cannot_fit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let emit = dir.path().join("tuned.rs");
+    let emit = emit.to_str().expect("utf-8 path");
+    let bad: [(&[&str], &str, &str); 8] = [
+        (&["--lr", "nan"], "--lr", "above 0"),
+        (&["--lr", "inf"], "--lr", "above 0"),
+        (&["--lr=-5"], "--lr", "above 0"),
+        (&["--lr", "0"], "--lr", "above 0"),
+        (&["--l2=-1"], "--l2", "from 0 up"),
+        (&["--l2", "NaN"], "--l2", "from 0 up"),
+        (&["--l2", "inf"], "--l2", "from 0 up"),
+        (&["--lambda", "nan"], "--lambda", "from 0 to 1"),
+    ];
+    for (args, option, range) in bad {
+        let common = ["--pgn", GAMES, "--max-games", "5", "--epochs", "1", "--emit", emit, "--quiet"];
+        let out = tune(&[&common[..], args].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(option) && err.contains(range), "{args:?}: {err}");
+        assert!(!std::path::Path::new(emit).exists(), "{args:?} wrote {emit}");
+    }
+    // The edges of the ranges are accepted.
+    let out = tune(&["--pgn", GAMES, "--max-games", "5", "--epochs", "1", "--lr", "0.5", "--l2", "0", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// An output that cannot be written (its directory missing, or a directory) is refused before
+/// any work: before the engine is started, the games are read or the fit runs.
+#[test]
+fn unwritable_outputs_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("pos.tsv");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&input, format!("{start}\t1\ttrain\n")).unwrap();
+    let input = input.to_str().expect("utf-8 path");
+    let missing = dir.path().join("no-such-dir");
+    let missing_out = missing.join("out");
+    let missing_out = missing_out.to_str().expect("utf-8 path");
+    let a_dir = dir.path().to_str().expect("utf-8 path");
+    let refused = |out: &Output, path: &str, why: &str| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(path) && err.contains(why), "{err}");
+        assert!(out.stdout.is_empty(), "work was done: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    // An engine that cannot start: the output is refused first.
+    for (out, why) in [(missing_out, "does not exist"), (a_dir, "directory")] {
+        let o = qiku(&["label", input, out, "--depth", "1", "--engine", "/no/such/engine", "--quiet"]);
+        refused(&o, out, why);
+    }
+    // The fit is not run (its figures would be printed first) and games that are not there are
+    // not looked for.
+    let o = tune(&["--pgn", GAMES, "--max-games", "20", "--epochs", "1", "--emit", missing_out, "--quiet"]);
+    refused(&o, missing_out, "does not exist");
+    for option in ["--emit", "--write-positions"] {
+        let o = tune(&["--pgn", "no/such/games.pgn", option, missing_out, "--quiet"]);
+        refused(&o, missing_out, "does not exist");
+        let o = tune(&["--pgn", "no/such/games.pgn", option, a_dir, "--quiet"]);
+        refused(&o, a_dir, "directory");
+    }
+    assert!(!missing.exists());
+}
+
+/// A position file that starts with a UTF-8 byte-order mark (as Windows editors write) reads
+/// as without it, in `label` and in `tune --scored`.
+#[test]
+fn position_files_may_start_with_a_byte_order_mark() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let (input, output) = (path("bom.tsv"), path("scored.tsv"));
+    std::fs::write(&input, format!("\u{feff}{fen}\t1\ttrain\n{fen}\t0\tvalid\n")).unwrap();
+    let out = qiku(&["label", &input, &output, "--depth", "1", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let scored = std::fs::read_to_string(&output).expect("scored file");
+    assert!(scored.starts_with(&format!("{fen}\t1\ttrain\t")), "{scored:?}");
+    for file in [&input, &output] {
+        let fitted = json(&tune(&["--scored", file, "--lambda", "0", "--epochs", "1", "--json", "--quiet"]));
+        assert_eq!((fitted["training"].as_u64(), fitted["validation"].as_u64()), (Some(1), Some(1)), "{fitted}");
+    }
+}
+
+/// Nothing to write is an error that says why, and nothing is written: games without results
+/// (the Wukong collection has no Result tags) for `tune --write-positions`, an empty or blank
+/// file for `label` and `tune --scored`.
+#[test]
+fn nothing_to_write_is_an_error_that_says_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let unfinished = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/games/wukong-hu-ronghua-uci.pgn");
+    let pos = path("pos.tsv");
+    let out = tune(&["--pgn", unfinished, "--max-games", "50", "--write-positions", &pos, "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("none of the 50 games read has a result"), "{err}");
+    assert!(!std::path::Path::new(&pos).exists());
+    // Fitting on them says the same.
+    let out = tune(&["--pgn", unfinished, "--max-games", "50", "--quiet"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has a result"), "{out:?}");
+    for (i, text) in ["", "\n  \n\t\n", "\u{feff}"].iter().enumerate() {
+        let (input, output) = (path(&format!("empty{i}.tsv")), path(&format!("out{i}.tsv")));
+        std::fs::write(&input, text).unwrap();
+        for out in [
+            qiku(&["label", &input, &output, "--depth", "1", "--quiet"]),
+            tune(&["--scored", &input, "--lambda", "0", "--emit", &output, "--quiet"]),
+        ] {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{err}");
+            assert!(err.contains(&input) && err.contains("no positions"), "{err}");
+        }
+        assert!(!std::path::Path::new(&output).exists());
+    }
+}
+
+/// Without validation positions the validation losses are said to be none (null in JSON), not
+/// shown as losses of 0.
+#[test]
+fn no_validation_set_is_said_to_be_none() {
+    let common = ["--pgn", GAMES, "--max-games", "20", "--epochs", "2", "--validation", "0", "--quiet"];
+    let out = tune(&common);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("0.000000"), "{text}");
+    assert_eq!(text.matches("validation none (no validation positions)").count(), 2, "{text}");
+    assert!(text.contains("engine's evaluation: none (no validation positions)"), "{text}");
+    let j = json(&tune(&[&common[..], &["--json"]].concat()));
+    assert_eq!(j["validation"], 0);
+    for key in
+        ["validation_loss_before", "validation_loss_after", "validation_eval_loss_before", "validation_eval_loss_after"]
+    {
+        assert!(j[key].is_null(), "{key}: {j}");
+    }
+    assert!(j["training_loss_after"].as_f64().is_some_and(|l| l > 0.0), "{j}");
+}
+
+/// `label --timeout` holds from the engine's first search on: an engine that never answers
+/// `go` is given up after the timeout, not after the 20 s of the handshake.
+#[test]
+fn label_gives_up_on_a_silent_engine_after_the_timeout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = dir.path().join("silent.sh");
+    std::fs::write(
+        &engine,
+        "#!/bin/sh\nwhile read line; do\n case \"$line\" in\n  uci) echo 'id name silent'; echo uciok;;\n  \
+         isready) echo readyok;;\n  quit) exit 0;;\n esac\ndone\n",
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&engine).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&engine, perm).unwrap();
+    let input = dir.path().join("pos.tsv");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    std::fs::write(&input, format!("{start}\t1\ttrain\n")).unwrap();
+    let output = dir.path().join("out.tsv");
+    let args = [
+        "label",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--timeout",
+        "1",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--quiet",
+    ];
+    let t0 = std::time::Instant::now();
+    let out = crate::common::run_with_timeout(env!("CARGO_BIN_EXE_qiku"), &args, 60);
+    let secs = t0.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("line 1") && err.contains("no bestmove within 1.0 s"), "{err}");
+    assert!(secs < 10.0, "took {secs:.1} s");
+    assert!(!output.exists());
+}
+
+/// Counts agree with their nouns.
+#[test]
+fn label_says_one_position_not_one_positions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let (input, output) = (path("one.tsv"), path("scored.tsv"));
+    std::fs::write(&input, format!("{fen}\t1\ttrain\n")).unwrap();
+    let out = qiku(&["label", &input, &output, "--depth", "1", "--quiet"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.starts_with("1 position scored by "), "{said}");
+}
