@@ -5,7 +5,9 @@
 //! are missing or damaged gets them on the next run, from the kept tables.
 //! Memory is bounded by the largest table being solved plus the decoded smaller tables that it
 //! and later tables of the plan capture into: each is dropped after its last user
-//! ([`plan::last_uses`]).
+//! ([`plan::last_uses`]). Under a memory budget no decoded copy is kept from one table to the
+//! next: each table reads its inputs from their files, as a workflow job does, so that the whole
+//! set, not only each table, stays within the budget.
 
 use super::bits::Bits;
 use super::error::TbError;
@@ -305,6 +307,9 @@ fn generate_in_pool(
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
+    // Under a budget, the decoded copies a set keeps for later tables would come on top of the
+    // table being solved: none are kept (the plan's estimates assume the same).
+    let bounded = opts.memory.is_some();
     let mut subs: Held = HashMap::new();
     let mut rule_subs: Held = HashMap::new();
     let mut reports = Vec::new();
@@ -312,18 +317,15 @@ fn generate_in_pool(
         // Decoded tables no later table captures into are dropped.
         subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
-        let needed_later = last_use.get(&material).is_some_and(|&last| last > done);
+        let needed_later = !bounded && last_use.get(&material).is_some_and(|&last| last > done);
         let label = format!("{material} ({}/{planned})", done + 1);
-        let (report, values) = match paging {
-            None => one_table(material, &label, (&subs, &rule_subs), None, opts, progress, needed_later)?,
-            Some(paging) => {
-                // A paged table reads its inputs from their files into scratch files, as a job
-                // of the workflow does; the decoded copies only it needed go first.
-                subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
-                rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last > done));
-                let (paged, rule_paged) = load_inputs(material, opts, Some(&paging))?;
-                one_table(material, &label, (&paged, &rule_paged), Some(&paging), opts, progress, needed_later)?
-            }
+        let (report, values) = if !bounded {
+            one_table(material, &label, (&subs, &rule_subs), None, opts, progress, needed_later)?
+        } else {
+            // It reads its inputs from their files (into scratch files when paged), as a job of
+            // the workflow does.
+            let (inputs, rule_inputs) = load_inputs(material, opts, paging.as_ref())?;
+            one_table(material, &label, (&inputs, &rule_inputs), paging.as_ref(), opts, progress, needed_later)?
         };
         reports.push(report);
         if let Some((table, rule)) = values {

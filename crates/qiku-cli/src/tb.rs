@@ -408,7 +408,9 @@ fn run_plan(
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
     let refused = modes.iter().filter(|m| matches!(m, Some(MemoryMode::Refused { .. }))).count();
-    // Within --memory, a paged table's peak is the budget and its time is slowed down.
+    // Within --memory, a paged table's peak is the budget and its time is slowed down; a table
+    // in memory reads its inputs from their files, as alone (no decoded copies kept across the
+    // set), so its peak is its job's.
     let (mut peak, mut seconds, mut paged) = (totals.peak_memory_bytes, totals.seconds, 0);
     if let Some(budget) = memory {
         peak = 0;
@@ -421,7 +423,7 @@ fn run_plan(
                 }
                 // Not generated at all within the budget: neither its memory nor its time counts.
                 Some(MemoryMode::Refused { .. }) => seconds -= r.seconds,
-                _ => peak = peak.max(r.peak_memory_bytes),
+                _ => peak = peak.max(r.job_peak_memory_bytes),
             }
         }
     }

@@ -84,6 +84,10 @@ fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     assert_eq!(mode(&v, "KRPvKC"), "paged");
     assert_eq!(mode(&v, "KRvKC"), "in_memory");
     assert_eq!((v["totals"]["paged"].as_u64(), v["totals"]["not_within_memory"].as_u64()), (Some(1), Some(0)));
+    // The whole set within the budget: no decoded copies are kept across tables under it.
+    let within = v["totals"]["peak_memory_bytes_within_memory"].as_f64().unwrap();
+    assert!(within <= 100.0 * 1024.0 * 1024.0, "{}", v["totals"]);
+    assert!(v["totals"]["peak_memory_bytes"].as_f64().unwrap() > within);
     let refused = plan("10M");
     assert_eq!(mode(&refused, "KRPvKC"), "refused");
     // The totals agree with the rows: the refused table is counted as such, and its memory and
