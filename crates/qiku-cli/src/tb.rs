@@ -119,7 +119,7 @@ enum Command {
         /// after an interruption resumes at the last one.
         #[arg(long, value_name = "MINUTES", default_value_t = 5.0, requires = "memory")]
         checkpoint_minutes: f64,
-        /// Print a JSON report of every table instead of a summary.
+        /// Print a JSON report of every table instead of a summary (progress stays on stderr).
         #[arg(long)]
         json: bool,
     },
@@ -329,7 +329,9 @@ fn run_generate(
         }
     }
     let start = Instant::now();
-    let progress = std::sync::Arc::new(super::progress::TermProgress::new(!json, false));
+    // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
+    // then shows how far a long table has come.
+    let progress = std::sync::Arc::new(super::progress::TermProgress::new(true, false));
     let has_rules = opts.has_rules();
     let opts = opts.progress(progress);
     let reports = if only {
