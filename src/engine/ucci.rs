@@ -49,6 +49,24 @@ fn ucci_mate(n: i32) -> i32 {
     }
 }
 
+/// A bare UCCI score read back as a mate: `Some(n)`, a mate in `n` moves (negative: mated), for
+/// scores from `MATE_VALUE - 100` (9900) to [`MATE_VALUE`] in size, `MATE_VALUE - p` being a mate
+/// in `p` plies (`(p + 1) / 2` moves; 0 for the side already mated); `None` for anything smaller
+/// (centipawns, the won values of [`WIN_VALUE`] among them) or larger (not a UCCI score). The
+/// inverse of the scores this front end writes, for programs that read UCCI engines.
+///
+/// ```
+/// use qiku::engine::ucci::ucci_mate_moves;
+///
+/// assert_eq!(ucci_mate_moves(9999), Some(1)); // mates with its move
+/// assert_eq!(ucci_mate_moves(-9998), Some(-1)); // mated after one move
+/// assert_eq!(ucci_mate_moves(9850), None); // a table win without its distance: centipawns
+/// assert_eq!(ucci_mate_moves(68), None);
+/// ```
+pub fn ucci_mate_moves(v: i32) -> Option<i32> {
+    (MATE_VALUE - 100..=MATE_VALUE).contains(&v.abs()).then(|| v.signum() * ((MATE_VALUE - v.abs() + 1) / 2))
+}
+
 /// A search value (a hash table entry's, say) as a UCCI score.
 fn ucci_value(v: super::eval::Value) -> i32 {
     match super::Score::from_value(v) {

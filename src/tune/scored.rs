@@ -79,7 +79,7 @@ impl Score {
     /// assert_eq!(Score::from_ucci("-9996", true), Some(Score::Mate(-2)));
     /// ```
     pub fn from_ucci(words: &str, red_to_move: bool) -> Option<Score> {
-        use crate::engine::ucci::MATE_VALUE;
+        use crate::engine::ucci::{ucci_mate_moves, MATE_VALUE};
         let first = words.split_whitespace().next()?;
         let Ok(v) = first.parse::<i32>() else {
             return Score::from_uci(words, red_to_move);
@@ -87,11 +87,10 @@ impl Score {
         if v.unsigned_abs() > MATE_VALUE.unsigned_abs() {
             return None;
         }
-        let score = if v.abs() >= MATE_VALUE - 100 {
-            let moves = ((MATE_VALUE - v.abs() + 1) / 2).max(1);
-            Score::Mate(v.signum() * moves)
-        } else {
-            Score::Cp(v)
+        let score = match ucci_mate_moves(v) {
+            // At least a move: the side already mated (0) counts as mated in one.
+            Some(moves) => Score::Mate(v.signum() * moves.abs().max(1)),
+            None => Score::Cp(v),
         };
         Some(match (score, red_to_move) {
             (s, true) => s,

@@ -236,15 +236,6 @@ pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
-/// UCCI's mate value: a bare UCCI score of `±(MATE_VALUE - p)` is a mate in `p` plies
-/// (ElephantEye's convention, which qiku's UCCI front end follows).
-const UCCI_MATE_VALUE: i64 = 10_000;
-
-/// The least bare UCCI score read as a mate: ElephantEye keeps 9800 to 9900 for wins without a
-/// mate distance (its `WIN_VALUE` and `BAN_VALUE`; qiku reports table wins there), so mates are
-/// the scores from 9900 up.
-const UCCI_MATE_BOUND: i64 = UCCI_MATE_VALUE - 100;
-
 /// Reads the score after an `info ... score` word, as a PGN comment writes it: UCI `cp X` and
 /// `mate N` as given, UCCI's bare number as `cp X` or, at ±9900 and beyond, `mate N` (N in
 /// moves, negative when mated; `10000 - p` is a mate in `p` plies). A `lowerbound` or
@@ -255,16 +246,10 @@ pub fn read_score(after: &[&str]) -> Option<String> {
     match after.first().copied() {
         Some("cp") => number(after.get(1)).map(|v| format!("cp {v}")),
         Some("mate") => number(after.get(1)).map(|n| format!("mate {n}")),
-        _ => number(after.first()).map(|v| {
-            if v.abs() >= UCCI_MATE_BOUND && v.abs() <= UCCI_MATE_VALUE {
-                let plies = UCCI_MATE_VALUE - v.abs();
-                // A mate in p plies is in (p + 1) / 2 moves; being mated in p plies (p even) is
-                // -(p / 2) moves, the same formula.
-                let moves = (plies + 1) / 2;
-                format!("mate {}", if v > 0 { moves } else { -moves })
-            } else {
-                format!("cp {v}")
-            }
+        // ElephantEye's scale, as qiku's UCCI front end writes it (`qiku::engine::ucci`).
+        _ => number(after.first()).map(|v| match i32::try_from(v).ok().and_then(qiku::engine::ucci::ucci_mate_moves) {
+            Some(moves) => format!("mate {moves}"),
+            None => format!("cp {v}"),
         }),
     }
 }
