@@ -174,19 +174,27 @@ fn label_reads_ucci_scores_as_uci_ones() {
         ("1r2k4/9/9/9/9/9/9/9/r8/3K5 b - - 0 1\t0\tvalid".to_string(), Some("#-1")),
         ("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t1\ttrain".to_string(), Some("#1")),
     ];
-    for (i, (line, mate)) in cases.iter().enumerate() {
-        let input = path(&format!("in{i}.tsv"));
-        std::fs::write(&input, format!("{line}\n")).unwrap();
-        let mut scores = Vec::new();
-        for protocol in ["uci", "ucci"] {
-            let output = path(&format!("{protocol}{i}.tsv"));
-            let out = qiku(&["label", &input, &output, "--depth", "4", "--protocol", protocol, "--quiet"]);
-            assert!(out.status.success(), "{protocol}: {}", String::from_utf8_lossy(&out.stderr));
-            let text = std::fs::read_to_string(&output).expect("scored file");
-            let (head, score) = text.trim_end().rsplit_once('\t').expect("a fourth column");
+    // All in one run: a new game before each position (`ucinewgame`, UCCI's `setoption
+    // newgame`) makes each score the position's alone, whatever was searched before it.
+    let input = path("in.tsv");
+    std::fs::write(&input, cases.iter().map(|(l, _)| format!("{l}\n")).collect::<String>()).unwrap();
+    let mut scores: Vec<Vec<String>> = Vec::new();
+    for protocol in ["uci", "ucci"] {
+        let output = path(&format!("{protocol}.tsv"));
+        let out = qiku(&["label", &input, &output, "--depth", "4", "--protocol", protocol, "--quiet"]);
+        assert!(out.status.success(), "{protocol}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&output).expect("scored file");
+        let mut column = Vec::new();
+        for (row, (line, _)) in text.lines().zip(&cases) {
+            let (head, score) = row.rsplit_once('\t').expect("a fourth column");
             assert_eq!(head, line.as_str());
-            scores.push(score.to_string());
+            column.push(score.to_string());
         }
+        assert_eq!(column.len(), cases.len());
+        scores.push(column);
+    }
+    for (i, (line, mate)) in cases.iter().enumerate() {
+        let scores = [&scores[0][i], &scores[1][i]];
         assert_eq!(scores[0], scores[1], "{line}: uci then ucci");
         match mate {
             Some(m) => assert_eq!(scores[1], *m, "{line}"),

@@ -450,11 +450,14 @@ impl EngineProcess {
         Ok(())
     }
 
-    /// Tells the engine a new game starts (UCCI has no such command).
+    /// Tells the engine a new game starts: UCI's `ucinewgame`, UCCI's `setoption newgame` (as
+    /// ElephantEye reads it: it clears the hash table), so that what it searched before does not
+    /// change what it says now.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
-        if self.spec.protocol == Protocol::Uci {
-            self.send("ucinewgame")?;
-        }
+        self.send(match self.spec.protocol {
+            Protocol::Uci => "ucinewgame",
+            Protocol::Ucci => "setoption newgame",
+        })?;
         self.sync()
     }
 
