@@ -86,6 +86,13 @@ fn qiku_against_itself_writes_a_replayable_pgn() {
     for (g, (result, _)) in report.games.iter().zip(&games) {
         assert_eq!(&g.pgn.result, result);
     }
+    // A second match into the same file keeps the first one's games: its own follow them.
+    let (a, b) = (EngineSpec::new(QIKU), EngineSpec::new(QIKU));
+    let second = matchrunner::run(&config([a, b], 2, Limit::Depth(1), Some(pgn.clone())), &|_, _| {}).unwrap();
+    assert_eq!(second.tally.games(), 2);
+    let again = std::fs::read_to_string(&pgn).unwrap();
+    assert!(again.starts_with(&text), "the first match's games are kept as they were");
+    assert_eq!(replay_pgn(&pgn).len(), 6);
 }
 
 #[test]

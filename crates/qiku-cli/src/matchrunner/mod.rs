@@ -26,7 +26,7 @@ use record::PgnGame;
 use sprt::{Decision, PairTracker, Pentanomial, Sprt};
 use stats::Tally;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -116,7 +116,7 @@ pub struct MatchConfig {
     pub limit: Limit,
     /// Openings, each played twice with colors swapped.
     pub openings: Vec<Opening>,
-    /// Where to write the games as PGN, if anywhere.
+    /// Where to write the games as PGN, if anywhere (after the games already in the file).
     pub pgn: Option<PathBuf>,
     /// Games played at the same time.
     pub concurrency: usize,
@@ -353,6 +353,34 @@ pub(crate) fn reason_text(r: EndReason) -> &'static str {
     }
 }
 
+/// The games already in the PGN file `path` (nothing when there is no file), ending with a blank
+/// line, so that a match's games follow them: a rerun with the same `--pgn` adds to the file
+/// instead of replacing what an earlier match wrote.
+fn earlier_games(path: &Path) -> Result<String, MatchError> {
+    use std::io::Read;
+    let pgn_error = |error| MatchError::Pgn { path: path.to_path_buf(), error };
+    let mut bytes = Vec::new();
+    match qiku::fs::open_regular(path) {
+        Ok(mut file) => file.read_to_end(&mut bytes).map_err(pgn_error)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+        Err(e) => return Err(pgn_error(e)),
+    };
+    let mut text = String::from_utf8(bytes).map_err(|_| {
+        pgn_error(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "it holds text that is not UTF-8, not games a match wrote (its games would follow them); \
+             choose another --pgn",
+        ))
+    })?;
+    if text.trim().is_empty() {
+        return Ok(String::new());
+    }
+    while !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 /// Plays the match. `on_game` is called (serialised) after every game with the running tally.
 pub fn run(
     config: &MatchConfig,
@@ -369,6 +397,12 @@ pub fn run(
             return Err(MatchError::OpeningTooLong { max_plies, opening, plies, text });
         }
     }
+    // Games of an earlier match in the same file are kept: this match's follow them.
+    let earlier = match &config.pgn {
+        Some(path) => earlier_games(path)?,
+        None => String::new(),
+    };
+    let earlier = earlier.as_str();
     let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
     // Each slot's engine specs: with pinning, each engine on its own core.
     let slot_specs: Vec<[EngineSpec; 2]> = if config.pin {
@@ -481,7 +515,9 @@ pub fn run(
                     let pos = report.games.partition_point(|g| g.index < record.index);
                     report.games.insert(pos, record.clone());
                     if let Some(path) = &config.pgn {
-                        let text: String = report.games.iter().map(|g| g.pgn.to_pgn()).collect();
+                        let text: String = std::iter::once(earlier.to_string())
+                            .chain(report.games.iter().map(|g| g.pgn.to_pgn()))
+                            .collect();
                         if let Err(e) = record::write_atomic(path, &text) {
                             abort.store(true, Ordering::Relaxed);
                             error
