@@ -192,20 +192,21 @@ fn write_target(target: &Path) -> io::Result<PathBuf> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn check_output_place(output: &Path) -> io::Result<()> {
+    output_place(output).map(drop)
+}
+
+/// The file a write of `output` makes or replaces ([`write_target`]), once its directory is
+/// known to exist: what [`check_output_place`] checks and [`AtomicFile::create`] writes.
+fn output_place(output: &Path) -> io::Result<PathBuf> {
     let target = write_target(output)?;
     let dir = parent_dir(&target);
     if !dir.is_dir() {
-        return Err(no_such_dir(dir));
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the directory {} does not exist; create it first or choose another output", dir.display()),
+        ));
     }
-    Ok(())
-}
-
-/// The error of an output whose directory `dir` does not exist.
-fn no_such_dir(dir: &Path) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::NotFound,
-        format!("the directory {} does not exist; create it first or choose another output", dir.display()),
-    )
+    Ok(target)
 }
 
 /// The prefix of temporary files for `target` made by this process: `.NAME.PID.` (the random
@@ -252,11 +253,7 @@ impl AtomicFile {
     /// same target that were killed before finishing (their process no longer runs) are removed
     /// first, so that temporary files never accumulate.
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
-        let target = &write_target(target)?;
-        let dir = parent_dir(target);
-        if !dir.is_dir() {
-            return Err(no_such_dir(dir));
-        }
+        let target = &output_place(target)?;
         if let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) {
             // Never complete, so removing them loses nothing; failing to is no reason to fail.
             let _ = remove_stale_temp_files(parent_dir(target), &|n| n == name);

@@ -469,10 +469,9 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     for f in &r.files {
         let _ = write!(
             s,
-            "{}: {} game{}, {}{}",
+            "{}: {}, {}{}",
             f.path.display(),
-            f.games,
-            if f.games == 1 { "" } else { "s" },
+            crate::count(f.games, "game", "games"),
             match f.encoding {
                 None => "unreadable",
                 Some(_) if qiku::xqf::is_xqf_path(&f.path) => "XQF",

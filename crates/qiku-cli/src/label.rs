@@ -26,9 +26,9 @@ only on the position, and the output is the same for any --concurrency.
 
 The engine is qiku itself unless --engine names another UCI (or, with --protocol ucci, UCCI)
 engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
-on ElephantEye's scale (10000 - plies for a mate, read as #N); UCCI has no ucinewgame, so over UCCI
-a score can depend on the positions the same engine searched before it. The output's directory is
-checked before the first search, and --timeout holds from the first search on.";
+on ElephantEye's scale (10000 - plies for a mate, read as #N); before each position the engine gets
+ucinewgame (UCCI: setoption newgame), so a score is the position's alone over either protocol. The
+output's directory is checked before the first search, and --timeout holds from the first search on.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
