@@ -34,6 +34,33 @@ pub struct BookMove {
     pub counts: Counts,
 }
 
+impl BookMove {
+    /// In a position that is its own mirror image (the start position), the mirror image of this
+    /// move, whose games the book counted with this one's (only one of each mirror pair is
+    /// returned, [`Book::probe`]); `None` elsewhere, and for a move that is its own mirror image.
+    ///
+    /// ```
+    /// use qiku::book::{BookMove, Counts};
+    /// use qiku::notation::iccs;
+    /// use qiku::Position;
+    ///
+    /// let start = Position::startpos();
+    /// let book_move = |pos: &Position, text: &str| -> Result<BookMove, Box<dyn std::error::Error>> {
+    ///     Ok(BookMove { mv: iccs::parse(pos, text)?, counts: Counts::default() })
+    /// };
+    /// let twin = book_move(&start, "h2e2")?.merged_mirror(&start);
+    /// assert_eq!(twin, Some(iccs::parse(&start, "b2e2")?));
+    /// assert_eq!(book_move(&start, "e3e4")?.merged_mirror(&start), None); // its own mirror
+    /// let after = start.play_unchecked(iccs::parse(&start, "h2e2")?);
+    /// assert_eq!(book_move(&after, "h9g7")?.merged_mirror(&after), None); // not symmetric
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn merged_mirror(&self, pos: &Position) -> Option<Move> {
+        let mirror = self.mv.mirror();
+        (pos.key() == pos.mirror_key() && mirror != self.mv && pos.is_legal(mirror)).then_some(mirror)
+    }
+}
+
 /// How [`Book::pick`] chooses among the book moves of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
@@ -286,8 +313,8 @@ impl Book {
         Ok(book)
     }
 
-    /// Fails if the file's header is no longer the one read at open (the file was truncated or
-    /// rewritten in place since). Only for files read by positioned reads; bytes in memory
+    /// Fails if the file changed since it was opened: its length, modification time or header
+    /// bytes (truncated, rewritten or written to in place). Only for files read by positioned reads; bytes in memory
     /// cannot change, and a memory map's caller promised they do not.
     fn check_unchanged(&self) -> Result<(), BookError> {
         if self.cache.is_none() {
@@ -297,7 +324,9 @@ impl Book {
             path: self.path.clone(),
             what: "the file changed since it was opened (truncated or rewritten in place); reopen it".into(),
         };
-        if self.data.len().map_err(|e| self.io_error(e))? != self.header.file_len() {
+        if self.data.changed().map_err(|e| self.io_error(e))?
+            || self.data.len().map_err(|e| self.io_error(e))? != self.header.file_len()
+        {
             return Err(changed());
         }
         let mut now = vec![0u8; self.head.len()];

@@ -476,7 +476,9 @@ impl TableFile {
     /// sizes, header checksum and every block's bounds. Only the header and block index are
     /// read; blocks are read with positioned reads when probed, so a file truncated or
     /// replaced while open gives errors or the old content, never a crash. Only regular files
-    /// are opened.
+    /// are opened. The process keeps a bounded number of such files open at once (256, or a
+    /// quarter of its limit on open files), opening again the ones it closed when they are
+    /// read: a file replaced in the meantime is then an error, not the other file's values.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
         let data = Storage::open(path).map_err(|e| TbError::io(path, e))?;
         TableFile::from_storage(data, path)

@@ -82,6 +82,23 @@ fn book_truncated_or_overwritten_in_place_is_reported_never_crashes() {
     }
     // Reopening sees the damage and says so.
     assert!(Book::open(&path).is_err());
+    // One record byte changed in place, the length and header untouched: an error too, not
+    // changed counts.
+    std::fs::copy(&fresh, &path).unwrap();
+    let book3 = Book::open(&path).unwrap();
+    assert_eq!(book3.probe(&positions[0]).unwrap(), before[0]);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.seek(SeekFrom::Start(len - 8)).unwrap();
+        f.write_all(&[0x5a]).unwrap();
+    }
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
+    for p in &positions {
+        let e = book3.probe(p).expect_err("a book written to in place is an error");
+        assert!(e.to_string().contains("changed since it was opened"), "{e}");
+    }
 }
 
 #[test]

@@ -219,3 +219,38 @@ fn cli_verify_checks_unchanged_companions_with_the_plain_values_and_still_fails_
     assert!(text.contains("KRvKA (Asian rules): FAILED: "), "{text}");
     assert!(text.contains("KRvKN (Asian rules): ok (1597 entries changed, "), "{text}");
 }
+
+/// A directory with more table files than the process may have open (120 files for the 40
+/// tables of up to 4 pieces, under a limit of 40 descriptors) opens and probes in full: files are
+/// kept open in a bounded pool and opened again when read, none is reported unusable.
+#[test]
+fn more_table_files_than_open_file_descriptors_all_probe() {
+    use std::os::unix::process::CommandExt;
+    let dir = tmp("tb_many_files");
+    let d = dir.to_str().unwrap();
+    let out = crate::common::qiku_tb(&["generate", "--max-pieces", "4", "-d", d]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 120);
+    // KRvK sorts after most tables (KRvKR...), so it is opened again after the pool closed it.
+    for fen in ["3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1"] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_qiku-tb"));
+        cmd.args(["probe", fen, "-d", d]);
+        // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing and touches no
+        // lock between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let lim = libc::rlimit { rlim_cur: 40, rlim_max: 40 };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let out = cmd.output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && stderr.is_empty(), "{stderr}");
+        assert!(stdout.contains("win, mate in"), "{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
