@@ -307,3 +307,22 @@ fn reachable_squares_are_what_the_pieces_can_reach() {
     let black_pawn = Position::reachable_squares(Piece::new(Color::Black, Role::Pawn));
     assert!(black_pawn.contains("b4".parse().unwrap()) && !black_pawn.contains("b6".parse().unwrap()));
 }
+
+/// Move counters read from a FEN may start at their largest value: moves stop them there (they
+/// never wrap to 0, which would end a draw by the no-capture rule), and taking a move back
+/// restores them exactly.
+#[test]
+fn move_counters_at_their_largest_do_not_wrap() {
+    let start = pos("4k4/9/9/9/9/9/9/9/R8/3K5 b - - 4294967295 4294967295");
+    let mut p = start.clone();
+    let m = iccs::parse(&p, "e9e8").unwrap();
+    let undo = p.make_move(m);
+    assert_eq!((p.halfmoves(), p.fullmoves()), (u32::MAX, u32::MAX));
+    assert!(p.fen().ends_with(" w - - 4294967295 4294967295"), "{}", p.fen());
+    p.unmake_move(m, undo);
+    assert_eq!(p, start);
+    let mut game = Game::new(start);
+    assert!(game.outcome().is_some());
+    game.play(m).unwrap();
+    assert!(game.outcome().is_some(), "still over the no-capture limit");
+}

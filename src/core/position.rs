@@ -59,6 +59,7 @@ pub struct Undo {
     /// The piece the move captured, if any.
     pub captured: Option<Piece>,
     halfmoves: u32,
+    fullmoves: u32,
     // Restoring the keys is cheaper than toggling them back.
     key: u64,
     mirror_key: u64,
@@ -644,6 +645,7 @@ impl Position {
         let undo = Undo {
             captured: self.board[to.index()],
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
             mirror_key: self.mirror_key,
         };
@@ -655,11 +657,12 @@ impl Position {
             self.remove(to, captured);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            // Counters read from a FEN may start anywhere up to u32::MAX: they stop there.
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.shift(piece, from, to);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.key ^= zobrist::black_to_move();
@@ -672,9 +675,7 @@ impl Position {
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let (from, to) = (m.from(), m.to());
         self.turn = !self.turn;
-        if self.turn == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.fullmoves = undo.fullmoves;
         if let Some(piece) = self.board[to.index()] {
             self.place_bits(piece, to, from);
         }
