@@ -8,7 +8,12 @@
  * code) and described by qiku_last_error(). NULL pointers and strings that are not UTF-8 are
  * errors (QIKU_ERR_ARG). FENs are Xiangqi FENs ("... w - - 0 1"); moves are ICCS ("h2e2").
  *
- * This file is written by hand and checked against src/capi.rs by tests/capi.rs.
+ * At most 256 table and book files stay open at once in the process (fewer under a low limit on
+ * open files); the others are opened again when read. libqiku.a bundles zstd (and SQLite when
+ * built with the whole workspace; `cargo build --release -p qiku-capi` leaves it out).
+ *
+ * This file is written by hand and checked against crates/qiku-capi/src/lib.rs by
+ * crates/qiku-capi/tests/capi.rs.
  */
 #ifndef QIKU_H
 #define QIKU_H
@@ -20,7 +25,7 @@ extern "C" {
 #endif
 
 /* Negative return codes. */
-#define QIKU_ERR_ARG (-1)      /* NULL pointer, non-UTF-8 string, bad FEN, negative max */
+#define QIKU_ERR_ARG (-1)      /* NULL pointer, non-UTF-8 string, bad FEN, unknown rules, negative max */
 #define QIKU_ERR_DATA (-2)     /* a file cannot be read or is not a valid book or table */
 #define QIKU_ERR_NO_MOVE (-3)  /* qiku_tb_best_move: the side to move has no legal move */
 #define QIKU_ERR_INTERNAL (-4) /* a bug in qiku (caught at the boundary): please report it */
@@ -37,10 +42,13 @@ typedef struct QikuTablebases QikuTablebases;
 typedef struct QikuBook QikuBook;
 
 /* A book move: ICCS text, NUL-terminated, and counts from the mover's point of view. games
- * includes games without a result; counts saturate at UINT32_MAX. */
+ * includes games without a result; counts saturate at UINT32_MAX. In a position that is its own
+ * mirror image (the start position) the book keeps one move of each mirror pair, with the games
+ * of both: with_mirror is then the other one ("b2e2" beside "h2e2"), else "". */
 typedef struct {
     char move[6];
     uint32_t games, wins, draws, losses;
+    char with_mirror[6];
 } QikuBookMove;
 
 /* A move's table value: ICCS text, NUL-terminated, and the value for the side to move in the
@@ -51,7 +59,10 @@ typedef struct {
     int wdl, dtm, by_rule;
 } QikuTbMove;
 
-/* Opens the directory of tables `dir` (each table is read on first use). NULL on error. */
+/* Opens the directory of tables `dir`: every file's header and block index is read and checked
+ * now (a damaged file is an error when its material is probed), the values when probed. At most
+ * 256 files stay open at once in the process (or a quarter of its limit on open files), the
+ * others opened again when read. NULL on error. */
 QikuTablebases *qiku_tb_open(const char *dir);
 
 /* Closes tables; NULL is ignored. No thread may still use the handle. */

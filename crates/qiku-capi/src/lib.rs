@@ -46,6 +46,9 @@ pub struct QikuBook(Book);
 
 /// A book move as C sees it: ICCS text (`"h2e2"`, NUL-terminated) and counts from the mover's
 /// point of view. `games` includes games without a result; each count saturates at `u32::MAX`.
+/// In a position that is its own mirror image (the start position) the book keeps one move of
+/// each mirror pair, with the games of both: `with_mirror` is then the other one ("b2e2" beside
+/// "h2e2"), else `""`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QikuBookMove {
@@ -59,6 +62,9 @@ pub struct QikuBookMove {
     pub draws: u32,
     /// Games the mover lost.
     pub losses: u32,
+    /// The mirror image of the move whose games are counted with it (ICCS, NUL-terminated), or
+    /// `""`.
+    pub with_mirror: [c_char; 6],
 }
 
 /// A move's table value as C sees it: ICCS text (NUL-terminated) and the value for the side to
@@ -176,7 +182,8 @@ fn wdl_code(w: Wdl) -> c_int {
 }
 
 fn position(fen: &str) -> Result<Position, Failure> {
-    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {fen:?}: {e}")))
+    // Quoted in part: a huge string never comes back whole in the message.
+    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {:?}: {e}", qiku_lib::engine::uci::excerpt(fen))))
 }
 
 /// Writes `s` (at most 5 bytes) NUL-terminated into a 6-byte buffer.
@@ -187,7 +194,10 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
     }
 }
 
-/// Opens the tables in directory `dir` (each file is read on first use). `NULL` on error.
+/// Opens the tables in directory `dir`: every file's header and block index is read and checked
+/// now (a damaged file is an error when its material is probed), the values when probed. At most
+/// 256 files stay open at once in the process (or a quarter of its limit on open files), the
+/// others opened again when read. `NULL` on error.
 ///
 /// # Safety
 /// `dir` is `NULL` or a NUL-terminated string.
@@ -507,6 +517,9 @@ pub unsafe extern "C" fn qiku_book_probe(
                     ..QikuBookMove::default()
                 };
                 write_move(&bm.mv.to_string(), &mut m.r#move);
+                if let Some(mirror) = bm.merged_mirror(&pos) {
+                    write_move(&mirror.to_string(), &mut m.with_mirror);
+                }
                 // Safety: i < max and the caller promises `max` writable elements.
                 unsafe { out.add(i).write(m) };
             }
@@ -553,6 +566,23 @@ mod tests {
         // Safety: valid until the next call on this thread.
         let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
         assert!(msg.ends_with("boom"), "{msg}");
+    }
+
+    #[test]
+    fn a_huge_bad_fen_is_quoted_in_part() {
+        let huge = CString::new("x".repeat(1 << 20)).expect("no NUL");
+        let (mut w, mut d) = (0, 0);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
+        // Safety: valid strings and pointers; the handle is closed below.
+        unsafe {
+            let tb = qiku_tb_open(c_dir.as_ptr());
+            assert!(!tb.is_null(), "{}", last_error());
+            assert_eq!(qiku_tb_probe(tb, huge.as_ptr(), &mut w, &mut d), QIKU_ERR_ARG);
+            let msg = last_error();
+            qiku_tb_close(tb);
+            assert!(msg.contains("bad FEN") && msg.contains("...") && msg.len() < 400, "{} bytes", msg.len());
+        }
     }
 
     #[test]
@@ -658,9 +688,11 @@ mod tests {
 
     #[test]
     fn book_move_layout() {
-        // The header's `typedef struct { char move[6]; uint32_t games, wins, draws, losses; }`.
-        assert_eq!(std::mem::size_of::<QikuBookMove>(), 24);
+        // The header's `typedef struct { char move[6]; uint32_t games, wins, draws, losses;
+        // char with_mirror[6]; }`.
+        assert_eq!(std::mem::size_of::<QikuBookMove>(), 32);
         assert_eq!(std::mem::offset_of!(QikuBookMove, games), 8);
         assert_eq!(std::mem::offset_of!(QikuBookMove, losses), 20);
+        assert_eq!(std::mem::offset_of!(QikuBookMove, with_mirror), 24);
     }
 }

@@ -160,18 +160,23 @@ fn expectations(book: &Book, tb: &Tablebases) -> String {
         }
     }
     fens.insert("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1".into(), ());
-    let mut several = false;
+    let (mut several, mut mirrors) = (false, 0);
     for fen in fens.keys().take(200) {
-        let moves = book.probe(&Position::from_fen(fen).expect("fen")).expect("book readable");
+        let pos = Position::from_fen(fen).expect("fen");
+        let moves = book.probe(&pos).expect("book readable");
         several |= moves.len() > 1;
         write!(out, "book|{fen}|{}", moves.len()).unwrap();
         for m in &moves {
             let c = m.counts;
-            write!(out, "|{},{},{},{},{}", m.mv, c.games(), c.wins, c.draws, c.losses).unwrap();
+            let mirror = m.merged_mirror(&pos).map_or("-".to_string(), |x| x.to_string());
+            mirrors += usize::from(mirror != "-");
+            write!(out, "|{},{},{},{},{},{mirror}", m.mv, c.games(), c.wins, c.draws, c.losses).unwrap();
         }
         out.push('\n');
     }
     assert!(several, "the repertoire should branch somewhere");
+    // The start position is its own mirror image: its off-centre moves stand for their twins.
+    assert!(mirrors > 0, "no move with a mirror twin in the start position");
     out
 }
 
@@ -249,7 +254,9 @@ fn c_program_gets_the_rust_answers() {
         assert!(out.status.success(), "README example ({kind}): {stdout}");
         let first = book.probe(&Position::startpos()).expect("book readable")[0];
         let c = first.counts;
-        let book_line = format!("{}: {} games, {}-{}-{}", first.mv, c.games(), c.wins, c.draws, c.losses);
+        let twin = first.merged_mirror(&Position::startpos()).map_or(String::new(), |m| format!(" ({m})"));
+        let book_line = format!("{}{twin}: {} games, {}-{}-{}", first.mv, c.games(), c.wins, c.draws, c.losses);
+        assert!(!twin.is_empty(), "the most played first move has a mirror twin");
         assert!(stdout.starts_with("wdl 1, dtm 1, best e1d1\n"), "README example ({kind}): {stdout}");
         assert!(stdout.contains(&book_line), "README example ({kind}): {stdout} lacks {book_line}");
     }
@@ -351,7 +358,7 @@ fn header_matches_the_rust_declarations() {
     }
     assert_eq!(codes, 7);
     assert!(header
-        .contains("typedef struct {\n    char move[6];\n    uint32_t games, wins, draws, losses;\n} QikuBookMove;"));
+        .contains("typedef struct {\n    char move[6];\n    uint32_t games, wins, draws, losses;\n    char with_mirror[6];\n} QikuBookMove;"));
     assert!(header.contains("typedef struct {\n    char move[6];\n    int wdl, dtm, by_rule;\n} QikuTbMove;"));
     // The structs' layouts in Rust are checked by the crate's unit tests `book_move_layout` and
     // `tb_move_layout`.

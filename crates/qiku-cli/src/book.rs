@@ -635,17 +635,12 @@ fn print_recent(games: &[book::RecentGame]) {
     }
 }
 
-/// In a symmetric position, the mirror image of `m` whose games the book merged into its line.
-fn merged_mirror(pos: &Position, m: Move) -> Option<Move> {
-    (pos.key() == pos.mirror_key() && m.mirror() != m && pos.is_legal(m.mirror())).then(|| m.mirror())
-}
-
 fn move_json(pos: &Position, m: &BookMove, n: notation::Notation) -> MoveJson {
     let c: &Counts = &m.counts;
     MoveJson {
         mv: notation::format(pos, m.mv, n),
         chinese: chinese(pos, m.mv),
-        with_mirror: merged_mirror(pos, m.mv).map(|x| notation::format(pos, x, n)),
+        with_mirror: m.merged_mirror(pos).map(|x| notation::format(pos, x, n)),
         games: c.games(),
         wins: c.wins,
         draws: c.draws,
@@ -748,7 +743,7 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         let d = c.decided();
         let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
         let (red, black) = if pos.turn() == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
-        let mirror = merged_mirror(&pos, m.mv).map(|x| format!("  (with its mirror {})", write(x)));
+        let mirror = m.merged_mirror(&pos).map(|x| format!("  (with its mirror {})", write(x)));
         merged |= mirror.is_some();
         // Without a decided game there is no share to show: `-`, as for the score.
         let share = |n: u32| if d == 0 { "-".to_string() } else { format!("{:.1}", pct(n, d)) };

@@ -45,7 +45,7 @@ use qiku::pgn::{EncodingChoice, Input, Location, Reader, Skip, SyntaxError, Visi
 pub fn parse_position(fen: &str) -> Result<Position, String> {
     let fen = fen.trim();
     let fen = if fen.eq_ignore_ascii_case("startpos") { START_FEN } else { fen };
-    Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))
+    Position::from_fen(fen).map_err(|e| format!("bad FEN {:?}: {e}", qiku::engine::uci::excerpt(fen)))
 }
 
 /// The encoding named by `name` (`auto`, `utf-8`, `gbk`, `big5`, any case).

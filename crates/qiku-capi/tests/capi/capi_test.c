@@ -4,7 +4,8 @@
  *
  * EXPECTATIONS holds the answers the Rust API gives, one per line ('|'-separated):
  *   tb|FEN|RC|WDL|DTM|BEST        RC: 0 or 1 from qiku_tb_probe; BEST: best move or "-"
- *   book|FEN|N|MOVE,GAMES,WINS,DRAWS,LOSSES|...   (all N moves, most played first)
+ *   book|FEN|N|MOVE,GAMES,WINS,DRAWS,LOSSES,MIRROR|...   (all N moves, most played first;
+ *                                                   MIRROR: with_mirror, or "-" for "") 
  * The program checks every line through the C API, from the main thread and then from two
  * threads at once, and checks the error paths. Prints "ok" and exits 0 when all checks pass.
  */
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(sizeof(QikuBookMove) == 24, "QikuBookMove layout");
+_Static_assert(sizeof(QikuBookMove) == 32, "QikuBookMove layout");
 
 static int failures = 0;
 
@@ -43,10 +44,11 @@ typedef struct {
 
 static Expect expects[MAX_LINES];
 
-/* Field by field: the two padding bytes after `move` are unspecified. */
+/* Field by field: the padding bytes after `move` and `with_mirror` are unspecified. */
 static int same_move(const QikuBookMove *a, const QikuBookMove *b) {
     return strncmp(a->move, b->move, sizeof a->move) == 0 && a->games == b->games && a->wins == b->wins &&
-           a->draws == b->draws && a->losses == b->losses;
+           a->draws == b->draws && a->losses == b->losses &&
+           strncmp(a->with_mirror, b->with_mirror, sizeof a->with_mirror) == 0;
 }
 static int n_expects = 0;
 static QikuTablebases *tb;
@@ -75,13 +77,14 @@ static void load(const char *path) {
             e->n = atoi(strtok_r(NULL, "|", &save));
             for (int i = 0; i < e->n && i < MAX_MOVES; i++) {
                 QikuBookMove *m = &e->moves[i];
-                char mv[6];
-                if (sscanf(strtok_r(NULL, "|", &save), "%5[^,],%u,%u,%u,%u", mv, &m->games, &m->wins, &m->draws,
-                           &m->losses) != 5) {
+                char mv[6], mirror[6];
+                if (sscanf(strtok_r(NULL, "|", &save), "%5[^,],%u,%u,%u,%u,%5s", mv, &m->games, &m->wins, &m->draws,
+                           &m->losses, mirror) != 6) {
                     fprintf(stderr, "bad expectation line for %s\n", e->fen);
                     exit(2);
                 }
                 snprintf(m->move, sizeof m->move, "%s", mv);
+                snprintf(m->with_mirror, sizeof m->with_mirror, "%s", strcmp(mirror, "-") == 0 ? "" : mirror);
             }
         }
     }
@@ -115,8 +118,8 @@ static long check_all(void) {
             int n = qiku_book_probe(book, e->fen, out, MAX_MOVES);
             CHECK(n == e->n, "%s: %d book moves, expected %d (%s)", e->fen, n, e->n, qiku_last_error());
             for (int k = 0; k < n && k < e->n && k < MAX_MOVES; k++) {
-                CHECK(same_move(&out[k], &e->moves[k]), "%s: move %d is %s %u/%u/%u/%u", e->fen,
-                      k, out[k].move, out[k].games, out[k].wins, out[k].draws, out[k].losses);
+                CHECK(same_move(&out[k], &e->moves[k]), "%s: move %d is %s %u/%u/%u/%u (mirror \"%s\")", e->fen,
+                      k, out[k].move, out[k].games, out[k].wins, out[k].draws, out[k].losses, out[k].with_mirror);
             }
             /* Counting without a buffer, and a short buffer: the count stays the full one. */
             CHECK(qiku_book_probe(book, e->fen, NULL, 0) == e->n, "%s: count only", e->fen);
