@@ -387,7 +387,9 @@ pub struct TableStats {
 /// Why a table's statistics cannot be given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatsError {
-    /// No such table here (or no tables, or not a material).
+    /// Not a material (`KRvKQ`, `xyz`): a bad request.
+    Invalid(String),
+    /// No table for this material here (or no tables).
     Missing(String),
     /// The table is larger than the server walks.
     TooLarge(String),
@@ -466,10 +468,10 @@ impl Tables {
     /// The full statistics of one table (reads and walks the whole table: callers cache it).
     /// `max_entries` bounds the work; a bigger table is refused.
     pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
+        let m = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));
         };
-        let m: Material = name.parse().map_err(|e| StatsError::Missing(format!("material `{name}`: {e}")))?;
         let (canonical, _) = m.canonical();
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
         let file = tb

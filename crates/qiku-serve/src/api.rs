@@ -437,6 +437,7 @@ pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<Strin
     .await
     .map_err(|e| internal(format!("statistics failed: {e}")))?
     .map_err(|e| match e {
+        adapter::StatsError::Invalid(m) => bad(m),
         adapter::StatsError::Missing(m) => ApiError(StatusCode::NOT_FOUND, m),
         adapter::StatsError::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
         adapter::StatsError::Damaged(m) => internal(m),

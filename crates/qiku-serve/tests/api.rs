@@ -285,8 +285,14 @@ fn tables_list_and_statistics() {
     let value = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
     assert!(s["decided_by_rule"].is_array());
-    let (status, _) = get_json(srv.addr, "/api/tables/KQvK");
+    // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
+    let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);
+    for (bad, why) in [("KRvKQ", "unknown piece letter 'Q'"), ("xyz", "two sides")] {
+        let (status, v) = get_json(srv.addr, &format!("/api/tables/{bad}"));
+        assert_eq!(status, 400, "{bad}: {v}");
+        assert!(v["error"].as_str().unwrap_or_default().contains(why), "{bad}: {v}");
+    }
     let (status, _, _) = get(srv.addr, "/api/tables/..%2F..%2Fetc");
     assert_eq!(status, 400);
 }
