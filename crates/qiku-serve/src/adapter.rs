@@ -159,6 +159,30 @@ pub trait RecentGames: Send + Sync {
     fn recent_games(&self, pos: &Pos) -> Result<Vec<RecentGame>, String>;
 }
 
+/// A book's error in the library's words, which name the file (only an internal error does not:
+/// then the file is named here).
+fn book_error(path: &Path, e: &qiku::book::BookError) -> String {
+    match e {
+        qiku::book::BookError::Internal(_) => format!("book {}: {e}", path.display()),
+        _ => format!("book: {e}"),
+    }
+}
+
+/// Why a book cannot be opened, with the way to make one when the file is missing or no book.
+fn book_open_error(path: &Path, e: &qiku::book::BookError) -> String {
+    use qiku::book::BookError;
+    let missing = matches!(e, BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
+    if missing || matches!(e, BookError::NotABook { .. }) {
+        format!(
+            "{}\n(a book is built from games with `qiku-book build GAMES.pgn -o {}`)",
+            book_error(path, e),
+            path.display()
+        )
+    } else {
+        book_error(path, e)
+    }
+}
+
 /// The opened books, probed together (their counts summed per move).
 pub struct Books {
     books: Vec<(PathBuf, Book)>,
@@ -171,7 +195,7 @@ impl Books {
     pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
         let mut books = Vec::new();
         for p in paths {
-            let book = Book::open_with(p, Verify::Structure).map_err(|e| format!("book {}: {e}", p.display()))?;
+            let book = Book::open_with(p, Verify::Structure).map_err(|e| book_open_error(p, &e))?;
             books.push((p.clone(), book));
         }
         Ok(Books { books, recent: Vec::new() })
@@ -205,7 +229,7 @@ impl Books {
     pub fn probe(&self, pos: &Pos) -> Result<Vec<(Mv, BookCounts)>, String> {
         let mut out: Vec<(Mv, BookCounts)> = Vec::new();
         for (path, book) in &self.books {
-            for bm in book.probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
+            for bm in book.probe(pos).map_err(|e| book_error(path, &e))? {
                 let c = BookCounts {
                     wins: bm.counts.wins.into(),
                     draws: bm.counts.draws.into(),
@@ -240,7 +264,7 @@ impl Books {
     fn collect_recent(&self, pos: &Pos, limit: usize, whole: bool) -> Result<Vec<RecentGame>, String> {
         let mut all: Vec<(u32, RecentGame)> = Vec::new();
         for (path, book) in &self.books {
-            let games = book.recent_games(pos).map_err(|e| format!("book {}: {e}", path.display()))?;
+            let games = book.recent_games(pos).map_err(|e| book_error(path, &e))?;
             for g in games {
                 let result = match g.result {
                     Some(r) => r.to_string(),

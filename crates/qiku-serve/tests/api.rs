@@ -407,3 +407,31 @@ fn recent_games_reach_the_explorer() {
     let (status, g) = get_json(srv.addr, "/api/game?n=0");
     assert_eq!((status, g["moves"][2].as_str()), (200, Some("h0g2")));
 }
+
+/// A book that cannot be opened: the library's words (which name the file, not repeated here),
+/// and the way to build one when it is missing or no book.
+#[test]
+fn a_missing_book_says_how_to_build_one() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let missing = dir.path().join("missing.qbk");
+    let mut o = options();
+    o.books = vec![missing.clone()];
+    let msg = match qiku_serve::load(&o) {
+        Ok(_) => panic!("a missing book opens"),
+        Err(e) => e.to_string(),
+    };
+    let path = missing.display().to_string();
+    assert!(msg.starts_with(&format!("book: {path}: cannot open: ")), "{msg}");
+    assert!(!msg.contains(&format!("{path}: {path}")), "{msg}");
+    assert!(
+        msg.ends_with(&format!("(a book is built from games with `qiku-book build GAMES.pgn -o {path}`)")),
+        "{msg}"
+    );
+    // A file that is no book: the same hint; a damaged book keeps the library's words alone.
+    std::fs::write(&missing, "1. h2e2 h9g7 *\n").expect("write");
+    let msg = match qiku_serve::load(&o) {
+        Ok(_) => panic!("a game file opens as a book"),
+        Err(e) => e.to_string(),
+    };
+    assert!(msg.contains("not a qiku opening book") && msg.contains("qiku-book build"), "{msg}");
+}
