@@ -248,6 +248,13 @@ fn pages_and_assets_are_served_and_nothing_else() {
         assert!(head.to_ascii_lowercase().contains("x-content-type-options: nosniff"));
         assert!(String::from_utf8_lossy(&body).contains(needle), "{path}");
     }
+    // The pages name an empty icon; a browser that asks for /favicon.ico anyway gets no error.
+    for page in ["/", "/tables"] {
+        let (_, _, body) = get(srv.addr, page);
+        assert!(String::from_utf8_lossy(&body).contains(r#"<link rel="icon" href="data:,">"#), "{page}");
+    }
+    let (status, _, body) = get(srv.addr, "/favicon.ico");
+    assert_eq!((status, body.len()), (204, 0));
     let (_, info) = get_json(srv.addr, "/api/info");
     assert_eq!(info["books"], serde_json::json!(["ccpd.qbk"]));
     assert_eq!(
