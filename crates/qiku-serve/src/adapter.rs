@@ -4,7 +4,7 @@
 
 use qiku::book::{Book, Verify};
 use qiku::engine::adapters::QtbEndgames;
-use qiku::engine::{time::Limits, Endgames, Engine, Score};
+use qiku::engine::{time::Limits, Endgames, Engine, Score, Source};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
 use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
@@ -429,22 +429,38 @@ pub struct Tables {
     tb: Option<Tablebases>,
     dir: Option<PathBuf>,
     /// The same directory opened again for the engine (probed at its root and in its tree, as
-    /// the `qiku` engine's `TablebasePath`).
-    engine: Option<Arc<dyn Endgames>>,
+    /// the `qiku` engine's `TablebasePath`), once per rules (a search's tables keep one set of
+    /// rules while it runs, and searches under both may run at once): plain, then Asian.
+    engine: [Option<Arc<dyn Endgames>>; 2],
+    /// The rules of a search that names none (the server's `--rules`).
+    default_rules: Rules,
 }
 
 impl Tables {
-    /// Opens a directory of tables (`None`: no tables); the engine's values follow `rules`.
-    /// Files that cannot be used are returned as warnings.
+    /// Opens a directory of tables (`None`: no tables); `rules` are those of a search that names
+    /// none. Files that cannot be used are returned as warnings.
     pub fn open(dir: Option<&Path>, rules: Rules) -> Result<(Tables, Vec<String>), String> {
-        let Some(dir) = dir else { return Ok((Tables { tb: None, dir: None, engine: None }, Vec::new())) };
+        let Some(dir) = dir else {
+            return Ok((Tables { tb: None, dir: None, engine: [None, None], default_rules: rules }, Vec::new()));
+        };
         let open = || Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()));
         let tb = open()?;
         let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
-        let endgames = QtbEndgames::new(open()?);
-        endgames.set_rules(rules);
-        let engine: Option<Arc<dyn Endgames>> = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
-        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine }, warnings))
+        let mut engine: [Option<Arc<dyn Endgames>>; 2] = [None, None];
+        for (slot, r) in engine.iter_mut().zip([Rules::Plain, Rules::Asian]) {
+            let endgames = QtbEndgames::new(open()?);
+            endgames.set_rules(r);
+            *slot = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
+        }
+        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules }, warnings))
+    }
+
+    /// The engine's tables under `rules` (the server's `--rules` when `None`).
+    fn for_engine(&self, rules: Option<Rules>) -> Option<Arc<dyn Endgames>> {
+        match rules.unwrap_or(self.default_rules) {
+            Rules::Plain => self.engine[0].clone(),
+            Rules::Asian => self.engine[1].clone(),
+        }
     }
 
     /// Are tables open?
@@ -553,10 +569,25 @@ impl Tables {
     }
 }
 
+/// The tables' verdict on a position as the engine reports it beside its score (the library's
+/// `Verdict`, written as `qiku probe --json` writes a table value).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineVerdict {
+    /// The value, from the side to move's point of view.
+    #[serde(flatten)]
+    pub value: TableValue,
+    /// The rules it holds under: `asian` or `plain`.
+    pub rules: &'static str,
+    /// The verdict in words, naming its rules and unit (what `qiku-tb probe` prints).
+    pub text: String,
+}
+
 /// The engine's answer.
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// Centipawns for the side to move, or `None` with a mate.
+    /// Centipawns for the side to move; `None` with a mate, and when the tables decide the
+    /// position by the repetition rules alone (`verdict` says it; the engine's score is then a
+    /// table win of no known distance, no evaluation).
     pub cp: Option<i32>,
     /// Mate in this many moves (negative: the side to move is mated).
     pub mate: Option<i32>,
@@ -566,6 +597,13 @@ pub struct Analysis {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<Mv>,
+    /// `tablebase` (the tables chose the move) or `search`.
+    pub source: &'static str,
+    /// The tables' verdict when they cover the position: for the move played when they chose it,
+    /// the position's (a draw) when the search chose among the drawing moves.
+    pub verdict: Option<EngineVerdict>,
+    /// The rules of the tables the engine was given.
+    pub rules: Rules,
 }
 
 /// What one engine search is asked.
@@ -579,6 +617,8 @@ pub struct SearchRequest {
     pub hash_mib: usize,
     /// Only these root moves (empty: all).
     pub searchmoves: Vec<Mv>,
+    /// The repetition rules of the tables the engine is given (`None`: the server's `--rules`).
+    pub rules: Option<Rules>,
 }
 
 /// Searches `pos` with a fresh engine (given the tables, as the `qiku` engine is), bounded as
@@ -586,7 +626,8 @@ pub struct SearchRequest {
 pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     let (movetime_ms, depth) = (req.movetime_ms, req.depth);
     let mut engine = Engine::new(req.hash_mib);
-    engine.options.tablebases = tables.engine.clone();
+    let rules = req.rules.unwrap_or(tables.default_rules);
+    engine.options.tablebases = tables.for_engine(Some(rules));
     let game = Game::new(pos.clone());
     let limits = match (depth, movetime_ms) {
         (Some(d), _) => {
@@ -599,12 +640,29 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     };
     let mut limits = limits;
     limits.searchmoves = req.searchmoves.clone();
-    let (result, _) = engine.think(&game, &limits, &mut |_| {});
+    let (result, source) = engine.think(&game, &limits, &mut |_| {});
+    let verdict = engine.last_verdict;
+    let by_rule = source == Source::Tablebase && verdict.is_some_and(|v| v.by_rule);
     let (cp, mate) = match result.score {
+        // The engine's stand-in for a win only the rules decide: the verdict says it.
+        Score::Cp(_) if by_rule => (None, None),
         Score::Cp(c) => (Some(c), None),
         Score::Mate(n) => (None, Some(n)),
     };
-    Analysis { cp, mate, depth: result.depth, nodes: result.nodes, pv: result.pv }
+    Analysis {
+        cp,
+        mate,
+        depth: result.depth,
+        nodes: result.nodes,
+        pv: result.pv,
+        source: if source == Source::Tablebase { "tablebase" } else { "search" },
+        verdict: verdict.map(|v| EngineVerdict {
+            value: TableValue::from(v),
+            rules: v.rules.name(),
+            text: v.to_string(),
+        }),
+        rules,
+    }
 }
 
 /// The verdict of the repetition rules on the last move of a game (`queryrule`).

@@ -340,6 +340,57 @@ fn the_engine_uses_the_tables() {
     // Mate in moves: the table's plies, the mating move counted.
     assert_eq!(v["mate"].as_i64(), Some(i64::from((value.dtm.0 + 1) / 2)), "{v}");
     assert_eq!(v["cp"], Value::Null);
+    // Beside it the tables' verdict in plies, as `qiku probe --json` writes a table value.
+    assert_eq!((v["source"].as_str(), v["rules"].as_str()), (Some("tablebase"), Some("asian")), "{v}");
+    let t = &v["tablebase"];
+    assert_eq!(
+        (t["wdl"].as_str(), t["by_rule"].as_bool(), t["unit"].as_str()),
+        (Some("win"), Some(false), Some("plies"))
+    );
+    assert_eq!(t["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{v}");
+    assert_eq!(t["text"].as_str(), Some(format!("win, mate in {} plies (asian rules)", value.dtm.0).as_str()));
+}
+
+/// A win only the repetition rules decide is no centipawn score: the API gives the tables'
+/// verdict (the library's `Verdict`, with its rules, unit and words) and no `cp`; under the
+/// plain rules the engine is given the plain tables and says so.
+#[test]
+fn the_engine_gives_the_tables_verdict_and_its_rules() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let fen = "9/9/4k4/1R7/9/9/6n2/9/5K3/9 w - - 0 1";
+    let pos = Position::from_fen(fen).expect("fen");
+    let verdict = tb.verdict(&pos, Rules::Asian).expect("probe").expect("KRvKN");
+    assert!(verdict.by_rule && verdict.value.wdl.name() == "win", "{verdict}");
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=300", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((&v["cp"], &v["mate"]), (&Value::Null, &Value::Null), "no internal score code: {v}");
+    assert_eq!((v["source"].as_str(), v["rules"].as_str()), (Some("tablebase"), Some("asian")));
+    // The verdict of the move played, for the side that plays it (as the engine's `info string`).
+    let m = qiku::notation::iccs::parse(&pos, v["pv"][0]["iccs"].as_str().expect("a move")).expect("legal");
+    let played = tb.verdict(&pos.play(m).expect("legal"), Rules::Asian).expect("probe").expect("covered").before_move();
+    let t = &v["tablebase"];
+    assert_eq!(
+        (t["wdl"].as_str(), t["by_rule"].as_bool(), t["unit"].as_str(), t["rules"].as_str()),
+        (Some("win"), Some(true), Some("line rank"), Some("asian")),
+        "{v}"
+    );
+    assert_eq!(t["dtm"].as_i64(), Some(i64::from(played.value.dtm.0)));
+    assert_eq!(t["text"].as_str(), Some(played.to_string().as_str()));
+    // Plain rules: the tables say draw, the engine searches among the drawing moves.
+    let (status, p) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=300&rules=plain", enc(fen)));
+    assert_eq!(status, 200, "{p}");
+    assert_eq!((p["source"].as_str(), p["rules"].as_str()), (Some("search"), Some("plain")), "{p}");
+    assert_eq!(p["tablebase"]["text"], "draw (plain rules)", "{p}");
+    let (status, e) = get_json(srv.addr, "/api/analyze?rules=european");
+    assert_eq!(status, 400, "{e}");
+    // No legal move: mated now, no line.
+    let stalemate = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let (status, s) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100", enc(stalemate)));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!((s["mate"].as_i64(), s["cp"].is_null(), s["pv"].as_array().map(Vec::len)), (Some(0), true, Some(0)));
 }
 
 /// A further source of recent games that knows one game through the start position, dated
