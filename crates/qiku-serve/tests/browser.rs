@@ -3,7 +3,8 @@
 //! and the values follow the API, switches notation, steps back and forward with the arrow
 //! keys, loads a table position from the FEN box, opens the shareable URL and the tables page,
 //! and saves screenshots at desktop and phone widths (into `docs/img/` with
-//! `QIKU_UPDATE_SCREENSHOTS=1`, else into the target directory).
+//! `QIKU_UPDATE_SCREENSHOTS=1`, else into the target directory). On desktop it also drives the
+//! tables page's late answers, long list and keyboard.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (and `fonts-noto-cjk` for the notation text);
 //! skips with a message when they are absent. `QIKU_CHROMIUM` and `QIKU_CHROMEDRIVER` name other
@@ -394,6 +395,44 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     c.close().await.expect("close");
 }
 
+/// The tables page: the details of the last table chosen, even when an earlier one answers
+/// later (its answer is held back here), scrolled into view below a long list; rows are buttons
+/// for the keyboard. Desktop only, against a server whose table statistics are not yet computed.
+async fn tables_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path) {
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = session(port, chromium, profile.path(), 1280, 900).await;
+    let base = srv.url();
+    c.goto(&format!("{base}/tables")).await.expect("tables page");
+    wait_js(&c, "return document.querySelectorAll('#tables tbody tr').length > 3", "the table list").await;
+    js(
+        &c,
+        "document.getElementById('tables').style.marginBottom = '5000px'; window.__late = false; \
+         const orig = window.fetch; \
+         window.fetch = (u, o) => orig(u, o).then((r) => String(u).endsWith('/KRvKN') \
+           ? new Promise((res) => setTimeout(() => { res(r); setTimeout(() => { window.__late = true; }, 100); }, 1000)) : r);",
+    )
+    .await;
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvK']")).await.expect("KRvK").click().await.expect("click");
+    wait_js(&c, "return window.__late", "the late answer").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(js(&c, "return document.querySelector('#detail h2')?.textContent").await, "KRvK");
+    let seen = js(
+        &c,
+        "const r = document.getElementById('detail').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight",
+    )
+    .await;
+    assert_eq!(seen, true, "the details are scrolled into view");
+    let attrs =
+        js(&c, "const tr = document.querySelector('#tables tbody tr'); return [tr.tabIndex, tr.getAttribute('role')]")
+            .await;
+    assert_eq!(attrs, json!([0, "button"]));
+    js(&c, "document.querySelector(\"#tables tbody tr[data-material='KCvK']\").focus()").await;
+    c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    wait_js(&c, "return document.querySelector('#detail h2')?.textContent === 'KCvK'", "KCvK by the keyboard").await;
+    c.close().await.expect("close");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_headless_chromium() {
     let (Some(chromium), Some(driver)) = (
@@ -416,6 +455,14 @@ async fn the_page_in_headless_chromium() {
     .await
     .expect("server");
     let (_driver, port) = start_driver(&driver);
+    let fresh = tokio::task::spawn_blocking(|| {
+        let mut o = options();
+        o.engine = true;
+        server(o)
+    })
+    .await
+    .expect("server");
+    tables_behaviour(&fresh, port, &chromium).await;
     run_width(&srv, port, &chromium, "desktop", 1280, 900).await;
     run_width(&srv, port, &chromium, "phone", 390, 844).await;
 }
