@@ -1,37 +1,58 @@
 // The explorer page: keeps a start position and a list of moves, asks /api/explore for the
 // position at the current ply, and shows the board, the book's and the tables' moves, the
-// engine's line and the recent games. The URL names the position (?fen=&moves=&ply=&n=).
+// engine's line and the recent games. The URL names the position (?fen=&moves=&ply=&n=&rules=);
+// a new line (a move off the line, a FEN loaded, a game opened) is a new entry in the browser's
+// history, so that Back returns to the line before.
 
 import { Board } from "./board.js";
 
 const START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 const $ = (id) => document.getElementById(id);
 
+// Engine scores from this size up are no evaluation: the search reached a position the tables
+// decide, at an unknown distance (the engine's table-win score, as its UCI `score cp`).
+const TABLE_WIN_CP = 28615;
+
 const state = {
+  // The position shown (the answer in `data` is its): start, moves, ply, rules, and the names of
+  // the line's moves met so far (kept when stepping back), by ply.
   start: START,
   moves: [],
   ply: 0,
-  notation: localStorage.getItem("qiku-notation") || "chinese",
   rules: "asian",
-  data: null,
-  // The names of the line's moves met so far (kept when stepping back), by ply.
   names: [],
+  data: null,
+  notation: localStorage.getItem("qiku-notation") || "chinese",
   engine: false,
+  // The position asked for and not yet shown (null when none is in flight), and the number of
+  // the latest request: a late answer to an earlier one is dropped.
+  pending: null,
   seq: 0,
+  // The engine's latest answer for the position shown ({ fen, a }), and the number of its
+  // latest request (a position change makes every earlier reply late).
+  analysis: null,
+  engineSeq: 0,
+  // Put the keyboard focus on the first move row after the next render (a move chosen with the
+  // keyboard), so that the next one can be chosen the same way.
+  focusRows: false,
 };
 
 const board = new Board($("board"), (m) => play(m));
 
+// The position the URL names.
 function readUrl() {
   const q = new URLSearchParams(location.search);
-  if (q.get("fen")) state.start = q.get("fen");
-  if (q.get("moves")) state.moves = q.get("moves").split(/[ ,]+/).filter(Boolean);
-  state.ply = q.has("ply") ? Math.max(0, Math.min(state.moves.length, Number(q.get("ply")) || 0)) : state.moves.length;
+  const t = { start: START, moves: [], ply: 0, rules: "asian", names: [] };
+  if (q.get("fen")) t.start = q.get("fen");
+  if (q.get("moves")) t.moves = q.get("moves").split(/[ ,]+/).filter(Boolean);
+  t.ply = q.has("ply") ? Math.max(0, Math.min(t.moves.length, Number(q.get("ply")) || 0)) : t.moves.length;
   if (["chinese", "wxf", "iccs"].includes(q.get("n"))) state.notation = q.get("n");
-  if (q.get("rules") === "plain") state.rules = "plain";
+  if (q.get("rules") === "plain") t.rules = "plain";
+  return t;
 }
 
-function writeUrl() {
+// Writes the position shown into the URL: a new history entry ("push") or this one ("replace").
+function writeUrl(how) {
   const q = new URLSearchParams();
   if (state.start !== START) q.set("fen", state.start);
   if (state.moves.length) q.set("moves", state.moves.join(","));
@@ -39,7 +60,9 @@ function writeUrl() {
   if (state.notation !== "chinese") q.set("n", state.notation);
   if (state.rules !== "asian") q.set("rules", state.rules);
   const s = q.toString();
-  history.replaceState(null, "", s ? `?${s}` : location.pathname);
+  const url = s ? `?${s}` : location.pathname;
+  if (how === "push" && (s ? `?${s}` : "") !== location.search) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
 }
 
 function name(m) {
@@ -55,6 +78,28 @@ function valueText(v) {
   if (v.by_rule) return v.wdl === "win" ? "Win (rules)" : "Loss (rules)";
   if (v.wdl === "win") return `Win in ${n}`;
   return n === 0 ? "Mated" : `Loss in ${n}`;
+}
+
+// A table value for the side to move in the words of the CLI (`qiku-tb probe`): "win, mate in 5
+// plies", "loss, mated in 18 plies", "loss, no legal move", "draw", or a value only the
+// perpetual-check rule decides.
+function verdictWords(v) {
+  const n = Math.abs(v.dtm);
+  if (v.wdl === "draw") return "draw";
+  if (v.by_rule) {
+    return v.wdl === "win"
+      ? "win by the perpetual-check rule: the opponent can only check forever"
+      : "loss by the perpetual-check rule: the side to move can only check forever";
+  }
+  if (v.wdl === "win") return `win, mate in ${n} ${n === 1 ? "ply" : "plies"}`;
+  return n === 0 ? "loss, no legal move" : `loss, mated in ${n} ${n === 1 ? "ply" : "plies"}`;
+}
+
+// The position's state: "Red to move", or the end of the game in the CLI's words.
+function statusText(d) {
+  const side = d.turn === "red" ? "Red" : "Black";
+  if (d.status === "checkmate" || d.status === "stalemate") return `${side} to move: loss, no legal move (${d.status})`;
+  return `${side} to move`;
 }
 
 function pct(n, total) {
@@ -77,10 +122,25 @@ function bar(t) {
   return wrap;
 }
 
-async function refresh() {
+function showError(message) {
+  $("status").textContent = `Error: ${message}`;
+  $("status").className = "status error";
+}
+
+// The position we are at or heading to: the one in flight, else the one shown.
+function current() {
+  return state.pending || { start: state.start, moves: state.moves, ply: state.ply, rules: state.rules, names: state.names };
+}
+
+// Shows the position `t` ({ start, moves, ply, rules, names }): asks the API, and only once it
+// answers makes it the position shown, writes the URL (`how`: "push" or "replace") and draws it.
+// A position the API refuses (a bad FEN, an illegal move) is not taken: the last good one stays
+// on the board and in the URL, and the error is shown.
+async function show(t, how) {
   const seq = ++state.seq;
-  writeUrl();
-  const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" "), rules: state.rules });
+  state.pending = t;
+  clearEngine();
+  const q = new URLSearchParams({ fen: t.start, moves: t.moves.slice(0, t.ply).join(" "), rules: t.rules });
   let data;
   try {
     const r = await fetch(`/api/explore?${q}`);
@@ -88,25 +148,45 @@ async function refresh() {
     if (!r.ok) throw new Error(data.error || r.statusText);
   } catch (e) {
     if (seq !== state.seq) return;
-    $("status").textContent = `Error: ${e.message}`;
-    $("status").className = "status error";
+    state.pending = null;
+    $("rules").value = state.rules;
+    // Nothing shown yet (a link naming a bad position): the FEN box holds it, to be mended.
+    if (!state.data) $("fen").value = t.start;
+    showError(e.message);
     return;
   }
   if (seq !== state.seq) return;
+  state.pending = null;
+  state.start = t.start;
+  state.moves = t.moves;
+  state.ply = t.ply;
+  state.rules = t.rules;
+  state.names = t.names;
   state.data = data;
   data.played.forEach((m, i) => { state.names[i] = m; });
+  writeUrl(how);
   render();
+}
+
+// Makes an element a button for the keyboard too: focusable, activated by Enter or Space.
+function activatable(el, action) {
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  el.addEventListener("click", () => action(false));
+  el.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    action(true);
+  });
 }
 
 function render() {
   const d = state.data;
   board.set(d.fen, d.legal, state.ply > 0 ? state.moves[state.ply - 1] : null);
   $("fen").value = d.fen;
+  $("rules").value = state.rules;
   const side = d.turn === "red" ? "Red" : "Black";
-  let status = `${side} to move`;
-  if (d.status === "checkmate") status = `${side} is checkmated`;
-  if (d.status === "stalemate") status = `${side} has no move (stalemate: ${side.toLowerCase()} loses)`;
-  $("status").textContent = status;
+  $("status").textContent = statusText(d);
   $("status").className = "status";
 
   const pos = $("position");
@@ -115,14 +195,7 @@ function render() {
     const p = document.createElement("p");
     p.className = `tb ${d.tablebase.wdl}`;
     p.dataset.wdl = d.tablebase.wdl;
-    const v = d.tablebase;
-    const n = Math.abs(v.dtm);
-    const plies = `${n} ${n === 1 ? "ply" : "plies"}`;
-    let text = "draw";
-    if (v.by_rule) text = v.wdl === "win" ? "wins by the perpetual-check rule" : "loses by the perpetual-check rule";
-    else if (v.wdl === "win") text = `wins, mate in ${plies}`;
-    else if (v.wdl === "loss") text = n === 0 ? "is mated" : `loses, mated in ${plies}`;
-    p.textContent = `Table (${d.rules} rules): ${side.toLowerCase()} to move ${text}`;
+    p.textContent = `Table (${d.rules} rules), ${side.toLowerCase()} to move: ${verdictWords(d.tablebase)}`;
     pos.appendChild(p);
   }
   if (d.book && d.book.games > 0) {
@@ -153,10 +226,15 @@ function render() {
     c4.textContent = valueText(m.tablebase);
     if (m.best) c4.textContent += " ★";
     tr.append(c1, c2, c3, c4);
-    tr.addEventListener("click", () => play(m.iccs));
+    activatable(tr, (keyboard) => play(m.iccs, keyboard));
     tbody.appendChild(tr);
   }
-  $("empty").hidden = d.moves.length > 0 || d.status !== "ok";
+  // No moves to list: no empty table, a word instead.
+  $("explorer").hidden = d.moves.length === 0;
+  $("empty").hidden = d.moves.length > 0;
+  $("empty").textContent = d.status === "ok"
+    ? "No book games and no table for this position."
+    : "No legal move: the game is over.";
   // Without book games (a table position) the games and bar columns stay empty: hide them.
   $("explorer").classList.toggle("no-book", !d.moves.some((m) => m.games > 0));
 
@@ -195,42 +273,88 @@ function render() {
   for (const g of d.recent_games) {
     const li = document.createElement("li");
     li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
-    li.addEventListener("click", () => openGame(g.n));
+    activatable(li, (keyboard) => openGame(g.n, keyboard));
     recent.appendChild(li);
   }
-  $("engine-out").textContent = "";
+  renderEngine();
+  if (state.focusRows) {
+    state.focusRows = false;
+    const first = tbody.querySelector("tr");
+    if (first) first.focus();
+  }
 }
 
-// A listed game is fetched whole when clicked and replayed from its own start to this position.
-async function openGame(n) {
+// A listed game is fetched whole when chosen and replayed from its own start to this position.
+async function openGame(n, keyboard) {
+  if (state.pending || !state.data) return;
   const q = new URLSearchParams({ fen: state.start, moves: state.moves.slice(0, state.ply).join(" "), n: String(n) });
   try {
     const r = await fetch(`/api/game?${q}`);
     const g = await r.json();
     if (!r.ok) throw new Error(g.error || r.statusText);
-    state.start = g.fen;
-    state.names = [];
-    state.moves = g.moves.slice();
-    state.ply = Math.min(g.ply, state.moves.length);
-    refresh();
+    state.focusRows = keyboard;
+    show({ start: g.fen, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
   } catch (e) {
-    $("status").textContent = `Error: ${e.message}`;
-    $("status").className = "status error";
+    showError(e.message);
   }
 }
 
-function play(m) {
-  // Playing the move that comes next keeps the rest of the line.
-  if (state.moves[state.ply] !== m) state.moves = state.moves.slice(0, state.ply).concat([m]);
-  state.ply += 1;
-  refresh();
+// Plays a legal move of the position shown (a click while another position is loading, a second
+// click of a double click say, is ignored).
+function play(m, keyboard = false) {
+  if (state.pending || !state.data || !state.data.legal.includes(m)) return;
+  const t = current();
+  state.focusRows = keyboard;
+  // Playing the move that comes next keeps the rest of the line (a step forward); another
+  // starts a new line (a new history entry).
+  if (t.moves[t.ply] === m) {
+    show({ ...t, ply: t.ply + 1 }, "replace");
+  } else {
+    show({ ...t, moves: t.moves.slice(0, t.ply).concat([m]), ply: t.ply + 1 }, "push");
+  }
 }
 
 function go(ply) {
-  const p = Math.max(0, Math.min(state.moves.length, ply));
-  if (p === state.ply) return;
-  state.ply = p;
-  refresh();
+  const t = current();
+  const p = Math.max(0, Math.min(t.moves.length, ply));
+  if (p === t.ply) return;
+  show({ ...t, ply: p }, "replace");
+}
+
+// A position change: the engine's line of the old position is gone, and a late reply to it will
+// be dropped.
+function clearEngine() {
+  state.engineSeq += 1;
+  state.analysis = null;
+  $("engine-out").textContent = "";
+}
+
+// The engine's answer in words: whose side the score is for, mates in plies as the tables count
+// them, the tables' verdict when they chose the move, and the rules.
+function engineText(a, d) {
+  const side = d.turn === "red" ? "red" : "black";
+  const line = a.pv.map(name).join(" ");
+  const tb = a.tablebase;
+  if (a.source === "tablebase" && tb) return `For ${side} (to move), from the tables: ${tb.text}: ${line}`;
+  let score;
+  if (a.mate != null) {
+    // A mate in n moves is 2n - 1 plies for the side that mates, 2n for the side mated.
+    score = a.mate > 0 ? `win, mate in ${2 * a.mate - 1} plies` : `loss, mated in ${-2 * a.mate} plies`;
+  } else if (Math.abs(a.cp) >= TABLE_WIN_CP) {
+    score = `${a.cp > 0 ? "win" : "loss"}: the search reaches a position the tables decide (distance unknown)`;
+  } else {
+    score = `${a.cp > 0 ? "+" : ""}${a.cp} centipawns`;
+  }
+  let text = `For ${side} (to move): ${score} (depth ${a.depth})`;
+  if (tb) text += `; tables: ${tb.text}, the engine chose among the drawing moves`;
+  if (a.rules === "plain") text += "; the engine's search judges repetitions by the Asian rules";
+  return `${text}: ${line}`;
+}
+
+function renderEngine() {
+  const d = state.data;
+  if (!state.analysis || !d || state.analysis.fen !== d.fen) return;
+  $("engine-out").textContent = engineText(state.analysis.a, d);
 }
 
 async function analyze() {
@@ -239,53 +363,72 @@ async function analyze() {
     out.textContent = "The engine is off (start the server with --engine).";
     return;
   }
+  const d = state.data;
+  if (!d) {
+    out.textContent = "No position to analyse: load one first.";
+    return;
+  }
+  if (state.pending) return;
+  if (d.status !== "ok") {
+    out.textContent = `Game over (${d.status}): ${d.turn} to move, loss, no legal move.`;
+    return;
+  }
+  const seq = ++state.engineSeq;
+  state.analysis = null;
   out.textContent = "Thinking…";
-  const q = new URLSearchParams({ fen: state.data.fen, movetime: "1000" });
+  const q = new URLSearchParams({ fen: d.fen, movetime: "1000", rules: state.rules });
   try {
     const r = await fetch(`/api/analyze?${q}`);
     const a = await r.json();
-    if (!r.ok) throw new Error(a.error);
-    const score = a.mate != null ? `mate in ${a.mate}` : `${a.cp > 0 ? "+" : ""}${a.cp}`;
-    out.textContent = `${score} (depth ${a.depth}): ${a.pv.map(name).join(" ")}`;
+    if (!r.ok) throw new Error(a.error || r.statusText);
+    // A reply for a position no longer shown is dropped.
+    if (seq !== state.engineSeq || !state.data || a.fen !== state.data.fen) return;
+    state.analysis = { fen: a.fen, a };
+    renderEngine();
   } catch (e) {
+    if (seq !== state.engineSeq) return;
     out.textContent = `Engine: ${e.message}`;
   }
 }
 
 function setup() {
-  readUrl();
+  const first = readUrl();
   $("notation").value = state.notation;
   $("notation").addEventListener("change", (e) => {
     state.notation = e.target.value;
     localStorage.setItem("qiku-notation", state.notation);
-    writeUrl();
-    if (state.data) render();
+    if (state.data) {
+      writeUrl("replace");
+      render();
+    }
   });
-  $("rules").value = state.rules;
+  $("rules").value = first.rules;
   $("rules").addEventListener("change", (e) => {
-    state.rules = e.target.value;
-    refresh();
+    show({ ...current(), rules: e.target.value }, "replace");
   });
   $("first").addEventListener("click", () => go(0));
-  $("back").addEventListener("click", () => go(state.ply - 1));
-  $("fwd").addEventListener("click", () => go(state.ply + 1));
-  $("last").addEventListener("click", () => go(state.moves.length));
+  $("back").addEventListener("click", () => go(current().ply - 1));
+  $("fwd").addEventListener("click", () => go(current().ply + 1));
+  $("last").addEventListener("click", () => go(current().moves.length));
   $("flip").addEventListener("click", () => { board.flipped = !board.flipped; board.draw(); });
   $("analyze").addEventListener("click", analyze);
   $("fenform").addEventListener("submit", (e) => {
     e.preventDefault();
-    state.start = $("fen").value.trim() || START;
-    state.names = [];
-    state.moves = [];
-    state.ply = 0;
-    refresh();
+    const fen = $("fen").value.trim() || START;
+    show({ start: fen, moves: [], ply: 0, rules: current().rules, names: [] }, "push");
+  });
+  // Back and Forward of the browser: the position that entry names.
+  window.addEventListener("popstate", () => {
+    const t = readUrl();
+    $("notation").value = state.notation;
+    show(t, "replace");
   });
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === "ArrowLeft") go(state.ply - 1);
-    else if (e.key === "ArrowRight") go(state.ply + 1);
+    if (e.key === "ArrowLeft") go(current().ply - 1);
+    else if (e.key === "ArrowRight") go(current().ply + 1);
     else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(state.moves.length);
+    else if (e.key === "End") go(current().moves.length);
     else return;
     e.preventDefault();
   });
@@ -294,7 +437,7 @@ function setup() {
     $("analyze").disabled = !i.engine;
     if (!i.engine) $("analyze").title = "Start the server with --engine";
   }).catch(() => {});
-  refresh();
+  show(first, "replace");
 }
 
 setup();

@@ -41,11 +41,32 @@ function chart(hist) {
   return root;
 }
 
+// The number of the latest table asked for: a late answer for an earlier one is dropped.
+let latest = 0;
+
+// Scrolls the details into view when their start is not in the upper part of the window (a row
+// chosen far up a long list).
+function reveal(box) {
+  const top = box.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight * 0.6) box.scrollIntoView({ block: "start" });
+}
+
+// The details of a table, below the list: scrolled into view when a click far up the list would
+// leave them out of sight.
 async function detail(material) {
+  const seq = ++latest;
   const box = $("detail");
   box.textContent = `Computing ${material}…`;
-  const r = await fetch(`/api/tables/${encodeURIComponent(material)}`);
-  const s = await r.json();
+  reveal(box);
+  let r, s;
+  try {
+    r = await fetch(`/api/tables/${encodeURIComponent(material)}`);
+    s = await r.json();
+  } catch (e) {
+    if (seq === latest) box.textContent = `${material}: ${e.message}`;
+    return;
+  }
+  if (seq !== latest) return;
   if (!r.ok) { box.textContent = s.error; return; }
   box.replaceChildren();
   const h = document.createElement("h2");
@@ -85,6 +106,7 @@ async function detail(material) {
   }
   box.appendChild(p);
   box.appendChild(chart(s.histogram));
+  reveal(box);
 }
 
 async function main() {
@@ -102,7 +124,15 @@ async function main() {
       td.textContent = v;
       tr.appendChild(td);
     });
+    // A button for the keyboard too: focusable, chosen with Enter or Space.
+    tr.tabIndex = 0;
+    tr.setAttribute("role", "button");
     tr.addEventListener("click", () => detail(t.material));
+    tr.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      detail(t.material);
+    });
     tbody.appendChild(tr);
   }
   const want = new URLSearchParams(location.search).get("m");

@@ -4,7 +4,7 @@
 
 use qiku::book::{Book, Verify};
 use qiku::engine::adapters::QtbEndgames;
-use qiku::engine::{time::Limits, Endgames, Engine, Score};
+use qiku::engine::{time::Limits, Endgames, Engine, Score, Source};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
 use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue};
@@ -159,6 +159,30 @@ pub trait RecentGames: Send + Sync {
     fn recent_games(&self, pos: &Pos) -> Result<Vec<RecentGame>, String>;
 }
 
+/// A book's error in the library's words, which name the file (only an internal error does not:
+/// then the file is named here).
+fn book_error(path: &Path, e: &qiku::book::BookError) -> String {
+    match e {
+        qiku::book::BookError::Internal(_) => format!("book {}: {e}", path.display()),
+        _ => format!("book: {e}"),
+    }
+}
+
+/// Why a book cannot be opened, with the way to make one when the file is missing or no book.
+fn book_open_error(path: &Path, e: &qiku::book::BookError) -> String {
+    use qiku::book::BookError;
+    let missing = matches!(e, BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
+    if missing || matches!(e, BookError::NotABook { .. }) {
+        format!(
+            "{}\n(a book is built from games with `qiku-book build GAMES.pgn -o {}`)",
+            book_error(path, e),
+            path.display()
+        )
+    } else {
+        book_error(path, e)
+    }
+}
+
 /// The opened books, probed together (their counts summed per move).
 pub struct Books {
     books: Vec<(PathBuf, Book)>,
@@ -171,7 +195,7 @@ impl Books {
     pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
         let mut books = Vec::new();
         for p in paths {
-            let book = Book::open_with(p, Verify::Structure).map_err(|e| format!("book {}: {e}", p.display()))?;
+            let book = Book::open_with(p, Verify::Structure).map_err(|e| book_open_error(p, &e))?;
             books.push((p.clone(), book));
         }
         Ok(Books { books, recent: Vec::new() })
@@ -205,7 +229,7 @@ impl Books {
     pub fn probe(&self, pos: &Pos) -> Result<Vec<(Mv, BookCounts)>, String> {
         let mut out: Vec<(Mv, BookCounts)> = Vec::new();
         for (path, book) in &self.books {
-            for bm in book.probe(pos).map_err(|e| format!("book {}: {e}", path.display()))? {
+            for bm in book.probe(pos).map_err(|e| book_error(path, &e))? {
                 let c = BookCounts {
                     wins: bm.counts.wins.into(),
                     draws: bm.counts.draws.into(),
@@ -240,7 +264,7 @@ impl Books {
     fn collect_recent(&self, pos: &Pos, limit: usize, whole: bool) -> Result<Vec<RecentGame>, String> {
         let mut all: Vec<(u32, RecentGame)> = Vec::new();
         for (path, book) in &self.books {
-            let games = book.recent_games(pos).map_err(|e| format!("book {}: {e}", path.display()))?;
+            let games = book.recent_games(pos).map_err(|e| book_error(path, &e))?;
             for g in games {
                 let result = match g.result {
                     Some(r) => r.to_string(),
@@ -387,7 +411,9 @@ pub struct TableStats {
 /// Why a table's statistics cannot be given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatsError {
-    /// No such table here (or no tables, or not a material).
+    /// Not a material (`KRvKQ`, `xyz`): a bad request.
+    Invalid(String),
+    /// No table for this material here (or no tables).
     Missing(String),
     /// The table is larger than the server walks.
     TooLarge(String),
@@ -403,22 +429,38 @@ pub struct Tables {
     tb: Option<Tablebases>,
     dir: Option<PathBuf>,
     /// The same directory opened again for the engine (probed at its root and in its tree, as
-    /// the `qiku` engine's `TablebasePath`).
-    engine: Option<Arc<dyn Endgames>>,
+    /// the `qiku` engine's `TablebasePath`), once per rules (a search's tables keep one set of
+    /// rules while it runs, and searches under both may run at once): plain, then Asian.
+    engine: [Option<Arc<dyn Endgames>>; 2],
+    /// The rules of a search that names none (the server's `--rules`).
+    default_rules: Rules,
 }
 
 impl Tables {
-    /// Opens a directory of tables (`None`: no tables); the engine's values follow `rules`.
-    /// Files that cannot be used are returned as warnings.
+    /// Opens a directory of tables (`None`: no tables); `rules` are those of a search that names
+    /// none. Files that cannot be used are returned as warnings.
     pub fn open(dir: Option<&Path>, rules: Rules) -> Result<(Tables, Vec<String>), String> {
-        let Some(dir) = dir else { return Ok((Tables { tb: None, dir: None, engine: None }, Vec::new())) };
+        let Some(dir) = dir else {
+            return Ok((Tables { tb: None, dir: None, engine: [None, None], default_rules: rules }, Vec::new()));
+        };
         let open = || Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()));
         let tb = open()?;
         let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
-        let endgames = QtbEndgames::new(open()?);
-        endgames.set_rules(rules);
-        let engine: Option<Arc<dyn Endgames>> = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
-        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine }, warnings))
+        let mut engine: [Option<Arc<dyn Endgames>>; 2] = [None, None];
+        for (slot, r) in engine.iter_mut().zip([Rules::Plain, Rules::Asian]) {
+            let endgames = QtbEndgames::new(open()?);
+            endgames.set_rules(r);
+            *slot = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
+        }
+        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules }, warnings))
+    }
+
+    /// The engine's tables under `rules` (the server's `--rules` when `None`).
+    fn for_engine(&self, rules: Option<Rules>) -> Option<Arc<dyn Endgames>> {
+        match rules.unwrap_or(self.default_rules) {
+            Rules::Plain => self.engine[0].clone(),
+            Rules::Asian => self.engine[1].clone(),
+        }
     }
 
     /// Are tables open?
@@ -466,10 +508,10 @@ impl Tables {
     /// The full statistics of one table (reads and walks the whole table: callers cache it).
     /// `max_entries` bounds the work; a bigger table is refused.
     pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
+        let m = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));
         };
-        let m: Material = name.parse().map_err(|e| StatsError::Missing(format!("material `{name}`: {e}")))?;
         let (canonical, _) = m.canonical();
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
         let file = tb
@@ -527,10 +569,25 @@ impl Tables {
     }
 }
 
+/// The tables' verdict on a position as the engine reports it beside its score (the library's
+/// `Verdict`, written as `qiku probe --json` writes a table value).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineVerdict {
+    /// The value, from the side to move's point of view.
+    #[serde(flatten)]
+    pub value: TableValue,
+    /// The rules it holds under: `asian` or `plain`.
+    pub rules: &'static str,
+    /// The verdict in words, naming its rules and unit (what `qiku-tb probe` prints).
+    pub text: String,
+}
+
 /// The engine's answer.
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// Centipawns for the side to move, or `None` with a mate.
+    /// Centipawns for the side to move; `None` with a mate, and when the tables decide the
+    /// position by the repetition rules alone (`verdict` says it; the engine's score is then a
+    /// table win of no known distance, no evaluation).
     pub cp: Option<i32>,
     /// Mate in this many moves (negative: the side to move is mated).
     pub mate: Option<i32>,
@@ -540,6 +597,13 @@ pub struct Analysis {
     pub nodes: u64,
     /// The principal variation.
     pub pv: Vec<Mv>,
+    /// `tablebase` (the tables chose the move) or `search`.
+    pub source: &'static str,
+    /// The tables' verdict when they cover the position: for the move played when they chose it,
+    /// the position's (a draw) when the search chose among the drawing moves.
+    pub verdict: Option<EngineVerdict>,
+    /// The rules of the tables the engine was given.
+    pub rules: Rules,
 }
 
 /// What one engine search is asked.
@@ -553,6 +617,8 @@ pub struct SearchRequest {
     pub hash_mib: usize,
     /// Only these root moves (empty: all).
     pub searchmoves: Vec<Mv>,
+    /// The repetition rules of the tables the engine is given (`None`: the server's `--rules`).
+    pub rules: Option<Rules>,
 }
 
 /// Searches `pos` with a fresh engine (given the tables, as the `qiku` engine is), bounded as
@@ -560,7 +626,8 @@ pub struct SearchRequest {
 pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     let (movetime_ms, depth) = (req.movetime_ms, req.depth);
     let mut engine = Engine::new(req.hash_mib);
-    engine.options.tablebases = tables.engine.clone();
+    let rules = req.rules.unwrap_or(tables.default_rules);
+    engine.options.tablebases = tables.for_engine(Some(rules));
     let game = Game::new(pos.clone());
     let limits = match (depth, movetime_ms) {
         (Some(d), _) => {
@@ -573,12 +640,29 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     };
     let mut limits = limits;
     limits.searchmoves = req.searchmoves.clone();
-    let (result, _) = engine.think(&game, &limits, &mut |_| {});
+    let (result, source) = engine.think(&game, &limits, &mut |_| {});
+    let verdict = engine.last_verdict;
+    let by_rule = source == Source::Tablebase && verdict.is_some_and(|v| v.by_rule);
     let (cp, mate) = match result.score {
+        // The engine's stand-in for a win only the rules decide: the verdict says it.
+        Score::Cp(_) if by_rule => (None, None),
         Score::Cp(c) => (Some(c), None),
         Score::Mate(n) => (None, Some(n)),
     };
-    Analysis { cp, mate, depth: result.depth, nodes: result.nodes, pv: result.pv }
+    Analysis {
+        cp,
+        mate,
+        depth: result.depth,
+        nodes: result.nodes,
+        pv: result.pv,
+        source: if source == Source::Tablebase { "tablebase" } else { "search" },
+        verdict: verdict.map(|v| EngineVerdict {
+            value: TableValue::from(v),
+            rules: v.rules.name(),
+            text: v.to_string(),
+        }),
+        rules,
+    }
 }
 
 /// The verdict of the repetition rules on the last move of a game (`queryrule`).

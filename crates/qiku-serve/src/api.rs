@@ -335,9 +335,16 @@ struct AnalyzeReply {
     depth: u32,
     nodes: u64,
     pv: Vec<MoveNames>,
+    /// `tablebase` (the tables chose the move) or `search`.
+    source: &'static str,
+    /// The rules of the tables the engine was given.
+    rules: &'static str,
+    /// The tables' verdict, when they cover the position.
+    tablebase: Option<adapter::EngineVerdict>,
 }
 
-/// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N`: one bounded engine search.
+/// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N&rules=asian|plain`: one bounded engine
+/// search, the engine given the tables under those rules.
 pub async fn analyze(
     State(st): State<Arc<AppState>>,
     method: Method,
@@ -345,6 +352,7 @@ pub async fn analyze(
 ) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;
+    let rules = rules_of(&p, st.rules)?;
     if !st.engine {
         return Err(ApiError(StatusCode::NOT_FOUND, "the engine is off (start the server with --engine)".into()));
     }
@@ -371,8 +379,13 @@ pub async fn analyze(
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return Ok(r);
     };
-    let req =
-        adapter::SearchRequest { movetime_ms: movetime, depth, hash_mib: st.limits.hash_mib, searchmoves: Vec::new() };
+    let req = adapter::SearchRequest {
+        movetime_ms: movetime,
+        depth,
+        hash_mib: st.limits.hash_mib,
+        searchmoves: Vec::new(),
+        rules: Some(rules),
+    };
     let (p2, st2) = (pos.clone(), st.clone());
     let a = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -386,8 +399,18 @@ pub async fn analyze(
         pv.push(adapter::names(&cur, *m));
         cur = adapter::play(&cur, *m);
     }
-    Ok(Json(AnalyzeReply { fen: adapter::fen_of(&pos), cp: a.cp, mate: a.mate, depth: a.depth, nodes: a.nodes, pv })
-        .into_response())
+    Ok(Json(AnalyzeReply {
+        fen: adapter::fen_of(&pos),
+        cp: a.cp,
+        mate: a.mate,
+        depth: a.depth,
+        nodes: a.nodes,
+        pv,
+        source: a.source,
+        rules: a.rules.name(),
+        tablebase: a.verdict,
+    })
+    .into_response())
 }
 
 #[derive(Serialize)]
@@ -437,6 +460,7 @@ pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<Strin
     .await
     .map_err(|e| internal(format!("statistics failed: {e}")))?
     .map_err(|e| match e {
+        adapter::StatsError::Invalid(m) => bad(m),
         adapter::StatsError::Missing(m) => ApiError(StatusCode::NOT_FOUND, m),
         adapter::StatsError::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
         adapter::StatsError::Damaged(m) => internal(m),

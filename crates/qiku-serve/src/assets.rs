@@ -33,6 +33,12 @@ pub async fn tables_page() -> Response {
     html(TABLES)
 }
 
+/// `GET /favicon.ico`: no icon (`204`), so that a browser asking for one gets no error. The pages
+/// name an empty one themselves.
+pub async fn favicon() -> Response {
+    (StatusCode::NO_CONTENT, [(header::CACHE_CONTROL, "max-age=86400")]).into_response()
+}
+
 /// `GET /assets/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {

@@ -329,7 +329,8 @@ pub fn engine_score(a: &Analysis) -> i32 {
         (_, Some(n)) if n > 0 => MATE - (2 * n - 1),
         (_, Some(n)) => -(MATE - 2 * n.abs()),
         (Some(cp), None) => cp.clamp(-9999, 9999),
-        (None, None) => 0,
+        // A value only the rules decide: the tables' verdict gives it.
+        (None, None) => a.verdict.as_ref().map_or(0, |v| table_score(&v.value)),
     }
 }
 
@@ -534,6 +535,7 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
         depth: None,
         hash_mib: state.limits.hash_mib,
         searchmoves: if allowed.len() < legal.len() { allowed.clone() } else { Vec::new() },
+        rules: None,
     };
     let a = if allowed.is_empty() { None } else { Some(adapter::analyze(pos, &req, &state.tables)) };
     let pv: Vec<String> = a.iter().flat_map(|a| a.pv.iter().map(|m| adapter::iccs_of(*m))).collect();

@@ -217,6 +217,7 @@ pub fn router(state: Arc<AppState>) -> axum::Router {
         .route("/", get(assets::index))
         .route("/tables", get(assets::tables_page))
         .route("/assets/{name}", get(assets::asset))
+        .route("/favicon.ico", get(assets::favicon))
         .route("/api/explore", get(api::explore))
         .route("/api/tablebase", get(api::tablebase))
         .route("/api/game", get(api::game))

@@ -248,6 +248,13 @@ fn pages_and_assets_are_served_and_nothing_else() {
         assert!(head.to_ascii_lowercase().contains("x-content-type-options: nosniff"));
         assert!(String::from_utf8_lossy(&body).contains(needle), "{path}");
     }
+    // The pages name an empty icon; a browser that asks for /favicon.ico anyway gets no error.
+    for page in ["/", "/tables"] {
+        let (_, _, body) = get(srv.addr, page);
+        assert!(String::from_utf8_lossy(&body).contains(r#"<link rel="icon" href="data:,">"#), "{page}");
+    }
+    let (status, _, body) = get(srv.addr, "/favicon.ico");
+    assert_eq!((status, body.len()), (204, 0));
     let (_, info) = get_json(srv.addr, "/api/info");
     assert_eq!(info["books"], serde_json::json!(["ccpd.qbk"]));
     assert_eq!(
@@ -285,8 +292,14 @@ fn tables_list_and_statistics() {
     let value = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
     assert!(s["decided_by_rule"].is_array());
-    let (status, _) = get_json(srv.addr, "/api/tables/KQvK");
+    // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
+    let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);
+    for (bad, why) in [("KRvKQ", "unknown piece letter 'Q'"), ("xyz", "two sides")] {
+        let (status, v) = get_json(srv.addr, &format!("/api/tables/{bad}"));
+        assert_eq!(status, 400, "{bad}: {v}");
+        assert!(v["error"].as_str().unwrap_or_default().contains(why), "{bad}: {v}");
+    }
     let (status, _, _) = get(srv.addr, "/api/tables/..%2F..%2Fetc");
     assert_eq!(status, 400);
 }
@@ -327,6 +340,57 @@ fn the_engine_uses_the_tables() {
     // Mate in moves: the table's plies, the mating move counted.
     assert_eq!(v["mate"].as_i64(), Some(i64::from((value.dtm.0 + 1) / 2)), "{v}");
     assert_eq!(v["cp"], Value::Null);
+    // Beside it the tables' verdict in plies, as `qiku probe --json` writes a table value.
+    assert_eq!((v["source"].as_str(), v["rules"].as_str()), (Some("tablebase"), Some("asian")), "{v}");
+    let t = &v["tablebase"];
+    assert_eq!(
+        (t["wdl"].as_str(), t["by_rule"].as_bool(), t["unit"].as_str()),
+        (Some("win"), Some(false), Some("plies"))
+    );
+    assert_eq!(t["dtm"].as_i64(), Some(i64::from(value.dtm.0)), "{v}");
+    assert_eq!(t["text"].as_str(), Some(format!("win, mate in {} plies (asian rules)", value.dtm.0).as_str()));
+}
+
+/// A win only the repetition rules decide is no centipawn score: the API gives the tables'
+/// verdict (the library's `Verdict`, with its rules, unit and words) and no `cp`; under the
+/// plain rules the engine is given the plain tables and says so.
+#[test]
+fn the_engine_gives_the_tables_verdict_and_its_rules() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let fen = "9/9/4k4/1R7/9/9/6n2/9/5K3/9 w - - 0 1";
+    let pos = Position::from_fen(fen).expect("fen");
+    let verdict = tb.verdict(&pos, Rules::Asian).expect("probe").expect("KRvKN");
+    assert!(verdict.by_rule && verdict.value.wdl.name() == "win", "{verdict}");
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=300", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((&v["cp"], &v["mate"]), (&Value::Null, &Value::Null), "no internal score code: {v}");
+    assert_eq!((v["source"].as_str(), v["rules"].as_str()), (Some("tablebase"), Some("asian")));
+    // The verdict of the move played, for the side that plays it (as the engine's `info string`).
+    let m = qiku::notation::iccs::parse(&pos, v["pv"][0]["iccs"].as_str().expect("a move")).expect("legal");
+    let played = tb.verdict(&pos.play(m).expect("legal"), Rules::Asian).expect("probe").expect("covered").before_move();
+    let t = &v["tablebase"];
+    assert_eq!(
+        (t["wdl"].as_str(), t["by_rule"].as_bool(), t["unit"].as_str(), t["rules"].as_str()),
+        (Some("win"), Some(true), Some("line rank"), Some("asian")),
+        "{v}"
+    );
+    assert_eq!(t["dtm"].as_i64(), Some(i64::from(played.value.dtm.0)));
+    assert_eq!(t["text"].as_str(), Some(played.to_string().as_str()));
+    // Plain rules: the tables say draw, the engine searches among the drawing moves.
+    let (status, p) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=300&rules=plain", enc(fen)));
+    assert_eq!(status, 200, "{p}");
+    assert_eq!((p["source"].as_str(), p["rules"].as_str()), (Some("search"), Some("plain")), "{p}");
+    assert_eq!(p["tablebase"]["text"], "draw (plain rules)", "{p}");
+    let (status, e) = get_json(srv.addr, "/api/analyze?rules=european");
+    assert_eq!(status, 400, "{e}");
+    // No legal move: mated now, no line.
+    let stalemate = "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let (status, s) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100", enc(stalemate)));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!((s["mate"].as_i64(), s["cp"].is_null(), s["pv"].as_array().map(Vec::len)), (Some(0), true, Some(0)));
 }
 
 /// A further source of recent games that knows one game through the start position, dated
@@ -400,4 +464,32 @@ fn recent_games_reach_the_explorer() {
     assert_eq!(v["recent_games"][0]["red"], "Red player");
     let (status, g) = get_json(srv.addr, "/api/game?n=0");
     assert_eq!((status, g["moves"][2].as_str()), (200, Some("h0g2")));
+}
+
+/// A book that cannot be opened: the library's words (which name the file, not repeated here),
+/// and the way to build one when it is missing or no book.
+#[test]
+fn a_missing_book_says_how_to_build_one() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let missing = dir.path().join("missing.qbk");
+    let mut o = options();
+    o.books = vec![missing.clone()];
+    let msg = match qiku_serve::load(&o) {
+        Ok(_) => panic!("a missing book opens"),
+        Err(e) => e.to_string(),
+    };
+    let path = missing.display().to_string();
+    assert!(msg.starts_with(&format!("book: {path}: cannot open: ")), "{msg}");
+    assert!(!msg.contains(&format!("{path}: {path}")), "{msg}");
+    assert!(
+        msg.ends_with(&format!("(a book is built from games with `qiku-book build GAMES.pgn -o {path}`)")),
+        "{msg}"
+    );
+    // A file that is no book: the same hint; a damaged book keeps the library's words alone.
+    std::fs::write(&missing, "1. h2e2 h9g7 *\n").expect("write");
+    let msg = match qiku_serve::load(&o) {
+        Ok(_) => panic!("a game file opens as a book"),
+        Err(e) => e.to_string(),
+    };
+    assert!(msg.contains("not a qiku opening book") && msg.contains("qiku-book build"), "{msg}");
 }

@@ -3,7 +3,9 @@
 //! and the values follow the API, switches notation, steps back and forward with the arrow
 //! keys, loads a table position from the FEN box, opens the shareable URL and the tables page,
 //! and saves screenshots at desktop and phone widths (into `docs/img/` with
-//! `QIKU_UPDATE_SCREENSHOTS=1`, else into the target directory).
+//! `QIKU_UPDATE_SCREENSHOTS=1`, else into the target directory). On desktop it also drives what
+//! goes wrong or comes late: bad links and FENs, double clicks, engine replies for a position
+//! left, the engine's words, the keyboard, Back and Forward, late table details.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (and `fonts-noto-cjk` for the notation text);
 //! skips with a message when they are absent. `QIKU_CHROMIUM` and `QIKU_CHROMEDRIVER` name other
@@ -318,16 +320,13 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     wait_js(&c, "return !!document.querySelector('#position .tb')", "the table value").await;
     let tb_text = c.find(Locator::Css("#position .tb")).await.expect("value").text().await.expect("text");
     let v = &table["tablebase"];
-    assert!(
-        tb_text.contains(if v["wdl"] == "win" {
-            "wins"
-        } else if v["wdl"] == "loss" {
-            "loses"
-        } else {
-            "draw"
-        }),
-        "{tb_text} vs {v}"
-    );
+    // The value in the words of `qiku-tb probe`, for the side to move.
+    let words = match (v["wdl"].as_str(), v["dtm"].as_i64()) {
+        (Some("win"), Some(n)) => format!("win, mate in {n} plies"),
+        (Some("loss"), Some(n)) => format!("loss, mated in {} plies", -n),
+        _ => "draw".into(),
+    };
+    assert_eq!(tb_text, format!("Table (asian rules), red to move: {words}"), "{v}");
     check_rows(&c, &table, "chinese").await;
     for (row, m) in rows(&c).await.iter().zip(table["moves"].as_array().expect("moves")) {
         let t = &m["tablebase"];
@@ -360,12 +359,16 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     )
     .await;
 
-    // The engine's line on request.
+    // The engine's line on request: in a table position, the tables' verdict for the side to move.
     c.find(Locator::Id("analyze")).await.expect("the engine button").click().await.expect("click");
-    wait_js(&c, "return /depth \\d+/.test(document.getElementById('engine-out').textContent)", "the engine's line")
-        .await;
+    wait_js(
+        &c,
+        "return /^For (red|black) \\(to move\\)/.test(document.getElementById('engine-out').textContent)",
+        "the engine's line",
+    )
+    .await;
     let line = c.find(Locator::Id("engine-out")).await.expect("out").text().await.expect("text");
-    assert!(line.contains("mate") || line.contains("depth"), "{line}");
+    assert!(line.contains("from the tables: ") && line.contains("plies (asian rules)"), "{line}");
 
     // The URL names the position: opening it shows the same.
     let href = js(&c, "return location.href").await.as_str().expect("href").to_string();
@@ -394,6 +397,271 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     c.close().await.expect("close");
 }
 
+/// Records the page's uncaught errors and rejected promises from now on.
+async fn watch_errors(c: &Client) {
+    js(
+        c,
+        "window.__errors = []; \
+         addEventListener('error', (e) => window.__errors.push(String(e.message))); \
+         addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));",
+    )
+    .await;
+}
+
+async fn assert_no_errors(c: &Client, what: &str) {
+    assert_eq!(js(c, "return window.__errors").await, json!([]), "{what}: uncaught errors in the page");
+}
+
+/// Waits until the page has had an answer from `path` (the browser's resource timing lists a
+/// request once its answer is in).
+async fn wait_answered(c: &Client, path: &str) {
+    wait_js(
+        c,
+        &format!("return performance.getEntriesByType('resource').some(e => e.name.includes({}))", json!(path)),
+        path,
+    )
+    .await;
+}
+
+async fn text_of(c: &Client, id: &str) -> String {
+    js(c, &format!("return document.getElementById('{id}').textContent")).await.as_str().unwrap_or("").to_string()
+}
+
+async fn url_param(c: &Client, name: &str) -> Value {
+    js(c, &format!("return new URLSearchParams(location.search).get('{name}')")).await
+}
+
+/// Types `fen` into the FEN box and loads it.
+async fn load_fen(c: &Client, fen: &str) {
+    let input = c.find(Locator::Id("fen")).await.expect("the FEN box");
+    input.clear().await.expect("clear");
+    input.send_keys(fen).await.expect("type");
+    c.find(Locator::Css("#fenform button")).await.expect("the button").click().await.expect("click");
+}
+
+async fn click_id(c: &Client, id: &str) {
+    c.find(Locator::Id(id)).await.expect(id).click().await.expect("click");
+}
+
+/// Opens `path` and waits for its position to be shown.
+async fn open(c: &Client, base: &str, path: &str) {
+    c.goto(&format!("{base}{path}")).await.expect("the page loads");
+    wait_answered(c, "/api/info").await;
+    // The answer read (the engine button knows the engine is on).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    wait_js(c, "return /to move/.test(document.getElementById('status').textContent)", path).await;
+}
+
+/// The explorer where things go wrong or come late: bad positions, clicks while a position
+/// loads, engine replies for a position left, the keyboard, the browser's history, the engine's
+/// words. Desktop only, against a server of its own (with the engine).
+async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path) {
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = session(port, chromium, profile.path(), 1280, 900).await;
+    let base = srv.url();
+    let start = api(srv, "startpos", &[]);
+    let first = start["moves"][0]["iccs"].as_str().expect("a book move").to_string();
+
+    // A link naming a bad position: the error is shown, and the engine button says there is no
+    // position rather than failing.
+    c.goto(&format!("{base}/?fen=garbage")).await.expect("the page loads");
+    wait_answered(&c, "/api/info").await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    wait_js(&c, "return document.getElementById('status').classList.contains('error')", "the bad link's error").await;
+    assert!(text_of(&c, "status").await.contains("bad FEN"), "{}", text_of(&c, "status").await);
+    watch_errors(&c).await;
+    click_id(&c, "analyze").await;
+    assert_eq!(text_of(&c, "engine-out").await, "No position to analyse: load one first.");
+    assert_no_errors(&c, "the engine button without a position").await;
+
+    // A bad FEN typed in: the error is shown, the last good position stays (board, moves, URL)
+    // and keeps working, and reloading shows it again.
+    open(&c, &base, &format!("/?moves={first}")).await;
+    wait_ply(&c, 1).await;
+    let good = js(&c, "return location.href").await;
+    let after_first = api(srv, "startpos", &[&first]);
+    load_fen(&c, "rnbakabnr/9/1c5c1/xxx w").await;
+    wait_js(&c, "return document.getElementById('status').classList.contains('error')", "the bad FEN's error").await;
+    assert!(text_of(&c, "status").await.starts_with("Error: bad FEN"), "{}", text_of(&c, "status").await);
+    assert_eq!(js(&c, "return location.href").await, good, "a failing position is not written into the URL");
+    assert_eq!(js(&c, "return document.querySelectorAll('g.piece').length").await, 32, "the board stays");
+    check_rows(&c, &after_first, "chinese").await;
+    let reply = after_first["moves"][0]["iccs"].as_str().expect("a book reply").to_string();
+    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{reply}']")))
+        .await
+        .expect("row")
+        .click()
+        .await
+        .expect("click");
+    wait_ply(&c, 2).await;
+    assert_eq!(text_of(&c, "status").await, "Red to move");
+    c.goto(good.as_str().expect("href")).await.expect("reload");
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", after_first["fen"]),
+        "the good position",
+    )
+    .await;
+
+    // A double click on a book row plays the move once.
+    open(&c, &base, "/").await;
+    watch_errors(&c).await;
+    js(&c, "const tr = document.querySelector('#explorer tbody tr'); tr.click(); tr.click();").await;
+    wait_ply(&c, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(url_param(&c, "moves").await, json!(first), "one move");
+    assert_eq!(text_of(&c, "status").await, "Black to move");
+    assert_no_errors(&c, "a double click").await;
+
+    // The engine's line of a position left late: a move played while the engine thinks drops it.
+    open(&c, &base, "/").await;
+    js(&c, "document.getElementById('analyze').click(); document.querySelector('#explorer tbody tr').click();").await;
+    wait_ply(&c, 1).await;
+    wait_answered(&c, "/api/analyze").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(text_of(&c, "engine-out").await, "", "no line from the position before the move");
+
+    // The engine's words: whose score, the tables' verdict, the rules, plies, the end of a game.
+    let by_rule = "9/9/4k4/1R7/9/9/6n2/9/5K3/9 w - - 0 1";
+    let v = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(by_rule))).1;
+    assert_eq!((v["by_rule"].as_bool(), v["wdl"].as_str()), (Some(true), Some("win")), "{v}");
+    open(&c, &base, &format!("/?fen={}", enc(by_rule))).await;
+    click_id(&c, "analyze").await;
+    wait_js(&c, "return document.getElementById('engine-out').textContent.startsWith('For red')", "the engine").await;
+    let out = text_of(&c, "engine-out").await;
+    assert!(
+        out.starts_with("For red (to move), from the tables: win by the perpetual-check rule: the opponent can only check forever (line rank "),
+        "{out}"
+    );
+    assert!(!out.contains("28743") && out.contains("asian rules"), "{out}");
+    // Plain rules: a draw in the tables, said in good grammar; the engine says what it follows.
+    c.find(Locator::Id("rules")).await.expect("rules").select_by_value("plain").await.expect("plain");
+    wait_js(
+        &c,
+        "return document.querySelector('#position .tb')?.textContent === 'Table (plain rules), red to move: draw'",
+        "the plain value",
+    )
+    .await;
+    assert_eq!(text_of(&c, "engine-out").await, "", "the line under other rules is gone");
+    click_id(&c, "analyze").await;
+    wait_js(&c, "return document.getElementById('engine-out').textContent.startsWith('For red')", "the engine").await;
+    let out = text_of(&c, "engine-out").await;
+    assert!(out.contains("; tables: draw (plain rules), the engine chose among the drawing moves"), "{out}");
+    assert!(out.contains("the engine's search judges repetitions by the Asian rules"), "{out}");
+    assert!(!out.contains("perpetual-check"), "{out}");
+    // A mate the search finds (no table for two rooks here), in plies for the side to move.
+    open(&c, &base, &format!("/?fen={}", enc("3k5/9/9/9/9/9/9/9/RR7/4K4 b - - 0 1"))).await;
+    click_id(&c, "analyze").await;
+    wait_js(&c, "return document.getElementById('engine-out').textContent.startsWith('For black')", "the engine").await;
+    let out = text_of(&c, "engine-out").await;
+    assert!(out.starts_with("For black (to move): loss, mated in 2 plies (depth "), "{out}");
+    // No legal move: the status and the table agree in the CLI's words, no empty move table,
+    // and the engine says the game is over.
+    open(&c, &base, &format!("/?fen={}", enc("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1"))).await;
+    assert_eq!(text_of(&c, "status").await, "Black to move: loss, no legal move (stalemate)");
+    let value = js(&c, "return document.querySelector('#position .tb').textContent").await;
+    assert_eq!(value, "Table (asian rules), black to move: loss, no legal move");
+    assert_eq!(js(&c, "return document.getElementById('explorer').hidden").await, true);
+    assert_eq!(js(&c, "return document.getElementById('empty').hidden").await, false);
+    assert_eq!(text_of(&c, "empty").await, "No legal move: the game is over.");
+    click_id(&c, "analyze").await;
+    assert_eq!(text_of(&c, "engine-out").await, "Game over (stalemate): black to move, loss, no legal move.");
+
+    // The keyboard: move rows and recent games are buttons reached with Tab and chosen with
+    // Enter or Space; the focus comes back to the new position's first move.
+    open(&c, &base, "/").await;
+    let attrs = js(
+        &c,
+        "const tr = document.querySelector('#explorer tbody tr'); return [tr.tabIndex, tr.getAttribute('role')]",
+    )
+    .await;
+    assert_eq!(attrs, json!([0, "button"]));
+    js(&c, "document.querySelector('#explorer tbody tr').focus()").await;
+    c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    wait_ply(&c, 1).await;
+    let focused = js(&c, "return document.activeElement.dataset.move").await;
+    let after = api(srv, "startpos", &[&first]);
+    assert_eq!(focused, after["moves"][0]["iccs"], "the first move of the new position has the focus");
+    c.active_element().await.expect("focus").send_keys(" ").await.expect("Space");
+    wait_ply(&c, 2).await;
+    let line = [first.clone(), after["moves"][0]["iccs"].as_str().expect("move").to_string()];
+    assert_eq!(url_param(&c, "moves").await, json!(line.join(",")));
+    let attrs =
+        js(&c, "const li = document.querySelector('#recent li'); return [li.tabIndex, li.getAttribute('role')]").await;
+    assert_eq!(attrs, json!([0, "button"]));
+    js(&c, "document.querySelector('#recent li').focus()").await;
+    c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    wait_js(&c, "return document.querySelectorAll('#played .ply').length > 2", "the recent game").await;
+
+    // The browser's Back: from the game to the line, then move by move (each new line an entry).
+    c.back().await.expect("back");
+    wait_js(
+        &c,
+        &format!("return new URLSearchParams(location.search).get('moves') === {}", json!(line.join(","))),
+        "the line before the game",
+    )
+    .await;
+    wait_ply(&c, 2).await;
+    c.back().await.expect("back");
+    wait_js(
+        &c,
+        &format!("return new URLSearchParams(location.search).get('moves') === {}", json!(first)),
+        "one move back",
+    )
+    .await;
+    wait_ply(&c, 1).await;
+    c.back().await.expect("back");
+    wait_js(
+        &c,
+        "return location.search === '' && document.getElementById('status').textContent === 'Red to move'",
+        "the start",
+    )
+    .await;
+    wait_js(&c, &format!("return document.getElementById('fen').value === {}", start["fen"]), "the start position")
+        .await;
+    c.forward().await.expect("forward");
+    wait_ply(&c, 1).await;
+    c.close().await.expect("close");
+}
+
+/// The tables page: the details of the last table chosen, even when an earlier one answers
+/// later (its answer is held back here), scrolled into view below a long list; rows are buttons
+/// for the keyboard. Desktop only, against a server whose table statistics are not yet computed.
+async fn tables_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path) {
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = session(port, chromium, profile.path(), 1280, 900).await;
+    let base = srv.url();
+    c.goto(&format!("{base}/tables")).await.expect("tables page");
+    wait_js(&c, "return document.querySelectorAll('#tables tbody tr').length > 3", "the table list").await;
+    js(
+        &c,
+        "document.getElementById('tables').style.marginBottom = '5000px'; window.__late = false; \
+         const orig = window.fetch; \
+         window.fetch = (u, o) => orig(u, o).then((r) => String(u).endsWith('/KRvKN') \
+           ? new Promise((res) => setTimeout(() => { res(r); setTimeout(() => { window.__late = true; }, 100); }, 1000)) : r);",
+    )
+    .await;
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvK']")).await.expect("KRvK").click().await.expect("click");
+    wait_js(&c, "return window.__late", "the late answer").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(js(&c, "return document.querySelector('#detail h2')?.textContent").await, "KRvK");
+    let seen = js(
+        &c,
+        "const r = document.getElementById('detail').getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight",
+    )
+    .await;
+    assert_eq!(seen, true, "the details are scrolled into view");
+    let attrs =
+        js(&c, "const tr = document.querySelector('#tables tbody tr'); return [tr.tabIndex, tr.getAttribute('role')]")
+            .await;
+    assert_eq!(attrs, json!([0, "button"]));
+    js(&c, "document.querySelector(\"#tables tbody tr[data-material='KCvK']\").focus()").await;
+    c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    wait_js(&c, "return document.querySelector('#detail h2')?.textContent === 'KCvK'", "KCvK by the keyboard").await;
+    c.close().await.expect("close");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_headless_chromium() {
     let (Some(chromium), Some(driver)) = (
@@ -416,6 +684,15 @@ async fn the_page_in_headless_chromium() {
     .await
     .expect("server");
     let (_driver, port) = start_driver(&driver);
+    let fresh = tokio::task::spawn_blocking(|| {
+        let mut o = options();
+        o.engine = true;
+        server(o)
+    })
+    .await
+    .expect("server");
+    tables_behaviour(&fresh, port, &chromium).await;
+    explorer_behaviour(&fresh, port, &chromium).await;
     run_width(&srv, port, &chromium, "desktop", 1280, 900).await;
     run_width(&srv, port, &chromium, "phone", 390, 844).await;
 }

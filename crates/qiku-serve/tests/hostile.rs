@@ -104,6 +104,12 @@ fn raw_http_abuse_is_refused() {
             String::from_utf8_lossy(&resp[..resp.len().min(200)])
         );
         assert!(took < Duration::from_secs(5), "{what}: {took:?}");
+        if *what == "POST" || *what == "DELETE" {
+            // A method not served is a 405 that names the methods that are.
+            let head = String::from_utf8_lossy(&resp).to_ascii_lowercase();
+            assert_eq!(status, 405, "{what}");
+            assert!(head.contains("\r\nallow: get,head\r\n"), "{what}: {head}");
+        }
         still_serves(&srv);
     }
 }
