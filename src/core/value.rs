@@ -154,13 +154,22 @@ impl TbValue {
     }
 }
 
+/// "1 ply", "5 plies".
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 impl fmt::Display for TbValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.wdl {
             Wdl::Draw => f.write_str("draw"),
-            Wdl::Win => write!(f, "win, mate in {} plies", self.dtm.plies()),
+            Wdl::Win => write!(f, "win, mate in {}", plies(self.dtm.plies())),
             Wdl::Loss if self.dtm.0 == 0 => f.write_str("loss, no legal move"),
-            Wdl::Loss => write!(f, "loss, mated in {} plies", self.dtm.plies()),
+            Wdl::Loss => write!(f, "loss, mated in {}", plies(self.dtm.plies())),
         }
     }
 }

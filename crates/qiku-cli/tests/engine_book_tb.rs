@@ -369,7 +369,7 @@ fn probe_command_combines_book_tables_and_search() {
     assert_eq!(
         v["tablebase"]["value"],
         serde_json::json!({"wdl": "win", "dtm": 1, "by_rule": false, "unit": "plies", "rules": "asian",
-                           "text": "win, mate in 1 plies (asian rules)"})
+                           "text": "win, mate in 1 ply (asian rules)"})
     );
     assert_eq!(v["tablebase"]["best_moves"], serde_json::json!(["e1d1", "e1e8"]));
     // Neither: a short search.

@@ -190,7 +190,7 @@ fn the_engine_says_the_value_of_the_move_it_plays() {
     tables(dir.path());
     let fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"; // e1d1 mates at once
     let all = engine_lines_for(dir.path(), false, fen, "go depth 3");
-    assert!(all.contains(&"info string tablebase move: win, mate in 1 plies (asian rules)".to_string()), "{all:?}");
+    assert!(all.contains(&"info string tablebase move: win, mate in 1 ply (asian rules)".to_string()), "{all:?}");
     assert_eq!(all.last().unwrap(), "bestmove e1d1");
     let some = engine_lines_for(dir.path(), false, fen, "go depth 3 searchmoves e1a1 e0f0");
     assert!(some.contains(&"info string tablebase move: win, mate in 3 plies (asian rules)".to_string()), "{some:?}");

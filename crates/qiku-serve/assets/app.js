@@ -339,7 +339,8 @@ function engineText(a, d) {
   let score;
   if (a.mate != null) {
     // A mate in n moves is 2n - 1 plies for the side that mates, 2n for the side mated.
-    score = a.mate > 0 ? `win, mate in ${2 * a.mate - 1} plies` : `loss, mated in ${-2 * a.mate} plies`;
+    const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
+    score = a.mate > 0 ? `win, mate in ${plies(2 * a.mate - 1)}` : `loss, mated in ${plies(-2 * a.mate)}`;
   } else if (Math.abs(a.cp) >= TABLE_WIN_CP) {
     score = `${a.cp > 0 ? "win" : "loss"}: the search reaches a position the tables decide (distance unknown)`;
   } else {
