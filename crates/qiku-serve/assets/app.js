@@ -215,6 +215,11 @@ function render() {
     const c1 = document.createElement("td");
     c1.className = "mv";
     c1.textContent = name(m);
+    if (m.with_mirror) {
+      // The start position's twins (h2e2, b2e2) share one line of games.
+      c1.textContent += ` (${name(m.with_mirror)})`;
+      c1.title = "counted with its mirror image";
+    }
     const c2 = document.createElement("td");
     c2.className = "num";
     c2.textContent = m.games ? String(m.games) : "";

@@ -92,6 +92,12 @@ pub fn names(pos: &Pos, m: Mv) -> MoveNames {
     MoveNames { iccs: iccs::format(m), wxf: wxf::format(pos, m), chinese: chinese::format(pos, m) }
 }
 
+/// In a position that is its own mirror image (the start), the mirror twin of book move `m`,
+/// whose games the books count with it (`qiku-book probe`'s "with its mirror"); else `None`.
+pub fn merged_mirror(pos: &Pos, m: Mv) -> Option<Mv> {
+    qiku::book::BookMove { mv: m, counts: Default::default() }.merged_mirror(pos)
+}
+
 /// The ICCS name of a move.
 pub fn iccs_of(m: Mv) -> String {
     iccs::format(m)

@@ -139,6 +139,9 @@ struct ExploreMove {
     tablebase: Option<TableValue>,
     /// In the table's winning line.
     best: bool,
+    /// In a position that is its own mirror image, the mirror twin whose games are counted with
+    /// this book move's (`null` elsewhere).
+    with_mirror: Option<MoveNames>,
 }
 
 #[derive(Serialize)]
@@ -195,6 +198,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
             fen: adapter::fen_of(&adapter::play(&pos, *m)),
             tablebase: table_of(*m),
             best: best_of(*m),
+            with_mirror: adapter::merged_mirror(&pos, *m).map(|x| adapter::names(&pos, x)),
         });
     }
     if let Some(t) = &table {
@@ -209,6 +213,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
                 fen: adapter::fen_of(&adapter::play(&pos, *m)),
                 tablebase: Some(*v),
                 best: t.best.contains(m),
+                with_mirror: None,
             });
         }
     }

@@ -49,6 +49,7 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
         }
         assert_eq!(g["chinese"], qiku::notation::chinese::format(&pos, e.mv));
         assert_eq!(g["wxf"], qiku::notation::wxf::format(&pos, e.mv));
+        assert_eq!(g["with_mirror"]["iccs"].as_str(), e.merged_mirror(&pos).map(|x| x.to_string()).as_deref());
         tr += u64::from(r);
         td += u64::from(e.counts.draws);
         tb += u64::from(b);
@@ -70,6 +71,9 @@ fn explore_counts_are_the_books() {
     assert_eq!(v["turn"], "red");
     assert_eq!(v["status"], "ok");
     assert!(v["tablebase"].is_null());
+    // The start is its own mirror image: the cannon's central move stands for both cannons'.
+    let h2e2 = v["moves"].as_array().expect("moves").iter().find(|m| m["iccs"] == "h2e2").expect("h2e2");
+    assert_eq!(h2e2["with_mirror"]["iccs"], "b2e2", "{h2e2}");
     // After five plies and ten plies of the main line.
     for plies in [5, 10] {
         let (_, moves) = book_line(&book, plies);
