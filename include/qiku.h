@@ -24,6 +24,9 @@
 extern "C" {
 #endif
 
+/* The version of this header; qiku_version() gives the library's. */
+#define QIKU_VERSION "0.1.0"
+
 /* Negative return codes. */
 #define QIKU_ERR_ARG (-1)      /* NULL pointer, non-UTF-8 string, bad FEN, unknown rules, negative max */
 #define QIKU_ERR_DATA (-2)     /* a file cannot be read or is not a valid book or table */
@@ -111,6 +114,10 @@ int qiku_book_probe(const QikuBook *book, const char *fen, QikuBookMove *out, in
 /* The message of this thread's last failed call ("" if its last call succeeded). Valid until
  * the next qiku call on this thread. Never NULL. */
 const char *qiku_last_error(void);
+
+/* The version of the library loaded ("0.1.0"), to compare with QIKU_VERSION, the header's. A
+ * static string: never freed. */
+const char *qiku_version(void);
 
 #ifdef __cplusplus
 }

@@ -537,9 +537,26 @@ pub extern "C" fn qiku_last_error() -> *const c_char {
     LAST_ERROR.try_with(|e| e.borrow().as_ptr()).unwrap_or(c"".as_ptr())
 }
 
+/// The library's version (`"0.1.0"`, the crate's), NUL-terminated and static: never freed. The
+/// header's `QIKU_VERSION` is the header's.
+#[no_mangle]
+pub extern "C" fn qiku_version() -> *const c_char {
+    const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    VERSION.as_ptr().cast()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_version_is_the_crates_and_the_headers() {
+        // Safety: a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(qiku_version()) }.to_str().expect("UTF-8");
+        assert_eq!(v, env!("CARGO_PKG_VERSION"));
+        let header = include_str!("../../../include/qiku.h");
+        assert!(header.contains(&format!("#define QIKU_VERSION \"{v}\"")), "the header's QIKU_VERSION is {v}");
+    }
 
     #[test]
     fn errors_are_reported_not_raised() {

@@ -344,7 +344,7 @@ fn header_matches_the_rust_declarations() {
         let (name, types) = normalize_rust(&format!("fn {sig}"));
         rust_decls.insert(name, types);
     }
-    assert_eq!(rust_decls.len(), 11, "{rust_decls:?}");
+    assert_eq!(rust_decls.len(), 12, "{rust_decls:?}");
     assert_eq!(c_decls, rust_decls);
 
     // Error codes: each `pub const QIKU_ERR_X: c_int = -n;` is `#define QIKU_ERR_X (-n)`.

@@ -203,6 +203,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS\n", argv[0]);
         return 2;
     }
+    CHECK(strcmp(qiku_version(), QIKU_VERSION) == 0, "library %s, header %s", qiku_version(), QIKU_VERSION);
     book = qiku_book_open(argv[1]);
     if (!book) {
         fprintf(stderr, "book: %s\n", qiku_last_error());
