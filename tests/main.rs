@@ -49,6 +49,8 @@ mod tablebase_rule_skip;
 #[cfg(feature = "generate")]
 mod tablebase_rules;
 #[cfg(feature = "generate")]
+mod tablebase_stop;
+#[cfg(feature = "generate")]
 mod tablebase_theory;
 #[cfg(feature = "generate")]
 mod tablebase_wdl;

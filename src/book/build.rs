@@ -164,6 +164,9 @@ pub enum BuildError {
     /// `max_ply` is 0: no move would be recorded and the book would be empty; refused before
     /// anything is read.
     NoPlies,
+    /// The progress receiver asked for a stop ([`Progress::stop_requested`]): nothing was
+    /// written, and a file already at the output path was left as it was.
+    Stopped,
 }
 
 impl fmt::Display for BuildError {
@@ -176,6 +179,7 @@ impl fmt::Display for BuildError {
             BuildError::NoPlies => f.write_str(
                 "a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)",
             ),
+            BuildError::Stopped => f.write_str("the build was stopped: no book was written"),
         }
     }
 }
@@ -187,7 +191,7 @@ impl std::error::Error for BuildError {
             BuildError::NotText(e) => Some(e),
             BuildError::Book(e) => Some(e),
             BuildError::Threads(e) => Some(e),
-            BuildError::NoPlies => None,
+            BuildError::NoPlies | BuildError::Stopped => None,
         }
     }
 }
@@ -266,7 +270,9 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
     build_with_progress(inputs, output, opts, &NoProgress)
 }
 
-/// [`build`], reporting the bytes of input read to `progress`.
+/// [`build`], reporting the bytes of input read to `progress`. After each report it asks
+/// [`Progress::stop_requested`], and once more before the book replaces the output: a stop ends
+/// the build with [`BuildError::Stopped`], writing nothing.
 ///
 /// Refused before anything is read: an output that is one of the inputs (by device and inode,
 /// so also through a symlink), an input that is not a regular file, and an input that is not
@@ -363,6 +369,7 @@ pub fn build_with_progress(
     let mut errors: Vec<(usize, GameError)> = Vec::new();
     let mut errors_total = 0u64;
     let mut failure: Option<BookError> = None;
+    let mut stopped = false;
 
     let next_file = AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -424,6 +431,11 @@ pub fn build_with_progress(
             }
             progress.set_position(bytes_read.load(Ordering::Relaxed));
             progress.message(&format!("{} game{}", games.read, if games.read == 1 { "" } else { "s" }));
+            if progress.stop_requested() {
+                // As for a failure: dropping the receiver ends the readers.
+                stopped = true;
+                break;
+            }
         }
         // Dropping the receiver (end of scope) unblocks readers if we stopped early.
         drop(rx);
@@ -431,7 +443,13 @@ pub fn build_with_progress(
     if let Some(e) = failure {
         return Err(e.into());
     }
+    if stopped {
+        return Err(BuildError::Stopped);
+    }
     progress.finish();
+    if progress.stop_requested() {
+        return Err(BuildError::Stopped);
+    }
     keep_first_errors(&mut errors, opts.max_errors);
 
     pool.install(|| acc.buf.par_sort_unstable());
@@ -459,6 +477,10 @@ pub fn build_with_progress(
         Some(r) => Some((opts.recent_games, r.finish()?)),
         None => None,
     };
+    // The last moment a stop can leave the output as it was (the unfinished file is removed).
+    if progress.stop_requested() {
+        return Err(BuildError::Stopped);
+    }
     // A book without a move is not written: a file already at the output path (last week's
     // book, say) is worth more than an empty one.
     let written = writer.records() > 0;

@@ -52,6 +52,20 @@ impl std::error::Error for AttachError {
     }
 }
 
+/// Where the book and table adapters send what the engine's user should know while it plays on
+/// (a damaged table, a missing companion, a book that can no longer be read): one message, without
+/// the `info string ` a UCI front end puts before it. Called from search threads.
+pub type Notes = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The UCI channel: each message as `info string <message>` on stdout, as the UCI front end
+/// prints them (the default of the adapters).
+pub fn stdout_notes() -> Notes {
+    Arc::new(|message: &str| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), "info string {message}");
+    })
+}
+
 /// Opens a book for the UCI `BookFile` option: `(path, policy, min_games, min_share_percent)`.
 pub type BookOpener = fn(&str, &str, u32, u32) -> Result<Arc<dyn OpeningBook>, AttachError>;
 /// Opens the tablebases for the UCI `TablebasePath` option.
@@ -93,17 +107,19 @@ pub fn policy(name: &str) -> Option<Policy> {
 /// [`QbkOpeningBook::with_min_share`]), are ignored.
 ///
 /// A book that can no longer be read while the engine has it open (truncated, damaged or
-/// overwritten) is not silently ignored: the first failed probe is named on stdout as
-/// `info string <file>: <cause>; playing on without the book`, and the engine then searches
-/// (as tables in the same situation are reported).
+/// overwritten) is not silently ignored: the first failed probe is named (on stdout as
+/// `info string <file>: <cause>; playing on without the book`, or to the [`Notes`] given by
+/// [`QbkOpeningBook::with_notes`]), and the engine then searches (as tables in the same
+/// situation are reported).
 pub struct QbkOpeningBook {
-    book: Book,
+    book: Arc<Book>,
     policy: Policy,
     min_games: u64,
     min_share: u32,
     rng: Mutex<Rng>,
     /// Set once the file failed: the book is no longer asked.
     failed: std::sync::atomic::AtomicBool,
+    notes: Notes,
 }
 
 impl QbkOpeningBook {
@@ -111,16 +127,31 @@ impl QbkOpeningBook {
     /// that games differ; `best` is deterministic.
     pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkOpeningBook, AttachError> {
         let book = Book::open(path).map_err(AttachError::Book)?;
+        Ok(QbkOpeningBook::shared(Arc::new(book), policy, min_games))
+    }
+
+    /// A book already opened (and shared with its other users: no file is opened again, so a
+    /// relative path or a changed working directory does not matter), with the same policy and
+    /// filters as [`QbkOpeningBook::open`].
+    pub fn shared(book: Arc<Book>, policy: Policy, min_games: u32) -> QbkOpeningBook {
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(QbkOpeningBook {
+        QbkOpeningBook {
             book,
             policy,
             min_games: min_games as u64,
             min_share: book::DEFAULT_MIN_SHARE_PERCENT,
             rng: Mutex::new(Rng::new(seed)),
             failed: std::sync::atomic::AtomicBool::new(false),
-        })
+            notes: stdout_notes(),
+        }
+    }
+
+    /// The same book with its message (a file that can no longer be read) sent to `notes`
+    /// instead of stdout.
+    pub fn with_notes(mut self, notes: Notes) -> QbkOpeningBook {
+        self.notes = notes;
+        self
     }
 
     /// The same book with moves played in less than `percent` percent of a position's games left
@@ -155,8 +186,7 @@ impl OpeningBook for QbkOpeningBook {
             Ok(moves) => moves,
             Err(e) => {
                 if !self.failed.swap(true, Ordering::Relaxed) {
-                    use std::io::Write;
-                    let _ = writeln!(std::io::stdout().lock(), "info string {e}; playing on without the book");
+                    (self.notes)(&format!("{e}; playing on without the book"));
                 }
                 return None;
             }
@@ -169,9 +199,10 @@ impl OpeningBook for QbkOpeningBook {
 }
 
 /// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
-/// simply searches), but is named once on stdout as `info string <file>: <cause>`.
+/// simply searches), but is named once (on stdout as `info string <file>: <cause>`, or to the
+/// [`Notes`] given to [`QtbEndgames::with_notes`]).
 pub struct QtbEndgames {
-    tables: Tablebases,
+    tables: Arc<Tablebases>,
     /// The repetition rules of the values: [`Rules::Asian`] (the default) unless set to plain
     /// (`setoption name TablebaseRules value plain`); 0 = plain, 1 = Asian.
     rules: std::sync::atomic::AtomicU8,
@@ -179,17 +210,25 @@ pub struct QtbEndgames {
     max_pieces: u32,
     /// Files already reported, so that a damaged table is named once, not at every node.
     reported: Mutex<std::collections::HashSet<std::path::PathBuf>>,
+    notes: Notes,
 }
 
 impl QtbEndgames {
-    /// Wraps opened tables; the files that cannot be used are reported at once.
+    /// Wraps opened tables; the files that cannot be used are reported at once, on stdout.
     pub fn new(tables: Tablebases) -> QtbEndgames {
+        QtbEndgames::with_notes(Arc::new(tables), stdout_notes())
+    }
+
+    /// Wraps tables already opened (and shared with their other users: no file is opened again);
+    /// the files that cannot be used are reported at once, to `notes`, as are later problems.
+    pub fn with_notes(tables: Arc<Tablebases>, notes: Notes) -> QtbEndgames {
         let max_pieces = tables.usable_tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
         let t = QtbEndgames {
             tables,
             max_pieces,
             rules: std::sync::atomic::AtomicU8::new(1),
             reported: Mutex::new(Default::default()),
+            notes,
         };
         for problem in t.tables.problems() {
             t.report(problem);
@@ -197,15 +236,14 @@ impl QtbEndgames {
         t
     }
 
-    /// Names a damaged file as `info string <file>: <cause>` on stdout (the UCI channel), once.
+    /// Names a damaged file (`<file>: <cause>`) to the notes, once.
     fn report(&self, e: &tablebase::TbError) {
         let first = match e.path() {
             Some(p) => self.reported.lock().unwrap_or_else(|e| e.into_inner()).insert(p.to_path_buf()),
             None => true,
         };
         if first {
-            use std::io::Write;
-            let _ = writeln!(std::io::stdout().lock(), "info string {e}");
+            (self.notes)(&e.to_string());
         }
     }
 }

@@ -75,6 +75,19 @@ pub fn excerpt(text: &str) -> String {
     }
 }
 
+/// What the front ends say after a decision, beside its score (`info string <note>`): a book
+/// move, or the tables' verdict with the rules that decided it and the unit of its distance
+/// (`verdict` is [`Engine::last_verdict`]). `None` for a search the tables did not cover.
+pub fn decision_note(source: Source, verdict: Option<crate::core::Verdict>) -> Option<String> {
+    match (source, verdict) {
+        (Source::Book, _) => Some("book move".to_string()),
+        (Source::Tablebase, Some(v)) => Some(format!("tablebase move: {v}")),
+        (Source::Tablebase, None) => Some("tablebase move".to_string()),
+        (Source::Search, Some(v)) => Some(format!("tablebase: {v}; the search chooses among the drawing moves")),
+        (Source::Search, None) => None,
+    }
+}
+
 /// The UCI session.
 pub struct Uci {
     out: Output,
@@ -441,15 +454,8 @@ impl Uci {
             let (result, source) = engine.think(&game, &limits, &mut |info: &Info| out.line(&info.to_uci()));
             let verdict = engine.last_verdict;
             drop(engine);
-            // The tables' verdict beside the score: the rules that decided and the distance's unit.
-            match (source, verdict) {
-                (Source::Book, _) => out.line("info string book move"),
-                (Source::Tablebase, Some(v)) => out.line(&format!("info string tablebase move: {v}")),
-                (Source::Tablebase, None) => out.line("info string tablebase move"),
-                (Source::Search, Some(v)) => {
-                    out.line(&format!("info string tablebase: {v}; the search chooses among the drawing moves"))
-                }
-                (Source::Search, None) => {}
+            if let Some(note) = decision_note(source, verdict) {
+                out.line(&format!("info string {note}"));
             }
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop/ponderhit.
             if limits.infinite || limits.ponder {

@@ -195,7 +195,9 @@ impl GenerateOptions {
     }
 
     /// Report each table's progress (one phase per table, labelled with its material) to
-    /// `progress`.
+    /// `progress`. It may also stop the generation ([`Progress::stop_requested`], asked before
+    /// each table and all through its solve, between levels and between chunks of work): the run
+    /// then ends with [`TbError::Stopped`] within a second or so, the tables finished before kept.
     pub fn progress(mut self, progress: Arc<dyn Progress + Send>) -> GenerateOptions {
         self.progress = Some(progress);
         self
@@ -448,6 +450,9 @@ fn one_table(
     progress: &dyn Progress,
     keep: bool,
 ) -> Result<Made, TbError> {
+    if progress.stop_requested() {
+        return Err(TbError::Stopped { material: material.to_string() });
+    }
     let dir = &opts.dir;
     let path = dir.join(file_name(material));
     let start = Instant::now();

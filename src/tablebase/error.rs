@@ -169,6 +169,13 @@ pub enum TbError {
         /// in memory and a working set), whichever is less.
         needs: u64,
     },
+    /// Generation was stopped at the caller's request ([`crate::Progress::stop_requested`])
+    /// while `material` was being solved: its files were not written (the tables finished
+    /// before it were).
+    Stopped {
+        /// The table being solved.
+        material: String,
+    },
 }
 
 impl TbError {
@@ -229,6 +236,7 @@ impl Clone for TbError {
             TbError::OverBudget { material, budget, needs } => {
                 TbError::OverBudget { material: material.clone(), budget: *budget, needs: *needs }
             }
+            TbError::Stopped { material } => TbError::Stopped { material: material.clone() },
         }
     }
 }
@@ -281,6 +289,9 @@ impl fmt::Display for TbError {
                 mib(*budget),
                 mib(*needs)
             ),
+            TbError::Stopped { material } => {
+                write!(f, "{material}: generation stopped before the table was finished")
+            }
         }
     }
 }

@@ -226,7 +226,8 @@ fn solve_as<E: Entry>(
         if skipped[attacker.index()] {
             continue;
         }
-        let mut pass = Pass::<E>::new(&layout, &captures, attacker, paging);
+        let mut pass = Pass::<E>::new(&layout, &captures, attacker, paging, bar);
+        pass.stopping()?;
         pass.rescan = rescan;
         let agree = agree[attacker.index()];
         let mut first = None;
@@ -386,6 +387,8 @@ struct Pass<'a, E> {
     rescan: bool,
     /// Where the per-entry bits go when the table is paged.
     paging: Option<&'a Paging>,
+    /// Asked between steps whether to stop ([`Progress::stop_requested`]).
+    bar: &'a dyn Progress,
 }
 
 const CHUNK: usize = 1 << 12;
@@ -396,6 +399,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         captures: &'a [Option<CaptureTarget>],
         attacker: Color,
         paging: Option<&'a Paging>,
+        bar: &'a dyn Progress,
     ) -> Self {
         Pass {
             layout,
@@ -406,7 +410,16 @@ impl<'a, E: Entry> Pass<'a, E> {
             found: Vec::new(),
             rescan: false,
             paging,
+            bar,
         }
+    }
+
+    /// [`TbError::Stopped`] once a stop was asked for.
+    fn stopping(&self) -> Result<(), TbError> {
+        if self.bar.stop_requested() {
+            return Err(TbError::Stopped { material: self.layout.material.to_string() });
+        }
+        Ok(())
     }
 
     /// Is `code`, for the side to move `mover` of a child, a win for the attacker?
@@ -487,6 +500,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         mut first: Option<Vec<(E, u32)>>,
     ) -> Result<(), TbError> {
         loop {
+            self.stopping()?;
             // A forced band: the attractor of everything decided so far.
             let start = state.next;
             if let Some(top) = self.settle(state, start, material)? {
@@ -536,6 +550,9 @@ impl<'a, E: Entry> Pass<'a, E> {
                 .map(|c| {
                     crate::util::pressure::wait_for_release();
                     let mut queued = Vec::new();
+                    if this.bar.stop_requested() {
+                        return queued; // asked again below
+                    }
                     for e in a_from + c * CHUNK..a_from + ((c + 1) * CHUNK).min(per) {
                         if !codes.undecided(e) {
                             continue;
@@ -557,6 +574,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                 })
                 .collect()
         };
+        self.stopping()?;
         // The defender's entries: the counter, and a loss through captures alone queued.
         let (lo, hi) = codes.values.split_at_mut(per);
         let (a_half, x_half): (&[u16], &mut [u16]) = if a_from == 0 { (lo, hi) } else { (hi, lo) };
@@ -569,6 +587,9 @@ impl<'a, E: Entry> Pass<'a, E> {
                 crate::util::pressure::wait_for_release();
                 let mut queued = Vec::new();
                 let mut scanned = Scanned::new();
+                if this.bar.stop_requested() {
+                    return (queued, scanned); // asked again below
+                }
                 for (k, v) in values.iter_mut().enumerate() {
                     if *v != DRAW {
                         continue;
@@ -601,6 +622,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                 (queued, scanned)
             })
             .collect();
+        self.stopping()?;
         let (x_queued, scanned): (Vec<_>, Vec<_>) = x_parts.into_iter().unzip();
         if track && !self.rescan {
             // The first perpetual band's search starts from this, and looks again only where the
@@ -620,6 +642,7 @@ impl<'a, E: Entry> Pass<'a, E> {
     fn settle(&mut self, state: &mut State, base: u32, material: Material) -> Result<Option<u32>, TbError> {
         let mut top = None;
         while let Some((d, items)) = self.queue.pop_first() {
+            self.stopping()?;
             for e in items {
                 let e = e.index();
                 if !state.codes.undecided(e) {
@@ -700,6 +723,9 @@ impl<'a, E: Entry> Pass<'a, E> {
             .map(|c| {
                 crate::util::pressure::wait_for_release();
                 let mut scanned = Scanned::new();
+                if self.bar.stop_requested() {
+                    return scanned; // asked again below
+                }
                 let range = from + c * CHUNK..from + ((c + 1) * CHUNK).min(per);
                 // The last search's entries in this chunk, walked along.
                 let mut i = tracked.as_ref().map_or(0, |t| t.xs.partition_point(|x| x.index() < range.start));
@@ -743,8 +769,9 @@ impl<'a, E: Entry> Pass<'a, E> {
             })
             .collect();
         drop(tracked);
+        self.stopping()?;
         let graph = Graph::of(parts, from, per, self.paging)?;
-        let core = self.solve_core(codes, start, &graph.xs, &graph.x_off, &graph.x_to, &graph.a_nodes);
+        let core = self.solve_core(codes, start, &graph.xs, &graph.x_off, &graph.x_to, &graph.a_nodes)?;
         if !self.rescan {
             self.tracked = Some(graph);
         }
@@ -761,9 +788,9 @@ impl<'a, E: Entry> Pass<'a, E> {
         x_off: &Offsets,
         x_to: &[E],
         a_nodes: &[E],
-    ) -> Vec<(E, u32)> {
+    ) -> Result<Vec<(E, u32)>, TbError> {
         if xs.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let look = |i: usize| codes.get(i);
         let x_edges = |x: usize| &x_to[x_off.range(x)];
@@ -772,6 +799,9 @@ impl<'a, E: Entry> Pass<'a, E> {
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let (mut lens, mut edges) = (Vec::with_capacity(chunk.len()), Vec::new());
+                if self.bar.stop_requested() {
+                    return (lens, edges); // asked again below
+                }
                 for &e in chunk {
                     let before = edges.len();
                     if let Some((turn, sq, board)) = self.board(e.index()) {
@@ -787,6 +817,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                 (lens, edges)
             })
             .collect();
+        self.stopping()?;
         let a_total: usize = a_parts.iter().map(|p| p.1.len()).sum();
         let mut a_to: Vec<(E, bool)> = Vec::with_capacity(a_total);
         let mut a_lens: Vec<u8> = Vec::with_capacity(a_nodes.len());
@@ -806,6 +837,7 @@ impl<'a, E: Entry> Pass<'a, E> {
         let mut in_x = vec![true; nx];
         let mut in_a = vec![true; na];
         loop {
+            self.stopping()?;
             let mut dx = vec![u32::MAX; nx];
             let mut da = vec![u32::MAX; na];
             let mut cnt: Vec<u32> = (0..nx).map(|x| x_edges(x).len() as u32).collect();
@@ -855,7 +887,7 @@ impl<'a, E: Entry> Pass<'a, E> {
                 let mut core: Vec<(E, u32)> = (0..nx).filter(|&x| in_x[x]).map(|x| (xs[x], dx[x])).collect();
                 core.extend((0..na).filter(|&a| in_a[a]).map(|a| (a_nodes[a], da[a])));
                 core.sort_unstable();
-                return core;
+                return Ok(core);
             }
             in_x = new_x;
             in_a = new_a;

@@ -520,6 +520,10 @@ impl Solver<'_> {
             }
             None => {
                 let init = self.initialise(&chunks, bar);
+                if bar.stop_requested() {
+                    // Before a checkpoint could keep the half-made values.
+                    return Err(TbError::Stopped { material: self.layout.material.to_string() });
+                }
                 // Level 0's frontier was marked in `next`.
                 std::mem::swap(&mut chunks.cur, &mut chunks.next);
                 std::mem::swap(&mut chunks.bits_cur, &mut chunks.bits_next);
@@ -534,6 +538,9 @@ impl Solver<'_> {
             }
         }
         loop {
+            if bar.stop_requested() {
+                return Err(TbError::Stopped { material: self.layout.material.to_string() });
+            }
             let target = level + 1;
             bar.message(&format!("level {level}"));
             let active: Vec<usize> =
@@ -630,9 +637,13 @@ impl Solver<'_> {
             .into_par_iter()
             .map(|c| {
                 crate::util::pressure::wait_for_release();
+                let mut init = Init::default();
+                if bar.stop_requested() {
+                    // The caller asks again after this step, and drops everything.
+                    return init;
+                }
                 let start = c * CHUNK;
                 let end = (start + CHUNK).min(per);
-                let mut init = Init::default();
                 self.layout.walk(start as u64..end as u64, |idx, sq| {
                     let idx = idx as usize;
                     let board = Board::new(self.layout, sq);

@@ -1,6 +1,8 @@
 //! Progress reporting without a terminal dependency: the library reports through [`Progress`]
 //! and the command-line tools draw it (a terminal progress bar, in `cli::progress`). Long operations
-//! take `&dyn Progress`; pass [`NoProgress`] to report nothing.
+//! take `&dyn Progress`; pass [`NoProgress`] to report nothing. The receiver may also ask for a
+//! stop ([`Progress::stop_requested`]): the book compiler and the tablebase generator then end
+//! early without writing.
 
 /// Receives the progress of a long operation. Implementations must be cheap and thread-safe:
 /// `advance` may be called from many worker threads at once.
@@ -23,6 +25,12 @@ pub trait Progress: Sync {
     }
     /// The phase is over.
     fn finish(&self);
+    /// Whether the caller wants the operation to stop (a callback failed, the user pressed
+    /// Ctrl-C). Operations that can stop ask after their progress reports and then end with an
+    /// error, writing nothing; by default nobody asks.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// Reports nothing.

@@ -14,12 +14,12 @@ pub use qiku::book::{Book, BookError, BookMove, BuildError, BuildOptions, BuildR
 pub use qiku::book::{BuildParams, SideFilter};
 pub use qiku::core::diagram::Diagram;
 pub use qiku::core::game::{EndReason, Outcome};
-pub use qiku::core::perft::perft;
+pub use qiku::core::perft::{perft, MAX_DEPTH as PERFT_MAX_DEPTH};
 pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN};
-pub use qiku::engine::adapters::{policy as book_policy, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
+pub use qiku::engine::adapters::{policy as book_policy, Notes, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
 pub use qiku::engine::search::Shared;
 pub use qiku::engine::time::Limits;
-pub use qiku::engine::uci::MAX_THREADS;
+pub use qiku::engine::uci::{decision_note, MAX_THREADS};
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
@@ -147,7 +147,8 @@ impl Collector {
         if let Some(e) = &self.error {
             errors.push(format!("{name}: {e}"));
         }
-        let tag = |n: &str| self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.as_str());
+        // A tag given twice counts with its last value, as in `Game.headers` and the book compiler.
+        let tag = |n: &str| self.headers.iter().rfind(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.as_str());
         let start = match tag("FEN") {
             Some(fen) => match Position::from_fen(fen.trim()) {
                 Ok(p) => Some(p),
@@ -233,10 +234,15 @@ impl GameStream {
         loop {
             if let Some((path, reader)) = &mut self.reader {
                 let mut c = Collector::default();
-                let more = reader.read_game(&mut c).map_err(|e| FileError {
-                    path: path.clone(),
-                    message: format!("{}: {e}", path.display()),
-                    errno: e.raw_os_error(),
+                let more = reader.read_game(&mut c).map_err(|e| {
+                    // The reader's errors name the file already (a truncated zstd stream, say).
+                    let message = e.to_string();
+                    let named = format!("{}: ", path.display());
+                    FileError {
+                        path: path.clone(),
+                        message: if message.starts_with(&named) { message } else { format!("{named}{message}") },
+                        errno: e.raw_os_error(),
+                    }
                 })?;
                 if more && c.done {
                     return Ok(Some(c.replay(path)));
@@ -282,6 +288,14 @@ fn read_xqf(path: &Path) -> Result<GameRecord, FileError> {
         moves.push(m);
     }
     Ok(GameRecord { path: path.to_path_buf(), number: 1, headers, start: g.start, moves, result: g.result, errors })
+}
+
+/// The io error behind a tablebase error, for the Python exception's errno.
+pub fn tb_error_io(e: &TbError) -> Option<&io::Error> {
+    match e {
+        TbError::Io { source, .. } => Some(source),
+        _ => None,
+    }
 }
 
 /// The io error kind behind a book error, for the Python exception's errno.

@@ -2,6 +2,7 @@
 //! (`push`, `pop`, `legal_moves`, `outcome`), judged by the library's `Game` (perpetual check and
 //! chase, threefold repetition, 120 plies without capture).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
@@ -10,6 +11,23 @@ use pyo3::types::PyString;
 
 use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, Square};
 use crate::errors;
+
+/// Perft of `pos` to `depth`, `None` once `stop` is set: subtrees of up to 4 plies (a few
+/// milliseconds each) are counted by the library, the levels above by this function, which asks
+/// `stop` before each move.
+fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 4 {
+        return Some(adapter::perft(&mut pos.clone(), depth));
+    }
+    let mut nodes = 0;
+    for &m in pos.moves().iter() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        nodes += perft_until(&pos.play_unchecked(m), depth - 1, stop)?;
+    }
+    Some(nodes)
+}
 
 /// `red` or `black`.
 pub fn color_name(c: Color) -> &'static str {
@@ -420,10 +438,22 @@ impl PyBoard {
     }
 
     /// Counts the leaves of the legal move tree to `depth` plies (the standard move-generator
-    /// check; 44 at depth 1 and 1920 at depth 2 from the start). Releases the GIL.
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let mut pos = self.position();
-        py.detach(move || adapter::perft(&mut pos, depth))
+    /// check; 44 at depth 1 and 1920 at depth 2 from the start). Releases the GIL; Ctrl-C
+    /// interrupts it.
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        let max = adapter::PERFT_MAX_DEPTH;
+        if depth > max {
+            return Err(errors::value_error(format!("depth {depth} is out of range (0 to {max})")));
+        }
+        let pos = self.position();
+        let stop = AtomicBool::new(false);
+        let counted = crate::interrupt::interruptible(
+            py,
+            || stop.store(true, Ordering::SeqCst),
+            || perft_until(&pos, depth, &stop),
+        )?;
+        // `None` only when stopped, and a stop comes with the exception raised above.
+        counted.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
     }
 
     /// The board as a `(15, 10, 9)` `uint8` NumPy array: planes 0-6 red king, advisor,

@@ -1,10 +1,11 @@
 //! `qiku.Book` (a `.qbk` opening book: probe a position, pick a move) and the book compiler
 //! (`qiku.book.build`), which reads game files with the GIL released and reports progress to a
-//! Python callable.
+//! Python callable. An exception from the callable, or Ctrl-C, stops the build at its next
+//! report without writing.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
@@ -13,6 +14,10 @@ use pyo3::types::PyDict;
 use crate::adapter::{self, Book, BookRng, BuildOptions, Color, MinScore, Position, Progress, SideFilter};
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
+use crate::interrupt::interruptible;
+
+/// Most worker threads of a book build, as `qiku-book build --threads`.
+const MAX_BUILD_THREADS: i64 = 1024;
 
 /// A position given as a `Board` or a FEN string.
 pub fn position_arg(value: &Bound<'_, PyAny>) -> PyResult<Position> {
@@ -66,15 +71,16 @@ impl PyBookEntry {
 /// An opening book (`.qbk`), fully checked when opened. Safe to share between threads.
 #[pyclass(module = "qiku", name = "Book", frozen)]
 pub struct PyBook {
-    book: Book,
+    book: Arc<Book>,
     path: PathBuf,
     rng: Mutex<BookRng>,
 }
 
 impl PyBook {
-    /// The file it was opened from (the engine opens its own copy).
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The opened book, which an engine shares (it opens no file again: a relative path and a
+    /// later change of directory do not matter).
+    pub fn shared(&self) -> Arc<Book> {
+        Arc::clone(&self.book)
     }
 }
 
@@ -95,7 +101,7 @@ impl PyBook {
         // unless `pick` is given a seed.
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(PyBook { book, path, rng: Mutex::new(BookRng::new(seed)) })
+        Ok(PyBook { book: Arc::new(book), path, rng: Mutex::new(BookRng::new(seed)) })
     }
 
     /// The book's moves for a position (a `Board` or a FEN), most played first; an empty list
@@ -174,17 +180,25 @@ impl PyBook {
     }
 }
 
-/// Calls a Python callable with `(done, total)` bytes of input read, at most ten times a second
-/// (and once at the end), from whichever thread the build reports on.
+/// Calls a Python callable (if any) with `(done, total)` bytes of input read, at most ten times a
+/// second (and once at the end), from whichever thread the build reports on; asks the build to
+/// stop once the callable raised or Ctrl-C was pressed.
 struct PyProgress {
-    callback: Py<PyAny>,
+    callback: Option<Py<PyAny>>,
     total: AtomicU64,
     last: Mutex<Option<Instant>>,
+    /// The callable's first exception.
     error: Mutex<Option<PyErr>>,
+    /// Set with `error`, or by Ctrl-C: the build stops at its next report.
+    stop: AtomicBool,
 }
 
 impl PyProgress {
     fn report(&self, done: u64, force: bool) {
+        let Some(callback) = &self.callback else { return };
+        if self.stop.load(Ordering::SeqCst) {
+            return;
+        }
         {
             let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
             if !force && last.is_some_and(|t| t.elapsed() < Duration::from_millis(100)) {
@@ -194,9 +208,10 @@ impl PyProgress {
         }
         let total = self.total.load(Ordering::Relaxed);
         Python::attach(|py| {
-            if let Err(e) = self.callback.call1(py, (done, total)) {
+            if let Err(e) = callback.call1(py, (done, total)) {
                 let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
                 slot.get_or_insert(e);
+                self.stop.store(true, Ordering::SeqCst);
             }
         });
     }
@@ -213,6 +228,9 @@ impl Progress for PyProgress {
     fn finish(&self) {
         let total = self.total.load(Ordering::Relaxed);
         self.report(total, true);
+    }
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
     }
 }
 
@@ -233,11 +251,28 @@ pub fn build_book<'py>(
     min_elo: Option<u32>,
     keep_prefix: bool,
     whole_games: bool,
-    threads: Option<usize>,
+    threads: Option<i64>,
     encoding: &str,
     max_errors: usize,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(p) = &progress {
+        if !p.bind(py).is_callable() {
+            let kind = p.bind(py).get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "progress must be a callable taking (bytes_done, bytes_total), True or None, not {kind}"
+            )));
+        }
+    }
+    let threads = match threads {
+        None => None,
+        Some(n) if (1..=MAX_BUILD_THREADS).contains(&n) => Some(n as usize),
+        Some(n) => {
+            return Err(errors::value_error(format!(
+                "threads={n} is not a whole number from 1 to {MAX_BUILD_THREADS} (None: all cores)"
+            )))
+        }
+    };
     let mut opts = BuildOptions::default();
     opts.params.max_ply = max_ply;
     opts.params.min_games = min_games;
@@ -257,17 +292,20 @@ pub fn build_book<'py>(
     opts.threads = threads;
     opts.encoding = adapter::encoding_choice(encoding).map_err(errors::value_error)?;
     opts.max_errors = max_errors;
-    let progress = progress.map(|callback| PyProgress {
-        callback,
+    let progress = PyProgress {
+        callback: progress,
         total: AtomicU64::new(0),
         last: Mutex::new(None),
         error: Mutex::new(None),
-    });
-    let report = py.detach(|| match &progress {
-        Some(p) => adapter::build_with_progress(&inputs, &output, &opts, p),
-        None => adapter::build_with_progress(&inputs, &output, &opts, &adapter::NoProgress),
-    });
-    if let Some(e) = progress.and_then(|p| p.error.into_inner().unwrap_or_else(|e| e.into_inner())) {
+        stop: AtomicBool::new(false),
+    };
+    // Ctrl-C stops the build as an exception of the callable does: at its next report.
+    let report = interruptible(
+        py,
+        || progress.stop.store(true, Ordering::SeqCst),
+        || adapter::build_with_progress(&inputs, &output, &opts, &progress),
+    )?;
+    if let Some(e) = progress.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
     let report = report.map_err(|e| errors::build_error(&e))?;

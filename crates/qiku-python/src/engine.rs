@@ -1,7 +1,11 @@
 //! `qiku.Engine`: the library's engine (book, then tablebases, then alpha-beta search) analysing
 //! a board with its history, so that repetitions are judged as in a game. The search runs with
-//! the GIL released; `stop()` from another thread ends it early.
+//! the GIL released on a thread of its own; `stop()` from another thread, or Ctrl-C, ends it
+//! early. What the book and table adapters report while the engine plays on (a damaged table, a
+//! missing one, a book that can no longer be read) goes to `Analysis.info` and to
+//! `warnings.warn`, not to the process's stdout.
 
+use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -9,23 +13,27 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{self, Engine, Limits, QbkBook, QtbTables, Score, Shared, Source, Tablebases};
+use crate::adapter::{self, Engine, Limits, Notes, QbkBook, QtbTables, Score, Shared, Source, Tablebases};
 use crate::board::{PyBoard, PyMove};
 use crate::book::{policy_arg, PyBook};
 use crate::errors;
-use crate::tables::PyTablebases;
+use crate::interrupt::interruptible;
+use crate::tables::{PyTablebases, PyTbVerdict};
 
 /// The result of `Engine.analyse`.
 #[pyclass(module = "qiku", name = "Analysis", frozen, get_all)]
 pub struct PyAnalysis {
     /// The move to play, or `None` when the side to move has no legal move.
     best: Option<PyMove>,
-    /// The score in centipawns for the side to move, or `None` when it is a mate score.
+    /// The search's score in centipawns for the side to move; `None` for a mate score, a book
+    /// move and a tablebase move.
     cp: Option<i32>,
-    /// Mate in this many moves (negative: the side to move is mated), or `None`.
+    /// Mate in this many moves (negative: the side to move is mated), from the search or from
+    /// the tables' distance to mate; else `None`.
     mate: Option<i32>,
-    /// The score as UCI writes it: `"cp 25"` or `"mate -3"`.
-    score: String,
+    /// The score as UCI writes it (`"cp 25"`, `"mate -3"`), or `None` when there is none: a book
+    /// move, or a tablebase value only the repetition rules decide (see `verdict`).
+    score: Option<String>,
     /// The principal variation, starting with `best`.
     pv: Vec<PyMove>,
     /// Depth reached in plies (0 for a book move).
@@ -34,7 +42,11 @@ pub struct PyAnalysis {
     nodes: u64,
     /// Where the move came from: `"book"`, `"tablebase"` or `"search"`.
     source: &'static str,
-    /// The search's progress lines in UCI `info` form, one per iteration.
+    /// The tables' verdict when they cover the position (for a tablebase move, the value of the
+    /// move played; for a drawn position the search chose among the drawing moves), else `None`.
+    verdict: Option<PyTbVerdict>,
+    /// The UCI `info` lines: the search's progress, one per iteration, and the `info string`
+    /// lines UCI prints (what the book and tables reported, and the source of the move).
     info: Vec<String>,
 }
 
@@ -42,8 +54,32 @@ pub struct PyAnalysis {
 impl PyAnalysis {
     fn __repr__(&self) -> String {
         let best = self.best.map_or("None".to_string(), |m| m.mv.to_string());
-        format!("Analysis(best={best}, score='{}', depth={}, source='{}')", self.score, self.depth, self.source)
+        let score = self.score.as_ref().map_or("None".to_string(), |s| format!("'{s}'"));
+        format!("Analysis(best={best}, score={score}, depth={}, source='{}')", self.depth, self.source)
     }
+}
+
+/// One line of an analysis as it comes: a search line, or a note from the book or tables.
+enum Line {
+    Info(String),
+    Note(String),
+}
+
+/// Where the engine's book and tables send their notes, and its search lines, in order.
+type Log = Arc<Mutex<Vec<Line>>>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Each note as a Python `RuntimeWarning` (an error when the warnings filter says so).
+fn warn_all(py: Python<'_>, notes: &[String]) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+    for note in notes {
+        let text = CString::new(note.replace('\0', " ")).unwrap_or_default();
+        PyErr::warn(py, &category, &text, 1)?;
+    }
+    Ok(())
 }
 
 /// The engine: a transposition table of `hash_mb` MiB searched by `threads` threads, with an
@@ -53,13 +89,41 @@ impl PyAnalysis {
 pub struct PyEngine {
     engine: Mutex<Engine>,
     shared: Arc<Shared>,
+    /// What the book and tables report, and the lines of the running search.
+    log: Log,
 }
 
 impl PyEngine {
     /// Runs `f` on the engine, locked with the GIL released (a search can be long; the lock is
     /// never taken while holding the GIL, so a second caller waits without blocking Python).
     fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Engine) -> T + Send) -> T {
-        py.detach(|| f(&mut self.engine.lock().unwrap_or_else(|e| e.into_inner())))
+        py.detach(|| f(&mut lock(&self.engine)))
+    }
+
+    /// The sink the book and table adapters write to.
+    fn notes(&self) -> Notes {
+        let log = Arc::clone(&self.log);
+        Arc::new(move |message: &str| lock(&log).push(Line::Note(message.to_string())))
+    }
+}
+
+/// Takes the notes logged so far (and drops any search line).
+fn take_notes(log: &Log) -> Vec<String> {
+    std::mem::take(&mut *lock(log))
+        .into_iter()
+        .filter_map(|l| match l {
+            Line::Note(n) => Some(n),
+            Line::Info(_) => None,
+        })
+        .collect()
+}
+
+/// A whole number argument within `lo..=hi`, or a `ValueError` naming it.
+fn in_range(name: &str, value: i64, lo: i64, hi: i64, what: &str) -> PyResult<usize> {
+    if (lo..=hi).contains(&value) {
+        Ok(value as usize)
+    } else {
+        Err(errors::value_error(format!("{name} {value} is out of range ({lo} to {hi}{what})")))
     }
 }
 
@@ -68,16 +132,9 @@ impl PyEngine {
     /// `Engine(hash_mb=16, threads=1)`.
     #[new]
     #[pyo3(signature = (hash_mb = 16, threads = 1))]
-    fn py_new(py: Python<'_>, hash_mb: usize, threads: usize) -> PyResult<PyEngine> {
-        if !(1..=65536).contains(&hash_mb) {
-            return Err(errors::value_error(format!("hash_mb {hash_mb} is out of range (1 to 65536 MiB)")));
-        }
-        let max = adapter::MAX_THREADS;
-        if !(1..=max).contains(&threads) {
-            return Err(errors::value_error(format!(
-                "threads {threads} is out of range (1 to {max}, as the UCI option)"
-            )));
-        }
+    fn py_new(py: Python<'_>, hash_mb: i64, threads: i64) -> PyResult<PyEngine> {
+        let hash_mb = in_range("hash_mb", hash_mb, 1, 65536, " MiB")?;
+        let threads = in_range("threads", threads, 1, adapter::MAX_THREADS as i64, ", as the UCI option")?;
         let engine = py.detach(move || {
             let mut e = Engine::new(1);
             e.set_hash(hash_mb).map(|()| {
@@ -87,12 +144,14 @@ impl PyEngine {
         });
         let engine = engine.map_err(|e| pyo3::exceptions::PyMemoryError::new_err(e.to_string()))?;
         let shared = engine.shared.clone();
-        Ok(PyEngine { engine: Mutex::new(engine), shared })
+        Ok(PyEngine { engine: Mutex::new(engine), shared, log: Log::default() })
     }
 
     /// Analyses the board's current position, its history included: to `depth` plies, for
     /// `movetime` seconds, or to `nodes` nodes (depth 12 when none is given, as `qiku analyze`).
-    /// A book or tablebase move is returned at once when they have one.
+    /// A book or tablebase move is returned at once when they have one. Ctrl-C stops the search
+    /// and raises `KeyboardInterrupt`; what the book and tables report (a damaged file) comes as
+    /// `RuntimeWarning`s and in `info`.
     #[pyo3(signature = (board, depth = None, movetime = None, nodes = None))]
     fn analyse(
         &self,
@@ -115,26 +174,80 @@ impl PyEngine {
             }
             limits.movetime = Some(Duration::from_secs_f64(t));
         }
+        if nodes == Some(0) {
+            return Err(errors::value_error("nodes 0 is out of range (1 or more)"));
+        }
         limits.nodes = nodes;
         if depth.is_none() && movetime.is_none() && nodes.is_none() {
             limits.depth = Some(12);
         }
         let game = board.game();
-        let (result, source, info) = self.with(py, move |engine| {
-            engine.shared.stop.store(false, Ordering::SeqCst);
-            let mut info = Vec::new();
-            let (result, source) = engine.think(&game, &limits, &mut |i| info.push(i.to_uci()));
-            (result, source, info)
-        });
-        let (cp, mate) = match result.score {
-            Score::Cp(v) => (Some(v), None),
-            Score::Mate(n) => (None, Some(n)),
+        // (search started, interrupted): Ctrl-C stops this call's search, not one of another
+        // thread that holds the engine while this one waits for it.
+        let state = Mutex::new((false, false));
+        let outcome = interruptible(
+            py,
+            || {
+                let mut s = lock(&state);
+                s.1 = true;
+                if s.0 {
+                    self.shared.stop.store(true, Ordering::SeqCst);
+                }
+            },
+            || {
+                let mut engine = lock(&self.engine);
+                {
+                    let mut s = lock(&state);
+                    if s.1 {
+                        return None;
+                    }
+                    engine.shared.stop.store(false, Ordering::SeqCst);
+                    s.0 = true;
+                }
+                lock(&self.log).clear();
+                let log = Arc::clone(&self.log);
+                let (result, source) = engine.think(&game, &limits, &mut |i| lock(&log).push(Line::Info(i.to_uci())));
+                let lines = std::mem::take(&mut *lock(&self.log));
+                Some((result, source, engine.last_verdict, lines))
+            },
+        )?;
+        let Some((result, source, verdict, lines)) = outcome else {
+            // Interrupted before the search started (the exception was raised above).
+            return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+        };
+        let mut info = Vec::with_capacity(lines.len() + 1);
+        let mut notes = Vec::new();
+        for line in lines {
+            match line {
+                Line::Info(l) => info.push(l),
+                Line::Note(n) => {
+                    info.push(format!("info string {n}"));
+                    notes.push(n);
+                }
+            }
+        }
+        if let Some(note) = adapter::decision_note(source, verdict) {
+            info.push(format!("info string {note}"));
+        }
+        warn_all(py, &notes)?;
+        // A book move has no score; nor has a table value only the repetition rules decide
+        // (its distance is a line rank, not plies to mate: the verdict says so).
+        let by_rule = verdict.is_some_and(|v| v.by_rule);
+        let score = match source {
+            Source::Book => None,
+            Source::Tablebase if by_rule => None,
+            Source::Tablebase | Source::Search => Some(result.score),
+        };
+        let (cp, mate) = match score {
+            Some(Score::Cp(v)) => (Some(v), None),
+            Some(Score::Mate(n)) => (None, Some(n)),
+            None => (None, None),
         };
         Ok(PyAnalysis {
             best: result.best.map(PyMove::new),
             cp,
             mate,
-            score: result.score.to_uci(),
+            score: score.map(|s| s.to_uci()),
             pv: result.pv.into_iter().map(PyMove::new).collect(),
             depth: result.depth,
             nodes: result.nodes,
@@ -143,6 +256,7 @@ impl PyEngine {
                 Source::Tablebase => "tablebase",
                 Source::Search => "search",
             },
+            verdict: verdict.as_ref().map(PyTbVerdict::new),
             info,
         })
     }
@@ -157,54 +271,60 @@ impl PyEngine {
         self.with(py, |e| e.new_game());
     }
 
-    /// Attaches an opening book (a `Book` or a path to a `.qbk`; `None` detaches it). `policy`
-    /// chooses among its moves (`"best"`, `"games"`, `"score"`); moves played in fewer than
-    /// `min_games` games are ignored.
+    /// Attaches an opening book (a `Book`, shared as it is, or a path to a `.qbk`; `None`
+    /// detaches it). `policy` chooses among its moves (`"best"`, `"games"`, `"score"`); moves
+    /// played in fewer than `min_games` games are ignored.
     #[pyo3(signature = (book, policy = "best", min_games = 1))]
     fn set_book(&self, py: Python<'_>, book: Option<&Bound<'_, PyAny>>, policy: &str, min_games: u32) -> PyResult<()> {
         let policy = policy_arg(policy)?;
-        let path: Option<PathBuf> = match book {
+        let opened = match book {
             None => None,
-            Some(b) => match b.cast::<PyBook>() {
-                Ok(b) => Some(b.get().path().to_path_buf()),
-                Err(_) => Some(b.extract()?),
-            },
+            Some(b) => Some(match b.cast::<PyBook>() {
+                // The opened book itself: no file is opened again.
+                Ok(b) => QbkBook::shared(b.get().shared(), policy, min_games),
+                Err(_) => {
+                    let path: PathBuf = b.extract()?;
+                    py.detach(|| QbkBook::open(&path, policy, min_games))
+                        .map_err(|e| errors::BookFileError::new_err(e.to_string()))?
+                }
+            }),
         };
-        let opened = match path {
-            None => None,
-            Some(p) => Some(
-                py.detach(|| QbkBook::open(&p, policy, min_games))
-                    .map_err(|e| errors::BookFileError::new_err(e.to_string()))?,
-            ),
-        };
-        self.with(py, move |e| e.book = opened.map(|b| Arc::new(b) as Arc<dyn adapter::OpeningBook>));
+        let opened = opened.map(|b| Arc::new(b.with_notes(self.notes())) as Arc<dyn adapter::OpeningBook>);
+        self.with(py, move |e| e.book = opened);
         Ok(())
     }
 
-    /// Attaches endgame tables (a `Tablebases` or a directory; `None` detaches them), probed at
-    /// the root and inside the search under `rules` (`"asian"` or `"plain"`).
+    /// Attaches endgame tables (a `Tablebases`, shared as it is, or a directory; `None` detaches
+    /// them), probed at the root and inside the search under `rules` (`"asian"` or `"plain"`).
+    /// Files of the directory that cannot be used are named in `RuntimeWarning`s.
     #[pyo3(signature = (tables, rules = "asian"))]
     fn set_tablebases(&self, py: Python<'_>, tables: Option<&Bound<'_, PyAny>>, rules: &str) -> PyResult<()> {
         let rules: adapter::Rules = rules.parse().map_err(errors::value_error)?;
-        let dir: Option<PathBuf> = match tables {
+        let opened: Option<Arc<Tablebases>> = match tables {
             None => None,
-            Some(t) => match t.cast::<PyTablebases>() {
-                Ok(t) => Some(t.get().dir().to_path_buf()),
-                Err(_) => Some(t.extract()?),
-            },
+            Some(t) => Some(match t.cast::<PyTablebases>() {
+                // The opened tables themselves: no file is opened again.
+                Ok(t) => t.get().shared(),
+                Err(_) => {
+                    let dir: PathBuf = t.extract()?;
+                    Arc::new(py.detach(|| Tablebases::open(&dir)).map_err(|e| errors::tb_error(&e))?)
+                }
+            }),
         };
-        let opened = match dir {
-            None => None,
-            Some(d) => Some(py.detach(|| Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?),
-        };
-        self.with(py, move |e| {
+        let notes = self.notes();
+        let log = Arc::clone(&self.log);
+        // Under the engine's lock, so that the files named now are not taken for the notes of a
+        // search running in another thread.
+        let reported = self.with(py, move |e| {
             e.options.tablebases = opened.map(|t| {
-                let tb = QtbTables::new(t);
+                let tb = QtbTables::with_notes(t, notes);
                 adapter::Endgames::set_rules(&tb, rules);
                 Arc::new(tb) as Arc<dyn adapter::Endgames>
             });
+            take_notes(&log)
         });
-        Ok(())
+        // The files that cannot be used, named when the tables were attached.
+        warn_all(py, &reported)
     }
 
     fn __repr__(&self) -> String {

@@ -47,9 +47,13 @@ pub fn build_error(e: &BuildError) -> PyErr {
     BookFileError::new_err(e.to_string())
 }
 
-/// A tablebase error.
+/// A tablebase error: `errno` set when the cause is the operating system's (a missing
+/// directory: ENOENT), as for books and game files.
 pub fn tb_error(e: &TbError) -> PyErr {
-    TablebaseError::new_err(e.to_string())
+    match crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error()) {
+        Some(errno) => TablebaseError::new_err((errno, e.to_string())),
+        None => TablebaseError::new_err(e.to_string()),
+    }
 }
 
 /// A game file that could not be opened or read (the message names the file).

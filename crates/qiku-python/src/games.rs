@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use numpy::PyArray1;
@@ -14,6 +15,7 @@ use pyo3::types::PyDict;
 use crate::adapter::{self, Game, GameRecord, GameResult, GameStream, Move, Position};
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
+use crate::interrupt::interruptible;
 use crate::planes::{self, PLANE_BYTES};
 
 /// Input paths: one path or a list of them (directories stand for the game files in them).
@@ -118,7 +120,7 @@ impl PyGame {
 
     fn __repr__(&self) -> String {
         let tag = |n: &str| {
-            self.record.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map_or("?", |(_, v)| v.as_str())
+            self.record.headers.iter().rfind(|(k, _)| k.eq_ignore_ascii_case(n)).map_or("?", |(_, v)| v.as_str())
         };
         format!(
             "Game(number={}, red={:?}, black={:?}, moves={}, result='{}')",
@@ -309,7 +311,8 @@ struct Arrays {
     plies: Vec<u16>,
 }
 
-fn fill_arrays(stream: &mut SampleStream, limit: usize) -> Result<Arrays, adapter::FileError> {
+/// Fills arrays with up to `limit` samples; stops early (with what it has) once `stop` is set.
+fn fill_arrays(stream: &mut SampleStream, limit: usize, stop: &AtomicBool) -> Result<Arrays, adapter::FileError> {
     let cap = limit.min(1 << 20);
     let mut a = Arrays {
         planes: Vec::with_capacity(cap * PLANE_BYTES),
@@ -317,7 +320,7 @@ fn fill_arrays(stream: &mut SampleStream, limit: usize) -> Result<Arrays, adapte
         values: Vec::with_capacity(cap),
         plies: Vec::with_capacity(cap),
     };
-    while a.moves.len() < limit {
+    while a.moves.len() < limit && !stop.load(Ordering::Relaxed) {
         let Some(s) = stream.next_sample()? else { break };
         let at = a.planes.len();
         a.planes.resize(at + PLANE_BYTES, 0);
@@ -352,7 +355,10 @@ impl PyBatchReader {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let a = py.detach(|| fill_arrays(&mut self.stream.lock().unwrap_or_else(|e| e.into_inner()), self.batch_size));
+        let never = AtomicBool::new(false);
+        let a = py.detach(|| {
+            fill_arrays(&mut self.stream.lock().unwrap_or_else(|e| e.into_inner()), self.batch_size, &never)
+        });
         let a = a.map_err(errors::file_error)?;
         if a.moves.is_empty() {
             return Ok(None);
@@ -397,7 +403,12 @@ pub fn training_set<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
     let limit = limit.unwrap_or(usize::MAX);
-    let filled = py.detach(|| fill_arrays(&mut stream, limit).map(|a| (a, stream.games_used)));
+    let stop = AtomicBool::new(false);
+    let filled = interruptible(
+        py,
+        || stop.store(true, Ordering::SeqCst),
+        || fill_arrays(&mut stream, limit, &stop).map(|a| (a, stream.games_used)),
+    )?;
     let (a, games) = filled.map_err(errors::file_error)?;
     let d = arrays_dict(py, a)?;
     d.set_item("games", games)?;
@@ -410,15 +421,23 @@ pub fn training_set<'py>(
 #[pyo3(signature = (inputs, encoding = "auto"))]
 pub fn count_games(py: Python<'_>, inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<HashMap<&'static str, u64>> {
     let mut stream = open_stream(inputs, encoding)?;
-    let counted = py.detach(|| {
-        let (mut games, mut moves, mut bad) = (0u64, 0u64, 0u64);
-        while let Some(g) = stream.next_game()? {
-            games += 1;
-            moves += g.moves.len() as u64;
-            bad += u64::from(!g.errors.is_empty());
-        }
-        Ok::<_, adapter::FileError>((games, moves, bad))
-    });
+    let stop = AtomicBool::new(false);
+    let counted = interruptible(
+        py,
+        || stop.store(true, Ordering::SeqCst),
+        || {
+            let (mut games, mut moves, mut bad) = (0u64, 0u64, 0u64);
+            while let Some(g) = stream.next_game()? {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                games += 1;
+                moves += g.moves.len() as u64;
+                bad += u64::from(!g.errors.is_empty());
+            }
+            Ok::<_, adapter::FileError>((games, moves, bad))
+        },
+    )?;
     let (games, moves, bad) = counted.map_err(errors::file_error)?;
     Ok(HashMap::from([("games", games), ("moves", moves), ("errors", bad)]))
 }

@@ -3,8 +3,9 @@
 //! the Renju judge). The Python package (`python/qiku`) re-exports it with docstrings and type
 //! stubs; `docs/PYTHON.md` describes the API.
 //!
-//! Every call into the qiku library goes through [`adapter`]. Long calls release the GIL; every
-//! class is `Send + Sync` (frozen, with a lock where it has state).
+//! Every call into the qiku library goes through [`adapter`]. Long calls release the GIL, and
+//! Ctrl-C interrupts them ([`interrupt`]); every class is `Send + Sync` (frozen, with a lock where
+//! it has state).
 
 pub mod adapter;
 pub mod board;
@@ -12,6 +13,7 @@ pub mod book;
 pub mod engine;
 pub mod errors;
 pub mod games;
+pub mod interrupt;
 pub mod planes;
 pub mod renju;
 pub mod svg;
@@ -35,6 +37,7 @@ fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::PyTablebases>()?;
     m.add_class::<tables::PyTbProbe>()?;
     m.add_class::<tables::PyTbMove>()?;
+    m.add_class::<tables::PyTbVerdict>()?;
     m.add_function(wrap_pyfunction!(tables::generate_tablebases, m)?)?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PyAnalysis>()?;

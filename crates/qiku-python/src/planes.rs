@@ -47,6 +47,12 @@ pub fn batch_array(py: Python<'_>, buf: Vec<u8>) -> Bound<'_, PyArray4<u8>> {
 /// array, filled with the GIL released.
 #[pyfunction]
 pub fn planes_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray4<u8>>> {
+    if boards.is_instance_of::<pyo3::types::PyString>() {
+        // A string is iterable, but by characters: one FEN goes in a list.
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "planes_batch takes an iterable of qiku.Board or FEN strings, not one string: put a FEN in a list",
+        ));
+    }
     let mut positions = Vec::new();
     for item in boards.try_iter()? {
         let item = item?;

@@ -7,6 +7,7 @@
 //! or mated now).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 
@@ -14,6 +15,7 @@ use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, T
 use crate::board::PyMove;
 use crate::book::position_arg;
 use crate::errors;
+use crate::interrupt::{interruptible, StopFlag};
 
 /// The rules named `name` (`asian` or `plain`).
 fn rules_arg(name: &str) -> PyResult<Rules> {
@@ -86,19 +88,64 @@ impl PyTbProbe {
     }
 }
 
+/// The tables' verdict on a position, as `qiku-tb probe --json` gives it: the value for the side
+/// to move, the rules it holds under, and whether only those rules decide it.
+#[pyclass(module = "qiku", name = "TablebaseVerdict", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyTbVerdict {
+    /// `"win"`, `"draw"` or `"loss"` for the side to move.
+    wdl: &'static str,
+    /// Signed distance for the side to move: plies to mate (positive: it mates), or a line rank
+    /// when `by_rule`.
+    dtm: i32,
+    /// `abs(dtm)`, in the same unit.
+    distance: u32,
+    /// Whether only the repetition rules decide the value (a draw without them).
+    by_rule: bool,
+    /// The rules of the value: `"asian"` or `"plain"`.
+    rules: &'static str,
+    /// The unit of `dtm`: `"plies"`, or `"line rank"` when `by_rule`.
+    unit: &'static str,
+    /// The value in words, with its rules and unit, as `qiku-tb probe` prints it.
+    text: String,
+}
+
+impl PyTbVerdict {
+    /// The library's verdict.
+    pub fn new(v: &Verdict) -> PyTbVerdict {
+        PyTbVerdict {
+            wdl: wdl_name(&v.value),
+            dtm: v.value.dtm.0,
+            distance: v.value.dtm.plies(),
+            by_rule: v.by_rule,
+            rules: v.rules.name(),
+            unit: v.unit(),
+            text: v.to_string(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyTbVerdict {
+    fn __repr__(&self) -> String {
+        format!("TablebaseVerdict(wdl='{}', dtm={}, unit='{}', rules='{}')", self.wdl, self.dtm, self.unit, self.rules)
+    }
+}
+
 /// The endgame tables of a directory (`.qtb` files with their `.qtr` and `.qtw` companions).
 /// Opening reads only the file headers; a damaged or foreign file is listed in `problems` and
 /// raises `TablebaseError` when its material is probed. Safe to share between threads.
 #[pyclass(module = "qiku", name = "Tablebases", frozen)]
 pub struct PyTablebases {
-    tables: Tablebases,
+    tables: Arc<Tablebases>,
     dir: PathBuf,
 }
 
 impl PyTablebases {
-    /// The directory it was opened from (the engine opens its own copy).
-    pub fn dir(&self) -> &std::path::Path {
-        &self.dir
+    /// The opened tables, which an engine shares (it opens no file again: a relative path and a
+    /// later change of directory do not matter).
+    pub fn shared(&self) -> Arc<Tablebases> {
+        Arc::clone(&self.tables)
     }
 }
 
@@ -113,7 +160,7 @@ impl PyTablebases {
     fn py_new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebases> {
         let d = directory.clone();
         let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
-        Ok(PyTablebases { tables, dir: directory })
+        Ok(PyTablebases { tables: Arc::new(tables), dir: directory })
     }
 
     /// The value of a position (a `Board` or a FEN) under `rules` (`"asian"`, the default, where
@@ -196,10 +243,11 @@ impl PyTablebases {
 }
 
 /// Generates the tables of `materials` (names like `"KRvK"`) into `directory`, each with its
-/// Asian-rules companion and WDL file; intact files already there are kept. Every smaller
-/// material a table captures into must already be there or be listed. Returns a
-/// `(material, kept, entries)` tuple per table (`kept`: an intact file was already there).
-/// Releases the GIL (generation uses every core).
+/// Asian-rules companion and WDL file, together with every smaller table they capture into
+/// (generated first); intact files already there are kept. Returns a `(material, kept, entries)`
+/// tuple per table, those captured into included (`kept`: an intact file was already there).
+/// Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
+/// table being solved is written (the tables finished before it are kept).
 #[pyfunction]
 pub fn generate_tablebases(
     py: Python<'_>,
@@ -210,7 +258,9 @@ pub fn generate_tablebases(
         .iter()
         .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
-    let opts = GenerateOptions::new(directory);
-    let reports = py.detach(|| adapter::generate_set(&mats, &opts)).map_err(|e| errors::tb_error(&e))?;
+    let stop = StopFlag::default();
+    let opts = GenerateOptions::new(directory).progress(Arc::new(stop.clone()));
+    let reports =
+        interruptible(py, || stop.stop(), || adapter::generate_set(&mats, &opts))?.map_err(|e| errors::tb_error(&e))?;
     Ok(reports.into_iter().map(|r| (r.material, r.kept, r.entries)).collect())
 }

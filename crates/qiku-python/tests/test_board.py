@@ -229,6 +229,16 @@ def test_planes():
     assert (batch[0] == p).all() and (batch[1] == q).all() and (batch[2] == p).all()
     with pytest.raises(qiku.InvalidFenError):
         qiku.planes_batch(["not a fen"])
+    # One FEN is not an iterable of FENs (it would be read character by character).
+    with pytest.raises(TypeError, match="not one string"):
+        qiku.planes_batch(START)
+    assert qiku.planes_batch([START]).shape == (1, 15, 10, 9)
+
+
+def test_perft_depth_is_bounded():
+    assert qiku.Board().perft(0) == 1 and qiku.Board().perft(4) == 3290240
+    with pytest.raises(ValueError, match="depth 65 is out of range"):
+        qiku.Board().perft(65)
 
 
 def test_threads_share_boards_safely():

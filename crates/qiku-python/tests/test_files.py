@@ -394,3 +394,156 @@ def test_books_tables_and_engines_are_shared_between_threads(book, tables_dir):
 
     with ThreadPoolExecutor(4) as pool:
         assert sorted(pool.map(work, range(8))) == list(range(8))
+
+
+# --- what the engine reports, and where its scores come from -------------------------------
+
+
+def lone_krvkn(tmp_path):
+    """KRvKN without the KNvK table it captures into, and a damaged KCvK file beside it."""
+    qiku.generate_tablebases(["KRvKN"], tmp_path / "all")
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    for ext in ("qtb", "qtr", "qtw"):
+        (lone / f"KRvKN.{ext}").write_bytes((tmp_path / "all" / f"KRvKN.{ext}").read_bytes())
+    (lone / "KCvK.qtb").write_bytes(b"\0" * 300)
+    return lone
+
+
+def test_engine_reports_table_problems_as_warnings_and_info_not_on_stdout(tmp_path, capfd):
+    lone = lone_krvkn(tmp_path)
+    engine = qiku.Engine()
+    with pytest.warns(RuntimeWarning, match="KCvK.qtb: invalid tablebase file"):
+        engine.set_tablebases(lone)
+    # A capture into the missing table: the engine plays on without it, and says so.
+    with pytest.warns(RuntimeWarning, match="KRvKN needs the table KNvK, which is missing"):
+        a = engine.analyse(qiku.Board("4k4/9/9/9/7R1/9/8n/9/9/5K3 b"), depth=4)
+    assert "info string KRvKN needs the table KNvK, which is missing" in a.info
+    assert a.best is not None
+    # Nothing went to the process's stdout (file descriptor 1), which Python does not own.
+    assert "info string" not in capfd.readouterr().out
+
+
+def test_engine_reports_an_unreadable_book(tmp_path, book, capfd):
+    copy = tmp_path / "book.qbk"
+    copy.write_bytes(book[0].read_bytes())
+    engine = qiku.Engine()
+    engine.set_book(copy)
+    # Damaged after it was opened: the first probe finds out, and the engine searches instead.
+    data = bytearray(copy.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    data[20] ^= 0xFF
+    copy.write_bytes(bytes(data))
+    with pytest.warns(RuntimeWarning, match="playing on without the book"):
+        a = engine.analyse(qiku.Board(), depth=2)
+    assert a.source == "search"
+    assert any(line.startswith("info string") and "without the book" in line for line in a.info)
+    assert "info string" not in capfd.readouterr().out
+
+
+def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
+    engine = qiku.Engine()
+    # A book move has no score: UCI gives none, only "info string book move".
+    engine.set_book(qiku.Book(book[0]))
+    a = engine.analyse(qiku.Board(), depth=4)
+    assert (a.source, a.score, a.cp, a.mate, a.verdict) == ("book", None, None, None, None)
+    assert a.info == ["info string book move"]
+    assert "score=None" in repr(a)
+    engine.set_book(None)
+    # The tables' mate: a mate score, with the verdict qiku-tb probe gives.
+    qiku.generate_tablebases(["KRvKN"], tmp_path)
+    tb = qiku.Tablebases(tmp_path)
+    engine.set_tablebases(tb)
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    a, p = engine.analyse(qiku.Board(fen)), tb.probe(fen)
+    assert a.source == "tablebase" and a.best in p.best_moves
+    v = a.verdict
+    assert (v.wdl, v.dtm, v.distance, v.by_rule, v.rules, v.unit, v.text) == (
+        p.wdl, p.dtm, p.distance, p.by_rule, p.rules, p.unit, p.text
+    )
+    assert a.mate == (p.dtm + 1) // 2 and a.cp is None and a.score == f"mate {a.mate}"
+    assert a.info[-1] == f"info string tablebase move: {v.text}"
+    # A win only the perpetual-check rule decides: no made-up centipawns, the verdict says why.
+    fen = "4k4/9/9/9/9/9/9/9/1n7/R2K5 w - - 0 1"
+    a = engine.analyse(qiku.Board(fen))
+    assert a.source == "tablebase" and (a.score, a.cp, a.mate) == (None, None, None)
+    v = a.verdict
+    assert (v.wdl, v.by_rule, v.unit, v.rules) == ("win", True, "line rank", "asian")
+    assert v.text.startswith("win by the perpetual-check rule") and "not plies to mate" in v.text
+    assert a.info[-1] == f"info string tablebase move: {v.text}"
+    # A drawn position: the search chooses among the drawing moves, and the verdict says draw.
+    a = engine.analyse(qiku.Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"), depth=3)
+    assert a.source == "search" and a.verdict.wdl == "draw" and a.score is not None
+    assert a.info[-1] == f"info string tablebase: {a.verdict.text}; the search chooses among the drawing moves"
+    # No table covers the start position: no verdict.
+    a = engine.analyse(qiku.Board(), depth=2)
+    assert a.verdict is None and a.cp is not None and a.info[-1].startswith("info depth")
+
+
+def test_engine_refuses_zero_nodes():
+    with pytest.raises(ValueError, match="nodes 0 is out of range"):
+        qiku.Engine().analyse(qiku.Board(), nodes=0)
+    assert qiku.Engine().analyse(qiku.Board(), nodes=1).best is not None
+
+
+def test_opened_books_and_tables_survive_a_change_of_directory(book, tables_dir, tmp_path, monkeypatch):
+    here = tmp_path / "here"
+    (here / "tables").mkdir(parents=True)
+    (here / "book.qbk").write_bytes(book[0].read_bytes())
+    for f in tables_dir.iterdir():
+        (here / "tables" / f.name).write_bytes(f.read_bytes())
+    monkeypatch.chdir(here)
+    b, tb = qiku.Book("book.qbk"), qiku.Tablebases("tables")
+    # Elsewhere, the same relative names are another (broken) book and no tables at all.
+    there = tmp_path / "there"
+    there.mkdir()
+    (there / "book.qbk").write_bytes(b"not a book" * 100)
+    monkeypatch.chdir(there)
+    engine = qiku.Engine()
+    engine.set_book(b)
+    engine.set_tablebases(tb)
+    a = engine.analyse(qiku.Board(), depth=2)
+    assert a.source == "book" and a.best == b.pick(qiku.Board())
+    a = engine.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"), depth=2)
+    assert a.source == "tablebase"
+    # A path is opened where the call is made: here, the broken book.
+    with pytest.raises(qiku.BookFileError, match="book.qbk"):
+        engine.set_book("book.qbk")
+
+
+# --- files: duplicate tags, error messages -------------------------------------------------
+
+
+def test_duplicate_tags_count_with_their_last_value(tmp_path):
+    f = tmp_path / "twice.pgn"
+    f.write_text(
+        f'[FEN "{qiku.STARTING_FEN}"]\n[FEN "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"]\n'
+        '[Result "1-0"]\n[Result "0-1"]\n[Format "Chinese"]\n[Format "ICCS"]\n\n1. a1d1 *\n',
+        encoding="utf-8",
+    )
+    (game,) = qiku.pgn.read_games(f)
+    # As Game.headers shows them, and as the book compiler reads them.
+    assert game.headers["FEN"] == game.start_fen == "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    assert game.headers["Result"] == game.result == "0-1"
+    assert game.errors == [] and [str(m) for m in game.moves] == ["a1d1"]
+
+
+def test_a_damaged_zstd_file_is_named_once(tmp_path):
+    cut = tmp_path / "cut.pgn.zst"
+    cut.write_bytes(ICCS.read_bytes()[:200_000])
+    with pytest.raises(qiku.GameFileError) as e:
+        list(qiku.pgn.read_games(cut))
+    assert str(e.value).count("cut.pgn.zst") == 1, str(e.value)
+
+
+def test_a_missing_table_directory_has_its_errno(tmp_path):
+    with pytest.raises(qiku.TablebaseError) as e:
+        qiku.Tablebases(tmp_path / "missing")
+    assert e.value.errno == errno.ENOENT and "missing" in str(e.value)
+
+
+def test_generate_tablebases_makes_the_tables_it_captures_into(tmp_path):
+    made = qiku.generate_tablebases(["KRvKN"], tmp_path)
+    assert [m for m, _, _ in made] == ["KNvK", "KRvK", "KRvKN"]
+    assert "must already" not in qiku.generate_tablebases.__doc__
+    assert "capture into" in qiku.generate_tablebases.__doc__

@@ -48,3 +48,12 @@ def test_stub_parameters_match_the_runtime():
             mismatched.append(f"{qualified}: stub {names(fn)}, runtime {runtime}")
     assert checked > 50, f"only {checked} signatures compared"
     assert not mismatched, "\n".join(mismatched)
+
+
+def test_stubs_name_the_copy_protocol():
+    """copy.copy and copy.deepcopy of a Board are typed (the runtime has them)."""
+    stubbed = {q for q, _ in stub_functions()}
+    for cls in ["Board"]:
+        for name in ["__copy__", "__deepcopy__"]:
+            if hasattr(getattr(native, cls), name):
+                assert f"{cls}.{name}" in stubbed, f"{cls}.{name} is missing from the stubs"

@@ -57,8 +57,11 @@ def build(
     a bad move instead of skipping the game.
 
     ``progress=True`` prints the share of input read to stderr; a callable receives
-    ``(bytes_done, bytes_total)`` about ten times a second. The build runs on every core with
-    the GIL released.
+    ``(bytes_done, bytes_total)`` about ten times a second (anything else raises ``TypeError``
+    before any work). An exception raised by the callable, or Ctrl-C (``KeyboardInterrupt``),
+    stops the build at its next report and is raised; nothing is written then, and a file
+    already at ``output`` is left as it was. The build runs on ``threads`` worker threads (1 to
+    1024; ``None``: every core) with the GIL released.
 
     Returns a dict: ``games_read``, ``games_used``, ``games_without_result``, ``positions``,
     ``records``, ``skipped`` (games per reason, keyed as ``qiku-book build --json`` keys them:
@@ -71,7 +74,12 @@ def build(
         paths = [os.fspath(inputs)]
     else:
         paths = [os.fspath(p) for p in inputs]
-    callback = _print_progress if progress is True else (progress or None)
+    if progress is None or progress is False:
+        callback = None
+    elif progress is True:
+        callback = _print_progress
+    else:
+        callback = progress  # the native function refuses what cannot be called
     return build_book(
         paths,
         os.fspath(output),
