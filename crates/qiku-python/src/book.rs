@@ -56,6 +56,10 @@ pub struct PyBookEntry {
     /// The mover's score over decided games (wins + draws / 2) / (wins + draws + losses), or
     /// `None` if no game had a result.
     score: Option<f64>,
+    /// In a position that is its own mirror image (the start), the mirror twin whose games the
+    /// book counts with this move's (`b2e2` beside `h2e2`, as `qiku-book probe` says "with its
+    /// mirror"); `None` elsewhere.
+    with_mirror: Option<PyMove>,
 }
 
 #[pymethods]
@@ -125,6 +129,7 @@ impl PyBook {
                     black,
                     unknown: c.unknown,
                     score: c.score(),
+                    with_mirror: m.merged_mirror(&pos).map(PyMove::new),
                 }
             })
             .collect())

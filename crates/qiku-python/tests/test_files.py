@@ -166,6 +166,9 @@ def test_book_probe(book):
     assert b.games == report["games_used"] and b.positions == report["positions"] and len(b) == report["records"]
     entries = b.probe(qiku.Board())
     assert str(entries[0].move) == "h2e2"  # the central cannon is the most played
+    # The start is its own mirror image: h2e2 stands for b2e2 too, as qiku-book probe says.
+    assert str(entries[0].with_mirror) == "b2e2"
+    assert all(e.with_mirror is None or str(e.with_mirror) != str(e.move) for e in entries)
     assert [e.games for e in entries] == sorted((e.games for e in entries), reverse=True)
     assert sum(e.games for e in entries) == report["games_used"]
     for e in entries:
@@ -175,6 +178,7 @@ def test_book_probe(book):
     after.push("h2e2")
     black = b.probe(after.fen())
     assert black and all((e.wins, e.losses) == (e.black, e.red) for e in black)
+    assert all(e.with_mirror is None for e in black)
     assert b.pick(qiku.Board()) == b.pick(qiku.Board(), "best")
     assert b.pick(qiku.Board(), "games", seed=7) == b.pick(qiku.Board(), "games", seed=7)
     assert b.pick("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1") is None
