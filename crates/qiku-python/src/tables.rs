@@ -184,15 +184,16 @@ impl PyTablebases {
         let Some((verdict, moves, best)) = found.map_err(|e| errors::tb_error(&e))? else {
             return Ok(None);
         };
-        let value = verdict.value;
+        // The position's verdict in the words of `TablebaseVerdict` (the same fields).
+        let PyTbVerdict { wdl, dtm, distance, by_rule, rules, unit, text } = PyTbVerdict::new(&verdict);
         Ok(Some(PyTbProbe {
-            wdl: wdl_name(&value),
-            dtm: value.dtm.0,
-            distance: value.dtm.plies(),
-            by_rule: verdict.by_rule,
-            rules: rules.name(),
-            unit: verdict.unit(),
-            text: verdict.to_string(),
+            wdl,
+            dtm,
+            distance,
+            by_rule,
+            rules,
+            unit,
+            text,
             moves: moves
                 .iter()
                 .map(|(m, v)| PyTbMove {
