@@ -3,11 +3,12 @@
 //!
 //! - **Positioned reads** of a file ([`Storage::open`], the default): no shared file position,
 //!   so many threads read one handle at once. The process keeps at most [`OPEN_FILES`] such files
-//!   open at once (fewer under a low limit on open files), the least recently read closed first and opened again when next read, so that
-//!   a directory of thousands of tables opens under the usual limit of 1,024 descriptors. A file
-//!   replaced by rename keeps serving its old content while it stays open; once closed, reading it
-//!   again finds another file there and is an error saying so (never the other file's bytes). One
-//!   truncated in place gives read errors, never a crash.
+//!   open at once (fewer under a low limit on open files), the least recently read closed first
+//!   and opened again when next read, so that a directory of thousands of tables opens under the
+//!   usual limit of 1,024 descriptors. A file replaced by rename keeps serving its old content
+//!   while it stays open; once closed, reading it again finds another file there and is an error
+//!   saying so (never the other file's bytes). One truncated in place gives read errors, never a
+//!   crash.
 //! - **A memory map** ([`Storage::map`], the one `unsafe` constructor): a little faster, but the
 //!   process dies (SIGBUS) if the file is truncated while mapped, which the caller must rule out.
 //! - **Bytes in memory** ([`Storage::from_bytes`]): for tests, fuzzing and data already read.

@@ -324,9 +324,8 @@ impl Book {
             path: self.path.clone(),
             what: "the file changed since it was opened (truncated or rewritten in place); reopen it".into(),
         };
-        if self.data.changed().map_err(|e| self.io_error(e))?
-            || self.data.len().map_err(|e| self.io_error(e))? != self.header.file_len()
-        {
+        // The length is part of what `changed` compares: at open it was the header's.
+        if self.data.changed().map_err(|e| self.io_error(e))? {
             return Err(changed());
         }
         let mut now = vec![0u8; self.head.len()];
