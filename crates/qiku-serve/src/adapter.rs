@@ -3,7 +3,7 @@
 //! the plain types defined here, so a change in the library's names touches this file alone.
 
 use qiku::book::{Book, Verify};
-use qiku::engine::adapters::QtbEndgames;
+use qiku::engine::adapters::{stdout_notes, QtbEndgames};
 use qiku::engine::{time::Limits, Endgames, Engine, Score, Source};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
@@ -432,10 +432,10 @@ const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 
 /// The opened tables.
 pub struct Tables {
-    tb: Option<Tablebases>,
+    tb: Option<Arc<Tablebases>>,
     dir: Option<PathBuf>,
-    /// The same directory opened again for the engine (probed at its root and in its tree, as
-    /// the `qiku` engine's `TablebasePath`), once per rules (a search's tables keep one set of
+    /// The same tables for the engine (probed at its root and in its tree, as the `qiku`
+    /// engine's `TablebasePath`), wrapped once per rules (a search's tables keep one set of
     /// rules while it runs, and searches under both may run at once): plain, then Asian.
     engine: [Option<Arc<dyn Endgames>>; 2],
     /// The rules of a search that names none (the server's `--rules`).
@@ -449,12 +449,12 @@ impl Tables {
         let Some(dir) = dir else {
             return Ok((Tables { tb: None, dir: None, engine: [None, None], default_rules: rules }, Vec::new()));
         };
-        let open = || Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()));
-        let tb = open()?;
+        let tb = Arc::new(Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?);
         let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
         let mut engine: [Option<Arc<dyn Endgames>>; 2] = [None, None];
         for (slot, r) in engine.iter_mut().zip([Rules::Plain, Rules::Asian]) {
-            let endgames = QtbEndgames::new(open()?);
+            // One opened directory for all: each wrapper keeps its own rules.
+            let endgames = QtbEndgames::with_notes(Arc::clone(&tb), stdout_notes());
             endgames.set_rules(r);
             *slot = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
         }
