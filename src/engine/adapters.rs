@@ -208,8 +208,9 @@ pub struct QtbEndgames {
     rules: std::sync::atomic::AtomicU8,
     /// Most pieces of any usable table in the directory (asked at every search node, so kept).
     max_pieces: u32,
-    /// Files already reported, so that a damaged table is named once, not at every node.
-    reported: Mutex<std::collections::HashSet<std::path::PathBuf>>,
+    /// Files already reported, so that a damaged table is named once, not at every node (shared
+    /// with the wrappers made by [`QtbEndgames::under_rules`]).
+    reported: Arc<Mutex<std::collections::HashSet<std::path::PathBuf>>>,
     notes: Notes,
 }
 
@@ -227,12 +228,42 @@ impl QtbEndgames {
             tables,
             max_pieces,
             rules: std::sync::atomic::AtomicU8::new(1),
-            reported: Mutex::new(Default::default()),
+            reported: Arc::default(),
             notes,
         };
         for problem in t.tables.problems() {
             t.report(problem);
         }
+        t
+    }
+
+    /// A second wrapper over the same tables under `rules`, for searches that run beside this
+    /// wrapper's under other rules: it shares the notes and the record of files already named
+    /// (a damaged file is named once for both), and opens and reports nothing itself.
+    ///
+    /// ```
+    /// use qiku::engine::adapters::QtbEndgames;
+    /// use qiku::engine::Endgames;
+    /// use qiku::tablebase::{Rules, Tablebases};
+    /// use std::sync::Arc;
+    ///
+    /// let dir = std::env::temp_dir().join("qiku-doc-under-rules");
+    /// std::fs::create_dir_all(&dir)?;
+    /// let tables = Arc::new(Tablebases::open(&dir)?);
+    /// let asian = QtbEndgames::with_notes(tables, Arc::new(|note: &str| eprintln!("{note}")));
+    /// let plain = asian.under_rules(Rules::Plain);
+    /// assert_eq!(plain.max_pieces(), asian.max_pieces());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn under_rules(&self, rules: Rules) -> QtbEndgames {
+        let t = QtbEndgames {
+            tables: Arc::clone(&self.tables),
+            max_pieces: self.max_pieces,
+            rules: std::sync::atomic::AtomicU8::new(1),
+            reported: Arc::clone(&self.reported),
+            notes: Arc::clone(&self.notes),
+        };
+        t.set_rules(rules);
         t
     }
 

@@ -3,7 +3,7 @@
 //! the plain types defined here, so a change in the library's names touches this file alone.
 
 use qiku::book::{Book, Verify};
-use qiku::engine::adapters::{stdout_notes, QtbEndgames};
+use qiku::engine::adapters::{Notes, QtbEndgames};
 use qiku::engine::{time::Limits, Endgames, Engine, Score, Source};
 use qiku::notation::{chinese, iccs, parse_any, wxf};
 use qiku::tablebase::generate::{changed, load, load_rules};
@@ -444,21 +444,20 @@ pub struct Tables {
 
 impl Tables {
     /// Opens a directory of tables (`None`: no tables); `rules` are those of a search that names
-    /// none. Files that cannot be used are returned as warnings.
-    pub fn open(dir: Option<&Path>, rules: Rules) -> Result<(Tables, Vec<String>), String> {
+    /// none. Files that cannot be used are named on stderr, once each.
+    pub fn open(dir: Option<&Path>, rules: Rules) -> Result<Tables, String> {
         let Some(dir) = dir else {
-            return Ok((Tables { tb: None, dir: None, engine: [None, None], default_rules: rules }, Vec::new()));
+            return Ok(Tables { tb: None, dir: None, engine: [None, None], default_rules: rules });
         };
         let tb = Arc::new(Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?);
-        let warnings = tb.problems().iter().map(|p| p.to_string()).collect();
-        let mut engine: [Option<Arc<dyn Endgames>>; 2] = [None, None];
-        for (slot, r) in engine.iter_mut().zip([Rules::Plain, Rules::Asian]) {
-            // One opened directory for all: each wrapper keeps its own rules.
-            let endgames = QtbEndgames::with_notes(Arc::clone(&tb), stdout_notes());
-            endgames.set_rules(r);
-            *slot = (endgames.max_pieces() > 0).then(|| Arc::new(endgames) as _);
-        }
-        Ok((Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules }, warnings))
+        // One opened directory for all: each wrapper keeps its own rules, and the files that
+        // cannot be used (at start-up or found damaged later) are named once, on stderr.
+        let notes: Notes = Arc::new(|note: &str| eprintln!("qiku serve: {note}"));
+        let plain = QtbEndgames::with_notes(Arc::clone(&tb), notes);
+        plain.set_rules(Rules::Plain);
+        let asian = plain.under_rules(Rules::Asian);
+        let engine = [plain, asian].map(|e| (e.max_pieces() > 0).then(|| Arc::new(e) as Arc<dyn Endgames>));
+        Ok(Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules })
     }
 
     /// The engine's tables under `rules` (the server's `--rules` when `None`).

@@ -159,10 +159,7 @@ impl std::error::Error for ServeError {
 /// Opens the books and tables of `options` (warnings about unusable table files go to stderr).
 pub fn load(options: &Options) -> Result<AppState, ServeError> {
     let books = Books::open(&options.books).map_err(ServeError::Data)?;
-    let (tables, warnings) = Tables::open(options.tables.as_deref(), options.rules).map_err(ServeError::Data)?;
-    for w in warnings {
-        eprintln!("qiku serve: {w}");
-    }
+    let tables = Tables::open(options.tables.as_deref(), options.rules).map_err(ServeError::Data)?;
     Ok(AppState {
         books,
         tables,

@@ -214,3 +214,51 @@ fn a_missing_smaller_table_is_named() {
     let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={fen}"));
     assert_eq!((status, text(&body)), (500, "Error: KRvKN needs the table KNvK, which is missing".to_string()));
 }
+
+/// A table file that cannot be used is named once on stderr at start-up (not once per set of
+/// rules the engine searches under), and nothing but the server's own lines is printed.
+#[test]
+fn a_damaged_table_is_named_once_at_start_up() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(&fixtures().tables).expect("the fixture tables") {
+        let path = entry.expect("an entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    // A foreign header: the file is refused when the directory is opened.
+    let qtb = dir.path().join("KRvKN.qtb");
+    let mut bytes = std::fs::read(&qtb).expect("KRvKN.qtb");
+    bytes[8..16].copy_from_slice(b"XXXXXXXX");
+    std::fs::write(&qtb, bytes).expect("write");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+        .args(["--port", "0", "--engine", "--tb"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qiku-serve starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).expect("stderr") == 0 {
+            break;
+        }
+        let started = line.contains("http://");
+        lines.push(line);
+        if started {
+            break;
+        }
+    }
+    child.kill().expect("kill");
+    let mut stdout = String::new();
+    child.stdout.take().expect("stdout").read_to_string(&mut stdout).expect("stdout");
+    let _ = child.wait();
+    assert!(lines.last().is_some_and(|l| l.contains("http://")), "{lines:?}");
+    let named: Vec<&String> = lines.iter().filter(|l| l.contains("KRvKN.qtb")).collect();
+    assert_eq!(named.len(), 1, "{lines:?}");
+    assert!(named[0].starts_with("qiku serve: ") && named[0].contains("invalid tablebase file"), "{named:?}");
+    assert_eq!(stdout, "", "nothing on stdout");
+}
