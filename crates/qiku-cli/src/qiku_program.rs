@@ -182,6 +182,11 @@ struct MatchArgs {
     /// Milliseconds an engine may exceed its clock or movetime before losing on time.
     #[arg(long, default_value_t = 500)]
     margin: u64,
+    /// Seconds each engine may take to start (to answer `uci` or `ucci`) and to answer each
+    /// `isready` (after its options, and before each game: an engine clearing a large hash table
+    /// may need more than the default), 1 to 3600.
+    #[arg(long, default_value_t = 20, value_parser = super::whole_number::<u64>(1, 3600))]
+    startup_timeout: u64,
     /// PGN Event tag.
     #[arg(long, default_value = "qiku match")]
     event: String,
@@ -514,6 +519,9 @@ fn engine_specs(args: &MatchArgs, m: &ArgMatches) -> Result<[EngineSpec; 2], Str
             .ok_or_else(|| format!("--{flag} must follow the --engine it applies to"))
     };
     let mut specs = [EngineSpec::new(&args.engine[0]), EngineSpec::new(&args.engine[1])];
+    for spec in &mut specs {
+        spec.startup = std::time::Duration::from_secs(args.startup_timeout);
+    }
     let indices = |id: &str| -> Vec<usize> { m.indices_of(id).map(|i| i.collect()).unwrap_or_default() };
     for (v, idx) in args.protocol.iter().zip(indices("protocol")) {
         specs[owner("protocol", idx)?].protocol =

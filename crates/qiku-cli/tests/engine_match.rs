@@ -185,6 +185,39 @@ fn no_move_crash_and_timeout_lose() {
     let r = misbehaving("sleep 3", Limit::MoveTime(Duration::from_millis(50)));
     assert_eq!(r.faults[1], [0, 0, 0, 2]);
     assert_eq!(r.tally.wins, 2);
+    // Output before the time runs out does not shorten the wait the message names: 50 ms of
+    // movetime and 200 ms of margin, not what was left when the last line came.
+    let r = misbehaving(
+        "echo 'info depth 1'; sleep 0.1; echo 'info depth 2'; sleep 3",
+        Limit::MoveTime(Duration::from_millis(50)),
+    );
+    assert_eq!(r.faults[1], [0, 0, 0, 2]);
+    assert!(r.games[0].reason.ends_with("no bestmove within 0.2 s"), "{}", r.games[0].reason);
+}
+
+/// `--startup-timeout` bounds the handshake and `isready`: an engine that never says `readyok`
+/// stops the match with a message naming the wait and the flag's value, not the default's.
+#[test]
+fn an_engine_that_never_gets_ready_is_named_with_the_startup_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sleepy");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nwhile read line; do\n case \"$line\" in\n  uci) echo uciok;;\n  quit) exit 0;;\n esac\ndone\n",
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&path, perm).unwrap();
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--engine", QIKU, "--engine"])
+        .arg(&path)
+        .args(["--ranks", "0", "--games", "2", "--depth", "1", "--startup-timeout", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no readyok within 1.0 s (--startup-timeout SECONDS gives it longer)"), "{stderr}");
 }
 
 #[test]

@@ -304,7 +304,12 @@ impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchError::Engine { engine, command, error } => {
-                write!(f, "engine {} ({command:?}): {error}", engine + 1)
+                write!(f, "engine {} ({command:?}): {error}", engine + 1)?;
+                if let EngineError::Timeout { .. } = error {
+                    // At start-up: the handshake or `isready` took too long.
+                    f.write_str(" (--startup-timeout SECONDS gives it longer)")?;
+                }
+                Ok(())
             }
             MatchError::Pgn { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             MatchError::NoOpenings => f.write_str("no openings"),

@@ -103,6 +103,9 @@ pub struct EngineSpec {
     pub ranks: Option<RankBase>,
     /// The core to run on ([`super::cpus`]); `None`: wherever the system puts it.
     pub cpu: Option<usize>,
+    /// How long the engine may take to answer `uci`/`ucci`, and each `isready` (after its
+    /// options, and at each new game: a large hash table may take a while to allocate or clear).
+    pub startup: Duration,
 }
 
 impl EngineSpec {
@@ -115,6 +118,7 @@ impl EngineSpec {
             options: Vec::new(),
             ranks: None,
             cpu: None,
+            startup: STARTUP,
         }
     }
 }
@@ -285,8 +289,21 @@ pub struct EngineProcess {
     garbage: u64,
 }
 
-/// How long the handshake may take.
-const HANDSHAKE: Duration = Duration::from_secs(20);
+/// How long the handshake and each `isready` may take unless the spec says otherwise.
+pub const STARTUP: Duration = Duration::from_secs(20);
+
+/// A wait for an engine's reply: when it ends, and how long it was (for the message).
+#[derive(Copy, Clone, Debug)]
+struct Wait {
+    deadline: Instant,
+    allowed: Duration,
+}
+
+impl Wait {
+    fn from_now(allowed: Duration) -> Wait {
+        Wait { deadline: Instant::now() + allowed, allowed }
+    }
+}
 
 /// One `go`: the limit for this move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -374,9 +391,9 @@ impl EngineProcess {
             Protocol::Ucci => ("ucci", "ucciok"),
         };
         e.send(hello)?;
-        let deadline = Instant::now() + HANDSHAKE;
+        let wait = Wait::from_now(spec.startup);
         loop {
-            let line = e.read_line(deadline, ok)?;
+            let line = e.read_line(wait, ok)?;
             if let Some(name) = line.strip_prefix("id name ") {
                 if e.name.is_empty() {
                     e.name = name.trim().to_string();
@@ -421,14 +438,15 @@ impl EngineProcess {
         writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|error| EngineError::Write { error })
     }
 
-    fn read_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, EngineError> {
+    fn read_line(&mut self, wait: Wait, waiting_for: &str) -> Result<String, EngineError> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = wait.deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(Incoming::Line(line)) => return Ok(line),
                 Ok(Incoming::Overlong) => self.garbage += 1,
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: left })
+                    // The whole wait, not what was left of it when the last line came.
+                    return Err(EngineError::Timeout { waiting_for: waiting_for.to_string(), after: wait.allowed });
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(EngineError::Exited { waiting_for: waiting_for.to_string() })
@@ -445,8 +463,8 @@ impl EngineProcess {
     /// `isready` / `readyok`.
     pub fn sync(&mut self) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + HANDSHAKE;
-        while self.read_line(deadline, "readyok")?.trim() != "readyok" {}
+        let wait = Wait::from_now(self.spec.startup);
+        while self.read_line(wait, "readyok")?.trim() != "readyok" {}
         Ok(())
     }
 
@@ -466,7 +484,7 @@ impl EngineProcess {
         let pos = Position::startpos();
         self.send(&format!("position fen {START_FEN}"))?;
         self.send("go depth 1")?;
-        let answer = self.wait_bestmove(Instant::now() + HANDSHAKE)?;
+        let answer = self.wait_bestmove(Wait::from_now(self.spec.startup))?;
         let legal = |b| parse_move(&answer.token, b).is_some_and(|m| pos.is_legal(m));
         match (legal(RankBase::Zero), legal(RankBase::One)) {
             (true, _) => Ok(RankBase::Zero),
@@ -521,18 +539,18 @@ impl EngineProcess {
         };
         let start = Instant::now();
         self.send(&go_cmd)?;
-        let mut answer = self.wait_bestmove(start + timeout)?;
+        let mut answer = self.wait_bestmove(Wait { deadline: start + timeout, allowed: timeout })?;
         answer.elapsed = start.elapsed();
         Ok(answer)
     }
 
-    fn wait_bestmove(&mut self, deadline: Instant) -> Result<Answer, EngineError> {
+    fn wait_bestmove(&mut self, wait: Wait) -> Result<Answer, EngineError> {
         let mut score = None;
         let mut depth = None;
         let mut nodes = None;
         let mut tbhits = None;
         loop {
-            let line = self.read_line(deadline, "bestmove")?;
+            let line = self.read_line(wait, "bestmove")?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => {
