@@ -137,7 +137,8 @@ impl fmt::Display for Point {
     }
 }
 
-/// Why a token is not a point.
+/// Why a token is not a point. Each variant holds the token; its message quotes at most the
+/// token's first 80 characters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PointError {
     /// The token is not a letter followed by a number.
@@ -149,8 +150,10 @@ pub enum PointError {
 impl fmt::Display for PointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PointError::Syntax(t) => write!(f, "{t:?} is not a point (expected a column a-o and a row 1-15, like h8)"),
-            PointError::OffBoard(t) => write!(f, "{t:?} is off the board (columns a-o, rows 1-15)"),
+            PointError::Syntax(t) => {
+                write!(f, "{:?} is not a point (expected a column a-o and a row 1-15, like h8)", gomocup::excerpt(t))
+            }
+            PointError::OffBoard(t) => write!(f, "{:?} is off the board (columns a-o, rows 1-15)", gomocup::excerpt(t)),
         }
     }
 }
@@ -347,7 +350,7 @@ impl Board {
             row -= 1;
             let cells: Vec<char> = t.chars().filter(|c| !c.is_whitespace()).collect();
             if cells.len() != SIZE {
-                return Err(bad(format!("{} cells, expected 15 ({t:?})", cells.len())));
+                return Err(bad(format!("{} cells, expected 15 ({:?})", cells.len(), gomocup::excerpt(t))));
             }
             for (col, c) in cells.into_iter().enumerate() {
                 let p = Point::new(col, row).ok_or_else(|| bad("internal: point off board".into()))?;

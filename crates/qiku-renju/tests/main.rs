@@ -4,6 +4,7 @@
 
 mod renju_util;
 
+mod renju_readers;
 mod renju_reference;
 mod renju_rules;
 mod renju_vcf;

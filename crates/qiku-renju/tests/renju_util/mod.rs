@@ -20,3 +20,5 @@ pub fn setup(black: &str, white: &str) -> Board {
     }
     b
 }
+
+pub mod readers;
