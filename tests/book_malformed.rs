@@ -196,3 +196,27 @@ fn packed_files_are_named() {
     let report = build(&[text], dir.path(), &BuildOptions::default());
     assert_eq!(report.header.games.used, 1, "read as text: the good game is used");
 }
+
+/// Chinese `[Result]` tags, as Xiangqi sites and programs write them, count as the results they
+/// state, in both scripts; a tag that is no result still skips its game, quoted.
+#[test]
+fn chinese_result_tags_count_as_their_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |result: &str| format!("[Result \"{result}\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9\n\n");
+    let red = ["红胜", "紅勝", "红先胜", "黑负", "黑負"];
+    let black = ["黑胜", "黑勝", "红负", "紅先負"];
+    let draw = ["和棋", "和局", "和", "红和", "紅先和"];
+    let mut text: String = red.iter().chain(&black).chain(&draw).map(|r| game(r)).collect();
+    text.push_str(&game("红赢了"));
+    let f = write(dir.path(), "zh-results.pgn", text.as_bytes());
+    let report = build(std::slice::from_ref(&f), dir.path(), &BuildOptions::default());
+    assert_eq!(report.header.games.used, 14, "{:#?}", report.errors);
+    assert_eq!(report.skipped.get(&SkipReason::BadHeader), Some(&1));
+    assert!(report.errors[0].detail.contains("\"红赢了\""), "{}", report.errors[0]);
+    let book = Book::open(dir.path().join("out.qbk")).unwrap();
+    let pos = qiku::core::Position::startpos();
+    let moves = book.probe(&pos).unwrap();
+    let c = moves.iter().find(|m| m.mv.to_string() == "h2e2").expect("h2e2 in the book").counts;
+    // Red is the mover: its wins are red's.
+    assert_eq!((c.wins, c.draws, c.losses, c.unknown), (5, 5, 4, 0), "{c:?}");
+}

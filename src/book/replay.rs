@@ -225,16 +225,6 @@ fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result
     }
 }
 
-fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
-    match value.trim() {
-        "1-0" => Ok(Some(GameResult::RedWins)),
-        "0-1" => Ok(Some(GameResult::BlackWins)),
-        "1/2-1/2" | "½-½" => Ok(Some(GameResult::Draw)),
-        "*" | "" | "?" => Ok(None),
-        _ => Err(()),
-    }
-}
-
 /// Replays every game of `batch` into records.
 pub(crate) fn replay_batch(batch: &Batch, path: &Path, ctx: &ReplayContext<'_>) -> BatchOutput {
     let mut out = BatchOutput::default();
@@ -279,11 +269,10 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         out.skip(SkipReason::Filtered(miss));
         return;
     }
-    let result = match game.result_tag.as_ref().map(|t| (parse_result_tag(&t.value), t)) {
-        Some((Err(()), t)) => {
+    let result = match game.result_tag.as_ref().map(|t| (GameResult::from_tag(&t.value), t)) {
+        Some((Err(bad), t)) => {
             out.skip(SkipReason::BadHeader);
-            let detail = format!("Result tag {:?} is not 1-0, 0-1, 1/2-1/2 or *", t.value);
-            out.errors.push(error(t.loc, None, SkipReason::BadHeader, detail));
+            out.errors.push(error(t.loc, None, SkipReason::BadHeader, bad.to_string()));
             return;
         }
         Some((Ok(Some(r)), _)) => Some(r),

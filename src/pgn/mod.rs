@@ -44,4 +44,4 @@ pub use encoding::{
 };
 pub use error::{ErrorKind, SyntaxError};
 pub use reader::{Mode, Reader, DEFAULT_MAX_LINE_LEN};
-pub use visitor::{GameResult, Location, Skip, Visitor};
+pub use visitor::{BadResultTag, GameResult, Location, Skip, Visitor};

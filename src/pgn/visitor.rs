@@ -59,6 +59,71 @@ impl fmt::Display for GameResult {
     }
 }
 
+impl GameResult {
+    /// Reads the value of a `[Result]` tag: `1-0`, `0-1`, `1/2-1/2` (or `½-½`); `*`, `?` or
+    /// nothing for an unknown result (`Ok(None)`); and the Chinese results Xiangqi sites and
+    /// programs write, in simplified or traditional characters: `红胜` (red wins), `黑胜` (black
+    /// wins), `和棋` or `和局` or `和` (draw), `红负` and `黑负` (red, black loses), each also with
+    /// `先` after the side (`红先胜`: red, who moved first, wins). Anything else is an error that
+    /// quotes the value.
+    ///
+    /// ```
+    /// use qiku::pgn::GameResult;
+    ///
+    /// assert_eq!(GameResult::from_tag("1-0"), Ok(Some(GameResult::RedWins)));
+    /// assert_eq!(GameResult::from_tag(" * "), Ok(None));
+    /// assert_eq!(GameResult::from_tag("紅負"), Ok(Some(GameResult::BlackWins)));
+    /// assert_eq!(GameResult::from_tag("和棋"), Ok(Some(GameResult::Draw)));
+    /// let err = GameResult::from_tag("red won").unwrap_err();
+    /// assert_eq!(err.to_string(), "Result tag \"red won\" is not 1-0, 0-1, 1/2-1/2, * or a Chinese result such as 红胜, 黑胜 or 和棋");
+    /// ```
+    pub fn from_tag(value: &str) -> Result<Option<GameResult>, BadResultTag> {
+        let v = value.trim();
+        match v {
+            "1-0" => return Ok(Some(GameResult::RedWins)),
+            "0-1" => return Ok(Some(GameResult::BlackWins)),
+            "1/2-1/2" | "½-½" => return Ok(Some(GameResult::Draw)),
+            "*" | "" | "?" => return Ok(None),
+            "和" | "和棋" | "和局" => return Ok(Some(GameResult::Draw)),
+            _ => {}
+        }
+        // A side, an optional 先 ("moved first"), then 胜 (wins), 负 (loses) or 和 (draws).
+        let mut chars = v.chars();
+        let red = match chars.next() {
+            Some('红' | '紅') => true,
+            Some('黑') => false,
+            _ => return Err(BadResultTag(value.to_string())),
+        };
+        let rest = chars.as_str();
+        let rest = rest.strip_prefix('先').unwrap_or(rest);
+        match rest {
+            "胜" | "勝" => Ok(Some(if red { GameResult::RedWins } else { GameResult::BlackWins })),
+            "负" | "負" => Ok(Some(if red { GameResult::BlackWins } else { GameResult::RedWins })),
+            "和" => Ok(Some(GameResult::Draw)),
+            _ => Err(BadResultTag(value.to_string())),
+        }
+    }
+}
+
+/// A `[Result]` tag whose value is no result ([`GameResult::from_tag`]); holds the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadResultTag(pub String);
+
+impl fmt::Display for BadResultTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A quote, not the whole of a hostile value.
+        let quoted: String = self.0.chars().take(80).collect();
+        let more = if quoted.len() < self.0.len() { "..." } else { "" };
+        write!(
+            f,
+            "Result tag {:?} is not 1-0, 0-1, 1/2-1/2, * or a Chinese result such as 红胜, 黑胜 or 和棋",
+            format!("{quoted}{more}")
+        )
+    }
+}
+
+impl std::error::Error for BadResultTag {}
+
 /// Receives the pieces of each game in input order.
 ///
 /// Call order for one game: `begin_game`, then `tag`s and `comment`s of the tag section, then

@@ -139,12 +139,8 @@ impl Visitor for Games {
         } else if name.eq_ignore_ascii_case("Format") {
             self.game.format = value.trim().parse().ok();
         } else if name.eq_ignore_ascii_case("Result") && self.game.result.is_none() {
-            self.game.result = match value.trim() {
-                "1-0" => Some(GameResult::RedWins),
-                "0-1" => Some(GameResult::BlackWins),
-                "1/2-1/2" => Some(GameResult::Draw),
-                _ => None,
-            };
+            // A value that is no result counts as unknown here: the game still gives positions.
+            self.game.result = GameResult::from_tag(value).ok().flatten();
         }
         Skip::Continue
     }

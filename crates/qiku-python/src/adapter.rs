@@ -74,17 +74,6 @@ pub fn parse_move_in(pos: &Position, token: &str, notation: Option<Notation>) ->
     }
 }
 
-/// The result a `[Result]` tag states; `Err` for a value that is none of the four.
-fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
-    match value.trim() {
-        "1-0" => Ok(Some(GameResult::RedWins)),
-        "0-1" => Ok(Some(GameResult::BlackWins)),
-        "1/2-1/2" | "½-½" => Ok(Some(GameResult::Draw)),
-        "*" | "" | "?" => Ok(None),
-        _ => Err(()),
-    }
-}
-
 /// One game as read and replayed: the moves up to the first that could not be read or played.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -159,12 +148,10 @@ impl Collector {
             },
             None => Some(Position::startpos()),
         };
-        let result = match tag("Result").map(parse_result_tag) {
+        let result = match tag("Result").map(GameResult::from_tag) {
             Some(Ok(Some(r))) => Some(r),
-            Some(Err(())) => {
-                let value = tag("Result").unwrap_or_default();
-                errors
-                    .push(format!("{name}: game {}: Result tag {value:?} is not 1-0, 0-1, 1/2-1/2 or *", self.number));
+            Some(Err(bad)) => {
+                errors.push(format!("{name}: game {}: {bad}", self.number));
                 self.outcome.flatten()
             }
             _ => self.outcome.flatten(),
