@@ -119,6 +119,22 @@ impl Dtm {
     pub fn plies(self) -> u32 {
         self.0.unsigned_abs()
     }
+
+    /// The distance as text, unsigned, in the unit every qiku tool states: `"1 ply"`,
+    /// `"5 plies"`.
+    ///
+    /// ```
+    /// use qiku::Dtm;
+    ///
+    /// assert_eq!(Dtm(1).in_plies(), "1 ply");
+    /// assert_eq!(Dtm(-6).in_plies(), "6 plies");
+    /// ```
+    pub fn in_plies(self) -> String {
+        match self.plies() {
+            1 => "1 ply".to_string(),
+            n => format!("{n} plies"),
+        }
+    }
 }
 
 /// The full result of an entry.
@@ -154,22 +170,13 @@ impl TbValue {
     }
 }
 
-/// "1 ply", "5 plies".
-fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
-    }
-}
-
 impl fmt::Display for TbValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.wdl {
             Wdl::Draw => f.write_str("draw"),
-            Wdl::Win => write!(f, "win, mate in {}", plies(self.dtm.plies())),
+            Wdl::Win => write!(f, "win, mate in {}", self.dtm.in_plies()),
             Wdl::Loss if self.dtm.0 == 0 => f.write_str("loss, no legal move"),
-            Wdl::Loss => write!(f, "loss, mated in {}", plies(self.dtm.plies())),
+            Wdl::Loss => write!(f, "loss, mated in {}", self.dtm.in_plies()),
         }
     }
 }

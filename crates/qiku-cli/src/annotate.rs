@@ -12,7 +12,7 @@ use qiku::engine::time::Limits;
 use qiku::engine::Score;
 use qiku::pgn::{self, EncodingChoice, Location, Mode, Reader, Skip, SyntaxError, Visitor};
 use qiku::tablebase::Tablebases;
-use qiku::{Color, Game, Move, Position, Progress, Rules, Wdl};
+use qiku::{Color, Dtm, Game, Move, Position, Progress, Rules, Wdl};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -183,8 +183,10 @@ fn eval_text(score: Score, turn: Color, depth: u32) -> String {
         Score::Cp(v) => format!("eval {:+.2} for red (depth {depth})", f64::from(red(v)) / 100.0),
         Score::Mate(0) => format!("{} has no legal move", side(turn)),
         Score::Mate(n) => {
-            let winner = if n > 0 { turn } else { !turn };
-            format!("eval {} mates in {} moves (depth {depth})", side(winner), n.unsigned_abs())
+            // In plies, as the table part of the same comment counts: the search's mate in n
+            // moves is 2n - 1 plies for the side to move, 2n when it is the one mated.
+            let (winner, plies) = if n > 0 { (turn, 2 * n - 1) } else { (!turn, -2 * n) };
+            format!("eval {} mates in {} (depth {depth})", side(winner), Dtm(plies).in_plies())
         }
     }
 }
@@ -235,7 +237,7 @@ fn tb_text(tb: &Tablebases, pos: &Position, rules: Rules) -> Result<Option<Strin
             side(loser)
         ),
         Wdl::Loss if plies == 0 => format!("{} wins, {} has no legal move", side(winner), side(loser)),
-        _ => format!("{} wins, mate in {plies} plies", side(winner)),
+        _ => format!("{} wins, mate in {}", side(winner), v.value.dtm.in_plies()),
     };
     Ok(Some(format!("table ({} rules): {what}", rules.name())))
 }

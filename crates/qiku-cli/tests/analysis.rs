@@ -194,6 +194,32 @@ fn annotate_states_table_values_with_rule_and_unit() {
     assert!(comments[1].contains("perpetual-check rule") == v.by_rule, "{}", comments[1]);
 }
 
+/// The table part and the engine's part of one comment count a mate in the same unit: plies
+/// (a mate the search finds in n moves is 2n - 1 plies for the side that mates), one ply singular.
+#[test]
+fn annotate_counts_table_and_engine_mates_in_plies_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = dir.path().join("tb");
+    let made = run(env!("CARGO_BIN_EXE_qiku-tb"), &["generate", "-d", tb.to_str().unwrap(), "KRvKA", "--json"]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let pgn = dir.path().join("mate.pgn");
+    std::fs::write(&pgn, "[FEN \"4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1\"]\n\n1. e1e3 e9f9 *\n").unwrap();
+    let out = dir.path().join("mate-annotated.pgn");
+    let args = ["annotate", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--tb", tb.to_str().unwrap()];
+    let r = qiku(&[&args[..], &["--depth", "6"]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let comments: Vec<&str> = text.split('{').skip(1).map(|c| &c[..c.find('}').unwrap()]).collect();
+    assert_eq!(
+        comments,
+        [
+            "table (asian rules): red wins, mate in 2 plies; eval red mates in 2 plies (depth 6)",
+            "table (asian rules): red wins, mate in 1 ply; eval red mates in 1 ply (depth 6)",
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn annotate_refuses_its_input_as_output_and_skips_bad_games() {
     let dir = tempfile::tempdir().unwrap();
