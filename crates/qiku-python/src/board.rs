@@ -7,7 +7,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyString};
 
 use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, Square};
 use crate::errors;
@@ -229,6 +229,11 @@ impl PyOutcome {
 /// `Board()` is the standard start; `Board(fen)` any legal position (Pikafish-style FEN, red =
 /// `w`). `push` plays a `Move` or a string in ICCS (`h2e2`), WXF (`C2.5`) or Chinese (`炮二平五`);
 /// `pop` takes the last move back. A board may be shared between threads: each call is atomic.
+///
+/// `board == other` compares the positions as python-chess does: placement, side to move,
+/// halfmove clock and fullmove number (the whole FEN), not the moves that led there. Boards are
+/// mutable and so unhashable (`fen()` and `zobrist_hash()` make dictionary keys). Boards pickle
+/// with their start position and moves.
 #[pyclass(module = "qiku", name = "Board", frozen)]
 pub struct PyBoard {
     game: Mutex<Game>,
@@ -476,10 +481,21 @@ impl PyBoard {
         crate::svg::render_sized(game.position(), game.moves().last(), size)
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    /// Whether two boards hold the same position, as python-chess compares boards: the same
+    /// pieces on the same squares, the same side to move, halfmove clock and fullmove number
+    /// (the whole FEN). The history is not compared: boards that reached one position by
+    /// different moves are equal, although their `outcome()` may differ (compare `move_stack`
+    /// and `start_fen()` for that). Boards are mutable, hence unhashable; `fen()` or
+    /// `zobrist_hash()` make dictionary keys. Compared with anything else, `NotImplemented` (so
+    /// `board == "a FEN"` is `False`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
         match other.cast::<PyBoard>() {
-            Ok(o) => std::ptr::eq(self, o.get()) || self.position() == o.get().position(),
-            Err(_) => false,
+            Ok(o) => {
+                let same = std::ptr::eq(self, o.get()) || self.position() == o.get().position();
+                PyBool::new(py, same).to_owned().into_any().unbind()
+            }
+            Err(_) => py.NotImplemented(),
         }
     }
 

@@ -51,7 +51,8 @@ def test_move_object():
     assert str(m) == "h2e2" and repr(m) == "Move.from_iccs('h2e2')"
     assert m.mirror() == qiku.Move.from_iccs("b2e2")
     assert len({m, qiku.Move.from_iccs("h2e2"), qiku.Move.from_iccs("b2e2")}) == 2
-    assert sorted([qiku.Move.from_iccs("b2e2"), m])[0] == m or sorted([m, qiku.Move.from_iccs("b2e2")])
+    b2e2 = qiku.Move.from_iccs("b2e2")
+    assert sorted([m, b2e2]) == sorted([b2e2, m]) == [b2e2, m] and b2e2 < m
     with pytest.raises(ValueError):
         qiku.Move("e2", "e2")
     with pytest.raises(ValueError):
@@ -195,6 +196,33 @@ def test_pickle_keeps_the_history():
     assert pickle.loads(pickle.dumps(m)) == m
     with pytest.raises(TypeError):
         hash(b)  # boards are mutable
+
+
+def test_equality_is_the_whole_fen_as_in_python_chess():
+    after = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    played = qiku.Board()
+    played.push("h2e2")
+    # The same position by another road (here: none, set up from its FEN) is equal.
+    assert played == qiku.Board(after) and not played != qiku.Board(after)
+    assert played.move_stack != qiku.Board(after).move_stack
+    # The clocks are part of the position: another halfmove clock or move number is not equal.
+    assert played != qiku.Board(after.replace(" 1 1", " 0 1"))
+    assert played != qiku.Board(after.replace(" 1 1", " 1 7"))
+    assert qiku.Board(after.replace(" 1 1", " 0 1")).fen() != played.fen()
+    # A shuffle back and forth returns the placement but not the clocks.
+    shuffled = qiku.Board()
+    for m in ["h0g2", "h9g7", "g2h0", "g7h9"]:
+        shuffled.push(m)
+    assert shuffled.zobrist_hash() == qiku.Board().zobrist_hash()
+    assert shuffled != qiku.Board() and shuffled.halfmove_clock == 4
+    # Anything but a board is left to its own __eq__ (so a FEN string is never equal).
+    assert qiku.Board().__eq__(qiku.STARTING_FEN) is NotImplemented
+    assert qiku.Board() != qiku.STARTING_FEN and not qiku.Board() == qiku.STARTING_FEN
+    # Mutable, so unhashable, consistently with __eq__; the FEN is the key to use.
+    assert qiku.Board.__hash__ is None
+    with pytest.raises(TypeError, match="unhashable"):
+        {qiku.Board()}
+    assert len({b.fen() for b in [played, qiku.Board(after), qiku.Board()]}) == 2
 
 
 def test_str_and_svg():

@@ -3,7 +3,7 @@
 
 import os
 import pathlib
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -78,7 +78,11 @@ class Outcome:
     def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
 
 class Board:
-    """A start position plus the moves played, judged by the rules of the whole game."""
+    """A start position plus the moves played, judged by the rules of the whole game.
+
+    ``==`` compares the whole FEN (placement, side to move, halfmove clock, fullmove number), not
+    the history; boards are mutable, hence unhashable. They pickle with their history.
+    """
 
     def __init__(self, fen: Optional[str] = None) -> None: ...
     def fen(self) -> str: ...
@@ -118,6 +122,7 @@ class Board:
     def svg(self, size: int = 450) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 def planes_batch(boards: Iterable[_Position]) -> npt.NDArray[np.uint8]:
     """(n, 15, 10, 9) uint8 planes of many boards or FENs."""
