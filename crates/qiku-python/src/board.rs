@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
-use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, Square};
+use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, SpecError, Square};
 use crate::errors;
 
 /// Perft of `pos` to `depth`, `None` once `stop` is set: subtrees of up to 4 plies (a few
@@ -233,7 +233,8 @@ impl PyOutcome {
 /// `board == other` compares the positions as python-chess does: placement, side to move,
 /// halfmove clock and fullmove number (the whole FEN), not the moves that led there. Boards are
 /// mutable and so unhashable (`fen()` and `zobrist_hash()` make dictionary keys). Boards pickle
-/// with their start position and moves.
+/// with their start position and moves; `Board.from_uci_position` reads
+/// `"startpos moves h2e2 ..."`.
 #[pyclass(module = "qiku", name = "Board", frozen)]
 pub struct PyBoard {
     game: Mutex<Game>,
@@ -278,17 +279,64 @@ pub fn move_arg(pos: &Position, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
 /// What `Board.__reduce__` returns: the constructor and its arguments (start FEN, moves).
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
 
+/// Whether `text` is written as a UCI position rather than a FEN: it starts with `position`,
+/// `fen` or `startpos`, or has a `moves` word.
+fn looks_like_uci_position(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    ["position", "fen", "startpos"].iter().any(|w| first.eq_ignore_ascii_case(w))
+        || words.any(|w| w.eq_ignore_ascii_case("moves"))
+}
+
+/// The error of `Board(text)` for a text that is no FEN. A UCI position (`startpos moves h2e2`)
+/// is not read there, as python-chess's `Board(fen)` reads only a FEN: the error names the
+/// constructor that reads it.
+fn not_a_fen(text: &str, error: String) -> PyErr {
+    if looks_like_uci_position(text) {
+        errors::fen_error(format!(
+            "{:?} is a UCI position, not a FEN: Board() reads a FEN (or \"startpos\") alone; use \
+             Board.from_uci_position(text) for \"startpos moves ...\" or \"fen ... moves ...\", which \
+             plays the moves",
+            adapter::excerpt(text.trim())
+        ))
+    } else {
+        errors::fen_error(error)
+    }
+}
+
 #[pymethods]
 impl PyBoard {
     /// `Board(fen=None)`: the start position, or the position of a FEN (`"startpos"` also works).
+    /// A UCI position with moves is read by `Board.from_uci_position`.
     #[new]
     #[pyo3(signature = (fen = None))]
     fn py_new(fen: Option<&str>) -> PyResult<PyBoard> {
         let pos = match fen {
             None => Position::startpos(),
-            Some(f) => adapter::parse_position(f).map_err(errors::fen_error)?,
+            Some(f) => adapter::parse_position(f).map_err(|e| not_a_fen(f, e))?,
         };
         Ok(PyBoard::from_game(Game::new(pos)))
+    }
+
+    /// The board of a UCI `position` command's argument: `"startpos moves h2e2 h9g7"` or
+    /// `"fen <FEN> moves ..."` (the word `position` before it, the word `fen` and the moves are
+    /// optional). The moves are played from the start position and kept as the board's history
+    /// (`move_stack`), so that repetitions are judged; they may be written in ICCS, WXF or Chinese
+    /// notation. `InvalidFenError` for a bad FEN, `IllegalMoveError` naming the move that cannot
+    /// be played.
+    #[staticmethod]
+    fn from_uci_position(text: &str) -> PyResult<PyBoard> {
+        let trimmed = text.trim_start();
+        let spec = match trimmed.split_once(char::is_whitespace) {
+            Some((word, rest)) if word.eq_ignore_ascii_case("position") => rest,
+            _ if trimmed.eq_ignore_ascii_case("position") => "",
+            _ => trimmed,
+        };
+        match adapter::parse_position_spec(spec) {
+            Ok(spec) => Ok(PyBoard::from_game(spec.game())),
+            Err(e @ SpecError::Move { .. }) => Err(errors::IllegalMoveError::new_err(e.to_string())),
+            Err(e) => Err(errors::fen_error(e.to_string())),
+        }
     }
 
     /// The FEN of the current position.

@@ -225,6 +225,52 @@ def test_equality_is_the_whole_fen_as_in_python_chess():
     assert len({b.fen() for b in [played, qiku.Board(after), qiku.Board()]}) == 2
 
 
+def test_uci_positions_are_read_by_from_uci_position():
+    b = qiku.Board.from_uci_position("startpos moves h2e2 h9g7")
+    assert [str(m) for m in b.move_stack] == ["h2e2", "h9g7"] and b.start_fen() == START
+    assert b.fen() == "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    same = [
+        "position startpos moves h2e2 h9g7",  # the whole UCI command
+        f"fen {START} moves h2e2 h9g7",
+        f"position fen {START} moves h2e2 h9g7",
+        f"{START} moves C2.5 馬８進７",  # any notation, as the command-line tools read
+        "  startpos   moves h2e2   h9g7 ",
+    ]
+    for text in same:
+        c = qiku.Board.from_uci_position(text)
+        assert c == b and c.move_stack == b.move_stack and c.start_fen() == START, text
+    assert qiku.Board.from_uci_position("startpos").ply == 0
+    # The history is kept, so repetitions are judged: a perpetual check loses.
+    fen = "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1"
+    p = qiku.Board.from_uci_position(f"fen {fen} moves " + "a8a9 d9d8 a9a8 d8d9 " * 2)
+    assert (p.outcome().winner, p.outcome().reason) == ("black", "perpetual_check")
+    with pytest.raises(qiku.IllegalMoveError, match='move 2 "h9j7"'):
+        qiku.Board.from_uci_position("startpos moves h2e2 h9j7")
+    with pytest.raises(qiku.InvalidFenError, match="invalid FEN"):
+        qiku.Board.from_uci_position("fen 9/9 w moves h2e2")
+    with pytest.raises(qiku.InvalidFenError, match="no position given"):
+        qiku.Board.from_uci_position("position")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["startpos moves h2e2 h9g7", "position startpos moves h2e2", f"fen {START} moves h2e2", f"{START} moves h2e2"],
+)
+def test_the_constructor_names_from_uci_position_for_a_uci_position(text):
+    with pytest.raises(qiku.InvalidFenError) as e:
+        qiku.Board(text)
+    message = str(e.value)
+    assert "is a UCI position, not a FEN" in message and "Board.from_uci_position(text)" in message
+    # What the message proposes works.
+    assert qiku.Board.from_uci_position(text).ply >= 1
+
+
+def test_a_bad_fen_is_not_taken_for_a_uci_position():
+    with pytest.raises(qiku.InvalidFenError) as e:
+        qiku.Board("rnbakabnr/9/9 w - - 0 1")
+    assert "from_uci_position" not in str(e.value) and "rnbakabnr/9/9" in str(e.value)
+
+
 def test_str_and_svg():
     b = qiku.Board()
     text = str(b)

@@ -85,6 +85,10 @@ class Board:
     """
 
     def __init__(self, fen: Optional[str] = None) -> None: ...
+    @staticmethod
+    def from_uci_position(text: str) -> Board:
+        """``"startpos moves h2e2 h9g7"`` or ``"fen <FEN> moves ..."`` (``position`` first is
+        allowed); the moves become the board's history."""
     def fen(self) -> str: ...
     def start_fen(self) -> str: ...
     @property
