@@ -37,7 +37,7 @@ pub mod book {
 pub mod renju {
     pub use qiku_renju::eval::{evaluate, Ruleset};
     pub use qiku_renju::gomocup::choose_move;
-    pub use qiku_renju::{judge, parse_moves, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
+    pub use qiku_renju::{judge, parse_game, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
 }
 
 use qiku::pgn::{EncodingChoice, Input, Location, Reader, Skip, SyntaxError, Visitor};

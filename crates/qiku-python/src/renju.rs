@@ -8,11 +8,25 @@ use std::time::Duration;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use crate::adapter::renju::{self as lib, Board, Outcome, Point, Stone};
+use crate::adapter::renju::{self as lib, Board, Outcome, Point, RenjuError, Stone};
 use crate::errors;
 
 fn point_arg(text: &str) -> PyResult<Point> {
     text.trim().parse::<Point>().map_err(|e| errors::value_error(format!("{text:?}: {e}")))
+}
+
+/// A Renju input error as a `ValueError` with the library's message.
+fn renju_error(e: RenjuError) -> PyErr {
+    errors::value_error(e.to_string())
+}
+
+/// Plays a game's moves, written as `qiku renju judge` reads a game file (`#` comments, any
+/// line ending), on `board`.
+fn play_text(mut board: Board, text: &str) -> PyResult<Board> {
+    for (i, point) in lib::parse_game(text).map_err(renju_error)?.into_iter().enumerate() {
+        board.play(point).map_err(|point| renju_error(RenjuError::Occupied { index: i + 1, point }))?;
+    }
+    Ok(board)
 }
 
 fn stone_name(s: Stone) -> &'static str {
@@ -33,18 +47,21 @@ impl PyRenjuBoard {
 
 #[pymethods]
 impl PyRenjuBoard {
-    /// `Board(moves="")`: the board after a space-separated move list, black first (`"h8 h9"`).
+    /// `Board(moves="")`: the board after a move list, black first (`"h8 h9"`), written as a game
+    /// file for `qiku renju judge` is: moves separated by spaces, commas or line breaks (`\n`,
+    /// `\r\n` or `\r`), `#` starting a comment that runs to the end of its line.
     #[new]
     #[pyo3(signature = (moves = ""))]
     fn py_new(moves: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
-        Ok(PyRenjuBoard { board: Mutex::new(board) })
+        Ok(PyRenjuBoard { board: Mutex::new(play_text(Board::new(), moves)?) })
     }
 
-    /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row first.
+    /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row
+    /// first, as `qiku renju forbidden --board FILE` reads it (blank lines and lines starting with `#` are
+    /// skipped; lines may end in `\n`, `\r\n` or `\r`).
     #[staticmethod]
     fn from_diagram(text: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_diagram(text).map_err(|e| errors::value_error(e.to_string()))?;
+        let board = Board::from_diagram(text).map_err(renju_error)?;
         Ok(PyRenjuBoard { board: Mutex::new(board) })
     }
 
@@ -154,12 +171,14 @@ impl PyJudgement {
     }
 }
 
-/// Replays a game (a space-separated move list, black first) from the empty board and judges
-/// it: the first forbidden black move (white wins), the first five, a full board, or unfinished.
+/// Replays a game from the empty board and judges it: the first forbidden black move (white
+/// wins), the first five, a full board, or unfinished. `moves` is a game file's text, as `qiku
+/// renju judge` reads it: moves separated by spaces, commas or line breaks (`\n`, `\r\n` or
+/// `\r`), black first, `#` starting a comment that runs to the end of its line.
 #[pyfunction]
 pub fn judge(moves: &str) -> PyResult<PyJudgement> {
-    let points = lib::parse_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
-    let j = lib::judge(&points).map_err(|e| errors::value_error(e.to_string()))?;
+    let points = lib::parse_game(moves).map_err(renju_error)?;
+    let j = lib::judge(&points).map_err(renju_error)?;
     let (winner, reason, ply, point, forbidden) = match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {
             (Some("white"), "forbidden", Some(ply), Some(point), Some(kind.name()))
