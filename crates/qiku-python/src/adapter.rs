@@ -75,6 +75,12 @@ pub fn parse_move_in(pos: &Position, token: &str, notation: Option<Notation>) ->
     }
 }
 
+/// A game's result as the bindings write it (`1-0`, `0-1`, `1/2-1/2`, or `*` for unknown: `None`);
+/// an error naming the four for anything else.
+pub fn parse_result(text: &str) -> Result<Option<GameResult>, String> {
+    parse_result_tag(text).map_err(|()| format!("result {text:?} is not 1-0, 0-1, 1/2-1/2 or *"))
+}
+
 /// The result a `[Result]` tag states; `Err` for a value that is none of the four.
 fn parse_result_tag(value: &str) -> Result<Option<GameResult>, ()> {
     match value.trim() {

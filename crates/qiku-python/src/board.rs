@@ -11,6 +11,7 @@ use pyo3::types::{PyBool, PyString};
 
 use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, SpecError, Square};
 use crate::errors;
+use crate::pickling::{self, maybe_one_of, one_of};
 
 /// Perft of `pos` to `depth`, `None` once `stop` is set: subtrees of up to 4 plies (a few
 /// milliseconds each) are counted by the library, the levels above by this function, which asks
@@ -181,6 +182,17 @@ pub struct PyOutcome {
     reason: &'static str,
 }
 
+/// Every `reason` an outcome may have.
+const REASONS: &[&str] = &[
+    "checkmate",
+    "stalemate",
+    "perpetual_check",
+    "perpetual_chase",
+    "repetition",
+    "no_capture_limit",
+    "insufficient_material",
+];
+
 fn reason_name(r: EndReason) -> &'static str {
     match r {
         EndReason::Checkmate => "checkmate",
@@ -192,6 +204,9 @@ fn reason_name(r: EndReason) -> &'static str {
         EndReason::InsufficientMaterial => "insufficient_material",
     }
 }
+
+/// An outcome in pickles: winner, reason.
+type OutcomeState = (Option<&'static str>, &'static str);
 
 impl PyOutcome {
     fn from_outcome(o: Outcome) -> PyOutcome {
@@ -221,6 +236,20 @@ impl PyOutcome {
             None => format!("Outcome(winner=None, reason='{}')", self.reason),
         }
     }
+
+    /// Pickling and copying: the winner and the reason.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, OutcomeState)> {
+        Ok((pickling::restorer::<Self>(py)?, (self.winner, self.reason)))
+    }
+
+    /// The outcome `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    fn _from_state(winner: Option<&str>, reason: &str) -> PyResult<PyOutcome> {
+        Ok(PyOutcome {
+            winner: maybe_one_of("winner", winner, pickling::COLORS)?,
+            reason: one_of("reason", reason, REASONS)?,
+        })
+    }
 }
 
 /// A Xiangqi board: a start position plus the moves played, with the rules of the whole game
@@ -233,7 +262,7 @@ impl PyOutcome {
 /// `board == other` compares the positions as python-chess does: placement, side to move,
 /// halfmove clock and fullmove number (the whole FEN), not the moves that led there. Boards are
 /// mutable and so unhashable (`fen()` and `zobrist_hash()` make dictionary keys). Boards pickle
-/// with their start position and moves; `Board.from_uci_position` reads
+/// and copy with their start position and moves; `Board.from_uci_position` reads
 /// `"startpos moves h2e2 ..."`.
 #[pyclass(module = "qiku", name = "Board", frozen)]
 pub struct PyBoard {
