@@ -32,8 +32,9 @@ enum RenjuCommand {
     Forbidden(PositionArgs),
     /// The valuation of every empty point for the side to move, and a board picture.
     Eval(PositionArgs),
-    /// Replay a game (moves separated by spaces or newlines, `#` starts a comment) and report the
-    /// first forbidden black move, a five, or that it is unfinished.
+    /// Replay a game (moves separated by spaces or line breaks, `#` starts a comment that runs to
+    /// the end of its line) and report the first forbidden black move, a five, or that it is
+    /// unfinished.
     Judge {
         /// The game file (`-`: read the moves from standard input).
         gamefile: PathBuf,
@@ -163,8 +164,7 @@ fn evaluate(args: &PositionArgs) -> Result<(), String> {
 fn judge(path: &Path) -> Result<(), String> {
     let text = crate::read_text(path)?;
     let name = crate::input_name(path);
-    let body: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
-    let moves = qiku_renju::parse_moves(&body).map_err(|e| format!("{name}: {e}"))?;
+    let moves = qiku_renju::parse_game(&text).map_err(|e| format!("{name}: {e}"))?;
     let j = qiku_renju::judge(&moves).map_err(|e| format!("{name}: {e}"))?;
     match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {

@@ -108,6 +108,31 @@ fn judge_games() {
     assert!(e.contains("/nonexistent/game.txt"), "{e}");
 }
 
+#[test]
+fn judge_and_board_read_any_line_ending() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = dir.path().join("game.txt");
+    // With lone CR line ends (old Mac OS), a comment ends at its line as with LF: the moves after
+    // it are read, and the forbidden ninth move is found.
+    for ending in ["\r\n", "\r"] {
+        let text = "# a double three\nf8 a1 g8 a3 # threes\nh9 a5 h10 a7\nh8 a9 # forbidden\n".replace('\n', ending);
+        std::fs::write(&game, text).expect("write");
+        let o = qiku(&["renju", "judge", game.to_str().unwrap()]);
+        assert_eq!(stdout(&o), "white wins: black's move 9 (h8) is forbidden (double-three)\n", "{ending:?}");
+        // The double four of `forbidden_json`, as a diagram file with a comment line.
+        let mut diagram = vec!["# x.x.x.x on row 8".to_string()];
+        diagram.extend((1..=15).rev().map(|row| match row {
+            8 => "...x.x.x.x.....".to_string(),
+            1 | 3 | 5 | 7 => format!("o{}", ".".repeat(14)),
+            _ => ".".repeat(15),
+        }));
+        let board = dir.path().join("board.txt");
+        std::fs::write(&board, diagram.join(ending)).expect("write");
+        let o = qiku(&["renju", "forbidden", "--board", board.to_str().unwrap(), "--json"]);
+        assert_eq!(stdout(&o).trim(), r#"{"forbidden": [{"point": "g8", "kind": "double-four"}]}"#, "{ending:?}");
+    }
+}
+
 /// `qiku ARGS` with `input` on its standard input.
 fn qiku_with_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;

@@ -19,8 +19,9 @@ pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN
 pub use qiku::engine::adapters::{policy as book_policy, Notes, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
 pub use qiku::engine::search::Shared;
 pub use qiku::engine::time::Limits;
-pub use qiku::engine::uci::{decision_note, MAX_THREADS};
+pub use qiku::engine::uci::{decision_note, excerpt, MAX_THREADS};
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
+pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
@@ -36,7 +37,7 @@ pub mod book {
 pub mod renju {
     pub use qiku_renju::eval::{evaluate, Ruleset};
     pub use qiku_renju::gomocup::choose_move;
-    pub use qiku_renju::{judge, parse_moves, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
+    pub use qiku_renju::{judge, parse_game, Board, Forbidden, Judgement, Outcome, Point, RenjuError, Stone};
 }
 
 use qiku::pgn::{EncodingChoice, Input, Location, Reader, Skip, SyntaxError, Visitor};
@@ -72,6 +73,12 @@ pub fn parse_move_in(pos: &Position, token: &str, notation: Option<Notation>) ->
         Some(Notation::Chinese) => chinese::parse(pos, token),
         None => parse_any(pos, token).map(|(m, _)| m),
     }
+}
+
+/// A game's result as the bindings write it (`1-0`, `0-1`, `1/2-1/2`, or `*` for unknown: `None`),
+/// read as a `[Result]` tag is; an error quoting anything else.
+pub fn parse_result(text: &str) -> Result<Option<GameResult>, String> {
+    GameResult::from_tag(text).map_err(|bad| bad.to_string())
 }
 
 /// One game as read and replayed: the moves up to the first that could not be read or played.

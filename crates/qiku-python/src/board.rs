@@ -7,10 +7,11 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyString};
 
-use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, Square};
+use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, SpecError, Square};
 use crate::errors;
+use crate::pickling::{self, maybe_one_of, one_of};
 
 /// Perft of `pos` to `depth`, `None` once `stop` is set: subtrees of up to 4 plies (a few
 /// milliseconds each) are counted by the library, the levels above by this function, which asks
@@ -181,6 +182,17 @@ pub struct PyOutcome {
     reason: &'static str,
 }
 
+/// Every `reason` an outcome may have.
+const REASONS: &[&str] = &[
+    "checkmate",
+    "stalemate",
+    "perpetual_check",
+    "perpetual_chase",
+    "repetition",
+    "no_capture_limit",
+    "insufficient_material",
+];
+
 fn reason_name(r: EndReason) -> &'static str {
     match r {
         EndReason::Checkmate => "checkmate",
@@ -192,6 +204,9 @@ fn reason_name(r: EndReason) -> &'static str {
         EndReason::InsufficientMaterial => "insufficient_material",
     }
 }
+
+/// An outcome in pickles: winner, reason.
+type OutcomeState = (Option<&'static str>, &'static str);
 
 impl PyOutcome {
     fn from_outcome(o: Outcome) -> PyOutcome {
@@ -221,6 +236,20 @@ impl PyOutcome {
             None => format!("Outcome(winner=None, reason='{}')", self.reason),
         }
     }
+
+    /// Pickling and copying: the winner and the reason.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, OutcomeState)> {
+        Ok((pickling::restorer::<Self>(py)?, (self.winner, self.reason)))
+    }
+
+    /// The outcome `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    fn _from_state(winner: Option<&str>, reason: &str) -> PyResult<PyOutcome> {
+        Ok(PyOutcome {
+            winner: maybe_one_of("winner", winner, pickling::COLORS)?,
+            reason: one_of("reason", reason, REASONS)?,
+        })
+    }
 }
 
 /// A Xiangqi board: a start position plus the moves played, with the rules of the whole game
@@ -229,6 +258,12 @@ impl PyOutcome {
 /// `Board()` is the standard start; `Board(fen)` any legal position (Pikafish-style FEN, red =
 /// `w`). `push` plays a `Move` or a string in ICCS (`h2e2`), WXF (`C2.5`) or Chinese (`炮二平五`);
 /// `pop` takes the last move back. A board may be shared between threads: each call is atomic.
+///
+/// `board == other` compares the positions as python-chess does: placement, side to move,
+/// halfmove clock and fullmove number (the whole FEN), not the moves that led there. Boards are
+/// mutable and so unhashable (`fen()` and `zobrist_hash()` make dictionary keys). Boards pickle
+/// and copy with their start position and moves; `Board.from_uci_position` reads
+/// `"startpos moves h2e2 ..."`.
 #[pyclass(module = "qiku", name = "Board", frozen)]
 pub struct PyBoard {
     game: Mutex<Game>,
@@ -273,17 +308,64 @@ pub fn move_arg(pos: &Position, mv: &Bound<'_, PyAny>) -> PyResult<Move> {
 /// What `Board.__reduce__` returns: the constructor and its arguments (start FEN, moves).
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
 
+/// Whether `text` is written as a UCI position rather than a FEN: it starts with `position`,
+/// `fen` or `startpos`, or has a `moves` word.
+fn looks_like_uci_position(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    ["position", "fen", "startpos"].iter().any(|w| first.eq_ignore_ascii_case(w))
+        || words.any(|w| w.eq_ignore_ascii_case("moves"))
+}
+
+/// The error of `Board(text)` for a text that is no FEN. A UCI position (`startpos moves h2e2`)
+/// is not read there, as python-chess's `Board(fen)` reads only a FEN: the error names the
+/// constructor that reads it.
+fn not_a_fen(text: &str, error: String) -> PyErr {
+    if looks_like_uci_position(text) {
+        errors::fen_error(format!(
+            "{:?} is a UCI position, not a FEN: Board() reads a FEN (or \"startpos\") alone; use \
+             Board.from_uci_position(text) for \"startpos moves ...\" or \"fen ... moves ...\", which \
+             plays the moves",
+            adapter::excerpt(text.trim())
+        ))
+    } else {
+        errors::fen_error(error)
+    }
+}
+
 #[pymethods]
 impl PyBoard {
     /// `Board(fen=None)`: the start position, or the position of a FEN (`"startpos"` also works).
+    /// A UCI position with moves is read by `Board.from_uci_position`.
     #[new]
     #[pyo3(signature = (fen = None))]
     fn py_new(fen: Option<&str>) -> PyResult<PyBoard> {
         let pos = match fen {
             None => Position::startpos(),
-            Some(f) => adapter::parse_position(f).map_err(errors::fen_error)?,
+            Some(f) => adapter::parse_position(f).map_err(|e| not_a_fen(f, e))?,
         };
         Ok(PyBoard::from_game(Game::new(pos)))
+    }
+
+    /// The board of a UCI `position` command's argument: `"startpos moves h2e2 h9g7"` or
+    /// `"fen <FEN> moves ..."` (the word `position` before it, the word `fen` and the moves are
+    /// optional). The moves are played from the start position and kept as the board's history
+    /// (`move_stack`), so that repetitions are judged; they may be written in ICCS, WXF or Chinese
+    /// notation. `InvalidFenError` for a bad FEN, `IllegalMoveError` naming the move that cannot
+    /// be played.
+    #[staticmethod]
+    fn from_uci_position(text: &str) -> PyResult<PyBoard> {
+        let trimmed = text.trim_start();
+        let spec = match trimmed.split_once(char::is_whitespace) {
+            Some((word, rest)) if word.eq_ignore_ascii_case("position") => rest,
+            _ if trimmed.eq_ignore_ascii_case("position") => "",
+            _ => trimmed,
+        };
+        match adapter::parse_position_spec(spec) {
+            Ok(spec) => Ok(PyBoard::from_game(spec.game())),
+            Err(e @ SpecError::Move { .. }) => Err(errors::IllegalMoveError::new_err(e.to_string())),
+            Err(e) => Err(errors::fen_error(e.to_string())),
+        }
     }
 
     /// The FEN of the current position.
@@ -476,10 +558,21 @@ impl PyBoard {
         crate::svg::render_sized(game.position(), game.moves().last(), size)
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    /// Whether two boards hold the same position, as python-chess compares boards: the same
+    /// pieces on the same squares, the same side to move, halfmove clock and fullmove number
+    /// (the whole FEN). The history is not compared: boards that reached one position by
+    /// different moves are equal, although their `outcome()` may differ (compare `move_stack`
+    /// and `start_fen()` for that). Boards are mutable, hence unhashable; `fen()` or
+    /// `zobrist_hash()` make dictionary keys. Compared with anything else, `NotImplemented` (so
+    /// `board == "a FEN"` is `False`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
         match other.cast::<PyBoard>() {
-            Ok(o) => std::ptr::eq(self, o.get()) || self.position() == o.get().position(),
-            Err(_) => false,
+            Ok(o) => {
+                let same = std::ptr::eq(self, o.get()) || self.position() == o.get().position();
+                PyBool::new(py, same).to_owned().into_any().unbind()
+            }
+            Err(_) => py.NotImplemented(),
         }
     }
 

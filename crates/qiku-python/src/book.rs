@@ -15,6 +15,7 @@ use crate::adapter::{self, Book, BookRng, BuildOptions, Color, MinScore, Positio
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
 use crate::interrupt::interruptible;
+use crate::pickling;
 
 /// Most worker threads of a book build, as `qiku-book build --threads`.
 const MAX_BUILD_THREADS: i64 = 1024;
@@ -62,6 +63,10 @@ pub struct PyBookEntry {
     with_mirror: Option<PyMove>,
 }
 
+/// A book entry's fields in their order: move, games, wins, draws, losses, red, black, unknown,
+/// score, with_mirror.
+type EntryState = (PyMove, u64, u32, u32, u32, u32, u32, u32, Option<f64>, Option<PyMove>);
+
 #[pymethods]
 impl PyBookEntry {
     fn __repr__(&self) -> String {
@@ -69,6 +74,42 @@ impl PyBookEntry {
             "BookEntry(move={}, games={}, red={}, draws={}, black={})",
             self.mv.mv, self.games, self.red, self.draws, self.black
         )
+    }
+
+    /// Pickling and copying: the fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, EntryState)> {
+        let state = (
+            self.mv,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.red,
+            self.black,
+            self.unknown,
+            self.score,
+            self.with_mirror,
+        );
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The entry `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (r#move, games, wins, draws, losses, red, black, unknown, score, with_mirror))]
+    fn _from_state(
+        r#move: PyMove,
+        games: u64,
+        wins: u32,
+        draws: u32,
+        losses: u32,
+        red: u32,
+        black: u32,
+        unknown: u32,
+        score: Option<f64>,
+        with_mirror: Option<PyMove>,
+    ) -> PyBookEntry {
+        PyBookEntry { mv: r#move, games, wins, draws, losses, red, black, unknown, score, with_mirror }
     }
 }
 
@@ -182,6 +223,16 @@ impl PyBook {
 
     fn __repr__(&self) -> String {
         format!("Book('{}')", self.path.display())
+    }
+
+    /// Refuses pickling and copying: a book is an open file.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pickling::refuse(
+            "qiku.Book",
+            "it is an open file",
+            "send its path (book.path) to the other process and open qiku.Book(path) there; \
+             within one process, share the Book itself (it is safe to use from several threads)",
+        ))
     }
 }
 

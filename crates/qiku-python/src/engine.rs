@@ -18,6 +18,7 @@ use crate::board::{PyBoard, PyMove};
 use crate::book::{policy_arg, PyBook};
 use crate::errors;
 use crate::interrupt::interruptible;
+use crate::pickling::{self, one_of};
 use crate::tables::{PyTablebases, PyTbVerdict};
 
 /// The result of `Engine.analyse`.
@@ -50,12 +51,65 @@ pub struct PyAnalysis {
     info: Vec<String>,
 }
 
+/// Where a move may come from.
+const SOURCES: &[&str] = &["book", "tablebase", "search"];
+
+/// An analysis in pickles: best, cp, mate, score, pv, depth, nodes, source, verdict, info.
+type AnalysisState = (
+    Option<PyMove>,
+    Option<i32>,
+    Option<i32>,
+    Option<String>,
+    Vec<PyMove>,
+    u32,
+    u64,
+    &'static str,
+    Option<PyTbVerdict>,
+    Vec<String>,
+);
+
 #[pymethods]
 impl PyAnalysis {
     fn __repr__(&self) -> String {
         let best = self.best.map_or("None".to_string(), |m| m.mv.to_string());
         let score = self.score.as_ref().map_or("None".to_string(), |s| format!("'{s}'"));
         format!("Analysis(best={best}, score={score}, depth={}, source='{}')", self.depth, self.source)
+    }
+
+    /// Pickling and copying: the fields (an analysis made in a worker process comes back whole).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, AnalysisState)> {
+        let state = (
+            self.best,
+            self.cp,
+            self.mate,
+            self.score.clone(),
+            self.pv.clone(),
+            self.depth,
+            self.nodes,
+            self.source,
+            self.verdict.clone(),
+            self.info.clone(),
+        );
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The analysis `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _from_state(
+        best: Option<PyMove>,
+        cp: Option<i32>,
+        mate: Option<i32>,
+        score: Option<String>,
+        pv: Vec<PyMove>,
+        depth: u32,
+        nodes: u64,
+        source: &str,
+        verdict: Option<PyTbVerdict>,
+        info: Vec<String>,
+    ) -> PyResult<PyAnalysis> {
+        let source = one_of("source", source, SOURCES)?;
+        Ok(PyAnalysis { best, cp, mate, score, pv, depth, nodes, source, verdict, info })
     }
 }
 
@@ -330,5 +384,17 @@ impl PyEngine {
     fn __repr__(&self) -> String {
         let mib = self.shared.tt.mib();
         format!("Engine(hash_mb={mib})")
+    }
+
+    /// Refuses pickling and copying: an engine holds its hash table, its search threads and the
+    /// open files of its book and tables.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pickling::refuse(
+            "qiku.Engine",
+            "it holds its hash table, search threads and the open files of its book and tables",
+            "create a qiku.Engine in each worker process and attach the book and tables there by \
+             path (set_book(path), set_tablebases(directory)); within one process, share the Engine \
+             itself (its calls are serialised)",
+        ))
     }
 }

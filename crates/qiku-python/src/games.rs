@@ -16,6 +16,7 @@ use crate::adapter::{self, Game, GameRecord, GameResult, GameStream, Move, Posit
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
 use crate::interrupt::interruptible;
+use crate::pickling;
 use crate::planes::{self, PLANE_BYTES};
 
 /// Input paths: one path or a list of them (directories stand for the game files in them).
@@ -46,8 +47,52 @@ pub struct PyGame {
     record: GameRecord,
 }
 
+/// A game in pickles: path, number, headers (in file order), start FEN, moves (ICCS), result,
+/// errors.
+type GameState = (PathBuf, u64, Vec<(String, String)>, String, Vec<String>, &'static str, Vec<String>);
+
 #[pymethods]
 impl PyGame {
+    /// Pickling and copying: the record (the moves in ICCS, replayed again when unpickled).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, GameState)> {
+        let r = &self.record;
+        let state = (
+            r.path.clone(),
+            r.number,
+            r.headers.clone(),
+            r.start.fen(),
+            r.moves.iter().map(|m| m.to_string()).collect(),
+            result_str(r.result),
+            r.errors.clone(),
+        );
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The game `__reduce__` describes (the inverse of pickling); the moves must be legal from
+    /// the start position.
+    #[staticmethod]
+    fn _from_state(
+        path: PathBuf,
+        number: u64,
+        headers: Vec<(String, String)>,
+        start_fen: &str,
+        moves: Vec<String>,
+        result: &str,
+        game_errors: Vec<String>,
+    ) -> PyResult<PyGame> {
+        let start = adapter::parse_position(start_fen).map_err(errors::fen_error)?;
+        let mut pos = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        for text in &moves {
+            let m = adapter::iccs::parse(&pos, text).map_err(|e| errors::move_error(&e))?;
+            pos = pos.play_unchecked(m);
+            played.push(m);
+        }
+        let result = adapter::parse_result(result).map_err(errors::value_error)?;
+        let record = GameRecord { path, number, headers, start, moves: played, result, errors: game_errors };
+        Ok(PyGame { record })
+    }
+
     /// The file the game came from.
     #[getter]
     fn path(&self) -> PathBuf {
@@ -143,6 +188,11 @@ pub struct PyGameReader {
 impl PyGameReader {
     fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
+    }
+
+    /// Refuses pickling and copying: the reader is part way through open files.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(reader_refusal("qiku.pgn.GameReader", "qiku.pgn.read_games(paths)"))
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
@@ -256,11 +306,39 @@ pub struct PySample {
     game: u64,
 }
 
+/// A sample in pickles: board, move, value, ply, game.
+type SampleState = (Py<PyBoard>, PyMove, i8, usize, u64);
+
 #[pymethods]
 impl PySample {
     fn __repr__(&self) -> String {
         format!("Sample(fen='{}', move={}, value={})", self.board.get().position().fen(), self.mv.mv, self.value)
     }
+
+    /// Pickling and copying: the fields (the board pickles itself).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, SampleState)> {
+        let state = (self.board.clone_ref(py), self.mv, self.value, self.ply, self.game);
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The sample `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    #[pyo3(signature = (board, r#move, value, ply, game))]
+    fn _from_state(board: Py<PyBoard>, r#move: PyMove, value: i8, ply: usize, game: u64) -> PyResult<PySample> {
+        if !(-1..=1).contains(&value) {
+            return Err(errors::value_error(format!("value {value} is not 1, 0 or -1")));
+        }
+        Ok(PySample { board, mv: r#move, value, ply, game })
+    }
+}
+
+/// The refusal of a reader to be pickled or copied, naming the call that makes one in a worker.
+fn reader_refusal(class: &str, call: &str) -> PyErr {
+    pickling::refuse(
+        class,
+        "it is part way through reading open files",
+        &format!("send the paths to the other process and call {call} there"),
+    )
 }
 
 /// Streams training samples. Iterating reads with the GIL released.
@@ -273,6 +351,11 @@ pub struct PySampleReader {
 impl PySampleReader {
     fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
+    }
+
+    /// Refuses pickling and copying: the reader is part way through open files.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(reader_refusal("qiku.pgn.SampleReader", "qiku.pgn.positions(paths)"))
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PySample>> {
@@ -352,6 +435,11 @@ pub struct PyBatchReader {
 impl PyBatchReader {
     fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
+    }
+
+    /// Refuses pickling and copying: the reader is part way through open files.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(reader_refusal("qiku.pgn.BatchReader", "qiku.pgn.batches(paths)"))
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {

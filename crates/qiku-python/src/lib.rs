@@ -14,6 +14,7 @@ pub mod engine;
 pub mod errors;
 pub mod games;
 pub mod interrupt;
+pub mod pickling;
 pub mod planes;
 pub mod renju;
 pub mod svg;

@@ -8,12 +8,34 @@ use std::time::Duration;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use crate::adapter::renju::{self as lib, Board, Outcome, Point, Stone};
+use crate::adapter::renju::{self as lib, Board, Outcome, Point, RenjuError, Stone};
 use crate::errors;
+use crate::pickling::{self, maybe_one_of, one_of};
 
 fn point_arg(text: &str) -> PyResult<Point> {
     text.trim().parse::<Point>().map_err(|e| errors::value_error(format!("{text:?}: {e}")))
 }
+
+/// A Renju input error as a `ValueError` with the library's message.
+fn renju_error(e: RenjuError) -> PyErr {
+    errors::value_error(e.to_string())
+}
+
+/// Plays a game's moves, written as `qiku renju judge` reads a game file (`#` comments, any
+/// line ending), on `board`.
+fn play_text(mut board: Board, text: &str) -> PyResult<Board> {
+    for (i, point) in lib::parse_game(text).map_err(renju_error)?.into_iter().enumerate() {
+        board.play(point).map_err(|point| renju_error(RenjuError::Occupied { index: i + 1, point }))?;
+    }
+    Ok(board)
+}
+
+/// The sides, as stones are named.
+const STONES: &[&str] = &["black", "white"];
+/// How a judged game ended.
+const REASONS: &[&str] = &["five", "forbidden", "full", "unfinished"];
+/// The kinds of forbidden move.
+const FORBIDDEN: &[&str] = &["overline", "double-four", "double-three"];
 
 fn stone_name(s: Stone) -> &'static str {
     s.name()
@@ -31,20 +53,26 @@ impl PyRenjuBoard {
     }
 }
 
+/// A board in pickles: the diagram of the stones set up before the moves, and the moves.
+type BoardState = (String, Vec<String>);
+
 #[pymethods]
 impl PyRenjuBoard {
-    /// `Board(moves="")`: the board after a space-separated move list, black first (`"h8 h9"`).
+    /// `Board(moves="")`: the board after a move list, black first (`"h8 h9"`), written as a game
+    /// file for `qiku renju judge` is: moves separated by spaces, commas or line breaks (`\n`,
+    /// `\r\n` or `\r`), `#` starting a comment that runs to the end of its line.
     #[new]
     #[pyo3(signature = (moves = ""))]
     fn py_new(moves: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
-        Ok(PyRenjuBoard { board: Mutex::new(board) })
+        Ok(PyRenjuBoard { board: Mutex::new(play_text(Board::new(), moves)?) })
     }
 
-    /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row first.
+    /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row
+    /// first, as `qiku renju forbidden --board FILE` reads it (blank lines and lines starting
+    /// with `#` are skipped; lines may end in `\n`, `\r\n` or `\r`).
     #[staticmethod]
     fn from_diagram(text: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_diagram(text).map_err(|e| errors::value_error(e.to_string()))?;
+        let board = Board::from_diagram(text).map_err(renju_error)?;
         Ok(PyRenjuBoard { board: Mutex::new(board) })
     }
 
@@ -125,6 +153,24 @@ impl PyRenjuBoard {
         let moves = self.moves().join(" ");
         format!("renju.Board('{moves}')")
     }
+
+    /// Pickling and copying: the diagram of the stones set up before the moves, and the moves.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, BoardState)> {
+        let mut setup = self.lock().clone();
+        let mut moves = Vec::new();
+        while let Some(p) = setup.undo() {
+            moves.push(p.to_string());
+        }
+        moves.reverse();
+        Ok((pickling::restorer::<Self>(py)?, (setup.diagram(), moves)))
+    }
+
+    /// The board `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    fn _from_state(diagram: &str, moves: Vec<String>) -> PyResult<PyRenjuBoard> {
+        let board = play_text(Board::from_diagram(diagram).map_err(renju_error)?, &moves.join(" "))?;
+        Ok(PyRenjuBoard { board: Mutex::new(board) })
+    }
 }
 
 /// A judged game: `winner` (`"black"`, `"white"` or `None`), `reason` (`"five"`, `"forbidden"`,
@@ -140,8 +186,40 @@ pub struct PyJudgement {
     extra_moves: usize,
 }
 
+/// A judgement in pickles: winner, reason, ply, point, forbidden, extra_moves.
+type JudgementState = (Option<&'static str>, &'static str, Option<usize>, Option<String>, Option<&'static str>, usize);
+
 #[pymethods]
 impl PyJudgement {
+    /// Pickling and copying: the fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, JudgementState)> {
+        let state = (self.winner, self.reason, self.ply, self.point.clone(), self.forbidden, self.extra_moves);
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The judgement `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    fn _from_state(
+        winner: Option<&str>,
+        reason: &str,
+        ply: Option<usize>,
+        point: Option<String>,
+        forbidden: Option<&str>,
+        extra_moves: usize,
+    ) -> PyResult<PyJudgement> {
+        if let Some(p) = &point {
+            point_arg(p)?;
+        }
+        Ok(PyJudgement {
+            winner: maybe_one_of("winner", winner, STONES)?,
+            reason: one_of("reason", reason, REASONS)?,
+            ply,
+            point,
+            forbidden: maybe_one_of("forbidden", forbidden, FORBIDDEN)?,
+            extra_moves,
+        })
+    }
+
     fn __repr__(&self) -> String {
         let q = |s: Option<&str>| s.map_or("None".to_string(), |s| format!("'{s}'"));
         let ply = self.ply.map_or("None".to_string(), |p| p.to_string());
@@ -154,12 +232,14 @@ impl PyJudgement {
     }
 }
 
-/// Replays a game (a space-separated move list, black first) from the empty board and judges
-/// it: the first forbidden black move (white wins), the first five, a full board, or unfinished.
+/// Replays a game from the empty board and judges it: the first forbidden black move (white
+/// wins), the first five, a full board, or unfinished. `moves` is a game file's text, as `qiku
+/// renju judge` reads it: moves separated by spaces, commas or line breaks (`\n`, `\r\n` or
+/// `\r`), black first, `#` starting a comment that runs to the end of its line.
 #[pyfunction]
 pub fn judge(moves: &str) -> PyResult<PyJudgement> {
-    let points = lib::parse_moves(moves).map_err(|e| errors::value_error(e.to_string()))?;
-    let j = lib::judge(&points).map_err(|e| errors::value_error(e.to_string()))?;
+    let points = lib::parse_game(moves).map_err(renju_error)?;
+    let j = lib::judge(&points).map_err(renju_error)?;
     let (winner, reason, ply, point, forbidden) = match j.outcome {
         Outcome::Forbidden { ply, point, kind } => {
             (Some("white"), "forbidden", Some(ply), Some(point), Some(kind.name()))

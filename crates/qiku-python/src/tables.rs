@@ -16,6 +16,7 @@ use crate::board::PyMove;
 use crate::book::position_arg;
 use crate::errors;
 use crate::interrupt::{interruptible, StopFlag};
+use crate::pickling::{self, one_of, RULES, UNITS, WDL};
 
 /// The rules named `name` (`asian` or `plain`).
 fn rules_arg(name: &str) -> PyResult<Rules> {
@@ -23,7 +24,7 @@ fn rules_arg(name: &str) -> PyResult<Rules> {
 }
 
 /// One legal move with the value of the position it leads to, from the mover's point of view.
-#[pyclass(module = "qiku", name = "TablebaseMove", frozen, get_all)]
+#[pyclass(module = "qiku", name = "TablebaseMove", frozen, get_all, from_py_object)]
 #[derive(Clone)]
 pub struct PyTbMove {
     /// The move.
@@ -39,10 +40,25 @@ pub struct PyTbMove {
     unit: &'static str,
 }
 
+/// A move's value in pickles: move, wdl, dtm, by_rule, unit.
+type MoveState = (PyMove, &'static str, i32, bool, &'static str);
+
 #[pymethods]
 impl PyTbMove {
     fn __repr__(&self) -> String {
         format!("TablebaseMove(move={}, wdl='{}', dtm={}, unit='{}')", self.mv.mv, self.wdl, self.dtm, self.unit)
+    }
+
+    /// Pickling and copying: the fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, MoveState)> {
+        Ok((pickling::restorer::<Self>(py)?, (self.mv, self.wdl, self.dtm, self.by_rule, self.unit)))
+    }
+
+    /// The value `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    #[pyo3(signature = (r#move, wdl, dtm, by_rule, unit))]
+    fn _from_state(r#move: PyMove, wdl: &str, dtm: i32, by_rule: bool, unit: &str) -> PyResult<PyTbMove> {
+        Ok(PyTbMove { mv: r#move, wdl: one_of("wdl", wdl, WDL)?, dtm, by_rule, unit: one_of("unit", unit, UNITS)? })
     }
 }
 
@@ -73,8 +89,46 @@ pub struct PyTbProbe {
     best_moves: Vec<PyMove>,
 }
 
+/// A probe in pickles: the verdict's fields (as [`VerdictState`]), the moves and the best moves.
+type ProbeState = (&'static str, i32, u32, bool, &'static str, &'static str, String, Vec<PyTbMove>, Vec<PyMove>);
+
 #[pymethods]
 impl PyTbProbe {
+    /// Pickling and copying: the fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, ProbeState)> {
+        let state = (
+            self.wdl,
+            self.dtm,
+            self.distance,
+            self.by_rule,
+            self.rules,
+            self.unit,
+            self.text.clone(),
+            self.moves.clone(),
+            self.best_moves.clone(),
+        );
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The probe `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _from_state(
+        wdl: &str,
+        dtm: i32,
+        distance: u32,
+        by_rule: bool,
+        rules: &str,
+        unit: &str,
+        text: String,
+        moves: Vec<PyTbMove>,
+        best_moves: Vec<PyMove>,
+    ) -> PyResult<PyTbProbe> {
+        let PyTbVerdict { wdl, dtm, distance, by_rule, rules, unit, text } =
+            PyTbVerdict::_from_state(wdl, dtm, distance, by_rule, rules, unit, text)?;
+        Ok(PyTbProbe { wdl, dtm, distance, by_rule, rules, unit, text, moves, best_moves })
+    }
+
     fn __repr__(&self) -> String {
         let best: Vec<String> = self.best_moves.iter().map(|m| m.mv.to_string()).collect();
         format!(
@@ -90,7 +144,7 @@ impl PyTbProbe {
 
 /// The tables' verdict on a position, as `qiku-tb probe --json` gives it: the value for the side
 /// to move, the rules it holds under, and whether only those rules decide it.
-#[pyclass(module = "qiku", name = "TablebaseVerdict", frozen, get_all)]
+#[pyclass(module = "qiku", name = "TablebaseVerdict", frozen, get_all, from_py_object)]
 #[derive(Clone)]
 pub struct PyTbVerdict {
     /// `"win"`, `"draw"` or `"loss"` for the side to move.
@@ -125,10 +179,41 @@ impl PyTbVerdict {
     }
 }
 
+/// A verdict in pickles: wdl, dtm, distance, by_rule, rules, unit, text.
+type VerdictState = (&'static str, i32, u32, bool, &'static str, &'static str, String);
+
 #[pymethods]
 impl PyTbVerdict {
     fn __repr__(&self) -> String {
         format!("TablebaseVerdict(wdl='{}', dtm={}, unit='{}', rules='{}')", self.wdl, self.dtm, self.unit, self.rules)
+    }
+
+    /// Pickling and copying: the fields.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, VerdictState)> {
+        let state = (self.wdl, self.dtm, self.distance, self.by_rule, self.rules, self.unit, self.text.clone());
+        Ok((pickling::restorer::<Self>(py)?, state))
+    }
+
+    /// The verdict `__reduce__` describes (the inverse of pickling).
+    #[staticmethod]
+    fn _from_state(
+        wdl: &str,
+        dtm: i32,
+        distance: u32,
+        by_rule: bool,
+        rules: &str,
+        unit: &str,
+        text: String,
+    ) -> PyResult<PyTbVerdict> {
+        Ok(PyTbVerdict {
+            wdl: one_of("wdl", wdl, WDL)?,
+            dtm,
+            distance,
+            by_rule,
+            rules: one_of("rules", rules, RULES)?,
+            unit: one_of("unit", unit, UNITS)?,
+            text,
+        })
     }
 }
 
@@ -240,6 +325,17 @@ impl PyTablebases {
 
     fn __repr__(&self) -> String {
         format!("Tablebases('{}')", self.dir.display())
+    }
+
+    /// Refuses pickling and copying: the tables are open files.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pickling::refuse(
+            "qiku.Tablebases",
+            "its table files are open",
+            "send its directory (tables.directory) to the other process and open \
+             qiku.Tablebases(directory) there; within one process, share the Tablebases itself (it \
+             is safe to use from several threads)",
+        ))
     }
 }
 

@@ -51,7 +51,8 @@ def test_move_object():
     assert str(m) == "h2e2" and repr(m) == "Move.from_iccs('h2e2')"
     assert m.mirror() == qiku.Move.from_iccs("b2e2")
     assert len({m, qiku.Move.from_iccs("h2e2"), qiku.Move.from_iccs("b2e2")}) == 2
-    assert sorted([qiku.Move.from_iccs("b2e2"), m])[0] == m or sorted([m, qiku.Move.from_iccs("b2e2")])
+    b2e2 = qiku.Move.from_iccs("b2e2")
+    assert sorted([m, b2e2]) == sorted([b2e2, m]) == [b2e2, m] and b2e2 < m
     with pytest.raises(ValueError):
         qiku.Move("e2", "e2")
     with pytest.raises(ValueError):
@@ -195,6 +196,79 @@ def test_pickle_keeps_the_history():
     assert pickle.loads(pickle.dumps(m)) == m
     with pytest.raises(TypeError):
         hash(b)  # boards are mutable
+
+
+def test_equality_is_the_whole_fen_as_in_python_chess():
+    after = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    played = qiku.Board()
+    played.push("h2e2")
+    # The same position by another road (here: none, set up from its FEN) is equal.
+    assert played == qiku.Board(after) and not played != qiku.Board(after)
+    assert played.move_stack != qiku.Board(after).move_stack
+    # The clocks are part of the position: another halfmove clock or move number is not equal.
+    assert played != qiku.Board(after.replace(" 1 1", " 0 1"))
+    assert played != qiku.Board(after.replace(" 1 1", " 1 7"))
+    assert qiku.Board(after.replace(" 1 1", " 0 1")).fen() != played.fen()
+    # A shuffle back and forth returns the placement but not the clocks.
+    shuffled = qiku.Board()
+    for m in ["h0g2", "h9g7", "g2h0", "g7h9"]:
+        shuffled.push(m)
+    assert shuffled.zobrist_hash() == qiku.Board().zobrist_hash()
+    assert shuffled != qiku.Board() and shuffled.halfmove_clock == 4
+    # Anything but a board is left to its own __eq__ (so a FEN string is never equal).
+    assert qiku.Board().__eq__(qiku.STARTING_FEN) is NotImplemented
+    assert qiku.Board() != qiku.STARTING_FEN and not qiku.Board() == qiku.STARTING_FEN
+    # Mutable, so unhashable, consistently with __eq__; the FEN is the key to use.
+    assert qiku.Board.__hash__ is None
+    with pytest.raises(TypeError, match="unhashable"):
+        {qiku.Board()}
+    assert len({b.fen() for b in [played, qiku.Board(after), qiku.Board()]}) == 2
+
+
+def test_uci_positions_are_read_by_from_uci_position():
+    b = qiku.Board.from_uci_position("startpos moves h2e2 h9g7")
+    assert [str(m) for m in b.move_stack] == ["h2e2", "h9g7"] and b.start_fen() == START
+    assert b.fen() == "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    same = [
+        "position startpos moves h2e2 h9g7",  # the whole UCI command
+        f"fen {START} moves h2e2 h9g7",
+        f"position fen {START} moves h2e2 h9g7",
+        f"{START} moves C2.5 馬８進７",  # any notation, as the command-line tools read
+        "  startpos   moves h2e2   h9g7 ",
+    ]
+    for text in same:
+        c = qiku.Board.from_uci_position(text)
+        assert c == b and c.move_stack == b.move_stack and c.start_fen() == START, text
+    assert qiku.Board.from_uci_position("startpos").ply == 0
+    # The history is kept, so repetitions are judged: a perpetual check loses.
+    fen = "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1"
+    p = qiku.Board.from_uci_position(f"fen {fen} moves " + "a8a9 d9d8 a9a8 d8d9 " * 2)
+    assert (p.outcome().winner, p.outcome().reason) == ("black", "perpetual_check")
+    with pytest.raises(qiku.IllegalMoveError, match='move 2 "h9j7"'):
+        qiku.Board.from_uci_position("startpos moves h2e2 h9j7")
+    with pytest.raises(qiku.InvalidFenError, match="invalid FEN"):
+        qiku.Board.from_uci_position("fen 9/9 w moves h2e2")
+    with pytest.raises(qiku.InvalidFenError, match="no position given"):
+        qiku.Board.from_uci_position("position")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["startpos moves h2e2 h9g7", "position startpos moves h2e2", f"fen {START} moves h2e2", f"{START} moves h2e2"],
+)
+def test_the_constructor_names_from_uci_position_for_a_uci_position(text):
+    with pytest.raises(qiku.InvalidFenError) as e:
+        qiku.Board(text)
+    message = str(e.value)
+    assert "is a UCI position, not a FEN" in message and "Board.from_uci_position(text)" in message
+    # What the message proposes works.
+    assert qiku.Board.from_uci_position(text).ply >= 1
+
+
+def test_a_bad_fen_is_not_taken_for_a_uci_position():
+    with pytest.raises(qiku.InvalidFenError) as e:
+        qiku.Board("rnbakabnr/9/9 w - - 0 1")
+    assert "from_uci_position" not in str(e.value) and "rnbakabnr/9/9" in str(e.value)
 
 
 def test_str_and_svg():

@@ -275,6 +275,45 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
         .collect()
 }
 
+/// The lines of a text, whichever line ending its editor wrote: `\n`, `\r\n` or a lone `\r` (old
+/// Mac OS). As [`str::lines`], a final line break ends the last line rather than starting an
+/// empty one; unlike it, a lone `\r` ends a line too.
+///
+/// ```
+/// let lines: Vec<&str> = qiku_renju::text_lines("a\r\nb\rc\nd\n").collect();
+/// assert_eq!(lines, ["a", "b", "c", "d"]);
+/// ```
+pub fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text).filter(|t| !t.is_empty());
+    std::iter::from_fn(move || {
+        let t = rest?;
+        let Some(end) = t.find(['\r', '\n']) else {
+            rest = None;
+            return Some(t);
+        };
+        let next = if t[end..].starts_with("\r\n") { end + 2 } else { end + 1 };
+        rest = Some(&t[next..]).filter(|r| !r.is_empty());
+        Some(&t[..end])
+    })
+}
+
+/// Parses a game file's text, as `qiku renju judge` reads it: moves separated by spaces, commas
+/// or line breaks (any of `\n`, `\r\n`, `\r`), black first; `#` starts a comment that runs to
+/// the end of its line. Errors number the moves as [`parse_moves`] does.
+///
+/// ```
+/// use qiku_renju::parse_game;
+///
+/// let moves = parse_game("# a double three\rf8 a1 g8 a3 # the threes\rh9 a5 h10 a7\r")?;
+/// assert_eq!(moves.len(), 8);
+/// assert_eq!(moves[7].to_string(), "a7");
+/// # Ok::<(), qiku_renju::RenjuError>(())
+/// ```
+pub fn parse_game(text: &str) -> Result<Vec<Point>, RenjuError> {
+    let body: Vec<&str> = text_lines(text).map(|line| line.split_once('#').map_or(line, |(moves, _)| moves)).collect();
+    parse_moves(&body.join(" "))
+}
+
 /// A position: the stones on a padded grid, and the moves that led to it (when known).
 ///
 /// ```
@@ -334,11 +373,12 @@ impl Board {
     }
 
     /// Parses a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row (15)
-    /// first. Spaces between cells are ignored, so are blank lines and lines starting with `#`.
+    /// first. Spaces between cells are ignored, so are blank lines and lines starting with `#`;
+    /// lines may end in `\n`, `\r\n` or `\r` (see [`text_lines`]).
     pub fn from_diagram(text: &str) -> Result<Board, RenjuError> {
         let mut board = Board::new();
         let mut row = SIZE;
-        for (n, line) in text.lines().enumerate() {
+        for (n, line) in text_lines(text).enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
@@ -364,7 +404,7 @@ impl Board {
         }
         if row != 0 {
             return Err(RenjuError::BadDiagram {
-                line: text.lines().count(),
+                line: text_lines(text).count(),
                 message: format!("{} rows, expected 15", SIZE - row),
             });
         }

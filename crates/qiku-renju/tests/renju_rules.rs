@@ -53,6 +53,33 @@ fn diagram_round_trip() {
 }
 
 #[test]
+fn diagrams_and_game_files_read_any_line_ending() {
+    let b = Board::from_moves("h8 h9 i9 g7 j10").unwrap();
+    let mut lines: Vec<String> = vec!["# a comment line".into()];
+    lines.extend(b.diagram().lines().map(String::from));
+    let mut bad = lines.clone();
+    bad[4] = "..............z".into();
+    for ending in ["\n", "\r\n", "\r"] {
+        let text = lines.join(ending) + ending;
+        let back = Board::from_diagram(&text).unwrap_or_else(|e| panic!("{ending:?}: {e}"));
+        assert_eq!(back.diagram(), b.diagram(), "{ending:?}");
+        // Errors count lines the same whatever the ending (the comment is line 1).
+        let e = Board::from_diagram(&bad.join(ending)).unwrap_err();
+        assert!(matches!(e, RenjuError::BadDiagram { line: 5, .. }), "{ending:?}: {e:?}");
+    }
+    // A game file: `#` comments to the end of the line, moves on several lines. With a lone CR
+    // ending, a comment must not swallow the lines after it.
+    let game = "# a double three\nf8 a1 g8 a3 # black's threes\nh9 a5 h10 a7\nh8 a9 # forbidden\n";
+    let want = qiku_renju::parse_moves("f8 a1 g8 a3 h9 a5 h10 a7 h8 a9").unwrap();
+    for ending in ["\n", "\r\n", "\r"] {
+        let moves = qiku_renju::parse_game(&game.replace('\n', ending)).unwrap();
+        assert_eq!(moves, want, "{ending:?}");
+    }
+    let e = qiku_renju::parse_game("h8 h9 # fine\rh10 zz").unwrap_err();
+    assert!(matches!(e, RenjuError::BadToken { index: 4, .. }), "{e:?}");
+}
+
+#[test]
 fn exact_five_with_overline_elsewhere_is_allowed_and_wins() {
     // Row: d8-g8 + h8 = exact five; column: h5 h6 h7 + h8 + h9 h10 = six.
     let b = setup("d8 e8 f8 g8 h5 h6 h7 h9 h10", "");

@@ -3,7 +3,7 @@
 
 import os
 import pathlib
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -78,9 +78,17 @@ class Outcome:
     def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
 
 class Board:
-    """A start position plus the moves played, judged by the rules of the whole game."""
+    """A start position plus the moves played, judged by the rules of the whole game.
+
+    ``==`` compares the whole FEN (placement, side to move, halfmove clock, fullmove number), not
+    the history; boards are mutable, hence unhashable. They pickle with their history.
+    """
 
     def __init__(self, fen: Optional[str] = None) -> None: ...
+    @staticmethod
+    def from_uci_position(text: str) -> Board:
+        """``"startpos moves h2e2 h9g7"`` or ``"fen <FEN> moves ..."`` (``position`` first is
+        allowed); the moves become the board's history."""
     def fen(self) -> str: ...
     def start_fen(self) -> str: ...
     @property
@@ -118,6 +126,7 @@ class Board:
     def svg(self, size: int = 450) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 def planes_batch(boards: Iterable[_Position]) -> npt.NDArray[np.uint8]:
     """(n, 15, 10, 9) uint8 planes of many boards or FENs."""
@@ -367,7 +376,8 @@ def training_set(
 def count_games(inputs: _Inputs, encoding: str = "auto") -> Dict[str, int]: ...
 
 class RenjuBoard:
-    def __init__(self, moves: str = "") -> None: ...
+    def __init__(self, moves: str = "") -> None:
+        """Moves as a game file writes them: spaces, commas or line breaks; ``#`` comments."""
     @staticmethod
     def from_diagram(text: str) -> RenjuBoard: ...
     def play(self, point: str) -> None: ...
@@ -396,4 +406,5 @@ class Judgement:
     @property
     def extra_moves(self) -> int: ...
 
-def judge(moves: str) -> Judgement: ...
+def judge(moves: str) -> Judgement:
+    """A game file's text: moves separated by spaces, commas or line breaks; ``#`` comments."""

@@ -1,0 +1,45 @@
+"""The Renju judge reads game text and diagrams as `qiku renju judge` and `--board` read files:
+`#` comments, and lines ending in LF, CRLF or a lone CR (old Mac OS) alike."""
+
+import pytest
+
+from qiku import renju
+
+# The game of the command-line tests: black's ninth move, h8, is a double three.
+GAME = "# a double three\nf8 a1 g8 a3 # threes\nh9 a5 h10 a7\nh8 a9 # forbidden\n"
+ENDINGS = ["\n", "\r\n", "\r"]
+
+
+@pytest.mark.parametrize("ending", ENDINGS, ids=["LF", "CRLF", "CR"])
+def test_judge_reads_comments_and_every_line_ending(ending):
+    j = renju.judge(GAME.replace("\n", ending))
+    assert (j.winner, j.reason, j.ply, j.point, j.forbidden) == ("white", "forbidden", 9, "h8", "double-three")
+    assert j.extra_moves == 1
+
+
+@pytest.mark.parametrize("ending", ENDINGS, ids=["LF", "CRLF", "CR"])
+def test_boards_read_game_text_and_diagrams_with_every_line_ending(ending):
+    before = GAME.split("h8 a9")[0]  # the eight moves before the forbidden one
+    b = renju.Board(before.replace("\n", ending))
+    assert b.moves == ["f8", "a1", "g8", "a3", "h9", "a5", "h10", "a7"]
+    assert b.forbidden("h8") == "double-three"
+    diagram = "# black to move; h8 is forbidden\n" + str(b)
+    d = renju.Board.from_diagram(diagram.replace("\n", ending))
+    assert str(d) == str(b) and d.to_move == "black" and d.forbidden("h8") == "double-three"
+
+
+def test_errors_number_moves_and_lines_across_comments_and_line_endings():
+    with pytest.raises(ValueError, match='move 4: "zz"'):
+        renju.judge("h8 h9 # two moves\rh10 zz")
+    with pytest.raises(ValueError, match="move 3: h8 is already occupied"):
+        renju.Board("h8 h9 # then\r\nh8")
+    rows = str(renju.Board()).splitlines()
+    rows[2] = "..............q"
+    with pytest.raises(ValueError, match="board line 4: unknown cell 'q'"):
+        renju.Board.from_diagram("\r".join(["# a comment"] + rows))
+
+
+def test_a_comment_runs_to_the_end_of_its_line_only():
+    # A lone CR ends a comment as LF does: the moves on the lines after it count.
+    j = renju.judge("# black wins\rh8 a1\ri8 a2\rj8 a3\rk8 a4\rl8")
+    assert (j.winner, j.reason, j.ply, j.point) == ("black", "five", 9, "l8")
