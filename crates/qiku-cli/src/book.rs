@@ -559,8 +559,11 @@ fn pct(n: u32, d: u64) -> f64 {
 /// One move of `probe --json`, fields in this order.
 #[derive(Serialize)]
 struct MoveJson {
+    /// In the notation of `--notation`.
     #[serde(rename = "move")]
     mv: String,
+    /// Always ICCS, whatever `--notation` says: the key a program can rely on.
+    iccs: String,
     chinese: String,
     /// In a symmetric position (the start), the mirror-image move whose games this line also
     /// counts (`h2e2` also counts `b2e2`); absent when the line is one move.
@@ -639,6 +642,7 @@ fn move_json(pos: &Position, m: &BookMove, n: notation::Notation) -> MoveJson {
     let c: &Counts = &m.counts;
     MoveJson {
         mv: notation::format(pos, m.mv, n),
+        iccs: m.mv.to_string(),
         chinese: chinese(pos, m.mv),
         with_mirror: m.merged_mirror(pos).map(|x| notation::format(pos, x, n)),
         games: c.games(),

@@ -440,16 +440,21 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let json = args.json;
     let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
         if json {
-            // Every line in the notation asked for (`--notation`), as `pv` and `bestmove`.
+            // Every line in the notation asked for (`--notation`), as `pv` and `bestmove`, and in
+            // ICCS beside it (`pv_iccs`, `bestmove_iccs`) whatever the notation.
             let pv = spec::format_line(&root, &info.pv, notation);
+            let pv_iccs = iccs_line(&info.pv);
             if info.multipv == 1 {
                 last.clear();
             }
-            last.push(serde_json::json!({"multipv": info.multipv, "depth": info.depth, "score": score_json(info.score), "pv": pv}));
+            last.push(serde_json::json!({
+                "multipv": info.multipv, "depth": info.depth, "score": score_json(info.score), "pv": pv,
+                "pv_iccs": pv_iccs,
+            }));
             lines.push(serde_json::json!({
                 "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "score": score_json(info.score),
                 "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
-                "pv": pv,
+                "pv": pv, "pv_iccs": pv_iccs,
             }));
         } else if notation == Notation::Iccs {
             println!("{}", info.to_uci().trim_start_matches("info "));
@@ -464,9 +469,9 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
     if json {
         let obj = serde_json::json!({
-            "fen": game.position().fen(), "bestmove": best, "ponder": ponder,
-            "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
-            "pv": pv, "lines": lines, "multipv": last,
+            "fen": game.position().fen(), "bestmove": best, "bestmove_iccs": r.best.map(|m| m.to_string()),
+            "ponder": ponder, "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
+            "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
         println!("{obj}");
     } else {
@@ -564,6 +569,11 @@ fn repeat_warning(limit: &Limit, openings: usize, games: u32) -> Option<String> 
             u64::from(games).div_ceil(2)
         )
     })
+}
+
+/// A line of moves in ICCS, as `--json` gives it beside the line in `--notation`.
+fn iccs_line(moves: &[qiku::Move]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
 }
 
 fn run_match(args: &MatchArgs, m: &ArgMatches) -> Result<(), String> {
@@ -692,7 +702,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     let n = args.notation;
     let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);
     let mut out = serde_json::json!({"fen": pos.fen(), "book": null, "tablebase": null, "search": null});
-    let mut answer: Option<(String, &str)> = None;
+    // The answering move (`None`: the side to move has none) and where it came from.
+    let mut answer: Option<(Option<qiku::Move>, &str)> = None;
     if let Some(path) = &args.book {
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
@@ -731,13 +742,13 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             "results_for": "side to move",
             "min_share_percent": args.min_share,
             "moves": moves.iter().map(|m| serde_json::json!({
-                "move": write(m.mv), "games": m.counts.games(), "wins": m.counts.wins,
+                "move": write(m.mv), "iccs": m.mv.to_string(), "games": m.counts.games(), "wins": m.counts.wins,
                 "draws": m.counts.draws, "losses": m.counts.losses, "score": m.counts.score(),
             })).collect::<Vec<_>>(),
             "pick": pick.map(write),
         });
         if let Some(m) = pick {
-            answer = Some((write(m), "book"));
+            answer = Some((Some(m), "book"));
         }
     }
     if let Some(dir) = &args.tb {
@@ -764,7 +775,8 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         };
         match found {
             Some((v, values, best)) => {
-                let best: Vec<String> = best.unwrap_or_default().iter().map(|m| write(*m)).collect();
+                let best_moves = best.unwrap_or_default();
+                let best: Vec<String> = best_moves.iter().map(|m| write(*m)).collect();
                 if !args.json {
                     println!("tablebase: {v} (best: {})", best.join(" "));
                     for (m, mv) in &values {
@@ -776,11 +788,12 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                     "moves": values.iter().map(|(m, mv)| {
                         let mut o = verdict_json(*mv);
                         o["move"] = serde_json::json!(write(*m));
+                        o["iccs"] = serde_json::json!(m.to_string());
                         o
                     }).collect::<Vec<_>>(),
                 });
                 if answer.is_none() {
-                    answer = best.first().map(|m| (m.clone(), "tablebase"));
+                    answer = best_moves.first().map(|&m| (Some(m), "tablebase"));
                 }
             }
             None => {
@@ -808,13 +821,16 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
-            "depth": r.depth, "score": score_json(r.score), "bestmove": best, "pv": pv,
+            "depth": r.depth, "score": score_json(r.score), "bestmove": best,
+            "bestmove_iccs": r.best.map(|m| m.to_string()), "pv": pv, "pv_iccs": iccs_line(&r.pv),
         });
-        answer = Some((best, "search"));
+        answer = Some((r.best, "search"));
     }
-    if let Some((m, source)) = answer {
+    if let Some((mv, source)) = answer {
+        let m = mv.map_or("(none)".to_string(), write);
         if args.json {
-            out["answer"] = serde_json::json!({"move": m, "source": source});
+            // `iccs` whatever --notation says (null when there is no move).
+            out["answer"] = serde_json::json!({"move": m, "iccs": mv.map(|m| m.to_string()), "source": source});
             println!("{out}");
         } else {
             println!("answer: {m} ({source})");

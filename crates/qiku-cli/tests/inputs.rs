@@ -126,7 +126,28 @@ fn output_notation_is_selectable() {
     assert!(wxf.lines().any(|l| l.starts_with("C2.5 ") && l.contains("(with its mirror C8.5)")), "{wxf}");
     assert!(wxf.contains("pick: P3+1"), "{wxf}");
     let json = ok(BOOK, &["probe", book, "startpos", "moves", "h2e2", "--notation", "chinese", "--json"]);
-    assert!(json.contains("\"move\":\"馬８進７\""), "{json}");
+    assert!(json.contains("\"move\":\"馬８進７\",\"iccs\":\"h9g7\""), "{json}");
+    // `--json` keeps the ICCS beside every move in another notation.
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(QIKU, &["probe", "--book", book, "--notation", "wxf", "--json"])).unwrap();
+    assert_eq!((v["answer"]["move"].as_str(), v["answer"]["iccs"].as_str()), (Some("P3+1"), Some("g3g4")), "{v}");
+    assert_eq!(
+        (v["book"]["moves"][0]["move"].as_str(), v["book"]["moves"][0]["iccs"].as_str()),
+        (Some("C2.5"), Some("h2e2"))
+    );
+    let v: serde_json::Value = serde_json::from_str(&ok(
+        QIKU,
+        &["probe", "--depth", "2", "--notation", "wxf", "--json", "startpos", "moves", "h2e2"],
+    ))
+    .unwrap();
+    let pos =
+        qiku::Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1").unwrap();
+    let wxf = |iccs: &serde_json::Value| {
+        let m = qiku::notation::iccs::parse(&pos, iccs.as_str().unwrap()).unwrap();
+        qiku::notation::format(&pos, m, qiku::notation::Notation::Wxf)
+    };
+    assert_eq!(v["search"]["bestmove"].as_str(), Some(wxf(&v["search"]["bestmove_iccs"]).as_str()), "{v}");
+    assert_eq!(v["answer"]["iccs"], v["search"]["bestmove_iccs"]);
     let p = ok(QIKU, &["probe", "--book", book, "--notation", "chinese"]);
     assert!(p.contains("book: 炮二平五 games   15609"), "{p}");
     assert!(p.contains("answer: 兵三進一 (book)"), "{p}");
@@ -140,6 +161,15 @@ fn output_notation_is_selectable() {
     assert!(pv.iter().all(|m| m.len() == 4 && m.contains(['+', '-', '.'])), "{info}");
     let json = ok(QIKU, &["analyze", "--depth", "2", "--notation", "chinese", "--json"]);
     assert!(json.contains("\"bestmove\":\"") && !json.is_ascii(), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let start = qiku::Position::startpos();
+    let best = qiku::notation::iccs::parse(&start, v["bestmove_iccs"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        v["bestmove"].as_str(),
+        Some(qiku::notation::format(&start, best, qiku::notation::Notation::Chinese).as_str())
+    );
+    assert_eq!(v["pv_iccs"][0], v["bestmove_iccs"]);
+    assert_eq!(v["lines"].as_array().unwrap().last().unwrap()["pv_iccs"], v["pv_iccs"], "{json}");
 }
 
 /// The engine's default book move, from the shipped book: at the start and after h2e2 a move at
