@@ -3,6 +3,11 @@
  * Build: cargo build --release (feature `capi`, on by default) gives target/release/libqiku.so and
  * libqiku.a. Link the static library with: -lpthread -ldl -lm (glibc).
  *
+ * On Linux libqiku.so has the SONAME libqiku.so.0.1 (0.y releases may change the ABI, so the
+ * minor version is in the name until 1.0): a program linked with -lqiku loads libqiku.so.0.1 at
+ * run time. Install the file under that name with a link libqiku.so -> libqiku.so.0.1 for the
+ * linker, or, to run from the build tree: ln -sf libqiku.so target/release/libqiku.so.0.1.
+ *
  * Every function is thread-safe: handles may be used by many threads at once. No function
  * unwinds or aborts on bad input: failures are reported by the return value (NULL or a negative
  * code) and described by qiku_last_error(). NULL pointers and strings that are not UTF-8 are
