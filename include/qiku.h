@@ -76,6 +76,19 @@ QikuTablebases *qiku_tb_open(const char *dir);
 /* Closes tables; NULL is ignored. No thread may still use the handle. */
 void qiku_tb_close(QikuTablebases *tb);
 
+/* How many files of the directory cannot be used (a damaged table, a file of another format, a
+ * .qtb name that is not a table's, a companion without its table): 0 when every file can be
+ * used; <0 on error. Fixed when the directory is opened. Probing the material of a damaged table
+ * is QIKU_ERR_DATA (never taken for a missing table); these say which files to replace before. */
+int qiku_tb_problem_count(const QikuTablebases *tb);
+
+/* The message of unusable file `index` (0 to qiku_tb_problem_count() - 1, in the order of the
+ * files' paths): "<file>: <cause>", as qiku-tb prints it. The string belongs to the handle: do
+ * not free it; it stays valid and unchanged until qiku_tb_close(tb), whatever other calls are
+ * made meanwhile, on any thread. NULL if tb is NULL or index is out of range (qiku_last_error()
+ * says which). */
+const char *qiku_tb_problem(const QikuTablebases *tb, int index);
+
 /* Probes a position under the Asian rules (the default). Returns 0 with *wdl = -1/0/1
  * (loss/draw/win for the side to move) and *dtm = plies to mate, signed for the side to move
  * (positive: it mates; negative: it is mated; 0: draw, or mated now), as `qiku-tb probe --json`;

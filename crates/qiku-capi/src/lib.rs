@@ -39,7 +39,20 @@ pub const QIKU_RULES_ASIAN: c_int = 0;
 pub const QIKU_RULES_PLAIN: c_int = 1;
 
 /// An open directory of `.qtb` tables; opaque to C.
-pub struct QikuTablebases(Tablebases);
+pub struct QikuTablebases {
+    /// The tables.
+    tables: Tablebases,
+    /// The messages of [`Tablebases::problems`] as C strings, made at open for
+    /// [`qiku_tb_problem`] (which hands out pointers into them) and freed at close.
+    problems: Vec<CString>,
+}
+
+impl QikuTablebases {
+    fn new(tables: Tablebases) -> QikuTablebases {
+        let problems = tables.problems().iter().map(|e| c_message(&e.to_string())).collect();
+        QikuTablebases { tables, problems }
+    }
+}
 
 /// An open `.qbk` opening book; opaque to C.
 pub struct QikuBook(Book);
@@ -94,9 +107,14 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// A message as a C string. One with an interior NUL would be cut short by C anyway; the NUL is
+/// replaced rather than the message lost.
+fn c_message(msg: &str) -> CString {
+    CString::new(msg.replace('\0', "\\0")).unwrap_or_default()
+}
+
 fn set_error(msg: &str) {
-    // A message with an interior NUL would be cut short by C anyway; replace it rather than fail.
-    let text = CString::new(msg.replace('\0', "\\0")).unwrap_or_default();
+    let text = c_message(msg);
     LAST_ERROR.with(|e| *e.borrow_mut() = text);
 }
 
@@ -210,7 +228,7 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
             let tb = Tablebases::open(dir).map_err(Failure::data)?;
-            Ok(Box::into_raw(Box::new(QikuTablebases(tb))))
+            Ok(Box::into_raw(Box::new(QikuTablebases::new(tb))))
         },
     )
 }
@@ -230,6 +248,57 @@ pub unsafe extern "C" fn qiku_tb_close(tb: *mut QikuTablebases) {
                 drop(unsafe { Box::from_raw(tb) });
             }
             Ok(())
+        },
+    )
+}
+
+/// How many files of the directory of [`qiku_tb_open`] cannot be used (a damaged table, a file of
+/// another format, a `.qtb` name that is not a table's, a companion without its table): the
+/// number of messages [`qiku_tb_problem`] gives, `0` when every file can be used; `<0` on error.
+/// Fixed at open.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_problem_count(tb: *const QikuTablebases) -> c_int {
+    guard(
+        "qiku_tb_problem_count",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let tb = unsafe { handle(tb, "tb") }?;
+            c_int::try_from(tb.problems.len()).map_err(|_| Failure(QIKU_ERR_INTERNAL, "too many problems".into()))
+        },
+    )
+}
+
+/// The message of unusable file `index` (from 0 to [`qiku_tb_problem_count`] - 1, in the order
+/// of the files' paths): `"<file>: <cause>"`, as `qiku-tb` prints it. The string belongs to the
+/// handle: the caller must not free it, and it stays valid and unchanged until [`qiku_tb_close`].
+/// `NULL` if `tb` is `NULL` or `index` is out of range ([`qiku_last_error`] says which).
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_problem(tb: *const QikuTablebases, index: c_int) -> *const c_char {
+    guard(
+        "qiku_tb_problem",
+        |_| std::ptr::null(),
+        || {
+            // Safety: forwarded from the caller.
+            let tb = unsafe { handle(tb, "tb") }?;
+            let n = tb.problems.len();
+            let problem = usize::try_from(index).ok().and_then(|i| tb.problems.get(i));
+            let problem = problem.ok_or_else(|| {
+                Failure::arg(match n {
+                    0 => format!("index {index} is out of range: every file can be used (qiku_tb_problem_count is 0)"),
+                    _ => format!(
+                        "index {index} is out of range: qiku_tb_problem_count is {n}, so index is 0 to {}",
+                        n - 1
+                    ),
+                })
+            })?;
+            Ok(problem.as_ptr())
         },
     )
 }
@@ -306,7 +375,7 @@ unsafe fn probe_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let Some(v) = tb.0.verdict(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    let Some(v) = tb.tables.verdict(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
     // Safety: wdl and dtm checked non-NULL above, by_rule written only when not NULL; the caller
     // promises they are writable.
     unsafe {
@@ -349,7 +418,7 @@ pub unsafe extern "C" fn qiku_tb_move_values(
             }
             let rules = rules_arg(rules)?;
             let pos = position(fen)?;
-            let Some(moves) = tb.0.move_verdicts(&pos, rules).map_err(Failure::table)? else {
+            let Some(moves) = tb.tables.move_verdicts(&pos, rules).map_err(Failure::table)? else {
                 return Err(Failure(QIKU_ERR_NO_TABLE, format!("no table for {fen} or one of its successors")));
             };
             for (i, (m, v)) in moves.iter().take(max).enumerate() {
@@ -427,7 +496,7 @@ unsafe fn best_move_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let moves = match tb.0.best_moves_with(&pos, rules) {
+    let moves = match tb.tables.best_moves_with(&pos, rules) {
         Ok(Some(moves)) => moves,
         Ok(None) | Err(TbError::MissingDependency { .. }) => return Ok(1),
         Err(e) => return Err(Failure::data(e)),

@@ -3,10 +3,10 @@
 //! by cargo beside this test, the crate declaring the `staticlib` and `cdylib` types), probes a
 //! book compiled from `books/repertoire.pgn` and KRvK/KNvK/KRvKA tables generated here, and must
 //! get the answers the Rust API gives (some also checked against known facts), the documented
-//! errors (missing directory, corrupt files, bad FEN, NULL, bad UTF-8) and the same answers from
-//! two threads at once. The shared build finds the library by its SONAME alone (`build.rs`),
-//! which `readelf -d` also reads when binutils are there. Skipped, with a message, when there is
-//! no C compiler.
+//! errors (missing directory, corrupt files, bad FEN, NULL, bad UTF-8), the unusable files the
+//! Rust API lists and the same answers from two threads at once. The shared build finds the
+//! library by its SONAME alone (`build.rs`), which `readelf -d` also reads when binutils are
+//! there. Skipped, with a message, when there is no C compiler.
 //!
 //! A second test checks the hand-written header against the `extern "C"` declarations of
 //! `src/lib.rs`: same functions, same parameter and return types, same error codes.
@@ -81,17 +81,28 @@ fn fixtures(dir: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     let bad_book = dir.join("corrupt.qbk");
     std::fs::write(&bad_book, bytes).expect("write corrupt book");
 
-    // A table cut in half: opening it (on first probe) must fail.
+    // A table cut in half (probing it must fail) and a companion without its table: two files
+    // that cannot be used.
     let bad_dir = dir.join("corrupt-tables");
     std::fs::create_dir_all(&bad_dir).expect("mkdir");
     let table = std::fs::read(tb_dir.join("KRvK.qtb")).expect("table bytes");
     std::fs::write(bad_dir.join("KRvK.qtb"), &table[..table.len() / 2]).expect("write corrupt table");
+    std::fs::copy(tb_dir.join("KNvK.qtr"), bad_dir.join("KNvK.qtr")).expect("copy a companion");
     (book_path, tb_dir, bad_book, bad_dir)
 }
 
-/// The Rust API's answers, as lines for the C program, with known facts asserted on the way.
-fn expectations(book: &Book, tb: &Tablebases) -> String {
+/// The Rust API's answers, as lines for the C program, with known facts asserted on the way;
+/// `bad` is the directory of damaged files.
+fn expectations(book: &Book, tb: &Tablebases, bad: &Tablebases) -> String {
     let mut out = String::new();
+    // The files of `bad` that cannot be used, in the library's order (by path).
+    let problems: Vec<String> = bad.problems().iter().map(|e| e.to_string()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("KNvK.qtr: ") && problems[0].contains("without its table"), "{problems:?}");
+    assert!(problems[1].contains("KRvK.qtb: "), "{problems:?}");
+    for p in &problems {
+        writeln!(out, "problem|{p}").unwrap();
+    }
     let tb_fens = [
         // KRvK: the rook's side wins whoever moves (the bare king cannot reach the rook).
         ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", Some(Wdl::Win)),
@@ -204,7 +215,8 @@ fn c_program_gets_the_rust_answers() {
     let book = Book::open(&book_path).expect("book opens");
     let tb = Tablebases::open(&tb_dir).expect("tables open");
     let expect = tmp.path().join("expectations.txt");
-    std::fs::write(&expect, expectations(&book, &tb)).expect("write expectations");
+    let bad_tb = Tablebases::open(&bad_dir).expect("a directory of damaged tables opens");
+    std::fs::write(&expect, expectations(&book, &tb, &bad_tb)).expect("write expectations");
 
     let source = Path::new(CRATE).join("tests/capi/capi_test.c");
     let include = Path::new(ROOT).join("include");
@@ -387,7 +399,7 @@ fn header_matches_the_rust_declarations() {
         let (name, types) = normalize_rust(&format!("fn {sig}"));
         rust_decls.insert(name, types);
     }
-    assert_eq!(rust_decls.len(), 12, "{rust_decls:?}");
+    assert_eq!(rust_decls.len(), 14, "{rust_decls:?}");
     assert_eq!(c_decls, rust_decls);
 
     // Error codes: each `pub const QIKU_ERR_X: c_int = -n;` is `#define QIKU_ERR_X (-n)`.

@@ -5,7 +5,8 @@
  * EXPECTATIONS holds the answers the Rust API gives, one per line ('|'-separated):
  *   tb|FEN|RC|WDL|DTM|BEST        RC: 0 or 1 from qiku_tb_probe; BEST: best move or "-"
  *   book|FEN|N|MOVE,GAMES,WINS,DRAWS,LOSSES,MIRROR|...   (all N moves, most played first;
- *                                                   MIRROR: with_mirror, or "-" for "") 
+ *                                                   MIRROR: with_mirror, or "-" for "")
+ *   problem|TEXT                  an unusable file of CORRUPT_TB_DIR, in qiku_tb_problem's order
  * The program checks every line through the C API, from the main thread and then from two
  * threads at once, and checks the error paths. Prints "ok" and exits 0 when all checks pass.
  */
@@ -44,6 +45,10 @@ typedef struct {
 
 static Expect expects[MAX_LINES];
 
+#define MAX_PROBLEMS 8
+static char problems[MAX_PROBLEMS][4096];
+static int n_problems = 0;
+
 /* Field by field: the padding bytes after `move` and `with_mirror` are unspecified. */
 static int same_move(const QikuBookMove *a, const QikuBookMove *b) {
     return strncmp(a->move, b->move, sizeof a->move) == 0 && a->games == b->games && a->wins == b->wins &&
@@ -63,6 +68,12 @@ static void load(const char *path) {
     char line[4096];
     while (fgets(line, sizeof line, f) && n_expects < MAX_LINES) {
         line[strcspn(line, "\n")] = 0;
+        if (strncmp(line, "problem|", 8) == 0) {
+            if (n_problems < MAX_PROBLEMS) {
+                snprintf(problems[n_problems++], sizeof problems[0], "%s", line + 8);
+            }
+            continue;
+        }
         Expect *e = &expects[n_expects++];
         char *save = NULL;
         char *kind = strtok_r(line, "|", &save);
@@ -165,14 +176,39 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
     CHECK(qiku_book_open(corrupt_book) == NULL, "corrupt book opened");
     CHECK(strstr(qiku_last_error(), corrupt_book) != NULL, "message: %s", qiku_last_error());
 
-    /* A corrupt table opens (tables are read lazily) and then fails on probe, naming the file. */
+    /* A directory of damaged files opens (so that they can be listed); probing a damaged table's
+     * material fails, naming the file. */
     QikuTablebases *bad = qiku_tb_open(corrupt_tb_dir);
     CHECK(bad != NULL, "corrupt dir: %s", qiku_last_error());
     const char *krk = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
     CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed");
     CHECK(strstr(qiku_last_error(), "KRvK.qtb") != NULL, "message: %s", qiku_last_error());
     CHECK(qiku_tb_best_move(bad, krk, best) == QIKU_ERR_DATA, "corrupt table best move");
+
+    /* The unusable files, as the Rust API lists them; the strings belong to the handle and stay
+     * put until it is closed, whatever calls come between. */
+    CHECK(n_problems == 2, "%d problems expected", n_problems);
+    CHECK(qiku_tb_problem_count(bad) == n_problems, "problem count %d (%s)", qiku_tb_problem_count(bad),
+          qiku_last_error());
+    const char *first = qiku_tb_problem(bad, 0);
+    for (int i = 0; i < n_problems; i++) {
+        const char *p = qiku_tb_problem(bad, i);
+        CHECK(p != NULL && strcmp(p, problems[i]) == 0, "problem %d: %s", i, p ? p : qiku_last_error());
+        CHECK(strcmp(qiku_last_error(), "") == 0, "error after success: %s", qiku_last_error());
+    }
+    CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed again");
+    CHECK(qiku_tb_problem(bad, 0) == first && first != NULL && strcmp(first, problems[0]) == 0, "first problem moved");
+    CHECK(qiku_tb_problem(bad, n_problems) == NULL && strstr(qiku_last_error(), "out of range"), "past the end: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem(bad, -1) == NULL && strstr(qiku_last_error(), "out of range"), "negative index: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem(NULL, 0) == NULL && strstr(qiku_last_error(), "tb is NULL"), "NULL tb: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem_count(NULL) == QIKU_ERR_ARG, "NULL tb counted");
     qiku_tb_close(bad);
+    CHECK(qiku_tb_problem_count(tb) == 0, "problems in the good tables: %d", qiku_tb_problem_count(tb));
+    CHECK(qiku_tb_problem(tb, 0) == NULL && strstr(qiku_last_error(), "every file can be used"), "no problem: %s",
+          qiku_last_error());
 
     CHECK(qiku_tb_probe(tb, "rnbakabnr/9/9 w", &wdl, &dtm) == QIKU_ERR_ARG, "bad FEN");
     CHECK(strstr(qiku_last_error(), "bad FEN") != NULL, "message: %s", qiku_last_error());
