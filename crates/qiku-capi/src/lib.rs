@@ -213,9 +213,13 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
 }
 
 /// Opens the tables in directory `dir`: every file's header and block index is read and checked
-/// now (a damaged file is an error when its material is probed), the values when probed. At most
-/// 256 files stay open at once in the process (or a quarter of its limit on open files), the
-/// others opened again when read. `NULL` on error.
+/// now (a damaged file is an error when its material is probed, and listed by
+/// [`qiku_tb_problem`]), the values when probed. At most 256 files stay open at once in the
+/// process (or a quarter of its limit on open files), the others opened again when read. `NULL`
+/// on error, and when `dir` holds no table file (`.qtb`): such a handle could only ever answer
+/// "no table", which is what a wrong path looks like, so the message names the directory and says
+/// how to make tables, as the engine does. A directory whose tables are all damaged opens, so that
+/// [`qiku_tb_problem`] can list them.
 ///
 /// # Safety
 /// `dir` is `NULL` or a NUL-terminated string.
@@ -227,10 +231,46 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
         || {
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
-            let tb = Tablebases::open(dir).map_err(Failure::data)?;
+            let hint = format!(
+                "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
+            );
+            let tb = Tablebases::open(dir).map_err(|e| Failure::data(format!("{e} ({hint})")))?;
+            if tb.tables().is_empty() {
+                return Err(Failure::data(format!(
+                    "no table (.qtb file) in {}{} ({hint})",
+                    shown_dir(dir),
+                    unusable(&tb)
+                )));
+            }
             Ok(Box::into_raw(Box::new(QikuTablebases::new(tb))))
         },
     )
+}
+
+/// `dir` for a message, followed by its absolute path when that says more (`"."`, a relative
+/// path, a link): a wrong working directory is the usual reason for a directory without tables.
+fn shown_dir(dir: &str) -> String {
+    match std::fs::canonicalize(dir) {
+        Ok(abs) if abs.as_os_str() != dir => format!("{dir} ({})", abs.display()),
+        _ => dir.to_string(),
+    }
+}
+
+/// The unusable files of a directory without tables, for the message of [`qiku_tb_open`] (the
+/// handle that [`qiku_tb_problem`] would list them from is not made): the first three, and how
+/// many more.
+fn unusable(tb: &Tablebases) -> String {
+    const SHOWN: usize = 3;
+    let problems = tb.problems();
+    if problems.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = problems.iter().take(SHOWN).map(ToString::to_string).collect();
+    let more = match problems.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!("; and {n} more"),
+    };
+    format!("; {} file(s) there cannot be used: {}{more}", problems.len(), listed.join("; "))
 }
 
 /// Closes tables opened by [`qiku_tb_open`]; `NULL` is ignored.
@@ -659,6 +699,8 @@ mod tests {
         let huge = CString::new("x".repeat(1 << 20)).expect("no NUL");
         let (mut w, mut d) = (0, 0);
         let dir = tempfile::tempdir().expect("tempdir");
+        // A damaged table: the directory opens (no value is read here).
+        std::fs::write(dir.path().join("KRvK.qtb"), b"not a table").expect("write");
         let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
         // Safety: valid strings and pointers; the handle is closed below.
         unsafe {
@@ -669,6 +711,34 @@ mod tests {
             qiku_tb_close(tb);
             assert!(msg.contains("bad FEN") && msg.contains("...") && msg.len() < 400, "{} bytes", msg.len());
         }
+    }
+
+    /// A directory with no table file fails to open, naming the directory (with its absolute
+    /// path when given relative) and the files in it that are not tables.
+    #[test]
+    fn a_directory_without_tables_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("KRvK.qtr"), b"a companion alone").expect("write");
+        std::fs::write(dir.path().join("README.md"), b"not a table file at all").expect("write");
+        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
+        // Safety: a valid string.
+        let tb = unsafe { qiku_tb_open(c_dir.as_ptr()) };
+        assert!(tb.is_null());
+        let msg = last_error();
+        let path = dir.path().display().to_string();
+        let head =
+            format!("qiku_tb_open: no table (.qtb file) in {}; 1 file(s) there cannot be used: ", shown_dir(&path));
+        assert!(msg.starts_with(&head), "{msg}");
+        assert!(msg.contains("KRvK.qtr: ") && !msg.contains("README"), "{msg}");
+        assert!(
+            msg.ends_with(&format!(
+                "(generate tables there with `qiku-tb generate -d {path}`, or open the directory that holds them)"
+            )),
+            "{msg}"
+        );
+        // "." is shown with the absolute path it stands for.
+        assert!(shown_dir(".").starts_with(". (/"), "{}", shown_dir("."));
+        assert_eq!(shown_dir("/nonexistent/qiku"), "/nonexistent/qiku");
     }
 
     #[test]

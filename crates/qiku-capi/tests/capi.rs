@@ -3,10 +3,10 @@
 //! by cargo beside this test, the crate declaring the `staticlib` and `cdylib` types), probes a
 //! book compiled from `books/repertoire.pgn` and KRvK/KNvK/KRvKA tables generated here, and must
 //! get the answers the Rust API gives (some also checked against known facts), the documented
-//! errors (missing directory, corrupt files, bad FEN, NULL, bad UTF-8), the unusable files the
-//! Rust API lists and the same answers from two threads at once. The shared build finds the
-//! library by its SONAME alone (`build.rs`), which `readelf -d` also reads when binutils are
-//! there. Skipped, with a message, when there is no C compiler.
+//! errors (missing directory, a directory without tables, corrupt files, bad FEN, NULL, bad
+//! UTF-8), the unusable files the Rust API lists and the same answers from two threads at once.
+//! The shared build finds the library by its SONAME alone (`build.rs`), which `readelf -d` also
+//! reads when binutils are there. Skipped, with a message, when there is no C compiler.
 //!
 //! A second test checks the hand-written header against the `extern "C"` declarations of
 //! `src/lib.rs`: same functions, same parameter and return types, same error codes.
@@ -89,6 +89,16 @@ fn fixtures(dir: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     std::fs::write(bad_dir.join("KRvK.qtb"), &table[..table.len() / 2]).expect("write corrupt table");
     std::fs::copy(tb_dir.join("KNvK.qtr"), bad_dir.join("KNvK.qtr")).expect("copy a companion");
     (book_path, tb_dir, bad_book, bad_dir)
+}
+
+/// A directory without a table file, as a fresh clone's `tablebases/` (only its README).
+fn empty_tables(dir: &Path) -> PathBuf {
+    let empty = dir.join("no-tables");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    std::fs::write(empty.join("README.md"), "Tables go here.\n").expect("write README");
+    let tb = Tablebases::open(&empty).expect("the library opens it");
+    assert!(tb.tables().is_empty() && tb.problems().is_empty());
+    empty
 }
 
 /// The Rust API's answers, as lines for the C program, with known facts asserted on the way;
@@ -212,6 +222,7 @@ fn c_program_gets_the_rust_answers() {
 
     let tmp = tempfile::tempdir().expect("temp dir");
     let (book_path, tb_dir, bad_book, bad_dir) = fixtures(tmp.path());
+    let empty_dir = empty_tables(tmp.path());
     let book = Book::open(&book_path).expect("book opens");
     let tb = Tablebases::open(&tb_dir).expect("tables open");
     let expect = tmp.path().join("expectations.txt");
@@ -254,7 +265,7 @@ fn c_program_gets_the_rust_answers() {
             check_soname(&shared_lib, &exe);
         }
         let out = Command::new(&exe)
-            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &expect])
+            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &empty_dir, &expect])
             .env_remove("LD_LIBRARY_PATH")
             .output()
             .expect("run the C test");

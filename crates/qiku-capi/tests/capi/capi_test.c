@@ -1,6 +1,8 @@
 /* Exercises the qiku C API (include/qiku.h) as a C program would; driven by tests/capi.rs.
  *
- * usage: capi_test BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS
+ * usage: capi_test BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EMPTY_TB_DIR EXPECTATIONS
+ *
+ * EMPTY_TB_DIR holds no table file (only a README, as a fresh clone's tablebases/ does).
  *
  * EXPECTATIONS holds the answers the Rust API gives, one per line ('|'-separated):
  *   tb|FEN|RC|WDL|DTM|BEST        RC: 0 or 1 from qiku_tb_probe; BEST: best move or "-"
@@ -160,13 +162,21 @@ static void *thread_main(void *arg) {
     return NULL;
 }
 
-static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
+static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir, const char *empty_tb_dir) {
     int wdl = 0, dtm = 0;
     char best[6];
     QikuBookMove out[4];
 
     CHECK(qiku_tb_open("/nonexistent/qiku/tables") == NULL, "missing directory opened");
     CHECK(strstr(qiku_last_error(), "/nonexistent/qiku/tables") != NULL, "message: %s", qiku_last_error());
+    CHECK(strstr(qiku_last_error(), "qiku-tb generate -d /nonexistent/qiku/tables") != NULL, "what to do: %s",
+          qiku_last_error());
+    /* A directory without a table file: an error naming it and saying how to make tables, not a
+     * handle that answers "no table" to everything. */
+    CHECK(qiku_tb_open(empty_tb_dir) == NULL, "a directory without tables opened");
+    CHECK(strstr(qiku_last_error(), "no table (.qtb file) in ") != NULL && strstr(qiku_last_error(), empty_tb_dir) &&
+              strstr(qiku_last_error(), "qiku-tb generate -d "),
+          "message: %s", qiku_last_error());
     CHECK(qiku_tb_open(NULL) == NULL && strstr(qiku_last_error(), "NULL"), "NULL dir: %s", qiku_last_error());
     CHECK(qiku_tb_open("\xff\xfe") == NULL && strstr(qiku_last_error(), "UTF-8"), "bad UTF-8: %s",
           qiku_last_error());
@@ -235,8 +245,8 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS\n", argv[0]);
+    if (argc != 7) {
+        fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EMPTY_TB_DIR EXPECTATIONS\n", argv[0]);
         return 2;
     }
     CHECK(strcmp(qiku_version(), QIKU_VERSION) == 0, "library %s, header %s", qiku_version(), QIKU_VERSION);
@@ -250,10 +260,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "tables: %s\n", qiku_last_error());
         return 1;
     }
-    load(argv[5]);
+    load(argv[6]);
     CHECK(n_expects > 0, "no expectations");
     long main_probes = check_all();
-    check_errors(argv[3], argv[4]);
+    check_errors(argv[3], argv[4], argv[5]);
 
     pthread_t threads[2];
     long counts[2] = {0, 0};
