@@ -6,7 +6,10 @@
 //!   (a bug in qiku) becomes the error code [`QIKU_ERR_INTERNAL`]. This needs `panic = "unwind"`
 //!   (the crate's profiles); a build with `panic = "abort"` would abort on such a bug instead.
 //! - Every failure is reported by the return value (`NULL` or a negative code) and described by
-//!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success).
+//!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success). A
+//!   probe without an answer is such a failure too, with its own code: [`QIKU_ERR_NO_TABLE`] from
+//!   every table function when no table covers the position, [`QIKU_ERR_NO_MOVE`] when there is
+//!   no move to give.
 //! - `NULL` pointers and strings that are not UTF-8 are errors ([`QIKU_ERR_ARG`]), not crashes.
 //! - Handles may be shared by any number of threads at once (the Rust types are `Sync`).
 //!
@@ -15,7 +18,7 @@
 
 use qiku_lib::book::Book;
 use qiku_lib::core::Position;
-use qiku_lib::tablebase::{Rules, Tablebases, TbError, Verdict, Wdl};
+use qiku_lib::tablebase::{Material, Rules, Tablebases, TbError, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,7 +32,10 @@ pub const QIKU_ERR_DATA: c_int = -2;
 pub const QIKU_ERR_NO_MOVE: c_int = -3;
 /// A bug in qiku (a panic, caught at the boundary).
 pub const QIKU_ERR_INTERNAL: c_int = -4;
-/// [`qiku_tb_move_values`]: the position or one of its successors has no table.
+/// No table covers the position (its material is not in the directory), or, for
+/// [`qiku_tb_move_values`] and [`qiku_tb_best_move`], a position one of its captures leads to:
+/// the value is unknown here. The same code from every table function; the message names the
+/// table to generate.
 pub const QIKU_ERR_NO_TABLE: c_int = -5;
 
 /// The Asian rules: a side that can only hold by perpetual check loses (the `.qtr` companions);
@@ -129,11 +135,32 @@ impl Failure {
         Failure(QIKU_ERR_DATA, err.to_string())
     }
 
-    /// A table error: [`QIKU_ERR_NO_TABLE`] (with the library's message) when a table the
-    /// position's captures lead to is missing, else [`QIKU_ERR_DATA`].
-    fn table(err: TbError) -> Failure {
-        match err {
-            TbError::MissingDependency { .. } => Failure(QIKU_ERR_NO_TABLE, err.to_string()),
+    /// [`QIKU_ERR_NO_TABLE`]: no table in `tb` covers `pos`; the message says how to make it (as
+    /// `qiku-tb probe` does).
+    fn no_table(tb: &Tablebases, pos: &Position) -> Failure {
+        let material = Material::from_position(pos).canonical().0;
+        let dir = tb.dir().display();
+        Failure(
+            QIKU_ERR_NO_TABLE,
+            format!(
+                "no table for {material} in {dir} (generate it with `qiku-tb generate {material} -d {dir}`, or open \
+                 the directory that holds it)"
+            ),
+        )
+    }
+
+    /// A table error: [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is
+    /// missing (with the library's message and the command that makes it, as `qiku-tb probe`
+    /// says), else [`QIKU_ERR_DATA`].
+    fn table(err: TbError, tb: &Tablebases) -> Failure {
+        match &err {
+            TbError::MissingDependency { needs, .. } => {
+                let dir = tb.dir().display();
+                Failure(
+                    QIKU_ERR_NO_TABLE,
+                    format!("{err} in {dir} (generate it with `qiku-tb generate {needs} -d {dir}`)"),
+                )
+            }
             _ => Failure::data(err),
         }
     }
@@ -346,8 +373,9 @@ pub unsafe extern "C" fn qiku_tb_problem(tb: *const QikuTablebases, index: c_int
 /// Probes a position under the Asian rules ([`QIKU_RULES_ASIAN`], the default): `0` with `*wdl`
 /// (-1 loss, 0 draw, 1 win for the side to move) and `*dtm` (plies to mate, positive when the
 /// side to move wins, negative when it loses, 0 for a draw or when mated now; as
-/// `qiku-tb probe --json`), `1` if no table covers the material, `<0` on error. A value only the
-/// rules decide has a line rank in `*dtm`: [`qiku_tb_probe_rules`] says which.
+/// `qiku-tb probe --json`), [`QIKU_ERR_NO_TABLE`] if no table covers the material, other `<0` on
+/// error. A value only the rules decide has a line rank in `*dtm`: [`qiku_tb_probe_rules`] says
+/// which.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
@@ -415,7 +443,10 @@ unsafe fn probe_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let Some(v) = tb.tables.verdict(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    let tables = &tb.tables;
+    let Some(v) = tables.verdict(&pos, rules).map_err(|e| Failure::table(e, tables))? else {
+        return Err(Failure::no_table(tables, &pos));
+    };
     // Safety: wdl and dtm checked non-NULL above, by_rule written only when not NULL; the caller
     // promises they are writable.
     unsafe {
@@ -458,8 +489,9 @@ pub unsafe extern "C" fn qiku_tb_move_values(
             }
             let rules = rules_arg(rules)?;
             let pos = position(fen)?;
-            let Some(moves) = tb.tables.move_verdicts(&pos, rules).map_err(Failure::table)? else {
-                return Err(Failure(QIKU_ERR_NO_TABLE, format!("no table for {fen} or one of its successors")));
+            let tables = &tb.tables;
+            let Some(moves) = tables.move_verdicts(&pos, rules).map_err(|e| Failure::table(e, tables))? else {
+                return Err(Failure::no_table(tables, &pos));
             };
             for (i, (m, v)) in moves.iter().take(max).enumerate() {
                 let v: &Verdict = v;
@@ -481,8 +513,8 @@ pub unsafe extern "C" fn qiku_tb_move_values(
 /// Writes a best move under the Asian rules ([`QIKU_RULES_ASIAN`], the default: one that keeps
 /// the position's value: fastest mate, slowest loss, a drawing move, or the table's line of a win
 /// the rules decide; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
-/// `0` ok, `1` no table for the position or one of its successors, [`QIKU_ERR_NO_MOVE`] if the
-/// side to move has no legal move, other `<0` on error.
+/// `0` ok, [`QIKU_ERR_NO_TABLE`] if the position or one of its successors has no table,
+/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move, other `<0` on error.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` is `NULL`
@@ -536,11 +568,9 @@ unsafe fn best_move_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let moves = match tb.tables.best_moves_with(&pos, rules) {
-        Ok(Some(moves)) => moves,
-        Ok(None) | Err(TbError::MissingDependency { .. }) => return Ok(1),
-        Err(e) => return Err(Failure::data(e)),
-    };
+    let tables = &tb.tables;
+    let moves = tables.best_moves_with(&pos, rules).map_err(|e| Failure::table(e, tables))?;
+    let moves = moves.ok_or_else(|| Failure::no_table(tables, &pos))?;
     let Some(m) = moves.first() else {
         return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
     };
@@ -832,11 +862,33 @@ mod tests {
             assert_eq!(CStr::from_ptr(best.as_ptr()).to_str().expect("UTF-8"), lib_best);
             assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()), 0);
 
-            // Five pieces and no KRRvKN table: no table, as its own code.
+            // Five pieces and no KRRvKN table: no table, as the same code from every function,
+            // with the command that makes the table.
             let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
-            assert_eq!(
+            let want = format!(
+                "no table for KRRvKN in {} (generate it with `qiku-tb generate KRRvKN -d ",
+                dir.path().display()
+            );
+            let no_table = |rc: c_int, function: &str| {
+                assert_eq!(rc, QIKU_ERR_NO_TABLE, "{function}: {}", last_error());
+                assert_eq!(
+                    last_error().split_once(": ").map(|(f, m)| (f, m.starts_with(&want))),
+                    Some((function, true))
+                );
+            };
+            no_table(
                 qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0),
-                QIKU_ERR_NO_TABLE
+                "qiku_tb_move_values",
+            );
+            no_table(qiku_tb_probe(tb, more.as_ptr(), &mut w, &mut d), "qiku_tb_probe");
+            no_table(
+                qiku_tb_probe_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, std::ptr::null_mut()),
+                "qiku_tb_probe_rules",
+            );
+            no_table(qiku_tb_best_move(tb, more.as_ptr(), best.as_mut_ptr()), "qiku_tb_best_move");
+            no_table(
+                qiku_tb_best_move_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()),
+                "qiku_tb_best_move_rules",
             );
             qiku_tb_close(tb);
         }

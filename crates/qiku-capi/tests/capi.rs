@@ -4,16 +4,18 @@
 //! book compiled from `books/repertoire.pgn` and KRvK/KNvK/KRvKA tables generated here, and must
 //! get the answers the Rust API gives (some also checked against known facts), the documented
 //! errors (missing directory, a directory without tables, corrupt files, bad FEN, NULL, bad
-//! UTF-8), the unusable files the Rust API lists and the same answers from two threads at once.
-//! The shared build finds the library by its SONAME alone (`build.rs`), which `readelf -d` also
-//! reads when binutils are there. Skipped, with a message, when there is no C compiler.
+//! UTF-8), "no table" alike from every table function (for the position, or for a position a
+//! capture leads to), the unusable files the Rust API lists and the same answers from two threads
+//! at once. The shared build finds the library by its SONAME alone (`build.rs`), which
+//! `readelf -d` also reads when binutils are there. Skipped, with a message, when there is no C
+//! compiler.
 //!
 //! A second test checks the hand-written header against the `extern "C"` declarations of
 //! `src/lib.rs`: same functions, same parameter and return types, same error codes.
 
 use qiku_lib::book::{self, Book, BuildOptions};
 use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
-use qiku_lib::tablebase::{Material, Tablebases, Wdl};
+use qiku_lib::tablebase::{Material, Tablebases, TbError, Wdl};
 use qiku_lib::Position;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -91,6 +93,24 @@ fn fixtures(dir: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     (book_path, tb_dir, bad_book, bad_dir)
 }
 
+/// A directory holding KRvKA (with its companions) but not the KRvK table that taking the
+/// advisor leads to.
+fn partial_tables(dir: &Path, tb_dir: &Path) -> PathBuf {
+    let partial = dir.join("partial-tables");
+    std::fs::create_dir_all(&partial).expect("mkdir");
+    for ext in ["qtb", "qtr", "qtw"] {
+        let name = format!("KRvKA.{ext}");
+        std::fs::copy(tb_dir.join(&name), partial.join(&name)).expect("copy KRvKA");
+    }
+    // The library: the position has a value, its moves' values need the missing KRvK.
+    let tb = Tablebases::open(&partial).expect("open");
+    let pos = Position::from_fen("3k5/R3a4/9/9/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
+    assert_eq!(tb.probe(&pos).expect("probe").map(|v| v.wdl), Some(Wdl::Win));
+    let err = tb.best_moves(&pos).expect_err("a capture into a missing table");
+    assert!(matches!(&err, TbError::MissingDependency { needs, .. } if needs == "KRvK"), "{err}");
+    partial
+}
+
 /// A directory without a table file, as a fresh clone's `tablebases/` (only its README).
 fn empty_tables(dir: &Path) -> PathBuf {
     let empty = dir.join("no-tables");
@@ -143,7 +163,7 @@ fn expectations(book: &Book, tb: &Tablebases, bad: &Tablebases) -> String {
         let (rc, wdl, dtm) = match value {
             None => {
                 seen_no_table = true;
-                (1, 0, 0)
+                ("no-table", 0, 0)
             }
             Some(v) => {
                 // The sign convention of qiku-tb probe --json: positive when the side to move wins.
@@ -153,7 +173,7 @@ fn expectations(book: &Book, tb: &Tablebases, bad: &Tablebases) -> String {
                     Wdl::Loss => -1,
                 };
                 assert!(w * v.dtm.0 >= 0 && (v.dtm.0 != 0 || v.wdl != Wdl::Win), "{fen}: {v:?}");
-                (0, w, v.dtm.0)
+                ("0", w, v.dtm.0)
             }
         };
         let best = match tb.best_moves(&pos).expect("best moves") {
@@ -223,6 +243,7 @@ fn c_program_gets_the_rust_answers() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let (book_path, tb_dir, bad_book, bad_dir) = fixtures(tmp.path());
     let empty_dir = empty_tables(tmp.path());
+    let partial_dir = partial_tables(tmp.path(), &tb_dir);
     let book = Book::open(&book_path).expect("book opens");
     let tb = Tablebases::open(&tb_dir).expect("tables open");
     let expect = tmp.path().join("expectations.txt");
@@ -265,7 +286,7 @@ fn c_program_gets_the_rust_answers() {
             check_soname(&shared_lib, &exe);
         }
         let out = Command::new(&exe)
-            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &empty_dir, &expect])
+            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &empty_dir, &partial_dir, &expect])
             .env_remove("LD_LIBRARY_PATH")
             .output()
             .expect("run the C test");
