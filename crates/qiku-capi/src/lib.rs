@@ -244,9 +244,9 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
 /// [`qiku_tb_problem`]), the values when probed. At most 256 files stay open at once in the
 /// process (or a quarter of its limit on open files), the others opened again when read. `NULL`
 /// on error, and when `dir` holds no table file (`.qtb`): such a handle could only ever answer
-/// "no table", which is what a wrong path looks like, so the message names the directory and says
-/// how to make tables, as the engine does. A directory whose tables are all damaged opens, so that
-/// [`qiku_tb_problem`] can list them.
+/// "no table", which is what a wrong path looks like (the engine refuses such a directory too), so
+/// the message names the directory and says how to make tables. A directory whose tables are all
+/// damaged opens, so that [`qiku_tb_problem`] can list them.
 ///
 /// # Safety
 /// `dir` is `NULL` or a NUL-terminated string.
