@@ -3,10 +3,28 @@
  * Build: cargo build --release (feature `capi`, on by default) gives target/release/libqiku.so and
  * libqiku.a. Link the static library with: -lpthread -ldl -lm (glibc).
  *
+ * On Linux libqiku.so has the SONAME libqiku.so.0.1 (0.y releases may change the ABI, so the
+ * minor version is in the name until 1.0): a program linked with -lqiku loads libqiku.so.0.1 at
+ * run time. Install the file under that name with a link libqiku.so -> libqiku.so.0.1 for the
+ * linker, or, to run from the build tree: ln -sf libqiku.so target/release/libqiku.so.0.1.
+ *
  * Every function is thread-safe: handles may be used by many threads at once. No function
  * unwinds or aborts on bad input: failures are reported by the return value (NULL or a negative
  * code) and described by qiku_last_error(). NULL pointers and strings that are not UTF-8 are
  * errors (QIKU_ERR_ARG). FENs are Xiangqi FENs ("... w - - 0 1"); moves are ICCS ("h2e2").
+ * A table function returns 0 or a count when it has an answer, a negative code when it has none:
+ * QIKU_ERR_NO_TABLE when no table covers the position (the same code from every one of them),
+ * QIKU_ERR_NO_MOVE when there is no legal move, the other codes for errors.
+ *
+ * Changed within 0.1.0 (check code written against an earlier copy of this header):
+ * - "No table" is QIKU_ERR_NO_TABLE (-5) from every table function, with a message naming the
+ *   table to generate. qiku_tb_probe, qiku_tb_probe_rules, qiku_tb_best_move and
+ *   qiku_tb_best_move_rules returned 1 for it (and no message); they no longer return 1, so a
+ *   test `rc == 1` must become `rc == QIKU_ERR_NO_TABLE`. A test `rc == 0` for an answer, or
+ *   `rc != 0` for none, is unchanged.
+ * - qiku_tb_open returns NULL for a directory that holds no table file (it returned a handle
+ *   that found no table for any position).
+ * - qiku_tb_problem_count and qiku_tb_problem are new; libqiku.so has a SONAME (above).
  *
  * At most 256 table and book files stay open at once in the process (fewer under a low limit on
  * open files); the others are opened again when read. libqiku.a bundles zstd (and SQLite when
@@ -32,7 +50,7 @@ extern "C" {
 #define QIKU_ERR_DATA (-2)     /* a file cannot be read or is not a valid book or table */
 #define QIKU_ERR_NO_MOVE (-3)  /* qiku_tb_best_move: the side to move has no legal move */
 #define QIKU_ERR_INTERNAL (-4) /* a bug in qiku (caught at the boundary): please report it */
-#define QIKU_ERR_NO_TABLE (-5) /* qiku_tb_move_values: no table for the position or a successor */
+#define QIKU_ERR_NO_TABLE (-5) /* no table for the position (or, for moves, a capture's position) */
 
 /* Repetition rules of table values. The default everywhere is QIKU_RULES_ASIAN, as tournaments
  * play: a side that can only hold by perpetual check loses (the .qtr companions). A value only
@@ -63,19 +81,37 @@ typedef struct {
 } QikuTbMove;
 
 /* Opens the directory of tables `dir`: every file's header and block index is read and checked
- * now (a damaged file is an error when its material is probed), the values when probed. At most
- * 256 files stay open at once in the process (or a quarter of its limit on open files), the
- * others opened again when read. NULL on error. */
+ * now (a damaged file is an error when its material is probed, and listed by qiku_tb_problem),
+ * the values when probed. At most 256 files stay open at once in the process (or a quarter of its
+ * limit on open files), the others opened again when read. NULL on error, and when `dir` holds no
+ * table file (.qtb): such a handle could only ever answer "no table", which is what a wrong path
+ * looks like, so qiku_last_error() names the directory and says how to make tables. A directory
+ * whose tables are all damaged opens, so that qiku_tb_problem can list them. */
 QikuTablebases *qiku_tb_open(const char *dir);
 
 /* Closes tables; NULL is ignored. No thread may still use the handle. */
 void qiku_tb_close(QikuTablebases *tb);
 
+/* How many files of the directory cannot be used (a damaged table, a file of another format, a
+ * .qtb name that is not a table's, a companion without its table): 0 when every file can be
+ * used; <0 on error. Fixed when the directory is opened. Probing the material of a damaged table
+ * is QIKU_ERR_DATA (never taken for a missing table); these say which files to replace before. */
+int qiku_tb_problem_count(const QikuTablebases *tb);
+
+/* The message of unusable file `index` (0 to qiku_tb_problem_count() - 1, in the order of the
+ * files' paths): "<file>: <cause>", as qiku-tb prints it. The string belongs to the handle: do
+ * not free it; it stays valid and unchanged until qiku_tb_close(tb), whatever other calls are
+ * made meanwhile, on any thread. NULL if tb is NULL or index is out of range (qiku_last_error()
+ * says which). */
+const char *qiku_tb_problem(const QikuTablebases *tb, int index);
+
 /* Probes a position under the Asian rules (the default). Returns 0 with *wdl = -1/0/1
  * (loss/draw/win for the side to move) and *dtm = plies to mate, signed for the side to move
  * (positive: it mates; negative: it is mated; 0: draw, or mated now), as `qiku-tb probe --json`;
- * 1 if no table covers the material; <0 on error (wdl and dtm must not be NULL). For a value only
- * the rules decide, *dtm is a line rank: qiku_tb_probe_rules says which. */
+ * QIKU_ERR_NO_TABLE if no table covers the material (before: 1); other <0 on error (wdl and dtm
+ * must not be NULL). A position without an attacking piece (rook, horse, cannon, pawn) is a draw
+ * without any table. For a value only the rules decide, *dtm is a line rank: qiku_tb_probe_rules
+ * says which. */
 int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm);
 
 /* qiku_tb_probe under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN); *by_rule (if by_rule is
@@ -86,14 +122,15 @@ int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, in
 
 /* Every legal move with its value under `rules`, best first (fastest win, draws, slowest loss):
  * returns how many legal moves there are (0 if none) and writes the first `max` to `out` (which
- * may be NULL when max is 0); QIKU_ERR_NO_TABLE if the position or a successor has no table;
- * <0 on other errors. */
+ * may be NULL when max is 0); QIKU_ERR_NO_TABLE if the position, or a position one of its
+ * captures leads to, has no table (qiku_last_error() names the table); <0 on other errors. */
 int qiku_tb_move_values(const QikuTablebases *tb, const char *fen, int rules, QikuTbMove *out, int max);
 
 /* Writes a best move under the Asian rules (fastest mate, slowest loss, a drawing move, or the
  * table's line of a win the rules decide; the first in move-encoding order if several) as
- * NUL-terminated ICCS into move[6]. Returns 0 ok, 1 if the position or one of its successors has
- * no table, QIKU_ERR_NO_MOVE if there is no legal move, <0 on error. */
+ * NUL-terminated ICCS into move[6]. Returns 0 ok; QIKU_ERR_NO_TABLE (before: 1) if the position,
+ * or a position one of its captures leads to, has no table; QIKU_ERR_NO_MOVE if there is no legal
+ * move; other <0 on error. */
 int qiku_tb_best_move(const QikuTablebases *tb, const char *fen, char move[6]);
 
 /* qiku_tb_best_move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN). */

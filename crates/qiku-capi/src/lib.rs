@@ -6,7 +6,10 @@
 //!   (a bug in qiku) becomes the error code [`QIKU_ERR_INTERNAL`]. This needs `panic = "unwind"`
 //!   (the crate's profiles); a build with `panic = "abort"` would abort on such a bug instead.
 //! - Every failure is reported by the return value (`NULL` or a negative code) and described by
-//!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success).
+//!   [`qiku_last_error`], a thread-local message that each call resets (to `""` on success). A
+//!   probe without an answer is such a failure too, with its own code: [`QIKU_ERR_NO_TABLE`] from
+//!   every table function when no table covers the position, [`QIKU_ERR_NO_MOVE`] when there is
+//!   no move to give.
 //! - `NULL` pointers and strings that are not UTF-8 are errors ([`QIKU_ERR_ARG`]), not crashes.
 //! - Handles may be shared by any number of threads at once (the Rust types are `Sync`).
 //!
@@ -15,7 +18,7 @@
 
 use qiku_lib::book::Book;
 use qiku_lib::core::Position;
-use qiku_lib::tablebase::{Rules, Tablebases, TbError, Verdict, Wdl};
+use qiku_lib::tablebase::{Material, Rules, Tablebases, TbError, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,7 +32,10 @@ pub const QIKU_ERR_DATA: c_int = -2;
 pub const QIKU_ERR_NO_MOVE: c_int = -3;
 /// A bug in qiku (a panic, caught at the boundary).
 pub const QIKU_ERR_INTERNAL: c_int = -4;
-/// [`qiku_tb_move_values`]: the position or one of its successors has no table.
+/// No table covers the position (its material is not in the directory), or, for
+/// [`qiku_tb_move_values`] and [`qiku_tb_best_move`], a position one of its captures leads to:
+/// the value is unknown here. The same code from every table function; the message names the
+/// table to generate.
 pub const QIKU_ERR_NO_TABLE: c_int = -5;
 
 /// The Asian rules: a side that can only hold by perpetual check loses (the `.qtr` companions);
@@ -39,7 +45,20 @@ pub const QIKU_RULES_ASIAN: c_int = 0;
 pub const QIKU_RULES_PLAIN: c_int = 1;
 
 /// An open directory of `.qtb` tables; opaque to C.
-pub struct QikuTablebases(Tablebases);
+pub struct QikuTablebases {
+    /// The tables.
+    tables: Tablebases,
+    /// The messages of [`Tablebases::problems`] as C strings, made at open for
+    /// [`qiku_tb_problem`] (which hands out pointers into them) and freed at close.
+    problems: Vec<CString>,
+}
+
+impl QikuTablebases {
+    fn new(tables: Tablebases) -> QikuTablebases {
+        let problems = tables.problems().iter().map(|e| c_message(&e.to_string())).collect();
+        QikuTablebases { tables, problems }
+    }
+}
 
 /// An open `.qbk` opening book; opaque to C.
 pub struct QikuBook(Book);
@@ -94,9 +113,14 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// A message as a C string. One with an interior NUL would be cut short by C anyway; the NUL is
+/// replaced rather than the message lost.
+fn c_message(msg: &str) -> CString {
+    CString::new(msg.replace('\0', "\\0")).unwrap_or_default()
+}
+
 fn set_error(msg: &str) {
-    // A message with an interior NUL would be cut short by C anyway; replace it rather than fail.
-    let text = CString::new(msg.replace('\0', "\\0")).unwrap_or_default();
+    let text = c_message(msg);
     LAST_ERROR.with(|e| *e.borrow_mut() = text);
 }
 
@@ -111,11 +135,32 @@ impl Failure {
         Failure(QIKU_ERR_DATA, err.to_string())
     }
 
-    /// A table error: [`QIKU_ERR_NO_TABLE`] (with the library's message) when a table the
-    /// position's captures lead to is missing, else [`QIKU_ERR_DATA`].
-    fn table(err: TbError) -> Failure {
-        match err {
-            TbError::MissingDependency { .. } => Failure(QIKU_ERR_NO_TABLE, err.to_string()),
+    /// [`QIKU_ERR_NO_TABLE`]: no table in `tb` covers `pos`; the message says how to make it (as
+    /// `qiku-tb probe` does).
+    fn no_table(tb: &Tablebases, pos: &Position) -> Failure {
+        let material = Material::from_position(pos).canonical().0;
+        let dir = tb.dir().display();
+        Failure(
+            QIKU_ERR_NO_TABLE,
+            format!(
+                "no table for {material} in {dir} (generate it with `qiku-tb generate {material} -d {dir}`, or open \
+                 the directory that holds it)"
+            ),
+        )
+    }
+
+    /// A table error: [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is
+    /// missing (with the library's message and the command that makes it, as `qiku-tb probe`
+    /// says), else [`QIKU_ERR_DATA`].
+    fn table(err: TbError, tb: &Tablebases) -> Failure {
+        match &err {
+            TbError::MissingDependency { needs, .. } => {
+                let dir = tb.dir().display();
+                Failure(
+                    QIKU_ERR_NO_TABLE,
+                    format!("{err} in {dir} (generate it with `qiku-tb generate {needs} -d {dir}`)"),
+                )
+            }
             _ => Failure::data(err),
         }
     }
@@ -195,9 +240,13 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
 }
 
 /// Opens the tables in directory `dir`: every file's header and block index is read and checked
-/// now (a damaged file is an error when its material is probed), the values when probed. At most
-/// 256 files stay open at once in the process (or a quarter of its limit on open files), the
-/// others opened again when read. `NULL` on error.
+/// now (a damaged file is an error when its material is probed, and listed by
+/// [`qiku_tb_problem`]), the values when probed. At most 256 files stay open at once in the
+/// process (or a quarter of its limit on open files), the others opened again when read. `NULL`
+/// on error, and when `dir` holds no table file (`.qtb`): such a handle could only ever answer
+/// "no table", which is what a wrong path looks like (the engine refuses such a directory too), so
+/// the message names the directory and says how to make tables. A directory whose tables are all
+/// damaged opens, so that [`qiku_tb_problem`] can list them.
 ///
 /// # Safety
 /// `dir` is `NULL` or a NUL-terminated string.
@@ -209,10 +258,46 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
         || {
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
-            let tb = Tablebases::open(dir).map_err(Failure::data)?;
-            Ok(Box::into_raw(Box::new(QikuTablebases(tb))))
+            let hint = format!(
+                "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
+            );
+            let tb = Tablebases::open(dir).map_err(|e| Failure::data(format!("{e} ({hint})")))?;
+            if tb.tables().is_empty() {
+                return Err(Failure::data(format!(
+                    "no table (.qtb file) in {}{} ({hint})",
+                    shown_dir(dir),
+                    unusable(&tb)
+                )));
+            }
+            Ok(Box::into_raw(Box::new(QikuTablebases::new(tb))))
         },
     )
+}
+
+/// `dir` for a message, followed by its absolute path when that says more (`"."`, a relative
+/// path, a link): a wrong working directory is the usual reason for a directory without tables.
+fn shown_dir(dir: &str) -> String {
+    match std::fs::canonicalize(dir) {
+        Ok(abs) if abs.as_os_str() != dir => format!("{dir} ({})", abs.display()),
+        _ => dir.to_string(),
+    }
+}
+
+/// The unusable files of a directory without tables, for the message of [`qiku_tb_open`] (the
+/// handle that [`qiku_tb_problem`] would list them from is not made): the first three, and how
+/// many more.
+fn unusable(tb: &Tablebases) -> String {
+    const SHOWN: usize = 3;
+    let problems = tb.problems();
+    if problems.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = problems.iter().take(SHOWN).map(ToString::to_string).collect();
+    let more = match problems.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!("; and {n} more"),
+    };
+    format!("; {} file(s) there cannot be used: {}{more}", problems.len(), listed.join("; "))
 }
 
 /// Closes tables opened by [`qiku_tb_open`]; `NULL` is ignored.
@@ -234,11 +319,63 @@ pub unsafe extern "C" fn qiku_tb_close(tb: *mut QikuTablebases) {
     )
 }
 
+/// How many files of the directory of [`qiku_tb_open`] cannot be used (a damaged table, a file of
+/// another format, a `.qtb` name that is not a table's, a companion without its table): the
+/// number of messages [`qiku_tb_problem`] gives, `0` when every file can be used; `<0` on error.
+/// Fixed at open.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_problem_count(tb: *const QikuTablebases) -> c_int {
+    guard(
+        "qiku_tb_problem_count",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let tb = unsafe { handle(tb, "tb") }?;
+            c_int::try_from(tb.problems.len()).map_err(|_| Failure(QIKU_ERR_INTERNAL, "too many problems".into()))
+        },
+    )
+}
+
+/// The message of unusable file `index` (from 0 to [`qiku_tb_problem_count`] - 1, in the order
+/// of the files' paths): `"<file>: <cause>"`, as `qiku-tb` prints it. The string belongs to the
+/// handle: the caller must not free it, and it stays valid and unchanged until [`qiku_tb_close`].
+/// `NULL` if `tb` is `NULL` or `index` is out of range ([`qiku_last_error`] says which).
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_problem(tb: *const QikuTablebases, index: c_int) -> *const c_char {
+    guard(
+        "qiku_tb_problem",
+        |_| std::ptr::null(),
+        || {
+            // Safety: forwarded from the caller.
+            let tb = unsafe { handle(tb, "tb") }?;
+            let n = tb.problems.len();
+            let problem = usize::try_from(index).ok().and_then(|i| tb.problems.get(i));
+            let problem = problem.ok_or_else(|| {
+                Failure::arg(match n {
+                    0 => format!("index {index} is out of range: every file can be used (qiku_tb_problem_count is 0)"),
+                    _ => format!(
+                        "index {index} is out of range: qiku_tb_problem_count is {n}, so index is 0 to {}",
+                        n - 1
+                    ),
+                })
+            })?;
+            Ok(problem.as_ptr())
+        },
+    )
+}
+
 /// Probes a position under the Asian rules ([`QIKU_RULES_ASIAN`], the default): `0` with `*wdl`
 /// (-1 loss, 0 draw, 1 win for the side to move) and `*dtm` (plies to mate, positive when the
 /// side to move wins, negative when it loses, 0 for a draw or when mated now; as
-/// `qiku-tb probe --json`), `1` if no table covers the material, `<0` on error. A value only the
-/// rules decide has a line rank in `*dtm`: [`qiku_tb_probe_rules`] says which.
+/// `qiku-tb probe --json`), [`QIKU_ERR_NO_TABLE`] if no table covers the material, other `<0` on
+/// error. A value only the rules decide has a line rank in `*dtm`: [`qiku_tb_probe_rules`] says
+/// which.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
@@ -306,7 +443,10 @@ unsafe fn probe_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let Some(v) = tb.0.verdict(&pos, rules).map_err(Failure::data)? else { return Ok(1) };
+    let tables = &tb.tables;
+    let Some(v) = tables.verdict(&pos, rules).map_err(|e| Failure::table(e, tables))? else {
+        return Err(Failure::no_table(tables, &pos));
+    };
     // Safety: wdl and dtm checked non-NULL above, by_rule written only when not NULL; the caller
     // promises they are writable.
     unsafe {
@@ -349,8 +489,9 @@ pub unsafe extern "C" fn qiku_tb_move_values(
             }
             let rules = rules_arg(rules)?;
             let pos = position(fen)?;
-            let Some(moves) = tb.0.move_verdicts(&pos, rules).map_err(Failure::table)? else {
-                return Err(Failure(QIKU_ERR_NO_TABLE, format!("no table for {fen} or one of its successors")));
+            let tables = &tb.tables;
+            let Some(moves) = tables.move_verdicts(&pos, rules).map_err(|e| Failure::table(e, tables))? else {
+                return Err(Failure::no_table(tables, &pos));
             };
             for (i, (m, v)) in moves.iter().take(max).enumerate() {
                 let v: &Verdict = v;
@@ -372,8 +513,8 @@ pub unsafe extern "C" fn qiku_tb_move_values(
 /// Writes a best move under the Asian rules ([`QIKU_RULES_ASIAN`], the default: one that keeps
 /// the position's value: fastest mate, slowest loss, a drawing move, or the table's line of a win
 /// the rules decide; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
-/// `0` ok, `1` no table for the position or one of its successors, [`QIKU_ERR_NO_MOVE`] if the
-/// side to move has no legal move, other `<0` on error.
+/// `0` ok, [`QIKU_ERR_NO_TABLE`] if the position or one of its successors has no table,
+/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move, other `<0` on error.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` is `NULL`
@@ -427,11 +568,9 @@ unsafe fn best_move_rules(
     }
     let rules = rules_arg(rules)?;
     let pos = position(fen)?;
-    let moves = match tb.0.best_moves_with(&pos, rules) {
-        Ok(Some(moves)) => moves,
-        Ok(None) | Err(TbError::MissingDependency { .. }) => return Ok(1),
-        Err(e) => return Err(Failure::data(e)),
-    };
+    let tables = &tb.tables;
+    let moves = tables.best_moves_with(&pos, rules).map_err(|e| Failure::table(e, tables))?;
+    let moves = moves.ok_or_else(|| Failure::no_table(tables, &pos))?;
     let Some(m) = moves.first() else {
         return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
     };
@@ -590,6 +729,8 @@ mod tests {
         let huge = CString::new("x".repeat(1 << 20)).expect("no NUL");
         let (mut w, mut d) = (0, 0);
         let dir = tempfile::tempdir().expect("tempdir");
+        // A damaged table: the directory opens (no value is read here).
+        std::fs::write(dir.path().join("KRvK.qtb"), b"not a table").expect("write");
         let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
         // Safety: valid strings and pointers; the handle is closed below.
         unsafe {
@@ -600,6 +741,34 @@ mod tests {
             qiku_tb_close(tb);
             assert!(msg.contains("bad FEN") && msg.contains("...") && msg.len() < 400, "{} bytes", msg.len());
         }
+    }
+
+    /// A directory with no table file fails to open, naming the directory (with its absolute
+    /// path when given relative) and the files in it that are not tables.
+    #[test]
+    fn a_directory_without_tables_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("KRvK.qtr"), b"a companion alone").expect("write");
+        std::fs::write(dir.path().join("README.md"), b"not a table file at all").expect("write");
+        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
+        // Safety: a valid string.
+        let tb = unsafe { qiku_tb_open(c_dir.as_ptr()) };
+        assert!(tb.is_null());
+        let msg = last_error();
+        let path = dir.path().display().to_string();
+        let head =
+            format!("qiku_tb_open: no table (.qtb file) in {}; 1 file(s) there cannot be used: ", shown_dir(&path));
+        assert!(msg.starts_with(&head), "{msg}");
+        assert!(msg.contains("KRvK.qtr: ") && !msg.contains("README"), "{msg}");
+        assert!(
+            msg.ends_with(&format!(
+                "(generate tables there with `qiku-tb generate -d {path}`, or open the directory that holds them)"
+            )),
+            "{msg}"
+        );
+        // "." is shown with the absolute path it stands for.
+        assert!(shown_dir(".").starts_with(". (/"), "{}", shown_dir("."));
+        assert_eq!(shown_dir("/nonexistent/qiku"), "/nonexistent/qiku");
     }
 
     #[test]
@@ -693,11 +862,33 @@ mod tests {
             assert_eq!(CStr::from_ptr(best.as_ptr()).to_str().expect("UTF-8"), lib_best);
             assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()), 0);
 
-            // Five pieces and no KRRvKN table: no table, as its own code.
+            // Five pieces and no KRRvKN table: no table, as the same code from every function,
+            // with the command that makes the table.
             let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
-            assert_eq!(
+            let want = format!(
+                "no table for KRRvKN in {} (generate it with `qiku-tb generate KRRvKN -d ",
+                dir.path().display()
+            );
+            let no_table = |rc: c_int, function: &str| {
+                assert_eq!(rc, QIKU_ERR_NO_TABLE, "{function}: {}", last_error());
+                assert_eq!(
+                    last_error().split_once(": ").map(|(f, m)| (f, m.starts_with(&want))),
+                    Some((function, true))
+                );
+            };
+            no_table(
                 qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0),
-                QIKU_ERR_NO_TABLE
+                "qiku_tb_move_values",
+            );
+            no_table(qiku_tb_probe(tb, more.as_ptr(), &mut w, &mut d), "qiku_tb_probe");
+            no_table(
+                qiku_tb_probe_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, std::ptr::null_mut()),
+                "qiku_tb_probe_rules",
+            );
+            no_table(qiku_tb_best_move(tb, more.as_ptr(), best.as_mut_ptr()), "qiku_tb_best_move");
+            no_table(
+                qiku_tb_best_move_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()),
+                "qiku_tb_best_move_rules",
             );
             qiku_tb_close(tb);
         }

@@ -3,15 +3,19 @@
 //! by cargo beside this test, the crate declaring the `staticlib` and `cdylib` types), probes a
 //! book compiled from `books/repertoire.pgn` and KRvK/KNvK/KRvKA tables generated here, and must
 //! get the answers the Rust API gives (some also checked against known facts), the documented
-//! errors (missing directory, corrupt files, bad FEN, NULL, bad UTF-8) and the same answers from
-//! two threads at once. Skipped, with a message, when there is no C compiler.
+//! errors (missing directory, a directory without tables, corrupt files, bad FEN, NULL, bad
+//! UTF-8), "no table" alike from every table function (for the position, or for a position a
+//! capture leads to), the unusable files the Rust API lists and the same answers from two threads
+//! at once. The shared build finds the library by its SONAME alone (`build.rs`), which
+//! `readelf -d` also reads when binutils are there. Skipped, with a message, when there is no C
+//! compiler.
 //!
 //! A second test checks the hand-written header against the `extern "C"` declarations of
 //! `src/lib.rs`: same functions, same parameter and return types, same error codes.
 
 use qiku_lib::book::{self, Book, BuildOptions};
 use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
-use qiku_lib::tablebase::{Material, Tablebases, Wdl};
+use qiku_lib::tablebase::{Material, Tablebases, TbError, Wdl};
 use qiku_lib::Position;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -22,6 +26,8 @@ use std::process::Command;
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 /// This crate (the C test program and the Rust declarations).
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
+/// The SONAME `build.rs` gives `libqiku.so` (`libqiku.so.0.1` for version 0.1.z).
+const SONAME: &str = env!("QIKU_SONAME");
 
 /// The directory holding `libqiku.a` and `libqiku.so`, built for this test's profile.
 ///
@@ -77,17 +83,56 @@ fn fixtures(dir: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
     let bad_book = dir.join("corrupt.qbk");
     std::fs::write(&bad_book, bytes).expect("write corrupt book");
 
-    // A table cut in half: opening it (on first probe) must fail.
+    // A table cut in half (probing it must fail) and a companion without its table: two files
+    // that cannot be used.
     let bad_dir = dir.join("corrupt-tables");
     std::fs::create_dir_all(&bad_dir).expect("mkdir");
     let table = std::fs::read(tb_dir.join("KRvK.qtb")).expect("table bytes");
     std::fs::write(bad_dir.join("KRvK.qtb"), &table[..table.len() / 2]).expect("write corrupt table");
+    std::fs::copy(tb_dir.join("KNvK.qtr"), bad_dir.join("KNvK.qtr")).expect("copy a companion");
     (book_path, tb_dir, bad_book, bad_dir)
 }
 
-/// The Rust API's answers, as lines for the C program, with known facts asserted on the way.
-fn expectations(book: &Book, tb: &Tablebases) -> String {
+/// A directory holding KRvKA (with its companions) but not the KRvK table that taking the
+/// advisor leads to.
+fn partial_tables(dir: &Path, tb_dir: &Path) -> PathBuf {
+    let partial = dir.join("partial-tables");
+    std::fs::create_dir_all(&partial).expect("mkdir");
+    for ext in ["qtb", "qtr", "qtw"] {
+        let name = format!("KRvKA.{ext}");
+        std::fs::copy(tb_dir.join(&name), partial.join(&name)).expect("copy KRvKA");
+    }
+    // The library: the position has a value, its moves' values need the missing KRvK.
+    let tb = Tablebases::open(&partial).expect("open");
+    let pos = Position::from_fen("3k5/R3a4/9/9/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
+    assert_eq!(tb.probe(&pos).expect("probe").map(|v| v.wdl), Some(Wdl::Win));
+    let err = tb.best_moves(&pos).expect_err("a capture into a missing table");
+    assert!(matches!(&err, TbError::MissingDependency { needs, .. } if needs == "KRvK"), "{err}");
+    partial
+}
+
+/// A directory without a table file, as a fresh clone's `tablebases/` (only its README).
+fn empty_tables(dir: &Path) -> PathBuf {
+    let empty = dir.join("no-tables");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    std::fs::write(empty.join("README.md"), "Tables go here.\n").expect("write README");
+    let tb = Tablebases::open(&empty).expect("the library opens it");
+    assert!(tb.tables().is_empty() && tb.problems().is_empty());
+    empty
+}
+
+/// The Rust API's answers, as lines for the C program, with known facts asserted on the way;
+/// `bad` is the directory of damaged files.
+fn expectations(book: &Book, tb: &Tablebases, bad: &Tablebases) -> String {
     let mut out = String::new();
+    // The files of `bad` that cannot be used, in the library's order (by path).
+    let problems: Vec<String> = bad.problems().iter().map(|e| e.to_string()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("KNvK.qtr: ") && problems[0].contains("without its table"), "{problems:?}");
+    assert!(problems[1].contains("KRvK.qtb: "), "{problems:?}");
+    for p in &problems {
+        writeln!(out, "problem|{p}").unwrap();
+    }
     let tb_fens = [
         // KRvK: the rook's side wins whoever moves (the bare king cannot reach the rook).
         ("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", Some(Wdl::Win)),
@@ -118,7 +163,7 @@ fn expectations(book: &Book, tb: &Tablebases) -> String {
         let (rc, wdl, dtm) = match value {
             None => {
                 seen_no_table = true;
-                (1, 0, 0)
+                ("no-table", 0, 0)
             }
             Some(v) => {
                 // The sign convention of qiku-tb probe --json: positive when the side to move wins.
@@ -128,7 +173,7 @@ fn expectations(book: &Book, tb: &Tablebases) -> String {
                     Wdl::Loss => -1,
                 };
                 assert!(w * v.dtm.0 >= 0 && (v.dtm.0 != 0 || v.wdl != Wdl::Win), "{fen}: {v:?}");
-                (0, w, v.dtm.0)
+                ("0", w, v.dtm.0)
             }
         };
         let best = match tb.best_moves(&pos).expect("best moves") {
@@ -189,16 +234,30 @@ fn c_program_gets_the_rust_answers() {
     let libs = artifact_dir();
     let (static_lib, shared_lib) = (libs.join("libqiku.a"), libs.join("libqiku.so"));
     assert!(static_lib.exists() && shared_lib.exists(), "no libqiku.a / libqiku.so in {}", libs.display());
+    // The header and the README tell users the name to install the shared library under.
+    for doc in ["include/qiku.h", "README.md"] {
+        let text = std::fs::read_to_string(Path::new(ROOT).join(doc)).expect(doc);
+        assert!(text.contains(SONAME), "{doc} does not name the SONAME {SONAME}");
+    }
 
     let tmp = tempfile::tempdir().expect("temp dir");
     let (book_path, tb_dir, bad_book, bad_dir) = fixtures(tmp.path());
+    let empty_dir = empty_tables(tmp.path());
+    let partial_dir = partial_tables(tmp.path(), &tb_dir);
     let book = Book::open(&book_path).expect("book opens");
     let tb = Tablebases::open(&tb_dir).expect("tables open");
     let expect = tmp.path().join("expectations.txt");
-    std::fs::write(&expect, expectations(&book, &tb)).expect("write expectations");
+    let bad_tb = Tablebases::open(&bad_dir).expect("a directory of damaged tables opens");
+    std::fs::write(&expect, expectations(&book, &tb, &bad_tb)).expect("write expectations");
 
     let source = Path::new(CRATE).join("tests/capi/capi_test.c");
     let include = Path::new(ROOT).join("include");
+    // The shared library is found at run time by its SONAME only: the run path is a directory
+    // holding nothing but `libqiku.so.0.1` (a link to the built file, as an installation has),
+    // and LD_LIBRARY_PATH is cleared, so a library without that SONAME cannot be loaded.
+    let soname_dir = tmp.path().join("soname");
+    std::fs::create_dir(&soname_dir).expect("mkdir");
+    std::os::unix::fs::symlink(&shared_lib, soname_dir.join(SONAME)).expect("symlink");
     let builds: [(&str, Vec<String>); 2] = [
         ("static", vec![static_lib.display().to_string(), "-lpthread".into(), "-ldl".into(), "-lm".into()]),
         (
@@ -206,7 +265,7 @@ fn c_program_gets_the_rust_answers() {
             vec![
                 format!("-L{}", libs.display()),
                 "-lqiku".into(),
-                format!("-Wl,-rpath,{}", libs.display()),
+                format!("-Wl,-rpath,{}", soname_dir.display()),
                 "-lpthread".into(),
             ],
         ),
@@ -223,8 +282,12 @@ fn c_program_gets_the_rust_answers() {
             .status()
             .expect("run cc");
         assert!(status.success(), "cc failed for the {kind} build");
+        if kind == "shared" {
+            check_soname(&shared_lib, &exe);
+        }
         let out = Command::new(&exe)
-            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &expect])
+            .args([&book_path, &tb_dir, &bad_book, &bad_dir, &empty_dir, &partial_dir, &expect])
+            .env_remove("LD_LIBRARY_PATH")
             .output()
             .expect("run the C test");
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -249,7 +312,11 @@ fn c_program_gets_the_rust_answers() {
             .status()
             .expect("run cc");
         assert!(status.success(), "cc failed for the README example ({kind})");
-        let out = Command::new(&example_exe).args([&book_path, &tb_dir]).output().expect("run the example");
+        let out = Command::new(&example_exe)
+            .args([&book_path, &tb_dir])
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .expect("run the example");
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "README example ({kind}): {stdout}");
         let first = book.probe(&Position::startpos()).expect("book readable")[0];
@@ -260,6 +327,26 @@ fn c_program_gets_the_rust_answers() {
         assert!(stdout.starts_with("wdl 1, dtm 1, best e1d1\n"), "README example ({kind}): {stdout}");
         assert!(stdout.contains(&book_line), "README example ({kind}): {stdout} lacks {book_line}");
     }
+}
+
+/// `libqiku.so` names itself by its SONAME (`build.rs`), and `program`, linked with `-lqiku`,
+/// needs that name, not the file's: checked with `readelf -d` (binutils), skipped with a message
+/// when there is none. (The C test loads the library by that name alone besides.)
+fn check_soname(lib: &Path, program: &Path) {
+    if !Command::new("readelf").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: no `readelf` (binutils): the SONAME is not read, only used");
+        return;
+    }
+    let dynamic = |file: &Path| {
+        let out = Command::new("readelf").arg("-d").arg(file).output().expect("run readelf");
+        assert!(out.status.success(), "readelf -d {}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let lib = dynamic(lib);
+    assert!(lib.contains(&format!("Library soname: [{SONAME}]")), "{lib}");
+    let program = dynamic(program);
+    assert!(program.contains(&format!("Shared library: [{SONAME}]")), "{program}");
+    assert!(!program.contains("Shared library: [libqiku.so]"), "{program}");
 }
 
 /// One C or Rust declaration reduced to comparable words: name, then parameter and return types.
@@ -344,7 +431,7 @@ fn header_matches_the_rust_declarations() {
         let (name, types) = normalize_rust(&format!("fn {sig}"));
         rust_decls.insert(name, types);
     }
-    assert_eq!(rust_decls.len(), 12, "{rust_decls:?}");
+    assert_eq!(rust_decls.len(), 14, "{rust_decls:?}");
     assert_eq!(c_decls, rust_decls);
 
     // Error codes: each `pub const QIKU_ERR_X: c_int = -n;` is `#define QIKU_ERR_X (-n)`.

@@ -1,11 +1,16 @@
 /* Exercises the qiku C API (include/qiku.h) as a C program would; driven by tests/capi.rs.
  *
- * usage: capi_test BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS
+ * usage: capi_test BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EMPTY_TB_DIR PARTIAL_TB_DIR EXPECTATIONS
+ *
+ * EMPTY_TB_DIR holds no table file (only a README, as a fresh clone's tablebases/ does);
+ * PARTIAL_TB_DIR holds KRvKA without the KRvK table its captures of the advisor lead to.
  *
  * EXPECTATIONS holds the answers the Rust API gives, one per line ('|'-separated):
- *   tb|FEN|RC|WDL|DTM|BEST        RC: 0 or 1 from qiku_tb_probe; BEST: best move or "-"
+ *   tb|FEN|RC|WDL|DTM|BEST        RC: 0, or "no-table" for QIKU_ERR_NO_TABLE from qiku_tb_probe (and
+ *                                 then from every table function); BEST: best move or "-"
  *   book|FEN|N|MOVE,GAMES,WINS,DRAWS,LOSSES,MIRROR|...   (all N moves, most played first;
- *                                                   MIRROR: with_mirror, or "-" for "") 
+ *                                                   MIRROR: with_mirror, or "-" for "")
+ *   problem|TEXT                  an unusable file of CORRUPT_TB_DIR, in qiku_tb_problem's order
  * The program checks every line through the C API, from the main thread and then from two
  * threads at once, and checks the error paths. Prints "ok" and exits 0 when all checks pass.
  */
@@ -44,6 +49,10 @@ typedef struct {
 
 static Expect expects[MAX_LINES];
 
+#define MAX_PROBLEMS 8
+static char problems[MAX_PROBLEMS][4096];
+static int n_problems = 0;
+
 /* Field by field: the padding bytes after `move` and `with_mirror` are unspecified. */
 static int same_move(const QikuBookMove *a, const QikuBookMove *b) {
     return strncmp(a->move, b->move, sizeof a->move) == 0 && a->games == b->games && a->wins == b->wins &&
@@ -52,6 +61,7 @@ static int same_move(const QikuBookMove *a, const QikuBookMove *b) {
 }
 static int n_expects = 0;
 static QikuTablebases *tb;
+static const char *tb_dir;
 static QikuBook *book;
 
 static void load(const char *path) {
@@ -63,13 +73,20 @@ static void load(const char *path) {
     char line[4096];
     while (fgets(line, sizeof line, f) && n_expects < MAX_LINES) {
         line[strcspn(line, "\n")] = 0;
+        if (strncmp(line, "problem|", 8) == 0) {
+            if (n_problems < MAX_PROBLEMS) {
+                snprintf(problems[n_problems++], sizeof problems[0], "%s", line + 8);
+            }
+            continue;
+        }
         Expect *e = &expects[n_expects++];
         char *save = NULL;
         char *kind = strtok_r(line, "|", &save);
         snprintf(e->fen, sizeof e->fen, "%s", strtok_r(NULL, "|", &save));
         if (strcmp(kind, "tb") == 0) {
             e->is_tb = 1;
-            e->rc = atoi(strtok_r(NULL, "|", &save));
+            const char *rc = strtok_r(NULL, "|", &save);
+            e->rc = strcmp(rc, "no-table") == 0 ? QIKU_ERR_NO_TABLE : atoi(rc);
             e->wdl = atoi(strtok_r(NULL, "|", &save));
             e->dtm = atoi(strtok_r(NULL, "|", &save));
             snprintf(e->best, sizeof e->best, "%s", strtok_r(NULL, "|", &save));
@@ -91,6 +108,16 @@ static void load(const char *path) {
     fclose(f);
 }
 
+/* After a call of `function` on `dir` returned QIKU_ERR_NO_TABLE: the message names the
+ * function, says no table covers the position, and gives the command that makes the table. */
+static void check_no_table(const char *fen, const char *function, const char *dir) {
+    const char *msg = qiku_last_error();
+    size_t n = strlen(function);
+    CHECK(strncmp(msg, function, n) == 0 && strncmp(msg + n, ": ", 2) == 0, "%s: %s: message %s", fen, function, msg);
+    CHECK(strstr(msg, "no table for ") || strstr(msg, "which is missing"), "%s: %s: message %s", fen, function, msg);
+    CHECK(strstr(msg, dir) && strstr(msg, "qiku-tb generate "), "%s: %s: message %s", fen, function, msg);
+}
+
 /* Checks every expectation once; returns the number of probes made. */
 static long check_all(void) {
     long probes = 0;
@@ -100,18 +127,29 @@ static long check_all(void) {
             int wdl = 99, dtm = 99;
             int rc = qiku_tb_probe(tb, e->fen, &wdl, &dtm);
             CHECK(rc == e->rc, "%s: rc %d, expected %d (%s)", e->fen, rc, e->rc, qiku_last_error());
-            CHECK(strcmp(qiku_last_error(), "") == 0, "error after success: %s", qiku_last_error());
             if (rc == 0) {
+                CHECK(strcmp(qiku_last_error(), "") == 0, "error after success: %s", qiku_last_error());
                 CHECK(wdl == e->wdl && dtm == e->dtm, "%s: wdl %d dtm %d, expected %d %d", e->fen, wdl, dtm,
                       e->wdl, e->dtm);
+            } else if (rc == QIKU_ERR_NO_TABLE) {
+                check_no_table(e->fen, "qiku_tb_probe", tb_dir);
             }
+            /* Every table function says "no table" alike. */
+            int rc_rules = qiku_tb_probe_rules(tb, e->fen, QIKU_RULES_PLAIN, &wdl, &dtm, NULL);
+            int n = qiku_tb_move_values(tb, e->fen, QIKU_RULES_ASIAN, NULL, 0);
             char best[6] = "xxxxx";
-            rc = qiku_tb_best_move(tb, e->fen, best);
-            if (strcmp(e->best, "-") == 0) {
-                CHECK(rc == 1 || rc == QIKU_ERR_NO_MOVE, "%s: best move rc %d", e->fen, rc);
+            int rc_best = qiku_tb_best_move(tb, e->fen, best);
+            if (e->rc == QIKU_ERR_NO_TABLE) {
+                CHECK(rc_rules == QIKU_ERR_NO_TABLE && n == QIKU_ERR_NO_TABLE && rc_best == QIKU_ERR_NO_TABLE,
+                      "%s: probe_rules %d, move_values %d, best_move %d", e->fen, rc_rules, n, rc_best);
+                check_no_table(e->fen, "qiku_tb_best_move", tb_dir);
+            } else if (strcmp(e->best, "-") == 0) {
+                CHECK(rc_rules == 0 && n == 0 && rc_best == QIKU_ERR_NO_MOVE,
+                      "%s: probe_rules %d, move_values %d, best_move %d", e->fen, rc_rules, n, rc_best);
             } else {
-                CHECK(rc == 0 && strcmp(best, e->best) == 0, "%s: best %s (rc %d), expected %s", e->fen, best, rc,
-                      e->best);
+                CHECK(rc_rules == 0 && n > 0, "%s: probe_rules %d, move_values %d", e->fen, rc_rules, n);
+                CHECK(rc_best == 0 && strcmp(best, e->best) == 0, "%s: best %s (rc %d), expected %s", e->fen, best,
+                      rc_best, e->best);
             }
         } else {
             QikuBookMove out[MAX_MOVES];
@@ -149,13 +187,46 @@ static void *thread_main(void *arg) {
     return NULL;
 }
 
-static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
+/* A position whose table is there but one of whose captures leads to a missing table: it has a
+ * value, its moves do not, and both move functions say "no table" with the same code. */
+static void check_missing_capture(const char *partial_tb_dir) {
+    QikuTablebases *partial = qiku_tb_open(partial_tb_dir);
+    CHECK(partial != NULL, "partial dir: %s", qiku_last_error());
+    if (!partial) {
+        return;
+    }
+    const char *fen = "3k5/R3a4/9/9/9/9/9/9/9/4K4 w - - 0 1"; /* R a8 takes the advisor on e8 */
+    int wdl = 99, dtm = 99;
+    char best[6];
+    CHECK(qiku_tb_probe(partial, fen, &wdl, &dtm) == 0 && wdl == 1, "KRvKA probe: wdl %d (%s)", wdl,
+          qiku_last_error());
+    CHECK(qiku_tb_move_values(partial, fen, QIKU_RULES_ASIAN, NULL, 0) == QIKU_ERR_NO_TABLE, "move values: %s",
+          qiku_last_error());
+    check_no_table(fen, "qiku_tb_move_values", partial_tb_dir);
+    CHECK(strstr(qiku_last_error(), "qiku-tb generate KRvK -d "), "names KRvK: %s", qiku_last_error());
+    CHECK(qiku_tb_best_move(partial, fen, best) == QIKU_ERR_NO_TABLE, "best move: %s", qiku_last_error());
+    check_no_table(fen, "qiku_tb_best_move", partial_tb_dir);
+    CHECK(qiku_tb_best_move_rules(partial, fen, QIKU_RULES_PLAIN, best) == QIKU_ERR_NO_TABLE, "best move (plain): %s",
+          qiku_last_error());
+    check_no_table(fen, "qiku_tb_best_move_rules", partial_tb_dir);
+    qiku_tb_close(partial);
+}
+
+static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir, const char *empty_tb_dir) {
     int wdl = 0, dtm = 0;
     char best[6];
     QikuBookMove out[4];
 
     CHECK(qiku_tb_open("/nonexistent/qiku/tables") == NULL, "missing directory opened");
     CHECK(strstr(qiku_last_error(), "/nonexistent/qiku/tables") != NULL, "message: %s", qiku_last_error());
+    CHECK(strstr(qiku_last_error(), "qiku-tb generate -d /nonexistent/qiku/tables") != NULL, "what to do: %s",
+          qiku_last_error());
+    /* A directory without a table file: an error naming it and saying how to make tables, not a
+     * handle that answers "no table" to everything. */
+    CHECK(qiku_tb_open(empty_tb_dir) == NULL, "a directory without tables opened");
+    CHECK(strstr(qiku_last_error(), "no table (.qtb file) in ") != NULL && strstr(qiku_last_error(), empty_tb_dir) &&
+              strstr(qiku_last_error(), "qiku-tb generate -d "),
+          "message: %s", qiku_last_error());
     CHECK(qiku_tb_open(NULL) == NULL && strstr(qiku_last_error(), "NULL"), "NULL dir: %s", qiku_last_error());
     CHECK(qiku_tb_open("\xff\xfe") == NULL && strstr(qiku_last_error(), "UTF-8"), "bad UTF-8: %s",
           qiku_last_error());
@@ -165,14 +236,39 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
     CHECK(qiku_book_open(corrupt_book) == NULL, "corrupt book opened");
     CHECK(strstr(qiku_last_error(), corrupt_book) != NULL, "message: %s", qiku_last_error());
 
-    /* A corrupt table opens (tables are read lazily) and then fails on probe, naming the file. */
+    /* A directory of damaged files opens (so that they can be listed); probing a damaged table's
+     * material fails, naming the file. */
     QikuTablebases *bad = qiku_tb_open(corrupt_tb_dir);
     CHECK(bad != NULL, "corrupt dir: %s", qiku_last_error());
     const char *krk = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
     CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed");
     CHECK(strstr(qiku_last_error(), "KRvK.qtb") != NULL, "message: %s", qiku_last_error());
     CHECK(qiku_tb_best_move(bad, krk, best) == QIKU_ERR_DATA, "corrupt table best move");
+
+    /* The unusable files, as the Rust API lists them; the strings belong to the handle and stay
+     * put until it is closed, whatever calls come between. */
+    CHECK(n_problems == 2, "%d problems expected", n_problems);
+    CHECK(qiku_tb_problem_count(bad) == n_problems, "problem count %d (%s)", qiku_tb_problem_count(bad),
+          qiku_last_error());
+    const char *first = qiku_tb_problem(bad, 0);
+    for (int i = 0; i < n_problems; i++) {
+        const char *p = qiku_tb_problem(bad, i);
+        CHECK(p != NULL && strcmp(p, problems[i]) == 0, "problem %d: %s", i, p ? p : qiku_last_error());
+        CHECK(strcmp(qiku_last_error(), "") == 0, "error after success: %s", qiku_last_error());
+    }
+    CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed again");
+    CHECK(qiku_tb_problem(bad, 0) == first && first != NULL && strcmp(first, problems[0]) == 0, "first problem moved");
+    CHECK(qiku_tb_problem(bad, n_problems) == NULL && strstr(qiku_last_error(), "out of range"), "past the end: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem(bad, -1) == NULL && strstr(qiku_last_error(), "out of range"), "negative index: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem(NULL, 0) == NULL && strstr(qiku_last_error(), "tb is NULL"), "NULL tb: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_problem_count(NULL) == QIKU_ERR_ARG, "NULL tb counted");
     qiku_tb_close(bad);
+    CHECK(qiku_tb_problem_count(tb) == 0, "problems in the good tables: %d", qiku_tb_problem_count(tb));
+    CHECK(qiku_tb_problem(tb, 0) == NULL && strstr(qiku_last_error(), "every file can be used"), "no problem: %s",
+          qiku_last_error());
 
     CHECK(qiku_tb_probe(tb, "rnbakabnr/9/9 w", &wdl, &dtm) == QIKU_ERR_ARG, "bad FEN");
     CHECK(strstr(qiku_last_error(), "bad FEN") != NULL, "message: %s", qiku_last_error());
@@ -199,8 +295,9 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EXPECTATIONS\n", argv[0]);
+    if (argc != 8) {
+        fprintf(stderr, "usage: %s BOOK TB_DIR CORRUPT_BOOK CORRUPT_TB_DIR EMPTY_TB_DIR PARTIAL_TB_DIR EXPECTATIONS\n",
+                argv[0]);
         return 2;
     }
     CHECK(strcmp(qiku_version(), QIKU_VERSION) == 0, "library %s, header %s", qiku_version(), QIKU_VERSION);
@@ -209,15 +306,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "book: %s\n", qiku_last_error());
         return 1;
     }
-    tb = qiku_tb_open(argv[2]);
+    tb_dir = argv[2];
+    tb = qiku_tb_open(tb_dir);
     if (!tb) {
         fprintf(stderr, "tables: %s\n", qiku_last_error());
         return 1;
     }
-    load(argv[5]);
+    load(argv[7]);
     CHECK(n_expects > 0, "no expectations");
     long main_probes = check_all();
-    check_errors(argv[3], argv[4]);
+    check_errors(argv[3], argv[4], argv[5]);
+    check_missing_capture(argv[6]);
 
     pthread_t threads[2];
     long counts[2] = {0, 0};
