@@ -14,7 +14,6 @@
 //       $SRC/src/util/*.cpp $SRC/src/chess/*.cpp $SRC/src/egtb/*.cpp \
 //       -Ltarget/release -lqiku -o xiangqitb_compare
 //
-// The program loads qiku's library by its SONAME: ln -sf libqiku.so target/release/libqiku.so.0.1
 // Usage: LD_LIBRARY_PATH=target/release xiangqitb_compare NAME WDL_DIR TMP_DIR QIKU_DIR [SHOW]
 // NAME as xiangqitb writes it (KRKAABBN); SHOW differing FENs printed (default 5).
 

@@ -3,11 +3,6 @@
  * Build: cargo build --release (feature `capi`, on by default) gives target/release/libqiku.so and
  * libqiku.a. Link the static library with: -lpthread -ldl -lm (glibc).
  *
- * On Linux libqiku.so has the SONAME libqiku.so.0.1 (0.y releases may change the ABI, so the
- * minor version is in the name until 1.0): a program linked with -lqiku loads libqiku.so.0.1 at
- * run time. Install the file under that name with a link libqiku.so -> libqiku.so.0.1 for the
- * linker, or, to run from the build tree: ln -sf libqiku.so target/release/libqiku.so.0.1.
- *
  * Every function is thread-safe: handles may be used by many threads at once. No function
  * unwinds or aborts on bad input: failures are reported by the return value (NULL or a negative
  * code) and described by qiku_last_error(). NULL pointers and strings that are not UTF-8 are
@@ -24,7 +19,7 @@
  *   `rc != 0` for none, is unchanged.
  * - qiku_tb_open returns NULL for a directory that holds no table file (it returned a handle
  *   that found no table for any position).
- * - qiku_tb_problem_count and qiku_tb_problem are new; libqiku.so has a SONAME (above).
+ * - qiku_tb_problem_count and qiku_tb_problem are new.
  *
  * At most 256 table and book files stay open at once in the process (fewer under a low limit on
  * open files); the others are opened again when read. libqiku.a bundles zstd (and SQLite when
