@@ -192,6 +192,18 @@ fn packed_files_are_named() {
         let msg = err.to_string();
         assert!(msg.contains(name) && msg.contains(what) && msg.contains("recompress it with zstd"), "{msg}");
     }
+    // A GUI's SQLite book and an XQF game under another name: named, with the command or the
+    // name that reads them.
+    let xqf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/BadMoveTest1.xqf")).unwrap();
+    let sqlite = [b"SQLite format 3\0".as_slice(), &[0u8; 100]].concat();
+    for (name, bytes, what) in
+        [("book.pgn", &sqlite[..], "`qiku-book import`"), ("game.dat", &xqf[..], "name it with the .xqf extension")]
+    {
+        let file = write(dir.path(), name, bytes);
+        let err = book::build(&[file], &dir.path().join("out.qbk"), &BuildOptions::default()).unwrap_err();
+        assert!(matches!(err, book::BuildError::NotText(_)), "{name}: {err}");
+        assert!(err.to_string().contains(what), "{err}");
+    }
     let text = write(dir.path(), "bz.pgn", format!("BZh9 is no move\n\n{GOOD}").as_bytes());
     let report = build(&[text], dir.path(), &BuildOptions::default());
     assert_eq!(report.header.games.used, 1, "read as text: the good game is used");

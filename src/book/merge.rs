@@ -180,9 +180,12 @@ impl Run {
 /// let c = moves[0].counts; // h2e2 for red: a win, a loss and a draw
 /// assert_eq!((c.wins, c.draws, c.losses), (1, 1, 1));
 ///
-/// // Writing over an input is refused before anything is read.
+/// // Writing over an input is refused before anything is read, and so is a book named twice.
 /// let err = merge_books(&books, &books[0], 0, MinScore::NONE).unwrap_err();
 /// assert!(matches!(err, BookError::OutputIsInput { .. }), "{err}");
+/// let twice = [books[0].clone(), books[1].clone(), books[0].clone()];
+/// let err = merge_books(&twice, &merged, 0, MinScore::NONE).unwrap_err();
+/// assert!(err.to_string().contains("named twice"), "{err}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn merge_books(
@@ -193,6 +196,18 @@ pub fn merge_books(
 ) -> Result<Header, BookError> {
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
+    }
+    // The same file named twice (or by two paths) would count its games twice.
+    for (j, later) in inputs.iter().enumerate() {
+        if let Some(earlier) = inputs[..j].iter().find(|i| crate::util::files::same_file(i, later)) {
+            return Err(BookError::Incompatible {
+                path: later.clone(),
+                what: format!(
+                    "named twice (also as {}): merged with itself, a book would count its games twice; name each book once",
+                    earlier.display()
+                ),
+            });
+        }
     }
     let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
     let Some(first) = books.first() else {

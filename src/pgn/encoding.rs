@@ -200,6 +200,20 @@ fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
     if sample.starts_with(b"QIKU-TB\x1a") {
         return Some("this is a qiku tablebase (.qtb); give game files (PGN or move lists)".into());
     }
+    if sample.starts_with(b"SQLite format 3\0") {
+        return Some(
+            "this is an SQLite database, such as a GUI's opening book (.obk): read a book of that kind with \
+             `qiku-book import`, and give game files (PGN or move lists) here"
+                .into(),
+        );
+    }
+    // An XQF game (its signature, then a version byte and binary fields) under another name.
+    if sample.starts_with(b"XQ") && sample.len() >= 1024 && sample[2..16].contains(&0) {
+        return Some(
+            "this looks like an XQF game file: name it with the .xqf extension, which is how XQF files are told apart"
+                .into(),
+        );
+    }
     // Compressed or archived by other tools (every signature holds bytes text never has): say
     // which, and what qiku reads instead. bzip2's block header follows its level digit.
     const PACKED: [(&[u8], &str); 5] = [

@@ -325,4 +325,9 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     let r = qiku(&["annotate", rep.to_str().unwrap(), "-o", out.to_str().unwrap(), "--no-eval"]);
     assert!(!r.status.success() && String::from_utf8_lossy(&r.stderr).contains("leaves nothing to write"));
     assert!(!out.exists());
+    // A tables directory without tables (a wrong path): refused, not a copy reported as annotated.
+    let r = qiku(&["annotate", rep.to_str().unwrap(), "-o", out.to_str().unwrap(), "--no-eval", "--tb", &tables_s]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success() && err.contains("no table (.qtb file) there; generate tables with"), "{err}");
+    assert!(!out.exists());
 }
