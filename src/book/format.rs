@@ -133,6 +133,44 @@ impl BuildParams {
         (self.max_ply, self.only, self.min_elo, self.keep_prefix)
             == (other.max_ply, other.only, other.min_elo, other.keep_prefix)
     }
+
+    /// The options that decide what a book counts ([`BuildParams::same_counting`]), as
+    /// `qiku-book build` takes them: flags with their defaults (`--only` both sides, no
+    /// `--min-elo`) left out, since they have no value to write.
+    ///
+    /// ```
+    /// use qiku::book::{BuildParams, SideFilter};
+    /// use qiku::Color;
+    ///
+    /// assert_eq!(BuildParams::default().counting_flags(), "--max-ply 40");
+    /// let p = BuildParams { only: SideFilter::Only(Color::Red), min_elo: Some(2400), ..BuildParams::default() };
+    /// assert_eq!(p.counting_flags(), "--max-ply 40 --only red --min-elo 2400");
+    /// ```
+    pub fn counting_flags(&self) -> String {
+        let mut flags = format!("--max-ply {}", self.max_ply);
+        if let SideFilter::Only(c) = self.only {
+            flags += &format!(" --only {c}");
+        }
+        if let Some(elo) = self.min_elo {
+            flags += &format!(" --min-elo {elo}");
+        }
+        if self.keep_prefix {
+            flags += " --keep-prefix";
+        }
+        flags
+    }
+
+    /// Every option of the header as `qiku-book build` takes them: the per-move filters, then
+    /// [`BuildParams::counting_flags`].
+    ///
+    /// ```
+    /// use qiku::book::BuildParams;
+    ///
+    /// assert_eq!(BuildParams::default().flags(), "--min-games 0 --min-score 0 --max-ply 40");
+    /// ```
+    pub fn flags(&self) -> String {
+        format!("--min-games {} --min-score {} {}", self.min_games, self.min_score.fraction(), self.counting_flags())
+    }
 }
 
 /// Game counts stored in the header. All are sums over the input, so merging books adds them.

@@ -224,9 +224,9 @@ pub fn merge_books(
                 path: b.path().to_path_buf(),
                 what: format!(
                     "built with {}, but {} with {}; merge only books built with the same options",
-                    counting_options(&p),
+                    p.counting_flags(),
                     first.path().display(),
-                    counting_options(&first.header().params)
+                    first.header().params.counting_flags()
                 ),
             });
         }
@@ -285,17 +285,6 @@ pub fn merge_books(
         }
     }
     writer.finish_with(games, params, section)
-}
-
-/// The build options that decide what a book counts, as `qiku-book build` takes them.
-fn counting_options(p: &super::BuildParams) -> String {
-    let only = match p.only {
-        super::SideFilter::Both => "both".to_string(),
-        super::SideFilter::Only(c) => c.to_string(),
-    };
-    let elo = p.min_elo.map_or("none".to_string(), |e| e.to_string());
-    let prefix = if p.keep_prefix { " --keep-prefix" } else { "" };
-    format!("--max-ply {} --only {only} --min-elo {elo}{prefix}", p.max_ply)
 }
 
 #[cfg(test)]

@@ -844,15 +844,7 @@ fn run_stats(path: &Path, json: bool) -> Result<(), String> {
     } else {
         outln!("recent games  none");
     }
-    outln!(
-        "built with    --max-ply {} --min-games {} --min-score {} --only {} --min-elo {}{}",
-        p.max_ply,
-        p.min_games,
-        p.min_score.fraction(),
-        side_name(p.only),
-        p.min_elo.map(|e| e.to_string()).unwrap_or_else(|| "none".into()),
-        if p.keep_prefix { " --keep-prefix" } else { "" }
-    );
+    outln!("built with    {}", p.flags());
     Ok(())
 }
 

@@ -182,7 +182,7 @@ fn default_book_moves_have_a_real_share_of_the_games() {
     // The shares the test relies on, as the book states them.
     let table = ok(BOOK, &["probe", book_s, "startpos", "--json"]);
     assert!(
-        table.contains("\"move\":\"h0i2\",\"chinese\":\"馬二進一\",\"with_mirror\":\"b0a2\",\"games\":101"),
+        table.contains("\"move\":\"h0i2\",\"iccs\":\"h0i2\",\"chinese\":\"馬二進一\",\"with_mirror\":\"b0a2\",\"games\":101"),
         "{table}"
     );
     let games = |json: &str, mv: &str| -> u64 {
@@ -274,8 +274,11 @@ fn no_rust_internals_in_output() {
     ok(BOOK, &["build", rep.to_str().unwrap(), "-o", a.to_str().unwrap(), "-q"]);
     ok(BOOK, &["build", rep.to_str().unwrap(), "-o", b.to_str().unwrap(), "-q", "--only", "red", "--max-ply", "30"]);
     let e = fail(BOOK, &["merge", a.to_str().unwrap(), b.to_str().unwrap(), "-o", m.to_str().unwrap()]);
-    assert!(e.contains("--max-ply 30 --only red --min-elo none"), "{e}");
-    assert!(e.contains("--max-ply 40 --only both --min-elo none"), "{e}");
+    assert!(e.contains("built with --max-ply 30 --only red, but"), "{e}");
+    assert!(e.ends_with("with --max-ply 40; merge only books built with the same options\n"), "{e}");
+    // The flags named are ones `build` takes (no `--only both`, no `--min-elo none`).
+    let stats = ok(BOOK, &["stats", a.to_str().unwrap()]);
+    assert!(stats.contains("built with    --min-games 0 --min-score 0 --max-ply 40\n"), "{stats}");
     assert!(!e.contains("Both") && !e.contains("None") && !e.contains("Some("), "{e}");
     // Ranges in words.
     let e = run(QIKU, &["bench", "--depth", "0"]);
