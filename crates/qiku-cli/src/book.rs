@@ -727,7 +727,7 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         print_recent(&recent);
         return Ok(());
     }
-    outln!("red%, draw%, black%: who won the games with this move; score: for {turn}, the side to move");
+    outln!("red%, draw%, black%: who won the games with this move; score%: for {turn}, the side to move");
     let width = moves.iter().map(|m| display_width(&write(m.mv))).max().unwrap_or(4).max(4);
     // The Chinese column beside the moves, unless the moves are in Chinese already.
     let chinese_column = n != notation::Notation::Chinese;
@@ -739,7 +739,7 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         "red%",
         "draw%",
         "black%",
-        "score"
+        "score%"
     );
     let mut merged = false;
     for m in &moves {

@@ -718,9 +718,12 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 println!("book: not in book (or no move in at least {}% of its games)", args.min_share);
             } else {
                 println!(
-                    "book: moves in at least {} games and {}% of the position's games; +wins =draws -losses and \
+                    "book: moves in at least {} and {}% of the position's games; +wins =draws -losses and \
                      score for {}, the side to move",
-                    args.min_games.max(1),
+                    match args.min_games.max(1) {
+                        1 => "1 game".to_string(),
+                        n => format!("{n} games"),
+                    },
                     args.min_share,
                     pos.turn()
                 );

@@ -233,15 +233,15 @@ fn book_output_says_whose_results_it_shows() {
     let book = shipped_book(dir.path());
     let book = book.to_str().unwrap();
     let start = ok(BOOK, &["probe", book, "startpos"]);
-    assert!(start.contains("red%, draw%, black%: who won the games with this move; score: for red, the side to move"));
-    assert!(start.contains("red%  draw% black%  score"), "{start}");
+    assert!(start.contains("red%, draw%, black%: who won the games with this move; score%: for red, the side to move"));
+    assert!(start.contains("red%  draw% black% score%"), "{start}");
     // 炮二平五: 37.9% red wins, 29.3% black wins (the mover's wins first).
     let h2e2 = start.lines().find(|l| l.starts_with("h2e2")).unwrap();
     assert!(h2e2.contains("15609   37.9   32.9   29.3   54.3  (with its mirror b2e2)"), "{h2e2}");
     assert!(start.contains("a move and its mirror image are one line, their games added"));
     // Black to move: black's wins are in the black column, the score is black's.
     let after = ok(BOOK, &["probe", book, "startpos", "moves", "h2e2"]);
-    assert!(after.contains("score: for black, the side to move"), "{after}");
+    assert!(after.contains("score%: for black, the side to move"), "{after}");
     let h9g7 = after.lines().find(|l| l.starts_with("h9g7")).unwrap();
     assert!(h9g7.contains("10449   36.1   35.4   28.5   46.2") && !h9g7.contains("mirror"), "{h9g7}");
     let json = ok(BOOK, &["probe", book, "startpos", "moves", "h2e2", "--json"]);
