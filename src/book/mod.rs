@@ -40,7 +40,7 @@ pub use error::BookError;
 pub use filter::{DateBound, Ecco, EccoRange, FilterError, FilterMiss, GameDate, GameFilter};
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use hint::{book_path_for, open_hint};
-pub use merge::merge_books;
+pub use merge::{merge_books, merge_books_with_progress};
 pub use probe::{choose, choose_with_share, with_min_share, Book, BookMove, Policy, Verify, DEFAULT_MIN_SHARE_PERCENT};
 pub use recent::{RecentGame, DEFAULT_RECENT_GAMES};
 pub use record::{Counts, Entry, MinScore, MoverResult};
