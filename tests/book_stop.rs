@@ -91,10 +91,10 @@ fn a_build_stopped_anywhere_leaves_nothing() {
         dir.path(),
         &out,
         3,
-        &|p| book::build::build_with_progress(&[games.clone()], &out, &opts, p).map(drop),
+        &|p| book::build::build_with_progress(std::slice::from_ref(&games), &out, &opts, p).map(drop),
         &|e| matches!(e, book::BuildError::Stopped),
     );
-    let report = book::build(&[games.clone()], &out, &opts).unwrap();
+    let report = book::build(&[games], &out, &opts).unwrap();
     assert!(report.runs_spilled >= 10, "{} runs spilled: the spill path was not tested", report.runs_spilled);
     // The records of the book (more than 65,536, so that the writing phase is asked too).
     assert!(report.header.records > 1 << 16, "{} records", report.header.records);

@@ -664,8 +664,9 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
 const IMPORT_REPORT_ROWS: u64 = 4096;
 
 /// [`import`], reporting to `progress` the rows read (phase `reading`, total unknown) and the
-/// book moves written (phase `writing`). It asks [`Progress::stop_requested`] every 4,096 rows,
-/// every 65,536 book moves written and once more before the book replaces the output: a stop
+/// book moves written (phase `writing`). It asks [`Progress::stop_requested`] every 4,096 rows
+/// read and positions walked, every 65,536 book moves written and once more before the book
+/// replaces the output: a stop
 /// ends the import with [`ObkError::Stopped`], writing nothing and removing the temporary file.
 pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress) -> Result<ImportReport, ObkError> {
     let stopped = || ObkError::Stopped { output: output.to_path_buf() };
@@ -757,6 +758,9 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
         let (ck, orientation) = canonical_key(&pos);
         if !seen.insert(ck) {
             continue;
+        }
+        if seen.len() as u64 % IMPORT_REPORT_ROWS == 0 && progress.stop_requested() {
+            return Err(stopped());
         }
         let own = bhgui_key(&pos);
         let mirror_key = bhgui_key(&pos.mirror());
