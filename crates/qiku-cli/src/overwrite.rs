@@ -52,9 +52,9 @@ fn is_obk(path: &Path) -> bool {
 }
 
 /// What an existing `output` is, when it is not of the kind `writes` and not empty: the words for
-/// the error. `None` when it may be replaced (or is not there, or is no regular file: the
-/// output checks say what is wrong with those).
-fn foreign_kind(output: &Path, writes: Writes) -> Option<String> {
+/// the error ("a PGN file of games"). `None` when it may be replaced (or is not there, or is no
+/// regular file: the output checks say what is wrong with those).
+pub fn foreign_kind(output: &Path, writes: Writes) -> Option<String> {
     let kind = file_kind(output).ok()?;
     match (writes, kind) {
         (_, FileKind::Empty) | (Writes::Qbk, FileKind::QikuBook) => None,

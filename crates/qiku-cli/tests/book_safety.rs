@@ -112,6 +112,22 @@ fn writers_replace_only_books_of_their_kind() {
     assert!(qiku::book::obk::is_obk(&db));
 }
 
+/// `qiku demo` writes its book under a fixed name: a file of games there is left alone.
+#[test]
+fn the_demo_keeps_a_file_of_another_kind_at_its_book_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let books = dir.path().join("books");
+    std::fs::create_dir(&books).unwrap();
+    let games = books.join("repertoire.qbk");
+    std::fs::copy(root().join("books/repertoire.pgn"), &games).unwrap();
+    let before = std::fs::read(&games).unwrap();
+    let e = fails(QIKU, &["demo", "--root", s(dir.path()), "--max-pieces", "3"]);
+    let said = format!("{}: exists and appears to be a PGN file of games, not a .qbk book", games.display());
+    assert!(e.contains(&said) && e.contains("move the file away or give another --root"), "{e}");
+    assert_eq!(std::fs::read(&games).unwrap(), before);
+    assert!(!dir.path().join("tablebases").exists(), "the demo went on");
+}
+
 /// A file given where a book belongs gets advice whose output is never that file: following it
 /// makes a book and leaves the games (or the GUI's book) as they were.
 #[test]
