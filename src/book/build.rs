@@ -19,7 +19,7 @@ use super::error::BookError;
 use super::filter::GameFilter;
 use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
-use super::merge::{EntryStream, Merge, Run};
+use super::merge::{EntryStream, Merge, Run, STOP_CHECK_RECORDS};
 use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
@@ -56,8 +56,9 @@ pub struct BuildOptions {
     /// only the first `max_ply` moves are read and later errors go unnoticed (faster).
     pub whole_games: bool,
     /// Directory for spilled runs (default: the output's directory). Runs go into a private
-    /// subdirectory `.qiku-book-spill.PID.RANDOM`, removed at the end; those of interrupted
-    /// builds are removed by the next build.
+    /// subdirectory `.qiku-book-spill.PID.RANDOM`, removed at the end, also when the build fails
+    /// or is stopped ([`Progress::stop_requested`]); those of a killed process are removed by the
+    /// next build that spills into the same directory.
     pub spill_dir: Option<PathBuf>,
     /// Which games are read (default: all). Not stored in the book.
     pub filter: GameFilter,
@@ -271,8 +272,9 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
 }
 
 /// [`build`], reporting the bytes of input read to `progress`. After each report it asks
-/// [`Progress::stop_requested`], and once more before the book replaces the output: a stop ends
-/// the build with [`BuildError::Stopped`], writing nothing.
+/// [`Progress::stop_requested`], every 65,536 records while the book is written, and once more
+/// before the book replaces the output: a stop ends the build with [`BuildError::Stopped`],
+/// writing nothing and removing its temporary files and spilled runs.
 ///
 /// Refused before anything is read: an output that is one of the inputs (by device and inode,
 /// so also through a symlink), an input that is not a regular file, and an input that is not
@@ -454,8 +456,18 @@ pub fn build_with_progress(
 
     pool.install(|| acc.buf.par_sort_unstable());
     let mut writer = BookWriter::create(output)?;
+    // Writing a large book takes seconds: a stop is heard every so many records, and the
+    // unfinished file is removed (dropped) on the way out, as are the spilled runs.
+    let mut written_so_far = 0u64;
+    let stop_heard = |n: &mut u64| {
+        *n += 1;
+        *n % STOP_CHECK_RECORDS == 0 && progress.stop_requested()
+    };
     if acc.runs.is_empty() {
         for e in aggregate_sorted(&acc.buf) {
+            if stop_heard(&mut written_so_far) {
+                return Err(BuildError::Stopped);
+            }
             if params.keeps(&e.counts) {
                 writer.push(&e)?;
             }
@@ -468,6 +480,9 @@ pub fn build_with_progress(
         sources.push(Box::new(aggregate_sorted(&acc.buf).map(Ok)));
         for e in Merge::new(sources)? {
             let e = e?;
+            if stop_heard(&mut written_so_far) {
+                return Err(BuildError::Stopped);
+            }
             if params.keeps(&e.counts) {
                 writer.push(&e)?;
             }

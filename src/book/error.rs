@@ -85,6 +85,13 @@ pub enum BookError {
         /// How its options differ.
         what: String,
     },
+    /// The caller asked for a stop ([`crate::Progress::stop_requested`]) before the book was
+    /// complete: nothing was written, the temporary files were removed, and a file already at
+    /// the output path was left as it was.
+    Stopped {
+        /// The book that was not written.
+        output: PathBuf,
+    },
     /// A bug in qiku (an invariant of the writer was broken); never caused by input.
     Internal(String),
 }
@@ -119,6 +126,9 @@ impl fmt::Display for BookError {
             }
             BookError::Corrupt { path, what } => write!(f, "{}: corrupt book: {what}", path.display()),
             BookError::Incompatible { path, what } => write!(f, "{}: cannot merge: {what}", path.display()),
+            BookError::Stopped { output } => {
+                write!(f, "{}: stopped on request before the book was complete; nothing was written", output.display())
+            }
             BookError::Internal(what) => write!(f, "internal error: {what}"),
         }
     }

@@ -147,6 +147,10 @@ impl Run {
     }
 }
 
+/// While a book is written (built, merged, imported), the caller's
+/// [`crate::Progress::stop_requested`] is asked once per this many records.
+pub(crate) const STOP_CHECK_RECORDS: u64 = 1 << 16;
+
 /// Merges books into `output`: counts of equal (position, move) are added, game counts summed.
 ///
 /// The books must have been built with the same game-level options (`max_ply`, `--only`,
@@ -194,6 +198,23 @@ pub fn merge_books(
     min_games: u32,
     min_score: super::record::MinScore,
 ) -> Result<Header, BookError> {
+    merge_books_with_progress(inputs, output, min_games, min_score, &crate::util::progress::NoProgress)
+}
+
+/// [`merge_books`], reporting the records merged to `progress` (one phase, `merging`, whose
+/// total is the inputs' records). It asks [`Progress::stop_requested`] every 65,536 records or
+/// recent-games references and once more before the book replaces the output: a stop ends the
+/// merge with [`BookError::Stopped`], writing nothing and removing its temporary files.
+///
+/// [`Progress::stop_requested`]: crate::Progress::stop_requested
+pub fn merge_books_with_progress(
+    inputs: &[PathBuf],
+    output: &Path,
+    min_games: u32,
+    min_score: super::record::MinScore,
+    progress: &dyn crate::Progress,
+) -> Result<Header, BookError> {
+    let stopped = || BookError::Stopped { output: output.to_path_buf() };
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
     }
@@ -266,6 +287,9 @@ pub fn merge_books(
                 };
                 refs.push(Ref { key, rank, id });
                 if refs.len() >= 1 << 16 {
+                    if progress.stop_requested() {
+                        return Err(stopped());
+                    }
                     collector.add_refs(&mut refs)?;
                 }
                 Ok(())
@@ -278,11 +302,25 @@ pub fn merge_books(
     };
     let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
+    progress.start("merging", books.iter().map(Book::len).sum());
+    let mut merged = 0u64;
     for e in Merge::new(sources)? {
         let e = e?;
+        merged += 1;
+        if merged % STOP_CHECK_RECORDS == 0 {
+            progress.set_position(merged);
+            if progress.stop_requested() {
+                // The unfinished file is removed as the writer is dropped.
+                return Err(stopped());
+            }
+        }
         if params.keeps(&e.counts) {
             writer.push(&e)?;
         }
+    }
+    progress.finish();
+    if progress.stop_requested() {
+        return Err(stopped());
     }
     writer.finish_with(games, params, section)
 }

@@ -12,6 +12,8 @@
 //! - [`probe`]: [`Book`], [`Book::probe`], [`Book::recent_games`] and move picking [`Policy`]s.
 //! - [`filter`]: which games a build reads ([`GameFilter`]: player, event, dates, ECCO).
 //! - [`recent`]: the optional recent-games section (the newest games through each position).
+//! - [`open_hint`] and [`book_path_for`]: what to tell a user who gave games or an `.obk` where a
+//!   book belongs, with an output path that never replaces the file given.
 //! - `obk` (cargo feature `obk`): export to and import from BHGUI-style `.obk` (SQLite) books.
 //!
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
@@ -23,6 +25,7 @@ pub mod build;
 mod error;
 pub mod filter;
 pub mod format;
+mod hint;
 mod merge;
 #[cfg(feature = "obk")]
 pub mod obk;
@@ -36,7 +39,8 @@ pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use error::BookError;
 pub use filter::{DateBound, Ecco, EccoRange, FilterError, FilterMiss, GameDate, GameFilter};
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
-pub use merge::merge_books;
+pub use hint::{book_path_for, open_hint};
+pub use merge::{merge_books, merge_books_with_progress};
 pub use probe::{choose, choose_with_share, with_min_share, Book, BookMove, Policy, Verify, DEFAULT_MIN_SHARE_PERCENT};
 pub use recent::{RecentGame, DEFAULT_RECENT_GAMES};
 pub use record::{Counts, Entry, MinScore, MoverResult};

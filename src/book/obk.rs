@@ -18,11 +18,11 @@
 //! `.qbk` header, so that export followed by import gives back the same book byte for byte;
 //! GUIs ignore it.
 
-use super::format::{BookWriter, BuildParams, GameCounts, Header, HEADER_LEN};
+use super::format::{BookWriter, BuildParams, GameCounts, Header, SideFilter, HEADER_LEN};
 use super::probe::Book;
 use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
-use crate::core::{Move, Position, Square};
+use crate::core::{Color, Move, Position, Square};
 use crate::util::files::{open_regular, same_file, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use rusqlite::types::ValueRef;
@@ -123,6 +123,30 @@ pub enum ObkError {
         /// Rows in its `bhobk` table.
         rows: u64,
     },
+    /// The book was built with `--only red` or `--only black` ([`SideFilter::Only`]): it has no
+    /// moves of the other side, so the walk from the start position that computes the `.obk`'s
+    /// keys ends after at most one position. Refused before anything is written.
+    OneSided {
+        /// The `.qbk` book.
+        book: PathBuf,
+        /// The side whose moves it keeps.
+        side: Color,
+    },
+    /// No position of the book is reachable from the start position by its own moves (its games
+    /// start from set-up positions, or per-move filters dropped every first move): the `.obk`
+    /// would hold no position, so nothing is written.
+    NothingReachable {
+        /// The `.qbk` book.
+        book: PathBuf,
+        /// The book's records, none of them reachable.
+        records: u64,
+    },
+    /// The caller asked for a stop ([`Progress::stop_requested`]): nothing was written, the
+    /// temporary file was removed, and a file already at the output path was left as it was.
+    Stopped {
+        /// The file that was not written.
+        output: PathBuf,
+    },
 }
 
 impl fmt::Display for ObkError {
@@ -140,6 +164,35 @@ impl fmt::Display for ObkError {
                  legal move and counts); nothing written",
                 path.display()
             ),
+            ObkError::OneSided { book, side } => {
+                let (other, reach) = match side {
+                    Color::Red => (
+                        "black",
+                        "no position after the first move can be reached: the .obk would hold the start position alone",
+                    ),
+                    Color::Black => ("red", "no position can be reached: the start position has red to move"),
+                };
+                write!(
+                    f,
+                    "{}: built with --only {side}: an .obk's positions are found by playing book moves from the start \
+                     position (their keys cannot be computed from a .qbk's), and this book has no {other} moves, so \
+                     {reach}; nothing was written. Build a book of both sides from the same games (without --only) \
+                     and export that: a GUI picks the moves of the side it plays",
+                    book.display()
+                )
+            }
+            ObkError::NothingReachable { book, records } => write!(
+                f,
+                "{}: none of its {records} book moves is reachable from the start position by book moves (its \
+                 games start from set-up positions, or --min-games or --min-score dropped every first move), and an \
+                 .obk's positions are found by playing book moves from the start position; nothing was written. \
+                 Build the book from games that start from the initial position, or with lower --min-games and \
+                 --min-score",
+                book.display()
+            ),
+            ObkError::Stopped { output } => {
+                write!(f, "{}: stopped on request before the file was complete; nothing was written", output.display())
+            }
         }
     }
 }
@@ -150,8 +203,11 @@ impl std::error::Error for ObkError {
             ObkError::Sqlite { source, .. } => Some(source),
             ObkError::Io { source, .. } => Some(source),
             ObkError::Book(e) => Some(e),
-            ObkError::Refused { .. } => None,
-            ObkError::NoUsableRow { .. } => None,
+            ObkError::Refused { .. }
+            | ObkError::NoUsableRow { .. }
+            | ObkError::OneSided { .. }
+            | ObkError::NothingReachable { .. }
+            | ObkError::Stopped { .. } => None,
         }
     }
 }
@@ -243,7 +299,14 @@ pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result
 }
 
 /// [`export_with`], reporting the book moves written to `progress` (one phase, `writing`, whose
-/// total is the book's record count).
+/// total is the book's record count). It asks [`Progress::stop_requested`] after each position
+/// and once more before the file replaces the output: a stop ends the export with
+/// [`ObkError::Stopped`], writing nothing and removing the temporary file.
+///
+/// Refused before anything is written: an output that is the book itself, and a book built with
+/// `--only` ([`ObkError::OneSided`]). A book none of whose moves is reachable from the start
+/// position fails with [`ObkError::NothingReachable`] and writes nothing; one of which only some
+/// are reachable is written, [`ExportReport::unreachable`] counting the rest.
 pub fn export_with_progress(
     book: &Book,
     output: &Path,
@@ -254,6 +317,9 @@ pub fn export_with_progress(
     if same_file(book.path(), output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: book.path().to_path_buf() }.into());
     }
+    if let SideFilter::Only(side) = book.header().params.only {
+        return Err(ObkError::OneSided { book: book.path().to_path_buf(), side });
+    }
     // SQLite writes the database through its own handle, at the temporary file's path; the
     // atomic writer (exclusively created, randomly named) renames it into place when complete
     // and removes it otherwise.
@@ -263,9 +329,19 @@ pub fn export_with_progress(
         source,
     })?;
     progress.start("writing", book.len());
-    let report = export_to(book, file.temp_path(), options, progress);
+    // On every way out without a commit the temporary file is removed (dropped); the phase
+    // finishes only when the work did.
+    let mut report = match export_to(book, file.temp_path(), options, progress) {
+        Err(ObkError::Stopped { .. }) => return Err(ObkError::Stopped { output: output.to_path_buf() }),
+        other => other?,
+    };
     progress.finish();
-    let mut report = report?;
+    if report.positions == 0 {
+        return Err(ObkError::NothingReachable { book: book.path().to_path_buf(), records: book.len() });
+    }
+    if progress.stop_requested() {
+        return Err(ObkError::Stopped { output: output.to_path_buf() });
+    }
     file.commit().map_err(|source| ObkError::Io {
         path: output.to_path_buf(),
         op: "rename the finished file into place",
@@ -329,6 +405,9 @@ fn export_to(
             report.records += moves.len() as u64;
             report.without_result += moves.iter().filter(|m| m.counts.decided() == 0).count() as u64;
             progress.advance(moves.len() as u64);
+            if progress.stop_requested() {
+                return Err(ObkError::Stopped { output: path.to_path_buf() });
+            }
             for m in &moves {
                 write(&pos, false, m.mv, &m.counts)?;
                 report.rows += 1;
@@ -513,6 +592,49 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
     Ok((conn, has_header_table))
 }
 
+/// Whether the file at `path` is an `.obk` book: an SQLite database with a `bhobk` table (only
+/// the schema is read, read-only and with a bounded amount of work). `false` for anything else,
+/// a missing file or one that cannot be read; programs ask before replacing a file with an
+/// export, so that another program's database is not mistaken for a book.
+///
+/// ```
+/// use qiku::book::{build, obk, Book, BuildOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("g.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// let qbk = dir.path().join("g.qbk");
+/// build(&[games.clone()], &qbk, &BuildOptions::default())?;
+/// let gui = dir.path().join("g.obk");
+/// obk::export(&Book::open(&qbk)?, &gui)?;
+/// assert!(obk::is_obk(&gui));
+/// assert!(!obk::is_obk(&qbk) && !obk::is_obk(&games));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn is_obk(path: &Path) -> bool {
+    if !matches!(crate::util::kind::file_kind(path), Ok(crate::util::kind::FileKind::Sqlite)) {
+        return false;
+    }
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let Ok(conn) = Connection::open_with_flags(path, flags) else { return false };
+    if conn.execute_batch("PRAGMA trusted_schema = OFF;").is_err() {
+        return false;
+    }
+    // A schema needs a few steps per entry; a crafted one cannot keep the caller long.
+    let mut checks = 0u32;
+    let _ = conn.progress_handler(
+        STEPS_PER_CHECK,
+        Some(move || {
+            checks += 1;
+            checks > 100
+        }),
+    );
+    conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND lower(name) = 'bhobk'", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .is_ok_and(|n| n > 0)
+}
+
 /// "a" or "an" before `word`.
 fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -535,6 +657,19 @@ fn too_much_work(path: &Path) -> impl Fn(rusqlite::Error) -> ObkError + '_ {
 
 /// Reads the `.obk` at `input` and writes its book moves as a `.qbk` at `output`.
 pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
+    import_with_progress(input, output, &NoProgress)
+}
+
+/// Rows read between two reports to the progress receiver of [`import_with_progress`].
+const IMPORT_REPORT_ROWS: u64 = 4096;
+
+/// [`import`], reporting to `progress` the rows read (phase `reading`, total unknown) and the
+/// book moves written (phase `writing`). It asks [`Progress::stop_requested`] every 4,096 rows
+/// read and positions walked, every 65,536 book moves written and once more before the book
+/// replaces the output: a stop
+/// ends the import with [`ObkError::Stopped`], writing nothing and removing the temporary file.
+pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress) -> Result<ImportReport, ObkError> {
+    let stopped = || ObkError::Stopped { output: output.to_path_buf() };
     let started = Instant::now();
     let mut report = ImportReport::default();
     if same_file(input, output) {
@@ -547,8 +682,15 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
             .prepare("SELECT vkey, vmove, vwin, vdraw, vlost, vvalid, vmemo FROM bhobk")
             .map_err(sql_err(input, "read the bhobk table"))?;
         let mut q = stmt.query([]).map_err(sql_err(input, "read the bhobk table"))?;
+        progress.start("reading", 0);
         while let Some(r) = q.next().map_err(too_much_work(input))? {
             report.rows += 1;
+            if report.rows % IMPORT_REPORT_ROWS == 0 {
+                progress.set_position(report.rows);
+                if progress.stop_requested() {
+                    return Err(stopped());
+                }
+            }
             let get = |i| r.get_ref(i).unwrap_or(ValueRef::Null);
             if read_int(get(5)) == Some(0) {
                 report.invalid += 1;
@@ -586,6 +728,8 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
                 _ => report.unreadable += 1,
             }
         }
+        progress.set_position(report.rows);
+        progress.finish();
     }
     let stored_header: Option<Header> = has_header_table
         .then(|| conn.query_row("SELECT header FROM qiku_book LIMIT 1", [], |r| r.get::<_, Vec<u8>>(0)).ok())
@@ -614,6 +758,9 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
         let (ck, orientation) = canonical_key(&pos);
         if !seen.insert(ck) {
             continue;
+        }
+        if seen.len() as u64 % IMPORT_REPORT_ROWS == 0 && progress.stop_requested() {
+            return Err(stopped());
         }
         let own = bhgui_key(&pos);
         let mirror_key = bhgui_key(&pos.mirror());
@@ -665,10 +812,26 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
         }
         None => None,
     };
+    if progress.stop_requested() {
+        return Err(stopped());
+    }
     let mut writer = BookWriter::create(output)?;
-    for (&(key, mv), counts) in &entries {
+    progress.start("writing", entries.len() as u64);
+    for (i, (&(key, mv), counts)) in entries.iter().enumerate() {
+        if (i as u64 + 1) % super::merge::STOP_CHECK_RECORDS == 0 {
+            progress.set_position(i as u64 + 1);
+            // The unfinished file is removed as the writer is dropped.
+            if progress.stop_requested() {
+                return Err(stopped());
+            }
+        }
         let mv = Move::from_u16(mv).ok_or_else(|| BookError::Internal(format!("bad move bits {mv:#x}")))?;
         writer.push(&Entry { key, mv, counts: *counts })?;
+    }
+    progress.set_position(entries.len() as u64);
+    progress.finish();
+    if progress.stop_requested() {
+        return Err(stopped());
     }
     let (games, params) = match stored_header {
         Some(h) => (h.games, h.params),

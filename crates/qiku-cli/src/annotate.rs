@@ -348,7 +348,7 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
         }
     }
     crate::refuse_unwritable_output(&opts.output)?;
-    let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| e.to_string())).transpose()?;
+    let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| super::book::book_error_text(&e))).transpose()?;
     let tb = opts.tb.as_ref().map(|p| Tablebases::open(p).map_err(|e| e.to_string())).transpose()?;
     if let (Some(tb), Some(dir)) = (&tb, &opts.tb) {
         for problem in tb.problems() {

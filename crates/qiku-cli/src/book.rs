@@ -1,10 +1,9 @@
 //! `qiku-book`: compile game collections into an opening book, and probe, merge, inspect and
 //! dump books. The library side is [`qiku::book`]; this is only argument handling and output.
 
+use super::interrupt::{self, Failure};
 use clap::{Parser, Subcommand, ValueEnum};
-use qiku::book::{
-    self, Book, BookError, BookMove, BuildOptions, BuildParams, BuildReport, Counts, MinScore, Policy, SideFilter,
-};
+use qiku::book::{self, Book, BookError, BookMove, BuildOptions, BuildParams, Counts, MinScore, Policy, SideFilter};
 use qiku::core::{Color, Move, Position};
 use qiku::notation;
 use qiku::pgn::EncodingChoice;
@@ -172,6 +171,10 @@ enum Command {
         /// No progress display (neither the bar on a terminal nor the plain progress lines).
         #[arg(long, short)]
         quiet: bool,
+        /// Replace the file at the output path even if it is not a .qbk book (by default only a
+        /// book is replaced: games or a GUI's book there are left alone and the command fails).
+        #[arg(long)]
+        force: bool,
     },
     /// Show the book moves of a position: games, results by color (red wins, draws, black wins,
     /// as opening explorers show them) and the score for the side to move.
@@ -212,6 +215,10 @@ enum Command {
         /// Drop moves scoring below this fraction (after adding).
         #[arg(long, default_value_t = 0.0)]
         min_score: f64,
+        /// Replace the file at the output path even if it is not a .qbk book (by default only a
+        /// book is replaced: games or a GUI's book there are left alone and the command fails).
+        #[arg(long)]
+        force: bool,
     },
     /// Print a book's header: build parameters and counts.
     Stats {
@@ -241,6 +248,10 @@ enum Command {
         /// No progress display (neither the bar on a terminal nor the plain progress lines).
         #[arg(long, short)]
         quiet: bool,
+        /// Replace the file at the output path even if it is not an .obk book (by default only an
+        /// .obk is replaced: anything else there is left alone and the command fails).
+        #[arg(long)]
+        force: bool,
     },
     /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
     #[cfg(feature = "obk")]
@@ -250,6 +261,13 @@ enum Command {
         /// The .qbk to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// No progress display (neither the bar on a terminal nor the plain progress lines).
+        #[arg(long, short)]
+        quiet: bool,
+        /// Replace the file at the output path even if it is not a .qbk book (by default only a
+        /// book is replaced: games or a GUI's book there are left alone and the command fails).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -277,10 +295,29 @@ fn min_score(f: f64) -> Result<MinScore, String> {
     MinScore::from_fraction(f).ok_or_else(|| format!("--min-score must be between 0 and 1, got {f}"))
 }
 
+impl Command {
+    /// The file a writer (`build`, `merge`, `export`, `import`) writes; `None` for the readers.
+    fn output(&self) -> Option<&Path> {
+        match self {
+            Command::Build { output, .. } | Command::Merge { output, .. } => Some(output),
+            #[cfg(feature = "obk")]
+            Command::Export { output, .. } | Command::Import { output, .. } => Some(output),
+            _ => None,
+        }
+    }
+}
+
 /// Entry point of the `qiku-book` binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // A writer stopped by Ctrl-C says whether a file was at its output before it started.
+    let target = cli.command.output().map(|o| (o.to_path_buf(), o.exists()));
+    if target.is_some() {
+        if let Err(e) = interrupt::install() {
+            eprintln!("qiku-book: warning: {e}; Ctrl-C will end the command at once");
+        }
+    }
+    let result: Result<(), Failure> = match cli.command {
         Command::Build {
             inputs,
             output,
@@ -299,238 +336,87 @@ pub fn main() -> ExitCode {
             show_errors,
             json,
             quiet,
-        } => min_score(ms).and_then(|min_score| {
-            if max_ply == 0 {
-                return Err("--max-ply 0 records no move: the book would be empty; give 1 or more (default 40)".into());
-            }
-            let filter = filter.to_filter()?;
-            let opts = BuildOptions {
-                params: BuildParams {
-                    max_ply,
-                    min_games,
-                    min_score,
-                    only: match only {
-                        None => SideFilter::Both,
-                        Some(Side::Red) => SideFilter::Only(Color::Red),
-                        Some(Side::Black) => SideFilter::Only(Color::Black),
+            force,
+        } => build_options(BuildArgs { max_ply, min_games, min_score: ms, only, min_elo, keep_prefix }, &filter)
+            .map_err(Failure::from)
+            .and_then(|params_and_filter| {
+                let (params, filter) = params_and_filter;
+                let opts = BuildOptions {
+                    params,
+                    encoding: match encoding {
+                        Encoding::Auto => EncodingChoice::Auto,
+                        Encoding::Utf8 => EncodingChoice::Utf8,
+                        Encoding::Gbk => EncodingChoice::Gbk,
+                        Encoding::Big5 => EncodingChoice::Big5,
                     },
-                    min_elo,
-                    keep_prefix,
-                },
-                encoding: match encoding {
-                    Encoding::Auto => EncodingChoice::Auto,
-                    Encoding::Utf8 => EncodingChoice::Utf8,
-                    Encoding::Gbk => EncodingChoice::Gbk,
-                    Encoding::Big5 => EncodingChoice::Big5,
-                },
-                memory,
-                threads,
-                max_errors: show_errors,
-                whole_games: !head_only,
-                spill_dir: None,
-                filter,
-                recent_games,
-            };
-            run_build(&inputs, &output, &opts, json, !quiet && !json)
-        }),
+                    memory,
+                    threads,
+                    max_errors: show_errors,
+                    whole_games: !head_only,
+                    spill_dir: None,
+                    filter,
+                    recent_games,
+                };
+                super::book_build::run_build(&inputs, &output, &opts, json, !quiet && !json, force)
+            }),
         Command::Probe { book, position, json, notation, pick, min_share, seed } => {
-            run_probe(&book, &position, json, ProbeOutput { notation, pick, min_share, seed })
+            run_probe(&book, &position, json, ProbeOutput { notation, pick, min_share, seed }).map_err(Failure::from)
         }
-        Command::Merge { inputs, output, min_games, min_score: ms } => min_score(ms).and_then(|ms| {
-            let header = book::merge_books(&inputs, &output, min_games, ms).map_err(|e| e.to_string())?;
-            outln!(
-                "wrote {}: {} positions, {} moves ({} records) from {} games",
-                output.display(),
-                header.positions,
-                header.moves,
-                header.records,
-                header.games.used
-            );
-            Ok(())
-        }),
-        Command::Stats { book, json } => run_stats(&book, json),
-        Command::Dump { book } => run_dump(&book),
+        Command::Merge { inputs, output, min_games, min_score: ms, force } => min_score(ms)
+            .map_err(Failure::from)
+            .and_then(|ms| super::book_build::run_merge(&inputs, &output, min_games, ms, force)),
+        Command::Stats { book, json } => run_stats(&book, json).map_err(Failure::from),
+        Command::Dump { book } => run_dump(&book).map_err(Failure::from),
         #[cfg(feature = "obk")]
-        Command::Export { book, output, vinxiangqi, quiet } => {
-            super::obk::run_export(&book, &output, vinxiangqi, quiet)
+        Command::Export { book, output, vinxiangqi, quiet, force } => {
+            super::obk::run_export(&book, &output, super::obk::ExportFlags { vinxiangqi, quiet, force })
         }
         #[cfg(feature = "obk")]
-        Command::Import { obk, output } => super::obk::run_import(&obk, &output),
+        Command::Import { obk, output, quiet, force } => super::obk::run_import(&obk, &output, quiet, force),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Failure::Error(message)) => {
             eprintln!("qiku-book: {message}");
             ExitCode::FAILURE
         }
-    }
-}
-
-fn run_build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions, json: bool, bar: bool) -> Result<(), String> {
-    let progress = super::progress::TermProgress::new(bar, true);
-    let report = book::build::build_with_progress(inputs, output, opts, &progress).map_err(|e| e.to_string())?;
-    report_repeats(&report);
-    for e in &report.errors {
-        eprintln!("{e}");
-    }
-    if report.errors_total > report.errors.len() as u64 {
-        eprintln!(
-            "... and {} more bad games (--show-errors N to see more)",
-            report.errors_total - report.errors.len() as u64
-        );
-    }
-    if json {
-        outln!("{}", build_summary_json(&report, output));
-    } else {
-        let text = build_summary_text(&report, output);
-        outln!("{}", text.trim_end());
-    }
-    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
-    // fails the command, even though the games before the damage were used.
-    let damaged: Vec<String> =
-        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), e))).collect();
-    for d in &damaged {
-        eprintln!("qiku-book: error: {d}");
-    }
-    let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
-    if report.header.games.used == 0 {
-        return Err(format!(
-            "no game could be used ({} read, {} skipped); nothing written to {}{untouched}",
-            report.header.games.read,
-            report.skipped_total(),
-            output.display()
-        ));
-    }
-    if report.header.records == 0 {
-        return Err(format!(
-            "no move was kept ({} games used; the filters --min-games, --min-score and --only dropped every \
-             move); nothing written to {}{untouched}",
-            report.header.games.used,
-            output.display()
-        ));
-    }
-    if !damaged.is_empty() {
-        return Err(format!(
-            "{} input file(s) could not be read completely; the book holds the games before the damage",
-            damaged.len()
-        ));
-    }
-    Ok(())
-}
-
-fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
-    let h = &r.header;
-    json!({
-        "output": output.display().to_string(),
-        "written": r.written,
-        "files": r.files.iter().map(|f| json!({
-            "path": f.path.display().to_string(),
-            "format": if qiku::xqf::is_xqf_path(&f.path) { "xqf" } else { "pgn" },
-            "encoding": f.encoding.map(|e| e.name()),
-            "compressed": f.compressed,
-            "games": f.games,
-            "error": f.error.as_deref(),
-        })).collect::<Vec<_>>(),
-        "repeated": r.repeated.iter().map(|(p, earlier)| json!({
-            "path": p.display().to_string(),
-            "same_as": earlier.display().to_string(),
-        })).collect::<Vec<_>>(),
-        "games_read": h.games.read,
-        "games_used": h.games.used,
-        "games_without_result": h.games.without_result,
-        "games_truncated": r.truncated,
-        "games_skipped": r.skipped_total(),
-        "games_filtered": r.filtered_total(),
-        "recent_games": h.recent_games,
-        "recent_games_bytes": h.section_len,
-        "file_bytes": h.file_len(),
-        "skipped": r.skipped.iter().map(|(k, v)| (k.key().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
-        "bad_games": r.errors_total,
-        "positions": h.positions,
-        "records": h.records,
-        "moves": h.moves,
-        "raw_records": r.raw_records,
-        "runs_spilled": r.runs_spilled,
-        "seconds": r.elapsed.as_secs_f64(),
-    })
-}
-
-/// Notes on stderr for inputs left out as repeats of an earlier one.
-fn report_repeats(r: &BuildReport) {
-    for (path, earlier) in &r.repeated {
-        eprintln!("qiku-book: note: {} is the same file as {}; read once", path.display(), earlier.display());
-    }
-}
-
-fn build_summary_text(r: &BuildReport, output: &Path) -> String {
-    use std::fmt::Write;
-    let h = &r.header;
-    let mut s = String::new();
-    for f in &r.files {
-        let _ = write!(
-            s,
-            "{}: {}, {}{}",
-            f.path.display(),
-            crate::count(f.games, "game", "games"),
-            match f.encoding {
-                None => "unreadable",
-                Some(_) if qiku::xqf::is_xqf_path(&f.path) => "XQF",
-                Some(e) => e.name(),
-            },
-            if f.compressed { ", zstd" } else { "" }
-        );
-        if let Some(e) = &f.error {
-            let _ = write!(s, " (stopped early: {})", e);
+        Err(Failure::Stopped) => {
+            let (output, existed) = target.unwrap_or_default();
+            eprintln!("qiku-book: {}", interrupt::nothing_written(&output, existed));
+            ExitCode::from(interrupt::exit_status())
         }
-        s.push('\n');
     }
-    let _ = writeln!(s, "games read     {}", h.games.read);
-    let _ = writeln!(s, "games used     {}", h.games.used);
-    if h.games.without_result > 0 {
-        let _ = writeln!(
-            s,
-            "  without result {} (counted toward move frequency, not toward wins/draws/losses)",
-            h.games.without_result
-        );
+}
+
+/// The options of `build` stored in the book.
+struct BuildArgs {
+    max_ply: u32,
+    min_games: u32,
+    min_score: f64,
+    only: Option<Side>,
+    min_elo: Option<u32>,
+    keep_prefix: bool,
+}
+
+/// The book's parameters and the game filter of `build`, checked.
+fn build_options(a: BuildArgs, filter: &FilterArgs) -> Result<(BuildParams, book::GameFilter), String> {
+    let min_score = min_score(a.min_score)?;
+    if a.max_ply == 0 {
+        return Err("--max-ply 0 records no move: the book would be empty; give 1 or more (default 40)".into());
     }
-    if r.truncated > 0 {
-        let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
-    }
-    let _ = writeln!(s, "games skipped  {}", r.skipped_total());
-    let unread = r.files.iter().filter(|f| f.error.is_some()).count();
-    if unread > 0 {
-        let _ = writeln!(
-            s,
-            "files not read to the end {unread} (their errors are above; games before the damage were used)"
-        );
-    }
-    if r.filtered_total() > 0 {
-        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
-    }
-    for (reason, n) in &r.skipped {
-        let _ = writeln!(s, "  {reason:<24} {n}");
-    }
-    let _ = writeln!(s, "positions      {}", h.positions);
-    let _ = writeln!(
-        s,
-        "moves stored   {} distinct (one per position and move), {} in all (every time a game played one)",
-        h.records, h.moves
-    );
-    if h.recent_games > 0 {
-        let _ =
-            writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
-    }
-    let secs = r.elapsed.as_secs_f64();
-    let _ = writeln!(
-        s,
-        "{} {} in {:.2} s ({:.0} games/s{})",
-        if r.written { "wrote" } else { "did not write" },
-        output.display(),
-        secs,
-        h.games.read as f64 / secs.max(1e-9),
-        if r.runs_spilled > 0 { format!(", {} runs spilled", r.runs_spilled) } else { String::new() }
-    );
-    s
+    let params = BuildParams {
+        max_ply: a.max_ply,
+        min_games: a.min_games,
+        min_score,
+        only: match a.only {
+            None => SideFilter::Both,
+            Some(Side::Red) => SideFilter::Only(Color::Red),
+            Some(Side::Black) => SideFilter::Only(Color::Black),
+        },
+        min_elo: a.min_elo,
+        keep_prefix: a.keep_prefix,
+    };
+    Ok((params, filter.to_filter()?))
 }
 
 /// A move in Chinese notation, for display.
@@ -654,28 +540,22 @@ fn move_json(pos: &Position, m: &BookMove, n: notation::Notation) -> MoveJson {
     }
 }
 
-/// An error opening `path` as a `.qbk`, with what to do when the file is an `.obk` (SQLite)
-/// book: import it first.
+/// An error opening `path` as a `.qbk`, with what to do when the file is something else: an
+/// `.obk` (SQLite) book to import, games to build a book from, or missing
+/// ([`qiku::book::open_hint`]; the output it suggests is never `path` itself).
 pub fn book_open_error(path: &Path, error: &str) -> String {
-    // Only a regular file is looked at: opening a FIFO to read would wait for a writer.
-    let sqlite = qiku::fs::open_regular(path)
-        .and_then(|mut f| {
-            let mut magic = [0u8; 16];
-            std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
-        })
-        .is_ok_and(|m| &m == b"SQLite format 3\0");
-    let obk = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obk"));
-    if sqlite || obk {
-        let qbk = path.with_extension("qbk");
-        format!(
-            "{error}\n{} looks like an .obk (SQLite) book, not a .qbk: convert it first with \
-             `qiku-book import {} -o {}`",
-            path.display(),
-            path.display(),
-            qbk.display()
-        )
-    } else {
-        error.to_string()
+    match book::open_hint(path) {
+        Some(hint) => format!("{error}\n{hint}"),
+        None => error.to_string(),
+    }
+}
+
+/// A book error as the programs print it: when a book could not be opened because the file is
+/// no book or is missing, with [`book_open_error`]'s advice.
+pub fn book_error_text(e: &BookError) -> String {
+    match e {
+        BookError::NotABook { path } | BookError::Io { path, op: "open", .. } => book_open_error(path, &e.to_string()),
+        _ => e.to_string(),
     }
 }
 

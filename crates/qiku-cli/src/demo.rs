@@ -39,6 +39,15 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
         (input, books.join("repertoire.qbk"))
     };
 
+    // The demo's book has a fixed name: a file of another kind there (games saved under that
+    // name, say) is left alone.
+    if let Some(what) = super::overwrite::foreign_kind(&book_path, super::overwrite::Writes::Qbk) {
+        return Err(format!(
+            "{}: exists and appears to be {what}, not a .qbk book; the demo writes its book there: move the file \
+             away or give another --root",
+            book_path.display()
+        ));
+    }
     println!("== 1. Opening book: qiku-book build {} -o {}", input.display(), book_path.display());
     let bar = super::progress::TermProgress::new(true, true);
     let report = qiku::book::build::build_with_progress(

@@ -40,11 +40,14 @@ macro_rules! print {
 
 pub mod annotate;
 pub mod book;
+pub mod book_build;
 pub mod demo;
+pub mod interrupt;
 pub mod label;
 pub mod matchrunner;
 #[cfg(feature = "obk")]
 pub mod obk;
+pub mod overwrite;
 pub mod progress;
 pub mod qiku_program;
 pub mod renju;

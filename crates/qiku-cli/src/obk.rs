@@ -1,17 +1,40 @@
 //! `qiku-book export` and `qiku-book import`: argument handling and output for the `.obk`
 //! conversions of [`qiku::book::obk`].
 
-use qiku::book::obk;
+use crate::interrupt::Failure;
+use crate::overwrite::{refuse_replacing, Writes};
+use crate::progress::TermProgress;
+use qiku::book::obk::{self, ObkError};
 use qiku::book::Book;
 use std::path::Path;
 
-/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi] [--quiet]`: progress on stderr unless
-/// `quiet`.
-pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool, quiet: bool) -> Result<(), String> {
-    let book = Book::open(book).map_err(|e| e.to_string())?;
-    let options = obk::ExportOptions { vinxiangqi_aliases: vinxiangqi };
-    let progress = super::progress::TermProgress::new(!quiet, false);
-    let r = obk::export_with_progress(&book, output, options, &progress).map_err(|e| e.to_string())?;
+/// The switches of `export`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExportFlags {
+    /// Also write VinXiangQi's alias rows.
+    pub vinxiangqi: bool,
+    /// No progress display.
+    pub quiet: bool,
+    /// Replace a file at the output path that is not an `.obk` book.
+    pub force: bool,
+}
+
+/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi] [--quiet] [--force]`: progress on stderr
+/// unless `quiet`; a file at the output that is not an `.obk` is replaced only with `force`.
+pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), Failure> {
+    crate::refuse_output_among_inputs(output, [book])?;
+    refuse_replacing(output, Writes::Obk, flags.force)?;
+    let book = Book::open(book).map_err(|e| super::book::book_error_text(&e))?;
+    let options = obk::ExportOptions { vinxiangqi_aliases: flags.vinxiangqi };
+    let progress = TermProgress::new(!flags.quiet, false);
+    let r = match obk::export_with_progress(&book, output, options, &progress) {
+        Ok(r) => r,
+        Err(ObkError::Stopped { .. }) => {
+            progress.clear();
+            return Err(Failure::Stopped);
+        }
+        Err(e) => return Err(e.to_string().into()),
+    };
     println!(
         "wrote {}: {} positions, {} moves ({} rows, both mirror orientations) in {:.2} s",
         output.display(),
@@ -32,15 +55,33 @@ pub fn run_export(book: &Path, output: &Path, vinxiangqi: bool, quiet: bool) -> 
         println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
     if r.unreachable > 0 {
-        let moves = if r.unreachable == 1 { "book move is" } else { "book moves are" };
-        println!("{} {moves} not reachable from the start position by book moves: not written", r.unreachable);
+        let are = if r.unreachable == 1 { "is" } else { "are" };
+        eprintln!(
+            "qiku-book: warning: {} of the book's {} moves {are} not reachable from the start position by book moves \
+             and not written (an .obk's positions are found by playing book moves from the start: a move dropped \
+             by --min-games or --min-score cuts off the line after it, and games from set-up positions start \
+             elsewhere)",
+            r.unreachable,
+            r.unreachable + r.records
+        );
     }
     Ok(())
 }
 
-/// `qiku-book import BOOK.obk -o BOOK.qbk`.
-pub fn run_import(input: &Path, output: &Path) -> Result<(), String> {
-    let r = obk::import(input, output).map_err(|e| e.to_string())?;
+/// `qiku-book import BOOK.obk -o BOOK.qbk [--quiet] [--force]`: progress on stderr unless
+/// `quiet`; a file at the output that is not a `.qbk` is replaced only with `force`.
+pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool) -> Result<(), Failure> {
+    crate::refuse_output_among_inputs(output, [input])?;
+    refuse_replacing(output, Writes::Qbk, force)?;
+    let progress = TermProgress::new(!quiet, false);
+    let r = match obk::import_with_progress(input, output, &progress) {
+        Ok(r) => r,
+        Err(ObkError::Stopped { .. }) => {
+            progress.clear();
+            return Err(Failure::Stopped);
+        }
+        Err(e) => return Err(e.to_string().into()),
+    };
     let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
     println!(
         "wrote {}: {} positions, {} moves from {} of {} rows in {:.2} s",

@@ -2,6 +2,8 @@
 //! terminal; otherwise, so that logs and pipelines still see long work advance, plain lines with
 //! no terminal control codes: one when a phase starts, one at most every
 //! [`PLAIN_INTERVAL`] while it runs, and one when it ends. When not wanted, every call is a no-op.
+//! A stop is asked for when Ctrl-C or SIGTERM came in a program that set that up
+//! ([`crate::interrupt`]).
 
 use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qiku::Progress;
@@ -77,6 +79,13 @@ impl TermProgress {
         line
     }
 
+    /// Takes the bar off the terminal without a closing line: for work that was stopped, whose
+    /// phase did not finish.
+    pub fn clear(&self) {
+        self.bar.disable_steady_tick();
+        self.bar.finish_and_clear();
+    }
+
     /// Prints a plain line if the interval has passed since the last one.
     fn tick(&self) {
         if self.mode != Mode::Lines {
@@ -140,5 +149,10 @@ impl Progress for TermProgress {
         }
         self.bar.disable_steady_tick();
         self.bar.finish_and_clear();
+    }
+    /// A stop asked for by Ctrl-C or SIGTERM, in programs that set that up
+    /// ([`crate::interrupt::install`]); never otherwise.
+    fn stop_requested(&self) -> bool {
+        crate::interrupt::requested()
     }
 }

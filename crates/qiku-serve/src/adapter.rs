@@ -174,18 +174,12 @@ fn book_error(path: &Path, e: &qiku::book::BookError) -> String {
     }
 }
 
-/// Why a book cannot be opened, with the way to make one when the file is missing or no book.
+/// Why a book cannot be opened, with what to do when the file is missing or no book
+/// ([`qiku::book::open_hint`]: build one, or import a GUI's `.obk`, to a new name).
 fn book_open_error(path: &Path, e: &qiku::book::BookError) -> String {
-    use qiku::book::BookError;
-    let missing = matches!(e, BookError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound);
-    if missing || matches!(e, BookError::NotABook { .. }) {
-        format!(
-            "{}\n(a book is built from games with `qiku-book build GAMES.pgn -o {}`)",
-            book_error(path, e),
-            path.display()
-        )
-    } else {
-        book_error(path, e)
+    match qiku::book::open_hint(path) {
+        Some(hint) => format!("{}\n({hint})", book_error(path, e)),
+        None => book_error(path, e),
     }
 }
 

@@ -1,0 +1,223 @@
+//! `qiku-book build` and `qiku-book merge`: the writers of `.qbk` books, their summaries, and
+//! what they do on Ctrl-C (see [`crate::interrupt`]).
+
+use crate::interrupt::Failure;
+use crate::overwrite::{refuse_replacing, Writes};
+use crate::progress::TermProgress;
+use qiku::book::{self, BookError, BuildError, BuildOptions, BuildReport, MinScore};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// `qiku-book build`: refuses to replace a file that is no `.qbk` unless `force`, builds with a
+/// progress display when `bar`, and prints the summary (`json`: as one JSON object).
+pub fn run_build(
+    inputs: &[PathBuf],
+    output: &Path,
+    opts: &BuildOptions,
+    json: bool,
+    bar: bool,
+    force: bool,
+) -> Result<(), Failure> {
+    super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
+    refuse_replacing(output, Writes::Qbk, force)?;
+    let progress = TermProgress::new(bar, true);
+    let report = match book::build::build_with_progress(inputs, output, opts, &progress) {
+        Ok(report) => report,
+        Err(BuildError::Stopped) => {
+            progress.clear();
+            return Err(Failure::Stopped);
+        }
+        Err(e) => return Err(e.to_string().into()),
+    };
+    report_repeats(&report);
+    for e in &report.errors {
+        eprintln!("{e}");
+    }
+    if report.errors_total > report.errors.len() as u64 {
+        eprintln!(
+            "... and {} more bad games (--show-errors N to see more)",
+            report.errors_total - report.errors.len() as u64
+        );
+    }
+    if json {
+        outln!("{}", build_summary_json(&report, output));
+    } else {
+        let text = build_summary_text(&report, output);
+        outln!("{}", text.trim_end());
+    }
+    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
+    // fails the command, even though the games before the damage were used.
+    let damaged: Vec<String> =
+        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), e))).collect();
+    for d in &damaged {
+        eprintln!("qiku-book: error: {d}");
+    }
+    let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
+    if report.header.games.used == 0 {
+        return Err(Failure::Error(format!(
+            "no game could be used ({} read, {} skipped); nothing written to {}{untouched}",
+            report.header.games.read,
+            report.skipped_total(),
+            output.display()
+        )));
+    }
+    if report.header.records == 0 {
+        return Err(Failure::Error(format!(
+            "no move was kept ({} games used; the filters --min-games, --min-score and --only dropped every \
+             move); nothing written to {}{untouched}",
+            report.header.games.used,
+            output.display()
+        )));
+    }
+    if !damaged.is_empty() {
+        return Err(Failure::Error(format!(
+            "{} input file(s) could not be read completely; the book holds the games before the damage",
+            damaged.len()
+        )));
+    }
+    Ok(())
+}
+
+fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
+    let h = &r.header;
+    json!({
+        "output": output.display().to_string(),
+        "written": r.written,
+        "files": r.files.iter().map(|f| json!({
+            "path": f.path.display().to_string(),
+            "format": if qiku::xqf::is_xqf_path(&f.path) { "xqf" } else { "pgn" },
+            "encoding": f.encoding.map(|e| e.name()),
+            "compressed": f.compressed,
+            "games": f.games,
+            "error": f.error.as_deref(),
+        })).collect::<Vec<_>>(),
+        "repeated": r.repeated.iter().map(|(p, earlier)| json!({
+            "path": p.display().to_string(),
+            "same_as": earlier.display().to_string(),
+        })).collect::<Vec<_>>(),
+        "games_read": h.games.read,
+        "games_used": h.games.used,
+        "games_without_result": h.games.without_result,
+        "games_truncated": r.truncated,
+        "games_skipped": r.skipped_total(),
+        "games_filtered": r.filtered_total(),
+        "recent_games": h.recent_games,
+        "recent_games_bytes": h.section_len,
+        "file_bytes": h.file_len(),
+        "skipped": r.skipped.iter().map(|(k, v)| (k.key().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "bad_games": r.errors_total,
+        "positions": h.positions,
+        "records": h.records,
+        "moves": h.moves,
+        "raw_records": r.raw_records,
+        "runs_spilled": r.runs_spilled,
+        "seconds": r.elapsed.as_secs_f64(),
+    })
+}
+
+/// Notes on stderr for inputs left out as repeats of an earlier one.
+fn report_repeats(r: &BuildReport) {
+    for (path, earlier) in &r.repeated {
+        eprintln!("qiku-book: note: {} is the same file as {}; read once", path.display(), earlier.display());
+    }
+}
+
+fn build_summary_text(r: &BuildReport, output: &Path) -> String {
+    use std::fmt::Write;
+    let h = &r.header;
+    let mut s = String::new();
+    for f in &r.files {
+        let _ = write!(
+            s,
+            "{}: {}, {}{}",
+            f.path.display(),
+            crate::count(f.games, "game", "games"),
+            match f.encoding {
+                None => "unreadable",
+                Some(_) if qiku::xqf::is_xqf_path(&f.path) => "XQF",
+                Some(e) => e.name(),
+            },
+            if f.compressed { ", zstd" } else { "" }
+        );
+        if let Some(e) = &f.error {
+            let _ = write!(s, " (stopped early: {})", e);
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "games read     {}", h.games.read);
+    let _ = writeln!(s, "games used     {}", h.games.used);
+    if h.games.without_result > 0 {
+        let _ = writeln!(
+            s,
+            "  without result {} (counted toward move frequency, not toward wins/draws/losses)",
+            h.games.without_result
+        );
+    }
+    if r.truncated > 0 {
+        let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
+    }
+    let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    let unread = r.files.iter().filter(|f| f.error.is_some()).count();
+    if unread > 0 {
+        let _ = writeln!(
+            s,
+            "files not read to the end {unread} (their errors are above; games before the damage were used)"
+        );
+    }
+    if r.filtered_total() > 0 {
+        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
+    }
+    for (reason, n) in &r.skipped {
+        let _ = writeln!(s, "  {reason:<24} {n}");
+    }
+    let _ = writeln!(s, "positions      {}", h.positions);
+    let _ = writeln!(
+        s,
+        "moves stored   {} distinct (one per position and move), {} in all (every time a game played one)",
+        h.records, h.moves
+    );
+    if h.recent_games > 0 {
+        let _ =
+            writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
+    }
+    let secs = r.elapsed.as_secs_f64();
+    let _ = writeln!(
+        s,
+        "{} {} in {:.2} s ({:.0} games/s{})",
+        if r.written { "wrote" } else { "did not write" },
+        output.display(),
+        secs,
+        h.games.read as f64 / secs.max(1e-9),
+        if r.runs_spilled > 0 { format!(", {} runs spilled", r.runs_spilled) } else { String::new() }
+    );
+    s
+}
+
+/// `qiku-book merge`: refuses to replace a file that is no `.qbk` unless `force`, merges (a
+/// Ctrl-C stops it, writing nothing) and says what was written.
+pub fn run_merge(
+    inputs: &[PathBuf],
+    output: &Path,
+    min_games: u32,
+    min_score: MinScore,
+    force: bool,
+) -> Result<(), Failure> {
+    super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
+    refuse_replacing(output, Writes::Qbk, force)?;
+    // No display (merging takes seconds), but the stop a Ctrl-C asks for is heard.
+    let progress = TermProgress::new(false, false);
+    let header = match book::merge_books_with_progress(inputs, output, min_games, min_score, &progress) {
+        Ok(header) => header,
+        Err(BookError::Stopped { .. }) => return Err(Failure::Stopped),
+        Err(e) => return Err(super::book::book_error_text(&e).into()),
+    };
+    outln!(
+        "wrote {}: {} positions, {} moves ({} records) from {} games",
+        output.display(),
+        header.positions,
+        header.moves,
+        header.records,
+        header.games.used
+    );
+    Ok(())
+}
