@@ -184,7 +184,7 @@ pub(crate) const STOP_CHECK_RECORDS: u64 = 1 << 16;
 /// let c = moves[0].counts; // h2e2 for red: a win, a loss and a draw
 /// assert_eq!((c.wins, c.draws, c.losses), (1, 1, 1));
 ///
-/// // Writing over an input is refused before anything is read, and so is a book named twice.
+/// // Writing over an input is refused before anything is read; a book named twice, once read.
 /// let err = merge_books(&books, &books[0], 0, MinScore::NONE).unwrap_err();
 /// assert!(matches!(err, BookError::OutputIsInput { .. }), "{err}");
 /// let twice = [books[0].clone(), books[1].clone(), books[0].clone()];
@@ -218,7 +218,9 @@ pub fn merge_books_with_progress(
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
     }
-    // The same file named twice (or by two paths) would count its games twice.
+    let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
+    // The same book named twice (or by two paths) would count its games twice (checked once
+    // each input is known to be a book, so that a file of another kind is named as that).
     for (j, later) in inputs.iter().enumerate() {
         if let Some(earlier) = inputs[..j].iter().find(|i| crate::util::files::same_file(i, later)) {
             return Err(BookError::Incompatible {
@@ -230,7 +232,6 @@ pub fn merge_books_with_progress(
             });
         }
     }
-    let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
     let Some(first) = books.first() else {
         return Err(BookError::Internal("merge needs at least one book".into()));
     };

@@ -194,42 +194,30 @@ const BINARY_SNIFF_LEN: usize = 8 * 1024;
 /// Why `sample` (the start of a file, decompressed) is not a game file, if it is not: one of
 /// qiku's own binary files, or binary data.
 fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
-    if sample.starts_with(b"QIKUBOOK") {
-        return Some("this is a qiku opening book (.qbk); give game files (PGN or move lists)".into());
-    }
-    if sample.starts_with(b"QIKU-TB\x1a") {
-        return Some("this is a qiku tablebase (.qtb); give game files (PGN or move lists)".into());
-    }
-    if sample.starts_with(b"SQLite format 3\0") {
-        return Some(
-            "this is an SQLite database, such as a GUI's opening book (.obk): read a book of that kind with \
-             `qiku-book import`, and give game files (PGN or move lists) here"
-                .into(),
-        );
-    }
-    // An XQF game (its signature, then a version byte and binary fields) under another name.
-    if sample.starts_with(b"XQ") && sample.len() >= 1024 && sample[2..16].contains(&0) {
-        return Some(
+    use crate::util::kind::{kind_of_bytes, packed_by, FileKind};
+    // Files of a kind qiku knows, named with what reads them.
+    match kind_of_bytes(sample, sample.len() as u64) {
+        FileKind::QikuBook => {
+            return Some("this is a qiku opening book (.qbk); give game files (PGN or move lists)".into())
+        }
+        FileKind::QikuTable => {
+            return Some("this is a qiku tablebase (.qtb); give game files (PGN or move lists)".into())
+        }
+        FileKind::Sqlite => {
+            return Some(
+                "this is an SQLite database, such as a GUI's opening book (.obk): read a book of that kind with \
+                 `qiku-book import`, and give game files (PGN or move lists) here"
+                    .into(),
+            )
+        }
+        FileKind::Xqf => return Some(
             "this looks like an XQF game file: name it with the .xqf extension, which is how XQF files are told apart"
                 .into(),
-        );
+        ),
+        _ => {}
     }
-    // Compressed or archived by other tools (every signature holds bytes text never has): say
-    // which, and what qiku reads instead. bzip2's block header follows its level digit.
-    const PACKED: [(&[u8], &str); 5] = [
-        (b"\x1f\x8b", "gzip-compressed (.gz)"),
-        (b"PK\x03\x04", "a zip archive"),
-        (b"\xfd7zXZ\x00", "xz-compressed (.xz)"),
-        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-        (b"Rar!\x1a\x07", "a RAR archive"),
-    ];
-    let bzip2 = sample.starts_with(b"BZh") && sample.get(4..10) == Some(b"1AY&SY".as_slice());
-    let packed = if bzip2 {
-        Some("bzip2-compressed (.bz2)")
-    } else {
-        PACKED.iter().find(|(magic, _)| sample.starts_with(magic)).map(|&(_, what)| what)
-    };
-    if let Some(what) = packed {
+    // Compressed or archived by other tools: say which, and what qiku reads instead.
+    if let Some(what) = packed_by(sample) {
         return Some(format!(
             "this is {what}, not text: unpack it, or recompress it with zstd (.zst), which qiku reads"
         ));

@@ -68,12 +68,28 @@ impl fmt::Display for FileKind {
     }
 }
 
-/// Signatures of data packed by other tools (bzip2 is told by its block header, below).
-const PACKED: [&[u8]; 5] = [b"\x1f\x8b", b"PK\x03\x04", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c", b"Rar!\x1a\x07"];
+/// Signatures of data packed by other tools, with what each is (bzip2 is told by its block
+/// header, in [`packed_by`]).
+const PACKED: [(&[u8], &str); 5] = [
+    (b"\x1f\x8b", "gzip-compressed (.gz)"),
+    (b"PK\x03\x04", "a zip archive"),
+    (b"\xfd7zXZ\x00", "xz-compressed (.xz)"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+];
+
+/// Which other tool packed `head` (the start of a file), in words (`"gzip-compressed (.gz)"`),
+/// if one did: every signature holds bytes text never has.
+pub(crate) fn packed_by(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(b"BZh") && head.get(4..10) == Some(b"1AY&SY".as_slice()) {
+        return Some("bzip2-compressed (.bz2)");
+    }
+    PACKED.iter().find(|(magic, _)| head.starts_with(magic)).map(|&(_, what)| what)
+}
 
 /// What the bytes `head` (the start of a file, up to a few KiB) and a file of `len` bytes look
 /// like.
-fn kind_of_bytes(head: &[u8], len: u64) -> FileKind {
+pub(crate) fn kind_of_bytes(head: &[u8], len: u64) -> FileKind {
     if head.is_empty() {
         return FileKind::Empty;
     }
@@ -89,8 +105,7 @@ fn kind_of_bytes(head: &[u8], len: u64) -> FileKind {
     if head.starts_with(b"\x28\xb5\x2f\xfd") {
         return FileKind::Zstd;
     }
-    let bzip2 = head.starts_with(b"BZh") && head.get(4..10) == Some(b"1AY&SY".as_slice());
-    if bzip2 || PACKED.iter().any(|magic| head.starts_with(magic)) {
+    if packed_by(head).is_some() {
         return FileKind::Archive;
     }
     // An XQF file has a 1024-byte header that starts with `XQ`; text that starts so is shorter

@@ -182,7 +182,9 @@ fn default_book_moves_have_a_real_share_of_the_games() {
     // The shares the test relies on, as the book states them.
     let table = ok(BOOK, &["probe", book_s, "startpos", "--json"]);
     assert!(
-        table.contains("\"move\":\"h0i2\",\"iccs\":\"h0i2\",\"chinese\":\"馬二進一\",\"with_mirror\":\"b0a2\",\"games\":101"),
+        table.contains(
+            "\"move\":\"h0i2\",\"iccs\":\"h0i2\",\"chinese\":\"馬二進一\",\"with_mirror\":\"b0a2\",\"games\":101"
+        ),
         "{table}"
     );
     let games = |json: &str, mv: &str| -> u64 {
