@@ -142,10 +142,8 @@ fn api_errors_are_json_and_head_runs_no_search() {
     assert!(t.elapsed() < Duration::from_secs(2), "HEAD took {:?}", t.elapsed());
 }
 
-/// A damaged table is never taken for a missing one: the ChessDB endpoint says `Error: ...`
-/// with status 500 rather than `unknown`, and the table's statistics are a 500, not a 404.
-#[test]
-fn a_damaged_table_is_reported_not_taken_for_missing() {
+/// A temporary directory holding a copy of the fixture tables, to damage.
+fn copy_of_fixture_tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for entry in std::fs::read_dir(&fixtures().tables).expect("the fixture tables") {
         let path = entry.expect("an entry").path();
@@ -153,6 +151,14 @@ fn a_damaged_table_is_reported_not_taken_for_missing() {
             std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
         }
     }
+    dir
+}
+
+/// A damaged table is never taken for a missing one: the ChessDB endpoint says `Error: ...`
+/// with status 500 rather than `unknown`, and the table's statistics are a 500, not a 404.
+#[test]
+fn a_damaged_table_is_reported_not_taken_for_missing() {
+    let dir = copy_of_fixture_tables();
     // Flip the bytes of the middle of KRvKN's blocks (its header and index stay readable).
     let qtb = dir.path().join("KRvKN.qtb");
     let mut bytes = std::fs::read(&qtb).expect("KRvKN.qtb");
@@ -220,13 +226,7 @@ fn a_missing_smaller_table_is_named() {
 #[test]
 fn a_damaged_table_is_named_once_at_start_up() {
     use std::io::{BufRead, BufReader, Read};
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    for entry in std::fs::read_dir(&fixtures().tables).expect("the fixture tables") {
-        let path = entry.expect("an entry").path();
-        if path.is_file() {
-            std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
-        }
-    }
+    let dir = copy_of_fixture_tables();
     // A foreign header: the file is refused when the directory is opened.
     let qtb = dir.path().join("KRvKN.qtb");
     let mut bytes = std::fs::read(&qtb).expect("KRvKN.qtb");
