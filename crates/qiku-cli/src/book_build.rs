@@ -53,13 +53,18 @@ pub fn run_build(
         eprintln!("qiku-book: error: {d}");
     }
     let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
+    let encoding = encoding_hint(&report, opts);
     if report.header.games.used == 0 {
         return Err(Failure::Error(format!(
-            "no game could be used ({} read, {} skipped); nothing written to {}{untouched}",
+            "no game could be used ({} read, {} skipped); nothing written to {}{untouched}{}",
             report.header.games.read,
             report.skipped_total(),
-            output.display()
+            output.display(),
+            encoding.map(|h| format!("; {h}")).unwrap_or_default()
         )));
+    }
+    if let Some(hint) = encoding {
+        eprintln!("qiku-book: warning: {hint}");
     }
     if report.header.records == 0 {
         return Err(Failure::Error(format!(
@@ -76,6 +81,26 @@ pub fn run_build(
         )));
     }
     Ok(())
+}
+
+/// When `--encoding` named the encoding and most games stopped at a token that is no move (what
+/// text decoded with the wrong table looks like), says so and what to do.
+fn encoding_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
+    use qiku::book::{MoveErrorKind, SkipReason};
+    if opts.encoding == qiku::pgn::EncodingChoice::Auto {
+        return None;
+    }
+    let unreadable = report.skipped.get(&SkipReason::BadMove(MoveErrorKind::Syntax)).copied().unwrap_or(0);
+    let read = report.header.games.read;
+    if unreadable == 0 || unreadable * 2 < read {
+        return None;
+    }
+    let named = report.files.iter().find_map(|f| f.encoding).map_or("the encoding given", |e| e.name());
+    Some(format!(
+        "{unreadable} of {read} games stopped at a token that is no move, as text read in the wrong encoding \
+         does: the files were read as {named} (--encoding); leave --encoding out to have each file's encoding \
+         detected (UTF-8, GBK or Big5), or name the right one"
+    ))
 }
 
 fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {

@@ -239,3 +239,20 @@ fn import_counts_skipped_rows_in_agreement() {
         assert!(warned.contains(&format!("warning: {n} {noun} skipped: a negative or missing")), "{warned}");
     }
 }
+
+/// Games read in the wrong encoding given with `--encoding` (the Big5 sample read as GBK): the
+/// failure says that the encoding is the likely cause and what to do; detected, they build.
+#[test]
+fn a_wrong_encoding_is_named_as_the_likely_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let big5 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-sample-big5.pgn");
+    let (big5, out) = (big5.to_str().unwrap(), dir.path().join("b.qbk"));
+    let e = fail(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--encoding", "gbk"]);
+    assert!(e.contains("no game could be used"), "{e}");
+    assert!(
+        e.contains("games stopped at a token that is no move, as text read in the wrong encoding does: the files were read as GBK (--encoding); leave --encoding out"),
+        "{e}"
+    );
+    let built = ok(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--json"]);
+    assert!(built.contains("\"games_used\":2000") && built.contains("\"encoding\":\"Big5\""), "{built}");
+}
