@@ -131,6 +131,16 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "file_bytes": h.file_len(),
         "skipped": r.skipped.iter().map(|(k, v)| (k.key().to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "bad_games": r.errors_total,
+        // The bad games printed on stderr (the first --show-errors of them), for programs.
+        "errors": r.errors.iter().map(|e| json!({
+            "file": e.file.display().to_string(),
+            "game": e.game,
+            "line": e.line,
+            "column": e.column,
+            "token": e.token.as_deref().map(qiku::engine::uci::excerpt),
+            "reason": e.reason.key(),
+            "message": e.to_string(),
+        })).collect::<Vec<_>>(),
         "positions": h.positions,
         "records": h.records,
         "moves": h.moves,

@@ -209,6 +209,27 @@ fn json_summary_counts_skipped_games_under_stable_keys() {
     assert_eq!(summary["games_used"], 153, "{summary}");
     assert_eq!(summary["games_filtered"].as_u64(), Some(read - 153));
     assert_eq!(summary["skipped"], serde_json::json!({ "other_player": read - 153 }), "{summary}");
+    assert_eq!(summary["errors"], serde_json::json!([]), "filtered games are no errors");
+    // Bad games are listed for programs as stderr names them: file, game, line, column, token.
+    let pgn = dir.path().join("bad.pgn");
+    std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n[Result \"0-1\"]\n\n1. h2e2 xyz 0-1\n").unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&ok(&["build", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(summary["bad_games"], 1, "{summary}");
+    let e = &summary["errors"][0];
+    assert_eq!(
+        (e["file"].as_str(), &e["game"], &e["line"], &e["column"], e["token"].as_str(), e["reason"].as_str()),
+        (
+            pgn.to_str(),
+            &serde_json::json!(2),
+            &serde_json::json!(7),
+            &serde_json::json!(9),
+            Some("xyz"),
+            Some("unknown_move")
+        ),
+        "{summary}"
+    );
+    assert!(e["message"].as_str().unwrap().contains("game 2, line 7, column 9: unknown move token at \"xyz\""), "{e}");
 }
 
 /// `import` counts the rows it skips with the noun in agreement: `1 row skipped`, `2 rows
