@@ -55,12 +55,13 @@ pub fn run_build(
     let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
     let encoding = encoding_hint(&report, opts);
     if report.header.games.used == 0 {
+        let hint = encoding.clone().or_else(|| player_hint(&report, opts));
         return Err(Failure::Error(format!(
             "no game could be used ({} read, {} skipped); nothing written to {}{untouched}{}",
             report.header.games.read,
             report.skipped_total(),
             output.display(),
-            encoding.map(|h| format!("; {h}")).unwrap_or_default()
+            hint.map(|h| format!("; {h}")).unwrap_or_default()
         )));
     }
     if let Some(hint) = encoding {
@@ -81,6 +82,24 @@ pub fn run_build(
         )));
     }
     Ok(())
+}
+
+/// When the player filters matched no game at all and a name has Chinese characters: names are
+/// compared as written, and a collection in traditional characters has no game of a name typed in
+/// simplified ones (or the other way round).
+fn player_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
+    use qiku::book::{FilterMiss, SkipReason};
+    let f = &opts.filter;
+    let names: Vec<&str> = [&f.player, &f.red, &f.black].into_iter().flatten().map(String::as_str).collect();
+    let missed = report.skipped.get(&SkipReason::Filtered(FilterMiss::Player)).copied().unwrap_or(0);
+    let chinese = names.iter().any(|n| n.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+    (missed > 0 && chinese).then(|| {
+        format!(
+            "no game has a player named {}: names are compared as written, so simplified and traditional \
+             characters differ (许银川 does not match 許銀川); write the name as the games do",
+            names.join(" or ")
+        )
+    })
 }
 
 /// When `--encoding` named the encoding and most games stopped at a token that is no move (what

@@ -277,3 +277,20 @@ fn a_wrong_encoding_is_named_as_the_likely_cause() {
     let built = ok(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--json"]);
     assert!(built.contains("\"games_used\":2000") && built.contains("\"encoding\":\"Big5\""), "{built}");
 }
+
+/// A player's name in simplified characters matches no game of a collection written in
+/// traditional ones: the failure says why and what to write; as the games write it, it matches.
+#[test]
+fn a_name_in_the_other_script_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let big5 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-sample-big5.pgn");
+    let (big5, out) = (big5.to_str().unwrap(), dir.path().join("p.qbk"));
+    let e = fail(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--player", "许银川"]);
+    assert!(
+        e.contains("no game has a player named 许银川: names are compared as written, so simplified and traditional characters differ"),
+        "{e}"
+    );
+    let built = ok(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--player", "許銀川", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&built).unwrap();
+    assert!(v["games_used"].as_u64().unwrap() > 0, "{v}");
+}
