@@ -266,11 +266,11 @@ pub fn run_merge(
         Err(e) => return Err(super::book::book_error_text(&e).into()),
     };
     outln!(
-        "wrote {}: {} positions, {} moves ({} records) from {} games",
+        "wrote {}: {} positions, {} distinct moves ({} played in all) from {} games",
         output.display(),
         header.positions,
-        header.moves,
         header.records,
+        header.moves,
         header.games.used
     );
     Ok(())

@@ -36,7 +36,7 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
         Err(e) => return Err(e.to_string().into()),
     };
     println!(
-        "wrote {}: {} positions, {} moves ({} rows, both mirror orientations) in {:.2} s",
+        "wrote {}: {} positions, {} distinct moves ({} rows, both mirror orientations) in {:.2} s",
         output.display(),
         r.positions,
         r.records,
@@ -84,7 +84,7 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool) -> Resu
     };
     let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
     println!(
-        "wrote {}: {} positions, {} moves from {} of {} rows in {:.2} s",
+        "wrote {}: {} positions, {} distinct moves from {} of {} rows in {:.2} s",
         output.display(),
         positions,
         records,
