@@ -197,8 +197,8 @@ enum Command {
         #[arg(long, default_value_t = book::DEFAULT_MIN_SHARE_PERCENT,
               value_parser = super::whole_number::<u32>(0, 100))]
         min_share: u32,
-        /// Seed for the random policies.
-        #[arg(long, default_value_t = 0)]
+        /// Seed for the random policies (of --pick games or score).
+        #[arg(long, default_value_t = 0, requires = "pick")]
         seed: u64,
     },
     /// Merge books by adding their counts (they must be built with the same --max-ply, --only, --min-elo, --keep-prefix).
@@ -603,7 +603,13 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
     }
     outln!("{}", pos.fen());
     if moves.is_empty() {
-        outln!("not in the book");
+        // A book of one side's moves has none where the other side is to move: say so.
+        match book.header().params.only {
+            qiku::book::SideFilter::Only(side) if side != pos.turn() => outln!(
+                "not in the book: it keeps only positions with {side} to move (built with --only {side}), and {turn} is to move here"
+            ),
+            _ => outln!("not in the book"),
+        }
         print_recent(&recent);
         return Ok(());
     }

@@ -294,3 +294,24 @@ fn a_name_in_the_other_script_is_explained() {
     let v: serde_json::Value = serde_json::from_str(&built).unwrap();
     assert!(v["games_used"].as_u64().unwrap() > 0, "{v}");
 }
+
+/// A one-sided book says why a position of the other side is not in it; `--seed` without
+/// `--pick` (which it seeds) is refused rather than ignored.
+#[test]
+fn one_sided_books_and_seeds_say_what_they_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("black.qbk");
+    ok(&["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap(), "--only", "black"]);
+    let book = book.to_str().unwrap();
+    let start = ok(&["probe", book, "startpos"]);
+    assert!(
+        start.contains(
+            "not in the book: it keeps only positions with black to move (built with --only black), and red is to move here"
+        ),
+        "{start}"
+    );
+    assert!(ok(&["probe", book, "startpos", "moves", "h2e2"]).contains("score%: for black"));
+    let out = qiku_book(&["probe", book, "startpos", "--seed", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pick"));
+}
