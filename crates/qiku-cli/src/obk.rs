@@ -54,6 +54,10 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
     if r.alias_rows > 0 {
         println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
+    if book.header().recent_games > 0 {
+        // Said, since an import of this file gives a book without them.
+        println!("  the recent games stay in the .qbk: an .obk has no place for them");
+    }
     if r.unreachable > 0 {
         let are = if r.unreachable == 1 { "is" } else { "are" };
         eprintln!(

@@ -170,6 +170,11 @@ fn export_warns_when_moves_have_no_result() {
     ok(&["build", repertoire().to_str().unwrap(), "-o", &p("rep.qbk"), "-q"]);
     let out = qiku_book(&["export", &p("rep.qbk"), "-o", &p("rep.obk"), "-q"]);
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("without a result"));
+    // What the .obk cannot hold is said: the recent games (kept by default), not when there are none.
+    let kept = "the recent games stay in the .qbk: an .obk has no place for them";
+    assert!(String::from_utf8_lossy(&out.stdout).contains(kept));
+    ok(&["build", repertoire().to_str().unwrap(), "-o", &p("bare.qbk"), "-q", "--recent-games", "0"]);
+    assert!(!ok(&["export", &p("bare.qbk"), "-o", &p("bare.obk"), "-q"]).contains(kept));
 }
 
 /// Moves whose games have no result show `-` for the shares, as for the score (not 0.0); in
