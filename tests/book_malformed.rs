@@ -232,3 +232,24 @@ fn chinese_result_tags_count_as_their_results() {
     // Red is the mover: its wins are red's.
     assert_eq!((c.wins, c.draws, c.losses, c.unknown), (5, 5, 4, 0), "{c:?}");
 }
+
+/// Moves written with ranks 1 to 10 (`h3e3` for ICCS `h2e2`) are named as such: the error says
+/// which legal move the token is with its ranks lowered by one; a move that is wrong either way
+/// gets no such note.
+#[test]
+fn moves_with_ranks_from_one_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("[Result \"1-0\"]\n\n1. h3e3 h10g8 1-0\n\n[Result \"1-0\"]\n\n1. e5e6 1-0\n\n{GOOD}");
+    let f = write(dir.path(), "ranks.pgn", text.as_bytes());
+    let report = build(std::slice::from_ref(&f), dir.path(), &keep_prefix_default());
+    let detail = |token: &str| report.errors.iter().find(|e| e.token.as_deref() == Some(token)).unwrap().detail.clone();
+    assert!(
+        detail("h3e3").ends_with(
+            "(with ranks counted 1 to 10 it is the legal move h2e2: ICCS counts ranks 0 to 9, so the file's moves need \
+             their ranks lowered by one)"
+        ),
+        "{}",
+        detail("h3e3")
+    );
+    assert!(!detail("e5e6").contains("ranks counted"), "{}", detail("e5e6"));
+}
