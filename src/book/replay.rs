@@ -228,26 +228,8 @@ fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result
 /// `token` read as an ICCS move whose ranks count 1 to 10 (`h3e3`, `h10g8`, as some programs
 /// write them), if that is a legal move in `pos`: the ICCS spelling of it.
 fn ranks_from_one(pos: &Position, token: &str) -> Option<String> {
-    let t = token.trim().replace('-', "");
-    let b = t.as_bytes();
-    // A file letter, a rank 1-10, a file letter, a rank 1-10.
-    let square = |s: &str| -> Option<(char, u32, usize)> {
-        let mut chars = s.chars();
-        let file = chars.next().filter(|c| ('a'..='i').contains(&c.to_ascii_lowercase()))?;
-        let digits: String = chars.take_while(char::is_ascii_digit).take(2).collect();
-        let rank: u32 = digits.parse().ok().filter(|r| (1..=10).contains(r))?;
-        Some((file.to_ascii_lowercase(), rank - 1, 1 + digits.len()))
-    };
-    if b.len() < 4 || b.len() > 6 {
-        return None;
-    }
-    let (f1, r1, used) = square(&t)?;
-    let (f2, r2, rest) = square(t.get(used..)?)?;
-    if used + rest != t.len() {
-        return None;
-    }
-    let shifted = format!("{f1}{r1}{f2}{r2}");
-    iccs::parse(pos, &shifted).ok().map(|m| m.to_string())
+    let m = iccs::parse_coords(&token.trim().replace('-', ""), true)?;
+    pos.is_legal(m).then(|| m.to_string())
 }
 
 /// Replays every game of `batch` into records.

@@ -43,6 +43,35 @@ pub fn parse_move(token: &str) -> Result<Move, ParseMoveError> {
     Ok(Move::new(from, to))
 }
 
+/// Reads a coordinate move as engines write it, without dashes and without a position (no
+/// legality check): ranks counted from 0 as ICCS does (`h2e2`), or from 1 (`h3e3`, ranks 1-10,
+/// as Fairy-Stockfish writes Xiangqi moves and some files do) when `ranks_from_one`. `None` when
+/// the token is not two squares of the board.
+///
+/// ```
+/// use qiku::notation::iccs;
+///
+/// let m = iccs::parse_coords("a1a10", true).unwrap();
+/// assert_eq!(Some(m), iccs::parse_coords("a0a9", false));
+/// assert_eq!(iccs::parse_coords("a10a1", false), None);
+/// assert_eq!(iccs::parse_coords("(none)", false), None);
+/// ```
+pub fn parse_coords(token: &str, ranks_from_one: bool) -> Option<Move> {
+    let b = token.as_bytes();
+    let file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase()).then(|| (c.to_ascii_lowercase() - b'a') as i32);
+    // Split into two squares: letter + 1-2 digits each.
+    let second = b.iter().skip(1).position(|c| c.is_ascii_alphabetic())? + 1;
+    let (s1, s2) = (&token[..second], &token[second..]);
+    let square = |s: &str| -> Option<Square> {
+        let f = file(*s.as_bytes().first()?)?;
+        let r: i32 = s.get(1..)?.parse().ok()?;
+        let r = if ranks_from_one { r - 1 } else { r };
+        Square::from_coords(f, r)
+    };
+    let (from, to) = (square(s1)?, square(s2)?);
+    (from != to).then(|| Move::new(from, to))
+}
+
 /// Reads an ICCS move and checks it is legal in `pos`.
 ///
 /// ```

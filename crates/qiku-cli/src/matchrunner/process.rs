@@ -225,19 +225,7 @@ pub fn is_no_move(token: &str) -> bool {
 
 /// Reads an engine's move token (`h2e2`, `h10h9`) in the given rank numbering.
 pub fn parse_move(token: &str, base: RankBase) -> Option<Move> {
-    let b = token.as_bytes();
-    let file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase()).then(|| (c.to_ascii_lowercase() - b'a') as i32);
-    // Split into two squares: letter + 1-2 digits each.
-    let second = b.iter().skip(1).position(|c| c.is_ascii_alphabetic())? + 1;
-    let (s1, s2) = (&token[..second], &token[second..]);
-    let square = |s: &str| -> Option<Square> {
-        let f = file(*s.as_bytes().first()?)?;
-        let r: i32 = s.get(1..)?.parse().ok()?;
-        let r = if base == RankBase::One { r - 1 } else { r };
-        Square::from_coords(f, r)
-    };
-    let (from, to) = (square(s1)?, square(s2)?);
-    (from != to).then(|| Move::new(from, to))
+    qiku::notation::iccs::parse_coords(token, base == RankBase::One)
 }
 
 /// Reads the score after an `info ... score` word, as a PGN comment writes it: UCI `cp X` and
