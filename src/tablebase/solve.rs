@@ -539,6 +539,11 @@ impl Solver<'_> {
         }
         loop {
             if bar.stop_requested() {
+                // A paged solve keeps what it has done: the next run resumes at this level.
+                if let Some((c, values)) = &mut resume {
+                    bar.message(&format!("level {level}: checkpoint before stopping"));
+                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                }
                 return Err(TbError::Stopped { material: self.layout.material.to_string() });
             }
             let target = level + 1;

@@ -1,12 +1,14 @@
 //! Ctrl-C (SIGINT) and SIGTERM during `qiku-book`'s long writers (`build`, `merge`, `export`,
-//! `import`). Killed by the signal's default action, a writer would leave its temporary output
-//! and spill files behind. Once [`install`] has run, the first signal only asks the work to stop:
-//! [`TermProgress`](crate::progress::TermProgress) answers the library's
+//! `import`) and `qiku-tb generate`. Killed by the signal's default action, a writer would leave
+//! its temporary output and spill files behind (and a paged table's solve would lose the levels
+//! since its last checkpoint). Once [`install`] has run, the first signal only asks the work to
+//! stop: [`TermProgress`](crate::progress::TermProgress) answers the library's
 //! [`qiku::Progress::stop_requested`] from it, the library ends with a "stopped" error, removing
-//! its temporary files, and the program says that nothing was written ([`nothing_written`]) and
-//! exits with the status a shell gives a process the signal ended ([`exit_status`]: 130 for
-//! SIGINT, 143 for SIGTERM). A second signal ends the process at once with that status (a last
-//! resort: its temporary files stay, for the next write of the same output to remove).
+//! its temporary files, and the program says what was kept (a book writer: nothing,
+//! [`nothing_written`]) and exits with the status a shell gives a process the signal ended
+//! ([`exit_status`]: 130 for SIGINT, 143 for SIGTERM). A second signal ends the process at once
+//! with that status (a last resort: its temporary files stay, for the next write of the same
+//! output to remove).
 //!
 //! Programs that never call [`install`] keep the default behaviour, and [`requested`] is always
 //! `false` for them.

@@ -1,5 +1,6 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
+use super::interrupt::Failure;
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
@@ -232,7 +233,14 @@ pub fn main() -> ExitCode {
             if let Some(s) = scratch {
                 opts = opts.scratch(s);
             }
-            run_generate(&select, opts, only, memory, json)
+            if let Err(e) = super::interrupt::install() {
+                eprintln!("qiku-tb: warning: {e}; Ctrl-C will end the command at once");
+            }
+            match run_generate(&select, opts, only, memory, json) {
+                Err(Failure::Stopped) => return ExitCode::from(super::interrupt::exit_status()),
+                Err(Failure::Error(message)) => Err(message),
+                Ok(()) => Ok(()),
+            }
         }
         Command::Plan { select, dir, no_rules, memory, speed, json } => {
             run_plan(&select, &dir, !no_rules, memory, speed, json)
@@ -290,7 +298,7 @@ fn run_generate(
     only: bool,
     memory: Option<MemorySize>,
     json: bool,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let dir = opts.dir().to_path_buf();
     let resolved = resolve(args)?;
     // Refuse before any work if the generator cannot do some table of the plan.
@@ -305,28 +313,30 @@ fn run_generate(
         } else {
             vec![&unsupported[0], &unsupported[1], "...", &unsupported[unsupported.len() - 1]]
         };
-        return Err(format!(
+        return Err(Failure::Error(format!(
             "{} of the {} tables cannot be generated yet: {}; see `qiku-tb plan`",
             unsupported.len(),
             rows.len(),
             shown.join("; ")
-        ));
+        )));
     }
-    if let Some(budget) = memory {
-        // Name the paged tables (the generator refuses, before any work, one that cannot fit).
-        let paged: Vec<String> = rows
+    // The tables paged to scratch files within --memory (the generator refuses, before any work,
+    // one that cannot fit).
+    let paged: Vec<String> = match memory {
+        Some(budget) => rows
             .iter()
             .filter(|r| !only || r.target)
             .filter(|r| matches!(memory_mode(r.material, opts.has_rules(), budget.bytes()), MemoryMode::Paged { .. }))
             .map(|r| r.material.to_string())
-            .collect();
-        if !paged.is_empty() && !json {
-            eprintln!(
-                "qiku-tb: within --memory {}: {} paged to scratch files (slower, the same bytes)",
-                bytes(budget.bytes()),
-                paged.join(", ")
-            );
-        }
+            .collect(),
+        None => Vec::new(),
+    };
+    if let (Some(budget), false) = (memory, paged.is_empty() || json) {
+        eprintln!(
+            "qiku-tb: within --memory {}: {} paged to scratch files (slower, the same bytes)",
+            bytes(budget.bytes()),
+            paged.join(", ")
+        );
     }
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
@@ -335,15 +345,20 @@ fn run_generate(
     let has_rules = opts.has_rules();
     let opts = opts.progress(progress);
     let reports = if only {
-        generate::generate_only(&resolved.targets, &opts).map_err(|e| match e {
-            TbError::MissingDependency { .. } => {
-                format!("{e} (generate it first, or leave out --only to generate missing inputs too)")
-            }
-            e => e.to_string(),
-        })?
+        generate::generate_only(&resolved.targets, &opts)
     } else {
-        generate::generate_set(&resolved.plan, &opts).map_err(|e| e.to_string())?
+        generate::generate_set(&resolved.plan, &opts)
     };
+    let reports = reports.map_err(|e| match e {
+        TbError::MissingDependency { .. } => {
+            Failure::Error(format!("{e} (generate it first, or leave out --only to generate missing inputs too)"))
+        }
+        TbError::Stopped { material } => {
+            eprintln!("qiku-tb: {}", stopped(&material, &dir, paged.contains(&material)));
+            Failure::Stopped
+        }
+        e => Failure::Error(e.to_string()),
+    })?;
     let secs = start.elapsed().as_secs_f64();
     if json {
         println!("{}", json!({"dir": dir, "seconds": secs, "tables": reports}));
@@ -377,6 +392,17 @@ fn run_generate(
         );
     }
     Ok(())
+}
+
+/// What `generate` says when Ctrl-C or SIGTERM stopped it while `material` was being made: what
+/// is kept, and that the same command goes on.
+fn stopped(material: &str, dir: &Path, paged: bool) -> String {
+    let resumes = if paged { " (its paged solve resumes from the checkpoint it saved)" } else { "" };
+    format!(
+        "interrupted while making {material}; the files finished before are kept in {}; run the same \
+         command again to go on{resumes}",
+        dir.display()
+    )
 }
 
 /// A speed factor for `plan --speed`: a positive, finite number.

@@ -1,11 +1,13 @@
 //! `qiku-tb generate --memory`: a table over the budget is solved with its working arrays in
 //! scratch files, writes the same bytes as in memory, and resumes from its last checkpoint after
-//! the process is killed; `plan --memory` says which tables page and which cannot fit at all.
+//! the process is killed, or from the checkpoint it saves when Ctrl-C stops it; `plan --memory`
+//! says which tables page and which cannot fit at all.
 
 use crate::common::{qiku_tb, tmp};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 fn files(dir: &Path) -> Vec<String> {
@@ -21,11 +23,37 @@ fn files(dir: &Path) -> Vec<String> {
 /// KRPvKC (40 million entries) needs about 107 MiB in memory; within 100M it is paged.
 const PAGED: [&str; 2] = ["--memory", "100M"];
 
+/// The files of KRPvKC and its inputs generated in memory, once for the tests of this file.
+fn in_memory() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let mem = tmp("paging_mem");
+        let out = qiku_tb(&["generate", "KRPvKC", "-d", mem.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        mem
+    })
+}
+
+/// The files of `dir` are those of the in-memory run, byte for byte.
+fn same_as_in_memory(dir: &Path) {
+    let mem = in_memory();
+    assert_eq!(files(mem), files(dir));
+    for name in files(mem) {
+        let same = std::fs::read(mem.join(&name)).unwrap() == std::fs::read(dir.join(&name)).unwrap();
+        assert!(same, "{name} differs between the paged and the in-memory run");
+    }
+}
+
+/// The report's row of KRPvKC.
+fn krpvkc_row(stdout: &[u8]) -> Value {
+    let report: Value = serde_json::from_slice(stdout).unwrap();
+    report["tables"].as_array().unwrap().iter().find(|t| t["material"] == "KRPvKC").unwrap().clone()
+}
+
 #[test]
 fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
-    let (mem, paged) = (tmp("paging_mem"), tmp("paging_paged"));
-    let out = qiku_tb(&["generate", "KRPvKC", "-d", mem.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let paged = tmp("paging_paged");
+    in_memory();
 
     // A checkpoint after initialisation and after every level from a second on; the run is
     // killed once the first is there, in the middle of the table's solve.
@@ -53,19 +81,59 @@ fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
     // Run again: it resumes from the checkpoint and writes the same bytes as the run in memory.
     let out = qiku_tb(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let row = report["tables"].as_array().unwrap().iter().find(|t| t["material"] == "KRPvKC").unwrap().clone();
+    let row = krpvkc_row(&out.stdout);
     assert_eq!(row["paged"], true, "{row}");
     assert!(row["resumed_at_level"].as_u64().is_some(), "{row}");
-    assert_eq!(files(&mem), files(&paged));
-    for name in files(&mem) {
-        let same = std::fs::read(mem.join(&name)).unwrap() == std::fs::read(paged.join(&name)).unwrap();
-        assert!(same, "{name} differs between the paged and the in-memory run");
-    }
+    same_as_in_memory(&paged);
     // The checkpoints are gone with the written table, the scratch files were never named, and
     // the empty scratch directory is removed.
     assert!(!paged.join(".scratch").exists());
-    let _ = std::fs::remove_dir_all(&mem);
+    let _ = std::fs::remove_dir_all(&paged);
+}
+
+/// Ctrl-C in the middle of a paged solve that checkpoints only after its initialisation: exit
+/// status 130, a message saying what is kept and how to go on, and a checkpoint saved at the
+/// level it stopped at, which the next run resumes from (a level after the first) to the same
+/// bytes as the run in memory.
+#[test]
+fn ctrl_c_saves_a_paged_solve_for_the_next_run() {
+    let paged = tmp("paging_stopped");
+    in_memory();
+    let d = paged.to_str().unwrap();
+    let args = ["generate", "KRPvKC", "-d", d, PAGED[0], PAGED[1], "--checkpoint-minutes", "60", "--json"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let state = paged.join(".scratch").join("KRPvKC.state");
+    let start = Instant::now();
+    while !state.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
+        assert!(start.elapsed() < Duration::from_secs(300), "no checkpoint after 5 minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Levels under way (the next checkpoint would be an hour on).
+    std::thread::sleep(Duration::from_millis(1000));
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill only sends a signal, to the child this test started and has not waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let said = format!(
+        "qiku-tb: interrupted while making KRPvKC; the files finished before are kept in {d}; run the same \
+         command again to go on (its paged solve resumes from the checkpoint it saved)"
+    );
+    assert!(stderr.lines().any(|l| l == said), "{stderr}");
+    assert!(!paged.join("KRPvKC.qtb").exists() && paged.join("KRvKC.qtb").exists());
+
+    let out = qiku_tb(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let row = krpvkc_row(&out.stdout);
+    assert!(row["resumed_at_level"].as_u64().is_some_and(|l| l > 0), "{row}");
+    same_as_in_memory(&paged);
     let _ = std::fs::remove_dir_all(&paged);
 }
 
