@@ -266,7 +266,12 @@ impl Accumulator {
     }
 }
 
-/// Builds a book from `inputs` into `output` (see the module documentation).
+/// The input name that stands for standard input (`-`, as in most command-line tools): its games
+/// are read as a file's are (any encoding, `.zst` or not, told by content), once.
+pub const STDIN: &str = "-";
+
+/// Builds a book from `inputs` into `output` (see the module documentation). An input named
+/// [`STDIN`] reads the games from standard input.
 pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     build_with_progress(inputs, output, opts, &NoProgress)
 }
@@ -333,10 +338,17 @@ pub fn build_with_progress(
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut total_bytes = 0u64;
     let mut opened = Vec::with_capacity(inputs.len());
+    let mut sized = true;
     for path in inputs {
-        let file = open_regular(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
-        total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
-        let counting = Counting { inner: file, bytes: Arc::clone(&bytes_read) };
+        let inner: Box<dyn Read + Send> = if path.as_os_str() == STDIN {
+            sized = false;
+            Box::new(std::io::stdin())
+        } else {
+            let file = open_regular(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
+            total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
+            Box::new(file)
+        };
+        let counting = Counting { inner, bytes: Arc::clone(&bytes_read) };
         // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
         // with the others and the build goes on; only a file that cannot be opened at all
         // (a typo in a path) fails the build.
@@ -350,7 +362,8 @@ pub fn build_with_progress(
         };
         opened.push(Mutex::new(Some(input)));
     }
-    progress.start("reading games", total_bytes);
+    // Standard input's length is not known: no total then (a percentage would pass 100).
+    progress.start("reading games", if sized { total_bytes } else { 0 });
     let params = opts.params;
     let max_tokens = if opts.whole_games { usize::MAX } else { params.max_ply as usize };
     let threads = pool.current_num_threads().max(1);

@@ -119,7 +119,8 @@ enum Command {
         (or also reached through a directory) is read once. A build that keeps no move writes nothing and \
         fails, leaving a file already at the output path as it was.")]
     Build {
-        /// Game files (.pgn, .txt, optionally .zst-compressed; .xqf) or directories of them.
+        /// Game files (.pgn, .txt, optionally .zst-compressed; .xqf) or directories of them; `-`
+        /// reads games from standard input (any encoding, compressed or not).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// The book to write (atomically: a temporary file renamed into place).

@@ -6,6 +6,7 @@ use crate::overwrite::{refuse_replacing, Writes};
 use crate::progress::TermProgress;
 use qiku::book::{self, BookError, BuildError, BuildOptions, BuildReport, MinScore};
 use serde_json::json;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// `qiku-book build`: refuses to replace a file that is no `.qbk` unless `force`, builds with a
@@ -20,6 +21,10 @@ pub fn run_build(
 ) -> Result<(), Failure> {
     super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
     refuse_replacing(output, Writes::Qbk, force)?;
+    if inputs.iter().any(|p| p.as_os_str() == book::build::STDIN) && std::io::stdin().is_terminal() {
+        // Not an error (games may be pasted), but a build that seems to hang would be one.
+        eprintln!("qiku-book: reading games from the terminal (`-`); end them with Ctrl-D");
+    }
     let progress = TermProgress::new(bar, true);
     let report = match book::build::build_with_progress(inputs, output, opts, &progress) {
         Ok(report) => report,

@@ -320,3 +320,45 @@ fn one_sided_books_and_seeds_say_what_they_do() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--pick"));
 }
+
+/// `-` reads games from standard input as a file is read (compressed or not, any encoding): the
+/// book is byte for byte the one built from the file, and a bad game on standard input is named
+/// with `-`.
+#[test]
+fn games_from_standard_input_make_the_same_book() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games");
+    let build_piped = |input: &[u8], out: &Path| -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
+            .args(["build", "-", "-o", out.to_str().unwrap(), "--json"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        // Written from a thread: the program reads while it writes its report.
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        out
+    };
+    for name in ["ccpd-iccs.pgn.zst", "ccpd-sample-gbk.pgn"] {
+        let file = games.join(name);
+        let (from_file, from_stdin) = (dir.path().join("file.qbk"), dir.path().join("stdin.qbk"));
+        ok(&["build", file.to_str().unwrap(), "-o", from_file.to_str().unwrap(), "-q", "--force"]);
+        let out = build_piped(&std::fs::read(&file).unwrap(), &from_stdin);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(report["games_used"].as_u64().unwrap() > 100 && report["files"][0]["path"] == "-", "{report}");
+        assert!(std::fs::read(&from_file).unwrap() == std::fs::read(&from_stdin).unwrap(), "{name}: books differ");
+        std::fs::remove_file(&from_stdin).unwrap();
+    }
+    let out = build_piped(b"[Event \"x\"]\n1. h2e2 h9g7 2. zz *\n\n1. h2e2 h9g7 1-0\n", &dir.path().join("bad.qbk"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("-: game 1, line 2, column 17: unknown move token at \"zz\""), "{stderr}");
+}
