@@ -108,6 +108,7 @@ impl Engine {
             }
         }
         let mut limits = limits.clone();
+        let mut drawn_root = false;
         if let Some(tb) = self.options.tablebases.clone() {
             if pos.occupied().count() <= self.tb_root_limit {
                 let values = tb.move_values(pos).map(|mut v| {
@@ -125,13 +126,19 @@ impl Engine {
                         // rule, the line that makes the defender's checks repeat). Lost: the
                         // longest defence.
                         let allowed = |x: &Move| values.iter().any(|(y, _)| y == x);
-                        if let Some(line) = tb.best_moves(pos).and_then(|b| b.into_iter().find(allowed)) {
+                        let line = tb.best_moves(pos).and_then(|b| b.into_iter().find(allowed));
+                        if let Some(line) = line {
                             m = line;
                         }
-                        // The value and verdict said are those of the move played, which is not
-                        // the position's best when `searchmoves` (`banmoves`) leave it out.
+                        // The move of the table's line plays the position's value: the verdict
+                        // said is the position's, as every other tool says it (a line rank of a
+                        // win only the rules decide may be lower than its line move's). A move
+                        // `searchmoves` (`banmoves`) leave instead has its own value and verdict.
                         let v = values.iter().find(|(x, _)| *x == m).map_or(v, |&(_, v)| v);
-                        let verdict = tb.verdict(&pos.play_unchecked(m)).map(Verdict::before_move).or(verdict);
+                        let verdict = match line {
+                            Some(_) => verdict,
+                            None => tb.verdict(&pos.play_unchecked(m)).map(Verdict::before_move).or(verdict),
+                        };
                         self.last_verdict = verdict;
                         // A value only the repetition rules decide has a line rank, not a mate
                         // distance: it scores as a table win of unknown distance, never as a mate.
@@ -160,11 +167,23 @@ impl Engine {
                     let drawing: Vec<Move> =
                         values.iter().filter(|(_, v)| v.wdl == Wdl::Draw).map(|&(m, _)| m).collect();
                     limits.searchmoves = drawing;
+                    drawn_root = true;
                 }
             }
         }
         self.history.age();
-        let r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, on_info);
+        if !drawn_root {
+            let r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, on_info);
+            return (r, Source::Search);
+        }
+        // The tables say draw: the score said is theirs, 0, as engines report a table root
+        // (the search's own evaluation of the drawing moves would read as an advantage). Only a
+        // mate the search finds stays: a drawing move that loses by the chase rule, which the
+        // tables do not judge.
+        let drawn = |score: Score| if matches!(score, Score::Mate(_)) { score } else { Score::Cp(0) };
+        let mut said = |info: &Info| on_info(&Info { score: drawn(info.score), ..info.clone() });
+        let mut r = search::search(game, &limits, &self.options, &self.shared, &mut self.history, &mut said);
+        r.score = drawn(r.score);
         (r, Source::Search)
     }
 }

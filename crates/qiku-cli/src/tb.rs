@@ -8,7 +8,7 @@ use qiku::tablebase::generate::{
     verify_table, verify_wdl, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, RulesPass, Selection,
     TableCache, CALIBRATION_MATERIAL,
 };
-use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError};
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -711,6 +711,10 @@ fn run_probe(
     }
     if moves.is_empty() {
         println!("  (no legal move: {} loses)", pos.turn());
+    } else if moves.iter().any(|(_, v)| v.by_rule && v.value.wdl != Wdl::Draw) {
+        // Ranks order a line; they do not count plies, so the line's move may rank above the
+        // position (where the winner makes its quiet move into the repeating checks).
+        println!("  (* the table's line; a move's line rank is its position's after it plus one, not plies)");
     } else {
         println!("  (* the table's line)");
     }

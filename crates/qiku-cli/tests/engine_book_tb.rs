@@ -377,3 +377,21 @@ fn probe_command_combines_book_tables_and_search() {
     assert_eq!(v["answer"]["source"], "search");
     assert_eq!(v["search"]["depth"], 3);
 }
+
+/// A drawn root in the tables: the search chooses among the drawing moves, and every score it
+/// reports is the tables' draw, 0 (its evaluation of those moves said up to 0.79 here).
+#[test]
+fn a_drawn_root_scores_zero_at_every_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    generate_set(&["KRvKR".parse::<Material>().unwrap()], &GenerateOptions::new(dir.path())).unwrap();
+    let tb = Arc::new(QtbEndgames::new(Tablebases::open(dir.path()).unwrap()));
+    let mut engine = engine_with(&tb);
+    let game = Game::new(Position::from_fen("4k4/9/9/r8/9/9/8R/9/9/3K5 w - - 0 1").unwrap());
+    let mut scores = Vec::new();
+    let (r, source) = engine.think(&game, &Limits::depth(8), &mut |info| scores.push(info.score));
+    assert_eq!(source, Source::Search);
+    assert_eq!(scores.len(), 8, "{scores:?}");
+    assert!(scores.iter().chain([&r.score]).all(|&s| s == qiku::engine::Score::Cp(0)), "{scores:?} {:?}", r.score);
+    let best = r.best.expect("a move");
+    assert_eq!(tb.probe(&game.position().play(best).unwrap()), Some(TbValue::DRAW));
+}

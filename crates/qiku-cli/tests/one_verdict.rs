@@ -199,3 +199,29 @@ fn the_engine_says_the_value_of_the_move_it_plays() {
     let banned = engine_lines_for(dir.path(), true, fen, "banmoves e1d1 e1e8\ngo depth 3");
     assert!(banned.iter().any(|l| l == "info string tablebase move: win, mate in 3 plies (asian rules)"), "{banned:?}");
 }
+
+/// A win only the rule decides where the winner's line makes its quiet move into the checks: the
+/// position ranks 29, its line move 31 (its position after the move plus one). The engine says
+/// the position's verdict, as `qiku-tb probe` does, not the move's.
+#[test]
+fn the_engine_says_the_positions_rank_at_a_quiet_line_move() {
+    const QUIET: &str = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1";
+    const WIN: &str = "win by the perpetual-check rule: the opponent can only check forever \
+                       (line rank 29, not plies to mate; asian rules)";
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let tb = Tablebases::open(dir.path()).unwrap();
+    let pos = Position::from_fen(QUIET).unwrap();
+    assert_eq!(tb.verdict(&pos, Rules::Asian).unwrap().unwrap().to_string(), WIN);
+    let line = tb.best_moves(&pos).unwrap().unwrap();
+    let moves = tb.move_verdicts(&pos, Rules::Asian).unwrap().unwrap();
+    let on_line = moves.iter().find(|(m, _)| *m == line[0]).unwrap().1;
+    assert!(on_line.by_rule && on_line.value.dtm.plies() == 31, "{on_line}");
+    let probe = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", QUIET, "-d", dir.path().to_str().unwrap()]));
+    assert_eq!(probe.lines().next(), Some(format!("KRvKN (red to move): {WIN}").as_str()), "{probe}");
+    assert!(probe.contains("a move's line rank is its position's after it plus one, not plies"), "{probe}");
+    for ucci in [false, true] {
+        let lines = engine_lines_for(dir.path(), ucci, QUIET, "go depth 2");
+        assert!(lines.contains(&format!("info string tablebase move: {WIN}")), "{lines:?}");
+    }
+}
