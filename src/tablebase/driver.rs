@@ -134,10 +134,17 @@ impl GenerateOptions {
         self
     }
 
+    /// Where paged tables keep their scratch files and checkpoints: `--scratch`, or `.scratch` in
+    /// the tables' directory.
+    fn scratch_dir(&self) -> PathBuf {
+        self.scratch.clone().unwrap_or_else(|| self.dir.join(".scratch"))
+    }
+
     /// Removes the default scratch directory when it is empty (the scratch files are unlinked as
     /// they are made, and checkpoints go with their tables): a run leaves no directory behind.
     fn remove_default_scratch(&self) {
-        if self.memory.is_some() && self.scratch.is_none() {
+        // Also without --memory: an earlier paged run's checkpoints went with their tables.
+        if self.scratch.is_none() {
             let _ = std::fs::remove_dir(self.dir.join(".scratch"));
         }
     }
@@ -149,8 +156,10 @@ impl GenerateOptions {
         match plan::memory_mode(material, self.rules, budget) {
             MemoryMode::InMemory { .. } => Ok(None),
             MemoryMode::Paged { .. } => {
-                let scratch = self.scratch.clone().unwrap_or_else(|| self.dir.join(".scratch"));
-                let paging = Paging::new(budget, scratch);
+                // Before any work: a scratch directory that cannot hold files is named as such
+                // (not as an input that cannot be read once the first input is paged into it).
+                super::paging::scratch_file(&self.scratch_dir())?;
+                let paging = Paging::new(budget, self.scratch_dir());
                 Ok(Some(match self.checkpoint_every {
                     Some(every) => paging.checkpoint_every(every),
                     None => paging,
@@ -297,7 +306,7 @@ fn generate_in_pool(
     progress: &dyn Progress,
 ) -> Result<Vec<TableReport>, TbError> {
     let dir = &opts.dir;
-    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    prepare_dir(dir)?;
     // Temporary files of an interrupted run are never complete: remove them.
     remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr") || name.ends_with(".qtw"))
         .map_err(|e| TbError::io(dir, e))?;
@@ -381,7 +390,7 @@ fn generate_only_in_pool(
     progress: &dyn Progress,
 ) -> Result<Vec<TableReport>, TbError> {
     let dir = &opts.dir;
-    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    prepare_dir(dir)?;
     let wanted: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     let pagings = within_limits(&targets, opts)?;
@@ -410,11 +419,21 @@ fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Pagin
         }
         Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() })
     };
-    let bad = |e: TbError| TbError::BadInput { material: material.to_string(), source: Box::new(e) };
+    // An error about the input file makes it a bad input; one about another place (the scratch
+    // directory its values are paged into) is that place's.
+    let bad = |file: &Path| {
+        let file = file.to_path_buf();
+        move |e: TbError| match e.path() {
+            Some(p) if p != file => e,
+            _ => TbError::BadInput { material: material.to_string(), source: Box::new(e) },
+        }
+    };
     for input in plan::inputs(material) {
-        let table = Arc::new(load_in(&need(opts.dir.join(file_name(input)))?, paging).map_err(bad)?);
+        let path = need(opts.dir.join(file_name(input)))?;
+        let table = Arc::new(load_in(&path, paging).map_err(bad(&path))?);
         if opts.rules {
-            let rule = load_rules_in(&need(opts.dir.join(rules_file_name(input)))?, &table, paging).map_err(bad)?;
+            let path = need(opts.dir.join(rules_file_name(input)))?;
+            let rule = load_rules_in(&path, &table, paging).map_err(bad(&path))?;
             let (plain, rule) = views(table, rule, paging)?;
             subs.insert(input, plain);
             rule_subs.insert(input, rule);
@@ -434,6 +453,29 @@ fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option
             opts.paging_for(*m)
         })
         .collect()
+}
+
+/// Makes the tables' directory if needed and checks, before any work, that files can be written
+/// in it: a run must not solve for minutes and then fail to write what it computed. A path that
+/// is a file, or a directory without write permission, is named with what to do.
+fn prepare_dir(dir: &Path) -> Result<(), TbError> {
+    let refused = |why: String| TbError::io(dir, std::io::Error::new(std::io::ErrorKind::PermissionDenied, why));
+    if dir.exists() && !dir.is_dir() {
+        return Err(TbError::io(
+            dir,
+            std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "a file, not a directory; give a directory for the tables (-d DIR)",
+            ),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    // A temporary file made and removed at once, as the table files will be made.
+    tempfile::Builder::new()
+        .prefix(".qiku-write-check.")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| refused(format!("cannot write files in it ({e}); give a writable directory (-d DIR)")))
 }
 
 /// One table of a work list: kept when its files are there and intact, else solved from the
@@ -472,10 +514,10 @@ fn one_table(
             resumed_at_level = resumed;
             let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
             AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
-            if let Some(p) = paging {
-                // The table is written: its solve's checkpoints are not needed any more.
-                super::checkpoint::remove(p.scratch(), &material.to_string());
-            }
+            // The table is written: its solve's checkpoints are not needed any more, also those
+            // of an earlier paged run when this one ran in memory.
+            let scratch = paging.map_or_else(|| opts.scratch_dir(), |p| p.scratch().to_path_buf());
+            super::checkpoint::remove(&scratch, &material.to_string());
             progress.finish();
             let len = bytes.len() as u64;
             (table, len, false)

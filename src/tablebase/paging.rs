@@ -145,6 +145,17 @@ pub(crate) struct Mapped<T: Zeroed> {
     _t: std::marker::PhantomData<T>,
 }
 
+/// A new scratch file in `dir` (made if needed), unlinked at once: nothing is left behind however
+/// the process ends. An unusable directory is named with what to do.
+pub(crate) fn scratch_file(dir: &std::path::Path) -> Result<std::fs::File, TbError> {
+    let unusable = |e: std::io::Error| {
+        let why = format!("cannot hold scratch files ({e}); give a writable scratch directory (--scratch DIR)");
+        TbError::io(dir, std::io::Error::new(e.kind(), why))
+    };
+    std::fs::create_dir_all(dir).map_err(unusable)?;
+    tempfile::tempfile_in(dir).map_err(unusable)
+}
+
 impl<T: Zeroed> Store<T> {
     /// `len` zeroed elements: in a scratch file when `paging` is given, else on the heap.
     pub(crate) fn zeroed(len: usize, paging: Option<&Paging>) -> Result<Store<T>, TbError> {
@@ -156,13 +167,7 @@ impl<T: Zeroed> Store<T> {
 
     fn mapped(len: usize, paging: &Paging) -> Result<Store<T>, TbError> {
         let dir = &paging.scratch;
-        let unusable = |e: std::io::Error| {
-            let why = format!("cannot hold scratch files ({e}); give a writable scratch directory (--scratch DIR)");
-            TbError::io(dir, std::io::Error::new(e.kind(), why))
-        };
-        std::fs::create_dir_all(dir).map_err(unusable)?;
-        // Unlinked at once: nothing is left behind however the process ends.
-        let file = tempfile::tempfile_in(dir).map_err(unusable)?;
+        let file = scratch_file(dir)?;
         let bytes = (len * std::mem::size_of::<T>()).max(1);
         file.set_len(bytes as u64).map_err(|e| TbError::io(dir, e))?;
         // Safety: the file is this process's own (unlinked, never truncated while mapped).

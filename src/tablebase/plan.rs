@@ -478,6 +478,9 @@ pub enum MemoryMode {
         needs: u64,
         /// The estimated bytes that stay in memory when paged.
         resident: u64,
+        /// The smallest budget it can be paged within: `resident` and the least working set
+        /// paging needs (a smaller `--memory` refuses the table).
+        least_budget: u64,
         /// The estimated factor on its time.
         slowdown: f64,
     },
@@ -529,7 +532,12 @@ fn memory_mode_with(rates: &Rates, material: Material, rules: bool, budget: u64)
     if resident.saturating_add(PAGED_MIN_WORKING_SET) > budget {
         return MemoryMode::Refused { needs, resident: resident.saturating_add(PAGED_MIN_WORKING_SET) };
     }
-    MemoryMode::Paged { needs, resident, slowdown: rates.paged_slowdown }
+    MemoryMode::Paged {
+        needs,
+        resident,
+        least_budget: resident.saturating_add(PAGED_MIN_WORKING_SET),
+        slowdown: rates.paged_slowdown,
+    }
 }
 
 #[cfg(test)]

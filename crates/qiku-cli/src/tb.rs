@@ -490,10 +490,12 @@ fn run_plan(
     for (i, ((r, p), mode)) in rows.iter().zip(&present).zip(&modes).enumerate() {
         let mut note = Vec::new();
         match mode {
-            Some(MemoryMode::Paged { needs, resident, slowdown }) => note.push(format!(
-                "PAGED: needs {} in memory; paged, {} stays resident, about {slowdown:.1}x the time",
+            Some(MemoryMode::Paged { needs, resident, least_budget, slowdown }) => note.push(format!(
+                "PAGED: needs {} in memory; paged, {} stays resident (with a working set: --memory {} at \
+                 least), about {slowdown:.1}x the time",
                 bytes(*needs),
-                bytes(*resident)
+                bytes(*resident),
+                bytes(*least_budget)
             )),
             Some(MemoryMode::Refused { needs, resident }) => note.push(format!(
                 "NOT WITHIN --memory: it needs {} in memory, and paged {} must still stay in memory (a share of its \

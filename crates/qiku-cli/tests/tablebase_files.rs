@@ -254,3 +254,21 @@ fn more_table_files_than_open_file_descriptors_all_probe() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A tables' directory that is a file is named with what to do before any work (it said "File
+/// exists (os error 17)"), and the file is left as it was.
+#[test]
+fn a_file_given_as_the_tables_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tables");
+    std::fs::write(&file, b"my notes").unwrap();
+    let err = generate_set(&["KRvK".parse::<Material>().unwrap()], &opts(&file)).unwrap_err();
+    assert!(err.to_string().ends_with("a file, not a directory; give a directory for the tables (-d DIR)"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"my notes");
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
+        .args(["generate", "KRvK", "-d", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("a file, not a directory"), "{stderr}");
+}

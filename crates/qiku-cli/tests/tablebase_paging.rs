@@ -202,3 +202,21 @@ fn plan_says_which_tables_page_and_generate_refuses_what_cannot_fit() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a size"), "{}", String::from_utf8_lossy(&bad.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The checkpoints of a paged run that was killed go with the table also when the next run makes
+/// it in memory (they stayed, the size of the table's working arrays, until removed by hand), and
+/// the emptied scratch directory with them.
+#[test]
+fn checkpoints_go_with_their_table_made_in_memory() {
+    let dir = tmp("paging_stale");
+    let scratch = dir.join(".scratch");
+    std::fs::create_dir_all(&scratch).unwrap();
+    for name in ["KRvKC.state", "KRvKC.values.2", "KRvKC.bits.2"] {
+        std::fs::write(scratch.join(name), b"left by a killed paged run").unwrap();
+    }
+    let out = qiku_tb(&["generate", "KRvKC", "-d", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("KRvKC.qtb").is_file());
+    assert!(!scratch.exists(), "left: {:?}", std::fs::read_dir(&scratch).map(|d| d.count()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
