@@ -8,7 +8,7 @@ use qiku::tablebase::generate::{
     verify_table, verify_wdl, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, RulesPass, Selection,
     TableCache, CALIBRATION_MATERIAL,
 };
-use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, Wdl};
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Counts, Material, Rules, Tablebases, TbError, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -738,17 +738,32 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     let counts = match rules {
         Rules::Plain => plain,
         Rules::Asian => {
-            generate::load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| e.to_string())?.counts()
+            let path = dir.join(rules_file_name(canonical));
+            if !path.exists() {
+                return Err(format!("{}; or count without the rules: --rules plain", TbError::NoRules { path }));
+            }
+            generate::load_rules(&path, &table).map_err(|e| e.to_string())?.counts()
         }
     };
     let changed = generate::changed(&plain, &counts);
     // Color swap: the table's red-to-move positions are the named material's black-to-move ones.
     let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
+    let (plain_red, plain_black) = if swapped { (plain[1], plain[0]) } else { (plain[0], plain[1]) };
+    // The rule's wins and losses carry a line rank, not plies to mate; the mates are the plain
+    // table's (the rule changes only draws), so the longest mate is the plain one.
+    let line_rank = |c: Counts, changed: u64, p: Counts| {
+        (rules == Rules::Asian && changed > 0 && c.max_dtm > p.max_dtm).then_some(c.max_dtm)
+    };
     if json {
-        let mut out = json!({"material": m.to_string(), "rules": rules.name(), "red": red, "black": black});
+        // `max_dtm` in the counts is the largest distance stored, plies or line rank; the two
+        // are apart here, each in its unit.
+        let mut out = json!({"material": m.to_string(), "rules": rules.name(), "red": red, "black": black,
+            "longest_mate_plies": {"red": plain_red.max_dtm, "black": plain_black.max_dtm}});
         if rules == Rules::Asian {
             out["changed"] = json!({"red": red_changed, "black": black_changed});
+            out["highest_line_rank"] = json!({"red": line_rank(red, red_changed, plain_red),
+                "black": line_rank(black, black_changed, plain_black)});
         }
         println!("{out}");
         return Ok(());
@@ -758,14 +773,10 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
         rules.name()
     );
-    // The rule's wins and losses carry a line rank, not plies to mate; the mates are the plain
-    // table's (the rule changes only draws), so the longest mate is the plain one.
-    let (plain_red, plain_black) = if swapped { (plain[1], plain[0]) } else { (plain[0], plain[1]) };
     for (side, c, ch, p) in [("red", red, red_changed, plain_red), ("black", black, black_changed, plain_black)] {
-        let longest = if rules == Rules::Asian && ch > 0 && c.max_dtm > p.max_dtm {
-            format!("longest mate {} plies, line ranks up to {}", p.max_dtm, c.max_dtm)
-        } else {
-            format!("longest mate {} plies", p.max_dtm)
+        let longest = match line_rank(c, ch, p) {
+            Some(rank) => format!("longest mate {} plies, line ranks up to {rank}", p.max_dtm),
+            None => format!("longest mate {} plies", p.max_dtm),
         };
         let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
         println!(
@@ -805,7 +816,13 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                 true
             }
             Err(e) => {
-                println!("{c}: FAILED: {e}");
+                match missing_input(&e, &dir.join(file_name(c))) {
+                    Some(input) => println!(
+                        "{c}: NOT CHECKED: its captures lead to {input}, which is missing (verify reads the tables a \
+                         table's captures lead to: generate them there, or verify the directory that holds them all)"
+                    ),
+                    None => println!("{c}: FAILED: {e}"),
+                }
                 table_failed = true;
                 false
             }
@@ -825,7 +842,10 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
                     println!("{c} (Asian rules): ok ({n} entries changed{how}, {:.1} s)", start.elapsed().as_secs_f64())
                 }
                 Err(e) => {
-                    println!("{c} (Asian rules): FAILED: {e}");
+                    match missing_input(&e, &dir.join(rules_file_name(c))) {
+                        Some(input) => println!("{c} (Asian rules): NOT CHECKED: {input} is missing"),
+                        None => println!("{c} (Asian rules): FAILED: {e}"),
+                    }
                     table_failed = true;
                 }
             }
@@ -845,11 +865,26 @@ fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
         cache.retain(|k, _| keep(k));
         rule_cache.retain(|k, _| keep(k));
     }
+    // Verification counts index entries; `stats` counts positions.
+    println!(
+        "(entries: index entries, where a position and its mirror image are one; `qiku-tb stats` counts positions)"
+    );
     if failed > 0 {
-        return Err(format!("{failed} of {} tables failed verification", materials.len()));
+        return Err(format!("{failed} of {} tables failed verification or could not be checked", materials.len()));
     }
     println!("{} tables verified", materials.len());
     Ok(())
+}
+
+/// The missing file an error of `verify` is about when it is not the table's own file (`own`):
+/// a table its captures lead to.
+fn missing_input(e: &TbError, own: &Path) -> Option<String> {
+    match e {
+        TbError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound && path != own => {
+            Some(path.display().to_string())
+        }
+        _ => None,
+    }
 }
 
 fn run_info(dir: &Path, json: bool) -> Result<(), String> {

@@ -272,3 +272,43 @@ fn a_file_given_as_the_tables_directory_is_named() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("a file, not a directory"), "{stderr}");
 }
+
+/// `verify` of a table whose captures lead to tables that are not there says it could not check
+/// it, naming the missing file (it read as a damaged table); `stats` gives the longest mate in
+/// plies and the highest line rank apart (its `max_dtm` is either), and names a missing companion
+/// with what to do.
+#[test]
+fn verify_and_stats_say_what_they_count_and_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (all, alone) = (dir.path().join("all"), dir.path().join("alone"));
+    generate_set(&["KRvKN".parse::<Material>().unwrap()], &opts(&all)).unwrap();
+    std::fs::create_dir_all(&alone).unwrap();
+    for ext in ["qtb", "qtr", "qtw"] {
+        std::fs::copy(all.join(format!("KRvKN.{ext}")), alone.join(format!("KRvKN.{ext}"))).unwrap();
+    }
+    let tb = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).output().unwrap();
+    let out = tb(&["verify", "KRvKN", "-d", alone.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(text.contains("KRvKN: NOT CHECKED: its captures lead to ") && text.contains("which is missing"), "{text}");
+    assert!(!text.contains("FAILED"), "{text}");
+    let out = tb(&["verify", "KRvKN", "-d", all.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("(entries: index entries, where a position and its mirror"),
+        "{text}"
+    );
+
+    let out = tb(&["stats", "KRvKN", "-d", all.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (mate, rank) = (&v["longest_mate_plies"]["red"], &v["highest_line_rank"]["red"]);
+    assert!(mate.as_u64().is_some() && rank.as_u64() > mate.as_u64(), "{v}");
+    assert_eq!(rank, &v["red"]["max_dtm"], "{v}");
+    std::fs::remove_file(alone.join("KRvKN.qtr")).unwrap();
+    let out = tb(&["stats", "KRvKN", "-d", alone.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("KRvKN.qtr: missing") && err.ends_with("or count without the rules: --rules plain\n"),
+        "{err}"
+    );
+}
