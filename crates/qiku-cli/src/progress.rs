@@ -134,6 +134,8 @@ impl Progress for TermProgress {
     }
     fn message(&self, text: &str) {
         self.bar.set_message(text.to_string());
+        // A phase that reports by messages only (a table's levels) still gets its periodic line.
+        self.tick();
     }
     fn println(&self, text: &str) {
         if self.mode == Mode::Bar {

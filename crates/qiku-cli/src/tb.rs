@@ -177,7 +177,8 @@ enum Command {
         rules: Rules,
         /// Print {"rules", "wdl", "dtm", "by_rule", "unit", "text", "best", "moves": [{"move",
         /// "wdl", "dtm", "by_rule", "unit"}]}; dtm in plies (unit "plies"), positive when the
-        /// side to move wins, negative when it loses, 0 for a draw; by_rule: decided only by the
+        /// side to move wins, negative when it loses, 0 for a draw and for a side mated now (wdl
+        /// says which); by_rule: decided only by the
         /// rules, and dtm is then a line rank (unit "line rank").
         #[arg(long)]
         json: bool,
@@ -266,7 +267,18 @@ fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
 /// Resolves the selection options (shared by `generate` and `plan`); notes on stderr the named
 /// materials that are dead draws or that the filters exclude.
 fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
-    let mut selection = Selection::new().materials(parse_materials(&args.materials)?);
+    let named = parse_materials(&args.materials)?;
+    let filtered = args.family.is_some() || args.max_attackers.is_some() || args.max_defenders.is_some();
+    if !named.is_empty() && !filtered && args.max_pieces.is_none() && named.iter().all(|m| !m.has_attackers()) {
+        // Said rather than "no table": nothing is wrong with the names.
+        let names: Vec<String> = named.iter().map(|m| m.to_string()).collect();
+        return Err(format!(
+            "{} {} no attacking piece: every position is a draw, and there is no table to make or plan",
+            names.join(", "),
+            if names.len() == 1 { "has" } else { "have" }
+        ));
+    }
+    let mut selection = Selection::new().materials(named);
     if let Some(family) = args.family {
         selection = selection.family(family);
     }
@@ -380,6 +392,11 @@ fn run_generate(
         bytes as f64 / 1e6,
         secs
     );
+    for r in &reports {
+        if let Some(level) = r.resumed_at_level {
+            println!("{}: resumed at level {level} from the checkpoint of an interrupted run", r.material);
+        }
+    }
     if !has_rules {
         println!("WDL files: none written (--no-rules: no .qtr companions and no .qtw WDL files)");
     } else {
