@@ -10,7 +10,8 @@
 //!   `evalterms`;
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
-//! - `position startpos|fen FEN [moves ...]` as under UCI;
+//! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
+//!   `nobestmove` until a valid one arrives);
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
@@ -108,9 +109,10 @@ impl Write for Translate {
 
 /// One UCI output line in UCCI: `score cp X` becomes `score X` (a table win above every
 /// evaluation becomes one of 9801 to 9899, see [`WIN_VALUE`]), `score mate N` becomes
-/// `score ±(10000 - plies)`, and `bestmove (none)` becomes `nobestmove`.
+/// `score ±(10000 - plies)`, and `bestmove (none)` and the null move `bestmove 0000` (no
+/// position to search) become `nobestmove`.
 pub fn to_ucci(line: &str) -> String {
-    if line.starts_with("bestmove (none)") {
+    if line.starts_with("bestmove (none)") || line == "bestmove 0000" {
         return "nobestmove".to_string();
     }
     if !line.starts_with("info ") || line.starts_with("info string") {
@@ -148,8 +150,6 @@ pub struct Ucci {
     millis: bool,
     use_book: bool,
     book_files: String,
-    /// The position of the last `position` command (for `banmoves` and the clock's side).
-    position: Position,
     banned: Vec<Move>,
 }
 
@@ -163,7 +163,6 @@ impl Ucci {
             millis: false,
             use_book: true,
             book_files: String::new(),
-            position: Position::startpos(),
             banned: Vec::new(),
         }
     }
@@ -192,19 +191,22 @@ impl Ucci {
             "isready" | "stop" | "ponderhit" => self.uci(cmd),
             "setoption" => self.setoption(rest),
             "position" => {
-                // While searching the UCI session refuses (and says so); keep the same position.
-                if !self.uci.is_searching() {
-                    self.banned.clear();
-                    if let Some(p) = parse_position(rest) {
-                        self.position = p;
-                    }
-                }
+                // A position the UCI session handles (accepted or refused; not one ignored while
+                // a search runs) forgets the banned moves.
+                let handled = self.uci.positions_handled();
                 self.uci(line);
+                if self.uci.positions_handled() != handled {
+                    self.banned.clear();
+                }
             }
             "banmoves" => {
                 self.banned.clear();
+                let Some(pos) = self.uci.current_position().cloned() else {
+                    self.info_string("banmoves: no position (the last position command was refused)");
+                    return true;
+                };
                 for t in rest {
-                    match iccs::parse(&self.position, t) {
+                    match iccs::parse(&pos, t) {
                         Ok(m) => self.banned.push(m),
                         Err(e) => self.info_string(&format!("banmoves {}: {e}", super::uci::excerpt(t))),
                     }
@@ -298,8 +300,20 @@ impl Ucci {
         self.uci(&format!("setoption name BookFile value {file}"));
     }
 
+    /// Leaves the session without a position (a `position` line too long to read): the next
+    /// `go` answers `nobestmove`.
+    pub fn refuse_position(&mut self, reason: &str) {
+        let handled = self.uci.positions_handled();
+        self.uci.refuse_position(reason);
+        if self.uci.positions_handled() != handled {
+            self.banned.clear();
+        }
+    }
+
     fn go(&mut self, args: &[&str]) {
-        let pos = self.position.clone();
+        // After a refused `position` the UCI session says why and answers the null move
+        // (`nobestmove` here).
+        let Some(pos) = self.uci.current_position().cloned() else { return self.uci("go") };
         let (us, them) = match pos.turn() {
             Color::Red => ("w", "b"),
             Color::Black => ("b", "w"),
@@ -385,7 +399,7 @@ impl Ucci {
     }
 
     fn probe(&mut self, args: &[&str]) {
-        let pos = if args.is_empty() { Some(self.position.clone()) } else { parse_position(args) };
+        let pos = if args.is_empty() { self.uci.current_position().cloned() } else { parse_position(args) };
         let Some(pos) = pos else {
             return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
         };

@@ -4,7 +4,9 @@
 //!
 //! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
 //! `isready` and `ponderhit` are answered while it thinks. Unknown commands and malformed input
-//! are reported with `info string` and never end the engine.
+//! are reported with `info string` and never end the engine. A refused `position` leaves the
+//! session without a position: `go` then answers the null move, `bestmove 0000`, after an
+//! `info string` naming why, until a valid `position` arrives.
 
 use super::eval::{self, Weights};
 use super::search::{Info, Shared};
@@ -100,6 +102,12 @@ pub struct Uci {
     /// refused.
     done: Arc<AtomicBool>,
     game: Game,
+    /// Why the last `position` command was refused, while no valid one has followed: a `go`
+    /// then answers the null move instead of searching a position the GUI did not ask for.
+    no_position: Option<String>,
+    /// Counts the `position` commands handled (accepted or refused, not those ignored while a
+    /// search runs), so that UCCI knows when to forget its banned moves.
+    positions_handled: u64,
     options: Options,
     openers: Openers,
 }
@@ -114,6 +122,8 @@ impl Uci {
             active: None,
             done: Arc::new(AtomicBool::new(false)),
             game: Game::new(Position::startpos()),
+            no_position: None,
+            positions_handled: 0,
             options: Options {
                 hash: DEFAULT_HASH_MIB,
                 book_file: String::new(),
@@ -166,6 +176,7 @@ impl Uci {
                 }
                 self.engine().new_game();
                 self.game = Game::new(Position::startpos());
+                self.no_position = None;
             }
             "setoption" => {
                 if !self.busy("setoption") {
@@ -193,6 +204,7 @@ impl Uci {
                 self.stop();
                 return false;
             }
+            "d" | "eval" if self.no_position.is_some() => self.say_no_position(),
             "d" => {
                 let pos = self.game.position();
                 // The diagram without its own FEN line: `Fen:` below is the one tools read.
@@ -386,45 +398,50 @@ impl Uci {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let moves_at = args.iter().position(|&w| w == "moves");
-        let (spec, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let start = match spec.first() {
-            Some(&"startpos") if spec.len() == 1 => Position::startpos(),
-            Some(&"fen") if spec.len() > 1 => match Position::from_fen(&spec[1..].join(" ")) {
-                Ok(p) => p,
-                Err(e) => {
-                    return self.info_string(&format!("invalid FEN {:?}: {e}; position unchanged", spec[1..].join(" ")))
-                }
-            },
-            _ => {
-                return self.info_string(&format!(
-                "malformed position command {:?}: expected position startpos|fen FEN [moves ...]; position unchanged",
-                args.join(" ")
-            ))
+        self.positions_handled += 1;
+        match read_position(args) {
+            Ok(game) => {
+                self.game = game;
+                self.no_position = None;
             }
-        };
-        let mut game = Game::new(start);
-        for (i, token) in moves.iter().enumerate() {
-            match iccs::parse(game.position(), token) {
-                Ok(m) => game.play_unchecked(m),
-                Err(e) => {
-                    self.info_string(&format!(
-                        "move {} ({token}): {e} in {}; ignoring it and the {} move(s) after it",
-                        i + 1,
-                        game.position().fen(),
-                        moves.len() - i - 1
-                    ));
-                    break;
-                }
+            Err(refusal) => {
+                self.info_string(&format!("{}; no position until a valid position command", refusal.message));
+                self.no_position = Some(refusal.reason);
             }
         }
-        self.game = game;
+    }
+
+    /// Leaves the session without a position, `reason` saying why (a `position` line too long to
+    /// read): the next `go` answers the null move instead of searching the previous position.
+    pub fn refuse_position(&mut self, reason: &str) {
+        if self.busy("position") {
+            return;
+        }
+        self.positions_handled += 1;
+        self.no_position = Some(reason.to_string());
+    }
+
+    /// The position a `go` would search: `None` after a refused `position` command.
+    pub fn current_position(&self) -> Option<&Position> {
+        self.no_position.is_none().then(|| self.game.position())
+    }
+
+    /// How many `position` commands the session has handled (accepted or refused).
+    pub fn positions_handled(&self) -> u64 {
+        self.positions_handled
+    }
+
+    fn say_no_position(&self) {
+        let reason = self.no_position.as_deref().unwrap_or("none was sent");
+        self.info_string(&format!("no position: the last position command was refused ({reason}); send a valid one"));
     }
 
     fn go(&mut self, args: &[&str]) {
+        if self.no_position.is_some() {
+            // Never a move for another position than the one asked for: the null move.
+            self.say_no_position();
+            return self.out.line("bestmove 0000");
+        }
         let limits = match parse_go(args, self.game.position()) {
             Ok((l, warnings)) => {
                 for w in warnings {
@@ -499,6 +516,56 @@ impl Uci {
         }
         self.join();
     }
+}
+
+/// Why a `position` command was refused: the full message, and a short reason for the `go`
+/// that follows.
+struct PositionRefusal {
+    message: String,
+    reason: String,
+}
+
+/// The game of `startpos|fen FEN [moves ...]`, or why it cannot be set up (an unreadable or
+/// impossible FEN, an illegal move in the list).
+fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
+    let moves_at = args.iter().position(|&w| w == "moves");
+    let (spec, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match spec.first() {
+        Some(&"startpos") if spec.len() == 1 => Position::startpos(),
+        Some(&"fen") if spec.len() > 1 => {
+            let fen = spec[1..].join(" ");
+            Position::from_fen(&fen).map_err(|e| PositionRefusal {
+                message: format!("invalid FEN {:?}: {e}", excerpt(&fen)),
+                reason: format!("invalid FEN: {e}"),
+            })?
+        }
+        _ => {
+            return Err(PositionRefusal {
+                message: format!(
+                    "malformed position command {:?}: expected position startpos|fen FEN [moves ...]",
+                    excerpt(&args.join(" "))
+                ),
+                reason: "malformed position command".to_string(),
+            })
+        }
+    };
+    let mut game = Game::new(start);
+    for (i, token) in moves.iter().enumerate() {
+        match iccs::parse(game.position(), token) {
+            Ok(m) => game.play_unchecked(m),
+            Err(e) => {
+                let token = excerpt(token);
+                return Err(PositionRefusal {
+                    message: format!("move {} ({token}): {e} in {}", i + 1, game.position().fen()),
+                    reason: format!("move {} ({token}): {e}", i + 1),
+                });
+            }
+        }
+    }
+    Ok(game)
 }
 
 /// A `go` command that cannot be obeyed.

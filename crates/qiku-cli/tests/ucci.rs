@@ -270,3 +270,29 @@ fn banning_the_book_move_plays_the_next_book_move() {
     let next = bestmove(&lines);
     assert!(next != first && in_book.contains(&next), "{first} banned, then {next}: {in_book:?}");
 }
+
+#[test]
+fn refused_position_answers_nobestmove() {
+    // A refused `position` leaves no position: `go` says why and answers `nobestmove`, never a
+    // move of the previous position; banmoves has nothing to ban in.
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    e.send("position startpos moves h2e2");
+    e.send("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    e.send("go depth 1");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert_eq!(lines.last().unwrap(), "nobestmove", "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string no position") && l.contains("invalid FEN")), "{lines:?}");
+    e.send("banmoves h2e2");
+    e.send("isready");
+    let lines = e.until(&["readyok"]);
+    assert!(lines.iter().any(|l| l.starts_with("info string banmoves: no position")), "{lines:?}");
+    e.send("position startpos moves h2e2 h9g7 a0a5");
+    e.send("go depth 1");
+    assert_eq!(e.until(&["bestmove", "nobestmove"]).last().unwrap(), "nobestmove");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let m = bestmove(&e.until(&["bestmove", "nobestmove"]));
+    iccs::parse(&Position::startpos(), &m).unwrap();
+}

@@ -288,6 +288,7 @@ fn garbage_is_reported_and_survived() {
         assert!(lines.iter().any(|l| l.starts_with("info string")), "no info string for {g:?}: {lines:?}");
     }
     // A `go` it cannot obey is reported and still answered (a GUI waits for `bestmove`).
+    e.send("position startpos");
     for g in ["go depth", "go movetime abc", "go wtime -5 btime 1000"] {
         e.send(g);
         let lines = e.until("bestmove", LIVENESS);
@@ -302,21 +303,66 @@ fn garbage_is_reported_and_survived() {
     e.send("   ");
     e.send_bytes(b"\xff\xfe\x01garbage\n");
     e.ready();
-    // An illegal move in the list: reported, and the position stops before it.
+    // An illegal move in the list: reported, and the whole position refused (see
+    // `refused_position_leaves_no_position`).
     e.send("position startpos moves h2e2 h9g7 a0a5 b9c7");
     let lines = e.ready();
     assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("a0a5")), "{lines:?}");
+    // And it still plays once a valid position arrives.
+    e.send("position startpos moves h2e2 h9g7");
     e.send("d");
     let lines = e.until("Fen:", LIVENESS);
     assert_eq!(
         lines.last().unwrap().trim_start_matches("Fen: "),
         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
     );
-    // And it still plays.
     e.send("go depth 2");
     let lines = e.until("bestmove", LIVENESS);
     let pos = Position::from_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2").unwrap();
     iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    e.quit();
+}
+
+#[test]
+fn refused_position_leaves_no_position() {
+    // After a refused `position`, a `go` must not answer a move of the previous position: it
+    // says why and answers the null move, until a valid `position` arrives.
+    let long = format!("position startpos moves {}", "h2e2 h7e7 e2h2 e7h7 ".repeat(4000));
+    let refusals: [(&str, &str); 4] = [
+        ("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "invalid FEN"),
+        ("position fen 9/9/9 w", "invalid FEN"),
+        ("position startpos moves h2e2 h9g7 a0a5 b9c7", "a0a5"),
+        (&long, "line too long"),
+    ];
+    let mut e = Engine::start();
+    for (refused, why) in refusals {
+        e.send("position startpos moves h2e2");
+        e.send(refused);
+        let lines = e.ready();
+        assert!(lines.iter().any(|l| l.starts_with("info string")), "{refused:.80}: {lines:?}");
+        for _ in 0..2 {
+            e.send("go depth 1");
+            let lines = e.until("bestmove", LIVENESS);
+            assert_eq!(lines.last().unwrap(), "bestmove 0000", "{refused:.80}: {lines:?}");
+            assert!(
+                lines.iter().any(|l| l.starts_with("info string no position") && l.contains(why)),
+                "{refused:.80}: {lines:?}"
+            );
+        }
+        e.send("d");
+        let lines = e.ready();
+        assert!(lines.iter().any(|l| l.starts_with("info string no position")), "{lines:?}");
+    }
+    // A valid position ends it.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    let pos = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&pos, &bestmove(&e.until("bestmove", LIVENESS))).unwrap();
+    // So does ucinewgame (the start position).
+    e.send("position fen 9/9/9 w");
+    e.send("ucinewgame");
+    e.send("go depth 1");
+    iccs::parse(&Position::startpos(), &bestmove(&e.until("bestmove", LIVENESS))).unwrap();
     e.quit();
 }
 
