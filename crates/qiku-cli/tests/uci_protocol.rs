@@ -547,3 +547,22 @@ fn random_sessions_are_survived() {
         e.quit();
     }
 }
+
+#[test]
+fn a_clock_for_the_other_side_only_answers_at_once() {
+    // Red to move with only black's clock, or only an increment: no time for red, so a move at
+    // once (it used to search without end). The same for black with only red's clock.
+    let mut e = Engine::start();
+    for (position, go) in [
+        ("position startpos", "go btime 100"),
+        ("position startpos", "go winc 100"),
+        ("position startpos", "go binc 100 movestogo 3"),
+        ("position startpos moves h2e2", "go wtime 100 winc 100"),
+    ] {
+        e.send(position);
+        e.send(go);
+        let lines = e.until("bestmove", LIVENESS);
+        assert_ne!(bestmove(&lines), "0000", "{go}: {lines:?}");
+    }
+    e.quit();
+}
