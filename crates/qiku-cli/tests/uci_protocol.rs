@@ -566,3 +566,28 @@ fn a_clock_for_the_other_side_only_answers_at_once() {
     }
     e.quit();
 }
+
+/// The `nodes` of the last `info depth` line.
+fn last_nodes(lines: &[String]) -> u64 {
+    let l = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    let w: Vec<&str> = l.split_whitespace().collect();
+    let at = w.iter().position(|&x| x == "nodes").expect("nodes");
+    w[at + 1].parse().unwrap()
+}
+
+#[test]
+fn node_limit_counts_every_thread() {
+    // `go nodes N` stops near N whatever the thread count: the limit counts the helpers' nodes
+    // too (they report every 1,024). With two threads it used to stop near 4N.
+    let mut e = Engine::start();
+    for threads in [1u64, 2, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go nodes 20000");
+        let lines = e.until("bestmove", LIVENESS * 4);
+        let nodes = last_nodes(&lines);
+        assert!((20_000..=20_000 + 1_024 * (threads - 1) + 64).contains(&nodes), "threads {threads}: {nodes} nodes");
+    }
+    e.quit();
+}
