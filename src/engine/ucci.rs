@@ -311,6 +311,12 @@ impl Ucci {
     }
 
     fn go(&mut self, args: &[&str]) {
+        // A running search that ends on its own is waited for (it answers first); during an
+        // infinite search or pondering the `go` is refused with an `info string` and no answer of
+        // its own, since the running search's `bestmove` is still to come: never two answers.
+        if self.uci.busy("go") {
+            return;
+        }
         // After a refused `position` the UCI session says why and answers the null move
         // (`nobestmove` here).
         let Some(pos) = self.uci.current_position().cloned() else { return self.uci("go") };

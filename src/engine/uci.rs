@@ -3,7 +3,9 @@
 //! cp|mate ... pv ...` and `bestmove`.
 //!
 //! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
-//! `isready` and `ponderhit` are answered while it thinks. Unknown commands and malformed input
+//! `isready` and `ponderhit` are answered while it thinks; `position`, `go`, `setoption` and
+//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite` or
+//! pondering. Unknown commands and malformed input
 //! are reported with `info string` and never end the engine. A refused `position` leaves the
 //! session without a position: `go` then answers the null move, `bestmove 0000`, after an
 //! `info string` naming why, until a valid `position` arrives.
@@ -97,6 +99,9 @@ pub struct Uci {
     worker: Option<JoinHandle<()>>,
     /// The running search's shared state, to stop it without the engine lock it holds.
     active: Option<Arc<Shared>>,
+    /// Whether the running search ends without `stop` (a depth, node, mate, time or clock
+    /// limit; once pondering ends, for `go ponder`).
+    ends_by_itself: bool,
     /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
     /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
     /// refused.
@@ -120,6 +125,7 @@ impl Uci {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MIB))),
             worker: None,
             active: None,
+            ends_by_itself: false,
             done: Arc::new(AtomicBool::new(false)),
             game: Game::new(Position::startpos()),
             no_position: None,
@@ -223,13 +229,23 @@ impl Uci {
         true
     }
 
-    /// While searching, only `stop`, `isready`, `ponderhit` and `quit` are accepted.
-    fn busy(&mut self, what: &str) -> bool {
-        let busy = self.searching();
-        if busy {
-            self.info_string(&format!("ignored {what}: a search is running (send stop first)"));
+    /// Before `what` (`position`, `go`, `setoption`, `ucinewgame`): a running search that ends
+    /// on its own (a depth, node, time or clock limit) is waited for, its `bestmove` written,
+    /// as Stockfish does, so that a script piping several commands gets every answer; during
+    /// `go infinite` or pondering, where waiting would never end, `what` is refused with an
+    /// `info string` (send `stop` first). Returns whether it was refused.
+    pub fn busy(&mut self, what: &str) -> bool {
+        if !self.searching() {
+            return false;
         }
-        busy
+        let pondering = self.active.as_ref().is_some_and(|s| s.pondering.load(Ordering::Relaxed));
+        if self.ends_by_itself && !pondering {
+            self.join();
+            self.active = None;
+            return false;
+        }
+        self.info_string(&format!("ignored {what}: a search is running (send stop first)"));
+        true
     }
 
     fn engine_shared(&self) -> Arc<Shared> {
@@ -456,6 +472,13 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
+        let turn = self.game.position().turn();
+        self.ends_by_itself = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.mate.is_some()
+                || limits.movetime.is_some()
+                || limits.uses_clock(turn));
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -496,7 +519,7 @@ impl Uci {
         }));
     }
 
-    /// Whether a search is running (then `position`, `go` and `setoption` are refused).
+    /// Whether a search is running.
     pub fn is_searching(&mut self) -> bool {
         self.searching()
     }

@@ -296,3 +296,33 @@ fn refused_position_answers_nobestmove() {
     let m = bestmove(&e.until(&["bestmove", "nobestmove"]));
     iccs::parse(&Position::startpos(), &m).unwrap();
 }
+
+#[test]
+fn go_during_a_search_is_answered_once() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    e.send("setoption usemillisec true");
+    // A finite search: the next position and go wait for it, and both are answered.
+    e.send("position startpos");
+    e.send("go time 600 movestogo 1");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    iccs::parse(&Position::startpos(), &bestmove(&e.until(&["bestmove", "nobestmove"]))).unwrap();
+    let after = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&after, &bestmove(&e.until(&["bestmove", "nobestmove"]))).unwrap();
+    // A bad go during an infinite search: refused with an info string, no answer of its own (it
+    // used to get nobestmove at once and the real bestmove later).
+    e.send("go infinite");
+    e.send("go depth abc");
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(said.iter().any(|l| l.starts_with("info string ignored go")), "{said:?}");
+    assert!(!said.iter().any(|l| l.contains("bestmove")), "{said:?}");
+    e.send("stop");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.send("isready");
+    let rest = e.until(&["readyok"]);
+    assert!(!rest.iter().any(|l| l.contains("bestmove")), "{rest:?}");
+}

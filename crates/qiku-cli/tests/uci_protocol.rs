@@ -591,3 +591,30 @@ fn node_limit_counts_every_thread() {
     }
     e.quit();
 }
+
+#[test]
+fn commands_during_a_finite_search_wait_for_it() {
+    // A piped script: the second position and go arrive while the first search runs. Both are
+    // answered, in order (they used to be dropped with "ignored go: a search is running").
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go movetime 300");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    let first = e.until("bestmove", LIVENESS);
+    iccs::parse(&Position::startpos(), &bestmove(&first)).unwrap();
+    let second = e.until("bestmove", LIVENESS);
+    let after = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&after, &bestmove(&second)).unwrap();
+    assert!(!first.iter().chain(&second).any(|l| l.contains("ignored")), "{first:?} {second:?}");
+    // During go infinite waiting would never end: refused, and only the one bestmove after stop.
+    e.send("go infinite");
+    e.send("go depth 1");
+    let said = e.ready();
+    assert!(said.iter().any(|l| l.starts_with("info string ignored go")), "{said:?}");
+    e.send("stop");
+    e.until("bestmove", LIVENESS);
+    let after = e.drain(Duration::from_millis(300));
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.quit();
+}
