@@ -15,8 +15,8 @@
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
-//!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is refused
-//!   with an `info string` naming the UCCI field, then `nobestmove`;
+//!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is
+//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1;
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
 //!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
@@ -324,13 +324,7 @@ impl Ucci {
             Color::Red => ("w", "b"),
             Color::Black => ("b", "w"),
         };
-        // A refused `go` is answered with `nobestmove`, so that the GUI waiting for a move is
-        // not left waiting; the message names the UCCI field.
         let unit = if self.millis { "milliseconds" } else { "seconds (milliseconds after setoption usemillisec true)" };
-        let refuse = |s: &Self, message: String| {
-            s.info_string(&message);
-            s.out.line("nobestmove");
-        };
         let ms = |v: &str| -> Result<u64, &'static str> {
             let x: f64 = v.parse().map_err(|_| "is not a number")?;
             if !x.is_finite() {
@@ -342,56 +336,69 @@ impl Ucci {
             let x = if self.millis { x } else { x * 1000.0 };
             Ok(x.min(u64::MAX as f64 / 2.0).round() as u64)
         };
-        let mut uci: Vec<String> = vec!["go".into()];
-        let mut i = 0;
-        while i < args.len() {
-            let key = args[i];
-            let value = args.get(i + 1).copied();
-            let clock = match key {
-                "time" => Some(format!("{us}time")),
-                "increment" => Some(format!("{us}inc")),
-                "opptime" => Some(format!("{them}time")),
-                "oppincrement" => Some(format!("{them}inc")),
-                _ => None,
-            };
-            match (key, clock) {
-                (_, Some(word)) => {
-                    let v = match value.map(ms) {
-                        Some(Ok(v)) => v,
-                        Some(Err(why)) => {
-                            let v = value.unwrap_or_default();
-                            return refuse(self, format!("go: {key} {v} {why}: expected a time in {unit} from 0"));
-                        }
-                        None => return refuse(self, format!("go: {key} needs a time in {unit}")),
-                    };
-                    uci.push(format!("{word} {v}"));
-                    i += 2;
-                }
-                ("oppmovestogo", _) => i += 2,
-                ("draw", _) => i += 1,
-                ("depth", _) if value == Some("infinite") => {
-                    uci.push("infinite".into());
-                    i += 2;
-                }
-                ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
-                    let what = if key == "movetime" { "a whole number of milliseconds" } else { "a whole number" };
-                    let n = match value {
-                        None => return refuse(self, format!("go: {key} needs {what}")),
-                        Some(v) => match v.parse::<i64>() {
-                            Ok(n) if n >= 0 => n.to_string(),
-                            Ok(_) => return refuse(self, format!("go: {key} {v} is negative: expected {what} from 0")),
-                            Err(_) => return refuse(self, format!("go: {key} {v} is not {what}")),
-                        },
-                    };
-                    uci.push(format!("{key} {n}"));
-                    i += 2;
-                }
-                _ => {
-                    uci.push(key.to_string());
-                    i += 1;
+        // A `go` it cannot obey (a missing, negative or unreadable value) is answered as under UCI:
+        // a move found at depth 1, after an `info string` naming the UCCI field (a GUI waits for
+        // an answer, and some send a clock a little below zero after an overstep).
+        let read: Result<Vec<String>, String> = 'read: {
+            let mut uci: Vec<String> = vec!["go".into()];
+            let mut i = 0;
+            while i < args.len() {
+                let key = args[i];
+                let value = args.get(i + 1).copied();
+                let clock = match key {
+                    "time" => Some(format!("{us}time")),
+                    "increment" => Some(format!("{us}inc")),
+                    "opptime" => Some(format!("{them}time")),
+                    "oppincrement" => Some(format!("{them}inc")),
+                    _ => None,
+                };
+                match (key, clock) {
+                    (_, Some(word)) => {
+                        let v = match value.map(ms) {
+                            Some(Ok(v)) => v,
+                            Some(Err(why)) => {
+                                let v = value.unwrap_or_default();
+                                break 'read Err(format!("go: {key} {v} {why}: expected a time in {unit} from 0"));
+                            }
+                            None => break 'read Err(format!("go: {key} needs a time in {unit}")),
+                        };
+                        uci.push(format!("{word} {v}"));
+                        i += 2;
+                    }
+                    ("oppmovestogo", _) => i += 2,
+                    ("draw", _) => i += 1,
+                    ("depth", _) if value == Some("infinite") => {
+                        uci.push("infinite".into());
+                        i += 2;
+                    }
+                    ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
+                        let what = if key == "movetime" { "a whole number of milliseconds" } else { "a whole number" };
+                        let n = match value {
+                            None => break 'read Err(format!("go: {key} needs {what}")),
+                            Some(v) => match v.parse::<i64>() {
+                                Ok(n) if n >= 0 => n.to_string(),
+                                Ok(_) => break 'read Err(format!("go: {key} {v} is negative: expected {what} from 0")),
+                                Err(_) => break 'read Err(format!("go: {key} {v} is not {what}")),
+                            },
+                        };
+                        uci.push(format!("{key} {n}"));
+                        i += 2;
+                    }
+                    _ => {
+                        uci.push(key.to_string());
+                        i += 1;
+                    }
                 }
             }
-        }
+            Ok(uci)
+        };
+        let mut uci = match read {
+            Ok(uci) => uci,
+            Err(message) => {
+                self.info_string(&format!("{message}; answering at depth 1"));
+                vec!["go".into(), "depth 1".into()]
+            }
+        };
         if !self.banned.is_empty() {
             let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
             if allowed.is_empty() {
