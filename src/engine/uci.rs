@@ -67,6 +67,9 @@ pub const MAX_MULTI_PV: usize = 500;
 /// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
 pub const MAX_THREADS: usize = 64;
 
+/// Largest `TablebaseProbeLimit` (pieces, kings included): as advertised and as checked.
+const MAX_TB_PROBE_LIMIT: u64 = 12;
+
 /// How much of an input line a reply quotes, in characters.
 const EXCERPT_CHARS: usize = 80;
 
@@ -280,7 +283,9 @@ impl Uci {
             crate::book::DEFAULT_MIN_SHARE_PERCENT
         ));
         o.line("option name TablebasePath type string default <empty>");
-        o.line("option name TablebaseProbeLimit type spin default 12 min 0 max 12");
+        o.line(&format!(
+            "option name TablebaseProbeLimit type spin default {MAX_TB_PROBE_LIMIT} min 0 max {MAX_TB_PROBE_LIMIT}"
+        ));
         o.line("option name TablebaseRules type combo default asian var asian var plain");
         o.line("option name EvalTerms type combo default full var full var basic");
         o.line("option name UCI_Variant type combo default xiangqi var xiangqi");
@@ -321,7 +326,18 @@ impl Uci {
                 self.engine().new_game();
                 Ok(())
             }
-            "ponder" | "uci_variant" => Ok(()),
+            // Accepted for GUIs that send them; values outside the advertised ones are refused.
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("option Ponder: {:?} is not true or false", excerpt(&value))),
+            },
+            "uci_variant" => match value.to_ascii_lowercase().as_str() {
+                "xiangqi" => Ok(()),
+                _ => Err(format!(
+                    "option UCI_Variant: {:?} is not supported; the only variant is xiangqi",
+                    excerpt(&value)
+                )),
+            },
             "evalterms" => match value.to_ascii_lowercase().as_str() {
                 "full" => {
                     self.set_weights(Weights::DEFAULT);
@@ -383,7 +399,7 @@ impl Uci {
                     tb.set_rules(r);
                 }
             }),
-            "tablebaseprobelimit" => number(0, super::MAX_TB_PIECES as u64).map(|v| {
+            "tablebaseprobelimit" => number(0, MAX_TB_PROBE_LIMIT).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;

@@ -618,3 +618,32 @@ fn commands_during_a_finite_search_wait_for_it() {
     assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
     e.quit();
 }
+
+#[test]
+fn option_values_outside_the_advertised_ones_are_refused() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let options = e.until("uciok", LIVENESS);
+    assert!(options.iter().any(|l| l == "option name TablebaseProbeLimit type spin default 12 min 0 max 12"));
+    for (set, refusal) in [
+        ("TablebaseProbeLimit value 13", Some("option TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")),
+        ("TablebaseProbeLimit value 12", None),
+        ("TablebaseProbeLimit value 0", None),
+        (
+            "UCI_Variant value shogi",
+            Some("option UCI_Variant: \"shogi\" is not supported; the only variant is xiangqi"),
+        ),
+        ("UCI_Variant value xiangqi", None),
+        ("Ponder value maybe", Some("option Ponder: \"maybe\" is not true or false")),
+        ("Ponder value true", None),
+        ("Ponder value false", None),
+    ] {
+        e.send(&format!("setoption name {set}"));
+        let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+        match refusal {
+            Some(r) => assert_eq!(said, [format!("info string {r}")], "{set}"),
+            None => assert!(said.is_empty(), "{set}: {said:?}"),
+        }
+    }
+    e.quit();
+}
