@@ -614,6 +614,8 @@ pub enum GoError {
     MissingNumber(String),
     /// A time (`wtime`, `btime`, `winc`, `binc`, `movetime`) or count below zero.
     Negative(String, i64),
+    /// A number beyond what the engine reads (the key and the number as given).
+    TooLarge(String, String),
 }
 
 impl std::fmt::Display for GoError {
@@ -621,6 +623,10 @@ impl std::fmt::Display for GoError {
         match self {
             GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
             GoError::Negative(key, v) => write!(f, "go: {key} {v} is negative: times are milliseconds from 0"),
+            GoError::TooLarge(key, v) if v.starts_with('-') => {
+                write!(f, "go: {key} {} is negative: times are milliseconds from 0", excerpt(v))
+            }
+            GoError::TooLarge(key, v) => write!(f, "go: {key} {} is too large: the most is {}", excerpt(v), i64::MAX),
         }
     }
 }
@@ -637,8 +643,17 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
         let takes_value =
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
-            let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
-                return Err(GoError::MissingNumber(key.to_string()));
+            let v = match args.get(i + 1).map(|v| (v, v.parse::<i64>())) {
+                Some((_, Ok(v))) => v,
+                Some((text, Err(e)))
+                    if matches!(
+                        e.kind(),
+                        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                    ) =>
+                {
+                    return Err(GoError::TooLarge(key.to_string(), text.to_string()));
+                }
+                _ => return Err(GoError::MissingNumber(key.to_string())),
             };
             if v < 0 {
                 return Err(GoError::Negative(key.to_string(), v));

@@ -647,3 +647,28 @@ fn option_values_outside_the_advertised_ones_are_refused() {
     }
     e.quit();
 }
+
+#[test]
+fn messages_say_what_is_wrong() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime 99999999999999999999");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(
+        lines.iter().any(|l| l
+            == "info string go: wtime 99999999999999999999 is too large: the most is 9223372036854775807; answering at depth 1"),
+        "{lines:?}"
+    );
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1");
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("FEN field \"KQkq\" looks like chess castling rights") && l.contains("'w - - 0 1'")),
+        "{lines:?}"
+    );
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1");
+    let lines = e.ready();
+    assert!(lines.iter().any(|l| l.contains("FEN move counter -1 is negative")), "{lines:?}");
+    e.quit();
+}
