@@ -5,7 +5,8 @@
 //! - `ucci` answers `id ...`, the options under their UCCI names, and `ucciok`;
 //! - `setoption <name> <value>` (UCCI form; the UCI form `setoption name N value V` is read too)
 //!   with `usemillisec`, `hashsize`, `threads`, `multipv` (UCCI has none; qiku's own, as UCI's
-//!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles`, `newgame`, `ponder`,
+//!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles` (`a.qbk;b.qbk`: the
+//!   first that opens; if none does, the book loaded before stays), `newgame`, `ponder`,
 //!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `bookminshare`,
 //!   `evalterms`;
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
@@ -149,7 +150,8 @@ pub struct Ucci {
     /// `usemillisec`: `go` times are in milliseconds, not seconds.
     millis: bool,
     use_book: bool,
-    book_files: String,
+    /// `bookfiles`: the books to try, in order (the first that opens is used).
+    book_files: Vec<String>,
     banned: Vec<Move>,
 }
 
@@ -162,7 +164,7 @@ impl Ucci {
             uci: Uci::new(translated, openers),
             millis: false,
             use_book: true,
-            book_files: String::new(),
+            book_files: Vec::new(),
             banned: Vec::new(),
         }
     }
@@ -275,9 +277,14 @@ impl Ucci {
                 self.apply_book();
             }
             "bookfiles" | "bookfile" => {
-                // UCCI allows several files separated by ';'; qiku reads one book.
-                let first = value.split(';').map(str::trim).find(|s| !s.is_empty()).unwrap_or("");
-                self.book_files = if first == "<empty>" { String::new() } else { first.to_string() };
+                // UCCI allows several files separated by ';': qiku reads one book, the first of
+                // them that opens.
+                self.book_files = value
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty() && *s != "<empty>")
+                    .map(str::to_string)
+                    .collect();
                 self.apply_book();
             }
             "newgame" => self.uci("ucinewgame"),
@@ -295,9 +302,11 @@ impl Ucci {
     }
 
     fn apply_book(&mut self) {
-        let file = if self.use_book && !self.book_files.is_empty() { self.book_files.clone() } else { String::new() };
-        let file = if file.is_empty() { "<empty>".to_string() } else { file };
-        self.uci(&format!("setoption name BookFile value {file}"));
+        if self.use_book && !self.book_files.is_empty() {
+            self.uci.set_book_files(&self.book_files);
+        } else {
+            self.uci("setoption name BookFile value <empty>");
+        }
     }
 
     /// Leaves the session without a position (a `position` line too long to read): the next

@@ -411,6 +411,38 @@ impl Uci {
         }
     }
 
+    /// Opens the first of `files` that opens as the book (`BookFile`), with the current book
+    /// options; an `info string` names those that did not open and why. If none opens, the book
+    /// loaded before stays (UCCI's `bookfiles a.qbk;b.qbk`).
+    pub fn set_book_files(&mut self, files: &[String]) {
+        if self.busy("setoption") {
+            return;
+        }
+        let mut failed = Vec::new();
+        let mut opened = false;
+        for file in files {
+            let o = &self.options;
+            match (self.openers.book)(file, &o.book_policy, o.book_min_games, o.book_min_share) {
+                Ok(b) => {
+                    self.options.book_file = file.clone();
+                    self.engine().book = Some(b);
+                    opened = true;
+                    break;
+                }
+                Err(e) => failed.push(format!("{}: {e}", excerpt(file))),
+            }
+        }
+        if failed.is_empty() {
+            return;
+        }
+        let outcome = match (opened, self.options.book_file.as_str()) {
+            (true, file) => format!("using {}", excerpt(file)),
+            (false, "") => "no book loaded".to_string(),
+            (false, file) => format!("keeping the book {}", excerpt(file)),
+        };
+        self.info_string(&format!("book files that did not open: {}; {outcome}", failed.join("; ")));
+    }
+
     fn reopen_book(&mut self) -> Result<(), String> {
         if self.options.book_file.is_empty() {
             self.engine().book = None;

@@ -326,3 +326,40 @@ fn go_during_a_search_is_answered_once() {
     let rest = e.until(&["readyok"]);
     assert!(!rest.iter().any(|l| l.contains("bestmove")), "{rest:?}");
 }
+
+#[test]
+fn bookfiles_uses_the_first_book_that_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn");
+    let built = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
+        .args(["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let missing = dir.path().join("missing.qbk");
+    let (book, missing) = (book.display().to_string(), missing.display().to_string());
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    let book_move = |e: &mut Engine| {
+        e.send("position startpos");
+        e.send("go depth 2");
+        e.until(&["bestmove", "nobestmove"]).iter().any(|l| l == "info string book move")
+    };
+    // The first is missing: the second is used, and the missing one named.
+    e.send(&format!("setoption bookfiles {missing};{book}"));
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(
+        said.iter().any(|l| l.starts_with("info string book files that did not open") && l.contains(&missing)),
+        "{said:?}"
+    );
+    assert!(book_move(&mut e));
+    // None opens: the book loaded before stays.
+    e.send(&format!("setoption bookfiles {missing};{missing}.2"));
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(said.iter().any(|l| l.contains(&format!("keeping the book {book}"))), "{said:?}");
+    assert!(book_move(&mut e));
+}
