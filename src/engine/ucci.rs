@@ -421,7 +421,14 @@ impl Ucci {
     }
 
     fn probe(&mut self, args: &[&str]) {
-        let pos = if args.is_empty() { self.uci.current_position().cloned() } else { parse_position(args) };
+        let pos = if args.is_empty() {
+            let Some(pos) = self.uci.current_position().cloned() else {
+                return self.info_string("probe: no position (the last position command was refused)");
+            };
+            Some(pos)
+        } else {
+            parse_position(args)
+        };
         let Some(pos) = pos else {
             return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
         };

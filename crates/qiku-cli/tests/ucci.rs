@@ -288,6 +288,9 @@ fn refused_position_answers_nobestmove() {
     e.send("isready");
     let lines = e.until(&["readyok"]);
     assert!(lines.iter().any(|l| l.starts_with("info string banmoves: no position")), "{lines:?}");
+    e.send("probe");
+    let lines = e.until(&["info string", "pophash"]);
+    assert_eq!(lines.last().unwrap(), "info string probe: no position (the last position command was refused)");
     e.send("position startpos moves h2e2 h9g7 a0a5");
     e.send("go depth 1");
     assert_eq!(e.until(&["bestmove", "nobestmove"]).last().unwrap(), "nobestmove");
