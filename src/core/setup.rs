@@ -206,7 +206,20 @@ impl fmt::Display for ParseFenError {
                 write!(f, "FEN rank {rank}: unknown piece letter {c:?} (expected one of KABNRCP/kabnrcp, E/H aliases, or 1-9)")
             }
             ParseFenError::BadTurn(t) => write!(f, "FEN side to move {t:?} is not w, r or b"),
-            ParseFenError::BadNumber(t) => write!(f, "FEN move counters {t:?} are not numbers"),
+            ParseFenError::BadNumber(t) => {
+                const FIELDS: &str = "a Xiangqi FEN ends with the side to move, '- -' (no castling, no en passant) \
+                                      and two counters, as in 'w - - 0 1'";
+                let castling = |w: &str| w.chars().all(|c| "KQkq".contains(c));
+                if let Some(w) = t.split_whitespace().find(|w| castling(w)) {
+                    write!(f, "FEN field {w:?} looks like chess castling rights, which Xiangqi has not: {FIELDS}")
+                } else if let Some(w) = t.split_whitespace().find(|w| w.parse::<i64>().is_ok_and(|n| n < 0)) {
+                    write!(f, "FEN move counter {w} is negative: {FIELDS}, whole numbers from 0")
+                } else if t.split_whitespace().count() > 2 {
+                    write!(f, "FEN has too many fields after the side to move ({t:?}): {FIELDS}")
+                } else {
+                    write!(f, "FEN move counters {t:?} are not whole numbers from 0: {FIELDS}")
+                }
+            }
         }
     }
 }
@@ -241,5 +254,19 @@ mod tests {
         assert_eq!(Setup::from_fen("4x4/9/9/9/9/9/9/9/9/4K4 w"), Err(ParseFenError::BadChar { rank: 9, c: 'x' }));
         assert_eq!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 x"), Err(ParseFenError::BadTurn("x".into())));
         assert!(matches!(Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - a 1"), Err(ParseFenError::BadNumber(_))));
+    }
+
+    #[test]
+    fn counter_errors_say_what_is_wrong() {
+        let message = |fen: &str| Setup::from_fen(fen).unwrap_err().to_string();
+        let m = message("4k4/9/9/9/9/9/9/9/9/4K4 w KQkq - 0 1");
+        assert!(m.starts_with("FEN field \"KQkq\" looks like chess castling rights"), "{m}");
+        assert!(m.contains("'w - - 0 1'") && !m.contains("not numbers"), "{m}");
+        let m = message("4k4/9/9/9/9/9/9/9/9/4K4 w - - -3 1");
+        assert!(m.starts_with("FEN move counter -3 is negative"), "{m}");
+        let m = message("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 7");
+        assert!(m.starts_with("FEN has too many fields after the side to move"), "{m}");
+        let m = message("4k4/9/9/9/9/9/9/9/9/4K4 w - - a 1");
+        assert!(m.starts_with("FEN move counters \"a\" are not whole numbers from 0"), "{m}");
     }
 }

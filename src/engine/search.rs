@@ -358,9 +358,11 @@ impl<'a> Thread<'a> {
                 }
             }
         }
+        // The node limit counts every thread's nodes (the helpers' as far as they have reported
+        // them, every 1,024), so that `go nodes N` stops near N with any number of threads.
         if self.id == 0 && self.root_depth > 1 {
             if let Some(n) = self.limits.nodes {
-                if self.nodes >= n {
+                if self.total_nodes() >= n {
                     self.stopped = true;
                 }
             }
@@ -368,12 +370,19 @@ impl<'a> Thread<'a> {
         self.stopped
     }
 
-    fn info(&self, depth: u32, multipv: u32) -> Info {
-        let nodes = if self.options.threads <= 1 {
+    /// The nodes of the whole search so far: this thread's, and with helpers, theirs as far as
+    /// they have reported them.
+    #[inline]
+    fn total_nodes(&self) -> u64 {
+        if self.options.threads <= 1 {
             self.nodes
         } else {
             self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported
-        };
+        }
+    }
+
+    fn info(&self, depth: u32, multipv: u32) -> Info {
+        let nodes = self.total_nodes();
         Info {
             depth,
             multipv,
@@ -472,10 +481,7 @@ impl<'a> Thread<'a> {
             }
             depth += 1;
         }
-        result.nodes = self.nodes;
-        if self.id == 0 && self.options.threads > 1 {
-            result.nodes = self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.nodes_reported;
-        }
+        result.nodes = if self.id == 0 { self.total_nodes() } else { self.nodes };
         result
     }
 
@@ -567,7 +573,7 @@ impl<'a> Thread<'a> {
         if self.limits.infinite || self.shared.pondering.load(Ordering::Relaxed) {
             return false;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
         // A fixed movetime is used in full (the hard limit ends the last iteration).

@@ -89,6 +89,14 @@ pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
                 "info string line too long (more than {MAX_LINE} bytes), ignored: {}",
                 super::uci::excerpt(line.trim())
             ));
+            // A `position` the engine could not read leaves it without one: a `go` must not
+            // search the previous position.
+            if line.trim_start().starts_with("position") {
+                match &mut session {
+                    Protocol::Uci(uci) => uci.refuse_position("line too long"),
+                    Protocol::Ucci(ucci) => ucci.refuse_position("line too long"),
+                }
+            }
             continue;
         }
         let go_on = match &mut session {

@@ -1,13 +1,15 @@
 //! Search limits (what `go` asks for) and time management: how long to think on a clock.
 //!
-//! On a clock the engine plans for `movestogo` more moves (35 when not given, as Xiangqi games
-//! last 60-100 moves), spends `remaining / movestogo + 3/4 of the increment` as a soft target,
+//! On a clock the engine plans for `movestogo` more moves (35 when not given or 0, as Xiangqi
+//! games last 60-100 moves), spends `remaining / movestogo + 3/4 of the increment` as a soft target,
 //! and never more than a hard cap of 3.5 times that or 40% of the remaining time. The soft target
 //! is checked between iterations (an iteration that is unlikely to finish is not started; a
 //! changing best move earns more time), the hard cap inside the search. `Move Overhead` is
 //! subtracted for the GUI's and the pipe's latency. From a `movetime` it takes at most a fiftieth:
 //! a fixed time per move is used all but that sliver, which covers the last batch of nodes and the
-//! reply's trip (Stockfish's family uses the whole `movetime`).
+//! reply's trip (Stockfish's family uses the whole `movetime`). A `go` with a clock word but no
+//! time for the side to move (`go btime 100` with red to move, `go winc 100`) gives it no time:
+//! it answers after the first iteration.
 
 use crate::core::Color;
 use std::time::Duration;
@@ -38,7 +40,7 @@ pub struct Limits {
     pub time: [Option<Duration>; 2],
     /// Increment per move of red and black (`winc`/`binc`).
     pub inc: [Option<Duration>; 2],
-    /// Moves to the next time control.
+    /// Moves to the next time control (`None`: sudden death; `go movestogo 0` is read as absent).
     pub movestogo: Option<u32>,
     /// Exact time for this move.
     pub movetime: Option<Duration>,
@@ -69,9 +71,11 @@ impl Limits {
     pub fn is_bounded(&self) -> bool {
         !self.infinite && !self.ponder
     }
-    /// Uses a clock (so the time manager decides)?
-    pub fn uses_clock(&self, turn: Color) -> bool {
-        self.time[turn.index()].is_some()
+    /// Uses a clock (so the time manager decides)? True when any clock word was given
+    /// (`wtime`, `btime`, `winc`, `binc`, `movestogo`), also for the other side only: the side to
+    /// move then has no time given, and is treated as having none left.
+    pub fn uses_clock(&self, _turn: Color) -> bool {
+        self.time.iter().chain(&self.inc).any(Option::is_some) || self.movestogo.is_some()
     }
 }
 
@@ -98,7 +102,13 @@ pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
         let t = mt.saturating_sub(overhead.min(mt / 50));
         return Budget { soft: Some(t), hard: Some(t) };
     }
-    let Some(remaining) = limits.time[turn.index()] else { return Budget::default() };
+    if !limits.uses_clock(turn) {
+        return Budget::default();
+    }
+    // A clock given for the other side only (`go btime 100` with red to move, `go winc 100`): the
+    // side to move has no time given, so none left, and moves at once (as Stockfish does), rather
+    // than searching without end.
+    let remaining = limits.time[turn.index()].unwrap_or_default();
     let inc = limits.inc[turn.index()].unwrap_or_default();
     let usable = remaining.saturating_sub(overhead);
     let mtg = limits.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
@@ -150,5 +160,33 @@ mod tests {
         let limits = Limits { movestogo: Some(1), ..limits };
         assert_eq!(budget(&limits, Color::Red, ms(100)).hard, Some(ms(53_910)));
         assert_eq!(budget(&Limits::depth(3), Color::Red, ms(100)), Budget::default());
+    }
+
+    #[test]
+    fn a_clock_for_the_other_side_only_leaves_no_time() {
+        // Only black's clock with red to move, or only an increment: red has no time left and
+        // moves after the first iteration, never searching without end.
+        let only_black = Limits { time: [None, Some(ms(100))], ..Limits::default() };
+        let only_inc = Limits { inc: [Some(ms(100)), None], ..Limits::default() };
+        for limits in [only_black, only_inc] {
+            assert!(limits.uses_clock(Color::Red));
+            assert_eq!(budget(&limits, Color::Red, ms(30)), Budget { soft: Some(ms(0)), hard: Some(ms(0)) });
+        }
+    }
+
+    #[test]
+    fn movestogo_0_is_sudden_death() {
+        let pos = crate::core::Position::startpos();
+        let read = |args: &str| {
+            let words: Vec<&str> = args.split_whitespace().collect();
+            crate::engine::uci::parse_go(&words, &pos).unwrap().0
+        };
+        let zero = read("wtime 10000 btime 10000 movestogo 0");
+        assert_eq!(zero.movestogo, None);
+        assert_eq!(zero, read("wtime 10000 btime 10000"));
+        // Not the last move before the control (which may spend 90% of the clock).
+        assert!(
+            budget(&zero, Color::Red, ms(30)).hard < budget(&read("wtime 10000 movestogo 1"), Color::Red, ms(30)).hard
+        );
     }
 }

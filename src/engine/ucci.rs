@@ -5,17 +5,19 @@
 //! - `ucci` answers `id ...`, the options under their UCCI names, and `ucciok`;
 //! - `setoption <name> <value>` (UCCI form; the UCI form `setoption name N value V` is read too)
 //!   with `usemillisec`, `hashsize`, `threads`, `multipv` (UCCI has none; qiku's own, as UCI's
-//!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles`, `newgame`, `ponder`,
+//!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles` (`a.qbk;b.qbk`: the
+//!   first that opens; if none does, the book loaded before stays), `newgame`, `ponder`,
 //!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `bookminshare`,
 //!   `evalterms`;
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
-//! - `position startpos|fen FEN [moves ...]` as under UCI;
+//! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
+//!   `nobestmove` until a valid one arrives);
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
-//!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is refused
-//!   with an `info string` naming the UCCI field, then `nobestmove`;
+//!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is
+//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1;
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
 //!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
@@ -108,9 +110,10 @@ impl Write for Translate {
 
 /// One UCI output line in UCCI: `score cp X` becomes `score X` (a table win above every
 /// evaluation becomes one of 9801 to 9899, see [`WIN_VALUE`]), `score mate N` becomes
-/// `score ±(10000 - plies)`, and `bestmove (none)` becomes `nobestmove`.
+/// `score ±(10000 - plies)`, and `bestmove (none)` and the null move `bestmove 0000` (no
+/// position to search) become `nobestmove`.
 pub fn to_ucci(line: &str) -> String {
-    if line.starts_with("bestmove (none)") {
+    if line.starts_with("bestmove (none)") || line == "bestmove 0000" {
         return "nobestmove".to_string();
     }
     if !line.starts_with("info ") || line.starts_with("info string") {
@@ -147,9 +150,8 @@ pub struct Ucci {
     /// `usemillisec`: `go` times are in milliseconds, not seconds.
     millis: bool,
     use_book: bool,
-    book_files: String,
-    /// The position of the last `position` command (for `banmoves` and the clock's side).
-    position: Position,
+    /// `bookfiles`: the books to try, in order (the first that opens is used).
+    book_files: Vec<String>,
     banned: Vec<Move>,
 }
 
@@ -162,8 +164,7 @@ impl Ucci {
             uci: Uci::new(translated, openers),
             millis: false,
             use_book: true,
-            book_files: String::new(),
-            position: Position::startpos(),
+            book_files: Vec::new(),
             banned: Vec::new(),
         }
     }
@@ -192,19 +193,22 @@ impl Ucci {
             "isready" | "stop" | "ponderhit" => self.uci(cmd),
             "setoption" => self.setoption(rest),
             "position" => {
-                // While searching the UCI session refuses (and says so); keep the same position.
-                if !self.uci.is_searching() {
-                    self.banned.clear();
-                    if let Some(p) = parse_position(rest) {
-                        self.position = p;
-                    }
-                }
+                // A position the UCI session handles (accepted or refused; not one ignored while
+                // a search runs) forgets the banned moves.
+                let handled = self.uci.positions_handled();
                 self.uci(line);
+                if self.uci.positions_handled() != handled {
+                    self.banned.clear();
+                }
             }
             "banmoves" => {
                 self.banned.clear();
+                let Some(pos) = self.uci.current_position().cloned() else {
+                    self.info_string("banmoves: no position (the last position command was refused)");
+                    return true;
+                };
                 for t in rest {
-                    match iccs::parse(&self.position, t) {
+                    match iccs::parse(&pos, t) {
                         Ok(m) => self.banned.push(m),
                         Err(e) => self.info_string(&format!("banmoves {}: {e}", super::uci::excerpt(t))),
                     }
@@ -273,9 +277,14 @@ impl Ucci {
                 self.apply_book();
             }
             "bookfiles" | "bookfile" => {
-                // UCCI allows several files separated by ';'; qiku reads one book.
-                let first = value.split(';').map(str::trim).find(|s| !s.is_empty()).unwrap_or("");
-                self.book_files = if first == "<empty>" { String::new() } else { first.to_string() };
+                // UCCI allows several files separated by ';': qiku reads one book, the first of
+                // them that opens.
+                self.book_files = value
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty() && *s != "<empty>")
+                    .map(str::to_string)
+                    .collect();
                 self.apply_book();
             }
             "newgame" => self.uci("ucinewgame"),
@@ -293,24 +302,38 @@ impl Ucci {
     }
 
     fn apply_book(&mut self) {
-        let file = if self.use_book && !self.book_files.is_empty() { self.book_files.clone() } else { String::new() };
-        let file = if file.is_empty() { "<empty>".to_string() } else { file };
-        self.uci(&format!("setoption name BookFile value {file}"));
+        if self.use_book && !self.book_files.is_empty() {
+            self.uci.set_book_files(&self.book_files);
+        } else {
+            self.uci("setoption name BookFile value <empty>");
+        }
+    }
+
+    /// Leaves the session without a position (a `position` line too long to read): the next
+    /// `go` answers `nobestmove`.
+    pub fn refuse_position(&mut self, reason: &str) {
+        let handled = self.uci.positions_handled();
+        self.uci.refuse_position(reason);
+        if self.uci.positions_handled() != handled {
+            self.banned.clear();
+        }
     }
 
     fn go(&mut self, args: &[&str]) {
-        let pos = self.position.clone();
+        // A running search that ends on its own is waited for (it answers first); during an
+        // infinite search or pondering the `go` is refused with an `info string` and no answer of
+        // its own, since the running search's `bestmove` is still to come: never two answers.
+        if self.uci.busy("go") {
+            return;
+        }
+        // After a refused `position` the UCI session says why and answers the null move
+        // (`nobestmove` here).
+        let Some(pos) = self.uci.current_position().cloned() else { return self.uci("go") };
         let (us, them) = match pos.turn() {
             Color::Red => ("w", "b"),
             Color::Black => ("b", "w"),
         };
-        // A refused `go` is answered with `nobestmove`, so that the GUI waiting for a move is
-        // not left waiting; the message names the UCCI field.
         let unit = if self.millis { "milliseconds" } else { "seconds (milliseconds after setoption usemillisec true)" };
-        let refuse = |s: &Self, message: String| {
-            s.info_string(&message);
-            s.out.line("nobestmove");
-        };
         let ms = |v: &str| -> Result<u64, &'static str> {
             let x: f64 = v.parse().map_err(|_| "is not a number")?;
             if !x.is_finite() {
@@ -322,56 +345,69 @@ impl Ucci {
             let x = if self.millis { x } else { x * 1000.0 };
             Ok(x.min(u64::MAX as f64 / 2.0).round() as u64)
         };
-        let mut uci: Vec<String> = vec!["go".into()];
-        let mut i = 0;
-        while i < args.len() {
-            let key = args[i];
-            let value = args.get(i + 1).copied();
-            let clock = match key {
-                "time" => Some(format!("{us}time")),
-                "increment" => Some(format!("{us}inc")),
-                "opptime" => Some(format!("{them}time")),
-                "oppincrement" => Some(format!("{them}inc")),
-                _ => None,
-            };
-            match (key, clock) {
-                (_, Some(word)) => {
-                    let v = match value.map(ms) {
-                        Some(Ok(v)) => v,
-                        Some(Err(why)) => {
-                            let v = value.unwrap_or_default();
-                            return refuse(self, format!("go: {key} {v} {why}: expected a time in {unit} from 0"));
-                        }
-                        None => return refuse(self, format!("go: {key} needs a time in {unit}")),
-                    };
-                    uci.push(format!("{word} {v}"));
-                    i += 2;
-                }
-                ("oppmovestogo", _) => i += 2,
-                ("draw", _) => i += 1,
-                ("depth", _) if value == Some("infinite") => {
-                    uci.push("infinite".into());
-                    i += 2;
-                }
-                ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
-                    let what = if key == "movetime" { "a whole number of milliseconds" } else { "a whole number" };
-                    let n = match value {
-                        None => return refuse(self, format!("go: {key} needs {what}")),
-                        Some(v) => match v.parse::<i64>() {
-                            Ok(n) if n >= 0 => n.to_string(),
-                            Ok(_) => return refuse(self, format!("go: {key} {v} is negative: expected {what} from 0")),
-                            Err(_) => return refuse(self, format!("go: {key} {v} is not {what}")),
-                        },
-                    };
-                    uci.push(format!("{key} {n}"));
-                    i += 2;
-                }
-                _ => {
-                    uci.push(key.to_string());
-                    i += 1;
+        // A `go` it cannot obey (a missing, negative or unreadable value) is answered as under UCI:
+        // a move found at depth 1, after an `info string` naming the UCCI field (a GUI waits for
+        // an answer, and some send a clock a little below zero after an overstep).
+        let read: Result<Vec<String>, String> = 'read: {
+            let mut uci: Vec<String> = vec!["go".into()];
+            let mut i = 0;
+            while i < args.len() {
+                let key = args[i];
+                let value = args.get(i + 1).copied();
+                let clock = match key {
+                    "time" => Some(format!("{us}time")),
+                    "increment" => Some(format!("{us}inc")),
+                    "opptime" => Some(format!("{them}time")),
+                    "oppincrement" => Some(format!("{them}inc")),
+                    _ => None,
+                };
+                match (key, clock) {
+                    (_, Some(word)) => {
+                        let v = match value.map(ms) {
+                            Some(Ok(v)) => v,
+                            Some(Err(why)) => {
+                                let v = value.unwrap_or_default();
+                                break 'read Err(format!("go: {key} {v} {why}: expected a time in {unit} from 0"));
+                            }
+                            None => break 'read Err(format!("go: {key} needs a time in {unit}")),
+                        };
+                        uci.push(format!("{word} {v}"));
+                        i += 2;
+                    }
+                    ("oppmovestogo", _) => i += 2,
+                    ("draw", _) => i += 1,
+                    ("depth", _) if value == Some("infinite") => {
+                        uci.push("infinite".into());
+                        i += 2;
+                    }
+                    ("depth" | "nodes" | "movestogo" | "movetime" | "mate", _) => {
+                        let what = if key == "movetime" { "a whole number of milliseconds" } else { "a whole number" };
+                        let n = match value {
+                            None => break 'read Err(format!("go: {key} needs {what}")),
+                            Some(v) => match v.parse::<i64>() {
+                                Ok(n) if n >= 0 => n.to_string(),
+                                Ok(_) => break 'read Err(format!("go: {key} {v} is negative: expected {what} from 0")),
+                                Err(_) => break 'read Err(format!("go: {key} {v} is not {what}")),
+                            },
+                        };
+                        uci.push(format!("{key} {n}"));
+                        i += 2;
+                    }
+                    _ => {
+                        uci.push(key.to_string());
+                        i += 1;
+                    }
                 }
             }
-        }
+            Ok(uci)
+        };
+        let mut uci = match read {
+            Ok(uci) => uci,
+            Err(message) => {
+                self.info_string(&format!("{message}; answering at depth 1"));
+                vec!["go".into(), "depth 1".into()]
+            }
+        };
         if !self.banned.is_empty() {
             let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
             if allowed.is_empty() {
@@ -385,7 +421,14 @@ impl Ucci {
     }
 
     fn probe(&mut self, args: &[&str]) {
-        let pos = if args.is_empty() { Some(self.position.clone()) } else { parse_position(args) };
+        let pos = if args.is_empty() {
+            let Some(pos) = self.uci.current_position().cloned() else {
+                return self.info_string("probe: no position (the last position command was refused)");
+            };
+            Some(pos)
+        } else {
+            parse_position(args)
+        };
         let Some(pos) = pos else {
             return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
         };

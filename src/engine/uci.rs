@@ -3,8 +3,12 @@
 //! cp|mate ... pv ...` and `bestmove`.
 //!
 //! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
-//! `isready` and `ponderhit` are answered while it thinks. Unknown commands and malformed input
-//! are reported with `info string` and never end the engine.
+//! `isready` and `ponderhit` are answered while it thinks; `position`, `go`, `setoption` and
+//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite` or
+//! pondering. Unknown commands and malformed input
+//! are reported with `info string` and never end the engine. A refused `position` leaves the
+//! session without a position: `go` then answers the null move, `bestmove 0000`, after an
+//! `info string` naming why, until a valid `position` arrives.
 
 use super::eval::{self, Weights};
 use super::search::{Info, Shared};
@@ -63,6 +67,9 @@ pub const MAX_MULTI_PV: usize = 500;
 /// Most search threads (the UCI option `Threads` and the CLI's `--threads`).
 pub const MAX_THREADS: usize = 64;
 
+/// Largest `TablebaseProbeLimit` (pieces, kings included): as advertised and as checked.
+const MAX_TB_PROBE_LIMIT: u64 = 12;
+
 /// How much of an input line a reply quotes, in characters.
 const EXCERPT_CHARS: usize = 80;
 
@@ -95,11 +102,20 @@ pub struct Uci {
     worker: Option<JoinHandle<()>>,
     /// The running search's shared state, to stop it without the engine lock it holds.
     active: Option<Arc<Shared>>,
+    /// Whether the running search ends without `stop` (a depth, node, mate, time or clock
+    /// limit; once pondering ends, for `go ponder`).
+    ends_by_itself: bool,
     /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
     /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
     /// refused.
     done: Arc<AtomicBool>,
     game: Game,
+    /// Why the last `position` command was refused, while no valid one has followed: a `go`
+    /// then answers the null move instead of searching a position the GUI did not ask for.
+    no_position: Option<String>,
+    /// Counts the `position` commands handled (accepted or refused, not those ignored while a
+    /// search runs), so that UCCI knows when to forget its banned moves.
+    positions_handled: u64,
     options: Options,
     openers: Openers,
 }
@@ -112,8 +128,11 @@ impl Uci {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MIB))),
             worker: None,
             active: None,
+            ends_by_itself: false,
             done: Arc::new(AtomicBool::new(false)),
             game: Game::new(Position::startpos()),
+            no_position: None,
+            positions_handled: 0,
             options: Options {
                 hash: DEFAULT_HASH_MIB,
                 book_file: String::new(),
@@ -166,6 +185,7 @@ impl Uci {
                 }
                 self.engine().new_game();
                 self.game = Game::new(Position::startpos());
+                self.no_position = None;
             }
             "setoption" => {
                 if !self.busy("setoption") {
@@ -193,6 +213,7 @@ impl Uci {
                 self.stop();
                 return false;
             }
+            "d" | "eval" if self.no_position.is_some() => self.say_no_position(),
             "d" => {
                 let pos = self.game.position();
                 // The diagram without its own FEN line: `Fen:` below is the one tools read.
@@ -211,13 +232,23 @@ impl Uci {
         true
     }
 
-    /// While searching, only `stop`, `isready`, `ponderhit` and `quit` are accepted.
-    fn busy(&mut self, what: &str) -> bool {
-        let busy = self.searching();
-        if busy {
-            self.info_string(&format!("ignored {what}: a search is running (send stop first)"));
+    /// Before `what` (`position`, `go`, `setoption`, `ucinewgame`): a running search that ends
+    /// on its own (a depth, node, time or clock limit) is waited for, its `bestmove` written,
+    /// as Stockfish does, so that a script piping several commands gets every answer; during
+    /// `go infinite` or pondering, where waiting would never end, `what` is refused with an
+    /// `info string` (send `stop` first). Returns whether it was refused.
+    pub fn busy(&mut self, what: &str) -> bool {
+        if !self.searching() {
+            return false;
         }
-        busy
+        let pondering = self.active.as_ref().is_some_and(|s| s.pondering.load(Ordering::Relaxed));
+        if self.ends_by_itself && !pondering {
+            self.join();
+            self.active = None;
+            return false;
+        }
+        self.info_string(&format!("ignored {what}: a search is running (send stop first)"));
+        true
     }
 
     fn engine_shared(&self) -> Arc<Shared> {
@@ -252,7 +283,9 @@ impl Uci {
             crate::book::DEFAULT_MIN_SHARE_PERCENT
         ));
         o.line("option name TablebasePath type string default <empty>");
-        o.line("option name TablebaseProbeLimit type spin default 12 min 0 max 12");
+        o.line(&format!(
+            "option name TablebaseProbeLimit type spin default {MAX_TB_PROBE_LIMIT} min 0 max {MAX_TB_PROBE_LIMIT}"
+        ));
         o.line("option name TablebaseRules type combo default asian var asian var plain");
         o.line("option name EvalTerms type combo default full var full var basic");
         o.line("option name UCI_Variant type combo default xiangqi var xiangqi");
@@ -293,7 +326,18 @@ impl Uci {
                 self.engine().new_game();
                 Ok(())
             }
-            "ponder" | "uci_variant" => Ok(()),
+            // Accepted for GUIs that send them; values outside the advertised ones are refused.
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("option Ponder: {:?} is not true or false", excerpt(&value))),
+            },
+            "uci_variant" => match value.to_ascii_lowercase().as_str() {
+                "xiangqi" => Ok(()),
+                _ => Err(format!(
+                    "option UCI_Variant: {:?} is not supported; the only variant is xiangqi",
+                    excerpt(&value)
+                )),
+            },
             "evalterms" => match value.to_ascii_lowercase().as_str() {
                 "full" => {
                     self.set_weights(Weights::DEFAULT);
@@ -355,7 +399,7 @@ impl Uci {
                     tb.set_rules(r);
                 }
             }),
-            "tablebaseprobelimit" => number(0, super::MAX_TB_PIECES as u64).map(|v| {
+            "tablebaseprobelimit" => number(0, MAX_TB_PROBE_LIMIT).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;
@@ -365,6 +409,38 @@ impl Uci {
         if let Err(e) = result {
             self.info_string(&e);
         }
+    }
+
+    /// Opens the first of `files` that opens as the book (`BookFile`), with the current book
+    /// options; an `info string` names those that did not open and why. If none opens, the book
+    /// loaded before stays (UCCI's `bookfiles a.qbk;b.qbk`).
+    pub fn set_book_files(&mut self, files: &[String]) {
+        if self.busy("setoption") {
+            return;
+        }
+        let mut failed = Vec::new();
+        let mut opened = false;
+        for file in files {
+            let o = &self.options;
+            match (self.openers.book)(file, &o.book_policy, o.book_min_games, o.book_min_share) {
+                Ok(b) => {
+                    self.options.book_file = file.clone();
+                    self.engine().book = Some(b);
+                    opened = true;
+                    break;
+                }
+                Err(e) => failed.push(format!("{}: {e}", excerpt(file))),
+            }
+        }
+        if failed.is_empty() {
+            return;
+        }
+        let outcome = match (opened, self.options.book_file.as_str()) {
+            (true, file) => format!("using {}", excerpt(file)),
+            (false, "") => "no book loaded".to_string(),
+            (false, file) => format!("keeping the book {}", excerpt(file)),
+        };
+        self.info_string(&format!("book files that did not open: {}; {outcome}", failed.join("; ")));
     }
 
     fn reopen_book(&mut self) -> Result<(), String> {
@@ -386,45 +462,50 @@ impl Uci {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let moves_at = args.iter().position(|&w| w == "moves");
-        let (spec, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let start = match spec.first() {
-            Some(&"startpos") if spec.len() == 1 => Position::startpos(),
-            Some(&"fen") if spec.len() > 1 => match Position::from_fen(&spec[1..].join(" ")) {
-                Ok(p) => p,
-                Err(e) => {
-                    return self.info_string(&format!("invalid FEN {:?}: {e}; position unchanged", spec[1..].join(" ")))
-                }
-            },
-            _ => {
-                return self.info_string(&format!(
-                "malformed position command {:?}: expected position startpos|fen FEN [moves ...]; position unchanged",
-                args.join(" ")
-            ))
+        self.positions_handled += 1;
+        match read_position(args) {
+            Ok(game) => {
+                self.game = game;
+                self.no_position = None;
             }
-        };
-        let mut game = Game::new(start);
-        for (i, token) in moves.iter().enumerate() {
-            match iccs::parse(game.position(), token) {
-                Ok(m) => game.play_unchecked(m),
-                Err(e) => {
-                    self.info_string(&format!(
-                        "move {} ({token}): {e} in {}; ignoring it and the {} move(s) after it",
-                        i + 1,
-                        game.position().fen(),
-                        moves.len() - i - 1
-                    ));
-                    break;
-                }
+            Err(refusal) => {
+                self.info_string(&format!("{}; no position until a valid position command", refusal.message));
+                self.no_position = Some(refusal.reason);
             }
         }
-        self.game = game;
+    }
+
+    /// Leaves the session without a position, `reason` saying why (a `position` line too long to
+    /// read): the next `go` answers the null move instead of searching the previous position.
+    pub fn refuse_position(&mut self, reason: &str) {
+        if self.busy("position") {
+            return;
+        }
+        self.positions_handled += 1;
+        self.no_position = Some(reason.to_string());
+    }
+
+    /// The position a `go` would search: `None` after a refused `position` command.
+    pub fn current_position(&self) -> Option<&Position> {
+        self.no_position.is_none().then(|| self.game.position())
+    }
+
+    /// How many `position` commands the session has handled (accepted or refused).
+    pub fn positions_handled(&self) -> u64 {
+        self.positions_handled
+    }
+
+    fn say_no_position(&self) {
+        let reason = self.no_position.as_deref().unwrap_or("none was sent");
+        self.info_string(&format!("no position: the last position command was refused ({reason}); send a valid one"));
     }
 
     fn go(&mut self, args: &[&str]) {
+        if self.no_position.is_some() {
+            // Never a move for another position than the one asked for: the null move.
+            self.say_no_position();
+            return self.out.line("bestmove 0000");
+        }
         let limits = match parse_go(args, self.game.position()) {
             Ok((l, warnings)) => {
                 for w in warnings {
@@ -439,6 +520,13 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
+        let turn = self.game.position().turn();
+        self.ends_by_itself = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.mate.is_some()
+                || limits.movetime.is_some()
+                || limits.uses_clock(turn));
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -479,7 +567,7 @@ impl Uci {
         }));
     }
 
-    /// Whether a search is running (then `position`, `go` and `setoption` are refused).
+    /// Whether a search is running.
     pub fn is_searching(&mut self) -> bool {
         self.searching()
     }
@@ -501,6 +589,56 @@ impl Uci {
     }
 }
 
+/// Why a `position` command was refused: the full message, and a short reason for the `go`
+/// that follows.
+struct PositionRefusal {
+    message: String,
+    reason: String,
+}
+
+/// The game of `startpos|fen FEN [moves ...]`, or why it cannot be set up (an unreadable or
+/// impossible FEN, an illegal move in the list).
+fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
+    let moves_at = args.iter().position(|&w| w == "moves");
+    let (spec, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match spec.first() {
+        Some(&"startpos") if spec.len() == 1 => Position::startpos(),
+        Some(&"fen") if spec.len() > 1 => {
+            let fen = spec[1..].join(" ");
+            Position::from_fen(&fen).map_err(|e| PositionRefusal {
+                message: format!("invalid FEN {:?}: {e}", excerpt(&fen)),
+                reason: format!("invalid FEN: {e}"),
+            })?
+        }
+        _ => {
+            return Err(PositionRefusal {
+                message: format!(
+                    "malformed position command {:?}: expected position startpos|fen FEN [moves ...]",
+                    excerpt(&args.join(" "))
+                ),
+                reason: "malformed position command".to_string(),
+            })
+        }
+    };
+    let mut game = Game::new(start);
+    for (i, token) in moves.iter().enumerate() {
+        match iccs::parse(game.position(), token) {
+            Ok(m) => game.play_unchecked(m),
+            Err(e) => {
+                let token = excerpt(token);
+                return Err(PositionRefusal {
+                    message: format!("move {} ({token}): {e} in {}", i + 1, game.position().fen()),
+                    reason: format!("move {} ({token}): {e}", i + 1),
+                });
+            }
+        }
+    }
+    Ok(game)
+}
+
 /// A `go` command that cannot be obeyed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoError {
@@ -508,6 +646,8 @@ pub enum GoError {
     MissingNumber(String),
     /// A time (`wtime`, `btime`, `winc`, `binc`, `movetime`) or count below zero.
     Negative(String, i64),
+    /// A number beyond what the engine reads (the key and the number as given).
+    TooLarge(String, String),
 }
 
 impl std::fmt::Display for GoError {
@@ -515,6 +655,10 @@ impl std::fmt::Display for GoError {
         match self {
             GoError::MissingNumber(key) => write!(f, "go: {key} needs a number"),
             GoError::Negative(key, v) => write!(f, "go: {key} {v} is negative: times are milliseconds from 0"),
+            GoError::TooLarge(key, v) if v.starts_with('-') => {
+                write!(f, "go: {key} {} is negative: times are milliseconds from 0", excerpt(v))
+            }
+            GoError::TooLarge(key, v) => write!(f, "go: {key} {} is too large: the most is {}", excerpt(v), i64::MAX),
         }
     }
 }
@@ -531,8 +675,17 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
         let takes_value =
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
-            let Some(v) = args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) else {
-                return Err(GoError::MissingNumber(key.to_string()));
+            let v = match args.get(i + 1).map(|v| (v, v.parse::<i64>())) {
+                Some((_, Ok(v))) => v,
+                Some((text, Err(e)))
+                    if matches!(
+                        e.kind(),
+                        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                    ) =>
+                {
+                    return Err(GoError::TooLarge(key.to_string(), text.to_string()));
+                }
+                _ => return Err(GoError::MissingNumber(key.to_string())),
             };
             if v < 0 {
                 return Err(GoError::Negative(key.to_string(), v));
@@ -543,7 +696,8 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
                 "btime" => l.time[1] = Some(ms),
                 "winc" => l.inc[0] = Some(ms),
                 "binc" => l.inc[1] = Some(ms),
-                "movestogo" => l.movestogo = Some(v.clamp(1, 1000) as u32),
+                // 0 moves to go means none is known: sudden death, as when absent.
+                "movestogo" => l.movestogo = (v > 0).then(|| v.min(1000) as u32),
                 "movetime" => l.movetime = Some(ms),
                 "depth" => l.depth = Some(v.clamp(1, 100) as u32),
                 "nodes" => l.nodes = Some(v.max(1) as u64),

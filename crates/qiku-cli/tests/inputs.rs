@@ -287,7 +287,9 @@ fn no_rust_internals_in_output() {
     assert!(stderr(&e).contains("0 is not a whole number from 1 to 100"), "{}", stderr(&e));
 }
 
-/// UCCI's `go` errors name UCCI's fields and end with `nobestmove`; UCI's are answered at depth 1.
+/// UCCI's `go` errors name UCCI's fields; in both protocols they are answered at depth 1 (UCCI
+/// used to answer `nobestmove`, UCI a move: a GUI may send a clock a little below zero after an
+/// overstep and waits for a move).
 #[test]
 fn go_errors_in_each_protocol() {
     let session = |input: &str| -> String {
@@ -298,18 +300,33 @@ fn go_errors_in_each_protocol() {
         stdout(&engine.wait_with_output().unwrap())
     };
     let ucci = session("ucci\ngo time -5\ngo depth\ngo time 1 increment x\ngo depth -3\nquit\n");
-    let lines: Vec<&str> = ucci.lines().skip_while(|l| *l != "ucciok").skip(1).collect();
+    let lines: Vec<&str> = ucci
+        .lines()
+        .skip_while(|l| *l != "ucciok")
+        .skip(1)
+        .filter(|l| !l.starts_with("info depth"))
+        .map(|l| match l.strip_prefix("bestmove ").map(|m| m.split(' ').next().unwrap_or("")) {
+            // A legal move of the start position, whichever the search found.
+            Some(m) if qiku::notation::iccs::parse(&qiku::Position::startpos(), m).is_ok() => "bestmove",
+            _ => l,
+        })
+        .collect();
+    let unit = "seconds (milliseconds after setoption usemillisec true)";
     assert_eq!(
         lines,
         [
-            "info string go: time -5 is negative: expected a time in seconds (milliseconds after setoption usemillisec true) from 0",
-            "nobestmove",
-            "info string go: depth needs a whole number",
-            "nobestmove",
-            "info string go: increment x is not a number: expected a time in seconds (milliseconds after setoption usemillisec true) from 0",
-            "nobestmove",
-            "info string go: depth -3 is negative: expected a whole number from 0",
-            "nobestmove",
+            format!("info string go: time -5 is negative: expected a time in {unit} from 0; answering at depth 1")
+                .as_str(),
+            "bestmove",
+            "info string go: depth needs a whole number; answering at depth 1",
+            "bestmove",
+            format!(
+                "info string go: increment x is not a number: expected a time in {unit} from 0; answering at depth 1"
+            )
+            .as_str(),
+            "bestmove",
+            "info string go: depth -3 is negative: expected a whole number from 0; answering at depth 1",
+            "bestmove",
             "bye",
         ]
     );

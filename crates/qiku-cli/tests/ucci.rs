@@ -270,3 +270,99 @@ fn banning_the_book_move_plays_the_next_book_move() {
     let next = bestmove(&lines);
     assert!(next != first && in_book.contains(&next), "{first} banned, then {next}: {in_book:?}");
 }
+
+#[test]
+fn refused_position_answers_nobestmove() {
+    // A refused `position` leaves no position: `go` says why and answers `nobestmove`, never a
+    // move of the previous position; banmoves has nothing to ban in.
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    e.send("position startpos moves h2e2");
+    e.send("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    e.send("go depth 1");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert_eq!(lines.last().unwrap(), "nobestmove", "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string no position") && l.contains("invalid FEN")), "{lines:?}");
+    e.send("banmoves h2e2");
+    e.send("isready");
+    let lines = e.until(&["readyok"]);
+    assert!(lines.iter().any(|l| l.starts_with("info string banmoves: no position")), "{lines:?}");
+    e.send("probe");
+    let lines = e.until(&["info string", "pophash"]);
+    assert_eq!(lines.last().unwrap(), "info string probe: no position (the last position command was refused)");
+    e.send("position startpos moves h2e2 h9g7 a0a5");
+    e.send("go depth 1");
+    assert_eq!(e.until(&["bestmove", "nobestmove"]).last().unwrap(), "nobestmove");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let m = bestmove(&e.until(&["bestmove", "nobestmove"]));
+    iccs::parse(&Position::startpos(), &m).unwrap();
+}
+
+#[test]
+fn go_during_a_search_is_answered_once() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    e.send("setoption usemillisec true");
+    // A finite search: the next position and go wait for it, and both are answered.
+    e.send("position startpos");
+    e.send("go time 600 movestogo 1");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    iccs::parse(&Position::startpos(), &bestmove(&e.until(&["bestmove", "nobestmove"]))).unwrap();
+    let after = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&after, &bestmove(&e.until(&["bestmove", "nobestmove"]))).unwrap();
+    // A bad go during an infinite search: refused with an info string, no answer of its own (it
+    // used to get nobestmove at once and the real bestmove later).
+    e.send("go infinite");
+    e.send("go depth abc");
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(said.iter().any(|l| l.starts_with("info string ignored go")), "{said:?}");
+    assert!(!said.iter().any(|l| l.contains("bestmove")), "{said:?}");
+    e.send("stop");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.send("isready");
+    let rest = e.until(&["readyok"]);
+    assert!(!rest.iter().any(|l| l.contains("bestmove")), "{rest:?}");
+}
+
+#[test]
+fn bookfiles_uses_the_first_book_that_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn");
+    let built = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
+        .args(["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let missing = dir.path().join("missing.qbk");
+    let (book, missing) = (book.display().to_string(), missing.display().to_string());
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.until(&["ucciok"]);
+    let book_move = |e: &mut Engine| {
+        e.send("position startpos");
+        e.send("go depth 2");
+        e.until(&["bestmove", "nobestmove"]).iter().any(|l| l == "info string book move")
+    };
+    // The first is missing: the second is used, and the missing one named.
+    e.send(&format!("setoption bookfiles {missing};{book}"));
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(
+        said.iter().any(|l| l.starts_with("info string book files that did not open") && l.contains(&missing)),
+        "{said:?}"
+    );
+    assert!(book_move(&mut e));
+    // None opens: the book loaded before stays.
+    e.send(&format!("setoption bookfiles {missing};{missing}.2"));
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(said.iter().any(|l| l.contains(&format!("keeping the book {book}"))), "{said:?}");
+    assert!(book_move(&mut e));
+}

@@ -288,6 +288,7 @@ fn garbage_is_reported_and_survived() {
         assert!(lines.iter().any(|l| l.starts_with("info string")), "no info string for {g:?}: {lines:?}");
     }
     // A `go` it cannot obey is reported and still answered (a GUI waits for `bestmove`).
+    e.send("position startpos");
     for g in ["go depth", "go movetime abc", "go wtime -5 btime 1000"] {
         e.send(g);
         let lines = e.until("bestmove", LIVENESS);
@@ -302,21 +303,66 @@ fn garbage_is_reported_and_survived() {
     e.send("   ");
     e.send_bytes(b"\xff\xfe\x01garbage\n");
     e.ready();
-    // An illegal move in the list: reported, and the position stops before it.
+    // An illegal move in the list: reported, and the whole position refused (see
+    // `refused_position_leaves_no_position`).
     e.send("position startpos moves h2e2 h9g7 a0a5 b9c7");
     let lines = e.ready();
     assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("a0a5")), "{lines:?}");
+    // And it still plays once a valid position arrives.
+    e.send("position startpos moves h2e2 h9g7");
     e.send("d");
     let lines = e.until("Fen:", LIVENESS);
     assert_eq!(
         lines.last().unwrap().trim_start_matches("Fen: "),
         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
     );
-    // And it still plays.
     e.send("go depth 2");
     let lines = e.until("bestmove", LIVENESS);
     let pos = Position::from_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2").unwrap();
     iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    e.quit();
+}
+
+#[test]
+fn refused_position_leaves_no_position() {
+    // After a refused `position`, a `go` must not answer a move of the previous position: it
+    // says why and answers the null move, until a valid `position` arrives.
+    let long = format!("position startpos moves {}", "h2e2 h7e7 e2h2 e7h7 ".repeat(4000));
+    let refusals: [(&str, &str); 4] = [
+        ("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "invalid FEN"),
+        ("position fen 9/9/9 w", "invalid FEN"),
+        ("position startpos moves h2e2 h9g7 a0a5 b9c7", "a0a5"),
+        (&long, "line too long"),
+    ];
+    let mut e = Engine::start();
+    for (refused, why) in refusals {
+        e.send("position startpos moves h2e2");
+        e.send(refused);
+        let lines = e.ready();
+        assert!(lines.iter().any(|l| l.starts_with("info string")), "{refused:.80}: {lines:?}");
+        for _ in 0..2 {
+            e.send("go depth 1");
+            let lines = e.until("bestmove", LIVENESS);
+            assert_eq!(lines.last().unwrap(), "bestmove 0000", "{refused:.80}: {lines:?}");
+            assert!(
+                lines.iter().any(|l| l.starts_with("info string no position") && l.contains(why)),
+                "{refused:.80}: {lines:?}"
+            );
+        }
+        e.send("d");
+        let lines = e.ready();
+        assert!(lines.iter().any(|l| l.starts_with("info string no position")), "{lines:?}");
+    }
+    // A valid position ends it.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    let pos = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&pos, &bestmove(&e.until("bestmove", LIVENESS))).unwrap();
+    // So does ucinewgame (the start position).
+    e.send("position fen 9/9/9 w");
+    e.send("ucinewgame");
+    e.send("go depth 1");
+    iccs::parse(&Position::startpos(), &bestmove(&e.until("bestmove", LIVENESS))).unwrap();
     e.quit();
 }
 
@@ -500,4 +546,129 @@ fn random_sessions_are_survived() {
         iccs::parse(&pos, &bestmove(&lines)).unwrap();
         e.quit();
     }
+}
+
+#[test]
+fn a_clock_for_the_other_side_only_answers_at_once() {
+    // Red to move with only black's clock, or only an increment: no time for red, so a move at
+    // once (it used to search without end). The same for black with only red's clock.
+    let mut e = Engine::start();
+    for (position, go) in [
+        ("position startpos", "go btime 100"),
+        ("position startpos", "go winc 100"),
+        ("position startpos", "go binc 100 movestogo 3"),
+        ("position startpos moves h2e2", "go wtime 100 winc 100"),
+    ] {
+        e.send(position);
+        e.send(go);
+        let lines = e.until("bestmove", LIVENESS);
+        assert_ne!(bestmove(&lines), "0000", "{go}: {lines:?}");
+    }
+    e.quit();
+}
+
+/// The `nodes` of the last `info depth` line.
+fn last_nodes(lines: &[String]) -> u64 {
+    let l = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    let w: Vec<&str> = l.split_whitespace().collect();
+    let at = w.iter().position(|&x| x == "nodes").expect("nodes");
+    w[at + 1].parse().unwrap()
+}
+
+#[test]
+fn node_limit_counts_every_thread() {
+    // `go nodes N` stops near N whatever the thread count: the limit counts the helpers' nodes
+    // too (they report every 1,024). With two threads it used to stop near 4N.
+    let mut e = Engine::start();
+    for threads in [1u64, 2, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go nodes 20000");
+        let lines = e.until("bestmove", LIVENESS * 4);
+        let nodes = last_nodes(&lines);
+        assert!((20_000..=20_000 + 1_024 * (threads - 1) + 64).contains(&nodes), "threads {threads}: {nodes} nodes");
+    }
+    e.quit();
+}
+
+#[test]
+fn commands_during_a_finite_search_wait_for_it() {
+    // A piped script: the second position and go arrive while the first search runs. Both are
+    // answered, in order (they used to be dropped with "ignored go: a search is running").
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go movetime 300");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 1");
+    let first = e.until("bestmove", LIVENESS);
+    iccs::parse(&Position::startpos(), &bestmove(&first)).unwrap();
+    let second = e.until("bestmove", LIVENESS);
+    let after = Position::startpos().play_unchecked(iccs::parse(&Position::startpos(), "h2e2").unwrap());
+    iccs::parse(&after, &bestmove(&second)).unwrap();
+    assert!(!first.iter().chain(&second).any(|l| l.contains("ignored")), "{first:?} {second:?}");
+    // During go infinite waiting would never end: refused, and only the one bestmove after stop.
+    e.send("go infinite");
+    e.send("go depth 1");
+    let said = e.ready();
+    assert!(said.iter().any(|l| l.starts_with("info string ignored go")), "{said:?}");
+    e.send("stop");
+    e.until("bestmove", LIVENESS);
+    let after = e.drain(Duration::from_millis(300));
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.quit();
+}
+
+#[test]
+fn option_values_outside_the_advertised_ones_are_refused() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let options = e.until("uciok", LIVENESS);
+    assert!(options.iter().any(|l| l == "option name TablebaseProbeLimit type spin default 12 min 0 max 12"));
+    for (set, refusal) in [
+        ("TablebaseProbeLimit value 13", Some("option TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")),
+        ("TablebaseProbeLimit value 12", None),
+        ("TablebaseProbeLimit value 0", None),
+        (
+            "UCI_Variant value shogi",
+            Some("option UCI_Variant: \"shogi\" is not supported; the only variant is xiangqi"),
+        ),
+        ("UCI_Variant value xiangqi", None),
+        ("Ponder value maybe", Some("option Ponder: \"maybe\" is not true or false")),
+        ("Ponder value true", None),
+        ("Ponder value false", None),
+    ] {
+        e.send(&format!("setoption name {set}"));
+        let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+        match refusal {
+            Some(r) => assert_eq!(said, [format!("info string {r}")], "{set}"),
+            None => assert!(said.is_empty(), "{set}: {said:?}"),
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn messages_say_what_is_wrong() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go wtime 99999999999999999999");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(
+        lines.iter().any(|l| l
+            == "info string go: wtime 99999999999999999999 is too large: the most is 9223372036854775807; answering at depth 1"),
+        "{lines:?}"
+    );
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1");
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("FEN field \"KQkq\" looks like chess castling rights") && l.contains("'w - - 0 1'")),
+        "{lines:?}"
+    );
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1");
+    let lines = e.ready();
+    assert!(lines.iter().any(|l| l.contains("FEN move counter -1 is negative")), "{lines:?}");
+    e.quit();
 }
