@@ -297,7 +297,8 @@ pub struct Totals {
     pub targets: usize,
     /// Of which the generator cannot do yet.
     pub unsupported: usize,
-    /// Entries of all tables.
+    /// Entries of all tables the generator can do (this and the figures below leave out the
+    /// `unsupported` ones).
     pub entries: u64,
     /// The largest peak memory of one table (tables are solved one at a time).
     pub peak_memory_bytes: u64,
@@ -450,10 +451,14 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         };
         totals.targets += row.target as usize;
         totals.unsupported += row.unsupported.is_some() as usize;
-        totals.entries = totals.entries.saturating_add(row.entries);
-        totals.peak_memory_bytes = totals.peak_memory_bytes.max(row.peak_memory_bytes);
-        totals.disk_bytes = totals.disk_bytes.saturating_add(row.disk_bytes);
-        totals.seconds += row.seconds;
+        // A table the generator cannot do has no cost to add up (its entries may not even fit a
+        // number): the totals are those of the work that can be done.
+        if row.unsupported.is_none() {
+            totals.entries = totals.entries.saturating_add(row.entries);
+            totals.peak_memory_bytes = totals.peak_memory_bytes.max(row.peak_memory_bytes);
+            totals.disk_bytes = totals.disk_bytes.saturating_add(row.disk_bytes);
+            totals.seconds += row.seconds;
+        }
         tables.push(row);
     }
     (tables, totals)

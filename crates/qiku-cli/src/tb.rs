@@ -578,8 +578,12 @@ fn run_plan(
         Some(budget) => format!(" (within --memory {}: {paged} table(s) paged)", bytes(budget.bytes())),
         None => String::new(),
     };
+    let not_counted = match totals.unsupported {
+        0 => String::new(),
+        n => format!(" (not counting the {n} that cannot be generated yet)"),
+    };
     println!(
-        "{} tables ({} selected, {} dependencies), {} entries; peak memory {}{within}, disk {}, time {} \
+        "{} tables ({} selected, {} dependencies), {} entries{not_counted}; peak memory {}{within}, disk {}, time {} \
          (at {:.1} M entries/s with {threads} thread(s), {:.3} .qtb file bytes and {:.1} solver bytes an entry{pass})",
         totals.tables,
         totals.targets,

@@ -249,3 +249,18 @@ fn plan_times_are_for_this_machine_unless_a_speed_is_given() {
         assert!(err.contains("is not a speed"), "{err}");
     }
 }
+
+/// The totals add up what can be generated: a selection with tables beyond the generator's
+/// limits said 18446744073709551615 entries (its largest table's count saturated the sum).
+#[test]
+fn totals_leave_out_the_tables_that_cannot_be_generated() {
+    let out = qiku_tb(&["plan", "KRNCPABvKRNCPAB", "--speed", "1", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["tables"].as_array().unwrap();
+    let supported: u64 =
+        rows.iter().filter(|r| r["unsupported"].is_null()).map(|r| r["entries"].as_u64().unwrap()).sum();
+    assert!(v["totals"]["unsupported"].as_u64().unwrap() > 0, "{}", v["totals"]);
+    assert_eq!(v["totals"]["entries"].as_u64(), Some(supported), "{}", v["totals"]);
+    let text = String::from_utf8_lossy(&qiku_tb(&["plan", "KRNCPABvKRNCPAB", "--speed", "1"]).stdout).to_string();
+    assert!(text.contains(&format!("{supported} entries (not counting the ")), "{}", text.lines().last().unwrap());
+}
