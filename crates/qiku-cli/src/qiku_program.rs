@@ -64,6 +64,9 @@ enum Command {
     },
     /// Speak UCI on standard input and output (the same as running qiku without a command).
     Uci,
+    /// Speak UCCI on standard input and output: the same session as `uci`, which turns to UCCI
+    /// at the GUI's first `ucci` (for GUIs set up to start an engine with this word).
+    Ucci,
     /// Search a position and print the search lines (UCI `info` form), then the best move.
     Analyze(AnalyzeArgs),
     /// What the book and the tablebases say about a position (and a short search when neither
@@ -313,7 +316,7 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let result = match cli.command {
-        None | Some(Command::Uci) => {
+        None | Some(Command::Uci) | Some(Command::Ucci) => {
             qiku::engine::session::run(
                 std::io::stdin().lock(),
                 uci::Output::new(Box::new(std::io::stdout())),

@@ -366,3 +366,22 @@ fn bookfiles_uses_the_first_book_that_opens() {
     assert!(said.iter().any(|l| l.contains(&format!("keeping the book {book}"))), "{said:?}");
     assert!(book_move(&mut e));
 }
+
+/// `qiku ucci`, as GUIs set up to start an engine with that word run it, speaks UCCI (it was an
+/// unknown command that printed the usage and exited).
+#[test]
+fn the_ucci_command_speaks_ucci() {
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku"))
+        .arg("ucci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"ucci\r\nposition startpos\r\ngo depth 2\r\nquit\r\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.lines().any(|l| l == "ucciok") && text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+}
