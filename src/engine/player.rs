@@ -7,7 +7,7 @@ use super::time::Limits;
 use super::tt::TableSizeError;
 use super::{OpeningBook, Score, MAX_TB_PIECES};
 use crate::core::{Game, Move};
-use crate::core::{Verdict, Wdl};
+use crate::core::{TbValue, Verdict, Wdl};
 use std::sync::Arc;
 
 /// Where a decision came from.
@@ -98,7 +98,8 @@ impl Engine {
     pub fn think(&mut self, game: &Game, limits: &Limits, on_info: &mut dyn FnMut(&Info)) -> (SearchResult, Source) {
         let pos = game.position();
         self.last_verdict = None;
-        if let Some(book) = &self.book {
+        // `go infinite` is analysis: a book move would end it at once with no line to show.
+        if let Some(book) = self.book.as_ref().filter(|_| !limits.infinite) {
             // A book move outside `searchmoves` (UCCI's `banmoves`) is not played.
             let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
             if let Some(m) = book.pick_among(pos, &allowed).filter(|&m| pos.is_legal(m) && allowed(&m)) {
@@ -142,14 +143,17 @@ impl Engine {
                         self.last_verdict = verdict;
                         // A value only the repetition rules decide has a line rank, not a mate
                         // distance: it scores as a table win of unknown distance, never as a mate.
-                        let score = if verdict.is_some_and(|v| v.by_rule) {
-                            Score::from_value(search::tb_wdl_score(v.wdl, 0))
-                        } else {
-                            Score::from_value(search::tb_score(v, 0))
+                        let score_of = |v: TbValue, by_rule: bool| {
+                            if by_rule {
+                                Score::from_value(search::tb_wdl_score(v.wdl, 0))
+                            } else {
+                                Score::from_value(search::tb_score(v, 0))
+                            }
                         };
-                        let info = Info {
+                        let score = score_of(v, verdict.is_some_and(|v| v.by_rule));
+                        let line = |multipv: u32, score: Score, m: Move| Info {
                             depth: 1,
-                            multipv: 1,
+                            multipv,
                             seldepth: 1,
                             score,
                             nodes: 0,
@@ -158,7 +162,15 @@ impl Engine {
                             tbhits: values.len() as u64,
                             pv: vec![m],
                         };
-                        on_info(&info);
+                        on_info(&line(1, score, m));
+                        // With MultiPV, the next moves by the tables' values, each scored as its
+                        // own value (a value only the rules decide as a table win or loss).
+                        let others =
+                            values.iter().filter(|(x, _)| *x != m).take(self.options.multi_pv.saturating_sub(1));
+                        for (k, &(x, xv)) in others.enumerate() {
+                            let by_rule = tb.verdict(&pos.play_unchecked(x)).is_some_and(|v| v.by_rule);
+                            on_info(&line(k as u32 + 2, score_of(xv, by_rule), x));
+                        }
                         let r = SearchResult { best: Some(m), ponder: None, score, depth: 1, nodes: 0, pv: vec![m] };
                         return (r, Source::Tablebase);
                     }

@@ -672,3 +672,45 @@ fn messages_say_what_is_wrong() {
     assert!(lines.iter().any(|l| l.contains("FEN move counter -1 is negative")), "{lines:?}");
     e.quit();
 }
+
+/// Analysis in a GUI: `go infinite` at a book position searches and shows its lines (the book's
+/// move ended it with no line at all), and at a tablebase position MultiPV 3 shows three moves
+/// with the tables' values (it showed one).
+#[test]
+fn analysis_shows_lines_at_book_and_table_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n1. h2e2 b9c7 1-0\n").unwrap();
+    let book = dir.path().join("book.qbk");
+    qiku::book::build(&[pgn], &book, &Default::default()).unwrap();
+    qiku::tablebase::generate::generate_set(
+        &["KRvK".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
+    )
+    .unwrap();
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {}", book.display()));
+    e.send(&format!("setoption name TablebasePath value {}", dir.path().display()));
+    e.ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    let early = e.drain(Duration::from_millis(500));
+    assert!(early.iter().any(|l| l.starts_with("info depth")), "{early:?}");
+    assert!(early.iter().all(|l| l != "info string book move" && !l.starts_with("bestmove")), "{early:?}");
+    e.send("stop");
+    e.until("bestmove", LIVENESS);
+    // Outside analysis the book still answers.
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(lines.iter().any(|l| l == "info string book move") && bestmove(&lines) == "h2e2", "{lines:?}");
+
+    e.send("setoption name MultiPV value 3");
+    e.send("position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    let infos: Vec<(u32, String)> =
+        lines.iter().filter(|l| l.starts_with("info depth")).map(|l| multipv_line(l)).collect();
+    assert_eq!(infos.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [1, 2, 3], "{lines:?}");
+    assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" score mate ")), "{lines:?}");
+    e.quit();
+}
