@@ -783,7 +783,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             Some((v, values, best)) => {
                 let best_moves = best.unwrap_or_default();
                 let best: Vec<String> = best_moves.iter().map(|m| write(*m)).collect();
-                if !args.json {
+                if !args.json && best.is_empty() {
+                    println!("tablebase: {v}");
+                } else if !args.json {
                     println!("tablebase: {v} (best: {})", best.join(" "));
                     for (m, mv) in &values {
                         println!("tablebase: {} {mv}", write(*m));
@@ -808,6 +810,17 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 }
             }
         }
+    }
+    if answer.is_none() && pos.has_no_moves() {
+        // Nothing to search: the side to move loses (Xiangqi counts a stalemate as a loss too).
+        let how = if pos.is_check() { "checkmated" } else { "stalemated" };
+        if !args.json {
+            println!("answer: none: {} has no legal move and loses ({how})", pos.turn());
+        } else {
+            out["answer"] = serde_json::json!({"move": null, "iccs": null, "source": how});
+            println!("{out}");
+        }
+        return Ok(());
     }
     if answer.is_none() {
         let shared = Shared::new(16);

@@ -331,3 +331,31 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     assert!(!r.status.success() && err.contains("no table (.qtb file) there; generate tables with"), "{err}");
     assert!(!out.exists());
 }
+
+/// `qiku probe` of a mated or stalemated side says so, with and without tables (it printed an
+/// empty best-move list, a depth-0 search and "answer: (none) (search)").
+#[test]
+fn probe_of_a_side_without_moves_says_it_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    qiku::tablebase::generate::generate_set(
+        &["KRvK".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
+    )
+    .unwrap();
+    let mated = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1";
+    let text = stdout(&qiku(&["probe", mated, "--tb", dir.path().to_str().unwrap()]));
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "tablebase: loss, no legal move (asian rules)",
+            "answer: none: black has no legal move and loses (checkmated)"
+        ]
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&qiku(&["probe", mated, "--json"]))).unwrap();
+    assert_eq!(v["answer"], serde_json::json!({"move": null, "iccs": null, "source": "checkmated"}));
+    assert!(v["search"].is_null(), "{v}");
+    // Stalemate: the black king has no move and is not in check.
+    let stalemated = "4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1";
+    let text = stdout(&qiku(&["probe", stalemated]));
+    assert_eq!(text.trim_end(), "answer: none: black has no legal move and loses (stalemated)");
+}
