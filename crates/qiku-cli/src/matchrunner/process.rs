@@ -159,6 +159,10 @@ impl fmt::Display for EngineError {
         match self {
             EngineError::Spawn { command, error } => write!(f, "cannot start {command:?}: {error}"),
             EngineError::Exited { waiting_for } => write!(f, "the engine exited while we waited for {waiting_for}"),
+            // Milliseconds below a second: a clock run down to its last moment read "within 0.0 s".
+            EngineError::Timeout { waiting_for, after } if *after < Duration::from_secs(1) => {
+                write!(f, "no {waiting_for} within {} ms", after.as_millis())
+            }
             EngineError::Timeout { waiting_for, after } => {
                 write!(f, "no {waiting_for} within {:.1} s", after.as_secs_f64())
             }
