@@ -379,16 +379,18 @@ fn run_generate(
     let made = reports.iter().filter(|r| !r.kept).count();
     let entries: u64 = reports.iter().map(|r| r.entries).sum();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
+    let rules_bytes: u64 = reports.iter().map(|r| r.rules_bytes).sum();
     let wdl_bytes: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
     let wdl_made = reports.iter().filter(|r| !r.wdl_kept && r.wdl_bytes > 0).count();
     let wdl_kept = reports.iter().filter(|r| r.wdl_kept).count();
     println!(
-        "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk, {:.1} s",
+        "{} tables in {} ({} generated, {} kept), {} entries, {:.1} MB on disk ({:.1} MB of .qtb files), {:.1} s",
         reports.len(),
         dir.display(),
         made,
         reports.len() - made,
         entries,
+        (bytes + rules_bytes + wdl_bytes) as f64 / 1e6,
         bytes as f64 / 1e6,
         secs
     );
@@ -914,7 +916,14 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
     let (mut total_raw, mut total_file, mut total_entries, mut total_rules, mut total_wdl) = (0u64, 0u64, 0, 0, 0);
     // Size of a companion file that opens (absent or unusable ones were named by `open_tb`).
     let size = |path: PathBuf| TableFile::open(&path).ok().map(|f| f.file_len());
-    for t in tb.usable_tables() {
+    let mut tables = tb.usable_tables();
+    // Smaller tables first, then by name, as `plan` and `generate` go.
+    tables.sort_by_key(|t| (t.material.piece_count(), t.material.to_string()));
+    if tables.is_empty() && !json {
+        println!("no tables in {} (make some with `qiku-tb generate MATERIAL... -d {}`)", dir.display(), dir.display());
+        return Ok(());
+    }
+    for t in tables {
         let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;
         let raw = f.entries() * f.header().width as u64;
         let rules = size(dir.join(rules_file_name(t.material)));
