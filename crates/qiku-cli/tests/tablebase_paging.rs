@@ -50,6 +50,21 @@ fn krpvkc_row(stdout: &[u8]) -> Value {
     report["tables"].as_array().unwrap().iter().find(|t| t["material"] == "KRPvKC").unwrap().clone()
 }
 
+/// Starts `qiku-tb args` (a paged KRPvKC into `dir`, stderr to `stderr`) and waits for its first
+/// checkpoint, the state file it returns with the running child.
+fn start_until_checkpoint(args: &[&str], dir: &Path, stderr: Stdio) -> (std::process::Child, PathBuf) {
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(args).stdout(Stdio::null()).stderr(stderr).spawn().unwrap();
+    let state = dir.join(".scratch").join("KRPvKC.state");
+    let start = Instant::now();
+    while !state.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
+        assert!(start.elapsed() < Duration::from_secs(300), "no checkpoint after 5 minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child, state)
+}
+
 #[test]
 fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
     let paged = tmp("paging_paged");
@@ -59,19 +74,7 @@ fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
     // killed once the first is there, in the middle of the table's solve.
     let d = paged.to_str().unwrap();
     let args = ["generate", "KRPvKC", "-d", d, PAGED[0], PAGED[1], "--checkpoint-minutes", "0.01", "--json"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let state = paged.join(".scratch").join("KRPvKC.state");
-    let start = Instant::now();
-    while !state.exists() {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
-        assert!(start.elapsed() < Duration::from_secs(300), "no checkpoint after 5 minutes");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (mut child, state) = start_until_checkpoint(&args, &paged, Stdio::null());
     std::thread::sleep(Duration::from_millis(1500));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -101,19 +104,7 @@ fn ctrl_c_saves_a_paged_solve_for_the_next_run() {
     in_memory();
     let d = paged.to_str().unwrap();
     let args = ["generate", "KRPvKC", "-d", d, PAGED[0], PAGED[1], "--checkpoint-minutes", "60", "--json"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let state = paged.join(".scratch").join("KRPvKC.state");
-    let start = Instant::now();
-    while !state.exists() {
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
-        assert!(start.elapsed() < Duration::from_secs(300), "no checkpoint after 5 minutes");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (child, _) = start_until_checkpoint(&args, &paged, Stdio::piped());
     // Levels under way (the next checkpoint would be an hour on).
     std::thread::sleep(Duration::from_millis(1000));
     let pid = libc::pid_t::try_from(child.id()).unwrap();

@@ -37,6 +37,14 @@ impl Engine {
         Engine { child, stdin, lines }
     }
 
+    /// Started and greeted in UCCI (`ucci`, up to `ucciok`).
+    fn ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.until(&["ucciok"]);
+        e
+    }
+
     /// Sends a line ending in CRLF, as Windows GUIs do.
     fn send(&mut self, line: &str) {
         write!(self.stdin, "{line}\r\n").unwrap();
@@ -253,9 +261,7 @@ fn banning_the_book_move_plays_the_next_book_move() {
         .map(|m| m.mv.to_string())
         .collect();
     assert!(in_book.len() >= 3, "{in_book:?}");
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(&["ucciok"]);
+    let mut e = Engine::ucci();
     e.send(&format!("setoption bookfiles {}", book.display()));
     e.send("position startpos");
     e.send("go depth 3");
@@ -275,9 +281,7 @@ fn banning_the_book_move_plays_the_next_book_move() {
 fn refused_position_answers_nobestmove() {
     // A refused `position` leaves no position: `go` says why and answers `nobestmove`, never a
     // move of the previous position; banmoves has nothing to ban in.
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(&["ucciok"]);
+    let mut e = Engine::ucci();
     e.send("position startpos moves h2e2");
     e.send("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
     e.send("go depth 1");
@@ -302,9 +306,7 @@ fn refused_position_answers_nobestmove() {
 
 #[test]
 fn go_during_a_search_is_answered_once() {
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(&["ucciok"]);
+    let mut e = Engine::ucci();
     e.send("setoption usemillisec true");
     // A finite search: the next position and go wait for it, and both are answered.
     e.send("position startpos");
@@ -342,9 +344,7 @@ fn bookfiles_uses_the_first_book_that_opens() {
     assert!(built.status.success());
     let missing = dir.path().join("missing.qbk");
     let (book, missing) = (book.display().to_string(), missing.display().to_string());
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(&["ucciok"]);
+    let mut e = Engine::ucci();
     let book_move = |e: &mut Engine| {
         e.send("position startpos");
         e.send("go depth 2");
