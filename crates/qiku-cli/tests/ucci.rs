@@ -242,17 +242,23 @@ fn match_pgn_comments_read_ucci_scores_as_centipawns() {
     }
 }
 
-/// With the book's choice banned, the engine plays the book's next choice (it used to search).
-#[test]
-fn banning_the_book_move_plays_the_next_book_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("rep.qbk");
+/// The shipped repertoire built into `dir` with `qiku-book`.
+fn repertoire_book(dir: &std::path::Path) -> std::path::PathBuf {
+    let book = dir.join("rep.qbk");
     let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn");
     let built = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
         .args(["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"])
         .output()
         .unwrap();
     assert!(built.status.success());
+    book
+}
+
+/// With the book's choice banned, the engine plays the book's next choice (it used to search).
+#[test]
+fn banning_the_book_move_plays_the_next_book_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = repertoire_book(dir.path());
     let in_book: Vec<String> = qiku::book::Book::open(&book)
         .unwrap()
         .probe(&Position::startpos())
@@ -335,13 +341,7 @@ fn go_during_a_search_is_answered_once() {
 #[test]
 fn bookfiles_uses_the_first_book_that_opens() {
     let dir = tempfile::tempdir().unwrap();
-    let book = dir.path().join("rep.qbk");
-    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn");
-    let built = Command::new(env!("CARGO_BIN_EXE_qiku-book"))
-        .args(["build", games.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"])
-        .output()
-        .unwrap();
-    assert!(built.status.success());
+    let book = repertoire_book(dir.path());
     let missing = dir.path().join("missing.qbk");
     let (book, missing) = (book.display().to_string(), missing.display().to_string());
     let mut e = Engine::ucci();
