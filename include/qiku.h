@@ -44,7 +44,9 @@ extern "C" {
 #define QIKU_ERR_ARG (-1)      /* NULL pointer, non-UTF-8 string, bad FEN, unknown rules, negative max */
 #define QIKU_ERR_DATA (-2)     /* a file cannot be read or is not a valid book or table */
 #define QIKU_ERR_NO_MOVE (-3)  /* qiku_tb_best_move: the side to move has no legal move */
-#define QIKU_ERR_INTERNAL (-4) /* a bug in qiku (caught at the boundary): please report it */
+#define QIKU_ERR_INTERNAL (-4) /* a bug in qiku caught at the boundary, not a fault of the caller's
+                                  input: the call failed and qiku_last_error() names the function
+                                  and the failure; treat it as a bug in qiku, not as bad data */
 #define QIKU_ERR_NO_TABLE (-5) /* no table for the position (or, for moves, a capture's position) */
 
 /* Repetition rules of table values. The default everywhere is QIKU_RULES_ASIAN, as tournaments

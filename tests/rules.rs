@@ -119,7 +119,8 @@ fn stalemate_loses_for_the_side_to_move() {
     assert!(p.moves().is_empty());
     let game = Game::new(p);
     assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Red, reason: EndReason::Stalemate }));
-    // The tablebase issue's example: red to move, boxed in by its own pieces, loses.
+    // The case the tables store as a loss in 0 plies: red to move, boxed in by its own pieces,
+    // has no legal move and loses although not in check.
     let p = pos("4k4/9/9/9/9/9/9/9/4N4/3AKA3 w - - 0 1");
     assert!(p.moves().is_empty() && !p.is_check());
     assert_eq!(Game::new(p).outcome(), Some(Outcome::Decisive { winner: Color::Black, reason: EndReason::Stalemate }));

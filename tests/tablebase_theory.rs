@@ -39,8 +39,8 @@
 //!   pawn together beat two advisors or two elephants.
 //! - [S10] <http://xiangqibowl.org/double-horses>: horse against advisor is a sure win.
 //!
-//! The issue's own claim that a cannon with two advisors beats two advisors (炮双士 vs 双士) is
-//! checked with [S6]'s weaker material beside it.
+//! The claim that a cannon with two advisors beats two advisors (炮双士 vs 双士), which no source
+//! above makes, is checked beside [S6]'s weaker material.
 //!
 //! CI cost: one generation of 37 tables (12.9 M entries) shared by every test.
 
@@ -242,7 +242,7 @@ fn a_lone_rook_wins_against_every_incomplete_guard() {
 #[test]
 fn a_cannon_with_advisors_beats_two_advisors() {
     // [S6]: cannon and one advisor surely beat two advisors. Red to move wins 180,630 of 180,742
-    // legal positions (99.94%). The 炮双士 vs 双士: 323,130 of 323,336 (99.94%).
+    // legal positions (99.94%). With two advisors (炮双士 vs 双士): 323,130 of 323,336 (99.94%).
     assert_eq!(red_to_move("KCAvKAA"), (180_742, 180_630, 112, 0));
     assert_eq!(red_to_move("KCAAvKAA"), (323_336, 323_130, 206, 0));
 }

@@ -1,6 +1,6 @@
 //! The check behind the `.obk` reader's fuzzing, shared by the libFuzzer target `fuzz/obk`
-//! (which includes this file by path) and the property tests of `tests/obk_fuzz.rs`. Kept apart
-//! from `mod.rs` because it needs the library's `obk` feature (SQLite).
+//! (which includes this file by path) and the property tests of `crates/qiku-cli/tests/obk_fuzz.rs`.
+//! Kept apart from `mod.rs` because it needs the library's `obk` feature (SQLite).
 
 use qiku::book::obk::{self, ObkError};
 use qiku::book::Book;

@@ -1,8 +1,9 @@
 //! The qiku programs' logic: `qiku` ([`qiku_program`]: the engine over UCI/UCCI, probes,
 //! analysis, `perft`, `bench`, the match runner, Renju), `qiku-book` ([`book`]) and `qiku-tb`
 //! ([`tb`]). The binaries in `src/bin/` only call a `main` here, so that everything they do is
-//! library code, tested like the rest. This is the only crate of the workspace that links clap,
-//! indicatif and serde_json; all JSON output is written here, never in the `qiku` library.
+//! library code, tested like the rest. Like the explorer server (`qiku-serve`, which also links
+//! clap and serde_json), this crate links clap, indicatif and serde_json so that the `qiku`
+//! library does not: the programs' JSON output is written here, never in the library.
 
 /// Like `println!`, but a closed stdout (`qiku show | head -c 10`) is not a panic: output that
 /// cannot be written is dropped, and the program goes on to its normal end.

@@ -167,6 +167,7 @@ enum Command {
         /// Notation of the moves printed: iccs, wxf or chinese.
         #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
         notation: qiku::notation::Notation,
+        /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
         /// Repetition rules: `asian` (perpetual check loses, from the .qtr companions; as
@@ -186,13 +187,16 @@ enum Command {
     /// Count a table's legal positions per side to move: wins, draws, losses, no-move positions
     /// and the longest distance. Mirror images count separately, identical pieces unordered.
     Stats {
+        /// A material such as KRNvKR (its color swap reads the same table).
         material: String,
+        /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
         /// `asian` (counts under the perpetual-check rule, with how many positions it changes per
         /// side to move: "changed" in the JSON; the default, as tournaments play) or `plain`.
         #[arg(long, default_value = "asian")]
         rules: Rules,
+        /// Print {"material", "rules", "red", "black", "longest_mate_plies"; asian: "changed", "highest_line_rank"}.
         #[arg(long)]
         json: bool,
     },
@@ -201,15 +205,19 @@ enum Command {
     /// one, and every entry of the .qtw WDL file against both. With no material, every table in
     /// the directory.
     Verify {
+        /// Materials such as KRNvKR (default: every table in --dir).
         materials: Vec<String>,
+        /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
     },
     /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
     /// and .qtw files.
     Info {
+        /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
+        /// Print {"dir", "tables": [{"material", "entries", sizes in bytes...}], and the totals}.
         #[arg(long)]
         json: bool,
     },

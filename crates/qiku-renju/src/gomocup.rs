@@ -1,7 +1,7 @@
 //! A renju player speaking the Gomocup (Piskvork) protocol on a reader and a writer.
 //!
 //! Commands understood: `START 15`, `RESTART`, `INFO key value` (`rule`, `timeout_turn`,
-//! `timeout_match`, `time_left`; others ignored), `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`,
+//! `time_left`; others, `timeout_match` among them, ignored), `BEGIN`, `TURN x,y`, `BOARD` ... `DONE`,
 //! `TAKEBACK x,y`, `ABOUT`, `END`. Protocol coordinates are 0-based `x,y` with `x` the column from
 //! the left (`0` is `a`) and `y` the row from the *top* (`0` is row 15): `7,7` is `h8`, `0,0` is
 //! `a15`, `0,14` is `a1`.

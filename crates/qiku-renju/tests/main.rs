@@ -1,4 +1,4 @@
-//! Renju's tests, one module per subject, built as one test program (one link instead of three
+//! Renju's tests, one module per subject, built as one test program (one link instead of four
 //! in every `cargo test --release`). Run one subject with
 //! `cargo test --release -p qiku-renju --test renju SUBJECT::` (for example `renju_vcf::`).
 
