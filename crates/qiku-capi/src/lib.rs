@@ -182,7 +182,7 @@ fn guard<T>(name: &str, on_error: impl Fn(c_int) -> T, f: impl FnOnce() -> Resul
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            set_error(&format!("{name}: internal error (a bug in qiku, please report it): {what}"));
+            set_error(&format!("{name}: internal error (a bug in qiku, not in the data given): {what}"));
             on_error(QIKU_ERR_INTERNAL)
         }
     }
