@@ -38,10 +38,50 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
     resp
 }
 
+/// Whether a request's `Host` names this machine: `localhost` (or a name under it), a loopback
+/// address, with or without a port. A server bound to loopback answers only those, so that a web
+/// page of another site cannot reach it through a name it makes resolve here (DNS rebinding).
+fn local_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        // `[::1]:8080`
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        // `localhost:8080`, `127.0.0.1`; a bare IPv6 address has more than one colon.
+        None if host.matches(':').count() > 1 => host,
+        None => host.split(':').next().unwrap_or(""),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.parse::<std::net::IpAddr>().is_ok_and(|ip| match ip {
+            std::net::IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+            v4 => v4.is_loopback(),
+        })
+}
+
+/// Refuses, on a loopback bind, a request whose `Host` is not this machine (see [`local_host`]).
+async fn host_check(loopback: bool, req: Request, next: Next) -> Response {
+    let host = req.headers().get(header::HOST).map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned());
+    match host {
+        Some(host) if loopback && !local_host(&host) => (
+            StatusCode::FORBIDDEN,
+            format!(
+                "this server answers requests for localhost or 127.0.0.1 only, not {:?} (start it with --bind to serve \
+                 other machines)\n",
+                host.chars().take(80).collect::<String>()
+            ),
+        )
+            .into_response(),
+        _ => next.run(req).await,
+    }
+}
+
 /// Serves `listener` until `stop` completes.
 pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Future<Output = ()>) {
     let limits = state.limits.clone();
-    let app = router(state.clone()).layer(axum::middleware::from_fn_with_state(state.clone(), guard));
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    let app = router(state.clone())
+        .layer(axum::middleware::from_fn(move |req: Request, next: Next| host_check(loopback, req, next)))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard));
     let conns = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     tokio::pin!(stop);
     loop {

@@ -372,9 +372,13 @@ fn the_engine_gives_the_tables_verdict_and_its_rules() {
     assert_eq!(status, 200, "{v}");
     assert_eq!((&v["cp"], &v["mate"]), (&Value::Null, &Value::Null), "no internal score code: {v}");
     assert_eq!((v["source"].as_str(), v["rules"].as_str()), (Some("tablebase"), Some("asian")));
-    // The verdict of the move played, for the side that plays it (as the engine's `info string`).
+    // The position's verdict, as every tool says it (the engine's `info string` too), also where
+    // the table's line move ranks higher (its quiet move into the repeating checks: 31 here).
     let m = qiku::notation::iccs::parse(&pos, v["pv"][0]["iccs"].as_str().expect("a move")).expect("legal");
+    assert!(tb.best_moves(&pos).expect("probe").expect("covered").contains(&m));
     let played = tb.verdict(&pos.play(m).expect("legal"), Rules::Asian).expect("probe").expect("covered").before_move();
+    assert_eq!((played.value.dtm.0, verdict.value.dtm.0), (31, 29));
+    let played = verdict;
     let t = &v["tablebase"];
     assert_eq!(
         (t["wdl"].as_str(), t["by_rule"].as_bool(), t["unit"].as_str(), t["rules"].as_str()),

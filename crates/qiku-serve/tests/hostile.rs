@@ -79,21 +79,21 @@ fn raw_http_abuse_is_refused() {
     let srv = hostile_server(64);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         // A request line far over the limit.
-        (format!("GET /api/explore?fen={} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100_000)).into_bytes(), "long line"),
+        (format!("GET /api/explore?fen={} HTTP/1.1\r\nHost: localhost\r\n\r\n", "a".repeat(100_000)).into_bytes(), "long line"),
         // Too many header bytes.
-        (format!("GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(100_000)).into_bytes(), "big header"),
+        (format!("GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: {}\r\n\r\n", "b".repeat(100_000)).into_bytes(), "big header"),
         // Invalid UTF-8 in the path.
-        (b"GET /assets/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 path"),
-        (b"GET /api/explore?fen=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 query"),
+        (b"GET /assets/\xff\xfe HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 path"),
+        (b"GET /api/explore?fen=\xff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 query"),
         // Not HTTP.
         (b"HELLO THERE\r\n\r\n".to_vec(), "garbage"),
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03".to_vec(), "TLS hello"),
         // Writes are not served.
         (
-            b"POST /api/explore HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(),
+            b"POST /api/explore HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(),
             "POST",
         ),
-        (b"DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), "DELETE"),
+        (b"DELETE / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "DELETE"),
     ];
     for (bytes, what) in &cases {
         let (resp, took) = raw(srv.addr, bytes);
@@ -129,7 +129,7 @@ fn path_traversal_reaches_no_file() {
         "/tables/../Cargo.toml",
     ] {
         let (resp, _) =
-            raw(srv.addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+            raw(srv.addr, format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").as_bytes());
         let status = status_of(&resp);
         let text = String::from_utf8_lossy(&resp);
         assert!((400..500).contains(&status), "{path}: {status}");
@@ -145,7 +145,7 @@ fn slow_clients_are_cut_off_and_others_are_served() {
     let mut slow: Vec<TcpStream> = (0..10)
         .map(|_| {
             let mut s = TcpStream::connect(srv.addr).expect("connect");
-            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").expect("write");
+            s.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").expect("write");
             s
         })
         .collect();
@@ -190,7 +190,7 @@ fn connections_over_the_cap_get_503_and_the_server_recovers() {
     let mut held = Vec::new();
     for _ in 0..8 {
         let mut s = TcpStream::connect(srv.addr).expect("connect");
-        s.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n").expect("write");
+        s.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\n\r\n").expect("write");
         s.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
         let mut buf = [0u8; 4096];
         let n = s.read(&mut buf).expect("a response");
@@ -198,7 +198,7 @@ fn connections_over_the_cap_get_503_and_the_server_recovers() {
         held.push(s);
     }
     // The ninth is told to come back later.
-    let (resp, took) = raw(srv.addr, b"GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let (resp, took) = raw(srv.addr, b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     assert_eq!(status_of(&resp), 503, "{}", String::from_utf8_lossy(&resp));
     assert!(String::from_utf8_lossy(&resp).contains("Retry-After"));
     assert!(took < Duration::from_secs(3));
@@ -230,5 +230,32 @@ fn idle_connections_are_closed() {
     }
     println!("idle connections closed after {:?}", t.elapsed());
     assert!(t.elapsed() < Duration::from_secs(12), "idle connections closed after {:?}", t.elapsed());
+    still_serves(&srv);
+}
+
+/// On its default loopback bind the server answers only requests addressed to this machine: a
+/// page of another site that makes its own name resolve to 127.0.0.1 (DNS rebinding) gets 403,
+/// not the books (every Host was answered).
+#[test]
+fn requests_for_other_hosts_are_refused_on_loopback() {
+    let srv = hostile_server(16);
+    let with_host = |host: &str| {
+        raw(srv.addr, format!("GET /api/info HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes()).0
+    };
+    for host in ["evil.example.com", "evil.example.com:80", "127.0.0.1.evil.example", "10.0.0.1"] {
+        let resp = with_host(host);
+        assert_eq!(status_of(&resp), 403, "{host}: {}", String::from_utf8_lossy(&resp));
+        assert!(String::from_utf8_lossy(&resp).contains("answers requests for localhost or 127.0.0.1 only"));
+    }
+    let port = srv.addr.port();
+    for host in [
+        "localhost".to_string(),
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+        "LOCALHOST.".into(),
+    ] {
+        assert_eq!(status_of(&with_host(&host)), 200, "{host}");
+    }
     still_serves(&srv);
 }
