@@ -193,9 +193,17 @@ impl Books {
     /// Opens every book, checking each file's structure (a full check reads the whole file:
     /// `qiku-book verify` does that).
     pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
-        let mut books = Vec::new();
+        let mut books: Vec<(PathBuf, Book)> = Vec::new();
         for p in paths {
             let book = Book::open_with(p, Verify::Structure).map_err(|e| book_open_error(p, &e))?;
+            // Probed together, a book given twice (or by two paths) would count its games twice.
+            if let Some((earlier, _)) = books.iter().find(|(q, _)| qiku::fs::same_file(q, p)) {
+                return Err(format!(
+                    "{}: named twice (also as {}): its games would be counted twice; give each book once",
+                    p.display(),
+                    earlier.display()
+                ));
+            }
             books.push((p.clone(), book));
         }
         Ok(Books { books, recent: Vec::new() })

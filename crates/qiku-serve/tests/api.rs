@@ -501,3 +501,16 @@ fn a_missing_book_says_how_to_build_one() {
     };
     assert!(msg.contains("not a qiku opening book") && msg.contains("qiku-book build"), "{msg}");
 }
+
+/// A book given twice, or by two paths, is refused at start-up: probed together its games were
+/// counted twice (76,104 games for 25,368, and other scores).
+#[test]
+fn a_book_given_twice_is_refused() {
+    let mut o = options();
+    let book = fixtures().book.clone();
+    let other_path = book.parent().unwrap().join(".").join(book.file_name().unwrap());
+    o.books = vec![book.clone(), other_path.clone()];
+    o.port = 0;
+    let err = qiku_serve::start(o).err().expect("refused").to_string();
+    assert!(err.contains("named twice") && err.contains(&book.display().to_string()), "{err}");
+}

@@ -79,9 +79,15 @@ fn raw_http_abuse_is_refused() {
     let srv = hostile_server(64);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         // A request line far over the limit.
-        (format!("GET /api/explore?fen={} HTTP/1.1\r\nHost: localhost\r\n\r\n", "a".repeat(100_000)).into_bytes(), "long line"),
+        (
+            format!("GET /api/explore?fen={} HTTP/1.1\r\nHost: localhost\r\n\r\n", "a".repeat(100_000)).into_bytes(),
+            "long line",
+        ),
         // Too many header bytes.
-        (format!("GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: {}\r\n\r\n", "b".repeat(100_000)).into_bytes(), "big header"),
+        (
+            format!("GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: {}\r\n\r\n", "b".repeat(100_000)).into_bytes(),
+            "big header",
+        ),
         // Invalid UTF-8 in the path.
         (b"GET /assets/\xff\xfe HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 path"),
         (b"GET /api/explore?fen=\xff HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "utf-8 query"),
@@ -90,7 +96,8 @@ fn raw_http_abuse_is_refused() {
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03".to_vec(), "TLS hello"),
         // Writes are not served.
         (
-            b"POST /api/explore HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_vec(),
+            b"POST /api/explore HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"
+                .to_vec(),
             "POST",
         ),
         (b"DELETE / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(), "DELETE"),
