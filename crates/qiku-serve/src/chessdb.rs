@@ -197,6 +197,11 @@ pub fn parse_board(board: &str) -> Option<Pos> {
         "b" | "B" => "b",
         _ => return None,
     };
+    // At most a FEN's six fields, its counters numbers: anything more (` moves h2e2`, say) would
+    // be silently dropped and the answer be that of another position.
+    if fields.len() > 6 || fields.iter().skip(4).any(|f| f.parse::<u32>().is_err()) {
+        return None;
+    }
     let fen = format!("{} {side} - - 0 1", fields[0]);
     adapter::parse_fen(&fen).ok()
 }

@@ -360,7 +360,11 @@ fn status_words_and_the_nul() {
     assert_eq!(text("queryall", "3k5/9/9/9/9/9/9/9/9/RC2K4 w"), "unknown\0");
     assert_eq!(text("querybest", "3k5/9/9/9/9/9/9/9/9/RC2K4 w"), "nobestmove\0");
     assert!(!text("queryall", unknown).is_empty());
-    for bad in ["xyz", "rnbakabnr/9/9 w", "9/9/9/9/9/9/9/9/9/9 w"] {
+    // Text after a FEN's six fields (moves appended) was dropped, answering for another position.
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let with_moves = format!("{start} w - - 0 1 moves h2e2");
+    let counters = format!("{start} w - - zero 1");
+    for bad in ["xyz", "rnbakabnr/9/9 w", "9/9/9/9/9/9/9/9/9/9 w", &with_moves, &counters] {
         assert_eq!(text("queryall", bad), "invalid board\0");
         assert_eq!(query_json(&srv, "queryall", bad, "")["status"], "invalid board");
     }
