@@ -175,15 +175,21 @@ pub fn load(options: &Options) -> Result<AppState, ServeError> {
 pub fn run(options: Options) -> Result<(), ServeError> {
     let state = Arc::new(load(&options)?);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Runtime)?;
-    rt.block_on(async move {
+    let served = rt.block_on(async move {
         let addr = SocketAddr::new(options.bind, options.port);
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
         let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
-        if !options.bind.is_loopback() {
+        if !is_loopback(options.bind) {
             eprintln!("qiku serve: listening on {local}, reachable from other machines");
         }
+        // An address to open: not the unspecified one a bind to all addresses reports.
+        let open = if local.ip().is_unspecified() {
+            SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), local.port())
+        } else {
+            local
+        };
         eprintln!(
-            "qiku serve: http://{local}/ ({} book(s), {} table(s), engine {}); Ctrl-C stops",
+            "qiku serve: http://{open}/ ({} book(s), {} table(s), engine {}); Ctrl-C stops",
             options.books.len(),
             state.tables.summaries().len(),
             if options.engine { "on" } else { "off" }
@@ -192,8 +198,21 @@ pub fn run(options: Options) -> Result<(), ServeError> {
             let _ = tokio::signal::ctrl_c().await;
         };
         server::serve(listener, state, stop).await;
+        eprintln!("qiku serve: stopped");
         Ok(())
-    })
+    });
+    // At once, not after the searches under way: their clients are gone with the server.
+    rt.shutdown_background();
+    served
+}
+
+/// Whether `ip` is this machine only: a loopback address, IPv4 also written as IPv6
+/// (`::ffff:127.0.0.1`).
+pub fn is_loopback(ip: std::net::IpAddr) -> bool {
+    match ip {
+        std::net::IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        v4 => v4.is_loopback(),
+    }
 }
 
 /// Starts a server on a thread of its own (its own runtime) and returns once it listens.

@@ -52,10 +52,7 @@ fn local_host(host: &str) -> bool {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     name == "localhost"
         || name.ends_with(".localhost")
-        || name.parse::<std::net::IpAddr>().is_ok_and(|ip| match ip {
-            std::net::IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
-            v4 => v4.is_loopback(),
-        })
+        || name.parse::<std::net::IpAddr>().is_ok_and(crate::is_loopback)
 }
 
 /// Refuses, on a loopback bind, a request whose `Host` is not this machine (see [`local_host`]).
@@ -78,7 +75,7 @@ async fn host_check(loopback: bool, req: Request, next: Next) -> Response {
 /// Serves `listener` until `stop` completes.
 pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Future<Output = ()>) {
     let limits = state.limits.clone();
-    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    let loopback = listener.local_addr().is_ok_and(|a| crate::is_loopback(a.ip()));
     let app = router(state.clone())
         .layer(axum::middleware::from_fn(move |req: Request, next: Next| host_check(loopback, req, next)))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard));

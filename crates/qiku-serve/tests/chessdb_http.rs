@@ -262,3 +262,49 @@ fn a_damaged_table_is_named_once_at_start_up() {
     assert!(named[0].starts_with("qiku serve: ") && named[0].contains("invalid tablebase file"), "{named:?}");
     assert_eq!(stdout, "", "nothing on stdout");
 }
+
+/// Ctrl-C stops the server at once, also while a search is under way (it waited for the search
+/// to end, seconds, and a second Ctrl-C did not help), and says so.
+#[test]
+fn ctrl_c_stops_the_server_during_a_search() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+        .args(["--port", "0", "--engine"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qiku-serve starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("stderr");
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("its address").to_string();
+    let addr: std::net::SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().expect("address");
+    // The longest search the server allows (5 s), running when the signal comes.
+    let search = std::thread::spawn(move || {
+        use std::io::Write;
+        // Errors ignored: the server goes away in the middle of it.
+        let mut s = std::net::TcpStream::connect(addr).expect("connect");
+        let _ = s.write_all(b"GET /api/analyze?movetime=5000 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let _ = s.read_to_end(&mut Vec::new());
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!search.is_finished(), "the search is under way");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    // SAFETY: kill only sends a signal, to the child this test started and has not waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        // Well short of the 4.7 s the search has left.
+        if start.elapsed() > std::time::Duration::from_secs(3) {
+            let _ = child.kill();
+            panic!("still running 3 s after Ctrl-C");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("stderr");
+    assert!(status.success(), "{status}: {rest}");
+    assert_eq!(rest.trim_end(), "qiku serve: stopped");
+}
