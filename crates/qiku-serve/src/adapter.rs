@@ -606,8 +606,9 @@ pub struct Analysis {
     pub pv: Vec<Mv>,
     /// `tablebase` (the tables chose the move) or `search`.
     pub source: &'static str,
-    /// The tables' verdict when they cover the position: for the move played when they chose it,
-    /// the position's (a draw) when the search chose among the drawing moves.
+    /// The tables' verdict when they cover the position: the position's (for a win or loss also
+    /// the move played, unless `searchmoves` left out the table's line, then the move's), also
+    /// when the side to move has no move.
     pub verdict: Option<EngineVerdict>,
     /// The rules of the tables the engine was given.
     pub rules: Rules,
@@ -648,7 +649,9 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     let mut limits = limits;
     limits.searchmoves = req.searchmoves.clone();
     let (result, source) = engine.think(&game, &limits, &mut |_| {});
-    let verdict = engine.last_verdict;
+    // A side without a move gets no verdict from the player (it has no move to choose), but the
+    // tables cover the position all the same.
+    let verdict = engine.last_verdict.or_else(|| engine.options.tablebases.as_ref().and_then(|t| t.verdict(pos)));
     let by_rule = source == Source::Tablebase && verdict.is_some_and(|v| v.by_rule);
     let (cp, mate) = match result.score {
         // The engine's stand-in for a win only the rules decide: the verdict says it.

@@ -514,3 +514,18 @@ fn a_book_given_twice_is_refused() {
     let err = qiku_serve::start(o).err().expect("refused").to_string();
     assert!(err.contains("named twice") && err.contains(&book.display().to_string()), "{err}");
 }
+
+/// `/api/analyze` of a side without a move still gives the tables' verdict (it was null: the
+/// player had no move to choose), as `/api/tablebase` does.
+#[test]
+fn analyze_gives_the_tables_verdict_of_a_mated_side() {
+    let mut o = options();
+    o.engine = true;
+    let srv = server(o);
+    let mated = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1";
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100", enc(mated)));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["tablebase"]["text"], "loss, no legal move (asian rules)", "{v}");
+    let (_, t) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(mated)));
+    assert_eq!(t["text"], v["tablebase"]["text"], "{t}");
+}
