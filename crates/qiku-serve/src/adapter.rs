@@ -452,6 +452,14 @@ impl Tables {
             return Ok(Tables { tb: None, dir: None, engine: [None, None], default_rules: rules });
         };
         let tb = Arc::new(Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?);
+        if tb.tables().is_empty() {
+            // Served all the same (the books still answer), but said: tables made later are not seen.
+            eprintln!(
+                "qiku serve: no tables in {} yet (`qiku-tb generate MATERIAL... -d {}` makes some)",
+                dir.display(),
+                dir.display()
+            );
+        }
         // One opened directory for all: each wrapper keeps its own rules, and the files that
         // cannot be used (at start-up or found damaged later) are named once, on stderr.
         let notes: Notes = Arc::new(|note: &str| eprintln!("qiku serve: {note}"));

@@ -32,11 +32,11 @@ pub struct ServeArgs {
     /// loses) or `plain` (every cycle a draw).
     #[arg(long, default_value = "asian")]
     pub rules: TableRules,
-    /// Open connections at most (more are answered 503).
-    #[arg(long, default_value_t = 256)]
+    /// Open connections at most (more are answered 503); 1 or more.
+    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_connections: usize,
-    /// Engine searches at once (more are answered 503).
-    #[arg(long, default_value_t = 2)]
+    /// Engine searches at once (more are answered 503); 1 or more.
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_searches: usize,
 }
 

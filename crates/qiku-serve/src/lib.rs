@@ -139,9 +139,14 @@ impl std::fmt::Display for ServeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ServeError::Data(e) => write!(f, "{e}"),
-            ServeError::Bind { addr, source } => {
+            ServeError::Bind { addr, source } if source.kind() == std::io::ErrorKind::AddrInUse => {
                 write!(f, "cannot listen on {addr}: {source} (choose another port with --port, or 0 for any free one)")
             }
+            ServeError::Bind { addr, source } => write!(
+                f,
+                "cannot listen on {addr}: {source} (--bind takes an address of this machine: 127.0.0.1 by default, \
+                 0.0.0.0 for all)"
+            ),
             ServeError::Runtime(e) => write!(f, "cannot start the async runtime: {e}"),
         }
     }

@@ -308,3 +308,32 @@ fn ctrl_c_stops_the_server_during_a_search() {
     assert!(status.success(), "{status}: {rest}");
     assert_eq!(rest.trim_end(), "qiku serve: stopped");
 }
+
+/// Start-up mistakes are named: a limit of 0 (it was taken as 1), an address not of this machine
+/// (it advised another port), a tables directory without tables (it started silently).
+#[test]
+fn start_up_mistakes_are_named() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve")).args(args).output().expect("runs");
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for limit in ["--max-searches", "--max-connections"] {
+        let (ok, err) = run(&[limit, "0", "--port", "0"]);
+        assert!(!ok && err.contains(&format!("invalid value '0' for '{limit}")), "{err}");
+    }
+    let (ok, err) = run(&["--bind", "192.0.2.1", "--port", "0"]);
+    assert!(!ok && err.contains("--bind takes an address of this machine"), "{err}");
+    let empty = tempfile::tempdir().expect("dir");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+        .args(["--port", "0", "--tb"])
+        .arg(empty.path())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().expect("stderr")), &mut first)
+        .expect("a line");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.starts_with(&format!("qiku serve: no tables in {} yet", empty.path().display())), "{first}");
+}
