@@ -355,8 +355,29 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
             return Ok(Some(Found::Table(t, moves)));
         }
     }
-    let moves = book_moves(&state.books.probe(pos)?, ban);
+    let moves = with_mirror_twins(pos, book_moves(&state.books.probe(pos)?, &[]));
+    let moves: Vec<CdbMove> = moves.into_iter().filter(|m| !ban.contains(&m.uci)).collect();
     Ok((!moves.is_empty()).then_some(Found::Book(moves)))
+}
+
+/// In a position that is its own mirror image (the start position), each book move's mirror
+/// image after it, with the same score and note: the book counts a move and its twin together
+/// (`Book::probe` gives one of each pair), while ChessDB lists both, and a client that bans one
+/// (`ban=move:g3g4`) must still be offered the other.
+fn with_mirror_twins(pos: &Pos, moves: Vec<CdbMove>) -> Vec<CdbMove> {
+    if pos.mirror() != *pos {
+        return moves;
+    }
+    let mut out: Vec<CdbMove> = Vec::with_capacity(2 * moves.len());
+    for m in &moves {
+        out.push(m.clone());
+        let Some(mv) = adapter::parse_iccs(pos, &m.uci) else { continue };
+        let twin = adapter::iccs_of(mv.mirror());
+        if twin != m.uci && !moves.iter().any(|x| x.uci == twin) {
+            out.push(CdbMove { uci: twin, ..m.clone() });
+        }
+    }
+    out
 }
 
 /// The board and side to move of a position: what a repetition compares.

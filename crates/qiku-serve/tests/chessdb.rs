@@ -172,7 +172,10 @@ fn book_line(book: &Book, plies: usize) -> Position {
 /// book's.
 fn check_book_position(srv: &qiku_serve::Running, book: &Book, pos: &Position) {
     let fen = pos.fen();
-    let expected: Vec<String> = book.probe(pos).expect("book readable").iter().map(|m| m.mv.to_string()).collect();
+    // With the mirror twins of a position that is its own mirror image, counted with their moves.
+    let probed = book.probe(pos).expect("book readable");
+    let expected: Vec<String> =
+        probed.iter().flat_map(|m| std::iter::once(m.mv).chain(m.merged_mirror(pos))).map(|m| m.to_string()).collect();
     assert!(expected.len() >= 2, "a position with several book moves: {fen}");
     let mut sorted_expected = expected.clone();
     sorted_expected.sort();
@@ -431,7 +434,9 @@ fn book_scores_keep_main_lines_on_top() {
     let srv = server(options());
     let book = Book::open(&fixtures().book).expect("book");
     let games_of = |pos: &Position, mv: &str| -> u64 {
-        book.probe(pos).expect("book readable").iter().find(|b| b.mv.to_string() == mv).map_or(0, |b| b.counts.games())
+        let probed = book.probe(pos).expect("book readable");
+        let twin = |b: &qiku::book::BookMove| b.merged_mirror(pos).is_some_and(|t| t.to_string() == mv);
+        probed.iter().find(|b| b.mv.to_string() == mv || twin(b)).map_or(0, |b| b.counts.games())
     };
     let mut positions = vec![Position::startpos()];
     for line in [&["h2e2"][..], &["h2e2", "h9g7"], &["g3g4"], &["g0e2"]] {
@@ -464,12 +469,21 @@ fn book_scores_keep_main_lines_on_top() {
             }
         }
     }
-    // The start position: 炮二平五 (15,609 games) is among the first three and in the window.
+    // The start position: 炮二平五 (15,609 games) is among the first three moves (six with their
+    // mirror twins, listed after them) and in the window.
     let start = Position::startpos();
     let moves = xqmagic_parse(&query(&srv, "queryall", &start.fen(), "")).expect("parses").expect("moves");
-    let top3: Vec<&str> = moves.iter().take(3).map(|m| m.mv.as_str()).collect();
-    assert!(top3.contains(&"h2e2"), "{top3:?}");
-    assert!(moves.iter().take(3).all(|m| games_of(&start, &m.mv) >= 2000), "{moves:?}");
+    let top3: Vec<&str> = moves.iter().take(6).map(|m| m.mv.as_str()).collect();
+    assert!(top3.contains(&"h2e2") && top3.contains(&"b2e2"), "{top3:?}");
+    assert!(moves.iter().take(6).all(|m| games_of(&start, &m.mv) >= 2000), "{moves:?}");
+    // Banning one of a pair leaves its twin, with the same score.
+    let all = query_json(&srv, "queryall", &start.fen(), "");
+    let score_of = |v: &serde_json::Value, uci: &str| {
+        v["moves"].as_array().expect("moves").iter().find(|m| m["uci"] == uci).map(|m| m["score"].clone())
+    };
+    assert_eq!(score_of(&all, "g3g4"), score_of(&all, "c3c4"));
+    let banned = query_json(&srv, "queryall", &start.fen(), "&ban=move:g3g4");
+    assert_eq!((score_of(&banned, "g3g4"), score_of(&banned, "c3c4")), (None, score_of(&all, "g3g4")));
     // After it, the two most played replies (馬８進７, 10,449 games; 馬２進３, 2,732) come first.
     let after = positions[1].clone();
     let replies = xqmagic_parse(&query(&srv, "queryall", &after.fen(), "")).expect("parses").expect("moves");
