@@ -527,7 +527,7 @@ impl Tables {
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));
         };
-        let (canonical, _) = m.canonical();
+        let (canonical, swapped) = m.canonical();
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
         let file = tb
             .table(canonical)
@@ -573,15 +573,49 @@ impl Tables {
             let setup = table.setup(side as u64 * per + idx)?;
             Position::from_setup(&setup).ok().map(|p| (p.fen(), d))
         });
-        Ok(TableStats {
+        let mut stats = TableStats {
             material: canonical.to_string(),
             plain: [plain[0].into(), plain[1].into()],
             asian,
             decided_by_rule: changed,
             histogram,
             longest,
-        })
+        };
+        if swapped {
+            // Asked by the name with the colours swapped (KNvKR for the table KRvKN): its red is
+            // the table's black, as `qiku-tb stats KNvKR` counts it.
+            stats.material = m.to_string();
+            stats.plain.swap(0, 1);
+            if let Some(a) = stats.asian.as_mut() {
+                a.swap(0, 1);
+            }
+            if let Some(c) = stats.decided_by_rule.as_mut() {
+                c.swap(0, 1);
+            }
+            stats.histogram.swap(0, 1);
+            stats.longest = stats.longest.map(|(fen, d)| (colours_swapped(&fen), d));
+        }
+        Ok(stats)
     }
+}
+
+/// The FEN of `fen`'s position with the colours swapped: the board turned upside down, each
+/// piece given to the other side, the other side to move (the same value for the side to move).
+fn colours_swapped(fen: &str) -> String {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap_or("");
+    let side = if fields.next() == Some("b") { "w" } else { "b" };
+    let rows: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|row| {
+            row.chars()
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                .collect()
+        })
+        .collect();
+    let rest: Vec<&str> = fields.collect();
+    format!("{} {side} {}", rows.join("/"), rest.join(" "))
 }
 
 /// The tables' verdict on a position as the engine reports it beside its score (the library's

@@ -5,7 +5,7 @@
 
 use crate::common::*;
 use qiku::book::Book;
-use qiku::tablebase::{Rules, Tablebases};
+use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::Position;
 use serde_json::Value;
 
@@ -528,4 +528,26 @@ fn analyze_gives_the_tables_verdict_of_a_mated_side() {
     assert_eq!(v["tablebase"]["text"], "loss, no legal move (asian rules)", "{v}");
     let (_, t) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(mated)));
     assert_eq!(t["text"], v["tablebase"]["text"], "{t}");
+}
+
+/// `/api/tables/KNvKR` is KRvKN with the colours swapped, as `qiku-tb stats KNvKR` counts it (it
+/// gave KRvKN's own colours under KRvKN's name), and its longest mate is a position of KNvKR with
+/// the same value.
+#[test]
+fn table_statistics_by_the_swapped_name_swap_the_colours() {
+    let srv = server(options());
+    let (status, own) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 200, "{own}");
+    let (status, swapped) = get_json(srv.addr, "/api/tables/KNvKR");
+    assert_eq!(status, 200, "{swapped}");
+    assert_eq!((own["material"].as_str(), swapped["material"].as_str()), (Some("KRvKN"), Some("KNvKR")));
+    for key in ["plain", "asian", "decided_by_rule", "histogram"] {
+        assert_eq!((&own[key][0], &own[key][1]), (&swapped[key][1], &swapped[key][0]), "{key}");
+    }
+    let fen = swapped["longest"][0].as_str().expect("a longest mate");
+    let pos = Position::from_fen(fen).expect("a position");
+    assert_eq!(Material::from_position(&pos).to_string(), "KNvKR", "{fen}");
+    let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    let v = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
+    assert_eq!((v.wdl.name(), u64::from(v.dtm.plies())), ("win", own["longest"][1].as_u64().expect("plies")), "{fen}");
 }
