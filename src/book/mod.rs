@@ -41,7 +41,9 @@ pub use filter::{DateBound, Ecco, EccoRange, FilterError, FilterMiss, GameDate, 
 pub use format::{BuildParams, GameCounts, Header, SideFilter};
 pub use hint::{book_path_for, open_hint};
 pub use merge::{merge_books, merge_books_with_progress};
-pub use probe::{choose, choose_with_share, with_min_share, Book, BookMove, Policy, Verify, DEFAULT_MIN_SHARE_PERCENT};
+pub use probe::{
+    choose, choose_with_share, mirror_twin, with_min_share, Book, BookMove, Policy, Verify, DEFAULT_MIN_SHARE_PERCENT,
+};
 pub use recent::{RecentGame, DEFAULT_RECENT_GAMES};
 pub use record::{Counts, Entry, MinScore, MoverResult};
 pub use report::{GameError, MoveErrorKind, SkipReason};

@@ -56,9 +56,24 @@ impl BookMove {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn merged_mirror(&self, pos: &Position) -> Option<Move> {
-        let mirror = self.mv.mirror();
-        (pos.key() == pos.mirror_key() && mirror != self.mv && pos.is_legal(mirror)).then_some(mirror)
+        mirror_twin(pos, self.mv)
     }
+}
+
+/// [`BookMove::merged_mirror`] of a move `mv` of `pos`, for callers that hold the move alone.
+///
+/// ```
+/// use qiku::book::mirror_twin;
+/// use qiku::notation::iccs;
+/// use qiku::Position;
+///
+/// let start = Position::startpos();
+/// assert_eq!(mirror_twin(&start, iccs::parse(&start, "g3g4")?), Some(iccs::parse(&start, "c3c4")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn mirror_twin(pos: &Position, mv: Move) -> Option<Move> {
+    let mirror = mv.mirror();
+    (pos.key() == pos.mirror_key() && mirror != mv && pos.is_legal(mirror)).then_some(mirror)
 }
 
 /// How [`Book::pick`] chooses among the book moves of a position.

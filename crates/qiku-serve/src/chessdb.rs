@@ -355,26 +355,31 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
             return Ok(Some(Found::Table(t, moves)));
         }
     }
-    let moves = with_mirror_twins(pos, book_moves(&state.books.probe(pos)?, &[]));
+    let list = state.books.probe(pos)?;
+    let moves = with_mirror_twins(&list, pos, book_moves(&list, &[]));
     let moves: Vec<CdbMove> = moves.into_iter().filter(|m| !ban.contains(&m.uci)).collect();
     Ok((!moves.is_empty()).then_some(Found::Book(moves)))
 }
 
 /// In a position that is its own mirror image (the start position), each book move's mirror
 /// image after it, with the same score and note: the book counts a move and its twin together
-/// (`Book::probe` gives one of each pair), while ChessDB lists both, and a client that bans one
-/// (`ban=move:g3g4`) must still be offered the other.
-fn with_mirror_twins(pos: &Pos, moves: Vec<CdbMove>) -> Vec<CdbMove> {
-    if pos.mirror() != *pos {
+/// (`Book::probe` gives one of each pair, [`qiku::book::mirror_twin`] names the other), while
+/// ChessDB lists both, and a client that bans one (`ban=move:g3g4`) must still be offered the
+/// other. `list` is the probe `moves` were scored from.
+fn with_mirror_twins(list: &[(Mv, BookCounts)], pos: &Pos, moves: Vec<CdbMove>) -> Vec<CdbMove> {
+    let twins: Vec<(String, String)> = list
+        .iter()
+        .filter_map(|&(m, _)| qiku::book::mirror_twin(pos, m).map(|t| (adapter::iccs_of(m), adapter::iccs_of(t))))
+        .collect();
+    if twins.is_empty() {
         return moves;
     }
-    let mut out: Vec<CdbMove> = Vec::with_capacity(2 * moves.len());
+    let mut out: Vec<CdbMove> = Vec::with_capacity(moves.len() + twins.len());
     for m in &moves {
         out.push(m.clone());
-        let Some(mv) = adapter::parse_iccs(pos, &m.uci) else { continue };
-        let twin = adapter::iccs_of(mv.mirror());
-        if twin != m.uci && !moves.iter().any(|x| x.uci == twin) {
-            out.push(CdbMove { uci: twin, ..m.clone() });
+        let twin = twins.iter().find(|(of, _)| *of == m.uci).map(|(_, t)| t);
+        if let Some(twin) = twin.filter(|t| !moves.iter().any(|x| x.uci == **t)) {
+            out.push(CdbMove { uci: twin.clone(), ..m.clone() });
         }
     }
     out
