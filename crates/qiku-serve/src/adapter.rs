@@ -13,6 +13,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The other move of a mirror pair the book counted together (ChessDB lists both).
+pub use qiku::book::mirror_twin;
 pub use qiku::tablebase::Rules as TableRules;
 
 /// The start position's FEN.

@@ -363,13 +363,13 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
 
 /// In a position that is its own mirror image (the start position), each book move's mirror
 /// image after it, with the same score and note: the book counts a move and its twin together
-/// (`Book::probe` gives one of each pair, [`qiku::book::mirror_twin`] names the other), while
+/// (`Book::probe` gives one of each pair, [`adapter::mirror_twin`] names the other), while
 /// ChessDB lists both, and a client that bans one (`ban=move:g3g4`) must still be offered the
 /// other. `list` is the probe `moves` were scored from.
 fn with_mirror_twins(list: &[(Mv, BookCounts)], pos: &Pos, moves: Vec<CdbMove>) -> Vec<CdbMove> {
     let twins: Vec<(String, String)> = list
         .iter()
-        .filter_map(|&(m, _)| qiku::book::mirror_twin(pos, m).map(|t| (adapter::iccs_of(m), adapter::iccs_of(t))))
+        .filter_map(|&(m, _)| adapter::mirror_twin(pos, m).map(|t| (adapter::iccs_of(m), adapter::iccs_of(t))))
         .collect();
     if twins.is_empty() {
         return moves;
