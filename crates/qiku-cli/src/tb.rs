@@ -1,12 +1,13 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
+mod verify;
+
 use super::interrupt::Failure;
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, calibrate, estimate, last_uses, memory_mode, sort_dependency_order, verify_rules, verify_rules_after_plain,
-    verify_table, verify_wdl, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, RulesPass, Selection,
-    TableCache, CALIBRATION_MATERIAL,
+    self, calibrate, estimate, memory_mode, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved,
+    RulesPass, Selection, CALIBRATION_MATERIAL,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Counts, Material, Rules, Tablebases, TbError, Wdl};
 use serde_json::json;
@@ -210,6 +211,12 @@ enum Command {
         /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
+        /// Print {"dir", "tables": [{"material", "passed", "table", "rules", "wdl"}], "verified",
+        /// "failed"} at the end: each check {"status": "ok", "entries" (for "rules": "changed",
+        /// the entries the rules change), "seconds"}, {"status":
+        /// "failed", "error"} or {"status": "not_checked", "missing"}; null where the file is absent.
+        #[arg(long)]
+        json: bool,
     },
     /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
     /// and .qtw files.
@@ -256,7 +263,7 @@ pub fn main() -> ExitCode {
         }
         Command::Probe { position, notation, dir, rules, json } => run_probe(&position, notation, &dir, rules, json),
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
-        Command::Verify { materials, dir } => run_verify(&materials, &dir),
+        Command::Verify { materials, dir, json } => verify::run_verify(&materials, &dir, json),
         Command::Info { dir, json } => run_info(&dir, json),
     };
     match result {
@@ -816,106 +823,6 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         );
     }
     Ok(())
-}
-
-fn run_verify(names: &[String], dir: &Path) -> Result<(), String> {
-    let mut materials = parse_materials(names)?;
-    if materials.is_empty() {
-        materials = open_tb(dir)?.tables().into_iter().map(|t| t.material).collect();
-        // The generator's order: a group's smaller tables are used only within the group, so
-        // few are held at a time (family A: 1.1 GB at the peak, against 3.0 GB in order of
-        // piece count).
-        sort_dependency_order(&mut materials);
-    }
-    if materials.is_empty() {
-        return Err(format!("no tables in {}", dir.display()));
-    }
-    let mut cache = TableCache::new();
-    let mut rule_cache = TableCache::new();
-    // Tables that failed one check or more (a table is counted once, whichever of its files failed).
-    let mut failed = 0;
-    let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
-    // A decoded table stays cached while a later table captures into it, and no longer (the
-    // generation driver's rule): a whole family would not fit in memory otherwise.
-    let last_use = last_uses(&canonical);
-    for (i, &c) in canonical.iter().enumerate() {
-        let start = Instant::now();
-        let mut table_failed = false;
-        let plain_ok = match verify_table(dir, c, &mut cache) {
-            Ok(legal) => {
-                println!("{c}: ok ({legal} legal entries, {:.1} s)", start.elapsed().as_secs_f64());
-                true
-            }
-            Err(e) => {
-                match missing_input(&e, &dir.join(file_name(c))) {
-                    Some(input) => println!(
-                        "{c}: NOT CHECKED: its captures lead to {input}, which is missing (verify reads the tables a \
-                         table's captures lead to: generate them there, or verify the directory that holds them all)"
-                    ),
-                    None => println!("{c}: FAILED: {e}"),
-                }
-                table_failed = true;
-                false
-            }
-        };
-        if dir.join(rules_file_name(c)).exists() {
-            let start = Instant::now();
-            // After a passed plain check, a companion equal to the plain values (and whose
-            // captures lead to such companions) needs no second pass over its entries.
-            let checked = if plain_ok {
-                verify_rules_after_plain(dir, c, &mut cache, &mut rule_cache).map(|r| (r.changed, r.same_as_plain))
-            } else {
-                verify_rules(dir, c, &mut cache, &mut rule_cache).map(|n| (n, false))
-            };
-            match checked {
-                Ok((n, same)) => {
-                    let how = if same { ": the plain values, checked above" } else { "" };
-                    println!("{c} (Asian rules): ok ({n} entries changed{how}, {:.1} s)", start.elapsed().as_secs_f64())
-                }
-                Err(e) => {
-                    match missing_input(&e, &dir.join(rules_file_name(c))) {
-                        Some(input) => println!("{c} (Asian rules): NOT CHECKED: {input} is missing"),
-                        None => println!("{c} (Asian rules): FAILED: {e}"),
-                    }
-                    table_failed = true;
-                }
-            }
-        }
-        if dir.join(wdl_file_name(c)).exists() {
-            let start = Instant::now();
-            match verify_wdl(dir, c, &mut cache, &mut rule_cache) {
-                Ok(n) => println!("{c} (WDL): ok ({n} legal entries, {:.1} s)", start.elapsed().as_secs_f64()),
-                Err(e) => {
-                    println!("{c} (WDL): FAILED: {e}");
-                    table_failed = true;
-                }
-            }
-        }
-        failed += usize::from(table_failed);
-        let keep = |k: &Material| last_use.get(k).is_some_and(|&last| last > i);
-        cache.retain(|k, _| keep(k));
-        rule_cache.retain(|k, _| keep(k));
-    }
-    // Verification counts index entries; `stats` counts positions.
-    println!(
-        "(entries: index entries, where a position and its mirror image are one; `qiku-tb stats` counts positions)"
-    );
-    if failed > 0 {
-        return Err(format!("{failed} of {} tables failed verification or could not be checked", materials.len()));
-    }
-    println!("{} tables verified", materials.len());
-    Ok(())
-}
-
-/// The missing file an error of `verify` is about when it is not the table's own file (`own`):
-/// a table its captures lead to.
-fn missing_input(e: &TbError, own: &Path) -> Option<String> {
-    match e {
-        TbError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound && path != own => {
-            Some(path.display().to_string())
-        }
-        _ => None,
-    }
 }
 
 fn run_info(dir: &Path, json: bool) -> Result<(), String> {

@@ -144,6 +144,18 @@ fn verify_catches_a_wrong_value() {
     format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).unwrap()).unwrap();
     let err = verify_table(&dir, m, &mut TableCache::new()).unwrap_err();
     assert!(matches!(err, TbError::Mismatch { .. }), "{err}");
+    // The command's JSON report says which file failed and why, and the exit status is a failure.
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
+        .args(["verify", "KNvK", "-d", dir.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!out.status.success());
+    assert_eq!((v["verified"].as_u64(), v["failed"].as_u64()), (Some(0), Some(1)), "{v}");
+    let table = &v["tables"][0];
+    assert_eq!((&table["material"], &table["passed"]), (&"KNvK".into(), &false.into()), "{v}");
+    assert_eq!(table["table"]["status"], "failed", "{v}");
+    assert!(table["table"]["error"].as_str().unwrap().contains(&err.to_string()), "{v}");
 }
 
 #[test]
@@ -292,6 +304,19 @@ fn verify_and_stats_say_what_they_count_and_what_is_missing() {
     assert!(!out.status.success());
     assert!(text.contains("KRvKN: NOT CHECKED: its captures lead to ") && text.contains("which is missing"), "{text}");
     assert!(!text.contains("FAILED"), "{text}");
+    let out = tb(&["verify", "KRvKN", "-d", alone.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!out.status.success());
+    assert_eq!(v["tables"][0]["table"]["status"], "not_checked", "{v}");
+    assert!(v["tables"][0]["table"]["missing"].as_str().unwrap().ends_with(".qtb"), "{v}");
+    let out = tb(&["verify", "KRvKN", "-d", all.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let table = &v["tables"][0];
+    assert!(out.status.success() && v["failed"] == 0 && table["passed"] == true, "{v}");
+    // KRvKN: 386,433 legal index entries; the Asian rules change some (draws held only by perpetual check).
+    assert_eq!(table["table"]["entries"], 386_433, "{v}");
+    assert_eq!(table["wdl"]["entries"], 386_433, "{v}");
+    assert!(table["rules"]["changed"].as_u64() > Some(0), "{v}");
     let out = tb(&["verify", "KRvKN", "-d", all.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
