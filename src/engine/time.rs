@@ -18,12 +18,11 @@ use std::time::Duration;
 ///
 /// ```
 /// use qiku::engine::time::Limits;
-/// use qiku::Color;
 /// use std::time::Duration;
 ///
 /// let depth = Limits::depth(8);
 /// assert_eq!(depth.depth, Some(8));
-/// assert!(depth.is_bounded() && !depth.uses_clock(Color::Red));
+/// assert!(depth.is_bounded() && !depth.uses_clock());
 /// assert_eq!(Limits::movetime(250).movetime, Some(Duration::from_millis(250)));
 /// // A game clock: five minutes each, three seconds increment.
 /// let clock = Limits {
@@ -31,7 +30,7 @@ use std::time::Duration;
 ///     inc: [Some(Duration::from_secs(3)); 2],
 ///     ..Limits::default()
 /// };
-/// assert!(clock.uses_clock(Color::Black));
+/// assert!(clock.uses_clock());
 /// assert!(!Limits { infinite: true, ..Limits::default() }.is_bounded());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -74,7 +73,7 @@ impl Limits {
     /// Uses a clock (so the time manager decides)? True when any clock word was given
     /// (`wtime`, `btime`, `winc`, `binc`, `movestogo`), also for the other side only: the side to
     /// move then has no time given, and is treated as having none left.
-    pub fn uses_clock(&self, _turn: Color) -> bool {
+    pub fn uses_clock(&self) -> bool {
         self.time.iter().chain(&self.inc).any(Option::is_some) || self.movestogo.is_some()
     }
 }
@@ -102,7 +101,7 @@ pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
         let t = mt.saturating_sub(overhead.min(mt / 50));
         return Budget { soft: Some(t), hard: Some(t) };
     }
-    if !limits.uses_clock(turn) {
+    if !limits.uses_clock() {
         return Budget::default();
     }
     // A clock given for the other side only (`go btime 100` with red to move, `go winc 100`): the
@@ -169,7 +168,7 @@ mod tests {
         let only_black = Limits { time: [None, Some(ms(100))], ..Limits::default() };
         let only_inc = Limits { inc: [Some(ms(100)), None], ..Limits::default() };
         for limits in [only_black, only_inc] {
-            assert!(limits.uses_clock(Color::Red));
+            assert!(limits.uses_clock());
             assert_eq!(budget(&limits, Color::Red, ms(30)), Budget { soft: Some(ms(0)), hard: Some(ms(0)) });
         }
     }

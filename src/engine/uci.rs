@@ -520,13 +520,12 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
-        let turn = self.game.position().turn();
         self.ends_by_itself = !limits.infinite
             && (limits.depth.is_some()
                 || limits.nodes.is_some()
                 || limits.mate.is_some()
                 || limits.movetime.is_some()
-                || limits.uses_clock(turn));
+                || limits.uses_clock());
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
