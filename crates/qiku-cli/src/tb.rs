@@ -1,5 +1,6 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
+mod space;
 mod verify;
 
 use super::interrupt::Failure;
@@ -126,7 +127,8 @@ enum Command {
         json: bool,
     },
     /// Before any work: the tables a selection means, in generation order, with entries and
-    /// estimated peak memory, disk and time, which ones the generator cannot do yet, and totals.
+    /// estimated peak memory, disk and time, which ones the generator cannot do yet, and totals
+    /// (with the disk space still to write against the space free where --dir is).
     /// The times are for this machine: the plan first times a small generation (a few seconds)
     /// and scales the rates measured on the project machine by it (`--speed` instead gives the
     /// factor).
@@ -157,7 +159,9 @@ enum Command {
         /// `--speed`), "rules_pass" is the
         /// rule-aware pass counted ("light" where a side has no attacking piece, "full", "checks"
         /// for many perpetual checks; null with --no-rules), "inputs" the tables its captures lead
-        /// to, "job_peak_memory_bytes" the memory of generating it alone with `--only`.
+        /// to, "job_peak_memory_bytes" the memory of generating it alone with `--only`; the
+        /// totals' "disk_bytes_to_write" (the tables not present) and "free_disk_bytes" (free
+        /// where --dir is; null where unknown).
         #[arg(long)]
         json: bool,
     },
@@ -365,6 +369,15 @@ fn run_generate(
             paged.join(", ")
         );
     }
+    // Warn before the work (it may take days) when its files may not fit where they go.
+    let need: u64 = rows
+        .iter()
+        .filter(|r| (!only || r.target) && !dir.join(file_name(r.material)).is_file())
+        .map(|r| r.disk_bytes)
+        .sum();
+    if let Some(warning) = space::shortfall(need, space::free_bytes(&dir), &dir) {
+        eprintln!("qiku-tb: warning: {warning}");
+    }
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
     // then shows how far a long table has come.
@@ -467,6 +480,10 @@ fn run_plan(
     let threads = rayon::current_num_threads();
     let (rows, totals) = estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
+    // What is still to write (the present tables are kept), against the space free there.
+    let to_write: u64 =
+        rows.iter().zip(&present).filter(|(r, p)| !**p && r.unsupported.is_none()).map(|(r, _)| r.disk_bytes).sum();
+    let free = space::free_bytes(dir);
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
     let refused = modes.iter().filter(|m| matches!(m, Some(MemoryMode::Refused { .. }))).count();
@@ -497,6 +514,8 @@ fn run_plan(
             totals["peak_memory_bytes_within_memory"] = json!(peak);
             totals["seconds_within_memory"] = json!(seconds);
         }
+        totals["disk_bytes_to_write"] = json!(to_write);
+        totals["free_disk_bytes"] = json!(free);
         let list: Vec<_> = rows
             .iter()
             .zip(&present)
@@ -624,6 +643,13 @@ fn run_plan(
     let present_count = present.iter().filter(|p| **p).count();
     if present_count > 0 {
         println!("{present_count} of them already present in {} (kept if intact)", dir.display());
+    }
+    match (space::shortfall(to_write, free, dir), free) {
+        (Some(warning), _) => println!("NOT ENOUGH DISK: {warning}"),
+        (None, Some(free)) => {
+            println!("Disk: {} to write, {} free where {} is", bytes(to_write), bytes(free), dir.display())
+        }
+        (None, None) => {}
     }
     if totals.unsupported > 0 {
         println!(

@@ -135,6 +135,9 @@ fn generate_makes_exactly_the_planned_tables() {
     let sum = |key: &str| plan["tables"].as_array().unwrap().iter().map(|t| t[key].as_u64().unwrap()).sum::<u64>();
     let (estimated, rules_estimated) = (sum("disk_bytes"), sum("rules_disk_bytes"));
     assert_eq!(plan["totals"]["disk_bytes"].as_u64(), Some(estimated));
+    // Before generation nothing was present: all of it was still to write, against the free space there.
+    assert_eq!(plan["totals"]["disk_bytes_to_write"].as_u64(), Some(estimated));
+    assert!(plan["totals"]["free_disk_bytes"].as_u64() > Some(0), "{}", plan["totals"]);
     let within = |est: u64, real: u64| (est as f64 - real as f64).abs() <= 0.25 * real as f64;
     assert!(within(estimated, measured), "estimated {estimated} bytes, the files have {measured}");
     assert!(
@@ -144,6 +147,7 @@ fn generate_makes_exactly_the_planned_tables() {
     // Now every table is present, and the plan says so.
     let v = plan_json(&plan_args);
     assert!(v["tables"].as_array().unwrap().iter().all(|t| t["present"] == true));
+    assert_eq!(v["totals"]["disk_bytes_to_write"], 0, "{}", v["totals"]);
     // A named material with a filter it does not pass is left out, with a note.
     let out = qiku_tb(&["plan", "KRNvKR", "KRvKA", "--max-pieces", "4", "--speed", "1", "-d", d]);
     assert!(out.status.success());
