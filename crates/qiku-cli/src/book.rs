@@ -184,8 +184,9 @@ enum Command {
         book: PathBuf,
         #[arg(help = super::POSITION_HELP, value_name = "POSITION")]
         position: Vec<String>,
-        /// Print {"fen", "side_to_move", "moves": [{"move", "games", "wins", "draws", "losses", ...}]};
-        /// wins, draws, losses and score for the side to move.
+        /// Print {"fen", "turn", "moves": [{"move", "iccs", "games", "wins", "draws", "losses", ...}]}
+        /// (with --pick, "pick" and "pick_iccs"); wins, draws, losses and score for the side to
+        /// move; "move" in --notation, "iccs" always ICCS.
         #[arg(long)]
         json: bool,
         /// Notation of the moves printed: iccs, wxf or chinese.
@@ -469,11 +470,15 @@ struct MoveJson {
 #[derive(Serialize)]
 struct ProbeJson {
     fen: String,
-    /// `red` or `black`: whose wins, draws, losses and score the moves' numbers are.
-    side_to_move: &'static str,
+    /// `red` or `black`: the side to move, whose wins, draws, losses and score the moves'
+    /// numbers are (`turn`, as every other JSON output names it).
+    turn: &'static str,
     moves: Vec<MoveJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pick: Option<Option<String>>,
+    /// The pick in ICCS whatever `--notation` says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pick_iccs: Option<Option<String>>,
     /// The most recent games through the position (empty without a recent-games section).
     recent_games: Vec<serde_json::Value>,
 }
@@ -594,9 +599,10 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
     if json {
         let out = ProbeJson {
             fen: pos.fen(),
-            side_to_move: turn,
+            turn,
             moves: moves.iter().map(|m| move_json(&pos, m, n)).collect(),
             pick: pick.map(|_| picked.map(write)),
+            pick_iccs: pick.map(|_| picked.map(|m| m.to_string())),
             recent_games: recent.iter().map(recent_json).collect(),
         };
         outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);

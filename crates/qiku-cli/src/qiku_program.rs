@@ -468,16 +468,18 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         }
     });
     let pv = spec::format_line(&root, &r.pv, notation);
-    let best = r.best.map_or("(none)".to_string(), |m| qiku::notation::format(&root, m, notation));
+    let best = r.best.map(|m| qiku::notation::format(&root, m, notation));
     let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
     if json {
+        // A missing move (no legal move) is null, in every notation.
         let obj = serde_json::json!({
             "fen": game.position().fen(), "bestmove": best, "bestmove_iccs": r.best.map(|m| m.to_string()),
-            "ponder": ponder, "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
+            "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
             "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
         println!("{obj}");
     } else {
+        let best = best.as_deref().unwrap_or("(none)");
         match ponder {
             Some(p) => println!("bestmove {best} ponder {p}"),
             None => println!("bestmove {best}"),
@@ -751,7 +753,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 "move": write(m.mv), "iccs": m.mv.to_string(), "games": m.counts.games(), "wins": m.counts.wins,
                 "draws": m.counts.draws, "losses": m.counts.losses, "score": m.counts.score(),
             })).collect::<Vec<_>>(),
-            "pick": pick.map(write),
+            "pick": pick.map(write), "pick_iccs": pick.map(|m| m.to_string()),
         });
         if let Some(m) = pick {
             answer = Some((Some(m), "book"));
@@ -793,6 +795,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
                 }
                 out["tablebase"] = serde_json::json!({
                     "value": verdict_json(v), "best_moves": best,
+                    "best_moves_iccs": best_moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
                     "moves": values.iter().map(|(m, mv)| {
                         let mut o = verdict_json(*mv);
                         o["move"] = serde_json::json!(write(*m));
@@ -834,10 +837,11 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             &mut History::default(),
             &mut |_| {},
         );
-        let best = r.best.map_or("(none)".to_string(), write);
+        let best = r.best.map(write);
         let pv = spec::format_line(&pos, &r.pv, n);
         if !args.json {
-            println!("search: depth {} score {} best {best} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
+            let shown = best.as_deref().unwrap_or("(none)");
+            println!("search: depth {} score {} best {shown} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
             "depth": r.depth, "score": score_json(r.score), "bestmove": best,
@@ -846,13 +850,13 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         answer = Some((r.best, "search"));
     }
     if let Some((mv, source)) = answer {
-        let m = mv.map_or("(none)".to_string(), write);
         if args.json {
-            // `iccs` whatever --notation says (null when there is no move).
-            out["answer"] = serde_json::json!({"move": m, "iccs": mv.map(|m| m.to_string()), "source": source});
+            // `iccs` whatever --notation says; both null when there is no move.
+            out["answer"] =
+                serde_json::json!({"move": mv.map(write), "iccs": mv.map(|m| m.to_string()), "source": source});
             println!("{out}");
         } else {
-            println!("answer: {m} ({source})");
+            println!("answer: {} ({source})", mv.map_or("(none)".to_string(), write));
         }
     }
     Ok(())

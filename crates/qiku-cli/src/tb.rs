@@ -177,12 +177,13 @@ enum Command {
         dir: PathBuf,
         /// Repetition rules: `asian` (perpetual check loses, from the .qtr companions; as
         /// tournaments play) or `plain` (every cycle a draw, the .qtb files). A value only the
-        /// rules decide is marked: its distance ranks the winning line (follow `best`), it is not
+        /// rules decide is marked: its distance ranks the winning line (follow `best_moves`), it is not
         /// plies to mate.
         #[arg(long, default_value = "asian")]
         rules: Rules,
-        /// Print {"rules", "wdl", "dtm", "by_rule", "unit", "text", "best", "moves": [{"move",
-        /// "wdl", "dtm", "by_rule", "unit"}]}; dtm in plies (unit "plies"), positive when the
+        /// Print {"rules", "wdl", "dtm", "by_rule", "unit", "text", "wdl_file", "best_moves",
+        /// "best_moves_iccs", "moves": [{"move", "iccs", "wdl", "dtm", "by_rule", "unit"}]}; moves
+        /// in --notation, and in ICCS under the "_iccs" and "iccs" keys; dtm in plies (unit "plies"), positive when the
         /// side to move wins, negative when it loses, 0 for a draw and for a side mated now (wdl
         /// says which); by_rule: decided only by the
         /// rules, and dtm is then a line rank (unit "line rank").
@@ -754,16 +755,18 @@ fn run_probe(
         let list: Vec<_> = moves
             .iter()
             .map(|(m, v)| {
-                json!({"move": write(m), "wdl": v.value.wdl.name(), "dtm": v.value.dtm.0, "by_rule": v.by_rule,
+                json!({"move": write(m), "iccs": m.to_string(), "wdl": v.value.wdl.name(), "dtm": v.value.dtm.0, "by_rule": v.by_rule,
                        "unit": v.unit()})
             })
             .collect();
+        let best_iccs: Vec<String> = best.iter().map(|m| m.to_string()).collect();
         let best: Vec<String> = best.iter().map(write).collect();
         println!(
             "{}",
             json!({"rules": rules.name(), "wdl": value.value.wdl.name(), "dtm": value.value.dtm.0,
                    "by_rule": value.by_rule, "unit": value.unit(), "text": value.to_string(),
-                   "wdl_file": from_wdl.map(|w| w.name()), "best": best, "moves": list})
+                   "wdl_file": from_wdl.map(|w| w.name()), "best_moves": best, "best_moves_iccs": best_iccs,
+                   "moves": list})
         );
         return Ok(());
     }

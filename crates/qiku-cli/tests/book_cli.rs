@@ -60,6 +60,9 @@ fn quick_start_repertoire_builds_and_probes() {
     let pick: serde_json::Value =
         serde_json::from_str(&ok(&["probe", b, "startpos", "--json", "--pick", "best"])).unwrap();
     assert!(pick["pick"].is_string());
+    // ICCS is the default notation: the pick and its ICCS twin are one move.
+    assert_eq!(pick["pick_iccs"], pick["pick"], "{pick}");
+    assert_eq!(pick["turn"], "red", "{pick}");
 
     let stats: serde_json::Value = serde_json::from_str(&ok(&["stats", b, "--json"])).unwrap();
     assert_eq!(stats["games_used"].as_u64(), Some(games));

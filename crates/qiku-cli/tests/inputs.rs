@@ -131,6 +131,7 @@ fn output_notation_is_selectable() {
     let v: serde_json::Value =
         serde_json::from_str(&ok(QIKU, &["probe", "--book", book, "--notation", "wxf", "--json"])).unwrap();
     assert_eq!((v["answer"]["move"].as_str(), v["answer"]["iccs"].as_str()), (Some("P3+1"), Some("g3g4")), "{v}");
+    assert_eq!((v["book"]["pick"].as_str(), v["book"]["pick_iccs"].as_str()), (Some("P3+1"), Some("g3g4")), "{v}");
     assert_eq!(
         (v["book"]["moves"][0]["move"].as_str(), v["book"]["moves"][0]["iccs"].as_str()),
         (Some("C2.5"), Some("h2e2"))
@@ -247,7 +248,7 @@ fn book_output_says_whose_results_it_shows() {
     let h9g7 = after.lines().find(|l| l.starts_with("h9g7")).unwrap();
     assert!(h9g7.contains("10449   36.1   35.4   28.5   46.2") && !h9g7.contains("mirror"), "{h9g7}");
     let json = ok(BOOK, &["probe", book, "startpos", "moves", "h2e2", "--json"]);
-    assert!(json.contains("\"side_to_move\":\"black\""), "{json}");
+    assert!(json.contains("\"turn\":\"black\""), "{json}");
     let engine = ok(QIKU, &["probe", "--book", book]);
     assert!(engine.contains("+wins =draws -losses and score for red, the side to move"), "{engine}");
     let stats = ok(BOOK, &["stats", book]);

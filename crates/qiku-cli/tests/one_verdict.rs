@@ -90,7 +90,11 @@ fn the_rule_decided_position_has_one_verdict_everywhere() {
         (&json["rules"], &json["wdl"], &json["dtm"], &json["by_rule"], &json["unit"], &json["text"]),
         (&"asian".into(), &"loss".into(), &(-30).into(), &true.into(), &"line rank".into(), &VERDICT.into())
     );
-    let best = json["best"][0].as_str().unwrap().to_string();
+    let best = json["best_moves"][0].as_str().unwrap().to_string();
+    assert_eq!(
+        json["best_moves_iccs"][0],
+        json["moves"].as_array().unwrap().iter().find(|m| m["move"] == best.as_str()).unwrap()["iccs"]
+    );
     let plain_out = stdout(&run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", FEN, "-d", d, "--rules", "plain"]));
     assert_eq!(plain_out.lines().next(), Some("KRvKN (black to move): draw (plain rules)"));
 
