@@ -159,6 +159,10 @@ pub struct RecentGame {
     pub moves: Vec<String>,
     /// The first `ply` moves reach the position asked about.
     pub ply: usize,
+    /// The game reached the mirror image of the position asked about (left and right swapped,
+    /// which the books count as one position): `fen` and `moves` are its mirror image, so that
+    /// they reach the position itself; the game as played is them mirrored back.
+    pub mirrored: bool,
 }
 
 /// A further source of recent games besides the books' own sections (tests use their own).
@@ -294,6 +298,7 @@ impl Books {
                     fen,
                     moves,
                     ply: g.ply,
+                    mirrored: g.mirrored,
                 };
                 all.push((g.when.map_or(0, |d| d.key()), game));
             }

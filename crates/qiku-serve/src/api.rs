@@ -170,6 +170,8 @@ struct ListedGame {
     date: String,
     result: String,
     ply: usize,
+    /// The game reached the position's mirror image (see `/api/game`).
+    mirrored: bool,
 }
 
 /// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
@@ -231,6 +233,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
             date: g.date,
             result: g.result,
             ply: g.ply,
+            mirrored: g.mirrored,
         })
         .collect();
     let legal = adapter::legal_moves(&pos);

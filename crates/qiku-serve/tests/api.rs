@@ -416,19 +416,22 @@ impl qiku_serve::adapter::RecentGames for OneGame {
             fen: Position::startpos().fen(),
             moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
             ply: 0,
+            mirrored: false,
         };
         Ok(if *pos == Position::startpos() { vec![game] } else { Vec::new() })
     }
 }
 
 /// The explorer lists the book's own recent games of each position, as `Book::recent_games`
-/// gives them, and each replays from its start to the position (or its mirror image).
+/// gives them, and each replays from its start to the position itself; `mirrored` says which
+/// were played as the mirror image (the books merge a position with it).
 #[test]
 fn recent_games_reach_the_explorer() {
     let o = options();
     let book = qiku::book::Book::open(&o.books[0]).expect("book");
     let srv = qiku_serve::start(o.clone()).expect("server");
-    for moves in ["", "h2e2", "h2e2 h9g7", "c3c4"] {
+    let mut seen_mirrored = [false, false];
+    for moves in ["", "h2e2", "h2e2 h9g7", "c3c4", "b2e2"] {
         let mut pos = Position::startpos();
         for m in moves.split_whitespace() {
             pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("move")).expect("legal");
@@ -456,11 +459,25 @@ fn recent_games_reach_the_explorer() {
                 at =
                     at.play(qiku::notation::iccs::parse(&at, m.as_str().expect("iccs")).expect("move")).expect("legal");
             }
-            assert!(at == pos || at == pos.mirror(), "{moves:?}: replay reaches {}", at.fen());
+            assert!(at == pos, "{moves:?}: replay reaches {}", at.fen());
+            // Said in both lists, as the library says it; the game as played is the moves
+            // mirrored back, which reach the mirror image.
+            assert_eq!(listed["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {listed}");
+            assert_eq!(g["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {g}");
+            seen_mirrored[usize::from(e.mirrored)] = true;
+            if e.mirrored {
+                let mut played = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start").mirror();
+                for m in &g["moves"].as_array().expect("moves")[..ply] {
+                    let m = qiku::notation::iccs::parse_move(m.as_str().expect("iccs")).expect("move");
+                    played = played.play(m.mirror()).expect("legal");
+                }
+                assert!(played == pos.mirror() && pos != pos.mirror(), "{moves:?}: {}", played.fen());
+            }
         }
         let (status, _) = get_json(srv.addr, &format!("/api/game?moves={}&n=7", moves.replace(' ', "%20")));
         assert_eq!(status, if games.len() > 7 { 200 } else { 404 }, "{moves:?}");
     }
+    assert_eq!(seen_mirrored, [true, true], "games played as listed and as the mirror image");
     for bad in ["/api/game", "/api/game?n=x", "/api/game?n=8", "/api/game?n=99999999999999999999"] {
         assert_eq!(get_json(srv.addr, bad).0, 400, "{bad}");
     }
