@@ -51,9 +51,10 @@ pub fn red_to_move(pos: &Pos) -> bool {
     pos.turn() == Color::Red
 }
 
-/// Reads one move in any notation (ICCS, WXF or Chinese) in `pos`.
+/// Reads one move in any notation (ICCS, WXF or Chinese) in `pos`. The error is the library's,
+/// which names the token.
 pub fn parse_move(pos: &Pos, token: &str) -> Result<Mv, String> {
-    parse_any(pos, token).map(|(m, _)| m).map_err(|e| format!("move `{token}`: {e}"))
+    parse_any(pos, token).map(|(m, _)| m).map_err(|e| e.to_string())
 }
 
 /// Reads an ICCS move (`h2e2`) legal in `pos`.

@@ -234,6 +234,56 @@ fn bad_requests_get_a_400_naming_the_problem() {
     assert_eq!(status, 404);
 }
 
+/// A bad move in `moves` is named by its index and text, with the position (FEN) it was tried
+/// in; `fen=startpos` is the start position, and moves written into `fen` (`startpos moves ...`,
+/// as a UCI engine is told) are refused with the syntax that is accepted.
+#[test]
+fn bad_moves_and_fens_say_where_and_what_is_accepted() {
+    let srv = server(options());
+    let after = |fen: &str, moves: &[&str]| {
+        let mut p = Position::from_fen(fen).expect("fen");
+        for m in moves {
+            p = p.play(qiku::notation::iccs::parse(&p, m).expect("move")).expect("legal");
+        }
+        p.fen()
+    };
+    let start = Position::startpos().fen();
+    let after_h2e2 = after(&start, &["h2e2"]);
+    let krk = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let cases = [
+        ("/api/explore?moves=h2e2,h2e2".to_string(), "moves[1]", "\"h2e2\"", after_h2e2.clone()),
+        ("/api/explore?moves=h2e2%20zz99".to_string(), "moves[1]", "\"zz99\"", after_h2e2.clone()),
+        ("/api/game?n=0&moves=a0a5".to_string(), "moves[0]", "\"a0a5\"", start.clone()),
+        (
+            format!("/api/tablebase?fen={}&moves=a1a0,d9d8,e0e2", enc(krk)),
+            "moves[2]",
+            "\"e0e2\"",
+            after(krk, &["a1a0", "d9d8"]),
+        ),
+    ];
+    for (target, index, token, fen) in &cases {
+        let target = target.as_str();
+        let fen = fen.as_str();
+        let (status, v) = get_json(srv.addr, target);
+        assert_eq!(status, 400, "{target}: {v}");
+        let msg = v["error"].as_str().expect("an error");
+        for part in [index, token, fen] {
+            assert!(msg.contains(part), "{target}: {part} not in {msg}");
+        }
+    }
+    // `startpos` names the start position; the moves go in `moves`.
+    let (status, v) = get_json(srv.addr, "/api/explore?fen=startpos&moves=h2e2");
+    assert_eq!((status, v["fen"].as_str()), (200, Some(after_h2e2.as_str())), "{v}");
+    let (status, v) = get_json(srv.addr, "/api/explore?fen=startpos");
+    assert_eq!((status, v["fen"].as_str()), (200, Some(Position::startpos().fen().as_str())), "{v}");
+    for fen in ["startpos moves h2e2".to_string(), format!("{start} moves h2e2"), "position startpos".to_string()] {
+        let (status, v) = get_json(srv.addr, &format!("/api/explore?fen={}", enc(&fen)));
+        assert_eq!(status, 400, "{fen}: {v}");
+        let msg = v["error"].as_str().expect("an error");
+        assert!(msg.contains("`startpos`") && msg.contains("fen=startpos&moves=h2e2 h9g7"), "{fen}: {msg}");
+    }
+}
+
 #[test]
 fn pages_and_assets_are_served_and_nothing_else() {
     let srv = server(options());
