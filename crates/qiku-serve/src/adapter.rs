@@ -736,13 +736,13 @@ pub enum RuleVerdict {
     Ban,
 }
 
-/// Plays `moves` (ICCS) from `start`; `None` if one is illegal. Then, for every legal move of
-/// the final position, the rules' verdict once the resulting position has occurred `reptimes`
-/// times before.
+/// Plays `moves` (ICCS as ChessDB writes it: `h0g2`, lowercase, no dash) from `start`; `None` if
+/// one is illegal or written otherwise. Then, for every legal move of the final position, the
+/// rules' verdict once the resulting position has occurred `reptimes` times before.
 pub fn rule_check(start: &Pos, moves: &[&str], reptimes: usize) -> Option<(Pos, Vec<(Mv, RuleVerdict)>)> {
     let mut game = Game::new(start.clone());
     for t in moves {
-        let m = iccs::parse(game.position(), t).ok()?;
+        let m = iccs::parse(game.position(), t).ok().filter(|m| iccs::format(*m) == *t)?;
         game.play(m).ok()?;
     }
     let end = game.position().clone();

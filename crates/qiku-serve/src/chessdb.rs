@@ -197,9 +197,13 @@ pub fn parse_board(board: &str) -> Option<Pos> {
         "b" | "B" => "b",
         _ => return None,
     };
-    // At most a FEN's six fields, its counters numbers: anything more (` moves h2e2`, say) would
-    // be silently dropped and the answer be that of another position.
-    if fields.len() > 6 || fields.iter().skip(4).any(|f| f.parse::<u32>().is_err()) {
+    // At most a FEN's six fields, `-` for castling and en passant, its counters numbers: anything
+    // else (` moves h2e2`, after the side or after the counters) would be silently dropped and the
+    // answer be that of another position.
+    if fields.len() > 6
+        || fields.iter().skip(2).take(2).any(|f| *f != "-")
+        || fields.iter().skip(4).any(|f| f.parse::<u32>().is_err())
+    {
         return None;
     }
     let fen = format!("{} {side} - - 0 1", fields[0]);
@@ -591,17 +595,17 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
 
 /// `queryrule`: `movelist` (ICCS moves separated by `|`) played from the board, then every legal
 /// move's verdict under the repetition rules once its position has occurred `reptimes` times.
+/// The parameters are checked as chessdb.php checks them: from 3 to 2046 moves, each legal where
+/// it is played and written as ChessDB writes moves (`h0g2`: lowercase, no dash), else `invalid
+/// movelist`; `reptimes` read as PHP's `intval` (leading digits), 1 unless from 1 to 10.
 fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
     let Some(list) = params.get("movelist").filter(|l| !l.is_empty()) else { return Reply::Blank };
     let moves: Vec<&str> = list.split('|').collect();
-    if moves.len() >= 2047 {
+    if !(3..2047).contains(&moves.len()) {
         return Reply::Status("invalid movelist");
     }
-    let reptimes = params
-        .get("reptimes")
-        .and_then(|r| r.trim().parse::<usize>().ok())
-        .filter(|r| (1..=10).contains(r))
-        .unwrap_or(1);
+    let reptimes = params.get("reptimes").map_or(1, |r| php_intval(r));
+    let reptimes = if (1..=10).contains(&reptimes) { reptimes as usize } else { 1 };
     let Some((end, verdicts)) = adapter::rule_check(pos, &moves, reptimes) else {
         return Reply::Status("invalid movelist");
     };
@@ -621,4 +625,24 @@ fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
             })
             .collect(),
     )
+}
+
+/// PHP's `intval` of a string: leading white space, a sign, then the digits up to the first
+/// other character (`"3x"` is 3, `"x"` 0), saturating.
+pub fn php_intval(s: &str) -> i64 {
+    let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| n.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    if neg {
+        -n
+    } else {
+        n
+    }
 }
