@@ -507,10 +507,10 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     let first = &moves[0];
     Ok(match action {
         "queryall" => Reply::Moves(moves.clone()),
-        "querysearch" => search_reply(&found),
-        "querybest" | "query" | "querylearn" => {
-            Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() }
-        }
+        // In a table position the four answer alike, as chessdb.php's one branch for them.
+        "querybest" | "query" | "querylearn" | "querysearch" if from_table => table_move_reply(&pos, moves),
+        "querysearch" => search_reply(moves),
+        "querybest" | "query" | "querylearn" => Reply::Best { kind: "move", uci: first.uci.clone() },
         "queryscore" => Reply::Eval(first.score),
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
@@ -541,23 +541,31 @@ fn wants_move(action: &str) -> bool {
     matches!(action, "querybest" | "query" | "querylearn" | "querysearch")
 }
 
-/// `querysearch` from the tables or books, as ChessDB: the tables' move (`egtb:`) in a decided
-/// position, every drawing move (`search:`) in a drawn one; the book moves of rank 2 (within 20
-/// points of the best, so never none). Always a list, even of one move: ChessDB says `move:X`
-/// then, which ccdblib does not accept from `querysearch` (it asks again, for ever).
-fn search_reply(found: &Found) -> Reply {
-    match found {
-        Found::Table(t, moves) => {
-            if t.value.wdl == "draw" {
-                let draws: Vec<String> = moves.iter().filter(|m| m.score == 0).map(|m| m.uci.clone()).collect();
-                if !draws.is_empty() {
-                    return Reply::Search(draws);
-                }
-            }
-            Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
-        }
-        Found::Book(moves) => Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect()),
+/// `querybest`, `query`, `querylearn` and `querysearch` in a table position (`moves`: the
+/// table's moves, best first, banned ones left out), as chessdb.php answers them all: the best
+/// move (`egtb:`) when it wins or loses, or when it draws and the side to move has no rook,
+/// horse, cannon or pawn (it can only hold the draw); every drawing move (`search:`) when the
+/// best draws and the side to move has such a piece (any of them keeps the draw; none wins).
+fn table_move_reply(pos: &Pos, moves: &[CdbMove]) -> Reply {
+    if moves[0].score == 0 && mover_has_attackers(pos) {
+        return Reply::Search(moves.iter().take_while(|m| m.score == 0).map(|m| m.uci.clone()).collect());
     }
+    Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
+}
+
+/// Has the side to move a rook, horse, cannon or pawn (chessdb.php's `count_attacker_pieces`)?
+fn mover_has_attackers(pos: &Pos) -> bool {
+    let fen = adapter::fen_of(pos);
+    let board = fen.split(' ').next().unwrap_or("");
+    let red = adapter::red_to_move(pos);
+    board.chars().any(|c| matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'c' | 'p') && c.is_ascii_uppercase() == red)
+}
+
+/// `querysearch` from the books, as ChessDB: the book moves of rank 2 (within 20 points of the
+/// best, so never none). Always a list, even of one move: ChessDB says `move:X` then, which
+/// ccdblib does not accept from `querysearch` (it asks again, for ever).
+fn search_reply(moves: &[CdbMove]) -> Reply {
+    Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect())
 }
 
 /// The reply to an action the engine answers (blocking: the engine searches).

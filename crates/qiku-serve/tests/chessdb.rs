@@ -607,6 +607,35 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
     let mut expected = draws.clone();
     expected.sort();
     assert_eq!(listed, expected);
+    // querybest, query and querylearn answer in a table position as querysearch does, as
+    // chessdb.php's one branch for the four: the drawing moves when the best move draws and the
+    // side to move has a rook, horse, cannon or pawn (here the cannon), and the tables' move
+    // when the side to move can only hold (the lone black king).
+    for action in ["querybest", "query", "querylearn"] {
+        assert_eq!(text_of(&query(&srv, action, drawn, "")), text, "{action}");
+        let js = query_json(&srv, action, drawn, "");
+        let uci: Vec<&str> =
+            js["search_moves"].as_array().expect("search_moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+        assert_eq!(uci.join("|search:"), text.trim_start_matches("search:"), "{action}");
+        assert!(js.get("egtb").is_none() && js.get("move").is_none(), "{action}: {js}");
+    }
+    let holding = "3k5/9/9/9/4C4/9/9/9/9/4K4 b - - 0 1";
+    let hpos = Position::from_fen(holding).expect("fen");
+    assert_eq!(tb.probe_with(&hpos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
+    let holds: Vec<String> = tb
+        .move_values_with(&hpos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .filter(|(_, v)| v.wdl.name() == "draw")
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let egtb = text_of(&query(&srv, "querybest", holding, ""));
+    let mv = egtb.strip_prefix("egtb:").unwrap_or_else(|| panic!("egtb:X, not {egtb}"));
+    assert!(holds.iter().any(|h| h == mv), "{mv} draws: {holds:?}");
+    for action in ["query", "querylearn", "querysearch"] {
+        assert_eq!(text_of(&query(&srv, action, holding, "")), egtb, "{action}");
+    }
     // Nothing knows the position: nobestmove, as querybest.
     assert_eq!(text_of(&query(&srv, "querysearch", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")), "nobestmove");
     assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");
