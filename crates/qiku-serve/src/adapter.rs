@@ -51,9 +51,10 @@ pub fn red_to_move(pos: &Pos) -> bool {
     pos.turn() == Color::Red
 }
 
-/// Reads one move in any notation (ICCS, WXF or Chinese) in `pos`.
+/// Reads one move in any notation (ICCS, WXF or Chinese) in `pos`. The error is the library's,
+/// which names the token.
 pub fn parse_move(pos: &Pos, token: &str) -> Result<Mv, String> {
-    parse_any(pos, token).map(|(m, _)| m).map_err(|e| format!("move `{token}`: {e}"))
+    parse_any(pos, token).map(|(m, _)| m).map_err(|e| e.to_string())
 }
 
 /// Reads an ICCS move (`h2e2`) legal in `pos`.
@@ -159,6 +160,10 @@ pub struct RecentGame {
     pub moves: Vec<String>,
     /// The first `ply` moves reach the position asked about.
     pub ply: usize,
+    /// The game reached the mirror image of the position asked about (left and right swapped,
+    /// which the books count as one position): `fen` and `moves` are its mirror image, so that
+    /// they reach the position itself; the game as played is them mirrored back.
+    pub mirrored: bool,
 }
 
 /// A further source of recent games besides the books' own sections (tests use their own).
@@ -294,6 +299,7 @@ impl Books {
                     fen,
                     moves,
                     ply: g.ply,
+                    mirrored: g.mirrored,
                 };
                 all.push((g.when.map_or(0, |d| d.key()), game));
             }
@@ -730,13 +736,13 @@ pub enum RuleVerdict {
     Ban,
 }
 
-/// Plays `moves` (ICCS) from `start`; `None` if one is illegal. Then, for every legal move of
-/// the final position, the rules' verdict once the resulting position has occurred `reptimes`
-/// times before.
+/// Plays `moves` (ICCS as ChessDB writes it: `h0g2`, lowercase, no dash) from `start`; `None` if
+/// one is illegal or written otherwise. Then, for every legal move of the final position, the
+/// rules' verdict once the resulting position has occurred `reptimes` times before.
 pub fn rule_check(start: &Pos, moves: &[&str], reptimes: usize) -> Option<(Pos, Vec<(Mv, RuleVerdict)>)> {
     let mut game = Game::new(start.clone());
     for t in moves {
-        let m = iccs::parse(game.position(), t).ok()?;
+        let m = iccs::parse(game.position(), t).ok().filter(|m| iccs::format(*m) == *t)?;
         game.play(m).ok()?;
     }
     let end = game.position().clone();

@@ -80,14 +80,24 @@ fn decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// What `fen` and `moves` take, for the errors about them.
+const POSITION_SYNTAX: &str = "`fen` is a FEN (rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1) \
+     or `startpos`, and `moves` the moves played from it, separated by spaces or commas \
+     (fen=startpos&moves=h2e2 h9g7)";
+
 /// The position named by `fen` (default: the start position) and `moves` (any notation,
-/// separated by spaces or commas), with the moves' names. Errors name the bad part.
+/// separated by spaces or commas), with the moves' names. Errors name the bad part: a bad move
+/// by its index in `moves`, its text and the position (FEN) it was tried in.
 pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>), ApiError> {
     let fen = p.get("fen").map(String::as_str).unwrap_or("");
     if fen.len() > MAX_FEN {
         return Err(bad(format!("fen is {} bytes long; a FEN has at most {MAX_FEN}", fen.len())));
     }
-    let mut pos = adapter::parse_fen(fen).map_err(bad)?;
+    // `startpos moves h2e2` (a UCI engine's `position` command) or a FEN followed by moves.
+    if fen.split_whitespace().any(|w| w.eq_ignore_ascii_case("moves")) {
+        return Err(bad(format!("`fen` takes a position only, not moves; {POSITION_SYNTAX}")));
+    }
+    let mut pos = adapter::parse_fen(fen).map_err(|e| bad(format!("{e}; {POSITION_SYNTAX}")))?;
     let mut played = Vec::new();
     if let Some(moves) = p.get("moves") {
         let tokens: Vec<&str> = moves.split([' ', ',']).filter(|t| !t.is_empty()).collect();
@@ -95,7 +105,13 @@ pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>),
             return Err(bad(format!("{} moves; at most {MAX_MOVES}", tokens.len())));
         }
         for (i, t) in tokens.iter().enumerate() {
-            let m = adapter::parse_move(&pos, t).map_err(|e| bad(format!("moves[{i}]: {e}")))?;
+            let m = adapter::parse_move(&pos, t).map_err(|e| {
+                bad(format!(
+                    "moves[{i}] in {}: {e} (moves are played in order from `fen`, each legal where it is played, in \
+                     ICCS, WXF or Chinese notation)",
+                    adapter::fen_of(&pos)
+                ))
+            })?;
             played.push(adapter::names(&pos, m));
             pos = adapter::play(&pos, m);
         }
@@ -170,6 +186,8 @@ struct ListedGame {
     date: String,
     result: String,
     ply: usize,
+    /// The game reached the position's mirror image (see `/api/game`).
+    mirrored: bool,
 }
 
 /// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
@@ -231,6 +249,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
             date: g.date,
             result: g.result,
             ply: g.ply,
+            mirrored: g.mirrored,
         })
         .collect();
     let legal = adapter::legal_moves(&pos);

@@ -197,9 +197,13 @@ pub fn parse_board(board: &str) -> Option<Pos> {
         "b" | "B" => "b",
         _ => return None,
     };
-    // At most a FEN's six fields, its counters numbers: anything more (` moves h2e2`, say) would
-    // be silently dropped and the answer be that of another position.
-    if fields.len() > 6 || fields.iter().skip(4).any(|f| f.parse::<u32>().is_err()) {
+    // At most a FEN's six fields, `-` for castling and en passant, its counters numbers: anything
+    // else (` moves h2e2`, after the side or after the counters) would be silently dropped and the
+    // answer be that of another position.
+    if fields.len() > 6
+        || fields.iter().skip(2).take(2).any(|f| *f != "-")
+        || fields.iter().skip(4).any(|f| f.parse::<u32>().is_err())
+    {
         return None;
     }
     let fen = format!("{} {side} - - 0 1", fields[0]);
@@ -503,10 +507,10 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
     let first = &moves[0];
     Ok(match action {
         "queryall" => Reply::Moves(moves.clone()),
-        "querysearch" => search_reply(&found),
-        "querybest" | "query" | "querylearn" => {
-            Reply::Best { kind: if from_table { "egtb" } else { "move" }, uci: first.uci.clone() }
-        }
+        // In a table position the four answer alike, as chessdb.php's one branch for them.
+        "querybest" | "query" | "querylearn" | "querysearch" if from_table => table_move_reply(&pos, moves),
+        "querysearch" => search_reply(moves),
+        "querybest" | "query" | "querylearn" => Reply::Best { kind: "move", uci: first.uci.clone() },
         "queryscore" => Reply::Eval(first.score),
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
@@ -537,23 +541,31 @@ fn wants_move(action: &str) -> bool {
     matches!(action, "querybest" | "query" | "querylearn" | "querysearch")
 }
 
-/// `querysearch` from the tables or books, as ChessDB: the tables' move (`egtb:`) in a decided
-/// position, every drawing move (`search:`) in a drawn one; the book moves of rank 2 (within 20
-/// points of the best, so never none). Always a list, even of one move: ChessDB says `move:X`
-/// then, which ccdblib does not accept from `querysearch` (it asks again, for ever).
-fn search_reply(found: &Found) -> Reply {
-    match found {
-        Found::Table(t, moves) => {
-            if t.value.wdl == "draw" {
-                let draws: Vec<String> = moves.iter().filter(|m| m.score == 0).map(|m| m.uci.clone()).collect();
-                if !draws.is_empty() {
-                    return Reply::Search(draws);
-                }
-            }
-            Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
-        }
-        Found::Book(moves) => Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect()),
+/// `querybest`, `query`, `querylearn` and `querysearch` in a table position (`moves`: the
+/// table's moves, best first, banned ones left out), as chessdb.php answers them all: the best
+/// move (`egtb:`) when it wins or loses, or when it draws and the side to move has no rook,
+/// horse, cannon or pawn (it can only hold the draw); every drawing move (`search:`) when the
+/// best draws and the side to move has such a piece (any of them keeps the draw; none wins).
+fn table_move_reply(pos: &Pos, moves: &[CdbMove]) -> Reply {
+    if moves[0].score == 0 && mover_has_attackers(pos) {
+        return Reply::Search(moves.iter().take_while(|m| m.score == 0).map(|m| m.uci.clone()).collect());
     }
+    Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
+}
+
+/// Has the side to move a rook, horse, cannon or pawn (chessdb.php's `count_attacker_pieces`)?
+fn mover_has_attackers(pos: &Pos) -> bool {
+    let fen = adapter::fen_of(pos);
+    let board = fen.split(' ').next().unwrap_or("");
+    let red = adapter::red_to_move(pos);
+    board.chars().any(|c| matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'c' | 'p') && c.is_ascii_uppercase() == red)
+}
+
+/// `querysearch` from the books, as ChessDB: the book moves of rank 2 (within 20 points of the
+/// best, so never none). Always a list, even of one move: ChessDB says `move:X` then, which
+/// ccdblib does not accept from `querysearch` (it asks again, for ever).
+fn search_reply(moves: &[CdbMove]) -> Reply {
+    Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect())
 }
 
 /// The reply to an action the engine answers (blocking: the engine searches).
@@ -591,17 +603,17 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
 
 /// `queryrule`: `movelist` (ICCS moves separated by `|`) played from the board, then every legal
 /// move's verdict under the repetition rules once its position has occurred `reptimes` times.
+/// The parameters are checked as chessdb.php checks them: from 3 to 2046 moves, each legal where
+/// it is played and written as ChessDB writes moves (`h0g2`: lowercase, no dash), else `invalid
+/// movelist`; `reptimes` read as PHP's `intval` (leading digits), 1 unless from 1 to 10.
 fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
     let Some(list) = params.get("movelist").filter(|l| !l.is_empty()) else { return Reply::Blank };
     let moves: Vec<&str> = list.split('|').collect();
-    if moves.len() >= 2047 {
+    if !(3..2047).contains(&moves.len()) {
         return Reply::Status("invalid movelist");
     }
-    let reptimes = params
-        .get("reptimes")
-        .and_then(|r| r.trim().parse::<usize>().ok())
-        .filter(|r| (1..=10).contains(r))
-        .unwrap_or(1);
+    let reptimes = params.get("reptimes").map_or(1, |r| php_intval(r));
+    let reptimes = if (1..=10).contains(&reptimes) { reptimes as usize } else { 1 };
     let Some((end, verdicts)) = adapter::rule_check(pos, &moves, reptimes) else {
         return Reply::Status("invalid movelist");
     };
@@ -621,4 +633,24 @@ fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
             })
             .collect(),
     )
+}
+
+/// PHP's `intval` of a string: leading white space, a sign, then the digits up to the first
+/// other character (`"3x"` is 3, `"x"` 0), saturating.
+pub fn php_intval(s: &str) -> i64 {
+    let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let n = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |n, d| n.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    if neg {
+        -n
+    } else {
+        n
+    }
 }

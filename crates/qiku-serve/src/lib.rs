@@ -18,6 +18,7 @@ pub mod api;
 mod assets;
 pub mod chessdb;
 pub mod cli;
+mod refusals;
 mod server;
 
 use adapter::{Books, TableRules, Tables};

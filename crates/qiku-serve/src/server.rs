@@ -3,6 +3,7 @@
 //! off), a size limit on the request line and headers, a time limit on each request, and the
 //! security headers of every response.
 
+use crate::refusals::{self, Refusing};
 use crate::{router, AppState, ServeError};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -21,12 +22,16 @@ use tokio::net::TcpListener;
 const BUSY: &[u8] =
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\nRetry-After: 1\r\n\r\ntoo many connections; retry in a moment\n";
 
-/// Security headers, and the request time limit.
+/// Security headers, the request time limit, and a body for the router's bare `405`.
 async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let mut resp = match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
         Ok(r) => r,
         Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
     };
+    if resp.status() == StatusCode::METHOD_NOT_ALLOWED {
+        resp = refusals::method_not_allowed(resp, &method, &path);
+    }
     let h = resp.headers_mut();
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
@@ -77,8 +82,13 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
     let limits = state.limits.clone();
     let loopback = listener.local_addr().is_ok_and(|a| crate::is_loopback(a.ip()));
     let app = router(state.clone())
-        .layer(axum::middleware::from_fn(move |req: Request, next: Next| host_check(loopback, req, next)))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), guard));
+        .layer(axum::middleware::from_fn(move |req: Request, next: Next| host_check(loopback, req, next)));
+    // Around the router, not inside it as `Router::layer` puts a layer: a `405` gets its `Allow`
+    // header from the router's route after that route's layers have run.
+    let app = tower::Layer::layer(&axum::middleware::from_fn_with_state(state.clone(), guard), app);
+    let app = tower::ServiceExt::map_request(app, |req: hyper::Request<hyper::body::Incoming>| {
+        req.map(axum::body::Body::new)
+    });
     let conns = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     tokio::pin!(stop);
     loop {
@@ -107,12 +117,13 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
         let limits = limits.clone();
         tokio::spawn(async move {
             let _permit = permit;
+            let max_header_bytes = limits.max_header_bytes.max(8192);
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
-                .max_buf_size(limits.max_header_bytes.max(8192))
+                .max_buf_size(max_header_bytes)
                 .keep_alive(true)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(Refusing::new(stream, max_header_bytes)), service);
             // A connection lives at most this long, whatever its client does.
             let lifetime = limits.request_timeout * 4;
             let _ = tokio::time::timeout(lifetime, conn).await;

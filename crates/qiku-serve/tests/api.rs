@@ -234,6 +234,56 @@ fn bad_requests_get_a_400_naming_the_problem() {
     assert_eq!(status, 404);
 }
 
+/// A bad move in `moves` is named by its index and text, with the position (FEN) it was tried
+/// in; `fen=startpos` is the start position, and moves written into `fen` (`startpos moves ...`,
+/// as a UCI engine is told) are refused with the syntax that is accepted.
+#[test]
+fn bad_moves_and_fens_say_where_and_what_is_accepted() {
+    let srv = server(options());
+    let after = |fen: &str, moves: &[&str]| {
+        let mut p = Position::from_fen(fen).expect("fen");
+        for m in moves {
+            p = p.play(qiku::notation::iccs::parse(&p, m).expect("move")).expect("legal");
+        }
+        p.fen()
+    };
+    let start = Position::startpos().fen();
+    let after_h2e2 = after(&start, &["h2e2"]);
+    let krk = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let cases = [
+        ("/api/explore?moves=h2e2,h2e2".to_string(), "moves[1]", "\"h2e2\"", after_h2e2.clone()),
+        ("/api/explore?moves=h2e2%20zz99".to_string(), "moves[1]", "\"zz99\"", after_h2e2.clone()),
+        ("/api/game?n=0&moves=a0a5".to_string(), "moves[0]", "\"a0a5\"", start.clone()),
+        (
+            format!("/api/tablebase?fen={}&moves=a1a0,d9d8,e0e2", enc(krk)),
+            "moves[2]",
+            "\"e0e2\"",
+            after(krk, &["a1a0", "d9d8"]),
+        ),
+    ];
+    for (target, index, token, fen) in &cases {
+        let target = target.as_str();
+        let fen = fen.as_str();
+        let (status, v) = get_json(srv.addr, target);
+        assert_eq!(status, 400, "{target}: {v}");
+        let msg = v["error"].as_str().expect("an error");
+        for part in [index, token, fen] {
+            assert!(msg.contains(part), "{target}: {part} not in {msg}");
+        }
+    }
+    // `startpos` names the start position; the moves go in `moves`.
+    let (status, v) = get_json(srv.addr, "/api/explore?fen=startpos&moves=h2e2");
+    assert_eq!((status, v["fen"].as_str()), (200, Some(after_h2e2.as_str())), "{v}");
+    let (status, v) = get_json(srv.addr, "/api/explore?fen=startpos");
+    assert_eq!((status, v["fen"].as_str()), (200, Some(Position::startpos().fen().as_str())), "{v}");
+    for fen in ["startpos moves h2e2".to_string(), format!("{start} moves h2e2"), "position startpos".to_string()] {
+        let (status, v) = get_json(srv.addr, &format!("/api/explore?fen={}", enc(&fen)));
+        assert_eq!(status, 400, "{fen}: {v}");
+        let msg = v["error"].as_str().expect("an error");
+        assert!(msg.contains("`startpos`") && msg.contains("fen=startpos&moves=h2e2 h9g7"), "{fen}: {msg}");
+    }
+}
+
 #[test]
 fn pages_and_assets_are_served_and_nothing_else() {
     let srv = server(options());
@@ -416,19 +466,22 @@ impl qiku_serve::adapter::RecentGames for OneGame {
             fen: Position::startpos().fen(),
             moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
             ply: 0,
+            mirrored: false,
         };
         Ok(if *pos == Position::startpos() { vec![game] } else { Vec::new() })
     }
 }
 
 /// The explorer lists the book's own recent games of each position, as `Book::recent_games`
-/// gives them, and each replays from its start to the position (or its mirror image).
+/// gives them, and each replays from its start to the position itself; `mirrored` says which
+/// were played as the mirror image (the books merge a position with it).
 #[test]
 fn recent_games_reach_the_explorer() {
     let o = options();
     let book = qiku::book::Book::open(&o.books[0]).expect("book");
     let srv = qiku_serve::start(o.clone()).expect("server");
-    for moves in ["", "h2e2", "h2e2 h9g7", "c3c4"] {
+    let mut seen_mirrored = [false, false];
+    for moves in ["", "h2e2", "h2e2 h9g7", "c3c4", "b2e2"] {
         let mut pos = Position::startpos();
         for m in moves.split_whitespace() {
             pos = pos.play(qiku::notation::iccs::parse(&pos, m).expect("move")).expect("legal");
@@ -456,11 +509,25 @@ fn recent_games_reach_the_explorer() {
                 at =
                     at.play(qiku::notation::iccs::parse(&at, m.as_str().expect("iccs")).expect("move")).expect("legal");
             }
-            assert!(at == pos || at == pos.mirror(), "{moves:?}: replay reaches {}", at.fen());
+            assert!(at == pos, "{moves:?}: replay reaches {}", at.fen());
+            // Said in both lists, as the library says it; the game as played is the moves
+            // mirrored back, which reach the mirror image.
+            assert_eq!(listed["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {listed}");
+            assert_eq!(g["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {g}");
+            seen_mirrored[usize::from(e.mirrored)] = true;
+            if e.mirrored {
+                let mut played = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start").mirror();
+                for m in &g["moves"].as_array().expect("moves")[..ply] {
+                    let m = qiku::notation::iccs::parse_move(m.as_str().expect("iccs")).expect("move");
+                    played = played.play(m.mirror()).expect("legal");
+                }
+                assert!(played == pos.mirror() && pos != pos.mirror(), "{moves:?}: {}", played.fen());
+            }
         }
         let (status, _) = get_json(srv.addr, &format!("/api/game?moves={}&n=7", moves.replace(' ', "%20")));
         assert_eq!(status, if games.len() > 7 { 200 } else { 404 }, "{moves:?}");
     }
+    assert_eq!(seen_mirrored, [true, true], "games played as listed and as the mirror image");
     for bad in ["/api/game", "/api/game?n=x", "/api/game?n=8", "/api/game?n=99999999999999999999"] {
         assert_eq!(get_json(srv.addr, bad).0, 400, "{bad}");
     }

@@ -366,8 +366,10 @@ fn status_words_and_the_nul() {
     // Text after a FEN's six fields (moves appended) was dropped, answering for another position.
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
     let with_moves = format!("{start} w - - 0 1 moves h2e2");
+    // Moves right after the side to move, in the fields of castling and en passant.
+    let moves_after_side = format!("{start} w moves h2e2");
     let counters = format!("{start} w - - zero 1");
-    for bad in ["xyz", "rnbakabnr/9/9 w", "9/9/9/9/9/9/9/9/9/9 w", &with_moves, &counters] {
+    for bad in ["xyz", "rnbakabnr/9/9 w", "9/9/9/9/9/9/9/9/9/9 w", &with_moves, &moves_after_side, &counters] {
         assert_eq!(text("queryall", bad), "invalid board\0");
         assert_eq!(query_json(&srv, "queryall", bad, "")["status"], "invalid board");
     }
@@ -414,6 +416,58 @@ fn queryrule_judges_repetitions() {
     let v = query_json(&srv, "queryrule", &start, "&movelist=h0g2|h9g7|g2h0|g7h9");
     assert_eq!(v["moves"].as_array().map(Vec::len), Some(44));
     assert_eq!(text_of(&query(&srv, "queryrule", &start, "&movelist=h0g2|h0g2")), "invalid movelist");
+}
+
+/// `queryrule` checks its parameters as chessdb.php does: the board as every action (`invalid
+/// board`, or `invalid parameters` without one); the move list from 3 to 2046 moves, each legal
+/// where it is played and written as ChessDB writes moves (lowercase, no dash), else `invalid
+/// movelist`; `reptimes` read as PHP's `intval`, 1 outside 1 to 10.
+#[test]
+fn queryrule_checks_its_parameters_as_chessdb() {
+    let srv = server(options());
+    let start = Position::startpos().fen();
+    let rule = |fen: &str, extra: &str| text_of(&query(&srv, "queryrule", fen, extra));
+    let rule_of = |reply: &str, mv: &str| -> String {
+        let entry = reply.split('|').find(|e| e.starts_with(&format!("move:{mv},"))).expect("the move listed");
+        entry.rsplit(':').next().expect("a rule").to_string()
+    };
+    let cycle = "&movelist=h0g2|h9g7|g2h0|g7h9";
+    assert_eq!(rule_of(&rule(&start, cycle), "h0g2"), "draw");
+    for bad in [
+        "h0g2",                // fewer than 3 moves, as chessdb.php refuses
+        "h0g2|h9g7",           //
+        "H0G2|H9G7|G2H0|G7H9", // the same moves, written otherwise
+        "h0-g2|h9-g7|g2-h0|g7-h9",
+        "h0g2||h9g7|g2h0", // an empty entry
+        "h0g2|h9g7|g2h0|g7h9|",
+        "h0g2|h9g7|h0g2",       // not legal where played
+        " h0g2|h9g7|g2h0|g7h9", // a space
+    ] {
+        let extra = format!("&movelist={}", enc(bad));
+        assert_eq!(rule(&start, &extra), "invalid movelist", "{bad}");
+        assert_eq!(query_json(&srv, "queryrule", &start, &extra)["status"], "invalid movelist", "{bad}");
+    }
+    // As long a list as ChessDB takes (2046 moves), and one more.
+    let cycles = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().cycle().take(2044).copied();
+    let longest: Vec<&str> = ["h2e2", "h7e7"].into_iter().chain(cycles).collect();
+    let reply = rule(&start, &format!("&movelist={}", longest.join("|")));
+    assert_eq!(rule_of(&reply, "h0g2"), "draw", "{}", &reply[..reply.len().min(80)]);
+    let over: Vec<&str> = ["h0g2", "h9g7", "g2h0", "g7h9"].iter().cycle().take(2047).copied().collect();
+    assert_eq!(rule(&start, &format!("&movelist={}", over.join("|"))), "invalid movelist");
+    // A bad board, as every action.
+    for bad in ["xyz", &format!("{start} moves h2e2"), &start.replace(" w - - 0 1", " w moves h2e2")] {
+        assert_eq!(rule(bad, cycle), "invalid board", "{bad}");
+    }
+    let (_, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryrule{cycle}"));
+    assert_eq!(text_of(&body), "invalid parameters");
+    // `reptimes=2`: h0g2 repeats a position that has occurred once, not twice. PHP's `intval`
+    // reads `2x` and ` 2` as 2; out of range or unreadable is 1.
+    for r in ["2", "2x", "%202", "%2B2"] {
+        assert_eq!(rule_of(&rule(&start, &format!("{cycle}&reptimes={r}")), "h0g2"), "none", "reptimes={r}");
+    }
+    for r in ["1", "0", "11", "-2", "x", ""] {
+        assert_eq!(rule_of(&rule(&start, &format!("{cycle}&reptimes={r}")), "h0g2"), "draw", "reptimes={r}");
+    }
 }
 
 fn text_of(b: &[u8]) -> String {
@@ -553,6 +607,35 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
     let mut expected = draws.clone();
     expected.sort();
     assert_eq!(listed, expected);
+    // querybest, query and querylearn answer in a table position as querysearch does, as
+    // chessdb.php's one branch for the four: the drawing moves when the best move draws and the
+    // side to move has a rook, horse, cannon or pawn (here the cannon), and the tables' move
+    // when the side to move can only hold (the lone black king).
+    for action in ["querybest", "query", "querylearn"] {
+        assert_eq!(text_of(&query(&srv, action, drawn, "")), text, "{action}");
+        let js = query_json(&srv, action, drawn, "");
+        let uci: Vec<&str> =
+            js["search_moves"].as_array().expect("search_moves").iter().filter_map(|m| m["uci"].as_str()).collect();
+        assert_eq!(uci.join("|search:"), text.trim_start_matches("search:"), "{action}");
+        assert!(js.get("egtb").is_none() && js.get("move").is_none(), "{action}: {js}");
+    }
+    let holding = "3k5/9/9/9/4C4/9/9/9/9/4K4 b - - 0 1";
+    let hpos = Position::from_fen(holding).expect("fen");
+    assert_eq!(tb.probe_with(&hpos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
+    let holds: Vec<String> = tb
+        .move_values_with(&hpos, Rules::Asian)
+        .expect("probe")
+        .expect("covered")
+        .iter()
+        .filter(|(_, v)| v.wdl.name() == "draw")
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let egtb = text_of(&query(&srv, "querybest", holding, ""));
+    let mv = egtb.strip_prefix("egtb:").unwrap_or_else(|| panic!("egtb:X, not {egtb}"));
+    assert!(holds.iter().any(|h| h == mv), "{mv} draws: {holds:?}");
+    for action in ["query", "querylearn", "querysearch"] {
+        assert_eq!(text_of(&query(&srv, action, holding, "")), egtb, "{action}");
+    }
     // Nothing knows the position: nobestmove, as querybest.
     assert_eq!(text_of(&query(&srv, "querysearch", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")), "nobestmove");
     assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");

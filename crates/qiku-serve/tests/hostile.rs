@@ -112,13 +112,82 @@ fn raw_http_abuse_is_refused() {
         );
         assert!(took < Duration::from_secs(5), "{what}: {took:?}");
         if *what == "POST" || *what == "DELETE" {
-            // A method not served is a 405 that names the methods that are.
+            // A method not served is a 405 that names the methods that are, and says so in a
+            // body: JSON under /api/, as the API's other errors, plain text elsewhere.
             let head = String::from_utf8_lossy(&resp).to_ascii_lowercase();
             assert_eq!(status, 405, "{what}");
             assert!(head.contains("\r\nallow: get,head\r\n"), "{what}: {head}");
+            let (_, head, body) = split_response(&resp);
+            let body = String::from_utf8_lossy(&body).to_string();
+            let (method, path) = if *what == "POST" { ("POST", "/api/explore") } else { ("DELETE", "/") };
+            let msg = if path.starts_with("/api/") {
+                assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+                let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+                v["error"].as_str().expect("an error").to_string()
+            } else {
+                assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+                body
+            };
+            let expected = format!("{method} is not served at {path}: send a GET; this path answers GET, HEAD");
+            assert_eq!(msg.trim_end(), expected, "{what}");
         }
         still_serves(&srv);
     }
+}
+
+/// The ChessDB endpoint also takes a form `POST`: its `405` says so.
+#[test]
+fn a_405_names_what_is_served() {
+    let srv = hostile_server(64);
+    let (resp, _) = raw(srv.addr, b"PUT /chessdb.php HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    let (status, head, body) = split_response(&resp);
+    assert_eq!(status, 405);
+    assert!(head.to_ascii_lowercase().contains("\r\nallow: get,head,post"), "{head}");
+    assert_eq!(
+        String::from_utf8_lossy(&body),
+        "PUT is not served at /chessdb.php: send a GET (or a POST of a form); this path answers GET, HEAD, POST\n"
+    );
+}
+
+/// A request line and headers over the limit get a `431` that says so and what to do: JSON
+/// under /api/, plain text elsewhere (hyper's own `431` has no body). The server goes on.
+#[test]
+fn oversized_headers_get_a_431_that_says_so() {
+    let srv = hostile_server(64);
+    let limit = options().limits.max_header_bytes;
+    let big = "b".repeat(limit + 4000);
+    for (target, api) in [("/api/explore?moves=h2e2", true), ("/", false), ("/chessdb.php?action=queryall", false)] {
+        let request = format!("GET {target} HTTP/1.1\r\nHost: localhost\r\nX-Big: {big}\r\nConnection: close\r\n\r\n");
+        let (resp, _) = raw(srv.addr, request.as_bytes());
+        assert!(!resp.is_empty(), "{target}: no reply");
+        let (status, head, body) = split_response(&resp);
+        assert_eq!(status, 431, "{target}: {head}");
+        let head = head.to_ascii_lowercase();
+        let body = String::from_utf8_lossy(&body).to_string();
+        let msg = if api {
+            assert!(head.contains("content-type: application/json"), "{head}");
+            let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+            v["error"].as_str().expect("an error").to_string()
+        } else {
+            assert!(head.contains("content-type: text/plain"), "{head}");
+            body
+        };
+        assert!(
+            msg.starts_with(&format!(
+                "the request line and headers are over {limit} bytes, this server's limit: shorten the URL"
+            )),
+            "{target}: {msg}"
+        );
+        still_serves(&srv);
+    }
+    // Also a URL over the limit.
+    let request = format!("GET /api/explore?fen={big} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    let (resp, _) = raw(srv.addr, request.as_bytes());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!(status, 431);
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+    assert!(v["error"].as_str().expect("an error").contains("shorten the URL"), "{v}");
+    still_serves(&srv);
 }
 
 #[test]
