@@ -74,7 +74,8 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// Time a whole request may take (a slower one is answered 503).
     pub request_timeout: Duration,
-    /// Bytes of a request's line and headers at most.
+    /// Bytes of a request's line and headers at most (a `431` with a message beyond; the
+    /// connection reads up to four times as much before the HTTP layer refuses it bare).
     pub max_header_bytes: usize,
     /// Longest engine search, milliseconds.
     pub max_movetime_ms: u64,

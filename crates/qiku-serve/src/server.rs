@@ -3,7 +3,7 @@
 //! off), a size limit on the request line and headers, a time limit on each request, and the
 //! security headers of every response.
 
-use crate::refusals::{self, Refusing};
+use crate::refusals;
 use crate::{router, AppState, ServeError};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -22,12 +22,20 @@ use tokio::net::TcpListener;
 const BUSY: &[u8] =
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 39\r\nConnection: close\r\nRetry-After: 1\r\n\r\ntoo many connections; retry in a moment\n";
 
-/// Security headers, the request time limit, and a body for the router's bare `405`.
+/// Security headers, the size limit on a request's line and headers, the request time limit, and
+/// a body for the router's bare `405`.
 async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
-    let mut resp = match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
-        Ok(r) => r,
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
+    let (parts, body) = req.into_parts();
+    let limit = st.limits.max_header_bytes;
+    let mut resp = if refusals::head_bytes(&parts) > limit {
+        refusals::too_large(limit, &path)
+    } else {
+        let req = Request::from_parts(parts, body);
+        match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
+            Ok(r) => r,
+            Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
+        }
     };
     if resp.status() == StatusCode::METHOD_NOT_ALLOWED {
         resp = refusals::method_not_allowed(resp, &method, &path);
@@ -117,13 +125,12 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
         let limits = limits.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            let max_header_bytes = limits.max_header_bytes.max(8192);
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
-                .max_buf_size(max_header_bytes)
+                .max_buf_size(refusals::read_buffer(limits.max_header_bytes))
                 .keep_alive(true)
-                .serve_connection(TokioIo::new(Refusing::new(stream, max_header_bytes)), service);
+                .serve_connection(TokioIo::new(stream), service);
             // A connection lives at most this long, whatever its client does.
             let lifetime = limits.request_timeout * 4;
             let _ = tokio::time::timeout(lifetime, conn).await;
