@@ -589,17 +589,20 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
     assert_eq!(text_of(&query(&srv, "querysearch", won, "")), egtb);
     assert_eq!(text_of(&query(&srv, "querylearn", won, "")), egtb);
     let tb = Tablebases::open(&fixtures().tables).expect("tables");
+    // A drawn position's drawing moves, by the tables under the Asian rules.
+    let drawing_moves = |fen: &str| -> Vec<String> {
+        let pos = Position::from_fen(fen).expect("fen");
+        assert_eq!(tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
+        tb.move_values_with(&pos, Rules::Asian)
+            .expect("probe")
+            .expect("covered")
+            .iter()
+            .filter(|(_, v)| v.wdl.name() == "draw")
+            .map(|(m, _)| m.to_string())
+            .collect()
+    };
     let drawn = "3k5/9/9/9/4C4/9/9/9/9/4K4 w - - 0 1";
-    let pos = Position::from_fen(drawn).expect("fen");
-    assert_eq!(tb.probe_with(&pos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
-    let draws: Vec<String> = tb
-        .move_values_with(&pos, Rules::Asian)
-        .expect("probe")
-        .expect("covered")
-        .iter()
-        .filter(|(_, v)| v.wdl.name() == "draw")
-        .map(|(m, _)| m.to_string())
-        .collect();
+    let draws = drawing_moves(drawn);
     let text = text_of(&query(&srv, "querysearch", drawn, ""));
     let mut listed: Vec<String> =
         text.split('|').map(|e| e.strip_prefix("search:").expect("search:X").to_string()).collect();
@@ -620,16 +623,7 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
         assert!(js.get("egtb").is_none() && js.get("move").is_none(), "{action}: {js}");
     }
     let holding = "3k5/9/9/9/4C4/9/9/9/9/4K4 b - - 0 1";
-    let hpos = Position::from_fen(holding).expect("fen");
-    assert_eq!(tb.probe_with(&hpos, Rules::Asian).expect("probe").expect("covered").wdl.name(), "draw");
-    let holds: Vec<String> = tb
-        .move_values_with(&hpos, Rules::Asian)
-        .expect("probe")
-        .expect("covered")
-        .iter()
-        .filter(|(_, v)| v.wdl.name() == "draw")
-        .map(|(m, _)| m.to_string())
-        .collect();
+    let holds = drawing_moves(holding);
     let egtb = text_of(&query(&srv, "querybest", holding, ""));
     let mv = egtb.strip_prefix("egtb:").unwrap_or_else(|| panic!("egtb:X, not {egtb}"));
     assert!(holds.iter().any(|h| h == mv), "{mv} draws: {holds:?}");
