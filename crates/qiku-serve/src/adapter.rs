@@ -79,6 +79,11 @@ pub fn in_check(pos: &Pos) -> bool {
     pos.is_check()
 }
 
+/// Has the side to move a rook, horse, cannon or pawn (a piece that can attack across the river)?
+pub fn mover_has_attackers(pos: &Pos) -> bool {
+    Material::from_position(pos).side_has_attackers(pos.turn())
+}
+
 /// A move in the three notations.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct MoveNames {

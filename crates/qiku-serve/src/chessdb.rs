@@ -544,21 +544,14 @@ fn wants_move(action: &str) -> bool {
 /// `querybest`, `query`, `querylearn` and `querysearch` in a table position (`moves`: the
 /// table's moves, best first, banned ones left out), as chessdb.php answers them all: the best
 /// move (`egtb:`) when it wins or loses, or when it draws and the side to move has no rook,
-/// horse, cannon or pawn (it can only hold the draw); every drawing move (`search:`) when the
-/// best draws and the side to move has such a piece (any of them keeps the draw; none wins).
+/// horse, cannon or pawn (chessdb.php's `count_attacker_pieces`: it can only hold the draw);
+/// every drawing move (`search:`) when the best draws and the side to move has such a piece (any
+/// of them keeps the draw; none wins).
 fn table_move_reply(pos: &Pos, moves: &[CdbMove]) -> Reply {
-    if moves[0].score == 0 && mover_has_attackers(pos) {
+    if moves[0].score == 0 && adapter::mover_has_attackers(pos) {
         return Reply::Search(moves.iter().take_while(|m| m.score == 0).map(|m| m.uci.clone()).collect());
     }
     Reply::Best { kind: "egtb", uci: moves[0].uci.clone() }
-}
-
-/// Has the side to move a rook, horse, cannon or pawn (chessdb.php's `count_attacker_pieces`)?
-fn mover_has_attackers(pos: &Pos) -> bool {
-    let fen = adapter::fen_of(pos);
-    let board = fen.split(' ').next().unwrap_or("");
-    let red = adapter::red_to_move(pos);
-    board.chars().any(|c| matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'c' | 'p') && c.is_ascii_uppercase() == red)
 }
 
 /// `querysearch` from the books, as ChessDB: the book moves of rank 2 (within 20 points of the
