@@ -453,6 +453,18 @@ fn stopped(material: &str, dir: &Path, paged: bool) -> String {
     )
 }
 
+/// A table's estimated peak memory and time as it would be generated: without `--memory` its
+/// plan row's (smaller tables held included); within it, when paged the budget and the time
+/// slowed down, else its job's peak alone (a run within a budget reads each table's inputs from
+/// their files instead of holding them).
+fn within(r: &generate::PlannedTable, mode: &Option<MemoryMode>, memory: Option<MemorySize>) -> (u64, f64) {
+    match (mode, memory) {
+        (Some(MemoryMode::Paged { slowdown, .. }), Some(budget)) => (budget.bytes(), r.seconds * slowdown),
+        (Some(MemoryMode::InMemory { .. }), Some(_)) => (r.job_peak_memory_bytes, r.seconds),
+        _ => (r.peak_memory_bytes, r.seconds),
+    }
+}
+
 /// A speed factor for `plan --speed`: a positive, finite number.
 fn speed_arg(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -492,18 +504,20 @@ fn run_plan(
     // in memory reads its inputs from their files, as alone (no decoded copies kept across the
     // set), so its peak is its job's.
     let (mut peak, mut seconds, mut paged) = (totals.peak_memory_bytes, totals.seconds, 0);
-    if let Some(budget) = memory {
-        peak = 0;
+    if memory.is_some() {
+        (peak, seconds) = (0, 0.0);
         for (r, mode) in rows.iter().zip(&modes) {
             match mode {
-                Some(MemoryMode::Paged { slowdown, .. }) => {
-                    paged += 1;
-                    peak = peak.max(budget.bytes());
-                    seconds += r.seconds * (slowdown - 1.0);
-                }
                 // Not generated at all within the budget: neither its memory nor its time counts.
-                Some(MemoryMode::Refused { .. }) => seconds -= r.seconds,
-                _ => peak = peak.max(r.job_peak_memory_bytes),
+                Some(MemoryMode::Refused { .. }) => continue,
+                Some(MemoryMode::Paged { .. }) => paged += 1,
+                _ => {}
+            }
+            // Unsupported tables are left out of the totals (they are refused before any work).
+            if r.unsupported.is_none() {
+                let (p, s) = within(r, mode, memory);
+                peak = peak.max(p);
+                seconds += s;
             }
         }
     }
@@ -582,9 +596,9 @@ fn run_plan(
             r.material.to_string(),
             r.pieces,
             r.entries,
-            bytes(r.peak_memory_bytes),
+            bytes(within(r, mode, memory).0),
             bytes(r.disk_bytes),
-            duration(r.seconds),
+            duration(within(r, mode, memory).1),
             note.join("; ")
         );
     }
