@@ -365,7 +365,7 @@ pub struct TableAnswer {
     /// Every legal move with its value for the side that plays it, best first (the order of
     /// `qiku-tb probe`).
     pub moves: Vec<(Mv, TableValue)>,
-    /// The moves of the table's winning line (`qiku-tb probe`'s `best`), in move order.
+    /// The moves of the table's winning line (`qiku-tb probe --json`'s `best_moves`), in move order.
     pub best: Vec<Mv>,
 }
 

@@ -312,7 +312,9 @@ struct TbReply {
     #[serde(flatten)]
     value: TableValue,
     text: String,
-    best: Vec<String>,
+    /// The moves of the table's winning line, in ICCS (`qiku-tb probe --json`'s `best_moves`);
+    /// each entry of `moves` says whether it is one by its `best`.
+    best_moves: Vec<String>,
     moves: Vec<TbMove>,
 }
 
@@ -336,7 +338,7 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
         rules: rules.name(),
         value: t.value,
         text: t.text.clone(),
-        best: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
+        best_moves: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
         moves: t
             .moves
             .iter()
