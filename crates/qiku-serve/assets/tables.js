@@ -97,7 +97,7 @@ async function detail(material) {
   wrap.appendChild(t);
   box.appendChild(wrap);
   const p = document.createElement("p");
-  if (s.decided_by_rule) p.textContent = `Decided only by the Asian rules: ${fmt(s.decided_by_rule[0])} (red to move), ${fmt(s.decided_by_rule[1])} (black to move). `;
+  if (s.changed) p.textContent = `Decided only by the Asian rules: ${fmt(s.changed[0])} (red to move), ${fmt(s.changed[1])} (black to move). `;
   if (s.longest) {
     const a = document.createElement("a");
     a.href = `/?fen=${encodeURIComponent(s.longest[0])}`;

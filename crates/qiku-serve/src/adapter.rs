@@ -416,8 +416,9 @@ pub struct TableStats {
     pub plain: [SideCounts; 2],
     /// Counts under the Asian rules, when the companion file is present.
     pub asian: Option<[SideCounts; 2]>,
-    /// Positions whose value only the Asian rules decide, per side to move.
-    pub decided_by_rule: Option<[u64; 2]>,
+    /// Positions whose value only the Asian rules decide (drawn without them), per side to move
+    /// (red, black): `qiku-tb stats --json`'s `changed`.
+    pub changed: Option<[u64; 2]>,
     /// `histogram[side][d]`: positions at distance `d` plies (d = 0: no legal move), side 0 red.
     pub histogram: [Vec<u64>; 2],
     /// The longest mate: its FEN (the side to move wins) and length in plies.
@@ -585,7 +586,7 @@ impl Tables {
             material: canonical.to_string(),
             plain: [plain[0].into(), plain[1].into()],
             asian,
-            decided_by_rule: changed,
+            changed,
             histogram,
             longest,
         };
@@ -597,7 +598,7 @@ impl Tables {
             if let Some(a) = stats.asian.as_mut() {
                 a.swap(0, 1);
             }
-            if let Some(c) = stats.decided_by_rule.as_mut() {
+            if let Some(c) = stats.changed.as_mut() {
                 c.swap(0, 1);
             }
             stats.histogram.swap(0, 1);

@@ -322,6 +322,17 @@ fn pages_and_assets_are_served_and_nothing_else() {
     assert_eq!(info["engine"], false);
 }
 
+/// A table's counts without and with the Asian rules (red to move, black to move), read from its
+/// files as `qiku-tb stats` reads them.
+fn stats_counts(material: &str) -> ([qiku::tablebase::Counts; 2], [qiku::tablebase::Counts; 2]) {
+    use qiku::tablebase::generate::{load, load_rules};
+    let m: Material = material.parse().expect("material");
+    let dir = &fixtures().tables;
+    let table = std::sync::Arc::new(load(&dir.join(qiku::tablebase::file_name(m))).expect("table"));
+    let rules = load_rules(&dir.join(qiku::tablebase::rules_file_name(m)), &table).expect("companion");
+    (table.counts(), rules.counts())
+}
+
 #[test]
 fn tables_list_and_statistics() {
     let srv = server(options());
@@ -349,7 +360,17 @@ fn tables_list_and_statistics() {
     let pos = Position::from_fen(fen).expect("a legal position");
     let value = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
-    assert!(s["decided_by_rule"].is_array());
+    // `changed`: the positions only the Asian rules decide, per side to move, as `qiku-tb stats
+    // --json` counts them (its `changed`: the plain table's draws less the rule-aware table's).
+    let (plain, asian) = stats_counts("KRvKN");
+    let changed = qiku::tablebase::generate::changed(&plain, &asian);
+    assert!(changed.iter().sum::<u64>() > 0, "the rules decide some KRvKN positions: {changed:?}");
+    assert_eq!(s["changed"], serde_json::json!(changed), "{s}");
+    assert!(s.get("decided_by_rule").is_none(), "{s}");
+    for side in 0..2 {
+        assert_eq!(changed[side], plain[side].draws - asian[side].draws);
+        assert_eq!(s["asian"][side]["draws"].as_u64(), Some(asian[side].draws));
+    }
     // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
     let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);
@@ -612,7 +633,7 @@ fn table_statistics_by_the_swapped_name_swap_the_colours() {
     let (status, swapped) = get_json(srv.addr, "/api/tables/KNvKR");
     assert_eq!(status, 200, "{swapped}");
     assert_eq!((own["material"].as_str(), swapped["material"].as_str()), (Some("KRvKN"), Some("KNvKR")));
-    for key in ["plain", "asian", "decided_by_rule", "histogram"] {
+    for key in ["plain", "asian", "changed", "histogram"] {
         assert_eq!((&own[key][0], &own[key][1]), (&swapped[key][1], &swapped[key][0]), "{key}");
     }
     let fen = swapped["longest"][0].as_str().expect("a longest mate");
