@@ -397,8 +397,37 @@ pub struct SideCounts {
     pub draws: u64,
     /// Lost for the side to move.
     pub losses: u64,
-    /// Longest distance to mate, plies.
+    /// Longest distance stored, as the table's counts give it: plies to mate in the plain counts
+    /// (and in `/api/tables`, from the `.qtb` header); in the Asian counts the larger of the
+    /// longest mate and the highest line rank of the values only the rules decide, two units in
+    /// one number ([`RuleCounts`] gives them apart).
     pub max_dtm: u64,
+}
+
+/// Position counts of one side to move under the Asian rules, with the longest mate and the
+/// highest line rank apart (`qiku-tb stats --json`'s `longest_mate_plies` and
+/// `highest_line_rank`, computed by the same library call).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RuleCounts {
+    /// The counts (`max_dtm` mixing plies and line ranks, as the table's counts give it).
+    #[serde(flatten)]
+    pub counts: SideCounts,
+    /// The longest mate, plies: the plain table's (the rules change only draws).
+    pub longest_mate_plies: u64,
+    /// The highest line rank of the values only the rules decide, when it is above the longest
+    /// mate; `null` when the rules decide nothing for this side, or no rank is above the longest
+    /// mate ([`qiku::tablebase::highest_line_rank`]).
+    pub highest_line_rank: Option<u64>,
+}
+
+impl RuleCounts {
+    fn new(plain: qiku::tablebase::Counts, rule: qiku::tablebase::Counts) -> RuleCounts {
+        RuleCounts {
+            counts: rule.into(),
+            longest_mate_plies: plain.max_dtm,
+            highest_line_rank: qiku::tablebase::highest_line_rank(&plain, &rule),
+        }
+    }
 }
 
 impl From<qiku::tablebase::Counts> for SideCounts {
@@ -415,7 +444,7 @@ pub struct TableStats {
     /// Counts without repetition rules (red to move, black to move).
     pub plain: [SideCounts; 2],
     /// Counts under the Asian rules, when the companion file is present.
-    pub asian: Option<[SideCounts; 2]>,
+    pub asian: Option<[RuleCounts; 2]>,
     /// Positions whose value only the Asian rules decide (drawn without them), per side to move
     /// (red, black): `qiku-tb stats --json`'s `changed`.
     pub changed: Option<[u64; 2]>,
@@ -553,7 +582,7 @@ impl Tables {
         let (asian, changed) = if tb.has_rules(canonical) {
             let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| damaged(&e))?;
             let c = rt.counts();
-            (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
+            (Some([0, 1].map(|s| RuleCounts::new(plain[s], c[s]))), Some(changed(&plain, &c)))
         } else {
             (None, None)
         };

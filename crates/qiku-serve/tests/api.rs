@@ -367,10 +367,24 @@ fn tables_list_and_statistics() {
     assert!(changed.iter().sum::<u64>() > 0, "the rules decide some KRvKN positions: {changed:?}");
     assert_eq!(s["changed"], serde_json::json!(changed), "{s}");
     assert!(s.get("decided_by_rule").is_none(), "{s}");
+    // The Asian counts' max_dtm mixes plies and line ranks; the longest mate and the highest
+    // line rank come apart, as `qiku-tb stats --json` gives them (the same library call).
+    let mut ranks = 0;
     for side in 0..2 {
         assert_eq!(changed[side], plain[side].draws - asian[side].draws);
-        assert_eq!(s["asian"][side]["draws"].as_u64(), Some(asian[side].draws));
+        let a = &s["asian"][side];
+        assert_eq!(a["draws"].as_u64(), Some(asian[side].draws));
+        assert_eq!(a["max_dtm"].as_u64(), Some(asian[side].max_dtm), "{a}");
+        assert_eq!(a["longest_mate_plies"].as_u64(), Some(plain[side].max_dtm), "{a}");
+        assert_eq!(s["plain"][side]["max_dtm"], a["longest_mate_plies"], "the mates are the plain table's");
+        let rank = qiku::tablebase::highest_line_rank(&plain[side], &asian[side]);
+        assert_eq!(a["highest_line_rank"].as_u64(), rank, "{a}");
+        if let Some(r) = rank {
+            assert!(r > plain[side].max_dtm && r == asian[side].max_dtm, "{a}");
+            ranks += 1;
+        }
     }
+    assert!(ranks > 0, "KRvKN has a line rank above its longest mate: {s}");
     // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
     let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);

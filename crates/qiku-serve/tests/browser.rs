@@ -399,6 +399,34 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
         "the Asian rows' longest mate and line rank",
     )
     .await;
+    // Both Asian rows as the server gives them apart, and the positions only the rules decide.
+    let (status, stats) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 200, "{stats}");
+    let cells =
+        js(&c, "return [...document.querySelectorAll('#detail table.tables td')].map(td => td.textContent)").await;
+    let fmt = |n: &Value| {
+        let d = n.as_u64().expect("a count").to_string();
+        let mut out = String::new();
+        for (i, ch) in d.chars().enumerate() {
+            if i > 0 && (d.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        out
+    };
+    for side in 0..2 {
+        let a = &stats["asian"][side];
+        let want = format!("{} (line rank up to {})", fmt(&a["longest_mate_plies"]), fmt(&a["highest_line_rank"]));
+        assert!(cells.as_array().expect("cells").iter().any(|t| t == &json!(want)), "{want} in {cells}");
+    }
+    let words = js(&c, "return document.querySelector('#detail p').textContent").await;
+    let want = format!(
+        "Decided only by the Asian rules: {} (red to move), {} (black to move). ",
+        fmt(&stats["changed"][0]),
+        fmt(&stats["changed"][1])
+    );
+    assert!(words.as_str().expect("text").starts_with(&want), "{words}");
     screenshot(&c, &format!("tables-{label}")).await;
     c.close().await.expect("close");
 }
