@@ -298,7 +298,7 @@ async function openGame(n, keyboard) {
     const g = await r.json();
     if (!r.ok) throw new Error(g.error || r.statusText);
     state.focusRows = keyboard;
-    show({ start: g.fen, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
+    show({ start: g.start, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
   } catch (e) {
     showError(e.message);
   }

@@ -154,14 +154,15 @@ pub struct RecentGame {
     pub date: String,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
-    /// The game's start position (FEN): the standard one unless the game set another.
-    pub fen: String,
+    /// The game's start position (FEN): the standard one unless the game set another
+    /// (`qiku-book probe --json`'s `start`; `fen` names the position itself everywhere else).
+    pub start: String,
     /// The whole game from its start position, in ICCS.
     pub moves: Vec<String>,
     /// The first `ply` moves reach the position asked about.
     pub ply: usize,
     /// The game reached the mirror image of the position asked about (left and right swapped,
-    /// which the books count as one position): `fen` and `moves` are its mirror image, so that
+    /// which the books count as one position): `start` and `moves` are its mirror image, so that
     /// they reach the position itself; the game as played is them mirrored back.
     pub mirrored: bool,
 }
@@ -270,7 +271,7 @@ impl Books {
     }
 
     /// The same list as [`Books::recent_games`], the players, event, date, result and ply only:
-    /// `fen` and `moves` are left empty (the explorer lists games and fetches one when asked,
+    /// `start` and `moves` are left empty (the explorer lists games and fetches one when asked,
     /// so that a position's answer stays small).
     pub fn recent_game_headers(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
         self.collect_recent(pos, limit, false)
@@ -285,7 +286,7 @@ impl Books {
                     Some(r) => r.to_string(),
                     None => "*".to_string(),
                 };
-                let (fen, moves) = if whole {
+                let (start, moves) = if whole {
                     (g.start.fen(), g.moves.iter().map(|m| iccs::format(*m)).collect())
                 } else {
                     (String::new(), Vec::new())
@@ -296,7 +297,7 @@ impl Books {
                     event: g.event,
                     date: g.date,
                     result,
-                    fen,
+                    start,
                     moves,
                     ply: g.ply,
                     mirrored: g.mirrored,
@@ -308,7 +309,7 @@ impl Books {
             for mut g in r.recent_games(pos)? {
                 let key = qiku::book::GameDate::parse(&g.date).map_or(0, |d| d.key());
                 if !whole {
-                    g.fen.clear();
+                    g.start.clear();
                     g.moves.clear();
                 }
                 all.push((key, g));

@@ -274,8 +274,8 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
 }
 
 /// `GET /api/game?fen=&moves=&n=`: the `n`th game of the position's `recent_games` (counted from
-/// 0, as `/api/explore` lists them), whole: its start position, every move in ICCS, and the ply
-/// at which it reaches the position. 404 when the position has no such game.
+/// 0, as `/api/explore` lists them), whole: its start position (`start`), every move in ICCS,
+/// and the ply at which it reaches the position. 404 when the position has no such game.
 pub async fn game(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;

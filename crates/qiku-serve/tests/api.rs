@@ -502,7 +502,7 @@ impl qiku_serve::adapter::RecentGames for OneGame {
             event: "Test event".into(),
             date: "2999.05.01".into(),
             result: "1-0".into(),
-            fen: Position::startpos().fen(),
+            start: Position::startpos().fen(),
             moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
             ply: 0,
             mirrored: false,
@@ -538,11 +538,16 @@ fn recent_games_reach_the_explorer() {
                 (Some(e.red.as_str()), Some(e.date.as_str()))
             );
             // The list stays small: the game itself comes from /api/game.
-            assert!(listed.get("moves").is_none() && listed.get("fen").is_none(), "{listed}");
+            assert!(listed.get("moves").is_none() && listed.get("start").is_none(), "{listed}");
+            assert!(listed.get("fen").is_none(), "{listed}");
             let (status, g) = get_json(srv.addr, &format!("/api/game?moves={}&n={n}", moves.replace(' ', "%20")));
             assert_eq!(status, 200, "{g}");
             assert_eq!((g["red"].as_str(), g["ply"].as_u64()), (listed["red"].as_str(), listed["ply"].as_u64()));
-            let mut at = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start");
+            // `start` is the game's own start position (`fen` is the position itself elsewhere,
+            // and not given here): replayed with the game's first `ply` moves it reaches the
+            // position asked about.
+            assert!(g.get("fen").is_none(), "{g}");
+            let mut at = Position::from_fen(g["start"].as_str().expect("start")).expect("start");
             let ply = g["ply"].as_u64().expect("ply") as usize;
             for m in &g["moves"].as_array().expect("moves")[..ply] {
                 at =
@@ -555,7 +560,7 @@ fn recent_games_reach_the_explorer() {
             assert_eq!(g["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {g}");
             seen_mirrored[usize::from(e.mirrored)] = true;
             if e.mirrored {
-                let mut played = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start").mirror();
+                let mut played = Position::from_fen(g["start"].as_str().expect("start")).expect("start").mirror();
                 for m in &g["moves"].as_array().expect("moves")[..ply] {
                     let m = qiku::notation::iccs::parse_move(m.as_str().expect("iccs")).expect("move");
                     played = played.play(m.mirror()).expect("legal");
@@ -578,6 +583,7 @@ fn recent_games_reach_the_explorer() {
     assert_eq!(v["recent_games"][0]["red"], "Red player");
     let (status, g) = get_json(srv.addr, "/api/game?n=0");
     assert_eq!((status, g["moves"][2].as_str()), (200, Some("h0g2")));
+    assert_eq!(g["start"].as_str(), Some(Position::startpos().fen().as_str()), "{g}");
 }
 
 /// A book that cannot be opened: the library's words (which name the file, not repeated here),

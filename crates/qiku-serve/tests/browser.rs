@@ -315,6 +315,15 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     )
     .await;
     wait_ply(&c, at).await;
+    // Replayed from the game's `start` (its own start position), the page is at the position the
+    // game was listed for.
+    assert!(game["start"].is_string() && game.get("fen").is_none(), "{game}");
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(after["fen"])),
+        "the position the recent game reached",
+    )
+    .await;
 
     // A table position from the FEN box: the values of the position and of every move.
     let fen = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1";
