@@ -610,6 +610,51 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     click_id(&c, "analyze").await;
     assert_eq!(text_of(&c, "engine-out").await, "Game over (stalemate): black to move, loss, no legal move.");
 
+    // Recent games that reached the mirror image of the position are marked `(mirrored)`, those
+    // and only those the API says `mirrored`; chosen, one is replayed mirrored to the position.
+    let (mirrored_line, listed) = ["b2e2", "c3c4", "h2e2", "g3g4"]
+        .iter()
+        .find_map(|m| {
+            let v = api(srv, "startpos", &[m]);
+            let games = v["recent_games"].as_array().cloned().unwrap_or_default();
+            games.iter().any(|g| g["mirrored"] == json!(true)).then_some((*m, games))
+        })
+        .expect("a position with a recent game played as its mirror image");
+    open(&c, &base, &format!("/?moves={mirrored_line}")).await;
+    wait_ply(&c, 1).await;
+    wait_js(
+        &c,
+        &format!("return document.querySelectorAll('#recent li').length === {}", listed.len()),
+        "the recent games",
+    )
+    .await;
+    let marks =
+        js(&c, "return [...document.querySelectorAll('#recent li')].map(li => li.textContent.endsWith(' (mirrored)'))")
+            .await;
+    let want: Vec<bool> = listed.iter().map(|g| g["mirrored"] == json!(true)).collect();
+    assert_eq!(marks, json!(want), "{mirrored_line}: {listed:?}");
+    let n = want.iter().position(|&m| m).expect("a mirrored game");
+    let (status, game) = get_json(srv.addr, &format!("/api/game?moves={mirrored_line}&n={n}"));
+    assert_eq!((status, game["mirrored"].as_bool()), (200, Some(true)), "{game}");
+    let here = api(srv, "startpos", &[mirrored_line]);
+    js(&c, &format!("document.querySelectorAll('#recent li')[{n}].click()")).await;
+    wait_js(
+        &c,
+        &format!(
+            "return document.querySelectorAll('#played .ply').length === {}",
+            game["moves"].as_array().expect("moves").len()
+        ),
+        "the mirrored game's moves",
+    )
+    .await;
+    wait_ply(&c, game["ply"].as_u64().expect("ply") as usize).await;
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(here["fen"])),
+        "the position the mirrored game reaches, shown mirrored",
+    )
+    .await;
+
     // The keyboard: move rows and recent games are buttons reached with Tab and chosen with
     // Enter or Space; the focus comes back to the new position's first move.
     open(&c, &base, "/").await;
