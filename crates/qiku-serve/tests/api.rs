@@ -34,7 +34,7 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
     let got = v["moves"].as_array().expect("moves");
     assert_eq!(got.len(), expected.len(), "same number of book moves as qiku-book probe");
     let red = pos.turn() == qiku::Color::Red;
-    let (mut tr, mut td, mut tb) = (0u64, 0u64, 0u64);
+    let (mut tr, mut td, mut tb, mut tw, mut tl) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for (g, e) in got.iter().zip(&expected) {
         assert_eq!(g["iccs"], e.mv.to_string(), "same order as qiku-book probe");
         assert_eq!(g["games"].as_u64(), Some(e.counts.games()));
@@ -43,6 +43,14 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
             (g["red"].as_u64(), g["draws"].as_u64(), g["black"].as_u64()),
             (Some(r.into()), Some(e.counts.draws.into()), Some(b.into()))
         );
+        // The same games for the side to move, as `qiku-book probe --json` counts them.
+        assert_eq!(
+            (g["wins"].as_u64(), g["losses"].as_u64()),
+            (Some(e.counts.wins.into()), Some(e.counts.losses.into())),
+            "{g}"
+        );
+        tw += u64::from(e.counts.wins);
+        tl += u64::from(e.counts.losses);
         match (g["score"].as_f64(), e.counts.score()) {
             (Some(a), Some(b)) => assert!((a - b).abs() < 1e-12, "{a} {b}"),
             (a, b) => assert_eq!(a, b),
@@ -58,6 +66,10 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
         (v["book"]["red"].as_u64(), v["book"]["draws"].as_u64(), v["book"]["black"].as_u64()),
         (Some(tr), Some(td), Some(tb))
     );
+    assert_eq!((v["book"]["wins"].as_u64(), v["book"]["losses"].as_u64()), (Some(tw), Some(tl)));
+    // Red moves at the start (and after 10 plies), black after 5: wins are red's or black's.
+    let (wins, losses) = if red { ("red", "black") } else { ("black", "red") };
+    assert_eq!((&v["book"]["wins"], &v["book"]["losses"]), (&v["book"][wins], &v["book"][losses]));
     assert_eq!(v["legal"].as_array().map(Vec::len), Some(pos.moves().len()));
     v
 }
