@@ -5,8 +5,9 @@
 use crate::tablebase_common;
 
 use qiku::core::game::{EndReason, Game, Outcome};
+use qiku::tablebase::format::dtm_of;
 use qiku::tablebase::generate::{load, load_rules, verify_rules, TableCache};
-use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, TbValue, Wdl};
+use qiku::tablebase::{file_name, highest_line_rank, rules_file_name, Material, Rules, Tablebases, TbValue, Wdl};
 use qiku::Rng;
 use qiku::{Color, MoveList, Position};
 use std::collections::HashMap;
@@ -52,6 +53,23 @@ fn the_rule_changes_only_draws_and_every_change_verifies() {
         assert_eq!([0, 1].map(|s| pc[s].draws - rc[s].draws), expected, "{name}");
         for s in 0..2 {
             assert_eq!(pc[s].wins + pc[s].losses + pc[s].draws, rc[s].wins + rc[s].losses + rc[s].draws);
+        }
+        // The rule-aware counts' max_dtm mixes plies to mate and line ranks: the highest line rank
+        // read from the changed entries' own codes is what `highest_line_rank` tells apart (as
+        // `qiku-tb stats --json` and the server's `/api/tables/{material}` report it).
+        let per = p.codes().len() / 2;
+        for s in 0..2 {
+            let side = s * per..(s + 1) * per;
+            let top = p.codes()[side.clone()]
+                .iter()
+                .zip(&r.codes()[side])
+                .filter(|(a, b)| a != b)
+                .filter_map(|(_, &b)| dtm_of(b))
+                .max()
+                .map(u64::from);
+            assert_eq!(top.is_some(), expected[s] > 0, "{name}");
+            assert_eq!(rc[s].max_dtm, pc[s].max_dtm.max(top.unwrap_or(0)), "{name}");
+            assert_eq!(highest_line_rank(&pc[s], &rc[s]), top.filter(|&t| t > pc[s].max_dtm), "{name}");
         }
         let n = verify_rules(&dir, m, &mut plain, &mut rules).unwrap();
         assert!(n > 0, "{name}: no change verified");

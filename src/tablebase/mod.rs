@@ -84,4 +84,4 @@ pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
 pub use material::{file_name, rules_file_name, wdl_file_name, Material, MaterialError};
 pub use probe::{TableInfo, Tablebases};
-pub use value::{Counts, Dtm, Rules, TbValue, Verdict, Wdl};
+pub use value::{highest_line_rank, Counts, Dtm, Rules, TbValue, Verdict, Wdl};

@@ -69,6 +69,38 @@ pub struct Counts {
     pub losses: u64,
     /// Checkmated or stalemated (lost in 0).
     pub no_moves: u64,
-    /// Longest distance among this side's wins or losses, in plies.
+    /// Longest distance among this side's wins or losses: plies to mate in a plain table; in a
+    /// rule-aware one (a `.qtr` companion's counts) the largest of the plies to mate and the
+    /// line ranks of the values only the rules decide, two units in one number that
+    /// [`highest_line_rank`] tells apart.
     pub max_dtm: u64,
+}
+
+/// The highest line rank of one side to move's values that only the Asian rules decide, from
+/// its plain counts and its rule-aware counts (the same table with its `.qtr` companion).
+///
+/// A rule-aware table's `max_dtm` mixes units: the mates are the plain table's (the rules change
+/// only draws), in plies, and the values the rules decide carry a line rank, not plies. So the
+/// longest mate is always `plain.max_dtm`, and the rule-aware `max_dtm` is a line rank only when
+/// the rules decide some position and it is above the longest mate: then this is `Some(rank)`.
+/// `None` when the rules decide nothing for this side, and when no rank is above the longest
+/// mate (the counts do not say the highest rank then). `qiku-tb stats --json` reports the two
+/// as `longest_mate_plies` and `highest_line_rank`, and so does the explorer server's
+/// `/api/tables/{material}`.
+///
+/// ```
+/// use qiku::tablebase::{highest_line_rank, Counts};
+///
+/// let plain = Counts { legal: 100, wins: 60, draws: 40, losses: 0, no_moves: 0, max_dtm: 25 };
+/// // The rules decide 10 of the draws; the largest distance stored is then a line rank.
+/// let rules = Counts { wins: 70, draws: 30, max_dtm: 29, ..plain };
+/// assert_eq!(highest_line_rank(&plain, &rules), Some(29));
+/// // Ranks no higher than the longest mate: the counts cannot tell the highest one.
+/// assert_eq!(highest_line_rank(&plain, &Counts { max_dtm: 25, ..rules }), None);
+/// // Nothing decided by the rules (or the plain counts twice): no rank.
+/// assert_eq!(highest_line_rank(&plain, &plain), None);
+/// ```
+pub fn highest_line_rank(plain: &Counts, rule: &Counts) -> Option<u64> {
+    // The rules turn draws into wins and losses only: fewer draws is a position they decide.
+    (rule.draws < plain.draws && rule.max_dtm > plain.max_dtm).then_some(rule.max_dtm)
 }

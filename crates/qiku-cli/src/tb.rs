@@ -10,7 +10,9 @@ use qiku::tablebase::generate::{
     self, calibrate, estimate, memory_mode, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved,
     RulesPass, Selection, CALIBRATION_MATERIAL,
 };
-use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Counts, Material, Rules, Tablebases, TbError, Wdl};
+use qiku::tablebase::{
+    file_name, highest_line_rank, rules_file_name, wdl_file_name, Counts, Material, Rules, Tablebases, TbError, Wdl,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -832,10 +834,9 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
     let (plain_red, plain_black) = if swapped { (plain[1], plain[0]) } else { (plain[0], plain[1]) };
     // The rule's wins and losses carry a line rank, not plies to mate; the mates are the plain
-    // table's (the rule changes only draws), so the longest mate is the plain one.
-    let line_rank = |c: Counts, changed: u64, p: Counts| {
-        (rules == Rules::Asian && changed > 0 && c.max_dtm > p.max_dtm).then_some(c.max_dtm)
-    };
+    // table's (the rule changes only draws), so the longest mate is the plain one. The library
+    // tells the two apart (`/api/tables/{material}` of `qiku serve` calls the same).
+    let line_rank = |c: Counts, p: Counts| highest_line_rank(&p, &c);
     if json {
         // `max_dtm` in the counts is the largest distance stored, plies or line rank; the two
         // are apart here, each in its unit.
@@ -843,8 +844,8 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
             "longest_mate_plies": {"red": plain_red.max_dtm, "black": plain_black.max_dtm}});
         if rules == Rules::Asian {
             out["changed"] = json!({"red": red_changed, "black": black_changed});
-            out["highest_line_rank"] = json!({"red": line_rank(red, red_changed, plain_red),
-                "black": line_rank(black, black_changed, plain_black)});
+            out["highest_line_rank"] =
+                json!({"red": line_rank(red, plain_red), "black": line_rank(black, plain_black)});
         }
         println!("{out}");
         return Ok(());
@@ -855,7 +856,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         rules.name()
     );
     for (side, c, ch, p) in [("red", red, red_changed, plain_red), ("black", black, black_changed, plain_black)] {
-        let longest = match line_rank(c, ch, p) {
+        let longest = match line_rank(c, p) {
             Some(rank) => format!("longest mate {} plies, line ranks up to {rank}", p.max_dtm),
             None => format!("longest mate {} plies", p.max_dtm),
         };

@@ -278,6 +278,15 @@ function render() {
   for (const g of d.recent_games) {
     const li = document.createElement("li");
     li.textContent = `${g.red} – ${g.black}, ${g.result}, ${g.event} ${g.date}`;
+    // A game that reached the mirror image of this position (left and right swapped, one
+    // position to the books) is shown mirrored, so that it reaches this one: said so.
+    if (g.mirrored) {
+      const m = document.createElement("span");
+      m.className = "mirrored";
+      m.textContent = " (mirrored)";
+      m.title = "This game reached the mirror image of this position (left and right swapped); it is shown mirrored, so that it reaches this one.";
+      li.appendChild(m);
+    }
     activatable(li, (keyboard) => openGame(g.n, keyboard));
     recent.appendChild(li);
   }
@@ -298,7 +307,7 @@ async function openGame(n, keyboard) {
     const g = await r.json();
     if (!r.ok) throw new Error(g.error || r.statusText);
     state.focusRows = keyboard;
-    show({ start: g.fen, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
+    show({ start: g.start, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
   } catch (e) {
     showError(e.message);
   }

@@ -73,17 +73,19 @@ async function detail(material) {
   h.textContent = s.material;
   box.appendChild(h);
   // Longest: plies to mate. Under the Asian rules the mates are the plain ones (the rule
-  // changes only draws); the values only the rule decides carry a line rank, said apart.
-  const rows = [["red, plain", s.plain[0], s.plain[0]], ["black, plain", s.plain[1], s.plain[1]]];
-  if (s.asian) rows.push(["red, Asian", s.asian[0], s.plain[0]], ["black, Asian", s.asian[1], s.plain[1]]);
+  // changes only draws); the values only the rule decides carry a line rank, which the server
+  // gives apart (`longest_mate_plies`, `highest_line_rank`, as `qiku-tb stats --json`).
+  const rows = [["red, plain", s.plain[0]], ["black, plain", s.plain[1]]];
+  if (s.asian) rows.push(["red, Asian", s.asian[0]], ["black, Asian", s.asian[1]]);
   const t = document.createElement("table");
   t.className = "tables";
   t.innerHTML = "<thead><tr><th>to move, rules</th><th>legal</th><th>wins</th><th>draws</th><th>losses</th><th>longest</th></tr></thead>";
   const tb = document.createElement("tbody");
-  for (const [name, c, plain] of rows) {
+  for (const [name, c] of rows) {
     const tr = document.createElement("tr");
-    let longest = fmt(plain.max_dtm);
-    if (c.max_dtm > plain.max_dtm) longest += ` (line rank up to ${fmt(c.max_dtm)})`;
+    // Plain counts: max_dtm is plies to mate.
+    let longest = fmt(c.longest_mate_plies ?? c.max_dtm);
+    if (c.highest_line_rank != null) longest += ` (line rank up to ${fmt(c.highest_line_rank)})`;
     for (const v of [name, fmt(c.legal), fmt(c.wins), fmt(c.draws), fmt(c.losses), longest]) {
       const td = document.createElement("td");
       td.textContent = v;
@@ -97,7 +99,7 @@ async function detail(material) {
   wrap.appendChild(t);
   box.appendChild(wrap);
   const p = document.createElement("p");
-  if (s.decided_by_rule) p.textContent = `Decided only by the Asian rules: ${fmt(s.decided_by_rule[0])} (red to move), ${fmt(s.decided_by_rule[1])} (black to move). `;
+  if (s.changed) p.textContent = `Decided only by the Asian rules: ${fmt(s.changed[0])} (red to move), ${fmt(s.changed[1])} (black to move). `;
   if (s.longest) {
     const a = document.createElement("a");
     a.href = `/?fen=${encodeURIComponent(s.longest[0])}`;

@@ -159,14 +159,15 @@ pub struct RecentGame {
     pub date: String,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
-    /// The game's start position (FEN): the standard one unless the game set another.
-    pub fen: String,
+    /// The game's start position (FEN): the standard one unless the game set another
+    /// (`qiku-book probe --json`'s `start`; `fen` names the position itself everywhere else).
+    pub start: String,
     /// The whole game from its start position, in ICCS.
     pub moves: Vec<String>,
     /// The first `ply` moves reach the position asked about.
     pub ply: usize,
     /// The game reached the mirror image of the position asked about (left and right swapped,
-    /// which the books count as one position): `fen` and `moves` are its mirror image, so that
+    /// which the books count as one position): `start` and `moves` are its mirror image, so that
     /// they reach the position itself; the game as played is them mirrored back.
     pub mirrored: bool,
 }
@@ -275,7 +276,7 @@ impl Books {
     }
 
     /// The same list as [`Books::recent_games`], the players, event, date, result and ply only:
-    /// `fen` and `moves` are left empty (the explorer lists games and fetches one when asked,
+    /// `start` and `moves` are left empty (the explorer lists games and fetches one when asked,
     /// so that a position's answer stays small).
     pub fn recent_game_headers(&self, pos: &Pos, limit: usize) -> Result<Vec<RecentGame>, String> {
         self.collect_recent(pos, limit, false)
@@ -290,7 +291,7 @@ impl Books {
                     Some(r) => r.to_string(),
                     None => "*".to_string(),
                 };
-                let (fen, moves) = if whole {
+                let (start, moves) = if whole {
                     (g.start.fen(), g.moves.iter().map(|m| iccs::format(*m)).collect())
                 } else {
                     (String::new(), Vec::new())
@@ -301,7 +302,7 @@ impl Books {
                     event: g.event,
                     date: g.date,
                     result,
-                    fen,
+                    start,
                     moves,
                     ply: g.ply,
                     mirrored: g.mirrored,
@@ -313,7 +314,7 @@ impl Books {
             for mut g in r.recent_games(pos)? {
                 let key = qiku::book::GameDate::parse(&g.date).map_or(0, |d| d.key());
                 if !whole {
-                    g.fen.clear();
+                    g.start.clear();
                     g.moves.clear();
                 }
                 all.push((key, g));
@@ -370,7 +371,7 @@ pub struct TableAnswer {
     /// Every legal move with its value for the side that plays it, best first (the order of
     /// `qiku-tb probe`).
     pub moves: Vec<(Mv, TableValue)>,
-    /// The moves of the table's winning line (`qiku-tb probe`'s `best`), in move order.
+    /// The moves of the table's winning line (`qiku-tb probe --json`'s `best_moves`), in move order.
     pub best: Vec<Mv>,
 }
 
@@ -402,8 +403,37 @@ pub struct SideCounts {
     pub draws: u64,
     /// Lost for the side to move.
     pub losses: u64,
-    /// Longest distance to mate, plies.
+    /// Longest distance stored, as the table's counts give it: plies to mate in the plain counts
+    /// (and in `/api/tables`, from the `.qtb` header); in the Asian counts the larger of the
+    /// longest mate and the highest line rank of the values only the rules decide, two units in
+    /// one number ([`RuleCounts`] gives them apart).
     pub max_dtm: u64,
+}
+
+/// Position counts of one side to move under the Asian rules, with the longest mate and the
+/// highest line rank apart (`qiku-tb stats --json`'s `longest_mate_plies` and
+/// `highest_line_rank`, computed by the same library call).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RuleCounts {
+    /// The counts (`max_dtm` mixing plies and line ranks, as the table's counts give it).
+    #[serde(flatten)]
+    pub counts: SideCounts,
+    /// The longest mate, plies: the plain table's (the rules change only draws).
+    pub longest_mate_plies: u64,
+    /// The highest line rank of the values only the rules decide, when it is above the longest
+    /// mate; `null` when the rules decide nothing for this side, or no rank is above the longest
+    /// mate ([`qiku::tablebase::highest_line_rank`]).
+    pub highest_line_rank: Option<u64>,
+}
+
+impl RuleCounts {
+    fn new(plain: qiku::tablebase::Counts, rule: qiku::tablebase::Counts) -> RuleCounts {
+        RuleCounts {
+            counts: rule.into(),
+            longest_mate_plies: plain.max_dtm,
+            highest_line_rank: qiku::tablebase::highest_line_rank(&plain, &rule),
+        }
+    }
 }
 
 impl From<qiku::tablebase::Counts> for SideCounts {
@@ -420,9 +450,10 @@ pub struct TableStats {
     /// Counts without repetition rules (red to move, black to move).
     pub plain: [SideCounts; 2],
     /// Counts under the Asian rules, when the companion file is present.
-    pub asian: Option<[SideCounts; 2]>,
-    /// Positions whose value only the Asian rules decide, per side to move.
-    pub decided_by_rule: Option<[u64; 2]>,
+    pub asian: Option<[RuleCounts; 2]>,
+    /// Positions whose value only the Asian rules decide (drawn without them), per side to move
+    /// (red, black): `qiku-tb stats --json`'s `changed`.
+    pub changed: Option<[u64; 2]>,
     /// `histogram[side][d]`: positions at distance `d` plies (d = 0: no legal move), side 0 red.
     pub histogram: [Vec<u64>; 2],
     /// The longest mate: its FEN (the side to move wins) and length in plies.
@@ -557,7 +588,7 @@ impl Tables {
         let (asian, changed) = if tb.has_rules(canonical) {
             let rt = load_rules(&dir.join(rules_file_name(canonical)), &table).map_err(|e| damaged(&e))?;
             let c = rt.counts();
-            (Some([c[0].into(), c[1].into()]), Some(changed(&plain, &c)))
+            (Some([0, 1].map(|s| RuleCounts::new(plain[s], c[s]))), Some(changed(&plain, &c)))
         } else {
             (None, None)
         };
@@ -590,7 +621,7 @@ impl Tables {
             material: canonical.to_string(),
             plain: [plain[0].into(), plain[1].into()],
             asian,
-            decided_by_rule: changed,
+            changed,
             histogram,
             longest,
         };
@@ -602,7 +633,7 @@ impl Tables {
             if let Some(a) = stats.asian.as_mut() {
                 a.swap(0, 1);
             }
-            if let Some(c) = stats.decided_by_rule.as_mut() {
+            if let Some(c) = stats.changed.as_mut() {
                 c.swap(0, 1);
             }
             stats.histogram.swap(0, 1);

@@ -126,19 +126,25 @@ fn rules_of(p: &HashMap<String, String>, default: TableRules) -> Result<TableRul
     }
 }
 
-/// Red's, draws' and black's share of a move's (or position's) games.
+/// A move's (or position's) games by result: won by red, drawn, won by black; and the same
+/// from the side to move's point of view (`wins`, `draws`, `losses`, as `qiku-book probe --json`
+/// and Python count them).
 #[derive(Serialize, Clone, Copy, Default)]
 struct Tally {
     red: u64,
     draws: u64,
     black: u64,
+    /// Won by the side to move (the mover): `red` or `black`, whichever it is.
+    wins: u64,
+    /// Lost by the side to move: the other of `red` and `black`.
+    losses: u64,
     unknown: u64,
     games: u64,
 }
 
 fn tally(c: &BookCounts, red_moves: bool) -> Tally {
     let (red, black) = if red_moves { (c.wins, c.losses) } else { (c.losses, c.wins) };
-    Tally { red, draws: c.draws, black, unknown: c.unknown, games: c.games() }
+    Tally { red, draws: c.draws, black, wins: c.wins, losses: c.losses, unknown: c.unknown, games: c.games() }
 }
 
 #[derive(Serialize)]
@@ -207,6 +213,8 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         total.red += t.red;
         total.draws += t.draws;
         total.black += t.black;
+        total.wins += t.wins;
+        total.losses += t.losses;
         total.unknown += t.unknown;
         total.games += t.games;
         moves.push(ExploreMove {
@@ -274,8 +282,8 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
 }
 
 /// `GET /api/game?fen=&moves=&n=`: the `n`th game of the position's `recent_games` (counted from
-/// 0, as `/api/explore` lists them), whole: its start position, every move in ICCS, and the ply
-/// at which it reaches the position. 404 when the position has no such game.
+/// 0, as `/api/explore` lists them), whole: its start position (`start`), every move in ICCS,
+/// and the ply at which it reaches the position. 404 when the position has no such game.
 pub async fn game(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;
@@ -312,7 +320,9 @@ struct TbReply {
     #[serde(flatten)]
     value: TableValue,
     text: String,
-    best: Vec<String>,
+    /// The moves of the table's winning line, in ICCS (`qiku-tb probe --json`'s `best_moves`);
+    /// each entry of `moves` says whether it is one by its `best`.
+    best_moves: Vec<String>,
     moves: Vec<TbMove>,
 }
 
@@ -336,7 +346,7 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
         rules: rules.name(),
         value: t.value,
         text: t.text.clone(),
-        best: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
+        best_moves: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
         moves: t
             .moves
             .iter()

@@ -34,7 +34,7 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
     let got = v["moves"].as_array().expect("moves");
     assert_eq!(got.len(), expected.len(), "same number of book moves as qiku-book probe");
     let red = pos.turn() == qiku::Color::Red;
-    let (mut tr, mut td, mut tb) = (0u64, 0u64, 0u64);
+    let (mut tr, mut td, mut tb, mut tw, mut tl) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for (g, e) in got.iter().zip(&expected) {
         assert_eq!(g["iccs"], e.mv.to_string(), "same order as qiku-book probe");
         assert_eq!(g["games"].as_u64(), Some(e.counts.games()));
@@ -43,6 +43,14 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
             (g["red"].as_u64(), g["draws"].as_u64(), g["black"].as_u64()),
             (Some(r.into()), Some(e.counts.draws.into()), Some(b.into()))
         );
+        // The same games for the side to move, as `qiku-book probe --json` counts them.
+        assert_eq!(
+            (g["wins"].as_u64(), g["losses"].as_u64()),
+            (Some(e.counts.wins.into()), Some(e.counts.losses.into())),
+            "{g}"
+        );
+        tw += u64::from(e.counts.wins);
+        tl += u64::from(e.counts.losses);
         match (g["score"].as_f64(), e.counts.score()) {
             (Some(a), Some(b)) => assert!((a - b).abs() < 1e-12, "{a} {b}"),
             (a, b) => assert_eq!(a, b),
@@ -58,6 +66,10 @@ fn check_explore_counts(srv: &qiku_serve::Running, book: &Book, moves: &[String]
         (v["book"]["red"].as_u64(), v["book"]["draws"].as_u64(), v["book"]["black"].as_u64()),
         (Some(tr), Some(td), Some(tb))
     );
+    assert_eq!((v["book"]["wins"].as_u64(), v["book"]["losses"].as_u64()), (Some(tw), Some(tl)));
+    // Red moves at the start (and after 10 plies), black after 5: wins are red's or black's.
+    let (wins, losses) = if red { ("red", "black") } else { ("black", "red") };
+    assert_eq!((&v["book"]["wins"], &v["book"]["losses"]), (&v["book"][wins], &v["book"][losses]));
     assert_eq!(v["legal"].as_array().map(Vec::len), Some(pos.moves().len()));
     v
 }
@@ -122,7 +134,11 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
     assert_eq!(v["text"], verdict.to_string(), "{fen}");
     let best: Vec<String> =
         tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
-    assert_eq!(v["best"], serde_json::json!(best));
+    // The line is `best_moves`, as `qiku-tb probe --json` names it (ICCS, as every move list
+    // here); `best` is each move's flag.
+    assert_eq!(v["best_moves"], serde_json::json!(best));
+    assert!(v.get("best").is_none(), "{v}");
+    assert!(!best.is_empty() || value.wdl.name() != "win", "{fen}: a win has a line");
     let moves = tb.move_values_with(&pos, rules).expect("moves").expect("covered");
     let plain_moves = tb.move_values_with(&pos, Rules::Plain).expect("moves").expect("covered");
     let got = v["moves"].as_array().expect("moves");
@@ -318,6 +334,17 @@ fn pages_and_assets_are_served_and_nothing_else() {
     assert_eq!(info["engine"], false);
 }
 
+/// A table's counts without and with the Asian rules (red to move, black to move), read from its
+/// files as `qiku-tb stats` reads them.
+fn stats_counts(material: &str) -> ([qiku::tablebase::Counts; 2], [qiku::tablebase::Counts; 2]) {
+    use qiku::tablebase::generate::{load, load_rules};
+    let m: Material = material.parse().expect("material");
+    let dir = &fixtures().tables;
+    let table = std::sync::Arc::new(load(&dir.join(qiku::tablebase::file_name(m))).expect("table"));
+    let rules = load_rules(&dir.join(qiku::tablebase::rules_file_name(m)), &table).expect("companion");
+    (table.counts(), rules.counts())
+}
+
 #[test]
 fn tables_list_and_statistics() {
     let srv = server(options());
@@ -345,7 +372,31 @@ fn tables_list_and_statistics() {
     let pos = Position::from_fen(fen).expect("a legal position");
     let value = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((value.wdl.name(), i64::from(value.dtm.0)), ("win", d));
-    assert!(s["decided_by_rule"].is_array());
+    // `changed`: the positions only the Asian rules decide, per side to move, as `qiku-tb stats
+    // --json` counts them (its `changed`: the plain table's draws less the rule-aware table's).
+    let (plain, asian) = stats_counts("KRvKN");
+    let changed = qiku::tablebase::generate::changed(&plain, &asian);
+    assert!(changed.iter().sum::<u64>() > 0, "the rules decide some KRvKN positions: {changed:?}");
+    assert_eq!(s["changed"], serde_json::json!(changed), "{s}");
+    assert!(s.get("decided_by_rule").is_none(), "{s}");
+    // The Asian counts' max_dtm mixes plies and line ranks; the longest mate and the highest
+    // line rank come apart, as `qiku-tb stats --json` gives them (the same library call).
+    let mut ranks = 0;
+    for side in 0..2 {
+        assert_eq!(changed[side], plain[side].draws - asian[side].draws);
+        let a = &s["asian"][side];
+        assert_eq!(a["draws"].as_u64(), Some(asian[side].draws));
+        assert_eq!(a["max_dtm"].as_u64(), Some(asian[side].max_dtm), "{a}");
+        assert_eq!(a["longest_mate_plies"].as_u64(), Some(plain[side].max_dtm), "{a}");
+        assert_eq!(s["plain"][side]["max_dtm"], a["longest_mate_plies"], "the mates are the plain table's");
+        let rank = qiku::tablebase::highest_line_rank(&plain[side], &asian[side]);
+        assert_eq!(a["highest_line_rank"].as_u64(), rank, "{a}");
+        if let Some(r) = rank {
+            assert!(r > plain[side].max_dtm && r == asian[side].max_dtm, "{a}");
+            ranks += 1;
+        }
+    }
+    assert!(ranks > 0, "KRvKN has a line rank above its longest mate: {s}");
     // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
     let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);
@@ -463,7 +514,7 @@ impl qiku_serve::adapter::RecentGames for OneGame {
             event: "Test event".into(),
             date: "2999.05.01".into(),
             result: "1-0".into(),
-            fen: Position::startpos().fen(),
+            start: Position::startpos().fen(),
             moves: ["h2e2", "h9g7", "h0g2"].map(String::from).to_vec(),
             ply: 0,
             mirrored: false,
@@ -499,11 +550,16 @@ fn recent_games_reach_the_explorer() {
                 (Some(e.red.as_str()), Some(e.date.as_str()))
             );
             // The list stays small: the game itself comes from /api/game.
-            assert!(listed.get("moves").is_none() && listed.get("fen").is_none(), "{listed}");
+            assert!(listed.get("moves").is_none() && listed.get("start").is_none(), "{listed}");
+            assert!(listed.get("fen").is_none(), "{listed}");
             let (status, g) = get_json(srv.addr, &format!("/api/game?moves={}&n={n}", moves.replace(' ', "%20")));
             assert_eq!(status, 200, "{g}");
             assert_eq!((g["red"].as_str(), g["ply"].as_u64()), (listed["red"].as_str(), listed["ply"].as_u64()));
-            let mut at = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start");
+            // `start` is the game's own start position (`fen` is the position itself elsewhere,
+            // and not given here): replayed with the game's first `ply` moves it reaches the
+            // position asked about.
+            assert!(g.get("fen").is_none(), "{g}");
+            let mut at = Position::from_fen(g["start"].as_str().expect("start")).expect("start");
             let ply = g["ply"].as_u64().expect("ply") as usize;
             for m in &g["moves"].as_array().expect("moves")[..ply] {
                 at =
@@ -516,7 +572,7 @@ fn recent_games_reach_the_explorer() {
             assert_eq!(g["mirrored"].as_bool(), Some(e.mirrored), "{moves:?} {n}: {g}");
             seen_mirrored[usize::from(e.mirrored)] = true;
             if e.mirrored {
-                let mut played = Position::from_fen(g["fen"].as_str().expect("fen")).expect("start").mirror();
+                let mut played = Position::from_fen(g["start"].as_str().expect("start")).expect("start").mirror();
                 for m in &g["moves"].as_array().expect("moves")[..ply] {
                     let m = qiku::notation::iccs::parse_move(m.as_str().expect("iccs")).expect("move");
                     played = played.play(m.mirror()).expect("legal");
@@ -539,6 +595,7 @@ fn recent_games_reach_the_explorer() {
     assert_eq!(v["recent_games"][0]["red"], "Red player");
     let (status, g) = get_json(srv.addr, "/api/game?n=0");
     assert_eq!((status, g["moves"][2].as_str()), (200, Some("h0g2")));
+    assert_eq!(g["start"].as_str(), Some(Position::startpos().fen().as_str()), "{g}");
 }
 
 /// A book that cannot be opened: the library's words (which name the file, not repeated here),
@@ -608,7 +665,7 @@ fn table_statistics_by_the_swapped_name_swap_the_colours() {
     let (status, swapped) = get_json(srv.addr, "/api/tables/KNvKR");
     assert_eq!(status, 200, "{swapped}");
     assert_eq!((own["material"].as_str(), swapped["material"].as_str()), (Some("KRvKN"), Some("KNvKR")));
-    for key in ["plain", "asian", "decided_by_rule", "histogram"] {
+    for key in ["plain", "asian", "changed", "histogram"] {
         assert_eq!((&own[key][0], &own[key][1]), (&swapped[key][1], &swapped[key][0]), "{key}");
     }
     let fen = swapped["longest"][0].as_str().expect("a longest mate");

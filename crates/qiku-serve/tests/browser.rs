@@ -315,6 +315,15 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     )
     .await;
     wait_ply(&c, at).await;
+    // Replayed from the game's `start` (its own start position), the page is at the position the
+    // game was listed for.
+    assert!(game["start"].is_string() && game.get("fen").is_none(), "{game}");
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(after["fen"])),
+        "the position the recent game reached",
+    )
+    .await;
 
     // A table position from the FEN box: the values of the position and of every move.
     let fen = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1";
@@ -399,6 +408,34 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
         "the Asian rows' longest mate and line rank",
     )
     .await;
+    // Both Asian rows as the server gives them apart, and the positions only the rules decide.
+    let (status, stats) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 200, "{stats}");
+    let cells =
+        js(&c, "return [...document.querySelectorAll('#detail table.tables td')].map(td => td.textContent)").await;
+    let fmt = |n: &Value| {
+        let d = n.as_u64().expect("a count").to_string();
+        let mut out = String::new();
+        for (i, ch) in d.chars().enumerate() {
+            if i > 0 && (d.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        out
+    };
+    for side in 0..2 {
+        let a = &stats["asian"][side];
+        let want = format!("{} (line rank up to {})", fmt(&a["longest_mate_plies"]), fmt(&a["highest_line_rank"]));
+        assert!(cells.as_array().expect("cells").iter().any(|t| t == &json!(want)), "{want} in {cells}");
+    }
+    let words = js(&c, "return document.querySelector('#detail p').textContent").await;
+    let want = format!(
+        "Decided only by the Asian rules: {} (red to move), {} (black to move). ",
+        fmt(&stats["changed"][0]),
+        fmt(&stats["changed"][1])
+    );
+    assert!(words.as_str().expect("text").starts_with(&want), "{words}");
     screenshot(&c, &format!("tables-{label}")).await;
     c.close().await.expect("close");
 }
@@ -572,6 +609,51 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     assert_eq!(text_of(&c, "empty").await, "No legal move: the game is over.");
     click_id(&c, "analyze").await;
     assert_eq!(text_of(&c, "engine-out").await, "Game over (stalemate): black to move, loss, no legal move.");
+
+    // Recent games that reached the mirror image of the position are marked `(mirrored)`, those
+    // and only those the API says `mirrored`; chosen, one is replayed mirrored to the position.
+    let (mirrored_line, listed) = ["b2e2", "c3c4", "h2e2", "g3g4"]
+        .iter()
+        .find_map(|m| {
+            let v = api(srv, "startpos", &[m]);
+            let games = v["recent_games"].as_array().cloned().unwrap_or_default();
+            games.iter().any(|g| g["mirrored"] == json!(true)).then_some((*m, games))
+        })
+        .expect("a position with a recent game played as its mirror image");
+    open(&c, &base, &format!("/?moves={mirrored_line}")).await;
+    wait_ply(&c, 1).await;
+    wait_js(
+        &c,
+        &format!("return document.querySelectorAll('#recent li').length === {}", listed.len()),
+        "the recent games",
+    )
+    .await;
+    let marks =
+        js(&c, "return [...document.querySelectorAll('#recent li')].map(li => li.textContent.endsWith(' (mirrored)'))")
+            .await;
+    let want: Vec<bool> = listed.iter().map(|g| g["mirrored"] == json!(true)).collect();
+    assert_eq!(marks, json!(want), "{mirrored_line}: {listed:?}");
+    let n = want.iter().position(|&m| m).expect("a mirrored game");
+    let (status, game) = get_json(srv.addr, &format!("/api/game?moves={mirrored_line}&n={n}"));
+    assert_eq!((status, game["mirrored"].as_bool()), (200, Some(true)), "{game}");
+    let here = api(srv, "startpos", &[mirrored_line]);
+    js(&c, &format!("document.querySelectorAll('#recent li')[{n}].click()")).await;
+    wait_js(
+        &c,
+        &format!(
+            "return document.querySelectorAll('#played .ply').length === {}",
+            game["moves"].as_array().expect("moves").len()
+        ),
+        "the mirrored game's moves",
+    )
+    .await;
+    wait_ply(&c, game["ply"].as_u64().expect("ply") as usize).await;
+    wait_js(
+        &c,
+        &format!("return document.getElementById('fen').value === {}", json!(here["fen"])),
+        "the position the mirrored game reaches, shown mirrored",
+    )
+    .await;
 
     // The keyboard: move rows and recent games are buttons reached with Tab and chosen with
     // Enter or Space; the focus comes back to the new position's first move.
