@@ -62,6 +62,30 @@ impl Score {
         }
     }
 
+    /// The centipawns, `None` for a mate score: the `cp` of every JSON output (with
+    /// [`Score::mate`] the other, `null`).
+    ///
+    /// ```
+    /// use qiku::engine::Score;
+    ///
+    /// assert_eq!((Score::Cp(25).cp(), Score::Cp(25).mate()), (Some(25), None));
+    /// assert_eq!((Score::Mate(-3).cp(), Score::Mate(-3).mate()), (None, Some(-3)));
+    /// ```
+    pub fn cp(self) -> Option<i32> {
+        match self {
+            Score::Cp(v) => Some(v),
+            Score::Mate(_) => None,
+        }
+    }
+
+    /// The moves to mate (negative: the side to move is mated), `None` for a centipawn score.
+    pub fn mate(self) -> Option<i32> {
+        match self {
+            Score::Mate(n) => Some(n),
+            Score::Cp(_) => None,
+        }
+    }
+
     /// `cp 25` or `mate -3`.
     pub fn to_uci(self) -> String {
         match self {

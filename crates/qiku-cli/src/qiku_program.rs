@@ -8,7 +8,7 @@ use qiku::core::perft;
 use qiku::core::Game;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
-use qiku::engine::{bench, eval, ordering::History, uci, Score};
+use qiku::engine::{bench, eval, ordering::History, uci};
 use qiku::notation::{spec, Notation};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -396,13 +396,6 @@ fn line_text(pos: &qiku::Position, moves: &[qiku::Move], notation: Notation) -> 
     spec::format_line(pos, moves, notation).join(" ")
 }
 
-fn score_json(score: Score) -> serde_json::Value {
-    match score {
-        Score::Cp(v) => serde_json::json!({"cp": v}),
-        Score::Mate(n) => serde_json::json!({"mate": n}),
-    }
-}
-
 /// Prints the end of a game already over (see [`crate::game_over`]); `true` if it was.
 fn report_game_over(game: &Game, json: bool) -> bool {
     let Some((words, result)) = crate::game_over(game) else { return false };
@@ -451,11 +444,11 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
                 last.clear();
             }
             last.push(serde_json::json!({
-                "multipv": info.multipv, "depth": info.depth, "score": score_json(info.score), "pv": pv,
+                "multipv": info.multipv, "depth": info.depth, "cp": info.score.cp(), "mate": info.score.mate(), "pv": pv,
                 "pv_iccs": pv_iccs,
             }));
             lines.push(serde_json::json!({
-                "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "score": score_json(info.score),
+                "depth": info.depth, "multipv": info.multipv, "seldepth": info.seldepth, "cp": info.score.cp(), "mate": info.score.mate(),
                 "nodes": info.nodes, "nps": info.nps(), "time_ms": info.time.as_millis() as u64,
                 "pv": pv, "pv_iccs": pv_iccs,
             }));
@@ -474,7 +467,7 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         // A missing move (no legal move) is null, in every notation.
         let obj = serde_json::json!({
             "fen": game.position().fen(), "bestmove": best, "bestmove_iccs": r.best.map(|m| m.to_string()),
-            "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "score": score_json(r.score), "depth": r.depth, "nodes": r.nodes,
+            "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "cp": r.score.cp(), "mate": r.score.mate(), "depth": r.depth, "nodes": r.nodes,
             "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
         println!("{obj}");
@@ -844,7 +837,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             println!("search: depth {} score {} best {shown} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
-            "depth": r.depth, "score": score_json(r.score), "bestmove": best,
+            "depth": r.depth, "cp": r.score.cp(), "mate": r.score.mate(), "bestmove": best,
             "bestmove_iccs": r.best.map(|m| m.to_string()), "pv": pv, "pv_iccs": iccs_line(&r.pv),
         });
         answer = Some((r.best, "search"));

@@ -47,6 +47,8 @@ fn analyze_multipv_json_is_capped_and_sorted() {
     assert_eq!(v["bestmove"], v["multipv"][0]["pv"][0], "{out}");
     let chinese = |m: &serde_json::Value| m.as_str().is_some_and(|m| m.chars().count() == 4 && !m.is_ascii());
     assert!(v["multipv"].as_array().unwrap().iter().all(|l| l["pv"].as_array().unwrap().iter().all(chinese)), "{out}");
+    // Each line's score is centipawns or a mate, never both.
+    assert!(v["multipv"].as_array().unwrap().iter().all(|l| l["cp"].is_i64() != l["mate"].is_i64()), "{out}");
     // The ponder move has its ICCS twin as the best move has: the main line's second move.
     assert!(chinese(&v["ponder"]), "{out}");
     assert_eq!((&v["bestmove_iccs"], &v["ponder_iccs"]), (&v["pv_iccs"][0], &v["pv_iccs"][1]), "{out}");
@@ -54,6 +56,8 @@ fn analyze_multipv_json_is_capped_and_sorted() {
     let out = stdout(&qiku(&["analyze", "3k5/9/9/9/9/9/9/9/9/3RK4 b", "--depth", "3", "--json"]));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["bestmove"].is_null() && v["bestmove_iccs"].is_null() && v["ponder"].is_null(), "{out}");
+    // Mated now: mate 0, and no centipawns (the server's and Python's two fields).
+    assert_eq!((&v["cp"], &v["mate"]), (&serde_json::Value::Null, &serde_json::json!(0)), "{out}");
     // Out of range: refused.
     let out = qiku(&["analyze", "--depth", "1", "--multipv", "0"]);
     assert_eq!(out.status.code(), Some(2));

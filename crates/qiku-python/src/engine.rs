@@ -292,11 +292,7 @@ impl PyEngine {
             Source::Tablebase if by_rule => None,
             Source::Tablebase | Source::Search => Some(result.score),
         };
-        let (cp, mate) = match score {
-            Some(Score::Cp(v)) => (Some(v), None),
-            Some(Score::Mate(n)) => (None, Some(n)),
-            None => (None, None),
-        };
+        let (cp, mate) = (score.and_then(Score::cp), score.and_then(Score::mate));
         Ok(PyAnalysis {
             best: result.best.map(PyMove::new),
             cp,
