@@ -38,6 +38,30 @@ pub struct ServeArgs {
     /// Engine searches at once (more are answered 503); 1 or more.
     #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_searches: usize,
+    /// Let the scripts of web pages from ORIGIN (such as https://gui.example, or * for any site)
+    /// read the answers, for a web GUI served elsewhere (CORS); repeat for several. Without it
+    /// only the server's own page can.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = origin_arg)]
+    pub allow_origins: Vec<String>,
+}
+
+/// An origin for `--allow-origin`: `*`, or a scheme, host and optional port with no path, as a
+/// browser sends it in `Origin`.
+fn origin_arg(given: &str) -> Result<String, String> {
+    // `http://localhost:3000/` as a browser's address bar shows it: the origin without the slash.
+    let s = given.strip_suffix('/').unwrap_or(given);
+    let ok = s == "*"
+        || s.split_once("://").is_some_and(|(scheme, rest)| {
+            !scheme.is_empty()
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !rest.is_empty()
+                && !rest.contains(['/', '?', '#', ' '])
+        });
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!("`{given}` is not an origin: give a scheme and host (and port), such as https://gui.example or http://localhost:3000, or * for any"))
+    }
 }
 
 impl ServeArgs {
@@ -53,6 +77,7 @@ impl ServeArgs {
             port: self.port,
             rules: self.rules,
             limits,
+            allow_origins: self.allow_origins,
         }
     }
 }

@@ -47,6 +47,10 @@ pub struct Options {
     pub rules: TableRules,
     /// Resource limits.
     pub limits: Limits,
+    /// Web origins (`https://gui.example`, or `*` for any) whose pages' scripts may read the
+    /// answers (CORS: `Access-Control-Allow-Origin`); none by default, so that only the server's
+    /// own page reads them.
+    pub allow_origins: Vec<String>,
 }
 
 impl Default for Options {
@@ -59,6 +63,7 @@ impl Default for Options {
             port: 8080,
             rules: TableRules::Asian,
             limits: Limits::default(),
+            allow_origins: Vec::new(),
         }
     }
 }
@@ -119,6 +124,8 @@ pub struct AppState {
     pub searches: Arc<tokio::sync::Semaphore>,
     /// Table statistics computed so far, by material name.
     pub stats_cache: Mutex<std::collections::HashMap<String, serde_json::Value>>,
+    /// Origins whose pages may read the answers ([`Options::allow_origins`]).
+    pub allow_origins: Vec<String>,
 }
 
 /// Why the server could not start or stopped.
@@ -175,6 +182,7 @@ pub fn load(options: &Options) -> Result<AppState, ServeError> {
         limits: options.limits.clone(),
         searches: Arc::new(tokio::sync::Semaphore::new(options.limits.max_searches.max(1))),
         stats_cache: Mutex::new(std::collections::HashMap::new()),
+        allow_origins: options.allow_origins.clone(),
     })
 }
 

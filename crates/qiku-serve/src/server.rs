@@ -26,6 +26,8 @@ const BUSY: &[u8] =
 /// a body for the router's bare `405`.
 async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    // A page of another origin may read the answer only when that origin is allowed (CORS).
+    let origin = req.headers().get(header::ORIGIN).cloned();
     let (parts, body) = req.into_parts();
     let limit = st.limits.max_header_bytes;
     let mut resp = if refusals::head_bytes(&parts) > limit {
@@ -41,6 +43,14 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
         resp = refusals::method_not_allowed(resp, &method, &path);
     }
     let h = resp.headers_mut();
+    if !st.allow_origins.is_empty() {
+        // The answer depends on the request's Origin: caches keep one per origin.
+        h.append(header::VARY, HeaderValue::from_static("origin"));
+        let allowed = origin.filter(|o| st.allow_origins.iter().any(|a| a == "*" || o.as_bytes() == a.as_bytes()));
+        if let Some(o) = allowed {
+            h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o);
+        }
+    }
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));

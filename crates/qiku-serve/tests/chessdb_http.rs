@@ -323,6 +323,11 @@ fn start_up_mistakes_are_named() {
     }
     let (ok, err) = run(&["--bind", "192.0.2.1", "--port", "0"]);
     assert!(!ok && err.contains("--bind takes an address of this machine"), "{err}");
+    // An origin is a scheme and a host (and port), as a browser sends it, or `*`.
+    for bad in ["gui.example", "https://", "https://gui.example/page", "://x"] {
+        let (ok, err) = run(&["--allow-origin", bad, "--port", "0"]);
+        assert!(!ok && err.contains(&format!("`{bad}` is not an origin: give a scheme and host")), "{err}");
+    }
     let empty = tempfile::tempdir().expect("dir");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
         .args(["--port", "0", "--tb"])

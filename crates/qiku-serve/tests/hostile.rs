@@ -335,3 +335,33 @@ fn requests_for_other_hosts_are_refused_on_loopback() {
     }
     still_serves(&srv);
 }
+
+/// Pages of other origins read the answers only where `--allow-origin` lets them (CORS): the
+/// allowed origin gets `Access-Control-Allow-Origin` naming it, any other none; by default no
+/// origin does.
+#[test]
+fn only_allowed_origins_may_read_the_answers() {
+    let from = |srv: &qiku_serve::Running, origin: &str| -> String {
+        let request = format!(
+            "GET /api/explore?moves=h2e2 HTTP/1.1\r\nHost: localhost\r\nOrigin: {origin}\r\nConnection: close\r\n\r\n"
+        );
+        let (resp, _) = raw(srv.addr, request.as_bytes());
+        let (status, head, _) = split_response(&resp);
+        assert_eq!(status, 200, "{head}");
+        head.to_ascii_lowercase()
+    };
+    let closed = server(options());
+    assert!(!from(&closed, "https://gui.example").contains("access-control-allow-origin"));
+    let mut o = options();
+    o.allow_origins = vec!["https://gui.example".to_string()];
+    let open = server(o);
+    let head = from(&open, "https://gui.example");
+    assert!(head.contains("access-control-allow-origin: https://gui.example"), "{head}");
+    assert!(head.contains("vary: origin"), "{head}");
+    let other = from(&open, "https://evil.example");
+    assert!(!other.contains("access-control-allow-origin"), "{other}");
+    let mut o = options();
+    o.allow_origins = vec!["*".to_string()];
+    let any = server(o);
+    assert!(from(&any, "https://evil.example").contains("access-control-allow-origin: https://evil.example"));
+}
