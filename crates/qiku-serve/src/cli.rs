@@ -38,7 +38,7 @@ pub struct ServeArgs {
     /// Engine searches at once (more are answered 503); 1 or more.
     #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_searches: usize,
-    /// Let the scripts of web pages from ORIGIN (such as https://gui.example, or * for any site)
+    /// Let the scripts of web pages from ORIGIN (such as `https://gui.example`, or `*` for any site)
     /// read the answers, for a web GUI served elsewhere (CORS); repeat for several. Without it
     /// only the server's own page can.
     #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = origin_arg)]
