@@ -373,11 +373,7 @@ fn run_generate(
         );
     }
     // Warn before the work (it may take days) when its files may not fit where they go.
-    let need: u64 = rows
-        .iter()
-        .filter(|r| (!only || r.target) && !dir.join(file_name(r.material)).is_file())
-        .map(|r| r.disk_bytes)
-        .sum();
+    let need = space::still_to_write(rows.iter().filter(|r| !only || r.target), &dir);
     if let Some(warning) = space::shortfall(need, space::free_bytes(&dir), &dir) {
         eprintln!("qiku-tb: warning: {warning}");
     }
@@ -496,8 +492,7 @@ fn run_plan(
     let (rows, totals) = estimate(&resolved, &rates, threads, rules);
     let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
     // What is still to write (the present tables are kept), against the space free there.
-    let to_write: u64 =
-        rows.iter().zip(&present).filter(|(r, p)| !**p && r.unsupported.is_none()).map(|(r, _)| r.disk_bytes).sum();
+    let to_write = space::still_to_write(rows.iter().filter(|r| r.unsupported.is_none()), dir);
     let free = space::free_bytes(dir);
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
@@ -592,15 +587,16 @@ fn run_plan(
         if let Some(why) = &r.unsupported {
             note.push(format!("CANNOT GENERATE: {why}"));
         }
+        let (row_peak, row_seconds) = within(r, mode, memory);
         println!(
             "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
             i + 1,
             r.material.to_string(),
             r.pieces,
             r.entries,
-            bytes(within(r, mode, memory).0),
+            bytes(row_peak),
             bytes(r.disk_bytes),
-            duration(within(r, mode, memory).1),
+            duration(row_seconds),
             note.join("; ")
         );
     }

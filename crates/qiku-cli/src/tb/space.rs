@@ -1,7 +1,15 @@
 //! Disk space for `generate` and `plan`: what the tables still to make will take against what is
 //! free where they go, so that a long run is not stopped by a full disk hours in.
 
+use qiku::tablebase::file_name;
+use qiku::tablebase::generate::PlannedTable;
 use std::path::Path;
+
+/// The plan's disk estimate of the `tables` whose file is not in `dir` yet (those present are
+/// kept if intact, so nothing more is written for them).
+pub(super) fn still_to_write<'a>(tables: impl Iterator<Item = &'a PlannedTable>, dir: &Path) -> u64 {
+    tables.filter(|t| !dir.join(file_name(t.material)).is_file()).map(|t| t.disk_bytes).sum()
+}
 
 /// Bytes this user may still write on the file system that holds `dir` (or, when `dir` does not
 /// exist yet, its nearest existing ancestor, where it will be created); `None` where the system
