@@ -5,15 +5,15 @@
 //! what was wrong and what to do, JSON under `/api/` (`{"error": "..."}`, as the API's other
 //! errors) and plain text elsewhere.
 
-use axum::http::request::Parts;
+use crate::api::ApiError;
+use axum::extract::Request;
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 
-/// A refusal: JSON under `/api/`, plain text elsewhere.
+/// A refusal: the API's error JSON under `/api/`, plain text elsewhere.
 fn refusal(status: StatusCode, api: bool, msg: String) -> Response {
     if api {
-        (status, Json(serde_json::json!({ "error": msg }))).into_response()
+        ApiError(status, msg).into_response()
     } else {
         (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{msg}\n")).into_response()
     }
@@ -44,9 +44,9 @@ pub fn read_buffer(limit: usize) -> usize {
 
 /// The bytes of a request's line and headers as it came: `GET /path?query HTTP/1.1`, then
 /// `name: value` lines, each with its CRLF, and the blank line.
-pub fn head_bytes(parts: &Parts) -> usize {
-    let line = parts.method.as_str().len() + 1 + parts.uri.to_string().len() + " HTTP/1.1\r\n".len();
-    let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + 2 + value.len() + 2).sum();
+pub fn head_bytes(req: &Request) -> usize {
+    let line = req.method().as_str().len() + 1 + req.uri().to_string().len() + " HTTP/1.1\r\n".len();
+    let headers: usize = req.headers().iter().map(|(name, value)| name.as_str().len() + 2 + value.len() + 2).sum();
     line + headers + 2
 }
 

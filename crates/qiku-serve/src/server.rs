@@ -28,12 +28,10 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
     // A page of another origin may read the answer only when that origin is allowed (CORS).
     let origin = req.headers().get(header::ORIGIN).cloned();
-    let (parts, body) = req.into_parts();
     let limit = st.limits.max_header_bytes;
-    let mut resp = if refusals::head_bytes(&parts) > limit {
+    let mut resp = if refusals::head_bytes(&req) > limit {
         refusals::too_large(limit, &path)
     } else {
-        let req = Request::from_parts(parts, body);
         match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
             Ok(r) => r,
             Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
