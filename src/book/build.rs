@@ -56,7 +56,7 @@ pub struct BuildOptions {
     /// only the first `max_ply` moves are read and later errors go unnoticed (faster).
     pub whole_games: bool,
     /// Directory for spilled runs (default: the output's directory). Runs go into a private
-    /// subdirectory `.qiku-book-spill.PID.RANDOM`, removed at the end, also when the build fails
+    /// subdirectory `.qiku-book-spill.PID@HOST.RANDOM`, removed at the end, also when the build fails
     /// or is stopped ([`Progress::stop_requested`]); those of a killed process are removed by the
     /// next build that spills into the same directory.
     pub spill_dir: Option<PathBuf>,

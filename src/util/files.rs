@@ -209,12 +209,54 @@ fn output_place(output: &Path) -> io::Result<PathBuf> {
     Ok(target)
 }
 
-/// The prefix of temporary files for `target` made by this process: `.NAME.PID.` (the random
-/// part and `.tmp` follow). The PID lets [`remove_stale_temp_files`] tell a crashed run's
-/// leftovers from a running one's files.
+/// The prefix of temporary files for `target` made by this process: `.NAME.PID@HOST.` (the
+/// random part and `.tmp` follow). The owner lets [`remove_stale_temp_files`] tell a crashed
+/// run's leftovers from a running one's files, and leave alone those of other machines sharing
+/// the directory, whose processes cannot be seen from here.
 fn temp_prefix(target: &Path) -> String {
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "qiku".into());
-    format!(".{name}.{}.", std::process::id())
+    format!(".{name}.{}.", owner())
+}
+
+/// This process as temporary names record it: `PID@HOST`, or `PID` when the machine's name
+/// cannot be read.
+fn owner() -> String {
+    match host() {
+        "" => std::process::id().to_string(),
+        host => format!("{}@{host}", std::process::id()),
+    }
+}
+
+/// This machine's name as temporary names carry it: letters, digits and `-` only (a dot would
+/// split the name's fields), at most 63 characters; empty when it cannot be read.
+fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .or_else(|| std::env::var("HOSTNAME").ok())
+            .or_else(|| std::env::var("COMPUTERNAME").ok())
+            .unwrap_or_default();
+        sanitize_host(name.trim())
+    })
+}
+
+/// `name` with every character but ASCII letters, digits and `-` replaced by `-`, cut to 63.
+fn sanitize_host(name: &str) -> String {
+    name.chars().take(63).map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect()
+}
+
+/// Whether the process a temporary name records as `owner` (`PID@HOST`, or `PID` as names made
+/// before the machine's name was recorded) is gone for sure: its machine is this one and its
+/// PID no longer runs. `false` for another machine's process (it cannot be seen from here) and
+/// for an owner that cannot be read.
+fn owner_gone(owner: &str) -> bool {
+    let (pid, host) = match owner.split_once('@') {
+        Some((pid, host)) => (pid, Some(host)),
+        None => (owner, None),
+    };
+    let Ok(pid) = pid.parse::<u32>() else { return false };
+    host.is_none_or(|h| h == self::host()) && !process_alive(pid)
 }
 
 /// A file being written; it replaces its target only on [`AtomicFile::commit`]. Dropped
@@ -308,9 +350,9 @@ impl Write for AtomicFile {
 }
 
 /// A private directory for temporary files of one job (spilled runs, say) inside `dir`, named
-/// `.qiku-LABEL.PID.RANDOM`, removed with everything in it when dropped.
+/// `.qiku-LABEL.PID@HOST.RANDOM`, removed with everything in it when dropped.
 pub fn job_temp_dir(dir: &Path, label: &str) -> io::Result<tempfile::TempDir> {
-    tempfile::Builder::new().prefix(&format!(".qiku-{label}.{}.", std::process::id())).tempdir_in(dir)
+    tempfile::Builder::new().prefix(&format!(".qiku-{label}.{}.", owner())).tempdir_in(dir)
 }
 
 /// Whether process `pid` is alive (on Linux, by `/proc`); `true` when it cannot be told, so
@@ -326,10 +368,13 @@ fn process_alive(pid: u32) -> bool {
     }
 }
 
-/// Removes the leftovers of interrupted runs in `dir`: temporary files `.NAME.PID.*.tmp` made
-/// by [`AtomicFile`] for a target whose name satisfies `target_name`, and job directories
-/// `.qiku-LABEL.PID.*` made by [`job_temp_dir`], whose process `PID` no longer runs. Returns
-/// the paths removed.
+/// Removes the leftovers of interrupted runs in `dir`: temporary files `.NAME.PID@HOST.*.tmp`
+/// made by [`AtomicFile`] for a target whose name satisfies `target_name`, and job directories
+/// `.qiku-LABEL.PID@HOST.*` made by [`job_temp_dir`], whose process `PID` ran on this machine
+/// and no longer runs. Those of other machines sharing the directory are left to their
+/// machine's runs (whether their process still runs cannot be seen from here). Names made
+/// before the machine was recorded (`PID` alone) are judged as this machine's. Returns the
+/// paths removed.
 pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -338,11 +383,11 @@ pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -
         let Some(rest) = name.strip_prefix('.') else { continue };
         let path = entry.path();
         if let Some(job) = rest.strip_prefix("qiku-") {
-            // LABEL.PID.RANDOM
+            // LABEL.OWNER.RANDOM
             let mut parts = job.split('.');
-            let (_label, pid) = (parts.next(), parts.next().and_then(|p| p.parse::<u32>().ok()));
-            if let Some(pid) = pid {
-                if parts.next().is_some() && !process_alive(pid) && entry.file_type()?.is_dir() {
+            let (_label, owner, random) = (parts.next(), parts.next(), parts.next());
+            if let (Some(owner), Some(_)) = (owner, random) {
+                if owner_gone(owner) && entry.file_type()?.is_dir() {
                     std::fs::remove_dir_all(&path)?;
                     removed.push(path);
                 }
@@ -350,11 +395,11 @@ pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -
             continue;
         }
         let Some(stem) = rest.strip_suffix(".tmp") else { continue };
-        // NAME.PID.RANDOM: NAME may itself contain dots, so split from the right.
+        // NAME.OWNER.RANDOM: NAME may itself contain dots, so split from the right.
         let mut parts = stem.rsplitn(3, '.');
-        let (_random, pid, target) = (parts.next(), parts.next(), parts.next());
-        let (Some(pid), Some(target)) = (pid.and_then(|p| p.parse::<u32>().ok()), target) else { continue };
-        if target_name(target) && !process_alive(pid) && entry.file_type()?.is_file() {
+        let (_random, owner, target) = (parts.next(), parts.next(), parts.next());
+        let (Some(owner), Some(target)) = (owner, target) else { continue };
+        if target_name(target) && owner_gone(owner) && entry.file_type()?.is_file() {
             std::fs::remove_file(&path)?;
             removed.push(path);
         }
@@ -453,6 +498,45 @@ mod tests {
         let removed = remove_stale_temp_files(dir.path(), &|n| n == "out.qbk").unwrap();
         assert_eq!(removed.len(), 2, "{removed:?}");
         assert!(!dead.exists() && !dead_dir.exists() && live.exists() && target.exists());
+    }
+
+    #[test]
+    fn only_this_machines_leftovers_are_judged() {
+        let dir = tempfile::tempdir().unwrap();
+        // A write in progress carries this machine's name.
+        let writing = AtomicFile::create(&dir.path().join("out.qbk")).unwrap();
+        let name = writing.temp_path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(&format!(".out.qbk.{}.", owner())), "{name}");
+        assert!(owner().contains('@'), "this machine's name is readable here: {}", owner());
+        let spill = job_temp_dir(dir.path(), "spill").unwrap();
+        assert!(spill.path().file_name().unwrap().to_string_lossy().starts_with(&format!(".qiku-spill.{}.", owner())));
+        // Dead processes (PIDs above the kernel's maximum never run) of this machine and of another.
+        let here = host();
+        let ours = dir.path().join(format!(".out.qbk.4194999@{here}.abc123.tmp"));
+        let theirs = dir.path().join(".out.qbk.4194999@other-node-7.abc123.tmp");
+        let our_dir = dir.path().join(format!(".qiku-spill.4194999@{here}.xyz"));
+        let their_dir = dir.path().join(".qiku-spill.4194999@other-node-7.xyz");
+        for f in [&ours, &theirs] {
+            std::fs::write(f, b"partial").unwrap();
+        }
+        for d in [&our_dir, &their_dir] {
+            std::fs::create_dir(d).unwrap();
+        }
+        let mut removed = remove_stale_temp_files(dir.path(), &|n| n == "out.qbk").unwrap();
+        removed.sort();
+        assert_eq!(removed, vec![ours.clone(), our_dir.clone()]);
+        assert!(theirs.exists() && their_dir.exists(), "another machine's files are not ours to judge");
+        assert!(writing.temp_path().exists() && spill.path().exists(), "a live process's files stay");
+    }
+
+    #[test]
+    fn host_names_keep_the_fields_apart() {
+        assert_eq!(sanitize_host("node7.cluster.example"), "node7-cluster-example");
+        assert_eq!(sanitize_host("a b@c_d"), "a-b-c-d");
+        assert_eq!(sanitize_host(&"x".repeat(100)).len(), 63);
+        assert!(!owner_gone("notapid"));
+        assert!(!owner_gone("4194999@elsewhere"));
+        assert!(owner_gone("4194999"), "names without a machine are judged as this machine's");
     }
 
     #[test]

@@ -38,7 +38,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The hidden files in `dir`: temporary outputs (`.NAME.PID.*.tmp`) and spill directories.
+/// The hidden files in `dir`: temporary outputs (`.NAME.PID@HOST.*.tmp`) and spill directories.
 fn hidden(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
