@@ -593,7 +593,8 @@ async fn chessdb_reply(st: Arc<AppState>, mut p: HashMap<String, String>, head: 
     let reply = match chessdb::answer(&st, &p) {
         Ok(r) => r,
         Err(q) => match st.searches.clone().try_acquire_owned() {
-            Err(_) => chessdb::busy_reply(&q.action),
+            Err(_) => chessdb::known_engine_reply(&st, &q.pos, &q.action, &q.ban)
+                .unwrap_or_else(|| chessdb::busy_reply(&q.action)),
             Ok(permit) => {
                 let st2 = st.clone();
                 let run = tokio::task::spawn_blocking(move || {

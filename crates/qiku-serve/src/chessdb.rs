@@ -561,11 +561,75 @@ fn search_reply(moves: &[CdbMove]) -> Reply {
     Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect())
 }
 
-/// The reply to an action the engine answers (blocking: the engine searches).
+/// The engine's answers to ChessDB queries, by position and the moves searched (those `ban`
+/// leaves): every action asked about a position answers from one search (`querybest`'s move is
+/// `querypv`'s first and `queryscore` its score), and asking again costs no search. At most
+/// [`EngineAnswers::CAPACITY`] positions are kept; the oldest answer goes first.
+#[derive(Debug, Default)]
+pub struct EngineAnswers {
+    answers: HashMap<(String, Vec<String>), Analysis>,
+    order: std::collections::VecDeque<(String, Vec<String>)>,
+}
+
+impl EngineAnswers {
+    /// Positions kept.
+    pub const CAPACITY: usize = 10_000;
+
+    /// The question a search answers: the position, and the moves searched when not all.
+    fn key(pos: &Pos, legal: &[Mv], allowed: &[Mv]) -> (String, Vec<String>) {
+        let mut moves: Vec<String> = if allowed.len() < legal.len() {
+            allowed.iter().map(|m| adapter::iccs_of(*m)).collect()
+        } else {
+            Vec::new()
+        };
+        moves.sort();
+        (adapter::fen_of(pos), moves)
+    }
+
+    /// The answer kept for `key`, if any.
+    fn get(&self, key: &(String, Vec<String>)) -> Option<Analysis> {
+        self.answers.get(key).cloned()
+    }
+
+    /// Keeps `a` as the answer for `key` unless one is kept already; returns the kept one.
+    fn keep(&mut self, key: (String, Vec<String>), a: Analysis) -> Analysis {
+        if let Some(known) = self.answers.get(&key) {
+            return known.clone();
+        }
+        if self.order.len() >= Self::CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.answers.remove(&old);
+            }
+        }
+        self.order.push_back(key.clone());
+        self.answers.insert(key, a.clone());
+        a
+    }
+
+    /// Positions kept now.
+    pub fn len(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty()
+    }
+}
+
+/// The reply to an action the engine answers: from the answer kept for the position and banned
+/// moves ([`EngineAnswers`]), else from a search (blocking), which is then kept.
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
     // Only the moves not banned are searched; with every legal move banned, there is no move.
     let legal = adapter::legal_moves(pos);
     let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+    if allowed.is_empty() {
+        return reply_from(None, action, ban);
+    }
+    let key = EngineAnswers::key(pos, &legal, &allowed);
+    if let Some(a) = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return reply_from(Some(&a), action, ban);
+    }
     let req = adapter::SearchRequest {
         movetime_ms: Some(state.limits.chessdb_movetime_ms),
         depth: None,
@@ -573,9 +637,26 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
         searchmoves: if allowed.len() < legal.len() { allowed.clone() } else { Vec::new() },
         rules: None,
     };
-    let a = if allowed.is_empty() { None } else { Some(adapter::analyze(pos, &req, &state.tables)) };
+    let a = adapter::analyze(pos, &req, &state.tables);
+    // A search of the same question finished meanwhile: its answer stands.
+    let a = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).keep(key, a);
+    reply_from(Some(&a), action, ban)
+}
+
+/// The reply the engine already gave about `pos` with `ban` (see [`EngineAnswers`]), if any:
+/// asking again needs no search, so it is answered even when every search permit is taken.
+pub fn known_engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Option<Reply> {
+    let legal = adapter::legal_moves(pos);
+    let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+    let key = EngineAnswers::key(pos, &legal, &allowed);
+    let a = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).get(&key)?;
+    Some(reply_from(Some(&a), action, ban))
+}
+
+/// The reply to `action` from the engine's answer `a` (`None`: every legal move banned).
+fn reply_from(a: Option<&Analysis>, action: &str, ban: &[String]) -> Reply {
     let pv: Vec<String> = a.iter().flat_map(|a| a.pv.iter().map(|m| adapter::iccs_of(*m))).collect();
-    let Some((a, first)) = a.as_ref().zip(pv.first().filter(|m| !ban.contains(m)).cloned()) else {
+    let Some((a, first)) = a.zip(pv.first().filter(|m| !ban.contains(m)).cloned()) else {
         return if wants_move(action) { Reply::Status("nobestmove") } else { Reply::Status("unknown") };
     };
     let score = engine_score(a);

@@ -126,6 +126,8 @@ pub struct AppState {
     pub stats_cache: Mutex<std::collections::HashMap<String, serde_json::Value>>,
     /// Origins whose pages may read the answers ([`Options::allow_origins`]).
     pub allow_origins: Vec<String>,
+    /// The engine's answers to ChessDB queries so far.
+    pub engine_answers: Mutex<chessdb::EngineAnswers>,
 }
 
 /// Why the server could not start or stopped.
@@ -183,6 +185,7 @@ pub fn load(options: &Options) -> Result<AppState, ServeError> {
         searches: Arc::new(tokio::sync::Semaphore::new(options.limits.max_searches.max(1))),
         stats_cache: Mutex::new(std::collections::HashMap::new()),
         allow_origins: options.allow_origins.clone(),
+        engine_answers: Mutex::new(chessdb::EngineAnswers::default()),
     })
 }
 

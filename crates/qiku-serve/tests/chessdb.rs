@@ -669,6 +669,43 @@ fn the_engine_leaves_out_banned_moves() {
     assert_eq!(text_of(&query(&srv, "querybest", fen, &format!("&ban={ban_every}"))), "nobestmove");
 }
 
+/// The engine answers a position once: every action asked about it answers from that one search
+/// (`querybest`'s move is `querypv`'s first, with one score), asking again gives the same move,
+/// and a position it has answered is answered even while every search permit is taken.
+#[test]
+fn the_engine_answers_a_position_once() {
+    let mut o = options();
+    o.engine = true;
+    o.limits.chessdb_movetime_ms = 300;
+    o.limits.max_searches = 1;
+    let srv = server(o);
+    // Not in the book, too many pieces for the tables: the engine answers.
+    let fen = "4kab2/4a4/4b4/p3p3p/2p6/6P2/P1P1P3P/4B4/4A4/2BAK4 w";
+    let best = text_of(&query(&srv, "querybest", fen, ""));
+    let mv = best.strip_prefix("move:").unwrap_or_else(|| panic!("move:X, not {best}")).to_string();
+    let pv = query_json(&srv, "querypv", fen, "");
+    assert_eq!(pv["pv"][0], mv.as_str(), "{pv}");
+    let score = pv["score"].as_i64().expect("a score");
+    assert_eq!(query_json(&srv, "queryscore", fen, "")["eval"].as_i64(), Some(score));
+    let all = query_json(&srv, "queryall", fen, "");
+    assert_eq!(all["moves"][0]["uci"], mv.as_str(), "{all}");
+    assert_eq!(all["moves"][0]["score"].as_i64(), Some(score), "{all}");
+    assert_eq!(text_of(&query(&srv, "querysearch", fen, "")), format!("search:{mv}"));
+    for _ in 0..3 {
+        assert_eq!(text_of(&query(&srv, "querybest", fen, "")), best);
+    }
+    // The only search permit held by a long analysis: the answered position is still answered,
+    // one never searched gets ChessDB's reply for a position nothing knows.
+    let addr = srv.addr;
+    let other = "4kab2/4a4/4b4/p3p3p/2p6/6P2/P1P1P3P/4B4/4A4/2BAK4 b";
+    let long = std::thread::spawn(move || get(addr, &format!("/api/analyze?fen={}&movetime=4000", enc(other))));
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert_eq!(text_of(&query(&srv, "querybest", fen, "")), best);
+    assert_eq!(query_json(&srv, "queryscore", fen, "")["eval"].as_i64(), Some(score));
+    assert_eq!(text_of(&query(&srv, "querybest", other, "")), "nobestmove", "the permit is taken");
+    assert_eq!(long.join().expect("the analysis").0, 200);
+}
+
 /// A table line stops before it repeats a position (a value only the Asian rules decide would
 /// otherwise go round its perpetual check to the length limit), and `depth` is its length, as
 /// ChessDB counts it.
