@@ -465,6 +465,46 @@ impl Tablebases {
         }
     }
 
+    /// The `.qtw` WDL file's answer on `pos` under `rules`, checked against `verdict` (the DTM
+    /// files' answer, [`Tablebases::verdict`]): `None` when the material has no usable WDL file;
+    /// an error naming the WDL file when the two disagree (one of them is damaged in a way its
+    /// checksums cannot see, or they were generated apart). Every tool that shows a WDL file's
+    /// answer beside a table value asks this, so none shows two answers for one position.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?;
+    /// let v = tb.verdict(&pos, Rules::Asian)?.expect("KRvK");
+    /// assert_eq!(tb.checked_wdl_file(&pos, Rules::Asian, &v)?, Some(Wdl::Loss));
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
+    pub fn checked_wdl_file(&self, pos: &Position, rules: Rules, verdict: &Verdict) -> Result<Option<Wdl>, TbError> {
+        let Ok(Some(file)) = self.wdl_file(Material::from_position(pos).canonical().0) else { return Ok(None) };
+        let wdl = self.probe_wdl_with(pos, rules)?;
+        match wdl {
+            Some(w) if w != verdict.value.wdl => Err(TbError::Corrupt {
+                path: file.path().to_path_buf(),
+                field: TbField::Entry,
+                detail: format!(
+                    "it says {} for {} where the DTM files say {}; generate the table again",
+                    w.name(),
+                    pos.fen(),
+                    verdict.value.wdl.name()
+                ),
+            }),
+            w => Ok(w),
+        }
+    }
+
     /// Does the table of `material` (canonical) have a usable `.qtw` WDL file?
     pub fn has_wdl(&self, material: Material) -> bool {
         self.slot_of(material).is_some_and(|i| matches!(self.slots[i].wdl, Some(Ok(_))))

@@ -756,13 +756,7 @@ fn run_probe(
     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
     let best = Tablebases::best_among(&pos, value.value, &values);
     // The WDL file's answer (null when the material has none), which must agree.
-    let from_wdl = match tb.wdl_file(material.canonical().0) {
-        Ok(Some(_)) => tb.probe_wdl_with(&pos, rules).map_err(|e| e.to_string())?,
-        _ => None,
-    };
-    if from_wdl.is_some_and(|w| w != value.value.wdl) {
-        return Err(format!("the WDL file of {} disagrees with the DTM files here", material.canonical().0));
-    }
+    let from_wdl = tb.checked_wdl_file(&pos, rules, &value).map_err(|e| e.to_string())?;
     if json {
         let list: Vec<_> = moves
             .iter()

@@ -373,6 +373,9 @@ pub struct TableAnswer {
     pub moves: Vec<(Mv, TableValue)>,
     /// The moves of the table's winning line (`qiku-tb probe --json`'s `best_moves`), in move order.
     pub best: Vec<Mv>,
+    /// The `.qtw` WDL file's answer (`win`, `draw` or `loss`; `qiku-tb probe --json`'s
+    /// `wdl_file`), checked against `value`; `None` when the material has no WDL file.
+    pub wdl_file: Option<&'static str>,
 }
 
 /// A summary of one table file, read from its header.
@@ -538,8 +541,9 @@ impl Tables {
         let Some(moves) = tb.move_verdicts(pos, rules).map_err(e)? else { return Ok(None) };
         let values: Vec<(Mv, TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
         let best = Tablebases::best_among(pos, value.value, &values);
+        let wdl_file = tb.checked_wdl_file(pos, rules, &value).map_err(e)?.map(|w| w.name());
         let moves = moves.iter().map(|&(m, v)| (m, TableValue::from(v))).collect();
-        Ok(Some(TableAnswer { value: TableValue::from(value), text: value.to_string(), moves, best }))
+        Ok(Some(TableAnswer { value: TableValue::from(value), text: value.to_string(), moves, best, wdl_file }))
     }
 
     /// Summaries of every usable table, by material name.

@@ -323,6 +323,8 @@ struct TbReply {
     /// The moves of the table's winning line, in ICCS (`qiku-tb probe --json`'s `best_moves`);
     /// each entry of `moves` says whether it is one by its `best`.
     best_moves: Vec<String>,
+    /// The WDL file's answer, checked against the value (`qiku-tb probe --json`'s `wdl_file`).
+    wdl_file: Option<&'static str>,
     moves: Vec<TbMove>,
 }
 
@@ -347,6 +349,7 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
         value: t.value,
         text: t.text.clone(),
         best_moves: t.best.iter().map(|m| adapter::iccs_of(*m)).collect(),
+        wdl_file: t.wdl_file,
         moves: t
             .moves
             .iter()

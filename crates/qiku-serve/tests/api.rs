@@ -132,6 +132,11 @@ fn check_tablebase(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str, rules:
     let verdict = tb.verdict(&pos, rules).expect("probe").expect("covered");
     assert_eq!(v["unit"], verdict.unit(), "{fen}");
     assert_eq!(v["text"], verdict.to_string(), "{fen}");
+    // The WDL file's answer beside it, as `qiku-tb probe --json` shows it: the same result.
+    let from_wdl = tb.probe_wdl_with(&pos, rules).expect("probe").expect("covered");
+    assert!(tb.has_wdl(Material::from_position(&pos).canonical().0), "{fen}: the fixtures have WDL files");
+    assert_eq!(v["wdl_file"], from_wdl.name(), "{fen}");
+    assert_eq!(v["wdl_file"], v["wdl"], "{fen}");
     let best: Vec<String> =
         tb.best_moves_with(&pos, rules).expect("best").expect("covered").iter().map(|m| m.to_string()).collect();
     // The line is `best_moves`, as `qiku-tb probe --json` names it (ICCS, as every move list
