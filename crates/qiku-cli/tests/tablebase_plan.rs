@@ -245,6 +245,7 @@ fn plan_times_are_for_this_machine_unless_a_speed_is_given() {
     }
     let text = String::from_utf8(qiku_tb(&["plan", "KRvKAABB", "-d", "none"]).stdout).unwrap();
     assert!(text.contains("Times are for this machine") && text.contains("--speed"), "{text}");
+    assert!(text.contains("took from half to 1.7 times their estimate"), "the time's uncertainty is said: {text}");
     // A speed must be a positive number.
     for bad in ["0", "-1", "fast", "inf"] {
         let out = qiku_tb(&["plan", "KRvK", &format!("--speed={bad}")]);
