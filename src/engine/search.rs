@@ -450,6 +450,8 @@ impl<'a> Thread<'a> {
         let asked = if weakened { self.options.multi_pv.max(skill::SKILL_LINES) } else { self.options.multi_pv };
         let wanted = if self.id == 0 { asked.clamp(1, root_moves.len()) } else { 1 };
         let mut lines: Vec<RootLine> = Vec::new();
+        // The depth `lines` were searched to (the result's may be an unfinished iteration's).
+        let mut lines_depth = 0;
         // The deepest ply of the last finished iteration, for reporting it again.
         let mut finished_seldepth = 0;
         while depth <= max_depth {
@@ -472,6 +474,7 @@ impl<'a> Thread<'a> {
             result.depth = depth as u32;
             if wanted > 1 && !self.stopped {
                 lines = self.other_lines(depth, &lines, wanted);
+                lines_depth = depth as u32;
                 // A later line may have scored higher than the first: the best is the first of the
                 // sorted lines.
                 result.best = self.root_best.or(result.best);
@@ -498,31 +501,32 @@ impl<'a> Thread<'a> {
             depth += 1;
         }
         if self.id == 0 && weakened && lines.len() > 1 {
-            self.play_weaker(&mut result, &lines, level, root_key, finished_seldepth, on_info);
+            self.play_weaker(&mut result, &lines, lines_depth, root_key, finished_seldepth, on_info);
         }
         result.nodes = if self.id == 0 { self.total_nodes() } else { self.nodes };
         result
     }
 
-    /// Below full strength: makes the line [`skill::pick`] chooses among `lines` (the last
-    /// finished depth's, best first) the result, and reports it last, as `multipv 1`, so that a
-    /// GUI shows the line of the move played.
+    /// Below full strength: makes the line [`skill::pick`] chooses among `lines` (those of
+    /// `depth`, the last finished one, best first) the result, and reports it last, as `multipv
+    /// 1`, so that a GUI shows the line of the move played.
     fn play_weaker(
         &self,
         result: &mut SearchResult,
         lines: &[RootLine],
-        level: u32,
+        depth: u32,
         root_key: u64,
         seldepth: u32,
         on_info: &mut dyn FnMut(&Info),
     ) {
         let scores: Vec<Value> = lines.iter().map(|l| l.score).collect();
-        let chosen = &lines[skill::pick(&scores, level, root_key)];
+        let chosen = &lines[skill::pick(&scores, self.options.skill_level, root_key)];
         result.best = Some(chosen.mv);
         result.pv = chosen.pv.clone();
         result.ponder = chosen.pv.get(1).copied();
         result.score = Score::from_value(chosen.score);
-        let mut info = self.info(result.depth, 1);
+        result.depth = depth;
+        let mut info = self.info(depth, 1);
         info.seldepth = seldepth;
         info.score = result.score;
         info.pv = result.pv.clone();
