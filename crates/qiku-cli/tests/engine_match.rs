@@ -134,6 +134,15 @@ fn skill_level_zero_scores_clearly_worse_than_full_strength() {
     assert_eq!(report.faults, [[0; 4]; 2]);
     assert!(t.score() <= 0.2, "level 0 scored {:.1}%: +{} ={} -{}", 100.0 * t.score(), t.wins, t.draws, t.losses);
     assert!(t.losses >= 14, "+{} ={} -{}", t.wins, t.draws, t.losses);
+    // The same match from the command line (`--option "Skill Level=0"`): the same games' score.
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--engine", QIKU, "--option", "Skill Level=0", "--engine", QIKU])
+        .args(["--games", "20", "--depth", "4", "--max-plies", "200", "--concurrency", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["wins"], &v["draws"], &v["losses"]), (&t.wins.into(), &t.draws.into(), &t.losses.into()), "{v}");
 }
 
 /// A fake UCI engine written as a shell script; `on_go` is what it does when asked to move.
