@@ -32,7 +32,9 @@ use std::time::{Duration, Instant};
 
 mod info;
 mod quiesce;
+pub mod skill;
 pub use info::Info;
+pub use skill::MAX_SKILL_LEVEL;
 
 /// Deepest line the search follows.
 pub const MAX_PLY: usize = 128;
@@ -101,6 +103,11 @@ pub struct SearchOptions {
     /// Lines searched and reported (UCI `MultiPV`): the best line, then the best with its first
     /// move excluded, and so on, capped by the number of root moves. 1 (or 0): only the best.
     pub multi_pv: usize,
+    /// Strength handicap (UCI `Skill Level`), 0 (weakest) to [`MAX_SKILL_LEVEL`] (the default:
+    /// full strength, the search exactly as without it). Below it the main thread searches at
+    /// least [`skill::SKILL_LINES`] root lines (reporting `multi_pv` of them) no deeper than
+    /// [`skill::depth_limit`], and plays the line [`skill::pick`] chooses (see [`skill`]).
+    pub skill_level: u32,
 }
 
 impl Default for SearchOptions {
@@ -112,6 +119,7 @@ impl Default for SearchOptions {
             tablebases: None,
             tb_probe_limit: MAX_TB_PIECES,
             multi_pv: 1,
+            skill_level: MAX_SKILL_LEVEL,
         }
     }
 }
@@ -422,7 +430,13 @@ impl<'a> Thread<'a> {
             result.score = Score::Mate(0);
             return result;
         }
-        let max_depth = self.limits.depth.map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+        let mut max_depth = self.limits.depth.map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+        let level = self.options.skill_level;
+        let weakened = skill::weakens(level);
+        if weakened {
+            max_depth = max_depth.min(skill::depth_limit(level));
+        }
+        let root_key = self.pos.key();
         let mut last_best: Option<Move> = None;
         let mut stable = 0;
         let mut depth = 1;
@@ -431,9 +445,13 @@ impl<'a> Thread<'a> {
             depth = 2;
         }
         // MultiPV: the main thread searches this many lines; the previous depth's, best first
-        // (empty with one line wanted, so that the line reported is the result's).
-        let wanted = if self.id == 0 { self.options.multi_pv.clamp(1, root_moves.len()) } else { 1 };
+        // (empty with one line wanted, so that the line reported is the result's). Below full
+        // strength at least `SKILL_LINES`, to choose among.
+        let asked = if weakened { self.options.multi_pv.max(skill::SKILL_LINES) } else { self.options.multi_pv };
+        let wanted = if self.id == 0 { asked.clamp(1, root_moves.len()) } else { 1 };
         let mut lines: Vec<RootLine> = Vec::new();
+        // The depth `lines` were searched to (the result's may be an unfinished iteration's).
+        let mut lines_depth = 0;
         // The deepest ply of the last finished iteration, for reporting it again.
         let mut finished_seldepth = 0;
         while depth <= max_depth {
@@ -456,6 +474,7 @@ impl<'a> Thread<'a> {
             result.depth = depth as u32;
             if wanted > 1 && !self.stopped {
                 lines = self.other_lines(depth, &lines, wanted);
+                lines_depth = depth as u32;
                 // A later line may have scored higher than the first: the best is the first of the
                 // sorted lines.
                 result.best = self.root_best.or(result.best);
@@ -481,12 +500,42 @@ impl<'a> Thread<'a> {
             }
             depth += 1;
         }
+        if self.id == 0 && weakened && lines.len() > 1 {
+            self.play_weaker(&mut result, &lines, lines_depth, root_key, finished_seldepth, on_info);
+        }
         result.nodes = if self.id == 0 { self.total_nodes() } else { self.nodes };
         result
     }
 
-    /// Reports the iteration of `result.depth`: with MultiPV its `lines` (best first), else
-    /// `result`'s line; the nodes and time are the whole search's so far.
+    /// Below full strength: makes the line [`skill::pick`] chooses among `lines` (those of
+    /// `depth`, the last finished one, best first) the result, and reports it last, as `multipv
+    /// 1`, so that a GUI shows the line of the move played.
+    fn play_weaker(
+        &self,
+        result: &mut SearchResult,
+        lines: &[RootLine],
+        depth: u32,
+        root_key: u64,
+        seldepth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        let scores: Vec<Value> = lines.iter().map(|l| l.score).collect();
+        let chosen = &lines[skill::pick(&scores, self.options.skill_level, root_key)];
+        result.best = Some(chosen.mv);
+        result.pv = chosen.pv.clone();
+        result.ponder = chosen.pv.get(1).copied();
+        result.score = Score::from_value(chosen.score);
+        result.depth = depth;
+        let mut info = self.info(depth, 1);
+        info.seldepth = seldepth;
+        info.score = result.score;
+        info.pv = result.pv.clone();
+        on_info(&info);
+    }
+
+    /// Reports the iteration of `result.depth`: with MultiPV its `lines` (best first; the first
+    /// `multi_pv` of them, when a `Skill Level` searched more), else `result`'s line; the nodes
+    /// and time are the whole search's so far.
     fn report(&self, result: &SearchResult, lines: &[RootLine], seldepth: u32, on_info: &mut dyn FnMut(&Info)) {
         let mut show = |multipv: usize, score: Score, pv: &[Move]| {
             let mut info = self.info(result.depth, multipv as u32);
@@ -498,7 +547,7 @@ impl<'a> Thread<'a> {
         if lines.is_empty() {
             show(1, result.score, &result.pv);
         }
-        for (k, line) in lines.iter().enumerate() {
+        for (k, line) in lines.iter().take(self.options.multi_pv.max(1)).enumerate() {
             show(k + 1, Score::from_value(line.score), &line.pv);
         }
     }

@@ -8,7 +8,7 @@
 //!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles` (`a.qbk;b.qbk`: the
 //!   first that opens; if none does, the book loaded before stays), `newgame`, `ponder`,
 //!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `bookminshare`,
-//!   `evalterms`;
+//!   `evalterms`, `skilllevel` (UCI's `Skill Level`, 0 to 20);
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
 //! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
@@ -240,6 +240,8 @@ impl Ucci {
         o.line(&format!("option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MIB}"));
         o.line("option threads type spin min 1 max 64 default 1");
         o.line(&format!("option multipv type spin min 1 max {} default 1", super::uci::MAX_MULTI_PV));
+        let level = super::search::MAX_SKILL_LEVEL;
+        o.line(&format!("option skilllevel type spin min 0 max {level} default {level}"));
         o.line("option usebook type check default true");
         o.line("option bookfiles type string default <empty>");
         o.line("option bookpolicy type combo var best var games var score default best");
@@ -272,6 +274,7 @@ impl Ucci {
             "hashsize" | "hash" => set(self, "Hash", &value),
             "threads" => set(self, "Threads", &value),
             "multipv" => set(self, "MultiPV", &value),
+            "skilllevel" | "skill level" => set(self, "Skill Level", &value),
             "usebook" => {
                 self.use_book = flag(&value);
                 self.apply_book();

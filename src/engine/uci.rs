@@ -11,7 +11,7 @@
 //! `info string` naming why, until a valid `position` arrives.
 
 use super::eval::{self, Weights};
-use super::search::{Info, Shared};
+use super::search::{Info, Shared, MAX_SKILL_LEVEL};
 use super::time::Limits;
 use super::{Engine, Source};
 use crate::core::{Game, Position};
@@ -272,6 +272,7 @@ impl Uci {
         o.line(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
         o.line("option name Move Overhead type spin default 30 min 0 max 5000");
         o.line(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"));
+        o.line(&format!("option name Skill Level type spin default {MAX_SKILL_LEVEL} min 0 max {MAX_SKILL_LEVEL}"));
         o.line("option name Clear Hash type button");
         o.line("option name Ponder type check default false");
         o.line("option name BookFile type string default <empty>");
@@ -321,6 +322,9 @@ impl Uci {
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
             "multipv" => number(1, MAX_MULTI_PV as u64).map(|v| self.engine().options.multi_pv = v as usize),
+            "skill level" => {
+                number(0, u64::from(MAX_SKILL_LEVEL)).map(|v| self.engine().options.skill_level = v as u32)
+            }
             "move overhead" => number(0, 5000).map(|v| self.engine().options.move_overhead = Duration::from_millis(v)),
             "clear hash" => {
                 self.engine().new_game();

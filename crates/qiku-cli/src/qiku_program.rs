@@ -112,6 +112,8 @@ Give --engine twice. --protocol, --option, --name and --ranks apply to the --eng
   qiku match --engine qiku --engine /usr/games/fairy-stockfish --protocol uci \\
       --option UCI_Variant=xiangqi --games 100 --movetime 100 --pgn games.pgn
 
+A weaker qiku is --engine qiku --option \"Skill Level=5\" (0 to 20; over UCCI skilllevel=5).
+
 Each opening (built-in master-game openings, or --openings FILE) is played twice with colors
 swapped. Mate, stalemate (no legal move), perpetual check, repetition, 120 plies without capture
 and --max-plies end a game; an illegal move, no move, a crash or a time loss (beyond --margin)

@@ -113,6 +113,38 @@ fn concurrent_games_give_a_complete_ordered_pgn() {
     assert_eq!(replay_pgn(&pgn).len(), 6);
 }
 
+#[test]
+fn skill_level_zero_scores_clearly_worse_than_full_strength() {
+    // The UCI option through the runner's `setoption`: qiku at Skill Level 0 (one ply, a line
+    // picked among four) against qiku at full strength, both at depth 4. Every search has a depth
+    // limit, one thread and a table cleared at each new game, and the level's choices are seeded
+    // by the position: the games, and so the score, are the same on every run.
+    let mut weak = EngineSpec::new(QIKU);
+    weak.name = Some("skill-0".into());
+    weak.options.push(("Skill Level".into(), "0".into()));
+    let mut full = EngineSpec::new(QIKU);
+    full.name = Some("skill-20".into());
+    let mut cfg = config([weak, full], 20, Limit::Depth(4), None);
+    cfg.max_plies = 200;
+    cfg.concurrency = 2;
+    let report = matchrunner::run(&cfg, &|_, _| {}).unwrap();
+    let t = report.tally;
+    eprintln!("Skill Level 0 against 20: +{} ={} -{} ({:.1}%)", t.wins, t.draws, t.losses, 100.0 * t.score());
+    assert_eq!(t.games(), 20);
+    assert_eq!(report.faults, [[0; 4]; 2]);
+    assert!(t.score() <= 0.2, "level 0 scored {:.1}%: +{} ={} -{}", 100.0 * t.score(), t.wins, t.draws, t.losses);
+    assert!(t.losses >= 14, "+{} ={} -{}", t.wins, t.draws, t.losses);
+    // The same match from the command line (`--option "Skill Level=0"`): the same games' score.
+    let out = std::process::Command::new(QIKU)
+        .args(["match", "--engine", QIKU, "--option", "Skill Level=0", "--engine", QIKU])
+        .args(["--games", "20", "--depth", "4", "--max-plies", "200", "--concurrency", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["wins"], &v["draws"], &v["losses"]), (&t.wins.into(), &t.draws.into(), &t.losses.into()), "{v}");
+}
+
 /// A fake UCI engine written as a shell script; `on_go` is what it does when asked to move.
 fn script(dir: &Path, name: &str, on_go: &str) -> String {
     let path = dir.join(name);

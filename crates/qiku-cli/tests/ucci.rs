@@ -385,3 +385,38 @@ fn the_ucci_command_speaks_ucci() {
     assert!(out.status.success(), "{text}");
     assert!(text.lines().any(|l| l == "ucciok") && text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
+
+#[test]
+fn skilllevel_is_uci_skill_level() {
+    // UCCI's `skilllevel` is UCI's `Skill Level`: the same weaker move, found at depth 1 (level 0),
+    // in the same position; out of range it is refused and the level stays.
+    let position = "position startpos moves h2e2 h9g7 h0g2";
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.until(&["ucciok"]);
+    assert!(hello.iter().any(|l| l == "option skilllevel type spin min 0 max 20 default 20"), "{hello:?}");
+    e.send("setoption skilllevel 0");
+    e.send("setoption skilllevel 21");
+    e.send(position);
+    e.send("go depth 8");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.iter().any(|l| l.contains("Skill Level: value \"21\" is not a number from 0 to 20")), "{lines:?}");
+    let depths: Vec<&str> = lines.iter().filter(|l| l.starts_with("info depth")).map(|l| &l[..12]).collect();
+    assert!(!depths.is_empty() && depths.iter().all(|d| *d == "info depth 1"), "{lines:?}");
+    let weak = bestmove(&lines);
+
+    let mut u = Engine::start();
+    u.send("uci");
+    u.until(&["uciok"]);
+    u.send("setoption name Skill Level value 0");
+    u.send(position);
+    u.send("go depth 8");
+    assert_eq!(bestmove(&u.until(&["bestmove"])), weak);
+
+    // Back to full strength: depth 8 is searched.
+    e.send("setoption skilllevel 20");
+    e.send(position);
+    e.send("go depth 8");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 8 ")), "{lines:?}");
+}
