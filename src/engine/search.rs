@@ -389,21 +389,6 @@ impl<'a> Thread<'a> {
         }
     }
 
-    fn info(&self, depth: u32, multipv: u32) -> Info {
-        let nodes = self.total_nodes();
-        Info {
-            depth,
-            multipv,
-            seldepth: self.seldepth as u32,
-            score: Score::from_value(self.root_score),
-            nodes,
-            time: self.elapsed(),
-            hashfull: self.shared.tt.hashfull(),
-            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
-            pv: self.root_pv.clone(),
-        }
-    }
-
     /// Iterative deepening with aspiration windows.
     fn iterate(&mut self, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
         let mut root_moves = self.pos.moves();
@@ -505,51 +490,6 @@ impl<'a> Thread<'a> {
         }
         result.nodes = if self.id == 0 { self.total_nodes() } else { self.nodes };
         result
-    }
-
-    /// Below full strength: makes the line [`skill::pick`] chooses among `lines` (those of
-    /// `depth`, the last finished one, best first) the result, and reports it last, as `multipv
-    /// 1`, so that a GUI shows the line of the move played.
-    fn play_weaker(
-        &self,
-        result: &mut SearchResult,
-        lines: &[RootLine],
-        depth: u32,
-        root_key: u64,
-        seldepth: u32,
-        on_info: &mut dyn FnMut(&Info),
-    ) {
-        let scores: Vec<Value> = lines.iter().map(|l| l.score).collect();
-        let chosen = &lines[skill::pick(&scores, self.options.skill_level, root_key)];
-        result.best = Some(chosen.mv);
-        result.pv = chosen.pv.clone();
-        result.ponder = chosen.pv.get(1).copied();
-        result.score = Score::from_value(chosen.score);
-        result.depth = depth;
-        let mut info = self.info(depth, 1);
-        info.seldepth = seldepth;
-        info.score = result.score;
-        info.pv = result.pv.clone();
-        on_info(&info);
-    }
-
-    /// Reports the iteration of `result.depth`: with MultiPV its `lines` (best first; the first
-    /// `multi_pv` of them, when a `Skill Level` searched more), else `result`'s line; the nodes
-    /// and time are the whole search's so far.
-    fn report(&self, result: &SearchResult, lines: &[RootLine], seldepth: u32, on_info: &mut dyn FnMut(&Info)) {
-        let mut show = |multipv: usize, score: Score, pv: &[Move]| {
-            let mut info = self.info(result.depth, multipv as u32);
-            info.seldepth = seldepth;
-            info.score = score;
-            info.pv = pv.to_vec();
-            on_info(&info);
-        };
-        if lines.is_empty() {
-            show(1, result.score, &result.pv);
-        }
-        for (k, line) in lines.iter().take(self.options.multi_pv.max(1)).enumerate() {
-            show(k + 1, Score::from_value(line.score), &line.pv);
-        }
     }
 
     /// One search of the root at `depth` with aspiration windows around `prev`, widened until

@@ -1,7 +1,8 @@
-//! The search's progress lines ([`Info`]) and their UCI form.
+//! The search's progress lines ([`Info`]): how a search makes them, and their UCI form.
 
-use super::Score;
+use super::{RootLine, Score, SearchResult, Thread};
 use crate::core::Move;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// One line of search output (UCI `info`).
@@ -56,5 +57,49 @@ impl Info {
             }
         }
         s
+    }
+}
+
+impl Thread<'_> {
+    /// The progress line of this search at `depth` (line `multipv`): its root score and line,
+    /// the nodes and time of the whole search so far.
+    pub(super) fn info(&self, depth: u32, multipv: u32) -> Info {
+        let nodes = self.total_nodes();
+        Info {
+            depth,
+            multipv,
+            seldepth: self.seldepth as u32,
+            score: Score::from_value(self.root_score),
+            nodes,
+            time: self.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
+            pv: self.root_pv.clone(),
+        }
+    }
+
+    /// Reports the iteration of `result.depth`: with MultiPV its `lines` (best first; the first
+    /// `multi_pv` of them, when a `Skill Level` searched more), else `result`'s line; the nodes
+    /// and time are the whole search's so far.
+    pub(super) fn report(
+        &self,
+        result: &SearchResult,
+        lines: &[RootLine],
+        seldepth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        let mut show = |multipv: usize, score: Score, pv: &[Move]| {
+            let mut info = self.info(result.depth, multipv as u32);
+            info.seldepth = seldepth;
+            info.score = score;
+            info.pv = pv.to_vec();
+            on_info(&info);
+        };
+        if lines.is_empty() {
+            show(1, result.score, &result.pv);
+        }
+        for (k, line) in lines.iter().take(self.options.multi_pv.max(1)).enumerate() {
+            show(k + 1, Score::from_value(line.score), &line.pv);
+        }
     }
 }

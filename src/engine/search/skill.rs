@@ -13,6 +13,7 @@
 //! position searched the same way (same options, same limits, same table and history, one
 //! thread) gives the same move every time.
 
+use super::{Info, RootLine, Score, SearchResult, Thread};
 use crate::engine::eval::{Value, PIECE_VALUE};
 use crate::util::rng::Rng;
 
@@ -77,6 +78,34 @@ pub fn pick(scores: &[Value], level: u32, key: u64) -> usize {
         }
     }
     best
+}
+
+impl Thread<'_> {
+    /// Below full strength: makes the line [`pick`] chooses among `lines` (those of
+    /// `depth`, the last finished one, best first) the result, and reports it last, as `multipv
+    /// 1`, so that a GUI shows the line of the move played.
+    pub(super) fn play_weaker(
+        &self,
+        result: &mut SearchResult,
+        lines: &[RootLine],
+        depth: u32,
+        root_key: u64,
+        seldepth: u32,
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        let scores: Vec<Value> = lines.iter().map(|l| l.score).collect();
+        let chosen = &lines[pick(&scores, self.options.skill_level, root_key)];
+        result.best = Some(chosen.mv);
+        result.pv = chosen.pv.clone();
+        result.ponder = chosen.pv.get(1).copied();
+        result.score = Score::from_value(chosen.score);
+        result.depth = depth;
+        let mut info = self.info(depth, 1);
+        info.seldepth = seldepth;
+        info.score = result.score;
+        info.pv = result.pv.clone();
+        on_info(&info);
+    }
 }
 
 #[cfg(test)]
