@@ -316,6 +316,25 @@ impl PyEngine {
         self.shared.stop.store(true, Ordering::SeqCst);
     }
 
+    /// The engine's strength, 0 (weakest) to 20 (full strength, the default): the UCI option
+    /// `Skill Level`. Below 20 a search looks at least four moves no deeper than `1 + level`
+    /// plies and plays one of them by a draw seeded from the position, so the same position
+    /// searched the same way from the same hash table (after `new_game()`, say) gives the same
+    /// move (docs/ENGINE.md, "Skill Level").
+    #[getter]
+    fn skill_level(&self, py: Python<'_>) -> u32 {
+        self.with(py, |e| e.options.skill_level)
+    }
+
+    /// Sets the strength (0 to 20; `ValueError` outside).
+    #[setter]
+    fn set_skill_level(&self, py: Python<'_>, level: i64) -> PyResult<()> {
+        let max = i64::from(adapter::MAX_SKILL_LEVEL);
+        let level = in_range("skill_level", level, 0, max, ", as the UCI option Skill Level")? as u32;
+        self.with(py, move |e| e.options.skill_level = level);
+        Ok(())
+    }
+
     /// Forgets what earlier searches learned (clears the table).
     fn new_game(&self, py: Python<'_>) {
         self.with(py, |e| e.new_game());

@@ -311,6 +311,28 @@ def test_engine_finds_the_mate():
         qiku.Engine(hash_mb=0)
 
 
+def test_engine_skill_level_weakens_it_reproducibly():
+    e = qiku.Engine()
+    assert e.skill_level == 20
+    start = qiku.Board()
+    full = e.analyse(start, depth=6)
+    e.skill_level = 0
+    assert e.skill_level == 0
+    e.new_game()  # what the full search left in the hash table would change the lines' scores
+    weak = e.analyse(start, depth=6)
+    # Level 0 searches one ply and plays one of its lines, the same one every time.
+    assert weak.depth == 1 and full.depth >= 6
+    assert weak.best in start.legal_moves and weak.best == weak.pv[0]
+    assert all(qiku.Engine().analyse(start, depth=6).best == full.best for _ in range(2))
+    again = qiku.Engine()
+    again.skill_level = 0
+    assert again.analyse(start, depth=6).best == weak.best
+    for bad in (-1, 21):
+        with pytest.raises(ValueError, match="0 to 20"):
+            e.skill_level = bad
+    assert e.skill_level == 0
+
+
 def test_engine_with_book_and_tables(book, tables_dir):
     e = qiku.Engine()
     e.set_book(qiku.Book(book[0]))
