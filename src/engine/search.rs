@@ -358,6 +358,12 @@ impl<'a> Thread<'a> {
                 self.stopped = true;
                 return true;
             }
+            // A helper stops at the node limit too: the main thread, descheduled on a busy
+            // machine, would otherwise let the helpers search on far past it.
+            if self.id > 0 && self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n) {
+                self.stopped = true;
+                return true;
+            }
             if self.id == 0 && self.root_depth > 1 && !self.shared.pondering.load(Ordering::Relaxed) {
                 if let Some(hard) = self.budget.hard {
                     if self.thinking_time() >= hard {
@@ -481,6 +487,11 @@ impl<'a> Thread<'a> {
             }
             last_best = self.root_best;
             if self.id == 0 && self.iteration_limit_reached(depth, stable) {
+                if self.limits.nodes.is_some() && self.options.threads > 1 {
+                    // The helpers searched on while the iteration was reported: report it again
+                    // with the whole search's nodes, the count a GUI shows last.
+                    self.report(&result, &lines, finished_seldepth, on_info);
+                }
                 break;
             }
             depth += 1;

@@ -580,7 +580,9 @@ fn node_limit_counts_every_thread() {
     // `go nodes N` stops near N whatever the thread count: the limit counts the helpers' nodes
     // too (they report every 1,024). With two threads it used to stop near 4N. One thread stops
     // at N; helpers search on a little until they see the stop (3,891 nodes past N with two on
-    // the loaded 2-core machine), well short of N more.
+    // the loaded 2-core machine), well short of N more. Helpers stop at the limit themselves (a
+    // descheduled main thread once let them run to 34,263), and the last line counts every
+    // thread's nodes (it once showed the iteration before the helpers' last reports: 18,121).
     let mut e = Engine::start();
     for threads in [1u64, 2, 3] {
         e.send(&format!("setoption name Threads value {threads}"));
