@@ -22,5 +22,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-pub use crate::util::files::{check_output_place, open_regular, parent_dir, same_file, AtomicFile};
+pub use crate::util::files::{
+    check_output_place, open_regular, other_machines_temp_files, parent_dir, same_file, AtomicFile,
+};
 pub use crate::util::kind::{file_kind, FileKind};

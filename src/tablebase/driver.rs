@@ -308,8 +308,7 @@ fn generate_in_pool(
     let dir = &opts.dir;
     prepare_dir(dir)?;
     // Temporary files of an interrupted run are never complete: remove them.
-    remove_stale_temp_files(dir, &|name| name.ends_with(".qtb") || name.ends_with(".qtr") || name.ends_with(".qtw"))
-        .map_err(|e| TbError::io(dir, e))?;
+    remove_stale_temp_files(dir, &super::material::is_table_file_name).map_err(|e| TbError::io(dir, e))?;
     remove_legacy_temp_files(dir)?;
     let plan = select::closure(materials);
     // Before any work: every table within the generator's limits, and within the memory budget

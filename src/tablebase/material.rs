@@ -291,6 +291,20 @@ pub const RULES_EXTENSION: &str = "qtr";
 /// Extension of the WDL files (win, draw or loss in 2 bits an entry).
 pub const WDL_EXTENSION: &str = "qtw";
 
+/// Whether `name` ends as a file of the tables does (`.qtb`, `.qtr` or `.qtw`), whatever its
+/// material: the files a table's generation writes into the directory.
+///
+/// ```
+/// use qiku::tablebase::is_table_file_name;
+/// assert!(is_table_file_name("KRNvKR.qtb") && is_table_file_name("KRvKN.qtr") && is_table_file_name("KRvK.qtw"));
+/// assert!(!is_table_file_name("games.pgn") && !is_table_file_name("qtb"));
+/// ```
+pub fn is_table_file_name(name: &str) -> bool {
+    [TABLE_EXTENSION, RULES_EXTENSION, WDL_EXTENSION]
+        .iter()
+        .any(|ext| name.strip_suffix(ext).is_some_and(|stem| stem.len() > 1 && stem.ends_with('.')))
+}
+
 /// The file name of a material's table: `KRNvKR.qtb`.
 ///
 /// ```

@@ -82,6 +82,6 @@ mod wdl_check;
 
 pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
-pub use material::{file_name, rules_file_name, wdl_file_name, Material, MaterialError};
+pub use material::{file_name, is_table_file_name, rules_file_name, wdl_file_name, Material, MaterialError};
 pub use probe::{TableInfo, Tablebases};
 pub use value::{highest_line_rank, Counts, Dtm, Rules, TbValue, Verdict, Wdl};

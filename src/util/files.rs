@@ -368,43 +368,98 @@ fn process_alive(pid: u32) -> bool {
     }
 }
 
+/// A temporary name made by this module's writers, read back.
+enum Temp<'a> {
+    /// `.NAME.OWNER.RANDOM.tmp` of [`AtomicFile`], for the target `NAME`.
+    File { owner: &'a str, target: &'a str },
+    /// `.qiku-LABEL.OWNER.RANDOM` of [`job_temp_dir`].
+    JobDir { owner: &'a str },
+}
+
+/// What the file name `name` is among this module's temporary names, if one.
+fn parse_temp(name: &str) -> Option<Temp<'_>> {
+    let rest = name.strip_prefix('.')?;
+    if let Some(job) = rest.strip_prefix("qiku-") {
+        // LABEL.OWNER.RANDOM
+        let mut parts = job.split('.');
+        let (_label, owner, _random) = (parts.next(), parts.next()?, parts.next()?);
+        return Some(Temp::JobDir { owner });
+    }
+    // NAME.OWNER.RANDOM: NAME may itself contain dots, so split from the right.
+    let mut parts = rest.strip_suffix(".tmp")?.rsplitn(3, '.');
+    let (_random, owner, target) = (parts.next(), parts.next()?, parts.next()?);
+    Some(Temp::File { owner, target })
+}
+
+/// The leftovers in `dir` whose owner satisfies `owner_matches`: temporary files for a target
+/// whose name satisfies `target_name`, and job directories; each with its owner and whether it
+/// is a directory.
+fn temp_files_in(
+    dir: &Path,
+    target_name: &dyn Fn(&str) -> bool,
+    owner_matches: &dyn Fn(&str) -> bool,
+) -> io::Result<Vec<(PathBuf, String, bool)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let (owner, is_dir) = match parse_temp(&name) {
+            Some(Temp::JobDir { owner }) => (owner, true),
+            Some(Temp::File { owner, target }) if target_name(target) => (owner, false),
+            _ => continue,
+        };
+        let kind = entry.file_type()?;
+        if owner_matches(owner) && (if is_dir { kind.is_dir() } else { kind.is_file() }) {
+            found.push((entry.path(), owner.to_string(), is_dir));
+        }
+    }
+    Ok(found)
+}
+
 /// Removes the leftovers of interrupted runs in `dir`: temporary files `.NAME.PID@HOST.*.tmp`
 /// made by [`AtomicFile`] for a target whose name satisfies `target_name`, and job directories
 /// `.qiku-LABEL.PID@HOST.*` made by [`job_temp_dir`], whose process `PID` ran on this machine
 /// and no longer runs. Those of other machines sharing the directory are left to their
-/// machine's runs (whether their process still runs cannot be seen from here). Names made
-/// before the machine was recorded (`PID` alone) are judged as this machine's. Returns the
-/// paths removed.
+/// machine's runs (whether their process still runs cannot be seen from here;
+/// [`other_machines_temp_files`] lists them). Names made before the machine was recorded
+/// (`PID` alone) are judged as this machine's. Returns the paths removed.
 pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix('.') else { continue };
-        let path = entry.path();
-        if let Some(job) = rest.strip_prefix("qiku-") {
-            // LABEL.OWNER.RANDOM
-            let mut parts = job.split('.');
-            let (_label, owner, random) = (parts.next(), parts.next(), parts.next());
-            if let (Some(owner), Some(_)) = (owner, random) {
-                if owner_gone(owner) && entry.file_type()?.is_dir() {
-                    std::fs::remove_dir_all(&path)?;
-                    removed.push(path);
-                }
-            }
-            continue;
-        }
-        let Some(stem) = rest.strip_suffix(".tmp") else { continue };
-        // NAME.OWNER.RANDOM: NAME may itself contain dots, so split from the right.
-        let mut parts = stem.rsplitn(3, '.');
-        let (_random, owner, target) = (parts.next(), parts.next(), parts.next());
-        let (Some(owner), Some(target)) = (owner, target) else { continue };
-        if target_name(target) && owner_gone(owner) && entry.file_type()?.is_file() {
+    for (path, _, is_dir) in temp_files_in(dir, target_name, &owner_gone)? {
+        if is_dir {
+            std::fs::remove_dir_all(&path)?;
+        } else {
             std::fs::remove_file(&path)?;
-            removed.push(path);
         }
+        removed.push(path);
     }
     Ok(removed)
+}
+
+/// The temporary files in `dir` for targets whose name satisfies `target_name` (and the job
+/// directories) that writers on other machines sharing the directory made, each with the name
+/// of its machine: [`remove_stale_temp_files`] leaves them, as whether their process still runs
+/// cannot be seen from here. One whose machine no longer runs that job is never complete, and
+/// may be deleted by hand.
+///
+/// ```
+/// use qiku::fs::other_machines_temp_files;
+///
+/// let dir = tempfile::tempdir()?;
+/// let theirs = dir.path().join(".KRvK.qtb.4194999@node7.Ab12Cd.tmp");
+/// std::fs::write(&theirs, b"partial")?;
+/// let found = other_machines_temp_files(dir.path(), &|name| name.ends_with(".qtb"))?;
+/// assert_eq!(found, vec![(theirs, "node7".to_string())]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn other_machines_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -> io::Result<Vec<(PathBuf, String)>> {
+    let elsewhere = |owner: &str| owner.split_once('@').is_some_and(|(_, h)| h != host());
+    let mut found: Vec<(PathBuf, String)> = temp_files_in(dir, target_name, &elsewhere)?
+        .into_iter()
+        .map(|(path, owner, _)| (path, owner.split_once('@').map_or(owner.clone(), |(_, h)| h.to_string())))
+        .collect();
+    found.sort();
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -326,6 +326,32 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     resolved.map_err(|e| e.to_string())
 }
 
+/// What `generate` says of the temporary table files that writers on other machines sharing
+/// `dir` left (none: `None`): this run leaves them, and they take space until deleted.
+fn other_machines_note(dir: &Path) -> Option<String> {
+    let found = qiku::fs::other_machines_temp_files(dir, &qiku::tablebase::is_table_file_name).ok()?;
+    if found.is_empty() {
+        return None;
+    }
+    let mut hosts: Vec<&str> = found.iter().map(|(_, h)| h.as_str()).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let size: u64 = found.iter().filter_map(|(p, _)| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let names: Vec<String> =
+        found.iter().take(3).map(|(p, _)| p.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
+    let more = if found.len() > 3 { format!(" and {} more", found.len() - 3) } else { String::new() };
+    Some(format!(
+        "left alone: {} temporary file(s) of other machines sharing {} ({}, {}{more}): this machine cannot see \
+         whether their jobs still run. None is complete; once no qiku-tb job runs on {} any more, delete them \
+         (or run the same tables there, which removes them)",
+        found.len(),
+        dir.display(),
+        bytes(size),
+        names.join(", "),
+        hosts.join(", ")
+    ))
+}
+
 fn run_generate(
     args: &SelectArgs,
     opts: GenerateOptions,
@@ -376,6 +402,9 @@ fn run_generate(
     let need = space::still_to_write(rows.iter().filter(|r| !only || r.target), &dir);
     if let Some(warning) = space::shortfall(need, space::free_bytes(&dir), &dir) {
         eprintln!("qiku-tb: warning: {warning}");
+    }
+    if let Some(note) = other_machines_note(&dir) {
+        eprintln!("qiku-tb: {note}");
     }
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log

@@ -129,6 +129,32 @@ fn interrupted_generation_resumes() {
     TableFile::open(&dir.join("KRvK.qtb")).unwrap().decode_all().unwrap();
 }
 
+/// On a directory shared by several machines, `generate` removes the leftovers of this
+/// machine's dead runs, leaves another machine's (whose processes it cannot see), and says which.
+#[test]
+fn other_machines_leftovers_are_left_and_named() {
+    let dir = tmp("tb_shared_dir");
+    generate_with_threads(1, &dir, &["KRvK"]);
+    let theirs = dir.join(".KRvKA.qtb.4194999@other-node-7.Ab12Cd.tmp");
+    std::fs::write(&theirs, vec![0u8; 4096]).unwrap();
+    // The same dead PID on this machine (names without a machine are judged as this machine's).
+    let ours = dir.join(".KRvKA.qtb.4194999.Ef34Gh.tmp");
+    std::fs::write(&ours, b"partial").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(["generate", "KRvKA", "-d"]).arg(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!ours.exists(), "this machine's dead run's leftover is removed");
+    assert!(theirs.exists(), "another machine's is not this run's to judge");
+    assert!(
+        err.contains("left alone: 1 temporary file(s) of other machines")
+            && err.contains(".KRvKA.qtb.4194999@other-node-7.Ab12Cd.tmp")
+            && err.contains("4.0 KiB")
+            && err.contains("once no qiku-tb job runs on other-node-7"),
+        "{err}"
+    );
+    TableFile::open(&dir.join("KRvKA.qtb")).unwrap().decode_all().unwrap();
+}
+
 #[test]
 fn verify_catches_a_wrong_value() {
     let dir = tmp("tb_tamper");
