@@ -438,7 +438,7 @@ pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -
 
 /// The temporary files in `dir` for targets whose name satisfies `target_name` (and the job
 /// directories) that writers on other machines sharing the directory made, each with the name
-/// of its machine: [`remove_stale_temp_files`] leaves them, as whether their process still runs
+/// of its machine: the cleanup of every writer leaves them, as whether their process still runs
 /// cannot be seen from here. One whose machine no longer runs that job is never complete, and
 /// may be deleted by hand.
 ///
