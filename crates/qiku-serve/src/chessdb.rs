@@ -567,32 +567,37 @@ fn search_reply(moves: &[CdbMove]) -> Reply {
 /// [`EngineAnswers::CAPACITY`] positions are kept; the oldest answer goes first.
 #[derive(Debug, Default)]
 pub struct EngineAnswers {
-    answers: HashMap<(String, Vec<String>), Analysis>,
-    order: std::collections::VecDeque<(String, Vec<String>)>,
+    answers: HashMap<Question, Analysis>,
+    order: std::collections::VecDeque<Question>,
 }
+
+/// What one engine search answers: the position (FEN), and the moves searched, sorted (`None`:
+/// every legal move).
+type Question = (String, Option<Vec<String>>);
 
 impl EngineAnswers {
     /// Positions kept.
     pub const CAPACITY: usize = 10_000;
 
-    /// The question a search answers: the position, and the moves searched when not all.
-    fn key(pos: &Pos, legal: &[Mv], allowed: &[Mv]) -> (String, Vec<String>) {
-        let mut moves: Vec<String> = if allowed.len() < legal.len() {
-            allowed.iter().map(|m| adapter::iccs_of(*m)).collect()
-        } else {
-            Vec::new()
-        };
-        moves.sort();
-        (adapter::fen_of(pos), moves)
+    /// The question a search of `pos` answers, the moves `ban` leaves of the legal ones
+    /// `legal` (all of them: `None`), and those moves.
+    fn question(pos: &Pos, legal: &[Mv], ban: &[String]) -> (Question, Vec<Mv>) {
+        let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+        let moves = (allowed.len() < legal.len()).then(|| {
+            let mut moves: Vec<String> = allowed.iter().map(|m| adapter::iccs_of(*m)).collect();
+            moves.sort();
+            moves
+        });
+        ((adapter::fen_of(pos), moves), allowed)
     }
 
     /// The answer kept for `key`, if any.
-    fn get(&self, key: &(String, Vec<String>)) -> Option<Analysis> {
+    fn get(&self, key: &Question) -> Option<Analysis> {
         self.answers.get(key).cloned()
     }
 
     /// Keeps `a` as the answer for `key` unless one is kept already; returns the kept one.
-    fn keep(&mut self, key: (String, Vec<String>), a: Analysis) -> Analysis {
+    fn keep(&mut self, key: Question, a: Analysis) -> Analysis {
         if let Some(known) = self.answers.get(&key) {
             return known.clone();
         }
@@ -622,11 +627,10 @@ impl EngineAnswers {
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
     // Only the moves not banned are searched; with every legal move banned, there is no move.
     let legal = adapter::legal_moves(pos);
-    let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
+    let (key, allowed) = EngineAnswers::question(pos, &legal, ban);
     if allowed.is_empty() {
         return reply_from(None, action, ban);
     }
-    let key = EngineAnswers::key(pos, &legal, &allowed);
     if let Some(a) = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return reply_from(Some(&a), action, ban);
     }
@@ -646,9 +650,7 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
 /// The reply the engine already gave about `pos` with `ban` (see [`EngineAnswers`]), if any:
 /// asking again needs no search, so it is answered even when every search permit is taken.
 pub fn known_engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Option<Reply> {
-    let legal = adapter::legal_moves(pos);
-    let allowed: Vec<Mv> = legal.iter().copied().filter(|m| !ban.contains(&adapter::iccs_of(*m))).collect();
-    let key = EngineAnswers::key(pos, &legal, &allowed);
+    let (key, _) = EngineAnswers::question(pos, &adapter::legal_moves(pos), ban);
     let a = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).get(&key)?;
     Some(reply_from(Some(&a), action, ban))
 }
