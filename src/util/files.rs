@@ -251,12 +251,18 @@ fn sanitize_host(name: &str) -> String {
 /// PID no longer runs. `false` for another machine's process (it cannot be seen from here) and
 /// for an owner that cannot be read.
 fn owner_gone(owner: &str) -> bool {
-    let (pid, host) = match owner.split_once('@') {
-        Some((pid, host)) => (pid, Some(host)),
-        None => (owner, None),
-    };
+    let (pid, host) = split_owner(owner);
     let Ok(pid) = pid.parse::<u32>() else { return false };
     host.is_none_or(|h| h == self::host()) && !process_alive(pid)
+}
+
+/// An owner `PID@HOST` as its PID and machine (`None`: a name made before the machine was
+/// recorded, `PID` alone).
+fn split_owner(owner: &str) -> (&str, Option<&str>) {
+    match owner.split_once('@') {
+        Some((pid, host)) => (pid, Some(host)),
+        None => (owner, None),
+    }
 }
 
 /// A file being written; it replaces its target only on [`AtomicFile::commit`]. Dropped
@@ -453,10 +459,10 @@ pub fn remove_stale_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn other_machines_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool) -> io::Result<Vec<(PathBuf, String)>> {
-    let elsewhere = |owner: &str| owner.split_once('@').is_some_and(|(_, h)| h != host());
+    let elsewhere = |owner: &str| split_owner(owner).1.is_some_and(|h| h != host());
     let mut found: Vec<(PathBuf, String)> = temp_files_in(dir, target_name, &elsewhere)?
         .into_iter()
-        .map(|(path, owner, _)| (path, owner.split_once('@').map_or(owner.clone(), |(_, h)| h.to_string())))
+        .filter_map(|(path, owner, _)| Some((path, split_owner(&owner).1?.to_string())))
         .collect();
     found.sort();
     Ok(found)
