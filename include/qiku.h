@@ -56,6 +56,10 @@ extern "C" {
 #define QIKU_RULES_ASIAN (0)
 #define QIKU_RULES_PLAIN (1)
 
+/* The side to move, for qiku_tb_probe_wdl_board. */
+#define QIKU_RED (0)
+#define QIKU_BLACK (1)
+
 typedef struct QikuTablebases QikuTablebases;
 typedef struct QikuBook QikuBook;
 
@@ -116,6 +120,23 @@ int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm)
  * the Asian rules a table without its .qtr companion is QIKU_ERR_DATA for the positions the
  * rules would decide. */
 int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
+
+/* Win, draw or loss for the side to move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN):
+ * returns 0 with *wdl = -1/0/1 (loss/draw/win), always the *wdl qiku_tb_probe_rules gives;
+ * QIKU_ERR_NO_TABLE if no table covers the material; other <0 on error. Read from the material's
+ * .qtw WDL file (2 bits an entry, a fifth of the DTM files' size, so more of it stays in the block
+ * cache) when it has one, else from the DTM files; under the Asian rules the few values only the
+ * rules decide come from the .qtr companion. The probe for a search's inner nodes. */
+int qiku_tb_probe_wdl(const QikuTablebases *tb, const char *fen, int rules, int *wdl);
+
+/* qiku_tb_probe_wdl for a board given square by square, without a FEN (faster: no FEN is
+ * written or read). board[rank * 9 + file] is the piece on that square: rank 0 is Red's back
+ * rank and file 0 the a-file, so board[0] is a0 and board[89] is i9, as ICCS names them. A
+ * square holds its piece's FEN letter (KABNRCP for Red, kabnrcp for Black) or 0 when empty.
+ * side is QIKU_RED or QIKU_BLACK, the side to move. Another byte, or a board that is not a legal
+ * position (a missing king, kings facing, a piece where it can never stand, the side not to move
+ * in check), is QIKU_ERR_ARG, the message naming the square or the fault. */
+int qiku_tb_probe_wdl_board(const QikuTablebases *tb, const char board[90], int side, int rules, int *wdl);
 
 /* Every legal move with its value under `rules`, best first (fastest win, draws, slowest loss):
  * returns how many legal moves there are (0 if none) and writes the first `max` to `out` (which

@@ -17,7 +17,7 @@
 //! `Display`), so this layer does not depend on the readers' internals.
 
 use qiku_lib::book::Book;
-use qiku_lib::core::Position;
+use qiku_lib::core::{Color, Piece, Position, Setup, Square};
 use qiku_lib::tablebase::{Material, Rules, Tablebases, TbError, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -43,6 +43,11 @@ pub const QIKU_ERR_NO_TABLE: c_int = -5;
 pub const QIKU_RULES_ASIAN: c_int = 0;
 /// No repetition rule: every cycle is a draw (the `.qtb` files alone).
 pub const QIKU_RULES_PLAIN: c_int = 1;
+
+/// Red to move, for [`qiku_tb_probe_wdl_board`].
+pub const QIKU_RED: c_int = 0;
+/// Black to move, for [`qiku_tb_probe_wdl_board`].
+pub const QIKU_BLACK: c_int = 1;
 
 /// An open directory of `.qtb` tables; opaque to C.
 pub struct QikuTablebases {
@@ -124,6 +129,16 @@ fn set_error(msg: &str) {
     LAST_ERROR.with(|e| *e.borrow_mut() = text);
 }
 
+/// Empties the message, as every call does first; without allocating when it is already empty
+/// (the common case, and the WDL probes are called in a search's inner loop).
+fn clear_error() {
+    LAST_ERROR.with(|e| {
+        if !e.borrow().is_empty() {
+            *e.borrow_mut() = CString::default();
+        }
+    });
+}
+
 /// An error with its code and message.
 struct Failure(c_int, String);
 
@@ -169,7 +184,7 @@ impl Failure {
 /// Runs `f` with the error slot reset, turning a failure or a panic into `on_error(code)` and a
 /// message.
 fn guard<T>(name: &str, on_error: impl Fn(c_int) -> T, f: impl FnOnce() -> Result<T, Failure>) -> T {
-    set_error("");
+    clear_error();
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => v,
         Ok(Err(Failure(code, msg))) => {
@@ -581,6 +596,123 @@ unsafe fn best_move_rules(
     Ok(0)
 }
 
+/// Win, draw or loss for the side to move under `rules` ([`QIKU_RULES_ASIAN`] or
+/// [`QIKU_RULES_PLAIN`]): `0` with `*wdl` (-1 loss, 0 draw, 1 win), always the `*wdl` of
+/// [`qiku_tb_probe_rules`]; [`QIKU_ERR_NO_TABLE`] if no table covers the material, other `<0` on
+/// error. Read from the material's `.qtw` WDL file (2 bits an entry, a fifth of the DTM files'
+/// size, so more of it stays in the block cache) when it has one, else from the DTM files; under
+/// the Asian rules the few values only the rules decide come from the `.qtr` companion. The probe
+/// for a search's inner nodes; [`qiku_tb_probe_wdl_board`] takes the board without a FEN.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` is `NULL`
+/// or points to a writable `int`.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_probe_wdl(
+    tb: *const QikuTablebases,
+    fen: *const c_char,
+    rules: c_int,
+    wdl: *mut c_int,
+) -> c_int {
+    guard(
+        "qiku_tb_probe_wdl",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let (tb, fen) = unsafe { (handle(tb, "tb")?, text(fen, "fen")?) };
+            let pos = position(fen)?;
+            // Safety: forwarded from the caller.
+            unsafe { probe_wdl(tb, &pos, rules, wdl) }
+        },
+    )
+}
+
+/// [`qiku_tb_probe_wdl`] for a board given square by square, so that an engine need not write
+/// and the library need not read a FEN on every probe: `board[rank * 9 + file]` is the piece on
+/// that square (rank 0 is Red's back rank, file 0 the a-file: `board[0]` is a0 and `board[89]`
+/// is i9, as ICCS names them), as its FEN letter (`KABNRCP` for Red, `kabnrcp` for Black) or 0
+/// for an empty square; `side` is [`QIKU_RED`] or [`QIKU_BLACK`], the side to move. A byte that
+/// is neither, or a board that is not a legal position (a missing king, kings facing, a piece on
+/// a square it can never reach, the side not to move in check), is [`QIKU_ERR_ARG`], the message
+/// naming the square or the fault.
+///
+/// # Safety
+/// `tb` is `NULL` or a live handle; `board` is `NULL` or points to 90 readable bytes; `wdl` is
+/// `NULL` or points to a writable `int`.
+#[no_mangle]
+pub unsafe extern "C" fn qiku_tb_probe_wdl_board(
+    tb: *const QikuTablebases,
+    board: *const c_char,
+    side: c_int,
+    rules: c_int,
+    wdl: *mut c_int,
+) -> c_int {
+    guard(
+        "qiku_tb_probe_wdl_board",
+        |code| code,
+        || {
+            // Safety: forwarded from the caller.
+            let tb = unsafe { handle(tb, "tb")? };
+            // Safety: forwarded from the caller.
+            let pos = unsafe { board_position(board, side)? };
+            // Safety: forwarded from the caller.
+            unsafe { probe_wdl(tb, &pos, rules, wdl) }
+        },
+    )
+}
+
+/// The position of a board given square by square (see [`qiku_tb_probe_wdl_board`]).
+///
+/// Safety: `board` is `NULL` or points to 90 readable bytes.
+unsafe fn board_position(board: *const c_char, side: c_int) -> Result<Position, Failure> {
+    if board.is_null() {
+        return Err(Failure::arg("board is NULL"));
+    }
+    // Safety: not NULL, and the caller promises 90 readable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(board.cast::<u8>(), Square::COUNT) };
+    let mut setup = Setup::empty();
+    setup.turn = match side {
+        QIKU_RED => Color::Red,
+        QIKU_BLACK => Color::Black,
+        other => {
+            return Err(Failure::arg(format!("side is {other}: QIKU_RED ({QIKU_RED}) or QIKU_BLACK ({QIKU_BLACK})")))
+        }
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            continue;
+        }
+        let piece = Some(b).filter(u8::is_ascii_alphabetic).and_then(|b| Piece::from_char(char::from(b)));
+        let Some(piece) = piece else {
+            let square = Square::from_index_unchecked(i);
+            return Err(Failure::arg(format!(
+                "board[{i}] ({square}) is byte {b} ({:?}): a square holds 0 (empty) or a FEN piece letter, \
+                 KABNRCP for Red or kabnrcp for Black",
+                char::from(b)
+            )));
+        };
+        setup.board[i] = Some(piece);
+    }
+    Position::from_setup(&setup)
+        .map_err(|e| Failure::arg(format!("the board is not a legal position ({e}); as a FEN: {}", setup.to_fen())))
+}
+
+/// The body of [`qiku_tb_probe_wdl`] and [`qiku_tb_probe_wdl_board`].
+///
+/// Safety: `wdl` is `NULL` or points to a writable `int`.
+unsafe fn probe_wdl(tb: &QikuTablebases, pos: &Position, rules: c_int, wdl: *mut c_int) -> Result<c_int, Failure> {
+    if wdl.is_null() {
+        return Err(Failure::arg("wdl is NULL"));
+    }
+    let rules = rules_arg(rules)?;
+    let tables = &tb.tables;
+    let w = tables.probe_wdl_with(pos, rules).map_err(|e| Failure::table(e, tables))?;
+    let w = w.ok_or_else(|| Failure::no_table(tables, pos))?;
+    // Safety: checked non-NULL; the caller promises a writable int.
+    unsafe { *wdl = wdl_code(w) };
+    Ok(0)
+}
+
 /// Opens and fully verifies a `.qbk` book. `NULL` on error.
 ///
 /// # Safety
@@ -685,222 +817,4 @@ pub extern "C" fn qiku_version() -> *const c_char {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_version_is_the_crates_and_the_headers() {
-        // Safety: a static NUL-terminated string.
-        let v = unsafe { CStr::from_ptr(qiku_version()) }.to_str().expect("UTF-8");
-        assert_eq!(v, env!("CARGO_PKG_VERSION"));
-        let header = include_str!("../../../include/qiku.h");
-        assert!(header.contains(&format!("#define QIKU_VERSION \"{v}\"")), "the header's QIKU_VERSION is {v}");
-    }
-
-    #[test]
-    fn errors_are_reported_not_raised() {
-        let mut w = 0;
-        let mut d = 0;
-        // Safety: NULL and static strings are valid arguments.
-        let rc = unsafe { qiku_tb_probe(std::ptr::null(), c"x".as_ptr(), &mut w, &mut d) };
-        assert_eq!(rc, QIKU_ERR_ARG);
-        // Safety: the returned pointer is valid until the next call on this thread.
-        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
-        assert_eq!(msg, "qiku_tb_probe: tb is NULL");
-        // Safety: a NUL-terminated byte string that is not UTF-8.
-        let tb = unsafe { qiku_tb_open(c"/tmp/\xff".as_ptr()) };
-        assert!(tb.is_null());
-        // Safety: as above.
-        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
-        assert!(msg.starts_with("qiku_tb_open: dir is not UTF-8"), "{msg}");
-    }
-
-    #[test]
-    fn a_panic_becomes_an_error_code() {
-        let rc = guard("f", |c| c, || -> Result<c_int, Failure> { panic!("boom") });
-        assert_eq!(rc, QIKU_ERR_INTERNAL);
-        // Safety: valid until the next call on this thread.
-        let msg = unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().unwrap().to_string();
-        assert!(msg.ends_with("boom"), "{msg}");
-    }
-
-    #[test]
-    fn a_huge_bad_fen_is_quoted_in_part() {
-        let huge = CString::new("x".repeat(1 << 20)).expect("no NUL");
-        let (mut w, mut d) = (0, 0);
-        let dir = tempfile::tempdir().expect("tempdir");
-        // A damaged table: the directory opens (no value is read here).
-        std::fs::write(dir.path().join("KRvK.qtb"), b"not a table").expect("write");
-        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
-        // Safety: valid strings and pointers; the handle is closed below.
-        unsafe {
-            let tb = qiku_tb_open(c_dir.as_ptr());
-            assert!(!tb.is_null(), "{}", last_error());
-            assert_eq!(qiku_tb_probe(tb, huge.as_ptr(), &mut w, &mut d), QIKU_ERR_ARG);
-            let msg = last_error();
-            qiku_tb_close(tb);
-            assert!(msg.contains("bad FEN") && msg.contains("...") && msg.len() < 400, "{} bytes", msg.len());
-        }
-    }
-
-    /// A directory with no table file fails to open, naming the directory (with its absolute
-    /// path when given relative) and the files in it that are not tables.
-    #[test]
-    fn a_directory_without_tables_is_an_error() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("KRvK.qtr"), b"a companion alone").expect("write");
-        std::fs::write(dir.path().join("README.md"), b"not a table file at all").expect("write");
-        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
-        // Safety: a valid string.
-        let tb = unsafe { qiku_tb_open(c_dir.as_ptr()) };
-        assert!(tb.is_null());
-        let msg = last_error();
-        let path = dir.path().display().to_string();
-        let head =
-            format!("qiku_tb_open: no table (.qtb file) in {}; 1 file(s) there cannot be used: ", shown_dir(&path));
-        assert!(msg.starts_with(&head), "{msg}");
-        assert!(msg.contains("KRvK.qtr: ") && !msg.contains("README"), "{msg}");
-        assert!(
-            msg.ends_with(&format!(
-                "(generate tables there with `qiku-tb generate -d {path}`, or open the directory that holds them)"
-            )),
-            "{msg}"
-        );
-        // "." is shown with the absolute path it stands for.
-        assert!(shown_dir(".").starts_with(". (/"), "{}", shown_dir("."));
-        assert_eq!(shown_dir("/nonexistent/qiku"), "/nonexistent/qiku");
-    }
-
-    #[test]
-    fn moves_are_nul_terminated() {
-        let mut buf = [7; 6];
-        write_move("h2e2", &mut buf);
-        assert_eq!(buf, [b'h' as c_char, b'2' as c_char, b'e' as c_char, b'2' as c_char, 0, 0]);
-    }
-
-    /// The last error message of this thread.
-    fn last_error() -> String {
-        // Safety: valid until the next call on this thread.
-        unsafe { CStr::from_ptr(qiku_last_error()) }.to_str().expect("UTF-8").to_string()
-    }
-
-    #[test]
-    fn a_book_damaged_while_open_is_an_error_not_an_empty_answer() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let pgn = dir.path().join("g.pgn");
-        std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").expect("write");
-        let path = dir.path().join("b.qbk");
-        qiku_lib::book::build(&[pgn], &path, &qiku_lib::book::BuildOptions::default()).expect("build");
-        let c_path = CString::new(path.to_str().expect("UTF-8 path")).expect("no NUL");
-        let start = CString::new(Position::startpos().fen()).expect("no NUL");
-        // Safety: valid strings; the handle is live until closed below.
-        unsafe {
-            let book = qiku_book_open(c_path.as_ptr());
-            assert!(!book.is_null(), "{}", last_error());
-            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), 1);
-            std::fs::OpenOptions::new().write(true).open(&path).expect("open").set_len(100).expect("truncate");
-            assert_eq!(qiku_book_probe(book, start.as_ptr(), std::ptr::null_mut(), 0), QIKU_ERR_DATA);
-            let msg = last_error();
-            assert!(msg.starts_with("qiku_book_probe: ") && msg.contains("b.qbk"), "{msg}");
-            assert!(msg.contains("changed since it was opened"), "{msg}");
-            qiku_book_close(book);
-        }
-    }
-
-    #[test]
-    fn tb_move_layout() {
-        // The header's `typedef struct { char move[6]; int wdl, dtm, by_rule; }`.
-        assert_eq!(std::mem::size_of::<QikuTbMove>(), 20);
-        assert_eq!(std::mem::offset_of!(QikuTbMove, wdl), 8);
-        assert_eq!(std::mem::offset_of!(QikuTbMove, by_rule), 16);
-    }
-
-    /// The KRvKN position only the perpetual-check rule decides: the C API gives the library's
-    /// verdict (the Asian rules by default), says it is decided by the rule, and gives the plain
-    /// draw and every move's value on request.
-    #[test]
-    fn the_rules_choice_and_per_move_values() {
-        use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
-        let dir = tempfile::tempdir().expect("tempdir");
-        generate_set(&["KRvKN".parse().expect("material")], &GenerateOptions::new(dir.path())).expect("generate");
-        let lib = Tablebases::open(dir.path()).expect("open");
-        let fen_text = "4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1";
-        let pos = Position::from_fen(fen_text).expect("fen");
-        let want = lib.verdict(&pos, Rules::default()).expect("probe").expect("covered");
-        assert!(want.by_rule);
-        let c_dir = CString::new(dir.path().to_str().expect("UTF-8")).expect("no NUL");
-        let fen = CString::new(fen_text).expect("no NUL");
-        let (mut w, mut d, mut r) = (9, 9, 9);
-        // Safety: valid strings and writable ints; the handle lives until closed below.
-        unsafe {
-            let tb = qiku_tb_open(c_dir.as_ptr());
-            assert!(!tb.is_null(), "{}", last_error());
-            assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut d), 0, "{}", last_error());
-            assert_eq!((w, d), (-1, want.value.dtm.0));
-            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_ASIAN, &mut w, &mut d, &mut r), 0);
-            assert_eq!((w, d, r), (-1, -30, 1));
-            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, &mut r), 0);
-            assert_eq!((w, d, r), (0, 0, 0));
-            assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), 7, &mut w, &mut d, std::ptr::null_mut()), QIKU_ERR_ARG);
-            assert!(last_error().contains("QIKU_RULES_ASIAN"), "{}", last_error());
-
-            let lib_moves = lib.move_verdicts(&pos, Rules::Asian).expect("probe").expect("covered");
-            let n = qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0);
-            assert_eq!(n, lib_moves.len() as c_int);
-            let mut out = vec![QikuTbMove::default(); lib_moves.len()];
-            assert_eq!(qiku_tb_move_values(tb, fen.as_ptr(), QIKU_RULES_ASIAN, out.as_mut_ptr(), n), n);
-            for (c, (m, v)) in out.iter().zip(&lib_moves) {
-                let text: String = c.r#move.iter().take_while(|&&b| b != 0).map(|&b| b as u8 as char).collect();
-                assert_eq!(text, m.to_string());
-                assert_eq!((c.wdl, c.dtm, c.by_rule), (wdl_code(v.value.wdl), v.value.dtm.0, c_int::from(v.by_rule)));
-            }
-            assert!(out.iter().any(|m| m.by_rule == 1));
-
-            let mut best = [0 as c_char; 6];
-            assert_eq!(qiku_tb_best_move(tb, fen.as_ptr(), best.as_mut_ptr()), 0);
-            let lib_best = lib.best_moves(&pos).expect("probe").expect("covered")[0].to_string();
-            assert_eq!(CStr::from_ptr(best.as_ptr()).to_str().expect("UTF-8"), lib_best);
-            assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()), 0);
-
-            // Five pieces and no KRRvKN table: no table, as the same code from every function,
-            // with the command that makes the table.
-            let more = CString::new("4k4/9/9/8R/9/9/8n/9/R8/5K3 b - - 0 1").expect("no NUL");
-            let want = format!(
-                "no table for KRRvKN in {} (generate it with `qiku-tb generate KRRvKN -d ",
-                dir.path().display()
-            );
-            let no_table = |rc: c_int, function: &str| {
-                assert_eq!(rc, QIKU_ERR_NO_TABLE, "{function}: {}", last_error());
-                assert_eq!(
-                    last_error().split_once(": ").map(|(f, m)| (f, m.starts_with(&want))),
-                    Some((function, true))
-                );
-            };
-            no_table(
-                qiku_tb_move_values(tb, more.as_ptr(), QIKU_RULES_ASIAN, std::ptr::null_mut(), 0),
-                "qiku_tb_move_values",
-            );
-            no_table(qiku_tb_probe(tb, more.as_ptr(), &mut w, &mut d), "qiku_tb_probe");
-            no_table(
-                qiku_tb_probe_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut d, std::ptr::null_mut()),
-                "qiku_tb_probe_rules",
-            );
-            no_table(qiku_tb_best_move(tb, more.as_ptr(), best.as_mut_ptr()), "qiku_tb_best_move");
-            no_table(
-                qiku_tb_best_move_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()),
-                "qiku_tb_best_move_rules",
-            );
-            qiku_tb_close(tb);
-        }
-    }
-
-    #[test]
-    fn book_move_layout() {
-        // The header's `typedef struct { char move[6]; uint32_t games, wins, draws, losses;
-        // char with_mirror[6]; }`.
-        assert_eq!(std::mem::size_of::<QikuBookMove>(), 32);
-        assert_eq!(std::mem::offset_of!(QikuBookMove, games), 8);
-        assert_eq!(std::mem::offset_of!(QikuBookMove, losses), 20);
-        assert_eq!(std::mem::offset_of!(QikuBookMove, with_mirror), 24);
-    }
-}
+mod tests;

@@ -118,6 +118,55 @@ static void check_no_table(const char *fen, const char *function, const char *di
     CHECK(strstr(msg, dir) && strstr(msg, "qiku-tb generate "), "%s: %s: message %s", fen, function, msg);
 }
 
+/* The board of a FEN square by square, as qiku_tb_probe_wdl_board takes it: board[rank * 9 +
+ * file], rank 0 Red's back rank (the FEN's last row). Returns 0 if the placement is malformed. */
+static int fen_board(const char *fen, char board[90], int *side) {
+    memset(board, 0, 90);
+    int rank = 9, file = 0;
+    const char *p = fen;
+    for (; *p && *p != ' '; p++) {
+        if (*p == '/') {
+            rank--, file = 0;
+        } else if (*p >= '1' && *p <= '9') {
+            file += *p - '0';
+        } else if (rank >= 0 && file < 9) {
+            board[rank * 9 + file++] = *p;
+        } else {
+            return 0;
+        }
+    }
+    *side = p[0] == ' ' && p[1] == 'b' ? QIKU_BLACK : QIKU_RED;
+    return rank == 0;
+}
+
+/* The WDL probes of one expectation: from the FEN and from the board, under both rules, agree
+ * with qiku_tb_probe and qiku_tb_probe_rules (or all say "no table"). */
+static void check_wdl(const Expect *e) {
+    char board[90];
+    int side = -1;
+    CHECK(fen_board(e->fen, board, &side), "%s: placement", e->fen);
+    for (int rules = QIKU_RULES_ASIAN; rules <= QIKU_RULES_PLAIN; rules++) {
+        int want = 99, dtm = 99, from_fen = 98, from_board = 97;
+        int rc = qiku_tb_probe_rules(tb, e->fen, rules, &want, &dtm, NULL);
+        CHECK(rc == e->rc, "%s: probe_rules %d", e->fen, rc);
+        CHECK(rules != QIKU_RULES_ASIAN || rc != 0 || want == e->wdl, "%s: asian wdl %d", e->fen, want);
+        int rc_fen = qiku_tb_probe_wdl(tb, e->fen, rules, &from_fen);
+        if (rc_fen == QIKU_ERR_NO_TABLE) {
+            check_no_table(e->fen, "qiku_tb_probe_wdl", tb_dir);
+        }
+        int rc_board = qiku_tb_probe_wdl_board(tb, board, side, rules, &from_board);
+        if (rc_board == QIKU_ERR_NO_TABLE) {
+            check_no_table(e->fen, "qiku_tb_probe_wdl_board", tb_dir);
+        }
+        CHECK(rc_fen == rc && rc_board == rc, "%s rules %d: probe_wdl %d, probe_wdl_board %d, probe_rules %d (%s)",
+              e->fen, rules, rc_fen, rc_board, rc, qiku_last_error());
+        if (rc == 0) {
+            CHECK(from_fen == want && from_board == want, "%s rules %d: wdl %d from the FEN, %d from the board, %d",
+                  e->fen, rules, from_fen, from_board, want);
+        }
+    }
+}
+
 /* Checks every expectation once; returns the number of probes made. */
 static long check_all(void) {
     long probes = 0;
@@ -134,6 +183,7 @@ static long check_all(void) {
             } else if (rc == QIKU_ERR_NO_TABLE) {
                 check_no_table(e->fen, "qiku_tb_probe", tb_dir);
             }
+            check_wdl(e);
             /* Every table function says "no table" alike. */
             int rc_rules = qiku_tb_probe_rules(tb, e->fen, QIKU_RULES_PLAIN, &wdl, &dtm, NULL);
             int n = qiku_tb_move_values(tb, e->fen, QIKU_RULES_ASIAN, NULL, 0);
@@ -200,6 +250,9 @@ static void check_missing_capture(const char *partial_tb_dir) {
     char best[6];
     CHECK(qiku_tb_probe(partial, fen, &wdl, &dtm) == 0 && wdl == 1, "KRvKA probe: wdl %d (%s)", wdl,
           qiku_last_error());
+    /* One position's WDL needs only its own table. */
+    CHECK(qiku_tb_probe_wdl(partial, fen, QIKU_RULES_ASIAN, &wdl) == 0 && wdl == 1, "KRvKA wdl: %d (%s)", wdl,
+          qiku_last_error());
     CHECK(qiku_tb_move_values(partial, fen, QIKU_RULES_ASIAN, NULL, 0) == QIKU_ERR_NO_TABLE, "move values: %s",
           qiku_last_error());
     check_no_table(fen, "qiku_tb_move_values", partial_tb_dir);
@@ -244,6 +297,9 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir, c
     CHECK(qiku_tb_probe(bad, krk, &wdl, &dtm) == QIKU_ERR_DATA, "corrupt table probed");
     CHECK(strstr(qiku_last_error(), "KRvK.qtb") != NULL, "message: %s", qiku_last_error());
     CHECK(qiku_tb_best_move(bad, krk, best) == QIKU_ERR_DATA, "corrupt table best move");
+    CHECK(qiku_tb_probe_wdl(bad, krk, QIKU_RULES_PLAIN, &wdl) == QIKU_ERR_DATA, "corrupt table, WDL probed");
+    CHECK(strstr(qiku_last_error(), "qiku_tb_probe_wdl: ") && strstr(qiku_last_error(), "KRvK.qtb"), "message: %s",
+          qiku_last_error());
 
     /* The unusable files, as the Rust API lists them; the strings belong to the handle and stay
      * put until it is closed, whatever calls come between. */
@@ -279,6 +335,40 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir, c
     CHECK(qiku_tb_probe(tb, krk, NULL, &dtm) == QIKU_ERR_ARG, "NULL wdl");
     CHECK(qiku_tb_probe(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\xff", &wdl, &dtm) == QIKU_ERR_ARG, "bad UTF-8");
     CHECK(qiku_tb_best_move(tb, krk, NULL) == QIKU_ERR_ARG, "NULL move buffer");
+
+    /* The board probe's arguments: each fault named. */
+    char board[90];
+    int side;
+    CHECK(fen_board(krk, board, &side) && side == QIKU_RED, "KRvK board");
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, QIKU_RULES_ASIAN, &wdl) == 0 && wdl == 1, "KRvK from the board: %s",
+          qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(tb, board, QIKU_BLACK, QIKU_RULES_ASIAN, &wdl) == 0 && wdl == -1,
+          "KRvK, Black to move: %d (%s)", wdl, qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(tb, board, 2, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG &&
+              strstr(qiku_last_error(), "side is 2"),
+          "side 2: %s", qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, 7, &wdl) == QIKU_ERR_ARG && strstr(qiku_last_error(), "rules is 7"),
+          "rules 7: %s", qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(tb, NULL, side, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG &&
+              strstr(qiku_last_error(), "board is NULL"),
+          "NULL board: %s", qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, QIKU_RULES_ASIAN, NULL) == QIKU_ERR_ARG &&
+              strstr(qiku_last_error(), "wdl is NULL"),
+          "NULL wdl: %s", qiku_last_error());
+    CHECK(qiku_tb_probe_wdl_board(NULL, board, side, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG, "NULL tb");
+    board[40] = 'x'; /* e4 */
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG &&
+              strstr(qiku_last_error(), "qiku_tb_probe_wdl_board: board[40] (e4) is byte 120 ('x')"),
+          "a bad byte: %s", qiku_last_error());
+    board[40] = '.'; /* not an empty square: 0 is */
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG, "a dot");
+    board[40] = 0;
+    board[84] = 0; /* d9: the black king gone */
+    CHECK(qiku_tb_probe_wdl_board(tb, board, side, QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG &&
+              strstr(qiku_last_error(), "not a legal position (black has no king)"),
+          "no black king: %s", qiku_last_error());
+    CHECK(qiku_tb_probe_wdl(tb, "junk", QIKU_RULES_ASIAN, &wdl) == QIKU_ERR_ARG && strstr(qiku_last_error(), "bad FEN"),
+          "bad FEN for WDL: %s", qiku_last_error());
     CHECK(qiku_tb_best_move(NULL, krk, best) == QIKU_ERR_ARG, "NULL tb for best move");
     CHECK(qiku_tb_best_move(tb, "junk", best) == QIKU_ERR_ARG, "bad FEN for best move");
     const char *start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
