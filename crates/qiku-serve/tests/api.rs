@@ -631,6 +631,27 @@ fn a_missing_book_says_how_to_build_one() {
     assert!(msg.contains("not a qiku opening book") && msg.contains("qiku-book build"), "{msg}");
 }
 
+/// A book damaged inside its records (one game count changed) is refused at start-up, naming the
+/// file, as the engine and `qiku-book probe` refuse it: it was served with the wrong count.
+#[test]
+fn a_damaged_book_is_refused_at_start() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let damaged = dir.path().join("damaged.qbk");
+    let mut bytes = std::fs::read(&fixtures().book).expect("the book");
+    // docs/FORMAT.md: the records follow the 128-byte header, 26 bytes each, the first game count
+    // at byte 10 of a record. The tenth record's first count changes by one.
+    bytes[128 + 9 * 26 + 10] ^= 0x01;
+    std::fs::write(&damaged, &bytes).expect("write");
+    let mut o = options();
+    o.books = vec![damaged.clone()];
+    let msg = match qiku_serve::load(&o) {
+        Ok(_) => panic!("a damaged book opens"),
+        Err(e) => e.to_string(),
+    };
+    assert!(msg.contains(&damaged.display().to_string()) && msg.contains("checksum"), "{msg}");
+    assert!(qiku::book::Book::open(&damaged).is_err(), "the library refuses it too");
+}
+
 /// A book given twice, or by two paths, is refused at start-up: probed together its games were
 /// counted twice (76,104 games for 25,368, and other scores).
 #[test]
