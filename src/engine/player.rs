@@ -117,6 +117,10 @@ impl Engine {
                     v.retain(|(m, _)| limits.searchmoves.is_empty() || limits.searchmoves.contains(m));
                     v
                 });
+                // The position's own value must be readable too: its moves' values alone (its own
+                // entry in a damaged block) would play and announce a value every other tool
+                // refuses to give. The search goes on without the table instead.
+                let values = values.filter(|_| tb.probe(pos).is_some());
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (mut m, v) = values[0];
                     let verdict = tb.verdict(pos);

@@ -767,6 +767,9 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
             let moves = tables.move_verdicts(&pos, rules).map_err(|e| super::tb::probe_error(e, dir))?;
             match (tables.verdict(&pos, rules).map_err(e)?, moves) {
                 (Some(v), Some(moves)) => {
+                    // The WDL file's answer is checked as `qiku-tb probe` checks it: a damaged or
+                    // disagreeing `.qtw` fails here as it fails there.
+                    tables.checked_wdl_file(&pos, rules, &v).map_err(e)?;
                     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, mv)| (m, mv.value)).collect();
                     let best = qiku::tablebase::Tablebases::best_among(&pos, v.value, &values);
                     Some((v, moves, Some(best)))

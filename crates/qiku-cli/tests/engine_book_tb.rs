@@ -395,3 +395,36 @@ fn a_drawn_root_scores_zero_at_every_depth() {
     let best = r.best.expect("a move");
     assert_eq!(tb.probe(&game.position().play(best).unwrap()), Some(TbValue::DRAW));
 }
+
+/// A position whose own value is in a damaged block of its `.qtr` companion, while the values of
+/// its moves are readable: the tables cannot say its value (`qiku-tb probe` fails, naming the
+/// file), so the engine searches instead of playing, and announcing, a table move built from
+/// its moves' values alone (it said "tablebase move: loss by the perpetual-check rule").
+#[test]
+fn a_root_value_in_a_damaged_block_is_searched_not_played_from_the_tables() {
+    use qiku::Rules;
+    let dir = tempfile::tempdir().unwrap();
+    let ms: Vec<Material> = ["KRvK", "KNvK", "KRvKN"].iter().map(|m| m.parse().unwrap()).collect();
+    generate_set(&ms, &GenerateOptions::new(dir.path())).unwrap();
+    let qtr = dir.path().join("KRvKN.qtr");
+    let mut bytes = std::fs::read(&qtr).unwrap();
+    let at = bytes.len() * 7 / 10;
+    bytes[at] ^= 0x41;
+    std::fs::write(&qtr, bytes).unwrap();
+    let tables = Tablebases::open(dir.path()).unwrap();
+    // A decided position whose value fails to read and whose moves' values do not.
+    let root = sample("KRvKN", Color::Black, 20_000, 7)
+        .into_iter()
+        .find(|p| {
+            let decided = tables
+                .move_values_with(p, Rules::Asian)
+                .is_ok_and(|v| v.and_then(|v| v.first().copied()).is_some_and(|x| x.1.wdl != Wdl::Draw));
+            decided && tables.verdict(p, Rules::Asian).is_err()
+        })
+        .expect("a decided position whose own value is in the damaged block and whose moves' values are not");
+    let tb = Arc::new(QtbEndgames::new(tables));
+    let mut engine = engine_with(&tb);
+    let (r, source) = engine.think(&Game::new(root.clone()), &Limits::depth(3), &mut |_| {});
+    assert_eq!(source, Source::Search, "{}: a table move from a value the tables cannot read", root.fen());
+    assert!(r.best.is_some_and(|m| root.is_legal(m)));
+}

@@ -229,3 +229,50 @@ fn the_engine_says_the_positions_rank_at_a_quiet_line_move() {
         assert!(lines.contains(&format!("info string tablebase move: {WIN}")), "{lines:?}");
     }
 }
+
+/// A `.qtw` WDL file with a damaged block: `qiku probe --tb` fails naming it, as `qiku-tb probe`
+/// does, for every position whose entry is in that block (it answered from the DTM files while
+/// `qiku-tb probe` and the server failed).
+#[test]
+fn a_damaged_wdl_file_fails_both_probes() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let qtw = dir.path().join("KRvKN.qtw");
+    let mut bytes = std::fs::read(&qtw).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x41;
+    std::fs::write(&qtw, bytes).unwrap();
+    // The rook on every square of the board beside the kings and the knight of `FEN`: the
+    // positions whose WDL entry the library cannot read.
+    let tb = Tablebases::open(dir.path()).unwrap();
+    let mut failing = Vec::new();
+    for sq in 0..90 {
+        let mut setup = qiku::Setup::from_fen(FEN).unwrap();
+        let rook = setup.board.iter().position(|p| p.is_some_and(|p| p.char() == 'R')).unwrap();
+        if setup.board[sq].is_some() {
+            continue;
+        }
+        setup.board.swap(rook, sq);
+        for turn in [qiku::Color::Red, qiku::Color::Black] {
+            setup.turn = turn;
+            if let Ok(pos) = Position::from_setup(&setup) {
+                if tb.probe_wdl_with(&pos, Rules::Plain).is_err() {
+                    failing.push(pos.fen());
+                }
+            }
+        }
+    }
+    assert!(!failing.is_empty(), "no position with its WDL entry in the damaged block");
+    for fen in failing.iter().take(3) {
+        for (exe, args) in [
+            (env!("CARGO_BIN_EXE_qiku"), vec!["probe", fen, "--tb", d, "--rules", "plain"]),
+            (env!("CARGO_BIN_EXE_qiku-tb"), vec!["probe", fen, "-d", d, "--rules", "plain"]),
+        ] {
+            let o = run(exe, &args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("KRvKN.qtw"), "{args:?}: {err}");
+        }
+    }
+}
