@@ -505,20 +505,27 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
         Found::Book(m) => (m, false),
     };
     let first = &moves[0];
+    // The position's score: its first move's, except on the tables' line, where it is the
+    // position's own value. The two differ for a win only the rules decide, whose line move can
+    // rank above the position (31 against 29): every other tool says the position's rank.
+    let score = match &found {
+        Found::Table(t, _) if t.best.iter().any(|&m| adapter::iccs_of(m) == first.uci) => table_score(&t.value),
+        _ => first.score,
+    };
     Ok(match action {
         "queryall" => Reply::Moves(moves.clone()),
         // In a table position the four answer alike, as chessdb.php's one branch for them.
         "querybest" | "query" | "querylearn" | "querysearch" if from_table => table_move_reply(&pos, moves),
         "querysearch" => search_reply(moves),
         "querybest" | "query" | "querylearn" => Reply::Best { kind: "move", uci: first.uci.clone() },
-        "queryscore" => Reply::Eval(first.score),
+        "queryscore" => Reply::Eval(score),
         _ => {
             let Some(m) = adapter::parse_iccs(&pos, &first.uci) else { return Ok(Reply::Status("unknown")) };
             match &found {
                 Found::Table(..) => {
                     // ChessDB's depth is the line's length (for a forced mate, its distance).
                     let pv = table_line(state, &pos, m);
-                    Reply::Pv { score: first.score, depth: pv.len() as u32, pv }
+                    Reply::Pv { score, depth: pv.len() as u32, pv }
                 }
                 Found::Book(_) => {
                     let pv = book_line(state, &pos, m);

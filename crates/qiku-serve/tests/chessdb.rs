@@ -317,10 +317,19 @@ fn check_table_position(srv: &qiku_serve::Running, tb: &Tablebases, fen: &str) {
         assert!(best_here.contains(m), "{m} in {best_here:?}");
         p = p.play(qiku::notation::iccs::parse(&p, m).expect("legal")).expect("legal");
     }
-    if own.wdl.name() == "win"
-        && own.dtm.0 > 0
-        && own == tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered")
-    {
+    // `queryscore` and `querypv`'s score are the position's own value, as every tool states it
+    // (a win only the rules decide scores 20000 minus the position's line rank, which can be
+    // below its line move's).
+    let own_plain = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
+    let base = if own != own_plain { 20000 } else { 30000 };
+    let own_score = match own.wdl.name() {
+        "win" => base - own.dtm.plies() as i64,
+        "loss" => -(base - own.dtm.plies() as i64),
+        _ => 0,
+    };
+    assert_eq!(query_json(srv, "queryscore", fen, "")["eval"].as_i64(), Some(own_score), "{fen}: {own:?}");
+    assert_eq!(jp["score"].as_i64(), Some(own_score), "{fen}: {jp}");
+    if own.wdl.name() == "win" && own.dtm.0 > 0 && own == own_plain {
         // A forced mate: the line ends in it, after exactly the table's distance, and ccdblib
         // reads the score as that mate.
         assert_eq!(line.len() as i32, own.dtm.0, "{fen}");
@@ -339,6 +348,8 @@ fn table_positions_read_by_the_clients_agree_with_the_tables() {
         "3k5/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1",
         "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1",
         "4k4/9/4n4/9/9/9/9/4R4/9/3K5 b - - 0 1",
+        // A win only the rules decide whose line move (rank 31) ranks above the position (29).
+        "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1",
     ] {
         check_table_position(&srv, &tb, fen);
     }
