@@ -221,6 +221,10 @@ enum Command {
         /// book is replaced: games or a GUI's book there are left alone and the command fails).
         #[arg(long)]
         force: bool,
+        /// Print the summary as one JSON object: output, inputs, positions, records (distinct
+        /// moves), moves (played in all), games_used, file_bytes.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a book's header: build parameters and counts.
     Stats {
@@ -254,6 +258,10 @@ enum Command {
         /// .obk is replaced: anything else there is left alone and the command fails).
         #[arg(long)]
         force: bool,
+        /// Print the summary as one JSON object: output, positions, records (distinct moves),
+        /// rows, alias_rows, without_result, unreachable, recent_games_not_exported, seconds.
+        #[arg(long)]
+        json: bool,
     },
     /// Read a BHGUI-style .obk (SQLite) book and write it as a .qbk.
     #[cfg(feature = "obk")]
@@ -270,6 +278,11 @@ enum Command {
         /// book is replaced: games or a GUI's book there are left alone and the command fails).
         #[arg(long)]
         force: bool,
+        /// Print the summary as one JSON object: output, positions, records, rows, used, the rows
+        /// skipped by reason (skipped: invalid, unreadable, alias, illegal, unreachable,
+        /// bad_counts, repeated), saturated, header_ignored, seconds.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -364,17 +377,19 @@ pub fn main() -> ExitCode {
         Command::Probe { book, position, json, notation, pick, min_share, seed } => {
             run_probe(&book, &position, json, ProbeOutput { notation, pick, min_share, seed }).map_err(Failure::from)
         }
-        Command::Merge { inputs, output, min_games, min_score: ms, force } => min_score(ms)
+        Command::Merge { inputs, output, min_games, min_score: ms, force, json } => min_score(ms)
             .map_err(Failure::from)
-            .and_then(|ms| super::book_build::run_merge(&inputs, &output, min_games, ms, force)),
+            .and_then(|ms| super::book_build::run_merge(&inputs, &output, min_games, ms, force, json)),
         Command::Stats { book, json } => run_stats(&book, json).map_err(Failure::from),
         Command::Dump { book } => run_dump(&book).map_err(Failure::from),
         #[cfg(feature = "obk")]
-        Command::Export { book, output, vinxiangqi, quiet, force } => {
-            super::obk::run_export(&book, &output, super::obk::ExportFlags { vinxiangqi, quiet, force })
+        Command::Export { book, output, vinxiangqi, quiet, force, json } => {
+            super::obk::run_export(&book, &output, super::obk::ExportFlags { vinxiangqi, quiet, force, json })
         }
         #[cfg(feature = "obk")]
-        Command::Import { obk, output, quiet, force } => super::obk::run_import(&obk, &output, quiet, force),
+        Command::Import { obk, output, quiet, force, json } => {
+            super::obk::run_import(&obk, &output, quiet, force, json)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

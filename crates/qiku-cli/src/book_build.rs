@@ -260,6 +260,7 @@ pub fn run_merge(
     min_games: u32,
     min_score: MinScore,
     force: bool,
+    json: bool,
 ) -> Result<(), Failure> {
     super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
     refuse_replacing(output, Writes::Qbk, force)?;
@@ -270,6 +271,19 @@ pub fn run_merge(
         Err(BookError::Stopped { .. }) => return Err(Failure::Stopped),
         Err(e) => return Err(super::book::book_error_text(&e).into()),
     };
+    if json {
+        let summary = json!({
+            "output": output.display().to_string(),
+            "inputs": inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "positions": header.positions,
+            "records": header.records,
+            "moves": header.moves,
+            "games_used": header.games.used,
+            "file_bytes": header.file_len(),
+        });
+        outln!("{summary}");
+        return Ok(());
+    }
     outln!(
         "wrote {}: {} positions, {} distinct moves ({} played in all) from {} games",
         output.display(),

@@ -6,6 +6,7 @@ use crate::overwrite::{refuse_replacing, Writes};
 use crate::progress::TermProgress;
 use qiku::book::obk::{self, ObkError};
 use qiku::book::Book;
+use serde_json::json;
 use std::path::Path;
 
 /// The switches of `export`.
@@ -17,10 +18,13 @@ pub struct ExportFlags {
     pub quiet: bool,
     /// Replace a file at the output path that is not an `.obk` book.
     pub force: bool,
+    /// Print the summary as one JSON object.
+    pub json: bool,
 }
 
-/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi] [--quiet] [--force]`: progress on stderr
-/// unless `quiet`; a file at the output that is not an `.obk` is replaced only with `force`.
+/// `qiku-book export BOOK.qbk -o BOOK.obk [--vinxiangqi] [--quiet] [--force] [--json]`: progress
+/// on stderr unless `quiet`; a file at the output that is not an `.obk` is replaced only with
+/// `force`; with `json` the summary is one JSON object on stdout (the warnings stay on stderr).
 pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), Failure> {
     crate::refuse_output_among_inputs(output, [book])?;
     refuse_replacing(output, Writes::Obk, flags.force)?;
@@ -35,14 +39,30 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
         }
         Err(e) => return Err(e.to_string().into()),
     };
-    println!(
-        "wrote {}: {} positions, {} distinct moves ({} rows, both mirror orientations) in {:.2} s",
-        output.display(),
-        r.positions,
-        r.records,
-        r.rows,
-        r.elapsed.as_secs_f64()
-    );
+    let recent_games = book.header().recent_games;
+    if flags.json {
+        let summary = json!({
+            "output": output.display().to_string(),
+            "positions": r.positions,
+            "records": r.records,
+            "rows": r.rows,
+            "alias_rows": r.alias_rows,
+            "without_result": r.without_result,
+            "unreachable": r.unreachable,
+            "recent_games_not_exported": recent_games,
+            "seconds": r.elapsed.as_secs_f64(),
+        });
+        println!("{summary}");
+    } else {
+        println!(
+            "wrote {}: {} positions, {} distinct moves ({} rows, both mirror orientations) in {:.2} s",
+            output.display(),
+            r.positions,
+            r.records,
+            r.rows,
+            r.elapsed.as_secs_f64()
+        );
+    }
     if r.without_result > 0 {
         eprintln!(
             "qiku-book: warning: {} of the {} moves come only from games without a result: their vscore is 0, \
@@ -51,10 +71,10 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
             r.without_result, r.records
         );
     }
-    if r.alias_rows > 0 {
+    if r.alias_rows > 0 && !flags.json {
         println!("  {} of the rows are VinXiangQi aliases (--vinxiangqi)", r.alias_rows);
     }
-    if book.header().recent_games > 0 {
+    if recent_games > 0 && !flags.json {
         // Said, since an import of this file gives a book without them.
         println!("  the recent games stay in the .qbk: an .obk has no place for them");
     }
@@ -72,9 +92,10 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
     Ok(())
 }
 
-/// `qiku-book import BOOK.obk -o BOOK.qbk [--quiet] [--force]`: progress on stderr unless
-/// `quiet`; a file at the output that is not a `.qbk` is replaced only with `force`.
-pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool) -> Result<(), Failure> {
+/// `qiku-book import BOOK.obk -o BOOK.qbk [--quiet] [--force] [--json]`: progress on stderr
+/// unless `quiet`; a file at the output that is not a `.qbk` is replaced only with `force`; with
+/// `json` the summary is one JSON object on stdout (the warnings stay on stderr).
+pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: bool) -> Result<(), Failure> {
     crate::refuse_output_among_inputs(output, [input])?;
     refuse_replacing(output, Writes::Qbk, force)?;
     let progress = TermProgress::new(!quiet, false);
@@ -87,15 +108,40 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool) -> Resu
         Err(e) => return Err(e.to_string().into()),
     };
     let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
-    println!(
-        "wrote {}: {} positions, {} distinct moves from {} of {} rows in {:.2} s",
-        output.display(),
-        positions,
-        records,
-        r.used,
-        r.rows,
-        r.elapsed.as_secs_f64()
-    );
+    if json {
+        let summary = json!({
+            "output": output.display().to_string(),
+            "positions": positions,
+            "records": records,
+            "rows": r.rows,
+            "used": r.used,
+            "skipped": {
+                "invalid": r.invalid,
+                "unreadable": r.unreadable,
+                "alias": r.aliases,
+                "illegal": r.illegal,
+                "unreachable": r.unreachable,
+                "bad_counts": r.bad_counts,
+                "repeated": r.repeated,
+            },
+            "saturated": r.saturated,
+            "header_ignored": r.header_ignored,
+            "seconds": r.elapsed.as_secs_f64(),
+        });
+        println!("{summary}");
+    }
+    let text = !json;
+    if text {
+        println!(
+            "wrote {}: {} positions, {} distinct moves from {} of {} rows in {:.2} s",
+            output.display(),
+            positions,
+            records,
+            r.used,
+            r.rows,
+            r.elapsed.as_secs_f64()
+        );
+    }
     let skipped = [
         (r.invalid, "marked invalid (vvalid 0)"),
         (r.unreadable, "unreadable (a key, move or count that is not a number of the right kind)"),
@@ -104,7 +150,7 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool) -> Resu
         (r.unreachable, "not reachable from the start position by book moves"),
     ];
     for (n, why) in skipped {
-        if n > 0 {
+        if n > 0 && text {
             println!("  {} skipped: {why}", crate::count(n, "row", "rows"));
         }
     }

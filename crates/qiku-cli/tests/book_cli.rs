@@ -267,6 +267,47 @@ fn import_counts_skipped_rows_in_agreement() {
         assert!(said.contains(&format!("  {n} {noun} skipped: marked invalid (vvalid 0)\n")), "{said}");
         assert!(warned.contains(&format!("warning: {n} {noun} skipped: a negative or missing")), "{warned}");
     }
+    // --json: the same counts, one object on stdout, and the book's own figures.
+    let out = qiku_book(&["import", &obk, "-o", &back, "--json", "-q"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!((v["skipped"]["invalid"].as_u64(), v["skipped"]["bad_counts"].as_u64()), (Some(2), Some(2)), "{v}");
+    let book = qiku::book::Book::open(&back).unwrap();
+    let header = book.header();
+    assert_eq!((v["positions"].as_u64(), v["records"].as_u64()), (Some(header.positions), Some(header.records)));
+    let rows: i64 = conn.query_row("SELECT COUNT(*) FROM bhobk", [], |r| r.get(0)).unwrap();
+    assert_eq!(v["rows"].as_i64(), Some(rows), "{v}");
+}
+
+/// `merge` and `export` with `--json`: one object on stdout whose figures are the written file's.
+#[test]
+fn merge_and_export_print_json_summaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let text = std::fs::read_to_string(repertoire()).unwrap();
+    let cut = text.find("[Event \"列手炮\"]").unwrap();
+    std::fs::write(p("a.pgn"), &text[..cut]).unwrap();
+    std::fs::write(p("b.pgn"), &text[cut..]).unwrap();
+    ok(&["build", &p("a.pgn"), "-o", &p("a.qbk"), "-q"]);
+    ok(&["build", &p("b.pgn"), "-o", &p("b.qbk"), "-q"]);
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["merge", &p("a.qbk"), &p("b.qbk"), "-o", &p("m.qbk"), "--json"])).expect("JSON");
+    let merged = qiku::book::Book::open(p("m.qbk")).unwrap();
+    let header = merged.header();
+    assert_eq!(v["output"], p("m.qbk"));
+    assert_eq!(v["inputs"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["positions"].as_u64(), Some(header.positions));
+    assert_eq!(v["records"].as_u64(), Some(header.records));
+    assert_eq!(v["games_used"].as_u64(), Some(header.games.used));
+    assert_eq!(v["file_bytes"].as_u64(), Some(std::fs::metadata(p("m.qbk")).unwrap().len()));
+
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["export", &p("m.qbk"), "-o", &p("m.obk"), "-q", "--json"])).expect("JSON");
+    assert_eq!(v["records"].as_u64(), Some(header.records), "{v}");
+    let conn = rusqlite::Connection::open(p("m.obk")).unwrap();
+    let rows: i64 = conn.query_row("SELECT COUNT(*) FROM bhobk", [], |r| r.get(0)).unwrap();
+    assert_eq!(v["rows"].as_i64(), Some(rows), "{v}");
+    assert_eq!(v["recent_games_not_exported"].as_u64(), Some(u64::from(header.recent_games)), "{v}");
 }
 
 /// Games read in the wrong encoding given with `--encoding` (the Big5 sample read as GBK): the
