@@ -221,10 +221,13 @@ enum Command {
         /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// Print {"dir", "tables": [{"material", "passed", "table", "rules", "wdl"}], "verified",
-        /// "failed"} at the end: each check {"status": "ok", "entries" (for "rules": "changed",
-        /// the entries the rules change), "seconds"}, {"status":
-        /// "failed", "error"} or {"status": "not_checked", "missing"}; null where the file is absent.
+        /// Print {"dir", "tables": [{"material", "passed", "status", "table", "rules", "wdl"}],
+        /// "verified", "failed", "not_checked"} at the end: each check {"status": "ok", "entries"
+        /// (for "rules": "changed", the entries the rules change), "seconds"}, {"status": "failed",
+        /// "error"} (a file of this table is wrong) or {"status": "not_checked", "input",
+        /// "input_error"} (another table's file it reads cannot be used; "input_error" null and
+        /// "missing" set when it is absent); null where the file is absent. A table's "status" is
+        /// "failed" when a check failed, else "not_checked" when one was not checked, else "ok".
         #[arg(long)]
         json: bool,
     },

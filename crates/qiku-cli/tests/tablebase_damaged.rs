@@ -1,5 +1,6 @@
 //! A tables directory with some damaged files: a probe says its own answer or error first and
-//! counts the other materials' unusable files in one warning after it.
+//! counts the other materials' unusable files in one warning after it; `verify` tells a table
+//! whose own files are wrong from one that could not be checked because a table it reads is bad.
 
 use crate::common::qiku_tb;
 use qiku::tablebase::generate::{generate_set, GenerateOptions};
@@ -87,5 +88,52 @@ fn a_probe_says_its_answer_or_error_first_and_counts_other_unusable_files_after_
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with(&format!("qiku-tb: warning: {}: ", dir.join("KPvK.qtb").display())), "{lines:?}");
     assert_other_files_warning(&lines[1], "qiku-tb", 2, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verify_tells_a_damaged_table_from_one_whose_input_is_damaged() {
+    let dir = damaged_dir("tb_damaged_verify");
+    let d = dir.to_str().unwrap();
+    let out = qiku_tb(&["verify", "-d", d, "--json"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["verified"], &v["failed"], &v["not_checked"]), (&2.into(), &3.into(), &1.into()), "{v}");
+    let table = |m: &str| v["tables"].as_array().unwrap().iter().find(|t| t["material"] == m).unwrap().clone();
+    // Its own files are intact; its captures lead to the truncated KPvK.qtb.
+    let kpak = table("KPAvK");
+    assert_eq!((&kpak["status"], &kpak["passed"]), (&"not_checked".into(), &false.into()), "{kpak}");
+    assert_eq!(kpak["table"]["status"], "not_checked", "{kpak}");
+    assert!(kpak["table"]["input"].as_str().unwrap().ends_with("KPvK.qtb"), "{kpak}");
+    assert!(kpak["table"]["input_error"].as_str().unwrap().contains("truncated"), "{kpak}");
+    assert!(kpak["table"].get("error").is_none() && kpak["table"].get("missing").is_none(), "{kpak}");
+    for m in ["KPvK", "KRvKR"] {
+        assert_eq!((&table(m)["status"], &table(m)["table"]["status"]), (&"failed".into(), &"failed".into()), "{v}");
+    }
+    // KCvKP: its plain table could not be checked (KPvK), its own companion is empty: failed.
+    let kckp = table("KCvKP");
+    assert_eq!((&kckp["status"], &kckp["table"]["status"]), (&"failed".into(), &"not_checked".into()), "{kckp}");
+    assert!(kckp["rules"]["error"].as_str().unwrap().contains("KCvKP.qtr"), "{kckp}");
+    assert_eq!((&table("KRvK")["status"], &table("KCvK")["status"]), (&"ok".into(), &"ok".into()), "{v}");
+
+    let out = qiku_tb(&["verify", "-d", d]);
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("KPAvK: ")).unwrap();
+    assert!(line.starts_with("KPAvK: NOT CHECKED: its captures lead to ") && line.contains("KPvK.qtb"), "{text}");
+    assert!(line.ends_with(&format!("(`qiku-tb generate KPvK -d {d}`), then verify KPAvK again")), "{line}");
+    assert!(text.lines().any(|l| l.starts_with("KPvK: FAILED: ")), "{text}");
+    let err = stderr_lines(&out);
+    let last = err.last().unwrap();
+    assert!(
+        last.contains("3 of 6 tables failed verification") && last.contains("1 more could not be checked"),
+        "{err:?}"
+    );
+
+    // What the line says to do works: KPvK made again, KPAvK checks and passes.
+    assert!(qiku_tb(&["generate", "KPvK", "-d", d]).status.success());
+    let out = qiku_tb(&["verify", "KPAvK", "-d", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.status.success() && v["tables"][0]["status"] == "ok" && v["not_checked"] == 0, "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
