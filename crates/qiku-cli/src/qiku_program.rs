@@ -317,6 +317,8 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    // Printed after the command's own answer or error (the unusable table files a probe did not need).
+    let mut warnings = Vec::new();
     let result = match cli.command {
         None | Some(Command::Uci) | Some(Command::Ucci) => {
             qiku::engine::session::run(
@@ -327,7 +329,7 @@ pub fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Analyze(args)) => run_analyze(&args),
-        Some(Command::Probe(args)) => run_probe(&args),
+        Some(Command::Probe(args)) => run_probe(&args, &mut warnings),
         Some(Command::Annotate(args)) => super::annotate::run(&args),
         Some(Command::Match(args)) => match matches.subcommand_matches("match") {
             Some(m) => run_match(&args, m),
@@ -345,13 +347,17 @@ pub fn main() -> ExitCode {
             .map(|spec| print!("{}", spec.position().diagram().color(super::use_color())))
             .map_err(|e| e.to_string()),
     };
-    match result {
+    let code = match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("qiku: {message}");
             ExitCode::FAILURE
         }
+    };
+    for warning in warnings {
+        eprintln!("qiku: {warning}");
     }
+    code
 }
 
 fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {
@@ -691,7 +697,9 @@ fn verdict_json(v: qiku::Verdict) -> serde_json::Value {
                        "unit": v.unit(), "rules": v.rules.name(), "text": v.to_string()})
 }
 
-fn run_probe(args: &ProbeArgs) -> Result<(), String> {
+/// `qiku probe`; with `--tb`, the table files that cannot be used are left to `warnings`, printed
+/// after the answer or the probe's own error.
+fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String> {
     use qiku::engine::adapters::{self, QbkOpeningBook};
     use qiku::engine::OpeningBook;
     let spec = super::position_args(&args.position)?;
@@ -756,14 +764,14 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
     }
     if let Some(dir) = &args.tb {
         let tables = qiku::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
-        for problem in tables.problems() {
-            eprintln!("qiku: {problem}");
-        }
+        // Set as if the probe failed, then again once it has answered: a failing probe returns early.
+        let material = qiku::tablebase::Material::from_position(&pos);
+        *warnings = super::tb::probe_warnings(&tables, material, true);
         // A damaged or foreign table (or companion) fails with its file's error, never reads as
         // a missing one; the values are those of `qiku-tb probe --rules RULES`.
         let rules = args.rules;
         let found = if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
-            let e = |e: qiku::tablebase::TbError| e.to_string();
+            let e = |e: qiku::tablebase::TbError| super::tb::probe_error(e, dir);
             let moves = tables.move_verdicts(&pos, rules).map_err(|e| super::tb::probe_error(e, dir))?;
             match (tables.verdict(&pos, rules).map_err(e)?, moves) {
                 (Some(v), Some(moves)) => {
@@ -779,6 +787,7 @@ fn run_probe(args: &ProbeArgs) -> Result<(), String> {
         } else {
             None
         };
+        *warnings = super::tb::probe_warnings(&tables, material, false);
         match found {
             Some((v, values, best)) => {
                 let best_moves = best.unwrap_or_default();

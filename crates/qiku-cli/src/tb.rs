@@ -1,7 +1,10 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
 mod space;
+mod unusable;
 mod verify;
+
+pub use unusable::{probe_error, probe_warnings};
 
 use super::interrupt::Failure;
 use clap::{Args, Parser, Subcommand};
@@ -218,10 +221,13 @@ enum Command {
         /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// Print {"dir", "tables": [{"material", "passed", "table", "rules", "wdl"}], "verified",
-        /// "failed"} at the end: each check {"status": "ok", "entries" (for "rules": "changed",
-        /// the entries the rules change), "seconds"}, {"status":
-        /// "failed", "error"} or {"status": "not_checked", "missing"}; null where the file is absent.
+        /// Print {"dir", "tables": [{"material", "passed", "status", "table", "rules", "wdl"}],
+        /// "verified", "failed", "not_checked"} at the end: each check {"status": "ok", "entries"
+        /// (for "rules": "changed", the entries the rules change), "seconds"}, {"status": "failed",
+        /// "error"} (a file of this table is wrong) or {"status": "not_checked", "input",
+        /// "input_error"} (another table's file it reads cannot be used; "input_error" null and
+        /// "missing" set when it is absent); null where the file is absent. A table's "status" is
+        /// "failed" when a check failed, else "not_checked" when one was not checked, else "ok".
         #[arg(long)]
         json: bool,
     },
@@ -240,6 +246,8 @@ enum Command {
 /// Entry point of the `qiku-tb` binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Printed after the command's own answer or error (the unusable files a probe did not need).
+    let mut warnings = Vec::new();
     let result = match cli.command {
         Command::Generate { select, dir, no_compress, no_rules, only, memory, scratch, checkpoint_minutes, json } => {
             if !(checkpoint_minutes >= 0.0 && checkpoint_minutes.is_finite()) {
@@ -268,18 +276,24 @@ pub fn main() -> ExitCode {
         Command::Plan { select, dir, no_rules, memory, speed, json } => {
             run_plan(&select, &dir, !no_rules, memory, speed, json)
         }
-        Command::Probe { position, notation, dir, rules, json } => run_probe(&position, notation, &dir, rules, json),
+        Command::Probe { position, notation, dir, rules, json } => {
+            run_probe(&position, notation, &dir, rules, json, &mut warnings)
+        }
         Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
         Command::Verify { materials, dir, json } => verify::run_verify(&materials, &dir, json),
         Command::Info { dir, json } => run_info(&dir, json),
     };
-    match result {
+    let code = match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("qiku-tb: {message}");
             ExitCode::FAILURE
         }
+    };
+    for warning in warnings {
+        eprintln!("qiku-tb: {warning}");
     }
+    code
 }
 
 fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
@@ -742,18 +756,7 @@ fn duration(s: f64) -> String {
     }
 }
 
-/// Opens a directory of tables; every file that cannot be used is named on stderr.
 /// The error for a material without a table in `dir`, with the command that makes it.
-/// A probe's error, with the command that makes a missing table its captures lead to.
-pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
-    match &e {
-        qiku::tablebase::TbError::MissingDependency { needs, .. } => {
-            format!("{e} in {} (generate it with `qiku-tb generate {needs} -d {}`)", dir.display(), dir.display())
-        }
-        _ => e.to_string(),
-    }
-}
-
 fn missing_table(material: Material, dir: &Path) -> String {
     format!(
         "no table for {material} in {} (generate it with `qiku-tb generate {material} -d {}`, or give the \
@@ -763,33 +766,56 @@ fn missing_table(material: Material, dir: &Path) -> String {
     )
 }
 
+/// Opens a directory of tables.
+fn open_dir(dir: &Path) -> Result<Tablebases, String> {
+    Tablebases::open(dir).map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))
+}
+
+/// Opens a directory of tables for a command about the whole directory (`info`, `verify`): every
+/// file that cannot be used is named on stderr.
 fn open_tb(dir: &Path) -> Result<Tablebases, String> {
-    let tb = Tablebases::open(dir)
-        .map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))?;
+    let tb = open_dir(dir)?;
     for problem in tb.problems() {
         eprintln!("qiku-tb: {problem}");
     }
     Ok(tb)
 }
 
+/// Probes one position; the files of `dir` that cannot be used are left to `warnings`, printed
+/// after the answer or the probe's own error (a script reading the first line of stderr gets the
+/// error that matters).
 fn run_probe(
     position: &[String],
     notation: qiku::notation::Notation,
     dir: &Path,
     rules: Rules,
     json: bool,
+    warnings: &mut Vec<String>,
 ) -> Result<(), String> {
     let pos = super::position_args(position)?.position();
-    let write = |m: &qiku::Move| qiku::notation::format(&pos, *m, notation);
-    let tb = open_tb(dir)?;
-    let material = Material::from_position(&pos);
+    let tb = open_dir(dir)?;
+    let result = probe_tables(&tb, &pos, notation, dir, rules, json);
+    *warnings = probe_warnings(&tb, Material::from_position(&pos), result.is_err());
+    result
+}
+
+fn probe_tables(
+    tb: &Tablebases,
+    pos: &qiku::Position,
+    notation: qiku::notation::Notation,
+    dir: &Path,
+    rules: Rules,
+    json: bool,
+) -> Result<(), String> {
+    let write = |m: &qiku::Move| qiku::notation::format(pos, *m, notation);
+    let material = Material::from_position(pos);
     let missing = || missing_table(material.canonical().0, dir);
-    let value = tb.verdict(&pos, rules).map_err(|e| e.to_string())?.ok_or_else(missing)?;
-    let moves = tb.move_verdicts(&pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
+    let value = tb.verdict(pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
+    let moves = tb.move_verdicts(pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
-    let best = Tablebases::best_among(&pos, value.value, &values);
+    let best = Tablebases::best_among(pos, value.value, &values);
     // The WDL file's answer (null when the material has none), which must agree.
-    let from_wdl = tb.checked_wdl_file(&pos, rules, &value).map_err(|e| e.to_string())?;
+    let from_wdl = tb.checked_wdl_file(pos, rules, &value).map_err(|e| probe_error(e, dir))?;
     if json {
         let list: Vec<_> = moves
             .iter()

@@ -1,5 +1,5 @@
 //! The programs' tests, one module per subject, built as one test program: each test program
-//! links the whole workspace with link-time optimisation, and one instead of twenty-three saves
+//! links the whole workspace with link-time optimisation, and one instead of twenty-four saves
 //! minutes of every `cargo test --release` on two cores. Run one subject with
 //! `cargo test --release -p qiku-cli --test cli SUBJECT::` (for example `tablebase_files::`).
 
@@ -23,6 +23,7 @@ mod obk_fuzz;
 mod one_verdict;
 mod renju_cli;
 mod renju_gomocup;
+mod tablebase_damaged;
 mod tablebase_files;
 mod tablebase_paging;
 mod tablebase_plan;

@@ -570,13 +570,44 @@ pub async fn chessdb_post(
             format!("a POST to /chessdb.php sends application/x-www-form-urlencoded parameters, not `{ctype}`"),
         ));
     }
-    let bytes = axum::body::to_bytes(body, MAX_FORM)
-        .await
-        .map_err(|_| ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes")))?;
+    // hyper takes `Transfer-Encoding: chunked` off before the body gets here; any other coding
+    // would leave bytes this reads as the form.
+    if let Some(te) = headers.get(header::TRANSFER_ENCODING) {
+        let te = String::from_utf8_lossy(te.as_bytes());
+        if te.split(',').any(|c| !c.trim().eq_ignore_ascii_case("chunked")) {
+            return Err(ApiError(
+                StatusCode::NOT_IMPLEMENTED,
+                format!("a POST to /chessdb.php may send its body chunked, not with `Transfer-Encoding: {te}`; send the form uncoded"),
+            ));
+        }
+    }
+    let bytes = axum::body::to_bytes(body, MAX_FORM).await.map_err(form_body_error)?;
     let mut p = HashMap::new();
     chessdb_params(q.as_deref().unwrap_or(""), &mut p);
     chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
     Ok(chessdb_reply(st, p, false).await)
+}
+
+/// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
+/// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
+/// chunked` says, or the connection closed before the body's end).
+fn form_body_error(e: axum::Error) -> ApiError {
+    if std::error::Error::source(&e).is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) {
+        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
+    }
+    let mut cause = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !cause.contains(&more) {
+            cause = format!("{cause}: {more}");
+        }
+        source = s.source();
+    }
+    bad(format!(
+        "the form body could not be read ({cause}); send it with a Content-Length, or as chunks framed as \
+         `Transfer-Encoding: chunked` says (each chunk's size in hex on its own line, a last chunk of size 0)"
+    ))
 }
 
 /// Answers ChessDB parameters: always status 200 with one of ChessDB's replies, as chessdb.php

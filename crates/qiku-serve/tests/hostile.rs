@@ -1,6 +1,7 @@
 //! Hostile requests: malformed and oversized FENs and queries, invalid UTF-8, path traversal,
-//! malformed HTTP, slow clients that never finish their headers, and more connections than the
-//! limit. Each gets a 4xx or is cut off, and the server keeps answering other clients. Only
+//! malformed HTTP, form bodies said to be chunked that are not, slow clients that never finish
+//! their headers, and more connections than the limit. Each gets a 4xx (a transfer coding the
+//! server does not undo a 501) or is cut off, and the server keeps answering other clients. Only
 //! loopback traffic, bounded in count and time.
 
 use crate::common::*;
@@ -364,4 +365,59 @@ fn only_allowed_origins_may_read_the_answers() {
     o.allow_origins = vec!["*".to_string()];
     let any = server(o);
     assert!(from(&any, "https://evil.example").contains("access-control-allow-origin: https://evil.example"));
+}
+
+/// A ChessDB form `POST` sent in chunks is read as one with a `Content-Length`, within the same
+/// bound; a body that says it is chunked but is not framed so is a `400` that says why (it was a
+/// `413` saying the body was too large), and a transfer coding other than chunked is a `501`.
+#[test]
+fn chunked_form_posts_are_read_within_the_bound_and_broken_ones_say_why() {
+    let srv = hostile_server(64);
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR%20w";
+    let form = format!("action=queryall&board={start}");
+    let head = |coding: &str| {
+        format!(
+            "POST /chessdb.php HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+             Transfer-Encoding: {coding}\r\nConnection: close\r\n\r\n"
+        )
+    };
+    let chunked = |body: &[u8]| {
+        let mut out = Vec::new();
+        for chunk in body.chunks(40) {
+            out.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+            out.extend_from_slice(chunk);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    let error_of = |body: &[u8]| {
+        let v: serde_json::Value = serde_json::from_slice(body).expect("a JSON error");
+        v["error"].as_str().expect("an error").to_string()
+    };
+    let (_, _, by_get) = get(srv.addr, &format!("/chessdb.php?{form}"));
+    // A tiny form in a few chunks: the answer of the GET.
+    let (resp, _) = raw(srv.addr, &[head("chunked").as_bytes(), &chunked(form.as_bytes())].concat());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!((status, &body), (200, &by_get), "{}", String::from_utf8_lossy(&body));
+    assert!(String::from_utf8_lossy(&body).starts_with("move:"));
+    // Over the bound in chunks: the 413 of a body with a Content-Length.
+    let big = format!("{form}&pad={}", "x".repeat(70_000));
+    let (resp, _) = raw(srv.addr, &[head("chunked").as_bytes(), &chunked(big.as_bytes())].concat());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!(status, 413);
+    assert_eq!(error_of(&body), "a form body has at most 65536 bytes");
+    // Said to be chunked, sent bare: not "too large", but what is wrong and what to send.
+    let (resp, _) = raw(srv.addr, &[head("chunked").as_bytes(), form.as_bytes()].concat());
+    let (status, _, body) = split_response(&resp);
+    let error = error_of(&body);
+    assert_eq!(status, 400, "{error}");
+    assert!(error.starts_with("the form body could not be read (") && error.contains("chunk size"), "{error}");
+    assert!(error.contains("send it with a Content-Length, or as chunks framed as"), "{error}");
+    // A coding the server does not undo would be read as the form.
+    let (resp, _) = raw(srv.addr, &[head("gzip, chunked").as_bytes(), &chunked(form.as_bytes())].concat());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!(status, 501);
+    assert!(error_of(&body).contains("`Transfer-Encoding: gzip, chunked`"), "{}", error_of(&body));
+    still_serves(&srv);
 }

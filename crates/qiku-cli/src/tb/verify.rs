@@ -14,18 +14,29 @@ use std::time::Instant;
 enum Outcome {
     /// Every entry agreed: `entries` checked (for the companion: entries the rules changed).
     Ok { entries: u64, seconds: f64 },
-    /// A value or checksum disagreed, or the file could not be read.
+    /// A value or checksum disagreed, or the checked file itself could not be read.
     Failed(String),
-    /// A table its captures lead to is missing, so nothing was checked.
-    NotChecked { missing: String },
+    /// Another file the check reads (a table its captures lead to, or the table a companion
+    /// goes with) is missing or cannot be used, so nothing was checked: the checked file may be
+    /// right.
+    NotChecked(Input),
+}
+
+/// A file a check reads besides the checked one, which is missing or cannot be used.
+struct Input {
+    /// Its path.
+    path: String,
+    /// Why it cannot be used; `None` when it is missing.
+    error: Option<String>,
 }
 
 impl Outcome {
-    fn of(result: Result<u64, TbError>, own: &Path, start: Instant) -> Outcome {
+    /// The outcome of a check of one of `material`'s files.
+    fn of(result: Result<u64, TbError>, material: Material, start: Instant) -> Outcome {
         match result {
             Ok(entries) => Outcome::Ok { entries, seconds: start.elapsed().as_secs_f64() },
-            Err(e) => match missing_input(&e, own) {
-                Some(missing) => Outcome::NotChecked { missing },
+            Err(e) => match bad_input(&e, material) {
+                Some(input) => Outcome::NotChecked(input),
                 None => Outcome::Failed(e.to_string()),
             },
         }
@@ -40,35 +51,89 @@ impl Outcome {
         match self {
             Outcome::Ok { entries, seconds } => json!({"status": "ok", count: entries, "seconds": seconds}),
             Outcome::Failed(error) => json!({"status": "failed", "error": error}),
-            Outcome::NotChecked { missing } => json!({"status": "not_checked", "missing": missing}),
+            Outcome::NotChecked(Input { path, error: None }) => {
+                json!({"status": "not_checked", "input": path, "input_error": null, "missing": path})
+            }
+            Outcome::NotChecked(Input { path, error: Some(error) }) => {
+                json!({"status": "not_checked", "input": path, "input_error": error})
+            }
         }
     }
 }
 
-/// The missing file an error of `verify` is about when it is not the checked file itself (`own`):
-/// a table its captures lead to.
-fn missing_input(e: &TbError, own: &Path) -> Option<String> {
-    match e {
-        TbError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound && path != own => {
-            Some(path.display().to_string())
+/// The other table's file an error of `verify` of `material` is about when it is not one of
+/// `material`'s own files (`.qtb`, `.qtr`, `.qtw`): missing, or unusable with the error's cause.
+/// An error without a file (a value that does not follow from its successors) is the checked
+/// file's.
+fn bad_input(e: &TbError, material: Material) -> Option<Input> {
+    let own = [file_name(material), rules_file_name(material), wdl_file_name(material)];
+    let path = e.path().filter(|p| p.file_name().is_none_or(|n| !own.iter().any(|o| n == o.as_str())))?;
+    let missing = matches!(e, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+        || matches!(e, TbError::NoRules { .. });
+    Some(Input { path: path.display().to_string(), error: (!missing).then(|| e.to_string()) })
+}
+
+/// How a table ended over its checks: failed when one of its own files is wrong, not checked when
+/// none is but a file one of its checks reads is missing or cannot be used.
+#[derive(Clone, Copy, PartialEq)]
+enum Status {
+    Ok,
+    Failed,
+    NotChecked,
+}
+
+impl Status {
+    fn of<'a>(checks: impl IntoIterator<Item = &'a Outcome>) -> Status {
+        let mut status = Status::Ok;
+        for check in checks {
+            match check {
+                Outcome::Failed(_) => return Status::Failed,
+                Outcome::NotChecked(_) => status = Status::NotChecked,
+                Outcome::Ok { .. } => {}
+            }
         }
-        _ => None,
+        status
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::NotChecked => "not_checked",
+        }
     }
 }
 
 /// Prints the line of one check: `material` and `what` file, then how it ended (`ok` says what an
-/// entry count means).
-fn say(material: Material, what: &str, outcome: &Outcome, ok: impl Fn(u64) -> String) {
+/// entry count means); `dir` for the command that makes an unusable input again.
+fn say(material: Material, what: &str, outcome: &Outcome, dir: &Path, ok: impl Fn(u64) -> String) {
     match outcome {
         Outcome::Ok { entries, seconds } => println!("{material}{what}: ok ({}, {seconds:.1} s)", ok(*entries)),
         Outcome::Failed(e) => println!("{material}{what}: FAILED: {e}"),
-        // The table's own check says what to do about a missing input; its companions' repeat only the name.
-        Outcome::NotChecked { missing } if what.is_empty() => println!(
-            "{material}: NOT CHECKED: its captures lead to {missing}, which is missing (verify reads the tables a \
+        // The table's own check says what to do about an input; its companions' repeat only the name.
+        Outcome::NotChecked(Input { path, error: None }) if what.is_empty() => println!(
+            "{material}: NOT CHECKED: its captures lead to {path}, which is missing (verify reads the tables a \
              table's captures lead to: generate them there, or verify the directory that holds them all)"
         ),
-        Outcome::NotChecked { missing } => println!("{material}{what}: NOT CHECKED: {missing} is missing"),
+        Outcome::NotChecked(Input { path, error: Some(e) }) if what.is_empty() => println!(
+            "{material}: NOT CHECKED: its captures lead to {path}, which cannot be used ({e}); nothing was found \
+             wrong in {material}'s own files: make that table again ({}), then verify {material} again",
+            remake(path, dir)
+        ),
+        Outcome::NotChecked(Input { path, error: None }) => {
+            println!("{material}{what}: NOT CHECKED: {path} is missing")
+        }
+        Outcome::NotChecked(Input { path, .. }) => {
+            println!("{material}{what}: NOT CHECKED: {path} cannot be used")
+        }
     }
+}
+
+/// The command that makes the table of the file at `path` again (`generate` replaces a damaged
+/// file).
+fn remake(path: &str, dir: &Path) -> String {
+    let stem = Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("MATERIAL");
+    format!("`qiku-tb generate {stem} -d {}`", dir.display())
 }
 
 /// Verifies `names` (every table in `dir` when empty), printing a line per check, or the JSON
@@ -87,8 +152,9 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     }
     let mut cache = TableCache::new();
     let mut rule_cache = TableCache::new();
-    // Tables that failed one check or more (a table is counted once, whichever of its files failed).
-    let mut failed = 0;
+    // Tables with a wrong file (a table is counted once, whichever of its files failed), and
+    // tables not checked, their own files not found wrong, because a file they read is bad.
+    let (mut failed, mut not_checked) = (0, 0);
     let mut reports = Vec::new();
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     // A decoded table stays cached while a later table captures into it, and no longer (the
@@ -96,9 +162,9 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     let last_use = last_uses(&canonical);
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
-        let plain = Outcome::of(verify_table(dir, c, &mut cache), &dir.join(file_name(c)), start);
+        let plain = Outcome::of(verify_table(dir, c, &mut cache), c, start);
         if !json {
-            say(c, "", &plain, |n| format!("{n} legal entries"));
+            say(c, "", &plain, dir, |n| format!("{n} legal entries"));
         }
         let rules_path = dir.join(rules_file_name(c));
         let rules = rules_path.exists().then(|| {
@@ -113,28 +179,29 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
             } else {
                 (verify_rules(dir, c, &mut cache, &mut rule_cache), false)
             };
-            let outcome = Outcome::of(result, &rules_path, start);
+            let outcome = Outcome::of(result, c, start);
             if !json {
                 let how = if same { ": the plain values, checked above" } else { "" };
-                say(c, " (Asian rules)", &outcome, |n| format!("{n} entries changed{how}"));
+                say(c, " (Asian rules)", &outcome, dir, |n| format!("{n} entries changed{how}"));
             }
             outcome
         });
         let wdl_path = dir.join(wdl_file_name(c));
         let wdl = wdl_path.exists().then(|| {
             let start = Instant::now();
-            let outcome = Outcome::of(verify_wdl(dir, c, &mut cache, &mut rule_cache), &wdl_path, start);
+            let outcome = Outcome::of(verify_wdl(dir, c, &mut cache, &mut rule_cache), c, start);
             if !json {
-                say(c, " (WDL)", &outcome, |n| format!("{n} legal entries"));
+                say(c, " (WDL)", &outcome, dir, |n| format!("{n} legal entries"));
             }
             outcome
         });
-        let table_passed = plain.passed() && [&rules, &wdl].iter().all(|o| o.as_ref().is_none_or(Outcome::passed));
-        failed += usize::from(!table_passed);
+        let status = Status::of(std::iter::once(&plain).chain(rules.as_ref()).chain(wdl.as_ref()));
+        failed += usize::from(status == Status::Failed);
+        not_checked += usize::from(status == Status::NotChecked);
         if json {
             let opt = |o: &Option<Outcome>, count| o.as_ref().map_or(Value::Null, |o| o.to_json(count));
-            reports.push(json!({"material": c.to_string(), "passed": table_passed, "table": plain.to_json("entries"),
-                "rules": opt(&rules, "changed"), "wdl": opt(&wdl, "entries")}));
+            reports.push(json!({"material": c.to_string(), "passed": status == Status::Ok, "status": status.name(),
+                "table": plain.to_json("entries"), "rules": opt(&rules, "changed"), "wdl": opt(&wdl, "entries")}));
         }
         let keep = |k: &Material| last_use.get(k).is_some_and(|&last| last > i);
         cache.retain(|k, _| keep(k));
@@ -143,7 +210,8 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     if json {
         println!(
             "{}",
-            json!({"dir": dir, "tables": reports, "verified": materials.len() - failed, "failed": failed,
+            json!({"dir": dir, "tables": reports, "verified": materials.len() - failed - not_checked,
+                "failed": failed, "not_checked": not_checked,
                 "entries_unit": "index entries (a position and its mirror image are one)"})
         );
     } else {
@@ -152,8 +220,22 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
             "(entries: index entries, where a position and its mirror image are one; `qiku-tb stats` counts positions)"
         );
     }
-    if failed > 0 {
-        return Err(format!("{failed} of {} tables failed verification or could not be checked", materials.len()));
+    let total = materials.len();
+    match (failed, not_checked) {
+        (0, 0) => {}
+        (f, 0) => return Err(format!("{f} of {total} tables failed verification (a file of theirs is wrong)")),
+        (0, n) => {
+            return Err(format!(
+                "{n} of {total} tables could not be checked: a table they read is missing or cannot be used (see \
+                 their NOT CHECKED lines)"
+            ))
+        }
+        (f, n) => {
+            return Err(format!(
+                "{f} of {total} tables failed verification (a file of theirs is wrong), and {n} more could not be \
+                 checked: a table they read is missing or cannot be used (see their NOT CHECKED lines)"
+            ))
+        }
     }
     if !json {
         println!("{} tables verified", materials.len());

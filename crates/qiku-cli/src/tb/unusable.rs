@@ -1,0 +1,68 @@
+//! What a probe (`qiku-tb probe`, `qiku probe --tb`) says about table files that cannot be used:
+//! its own error names the file and the command that makes it again; the other unusable files of
+//! its directory come after its answer or error, never before it or mixed with it. A file of
+//! the probed material or of a material its captures lead to is named with its cause; the files of
+//! other materials, which the probe did not read, are counted in one warning line with the command
+//! that lists them.
+
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Tablebases, TbError};
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::Path;
+
+/// A probe's error, with the command that makes a missing table its captures lead to, or makes
+/// a damaged table file again.
+pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
+    let d = dir.display();
+    match &e {
+        TbError::MissingDependency { needs, .. } => {
+            format!("{e} in {d} (generate it with `qiku-tb generate {needs} -d {d}`)")
+        }
+        _ => match e.path().and_then(table_of_file) {
+            Some(m) => format!("{e} (`qiku-tb generate {m} -d {d}` makes its files again)"),
+            None => e.to_string(),
+        },
+    }
+}
+
+/// The table a file of a tables directory belongs to (`KRvK.qtb`, `.qtr` or `.qtw`: KRvK).
+fn table_of_file(path: &Path) -> Option<Material> {
+    let ext = path.extension()?.to_str()?;
+    let m: Material = path.file_stem()?.to_str()?.parse().ok()?;
+    (["qtb", "qtr", "qtw"].contains(&ext) && m.is_canonical() && m.has_attackers()).then_some(m)
+}
+
+/// The warning lines (without the program's name) about `tb`'s unusable files after a probe of
+/// `material`. `failed`: the probe ended in an error, which already names the file of this
+/// material (or of a capture's) that it could not read, so only the other materials' files are
+/// counted.
+pub fn probe_warnings(tb: &Tablebases, material: Material, failed: bool) -> Vec<String> {
+    let mut read = HashSet::<OsString>::new();
+    let targets = material.captures().into_iter().map(|(_, _, m)| m);
+    for m in std::iter::once(material).chain(targets).map(|m| m.canonical().0) {
+        for name in [file_name(m), rules_file_name(m), wdl_file_name(m)] {
+            read.insert(name.into());
+        }
+    }
+    let mut lines = Vec::new();
+    let mut others = 0;
+    for problem in tb.problems() {
+        let name = problem.path().and_then(|p| p.file_name());
+        if name.is_some_and(|n| read.contains(n)) {
+            if !failed {
+                lines.push(format!("warning: {problem}"));
+            }
+        } else {
+            others += 1;
+        }
+    }
+    if others > 0 {
+        let dir = tb.dir().display();
+        let files = if others == 1 { "table file" } else { "table files" };
+        lines.push(format!(
+            "warning: {others} {files} of other materials in {dir} cannot be used; this probe did not read them \
+             (`qiku-tb info -d {dir}` names each with its cause)"
+        ));
+    }
+    lines
+}
