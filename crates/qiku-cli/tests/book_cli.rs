@@ -74,16 +74,22 @@ fn quick_start_repertoire_builds_and_probes() {
     assert_eq!(first[0].len(), 16);
 }
 
-#[test]
-fn merge_and_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+/// The repertoire cut in two: `a.pgn` and `b.pgn` in `dir`, and their books `a.qbk` and `b.qbk`.
+fn two_books(dir: &Path) {
+    let p = |n: &str| dir.join(n).to_str().unwrap().to_string();
     let text = std::fs::read_to_string(repertoire()).unwrap();
     let cut = text.find("[Event \"列手炮\"]").unwrap();
     std::fs::write(p("a.pgn"), &text[..cut]).unwrap();
     std::fs::write(p("b.pgn"), &text[cut..]).unwrap();
     ok(&["build", &p("a.pgn"), "-o", &p("a.qbk"), "-q"]);
     ok(&["build", &p("b.pgn"), "-o", &p("b.qbk"), "-q"]);
+}
+
+#[test]
+fn merge_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    two_books(dir.path());
     ok(&["build", &p("b.pgn"), &p("a.pgn"), "-o", &p("all.qbk"), "-q", "--threads", "1"]);
     ok(&["merge", &p("a.qbk"), &p("b.qbk"), "-o", &p("m.qbk")]);
     assert!(std::fs::read(p("m.qbk")).unwrap() == std::fs::read(p("all.qbk")).unwrap());
@@ -284,12 +290,7 @@ fn import_counts_skipped_rows_in_agreement() {
 fn merge_and_export_print_json_summaries() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
-    let text = std::fs::read_to_string(repertoire()).unwrap();
-    let cut = text.find("[Event \"列手炮\"]").unwrap();
-    std::fs::write(p("a.pgn"), &text[..cut]).unwrap();
-    std::fs::write(p("b.pgn"), &text[cut..]).unwrap();
-    ok(&["build", &p("a.pgn"), "-o", &p("a.qbk"), "-q"]);
-    ok(&["build", &p("b.pgn"), "-o", &p("b.qbk"), "-q"]);
+    two_books(dir.path());
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["merge", &p("a.qbk"), &p("b.qbk"), "-o", &p("m.qbk"), "--json"])).expect("JSON");
     let merged = qiku::book::Book::open(p("m.qbk")).unwrap();
