@@ -68,7 +68,7 @@ pub const MAX_MULTI_PV: usize = 500;
 pub const MAX_THREADS: usize = 64;
 
 /// Largest `TablebaseProbeLimit` (pieces, kings included): as advertised and as checked.
-const MAX_TB_PROBE_LIMIT: u64 = 12;
+pub(crate) const MAX_TB_PROBE_LIMIT: u64 = 12;
 
 /// How much of an input line a reply quotes, in characters.
 const EXCERPT_CHARS: usize = 80;
