@@ -456,5 +456,8 @@ fn tablebaserules_and_tablebaseprobelimit_reach_the_tables() {
     e.send("setoption tablebaseprobelimit 13");
     e.send("isready");
     let said = e.until(&["readyok"]);
-    assert!(said.iter().any(|l| l.contains("TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")), "{said:?}");
+    assert!(
+        said.iter().any(|l| l.contains("TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")),
+        "{said:?}"
+    );
 }
