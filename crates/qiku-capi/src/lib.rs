@@ -138,14 +138,10 @@ impl Failure {
     /// [`QIKU_ERR_NO_TABLE`]: no table in `tb` covers `pos`; the message says how to make it (as
     /// `qiku-tb probe` does).
     fn no_table(tb: &Tablebases, pos: &Position) -> Failure {
-        let material = Material::from_position(pos).canonical().0;
-        let dir = tb.dir().display();
+        let material = Material::from_position(pos);
         Failure(
             QIKU_ERR_NO_TABLE,
-            format!(
-                "no table for {material} in {dir} (generate it with `qiku-tb generate {material} -d {dir}`, or open \
-                 the directory that holds it)"
-            ),
+            qiku_lib::tablebase::no_table_message(&material, tb.dir(), "or open the directory that holds it"),
         )
     }
 
@@ -261,7 +257,10 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
             let hint = format!(
                 "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
             );
-            let tb = Tablebases::open(dir).map_err(|e| Failure::data(format!("{e} ({hint})")))?;
+            let tb = Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
+                true => Failure::data(format!("{e}; open a directory of tables (.qtb files)")),
+                false => Failure::data(format!("{e} ({hint})")),
+            })?;
             if tb.tables().is_empty() {
                 return Err(Failure::data(format!(
                     "no table (.qtb file) in {}{} ({hint})",
@@ -890,7 +889,19 @@ mod tests {
                 qiku_tb_best_move_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()),
                 "qiku_tb_best_move_rules",
             );
+            // The start position: no table can be made for it (32 pieces), so no command is suggested.
+            let start = CString::new(Position::startpos().fen()).expect("no NUL");
+            assert_eq!(qiku_tb_probe(tb, start.as_ptr(), &mut w, &mut d), QIKU_ERR_NO_TABLE);
+            let msg = last_error();
+            assert!(msg.contains("and none can be made: it has 32 pieces, and a table holds at most 12"), "{msg}");
+            assert!(!msg.contains("qiku-tb generate"), "{msg}");
             qiku_tb_close(tb);
+            // A file given for the directory: said so, without advice to generate tables there.
+            let file = CString::new(dir.path().join("KRvK.qtb").to_str().expect("UTF-8")).expect("no NUL");
+            assert!(qiku_tb_open(file.as_ptr()).is_null());
+            let msg = last_error();
+            assert!(msg.contains("KRvK.qtb: is a qiku endgame table (.qtb), not a directory of tables"), "{msg}");
+            assert!(msg.ends_with("open a directory of tables (.qtb files)") && !msg.contains("generate"), "{msg}");
         }
     }
 

@@ -755,17 +755,14 @@ pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
 }
 
 fn missing_table(material: Material, dir: &Path) -> String {
-    format!(
-        "no table for {material} in {} (generate it with `qiku-tb generate {material} -d {}`, or give the \
-         directory that holds it with -d)",
-        dir.display(),
-        dir.display()
-    )
+    qiku::tablebase::no_table_message(&material, dir, "or give the directory that holds it with -d")
 }
 
 fn open_tb(dir: &Path) -> Result<Tablebases, String> {
-    let tb = Tablebases::open(dir)
-        .map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))?;
+    let tb = Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
+        true => format!("{e}; give -d a directory of tables (.qtb files), such as `qiku-tb generate -d DIR` writes"),
+        false => format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()),
+    })?;
     for problem in tb.problems() {
         eprintln!("qiku-tb: {problem}");
     }
