@@ -13,7 +13,7 @@
  *
  * Changed within 0.1.0 (check code written against an earlier copy of this header):
  * - "No table" is QIKU_ERR_NO_TABLE (-5) from every table function, with a message naming the
- *   table to generate. qiku_tb_probe, qiku_tb_probe_rules, qiku_tb_best_move and
+ *   table to generate (or, for a material beyond what can be generated, saying none can be made). qiku_tb_probe, qiku_tb_probe_rules, qiku_tb_best_move and
  *   qiku_tb_best_move_rules returned 1 for it (and no message); they no longer return 1, so a
  *   test `rc == 1` must become `rc == QIKU_ERR_NO_TABLE`. A test `rc == 0` for an answer, or
  *   `rc != 0` for none, is unchanged.

@@ -7,8 +7,9 @@
 //!   with `usemillisec`, `hashsize`, `threads`, `multipv` (UCCI has none; qiku's own, as UCI's
 //!   `MultiPV`: `info` lines then carry `multipv K`), `usebook`, `bookfiles` (`a.qbk;b.qbk`: the
 //!   first that opens; if none does, the book loaded before stays), `newgame`, `ponder`,
-//!   `batch`, `debug` and qiku's own `tablebasepath`, `bookpolicy`, `bookmingames`, `bookminshare`,
-//!   `evalterms`, `skilllevel` (UCI's `Skill Level`, 0 to 20);
+//!   `batch`, `debug` and qiku's own `tablebasepath`, `tablebaserules` (`asian` or `plain`, UCI's
+//!   `TablebaseRules`), `tablebaseprobelimit` (UCI's `TablebaseProbeLimit`, 0 to 12), `bookpolicy`,
+//!   `bookmingames`, `bookminshare`, `evalterms`, `skilllevel` (UCI's `Skill Level`, 0 to 20);
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
 //!   `style`, `promotion`) are accepted and ignored;
 //! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
@@ -251,6 +252,9 @@ impl Ucci {
             crate::book::DEFAULT_MIN_SHARE_PERCENT
         ));
         o.line("option tablebasepath type string default <empty>");
+        let limit = super::uci::MAX_TB_PROBE_LIMIT;
+        o.line(&format!("option tablebaseprobelimit type spin min 0 max {limit} default {limit}"));
+        o.line("option tablebaserules type combo var asian var plain default asian");
         o.line("option evalterms type combo var full var basic default full");
         o.line("option newgame type button");
         o.line("ucciok");
@@ -295,6 +299,8 @@ impl Ucci {
             "bookmingames" => set(self, "BookMinGames", &value),
             "bookminshare" => set(self, "BookMinShare", &value),
             "tablebasepath" => set(self, "TablebasePath", &value),
+            "tablebaserules" => set(self, "TablebaseRules", &value),
+            "tablebaseprobelimit" => set(self, "TablebaseProbeLimit", &value),
             "evalterms" => set(self, "EvalTerms", &value),
             "clear hash" => self.uci("setoption name Clear Hash"),
             "move overhead" => set(self, "Move Overhead", &value),

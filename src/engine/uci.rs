@@ -68,7 +68,7 @@ pub const MAX_MULTI_PV: usize = 500;
 pub const MAX_THREADS: usize = 64;
 
 /// Largest `TablebaseProbeLimit` (pieces, kings included): as advertised and as checked.
-const MAX_TB_PROBE_LIMIT: u64 = 12;
+pub(crate) const MAX_TB_PROBE_LIMIT: u64 = 12;
 
 /// How much of an input line a reply quotes, in characters.
 const EXCERPT_CHARS: usize = 80;
@@ -79,6 +79,16 @@ pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(EXCERPT_CHARS) {
         Some((end, _)) => format!("{}...", &text[..end]),
         None => text.to_string(),
+    }
+}
+
+/// `PATH: CAUSE` for a file or directory an option could not open, the path said once: the
+/// library's errors mostly start with the path already (`a.qbk: cannot open: ...`), and then are
+/// taken as they are.
+fn path_error(path: &str, cause: &str) -> String {
+    match cause.strip_prefix(path).is_some_and(|rest| rest.starts_with(": ")) {
+        true => cause.to_string(),
+        false => format!("{}: {cause}", excerpt(path)),
     }
 }
 
@@ -392,7 +402,7 @@ impl Uci {
                         }
                         Err(e) => {
                             self.engine().options.tablebases = None;
-                            Err(format!("TablebasePath {}: {e}", self.options.tb_path))
+                            Err(format!("TablebasePath {}", path_error(&self.options.tb_path, &e.to_string())))
                         }
                     }
                 }
@@ -433,7 +443,7 @@ impl Uci {
                     opened = true;
                     break;
                 }
-                Err(e) => failed.push(format!("{}: {e}", excerpt(file))),
+                Err(e) => failed.push(path_error(file, &e.to_string())),
             }
         }
         if failed.is_empty() {
@@ -460,7 +470,13 @@ impl Uci {
             }
             Err(e) => {
                 self.engine().book = None;
-                Err(format!("BookFile {}: {e}", self.options.book_file))
+                // UCCI's `bookfiles` takes a `;` list; UCI's `BookFile` one file.
+                let list = if self.options.book_file.contains(';') {
+                    " (BookFile names one book; UCCI's bookfiles takes a `;`-separated list)"
+                } else {
+                    ""
+                };
+                Err(format!("BookFile {}{list}", path_error(&self.options.book_file, &e.to_string())))
             }
         }
     }

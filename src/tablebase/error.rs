@@ -184,6 +184,12 @@ impl TbError {
         TbError::Io { path: path.into(), source }
     }
 
+    /// Whether the path given for a directory of tables is no directory (a file, or a path through
+    /// one): the way out is another path, not generating tables there.
+    pub fn not_a_directory(&self) -> bool {
+        matches!(self, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotADirectory)
+    }
+
     /// The file the error is about, if it is about one.
     pub fn path(&self) -> Option<&std::path::Path> {
         match self {

@@ -38,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+mod advice;
 mod bands;
 mod error;
 pub mod format;
@@ -80,6 +81,7 @@ mod verify_wdl;
 #[cfg(feature = "generate")]
 mod wdl_check;
 
+pub use advice::no_table_message;
 pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
 pub use material::{file_name, is_table_file_name, rules_file_name, wdl_file_name, Material, MaterialError};

@@ -158,6 +158,12 @@ impl Tablebases {
     fn open_with(dir: &Path, open: impl Fn(&Path) -> Result<TableFile, TbError>) -> Result<Tablebases, TbError> {
         let dir = dir.to_path_buf();
         let io = |e: std::io::Error| TbError::io(&dir, e);
+        // A file given for the directory (a book, a single table): say what it is, not only the
+        // system's "Not a directory".
+        if let Ok(kind) = crate::util::kind::file_kind(&dir) {
+            let what = format!("is {kind}, not a directory of tables");
+            return Err(io(std::io::Error::new(std::io::ErrorKind::NotADirectory, what)));
+        }
         let mut found = Vec::new();
         let mut problems = Vec::new();
         let mut companions = HashMap::new();

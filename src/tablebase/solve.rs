@@ -34,7 +34,7 @@ use super::bits::Bits;
 use super::board::{child_squares, Board, Found as Move};
 use super::checkpoint::{self, Checkpoints, Saved};
 use super::error::TbError;
-use super::index::{entries_of, mirror_sq, Layout, Squares, MAX_PIECES};
+use super::index::{mirror_sq, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::paging::{Paging, Store};
 use super::value::{self, dtm_of, Counts, ILLEGAL};
@@ -186,27 +186,8 @@ impl Sub {
 /// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
 const CHUNK: usize = 1 << 13;
 
-/// The most entries (both sides to move) of a table the generator accepts: 2^47. The index, the
-/// solver (64-bit scans, 48-bit side lists), the rule-aware pass (64-bit entry numbers past 2^32
-/// entries), the writers and the file format (64-bit counts and offsets) number more; the bound
-/// is the probe's 32-bit block numbers (2^32 blocks of 2^15 entries). Far beyond any table that
-/// fits in memory.
-pub const MAX_ENTRIES: u64 = 1 << 47;
-
-/// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
-/// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
-/// for a whole plan before any work, and by the solver.
-pub fn check_supported(material: &Material) -> Result<(), TbError> {
-    let m = material.canonical().0;
-    if m.piece_count() > MAX_PIECES {
-        return Err(TbError::TooManyPieces { material: m.to_string(), max: MAX_PIECES });
-    }
-    let entries = entries_of(&m);
-    if entries > MAX_ENTRIES {
-        return Err(TbError::TooManyEntries { material: m.to_string(), entries, max: MAX_ENTRIES });
-    }
-    Ok(())
-}
+pub(crate) use super::advice::check_supported;
+pub use super::advice::MAX_ENTRIES;
 
 /// Levels from this one on do not fit a working byte (whose codes stop at `code(FAR_LEVEL - 1)`,
 /// 239, the largest 1-byte code of the file format): their entries hold `FAR` and are listed

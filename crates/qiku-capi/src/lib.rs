@@ -153,14 +153,10 @@ impl Failure {
     /// [`QIKU_ERR_NO_TABLE`]: no table in `tb` covers `pos`; the message says how to make it (as
     /// `qiku-tb probe` does).
     fn no_table(tb: &Tablebases, pos: &Position) -> Failure {
-        let material = Material::from_position(pos).canonical().0;
-        let dir = tb.dir().display();
+        let material = Material::from_position(pos);
         Failure(
             QIKU_ERR_NO_TABLE,
-            format!(
-                "no table for {material} in {dir} (generate it with `qiku-tb generate {material} -d {dir}`, or open \
-                 the directory that holds it)"
-            ),
+            qiku_lib::tablebase::no_table_message(&material, tb.dir(), "or open the directory that holds it"),
         )
     }
 
@@ -276,7 +272,10 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
             let hint = format!(
                 "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
             );
-            let tb = Tablebases::open(dir).map_err(|e| Failure::data(format!("{e} ({hint})")))?;
+            let tb = Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
+                true => Failure::data(format!("{e}; open a directory of tables (.qtb files)")),
+                false => Failure::data(format!("{e} ({hint})")),
+            })?;
             if tb.tables().is_empty() {
                 return Err(Failure::data(format!(
                     "no table (.qtb file) in {}{} ({hint})",

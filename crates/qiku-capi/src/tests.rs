@@ -199,7 +199,19 @@ fn the_rules_choice_and_per_move_values() {
             qiku_tb_best_move_rules(tb, more.as_ptr(), QIKU_RULES_PLAIN, best.as_mut_ptr()),
             "qiku_tb_best_move_rules",
         );
+        // The start position: no table can be made for it (32 pieces), so no command is suggested.
+        let start = CString::new(Position::startpos().fen()).expect("no NUL");
+        assert_eq!(qiku_tb_probe(tb, start.as_ptr(), &mut w, &mut d), QIKU_ERR_NO_TABLE);
+        let msg = last_error();
+        assert!(msg.contains("and none can be made: it has 32 pieces, and a table holds at most 12"), "{msg}");
+        assert!(!msg.contains("qiku-tb generate"), "{msg}");
         qiku_tb_close(tb);
+        // A file given for the directory: said so, without advice to generate tables there.
+        let file = CString::new(dir.path().join("KRvK.qtb").to_str().expect("UTF-8")).expect("no NUL");
+        assert!(qiku_tb_open(file.as_ptr()).is_null());
+        let msg = last_error();
+        assert!(msg.contains("KRvK.qtb: is a qiku endgame table (.qtb), not a directory of tables"), "{msg}");
+        assert!(msg.ends_with("open a directory of tables (.qtb files)") && !msg.contains("generate"), "{msg}");
     }
 }
 

@@ -48,6 +48,10 @@ pub struct AnnotateArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+    /// Replace the file at -o even if it is not games or text (by default a book, a table or any
+    /// other kind of file there is left alone and the command fails).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `qiku annotate`.
@@ -71,6 +75,7 @@ pub fn run(args: &AnnotateArgs) -> Result<(), String> {
         limits,
         hash: args.hash as usize,
         progress: !args.quiet,
+        force: args.force,
     };
     let report = annotate(&opts)?;
     print_report(&opts, &report);
@@ -98,6 +103,8 @@ pub struct AnnotateOptions {
     pub hash: usize,
     /// Show progress on stderr.
     pub progress: bool,
+    /// Replace a file at the output that is not games or text.
+    pub force: bool,
 }
 
 /// What an annotation run did.
@@ -348,6 +355,7 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
         }
     }
     crate::refuse_unwritable_output(&opts.output)?;
+    crate::overwrite::refuse_replacing(&opts.output, crate::overwrite::Writes::Pgn, opts.force)?;
     let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| super::book::book_error_text(&e))).transpose()?;
     let tb = opts.tb.as_ref().map(|p| Tablebases::open(p).map_err(|e| e.to_string())).transpose()?;
     if let (Some(tb), Some(dir)) = (&tb, &opts.tb) {

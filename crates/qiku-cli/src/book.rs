@@ -523,15 +523,17 @@ fn recent_json(g: &book::RecentGame) -> serde_json::Value {
     })
 }
 
-fn print_recent(games: &[book::RecentGame]) {
+fn write_recent(s: &mut String, games: &[book::RecentGame]) {
+    use std::fmt::Write;
     if games.is_empty() {
         return;
     }
-    outln!("recent games:");
+    let _ = writeln!(s, "recent games:");
     for g in games {
         let when = g.when.map_or_else(|| "????.??.??".to_string(), |d| d.to_string());
         let name = |n: &str| if n.is_empty() { "?".to_string() } else { n.to_string() };
-        outln!(
+        let _ = writeln!(
+            s,
             "  {when}  {} {} {}  {}{}  (here after ply {} of {}{})",
             name(&g.red),
             result_text(g.result),
@@ -623,23 +625,48 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         outln!("{}", serde_json::to_string(&out).map_err(|e| e.to_string())?);
         return Ok(());
     }
-    outln!("{}", pos.fen());
+    let picked = pick.map(|_| picked);
+    out!("{}", probe_text(&book, &pos, &moves, &recent, n, picked));
+    Ok(())
+}
+
+/// What `qiku-book probe` prints without `--json` (the demo shows the same): the FEN, then the
+/// book moves of `pos` with their games and results, notes, the pick (`picked`: `None` when no
+/// pick was asked for, `Some(None)` when none was made) and the recent games.
+pub fn probe_text(
+    book: &Book,
+    pos: &Position,
+    moves: &[BookMove],
+    recent: &[book::RecentGame],
+    n: notation::Notation,
+    picked: Option<Option<Move>>,
+) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let write = |m: Move| notation::format(pos, m, n);
+    let turn = match pos.turn() {
+        Color::Red => "red",
+        Color::Black => "black",
+    };
+    let _ = writeln!(s, "{}", pos.fen());
     if moves.is_empty() {
         // A book of one side's moves has none where the other side is to move: say so.
-        match book.header().params.only {
-            qiku::book::SideFilter::Only(side) if side != pos.turn() => outln!(
+        let _ = match book.header().params.only {
+            qiku::book::SideFilter::Only(side) if side != pos.turn() => writeln!(
+                s,
                 "not in the book: it keeps only positions with {side} to move (built with --only {side}), and {turn} is to move here"
             ),
-            _ => outln!("not in the book"),
-        }
-        print_recent(&recent);
-        return Ok(());
+            _ => writeln!(s, "not in the book"),
+        };
+        write_recent(&mut s, recent);
+        return s;
     }
-    outln!("red%, draw%, black%: who won the games with this move; score%: for {turn}, the side to move");
+    let _ = writeln!(s, "red%, draw%, black%: who won the games with this move; score%: for {turn}, the side to move");
     let width = moves.iter().map(|m| display_width(&write(m.mv))).max().unwrap_or(4).max(4);
     // The Chinese column beside the moves, unless the moves are in Chinese already.
     let chinese_column = n != notation::Notation::Chinese;
-    outln!(
+    let _ = writeln!(
+        s,
         "{} {}{:>8} {:>6} {:>6} {:>6} {:>6}",
         pad_display("move", width),
         if chinese_column { format!("{:<10} ", "chinese") } else { String::new() },
@@ -650,19 +677,20 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         "score%"
     );
     let mut merged = false;
-    for m in &moves {
+    for m in moves {
         let c = &m.counts;
         let d = c.decided();
         let score = c.score().map(|s| format!("{:.1}", 100.0 * s)).unwrap_or_else(|| "-".into());
         let (red, black) = if pos.turn() == Color::Red { (c.wins, c.losses) } else { (c.losses, c.wins) };
-        let mirror = m.merged_mirror(&pos).map(|x| format!("  (with its mirror {})", write(x)));
+        let mirror = m.merged_mirror(pos).map(|x| format!("  (with its mirror {})", write(x)));
         merged |= mirror.is_some();
         // Without a decided game there is no share to show: `-`, as for the score.
         let share = |n: u32| if d == 0 { "-".to_string() } else { format!("{:.1}", pct(n, d)) };
-        outln!(
+        let _ = writeln!(
+            s,
             "{} {}{:>8} {:>6} {:>6} {:>6} {:>6}{}",
             pad_display(&write(m.mv), width),
-            if chinese_column { format!("{} ", pad_display(&chinese(&pos, m.mv), 10)) } else { String::new() },
+            if chinese_column { format!("{} ", pad_display(&chinese(pos, m.mv), 10)) } else { String::new() },
             c.games(),
             share(red),
             share(c.draws),
@@ -672,19 +700,26 @@ fn run_probe(path: &Path, position: &[String], json: bool, o: ProbeOutput) -> Re
         );
     }
     if merged {
-        outln!("(the position is its own mirror image: a move and its mirror image are one line, their games added)");
+        let _ = writeln!(
+            s,
+            "(the position is its own mirror image: a move and its mirror image are one line, their games added)"
+        );
     }
     let unknown: u64 = moves.iter().map(|m| u64::from(m.counts.unknown)).sum();
     if unknown > 0 {
-        outln!("({unknown} games without a result count in games but not in the percentages)");
+        let _ = writeln!(s, "({unknown} games without a result count in games but not in the percentages)");
     }
-    if let Some(m) = picked {
-        outln!("pick: {}", write(m));
-    } else if pick.is_some() {
-        outln!("pick: none");
+    match picked {
+        Some(Some(m)) => {
+            let _ = writeln!(s, "pick: {}", write(m));
+        }
+        Some(None) => {
+            let _ = writeln!(s, "pick: none");
+        }
+        None => {}
     }
-    print_recent(&recent);
-    Ok(())
+    write_recent(&mut s, recent);
+    s
 }
 
 fn side_name(only: SideFilter) -> &'static str {

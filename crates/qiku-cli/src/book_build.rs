@@ -240,10 +240,15 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             writeln!(s, "recent games   {} per position, {} of {} bytes", h.recent_games, h.section_len, h.file_len());
     }
     let secs = r.elapsed.as_secs_f64();
+    if !r.written {
+        // No book, so no rate of building one: what was missing instead.
+        let why = if h.games.used == 0 { "no game could be used" } else { "no move was kept" };
+        let _ = writeln!(s, "did not write {}: {why}", output.display());
+        return s;
+    }
     let _ = writeln!(
         s,
-        "{} {} in {:.2} s ({:.0} games/s{})",
-        if r.written { "wrote" } else { "did not write" },
+        "wrote {} in {:.2} s ({:.0} games/s{})",
         output.display(),
         secs,
         h.games.read as f64 / secs.max(1e-9),

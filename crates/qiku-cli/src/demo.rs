@@ -74,20 +74,12 @@ pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
     let start = Position::startpos();
     println!("\n== 2. Book moves of the start position: qiku-book probe {} startpos", book_path.display());
     let book = Book::open(&book_path).map_err(|e| e.to_string())?;
-    // Chinese moves are four double-width characters: eight columns.
-    println!("   {:6} {:8} {:>5} {:>6} {:>6} {:>6}", "move", "chinese", "games", "win%", "draw%", "loss%");
-    for bm in book.probe(&start).map_err(|e| e.to_string())? {
-        let c = &bm.counts;
-        let pct = |n: u32| if c.decided() > 0 { 100.0 * n as f64 / c.decided() as f64 } else { 0.0 };
-        println!(
-            "   {:6} {} {:>5} {:>6.1} {:>6.1} {:>6.1}",
-            bm.mv.to_string(),
-            chinese(&start, bm.mv),
-            c.games(),
-            pct(c.wins),
-            pct(c.draws),
-            pct(c.losses)
-        );
+    // Exactly what that command prints.
+    let moves = book.probe(&start).map_err(|e| e.to_string())?;
+    let recent = book.recent_games(&start).map_err(|e| e.to_string())?;
+    let text = crate::book::probe_text(&book, &start, &moves, &recent, qiku::notation::Notation::Iccs, None);
+    for line in text.lines() {
+        println!("   {line}");
     }
 
     let tb_dir: PathBuf = root.join("tablebases");

@@ -61,6 +61,10 @@ pub struct LabelArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Replace the file at OUTPUT even if it is not text (by default a book, a table, games or any
+    /// other kind of file there is left alone and the command fails).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `qiku label`.
@@ -73,6 +77,7 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     crate::refuse_output_among_inputs(&args.output, [args.input.as_path()])?;
     // Before any search: a run of hours must not end on an output it cannot write.
     crate::refuse_unwritable_output(&args.output)?;
+    crate::overwrite::refuse_replacing_given(&args.output, crate::overwrite::Writes::Positions, args.force, "")?;
     let text = std::fs::read_to_string(&args.input).map_err(|e| {
         format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
     })?;

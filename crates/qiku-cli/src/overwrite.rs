@@ -1,19 +1,27 @@
-//! What `qiku-book` may replace. Its writers (`build`, `merge` and `import` write a `.qbk`,
-//! `export` an `.obk`) replace an existing book of the kind they write, as rebuilding a book is
-//! normal; any other file at the output path (a user's games, a GUI's book, another program's
-//! database) is refused unless `--force` is given, since replacing it would lose it. The kind is
-//! told by the file's content ([`qiku::fs::file_kind`]), never by its name.
+//! What the writers may replace. `qiku-book`'s (`build`, `merge` and `import` write a `.qbk`,
+//! `export` an `.obk`), `qiku annotate`'s (annotated games), `qiku tune`'s (`--write-positions`,
+//! `--emit`) and `qiku label`'s replace an existing file of the kind they write, as writing it
+//! again is normal; any other file at the output path (a user's games, a book, a table, a GUI's
+//! book, another program's database) is refused unless `--force` is given, since replacing it
+//! would lose it. The kind is told by the file's content ([`qiku::fs::file_kind`]), never by its
+//! name.
 
 use qiku::fs::{file_kind, FileKind};
 use std::path::{Path, PathBuf};
 
-/// The kind of book a command writes.
+/// The kind of file a command writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Writes {
     /// A qiku `.qbk` book (`build`, `merge`, `import`).
     Qbk,
     /// A BHGUI `.obk` book, an SQLite database (`export`).
     Obk,
+    /// Games as PGN text (`qiku annotate`): replaces PGN or other text.
+    Pgn,
+    /// A position file, text (`qiku tune --write-positions`, `qiku label`): replaces text.
+    Positions,
+    /// Rust source (`qiku tune --emit`): replaces text.
+    RustSource,
 }
 
 impl Writes {
@@ -21,6 +29,9 @@ impl Writes {
         match self {
             Writes::Qbk => "a .qbk book",
             Writes::Obk => "an .obk book",
+            Writes::Pgn => "a PGN file of games",
+            Writes::Positions => "a text file of positions",
+            Writes::RustSource => "a Rust source file",
         }
     }
 
@@ -28,14 +39,20 @@ impl Writes {
     fn other_name(self, output: &Path) -> PathBuf {
         match self {
             Writes::Qbk => qiku::book::book_path_for(output),
-            Writes::Obk => {
-                let stem =
-                    output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "book".into());
-                let obk = output.extension().is_some_and(|e| e.eq_ignore_ascii_case("obk"));
-                output.with_file_name(if obk { format!("{stem}-book.obk") } else { format!("{stem}.obk") })
-            }
+            Writes::Obk => beside(output, "obk", "book"),
+            Writes::Pgn => beside(output, "pgn", "annotated"),
+            Writes::Positions => beside(output, "tsv", "positions"),
+            Writes::RustSource => beside(output, "rs", "tuned"),
         }
     }
+}
+
+/// `output` with the extension `ext` (`x.qbk` -> `x.obk`), or `x-{suffix}.{ext}` when it already
+/// has that extension, so that the name is never `output`'s.
+fn beside(output: &Path, ext: &str, suffix: &str) -> PathBuf {
+    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| suffix.into());
+    let same = output.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    output.with_file_name(if same { format!("{stem}-{suffix}.{ext}") } else { format!("{stem}.{ext}") })
 }
 
 /// Whether the file at `path` is an `.obk` book (an SQLite database with a `bhobk` table).
@@ -58,6 +75,8 @@ pub fn foreign_kind(output: &Path, writes: Writes) -> Option<String> {
     let kind = file_kind(output).ok()?;
     match (writes, kind) {
         (_, FileKind::Empty) | (Writes::Qbk, FileKind::QikuBook) => None,
+        (Writes::Pgn, FileKind::Pgn | FileKind::Text) => None,
+        (Writes::Positions | Writes::RustSource, FileKind::Text) => None,
         (Writes::Obk, FileKind::Sqlite) if is_obk(output) => None,
         (Writes::Obk, FileKind::Sqlite) => Some("an SQLite database that is not an .obk book (no bhobk table)".into()),
         (Writes::Qbk, FileKind::Sqlite) if is_obk(output) => Some("an .obk (SQLite) opening book".into()),
@@ -65,11 +84,17 @@ pub fn foreign_kind(output: &Path, writes: Writes) -> Option<String> {
     }
 }
 
-/// Refuses, unless `force`, to replace an existing `output` that is not a book of the kind the
+/// Refuses, unless `force`, to replace an existing `output` that is not a file of the kind the
 /// command `writes` (an empty file may be replaced too: there is nothing in it to lose). The
 /// error names the file, what it appears to be, and the ways out: another `-o` (a name is
 /// suggested) or `--force`.
 pub fn refuse_replacing(output: &Path, writes: Writes, force: bool) -> Result<(), String> {
+    refuse_replacing_given(output, writes, force, "-o ")
+}
+
+/// [`refuse_replacing`] for an output given otherwise than with `-o`: `given` is what precedes
+/// the suggested name in the error (`"--emit "`, or `""` for a positional argument).
+pub fn refuse_replacing_given(output: &Path, writes: Writes, force: bool, given: &str) -> Result<(), String> {
     if force {
         return Ok(());
     }
@@ -77,7 +102,7 @@ pub fn refuse_replacing(output: &Path, writes: Writes, force: bool) -> Result<()
         None => Ok(()),
         Some(what) => Err(format!(
             "{}: exists and appears to be {what}, not {}; refusing to replace it: choose another output \
-             (say -o {}) or pass --force to replace it",
+             (say {given}{}) or pass --force to replace it",
             output.display(),
             writes.name(),
             writes.other_name(output).display()
@@ -117,5 +142,30 @@ mod tests {
         std::fs::write(&db, b"SQLite format 3\0 but not a real database").unwrap();
         let e = refuse_replacing(&db, Writes::Obk, false).unwrap_err();
         assert!(e.contains("an SQLite database that is not an .obk book") && e.contains("db-book.obk"), "{e}");
+    }
+
+    #[test]
+    fn text_writers_replace_text_and_refuse_books() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("b.qbk");
+        std::fs::write(&book, b"QIKUBOOK and the rest").unwrap();
+        for (writes, other) in [(Writes::Pgn, "b.pgn"), (Writes::Positions, "b.tsv"), (Writes::RustSource, "b.rs")] {
+            let e = refuse_replacing(&book, writes, false).unwrap_err();
+            assert!(e.contains(&format!("a qiku opening book (.qbk), not {}", writes.name())), "{e}");
+            assert!(e.contains(&format!("-o {}", dir.path().join(other).display())) && e.contains("--force"), "{e}");
+            assert!(refuse_replacing(&book, writes, true).is_ok());
+        }
+        let games = dir.path().join("g.pgn");
+        std::fs::write(&games, "[Event \"x\"]\n\n1. h2e2 h9g7 *\n").unwrap();
+        assert!(refuse_replacing(&games, Writes::Pgn, false).is_ok());
+        let e = refuse_replacing(&games, Writes::Positions, false).unwrap_err();
+        assert!(e.contains("a PGN file of games, not a text file of positions") && e.contains("g.tsv"), "{e}");
+        let text = dir.path().join("t.tsv");
+        std::fs::write(&text, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\t1-0\ttrain\n").unwrap();
+        let e = refuse_replacing(&text, Writes::Qbk, false).unwrap_err();
+        assert!(e.contains("t.qbk"), "{e}");
+        for writes in [Writes::Pgn, Writes::Positions, Writes::RustSource] {
+            assert!(refuse_replacing(&text, writes, false).is_ok(), "{writes:?}");
+        }
     }
 }

@@ -758,17 +758,15 @@ fn duration(s: f64) -> String {
 
 /// The error for a material without a table in `dir`, with the command that makes it.
 fn missing_table(material: Material, dir: &Path) -> String {
-    format!(
-        "no table for {material} in {} (generate it with `qiku-tb generate {material} -d {}`, or give the \
-         directory that holds it with -d)",
-        dir.display(),
-        dir.display()
-    )
+    qiku::tablebase::no_table_message(&material, dir, "or give the directory that holds it with -d")
 }
 
 /// Opens a directory of tables.
 fn open_dir(dir: &Path) -> Result<Tablebases, String> {
-    Tablebases::open(dir).map_err(|e| format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()))
+    Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
+        true => format!("{e}; give -d a directory of tables (.qtb files), such as `qiku-tb generate -d DIR` writes"),
+        false => format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()),
+    })
 }
 
 /// Opens a directory of tables for a command about the whole directory (`info`, `verify`): every

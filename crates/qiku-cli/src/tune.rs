@@ -3,6 +3,7 @@
 //! and optionally writes the tuned parameters as Rust source for `src/engine/eval/params.rs`.
 
 use super::progress::TermProgress;
+use crate::overwrite::{refuse_replacing_given, Writes};
 use clap::Args;
 use qiku::tune::collect::{self, CollectOptions};
 use qiku::tune::{self, FitOptions, Params};
@@ -65,6 +66,10 @@ pub struct TuneArgs {
     /// Write the tuned parameters as Rust source to this file.
     #[arg(long)]
     emit: Option<PathBuf>,
+    /// Replace the file at --emit or --write-positions even if it is not text (by default a book,
+    /// a table, games or any other kind of file there is left alone and the command fails).
+    #[arg(long)]
+    force: bool,
     /// Print one JSON object with the figures instead of text.
     #[arg(long)]
     json: bool,
@@ -236,13 +241,17 @@ fn check_inputs(pgn: &[PathBuf]) -> Result<(), String> {
 
 fn tune_in_pool(args: &TuneArgs) -> Result<(), String> {
     let t0 = Instant::now();
-    for out in args.emit.iter().chain(&args.write_positions) {
+    let outputs = args.emit.iter().map(|p| (p, Writes::RustSource, "--emit "));
+    for (out, writes, given) in
+        outputs.chain(args.write_positions.iter().map(|p| (p, Writes::Positions, "--write-positions ")))
+    {
         // The games of a directory given with --pgn are inputs too.
         let inputs = qiku::xqf::expand_inputs(&args.pgn).unwrap_or_else(|_| args.pgn.clone());
         let scored = args.scored.iter().map(PathBuf::as_path);
         crate::refuse_output_among_inputs(out, args.pgn.iter().chain(&inputs).map(PathBuf::as_path).chain(scored))?;
         // Before reading the games and fitting, not after.
         crate::refuse_unwritable_output(out)?;
+        refuse_replacing_given(out, writes, args.force, given)?;
     }
     let progress = TermProgress::new(!args.quiet, false);
     let start = Params::DEFAULT;

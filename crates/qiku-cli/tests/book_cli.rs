@@ -113,6 +113,16 @@ fn merge_and_errors() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("no game could be used"), "{err}");
+    // The summary says why nothing was written, with no building rate for a book never built.
+    let summary = String::from_utf8(out.stdout).unwrap();
+    let last = summary.lines().last().unwrap_or_default();
+    assert_eq!(last, format!("did not write {}: no game could be used", p("bad.qbk")), "{summary}");
+    assert!(!summary.contains("games/s"), "{summary}");
+    let out = qiku_book(&["build", repertoire().to_str().unwrap(), "-o", &p("none.qbk"), "-q", "--min-games", "1000"]);
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !out.status.success() && summary.ends_with(&format!("did not write {}: no move was kept\n", p("none.qbk")))
+    );
     std::fs::write(
         p("bad.pgn"),
         "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進九 1-0\n\n[Result \"1-0\"]\n\n1. 炮二平五 馬８進７ 1-0\n",

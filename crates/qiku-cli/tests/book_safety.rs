@@ -130,6 +130,81 @@ fn the_demo_keeps_a_file_of_another_kind_at_its_book_path() {
     assert!(!dir.path().join("tablebases").exists(), "the demo went on");
 }
 
+/// `qiku annotate`, `qiku tune --write-positions`/`--emit` and `qiku label` leave a book (or any
+/// file of another kind) at their output as it was, naming it and the ways out; they replace their
+/// own kind (text, games), and anything with `--force`. (They replaced a book silently.)
+#[test]
+fn annotate_tune_and_label_replace_only_their_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = d.join("games.pgn");
+    std::fs::copy(root().join("books/repertoire.pgn"), &games).unwrap();
+    let victim = d.join("victim.qbk");
+    ok(&["build", s(&games), "-o", s(&victim), "-q"]);
+    let victim_bytes = std::fs::read(&victim).unwrap();
+    let positions = d.join("positions.tsv");
+    let tune = |out_flag: &str, out: &Path, more: &[&str]| {
+        let mut args = vec!["tune", "--pgn", s(&games), "--epochs", "1", "--quiet", out_flag, s(out)];
+        args.extend_from_slice(more);
+        args.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let annotate = |out: &Path, more: &[&str]| {
+        let mut args = vec!["annotate", s(&games), "-o", s(out), "--no-eval", "--book", s(&victim), "-q"];
+        args.extend_from_slice(more);
+        args.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let qiku_ok = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(QIKU, &args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    qiku_ok(&tune("--write-positions", &positions, &[]));
+    let label = |out: &Path, more: &[&str]| {
+        let mut args = vec!["label", s(&positions), s(out), "--nodes", "1", "--quiet"];
+        args.extend_from_slice(more);
+        args.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    // A copy of the book is the victim of annotate (its own book is an input, refused otherwise).
+    let copy = d.join("copy.qbk");
+    std::fs::copy(&victim, &copy).unwrap();
+    for (args, kind, suggested) in [
+        (annotate(&copy, &[]), "a PGN file of games", format!("-o {}", d.join("copy.pgn").display())),
+        (
+            tune("--write-positions", &victim, &[]),
+            "a text file of positions",
+            format!("--write-positions {}", d.join("victim.tsv").display()),
+        ),
+        (tune("--emit", &victim, &[]), "a Rust source file", format!("--emit {}", d.join("victim.rs").display())),
+        (label(&victim, &[]), "a text file of positions", format!("say {})", d.join("victim.tsv").display())),
+    ] {
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let e = fails(QIKU, &argv);
+        let target = if argv[0] == "annotate" { &copy } else { &victim };
+        let what = format!("{}: exists and appears to be a qiku opening book (.qbk), not {kind}", target.display());
+        assert!(e.contains(&what), "{args:?}: {e}");
+        assert!(e.contains(&suggested) && e.contains("or pass --force to replace it"), "{args:?}: {e}");
+        assert_eq!(std::fs::read(target).unwrap(), victim_bytes, "{args:?} changed the book");
+    }
+    // Their own kind is replaced, as always: annotated games, positions, scored positions, source.
+    let (ann, scored, rs) = (d.join("ann.pgn"), d.join("scored.tsv"), d.join("tuned.rs"));
+    for _ in 0..2 {
+        qiku_ok(&annotate(&ann, &[]));
+        qiku_ok(&tune("--write-positions", &positions, &[]));
+        qiku_ok(&label(&scored, &[]));
+        qiku_ok(&tune("--emit", &rs, &[]));
+    }
+    // A file of games is no file of positions.
+    let other_games = d.join("other.pgn");
+    std::fs::copy(&games, &other_games).unwrap();
+    let e = fails(QIKU, &tune("--write-positions", &other_games, &[]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("a PGN file of games, not a text file of positions"), "{e}");
+    // --force replaces the book.
+    qiku_ok(&annotate(&copy, &["--force"]));
+    assert!(std::fs::read_to_string(&copy).unwrap().contains("[Event"));
+    qiku_ok(&tune("--emit", &victim, &["--force"]));
+    assert!(std::fs::read_to_string(&victim).unwrap().starts_with("// qiku tune"));
+}
+
 /// A file given where a book belongs gets advice whose output is never that file: following it
 /// makes a book and leaves the games (or the GUI's book) as they were.
 #[test]

@@ -31,7 +31,7 @@ fn demo_builds_its_book_from_the_shipped_master_games() {
     assert!(out.contains("CC BY 4.0"), "the demo names the collection's licence: {out}");
     // The start position's book moves, most played first: the central cannon in 15,609 games
     // (counted independently by tests/book_data.rs's recount of the same file).
-    let first = out.lines().skip_while(|l| !l.contains("games   win%")).nth(1).unwrap_or_default().to_string();
+    let first = out.lines().skip_while(|l| !l.contains("games   red%")).nth(1).unwrap_or_default().to_string();
     let cols: Vec<&str> = first.split_whitespace().collect();
     assert_eq!(cols.first(), Some(&"h2e2"), "{out}");
     assert_eq!(cols.get(2), Some(&"15609"), "{out}");
@@ -45,6 +45,20 @@ fn demo_outside_a_checkout_falls_back_to_the_embedded_repertoire() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_demo(dir.path());
     assert!(out.contains("using the small repertoire embedded in qiku instead"), "{out}");
-    assert!(dir.path().join("books/repertoire.qbk").is_file());
+    let book = dir.path().join("books/repertoire.qbk");
+    assert!(book.is_file());
+    // Step 2 shows what its caption's command prints (it showed columns of its own).
+    let caption = format!("== 2. Book moves of the start position: qiku-book probe {} startpos", book.display());
+    let shown: String = out
+        .lines()
+        .skip_while(|l| *l != caption)
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{}\n", l.strip_prefix("   ").unwrap_or(l)))
+        .collect();
+    let probe = Command::new(env!("CARGO_BIN_EXE_qiku-book")).arg("probe").arg(&book).arg("startpos").output().unwrap();
+    assert!(probe.status.success());
+    assert_eq!(shown, String::from_utf8_lossy(&probe.stdout), "{out}");
+    assert!(shown.contains("games   red%  draw% black% score%"), "{shown}");
     assert!(out.contains("   win, mate in 5 plies (asian rules)\n"), "{out}");
 }

@@ -392,6 +392,39 @@ fn errors_say_what_to_do_next() {
     assert!(e.contains("run qiku tune there, or pass --pgn with your game collection"), "{e}");
 }
 
+/// No advice that cannot be followed: a position or material beyond what the generator makes is
+/// said to have no possible table (and why), not given a `qiku-tb generate` it would refuse; a
+/// file given for the table directory is said to be one, not to be a place to generate tables.
+#[test]
+fn table_advice_can_be_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let e = fail(TB, &["probe", "-d", d, "startpos"]);
+    let want = format!(
+        "no table for KRRNNCCPPPPPAABBvKRRNNCCPPPPPAABB in {d}, and none can be made: it has 32 pieces, and a \
+         table holds at most 12"
+    );
+    assert!(e.contains(&want) && !e.contains("qiku-tb generate"), "{e}");
+    // Twelve pieces, but more entries than the generator supports.
+    let e = fail(TB, &["stats", "KRRNNCCvKRRNC", "-d", d]);
+    assert!(e.contains("none can be made: its table would have more entries than the 2^47 the generator supports"));
+    assert!(!e.contains("qiku-tb generate"), "{e}");
+    // The generator does refuse both.
+    for m in ["KRRNNCCPPPPPAABBvKRRNNCCPPPPPAABB", "KRRNNCCvKRRNC"] {
+        fail(TB, &["generate", m, "-d", d]);
+    }
+    // A book given with -d.
+    let book = dir.path().join("some.qbk");
+    let rep = Path::new(ROOT).join("books/repertoire.pgn");
+    ok(BOOK, &["build", rep.to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"]);
+    let e = fail(TB, &["probe", "-d", book.to_str().unwrap(), "startpos"]);
+    let want = format!(
+        "{}: is a qiku opening book (.qbk), not a directory of tables; give -d a directory of tables (.qtb files)",
+        book.display()
+    );
+    assert!(e.contains(&want) && !e.contains("Not a directory") && !e.contains(&format!("-d {}`", book.display())));
+}
+
 /// A table without a table its captures lead to has a value but no move values: every tool says
 /// which table is missing and how to make it (it used to say the table itself was missing, or to
 /// answer with the value and no moves, or to search without a word).

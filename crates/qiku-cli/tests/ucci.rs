@@ -420,3 +420,44 @@ fn skilllevel_is_uci_skill_level() {
     let lines = e.until(&["bestmove", "nobestmove"]);
     assert!(lines.iter().any(|l| l.starts_with("info depth 8 ")), "{lines:?}");
 }
+
+/// UCCI's `tablebaserules` and `tablebaseprobelimit` are UCI's `TablebaseRules` and
+/// `TablebaseProbeLimit` (they were unknown options): the tables' verdict names the rules chosen,
+/// and a limit of 0 leaves the position to the search.
+#[test]
+fn tablebaserules_and_tablebaseprobelimit_reach_the_tables() {
+    use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    let dir = tempfile::tempdir().unwrap();
+    generate_set(&["KRvK".parse().unwrap()], &GenerateOptions::new(dir.path())).unwrap();
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.until(&["ucciok"]);
+    for option in [
+        "option tablebaseprobelimit type spin min 0 max 12 default 12",
+        "option tablebaserules type combo var asian var plain default asian",
+    ] {
+        assert!(hello.iter().any(|l| l == option), "{option}: {hello:?}");
+    }
+    e.send(&format!("setoption tablebasepath {}", dir.path().display()));
+    let note = |e: &mut Engine, set: &str| {
+        e.send(set);
+        e.send("position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+        e.send("go depth 3");
+        let lines = e.until(&["bestmove", "nobestmove"]);
+        assert!(!lines.iter().any(|l| l.contains("unknown option")), "{set}: {lines:?}");
+        lines.into_iter().find(|l| l.starts_with("info string tablebase move")).unwrap_or_default()
+    };
+    assert!(note(&mut e, "setoption tablebaserules asian").ends_with("(asian rules)"));
+    assert!(note(&mut e, "setoption tablebaserules plain").ends_with("(plain rules)"));
+    // The UCI form, as some GUI libraries send it, is read too.
+    assert!(note(&mut e, "setoption name TablebaseRules value asian").ends_with("(asian rules)"));
+    assert_eq!(note(&mut e, "setoption tablebaseprobelimit 0"), "");
+    assert!(note(&mut e, "setoption tablebaseprobelimit 3").starts_with("info string tablebase move"));
+    e.send("setoption tablebaseprobelimit 13");
+    e.send("isready");
+    let said = e.until(&["readyok"]);
+    assert!(
+        said.iter().any(|l| l.contains("TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")),
+        "{said:?}"
+    );
+}

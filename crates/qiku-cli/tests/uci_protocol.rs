@@ -653,6 +653,45 @@ fn option_values_outside_the_advertised_ones_are_refused() {
     e.quit();
 }
 
+/// A book or table path that does not open is named once in the `info string` (it was said twice:
+/// `BookFile X: X: cannot open`), and a `;` list given to UCI's BookFile is explained.
+#[test]
+fn a_path_that_does_not_open_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.qbk"), dir.path().join("b.qbk"));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let missing = dir.path().join("tables");
+    let missing = missing.to_str().unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", LIVENESS);
+    for (set, path) in [
+        (format!("BookFile value {a};{b}"), format!("{a};{b}")),
+        (format!("BookFile value {a}"), a.to_string()),
+        (format!("TablebasePath value {missing}"), missing.to_string()),
+    ] {
+        e.send(&format!("setoption name {set}"));
+        let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].matches(path.as_str()).count(), 1, "{said:?}");
+        let option = set.split(' ').next().unwrap();
+        assert!(said[0].starts_with(&format!("info string {option} {path}: ")), "{said:?}");
+        assert!(said[0].contains("No such file or directory"), "{said:?}");
+        assert_eq!(said[0].contains("UCCI's bookfiles takes a `;`-separated list"), path.contains(';'), "{said:?}");
+    }
+    // UCCI's list: each file named once.
+    let mut u = Engine::start();
+    u.send("ucci");
+    u.until("ucciok", LIVENESS);
+    u.send(&format!("setoption bookfiles {a};{b}"));
+    let said: Vec<String> = u.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+    let want = format!("info string book files that did not open: {a}: cannot open: ");
+    assert!(said.len() == 1 && said[0].starts_with(&want), "{said:?}");
+    assert!(said[0].matches(a).count() == 1 && said[0].matches(b).count() == 1, "{said:?}");
+    e.quit();
+    u.quit();
+}
+
 #[test]
 fn messages_say_what_is_wrong() {
     let mut e = Engine::start();

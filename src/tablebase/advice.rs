@@ -1,0 +1,74 @@
+//! What can be said when no table answers: whether a material's table can be generated at all,
+//! and the one message every surface (`qiku-tb probe`, the C API) gives for a missing table, so
+//! that none of them tells the user to generate a table the generator refuses.
+
+use super::error::TbError;
+use super::index::{entries_of, MAX_PIECES};
+use super::material::Material;
+use std::path::Path;
+
+/// The most entries (both sides to move) of a table the generator accepts: 2^47. The index, the
+/// solver (64-bit scans, 48-bit side lists), the rule-aware pass (64-bit entry numbers past 2^32
+/// entries), the writers and the file format (64-bit counts and offsets) number more; the bound
+/// is the probe's 32-bit block numbers (2^32 blocks of 2^15 entries). Far beyond any table that
+/// fits in memory.
+pub const MAX_ENTRIES: u64 = 1 << 47;
+
+/// Can the generator solve `material` (canonical or not)? An error naming the limit otherwise:
+/// more pieces than the index scheme has slots for, or more entries than [`MAX_ENTRIES`]. Checked
+/// for a whole plan before any work, by the solver, and before advising to generate a table.
+pub(crate) fn check_supported(material: &Material) -> Result<(), TbError> {
+    let m = material.canonical().0;
+    if m.piece_count() > MAX_PIECES {
+        return Err(TbError::TooManyPieces { material: m.to_string(), max: MAX_PIECES });
+    }
+    let entries = entries_of(&m);
+    if entries > MAX_ENTRIES {
+        return Err(TbError::TooManyEntries { material: m.to_string(), entries, max: MAX_ENTRIES });
+    }
+    Ok(())
+}
+
+/// The message for a position of `material` that no table in `dir` covers: the command that
+/// generates its table, or `elsewhere` (the caller's other way out, "give the directory that holds
+/// it with -d"); or, when the generator refuses that material (more than 12 pieces, or more than
+/// 2^47 entries), that none can be made and why: advice to generate it could not be followed.
+///
+/// ```
+/// use qiku::tablebase::{no_table_message, Material};
+/// use std::path::Path;
+///
+/// let krk: Material = "KRvK".parse()?;
+/// assert_eq!(
+///     no_table_message(&krk, Path::new("tb"), "or open the directory that holds it"),
+///     "no table for KRvK in tb (generate it with `qiku-tb generate KRvK -d tb`, or open the directory that holds it)"
+/// );
+/// let all: Material = "KRRNNCCPPPPPAABBvKRRNNCCPPPPPAABB".parse()?;
+/// let said = no_table_message(&all, Path::new("tb"), "or open the directory that holds it");
+/// assert!(said.contains("none can be made: it has 32 pieces, and a table holds at most 12"));
+/// assert!(!said.contains("qiku-tb generate"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn no_table_message(material: &Material, dir: &Path, elsewhere: &str) -> String {
+    let m = material.canonical().0;
+    let why = match check_supported(&m) {
+        Ok(()) => {
+            let dir = dir.display();
+            return format!(
+                "no table for {m} in {dir} (generate it with `qiku-tb generate {m} -d {dir}`, {elsewhere})"
+            );
+        }
+        Err(TbError::TooManyPieces { max, .. }) => {
+            format!("it has {} pieces, and a table holds at most {max}", m.piece_count())
+        }
+        Err(TbError::TooManyEntries { .. }) => {
+            format!("its table would have more entries than the 2^{} the generator supports", MAX_ENTRIES.ilog2())
+        }
+        Err(e) => e.to_string(),
+    };
+    format!(
+        "no table for {m} in {}, and none can be made: {why} (tables answer endgames; search such a position \
+         with the engine instead)",
+        dir.display()
+    )
+}
