@@ -407,12 +407,15 @@ impl Uci {
                     }
                 }
             }
-            "tablebaserules" => value.parse::<crate::core::Rules>().map(|r| {
-                self.options.tb_rules = r;
-                if let Some(tb) = &self.engine().options.tablebases {
-                    tb.set_rules(r);
-                }
-            }),
+            "tablebaserules" => value
+                .parse::<crate::core::Rules>()
+                .map_err(|_| format!("option TablebaseRules: {value:?} is not asian or plain"))
+                .map(|r| {
+                    self.options.tb_rules = r;
+                    if let Some(tb) = &self.engine().options.tablebases {
+                        tb.set_rules(r);
+                    }
+                }),
             "tablebaseprobelimit" => number(0, MAX_TB_PROBE_LIMIT).map(|v| {
                 let mut e = self.engine();
                 e.options.tb_probe_limit = v as u32;

@@ -642,6 +642,9 @@ fn option_values_outside_the_advertised_ones_are_refused() {
         ("Ponder value maybe", Some("option Ponder: \"maybe\" is not true or false")),
         ("Ponder value true", None),
         ("Ponder value false", None),
+        ("TablebaseRules value european", Some("option TablebaseRules: \"european\" is not asian or plain")),
+        ("TablebaseRules value plain", None),
+        ("TablebaseRules value asian", None),
     ] {
         e.send(&format!("setoption name {set}"));
         let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
