@@ -56,6 +56,9 @@ fn hand_made_breakage_is_counted_and_located() {
     assert_eq!((e.game, e.line, e.column), (2, 7, 9));
     assert!(e.file.ends_with("broken.pgn"));
     assert!(e.to_string().contains("broken.pgn: game 2, line 7, column 9: unknown move token at \"xyz\""), "{e}");
+    // A token no notation reads, in a game without a [Format] tag: each notation's reason, as a
+    // move on the command line gets (its shape alone suggested one notation).
+    assert!(e.detail.contains("read as WXF: ") && e.detail.contains("; read as ICCS: "), "{e}");
     assert_eq!((find("i0i5").game, find("i0i5").line), (3, 11));
     assert_eq!(find("e5e6").reason, SkipReason::BadMove(MoveErrorKind::NoSuchPiece));
     let fen = report.errors.iter().find(|e| e.detail.contains("FEN")).unwrap();

@@ -225,6 +225,20 @@ fn parse_move(pos: &Position, token: &str, notation: Option<Notation>) -> Result
     }
 }
 
+/// Why `token` could not be read in `pos`: with no `[Format]` tag naming the notation and a token
+/// that fits none, each ASCII notation tried and why (as a position's moves on the command line
+/// are explained), since its shape alone may have suggested the wrong one; else `e`.
+fn unreadable(pos: &Position, token: &str, notation: Option<Notation>, e: &ParseMoveError) -> String {
+    if notation.is_none() && matches!(e, ParseMoveError::Syntax { .. }) {
+        if let Err(tried) = notation::spec::read_move(pos, token) {
+            if tried.len() > 1 && tried.iter().all(|(_, e)| matches!(e, ParseMoveError::Syntax { .. })) {
+                return format!("cannot read move {token:?}: {}", notation::spec::tried_reasons(&tried));
+            }
+        }
+    }
+    e.to_string()
+}
+
 /// `token` read as an ICCS move whose ranks count 1 to 10 (`h3e3`, `h10g8`, as some programs
 /// write them), if that is a legal move in `pos`: the ICCS spelling of it.
 fn ranks_from_one(pos: &Position, token: &str) -> Option<String> {
@@ -339,7 +353,7 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
                         "{e} (with ranks counted 1 to 10 it is the legal move {zero_based}: ICCS counts ranks 0 to 9, \
                          so the file's moves need their ranks lowered by one)"
                     ),
-                    None => e.to_string(),
+                    None => unreadable(&pos, token, notation, &e),
                 };
                 out.errors.push(error(t.loc, Some(token), reason, detail));
                 if params.keep_prefix {

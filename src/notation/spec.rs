@@ -117,14 +117,12 @@ impl fmt::Display for SpecError {
         match self {
             SpecError::Empty => f.write_str("no position given: expected startpos or a FEN, then optionally moves M ..."),
             SpecError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
-            SpecError::Move { number, token, tried, fen } => {
-                write!(f, "move {number} {token:?}")?;
-                for (i, (n, e)) in tried.iter().enumerate() {
-                    let sep = if i == 0 { ": " } else { "; " };
-                    write!(f, "{sep}read as {}: {}", long_name(*n), reason(e))?;
-                }
-                write!(f, " (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or Chinese 炮二平五)")
-            }
+            SpecError::Move { number, token, tried, fen } => write!(
+                f,
+                "move {number} {token:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
+                 Chinese 炮二平五)",
+                tried_reasons(tried)
+            ),
             SpecError::SplitFen { joined } => write!(
                 f,
                 "the FEN was split into several arguments: quote it, e.g. \"{joined}\" (a shell splits unquoted \
@@ -174,6 +172,22 @@ pub fn read_move(pos: &Position, token: &str) -> Result<Move, Vec<(Notation, Par
         }
     }
     Err(tried)
+}
+
+/// Why each notation [`read_move`] tried failed, in its order, without repeating the token:
+/// `read as ICCS: ...; read as WXF: ...`.
+///
+/// ```
+/// use qiku::notation::spec::{read_move, tried_reasons};
+/// use qiku::Position;
+///
+/// let tried = read_move(&Position::startpos(), "zz99").unwrap_err();
+/// let why = tried_reasons(&tried);
+/// assert!(why.starts_with("read as WXF: ") && why.contains("; read as ICCS: "), "{why}");
+/// ```
+pub fn tried_reasons(tried: &[(Notation, ParseMoveError)]) -> String {
+    let each: Vec<String> = tried.iter().map(|(n, e)| format!("read as {}: {}", long_name(*n), reason(e))).collect();
+    each.join("; ")
 }
 
 /// `h2j2`, `z0a1`: letter, digit, letter, digit (an ICCS move with a bad square).
