@@ -239,6 +239,11 @@ pub struct Reader<R> {
     scratch: String,
     /// The error of a `Step::Fail`.
     error: Option<SyntaxError>,
+    /// The line of the last game's result token (PGN mode).
+    result_line: u64,
+    /// The last game ended at movetext on its result token's line: that text is an error, not a
+    /// game of its own (`1. h2e2 h9g7 1-0 2. h0g2`).
+    text_after_result: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -270,6 +275,8 @@ impl<R: BufRead> Reader<R> {
             max_line_len: DEFAULT_MAX_LINE_LEN,
             scratch: String::new(),
             error: None,
+            result_line: 0,
+            text_after_result: false,
         }
     }
 
@@ -376,6 +383,18 @@ impl<R: BufRead> Reader<R> {
         if lines {
             g.phase = Phase::Movetext;
             g.skip_game = visitor.begin_movetext(start) == Skip::SkipGame;
+        }
+        if std::mem::take(&mut self.text_after_result) {
+            // Moves after the last game's result on its line: reported, and skipped to the next
+            // game's tags, rather than read as a game without tags from the start position.
+            if !lines {
+                visitor.begin_movetext(start);
+            }
+            g.phase = Phase::Movetext;
+            let snippet = snippet(self.text.get(self.pos..).unwrap_or(""));
+            let err = SyntaxError { location: start, kind: ErrorKind::TextAfterResult, snippet };
+            self.fail(visitor, &g, err, Resync::Auto)?;
+            return Ok(true);
         }
         loop {
             match self.step(visitor, &mut g)? {
@@ -641,7 +660,9 @@ impl<R: BufRead> Reader<R> {
         }
         let c = b[i];
         if after_result && !matches!(c, b'{' | b';' | b'$') {
-            // Whatever follows the result, other than comments and NAGs, starts the next game.
+            // Whatever follows the result, other than comments and NAGs, starts the next game;
+            // but movetext on the result's own line is an error of its own (read next).
+            self.text_after_result = self.line_no == self.result_line && c != b'[';
             return Ok(Step::End);
         }
         Ok(match c {
@@ -772,6 +793,7 @@ impl<R: BufRead> Reader<R> {
                     v.outcome(r, at);
                 }
                 g.phase = Phase::AfterResult;
+                self.result_line = self.line_no;
             }
             Token::Number(None) => {}
             Token::Number(Some(k)) => {

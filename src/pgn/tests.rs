@@ -377,6 +377,34 @@ fn result_ends_a_tagless_game_in_pgn_mode() {
     );
 }
 
+/// Moves after a result on its own line are an error, skipped to the next game's tags: they were
+/// read as a game without tags from the start position (`2. h0g2` counted in books).
+#[test]
+fn moves_after_the_result_on_its_line_are_an_error_not_a_game() {
+    let pgn = "[E \"1\"]\n\n1. h2e2 1-0 2. h0g2\n3. b0c2\n\n[E \"2\"]\n\n1. c3c4 0-1\n";
+    check(
+        run(pgn),
+        &[
+            "begin 1/1:1",
+            "tag E=1 1/1:1",
+            "movetext 1/3:1",
+            "move h2e2 1/3:4",
+            "result 1-0 1/3:9",
+            "end 1/3:12",
+            "begin 2/3:13",
+            "movetext 2/3:13",
+            "error TextAfterResult 2/3:13",
+            "end 2/3:13",
+            "begin 3/6:1",
+            "tag E=2 3/6:1",
+            "movetext 3/8:1",
+            "move c3c4 3/8:4",
+            "result 0-1 3/8:9",
+            "end 3/8:12",
+        ],
+    );
+}
+
 #[test]
 fn tag_only_games_stay_separate() {
     check(
