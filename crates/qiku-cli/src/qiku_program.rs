@@ -267,8 +267,8 @@ struct AnalyzeArgs {
     /// Search to this depth (1 to 100).
     #[arg(long, conflicts_with = "movetime", value_parser = super::whole_number::<u32>(1, 100))]
     depth: Option<u32>,
-    /// Search for this many milliseconds (default: depth 12 if neither is given).
-    #[arg(long)]
+    /// Search for this many milliseconds, 1 to 3600000 (default: depth 12 if neither is given).
+    #[arg(long, value_parser = super::whole_number::<u64>(1, 3_600_000))]
     movetime: Option<u64>,
     /// Transposition table size in MiB (1 to 65536).
     #[arg(long, default_value_t = 64, value_parser = hash_mib)]

@@ -33,6 +33,8 @@ fn analyze_hash_and_threads_are_range_checked() {
     refused(&run(qiku, &["analyze", "--depth", "1", "--hash", "0"]), "from 1 to 65536");
     refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "100000"]), "from 1 to 64");
     refused(&run(qiku, &["analyze", "--depth", "1", "--threads", "0"]), "from 1 to 64");
+    // A search of 0 ms reported the same depth twice; the bounds are `match`'s.
+    refused(&run(qiku, &["analyze", "--movetime", "0"]), "from 1 to 3600000");
     refused(&run(qiku, &["bench", "--hash", "0"]), "from 1 to 65536");
     refused(&run(qiku, &["match", "--engine", "a", "--engine", "b", "--concurrency", "100000"]), "from 1 to 256");
     let out = run(qiku, &["analyze", "--depth", "2", "--hash", "1", "--threads", "2"]);

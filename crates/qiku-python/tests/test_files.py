@@ -144,6 +144,14 @@ def test_write_a_training_set_of_100000_samples(tmp_path):
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
 
 
+def test_a_training_set_into_a_missing_directory_names_the_output(tmp_path):
+    out = tmp_path / "missing" / "train.npz"
+    with pytest.raises(FileNotFoundError) as e:
+        qiku.pgn.write_training_set([ICCS], out, 100)
+    assert e.value.filename == str(out) and str(tmp_path / "missing") in str(e.value), e.value
+    assert ".qiku-training-" not in str(e.value)
+
+
 # --- books ---------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ Training arrays (one row per sample):
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from typing import Any, Dict, Iterable, Optional, Union
@@ -69,10 +70,16 @@ def write_training_set(
 
     if not isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [os.fspath(p) for p in inputs]
-    data = training_set(inputs, limit, **options)
     output = os.fspath(output)
     directory = os.path.dirname(os.path.abspath(output))
-    fd, tmp = tempfile.mkstemp(prefix=".qiku-training-", suffix=".npz", dir=directory)
+    # Before reading the games: the error names the output given, not a temporary file.
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, f"no directory {directory} to write {output} in", output)
+    data = training_set(inputs, limit, **options)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".qiku-training-", suffix=".npz", dir=directory)
+    except OSError as e:
+        raise type(e)(e.errno, f"cannot write {output} ({e.strerror})", output) from e
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, planes=data["planes"], moves=data["moves"], values=data["values"], plies=data["plies"])
