@@ -252,6 +252,32 @@ fn an_engine_that_never_gets_ready_is_named_with_the_startup_timeout() {
     assert!(stderr.contains("no readyok within 1.0 s (--startup-timeout SECONDS gives it longer)"), "{stderr}");
 }
 
+/// A mistyped option name stops the match before any game, naming it and the engine's options;
+/// a value the engine refuses is reported once (both were silently ignored: a mistyped
+/// `Skill Levl=5` played the whole match at full strength).
+#[test]
+fn engine_options_that_do_not_take_are_reported() {
+    let run = |option: &str| {
+        std::process::Command::new(QIKU)
+            .args(["match", "--engine", QIKU, "--option", option, "--engine", QIKU, "--games", "2", "--depth", "1"])
+            .output()
+            .unwrap()
+    };
+    let out = run("Skill Levl=5");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("engine 1") && stderr.contains("it has no option \"Skill Levl\""), "{stderr}");
+    assert!(stderr.contains("Skill Level") && !stderr.contains("game   1/2"), "{stderr}");
+    let out = run("Hash=abc");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let warning = format!(
+        "warning: engine 1 (qiku {}) said while its options were set: option Hash: value \"abc\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(stderr.matches(&warning).count(), 1, "{stderr}");
+}
+
 #[test]
 fn faults_during_rank_detection_lose_games_instead_of_aborting_the_match() {
     // Ranks auto-detected (the default): the first move is asked in the start position before

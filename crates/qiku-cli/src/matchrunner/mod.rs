@@ -432,6 +432,10 @@ pub fn run(
             command: spec.command.clone(),
             error,
         })?;
+        // Said once, for the first start: a value the engine refused is not silently ignored.
+        for note in &e.option_notes {
+            eprintln!("qiku: warning: engine {} ({}) said while its options were set: {note}", i + 1, e.name);
+        }
         first.push(e);
     }
     let mut names = [first[0].name.clone(), first[1].name.clone()];

@@ -181,6 +181,17 @@ impl std::error::Error for EngineError {
     }
 }
 
+/// The name of an option an engine lists in its handshake: UCI's `option name NAME type ...`,
+/// UCCI's `option NAME type ...`.
+fn option_name(line: &str, protocol: Protocol) -> Option<String> {
+    let rest = match protocol {
+        Protocol::Uci => line.trim().strip_prefix("option name ")?,
+        Protocol::Ucci => line.trim().strip_prefix("option ")?,
+    };
+    let name = rest.split(" type ").next()?.trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
 /// Splits a command line on whitespace, keeping double-quoted groups together.
 pub fn split_command(line: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -274,6 +285,9 @@ pub struct EngineProcess {
     /// unreadable or it exited. The match goes on with ranks 0-9 (as `--ranks 0`), so the fault is
     /// charged in the engine's games instead of aborting the match.
     pub detection_error: Option<EngineError>,
+    /// What the engine said (`info string`) while its `--option`s were set: a refused value is
+    /// reported there (`option Hash: value "abc" is not a number`), and would otherwise go unseen.
+    pub option_notes: Vec<String>,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Incoming>,
@@ -373,6 +387,7 @@ impl EngineProcess {
             name: spec.name.clone().unwrap_or_default(),
             ranks: spec.ranks.unwrap_or(RankBase::Zero),
             detection_error: None,
+            option_notes: Vec::new(),
             child,
             stdin,
             lines: rx,
@@ -384,6 +399,7 @@ impl EngineProcess {
         };
         e.send(hello)?;
         let wait = Wait::from_now(spec.startup);
+        let mut offered: Vec<String> = Vec::new();
         loop {
             let line = e.read_line(wait, ok)?;
             if let Some(name) = line.strip_prefix("id name ") {
@@ -391,8 +407,24 @@ impl EngineProcess {
                     e.name = name.trim().to_string();
                 }
             }
+            if let Some(name) = option_name(&line, spec.protocol) {
+                offered.push(name);
+            }
             if line.trim() == ok {
                 break;
+            }
+        }
+        // A UCI engine lists every option it has; a name it does not list is a typo that would
+        // play the whole match without the setting. (UCCI engines accept standard options they do
+        // not list; what they refuse shows in `option_notes`.)
+        if spec.protocol == Protocol::Uci && !offered.is_empty() {
+            if let Some((name, _)) =
+                spec.options.iter().find(|(n, _)| !offered.iter().any(|o| o.eq_ignore_ascii_case(n)))
+            {
+                return Err(EngineError::Protocol(format!(
+                    "it has no option {name:?}; its options are {}: check the name given to --option",
+                    offered.join(", ")
+                )));
             }
         }
         if e.name.is_empty() {
@@ -410,7 +442,7 @@ impl EngineProcess {
             };
             e.send(&cmd)?;
         }
-        e.sync()?;
+        e.option_notes = e.sync_notes()?;
         if spec.ranks.is_none() {
             match e.detect_ranks() {
                 Ok(r) => e.ranks = r,
@@ -454,10 +486,24 @@ impl EngineProcess {
 
     /// `isready` / `readyok`.
     pub fn sync(&mut self) -> Result<(), EngineError> {
+        self.sync_notes().map(|_| ())
+    }
+
+    /// `isready` / `readyok`, keeping what the engine said on the way (`info string` lines).
+    fn sync_notes(&mut self) -> Result<Vec<String>, EngineError> {
         self.send("isready")?;
         let wait = Wait::from_now(self.spec.startup);
-        while self.read_line(wait, "readyok")?.trim() != "readyok" {}
-        Ok(())
+        let mut notes = Vec::new();
+        loop {
+            let line = self.read_line(wait, "readyok")?;
+            let line = line.trim();
+            if line == "readyok" {
+                return Ok(notes);
+            }
+            if let Some(note) = line.strip_prefix("info string ") {
+                notes.push(note.to_string());
+            }
+        }
     }
 
     /// Tells the engine a new game starts: UCI's `ucinewgame`, UCCI's `setoption newgame` (as
