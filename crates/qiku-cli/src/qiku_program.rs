@@ -764,16 +764,16 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
     }
     if let Some(dir) = &args.tb {
         let tables = qiku::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
-        // Set as if the probe failed, then again once it has answered: a failing probe returns early.
-        let material = qiku::tablebase::Material::from_position(&pos);
-        *warnings = super::tb::probe_warnings(&tables, material, true);
         // A damaged or foreign table (or companion) fails with its file's error, never reads as
         // a missing one; the values are those of `qiku-tb probe --rules RULES`.
         let rules = args.rules;
-        let found = if pos.occupied().count() as usize <= qiku::tablebase::MAX_PIECES {
+        let found = (|| -> Result<_, String> {
+            if pos.occupied().count() as usize > qiku::tablebase::MAX_PIECES {
+                return Ok(None);
+            }
             let e = |e: qiku::tablebase::TbError| super::tb::probe_error(e, dir);
-            let moves = tables.move_verdicts(&pos, rules).map_err(|e| super::tb::probe_error(e, dir))?;
-            match (tables.verdict(&pos, rules).map_err(e)?, moves) {
+            let moves = tables.move_verdicts(&pos, rules).map_err(e)?;
+            Ok(match (tables.verdict(&pos, rules).map_err(e)?, moves) {
                 (Some(v), Some(moves)) => {
                     // The WDL file's answer is checked as `qiku-tb probe` checks it: a damaged or
                     // disagreeing `.qtw` fails here as it fails there.
@@ -783,11 +783,13 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
                     Some((v, moves, Some(best)))
                 }
                 _ => None,
-            }
-        } else {
-            None
-        };
-        *warnings = super::tb::probe_warnings(&tables, material, false);
+            })
+        })();
+        // The other unusable files are said after the answer or the probe's own error, as
+        // `qiku-tb probe` says them.
+        let material = qiku::tablebase::Material::from_position(&pos);
+        *warnings = super::tb::probe_warnings(&tables, material, found.is_err());
+        let found = found?;
         match found {
             Some((v, values, best)) => {
                 let best_moves = best.unwrap_or_default();
