@@ -129,9 +129,7 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
             "seconds": r.elapsed.as_secs_f64(),
         });
         println!("{summary}");
-    }
-    let text = !json;
-    if text {
+    } else {
         println!(
             "wrote {}: {} positions, {} distinct moves from {} of {} rows in {:.2} s",
             output.display(),
@@ -141,16 +139,14 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
             r.rows,
             r.elapsed.as_secs_f64()
         );
-    }
-    let skipped = [
-        (r.invalid, "marked invalid (vvalid 0)"),
-        (r.unreadable, "unreadable (a key, move or count that is not a number of the right kind)"),
-        (r.aliases, "a VinXiangQi alias of another row"),
-        (r.illegal, "illegal in its position"),
-        (r.unreachable, "not reachable from the start position by book moves"),
-    ];
-    for (n, why) in skipped {
-        if n > 0 && text {
+        let skipped = [
+            (r.invalid, "marked invalid (vvalid 0)"),
+            (r.unreadable, "unreadable (a key, move or count that is not a number of the right kind)"),
+            (r.aliases, "a VinXiangQi alias of another row"),
+            (r.illegal, "illegal in its position"),
+            (r.unreachable, "not reachable from the start position by book moves"),
+        ];
+        for (n, why) in skipped.into_iter().filter(|&(n, _)| n > 0) {
             println!("  {} skipped: {why}", crate::count(n, "row", "rows"));
         }
     }
