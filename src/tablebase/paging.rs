@@ -109,8 +109,11 @@ impl std::str::FromStr for MemorySize {
         };
         let x: f64 = number.parse().map_err(|_| format!("`{s}`: not a size (such as 1G, 512M or 800000000)"))?;
         let bytes = x * scale as f64;
-        if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+        if bytes < 1.0 {
             return Err(format!("`{s}`: a size must be at least one byte"));
+        }
+        if bytes >= u64::MAX as f64 {
+            return Err(format!("`{s}`: too large a size (at most 16777215T)"));
         }
         Ok(MemorySize(bytes as u64))
     }
@@ -358,6 +361,10 @@ mod tests {
         for s in ["", "G", "1X", "-1G", "0"] {
             assert!(s.parse::<MemorySize>().is_err(), "{s}");
         }
+        // Too large is said as such, not as too small.
+        let e = "99999999999T".parse::<MemorySize>().unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        assert!("0.1".parse::<MemorySize>().unwrap_err().contains("at least one byte"));
     }
 
     #[test]

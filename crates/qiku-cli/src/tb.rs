@@ -154,8 +154,8 @@ enum Command {
         /// Estimate the times for a machine SPEED times as fast as the project machine, without
         /// timing this one: 1 gives the project machine's times (the same output on every
         /// machine); a plan for other machines than this one (a cluster's nodes) takes the speed
-        /// that a plan printed there.
-        #[arg(long, value_name = "SPEED", value_parser = speed_arg)]
+        /// that a plan printed there. From 0.001 to 1000.
+        #[arg(long, value_name = "SPEED", value_parser = speed_arg, allow_negative_numbers = true)]
         speed: Option<f64>,
         /// Print {"rates", "speed", "calibration", "threads", "rules", "tables": [{"material", "pieces", "target",
         /// "entries", "peak_memory_bytes", "disk_bytes", "seconds", "rules_pass", "unsupported",
@@ -222,12 +222,13 @@ enum Command {
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
         /// Print {"dir", "tables": [{"material", "passed", "status", "table", "rules", "wdl"}],
-        /// "verified", "failed", "not_checked"} at the end: each check {"status": "ok", "entries"
+        /// "verified", "failed", "not_checked", "missing"} at the end: each check {"status": "ok", "entries"
         /// (for "rules": "changed", the entries the rules change), "seconds"}, {"status": "failed",
         /// "error"} (a file of this table is wrong) or {"status": "not_checked", "input",
         /// "input_error"} (another table's file it reads cannot be used; "input_error" null and
         /// "missing" set when it is absent); null where the file is absent. A table's "status" is
-        /// "failed" when a check failed, else "not_checked" when one was not checked, else "ok".
+        /// "missing" when its .qtb is not there (a named table never made), "failed" when a check
+        /// failed, else "not_checked" when one was not checked, else "ok"; "missing" counts them.
         #[arg(long)]
         json: bool,
     },
@@ -413,7 +414,7 @@ fn run_generate(
         );
     }
     // Warn before the work (it may take days) when its files may not fit where they go.
-    let need = space::still_to_write(rows.iter().filter(|r| !only || r.target), &dir);
+    let need = space::still_to_write(rows.iter().filter(|r| !only || r.target), &dir, opts.has_rules());
     if let Some(warning) = space::shortfall(need, space::free_bytes(&dir), &dir) {
         eprintln!("qiku-tb: warning: {warning}");
     }
@@ -506,11 +507,12 @@ fn within(r: &generate::PlannedTable, mode: &Option<MemoryMode>, memory: Option<
     }
 }
 
-/// A speed factor for `plan --speed`: a positive, finite number.
+/// A speed factor for `plan --speed`: from 0.001 to 1000 (a machine a thousand times slower or
+/// faster than the project machine; beyond that the figures mean nothing).
 fn speed_arg(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a speed: give a positive number (1 is the project machine's)")),
+        Ok(v) if (0.001..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a speed: give a number from 0.001 to 1000 (1 is the project machine's)")),
     }
 }
 
@@ -533,9 +535,9 @@ fn run_plan(
     let rates = Rates::MEASURED.at_speed(speed);
     let threads = rayon::current_num_threads();
     let (rows, totals) = estimate(&resolved, &rates, threads, rules);
-    let present: Vec<bool> = rows.iter().map(|r| dir.join(file_name(r.material)).is_file()).collect();
+    let present: Vec<bool> = rows.iter().map(|r| space::present(dir, r.material, rules)).collect();
     // What is still to write (the present tables are kept), against the space free there.
-    let to_write = space::still_to_write(rows.iter().filter(|r| r.unsupported.is_none()), dir);
+    let to_write = space::still_to_write(rows.iter().filter(|r| r.unsupported.is_none()), dir, rules);
     let free = space::free_bytes(dir);
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();

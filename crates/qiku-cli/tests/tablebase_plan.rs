@@ -148,6 +148,27 @@ fn generate_makes_exactly_the_planned_tables() {
     let v = plan_json(&plan_args);
     assert!(v["tables"].as_array().unwrap().iter().all(|t| t["present"] == true));
     assert_eq!(v["totals"]["disk_bytes_to_write"], 0, "{}", v["totals"]);
+    // A table counts as present only with all its files, each a table of its material: without
+    // its .qtw, or with a .qtb that is not a table, it is still to write (`generate` makes it).
+    let (gone, garbled) = (&v["tables"][0], &v["tables"][1]);
+    let name = |t: &Value| t["material"].as_str().unwrap().to_string();
+    std::fs::remove_file(dir.join(format!("{}.qtw", name(gone)))).unwrap();
+    std::fs::write(dir.join(format!("{}.qtb", name(garbled))), "garbage").unwrap();
+    let v = plan_json(&plan_args);
+    let present: Vec<(String, bool)> =
+        v["tables"].as_array().unwrap().iter().map(|t| (name(t), t["present"] == true)).collect();
+    let absent: Vec<&String> = present.iter().filter(|(_, p)| !p).map(|(m, _)| m).collect();
+    assert_eq!(absent, [&name(gone), &name(garbled)], "{present:?}");
+    let still = gone["disk_bytes"].as_u64().unwrap() + garbled["disk_bytes"].as_u64().unwrap();
+    assert_eq!(v["totals"]["disk_bytes_to_write"].as_u64(), Some(still), "{}", v["totals"]);
+    // Without the rule-aware pass only the .qtb is written: the table without its .qtw is present.
+    let mut plain_args = plan_args.clone();
+    plain_args.push("--no-rules");
+    let v = plan_json(&plain_args);
+    let absent: Vec<String> =
+        v["tables"].as_array().unwrap().iter().filter(|t| t["present"] != true).map(name).collect();
+    assert_eq!(absent, [name(garbled)]);
+    assert!(qiku_tb(&args).status.success());
     // A named material with a filter it does not pass is left out, with a note.
     let out = qiku_tb(&["plan", "KRNvKR", "KRvKA", "--max-pieces", "4", "--speed", "1", "-d", d]);
     assert!(out.status.success());
@@ -226,6 +247,19 @@ fn tablebases_readme_counts_are_true() {
 
 /// Without `--speed`, the plan times a small generation on this machine and gives its times for
 /// it: the project machine's times over the measured speed, and it says so.
+/// Speeds and memory sizes beyond what means anything are refused, each saying why.
+#[test]
+fn plan_refuses_speeds_and_sizes_out_of_range() {
+    for speed in ["1e308", "0.0000001", "-1", "0", "inf", "fast"] {
+        let out = qiku_tb(&["plan", "KRvK", "--speed", speed]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains("give a number from 0.001 to 1000"), "{speed}: {err}");
+    }
+    let out = qiku_tb(&["plan", "KRvK", "--speed", "1", "--memory", "99999999999T"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("too large a size"), "{err}");
+}
+
 #[test]
 fn plan_times_are_for_this_machine_unless_a_speed_is_given() {
     let out = qiku_tb(&["plan", "KRvKAABB", "--json", "-d", "none"]);

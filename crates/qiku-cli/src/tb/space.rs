@@ -1,14 +1,24 @@
 //! Disk space for `generate` and `plan`: what the tables still to make will take against what is
 //! free where they go, so that a long run is not stopped by a full disk hours in.
 
-use qiku::tablebase::file_name;
+use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::PlannedTable;
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material};
 use std::path::Path;
 
-/// The plan's disk estimate of the `tables` whose file is not in `dir` yet (those present are
-/// kept if intact, so nothing more is written for them).
-pub(super) fn still_to_write<'a>(tables: impl Iterator<Item = &'a PlannedTable>, dir: &Path) -> u64 {
-    tables.filter(|t| !dir.join(file_name(t.material)).is_file()).map(|t| t.disk_bytes).sum()
+/// Are `material`'s files in `dir`, so that `generate` keeps them: its table, and with the
+/// rule-aware pass (`rules`) its companion and WDL file too, each opening as a table of that
+/// material (header, key set and block index checked; the blocks' checksums are read only by
+/// `generate`, so a file damaged inside a block still counts as present here).
+pub(super) fn present(dir: &Path, material: Material, rules: bool) -> bool {
+    let opens = |name: String| TableFile::open(&dir.join(name)).is_ok();
+    opens(file_name(material)) && (!rules || (opens(rules_file_name(material)) && opens(wdl_file_name(material))))
+}
+
+/// The plan's disk estimate of the `tables` not [`present`] in `dir` yet (those present are
+/// kept, so nothing more is written for them).
+pub(super) fn still_to_write<'a>(tables: impl Iterator<Item = &'a PlannedTable>, dir: &Path, rules: bool) -> u64 {
+    tables.filter(|t| !present(dir, t.material, rules)).map(|t| t.disk_bytes).sum()
 }
 
 /// Bytes this user may still write on the file system that holds `dir` (or, when `dir` does not
