@@ -135,5 +135,24 @@ fn verify_tells_a_damaged_table_from_one_whose_input_is_damaged() {
     let out = qiku_tb(&["verify", "KPAvK", "-d", d, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(out.status.success() && v["tables"][0]["status"] == "ok" && v["not_checked"] == 0, "{v}");
+
+    // A named table never made is missing, not wrong; a dead draw has no table at all; a table
+    // named twice (in either colour order) is checked once.
+    let out = qiku_tb(&["verify", "KRRvK", "KvK", "KRvK", "KvKR", "-d", d, "--json"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["verified"], &v["missing"], &v["failed"]), (&1.into(), &1.into(), &0.into()), "{v}");
+    let names: Vec<&str> = v["tables"].as_array().unwrap().iter().map(|t| t["material"].as_str().unwrap()).collect();
+    assert_eq!(names, ["KRRvK", "KRvK"]);
+    assert_eq!((&v["tables"][0]["status"], &v["tables"][0]["table"]["status"]), (&"missing".into(), &"missing".into()));
+    assert!(stderr_lines(&out)[0].contains("KvK has no attacking piece"), "{:?}", stderr_lines(&out));
+    let out = qiku_tb(&["verify", "KRRvK", "-d", d]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!("KRRvK: MISSING: there is no KRRvK.qtb in {d} (make it: `qiku-tb generate KRRvK -d {d}`)");
+    assert!(!out.status.success() && text.lines().next() == Some(want.as_str()), "{text}");
+    assert!(stderr_lines(&out).last().unwrap().contains(&format!("1 of 1 tables are not in {d}")));
+    let out = qiku_tb(&["verify", "KvK", "-d", d]);
+    let err = stderr_lines(&out);
+    assert!(!out.status.success() && err[0].contains("no table to verify"), "{err:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -20,6 +20,8 @@ enum Outcome {
     /// goes with) is missing or cannot be used, so nothing was checked: the checked file may be
     /// right.
     NotChecked(Input),
+    /// The table itself (its `.qtb`) is not in the directory: a named table never made there.
+    Missing,
 }
 
 /// A file a check reads besides the checked one, which is missing or cannot be used.
@@ -57,6 +59,7 @@ impl Outcome {
             Outcome::NotChecked(Input { path, error: Some(error) }) => {
                 json!({"status": "not_checked", "input": path, "input_error": error})
             }
+            Outcome::Missing => json!({"status": "missing"}),
         }
     }
 }
@@ -74,12 +77,14 @@ fn bad_input(e: &TbError, material: Material) -> Option<Input> {
 }
 
 /// How a table ended over its checks: failed when one of its own files is wrong, not checked when
-/// none is but a file one of its checks reads is missing or cannot be used.
+/// none is but a file one of its checks reads is missing or cannot be used, missing when its table
+/// is not there at all.
 #[derive(Clone, Copy, PartialEq)]
 enum Status {
     Ok,
     Failed,
     NotChecked,
+    Missing,
 }
 
 impl Status {
@@ -89,6 +94,7 @@ impl Status {
             match check {
                 Outcome::Failed(_) => return Status::Failed,
                 Outcome::NotChecked(_) => status = Status::NotChecked,
+                Outcome::Missing => return Status::Missing,
                 Outcome::Ok { .. } => {}
             }
         }
@@ -100,6 +106,7 @@ impl Status {
             Status::Ok => "ok",
             Status::Failed => "failed",
             Status::NotChecked => "not_checked",
+            Status::Missing => "missing",
         }
     }
 }
@@ -126,6 +133,12 @@ fn say(material: Material, what: &str, outcome: &Outcome, dir: &Path, ok: impl F
         Outcome::NotChecked(Input { path, .. }) => {
             println!("{material}{what}: NOT CHECKED: {path} cannot be used")
         }
+        Outcome::Missing => println!(
+            "{material}{what}: MISSING: there is no {} in {} (make it: {})",
+            file_name(material),
+            dir.display(),
+            remake(&file_name(material), dir)
+        ),
     }
 }
 
@@ -140,6 +153,24 @@ fn remake(path: &str, dir: &Path) -> String {
 /// report with `json`; an error when any table failed or could not be checked.
 pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(), String> {
     let mut materials = parse_materials(names)?;
+    // A material without attacking pieces is a dead draw: it never has a table.
+    let (draws, rest): (Vec<Material>, Vec<Material>) = materials.iter().partition(|m| !m.has_attackers());
+    if !draws.is_empty() {
+        let names: Vec<String> = draws.iter().map(|m| m.to_string()).collect();
+        let what = format!(
+            "{} {} no attacking piece: every position is a draw, and there is no table",
+            names.join(", "),
+            if names.len() == 1 { "has" } else { "have" }
+        );
+        if rest.is_empty() {
+            return Err(format!("{what} to verify"));
+        }
+        eprintln!("qiku-tb: {what}; left out");
+    }
+    materials = rest;
+    // Each table once, whatever colour order or how often it is named.
+    let mut seen = std::collections::HashSet::new();
+    materials.retain(|m| seen.insert(m.canonical().0));
     if materials.is_empty() {
         materials = open_tb(dir)?.tables().into_iter().map(|t| t.material).collect();
         // The generator's order: a group's smaller tables are used only within the group, so
@@ -154,7 +185,7 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     let mut rule_cache = TableCache::new();
     // Tables with a wrong file (a table is counted once, whichever of its files failed), and
     // tables not checked, their own files not found wrong, because a file they read is bad.
-    let (mut failed, mut not_checked) = (0, 0);
+    let (mut failed, mut not_checked, mut missing) = (0, 0, 0);
     let mut reports = Vec::new();
     let canonical: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     // A decoded table stays cached while a later table captures into it, and no longer (the
@@ -162,7 +193,11 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     let last_use = last_uses(&canonical);
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
-        let plain = Outcome::of(verify_table(dir, c, &mut cache), c, start);
+        let plain = if dir.join(file_name(c)).exists() {
+            Outcome::of(verify_table(dir, c, &mut cache), c, start)
+        } else {
+            Outcome::Missing
+        };
         if !json {
             say(c, "", &plain, dir, |n| format!("{n} legal entries"));
         }
@@ -198,6 +233,7 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
         let status = Status::of(std::iter::once(&plain).chain(rules.as_ref()).chain(wdl.as_ref()));
         failed += usize::from(status == Status::Failed);
         not_checked += usize::from(status == Status::NotChecked);
+        missing += usize::from(status == Status::Missing);
         if json {
             let opt = |o: &Option<Outcome>, count| o.as_ref().map_or(Value::Null, |o| o.to_json(count));
             reports.push(json!({"material": c.to_string(), "passed": status == Status::Ok, "status": status.name(),
@@ -210,8 +246,8 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
     if json {
         println!(
             "{}",
-            json!({"dir": dir, "tables": reports, "verified": materials.len() - failed - not_checked,
-                "failed": failed, "not_checked": not_checked,
+            json!({"dir": dir, "tables": reports, "verified": materials.len() - failed - not_checked - missing,
+                "failed": failed, "not_checked": not_checked, "missing": missing,
                 "entries_unit": "index entries (a position and its mirror image are one)"})
         );
     } else {
@@ -221,6 +257,15 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
         );
     }
     let total = materials.len();
+    if missing > 0 {
+        let mut why = format!("{missing} of {total} tables are not in {} (see their MISSING lines)", dir.display());
+        if failed + not_checked > 0 {
+            why.push_str(&format!(
+                "; of the others, {failed} failed verification and {not_checked} could not be checked"
+            ));
+        }
+        return Err(why);
+    }
     match (failed, not_checked) {
         (0, 0) => {}
         (f, 0) => return Err(format!("{f} of {total} tables failed verification (a file of theirs is wrong)")),
