@@ -24,6 +24,7 @@ use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
+use super::stdin::{Abandon, Stdin};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
 use crate::util::files::{
     check_output_place, job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files,
@@ -35,9 +36,12 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// How long the build waits for its readers before it looks whether it was told to stop.
+const STOP_POLL: Duration = Duration::from_millis(200);
 
 /// Options of [`build`] beyond the [`BuildParams`] stored in the book.
 #[derive(Clone, Debug)]
@@ -339,10 +343,12 @@ pub fn build_with_progress(
     let mut total_bytes = 0u64;
     let mut opened = Vec::with_capacity(inputs.len());
     let mut sized = true;
+    // Standard input is read by a thread of its own, so that a stop need not wait for input.
+    let abandon = Abandon::default();
     for path in inputs {
         let inner: Box<dyn Read + Send> = if path.as_os_str() == STDIN {
             sized = false;
-            Box::new(std::io::stdin())
+            Box::new(Stdin::new(abandon.clone()))
         } else {
             let file = open_regular(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
             total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -355,7 +361,12 @@ pub fn build_with_progress(
         let input = if crate::xqf::is_xqf_path(path) {
             crate::xqf::open_as_pgn(counting, path)
         } else {
-            match pgn::open_reader(counting, path, opts.encoding) {
+            // Opening reads the first bytes (to tell the encoding), which standard input may be
+            // slow to give: a stop is heard meanwhile.
+            let open = || pgn::open_reader(counting, path, opts.encoding);
+            let opened = if path.as_os_str() == STDIN { while_heeding_stops(progress, &abandon, open) } else { open() };
+            match opened {
+                _ if abandon.is_set() => return Err(BuildError::Stopped),
                 Err(e) if e.kind() == OpenErrorKind::NotText => return Err(BuildError::NotText(e)),
                 other => other,
             }
@@ -398,10 +409,17 @@ pub fn build_with_progress(
         let mut pending: Vec<Batch> = Vec::with_capacity(round);
         let mut open = true;
         while open {
-            // Wait for one message, then take whatever else is ready, up to a round.
-            match rx.recv() {
+            // Wait for one message, then take whatever else is ready, up to a round. The wait
+            // hears a stop (reading standard input may wait on its producer for long).
+            match rx.recv_timeout(STOP_POLL) {
                 Ok(m) => pending_push(m, &mut pending, &mut files),
-                Err(_) => open = false,
+                Err(RecvTimeoutError::Timeout) if progress.stop_requested() => {
+                    abandon.set();
+                    stopped = true;
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => open = false,
             }
             while open && pending.len() < round {
                 match rx.try_recv() {
@@ -592,6 +610,26 @@ fn without_path(path: &Path, message: String) -> String {
 }
 
 /// A reader thread: takes files one at a time and sends their games in batches.
+/// Runs `work` (which reads standard input) while a watcher sets `abandon` on a stop, so that a
+/// read waiting for input gives up.
+fn while_heeding_stops<T>(progress: &dyn Progress, abandon: &Abandon, work: impl FnOnce() -> T) -> T {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if progress.stop_requested() {
+                    abandon.set();
+                    return;
+                }
+                std::thread::sleep(STOP_POLL / 2);
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
 fn read_files(
     opened: &[Mutex<Option<Result<pgn::Input, OpenError>>>],
     next: &AtomicUsize,

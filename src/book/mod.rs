@@ -34,6 +34,7 @@ pub mod recent;
 pub mod record;
 mod replay;
 pub mod report;
+mod stdin;
 
 pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
 pub use error::BookError;

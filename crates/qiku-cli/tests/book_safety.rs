@@ -4,7 +4,7 @@
 //! export or an import leaves the previous output byte for byte and no temporary file behind,
 //! and a book that cannot become a usable `.obk` is not exported as an empty one.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -266,13 +266,12 @@ struct Running {
 
 impl Running {
     fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(BOOK)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        Running::start_with(args, Stdio::null())
+    }
+
+    fn start_with(args: &[&str], stdin: Stdio) -> Running {
+        let mut child =
+            Command::new(BOOK).args(args).stdin(stdin).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
         let (tx, lines) = mpsc::channel();
         let err = child.stderr.take().unwrap();
         std::thread::spawn(move || {
@@ -368,6 +367,34 @@ fn ctrl_c_during_a_build_writes_nothing_and_leaves_nothing() {
             assert!(!out.exists(), "a book was made");
         }
         assert!(hidden(d).is_empty(), "left behind: {:?}", hidden(d));
+    }
+}
+
+/// Ctrl-C during a build from standard input whose producer sends nothing more (a slow pipe, a
+/// terminal): the build stops at once, not when the input ends, whether it waits for the first
+/// bytes or for more games.
+#[test]
+fn ctrl_c_during_a_build_waiting_for_standard_input_stops_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("stdin.qbk");
+    let games = std::fs::read(root().join("books/repertoire.pgn")).unwrap();
+    for send_games in [false, true] {
+        let mut build = Running::start_with(&["build", "-", "-o", s(&out)], Stdio::piped());
+        // Held open (never closed) until the build has ended.
+        let mut input = build.child.stdin.take().unwrap();
+        if send_games {
+            input.write_all(&games).unwrap();
+            input.flush().unwrap();
+        }
+        // Time for the signal handlers to be set and the games to be read.
+        std::thread::sleep(Duration::from_secs(1));
+        build.signal(libc::SIGINT);
+        let (code, stderr) = build.finish();
+        drop(input);
+        assert_eq!(code, Some(130), "with games sent: {send_games}: {stderr}");
+        let said = format!("qiku-book: interrupted; nothing written (no {} was made)", out.display());
+        assert!(stderr.lines().any(|l| l == said), "{stderr}");
+        assert!(!out.exists());
     }
 }
 
