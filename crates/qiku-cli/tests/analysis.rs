@@ -259,6 +259,28 @@ fn annotate_refuses_its_input_as_output_and_skips_bad_games() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
+/// A bad FEN tag is named at its own line and column, as the book builder names it, not at the
+/// first line of its game.
+#[test]
+fn annotate_names_a_bad_fen_tag_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("fen.pgn");
+    // Game 2 starts on line 5; its FEN tag is on line 7, after another tag on the same line.
+    let text =
+        "[Event \"a\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n[Round \"1\"]\n[Site \"c\"] [FEN \"garbage\"]\n\n1. h2e2 *\n";
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.path().join("out.pgn");
+    let r = qiku(&["annotate", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    assert!(stdout(&r).contains("1 of 2 games annotated (1 moves), 1 skipped"), "{}", stdout(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("game 2 (line 7): bad FEN tag \"garbage\" at column 12: "), "{err}");
+    // The book builder names the same place.
+    let qbk = dir.path().join("fen.qbk");
+    let b = run(env!("CARGO_BIN_EXE_qiku-book"), &["build", pgn.to_str().unwrap(), "-o", qbk.to_str().unwrap(), "-q"]);
+    let err = String::from_utf8_lossy(&b.stderr);
+    assert!(err.contains("game 2, line 7, column 12: malformed header: FEN tag \"garbage\""), "{err}");
+}
+
 /// Plain progress lines on a piped stderr: at least one, and no terminal control codes.
 fn plain_progress(stderr: &[u8], label: &str) {
     let err = String::from_utf8_lossy(stderr);
