@@ -313,6 +313,15 @@ fn annotate_game(
         if let Some(book) = ctx.book {
             parts.extend(book_text(book, &before, mv)?);
         }
+        // A move after which the side to move has no legal move (it loses, mated or stalemated):
+        // said once, by the rules, rather than by the table and again by the engine.
+        if after.has_no_moves() {
+            let how = if after.is_check() { "checkmated" } else { "stalemated" };
+            parts.push(format!("{} has no legal move and loses ({how})", side(after.turn())));
+            ctx.progress.advance(1);
+            out.push((end, parts.join("; ")));
+            continue;
+        }
         if let Some(tb) = ctx.tb {
             parts.extend(tb_text(tb, after, ctx.rules)?);
         }
