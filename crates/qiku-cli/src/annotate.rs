@@ -125,7 +125,8 @@ pub struct AnnotateReport {
 struct RawGame {
     number: u64,
     line: u64,
-    fen: Option<String>,
+    /// The `[FEN]` tag's value and where the tag is (a bad one is named there).
+    fen: Option<(String, Location)>,
     moves: Vec<(String, Location)>,
     error: Option<(u64, String)>,
 }
@@ -140,10 +141,10 @@ impl Visitor for Collect {
     fn begin_game(&mut self, loc: Location) {
         self.games.push(RawGame { number: loc.game, line: loc.line, ..RawGame::default() });
     }
-    fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+    fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
         if let Some(g) = self.games.last_mut() {
             if name.eq_ignore_ascii_case("FEN") {
-                g.fen = Some(value.to_string());
+                g.fen = Some((value.to_string(), loc));
             }
         }
         Skip::Continue
@@ -262,9 +263,12 @@ fn annotate_game(
     ctx: &mut Context<'_>,
 ) -> Result<Result<Comments, BadGame>, String> {
     let start = match &g.fen {
-        Some(fen) => match Position::from_fen(fen) {
+        Some((fen, loc)) => match Position::from_fen(fen) {
             Ok(p) => p,
-            Err(e) => return Ok(Err((g.line, format!("bad FEN tag: {e}")))),
+            Err(e) => {
+                let quoted = qiku::engine::uci::excerpt(fen);
+                return Ok(Err((loc.line, format!("bad FEN tag {quoted:?} at column {}: {e}", loc.column))));
+            }
         },
         None => Position::startpos(),
     };
@@ -308,6 +312,15 @@ fn annotate_game(
         }
         if let Some(book) = ctx.book {
             parts.extend(book_text(book, &before, mv)?);
+        }
+        // A move after which the side to move has no legal move (it loses, mated or stalemated):
+        // said once, by the rules, rather than by the table and again by the engine.
+        if after.has_no_moves() {
+            let how = if after.is_check() { "checkmated" } else { "stalemated" };
+            parts.push(format!("{} has no legal move and loses ({how})", side(after.turn())));
+            ctx.progress.advance(1);
+            out.push((end, parts.join("; ")));
+            continue;
         }
         if let Some(tb) = ctx.tb {
             parts.extend(tb_text(tb, after, ctx.rules)?);

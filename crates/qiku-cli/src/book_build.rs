@@ -216,18 +216,20 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
     }
     let _ = writeln!(s, "games skipped  {}", r.skipped_total());
+    if r.filtered_total() > 0 {
+        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
+    }
+    for (reason, n) in &r.skipped {
+        let _ = writeln!(s, "  {reason:<24} {n}");
+    }
+    // After the skipped games' breakdown, not inside it: a damaged file is no reason a game was
+    // skipped.
     let unread = r.files.iter().filter(|f| f.error.is_some()).count();
     if unread > 0 {
         let _ = writeln!(
             s,
             "files not read to the end {unread} (their errors are above; games before the damage were used)"
         );
-    }
-    if r.filtered_total() > 0 {
-        let _ = writeln!(s, "  by the filters {}", r.filtered_total());
-    }
-    for (reason, n) in &r.skipped {
-        let _ = writeln!(s, "  {reason:<24} {n}");
     }
     let _ = writeln!(s, "positions      {}", h.positions);
     let _ = writeln!(

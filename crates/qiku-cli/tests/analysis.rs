@@ -259,6 +259,90 @@ fn annotate_refuses_its_input_as_output_and_skips_bad_games() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
+/// A bad FEN tag is named at its own line and column, as the book builder names it, not at the
+/// first line of its game.
+#[test]
+fn annotate_names_a_bad_fen_tag_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("fen.pgn");
+    // Game 2 starts on line 5; its FEN tag is on line 7, after another tag on the same line.
+    let text =
+        "[Event \"a\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n[Round \"1\"]\n[Site \"c\"] [FEN \"garbage\"]\n\n1. h2e2 *\n";
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.path().join("out.pgn");
+    let r = qiku(&["annotate", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    assert!(stdout(&r).contains("1 of 2 games annotated (1 moves), 1 skipped"), "{}", stdout(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("game 2 (line 7): bad FEN tag \"garbage\" at column 12: "), "{err}");
+    // The book builder names the same place.
+    let qbk = dir.path().join("fen.qbk");
+    let b = run(env!("CARGO_BIN_EXE_qiku-book"), &["build", pgn.to_str().unwrap(), "-o", qbk.to_str().unwrap(), "-q"]);
+    let err = String::from_utf8_lossy(&b.stderr);
+    assert!(err.contains("game 2, line 7, column 12: malformed header: FEN tag \"garbage\""), "{err}");
+}
+
+/// The move tokens of game `number` (1-based) of the shipped ICCS collection.
+fn collection_game(number: u64) -> Vec<String> {
+    use qiku::pgn::{Location, Reader, Skip, Visitor};
+    struct One(u64, u64, Vec<String>);
+    impl Visitor for One {
+        fn begin_game(&mut self, loc: Location) {
+            self.1 = loc.game;
+        }
+        fn move_token(&mut self, token: &str, _loc: Location) -> Skip {
+            if self.1 == self.0 {
+                self.2.push(token.to_string());
+            }
+            Skip::Continue
+        }
+        fn end_game(&mut self, _loc: Location) {}
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-iccs.pgn.zst");
+    let input = qiku::pgn::open(&path, qiku::pgn::EncodingChoice::Auto).unwrap();
+    let mut one = One(number, 0, Vec::new());
+    Reader::new(input).read_all(&mut one).unwrap();
+    one.2
+}
+
+/// The last move of a game after which the side to move has no legal move says so once, with or
+/// without the tables and the engine: game 3751 of the collection (楊官璘 - 胡榮華, 166 plies),
+/// which ends with red stalemated by a rook and an advisor (KRAvKA, in the tables), and a short
+/// checkmate with a rook (KRvK).
+#[test]
+fn annotate_says_once_that_a_side_has_no_legal_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = dir.path().join("tb");
+    qiku::tablebase::generate::generate_set(
+        &["KRAvKA".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(&tb),
+    )
+    .unwrap();
+    let moves = collection_game(3751);
+    assert_eq!(moves.len(), 166);
+    let pgn = dir.path().join("ends.pgn");
+    let text = format!(
+        "[Event \"3751\"]\n[Format \"ICCS\"]\n\n{} 0-1\n\n[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n\n1. a0d0 1-0\n",
+        moves.join(" ")
+    );
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.path().join("ends-annotated.pgn");
+    let (p, o, t) = (pgn.to_str().unwrap(), out.to_str().unwrap(), tb.to_str().unwrap());
+    let runs: [&[&str]; 3] = [&["--tb", t, "--depth", "1"], &["--tb", t, "--no-eval"], &["--depth", "1"]];
+    for extra in runs {
+        let r = qiku(&[&["annotate", p, "-o", o, "-q"][..], extra].concat());
+        assert!(stdout(&r).contains("2 of 2 games annotated (167 moves)"), "{extra:?}: {}", stdout(&r));
+        let written = std::fs::read_to_string(&out).unwrap();
+        let last = |game: &str| {
+            let c = game.rfind(" {").map(|i| &game[i + 2..]).unwrap_or("");
+            c[..c.find('}').unwrap_or(c.len())].to_string()
+        };
+        let (first, second) = written.split_at(written.find("[FEN").unwrap());
+        assert_eq!(written.matches("has no legal move").count(), 2, "{extra:?}: {} / {}", last(first), last(second));
+        assert_eq!(last(first), "red has no legal move and loses (stalemated)", "{extra:?}");
+        assert_eq!(last(second), "black has no legal move and loses (checkmated)", "{extra:?}");
+    }
+}
+
 /// Plain progress lines on a piped stderr: at least one, and no terminal control codes.
 fn plain_progress(stderr: &[u8], label: &str) {
     let err = String::from_utf8_lossy(stderr);

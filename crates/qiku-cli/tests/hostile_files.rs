@@ -332,6 +332,34 @@ fn damaged_compressed_and_binary_inputs_fail_the_build() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no game"));
 }
 
+/// The text summary of a build with a damaged input and skipped games: the files not read to the
+/// end are a line of their own after the skipped games' breakdown, not one of its reasons.
+#[test]
+fn unread_files_follow_the_breakdown_of_skipped_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(repertoire()).unwrap();
+    let z = zstd::encode_all(&text[..], 3).unwrap();
+    let cut = dir.path().join("cut.pgn.zst");
+    std::fs::write(&cut, &z[..z.len() * 2 / 3]).unwrap();
+    // One game with an illegal move: one skipped game.
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(&bad, "[Event \"a\"]\n\n1. h2e2 h9g7 2. a0a5 *\n").unwrap();
+    let o = dir.path().join("o.qbk");
+    let rep = repertoire();
+    let args = ["build", rep.to_str().unwrap(), bad.to_str().unwrap(), cut.to_str().unwrap()];
+    let out = run(env!("CARGO_BIN_EXE_qiku-book"), &[&args[..], &["-o", o.to_str().unwrap(), "-q"]].concat());
+    assert!(!out.status.success());
+    let summary = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = summary.lines().collect();
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{summary}"));
+    let (skipped, unread) = (at("games skipped "), at("files not read to the end 1 "));
+    // The breakdown (indented) right under "games skipped", then the unread files.
+    assert!(unread > skipped + 1, "{summary}");
+    assert!(lines[skipped + 1..unread].iter().all(|l| l.starts_with("  ")), "{summary}");
+    assert!(lines[skipped + 1..unread].iter().any(|l| l.trim_start().starts_with("illegal move")), "{summary}");
+    assert!(!lines[unread + 1].starts_with("  "), "{summary}");
+}
+
 #[test]
 fn leftovers_of_killed_builds_are_removed_by_the_next_build() {
     let dir = tempfile::tempdir().unwrap();

@@ -106,6 +106,8 @@ pub struct GameRecord {
 struct Collector {
     number: u64,
     headers: Vec<(String, String)>,
+    /// Where each of `headers` is: a bad tag is named at its own line.
+    header_locs: Vec<Location>,
     tokens: Vec<(String, Location)>,
     outcome: Option<Option<GameResult>>,
     error: Option<SyntaxError>,
@@ -116,8 +118,9 @@ impl Visitor for Collector {
     fn begin_game(&mut self, loc: Location) {
         self.number = loc.game;
     }
-    fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+    fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
         self.headers.push((name.to_string(), value.to_string()));
+        self.header_locs.push(loc);
         Skip::Continue
     }
     fn move_token(&mut self, token: &str, loc: Location) -> Skip {
@@ -144,21 +147,27 @@ impl Collector {
             errors.push(format!("{name}: {e}"));
         }
         // A tag given twice counts with its last value, as in `Game.headers` and the book compiler.
-        let tag = |n: &str| self.headers.iter().rfind(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.as_str());
-        let start = match tag("FEN") {
-            Some(fen) => match Position::from_fen(fen.trim()) {
+        // With its place: the tag's own (game, line, column), as the syntax and move errors say.
+        let tag_at = |n: &str| {
+            let i = self.headers.iter().rposition(|(k, _)| k.eq_ignore_ascii_case(n))?;
+            let loc = self.header_locs.get(i).copied().unwrap_or(Location::new(self.number, 0, 0));
+            self.headers.get(i).map(|(_, v)| (v.as_str(), loc))
+        };
+        let tag = |n: &str| tag_at(n).map(|(v, _)| v);
+        let start = match tag_at("FEN") {
+            Some((fen, loc)) => match Position::from_fen(fen.trim()) {
                 Ok(p) => Some(p),
                 Err(e) => {
-                    errors.push(format!("{name}: game {}: bad FEN tag {fen:?}: {e}", self.number));
+                    errors.push(format!("{name}: {loc}: bad FEN tag {:?}: {e}", qiku::engine::uci::excerpt(fen)));
                     None
                 }
             },
             None => Some(Position::startpos()),
         };
-        let result = match tag("Result").map(GameResult::from_tag) {
-            Some(Ok(Some(r))) => Some(r),
-            Some(Err(bad)) => {
-                errors.push(format!("{name}: game {}: {bad}", self.number));
+        let result = match tag_at("Result").map(|(v, loc)| (GameResult::from_tag(v), loc)) {
+            Some((Ok(Some(r)), _)) => Some(r),
+            Some((Err(bad), loc)) => {
+                errors.push(format!("{name}: {loc}: {bad}"));
                 self.outcome.flatten()
             }
             _ => self.outcome.flatten(),

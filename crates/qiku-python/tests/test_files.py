@@ -92,6 +92,20 @@ def test_syntax_errors_are_reported_per_game(tmp_path):
     assert games[1].errors == [] and games[1].result == "0-1"
 
 
+def test_bad_tags_are_named_at_their_line(tmp_path):
+    # Game 2 starts on line 5; its FEN tag is on line 7 and its Result tag on line 8.
+    f = tmp_path / "tags.pgn"
+    f.write_text(
+        '[Event "a"]\n\n1. h2e2 *\n\n[Event "b"]\n[Round "1"]\n[Site "c"] [FEN "garbage"]\n[Result "nope"]\n\n1. h2e2 *\n',
+        encoding="utf-8",
+    )
+    games = list(qiku.pgn.read_games(str(f)))
+    assert games[0].errors == []
+    fen, result = games[1].errors
+    assert "tags.pgn: game 2, line 7, column 12: bad FEN tag \"garbage\": " in fen, fen
+    assert "tags.pgn: game 2, line 8, column 1: Result tag \"nope\"" in result, result
+
+
 def test_binary_files_are_refused(book):
     with pytest.raises(qiku.GameFileError, match="ccpd.qbk"):
         list(qiku.pgn.read_games(book[0]))
