@@ -9,6 +9,7 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
 use crate::adapter::renju::{self as lib, Board, Outcome, Point, RenjuError, Stone};
+use crate::args;
 use crate::errors;
 use crate::pickling::{self, maybe_one_of, one_of};
 
@@ -28,6 +29,11 @@ fn play_text(mut board: Board, text: &str) -> PyResult<Board> {
         board.play(point).map_err(|point| renju_error(RenjuError::Occupied { index: i + 1, point }))?;
     }
     Ok(board)
+}
+
+/// `seconds` of `best_move`: 0.001 to 3600, as an engine's `movetime`.
+fn seconds_arg(v: &Bound<'_, PyAny>) -> PyResult<f64> {
+    args::real(v, "seconds", 0.001, 3600.0, " seconds")
 }
 
 /// The sides, as stones are named.
@@ -130,10 +136,7 @@ impl PyRenjuBoard {
 
     /// A move for the side to move, chosen by the built-in player within `seconds`.
     #[pyo3(signature = (seconds = 1.0))]
-    fn best_move(&self, py: Python<'_>, seconds: f64) -> PyResult<Option<String>> {
-        if !(seconds > 0.0 && seconds < 3600.0) {
-            return Err(errors::value_error(format!("seconds {seconds} is not between 0 and 3600")));
-        }
+    fn best_move(&self, py: Python<'_>, #[pyo3(from_py_with = seconds_arg)] seconds: f64) -> PyResult<Option<String>> {
         let board = self.lock().clone();
         let p = py.detach(move || lib::choose_move(&board, lib::Ruleset::Renju, Duration::from_secs_f64(seconds)));
         Ok(p.map(|p| p.to_string()))
