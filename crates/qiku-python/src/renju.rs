@@ -57,6 +57,17 @@ impl PyRenjuBoard {
     fn lock(&self) -> MutexGuard<'_, Board> {
         self.board.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The board before the moves played (the stones of its diagram, or none) and the moves.
+    fn setup_and_moves(&self) -> (Board, Vec<String>) {
+        let mut setup = self.lock().clone();
+        let mut moves = Vec::new();
+        while let Some(p) = setup.undo() {
+            moves.push(p.to_string());
+        }
+        moves.reverse();
+        (setup, moves)
+    }
 }
 
 /// A board in pickles: the diagram of the stones set up before the moves, and the moves.
@@ -75,10 +86,13 @@ impl PyRenjuBoard {
 
     /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row
     /// first, as `qiku renju forbidden --board FILE` reads it (blank lines and lines starting
-    /// with `#` are skipped; lines may end in `\n`, `\r\n` or `\r`).
+    /// with `#` are skipped; lines may end in `\n`, `\r\n` or `\r`). Black, who moves first,
+    /// must have as many stones as white or one more (`ValueError` naming the counts). `moves`
+    /// are then played, as the moves after `--board FILE` are, and kept as the board's `moves`.
     #[staticmethod]
-    fn from_diagram(text: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_diagram(text).map_err(renju_error)?;
+    #[pyo3(signature = (text, moves = ""))]
+    fn from_diagram(text: &str, moves: &str) -> PyResult<PyRenjuBoard> {
+        let board = play_text(Board::from_diagram(text).map_err(renju_error)?, moves)?;
         Ok(PyRenjuBoard { board: Mutex::new(board) })
     }
 
@@ -152,19 +166,27 @@ impl PyRenjuBoard {
         self.lock().diagram()
     }
 
+    /// An expression that rebuilds the board: `renju.Board('h8 h9')` for moves from the empty
+    /// board; `renju.Board.from_diagram('...', moves='h8')` for a board set up from a diagram,
+    /// the diagram holding the stones set up (one row per `\n`, top row first).
     fn __repr__(&self) -> String {
-        let moves = self.moves().join(" ");
-        format!("renju.Board('{moves}')")
+        let (setup, moves) = self.setup_and_moves();
+        let moves = moves.join(" ");
+        if setup.stone_count() == 0 {
+            return format!("renju.Board('{moves}')");
+        }
+        // The diagram holds only `.`, `x`, `o` and line breaks: no other character to escape.
+        let diagram = setup.diagram().replace('\n', "\\n");
+        if moves.is_empty() {
+            format!("renju.Board.from_diagram('{diagram}')")
+        } else {
+            format!("renju.Board.from_diagram('{diagram}', moves='{moves}')")
+        }
     }
 
     /// Pickling and copying: the diagram of the stones set up before the moves, and the moves.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, BoardState)> {
-        let mut setup = self.lock().clone();
-        let mut moves = Vec::new();
-        while let Some(p) = setup.undo() {
-            moves.push(p.to_string());
-        }
-        moves.reverse();
+        let (setup, moves) = self.setup_and_moves();
         Ok((pickling::restorer::<Self>(py)?, (setup.diagram(), moves)))
     }
 

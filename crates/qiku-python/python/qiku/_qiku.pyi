@@ -383,7 +383,8 @@ class RenjuBoard:
     def __init__(self, moves: str = "") -> None:
         """Moves as a game file writes them: spaces, commas or line breaks; ``#`` comments."""
     @staticmethod
-    def from_diagram(text: str) -> RenjuBoard: ...
+    def from_diagram(text: str, moves: str = "") -> RenjuBoard:
+        """A diagram (15 rows of ``.``/``x``/``o``, top row first), then ``moves`` played."""
     def play(self, point: str) -> None: ...
     def undo(self) -> str: ...
     @property
