@@ -33,8 +33,9 @@ pub struct PyAnalysis {
     /// Mate in this many moves (negative: the side to move is mated), from the search or from
     /// the tables' distance to mate; else `None`.
     mate: Option<i32>,
-    /// The score as UCI writes it (`"cp 25"`, `"mate -3"`), or `None` when there is none: a book
-    /// move, or a tablebase value only the repetition rules decide (see `verdict`).
+    /// The score as UCI writes it, text made from `cp` or `mate`: `"cp {cp}"` or `"mate {mate}"`
+    /// (`"cp 25"`, `"mate -3"`); `None` when both are `None` (a book move, or a tablebase value
+    /// only the repetition rules decide: see `verdict`).
     score: Option<String>,
     /// The principal variation, starting with `best`.
     pv: Vec<PyMove>,

@@ -514,6 +514,17 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert a.verdict is None and a.cp is not None and a.info[-1].startswith("info depth")
 
 
+def test_analysis_score_is_the_text_of_cp_or_mate():
+    """As PYTHON.md says: `score` is a str made from `cp` or `mate`, None when both are."""
+    engine = qiku.Engine()
+    centipawns = engine.analyse(qiku.Board(), depth=3)
+    mate = engine.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=6)
+    assert centipawns.cp is not None and centipawns.mate is None
+    assert isinstance(centipawns.score, str) and centipawns.score == f"cp {centipawns.cp}"
+    assert mate.mate is not None and mate.cp is None
+    assert isinstance(mate.score, str) and mate.score == f"mate {mate.mate}"
+
+
 def test_engine_refuses_zero_nodes():
     with pytest.raises(ValueError, match="nodes must be at least 1, got 0"):
         qiku.Engine().analyse(qiku.Board(), nodes=0)

@@ -270,7 +270,7 @@ class Analysis:
     def mate(self) -> Optional[int]: ...
     @property
     def score(self) -> Optional[str]:
-        """UCI text ("cp 25", "mate 3"); None for a book move or a value only the rules decide."""
+        """The score as UCI text: f"cp {cp}" or f"mate {mate}" ("cp 25", "mate -3"); None when both are None."""
     @property
     def pv(self) -> List[Move]: ...
     @property
