@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
 use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, SpecError, Square};
+use crate::args;
 use crate::errors;
 use crate::pickling::{self, maybe_one_of, one_of};
 
@@ -54,25 +55,63 @@ impl PyMove {
     }
 }
 
-/// A square given as an index (0..89) or a name (`e0`).
-fn square_arg(value: &Bound<'_, PyAny>) -> PyResult<Square> {
-    if let Ok(i) = value.extract::<i64>() {
-        return usize::try_from(i)
-            .ok()
-            .and_then(Square::from_index)
-            .ok_or_else(|| errors::value_error(format!("square {i} is off the board (0 to 89)")));
+/// The square argument `name`, given as an index (0..89) or a name (`e0`).
+fn square_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Square> {
+    if let Ok(text) = value.cast::<PyString>() {
+        let text = text.to_cow()?;
+        return text
+            .parse::<Square>()
+            .map_err(|_| errors::value_error(format!("{name} {text:?} is not a square (a0 to i9)")));
     }
-    let name: String =
-        value.extract().map_err(|_| PyTypeError::new_err("a square is an int (0-89) or a name like 'e0'"))?;
-    name.parse::<Square>().map_err(|_| errors::value_error(format!("{name:?} is not a square (a0 to i9)")))
+    if !args::is_int(value) {
+        let kind = value.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a square, an int (0 to 89) or a name like 'e0', not {kind}"
+        )));
+    }
+    let index: usize = args::whole(value, name, 0, Some(89))?;
+    Square::from_index(index).ok_or_else(|| errors::value_error(format!("{name} {index} is off the board (0 to 89)")))
+}
+
+/// `from_square` of `Move(from_square, to_square)`.
+fn from_square_arg(v: &Bound<'_, PyAny>) -> PyResult<Square> {
+    square_arg(v, "from_square")
+}
+
+/// `to_square` of `Move(from_square, to_square)`.
+fn to_square_arg(v: &Bound<'_, PyAny>) -> PyResult<Square> {
+    square_arg(v, "to_square")
+}
+
+/// `square` of `Board.piece_at`.
+fn piece_square_arg(v: &Bound<'_, PyAny>) -> PyResult<Square> {
+    square_arg(v, "square")
+}
+
+/// `index` of `Move.from_index`: `from * 90 + to`, 0 to 8099.
+fn move_index_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "index", 0, Some(8099))
+}
+
+/// `depth` of `Board.perft`: 0 to the library's most.
+fn perft_depth_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::whole(v, "depth", 0, Some(i128::from(adapter::PERFT_MAX_DEPTH)))
+}
+
+/// `size` of `Board.svg`: pixels, at least 1.
+fn svg_size_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::whole(v, "size", 1, None)
 }
 
 #[pymethods]
 impl PyMove {
     /// `Move(from_square, to_square)`: squares as indices (0..89) or names (`"h2"`).
     #[new]
-    fn py_new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        let (from, to) = (square_arg(from_square)?, square_arg(to_square)?);
+    fn py_new(
+        #[pyo3(from_py_with = from_square_arg)] from_square: Square,
+        #[pyo3(from_py_with = to_square_arg)] to_square: Square,
+    ) -> PyResult<PyMove> {
+        let (from, to) = (from_square, to_square);
         if from == to {
             return Err(errors::value_error(format!("a move needs two different squares, got {from} twice")));
         }
@@ -87,7 +126,7 @@ impl PyMove {
 
     /// The move of index `from_square * 90 + to_square` (see `Move.index`).
     #[staticmethod]
-    fn from_index(index: usize) -> PyResult<PyMove> {
+    fn from_index(#[pyo3(from_py_with = move_index_arg)] index: usize) -> PyResult<PyMove> {
         let (from, to) = (Square::from_index(index / 90), Square::from_index(index % 90));
         match (from, to) {
             (Some(f), Some(t)) if index < 8100 && f != t => Ok(PyMove::new(Move::new(f, t))),
@@ -514,19 +553,14 @@ impl PyBoard {
 
     /// The piece on a square (index 0..89 or a name like `"e0"`) as its FEN letter (`"K"` red
     /// king, `"r"` black rook, ...), or `None` for an empty square.
-    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-        let sq = square_arg(square)?;
-        Ok(self.lock().position().piece_at(sq).map(|p| p.char().to_string()))
+    fn piece_at(&self, #[pyo3(from_py_with = piece_square_arg)] square: Square) -> Option<String> {
+        self.lock().position().piece_at(square).map(|p| p.char().to_string())
     }
 
     /// Counts the leaves of the legal move tree to `depth` plies (the standard move-generator
     /// check; 44 at depth 1 and 1920 at depth 2 from the start). Releases the GIL; Ctrl-C
     /// interrupts it.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        let max = adapter::PERFT_MAX_DEPTH;
-        if depth > max {
-            return Err(errors::value_error(format!("depth {depth} is out of range (0 to {max})")));
-        }
+    fn perft(&self, py: Python<'_>, #[pyo3(from_py_with = perft_depth_arg)] depth: u32) -> PyResult<u64> {
         let pos = self.position();
         let stop = AtomicBool::new(false);
         let counted = crate::interrupt::interruptible(
@@ -553,7 +587,7 @@ impl PyBoard {
 
     /// The board drawn as an SVG image of `size` pixels wide.
     #[pyo3(signature = (size = 450))]
-    fn svg(&self, size: u32) -> String {
+    fn svg(&self, #[pyo3(from_py_with = svg_size_arg)] size: u32) -> String {
         let game = self.lock();
         crate::svg::render_sized(game.position(), game.moves().last(), size)
     }

@@ -12,13 +12,49 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::adapter::{self, Book, BookRng, BuildOptions, Color, MinScore, Position, Progress, SideFilter};
+use crate::args;
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pickling;
 
 /// Most worker threads of a book build, as `qiku-book build --threads`.
-const MAX_BUILD_THREADS: i64 = 1024;
+const MAX_BUILD_THREADS: i128 = 1024;
+
+/// `seed` of `Book.pick`: any 64-bit number.
+fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional(v, |v| args::whole(v, "seed", 0, None))
+}
+
+/// `max_ply` of a build: at least 1 (a book of no ply would be empty), as `qiku-book build`.
+fn max_ply_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::whole(v, "max_ply", 1, None)
+}
+
+/// `min_games` of a build: any count, as `qiku-book build --min-games`.
+fn min_games_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::whole(v, "min_games", 0, None)
+}
+
+/// `min_score` of a build: a fraction, 0 to 1, as `qiku-book build --min-score`.
+fn min_score_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    args::optional(v, |v| args::real(v, "min_score", 0.0, 1.0, ""))
+}
+
+/// `min_elo` of a build: any rating, as `qiku-book build --min-elo`.
+fn min_elo_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    args::optional(v, |v| args::whole(v, "min_elo", 0, None))
+}
+
+/// `threads` of a build: 1 to 1024 worker threads, as `qiku-book build --threads`.
+fn build_threads_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    args::optional(v, |v| args::whole(v, "threads", 1, Some(MAX_BUILD_THREADS)))
+}
+
+/// `max_errors` of a build: any count.
+fn max_errors_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "max_errors", 0, None)
+}
 
 /// A position given as a `Board` or a FEN string.
 pub fn position_arg(value: &Bound<'_, PyAny>) -> PyResult<Position> {
@@ -181,7 +217,12 @@ impl PyBook {
     /// played in at least 5% of the position's games; `None` when the position is not in the book
     /// (or no move has that share). `seed` makes the random policies repeatable.
     #[pyo3(signature = (position, policy = "best", seed = None))]
-    fn pick(&self, position: &Bound<'_, PyAny>, policy: &str, seed: Option<u64>) -> PyResult<Option<PyMove>> {
+    fn pick(
+        &self,
+        position: &Bound<'_, PyAny>,
+        policy: &str,
+        #[pyo3(from_py_with = seed_arg)] seed: Option<u64>,
+    ) -> PyResult<Option<PyMove>> {
         let pos = position_arg(position)?;
         let policy = policy_arg(policy)?;
         let moves = self.book.probe(&pos).map_err(|e| errors::book_error(&e))?;
@@ -300,16 +341,16 @@ pub fn build_book<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
     output: PathBuf,
-    max_ply: u32,
-    min_games: u32,
-    min_score: Option<f64>,
+    #[pyo3(from_py_with = max_ply_arg)] max_ply: u32,
+    #[pyo3(from_py_with = min_games_arg)] min_games: u32,
+    #[pyo3(from_py_with = min_score_arg)] min_score: Option<f64>,
     only: Option<&str>,
-    min_elo: Option<u32>,
+    #[pyo3(from_py_with = min_elo_arg)] min_elo: Option<u32>,
     keep_prefix: bool,
     whole_games: bool,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = build_threads_arg)] threads: Option<usize>,
     encoding: &str,
-    max_errors: usize,
+    #[pyo3(from_py_with = max_errors_arg)] max_errors: usize,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if let Some(p) = &progress {
@@ -320,15 +361,6 @@ pub fn build_book<'py>(
             )));
         }
     }
-    let threads = match threads {
-        None => None,
-        Some(n) if (1..=MAX_BUILD_THREADS).contains(&n) => Some(n as usize),
-        Some(n) => {
-            return Err(errors::value_error(format!(
-                "threads={n} is not a whole number from 1 to {MAX_BUILD_THREADS} (None: all cores)"
-            )))
-        }
-    };
     let mut opts = BuildOptions::default();
     opts.params.max_ply = max_ply;
     opts.params.min_games = min_games;

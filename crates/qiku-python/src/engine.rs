@@ -14,6 +14,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 
 use crate::adapter::{self, Engine, Limits, Notes, QbkBook, QtbTables, Score, Shared, Source, Tablebases};
+use crate::args;
 use crate::board::{PyBoard, PyMove};
 use crate::book::{policy_arg, PyBook};
 use crate::errors;
@@ -32,8 +33,9 @@ pub struct PyAnalysis {
     /// Mate in this many moves (negative: the side to move is mated), from the search or from
     /// the tables' distance to mate; else `None`.
     mate: Option<i32>,
-    /// The score as UCI writes it (`"cp 25"`, `"mate -3"`), or `None` when there is none: a book
-    /// move, or a tablebase value only the repetition rules decide (see `verdict`).
+    /// The score as UCI writes it, text made from `cp` or `mate`: `"cp {cp}"` or `"mate {mate}"`
+    /// (`"cp 25"`, `"mate -3"`); `None` when both are `None` (a book move, or a tablebase value
+    /// only the repetition rules decide: see `verdict`).
     score: Option<String>,
     /// The principal variation, starting with `best`.
     pv: Vec<PyMove>,
@@ -172,13 +174,34 @@ fn take_notes(log: &Log) -> Vec<String> {
         .collect()
 }
 
-/// A whole number argument within `lo..=hi`, or a `ValueError` naming it.
-fn in_range(name: &str, value: i64, lo: i64, hi: i64, what: &str) -> PyResult<usize> {
-    if (lo..=hi).contains(&value) {
-        Ok(value as usize)
-    } else {
-        Err(errors::value_error(format!("{name} {value} is out of range ({lo} to {hi}{what})")))
-    }
+/// `hash_mb`: MiB of hash table, 1 to 65536, as the UCI option Hash and `qiku analyze --hash`.
+fn hash_mb_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "hash_mb", 1, Some(adapter::MAX_HASH_MIB as i128))
+}
+
+/// `threads`: search threads, 1 to 64, as the UCI option Threads and `qiku analyze --threads`.
+fn threads_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "threads", 1, Some(adapter::MAX_THREADS as i128))
+}
+
+/// `depth`: plies, 1 to 100, as `qiku analyze --depth`.
+fn depth_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    args::optional(v, |v| args::whole(v, "depth", 1, Some(100)))
+}
+
+/// `movetime`: seconds, 0.001 to 3600, as `qiku analyze --movetime` takes 1 to 3600000 ms.
+fn movetime_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+    args::optional(v, |v| args::real(v, "movetime", 0.001, 3600.0, " seconds"))
+}
+
+/// `nodes`: at least 1, as `qiku match --nodes`.
+fn nodes_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional(v, |v| args::whole(v, "nodes", 1, None))
+}
+
+/// `min_games` of a book: any count, as `qiku probe --min-games`.
+fn min_games_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    args::whole(v, "min_games", 0, None)
 }
 
 #[pymethods]
@@ -186,9 +209,11 @@ impl PyEngine {
     /// `Engine(hash_mb=16, threads=1)`.
     #[new]
     #[pyo3(signature = (hash_mb = 16, threads = 1))]
-    fn py_new(py: Python<'_>, hash_mb: i64, threads: i64) -> PyResult<PyEngine> {
-        let hash_mb = in_range("hash_mb", hash_mb, 1, 65536, " MiB")?;
-        let threads = in_range("threads", threads, 1, adapter::MAX_THREADS as i64, ", as the UCI option")?;
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = hash_mb_arg)] hash_mb: usize,
+        #[pyo3(from_py_with = threads_arg)] threads: usize,
+    ) -> PyResult<PyEngine> {
         let engine = py.detach(move || {
             let mut e = Engine::new(1);
             e.set_hash(hash_mb).map(|()| {
@@ -211,30 +236,16 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         board: &PyBoard,
-        depth: Option<u32>,
-        movetime: Option<f64>,
-        nodes: Option<u64>,
+        #[pyo3(from_py_with = depth_arg)] depth: Option<u32>,
+        #[pyo3(from_py_with = movetime_arg)] movetime: Option<f64>,
+        #[pyo3(from_py_with = nodes_arg)] nodes: Option<u64>,
     ) -> PyResult<PyAnalysis> {
-        let mut limits = Limits::default();
-        if let Some(d) = depth {
-            if !(1..=100).contains(&d) {
-                return Err(errors::value_error(format!("depth {d} is out of range (1 to 100)")));
-            }
-            limits.depth = Some(d);
-        }
-        if let Some(t) = movetime {
-            if !(t > 0.0 && t < 1e7) {
-                return Err(errors::value_error(format!("movetime {t} is not a positive number of seconds")));
-            }
-            limits.movetime = Some(Duration::from_secs_f64(t));
-        }
-        if nodes == Some(0) {
-            return Err(errors::value_error("nodes 0 is out of range (1 or more)"));
-        }
-        limits.nodes = nodes;
-        if depth.is_none() && movetime.is_none() && nodes.is_none() {
-            limits.depth = Some(12);
-        }
+        let limits = Limits {
+            depth: depth.or(if movetime.is_none() && nodes.is_none() { Some(12) } else { None }),
+            movetime: movetime.map(Duration::from_secs_f64),
+            nodes,
+            ..Limits::default()
+        };
         let game = board.game();
         // (search started, interrupted): Ctrl-C stops this call's search, not one of another
         // thread that holds the engine while this one waits for it.
@@ -326,11 +337,10 @@ impl PyEngine {
         self.with(py, |e| e.options.skill_level)
     }
 
-    /// Sets the strength (0 to 20; `ValueError` outside).
+    /// Sets the strength (0 to 20, as the UCI option Skill Level; `ValueError` outside).
     #[setter]
-    fn set_skill_level(&self, py: Python<'_>, level: i64) -> PyResult<()> {
-        let max = i64::from(adapter::MAX_SKILL_LEVEL);
-        let level = in_range("skill_level", level, 0, max, ", as the UCI option Skill Level")? as u32;
+    fn set_skill_level(&self, py: Python<'_>, level: &Bound<'_, PyAny>) -> PyResult<()> {
+        let level: u32 = args::whole(level, "skill_level", 0, Some(i128::from(adapter::MAX_SKILL_LEVEL)))?;
         self.with(py, move |e| e.options.skill_level = level);
         Ok(())
     }
@@ -344,7 +354,13 @@ impl PyEngine {
     /// detaches it). `policy` chooses among its moves (`"best"`, `"games"`, `"score"`); moves
     /// played in fewer than `min_games` games are ignored.
     #[pyo3(signature = (book, policy = "best", min_games = 1))]
-    fn set_book(&self, py: Python<'_>, book: Option<&Bound<'_, PyAny>>, policy: &str, min_games: u32) -> PyResult<()> {
+    fn set_book(
+        &self,
+        py: Python<'_>,
+        book: Option<&Bound<'_, PyAny>>,
+        policy: &str,
+        #[pyo3(from_py_with = min_games_arg)] min_games: u32,
+    ) -> PyResult<()> {
         let policy = policy_arg(policy)?;
         let opened = match book {
             None => None,

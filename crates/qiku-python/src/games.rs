@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::adapter::{self, Game, GameRecord, GameResult, GameStream, Move, Position};
+use crate::args;
 use crate::board::{PyBoard, PyMove};
 use crate::errors;
 use crate::interrupt::interruptible;
@@ -33,6 +34,31 @@ fn open_stream(inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<GameStream
     let paths = inputs_arg(inputs)?;
     let encoding = adapter::encoding_choice(encoding).map_err(errors::value_error)?;
     GameStream::new(&paths, encoding).map_err(errors::file_error)
+}
+
+/// `ply` of `Game.board`: not negative (past the last move is an `IndexError`).
+fn ply_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    args::optional(v, |v| args::whole(v, "ply", 0, None))
+}
+
+/// `min_ply` of the samples: any ply.
+fn min_ply_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "min_ply", 0, None)
+}
+
+/// `max_ply` of the samples: any ply (0: no sample).
+fn max_ply_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    args::optional(v, |v| args::whole(v, "max_ply", 0, None))
+}
+
+/// `batch_size` of `batches`: at least 1.
+fn batch_size_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::whole(v, "batch_size", 1, None)
+}
+
+/// `limit` of `training_set`: any number of samples.
+fn limit_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    args::optional(v, |v| args::whole(v, "limit", 0, None))
 }
 
 fn result_str(r: Option<GameResult>) -> &'static str {
@@ -143,7 +169,7 @@ impl PyGame {
     /// The board after `ply` moves (all of them by default), with the history, so that its
     /// `outcome()` judges repetitions; `IndexError` past the last move.
     #[pyo3(signature = (ply = None))]
-    fn board(&self, ply: Option<usize>) -> PyResult<PyBoard> {
+    fn board(&self, #[pyo3(from_py_with = ply_arg)] ply: Option<usize>) -> PyResult<PyBoard> {
         let len = self.record.moves.len();
         let n = ply.unwrap_or(len);
         if n > len {
@@ -379,8 +405,8 @@ pub fn positions(
     encoding: &str,
     skip_unknown: bool,
     skip_errors: bool,
-    min_ply: usize,
-    max_ply: Option<usize>,
+    #[pyo3(from_py_with = min_ply_arg)] min_ply: usize,
+    #[pyo3(from_py_with = max_ply_arg)] max_ply: Option<usize>,
 ) -> PyResult<PySampleReader> {
     let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
     Ok(PySampleReader { stream: Mutex::new(stream) })
@@ -460,16 +486,13 @@ impl PyBatchReader {
 #[pyo3(signature = (inputs, batch_size = 4096, *, encoding = "auto", skip_unknown = true, skip_errors = true, min_ply = 0, max_ply = None))]
 pub fn batches(
     inputs: &Bound<'_, PyAny>,
-    batch_size: usize,
+    #[pyo3(from_py_with = batch_size_arg)] batch_size: usize,
     encoding: &str,
     skip_unknown: bool,
     skip_errors: bool,
-    min_ply: usize,
-    max_ply: Option<usize>,
+    #[pyo3(from_py_with = min_ply_arg)] min_ply: usize,
+    #[pyo3(from_py_with = max_ply_arg)] max_ply: Option<usize>,
 ) -> PyResult<PyBatchReader> {
-    if batch_size == 0 {
-        return Err(errors::value_error("batch_size must be at least 1"));
-    }
     let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
     Ok(PyBatchReader { stream: Mutex::new(stream), batch_size })
 }
@@ -482,12 +505,12 @@ pub fn batches(
 pub fn training_set<'py>(
     py: Python<'py>,
     inputs: &Bound<'py, PyAny>,
-    limit: Option<usize>,
+    #[pyo3(from_py_with = limit_arg)] limit: Option<usize>,
     encoding: &str,
     skip_unknown: bool,
     skip_errors: bool,
-    min_ply: usize,
-    max_ply: Option<usize>,
+    #[pyo3(from_py_with = min_ply_arg)] min_ply: usize,
+    #[pyo3(from_py_with = max_ply_arg)] max_ply: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
     let limit = limit.unwrap_or(usize::MAX);

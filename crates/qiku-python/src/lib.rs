@@ -8,6 +8,7 @@
 //! it has state).
 
 pub mod adapter;
+pub mod args;
 pub mod board;
 pub mod book;
 pub mod engine;

@@ -9,6 +9,7 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
 use crate::adapter::renju::{self as lib, Board, Outcome, Point, RenjuError, Stone};
+use crate::args;
 use crate::errors;
 use crate::pickling::{self, maybe_one_of, one_of};
 
@@ -28,6 +29,11 @@ fn play_text(mut board: Board, text: &str) -> PyResult<Board> {
         board.play(point).map_err(|point| renju_error(RenjuError::Occupied { index: i + 1, point }))?;
     }
     Ok(board)
+}
+
+/// `seconds` of `best_move`: 0.001 to 3600, as an engine's `movetime`.
+fn seconds_arg(v: &Bound<'_, PyAny>) -> PyResult<f64> {
+    args::real(v, "seconds", 0.001, 3600.0, " seconds")
 }
 
 /// The sides, as stones are named.
@@ -51,6 +57,17 @@ impl PyRenjuBoard {
     fn lock(&self) -> MutexGuard<'_, Board> {
         self.board.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The board before the moves played (the stones of its diagram, or none) and the moves.
+    fn setup_and_moves(&self) -> (Board, Vec<String>) {
+        let mut setup = self.lock().clone();
+        let mut moves = Vec::new();
+        while let Some(p) = setup.undo() {
+            moves.push(p.to_string());
+        }
+        moves.reverse();
+        (setup, moves)
+    }
 }
 
 /// A board in pickles: the diagram of the stones set up before the moves, and the moves.
@@ -69,10 +86,13 @@ impl PyRenjuBoard {
 
     /// A board from a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row
     /// first, as `qiku renju forbidden --board FILE` reads it (blank lines and lines starting
-    /// with `#` are skipped; lines may end in `\n`, `\r\n` or `\r`).
+    /// with `#` are skipped; lines may end in `\n`, `\r\n` or `\r`). Black, who moves first,
+    /// must have as many stones as white or one more (`ValueError` naming the counts). `moves`
+    /// are then played, as the moves after `--board FILE` are, and kept as the board's `moves`.
     #[staticmethod]
-    fn from_diagram(text: &str) -> PyResult<PyRenjuBoard> {
-        let board = Board::from_diagram(text).map_err(renju_error)?;
+    #[pyo3(signature = (text, moves = ""))]
+    fn from_diagram(text: &str, moves: &str) -> PyResult<PyRenjuBoard> {
+        let board = play_text(Board::from_diagram(text).map_err(renju_error)?, moves)?;
         Ok(PyRenjuBoard { board: Mutex::new(board) })
     }
 
@@ -130,10 +150,7 @@ impl PyRenjuBoard {
 
     /// A move for the side to move, chosen by the built-in player within `seconds`.
     #[pyo3(signature = (seconds = 1.0))]
-    fn best_move(&self, py: Python<'_>, seconds: f64) -> PyResult<Option<String>> {
-        if !(seconds > 0.0 && seconds < 3600.0) {
-            return Err(errors::value_error(format!("seconds {seconds} is not between 0 and 3600")));
-        }
+    fn best_move(&self, py: Python<'_>, #[pyo3(from_py_with = seconds_arg)] seconds: f64) -> PyResult<Option<String>> {
         let board = self.lock().clone();
         let p = py.detach(move || lib::choose_move(&board, lib::Ruleset::Renju, Duration::from_secs_f64(seconds)));
         Ok(p.map(|p| p.to_string()))
@@ -149,19 +166,27 @@ impl PyRenjuBoard {
         self.lock().diagram()
     }
 
+    /// An expression that rebuilds the board: `renju.Board('h8 h9')` for moves from the empty
+    /// board; `renju.Board.from_diagram('...', moves='h8')` for a board set up from a diagram,
+    /// the diagram holding the stones set up (one row per `\n`, top row first).
     fn __repr__(&self) -> String {
-        let moves = self.moves().join(" ");
-        format!("renju.Board('{moves}')")
+        let (setup, moves) = self.setup_and_moves();
+        let moves = moves.join(" ");
+        if setup.stone_count() == 0 {
+            return format!("renju.Board('{moves}')");
+        }
+        // The diagram holds only `.`, `x`, `o` and line breaks: no other character to escape.
+        let diagram = setup.diagram().replace('\n', "\\n");
+        if moves.is_empty() {
+            format!("renju.Board.from_diagram('{diagram}')")
+        } else {
+            format!("renju.Board.from_diagram('{diagram}', moves='{moves}')")
+        }
     }
 
     /// Pickling and copying: the diagram of the stones set up before the moves, and the moves.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, BoardState)> {
-        let mut setup = self.lock().clone();
-        let mut moves = Vec::new();
-        while let Some(p) = setup.undo() {
-            moves.push(p.to_string());
-        }
-        moves.reverse();
+        let (setup, moves) = self.setup_and_moves();
         Ok((pickling::restorer::<Self>(py)?, (setup.diagram(), moves)))
     }
 

@@ -311,7 +311,7 @@ def test_planes():
 
 def test_perft_depth_is_bounded():
     assert qiku.Board().perft(0) == 1 and qiku.Board().perft(4) == 3290240
-    with pytest.raises(ValueError, match="depth 65 is out of range"):
+    with pytest.raises(ValueError, match="depth must be between 0 and 64, got 65"):
         qiku.Board().perft(65)
 
 

@@ -314,7 +314,7 @@ def test_tablebase_names_a_missing_smaller_table(tmp_path):
 
 def test_engine_threads_are_those_of_the_uci_option():
     qiku.Engine(threads=64)
-    with pytest.raises(ValueError, match="1 to 64"):
+    with pytest.raises(ValueError, match="threads must be between 1 and 64, got 65"):
         qiku.Engine(threads=65)
 
 
@@ -350,7 +350,7 @@ def test_engine_skill_level_weakens_it_reproducibly():
     again.skill_level = 0
     assert again.analyse(start, depth=6).best == weak.best
     for bad in (-1, 21):
-        with pytest.raises(ValueError, match="0 to 20"):
+        with pytest.raises(ValueError, match=f"skill_level must be between 0 and 20, got {bad}"):
             e.skill_level = bad
     assert e.skill_level == 0
 
@@ -528,8 +528,19 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert a.verdict is None and a.cp is not None and a.info[-1].startswith("info depth")
 
 
+def test_analysis_score_is_the_text_of_cp_or_mate():
+    """As PYTHON.md says: `score` is a str made from `cp` or `mate`, None when both are."""
+    engine = qiku.Engine()
+    centipawns = engine.analyse(qiku.Board(), depth=3)
+    mate = engine.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=6)
+    assert centipawns.cp is not None and centipawns.mate is None
+    assert isinstance(centipawns.score, str) and centipawns.score == f"cp {centipawns.cp}"
+    assert mate.mate is not None and mate.cp is None
+    assert isinstance(mate.score, str) and mate.score == f"mate {mate.mate}"
+
+
 def test_engine_refuses_zero_nodes():
-    with pytest.raises(ValueError, match="nodes 0 is out of range"):
+    with pytest.raises(ValueError, match="nodes must be at least 1, got 0"):
         qiku.Engine().analyse(qiku.Board(), nodes=0)
     assert qiku.Engine().analyse(qiku.Board(), nodes=1).best is not None
 

@@ -43,3 +43,36 @@ def test_a_comment_runs_to_the_end_of_its_line_only():
     # A lone CR ends a comment as LF does: the moves on the lines after it count.
     j = renju.judge("# black wins\rh8 a1\ri8 a2\rj8 a3\rk8 a4\rl8")
     assert (j.winner, j.reason, j.ply, j.point) == ("black", "five", 9, "l8")
+
+
+def rebuilt(board):
+    """The board `repr(board)` evaluates to."""
+    return eval(repr(board), {"renju": renju})
+
+
+def test_repr_shows_the_stones_of_a_diagram_and_rebuilds_the_board():
+    played = renju.Board("h8 h9 i9")
+    assert repr(played) == "renju.Board('h8 h9 i9')"
+    diagram = renju.Board.from_diagram(str(played))
+    assert diagram.moves == [] and diagram.to_move == "white"
+    # The stones set up by the diagram are in the repr, which rebuilds the same board.
+    assert "x" in repr(diagram) and "o" in repr(diagram), repr(diagram)
+    again = rebuilt(diagram)
+    assert (str(again), again.moves, again.to_move) == (str(played), [], "white")
+    # Moves played after the set-up stones are kept apart from them.
+    diagram.play("g7")
+    again = rebuilt(diagram)
+    assert (str(again), again.moves, again.to_move) == (str(diagram), ["g7"], "black")
+    assert again.undo() == "g7" and str(again) == str(played)
+
+
+def test_a_diagram_black_could_not_have_reached_is_refused():
+    rows = str(renju.Board()).splitlines()
+    rows[7] = ".......xx......"  # two black stones, no white one
+    with pytest.raises(ValueError, match="the diagram has 2 black and 0 white stones: black moves first"):
+        renju.Board.from_diagram("\n".join(rows))
+    rows[7] = ".......oo......"
+    with pytest.raises(ValueError, match="has 0 black and 2 white stones"):
+        renju.Board.from_diagram("\n".join(rows))
+    rows[7] = ".......xo......"
+    assert renju.Board.from_diagram("\n".join(rows)).to_move == "black"

@@ -245,6 +245,14 @@ pub enum RenjuError {
         /// What is wrong with it.
         message: String,
     },
+    /// A board diagram no game reaches: black moves first, so black has as many stones as
+    /// white or one more.
+    StoneCounts {
+        /// Black stones in the diagram.
+        black: usize,
+        /// White stones in the diagram.
+        white: usize,
+    },
 }
 
 impl fmt::Display for RenjuError {
@@ -253,6 +261,11 @@ impl fmt::Display for RenjuError {
             RenjuError::BadToken { index, error } => write!(f, "move {index}: {error}"),
             RenjuError::Occupied { index, point } => write!(f, "move {index}: {point} is already occupied"),
             RenjuError::BadDiagram { line, message } => write!(f, "board line {line}: {message}"),
+            RenjuError::StoneCounts { black, white } => write!(
+                f,
+                "the diagram has {black} black and {white} white stones: black moves first, so black must \
+                 have as many stones as white or one more"
+            ),
         }
     }
 }
@@ -375,6 +388,25 @@ impl Board {
     /// Parses a diagram: 15 lines of 15 cells, `.` empty, `x` black, `o` white, top row (15)
     /// first. Spaces between cells are ignored, so are blank lines and lines starting with `#`;
     /// lines may end in `\n`, `\r\n` or `\r` (see [`text_lines`]).
+    ///
+    /// The stone counts must be those of a game: black, who moves first, has as many stones as
+    /// white or one more ([`RenjuError::StoneCounts`] otherwise). [`Board::put`] sets up any
+    /// position.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, RenjuError};
+    ///
+    /// let rows = |middle: &str| {
+    ///     let empty = ".".repeat(15);
+    ///     let mut lines = vec![empty.as_str(); 15];
+    ///     lines[7] = middle;
+    ///     lines.join("\n")
+    /// };
+    /// assert_eq!(Board::from_diagram(&rows(".......xo......"))?.stone_count(), 2);
+    /// let e = Board::from_diagram(&rows(".......xx......")).unwrap_err();
+    /// assert_eq!(e, RenjuError::StoneCounts { black: 2, white: 0 });
+    /// # Ok::<(), RenjuError>(())
+    /// ```
     pub fn from_diagram(text: &str) -> Result<Board, RenjuError> {
         let mut board = Board::new();
         let mut row = SIZE;
@@ -407,6 +439,9 @@ impl Board {
                 line: text_lines(text).count(),
                 message: format!("{} rows, expected 15", SIZE - row),
             });
+        }
+        if !(board.white..=board.white + 1).contains(&board.black) {
+            return Err(RenjuError::StoneCounts { black: board.black, white: board.white });
         }
         Ok(board)
     }
@@ -482,6 +517,9 @@ impl Board {
     }
 
     /// Puts a stone of the given color (set-up; no move is recorded). Replaces what was there.
+    /// The stone counts are not checked, unlike [`Board::from_diagram`]'s: any position can be
+    /// set up (the judge is compared with its reference on such positions), and the side to move
+    /// follows from the counts ([`Board::to_move`]).
     pub fn put(&mut self, p: Point, stone: Stone) {
         self.remove(p);
         self.cells[p.cell()] = stone.cell();

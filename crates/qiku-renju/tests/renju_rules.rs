@@ -53,6 +53,30 @@ fn diagram_round_trip() {
 }
 
 #[test]
+fn diagrams_with_impossible_stone_counts_are_refused() {
+    // Black moves first: a position of a game has as many black stones as white ones, or one
+    // more. The set-up API (`put`, which the reference comparisons use) still makes any position.
+    for moves in ["", "h8", "h8 h9", "h8 h9 i9"] {
+        let b = Board::from_moves(moves).unwrap();
+        assert_eq!(Board::from_diagram(&b.diagram()).unwrap().diagram(), b.diagram(), "{moves:?}");
+    }
+    for (black, white) in [("h8 i8", ""), ("h8 i8 j8 k8", "a1 a2"), ("", "a1"), ("h8", "a1 a2"), ("", "a1 a2 a3")] {
+        let b = setup(black, white);
+        let want = (black.split_whitespace().count(), white.split_whitespace().count());
+        let e = Board::from_diagram(&b.diagram()).expect_err(&format!("{black:?} / {white:?} accepted"));
+        assert_eq!(e, RenjuError::StoneCounts { black: want.0, white: want.1 });
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the diagram has {} black and {} white stones: black moves first, so black must have \
+                 as many stones as white or one more",
+                want.0, want.1
+            )
+        );
+    }
+}
+
+#[test]
 fn diagrams_and_game_files_read_any_line_ending() {
     let b = Board::from_moves("h8 h9 i9 g7 j10").unwrap();
     let mut lines: Vec<String> = vec!["# a comment line".into()];

@@ -270,7 +270,7 @@ class Analysis:
     def mate(self) -> Optional[int]: ...
     @property
     def score(self) -> Optional[str]:
-        """UCI text ("cp 25", "mate 3"); None for a book move or a value only the rules decide."""
+        """The score as UCI text: f"cp {cp}" or f"mate {mate}" ("cp 25", "mate -3"); None when both are None."""
     @property
     def pv(self) -> List[Move]: ...
     @property
@@ -383,7 +383,8 @@ class RenjuBoard:
     def __init__(self, moves: str = "") -> None:
         """Moves as a game file writes them: spaces, commas or line breaks; ``#`` comments."""
     @staticmethod
-    def from_diagram(text: str) -> RenjuBoard: ...
+    def from_diagram(text: str, moves: str = "") -> RenjuBoard:
+        """A diagram (15 rows of ``.``/``x``/``o``, top row first), then ``moves`` played."""
     def play(self, point: str) -> None: ...
     def undo(self) -> str: ...
     @property
