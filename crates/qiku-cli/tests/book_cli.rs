@@ -295,6 +295,26 @@ fn import_counts_skipped_rows_in_agreement() {
     assert_eq!(v["rows"].as_i64(), Some(rows), "{v}");
 }
 
+/// A file of games given to `import` is named as what it is, with the command that makes a
+/// book of it (whose output is never the file itself); nothing is written.
+#[test]
+fn import_names_a_file_of_games_and_what_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("some.pgn");
+    std::fs::copy(repertoire(), &games).unwrap();
+    let out = dir.path().join("x.qbk");
+    let e = fail(&["import", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    let built = dir.path().join("some.qbk");
+    let hint = format!(
+        "{} looks like a PGN file of games, not a book: build a book from it with `qiku-book build {} -o {}`",
+        games.display(),
+        games.display(),
+        built.display()
+    );
+    assert!(e.contains(&hint), "{e}");
+    assert!(!out.exists());
+}
+
 /// `merge` and `export` with `--json`: one object on stdout whose figures are the written file's.
 #[test]
 fn merge_and_export_print_json_summaries() {
