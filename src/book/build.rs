@@ -123,6 +123,9 @@ pub struct BuildReport {
     pub truncated: u64,
     /// Skipped games by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
+    /// Of the games skipped for a malformed header ([`SkipReason::BadHeader`]), those whose tags
+    /// are not valid UTF-8: what games in GBK or Big5 read as UTF-8 (`--encoding utf8`) give.
+    pub undecodable_headers: u64,
     /// The first [`BuildOptions::max_errors`] bad games in file and game order.
     pub errors: Vec<GameError>,
     /// All bad games (reported or not).
@@ -392,6 +395,7 @@ pub fn build_with_progress(
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
     let mut skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
+    let mut undecodable_headers = 0u64;
     let mut errors: Vec<(usize, GameError)> = Vec::new();
     let mut errors_total = 0u64;
     let mut failure: Option<BookError> = None;
@@ -445,6 +449,7 @@ pub fn build_with_progress(
                 for (r, n) in out.skipped.drain(..) {
                     *skipped.entry(r).or_default() += n;
                 }
+                undecodable_headers += out.undecodable_headers;
                 errors_total += out.errors.len() as u64;
                 errors.extend(out.errors.drain(..).map(|e| (batch.file, e)));
                 if errors.len() > 2 * opts.max_errors.max(16) {
@@ -551,6 +556,7 @@ pub fn build_with_progress(
         repeated,
         truncated,
         skipped,
+        undecodable_headers,
         errors: errors.into_iter().map(|(_, e)| e).collect(),
         errors_total,
         raw_records: acc.raw_total,

@@ -107,23 +107,31 @@ fn player_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
     })
 }
 
-/// When `--encoding` named the encoding and most games stopped at a token that is no move (what
-/// text decoded with the wrong table looks like), says so and what to do.
+/// When `--encoding` named the encoding and most games stopped at a tag that could not be decoded
+/// or at a token that is no move (what text decoded with the wrong table looks like), says so and
+/// what to do: once for the build, however many games.
 fn encoding_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
     use qiku::book::{MoveErrorKind, SkipReason};
     if opts.encoding == qiku::pgn::EncodingChoice::Auto {
         return None;
     }
     let unreadable = report.skipped.get(&SkipReason::BadMove(MoveErrorKind::Syntax)).copied().unwrap_or(0);
+    let undecodable = report.undecodable_headers;
+    let stopped = unreadable + undecodable;
     let read = report.header.games.read;
-    if unreadable == 0 || unreadable * 2 < read {
+    if stopped == 0 || stopped * 2 < read {
         return None;
     }
     let named = report.files.iter().find_map(|f| f.encoding).map_or("the encoding given", |e| e.name());
+    let at = match (undecodable > 0, unreadable > 0) {
+        (true, true) => format!("a tag that is not {named} or a token that is no move"),
+        (true, false) => format!("a tag that is not {named}"),
+        _ => "a token that is no move".to_string(),
+    };
     Some(format!(
-        "{unreadable} of {read} games stopped at a token that is no move, as text read in the wrong encoding \
-         does: the files were read as {named} (--encoding); leave --encoding out to have each file's encoding \
-         detected (UTF-8, GBK or Big5), or name the right one"
+        "{stopped} of {read} games stopped at {at}, as text read in the wrong encoding does: the files were \
+         read as {named} (--encoding); leave --encoding out to have each file's encoding detected (UTF-8, GBK \
+         or Big5), or name the right one"
     ))
 }
 

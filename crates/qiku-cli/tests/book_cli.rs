@@ -358,6 +358,27 @@ fn a_wrong_encoding_is_named_as_the_likely_cause() {
     assert!(built.contains("\"games_used\":2000") && built.contains("\"encoding\":\"Big5\""), "{built}");
 }
 
+/// GBK games read as UTF-8 with `--encoding utf8` stop at their first tag with Chinese in it,
+/// before any move: the failure says the encoding is the likely cause and to leave `--encoding`
+/// out, once for the build (not once per game); a file read in its own encoding gives no hint.
+#[test]
+fn tags_in_the_wrong_encoding_name_it_as_the_likely_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    // "测试" (a test) in GBK: not UTF-8.
+    let game = b"[Event \"\xb2\xe2\xca\xd4\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n";
+    std::fs::write(&gbk, game.repeat(3)).unwrap();
+    let out = dir.path().join("g.qbk");
+    let e = fail(&["build", gbk.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--encoding", "utf8"]);
+    assert!(e.contains("malformed header: invalid UTF-8"), "{e}");
+    let hint = "3 of 3 games stopped at a tag that is not UTF-8, as text read in the wrong encoding does: \
+                the files were read as UTF-8 (--encoding); leave --encoding out";
+    assert!(e.contains(hint), "{e}");
+    assert_eq!(e.matches("leave --encoding out").count(), 1, "{e}");
+    let built = ok(&["build", gbk.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]);
+    assert!(built.contains("\"games_used\":3") && built.contains("\"encoding\":\"GBK\""), "{built}");
+}
+
 /// A player's name in simplified characters matches no game of a collection written in
 /// traditional ones: the failure says why and what to write; as the games write it, it matches.
 #[test]
