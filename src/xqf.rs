@@ -380,21 +380,84 @@ pub fn open_as_pgn(mut file: impl std::io::Read, path: &Path) -> Result<crate::p
 /// Game inputs with every directory replaced by the game files under it (`.xqf`, `.pgn`,
 /// `.pgn.zst`, `.txt`, `.txt.zst`, in any case; recursively, in name order). Files are kept as given.
 /// Symbolic links to directories are followed, but each directory is walked once: a link back
-/// to a directory already walked (a loop) is skipped, so the walk always ends.
+/// to a directory already walked (a loop) is skipped, so the walk always ends. A link found in a
+/// directory whose target does not exist is kept among the files (opening it fails);
+/// [`expand_game_inputs`] sets such links apart.
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
-    let mut out = Vec::with_capacity(inputs.len());
+    Ok(expand(inputs, false)?.files)
+}
+
+/// A symbolic link with a game file's name, found by listing a directory given as an input, whose
+/// target does not exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokenLink {
+    /// The link, under the directory listed.
+    pub path: PathBuf,
+    /// What the link points to, as written in it (relative to the link's directory when relative).
+    pub target: PathBuf,
+}
+
+/// What [`expand_game_inputs`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExpandedInputs {
+    /// The files to read: those given, then the game files under each directory given, as in
+    /// [`expand_inputs`].
+    pub files: Vec<PathBuf>,
+    /// The links found in the directories whose target does not exist, in name order: not in
+    /// [`ExpandedInputs::files`].
+    pub broken_links: Vec<BrokenLink>,
+}
+
+/// [`expand_inputs`], with the symbolic links found by listing a directory whose target does not
+/// exist set apart in [`ExpandedInputs::broken_links`] (a link given by name stays among the
+/// files: a path given that cannot be opened is an error, a typo maybe).
+///
+/// ```
+/// # #[cfg(unix)] {
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.pgn"), "[Event \"x\"]\n\n1. h2e2 *\n")?;
+/// std::os::unix::fs::symlink(dir.path().join("gone.pgn"), dir.path().join("b.pgn"))?;
+/// let found = qiku::xqf::expand_game_inputs(&[dir.path().to_path_buf()]).map_err(|(_, e)| e)?;
+/// assert_eq!(found.files, [dir.path().join("a.pgn")]);
+/// assert_eq!(found.broken_links[0].path, dir.path().join("b.pgn"));
+/// assert_eq!(found.broken_links[0].target, dir.path().join("gone.pgn"));
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn expand_game_inputs(inputs: &[PathBuf]) -> Result<ExpandedInputs, (PathBuf, std::io::Error)> {
+    expand(inputs, true)
+}
+
+fn expand(inputs: &[PathBuf], set_apart: bool) -> Result<ExpandedInputs, (PathBuf, std::io::Error)> {
+    let mut out = ExpandedInputs { files: Vec::with_capacity(inputs.len()), broken_links: Vec::new() };
     let mut walked = std::collections::HashSet::new();
     for p in inputs {
         if p.is_dir() {
             let mut found = Vec::new();
             collect_dir(p, &mut found, &mut walked)?;
             found.sort();
-            out.extend(found);
+            for path in found {
+                match broken_link(&path).filter(|_| set_apart) {
+                    Some(target) => out.broken_links.push(BrokenLink { path, target }),
+                    None => out.files.push(path),
+                }
+            }
         } else {
-            out.push(p.clone());
+            out.files.push(p.clone());
         }
     }
     Ok(out)
+}
+
+/// The target of `path` when it is a symbolic link whose target does not exist.
+fn broken_link(path: &Path) -> Option<PathBuf> {
+    let link = std::fs::symlink_metadata(path).ok()?;
+    let missing = matches!(std::fs::metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    if link.file_type().is_symlink() && missing {
+        std::fs::read_link(path).ok()
+    } else {
+        None
+    }
 }
 
 /// What identifies a directory however it is reached: device and inode on unix, the canonical

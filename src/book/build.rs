@@ -1,7 +1,9 @@
 //! Compiling game collections into a book: in parallel, in bounded memory, deterministically.
 //!
 //! Pipeline:
-//! 1. Every input is opened first (a missing file fails the build before any work is done).
+//! 1. Every input is opened first (a missing file fails the build before any work is done;
+//!    a symbolic link found in an input directory whose target does not exist is skipped and
+//!    reported in [`BuildReport::broken_links`]).
 //! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
 //!    and cut games into batches of move tokens; a bounded channel carries
 //!    them to the main thread, so reading never runs ahead by more than a few batches.
@@ -30,6 +32,7 @@ use crate::util::files::{
     check_output_place, job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files,
 };
 use crate::util::progress::{NoProgress, Progress};
+use crate::xqf::BrokenLink;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -119,10 +122,16 @@ pub struct BuildReport {
     /// reached both by name and through a directory), each with the earlier one: every file is
     /// read once.
     pub repeated: Vec<(PathBuf, PathBuf)>,
+    /// Symbolic links found in an input directory whose target does not exist: skipped, not
+    /// read (a file given by name that cannot be opened fails the build instead).
+    pub broken_links: Vec<BrokenLink>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
     /// Skipped games by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
+    /// Of the games skipped for a malformed header ([`SkipReason::BadHeader`]), those whose tags
+    /// are not valid UTF-8: what games in GBK or Big5 read as UTF-8 (`--encoding utf8`) give.
+    pub undecodable_headers: u64,
     /// The first [`BuildOptions::max_errors`] bad games in file and game order.
     pub errors: Vec<GameError>,
     /// All bad games (reported or not).
@@ -308,19 +317,31 @@ pub fn build_with_progress(
     check_output(output)?;
     // Directories stand for the game files in them (XQF collections come as one file per game).
     let given = inputs;
-    let inputs = &crate::xqf::expand_inputs(inputs).map_err(|(path, source)| BuildError::Io {
+    let expanded = crate::xqf::expand_game_inputs(inputs).map_err(|(path, source)| BuildError::Io {
         path,
         op: "list the directory",
         source,
-    })?[..];
+    })?;
+    let (inputs, broken_links) = (&expanded.files[..], expanded.broken_links);
     if let (true, Some(dir)) = (inputs.is_empty(), given.first()) {
+        let why = if broken_links.is_empty() {
+            "no .pgn, .pgn.zst, .txt, .txt.zst or .xqf file in it (or below it)".to_string()
+        } else {
+            let links: Vec<String> = broken_links.iter().map(|l| l.path.display().to_string()).collect();
+            let (what, their) = match links.len() {
+                1 => ("file is a symbolic link", "its target"),
+                _ => ("files are symbolic links", "their targets"),
+            };
+            format!(
+                "its only game {what} whose target does not exist ({}): restore {their} or give the game \
+                 files themselves",
+                links.join(", ")
+            )
+        };
         return Err(BuildError::Io {
             path: dir.clone(),
             op: "find game files",
-            source: std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no .pgn, .pgn.zst, .txt, .txt.zst or .xqf file in it (or below it)",
-            ),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, why),
         });
     }
     if let Some(input) = output_among_inputs(output, inputs) {
@@ -357,7 +378,8 @@ pub fn build_with_progress(
         let counting = Counting { inner, bytes: Arc::clone(&bytes_read) };
         // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
         // with the others and the build goes on; only a file that cannot be opened at all
-        // (a typo in a path) fails the build.
+        // (a typo in a path) fails the build. (A broken symbolic link found in a directory was
+        // set apart above, with a warning: nobody typed its name.)
         let input = if crate::xqf::is_xqf_path(path) {
             crate::xqf::open_as_pgn(counting, path)
         } else {
@@ -392,6 +414,7 @@ pub fn build_with_progress(
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
     let mut skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
+    let mut undecodable_headers = 0u64;
     let mut errors: Vec<(usize, GameError)> = Vec::new();
     let mut errors_total = 0u64;
     let mut failure: Option<BookError> = None;
@@ -445,6 +468,7 @@ pub fn build_with_progress(
                 for (r, n) in out.skipped.drain(..) {
                     *skipped.entry(r).or_default() += n;
                 }
+                undecodable_headers += out.undecodable_headers;
                 errors_total += out.errors.len() as u64;
                 errors.extend(out.errors.drain(..).map(|e| (batch.file, e)));
                 if errors.len() > 2 * opts.max_errors.max(16) {
@@ -549,8 +573,10 @@ pub fn build_with_progress(
         written,
         files,
         repeated,
+        broken_links,
         truncated,
         skipped,
+        undecodable_headers,
         errors: errors.into_iter().map(|(_, e)| e).collect(),
         errors_total,
         raw_records: acc.raw_total,

@@ -184,6 +184,9 @@ pub(crate) struct BatchOutput {
     /// Used games that lost their moves after a bad one (`--keep-prefix`).
     pub(crate) truncated: u64,
     pub(crate) skipped: Vec<(SkipReason, u64)>,
+    /// Of the games skipped for a malformed header, those whose tags are not valid UTF-8 (text
+    /// read in the wrong encoding).
+    pub(crate) undecodable_headers: u64,
     pub(crate) errors: Vec<GameError>,
     /// Stored bytes of used games, by fingerprint (with recent games only).
     pub(crate) games: Vec<(u64, Vec<u8>)>,
@@ -276,6 +279,9 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
     let oversized = |e: &SyntaxError| matches!(e.kind, ErrorKind::LineTooLong | ErrorKind::CommentTooLong);
     if let Some((e, false)) = game.error.as_ref().filter(|(e, _)| !oversized(e)) {
         out.skip(SkipReason::BadHeader);
+        if e.kind == ErrorKind::InvalidUtf8 {
+            out.undecodable_headers += 1;
+        }
         out.errors.push(error(e.location, None, SkipReason::BadHeader, e.kind.to_string() + &snippet_suffix(e)));
         return;
     }

@@ -117,7 +117,8 @@ impl std::error::Error for TuneError {
 #[derive(Debug, Default)]
 struct RawGame {
     number: u64,
-    fen: Option<String>,
+    /// The `[FEN]` tag's value and where the tag is (a bad one is named there).
+    fen: Option<(String, Location)>,
     format: Option<Notation>,
     result: Option<GameResult>,
     tokens: Vec<(String, Location)>,
@@ -133,9 +134,9 @@ impl Visitor for Games {
     fn begin_game(&mut self, loc: Location) {
         self.game = RawGame { number: loc.game, ..RawGame::default() };
     }
-    fn tag(&mut self, name: &str, value: &str, _loc: Location) -> Skip {
+    fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
         if name.eq_ignore_ascii_case("FEN") {
-            self.game.fen = Some(value.to_string());
+            self.game.fen = Some((value.to_string(), loc));
         } else if name.eq_ignore_ascii_case("Format") {
             self.game.format = value.trim().parse().ok();
         } else if name.eq_ignore_ascii_case("Result") && self.game.result.is_none() {
@@ -228,10 +229,18 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
     let game_key = mix((file << 40) ^ g.number);
     out.validation = game_key % 100 < opts.validation_percent as u64;
     let mut pos = match &g.fen {
-        Some(fen) => match Position::from_fen(fen) {
+        Some((fen, loc)) => match Position::from_fen(fen) {
             Ok(p) => p,
             Err(e) => {
-                out.error = Some(format!("{}: game {}: [FEN {fen:?}]: {e}", path.display(), g.number));
+                // Where the tag is, as `qiku annotate` and `qiku-book build` say it.
+                out.error = Some(format!(
+                    "{}: game {} line {}: bad FEN tag {:?} at column {}: {e}",
+                    path.display(),
+                    g.number,
+                    loc.line,
+                    crate::engine::uci::excerpt(fen),
+                    loc.column
+                ));
                 return out;
             }
         },

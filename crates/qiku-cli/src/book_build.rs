@@ -35,6 +35,7 @@ pub fn run_build(
         Err(e) => return Err(e.to_string().into()),
     };
     report_repeats(&report);
+    report_broken_links(&report);
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -107,23 +108,31 @@ fn player_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
     })
 }
 
-/// When `--encoding` named the encoding and most games stopped at a token that is no move (what
-/// text decoded with the wrong table looks like), says so and what to do.
+/// When `--encoding` named the encoding and most games stopped at a tag that could not be decoded
+/// or at a token that is no move (what text decoded with the wrong table looks like), says so and
+/// what to do: once for the build, however many games.
 fn encoding_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
     use qiku::book::{MoveErrorKind, SkipReason};
     if opts.encoding == qiku::pgn::EncodingChoice::Auto {
         return None;
     }
     let unreadable = report.skipped.get(&SkipReason::BadMove(MoveErrorKind::Syntax)).copied().unwrap_or(0);
+    let undecodable = report.undecodable_headers;
+    let stopped = unreadable + undecodable;
     let read = report.header.games.read;
-    if unreadable == 0 || unreadable * 2 < read {
+    if stopped == 0 || stopped * 2 < read {
         return None;
     }
     let named = report.files.iter().find_map(|f| f.encoding).map_or("the encoding given", |e| e.name());
+    let at = match (undecodable > 0, unreadable > 0) {
+        (true, true) => format!("a tag that is not {named} or a token that is no move"),
+        (true, false) => format!("a tag that is not {named}"),
+        _ => "a token that is no move".to_string(),
+    };
     Some(format!(
-        "{unreadable} of {read} games stopped at a token that is no move, as text read in the wrong encoding \
-         does: the files were read as {named} (--encoding); leave --encoding out to have each file's encoding \
-         detected (UTF-8, GBK or Big5), or name the right one"
+        "{stopped} of {read} games stopped at {at}, as text read in the wrong encoding does: the files were \
+         read as {named} (--encoding); leave --encoding out to have each file's encoding detected (UTF-8, GBK \
+         or Big5), or name the right one"
     ))
 }
 
@@ -140,6 +149,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "games": f.games,
             "error": f.error.as_deref(),
         })).collect::<Vec<_>>(),
+        "broken_links": r.broken_links.iter().map(|l| l.path.display().to_string()).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({
             "path": p.display().to_string(),
             "same_as": earlier.display().to_string(),
@@ -173,6 +183,31 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "seconds": r.elapsed.as_secs_f64(),
     })
 }
+
+/// Warnings on stderr for the symbolic links found in an input directory whose target does not
+/// exist: skipped (the build goes on with the other files), each named with its target and the
+/// directory it was found in, and what to do; past the first [`BROKEN_LINKS_SHOWN`], counted.
+fn report_broken_links(r: &BuildReport) {
+    for link in r.broken_links.iter().take(BROKEN_LINKS_SHOWN) {
+        let dir = link.path.parent().unwrap_or(Path::new("."));
+        eprintln!(
+            "qiku-book: warning: {}: a symbolic link whose target {} does not exist, found in {}; skipped: \
+             restore its target or remove the link",
+            link.path.display(),
+            link.target.display(),
+            dir.display()
+        );
+    }
+    if r.broken_links.len() > BROKEN_LINKS_SHOWN {
+        eprintln!(
+            "qiku-book: warning: ... and {} more broken links skipped (all of them are under broken_links in --json)",
+            r.broken_links.len() - BROKEN_LINKS_SHOWN
+        );
+    }
+}
+
+/// How many broken links are named one by one on stderr.
+const BROKEN_LINKS_SHOWN: usize = 10;
 
 /// Notes on stderr for inputs left out as repeats of an earlier one.
 fn report_repeats(r: &BuildReport) {
@@ -229,6 +264,13 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
         let _ = writeln!(
             s,
             "files not read to the end {unread} (their errors are above; games before the damage were used)"
+        );
+    }
+    if !r.broken_links.is_empty() {
+        let _ = writeln!(
+            s,
+            "broken links skipped {} (symbolic links whose target does not exist; named above)",
+            r.broken_links.len()
         );
     }
     let _ = writeln!(s, "positions      {}", h.positions);

@@ -92,6 +92,21 @@ pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), 
     Ok(())
 }
 
+/// An error importing `input`, with what to do when the file is no `.obk` but something qiku
+/// reads otherwise: games (`qiku-book build`, [`qiku::book::open_hint`]), an empty file, an
+/// endgame table. An SQLite database or a `.qbk` book gets none: the error already says what it
+/// is, and a missing file's error says enough.
+fn import_error_text(input: &Path, error: &str) -> String {
+    use qiku::fs::{file_kind, FileKind};
+    match file_kind(input) {
+        Ok(FileKind::Sqlite | FileKind::QikuBook) | Err(_) => error.to_string(),
+        Ok(_) => match qiku::book::open_hint(input) {
+            Some(hint) => format!("{error}\n{hint}"),
+            None => error.to_string(),
+        },
+    }
+}
+
 /// `qiku-book import BOOK.obk -o BOOK.qbk [--quiet] [--force] [--json]`: progress on stderr
 /// unless `quiet`; a file at the output that is not a `.qbk` is replaced only with `force`; with
 /// `json` the summary is one JSON object on stdout (the warnings stay on stderr).
@@ -105,7 +120,7 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
             progress.clear();
             return Err(Failure::Stopped);
         }
-        Err(e) => return Err(e.to_string().into()),
+        Err(e) => return Err(import_error_text(input, &e.to_string()).into()),
     };
     let (positions, records) = r.header.map_or((0, 0), |h| (h.positions, h.records));
     if json {

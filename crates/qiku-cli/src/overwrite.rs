@@ -78,7 +78,8 @@ pub fn foreign_kind(output: &Path, writes: Writes) -> Option<String> {
         (Writes::Pgn, FileKind::Pgn | FileKind::Text) => None,
         (Writes::Positions | Writes::RustSource, FileKind::Text) => None,
         (Writes::Obk, FileKind::Sqlite) if is_obk(output) => None,
-        (Writes::Obk, FileKind::Sqlite) => Some("an SQLite database that is not an .obk book (no bhobk table)".into()),
+        // The error adds "not an .obk book": this says only what the file is.
+        (Writes::Obk, FileKind::Sqlite) => Some("an SQLite database with no bhobk table".into()),
         (Writes::Qbk, FileKind::Sqlite) if is_obk(output) => Some("an .obk (SQLite) opening book".into()),
         (_, kind) => Some(kind.to_string()),
     }
@@ -141,7 +142,11 @@ mod tests {
         let db = dir.path().join("db.obk");
         std::fs::write(&db, b"SQLite format 3\0 but not a real database").unwrap();
         let e = refuse_replacing(&db, Writes::Obk, false).unwrap_err();
-        assert!(e.contains("an SQLite database that is not an .obk book") && e.contains("db-book.obk"), "{e}");
+        assert!(
+            e.contains("an SQLite database with no bhobk table, not an .obk book") && e.contains("db-book.obk"),
+            "{e}"
+        );
+        assert_eq!(e.matches("not an .obk book").count(), 1, "{e}");
     }
 
     #[test]

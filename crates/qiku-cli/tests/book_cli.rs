@@ -295,6 +295,26 @@ fn import_counts_skipped_rows_in_agreement() {
     assert_eq!(v["rows"].as_i64(), Some(rows), "{v}");
 }
 
+/// A file of games given to `import` is named as what it is, with the command that makes a
+/// book of it (whose output is never the file itself); nothing is written.
+#[test]
+fn import_names_a_file_of_games_and_what_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("some.pgn");
+    std::fs::copy(repertoire(), &games).unwrap();
+    let out = dir.path().join("x.qbk");
+    let e = fail(&["import", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    let built = dir.path().join("some.qbk");
+    let hint = format!(
+        "{} looks like a PGN file of games, not a book: build a book from it with `qiku-book build {} -o {}`",
+        games.display(),
+        games.display(),
+        built.display()
+    );
+    assert!(e.contains(&hint), "{e}");
+    assert!(!out.exists());
+}
+
 /// `merge` and `export` with `--json`: one object on stdout whose figures are the written file's.
 #[test]
 fn merge_and_export_print_json_summaries() {
@@ -336,6 +356,27 @@ fn a_wrong_encoding_is_named_as_the_likely_cause() {
     );
     let built = ok(&["build", big5, "-o", out.to_str().unwrap(), "-q", "--json"]);
     assert!(built.contains("\"games_used\":2000") && built.contains("\"encoding\":\"Big5\""), "{built}");
+}
+
+/// GBK games read as UTF-8 with `--encoding utf8` stop at their first tag with Chinese in it,
+/// before any move: the failure says the encoding is the likely cause and to leave `--encoding`
+/// out, once for the build (not once per game); a file read in its own encoding gives no hint.
+#[test]
+fn tags_in_the_wrong_encoding_name_it_as_the_likely_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    // "测试" (a test) in GBK: not UTF-8.
+    let game = b"[Event \"\xb2\xe2\xca\xd4\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n";
+    std::fs::write(&gbk, game.repeat(3)).unwrap();
+    let out = dir.path().join("g.qbk");
+    let e = fail(&["build", gbk.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--encoding", "utf8"]);
+    assert!(e.contains("malformed header: invalid UTF-8"), "{e}");
+    let hint = "3 of 3 games stopped at a tag that is not UTF-8, as text read in the wrong encoding does: \
+                the files were read as UTF-8 (--encoding); leave --encoding out";
+    assert!(e.contains(hint), "{e}");
+    assert_eq!(e.matches("leave --encoding out").count(), 1, "{e}");
+    let built = ok(&["build", gbk.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]);
+    assert!(built.contains("\"games_used\":3") && built.contains("\"encoding\":\"GBK\""), "{built}");
 }
 
 /// A player's name in simplified characters matches no game of a collection written in

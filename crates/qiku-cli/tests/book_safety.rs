@@ -96,7 +96,9 @@ fn writers_replace_only_books_of_their_kind() {
     rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE notes(x TEXT);").unwrap();
     let db_bytes = std::fs::read(&db).unwrap();
     let e = fails(BOOK, &["export", s(&qbk), "-o", s(&db), "-q"]);
-    assert!(e.contains("an SQLite database that is not an .obk book (no bhobk table)"), "{e}");
+    // Said once, not "... that is not an .obk book (no bhobk table), not an .obk book".
+    assert!(e.contains("appears to be an SQLite database with no bhobk table, not an .obk book"), "{e}");
+    assert_eq!(e.matches("not an .obk book").count(), 1, "{e}");
     assert_eq!(std::fs::read(&db).unwrap(), db_bytes);
     // Rebuilding a book, re-exporting an .obk, importing over a .qbk: allowed, as always.
     ok(&["build", s(&games), "-o", s(&qbk), "-q", "--max-ply", "10"]);

@@ -421,6 +421,40 @@ fn symbolic_link_loops_are_walked_once() {
     assert_eq!(twice, 2 * once.header.games.read);
 }
 
+/// A symbolic link whose target does not exist, found by listing an input directory, is skipped
+/// with a warning that says what it is (the build goes on with the other files, and counts it);
+/// a directory whose only game files are such links builds nothing and says so.
+#[test]
+fn broken_links_in_a_directory_are_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::copy(repertoire(), games.join("a.pgn")).unwrap();
+    let dangling = games.join("dangling.pgn");
+    std::os::unix::fs::symlink(dir.path().join("gone.pgn"), &dangling).unwrap();
+    let out = dir.path().join("o.qbk");
+    let r = run(QIKU_BOOK, &["build", s(&games), "-o", s(&out), "--json", "--quiet"], 120);
+    let err = stderr(&r);
+    assert!(r.status.success(), "{err}");
+    let said = format!(
+        "warning: {}: a symbolic link whose target {} does not exist, found in {}; skipped",
+        dangling.display(),
+        dir.path().join("gone.pgn").display(),
+        games.display()
+    );
+    assert!(err.contains(&said), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("one JSON object");
+    assert_eq!(v["broken_links"], serde_json::json!([s(&dangling)]), "{v}");
+    assert_eq!(v["files"].as_array().map(Vec::len), Some(1), "{v}");
+    // The text summary counts it.
+    let r = run(QIKU_BOOK, &["build", s(&games), "-o", s(&out), "--quiet"], 120);
+    assert!(String::from_utf8_lossy(&r.stdout).contains("broken links skipped 1"), "{}", stderr(&r));
+    // Only a broken link: nothing to build, and the message names the link.
+    std::fs::remove_file(games.join("a.pgn")).unwrap();
+    let r = run(QIKU_BOOK, &["build", s(&games), "-o", s(&dir.path().join("p.qbk")), "--quiet"], 120);
+    assert_refused(&r, &[s(&dangling), "its only game file is a symbolic link whose target does not exist"]);
+}
+
 #[test]
 fn absurd_table_selections_are_refused_and_the_largest_is_planned_quickly() {
     for (args, flag) in [

@@ -395,3 +395,19 @@ fn label_says_one_position_not_one_positions() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && said.starts_with("1 position scored by "), "{said}");
 }
+
+/// A bad `[FEN]` tag is named at its own line and column, as `qiku annotate` and `qiku-book
+/// build` name it, not by its game alone.
+#[test]
+fn tune_names_a_bad_fen_tag_at_its_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = dir.path().join("fen.pgn");
+    // Game 2 starts on line 5; its FEN tag is on line 7, after another tag on the same line.
+    let text =
+        "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n[Result \"1-0\"]\n[Round \"1\"]\n[Site \"c\"] [FEN \"garbage\"]\n\n\
+                1. h2e2 h9g7 1-0\n";
+    std::fs::write(&pgn, text).expect("write");
+    let out = tune(&["--pgn", pgn.to_str().expect("utf-8 path"), "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fen.pgn: game 2 line 7: bad FEN tag \"garbage\" at column 12: "), "{err}");
+}
