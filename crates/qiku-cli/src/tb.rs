@@ -332,7 +332,8 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
     if let Ok(r) = &resolved {
         if !r.dead.is_empty() {
-            eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", names(&r.dead));
+            let have = if r.dead.len() == 1 { "has" } else { "have" };
+            eprintln!("qiku-tb: {} {have} no attacking piece: always drawn, no file needed", names(&r.dead));
         }
         if !r.excluded.is_empty() {
             eprintln!("qiku-tb: {} left out by the --max-* filters", names(&r.excluded));
