@@ -441,6 +441,7 @@ fn run_generate(
             eprintln!("qiku-tb: {}", stopped(&material, &dir, paged.contains(&material)));
             Failure::Stopped
         }
+        e @ TbError::NotFiles { .. } => Failure::Error(format!("{e}, then run the same command again")),
         e => Failure::Error(e.to_string()),
     })?;
     let secs = start.elapsed().as_secs_f64();
