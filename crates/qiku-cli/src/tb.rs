@@ -797,7 +797,7 @@ fn run_probe(
     let pos = super::position_args(position)?.position();
     let tb = open_dir(dir)?;
     let result = probe_tables(&tb, &pos, notation, dir, rules, json);
-    *warnings = probe_warnings(&tb, Material::from_position(&pos), result.is_err());
+    *warnings = probe_warnings(&tb, Material::from_position(&pos), result.as_ref().err().map(String::as_str));
     result
 }
 
