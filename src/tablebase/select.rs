@@ -530,9 +530,10 @@ mod tests {
         let e = sel(&["KRvKN", "KRRvKA", "KvKA"], None, f).resolve().unwrap_err().to_string();
         assert_eq!(
             e,
-            "the selection contains no table: KvKA has no attacking piece (every position is a draw, there is no \
-             table); KRvKN has 4 pieces, more than --max-pieces 3; KRRvKA has 2 attacking pieces, more than \
-             --max-attackers 1, and 5 pieces, more than --max-pieces 3"
+            "the selection contains no table: KAvK has no attacking piece (every position is a draw, there is no \
+             table); KRvKN has 2 attacking pieces, more than --max-attackers 1, and 4 pieces, more than \
+             --max-pieces 3; KRRvKA has 2 attacking pieces, more than --max-attackers 1, and 5 pieces, more than \
+             --max-pieces 3"
         );
         assert!("d".parse::<Family>().is_err());
     }
