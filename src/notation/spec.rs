@@ -254,9 +254,12 @@ pub fn parse_position_args<S: AsRef<str>>(args: &[S]) -> Result<PositionSpec, Sp
     parse_words(&words)
 }
 
-/// A FEN field after the board: side to move, `-`, or a counter.
+/// A FEN field after the board: side to move, `-`, or a counter. A signed number (`-1`) is a
+/// counter too, if a wrong one: the FEN's own error then names it as a move counter, where read
+/// as a word after the FEN it would be taken for a move written without `moves`.
 fn is_fen_field(w: &str) -> bool {
-    matches!(w, "w" | "r" | "b" | "-") || (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+    let digits = w.strip_prefix(['-', '+']).unwrap_or(w);
+    matches!(w, "w" | "r" | "b" | "-") || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn parse_words(words: &[&str]) -> Result<PositionSpec, SpecError> {
@@ -332,6 +335,9 @@ mod tests {
         assert!(matches!(parse_position_spec(""), Err(SpecError::Empty)));
         assert!(matches!(parse_position_spec(&format!("{START_FEN} h2e2")), Err(SpecError::Trailing { .. })));
         assert!(matches!(parse_position_spec("not a fen"), Err(SpecError::Fen { .. })));
+        // A negative counter is a bad counter of the FEN, not a word after it.
+        let e = parse_position_spec("4k4/9/9/9/9/9/9/9/9/3K5 w - - -1 0").unwrap_err().to_string();
+        assert!(e.contains("FEN move counter -1 is negative"), "{e}");
         let e = parse_position_spec("startpos moves h2e2 h9g7 h0j2").unwrap_err().to_string();
         assert!(e.starts_with("move 3 \"h0j2\": read as ICCS: "), "{e}");
         assert!(e.contains("read as WXF"), "{e}");

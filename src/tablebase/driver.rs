@@ -312,8 +312,9 @@ fn generate_in_pool(
     remove_legacy_temp_files(dir)?;
     let plan = select::closure(materials);
     // Before any work: every table within the generator's limits, and within the memory budget
-    // (in memory or paged).
+    // (in memory or paged), and nothing but files where its files go.
     let pagings = within_limits(&plan, opts)?;
+    check_file_places(&plan, opts)?;
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
@@ -393,6 +394,7 @@ fn generate_only_in_pool(
     let wanted: Vec<Material> = materials.iter().map(|m| m.canonical().0).collect();
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     let pagings = within_limits(&targets, opts)?;
+    check_file_places(&targets, opts)?;
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
     remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
@@ -452,6 +454,34 @@ fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option
             opts.paging_for(*m)
         })
         .collect()
+}
+
+/// Before any work: no directory, FIFO, device or socket (through a link too) where a file of
+/// `materials` is written (the `.qtb`, and with the rule-aware pass the `.qtr` and `.qtw`).
+/// Generation replaces a damaged file, but what is not a file may be someone's, and is not
+/// removed: every such path is named at once, rather than the run failing at the first after
+/// hours of work (a FIFO would even hang the check of an existing table).
+fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(), TbError> {
+    let mut paths = Vec::new();
+    for &m in materials {
+        let mut names = vec![file_name(m)];
+        if opts.rules {
+            names.extend([rules_file_name(m), wdl_file_name(m)]);
+        }
+        for path in names.into_iter().map(|n| opts.dir.join(n)) {
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_dir() => paths.push((path, "a directory".to_string())),
+                Ok(meta) if !meta.is_file() => {
+                    paths.push((path, "not a regular file (a FIFO, a device or a socket)".to_string()))
+                }
+                _ => {}
+            }
+        }
+    }
+    match paths.is_empty() {
+        true => Ok(()),
+        false => Err(TbError::NotFiles { paths }),
+    }
 }
 
 /// Makes the tables' directory if needed and checks, before any work, that files can be written

@@ -176,6 +176,13 @@ pub enum TbError {
         /// The table being solved.
         material: String,
     },
+    /// Where generation would write table files there is something else, which it does not
+    /// remove (only a damaged file is replaced): a directory, a FIFO, a device or a socket. Found
+    /// before any work, every such path at once.
+    NotFiles {
+        /// Each such path with what is there (`a directory`, `not a regular file (...)`).
+        paths: Vec<(PathBuf, String)>,
+    },
 }
 
 impl TbError {
@@ -243,6 +250,7 @@ impl Clone for TbError {
                 TbError::OverBudget { material: material.clone(), budget: *budget, needs: *needs }
             }
             TbError::Stopped { material } => TbError::Stopped { material: material.clone() },
+            TbError::NotFiles { paths } => TbError::NotFiles { paths: paths.clone() },
         }
     }
 }
@@ -297,6 +305,17 @@ impl fmt::Display for TbError {
             ),
             TbError::Stopped { material } => {
                 write!(f, "{material}: generation stopped before the table was finished")
+            }
+            TbError::NotFiles { paths } => {
+                let each: Vec<String> = paths.iter().map(|(p, what)| format!("{} is {what}", p.display())).collect();
+                let (goes, it) =
+                    if paths.len() == 1 { ("a table file goes", "it") } else { ("table files go", "each") };
+                write!(
+                    f,
+                    "{}, where {goes}; generation replaces a damaged file but does not remove what else is in the \
+                     way: remove or rename {it}",
+                    each.join(", ")
+                )
             }
         }
     }

@@ -103,6 +103,9 @@ impl FromStr for Family {
     }
 }
 
+/// One bound of [`Filters`]: what it counts (`pieces`), its value, and how to count it.
+type Bound = (&'static str, Option<usize>, fn(&Material) -> usize);
+
 /// Upper bounds on totals over both sides; `None` is no bound.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Filters {
@@ -117,9 +120,48 @@ pub(crate) struct Filters {
 impl Filters {
     /// Does `m` pass every bound?
     pub fn admits(&self, m: &Material) -> bool {
-        self.max_attackers.is_none_or(|n| m.attacker_count() <= n)
-            && self.max_defenders.is_none_or(|n| m.defender_count() <= n)
-            && self.max_pieces.is_none_or(|n| m.piece_count() <= n)
+        self.bounds().iter().all(|&(_, bound, count)| bound.is_none_or(|n| count(m) <= n))
+    }
+
+    /// Each bound with its option's name and what it counts.
+    fn bounds(&self) -> [Bound; 3] {
+        [
+            ("attacking pieces", self.max_attackers, Material::attacker_count),
+            ("defending pieces", self.max_defenders, Material::defender_count),
+            ("pieces", self.max_pieces, Material::piece_count),
+        ]
+    }
+
+    /// The option of a bound named as in [`Filters::bounds`].
+    fn option(what: &str) -> &'static str {
+        match what {
+            "attacking pieces" => "--max-attackers",
+            "defending pieces" => "--max-defenders",
+            _ => "--max-pieces",
+        }
+    }
+
+    /// Why `m` is left out: each bound it exceeds, as `4 pieces, more than --max-pieces 3`.
+    fn why_not(&self, m: &Material) -> String {
+        let over: Vec<String> = self
+            .bounds()
+            .iter()
+            .filter_map(|&(what, bound, count)| {
+                let n = bound?;
+                (count(m) > n).then(|| format!("{} {what}, more than {} {n}", count(m), Filters::option(what)))
+            })
+            .collect();
+        format!("{m} has {}", over.join(", and "))
+    }
+
+    /// The bounds given, as options: `--max-attackers 1 --max-pieces 3`.
+    fn options(&self) -> String {
+        let given: Vec<String> = self
+            .bounds()
+            .iter()
+            .filter_map(|&(what, bound, _)| bound.map(|n| format!("{} {n}", Filters::option(what))))
+            .collect();
+        given.join(" ")
     }
 }
 
@@ -176,15 +218,21 @@ pub struct Resolved {
 pub enum SelectError {
     /// A family other than a, b, c.
     UnknownFamily(String),
-    /// Nothing is left to generate.
-    Empty,
+    /// Nothing is left to generate. `reasons` says why of each named material and of the family
+    /// (`KRvKN has 4 pieces, more than --max-pieces 3`), so that the error names what the bounds
+    /// left out.
+    Empty {
+        /// Why the named materials and the family gave no table, each a clause.
+        reasons: Vec<String>,
+    },
 }
 
 impl fmt::Display for SelectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SelectError::UnknownFamily(s) => write!(f, "unknown family {s:?} (expected a, b or c)"),
-            SelectError::Empty => write!(f, "the selection contains no table"),
+            SelectError::Empty { reasons } if reasons.is_empty() => write!(f, "the selection contains no table"),
+            SelectError::Empty { reasons } => write!(f, "the selection contains no table: {}", reasons.join("; ")),
         }
     }
 }
@@ -264,10 +312,37 @@ impl Selection {
         sort_dependency_order(&mut targets);
         targets.dedup();
         if targets.is_empty() {
-            return Err(SelectError::Empty);
+            return Err(SelectError::Empty { reasons: self.why_empty(&dead, &excluded) });
         }
         let plan = closure(&targets);
         Ok(Resolved { targets, plan, dead, excluded })
+    }
+}
+
+impl Selection {
+    /// Why a selection resolved to no table: its dead draws, each named material the bounds
+    /// exclude with the bounds it exceeds, and the family none of whose members is within them.
+    fn why_empty(&self, dead: &[Material], excluded: &[Material]) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if !dead.is_empty() {
+            let names: Vec<String> = dead.iter().map(|m| m.to_string()).collect();
+            reasons.push(format!(
+                "{} {} no attacking piece (every position is a draw, there is no table)",
+                names.join(", "),
+                if names.len() == 1 { "has" } else { "have" }
+            ));
+        }
+        reasons.extend(excluded.iter().map(|m| self.filters.why_not(m)));
+        match self.family {
+            Some(family) => {
+                reasons.push(format!("no material of family {family} is within {}", self.filters.options()))
+            }
+            None if self.materials.is_empty() => {
+                reasons.push(format!("no material is within {}", self.filters.options()))
+            }
+            None => {}
+        }
+        reasons
     }
 }
 
@@ -448,7 +523,18 @@ mod tests {
             }
         }
         let f = Filters { max_pieces: Some(2), ..Filters::default() };
-        assert_eq!(sel(&[], None, f).resolve(), Err(SelectError::Empty));
+        let e = sel(&[], None, f).resolve().unwrap_err();
+        assert_eq!(e.to_string(), "the selection contains no table: no material is within --max-pieces 2");
+        // The error names the named materials the bounds leave out, and why.
+        let f = Filters { max_attackers: Some(1), max_pieces: Some(3), ..Filters::default() };
+        let e = sel(&["KRvKN", "KRRvKA", "KvKA"], None, f).resolve().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the selection contains no table: KAvK has no attacking piece (every position is a draw, there is no \
+             table); KRvKN has 2 attacking pieces, more than --max-attackers 1, and 4 pieces, more than \
+             --max-pieces 3; KRRvKA has 2 attacking pieces, more than --max-attackers 1, and 5 pieces, more than \
+             --max-pieces 3"
+        );
         assert!("d".parse::<Family>().is_err());
     }
 

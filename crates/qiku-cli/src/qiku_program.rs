@@ -788,7 +788,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         // The other unusable files are said after the answer or the probe's own error, as
         // `qiku-tb probe` says them.
         let material = qiku::tablebase::Material::from_position(&pos);
-        *warnings = super::tb::probe_warnings(&tables, material, found.is_err());
+        *warnings = super::tb::probe_warnings(&tables, material, found.as_ref().err().map(String::as_str));
         let found = found?;
         match found {
             Some((v, values, best)) => {

@@ -1,8 +1,11 @@
 //! `qiku-tb`: generate, probe, count, verify and list endgame tablebases.
 
+mod dir;
 mod space;
 mod unusable;
 mod verify;
+
+use dir::{missing_table, no_directory, open_dir, open_tb};
 
 pub use unusable::{probe_error, probe_warnings};
 
@@ -332,7 +335,8 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     let names = |list: &[Material]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
     if let Ok(r) = &resolved {
         if !r.dead.is_empty() {
-            eprintln!("qiku-tb: {} have no attacking piece: always drawn, no file needed", names(&r.dead));
+            let have = if r.dead.len() == 1 { "has" } else { "have" };
+            eprintln!("qiku-tb: {} {have} no attacking piece: always drawn, no file needed", names(&r.dead));
         }
         if !r.excluded.is_empty() {
             eprintln!("qiku-tb: {} left out by the --max-* filters", names(&r.excluded));
@@ -440,6 +444,7 @@ fn run_generate(
             eprintln!("qiku-tb: {}", stopped(&material, &dir, paged.contains(&material)));
             Failure::Stopped
         }
+        e @ TbError::NotFiles { .. } => Failure::Error(format!("{e}, then run the same command again")),
         e => Failure::Error(e.to_string()),
     })?;
     let secs = start.elapsed().as_secs_f64();
@@ -758,29 +763,6 @@ fn duration(s: f64) -> String {
     }
 }
 
-/// The error for a material without a table in `dir`, with the command that makes it.
-fn missing_table(material: Material, dir: &Path) -> String {
-    qiku::tablebase::no_table_message(&material, dir, "or give the directory that holds it with -d")
-}
-
-/// Opens a directory of tables.
-fn open_dir(dir: &Path) -> Result<Tablebases, String> {
-    Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
-        true => format!("{e}; give -d a directory of tables (.qtb files), such as `qiku-tb generate -d DIR` writes"),
-        false => format!("{e} (generate tables with `qiku-tb generate -d {}`)", dir.display()),
-    })
-}
-
-/// Opens a directory of tables for a command about the whole directory (`info`, `verify`): every
-/// file that cannot be used is named on stderr.
-fn open_tb(dir: &Path) -> Result<Tablebases, String> {
-    let tb = open_dir(dir)?;
-    for problem in tb.problems() {
-        eprintln!("qiku-tb: {problem}");
-    }
-    Ok(tb)
-}
-
 /// Probes one position; the files of `dir` that cannot be used are left to `warnings`, printed
 /// after the answer or the probe's own error (a script reading the first line of stderr gets the
 /// error that matters).
@@ -795,7 +777,7 @@ fn run_probe(
     let pos = super::position_args(position)?.position();
     let tb = open_dir(dir)?;
     let result = probe_tables(&tb, &pos, notation, dir, rules, json);
-    *warnings = probe_warnings(&tb, Material::from_position(&pos), result.is_err());
+    *warnings = probe_warnings(&tb, Material::from_position(&pos), result.as_ref().err().map(String::as_str));
     result
 }
 
@@ -862,6 +844,9 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
         return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
     }
     let path = dir.join(file_name(canonical));
+    if let Some(e) = no_directory(dir) {
+        return Err(e);
+    }
     if !path.exists() {
         return Err(missing_table(canonical, dir));
     }
@@ -929,7 +914,8 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
     tables.sort_by_key(|t| (t.material.piece_count(), t.material.to_string()));
     if tables.is_empty() && !json {
         println!("no tables in {} (make some with `qiku-tb generate MATERIAL... -d {}`)", dir.display(), dir.display());
-        return Ok(());
+        // Files that cannot be used were named: the status says so, as with tables beside them.
+        return unusable(&tb);
     }
     for t in tables {
         let f = TableFile::open(&t.path).map_err(|e| e.to_string())?;

@@ -24,6 +24,7 @@ mod one_verdict;
 mod renju_cli;
 mod renju_gomocup;
 mod tablebase_damaged;
+mod tablebase_edges;
 mod tablebase_files;
 mod tablebase_paging;
 mod tablebase_plan;

@@ -470,7 +470,8 @@ pub struct TableStats {
 pub enum StatsError {
     /// Not a material (`KRvKQ`, `xyz`): a bad request.
     Invalid(String),
-    /// No table for this material here (or no tables).
+    /// No table for this material here (or no tables), or none anywhere: a material without
+    /// attacking pieces is a dead draw.
     Missing(String),
     /// The table is larger than the server walks.
     TooLarge(String),
@@ -574,6 +575,12 @@ impl Tables {
     /// `max_entries` bounds the work; a bigger table is refused.
     pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
         let m = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
+        if !m.has_attackers() {
+            // No table anywhere, as `qiku-tb stats` says: not one this server lacks.
+            return Err(StatsError::Missing(format!(
+                "{m} has no attacking piece: every position is a draw, and there is no table"
+            )));
+        }
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));
         };

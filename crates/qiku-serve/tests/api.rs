@@ -701,3 +701,18 @@ fn table_statistics_by_the_swapped_name_swap_the_colours() {
     let v = tb.probe_with(&pos, Rules::Plain).expect("probe").expect("covered");
     assert_eq!((v.wdl.name(), u64::from(v.dtm.plies())), ("win", own["longest"][1].as_u64().expect("plies")), "{fen}");
 }
+
+/// `/api/tables/KvK` (or any material without attacking pieces): a dead draw, which has no table
+/// anywhere; the answer says so (as `qiku-tb stats KvK` does), not that this server lacks it.
+#[test]
+fn a_material_without_attacking_pieces_is_said_to_be_a_dead_draw() {
+    let srv = server(options());
+    for name in ["KvK", "KAvKB", "KBBvKAA"] {
+        let (status, v) = get_json(srv.addr, &format!("/api/tables/{name}"));
+        assert_eq!(status, 404, "{name}: {v}");
+        let e = v["error"].as_str().unwrap_or_default();
+        assert!(e.starts_with(&format!("{name} has no attacking piece")), "{name}: {v}");
+        assert!(e.contains("every position is a draw") && e.contains("no table"), "{name}: {v}");
+        assert!(!e.contains("no table for"), "{name}: {v}");
+    }
+}

@@ -1,9 +1,9 @@
 //! What a probe (`qiku-tb probe`, `qiku probe --tb`) says about table files that cannot be used:
 //! its own error names the file and the command that makes it again; the other unusable files of
 //! its directory come after its answer or error, never before it or mixed with it. A file of
-//! the probed material or of a material its captures lead to is named with its cause; the files of
-//! other materials, which the probe did not read, are counted in one warning line with the command
-//! that lists them.
+//! the probed material or of a material its captures lead to is named with its cause (a `.qtr` or
+//! `.qtw` whose table is gone too); the files of other materials, which the probe did not read,
+//! are counted in one warning line with the command that lists them.
 
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Tablebases, TbError};
 use std::collections::HashSet;
@@ -18,6 +18,13 @@ pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
         TbError::MissingDependency { needs, .. } => {
             format!("{e} in {d} (generate it with `qiku-tb generate {needs} -d {d}`)")
         }
+        // One sentence with both ways on: make the companion, or probe without it.
+        TbError::NoRules { path } => format!(
+            "{}: missing, so the Asian rules' values are unknown: make it beside its table with `qiku-tb generate \
+             {} -d {d}`, or probe without the rules: --rules plain",
+            path.display(),
+            table_of_file(path).map_or_else(|| "MATERIAL".to_string(), |m| m.to_string())
+        ),
         _ => match e.path().and_then(table_of_file) {
             Some(m) => format!("{e} (`qiku-tb generate {m} -d {d}` makes its files again)"),
             None => e.to_string(),
@@ -33,10 +40,11 @@ fn table_of_file(path: &Path) -> Option<Material> {
 }
 
 /// The warning lines (without the program's name) about `tb`'s unusable files after a probe of
-/// `material`. `failed`: the probe ended in an error, which already names the file of this
-/// material (or of a capture's) that it could not read, so only the other materials' files are
-/// counted.
-pub fn probe_warnings(tb: &Tablebases, material: Material, failed: bool) -> Vec<String> {
+/// `material`. `error`: the probe's error, if it ended in one; a file it names (the file of this
+/// material or of a capture's that the probe could not read) is not named again. The others of
+/// this material and its captures' are named each (a `.qtr` or `.qtw` left without its table
+/// too, which a "no table" error does not name), those of other materials counted.
+pub fn probe_warnings(tb: &Tablebases, material: Material, error: Option<&str>) -> Vec<String> {
     let mut read = HashSet::<OsString>::new();
     let targets = material.captures().into_iter().map(|(_, _, m)| m);
     for m in std::iter::once(material).chain(targets).map(|m| m.canonical().0) {
@@ -49,7 +57,8 @@ pub fn probe_warnings(tb: &Tablebases, material: Material, failed: bool) -> Vec<
     for problem in tb.problems() {
         let name = problem.path().and_then(|p| p.file_name());
         if name.is_some_and(|n| read.contains(n)) {
-            if !failed {
+            let said = problem.path().is_some_and(|p| error.is_some_and(|e| e.contains(&p.display().to_string())));
+            if !said {
                 lines.push(format!("warning: {problem}"));
             }
         } else {

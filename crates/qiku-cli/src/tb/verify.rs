@@ -1,7 +1,7 @@
 //! `qiku-tb verify`: re-derive every table's values, then its companions', and report each check as
 //! a line while it runs (a family takes minutes) or, with `--json`, one report at the end.
 
-use super::{open_tb, parse_materials};
+use super::{no_directory, open_tb, parse_materials};
 use qiku::tablebase::generate::{
     last_uses, sort_dependency_order, verify_rules, verify_rules_after_plain, verify_table, verify_wdl, TableCache,
 };
@@ -150,9 +150,38 @@ fn remake(path: &str, dir: &Path) -> String {
 }
 
 /// Verifies `names` (every table in `dir` when empty), printing a line per check, or the JSON
-/// report with `json`; an error when any table failed or could not be checked.
+/// report with `json`; an error when any table failed or could not be checked. With `json`, a
+/// run that checks nothing (no tables in `dir`, no directory, only dead draws named) prints the
+/// report of no table too, and fails.
 pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(), String> {
-    let mut materials = parse_materials(names)?;
+    let materials = parse_materials(names)?;
+    let nothing = |why: String| {
+        if json {
+            println!("{}", report(dir, Vec::new(), [0, 0, 0, 0]));
+        }
+        Err(why)
+    };
+    match to_verify(materials, dir) {
+        Ok(materials) if materials.is_empty() => nothing(format!(
+            "no tables in {d} (make some with `qiku-tb generate MATERIAL... -d {d}`, or give -d the directory \
+             that holds them)",
+            d = dir.display()
+        )),
+        Ok(materials) => verify_each(&materials, dir, json),
+        Err(e) => nothing(e),
+    }
+}
+
+/// The JSON report of `verify`: each table's, and the counts `[verified, failed, not_checked,
+/// missing]`.
+fn report(dir: &Path, tables: Vec<Value>, [verified, failed, not_checked, missing]: [usize; 4]) -> Value {
+    json!({"dir": dir, "tables": tables, "verified": verified, "failed": failed, "not_checked": not_checked,
+        "missing": missing, "entries_unit": "index entries (a position and its mirror image are one)"})
+}
+
+/// The tables to verify: `materials` less the dead draws (noted) and repeats, or every table in
+/// `dir` when none is named; empty when `dir` holds none.
+fn to_verify(mut materials: Vec<Material>, dir: &Path) -> Result<Vec<Material>, String> {
     // A material without attacking pieces is a dead draw: it never has a table.
     let (draws, rest): (Vec<Material>, Vec<Material>) = materials.iter().partition(|m| !m.has_attackers());
     if !draws.is_empty() {
@@ -168,6 +197,9 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
         eprintln!("qiku-tb: {what}; left out");
     }
     materials = rest;
+    if let Some(e) = no_directory(dir) {
+        return Err(e);
+    }
     // Each table once, whatever colour order or how often it is named.
     let mut seen = std::collections::HashSet::new();
     materials.retain(|m| seen.insert(m.canonical().0));
@@ -178,9 +210,11 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
         // piece count).
         sort_dependency_order(&mut materials);
     }
-    if materials.is_empty() {
-        return Err(format!("no tables in {}", dir.display()));
-    }
+    Ok(materials)
+}
+
+/// Verifies `materials` in `dir` (see [`run_verify`]).
+fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), String> {
     let mut cache = TableCache::new();
     let mut rule_cache = TableCache::new();
     // Tables with a wrong file (a table is counted once, whichever of its files failed), and
@@ -244,12 +278,8 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
         rule_cache.retain(|k, _| keep(k));
     }
     if json {
-        println!(
-            "{}",
-            json!({"dir": dir, "tables": reports, "verified": materials.len() - failed - not_checked - missing,
-                "failed": failed, "not_checked": not_checked, "missing": missing,
-                "entries_unit": "index entries (a position and its mirror image are one)"})
-        );
+        let verified = materials.len() - failed - not_checked - missing;
+        println!("{}", report(dir, reports, [verified, failed, not_checked, missing]));
     } else {
         // Verification counts index entries; `stats` counts positions.
         println!(
