@@ -296,6 +296,47 @@ fn multipv_reports_distinct_first_moves_sorted_by_score() {
     assert_eq!(r.score, last.score);
 }
 
+/// A search stopped inside an iteration (here by a node limit) reports, last, a first line that
+/// starts with the move it plays, each line at the depth it was searched to, and distinct first
+/// moves: a new best move found in the unfinished iteration leads, and the lines it did not reach
+/// keep their earlier depth.
+#[test]
+fn a_stopped_multipv_search_reports_the_move_it_plays_first() {
+    let openings = [
+        vec!["c3c4", "h9g7", "g3g4", "b7e7"],
+        vec!["g0e2", "c6c5", "b2c2", "b9a7"],
+        vec!["h2e2", "h9g7", "h0g2", "i9h9"],
+        vec![],
+    ];
+    let mut lines_at_an_earlier_depth = 0;
+    for moves in openings {
+        let mut game = Game::new(Position::startpos());
+        for m in &moves {
+            let mv = qiku::notation::parse_any(game.position(), m).unwrap().0;
+            game.play(mv).unwrap();
+        }
+        for nodes in (5_000..=200_000).step_by(5_000) {
+            let options = SearchOptions { multi_pv: 3, ..SearchOptions::default() };
+            let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+            let mut infos = Vec::new();
+            let r = search::search(&game, &limits, &options, &Shared::new(8), &mut History::default(), &mut |i| {
+                infos.push(i.clone())
+            });
+            let start = infos.iter().rposition(|i| i.multipv == 1).unwrap();
+            let last = &infos[start..];
+            let context = format!("{moves:?}, {nodes} nodes: {last:?}");
+            assert_eq!(Some(last[0].pv[0]), r.best, "{context}");
+            assert_eq!(last[0].depth, r.depth, "{context}");
+            assert!(last.iter().all(|i| i.depth <= r.depth && i.depth + 1 >= r.depth), "{context}");
+            let firsts: std::collections::HashSet<_> = last.iter().map(|i| i.pv[0]).collect();
+            assert_eq!(firsts.len(), last.len(), "{context}");
+            lines_at_an_earlier_depth += usize::from(last.iter().any(|i| i.depth < r.depth));
+        }
+    }
+    // The case is met, not only the finished iterations.
+    assert!(lines_at_an_earlier_depth > 0);
+}
+
 #[test]
 fn multipv_is_capped_by_the_legal_moves() {
     // Black has a king and a pawn across the river: a handful of legal moves.

@@ -124,12 +124,14 @@ impl Default for SearchOptions {
     }
 }
 
-/// One root line of a MultiPV search: its first move, score and principal variation.
+/// One root line of a MultiPV search: its first move, score, principal variation and the depth
+/// it was searched to (a line a stopped iteration did not reach keeps its earlier depth).
 #[derive(Clone)]
 struct RootLine {
     mv: Move,
     score: Value,
     pv: Vec<Move>,
+    depth: u32,
 }
 
 /// What the search decided.
@@ -166,7 +168,7 @@ pub fn search(
     shared.tbhits.store(0, Ordering::Relaxed);
     let start = Instant::now();
     let budget = budget(limits, game.position().turn(), options.move_overhead);
-    let helpers = options.threads.max(1) - 1;
+    let helpers = search_threads(options.threads) - 1;
     std::thread::scope(|scope| {
         for id in 1..=helpers {
             let history = history.clone();
@@ -193,6 +195,16 @@ pub fn search(
         std::mem::swap(history, &mut main.history);
         result
     })
+}
+
+/// The threads a search with the option `Threads` = `asked` runs: at most the machine's logical
+/// CPUs. More threads than those do not search more; they take turns, the main thread among
+/// them, which then looks at the clock too late and loses on time (64 threads on 2 cores
+/// answered `go movetime 100` after 1 to 4 seconds).
+pub fn search_threads(asked: usize) -> usize {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cpus = *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    asked.clamp(1, cpus.max(1))
 }
 
 /// Converts a score to the form stored in the table: mate and tablebase-win distances from this
@@ -463,6 +475,13 @@ impl<'a> Thread<'a> {
             result.ponder = self.root_pv.get(1).copied();
             result.score = Score::from_value(self.root_score);
             result.depth = depth as u32;
+            if let (true, true, Some(best)) = (wanted > 1, self.stopped, self.root_best) {
+                // Stopped in this depth's first line with a new best move: it leads, at this
+                // depth, and the last depth's other lines follow at theirs.
+                let first = RootLine { mv: best, score: self.root_score, pv: result.pv.clone(), depth: depth as u32 };
+                let rest = lines.iter().filter(|l| l.mv != best).take(wanted - 1).cloned();
+                lines = std::iter::once(first).chain(rest).collect();
+            }
             if wanted > 1 && !self.stopped {
                 lines = self.other_lines(depth, &lines, wanted);
                 lines_depth = depth as u32;
@@ -537,7 +556,8 @@ impl<'a> Thread<'a> {
     /// its previous depth's move and score.
     fn other_lines(&mut self, depth: i32, previous: &[RootLine], wanted: usize) -> Vec<RootLine> {
         let Some(first) = self.root_best else { return Vec::new() };
-        let mut lines = vec![RootLine { mv: first, score: self.root_score, pv: self.root_pv.clone() }];
+        let at = depth as u32;
+        let mut lines = vec![RootLine { mv: first, score: self.root_score, pv: self.root_pv.clone(), depth: at }];
         self.root_excluded.clear();
         self.root_excluded.push(first);
         while lines.len() < wanted {
@@ -547,7 +567,7 @@ impl<'a> Thread<'a> {
             self.root_pv.clear();
             self.aspiration(depth, self.root_score);
             let Some(mv) = self.root_best.filter(|m| !self.stopped && !self.root_excluded.contains(m)) else { break };
-            lines.push(RootLine { mv, score: self.root_score, pv: self.root_pv.clone() });
+            lines.push(RootLine { mv, score: self.root_score, pv: self.root_pv.clone(), depth: at });
             self.root_excluded.push(mv);
         }
         self.root_excluded.clear();

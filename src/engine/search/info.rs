@@ -88,18 +88,20 @@ impl Thread<'_> {
         seldepth: u32,
         on_info: &mut dyn FnMut(&Info),
     ) {
-        let mut show = |multipv: usize, score: Score, pv: &[Move]| {
-            let mut info = self.info(result.depth, multipv as u32);
+        let mut show = |multipv: usize, depth: u32, score: Score, pv: &[Move]| {
+            let mut info = self.info(depth, multipv as u32);
             info.seldepth = seldepth;
             info.score = score;
             info.pv = pv.to_vec();
             on_info(&info);
         };
         if lines.is_empty() {
-            show(1, result.score, &result.pv);
+            show(1, result.depth, result.score, &result.pv);
         }
+        // Each line at the depth it was searched to: after a stop, the lines the last iteration
+        // did not reach are the previous depth's.
         for (k, line) in lines.iter().take(self.options.multi_pv.max(1)).enumerate() {
-            show(k + 1, Score::from_value(line.score), &line.pv);
+            show(k + 1, line.depth, Score::from_value(line.score), &line.pv);
         }
     }
 }
