@@ -330,7 +330,16 @@ impl Uci {
                     Err(e) => Err(format!("option Hash: {e}; keeping the {} MiB table", self.options.hash)),
                 }
             }),
-            "threads" => number(1, MAX_THREADS as u64).map(|v| self.engine().options.threads = v as usize),
+            "threads" => number(1, MAX_THREADS as u64).map(|v| {
+                let runs = crate::engine::search::search_threads(v as usize);
+                if runs < v as usize {
+                    self.info_string(&format!(
+                        "Threads {v}: this machine has {runs} logical CPUs, so the search runs {runs} threads \
+                         (more would take turns on them and miss the clock)"
+                    ));
+                }
+                self.engine().options.threads = v as usize
+            }),
             "multipv" => number(1, MAX_MULTI_PV as u64).map(|v| self.engine().options.multi_pv = v as usize),
             "skill level" => {
                 number(0, u64::from(MAX_SKILL_LEVEL)).map(|v| self.engine().options.skill_level = v as u32)

@@ -597,6 +597,32 @@ fn node_limit_counts_every_thread() {
     e.quit();
 }
 
+/// `Threads` above the machine's logical CPUs runs that many, and says so: more threads would
+/// take turns on the cores and the main thread would see the clock late. Within them, nothing is
+/// said. The search still answers.
+#[test]
+fn threads_beyond_the_cpus_are_capped_and_said() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = Engine::start();
+    for threads in [1, 64] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("isready");
+        let lines = e.until("readyok", LIVENESS);
+        let notes: Vec<&String> = lines.iter().filter(|l| l.contains("logical CPUs")).collect();
+        if threads > cpus {
+            let want = format!("info string Threads {threads}: this machine has {cpus} logical CPUs, so the search runs {cpus} threads");
+            assert!(notes.len() == 1 && notes[0].starts_with(&want), "{lines:?}");
+        } else {
+            assert!(notes.is_empty(), "{lines:?}");
+        }
+        e.send("position startpos");
+        e.send("go depth 3");
+        let lines = e.until("bestmove", LIVENESS * 4);
+        assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ") && !l.contains("(none)")), "{lines:?}");
+    }
+    e.quit();
+}
+
 #[test]
 fn commands_during_a_finite_search_wait_for_it() {
     // A piped script: the second position and go arrive while the first search runs. Both are
