@@ -696,7 +696,19 @@ impl std::fmt::Display for GoError {
 
 impl std::error::Error for GoError {}
 
-/// Reads the arguments of `go`. Unknown words are reported back as warnings.
+/// A time in milliseconds written with a fraction (`979.5`, `-0.5`): its whole milliseconds,
+/// toward zero; `None` for anything else, or beyond what an `i64` holds.
+fn decimal_ms(text: &str) -> Option<i64> {
+    let (whole, fraction) = text.split_once('.')?;
+    let digits = whole.strip_prefix('-').unwrap_or(whole);
+    let ok = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| whole.parse::<i64>().ok()).flatten()
+}
+
+/// Reads the arguments of `go`. Unknown words are reported back as warnings. Times may have a
+/// fraction of a millisecond (`wtime 979.5`), dropped.
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), GoError> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
@@ -706,8 +718,12 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
         let takes_value =
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
+            let is_time = matches!(key, "wtime" | "btime" | "winc" | "binc" | "movetime");
             let v = match args.get(i + 1).map(|v| (v, v.parse::<i64>())) {
                 Some((_, Ok(v))) => v,
+                // A time with a fraction of a millisecond (`wtime 979.5`, as some GUIs send and
+                // UCCI allows): its whole milliseconds, rather than a move at depth 1.
+                Some((text, Err(_))) if is_time && decimal_ms(text).is_some() => decimal_ms(text).unwrap_or(0),
                 Some((text, Err(e)))
                     if matches!(
                         e.kind(),

@@ -348,7 +348,11 @@ fn go_errors_in_each_protocol() {
             .play(qiku::notation::iccs::parse(&qiku::Position::startpos(), "h2e2").unwrap())
             .unwrap();
         assert!(qiku::notation::iccs::parse(&pos, best.split(' ').next().unwrap()).is_ok(), "{uci}");
-    }
+    } // A clock with a fraction of a millisecond, as some GUIs send it (and UCCI allows), is read
+      // as its whole milliseconds: a search on the clock, not a move at depth 1 with a complaint.
+    let uci = session("position startpos\ngo wtime 979.5 btime 1000.25 winc 0.5 binc 0.5\nquit\n");
+    assert!(!uci.contains("info string"), "{uci}");
+    assert!(uci.lines().last().unwrap().starts_with("bestmove "), "{uci}");
 }
 
 /// Errors that say what to do next.
