@@ -718,13 +718,13 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
         let takes_value =
             matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
         if takes_value {
+            // A time with a fraction of a millisecond (`wtime 979.5`, as some GUIs send and UCCI
+            // allows): its whole milliseconds, rather than a move at depth 1.
             let is_time = matches!(key, "wtime" | "btime" | "winc" | "binc" | "movetime");
-            let v = match args.get(i + 1).map(|v| (v, v.parse::<i64>())) {
-                Some((_, Ok(v))) => v,
-                // A time with a fraction of a millisecond (`wtime 979.5`, as some GUIs send and
-                // UCCI allows): its whole milliseconds, rather than a move at depth 1.
-                Some((text, Err(_))) if is_time && decimal_ms(text).is_some() => decimal_ms(text).unwrap_or(0),
-                Some((text, Err(e)))
+            let fraction = args.get(i + 1).filter(|_| is_time).and_then(|t| decimal_ms(t));
+            let v = match (args.get(i + 1).map(|v| (v, v.parse::<i64>())), fraction) {
+                (Some((_, Ok(v))), _) | (_, Some(v)) => v,
+                (Some((text, Err(e))), None)
                     if matches!(
                         e.kind(),
                         std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow

@@ -72,3 +72,22 @@ pub fn no_table_message(material: &Material, dir: &Path, elsewhere: &str) -> Str
         dir.display()
     )
 }
+
+/// What to say of `materials` without attacking pieces (dead draws, which never have a table):
+/// `KvK has no attacking piece: every position is a draw, and there is no table`. Callers add
+/// what it means for them (` to verify`, `; left out`).
+///
+/// ```
+/// use qiku::tablebase::{dead_draw_message, Material};
+///
+/// let kk: Material = "KvK".parse()?;
+/// let kak: Material = "KAvK".parse()?;
+/// assert_eq!(dead_draw_message(&[kk]), "KvK has no attacking piece: every position is a draw, and there is no table");
+/// assert!(dead_draw_message(&[kk, kak]).starts_with("KvK, KAvK have no attacking piece"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn dead_draw_message(materials: &[Material]) -> String {
+    let names: Vec<String> = materials.iter().map(|m| m.to_string()).collect();
+    let have = if names.len() == 1 { "has" } else { "have" };
+    format!("{} {have} no attacking piece: every position is a draw, and there is no table", names.join(", "))
+}

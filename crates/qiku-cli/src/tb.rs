@@ -311,12 +311,7 @@ fn resolve(args: &SelectArgs) -> Result<Resolved, String> {
     let filtered = args.family.is_some() || args.max_attackers.is_some() || args.max_defenders.is_some();
     if !named.is_empty() && !filtered && args.max_pieces.is_none() && named.iter().all(|m| !m.has_attackers()) {
         // Said rather than "no table": nothing is wrong with the names.
-        let names: Vec<String> = named.iter().map(|m| m.to_string()).collect();
-        return Err(format!(
-            "{} {} no attacking piece: every position is a draw, and there is no table to make or plan",
-            names.join(", "),
-            if names.len() == 1 { "has" } else { "have" }
-        ));
+        return Err(format!("{} to make or plan", qiku::tablebase::dead_draw_message(&named)));
     }
     let mut selection = Selection::new().materials(named);
     if let Some(family) = args.family {
@@ -841,7 +836,7 @@ fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), Str
     let m: Material = name.parse().map_err(|e| format!("{e}"))?;
     let (canonical, swapped) = m.canonical();
     if !canonical.has_attackers() {
-        return Err(format!("{m} has no attacking piece: every position is a draw and there is no table"));
+        return Err(qiku::tablebase::dead_draw_message(&[m]));
     }
     let path = dir.join(file_name(canonical));
     if let Some(e) = no_directory(dir) {

@@ -577,9 +577,7 @@ impl Tables {
         let m = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
         if !m.has_attackers() {
             // No table anywhere, as `qiku-tb stats` says: not one this server lacks.
-            return Err(StatsError::Missing(format!(
-                "{m} has no attacking piece: every position is a draw, and there is no table"
-            )));
+            return Err(StatsError::Missing(qiku::tablebase::dead_draw_message(&[m])));
         }
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));

@@ -185,12 +185,7 @@ fn to_verify(mut materials: Vec<Material>, dir: &Path) -> Result<Vec<Material>, 
     // A material without attacking pieces is a dead draw: it never has a table.
     let (draws, rest): (Vec<Material>, Vec<Material>) = materials.iter().partition(|m| !m.has_attackers());
     if !draws.is_empty() {
-        let names: Vec<String> = draws.iter().map(|m| m.to_string()).collect();
-        let what = format!(
-            "{} {} no attacking piece: every position is a draw, and there is no table",
-            names.join(", "),
-            if names.len() == 1 { "has" } else { "have" }
-        );
+        let what = qiku::tablebase::dead_draw_message(&draws);
         if rest.is_empty() {
             return Err(format!("{what} to verify"));
         }
