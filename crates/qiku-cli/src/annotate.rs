@@ -116,7 +116,8 @@ pub struct AnnotateReport {
     pub annotated: u64,
     /// Moves annotated.
     pub moves: u64,
-    /// Games copied without comments, with the reason (game number, line, message).
+    /// Games copied without comments, with the reason (game number, line of what is wrong,
+    /// message).
     pub skipped: Vec<(u64, u64, String)>,
 }
 
@@ -124,7 +125,6 @@ pub struct AnnotateReport {
 #[derive(Default)]
 struct RawGame {
     number: u64,
-    line: u64,
     /// The `[FEN]` tag's value and where the tag is (a bad one is named there).
     fen: Option<(String, Location)>,
     moves: Vec<(String, Location)>,
@@ -139,7 +139,7 @@ struct Collect {
 
 impl Visitor for Collect {
     fn begin_game(&mut self, loc: Location) {
-        self.games.push(RawGame { number: loc.game, line: loc.line, ..RawGame::default() });
+        self.games.push(RawGame { number: loc.game, ..RawGame::default() });
     }
     fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
         if let Some(g) = self.games.last_mut() {
@@ -158,7 +158,14 @@ impl Visitor for Collect {
     fn end_game(&mut self, _loc: Location) {}
     fn malformed(&mut self, error: &SyntaxError) {
         if let Some(g) = self.games.last_mut() {
-            g.error = Some((g.line, error.to_string()));
+            // Named at the error's own line, as a bad move is; the report says the game and the
+            // line, so the message is the column and the cause.
+            let at = error.location;
+            let mut why = format!("syntax error at column {}: {}", at.column, error.kind);
+            if !error.snippet.is_empty() {
+                why.push_str(&format!(" near `{}`", error.snippet));
+            }
+            g.error = Some((at.line, why));
         }
     }
 }
@@ -252,7 +259,7 @@ fn tb_text(tb: &Tablebases, pos: &Position, rules: Rules) -> Result<Option<Strin
 
 /// The comments of a game: (byte offset to insert at, text).
 type Comments = Vec<(usize, String)>;
-/// Why a game is copied without comments: (line, message).
+/// Why a game is copied without comments: (line of what is wrong, message).
 type BadGame = (u64, String);
 
 /// Replays one game and builds its comments: `(byte offset, comment)` for every move.

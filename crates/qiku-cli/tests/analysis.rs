@@ -281,6 +281,34 @@ fn annotate_names_a_bad_fen_tag_at_its_line() {
     assert!(err.contains("game 2, line 7, column 12: malformed header: FEN tag \"garbage\""), "{err}");
 }
 
+/// A syntax error in a game's moves is named at the line of the bad token, once, not at the first
+/// line of its game; the game is still copied unchanged.
+#[test]
+fn annotate_names_a_syntax_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("syntax.pgn");
+    // Game 2 starts on line 5; the stray `)` is on line 10, column 9.
+    let text = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n[Round \"2\"]\n\n1. h2e2 h9g7\n2. h0g2 i9h9\n\
+                3. i0h0 ) b9c7 *\n";
+    std::fs::write(&pgn, text).unwrap();
+    let out = dir.path().join("out.pgn");
+    let r = qiku(&["annotate", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    assert!(stdout(&r).contains("1 of 2 games annotated (2 moves), 1 skipped"), "{}", stdout(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    let skipped: Vec<&str> = err.lines().filter(|l| l.contains("copied without comments")).collect();
+    assert_eq!(skipped.len(), 1, "{err}");
+    assert!(
+        skipped[0].contains("syntax.pgn game 2 (line 10): syntax error at column 9: unexpected character ')'"),
+        "{err}"
+    );
+    assert_eq!(skipped[0].matches("line").count(), 1, "the line is said once: {err}");
+    // Game 2 is copied as it was; only game 1 gets comments.
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.ends_with("\n1. h2e2 h9g7\n2. h0g2 i9h9\n3. i0h0 ) b9c7 *\n"), "{written}");
+    let (stripped, n) = strip_annotations(&written);
+    assert_eq!((stripped.as_str(), n), (text, 2));
+}
+
 /// The move tokens of game `number` (1-based) of the shipped ICCS collection.
 fn collection_game(number: u64) -> Vec<String> {
     use qiku::pgn::{Location, Reader, Skip, Visitor};
