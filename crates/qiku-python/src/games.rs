@@ -420,17 +420,66 @@ struct Arrays {
     plies: Vec<u16>,
 }
 
+/// Samples the arrays first make room for; they then grow with what is read (doubling, never
+/// past `limit`), so that a large `limit` or `batch_size` reserves nothing it does not fill.
+const FIRST_SAMPLES: usize = 1024;
+
+/// Why arrays could not be filled: a game file, or memory for the samples.
+enum FillError {
+    File(adapter::FileError),
+    /// The samples held when more room was refused, and the room asked for.
+    Memory {
+        samples: usize,
+        more: usize,
+    },
+}
+
+impl From<adapter::FileError> for FillError {
+    fn from(e: adapter::FileError) -> FillError {
+        FillError::File(e)
+    }
+}
+
+/// A `GameFileError`, or a `MemoryError` saying how many samples did not fit.
+fn fill_error(e: FillError) -> PyErr {
+    match e {
+        FillError::File(e) => errors::file_error(e),
+        FillError::Memory { samples, more } => pyo3::exceptions::PyMemoryError::new_err(format!(
+            "cannot allocate memory for {} training samples ({:.0} MB of planes) beyond the {samples} read; \
+             ask for fewer (limit, batch_size) or read the files in batches",
+            more,
+            (more * PLANE_BYTES) as f64 / 1e6,
+        )),
+    }
+}
+
+impl Arrays {
+    /// Room for `more` samples more in every array, or the error saying so (no abort).
+    fn reserve(&mut self, more: usize) -> Result<(), FillError> {
+        let samples = self.moves.len();
+        let refused = || FillError::Memory { samples, more };
+        let bytes = more.checked_mul(PLANE_BYTES).ok_or_else(refused)?;
+        let room = self.planes.try_reserve_exact(bytes).is_ok()
+            && self.moves.try_reserve_exact(more).is_ok()
+            && self.values.try_reserve_exact(more).is_ok()
+            && self.plies.try_reserve_exact(more).is_ok();
+        if room {
+            Ok(())
+        } else {
+            Err(refused())
+        }
+    }
+}
+
 /// Fills arrays with up to `limit` samples; stops early (with what it has) once `stop` is set.
-fn fill_arrays(stream: &mut SampleStream, limit: usize, stop: &AtomicBool) -> Result<Arrays, adapter::FileError> {
-    let cap = limit.min(1 << 20);
-    let mut a = Arrays {
-        planes: Vec::with_capacity(cap * PLANE_BYTES),
-        moves: Vec::with_capacity(cap),
-        values: Vec::with_capacity(cap),
-        plies: Vec::with_capacity(cap),
-    };
+fn fill_arrays(stream: &mut SampleStream, limit: usize, stop: &AtomicBool) -> Result<Arrays, FillError> {
+    let mut a = Arrays { planes: Vec::new(), moves: Vec::new(), values: Vec::new(), plies: Vec::new() };
     while a.moves.len() < limit && !stop.load(Ordering::Relaxed) {
         let Some(s) = stream.next_sample()? else { break };
+        let n = a.moves.len();
+        if n == a.moves.capacity() || a.planes.len() + PLANE_BYTES > a.planes.capacity() {
+            a.reserve(n.max(FIRST_SAMPLES).min(limit - n))?;
+        }
         let at = a.planes.len();
         a.planes.resize(at + PLANE_BYTES, 0);
         planes::fill(&s.pos, &mut a.planes[at..]);
@@ -473,7 +522,7 @@ impl PyBatchReader {
         let a = py.detach(|| {
             fill_arrays(&mut self.stream.lock().unwrap_or_else(|e| e.into_inner()), self.batch_size, &never)
         });
-        let a = a.map_err(errors::file_error)?;
+        let a = a.map_err(fill_error)?;
         if a.moves.is_empty() {
             return Ok(None);
         }
@@ -520,7 +569,7 @@ pub fn training_set<'py>(
         || stop.store(true, Ordering::SeqCst),
         || fill_arrays(&mut stream, limit, &stop).map(|a| (a, stream.games_used)),
     )?;
-    let (a, games) = filled.map_err(errors::file_error)?;
+    let (a, games) = filled.map_err(fill_error)?;
     let d = arrays_dict(py, a)?;
     d.set_item("games", games)?;
     Ok(d)
