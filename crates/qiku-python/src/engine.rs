@@ -8,7 +8,7 @@
 use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -124,8 +124,24 @@ enum Line {
 /// Where the engine's book and tables send their notes, and its search lines, in order.
 type Log = Arc<Mutex<Vec<Line>>>;
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// How often a call waiting for the engine asks whether it was interrupted.
+const WAIT_POLL: Duration = Duration::from_millis(10);
+
+/// The engine's lock, waited for (while another thread's search holds it) until `given_up` says
+/// the wait is over: `None` then, so that Ctrl-C ends a wait as it ends a search.
+fn lock_unless<'a, T>(m: &'a Mutex<T>, given_up: impl Fn() -> bool) -> Option<MutexGuard<'a, T>> {
+    loop {
+        match m.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) if given_up() => return None,
+            Err(TryLockError::WouldBlock) => std::thread::sleep(WAIT_POLL),
+        }
+    }
 }
 
 /// Each note as a Python `RuntimeWarning` (an error when the warnings filter says so).
@@ -260,7 +276,8 @@ impl PyEngine {
                 }
             },
             || {
-                let mut engine = lock(&self.engine);
+                // Waits for a search of another thread to end, unless Ctrl-C comes first.
+                let mut engine = lock_unless(&self.engine, || lock(&state).1)?;
                 {
                     let mut s = lock(&state);
                     if s.1 {

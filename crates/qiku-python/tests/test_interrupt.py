@@ -174,3 +174,24 @@ def test_ctrl_c_stops_table_generation_before_the_table_is_written(tmp_path):
     written = os.listdir(tmp_path / "tables")
     assert "KRNvKR.qtw" not in written and leftovers(tmp_path / "tables") == []
     assert seconds < 5
+
+
+def test_ctrl_c_interrupts_a_search_waiting_for_the_engine(tmp_path):
+    # Another thread's long search holds the engine: this call waits for it, and Ctrl-C ends the
+    # wait at once (the other search goes on until stopped).
+    code = """
+    import threading
+    engine = qiku.Engine()
+    other = threading.Thread(target=engine.analyse, args=(qiku.Board(),), kwargs={"depth": 40})
+    other.start()
+    time.sleep(0.2)
+    try:
+        engine.analyse(qiku.Board(), depth=3)
+    finally:
+        engine.stop()
+        other.join()
+    """
+    seconds, out = interrupt(code, tmp_path, after=0.5, limit=20)
+    print(f"\nwaiting search: interrupted {seconds:.2f} s after Ctrl-C")
+    assert out == "interrupted"
+    assert seconds < 3
