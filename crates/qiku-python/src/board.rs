@@ -209,7 +209,7 @@ fn legal_in(pos: &Position, mv: Move) -> PyResult<&Position> {
 
 /// How a game ended: `winner` (`"red"`, `"black"` or `None` for a draw), `reason` and the PGN
 /// `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
-#[pyclass(module = "qiku", name = "Outcome", frozen, eq)]
+#[pyclass(module = "qiku", name = "Outcome", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyOutcome {
     /// `"red"`, `"black"`, or `None` for a draw.
@@ -248,7 +248,8 @@ fn reason_name(r: EndReason) -> &'static str {
 type OutcomeState = (Option<&'static str>, &'static str);
 
 impl PyOutcome {
-    fn from_outcome(o: Outcome) -> PyOutcome {
+    /// The library's outcome.
+    pub fn from_outcome(o: Outcome) -> PyOutcome {
         match o {
             Outcome::Decisive { winner, reason } => {
                 PyOutcome { winner: Some(color_name(winner)), reason: reason_name(reason) }
@@ -269,7 +270,8 @@ impl PyOutcome {
         }
     }
 
-    fn __repr__(&self) -> String {
+    /// `Outcome(winner=..., reason=...)`.
+    pub fn __repr__(&self) -> String {
         match self.winner {
             Some(w) => format!("Outcome(winner='{w}', reason='{}')", self.reason),
             None => format!("Outcome(winner=None, reason='{}')", self.reason),

@@ -13,19 +13,22 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{self, Engine, Limits, Notes, QbkBook, QtbTables, Score, Shared, Source, Tablebases};
+use crate::adapter::{
+    self, EndReason, Engine, Limits, Notes, Outcome, QbkBook, QtbTables, Score, Shared, Source, Tablebases,
+};
 use crate::args;
-use crate::board::{PyBoard, PyMove};
+use crate::board::{PyBoard, PyMove, PyOutcome};
 use crate::book::{policy_arg, PyBook};
 use crate::errors;
 use crate::interrupt::interruptible;
-use crate::pickling::{self, one_of};
+use crate::pickling::{self, maybe_one_of};
 use crate::tables::{PyTablebases, PyTbVerdict};
 
 /// The result of `Engine.analyse`.
 #[pyclass(module = "qiku", name = "Analysis", frozen, get_all)]
 pub struct PyAnalysis {
-    /// The move to play, or `None` when the side to move has no legal move.
+    /// The move to play, or `None` when the side to move has no legal move or the game is over
+    /// (see `outcome`).
     best: Option<PyMove>,
     /// The search's score in centipawns for the side to move; `None` for a mate score, a book
     /// move and a tablebase move.
@@ -43,20 +46,28 @@ pub struct PyAnalysis {
     depth: u32,
     /// Nodes searched.
     nodes: u64,
-    /// Where the move came from: `"book"`, `"tablebase"` or `"search"`.
-    source: &'static str,
+    /// Where the move came from: `"book"`, `"tablebase"` or `"search"`; `None` when nothing was
+    /// searched because the rules have already ended the game (see `outcome`).
+    source: Option<&'static str>,
     /// The tables' verdict when they cover the position (for a tablebase move, the value of the
     /// move played; for a drawn position the search chose among the drawing moves), else `None`.
     verdict: Option<PyTbVerdict>,
     /// The UCI `info` lines: the search's progress, one per iteration, and the `info string`
     /// lines UCI prints (what the book and tables reported, and the source of the move).
     info: Vec<String>,
+    /// The board's `outcome()` when the game is already over, else `None`. A game the rules
+    /// ended with legal moves left (a perpetual check or chase, a repetition, the 120-ply limit,
+    /// no attacking material) is not searched, as `qiku analyze` does not search it: `best` and
+    /// `source` are `None`, `pv` empty, `depth` and `nodes` 0. After a checkmate or stalemate the
+    /// search runs and finds no move.
+    outcome: Option<PyOutcome>,
 }
 
 /// Where a move may come from.
 const SOURCES: &[&str] = &["book", "tablebase", "search"];
 
-/// An analysis in pickles: best, cp, mate, score, pv, depth, nodes, source, verdict, info.
+/// An analysis in pickles: best, cp, mate, score, pv, depth, nodes, source, verdict, info,
+/// outcome.
 type AnalysisState = (
     Option<PyMove>,
     Option<i32>,
@@ -65,9 +76,10 @@ type AnalysisState = (
     Vec<PyMove>,
     u32,
     u64,
-    &'static str,
+    Option<&'static str>,
     Option<PyTbVerdict>,
     Vec<String>,
+    Option<PyOutcome>,
 );
 
 #[pymethods]
@@ -75,7 +87,11 @@ impl PyAnalysis {
     fn __repr__(&self) -> String {
         let best = self.best.map_or("None".to_string(), |m| m.mv.to_string());
         let score = self.score.as_ref().map_or("None".to_string(), |s| format!("'{s}'"));
-        format!("Analysis(best={best}, score={score}, depth={}, source='{}')", self.depth, self.source)
+        let source = self.source.map_or("None".to_string(), |s| format!("'{s}'"));
+        match &self.outcome {
+            Some(o) if self.source.is_none() => format!("Analysis(best={best}, outcome={})", o.__repr__()),
+            _ => format!("Analysis(best={best}, score={score}, depth={}, source={source})", self.depth),
+        }
     }
 
     /// Pickling and copying: the fields (an analysis made in a worker process comes back whole).
@@ -91,6 +107,7 @@ impl PyAnalysis {
             self.source,
             self.verdict.clone(),
             self.info.clone(),
+            self.outcome.clone(),
         );
         Ok((pickling::restorer::<Self>(py)?, state))
     }
@@ -106,12 +123,13 @@ impl PyAnalysis {
         pv: Vec<PyMove>,
         depth: u32,
         nodes: u64,
-        source: &str,
+        source: Option<&str>,
         verdict: Option<PyTbVerdict>,
         info: Vec<String>,
+        outcome: Option<PyOutcome>,
     ) -> PyResult<PyAnalysis> {
-        let source = one_of("source", source, SOURCES)?;
-        Ok(PyAnalysis { best, cp, mate, score, pv, depth, nodes, source, verdict, info })
+        let source = maybe_one_of("source", source, SOURCES)?;
+        Ok(PyAnalysis { best, cp, mate, score, pv, depth, nodes, source, verdict, info, outcome })
     }
 }
 
@@ -190,6 +208,13 @@ fn take_notes(log: &Log) -> Vec<String> {
         .collect()
 }
 
+/// Whether the rules ended the game with legal moves left (a perpetual, a repetition, the
+/// 120-ply limit, no attacking material): the games `qiku analyze` reports as over instead of
+/// searching. After a checkmate or stalemate the search runs and says there is no move.
+fn ended_by_rule(o: &Outcome) -> bool {
+    !matches!(o, Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. })
+}
+
 /// `hash_mb`: MiB of hash table, 1 to 65536, as the UCI option Hash and `qiku analyze --hash`.
 fn hash_mb_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::whole(v, "hash_mb", 1, Some(adapter::MAX_HASH_MIB as i128))
@@ -263,6 +288,23 @@ impl PyEngine {
             ..Limits::default()
         };
         let game = board.game();
+        let ended = game.outcome();
+        if let Some(over) = ended.filter(ended_by_rule) {
+            // As `qiku analyze`: a game the rules have ended is not searched on.
+            return Ok(PyAnalysis {
+                best: None,
+                cp: None,
+                mate: None,
+                score: None,
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                source: None,
+                verdict: None,
+                info: Vec::new(),
+                outcome: Some(PyOutcome::from_outcome(over)),
+            });
+        }
         // (search started, interrupted): Ctrl-C stops this call's search, not one of another
         // thread that holds the engine while this one waits for it.
         let state = Mutex::new((false, false));
@@ -329,13 +371,14 @@ impl PyEngine {
             pv: result.pv.into_iter().map(PyMove::new).collect(),
             depth: result.depth,
             nodes: result.nodes,
-            source: match source {
+            source: Some(match source {
                 Source::Book => "book",
                 Source::Tablebase => "tablebase",
                 Source::Search => "search",
-            },
+            }),
             verdict: verdict.as_ref().map(PyTbVerdict::new),
             info,
+            outcome: ended.map(PyOutcome::from_outcome),
         })
     }
 

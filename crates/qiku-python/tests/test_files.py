@@ -499,7 +499,7 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert "score=None" in repr(a)
     engine.set_book(None)
     # The tables' mate: a mate score, with the verdict qiku-tb probe gives.
-    qiku.generate_tablebases(["KRvKN"], tmp_path)
+    qiku.generate_tablebases(["KRvKN", "KCvK"], tmp_path)
     tb = qiku.Tablebases(tmp_path)
     engine.set_tablebases(tb)
     fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
@@ -519,8 +519,9 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert (v.wdl, v.by_rule, v.unit, v.rules) == ("win", True, "line rank", "asian")
     assert v.text.startswith("win by the perpetual-check rule") and "not plies to mate" in v.text
     assert a.info[-1] == f"info string tablebase move: {v.text}"
-    # A drawn position: the search chooses among the drawing moves, and the verdict says draw.
-    a = engine.analyse(qiku.Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"), depth=3)
+    # A drawn position (a lone cannon cannot mate; bare kings would be a game over): the search
+    # chooses among the drawing moves, and the verdict says draw.
+    a = engine.analyse(qiku.Board("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1"), depth=3)
     assert a.source == "search" and a.verdict.wdl == "draw" and a.score is not None
     assert a.info[-1] == f"info string tablebase: {a.verdict.text}; the search chooses among the drawing moves"
     # No table covers the start position: no verdict.
@@ -606,3 +607,21 @@ def test_generate_tablebases_makes_the_tables_it_captures_into(tmp_path):
     assert [m for m, _, _ in made] == ["KNvK", "KRvK", "KRvKN"]
     assert "must already" not in qiku.generate_tablebases.__doc__
     assert "capture into" in qiku.generate_tablebases.__doc__
+
+
+def test_analysis_of_a_game_already_over_searches_nothing_as_the_cli():
+    # A threefold repetition: `qiku analyze --json` says "bestmove": null and "game_over".
+    moves = " ".join(["h0g2 h9g7 g2h0 g7h9"] * 3)
+    board = qiku.Board.from_uci_position(f"startpos moves {moves}")
+    assert board.outcome() == qiku.Board.from_uci_position(f"startpos moves {moves}").outcome()
+    a = qiku.Engine().analyse(board, depth=3)
+    assert a.outcome == board.outcome() and a.outcome.reason == "repetition"
+    assert (a.best, a.source, a.pv, a.depth, a.nodes, a.score, a.cp, a.mate) == (None, None, [], 0, 0, None, None, None)
+    assert "outcome=Outcome(winner=None, reason='repetition')" in repr(a)
+    # A checkmate is searched, as by the CLI: no move, and the outcome says why.
+    mated = qiku.Board("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    mated.push("a1d1")
+    a = qiku.Engine().analyse(mated, depth=3)
+    assert a.best is None and a.source == "search" and a.outcome == mated.outcome()
+    # A game going on has no outcome.
+    assert qiku.Engine().analyse(qiku.Board(), depth=2).outcome is None

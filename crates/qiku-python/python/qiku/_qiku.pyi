@@ -261,8 +261,11 @@ class Tablebases:
 def generate_tablebases(materials: Sequence[str], directory: _Path) -> List[Tuple[str, bool, int]]: ...
 
 class Analysis:
+    """The result of ``Engine.analyse``."""
+
     @property
-    def best(self) -> Optional[Move]: ...
+    def best(self) -> Optional[Move]:
+        """The move to play; None when the side to move has no legal move or the game is over."""
     @property
     def cp(self) -> Optional[int]:
         """The search's centipawns for the side to move; None for a mate, book or tablebase move."""
@@ -278,11 +281,16 @@ class Analysis:
     @property
     def nodes(self) -> int: ...
     @property
-    def source(self) -> Literal["book", "tablebase", "search"]: ...
+    def source(self) -> Optional[Literal["book", "tablebase", "search"]]:
+        """Where the move came from; None when the rules had already ended the game (see outcome)."""
     @property
     def verdict(self) -> Optional[TablebaseVerdict]: ...
     @property
     def info(self) -> List[str]: ...
+    @property
+    def outcome(self) -> Optional[Outcome]:
+        """The board's outcome() when the game is already over, else None; a game the rules ended
+        with legal moves left is not searched (best and source None, pv empty, depth and nodes 0)."""
 
 class Engine:
     def __init__(self, hash_mb: int = 16, threads: int = 1) -> None: ...
