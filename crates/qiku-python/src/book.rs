@@ -14,6 +14,7 @@ use pyo3::types::PyDict;
 use crate::adapter::{self, Book, BookRng, BuildOptions, Color, MinScore, Position, Progress, SideFilter};
 use crate::args;
 use crate::board::{PyBoard, PyMove};
+use crate::closing::Closable;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pickling;
@@ -150,18 +151,23 @@ impl PyBookEntry {
 }
 
 /// An opening book (`.qbk`), fully checked when opened. Safe to share between threads.
+/// `close()`, or the end of a `with` block, lets the file go; using the book afterwards raises
+/// `ValueError` (an engine it was attached to keeps its own hold on it).
 #[pyclass(module = "qiku", name = "Book", frozen)]
 pub struct PyBook {
-    book: Arc<Book>,
+    book: Closable<Arc<Book>>,
     path: PathBuf,
     rng: Mutex<BookRng>,
 }
 
+/// The class name a closed book's error gives.
+const BOOK: &str = "qiku.Book";
+
 impl PyBook {
     /// The opened book, which an engine shares (it opens no file again: a relative path and a
-    /// later change of directory do not matter).
-    pub fn shared(&self) -> Arc<Book> {
-        Arc::clone(&self.book)
+    /// later change of directory do not matter); `ValueError` once closed.
+    pub fn shared(&self) -> PyResult<Arc<Book>> {
+        self.book.with(BOOK, |b| Arc::clone(b))
     }
 }
 
@@ -182,14 +188,14 @@ impl PyBook {
         // unless `pick` is given a seed.
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        Ok(PyBook { book: Arc::new(book), path, rng: Mutex::new(BookRng::new(seed)) })
+        Ok(PyBook { book: Closable::new(Arc::new(book)), path, rng: Mutex::new(BookRng::new(seed)) })
     }
 
     /// The book's moves for a position (a `Board` or a FEN), most played first; an empty list
     /// when the position is not in the book.
     fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<PyBookEntry>> {
         let pos = position_arg(position)?;
-        let moves = self.book.probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let moves = self.shared()?.probe(&pos).map_err(|e| errors::book_error(&e))?;
         let mover = pos.turn();
         Ok(moves
             .into_iter()
@@ -225,7 +231,7 @@ impl PyBook {
     ) -> PyResult<Option<PyMove>> {
         let pos = position_arg(position)?;
         let policy = policy_arg(policy)?;
-        let moves = self.book.probe(&pos).map_err(|e| errors::book_error(&e))?;
+        let moves = self.shared()?.probe(&pos).map_err(|e| errors::book_error(&e))?;
         let pick = match seed {
             Some(s) => adapter::book::choose(&moves, policy, &mut BookRng::new(s)),
             None => adapter::book::choose(&moves, policy, &mut self.rng.lock().unwrap_or_else(|e| e.into_inner())),
@@ -241,29 +247,57 @@ impl PyBook {
 
     /// Distinct positions in the book.
     #[getter]
-    fn positions(&self) -> u64 {
-        self.book.header().positions
+    fn positions(&self) -> PyResult<u64> {
+        Ok(self.shared()?.header().positions)
     }
 
     /// Games the book was built from (used ones).
     #[getter]
-    fn games(&self) -> u64 {
-        self.book.header().games.used
+    fn games(&self) -> PyResult<u64> {
+        Ok(self.shared()?.header().games.used)
     }
 
     /// Plies of each game the book records.
     #[getter]
-    fn max_ply(&self) -> u32 {
-        self.book.header().params.max_ply
+    fn max_ply(&self) -> PyResult<u32> {
+        Ok(self.shared()?.header().params.max_ply)
     }
 
     /// Number of position-move records.
-    fn __len__(&self) -> usize {
-        self.book.len() as usize
+    fn __len__(&self) -> PyResult<usize> {
+        Ok(self.shared()?.len() as usize)
+    }
+
+    /// Lets the book's file go; later calls raise `ValueError`. Closing again does nothing.
+    fn close(&self) {
+        self.book.close();
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.book.is_closed()
+    }
+
+    /// `with qiku.Book(path) as book:` closes the book at the end of the block.
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the book; an exception of the block goes on.
+    fn __exit__(
+        &self,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _trace: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close();
+        false
     }
 
     fn __repr__(&self) -> String {
-        format!("Book('{}')", self.path.display())
+        let closed = if self.book.is_closed() { " (closed)" } else { "" };
+        format!("Book('{}'){closed}", self.path.display())
     }
 
     /// Refuses pickling and copying: a book is an open file.

@@ -426,7 +426,7 @@ impl PyEngine {
             None => None,
             Some(b) => Some(match b.cast::<PyBook>() {
                 // The opened book itself: no file is opened again.
-                Ok(b) => QbkBook::shared(b.get().shared(), policy, min_games),
+                Ok(b) => QbkBook::shared(b.get().shared()?, policy, min_games),
                 Err(_) => {
                     let path: PathBuf = b.extract()?;
                     py.detach(|| QbkBook::open(&path, policy, min_games))
@@ -449,7 +449,7 @@ impl PyEngine {
             None => None,
             Some(t) => Some(match t.cast::<PyTablebases>() {
                 // The opened tables themselves: no file is opened again.
-                Ok(t) => t.get().shared(),
+                Ok(t) => t.get().shared()?,
                 Err(_) => {
                     let dir: PathBuf = t.extract()?;
                     Arc::new(py.detach(|| Tablebases::open(&dir)).map_err(|e| errors::tb_error(&e))?)

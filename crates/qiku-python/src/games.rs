@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -15,6 +14,7 @@ use pyo3::types::PyDict;
 use crate::adapter::{self, Game, GameRecord, GameResult, GameStream, Move, Position};
 use crate::args;
 use crate::board::{PyBoard, PyMove};
+use crate::closing::Closable;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pickling;
@@ -207,7 +207,7 @@ impl PyGame {
 /// Streams the games of files. Iterating reads the next game with the GIL released.
 #[pyclass(module = "qiku.pgn", name = "GameReader", frozen)]
 pub struct PyGameReader {
-    stream: Mutex<GameStream>,
+    stream: Closable<GameStream>,
 }
 
 #[pymethods]
@@ -222,8 +222,38 @@ impl PyGameReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
-        let next = py.detach(|| self.stream.lock().unwrap_or_else(|e| e.into_inner()).next_game());
+        let next = py.detach(|| self.stream.with(GAME_READER, |s| s.next_game()))?;
         Ok(next.map_err(errors::file_error)?.map(|record| PyGame { record }))
+    }
+
+    /// Closes the files being read; iterating afterwards raises `ValueError`. Closing again does
+    /// nothing.
+    fn close(&self, py: Python<'_>) {
+        // A read in another thread holds the stream with the GIL released: wait for it likewise.
+        py.detach(|| self.stream.close());
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.stream.is_closed()
+    }
+
+    /// `with qiku.pgn.read_games(paths) as reader:` closes the files at the end of the block.
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the reader; an exception of the block goes on.
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _trace: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close(py);
+        false
     }
 }
 
@@ -231,8 +261,13 @@ impl PyGameReader {
 #[pyfunction]
 #[pyo3(signature = (inputs, encoding = "auto"))]
 pub fn read_games(inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<PyGameReader> {
-    Ok(PyGameReader { stream: Mutex::new(open_stream(inputs, encoding)?) })
+    Ok(PyGameReader { stream: Closable::new(open_stream(inputs, encoding)?) })
 }
+
+/// The class names closed readers' errors give.
+const GAME_READER: &str = "qiku.pgn.GameReader";
+const SAMPLE_READER: &str = "qiku.pgn.SampleReader";
+const BATCH_READER: &str = "qiku.pgn.BatchReader";
 
 /// Which games and plies make samples.
 #[derive(Clone, Copy)]
@@ -370,7 +405,7 @@ fn reader_refusal(class: &str, call: &str) -> PyErr {
 /// Streams training samples. Iterating reads with the GIL released.
 #[pyclass(module = "qiku.pgn", name = "SampleReader", frozen)]
 pub struct PySampleReader {
-    stream: Mutex<SampleStream>,
+    stream: Closable<SampleStream>,
 }
 
 #[pymethods]
@@ -385,7 +420,7 @@ impl PySampleReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PySample>> {
-        let next = py.detach(|| self.stream.lock().unwrap_or_else(|e| e.into_inner()).next_sample());
+        let next = py.detach(|| self.stream.with(SAMPLE_READER, |s| s.next_sample()))?;
         let Some(s) = next.map_err(errors::file_error)? else { return Ok(None) };
         Ok(Some(PySample {
             board: Py::new(py, PyBoard::from_game(Game::new(s.pos)))?,
@@ -394,6 +429,35 @@ impl PySampleReader {
             ply: s.ply,
             game: s.game,
         }))
+    }
+    /// Closes the files being read; iterating afterwards raises `ValueError`. Closing again does
+    /// nothing.
+    fn close(&self, py: Python<'_>) {
+        // A read in another thread holds the stream with the GIL released: wait for it likewise.
+        py.detach(|| self.stream.close());
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.stream.is_closed()
+    }
+
+    /// `with qiku.pgn.positions(paths) as reader:` closes the files at the end of the block.
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the reader; an exception of the block goes on.
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _trace: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close(py);
+        false
     }
 }
 
@@ -409,7 +473,7 @@ pub fn positions(
     #[pyo3(from_py_with = max_ply_arg)] max_ply: Option<usize>,
 ) -> PyResult<PySampleReader> {
     let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
-    Ok(PySampleReader { stream: Mutex::new(stream) })
+    Ok(PySampleReader { stream: Closable::new(stream) })
 }
 
 /// Arrays of up to `limit` samples, filled without the GIL.
@@ -502,7 +566,7 @@ fn arrays_dict(py: Python<'_>, a: Arrays) -> PyResult<Bound<'_, PyDict>> {
 /// Streams samples as NumPy arrays of `batch_size` samples (the last may be shorter).
 #[pyclass(module = "qiku.pgn", name = "BatchReader", frozen)]
 pub struct PyBatchReader {
-    stream: Mutex<SampleStream>,
+    stream: Closable<SampleStream>,
     batch_size: usize,
 }
 
@@ -519,14 +583,41 @@ impl PyBatchReader {
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let never = AtomicBool::new(false);
-        let a = py.detach(|| {
-            fill_arrays(&mut self.stream.lock().unwrap_or_else(|e| e.into_inner()), self.batch_size, &never)
-        });
+        let a = py.detach(|| self.stream.with(BATCH_READER, |s| fill_arrays(s, self.batch_size, &never)))?;
         let a = a.map_err(fill_error)?;
         if a.moves.is_empty() {
             return Ok(None);
         }
         arrays_dict(py, a).map(Some)
+    }
+    /// Closes the files being read; iterating afterwards raises `ValueError`. Closing again does
+    /// nothing.
+    fn close(&self, py: Python<'_>) {
+        // A read in another thread holds the stream with the GIL released: wait for it likewise.
+        py.detach(|| self.stream.close());
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.stream.is_closed()
+    }
+
+    /// `with qiku.pgn.batches(paths) as reader:` closes the files at the end of the block.
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the reader; an exception of the block goes on.
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _trace: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close(py);
+        false
     }
 }
 
@@ -543,7 +634,7 @@ pub fn batches(
     #[pyo3(from_py_with = max_ply_arg)] max_ply: Option<usize>,
 ) -> PyResult<PyBatchReader> {
     let stream = sample_stream(inputs, encoding, skip_unknown, skip_errors, min_ply, max_ply)?;
-    Ok(PyBatchReader { stream: Mutex::new(stream), batch_size })
+    Ok(PyBatchReader { stream: Closable::new(stream), batch_size })
 }
 
 /// `training_set(inputs, limit=None, ...)`: every sample (or the first `limit`) as one dict of

@@ -11,6 +11,7 @@ pub mod adapter;
 pub mod args;
 pub mod board;
 pub mod book;
+pub mod closing;
 pub mod engine;
 pub mod errors;
 pub mod games;

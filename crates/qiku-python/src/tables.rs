@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue, Verdict};
 use crate::board::PyMove;
 use crate::book::position_arg;
+use crate::closing::Closable;
 use crate::errors;
 use crate::interrupt::{interruptible, StopFlag};
 use crate::pickling::{self, one_of, RULES, UNITS, WDL};
@@ -220,17 +221,22 @@ impl PyTbVerdict {
 /// The endgame tables of a directory (`.qtb` files with their `.qtr` and `.qtw` companions).
 /// Opening reads only the file headers; a damaged or foreign file is listed in `problems` and
 /// raises `TablebaseError` when its material is probed. Safe to share between threads.
+/// `close()`, or the end of a `with` block, lets the files go; using the tables afterwards raises
+/// `ValueError` (an engine they were attached to keeps its own hold on them).
 #[pyclass(module = "qiku", name = "Tablebases", frozen)]
 pub struct PyTablebases {
-    tables: Arc<Tablebases>,
+    tables: Closable<Arc<Tablebases>>,
     dir: PathBuf,
 }
 
+/// The class name closed tables' error gives.
+const TABLES: &str = "qiku.Tablebases";
+
 impl PyTablebases {
     /// The opened tables, which an engine shares (it opens no file again: a relative path and a
-    /// later change of directory do not matter).
-    pub fn shared(&self) -> Arc<Tablebases> {
-        Arc::clone(&self.tables)
+    /// later change of directory do not matter); `ValueError` once closed.
+    pub fn shared(&self) -> PyResult<Arc<Tablebases>> {
+        self.tables.with(TABLES, |t| Arc::clone(t))
     }
 }
 
@@ -245,7 +251,7 @@ impl PyTablebases {
     fn py_new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebases> {
         let d = directory.clone();
         let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
-        Ok(PyTablebases { tables: Arc::new(tables), dir: directory })
+        Ok(PyTablebases { tables: Closable::new(Arc::new(tables)), dir: directory })
     }
 
     /// The value of a position (a `Board` or a FEN) under `rules` (`"asian"`, the default, where
@@ -255,7 +261,7 @@ impl PyTablebases {
     fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>, rules: &str) -> PyResult<Option<PyTbProbe>> {
         let pos = position_arg(position)?;
         let rules = rules_arg(rules)?;
-        let tb = &self.tables;
+        let tb = self.shared()?;
         type Found = Option<(Verdict, Vec<(Move, Verdict)>, Vec<Move>)>;
         let found: Result<Found, adapter::TbError> = py.detach(|| {
             // One probe of the position and one of each move: the verdicts say whether the rules
@@ -299,7 +305,8 @@ impl PyTablebases {
     fn wdl(&self, py: Python<'_>, position: &Bound<'_, PyAny>, rules: &str) -> PyResult<Option<&'static str>> {
         let pos = position_arg(position)?;
         let rules = rules_arg(rules)?;
-        let w = py.detach(|| self.tables.probe_wdl_with(&pos, rules)).map_err(|e| errors::tb_error(&e))?;
+        let tb = self.shared()?;
+        let w = py.detach(|| tb.probe_wdl_with(&pos, rules)).map_err(|e| errors::tb_error(&e))?;
         Ok(w.map(|w| w.name()))
     }
 
@@ -311,20 +318,48 @@ impl PyTablebases {
 
     /// The materials of the usable tables (`"KRvK"`, ...), sorted.
     #[getter]
-    fn materials(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.tables.usable_tables().iter().map(|t| t.material.to_string()).collect();
+    fn materials(&self) -> PyResult<Vec<String>> {
+        let mut v: Vec<String> = self.shared()?.usable_tables().iter().map(|t| t.material.to_string()).collect();
         v.sort();
-        v
+        Ok(v)
     }
 
     /// Why some files of the directory cannot be used, one message each.
     #[getter]
-    fn problems(&self) -> Vec<String> {
-        self.tables.problems().iter().map(|e| e.to_string()).collect()
+    fn problems(&self) -> PyResult<Vec<String>> {
+        Ok(self.shared()?.problems().iter().map(|e| e.to_string()).collect())
+    }
+
+    /// Lets the table files go; later calls raise `ValueError`. Closing again does nothing.
+    fn close(&self) {
+        self.tables.close();
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.tables.is_closed()
+    }
+
+    /// `with qiku.Tablebases(directory) as tables:` closes the tables at the end of the block.
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Closes the tables; an exception of the block goes on.
+    fn __exit__(
+        &self,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _trace: Option<&Bound<'_, PyAny>>,
+    ) -> bool {
+        self.close();
+        false
     }
 
     fn __repr__(&self) -> String {
-        format!("Tablebases('{}')", self.dir.display())
+        let closed = if self.tables.is_closed() { " (closed)" } else { "" };
+        format!("Tablebases('{}'){closed}", self.dir.display())
     }
 
     /// Refuses pickling and copying: the tables are open files.

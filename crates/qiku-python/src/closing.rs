@@ -1,0 +1,43 @@
+//! Handles on open files (books, tables, game readers) that close, as Python's files do:
+//! `close()`, or the end of a `with` block, lets the files go at once rather than when the
+//! handle is collected; using the handle afterwards raises `ValueError`.
+
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+
+use crate::errors;
+
+/// What a handle holds until it is closed.
+pub struct Closable<T>(Mutex<Option<T>>);
+
+impl<T> Closable<T> {
+    /// An open handle on `value`.
+    pub fn new(value: T) -> Closable<T> {
+        Closable(Mutex::new(Some(value)))
+    }
+
+    /// Lets the value go (closing what it holds open); closing again does nothing.
+    pub fn close(&self) {
+        let value = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(value);
+    }
+
+    /// Whether `close` was called.
+    pub fn is_closed(&self) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).is_none()
+    }
+
+    /// `f` on the value, locked; a `ValueError` naming `class` once the handle is closed.
+    pub fn with<R>(&self, class: &str, f: impl FnOnce(&mut T) -> R) -> PyResult<R> {
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(value) => Ok(f(value)),
+            None => Err(closed(class)),
+        }
+    }
+}
+
+/// The error of a closed handle, worded as Python's for a closed file.
+pub fn closed(class: &str) -> PyErr {
+    errors::value_error(format!("I/O operation on a closed {class}"))
+}
