@@ -209,8 +209,8 @@ fn legal_in(pos: &Position, mv: Move) -> PyResult<&Position> {
 
 /// How a game ended: `winner` (`"red"`, `"black"` or `None` for a draw), `reason` and the PGN
 /// `result` (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
-#[pyclass(module = "qiku", name = "Outcome", frozen, eq, from_py_object)]
-#[derive(Clone, PartialEq, Eq)]
+#[pyclass(module = "qiku", name = "Outcome", frozen, eq, hash, from_py_object)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyOutcome {
     /// `"red"`, `"black"`, or `None` for a draw.
     #[pyo3(get)]

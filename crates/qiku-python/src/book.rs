@@ -71,8 +71,10 @@ pub fn position_arg(value: &Bound<'_, PyAny>) -> PyResult<Position> {
 /// One move of a book position with its results. `wins`, `draws`, `losses` count the games from
 /// the point of view of the side that plays the move; `red` and `black` are the same wins and
 /// losses by color.
-#[pyclass(module = "qiku", name = "BookEntry", frozen, get_all)]
-#[derive(Clone)]
+///
+/// Entries compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku", name = "BookEntry", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq)]
 pub struct PyBookEntry {
     /// The move.
     #[pyo3(name = "move")]
@@ -98,6 +100,15 @@ pub struct PyBookEntry {
     /// book counts with this move's (`b2e2` beside `h2e2`, as `qiku-book probe` says "with its
     /// mirror"); `None` elsewhere.
     with_mirror: Option<PyMove>,
+}
+
+/// The hash of the fields `==` compares (the score by its value: `0.0` and `-0.0` alike).
+impl std::hash::Hash for PyBookEntry {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let score = self.score.map(|s| if s == 0.0 { 0 } else { s.to_bits() });
+        (self.mv, self.games, self.wins, self.draws, self.losses, self.red, self.black, self.unknown).hash(h);
+        (score, self.with_mirror).hash(h);
+    }
 }
 
 /// A book entry's fields in their order: move, games, wins, draws, losses, red, black, unknown,

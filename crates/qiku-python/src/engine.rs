@@ -24,8 +24,9 @@ use crate::interrupt::interruptible;
 use crate::pickling::{self, maybe_one_of};
 use crate::tables::{PyTablebases, PyTbVerdict};
 
-/// The result of `Engine.analyse`.
-#[pyclass(module = "qiku", name = "Analysis", frozen, get_all)]
+/// The result of `Engine.analyse`. Analyses compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku", name = "Analysis", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PyAnalysis {
     /// The move to play, or `None` when the side to move has no legal move or the game is over
     /// (see `outcome`).

@@ -68,9 +68,33 @@ fn result_str(r: Option<GameResult>) -> &'static str {
 /// One game read from a file: its tags, the moves replayed (all legal, up to the first that
 /// could not be read or played), the result, and the errors met (each naming file, line and
 /// column).
-#[pyclass(module = "qiku.pgn", name = "Game", frozen)]
+///
+/// Games compare equal (`==`) field for field (file, number, tags, start, moves, result,
+/// errors), and hash.
+#[pyclass(module = "qiku.pgn", name = "Game", frozen, eq, hash)]
 pub struct PyGame {
     record: GameRecord,
+}
+
+impl PyGame {
+    /// What `==` compares and `hash` hashes: every field, the start position by its FEN.
+    #[allow(clippy::type_complexity)]
+    fn key(&self) -> (&PathBuf, u64, &[(String, String)], String, &[Move], &'static str, &[String]) {
+        let r = &self.record;
+        (&r.path, r.number, &r.headers, r.start.fen(), &r.moves, result_str(r.result), &r.errors)
+    }
+}
+
+impl PartialEq for PyGame {
+    fn eq(&self, other: &PyGame) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl std::hash::Hash for PyGame {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 /// A game in pickles: path, number, headers (in file order), start FEN, moves (ICCS), result,
@@ -351,8 +375,9 @@ fn sample_stream(
     })
 }
 
-/// A training sample.
-#[pyclass(module = "qiku.pgn", name = "Sample", frozen, get_all)]
+/// A training sample. Samples compare equal (`==`) field for field, their boards as boards do
+/// (by FEN); they do not hash, their board being mutable.
+#[pyclass(module = "qiku.pgn", name = "Sample", frozen, get_all, eq)]
 pub struct PySample {
     /// The position before the move (no history).
     board: Py<PyBoard>,
@@ -365,6 +390,13 @@ pub struct PySample {
     ply: usize,
     /// 1-based number of the game in its file.
     game: u64,
+}
+
+impl PartialEq for PySample {
+    fn eq(&self, other: &PySample) -> bool {
+        (self.mv, self.value, self.ply, self.game) == (other.mv, other.value, other.ply, other.game)
+            && self.board.get().position().fen() == other.board.get().position().fen()
+    }
 }
 
 /// A sample in pickles: board, move, value, ply, game.

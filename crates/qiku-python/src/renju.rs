@@ -201,7 +201,10 @@ impl PyRenjuBoard {
 /// A judged game: `winner` (`"black"`, `"white"` or `None`), `reason` (`"five"`, `"forbidden"`,
 /// `"full"` or `"unfinished"`), the deciding `ply` (1-based) and `point`, the `forbidden` kind,
 /// and `extra_moves` played after the end.
-#[pyclass(module = "qiku.renju", name = "Judgement", frozen, get_all)]
+///
+/// Judgements compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku.renju", name = "Judgement", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PyJudgement {
     winner: Option<&'static str>,
     reason: &'static str,

@@ -25,8 +25,10 @@ fn rules_arg(name: &str) -> PyResult<Rules> {
 }
 
 /// One legal move with the value of the position it leads to, from the mover's point of view.
-#[pyclass(module = "qiku", name = "TablebaseMove", frozen, get_all, from_py_object)]
-#[derive(Clone)]
+///
+/// Values compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku", name = "TablebaseMove", frozen, get_all, from_py_object, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyTbMove {
     /// The move.
     #[pyo3(name = "move")]
@@ -66,7 +68,10 @@ impl PyTbMove {
 /// A tablebase probe: the position's value for the side to move, every legal move's value (best
 /// first) and the table's best moves (the moves of its winning line, or all the moves that keep
 /// the best value).
-#[pyclass(module = "qiku", name = "TablebaseProbe", frozen, get_all)]
+///
+/// Probes compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku", name = "TablebaseProbe", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PyTbProbe {
     /// `"win"`, `"draw"` or `"loss"` for the side to move.
     wdl: &'static str,
@@ -145,8 +150,10 @@ impl PyTbProbe {
 
 /// The tables' verdict on a position, as `qiku-tb probe --json` gives it: the value for the side
 /// to move, the rules it holds under, and whether only those rules decide it.
-#[pyclass(module = "qiku", name = "TablebaseVerdict", frozen, get_all, from_py_object)]
-#[derive(Clone)]
+///
+/// Verdicts compare equal (`==`) field for field, and hash.
+#[pyclass(module = "qiku", name = "TablebaseVerdict", frozen, get_all, from_py_object, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyTbVerdict {
     /// `"win"`, `"draw"` or `"loss"` for the side to move.
     wdl: &'static str,

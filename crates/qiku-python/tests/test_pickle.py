@@ -46,6 +46,12 @@ def round_trips(value):
     for c in copies:
         assert type(c) is type(value)
         assert state(c) == want
+        # Values compare field for field, and the immutable ones hash alike (a Renju board is
+        # mutable and compares as itself).
+        if not isinstance(value, qiku.renju.Board):
+            assert c == value and not (c != value)
+        if type(value).__hash__ is not None:
+            assert hash(c) == hash(value)
     return copies[-1]
 
 
@@ -72,6 +78,21 @@ def test_boards_and_moves_round_trip():
     back = pickle.loads(pickle.dumps(perpetual))
     assert qiku.Board(perpetual.fen()).outcome() is None  # the position alone decides nothing
     assert (back.outcome().winner, back.outcome().reason) == ("black", "perpetual_check")
+
+
+def test_values_compare_field_for_field_and_hash():
+    b = qiku.Board("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+    b.push("a1d1")
+    assert hash(b.outcome()) == hash(qiku.Outcome._from_state("red", "checkmate"))
+    assert len({b.outcome(), qiku.Outcome._from_state("red", "checkmate")}) == 1
+    j = qiku.renju.judge("h8 a1 i8 a2 j8 a3 k8 a4 l8")
+    assert j == qiku.renju.judge("h8 a1 i8 a2 j8 a3 k8 a4 l8") != qiku.renju.judge("h8")
+    assert j != "h8" and len({j, qiku.renju.judge("h8 a1 i8 a2 j8 a3 k8 a4 l8")}) == 1
+    # A sample's board is mutable: samples compare, but do not hash.
+    s = next(qiku.pgn.positions(GAMES / "ccpd-iccs.pgn.zst"))
+    assert s == next(qiku.pgn.positions(GAMES / "ccpd-iccs.pgn.zst"))
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(s)
 
 
 def test_outcomes_round_trip():
