@@ -40,12 +40,26 @@ pub fn color_name(c: Color) -> &'static str {
 /// `rank * 9 + file` (0 = `a0`, red's left corner, to 89 = `i9`), as in ICCS coordinates.
 ///
 /// `str(move)` is ICCS (`h2e2`); `wxf(board)` and `chinese(board)` need the position the move is
-/// played from. Moves are immutable, hashable and ordered.
+/// played from. Moves are immutable, hashable and ordered by `index` (`from_square * 90 +
+/// to_square`): by the square left, then by the square reached.
 #[pyclass(module = "qiku", name = "Move", frozen, eq, hash, ord, from_py_object)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyMove {
     /// The library's move.
     pub mv: Move,
+}
+
+impl Ord for PyMove {
+    /// By `index`, as `sorted(moves, key=lambda m: m.index)`.
+    fn cmp(&self, other: &PyMove) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+
+impl PartialOrd for PyMove {
+    fn partial_cmp(&self, other: &PyMove) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl PyMove {

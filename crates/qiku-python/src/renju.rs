@@ -206,11 +206,18 @@ impl PyRenjuBoard {
 #[pyclass(module = "qiku.renju", name = "Judgement", frozen, get_all, eq, hash)]
 #[derive(PartialEq, Eq, Hash)]
 pub struct PyJudgement {
+    /// `"black"` or `"white"`, or `None` for a full board or an unfinished game.
     winner: Option<&'static str>,
+    /// `"five"`, `"forbidden"` (black's forbidden move: white wins), `"full"` or `"unfinished"`.
     reason: &'static str,
+    /// The 1-based ply of the deciding move (the five, or the forbidden move); `None` without one.
     ply: Option<usize>,
+    /// The point of the deciding move (`"h8"`); `None` without one.
     point: Option<String>,
+    /// Why the deciding move was forbidden: `"overline"`, `"double-four"` or `"double-three"`;
+    /// `None` unless `reason` is `"forbidden"`.
     forbidden: Option<&'static str>,
+    /// Moves the game went on with after the deciding one (ignored by the judgement).
     extra_moves: usize,
 }
 

@@ -63,6 +63,13 @@ def test_move_object():
         qiku.Move.from_iccs("z9z9")
 
 
+def test_moves_are_ordered_by_index():
+    moves = qiku.Board().legal_moves
+    assert sorted(moves) == sorted(moves, key=lambda m: m.index)
+    a, b = qiku.Move.from_iccs("a0a1"), qiku.Move.from_iccs("b0a2")
+    assert a.index < b.index and a < b and b > a and max(a, b) == b
+
+
 def test_pop_and_stack():
     b = qiku.Board()
     moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
@@ -363,6 +370,15 @@ def test_every_public_name_is_typed_and_documented():
         for attr, value in vars(cls).items():
             if not attr.startswith("_") and callable(value):
                 assert value.__doc__, f"{cls.__name__}.{attr} has no docstring"
+    # Every public method and field of every class (the fields of the value classes included).
+    undocumented = [
+        f"{name}.{attr}"
+        for name in native
+        if isinstance(getattr(qiku._qiku, name), type)
+        for attr, value in vars(getattr(qiku._qiku, name)).items()
+        if not attr.startswith("_") and not getattr(value, "__doc__", None)
+    ]
+    assert undocumented == []
     assert "push" in qiku.Board.__doc__ and qiku.Board.push.__doc__.startswith("Plays a move")
 
 

@@ -32,7 +32,9 @@ class GameFileError(OSError):
     """A game file (PGN, XQF) that cannot be opened or read."""
 
 class Move:
-    """A move: from-square and to-square, numbered rank * 9 + file (0 = a0 ... 89 = i9)."""
+    """A move: from-square and to-square, numbered rank * 9 + file (0 = a0 ... 89 = i9).
+
+    Moves are ordered by ``index`` (from_square * 90 + to_square)."""
 
     def __init__(self, from_square: _Square, to_square: _Square) -> None: ...
     @staticmethod
@@ -454,18 +456,26 @@ class RenjuBoard:
     def best_move(self, seconds: float = 1.0) -> Optional[str]: ...
 
 class Judgement:
+    """A judged Renju game."""
+
     @property
-    def winner(self) -> Optional[Literal["black", "white"]]: ...
+    def winner(self) -> Optional[Literal["black", "white"]]:
+        """"black" or "white", or None for a full board or an unfinished game."""
     @property
-    def reason(self) -> Literal["five", "forbidden", "full", "unfinished"]: ...
+    def reason(self) -> Literal["five", "forbidden", "full", "unfinished"]:
+        """How the game was decided ("forbidden": black's forbidden move, white wins)."""
     @property
-    def ply(self) -> Optional[int]: ...
+    def ply(self) -> Optional[int]:
+        """The 1-based ply of the deciding move; None without one."""
     @property
-    def point(self) -> Optional[str]: ...
+    def point(self) -> Optional[str]:
+        """The point of the deciding move ("h8"); None without one."""
     @property
-    def forbidden(self) -> Optional[str]: ...
+    def forbidden(self) -> Optional[Literal["overline", "double-four", "double-three"]]:
+        """Why the deciding move was forbidden; None unless reason is "forbidden"."""
     @property
-    def extra_moves(self) -> int: ...
+    def extra_moves(self) -> int:
+        """Moves played after the deciding one."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
