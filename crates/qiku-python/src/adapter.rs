@@ -90,8 +90,9 @@ pub struct GameRecord {
     pub number: u64,
     /// Tag pairs in file order.
     pub headers: Vec<(String, String)>,
-    /// The start position (the `[FEN]` tag's, or the standard one).
-    pub start: Position,
+    /// The start position (the `[FEN]` tag's, or the standard one); `None` when the `[FEN]` tag
+    /// cannot be read (then no move is replayed, and `errors` says why).
+    pub start: Option<Position>,
     /// The moves replayed, all legal.
     pub moves: Vec<Move>,
     /// The game's result: the `[Result]` tag when it states one, else the movetext's.
@@ -174,8 +175,7 @@ impl Collector {
         };
         let notation = notation_of(tag("Format"));
         let mut moves = Vec::with_capacity(self.tokens.len());
-        let start_pos = start.clone().unwrap_or_default();
-        if let Some(mut pos) = start {
+        if let Some(mut pos) = start.clone() {
             for (token, loc) in &self.tokens {
                 match parse_move_in(&pos, token, notation) {
                     Ok(m) => {
@@ -193,7 +193,7 @@ impl Collector {
             path: path.to_path_buf(),
             number: self.number,
             headers: self.headers,
-            start: start_pos,
+            start,
             moves,
             result,
             errors,
@@ -290,7 +290,15 @@ fn read_xqf(path: &Path) -> Result<GameRecord, FileError> {
         pos.make_move(m);
         moves.push(m);
     }
-    Ok(GameRecord { path: path.to_path_buf(), number: 1, headers, start: g.start, moves, result: g.result, errors })
+    Ok(GameRecord {
+        path: path.to_path_buf(),
+        number: 1,
+        headers,
+        start: Some(g.start),
+        moves,
+        result: g.result,
+        errors,
+    })
 }
 
 /// The io error behind a tablebase error, for the Python exception's errno.

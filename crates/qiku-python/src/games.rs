@@ -79,9 +79,9 @@ pub struct PyGame {
 impl PyGame {
     /// What `==` compares and `hash` hashes: every field, the start position by its FEN.
     #[allow(clippy::type_complexity)]
-    fn key(&self) -> (&PathBuf, u64, &[(String, String)], String, &[Move], &'static str, &[String]) {
+    fn key(&self) -> (&PathBuf, u64, &[(String, String)], Option<String>, &[Move], &'static str, &[String]) {
         let r = &self.record;
-        (&r.path, r.number, &r.headers, r.start.fen(), &r.moves, result_str(r.result), &r.errors)
+        (&r.path, r.number, &r.headers, self.start_fen(), &r.moves, result_str(r.result), &r.errors)
     }
 }
 
@@ -97,9 +97,9 @@ impl std::hash::Hash for PyGame {
     }
 }
 
-/// A game in pickles: path, number, headers (in file order), start FEN, moves (ICCS), result,
-/// errors.
-type GameState = (PathBuf, u64, Vec<(String, String)>, String, Vec<String>, &'static str, Vec<String>);
+/// A game in pickles: path, number, headers (in file order), start FEN (`None`: unreadable),
+/// moves (ICCS), result, errors.
+type GameState = (PathBuf, u64, Vec<(String, String)>, Option<String>, Vec<String>, &'static str, Vec<String>);
 
 #[pymethods]
 impl PyGame {
@@ -110,7 +110,7 @@ impl PyGame {
             r.path.clone(),
             r.number,
             r.headers.clone(),
-            r.start.fen(),
+            self.start_fen(),
             r.moves.iter().map(|m| m.to_string()).collect(),
             result_str(r.result),
             r.errors.clone(),
@@ -125,13 +125,16 @@ impl PyGame {
         path: PathBuf,
         number: u64,
         headers: Vec<(String, String)>,
-        start_fen: &str,
+        start_fen: Option<&str>,
         moves: Vec<String>,
         result: &str,
         game_errors: Vec<String>,
     ) -> PyResult<PyGame> {
-        let start = adapter::parse_position(start_fen).map_err(errors::fen_error)?;
-        let mut pos = start.clone();
+        let start = start_fen.map(adapter::parse_position).transpose().map_err(errors::fen_error)?;
+        if start.is_none() && !moves.is_empty() {
+            return Err(errors::value_error("a game without a start position has no moves"));
+        }
+        let mut pos = start.clone().unwrap_or_default();
         let mut played = Vec::with_capacity(moves.len());
         for text in &moves {
             let m = adapter::iccs::parse(&pos, text).map_err(|e| errors::move_error(&e))?;
@@ -171,10 +174,11 @@ impl PyGame {
         self.record.moves.iter().map(|&m| PyMove::new(m)).collect()
     }
 
-    /// The FEN of the start position.
+    /// The FEN of the start position (the `[FEN]` tag's, or the standard one); `None` when the
+    /// `[FEN]` tag cannot be read (`errors` says why, and no move is replayed).
     #[getter]
-    fn start_fen(&self) -> String {
-        self.record.start.fen()
+    fn start_fen(&self) -> Option<String> {
+        self.record.start.as_ref().map(Position::fen)
     }
 
     /// `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (unknown): the `Result` tag when it states one,
@@ -191,7 +195,8 @@ impl PyGame {
     }
 
     /// The board after `ply` moves (all of them by default), with the history, so that its
-    /// `outcome()` judges repetitions; `IndexError` past the last move.
+    /// `outcome()` judges repetitions; `IndexError` past the last move. A game whose `[FEN]` tag
+    /// cannot be read has no board: `InvalidFenError`, with the message of its error.
     #[pyo3(signature = (ply = None))]
     fn board(&self, #[pyo3(from_py_with = ply_arg)] ply: Option<usize>) -> PyResult<PyBoard> {
         let len = self.record.moves.len();
@@ -201,7 +206,13 @@ impl PyGame {
                 "ply {n} is past the end of the game ({len} moves replayed)"
             )));
         }
-        let mut game = Game::new(self.record.start.clone());
+        let Some(start) = self.record.start.clone() else {
+            let why = self.record.errors.iter().find(|e| e.contains("bad FEN tag"));
+            return Err(errors::fen_error(
+                why.cloned().unwrap_or_else(|| "the game's [FEN] tag cannot be read".into()),
+            ));
+        };
+        let mut game = Game::new(start);
         for &m in &self.record.moves[..n] {
             game.play_unchecked(m);
         }
@@ -352,8 +363,9 @@ impl SampleStream {
             {
                 continue;
             }
+            // A game without a start position (an unreadable [FEN] tag) has no moves either.
+            let Some(start) = record.start.clone() else { continue };
             self.games_used += 1;
-            let start = record.start.clone();
             self.current = Some((record, start, 0));
         }
     }

@@ -106,6 +106,21 @@ def test_bad_tags_are_named_at_their_line(tmp_path):
     assert "tags.pgn: game 2, line 8, column 1: Result tag \"nope\"" in result, result
 
 
+def test_a_game_with_an_unreadable_fen_tag_has_no_start_position(tmp_path):
+    # Not the standard start: the game's start is unknown, and its board cannot be made.
+    f = tmp_path / "badfen.pgn"
+    f.write_text('[Event "b"]\n[FEN "garbage"]\n[Result "1-0"]\n\n1. h2e2 h9g7 1-0\n', encoding="utf-8")
+    (game,) = qiku.pgn.read_games(f)
+    assert game.start_fen is None and game.moves == [] and "bad FEN tag" in game.errors[0]
+    with pytest.raises(qiku.InvalidFenError, match='bad FEN tag "garbage"'):
+        game.board()
+    assert qiku.pgn.training_set(f, skip_errors=False)["games"] == 0
+    import pickle
+
+    back = pickle.loads(pickle.dumps(game))
+    assert back == game and back.start_fen is None
+
+
 def test_binary_files_are_refused(book):
     with pytest.raises(qiku.GameFileError, match="ccpd.qbk"):
         list(qiku.pgn.read_games(book[0]))
