@@ -309,6 +309,20 @@ pub fn tb_error_io(e: &TbError) -> Option<&io::Error> {
     }
 }
 
+/// The file a book error is about, for the Python exception's `filename`.
+pub fn book_error_path(e: &BookError) -> Option<&Path> {
+    match e {
+        BookError::Io { path, .. }
+        | BookError::NotABook { path }
+        | BookError::Version { path, .. }
+        | BookError::Fingerprint { path, .. }
+        | BookError::Truncated { path, .. }
+        | BookError::Corrupt { path, .. }
+        | BookError::Incompatible { path, .. } => Some(path),
+        _ => None,
+    }
+}
+
 /// The io error kind behind a book error, for the Python exception's errno.
 pub fn book_error_io(e: &BookError) -> Option<&io::Error> {
     match e {

@@ -429,9 +429,10 @@ impl PyEngine {
                 // The opened book itself: no file is opened again.
                 Ok(b) => QbkBook::shared(b.get().shared()?, policy, min_games),
                 Err(_) => {
+                    // Opened as `qiku.Book(path)` opens it: the same checks, the same error.
                     let path: PathBuf = b.extract()?;
-                    py.detach(|| QbkBook::open(&path, policy, min_games))
-                        .map_err(|e| errors::BookFileError::new_err(e.to_string()))?
+                    let book = py.detach(|| adapter::Book::open(&path)).map_err(|e| errors::book_error(&e))?;
+                    QbkBook::shared(Arc::new(book), policy, min_games)
                 }
             }),
         };

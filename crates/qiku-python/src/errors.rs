@@ -2,6 +2,8 @@
 //! text (a FEN, a move, a point) is a `ValueError`; files that cannot be opened or read raise
 //! subclasses of `OSError`. Every message is the library's own.
 
+use std::path::Path;
+
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -34,12 +36,24 @@ pub fn move_error(e: &NotationError) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
 }
 
-/// A book error: `OSError` for the file's problems.
+/// `err` with `filename` set, as `OSError` has it for the file it is about (`None`: left unset).
+fn with_filename(err: PyErr, path: Option<&Path>) -> PyErr {
+    let Some(path) = path else { return err };
+    Python::attach(|py| {
+        // Setting an attribute of a fresh exception does not fail; if it did, the error is kept.
+        let _ = err.value(py).setattr("filename", path);
+    });
+    err
+}
+
+/// A book error: `OSError` for the file's problems, with `errno` when the system's error is
+/// the cause and `filename` the book's path.
 pub fn book_error(e: &BookError) -> PyErr {
-    match crate::adapter::book_error_io(e).and_then(|io| io.raw_os_error()) {
+    let err = match crate::adapter::book_error_io(e).and_then(|io| io.raw_os_error()) {
         Some(errno) => BookFileError::new_err((errno, e.to_string())),
         None => BookFileError::new_err(e.to_string()),
-    }
+    };
+    with_filename(err, crate::adapter::book_error_path(e))
 }
 
 /// A failed book build.
@@ -50,19 +64,21 @@ pub fn build_error(e: &BuildError) -> PyErr {
 /// A tablebase error: `errno` set when the cause is the operating system's (a missing
 /// directory: ENOENT), as for books and game files.
 pub fn tb_error(e: &TbError) -> PyErr {
-    match crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error()) {
+    let err = match crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error()) {
         Some(errno) => TablebaseError::new_err((errno, e.to_string())),
         None => TablebaseError::new_err(e.to_string()),
-    }
+    };
+    with_filename(err, e.path())
 }
 
 /// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
-    match e.errno {
+    let err = match e.errno {
         // As OSError(errno, message): `errno` set, as for books.
         Some(errno) => GameFileError::new_err((errno, e.message)),
         None => GameFileError::new_err(e.message),
-    }
+    };
+    with_filename(err, Some(&e.path))
 }
 
 /// A bad argument value (an unknown option name and the like).

@@ -640,3 +640,29 @@ def test_analysis_of_a_game_already_over_searches_nothing_as_the_cli():
     assert a.best is None and a.source == "search" and a.outcome == mated.outcome()
     # A game going on has no outcome.
     assert qiku.Engine().analyse(qiku.Board(), depth=2).outcome is None
+
+
+def test_file_errors_carry_errno_and_filename(tmp_path):
+    missing = tmp_path / "missing.qbk"
+    for call in [lambda: qiku.Book(missing), lambda: qiku.Engine().set_book(missing)]:
+        with pytest.raises(qiku.BookFileError) as e:
+            call()
+        assert e.value.errno == errno.ENOENT and e.value.filename == missing
+    with pytest.raises(qiku.GameFileError) as e:
+        next(qiku.pgn.read_games(tmp_path / "missing.pgn"))
+    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "missing.pgn"
+    with pytest.raises(qiku.TablebaseError) as e:
+        qiku.Tablebases(tmp_path / "none")
+    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "none"
+
+
+def test_bytes_paths_are_refused_with_a_clear_message(tmp_path):
+    small = bytes(GAMES / "ccpd-sample-gbk.pgn")
+    with pytest.raises(TypeError, match="inputs must be a str path, not bytes"):
+        qiku.book.build([small], tmp_path / "out.qbk")
+    with pytest.raises(TypeError, match="output must be a str path, not bytes"):
+        qiku.book.build([GAMES / "ccpd-sample-gbk.pgn"], bytes(tmp_path / "out.qbk"))
+    with pytest.raises(TypeError, match="inputs must be a str path, not bytes"):
+        qiku.pgn.write_training_set(small, tmp_path / "out.npz")
+    with pytest.raises(TypeError, match="output must be a path"):
+        qiku.pgn.write_training_set(GAMES / "ccpd-sample-gbk.pgn", 3)

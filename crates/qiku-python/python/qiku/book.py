@@ -30,6 +30,17 @@ def _print_progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _text_path(path: Any, name: str) -> str:
+    """``path`` as a ``str``; a ``TypeError`` naming ``name`` for bytes or what is no path."""
+    try:
+        text = os.fspath(path)
+    except TypeError:
+        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(path).__name__}") from None
+    if isinstance(text, bytes):
+        raise TypeError(f"{name} must be a str path, not bytes: decode it first (os.fsdecode)")
+    return text
+
+
 def build(
     inputs: Union[PathLike, Iterable[PathLike]],
     output: PathLike,
@@ -63,17 +74,20 @@ def build(
     already at ``output`` is left as it was. The build runs on ``threads`` worker threads (1 to
     1024; ``None``: every core) with the GIL released.
 
-    Returns a dict: ``games_read``, ``games_used``, ``games_without_result``, ``positions``,
-    ``records``, ``skipped`` (games per reason, keyed as ``qiku-book build --json`` keys them:
+    Returns a dict: ``output`` (the path written), ``written`` (``False`` when the build kept no
+    move: nothing is written then, and a file already at ``output`` is left as it was),
+    ``repeated`` (inputs left out as the same file as an earlier one), ``games_read``,
+    ``games_used``, ``games_without_result``, ``positions``, ``records``, ``skipped`` (games per reason, keyed as ``qiku-book build --json`` keys them:
     ``illegal_move``, ``other_player``, ...), ``errors`` (the first ``max_errors`` messages),
     ``errors_total``, ``seconds``, ``files`` (per input: path, encoding, compressed, games,
     error). Raises :class:`qiku.BookFileError` (an ``OSError``) when an input cannot be read or
     the output cannot be written.
     """
     if isinstance(inputs, (str, bytes, os.PathLike)):
-        paths = [os.fspath(inputs)]
+        paths = [_text_path(inputs, "inputs")]
     else:
-        paths = [os.fspath(p) for p in inputs]
+        paths = [_text_path(p, "inputs") for p in inputs]
+    output = _text_path(output, "output")
     if progress is None or progress is False:
         callback = None
     elif progress is True:
@@ -82,7 +96,7 @@ def build(
         callback = progress  # the native function refuses what cannot be called
     return build_book(
         paths,
-        os.fspath(output),
+        output,
         max_ply=max_ply,
         min_games=min_games,
         min_score=min_score,

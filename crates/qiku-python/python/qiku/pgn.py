@@ -68,9 +68,13 @@ def write_training_set(
     """
     import numpy as np
 
-    if not isinstance(inputs, (str, bytes, os.PathLike)):
-        inputs = [os.fspath(p) for p in inputs]
-    output = os.fspath(output)
+    from .book import _text_path
+
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = _text_path(inputs, "inputs")
+    else:
+        inputs = [_text_path(p, "inputs") for p in inputs]
+    output = _text_path(output, "output")
     directory = os.path.dirname(os.path.abspath(output))
     # Before reading the games: the error names the output given, not a temporary file.
     if not os.path.isdir(directory):
