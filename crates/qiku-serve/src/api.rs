@@ -581,22 +581,65 @@ pub async fn chessdb_post(
             ));
         }
     }
-    let bytes = axum::body::to_bytes(body, MAX_FORM).await.map_err(form_body_error)?;
+    let bytes = match read_form(body, &headers, st.limits.header_timeout).await {
+        Ok(b) => b,
+        Err(refusal) => return Ok(refusal),
+    };
     let mut p = HashMap::new();
     chessdb_params(q.as_deref().unwrap_or(""), &mut p);
     chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
     Ok(chessdb_reply(st, p, false).await)
 }
 
+/// Reads a form body of at most [`MAX_FORM`] bytes within `time` (the time a client has to send
+/// its headers): a client that says a body comes and sends none, or sends it slower, would hold
+/// its connection for the whole request time. Too slow is a `408`, and the connection closes.
+async fn read_form(
+    body: axum::body::Body,
+    headers: &axum::http::HeaderMap,
+    time: std::time::Duration,
+) -> Result<Vec<u8>, Response> {
+    use http_body_util::BodyExt;
+    let deadline = tokio::time::Instant::now() + time;
+    let mut body = http_body_util::Limited::new(body, MAX_FORM);
+    let mut bytes = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, body.frame()).await {
+            Ok(None) => return Ok(bytes),
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    bytes.extend_from_slice(&data);
+                }
+            }
+            Ok(Some(Err(e))) => return Err(form_body_error(e).into_response()),
+            Err(_) => {
+                let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+                let came = match length {
+                    Some(n) => format!("its Content-Length says {n} bytes; {} came", bytes.len()),
+                    None => format!("{} bytes came", bytes.len()),
+                };
+                let msg = format!(
+                    "the form body did not come within {} s ({came}): send the whole body right after the headers",
+                    time.as_secs_f64()
+                );
+                let mut r = ApiError(StatusCode::REQUEST_TIMEOUT, msg).into_response();
+                // The rest of the body is not read: the connection cannot carry another request.
+                r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return Err(r);
+            }
+        }
+    }
+}
+
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
 /// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
 /// chunked` says, or the connection closed before the body's end).
-fn form_body_error(e: axum::Error) -> ApiError {
-    if std::error::Error::source(&e).is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) {
+fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
+    if e.is::<http_body_util::LengthLimitError>() {
         return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
     }
     let mut cause = e.to_string();
-    let mut source = std::error::Error::source(&e);
+    let mut source = e.source();
     while let Some(s) = source {
         let more = s.to_string();
         if !cause.contains(&more) {
