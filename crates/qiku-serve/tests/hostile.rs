@@ -481,6 +481,25 @@ fn a_request_over_the_time_limit_is_a_503_with_retry_after() {
     assert!(String::from_utf8_lossy(&body).contains("longer than 1 s"), "{}", String::from_utf8_lossy(&body));
 }
 
+/// A material or an asset name that is not percent-encoded UTF-8 gets the server's own `400`
+/// saying what to send (JSON under /api/), not the framework's `Invalid URL` in plain text.
+#[test]
+fn a_path_name_that_is_not_utf8_gets_a_400_saying_what_to_send() {
+    let srv = hostile_server(64);
+    let (status, head, body) = get(srv.addr, "/api/tables/%FF");
+    assert_eq!(status, 400, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    let error = v["error"].as_str().expect("an error");
+    assert!(error.contains("like KRvKN") && !error.contains("Invalid URL"), "{error}");
+    let (status, head, body) = get(srv.addr, "/assets/%FF%FE");
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, 400, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+    assert!(body.contains("/assets/") && !body.contains("Invalid URL"), "{body}");
+    still_serves(&srv);
+}
+
 /// Many short headers are counted by their bytes, as any others: 200 of them (3 KB) are served,
 /// and 1,500 over the byte limit get the `431` that says so (hyper refused more than 100 header
 /// lines with a bare `431`).
