@@ -113,7 +113,10 @@ async function detail(material) {
 
 async function main() {
   const r = await fetch("/api/tables");
-  const { tables } = await r.json();
+  const list = await r.json();
+  // A table file that cannot be read: the server names it (a 500), and lists nothing.
+  if (!r.ok) { $("summary").textContent = list.error; return; }
+  const { tables } = list;
   $("summary").textContent = tables.length ? `${tables.length} tables. Click one for its statistics and histogram.` : "This server has no tables (start it with --tb DIR).";
   const tbody = $("tables").querySelector("tbody");
   for (const t of tables) {

@@ -549,9 +549,35 @@ impl Tables {
         Ok(Some(TableAnswer { value: TableValue::from(value), text: value.to_string(), moves, best, wdl_file }))
     }
 
-    /// Summaries of every usable table, by material name.
-    pub fn summaries(&self) -> Vec<TableSummary> {
-        let Some(tb) = &self.tb else { return Vec::new() };
+    /// How many tables can be used.
+    pub fn count(&self) -> usize {
+        self.tb.as_ref().map_or(0, |tb| tb.usable_tables().len())
+    }
+
+    /// Why the table of `material` (canonical) or its `.qtr` companion cannot be used, in the
+    /// library's words, which name the file; `None` when both can be, or are absent.
+    fn damage(&self, material: Material) -> Option<String> {
+        let tb = self.tb.as_ref()?;
+        if let Err(e) = tb.table(material) {
+            return Some(e.to_string());
+        }
+        // A companion that does not open is no companion to `has_rules`: the library keeps its
+        // error among the directory's problems.
+        let rules = rules_file_name(material);
+        tb.problems()
+            .iter()
+            .find(|p| p.path().and_then(Path::file_name).is_some_and(|n| n.to_str() == Some(rules.as_str())))
+            .map(|p| p.to_string())
+    }
+
+    /// Summaries of every table, by material name; an error naming every table file (`.qtb`,
+    /// `.qtr`) that cannot be read, which would otherwise be listed as absent.
+    pub fn summaries(&self) -> Result<Vec<TableSummary>, String> {
+        let Some(tb) = &self.tb else { return Ok(Vec::new()) };
+        let damaged: Vec<String> = tb.tables().iter().filter_map(|t| self.damage(t.material)).collect();
+        if !damaged.is_empty() {
+            return Err(damaged.join("; "));
+        }
         let mut out: Vec<TableSummary> = tb
             .usable_tables()
             .into_iter()
@@ -568,21 +594,21 @@ impl Tables {
             })
             .collect();
         out.sort_by(|a, b| a.pieces.cmp(&b.pieces).then(a.material.cmp(&b.material)));
-        out
+        Ok(out)
     }
 
-    /// The full statistics of one table (reads and walks the whole table: callers cache it).
-    /// `max_entries` bounds the work; a bigger table is refused.
-    pub fn stats(&self, name: &str, max_entries: u64) -> Result<TableStats, StatsError> {
-        let m = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
-        if !m.has_attackers() {
-            // No table anywhere, as `qiku-tb stats` says: not one this server lacks.
-            return Err(StatsError::Missing(qiku::tablebase::dead_draw_message(&[m])));
-        }
+    /// The full statistics of the table of `name` (its canonical material's: [`TableStats::named`]
+    /// gives them for the name asked), reading and walking the whole table: callers cache it.
+    /// `max_entries` bounds the work; a bigger table is refused. A table file or `.qtr`
+    /// companion that cannot be read is [`StatsError::Damaged`], never taken for an absent one.
+    pub fn stats(&self, name: &StatsName, max_entries: u64) -> Result<TableStats, StatsError> {
         let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else {
             return Err(StatsError::Missing("no tables are open".into()));
         };
-        let (canonical, swapped) = m.canonical();
+        let canonical = name.canonical;
+        if let Some(e) = self.damage(canonical) {
+            return Err(StatsError::Damaged(e));
+        }
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
         let file = tb
             .table(canonical)
@@ -628,18 +654,55 @@ impl Tables {
             let setup = table.setup(side as u64 * per + idx)?;
             Position::from_setup(&setup).ok().map(|p| (p.fen(), d))
         });
-        let mut stats = TableStats {
+        Ok(TableStats {
             material: canonical.to_string(),
             plain: [plain[0].into(), plain[1].into()],
             asian,
             changed,
             histogram,
             longest,
-        };
-        if swapped {
-            // Asked by the name with the colours swapped (KNvKR for the table KRvKN): its red is
-            // the table's black, as `qiku-tb stats KNvKR` counts it.
-            stats.material = m.to_string();
+        })
+    }
+}
+
+/// A material asked about by name (`KRvKN`, `krvkn`, `KNvKR`): the canonical material whose table
+/// holds it, and whether the name has its colours swapped.
+#[derive(Clone, Copy, Debug)]
+pub struct StatsName {
+    asked: Material,
+    canonical: Material,
+    swapped: bool,
+}
+
+impl StatsName {
+    /// Reads a material name (letters in either case, pieces in any order). Not a material is
+    /// [`StatsError::Invalid`]; one without attacking pieces has no table anywhere
+    /// ([`StatsError::Missing`], saying so as `qiku-tb stats` does).
+    pub fn parse(name: &str) -> Result<StatsName, StatsError> {
+        let asked = name.parse::<Material>().map_err(|e| StatsError::Invalid(e.to_string()))?;
+        if !asked.has_attackers() {
+            // No table anywhere, as `qiku-tb stats` says: not one this server lacks.
+            return Err(StatsError::Missing(qiku::tablebase::dead_draw_message(&[asked])));
+        }
+        let (canonical, swapped) = asked.canonical();
+        Ok(StatsName { asked, canonical, swapped })
+    }
+
+    /// The name of the table that holds it (`KRvKN` for `knvkr`): every name of one material
+    /// shares it, so that statistics are computed once.
+    pub fn table(&self) -> String {
+        self.canonical.to_string()
+    }
+}
+
+impl TableStats {
+    /// The statistics of a table ([`Tables::stats`]) for the name asked: by the name with the
+    /// colours swapped (KNvKR for the table KRvKN) its red is the table's black, as
+    /// `qiku-tb stats KNvKR` counts it.
+    pub fn named(&self, name: &StatsName) -> TableStats {
+        let mut stats = self.clone();
+        stats.material = name.asked.to_string();
+        if name.swapped {
             stats.plain.swap(0, 1);
             if let Some(a) = stats.asian.as_mut() {
                 a.swap(0, 1);
@@ -650,7 +713,7 @@ impl Tables {
             stats.histogram.swap(0, 1);
             stats.longest = stats.longest.map(|(fen, d)| (colours_swapped(&fen), d));
         }
-        Ok(stats)
+        stats
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, TableRules, TableValue};
 use crate::{chessdb, AppState};
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -410,11 +411,7 @@ pub async fn analyze(
     let depth = num("depth", 30)?.map(|d| d as u32);
     let movetime = movetime.or(Some(st.limits.max_movetime_ms.min(1000)));
     let Ok(permit) = st.searches.clone().try_acquire_owned() else {
-        let mut r =
-            ApiError(StatusCode::SERVICE_UNAVAILABLE, "the engine is busy with other searches; retry shortly".into())
-                .into_response();
-        r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return Ok(r);
+        return Ok(busy("the engine is busy with other searches; retry shortly"));
     };
     let req = adapter::SearchRequest {
         movetime_ms: movetime,
@@ -463,7 +460,7 @@ struct Info {
 pub async fn info(State(st): State<Arc<AppState>>) -> Response {
     Json(Info {
         books: st.books.names(),
-        tables: st.tables.summaries().len(),
+        tables: st.tables.count(),
         engine: st.engine,
         rules: st.rules.name(),
         version: env!("CARGO_PKG_VERSION"),
@@ -471,40 +468,64 @@ pub async fn info(State(st): State<Arc<AppState>>) -> Response {
     .into_response()
 }
 
-/// `GET /api/tables`: every table with its header's counts.
-pub async fn tables(State(st): State<Arc<AppState>>) -> Response {
-    Json(serde_json::json!({ "tables": st.tables.summaries() })).into_response()
+/// `GET /api/tables`: every table with its header's counts; a `500` naming every table file that
+/// cannot be read (never a table left out, or listed without its rules).
+pub async fn tables(State(st): State<Arc<AppState>>) -> Result<Response, ApiError> {
+    let list = st.tables.summaries().map_err(internal)?;
+    Ok(Json(serde_json::json!({ "tables": list })).into_response())
 }
 
+/// What a material in `/api/tables/{material}` is, for the errors about it.
+const MATERIAL_SYNTAX: &str = "a material is letters only, like KRvKN";
+
 /// `GET /api/tables/{material}`: a table's statistics under both rules, its DTM histogram and
-/// its longest mate (computed once, then cached).
-pub async fn table_stats(State(st): State<Arc<AppState>>, Path(name): Path<String>) -> Result<Response, ApiError> {
-    if name.len() > 20 || !name.chars().all(|c| c.is_ascii_alphabetic()) {
-        return Err(bad("a material is letters only, like KRvKN"));
-    }
-    if let Some(s) = st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).get(&name) {
-        return Ok(Json(s.clone()).into_response());
-    }
-    let Ok(permit) = st.searches.clone().try_acquire_owned() else {
-        return Err(ApiError(StatusCode::SERVICE_UNAVAILABLE, "busy; retry shortly".into()));
+/// its longest mate (computed once for every name of the material, then cached).
+pub async fn table_stats(
+    State(st): State<Arc<AppState>>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    // Not percent-encoded UTF-8 (`%FF`): the framework's own answer would be plain text.
+    let Ok(Path(name)) = name else {
+        return Err(bad(format!(
+            "the material in /api/tables/{{material}} is not percent-encoded UTF-8; {MATERIAL_SYNTAX}"
+        )));
     };
-    let st2 = st.clone();
-    let n2 = name.clone();
-    let stats = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        st2.tables.stats(&n2, st2.limits.max_stats_entries)
-    })
-    .await
-    .map_err(|e| internal(format!("statistics failed: {e}")))?
-    .map_err(|e| match e {
+    if name.len() > 20 || !name.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(bad(MATERIAL_SYNTAX));
+    }
+    let stats_error = |e| match e {
         adapter::StatsError::Invalid(m) => bad(m),
         adapter::StatsError::Missing(m) => ApiError(StatusCode::NOT_FOUND, m),
         adapter::StatsError::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
         adapter::StatsError::Damaged(m) => internal(m),
-    })?;
-    let v = serde_json::to_value(&stats).map_err(|e| internal(e.to_string()))?;
-    st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).insert(name, v.clone());
-    Ok(Json(v).into_response())
+    };
+    let name = adapter::StatsName::parse(&name).map_err(stats_error)?;
+    let key = name.table();
+    if let Some(s) = st.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(Json(s.named(&name)).into_response());
+    }
+    let Ok(permit) = st.searches.clone().try_acquire_owned() else {
+        return Ok(busy("the server is busy with other searches and statistics; retry shortly"));
+    };
+    let st2 = st.clone();
+    let stats = tokio::task::spawn_blocking(move || -> Result<adapter::TableStats, adapter::StatsError> {
+        let _permit = permit;
+        let stats = st2.tables.stats(&name, st2.limits.max_stats_entries)?;
+        // Kept here, not by the request: one over the request time finds it when it asks again.
+        st2.stats_cache.lock().unwrap_or_else(|e| e.into_inner()).insert(key, stats.clone());
+        Ok(stats)
+    })
+    .await
+    .map_err(|e| internal(format!("statistics failed: {e}")))?
+    .map_err(stats_error)?;
+    Ok(Json(stats.named(&name)).into_response())
+}
+
+/// A `503` with `Retry-After`, as every one of this server's.
+fn busy(msg: &str) -> Response {
+    let mut r = ApiError(StatusCode::SERVICE_UNAVAILABLE, msg.into()).into_response();
+    r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
 }
 
 /// Largest form body a ChessDB `POST` may send (a FEN, a ban list and a move list fit).
@@ -581,22 +602,65 @@ pub async fn chessdb_post(
             ));
         }
     }
-    let bytes = axum::body::to_bytes(body, MAX_FORM).await.map_err(form_body_error)?;
+    let bytes = match read_form(body, &headers, st.limits.header_timeout).await {
+        Ok(b) => b,
+        Err(refusal) => return Ok(refusal),
+    };
     let mut p = HashMap::new();
     chessdb_params(q.as_deref().unwrap_or(""), &mut p);
     chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
     Ok(chessdb_reply(st, p, false).await)
 }
 
+/// Reads a form body of at most [`MAX_FORM`] bytes within `time` (the time a client has to send
+/// its headers): a client that says a body comes and sends none, or sends it slower, would hold
+/// its connection for the whole request time. Too slow is a `408`, and the connection closes.
+async fn read_form(
+    body: axum::body::Body,
+    headers: &axum::http::HeaderMap,
+    time: std::time::Duration,
+) -> Result<Vec<u8>, Response> {
+    use http_body_util::BodyExt;
+    let deadline = tokio::time::Instant::now() + time;
+    let mut body = http_body_util::Limited::new(body, MAX_FORM);
+    let mut bytes = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, body.frame()).await {
+            Ok(None) => return Ok(bytes),
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    bytes.extend_from_slice(&data);
+                }
+            }
+            Ok(Some(Err(e))) => return Err(form_body_error(e).into_response()),
+            Err(_) => {
+                let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+                let came = match length {
+                    Some(n) => format!("its Content-Length says {n} bytes; {} came", bytes.len()),
+                    None => format!("{} bytes came", bytes.len()),
+                };
+                let msg = format!(
+                    "the form body did not come within {} s ({came}): send the whole body right after the headers",
+                    time.as_secs_f64()
+                );
+                let mut r = ApiError(StatusCode::REQUEST_TIMEOUT, msg).into_response();
+                // The rest of the body is not read: the connection cannot carry another request.
+                r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return Err(r);
+            }
+        }
+    }
+}
+
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
 /// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
 /// chunked` says, or the connection closed before the body's end).
-fn form_body_error(e: axum::Error) -> ApiError {
-    if std::error::Error::source(&e).is_some_and(|s| s.is::<http_body_util::LengthLimitError>()) {
+fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
+    if e.is::<http_body_util::LengthLimitError>() {
         return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
     }
     let mut cause = e.to_string();
-    let mut source = std::error::Error::source(&e);
+    let mut source = e.source();
     while let Some(s) = source {
         let more = s.to_string();
         if !cause.contains(&more) {

@@ -1,6 +1,7 @@
 //! The page's files, compiled into the binary: nothing is read from disk, so no path a client
 //! sends can reach a file; an unknown name is a 404.
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::Path;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -40,7 +41,13 @@ pub async fn favicon() -> Response {
 }
 
 /// `GET /assets/{name}`.
-pub async fn asset(Path(name): Path<String>) -> Response {
+pub async fn asset(name: Result<Path<String>, PathRejection>) -> Response {
+    // Not percent-encoded UTF-8 (`%FF`): the framework's own answer would be `Invalid URL`.
+    let Ok(Path(name)) = name else {
+        let msg = "the name in /assets/{name} is not percent-encoded UTF-8: this server's assets have ASCII names, \
+                   such as /assets/app.js\n";
+        return (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], msg).into_response();
+    };
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some((_, ctype, bytes)) => {
             ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *bytes).into_response()

@@ -122,8 +122,9 @@ pub struct AppState {
     pub limits: Limits,
     /// Permits for engine searches and table statistics.
     pub searches: Arc<tokio::sync::Semaphore>,
-    /// Table statistics computed so far, by material name.
-    pub stats_cache: Mutex<std::collections::HashMap<String, serde_json::Value>>,
+    /// Table statistics computed so far, by the name of their table (the canonical material:
+    /// `KRvKN` also for `krvkn` and `KNvKR`).
+    pub stats_cache: Mutex<std::collections::HashMap<String, adapter::TableStats>>,
     /// Origins whose pages may read the answers ([`Options::allow_origins`]).
     pub allow_origins: Vec<String>,
     /// The engine's answers to ChessDB queries so far.
@@ -209,7 +210,7 @@ pub fn run(options: Options) -> Result<(), ServeError> {
         eprintln!(
             "qiku serve: http://{open}/ ({} book(s), {} table(s), engine {}); Ctrl-C stops",
             options.books.len(),
-            state.tables.summaries().len(),
+            state.tables.count(),
             if options.engine { "on" } else { "off" }
         );
         let stop = async {

@@ -1,9 +1,10 @@
 //! Refusals with a body where the server's libraries would send them bare: a method a path does
-//! not serve (`405`, from the router) and a request line and headers over the size limit (`431`:
-//! hyper's own, for a request over its read buffer, has no body, so the buffer is a few times the
-//! limit and the limit is checked here, before any handler). Each gets a short message saying
-//! what was wrong and what to do, JSON under `/api/` (`{"error": "..."}`, as the API's other
-//! errors) and plain text elsewhere.
+//! not serve (`405`, from the router), a request line and headers over the size limit (`431`:
+//! hyper's own, for a request over its read buffer or with more header lines than it reads, has
+//! no body, so the buffer is a few times the limit, the lines as many as fit in it, and the
+//! limit is checked here, before any handler), and a request over the time limit (`503`, with
+//! `Retry-After` as every `503`). Each gets a short message saying what was wrong and what to do,
+//! JSON under `/api/` (`{"error": "..."}`, as the API's other errors) and plain text elsewhere.
 
 use crate::api::ApiError;
 use axum::extract::Request;
@@ -42,6 +43,16 @@ pub fn read_buffer(limit: usize) -> usize {
     limit.saturating_mul(4).max(8192)
 }
 
+/// Header lines hyper reads at most: one for every 8 bytes of `limit` (2,048 for 16 KiB), where
+/// hyper's default of 100 refused a request of many short headers, well within the limit, with a
+/// bare `431`. Not one for every 4 bytes (the shortest line, `a:` and CRLF): hyper reserves
+/// room for every line on each request (64 bytes a line), and the 256 KiB of that cost several
+/// microseconds a request, measured; 128 KiB does not. Only a request with more lines than this,
+/// each under 8 bytes on average, gets hyper's bare `431` within the limit.
+pub fn max_header_lines(limit: usize) -> usize {
+    (limit / 8).max(100)
+}
+
 /// The bytes of a request's line and headers as it came: `GET /path?query HTTP/1.1`, then
 /// `name: value` lines, each with its CRLF, and the blank line.
 pub fn head_bytes(req: &Request) -> usize {
@@ -58,4 +69,13 @@ pub fn too_large(limit: usize, path: &str) -> Response {
          most 200 bytes, `moves` at most 600 moves) or send fewer and smaller headers (cookies)"
     );
     refusal(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, path.starts_with("/api/"), msg)
+}
+
+/// The `503` for a request that took longer than `limit` (an engine search, a table's statistics
+/// under load), with `Retry-After` as every `503` of this server.
+pub fn too_slow(limit: std::time::Duration, path: &str) -> Response {
+    let msg = format!("the request took longer than {} s, this server's limit; retry in a moment", limit.as_secs_f64());
+    let mut resp = refusal(StatusCode::SERVICE_UNAVAILABLE, path.starts_with("/api/"), msg);
+    resp.headers_mut().insert(header::RETRY_AFTER, axum::http::HeaderValue::from_static("1"));
+    resp
 }

@@ -1,7 +1,7 @@
 //! The connection loop: HTTP/1.1 on hyper with a cap on open connections (one over the cap is
 //! answered 503 and closed), a time limit on reading a request's headers (slow clients are cut
-//! off), a size limit on the request line and headers, a time limit on each request, and the
-//! security headers of every response.
+//! off), a size limit on the request line and headers (in bytes: as many header lines as fit),
+//! a time limit on each request, and the security headers of every response.
 
 use crate::refusals;
 use crate::{router, AppState, ServeError};
@@ -34,7 +34,7 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
     } else {
         match tokio::time::timeout(st.limits.request_timeout, next.run(req)).await {
             Ok(r) => r,
-            Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the request took too long\n").into_response(),
+            Err(_) => refusals::too_slow(st.limits.request_timeout, &path),
         }
     };
     if resp.status() == StatusCode::METHOD_NOT_ALLOWED {
@@ -137,6 +137,7 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
                 .max_buf_size(refusals::read_buffer(limits.max_header_bytes))
+                .max_headers(refusals::max_header_lines(limits.max_header_bytes))
                 .keep_alive(true)
                 .serve_connection(TokioIo::new(stream), service);
             // A connection lives at most this long, whatever its client does.

@@ -716,3 +716,74 @@ fn a_material_without_attacking_pieces_is_said_to_be_a_dead_draw() {
         assert!(!e.contains("no table for"), "{name}: {v}");
     }
 }
+
+/// With every search permit taken, table statistics not yet computed are a `503` with
+/// `Retry-After` (it had none), and a material already computed is answered from the cache by
+/// any name of it: letters in either case, the pieces in another order, the colours swapped (each
+/// spelling was computed anew). A name that is no material is a `400` even then.
+#[test]
+fn busy_table_statistics_say_when_to_retry_and_every_name_shares_the_cache() {
+    let state = qiku_serve::load(&options()).expect("the data opens");
+    let permits = state.searches.clone();
+    let srv = qiku_serve::start_with(state, "127.0.0.1:0".parse().expect("an address")).expect("the server starts");
+    let (status, first) = get_json(srv.addr, "/api/tables/krvkn");
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["material"], "KRvKN");
+    let held = permits.try_acquire_many(options().limits.max_searches as u32).expect("every permit");
+    for name in ["KRvKN", "kRvKN", "KRVKN"] {
+        let (status, v) = get_json(srv.addr, &format!("/api/tables/{name}"));
+        assert_eq!(status, 200, "{name}: {v}");
+        assert_eq!(v, first, "{name}");
+    }
+    let (status, swapped) = get_json(srv.addr, "/api/tables/knvkr");
+    assert_eq!(status, 200, "{swapped}");
+    assert_eq!(swapped["material"], "KNvKR");
+    assert_eq!((&swapped["plain"][0], &swapped["plain"][1]), (&first["plain"][1], &first["plain"][0]));
+    let (status, head, body) = get(srv.addr, "/api/tables/KCvK");
+    assert_eq!(status, 503, "{head}");
+    assert!(head.to_ascii_lowercase().contains("retry-after: 1"), "{head}");
+    let v: Value = serde_json::from_slice(&body).expect("JSON");
+    assert!(v["error"].as_str().unwrap_or_default().contains("retry"), "{v}");
+    let (status, v) = get_json(srv.addr, "/api/tables/KRvKQ");
+    assert_eq!(status, 400, "{v}");
+    drop(held);
+    let (status, v) = get_json(srv.addr, "/api/tables/KCvK");
+    assert_eq!(status, 200, "{v}");
+}
+
+/// A table file that cannot be read, its `.qtr` companion as its `.qtb`, is a `500` naming the
+/// file in the statistics and in the list, never a table without rules (the statistics gave
+/// `"asian": null` and the list `"has_rules": false` for a damaged companion) or no table (a
+/// damaged `.qtb` was left out of the list), as `/api/tablebase` names it.
+#[test]
+fn a_damaged_table_file_is_a_500_naming_it_everywhere() {
+    let dir = tables_copy();
+    let flip = |name: &str, at: Option<usize>| flip_byte(&dir.path().join(name), at);
+    flip("KCvK.qtr", None);
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    // The reference: a position of the table under the Asian rules.
+    let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1")));
+    assert_eq!(status, 500, "{v}");
+    assert!(v["error"].as_str().unwrap_or_default().contains("KCvK.qtr"), "{v}");
+    for target in ["/api/tables/KCvK", "/api/tables/KvKC", "/api/tables"] {
+        let (status, v) = get_json(srv.addr, target);
+        assert_eq!(status, 500, "{target}: {v}");
+        assert!(v["error"].as_str().unwrap_or_default().contains("KCvK.qtr"), "{target}: {v}");
+    }
+    let (status, v) = get_json(srv.addr, "/api/tables/KRvK");
+    assert_eq!(status, 200, "{v}");
+    drop(srv);
+    // A table whose header is damaged (it cannot be opened): it was left out of the list.
+    flip("KCvK.qtr", None);
+    flip("KNvK.qtb", Some(100));
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    for target in ["/api/tables/KNvK", "/api/tables"] {
+        let (status, v) = get_json(srv.addr, target);
+        assert_eq!(status, 500, "{target}: {v}");
+        assert!(v["error"].as_str().unwrap_or_default().contains("KNvK.qtb"), "{target}: {v}");
+    }
+}

@@ -750,6 +750,27 @@ async fn tables_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path)
     c.close().await.expect("close");
 }
 
+/// The tables page over a directory with a damaged `.qtr`: the server's error naming the file,
+/// where the list would be (the page stayed at "Loading…").
+async fn damaged_tables_page(port: u16, chromium: &Path) {
+    let dir = tables_copy();
+    flip_byte(&dir.path().join("KCvK.qtr"), None);
+    let tables = dir.path().to_path_buf();
+    let srv = tokio::task::spawn_blocking(move || {
+        let mut o = options();
+        o.tables = Some(tables);
+        server(o)
+    })
+    .await
+    .expect("server");
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = session(port, chromium, profile.path(), 1280, 900).await;
+    c.goto(&format!("{}/tables", srv.url())).await.expect("tables page");
+    wait_js(&c, "return document.getElementById('summary').textContent.includes('KCvK.qtr')", "the damaged file named")
+        .await;
+    c.close().await.expect("close");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_in_headless_chromium() {
     let (Some(chromium), Some(driver)) = (
@@ -780,6 +801,7 @@ async fn the_page_in_headless_chromium() {
     .await
     .expect("server");
     tables_behaviour(&fresh, port, &chromium).await;
+    damaged_tables_page(port, &chromium).await;
     explorer_behaviour(&fresh, port, &chromium).await;
     run_width(&srv, port, &chromium, "desktop", 1280, 900).await;
     run_width(&srv, port, &chromium, "phone", 390, 844).await;

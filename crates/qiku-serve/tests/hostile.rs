@@ -1,8 +1,9 @@
 //! Hostile requests: malformed and oversized FENs and queries, invalid UTF-8, path traversal,
 //! malformed HTTP, form bodies said to be chunked that are not, slow clients that never finish
-//! their headers, and more connections than the limit. Each gets a 4xx (a transfer coding the
-//! server does not undo a 501) or is cut off, and the server keeps answering other clients. Only
-//! loopback traffic, bounded in count and time.
+//! their headers or their form bodies, many short headers, and more connections than the limit.
+//! Each gets a 4xx (a transfer coding the server does not undo a 501; a request over the time
+//! limit a 503 with `Retry-After`) or is cut off, and the server keeps answering other clients.
+//! Only loopback traffic, bounded in count and time.
 
 use crate::common::*;
 use std::io::{Read, Write};
@@ -419,5 +420,106 @@ fn chunked_form_posts_are_read_within_the_bound_and_broken_ones_say_why() {
     let (status, _, body) = split_response(&resp);
     assert_eq!(status, 501);
     assert!(error_of(&body).contains("`Transfer-Encoding: gzip, chunked`"), "{}", error_of(&body));
+    still_serves(&srv);
+}
+
+/// A form `POST` whose body never comes (a `Content-Length` of 1000, eight bytes sent) is cut
+/// off as slow headers are, within the header timeout, with a `408` that says what to send: it
+/// held its connection for the whole request time (30 s), so that a few such clients locked out
+/// everyone under `--max-connections`.
+#[test]
+fn a_form_body_that_never_comes_is_cut_off_with_a_408() {
+    let srv = hostile_server(64);
+    let mut s = TcpStream::connect(srv.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let t = Instant::now();
+    s.write_all(
+        b"POST /chessdb.php HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+          Content-Length: 1000\r\n\r\naction=q",
+    )
+    .expect("write");
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    let took = t.elapsed();
+    assert!(!buf.is_empty(), "no reply in {took:?}");
+    let (status, head, body) = split_response(&buf);
+    assert_eq!(status, 408, "{head}");
+    // Cut off by the 1 s header timeout of this server, and the connection closed.
+    assert!(took < Duration::from_secs(4), "cut off after {took:?}");
+    assert!(head.to_ascii_lowercase().contains("connection: close"), "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    let error = v["error"].as_str().expect("an error");
+    assert!(error.contains("1000 bytes") && error.contains("8 came"), "{error}");
+    assert!(error.contains("send the whole body"), "{error}");
+    still_serves(&srv);
+}
+
+/// A request over the whole request time is a `503` as the others are: with `Retry-After`, and
+/// JSON under /api/ (it was plain text without `Retry-After`).
+#[test]
+fn a_request_over_the_time_limit_is_a_503_with_retry_after() {
+    let mut o = options();
+    o.engine = true;
+    o.limits.request_timeout = Duration::from_secs(1);
+    let srv = server(o);
+    let (status, head, body) = get(srv.addr, "/api/analyze?moves=h2e2&movetime=3000");
+    assert_eq!(status, 503, "{head}");
+    assert!(head.to_ascii_lowercase().contains("retry-after: "), "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    let error = v["error"].as_str().expect("an error");
+    assert!(error.contains("longer than 1 s"), "{error}");
+    // Elsewhere plain text, with the same header: a form body slower than the request time.
+    let mut s = TcpStream::connect(srv.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    s.write_all(b"POST /chessdb.php HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\naction=q")
+        .expect("write");
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    let (status, head, body) = split_response(&buf);
+    assert_eq!(status, 503, "{head}");
+    assert!(head.to_ascii_lowercase().contains("retry-after: "), "{head}");
+    assert!(String::from_utf8_lossy(&body).contains("longer than 1 s"), "{}", String::from_utf8_lossy(&body));
+}
+
+/// A material or an asset name that is not percent-encoded UTF-8 gets the server's own `400`
+/// saying what to send (JSON under /api/), not the framework's `Invalid URL` in plain text.
+#[test]
+fn a_path_name_that_is_not_utf8_gets_a_400_saying_what_to_send() {
+    let srv = hostile_server(64);
+    let (status, head, body) = get(srv.addr, "/api/tables/%FF");
+    assert_eq!(status, 400, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    let error = v["error"].as_str().expect("an error");
+    assert!(error.contains("like KRvKN") && !error.contains("Invalid URL"), "{error}");
+    let (status, head, body) = get(srv.addr, "/assets/%FF%FE");
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, 400, "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+    assert!(body.contains("/assets/") && !body.contains("Invalid URL"), "{body}");
+    still_serves(&srv);
+}
+
+/// Many short headers are counted by their bytes, as any others: 200 of them (3 KB) are served,
+/// and 1,500 over the byte limit get the `431` that says so (hyper refused more than 100 header
+/// lines with a bare `431`).
+#[test]
+fn many_short_headers_are_held_to_the_byte_limit() {
+    let srv = hostile_server(64);
+    let lines = |n: usize| (0..n).map(|i| format!("X-H{i}: {}\r\n", "v".repeat(8))).collect::<String>();
+    let request =
+        format!("GET /api/explore?moves=h2e2 HTTP/1.1\r\nHost: localhost\r\n{}Connection: close\r\n\r\n", lines(200));
+    let (resp, _) = raw(srv.addr, request.as_bytes());
+    assert_eq!(status_of(&resp), 200, "{}", String::from_utf8_lossy(&resp));
+    let limit = options().limits.max_header_bytes;
+    let many = lines(1500);
+    assert!(many.len() > limit && many.len() < 2 * limit);
+    let request = format!("GET /api/explore?moves=h2e2 HTTP/1.1\r\nHost: localhost\r\n{many}Connection: close\r\n\r\n");
+    let (resp, _) = raw(srv.addr, request.as_bytes());
+    assert!(!resp.is_empty(), "no reply");
+    let (status, head, body) = split_response(&resp);
+    assert_eq!(status, 431, "{head}");
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+    assert!(v["error"].as_str().expect("an error").contains("send fewer and smaller headers"), "{v}");
     still_serves(&srv);
 }

@@ -111,3 +111,21 @@ pub fn get_json(addr: std::net::SocketAddr, target: &str) -> (u16, serde_json::V
         serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{target}: {e}: {}", String::from_utf8_lossy(&body))),
     )
 }
+
+/// A copy of the fixtures' tables in a directory of its own, to damage.
+pub fn tables_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(&fixtures().tables).expect("the tables") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
+    }
+    dir
+}
+
+/// Changes one byte of a file: at `at`, or in the middle.
+pub fn flip_byte(path: &std::path::Path, at: Option<usize>) {
+    let mut bytes = std::fs::read(path).expect("read");
+    let at = at.unwrap_or(bytes.len() / 2);
+    bytes[at] ^= 0xff;
+    std::fs::write(path, &bytes).expect("write");
+}
