@@ -122,11 +122,15 @@ int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm)
 int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
 
 /* Win, draw or loss for the side to move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN):
- * returns 0 with *wdl = -1/0/1 (loss/draw/win), always the *wdl qiku_tb_probe_rules gives;
- * QIKU_ERR_NO_TABLE if no table covers the material; other <0 on error. Read from the material's
- * .qtw WDL file (2 bits an entry, a fifth of the DTM files' size, so more of it stays in the block
- * cache) when it has one, else from the DTM files; under the Asian rules the few values only the
- * rules decide come from the .qtr companion. The probe for a search's inner nodes. */
+ * returns 0 with *wdl = -1/0/1 (loss/draw/win); QIKU_ERR_NO_TABLE if no table covers the
+ * material; other <0 on error. Whenever both answer, *wdl is the *wdl qiku_tb_probe_rules gives
+ * under the same rules. A damaged table (.qtb), or under the Asian rules a damaged .qtr
+ * companion, is QIKU_ERR_DATA for both, even where the .qtw could answer; a block of the .qtw
+ * found damaged when read is QIKU_ERR_DATA for this probe only (qiku_tb_probe_rules does not read
+ * the .qtw). Read from the material's .qtw WDL file (2 bits an entry, a fifth of the DTM files'
+ * size, so more of it stays in the block cache) when it has one, else from the DTM files; under
+ * the Asian rules the few values only the rules decide come from the .qtr companion. The probe
+ * for a search's inner nodes. */
 int qiku_tb_probe_wdl(const QikuTablebases *tb, const char *fen, int rules, int *wdl);
 
 /* qiku_tb_probe_wdl for a board given square by square, without a FEN (faster: no FEN is

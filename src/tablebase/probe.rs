@@ -453,12 +453,26 @@ impl Tablebases {
     /// one: under [`Rules::Asian`] the few entries the rules decide are then read from the `.qtr`
     /// companion. Without a usable WDL file (absent, or listed in [`Tablebases::problems`]) the
     /// DTM files answer, as [`Tablebases::probe_with`].
+    ///
+    /// Whenever both answer, this is the `wdl` of [`Tablebases::verdict`] under the same rules.
+    /// A damaged table (`.qtb`), or under [`Rules::Asian`] a damaged `.qtr` companion, fails this
+    /// probe as it fails [`Tablebases::verdict`], with the same error, even where the `.qtw` could
+    /// answer: damaged data is refused, never answered around. Only a block of the `.qtw` that
+    /// turns out damaged when read fails this probe alone (the DTM files do not read it).
     pub fn probe_wdl_with(&self, pos: &Position, rules: Rules) -> Result<Option<Wdl>, TbError> {
         let slot = match self.locate(pos) {
             Located::DeadDraw => return Ok(Some(Wdl::Draw)),
             Located::Absent => return Ok(None),
             Located::Slot(slot) => slot,
         };
+        // As `verdict` refuses them; checked by reference, so that the search's hot path clones
+        // nothing.
+        if let Err(e) = &self.slots[slot].file {
+            return Err(e.clone());
+        }
+        if let (Rules::Asian, Some(Err(e))) = (rules, &self.slots[slot].rules) {
+            return Err(e.clone());
+        }
         let Some(Ok(wdl)) = &self.slots[slot].wdl else {
             return Ok(self.probe_with(pos, rules)?.map(|v| v.wdl));
         };

@@ -596,9 +596,12 @@ unsafe fn best_move_rules(
 }
 
 /// Win, draw or loss for the side to move under `rules` ([`QIKU_RULES_ASIAN`] or
-/// [`QIKU_RULES_PLAIN`]): `0` with `*wdl` (-1 loss, 0 draw, 1 win), always the `*wdl` of
-/// [`qiku_tb_probe_rules`]; [`QIKU_ERR_NO_TABLE`] if no table covers the material, other `<0` on
-/// error. Read from the material's `.qtw` WDL file (2 bits an entry, a fifth of the DTM files'
+/// [`QIKU_RULES_PLAIN`]): `0` with `*wdl` (-1 loss, 0 draw, 1 win); [`QIKU_ERR_NO_TABLE`] if no
+/// table covers the material, other `<0` on error. Whenever both answer, `*wdl` is the `*wdl` of
+/// [`qiku_tb_probe_rules`] under the same rules. A damaged table (`.qtb`), or under the Asian
+/// rules a damaged `.qtr` companion, is [`QIKU_ERR_DATA`] for both, even where the `.qtw` could
+/// answer; a block of the `.qtw` found damaged when read is [`QIKU_ERR_DATA`] for this probe only
+/// ([`qiku_tb_probe_rules`] does not read the `.qtw`). Read from the material's `.qtw` WDL file (2 bits an entry, a fifth of the DTM files'
 /// size, so more of it stays in the block cache) when it has one, else from the DTM files; under
 /// the Asian rules the few values only the rules decide come from the `.qtr` companion. The probe
 /// for a search's inner nodes; [`qiku_tb_probe_wdl_board`] takes the board without a FEN.

@@ -224,3 +224,50 @@ fn book_move_layout() {
     assert_eq!(std::mem::offset_of!(QikuBookMove, losses), 20);
     assert_eq!(std::mem::offset_of!(QikuBookMove, with_mirror), 24);
 }
+
+/// A fresh directory with the tables of `materials` (and those they capture into).
+fn c_tables(materials: &[&str]) -> tempfile::TempDir {
+    use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ms: Vec<Material> = materials.iter().map(|m| m.parse().expect("material")).collect();
+    generate_set(&ms, &GenerateOptions::new(dir.path())).expect("generate");
+    dir
+}
+
+/// Opens `dir` through the C API.
+fn c_open(dir: &std::path::Path) -> *mut QikuTablebases {
+    let c_dir = CString::new(dir.to_str().expect("UTF-8")).expect("no NUL");
+    // Safety: a valid string.
+    let tb = unsafe { qiku_tb_open(c_dir.as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    tb
+}
+
+/// A truncated KNvK.qtb beside an intact KNvK.qtw: every probe of KNvK refuses it, the WDL
+/// probes (from a FEN and from a board) as the full probe, under both rules.
+#[test]
+fn a_damaged_table_is_refused_by_the_wdl_probes_too() {
+    let dir = c_tables(&["KNvK"]);
+    let path = dir.path().join("KNvK.qtb");
+    let good = std::fs::read(&path).expect("read");
+    std::fs::write(&path, &good[..600]).expect("truncate");
+    let tb = c_open(dir.path());
+    let fen = c"5k3/9/9/9/2n6/9/9/4K4/9/9 w - - 0 1";
+    let mut board = [0 as c_char; 90];
+    for (square, piece) in [(9 + 4, b'K'), (5 * 9 + 2, b'n'), (9 * 9 + 5, b'k')] {
+        board[square] = piece as c_char;
+    }
+    let (mut w, mut d) = (9, 9);
+    // Safety: valid strings, board and ints; the handle is closed below.
+    unsafe {
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut d), QIKU_ERR_DATA);
+        for rules in [QIKU_RULES_ASIAN, QIKU_RULES_PLAIN] {
+            w = 9;
+            assert_eq!(qiku_tb_probe_wdl(tb, fen.as_ptr(), rules, &mut w), QIKU_ERR_DATA, "{rules}: wdl {w}");
+            assert!(last_error().contains("KNvK.qtb"), "{}", last_error());
+            assert_eq!(qiku_tb_probe_wdl_board(tb, board.as_ptr(), QIKU_RED, rules, &mut w), QIKU_ERR_DATA);
+            assert!(last_error().contains("KNvK.qtb"), "{}", last_error());
+        }
+        qiku_tb_close(tb);
+    }
+}
