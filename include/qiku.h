@@ -118,7 +118,9 @@ int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm)
 /* qiku_tb_probe under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN); *by_rule (if by_rule is
  * not NULL) is 1 when only the rules decide the value (*dtm is then a line rank), else 0. Under
  * the Asian rules a table without its .qtr companion is QIKU_ERR_DATA for the positions the
- * rules would decide. */
+ * rules would decide: qiku_last_error() gives the command that makes the companion, or says to
+ * probe with QIKU_RULES_PLAIN. The message of a damaged table file gives the command that makes
+ * its files again. */
 int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
 
 /* Win, draw or loss for the side to move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN):

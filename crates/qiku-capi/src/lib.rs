@@ -160,20 +160,16 @@ impl Failure {
         )
     }
 
-    /// A table error: [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is
-    /// missing (with the library's message and the command that makes it, as `qiku-tb probe`
-    /// says), else [`QIKU_ERR_DATA`].
+    /// A table error with what to do next, in the library's words shared with `qiku-tb probe`
+    /// (naming [`QIKU_RULES_PLAIN`] where the command names `--rules plain`):
+    /// [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is missing, else
+    /// [`QIKU_ERR_DATA`].
     fn table(err: TbError, tb: &Tablebases) -> Failure {
-        match &err {
-            TbError::MissingDependency { needs, .. } => {
-                let dir = tb.dir().display();
-                Failure(
-                    QIKU_ERR_NO_TABLE,
-                    format!("{err} in {dir} (generate it with `qiku-tb generate {needs} -d {dir}`)"),
-                )
-            }
-            _ => Failure::data(err),
-        }
+        let code = match &err {
+            TbError::MissingDependency { .. } => QIKU_ERR_NO_TABLE,
+            _ => QIKU_ERR_DATA,
+        };
+        Failure(code, qiku_lib::tablebase::probe_error_message(&err, tb.dir(), "QIKU_RULES_PLAIN"))
     }
 }
 
@@ -415,7 +411,9 @@ pub unsafe extern "C" fn qiku_tb_probe(
 /// [`qiku_tb_probe`], and `*by_rule` (if `by_rule` is not `NULL`) is 1 when only the rules decide
 /// the value (a draw without them; `*dtm` is then the rank of the winning line, not plies to
 /// mate), else 0. Under the Asian rules a table without its `.qtr` companion is an error
-/// ([`QIKU_ERR_DATA`]) for the positions it would decide.
+/// ([`QIKU_ERR_DATA`]) for the positions it would decide: the message gives the command that
+/// makes the companion, or says to probe with [`QIKU_RULES_PLAIN`]. The message of a damaged
+/// table file gives the command that makes its files again.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`

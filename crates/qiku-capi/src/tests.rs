@@ -271,3 +271,48 @@ fn a_damaged_table_is_refused_by_the_wdl_probes_too() {
         qiku_tb_close(tb);
     }
 }
+
+/// Table errors say what to do next, in the words of `qiku-tb probe` with the C API's names: a
+/// damaged file, the command that makes it again; a missing `.qtr`, the command that makes it and
+/// QIKU_RULES_PLAIN; a file truncated while open, that it changed and the tables must be opened again.
+#[test]
+fn table_errors_say_what_to_do_next() {
+    let dir = c_tables(&["KRvKN"]);
+    let d = dir.path().display().to_string();
+    let fen = c"4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1";
+    let (mut w, mut dtm) = (9, 9);
+    let path = dir.path().join("KRvKN.qtb");
+    let good = std::fs::read(&path).expect("read");
+    // Safety: valid strings and ints; each handle is closed after use.
+    unsafe {
+        // Damaged before open.
+        std::fs::write(&path, &good[..600]).expect("truncate");
+        let tb = c_open(dir.path());
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.starts_with(&format!("qiku_tb_probe: {d}/KRvKN.qtb: invalid tablebase file (length")), "{msg}");
+        assert!(msg.ends_with(&format!("(`qiku-tb generate KRvKN -d {d}` makes its files again)")), "{msg}");
+        qiku_tb_close(tb);
+
+        // Truncated while open.
+        std::fs::write(&path, &good).expect("restore");
+        let tb = c_open(dir.path());
+        std::fs::OpenOptions::new().write(true).open(&path).expect("open").set_len(600).expect("truncate");
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.contains("KRvKN.qtb") && msg.contains("the file changed since it was opened"), "{msg}");
+        assert!(msg.contains("open the tables again"), "{msg}");
+        qiku_tb_close(tb);
+
+        // The companion missing: the rules' value is unknown.
+        std::fs::write(&path, &good).expect("restore");
+        std::fs::remove_file(dir.path().join("KRvKN.qtr")).expect("remove");
+        let tb = c_open(dir.path());
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.contains(&format!("`qiku-tb generate KRvKN -d {d}`")), "{msg}");
+        assert!(msg.ends_with("or probe without the rules: QIKU_RULES_PLAIN"), "{msg}");
+        assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut dtm, std::ptr::null_mut()), 0);
+        qiku_tb_close(tb);
+    }
+}
