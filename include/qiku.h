@@ -84,10 +84,12 @@ typedef struct {
 /* Opens the directory of tables `dir`: every file's header and block index is read and checked
  * now (a damaged file is an error when its material is probed, and listed by qiku_tb_problem),
  * the values when probed. At most 256 files stay open at once in the process (or a quarter of its
- * limit on open files), the others opened again when read. NULL on error, and when `dir` holds no
- * table file (.qtb): such a handle could only ever answer "no table", which is what a wrong path
- * looks like, so qiku_last_error() names the directory and says how to make tables. A directory
- * whose tables are all damaged opens, so that qiku_tb_problem can list them. */
+ * limit on open files), the others opened again when read. NULL on error: qiku_last_error() names
+ * the directory (a very long path cut, as FENs are) with the system's cause, and the command that
+ * generates tables there only when it does not exist. NULL too when `dir` holds no table file
+ * (.qtb): such a handle could only ever answer "no table", which is what a wrong path looks like,
+ * so qiku_last_error() names the directory and says how to make tables. A directory whose tables
+ * are all damaged opens, so that qiku_tb_problem can list them. */
 QikuTablebases *qiku_tb_open(const char *dir);
 
 /* Closes tables; NULL is ignored. No thread may still use the handle. */

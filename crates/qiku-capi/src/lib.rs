@@ -235,7 +235,7 @@ fn wdl_code(w: Wdl) -> c_int {
 
 fn position(fen: &str) -> Result<Position, Failure> {
     // Quoted in part: a huge string never comes back whole in the message.
-    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {:?}: {e}", qiku_lib::engine::uci::excerpt(fen))))
+    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {:?}: {e}", excerpt(fen))))
 }
 
 /// Writes `s` (at most 5 bytes) NUL-terminated into a 6-byte buffer.
@@ -250,7 +250,9 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
 /// now (a damaged file is an error when its material is probed, and listed by
 /// [`qiku_tb_problem`]), the values when probed. At most 256 files stay open at once in the
 /// process (or a quarter of its limit on open files), the others opened again when read. `NULL`
-/// on error, and when `dir` holds no table file (`.qtb`): such a handle could only ever answer
+/// on error: the message names the directory (a very long path cut, as FENs are) with the
+/// system's cause, and the command that generates tables there only when it does not exist.
+/// `NULL` too when `dir` holds no table file (`.qtb`): such a handle could only ever answer
 /// "no table", which is what a wrong path looks like (the engine refuses such a directory too), so
 /// the message names the directory and says how to make tables. A directory whose tables are all
 /// damaged opens, so that [`qiku_tb_problem`] can list them.
@@ -265,18 +267,14 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
         || {
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
-            let hint = format!(
-                "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
-            );
-            let tb = Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
-                true => Failure::data(format!("{e}; open a directory of tables (.qtb files)")),
-                false => Failure::data(format!("{e} ({hint})")),
-            })?;
+            let tb = Tablebases::open(dir).map_err(|e| Failure::data(open_error(&e)))?;
             if tb.tables().is_empty() {
                 return Err(Failure::data(format!(
-                    "no table (.qtb file) in {}{} ({hint})",
+                    "no table (.qtb file) in {}{} (generate tables there with `qiku-tb generate -d {}`, or open the \
+                     directory that holds them)",
                     shown_dir(dir),
-                    unusable(&tb)
+                    unusable(&tb),
+                    excerpt(dir)
                 )));
             }
             Ok(Box::into_raw(Box::new(QikuTablebases::new(tb))))
@@ -284,12 +282,43 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
     )
 }
 
+/// The message of a directory [`qiku_tb_open`] cannot read: the path said once (cut when very
+/// long), the system's cause, and the way on that fits it: generating tables when the directory
+/// does not exist, another path when it is a file, fewer open files when there are too many; the
+/// cause alone otherwise (a symbolic link loop, a name too long, no permission).
+fn open_error(e: &TbError) -> String {
+    use std::io::ErrorKind;
+    let TbError::Io { path, source } = e else { return e.to_string() };
+    let path = path.to_string_lossy();
+    let shown = excerpt(&path);
+    // EMFILE (this process) and ENFILE (the system): the same numbers on Linux, macOS and the BSDs.
+    const TOO_MANY_OPEN: [i32; 2] = [24, 23];
+    match source.kind() {
+        ErrorKind::NotFound => format!(
+            "dir does not exist ({source}): generate tables there with `qiku-tb generate -d {shown}`, or open \
+             the directory that holds them"
+        ),
+        ErrorKind::NotADirectory => format!("{shown}: {source}; open a directory of tables (.qtb files)"),
+        _ if source.raw_os_error().is_some_and(|n| TOO_MANY_OPEN.contains(&n)) => format!(
+            "{shown}: {source} (too many files are open: close some, or raise the limit on open files, \
+             `ulimit -n`)"
+        ),
+        _ => format!("{shown}: {source}"),
+    }
+}
+
+/// A path or other text for a message: whole, or its first 80 characters and `...` (as a FEN
+/// is quoted), so that a huge argument never comes back whole.
+fn excerpt(text: &str) -> String {
+    qiku_lib::engine::uci::excerpt(text)
+}
+
 /// `dir` for a message, followed by its absolute path when that says more (`"."`, a relative
 /// path, a link): a wrong working directory is the usual reason for a directory without tables.
 fn shown_dir(dir: &str) -> String {
     match std::fs::canonicalize(dir) {
-        Ok(abs) if abs.as_os_str() != dir => format!("{dir} ({})", abs.display()),
-        _ => dir.to_string(),
+        Ok(abs) if abs.as_os_str() != dir => format!("{} ({})", excerpt(dir), excerpt(&abs.to_string_lossy())),
+        _ => excerpt(dir),
     }
 }
 

@@ -316,3 +316,37 @@ fn table_errors_say_what_to_do_next() {
         qiku_tb_close(tb);
     }
 }
+
+/// A directory that cannot be read: the path said once (cut when huge) with the system's cause;
+/// the command that generates tables only when the directory does not exist.
+#[test]
+fn open_errors_give_the_cause_and_only_a_fitting_way_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let open = |path: &str| {
+        let c = CString::new(path).expect("no NUL");
+        // Safety: a valid string.
+        assert!(unsafe { qiku_tb_open(c.as_ptr()) }.is_null());
+        last_error()
+    };
+    let missing = dir.path().join("missing").display().to_string();
+    let msg = open(&missing);
+    assert_eq!(msg.matches(&missing).count(), 1, "{msg}");
+    assert!(msg.contains(&format!("generate tables there with `qiku-tb generate -d {missing}`")), "{msg}");
+
+    // A symbolic link loop: the system's cause, no advice to generate tables there.
+    #[cfg(unix)]
+    {
+        let looped = dir.path().join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).expect("symlink");
+        let looped = looped.display().to_string();
+        let msg = open(&looped);
+        assert!(msg.starts_with(&format!("qiku_tb_open: {looped}: ")), "{msg}");
+        assert_eq!(msg.matches(&looped).count(), 1, "{msg}");
+        assert!(!msg.contains("generate"), "{msg}");
+    }
+
+    // A name too long for the system: cut, once, without advice to generate.
+    let long = format!("/{}", "a".repeat(5000));
+    let msg = open(&long);
+    assert!(msg.len() < 300 && msg.contains("...") && !msg.contains("generate"), "{} bytes: {msg:.300}", msg.len());
+}
