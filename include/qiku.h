@@ -156,7 +156,9 @@ int qiku_tb_move_values(const QikuTablebases *tb, const char *fen, int rules, Qi
  * table's line of a win the rules decide; the first in move-encoding order if several) as
  * NUL-terminated ICCS into move[6]. Returns 0 ok; QIKU_ERR_NO_TABLE (before: 1) if the position,
  * or a position one of its captures leads to, has no table; QIKU_ERR_NO_MOVE if there is no legal
- * move; other <0 on error. */
+ * move (never for a position that has one); QIKU_ERR_DATA if the table's values cannot be right
+ * (a position with legal moves none of which keeps its value, or one without a legal move that is
+ * not lost: damaged behind valid checksums), the message naming the table; other <0 on error. */
 int qiku_tb_best_move(const QikuTablebases *tb, const char *fen, char move[6]);
 
 /* qiku_tb_best_move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN). */

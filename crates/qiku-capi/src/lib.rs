@@ -555,7 +555,10 @@ pub unsafe extern "C" fn qiku_tb_move_values(
 /// the position's value: fastest mate, slowest loss, a drawing move, or the table's line of a win
 /// the rules decide; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
 /// `0` ok, [`QIKU_ERR_NO_TABLE`] if the position or one of its successors has no table,
-/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move, other `<0` on error.
+/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move (never for a position that has one),
+/// [`QIKU_ERR_DATA`] if the table's values cannot be right (a position with legal moves none of
+/// which keeps its value, or one without a legal move that is not lost: damaged behind valid
+/// checksums), the message naming the table; other `<0` on error.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` is `NULL`
@@ -612,8 +615,10 @@ unsafe fn best_move_rules(
     let tables = &tb.tables;
     let moves = tables.best_moves_with(&pos, rules).map_err(|e| Failure::table(e, tables))?;
     let moves = moves.ok_or_else(|| Failure::no_table(tables, &pos))?;
+    // Empty only when the position has no legal move: the library refuses values under which
+    // a position with moves keeps none (Tablebases::checked_best_among).
     let Some(m) = moves.first() else {
-        return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
+        return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {}", excerpt(fen))));
     };
     let mut buf = [0; 6];
     write_move(&m.to_string(), &mut buf);

@@ -350,3 +350,33 @@ fn open_errors_give_the_cause_and_only_a_fitting_way_on() {
     let msg = open(&long);
     assert!(msg.len() < 300 && msg.contains("...") && !msg.contains("generate"), "{} bytes: {msg:.300}", msg.len());
 }
+
+/// A KRvK table whose every legal entry says "win in 1", with valid checksums: a best move is
+/// refused as damaged data naming the table, not answered "no legal move" for a position with 18.
+#[test]
+fn a_best_move_from_inconsistent_values_is_refused() {
+    use qiku_lib::tablebase::{format, generate};
+    let dir = c_tables(&["KRvK"]);
+    let m: Material = "KRvK".parse().expect("material");
+    let path = dir.path().join("KRvK.qtb");
+    let mut table = generate::load(&path).expect("load");
+    let counts = table.counts();
+    for code in table.codes_mut().iter_mut().filter(|c| **c != format::ILLEGAL) {
+        *code = 3;
+    }
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).expect("encode")).expect("write");
+    let tb = c_open(dir.path());
+    let fen = c"R8/4k4/9/9/9/9/9/9/9/5K3 w - - 0 1";
+    assert_eq!(Position::from_fen("R8/4k4/9/9/9/9/9/9/9/5K3 w - - 0 1").expect("fen").moves().len(), 18);
+    let mut best = [0 as c_char; 6];
+    // Safety: valid strings and a 6-byte buffer; the handle is closed below.
+    unsafe {
+        for rules in [QIKU_RULES_ASIAN, QIKU_RULES_PLAIN] {
+            assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), rules, best.as_mut_ptr()), QIKU_ERR_DATA);
+            let msg = last_error();
+            assert!(msg.contains("KRvK.qtb") && msg.contains("inconsistent"), "{msg}");
+            assert!(msg.contains("none of its 18 legal moves keeps that value"), "{msg}");
+        }
+        qiku_tb_close(tb);
+    }
+}
