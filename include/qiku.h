@@ -140,7 +140,8 @@ int qiku_tb_probe_wdl(const QikuTablebases *tb, const char *fen, int rules, int 
 /* qiku_tb_probe_wdl for a board given square by square, without a FEN (faster: no FEN is
  * written or read). board[rank * 9 + file] is the piece on that square: rank 0 is Red's back
  * rank and file 0 the a-file, so board[0] is a0 and board[89] is i9, as ICCS names them. A
- * square holds its piece's FEN letter (KABNRCP for Red, kabnrcp for Black) or 0 when empty.
+ * square holds its piece's FEN letter (KABNRCP for Red, kabnrcp for Black; H/h for a horse and
+ * E/e for an elephant are taken too, as many Xiangqi FENs write them) or 0 when empty.
  * side is QIKU_RED or QIKU_BLACK, the side to move. Another byte, or a board that is not a legal
  * position (a missing king, kings facing, a piece where it can never stand, the side not to move
  * in check), is QIKU_ERR_ARG, the message naming the square or the fault. */

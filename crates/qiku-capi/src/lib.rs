@@ -664,7 +664,8 @@ pub unsafe extern "C" fn qiku_tb_probe_wdl(
 /// [`qiku_tb_probe_wdl`] for a board given square by square, so that an engine need not write
 /// and the library need not read a FEN on every probe: `board[rank * 9 + file]` is the piece on
 /// that square (rank 0 is Red's back rank, file 0 the a-file: `board[0]` is a0 and `board[89]`
-/// is i9, as ICCS names them), as its FEN letter (`KABNRCP` for Red, `kabnrcp` for Black) or 0
+/// is i9, as ICCS names them), as its FEN letter (`KABNRCP` for Red, `kabnrcp` for Black; `H`/`h`
+/// for a horse and `E`/`e` for an elephant are taken too, as many Xiangqi FENs write them) or 0
 /// for an empty square; `side` is [`QIKU_RED`] or [`QIKU_BLACK`], the side to move. A byte that
 /// is neither, or a board that is not a legal position (a missing king, kings facing, a piece on
 /// a square it can never reach, the side not to move in check), is [`QIKU_ERR_ARG`], the message
@@ -721,7 +722,7 @@ unsafe fn board_position(board: *const c_char, side: c_int) -> Result<Position, 
             let square = Square::from_index_unchecked(i);
             return Err(Failure::arg(format!(
                 "board[{i}] ({square}) is byte {b} ({:?}): a square holds 0 (empty) or a FEN piece letter, \
-                 KABNRCP for Red or kabnrcp for Black",
+                 KABNRCP for Red or kabnrcp for Black (H/h and E/e are taken for a horse and an elephant)",
                 char::from(b)
             )));
         };

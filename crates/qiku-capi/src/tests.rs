@@ -380,3 +380,36 @@ fn a_best_move_from_inconsistent_values_is_refused() {
         qiku_tb_close(tb);
     }
 }
+
+/// H/h and E/e are taken for a horse and an elephant on a board, as in a FEN, and the message
+/// for a byte that is no piece says so.
+#[test]
+fn board_letters_take_the_horse_and_elephant_aliases() {
+    let dir = c_tables(&["KNvK"]);
+    let tb = c_open(dir.path());
+    let board = |horse: u8, elephant: u8| {
+        let mut b = [0 as c_char; 90];
+        for (square, piece) in [(9 + 4, b'K'), (5 * 9 + 2, horse), (9 * 9 + 5, b'k'), (9 * 9 + 2, elephant)] {
+            b[square] = piece as c_char;
+        }
+        b
+    };
+    let (mut w, mut alias) = (9, 9);
+    // Safety: valid boards and ints; the handle is closed below.
+    unsafe {
+        let dead = board(0, b'e');
+        assert_eq!(qiku_tb_probe_wdl_board(tb, dead.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), 0);
+        assert_eq!(w, 0, "kings and an elephant: a draw");
+        let (n, h) = (board(b'n', 0), board(b'h', 0));
+        assert_eq!(qiku_tb_probe_wdl_board(tb, n.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), 0);
+        assert_eq!(qiku_tb_probe_wdl_board(tb, h.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut alias), 0);
+        assert_eq!(alias, w);
+        let bad = board(b'x', 0);
+        assert_eq!(qiku_tb_probe_wdl_board(tb, bad.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), QIKU_ERR_ARG);
+        let msg = last_error();
+        assert!(msg.contains("KABNRCP") && msg.contains("H/h and E/e"), "{msg}");
+        qiku_tb_close(tb);
+    }
+    let header = include_str!("../../../include/qiku.h");
+    assert!(header.contains("H/h for a horse and\n * E/e for an elephant are taken too"), "the header says so");
+}
