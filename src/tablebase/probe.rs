@@ -181,7 +181,9 @@ impl Tablebases {
             if ext != Some(TABLE_EXTENSION) {
                 continue;
             }
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+            // A stem that is not UTF-8 (`K\xffvK.qtb`) is no material's: listed with the other
+            // misnamed files, not skipped unseen.
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
             match stem.parse::<Material>() {
                 Ok(m) if m.is_canonical() && m.has_attackers() && m.to_string() == stem => found.push((m, path)),
                 _ => problems.push(TbError::Corrupt {

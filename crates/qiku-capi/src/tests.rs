@@ -413,3 +413,23 @@ fn board_letters_take_the_horse_and_elephant_aliases() {
     let header = include_str!("../../../include/qiku.h");
     assert!(header.contains("H/h for a horse and\n * E/e for an elephant are taken too"), "the header says so");
 }
+
+/// A `.qtb` whose name is not UTF-8 is listed with the other misnamed files, not skipped unseen.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_name_that_is_not_utf8_is_a_problem() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = c_tables(&["KRvK"]);
+    std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b"K\xffvK.qtb")), b"x").expect("write");
+    std::fs::write(dir.path().join("foo.qtb"), b"x").expect("write");
+    let tb = c_open(dir.path());
+    // Safety: a live handle, closed below; the strings belong to it until then.
+    unsafe {
+        assert_eq!(qiku_tb_problem_count(tb), 2, "{}", last_error());
+        let problems: Vec<String> =
+            (0..2).map(|i| CStr::from_ptr(qiku_tb_problem(tb, i)).to_str().expect("UTF-8").to_string()).collect();
+        assert!(problems.iter().all(|p| p.contains("not the name of a table")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("K\u{fffd}vK.qtb")), "{problems:?}");
+        qiku_tb_close(tb);
+    }
+}
