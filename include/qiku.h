@@ -84,10 +84,12 @@ typedef struct {
 /* Opens the directory of tables `dir`: every file's header and block index is read and checked
  * now (a damaged file is an error when its material is probed, and listed by qiku_tb_problem),
  * the values when probed. At most 256 files stay open at once in the process (or a quarter of its
- * limit on open files), the others opened again when read. NULL on error, and when `dir` holds no
- * table file (.qtb): such a handle could only ever answer "no table", which is what a wrong path
- * looks like, so qiku_last_error() names the directory and says how to make tables. A directory
- * whose tables are all damaged opens, so that qiku_tb_problem can list them. */
+ * limit on open files), the others opened again when read. NULL on error: qiku_last_error() names
+ * the directory (a very long path cut, as FENs are) with the system's cause, and the command that
+ * generates tables there only when it does not exist. NULL too when `dir` holds no table file
+ * (.qtb): such a handle could only ever answer "no table", which is what a wrong path looks like,
+ * so qiku_last_error() names the directory and says how to make tables. A directory whose tables
+ * are all damaged opens, so that qiku_tb_problem can list them. */
 QikuTablebases *qiku_tb_open(const char *dir);
 
 /* Closes tables; NULL is ignored. No thread may still use the handle. */
@@ -118,21 +120,28 @@ int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm)
 /* qiku_tb_probe under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN); *by_rule (if by_rule is
  * not NULL) is 1 when only the rules decide the value (*dtm is then a line rank), else 0. Under
  * the Asian rules a table without its .qtr companion is QIKU_ERR_DATA for the positions the
- * rules would decide. */
+ * rules would decide: qiku_last_error() gives the command that makes the companion, or says to
+ * probe with QIKU_RULES_PLAIN. The message of a damaged table file gives the command that makes
+ * its files again. */
 int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
 
 /* Win, draw or loss for the side to move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN):
- * returns 0 with *wdl = -1/0/1 (loss/draw/win), always the *wdl qiku_tb_probe_rules gives;
- * QIKU_ERR_NO_TABLE if no table covers the material; other <0 on error. Read from the material's
- * .qtw WDL file (2 bits an entry, a fifth of the DTM files' size, so more of it stays in the block
- * cache) when it has one, else from the DTM files; under the Asian rules the few values only the
- * rules decide come from the .qtr companion. The probe for a search's inner nodes. */
+ * returns 0 with *wdl = -1/0/1 (loss/draw/win); QIKU_ERR_NO_TABLE if no table covers the
+ * material; other <0 on error. Whenever both answer, *wdl is the *wdl qiku_tb_probe_rules gives
+ * under the same rules. A damaged table (.qtb), or under the Asian rules a damaged .qtr
+ * companion, is QIKU_ERR_DATA for both, even where the .qtw could answer; a block of the .qtw
+ * found damaged when read is QIKU_ERR_DATA for this probe only (qiku_tb_probe_rules does not read
+ * the .qtw). Read from the material's .qtw WDL file (2 bits an entry, a fifth of the DTM files'
+ * size, so more of it stays in the block cache) when it has one, else from the DTM files; under
+ * the Asian rules the few values only the rules decide come from the .qtr companion. The probe
+ * for a search's inner nodes. */
 int qiku_tb_probe_wdl(const QikuTablebases *tb, const char *fen, int rules, int *wdl);
 
 /* qiku_tb_probe_wdl for a board given square by square, without a FEN (faster: no FEN is
  * written or read). board[rank * 9 + file] is the piece on that square: rank 0 is Red's back
  * rank and file 0 the a-file, so board[0] is a0 and board[89] is i9, as ICCS names them. A
- * square holds its piece's FEN letter (KABNRCP for Red, kabnrcp for Black) or 0 when empty.
+ * square holds its piece's FEN letter (KABNRCP for Red, kabnrcp for Black; H/h for a horse and
+ * E/e for an elephant are taken too, as many Xiangqi FENs write them) or 0 when empty.
  * side is QIKU_RED or QIKU_BLACK, the side to move. Another byte, or a board that is not a legal
  * position (a missing king, kings facing, a piece where it can never stand, the side not to move
  * in check), is QIKU_ERR_ARG, the message naming the square or the fault. */
@@ -148,7 +157,9 @@ int qiku_tb_move_values(const QikuTablebases *tb, const char *fen, int rules, Qi
  * table's line of a win the rules decide; the first in move-encoding order if several) as
  * NUL-terminated ICCS into move[6]. Returns 0 ok; QIKU_ERR_NO_TABLE (before: 1) if the position,
  * or a position one of its captures leads to, has no table; QIKU_ERR_NO_MOVE if there is no legal
- * move; other <0 on error. */
+ * move (never for a position that has one); QIKU_ERR_DATA if the table's values cannot be right
+ * (a position with legal moves none of which keeps its value, or one without a legal move that is
+ * not lost: damaged behind valid checksums), the message naming the table; other <0 on error. */
 int qiku_tb_best_move(const QikuTablebases *tb, const char *fen, char move[6]);
 
 /* qiku_tb_best_move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN). */

@@ -176,6 +176,39 @@ fn damaged_truncated_misnamed_and_foreign_wdl_files_are_refused() {
     assert!(err.to_string().contains(&format!("entry {legal}")), "{err}");
 }
 
+/// A damaged table (`.qtb`) fails the WDL probe as it fails the DTM probe, though the `.qtw`
+/// beside it is intact and could answer; so does a damaged `.qtr` under the Asian rules (not
+/// under the plain rules, which do not read it).
+#[test]
+fn a_damaged_table_or_companion_fails_the_wdl_probe_as_the_dtm_probe() {
+    let dir = tmp("tb_wdl_damaged_table");
+    generate(1, &dir, &["KNvK"]);
+    let pos = qiku::Position::from_fen("5k3/9/9/9/2n6/9/9/4K4/9/9 w - - 0 1").unwrap();
+    let refused_alike = |tb: &Tablebases, rules: Rules, file: &str| {
+        let dtm = tb.verdict(&pos, rules).expect_err("the DTM probe refuses").to_string();
+        let wdl = tb.probe_wdl_with(&pos, rules).expect_err("the WDL probe refuses").to_string();
+        assert_eq!(wdl, dtm, "{rules:?}");
+        assert!(wdl.contains(file), "{wdl}");
+    };
+    for name in ["KNvK.qtb", "KNvK.qtr"] {
+        let path = dir.join(name);
+        let good = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+        let tb = Tablebases::open(&dir).unwrap();
+        assert!(tb.has_wdl(material("KNvK")), "the .qtw is intact");
+        refused_alike(&tb, Rules::Asian, name);
+        if name == "KNvK.qtb" {
+            refused_alike(&tb, Rules::Plain, name);
+        } else {
+            let plain = tb.verdict(&pos, Rules::Plain).unwrap().unwrap().value.wdl;
+            assert_eq!(tb.probe_wdl_with(&pos, Rules::Plain).unwrap(), Some(plain));
+        }
+        std::fs::write(&path, &good).unwrap();
+    }
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.probe_wdl(&pos).unwrap(), tb.probe(&pos).unwrap().map(|v| v.wdl));
+}
+
 #[test]
 fn wdl_scores_in_the_search_are_wins_but_never_mates() {
     for ply in [1, 10, 100] {

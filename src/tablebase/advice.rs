@@ -1,10 +1,11 @@
 //! What can be said when no table answers: whether a material's table can be generated at all,
 //! and the one message every surface (`qiku-tb probe`, the C API) gives for a missing table, so
-//! that none of them tells the user to generate a table the generator refuses.
+//! that none of them tells the user to generate a table the generator refuses; and the one
+//! message for a probe's error, with what to do next.
 
 use super::error::TbError;
 use super::index::{entries_of, MAX_PIECES};
-use super::material::Material;
+use super::material::{Material, RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use std::path::Path;
 
 /// The most entries (both sides to move) of a table the generator accepts: 2^47. The index, the
@@ -90,4 +91,52 @@ pub fn dead_draw_message(materials: &[Material]) -> String {
     let names: Vec<String> = materials.iter().map(|m| m.to_string()).collect();
     let have = if names.len() == 1 { "has" } else { "have" };
     format!("{} {have} no attacking piece: every position is a draw, and there is no table", names.join(", "))
+}
+
+/// A probe's error in `dir` with what to do next, as every surface (`qiku-tb probe`,
+/// `qiku probe --tb`, the C API) gives it: for a missing table a capture leads to, the command that
+/// generates it; for a missing `.qtr` companion, the command that makes it and the surface's way to
+/// probe without the Asian rules, `without_rules` (`--rules plain`, `QIKU_RULES_PLAIN`); for a
+/// damaged or unreadable file of a table, the command that makes that table's files again.
+///
+/// ```
+/// use qiku::tablebase::{probe_error_message, TbError, TbField};
+/// use std::path::Path;
+///
+/// let dir = Path::new("tb");
+/// let damaged = TbError::Corrupt { path: dir.join("KNvK.qtb"), field: TbField::Length, detail: "truncated".into() };
+/// assert_eq!(
+///     probe_error_message(&damaged, dir, "--rules plain"),
+///     "tb/KNvK.qtb: invalid tablebase file (length: truncated) (`qiku-tb generate KNvK -d tb` makes its files again)"
+/// );
+/// let missing = TbError::NoRules { path: dir.join("KRvKN.qtr") };
+/// let said = probe_error_message(&missing, dir, "QIKU_RULES_PLAIN");
+/// assert!(said.contains("`qiku-tb generate KRvKN -d tb`, or probe without the rules: QIKU_RULES_PLAIN"), "{said}");
+/// ```
+pub fn probe_error_message(err: &TbError, dir: &Path, without_rules: &str) -> String {
+    let d = dir.display();
+    match err {
+        TbError::MissingDependency { needs, .. } => {
+            format!("{err} in {d} (generate it with `qiku-tb generate {needs} -d {d}`)")
+        }
+        // One sentence with both ways on: make the companion, or probe without it.
+        TbError::NoRules { path } => format!(
+            "{}: missing, so the Asian rules' values are unknown: make it beside its table with `qiku-tb generate \
+             {} -d {d}`, or probe without the rules: {without_rules}",
+            path.display(),
+            table_of_file(path).map_or_else(|| "MATERIAL".to_string(), |m| m.to_string())
+        ),
+        _ => match err.path().and_then(table_of_file) {
+            Some(m) => format!("{err} (`qiku-tb generate {m} -d {d}` makes its files again)"),
+            None => err.to_string(),
+        },
+    }
+}
+
+/// The table a file of a tables directory belongs to (`KRvK.qtb`, `.qtr` or `.qtw`: KRvK).
+fn table_of_file(path: &Path) -> Option<Material> {
+    let ext = path.extension()?.to_str()?;
+    let m: Material = path.file_stem()?.to_str()?.parse().ok()?;
+    let ours = [TABLE_EXTENSION, RULES_EXTENSION, WDL_EXTENSION].contains(&ext);
+    (ours && m.is_canonical() && m.has_attackers()).then_some(m)
 }

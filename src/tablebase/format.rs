@@ -693,6 +693,23 @@ impl TableFile {
 
     /// The raw (decompressed) bytes of block `i`, checksum verified.
     pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
+        // A block that cannot be read or does not check out: if the file is no longer the one
+        // opened (truncated or rewritten in place since), that is the cause to report, with its
+        // remedy, rather than a short read or a checksum.
+        self.read_block_as_opened(i).map_err(|e| match self.data.changed() {
+            Ok(true) => TbError::Corrupt {
+                path: self.path.clone(),
+                field: TbField::Block(i),
+                detail: "the file changed since it was opened (truncated or rewritten in place); open the tables \
+                         again"
+                    .into(),
+            },
+            _ => e,
+        })
+    }
+
+    /// [`TableFile::read_block`] without asking whether the file changed.
+    fn read_block_as_opened(&self, i: usize) -> Result<Vec<u8>, TbError> {
         let bad = |detail: String| TbError::Corrupt { path: self.path.clone(), field: TbField::Block(i), detail };
         let blk = self.blocks.get(i).ok_or_else(|| bad("no such block".into()))?;
         let expect = self.bytes_for(self.block_len(i));

@@ -181,7 +181,9 @@ impl Tablebases {
             if ext != Some(TABLE_EXTENSION) {
                 continue;
             }
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+            // A stem that is not UTF-8 (`K\xffvK.qtb`) is no material's: listed with the other
+            // misnamed files, not skipped unseen.
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
             match stem.parse::<Material>() {
                 Ok(m) if m.is_canonical() && m.has_attackers() && m.to_string() == stem => found.push((m, path)),
                 _ => problems.push(TbError::Corrupt {
@@ -453,12 +455,26 @@ impl Tablebases {
     /// one: under [`Rules::Asian`] the few entries the rules decide are then read from the `.qtr`
     /// companion. Without a usable WDL file (absent, or listed in [`Tablebases::problems`]) the
     /// DTM files answer, as [`Tablebases::probe_with`].
+    ///
+    /// Whenever both answer, this is the `wdl` of [`Tablebases::verdict`] under the same rules.
+    /// A damaged table (`.qtb`), or under [`Rules::Asian`] a damaged `.qtr` companion, fails this
+    /// probe as it fails [`Tablebases::verdict`], with the same error, even where the `.qtw` could
+    /// answer: damaged data is refused, never answered around. Only a block of the `.qtw` that
+    /// turns out damaged when read fails this probe alone (the DTM files do not read it).
     pub fn probe_wdl_with(&self, pos: &Position, rules: Rules) -> Result<Option<Wdl>, TbError> {
         let slot = match self.locate(pos) {
             Located::DeadDraw => return Ok(Some(Wdl::Draw)),
             Located::Absent => return Ok(None),
             Located::Slot(slot) => slot,
         };
+        // As `verdict` refuses them; checked by reference, so that the search's hot path clones
+        // nothing.
+        if let Err(e) = &self.slots[slot].file {
+            return Err(e.clone());
+        }
+        if let (Rules::Asian, Some(Err(e))) = (rules, &self.slots[slot].rules) {
+            return Err(e.clone());
+        }
         let Some(Ok(wdl)) = &self.slots[slot].wdl else {
             return Ok(self.probe_with(pos, rules)?.map(|v| v.wdl));
         };
@@ -598,7 +614,8 @@ impl Tablebases {
 
     /// The moves that keep the position's best value (fastest mate, slowest loss, or any
     /// drawing move) under the default rules ([`Rules::default`], the Asian rules; see
-    /// [`Tablebases::best_moves_with`]), in move order; empty when there is no legal move.
+    /// [`Tablebases::best_moves_with`]), in move order; empty when there is no legal move, an
+    /// error naming the table when its values cannot be right ([`Tablebases::checked_best_among`]).
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -635,7 +652,57 @@ impl Tablebases {
     pub fn best_moves_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<Move>>, TbError> {
         let Some(all) = self.move_values_with(pos, rules)? else { return Ok(None) };
         let Some(own) = self.probe_with(pos, rules)? else { return Ok(None) };
-        Ok(Some(Tablebases::best_among(pos, own, &all)))
+        self.checked_best_among(pos, own, &all).map(Some)
+    }
+
+    /// [`Tablebases::best_among`], checked against what a table's values must satisfy: a
+    /// position with legal moves has one that keeps its value (a win has a move on the table's
+    /// line), and a position without one is lost. Values that break this (damaged behind valid
+    /// checksums, or not written by the generator) are an error naming the position's table, as
+    /// a damaged file is, never an empty list taken for "no legal move" or a wrong move.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases, TbValue};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")?;
+    /// let value = tb.probe_with(&pos, Rules::Asian)?.expect("KRvK");
+    /// let values = tb.move_values_with(&pos, Rules::Asian)?.expect("KRvK");
+    /// assert_eq!(tb.checked_best_among(&pos, value, &values)?, Tablebases::best_among(&pos, value, &values));
+    /// // A draw where every move loses cannot be a table's: refused, naming the table.
+    /// let err = tb.checked_best_among(&pos, TbValue::DRAW, &[]).unwrap_err();
+    /// assert!(err.to_string().contains("KRvK.qtb") && err.to_string().contains("inconsistent"), "{err}");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
+    pub fn checked_best_among(
+        &self,
+        pos: &Position,
+        value: TbValue,
+        values: &[(Move, TbValue)],
+    ) -> Result<Vec<Move>, TbError> {
+        let best = Tablebases::best_among(pos, value, values);
+        let why = match (values.len(), best.is_empty()) {
+            (0, _) if value.wdl != Wdl::Loss => "it has no legal move, and a position without one is lost".to_string(),
+            (n, true) if n > 0 => format!("none of its {n} legal moves keeps that value"),
+            _ => return Ok(best),
+        };
+        let Located::Slot(slot) = self.locate(pos) else { return Ok(best) };
+        Err(TbError::Corrupt {
+            path: self.slots[slot].path.clone(),
+            field: TbField::Entry,
+            detail: format!(
+                "its values are inconsistent: {value} for {}, but {why} (damaged behind valid checksums, or not \
+                 written by qiku-tb)",
+                pos.fen()
+            ),
+        })
     }
 
     /// [`Tablebases::best_moves_with`] for a caller that already has the position's value and

@@ -160,20 +160,16 @@ impl Failure {
         )
     }
 
-    /// A table error: [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is
-    /// missing (with the library's message and the command that makes it, as `qiku-tb probe`
-    /// says), else [`QIKU_ERR_DATA`].
+    /// A table error with what to do next, in the library's words shared with `qiku-tb probe`
+    /// (naming [`QIKU_RULES_PLAIN`] where the command names `--rules plain`):
+    /// [`QIKU_ERR_NO_TABLE`] when a table the position's captures lead to is missing, else
+    /// [`QIKU_ERR_DATA`].
     fn table(err: TbError, tb: &Tablebases) -> Failure {
-        match &err {
-            TbError::MissingDependency { needs, .. } => {
-                let dir = tb.dir().display();
-                Failure(
-                    QIKU_ERR_NO_TABLE,
-                    format!("{err} in {dir} (generate it with `qiku-tb generate {needs} -d {dir}`)"),
-                )
-            }
-            _ => Failure::data(err),
-        }
+        let code = match &err {
+            TbError::MissingDependency { .. } => QIKU_ERR_NO_TABLE,
+            _ => QIKU_ERR_DATA,
+        };
+        Failure(code, qiku_lib::tablebase::probe_error_message(&err, tb.dir(), "QIKU_RULES_PLAIN"))
     }
 }
 
@@ -239,7 +235,7 @@ fn wdl_code(w: Wdl) -> c_int {
 
 fn position(fen: &str) -> Result<Position, Failure> {
     // Quoted in part: a huge string never comes back whole in the message.
-    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {:?}: {e}", qiku_lib::engine::uci::excerpt(fen))))
+    Position::from_fen(fen).map_err(|e| Failure::arg(format!("bad FEN {:?}: {e}", excerpt(fen))))
 }
 
 /// Writes `s` (at most 5 bytes) NUL-terminated into a 6-byte buffer.
@@ -254,7 +250,9 @@ fn write_move(s: &str, out: &mut [c_char; 6]) {
 /// now (a damaged file is an error when its material is probed, and listed by
 /// [`qiku_tb_problem`]), the values when probed. At most 256 files stay open at once in the
 /// process (or a quarter of its limit on open files), the others opened again when read. `NULL`
-/// on error, and when `dir` holds no table file (`.qtb`): such a handle could only ever answer
+/// on error: the message names the directory (a very long path cut, as FENs are) with the
+/// system's cause, and the command that generates tables there only when it does not exist.
+/// `NULL` too when `dir` holds no table file (`.qtb`): such a handle could only ever answer
 /// "no table", which is what a wrong path looks like (the engine refuses such a directory too), so
 /// the message names the directory and says how to make tables. A directory whose tables are all
 /// damaged opens, so that [`qiku_tb_problem`] can list them.
@@ -269,18 +267,14 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
         || {
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
-            let hint = format!(
-                "generate tables there with `qiku-tb generate -d {dir}`, or open the directory that holds them"
-            );
-            let tb = Tablebases::open(dir).map_err(|e| match e.not_a_directory() {
-                true => Failure::data(format!("{e}; open a directory of tables (.qtb files)")),
-                false => Failure::data(format!("{e} ({hint})")),
-            })?;
+            let tb = Tablebases::open(dir).map_err(|e| Failure::data(open_error(&e)))?;
             if tb.tables().is_empty() {
                 return Err(Failure::data(format!(
-                    "no table (.qtb file) in {}{} ({hint})",
+                    "no table (.qtb file) in {}{} (generate tables there with `qiku-tb generate -d {}`, or open the \
+                     directory that holds them)",
                     shown_dir(dir),
-                    unusable(&tb)
+                    unusable(&tb),
+                    excerpt(dir)
                 )));
             }
             Ok(Box::into_raw(Box::new(QikuTablebases::new(tb))))
@@ -288,12 +282,43 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
     )
 }
 
+/// The message of a directory [`qiku_tb_open`] cannot read: the path said once (cut when very
+/// long), the system's cause, and the way on that fits it: generating tables when the directory
+/// does not exist, another path when it is a file, fewer open files when there are too many; the
+/// cause alone otherwise (a symbolic link loop, a name too long, no permission).
+fn open_error(e: &TbError) -> String {
+    use std::io::ErrorKind;
+    let TbError::Io { path, source } = e else { return e.to_string() };
+    let path = path.to_string_lossy();
+    let shown = excerpt(&path);
+    // EMFILE (this process) and ENFILE (the system): the same numbers on Linux, macOS and the BSDs.
+    const TOO_MANY_OPEN: [i32; 2] = [24, 23];
+    match source.kind() {
+        ErrorKind::NotFound => format!(
+            "dir does not exist ({source}): generate tables there with `qiku-tb generate -d {shown}`, or open \
+             the directory that holds them"
+        ),
+        ErrorKind::NotADirectory => format!("{shown}: {source}; open a directory of tables (.qtb files)"),
+        _ if source.raw_os_error().is_some_and(|n| TOO_MANY_OPEN.contains(&n)) => format!(
+            "{shown}: {source} (too many files are open: close some, or raise the limit on open files, \
+             `ulimit -n`)"
+        ),
+        _ => format!("{shown}: {source}"),
+    }
+}
+
+/// A path or other text for a message: whole, or its first 80 characters and `...` (as a FEN
+/// is quoted), so that a huge argument never comes back whole.
+fn excerpt(text: &str) -> String {
+    qiku_lib::engine::uci::excerpt(text)
+}
+
 /// `dir` for a message, followed by its absolute path when that says more (`"."`, a relative
 /// path, a link): a wrong working directory is the usual reason for a directory without tables.
 fn shown_dir(dir: &str) -> String {
     match std::fs::canonicalize(dir) {
-        Ok(abs) if abs.as_os_str() != dir => format!("{dir} ({})", abs.display()),
-        _ => dir.to_string(),
+        Ok(abs) if abs.as_os_str() != dir => format!("{} ({})", excerpt(dir), excerpt(&abs.to_string_lossy())),
+        _ => excerpt(dir),
     }
 }
 
@@ -415,7 +440,9 @@ pub unsafe extern "C" fn qiku_tb_probe(
 /// [`qiku_tb_probe`], and `*by_rule` (if `by_rule` is not `NULL`) is 1 when only the rules decide
 /// the value (a draw without them; `*dtm` is then the rank of the winning line, not plies to
 /// mate), else 0. Under the Asian rules a table without its `.qtr` companion is an error
-/// ([`QIKU_ERR_DATA`]) for the positions it would decide.
+/// ([`QIKU_ERR_DATA`]) for the positions it would decide: the message gives the command that
+/// makes the companion, or says to probe with [`QIKU_RULES_PLAIN`]. The message of a damaged
+/// table file gives the command that makes its files again.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
@@ -528,7 +555,10 @@ pub unsafe extern "C" fn qiku_tb_move_values(
 /// the position's value: fastest mate, slowest loss, a drawing move, or the table's line of a win
 /// the rules decide; the first of them in move-encoding order) as NUL-terminated ICCS into `out`:
 /// `0` ok, [`QIKU_ERR_NO_TABLE`] if the position or one of its successors has no table,
-/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move, other `<0` on error.
+/// [`QIKU_ERR_NO_MOVE`] if the side to move has no legal move (never for a position that has one),
+/// [`QIKU_ERR_DATA`] if the table's values cannot be right (a position with legal moves none of
+/// which keeps its value, or one without a legal move that is not lost: damaged behind valid
+/// checksums), the message naming the table; other `<0` on error.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `out` is `NULL`
@@ -585,8 +615,10 @@ unsafe fn best_move_rules(
     let tables = &tb.tables;
     let moves = tables.best_moves_with(&pos, rules).map_err(|e| Failure::table(e, tables))?;
     let moves = moves.ok_or_else(|| Failure::no_table(tables, &pos))?;
+    // Empty only when the position has no legal move: the library refuses values under which
+    // a position with moves keeps none (Tablebases::checked_best_among).
     let Some(m) = moves.first() else {
-        return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {fen}")));
+        return Err(Failure(QIKU_ERR_NO_MOVE, format!("no legal move in {}", excerpt(fen))));
     };
     let mut buf = [0; 6];
     write_move(&m.to_string(), &mut buf);
@@ -596,9 +628,12 @@ unsafe fn best_move_rules(
 }
 
 /// Win, draw or loss for the side to move under `rules` ([`QIKU_RULES_ASIAN`] or
-/// [`QIKU_RULES_PLAIN`]): `0` with `*wdl` (-1 loss, 0 draw, 1 win), always the `*wdl` of
-/// [`qiku_tb_probe_rules`]; [`QIKU_ERR_NO_TABLE`] if no table covers the material, other `<0` on
-/// error. Read from the material's `.qtw` WDL file (2 bits an entry, a fifth of the DTM files'
+/// [`QIKU_RULES_PLAIN`]): `0` with `*wdl` (-1 loss, 0 draw, 1 win); [`QIKU_ERR_NO_TABLE`] if no
+/// table covers the material, other `<0` on error. Whenever both answer, `*wdl` is the `*wdl` of
+/// [`qiku_tb_probe_rules`] under the same rules. A damaged table (`.qtb`), or under the Asian
+/// rules a damaged `.qtr` companion, is [`QIKU_ERR_DATA`] for both, even where the `.qtw` could
+/// answer; a block of the `.qtw` found damaged when read is [`QIKU_ERR_DATA`] for this probe only
+/// ([`qiku_tb_probe_rules`] does not read the `.qtw`). Read from the material's `.qtw` WDL file (2 bits an entry, a fifth of the DTM files'
 /// size, so more of it stays in the block cache) when it has one, else from the DTM files; under
 /// the Asian rules the few values only the rules decide come from the `.qtr` companion. The probe
 /// for a search's inner nodes; [`qiku_tb_probe_wdl_board`] takes the board without a FEN.
@@ -629,7 +664,8 @@ pub unsafe extern "C" fn qiku_tb_probe_wdl(
 /// [`qiku_tb_probe_wdl`] for a board given square by square, so that an engine need not write
 /// and the library need not read a FEN on every probe: `board[rank * 9 + file]` is the piece on
 /// that square (rank 0 is Red's back rank, file 0 the a-file: `board[0]` is a0 and `board[89]`
-/// is i9, as ICCS names them), as its FEN letter (`KABNRCP` for Red, `kabnrcp` for Black) or 0
+/// is i9, as ICCS names them), as its FEN letter (`KABNRCP` for Red, `kabnrcp` for Black; `H`/`h`
+/// for a horse and `E`/`e` for an elephant are taken too, as many Xiangqi FENs write them) or 0
 /// for an empty square; `side` is [`QIKU_RED`] or [`QIKU_BLACK`], the side to move. A byte that
 /// is neither, or a board that is not a legal position (a missing king, kings facing, a piece on
 /// a square it can never reach, the side not to move in check), is [`QIKU_ERR_ARG`], the message
@@ -686,7 +722,7 @@ unsafe fn board_position(board: *const c_char, side: c_int) -> Result<Position, 
             let square = Square::from_index_unchecked(i);
             return Err(Failure::arg(format!(
                 "board[{i}] ({square}) is byte {b} ({:?}): a square holds 0 (empty) or a FEN piece letter, \
-                 KABNRCP for Red or kabnrcp for Black",
+                 KABNRCP for Red or kabnrcp for Black (H/h and E/e are taken for a horse and an elephant)",
                 char::from(b)
             )));
         };

@@ -224,3 +224,212 @@ fn book_move_layout() {
     assert_eq!(std::mem::offset_of!(QikuBookMove, losses), 20);
     assert_eq!(std::mem::offset_of!(QikuBookMove, with_mirror), 24);
 }
+
+/// A fresh directory with the tables of `materials` (and those they capture into).
+fn c_tables(materials: &[&str]) -> tempfile::TempDir {
+    use qiku_lib::tablebase::generate::{generate_set, GenerateOptions};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ms: Vec<Material> = materials.iter().map(|m| m.parse().expect("material")).collect();
+    generate_set(&ms, &GenerateOptions::new(dir.path())).expect("generate");
+    dir
+}
+
+/// Opens `dir` through the C API.
+fn c_open(dir: &std::path::Path) -> *mut QikuTablebases {
+    let c_dir = CString::new(dir.to_str().expect("UTF-8")).expect("no NUL");
+    // Safety: a valid string.
+    let tb = unsafe { qiku_tb_open(c_dir.as_ptr()) };
+    assert!(!tb.is_null(), "{}", last_error());
+    tb
+}
+
+/// A truncated KNvK.qtb beside an intact KNvK.qtw: every probe of KNvK refuses it, the WDL
+/// probes (from a FEN and from a board) as the full probe, under both rules.
+#[test]
+fn a_damaged_table_is_refused_by_the_wdl_probes_too() {
+    let dir = c_tables(&["KNvK"]);
+    let path = dir.path().join("KNvK.qtb");
+    let good = std::fs::read(&path).expect("read");
+    std::fs::write(&path, &good[..600]).expect("truncate");
+    let tb = c_open(dir.path());
+    let fen = c"5k3/9/9/9/2n6/9/9/4K4/9/9 w - - 0 1";
+    let mut board = [0 as c_char; 90];
+    for (square, piece) in [(9 + 4, b'K'), (5 * 9 + 2, b'n'), (9 * 9 + 5, b'k')] {
+        board[square] = piece as c_char;
+    }
+    let (mut w, mut d) = (9, 9);
+    // Safety: valid strings, board and ints; the handle is closed below.
+    unsafe {
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut d), QIKU_ERR_DATA);
+        for rules in [QIKU_RULES_ASIAN, QIKU_RULES_PLAIN] {
+            w = 9;
+            assert_eq!(qiku_tb_probe_wdl(tb, fen.as_ptr(), rules, &mut w), QIKU_ERR_DATA, "{rules}: wdl {w}");
+            assert!(last_error().contains("KNvK.qtb"), "{}", last_error());
+            assert_eq!(qiku_tb_probe_wdl_board(tb, board.as_ptr(), QIKU_RED, rules, &mut w), QIKU_ERR_DATA);
+            assert!(last_error().contains("KNvK.qtb"), "{}", last_error());
+        }
+        qiku_tb_close(tb);
+    }
+}
+
+/// Table errors say what to do next, in the words of `qiku-tb probe` with the C API's names: a
+/// damaged file, the command that makes it again; a missing `.qtr`, the command that makes it and
+/// QIKU_RULES_PLAIN; a file truncated while open, that it changed and the tables must be opened again.
+#[test]
+fn table_errors_say_what_to_do_next() {
+    let dir = c_tables(&["KRvKN"]);
+    let d = dir.path().display().to_string();
+    let fen = c"4k4/9/9/8R/9/9/8n/9/9/5K3 b - - 0 1";
+    let (mut w, mut dtm) = (9, 9);
+    let path = dir.path().join("KRvKN.qtb");
+    let good = std::fs::read(&path).expect("read");
+    // Safety: valid strings and ints; each handle is closed after use.
+    unsafe {
+        // Damaged before open.
+        std::fs::write(&path, &good[..600]).expect("truncate");
+        let tb = c_open(dir.path());
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.starts_with(&format!("qiku_tb_probe: {d}/KRvKN.qtb: invalid tablebase file (length")), "{msg}");
+        assert!(msg.ends_with(&format!("(`qiku-tb generate KRvKN -d {d}` makes its files again)")), "{msg}");
+        qiku_tb_close(tb);
+
+        // Truncated while open.
+        std::fs::write(&path, &good).expect("restore");
+        let tb = c_open(dir.path());
+        std::fs::OpenOptions::new().write(true).open(&path).expect("open").set_len(600).expect("truncate");
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.contains("KRvKN.qtb") && msg.contains("the file changed since it was opened"), "{msg}");
+        assert!(msg.contains("open the tables again"), "{msg}");
+        qiku_tb_close(tb);
+
+        // The companion missing: the rules' value is unknown.
+        std::fs::write(&path, &good).expect("restore");
+        std::fs::remove_file(dir.path().join("KRvKN.qtr")).expect("remove");
+        let tb = c_open(dir.path());
+        assert_eq!(qiku_tb_probe(tb, fen.as_ptr(), &mut w, &mut dtm), QIKU_ERR_DATA);
+        let msg = last_error();
+        assert!(msg.contains(&format!("`qiku-tb generate KRvKN -d {d}`")), "{msg}");
+        assert!(msg.ends_with("or probe without the rules: QIKU_RULES_PLAIN"), "{msg}");
+        assert_eq!(qiku_tb_probe_rules(tb, fen.as_ptr(), QIKU_RULES_PLAIN, &mut w, &mut dtm, std::ptr::null_mut()), 0);
+        qiku_tb_close(tb);
+    }
+}
+
+/// A directory that cannot be read: the path said once (cut when huge) with the system's cause;
+/// the command that generates tables only when the directory does not exist.
+#[test]
+fn open_errors_give_the_cause_and_only_a_fitting_way_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let open = |path: &str| {
+        let c = CString::new(path).expect("no NUL");
+        // Safety: a valid string.
+        assert!(unsafe { qiku_tb_open(c.as_ptr()) }.is_null());
+        last_error()
+    };
+    let missing = dir.path().join("missing").display().to_string();
+    let msg = open(&missing);
+    assert_eq!(msg.matches(&missing).count(), 1, "{msg}");
+    assert!(msg.contains(&format!("generate tables there with `qiku-tb generate -d {missing}`")), "{msg}");
+
+    // A symbolic link loop: the system's cause, no advice to generate tables there.
+    #[cfg(unix)]
+    {
+        let looped = dir.path().join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).expect("symlink");
+        let looped = looped.display().to_string();
+        let msg = open(&looped);
+        assert!(msg.starts_with(&format!("qiku_tb_open: {looped}: ")), "{msg}");
+        assert_eq!(msg.matches(&looped).count(), 1, "{msg}");
+        assert!(!msg.contains("generate"), "{msg}");
+    }
+
+    // A name too long for the system: cut, once, without advice to generate.
+    let long = format!("/{}", "a".repeat(5000));
+    let msg = open(&long);
+    assert!(msg.len() < 300 && msg.contains("...") && !msg.contains("generate"), "{} bytes: {msg:.300}", msg.len());
+}
+
+/// A KRvK table whose every legal entry says "win in 1", with valid checksums: a best move is
+/// refused as damaged data naming the table, not answered "no legal move" for a position with 18.
+#[test]
+fn a_best_move_from_inconsistent_values_is_refused() {
+    use qiku_lib::tablebase::{format, generate};
+    let dir = c_tables(&["KRvK"]);
+    let m: Material = "KRvK".parse().expect("material");
+    let path = dir.path().join("KRvK.qtb");
+    let mut table = generate::load(&path).expect("load");
+    let counts = table.counts();
+    for code in table.codes_mut().iter_mut().filter(|c| **c != format::ILLEGAL) {
+        *code = 3;
+    }
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).expect("encode")).expect("write");
+    let tb = c_open(dir.path());
+    let fen = c"R8/4k4/9/9/9/9/9/9/9/5K3 w - - 0 1";
+    assert_eq!(Position::from_fen("R8/4k4/9/9/9/9/9/9/9/5K3 w - - 0 1").expect("fen").moves().len(), 18);
+    let mut best = [0 as c_char; 6];
+    // Safety: valid strings and a 6-byte buffer; the handle is closed below.
+    unsafe {
+        for rules in [QIKU_RULES_ASIAN, QIKU_RULES_PLAIN] {
+            assert_eq!(qiku_tb_best_move_rules(tb, fen.as_ptr(), rules, best.as_mut_ptr()), QIKU_ERR_DATA);
+            let msg = last_error();
+            assert!(msg.contains("KRvK.qtb") && msg.contains("inconsistent"), "{msg}");
+            assert!(msg.contains("none of its 18 legal moves keeps that value"), "{msg}");
+        }
+        qiku_tb_close(tb);
+    }
+}
+
+/// H/h and E/e are taken for a horse and an elephant on a board, as in a FEN, and the message
+/// for a byte that is no piece says so.
+#[test]
+fn board_letters_take_the_horse_and_elephant_aliases() {
+    let dir = c_tables(&["KNvK"]);
+    let tb = c_open(dir.path());
+    let board = |horse: u8, elephant: u8| {
+        let mut b = [0 as c_char; 90];
+        for (square, piece) in [(9 + 4, b'K'), (5 * 9 + 2, horse), (9 * 9 + 5, b'k'), (9 * 9 + 2, elephant)] {
+            b[square] = piece as c_char;
+        }
+        b
+    };
+    let (mut w, mut alias) = (9, 9);
+    // Safety: valid boards and ints; the handle is closed below.
+    unsafe {
+        let dead = board(0, b'e');
+        assert_eq!(qiku_tb_probe_wdl_board(tb, dead.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), 0);
+        assert_eq!(w, 0, "kings and an elephant: a draw");
+        let (n, h) = (board(b'n', 0), board(b'h', 0));
+        assert_eq!(qiku_tb_probe_wdl_board(tb, n.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), 0);
+        assert_eq!(qiku_tb_probe_wdl_board(tb, h.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut alias), 0);
+        assert_eq!(alias, w);
+        let bad = board(b'x', 0);
+        assert_eq!(qiku_tb_probe_wdl_board(tb, bad.as_ptr(), QIKU_RED, QIKU_RULES_ASIAN, &mut w), QIKU_ERR_ARG);
+        let msg = last_error();
+        assert!(msg.contains("KABNRCP") && msg.contains("H/h and E/e"), "{msg}");
+        qiku_tb_close(tb);
+    }
+    let header = include_str!("../../../include/qiku.h");
+    assert!(header.contains("H/h for a horse and\n * E/e for an elephant are taken too"), "the header says so");
+}
+
+/// A `.qtb` whose name is not UTF-8 is listed with the other misnamed files, not skipped unseen.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_name_that_is_not_utf8_is_a_problem() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = c_tables(&["KRvK"]);
+    std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b"K\xffvK.qtb")), b"x").expect("write");
+    std::fs::write(dir.path().join("foo.qtb"), b"x").expect("write");
+    let tb = c_open(dir.path());
+    // Safety: a live handle, closed below; the strings belong to it until then.
+    unsafe {
+        assert_eq!(qiku_tb_problem_count(tb), 2, "{}", last_error());
+        let problems: Vec<String> =
+            (0..2).map(|i| CStr::from_ptr(qiku_tb_problem(tb, i)).to_str().expect("UTF-8").to_string()).collect();
+        assert!(problems.iter().all(|p| p.contains("not the name of a table")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("K\u{fffd}vK.qtb")), "{problems:?}");
+        qiku_tb_close(tb);
+    }
+}

@@ -779,7 +779,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
                     // disagreeing `.qtw` fails here as it fails there.
                     tables.checked_wdl_file(&pos, rules, &v).map_err(e)?;
                     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, mv)| (m, mv.value)).collect();
-                    let best = qiku::tablebase::Tablebases::best_among(&pos, v.value, &values);
+                    let best = tables.checked_best_among(&pos, v.value, &values).map_err(e)?;
                     Some((v, moves, Some(best)))
                 }
                 _ => None,

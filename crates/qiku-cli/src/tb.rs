@@ -790,7 +790,7 @@ fn probe_tables(
     let value = tb.verdict(pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
     let moves = tb.move_verdicts(pos, rules).map_err(|e| probe_error(e, dir))?.ok_or_else(missing)?;
     let values: Vec<(qiku::Move, qiku::TbValue)> = moves.iter().map(|&(m, v)| (m, v.value)).collect();
-    let best = Tablebases::best_among(pos, value.value, &values);
+    let best = tb.checked_best_among(pos, value.value, &values).map_err(|e| probe_error(e, dir))?;
     // The WDL file's answer (null when the material has none), which must agree.
     let from_wdl = tb.checked_wdl_file(pos, rules, &value).map_err(|e| probe_error(e, dir))?;
     if json {

@@ -303,6 +303,39 @@ fn reserved_value_codes_are_refused_on_probe() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("253"));
 }
 
+/// A KRvK table whose every legal entry says "win in 1", with valid checksums and the true
+/// counts: no position can have such values (a win whose moves all lose). Every best-move answer
+/// refuses it naming the table: the library, `qiku-tb probe` and `qiku probe --tb` (which printed
+/// the moves with no best one, or gave none as if there were no legal move).
+#[test]
+fn inconsistent_values_behind_valid_checksums_give_no_best_move() {
+    let dir = tablebase_common::fresh_dir("hostile_tb_inconsistent", &["KRvK"]);
+    let m: Material = "KRvK".parse().unwrap();
+    let path = dir.join("KRvK.qtb");
+    let mut table = generate::load(&path).unwrap();
+    let counts = table.counts();
+    for code in table.codes_mut().iter_mut().filter(|c| **c != format::ILLEGAL) {
+        *code = 3;
+    }
+    format::write_atomic(&path, &format::encode(m, table.codes(), &counts, true).unwrap()).unwrap();
+    let fen = "R8/4k4/9/9/9/9/9/9/9/5K3 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    assert!(tb.problems().is_empty(), "{:?}", tb.problems());
+    let err = tb.best_moves(&pos).unwrap_err().to_string();
+    assert!(err.contains("KRvK.qtb") && err.contains("none of its 18 legal moves keeps that value"), "{err}");
+    let d = dir.to_str().unwrap();
+    for out in [
+        run(env!("CARGO_BIN_EXE_qiku-tb"), &["probe", fen, "-d", d]),
+        run(env!("CARGO_BIN_EXE_qiku"), &["probe", "--tb", d, fen]),
+    ] {
+        assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("KRvK.qtb") && stderr.contains("inconsistent"), "{stderr}");
+        assert!(stderr.contains(&format!("`qiku-tb generate KRvK -d {d}` makes its files again")), "{stderr}");
+    }
+}
+
 #[test]
 fn damaged_compressed_and_binary_inputs_fail_the_build() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,38 +5,15 @@
 //! `.qtw` whose table is gone too); the files of other materials, which the probe did not read,
 //! are counted in one warning line with the command that lists them.
 
-use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Tablebases, TbError};
+use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, Tablebases};
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::Path;
 
 /// A probe's error, with the command that makes a missing table its captures lead to, or makes
-/// a damaged table file again.
+/// a damaged table file again (the library's wording, shared with the C API).
 pub fn probe_error(e: qiku::tablebase::TbError, dir: &Path) -> String {
-    let d = dir.display();
-    match &e {
-        TbError::MissingDependency { needs, .. } => {
-            format!("{e} in {d} (generate it with `qiku-tb generate {needs} -d {d}`)")
-        }
-        // One sentence with both ways on: make the companion, or probe without it.
-        TbError::NoRules { path } => format!(
-            "{}: missing, so the Asian rules' values are unknown: make it beside its table with `qiku-tb generate \
-             {} -d {d}`, or probe without the rules: --rules plain",
-            path.display(),
-            table_of_file(path).map_or_else(|| "MATERIAL".to_string(), |m| m.to_string())
-        ),
-        _ => match e.path().and_then(table_of_file) {
-            Some(m) => format!("{e} (`qiku-tb generate {m} -d {d}` makes its files again)"),
-            None => e.to_string(),
-        },
-    }
-}
-
-/// The table a file of a tables directory belongs to (`KRvK.qtb`, `.qtr` or `.qtw`: KRvK).
-fn table_of_file(path: &Path) -> Option<Material> {
-    let ext = path.extension()?.to_str()?;
-    let m: Material = path.file_stem()?.to_str()?.parse().ok()?;
-    (["qtb", "qtr", "qtw"].contains(&ext) && m.is_canonical() && m.has_attackers()).then_some(m)
+    qiku::tablebase::probe_error_message(&e, dir, "--rules plain")
 }
 
 /// The warning lines (without the program's name) about `tb`'s unusable files after a probe of
