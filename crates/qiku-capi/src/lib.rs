@@ -636,7 +636,8 @@ unsafe fn best_move_rules(
 /// ([`qiku_tb_probe_rules`] does not read the `.qtw`). Read from the material's `.qtw` WDL file
 /// (2 bits an entry, a fifth of the DTM files' size, so more of it stays in the block cache) when
 /// it has one, else from the DTM files; under the Asian rules the few values only the rules
-/// decide come from the `.qtr` companion. The probe for a search's inner nodes; [`qiku_tb_probe_wdl_board`] takes the board without a FEN.
+/// decide come from the `.qtr` companion. The probe for a search's inner nodes;
+/// [`qiku_tb_probe_wdl_board`] takes the board without a FEN.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` is `NULL`

@@ -104,8 +104,8 @@ enum Command {
         no_compress: bool,
         /// Skip the rule-aware pass: no `.qtr` companions with the Asian rules' values (the pass
         /// takes about the plain solve's time and memory again, more where perpetual checks
-        /// abound), and no `.qtw` WDL files (they need both). Probes under the Asian rules then fail for these tables; a later run without
-        /// the flag adds both.
+        /// abound), and no `.qtw` WDL files (they need both). Probes under the Asian rules then
+        /// fail for these tables; a later run without the flag adds both.
         #[arg(long)]
         no_rules: bool,
         /// Generate only the selected tables, not the smaller tables their captures lead to:

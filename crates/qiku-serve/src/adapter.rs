@@ -204,9 +204,9 @@ pub struct Books {
 
 impl Books {
     /// Opens every book, fully verified as the engine and `qiku-book probe` open it (checksums,
-    /// record order, every record's move: the whole file read once: the 33.6 MB book of the quick start in 0.03 s): a book
-    /// damaged inside its records would otherwise be served with wrong counts where every other
-    /// tool refuses it.
+    /// record order, every record's move: the whole file read once: the 33.6 MB book of the
+    /// quick start in 0.03 s): a book damaged inside its records would otherwise be served with
+    /// wrong counts where every other tool refuses it.
     pub fn open(paths: &[PathBuf]) -> Result<Books, String> {
         let mut books: Vec<(PathBuf, Book)> = Vec::new();
         for p in paths {
