@@ -357,6 +357,9 @@ pub fn main() -> ExitCode {
     for warning in warnings {
         eprintln!("qiku: {warning}");
     }
+    if crate::stdout_failed("qiku") {
+        return ExitCode::FAILURE;
+    }
     code
 }
 

@@ -47,7 +47,12 @@ enum RenjuCommand {
 pub fn run(args: &RenjuArgs) -> Result<(), String> {
     match &args.command {
         None | Some(RenjuCommand::Play) => {
-            gomocup::run(std::io::stdin().lock(), std::io::stdout().lock()).map_err(|e| format!("renju play: {e}"))
+            // An error writing the answers is the program's to report at its end (a closed pipe:
+            // the manager is gone, nothing to report); any other is reading the commands.
+            match gomocup::run(std::io::stdin().lock(), crate::StdoutWriter::new()) {
+                Err(_) if crate::StdoutWriter::failed() => Ok(()),
+                r => r.map_err(|e| format!("renju play: cannot read standard input: {e}")),
+            }
         }
         Some(RenjuCommand::Forbidden(a)) => forbidden(a),
         Some(RenjuCommand::Eval(a)) => evaluate(a),

@@ -297,6 +297,9 @@ pub fn main() -> ExitCode {
     for warning in warnings {
         eprintln!("qiku-tb: {warning}");
     }
+    if super::stdout_failed("qiku-tb") {
+        return ExitCode::FAILURE;
+    }
     code
 }
 
