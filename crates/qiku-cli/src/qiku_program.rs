@@ -49,8 +49,9 @@ enum Command {
         /// Folder holding `books/` and `tablebases/`.
         #[arg(long, default_value = ".")]
         root: std::path::PathBuf,
-        /// Generate the tables of up to this many pieces.
-        #[arg(long, default_value_t = 4)]
+        /// Generate the tables of up to this many pieces, kings included: 3 to 12, as
+        /// `qiku-tb generate --max-pieces` (the endgame the demo probes has 4).
+        #[arg(long, default_value_t = 4, value_parser = super::tb::max_pieces_arg)]
         max_pieces: usize,
     },
     /// Play two UCI/UCCI engines against each other with qiku's rules as referee, write the games
@@ -245,8 +246,8 @@ struct ProbeArgs {
     /// decide is marked, with a line rank instead of plies to mate.
     #[arg(long, default_value = "asian")]
     rules: qiku::Rules,
-    /// Depth of the search made when neither the book nor the tables answer.
-    #[arg(long, default_value_t = 10)]
+    /// Depth of the search made when neither the book nor the tables answer (1 to 100).
+    #[arg(long, default_value_t = 10, value_parser = super::whole_number::<u32>(1, 100))]
     depth: u32,
     /// Print one JSON object.
     #[arg(long)]
@@ -843,7 +844,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         let game = spec.game();
         let r = search::search(
             &game,
-            &Limits::depth(args.depth.max(1)),
+            &Limits::depth(args.depth),
             &SearchOptions::default(),
             &shared,
             &mut History::default(),
