@@ -27,6 +27,7 @@
 
 use super::{chinese, iccs, wxf, Notation, ParseMoveError};
 use crate::core::{Game, Move, Position, PositionError, START_FEN};
+use crate::util::text::excerpt;
 use std::fmt;
 
 /// A position read from text: the position named and the moves played from it.
@@ -115,22 +116,28 @@ fn reason(e: &ParseMoveError) -> String {
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::Empty => f.write_str("no position given: expected startpos or a FEN, then optionally moves M ..."),
-            SpecError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
+            SpecError::Empty => {
+                f.write_str("no position given: expected startpos or a FEN, then optionally moves M ...")
+            }
+            // The input is quoted in part: a huge argument never comes back whole.
+            SpecError::Fen { fen, source } => write!(f, "invalid FEN {:?}: {source}", excerpt(fen)),
             SpecError::Move { number, token, tried, fen } => write!(
                 f,
-                "move {number} {token:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
+                "move {number} {:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
                  Chinese 炮二平五)",
+                excerpt(token),
                 tried_reasons(tried)
             ),
             SpecError::SplitFen { joined } => write!(
                 f,
-                "the FEN was split into several arguments: quote it, e.g. \"{joined}\" (a shell splits unquoted \
-                 text at spaces)"
+                "the FEN was split into several arguments: quote it, e.g. \"{}\" (a shell splits unquoted \
+                 text at spaces)",
+                excerpt(joined)
             ),
             SpecError::Trailing { word } => write!(
                 f,
-                "unexpected {word:?} after the FEN: expected startpos|FEN [moves M ...] (write `moves` before the moves)"
+                "unexpected {:?} after the FEN: expected startpos|FEN [moves M ...] (write `moves` before the moves)",
+                excerpt(word)
             ),
         }
     }

@@ -549,3 +549,36 @@ fn absurd_table_selections_are_refused_and_the_largest_is_planned_quickly() {
         assert!(summary.starts_with("109979 tables (109979 selected, 0 dependencies)"), "{filter:?}: {summary}");
     }
 }
+
+/// A huge position argument or opening line is quoted in part in the error (the whole
+/// 100,000 characters came back in each message).
+#[test]
+fn a_huge_fen_is_quoted_in_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "a".repeat(100_000);
+    // An opening of moves, and one of a FEN.
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, format!("{long}\n")).unwrap();
+    let fen_openings = dir.path().join("fen-openings.txt");
+    std::fs::write(&fen_openings, format!("9/9/9/9/9/9/9/9/9/{long} w\n")).unwrap();
+    let moves = format!("startpos moves {long}");
+    let mut runs: Vec<(&str, Vec<&str>)> = vec![
+        (QIKU, vec!["show", &long]),
+        (QIKU, vec!["show", &moves]),
+        (QIKU, vec!["show", &long, "b"]),
+        (QIKU, vec!["perft", "1", "--fen", &long]),
+        (QIKU, vec!["analyze", "--moves", &long]),
+        (QIKU_TB, vec!["probe", &long]),
+    ];
+    for file in [&openings, &fen_openings] {
+        let game = ["match", "--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2"];
+        runs.push((QIKU, [&game[..], &["--openings", s(file)]].concat()));
+    }
+    for (exe, args) in runs {
+        let out = run(exe, &args, 60);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{exe}: {}", &err[..err.len().min(300)]);
+        assert!(err.len() < 1000, "{exe}: {} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains(&format!("{}...", "a".repeat(60))), "{exe}: {err}");
+    }
+}
