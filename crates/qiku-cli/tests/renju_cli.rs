@@ -204,3 +204,16 @@ fn moves_after_the_end_of_the_game_are_ignored_with_a_warning() {
         );
     }
 }
+
+/// A diagram with too few rows says how many it has, not a line of it: an empty one said
+/// `board line 0: 0 rows, expected 15`.
+#[test]
+fn a_short_diagram_counts_its_rows() {
+    let o = qiku_with_stdin(&["renju", "forbidden", "--board", "-"], b"");
+    let e = stderr(&o);
+    assert!(e.contains("standard input: the diagram has no rows, expected 15"), "{e}");
+    assert!(!e.contains("line 0"), "{e}");
+    let three = format!("# three rows\n{}", format!("{}\n", ".".repeat(15)).repeat(3));
+    let e = stderr(&qiku_with_stdin(&["renju", "eval", "--board", "-"], three.as_bytes()));
+    assert!(e.contains("standard input: the diagram has 3 rows, expected 15"), "{e}");
+}
