@@ -582,3 +582,17 @@ fn a_huge_fen_is_quoted_in_part() {
         assert!(err.contains(&format!("{}...", "a".repeat(60))), "{exe}: {err}");
     }
 }
+
+/// `match --pgn` naming a book (or another binary file of a known kind) says what the file is;
+/// it said the book "holds text that is not UTF-8". The file is left as it was.
+#[test]
+fn match_pgn_naming_a_book_says_it_is_a_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path(), "b.qbk");
+    let before = std::fs::read(&book).unwrap();
+    let args = ["match", "--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--pgn", s(&book)];
+    let out = run(QIKU, &args, 60);
+    assert_refused(&out, &["b.qbk", "a qiku opening book (.qbk)", "choose another --pgn"]);
+    assert!(!stderr(&out).contains("UTF-8"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&book).unwrap(), before);
+}
