@@ -427,6 +427,13 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     if report_game_over(&game, args.json) {
         return Ok(());
     }
+    // No legal move (checkmate, stalemate): reported as the other ends are; the JSON keeps the
+    // search's answer (no move, `mate` 0) beside `game_over`.
+    let no_move_end = crate::game_end(&game).filter(|_| game.position().has_no_moves());
+    if let (Some((words, result)), false) = (&no_move_end, args.json) {
+        println!("game over: {words} ({result}); no move to search");
+        return Ok(());
+    }
     let root = game.position().clone();
     let notation = args.notation;
     if args.eval {
@@ -477,11 +484,14 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
     if json {
         // A missing move (no legal move) is null, in every notation.
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "fen": game.position().fen(), "bestmove": best, "bestmove_iccs": r.best.map(|m| m.to_string()),
             "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "cp": r.score.cp(), "mate": r.score.mate(), "depth": r.depth, "nodes": r.nodes,
             "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
+        if let Some((words, result)) = no_move_end {
+            obj["game_over"] = serde_json::json!({"result": result, "text": words});
+        }
         println!("{obj}");
     } else {
         let best = best.as_deref().unwrap_or("(none)");
