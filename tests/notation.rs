@@ -466,3 +466,41 @@ fn round_trip_crowded_endgames() {
     assert!(tally.wxf_two_files > 1000, "{}", tally.wxf_two_files);
     assert!(tally.wxf_extremes > 300, "{}", tally.wxf_extremes);
 }
+
+/// A position argument's errors quote a long input in part (the first 80 characters and `...`),
+/// never whole: a 100,000-character FEN, move or word came back in full.
+#[test]
+fn position_errors_quote_long_inputs_in_part() {
+    use qiku::notation::spec::{parse_position_args, parse_position_spec};
+    let long = "a".repeat(100_000);
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let errors = [
+        parse_position_spec(&long).unwrap_err(),
+        parse_position_spec(&format!("startpos moves {long}")).unwrap_err(),
+        parse_position_spec(&format!("{start} {long}")).unwrap_err(),
+        parse_position_args(&[long.clone(), "b".into()]).unwrap_err(),
+    ];
+    for e in errors {
+        let text = e.to_string();
+        assert!(text.len() < 1000, "{} bytes: {}...", text.len(), &text[..200]);
+        assert!(text.contains(&format!("{}...", "a".repeat(80))), "{text}");
+    }
+}
+
+/// A side-to-move field that is neither `w`, `r` nor `b` is the FEN's error, not a word after it:
+/// `BOARD x - - 0 1` said `unexpected "x" after the FEN ... (write moves before the moves)`. A
+/// move written there without `moves` is still told to write `moves`.
+#[test]
+fn a_bad_side_to_move_is_named_as_such() {
+    use qiku::notation::spec::parse_position_spec;
+    let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    for side in ["x", "red", "B2"] {
+        let text = parse_position_spec(&format!("{board} {side} - - 0 1")).unwrap_err().to_string();
+        assert!(text.contains(&format!("side to move {side:?} is not w, r or b")), "{text}");
+        assert!(!text.contains("write `moves`"), "{text}");
+    }
+    for mv in ["h2e2", "C2.5", "炮二平五", "h2h9"] {
+        let text = parse_position_spec(&format!("{board} {mv}")).unwrap_err().to_string();
+        assert!(text.contains("write `moves` before the moves"), "{mv}: {text}");
+    }
+}

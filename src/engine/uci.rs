@@ -70,17 +70,10 @@ pub const MAX_THREADS: usize = 64;
 /// Largest `TablebaseProbeLimit` (pieces, kings included): as advertised and as checked.
 pub(crate) const MAX_TB_PROBE_LIMIT: u64 = 12;
 
-/// How much of an input line a reply quotes, in characters.
-const EXCERPT_CHARS: usize = 80;
-
 /// The first 80 characters of `text`, followed by `...` if there is more: how
-/// replies quote an input line, so that a huge line never comes back whole.
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
+/// replies quote an input line, so that a huge line never comes back whole (the one rule of
+/// the library's messages, also the position errors').
+pub use crate::util::text::excerpt;
 
 /// `PATH: CAUSE` for a file or directory an option could not open, the path said once: the
 /// library's errors mostly start with the path already (`a.qbk: cannot open: ...`), and then are

@@ -26,7 +26,8 @@
 //! ```
 
 use super::{chinese, iccs, wxf, Notation, ParseMoveError};
-use crate::core::{Game, Move, Position, PositionError, START_FEN};
+use crate::core::{Game, Move, ParseFenError, Position, PositionError, START_FEN};
+use crate::util::text::excerpt;
 use std::fmt;
 
 /// A position read from text: the position named and the moves played from it.
@@ -115,22 +116,28 @@ fn reason(e: &ParseMoveError) -> String {
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::Empty => f.write_str("no position given: expected startpos or a FEN, then optionally moves M ..."),
-            SpecError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
+            SpecError::Empty => {
+                f.write_str("no position given: expected startpos or a FEN, then optionally moves M ...")
+            }
+            // The input is quoted in part: a huge argument never comes back whole.
+            SpecError::Fen { fen, source } => write!(f, "invalid FEN {:?}: {source}", excerpt(fen)),
             SpecError::Move { number, token, tried, fen } => write!(
                 f,
-                "move {number} {token:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
+                "move {number} {:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
                  Chinese 炮二平五)",
+                excerpt(token),
                 tried_reasons(tried)
             ),
             SpecError::SplitFen { joined } => write!(
                 f,
-                "the FEN was split into several arguments: quote it, e.g. \"{joined}\" (a shell splits unquoted \
-                 text at spaces)"
+                "the FEN was split into several arguments: quote it, e.g. \"{}\" (a shell splits unquoted \
+                 text at spaces)",
+                excerpt(joined)
             ),
             SpecError::Trailing { word } => write!(
                 f,
-                "unexpected {word:?} after the FEN: expected startpos|FEN [moves M ...] (write `moves` before the moves)"
+                "unexpected {:?} after the FEN: expected startpos|FEN [moves M ...] (write `moves` before the moves)",
+                excerpt(word)
             ),
         }
     }
@@ -262,6 +269,19 @@ fn is_fen_field(w: &str) -> bool {
     matches!(w, "w" | "r" | "b" | "-") || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The longest word after a board that is taken for a bad side to move (`white`, `red`);
+/// a longer one is quoted in part as a word after the FEN.
+const MAX_TURN_CHARS: usize = 8;
+
+/// Whether `word` has the shape of a move in some notation (legal here or not), rather than being
+/// no move at all.
+fn move_shaped(pos: &Position, word: &str) -> bool {
+    match read_move(pos, word) {
+        Ok(_) => true,
+        Err(tried) => tried.iter().any(|(_, e)| !matches!(e, ParseMoveError::Syntax { .. })),
+    }
+}
+
 fn parse_words(words: &[&str]) -> Result<PositionSpec, SpecError> {
     let Some(&first) = words.first() else { return Err(SpecError::Empty) };
     let moves_at = words.iter().position(|w| w.eq_ignore_ascii_case("moves"));
@@ -280,10 +300,18 @@ fn parse_words(words: &[&str]) -> Result<PositionSpec, SpecError> {
         let fen = fen_words[..end].join(" ");
         if 1 + fields < end {
             // Words that are no FEN fields after a board: say so, unless there is no board.
-            if let Err(source) = Position::from_fen(fen_words[0]) {
+            let board = match Position::from_fen(fen_words[0]) {
+                Ok(board) => board,
+                Err(source) => return Err(SpecError::Fen { fen, source }),
+            };
+            let word = fen_words[1 + fields];
+            // Right after the board, a short word that is no move is a bad side to move (`x`),
+            // the FEN's error; a move there was written without `moves`.
+            if fields == 0 && word.chars().count() <= MAX_TURN_CHARS && !move_shaped(&board, word) {
+                let source = PositionError::Fen(ParseFenError::BadTurn(word.to_string()));
                 return Err(SpecError::Fen { fen, source });
             }
-            return Err(SpecError::Trailing { word: fen_words[1 + fields].to_string() });
+            return Err(SpecError::Trailing { word: word.to_string() });
         }
         let pos = Position::from_fen(&fen).map_err(|source| SpecError::Fen { fen, source })?;
         (pos, moves_at.map_or(&[][..], |i| &words[i + 1..]))

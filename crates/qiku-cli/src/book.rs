@@ -391,7 +391,7 @@ pub fn main() -> ExitCode {
             super::obk::run_import(&obk, &output, quiet, force, json)
         }
     };
-    match result {
+    let code = match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Error(message)) => {
             eprintln!("qiku-book: {message}");
@@ -400,9 +400,13 @@ pub fn main() -> ExitCode {
         Err(Failure::Stopped) => {
             let (output, existed) = target.unwrap_or_default();
             eprintln!("qiku-book: {}", interrupt::nothing_written(&output, existed));
-            ExitCode::from(interrupt::exit_status())
+            return ExitCode::from(interrupt::exit_status());
         }
+    };
+    if super::stdout_failed("qiku-book") {
+        return ExitCode::FAILURE;
     }
+    code
 }
 
 /// The options of `build` stored in the book.
@@ -800,12 +804,15 @@ fn run_dump(path: &Path) -> Result<(), String> {
         let e = e.map_err(|e| e.to_string())?;
         let c = e.counts;
         let r = writeln!(out, "{:016x} {} {} {} {} {}", e.key, e.mv, c.wins, c.draws, c.losses, c.unknown);
-        if r.is_err() {
-            // A closed pipe (`| head`) is not an error worth reporting.
+        if let Err(e) = r {
+            // A closed pipe (`| head`) is dropped quietly; another error is reported at the end.
+            super::stdout_error(&e);
             return Ok(());
         }
     }
-    let _ = out.flush();
+    if let Err(e) = out.flush() {
+        super::stdout_error(&e);
+    }
     Ok(())
 }
 

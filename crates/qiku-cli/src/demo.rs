@@ -23,8 +23,14 @@ pub const DEMO_GAMES: &str = "books/games/ccpd-iccs.pgn.zst";
 /// The repertoire shipped in the repository, embedded so the demo also runs outside a checkout.
 const REPERTOIRE: &str = include_str!("../../../books/repertoire.pgn");
 
-/// Runs the demo with `books/` and `tablebases/` under `root`; `max_pieces` tables are generated.
+/// Runs the demo with `books/` and `tablebases/` under `root`; the tables of up to `max_pieces`
+/// pieces (3 to [`qiku::tablebase::MAX_PIECES`]) are generated.
 pub fn run(root: &Path, max_pieces: usize) -> Result<(), String> {
+    let most = qiku::tablebase::MAX_PIECES;
+    if !(3..=most).contains(&max_pieces) {
+        // Refused before the book is built (`qiku demo` refuses it when parsing).
+        return Err(format!("--max-pieces {max_pieces}: give a whole number from 3 to {most}, kings included"));
+    }
     let books = root.join("books");
     let collection = root.join(DEMO_GAMES);
     let (input, book_path) = if collection.is_file() {

@@ -6,7 +6,8 @@
 //! library does not: the programs' JSON output is written here, never in the library.
 
 /// Like `println!`, but a closed stdout (`qiku show | head -c 10`) is not a panic: output that
-/// cannot be written is dropped, and the program goes on to its normal end.
+/// cannot be written is dropped, and the program goes on to its normal end (which reports an
+/// error other than a closed pipe: see [`write_stdout`]).
 #[macro_export]
 macro_rules! outln {
     () => {
@@ -27,7 +28,7 @@ macro_rules! out {
 
 // Every module of this crate prints through these two: they shadow the standard `println!` and
 // `print!` here (defined before the modules, so in scope in all of them), so that no print path
-// of the three programs, present or future, can panic on a closed stdout.
+// of the three programs, present or future, can panic on a closed stdout or fail unreported.
 macro_rules! println {
     ($($arg:tt)*) => {
         $crate::outln!($($arg)*)
@@ -57,16 +58,86 @@ pub mod tune;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use qiku::core::Position;
 use qiku::notation::spec::{parse_position_args, parse_position_spec, PositionSpec, SpecError};
 use qiku::notation::Notation;
 
-/// Writes `text` to stdout and flushes; an error (a closed pipe: `qiku bench | head`) is
-/// ignored, as there is nobody left to read the output. The one way the programs print.
+/// Set once standard output has failed (closed, or any other error): later output is dropped.
+static STDOUT_STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// The first error writing standard output other than a closed pipe (a full disk), reported
+/// when the program ends ([`stdout_failed`]).
+static STDOUT_ERROR: OnceLock<String> = OnceLock::new();
+
+/// Writes `text` to stdout and flushes. The one way the programs print. A closed pipe
+/// (`qiku bench | head`) is dropped quietly, as there is nobody left to read the output; any
+/// other error (a full disk) is kept for [`stdout_failed`] to report. After either, later
+/// output is dropped and the program goes on to its normal end.
 pub fn write_stdout(text: &str) {
+    if STDOUT_STOPPED.load(Ordering::Relaxed) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        stdout_error(&e);
+    }
+}
+
+/// Notes an error writing standard output (see [`write_stdout`]), for writers of their own.
+pub fn stdout_error(e: &std::io::Error) {
+    STDOUT_STOPPED.store(true, Ordering::Relaxed);
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        let _ = STDOUT_ERROR.set(e.to_string());
+    }
+}
+
+/// Standard output as a [`Write`] for code that takes a writer (`renju play`): its errors are
+/// noted as [`write_stdout`]'s are, so that the program's end reports them the same way.
+pub struct StdoutWriter(std::io::StdoutLock<'static>);
+
+impl StdoutWriter {
+    /// Standard output, locked for the writer's life.
+    pub fn new() -> StdoutWriter {
+        StdoutWriter(std::io::stdout().lock())
+    }
+
+    /// Whether an error came from writing standard output (already noted; a closed pipe is quiet)
+    /// rather than from elsewhere (reading the input).
+    pub fn failed() -> bool {
+        STDOUT_STOPPED.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for StdoutWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Write for StdoutWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).inspect_err(stdout_error)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().inspect_err(stdout_error)
+    }
+}
+
+/// At a program's end: if writing standard output failed for another reason than a closed pipe,
+/// says so on stderr (`program: cannot write to standard output: CAUSE`) and returns `true`,
+/// for the program to exit with a failure.
+pub fn stdout_failed(program: &str) -> bool {
+    match STDOUT_ERROR.get() {
+        Some(cause) => {
+            eprintln!("{program}: cannot write to standard output: {cause}");
+            true
+        }
+        None => false,
+    }
 }
 
 /// The most text [`read_text`] takes from standard input: far more than any game or diagram it
@@ -119,17 +190,25 @@ pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<I
 /// that `analyze` and `probe` say so instead of searching on. `None` while the game goes on, or
 /// when the side to move has no legal move (the search says that: no best move).
 pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
-    use qiku::core::{Color, EndReason, Outcome};
-    let words = |winner: Color, reason: EndReason| {
-        let name = if winner == Color::Red { "red" } else { "black" };
-        (
-            format!("{name} wins by {}", matchrunner::reason_text(reason)),
-            if winner == Color::Red { "1-0" } else { "0-1" },
-        )
-    };
+    use qiku::core::{EndReason, Outcome};
     match game.outcome()? {
         Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. } => None,
-        Outcome::Decisive { winner, reason } => Some(words(winner, reason)),
+        _ => game_end(game),
+    }
+}
+
+/// Any end of the game, a checkmate or stalemate included (`red wins by checkmate`, `1-0`);
+/// `None` while the game goes on.
+pub fn game_end(game: &qiku::Game) -> Option<(String, &'static str)> {
+    use qiku::core::{Color, Outcome};
+    match game.outcome()? {
+        Outcome::Decisive { winner, reason } => {
+            let name = if winner == Color::Red { "red" } else { "black" };
+            Some((
+                format!("{name} wins by {}", matchrunner::reason_text(reason)),
+                if winner == Color::Red { "1-0" } else { "0-1" },
+            ))
+        }
         Outcome::Draw(reason) => Some((format!("draw by {}", matchrunner::reason_text(reason)), "1/2-1/2")),
     }
 }

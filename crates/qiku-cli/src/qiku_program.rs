@@ -49,8 +49,9 @@ enum Command {
         /// Folder holding `books/` and `tablebases/`.
         #[arg(long, default_value = ".")]
         root: std::path::PathBuf,
-        /// Generate the tables of up to this many pieces.
-        #[arg(long, default_value_t = 4)]
+        /// Generate the tables of up to this many pieces, kings included: 3 to 12, as
+        /// `qiku-tb generate --max-pieces` (the endgame the demo probes has 4).
+        #[arg(long, default_value_t = 4, value_parser = super::tb::max_pieces_arg)]
         max_pieces: usize,
     },
     /// Play two UCI/UCCI engines against each other with qiku's rules as referee, write the games
@@ -245,8 +246,8 @@ struct ProbeArgs {
     /// decide is marked, with a line rank instead of plies to mate.
     #[arg(long, default_value = "asian")]
     rules: qiku::Rules,
-    /// Depth of the search made when neither the book nor the tables answer.
-    #[arg(long, default_value_t = 10)]
+    /// Depth of the search made when neither the book nor the tables answer (1 to 100).
+    #[arg(long, default_value_t = 10, value_parser = super::whole_number::<u32>(1, 100))]
     depth: u32,
     /// Print one JSON object.
     #[arg(long)]
@@ -357,6 +358,9 @@ pub fn main() -> ExitCode {
     for warning in warnings {
         eprintln!("qiku: {warning}");
     }
+    if crate::stdout_failed("qiku") {
+        return ExitCode::FAILURE;
+    }
     code
 }
 
@@ -423,6 +427,13 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     if report_game_over(&game, args.json) {
         return Ok(());
     }
+    // No legal move (checkmate, stalemate): reported as the other ends are; the JSON keeps the
+    // search's answer (no move, `mate` 0) beside `game_over`.
+    let no_move_end = crate::game_end(&game).filter(|_| game.position().has_no_moves());
+    if let (Some((words, result)), false) = (&no_move_end, args.json) {
+        println!("game over: {words} ({result}); no move to search");
+        return Ok(());
+    }
     let root = game.position().clone();
     let notation = args.notation;
     if args.eval {
@@ -473,11 +484,14 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
     if json {
         // A missing move (no legal move) is null, in every notation.
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "fen": game.position().fen(), "bestmove": best, "bestmove_iccs": r.best.map(|m| m.to_string()),
             "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "cp": r.score.cp(), "mate": r.score.mate(), "depth": r.depth, "nodes": r.nodes,
             "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
+        if let Some((words, result)) = no_move_end {
+            obj["game_over"] = serde_json::json!({"result": result, "text": words});
+        }
         println!("{obj}");
     } else {
         let best = best.as_deref().unwrap_or("(none)");
@@ -840,7 +854,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         let game = spec.game();
         let r = search::search(
             &game,
-            &Limits::depth(args.depth.max(1)),
+            &Limits::depth(args.depth),
             &SearchOptions::default(),
             &shared,
             &mut History::default(),

@@ -3,7 +3,7 @@
 
 use clap::{Args, Subcommand};
 use qiku_renju::eval::{self, Ruleset};
-use qiku_renju::{self, gomocup, Board, Outcome, Point, DIRECTION_NAMES, SIZE};
+use qiku_renju::{self, gomocup, Board, Outcome, Point, Stone, DIRECTION_NAMES, SIZE};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `qiku renju`.
@@ -47,7 +47,12 @@ enum RenjuCommand {
 pub fn run(args: &RenjuArgs) -> Result<(), String> {
     match &args.command {
         None | Some(RenjuCommand::Play) => {
-            gomocup::run(std::io::stdin().lock(), std::io::stdout().lock()).map_err(|e| format!("renju play: {e}"))
+            // An error writing the answers is the program's to report at its end (a closed pipe:
+            // the manager is gone, nothing to report); any other is reading the commands.
+            match gomocup::run(std::io::stdin().lock(), crate::StdoutWriter::new()) {
+                Err(_) if crate::StdoutWriter::failed() => Ok(()),
+                r => r.map_err(|e| format!("renju play: cannot read standard input: {e}")),
+            }
         }
         Some(RenjuCommand::Forbidden(a)) => forbidden(a),
         Some(RenjuCommand::Eval(a)) => evaluate(a),
@@ -64,10 +69,50 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
         None => Board::new(),
     };
     let moves = qiku_renju::parse_moves(&args.moves.join(" ")).map_err(|e| e.to_string())?;
-    for (i, p) in moves.into_iter().enumerate() {
-        board.play(p).map_err(|p| format!("move {}: {p} is already occupied", i + 1))?;
+    for (i, &p) in moves.iter().enumerate() {
+        let number = i + 1;
+        if !board.is_empty(p) {
+            return Err(format!("move {number}: {p} is already occupied"));
+        }
+        // The move that ends the game (a five, or black's forbidden move) is the last one
+        // played: the moves after it are ignored and said to be, as `judge` says them.
+        let side = board.to_move();
+        let end = if board.makes_five(p, side) {
+            Some(Outcome::Five { ply: number, point: p, winner: side })
+        } else if side == Stone::Black {
+            board.forbidden(p).map(|kind| Outcome::Forbidden { ply: number, point: p, kind })
+        } else {
+            None
+        };
+        board.play(p).map_err(|p| format!("move {number}: {p} is already occupied"))?;
+        let extra = moves.len() - number;
+        if let Some(end) = end.filter(|_| extra > 0) {
+            eprintln!("qiku: {}; {}", outcome_text(&end), ignored(extra));
+            break;
+        }
     }
     Ok(board)
+}
+
+/// How `judge` and the position commands name the end of a game.
+fn outcome_text(outcome: &Outcome) -> String {
+    match *outcome {
+        Outcome::Forbidden { ply, point, kind } => {
+            format!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
+        }
+        Outcome::Five { ply, point, winner } => format!("{} wins: five at move {ply} ({point})", winner.name()),
+        Outcome::Full => "draw: the board is full".to_string(),
+        Outcome::Unfinished => "unfinished".to_string(),
+    }
+}
+
+/// `N moves after the end of the game were ignored`, in agreement.
+fn ignored(extra: usize) -> String {
+    format!(
+        "{} after the end of the game {} ignored",
+        crate::count(extra, "move", "moves"),
+        if extra == 1 { "was" } else { "were" }
+    )
 }
 
 fn forbidden(args: &PositionArgs) -> Result<(), String> {
@@ -167,15 +212,11 @@ fn judge(path: &Path) -> Result<(), String> {
     let moves = qiku_renju::parse_game(&text).map_err(|e| format!("{name}: {e}"))?;
     let j = qiku_renju::judge(&moves).map_err(|e| format!("{name}: {e}"))?;
     match j.outcome {
-        Outcome::Forbidden { ply, point, kind } => {
-            println!("white wins: black's move {ply} ({point}) is forbidden ({kind})")
-        }
-        Outcome::Five { ply, point, winner } => println!("{} wins: five at move {ply} ({point})", winner.name()),
-        Outcome::Full => println!("draw: the board is full"),
-        Outcome::Unfinished => println!("unfinished after {} moves", moves.len()),
+        Outcome::Unfinished => println!("unfinished after {}", crate::count(moves.len(), "move", "moves")),
+        end => println!("{}", outcome_text(&end)),
     }
     if j.extra_moves > 0 {
-        eprintln!("qiku: {name}: {} moves after the end of the game were ignored", j.extra_moves);
+        eprintln!("qiku: {name}: {}", ignored(j.extra_moves));
     }
     Ok(())
 }

@@ -62,12 +62,12 @@ struct SelectArgs {
     max_defenders: Option<usize>,
     /// At most this many pieces, kings included: 3 to 12 (default 5 when no other filter,
     /// material or family is given). No table holds more than 12 pieces.
-    #[arg(long, value_parser = pieces)]
+    #[arg(long, value_parser = max_pieces_arg)]
     max_pieces: Option<usize>,
 }
 
-/// `--max-pieces`: 3 (a king each and one attacker) to the largest table's 12.
-fn pieces(s: &str) -> Result<usize, String> {
+/// `--max-pieces`: 3 (a king each and one attacker) to the largest table's 12 (also `qiku demo`'s).
+pub(crate) fn max_pieces_arg(s: &str) -> Result<usize, String> {
     count_from_to(s, 3, 12, "no table holds more than 12 pieces, kings included")
 }
 
@@ -296,6 +296,9 @@ pub fn main() -> ExitCode {
     };
     for warning in warnings {
         eprintln!("qiku-tb: {warning}");
+    }
+    if super::stdout_failed("qiku-tb") {
+        return ExitCode::FAILURE;
     }
     code
 }

@@ -482,3 +482,22 @@ fn probe_of_a_side_without_moves_says_it_loses() {
     let text = stdout(&qiku(&["probe", stalemated]));
     assert_eq!(text.trim_end(), "answer: none: black has no legal move and loses (stalemated)");
 }
+
+/// `analyze` of a side with no legal move reports the game over as it reports the other ends
+/// (it printed only `bestmove (none)`, and in JSON `mate: 0` without `game_over`); the JSON keeps
+/// its score and null moves.
+#[test]
+fn analyze_of_a_mated_or_stalemated_side_says_the_game_is_over() {
+    for (fen, words) in [
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1", "red wins by checkmate"),
+        ("4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1", "red wins by stalemate (no legal move)"),
+    ] {
+        let text = stdout(&qiku(&["analyze", fen, "--depth", "3"]));
+        assert_eq!(text, format!("game over: {words} (1-0); no move to search\n"), "{fen}");
+        let out = stdout(&qiku(&["analyze", fen, "--depth", "3", "--json"]));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["game_over"], serde_json::json!({"result": "1-0", "text": words}), "{out}");
+        assert!(v["bestmove"].is_null() && v["bestmove_iccs"].is_null() && v["cp"].is_null(), "{out}");
+        assert_eq!(v["mate"], serde_json::json!(0), "{out}");
+    }
+}

@@ -82,3 +82,32 @@ fn match_limits_games_and_plies_of_zero_are_refused() {
     }
     refused(&run(qiku, &["match", "--engine", qiku, "--engine", qiku, "--depth", "101"]), "from 1 to 100");
 }
+
+#[test]
+fn probe_depth_is_range_checked_like_every_other_depth() {
+    // `--depth 1000` searched until killed and `--depth 0` was quietly depth 1.
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    for depth in ["0", "101", "1000"] {
+        let out = crate::common::run_with_timeout(qiku, &["probe", "startpos", "--depth", depth], 30);
+        refused(&out, &format!("invalid value '{depth}' for '--depth <"));
+        refused(&out, "from 1 to 100");
+    }
+    let help = String::from_utf8_lossy(&run(qiku, &["probe", "--help"]).stdout).into_owned();
+    assert!(help.contains("(1 to 100)"), "{help}");
+}
+
+#[test]
+fn demo_max_pieces_is_range_checked_before_any_work() {
+    // `--max-pieces 99` built the book and failed at the tables; 0 to 2 generated nothing.
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    for n in ["0", "1", "2", "13", "99"] {
+        let out = crate::common::run_with_timeout(qiku, &["demo", "--root", root, "--max-pieces", n], 60);
+        refused(&out, "from 3 to 12");
+        assert!(out.stdout.is_empty(), "{n}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{n}: the demo wrote files");
+    }
+    let help = String::from_utf8_lossy(&run(qiku, &["demo", "--help"]).stdout).into_owned();
+    assert!(help.contains("3 to 12"), "{help}");
+}

@@ -173,6 +173,76 @@ fn a_closed_stdout_is_not_a_panic() {
         assert!(!err.contains("panicked"), "{exe} {args:?}: {err}");
         assert_ne!(out.status.code(), Some(101), "{exe} {args:?}: {err}");
         assert!(out.status.code().is_some(), "{exe} {args:?} killed by a signal");
+        // `| head` is no error: nothing said, and the normal exit.
+        assert!(err.is_empty() && out.status.success(), "{exe} {args:?}: {:?} {err}", out.status);
+    }
+}
+
+/// Runs `exe args` with `input` on stdin and `stdout` as its standard output.
+#[cfg(target_os = "linux")]
+fn run_with_stdout(exe: &str, args: &[&str], input: &[u8], stdout: std::fs::File) -> Output {
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // From a thread: a program that stops reading cannot block the test.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().unwrap();
+    out
+}
+
+/// `qiku renju play` whose manager has gone (`| head`) ends quietly, as the other commands do
+/// (it said "qiku: renju play: Broken pipe (os error 32)" and failed).
+#[test]
+#[cfg(target_os = "linux")]
+fn renju_play_on_a_closed_stdout_is_quiet() {
+    let out = run_with_stdout(QIKU, &["renju", "play"], b"START 15\nBEGIN\nABOUT\n", closed_pipe());
+    let err = stderr(&out);
+    assert!(err.is_empty() && out.status.success(), "{:?} {err}", out.status);
+}
+
+/// Output that cannot be written for another reason than a closed pipe (a full disk, here
+/// /dev/full) is an error said on stderr, with a failing exit; the commands exited 0 silently.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_stdout_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path(), "b.qbk");
+    let tables = dir.path().join("tables");
+    qiku::tablebase::generate::generate_set(
+        &["KRvK".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(&tables),
+    )
+    .unwrap();
+    let krk = "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1";
+    let commands: Vec<(&str, Vec<&str>, &[u8])> = vec![
+        (QIKU, vec!["show"], b""),
+        (QIKU, vec!["perft", "3", "--divide"], b""),
+        (QIKU, vec!["analyze", "startpos", "--depth", "2", "--json"], b""),
+        (QIKU, vec!["probe", "startpos", "--depth", "2"], b""),
+        (QIKU, vec!["bench", "--depth", "1"], b""),
+        (QIKU, vec!["renju", "forbidden", "h8"], b""),
+        (QIKU, vec!["renju", "eval", "h8 h9"], b""),
+        (QIKU, vec!["renju", "play"], b"START 15\nBEGIN\n"),
+        (QIKU_BOOK, vec!["dump", s(&book)], b""),
+        (QIKU_BOOK, vec!["stats", s(&book)], b""),
+        (QIKU_TB, vec!["probe", krk, "--dir", s(&tables)], b""),
+    ];
+    for (exe, args, input) in commands {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = run_with_stdout(exe, &args, input, full);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{exe} {args:?}: {err}");
+        assert!(err.contains("cannot write to standard output: No space left on device"), "{exe} {args:?}: {err}");
+        assert!(!err.contains("panicked"), "{exe} {args:?}: {err}");
     }
 }
 
@@ -478,4 +548,51 @@ fn absurd_table_selections_are_refused_and_the_largest_is_planned_quickly() {
         let summary = text.lines().find(|l| l.contains(" tables (")).expect("summary line");
         assert!(summary.starts_with("109979 tables (109979 selected, 0 dependencies)"), "{filter:?}: {summary}");
     }
+}
+
+/// A huge position argument or opening line is quoted in part in the error (the whole
+/// 100,000 characters came back in each message).
+#[test]
+fn a_huge_fen_is_quoted_in_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "a".repeat(100_000);
+    // An opening of moves, and one of a FEN.
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, format!("{long}\n")).unwrap();
+    let fen_openings = dir.path().join("fen-openings.txt");
+    std::fs::write(&fen_openings, format!("9/9/9/9/9/9/9/9/9/{long} w\n")).unwrap();
+    let moves = format!("startpos moves {long}");
+    let mut runs: Vec<(&str, Vec<&str>)> = vec![
+        (QIKU, vec!["show", &long]),
+        (QIKU, vec!["show", &moves]),
+        (QIKU, vec!["show", &long, "b"]),
+        (QIKU, vec!["perft", "1", "--fen", &long]),
+        (QIKU, vec!["analyze", "--moves", &long]),
+        (QIKU_TB, vec!["probe", &long]),
+    ];
+    for file in [&openings, &fen_openings] {
+        let game = ["match", "--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2"];
+        runs.push((QIKU, [&game[..], &["--openings", s(file)]].concat()));
+    }
+    for (exe, args) in runs {
+        let out = run(exe, &args, 60);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{exe}: {}", &err[..err.len().min(300)]);
+        assert!(err.len() < 1000, "{exe}: {} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains(&format!("{}...", "a".repeat(60))), "{exe}: {err}");
+    }
+}
+
+/// `match --pgn` naming a book (or another binary file of a known kind) says what the file is;
+/// it said the book "holds text that is not UTF-8". The file is left as it was.
+#[test]
+fn match_pgn_naming_a_book_says_it_is_a_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path(), "b.qbk");
+    let before = std::fs::read(&book).unwrap();
+    let args = ["match", "--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "2", "--pgn", s(&book)];
+    let out = run(QIKU, &args, 60);
+    assert_refused(&out, &["b.qbk", "a qiku opening book (.qbk)", "choose another --pgn"]);
+    assert!(!stderr(&out).contains("UTF-8"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&book).unwrap(), before);
 }

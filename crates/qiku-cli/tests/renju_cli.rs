@@ -172,3 +172,48 @@ fn judge_and_board_read_standard_input_for_a_dash() {
     let e = stderr(&qiku_with_stdin(&["renju", "forbidden", "--board", "-"], b"x.o\n"));
     assert!(e.starts_with("qiku: standard input: "), "{e}");
 }
+
+/// `forbidden` and `eval` stop at the end of the game (a five, or black's forbidden move) and say
+/// on stderr that the moves after it were ignored, as `judge` does; they played on silently.
+#[test]
+fn moves_after_the_end_of_the_game_are_ignored_with_a_warning() {
+    let warned = |args: &[&str]| {
+        let o = qiku(args);
+        (stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let five = "h8 a1 i8 a2 j8 a3 k8 a4 l8";
+    let forbidden = "h8 a1 i8 a2 g9 a3 g10 a4 g8";
+    for command in ["forbidden", "eval"] {
+        // Nothing after the end: nothing to say.
+        let (at_five, err) = warned(&["renju", command, five]);
+        assert_eq!(err, "", "{command}");
+        let (out, err) = warned(&["renju", command, five, "a5 m8 a6"]);
+        assert_eq!(out, at_five, "{command}");
+        assert_eq!(
+            err, "qiku: black wins: five at move 9 (l8); 3 moves after the end of the game were ignored\n",
+            "{command}"
+        );
+        let (at_forbidden, _) = warned(&["renju", command, forbidden]);
+        let (out, err) = warned(&["renju", command, forbidden, "a5"]);
+        assert_eq!(out, at_forbidden, "{command}");
+        assert_eq!(
+            err,
+            "qiku: white wins: black's move 9 (g8) is forbidden (double-three); 1 move after the end of the game \
+             was ignored\n",
+            "{command}"
+        );
+    }
+}
+
+/// A diagram with too few rows says how many it has, not a line of it: an empty one said
+/// `board line 0: 0 rows, expected 15`.
+#[test]
+fn a_short_diagram_counts_its_rows() {
+    let o = qiku_with_stdin(&["renju", "forbidden", "--board", "-"], b"");
+    let e = stderr(&o);
+    assert!(e.contains("standard input: the diagram has no rows, expected 15"), "{e}");
+    assert!(!e.contains("line 0"), "{e}");
+    let three = format!("# three rows\n{}", format!("{}\n", ".".repeat(15)).repeat(3));
+    let e = stderr(&qiku_with_stdin(&["renju", "eval", "--board", "-"], three.as_bytes()));
+    assert!(e.contains("standard input: the diagram has 3 rows, expected 15"), "{e}");
+}

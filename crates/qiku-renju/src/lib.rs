@@ -245,6 +245,11 @@ pub enum RenjuError {
         /// What is wrong with it.
         message: String,
     },
+    /// A board diagram with fewer than 15 rows (blank and comment lines not counted).
+    ShortDiagram {
+        /// The rows it has.
+        rows: usize,
+    },
     /// A board diagram no game reaches: black moves first, so black has as many stones as
     /// white or one more.
     StoneCounts {
@@ -261,6 +266,15 @@ impl fmt::Display for RenjuError {
             RenjuError::BadToken { index, error } => write!(f, "move {index}: {error}"),
             RenjuError::Occupied { index, point } => write!(f, "move {index}: {point} is already occupied"),
             RenjuError::BadDiagram { line, message } => write!(f, "board line {line}: {message}"),
+            RenjuError::ShortDiagram { rows } => write!(
+                f,
+                "the diagram has {}, expected 15 (a line of 15 '.', 'x' or 'o' per row, top row first)",
+                match rows {
+                    0 => "no rows".to_string(),
+                    1 => "1 row".to_string(),
+                    n => format!("{n} rows"),
+                }
+            ),
             RenjuError::StoneCounts { black, white } => write!(
                 f,
                 "the diagram has {black} black and {white} white stones: black moves first, so black must \
@@ -435,10 +449,7 @@ impl Board {
             }
         }
         if row != 0 {
-            return Err(RenjuError::BadDiagram {
-                line: text_lines(text).count(),
-                message: format!("{} rows, expected 15", SIZE - row),
-            });
+            return Err(RenjuError::ShortDiagram { rows: SIZE - row });
         }
         if !(board.white..=board.white + 1).contains(&board.black) {
             return Err(RenjuError::StoneCounts { black: board.black, white: board.white });

@@ -370,6 +370,13 @@ fn earlier_games(path: &Path) -> Result<String, MatchError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
         Err(e) => return Err(pgn_error(e)),
     };
+    // A file of a known other kind (a book, a table, compressed games) is named as what it is.
+    if let Some(what) = crate::overwrite::foreign_kind(path, crate::overwrite::Writes::Pgn) {
+        return Err(pgn_error(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is {what}, not games a match wrote (its games would follow them); choose another --pgn"),
+        )));
+    }
     let mut text = String::from_utf8(bytes).map_err(|_| {
         pgn_error(std::io::Error::new(
             std::io::ErrorKind::InvalidData,

@@ -105,7 +105,7 @@ pub enum LineError {
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LineError::Fen { fen, source } => write!(f, "invalid FEN {fen:?}: {source}"),
+            LineError::Fen { fen, source } => write!(f, "invalid FEN {:?}: {source}", qiku::engine::uci::excerpt(fen)),
             LineError::Move(source) => write!(f, "{source}"),
             LineError::GameOver(Outcome::Decisive { winner, reason }) => {
                 write!(f, "the game is already over ({winner} wins by {})", super::reason_text(*reason))
