@@ -238,7 +238,7 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
                     path.display(),
                     g.number,
                     loc.line,
-                    crate::engine::uci::excerpt(fen),
+                    crate::util::text::excerpt(fen),
                     loc.column
                 ));
                 return out;
