@@ -225,15 +225,17 @@ struct ProbeArgs {
     /// Opening book (.qbk).
     #[arg(long)]
     book: Option<std::path::PathBuf>,
-    /// Book policy for the suggested move: best (deterministic), games or score (weighted random).
-    #[arg(long, default_value = "best")]
+    /// Book policy for the suggested move, with --book: best (deterministic), games or score
+    /// (weighted random).
+    #[arg(long, default_value = "best", requires = "book")]
     policy: String,
-    /// Ignore book moves played in fewer games.
-    #[arg(long, default_value_t = 1)]
+    /// Ignore book moves played in fewer games (with --book).
+    #[arg(long, default_value_t = 1, requires = "book")]
     min_games: u32,
-    /// Ignore book moves played in less than this percentage of the position's games (0 to 100).
+    /// Ignore book moves played in less than this percentage of the position's games (0 to 100;
+    /// with --book).
     #[arg(long, default_value_t = qiku::book::DEFAULT_MIN_SHARE_PERCENT,
-          value_parser = super::whole_number::<u32>(0, 100))]
+          value_parser = super::whole_number::<u32>(0, 100), requires = "book")]
     min_share: u32,
     /// Notation of the moves printed: iccs, wxf or chinese.
     #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]

@@ -87,7 +87,7 @@ pub struct TuneArgs {
     scored: Option<PathBuf>,
     /// Weight of the engine's score against the game result with --scored (0: results only,
     /// 1: scores only).
-    #[arg(long, default_value_t = 0.5, value_parser = parse_lambda)]
+    #[arg(long, default_value_t = 0.5, value_parser = parse_lambda, requires = "scored")]
     lambda: f64,
 }
 

@@ -111,3 +111,21 @@ fn demo_max_pieces_is_range_checked_before_any_work() {
     let help = String::from_utf8_lossy(&run(qiku, &["demo", "--help"]).stdout).into_owned();
     assert!(help.contains("3 to 12"), "{help}");
 }
+
+#[test]
+fn options_that_act_only_with_another_are_refused_without_it() {
+    // `qiku probe --policy games` without a book, and `qiku tune --lambda` without a scored
+    // file, were taken and did nothing.
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    for (args, needed) in [
+        (&["probe", "startpos", "--policy", "games"][..], "--book <BOOK>"),
+        (&["probe", "startpos", "--min-games", "3"][..], "--book <BOOK>"),
+        (&["probe", "startpos", "--min-share", "5"][..], "--book <BOOK>"),
+        (&["tune", "--pgn", "games.pgn", "--lambda", "0.3"][..], "--scored <FILE>"),
+    ] {
+        let out = crate::common::run_with_timeout(qiku, args, 30);
+        refused(&out, "the following required arguments were not provided");
+        refused(&out, needed);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}
