@@ -18,6 +18,7 @@
 
 use qiku_lib::book::Book;
 use qiku_lib::core::{Color, Piece, Position, Setup, Square};
+use qiku_lib::engine::uci::excerpt;
 use qiku_lib::tablebase::{Material, Rules, Tablebases, TbError, Verdict, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -305,12 +306,6 @@ fn open_error(e: &TbError) -> String {
         ),
         _ => format!("{shown}: {source}"),
     }
-}
-
-/// A path or other text for a message: whole, or its first 80 characters and `...` (as a FEN
-/// is quoted), so that a huge argument never comes back whole.
-fn excerpt(text: &str) -> String {
-    qiku_lib::engine::uci::excerpt(text)
 }
 
 /// `dir` for a message, followed by its absolute path when that says more (`"."`, a relative

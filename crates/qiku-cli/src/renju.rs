@@ -3,7 +3,7 @@
 
 use clap::{Args, Subcommand};
 use qiku_renju::eval::{self, Ruleset};
-use qiku_renju::{self, gomocup, Board, Outcome, Point, Stone, DIRECTION_NAMES, SIZE};
+use qiku_renju::{self, gomocup, Board, Outcome, Point, DIRECTION_NAMES, SIZE};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `qiku renju`.
@@ -76,14 +76,7 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
         }
         // The move that ends the game (a five, or black's forbidden move) is the last one
         // played: the moves after it are ignored and said to be, as `judge` says them.
-        let side = board.to_move();
-        let end = if board.makes_five(p, side) {
-            Some(Outcome::Five { ply: number, point: p, winner: side })
-        } else if side == Stone::Black {
-            board.forbidden(p).map(|kind| Outcome::Forbidden { ply: number, point: p, kind })
-        } else {
-            None
-        };
+        let end = board.move_ends_game(p, number);
         board.play(p).map_err(|p| format!("move {number}: {p} is already occupied"))?;
         let extra = moves.len() - number;
         if let Some(end) = end.filter(|_| extra > 0) {

@@ -582,6 +582,33 @@ impl Board {
         })
     }
 
+    /// How the side to move playing the empty point `p` as move number `ply` ends the game: a
+    /// five for either side, or a forbidden point for black; `None` when the game goes on. The
+    /// one test [`judge`] and the command line apply to every move.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Outcome, Point};
+    ///
+    /// let mut board = Board::new();
+    /// for m in ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"] {
+    ///     board.play(m.parse::<Point>()?).unwrap();
+    /// }
+    /// let l8: Point = "l8".parse()?;
+    /// assert!(matches!(board.move_ends_game(l8, 9), Some(Outcome::Five { ply: 9, .. })));
+    /// assert!(board.move_ends_game("m12".parse()?, 9).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn move_ends_game(&self, p: Point, ply: usize) -> Option<Outcome> {
+        let side = self.to_move();
+        if self.makes_five(p, side) {
+            Some(Outcome::Five { ply, point: p, winner: side })
+        } else if side == Stone::Black {
+            self.forbidden(p).map(|kind| Outcome::Forbidden { ply, point: p, kind })
+        } else {
+            None
+        }
+    }
+
     /// Is black forbidden to play on `p`, and why? `None` for occupied points and allowed moves
     /// (including every move that makes an exact five).
     ///
@@ -684,16 +711,8 @@ pub fn judge(moves: &[Point]) -> Result<Judgement, RenjuError> {
         if !board.is_empty(p) {
             return Err(RenjuError::Occupied { index: i + 1, point: p });
         }
-        let side = board.to_move();
         let ply = i + 1;
-        let end = if board.makes_five(p, side) {
-            Some(Outcome::Five { ply, point: p, winner: side })
-        } else if side == Stone::Black {
-            board.forbidden(p).map(|kind| Outcome::Forbidden { ply, point: p, kind })
-        } else {
-            None
-        };
-        if let Some(outcome) = end {
+        if let Some(outcome) = board.move_ends_game(p, ply) {
             return Ok(Judgement { outcome, extra_moves: moves.len() - ply });
         }
         board.play(p).map_err(|point| RenjuError::Occupied { index: ply, point })?;
