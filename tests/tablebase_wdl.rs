@@ -142,6 +142,14 @@ fn damaged_truncated_misnamed_and_foreign_wdl_files_are_refused() {
     let tb = Tablebases::open(&dir).unwrap();
     assert!(tb.problems().iter().any(|e| e.to_string().contains("KCvK.qtw")), "{:?}", tb.problems());
     std::fs::remove_file(dir.join("KCvK.qtw")).unwrap();
+    // Companions whose names are no table's (not a material, not canonical) are listed too.
+    for name in ["KRvK-old.qtw", "KvKR.qtw", "notes.qtr"] {
+        std::fs::copy(&path, dir.join(name)).unwrap();
+        let tb = Tablebases::open(&dir).unwrap();
+        let named = |e: &TbError| e.to_string().contains(name) && e.to_string().contains("not the name of a table");
+        assert!(tb.problems().iter().any(named), "{name}: {:?}", tb.problems());
+        std::fs::remove_file(dir.join(name)).unwrap();
+    }
 
     // A flipped byte in the (only) block: opens, but the probe and verify give errors.
     let mut b = good.clone();

@@ -97,7 +97,7 @@ impl Tablebases {
     /// Opens the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material) with
     /// positioned reads. Fails only if the directory cannot be read; a table file that cannot
     /// be used (damaged, another format, a table under another material's name, not a regular
-    /// file, a `.qtb` name that is not a material) is recorded in [`Tablebases::problems`] and
+    /// file, a `.qtb`, `.qtr` or `.qtw` name that is not a table's) is recorded in [`Tablebases::problems`] and
     /// probing its material returns its error.
     ///
     /// ```
@@ -171,26 +171,33 @@ impl Tablebases {
         for entry in std::fs::read_dir(&dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
             let ext = path.extension().and_then(|e| e.to_str());
-            if ext == Some(RULES_EXTENSION) || ext == Some(WDL_EXTENSION) {
-                if let Some(m) = path.file_stem().and_then(|s| s.to_str()).and_then(|s| s.parse::<Material>().ok()) {
-                    let into = if ext == Some(WDL_EXTENSION) { &mut wdl_files } else { &mut companions };
-                    into.insert(m.to_string(), path);
-                    continue;
-                }
-            }
-            if ext != Some(TABLE_EXTENSION) {
+            let known = [TABLE_EXTENSION, RULES_EXTENSION, WDL_EXTENSION];
+            let Some(ext) = known.into_iter().find(|k| ext == Some(k)) else {
                 continue;
-            }
+            };
             // A stem that is not UTF-8 (`K\xffvK.qtb`) is no material's: listed with the other
-            // misnamed files, not skipped unseen.
+            // misnamed files, not skipped unseen; so are misnamed companions.
             let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-            match stem.parse::<Material>() {
-                Ok(m) if m.is_canonical() && m.has_attackers() && m.to_string() == stem => found.push((m, path)),
-                _ => problems.push(TbError::Corrupt {
+            let material = stem
+                .parse::<Material>()
+                .ok()
+                .filter(|m| m.is_canonical() && m.has_attackers() && m.to_string() == stem);
+            let Some(m) = material else {
+                problems.push(TbError::Corrupt {
                     path,
                     field: TbField::FileName,
-                    detail: "not the name of a table (canonical material such as KRvKA.qtb); ignored".into(),
-                }),
+                    detail: format!("not the name of a table's file (canonical material such as KRvKA.{ext}); ignored"),
+                });
+                continue;
+            };
+            match ext {
+                RULES_EXTENSION => {
+                    companions.insert(m.to_string(), path);
+                }
+                WDL_EXTENSION => {
+                    wdl_files.insert(m.to_string(), path);
+                }
+                _ => found.push((m, path)),
             }
         }
         found.sort();
