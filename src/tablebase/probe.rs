@@ -97,8 +97,8 @@ impl Tablebases {
     /// Opens the tables in `dir` (files named like `KRNvKR.qtb` with a canonical material) with
     /// positioned reads. Fails only if the directory cannot be read; a table file that cannot
     /// be used (damaged, another format, a table under another material's name, not a regular
-    /// file, a `.qtb`, `.qtr` or `.qtw` name that is not a table's) is recorded in [`Tablebases::problems`] and
-    /// probing its material returns its error.
+    /// file, a `.qtb`, `.qtr` or `.qtw` name that is not a table's) is recorded in
+    /// [`Tablebases::problems`] and probing its material returns its error.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
