@@ -195,3 +195,36 @@ def test_ctrl_c_interrupts_a_search_waiting_for_the_engine(tmp_path):
     print(f"\nwaiting search: interrupted {seconds:.2f} s after Ctrl-C")
     assert out == "interrupted"
     assert seconds < 3
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "engine.new_game()",
+        "engine.skill_level = 5",
+        "engine.skill_level",
+        "engine.set_book(None)",
+        "engine.set_tablebases(None)",
+    ],
+)
+def test_ctrl_c_interrupts_every_call_waiting_for_the_engine(tmp_path, call):
+    # As a search waiting for the engine: the other calls that need it wait for another thread's
+    # search too, and Ctrl-C ends their wait at once instead of leaving them blocked. The
+    # interrupted call did nothing (the skill level is still the default) and the engine answers.
+    code = f"""
+    import threading
+    engine = qiku.Engine()
+    other = threading.Thread(target=engine.analyse, args=(qiku.Board(),), kwargs={{"depth": 40}})
+    other.start()
+    time.sleep(0.2)
+    try:
+        {call}
+    finally:
+        engine.stop()
+        other.join()
+        print("level", engine.skill_level)
+    """
+    seconds, out = interrupt(code, tmp_path, after=0.5, limit=10)
+    print(f"\n{call}: interrupted {seconds:.2f} s after Ctrl-C")
+    assert out.splitlines() == ["level 20", "interrupted"]
+    assert seconds < 3
