@@ -456,6 +456,9 @@ class RenjuBoard:
     def forbidden_points(self) -> List[Tuple[str, str]]: ...
     def makes_five(self, point: str, stone: Optional[Literal["black", "white"]] = None) -> bool: ...
     def best_move(self, seconds: float = 1.0) -> Optional[str]: ...
+    def __eq__(self, other: object) -> bool:
+        """The same stones on the same points (the moves are not compared)."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 class Judgement:
     """A judged Renju game."""
