@@ -130,6 +130,18 @@ impl PyAnalysis {
         outcome: Option<PyOutcome>,
     ) -> PyResult<PyAnalysis> {
         let source = maybe_one_of("source", source, SOURCES)?;
+        // `score` is the text of `cp` or `mate`, as `analyse` makes it: never a value of its own.
+        let made = match (cp, mate) {
+            (Some(_), Some(_)) => {
+                return Err(errors::value_error("cp and mate are both set (an analysis has one score)"))
+            }
+            (cp, mate) => cp.map(Score::Cp).or(mate.map(Score::Mate)).map(Score::to_uci),
+        };
+        if score != made {
+            let quoted = |s: &Option<String>| s.as_ref().map_or("None".to_string(), |s| format!("{s:?}"));
+            let (score, made) = (quoted(&score), quoted(&made));
+            return Err(errors::value_error(format!("score {score} is not {made}, the text cp and mate make")));
+        }
         Ok(PyAnalysis { best, cp, mate, score, pv, depth, nodes, source, verdict, info, outcome })
     }
 }

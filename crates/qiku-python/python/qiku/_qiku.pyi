@@ -296,7 +296,8 @@ class Analysis:
     def cp(self) -> Optional[int]:
         """The search's centipawns for the side to move; None for a mate, book or tablebase move."""
     @property
-    def mate(self) -> Optional[int]: ...
+    def mate(self) -> Optional[int]:
+        """Mate in this many moves (negative: the side to move is mated); None for a centipawn score."""
     @property
     def score(self) -> Optional[str]:
         """The score as UCI text: f"cp {cp}" or f"mate {mate}" ("cp 25", "mate -3"); None when both are None."""
