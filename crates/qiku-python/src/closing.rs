@@ -1,6 +1,13 @@
 //! Handles on open files (books, tables, game readers) that close, as Python's files do:
 //! `close()`, or the end of a `with` block, lets the files go at once rather than when the
 //! handle is collected; using the handle afterwards raises `ValueError`.
+//!
+//! Each class writes its own `close`, `closed`, `__enter__` and `__exit__` (four one-line bodies
+//! over [`Closable`]). They cannot come from one place: a class has a single `#[pymethods]`
+//! block unless PyO3's `multiple-pymethods` feature (and its `inventory` dependency) is on, and
+//! `#[pymethods]` refuses a macro called inside the block. A `macro_rules!` wrapping the
+//! whole block could append them, but rustfmt leaves a brace macro's body unformatted, which
+//! would cost the classes' other methods more than the four short ones save.
 
 use std::sync::Mutex;
 

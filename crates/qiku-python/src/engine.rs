@@ -7,7 +7,7 @@
 
 use std::ffi::CString;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
@@ -130,6 +130,18 @@ impl PyAnalysis {
         outcome: Option<PyOutcome>,
     ) -> PyResult<PyAnalysis> {
         let source = maybe_one_of("source", source, SOURCES)?;
+        // `score` is the text of `cp` or `mate`, as `analyse` makes it: never a value of its own.
+        let made = match (cp, mate) {
+            (Some(_), Some(_)) => {
+                return Err(errors::value_error("cp and mate are both set (an analysis has one score)"))
+            }
+            (cp, mate) => cp.map(Score::Cp).or(mate.map(Score::Mate)).map(Score::to_uci),
+        };
+        if score != made {
+            let quoted = |s: &Option<String>| s.as_ref().map_or("None".to_string(), |s| format!("{s:?}"));
+            let (score, made) = (quoted(&score), quoted(&made));
+            return Err(errors::value_error(format!("score {score} is not {made}, the text cp and mate make")));
+        }
         Ok(PyAnalysis { best, cp, mate, score, pv, depth, nodes, source, verdict, info, outcome })
     }
 }
@@ -187,8 +199,23 @@ pub struct PyEngine {
 impl PyEngine {
     /// Runs `f` on the engine, locked with the GIL released (a search can be long; the lock is
     /// never taken while holding the GIL, so a second caller waits without blocking Python).
-    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Engine) -> T + Send) -> T {
-        py.detach(|| f(&mut lock(&self.engine)))
+    /// The wait is `analyse`'s: Ctrl-C while another thread's search holds the engine raises
+    /// `KeyboardInterrupt` at once, and `f` is not run.
+    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Engine) -> T + Send) -> PyResult<T> {
+        // An idle engine is taken at once, without the waiting thread `interruptible` starts
+        // (which would make a call such as the `skill_level` getter a thousand times slower).
+        if let Some(mut idle) = lock_unless(&self.engine, || true) {
+            let engine: &mut Engine = &mut idle;
+            return Ok(py.detach(move || f(engine)));
+        }
+        let given_up = AtomicBool::new(false);
+        let done = interruptible(
+            py,
+            || given_up.store(true, Ordering::SeqCst),
+            || lock_unless(&self.engine, || given_up.load(Ordering::SeqCst)).map(|mut e| f(&mut e)),
+        )?;
+        // `None` only when the wait was given up, and then the exception was raised above.
+        done.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
     }
 
     /// The sink the book and table adapters write to.
@@ -394,7 +421,7 @@ impl PyEngine {
     /// searched the same way from the same hash table (after `new_game()`, say) gives the same
     /// move (docs/ENGINE.md, "Skill Level").
     #[getter]
-    fn skill_level(&self, py: Python<'_>) -> u32 {
+    fn skill_level(&self, py: Python<'_>) -> PyResult<u32> {
         self.with(py, |e| e.options.skill_level)
     }
 
@@ -402,13 +429,12 @@ impl PyEngine {
     #[setter]
     fn set_skill_level(&self, py: Python<'_>, level: &Bound<'_, PyAny>) -> PyResult<()> {
         let level: u32 = args::whole(level, "skill_level", 0, Some(i128::from(adapter::MAX_SKILL_LEVEL)))?;
-        self.with(py, move |e| e.options.skill_level = level);
-        Ok(())
+        self.with(py, move |e| e.options.skill_level = level)
     }
 
     /// Forgets what earlier searches learned (clears the table).
-    fn new_game(&self, py: Python<'_>) {
-        self.with(py, |e| e.new_game());
+    fn new_game(&self, py: Python<'_>) -> PyResult<()> {
+        self.with(py, |e| e.new_game())
     }
 
     /// Attaches an opening book (a `Book`, shared as it is, or a path to a `.qbk`; `None`
@@ -437,8 +463,7 @@ impl PyEngine {
             }),
         };
         let opened = opened.map(|b| Arc::new(b.with_notes(self.notes())) as Arc<dyn adapter::OpeningBook>);
-        self.with(py, move |e| e.book = opened);
-        Ok(())
+        self.with(py, move |e| e.book = opened)
     }
 
     /// Attaches endgame tables (a `Tablebases`, shared as it is, or a directory; `None` detaches
@@ -469,7 +494,7 @@ impl PyEngine {
                 Arc::new(tb) as Arc<dyn adapter::Endgames>
             });
             take_notes(&log)
-        });
+        })?;
         // The files that cannot be used, named when the tables were attached.
         warn_all(py, &reported)
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
 use crate::adapter::renju::{self as lib, Board, Outcome, Point, RenjuError, Stone};
 use crate::args;
@@ -159,6 +160,29 @@ impl PyRenjuBoard {
     /// Takes back the last move and returns its point; `IndexError` when there is none.
     fn undo(&self) -> PyResult<String> {
         self.lock().undo().map(|p| p.to_string()).ok_or_else(|| PyIndexError::new_err("no move to take back"))
+    }
+
+    /// Whether two boards hold the same stones on the same points, as `qiku.Board` compares
+    /// positions: the side to move, which follows from the stone counts, is then the same too,
+    /// and so is every judgement (`forbidden`, `makes_five`), which the rules draw from the stones
+    /// alone. The moves are not compared: boards that reached the stones by different moves, or
+    /// set them up from a diagram, are equal (compare `moves` for the game). Boards are mutable,
+    /// hence unhashable; `str(board)` makes a dictionary key that compares as they do. Compared
+    /// with anything else, `NotImplemented` (so `board == "h8"` is `False`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<PyRenjuBoard>() {
+            Ok(o) => {
+                let same = std::ptr::eq(self, o.get()) || {
+                    // One lock at a time: `a == b` and `b == a` in two threads cannot deadlock.
+                    let mine = self.lock().clone();
+                    let theirs = o.get().lock();
+                    Point::all().all(|p| mine.stone(p) == theirs.stone(p))
+                };
+                PyBool::new(py, same).to_owned().into_any().unbind()
+            }
+            Err(_) => py.NotImplemented(),
+        }
     }
 
     /// The diagram `from_diagram` reads.

@@ -88,14 +88,17 @@ def test_engine_threads_out_of_range_are_value_errors(threads):
 # --- Ctrl-C --------------------------------------------------------------------------------
 
 
-def interrupt(code, cwd, after, limit=60):
-    """Runs `code` in a Python process, sends it SIGINT `after` seconds after it started the
-    call, and returns (seconds from the signal to its exit, its stdout)."""
+def interrupt(code, cwd, after, limit=60, setup=""):
+    """Runs `setup` then `code` in a Python process, sends it SIGINT `after` seconds after
+    `code` started, and returns (seconds from the signal to its exit, its stdout). The time is
+    counted from the end of `setup`, however long a loaded machine takes over it."""
+    setup = textwrap.indent(textwrap.dedent(setup).strip(), "    ")
     body = textwrap.indent(textwrap.dedent(code).strip(), "    ")
     script = (
         "import time, qiku\n"
-        "print('started', flush=True)\n"
         "try:\n"
+        f"{setup}\n"
+        "    print('started', flush=True)\n"
         f"{body}\n"
         "    print('finished')\n"
         "except KeyboardInterrupt:\n"
@@ -176,22 +179,57 @@ def test_ctrl_c_stops_table_generation_before_the_table_is_written(tmp_path):
     assert seconds < 5
 
 
+# An engine, and a long search of another thread holding it. Run before the signal's clock
+# starts: under load, making the engine alone can take half a second, and a signal arriving
+# before the search has started would interrupt the set-up, not the wait.
+ANOTHER_SEARCH = """
+import threading
+engine = qiku.Engine()
+other = threading.Thread(target=engine.analyse, args=(qiku.Board(),), kwargs={"depth": 40})
+other.start()
+time.sleep(0.2)
+"""
+
+
 def test_ctrl_c_interrupts_a_search_waiting_for_the_engine(tmp_path):
     # Another thread's long search holds the engine: this call waits for it, and Ctrl-C ends the
     # wait at once (the other search goes on until stopped).
     code = """
-    import threading
-    engine = qiku.Engine()
-    other = threading.Thread(target=engine.analyse, args=(qiku.Board(),), kwargs={"depth": 40})
-    other.start()
-    time.sleep(0.2)
     try:
         engine.analyse(qiku.Board(), depth=3)
     finally:
         engine.stop()
         other.join()
     """
-    seconds, out = interrupt(code, tmp_path, after=0.5, limit=20)
+    seconds, out = interrupt(code, tmp_path, after=0.5, limit=20, setup=ANOTHER_SEARCH)
     print(f"\nwaiting search: interrupted {seconds:.2f} s after Ctrl-C")
     assert out == "interrupted"
+    assert seconds < 3
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "engine.new_game()",
+        "engine.skill_level = 5",
+        "engine.skill_level",
+        "engine.set_book(None)",
+        "engine.set_tablebases(None)",
+    ],
+)
+def test_ctrl_c_interrupts_every_call_waiting_for_the_engine(tmp_path, call):
+    # As a search waiting for the engine: the other calls that need it wait for another thread's
+    # search too, and Ctrl-C ends their wait at once instead of leaving them blocked. The
+    # interrupted call did nothing (the skill level is still the default) and the engine answers.
+    code = f"""
+    try:
+        {call}
+    finally:
+        engine.stop()
+        other.join()
+        print("level", engine.skill_level)
+    """
+    seconds, out = interrupt(code, tmp_path, after=0.5, limit=10, setup=ANOTHER_SEARCH)
+    print(f"\n{call}: interrupted {seconds:.2f} s after Ctrl-C")
+    assert out.splitlines() == ["level 20", "interrupted"]
     assert seconds < 3

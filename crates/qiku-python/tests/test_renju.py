@@ -76,3 +76,36 @@ def test_a_diagram_black_could_not_have_reached_is_refused():
         renju.Board.from_diagram("\n".join(rows))
     rows[7] = ".......xo......"
     assert renju.Board.from_diagram("\n".join(rows)).to_move == "black"
+
+
+def test_boards_compare_by_their_stones_as_xiangqi_boards_compare_by_position():
+    # The same stones, reached by other moves or set up from a diagram: equal, as lists with the
+    # same items are; the moves (what `undo` takes back) are not compared.
+    played = renju.Board("h8 h9 i9")
+    assert played == renju.Board("h8 h9 i9") and played == played
+    assert played == renju.Board("i9 h9 h8")
+    assert played == renju.Board.from_diagram(str(played))
+    assert not played != renju.Board("i9 h9 h8")
+    # Another stone, a stone of the other colour, one stone fewer: not equal.
+    assert played != renju.Board("h8 h9 i9 a1")
+    assert played != renju.Board("h9 h8 i9")
+    assert played != renju.Board("h8 h9")
+    # Equality follows the board as it changes.
+    other = renju.Board("h8 h9")
+    other.play("i9")
+    assert other == played
+    other.undo()
+    assert other != played
+    # Anything else is not equal (and is asked in its turn: NotImplemented, not False).
+    assert played != str(played) and played != played.moves
+    assert played.__eq__("h8 h9 i9") is NotImplemented
+
+
+def test_boards_are_unhashable_as_mutable_containers_are():
+    board = renju.Board("h8")
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(board)
+    with pytest.raises(TypeError):
+        {board}
+    # Their diagram is a key that compares as they do.
+    assert {str(board): 1}[str(renju.Board.from_diagram(str(board)))] == 1

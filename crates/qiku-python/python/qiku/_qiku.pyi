@@ -296,7 +296,8 @@ class Analysis:
     def cp(self) -> Optional[int]:
         """The search's centipawns for the side to move; None for a mate, book or tablebase move."""
     @property
-    def mate(self) -> Optional[int]: ...
+    def mate(self) -> Optional[int]:
+        """Mate in this many moves (negative: the side to move is mated); None for a centipawn score."""
     @property
     def score(self) -> Optional[str]:
         """The score as UCI text: f"cp {cp}" or f"mate {mate}" ("cp 25", "mate -3"); None when both are None."""
@@ -456,6 +457,9 @@ class RenjuBoard:
     def forbidden_points(self) -> List[Tuple[str, str]]: ...
     def makes_five(self, point: str, stone: Optional[Literal["black", "white"]] = None) -> bool: ...
     def best_move(self, seconds: float = 1.0) -> Optional[str]: ...
+    def __eq__(self, other: object) -> bool:
+        """The same stones on the same points (the moves are not compared)."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 class Judgement:
     """A judged Renju game."""
