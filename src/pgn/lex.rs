@@ -1,5 +1,5 @@
-//! Byte-level lexical helpers for the reader: character classes, whitespace, token boundaries
-//! and token classification. Kept apart from the reader's state machine because this is the hot
+//! Byte-level lexical helpers for the reader: character classes, whitespace, token boundaries,
+//! token classification and character columns. Kept apart from the reader's state machine because this is the hot
 //! inner loop, written over bytes with table lookups rather than `char` iteration.
 
 use super::visitor::GameResult;
@@ -135,5 +135,38 @@ pub(super) fn classify(tok: &str) -> Token {
         Token::Number(if k < b.len() { Some(k) } else { None })
     } else {
         Token::Move
+    }
+}
+
+/// Maps byte offsets of the current line to 1-based character columns, incrementally, because
+/// tokens are visited left to right and recounting from the line start would be quadratic.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Columns {
+    ascii: bool,
+    byte: usize,
+    chars: usize,
+}
+
+impl Columns {
+    pub(super) fn reset(&mut self, ascii: bool) {
+        *self = Columns { ascii, byte: 0, chars: 0 };
+    }
+
+    pub(super) fn column(&mut self, text: &str, byte: usize) -> u32 {
+        let byte = byte.min(text.len());
+        let chars = if self.ascii {
+            byte
+        } else {
+            if byte < self.byte {
+                self.byte = 0;
+                self.chars = 0;
+            }
+            // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
+            let n = text.as_bytes()[self.byte..byte].iter().filter(|&&b| (b as i8) >= -0x40).count();
+            self.chars += n;
+            self.byte = byte;
+            self.chars
+        };
+        u32::try_from(chars + 1).unwrap_or(u32::MAX)
     }
 }

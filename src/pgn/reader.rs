@@ -16,7 +16,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::error::{snippet, ErrorKind, SyntaxError};
-use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Token};
+use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Columns, Token};
 use super::visitor::{Location, Skip, Visitor};
 
 /// How the input is split into games.
@@ -72,39 +72,6 @@ enum LineState {
     },
     /// The line exceeded the length limit; `text` is empty.
     TooLong,
-}
-
-/// Maps byte offsets of the current line to 1-based character columns, incrementally, because
-/// tokens are visited left to right and recounting from the line start would be quadratic.
-#[derive(Clone, Copy, Debug, Default)]
-struct Columns {
-    ascii: bool,
-    byte: usize,
-    chars: usize,
-}
-
-impl Columns {
-    fn reset(&mut self, ascii: bool) {
-        *self = Columns { ascii, byte: 0, chars: 0 };
-    }
-
-    fn column(&mut self, text: &str, byte: usize) -> u32 {
-        let byte = byte.min(text.len());
-        let chars = if self.ascii {
-            byte
-        } else {
-            if byte < self.byte {
-                self.byte = 0;
-                self.chars = 0;
-            }
-            // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
-            let n = text.as_bytes()[self.byte..byte].iter().filter(|&&b| (b as i8) >= -0x40).count();
-            self.chars += n;
-            self.byte = byte;
-            self.chars
-        };
-        u32::try_from(chars + 1).unwrap_or(u32::MAX)
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
