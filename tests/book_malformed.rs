@@ -141,6 +141,31 @@ fn huge_tokens_and_lines_give_short_messages_under_the_right_reason() {
     assert!(messages[1].contains("game 3") && messages[1].contains("line too long (over the reader's limit, 1 MiB"));
 }
 
+/// A line over the reader's limit (1 MiB) is the error of the game it belongs to, and reading
+/// goes on at the next game: a tag line's game is left out whole (not cut into a broken game and
+/// a game of its remaining tags and moves), and in a move list every later line is still a game.
+#[test]
+fn an_over_long_line_costs_its_own_game_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let long_tag = format!("[Event \"{}\"]\n[Result \"0-1\"]\n\n1. c3c4 0-1\n\n", "y".repeat(1_100_000));
+    let pgn = write(dir.path(), "tag.pgn", [GOOD, &long_tag, GOOD].concat().as_bytes());
+    let report = build(&[pgn], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3, 2));
+    assert_eq!(report.skipped.get(&SkipReason::Syntax), Some(&1), "{:?}", report.skipped);
+    let e = &report.errors[0];
+    assert_eq!((e.game, e.line, e.column), (2, 5, 1));
+    // c3c4 (兵七進一), black's reply only in the broken game, is nowhere in the book.
+    assert_eq!(report.header.games.used * 4, report.raw_records);
+
+    let lines = format!("{}\nh0g2 h9g7\nb0c2\n", "h2e2 h9g7 ".repeat(110_000));
+    let txt = write(dir.path(), "lines.txt", lines.as_bytes());
+    let report = build(&[txt], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3, 2));
+    assert_eq!(report.raw_records, 3);
+    let e = &report.errors[0];
+    assert_eq!((e.game, e.line, e.column, e.reason), (1, 1, 1, SkipReason::Syntax));
+}
+
 #[test]
 fn random_mutations_never_panic() {
     let dir = tempfile::tempdir().unwrap();

@@ -262,6 +262,46 @@ fn endless_line_of_junk() {
     assert_eq!(reader.bytes_read(), bytes.len() as u64);
 }
 
+/// A tag line over the length limit is the error of the game it starts: the rest of that game
+/// (its other tags and its moves) is skipped with it, not read as a game of its own, and a game
+/// before it that has no result is not blamed for it.
+#[test]
+fn over_long_tag_line_is_the_error_of_its_game() {
+    let long = format!("[Event \"{}\"]\n[Result \"0-1\"]\n\n1. c3c4 0-1\n\n", "y".repeat(200));
+    // Game A ends with its result, game B (A's twin) without one: the long line follows each.
+    let unfinished = "[Event \"B\"]\n\n1. h2e2\n\n";
+    let text = [game("A", "h2e2"), long.clone(), unfinished.into(), long, game("C", "b0c2")].concat();
+    let mut reader = Reader::new(text.as_bytes());
+    reader.set_max_line_len(100);
+    let mut g = Games::default();
+    assert_eq!(reader.read_all(&mut g).expect("read"), 5);
+    assert_eq!(
+        g.errors(),
+        [(ErrorKind::LineTooLong, Location::new(2, 5, 1)), (ErrorKind::LineTooLong, Location::new(4, 14, 1))]
+    );
+    assert_eq!(g.events(), ["A", "B", "C"]);
+    assert_eq!(g.good()[1].moves, ["h2e2"]);
+    let error = g.0[1].error.as_ref().expect("game 2 is broken");
+    assert!(error.to_string().ends_with("near `[Event \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy`"), "{error}");
+}
+
+/// A move list (one game per line) whose first line is over the limit: that line is the first
+/// game's error, and every later line is a game, read as usual.
+#[test]
+fn over_long_first_line_of_a_move_list() {
+    let text = format!("{}\nh0g2 h9g7\nb0c2 1-0\n", "h2e2 h9g7 ".repeat(30));
+    let mut reader = Reader::new(text.as_bytes());
+    reader.set_max_line_len(100);
+    let mut g = Games::default();
+    assert_eq!(reader.read_all(&mut g).expect("read"), 3);
+    assert_eq!(reader.mode(), Mode::Lines);
+    assert_eq!(g.errors(), [(ErrorKind::LineTooLong, Location::new(1, 1, 1))]);
+    assert_eq!(g.0[0].moves, [] as [&str; 0]);
+    let moves: Vec<&[String]> = g.good().iter().map(|g| &g.moves[..]).collect();
+    assert_eq!(moves, [&["h0g2", "h9g7"][..], &["b0c2"][..]]);
+    assert_eq!(reader.bytes_read(), text.len() as u64);
+}
+
 #[test]
 fn truncated_zstd_stream() {
     // Varied games, so that the compressed stream is long and the cut falls after the part

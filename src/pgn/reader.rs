@@ -61,6 +61,9 @@ pub enum Mode {
 /// reader swallow a whole file into memory.
 pub const DEFAULT_MAX_LINE_LEN: usize = 1 << 20;
 
+/// How much of a line over the length limit is kept (see [`LineState::TooLong`]).
+const TOO_LONG_KEPT: usize = 256;
+
 /// Whether the current line could be taken as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LineState {
@@ -70,7 +73,9 @@ enum LineState {
         tail: [u8; 4],
         tail_len: u8,
     },
-    /// The line exceeded the length limit; `text` is empty.
+    /// The line exceeded the length limit; `text` holds only [`TOO_LONG_KEPT`] bytes from its
+    /// first non-blank character (cut to whole characters), enough to tell a tag line from
+    /// movetext and to quote it. None of it is read as content.
     TooLong,
 }
 
@@ -482,7 +487,13 @@ impl<R: BufRead> Reader<R> {
             buf.drain(..3);
         }
         if too_long {
-            self.text = String::new();
+            // From its first non-blank character, which tells what the line is.
+            let start = skip_ws(&buf, 0);
+            buf.truncate(start + TOO_LONG_KEPT);
+            buf.drain(..start);
+            let whole = std::str::from_utf8(&buf).map_or_else(|e| e.valid_up_to(), str::len);
+            buf.truncate(whole);
+            self.text = String::from_utf8(buf).unwrap_or_default();
             self.line_state = LineState::TooLong;
         } else {
             match String::from_utf8(buf) {
@@ -549,9 +560,11 @@ impl<R: BufRead> Reader<R> {
                     snippet: format!("bytes {}", hex.join(" ")),
                 })
             }
-            LineState::TooLong => {
-                Some(SyntaxError { location: loc!(self, 0), kind: ErrorKind::LineTooLong, snippet: String::new() })
-            }
+            LineState::TooLong => Some(SyntaxError {
+                location: loc!(self, 0),
+                kind: ErrorKind::LineTooLong,
+                snippet: snippet(self.text.get(self.first..).unwrap_or("")),
+            }),
         }
     }
 
@@ -603,6 +616,9 @@ impl<R: BufRead> Reader<R> {
 
     /// Handles the next item of the game.
     fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> io::Result<Step> {
+        if self.line_state == LineState::TooLong {
+            return Ok(self.too_long(g));
+        }
         let len = self.text.len();
         let after_result = g.phase == Phase::AfterResult && !g.lines;
         if self.pos >= len {
@@ -716,6 +732,17 @@ impl<R: BufRead> Reader<R> {
             c if is_control(c) => self.error_at(i, ErrorKind::ControlCharacter(c)),
             _ => self.token(v, g, i),
         })
+    }
+
+    /// A line over the length limit is the error of the game it belongs to: in PGN, a tag line
+    /// that starts the next game (as any tag line would), or anything after a finished game's
+    /// result, is the next game's; otherwise this game's.
+    fn too_long(&mut self, g: &Game) -> Step {
+        let starts_game = self.is_tag_line() && (g.phase != Phase::Tags || (g.tags_seen && self.prev_blank));
+        if !g.lines && (g.phase == Phase::AfterResult || starts_game) {
+            return Step::End;
+        }
+        self.line_failure()
     }
 
     fn ensure_movetext<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, at: Location) {
