@@ -329,3 +329,28 @@ fn truncated_zstd_stream() {
     assert!(g.0.len() > 1000 && g.0.len() < 20_000, "{}", g.0.len());
     assert_eq!(g.errors().len(), 0);
 }
+
+/// One byte that is not UTF-8 in a UTF-8 file with many Chinese characters: the file is still
+/// detected as UTF-8 (read as GBK, every character of it would be garbled), and only the game
+/// holding the byte is reported, at the byte, quoting the text before it.
+#[test]
+fn a_stray_byte_in_utf8_text_is_one_games_error() {
+    let mut bytes = Vec::new();
+    for i in 0..50 {
+        bytes.extend_from_slice(game(&format!("第{i}局"), "炮二平五 馬８進７ 馬二進三 車９平８").as_bytes());
+    }
+    // In game 3's Event tag (第2局), after `[Event "第`.
+    let tag = "[Event \"第2局".as_bytes();
+    let at = bytes.windows(tag.len()).position(|w| w == tag).expect("game 3") + "[Event \"第".len();
+    bytes.insert(at, 0xe9);
+    assert_eq!(pgn::detect_encoding(&bytes), TextEncoding::Utf8);
+    let input = pgn::open_reader(Cursor::new(bytes), "stray.pgn", EncodingChoice::Auto).expect("open");
+    assert_eq!(input.encoding(), TextEncoding::Utf8);
+    let mut g = Games::default();
+    Reader::new(input).read_all(&mut g).expect("read");
+    assert_eq!(g.0.len(), 50);
+    assert_eq!(g.errors(), [(ErrorKind::InvalidUtf8, Location::new(3, 9, 10))]);
+    let error = g.0[2].error.as_ref().expect("game 3 is broken").to_string();
+    assert_eq!(error, "game 3, line 9, column 10: bytes that are not UTF-8 near `[Event \"第\\xe9`");
+    assert_eq!(g.good()[2].event, "第3局");
+}

@@ -61,6 +61,9 @@ pub enum Mode {
 /// reader swallow a whole file into memory.
 pub const DEFAULT_MAX_LINE_LEN: usize = 1 << 20;
 
+/// How many characters before bytes that are not UTF-8 the error quotes.
+const INVALID_CONTEXT: usize = 24;
+
 /// How much of a line over the length limit is kept (see [`LineState::TooLong`]).
 const TOO_LONG_KEPT: usize = 256;
 
@@ -503,9 +506,11 @@ impl<R: BufRead> Reader<R> {
                 }
                 Err(e) => {
                     let valid = e.utf8_error().valid_up_to();
+                    // The bad sequence (or the cut-off character that ends the line).
+                    let bad = e.utf8_error().error_len();
                     let mut bytes = e.into_bytes();
                     let mut tail = [0u8; 4];
-                    let tail_len = (bytes.len() - valid).min(4);
+                    let tail_len = bad.unwrap_or(bytes.len() - valid).min(4);
                     tail[..tail_len].copy_from_slice(&bytes[valid..valid + tail_len]);
                     bytes.truncate(valid);
                     self.text = String::from_utf8(bytes).unwrap_or_default();
@@ -553,12 +558,13 @@ impl<R: BufRead> Reader<R> {
         match self.line_state {
             LineState::Ok => None,
             LineState::InvalidUtf8 { tail, tail_len } => {
-                let hex: Vec<String> = tail[..tail_len as usize].iter().map(|b| format!("{b:02x}")).collect();
-                Some(SyntaxError {
-                    location: loc!(self, len),
-                    kind: ErrorKind::InvalidUtf8,
-                    snippet: format!("bytes {}", hex.join(" ")),
-                })
+                // The text just before the bad bytes, then the bytes as `\xe9`.
+                let from = self.text.char_indices().rev().nth(INVALID_CONTEXT - 1).map_or(0, |(i, _)| i);
+                let mut shown = snippet(self.text.get(from..).unwrap_or(""));
+                for b in tail.get(..usize::from(tail_len)).unwrap_or_default() {
+                    shown.push_str(&format!("\\x{b:02x}"));
+                }
+                Some(SyntaxError { location: loc!(self, len), kind: ErrorKind::InvalidUtf8, snippet: shown })
             }
             LineState::TooLong => Some(SyntaxError {
                 location: loc!(self, 0),
