@@ -5,7 +5,7 @@
 use crate::book_util;
 
 use book_util::{generate_games, write_pgn, Rng};
-use qiku::book::{self, Book, BuildOptions, BuildReport, MoveErrorKind, SkipReason};
+use qiku::book::{self, Book, BuildOptions, BuildParams, BuildReport, MoveErrorKind, SkipReason};
 use qiku::pgn::EncodingChoice;
 use std::path::{Path, PathBuf};
 
@@ -164,6 +164,37 @@ fn an_over_long_line_costs_its_own_game_only() {
     assert_eq!(report.raw_records, 3);
     let e = &report.errors[0];
     assert_eq!((e.game, e.line, e.column, e.reason), (1, 1, 1, SkipReason::Syntax));
+}
+
+/// Under `--min-elo`, an Elo tag with no rating in it (empty, or the PGN standard's `-` for
+/// unrated and `?` for unknown) is as if the tag were not there: the game is counted under "no
+/// Elo tags", not skipped as a malformed header. A value that is no number still is one.
+#[test]
+fn elo_tags_without_a_rating_count_as_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |red: &str, black: &str| {
+        format!("[RedElo \"{red}\"]\n[BlackElo \"{black}\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n")
+    };
+    let text = [
+        game("", "2500"),
+        game("2500", " "),
+        game("-", "2500"),
+        game("?", "?"),
+        "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n".to_string(),
+        game("2500", "2600"),
+        game("2500", "strong"),
+    ]
+    .concat();
+    let f = write(dir.path(), "elo.pgn", text.as_bytes());
+    let o =
+        BuildOptions { params: BuildParams { min_elo: Some(2200), ..BuildParams::default() }, ..Default::default() };
+    let report = build(&[f], dir.path(), &o);
+    assert_eq!(report.skipped.get(&SkipReason::NoElo), Some(&5), "{:?}", report.skipped);
+    assert_eq!(report.skipped.get(&SkipReason::BadHeader), Some(&1));
+    assert_eq!(report.header.games.used, 1);
+    let errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("game 7, line 36, column 1: malformed header: Elo tag \"strong\" is not a number"));
 }
 
 #[test]

@@ -306,8 +306,11 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         _ => game.outcome.flatten(),
     };
     if let Some(min) = params.min_elo {
+        // An empty value, or the PGN standard's `-` (unrated) or `?` (unknown), is no rating:
+        // as if the tag were not there.
         fn elo(t: &Option<TagValue>) -> Option<(Result<u32, std::num::ParseIntError>, &TagValue)> {
-            t.as_ref().map(|t| (t.value.trim().parse::<u32>(), t))
+            let rated = |t: &&TagValue| !matches!(t.value.trim(), "" | "-" | "?");
+            t.as_ref().filter(rated).map(|t| (t.value.trim().parse::<u32>(), t))
         }
         match (elo(&game.red_elo), elo(&game.black_elo)) {
             (Some((Ok(r), _)), Some((Ok(b), _))) => {
