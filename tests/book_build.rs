@@ -311,3 +311,20 @@ fn a_stop_writes_nothing() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// Check, mate and annotation marks after moves are read past in every notation, and move
+/// numbers in full-width digits are move numbers: every one of these games is read whole.
+#[test]
+fn check_marks_and_full_width_move_numbers_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[Result \"1-0\"]\n\n1. h2e2+ H9-G7# 2. h0g2+! i9h9?! 1-0\n\n\
+                [Result \"1-0\"]\n\n１．炮二平五+ 馬８進７ ２．馬二進三# 車９平８!? 1-0\n\n\
+                [Result \"1-0\"]\n\n１． 炮二平五 馬８進７+ ２． 馬二進三 車９平８ 1-0\n\n\
+                [Result \"1-0\"]\n\n1. C2.5+ H8+7 2. H2+3# R9.8 1-0\n";
+    let file = write(dir.path(), "marks.pgn", text);
+    let report = build(&[file], &dir.path().join("m.qbk"), &BuildOptions::default());
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    assert_eq!((report.header.games.read, report.header.games.used), (4, 4));
+    // The same four moves each time: one line of four positions, each move played 4 times.
+    assert_eq!((report.header.positions, report.raw_records), (4, 16));
+}

@@ -504,3 +504,25 @@ fn a_bad_side_to_move_is_named_as_such() {
         assert!(text.contains("write `moves` before the moves"), "{mv}: {text}");
     }
 }
+
+/// A check, mate or annotation mark after a move is read past alike in the three notations (WXF
+/// read it already; ICCS and Chinese refused it), and the move is the one without the mark.
+#[test]
+fn check_and_annotation_marks_in_every_notation() {
+    let start = Position::startpos();
+    for token in
+        ["h2e2+", "H2-E2+", "h2e2#", "h2e2!", "h2e2?!", "C2.5+", "C2.5#", "炮二平五+", "炮二平五#", "炮二平五!?"]
+    {
+        assert_eq!(read(&start, token), "h2e2", "{token}");
+    }
+    let black = after(&["h2e2"]);
+    check(&black, &[("h9g7+", "h9g7"), ("H8+7+", "h9g7"), ("馬８進７+", "h9g7"), ("馬８進７#", "h9g7")]);
+    // Each parser alone, not only through the detection.
+    assert_eq!(notation::iccs::parse(&start, "h0g2+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    assert_eq!(chinese::parse(&start, "馬二進三+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    assert_eq!(wxf::parse(&start, "H2+3+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    // A mark makes no bad move good, and the error quotes the token as written.
+    assert_eq!(notation::iccs::parse(&start, "a0a4+"), Err(ParseMoveError::Illegal { token: "a0a4+".into() }));
+    assert_eq!(read(&start, "+"), "syntax");
+    assert_eq!(read(&start, "炮二平+"), "syntax");
+}

@@ -330,6 +330,17 @@ fn truncated_zstd_stream() {
     assert_eq!(g.errors().len(), 0);
 }
 
+/// Move numbers in full-width digits (`１．`, `１２．．．`, as Chinese text writes them) are move
+/// numbers, alone or glued to the move, as ASCII ones are; a full-width digit that starts a move
+/// (an ordinal among tandem pawns, `１卒平２`) is not one.
+#[test]
+fn full_width_move_numbers() {
+    let text = "１．炮二平五 馬８進７ ２． 馬二進三 １２．．．車９平８ ３ 1．兵七進一 １卒平２ *\n";
+    let g = read(text.as_bytes());
+    assert_eq!(g.errors(), []);
+    assert_eq!(g.0[0].moves, ["炮二平五", "馬８進７", "馬二進三", "車９平８", "兵七進一", "１卒平２"]);
+}
+
 /// One byte that is not UTF-8 in a UTF-8 file with many Chinese characters: the file is still
 /// detected as UTF-8 (read as GBK, every character of it would be garbled), and only the game
 /// holding the byte is reported, at the byte, quoting the text before it.

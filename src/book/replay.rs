@@ -245,7 +245,7 @@ fn unreadable(pos: &Position, token: &str, notation: Option<Notation>, e: &Parse
 /// `token` read as an ICCS move whose ranks count 1 to 10 (`h3e3`, `h10g8`, as some programs
 /// write them), if that is a legal move in `pos`: the ICCS spelling of it.
 fn ranks_from_one(pos: &Position, token: &str) -> Option<String> {
-    let m = iccs::parse_coords(&token.trim().replace('-', ""), true)?;
+    let m = iccs::parse_coords(&notation::without_marks(token.trim()).replace('-', ""), true)?;
     pos.is_legal(m).then(|| m.to_string())
 }
 

@@ -7,8 +7,8 @@ use super::visitor::GameResult;
 /// What a whitespace-delimited movetext token is.
 pub(super) enum Token {
     Result(Option<GameResult>),
-    /// A move number (`12`, `12.`, `12...`, or just dots); `Some(i)`: a move follows at byte `i`
-    /// of the token (`1.炮二平五`).
+    /// A move number (`12`, `12.`, `12...`, `１２．`, or just dots); `Some(i)`: a move follows at
+    /// byte `i` of the token (`1.炮二平五`).
     Number(Option<usize>),
     Move,
 }
@@ -120,7 +120,15 @@ pub(super) fn classify(tok: &str) -> Token {
         b"*" => return Token::Result(None),
         _ => {}
     }
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    // Digits: ASCII, or full-width `０`..`９` (U+FF10..U+FF19).
+    let mut digits = 0;
+    loop {
+        match &b[digits..] {
+            [b'0'..=b'9', ..] => digits += 1,
+            [0xef, 0xbc, 0x90..=0x99, ..] => digits += 3,
+            _ => break,
+        }
+    }
     let mut k = digits;
     // Move number periods: ASCII '.', full-width '．' (U+FF0E), ellipsis '…' (U+2026).
     loop {
