@@ -80,6 +80,9 @@ pub(crate) struct Collector<F: FnMut(Batch) -> bool> {
     emit: F,
     /// `emit` returned false: the consumer is gone, stop reading.
     pub(crate) stopped: bool,
+    /// The first `[Format]` tag whose value names no notation, and how many games had one.
+    unknown_format: Option<(String, Location)>,
+    unknown_formats: u64,
 }
 
 impl<F: FnMut(Batch) -> bool> Collector<F> {
@@ -92,7 +95,25 @@ impl<F: FnMut(Batch) -> bool> Collector<F> {
             max_tokens,
             emit,
             stopped: false,
+            unknown_format: None,
+            unknown_formats: 0,
         }
+    }
+
+    /// What the file's games had that was worked around rather than refused, each said once for
+    /// the file: a `[Format]` tag that names no notation (its games' moves are read by their
+    /// shape).
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        let Some((value, at)) = &self.unknown_format else { return Vec::new() };
+        let others = match self.unknown_formats {
+            0 | 1 => String::new(),
+            n => format!(" ({n} such tags in the file; this is the first)"),
+        };
+        vec![format!(
+            "game {}, line {}: [Format {value:?}] names no notation qiku reads (ICCS, WXF or Chinese); the game's \
+             moves are read each in the notation its shape shows, as without the tag{others}",
+            at.game, at.line
+        )]
     }
 
     /// Hands over the last, partial batch.
@@ -117,6 +138,13 @@ impl<F: FnMut(Batch) -> bool> Visitor for Collector<F> {
         } else if name.eq_ignore_ascii_case("Result") {
             &mut self.game.result_tag
         } else if name.eq_ignore_ascii_case("Format") {
+            let named = value.trim();
+            if !named.is_empty() && named.parse::<Notation>().is_err() {
+                self.unknown_formats += 1;
+                if self.unknown_format.is_none() {
+                    self.unknown_format = Some((value.to_string(), loc));
+                }
+            }
             &mut self.game.format
         } else if name.eq_ignore_ascii_case("RedElo") {
             &mut self.game.red_elo

@@ -458,3 +458,31 @@ fn games_from_standard_input_make_the_same_book() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("-: game 1, line 2, column 17: unknown move token at \"zz\""), "{stderr}");
 }
+
+/// A `[Format]` tag that names no notation is warned about on stderr, once for the file, naming
+/// the file, the value and what is done instead; `--json` lists it under the file's `warnings`.
+#[test]
+fn a_format_tag_of_no_notation_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("fmt.pgn");
+    let game = |format: &str| format!("[Format \"{format}\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n");
+    std::fs::write(&games, [game("ICCS"), game("XYZ"), game("XYZ")].concat()).unwrap();
+    let out = dir.path().join("f.qbk");
+    let run = qiku_book(&["build", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    assert!(run.status.success());
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let warning = format!(
+        "qiku-book: warning: {}: game 2, line 6: [Format \"XYZ\"] names no notation qiku reads (ICCS, WXF or \
+         Chinese); the game's moves are read each in the notation its shape shows, as without the tag (2 such tags \
+         in the file; this is the first)",
+        games.display()
+    );
+    assert_eq!(stderr.matches("qiku-book: warning:").count(), 1, "{stderr}");
+    assert!(stderr.contains(&warning), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["build", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]))
+            .unwrap();
+    assert_eq!(json["games_used"], 3);
+    let listed = json["files"][0]["warnings"][0].as_str().unwrap_or_default();
+    assert!(listed.starts_with("game 2, line 6: [Format \"XYZ\"] names no notation"), "{json}");
+}
