@@ -4,7 +4,8 @@
 use std::io::Cursor;
 
 use qiku::pgn::{
-    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, Reader, Skip, SyntaxError, TextEncoding, Visitor,
+    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, OpenErrorKind, Reader, Skip, SyntaxError,
+    TextEncoding, Visitor,
 };
 
 const FIXTURE: &str = include_str!("fixtures/pgn/three-games.pgn");
@@ -339,6 +340,36 @@ fn full_width_move_numbers() {
     let g = read(text.as_bytes());
     assert_eq!(g.errors(), []);
     assert_eq!(g.0[0].moves, ["炮二平五", "馬８進７", "馬二進三", "車９平８", "兵七進一", "１卒平２"]);
+}
+
+/// A file in UTF-16 without a byte-order mark is refused as not text, as before, but the message
+/// says what it looks like and how to convert it, instead of calling it binary data.
+#[test]
+fn utf16_without_a_byte_order_mark_is_named_as_such() {
+    let text = [game("A", "h2e2 h9g7"), game("中炮", "炮二平五 馬８進７"), game("C", "b0c2")].concat();
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (order, bytes) in [("UTF-16LE", le), ("UTF-16BE", be)] {
+        let err = pgn::open_reader(Cursor::new(bytes), "u16.pgn", EncodingChoice::Auto).unwrap_err();
+        assert_eq!(err.kind(), OpenErrorKind::NotText);
+        let message = err.to_string();
+        assert!(message.contains(&format!("this looks like {order} text without a byte-order mark")), "{message}");
+        assert!(message.contains(&format!("iconv -f {order} -t UTF-8")), "{message}");
+    }
+    // Binary data with NULs on both kinds of offsets is still binary data.
+    let mut x = 7u32;
+    let junk: Vec<u8> = (0..4096)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            if x >> 28 == 0 {
+                0
+            } else {
+                (x >> 16) as u8
+            }
+        })
+        .collect();
+    let err = pgn::open_reader(Cursor::new(junk), "junk.bin", EncodingChoice::Auto).unwrap_err();
+    assert!(err.to_string().contains("binary data ("), "{err}");
 }
 
 /// One byte that is not UTF-8 in a UTF-8 file with many Chinese characters: the file is still

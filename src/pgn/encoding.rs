@@ -267,8 +267,33 @@ fn binary_content(sample: &[u8], encoding: TextEncoding) -> Option<String> {
     // of them (random data has one byte in 256) mean binary data.
     let head = &sample[..sample.len().min(BINARY_SNIFF_LEN)];
     let nuls = head.iter().filter(|&&b| b == 0).count();
-    (nuls >= 4 && nuls * 512 >= head.len())
-        .then(|| format!("binary data ({nuls} NUL bytes in the first {} bytes), not text", head.len()))
+    if nuls < 4 || nuls * 512 < head.len() {
+        return None;
+    }
+    if let Some(order) = utf16_without_bom(head) {
+        return Some(format!(
+            "this looks like {order} text without a byte-order mark (a NUL byte beside nearly every other \
+             byte), which is not read without one: convert it to UTF-8, e.g. with `iconv -f {order} -t UTF-8`"
+        ));
+    }
+    Some(format!("binary data ({nuls} NUL bytes in the first {} bytes), not text", head.len()))
+}
+
+/// Whether `head` looks like UTF-16 text without a byte-order mark, and in which byte order: the
+/// zero high bytes of ASCII characters put NULs at every other offset (odd ones in UTF-16LE, even
+/// ones in UTF-16BE), at least one in four of those offsets, and hardly any at the others; in
+/// binary data they fall on both alike.
+fn utf16_without_bom(head: &[u8]) -> Option<&'static str> {
+    let at = |parity: usize| head.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
+    let (even, odd) = (at(0), at(1));
+    let half = head.len() / 2;
+    if odd * 4 >= half && even * 16 <= odd {
+        Some("UTF-16LE")
+    } else if even * 4 >= half && odd * 16 <= even {
+        Some("UTF-16BE")
+    } else {
+        None
+    }
 }
 
 /// Failure to open a game file; names the file.
