@@ -526,3 +526,22 @@ fn check_and_annotation_marks_in_every_notation() {
     assert_eq!(read(&start, "+"), "syntax");
     assert_eq!(read(&start, "炮二平+"), "syntax");
 }
+
+/// A WXF move that fits two pieces is explained as that, not also as a bad ICCS square (the
+/// token is no ICCS move, so its ICCS reading says nothing); a token no notation reads still
+/// gets each notation's reason.
+#[test]
+fn an_ambiguous_wxf_move_is_not_also_explained_as_iccs() {
+    use notation::spec::{parse_position_spec, read_move, tried_reasons};
+    let rooks = pos("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w");
+    let tried = read_move(&rooks, "R5+1").unwrap_err();
+    assert_eq!(tried_reasons(&tried), "read as WXF: ambiguous, it fits e2e3 and e5e6");
+    let err = parse_position_spec("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w moves R5+1").unwrap_err().to_string();
+    assert!(err.contains("read as WXF: ambiguous") && !err.contains("read as ICCS"), "{err}");
+    // ICCS read it, and found the move illegal: WXF's reading is left out.
+    let tried = read_move(&Position::startpos(), "a0a4").unwrap_err();
+    assert_eq!(tried_reasons(&tried), "read as ICCS: not a legal move in this position");
+    // Neither reads it: both reasons.
+    let tried = read_move(&Position::startpos(), "h2j2").unwrap_err();
+    assert_eq!(tried.len(), 2, "{}", tried_reasons(&tried));
+}

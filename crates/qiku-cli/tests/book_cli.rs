@@ -486,3 +486,15 @@ fn a_format_tag_of_no_notation_is_a_warning() {
     let listed = json["files"][0]["warnings"][0].as_str().unwrap_or_default();
     assert!(listed.starts_with("game 2, line 6: [Format \"XYZ\"] names no notation"), "{json}");
 }
+
+/// A WXF move that fits two pieces, given to probe: the error says so, without an ICCS reading
+/// of a token that is no ICCS move.
+#[test]
+fn an_ambiguous_wxf_move_is_explained_as_wxf_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    ok(&["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"]);
+    let e = fail(&["probe", book.to_str().unwrap(), "5k3/9/9/9/4R4/9/9/4R4/9/3K5 w", "moves", "R5+1"]);
+    assert!(e.contains("move 1 \"R5+1\": read as WXF: ambiguous, it fits e2e3 and e5e6 (position"), "{e}");
+    assert!(!e.contains("read as ICCS"), "{e}");
+}
