@@ -311,3 +311,43 @@ fn a_stop_writes_nothing() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// Check, mate and annotation marks after moves are read past in every notation, and move
+/// numbers in full-width digits are move numbers: every one of these games is read whole.
+#[test]
+fn check_marks_and_full_width_move_numbers_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[Result \"1-0\"]\n\n1. h2e2+ H9-G7# 2. h0g2+! i9h9?! 1-0\n\n\
+                [Result \"1-0\"]\n\n１．炮二平五+ 馬８進７ ２．馬二進三# 車９平８!? 1-0\n\n\
+                [Result \"1-0\"]\n\n１． 炮二平五 馬８進７+ ２． 馬二進三 車９平８ 1-0\n\n\
+                [Result \"1-0\"]\n\n1. C2.5+ H8+7 2. H2+3# R9.8 1-0\n";
+    let file = write(dir.path(), "marks.pgn", text);
+    let report = build(&[file], &dir.path().join("m.qbk"), &BuildOptions::default());
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    assert_eq!((report.header.games.read, report.header.games.used), (4, 4));
+    // The same four moves each time: one line of four positions, each move played 4 times.
+    assert_eq!((report.header.positions, report.raw_records), (4, 16));
+}
+
+/// A `[Format]` tag whose value names no notation is not silently ignored: the build warns once
+/// for the file, naming the value, where it first is, how many there are, and what is done
+/// instead (each move read in the notation its shape shows); the games are used.
+#[test]
+fn a_format_tag_of_no_notation_is_warned_about_once_per_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |format: &str| format!("[Format \"{format}\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n");
+    let odd =
+        write(dir.path(), "odd.pgn", &[game("ICCS"), game("XYZ"), game("chinese"), game("pgn"), game("")].concat());
+    let plain = write(dir.path(), "plain.pgn", &[game("ICCS"), game(" iccs "), game("")].concat());
+    let report = build(&[odd, plain], &dir.path().join("f.qbk"), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (8, 7));
+    // The game that says Chinese but is written in ICCS is not read (its notation is named).
+    assert_eq!(report.errors_total, 1);
+    assert_eq!(report.errors[0].game, 3);
+    assert_eq!(
+        report.files[0].warnings,
+        ["game 2, line 6: [Format \"XYZ\"] names no notation qiku reads (ICCS, WXF or Chinese); the game's moves \
+          are read each in the notation its shape shows, as without the tag (2 such tags in the file; this is the first)"]
+    );
+    assert_eq!(report.files[1].warnings, [] as [&str; 0]);
+}

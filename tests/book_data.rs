@@ -153,6 +153,54 @@ fn chinese_games(range: std::ops::Range<usize>) -> String {
     text[starts[range.start]..end].to_string()
 }
 
+/// One byte that is not UTF-8 (0xE9, an `é` in Latin-1) in the first game of a UTF-8 collection
+/// costs that game alone: the file is still read as UTF-8, not as GBK (which garbled every game:
+/// all moves unknown tokens, all names unmatched by `--player`), and the bad game is reported
+/// with its place and cause.
+#[test]
+fn a_stray_byte_costs_its_game_not_the_file() {
+    use qiku::book::GameFilter;
+    use qiku::pgn::TextEncoding;
+    let dir = tempfile::tempdir().unwrap();
+    let with_stray = |text: &str, name: &str| -> PathBuf {
+        let at = text.find("[Event \"").unwrap() + "[Event \"".len();
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.insert(at, 0xe9);
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    // Chinese notation: the first 165 games (about 300 KB).
+    let zh = with_stray(&chinese_games(0..165), "zh.pgn");
+    let r = book::build(&[zh], &dir.path().join("zh.qbk"), &BuildOptions::default()).unwrap();
+    assert_eq!(r.files[0].encoding, Some(TextEncoding::Utf8));
+    assert_eq!((r.header.games.read, r.header.games.used), (165, 164));
+    assert_eq!(r.skipped.get(&SkipReason::BadHeader), Some(&1), "{:?}", r.skipped);
+    let e = &r.errors[0];
+    assert_eq!((e.game, e.line, e.column), (1, 3, 9));
+    let shown = "zh.pgn: game 1, line 3, column 9: malformed header: bytes that are not UTF-8 near `[Event \"\\xe9`";
+    assert!(e.to_string().ends_with(shown), "{e}");
+
+    // ICCS moves, Chinese names: read right, the names match a player filter.
+    let text = decompress("ccpd-iccs.pgn.zst");
+    let starts: Vec<usize> = text.match_indices("[Game ").map(|(i, _)| i).take(301).collect();
+    let games = &text[..starts[300]];
+    let player = "柳大華";
+    let named =
+        |g: &&str| g.lines().any(|l| (l.starts_with("[Red ") || l.starts_with("[Black ")) && l.contains(player));
+    let theirs = starts.windows(2).map(|w| &text[w[0]..w[1]]).filter(named).count() as u64;
+    assert!(theirs > 10, "{theirs}");
+    let iccs = with_stray(games, "iccs.pgn");
+    let filter = GameFilter { player: Some(player.into()), ..GameFilter::default() };
+    let opts = BuildOptions { filter, ..BuildOptions::default() };
+    let r = book::build(&[iccs], &dir.path().join("iccs.qbk"), &opts).unwrap();
+    assert_eq!(r.files[0].encoding, Some(TextEncoding::Utf8));
+    assert_eq!(r.header.games.read, 300);
+    // Game 1 is one of the player's, lost to the stray byte in its Event tag.
+    assert_eq!((r.header.games.used, r.errors_total), (theirs - 1, 1));
+    assert_eq!((r.errors[0].game, r.errors[0].line), (1, 2));
+}
+
 #[test]
 fn gbk_and_big5_samples_match_the_same_games_in_utf8() {
     // The Big5 sample holds the collection's games 1-2000, the GBK sample (simplified

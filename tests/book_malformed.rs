@@ -5,7 +5,7 @@
 use crate::book_util;
 
 use book_util::{generate_games, write_pgn, Rng};
-use qiku::book::{self, Book, BuildOptions, BuildReport, MoveErrorKind, SkipReason};
+use qiku::book::{self, Book, BuildOptions, BuildParams, BuildReport, MoveErrorKind, SkipReason};
 use qiku::pgn::EncodingChoice;
 use std::path::{Path, PathBuf};
 
@@ -139,6 +139,62 @@ fn huge_tokens_and_lines_give_short_messages_under_the_right_reason() {
     assert!(messages.iter().all(|m| m.len() < 400), "{messages:#?}");
     assert!(messages[0].contains("game 1, line 3, column 9") && messages[0].contains("(500000 bytes)"));
     assert!(messages[1].contains("game 3") && messages[1].contains("line too long (over the reader's limit, 1 MiB"));
+}
+
+/// A line over the reader's limit (1 MiB) is the error of the game it belongs to, and reading
+/// goes on at the next game: a tag line's game is left out whole (not cut into a broken game and
+/// a game of its remaining tags and moves), and in a move list every later line is still a game.
+#[test]
+fn an_over_long_line_costs_its_own_game_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let long_tag = format!("[Event \"{}\"]\n[Result \"0-1\"]\n\n1. c3c4 0-1\n\n", "y".repeat(1_100_000));
+    let pgn = write(dir.path(), "tag.pgn", [GOOD, &long_tag, GOOD].concat().as_bytes());
+    let report = build(&[pgn], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3, 2));
+    assert_eq!(report.skipped.get(&SkipReason::Syntax), Some(&1), "{:?}", report.skipped);
+    let e = &report.errors[0];
+    assert_eq!((e.game, e.line, e.column), (2, 5, 1));
+    // c3c4 (兵七進一), black's reply only in the broken game, is nowhere in the book.
+    assert_eq!(report.header.games.used * 4, report.raw_records);
+
+    let lines = format!("{}\nh0g2 h9g7\nb0c2\n", "h2e2 h9g7 ".repeat(110_000));
+    let txt = write(dir.path(), "lines.txt", lines.as_bytes());
+    let report = build(&[txt], dir.path(), &BuildOptions::default());
+    assert_eq!((report.header.games.read, report.header.games.used), (3, 2));
+    assert_eq!(report.raw_records, 3);
+    let e = &report.errors[0];
+    assert_eq!((e.game, e.line, e.column, e.reason), (1, 1, 1, SkipReason::Syntax));
+}
+
+/// Under `--min-elo`, an Elo tag with no rating in it (empty, or the PGN standard's `-` for
+/// unrated and `?` for unknown) is as if the tag were not there: the game is counted under "no
+/// Elo tags", not skipped as a malformed header. A value that is no number still is one.
+#[test]
+fn elo_tags_without_a_rating_count_as_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |red: &str, black: &str| {
+        format!("[RedElo \"{red}\"]\n[BlackElo \"{black}\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n")
+    };
+    let text = [
+        game("", "2500"),
+        game("2500", " "),
+        game("-", "2500"),
+        game("?", "?"),
+        "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n".to_string(),
+        game("2500", "2600"),
+        game("2500", "strong"),
+    ]
+    .concat();
+    let f = write(dir.path(), "elo.pgn", text.as_bytes());
+    let o =
+        BuildOptions { params: BuildParams { min_elo: Some(2200), ..BuildParams::default() }, ..Default::default() };
+    let report = build(&[f], dir.path(), &o);
+    assert_eq!(report.skipped.get(&SkipReason::NoElo), Some(&5), "{:?}", report.skipped);
+    assert_eq!(report.skipped.get(&SkipReason::BadHeader), Some(&1));
+    assert_eq!(report.header.games.used, 1);
+    let errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("game 7, line 36, column 1: malformed header: Elo tag \"strong\" is not a number"));
 }
 
 #[test]

@@ -504,3 +504,44 @@ fn a_bad_side_to_move_is_named_as_such() {
         assert!(text.contains("write `moves` before the moves"), "{mv}: {text}");
     }
 }
+
+/// A check, mate or annotation mark after a move is read past alike in the three notations (WXF
+/// read it already; ICCS and Chinese refused it), and the move is the one without the mark.
+#[test]
+fn check_and_annotation_marks_in_every_notation() {
+    let start = Position::startpos();
+    for token in
+        ["h2e2+", "H2-E2+", "h2e2#", "h2e2!", "h2e2?!", "C2.5+", "C2.5#", "炮二平五+", "炮二平五#", "炮二平五!?"]
+    {
+        assert_eq!(read(&start, token), "h2e2", "{token}");
+    }
+    let black = after(&["h2e2"]);
+    check(&black, &[("h9g7+", "h9g7"), ("H8+7+", "h9g7"), ("馬８進７+", "h9g7"), ("馬８進７#", "h9g7")]);
+    // Each parser alone, not only through the detection.
+    assert_eq!(notation::iccs::parse(&start, "h0g2+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    assert_eq!(chinese::parse(&start, "馬二進三+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    assert_eq!(wxf::parse(&start, "H2+3+").map(|m| m.to_string()), Ok("h0g2".to_string()));
+    // A mark makes no bad move good, and the error quotes the token as written.
+    assert_eq!(notation::iccs::parse(&start, "a0a4+"), Err(ParseMoveError::Illegal { token: "a0a4+".into() }));
+    assert_eq!(read(&start, "+"), "syntax");
+    assert_eq!(read(&start, "炮二平+"), "syntax");
+}
+
+/// A WXF move that fits two pieces is explained as that, not also as a bad ICCS square (the
+/// token is no ICCS move, so its ICCS reading says nothing); a token no notation reads still
+/// gets each notation's reason.
+#[test]
+fn an_ambiguous_wxf_move_is_not_also_explained_as_iccs() {
+    use notation::spec::{parse_position_spec, read_move, tried_reasons};
+    let rooks = pos("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w");
+    let tried = read_move(&rooks, "R5+1").unwrap_err();
+    assert_eq!(tried_reasons(&tried), "read as WXF: ambiguous, it fits e2e3 and e5e6");
+    let err = parse_position_spec("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w moves R5+1").unwrap_err().to_string();
+    assert!(err.contains("read as WXF: ambiguous") && !err.contains("read as ICCS"), "{err}");
+    // ICCS read it, and found the move illegal: WXF's reading is left out.
+    let tried = read_move(&Position::startpos(), "a0a4").unwrap_err();
+    assert_eq!(tried_reasons(&tried), "read as ICCS: not a legal move in this position");
+    // Neither reads it: both reasons.
+    let tried = read_move(&Position::startpos(), "h2j2").unwrap_err();
+    assert_eq!(tried.len(), 2, "{}", tried_reasons(&tried));
+}

@@ -237,7 +237,10 @@ fn wrong_forced_encoding() {
     assert_eq!(c.errors.len(), 2_000);
     assert!(c.errors.iter().all(|e| e.kind == pgn::ErrorKind::InvalidUtf8));
     assert_eq!(c.errors[0].location, Location::new(1, 1, 23));
-    assert_eq!(c.errors[0].to_string(), "game 1, line 1, column 23: invalid UTF-8 near `bytes b9 ef a7 bd`");
+    assert_eq!(
+        c.errors[0].to_string(),
+        "game 1, line 1, column 23: bytes that are not UTF-8 near `[Source \"CCPD:Dataset/\\xb9`"
+    );
 
     // GBK bytes read as Big5: nearly every GBK byte pair is also a valid Big5 pair, so this
     // decodes without a single replacement character into the wrong characters. The reader

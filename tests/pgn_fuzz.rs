@@ -166,6 +166,12 @@ const FRAGMENTS: &[&[u8]] = &[
     b"\xff",
     b"\xe7\x82",
     b"\x28\xb5\x2f\xfd",
+    "１２．".as_bytes(),
+    "．".as_bytes(),
+    b"+",
+    // Longer than the 256-byte line limit the checks set: over-long tag lines, movetext and
+    // move lists.
+    &[b'x'; 300],
 ];
 
 fn fragment_soup() -> impl Strategy<Value = Vec<u8>> {

@@ -4,7 +4,8 @@
 use std::io::Cursor;
 
 use qiku::pgn::{
-    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, Reader, Skip, SyntaxError, TextEncoding, Visitor,
+    self, EncodingChoice, ErrorKind, GameResult, Location, Mode, OpenErrorKind, Reader, Skip, SyntaxError,
+    TextEncoding, Visitor,
 };
 
 const FIXTURE: &str = include_str!("fixtures/pgn/three-games.pgn");
@@ -262,6 +263,46 @@ fn endless_line_of_junk() {
     assert_eq!(reader.bytes_read(), bytes.len() as u64);
 }
 
+/// A tag line over the length limit is the error of the game it starts: the rest of that game
+/// (its other tags and its moves) is skipped with it, not read as a game of its own, and a game
+/// before it that has no result is not blamed for it.
+#[test]
+fn over_long_tag_line_is_the_error_of_its_game() {
+    let long = format!("[Event \"{}\"]\n[Result \"0-1\"]\n\n1. c3c4 0-1\n\n", "y".repeat(200));
+    // Game A ends with its result, game B (A's twin) without one: the long line follows each.
+    let unfinished = "[Event \"B\"]\n\n1. h2e2\n\n";
+    let text = [game("A", "h2e2"), long.clone(), unfinished.into(), long, game("C", "b0c2")].concat();
+    let mut reader = Reader::new(text.as_bytes());
+    reader.set_max_line_len(100);
+    let mut g = Games::default();
+    assert_eq!(reader.read_all(&mut g).expect("read"), 5);
+    assert_eq!(
+        g.errors(),
+        [(ErrorKind::LineTooLong, Location::new(2, 5, 1)), (ErrorKind::LineTooLong, Location::new(4, 14, 1))]
+    );
+    assert_eq!(g.events(), ["A", "B", "C"]);
+    assert_eq!(g.good()[1].moves, ["h2e2"]);
+    let error = g.0[1].error.as_ref().expect("game 2 is broken");
+    assert!(error.to_string().ends_with("near `[Event \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy`"), "{error}");
+}
+
+/// A move list (one game per line) whose first line is over the limit: that line is the first
+/// game's error, and every later line is a game, read as usual.
+#[test]
+fn over_long_first_line_of_a_move_list() {
+    let text = format!("{}\nh0g2 h9g7\nb0c2 1-0\n", "h2e2 h9g7 ".repeat(30));
+    let mut reader = Reader::new(text.as_bytes());
+    reader.set_max_line_len(100);
+    let mut g = Games::default();
+    assert_eq!(reader.read_all(&mut g).expect("read"), 3);
+    assert_eq!(reader.mode(), Mode::Lines);
+    assert_eq!(g.errors(), [(ErrorKind::LineTooLong, Location::new(1, 1, 1))]);
+    assert_eq!(g.0[0].moves, [] as [&str; 0]);
+    let moves: Vec<&[String]> = g.good().iter().map(|g| &g.moves[..]).collect();
+    assert_eq!(moves, [&["h0g2", "h9g7"][..], &["b0c2"][..]]);
+    assert_eq!(reader.bytes_read(), text.len() as u64);
+}
+
 #[test]
 fn truncated_zstd_stream() {
     // Varied games, so that the compressed stream is long and the cut falls after the part
@@ -288,4 +329,70 @@ fn truncated_zstd_stream() {
     // What came before the cut was read normally.
     assert!(g.0.len() > 1000 && g.0.len() < 20_000, "{}", g.0.len());
     assert_eq!(g.errors().len(), 0);
+}
+
+/// Move numbers in full-width digits (`１．`, `１２．．．`, as Chinese text writes them) are move
+/// numbers, alone or glued to the move, as ASCII ones are; a full-width digit that starts a move
+/// (an ordinal among tandem pawns, `１卒平２`) is not one.
+#[test]
+fn full_width_move_numbers() {
+    let text = "１．炮二平五 馬８進７ ２． 馬二進三 １２．．．車９平８ ３ 1．兵七進一 １卒平２ *\n";
+    let g = read(text.as_bytes());
+    assert_eq!(g.errors(), []);
+    assert_eq!(g.0[0].moves, ["炮二平五", "馬８進７", "馬二進三", "車９平８", "兵七進一", "１卒平２"]);
+}
+
+/// A file in UTF-16 without a byte-order mark is refused as not text, as before, but the message
+/// says what it looks like and how to convert it, instead of calling it binary data.
+#[test]
+fn utf16_without_a_byte_order_mark_is_named_as_such() {
+    let text = [game("A", "h2e2 h9g7"), game("中炮", "炮二平五 馬８進７"), game("C", "b0c2")].concat();
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (order, bytes) in [("UTF-16LE", le), ("UTF-16BE", be)] {
+        let err = pgn::open_reader(Cursor::new(bytes), "u16.pgn", EncodingChoice::Auto).unwrap_err();
+        assert_eq!(err.kind(), OpenErrorKind::NotText);
+        let message = err.to_string();
+        assert!(message.contains(&format!("this looks like {order} text without a byte-order mark")), "{message}");
+        assert!(message.contains(&format!("iconv -f {order} -t UTF-8")), "{message}");
+    }
+    // Binary data with NULs on both kinds of offsets is still binary data.
+    let mut x = 7u32;
+    let junk: Vec<u8> = (0..4096)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            if x >> 28 == 0 {
+                0
+            } else {
+                (x >> 16) as u8
+            }
+        })
+        .collect();
+    let err = pgn::open_reader(Cursor::new(junk), "junk.bin", EncodingChoice::Auto).unwrap_err();
+    assert!(err.to_string().contains("binary data ("), "{err}");
+}
+
+/// One byte that is not UTF-8 in a UTF-8 file with many Chinese characters: the file is still
+/// detected as UTF-8 (read as GBK, every character of it would be garbled), and only the game
+/// holding the byte is reported, at the byte, quoting the text before it.
+#[test]
+fn a_stray_byte_in_utf8_text_is_one_games_error() {
+    let mut bytes = Vec::new();
+    for i in 0..50 {
+        bytes.extend_from_slice(game(&format!("第{i}局"), "炮二平五 馬８進７ 馬二進三 車９平８").as_bytes());
+    }
+    // In game 3's Event tag (第2局), after `[Event "第`.
+    let tag = "[Event \"第2局".as_bytes();
+    let at = bytes.windows(tag.len()).position(|w| w == tag).expect("game 3") + "[Event \"第".len();
+    bytes.insert(at, 0xe9);
+    assert_eq!(pgn::detect_encoding(&bytes), TextEncoding::Utf8);
+    let input = pgn::open_reader(Cursor::new(bytes), "stray.pgn", EncodingChoice::Auto).expect("open");
+    assert_eq!(input.encoding(), TextEncoding::Utf8);
+    let mut g = Games::default();
+    Reader::new(input).read_all(&mut g).expect("read");
+    assert_eq!(g.0.len(), 50);
+    assert_eq!(g.errors(), [(ErrorKind::InvalidUtf8, Location::new(3, 9, 10))]);
+    let error = g.0[2].error.as_ref().expect("game 3 is broken").to_string();
+    assert_eq!(error, "game 3, line 9, column 10: bytes that are not UTF-8 near `[Event \"第\\xe9`");
+    assert_eq!(g.good()[2].event, "第3局");
 }

@@ -104,6 +104,9 @@ pub struct FileReport {
     /// Why reading this file ended early (the games before it were used), without the file's
     /// name, which is [`FileReport::path`].
     pub error: Option<String>,
+    /// What its games had that was worked around, each said once for the file (a `[Format]`
+    /// tag that names no notation), without the file's name.
+    pub warnings: Vec<String>,
 }
 
 /// The outcome of a build.
@@ -565,6 +568,7 @@ pub fn build_with_progress(
                 compressed: false,
                 games: 0,
                 error: Some("not read".into()),
+                warnings: Vec::new(),
             })
         })
         .collect();
@@ -674,6 +678,7 @@ fn read_files(
                     compressed: false,
                     games: 0,
                     error: Some(without_path(e.path(), e.to_string())),
+                    warnings: Vec::new(),
                 };
                 if tx.send(Message::Done(report, i)).is_err() {
                     return;
@@ -697,9 +702,9 @@ fn read_files(
             }
         };
         collector.flush();
-        let stopped = collector.stopped;
+        let (stopped, warnings) = (collector.stopped, collector.warnings());
         drop(collector);
-        let report = FileReport { path, encoding, compressed, games, error };
+        let report = FileReport { path, encoding, compressed, games, error, warnings };
         if stopped || tx.send(Message::Done(report, i)).is_err() {
             return;
         }

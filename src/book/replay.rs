@@ -80,6 +80,9 @@ pub(crate) struct Collector<F: FnMut(Batch) -> bool> {
     emit: F,
     /// `emit` returned false: the consumer is gone, stop reading.
     pub(crate) stopped: bool,
+    /// The first `[Format]` tag whose value names no notation, and how many games had one.
+    unknown_format: Option<(String, Location)>,
+    unknown_formats: u64,
 }
 
 impl<F: FnMut(Batch) -> bool> Collector<F> {
@@ -92,7 +95,25 @@ impl<F: FnMut(Batch) -> bool> Collector<F> {
             max_tokens,
             emit,
             stopped: false,
+            unknown_format: None,
+            unknown_formats: 0,
         }
+    }
+
+    /// What the file's games had that was worked around rather than refused, each said once for
+    /// the file: a `[Format]` tag that names no notation (its games' moves are read by their
+    /// shape).
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        let Some((value, at)) = &self.unknown_format else { return Vec::new() };
+        let others = match self.unknown_formats {
+            0 | 1 => String::new(),
+            n => format!(" ({n} such tags in the file; this is the first)"),
+        };
+        vec![format!(
+            "game {}, line {}: [Format {value:?}] names no notation qiku reads (ICCS, WXF or Chinese); the game's \
+             moves are read each in the notation its shape shows, as without the tag{others}",
+            at.game, at.line
+        )]
     }
 
     /// Hands over the last, partial batch.
@@ -117,6 +138,13 @@ impl<F: FnMut(Batch) -> bool> Visitor for Collector<F> {
         } else if name.eq_ignore_ascii_case("Result") {
             &mut self.game.result_tag
         } else if name.eq_ignore_ascii_case("Format") {
+            let named = value.trim();
+            if !named.is_empty() && named.parse::<Notation>().is_err() {
+                self.unknown_formats += 1;
+                if self.unknown_format.is_none() {
+                    self.unknown_format = Some((value.to_string(), loc));
+                }
+            }
             &mut self.game.format
         } else if name.eq_ignore_ascii_case("RedElo") {
             &mut self.game.red_elo
@@ -245,7 +273,7 @@ fn unreadable(pos: &Position, token: &str, notation: Option<Notation>, e: &Parse
 /// `token` read as an ICCS move whose ranks count 1 to 10 (`h3e3`, `h10g8`, as some programs
 /// write them), if that is a legal move in `pos`: the ICCS spelling of it.
 fn ranks_from_one(pos: &Position, token: &str) -> Option<String> {
-    let m = iccs::parse_coords(&token.trim().replace('-', ""), true)?;
+    let m = iccs::parse_coords(&notation::without_marks(token.trim()).replace('-', ""), true)?;
     pos.is_legal(m).then(|| m.to_string())
 }
 
@@ -306,8 +334,11 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         _ => game.outcome.flatten(),
     };
     if let Some(min) = params.min_elo {
+        // An empty value, or the PGN standard's `-` (unrated) or `?` (unknown), is no rating:
+        // as if the tag were not there.
         fn elo(t: &Option<TagValue>) -> Option<(Result<u32, std::num::ParseIntError>, &TagValue)> {
-            t.as_ref().map(|t| (t.value.trim().parse::<u32>(), t))
+            let rated = |t: &&TagValue| !matches!(t.value.trim(), "" | "-" | "?");
+            t.as_ref().filter(rated).map(|t| (t.value.trim().parse::<u32>(), t))
         }
         match (elo(&game.red_elo), elo(&game.black_elo)) {
             (Some((Ok(r), _)), Some((Ok(b), _))) => {

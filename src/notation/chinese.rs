@@ -78,7 +78,8 @@ enum Who {
 /// piece), `二兵平五` (ordinal among four or five tandem pawns), and the five-character
 /// `前兵七平六` (place among the pieces of one file). The side is the side to move, whatever
 /// the characters say. A file-named piece that shares its file is accepted when only one of
-/// them can make the move.
+/// them can make the move. Check or annotation marks after the move (`馬二進三+`) are read past,
+/// as by every notation's parser.
 ///
 /// ```
 /// use qiku::notation::{chinese, iccs};
@@ -97,7 +98,7 @@ pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
     let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
     let mut w = [Word::Unknown; 5];
     let mut n = 0;
-    for c in token.chars() {
+    for c in super::without_marks(token).chars() {
         if n == w.len() {
             return Err(syntax("too long: expected four characters such as 炮二平五"));
         }

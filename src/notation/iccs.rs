@@ -72,7 +72,8 @@ pub fn parse_coords(token: &str, ranks_from_one: bool) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
-/// Reads an ICCS move and checks it is legal in `pos`.
+/// Reads an ICCS move and checks it is legal in `pos`. A check, mate or annotation mark after
+/// it (`h9g7+`, `H2-E2#`, `h0g2!?`) is read past, as by every notation's parser.
 ///
 /// ```
 /// use qiku::notation::{iccs, ParseMoveError};
@@ -86,7 +87,7 @@ pub fn parse_coords(token: &str, ranks_from_one: bool) -> Option<Move> {
 /// # Ok::<(), ParseMoveError>(())
 /// ```
 pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
-    let m = parse_move(token)?;
+    let m = parse_move(super::without_marks(token)).map_err(|e| e.for_token(token))?;
     if pos.piece_at(m.from()).is_none_or(|p| p.color != pos.turn()) {
         return Err(ParseMoveError::NoSuchPiece { token: token.to_string() });
     }

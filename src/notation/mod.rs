@@ -56,8 +56,10 @@ impl Notation {
     }
 
     /// The notation a token is written in, judged by its shape alone: any non-ASCII character
-    /// means Chinese; square-square (`h2e2`, `H2-E2`) means ICCS; other ASCII means WXF.
+    /// means Chinese; square-square (`h2e2`, `H2-E2`, also with a check or annotation mark after
+    /// it) means ICCS; other ASCII means WXF.
     pub fn detect(token: &str) -> Notation {
+        let token = without_marks(token);
         let b = token.as_bytes();
         let file = |c: u8| matches!(c.to_ascii_lowercase(), b'a'..=b'i');
         let rank = |c: u8| c.is_ascii_digit();
@@ -100,6 +102,16 @@ impl FromStr for Notation {
             .find(|n| n.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| ParseNotationError(s.to_string()))
     }
+}
+
+/// The marks game files put after a move: check `+`, mate `#`, and the annotations `!` and `?`.
+const MARKS: [char; 4] = ['+', '#', '!', '?'];
+
+/// `token` without the marks after it (any run of `+`, `#`, `!`, `?`): every parser reads a move
+/// with them as without them (`h9g7+`, `R1+2+`, `馬二進三+`, `C2.5!?`). No move of any notation
+/// ends with one of them.
+pub(crate) fn without_marks(token: &str) -> &str {
+    token.trim_end_matches(MARKS)
 }
 
 /// Reads a move in whichever notation the token is written in (see [`Notation::detect`]) and
@@ -220,6 +232,18 @@ impl ParseMoveError {
         }
     }
 
+    /// The same error about `token` (the text as written, where the parser read it without its
+    /// marks).
+    pub(crate) fn for_token(self, token: &str) -> Self {
+        let token = token.to_string();
+        match self {
+            ParseMoveError::Syntax { reason, .. } => ParseMoveError::Syntax { token, reason },
+            ParseMoveError::NoSuchPiece { .. } => ParseMoveError::NoSuchPiece { token },
+            ParseMoveError::Illegal { .. } => ParseMoveError::Illegal { token },
+            ParseMoveError::Ambiguous { candidates, .. } => ParseMoveError::Ambiguous { token, candidates },
+        }
+    }
+
     /// A short machine-readable reason, for counting errors by kind.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -254,6 +278,18 @@ mod tests {
         assert_eq!(Notation::detect("E3+5"), Notation::Wxf);
         assert_eq!(Notation::detect("A4+5"), Notation::Wxf);
         assert_eq!(Notation::detect("C2-1+"), Notation::Wxf);
+        // A check or annotation mark after a move is read past, in every notation.
+        for (token, notation) in [("h2e2+", Notation::Iccs), ("H2-E2#", Notation::Iccs), ("C2.5+", Notation::Wxf)] {
+            assert_eq!(Notation::detect(token), notation, "{token}");
+        }
+        for token in ["h2e2+", "H2-E2#", "h2e2!?", "C2.5+", "C25+", "炮二平五+", "炮二平五#", "炮二平五?!"]
+        {
+            assert_eq!(parse_any(&pos, token).map(|(m, _)| m.to_string()), Ok("h2e2".to_string()), "{token}");
+        }
+        // An error names the token as written.
+        assert_eq!(parse_any(&pos, "a0a4+"), Err(ParseMoveError::Illegal { token: "a0a4+".into() }));
+        let e = parse_any(&pos, "h2x2+").unwrap_err();
+        assert_eq!((e.kind(), e.token()), ("syntax", "h2x2+"));
         let m = parse_any(&pos, "h2e2").unwrap().0;
         let written: Vec<String> = Notation::ALL.iter().map(|&n| format(&pos, m, n)).collect();
         assert_eq!(written, ["h2e2", "C2.5", "炮二平五"]);

@@ -146,8 +146,9 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// Reads one move in whichever notation it is written in, resolved in `pos`. An ASCII token that
-/// fails in the notation its shape suggests is also tried in the other ASCII notation, and the
-/// error lists both.
+/// fails in the notation its shape suggests is also tried in the other ASCII notation; the error
+/// lists both when neither could read it, else only the one that read it and why it found no
+/// move (a WXF `R5+1` that fits two rooks is not also explained as a bad ICCS square).
 ///
 /// ```
 /// use qiku::notation::spec::read_move;
@@ -157,6 +158,8 @@ impl std::error::Error for SpecError {}
 /// assert_eq!(read_move(&pos, "C2.5").unwrap().to_string(), "h2e2");
 /// let tried = read_move(&pos, "h2j2").unwrap_err();
 /// assert_eq!(tried.len(), 2); // ICCS and WXF, each with its reason
+/// let tried = read_move(&pos, "R1+3").unwrap_err(); // WXF: the rook's own pawn is in the way
+/// assert_eq!(tried.len(), 1);
 /// ```
 pub fn read_move(pos: &Position, token: &str) -> Result<Move, Vec<(Notation, ParseMoveError)>> {
     let first = Notation::detect(token);
@@ -177,6 +180,12 @@ pub fn read_move(pos: &Position, token: &str) -> Result<Move, Vec<(Notation, Par
             Ok(m) => return Ok(m),
             Err(e) => tried.push((n, e)),
         }
+    }
+    // A notation that could read the token but found no move for it (no such piece, illegal,
+    // ambiguous) explains the failure: a notation that cannot even read it adds only noise.
+    let readable = |e: &ParseMoveError| !matches!(e, ParseMoveError::Syntax { .. });
+    if tried.iter().any(|(_, e)| readable(e)) {
+        tried.retain(|(_, e)| readable(e));
     }
     Err(tried)
 }

@@ -63,8 +63,9 @@ fn digit(c: u8) -> Option<u8> {
 ///
 /// Accepts `.` or `=` for traverse, letters of either case with the aliases `G` (king), `B`
 /// (elephant), `N` (horse), the front/rear mark before or after the letter (`R+.4`, `+R.4`),
-/// xqbase ordinals `Pa`..`Pe`, the three-character traverse `C25`, and a trailing check or
-/// annotation mark (`+`, `#`, `!`, `?`) after the four characters.
+/// xqbase ordinals `Pa`..`Pe`, the three-character traverse `C25`, and check or annotation
+/// marks (`+`, `#`, `!`, `?`) after the move (`R1+2+`, `C25#`), as every notation's parser reads
+/// them.
 ///
 /// ```
 /// use qiku::notation::{iccs, wxf};
@@ -83,10 +84,10 @@ fn digit(c: u8) -> Option<u8> {
 /// ```
 pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
     let syntax = |reason| ParseMoveError::Syntax { token: token.to_string(), reason };
-    let b = token.as_bytes();
-    let (who_bytes, dir_byte, num_byte) = match b.len() {
-        3 => ([b[0], b[1]], b'.', b[2]),
-        n if n >= 4 && b[4..].iter().all(|c| matches!(c, b'+' | b'#' | b'!' | b'?')) => ([b[0], b[1]], b[2], b[3]),
+    // Every move ends with a digit, so marks after it are never part of it.
+    let (who_bytes, dir_byte, num_byte) = match *super::without_marks(token).as_bytes() {
+        [piece, file, num] => ([piece, file], b'.', num),
+        [piece, file, dir, num] => ([piece, file], dir, num),
         _ => return Err(syntax("expected four characters such as C2.5, H8+7 or R+.4")),
     };
     let dir = match dir_byte {

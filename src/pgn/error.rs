@@ -33,7 +33,8 @@ pub enum ErrorKind {
     /// vertical tab and form feed in movetext, or a NUL anywhere (including tag values and
     /// comments, where other control characters are tolerated); usually binary junk.
     ControlCharacter(u8),
-    /// The bytes are not valid UTF-8 (the file is in another encoding, or damaged).
+    /// The bytes are not valid UTF-8 (the file is in another encoding, or damaged). The snippet
+    /// is the text just before them, then the bad bytes written `\xe9`.
     InvalidUtf8,
     /// A move token contains U+FFFD, the replacement character the decoder substitutes for bytes
     /// that are invalid in the file's encoding: the encoding was probably guessed or set wrong.
@@ -55,7 +56,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::TextAfterResult => f.write_str("text after the result token"),
             ErrorKind::BadNag => f.write_str("malformed annotation glyph"),
             ErrorKind::ControlCharacter(b) => write!(f, "control character 0x{b:02x}"),
-            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            ErrorKind::InvalidUtf8 => f.write_str("bytes that are not UTF-8"),
             ErrorKind::ReplacementCharacter => {
                 f.write_str("undecodable bytes (U+FFFD) in a move: wrong text encoding?")
             }

@@ -1,5 +1,5 @@
-//! Byte-level lexical helpers for the reader: character classes, whitespace, token boundaries
-//! and token classification. Kept apart from the reader's state machine because this is the hot
+//! Byte-level lexical helpers for the reader: character classes, whitespace, token boundaries,
+//! token classification and character columns. Kept apart from the reader's state machine because this is the hot
 //! inner loop, written over bytes with table lookups rather than `char` iteration.
 
 use super::visitor::GameResult;
@@ -7,8 +7,8 @@ use super::visitor::GameResult;
 /// What a whitespace-delimited movetext token is.
 pub(super) enum Token {
     Result(Option<GameResult>),
-    /// A move number (`12`, `12.`, `12...`, or just dots); `Some(i)`: a move follows at byte `i`
-    /// of the token (`1.炮二平五`).
+    /// A move number (`12`, `12.`, `12...`, `１２．`, or just dots); `Some(i)`: a move follows at
+    /// byte `i` of the token (`1.炮二平五`).
     Number(Option<usize>),
     Move,
 }
@@ -120,7 +120,15 @@ pub(super) fn classify(tok: &str) -> Token {
         b"*" => return Token::Result(None),
         _ => {}
     }
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    // Digits: ASCII, or full-width `０`..`９` (U+FF10..U+FF19).
+    let mut digits = 0;
+    loop {
+        match &b[digits..] {
+            [b'0'..=b'9', ..] => digits += 1,
+            [0xef, 0xbc, 0x90..=0x99, ..] => digits += 3,
+            _ => break,
+        }
+    }
     let mut k = digits;
     // Move number periods: ASCII '.', full-width '．' (U+FF0E), ellipsis '…' (U+2026).
     loop {
@@ -135,5 +143,38 @@ pub(super) fn classify(tok: &str) -> Token {
         Token::Number(if k < b.len() { Some(k) } else { None })
     } else {
         Token::Move
+    }
+}
+
+/// Maps byte offsets of the current line to 1-based character columns, incrementally, because
+/// tokens are visited left to right and recounting from the line start would be quadratic.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Columns {
+    ascii: bool,
+    byte: usize,
+    chars: usize,
+}
+
+impl Columns {
+    pub(super) fn reset(&mut self, ascii: bool) {
+        *self = Columns { ascii, byte: 0, chars: 0 };
+    }
+
+    pub(super) fn column(&mut self, text: &str, byte: usize) -> u32 {
+        let byte = byte.min(text.len());
+        let chars = if self.ascii {
+            byte
+        } else {
+            if byte < self.byte {
+                self.byte = 0;
+                self.chars = 0;
+            }
+            // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
+            let n = text.as_bytes()[self.byte..byte].iter().filter(|&&b| (b as i8) >= -0x40).count();
+            self.chars += n;
+            self.byte = byte;
+            self.chars
+        };
+        u32::try_from(chars + 1).unwrap_or(u32::MAX)
     }
 }

@@ -16,7 +16,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::error::{snippet, ErrorKind, SyntaxError};
-use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Token};
+use super::lex::{classify, find_nul, is_control, skip_ws, token_end, ws_len, Columns, Token};
 use super::visitor::{Location, Skip, Visitor};
 
 /// How the input is split into games.
@@ -61,6 +61,12 @@ pub enum Mode {
 /// reader swallow a whole file into memory.
 pub const DEFAULT_MAX_LINE_LEN: usize = 1 << 20;
 
+/// How many characters before bytes that are not UTF-8 the error quotes.
+const INVALID_CONTEXT: usize = 24;
+
+/// How much of a line over the length limit is kept (see [`LineState::TooLong`]).
+const TOO_LONG_KEPT: usize = 256;
+
 /// Whether the current line could be taken as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LineState {
@@ -70,41 +76,10 @@ enum LineState {
         tail: [u8; 4],
         tail_len: u8,
     },
-    /// The line exceeded the length limit; `text` is empty.
+    /// The line exceeded the length limit; `text` holds only [`TOO_LONG_KEPT`] bytes from its
+    /// first non-blank character (cut to whole characters), enough to tell a tag line from
+    /// movetext and to quote it. None of it is read as content.
     TooLong,
-}
-
-/// Maps byte offsets of the current line to 1-based character columns, incrementally, because
-/// tokens are visited left to right and recounting from the line start would be quadratic.
-#[derive(Clone, Copy, Debug, Default)]
-struct Columns {
-    ascii: bool,
-    byte: usize,
-    chars: usize,
-}
-
-impl Columns {
-    fn reset(&mut self, ascii: bool) {
-        *self = Columns { ascii, byte: 0, chars: 0 };
-    }
-
-    fn column(&mut self, text: &str, byte: usize) -> u32 {
-        let byte = byte.min(text.len());
-        let chars = if self.ascii {
-            byte
-        } else {
-            if byte < self.byte {
-                self.byte = 0;
-                self.chars = 0;
-            }
-            // Count bytes that are not UTF-8 continuation bytes (0b10xx_xxxx).
-            let n = text.as_bytes()[self.byte..byte].iter().filter(|&&b| (b as i8) >= -0x40).count();
-            self.chars += n;
-            self.byte = byte;
-            self.chars
-        };
-        u32::try_from(chars + 1).unwrap_or(u32::MAX)
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -515,7 +490,13 @@ impl<R: BufRead> Reader<R> {
             buf.drain(..3);
         }
         if too_long {
-            self.text = String::new();
+            // From its first non-blank character, which tells what the line is.
+            let start = skip_ws(&buf, 0);
+            buf.truncate(start + TOO_LONG_KEPT);
+            buf.drain(..start);
+            let whole = std::str::from_utf8(&buf).map_or_else(|e| e.valid_up_to(), str::len);
+            buf.truncate(whole);
+            self.text = String::from_utf8(buf).unwrap_or_default();
             self.line_state = LineState::TooLong;
         } else {
             match String::from_utf8(buf) {
@@ -525,9 +506,11 @@ impl<R: BufRead> Reader<R> {
                 }
                 Err(e) => {
                     let valid = e.utf8_error().valid_up_to();
+                    // The bad sequence (or the cut-off character that ends the line).
+                    let bad = e.utf8_error().error_len();
                     let mut bytes = e.into_bytes();
                     let mut tail = [0u8; 4];
-                    let tail_len = (bytes.len() - valid).min(4);
+                    let tail_len = bad.unwrap_or(bytes.len() - valid).min(4);
                     tail[..tail_len].copy_from_slice(&bytes[valid..valid + tail_len]);
                     bytes.truncate(valid);
                     self.text = String::from_utf8(bytes).unwrap_or_default();
@@ -575,16 +558,19 @@ impl<R: BufRead> Reader<R> {
         match self.line_state {
             LineState::Ok => None,
             LineState::InvalidUtf8 { tail, tail_len } => {
-                let hex: Vec<String> = tail[..tail_len as usize].iter().map(|b| format!("{b:02x}")).collect();
-                Some(SyntaxError {
-                    location: loc!(self, len),
-                    kind: ErrorKind::InvalidUtf8,
-                    snippet: format!("bytes {}", hex.join(" ")),
-                })
+                // The text just before the bad bytes, then the bytes as `\xe9`.
+                let from = self.text.char_indices().rev().nth(INVALID_CONTEXT - 1).map_or(0, |(i, _)| i);
+                let mut shown = snippet(self.text.get(from..).unwrap_or(""));
+                for b in tail.get(..usize::from(tail_len)).unwrap_or_default() {
+                    shown.push_str(&format!("\\x{b:02x}"));
+                }
+                Some(SyntaxError { location: loc!(self, len), kind: ErrorKind::InvalidUtf8, snippet: shown })
             }
-            LineState::TooLong => {
-                Some(SyntaxError { location: loc!(self, 0), kind: ErrorKind::LineTooLong, snippet: String::new() })
-            }
+            LineState::TooLong => Some(SyntaxError {
+                location: loc!(self, 0),
+                kind: ErrorKind::LineTooLong,
+                snippet: snippet(self.text.get(self.first..).unwrap_or("")),
+            }),
         }
     }
 
@@ -636,6 +622,9 @@ impl<R: BufRead> Reader<R> {
 
     /// Handles the next item of the game.
     fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> io::Result<Step> {
+        if self.line_state == LineState::TooLong {
+            return Ok(self.too_long(g));
+        }
         let len = self.text.len();
         let after_result = g.phase == Phase::AfterResult && !g.lines;
         if self.pos >= len {
@@ -749,6 +738,17 @@ impl<R: BufRead> Reader<R> {
             c if is_control(c) => self.error_at(i, ErrorKind::ControlCharacter(c)),
             _ => self.token(v, g, i),
         })
+    }
+
+    /// A line over the length limit is the error of the game it belongs to: in PGN, a tag line
+    /// that starts the next game (as any tag line would), or anything after a finished game's
+    /// result, is the next game's; otherwise this game's.
+    fn too_long(&mut self, g: &Game) -> Step {
+        let starts_game = self.is_tag_line() && (g.phase != Phase::Tags || (g.tags_seen && self.prev_blank));
+        if !g.lines && (g.phase == Phase::AfterResult || starts_game) {
+            return Step::End;
+        }
+        self.line_failure()
     }
 
     fn ensure_movetext<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, at: Location) {

@@ -114,12 +114,12 @@ pub fn check_token(pos: &Position, token: &str) {
         (Some(Notation::Chinese), chinese::parse(pos, token)),
         (None, notation::parse_any(pos, token).map(|(m, _)| m)),
     ];
-    for (which, result) in parsed {
+    for (which, result) in &parsed {
         match result {
             Err(e) => {
                 let _ = (e.to_string(), e.token(), e.kind());
             }
-            Ok(m) => {
+            &Ok(m) => {
                 assert!(pos.is_legal(m), "{which:?} read {token:?} as illegal {m} in {}", pos.fen());
                 for n in Notation::ALL {
                     let written = notation::format(pos, m, n);
@@ -128,6 +128,24 @@ pub fn check_token(pos: &Position, token: &str) {
                     assert_eq!(back, (m, n), "{written:?} in {}", pos.fen());
                 }
             }
+        }
+    }
+    // A check or annotation mark after a move is read past by every parser that reads the move.
+    let marked = format!("{token}+");
+    let again = [
+        iccs::parse(pos, &marked),
+        wxf::parse(pos, &marked),
+        chinese::parse(pos, &marked),
+        notation::parse_any(pos, &marked).map(|(m, _)| m),
+    ];
+    for ((which, plain), with_mark) in parsed.iter().zip(again) {
+        if let Ok(m) = plain {
+            assert_eq!(
+                with_mark.as_ref().ok(),
+                Some(m),
+                "{which:?} read {token:?} but not {marked:?} in {}",
+                pos.fen()
+            );
         }
     }
     let _ = iccs::parse_move(token);

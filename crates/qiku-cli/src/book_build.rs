@@ -36,6 +36,11 @@ pub fn run_build(
     };
     report_repeats(&report);
     report_broken_links(&report);
+    for f in &report.files {
+        for w in &f.warnings {
+            eprintln!("qiku-book: warning: {}: {w}", f.path.display());
+        }
+    }
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -148,6 +153,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "compressed": f.compressed,
             "games": f.games,
             "error": f.error.as_deref(),
+            "warnings": f.warnings,
         })).collect::<Vec<_>>(),
         "broken_links": r.broken_links.iter().map(|l| l.path.display().to_string()).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({

@@ -370,7 +370,7 @@ fn tags_in_the_wrong_encoding_name_it_as_the_likely_cause() {
     std::fs::write(&gbk, game.repeat(3)).unwrap();
     let out = dir.path().join("g.qbk");
     let e = fail(&["build", gbk.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--encoding", "utf8"]);
-    assert!(e.contains("malformed header: invalid UTF-8"), "{e}");
+    assert!(e.contains("malformed header: bytes that are not UTF-8 near `[Event \"\\xb2`"), "{e}");
     let hint = "3 of 3 games stopped at a tag that is not UTF-8, as text read in the wrong encoding does: \
                 the files were read as UTF-8 (--encoding); leave --encoding out";
     assert!(e.contains(hint), "{e}");
@@ -457,4 +457,44 @@ fn games_from_standard_input_make_the_same_book() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("-: game 1, line 2, column 17: unknown move token at \"zz\""), "{stderr}");
+}
+
+/// A `[Format]` tag that names no notation is warned about on stderr, once for the file, naming
+/// the file, the value and what is done instead; `--json` lists it under the file's `warnings`.
+#[test]
+fn a_format_tag_of_no_notation_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("fmt.pgn");
+    let game = |format: &str| format!("[Format \"{format}\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n");
+    std::fs::write(&games, [game("ICCS"), game("XYZ"), game("XYZ")].concat()).unwrap();
+    let out = dir.path().join("f.qbk");
+    let run = qiku_book(&["build", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    assert!(run.status.success());
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let warning = format!(
+        "qiku-book: warning: {}: game 2, line 6: [Format \"XYZ\"] names no notation qiku reads (ICCS, WXF or \
+         Chinese); the game's moves are read each in the notation its shape shows, as without the tag (2 such tags \
+         in the file; this is the first)",
+        games.display()
+    );
+    assert_eq!(stderr.matches("qiku-book: warning:").count(), 1, "{stderr}");
+    assert!(stderr.contains(&warning), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["build", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]))
+            .unwrap();
+    assert_eq!(json["games_used"], 3);
+    let listed = json["files"][0]["warnings"][0].as_str().unwrap_or_default();
+    assert!(listed.starts_with("game 2, line 6: [Format \"XYZ\"] names no notation"), "{json}");
+}
+
+/// A WXF move that fits two pieces, given to probe: the error says so, without an ICCS reading
+/// of a token that is no ICCS move.
+#[test]
+fn an_ambiguous_wxf_move_is_explained_as_wxf_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    ok(&["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap(), "-q"]);
+    let e = fail(&["probe", book.to_str().unwrap(), "5k3/9/9/9/4R4/9/9/4R4/9/3K5 w", "moves", "R5+1"]);
+    assert!(e.contains("move 1 \"R5+1\": read as WXF: ambiguous, it fits e2e3 and e5e6 (position"), "{e}");
+    assert!(!e.contains("read as ICCS"), "{e}");
 }
