@@ -23,21 +23,46 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Where the engine writes: shared by the reading thread and the search thread, one whole line
-/// at a time.
+/// at a time. The first write that fails (the GUI is gone, or the output cannot take more) ends
+/// the output: nothing more is written, and [`Output::failed`] says so, for the session to end
+/// (the writer itself has the error: there is nobody left to tell over this output).
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    failed: Arc<AtomicBool>,
+}
 
 impl Output {
     /// Output to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(w)))
+        Output { writer: Arc::new(Mutex::new(w)), failed: Arc::new(AtomicBool::new(false)) }
     }
-    /// Writes `s` and a newline, and flushes.
+
+    /// Writes `s` and a newline, and flushes; nothing once a write has failed.
     pub fn line(&self, s: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed pipe means the GUI is gone; there is nobody left to tell.
-        let _ = writeln!(w, "{s}");
-        let _ = w.flush();
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if self.failed() {
+            return;
+        }
+        if writeln!(w, "{s}").and_then(|()| w.flush()).is_err() {
+            self.failed.store(true, Ordering::Release);
+        }
+    }
+
+    /// Whether a write has failed: the session ends at once (see [`super::session::run`]).
+    ///
+    /// ```
+    /// use qiku::engine::uci::Output;
+    ///
+    /// let out = Output::new(Box::new(std::io::sink()));
+    /// out.line("readyok");
+    /// assert!(!out.failed());
+    /// let full = Output::new(Box::new(std::io::Cursor::new([0u8; 4])));
+    /// full.line("readyok"); // 8 bytes into 4
+    /// assert!(full.failed());
+    /// ```
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
     }
 }
 
@@ -563,7 +588,14 @@ impl Uci {
         let out = self.out.clone();
         self.worker = Some(std::thread::spawn(move || {
             let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let (result, source) = engine.think(&game, &limits, &mut |info: &Info| out.line(&info.to_uci()));
+            // Output that fails ends the search: the GUI is gone, nobody waits for its move.
+            let mut report = |info: &Info| {
+                out.line(&info.to_uci());
+                if out.failed() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            };
+            let (result, source) = engine.think(&game, &limits, &mut report);
             let verdict = engine.last_verdict;
             drop(engine);
             if let Some(note) = decision_note(source, verdict) {
@@ -572,6 +604,7 @@ impl Uci {
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop/ponderhit.
             if limits.infinite || limits.ponder {
                 while !shared.stop.load(Ordering::Relaxed)
+                    && !out.failed()
                     && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
                 {
                     std::thread::sleep(Duration::from_millis(2));
