@@ -384,3 +384,46 @@ fn the_last_info_counts_every_node_of_a_stopped_search() {
         assert_eq!(last.pv, r.pv, "limit {nodes}");
     }
 }
+
+#[test]
+fn a_settled_mate_ends_a_bounded_search_early() {
+    // Deepening to the limit (100 plies asked, 120 the most) cannot change a mate once an
+    // iteration twice its length plus two has confirmed it: the search stops there, with the mate
+    // at the distance the brute-force solver gives, for the mating side and for the mated one.
+    let settle = |plies: i32| 2 * plies as u32 + 2;
+    for &(fen, n) in MATES {
+        let r = search_fen(fen, 100);
+        assert_eq!(r.score, Score::Mate(n), "{fen}");
+        assert_eq!(r.depth, settle(2 * n - 1), "{fen}: stopped at depth {}", r.depth);
+        let mut after = Position::from_fen(fen).unwrap();
+        after.make_move(r.best.unwrap());
+        if n > 1 {
+            let d = search_game(&Game::new(after.clone()), 100);
+            assert_eq!(d.score, Score::Mate(-(n - 1)), "{}", after.fen());
+            assert_eq!(d.depth, settle(2 * (n - 1)), "{}: stopped at depth {}", after.fen(), d.depth);
+        }
+    }
+    // A movetime search stops there too, long before its time is up.
+    let limits = Limits::movetime(60_000);
+    let game = Game::new(Position::from_fen(MATES[0].0).unwrap());
+    let r = search::search(
+        &game,
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |_| {},
+    );
+    assert_eq!((r.score, r.depth), (Score::Mate(1), settle(1)));
+    // `go infinite` keeps deepening (UCI: it ends only at `stop`): to the deepest iteration.
+    let limits = Limits { infinite: true, ..Limits::default() };
+    let r = search::search(
+        &game,
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |_| {},
+    );
+    assert_eq!((r.score, r.depth), (Score::Mate(1), search::MAX_PLY as u32 - 8));
+}
