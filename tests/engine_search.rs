@@ -4,9 +4,10 @@
 use qiku::engine::ordering::History;
 use qiku::engine::search::{self, SearchOptions, SearchResult, Shared};
 use qiku::engine::time::Limits;
-use qiku::engine::Score;
+use qiku::engine::{Engine, Score};
 use qiku::notation::iccs;
 use qiku::{Game, Position, Role};
+use std::time::{Duration, Instant};
 
 fn search_game(game: &Game, depth: u32) -> SearchResult {
     let shared = Shared::new(8);
@@ -426,4 +427,49 @@ fn a_settled_mate_ends_a_bounded_search_early() {
         &mut |_| {},
     );
     assert_eq!((r.score, r.depth), (Score::Mate(1), search::MAX_PLY as u32 - 8));
+}
+
+#[test]
+fn the_clock_runs_from_the_given_start() {
+    // The UCI session starts the clock when it takes up `go`: a `go movetime 1000` taken up ten
+    // seconds ago has no time left, and the search answers at its first reading of the clock
+    // after the first iteration, its `info` counting the time from that start.
+    let Some(start) = Instant::now().checked_sub(Duration::from_secs(10)) else { return };
+    let limits = Limits { start: Some(start), ..Limits::movetime(1_000) };
+    let mut infos = Vec::new();
+    let r = search::search(
+        &Game::new(Position::startpos()),
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    let last = infos.last().expect("at least one info");
+    assert!(last.time >= Duration::from_secs(10), "time counted from the search: {:?}", last.time);
+    assert!(r.nodes < 4_096, "searched on after the time was up: {} nodes", r.nodes);
+}
+
+#[test]
+fn ageing_the_history_between_moves_changes_no_search() {
+    // The UCI session ages the history after `bestmove`, off the next move's clock: the next
+    // search is the one it would have been, node for node, however often that is asked.
+    let first = Game::new(Position::startpos());
+    let mut second = first.clone();
+    for m in ["h2e2", "h9g7"] {
+        second.play(iccs::parse(second.position(), m).unwrap()).unwrap();
+    }
+    let searches = |between: usize| {
+        let mut engine = Engine::new(8);
+        let a = engine.think(&first, &Limits::depth(7), &mut |_| {}).0;
+        for _ in 0..between {
+            engine.age_history();
+        }
+        let b = engine.think(&second, &Limits::depth(7), &mut |_| {}).0;
+        let c = engine.think(&first, &Limits::depth(7), &mut |_| {}).0;
+        (a, b, c)
+    };
+    let plain = searches(0);
+    assert_eq!(searches(1), plain);
+    assert_eq!(searches(2), plain);
 }

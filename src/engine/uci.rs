@@ -551,6 +551,8 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
+        // The clock runs from here: starting the search thread and readying the search count.
+        let start = Instant::now();
         if self.no_position.is_some() {
             // Never a move for another position than the one asked for: the null move.
             self.say_no_position();
@@ -570,6 +572,7 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
+        let limits = Limits { start: Some(start), ..limits };
         self.ends_by_itself = !limits.infinite
             && (limits.depth.is_some()
                 || limits.nodes.is_some()
@@ -587,7 +590,8 @@ impl Uci {
         let game = self.game.clone();
         let out = self.out.clone();
         self.worker = Some(std::thread::spawn(move || {
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let lock = || engine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut thinker = lock();
             // Output that fails ends the search: the GUI is gone, nobody waits for its move.
             let mut report = |info: &Info| {
                 out.line(&info.to_uci());
@@ -595,9 +599,9 @@ impl Uci {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             };
-            let (result, source) = engine.think(&game, &limits, &mut report);
-            let verdict = engine.last_verdict;
-            drop(engine);
+            let (result, source) = thinker.think(&game, &limits, &mut report);
+            let verdict = thinker.last_verdict;
+            drop(thinker);
             if let Some(note) = decision_note(source, verdict) {
                 out.line(&format!("info string {note}"));
             }
@@ -621,6 +625,8 @@ impl Uci {
                     out.line("bestmove (none)");
                 }
             }
+            // Between moves, off the clock of the next one.
+            lock().age_history();
         }));
     }
 
