@@ -1,4 +1,5 @@
-//! The UCI session over a reader and a writer: output that fails ends it.
+//! The UCI session over a reader and a writer: output that fails ends it, and `go searchmoves`
+//! reads on past a word it cannot read.
 //! Time bounds here are liveness checks (generous), not speed assertions.
 
 use qiku::engine::adapters::Openers;
@@ -6,7 +7,7 @@ use qiku::engine::session;
 use qiku::engine::uci::{Output, Uci};
 use std::io::{Cursor, ErrorKind, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const LIVENESS: Duration = Duration::from_secs(20);
@@ -31,6 +32,26 @@ impl Write for Failing {
     fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
         self.attempts.fetch_add(1, Ordering::SeqCst);
         Err(self.kind.into())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A writer into a shared buffer, to read a session's output.
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Buffer {
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).lines().map(str::to_string).collect()
+    }
+}
+
+impl Write for Buffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
@@ -70,4 +91,42 @@ fn output_that_fails_stops_an_infinite_search() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(failing.attempts(), 1);
+}
+
+/// The output of a UCI session given `commands`, each search waited for.
+fn uci_lines(openers: Openers, commands: &[&str]) -> Vec<String> {
+    let buffer = Buffer::default();
+    let mut uci = Uci::new(Output::new(Box::new(buffer.clone())), openers);
+    for c in commands {
+        uci.command(c);
+        if c.starts_with("go") {
+            // A search with a depth limit ends by itself: `busy` waits for its `bestmove`.
+            assert!(!uci.busy("test"));
+        }
+    }
+    buffer.lines()
+}
+
+#[test]
+fn searchmoves_reads_on_past_a_word_it_cannot_read() {
+    // The pawn move the search would never choose among all moves is the only one allowed: the
+    // word before it is named, with why, and the depth after it is obeyed.
+    let lines = uci_lines(Openers::default(), &["position startpos", "go searchmoves x9 a3a4 depth 2"]);
+    let warning = "info string go searchmoves: ignored \"x9\": not a move (expected two squares such as h2e2 or H2-E2)";
+    assert!(lines.iter().any(|l| l == warning), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove a3a4")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 3 ")), "{lines:?}");
+    // A legal move and an illegal one: the illegal one named, the legal one searched.
+    let lines = uci_lines(Openers::default(), &["position startpos", "go depth 1 searchmoves a3a5 i3i4"]);
+    assert!(lines
+        .iter()
+        .any(|l| l == "info string go searchmoves: ignored \"a3a5\": not a legal move in this position"));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
+    // A long unreadable word is quoted short.
+    let long = "y".repeat(500);
+    let lines = uci_lines(Openers::default(), &["position startpos", &format!("go depth 1 searchmoves {long} i3i4")]);
+    let named = lines.iter().find(|l| l.contains("searchmoves: ignored")).expect("the word named");
+    assert!(named.len() < 200 && named.contains("yyy..."), "{named}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
 }

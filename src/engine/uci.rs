@@ -15,7 +15,7 @@ use super::search::{Info, Shared, MAX_SKILL_LEVEL};
 use super::time::Limits;
 use super::{Engine, Source};
 use crate::core::{Game, Position};
-use crate::notation::iccs;
+use crate::notation::{iccs, ParseMoveError};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -739,16 +739,35 @@ fn decimal_ms(text: &str) -> Option<i64> {
     ok.then(|| whole.parse::<i64>().ok()).flatten()
 }
 
+/// The words of `go` without a value (`searchmoves` takes moves up to the next word of `go`).
+const GO_FLAG_WORDS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+
+/// The words of `go` that take a number after them.
+const GO_VALUE_WORDS: [&str; 9] = ["wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate"];
+
 /// Reads the arguments of `go`. Unknown words are reported back as warnings. Times may have a
-/// fraction of a millisecond (`wtime 979.5`), dropped.
+/// fraction of a millisecond (`wtime 979.5`), dropped. `searchmoves` takes the words up to the
+/// next word of `go`: each that is not a legal move is reported (named, with why) and left out,
+/// and the rest are read on.
+///
+/// ```
+/// use qiku::engine::uci::parse_go;
+/// use qiku::Position;
+///
+/// let (limits, warnings) = parse_go(&["searchmoves", "h2e2", "x9", "b0c2", "depth", "5"], &Position::startpos())?;
+/// assert_eq!(limits.searchmoves.len(), 2);
+/// assert_eq!(limits.depth, Some(5));
+/// assert_eq!(warnings.len(), 1);
+/// assert!(warnings[0].contains("\"x9\""), "{warnings:?}");
+/// # Ok::<(), qiku::engine::uci::GoError>(())
+/// ```
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), GoError> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let takes_value =
-            matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
+        let takes_value = GO_VALUE_WORDS.contains(&key);
         if takes_value {
             // A time with a fraction of a millisecond (`wtime 979.5`, as some GUIs send and UCCI
             // allows): its whole milliseconds, rather than a move at depth 1.
@@ -788,11 +807,24 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
                 "infinite" => l.infinite = true,
                 "ponder" => l.ponder = true,
                 "searchmoves" => {
-                    // Moves up to the next keyword.
-                    while let Some(t) = args.get(i + 1).filter(|t| iccs::parse_move(t).is_ok()) {
-                        match iccs::parse(pos, t) {
-                            Ok(m) => l.searchmoves.push(m),
-                            Err(e) => warnings.push(format!("go searchmoves: {e}")),
+                    // Moves up to the next word of `go`; one that cannot be read is named, and
+                    // the moves after it are read on.
+                    let is_go_word = |t: &str| GO_VALUE_WORDS.contains(&t) || GO_FLAG_WORDS.contains(&t);
+                    while let Some(t) = args.get(i + 1).filter(|t| !is_go_word(t)) {
+                        // The word quoted short: the errors' own text would quote it whole.
+                        let why = match iccs::parse(pos, t) {
+                            Ok(m) => {
+                                l.searchmoves.push(m);
+                                None
+                            }
+                            Err(ParseMoveError::Syntax { reason, .. }) => Some(format!("not a move ({reason})")),
+                            Err(ParseMoveError::NoSuchPiece { .. }) => Some("no such piece in this position".into()),
+                            Err(ParseMoveError::Illegal { .. } | ParseMoveError::Ambiguous { .. }) => {
+                                Some("not a legal move in this position".into())
+                            }
+                        };
+                        if let Some(why) = why {
+                            warnings.push(format!("go searchmoves: ignored {:?}: {why}", excerpt(t)));
                         }
                         i += 1;
                     }
