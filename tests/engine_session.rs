@@ -1,10 +1,12 @@
-//! The UCI session over a reader and a writer: output that fails ends it, and `go searchmoves`
-//! reads on past a word it cannot read.
+//! The UCI session over a reader and a writer: output that fails ends it, `go searchmoves` reads
+//! on past a word it cannot read, and a book move comes with a line a GUI shows.
 //! Time bounds here are liveness checks (generous), not speed assertions.
 
-use qiku::engine::adapters::Openers;
-use qiku::engine::session;
+use qiku::engine::adapters::{AttachError, Openers};
 use qiku::engine::uci::{Output, Uci};
+use qiku::engine::{session, OpeningBook};
+use qiku::notation::iccs;
+use qiku::{Move, Position};
 use std::io::{Cursor, ErrorKind, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -129,4 +131,26 @@ fn searchmoves_reads_on_past_a_word_it_cannot_read() {
     let named = lines.iter().find(|l| l.contains("searchmoves: ignored")).expect("the word named");
     assert!(named.len() < 200 && named.contains("yyy..."), "{named}");
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
+}
+
+/// A book that knows one move, `h2e2`, in the start position, and nothing of its games.
+struct OneMoveBook;
+
+impl OpeningBook for OneMoveBook {
+    fn pick(&self, pos: &Position) -> Option<Move> {
+        iccs::parse(pos, "h2e2").ok().filter(|_| pos.key() == Position::startpos().key())
+    }
+}
+
+fn open_one_move_book(_: &str, _: &str, _: u32, _: u32) -> Result<Arc<dyn OpeningBook>, AttachError> {
+    Ok(Arc::new(OneMoveBook))
+}
+
+#[test]
+fn a_book_move_comes_with_its_line_and_no_score() {
+    // A GUI shows the move the engine plays from the `info` lines: a book move has one, at depth
+    // 0, with the move as its line and no score (a book has games, not centipawns).
+    let openers = Openers { book: open_one_move_book, ..Openers::default() };
+    let lines = uci_lines(openers, &["setoption name BookFile value one.qbk", "position startpos", "go depth 5"]);
+    assert_eq!(lines, ["info depth 0 pv h2e2", "info string book move", "bestmove h2e2"]);
 }

@@ -123,6 +123,21 @@ pub fn decision_note(source: Source, verdict: Option<crate::core::Verdict>) -> O
     }
 }
 
+/// The `info` line of a book move, written before its note: the move as the line a GUI shows, at
+/// depth 0 and without a score (a book counts the games a move won, drew and lost, which are no
+/// centipawns, and no search stands behind the move).
+///
+/// ```
+/// use qiku::engine::uci::book_info;
+/// use qiku::{notation::iccs, Position};
+///
+/// assert_eq!(book_info(iccs::parse(&Position::startpos(), "h2e2")?), "info depth 0 pv h2e2");
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
+pub fn book_info(m: crate::core::Move) -> String {
+    format!("info depth 0 pv {m}")
+}
+
 /// The UCI session.
 pub struct Uci {
     out: Output,
@@ -602,6 +617,9 @@ impl Uci {
             let (result, source) = thinker.think(&game, &limits, &mut report);
             let verdict = thinker.last_verdict;
             drop(thinker);
+            if let (Source::Book, Some(m)) = (source, result.best) {
+                out.line(&book_info(m));
+            }
             if let Some(note) = decision_note(source, verdict) {
                 out.line(&format!("info string {note}"));
             }

@@ -507,11 +507,11 @@ def test_engine_reports_an_unreadable_book(tmp_path, book, capfd):
 
 def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     engine = qiku.Engine()
-    # A book move has no score: UCI gives none, only "info string book move".
+    # A book move has no score: UCI gives none, only the move at depth 0 and "info string book move".
     engine.set_book(qiku.Book(book[0]))
     a = engine.analyse(qiku.Board(), depth=4)
     assert (a.source, a.score, a.cp, a.mate, a.verdict) == ("book", None, None, None, None)
-    assert a.info == ["info string book move"]
+    assert a.info == [f"info depth 0 pv {a.best}", "info string book move"]
     assert "score=None" in repr(a)
     engine.set_book(None)
     # The tables' mate: a mate score, with the verdict qiku-tb probe gives.
