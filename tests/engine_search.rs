@@ -4,9 +4,10 @@
 use qiku::engine::ordering::History;
 use qiku::engine::search::{self, SearchOptions, SearchResult, Shared};
 use qiku::engine::time::Limits;
-use qiku::engine::Score;
+use qiku::engine::{Engine, Score};
 use qiku::notation::iccs;
 use qiku::{Game, Position, Role};
+use std::time::{Duration, Instant};
 
 fn search_game(game: &Game, depth: u32) -> SearchResult {
     let shared = Shared::new(8);
@@ -383,4 +384,92 @@ fn the_last_info_counts_every_node_of_a_stopped_search() {
         assert_eq!(last.depth, r.depth, "limit {nodes}");
         assert_eq!(last.pv, r.pv, "limit {nodes}");
     }
+}
+
+#[test]
+fn a_settled_mate_ends_a_bounded_search_early() {
+    // Deepening to the limit (100 plies asked, 120 the most) cannot change a mate once an
+    // iteration twice its length plus two has confirmed it: the search stops there, with the mate
+    // at the distance the brute-force solver gives, for the mating side and for the mated one.
+    let settle = |plies: i32| 2 * plies as u32 + 2;
+    for &(fen, n) in MATES {
+        let r = search_fen(fen, 100);
+        assert_eq!(r.score, Score::Mate(n), "{fen}");
+        assert_eq!(r.depth, settle(2 * n - 1), "{fen}: stopped at depth {}", r.depth);
+        let mut after = Position::from_fen(fen).unwrap();
+        after.make_move(r.best.unwrap());
+        if n > 1 {
+            let d = search_game(&Game::new(after.clone()), 100);
+            assert_eq!(d.score, Score::Mate(-(n - 1)), "{}", after.fen());
+            assert_eq!(d.depth, settle(2 * (n - 1)), "{}: stopped at depth {}", after.fen(), d.depth);
+        }
+    }
+    // A movetime search stops there too, long before its time is up.
+    let limits = Limits::movetime(60_000);
+    let game = Game::new(Position::from_fen(MATES[0].0).unwrap());
+    let r = search::search(
+        &game,
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |_| {},
+    );
+    assert_eq!((r.score, r.depth), (Score::Mate(1), settle(1)));
+    // `go infinite` keeps deepening (UCI: it ends only at `stop`): to the deepest iteration.
+    let limits = Limits { infinite: true, ..Limits::default() };
+    let r = search::search(
+        &game,
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |_| {},
+    );
+    assert_eq!((r.score, r.depth), (Score::Mate(1), search::MAX_PLY as u32 - 8));
+}
+
+#[test]
+fn the_clock_runs_from_the_given_start() {
+    // The UCI session starts the clock when it takes up `go`: a `go movetime 1000` taken up ten
+    // seconds ago has no time left, and the search answers at its first reading of the clock
+    // after the first iteration, its `info` counting the time from that start.
+    let Some(start) = Instant::now().checked_sub(Duration::from_secs(10)) else { return };
+    let limits = Limits { start: Some(start), ..Limits::movetime(1_000) };
+    let mut infos = Vec::new();
+    let r = search::search(
+        &Game::new(Position::startpos()),
+        &limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    let last = infos.last().expect("at least one info");
+    assert!(last.time >= Duration::from_secs(10), "time counted from the search: {:?}", last.time);
+    assert!(r.nodes < 4_096, "searched on after the time was up: {} nodes", r.nodes);
+}
+
+#[test]
+fn ageing_the_history_between_moves_changes_no_search() {
+    // The UCI session ages the history after `bestmove`, off the next move's clock: the next
+    // search is the one it would have been, node for node, however often that is asked.
+    let first = Game::new(Position::startpos());
+    let mut second = first.clone();
+    for m in ["h2e2", "h9g7"] {
+        second.play(iccs::parse(second.position(), m).unwrap()).unwrap();
+    }
+    let searches = |between: usize| {
+        let mut engine = Engine::new(8);
+        let a = engine.think(&first, &Limits::depth(7), &mut |_| {}).0;
+        for _ in 0..between {
+            engine.age_history();
+        }
+        let b = engine.think(&second, &Limits::depth(7), &mut |_| {}).0;
+        let c = engine.think(&first, &Limits::depth(7), &mut |_| {}).0;
+        (a, b, c)
+    };
+    let plain = searches(0);
+    assert_eq!(searches(1), plain);
+    assert_eq!(searches(2), plain);
 }

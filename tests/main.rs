@@ -27,6 +27,7 @@ mod endgame_openings;
 mod engine_drawish;
 mod engine_eval;
 mod engine_search;
+mod engine_session;
 mod engine_skill;
 mod examples;
 mod notation;

@@ -73,16 +73,30 @@ pub fn read_bounded_line(r: &mut impl BufRead, max: usize, buf: &mut Vec<u8>) ->
     }
 }
 
-/// Runs the engine's session on `input` until `quit` or end of input: UCI, until a `ucci` line
-/// switches to the UCCI dialect ([`super::ucci`]; nothing of the UCI state is carried over).
-/// Lines longer than [`MAX_LINE`] are answered with `info string` and a short excerpt, and
-/// skipped.
+/// Runs the engine's session on `input` until `quit`, end of input or output that fails: UCI,
+/// until a `ucci` line switches to the UCCI dialect ([`super::ucci`]; nothing of the UCI state is
+/// carried over). Lines longer than [`MAX_LINE`] are answered with `info string` and a short
+/// excerpt, and skipped. A write to `out` that fails (the GUI is gone: see [`Output::failed`])
+/// stops a running search at its next line of output, and the session ends before it reads
+/// another line; saying why is the writer's business (the `qiku` program reports an error other
+/// than a closed pipe on standard error, and exits with a failure).
+///
+/// ```
+/// use qiku::engine::{session, uci::Output};
+/// use std::io::Cursor;
+///
+/// // Output that takes 10 bytes: `uci`'s answer fills it, and the session reads no further.
+/// let mut input = Cursor::new("uci\nisready\nposition startpos\n");
+/// session::run(&mut input, Output::new(Box::new(Cursor::new([0u8; 10]))), Default::default());
+/// assert_eq!(input.position(), 4);
+/// ```
 pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
     let mut session = Protocol::Uci(Box::new(Uci::new(out.clone(), openers)));
     let mut buf = Vec::new();
     // Bytes, not `lines()`: a line that is not UTF-8 is garbage to report, not the end. A read
-    // error ends the session like the end of input.
-    while let Ok(Some(fits)) = read_bounded_line(&mut input, MAX_LINE, &mut buf) {
+    // error ends the session like the end of input; so does output that failed.
+    while !out.failed() {
+        let Ok(Some(fits)) = read_bounded_line(&mut input, MAX_LINE, &mut buf) else { break };
         let line = String::from_utf8_lossy(&buf);
         if !fits {
             out.line(&format!(
@@ -114,7 +128,8 @@ pub fn run(mut input: impl BufRead, out: Output, openers: Openers) {
             return;
         }
     }
-    // End of input: let a running search finish its move, as if `stop` had been sent.
+    // End of input: let a running search finish its move, as if `stop` had been sent (after
+    // output failed, the search stops and its move is not written).
     match &mut session {
         Protocol::Uci(uci) => uci.stop(),
         Protocol::Ucci(ucci) => ucci.finish(),

@@ -12,7 +12,7 @@
 //! it answers after the first iteration.
 
 use crate::core::Color;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What `go` asked for. All `None`/`false` means "search until told to stop".
 ///
@@ -55,6 +55,10 @@ pub struct Limits {
     pub ponder: bool,
     /// Consider only these root moves (`go searchmoves`); empty means all.
     pub searchmoves: Vec<crate::core::Move>,
+    /// When the clock started for this move: the UCI session sets the moment it took up the `go`,
+    /// so that everything before the search proper (starting its thread, readying the tables)
+    /// counts against `movetime` and the clock. `None`: when the search starts.
+    pub start: Option<Instant>,
 }
 
 impl Limits {

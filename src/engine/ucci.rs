@@ -102,7 +102,11 @@ impl Write for Translate {
             let line = String::from_utf8_lossy(&line);
             self.out.line(&to_ucci(line.trim_end()));
         }
-        Ok(bytes.len())
+        // The UCI session's output fails with the real one, for it to stop a search as it does.
+        match self.out.failed() {
+            true => Err(std::io::Error::other("the output failed")),
+            false => Ok(bytes.len()),
+        }
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())

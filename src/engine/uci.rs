@@ -15,7 +15,7 @@ use super::search::{Info, Shared, MAX_SKILL_LEVEL};
 use super::time::Limits;
 use super::{Engine, Source};
 use crate::core::{Game, Position};
-use crate::notation::iccs;
+use crate::notation::{iccs, ParseMoveError};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,21 +23,46 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Where the engine writes: shared by the reading thread and the search thread, one whole line
-/// at a time.
+/// at a time. The first write that fails (the GUI is gone, or the output cannot take more) ends
+/// the output: nothing more is written, and [`Output::failed`] says so, for the session to end
+/// (the writer itself has the error: there is nobody left to tell over this output).
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    failed: Arc<AtomicBool>,
+}
 
 impl Output {
     /// Output to `w`.
     pub fn new(w: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(w)))
+        Output { writer: Arc::new(Mutex::new(w)), failed: Arc::new(AtomicBool::new(false)) }
     }
-    /// Writes `s` and a newline, and flushes.
+
+    /// Writes `s` and a newline, and flushes; nothing once a write has failed.
     pub fn line(&self, s: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed pipe means the GUI is gone; there is nobody left to tell.
-        let _ = writeln!(w, "{s}");
-        let _ = w.flush();
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if self.failed() {
+            return;
+        }
+        if writeln!(w, "{s}").and_then(|()| w.flush()).is_err() {
+            self.failed.store(true, Ordering::Release);
+        }
+    }
+
+    /// Whether a write has failed: the session ends at once (see [`super::session::run`]).
+    ///
+    /// ```
+    /// use qiku::engine::uci::Output;
+    ///
+    /// let out = Output::new(Box::new(std::io::sink()));
+    /// out.line("readyok");
+    /// assert!(!out.failed());
+    /// let full = Output::new(Box::new(std::io::Cursor::new([0u8; 4])));
+    /// full.line("readyok"); // 8 bytes into 4
+    /// assert!(full.failed());
+    /// ```
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
     }
 }
 
@@ -96,6 +121,21 @@ pub fn decision_note(source: Source, verdict: Option<crate::core::Verdict>) -> O
         (Source::Search, Some(v)) => Some(format!("tablebase: {v}; the search chooses among the drawing moves")),
         (Source::Search, None) => None,
     }
+}
+
+/// The `info` line of a book move, written before its note: the move as the line a GUI shows, at
+/// depth 0 and without a score (a book counts the games a move won, drew and lost, which are no
+/// centipawns, and no search stands behind the move).
+///
+/// ```
+/// use qiku::engine::uci::book_info;
+/// use qiku::{notation::iccs, Position};
+///
+/// assert_eq!(book_info(iccs::parse(&Position::startpos(), "h2e2")?), "info depth 0 pv h2e2");
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
+pub fn book_info(m: crate::core::Move) -> String {
+    format!("info depth 0 pv {m}")
 }
 
 /// The UCI session.
@@ -526,6 +566,8 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
+        // The clock runs from here: starting the search thread and readying the search count.
+        let start = Instant::now();
         if self.no_position.is_some() {
             // Never a move for another position than the one asked for: the null move.
             self.say_no_position();
@@ -545,6 +587,7 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
+        let limits = Limits { start: Some(start), ..limits };
         self.ends_by_itself = !limits.infinite
             && (limits.depth.is_some()
                 || limits.nodes.is_some()
@@ -562,16 +605,28 @@ impl Uci {
         let game = self.game.clone();
         let out = self.out.clone();
         self.worker = Some(std::thread::spawn(move || {
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let (result, source) = engine.think(&game, &limits, &mut |info: &Info| out.line(&info.to_uci()));
-            let verdict = engine.last_verdict;
-            drop(engine);
+            let lock = || engine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut thinker = lock();
+            // Output that fails ends the search: the GUI is gone, nobody waits for its move.
+            let mut report = |info: &Info| {
+                out.line(&info.to_uci());
+                if out.failed() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            };
+            let (result, source) = thinker.think(&game, &limits, &mut report);
+            let verdict = thinker.last_verdict;
+            drop(thinker);
+            if let (Source::Book, Some(m)) = (source, result.best) {
+                out.line(&book_info(m));
+            }
             if let Some(note) = decision_note(source, verdict) {
                 out.line(&format!("info string {note}"));
             }
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop/ponderhit.
             if limits.infinite || limits.ponder {
                 while !shared.stop.load(Ordering::Relaxed)
+                    && !out.failed()
                     && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
                 {
                     std::thread::sleep(Duration::from_millis(2));
@@ -588,6 +643,8 @@ impl Uci {
                     out.line("bestmove (none)");
                 }
             }
+            // Between moves, off the clock of the next one.
+            lock().age_history();
         }));
     }
 
@@ -700,16 +757,35 @@ fn decimal_ms(text: &str) -> Option<i64> {
     ok.then(|| whole.parse::<i64>().ok()).flatten()
 }
 
+/// The words of `go` without a value (`searchmoves` takes moves up to the next word of `go`).
+const GO_FLAG_WORDS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+
+/// The words of `go` that take a number after them.
+const GO_VALUE_WORDS: [&str; 9] = ["wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate"];
+
 /// Reads the arguments of `go`. Unknown words are reported back as warnings. Times may have a
-/// fraction of a millisecond (`wtime 979.5`), dropped.
+/// fraction of a millisecond (`wtime 979.5`), dropped. `searchmoves` takes the words up to the
+/// next word of `go`: each that is not a legal move is reported (named, with why) and left out,
+/// and the rest are read on.
+///
+/// ```
+/// use qiku::engine::uci::parse_go;
+/// use qiku::Position;
+///
+/// let (limits, warnings) = parse_go(&["searchmoves", "h2e2", "x9", "b0c2", "depth", "5"], &Position::startpos())?;
+/// assert_eq!(limits.searchmoves.len(), 2);
+/// assert_eq!(limits.depth, Some(5));
+/// assert_eq!(warnings.len(), 1);
+/// assert!(warnings[0].contains("\"x9\""), "{warnings:?}");
+/// # Ok::<(), qiku::engine::uci::GoError>(())
+/// ```
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), GoError> {
     let mut l = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let takes_value =
-            matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo" | "movetime" | "depth" | "nodes" | "mate");
+        let takes_value = GO_VALUE_WORDS.contains(&key);
         if takes_value {
             // A time with a fraction of a millisecond (`wtime 979.5`, as some GUIs send and UCCI
             // allows): its whole milliseconds, rather than a move at depth 1.
@@ -749,11 +825,24 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<(Limits, Vec<String>), 
                 "infinite" => l.infinite = true,
                 "ponder" => l.ponder = true,
                 "searchmoves" => {
-                    // Moves up to the next keyword.
-                    while let Some(t) = args.get(i + 1).filter(|t| iccs::parse_move(t).is_ok()) {
-                        match iccs::parse(pos, t) {
-                            Ok(m) => l.searchmoves.push(m),
-                            Err(e) => warnings.push(format!("go searchmoves: {e}")),
+                    // Moves up to the next word of `go`; one that cannot be read is named, and
+                    // the moves after it are read on.
+                    let is_go_word = |t: &str| GO_VALUE_WORDS.contains(&t) || GO_FLAG_WORDS.contains(&t);
+                    while let Some(t) = args.get(i + 1).filter(|t| !is_go_word(t)) {
+                        // The word quoted short: the errors' own text would quote it whole.
+                        let why = match iccs::parse(pos, t) {
+                            Ok(m) => {
+                                l.searchmoves.push(m);
+                                None
+                            }
+                            Err(ParseMoveError::Syntax { reason, .. }) => Some(format!("not a move ({reason})")),
+                            Err(ParseMoveError::NoSuchPiece { .. }) => Some("no such piece in this position".into()),
+                            Err(ParseMoveError::Illegal { .. } | ParseMoveError::Ambiguous { .. }) => {
+                                Some("not a legal move in this position".into())
+                            }
+                        };
+                        if let Some(why) = why {
+                            warnings.push(format!("go searchmoves: ignored {:?}: {why}", excerpt(t)));
                         }
                         i += 1;
                     }

@@ -94,14 +94,15 @@ pub fn stdout_error(e: &std::io::Error) {
     }
 }
 
-/// Standard output as a [`Write`] for code that takes a writer (`renju play`): its errors are
-/// noted as [`write_stdout`]'s are, so that the program's end reports them the same way.
-pub struct StdoutWriter(std::io::StdoutLock<'static>);
+/// Standard output as a [`Write`] for code that takes a writer (`renju play`, the engine's
+/// session, whose search thread writes too): its errors are noted as [`write_stdout`]'s are, so
+/// that the program's end reports them the same way.
+pub struct StdoutWriter(std::io::Stdout);
 
 impl StdoutWriter {
-    /// Standard output, locked for the writer's life.
+    /// Standard output (each write takes its lock).
     pub fn new() -> StdoutWriter {
-        StdoutWriter(std::io::stdout().lock())
+        StdoutWriter(std::io::stdout())
     }
 
     /// Whether an error came from writing standard output (already noted; a closed pipe is quiet)

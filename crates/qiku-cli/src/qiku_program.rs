@@ -323,14 +323,7 @@ pub fn main() -> ExitCode {
     // Printed after the command's own answer or error (the unusable table files a probe did not need).
     let mut warnings = Vec::new();
     let result = match cli.command {
-        None | Some(Command::Uci) | Some(Command::Ucci) => {
-            qiku::engine::session::run(
-                std::io::stdin().lock(),
-                uci::Output::new(Box::new(std::io::stdout())),
-                Default::default(),
-            );
-            Ok(())
-        }
+        None | Some(Command::Uci) | Some(Command::Ucci) => run_engine(),
         Some(Command::Analyze(args)) => run_analyze(&args),
         Some(Command::Probe(args)) => run_probe(&args, &mut warnings),
         Some(Command::Annotate(args)) => super::annotate::run(&args),
@@ -364,6 +357,30 @@ pub fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     code
+}
+
+/// The engine's session on standard input and output. It reads on a thread of its own, so that
+/// output that fails (the GUI gone, or a full disk) ends the program at once, also while the
+/// input stays open with no line to come: the search stops at its next line of output, and the
+/// program's end reports an error other than a closed pipe (`stdout_failed`).
+fn run_engine() -> Result<(), String> {
+    use std::sync::mpsc::{self, RecvTimeoutError};
+    let out = uci::Output::new(Box::new(crate::StdoutWriter::new()));
+    let watched = out.clone();
+    let (ended, end) = mpsc::channel();
+    let session = std::thread::spawn(move || {
+        qiku::engine::session::run(std::io::stdin().lock(), out, Default::default());
+        let _ = ended.send(());
+    });
+    loop {
+        match end.recv_timeout(std::time::Duration::from_millis(20)) {
+            Err(RecvTimeoutError::Timeout) if !watched.failed() => continue,
+            // The session may be waiting for input that never comes: left to the program's end.
+            Err(RecvTimeoutError::Timeout) => return Ok(()),
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    session.join().map_err(|_| "the engine session failed".to_string())
 }
 
 fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {

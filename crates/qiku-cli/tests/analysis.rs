@@ -221,11 +221,13 @@ fn annotate_counts_table_and_engine_mates_in_plies_alike() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let text = std::fs::read_to_string(&out).unwrap();
     let comments: Vec<&str> = text.split('{').skip(1).map(|c| &c[..c.find('}').unwrap()]).collect();
+    // A mate in p plies is settled at depth 2p + 2, where the search stops short of `--depth`:
+    // the mate in 1 ply at depth 4.
     assert_eq!(
         comments,
         [
             "table (asian rules): red wins, mate in 2 plies; eval red mates in 2 plies (depth 6)",
-            "table (asian rules): red wins, mate in 1 ply; eval red mates in 1 ply (depth 6)",
+            "table (asian rules): red wins, mate in 1 ply; eval red mates in 1 ply (depth 4)",
         ],
         "{text}"
     );

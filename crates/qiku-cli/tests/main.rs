@@ -15,6 +15,7 @@ mod cli_limits;
 mod demo;
 mod engine_book_tb;
 mod engine_match;
+mod engine_output;
 mod hostile_files;
 mod hostile_inputs;
 mod inputs;

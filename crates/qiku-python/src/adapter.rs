@@ -19,7 +19,7 @@ pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN
 pub use qiku::engine::adapters::{policy as book_policy, Notes, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
 pub use qiku::engine::search::{Shared, MAX_SKILL_LEVEL};
 pub use qiku::engine::time::Limits;
-pub use qiku::engine::uci::{decision_note, excerpt, MAX_HASH_MIB, MAX_THREADS};
+pub use qiku::engine::uci::{book_info, decision_note, excerpt, MAX_HASH_MIB, MAX_THREADS};
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
 pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};

@@ -378,6 +378,9 @@ impl PyEngine {
                 }
             }
         }
+        if let (Source::Book, Some(m)) = (source, result.best) {
+            info.push(adapter::book_info(m));
+        }
         if let Some(note) = adapter::decision_note(source, verdict) {
             info.push(format!("info string {note}"));
         }

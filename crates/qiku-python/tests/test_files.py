@@ -337,7 +337,8 @@ def test_engine_finds_the_mate():
     e = qiku.Engine(hash_mb=16)
     a = e.analyse(qiku.Board("3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1"), depth=6)
     assert a.source == "search" and a.mate is not None and a.mate > 0 and a.cp is None
-    assert a.best == a.pv[0] and a.depth >= 6 and a.nodes > 0
+    # A mate in 1 is settled at depth 4 (twice its plies plus two): the search stops short of 6.
+    assert a.best == a.pv[0] and a.mate == 1 and a.depth == 4 and a.nodes > 0
     assert a.info and a.info[-1].startswith("info depth")
     assert a.score == f"mate {a.mate}"
     t = e.analyse(qiku.Board(), movetime=0.2)
@@ -506,11 +507,11 @@ def test_engine_reports_an_unreadable_book(tmp_path, book, capfd):
 
 def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     engine = qiku.Engine()
-    # A book move has no score: UCI gives none, only "info string book move".
+    # A book move has no score: UCI gives none, only the move at depth 0 and "info string book move".
     engine.set_book(qiku.Book(book[0]))
     a = engine.analyse(qiku.Board(), depth=4)
     assert (a.source, a.score, a.cp, a.mate, a.verdict) == ("book", None, None, None, None)
-    assert a.info == ["info string book move"]
+    assert a.info == [f"info depth 0 pv {a.best}", "info string book move"]
     assert "score=None" in repr(a)
     engine.set_book(None)
     # The tables' mate: a mate score, with the verdict qiku-tb probe gives.

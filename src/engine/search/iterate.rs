@@ -107,7 +107,7 @@ impl Thread<'_> {
                 stable = 0;
             }
             last_best = self.root_best;
-            if self.id == 0 && self.iteration_limit_reached(depth, stable) {
+            if self.id == 0 && self.iteration_limit_reached(depth, stable, &lines) {
                 if self.limits.nodes.is_some() && self.options.threads > 1 {
                     // The helpers searched on while the iteration was reported: report it again
                     // with the whole search's nodes, the count a GUI shows last.
@@ -185,8 +185,9 @@ impl Thread<'_> {
         lines
     }
 
-    /// Should the main thread stop after this iteration?
-    pub(super) fn iteration_limit_reached(&self, depth: i32, stable: u32) -> bool {
+    /// Should the main thread stop after this iteration (of `depth`, its MultiPV `lines` empty
+    /// with one line wanted)?
+    pub(super) fn iteration_limit_reached(&self, depth: i32, stable: u32, lines: &[RootLine]) -> bool {
         if let Some(mate) = self.limits.mate {
             if self.root_score >= MATE_BOUND && (MATE - self.root_score + 1) / 2 <= mate as Value {
                 return true;
@@ -196,6 +197,13 @@ impl Thread<'_> {
             return false;
         }
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+            return true;
+        }
+        // A settled mate ends every search that ends on its own, a fixed depth or movetime too:
+        // deeper iterations could only confirm it.
+        let scores: Vec<Value> =
+            if lines.is_empty() { vec![self.root_score] } else { lines.iter().map(|l| l.score).collect() };
+        if mate_settled(depth, &scores) {
             return true;
         }
         // A fixed movetime is used in full (the hard limit ends the last iteration).
@@ -214,5 +222,45 @@ impl Thread<'_> {
             _ => 0.5,
         };
         self.thinking_time().as_secs_f64() >= soft.as_secs_f64() * factor
+    }
+}
+
+/// Whether an iteration of `depth` whose lines scored `scores` (the best line's; under MultiPV
+/// every line's) has settled the game: every score is a mate, for either side, and `depth` is at
+/// least twice the longest of them plus two plies.
+///
+/// A mate score is proven by the tree, whatever the depth: the side to move mates within its
+/// plies against every defence the search met (no defence is pruned while every move searched so
+/// far is mated), and when it is mated every one of its moves was searched and shown mated within
+/// them. A deeper iteration cannot lengthen it; it can only find a shorter mate that late-move
+/// reductions and pruning of quiet moves hid. By twice its length plus two the mating line has
+/// been searched with as many plies again to spare, and the iterations stop: the move played
+/// mates (or defends) all the same.
+fn mate_settled(depth: i32, scores: &[Value]) -> bool {
+    let plies = |v: Value| (v.abs() >= MATE_BOUND).then_some(MATE - v.abs());
+    match scores.iter().map(|&v| plies(v)).collect::<Option<Vec<Value>>>() {
+        Some(p) => p.iter().max().is_some_and(|&longest| depth >= 2 * longest + 2),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mate_settles_at_twice_its_length_plus_two() {
+        // Mate in 1 (1 ply) for the side to move; mated in 3 (6 plies).
+        assert!(!mate_settled(3, &[MATE - 1]));
+        assert!(mate_settled(4, &[MATE - 1]));
+        assert!(!mate_settled(13, &[-MATE + 6]));
+        assert!(mate_settled(14, &[-MATE + 6]));
+        // Not a mate (a table win without its distance, an evaluation): never settled.
+        assert!(!mate_settled(100, &[MATE_BOUND - 1]));
+        assert!(!mate_settled(100, &[35]));
+        // MultiPV: every line a mate, the longest deciding.
+        assert!(!mate_settled(8, &[MATE - 1, MATE - 3, 12]));
+        assert!(!mate_settled(7, &[MATE - 1, MATE - 3]));
+        assert!(mate_settled(8, &[MATE - 1, MATE - 3]));
     }
 }

@@ -1,0 +1,156 @@
+//! The UCI session over a reader and a writer: output that fails ends it, `go searchmoves` reads
+//! on past a word it cannot read, and a book move comes with a line a GUI shows.
+//! Time bounds here are liveness checks (generous), not speed assertions.
+
+use qiku::engine::adapters::{AttachError, Openers};
+use qiku::engine::uci::{Output, Uci};
+use qiku::engine::{session, OpeningBook};
+use qiku::notation::iccs;
+use qiku::{Move, Position};
+use std::io::{Cursor, ErrorKind, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const LIVENESS: Duration = Duration::from_secs(20);
+
+/// A writer whose every write fails as `kind`, counting the attempts.
+#[derive(Clone)]
+struct Failing {
+    attempts: Arc<AtomicUsize>,
+    kind: ErrorKind,
+}
+
+impl Failing {
+    fn new(kind: ErrorKind) -> Failing {
+        Failing { attempts: Arc::default(), kind }
+    }
+    fn attempts(&self) -> usize {
+        self.attempts.load(Ordering::SeqCst)
+    }
+}
+
+impl Write for Failing {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        Err(self.kind.into())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A writer into a shared buffer, to read a session's output.
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Buffer {
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).lines().map(str::to_string).collect()
+    }
+}
+
+impl Write for Buffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn output_that_fails_ends_the_session() {
+    // The GUI is gone (a closed pipe), or the output cannot take more (a full disk): the first
+    // write fails, nothing more is tried, and no further line is read.
+    for kind in [ErrorKind::BrokenPipe, ErrorKind::StorageFull] {
+        let failing = Failing::new(kind);
+        let text = "uci\nisready\nposition startpos\ngo depth 3\nisready\n";
+        let mut input = Cursor::new(text);
+        session::run(&mut input, Output::new(Box::new(failing.clone())), Openers::default());
+        assert_eq!(failing.attempts(), 1, "{kind:?}");
+        assert_eq!(input.position(), "uci\n".len() as u64, "{kind:?}: read on after the output failed");
+    }
+    // The same in UCCI, whose output goes through the UCI session's.
+    let failing = Failing::new(ErrorKind::BrokenPipe);
+    let mut input = Cursor::new("ucci\nisready\nquit\n");
+    session::run(&mut input, Output::new(Box::new(failing.clone())), Openers::default());
+    assert_eq!((failing.attempts(), input.position()), (1, "ucci\n".len() as u64));
+}
+
+#[test]
+fn output_that_fails_stops_an_infinite_search() {
+    // `go infinite` searches until `stop`, which a GUI that is gone never sends: the first line
+    // the search cannot write ends it.
+    let failing = Failing::new(ErrorKind::BrokenPipe);
+    let mut uci = Uci::new(Output::new(Box::new(failing.clone())), Openers::default());
+    uci.command("position startpos");
+    uci.command("go infinite");
+    let deadline = Instant::now() + LIVENESS;
+    while uci.is_searching() {
+        assert!(Instant::now() < deadline, "the search went on after its output failed");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(failing.attempts(), 1);
+}
+
+/// The output of a UCI session given `commands`, each search waited for.
+fn uci_lines(openers: Openers, commands: &[&str]) -> Vec<String> {
+    let buffer = Buffer::default();
+    let mut uci = Uci::new(Output::new(Box::new(buffer.clone())), openers);
+    for c in commands {
+        uci.command(c);
+        if c.starts_with("go") {
+            // A search with a depth limit ends by itself: `busy` waits for its `bestmove`.
+            assert!(!uci.busy("test"));
+        }
+    }
+    buffer.lines()
+}
+
+#[test]
+fn searchmoves_reads_on_past_a_word_it_cannot_read() {
+    // The pawn move the search would never choose among all moves is the only one allowed: the
+    // word before it is named, with why, and the depth after it is obeyed.
+    let lines = uci_lines(Openers::default(), &["position startpos", "go searchmoves x9 a3a4 depth 2"]);
+    let warning = "info string go searchmoves: ignored \"x9\": not a move (expected two squares such as h2e2 or H2-E2)";
+    assert!(lines.iter().any(|l| l == warning), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove a3a4")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 3 ")), "{lines:?}");
+    // A legal move and an illegal one: the illegal one named, the legal one searched.
+    let lines = uci_lines(Openers::default(), &["position startpos", "go depth 1 searchmoves a3a5 i3i4"]);
+    assert!(lines
+        .iter()
+        .any(|l| l == "info string go searchmoves: ignored \"a3a5\": not a legal move in this position"));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
+    // A long unreadable word is quoted short.
+    let long = "y".repeat(500);
+    let lines = uci_lines(Openers::default(), &["position startpos", &format!("go depth 1 searchmoves {long} i3i4")]);
+    let named = lines.iter().find(|l| l.contains("searchmoves: ignored")).expect("the word named");
+    assert!(named.len() < 200 && named.contains("yyy..."), "{named}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
+}
+
+/// A book that knows one move, `h2e2`, in the start position, and nothing of its games.
+struct OneMoveBook;
+
+impl OpeningBook for OneMoveBook {
+    fn pick(&self, pos: &Position) -> Option<Move> {
+        iccs::parse(pos, "h2e2").ok().filter(|_| pos.key() == Position::startpos().key())
+    }
+}
+
+fn open_one_move_book(_: &str, _: &str, _: u32, _: u32) -> Result<Arc<dyn OpeningBook>, AttachError> {
+    Ok(Arc::new(OneMoveBook))
+}
+
+#[test]
+fn a_book_move_comes_with_its_line_and_no_score() {
+    // A GUI shows the move the engine plays from the `info` lines: a book move has one, at depth
+    // 0, with the move as its line and no score (a book has games, not centipawns).
+    let openers = Openers { book: open_one_move_book, ..Openers::default() };
+    let lines = uci_lines(openers, &["setoption name BookFile value one.qbk", "position startpos", "go depth 5"]);
+    assert_eq!(lines, ["info depth 0 pv h2e2", "info string book move", "bestmove h2e2"]);
+}
