@@ -257,6 +257,20 @@ fn the_search_probes_tables_only_right_after_a_capture() {
     assert!(asked.iter().all(|&halfmoves| halfmoves == 0), "a probe away from a capture: {asked:?}");
 }
 
+/// The start position searched under `limits` with the default options, and every `info` it gave.
+fn startpos_infos(limits: &Limits) -> (SearchResult, Vec<search::Info>) {
+    let mut infos = Vec::new();
+    let r = search::search(
+        &Game::new(Position::startpos()),
+        limits,
+        &SearchOptions::default(),
+        &Shared::new(8),
+        &mut History::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    (r, infos)
+}
+
 /// Searches `game` with `multi_pv` lines and returns every `info` of the search.
 fn multipv_infos(game: &Game, depth: u32, multi_pv: usize) -> (SearchResult, Vec<search::Info>) {
     let options = SearchOptions { multi_pv, ..SearchOptions::default() };
@@ -369,15 +383,7 @@ fn the_last_info_counts_every_node_of_a_stopped_search() {
     // whole search's count, as `bestmove` ends it.
     for nodes in [20_000, 45_000, 90_000] {
         let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-        let mut infos = Vec::new();
-        let r = search::search(
-            &Game::new(Position::startpos()),
-            &limits,
-            &SearchOptions::default(),
-            &Shared::new(8),
-            &mut History::default(),
-            &mut |i| infos.push(i.clone()),
-        );
+        let (r, infos) = startpos_infos(&limits);
         let last = infos.last().expect("at least one info");
         assert_eq!(last.nodes, r.nodes, "limit {nodes}");
         assert!(r.nodes >= nodes, "limit {nodes}: stopped at {}", r.nodes);
@@ -436,15 +442,7 @@ fn the_clock_runs_from_the_given_start() {
     // after the first iteration, its `info` counting the time from that start.
     let Some(start) = Instant::now().checked_sub(Duration::from_secs(10)) else { return };
     let limits = Limits { start: Some(start), ..Limits::movetime(1_000) };
-    let mut infos = Vec::new();
-    let r = search::search(
-        &Game::new(Position::startpos()),
-        &limits,
-        &SearchOptions::default(),
-        &Shared::new(8),
-        &mut History::default(),
-        &mut |i| infos.push(i.clone()),
-    );
+    let (r, infos) = startpos_infos(&limits);
     let last = infos.last().expect("at least one info");
     assert!(last.time >= Duration::from_secs(10), "time counted from the search: {:?}", last.time);
     assert!(r.nodes < 4_096, "searched on after the time was up: {} nodes", r.nodes);

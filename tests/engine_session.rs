@@ -2,6 +2,7 @@
 //! on past a word it cannot read, and a book move comes with a line a GUI shows.
 //! Time bounds here are liveness checks (generous), not speed assertions.
 
+use crate::buffer::Buffer;
 use qiku::engine::adapters::{AttachError, Openers};
 use qiku::engine::uci::{Output, Uci};
 use qiku::engine::{session, OpeningBook};
@@ -9,7 +10,7 @@ use qiku::notation::iccs;
 use qiku::{Move, Position};
 use std::io::{Cursor, ErrorKind, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const LIVENESS: Duration = Duration::from_secs(20);
@@ -34,26 +35,6 @@ impl Write for Failing {
     fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
         self.attempts.fetch_add(1, Ordering::SeqCst);
         Err(self.kind.into())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// A writer into a shared buffer, to read a session's output.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Buffer {
-    fn lines(&self) -> Vec<String> {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).lines().map(str::to_string).collect()
-    }
-}
-
-impl Write for Buffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())

@@ -2,6 +2,7 @@
 //! lower levels play legal moves that are often not the best one, the same ones for the same
 //! inputs, and report the line they play last.
 
+use crate::buffer::Buffer;
 use qiku::engine::bench::{self, POSITIONS};
 use qiku::engine::ordering::History;
 use qiku::engine::search::{self, skill, Info, SearchOptions, SearchResult, Shared, MAX_SKILL_LEVEL};
@@ -10,22 +11,6 @@ use qiku::engine::uci::{Output, Uci};
 use qiku::engine::{Engine, Source};
 use qiku::notation::iccs;
 use qiku::{Game, Move, Position};
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
-/// A writer into a shared buffer, to read a UCI session's output.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// The output of a UCI session given `commands`, each `go` waited for; `time` and `nps` (which
 /// vary from run to run) taken out of the `info` lines.

@@ -6,6 +6,8 @@
 //! too, which the workspace's programs turn on.
 
 mod book_util;
+#[path = "common/buffer.rs"]
+mod buffer;
 #[path = "common/ccpd.rs"]
 mod ccpd;
 #[path = "fuzz_common/seal.rs"]
