@@ -257,17 +257,13 @@ fn the_search_probes_tables_only_right_after_a_capture() {
     assert!(asked.iter().all(|&halfmoves| halfmoves == 0), "a probe away from a capture: {asked:?}");
 }
 
-/// The start position searched under `limits` with the default options, and every `info` it gave.
-fn startpos_infos(limits: &Limits) -> (SearchResult, Vec<search::Info>) {
+/// `game` searched under `limits` with the default options, and every `info` it gave.
+fn search_with(game: &Game, limits: &Limits) -> (SearchResult, Vec<search::Info>) {
     let mut infos = Vec::new();
-    let r = search::search(
-        &Game::new(Position::startpos()),
-        limits,
-        &SearchOptions::default(),
-        &Shared::new(8),
-        &mut History::default(),
-        &mut |i| infos.push(i.clone()),
-    );
+    let r =
+        search::search(game, limits, &SearchOptions::default(), &Shared::new(8), &mut History::default(), &mut |i| {
+            infos.push(i.clone())
+        });
     (r, infos)
 }
 
@@ -383,7 +379,7 @@ fn the_last_info_counts_every_node_of_a_stopped_search() {
     // whole search's count, as `bestmove` ends it.
     for nodes in [20_000, 45_000, 90_000] {
         let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-        let (r, infos) = startpos_infos(&limits);
+        let (r, infos) = search_with(&Game::new(Position::startpos()), &limits);
         let last = infos.last().expect("at least one info");
         assert_eq!(last.nodes, r.nodes, "limit {nodes}");
         assert!(r.nodes >= nodes, "limit {nodes}: stopped at {}", r.nodes);
@@ -413,25 +409,11 @@ fn a_settled_mate_ends_a_bounded_search_early() {
     // A movetime search stops there too, long before its time is up.
     let limits = Limits::movetime(60_000);
     let game = Game::new(Position::from_fen(MATES[0].0).unwrap());
-    let r = search::search(
-        &game,
-        &limits,
-        &SearchOptions::default(),
-        &Shared::new(8),
-        &mut History::default(),
-        &mut |_| {},
-    );
+    let (r, _) = search_with(&game, &limits);
     assert_eq!((r.score, r.depth), (Score::Mate(1), settle(1)));
     // `go infinite` keeps deepening (UCI: it ends only at `stop`): to the deepest iteration.
     let limits = Limits { infinite: true, ..Limits::default() };
-    let r = search::search(
-        &game,
-        &limits,
-        &SearchOptions::default(),
-        &Shared::new(8),
-        &mut History::default(),
-        &mut |_| {},
-    );
+    let (r, _) = search_with(&game, &limits);
     assert_eq!((r.score, r.depth), (Score::Mate(1), search::MAX_PLY as u32 - 8));
 }
 
@@ -442,7 +424,7 @@ fn the_clock_runs_from_the_given_start() {
     // after the first iteration, its `info` counting the time from that start.
     let Some(start) = Instant::now().checked_sub(Duration::from_secs(10)) else { return };
     let limits = Limits { start: Some(start), ..Limits::movetime(1_000) };
-    let (r, infos) = startpos_infos(&limits);
+    let (r, infos) = search_with(&Game::new(Position::startpos()), &limits);
     let last = infos.last().expect("at least one info");
     assert!(last.time >= Duration::from_secs(10), "time counted from the search: {:?}", last.time);
     assert!(r.nodes < 4_096, "searched on after the time was up: {} nodes", r.nodes);
