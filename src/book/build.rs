@@ -585,8 +585,8 @@ pub fn build_with_progress(
     })
 }
 
-/// Refuses an output that cannot be written before any game is read: a directory, or a path in a
-/// directory that does not exist.
+/// Refuses an output that cannot be written before any game is read: a directory (or a name
+/// ending in a slash), a path in a directory that does not exist or cannot be written in.
 fn check_output(output: &Path) -> Result<(), BuildError> {
     check_output_place(output).map_err(|source| BuildError::Io {
         path: output.to_path_buf(),

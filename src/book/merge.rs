@@ -206,6 +206,10 @@ pub fn merge_books(
 /// recent-games references and once more before the book replaces the output: a stop ends the
 /// merge with [`BookError::Stopped`], writing nothing and removing its temporary files.
 ///
+/// Refused before any book is read: an output that is one of the inputs, and one that cannot be
+/// written (a directory or a name ending in a slash, a path in a directory that does not exist
+/// or cannot be written in).
+///
 /// [`Progress::stop_requested`]: crate::Progress::stop_requested
 pub fn merge_books_with_progress(
     inputs: &[PathBuf],
@@ -218,6 +222,12 @@ pub fn merge_books_with_progress(
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
     }
+    // An output that cannot be written is refused before the inputs are read, as by a build.
+    crate::util::files::check_output_place(output).map_err(|source| BookError::Io {
+        path: output.to_path_buf(),
+        op: "write the book there",
+        source,
+    })?;
     let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
     // The same book named twice (or by two paths) would count its games twice (checked once
     // each input is known to be a book, so that a file of another kind is named as that).

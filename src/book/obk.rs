@@ -23,7 +23,7 @@ use super::probe::Book;
 use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
 use crate::core::{Color, Move, Position, Square};
-use crate::util::files::{open_regular, same_file, AtomicFile};
+use crate::util::files::{check_output_place, open_regular, same_file, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -284,6 +284,12 @@ pub struct ImportReport {
     pub elapsed: Duration,
 }
 
+/// Refuses an output that cannot be written before any work: a directory (or a name ending in a
+/// slash), a device, a path in a directory that does not exist or cannot be written in.
+fn check_output(output: &Path) -> Result<(), ObkError> {
+    check_output_place(output).map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "write there", source })
+}
+
 fn sql_err<'a>(path: &'a Path, op: &'static str) -> impl Fn(rusqlite::Error) -> ObkError + 'a {
     move |source| ObkError::Sqlite { path: path.to_path_buf(), op, source }
 }
@@ -317,6 +323,7 @@ pub fn export_with_progress(
     if same_file(book.path(), output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: book.path().to_path_buf() }.into());
     }
+    check_output(output)?;
     if let SideFilter::Only(side) = book.header().params.only {
         return Err(ObkError::OneSided { book: book.path().to_path_buf(), side });
     }
@@ -675,6 +682,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
     if same_file(input, output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
     }
+    check_output(output)?;
     let (conn, has_header_table) = open_untrusted(input)?;
     let mut rows: HashMap<u64, Vec<Row>> = HashMap::new();
     {

@@ -1,0 +1,120 @@
+//! `qiku-book`'s writers at the limits of the machine and of their inputs: more game files than
+//! file descriptors, a damaged input, files in a directory that are no games, an output that
+//! names a directory or cannot be written, a disk that fills up. Each test fails on the code
+//! before the fix.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn qiku_book() -> &'static str {
+    env!("CARGO_BIN_EXE_qiku-book")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(qiku_book()).args(args).output().expect("run qiku-book")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn iccs_games() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-iccs.pgn.zst")
+}
+
+/// Files in the directory `dir` whose names start with a dot (temporary files, spill directories).
+fn hidden(dir: &Path) -> Vec<String> {
+    let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    names.filter(|n| n.starts_with('.')).collect()
+}
+
+/// An output that names a directory (ending in a slash, whether or not there is one) is refused
+/// by every writer before any work, saying to give a file name; `build -o newdir/` used to read
+/// every game and then fail with "Not a directory".
+#[test]
+fn outputs_naming_a_directory_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("b.qbk");
+    let o = run(&["build", s(&iccs_games()), "-o", s(&book), "-q", "--recent-games", "0", "--max-ply", "4"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let obk = dir.path().join("b.obk");
+    assert!(run(&["export", s(&book), "-o", s(&obk), "-q"]).status.success());
+    let new = format!("{}/", dir.path().join("new").display());
+    let games = iccs_games();
+    let cases: [&[&str]; 4] = [
+        &["build", s(&games), "-o", &new, "-q"],
+        &["merge", s(&book), "-o", &new],
+        &["export", s(&book), "-o", &new, "-q"],
+        &["import", s(&obk), "-o", &new, "-q"],
+    ];
+    for args in cases {
+        let started = std::time::Instant::now();
+        let o = run(args);
+        let stderr = text(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr.contains(&new) && stderr.contains("give the name of a file"), "{args:?}: {stderr}");
+        assert!(started.elapsed().as_secs() < 5, "{args:?} worked before refusing");
+        assert!(!dir.path().join("new").exists());
+    }
+    assert!(hidden(dir.path()).is_empty(), "{:?}", hidden(dir.path()));
+}
+
+/// `merge` checks its output as `build` does, before reading the books: a missing directory is
+/// named as such (it used to say it could not create a spill file).
+#[test]
+fn merge_checks_its_output_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("b.qbk");
+    let small = dir.path().join("small.pgn");
+    std::fs::write(&small, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").unwrap();
+    assert!(run(&["build", s(&small), "-o", s(&book), "-q"]).status.success());
+    let nodir = dir.path().join("nodir").join("x.qbk");
+    let o = run(&["merge", s(&book), "-o", s(&nodir)]);
+    let stderr = text(&o.stderr);
+    assert!(!o.status.success());
+    assert!(stderr.contains("nodir does not exist; create it first"), "{stderr}");
+}
+
+/// An output in a directory the user cannot write in is refused before any work (as an
+/// unprivileged user: root writes anywhere). It used to read every game and then fail to create
+/// a spill file or the book.
+#[test]
+fn an_output_in_a_read_only_directory_is_refused_first() {
+    // Safety: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if root && !setpriv.exists() {
+        eprintln!("skipped: running as root without setpriv to drop the privilege");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = dir.path().join("ro");
+    std::fs::create_dir(&read_only).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for d in [dir.path(), read_only.as_path()] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o555)).unwrap();
+    }
+    let out = read_only.join("x.qbk");
+    let games = iccs_games();
+    let args = ["build", s(&games), "-o", s(&out), "-q"];
+    let o = if root {
+        let mut c = Command::new(setpriv);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", qiku_book()]).args(args);
+        c.output().unwrap()
+    } else {
+        run(&args)
+    };
+    let stderr = text(&o.stderr);
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    if root && stderr.starts_with("setpriv:") {
+        eprintln!("skipped: the program cannot be run as an unprivileged user here: {stderr}");
+        return;
+    }
+    assert!(!o.status.success());
+    assert!(stderr.contains("cannot write in the directory") && stderr.contains("you can write to"), "{stderr}");
+}
