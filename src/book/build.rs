@@ -21,16 +21,14 @@ use super::error::BookError;
 use super::filter::GameFilter;
 use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
-use super::merge::{EntryStream, Merge, Run, STOP_CHECK_RECORDS};
+use super::merge::{reduce_runs, EntryStream, Merge, Run, Scratch, MAX_FAN_IN, STOP_CHECK_RECORDS};
 use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
 use super::stdin::{Abandon, Stdin};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
-use crate::util::files::{
-    check_output_place, job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files,
-};
+use crate::util::files::{check_output_place, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files};
 use crate::util::progress::{NoProgress, Progress};
 use crate::xqf::BrokenLink;
 use rayon::prelude::*;
@@ -240,9 +238,11 @@ struct Accumulator {
     buf: Vec<Raw>,
     cap: usize,
     runs: Vec<Run>,
-    /// Where the private spill directory is made (on the first spill).
-    spill_parent: PathBuf,
+    /// The output and where the private spill directory is made (on the first spill).
+    scratch: Scratch,
     spill_dir: Option<tempfile::TempDir>,
+    /// Runs spilled (some may since have been merged into fewer).
+    spilled: usize,
     raw_total: u64,
 }
 
@@ -264,18 +264,19 @@ impl Accumulator {
 
     fn spill(&mut self, pool: &rayon::ThreadPool) -> Result<(), BookError> {
         pool.install(|| self.buf.par_sort_unstable());
-        if self.spill_dir.is_none() {
-            let dir = job_temp_dir(&self.spill_parent, "book-spill").map_err(|e| BookError::Io {
-                path: self.spill_parent.clone(),
-                op: "create a spill directory in",
-                source: e,
-            })?;
-            self.spill_dir = Some(dir);
-        }
-        let dir = self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
-        self.runs.push(Run::write(&dir, aggregate_sorted(&self.buf))?);
+        let dir = self.run_dir()?;
+        self.runs.push(Run::write(&dir, &self.scratch, aggregate_sorted(&self.buf).map(Ok))?);
+        self.spilled += 1;
         self.buf.clear();
         Ok(())
+    }
+
+    /// The private directory of the runs (made on first use).
+    fn run_dir(&mut self) -> Result<PathBuf, BookError> {
+        if self.spill_dir.is_none() {
+            self.spill_dir = Some(self.scratch.run_dir()?);
+        }
+        Ok(self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
     }
 }
 
@@ -405,11 +406,19 @@ pub fn build_with_progress(
     let round = 4 * threads;
     let record_cap =
         usize::try_from(opts.memory / 4 * 3 / std::mem::size_of::<Raw>() as u64).unwrap_or(usize::MAX).max(1);
+    let scratch = Scratch { output: output.to_path_buf(), dir: spill_parent };
     let mut recent =
-        (opts.recent_games > 0).then(|| RecentCollector::new(opts.recent_games, &spill_parent, opts.memory / 8));
+        (opts.recent_games > 0).then(|| RecentCollector::new(opts.recent_games, scratch.clone(), opts.memory / 8));
     let ctx = ReplayContext { params: &params, filter: &opts.filter, recent: recent.is_some() };
-    let mut acc =
-        Accumulator { buf: Vec::new(), cap: record_cap, runs: Vec::new(), spill_parent, spill_dir: None, raw_total: 0 };
+    let mut acc = Accumulator {
+        buf: Vec::new(),
+        cap: record_cap,
+        runs: Vec::new(),
+        scratch,
+        spill_dir: None,
+        spilled: 0,
+        raw_total: 0,
+    };
     let mut files: Vec<Option<FileReport>> = vec![None; inputs.len()];
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
@@ -528,9 +537,15 @@ pub fn build_with_progress(
             }
         }
     } else {
+        // The runs spilled, read at most MAX_FAN_IN at once with the buffer: more are merged
+        // into fewer first.
+        let dir = acc.run_dir()?;
+        if !reduce_runs(&mut acc.runs, MAX_FAN_IN - 1, &dir, &acc.scratch, &|| progress.stop_requested())? {
+            return Err(BuildError::Stopped);
+        }
         let mut sources: Vec<EntryStream<'_>> = Vec::with_capacity(acc.runs.len() + 1);
         for run in &acc.runs {
-            sources.push(run.read()?);
+            sources.push(run.read(&acc.scratch)?);
         }
         sources.push(Box::new(aggregate_sorted(&acc.buf).map(Ok)));
         for e in Merge::new(sources)? {
@@ -580,7 +595,7 @@ pub fn build_with_progress(
         errors: errors.into_iter().map(|(_, e)| e).collect(),
         errors_total,
         raw_records: acc.raw_total,
-        runs_spilled: acc.runs.len(),
+        runs_spilled: acc.spilled,
         elapsed: started.elapsed(),
     })
 }

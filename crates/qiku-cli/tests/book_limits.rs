@@ -15,6 +15,14 @@ fn run(args: &[&str]) -> Output {
     Command::new(qiku_book()).args(args).output().expect("run qiku-book")
 }
 
+/// Runs `qiku-book args` under the shell's `limits` (`ulimit -n 64`, say), with SIGXFSZ
+/// ignored so that a file-size limit makes writes fail as a full disk does instead of killing
+/// the program.
+fn run_limited(limits: &str, args: &[&str]) -> Output {
+    let script = format!("trap '' XFSZ; {limits} && exec \"$0\" \"$@\"");
+    Command::new("sh").arg("-c").arg(script).arg(qiku_book()).args(args).output().expect("run sh")
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
@@ -31,6 +39,20 @@ fn iccs_games() -> PathBuf {
 fn hidden(dir: &Path) -> Vec<String> {
     let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
     names.filter(|n| n.starts_with('.')).collect()
+}
+
+/// `--memory` below the minimum is refused with the minimum; it used to be taken (0 as a budget
+/// of one record) and a build spilled a run per batch of games.
+#[test]
+fn a_memory_budget_below_the_minimum_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.qbk");
+    for memory in ["0", "1000", "512K"] {
+        let o = run(&["build", s(&iccs_games()), "-o", s(&out), "-q", "--memory", memory]);
+        assert!(!o.status.success(), "--memory {memory} was taken");
+        assert!(text(&o.stderr).contains("below the minimum 1M"), "{}", text(&o.stderr));
+        assert!(!out.exists());
+    }
 }
 
 /// An output that names a directory (ending in a slash, whether or not there is one) is refused
@@ -78,6 +100,32 @@ fn merge_checks_its_output_first() {
     let stderr = text(&o.stderr);
     assert!(!o.status.success());
     assert!(stderr.contains("nodir does not exist; create it first"), "{stderr}");
+}
+
+/// A disk that fills up (a file-size limit here) while the book or its spilled runs are written:
+/// the error names the book being built (and the temporary file or the directory of the
+/// temporary files, with what to do), and nothing is left behind. It used to name only the
+/// temporary file, or `.` and "spill file".
+#[test]
+fn a_full_disk_names_the_book_being_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("full.qbk");
+    // The book (16 MB without recent games) passes the limit of 2 to 4 MB (the shell counts in
+    // blocks of 512 or 1024 bytes).
+    let limit = "ulimit -f 4000";
+    let o = run_limited(limit, &["build", s(&iccs_games()), "-o", s(&out), "-q", "--recent-games", "0"]);
+    let stderr = text(&o.stderr);
+    assert!(!o.status.success());
+    let expected = format!("qiku-book: {}: cannot write the book: ", out.display());
+    assert!(stderr.starts_with(&expected) && stderr.contains("temporary file"), "{stderr}");
+    assert!(stderr.contains("free space in"), "{stderr}");
+    // With recent games, the games of the section (7 MB) are spilled first, and fail first.
+    let o = run_limited(limit, &["build", s(&iccs_games()), "-o", s(&out), "-q"]);
+    let stderr = text(&o.stderr);
+    assert!(!o.status.success());
+    let expected = format!("qiku-book: {}: cannot write a spill file in ", out.display());
+    assert!(stderr.starts_with(&expected) && stderr.contains("free space in"), "{stderr}");
+    assert!(!out.exists() && hidden(dir.path()).is_empty(), "{:?}", hidden(dir.path()));
 }
 
 /// An output in a directory the user cannot write in is refused before any work (as an
