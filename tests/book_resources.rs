@@ -4,7 +4,8 @@
 //! fails the build.
 
 use crate::book_util::{generate_games, write_pgn};
-use qiku::book::{self, BuildOptions};
+use qiku::book::{self, BuildError, BuildOptions};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Files this process has open now (Linux: the entries of `/proc/self/fd`).
@@ -29,6 +30,9 @@ impl PeakFiles {
             self.writing_peak.fetch_max(open, Ordering::SeqCst);
         }
     }
+    fn peak(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
+    }
     fn writing_peak(&self) -> usize {
         self.writing_peak.load(Ordering::SeqCst)
     }
@@ -52,6 +56,38 @@ impl qiku::Progress for PeakFiles {
         self.note();
         false
     }
+}
+
+/// One game per file, as XQF collections and some sites' downloads come: the build opens each
+/// file when a reader takes it (it used to open them all before reading, which failed with "Too
+/// many open files" past the descriptor limit and held a buffer per file), and the book is the
+/// one the same games give in one file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_directory_of_many_small_files_is_read_with_few_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = generate_games(31, 1200);
+    let many = dir.path().join("many");
+    std::fs::create_dir(&many).unwrap();
+    let mut all = String::new();
+    for (i, g) in games.iter().enumerate() {
+        let text = write_pgn(std::slice::from_ref(g));
+        std::fs::write(many.join(format!("g{i:04}.pgn")), &text).unwrap();
+        all.push_str(&text);
+    }
+    let before = open_files();
+    let progress = PeakFiles::default();
+    let out = dir.path().join("many.qbk");
+    let report = book::build::build_with_progress(&[many], &out, &BuildOptions::default(), &progress).unwrap();
+    assert_eq!((report.files.len(), report.header.games.used), (1200, 1200));
+    // Other tests of this program run beside this one and open files too: a margin for them,
+    // far below the 1,200 inputs.
+    assert!(progress.peak() < before + 200, "{} files open at once (before the build: {before})", progress.peak());
+    let one = dir.path().join("one.pgn");
+    std::fs::write(&one, all).unwrap();
+    let whole = dir.path().join("one.qbk");
+    book::build(&[one], &whole, &BuildOptions::default()).unwrap();
+    assert!(std::fs::read(&out).unwrap() == std::fs::read(&whole).unwrap(), "the same games, the same book");
 }
 
 /// A budget so small that hundreds of runs of records and of recent-games references are spilled:
@@ -82,4 +118,63 @@ fn spilled_runs_hold_no_open_files() {
     let report = book::build(&[games], &in_memory, &BuildOptions::default()).unwrap();
     assert_eq!(report.runs_spilled, 0);
     assert!(std::fs::read(&out).unwrap() == std::fs::read(&in_memory).unwrap(), "spilling changed the book");
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// A directory holds game files and, as directories do, files that are none: a readme in UTF-16
+/// without a byte-order mark, games packed with gzip under a `.pgn` name, a FIFO. Found by
+/// listing, each is skipped and reported with its cause, and the book is built from the rest
+/// (one of them used to abort the whole build); named on the command line, each fails the build
+/// before anything is written.
+#[cfg(unix)]
+#[test]
+fn unusable_files_found_in_a_directory_are_skipped_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let generated = generate_games(33, 40);
+    write(&games, "a.pgn", write_pgn(&generated[..20]).as_bytes());
+    write(&games, "b.pgn", write_pgn(&generated[20..]).as_bytes());
+    let utf16: Vec<u8> = "These are my games, in PGN.\r\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let readme = write(&games, "readme.txt", &utf16);
+    let gzip = write(&games, "z.pgn", b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03packed games");
+    let fifo = games.join("pipe.pgn");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // Safety: a valid NUL-terminated path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+
+    let out = dir.path().join("games.qbk");
+    let report = book::build(std::slice::from_ref(&games), &out, &BuildOptions::default())
+        .unwrap_or_else(|e| panic!("one bad file failed the build: {e}"));
+    assert!(report.written && out.exists());
+    assert_eq!(report.header.games.read, 40);
+    let read: Vec<&Path> = report.files.iter().map(|f| f.path.as_path()).collect();
+    assert_eq!(read, [games.join("a.pgn"), games.join("b.pgn")]);
+    let skipped: Vec<(&Path, &str)> = report.unusable.iter().map(|f| (f.path.as_path(), f.cause.as_str())).collect();
+    assert_eq!(skipped.len(), 3, "{skipped:#?}");
+    assert_eq!(skipped[0].0, fifo);
+    assert!(skipped[0].1.contains("cannot open") && skipped[0].1.contains("FIFO"), "{skipped:?}");
+    assert_eq!(skipped[1].0, readme);
+    assert!(skipped[1].1.contains("not a game file") && skipped[1].1.contains("NUL"), "{skipped:?}");
+    assert_eq!(skipped[2].0, gzip);
+    assert!(skipped[2].1.contains("gzip"), "{skipped:?}");
+    assert!(skipped.iter().all(|(_, cause)| !cause.contains("games/")), "the cause is without the file's name");
+    // The same book as from the good files alone.
+    let good = dir.path().join("good.qbk");
+    book::build(&[games.join("a.pgn"), games.join("b.pgn")], &good, &BuildOptions::default()).unwrap();
+    assert!(std::fs::read(&out).unwrap() == std::fs::read(&good).unwrap());
+
+    // Named, each is refused and nothing is written.
+    let before = std::fs::read(&out).unwrap();
+    for bad in [&readme, &gzip, &fifo] {
+        let err = book::build(&[games.join("a.pgn"), bad.clone()], &out, &BuildOptions::default()).unwrap_err();
+        assert!(matches!(err, BuildError::NotText(_) | BuildError::Io { op: "open", .. }), "{err}");
+        assert!(err.to_string().contains(&bad.display().to_string()), "{err}");
+        assert!(std::fs::read(&out).unwrap() == before, "a failed build changed the output");
+    }
 }

@@ -36,6 +36,7 @@ pub fn run_build(
     };
     report_repeats(&report);
     report_broken_links(&report);
+    report_unusable_files(&report);
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -88,6 +89,28 @@ pub fn run_build(
         )));
     }
     Ok(())
+}
+
+/// Warnings on stderr for the files found in an input directory that could not be used (they
+/// cannot be opened, or are not game files): skipped, each named with the cause, and what to do;
+/// past the first [`BROKEN_LINKS_SHOWN`], counted.
+fn report_unusable_files(r: &BuildReport) {
+    for f in r.unusable.iter().take(BROKEN_LINKS_SHOWN) {
+        eprintln!(
+            "qiku-book: warning: {}: {}; skipped (found in {}): remove it from the directory, or fix it and build \
+             again",
+            f.path.display(),
+            f.cause,
+            f.path.parent().unwrap_or(Path::new(".")).display()
+        );
+    }
+    if r.unusable.len() > BROKEN_LINKS_SHOWN {
+        eprintln!(
+            "qiku-book: warning: ... and {} more unusable files skipped (all of them are under unusable_files in \
+             --json)",
+            r.unusable.len() - BROKEN_LINKS_SHOWN
+        );
+    }
 }
 
 /// When the player filters matched no game at all and a name has Chinese characters: names are
@@ -148,8 +171,14 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "compressed": f.compressed,
             "games": f.games,
             "error": f.error.as_deref(),
+            "error_line": f.error_line,
         })).collect::<Vec<_>>(),
+        "files_damaged": r.damaged_files().count(),
         "broken_links": r.broken_links.iter().map(|l| l.path.display().to_string()).collect::<Vec<_>>(),
+        "unusable_files": r.unusable.iter().map(|f| json!({
+            "path": f.path.display().to_string(),
+            "cause": f.cause,
+        })).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({
             "path": p.display().to_string(),
             "same_as": earlier.display().to_string(),
@@ -234,7 +263,14 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             if f.compressed { ", zstd" } else { "" }
         );
         if let Some(e) = &f.error {
-            let _ = write!(s, " (stopped early: {})", e);
+            match f.error_line {
+                Some(line) => {
+                    let _ = write!(s, " (stopped early, after line {line}: {e})");
+                }
+                None => {
+                    let _ = write!(s, " (stopped early: {e})");
+                }
+            }
         }
         s.push('\n');
     }
@@ -259,11 +295,15 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     }
     // After the skipped games' breakdown, not inside it: a damaged file is no reason a game was
     // skipped.
-    let unread = r.files.iter().filter(|f| f.error.is_some()).count();
+    let unread = r.damaged_files().count();
     if unread > 0 {
+        let _ = writeln!(s, "files not read to the end {unread} (named above; the games before the damage were used)");
+    }
+    if !r.unusable.is_empty() {
         let _ = writeln!(
             s,
-            "files not read to the end {unread} (their errors are above; games before the damage were used)"
+            "unusable files skipped {} (found in a directory; cannot be opened or not game files; named above)",
+            r.unusable.len()
         );
     }
     if !r.broken_links.is_empty() {

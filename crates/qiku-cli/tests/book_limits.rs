@@ -35,10 +35,67 @@ fn iccs_games() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-iccs.pgn.zst")
 }
 
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)))
+}
+
 /// Files in the directory `dir` whose names start with a dot (temporary files, spill directories).
 fn hidden(dir: &Path) -> Vec<String> {
     let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
     names.filter(|n| n.starts_with('.')).collect()
+}
+
+/// A collection as one file per game, more files than the process may have open: every file used
+/// to be opened before reading started, and the build failed with "Too many open files".
+#[test]
+fn more_game_files_than_file_descriptors_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let openings = ["h2e2 h9g7", "b2e2 b9c7", "c3c4 g6g5", "h0g2 h9g7", "g3g4 c6c5"];
+    for i in 0..300 {
+        let moves = openings[i % openings.len()];
+        let result = ["1-0", "0-1", "1/2-1/2"][i % 3];
+        let game = format!("[Event \"game {i}\"]\n[Result \"{result}\"]\n\n1. {moves} {result}\n");
+        std::fs::write(games.join(format!("g{i:03}.pgn")), game).unwrap();
+    }
+    let out = dir.path().join("games.qbk");
+    let o = run_limited("ulimit -n 64", &["build", s(&games), "-o", s(&out), "-q", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(json(&o)["games_used"], 300);
+    assert!(out.exists());
+}
+
+/// Files in a directory given as an input that are no game files (a readme in UTF-16 without a
+/// byte-order mark, games packed with gzip, a FIFO) are skipped with a warning each, counted in
+/// the summary and listed in `--json`; the book is built from the rest. One of them used to stop
+/// the whole build.
+#[test]
+fn unusable_files_in_a_directory_are_named_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::write(games.join("a.pgn"), "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").unwrap();
+    let utf16: Vec<u8> = "About these games.\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    std::fs::write(games.join("readme.txt"), utf16).unwrap();
+    std::fs::write(games.join("z.pgn"), b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03packed").unwrap();
+    assert!(Command::new("mkfifo").arg(games.join("pipe.pgn")).status().unwrap().success());
+    let out = dir.path().join("games.qbk");
+    let o = run(&["build", s(&games), "-o", s(&out), "-q"]);
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{stderr}");
+    assert!(out.exists());
+    for (name, cause) in [("pipe.pgn", "FIFO"), ("readme.txt", "not a game file"), ("z.pgn", "gzip")] {
+        let line = stderr.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}: {stderr}"));
+        assert!(line.starts_with("qiku-book: warning: ") && line.contains(cause) && line.contains("skipped"), "{line}");
+    }
+    assert!(stdout.contains("unusable files skipped 3"), "{stdout}");
+    let o = run(&["build", s(&games), "-o", s(&out), "-q", "--json"]);
+    let j = json(&o);
+    let listed = j["unusable_files"].as_array().unwrap();
+    assert_eq!(listed.len(), 3, "{j}");
+    assert!(listed[0]["path"].as_str().unwrap().ends_with("pipe.pgn") && listed[0]["cause"].is_string());
+    assert_eq!(j["files"].as_array().unwrap().len(), 1);
 }
 
 /// `--memory` below the minimum is refused with the minimum; it used to be taken (0 as a budget
