@@ -114,7 +114,9 @@ enum Command {
         Inputs may be UTF-8, GBK or Big5 (detected per file) and zstd-compressed. Moves may be in ICCS \
         (h2e2, H2-E2), WXF or Chinese notation, chosen by the [Format] tag or detected. Games with a bad \
         move or a malformed header are reported (file, game, line, token, reason) and skipped; the build \
-        goes on. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
+        goes on. A file that cannot be read to its end (a truncated .zst) is reported with the line it \
+        stopped after, and its games before that are used; a file found in a directory that cannot be \
+        opened or is no game file is skipped with a warning. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
         The output is byte-identical for any thread count and any order of the inputs; a file named twice \
         (or also reached through a directory) is read once. A build that keeps no move writes nothing and \
         fails, leaving a file already at the output path as it was.")]

@@ -52,12 +52,12 @@ pub fn run_build(
         let text = build_summary_text(&report, output);
         outln!("{}", text.trim_end());
     }
-    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
-    // fails the command, even though the games before the damage were used.
-    let damaged: Vec<String> =
-        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), e))).collect();
-    for d in &damaged {
-        eprintln!("qiku-book: error: {d}");
+    // An input that could not be read to its end (a damaged or truncated .zst, a read error) is
+    // reported as a bad game is: its games before the damage are in the book, which was written,
+    // and the command succeeds (a failure status after replacing the output would have a
+    // `build || restore` script throw the new book away for the old).
+    for f in report.damaged_files() {
+        eprintln!("qiku-book: warning: {}", damage_text(f));
     }
     let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
     let encoding = encoding_hint(&report, opts);
@@ -82,13 +82,24 @@ pub fn run_build(
             output.display()
         )));
     }
-    if !damaged.is_empty() {
-        return Err(Failure::Error(format!(
-            "{} input file(s) could not be read completely; the book holds the games before the damage",
-            damaged.len()
-        )));
-    }
     Ok(())
+}
+
+/// What is known of where and why a file could not be read to its end, and what became of its
+/// games: `trunc.pgn.zst: unreadable after line 688123 (game 11503 on): incomplete frame; its
+/// 11502 games before that were read`.
+fn damage_text(f: &qiku::book::FileReport) -> String {
+    let cause = f.error.as_deref().unwrap_or("not read to the end");
+    let place = match f.error_line {
+        Some(line) => format!("unreadable after line {line} (game {} on)", f.games + 1),
+        None => "unreadable from the start".to_string(),
+    };
+    let used = match f.games {
+        0 => "no game of it was read".to_string(),
+        1 => "its 1 game before that was read".to_string(),
+        n => format!("its {n} games before that were read"),
+    };
+    format!("{}: {place}: {cause}; {used}", f.path.display())
 }
 
 /// Warnings on stderr for the files found in an input directory that could not be used (they

@@ -66,6 +66,43 @@ fn more_game_files_than_file_descriptors_build() {
     assert!(out.exists());
 }
 
+/// A damaged input (a zstd file cut short) is reported where and why it stopped, with its games
+/// before the damage in the book, which is written; the build succeeds, as when games are
+/// skipped. It used to replace the book and then exit with status 1, so that `build || restore`
+/// threw the new book away.
+#[test]
+fn a_damaged_input_is_reported_and_the_rest_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = std::fs::read(iccs_games()).unwrap();
+    let cut = dir.path().join("cut.pgn.zst");
+    std::fs::write(&cut, &whole[..2_000_000]).unwrap();
+    let small = dir.path().join("small.pgn");
+    std::fs::write(&small, "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n").unwrap();
+    let out = dir.path().join("book.qbk");
+    let o = run(&["build", s(&small), "-o", s(&out), "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let before = std::fs::read(&out).unwrap();
+
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q"]);
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "status {:?}: {stderr}", o.status.code());
+    assert!(std::fs::read(&out).unwrap() != before, "the book is written");
+    let warning = stderr.lines().find(|l| l.contains("cut.pgn.zst")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(warning.starts_with("qiku-book: warning: "), "{warning}");
+    assert!(warning.contains("unreadable after line ") && warning.contains("games before that were read"), "{warning}");
+    assert!(stdout.contains("files not read to the end 1"), "{stdout}");
+
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q", "--json"]);
+    assert!(o.status.success());
+    let j = json(&o);
+    assert_eq!(j["files_damaged"], 1);
+    let file = &j["files"][0];
+    let games = file["games"].as_u64().unwrap();
+    assert!(games > 10_000 && games < 25_368, "{file}");
+    assert_eq!(j["games_read"].as_u64(), Some(games));
+    assert!(file["error_line"].as_u64().unwrap() > 100_000 && file["error"].is_string(), "{file}");
+}
+
 /// Files in a directory given as an input that are no game files (a readme in UTF-16 without a
 /// byte-order mark, games packed with gzip, a FIFO) are skipped with a warning each, counted in
 /// the summary and listed in `--json`; the book is built from the rest. One of them used to stop
