@@ -358,3 +358,45 @@ fn import_names_a_qiku_book() {
     assert!(err.contains("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is"), "{err}");
     assert!(!dir.path().join("out.qbk").exists());
 }
+
+/// qiku's memo of games without a result (`qiku:unknown=N`) is read as a count like the others:
+/// one of 2^32 or more saturates and is counted, one that is no whole number skips its row and
+/// is counted (it used to be read as 0 games without a result, silently); a GUI's own memo is
+/// no count.
+#[test]
+fn import_reports_memos_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::startpos();
+    let mv = |s: &str| i64::from(encode_move(iccs::parse(&start, s).unwrap()));
+    let key = bhgui_key(&start) as i64;
+    let path = dir.path().join("memos.obk");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE bhobk(id INTEGER PRIMARY KEY AUTOINCREMENT, vkey INTEGER, vmove INTEGER, vscore INTEGER,
+         vwin INTEGER, vdraw INTEGER, vlost INTEGER, vvalid INTEGER, vmemo TEXT, vindex INTEGER);",
+    )
+    .unwrap();
+    let rows = [
+        ("h2e2", "qiku:unknown=99999999999"), // saturates
+        ("c3c4", "qiku:unknown=lots"),        // no count: skipped
+        ("h0g2", "qiku:unknown=-4"),          // no count: skipped
+        ("b0c2", "qiku:unknown=3"),           // 3 games without a result
+        ("g3g4", "a good move"),              // a GUI's comment: no games without a result
+    ];
+    for (m, memo) in rows {
+        conn.execute(
+            "INSERT INTO bhobk(vkey, vmove, vscore, vwin, vdraw, vlost, vvalid, vmemo)
+             VALUES (?1, ?2, 0, 1, 0, 0, 1, ?3)",
+            rusqlite::params![key, mv(m), memo],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let out = dir.path().join("memos.qbk");
+    let r = obk::import(&path, &out).unwrap();
+    assert_eq!((r.rows, r.used, r.bad_memos, r.saturated, r.unreadable), (5, 3, 2, 1, 0));
+    let moves = Book::open(&out).unwrap().probe(&start).unwrap();
+    let unknown: Vec<(String, u32)> = moves.iter().map(|m| (m.mv.to_string(), m.counts.unknown)).collect();
+    // b0c2 is stored as its mirror image h0g2 (the start position is symmetric).
+    assert_eq!(unknown, [("h2e2".to_string(), u32::MAX), ("h0g2".to_string(), 3), ("g3g4".to_string(), 0)]);
+}

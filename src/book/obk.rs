@@ -271,7 +271,12 @@ pub struct ImportReport {
     /// Rows with a negative or missing (`NULL`) win, draw or loss count: not imported (a count
     /// cannot be guessed).
     pub bad_counts: u64,
-    /// Rows with a count of 2^32 or more: imported with that count saturated at 4,294,967,295, as
+    /// Rows whose `vmemo` is qiku's count of games without a result (`qiku:unknown=N`, as
+    /// export writes it) but whose count is not a whole number of games: not imported (how many
+    /// of the games had a result cannot be guessed).
+    pub bad_memos: u64,
+    /// Rows with a count of 2^32 or more (a win, draw or loss count, or the count of games
+    /// without a result in the memo): imported with that count saturated at 4,294,967,295, as
     /// the book's counters saturate.
     pub saturated: u64,
     /// The `.obk`'s `qiku_book` table held a header that does not describe these rows (copied
@@ -492,12 +497,20 @@ fn read_count(v: ValueRef<'_>) -> CountCell {
     }
 }
 
-fn read_memo_unknown(v: ValueRef<'_>) -> u32 {
+/// The count of games without a result that qiku's memo (`qiku:unknown=N`) carries: 0 for a
+/// memo that is not qiku's (a GUI's comment), [`CountCell::Saturated`] for 2^32 or more, and
+/// [`CountCell::Unreadable`] for a memo of qiku's whose count is not a whole number of games.
+fn read_memo_unknown(v: ValueRef<'_>) -> CountCell {
     let text = match v {
         ValueRef::Text(t) | ValueRef::Blob(t) => std::str::from_utf8(t).unwrap_or(""),
         _ => "",
     };
-    text.strip_prefix(UNKNOWN_MEMO).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
+    let Some(n) = text.strip_prefix(UNKNOWN_MEMO).map(str::trim) else { return CountCell::Count(0) };
+    match n.parse::<u64>() {
+        Ok(n) => u32::try_from(n).map_or(CountCell::Saturated, CountCell::Count),
+        Err(_) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => CountCell::Saturated,
+        Err(_) => CountCell::Unreadable,
+    }
 }
 
 /// The columns `import` reads, each with whether its declared type must have SQLite's INTEGER
@@ -711,6 +724,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             let key = read_key(get(0));
             let mv = read_int(get(1)).and_then(decode_move);
             let cells = [read_count(get(2)), read_count(get(3)), read_count(get(4))];
+            let unknown = read_memo_unknown(get(6));
             let count = |c: CountCell| match c {
                 CountCell::Count(n) => n,
                 _ => u32::MAX,
@@ -720,15 +734,18 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             } else if key.is_some() && mv.is_some() && cells.contains(&CountCell::Bad) {
                 report.bad_counts += 1;
                 continue;
+            } else if key.is_some() && mv.is_some() && unknown == CountCell::Unreadable {
+                report.bad_memos += 1;
+                continue;
             } else {
-                if cells.contains(&CountCell::Saturated) {
+                if cells.contains(&CountCell::Saturated) || unknown == CountCell::Saturated {
                     report.saturated += 1;
                 }
                 Some(Counts {
                     wins: count(cells[0]),
                     draws: count(cells[1]),
                     losses: count(cells[2]),
-                    unknown: read_memo_unknown(get(6)),
+                    unknown: count(unknown),
                 })
             };
             match (key, mv, counts) {
