@@ -400,3 +400,44 @@ fn import_reports_memos_it_cannot_read() {
     // b0c2 is stored as its mirror image h0g2 (the start position is symmetric).
     assert_eq!(unknown, [("h2e2".to_string(), u32::MAX), ("h0g2".to_string(), 3), ("g3g4".to_string(), 0)]);
 }
+
+/// Importing an `.obk` in WAL mode writes nothing beside it (SQLite used to make `-wal` and `-shm`
+/// files there, and failed in a read-only directory); changes still in a `-wal` file (a GUI has
+/// the book open) are read, from a copy beside the output.
+#[test]
+fn import_writes_nothing_beside_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let gui = dir.path().join("gui");
+    std::fs::create_dir(&gui).unwrap();
+    let obk_path = gui.join("wal.obk");
+    obk::export(&Book::open(&qbk).unwrap(), &obk_path).unwrap();
+    Connection::open(&obk_path).unwrap().query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    let listing = |d: &Path| {
+        let mut names: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listing(&gui), ["wal.obk"]);
+    let back = dir.path().join("back.qbk");
+    obk::import(&obk_path, &back).unwrap();
+    assert_eq!(listing(&gui), ["wal.obk"], "files written beside the input");
+    assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+
+    // A writer holds the book open with changes in its -wal file: the import sees them.
+    let writer = Connection::open(&obk_path).unwrap();
+    let delete = "DELETE FROM bhobk WHERE id IN (SELECT id FROM bhobk ORDER BY id DESC LIMIT 100);";
+    writer.execute_batch(&format!("PRAGMA wal_autocheckpoint = 0; {delete}")).unwrap();
+    let before = listing(&gui);
+    assert!(before.contains(&"wal.obk-wal".to_string()), "{before:?}");
+    let changed = dir.path().join("changed.qbk");
+    let r = obk::import(&obk_path, &changed).unwrap();
+    let rows: i64 = writer.query_row("SELECT count(*) FROM bhobk", [], |r| r.get(0)).unwrap();
+    assert_eq!(i64::try_from(r.rows), Ok(rows));
+    assert!(std::fs::read(&qbk).unwrap() != std::fs::read(&changed).unwrap());
+    assert_eq!(listing(&gui), before);
+    drop(writer);
+    let left: Vec<String> = listing(dir.path()).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 #[path = "obk_keys.rs"]
 mod keys;
+#[path = "obk_read.rs"]
+mod read;
 
 /// The BHGUI Zobrist key of a position (see docs/FORMAT.md): the XOR of one key per piece and
 /// square, and a further key when red is to move.
@@ -532,8 +534,9 @@ const STEPS_PER_CHECK: i32 = 10_000;
 /// with schema functions distrusted, and `bhobk` checked to be a plain table (not a view, not
 /// virtual, no generated columns) with the columns read and integer types; reading is bounded
 /// by a budget of SQLite steps proportional to the file's size (a plain table needs a few steps
-/// per byte). Returns the connection and whether a plain `qiku_book` table is there too.
-fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
+/// per byte). Nothing is written beside it (see `obk_read`; a copy, if one is needed, goes beside
+/// `output`). Returns the connection and whether a plain `qiku_book` table is there too.
+fn open_untrusted(input: &Path, output: &Path) -> Result<(read::ReadOnly, bool), ObkError> {
     let io = |source| ObkError::Io { path: input.to_path_buf(), op: "open", source };
     let mut file = open_regular(input).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
@@ -545,8 +548,8 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
         return Err(refused("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is".into()));
     }
     drop(file);
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(input, flags).map_err(sql_err(input, "open the database"))?;
+    let db = read::open(input, output)?;
+    let conn = &db.conn;
     conn.execute_batch("PRAGMA trusted_schema = OFF;").map_err(sql_err(input, "open the database"))?;
     let budget = 1_000_000u64.saturating_add(len.saturating_mul(256)) / STEPS_PER_CHECK as u64;
     let mut checks = 0u64;
@@ -609,7 +612,7 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
         }
     }
     let has_header_table = kind("qiku_book")?.is_some_and(|t| plain_table(&t));
-    Ok((conn, has_header_table))
+    Ok((db, has_header_table))
 }
 
 /// Whether the file at `path` is an `.obk` book: an SQLite database with a `bhobk` table (only
@@ -635,8 +638,11 @@ pub fn is_obk(path: &Path) -> bool {
     if !matches!(crate::util::kind::file_kind(path), Ok(crate::util::kind::FileKind::Sqlite)) {
         return false;
     }
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let Ok(conn) = Connection::open_with_flags(path, flags) else { return false };
+    // Immutable: a WAL-mode database is read without writing files beside it.
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+    let Ok(conn) = Connection::open_with_flags(read::immutable_uri(path), flags) else { return false };
     if conn.execute_batch("PRAGMA trusted_schema = OFF;").is_err() {
         return false;
     }
@@ -696,7 +702,8 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
     }
     check_output(output)?;
-    let (conn, has_header_table) = open_untrusted(input)?;
+    let (db, has_header_table) = open_untrusted(input, output)?;
+    let conn = &db.conn;
     let mut rows: HashMap<u64, Vec<Row>> = HashMap::new();
     {
         let mut stmt = conn
@@ -769,7 +776,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             let file_len = guess + ((1u64 << bits.min(40)) + 1) * 8;
             Header::decode(&b, file_len, input).ok()
         });
-    drop(conn);
+    drop(db);
 
     let mut entries: BTreeMap<(u64, u16), Counts> = BTreeMap::new();
     let mut used_keys: HashSet<u64> = HashSet::new();
