@@ -22,6 +22,7 @@ mod book_data;
 mod book_file;
 mod book_malformed;
 mod book_recent;
+mod book_resources;
 mod book_stop;
 mod chase;
 mod endgame_openings;

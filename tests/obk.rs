@@ -358,3 +358,86 @@ fn import_names_a_qiku_book() {
     assert!(err.contains("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is"), "{err}");
     assert!(!dir.path().join("out.qbk").exists());
 }
+
+/// qiku's memo of games without a result (`qiku:unknown=N`) is read as a count like the others:
+/// one of 2^32 or more saturates and is counted, one that is no whole number skips its row and
+/// is counted (it used to be read as 0 games without a result, silently); a GUI's own memo is
+/// no count.
+#[test]
+fn import_reports_memos_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::startpos();
+    let mv = |s: &str| i64::from(encode_move(iccs::parse(&start, s).unwrap()));
+    let key = bhgui_key(&start) as i64;
+    let path = dir.path().join("memos.obk");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE bhobk(id INTEGER PRIMARY KEY AUTOINCREMENT, vkey INTEGER, vmove INTEGER, vscore INTEGER,
+         vwin INTEGER, vdraw INTEGER, vlost INTEGER, vvalid INTEGER, vmemo TEXT, vindex INTEGER);",
+    )
+    .unwrap();
+    let rows = [
+        ("h2e2", "qiku:unknown=99999999999"), // saturates
+        ("c3c4", "qiku:unknown=lots"),        // no count: skipped
+        ("h0g2", "qiku:unknown=-4"),          // no count: skipped
+        ("b0c2", "qiku:unknown=3"),           // 3 games without a result
+        ("g3g4", "a good move"),              // a GUI's comment: no games without a result
+    ];
+    for (m, memo) in rows {
+        conn.execute(
+            "INSERT INTO bhobk(vkey, vmove, vscore, vwin, vdraw, vlost, vvalid, vmemo)
+             VALUES (?1, ?2, 0, 1, 0, 0, 1, ?3)",
+            rusqlite::params![key, mv(m), memo],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let out = dir.path().join("memos.qbk");
+    let r = obk::import(&path, &out).unwrap();
+    assert_eq!((r.rows, r.used, r.bad_memos, r.saturated, r.unreadable), (5, 3, 2, 1, 0));
+    let moves = Book::open(&out).unwrap().probe(&start).unwrap();
+    let unknown: Vec<(String, u32)> = moves.iter().map(|m| (m.mv.to_string(), m.counts.unknown)).collect();
+    // b0c2 is stored as its mirror image h0g2 (the start position is symmetric).
+    assert_eq!(unknown, [("h2e2".to_string(), u32::MAX), ("h0g2".to_string(), 3), ("g3g4".to_string(), 0)]);
+}
+
+/// Importing an `.obk` in WAL mode writes nothing beside it (SQLite used to make `-wal` and `-shm`
+/// files there, and failed in a read-only directory); changes still in a `-wal` file (a GUI has
+/// the book open) are read, from a copy beside the output.
+#[test]
+fn import_writes_nothing_beside_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = sample_book(dir.path());
+    let gui = dir.path().join("gui");
+    std::fs::create_dir(&gui).unwrap();
+    let obk_path = gui.join("wal.obk");
+    obk::export(&Book::open(&qbk).unwrap(), &obk_path).unwrap();
+    Connection::open(&obk_path).unwrap().query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())).unwrap();
+    let listing = |d: &Path| {
+        let mut names: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listing(&gui), ["wal.obk"]);
+    let back = dir.path().join("back.qbk");
+    obk::import(&obk_path, &back).unwrap();
+    assert_eq!(listing(&gui), ["wal.obk"], "files written beside the input");
+    assert_eq!(std::fs::read(&qbk).unwrap(), std::fs::read(&back).unwrap());
+
+    // A writer holds the book open with changes in its -wal file: the import sees them.
+    let writer = Connection::open(&obk_path).unwrap();
+    let delete = "DELETE FROM bhobk WHERE id IN (SELECT id FROM bhobk ORDER BY id DESC LIMIT 100);";
+    writer.execute_batch(&format!("PRAGMA wal_autocheckpoint = 0; {delete}")).unwrap();
+    let before = listing(&gui);
+    assert!(before.contains(&"wal.obk-wal".to_string()), "{before:?}");
+    let changed = dir.path().join("changed.qbk");
+    let r = obk::import(&obk_path, &changed).unwrap();
+    let rows: i64 = writer.query_row("SELECT count(*) FROM bhobk", [], |r| r.get(0)).unwrap();
+    assert_eq!(i64::try_from(r.rows), Ok(rows));
+    assert!(std::fs::read(&qbk).unwrap() != std::fs::read(&changed).unwrap());
+    assert_eq!(listing(&gui), before);
+    drop(writer);
+    let left: Vec<String> = listing(dir.path()).into_iter().filter(|n| n.starts_with('.')).collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -1,9 +1,13 @@
 //! Compiling game collections into a book: in parallel, in bounded memory, deterministically.
 //!
 //! Pipeline:
-//! 1. Every input is opened first (a missing file fails the build before any work is done;
-//!    a symbolic link found in an input directory whose target does not exist is skipped and
-//!    reported in [`BuildReport::broken_links`]).
+//! 1. Directories are listed and repeats left out; every file named is checked before any work
+//!    is done (a missing file or one that is not text fails the build), but no file is kept
+//!    open: each is opened when a reader takes it (see `inputs`), so thousands of small files
+//!    cost neither file descriptors nor memory. A file found in an input directory that cannot
+//!    be used (a symbolic link whose target does not exist, a file that cannot be opened or is
+//!    not text) is skipped and reported ([`BuildReport::broken_links`],
+//!    [`BuildReport::unusable`]).
 //! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
 //!    and cut games into batches of move tokens; a bounded channel carries
 //!    them to the main thread, so reading never runs ahead by more than a few batches.
@@ -21,22 +25,20 @@ use super::error::BookError;
 use super::filter::GameFilter;
 use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
-use super::merge::{EntryStream, Merge, Run, STOP_CHECK_RECORDS};
+use super::inputs::{self, Input, Opened};
+use super::merge::{reduce_runs, EntryStream, Merge, Run, Scratch, MAX_FAN_IN, STOP_CHECK_RECORDS};
 use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
 use super::stdin::{Abandon, Stdin};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
-use crate::util::files::{
-    check_output_place, job_temp_dir, open_regular, output_among_inputs, parent_dir, remove_stale_temp_files,
-};
+use crate::util::files::{check_output_place, parent_dir, remove_stale_temp_files};
 use crate::util::progress::{NoProgress, Progress};
 use crate::xqf::BrokenLink;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
@@ -102,11 +104,27 @@ pub struct FileReport {
     /// Games read from it.
     pub games: u64,
     /// Why reading this file ended early (the games before it were used), without the file's
-    /// name, which is [`FileReport::path`].
+    /// name, which is [`FileReport::path`]. The build goes on with the other files and writes
+    /// its book, as it does when games are skipped.
     pub error: Option<String>,
     /// What its games had that was worked around, each said once for the file (a `[Format]`
     /// tag that names no notation), without the file's name.
     pub warnings: Vec<String>,
+    /// With an [`FileReport::error`], the last line of the (decompressed) text read before it:
+    /// what follows that line could not be read. `None` when nothing could be read.
+    pub error_line: Option<u64>,
+}
+
+/// A file found by listing an input directory that could not be used: it was skipped, and the
+/// build went on with the other files (a file named as an input that cannot be used fails the
+/// build instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnusableFile {
+    /// The file, under the directory listed.
+    pub path: PathBuf,
+    /// Why, without the file's name: it cannot be opened (permissions, not a regular file), or
+    /// it is not text (a file packed by another tool, UTF-16 text, binary data).
+    pub cause: String,
 }
 
 /// The outcome of a build.
@@ -128,6 +146,9 @@ pub struct BuildReport {
     /// Symbolic links found in an input directory whose target does not exist: skipped, not
     /// read (a file given by name that cannot be opened fails the build instead).
     pub broken_links: Vec<BrokenLink>,
+    /// Other files found in an input directory that could not be used, in input order: skipped,
+    /// not read, not among [`BuildReport::files`].
+    pub unusable: Vec<UnusableFile>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
     /// Skipped games by reason.
@@ -157,12 +178,18 @@ impl BuildReport {
     pub fn filtered_total(&self) -> u64 {
         self.skipped.iter().filter(|(r, _)| matches!(r, SkipReason::Filtered(_))).map(|(_, n)| n).sum()
     }
+
+    /// The files read that could not be read to their end ([`FileReport::error`]).
+    pub fn damaged_files(&self) -> impl Iterator<Item = &FileReport> {
+        self.files.iter().filter(|f| f.error.is_some())
+    }
 }
 
 /// Why a build failed as a whole (bad games never fail a build; they are reported).
 #[derive(Debug)]
 pub enum BuildError {
-    /// An input could not be opened, or a temporary file or directory could not be made.
+    /// An input named could not be opened (or a directory listed), or a temporary file or
+    /// directory could not be made.
     Io {
         /// The file.
         path: PathBuf,
@@ -171,8 +198,8 @@ pub enum BuildError {
         /// The cause.
         source: std::io::Error,
     },
-    /// An input is not a game file (one of qiku's binary files, or binary data); refused before
-    /// any game is read.
+    /// An input named is not a game file (one of qiku's binary files, or binary data); refused
+    /// before any game is read.
     NotText(OpenError),
     /// Writing the book failed (or the output is one of the inputs).
     Book(BookError),
@@ -219,23 +246,22 @@ impl From<BookError> for BuildError {
     }
 }
 
-/// Counts bytes read from a file, for the progress bar.
-struct Counting<R> {
-    inner: R,
-    bytes: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
 enum Message {
     Batch(Batch),
+    /// Input `i` was read (to its end, or to an error the report names).
     Done(FileReport, usize),
+    /// Input `i`, found by listing a directory, cannot be used: skipped, with the cause.
+    Unusable(usize, String),
+    /// An input named cannot be read after all: the build fails.
+    Fatal(BuildError),
+}
+
+/// What became of each input.
+#[derive(Clone)]
+enum Outcome {
+    Pending,
+    Read(FileReport),
+    Unusable(String),
 }
 
 /// Records of one record buffer and the runs spilled so far.
@@ -243,9 +269,11 @@ struct Accumulator {
     buf: Vec<Raw>,
     cap: usize,
     runs: Vec<Run>,
-    /// Where the private spill directory is made (on the first spill).
-    spill_parent: PathBuf,
+    /// The output and where the private spill directory is made (on the first spill).
+    scratch: Scratch,
     spill_dir: Option<tempfile::TempDir>,
+    /// Runs spilled (some may since have been merged into fewer).
+    spilled: usize,
     raw_total: u64,
 }
 
@@ -267,18 +295,19 @@ impl Accumulator {
 
     fn spill(&mut self, pool: &rayon::ThreadPool) -> Result<(), BookError> {
         pool.install(|| self.buf.par_sort_unstable());
-        if self.spill_dir.is_none() {
-            let dir = job_temp_dir(&self.spill_parent, "book-spill").map_err(|e| BookError::Io {
-                path: self.spill_parent.clone(),
-                op: "create a spill directory in",
-                source: e,
-            })?;
-            self.spill_dir = Some(dir);
-        }
-        let dir = self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
-        self.runs.push(Run::write(&dir, aggregate_sorted(&self.buf))?);
+        let dir = self.run_dir()?;
+        self.runs.push(Run::write(&dir, &self.scratch, aggregate_sorted(&self.buf).map(Ok))?);
+        self.spilled += 1;
         self.buf.clear();
         Ok(())
+    }
+
+    /// The private directory of the runs (made on first use).
+    fn run_dir(&mut self) -> Result<PathBuf, BookError> {
+        if self.spill_dir.is_none() {
+            self.spill_dir = Some(self.scratch.run_dir()?);
+        }
+        Ok(self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
     }
 }
 
@@ -298,9 +327,12 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
 /// writing nothing and removing its temporary files and spilled runs.
 ///
 /// Refused before anything is read: an output that is one of the inputs (by device and inode,
-/// so also through a symlink), an input that is not a regular file, and an input that is not
-/// text (a `.qbk` or `.qtb` file, or data with NUL bytes near the start). Temporary files and
-/// spill directories left by interrupted builds into the same place are removed first.
+/// so also through a symlink) or cannot be written, an input named that cannot be opened or is
+/// not a regular file, and an input named that is not text (a `.qbk` or `.qtb` file, or data with
+/// NUL bytes near the start). A file of either kind found by listing a directory is skipped
+/// instead ([`BuildReport::unusable`]), and a file that cannot be read to its end is reported
+/// ([`FileReport::error`]) with the games before the damage used. Temporary files and spill
+/// directories left by interrupted builds into the same place are removed first.
 pub fn build_with_progress(
     inputs: &[PathBuf],
     output: &Path,
@@ -318,39 +350,7 @@ pub fn build_with_progress(
         ))));
     }
     check_output(output)?;
-    // Directories stand for the game files in them (XQF collections come as one file per game).
-    let given = inputs;
-    let expanded = crate::xqf::expand_game_inputs(inputs).map_err(|(path, source)| BuildError::Io {
-        path,
-        op: "list the directory",
-        source,
-    })?;
-    let (inputs, broken_links) = (&expanded.files[..], expanded.broken_links);
-    if let (true, Some(dir)) = (inputs.is_empty(), given.first()) {
-        let why = if broken_links.is_empty() {
-            "no .pgn, .pgn.zst, .txt, .txt.zst or .xqf file in it (or below it)".to_string()
-        } else {
-            let links: Vec<String> = broken_links.iter().map(|l| l.path.display().to_string()).collect();
-            let (what, their) = match links.len() {
-                1 => ("file is a symbolic link", "its target"),
-                _ => ("files are symbolic links", "their targets"),
-            };
-            format!(
-                "its only game {what} whose target does not exist ({}): restore {their} or give the game \
-                 files themselves",
-                links.join(", ")
-            )
-        };
-        return Err(BuildError::Io {
-            path: dir.clone(),
-            op: "find game files",
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, why),
-        });
-    }
-    if let Some(input) = output_among_inputs(output, inputs) {
-        return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
-    }
-    let (inputs, repeated) = without_repeats(inputs);
+    let inputs::Inputs { files: inputs, repeated, broken_links } = inputs::prepare(inputs, output)?;
     let inputs = &inputs[..];
     let spill_parent = match &opts.spill_dir {
         Some(dir) => dir.clone(),
@@ -363,41 +363,34 @@ pub fn build_with_progress(
     let _ = remove_stale_temp_files(&spill_parent, &|_| false);
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(opts.threads.unwrap_or(0)).build().map_err(BuildError::Threads)?;
-    let bytes_read = Arc::new(AtomicU64::new(0));
-    let mut total_bytes = 0u64;
-    let mut opened = Vec::with_capacity(inputs.len());
-    let mut sized = true;
-    // Standard input is read by a thread of its own, so that a stop need not wait for input.
-    let abandon = Abandon::default();
-    for path in inputs {
-        let inner: Box<dyn Read + Send> = if path.as_os_str() == STDIN {
-            sized = false;
-            Box::new(Stdin::new(abandon.clone()))
-        } else {
-            let file = open_regular(path).map_err(|e| BuildError::Io { path: path.clone(), op: "open", source: e })?;
-            total_bytes += file.metadata().map(|m| m.len()).unwrap_or(0);
-            Box::new(file)
-        };
-        let counting = Counting { inner, bytes: Arc::clone(&bytes_read) };
-        // A file that opens but cannot be decoded (say, a zstd stream cut short) is reported
-        // with the others and the build goes on; only a file that cannot be opened at all
-        // (a typo in a path) fails the build. (A broken symbolic link found in a directory was
-        // set apart above, with a warning: nobody typed its name.)
-        let input = if crate::xqf::is_xqf_path(path) {
-            crate::xqf::open_as_pgn(counting, path)
-        } else {
-            // Opening reads the first bytes (to tell the encoding), which standard input may be
-            // slow to give: a stop is heard meanwhile.
-            let open = || pgn::open_reader(counting, path, opts.encoding);
-            let opened = if path.as_os_str() == STDIN { while_heeding_stops(progress, &abandon, open) } else { open() };
-            match opened {
-                _ if abandon.is_set() => return Err(BuildError::Stopped),
-                Err(e) if e.kind() == OpenErrorKind::NotText => return Err(BuildError::NotText(e)),
-                other => other,
-            }
-        };
-        opened.push(Mutex::new(Some(input)));
+    // The files named are checked before any game is read (each opened, its start read, closed
+    // again); in input order, so that the error reported is the first input's.
+    let checked: Vec<Result<(), BuildError>> =
+        pool.install(|| inputs.par_iter().map(|input| inputs::check_named(input, opts.encoding)).collect());
+    if let Some(e) = checked.into_iter().find_map(Result::err) {
+        return Err(e);
     }
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let total_bytes: u64 = inputs.iter().map(|i| i.len).sum();
+    let sized = !inputs.iter().any(|i| i.path.as_os_str() == STDIN);
+    // Standard input is opened here, by a thread of its own (so that a stop need not wait for
+    // input); the files are opened by the readers as they take them.
+    let abandon = Abandon::default();
+    let stdin = if sized {
+        None
+    } else {
+        let counting = inputs::Counting { inner: Stdin::new(abandon.clone()), bytes: Arc::clone(&bytes_read) };
+        let name = Path::new(STDIN);
+        // Opening reads the first bytes (to tell the encoding), which standard input may be slow
+        // to give: a stop is heard meanwhile.
+        let opened = while_heeding_stops(progress, &abandon, || pgn::open_reader(counting, name, opts.encoding));
+        match opened {
+            _ if abandon.is_set() => return Err(BuildError::Stopped),
+            Err(e) if e.kind() == OpenErrorKind::NotText => return Err(BuildError::NotText(e)),
+            other => Some(other),
+        }
+    };
+    let sources = Sources { inputs, stdin: Mutex::new(stdin), encoding: opts.encoding, bytes: Arc::clone(&bytes_read) };
     // Standard input's length is not known: no total then (a percentage would pass 100).
     progress.start("reading games", if sized { total_bytes } else { 0 });
     let params = opts.params;
@@ -408,12 +401,20 @@ pub fn build_with_progress(
     let round = 4 * threads;
     let record_cap =
         usize::try_from(opts.memory / 4 * 3 / std::mem::size_of::<Raw>() as u64).unwrap_or(usize::MAX).max(1);
+    let scratch = Scratch { output: output.to_path_buf(), dir: spill_parent };
     let mut recent =
-        (opts.recent_games > 0).then(|| RecentCollector::new(opts.recent_games, &spill_parent, opts.memory / 8));
+        (opts.recent_games > 0).then(|| RecentCollector::new(opts.recent_games, scratch.clone(), opts.memory / 8));
     let ctx = ReplayContext { params: &params, filter: &opts.filter, recent: recent.is_some() };
-    let mut acc =
-        Accumulator { buf: Vec::new(), cap: record_cap, runs: Vec::new(), spill_parent, spill_dir: None, raw_total: 0 };
-    let mut files: Vec<Option<FileReport>> = vec![None; inputs.len()];
+    let mut acc = Accumulator {
+        buf: Vec::new(),
+        cap: record_cap,
+        runs: Vec::new(),
+        scratch,
+        spill_dir: None,
+        spilled: 0,
+        raw_total: 0,
+    };
+    let mut outcomes: Vec<Outcome> = vec![Outcome::Pending; inputs.len()];
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
     let mut skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
@@ -421,6 +422,7 @@ pub fn build_with_progress(
     let mut errors: Vec<(usize, GameError)> = Vec::new();
     let mut errors_total = 0u64;
     let mut failure: Option<BookError> = None;
+    let mut fatal: Option<BuildError> = None;
     let mut stopped = false;
 
     let next_file = AtomicUsize::new(0);
@@ -428,8 +430,8 @@ pub fn build_with_progress(
         let (tx, rx): (SyncSender<Message>, Receiver<Message>) = sync_channel(round);
         for _ in 0..inputs.len().min(threads) {
             let tx = tx.clone();
-            let (opened, next_file) = (&opened, &next_file);
-            scope.spawn(move || read_files(opened, next_file, max_tokens, &tx));
+            let (sources, next_file) = (&sources, &next_file);
+            scope.spawn(move || read_files(sources, next_file, max_tokens, &tx));
         }
         drop(tx);
         let mut pending: Vec<Batch> = Vec::with_capacity(round);
@@ -438,7 +440,7 @@ pub fn build_with_progress(
             // Wait for one message, then take whatever else is ready, up to a round. The wait
             // hears a stop (reading standard input may wait on its producer for long).
             match rx.recv_timeout(STOP_POLL) {
-                Ok(m) => pending_push(m, &mut pending, &mut files),
+                Ok(m) => pending_push(m, &mut pending, &mut outcomes, &mut fatal),
                 Err(RecvTimeoutError::Timeout) if progress.stop_requested() => {
                     abandon.set();
                     stopped = true;
@@ -449,12 +451,12 @@ pub fn build_with_progress(
             }
             while open && pending.len() < round {
                 match rx.try_recv() {
-                    Ok(m) => pending_push(m, &mut pending, &mut files),
+                    Ok(m) => pending_push(m, &mut pending, &mut outcomes, &mut fatal),
                     Err(std::sync::mpsc::TryRecvError::Empty) => break,
                     Err(std::sync::mpsc::TryRecvError::Disconnected) => open = false,
                 }
             }
-            if failure.is_some() {
+            if failure.is_some() || fatal.is_some() {
                 // Stop: dropping the receiver makes the readers' next send fail.
                 break;
             }
@@ -462,7 +464,7 @@ pub fn build_with_progress(
                 continue;
             }
             let outputs: Vec<BatchOutput> =
-                pool.install(|| pending.par_iter().map(|b| replay_batch(b, &inputs[b.file], &ctx)).collect());
+                pool.install(|| pending.par_iter().map(|b| replay_batch(b, &inputs[b.file].path, &ctx)).collect());
             for (batch, mut out) in pending.drain(..).zip(outputs) {
                 games.read += batch.games.len() as u64;
                 games.used += out.used;
@@ -500,6 +502,9 @@ pub fn build_with_progress(
         // Dropping the receiver (end of scope) unblocks readers if we stopped early.
         drop(rx);
     });
+    if let Some(e) = fatal {
+        return Err(e);
+    }
     if let Some(e) = failure {
         return Err(e.into());
     }
@@ -531,9 +536,15 @@ pub fn build_with_progress(
             }
         }
     } else {
+        // The runs spilled, read at most MAX_FAN_IN at once with the buffer: more are merged
+        // into fewer first.
+        let dir = acc.run_dir()?;
+        if !reduce_runs(&mut acc.runs, MAX_FAN_IN - 1, &dir, &acc.scratch, &|| progress.stop_requested())? {
+            return Err(BuildError::Stopped);
+        }
         let mut sources: Vec<EntryStream<'_>> = Vec::with_capacity(acc.runs.len() + 1);
         for run in &acc.runs {
-            sources.push(run.read()?);
+            sources.push(run.read(&acc.scratch)?);
         }
         sources.push(Box::new(aggregate_sorted(&acc.buf).map(Ok)));
         for e in Merge::new(sources)? {
@@ -558,39 +569,43 @@ pub fn build_with_progress(
     // book, say) is worth more than an empty one.
     let written = writer.records() > 0;
     let header = if written { writer.finish_with(games, params, section)? } else { writer.discard(games, params) };
-    let files = files
-        .into_iter()
-        .zip(inputs)
-        .map(|(f, path)| {
-            f.unwrap_or_else(|| FileReport {
-                path: path.clone(),
+    let mut files = Vec::with_capacity(inputs.len());
+    let mut unusable = Vec::new();
+    for (outcome, input) in outcomes.into_iter().zip(inputs) {
+        match outcome {
+            Outcome::Read(report) => files.push(report),
+            Outcome::Unusable(cause) => unusable.push(UnusableFile { path: input.path.clone(), cause }),
+            Outcome::Pending => files.push(FileReport {
+                path: input.path.clone(),
                 encoding: None,
                 compressed: false,
                 games: 0,
                 error: Some("not read".into()),
+                error_line: None,
                 warnings: Vec::new(),
-            })
-        })
-        .collect();
+            }),
+        }
+    }
     Ok(BuildReport {
         header,
         written,
         files,
         repeated,
         broken_links,
+        unusable,
         truncated,
         skipped,
         undecodable_headers,
         errors: errors.into_iter().map(|(_, e)| e).collect(),
         errors_total,
         raw_records: acc.raw_total,
-        runs_spilled: acc.runs.len(),
+        runs_spilled: acc.spilled,
         elapsed: started.elapsed(),
     })
 }
 
-/// Refuses an output that cannot be written before any game is read: a directory, or a path in a
-/// directory that does not exist.
+/// Refuses an output that cannot be written before any game is read: a directory (or a name
+/// ending in a slash), a path in a directory that does not exist or cannot be written in.
 fn check_output(output: &Path) -> Result<(), BuildError> {
     check_output_place(output).map_err(|source| BuildError::Io {
         path: output.to_path_buf(),
@@ -599,27 +614,21 @@ fn check_output(output: &Path) -> Result<(), BuildError> {
     })
 }
 
-/// `inputs` without the files that are the same file as an earlier one, and those left out, each
-/// with the earlier input.
-fn without_repeats(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
-    let mut kept: Vec<PathBuf> = Vec::with_capacity(inputs.len());
-    let mut repeated = Vec::new();
-    for path in inputs {
-        match kept.iter().find(|k| *k == path || crate::util::files::same_file(k, path)) {
-            Some(earlier) => repeated.push((path.clone(), earlier.clone())),
-            None => kept.push(path.clone()),
-        }
-    }
-    (kept, repeated)
-}
-
-fn pending_push(m: Message, pending: &mut Vec<Batch>, files: &mut [Option<FileReport>]) {
+fn pending_push(m: Message, pending: &mut Vec<Batch>, outcomes: &mut [Outcome], fatal: &mut Option<BuildError>) {
     match m {
         Message::Batch(b) => pending.push(b),
         Message::Done(report, i) => {
-            if let Some(slot) = files.get_mut(i) {
-                *slot = Some(report);
+            if let Some(slot) = outcomes.get_mut(i) {
+                *slot = Outcome::Read(report);
             }
+        }
+        Message::Unusable(i, cause) => {
+            if let Some(slot) = outcomes.get_mut(i) {
+                *slot = Outcome::Unusable(cause);
+            }
+        }
+        Message::Fatal(e) => {
+            fatal.get_or_insert(e);
         }
     }
 }
@@ -632,14 +641,13 @@ fn keep_first_errors(errors: &mut Vec<(usize, GameError)>, n: usize) {
 
 /// An error's message without the file name its reader put in front of it (a report names the
 /// file apart).
-fn without_path(path: &Path, message: String) -> String {
+pub(crate) fn without_path(path: &Path, message: String) -> String {
     match message.strip_prefix(&format!("{}: ", path.display())) {
         Some(rest) => rest.to_string(),
         None => message,
     }
 }
 
-/// A reader thread: takes files one at a time and sends their games in batches.
 /// Runs `work` (which reads standard input) while a watcher sets `abandon` on a stop, so that a
 /// read waiting for input gives up.
 fn while_heeding_stops<T>(progress: &dyn Progress, abandon: &Abandon, work: impl FnOnce() -> T) -> T {
@@ -660,18 +668,33 @@ fn while_heeding_stops<T>(progress: &dyn Progress, abandon: &Abandon, work: impl
     })
 }
 
-fn read_files(
-    opened: &[Mutex<Option<Result<pgn::Input, OpenError>>>],
-    next: &AtomicUsize,
-    max_tokens: usize,
-    tx: &SyncSender<Message>,
-) {
+/// What the reader threads share: the inputs, standard input once opened, and how to open the
+/// files.
+struct Sources<'a> {
+    inputs: &'a [Input],
+    stdin: Mutex<Option<Result<pgn::Input, OpenError>>>,
+    encoding: EncodingChoice,
+    /// Bytes read from all inputs, for the progress display.
+    bytes: Arc<AtomicU64>,
+}
+
+/// A reader thread: takes files one at a time, opens each, and sends its games in batches.
+fn read_files(sources: &Sources<'_>, next: &AtomicUsize, max_tokens: usize, tx: &SyncSender<Message>) {
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(slot) = opened.get(i) else { return };
-        let input = match slot.lock().ok().and_then(|mut s| s.take()) {
-            Some(Ok(input)) => input,
-            Some(Err(e)) => {
+        let Some(source) = sources.inputs.get(i) else { return };
+        let opened = if source.path.as_os_str() == STDIN {
+            match sources.stdin.lock().ok().and_then(|mut s| s.take()) {
+                Some(Ok(input)) => Opened::Ready(input),
+                Some(Err(e)) => Opened::Damaged(e),
+                None => continue,
+            }
+        } else {
+            inputs::open(source, sources.encoding, &sources.bytes)
+        };
+        let input = match opened {
+            Opened::Ready(input) => input,
+            Opened::Damaged(e) => {
                 let report = FileReport {
                     path: e.path().to_path_buf(),
                     encoding: None,
@@ -679,13 +702,25 @@ fn read_files(
                     games: 0,
                     error: Some(without_path(e.path(), e.to_string())),
                     warnings: Vec::new(),
+                    error_line: None,
                 };
                 if tx.send(Message::Done(report, i)).is_err() {
                     return;
                 }
                 continue;
             }
-            None => continue,
+            Opened::Unusable(cause) => {
+                // Its bytes count as done, so that the progress display still reaches its total.
+                sources.bytes.fetch_add(source.len, Ordering::Relaxed);
+                if tx.send(Message::Unusable(i, cause)).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Opened::Fatal(e) => {
+                let _ = tx.send(Message::Fatal(e));
+                return;
+            }
         };
         let (path, encoding, compressed) = (input.path().to_path_buf(), Some(input.encoding()), input.is_compressed());
         let mut reader = Reader::new(input);
@@ -704,7 +739,8 @@ fn read_files(
         collector.flush();
         let (stopped, warnings) = (collector.stopped, collector.warnings());
         drop(collector);
-        let report = FileReport { path, encoding, compressed, games, error, warnings };
+        let error_line = error.as_ref().map(|_| reader.line()).filter(|&l| l > 0);
+        let report = FileReport { path, encoding, compressed, games, error, error_line, warnings };
         if stopped || tx.send(Message::Done(report, i)).is_err() {
             return;
         }

@@ -2,7 +2,7 @@
 //! root so that the format, builder and reader depend on it without depending on each other.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why a book could not be read, written or merged. Every variant names the file.
 ///
@@ -29,6 +29,31 @@ pub enum BookError {
         /// The file.
         path: PathBuf,
         /// What was being done (`open`, `read`, ...).
+        op: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The book being written could not be written (a full disk, say). Nothing was written: the
+    /// temporary file is removed, and a file already at the output path is as it was.
+    Write {
+        /// The book being written.
+        output: PathBuf,
+        /// The temporary file it was being written to, beside it (removed).
+        temp: PathBuf,
+        /// What was being done (`write the book`, ...).
+        op: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A temporary file of a build, merge or import could not be made, written or read in the
+    /// directory for temporary files (sorted runs of records or references spilled beyond the
+    /// memory budget, the games of the recent-games section). Nothing was written to the output.
+    Spill {
+        /// The book being written.
+        output: PathBuf,
+        /// The directory of the temporary files.
+        dir: PathBuf,
+        /// What was being done (`create a spill file`, ...).
         op: &'static str,
         /// The cause.
         source: std::io::Error,
@@ -100,6 +125,22 @@ impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BookError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BookError::Write { output, temp, op, source } => write!(
+                f,
+                "{}: cannot {op}: {source}; nothing was written: its temporary file {} is removed, and a file \
+                 already there is left as it was{}",
+                output.display(),
+                temp.display(),
+                advice(source, crate::util::files::parent_dir(output))
+            ),
+            BookError::Spill { output, dir, op, source } => write!(
+                f,
+                "{}: cannot {op} in {}, the directory of the temporary files for this book: {source}; nothing \
+                 was written{}",
+                output.display(),
+                dir.display(),
+                advice(source, dir)
+            ),
             BookError::OutputIsInput { output, input } => write!(
                 f,
                 "{}: the output is the input {} (same file); refusing to overwrite it",
@@ -137,8 +178,25 @@ impl fmt::Display for BookError {
 impl std::error::Error for BookError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BookError::Io { source, .. } => Some(source),
+            BookError::Io { source, .. } | BookError::Write { source, .. } | BookError::Spill { source, .. } => {
+                Some(source)
+            }
             _ => None,
         }
+    }
+}
+
+/// What to do when writing in `dir` failed with `e`, after a `; ` (empty when nothing useful can
+/// be said).
+fn advice(e: &std::io::Error, dir: &Path) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+            format!("; free space in {} or write the book to a disk with more room", dir.display())
+        }
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
+            format!("; {} cannot be written to: write the book to a directory you can write to", dir.display())
+        }
+        _ => String::new(),
     }
 }

@@ -436,9 +436,14 @@ impl BookWriter {
     pub fn create(path: &Path) -> Result<BookWriter, BookError> {
         let file =
             AtomicFile::create(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "write", source: e })?;
-        let tmp = file.temp_path().to_path_buf();
+        let temp = file.temp_path().to_path_buf();
         let mut out = BufWriter::with_capacity(1 << 20, file);
-        out.write_all(&[0u8; HEADER_LEN]).map_err(|e| BookError::Io { path: tmp, op: "write", source: e })?;
+        out.write_all(&[0u8; HEADER_LEN]).map_err(|source| BookError::Write {
+            output: path.to_path_buf(),
+            temp,
+            op: "write the book",
+            source,
+        })?;
         Ok(BookWriter {
             out,
             path: path.to_path_buf(),
@@ -451,8 +456,9 @@ impl BookWriter {
         })
     }
 
+    /// An error writing the book, naming it and its temporary file.
     fn io_err(&self, op: &'static str, source: std::io::Error) -> BookError {
-        BookError::Io { path: self.out.get_ref().temp_path().to_path_buf(), op, source }
+        write_error(&self.path, self.out.get_ref().temp_path(), op, source)
     }
 
     /// Appends an entry (strictly after the previous one in (key, move) order).
@@ -471,7 +477,7 @@ impl BookWriter {
         self.last = Some(sk);
         let bytes = encode_entry(e);
         self.checksum.update(&bytes);
-        self.out.write_all(&bytes).map_err(|err| self.io_err("write", err))?;
+        self.out.write_all(&bytes).map_err(|err| self.io_err("write the book", err))?;
         self.records += 1;
         self.moves += e.counts.games();
         self.histogram[bucket(e.key, MAX_INDEX_BITS)] += 1;
@@ -529,17 +535,17 @@ impl BookWriter {
             index.extend_from_slice(&acc.to_le_bytes());
         }
         self.checksum.update(&index);
-        self.out.write_all(&index).map_err(|e| self.io_err("write", e))?;
+        self.out.write_all(&index).map_err(|e| self.io_err("write the book", e))?;
         let (mut recent_games, mut section_len) = (0, 0);
         if let Some((keep, section)) = section {
             (recent_games, section_len) = (keep, section.len());
             let mut written = 0u64;
             let tmp = self.out.get_ref().temp_path().to_path_buf();
-            let (out, checksum) = (&mut self.out, &mut self.checksum);
+            let (out, checksum, path) = (&mut self.out, &mut self.checksum, &self.path);
             section.write(&mut |bytes: &[u8]| {
                 checksum.update(bytes);
                 written += bytes.len() as u64;
-                out.write_all(bytes).map_err(|e| BookError::Io { path: tmp.clone(), op: "write", source: e })
+                out.write_all(bytes).map_err(|e| write_error(path, &tmp, "write the book", e))
             })?;
             if written != section_len {
                 return Err(BookError::Internal(format!("section is {written} bytes, expected {section_len}")));
@@ -547,18 +553,19 @@ impl BookWriter {
         }
         let header = self.header(games, params, recent_games, section_len);
         let tmp = self.out.get_ref().temp_path().to_path_buf();
-        let io = |op, source| BookError::Io { path: tmp.clone(), op, source };
-        let mut file = self.out.into_inner().map_err(|e| io("write", e.into_error()))?;
+        let io = |op, source| write_error(&self.path, &tmp, op, source);
+        let mut file = self.out.into_inner().map_err(|e| io("write the book", e.into_error()))?;
         use std::io::{Seek, SeekFrom};
-        file.file().seek(SeekFrom::Start(0)).map_err(|e| io("seek", e))?;
-        file.file().write_all(&header.encode()).map_err(|e| io("write", e))?;
-        file.commit().map_err(|e| BookError::Io {
-            path: self.path.clone(),
-            op: "sync and rename into place",
-            source: e,
-        })?;
+        file.file().seek(SeekFrom::Start(0)).map_err(|e| io("seek in the book", e))?;
+        file.file().write_all(&header.encode()).map_err(|e| io("write the book", e))?;
+        file.commit().map_err(|e| io("sync the book and rename it into place", e))?;
         Ok(header)
     }
+}
+
+/// An error writing the book `output` into its temporary file `temp`.
+fn write_error(output: &Path, temp: &Path, op: &'static str, source: std::io::Error) -> BookError {
+    BookError::Write { output: output.to_path_buf(), temp: temp.to_path_buf(), op, source }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, 
 use super::probe::{Book, Verify};
 use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
+use crate::util::files::job_temp_dir;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::collections::HashMap;
@@ -94,42 +95,67 @@ impl Iterator for Merge<'_> {
     }
 }
 
+/// Where a writer puts its temporary files, named in their errors: the book being written and
+/// the directory of the temporary files.
+#[derive(Clone, Debug)]
+pub(crate) struct Scratch {
+    /// The book being written.
+    pub(crate) output: PathBuf,
+    /// The directory the temporary files go in.
+    pub(crate) dir: PathBuf,
+}
+
+impl Scratch {
+    /// The error of `op` on a temporary file.
+    pub(crate) fn error(&self, op: &'static str) -> impl Fn(std::io::Error) -> BookError + '_ {
+        move |source| BookError::Spill { output: self.output.clone(), dir: self.dir.clone(), op, source }
+    }
+
+    /// A private directory for runs inside [`Scratch::dir`], removed with them when dropped.
+    pub(crate) fn run_dir(&self) -> Result<tempfile::TempDir, BookError> {
+        job_temp_dir(&self.dir, "book-spill").map_err(self.error("create a directory for temporary files"))
+    }
+}
+
+/// At most this many runs are read at once, each an open file and a read buffer (and the
+/// build's records in memory besides): more are first merged into fewer, this many at a time,
+/// so that a build spilling thousands of runs needs no more open files than one spilling a few.
+pub(crate) const MAX_FAN_IN: usize = 32;
+
 /// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else.
-/// The file has a random name in the build's private temporary directory and is removed when
-/// the run is dropped.
+/// The file has a random name in the build's private temporary directory, is closed while it
+/// waits (a run holds no open file) and is removed when the run is dropped.
 pub(crate) struct Run {
-    file: tempfile::NamedTempFile,
+    path: tempfile::TempPath,
     pub(crate) entries: u64,
 }
 
 impl Run {
     /// Writes `entries` (sorted, aggregated) to a new file in `dir`.
-    pub(crate) fn write(dir: &Path, entries: impl Iterator<Item = Entry>) -> Result<Run, BookError> {
-        let file = tempfile::Builder::new().prefix("run").tempfile_in(dir).map_err(|e| BookError::Io {
-            path: dir.to_path_buf(),
-            op: "create a spill file in",
-            source: e,
-        })?;
-        let path = file.path().to_path_buf();
-        let io = |op, source| BookError::Io { path: path.clone(), op, source };
+    pub(crate) fn write(
+        dir: &Path,
+        scratch: &Scratch,
+        entries: impl Iterator<Item = Result<Entry, BookError>>,
+    ) -> Result<Run, BookError> {
+        let file =
+            tempfile::Builder::new().prefix("run").tempfile_in(dir).map_err(scratch.error("create a spill file"))?;
         let mut out = BufWriter::with_capacity(1 << 20, file.as_file());
         let mut n = 0u64;
         for e in entries {
-            out.write_all(&encode_entry(&e)).map_err(|e| io("write spill file", e))?;
+            out.write_all(&encode_entry(&e?)).map_err(scratch.error("write a spill file"))?;
             n += 1;
         }
-        out.flush().map_err(|e| io("write spill file", e))?;
+        out.flush().map_err(scratch.error("write a spill file"))?;
         drop(out);
-        Ok(Run { file, entries: n })
+        Ok(Run { path: file.into_temp_path(), entries: n })
     }
 
     /// Streams the run back.
-    pub(crate) fn read(&self) -> Result<EntryStream<'_>, BookError> {
-        let path = self.file.path().to_path_buf();
-        let file =
-            self.file.reopen().map_err(|e| BookError::Io { path: path.clone(), op: "open spill file", source: e })?;
+    pub(crate) fn read(&self, scratch: &Scratch) -> Result<EntryStream<'static>, BookError> {
+        let file = std::fs::File::open(&self.path).map_err(scratch.error("open a spill file"))?;
         let mut input = BufReader::with_capacity(1 << 18, file);
         let mut left = self.entries;
+        let (path, scratch) = (self.path.to_path_buf(), scratch.clone());
         Ok(Box::new(std::iter::from_fn(move || {
             if left == 0 {
                 return None;
@@ -141,10 +167,42 @@ impl Run {
                     path: path.clone(),
                     what: "spill file record has an invalid move".into(),
                 }),
-                Err(e) => Err(BookError::Io { path: path.clone(), op: "read spill file", source: e }),
+                Err(e) => Err(scratch.error("read a spill file")(e)),
             })
         })))
     }
+}
+
+/// Merges `runs` (into new runs in `dir`) until at most `room` are left, at most [`MAX_FAN_IN`]
+/// at a time: the runs that a final merge then reads at once. Counts add up in any grouping, so
+/// the result is the same entries. `Ok(false)` when `stop` said to stop (asked every
+/// [`STOP_CHECK_RECORDS`] entries).
+pub(crate) fn reduce_runs(
+    runs: &mut Vec<Run>,
+    room: usize,
+    dir: &Path,
+    scratch: &Scratch,
+    stop: &dyn Fn() -> bool,
+) -> Result<bool, BookError> {
+    let room = room.max(1);
+    let mut seen = 0u64;
+    while runs.len() > room {
+        let take = MAX_FAN_IN.min(runs.len() - room + 1);
+        let group: Vec<Run> = runs.drain(..take).collect();
+        let sources = group.iter().map(|r| r.read(scratch)).collect::<Result<Vec<_>, _>>()?;
+        let mut stopped = false;
+        let merged = Merge::new(sources)?.take_while(|_| {
+            seen += 1;
+            stopped = stopped || (seen % STOP_CHECK_RECORDS == 0 && stop());
+            !stopped
+        });
+        let run = Run::write(dir, scratch, merged)?;
+        if stopped {
+            return Ok(false);
+        }
+        runs.push(run);
+    }
+    Ok(true)
 }
 
 /// While a book is written (built, merged, imported), the caller's
@@ -206,6 +264,10 @@ pub fn merge_books(
 /// recent-games references and once more before the book replaces the output: a stop ends the
 /// merge with [`BookError::Stopped`], writing nothing and removing its temporary files.
 ///
+/// Refused before any book is read: an output that is one of the inputs, and one that cannot be
+/// written (a directory or a name ending in a slash, a path in a directory that does not exist
+/// or cannot be written in).
+///
 /// [`Progress::stop_requested`]: crate::Progress::stop_requested
 pub fn merge_books_with_progress(
     inputs: &[PathBuf],
@@ -218,6 +280,12 @@ pub fn merge_books_with_progress(
     if let Some(input) = crate::util::files::output_among_inputs(output, inputs) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() });
     }
+    // An output that cannot be written is refused before the inputs are read, as by a build.
+    crate::util::files::check_output_place(output).map_err(|source| BookError::Io {
+        path: output.to_path_buf(),
+        op: "write the book there",
+        source,
+    })?;
     let books = inputs.iter().map(|p| Book::open_with(p, Verify::Full)).collect::<Result<Vec<_>, _>>()?;
     // The same book named twice (or by two paths) would count its games twice (checked once
     // each input is known to be a book, so that a file of another kind is named as that).
@@ -269,7 +337,9 @@ pub fn merge_books_with_progress(
     }
     let keep = first.header().recent_games;
     let section = if keep > 0 {
-        let mut collector = RecentCollector::new(keep, crate::util::files::parent_dir(output), 128 << 20);
+        let scratch =
+            Scratch { output: output.to_path_buf(), dir: crate::util::files::parent_dir(output).to_path_buf() };
+        let mut collector = RecentCollector::new(keep, scratch, 128 << 20);
         for b in &books {
             // Each game's fingerprint and rank, computed on its first reference.
             let mut seen: HashMap<u32, (u64, u32)> = HashMap::new();

@@ -26,6 +26,7 @@ mod error;
 pub mod filter;
 pub mod format;
 mod hint;
+mod inputs;
 mod merge;
 #[cfg(feature = "obk")]
 pub mod obk;
@@ -36,7 +37,7 @@ mod replay;
 pub mod report;
 mod stdin;
 
-pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport};
+pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport, UnusableFile};
 pub use error::BookError;
 pub use filter::{DateBound, Ecco, EccoRange, FilterError, FilterMiss, GameDate, GameFilter};
 pub use format::{BuildParams, GameCounts, Header, SideFilter};

@@ -23,7 +23,7 @@ use super::probe::Book;
 use super::record::{canonical_key, store_move, Counts, Entry, Orientation};
 use super::BookError;
 use crate::core::{Color, Move, Position, Square};
-use crate::util::files::{open_regular, same_file, AtomicFile};
+use crate::util::files::{check_output_place, open_regular, same_file, AtomicFile};
 use crate::util::progress::{NoProgress, Progress};
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 #[path = "obk_keys.rs"]
 mod keys;
+#[path = "obk_read.rs"]
+mod read;
 
 /// The BHGUI Zobrist key of a position (see docs/FORMAT.md): the XOR of one key per piece and
 /// square, and a further key when red is to move.
@@ -271,7 +273,12 @@ pub struct ImportReport {
     /// Rows with a negative or missing (`NULL`) win, draw or loss count: not imported (a count
     /// cannot be guessed).
     pub bad_counts: u64,
-    /// Rows with a count of 2^32 or more: imported with that count saturated at 4,294,967,295, as
+    /// Rows whose `vmemo` is qiku's count of games without a result (`qiku:unknown=N`, as
+    /// export writes it) but whose count is not a whole number of games: not imported (how many
+    /// of the games had a result cannot be guessed).
+    pub bad_memos: u64,
+    /// Rows with a count of 2^32 or more (a win, draw or loss count, or the count of games
+    /// without a result in the memo): imported with that count saturated at 4,294,967,295, as
     /// the book's counters saturate.
     pub saturated: u64,
     /// The `.obk`'s `qiku_book` table held a header that does not describe these rows (copied
@@ -282,6 +289,12 @@ pub struct ImportReport {
     pub header: Option<Header>,
     /// Wall time of the import.
     pub elapsed: Duration,
+}
+
+/// Refuses an output that cannot be written before any work: a directory (or a name ending in a
+/// slash), a device, a path in a directory that does not exist or cannot be written in.
+fn check_output(output: &Path) -> Result<(), ObkError> {
+    check_output_place(output).map_err(|source| ObkError::Io { path: output.to_path_buf(), op: "write there", source })
 }
 
 fn sql_err<'a>(path: &'a Path, op: &'static str) -> impl Fn(rusqlite::Error) -> ObkError + 'a {
@@ -317,6 +330,7 @@ pub fn export_with_progress(
     if same_file(book.path(), output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: book.path().to_path_buf() }.into());
     }
+    check_output(output)?;
     if let SideFilter::Only(side) = book.header().params.only {
         return Err(ObkError::OneSided { book: book.path().to_path_buf(), side });
     }
@@ -485,12 +499,20 @@ fn read_count(v: ValueRef<'_>) -> CountCell {
     }
 }
 
-fn read_memo_unknown(v: ValueRef<'_>) -> u32 {
+/// The count of games without a result that qiku's memo (`qiku:unknown=N`) carries: 0 for a
+/// memo that is not qiku's (a GUI's comment), [`CountCell::Saturated`] for 2^32 or more, and
+/// [`CountCell::Unreadable`] for a memo of qiku's whose count is not a whole number of games.
+fn read_memo_unknown(v: ValueRef<'_>) -> CountCell {
     let text = match v {
         ValueRef::Text(t) | ValueRef::Blob(t) => std::str::from_utf8(t).unwrap_or(""),
         _ => "",
     };
-    text.strip_prefix(UNKNOWN_MEMO).and_then(|n| n.trim().parse().ok()).unwrap_or(0)
+    let Some(n) = text.strip_prefix(UNKNOWN_MEMO).map(str::trim) else { return CountCell::Count(0) };
+    match n.parse::<u64>() {
+        Ok(n) => u32::try_from(n).map_or(CountCell::Saturated, CountCell::Count),
+        Err(_) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => CountCell::Saturated,
+        Err(_) => CountCell::Unreadable,
+    }
 }
 
 /// The columns `import` reads, each with whether its declared type must have SQLite's INTEGER
@@ -512,8 +534,9 @@ const STEPS_PER_CHECK: i32 = 10_000;
 /// with schema functions distrusted, and `bhobk` checked to be a plain table (not a view, not
 /// virtual, no generated columns) with the columns read and integer types; reading is bounded
 /// by a budget of SQLite steps proportional to the file's size (a plain table needs a few steps
-/// per byte). Returns the connection and whether a plain `qiku_book` table is there too.
-fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
+/// per byte). Nothing is written beside it (see `obk_read`; a copy, if one is needed, goes beside
+/// `output`). Returns the connection and whether a plain `qiku_book` table is there too.
+fn open_untrusted(input: &Path, output: &Path) -> Result<(read::ReadOnly, bool), ObkError> {
     let io = |source| ObkError::Io { path: input.to_path_buf(), op: "open", source };
     let mut file = open_regular(input).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
@@ -525,8 +548,8 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
         return Err(refused("it is a qiku book (.qbk), which qiku-book probe, merge and export read as it is".into()));
     }
     drop(file);
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(input, flags).map_err(sql_err(input, "open the database"))?;
+    let db = read::open(input, output)?;
+    let conn = &db.conn;
     conn.execute_batch("PRAGMA trusted_schema = OFF;").map_err(sql_err(input, "open the database"))?;
     let budget = 1_000_000u64.saturating_add(len.saturating_mul(256)) / STEPS_PER_CHECK as u64;
     let mut checks = 0u64;
@@ -589,7 +612,7 @@ fn open_untrusted(input: &Path) -> Result<(Connection, bool), ObkError> {
         }
     }
     let has_header_table = kind("qiku_book")?.is_some_and(|t| plain_table(&t));
-    Ok((conn, has_header_table))
+    Ok((db, has_header_table))
 }
 
 /// Whether the file at `path` is an `.obk` book: an SQLite database with a `bhobk` table (only
@@ -615,8 +638,11 @@ pub fn is_obk(path: &Path) -> bool {
     if !matches!(crate::util::kind::file_kind(path), Ok(crate::util::kind::FileKind::Sqlite)) {
         return false;
     }
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let Ok(conn) = Connection::open_with_flags(path, flags) else { return false };
+    // Immutable: a WAL-mode database is read without writing files beside it.
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+    let Ok(conn) = Connection::open_with_flags(read::immutable_uri(path), flags) else { return false };
     if conn.execute_batch("PRAGMA trusted_schema = OFF;").is_err() {
         return false;
     }
@@ -675,7 +701,9 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
     if same_file(input, output) {
         return Err(BookError::OutputIsInput { output: output.to_path_buf(), input: input.to_path_buf() }.into());
     }
-    let (conn, has_header_table) = open_untrusted(input)?;
+    check_output(output)?;
+    let (db, has_header_table) = open_untrusted(input, output)?;
+    let conn = &db.conn;
     let mut rows: HashMap<u64, Vec<Row>> = HashMap::new();
     {
         let mut stmt = conn
@@ -703,6 +731,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             let key = read_key(get(0));
             let mv = read_int(get(1)).and_then(decode_move);
             let cells = [read_count(get(2)), read_count(get(3)), read_count(get(4))];
+            let unknown = read_memo_unknown(get(6));
             let count = |c: CountCell| match c {
                 CountCell::Count(n) => n,
                 _ => u32::MAX,
@@ -712,15 +741,18 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             } else if key.is_some() && mv.is_some() && cells.contains(&CountCell::Bad) {
                 report.bad_counts += 1;
                 continue;
+            } else if key.is_some() && mv.is_some() && unknown == CountCell::Unreadable {
+                report.bad_memos += 1;
+                continue;
             } else {
-                if cells.contains(&CountCell::Saturated) {
+                if cells.contains(&CountCell::Saturated) || unknown == CountCell::Saturated {
                     report.saturated += 1;
                 }
                 Some(Counts {
                     wins: count(cells[0]),
                     draws: count(cells[1]),
                     losses: count(cells[2]),
-                    unknown: read_memo_unknown(get(6)),
+                    unknown: count(unknown),
                 })
             };
             match (key, mv, counts) {
@@ -744,7 +776,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
             let file_len = guess + ((1u64 << bits.min(40)) + 1) * 8;
             Header::decode(&b, file_len, input).ok()
         });
-    drop(conn);
+    drop(db);
 
     let mut entries: BTreeMap<(u64, u16), Counts> = BTreeMap::new();
     let mut used_keys: HashSet<u64> = HashSet::new();

@@ -11,11 +11,13 @@
 //!
 //! Building is memory-bounded: game bytes go to an unnamed temporary file as they come (only a
 //! fingerprint-to-offset map stays in memory), and (position, game) references are sorted in a
-//! bounded buffer and spilled as sorted runs, like the book's records.
+//! bounded buffer and spilled as sorted runs, like the book's records: each in a named file of a
+//! private directory, closed while it waits, and merged at most 32 at a time.
 
 use super::error::BookError;
 use super::filter::GameDate;
 use super::format::{bucket, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
+use super::merge::{Scratch, MAX_FAN_IN};
 use super::record::{canonical_key, Orientation};
 use crate::core::{Move, Position};
 use crate::pgn::GameResult;
@@ -248,35 +250,51 @@ impl Ref {
     }
 }
 
-/// A sorted run of references in an unnamed temporary file.
+/// A sorted run of references in a named temporary file, closed while it waits, removed when
+/// dropped.
 struct RefRun {
-    file: File,
+    path: tempfile::TempPath,
     len: u64,
 }
 
 type RefStream = Box<dyn Iterator<Item = Result<Ref, BookError>>>;
 
 impl RefRun {
-    fn stream(self, path: PathBuf) -> Result<RefStream, BookError> {
-        let mut file = self.file;
-        file.seek(SeekFrom::Start(0)).map_err(|e| BookError::Io {
-            path: path.clone(),
-            op: "read spill file",
-            source: e,
-        })?;
+    /// Writes `refs` (sorted; equal neighbours written once) to a new file in `dir`.
+    fn write(
+        dir: &Path,
+        scratch: &Scratch,
+        refs: impl Iterator<Item = Result<Ref, BookError>>,
+    ) -> Result<RefRun, BookError> {
+        let file =
+            tempfile::Builder::new().prefix("refs").tempfile_in(dir).map_err(scratch.error("create a spill file"))?;
+        let mut out = BufWriter::with_capacity(1 << 18, file.as_file());
+        let (mut len, mut last) = (0u64, None);
+        for r in refs {
+            let r = r?;
+            if last != Some(r) {
+                out.write_all(&r.encode()).map_err(scratch.error("write a spill file"))?;
+                len += 1;
+                last = Some(r);
+            }
+        }
+        out.flush().map_err(scratch.error("write a spill file"))?;
+        drop(out);
+        Ok(RefRun { path: file.into_temp_path(), len })
+    }
+
+    fn stream(&self, scratch: &Scratch) -> Result<RefStream, BookError> {
+        let file = File::open(&self.path).map_err(scratch.error("open a spill file"))?;
         let mut input = BufReader::with_capacity(1 << 16, file);
         let mut left = self.len;
+        let scratch = scratch.clone();
         Ok(Box::new(std::iter::from_fn(move || {
             if left == 0 {
                 return None;
             }
             left -= 1;
             let mut b = [0u8; REF_LEN];
-            Some(input.read_exact(&mut b).map(|()| Ref::decode(&b)).map_err(|e| BookError::Io {
-                path: path.clone(),
-                op: "read spill file",
-                source: e,
-            }))
+            Some(input.read_exact(&mut b).map(|()| Ref::decode(&b)).map_err(scratch.error("read a spill file")))
         })))
     }
 }
@@ -284,7 +302,9 @@ impl RefRun {
 /// Collects games and references during a build or merge, in bounded memory.
 pub(crate) struct RecentCollector {
     keep: u32,
-    dir: PathBuf,
+    scratch: Scratch,
+    /// The private directory of the runs, made at the first spill.
+    run_dir: Option<tempfile::TempDir>,
     games_file: Option<BufWriter<File>>,
     games_len: u64,
     /// Game fingerprint -> (offset, length) in the games file.
@@ -295,13 +315,14 @@ pub(crate) struct RecentCollector {
 }
 
 impl RecentCollector {
-    /// A collector keeping `keep` games per position, spilling to unnamed files in `dir`, with at
-    /// most `memory` bytes of buffered references.
-    pub(crate) fn new(keep: u32, dir: &Path, memory: u64) -> RecentCollector {
+    /// A collector keeping `keep` games per position, spilling to temporary files in
+    /// `scratch.dir`, with at most `memory` bytes of buffered references.
+    pub(crate) fn new(keep: u32, scratch: Scratch, memory: u64) -> RecentCollector {
         let cap = usize::try_from(memory / REF_LEN as u64).unwrap_or(usize::MAX).max(1024);
         RecentCollector {
             keep,
-            dir: dir.to_path_buf(),
+            scratch,
+            run_dir: None,
             games_file: None,
             games_len: 0,
             games: HashMap::new(),
@@ -311,12 +332,16 @@ impl RecentCollector {
         }
     }
 
-    fn io(&self, op: &'static str) -> impl Fn(std::io::Error) -> BookError + '_ {
-        move |source| BookError::Io { path: self.dir.clone(), op, source }
+    fn temp(&self) -> Result<File, BookError> {
+        tempfile::tempfile_in(&self.scratch.dir).map_err(self.scratch.error("create a spill file"))
     }
 
-    fn temp(&self) -> Result<File, BookError> {
-        tempfile::tempfile_in(&self.dir).map_err(self.io("create a spill file in"))
+    /// The private directory of the runs (made on first use).
+    fn run_dir(&mut self) -> Result<PathBuf, BookError> {
+        if self.run_dir.is_none() {
+            self.run_dir = Some(self.scratch.run_dir()?);
+        }
+        Ok(self.run_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
     }
 
     /// Adds a game's stored bytes under its fingerprint (a fingerprint seen before is skipped).
@@ -328,13 +353,9 @@ impl RecentCollector {
             self.games_file = Some(BufWriter::with_capacity(1 << 18, self.temp()?));
         }
         let len = u32::try_from(bytes.len()).map_err(|_| BookError::Internal("game record too long".into()))?;
-        let RecentCollector { games_file, dir, .. } = self;
+        let RecentCollector { games_file, scratch, .. } = self;
         if let Some(f) = games_file.as_mut() {
-            f.write_all(bytes).map_err(|source| BookError::Io {
-                path: dir.clone(),
-                op: "write spill file in",
-                source,
-            })?;
+            f.write_all(bytes).map_err(scratch.error("write a spill file"))?;
         }
         self.games.insert(id, (self.games_len, len));
         self.games_len += u64::from(len);
@@ -352,18 +373,9 @@ impl RecentCollector {
 
     fn spill(&mut self) -> Result<(), BookError> {
         self.refs.sort_unstable();
-        self.refs.dedup();
-        let file = self.temp()?;
-        let mut out = BufWriter::with_capacity(1 << 18, file);
-        for r in &self.refs {
-            out.write_all(&r.encode()).map_err(self.io("write spill file in"))?;
-        }
-        let file = out.into_inner().map_err(|e| BookError::Io {
-            path: self.dir.clone(),
-            op: "write spill file in",
-            source: e.into_error(),
-        })?;
-        self.runs.push(RefRun { file, len: self.refs.len() as u64 });
+        let dir = self.run_dir()?;
+        let run = RefRun::write(&dir, &self.scratch, self.refs.iter().map(|&r| Ok(r)))?;
+        self.runs.push(run);
         self.refs.clear();
         Ok(())
     }
@@ -373,11 +385,21 @@ impl RecentCollector {
         self.refs.sort_unstable();
         self.refs.dedup();
         let buffered = std::mem::take(&mut self.refs);
-        let mut sources: Vec<RefStream> = Vec::with_capacity(self.runs.len() + 1);
-        for run in std::mem::take(&mut self.runs) {
-            sources.push(run.stream(self.dir.clone())?);
+        // At most MAX_FAN_IN files read at once: the runs beyond are merged into fewer first.
+        let mut runs = std::mem::take(&mut self.runs);
+        while runs.len() > MAX_FAN_IN - 1 {
+            let take = MAX_FAN_IN.min(runs.len() - (MAX_FAN_IN - 1) + 1);
+            let group: Vec<RefRun> = runs.drain(..take).collect();
+            let sources = group.iter().map(|r| r.stream(&self.scratch)).collect::<Result<Vec<_>, _>>()?;
+            let dir = self.run_dir()?;
+            runs.push(RefRun::write(&dir, &self.scratch, merge_refs(sources)?)?);
+        }
+        let mut sources: Vec<RefStream> = Vec::with_capacity(runs.len() + 1);
+        for run in &runs {
+            sources.push(run.stream(&self.scratch)?);
         }
         sources.push(Box::new(buffered.into_iter().map(Ok)));
+        let error = |op| self.scratch.error(op);
         // The selected (key, game) pairs, in order, go to a file read twice when writing.
         let mut selected = BufWriter::with_capacity(1 << 18, self.temp()?);
         let (mut positions, mut refs) = (0u64, 0u64);
@@ -403,25 +425,18 @@ impl RecentCollector {
             let mut b = [0u8; 16];
             b[..8].copy_from_slice(&r.key.to_le_bytes());
             b[8..].copy_from_slice(&r.id.to_le_bytes());
-            selected.write_all(&b).map_err(self.io("write spill file in"))?;
+            selected.write_all(&b).map_err(error("write a spill file"))?;
         }
-        let selected = selected.into_inner().map_err(|e| BookError::Io {
-            path: self.dir.clone(),
-            op: "write spill file in",
-            source: e.into_error(),
-        })?;
+        drop(runs);
+        let selected = selected.into_inner().map_err(|e| error("write a spill file")(e.into_error()))?;
         ids.sort_unstable();
         ids.dedup();
         let mut games_file = match self.games_file.take() {
-            Some(f) => Some(f.into_inner().map_err(|e| BookError::Io {
-                path: self.dir.clone(),
-                op: "write spill file in",
-                source: e.into_error(),
-            })?),
+            Some(f) => Some(f.into_inner().map_err(|e| error("write a spill file")(e.into_error()))?),
             None => None,
         };
         if let Some(f) = games_file.as_mut() {
-            f.flush().map_err(self.io("write spill file in"))?;
+            f.flush().map_err(error("write a spill file"))?;
         }
         let mut game_bytes = 0u64;
         let mut spans = Vec::with_capacity(ids.len());
@@ -432,7 +447,7 @@ impl RecentCollector {
             spans.push(span);
         }
         Ok(Section {
-            dir: self.dir,
+            scratch: self.scratch.clone(),
             selected,
             positions,
             refs,
@@ -482,7 +497,7 @@ fn index_bits_for(positions: u64) -> u32 {
 
 /// A laid-out section, ready to be streamed into a book after its index.
 pub(crate) struct Section {
-    dir: PathBuf,
+    scratch: Scratch,
     selected: File,
     positions: u64,
     refs: u64,
@@ -508,10 +523,8 @@ impl TrailingSection for Section {
 
     /// Streams the section into `sink`.
     fn write(mut self, sink: &mut dyn FnMut(&[u8]) -> Result<(), BookError>) -> Result<(), BookError> {
-        let io = |op: &'static str, dir: &Path| {
-            let dir = dir.to_path_buf();
-            move |source| BookError::Io { path: dir.clone(), op, source }
-        };
+        let scratch = self.scratch.clone();
+        let io = |op: &'static str| scratch.error(op);
         let mut h = [0u8; SECTION_HEADER_LEN as usize];
         h[0..8].copy_from_slice(&SECTION_MAGIC);
         h[8..12].copy_from_slice(&self.index_bits.to_le_bytes());
@@ -523,12 +536,12 @@ impl TrailingSection for Section {
         // Positions, then references: two passes over the selected pairs.
         let mut index = vec![0u64; (1usize << self.index_bits) + 1];
         for pass in 0..2 {
-            self.selected.seek(SeekFrom::Start(0)).map_err(io("read spill file in", &self.dir))?;
+            self.selected.seek(SeekFrom::Start(0)).map_err(io("read a spill file"))?;
             let mut input = BufReader::with_capacity(1 << 18, &self.selected);
             let mut last: Option<u64> = None;
             for n in 0..self.refs {
                 let mut b = [0u8; 16];
-                input.read_exact(&mut b).map_err(io("read spill file in", &self.dir))?;
+                input.read_exact(&mut b).map_err(io("read a spill file"))?;
                 let key = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
                 let id = u64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]);
                 if pass == 0 {
@@ -557,8 +570,8 @@ impl TrailingSection for Section {
         for &(at, len) in &self.spans {
             buf.resize(len as usize, 0);
             let f = self.games_file.as_mut().ok_or_else(|| BookError::Internal("no games file".into()))?;
-            f.seek(SeekFrom::Start(at)).map_err(io("read spill file in", &self.dir))?;
-            f.read_exact(&mut buf).map_err(io("read spill file in", &self.dir))?;
+            f.seek(SeekFrom::Start(at)).map_err(io("read a spill file"))?;
+            f.read_exact(&mut buf).map_err(io("read a spill file"))?;
             sink(&buf)?;
         }
         for i in 1..index.len() {

@@ -171,11 +171,13 @@ fn write_target(target: &Path) -> io::Result<PathBuf> {
     }
 }
 
-/// Whether a file can be written at `output`: not when it names a directory or something else
-/// that is not a regular file (a device, a FIFO; a link is followed), nor when the directory it
-/// would go in does not exist. Programs check this before any long work, so that a
-/// job does not end by failing to write what it computed. The error says what to do and names
-/// the directory; callers put the output's name in front.
+/// Whether a file can be written at `output`: not when it names a directory (an existing one, or
+/// any path ending in `/`) or something else that is not a regular file (a device, a FIFO; a
+/// link is followed), nor when the directory it would go in does not exist or cannot be written
+/// in (an unnamed temporary file is made there and dropped: the permissions of a read-only
+/// directory or file system are seen). Programs check this before any long work, so that a job
+/// does not end by failing to write what it computed. The error says what to do and names the
+/// directory; callers put the output's name in front.
 ///
 /// ```
 /// use qiku::fs::check_output_place;
@@ -186,19 +188,51 @@ fn write_target(target: &Path) -> io::Result<PathBuf> {
 /// assert!(e.to_string().contains("is a directory"));
 /// let e = check_output_place(&dir.path().join("no/games.qbk")).unwrap_err();
 /// assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+/// // A name ending in a slash is a directory's, whether or not there is one.
+/// let e = check_output_place(&dir.path().join("new-books/")).unwrap_err();
+/// assert!(e.to_string().contains("give the name of a file"), "{e}");
 /// // A device is written to, not replaced: refused.
 /// # #[cfg(unix)]
 /// assert!(check_output_place(std::path::Path::new("/dev/null")).is_err());
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn check_output_place(output: &Path) -> io::Result<()> {
-    output_place(output).map(drop)
+    let target = output_place(output)?;
+    let dir = parent_dir(&target);
+    match tempfile::tempfile_in(dir) {
+        Ok(_) => Ok(()),
+        Err(e) if matches!(e.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem) => {
+            Err(io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot write in the directory {} ({e}); choose an output in a directory you can write to",
+                    dir.display()
+                ),
+            ))
+        }
+        // Anything else (a full disk, say) is for the write itself to tell.
+        Err(_) => Ok(()),
+    }
 }
 
 /// The file a write of `output` makes or replaces ([`write_target`]), once its directory is
 /// known to exist: what [`check_output_place`] checks and [`AtomicFile::create`] writes.
 fn output_place(output: &Path) -> io::Result<PathBuf> {
     let target = write_target(output)?;
+    if names_a_directory(output) {
+        // `new/` is a directory's name even when there is none (an existing one was refused
+        // above): written, the file would be `new` in `.`, or the rename would fail once the
+        // work is done.
+        let dir = output.to_string_lossy();
+        let dir = dir.trim_end_matches(['/', std::path::MAIN_SEPARATOR]);
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "it ends with a slash, so it names a directory, and there is none: give the name of a file (to \
+                 write into a new directory, create {dir} first and give a file name in it)"
+            ),
+        ));
+    }
     let dir = parent_dir(&target);
     if !dir.is_dir() {
         return Err(io::Error::new(
@@ -207,6 +241,15 @@ fn output_place(output: &Path) -> io::Result<PathBuf> {
         ));
     }
     Ok(target)
+}
+
+/// Whether `path` can only name a directory: it ends with a path separator (`new/`), or with
+/// `/.` or `/..`.
+fn names_a_directory(path: &Path) -> bool {
+    let text = path.as_os_str().to_string_lossy();
+    let sep = |c: char| c == '/' || c == std::path::MAIN_SEPARATOR;
+    let last = text.rsplit(sep).next().unwrap_or_default();
+    text.ends_with(sep) || (text.contains(sep) && matches!(last, "." | ".."))
 }
 
 /// The prefix of temporary files for `target` made by this process: `.NAME.PID@HOST.` (the

@@ -114,7 +114,9 @@ enum Command {
         Inputs may be UTF-8, GBK or Big5 (detected per file) and zstd-compressed. Moves may be in ICCS \
         (h2e2, H2-E2), WXF or Chinese notation, chosen by the [Format] tag or detected. Games with a bad \
         move or a malformed header are reported (file, game, line, token, reason) and skipped; the build \
-        goes on. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
+        goes on. A file that cannot be read to its end (a truncated .zst) is reported with the line it \
+        stopped after, and its games before that are used; a file found in a directory that cannot be \
+        opened or is no game file is skipped with a warning. Games without a result count toward move frequency but not toward wins/draws/losses.\n\n\
         The output is byte-identical for any thread count and any order of the inputs; a file named twice \
         (or also reached through a directory) is read once. A build that keeps no move writes nothing and \
         fails, leaving a file already at the output path as it was.")]
@@ -154,8 +156,8 @@ enum Command {
         /// Text encoding of the inputs.
         #[arg(long, value_enum, default_value_t = Encoding::Auto)]
         encoding: Encoding,
-        /// Memory for records before sorted runs are spilled to disk (e.g. 512M, 2G).
-        #[arg(long, default_value = "1G", value_parser = parse_size)]
+        /// Memory for records before sorted runs are spilled to disk (e.g. 512M, 2G; at least 1M).
+        #[arg(long, default_value = "1G", value_parser = parse_memory)]
         memory: u64,
         /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
         #[arg(long, value_parser = super::whole_number::<usize>(1, 1024))]
@@ -284,6 +286,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The smallest `--memory` of `build`: below it nearly every batch of games would be spilled as
+/// a run of its own, which only makes a build slow.
+const MIN_MEMORY: u64 = 1 << 20;
+
+/// `--memory`: a size ([`parse_size`]) of at least [`MIN_MEMORY`].
+fn parse_memory(s: &str) -> Result<u64, String> {
+    let n = parse_size(s)?;
+    if n < MIN_MEMORY {
+        return Err(format!(
+            "{s:?} is below the minimum 1M: a smaller budget would spill nearly every batch of games to disk as a \
+             run of its own; give 1M or more (default 1G)"
+        ));
+    }
+    Ok(n)
 }
 
 /// `123`, `64K`, `512M`, `2G` (binary units).

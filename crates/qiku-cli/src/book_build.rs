@@ -41,6 +41,7 @@ pub fn run_build(
             eprintln!("qiku-book: warning: {}: {w}", f.path.display());
         }
     }
+    report_unusable_files(&report);
     for e in &report.errors {
         eprintln!("{e}");
     }
@@ -56,12 +57,12 @@ pub fn run_build(
         let text = build_summary_text(&report, output);
         outln!("{}", text.trim_end());
     }
-    // An input that could not be read to its end (a damaged or truncated .zst, a read error)
-    // fails the command, even though the games before the damage were used.
-    let damaged: Vec<String> =
-        report.files.iter().filter_map(|f| f.error.as_ref().map(|e| format!("{}: {}", f.path.display(), e))).collect();
-    for d in &damaged {
-        eprintln!("qiku-book: error: {d}");
+    // An input that could not be read to its end (a damaged or truncated .zst, a read error) is
+    // reported as a bad game is: its games before the damage are in the book, which was written,
+    // and the command succeeds (a failure status after replacing the output would have a
+    // `build || restore` script throw the new book away for the old).
+    for f in report.damaged_files() {
+        eprintln!("qiku-book: warning: {}", damage_text(f));
     }
     let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
     let encoding = encoding_hint(&report, opts);
@@ -86,13 +87,46 @@ pub fn run_build(
             output.display()
         )));
     }
-    if !damaged.is_empty() {
-        return Err(Failure::Error(format!(
-            "{} input file(s) could not be read completely; the book holds the games before the damage",
-            damaged.len()
-        )));
-    }
     Ok(())
+}
+
+/// What is known of where and why a file could not be read to its end, and what became of its
+/// games: `trunc.pgn.zst: unreadable after line 688123 (game 11503 on): incomplete frame; its
+/// 11502 games before that were read`.
+fn damage_text(f: &qiku::book::FileReport) -> String {
+    let cause = f.error.as_deref().unwrap_or("not read to the end");
+    let place = match f.error_line {
+        Some(line) => format!("unreadable after line {line} (game {} on)", f.games + 1),
+        None => "unreadable from the start".to_string(),
+    };
+    let used = match f.games {
+        0 => "no game of it was read".to_string(),
+        1 => "its 1 game before that was read".to_string(),
+        n => format!("its {n} games before that were read"),
+    };
+    format!("{}: {place}: {cause}; {used}", f.path.display())
+}
+
+/// Warnings on stderr for the files found in an input directory that could not be used (they
+/// cannot be opened, or are not game files): skipped, each named with the cause, and what to do;
+/// past the first [`BROKEN_LINKS_SHOWN`], counted.
+fn report_unusable_files(r: &BuildReport) {
+    for f in r.unusable.iter().take(BROKEN_LINKS_SHOWN) {
+        eprintln!(
+            "qiku-book: warning: {}: {}; skipped (found in {}): remove it from the directory, or fix it and build \
+             again",
+            f.path.display(),
+            f.cause,
+            f.path.parent().unwrap_or(Path::new(".")).display()
+        );
+    }
+    if r.unusable.len() > BROKEN_LINKS_SHOWN {
+        eprintln!(
+            "qiku-book: warning: ... and {} more unusable files skipped (all of them are under unusable_files in \
+             --json)",
+            r.unusable.len() - BROKEN_LINKS_SHOWN
+        );
+    }
 }
 
 /// When the player filters matched no game at all and a name has Chinese characters: names are
@@ -154,8 +188,14 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
             "games": f.games,
             "error": f.error.as_deref(),
             "warnings": f.warnings,
+            "error_line": f.error_line,
         })).collect::<Vec<_>>(),
+        "files_damaged": r.damaged_files().count(),
         "broken_links": r.broken_links.iter().map(|l| l.path.display().to_string()).collect::<Vec<_>>(),
+        "unusable_files": r.unusable.iter().map(|f| json!({
+            "path": f.path.display().to_string(),
+            "cause": f.cause,
+        })).collect::<Vec<_>>(),
         "repeated": r.repeated.iter().map(|(p, earlier)| json!({
             "path": p.display().to_string(),
             "same_as": earlier.display().to_string(),
@@ -240,7 +280,14 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
             if f.compressed { ", zstd" } else { "" }
         );
         if let Some(e) = &f.error {
-            let _ = write!(s, " (stopped early: {})", e);
+            match f.error_line {
+                Some(line) => {
+                    let _ = write!(s, " (stopped early, after line {line}: {e})");
+                }
+                None => {
+                    let _ = write!(s, " (stopped early: {e})");
+                }
+            }
         }
         s.push('\n');
     }
@@ -265,11 +312,15 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     }
     // After the skipped games' breakdown, not inside it: a damaged file is no reason a game was
     // skipped.
-    let unread = r.files.iter().filter(|f| f.error.is_some()).count();
+    let unread = r.damaged_files().count();
     if unread > 0 {
+        let _ = writeln!(s, "files not read to the end {unread} (named above; the games before the damage were used)");
+    }
+    if !r.unusable.is_empty() {
         let _ = writeln!(
             s,
-            "files not read to the end {unread} (their errors are above; games before the damage were used)"
+            "unusable files skipped {} (found in a directory; cannot be opened or not game files; named above)",
+            r.unusable.len()
         );
     }
     if !r.broken_links.is_empty() {

@@ -137,6 +137,7 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
                 "illegal": r.illegal,
                 "unreachable": r.unreachable,
                 "bad_counts": r.bad_counts,
+                "bad_memos": r.bad_memos,
                 "repeated": r.repeated,
             },
             "saturated": r.saturated,
@@ -171,6 +172,13 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
             crate::count(r.bad_counts, "row", "rows")
         );
     }
+    if r.bad_memos > 0 {
+        eprintln!(
+            "qiku-book: warning: {} skipped: a vmemo of qiku's count of games without a result (qiku:unknown=N) \
+             whose count is not a whole number",
+            crate::count(r.bad_memos, "row", "rows")
+        );
+    }
     if r.repeated > 0 {
         eprintln!(
             "qiku-book: warning: {} skipped: a second row for the same position and move (the first is kept)",
@@ -179,7 +187,11 @@ pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: b
     }
     if r.saturated > 0 {
         let rows = if r.saturated == 1 { "row has" } else { "rows have" };
-        eprintln!("qiku-book: warning: {} {rows} a count of 2^32 or more: saturated at 4294967295", r.saturated);
+        eprintln!(
+            "qiku-book: warning: {} {rows} a count of 2^32 or more (a win, draw or loss count, or the count of \
+             games without a result in its qiku:unknown= memo): saturated at 4294967295",
+            r.saturated
+        );
     }
     if r.header_ignored {
         eprintln!(

@@ -9,6 +9,7 @@ mod tablebase_common;
 
 mod analysis;
 mod book_cli;
+mod book_limits;
 mod book_safety;
 mod chase_game;
 mod cli_limits;

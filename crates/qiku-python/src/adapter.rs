@@ -313,6 +313,8 @@ pub fn tb_error_io(e: &TbError) -> Option<&io::Error> {
 pub fn book_error_path(e: &BookError) -> Option<&Path> {
     match e {
         BookError::Io { path, .. }
+        | BookError::Write { output: path, .. }
+        | BookError::Spill { output: path, .. }
         | BookError::NotABook { path }
         | BookError::Version { path, .. }
         | BookError::Fingerprint { path, .. }
@@ -326,7 +328,9 @@ pub fn book_error_path(e: &BookError) -> Option<&Path> {
 /// The io error kind behind a book error, for the Python exception's errno.
 pub fn book_error_io(e: &BookError) -> Option<&io::Error> {
     match e {
-        BookError::Io { source, .. } => Some(source),
+        BookError::Io { source, .. } | BookError::Write { source, .. } | BookError::Spill { source, .. } => {
+            Some(source)
+        }
         _ => None,
     }
 }
