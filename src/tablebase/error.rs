@@ -44,6 +44,8 @@ pub enum TbField {
     Entry,
     /// The counts in the header (found by `verify`).
     Counts,
+    /// A reserved byte (of the header, a block index record or a band record) that is not 0.
+    Reserved,
     /// Value block `n`.
     Block(usize),
 }
@@ -69,6 +71,7 @@ impl fmt::Display for TbField {
             TbField::FileName => "file name",
             TbField::Entry => "entry",
             TbField::Counts => "counts",
+            TbField::Reserved => "reserved bytes",
             TbField::Block(n) => return write!(f, "block {n}"),
         };
         f.write_str(name)
