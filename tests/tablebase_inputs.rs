@@ -1,12 +1,16 @@
-//! Table files are checked behind their checksums: reserved header, block index and band bytes
-//! must be 0.
+//! Whole tables read back are checked against their own headers, not only their checksums: a
+//! table whose values contradict its header's counts (the checksums recomputed), or that holds a
+//! reserved value code, is refused when it is an input of `generate` or `verify`, and kept tables
+//! are made again; reserved header and index bytes must be 0.
 
 use crate::seal::{seal, Edit, Unsealed, Value, FIELDS};
-use qiku::tablebase::format::TableFile;
-use qiku::tablebase::generate::{generate_set, GenerateOptions};
-use qiku::tablebase::{file_name, Material};
+use qiku::tablebase::format::{self, code, TableFile, DRAW, ILLEGAL};
+use qiku::tablebase::generate::{
+    self, generate_only, generate_set, verify_rules, verify_table, verify_wdl, GenerateOptions, TableCache,
+};
+use qiku::tablebase::{file_name, Material, TbError};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn material(s: &str) -> Material {
     s.parse().unwrap()
@@ -28,6 +32,143 @@ fn base() -> &'static Path {
         generate_set(&[material("KRvKN")], &GenerateOptions::new(&dir)).unwrap();
         dir
     })
+}
+
+/// A directory `name` holding the base set's files whose names start with one of `tables`.
+fn copy_of(name: &str, tables: &[&str]) -> PathBuf {
+    let dir = tmp(name);
+    for t in tables {
+        for ext in ["qtb", "qtr", "qtw"] {
+            let f = format!("{t}.{ext}");
+            std::fs::copy(base().join(&f), dir.join(&f)).unwrap();
+        }
+    }
+    dir
+}
+
+/// Sorted names in `dir`.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// Rewrites the `.qtb` at `path` with `change` applied to its codes, every checksum valid and the
+/// header's counts those of the original values: a file only its counts can tell wrong.
+fn lie(path: &Path, change: impl FnOnce(&mut [u16], u64)) {
+    let header = TableFile::open(path).unwrap().header().clone();
+    let mut table = generate::load(path).unwrap();
+    change(table.codes_mut(), header.per_side);
+    let bytes = format::encode(header.material, table.codes(), &header.counts, false).unwrap();
+    format::write_atomic(path, &bytes).unwrap();
+}
+
+/// The audit's KRvK: black-to-move losses in 2 and 4 plies stored as draws (KRvKN made from it
+/// had 174,091 red wins instead of 346,311).
+fn lying_krk(dir: &Path) {
+    lie(&dir.join("KRvK.qtb"), |codes, per| {
+        for c in &mut codes[per as usize..] {
+            if *c == code(2) || *c == code(4) {
+                *c = DRAW;
+            }
+        }
+    });
+}
+
+/// The first drawn entry stored as won in 1 (or, in a table without draws, the first decided
+/// one as drawn).
+fn lying_any(path: &Path) {
+    lie(path, |codes, _| match codes.iter().position(|&c| c == DRAW) {
+        Some(i) => codes[i] = code(1),
+        None => {
+            let i = codes.iter().position(|&c| c != ILLEGAL).unwrap();
+            codes[i] = DRAW;
+        }
+    });
+}
+
+/// Collects the lines a generation prints (`println`) beside its progress.
+#[derive(Default)]
+struct Lines(Mutex<Vec<String>>);
+
+impl qiku::Progress for Lines {
+    fn start(&self, _label: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+    fn println(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+    fn finish(&self) {}
+}
+
+#[test]
+fn an_input_whose_values_contradict_its_header_is_refused_by_generate_only() {
+    let dir = copy_of("tb_inputs_only", &["KRvK", "KNvK"]);
+    lying_krk(&dir);
+    let e = generate_only(&[material("KRvKN")], &GenerateOptions::new(&dir)).unwrap_err();
+    assert!(matches!(e, TbError::BadInput { .. }), "{e}");
+    let text = e.to_string();
+    assert!(text.contains(&dir.join("KRvK.qtb").display().to_string()) && text.contains("counts"), "{text}");
+    assert!(!dir.join("KRvKN.qtb").exists(), "{:?}", names(&dir));
+}
+
+#[test]
+fn generate_makes_a_kept_table_whose_values_contradict_its_header_again() {
+    let dir = copy_of("tb_inputs_kept", &["KRvK", "KNvK"]);
+    lying_krk(&dir);
+    let lines = Arc::new(Lines::default());
+    let reports = generate_set(&[material("KRvKN")], &GenerateOptions::new(&dir).progress(lines.clone())).unwrap();
+    let kept: Vec<(&str, bool)> = reports.iter().map(|r| (r.material.as_str(), r.kept)).collect();
+    assert_eq!(kept, [("KNvK", true), ("KRvK", false), ("KRvKN", false)]);
+    // Said why, naming the file.
+    let said = lines.0.lock().unwrap().clone();
+    let krk = dir.join("KRvK.qtb").display().to_string();
+    assert!(
+        said.iter().any(|l| l.contains(&krk) && l.contains("counts") && l.ends_with("generating it again")),
+        "{said:?}"
+    );
+    // Every file as a clean run's.
+    assert_eq!(names(&dir), names(base()));
+    for n in names(base()) {
+        assert!(std::fs::read(dir.join(&n)).unwrap() == std::fs::read(base().join(&n)).unwrap(), "{n}");
+    }
+}
+
+#[test]
+fn verify_does_not_pass_a_table_whose_input_contradicts_its_header() {
+    let dir = copy_of("tb_inputs_verify", &["KRvK", "KNvK", "KRvKN"]);
+    lying_krk(&dir);
+    let krk = dir.join("KRvK.qtb");
+    let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+    let m = material("KRvKN");
+    for e in [verify_table(&dir, m, &mut plain).map(drop), verify_rules(&dir, m, &mut plain, &mut rules).map(drop)] {
+        let e = e.expect_err("a table read through a lying input");
+        assert_eq!(e.path(), Some(krk.as_path()), "{e}");
+        assert!(e.to_string().contains("counts"), "{e}");
+    }
+    // The WDL file is checked against its own table's files only, which are right.
+    assert!(verify_wdl(&dir, m, &mut plain, &mut rules).is_ok());
+}
+
+#[test]
+fn whole_table_loads_refuse_reserved_codes_and_values_that_contradict_the_header() {
+    let dir = copy_of("tb_inputs_load", &["KRvK", "KNvK", "KRvKN"]);
+    // The audit's entry 12 of KRvKN (9/9/3k5/9/9/9/9/9/3n5/R2K5 w, won in 5), code 7, as 245:
+    // a 1-byte code above the largest distance, reserved.
+    let path = dir.join("KRvKN.qtb");
+    lie(&path, |codes, _| {
+        assert_eq!(codes[12], 7);
+        codes[12] = 245;
+    });
+    let e = generate::load(&path).err().expect("a reserved code is refused");
+    let text = e.to_string();
+    assert!(text.contains("KRvKN.qtb") && text.contains("reserved value code 245"), "{text}");
+    // Values that only the counts tell wrong.
+    let path = dir.join("KNvK.qtb");
+    lying_any(&path);
+    let e = generate::load(&path).err().expect("values against the header's counts are refused");
+    assert!(matches!(e, TbError::Corrupt { field: qiku::tablebase::TbField::Counts, .. }), "{e}");
+    assert_eq!(e.path(), Some(path.as_path()));
 }
 
 /// Opens `bytes` as the file `name`: the error's text if refused.

@@ -431,10 +431,11 @@ fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Pagin
     };
     for input in plan::inputs(material) {
         let path = need(opts.dir.join(file_name(input)))?;
-        let table = Arc::new(load_in(&path, paging).map_err(bad(&path))?);
+        let (table, counts) = load_in(&path, paging).map_err(bad(&path))?;
+        let table = Arc::new(table);
         if opts.rules {
             let path = need(opts.dir.join(rules_file_name(input)))?;
-            let rule = load_rules_in(&path, &table, paging).map_err(bad(&path))?;
+            let (rule, _) = load_rules_in(&path, &table, &counts, paging).map_err(bad(&path))?;
             let (plain, rule) = views(table, rule, paging)?;
             subs.insert(input, plain);
             rule_subs.insert(input, rule);
@@ -529,19 +530,21 @@ fn one_table(
     let start = Instant::now();
     let mut kept = None;
     if path.exists() {
+        // Kept only when its checksums are right and its values are those its header describes.
         match load_in(&path, paging) {
             Ok(table) => kept = Some(table),
             Err(e) => progress.println(&format!("{e}; generating it again")),
         }
     }
     let mut resumed_at_level = None;
-    let (table, file_bytes, plain_kept) = match kept {
-        Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
+    let (table, plain_counts, file_bytes, plain_kept) = match kept {
+        Some((table, counts)) => (table, counts, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
         None => {
             progress.start(label, 0);
             let (table, resumed) = solve::solve(material, subs, progress, paging)?;
             resumed_at_level = resumed;
-            let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
+            let counts = table.counts();
+            let bytes = format::encode(material, &table.values, &counts, opts.compress)?;
             AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
             // The table is written: its solve's checkpoints are not needed any more, also those
             // of an earlier paged run when this one ran in memory.
@@ -549,12 +552,11 @@ fn one_table(
             super::checkpoint::remove(&scratch, &material.to_string());
             progress.finish();
             let len = bytes.len() as u64;
-            (table, len, false)
+            (table, counts, len, false)
         }
     };
     let entries = table.layout.entries();
     // The Asian rules' companion file.
-    let plain_counts = table.counts();
     let rules_start = Instant::now();
     let (both, rules_bytes, rules_kept, skipped, rule_counts) = if opts.rules {
         let c =
@@ -574,7 +576,7 @@ fn one_table(
     if !matches!(both, Both::Plain(_)) {
         if let Both::Tables(table, rule) = &both {
             if plain_kept && rules_kept && wdl_path.exists() {
-                match super::wdl_check::check_file(&wdl_path, table, rule) {
+                match super::wdl_check::check_file(&wdl_path, table, &plain_counts, rule) {
                     Ok(()) => wdl_kept = true,
                     Err(e) => progress.println(&format!("{e}; writing it again")),
                 }
@@ -677,10 +679,10 @@ fn companion(
     // A companion is only kept beside the table it was computed from.
     let table = if plain_kept && rules_path.exists() {
         let plain = Arc::new(table);
-        match load_rules_in(&rules_path, &plain, paging) {
-            Ok(rule) => {
+        match load_rules_in(&rules_path, &plain, counts, paging) {
+            Ok((rule, rule_counts)) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
-                let counts = (!Arc::ptr_eq(&plain, &rule)).then(|| rule.counts());
+                let counts = (!Arc::ptr_eq(&plain, &rule)).then_some(rule_counts);
                 return Ok(Companion { values: Both::Tables(plain, rule), bytes, kept: true, skipped: 0, counts });
             }
             Err(e) => progress.println(&format!("{e}; computing it again")),

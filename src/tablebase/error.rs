@@ -42,7 +42,8 @@ pub enum TbField {
     FileName,
     /// One entry, found when probing.
     Entry,
-    /// The counts in the header (found by `verify`).
+    /// The counts in the header: the values do not give them (found wherever a table is read
+    /// whole: `verify`, the generator's inputs and kept tables, `qiku-tb stats`).
     Counts,
     /// A reserved byte (of the header, a block index record or a band record) that is not 0.
     Reserved,

@@ -924,7 +924,7 @@ mod tests {
         options: Options,
         paging: Option<&Paging>,
     ) -> (Vec<u8>, RuleTable) {
-        let plain = crate::tablebase::load::load_in(&dir.join(file_name(material)), paging).unwrap();
+        let (plain, _) = crate::tablebase::load::load_in(&dir.join(file_name(material)), paging).unwrap();
         let plain_values = plain.values.clone();
         let (mut plain_subs, mut subs) = (HashMap::new(), HashMap::new());
         for input in plan::inputs(material) {
