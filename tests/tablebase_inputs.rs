@@ -1,7 +1,8 @@
 //! Whole tables read back are checked against their own headers, not only their checksums: a
 //! table whose values contradict its header's counts (the checksums recomputed), or that holds a
 //! reserved value code, is refused when it is an input of `generate` or `verify`, and kept tables
-//! are made again; reserved header and index bytes must be 0.
+//! are made again; `generate --only` checks every input before writing anything; reserved
+//! header and index bytes must be 0.
 
 use crate::seal::{seal, Edit, Unsealed, Value, FIELDS};
 use qiku::tablebase::format::{self, code, TableFile, DRAW, ILLEGAL};
@@ -196,5 +197,30 @@ fn reserved_header_index_and_band_bytes_must_be_zero() {
             let e = refused.unwrap_or_else(|| panic!("{name} with {edits:?} opens"));
             assert!(e.contains(&name) && e.contains("reserved"), "{edits:?}: {e}");
         }
+    }
+}
+
+#[test]
+fn only_checks_every_input_outside_the_selection_before_writing_anything() {
+    let selection = [material("KRvKN"), material("KRvK")];
+    // KNvK (which KRvKN captures into, and which is not selected) is missing: nothing is made,
+    // not even KRvK, which needs no input.
+    let dir = tmp("tb_inputs_only_first");
+    let e = generate_only(&selection, &GenerateOptions::new(&dir)).unwrap_err();
+    assert!(matches!(&e, TbError::MissingDependency { needs, .. } if needs.ends_with("KNvK.qtb")), "{e}");
+    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+    // There but contradicting its header: the same.
+    for ext in ["qtb", "qtr", "qtw"] {
+        std::fs::copy(base().join(format!("KNvK.{ext}")), dir.join(format!("KNvK.{ext}"))).unwrap();
+    }
+    lying_any(&dir.join("KNvK.qtb"));
+    let e = generate_only(&selection, &GenerateOptions::new(&dir)).unwrap_err();
+    assert!(matches!(e, TbError::BadInput { .. }) && e.to_string().contains("KNvK.qtb"), "{e}");
+    assert_eq!(names(&dir), ["KNvK.qtb", "KNvK.qtr", "KNvK.qtw"]);
+    // Intact: both are made, as a full run makes them.
+    std::fs::copy(base().join("KNvK.qtb"), dir.join("KNvK.qtb")).unwrap();
+    generate_only(&selection, &GenerateOptions::new(&dir)).unwrap();
+    for n in names(base()) {
+        assert!(std::fs::read(dir.join(&n)).unwrap() == std::fs::read(base().join(&n)).unwrap(), "{n}");
     }
 }

@@ -351,13 +351,14 @@ fn generate_in_pool(
 }
 
 /// Generates exactly `materials` and none of the tables they capture into: those (the inputs,
-/// [`inputs`](super::generate::inputs)) must already be in `opts.dir()`, intact, with their
-/// `.qtr` companions when the options write them. A missing input is
-/// [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`], before any work on the
-/// table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is written, each atomically. This
-/// is one job of a workflow engine that runs one material per job (`workflow/Snakefile`): the
-/// engine orders the jobs, and a job never races another for a shared input. The files are the
-/// bytes [`generate_set`] writes.
+/// [`inputs`](super::generate::inputs)) must already be in `opts.dir()`, intact (checksums, and
+/// values that give the counts their headers record), with their `.qtr` companions when the
+/// options write them. A missing input is [`TbError::MissingDependency`] and a damaged one
+/// [`TbError::BadInput`], found before any table is made (the inputs only a later table reads
+/// are read an extra time for that); no file but the tables' own `.qtb`, `.qtr` and `.qtw` is
+/// written, each atomically. This is one job of a workflow engine that runs one material per job
+/// (`workflow/Snakefile`): the engine orders the jobs, and a job never races another for a
+/// shared input. The files are the bytes [`generate_set`] writes.
 pub fn generate_only(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
     in_pool(opts, |progress| generate_only_in_pool(materials, opts, progress))
 }
@@ -395,6 +396,7 @@ fn generate_only_in_pool(
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     let pagings = within_limits(&targets, opts)?;
     check_file_places(&targets, opts)?;
+    check_inputs_first(&targets, &pagings, opts)?;
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
     remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
@@ -414,12 +416,39 @@ fn generate_only_in_pool(
 /// rules when `opts.rules`); each must be there and intact.
 fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Paging>) -> Result<(Held, Held), TbError> {
     let (mut subs, mut rule_subs) = (HashMap::new(), HashMap::new());
-    let need = |path: PathBuf| -> Result<PathBuf, TbError> {
-        if path.exists() {
-            return Ok(path);
+    for input in plan::inputs(material) {
+        let (plain, rule) = load_input(material, input, opts, paging)?;
+        subs.insert(input, plain);
+        if let Some(rule) = rule {
+            rule_subs.insert(input, rule);
         }
-        Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() })
-    };
+    }
+    Ok((subs, rule_subs))
+}
+
+/// The files of `input` that generating `material` reads: its `.qtb`, and its `.qtr` with the
+/// rule-aware pass.
+fn input_files(input: Material, opts: &GenerateOptions) -> Vec<PathBuf> {
+    let mut names = vec![file_name(input)];
+    if opts.rules {
+        names.push(rules_file_name(input));
+    }
+    names.into_iter().map(|n| opts.dir.join(n)).collect()
+}
+
+/// The table `input` that `material` captures into, read from `opts.dir` and checked (see
+/// [`load_in`]): its plain view, and its rule-aware view when `opts.rules`. A missing file is
+/// [`TbError::MissingDependency`], one that cannot be used [`TbError::BadInput`].
+fn load_input(
+    material: Material,
+    input: Material,
+    opts: &GenerateOptions,
+    paging: Option<&Paging>,
+) -> Result<(Sub, Option<Sub>), TbError> {
+    let files = input_files(input, opts);
+    if let Some(path) = files.iter().find(|p| !p.exists()) {
+        return Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() });
+    }
     // An error about the input file makes it a bad input; one about another place (the scratch
     // directory its values are paged into) is that place's.
     let bad = |file: &Path| {
@@ -429,21 +458,45 @@ fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Pagin
             _ => TbError::BadInput { material: material.to_string(), source: Box::new(e) },
         }
     };
-    for input in plan::inputs(material) {
-        let path = need(opts.dir.join(file_name(input)))?;
-        let (table, counts) = load_in(&path, paging).map_err(bad(&path))?;
-        let table = Arc::new(table);
-        if opts.rules {
-            let path = need(opts.dir.join(rules_file_name(input)))?;
-            let (rule, _) = load_rules_in(&path, &table, &counts, paging).map_err(bad(&path))?;
+    let (table, counts) = load_in(&files[0], paging).map_err(bad(&files[0]))?;
+    let table = Arc::new(table);
+    match files.get(1) {
+        Some(path) => {
+            let (rule, _) = load_rules_in(path, &table, &counts, paging).map_err(bad(path))?;
             let (plain, rule) = views(table, rule, paging)?;
-            subs.insert(input, plain);
-            rule_subs.insert(input, rule);
-        } else {
-            subs.insert(input, Sub::of(table));
+            Ok((plain, Some(rule)))
+        }
+        None => Ok((Sub::of(table), None)),
+    }
+}
+
+/// Before any work of [`generate_only`]: every input of `targets` that is not among them is
+/// there, and is intact, so that a missing or damaged one ends the run before any file is
+/// written. The first target's inputs are read (and checked) before it writes anything anyway;
+/// those only later targets read are read and checked here one at a time (with the paging of
+/// the target that reads them), and read again when their target comes.
+fn check_inputs_first(targets: &[Material], pagings: &[Option<Paging>], opts: &GenerateOptions) -> Result<(), TbError> {
+    let outside = |m: &Material| !targets.contains(m);
+    // Every missing file at once is a cheap look: the first one found is named.
+    for &target in targets {
+        for input in plan::inputs(target).into_iter().filter(outside) {
+            if let Some(path) = input_files(input, opts).into_iter().find(|p| !p.exists()) {
+                let needs = path.display().to_string();
+                return Err(TbError::MissingDependency { material: target.to_string(), needs });
+            }
         }
     }
-    Ok((subs, rule_subs))
+    let first = targets.first().map(|&t| plan::inputs(t)).unwrap_or_default();
+    let mut checked = Vec::new();
+    for (&target, paging) in targets.iter().zip(pagings).skip(1) {
+        for input in plan::inputs(target) {
+            if outside(&input) && !first.contains(&input) && !checked.contains(&input) {
+                load_input(target, input, opts, paging.as_ref())?;
+                checked.push(input);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Before any work: every table of `plan` within the generator's limits and within the memory
