@@ -1,8 +1,9 @@
 //! Whole tables read back are checked against their own headers, not only their checksums: a
 //! table whose values contradict its header's counts (the checksums recomputed), or that holds a
 //! reserved value code, is refused when it is an input of `generate` or `verify`, and kept tables
-//! are made again; `generate --only` checks every input before writing anything; reserved
-//! header and index bytes must be 0.
+//! are made again; `generate --only` checks every input before writing anything; what is at a
+//! table's name and is not a table file is refused, and a link there is replaced, not written
+//! through; reserved header and index bytes must be 0.
 
 use crate::seal::{seal, Edit, Unsealed, Value, FIELDS};
 use qiku::tablebase::format::{self, code, TableFile, DRAW, ILLEGAL};
@@ -223,4 +224,50 @@ fn only_checks_every_input_outside_the_selection_before_writing_anything() {
     for n in names(base()) {
         assert!(std::fs::read(dir.join(&n)).unwrap() == std::fs::read(base().join(&n)).unwrap(), "{n}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn generate_refuses_what_is_not_a_table_and_replaces_links_rather_than_writing_through_them() {
+    let root = tmp("tb_inputs_places");
+    let dir = root.join("tables");
+    std::fs::create_dir_all(&dir).unwrap();
+    let precious = root.join("precious.txt");
+    std::fs::write(&precious, "data\n").unwrap();
+    std::os::unix::fs::symlink("../precious.txt", dir.join("KRvK.qtb")).unwrap();
+    std::fs::write(dir.join("KRvK.qtw"), "my notes\n").unwrap();
+    let e = generate_set(&[material("KRvK")], &GenerateOptions::new(&dir)).unwrap_err();
+    let text = e.to_string();
+    for name in ["KRvK.qtb", "KRvK.qtw"] {
+        assert!(text.contains(&dir.join(name).display().to_string()), "{text}");
+    }
+    assert!(text.contains("not a table file"), "{text}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "data\n");
+    assert_eq!(std::fs::read_to_string(dir.join("KRvK.qtw")).unwrap(), "my notes\n");
+    assert!(!dir.join("KRvK.qtr").exists(), "refused before any work");
+
+    // A link to a damaged table elsewhere: the table is made in the directory, in place of the
+    // link; the file it pointed to is left as it was. A link to an intact one is kept.
+    std::fs::remove_file(dir.join("KRvK.qtb")).unwrap();
+    std::fs::remove_file(dir.join("KRvK.qtw")).unwrap();
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mut damaged = std::fs::read(base().join("KRvK.qtb")).unwrap();
+    let n = damaged.len();
+    damaged[n - 3] ^= 0x55;
+    std::fs::write(elsewhere.join("KRvK.qtb"), &damaged).unwrap();
+    std::fs::copy(base().join("KNvK.qtb"), elsewhere.join("KNvK.qtb")).unwrap();
+    for t in ["KRvK", "KNvK"] {
+        std::os::unix::fs::symlink(elsewhere.join(format!("{t}.qtb")), dir.join(format!("{t}.qtb"))).unwrap();
+    }
+    let reports = generate_set(&[material("KRvK"), material("KNvK")], &GenerateOptions::new(&dir)).unwrap();
+    let krk = reports.iter().find(|r| r.material == "KRvK").unwrap();
+    assert!(!krk.kept, "{reports:?}");
+    assert_eq!(std::fs::read(elsewhere.join("KRvK.qtb")).unwrap(), damaged);
+    let made = std::fs::symlink_metadata(dir.join("KRvK.qtb")).unwrap();
+    assert!(made.file_type().is_file(), "the link was replaced by the table");
+    assert_eq!(std::fs::read(dir.join("KRvK.qtb")).unwrap(), std::fs::read(base().join("KRvK.qtb")).unwrap());
+    // The intact KNvK.qtb was kept through its link (its companions made beside it).
+    assert!(std::fs::symlink_metadata(dir.join("KNvK.qtb")).unwrap().file_type().is_symlink());
+    assert!(dir.join("KNvK.qtr").is_file() && dir.join("KNvK.qtw").is_file());
 }

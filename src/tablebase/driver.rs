@@ -510,11 +510,14 @@ fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option
         .collect()
 }
 
-/// Before any work: no directory, FIFO, device or socket (through a link too) where a file of
+/// Before any work: no directory, FIFO, device or socket (through a link too), and no file that
+/// is not a table file (this format's magic: a text file, a book, ...) where a file of
 /// `materials` is written (the `.qtb`, and with the rule-aware pass the `.qtr` and `.qtw`).
-/// Generation replaces a damaged file, but what is not a file may be someone's, and is not
-/// removed: every such path is named at once, rather than the run failing at the first after
-/// hours of work (a FIFO would even hang the check of an existing table).
+/// Generation replaces a damaged table file (an empty one too), but anything else may be
+/// someone's, and is not removed: every such path is named at once, rather than the run failing
+/// at the first after hours of work (a FIFO would even hang the check of an existing table). A
+/// symbolic link is looked through for this; the files written replace the link itself, in the
+/// tables' directory, never the file it points to.
 fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(), TbError> {
     let mut paths = Vec::new();
     for &m in materials {
@@ -528,6 +531,11 @@ fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(
                 Ok(meta) if !meta.is_file() => {
                     paths.push((path, "not a regular file (a FIFO, a device or a socket)".to_string()))
                 }
+                Ok(_) => {
+                    if let Some(what) = not_a_table_file(&path) {
+                        paths.push((path, what));
+                    }
+                }
                 _ => {}
             }
         }
@@ -535,6 +543,25 @@ fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(
     match paths.is_empty() {
         true => Ok(()),
         false => Err(TbError::NotFiles { paths }),
+    }
+}
+
+/// What the regular file at `path` is, in words, when it is no table file: neither empty, nor
+/// starting with this format's magic (or a part of it, a table cut short) or with zeros, so that
+/// a table file of any damage is told apart from someone's file. `None` for a table file.
+fn not_a_table_file(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(format::MAGIC.len());
+    let read =
+        crate::util::files::open_regular(path).and_then(|f| f.take(format::MAGIC.len() as u64).read_to_end(&mut head));
+    match read {
+        // A file of zeros is what a crash can leave of a file being written: a damaged table.
+        Ok(_) if format::MAGIC.starts_with(&head) || head.iter().all(|&b| b == 0) => None,
+        Ok(_) => {
+            let kind = crate::util::kind::file_kind(path).map_or_else(|_| "something else".into(), |k| k.to_string());
+            Some(format!("not a table file (it appears to be {kind})"))
+        }
+        Err(e) => Some(format!("a file that cannot be read ({e}), so not known to be a table file")),
     }
 }
 
@@ -598,7 +625,7 @@ fn one_table(
             resumed_at_level = resumed;
             let counts = table.counts();
             let bytes = format::encode(material, &table.values, &counts, opts.compress)?;
-            AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+            AtomicFile::write_replacing_link(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
             // The table is written: its solve's checkpoints are not needed any more, also those
             // of an earlier paged run when this one ran in memory.
             let scratch = paging.map_or_else(|| opts.scratch_dir(), |p| p.scratch().to_path_buf());
@@ -641,7 +668,7 @@ fn one_table(
             progress.start(&format!("{label} wdl"), 0);
             let codes = |r| Cow::Owned(wdl::block_codes(r, Fill::Previous, wdl::DRAW, &|e| both.codes(e)));
             let bytes = format::encode_wdl_blocks(material, entries as usize, &codes, &plain_counts, opts.compress)?;
-            AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
+            AtomicFile::write_replacing_link(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
             progress.finish();
             bytes.len() as u64
         };
@@ -758,7 +785,7 @@ fn companion(
         let plain = Arc::new(r.table);
         (Both::Tables(Arc::clone(&plain), plain), bytes, None)
     };
-    AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+    AtomicFile::write_replacing_link(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
     progress.finish();
     Ok(Companion { values, bytes: bytes.len() as u64, kept: false, skipped, counts: rule_counts })
 }
