@@ -497,6 +497,14 @@ impl Solver<'_> {
                 far_levels = s.far_levels.into_iter().map(|(l, v)| (l as u16, v)).collect();
                 far_frontier = s.far_frontier;
                 level = s.level as u16;
+                // The initialisation's work is in the checkpoint: the entries count as done. Said
+                // as a line of its own, which a log of plain progress lines keeps (a message is
+                // replaced by the next level's before such a log prints it).
+                bar.set_position(n as u64);
+                bar.println(&format!(
+                    "{}: resumed at level {level} from the checkpoint of an interrupted run",
+                    self.layout.material
+                ));
                 bar.message(&format!("resumed at level {level}"));
             }
             None => {
