@@ -786,6 +786,13 @@ fn companion(
         (Both::Tables(Arc::clone(&plain), plain), bytes, None)
     };
     AtomicFile::write_replacing_link(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+    // The phase's last word is what it found (the pass's messages name the direction at work).
+    let decided: u64 = rule_counts.map_or(0, |r| rules::changed(counts, &r).iter().sum());
+    progress.message(&match decided {
+        0 => "no position decided only by the rules".to_string(),
+        1 => "1 position decided only by the rules".to_string(),
+        n => format!("{n} positions decided only by the rules"),
+    });
     progress.finish();
     Ok(Companion { values, bytes: bytes.len() as u64, kept: false, skipped, counts: rule_counts })
 }

@@ -132,6 +132,10 @@ enum Command {
         /// Print a JSON report of every table instead of a summary (progress stays on stderr).
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU). The files are the same bytes for any count.
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// Before any work: the tables a selection means, in generation order, with entries and
     /// estimated peak memory, disk and time, which ones the generator cannot do yet, and totals
@@ -171,6 +175,10 @@ enum Command {
         /// where --dir is; null where unknown).
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU). The times are estimated for the generation with as many.
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// Show the value of a position and of each legal move.
     Probe {
@@ -233,6 +241,10 @@ enum Command {
         /// failed, else "not_checked" when one was not checked, else "ok"; "missing" counts them.
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU).
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
     /// and .qtw files.
@@ -252,7 +264,22 @@ pub fn main() -> ExitCode {
     // Printed after the command's own answer or error (the unusable files a probe did not need).
     let mut warnings = Vec::new();
     let result = match cli.command {
-        Command::Generate { select, dir, no_compress, no_rules, only, memory, scratch, checkpoint_minutes, json } => {
+        Command::Generate {
+            select,
+            dir,
+            no_compress,
+            no_rules,
+            only,
+            memory,
+            scratch,
+            checkpoint_minutes,
+            json,
+            threads,
+        } => {
+            if let Err(e) = use_threads(threads) {
+                eprintln!("qiku-tb: {e}");
+                return ExitCode::FAILURE;
+            }
             if !(checkpoint_minutes >= 0.0 && checkpoint_minutes.is_finite()) {
                 eprintln!("qiku-tb: --checkpoint-minutes {checkpoint_minutes}: give a number of minutes, 0 or more");
                 return ExitCode::FAILURE;
@@ -276,14 +303,16 @@ pub fn main() -> ExitCode {
                 Ok(()) => Ok(()),
             }
         }
-        Command::Plan { select, dir, no_rules, memory, speed, json } => {
-            run_plan(&select, &dir, !no_rules, memory, speed, json)
+        Command::Plan { select, dir, no_rules, memory, speed, json, threads } => {
+            use_threads(threads).and_then(|()| run_plan(&select, &dir, !no_rules, memory, speed, json))
         }
         Command::Probe { position, notation, dir, rules, json } => {
             run_probe(&position, notation, &dir, rules, json, &mut warnings)
         }
         Command::Stats { material, dir, rules, json } => stats::run_stats(&material, &dir, rules, json),
-        Command::Verify { materials, dir, json } => verify::run_verify(&materials, &dir, json),
+        Command::Verify { materials, dir, json, threads } => {
+            use_threads(threads).and_then(|()| verify::run_verify(&materials, &dir, json))
+        }
         Command::Info { dir, json } => run_info(&dir, json),
     };
     let code = match result {
@@ -300,6 +329,18 @@ pub fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     code
+}
+
+/// `--threads N`: the process's worker threads (rayon's pool); without it rayon's default
+/// (RAYON_NUM_THREADS, else one per CPU). Every table file is the same bytes for any count.
+fn use_threads(threads: Option<usize>) -> Result<(), String> {
+    match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| format!("--threads {n}: cannot start the worker threads: {e}")),
+        None => Ok(()),
+    }
 }
 
 fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
