@@ -183,7 +183,7 @@ fn reserved_header_index_and_band_bytes_must_be_zero() {
     let m = material("KRvKN");
     for (name, edits) in [(file_name(m), vec![]), (format!("{m}.qtr"), vec![]), (format!("{m}.qtw"), vec![])]
         .into_iter()
-        .chain([62, 74, 212].map(|at| {
+        .chain([62, 74, 212, 240].map(|at| {
             let field = FIELDS.iter().position(|&(o, _)| o == at).unwrap();
             (file_name(m), vec![Edit::Header { field, value: Value::Raw(1) }])
         }))
