@@ -7,7 +7,7 @@
 #   1. xiangqitb on that material: an option.ini (Threads = 1, WDL + DTC + DTM) and an
 #      autoList.txt naming only the material; xiangqitb adds every smaller table it needs.
 #   2. `qiku-tb generate MATERIAL --dir EMPTY --json` (DTM + rule-aware companion + WDL),
-#      RAYON_NUM_THREADS=1 (qiku-tb has no thread option; it uses rayon's pool).
+#      RAYON_NUM_THREADS=1 (rayon's pool; `--threads 1` would do the same).
 #   3. the same with `--no-rules`.
 # Each runs under `/usr/bin/time -v`. Printed: one table (wall, CPU = user + system, peak
 # resident set, tables generated, entries of the top material counting both sides to move,

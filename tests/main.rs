@@ -50,6 +50,8 @@ mod table_sealed;
 #[cfg(feature = "generate")]
 mod tablebase_ci;
 #[cfg(feature = "generate")]
+mod tablebase_inputs;
+#[cfg(feature = "generate")]
 mod tablebase_known;
 mod tablebase_rule_skip;
 #[cfg(feature = "generate")]

@@ -351,13 +351,14 @@ fn generate_in_pool(
 }
 
 /// Generates exactly `materials` and none of the tables they capture into: those (the inputs,
-/// [`inputs`](super::generate::inputs)) must already be in `opts.dir()`, intact, with their
-/// `.qtr` companions when the options write them. A missing input is
-/// [`TbError::MissingDependency`] and a damaged one [`TbError::BadInput`], before any work on the
-/// table; no file but the table's own `.qtb`, `.qtr` and `.qtw` is written, each atomically. This
-/// is one job of a workflow engine that runs one material per job (`workflow/Snakefile`): the
-/// engine orders the jobs, and a job never races another for a shared input. The files are the
-/// bytes [`generate_set`] writes.
+/// [`inputs`](super::generate::inputs)) must already be in `opts.dir()`, intact (checksums, and
+/// values that give the counts their headers record), with their `.qtr` companions when the
+/// options write them. A missing input is [`TbError::MissingDependency`] and a damaged one
+/// [`TbError::BadInput`], found before any table is made (the inputs only a later table reads
+/// are read an extra time for that); no file but the tables' own `.qtb`, `.qtr` and `.qtw` is
+/// written, each atomically. This is one job of a workflow engine that runs one material per job
+/// (`workflow/Snakefile`): the engine orders the jobs, and a job never races another for a
+/// shared input. The files are the bytes [`generate_set`] writes.
 pub fn generate_only(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
     in_pool(opts, |progress| generate_only_in_pool(materials, opts, progress))
 }
@@ -395,6 +396,7 @@ fn generate_only_in_pool(
     let targets: Vec<Material> = select::closure(materials).into_iter().filter(|m| wanted.contains(m)).collect();
     let pagings = within_limits(&targets, opts)?;
     check_file_places(&targets, opts)?;
+    check_inputs_first(&targets, &pagings, opts)?;
     // Leftovers of this job's own files only: other jobs may be writing theirs beside them.
     let own: Vec<String> = targets.iter().flat_map(|&m| [file_name(m), rules_file_name(m), wdl_file_name(m)]).collect();
     remove_stale_temp_files(dir, &|name| own.iter().any(|o| o == name)).map_err(|e| TbError::io(dir, e))?;
@@ -414,12 +416,39 @@ fn generate_only_in_pool(
 /// rules when `opts.rules`); each must be there and intact.
 fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Paging>) -> Result<(Held, Held), TbError> {
     let (mut subs, mut rule_subs) = (HashMap::new(), HashMap::new());
-    let need = |path: PathBuf| -> Result<PathBuf, TbError> {
-        if path.exists() {
-            return Ok(path);
+    for input in plan::inputs(material) {
+        let (plain, rule) = load_input(material, input, opts, paging)?;
+        subs.insert(input, plain);
+        if let Some(rule) = rule {
+            rule_subs.insert(input, rule);
         }
-        Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() })
-    };
+    }
+    Ok((subs, rule_subs))
+}
+
+/// The files of `input` that generating `material` reads: its `.qtb`, and its `.qtr` with the
+/// rule-aware pass.
+fn input_files(input: Material, opts: &GenerateOptions) -> Vec<PathBuf> {
+    let mut names = vec![file_name(input)];
+    if opts.rules {
+        names.push(rules_file_name(input));
+    }
+    names.into_iter().map(|n| opts.dir.join(n)).collect()
+}
+
+/// The table `input` that `material` captures into, read from `opts.dir` and checked (see
+/// [`load_in`]): its plain view, and its rule-aware view when `opts.rules`. A missing file is
+/// [`TbError::MissingDependency`], one that cannot be used [`TbError::BadInput`].
+fn load_input(
+    material: Material,
+    input: Material,
+    opts: &GenerateOptions,
+    paging: Option<&Paging>,
+) -> Result<(Sub, Option<Sub>), TbError> {
+    let files = input_files(input, opts);
+    if let Some(path) = files.iter().find(|p| !p.exists()) {
+        return Err(TbError::MissingDependency { material: material.to_string(), needs: path.display().to_string() });
+    }
     // An error about the input file makes it a bad input; one about another place (the scratch
     // directory its values are paged into) is that place's.
     let bad = |file: &Path| {
@@ -429,20 +458,45 @@ fn load_inputs(material: Material, opts: &GenerateOptions, paging: Option<&Pagin
             _ => TbError::BadInput { material: material.to_string(), source: Box::new(e) },
         }
     };
-    for input in plan::inputs(material) {
-        let path = need(opts.dir.join(file_name(input)))?;
-        let table = Arc::new(load_in(&path, paging).map_err(bad(&path))?);
-        if opts.rules {
-            let path = need(opts.dir.join(rules_file_name(input)))?;
-            let rule = load_rules_in(&path, &table, paging).map_err(bad(&path))?;
+    let (table, counts) = load_in(&files[0], paging).map_err(bad(&files[0]))?;
+    let table = Arc::new(table);
+    match files.get(1) {
+        Some(path) => {
+            let (rule, _) = load_rules_in(path, &table, &counts, paging).map_err(bad(path))?;
             let (plain, rule) = views(table, rule, paging)?;
-            subs.insert(input, plain);
-            rule_subs.insert(input, rule);
-        } else {
-            subs.insert(input, Sub::of(table));
+            Ok((plain, Some(rule)))
+        }
+        None => Ok((Sub::of(table), None)),
+    }
+}
+
+/// Before any work of [`generate_only`]: every input of `targets` that is not among them is
+/// there, and is intact, so that a missing or damaged one ends the run before any file is
+/// written. The first target's inputs are read (and checked) before it writes anything anyway;
+/// those only later targets read are read and checked here one at a time (with the paging of
+/// the target that reads them), and read again when their target comes.
+fn check_inputs_first(targets: &[Material], pagings: &[Option<Paging>], opts: &GenerateOptions) -> Result<(), TbError> {
+    let outside = |m: &Material| !targets.contains(m);
+    // Every missing file at once is a cheap look: the first one found is named.
+    for &target in targets {
+        for input in plan::inputs(target).into_iter().filter(outside) {
+            if let Some(path) = input_files(input, opts).into_iter().find(|p| !p.exists()) {
+                let needs = path.display().to_string();
+                return Err(TbError::MissingDependency { material: target.to_string(), needs });
+            }
         }
     }
-    Ok((subs, rule_subs))
+    let first = targets.first().map(|&t| plan::inputs(t)).unwrap_or_default();
+    let mut checked = Vec::new();
+    for (&target, paging) in targets.iter().zip(pagings).skip(1) {
+        for input in plan::inputs(target) {
+            if outside(&input) && !first.contains(&input) && !checked.contains(&input) {
+                load_input(target, input, opts, paging.as_ref())?;
+                checked.push(input);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Before any work: every table of `plan` within the generator's limits and within the memory
@@ -456,11 +510,14 @@ fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option
         .collect()
 }
 
-/// Before any work: no directory, FIFO, device or socket (through a link too) where a file of
+/// Before any work: no directory, FIFO, device or socket (through a link too), and no file that
+/// is not a table file (this format's magic: a text file, a book, ...) where a file of
 /// `materials` is written (the `.qtb`, and with the rule-aware pass the `.qtr` and `.qtw`).
-/// Generation replaces a damaged file, but what is not a file may be someone's, and is not
-/// removed: every such path is named at once, rather than the run failing at the first after
-/// hours of work (a FIFO would even hang the check of an existing table).
+/// Generation replaces a damaged table file (an empty one too), but anything else may be
+/// someone's, and is not removed: every such path is named at once, rather than the run failing
+/// at the first after hours of work (a FIFO would even hang the check of an existing table). A
+/// symbolic link is looked through for this; the files written replace the link itself, in the
+/// tables' directory, never the file it points to.
 fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(), TbError> {
     let mut paths = Vec::new();
     for &m in materials {
@@ -474,6 +531,11 @@ fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(
                 Ok(meta) if !meta.is_file() => {
                     paths.push((path, "not a regular file (a FIFO, a device or a socket)".to_string()))
                 }
+                Ok(_) => {
+                    if let Some(what) = not_a_table_file(&path) {
+                        paths.push((path, what));
+                    }
+                }
                 _ => {}
             }
         }
@@ -481,6 +543,25 @@ fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(
     match paths.is_empty() {
         true => Ok(()),
         false => Err(TbError::NotFiles { paths }),
+    }
+}
+
+/// What the regular file at `path` is, in words, when it is no table file: neither empty, nor
+/// starting with this format's magic (or a part of it, a table cut short) or with zeros, so that
+/// a table file of any damage is told apart from someone's file. `None` for a table file.
+fn not_a_table_file(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(format::MAGIC.len());
+    let read =
+        crate::util::files::open_regular(path).and_then(|f| f.take(format::MAGIC.len() as u64).read_to_end(&mut head));
+    match read {
+        // A file of zeros is what a crash can leave of a file being written: a damaged table.
+        Ok(_) if format::MAGIC.starts_with(&head) || head.iter().all(|&b| b == 0) => None,
+        Ok(_) => {
+            let kind = crate::util::kind::file_kind(path).map_or_else(|_| "something else".into(), |k| k.to_string());
+            Some(format!("not a table file (it appears to be {kind})"))
+        }
+        Err(e) => Some(format!("a file that cannot be read ({e}), so not known to be a table file")),
     }
 }
 
@@ -529,32 +610,33 @@ fn one_table(
     let start = Instant::now();
     let mut kept = None;
     if path.exists() {
+        // Kept only when its checksums are right and its values are those its header describes.
         match load_in(&path, paging) {
             Ok(table) => kept = Some(table),
             Err(e) => progress.println(&format!("{e}; generating it again")),
         }
     }
     let mut resumed_at_level = None;
-    let (table, file_bytes, plain_kept) = match kept {
-        Some(table) => (table, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
+    let (table, plain_counts, file_bytes, plain_kept) = match kept {
+        Some((table, counts)) => (table, counts, std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), true),
         None => {
             progress.start(label, 0);
             let (table, resumed) = solve::solve(material, subs, progress, paging)?;
             resumed_at_level = resumed;
-            let bytes = format::encode(material, &table.values, &table.counts(), opts.compress)?;
-            AtomicFile::write(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
+            let counts = table.counts();
+            let bytes = format::encode(material, &table.values, &counts, opts.compress)?;
+            AtomicFile::write_replacing_link(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
             // The table is written: its solve's checkpoints are not needed any more, also those
             // of an earlier paged run when this one ran in memory.
             let scratch = paging.map_or_else(|| opts.scratch_dir(), |p| p.scratch().to_path_buf());
             super::checkpoint::remove(&scratch, &material.to_string());
             progress.finish();
             let len = bytes.len() as u64;
-            (table, len, false)
+            (table, counts, len, false)
         }
     };
     let entries = table.layout.entries();
     // The Asian rules' companion file.
-    let plain_counts = table.counts();
     let rules_start = Instant::now();
     let (both, rules_bytes, rules_kept, skipped, rule_counts) = if opts.rules {
         let c =
@@ -574,7 +656,7 @@ fn one_table(
     if !matches!(both, Both::Plain(_)) {
         if let Both::Tables(table, rule) = &both {
             if plain_kept && rules_kept && wdl_path.exists() {
-                match super::wdl_check::check_file(&wdl_path, table, rule) {
+                match super::wdl_check::check_file(&wdl_path, table, &plain_counts, rule) {
                     Ok(()) => wdl_kept = true,
                     Err(e) => progress.println(&format!("{e}; writing it again")),
                 }
@@ -586,7 +668,7 @@ fn one_table(
             progress.start(&format!("{label} wdl"), 0);
             let codes = |r| Cow::Owned(wdl::block_codes(r, Fill::Previous, wdl::DRAW, &|e| both.codes(e)));
             let bytes = format::encode_wdl_blocks(material, entries as usize, &codes, &plain_counts, opts.compress)?;
-            AtomicFile::write(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
+            AtomicFile::write_replacing_link(&wdl_path, &bytes).map_err(|e| TbError::io(&wdl_path, e))?;
             progress.finish();
             bytes.len() as u64
         };
@@ -677,10 +759,10 @@ fn companion(
     // A companion is only kept beside the table it was computed from.
     let table = if plain_kept && rules_path.exists() {
         let plain = Arc::new(table);
-        match load_rules_in(&rules_path, &plain, paging) {
-            Ok(rule) => {
+        match load_rules_in(&rules_path, &plain, counts, paging) {
+            Ok((rule, rule_counts)) => {
                 let bytes = std::fs::metadata(&rules_path).map(|m| m.len()).unwrap_or(0);
-                let counts = (!Arc::ptr_eq(&plain, &rule)).then(|| rule.counts());
+                let counts = (!Arc::ptr_eq(&plain, &rule)).then_some(rule_counts);
                 return Ok(Companion { values: Both::Tables(plain, rule), bytes, kept: true, skipped: 0, counts });
             }
             Err(e) => progress.println(&format!("{e}; computing it again")),
@@ -703,7 +785,14 @@ fn companion(
         let plain = Arc::new(r.table);
         (Both::Tables(Arc::clone(&plain), plain), bytes, None)
     };
-    AtomicFile::write(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+    AtomicFile::write_replacing_link(&rules_path, &bytes).map_err(|e| TbError::io(&rules_path, e))?;
+    // The phase's last word is what it found (the pass's messages name the direction at work).
+    let decided: u64 = rule_counts.map_or(0, |r| rules::changed(counts, &r).iter().sum());
+    progress.message(&match decided {
+        0 => "no position decided only by the rules".to_string(),
+        1 => "1 position decided only by the rules".to_string(),
+        n => format!("{n} positions decided only by the rules"),
+    });
     progress.finish();
     Ok(Companion { values, bytes: bytes.len() as u64, kept: false, skipped, counts: rule_counts })
 }

@@ -42,8 +42,11 @@ pub enum TbField {
     FileName,
     /// One entry, found when probing.
     Entry,
-    /// The counts in the header (found by `verify`).
+    /// The counts in the header: the values do not give them (found wherever a table is read
+    /// whole: `verify`, the generator's inputs and kept tables, `qiku-tb stats`).
     Counts,
+    /// A reserved byte (of the header, a block index record or a band record) that is not 0.
+    Reserved,
     /// Value block `n`.
     Block(usize),
 }
@@ -69,6 +72,7 @@ impl fmt::Display for TbField {
             TbField::FileName => "file name",
             TbField::Entry => "entry",
             TbField::Counts => "counts",
+            TbField::Reserved => "reserved bytes",
             TbField::Block(n) => return write!(f, "block {n}"),
         };
         f.write_str(name)
@@ -177,8 +181,9 @@ pub enum TbError {
         material: String,
     },
     /// Where generation would write table files there is something else, which it does not
-    /// remove (only a damaged file is replaced): a directory, a FIFO, a device or a socket. Found
-    /// before any work, every such path at once.
+    /// remove (only a damaged table file is replaced): a directory, a FIFO, a device, a socket, or
+    /// a file that is not a table file (a text file, a book). Found before any work, every such
+    /// path at once.
     NotFiles {
         /// Each such path with what is there (`a directory`, `not a regular file (...)`).
         paths: Vec<(PathBuf, String)>,
@@ -312,7 +317,7 @@ impl fmt::Display for TbError {
                     if paths.len() == 1 { ("a table file goes", "it") } else { ("table files go", "each") };
                 write!(
                     f,
-                    "{}, where {goes}; generation replaces a damaged file but does not remove what else is in the \
+                    "{}, where {goes}; generation replaces a damaged table file but does not remove what else is in the \
                      way: remove or rename {it}",
                     each.join(", ")
                 )

@@ -419,6 +419,9 @@ pub struct TableFile {
     blocks: Vec<Block>,
 }
 
+/// The header's reserved bytes (docs/FORMAT.md, "Layout"): 0 in every file.
+const RESERVED: [std::ops::Range<usize>; 3] = [62..64, 74..76, 212..248];
+
 fn le_u32(b: &[u8], at: usize) -> u32 {
     let mut a = [0u8; 4];
     a.copy_from_slice(&b[at..at + 4]);
@@ -627,6 +630,11 @@ impl TableFile {
         if sum != le_u64(b, 248) {
             return Err(bad(TbField::HeaderChecksum, "header or block index damaged".into()));
         }
+        // Reserved bytes are 0 in every file this format's writers make: a non-zero one is a
+        // file of another (later) layout or a crafted one, refused rather than read as if 0.
+        if let Some(at) = RESERVED.iter().flat_map(|r| r.clone()).find(|&at| b[at] != 0) {
+            return Err(bad(TbField::Reserved, format!("header byte {at} is {}, not 0", b[at])));
+        }
         let mut blocks = Vec::with_capacity(block_count as usize);
         for i in 0..block_count as usize {
             let at = i * BLOCK_ENTRY_LEN;
@@ -637,6 +645,12 @@ impl TableFile {
                 codec: b[at + 12],
                 checksum: le_u64(b, at + 16),
             };
+            if let Some(k) = (13..16).find(|&k| b[at + k] != 0) {
+                return Err(bad(
+                    TbField::Reserved,
+                    format!("byte {k} of block {i}'s index record is {}, not 0", b[at + k]),
+                ));
+            }
             let end = blk.offset.checked_add(blk.len as u64);
             if blk.offset < index_end as u64 || end.is_none_or(|e| e > actual_len) || blk.codec > CODEC_ZSTD {
                 return Err(bad(TbField::BlockIndex, format!("block {i} out of bounds or unknown codec")));
@@ -649,6 +663,9 @@ impl TableFile {
             let start = u16::from_le_bytes([raw[0], raw[1]]);
             let kind = BandKind::from_code(raw[2] as u32)
                 .ok_or_else(|| bad(TbField::Metric, format!("band {i}: unknown kind {}", raw[2])))?;
+            if raw[3] != 0 {
+                return Err(bad(TbField::Reserved, format!("byte 3 of band {i} is {}, not 0", raw[3])));
+            }
             if start % 2 != 0 || bands.last().is_some_and(|b: &Band| b.start >= start) {
                 return Err(bad(TbField::Metric, format!("band {i}: start {start} odd or out of order")));
             }

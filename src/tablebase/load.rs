@@ -1,6 +1,15 @@
 //! Reading a table file decoded whole ([`load`]) and its `.qtr` companion merged with it
 //! ([`load_rules`]). The one implementation for every reader of whole tables: the generator (its
-//! inputs, and a kept companion when a run resumes), the verifier's caches and the tools.
+//! inputs, and a kept table or companion when a run resumes), the verifier's caches and the tools
+//! (`qiku-tb stats`, the explorer server's statistics).
+//!
+//! Checksums only say that the bytes are those written; a file rewritten with wrong values and
+//! its checksums recomputed passes them. So every whole table read is also checked against its
+//! own header, at the cost of one more pass over values already decoded: no entry may hold a
+//! reserved value code (a distance above what the file's width holds, which a probe refuses
+//! too), and the values must give the counts the header records. A table that fails is an
+//! error naming the file: the generator then makes it again (a kept one) or refuses to read
+//! it (an input), and `verify` reports it, never a table made from it as correct.
 //!
 //! A companion that stores no change (every stored code 0, the usual case) is recognised block by
 //! block, every checksum checked, without a decoded copy beside the plain table: its values are
@@ -10,28 +19,74 @@ use super::error::{TbError, TbField};
 use super::format::{self, TableFile};
 use super::paging::{Paging, Store};
 use super::solve::Table;
+use super::value::{dtm_of, Counts, MAX_DTM_U16, MAX_DTM_U8};
 use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Opens a table file and decodes it whole, checking every checksum.
+/// Opens a table file and decodes it whole, checking every checksum, that no entry holds a
+/// reserved value code and that the values give the counts in the header.
+///
+/// ```
+/// use qiku::tablebase::format::{self, TableFile};
+/// use qiku::tablebase::generate::{generate_set, load, GenerateOptions};
+/// use qiku::tablebase::{Material, TbField, TbError};
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse::<Material>()?], &GenerateOptions::new(dir.path()))?;
+/// let path = dir.path().join("KRvK.qtb");
+/// let mut table = load(&path)?;
+/// // One value changed and the file written again with the header's counts as they were:
+/// // every checksum is right, the counts are not.
+/// let counts = TableFile::open(&path)?.header().counts;
+/// let won = table.codes().iter().position(|&c| c == format::code(1)).expect("a mate in 1");
+/// table.codes_mut()[won] = format::DRAW;
+/// format::write_atomic(&path, &format::encode(table.material(), table.codes(), &counts, true)?)?;
+/// let err = load(&path).err().expect("refused");
+/// assert!(matches!(err, TbError::Corrupt { field: TbField::Counts, .. }), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load(path: &Path) -> Result<Table, TbError> {
-    load_in(path, None)
+    load_in(path, None).map(|(table, _)| table)
 }
 
-/// [`load`], the values in a scratch file when `paging` is given.
-pub(crate) fn load_in(path: &Path, paging: Option<&Paging>) -> Result<Table, TbError> {
+/// [`load`], the values in a scratch file when `paging` is given; with the table's counts (the
+/// header's, which its values were checked to give).
+pub(crate) fn load_in(path: &Path, paging: Option<&Paging>) -> Result<(Table, [Counts; 2]), TbError> {
     let file = TableFile::open(path)?;
     let mut values = Store::zeroed((2 * file.layout.per_side) as usize, paging)?;
     file.decode_into(&mut values)?;
-    Ok(Table { layout: file.layout.clone(), values })
+    let table = Table { layout: file.layout.clone(), values };
+    let counts = table.counts();
+    check_values(&file, &table.values, &counts)?;
+    Ok((table, counts))
+}
+
+/// Are `values`, decoded from `file`, with their `counts` (made by [`Table::counts`]), those the
+/// header describes? A reserved code is named first (with its entry), then counts that differ.
+fn check_values(file: &TableFile, values: &[u16], counts: &[Counts; 2]) -> Result<(), TbError> {
+    let width_max = if file.header.width == 1 { MAX_DTM_U8 } else { MAX_DTM_U16 };
+    // The counts hold the largest distance of any code: only then is a code looked for.
+    if counts.iter().any(|c| c.max_dtm > u64::from(width_max)) {
+        let reserved = |c: u16| dtm_of(c).is_some_and(|d| d > width_max);
+        if let Some(i) = values.par_iter().position_first(|&c| reserved(c)) {
+            let at = file.setup(i as u64).map_or(String::new(), |s| format!(" ({})", s.to_fen()));
+            return Err(TbError::Corrupt {
+                path: file.path.clone(),
+                field: TbField::Entry,
+                detail: format!("reserved value code {} at entry {i}{at}", values[i]),
+            });
+        }
+    }
+    file.check_counts(counts)
 }
 
 /// Opens a companion file (`.qtr`) and merges it with its decoded table `plain`: the Asian rules'
-/// code of every entry. Checks every checksum, the entry count, and that it changes only drawn
-/// entries. A companion that stores no change gives `plain` itself (the same allocation, no copy);
-/// one that changes entries gives a merged table of its own.
+/// code of every entry. Checks every checksum, the entry count, that it changes only drawn
+/// entries, and as [`load`] checks a table, that the merged values hold no reserved code and give
+/// the counts in the companion's header. A companion that stores no change gives `plain` itself
+/// (the same allocation, no copy); one that changes entries gives a merged table of its own.
 ///
 /// ```
 /// use qiku::tablebase::generate::{generate_set, load, load_rules, GenerateOptions};
@@ -47,13 +102,20 @@ pub(crate) fn load_in(path: &Path, paging: Option<&Paging>) -> Result<Table, TbE
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load_rules(path: &Path, plain: &Arc<Table>) -> Result<Arc<Table>, TbError> {
-    load_rules_in(path, plain, None)
+    load_rules_in(path, plain, &plain.counts(), None).map(|(table, _)| table)
 }
 
-/// [`load_rules`], the merged values (of a companion that stores changes) in a scratch file when
-/// `paging` is given. The stored changes are decoded into the array that becomes the merged
-/// table, and merged there: no second array.
-pub(crate) fn load_rules_in(path: &Path, plain: &Arc<Table>, paging: Option<&Paging>) -> Result<Arc<Table>, TbError> {
+/// [`load_rules`] of the table `plain` whose counts are `plain_counts`, the merged values (of a
+/// companion that stores changes) in a scratch file when `paging` is given; with the merged
+/// values' counts (the companion header's, which they were checked to give). The stored
+/// changes are decoded into the array that becomes the merged table, and merged there: no
+/// second array.
+pub(crate) fn load_rules_in(
+    path: &Path,
+    plain: &Arc<Table>,
+    plain_counts: &[Counts; 2],
+    paging: Option<&Paging>,
+) -> Result<(Arc<Table>, [Counts; 2]), TbError> {
     let file = TableFile::open(path)?;
     if file.entries() != plain.values.len() as u64 {
         return Err(TbError::Corrupt {
@@ -63,7 +125,9 @@ pub(crate) fn load_rules_in(path: &Path, plain: &Arc<Table>, paging: Option<&Pag
         });
     }
     if stores_nothing(&file)? {
-        return Ok(Arc::clone(plain));
+        // The plain values, which must give the companion's counts too.
+        check_values(&file, &plain.values, plain_counts)?;
+        return Ok((Arc::clone(plain), *plain_counts));
     }
     let mut values = Store::zeroed(plain.values.len(), paging)?;
     file.decode_into(&mut values)?;
@@ -85,7 +149,10 @@ pub(crate) fn load_rules_in(path: &Path, plain: &Arc<Table>, paging: Option<&Pag
         let from = c * CHUNK;
         format::merge_rules_into(delta, &plain.values[from..from + delta.len()]);
     });
-    Ok(Arc::new(Table { layout: plain.layout.clone(), values }))
+    let merged = Table { layout: plain.layout.clone(), values };
+    let counts = merged.counts();
+    check_values(&file, &merged.values, &counts)?;
+    Ok((Arc::new(merged), counts))
 }
 
 /// Is every code the companion `file` stores 0 (the plain values), with every block's checksum and
@@ -163,9 +230,11 @@ mod tests {
         // values: the same merged codes, in a scratch file.
         let scratch = tempfile::tempdir().unwrap();
         let paging = Paging::new(1, scratch.path());
-        let paged_plain = Arc::new(load_in(&dir.path().join(file_name(m)), Some(&paging)).unwrap());
+        let (paged_plain, counts) = load_in(&dir.path().join(file_name(m)), Some(&paging)).unwrap();
+        let paged_plain = Arc::new(paged_plain);
         assert!(paged_plain.values.is_mapped() && paged_plain.values == plain.values);
-        let paged = load_rules_in(&dir.path().join(rules_file_name(m)), &paged_plain, Some(&paging)).unwrap();
+        let rules_path = dir.path().join(rules_file_name(m));
+        let (paged, _) = load_rules_in(&rules_path, &paged_plain, &counts, Some(&paging)).unwrap();
         assert!(paged.values.is_mapped() && paged.values == changed.values);
     }
 

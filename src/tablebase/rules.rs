@@ -235,7 +235,7 @@ fn solve_as<E: Entry>(
         // likely: the direction is run in full at once, its first search made with the counters,
         // rather than searched alone first (the same values either way).
         if agree && !(shortcuts && !rescan && super::plan::weaker_rook(layout.material, !attacker)) {
-            bar.message(&format!("rules: {attacker} attacking, perpetual checks only"));
+            bar.message(&format!("rules: perpetual checks by {}", !attacker));
             let core = pass.perpetual_core(&state.codes, state.next)?;
             if core.is_empty() {
                 skipped[attacker.index()] = true;
@@ -244,7 +244,7 @@ fn solve_as<E: Entry>(
             // With the forced band empty, the full pass starts from this same band.
             first = Some(core);
         }
-        bar.message(&format!("rules: {attacker} attacking"));
+        bar.message(&format!("rules: wins of {attacker} by the rule"));
         if !ran {
             state.codes.changed = Bits::new_in(0, state.codes.values.len(), paging)?;
             ran = true;
@@ -924,7 +924,7 @@ mod tests {
         options: Options,
         paging: Option<&Paging>,
     ) -> (Vec<u8>, RuleTable) {
-        let plain = crate::tablebase::load::load_in(&dir.join(file_name(material)), paging).unwrap();
+        let (plain, _) = crate::tablebase::load::load_in(&dir.join(file_name(material)), paging).unwrap();
         let plain_values = plain.values.clone();
         let (mut plain_subs, mut subs) = (HashMap::new(), HashMap::new());
         for input in plan::inputs(material) {

@@ -497,6 +497,14 @@ impl Solver<'_> {
                 far_levels = s.far_levels.into_iter().map(|(l, v)| (l as u16, v)).collect();
                 far_frontier = s.far_frontier;
                 level = s.level as u16;
+                // The initialisation's work is in the checkpoint: the entries count as done. Said
+                // as a line of its own, which a log of plain progress lines keeps (a message is
+                // replaced by the next level's before such a log prints it).
+                bar.set_position(n as u64);
+                bar.println(&format!(
+                    "{}: resumed at level {level} from the checkpoint of an interrupted run",
+                    self.layout.material
+                ));
                 bar.message(&format!("resumed at level {level}"));
             }
             None => {
@@ -899,8 +907,13 @@ fn add_counts(mut k: Counts, o: Counts) -> Counts {
 
 /// Counts per side to move (red, black) from a value array. An entry whose kings are not both on
 /// file e also stands for its mirror image, a distinct position, so it counts twice.
+///
+/// Every whole table read is counted (to check it against its header), so this is one tight pass:
+/// the entries of one camp pair (a run of `group_span` entries, whose weight is the same) are
+/// counted together, and weighted once.
 pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
     let per = layout.per_side as usize;
+    let span = layout.group_span.max(1) as usize;
     let side = |s: usize| -> Counts {
         values[s * per..(s + 1) * per]
             .par_chunks(1 << 16)
@@ -908,33 +921,42 @@ pub fn count(layout: &Layout, values: &[u16]) -> [Counts; 2] {
             .map(|(c, chunk)| {
                 crate::util::pressure::wait_for_release();
                 let mut k = Counts::default();
-                for (i, &code) in chunk.iter().enumerate() {
-                    if code == ILLEGAL {
-                        continue;
-                    }
-                    let pair = ((c << 16) + i) as u64 / layout.group_span;
-                    let w = if layout.pair_symmetric(pair) { 1 } else { 2 };
-                    k.legal += w;
-                    match dtm_of(code) {
-                        None => k.draws += w,
-                        Some(d) => {
-                            if d % 2 == 1 {
-                                k.wins += w;
-                            } else {
-                                k.losses += w;
-                            }
-                            if d == 0 {
-                                k.no_moves += w;
-                            }
-                            k.max_dtm = k.max_dtm.max(d as u64);
-                        }
-                    }
+                let first = c << 16;
+                let mut at = 0;
+                while at < chunk.len() {
+                    let pair = (first + at) / span;
+                    let end = ((pair + 1) * span - first).min(chunk.len());
+                    let w = if layout.pair_symmetric(pair as u64) { 1 } else { 2 };
+                    let run = count_run(&chunk[at..end]);
+                    k.legal += w * run.legal;
+                    k.wins += w * run.wins;
+                    k.draws += w * run.draws;
+                    k.losses += w * run.losses;
+                    k.no_moves += w * run.no_moves;
+                    k.max_dtm = k.max_dtm.max(run.max_dtm);
+                    at = end;
                 }
                 k
             })
             .reduce(Counts::default, add_counts)
     };
     [side(0), side(1)]
+}
+
+/// The counts of a run of entries, each counted once.
+#[inline]
+fn count_run(codes: &[u16]) -> Counts {
+    let (mut illegal, mut draws, mut wins, mut no_moves, mut max) = (0u64, 0u64, 0u64, 0u64, 0u16);
+    for &code in codes {
+        // Codes: 0 a draw, 1 illegal, 2 + d decided in d plies (odd d: a win).
+        illegal += u64::from(code == ILLEGAL);
+        draws += u64::from(code == value::DRAW);
+        wins += u64::from(code >= 2 && code % 2 == 1);
+        no_moves += u64::from(code == value::code(0));
+        max = max.max(code);
+    }
+    let legal = codes.len() as u64 - illegal;
+    Counts { legal, wins, draws, losses: legal - draws - wins, no_moves, max_dtm: dtm_of(max).map_or(0, u64::from) }
 }
 
 #[cfg(test)]

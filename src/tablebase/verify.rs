@@ -6,7 +6,9 @@
 //! lost in 0 exactly when there is no legal move; won in `n` when the fastest child lost is lost
 //! in `n - 1`; lost in `n` when every child is won and the slowest in `n - 1`; drawn otherwise.
 //! By induction on the distance, a table consistent in this way is exactly right. The block and
-//! payload checksums and the header's counts are checked too.
+//! payload checksums and the header's counts are checked too, for the table and for every table
+//! its captures lead to (a smaller table whose values contradict its own header is an error
+//! naming it, never an input the table is found consistent with).
 //!
 //! Two things keep it fast without leaning on the generator. A non-capture's child is an entry
 //! of the same table, ranked from the entry's own digits (`Layout::rank_moved`, tested
@@ -67,12 +69,11 @@ pub(super) fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> Result<u64, TbError> {
-    let path = dir.join(file_name(material));
-    let file = super::format::TableFile::open(&path)?;
+    // Loaded (or cached) through the checked load: its header's counts are its values', and so
+    // are those of every table its captures lead to, whose values the check reads.
     let table = get(dir, material, cache)?;
     let mut deps = capture_tables(material, |c| get(dir, c, cache))?;
     deps.insert(material, table.clone());
-    file.check_counts(&table.counts())?;
     let targets = CaptureTargets::new(material, &deps);
     let per = table.layout.per_side as usize;
     // By placement, both sides to move at once: the placement is unranked, set up and ranked

@@ -27,6 +27,6 @@ pub fn verify_wdl(
         return Err(TbError::NoRules { path: rules_path });
     }
     let rule = get_rules(dir, material, plain, rules)?;
-    check_file(&dir.join(wdl_file_name(material)), &table, &rule)?;
+    check_file(&dir.join(wdl_file_name(material)), &table, &table.counts(), &rule)?;
     Ok(table.values.iter().filter(|&&v| v != ILLEGAL).count() as u64)
 }

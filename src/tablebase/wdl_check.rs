@@ -7,6 +7,7 @@ use super::error::{TbError, TbField};
 use super::format::TableFile;
 use super::index::MAX_PIECES;
 use super::solve::Table;
+use super::value::Counts;
 use super::wdl::code_of;
 use crate::core::Color;
 use crate::util::checksum::{fold_checksum, FNV_OFFSET};
@@ -14,10 +15,11 @@ use rayon::prelude::*;
 use std::path::Path;
 
 /// Checks the WDL file at `path` against its tables' codes: every block's checksum and the
-/// payload checksum, the entry count, the header's counts (those of the plain table) and every
+/// payload checksum, the entry count, the header's counts (those of the plain table, given as
+/// `plain_counts`) and every
 /// legal entry's code. The blocks are read one at a time, so that no decoded copy of the file is
 /// held beside the tables.
-pub(super) fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(), TbError> {
+pub(super) fn check_file(path: &Path, plain: &Table, plain_counts: &[Counts; 2], rule: &Table) -> Result<(), TbError> {
     let file = TableFile::open(path)?;
     let corrupt = |field, detail| TbError::Corrupt { path: path.to_path_buf(), field, detail };
     let total = file.entries() as usize;
@@ -48,7 +50,7 @@ pub(super) fn check_file(path: &Path, plain: &Table, rule: &Table) -> Result<(),
         return Err(corrupt(TbField::Entries, format!("{total} entries, the table has {}", plain.values.len())));
     }
     // The header's counts are the plain table's.
-    file.check_counts(&plain.counts())?;
+    file.check_counts(plain_counts)?;
     if let Some((i, stored)) = first_bad.into_iter().flatten().next() {
         let per = plain.layout.per_side as usize;
         let mut sq = [0u8; MAX_PIECES];

@@ -344,7 +344,41 @@ impl AtomicFile {
     /// same target that were killed before finishing (their process no longer runs) are removed
     /// first, so that temporary files never accumulate.
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
-        let target = &output_place(target)?;
+        AtomicFile::create_at(&output_place(target)?)
+    }
+
+    /// [`AtomicFile::create`], except that a symbolic link at `target` is replaced by the file
+    /// on [`AtomicFile::commit`] (the link's own directory gets the file) rather than followed:
+    /// the file the link points to is left as it is. For files that belong in the directory
+    /// named, such as the tables `qiku-tb generate -d DIR` makes.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use qiku::fs::AtomicFile;
+    /// use std::io::Write;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("elsewhere.txt"), "kept")?;
+    /// let link = dir.path().join("out.txt");
+    /// std::os::unix::fs::symlink("elsewhere.txt", &link)?;
+    /// let mut file = AtomicFile::create_replacing_link(&link)?;
+    /// file.file().write_all(b"new")?;
+    /// file.commit()?;
+    /// assert!(std::fs::symlink_metadata(&link)?.file_type().is_file());
+    /// assert_eq!(std::fs::read_to_string(&link)?, "new");
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("elsewhere.txt"))?, "kept");
+    /// # }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn create_replacing_link(target: &Path) -> io::Result<AtomicFile> {
+        match std::fs::symlink_metadata(target) {
+            Ok(meta) if meta.file_type().is_symlink() => AtomicFile::create_at(target),
+            _ => AtomicFile::create(target),
+        }
+    }
+
+    /// A new temporary file that replaces `target` itself (no link followed) on commit.
+    fn create_at(target: &Path) -> io::Result<AtomicFile> {
         if let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) {
             // Never complete, so removing them loses nothing; failing to is no reason to fail.
             let _ = remove_stale_temp_files(parent_dir(target), &|n| n == name);
@@ -384,6 +418,14 @@ impl AtomicFile {
     /// Writes `bytes` to `target` atomically.
     pub fn write(target: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut f = AtomicFile::create(target)?;
+        f.file().write_all(bytes)?;
+        f.commit()
+    }
+
+    /// Writes `bytes` to `target` atomically, replacing a symbolic link there rather than the
+    /// file it points to (see [`AtomicFile::create_replacing_link`]).
+    pub fn write_replacing_link(target: &Path, bytes: &[u8]) -> io::Result<()> {
+        let mut f = AtomicFile::create_replacing_link(target)?;
         f.file().write_all(bytes)?;
         f.commit()
     }

@@ -153,7 +153,8 @@ impl Value {
 }
 
 /// Offsets and widths of the header's fields (docs/FORMAT.md, "Layout"), the checksum at 248
-/// excepted.
+/// excepted; the reserved bytes (62, 74, 212 to 247: both ends of the last), which a reader must
+/// refuse when not 0, among them.
 pub const FIELDS: &[(usize, usize)] = &[
     (0, 8),
     (8, 4),
@@ -191,6 +192,7 @@ pub const FIELDS: &[(usize, usize)] = &[
     (200, 8),
     (208, 4),
     (212, 8),
+    (240, 8),
 ];
 
 /// Overwrites the little-endian field of `width` bytes (at most 8) at `at` with `value`.

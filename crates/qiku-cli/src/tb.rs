@@ -2,6 +2,7 @@
 
 mod dir;
 mod space;
+mod stats;
 mod unusable;
 mod verify;
 
@@ -16,9 +17,7 @@ use qiku::tablebase::generate::{
     self, calibrate, estimate, memory_mode, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved,
     RulesPass, Selection, CALIBRATION_MATERIAL,
 };
-use qiku::tablebase::{
-    file_name, highest_line_rank, rules_file_name, wdl_file_name, Counts, Material, Rules, Tablebases, TbError, Wdl,
-};
+use qiku::tablebase::{rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, Wdl};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -133,6 +132,10 @@ enum Command {
         /// Print a JSON report of every table instead of a summary (progress stays on stderr).
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU). The files are the same bytes for any count.
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// Before any work: the tables a selection means, in generation order, with entries and
     /// estimated peak memory, disk and time, which ones the generator cannot do yet, and totals
@@ -172,6 +175,10 @@ enum Command {
         /// where --dir is; null where unknown).
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU). The times are estimated for the generation with as many.
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// Show the value of a position and of each legal move.
     Probe {
@@ -234,6 +241,10 @@ enum Command {
         /// failed, else "not_checked" when one was not checked, else "ok"; "missing" counts them.
         #[arg(long)]
         json: bool,
+        /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
+        /// set, else one per CPU).
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        threads: Option<usize>,
     },
     /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
     /// and .qtw files.
@@ -253,7 +264,22 @@ pub fn main() -> ExitCode {
     // Printed after the command's own answer or error (the unusable files a probe did not need).
     let mut warnings = Vec::new();
     let result = match cli.command {
-        Command::Generate { select, dir, no_compress, no_rules, only, memory, scratch, checkpoint_minutes, json } => {
+        Command::Generate {
+            select,
+            dir,
+            no_compress,
+            no_rules,
+            only,
+            memory,
+            scratch,
+            checkpoint_minutes,
+            json,
+            threads,
+        } => {
+            if let Err(e) = use_threads(threads) {
+                eprintln!("qiku-tb: {e}");
+                return ExitCode::FAILURE;
+            }
             if !(checkpoint_minutes >= 0.0 && checkpoint_minutes.is_finite()) {
                 eprintln!("qiku-tb: --checkpoint-minutes {checkpoint_minutes}: give a number of minutes, 0 or more");
                 return ExitCode::FAILURE;
@@ -277,14 +303,16 @@ pub fn main() -> ExitCode {
                 Ok(()) => Ok(()),
             }
         }
-        Command::Plan { select, dir, no_rules, memory, speed, json } => {
-            run_plan(&select, &dir, !no_rules, memory, speed, json)
+        Command::Plan { select, dir, no_rules, memory, speed, json, threads } => {
+            use_threads(threads).and_then(|()| run_plan(&select, &dir, !no_rules, memory, speed, json))
         }
         Command::Probe { position, notation, dir, rules, json } => {
             run_probe(&position, notation, &dir, rules, json, &mut warnings)
         }
-        Command::Stats { material, dir, rules, json } => run_stats(&material, &dir, rules, json),
-        Command::Verify { materials, dir, json } => verify::run_verify(&materials, &dir, json),
+        Command::Stats { material, dir, rules, json } => stats::run_stats(&material, &dir, rules, json),
+        Command::Verify { materials, dir, json, threads } => {
+            use_threads(threads).and_then(|()| verify::run_verify(&materials, &dir, json))
+        }
         Command::Info { dir, json } => run_info(&dir, json),
     };
     let code = match result {
@@ -301,6 +329,18 @@ pub fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     code
+}
+
+/// `--threads N`: the process's worker threads (rayon's pool); without it rayon's default
+/// (RAYON_NUM_THREADS, else one per CPU). Every table file is the same bytes for any count.
+fn use_threads(threads: Option<usize>) -> Result<(), String> {
+    match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| format!("--threads {n}: cannot start the worker threads: {e}")),
+        None => Ok(()),
+    }
 }
 
 fn parse_materials(names: &[String]) -> Result<Vec<Material>, String> {
@@ -831,72 +871,6 @@ fn probe_tables(
         println!("  (* the table's line; a move's line rank is its position's after it plus one, not plies)");
     } else {
         println!("  (* the table's line)");
-    }
-    Ok(())
-}
-
-fn run_stats(name: &str, dir: &Path, rules: Rules, json: bool) -> Result<(), String> {
-    let m: Material = name.parse().map_err(|e| format!("{e}"))?;
-    let (canonical, swapped) = m.canonical();
-    if !canonical.has_attackers() {
-        return Err(qiku::tablebase::dead_draw_message(&[m]));
-    }
-    let path = dir.join(file_name(canonical));
-    if let Some(e) = no_directory(dir) {
-        return Err(e);
-    }
-    if !path.exists() {
-        return Err(missing_table(canonical, dir));
-    }
-    let table = std::sync::Arc::new(generate::load(&path).map_err(|e| e.to_string())?);
-    let plain = table.counts();
-    let counts = match rules {
-        Rules::Plain => plain,
-        Rules::Asian => {
-            let path = dir.join(rules_file_name(canonical));
-            if !path.exists() {
-                return Err(format!("{}; or count without the rules: --rules plain", TbError::NoRules { path }));
-            }
-            generate::load_rules(&path, &table).map_err(|e| e.to_string())?.counts()
-        }
-    };
-    let changed = generate::changed(&plain, &counts);
-    // Color swap: the table's red-to-move positions are the named material's black-to-move ones.
-    let (red, black) = if swapped { (counts[1], counts[0]) } else { (counts[0], counts[1]) };
-    let (red_changed, black_changed) = if swapped { (changed[1], changed[0]) } else { (changed[0], changed[1]) };
-    let (plain_red, plain_black) = if swapped { (plain[1], plain[0]) } else { (plain[0], plain[1]) };
-    // The rule's wins and losses carry a line rank, not plies to mate; the mates are the plain
-    // table's (the rule changes only draws), so the longest mate is the plain one. The library
-    // tells the two apart (`/api/tables/{material}` of `qiku serve` calls the same).
-    let line_rank = |c: Counts, p: Counts| highest_line_rank(&p, &c);
-    if json {
-        // `max_dtm` in the counts is the largest distance stored, plies or line rank; the two
-        // are apart here, each in its unit.
-        let mut out = json!({"material": m.to_string(), "rules": rules.name(), "red": red, "black": black,
-            "longest_mate_plies": {"red": plain_red.max_dtm, "black": plain_black.max_dtm}});
-        if rules == Rules::Asian {
-            out["changed"] = json!({"red": red_changed, "black": black_changed});
-            out["highest_line_rank"] =
-                json!({"red": line_rank(red, plain_red), "black": line_rank(black, plain_black)});
-        }
-        println!("{out}");
-        return Ok(());
-    }
-    println!(
-        "{m}{} under {} rules",
-        if swapped { format!(" (table {canonical}, colors swapped)") } else { String::new() },
-        rules.name()
-    );
-    for (side, c, ch, p) in [("red", red, red_changed, plain_red), ("black", black, black_changed, plain_black)] {
-        let longest = match line_rank(c, p) {
-            Some(rank) => format!("longest mate {} plies, line ranks up to {rank}", p.max_dtm),
-            None => format!("longest mate {} plies", p.max_dtm),
-        };
-        let changed = if rules == Rules::Asian { format!(", {ch} decided by the rule") } else { String::new() };
-        println!(
-            "  {side} to move: {} legal, {} wins, {} draws, {} losses, {} without a move, {longest}{changed}",
-            c.legal, c.wins, c.draws, c.losses, c.no_moves
-        );
     }
     Ok(())
 }

@@ -301,6 +301,13 @@ fn reserved_value_codes_are_refused_on_probe() {
     );
     assert!(!out.status.success());
     assert!(!String::from_utf8_lossy(&out.stdout).contains("253"));
+    // `stats` reads the whole table: refused the same way, not "longest mate 251 plies".
+    for rules in ["plain", "asian"] {
+        let out = run(env!("CARGO_BIN_EXE_qiku-tb"), &["stats", "KRvK", "-d", dir.to_str().unwrap(), "--rules", rules]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{rules}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(err.contains("KRvK.qtb") && err.contains("reserved value code 253"), "{rules}: {err}");
+    }
 }
 
 /// A KRvK table whose every legal entry says "win in 1", with valid checksums and the true

@@ -156,3 +156,59 @@ fn verify_tells_a_damaged_table_from_one_whose_input_is_damaged() {
     assert!(!out.status.success() && err[0].contains("no table to verify"), "{err:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `verify` names the `.qtb` as the cause where only it is wrong: its companions' checks read it,
+/// so they are not checked (naming it), rather than failed naming the intact `.qtr` and `.qtw`
+/// as invalid (which a user would delete). A `.qtb` that is a link to no file is a failed table,
+/// in the text and the JSON alike, not a missing one whose companions failed.
+#[test]
+fn verify_names_the_table_file_as_the_cause_of_its_companions_checks() {
+    use qiku::tablebase::format::{self, TableFile, DRAW};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb_damaged_cause");
+    let _ = std::fs::remove_dir_all(&dir);
+    generate_set(&["KRvKN".parse().unwrap()], &GenerateOptions::new(&dir)).unwrap();
+    let d = dir.to_str().unwrap();
+    let qtb = dir.join("KRvKN.qtb");
+    // One win stored as a draw, the header's counts and every checksum as they were.
+    let header = TableFile::open(&qtb).unwrap().header().clone();
+    let mut table = qiku::tablebase::generate::load(&qtb).unwrap();
+    let won = table.codes().iter().position(|&c| c == 3).unwrap();
+    table.codes_mut()[won] = DRAW;
+    let bytes = format::encode(header.material, table.codes(), &header.counts, true).unwrap();
+    format::write_atomic(&qtb, &bytes).unwrap();
+    let check = |v: &serde_json::Value, failed: u64| {
+        let t = &v["tables"][0];
+        assert_eq!((&v["failed"], &v["missing"], &t["status"]), (&failed.into(), &0.into(), &"failed".into()), "{v}");
+        assert_eq!(t["table"]["status"], "failed", "{v}");
+        for part in ["rules", "wdl"] {
+            assert_eq!(t[part]["status"], "not_checked", "{part}: {v}");
+            assert_eq!(t[part]["input"].as_str(), Some(qtb.to_str().unwrap()), "{part}: {v}");
+        }
+    };
+    let out = qiku_tb(&["verify", "KRvKN", "-d", d, "--json"]);
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    check(&v, 1);
+    assert!(v["tables"][0]["table"]["error"].as_str().unwrap().contains("counts"), "{v}");
+    let out = qiku_tb(&["verify", "KRvKN", "-d", d]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("KRvKN.qtr: invalid") && !text.contains("KRvKN.qtw: invalid"), "{text}");
+    for part in ["(Asian rules)", "(WDL)"] {
+        let line = format!("KRvKN {part}: NOT CHECKED: {} cannot be used", qtb.display());
+        assert!(text.lines().any(|l| l == line), "{text}");
+    }
+    // A link that leads to no file (dangling, or a loop) in place of the .qtb.
+    for target in ["nowhere.qtb", "KRvKN.qtb"] {
+        std::fs::remove_file(&qtb).unwrap();
+        std::os::unix::fs::symlink(target, &qtb).unwrap();
+        let out = qiku_tb(&["verify", "KRvKN", "-d", d, "--json"]);
+        assert!(!out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        check(&v, 1);
+        assert!(v["tables"][0]["table"]["error"].as_str().unwrap().contains("symbolic link"), "{v}");
+        let out = qiku_tb(&["verify", "KRvKN", "-d", d]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("KRvKN: FAILED: ") && !text.contains("MISSING"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -194,3 +194,60 @@ fn a_bad_move_counter_is_named_as_a_counter() {
     let out = qiku_tb(&["probe", &format!("{KRK} a0a1"), "-d", "nowhere"]);
     assert!(stderr(&out).contains("write `moves` before the moves"), "{}", stderr(&out));
 }
+
+/// How many threads work is said in the help of every command that runs in parallel, and
+/// `--threads N` sets it: the same files and the same report whatever it is, and the plan says
+/// the count it was given.
+#[test]
+fn the_thread_count_is_said_in_the_help_and_set_by_an_option_that_changes_no_byte() {
+    for command in ["generate", "verify", "plan"] {
+        let out = qiku_tb(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--threads <N>") && help.contains("RAYON_NUM_THREADS"), "{command}: {help}");
+    }
+    let out = qiku_tb(&["plan", "KRvK", "--speed", "1", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains(" with 1 thread(s)"), "{text}{}", stderr(&out));
+    let out = qiku_tb(&["plan", "KRvK", "--speed", "1", "--threads", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["threads"], 3, "{v}");
+    let (one, two) = (tmp("tb_edges_threads_1"), tmp("tb_edges_threads_2"));
+    for (dir, n) in [(&one, "1"), (&two, "2")] {
+        let out = qiku_tb(&["generate", "KRvKA", "-d", s(dir), "--threads", n]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let out = qiku_tb(&["verify", "-d", s(dir), "--threads", n]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for name in ["KRvK.qtb", "KRvK.qtr", "KRvK.qtw", "KRvKA.qtb", "KRvKA.qtr", "KRvKA.qtw"] {
+        assert!(std::fs::read(one.join(name)).expect("made") == std::fs::read(two.join(name)).expect("made"), "{name}");
+    }
+    let out = qiku_tb(&["generate", "KRvK", "-d", s(&one), "--threads", "0"]);
+    assert!(!out.status.success() && stderr(&out).contains("1 to 1024"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&two);
+}
+
+/// The rule-aware pass's last word, on its progress line, says what it found, true whichever
+/// side has what: not "black attacking" where black has only its king (KPvK) or only defends.
+#[test]
+fn the_rule_aware_pass_ends_saying_what_the_rules_decide() {
+    let dir = tmp("tb_edges_rules_words");
+    let out = qiku_tb(&["generate", "KPvK", "KRvKN", "-d", s(&dir), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let err = stderr(&out);
+    assert!(!err.contains("attacking"), "{err}");
+    for row in report["tables"].as_array().expect("tables") {
+        let m = row["material"].as_str().expect("material");
+        let changed = row["changed"][0].as_u64().unwrap() + row["changed"][1].as_u64().unwrap();
+        let line = err.lines().find(|l| l.starts_with(&format!("{m} (")) && l.contains(" rules: done in "));
+        let line = line.unwrap_or_else(|| panic!("no rules line of {m}: {err}"));
+        let said = match changed {
+            0 => "no position decided only by the rules".to_string(),
+            n => format!("{n} positions decided only by the rules"),
+        };
+        assert!(line.ends_with(&said), "{line}");
+    }
+    assert!(err.contains(" rules: done in ") && err.contains("KRvKN ("), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -86,7 +86,15 @@ fn a_paged_table_writes_the_same_bytes_and_resumes_after_a_kill() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let row = krpvkc_row(&out.stdout);
     assert_eq!(row["paged"], true, "{row}");
-    assert!(row["resumed_at_level"].as_u64().is_some(), "{row}");
+    let level = row["resumed_at_level"].as_u64().expect("resumed");
+    // Its progress lines (stderr is no terminal here) say so, and count the entries the
+    // checkpoint had, not "0 of 40095000 (0%) done".
+    let err = String::from_utf8_lossy(&out.stderr);
+    let said = format!("KRPvKC: resumed at level {level} from the checkpoint of an interrupted run");
+    assert!(err.lines().any(|l| l == said), "{err}");
+    let done = err.lines().find(|l| l.starts_with("KRPvKC: ") && l.contains(" done in ")).expect("a done line");
+    let n = qiku::tablebase::generate::entries_of(&"KRPvKC".parse().unwrap());
+    assert!(done.starts_with(&format!("KRPvKC: {n} of {n} (100%) done in ")), "{done}");
     same_as_in_memory(&paged);
     // The checkpoints are gone with the written table, the scratch files were never named, and
     // the empty scratch directory is removed.

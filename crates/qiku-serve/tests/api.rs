@@ -787,3 +787,26 @@ fn a_damaged_table_file_is_a_500_naming_it_everywhere() {
         assert!(v["error"].as_str().unwrap_or_default().contains("KNvK.qtb"), "{target}: {v}");
     }
 }
+
+/// A table holding a value code the probes refuse (a reserved one, behind valid checksums and the
+/// header's counts) is a `500` naming the file in its statistics, as `qiku-tb stats` refuses it,
+/// never a `200` with `"max_dtm": 243`.
+#[test]
+fn a_table_with_a_reserved_value_code_is_a_500_naming_it() {
+    use qiku::tablebase::format::{self, TableFile};
+    let dir = tables_copy();
+    let path = dir.path().join("KRvKN.qtb");
+    let header = TableFile::open(&path).expect("open").header().clone();
+    let mut table = qiku::tablebase::generate::load(&path).expect("load");
+    let won = table.codes().iter().position(|&c| c == 7).expect("a win in 5");
+    table.codes_mut()[won] = 245;
+    let bytes = format::encode(header.material, table.codes(), &header.counts, true).expect("encode");
+    format::write_atomic(&path, &bytes).expect("write");
+    let mut o = options();
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    let (status, v) = get_json(srv.addr, "/api/tables/KRvKN");
+    assert_eq!(status, 500, "{v}");
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(error.contains("KRvKN.qtb") && error.contains("reserved value code 245"), "{v}");
+}

@@ -32,12 +32,21 @@ struct Input {
     error: Option<String>,
 }
 
+/// Which of a table's checks an outcome is.
+#[derive(Clone, Copy, PartialEq)]
+enum Check {
+    /// The table's own (its `.qtb`).
+    Table,
+    /// A companion's (its `.qtr` or `.qtw`), which reads the `.qtb` too.
+    Companion,
+}
+
 impl Outcome {
-    /// The outcome of a check of one of `material`'s files.
-    fn of(result: Result<u64, TbError>, material: Material, start: Instant) -> Outcome {
+    /// The outcome of `check` of one of `material`'s files.
+    fn of(result: Result<u64, TbError>, material: Material, check: Check, start: Instant) -> Outcome {
         match result {
             Ok(entries) => Outcome::Ok { entries, seconds: start.elapsed().as_secs_f64() },
-            Err(e) => match bad_input(&e, material) {
+            Err(e) => match bad_input(&e, material, check) {
                 Some(input) => Outcome::NotChecked(input),
                 None => Outcome::Failed(e.to_string()),
             },
@@ -64,12 +73,17 @@ impl Outcome {
     }
 }
 
-/// The other table's file an error of `verify` of `material` is about when it is not one of
-/// `material`'s own files (`.qtb`, `.qtr`, `.qtw`): missing, or unusable with the error's cause.
-/// An error without a file (a value that does not follow from its successors) is the checked
-/// file's.
-fn bad_input(e: &TbError, material: Material) -> Option<Input> {
-    let own = [file_name(material), rules_file_name(material), wdl_file_name(material)];
+/// The other file an error of `check` of `material` is about when it is not one of the files
+/// that check answers for: missing, or unusable with the error's cause. The table's check
+/// answers for `material`'s own files (`.qtb`, `.qtr`, `.qtw`); a companion's (`.qtr`, `.qtw`)
+/// for the companions only, so that the `.qtb` they go with is named as the cause when it cannot
+/// be used (its own check says why), not the companion as invalid. An error without a file (a
+/// value that does not follow from its successors) is the checked file's.
+fn bad_input(e: &TbError, material: Material, check: Check) -> Option<Input> {
+    let mut own = vec![rules_file_name(material), wdl_file_name(material)];
+    if check == Check::Table {
+        own.push(file_name(material));
+    }
     let path = e.path().filter(|p| p.file_name().is_none_or(|n| !own.iter().any(|o| n == o.as_str())))?;
     let missing = matches!(e, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
         || matches!(e, TbError::NoRules { .. });
@@ -222,10 +236,14 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
     let last_use = last_uses(&canonical);
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
-        let plain = if dir.join(file_name(c)).exists() {
-            Outcome::of(verify_table(dir, c, &mut cache), c, start)
-        } else {
-            Outcome::Missing
+        let qtb = dir.join(file_name(c));
+        let plain = match std::fs::metadata(&qtb) {
+            Ok(_) => Outcome::of(verify_table(dir, c, &mut cache), c, Check::Table, start),
+            // A link there that leads to no file (dangling, or a loop): the table is there, broken.
+            Err(e) if std::fs::symlink_metadata(&qtb).is_ok() => {
+                Outcome::Failed(format!("{}: a symbolic link that leads to no file ({e})", qtb.display()))
+            }
+            Err(_) => Outcome::Missing,
         };
         if !json {
             say(c, "", &plain, dir, |n| format!("{n} legal entries"));
@@ -243,7 +261,7 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
             } else {
                 (verify_rules(dir, c, &mut cache, &mut rule_cache), false)
             };
-            let outcome = Outcome::of(result, c, start);
+            let outcome = Outcome::of(result, c, Check::Companion, start);
             if !json {
                 let how = if same { ": the plain values, checked above" } else { "" };
                 say(c, " (Asian rules)", &outcome, dir, |n| format!("{n} entries changed{how}"));
@@ -253,7 +271,7 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
         let wdl_path = dir.join(wdl_file_name(c));
         let wdl = wdl_path.exists().then(|| {
             let start = Instant::now();
-            let outcome = Outcome::of(verify_wdl(dir, c, &mut cache, &mut rule_cache), c, start);
+            let outcome = Outcome::of(verify_wdl(dir, c, &mut cache, &mut rule_cache), c, Check::Companion, start);
             if !json {
                 say(c, " (WDL)", &outcome, dir, |n| format!("{n} legal entries"));
             }
