@@ -22,15 +22,17 @@
 //! record went through, so any thread count, memory budget or input order gives the same file.
 
 use super::error::BookError;
+pub use super::error::BuildError;
 use super::filter::GameFilter;
 use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
-use super::inputs::{self, Input, Opened};
-use super::merge::{reduce_runs, EntryStream, Merge, Run, Scratch, MAX_FAN_IN, STOP_CHECK_RECORDS};
+use super::inputs::{self, without_path, Input, Opened};
+use super::merge::{reduce_runs, EntryStream, Merge, Run, STOP_CHECK_RECORDS};
 use super::recent::{RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
+use super::scratch::{Scratch, MAX_FAN_IN};
 use super::stdin::{Abandon, Stdin};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind, Reader, TextEncoding};
 use crate::util::files::{check_output_place, parent_dir, remove_stale_temp_files};
@@ -38,7 +40,6 @@ use crate::util::progress::{NoProgress, Progress};
 use crate::xqf::BrokenLink;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
@@ -185,67 +186,6 @@ impl BuildReport {
     }
 }
 
-/// Why a build failed as a whole (bad games never fail a build; they are reported).
-#[derive(Debug)]
-pub enum BuildError {
-    /// An input named could not be opened (or a directory listed), or a temporary file or
-    /// directory could not be made.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What was being done.
-        op: &'static str,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// An input named is not a game file (one of qiku's binary files, or binary data); refused
-    /// before any game is read.
-    NotText(OpenError),
-    /// Writing the book failed (or the output is one of the inputs).
-    Book(BookError),
-    /// The worker thread pool could not be started.
-    Threads(rayon::ThreadPoolBuildError),
-    /// `max_ply` is 0: no move would be recorded and the book would be empty; refused before
-    /// anything is read.
-    NoPlies,
-    /// The progress receiver asked for a stop ([`Progress::stop_requested`]): nothing was
-    /// written, and a file already at the output path was left as it was.
-    Stopped,
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
-            BuildError::NotText(e) => write!(f, "{e}"),
-            BuildError::Book(e) => write!(f, "{e}"),
-            BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
-            BuildError::NoPlies => f.write_str(
-                "a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)",
-            ),
-            BuildError::Stopped => f.write_str("the build was stopped: no book was written"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Io { source, .. } => Some(source),
-            BuildError::NotText(e) => Some(e),
-            BuildError::Book(e) => Some(e),
-            BuildError::Threads(e) => Some(e),
-            BuildError::NoPlies | BuildError::Stopped => None,
-        }
-    }
-}
-
-impl From<BookError> for BuildError {
-    fn from(e: BookError) -> Self {
-        BuildError::Book(e)
-    }
-}
-
 enum Message {
     Batch(Batch),
     /// Input `i` was read (to its end, or to an error the report names).
@@ -311,9 +251,7 @@ impl Accumulator {
     }
 }
 
-/// The input name that stands for standard input (`-`, as in most command-line tools): its games
-/// are read as a file's are (any encoding, `.zst` or not, told by content), once.
-pub const STDIN: &str = "-";
+pub use super::inputs::STDIN;
 
 /// Builds a book from `inputs` into `output` (see the module documentation). An input named
 /// [`STDIN`] reads the games from standard input.
@@ -637,15 +575,6 @@ fn pending_push(m: Message, pending: &mut Vec<Batch>, outcomes: &mut [Outcome], 
 fn keep_first_errors(errors: &mut Vec<(usize, GameError)>, n: usize) {
     errors.sort_by(|(fa, a), (fb, b)| (fa, a.game, a.line, a.column).cmp(&(fb, b.game, b.line, b.column)));
     errors.truncate(n);
-}
-
-/// An error's message without the file name its reader put in front of it (a report names the
-/// file apart).
-pub(crate) fn without_path(path: &Path, message: String) -> String {
-    match message.strip_prefix(&format!("{}: ", path.display())) {
-        Some(rest) => rest.to_string(),
-        None => message,
-    }
 }
 
 /// Runs `work` (which reads standard input) while a watcher sets `abandon` on a stop, so that a

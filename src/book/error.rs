@@ -4,6 +4,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::pgn::OpenError;
+
 /// Why a book could not be read, written or merged. Every variant names the file.
 ///
 /// ```
@@ -198,5 +200,66 @@ fn advice(e: &std::io::Error, dir: &Path) -> String {
             format!("; {} cannot be written to: write the book to a directory you can write to", dir.display())
         }
         _ => String::new(),
+    }
+}
+
+/// Why a build failed as a whole (bad games never fail a build; they are reported).
+#[derive(Debug)]
+pub enum BuildError {
+    /// An input named could not be opened (or a directory listed), or a temporary file or
+    /// directory could not be made.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        op: &'static str,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// An input named is not a game file (one of qiku's binary files, or binary data); refused
+    /// before any game is read.
+    NotText(OpenError),
+    /// Writing the book failed (or the output is one of the inputs).
+    Book(BookError),
+    /// The worker thread pool could not be started.
+    Threads(rayon::ThreadPoolBuildError),
+    /// `max_ply` is 0: no move would be recorded and the book would be empty; refused before
+    /// anything is read.
+    NoPlies,
+    /// The progress receiver asked for a stop ([`crate::Progress::stop_requested`]): nothing was
+    /// written, and a file already at the output path was left as it was.
+    Stopped,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Io { path, op, source } => write!(f, "{}: cannot {op}: {source}", path.display()),
+            BuildError::NotText(e) => write!(f, "{e}"),
+            BuildError::Book(e) => write!(f, "{e}"),
+            BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            BuildError::NoPlies => f.write_str(
+                "a maximum of 0 plies records no move: the book would be empty; give 1 or more (default 40)",
+            ),
+            BuildError::Stopped => f.write_str("the build was stopped: no book was written"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Io { source, .. } => Some(source),
+            BuildError::NotText(e) => Some(e),
+            BuildError::Book(e) => Some(e),
+            BuildError::Threads(e) => Some(e),
+            BuildError::NoPlies | BuildError::Stopped => None,
+        }
+    }
+}
+
+impl From<BookError> for BuildError {
+    fn from(e: BookError) -> Self {
+        BuildError::Book(e)
     }
 }

@@ -10,8 +10,7 @@
 //! A file found by listing a directory is not refused: one that cannot be opened or is not a
 //! game file is skipped and reported ([`Opened::Unusable`]), the rest are built.
 
-use super::build::{BuildError, STDIN};
-use super::error::BookError;
+use super::error::{BookError, BuildError};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind};
 use crate::util::files::open_regular;
 use crate::xqf::BrokenLink;
@@ -21,6 +20,19 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// The input name that stands for standard input (`-`, as in most command-line tools): its games
+/// are read as a file's are (any encoding, `.zst` or not, told by content), once.
+pub const STDIN: &str = "-";
+
+/// An error's message without the file name its reader put in front of it (a report names the
+/// file apart).
+pub(crate) fn without_path(path: &Path, message: String) -> String {
+    match message.strip_prefix(&format!("{}: ", path.display())) {
+        Some(rest) => rest.to_string(),
+        None => message,
+    }
+}
 
 /// One file to read.
 #[derive(Clone, Debug)]
@@ -194,7 +206,7 @@ pub(crate) fn open(input: &Input, encoding: EncodingChoice, bytes: &Arc<AtomicU6
     match opened {
         Ok(input) => Opened::Ready(input),
         Err(e) if e.kind() == OpenErrorKind::NotText && input.listed => {
-            Opened::Unusable(super::build::without_path(path, e.to_string()))
+            Opened::Unusable(without_path(path, e.to_string()))
         }
         Err(e) if e.kind() == OpenErrorKind::NotText => Opened::Fatal(BuildError::NotText(e)),
         Err(e) => Opened::Damaged(e),

@@ -11,7 +11,7 @@ use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, 
 use super::probe::{Book, Verify};
 use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
-use crate::util::files::job_temp_dir;
+use super::scratch::{Scratch, MAX_FAN_IN};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::collections::HashMap;
@@ -94,33 +94,6 @@ impl Iterator for Merge<'_> {
         r
     }
 }
-
-/// Where a writer puts its temporary files, named in their errors: the book being written and
-/// the directory of the temporary files.
-#[derive(Clone, Debug)]
-pub(crate) struct Scratch {
-    /// The book being written.
-    pub(crate) output: PathBuf,
-    /// The directory the temporary files go in.
-    pub(crate) dir: PathBuf,
-}
-
-impl Scratch {
-    /// The error of `op` on a temporary file.
-    pub(crate) fn error(&self, op: &'static str) -> impl Fn(std::io::Error) -> BookError + '_ {
-        move |source| BookError::Spill { output: self.output.clone(), dir: self.dir.clone(), op, source }
-    }
-
-    /// A private directory for runs inside [`Scratch::dir`], removed with them when dropped.
-    pub(crate) fn run_dir(&self) -> Result<tempfile::TempDir, BookError> {
-        job_temp_dir(&self.dir, "book-spill").map_err(self.error("create a directory for temporary files"))
-    }
-}
-
-/// At most this many runs are read at once, each an open file and a read buffer (and the
-/// build's records in memory besides): more are first merged into fewer, this many at a time,
-/// so that a build spilling thousands of runs needs no more open files than one spilling a few.
-pub(crate) const MAX_FAN_IN: usize = 32;
 
 /// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else.
 /// The file has a random name in the build's private temporary directory, is closed while it

@@ -35,6 +35,7 @@ pub mod recent;
 pub mod record;
 mod replay;
 pub mod report;
+mod scratch;
 mod stdin;
 
 pub use build::{build, BuildError, BuildOptions, BuildReport, FileReport, UnusableFile};

@@ -17,8 +17,8 @@
 use super::error::BookError;
 use super::filter::GameDate;
 use super::format::{bucket, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
-use super::merge::{Scratch, MAX_FAN_IN};
 use super::record::{canonical_key, Orientation};
+use super::scratch::{Scratch, MAX_FAN_IN};
 use crate::core::{Move, Position};
 use crate::pgn::GameResult;
 use std::cmp::Reverse;
