@@ -397,6 +397,16 @@ pub struct BrokenLink {
     pub target: PathBuf,
 }
 
+/// A directory found by listing a directory given as an input that could not itself be listed
+/// (no permission to read it, say): the game files in it, if any, are not among the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnlistedDir {
+    /// The directory, under the directory given.
+    pub path: PathBuf,
+    /// Why it could not be listed, without its name.
+    pub cause: String,
+}
+
 /// What [`expand_game_inputs`] found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExpandedInputs {
@@ -406,11 +416,15 @@ pub struct ExpandedInputs {
     /// The links found in the directories whose target does not exist, in name order: not in
     /// [`ExpandedInputs::files`].
     pub broken_links: Vec<BrokenLink>,
+    /// The directories below a directory given that could not be listed, in the order met.
+    pub unlisted: Vec<UnlistedDir>,
 }
 
 /// [`expand_inputs`], with the symbolic links found by listing a directory whose target does not
 /// exist set apart in [`ExpandedInputs::broken_links`] (a link given by name stays among the
-/// files: a path given that cannot be opened is an error, a typo maybe).
+/// files: a path given that cannot be opened is an error, a typo maybe), and the directories
+/// below a directory given that cannot be listed set apart in [`ExpandedInputs::unlisted`]
+/// (a directory given that cannot be listed is an error).
 ///
 /// ```
 /// # #[cfg(unix)] {
@@ -429,12 +443,13 @@ pub fn expand_game_inputs(inputs: &[PathBuf]) -> Result<ExpandedInputs, (PathBuf
 }
 
 fn expand(inputs: &[PathBuf], set_apart: bool) -> Result<ExpandedInputs, (PathBuf, std::io::Error)> {
-    let mut out = ExpandedInputs { files: Vec::with_capacity(inputs.len()), broken_links: Vec::new() };
+    let mut out = ExpandedInputs { files: Vec::with_capacity(inputs.len()), ..ExpandedInputs::default() };
     let mut walked = std::collections::HashSet::new();
     for p in inputs {
         if p.is_dir() {
             let mut found = Vec::new();
-            collect_dir(p, &mut found, &mut walked)?;
+            let mut unlisted = set_apart.then_some(&mut out.unlisted);
+            collect_dir(p, &mut found, &mut walked, &mut unlisted)?;
             found.sort();
             for path in found {
                 match broken_link(&path).filter(|_| set_apart) {
@@ -475,10 +490,13 @@ fn dir_identity(dir: &Path) -> Result<(u64, u64, PathBuf), std::io::Error> {
     }
 }
 
+/// Adds the game files under `dir` to `out`. A subdirectory that cannot be listed goes to
+/// `unlisted` when given, and is an error otherwise, as `dir` itself always is.
 fn collect_dir(
     dir: &Path,
     out: &mut Vec<PathBuf>,
     walked: &mut std::collections::HashSet<(u64, u64, PathBuf)>,
+    unlisted: &mut Option<&mut Vec<UnlistedDir>>,
 ) -> Result<(), (PathBuf, std::io::Error)> {
     if !walked.insert(dir_identity(dir).map_err(|e| (dir.to_path_buf(), e))?) {
         return Ok(());
@@ -487,7 +505,16 @@ fn collect_dir(
     for entry in entries {
         let path = entry.map_err(|e| (dir.to_path_buf(), e))?.path();
         if path.is_dir() {
-            collect_dir(&path, out, walked)?;
+            let listed = collect_dir(&path, out, walked, unlisted);
+            match (listed, unlisted.as_deref_mut()) {
+                (Ok(()), _) => {}
+                // Only the directory that failed to list is set apart: one further down is
+                // set apart by its own call.
+                (Err((failed, e)), Some(list)) if failed == path => {
+                    list.push(UnlistedDir { path, cause: e.to_string() });
+                }
+                (Err(e), _) => return Err(e),
+            }
         } else {
             let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
             if [".xqf", ".pgn", ".pgn.zst", ".txt", ".txt.zst"].iter().any(|ext| name.ends_with(ext)) {

@@ -168,7 +168,8 @@ fn an_over_long_line_costs_its_own_game_only() {
 
 /// Under `--min-elo`, an Elo tag with no rating in it (empty, or the PGN standard's `-` for
 /// unrated and `?` for unknown) is as if the tag were not there: the game is counted under "no
-/// Elo tags", not skipped as a malformed header. A value that is no number still is one.
+/// Elo tags", not skipped as a malformed header. A value that is no number, or too large to be
+/// a rating, still is one.
 #[test]
 fn elo_tags_without_a_rating_count_as_missing() {
     let dir = tempfile::tempdir().unwrap();
@@ -183,6 +184,7 @@ fn elo_tags_without_a_rating_count_as_missing() {
         "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n\n".to_string(),
         game("2500", "2600"),
         game("2500", "strong"),
+        game("99999999999", "2500"),
     ]
     .concat();
     let f = write(dir.path(), "elo.pgn", text.as_bytes());
@@ -190,11 +192,15 @@ fn elo_tags_without_a_rating_count_as_missing() {
         BuildOptions { params: BuildParams { min_elo: Some(2200), ..BuildParams::default() }, ..Default::default() };
     let report = build(&[f], dir.path(), &o);
     assert_eq!(report.skipped.get(&SkipReason::NoElo), Some(&5), "{:?}", report.skipped);
-    assert_eq!(report.skipped.get(&SkipReason::BadHeader), Some(&1));
+    assert_eq!(report.skipped.get(&SkipReason::BadHeader), Some(&2));
     assert_eq!(report.header.games.used, 1);
     let errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors.len(), 2, "{errors:#?}");
     assert!(errors[0].contains("game 7, line 36, column 1: malformed header: Elo tag \"strong\" is not a number"));
+    assert!(
+        errors[1].contains("game 8, line 41, column 1: malformed header: Elo tag \"99999999999\" is too large to be a rating (at most 4294967295)"),
+        "{errors:#?}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //!    open: each is opened when a reader takes it (see `inputs`), so thousands of small files
 //!    cost neither file descriptors nor memory. A file found in an input directory that cannot
 //!    be used (a symbolic link whose target does not exist, a file that cannot be opened or is
-//!    not text) is skipped and reported ([`BuildReport::broken_links`],
+//!    not text, a directory below it that cannot be listed) is skipped and reported ([`BuildReport::broken_links`],
 //!    [`BuildReport::unusable`]).
 //! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
 //!    and cut games into batches of move tokens; a bounded channel carries
@@ -116,15 +116,16 @@ pub struct FileReport {
     pub error_line: Option<u64>,
 }
 
-/// A file found by listing an input directory that could not be used: it was skipped, and the
-/// build went on with the other files (a file named as an input that cannot be used fails the
-/// build instead).
+/// A file found by listing an input directory that could not be used, or a directory below it
+/// that could not be listed: it was skipped, and the build went on with the other files (a file
+/// or directory named as an input that cannot be used fails the build instead).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnusableFile {
     /// The file, under the directory listed.
     pub path: PathBuf,
-    /// Why, without the file's name: it cannot be opened (permissions, not a regular file), or
-    /// it is not text (a file packed by another tool, UTF-16 text, binary data).
+    /// Why, without the file's name: it cannot be opened (permissions, not a regular file), it
+    /// is not text (a file packed by another tool, UTF-16 text, binary data), or it is a
+    /// directory that cannot be listed.
     pub cause: String,
 }
 
@@ -244,10 +245,7 @@ impl Accumulator {
 
     /// The private directory of the runs (made on first use).
     fn run_dir(&mut self) -> Result<PathBuf, BookError> {
-        if self.spill_dir.is_none() {
-            self.spill_dir = Some(self.scratch.run_dir()?);
-        }
-        Ok(self.spill_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
+        self.scratch.run_dir(&mut self.spill_dir)
     }
 }
 
@@ -288,7 +286,7 @@ pub fn build_with_progress(
         ))));
     }
     check_output(output)?;
-    let inputs::Inputs { files: inputs, repeated, broken_links } = inputs::prepare(inputs, output)?;
+    let inputs::Inputs { files: inputs, repeated, broken_links, unlisted } = inputs::prepare(inputs, output)?;
     let inputs = &inputs[..];
     let spill_parent = match &opts.spill_dir {
         Some(dir) => dir.clone(),
@@ -508,7 +506,10 @@ pub fn build_with_progress(
     let written = writer.records() > 0;
     let header = if written { writer.finish_with(games, params, section)? } else { writer.discard(games, params) };
     let mut files = Vec::with_capacity(inputs.len());
-    let mut unusable = Vec::new();
+    let mut unusable: Vec<UnusableFile> = unlisted
+        .into_iter()
+        .map(|d| UnusableFile { path: d.path, cause: format!("a directory that cannot be listed: {}", d.cause) })
+        .collect();
     for (outcome, input) in outcomes.into_iter().zip(inputs) {
         match outcome {
             Outcome::Read(report) => files.push(report),

@@ -13,7 +13,7 @@
 use super::error::{BookError, BuildError};
 use crate::pgn::{self, EncodingChoice, OpenError, OpenErrorKind};
 use crate::util::files::open_regular;
-use crate::xqf::BrokenLink;
+use crate::xqf::{BrokenLink, UnlistedDir};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -55,6 +55,8 @@ pub(crate) struct Inputs {
     pub(crate) repeated: Vec<(PathBuf, PathBuf)>,
     /// Symbolic links found in a directory whose target does not exist (not in `files`).
     pub(crate) broken_links: Vec<BrokenLink>,
+    /// Directories below a directory given that could not be listed.
+    pub(crate) unlisted: Vec<UnlistedDir>,
 }
 
 /// What identifies a file however it is named: device and inode on unix, the canonical path
@@ -92,7 +94,7 @@ pub(crate) fn prepare(given: &[PathBuf], output: &Path) -> Result<Inputs, BuildE
         source,
     })?;
     if let (true, Some(dir)) = (expanded.files.is_empty(), given.first()) {
-        return Err(nothing_found(dir, &expanded.broken_links));
+        return Err(nothing_found(dir, &expanded.broken_links, &expanded.unlisted));
     }
     // The paths given that are no directory: named, refused when they cannot be read. (A file
     // also reached through a directory is spelled the same only when it is that file.)
@@ -134,12 +136,23 @@ pub(crate) fn prepare(given: &[PathBuf], output: &Path) -> Result<Inputs, BuildE
             return Err(BookError::OutputIsInput { output: output.to_path_buf(), input }.into());
         }
     }
-    Ok(Inputs { files, repeated, broken_links: expanded.broken_links })
+    Ok(Inputs { files, repeated, broken_links: expanded.broken_links, unlisted: expanded.unlisted })
 }
 
 /// The error for a directory given as the only input in which no game file was found.
-fn nothing_found(dir: &Path, broken_links: &[BrokenLink]) -> BuildError {
-    let why = if broken_links.is_empty() {
+fn nothing_found(dir: &Path, broken_links: &[BrokenLink], unlisted: &[UnlistedDir]) -> BuildError {
+    let why = if let Some(first) = unlisted.first() {
+        let others = match unlisted.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        format!(
+            "no game file found in it, and a directory below it cannot be listed ({}: {}{others}): give yourself \
+             permission to read it, or give the game files themselves",
+            first.path.display(),
+            first.cause
+        )
+    } else if broken_links.is_empty() {
         "no .pgn, .pgn.zst, .txt, .txt.zst or .xqf file in it (or below it)".to_string()
     } else {
         let links: Vec<String> = broken_links.iter().map(|l| l.path.display().to_string()).collect();

@@ -110,8 +110,7 @@ impl Run {
         scratch: &Scratch,
         entries: impl Iterator<Item = Result<Entry, BookError>>,
     ) -> Result<Run, BookError> {
-        let file =
-            tempfile::Builder::new().prefix("run").tempfile_in(dir).map_err(scratch.error("create a spill file"))?;
+        let file = scratch.create_spill(dir, "run")?;
         let mut out = BufWriter::with_capacity(1 << 20, file.as_file());
         let mut n = 0u64;
         for e in entries {

@@ -266,8 +266,7 @@ impl RefRun {
         scratch: &Scratch,
         refs: impl Iterator<Item = Result<Ref, BookError>>,
     ) -> Result<RefRun, BookError> {
-        let file =
-            tempfile::Builder::new().prefix("refs").tempfile_in(dir).map_err(scratch.error("create a spill file"))?;
+        let file = scratch.create_spill(dir, "refs")?;
         let mut out = BufWriter::with_capacity(1 << 18, file.as_file());
         let (mut len, mut last) = (0u64, None);
         for r in refs {
@@ -338,10 +337,7 @@ impl RecentCollector {
 
     /// The private directory of the runs (made on first use).
     fn run_dir(&mut self) -> Result<PathBuf, BookError> {
-        if self.run_dir.is_none() {
-            self.run_dir = Some(self.scratch.run_dir()?);
-        }
-        Ok(self.run_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
+        self.scratch.run_dir(&mut self.run_dir)
     }
 
     /// Adds a game's stored bytes under its fingerprint (a fingerprint seen before is skipped).

@@ -347,9 +347,14 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
                     return;
                 }
             }
-            (Some((Err(_), t)), _) | (_, Some((Err(_), t))) => {
+            (Some((Err(e), t)), _) | (_, Some((Err(e), t))) => {
                 out.skip(SkipReason::BadHeader);
-                let detail = format!("Elo tag {:?} is not a number", t.value);
+                let detail = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => {
+                        format!("Elo tag {:?} is too large to be a rating (at most {})", t.value, u32::MAX)
+                    }
+                    _ => format!("Elo tag {:?} is not a number", t.value),
+                };
                 out.errors.push(error(t.loc, None, SkipReason::BadHeader, detail));
                 return;
             }

@@ -3,7 +3,7 @@
 
 use super::error::BookError;
 use crate::util::files::job_temp_dir;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where a writer puts its temporary files, named in their errors: the book being written and
 /// the directory of the temporary files.
@@ -21,9 +21,20 @@ impl Scratch {
         move |source| BookError::Spill { output: self.output.clone(), dir: self.dir.clone(), op, source }
     }
 
-    /// A private directory for runs inside [`Scratch::dir`], removed with them when dropped.
-    pub(crate) fn run_dir(&self) -> Result<tempfile::TempDir, BookError> {
-        job_temp_dir(&self.dir, "book-spill").map_err(self.error("create a directory for temporary files"))
+    /// The private directory for runs inside [`Scratch::dir`], kept in `slot`: made on first
+    /// use, and removed with the runs when the slot is dropped.
+    pub(crate) fn run_dir(&self, slot: &mut Option<tempfile::TempDir>) -> Result<PathBuf, BookError> {
+        if slot.is_none() {
+            let dir =
+                job_temp_dir(&self.dir, "book-spill").map_err(self.error("create a directory for temporary files"))?;
+            *slot = Some(dir);
+        }
+        Ok(slot.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
+    }
+
+    /// A new spill file in `dir` (a [`Scratch::run_dir`]), its name starting with `prefix`.
+    pub(crate) fn create_spill(&self, dir: &Path, prefix: &str) -> Result<tempfile::NamedTempFile, BookError> {
+        tempfile::Builder::new().prefix(prefix).tempfile_in(dir).map_err(self.error("create a spill file"))
     }
 }
 

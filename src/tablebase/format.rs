@@ -375,9 +375,27 @@ fn assemble(
     Ok(out)
 }
 
-/// Writes `bytes` to `path` atomically (see [`AtomicFile`]).
+/// Writes `bytes` to `path` atomically (see [`AtomicFile`]). A symbolic link at `path` is
+/// replaced by the file, as `qiku-tb generate` does, rather than followed: a table belongs in
+/// the directory named, and the file a link points to (another set's table, say) is left as
+/// it is.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use qiku::tablebase::format::write_atomic;
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("other.qtb"), "kept")?;
+/// let link = dir.path().join("KRvK.qtb");
+/// std::os::unix::fs::symlink("other.qtb", &link)?;
+/// write_atomic(&link, b"new")?;
+/// assert!(std::fs::symlink_metadata(&link)?.file_type().is_file());
+/// assert_eq!(std::fs::read(dir.path().join("other.qtb"))?, b"kept");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
-    AtomicFile::write(path, bytes).map_err(|e| TbError::io(path, e))
+    AtomicFile::write_replacing_link(path, bytes).map_err(|e| TbError::io(path, e))
 }
 
 /// An open table file (`.qtb`, `.qtr` or `.qtw`), its header and block index checked.

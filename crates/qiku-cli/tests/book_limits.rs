@@ -222,41 +222,93 @@ fn a_full_disk_names_the_book_being_written() {
     assert!(!out.exists() && hidden(dir.path()).is_empty(), "{:?}", hidden(dir.path()));
 }
 
+/// Runs `qiku-book args` as an unprivileged user, so that permissions apply (root reads and
+/// writes anywhere): as the user itself when not root, else as `nobody` through `setpriv`.
+/// `None`, with the reason printed, when that cannot be done here.
+fn run_unprivileged(args: &[&str]) -> Option<Output> {
+    // Safety: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        return Some(run(args));
+    }
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if !setpriv.exists() {
+        eprintln!("skipped: running as root without setpriv to drop the privilege");
+        return None;
+    }
+    let mut c = Command::new(setpriv);
+    c.args(["--reuid=65534", "--regid=65534", "--clear-groups", qiku_book()]).args(args);
+    let o = c.output().unwrap();
+    if o.stderr.starts_with(b"setpriv:") {
+        eprintln!("skipped: the program cannot be run as an unprivileged user here: {}", text(&o.stderr));
+        return None;
+    }
+    Some(o)
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
 /// An output in a directory the user cannot write in is refused before any work (as an
 /// unprivileged user: root writes anywhere). It used to read every game and then fail to create
 /// a spill file or the book.
 #[test]
 fn an_output_in_a_read_only_directory_is_refused_first() {
-    // Safety: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    let setpriv = Path::new("/usr/bin/setpriv");
-    if root && !setpriv.exists() {
-        eprintln!("skipped: running as root without setpriv to drop the privilege");
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let read_only = dir.path().join("ro");
     std::fs::create_dir(&read_only).unwrap();
-    use std::os::unix::fs::PermissionsExt;
     for d in [dir.path(), read_only.as_path()] {
-        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o555)).unwrap();
+        set_mode(d, 0o555);
     }
     let out = read_only.join("x.qbk");
     let games = iccs_games();
-    let args = ["build", s(&games), "-o", s(&out), "-q"];
-    let o = if root {
-        let mut c = Command::new(setpriv);
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", qiku_book()]).args(args);
-        c.output().unwrap()
-    } else {
-        run(&args)
-    };
+    let o = run_unprivileged(&["build", s(&games), "-o", s(&out), "-q"]);
+    set_mode(dir.path(), 0o755);
+    let Some(o) = o else { return };
     let stderr = text(&o.stderr);
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    if root && stderr.starts_with("setpriv:") {
-        eprintln!("skipped: the program cannot be run as an unprivileged user here: {stderr}");
-        return;
-    }
     assert!(!o.status.success());
     assert!(stderr.contains("cannot write in the directory") && stderr.contains("you can write to"), "{stderr}");
+}
+
+/// A directory below an input directory that cannot be listed is skipped with a warning and
+/// counted among the unusable files, and the book is built from the rest; it used to stop the
+/// whole build. When nothing else is found, the build fails naming that directory.
+#[test]
+fn a_directory_below_an_input_that_cannot_be_listed_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, private) = (dir.path().join("games"), dir.path().join("games/private"));
+    std::fs::create_dir_all(&private).unwrap();
+    let game = "[Result \"1-0\"]\n\n1. h2e2 h9g7 1-0\n";
+    std::fs::write(games.join("a.pgn"), game).unwrap();
+    std::fs::write(private.join("b.pgn"), game).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    set_mode(dir.path(), 0o755);
+    set_mode(&out, 0o777);
+    set_mode(&private, 0o000);
+    let book = out.join("games.qbk");
+    let built = run_unprivileged(&["build", s(&games), "-o", s(&book), "-q", "--json"]);
+    std::fs::remove_file(games.join("a.pgn")).unwrap();
+    let nothing = run_unprivileged(&["build", s(&games), "-o", s(&out.join("none.qbk"))]);
+    set_mode(&private, 0o755);
+    let (Some(built), Some(nothing)) = (built, nothing) else { return };
+    let stderr = text(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    let warning = format!("qiku-book: warning: {}: a directory that cannot be listed: Permission denied", s(&private));
+    assert!(stderr.contains(&warning) && stderr.contains("skipped"), "{stderr}");
+    let j = json(&built);
+    assert_eq!(j["games_read"].as_u64(), Some(1), "{j}");
+    let listed = j["unusable_files"].as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{j}");
+    assert_eq!(listed[0]["path"].as_str(), Some(s(&private)), "{j}");
+    let stderr = text(&nothing.stderr);
+    assert!(!nothing.status.success());
+    assert!(
+        stderr.contains("no game file found in it, and a directory below it cannot be listed")
+            && stderr.contains(s(&private)),
+        "{stderr}"
+    );
+    assert!(!out.join("none.qbk").exists());
 }
