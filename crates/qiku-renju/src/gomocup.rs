@@ -179,7 +179,10 @@ impl Player {
                 vec!["OK".into()]
             }
             // The protocol asks a player without rectangular boards to answer ERROR.
-            "RECTSTART" => vec![format!("ERROR unsupported board {:?} (only 15 by 15)", excerpt(rest))],
+            "RECTSTART" => vec![format!(
+                "ERROR rectangular boards are not supported ({:?}): use START 15, the 15 by 15 board",
+                excerpt(rest)
+            )],
             "INFO" => {
                 self.info(rest);
                 vec![]
@@ -200,11 +203,13 @@ impl Player {
                 None => vec![format!("ERROR {:?} is not a point x,y with 0 <= x, y < 15", excerpt(rest))],
             },
             "TAKEBACK" => match from_protocol(rest) {
-                Some(p) if !self.board.is_empty(p) => {
-                    self.board.remove(p);
-                    vec!["OK".into()]
+                Some(p) => match self.takeback(p) {
+                    Ok(()) => vec!["OK".into()],
+                    Err(why) => vec![format!("ERROR cannot take back {:?}: {why}", excerpt(rest))],
+                },
+                None => {
+                    vec![format!("ERROR cannot take back {:?}: not a point x,y with 0 <= x, y < 15", excerpt(rest))]
                 }
-                _ => vec![format!("ERROR cannot take back {:?}", excerpt(rest))],
             },
             "ABOUT" => vec![format!(
                 "name=\"qiku-renju\", version=\"{}\", author=\"qiku\", country=\"-\"",
@@ -242,6 +247,28 @@ impl Player {
             }
             "time_left" => self.time_left = ms(),
             _ => {}
+        }
+    }
+
+    /// Handles `TAKEBACK`: only the last move can be taken back (the last `TURN` or own reply,
+    /// or with none since a `BOARD`, a stone of the side that moved last), so that the side to
+    /// move, which follows from the stone counts, stays right.
+    fn takeback(&mut self, p: Point) -> Result<(), String> {
+        let Some(stone) = self.board.stone(p) else { return Err("the point is empty".into()) };
+        match self.board.moves().last() {
+            Some(&last) if last == p => {
+                self.board.undo();
+                Ok(())
+            }
+            Some(&last) => Err(format!("not the last move, which is {}", to_protocol(last))),
+            None if stone == self.board.to_move() => {
+                let colour = if stone == Stone::Black { "black" } else { "white" };
+                Err(format!("a stone of the side to move ({colour}); only the last move can be taken back"))
+            }
+            None => {
+                self.board.remove(p);
+                Ok(())
+            }
         }
     }
 

@@ -293,9 +293,16 @@ impl std::error::Error for RenjuError {
     }
 }
 
-/// Parses a space-separated move list (`"h8 h9 i9"`); commas also separate.
+/// `text` without a byte-order mark at its start.
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// Parses a space-separated move list (`"h8 h9 i9"`); commas also separate. A byte-order mark
+/// at the start is skipped.
 pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
+    without_bom(text)
+        .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .enumerate()
         .map(|(i, t)| t.parse().map_err(|error| RenjuError::BadToken { index: i + 1, error }))
@@ -304,13 +311,15 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
 
 /// The lines of a text, whichever line ending its editor wrote: `\n`, `\r\n` or a lone `\r` (old
 /// Mac OS). As [`str::lines`], a final line break ends the last line rather than starting an
-/// empty one; unlike it, a lone `\r` ends a line too.
+/// empty one; unlike it, a lone `\r` ends a line too. A byte-order mark at the start (what
+/// editors saving "UTF-8 with BOM" write) is no part of the first line.
 ///
 /// ```
-/// let lines: Vec<&str> = qiku_renju::text_lines("a\r\nb\rc\nd\n").collect();
+/// let lines: Vec<&str> = qiku_renju::text_lines("\u{feff}a\r\nb\rc\nd\n").collect();
 /// assert_eq!(lines, ["a", "b", "c", "d"]);
 /// ```
 pub fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let text = without_bom(text);
     let mut rest = Some(text).filter(|t| !t.is_empty());
     std::iter::from_fn(move || {
         let t = rest?;

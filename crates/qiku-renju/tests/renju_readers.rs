@@ -180,3 +180,36 @@ fn renju_huge_tokens_are_quoted_not_echoed() {
     let reply = qiku_renju::gomocup::from_protocol(replies[2]).expect("a move");
     assert!(reply.col().abs_diff(7) <= 2 && reply.row().abs_diff(7) <= 2, "{}", replies[2]);
 }
+
+/// `TAKEBACK` takes back only the last move: another stone is refused with the reason, and the
+/// side to move stays right. It used to remove any stone, after which the player's own next
+/// stone took the opponent's colour. `RECTSTART` is refused saying what is supported.
+#[test]
+fn renju_takeback_takes_back_only_the_last_move() {
+    let lines = |text: String| -> Vec<String> { text.lines().map(String::from).collect() };
+    let replies = lines(check_session(b"START 15\nBEGIN\nTURN 8,8\nTAKEBACK 8,8\nTAKEBACK 0,0\nRECTSTART 15,15\n"));
+    assert_eq!(replies.len(), 6, "{replies:?}");
+    let (first, reply) = (&replies[1], &replies[2]);
+    assert_eq!(replies[3], format!("ERROR cannot take back \"8,8\": not the last move, which is {reply}"));
+    assert_eq!(replies[4], "ERROR cannot take back \"0,0\": the point is empty");
+    assert_eq!(replies[5], "ERROR rectangular boards are not supported (\"15,15\"): use START 15, the 15 by 15 board");
+    // The last two moves taken back in order leave the player's first stone, and it answers
+    // the same move with the same reply.
+    let session = format!("START 15\nBEGIN\nTURN 8,8\nTAKEBACK {reply}\nTAKEBACK 8,8\nTURN 8,8\n");
+    let again = lines(check_session(session.as_bytes()));
+    assert_eq!(again, ["OK", first, reply, "OK", "OK", reply], "{again:?}");
+    // After BOARD (black's stone 7,7, white's 8,8, black to move), once the player's reply is
+    // taken back, a stone of the side that moved last (white) can be taken back, and one of
+    // the side to move (black) cannot.
+    let replies = lines(check_session(b"START 15\nBOARD\n7,7,1\n8,8,2\nDONE\n"));
+    let reply = &replies[1];
+    let session = format!("START 15\nBOARD\n7,7,1\n8,8,2\nDONE\nTAKEBACK {reply}\nTAKEBACK 7,7\nTAKEBACK 8,8\n");
+    let replies = lines(check_session(session.as_bytes()));
+    assert_eq!(replies.len(), 5, "{replies:?}");
+    assert_eq!(replies[2], "OK");
+    assert_eq!(
+        replies[3],
+        "ERROR cannot take back \"7,7\": a stone of the side to move (black); only the last move can be taken back"
+    );
+    assert_eq!(replies[4], "OK");
+}

@@ -101,6 +101,13 @@ fn diagrams_and_game_files_read_any_line_ending() {
     }
     let e = qiku_renju::parse_game("h8 h9 # fine\rh10 zz").unwrap_err();
     assert!(matches!(e, RenjuError::BadToken { index: 4, .. }), "{e:?}");
+    // A byte-order mark (editors saving "UTF-8 with BOM") is skipped, before a move, a comment
+    // or a diagram's first row; elsewhere it is still no point.
+    assert_eq!(qiku_renju::parse_game(&format!("\u{feff}{game}")).unwrap(), want);
+    assert_eq!(qiku_renju::parse_game("\u{feff}# note\nh8 h9").unwrap().len(), 2);
+    let back = Board::from_diagram(&format!("\u{feff}{}", b.diagram())).unwrap();
+    assert_eq!(back.diagram(), b.diagram());
+    assert!(qiku_renju::parse_game("h8 \u{feff}h9").is_err());
 }
 
 #[test]
