@@ -6,8 +6,8 @@
 //!    open: each is opened when a reader takes it (see `inputs`), so thousands of small files
 //!    cost neither file descriptors nor memory. A file found in an input directory that cannot
 //!    be used (a symbolic link whose target does not exist, a file that cannot be opened or is
-//!    not text, a directory below it that cannot be listed) is skipped and reported ([`BuildReport::broken_links`],
-//!    [`BuildReport::unusable`]).
+//!    not text, a directory below it that cannot be listed) is skipped and reported
+//!    ([`BuildReport::broken_links`], [`BuildReport::unusable`]).
 //! 2. Reader threads (one per file, at most one per worker thread) run the streaming PGN reader
 //!    and cut games into batches of move tokens; a bounded channel carries
 //!    them to the main thread, so reading never runs ahead by more than a few batches.
