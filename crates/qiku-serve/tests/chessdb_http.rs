@@ -309,6 +309,28 @@ fn ctrl_c_stops_the_server_during_a_search() {
     assert_eq!(rest.trim_end(), "qiku serve: stopped");
 }
 
+/// A limit too large to be one is refused by name, as 0 is, with the range taken: past tokio's
+/// bound on permits (2^61 - 1) the server stopped with a panic at start-up.
+#[test]
+fn huge_limits_are_refused_with_their_range() {
+    for (limit, value, range) in [
+        ("--max-searches", "2305843009213693952", "1..=256"),
+        ("--max-searches", "257", "1..=256"),
+        ("--max-connections", "18446744073709551615", "1..=1000000"),
+        ("--max-connections", "1000001", "1..=1000000"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+            .args([limit, value, "--port", "0"])
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{limit} {value}: {err}");
+        assert!(err.contains(&format!("invalid value '{value}' for '{limit}")), "{err}");
+        assert!(err.contains(&format!("{value} is not in {range}")), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
 /// Start-up mistakes are named: a limit of 0 (it was taken as 1), an address not of this machine
 /// (it advised another port), a tables directory without tables (it started silently).
 #[test]
