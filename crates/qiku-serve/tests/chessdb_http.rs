@@ -201,7 +201,8 @@ fn a_damaged_table_is_reported_not_taken_for_missing() {
 }
 
 /// A table without a table its captures lead to: the position's moves cannot be valued, and both
-/// endpoints name the missing table (as `qiku-tb probe` does) instead of answering without moves.
+/// endpoints name the missing table, the directory and the command that makes the table, as
+/// `qiku-tb probe` does (they named the table alone), instead of answering without moves.
 #[test]
 fn a_missing_smaller_table_is_named() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -216,9 +217,18 @@ fn a_missing_smaller_table_is_named() {
     let fen = enc("4k4/9/9/9/7R1/9/8n/9/9/5K3 b");
     let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={fen}"));
     assert_eq!(status, 500, "{v}");
-    assert_eq!(v["error"], "KRvKN needs the table KNvK, which is missing");
+    let d = dir.path().display();
+    let said = format!(
+        "KRvKN needs the table KNvK, which is missing in {d} (generate it with `qiku-tb generate KNvK -d {d}`)"
+    );
+    assert_eq!(v["error"].as_str(), Some(said.as_str()), "{v}");
     let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={fen}"));
-    assert_eq!((status, text(&body)), (500, "Error: KRvKN needs the table KNvK, which is missing".to_string()));
+    assert_eq!((status, text(&body)), (500, format!("Error: {said}")));
+    // Word for word what the tables' own tool says.
+    let tb = qiku::tablebase::Tablebases::open(dir.path()).expect("tables");
+    let pos = qiku::Position::from_fen("4k4/9/9/9/7R1/9/8n/9/9/5K3 b - - 0 1").expect("fen");
+    let err = tb.move_values_with(&pos, qiku::tablebase::Rules::Asian).expect_err("a missing table");
+    assert_eq!(qiku::tablebase::probe_error_message(&err, dir.path(), "--rules plain"), said);
 }
 
 /// A table file that cannot be used is named once on stderr at start-up (not once per set of
