@@ -631,40 +631,46 @@ pub async fn chessdb(State(st): State<Arc<AppState>>, method: Method, RawQuery(q
 
 /// `POST /chessdb.php`: the same, with the parameters also in an
 /// `application/x-www-form-urlencoded` body (ChessDB reads `$_REQUEST`: a body parameter wins
-/// over the same one in the query), at most [`MAX_FORM`] bytes.
+/// over the same one in the query), at most [`MAX_FORM`] bytes. A body refused is answered in
+/// plain text, as everything outside `/api/` (ChessDB's clients read text).
 pub async fn chessdb_post(
     State(st): State<Arc<AppState>>,
     RawQuery(q): RawQuery,
     headers: axum::http::HeaderMap,
     body: axum::body::Body,
-) -> Result<Response, ApiError> {
+) -> Response {
     let ctype = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let form = ctype.is_empty() || ctype.to_ascii_lowercase().starts_with("application/x-www-form-urlencoded");
     if !form {
-        return Err(ApiError(
+        return form_refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!("a POST to /chessdb.php sends application/x-www-form-urlencoded parameters, not `{ctype}`"),
-        ));
+        );
     }
     // hyper takes `Transfer-Encoding: chunked` off before the body gets here; any other coding
     // would leave bytes this reads as the form.
     if let Some(te) = headers.get(header::TRANSFER_ENCODING) {
         let te = String::from_utf8_lossy(te.as_bytes());
         if te.split(',').any(|c| !c.trim().eq_ignore_ascii_case("chunked")) {
-            return Err(ApiError(
+            return form_refusal(
                 StatusCode::NOT_IMPLEMENTED,
                 format!("a POST to /chessdb.php may send its body chunked, not with `Transfer-Encoding: {te}`; send the form uncoded"),
-            ));
+            );
         }
     }
     let bytes = match read_form(body, &headers, st.limits.header_timeout).await {
         Ok(b) => b,
-        Err(refusal) => return Ok(refusal),
+        Err(refusal) => return refusal,
     };
     let mut p = HashMap::new();
     chessdb_params(q.as_deref().unwrap_or(""), &mut p);
     chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
-    Ok(chessdb_reply(st, p, false).await)
+    chessdb_reply(st, p, false).await
+}
+
+/// A ChessDB form `POST` refused: `msg` as a line of plain text.
+fn form_refusal(status: StatusCode, msg: String) -> Response {
+    crate::refusals::refusal(status, false, msg)
 }
 
 /// Reads a form body of at most [`MAX_FORM`] bytes within `time` (the time a client has to send
@@ -687,7 +693,7 @@ async fn read_form(
                     bytes.extend_from_slice(&data);
                 }
             }
-            Ok(Some(Err(e))) => return Err(form_body_error(e).into_response()),
+            Ok(Some(Err(e))) => return Err(form_body_error(e)),
             Err(_) => {
                 let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
                 let came = match length {
@@ -698,7 +704,7 @@ async fn read_form(
                     "the form body did not come within {} s ({came}): send the whole body right after the headers",
                     time.as_secs_f64()
                 );
-                let mut r = ApiError(StatusCode::REQUEST_TIMEOUT, msg).into_response();
+                let mut r = form_refusal(StatusCode::REQUEST_TIMEOUT, msg);
                 // The rest of the body is not read: the connection cannot carry another request.
                 r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
                 return Err(r);
@@ -710,9 +716,9 @@ async fn read_form(
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
 /// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
 /// chunked` says, or the connection closed before the body's end).
-fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
+fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> Response {
     if e.is::<http_body_util::LengthLimitError>() {
-        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
+        return form_refusal(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
     }
     let mut cause = e.to_string();
     let mut source = e.source();
@@ -723,10 +729,13 @@ fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
         }
         source = s.source();
     }
-    bad(format!(
-        "the form body could not be read ({cause}); send it with a Content-Length, or as chunks framed as \
-         `Transfer-Encoding: chunked` says (each chunk's size in hex on its own line, a last chunk of size 0)"
-    ))
+    form_refusal(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "the form body could not be read ({cause}); send it with a Content-Length, or as chunks framed as \
+             `Transfer-Encoding: chunked` says (each chunk's size in hex on its own line, a last chunk of size 0)"
+        ),
+    )
 }
 
 /// Answers ChessDB parameters: always status 200 with one of ChessDB's replies, as chessdb.php

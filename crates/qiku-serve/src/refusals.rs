@@ -11,8 +11,9 @@ use axum::extract::Request;
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-/// A refusal: the API's error JSON under `/api/`, plain text elsewhere.
-fn refusal(status: StatusCode, api: bool, msg: String) -> Response {
+/// A refusal: the API's error JSON under `/api/`, plain text elsewhere (a line of text, as the
+/// ChessDB endpoint's clients read errors).
+pub(crate) fn refusal(status: StatusCode, api: bool, msg: String) -> Response {
     if api {
         ApiError(status, msg).into_response()
     } else {
