@@ -192,6 +192,35 @@ fn oversized_headers_get_a_431_that_says_so() {
     still_serves(&srv);
 }
 
+/// A URL of 65,535 bytes or more gets hyper's bare `414` (hyper's own bound, before the server
+/// sees the request: no setting moves it), as docs/SERVE.md says (it said such a request got a
+/// bare `431`); one byte shorter is still the server's `431` that says what to do.
+#[test]
+fn a_url_past_hypers_bound_gets_the_bare_414_the_docs_name() {
+    let srv = hostile_server(64);
+    let target = |len: usize| {
+        let t = "/api/explore?fen=";
+        format!("{t}{}", "a".repeat(len - t.len()))
+    };
+    let request = |t: &str| format!("GET {t} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    let (resp, _) = raw(srv.addr, request(&target(65_535)).as_bytes());
+    let (status, head, body) = split_response(&resp);
+    assert_eq!(status, 414, "{head}");
+    assert!(body.is_empty(), "{}", String::from_utf8_lossy(&body));
+    let (resp, _) = raw(srv.addr, request(&target(65_534)).as_bytes());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!(status, 431);
+    let v: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+    assert!(v["error"].as_str().expect("an error").contains("shorten the URL"), "{v}");
+    still_serves(&srv);
+    let doc = std::fs::read_to_string(repo().join("docs/SERVE.md")).expect("docs/SERVE.md");
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        doc.contains("a URL (path and query) of 65,535 bytes or more gets `414 URI Too Long`"),
+        "docs/SERVE.md does not name the bare 414"
+    );
+}
+
 #[test]
 fn path_traversal_reaches_no_file() {
     let srv = hostile_server(64);
