@@ -534,11 +534,14 @@ impl Tables {
     }
 
     /// The table answer for `pos` under `rules`: `Ok(None)` when no table covers it; an error
-    /// when its file is damaged or a table its captures lead to is missing. The values are
+    /// when its file is damaged or a table its captures lead to is missing, in the words of
+    /// `qiku-tb probe` (with the command that makes the table). The values are
     /// `qiku-tb probe --rules RULES --json`'s.
     pub fn answer(&self, pos: &Pos, rules: Rules) -> Result<Option<TableAnswer>, String> {
-        let Some(tb) = &self.tb else { return Ok(None) };
-        let e = |e: qiku::tablebase::TbError| e.to_string();
+        let (Some(tb), Some(dir)) = (&self.tb, &self.dir) else { return Ok(None) };
+        let e = |e: qiku::tablebase::TbError| {
+            qiku::tablebase::probe_error_message(&e, dir, "`rules=plain`, or start the server with `--rules plain`")
+        };
         // The library's verdicts say whether only the rule decides: no second, plain probe.
         let Some(value) = tb.verdict(pos, rules).map_err(e)? else { return Ok(None) };
         let Some(moves) = tb.move_verdicts(pos, rules).map_err(e)? else { return Ok(None) };

@@ -40,26 +40,50 @@ fn internal(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg)
 }
 
+/// A query's parameters, decoded, and where a `+` of the URL became a space.
+#[derive(Debug, Default)]
+pub struct Params {
+    values: HashMap<String, String>,
+    /// Per parameter, the byte offsets in its decoded value of the spaces that were a `+`.
+    pluses: HashMap<String, Vec<usize>>,
+}
+
+impl Params {
+    /// The decoded value of parameter `name`.
+    pub fn get(&self, name: &str) -> Option<&String> {
+        self.values.get(name)
+    }
+
+    /// Was the byte at `at` of parameter `name`'s value a `+` in the URL (now a space)?
+    fn was_plus(&self, name: &str, at: usize) -> bool {
+        self.pluses.get(name).is_some_and(|p| p.contains(&at))
+    }
+}
+
 /// Decodes a query string into its parameters. An invalid percent-encoding of UTF-8 or a
 /// repeated parameter is a 400 naming it.
-pub fn params(raw: Option<&str>) -> Result<HashMap<String, String>, ApiError> {
-    let mut out = HashMap::new();
+pub fn params(raw: Option<&str>) -> Result<Params, ApiError> {
+    let mut out = Params::default();
     let Some(raw) = raw else { return Ok(out) };
     for pair in raw.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let k = decode(k).ok_or_else(|| bad("a parameter name is not valid percent-encoded UTF-8"))?;
-        let v = decode(v).ok_or_else(|| bad(format!("parameter `{k}` is not valid percent-encoded UTF-8")))?;
-        if out.insert(k.clone(), v).is_some() {
+        let (k, _) = decode(k).ok_or_else(|| bad("a parameter name is not valid percent-encoded UTF-8"))?;
+        let (v, pluses) =
+            decode(v).ok_or_else(|| bad(format!("parameter `{k}` is not valid percent-encoded UTF-8")))?;
+        if out.values.insert(k.clone(), v).is_some() {
             return Err(bad(format!("parameter `{k}` is given twice")));
         }
+        out.pluses.insert(k, pluses);
     }
     Ok(out)
 }
 
-/// Percent-decoding with `+` as a space; `None` for a bad escape or invalid UTF-8.
-fn decode(s: &str) -> Option<String> {
+/// Percent-decoding with `+` as a space, and the byte offsets of those spaces; `None` for a bad
+/// escape or invalid UTF-8.
+fn decode(s: &str) -> Option<(String, Vec<usize>)> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
+    let mut pluses = Vec::new();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -69,6 +93,7 @@ fn decode(s: &str) -> Option<String> {
                 i += 3;
             }
             b'+' => {
+                pluses.push(out.len());
                 out.push(b' ');
                 i += 1;
             }
@@ -78,7 +103,7 @@ fn decode(s: &str) -> Option<String> {
             }
         }
     }
-    String::from_utf8(out).ok()
+    Some((String::from_utf8(out).ok()?, pluses))
 }
 
 /// What `fen` and `moves` take, for the errors about them.
@@ -89,7 +114,7 @@ const POSITION_SYNTAX: &str = "`fen` is a FEN (rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P
 /// The position named by `fen` (default: the start position) and `moves` (any notation,
 /// separated by spaces or commas), with the moves' names. Errors name the bad part: a bad move
 /// by its index in `moves`, its text and the position (FEN) it was tried in.
-pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>), ApiError> {
+pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
     let fen = p.get("fen").map(String::as_str).unwrap_or("");
     if fen.len() > MAX_FEN {
         return Err(bad(format!("fen is {} bytes long; a FEN has at most {MAX_FEN}", fen.len())));
@@ -101,16 +126,26 @@ pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>),
     let mut pos = adapter::parse_fen(fen).map_err(|e| bad(format!("{e}; {POSITION_SYNTAX}")))?;
     let mut played = Vec::new();
     if let Some(moves) = p.get("moves") {
-        let tokens: Vec<&str> = moves.split([' ', ',']).filter(|t| !t.is_empty()).collect();
+        // Each move with its byte offset in `moves`.
+        let tokens: Vec<(usize, &str)> = moves
+            .split([' ', ','])
+            .scan(0, |at, t| {
+                let start = *at;
+                *at += t.len() + 1;
+                Some((start, t))
+            })
+            .filter(|(_, t)| !t.is_empty())
+            .collect();
         if tokens.len() > MAX_MOVES {
             return Err(bad(format!("{} moves; at most {MAX_MOVES}", tokens.len())));
         }
-        for (i, t) in tokens.iter().enumerate() {
+        for (i, &(_, t)) in tokens.iter().enumerate() {
             let m = adapter::parse_move(&pos, t).map_err(|e| {
                 bad(format!(
-                    "moves[{i}] in {}: {e} (moves are played in order from `fen`, each legal where it is played, in \
-                     ICCS, WXF or Chinese notation)",
-                    adapter::fen_of(&pos)
+                    "moves[{i}] in {}: {e}{} (moves are played in order from `fen`, each legal where it is played, \
+                     in ICCS, WXF or Chinese notation)",
+                    adapter::fen_of(&pos),
+                    plus_advice(p, &pos, &tokens, i)
                 ))
             })?;
             played.push(adapter::names(&pos, m));
@@ -120,7 +155,27 @@ pub fn position_of(p: &HashMap<String, String>) -> Result<(Pos, Vec<MoveNames>),
     Ok((pos, played))
 }
 
-fn rules_of(p: &HashMap<String, String>, default: TableRules) -> Result<TableRules, ApiError> {
+/// For a move that cannot be read next to a space that was a `+` in the URL (WXF's `H2+3` typed
+/// as it is, read as `H2` and `3`): that a `+` must be sent as `%2B`, with the move so written
+/// when the two parts joined by a `+` read as a move in `pos`. Empty otherwise.
+fn plus_advice(p: &Params, pos: &Pos, tokens: &[(usize, &str)], i: usize) -> String {
+    let (at, t) = tokens[i];
+    let end = at + t.len();
+    let after = p.was_plus("moves", end);
+    let before = at > 0 && p.was_plus("moves", at - 1);
+    if !(after || before) {
+        return String::new();
+    }
+    let example = tokens
+        .get(i + 1)
+        .filter(|(next_at, next)| {
+            after && *next_at == end + 1 && adapter::parse_move(pos, &format!("{t}+{next}")).is_ok()
+        })
+        .map_or_else(String::new, |(_, next)| format!(", as in {t}%2B{next}"));
+    format!("; a `+` in a URL is read as a space, as here: send a move's `+` as `%2B`{example}")
+}
+
+fn rules_of(p: &Params, default: TableRules) -> Result<TableRules, ApiError> {
     match p.get("rules") {
         None => Ok(default),
         Some(r) => r.parse().map_err(bad),
@@ -576,40 +631,46 @@ pub async fn chessdb(State(st): State<Arc<AppState>>, method: Method, RawQuery(q
 
 /// `POST /chessdb.php`: the same, with the parameters also in an
 /// `application/x-www-form-urlencoded` body (ChessDB reads `$_REQUEST`: a body parameter wins
-/// over the same one in the query), at most [`MAX_FORM`] bytes.
+/// over the same one in the query), at most [`MAX_FORM`] bytes. A body refused is answered in
+/// plain text, as everything outside `/api/` (ChessDB's clients read text).
 pub async fn chessdb_post(
     State(st): State<Arc<AppState>>,
     RawQuery(q): RawQuery,
     headers: axum::http::HeaderMap,
     body: axum::body::Body,
-) -> Result<Response, ApiError> {
+) -> Response {
     let ctype = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
     let form = ctype.is_empty() || ctype.to_ascii_lowercase().starts_with("application/x-www-form-urlencoded");
     if !form {
-        return Err(ApiError(
+        return form_refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!("a POST to /chessdb.php sends application/x-www-form-urlencoded parameters, not `{ctype}`"),
-        ));
+        );
     }
     // hyper takes `Transfer-Encoding: chunked` off before the body gets here; any other coding
     // would leave bytes this reads as the form.
     if let Some(te) = headers.get(header::TRANSFER_ENCODING) {
         let te = String::from_utf8_lossy(te.as_bytes());
         if te.split(',').any(|c| !c.trim().eq_ignore_ascii_case("chunked")) {
-            return Err(ApiError(
+            return form_refusal(
                 StatusCode::NOT_IMPLEMENTED,
                 format!("a POST to /chessdb.php may send its body chunked, not with `Transfer-Encoding: {te}`; send the form uncoded"),
-            ));
+            );
         }
     }
     let bytes = match read_form(body, &headers, st.limits.header_timeout).await {
         Ok(b) => b,
-        Err(refusal) => return Ok(refusal),
+        Err(refusal) => return refusal,
     };
     let mut p = HashMap::new();
     chessdb_params(q.as_deref().unwrap_or(""), &mut p);
     chessdb_params(&String::from_utf8_lossy(&bytes), &mut p);
-    Ok(chessdb_reply(st, p, false).await)
+    chessdb_reply(st, p, false).await
+}
+
+/// A ChessDB form `POST` refused: `msg` as a line of plain text.
+fn form_refusal(status: StatusCode, msg: String) -> Response {
+    crate::refusals::refusal(status, false, msg)
 }
 
 /// Reads a form body of at most [`MAX_FORM`] bytes within `time` (the time a client has to send
@@ -632,7 +693,7 @@ async fn read_form(
                     bytes.extend_from_slice(&data);
                 }
             }
-            Ok(Some(Err(e))) => return Err(form_body_error(e).into_response()),
+            Ok(Some(Err(e))) => return Err(form_body_error(e)),
             Err(_) => {
                 let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
                 let came = match length {
@@ -643,7 +704,7 @@ async fn read_form(
                     "the form body did not come within {} s ({came}): send the whole body right after the headers",
                     time.as_secs_f64()
                 );
-                let mut r = ApiError(StatusCode::REQUEST_TIMEOUT, msg).into_response();
+                let mut r = form_refusal(StatusCode::REQUEST_TIMEOUT, msg);
                 // The rest of the body is not read: the connection cannot carry another request.
                 r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
                 return Err(r);
@@ -655,9 +716,9 @@ async fn read_form(
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
 /// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
 /// chunked` says, or the connection closed before the body's end).
-fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
+fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> Response {
     if e.is::<http_body_util::LengthLimitError>() {
-        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
+        return form_refusal(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
     }
     let mut cause = e.to_string();
     let mut source = e.source();
@@ -668,10 +729,13 @@ fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> ApiError {
         }
         source = s.source();
     }
-    bad(format!(
-        "the form body could not be read ({cause}); send it with a Content-Length, or as chunks framed as \
-         `Transfer-Encoding: chunked` says (each chunk's size in hex on its own line, a last chunk of size 0)"
-    ))
+    form_refusal(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "the form body could not be read ({cause}); send it with a Content-Length, or as chunks framed as \
+             `Transfer-Encoding: chunked` says (each chunk's size in hex on its own line, a last chunk of size 0)"
+        ),
+    )
 }
 
 /// Answers ChessDB parameters: always status 200 with one of ChessDB's replies, as chessdb.php

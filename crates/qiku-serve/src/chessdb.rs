@@ -303,9 +303,9 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
     out
 }
 
-/// The book moves as ChessDB moves, best score first (ties: more games, then move order); rank 2
-/// within 20 points of the best, rank 1 within 100, else 0. The note holds the games played and
-/// the mover's score in percent: `! (1234-56)`.
+/// The book moves as ChessDB moves, best score first (ties: more games, then move order), without
+/// the banned ones, ranked against the best of those left ([`rank_book_moves`]). The note holds
+/// the games played and the mover's score in percent: `! (1234-56)`.
 pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
     let avg = book_average(list);
     let mut scored: Vec<(i32, u64, u16, String, &BookCounts)> = list
@@ -314,22 +314,35 @@ pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
         .filter(|(_, _, _, uci, _)| !ban.contains(uci))
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let best = scored.first().map_or(0, |s| s.0);
-    scored
+    let moves = scored
         .into_iter()
         .map(|(score, games, _, uci, c)| {
-            let rank = if score >= best - 20 {
-                2
-            } else if score >= best - 100 {
-                1
-            } else {
-                0
-            };
             let pct = c.score().map_or(50, |s| (100.0 * s).round() as u64);
-            let note = format!("{} ({games:02}-{pct:02})", symbol(rank));
-            CdbMove { uci, score, rank, note, winrate: Some(winrate(score)) }
+            let note = format!("{} ({games:02}-{pct:02})", symbol(0));
+            CdbMove { uci, score, rank: 0, note, winrate: Some(winrate(score)) }
         })
-        .collect()
+        .collect();
+    rank_book_moves(moves)
+}
+
+/// Ranks book moves (best score first) as ChessDB does, against the best of them: rank 2 within
+/// 20 points of it, rank 1 within 100, else 0, the note starting with the rank's symbol. ChessDB
+/// leaves out the banned moves before it ranks (a `ban` of every rank-2 move makes the next best
+/// rank 2), so a list is ranked once the banned moves are out: `querysearch` then never lists
+/// none, and the best move `querybest` gives is always among its moves.
+fn rank_book_moves(mut moves: Vec<CdbMove>) -> Vec<CdbMove> {
+    let best = moves.first().map_or(0, |m| m.score);
+    for m in &mut moves {
+        m.rank = if m.score >= best - 20 {
+            2
+        } else if m.score >= best - 100 {
+            1
+        } else {
+            0
+        };
+        m.note.replace_range(..1, symbol(m.rank).encode_utf8(&mut [0; 4]));
+    }
+    moves
 }
 
 /// The engine's score in ChessDB's units.
@@ -360,8 +373,10 @@ pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Foun
         }
     }
     let list = state.books.probe(pos)?;
+    // Banned moves are left out after the mirror twins are added (banning one of a pair leaves
+    // the other), and the rest ranked again against the best of them, as ChessDB ranks.
     let moves = with_mirror_twins(&list, pos, book_moves(&list, &[]));
-    let moves: Vec<CdbMove> = moves.into_iter().filter(|m| !ban.contains(&m.uci)).collect();
+    let moves = rank_book_moves(moves.into_iter().filter(|m| !ban.contains(&m.uci)).collect());
     Ok((!moves.is_empty()).then_some(Found::Book(moves)))
 }
 
@@ -562,7 +577,7 @@ fn table_move_reply(pos: &Pos, moves: &[CdbMove]) -> Reply {
 }
 
 /// `querysearch` from the books, as ChessDB: the book moves of rank 2 (within 20 points of the
-/// best, so never none). Always a list, even of one move: ChessDB says `move:X` then, which
+/// best of those `ban` leaves, so never none). Always a list, even of one move: ChessDB says `move:X` then, which
 /// ccdblib does not accept from `querysearch` (it asks again, for ever).
 fn search_reply(moves: &[CdbMove]) -> Reply {
     Reply::Search(moves.iter().filter(|m| m.rank == 2).map(|m| m.uci.clone()).collect())

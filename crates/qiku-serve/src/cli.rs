@@ -7,6 +7,14 @@ use crate::{Limits, Options};
 use std::net::IpAddr;
 use std::path::PathBuf;
 
+/// The largest `--max-connections`: each connection holds a file descriptor, which a system gives
+/// a process far fewer of (a value past tokio's bound on permits, 2^61 - 1, stopped the server
+/// with a panic at start-up).
+pub const MAX_CONNECTIONS: u64 = 1_000_000;
+/// The largest `--max-searches`: each search takes a thread and its hash table (16 MiB), and
+/// more searches than cores only share them.
+pub const MAX_SEARCHES: u64 = 256;
+
 /// A local opening explorer and tablebase browser: open http://127.0.0.1:8080/ in a browser.
 /// Serves a page, a JSON API (/api/explore, /api/tablebase, /api/analyze, /api/tables) and a
 /// ChessDB-compatible endpoint (/chessdb.php), read-only, from the given books and tables.
@@ -32,11 +40,11 @@ pub struct ServeArgs {
     /// loses) or `plain` (every cycle a draw).
     #[arg(long, default_value = "asian")]
     pub rules: TableRules,
-    /// Open connections at most (more are answered 503); 1 or more.
-    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    /// Open connections at most (more are answered 503); 1 to 1000000.
+    #[arg(long, default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_CONNECTIONS))]
     pub max_connections: usize,
-    /// Engine searches at once (more are answered 503); 1 or more.
-    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    /// Engine searches at once (more are answered 503); 1 to 256.
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_SEARCHES))]
     pub max_searches: usize,
     /// Let the scripts of web pages from ORIGIN (such as `https://gui.example`, or `*` for any site)
     /// read the answers, for a web GUI served elsewhere (CORS); repeat for several. Without it

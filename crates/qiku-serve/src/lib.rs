@@ -183,7 +183,9 @@ pub fn load(options: &Options) -> Result<AppState, ServeError> {
         engine: options.engine,
         rules: options.rules,
         limits: options.limits.clone(),
-        searches: Arc::new(tokio::sync::Semaphore::new(options.limits.max_searches.max(1))),
+        searches: Arc::new(tokio::sync::Semaphore::new(
+            options.limits.max_searches.clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+        )),
         stats_cache: Mutex::new(std::collections::HashMap::new()),
         allow_origins: options.allow_origins.clone(),
         engine_answers: Mutex::new(chessdb::EngineAnswers::default()),

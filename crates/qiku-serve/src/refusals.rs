@@ -2,17 +2,20 @@
 //! not serve (`405`, from the router), a request line and headers over the size limit (`431`:
 //! hyper's own, for a request over its read buffer or with more header lines than it reads, has
 //! no body, so the buffer is a few times the limit, the lines as many as fit in it, and the
-//! limit is checked here, before any handler), and a request over the time limit (`503`, with
-//! `Retry-After` as every `503`). Each gets a short message saying what was wrong and what to do,
-//! JSON under `/api/` (`{"error": "..."}`, as the API's other errors) and plain text elsewhere.
+//! limit is checked here, before any handler; hyper's bare `414` for a URL of 65,535 bytes or
+//! more comes before all this and no setting moves it, so it stays bare, as docs/SERVE.md says),
+//! and a request over the time limit (`503`, with `Retry-After` as every `503`). Each gets a short
+//! message saying what was wrong and what to do, JSON under `/api/` (`{"error": "..."}`, as the
+//! API's other errors) and plain text elsewhere.
 
 use crate::api::ApiError;
 use axum::extract::Request;
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-/// A refusal: the API's error JSON under `/api/`, plain text elsewhere.
-fn refusal(status: StatusCode, api: bool, msg: String) -> Response {
+/// A refusal: the API's error JSON under `/api/`, plain text elsewhere (a line of text, as the
+/// ChessDB endpoint's clients read errors).
+pub(crate) fn refusal(status: StatusCode, api: bool, msg: String) -> Response {
     if api {
         ApiError(status, msg).into_response()
     } else {

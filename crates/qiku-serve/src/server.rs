@@ -105,7 +105,8 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
     let app = tower::ServiceExt::map_request(app, |req: hyper::Request<hyper::body::Incoming>| {
         req.map(axum::body::Body::new)
     });
-    let conns = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let conns =
+        Arc::new(tokio::sync::Semaphore::new(limits.max_connections.clamp(1, tokio::sync::Semaphore::MAX_PERMITS)));
     tokio::pin!(stop);
     loop {
         let (stream, _) = tokio::select! {

@@ -255,6 +255,40 @@ fn bad_requests_get_a_400_naming_the_problem() {
     assert_eq!(status, 404);
 }
 
+/// A WXF move typed with its `+` as it is (`moves=H2+3`) reaches the server as two tokens, `+`
+/// being a space in a URL: the `400` says so and how to send it (`%2B`), rather than only citing
+/// `H8+7` as the form expected. A `+` between moves is a separator, and a bad move with no `+`
+/// next to it gets no such advice.
+#[test]
+fn a_raw_plus_in_a_move_says_to_send_it_as_2b() {
+    let srv = server(options());
+    let advice = "a `+` in a URL is read as a space, as here: send a move's `+` as `%2B`";
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=H2+3");
+    assert_eq!(status, 400, "{v}");
+    let msg = v["error"].as_str().expect("an error");
+    assert!(msg.starts_with("moves[0] in ") && msg.contains("cannot read move \"H2\""), "{msg}");
+    assert!(msg.contains(&format!("{advice}, as in H2%2B3 (moves are played")), "{msg}");
+    // As advised: the horse's move.
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=H2%2B3");
+    assert_eq!((status, v["played"][0]["iccs"].as_str()), (200, Some("h0g2")), "{v}");
+    // Later in the list, on another endpoint, and with only the advice when the parts joined do not
+    // read as a move.
+    let (status, v) = get_json(srv.addr, "/api/tablebase?fen=startpos&moves=h2e2+h9g7+C8+7");
+    assert_eq!(status, 400, "{v}");
+    let msg = v["error"].as_str().expect("an error");
+    assert!(msg.starts_with("moves[2] in ") && msg.contains(&format!("{advice}, as in C8%2B7")), "{msg}");
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=h2e2+zz+h9g7");
+    assert_eq!(status, 400, "{v}");
+    let msg = v["error"].as_str().expect("an error");
+    assert!(msg.contains(&format!("{advice} (moves are played")), "{msg}");
+    // `+` between moves is a separator; no `+` near a bad move, no advice.
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=h2e2+h9g7");
+    assert_eq!((status, v["played"].as_array().map(Vec::len)), (200, Some(2)), "{v}");
+    let (status, v) = get_json(srv.addr, "/api/explore?moves=h2e2,zz99");
+    assert_eq!(status, 400, "{v}");
+    assert!(!v["error"].as_str().expect("an error").contains("%2B"), "{v}");
+}
+
 /// A bad move in `moves` is named by its index and text, with the position (FEN) it was tried
 /// in; `fen=startpos` is the start position, and moves written into `fen` (`startpos moves ...`,
 /// as a UCI engine is told) are refused with the syntax that is accepted.

@@ -646,6 +646,65 @@ fn querysearch_and_querylearn_answer_like_chessdb() {
     assert_eq!(query_json(&srv, "querylearn", "3k5/9/9/9/9/9/9/9/9/RC2K4 w", "")["status"], "nobestmove");
 }
 
+/// `ban` leaves moves out before the book moves are ranked, as ChessDB ranks them: with every
+/// rank-2 move banned, the best move left is of rank 2, so `querysearch` lists it (it answered an
+/// empty list), `queryall`'s ranks are those of the moves left, and `querybest` is among
+/// `querysearch`'s moves. The scores stay as they are without the ban.
+#[test]
+fn ban_ranks_the_moves_it_leaves() {
+    let srv = server(options());
+    let start = Position::startpos().fen();
+    let moves_of = |v: &Value| -> Vec<(String, i64, i64, String)> {
+        v["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| {
+                let s = |k: &str| m[k].as_str().expect("a string").to_string();
+                (s("uci"), m["score"].as_i64().expect("score"), m["rank"].as_i64().expect("rank"), s("note"))
+            })
+            .collect()
+    };
+    let all = moves_of(&query_json(&srv, "queryall", &start, ""));
+    let top: Vec<&str> = all.iter().filter(|m| m.2 == 2).map(|m| m.0.as_str()).collect();
+    assert!(!top.is_empty() && top.len() < all.len(), "{all:?}");
+    let ban = format!("&ban={}", top.iter().map(|m| format!("move:{m}")).collect::<Vec<_>>().join("%7C"));
+    let left = moves_of(&query_json(&srv, "queryall", &start, &ban));
+    // The same moves and scores, less the banned ones.
+    let unbanned: Vec<(&str, i64)> =
+        all.iter().filter(|m| !top.contains(&m.0.as_str())).map(|m| (m.0.as_str(), m.1)).collect();
+    assert_eq!(left.iter().map(|m| (m.0.as_str(), m.1)).collect::<Vec<_>>(), unbanned);
+    // Ranked against the best of them.
+    let best = left[0].1;
+    for (uci, score, rank, note) in &left {
+        let expected = if *score >= best - 20 {
+            2
+        } else if *score >= best - 100 {
+            1
+        } else {
+            0
+        };
+        assert_eq!(*rank, expected, "{uci} ({score}, best {best})");
+        let symbol = ["?", "*", "!"][expected as usize];
+        assert!(note.starts_with(symbol), "{uci}: {note}");
+    }
+    let within: Vec<&str> = left.iter().filter(|m| m.2 == 2).map(|m| m.0.as_str()).collect();
+    assert_eq!(within[0], left[0].0);
+    let text = text_of(&query(&srv, "querysearch", &start, &ban));
+    let listed: Vec<&str> =
+        text.split('|').filter(|e| !e.is_empty()).map(|e| e.trim_start_matches("search:")).collect();
+    assert_eq!(listed, within, "querysearch with {ban}: {text:?}");
+    let js = query_json(&srv, "querysearch", &start, &ban);
+    let uci: Vec<&str> =
+        js["search_moves"].as_array().expect("search_moves").iter().map(|m| m["uci"].as_str().expect("uci")).collect();
+    assert_eq!(uci, within);
+    assert_eq!(text_of(&query(&srv, "querybest", &start, &ban)), format!("move:{}", left[0].0));
+    // Banning one of a pair of mirror twins leaves the other, still of rank 2.
+    let one = format!("&ban=move:{}", all[0].0);
+    let rest = moves_of(&query_json(&srv, "queryall", &start, &one));
+    assert_eq!((rest[0].0.as_str(), rest[0].1, rest[0].2), (all[1].0.as_str(), all[0].1, 2), "{rest:?}");
+}
+
 /// The engine searches only the moves `ban` leaves, so a banned best move gives the next best,
 /// not `nobestmove` or `unknown`.
 #[test]

@@ -52,14 +52,20 @@ fn a_form_post_answers_as_a_get() {
     assert_eq!(status, 200);
     let v: serde_json::Value = serde_json::from_slice(&body).expect("json");
     assert_eq!((v["status"].as_str(), v["move"].is_string()), (Some("ok"), true), "{v}");
-    // Another body type, and a body over the bound, are refused with a JSON error.
-    let (status, _, body) = post(srv.addr, "/chessdb.php", "application/json", b"{\"action\":\"queryall\"}");
+    // Another body type, and a body over the bound, are refused with a line of plain text, as the
+    // 405 on this path and every refusal outside /api/ (they were JSON).
+    let (status, head, body) = post(srv.addr, "/chessdb.php", "application/json", b"{\"action\":\"queryall\"}");
     assert_eq!(status, 415);
-    assert!(serde_json::from_slice::<serde_json::Value>(&body).expect("json")["error"].is_string());
+    assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+    assert_eq!(
+        String::from_utf8_lossy(&body),
+        "a POST to /chessdb.php sends application/x-www-form-urlencoded parameters, not `application/json`\n"
+    );
     let big = format!("action=queryall&board={}&pad={}", enc(START), "x".repeat(100_000));
-    let (status, _, body) = post(srv.addr, "/chessdb.php", "application/x-www-form-urlencoded", big.as_bytes());
+    let (status, head, body) = post(srv.addr, "/chessdb.php", "application/x-www-form-urlencoded", big.as_bytes());
     assert_eq!(status, 413);
-    assert!(serde_json::from_slice::<serde_json::Value>(&body).expect("json")["error"].is_string());
+    assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
+    assert_eq!(String::from_utf8_lossy(&body), "a form body has at most 65536 bytes\n");
 }
 
 #[test]
@@ -201,7 +207,8 @@ fn a_damaged_table_is_reported_not_taken_for_missing() {
 }
 
 /// A table without a table its captures lead to: the position's moves cannot be valued, and both
-/// endpoints name the missing table (as `qiku-tb probe` does) instead of answering without moves.
+/// endpoints name the missing table, the directory and the command that makes the table, as
+/// `qiku-tb probe` does (they named the table alone), instead of answering without moves.
 #[test]
 fn a_missing_smaller_table_is_named() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -216,9 +223,18 @@ fn a_missing_smaller_table_is_named() {
     let fen = enc("4k4/9/9/9/7R1/9/8n/9/9/5K3 b");
     let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={fen}"));
     assert_eq!(status, 500, "{v}");
-    assert_eq!(v["error"], "KRvKN needs the table KNvK, which is missing");
+    let d = dir.path().display();
+    let said = format!(
+        "KRvKN needs the table KNvK, which is missing in {d} (generate it with `qiku-tb generate KNvK -d {d}`)"
+    );
+    assert_eq!(v["error"].as_str(), Some(said.as_str()), "{v}");
     let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={fen}"));
-    assert_eq!((status, text(&body)), (500, "Error: KRvKN needs the table KNvK, which is missing".to_string()));
+    assert_eq!((status, text(&body)), (500, format!("Error: {said}")));
+    // Word for word what the tables' own tool says.
+    let tb = qiku::tablebase::Tablebases::open(dir.path()).expect("tables");
+    let pos = qiku::Position::from_fen("4k4/9/9/9/7R1/9/8n/9/9/5K3 b - - 0 1").expect("fen");
+    let err = tb.move_values_with(&pos, qiku::tablebase::Rules::Asian).expect_err("a missing table");
+    assert_eq!(qiku::tablebase::probe_error_message(&err, dir.path(), "--rules plain"), said);
 }
 
 /// A table file that cannot be used is named once on stderr at start-up (not once per set of
@@ -307,6 +323,28 @@ fn ctrl_c_stops_the_server_during_a_search() {
     stderr.read_to_string(&mut rest).expect("stderr");
     assert!(status.success(), "{status}: {rest}");
     assert_eq!(rest.trim_end(), "qiku serve: stopped");
+}
+
+/// A limit too large to be one is refused by name, as 0 is, with the range taken: past tokio's
+/// bound on permits (2^61 - 1) the server stopped with a panic at start-up.
+#[test]
+fn huge_limits_are_refused_with_their_range() {
+    for (limit, value, range) in [
+        ("--max-searches", "2305843009213693952", "1..=256"),
+        ("--max-searches", "257", "1..=256"),
+        ("--max-connections", "18446744073709551615", "1..=1000000"),
+        ("--max-connections", "1000001", "1..=1000000"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+            .args([limit, value, "--port", "0"])
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{limit} {value}: {err}");
+        assert!(err.contains(&format!("invalid value '{value}' for '{limit}")), "{err}");
+        assert!(err.contains(&format!("{value} is not in {range}")), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }
 
 /// Start-up mistakes are named: a limit of 0 (it was taken as 1), an address not of this machine
