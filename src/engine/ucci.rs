@@ -334,8 +334,9 @@ impl Ucci {
 
     fn go(&mut self, args: &[&str]) {
         // A running search that ends on its own is waited for (it answers first); during an
-        // infinite search or pondering the `go` is refused with an `info string` and no answer of
-        // its own, since the running search's `bestmove` is still to come: never two answers.
+        // infinite search, pondering or a `go mate N` alone the `go` is refused with an `info
+        // string` and no answer of its own, since the running search's `bestmove` is still to
+        // come: never two answers.
         if self.uci.busy("go") {
             return;
         }

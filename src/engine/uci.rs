@@ -4,8 +4,8 @@
 //!
 //! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
 //! `isready` and `ponderhit` are answered while it thinks; `position`, `go`, `setoption` and
-//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite` or
-//! pondering. Unknown commands and malformed input
+//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite`,
+//! pondering or a `go mate N` without another limit. Unknown commands and malformed input
 //! are reported with `info string` and never end the engine. A refused `position` leaves the
 //! session without a position: `go` then answers the null move, `bestmove 0000`, after an
 //! `info string` naming why, until a valid `position` arrives.
@@ -145,8 +145,8 @@ pub struct Uci {
     worker: Option<JoinHandle<()>>,
     /// The running search's shared state, to stop it without the engine lock it holds.
     active: Option<Arc<Shared>>,
-    /// Whether the running search ends without `stop` (a depth, node, mate, time or clock
-    /// limit; once pondering ends, for `go ponder`).
+    /// Whether the running search ends without `stop` (a depth, node, time or clock limit; once
+    /// pondering ends, for `go ponder`). Not a mate limit alone: there may be no such mate.
     ends_by_itself: bool,
     /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
     /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
@@ -278,8 +278,9 @@ impl Uci {
     /// Before `what` (`position`, `go`, `setoption`, `ucinewgame`): a running search that ends
     /// on its own (a depth, node, time or clock limit) is waited for, its `bestmove` written,
     /// as Stockfish does, so that a script piping several commands gets every answer; during
-    /// `go infinite` or pondering, where waiting would never end, `what` is refused with an
-    /// `info string` (send `stop` first). Returns whether it was refused.
+    /// `go infinite`, pondering or a `go mate N` without another limit, where waiting might never
+    /// end, `what` is refused with an `info string` (send `stop` first). Returns whether it was
+    /// refused.
     pub fn busy(&mut self, what: &str) -> bool {
         if !self.searching() {
             return false;
@@ -588,12 +589,11 @@ impl Uci {
             }
         };
         let limits = Limits { start: Some(start), ..limits };
+        // A mate limit alone is no bound: in a position without a mate that short the search
+        // deepens on until `stop`, so the commands after it are refused as during `go infinite`
+        // (waiting would block the input, and the `stop` in it, for good).
         self.ends_by_itself = !limits.infinite
-            && (limits.depth.is_some()
-                || limits.nodes.is_some()
-                || limits.mate.is_some()
-                || limits.movetime.is_some()
-                || limits.uses_clock());
+            && (limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.uses_clock());
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
         shared.pondering.store(limits.ponder, Ordering::Relaxed);

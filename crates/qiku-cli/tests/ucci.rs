@@ -461,3 +461,27 @@ fn tablebaserules_and_tablebaseprobelimit_reach_the_tables() {
         "{said:?}"
     );
 }
+
+/// UCCI's `go mate N` takes UCI's path: without a mate that short `stop` ends it (the `position`
+/// before the `stop` is refused, not waited on), and with one it ends by itself.
+#[test]
+fn stop_ends_a_mate_search_that_finds_no_mate() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go mate 1");
+    e.send("position startpos moves h2e2");
+    e.send("stop");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"), "{lines:?}");
+    iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
+    e.send("isready");
+    e.until(&["readyok"]);
+    let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 1");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    let pos = Position::from_fen(fen).unwrap();
+    let m = iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    assert!(pos.play_unchecked(m).has_no_moves(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" score 9999 ")), "{lines:?}");
+}

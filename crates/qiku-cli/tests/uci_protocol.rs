@@ -787,3 +787,29 @@ fn analysis_shows_lines_at_book_and_table_positions() {
     assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" score mate ")), "{lines:?}");
     e.quit();
 }
+
+/// `go mate N` where no mate that short exists searches on until `stop`: the commands after it are
+/// refused as during `go infinite`, so that the `stop` behind them is read (a `position` used to
+/// wait for the search, which never ended, and the engine hung). A mate search that finds its
+/// mate still ends by itself.
+#[test]
+fn stop_ends_a_mate_search_that_finds_no_mate() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go mate 1");
+    e.send("position startpos moves h2e2");
+    e.send("stop");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"), "{lines:?}");
+    iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
+    e.ready();
+    let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 1");
+    let lines = e.until("bestmove", LIVENESS);
+    let pos = Position::from_fen(fen).unwrap();
+    let m = iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    assert!(pos.play_unchecked(m).has_no_moves(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" score mate 1 ")), "{lines:?}");
+    e.quit();
+}
