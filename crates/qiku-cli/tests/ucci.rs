@@ -472,7 +472,10 @@ fn stop_ends_a_mate_search_that_finds_no_mate() {
     e.send("position startpos moves h2e2");
     e.send("stop");
     let lines = e.until(&["bestmove", "nobestmove"]);
-    assert!(lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"),
+        "{lines:?}"
+    );
     iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
     e.send("isready");
     e.until(&["readyok"]);

@@ -800,7 +800,10 @@ fn stop_ends_a_mate_search_that_finds_no_mate() {
     e.send("position startpos moves h2e2");
     e.send("stop");
     let lines = e.until("bestmove", LIVENESS);
-    assert!(lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"),
+        "{lines:?}"
+    );
     iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
     e.ready();
     let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1";
