@@ -386,9 +386,12 @@ fn run_engine() -> Result<(), String> {
 fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {
     let mut pos = super::parse_position(fen)?;
     let t = Instant::now();
-    let (nodes, per_move) = if divide {
+    // At depth 0 the one leaf is the position itself, under no root move: 1 node, none listed.
+    let (nodes, per_move) = if divide && depth > 0 {
         let d = perft::divide(&mut pos, depth);
         (d.iter().map(|(_, n)| n).sum(), Some(d))
+    } else if divide {
+        (perft::perft_bulk(&mut pos, depth), Some(Vec::new()))
     } else {
         (perft::perft_bulk(&mut pos, depth), None)
     };
