@@ -21,7 +21,9 @@
 //!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1;
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
-//!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
+//!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`); a position `position`
+//!   would refuse (a bad FEN, a move that cannot be played) refuses the probe with an `info
+//!   string` naming why, and no `pophash`;
 //! - `quit` answers `bye`.
 //!
 //! Output: `info depth D score S ... pv ...` with the score as a bare number (a mate is
@@ -30,7 +32,7 @@
 
 use super::tt::Bound;
 use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
-use crate::core::{Color, Move, Position};
+use crate::core::{Color, Move};
 use crate::notation::iccs;
 use std::io::Write;
 
@@ -439,12 +441,14 @@ impl Ucci {
             let Some(pos) = self.uci.current_position().cloned() else {
                 return self.info_string("probe: no position (the last position command was refused)");
             };
-            Some(pos)
+            pos
         } else {
-            parse_position(args)
-        };
-        let Some(pos) = pos else {
-            return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
+            // Read as `position` reads its arguments: a FEN or a move that cannot be played
+            // refuses the probe, named, rather than answering for another position.
+            match super::uci::read_position(args) {
+                Ok(game) => game.position().clone(),
+                Err(refusal) => return self.info_string(&format!("probe refused: {}", refusal.message)),
+            }
         };
         let mut line = String::from("pophash");
         if let Some(e) = self.uci.hash_entry(&pos) {
@@ -460,24 +464,6 @@ impl Ucci {
         }
         self.out.line(&line);
     }
-}
-
-/// The position of `startpos|fen FEN [moves ...]`, or `None` if it cannot be read (the UCI
-/// session reports why).
-fn parse_position(args: &[&str]) -> Option<Position> {
-    let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
-    let mut pos = match args.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).ok()?,
-        _ => return None,
-    };
-    for t in args.get(moves_at + 1..).unwrap_or(&[]) {
-        match iccs::parse(&pos, t) {
-            Ok(m) => pos = pos.play_unchecked(m),
-            Err(_) => break,
-        }
-    }
-    Some(pos)
 }
 
 #[cfg(test)]

@@ -672,14 +672,14 @@ impl Uci {
 
 /// Why a `position` command was refused: the full message, and a short reason for the `go`
 /// that follows.
-struct PositionRefusal {
-    message: String,
+pub(super) struct PositionRefusal {
+    pub(super) message: String,
     reason: String,
 }
 
 /// The game of `startpos|fen FEN [moves ...]`, or why it cannot be set up (an unreadable or
-/// impossible FEN, an illegal move in the list).
-fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
+/// impossible FEN, an illegal move in the list); UCCI's `probe` reads its position so too.
+pub(super) fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let (spec, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),

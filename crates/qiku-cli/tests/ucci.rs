@@ -488,3 +488,25 @@ fn stop_ends_a_mate_search_that_finds_no_mate() {
     assert!(pos.play_unchecked(m).has_no_moves(), "{lines:?}");
     assert!(lines.iter().any(|l| l.contains(" score 9999 ")), "{lines:?}");
 }
+
+/// `probe` reads its position as `position` does: a move that cannot be read or played refuses
+/// the probe, named, with no `pophash` (it answered for the position before that move).
+#[test]
+fn probe_with_a_bad_move_is_refused_and_named() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    e.until(&["bestmove", "nobestmove"]);
+    e.send("probe startpos moves h2e2");
+    let lines = e.until(&["pophash", "info string"]);
+    assert!(lines.last().unwrap().starts_with("pophash bestmove "), "{lines:?}");
+    for bad in ["zz99", "a0a5"] {
+        e.send(&format!("probe startpos moves h2e2 {bad}"));
+        e.send("isready");
+        let lines = e.until(&["readyok"]);
+        assert!(!lines.iter().any(|l| l.starts_with("pophash")), "{bad}: {lines:?}");
+        let said: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string")).collect();
+        assert_eq!(said.len(), 1, "{bad}: {lines:?}");
+        assert!(said[0].starts_with(&format!("info string probe refused: move 2 ({bad}): ")), "{said:?}");
+    }
+}
