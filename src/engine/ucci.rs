@@ -18,7 +18,8 @@
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
 //!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is
-//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1;
+//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1
+//!   (a time beyond UCI's most, `i64::MAX` milliseconds, is read as that most and searched);
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
 //!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`); a position `position`
@@ -35,6 +36,9 @@ use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
 use crate::core::{Color, Move};
 use crate::notation::iccs;
 use std::io::Write;
+
+/// The longest time a UCCI `go` passes on, in milliseconds: the most UCI's `go` reads.
+const MAX_MS: u64 = i64::MAX as u64;
 
 /// The mate value of UCCI scores: a mate in `p` plies is `MATE_VALUE - p`.
 pub const MATE_VALUE: i32 = 10_000;
@@ -359,7 +363,9 @@ impl Ucci {
                 return Err("is negative");
             }
             let x = if self.millis { x } else { x * 1000.0 };
-            Ok(x.min(u64::MAX as f64 / 2.0).round() as u64)
+            // A clock beyond what UCI reads (`i64::MAX` ms, some 292 million years) is that: as
+            // good as endless, searched as any long clock is, never refused as too large.
+            Ok(if x >= MAX_MS as f64 { MAX_MS } else { x.round() as u64 })
         };
         // A `go` it cannot obey (a missing, negative or unreadable value) is answered as under UCI:
         // a move found at depth 1, after an `info string` naming the UCCI field (a GUI waits for

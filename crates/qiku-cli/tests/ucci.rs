@@ -510,3 +510,24 @@ fn probe_with_a_bad_move_is_refused_and_named() {
         assert!(said[0].starts_with(&format!("info string probe refused: move 2 ({bad}): ")), "{said:?}");
     }
 }
+
+/// A clock too large for UCI's `go` (but readable and not negative) is as good as endless and
+/// searched as a long clock is: no message, and the search deepens until `stop` (it was
+/// answered at depth 1 after a message naming UCI's `wtime` and a number never sent).
+#[test]
+fn a_huge_clock_is_searched() {
+    for (millis, time) in [(false, "1e300"), (false, "10000000000000000"), (true, "9.3e18")] {
+        let mut e = Engine::ucci();
+        if millis {
+            e.send("setoption usemillisec true");
+        }
+        e.send("position startpos moves h2e2");
+        e.send(&format!("go time {time}"));
+        let lines = e.until(&["info depth 4 ", "bestmove", "nobestmove"]);
+        assert!(lines.last().unwrap().starts_with("info depth 4 "), "{time}: {lines:?}");
+        e.send("stop");
+        let lines = e.until(&["bestmove", "nobestmove"]);
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{time}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("info string")), "{time}: {lines:?}");
+    }
+}
