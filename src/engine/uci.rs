@@ -516,13 +516,16 @@ impl Uci {
             }
             Err(e) => {
                 self.engine().book = None;
+                // No book is used, and the file is forgotten: the book options after it (a GUI
+                // sends them all) have nothing to reopen, and the failure is named once.
+                let file = std::mem::take(&mut self.options.book_file);
                 // UCCI's `bookfiles` takes a `;` list; UCI's `BookFile` one file.
-                let list = if self.options.book_file.contains(';') {
+                let list = if file.contains(';') {
                     " (BookFile names one book; UCCI's bookfiles takes a `;`-separated list)"
                 } else {
                     ""
                 };
-                Err(format!("BookFile {}{list}", path_error(&self.options.book_file, &e.to_string())))
+                Err(format!("BookFile {}{list}", path_error(&file, &e.to_string())))
             }
         }
     }

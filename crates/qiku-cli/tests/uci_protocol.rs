@@ -721,6 +721,25 @@ fn a_path_that_does_not_open_is_named_once() {
     u.quit();
 }
 
+/// A `BookFile` that does not open is named once: the book options a GUI sends after it
+/// (`BookPolicy`, `BookMinGames`, `BookMinShare`) have no book to reopen and say nothing (each
+/// named the missing file again).
+#[test]
+fn a_book_file_that_does_not_open_is_named_once_whatever_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.qbk");
+    let missing = missing.to_str().unwrap();
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {missing}"));
+    e.send("setoption name BookPolicy value best");
+    e.send("setoption name BookMinGames value 1");
+    e.send("setoption name BookMinShare value 5");
+    let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with(&format!("info string BookFile {missing}: ")), "{said:?}");
+    e.quit();
+}
+
 #[test]
 fn messages_say_what_is_wrong() {
     let mut e = Engine::start();
