@@ -11,7 +11,9 @@
 //!   `TablebaseRules`), `tablebaseprobelimit` (UCI's `TablebaseProbeLimit`, 0 to 12), `bookpolicy`,
 //!   `bookmingames`, `bookminshare`, `evalterms`, `skilllevel` (UCI's `Skill Level`, 0 to 20);
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
-//!   `style`, `promotion`) are accepted and ignored;
+//!   `style`, `promotion`) are accepted and ignored; a refused value is named under the name the
+//!   GUI sent (`option hashsize: ...`), and `usemillisec` and `usebook` take `true` or `false`
+//!   (`on`/`off`, `yes`/`no`, `1`/`0` too), another value refused and the setting kept;
 //! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
 //!   `nobestmove` until a valid one arrives);
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
@@ -170,14 +172,9 @@ impl Ucci {
     /// A session writing to `out`.
     pub fn new(out: Output, openers: Openers) -> Ucci {
         let translated = Output::new(Box::new(Translate { out: out.clone(), buf: Vec::new() }));
-        Ucci {
-            out,
-            uci: Uci::new(translated, openers),
-            millis: false,
-            use_book: true,
-            book_files: Vec::new(),
-            banned: Vec::new(),
-        }
+        let mut uci = Uci::new(translated, openers);
+        uci.name_book_option("bookfiles");
+        Ucci { out, uci, millis: false, use_book: true, book_files: Vec::new(), banned: Vec::new() }
     }
 
     fn uci(&mut self, line: &str) {
@@ -281,17 +278,33 @@ impl Ucci {
                 None => return self.info_string("setoption needs: setoption <name> <value>"),
             }
         };
-        let flag = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "on" | "1" | "yes");
-        let set = |s: &mut Ucci, uci_name: &str, v: &str| s.uci(&format!("setoption name {uci_name} value {v}"));
+        // A check option's value: `true` or `false` (`on`/`off`, `yes`/`no`, `1`/`0` too); anything
+        // else is refused with the setting left as it was.
+        let flag = |s: &Ucci, v: &str| match v.to_ascii_lowercase().as_str() {
+            "true" | "on" | "yes" | "1" => Some(true),
+            "false" | "off" | "no" | "0" => Some(false),
+            _ => {
+                s.info_string(&format!("option {name}: {:?} is not true or false", super::uci::excerpt(v)));
+                None
+            }
+        };
+        // Set through the UCI session, refusals naming the option as the GUI sent it.
+        let set = |s: &mut Ucci, uci_name: &str, v: &str| s.uci.set_option_as(uci_name, v, &name);
         match name.to_ascii_lowercase().as_str() {
-            "usemillisec" => self.millis = flag(&value),
+            "usemillisec" => {
+                if let Some(on) = flag(self, &value) {
+                    self.millis = on;
+                }
+            }
             "hashsize" | "hash" => set(self, "Hash", &value),
             "threads" => set(self, "Threads", &value),
             "multipv" => set(self, "MultiPV", &value),
             "skilllevel" | "skill level" => set(self, "Skill Level", &value),
             "usebook" => {
-                self.use_book = flag(&value);
-                self.apply_book();
+                if let Some(on) = flag(self, &value) {
+                    self.use_book = on;
+                    self.apply_book();
+                }
             }
             "bookfiles" | "bookfile" => {
                 // UCCI allows several files separated by ';': qiku reads one book, the first of
@@ -312,7 +325,7 @@ impl Ucci {
             "tablebaserules" => set(self, "TablebaseRules", &value),
             "tablebaseprobelimit" => set(self, "TablebaseProbeLimit", &value),
             "evalterms" => set(self, "EvalTerms", &value),
-            "clear hash" => self.uci("setoption name Clear Hash"),
+            "clear hash" => set(self, "Clear Hash", ""),
             "move overhead" => set(self, "Move Overhead", &value),
             "ponder" | "batch" | "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
             | "loadbook" => {}

@@ -161,6 +161,8 @@ pub struct Uci {
     positions_handled: u64,
     options: Options,
     openers: Openers,
+    /// The name of the book file option in messages: `BookFile`, or UCCI's `bookfiles`.
+    book_option: &'static str,
 }
 
 impl Uci {
@@ -187,6 +189,7 @@ impl Uci {
                 weights: Weights::DEFAULT,
             },
             openers,
+            book_option: "BookFile",
         }
     }
 
@@ -346,12 +349,35 @@ impl Uci {
         };
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+        self.set_option(&name, &value, None);
+    }
+
+    /// `setoption` for another dialect (UCCI): sets the option UCI calls `name` to `value`, and
+    /// every refusal or note names it `shown`, the name the GUI sent. Waits for a search that
+    /// ends on its own, and is refused during one that does not, as `setoption` is.
+    pub fn set_option_as(&mut self, name: &str, value: &str, shown: &str) {
+        if !self.busy("setoption") {
+            self.set_option(name, value, Some(shown));
+        }
+    }
+
+    /// Under UCCI the book file option is `bookfiles`: how a book that does not open is named.
+    pub fn name_book_option(&mut self, name: &'static str) {
+        self.book_option = name;
+    }
+
+    /// Sets option `name` (UCI's, any case) to `value`; refusals and notes name the option
+    /// `shown` if given, else as UCI does.
+    fn set_option(&mut self, name: &str, value: &str, shown: Option<&str>) {
+        let value = value.to_string();
+        let label = |uci_name: &str| shown.unwrap_or(uci_name).to_string();
+        let sent = label(name);
         let number = |lo: u64, hi: u64| -> Result<u64, String> {
             value
                 .parse::<u64>()
                 .ok()
                 .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(|| format!("option {name}: value {value:?} is not a number from {lo} to {hi}"))
+                .ok_or_else(|| format!("option {sent}: value {value:?} is not a number from {lo} to {hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
@@ -361,15 +387,18 @@ impl Uci {
                         self.options.hash = v as usize;
                         Ok(())
                     }
-                    Err(e) => Err(format!("option Hash: {e}; keeping the {} MiB table", self.options.hash)),
+                    Err(e) => {
+                        Err(format!("option {}: {e}; keeping the {} MiB table", label("Hash"), self.options.hash))
+                    }
                 }
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| {
                 let runs = crate::engine::search::search_threads(v as usize);
                 if runs < v as usize {
                     self.info_string(&format!(
-                        "Threads {v}: this machine has {runs} logical CPUs, so the search runs {runs} threads \
-                         (more would take turns on them and miss the clock)"
+                        "{} {v}: this machine has {runs} logical CPUs, so the search runs {runs} threads \
+                         (more would take turns on them and miss the clock)",
+                        label("Threads")
                     ));
                 }
                 self.engine().options.threads = v as usize
@@ -386,12 +415,13 @@ impl Uci {
             // Accepted for GUIs that send them; values outside the advertised ones are refused.
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" | "false" => Ok(()),
-                _ => Err(format!("option Ponder: {:?} is not true or false", excerpt(&value))),
+                _ => Err(format!("option {}: {:?} is not true or false", label("Ponder"), excerpt(&value))),
             },
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
                 "xiangqi" => Ok(()),
                 _ => Err(format!(
-                    "option UCI_Variant: {:?} is not supported; the only variant is xiangqi",
+                    "option {}: {:?} is not supported; the only variant is xiangqi",
+                    label("UCI_Variant"),
                     excerpt(&value)
                 )),
             },
@@ -404,7 +434,7 @@ impl Uci {
                     self.set_weights(Weights::BASIC);
                     Ok(())
                 }
-                _ => Err(format!("option EvalTerms: {value:?} is not full or basic")),
+                _ => Err(format!("option {}: {value:?} is not full or basic", label("EvalTerms"))),
             },
             "bookfile" => {
                 self.options.book_file = if value == "<empty>" { String::new() } else { value.clone() };
@@ -415,7 +445,11 @@ impl Uci {
                     self.options.book_policy = p.to_string();
                     self.reopen_book()
                 } else {
-                    Err(format!("option BookPolicy: {value:?} is not one of {}", self.openers.book_policies.join(", ")))
+                    Err(format!(
+                        "option {}: {value:?} is not one of {}",
+                        label("BookPolicy"),
+                        self.openers.book_policies.join(", ")
+                    ))
                 }
             }
             "bookmingames" => number(0, 1_000_000_000).and_then(|v| {
@@ -445,14 +479,18 @@ impl Uci {
                         }
                         Err(e) => {
                             self.engine().options.tablebases = None;
-                            Err(format!("TablebasePath {}", path_error(&self.options.tb_path, &e.to_string())))
+                            Err(format!(
+                                "{} {}",
+                                label("TablebasePath"),
+                                path_error(&self.options.tb_path, &e.to_string())
+                            ))
                         }
                     }
                 }
             }
             "tablebaserules" => value
                 .parse::<crate::core::Rules>()
-                .map_err(|_| format!("option TablebaseRules: {value:?} is not asian or plain"))
+                .map_err(|_| format!("option {}: {value:?} is not asian or plain", label("TablebaseRules")))
                 .map(|r| {
                     self.options.tb_rules = r;
                     if let Some(tb) = &self.engine().options.tablebases {
@@ -464,7 +502,7 @@ impl Uci {
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;
             }),
-            _ => Err(format!("unknown option {:?}", excerpt(&name))),
+            _ => Err(format!("unknown option {:?}", excerpt(&sent))),
         };
         if let Err(e) = result {
             self.info_string(&e);
@@ -525,7 +563,7 @@ impl Uci {
                 } else {
                     ""
                 };
-                Err(format!("BookFile {}{list}", path_error(&file, &e.to_string())))
+                Err(format!("{} {}{list}", self.book_option, path_error(&file, &e.to_string())))
             }
         }
     }
