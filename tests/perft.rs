@@ -1,6 +1,6 @@
 //! Perft against the published counts (the table of the reference `perft.md`, copied below).
 
-use qiku::core::perft::{perft, perft_bulk};
+use qiku::core::perft::{divide, perft, perft_bulk};
 use qiku::Position;
 
 const CASES: &[(&str, &str, &[u64])] = &[
@@ -43,6 +43,21 @@ fn perft_published_counts_up_to_12m_nodes() {
 #[test]
 fn perft_without_bulk_counting_agrees() {
     check(500_000, false);
+}
+
+/// Divide splits perft by root move: its counts sum to perft's at every depth from 1, and at
+/// depth 0, where perft counts the position itself, it lists no move (it listed every root move,
+/// a count of 1 each: perft 1's total under perft 0's name).
+#[test]
+fn divide_agrees_with_perft_at_every_depth() {
+    let mut pos = Position::startpos();
+    assert_eq!(perft(&mut pos, 0), 1);
+    assert!(divide(&mut pos, 0).is_empty());
+    for depth in 1..=3 {
+        let split = divide(&mut pos, depth);
+        assert_eq!(split.len(), 44);
+        assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), perft(&mut pos, depth), "depth {depth}");
+    }
 }
 
 /// The deep counts (up to 5.4 billion leaves): `cargo test --release -- --ignored perft_deep`.

@@ -62,7 +62,8 @@ pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Per-root-move counts, sorted by move in ICCS order.
+/// Per-root-move counts, sorted by move in ICCS order. At depth 0 no move is played: the one
+/// leaf is the position itself, under no root move, and the list is empty.
 ///
 /// ```
 /// use qiku::core::perft::{divide, perft};
@@ -73,14 +74,18 @@ pub fn perft_bulk(pos: &mut Position, depth: u32) -> u64 {
 /// assert_eq!(split.len(), 44);
 /// assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), perft(&mut pos, 2));
 /// assert_eq!(split[0].0.to_string(), "a0a1"); // sorted in ICCS order
+/// assert!(divide(&mut pos, 0).is_empty()); // perft 0 is 1: the position, no move
 /// ```
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut out: Vec<(Move, u64)> = pos
         .moves()
         .iter()
         .map(|&m| {
             let undo = pos.make_move(m);
-            let n = if depth <= 1 { 1 } else { perft_bulk(pos, depth - 1) };
+            let n = if depth == 1 { 1 } else { perft_bulk(pos, depth - 1) };
             pos.unmake_move(m, undo);
             (m, n)
         })

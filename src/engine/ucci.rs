@@ -11,17 +11,22 @@
 //!   `TablebaseRules`), `tablebaseprobelimit` (UCI's `TablebaseProbeLimit`, 0 to 12), `bookpolicy`,
 //!   `bookmingames`, `bookminshare`, `evalterms`, `skilllevel` (UCI's `Skill Level`, 0 to 20);
 //!   options this engine has nothing to do with (`idle`, `pruning`, `knowledge`, `randomness`,
-//!   `style`, `promotion`) are accepted and ignored;
+//!   `style`, `promotion`) are accepted and ignored; a refused value is named under the name the
+//!   GUI sent (`option hashsize: ...`), and `usemillisec` and `usebook` take `true` or `false`
+//!   (`on`/`off`, `yes`/`no`, `1`/`0` too), another value refused and the setting kept;
 //! - `position startpos|fen FEN [moves ...]` as under UCI (after a refused one, `go` answers
 //!   `nobestmove` until a valid one arrives);
 //! - `banmoves m1 m2 ...`: the next `go` of this position never plays these;
 //! - `go [ponder] [draw] depth D | nodes N | time T [movestogo M] [increment I] [opptime T]
 //!   [oppmovestogo M] [oppincrement I] | infinite`, times in seconds, or milliseconds after
 //!   `setoption usemillisec true`; a `go` with a missing, negative or unreadable value is
-//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1;
+//!   answered as under UCI: an `info string` naming the UCCI field, then a move found at depth 1
+//!   (a time beyond UCI's most, `i64::MAX` milliseconds, is read as that most and searched);
 //! - `ponderhit`, `stop`, `isready`/`readyok`;
 //! - `probe [startpos|fen FEN] [moves ...]` answers `pophash` with what the hash table holds for
-//!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`);
+//!   that position (`bestmove`, `lowerbound`/`upperbound` with `depth`); a position `position`
+//!   would refuse (a bad FEN, a move that cannot be played) refuses the probe with an `info
+//!   string` naming why, and no `pophash`;
 //! - `quit` answers `bye`.
 //!
 //! Output: `info depth D score S ... pv ...` with the score as a bare number (a mate is
@@ -30,9 +35,12 @@
 
 use super::tt::Bound;
 use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
-use crate::core::{Color, Move, Position};
+use crate::core::{Color, Move};
 use crate::notation::iccs;
 use std::io::Write;
+
+/// The longest time a UCCI `go` passes on, in milliseconds: the most UCI's `go` reads.
+const MAX_MS: u64 = i64::MAX as u64;
 
 /// The mate value of UCCI scores: a mate in `p` plies is `MATE_VALUE - p`.
 pub const MATE_VALUE: i32 = 10_000;
@@ -164,14 +172,9 @@ impl Ucci {
     /// A session writing to `out`.
     pub fn new(out: Output, openers: Openers) -> Ucci {
         let translated = Output::new(Box::new(Translate { out: out.clone(), buf: Vec::new() }));
-        Ucci {
-            out,
-            uci: Uci::new(translated, openers),
-            millis: false,
-            use_book: true,
-            book_files: Vec::new(),
-            banned: Vec::new(),
-        }
+        let mut uci = Uci::new(translated, openers);
+        uci.name_book_option("bookfiles");
+        Ucci { out, uci, millis: false, use_book: true, book_files: Vec::new(), banned: Vec::new() }
     }
 
     fn uci(&mut self, line: &str) {
@@ -275,17 +278,33 @@ impl Ucci {
                 None => return self.info_string("setoption needs: setoption <name> <value>"),
             }
         };
-        let flag = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "on" | "1" | "yes");
-        let set = |s: &mut Ucci, uci_name: &str, v: &str| s.uci(&format!("setoption name {uci_name} value {v}"));
+        // A check option's value: `true` or `false` (`on`/`off`, `yes`/`no`, `1`/`0` too); anything
+        // else is refused with the setting left as it was.
+        let flag = |s: &Ucci, v: &str| match v.to_ascii_lowercase().as_str() {
+            "true" | "on" | "yes" | "1" => Some(true),
+            "false" | "off" | "no" | "0" => Some(false),
+            _ => {
+                s.info_string(&format!("option {name}: {:?} is not true or false", super::uci::excerpt(v)));
+                None
+            }
+        };
+        // Set through the UCI session, refusals naming the option as the GUI sent it.
+        let set = |s: &mut Ucci, uci_name: &str, v: &str| s.uci.set_option_as(uci_name, v, &name);
         match name.to_ascii_lowercase().as_str() {
-            "usemillisec" => self.millis = flag(&value),
+            "usemillisec" => {
+                if let Some(on) = flag(self, &value) {
+                    self.millis = on;
+                }
+            }
             "hashsize" | "hash" => set(self, "Hash", &value),
             "threads" => set(self, "Threads", &value),
             "multipv" => set(self, "MultiPV", &value),
             "skilllevel" | "skill level" => set(self, "Skill Level", &value),
             "usebook" => {
-                self.use_book = flag(&value);
-                self.apply_book();
+                if let Some(on) = flag(self, &value) {
+                    self.use_book = on;
+                    self.apply_book();
+                }
             }
             "bookfiles" | "bookfile" => {
                 // UCCI allows several files separated by ';': qiku reads one book, the first of
@@ -306,7 +325,7 @@ impl Ucci {
             "tablebaserules" => set(self, "TablebaseRules", &value),
             "tablebaseprobelimit" => set(self, "TablebaseProbeLimit", &value),
             "evalterms" => set(self, "EvalTerms", &value),
-            "clear hash" => self.uci("setoption name Clear Hash"),
+            "clear hash" => set(self, "Clear Hash", ""),
             "move overhead" => set(self, "Move Overhead", &value),
             "ponder" | "batch" | "debug" | "idle" | "pruning" | "knowledge" | "randomness" | "style" | "promotion"
             | "loadbook" => {}
@@ -334,8 +353,9 @@ impl Ucci {
 
     fn go(&mut self, args: &[&str]) {
         // A running search that ends on its own is waited for (it answers first); during an
-        // infinite search or pondering the `go` is refused with an `info string` and no answer of
-        // its own, since the running search's `bestmove` is still to come: never two answers.
+        // infinite search, pondering or a `go mate N` alone the `go` is refused with an `info
+        // string` and no answer of its own, since the running search's `bestmove` is still to
+        // come: never two answers.
         if self.uci.busy("go") {
             return;
         }
@@ -356,7 +376,9 @@ impl Ucci {
                 return Err("is negative");
             }
             let x = if self.millis { x } else { x * 1000.0 };
-            Ok(x.min(u64::MAX as f64 / 2.0).round() as u64)
+            // A clock beyond what UCI reads (`i64::MAX` ms, some 292 million years) is that: as
+            // good as endless, searched as any long clock is, never refused as too large.
+            Ok(if x >= MAX_MS as f64 { MAX_MS } else { x.round() as u64 })
         };
         // A `go` it cannot obey (a missing, negative or unreadable value) is answered as under UCI:
         // a move found at depth 1, after an `info string` naming the UCCI field (a GUI waits for
@@ -438,12 +460,14 @@ impl Ucci {
             let Some(pos) = self.uci.current_position().cloned() else {
                 return self.info_string("probe: no position (the last position command was refused)");
             };
-            Some(pos)
+            pos
         } else {
-            parse_position(args)
-        };
-        let Some(pos) = pos else {
-            return self.info_string("probe: expected probe [startpos|fen FEN] [moves ...]");
+            // Read as `position` reads its arguments: a FEN or a move that cannot be played
+            // refuses the probe, named, rather than answering for another position.
+            match super::uci::read_position(args) {
+                Ok(game) => game.position().clone(),
+                Err(refusal) => return self.info_string(&format!("probe refused: {}", refusal.message)),
+            }
         };
         let mut line = String::from("pophash");
         if let Some(e) = self.uci.hash_entry(&pos) {
@@ -459,24 +483,6 @@ impl Ucci {
         }
         self.out.line(&line);
     }
-}
-
-/// The position of `startpos|fen FEN [moves ...]`, or `None` if it cannot be read (the UCI
-/// session reports why).
-fn parse_position(args: &[&str]) -> Option<Position> {
-    let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
-    let mut pos = match args.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&args[1..moves_at].join(" ")).ok()?,
-        _ => return None,
-    };
-    for t in args.get(moves_at + 1..).unwrap_or(&[]) {
-        match iccs::parse(&pos, t) {
-            Ok(m) => pos = pos.play_unchecked(m),
-            Err(_) => break,
-        }
-    }
-    Some(pos)
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //!
 //! Standard input is read on the calling thread; a search runs on a worker thread, so `stop`,
 //! `isready` and `ponderhit` are answered while it thinks; `position`, `go`, `setoption` and
-//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite` or
-//! pondering. Unknown commands and malformed input
+//! `ucinewgame` wait for a search that ends on its own, and are refused during `go infinite`,
+//! pondering or a `go mate N` without another limit. Unknown commands and malformed input
 //! are reported with `info string` and never end the engine. A refused `position` leaves the
 //! session without a position: `go` then answers the null move, `bestmove 0000`, after an
 //! `info string` naming why, until a valid `position` arrives.
@@ -145,8 +145,8 @@ pub struct Uci {
     worker: Option<JoinHandle<()>>,
     /// The running search's shared state, to stop it without the engine lock it holds.
     active: Option<Arc<Shared>>,
-    /// Whether the running search ends without `stop` (a depth, node, mate, time or clock
-    /// limit; once pondering ends, for `go ponder`).
+    /// Whether the running search ends without `stop` (a depth, node, time or clock limit; once
+    /// pondering ends, for `go ponder`). Not a mate limit alone: there may be no such mate.
     ends_by_itself: bool,
     /// Set by the search thread just before it writes `bestmove`: from then on it is as good as
     /// finished, so a `position` or `go` right after `bestmove` waits for it instead of being
@@ -161,6 +161,8 @@ pub struct Uci {
     positions_handled: u64,
     options: Options,
     openers: Openers,
+    /// The name of the book file option in messages: `BookFile`, or UCCI's `bookfiles`.
+    book_option: &'static str,
 }
 
 impl Uci {
@@ -187,6 +189,7 @@ impl Uci {
                 weights: Weights::DEFAULT,
             },
             openers,
+            book_option: "BookFile",
         }
     }
 
@@ -278,8 +281,9 @@ impl Uci {
     /// Before `what` (`position`, `go`, `setoption`, `ucinewgame`): a running search that ends
     /// on its own (a depth, node, time or clock limit) is waited for, its `bestmove` written,
     /// as Stockfish does, so that a script piping several commands gets every answer; during
-    /// `go infinite` or pondering, where waiting would never end, `what` is refused with an
-    /// `info string` (send `stop` first). Returns whether it was refused.
+    /// `go infinite`, pondering or a `go mate N` without another limit, where waiting might never
+    /// end, `what` is refused with an `info string` (send `stop` first). Returns whether it was
+    /// refused.
     pub fn busy(&mut self, what: &str) -> bool {
         if !self.searching() {
             return false;
@@ -345,12 +349,35 @@ impl Uci {
         };
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+        self.set_option(&name, &value, None);
+    }
+
+    /// `setoption` for another dialect (UCCI): sets the option UCI calls `name` to `value`, and
+    /// every refusal or note names it `shown`, the name the GUI sent. Waits for a search that
+    /// ends on its own, and is refused during one that does not, as `setoption` is.
+    pub fn set_option_as(&mut self, name: &str, value: &str, shown: &str) {
+        if !self.busy("setoption") {
+            self.set_option(name, value, Some(shown));
+        }
+    }
+
+    /// Under UCCI the book file option is `bookfiles`: how a book that does not open is named.
+    pub fn name_book_option(&mut self, name: &'static str) {
+        self.book_option = name;
+    }
+
+    /// Sets option `name` (UCI's, any case) to `value`; refusals and notes name the option
+    /// `shown` if given, else as UCI does.
+    fn set_option(&mut self, name: &str, value: &str, shown: Option<&str>) {
+        let value = value.to_string();
+        let label = |uci_name: &str| shown.unwrap_or(uci_name).to_string();
+        let sent = label(name);
         let number = |lo: u64, hi: u64| -> Result<u64, String> {
             value
                 .parse::<u64>()
                 .ok()
                 .filter(|v| (lo..=hi).contains(v))
-                .ok_or_else(|| format!("option {name}: value {value:?} is not a number from {lo} to {hi}"))
+                .ok_or_else(|| format!("option {sent}: value {value:?} is not a number from {lo} to {hi}"))
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB as u64).and_then(|v| {
@@ -360,15 +387,18 @@ impl Uci {
                         self.options.hash = v as usize;
                         Ok(())
                     }
-                    Err(e) => Err(format!("option Hash: {e}; keeping the {} MiB table", self.options.hash)),
+                    Err(e) => {
+                        Err(format!("option {}: {e}; keeping the {} MiB table", label("Hash"), self.options.hash))
+                    }
                 }
             }),
             "threads" => number(1, MAX_THREADS as u64).map(|v| {
                 let runs = crate::engine::search::search_threads(v as usize);
                 if runs < v as usize {
                     self.info_string(&format!(
-                        "Threads {v}: this machine has {runs} logical CPUs, so the search runs {runs} threads \
-                         (more would take turns on them and miss the clock)"
+                        "{} {v}: this machine has {runs} logical CPUs, so the search runs {runs} threads \
+                         (more would take turns on them and miss the clock)",
+                        label("Threads")
                     ));
                 }
                 self.engine().options.threads = v as usize
@@ -385,12 +415,13 @@ impl Uci {
             // Accepted for GUIs that send them; values outside the advertised ones are refused.
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" | "false" => Ok(()),
-                _ => Err(format!("option Ponder: {:?} is not true or false", excerpt(&value))),
+                _ => Err(format!("option {}: {:?} is not true or false", label("Ponder"), excerpt(&value))),
             },
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
                 "xiangqi" => Ok(()),
                 _ => Err(format!(
-                    "option UCI_Variant: {:?} is not supported; the only variant is xiangqi",
+                    "option {}: {:?} is not supported; the only variant is xiangqi",
+                    label("UCI_Variant"),
                     excerpt(&value)
                 )),
             },
@@ -403,7 +434,7 @@ impl Uci {
                     self.set_weights(Weights::BASIC);
                     Ok(())
                 }
-                _ => Err(format!("option EvalTerms: {value:?} is not full or basic")),
+                _ => Err(format!("option {}: {value:?} is not full or basic", label("EvalTerms"))),
             },
             "bookfile" => {
                 self.options.book_file = if value == "<empty>" { String::new() } else { value.clone() };
@@ -414,7 +445,11 @@ impl Uci {
                     self.options.book_policy = p.to_string();
                     self.reopen_book()
                 } else {
-                    Err(format!("option BookPolicy: {value:?} is not one of {}", self.openers.book_policies.join(", ")))
+                    Err(format!(
+                        "option {}: {value:?} is not one of {}",
+                        label("BookPolicy"),
+                        self.openers.book_policies.join(", ")
+                    ))
                 }
             }
             "bookmingames" => number(0, 1_000_000_000).and_then(|v| {
@@ -444,14 +479,18 @@ impl Uci {
                         }
                         Err(e) => {
                             self.engine().options.tablebases = None;
-                            Err(format!("TablebasePath {}", path_error(&self.options.tb_path, &e.to_string())))
+                            Err(format!(
+                                "{} {}",
+                                label("TablebasePath"),
+                                path_error(&self.options.tb_path, &e.to_string())
+                            ))
                         }
                     }
                 }
             }
             "tablebaserules" => value
                 .parse::<crate::core::Rules>()
-                .map_err(|_| format!("option TablebaseRules: {value:?} is not asian or plain"))
+                .map_err(|_| format!("option {}: {value:?} is not asian or plain", label("TablebaseRules")))
                 .map(|r| {
                     self.options.tb_rules = r;
                     if let Some(tb) = &self.engine().options.tablebases {
@@ -463,7 +502,7 @@ impl Uci {
                 e.options.tb_probe_limit = v as u32;
                 e.tb_root_limit = v as u32;
             }),
-            _ => Err(format!("unknown option {:?}", excerpt(&name))),
+            _ => Err(format!("unknown option {:?}", excerpt(&sent))),
         };
         if let Err(e) = result {
             self.info_string(&e);
@@ -515,13 +554,16 @@ impl Uci {
             }
             Err(e) => {
                 self.engine().book = None;
+                // No book is used, and the file is forgotten: the book options after it (a GUI
+                // sends them all) have nothing to reopen, and the failure is named once.
+                let file = std::mem::take(&mut self.options.book_file);
                 // UCCI's `bookfiles` takes a `;` list; UCI's `BookFile` one file.
-                let list = if self.options.book_file.contains(';') {
+                let list = if file.contains(';') {
                     " (BookFile names one book; UCCI's bookfiles takes a `;`-separated list)"
                 } else {
                     ""
                 };
-                Err(format!("BookFile {}{list}", path_error(&self.options.book_file, &e.to_string())))
+                Err(format!("{} {}{list}", self.book_option, path_error(&file, &e.to_string())))
             }
         }
     }
@@ -588,12 +630,11 @@ impl Uci {
             }
         };
         let limits = Limits { start: Some(start), ..limits };
+        // A mate limit alone is no bound: in a position without a mate that short the search
+        // deepens on until `stop`, so the commands after it are refused as during `go infinite`
+        // (waiting would block the input, and the `stop` in it, for good).
         self.ends_by_itself = !limits.infinite
-            && (limits.depth.is_some()
-                || limits.nodes.is_some()
-                || limits.mate.is_some()
-                || limits.movetime.is_some()
-                || limits.uses_clock());
+            && (limits.depth.is_some() || limits.nodes.is_some() || limits.movetime.is_some() || limits.uses_clock());
         let shared = self.engine_shared();
         shared.stop.store(false, Ordering::Relaxed);
         shared.pondering.store(limits.ponder, Ordering::Relaxed);
@@ -672,14 +713,14 @@ impl Uci {
 
 /// Why a `position` command was refused: the full message, and a short reason for the `go`
 /// that follows.
-struct PositionRefusal {
-    message: String,
+pub(super) struct PositionRefusal {
+    pub(super) message: String,
     reason: String,
 }
 
 /// The game of `startpos|fen FEN [moves ...]`, or why it cannot be set up (an unreadable or
-/// impossible FEN, an illegal move in the list).
-fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
+/// impossible FEN, an illegal move in the list); UCCI's `probe` reads its position so too.
+pub(super) fn read_position(args: &[&str]) -> Result<Game, PositionRefusal> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let (spec, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),

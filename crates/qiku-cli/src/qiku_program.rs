@@ -283,10 +283,11 @@ struct AnalyzeArgs {
     /// UCI option MultiPV.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = multipv)]
     multipv: usize,
-    /// Also print the static evaluation term by term (red's view).
+    /// Also print the static evaluation term by term (red's view; with --json, the key "eval").
     #[arg(long)]
     eval: bool,
-    /// Print one JSON object (best move, score, depth, nodes, pv and the lines) instead of text.
+    /// Print one JSON object (best move, score, depth, nodes, pv and the lines, and with --eval
+    /// the evaluation's terms) instead of text.
     #[arg(long)]
     json: bool,
 }
@@ -386,9 +387,12 @@ fn run_engine() -> Result<(), String> {
 fn run_perft(depth: u32, fen: &str, divide: bool, json: bool) -> Result<(), String> {
     let mut pos = super::parse_position(fen)?;
     let t = Instant::now();
-    let (nodes, per_move) = if divide {
+    // At depth 0 the one leaf is the position itself, under no root move: 1 node, none listed.
+    let (nodes, per_move) = if divide && depth > 0 {
         let d = perft::divide(&mut pos, depth);
         (d.iter().map(|(_, n)| n).sum(), Some(d))
+    } else if divide {
+        (perft::perft_bulk(&mut pos, depth), Some(Vec::new()))
     } else {
         (perft::perft_bulk(&mut pos, depth), None)
     };
@@ -455,11 +459,9 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let root = game.position().clone();
     let notation = args.notation;
-    if args.eval {
-        let b = eval::breakdown(game.position(), &eval::Weights::DEFAULT);
-        if !args.json {
-            println!("eval (red's view): {b}");
-        }
+    let breakdown = args.eval.then(|| eval::breakdown(game.position(), &eval::Weights::DEFAULT));
+    if let (Some(b), false) = (&breakdown, args.json) {
+        println!("eval (red's view): {b}");
     }
     let limits = match (args.depth, args.movetime) {
         (_, Some(ms)) => Limits::movetime(ms),
@@ -510,6 +512,14 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         });
         if let Some((words, result)) = no_move_end {
             obj["game_over"] = serde_json::json!({"result": result, "text": words});
+        }
+        if let Some(b) = breakdown {
+            // The text's terms, the same numbers, red's view.
+            obj["eval"] = serde_json::json!({
+                "material": b.material, "pst": b.pst, "mobility": b.mobility, "relations": b.relations,
+                "king_safety": b.king_safety, "structure": b.structure, "tempo": b.tempo, "drawish": b.drawish,
+                "total": b.total, "phase": b.phase, "phase_max": eval::PHASE_MAX,
+            });
         }
         println!("{obj}");
     } else {

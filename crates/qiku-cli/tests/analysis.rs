@@ -503,3 +503,38 @@ fn analyze_of_a_mated_or_stalemated_side_says_the_game_is_over() {
         assert_eq!(v["mate"], serde_json::json!(0), "{out}");
     }
 }
+
+/// `analyze --eval --json` carries the evaluation the text prints (it was dropped): the key
+/// `eval` with every term and the total, red's view, the same numbers.
+#[test]
+fn analyze_eval_is_in_the_json() {
+    // Black to move and a rook up for red: a total far from zero, and of red's sign.
+    let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 b";
+    let text = stdout(&qiku(&["analyze", fen, "--eval", "--depth", "1"]));
+    let first = text.lines().next().unwrap();
+    let terms = first.strip_prefix("eval (red's view): ").unwrap_or_else(|| panic!("{text}"));
+    let out = stdout(&qiku(&["analyze", fen, "--eval", "--depth", "1", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let e = &v["eval"];
+    let n = |k: &str| e[k].as_i64().unwrap_or_else(|| panic!("{k} in {out}"));
+    let mut want = format!(
+        "material {} pst {} mobility {} relations {} king safety {} structure {} tempo {}",
+        n("material"),
+        n("pst"),
+        n("mobility"),
+        n("relations"),
+        n("king_safety"),
+        n("structure"),
+        n("tempo")
+    );
+    if n("drawish") != 0 {
+        want += &format!(" drawish {}", n("drawish"));
+    }
+    want += &format!(" = {} (phase {}/{})", n("total"), n("phase"), n("phase_max"));
+    assert_eq!(terms, want, "{out}");
+    assert!(n("total") > 500, "{out}");
+    // Without --eval, no key.
+    let out = stdout(&qiku(&["analyze", fen, "--depth", "1", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("eval").is_none(), "{out}");
+}

@@ -25,6 +25,26 @@ fn perft_depth_is_bounded() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("nodes 1920"));
 }
 
+/// `perft 0 --divide` counts what `perft 0` counts, the position itself: 1 node and no root move
+/// (it said 44 and listed every move), in text and in JSON.
+#[test]
+fn perft_0_divided_is_one_node_and_no_move() {
+    let qiku = env!("CARGO_BIN_EXE_qiku");
+    for args in [&["perft", "0"][..], &["perft", "0", "--divide"]] {
+        let out = run(qiku, args);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.lines().next(), Some("nodes 1"), "{args:?}: {text}");
+    }
+    let out = run(qiku, &["perft", "0", "--divide", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nodes"], 1, "{v}");
+    assert_eq!(v["divide"], serde_json::json!({}), "{v}");
+    let out = run(qiku, &["perft", "1", "--divide", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["nodes"].as_u64(), v["divide"].as_object().map(|d| d.len())), (Some(44), Some(44)), "{v}");
+}
+
 #[test]
 fn analyze_hash_and_threads_are_range_checked() {
     let qiku = env!("CARGO_BIN_EXE_qiku");

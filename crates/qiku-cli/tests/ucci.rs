@@ -400,7 +400,10 @@ fn skilllevel_is_uci_skill_level() {
     e.send(position);
     e.send("go depth 8");
     let lines = e.until(&["bestmove", "nobestmove"]);
-    assert!(lines.iter().any(|l| l.contains("Skill Level: value \"21\" is not a number from 0 to 20")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "info string option skilllevel: value \"21\" is not a number from 0 to 20"),
+        "{lines:?}"
+    );
     let depths: Vec<&str> = lines.iter().filter(|l| l.starts_with("info depth")).map(|l| &l[..12]).collect();
     assert!(!depths.is_empty() && depths.iter().all(|d| *d == "info depth 1"), "{lines:?}");
     let weak = bestmove(&lines);
@@ -457,7 +460,124 @@ fn tablebaserules_and_tablebaseprobelimit_reach_the_tables() {
     e.send("isready");
     let said = e.until(&["readyok"]);
     assert!(
-        said.iter().any(|l| l.contains("TablebaseProbeLimit: value \"13\" is not a number from 0 to 12")),
+        said.iter().any(|l| l == "info string option tablebaseprobelimit: value \"13\" is not a number from 0 to 12"),
         "{said:?}"
     );
+}
+
+/// UCCI's `go mate N` takes UCI's path: without a mate that short `stop` ends it (the `position`
+/// before the `stop` is refused, not waited on), and with one it ends by itself.
+#[test]
+fn stop_ends_a_mate_search_that_finds_no_mate() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go mate 1");
+    e.send("position startpos moves h2e2");
+    e.send("stop");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    assert!(
+        lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"),
+        "{lines:?}"
+    );
+    iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
+    e.send("isready");
+    e.until(&["readyok"]);
+    let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 1");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    let pos = Position::from_fen(fen).unwrap();
+    let m = iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    assert!(pos.play_unchecked(m).has_no_moves(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" score 9999 ")), "{lines:?}");
+}
+
+/// `probe` reads its position as `position` does: a move that cannot be read or played refuses
+/// the probe, named, with no `pophash` (it answered for the position before that move).
+#[test]
+fn probe_with_a_bad_move_is_refused_and_named() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("go depth 4");
+    e.until(&["bestmove", "nobestmove"]);
+    e.send("probe startpos moves h2e2");
+    let lines = e.until(&["pophash", "info string"]);
+    assert!(lines.last().unwrap().starts_with("pophash bestmove "), "{lines:?}");
+    for bad in ["zz99", "a0a5"] {
+        e.send(&format!("probe startpos moves h2e2 {bad}"));
+        e.send("isready");
+        let lines = e.until(&["readyok"]);
+        assert!(!lines.iter().any(|l| l.starts_with("pophash")), "{bad}: {lines:?}");
+        let said: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string")).collect();
+        assert_eq!(said.len(), 1, "{bad}: {lines:?}");
+        assert!(said[0].starts_with(&format!("info string probe refused: move 2 ({bad}): ")), "{said:?}");
+    }
+}
+
+/// A clock too large for UCI's `go` (but readable and not negative) is as good as endless and
+/// searched as a long clock is: no message, and the search deepens until `stop` (it was
+/// answered at depth 1 after a message naming UCI's `wtime` and a number never sent).
+#[test]
+fn a_huge_clock_is_searched() {
+    for (millis, time) in [(false, "1e300"), (false, "10000000000000000"), (true, "9.3e18")] {
+        let mut e = Engine::ucci();
+        if millis {
+            e.send("setoption usemillisec true");
+        }
+        e.send("position startpos moves h2e2");
+        e.send(&format!("go time {time}"));
+        let lines = e.until(&["info depth 4 ", "bestmove", "nobestmove"]);
+        assert!(lines.last().unwrap().starts_with("info depth 4 "), "{time}: {lines:?}");
+        e.send("stop");
+        let lines = e.until(&["bestmove", "nobestmove"]);
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{time}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("info string")), "{time}: {lines:?}");
+    }
+}
+
+/// A refused option value is named under the UCCI name the GUI sent (it was UCI's: `option
+/// Hash: ...` for `hashsize`), and a check option's value other than true or false (or on/off,
+/// yes/no, 1/0) is refused, the setting kept (`maybe` was taken as false).
+#[test]
+fn option_refusals_name_the_ucci_option() {
+    let mut e = Engine::ucci();
+    for (set, refusal) in [
+        ("hashsize 0", "option hashsize: value \"0\" is not a number from 1 to 65536"),
+        ("skilllevel 30", "option skilllevel: value \"30\" is not a number from 0 to 20"),
+        ("multipv 0", "option multipv: value \"0\" is not a number from 1 to 500"),
+        ("threads x", "option threads: value \"x\" is not a number from 1 to 64"),
+        ("tablebaseprobelimit 13", "option tablebaseprobelimit: value \"13\" is not a number from 0 to 12"),
+        ("tablebaserules european", "option tablebaserules: \"european\" is not asian or plain"),
+        ("evalterms none", "option evalterms: \"none\" is not full or basic"),
+        ("usebook maybe", "option usebook: \"maybe\" is not true or false"),
+        ("usemillisec maybe", "option usemillisec: \"maybe\" is not true or false"),
+        ("name Hash value 0", "option Hash: value \"0\" is not a number from 1 to 65536"),
+    ] {
+        e.send(&format!("setoption {set}"));
+        e.send("isready");
+        let said: Vec<String> = e.until(&["readyok"]).into_iter().filter(|l| l.starts_with("info string")).collect();
+        assert_eq!(said, [format!("info string {refusal}")], "{set}");
+    }
+    // `usemillisec maybe` keeps milliseconds: the unit a bad time is explained in says so.
+    e.send("setoption usemillisec on");
+    e.send("setoption usemillisec maybe");
+    e.send("position startpos");
+    e.send("go time x");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    let want = "info string go: time x is not a number: expected a time in milliseconds from 0; answering at depth 1";
+    assert!(lines.iter().any(|l| l == want), "{lines:?}");
+    // `usebook maybe` keeps the book; `off` and `on` are read.
+    let dir = tempfile::tempdir().unwrap();
+    let book = repertoire_book(dir.path());
+    e.send(&format!("setoption bookfiles {}", book.display()));
+    let book_move = |e: &mut Engine, usebook: &str| {
+        e.send(&format!("setoption usebook {usebook}"));
+        e.send("position startpos");
+        e.send("go depth 2");
+        e.until(&["bestmove", "nobestmove"]).iter().any(|l| l == "info string book move")
+    };
+    assert!(book_move(&mut e, "maybe"));
+    assert!(!book_move(&mut e, "off"));
+    assert!(!book_move(&mut e, "maybe"));
+    assert!(book_move(&mut e, "ON"));
 }

@@ -721,6 +721,25 @@ fn a_path_that_does_not_open_is_named_once() {
     u.quit();
 }
 
+/// A `BookFile` that does not open is named once: the book options a GUI sends after it
+/// (`BookPolicy`, `BookMinGames`, `BookMinShare`) have no book to reopen and say nothing (each
+/// named the missing file again).
+#[test]
+fn a_book_file_that_does_not_open_is_named_once_whatever_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.qbk");
+    let missing = missing.to_str().unwrap();
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {missing}"));
+    e.send("setoption name BookPolicy value best");
+    e.send("setoption name BookMinGames value 1");
+    e.send("setoption name BookMinShare value 5");
+    let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with(&format!("info string BookFile {missing}: ")), "{said:?}");
+    e.quit();
+}
+
 #[test]
 fn messages_say_what_is_wrong() {
     let mut e = Engine::start();
@@ -785,5 +804,34 @@ fn analysis_shows_lines_at_book_and_table_positions() {
         lines.iter().filter(|l| l.starts_with("info depth")).map(|l| multipv_line(l)).collect();
     assert_eq!(infos.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [1, 2, 3], "{lines:?}");
     assert!(lines.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" score mate ")), "{lines:?}");
+    e.quit();
+}
+
+/// `go mate N` where no mate that short exists searches on until `stop`: the commands after it are
+/// refused as during `go infinite`, so that the `stop` behind them is read (a `position` used to
+/// wait for the search, which never ended, and the engine hung). A mate search that finds its
+/// mate still ends by itself.
+#[test]
+fn stop_ends_a_mate_search_that_finds_no_mate() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go mate 1");
+    e.send("position startpos moves h2e2");
+    e.send("stop");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(
+        lines.iter().any(|l| l == "info string ignored position: a search is running (send stop first)"),
+        "{lines:?}"
+    );
+    iccs::parse(&Position::startpos(), &bestmove(&lines)).unwrap();
+    e.ready();
+    let fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 1");
+    let lines = e.until("bestmove", LIVENESS);
+    let pos = Position::from_fen(fen).unwrap();
+    let m = iccs::parse(&pos, &bestmove(&lines)).unwrap();
+    assert!(pos.play_unchecked(m).has_no_moves(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" score mate 1 ")), "{lines:?}");
     e.quit();
 }
