@@ -237,8 +237,9 @@ def test_book_errors(tmp_path):
     assert e.value.errno == errno.ENOENT
     junk = tmp_path / "junk.qbk"
     junk.write_bytes(b"not a book at all" * 10)
-    with pytest.raises(qiku.BookFileError, match="junk.qbk"):
+    with pytest.raises(qiku.BookFileError) as e:
         qiku.Book(junk)
+    assert str(e.value) == f"{junk}: not a qiku opening book (no QIKUBOOK magic at the start)"
     with pytest.raises(qiku.BookFileError):
         qiku.book.build([tmp_path / "none.pgn"], tmp_path / "out.qbk")
     with pytest.raises(ValueError):
@@ -648,13 +649,59 @@ def test_file_errors_carry_errno_and_filename(tmp_path):
     for call in [lambda: qiku.Book(missing), lambda: qiku.Engine().set_book(missing)]:
         with pytest.raises(qiku.BookFileError) as e:
             call()
-        assert e.value.errno == errno.ENOENT and e.value.filename == missing
+        assert e.value.errno == errno.ENOENT and e.value.filename == str(missing)
+        assert str(e.value) == f"{missing}: cannot open: No such file or directory (os error 2)"
     with pytest.raises(qiku.GameFileError) as e:
         next(qiku.pgn.read_games(tmp_path / "missing.pgn"))
-    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "missing.pgn"
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "missing.pgn")
+    assert str(e.value) == f"{tmp_path / 'missing.pgn'}: cannot open: No such file or directory (os error 2)"
     with pytest.raises(qiku.TablebaseError) as e:
         qiku.Tablebases(tmp_path / "none")
-    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "none"
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "none")
+    assert str(e.value).startswith(f"{tmp_path / 'none'}: ") and "PosixPath" not in str(e.value)
+
+
+def test_file_errors_without_a_system_cause_print_the_library_message(tmp_path):
+    # No errno: OSError's own str() would be "[Errno None] None: PosixPath('...')".
+    junk = tmp_path / "junk.qbk"
+    junk.write_bytes(b"not a book at all" * 10)
+    truncated = tmp_path / "trunc.pgn.zst"
+    data = ICCS.read_bytes()
+    truncated.write_bytes(data[: len(data) // 3])
+    xqf = tmp_path / "bad.xqf"
+    xqf.write_bytes(b"XQ" + b"\0" * 50)
+    not_a_book = "not a qiku opening book (no QIKUBOOK magic at the start)"
+    not_tables = "is a text file, not a directory of tables"
+    cases = [
+        (qiku.BookFileError, lambda: qiku.Book(tmp_path), tmp_path, "cannot open: not a regular file (a directory)"),
+        (qiku.BookFileError, lambda: qiku.Book(junk), junk, not_a_book),
+        (qiku.BookFileError, lambda: qiku.Engine().set_book(junk), junk, not_a_book),
+        (qiku.TablebaseError, lambda: qiku.Tablebases(junk), junk, not_tables),
+        (qiku.TablebaseError, lambda: qiku.Engine().set_tablebases(junk), junk, not_tables),
+        (qiku.GameFileError, lambda: list(qiku.pgn.read_games(truncated)), truncated, "incomplete frame"),
+        (qiku.GameFileError, lambda: qiku.pgn.training_set(truncated), truncated, "incomplete frame"),
+        (
+            qiku.GameFileError,
+            lambda: qiku.pgn.count_games(xqf),
+            xqf,
+            "not a readable XQF file: 52 bytes, shorter than the 1024-byte header",
+        ),
+        (
+            qiku.BookFileError,
+            lambda: qiku.Book(f"{tmp_path}/a\0b.qbk"),
+            f"{tmp_path}/a\0b.qbk",
+            "cannot open: file name contained an unexpected NUL byte",
+        ),
+    ]
+    for kind, call, path, cause in cases:
+        with pytest.raises(kind) as e:
+            call()
+        assert str(e.value) == f"{path}: {cause}"
+        assert (e.value.errno, e.value.strerror, e.value.filename) == (None, str(e.value), str(path))
+    # A pickled error (sent from a worker process) prints the same.
+    import pickle
+
+    assert str(pickle.loads(pickle.dumps(e.value))) == str(e.value)
 
 
 def test_bytes_paths_are_refused_with_a_clear_message(tmp_path):

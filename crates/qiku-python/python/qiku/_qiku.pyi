@@ -23,13 +23,17 @@ class IllegalMoveError(ValueError):
     """A move that cannot be read in any notation, or that is not legal in the position."""
 
 class BookFileError(OSError):
-    """An opening book that cannot be built, opened or read."""
+    """An opening book that cannot be built, opened or read. ``str()`` is the message (``strerror``),
+    naming the file; ``filename`` the file as a ``str``; ``errno`` set when the system's error is
+    the cause."""
 
 class TablebaseError(OSError):
-    """A tablebase directory or file that cannot be opened or read."""
+    """A tablebase directory or file that cannot be opened or read (``str()``, ``filename`` and
+    ``errno`` as for :class:`BookFileError`)."""
 
 class GameFileError(OSError):
-    """A game file (PGN, XQF) that cannot be opened or read."""
+    """A game file (PGN, XQF) that cannot be opened or read (``str()``, ``filename`` and ``errno``
+    as for :class:`BookFileError`)."""
 
 class Move:
     """A move: from-square and to-square, numbered rank * 9 + file (0 = a0 ... 89 = i9).
