@@ -55,9 +55,11 @@ pub fn book_error(e: &BookError) -> PyErr {
     os_error::<BookFileError>(errno, e.to_string(), crate::adapter::book_error_path(e))
 }
 
-/// A failed book build.
+/// A failed book build: `filename` the input or output concerned, `errno` when the system's
+/// error is the cause (a missing input: ENOENT), as for a book opened.
 pub fn build_error(e: &BuildError) -> PyErr {
-    os_error::<BookFileError>(None, e.to_string(), None)
+    let errno = crate::adapter::build_error_io(e).and_then(|io| io.raw_os_error());
+    os_error::<BookFileError>(errno, e.to_string(), crate::adapter::build_error_path(e))
 }
 
 /// A tablebase error: `errno` set when the cause is the operating system's (a missing

@@ -246,6 +246,27 @@ def test_book_errors(tmp_path):
         qiku.book.build([ICCS], tmp_path / "out.qbk", only="green")
 
 
+def test_book_build_errors_carry_errno_and_filename(tmp_path):
+    # As read_games on the same path: the input's name, and ENOENT for a missing file.
+    missing = tmp_path / "none.pgn"
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([missing], tmp_path / "out.qbk")
+    assert (e.value.errno, e.value.filename) == (errno.ENOENT, str(missing))
+    assert str(e.value) == f"{missing}: cannot open: No such file or directory (os error 2)"
+    # A file that is not text: named, with no system cause.
+    binary = tmp_path / "binary.pgn"
+    binary.write_bytes(b"\0" * 2000)
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([binary], tmp_path / "out.qbk")
+    assert (e.value.errno, e.value.filename) == (None, str(binary))
+    assert str(e.value) == f"{binary}: not a game file: binary data (2000 NUL bytes in the first 2000 bytes), not text"
+    # An output that cannot be written: the output named.
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([GAMES / "ccpd-sample-gbk.pgn"], tmp_path)
+    assert e.value.filename == str(tmp_path) and str(e.value).startswith(f"{tmp_path}: cannot write the book there")
+    assert not (tmp_path / "out.qbk").exists()
+
+
 # --- tablebases ----------------------------------------------------------------------------
 
 
