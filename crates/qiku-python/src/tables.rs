@@ -20,6 +20,10 @@ use crate::interrupt::{interruptible, StopFlag};
 use crate::pickling::{self, one_of, RULES, UNITS, WDL};
 
 /// The rules named `name` (`asian` or `plain`).
+fn directory_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    crate::args::path(v, "directory")
+}
+
 fn rules_arg(name: &str) -> PyResult<Rules> {
     name.parse::<Rules>().map_err(errors::value_error)
 }
@@ -255,7 +259,7 @@ fn wdl_name(v: &TbValue) -> &'static str {
 impl PyTablebases {
     /// Opens the tables in `directory`; `TablebaseError` if it cannot be read.
     #[new]
-    fn py_new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebases> {
+    fn py_new(py: Python<'_>, #[pyo3(from_py_with = directory_arg)] directory: PathBuf) -> PyResult<PyTablebases> {
         let d = directory.clone();
         let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
         Ok(PyTablebases { tables: Closable::new(Arc::new(tables)), dir: directory })
@@ -391,7 +395,7 @@ impl PyTablebases {
 pub fn generate_tablebases(
     py: Python<'_>,
     materials: Vec<String>,
-    directory: PathBuf,
+    #[pyo3(from_py_with = directory_arg)] directory: PathBuf,
 ) -> PyResult<Vec<(String, bool, u64)>> {
     let mats = materials
         .iter()

@@ -735,3 +735,45 @@ def test_bytes_paths_are_refused_with_a_clear_message(tmp_path):
         qiku.pgn.write_training_set(small, tmp_path / "out.npz")
     with pytest.raises(TypeError, match="output must be a path"):
         qiku.pgn.write_training_set(GAMES / "ccpd-sample-gbk.pgn", 3)
+
+
+def test_every_path_parameter_refuses_bytes_naming_itself(tmp_path):
+    # The native functions say what the Python wrappers say, naming the parameter.
+    calls = [
+        ("path", lambda p: qiku.Book(p)),
+        ("directory", lambda p: qiku.Tablebases(p)),
+        ("book", lambda p: qiku.Engine().set_book(p)),
+        ("tables", lambda p: qiku.Engine().set_tablebases(p)),
+        ("directory", lambda p: qiku.generate_tablebases(["KRvK"], p)),
+        ("inputs", lambda p: qiku.pgn.read_games(p)),
+        ("inputs", lambda p: qiku.pgn.read_games([p])),
+        ("inputs", lambda p: qiku.pgn.count_games([p])),
+        ("inputs", lambda p: qiku.pgn.positions(p)),
+        ("inputs", lambda p: qiku.pgn.batches(p)),
+        ("inputs", lambda p: qiku.pgn.training_set(p)),
+        ("inputs", lambda p: qiku.book.build(p, tmp_path / "out.qbk")),
+    ]
+
+    class BytesPath:
+        """An os.PathLike whose path is bytes."""
+
+        def __fspath__(self):
+            return bytes(tmp_path / "x")
+
+    for bad in [bytes(tmp_path / "x"), BytesPath()]:
+        for name, call in calls:
+            with pytest.raises(TypeError) as e:
+                call(bad)
+            assert str(e.value) == f"{name} must be a str path, not bytes: decode it first (os.fsdecode)"
+    # What is no path at all is named too.
+    for call, said in [
+        (lambda: qiku.Tablebases(3), "directory must be a path (str or os.PathLike), not int"),
+        (lambda: qiku.pgn.count_games(3), "inputs must be a path (str or os.PathLike) or a list of paths, not int"),
+        (lambda: qiku.Engine().set_book(3), "book must be a qiku.Book, a path (str or os.PathLike) or None, not int"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value) == said
+    # Any iterable of paths is a list of inputs.
+    gbk = GAMES / "ccpd-sample-gbk.pgn"
+    assert qiku.pgn.count_games(p for p in [gbk, str(gbk)])["games"] == 4000

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 _Path = Union[str, "os.PathLike[str]"]
+_Inputs = Union[_Path, Iterable[_Path]]
 _Square = Union[int, str]
 _Color = Literal["red", "black"]
 _Position = Union["Board", str]
@@ -141,6 +142,9 @@ def planes_batch(boards: Iterable[_Position]) -> npt.NDArray[np.uint8]:
 
 def _board_from_moves(fen: str, moves: List[str]) -> Board: ...
 def _legal_moves_rust(fens: List[str], repeat: int) -> int: ...
+def _text_path(path: Any, name: str) -> str:
+    """``path`` as a ``str``, checked as every path parameter is: ``TypeError`` naming ``name`` for
+    ``bytes`` (decode them first) or what is no path."""
 
 class BookEntry:
     """One move of a book position with its results; compares field for field, and hashes."""
@@ -193,7 +197,7 @@ class Book:
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
 
 def build_book(
-    inputs: Sequence[_Path],
+    inputs: _Inputs,
     output: _Path,
     *,
     max_ply: int = 40,
@@ -409,8 +413,6 @@ class BatchReader(Iterator[Dict[str, Any]]):
     def closed(self) -> bool: ...
     def __enter__(self) -> BatchReader: ...
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
-
-_Inputs = Union[_Path, Sequence[_Path]]
 
 def read_games(inputs: _Inputs, encoding: str = "auto") -> GameReader: ...
 def positions(
