@@ -52,19 +52,22 @@ fn build_threads_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     args::optional(v, |v| args::whole(v, "threads", 1, Some(MAX_BUILD_THREADS)))
 }
 
-/// `max_errors` of a build: any count.
+/// The book file `Book` opens.
 fn path_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     args::path(v, "path")
 }
 
+/// The game files of a build: one path or a list of them.
 fn inputs_arg(v: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     args::paths(v, "inputs")
 }
 
+/// The book a build writes.
 fn output_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     args::path(v, "output")
 }
 
+/// `max_errors` of a build: any count.
 fn max_errors_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::whole(v, "max_errors", 0, None)
 }

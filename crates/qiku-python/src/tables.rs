@@ -19,11 +19,12 @@ use crate::errors;
 use crate::interrupt::{interruptible, StopFlag};
 use crate::pickling::{self, one_of, RULES, UNITS, WDL};
 
-/// The rules named `name` (`asian` or `plain`).
+/// The directory of tables (`Tablebases`, `generate_tablebases`).
 fn directory_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     crate::args::path(v, "directory")
 }
 
+/// The rules named `name` (`asian` or `plain`).
 fn rules_arg(name: &str) -> PyResult<Rules> {
     name.parse::<Rules>().map_err(errors::value_error)
 }
