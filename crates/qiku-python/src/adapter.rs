@@ -25,7 +25,7 @@ pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
-pub use qiku::tablebase::{Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
+pub use qiku::tablebase::{dead_draw_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
 pub use qiku::{NoProgress, Progress, Rng as BookRng};
 
 /// The opening-book module (its move choice by policy).

@@ -390,7 +390,9 @@ impl PyTablebases {
 /// Asian-rules companion and WDL file, together with every smaller table they capture into
 /// (generated first); intact files already there are kept. Returns a `(material, kept, entries)`
 /// tuple per table, those captured into included (`kept`: an intact file was already there).
-/// Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
+/// Materials without an attacking piece (`KAvK`) have no table: named alone they raise
+/// `ValueError`, as `qiku-tb generate` refuses them, and among others a `RuntimeWarning` says
+/// they are left out. Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
 /// table being solved is written (the tables finished before it are kept).
 #[pyfunction]
 pub fn generate_tablebases(
@@ -402,6 +404,16 @@ pub fn generate_tablebases(
         .iter()
         .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
+    // Dead draws, in the library's words (those of `qiku-tb generate`).
+    let dead: Vec<Material> = mats.iter().copied().filter(|m| !m.has_attackers()).collect();
+    if !dead.is_empty() && dead.len() == mats.len() {
+        return Err(errors::value_error(format!("{} to make", adapter::dead_draw_message(&dead))));
+    }
+    if !dead.is_empty() {
+        let note = format!("{}; left out", adapter::dead_draw_message(&dead));
+        let text = std::ffi::CString::new(note).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &text, 1)?;
+    }
     let stop = StopFlag::default();
     let opts = GenerateOptions::new(directory).progress(Arc::new(stop.clone()));
     let reports =

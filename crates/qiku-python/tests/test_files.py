@@ -334,6 +334,25 @@ def test_tablebase_errors(tmp_path):
 
 
 
+def test_generating_tables_without_attacking_pieces_says_there_are_none(tmp_path):
+    # As qiku-tb generate: a dead draw has no table, and naming only such materials is an error.
+    for m in ["KAvK", "KvK", "KABvKAB"]:
+        with pytest.raises(ValueError) as e:
+            qiku.generate_tablebases([m], tmp_path / m)
+        assert str(e.value) == f"{m} has no attacking piece: every position is a draw, and there is no table to make"
+        assert not (tmp_path / m).exists()
+    with pytest.raises(ValueError) as e:
+        qiku.generate_tablebases(["KvK", "KAvK"], tmp_path / "two")
+    assert str(e.value).startswith("KvK, KAvK have no attacking piece: every position is a draw")
+    # Beside a table that exists: that one is made, and a warning says what was left out.
+    with pytest.warns(RuntimeWarning) as w:
+        made = qiku.generate_tablebases(["KAvK", "KRvK"], tmp_path / "mixed")
+    assert [str(x.message) for x in w] == [
+        "KAvK has no attacking piece: every position is a draw, and there is no table; left out"
+    ]
+    assert [m for m, _, _ in made] == ["KRvK"]
+
+
 def test_tablebase_names_a_missing_smaller_table(tmp_path):
     # KRvKN alone: the position has its value, but the knight's capture leads into KNvK, which
     # is not there. The probe says so, as qiku-tb probe does, instead of giving no moves.
