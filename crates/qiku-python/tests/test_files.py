@@ -586,6 +586,21 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert a.verdict is None and a.cp is not None and a.info[-1].startswith("info depth")
 
 
+def test_a_mated_side_the_tables_cover_has_their_verdict(tables_dir):
+    # No move to search, but the tables cover the position: the verdict is theirs, as
+    # Tablebases.probe and qiku probe --tb give it (loss, 0 plies), said in an info string.
+    fen = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"
+    tb = qiku.Tablebases(tables_dir)
+    engine = qiku.Engine()
+    engine.set_tablebases(tb)
+    a, p = engine.analyse(qiku.Board(fen), depth=3), tb.probe(fen)
+    assert (a.best, a.source, a.mate) == (None, "search", 0) and a.outcome.reason == "checkmate"
+    v = a.verdict
+    assert (v.wdl, v.dtm, v.by_rule, v.rules, v.unit, v.text) == ("loss", 0, False, "asian", "plies", p.text)
+    assert (p.wdl, p.dtm) == ("loss", 0)
+    assert a.info[-1] == f"info string tablebase: {p.text}"
+
+
 def test_analysis_score_is_the_text_of_cp_or_mate():
     """As PYTHON.md says: `score` is a str made from `cp` or `mate`, None when both are."""
     engine = qiku.Engine()
