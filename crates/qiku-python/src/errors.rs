@@ -99,6 +99,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TablebaseError", py.get_type::<TablebaseError>())?;
     m.add("GameFileError", py.get_type::<GameFileError>())?;
     let scope = PyDict::new(py);
+    // The function's `__module__`, as the classes': the native module.
+    scope.set_item("__name__", m.name()?)?;
     py.run(MESSAGE_STR, Some(&scope), None)?;
     let message_str = scope.get_item("__str__")?.ok_or_else(|| value_error("__str__ was not defined"))?;
     for file_error in [py.get_type::<BookFileError>(), py.get_type::<TablebaseError>(), py.get_type::<GameFileError>()]
