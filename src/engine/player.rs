@@ -33,7 +33,8 @@ pub struct Engine {
     /// Largest number of pieces for which the root plays the tablebase move.
     pub tb_root_limit: u32,
     /// The tables' verdict on the position of the last [`Engine::think`], when they covered it
-    /// (the front ends print it beside the score: rules and unit stated).
+    /// (the front ends print it beside the score: rules and unit stated); a position without a
+    /// legal move has its verdict too (a loss in 0 plies).
     pub last_verdict: Option<Verdict>,
     history: History,
     /// Whether the history was aged since the last search ([`Engine::age_history`]), so that the
@@ -144,10 +145,14 @@ impl Engine {
                 // entry in a damaged block) would play and announce a value every other tool
                 // refuses to give. The search goes on without the table instead.
                 let values = values.filter(|_| tb.probe(pos).is_some());
+                if values.is_some() {
+                    // Covered: the verdict is the tables' even with no move to choose (mated,
+                    // stalemated), as `qiku probe --tb` and `Tablebases.probe` give it.
+                    self.last_verdict = tb.verdict(pos);
+                }
                 if let Some(values) = values.filter(|v| !v.is_empty()) {
                     let (mut m, v) = values[0];
-                    let verdict = tb.verdict(pos);
-                    self.last_verdict = verdict;
+                    let verdict = self.last_verdict;
                     if v.wdl != Wdl::Draw {
                         // Won: the table's line (the fastest mate, whose DTM decreases every move
                         // so no repetition can interfere; or, for a win by the perpetual-check

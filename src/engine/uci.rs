@@ -118,7 +118,11 @@ pub fn decision_note(source: Source, verdict: Option<crate::core::Verdict>) -> O
         (Source::Book, _) => Some("book move".to_string()),
         (Source::Tablebase, Some(v)) => Some(format!("tablebase move: {v}")),
         (Source::Tablebase, None) => Some("tablebase move".to_string()),
-        (Source::Search, Some(v)) => Some(format!("tablebase: {v}; the search chooses among the drawing moves")),
+        (Source::Search, Some(v)) if v.value.wdl == crate::core::Wdl::Draw => {
+            Some(format!("tablebase: {v}; the search chooses among the drawing moves"))
+        }
+        // No move to choose (mated or stalemated): the tables' value alone.
+        (Source::Search, Some(v)) => Some(format!("tablebase: {v}")),
         (Source::Search, None) => None,
     }
 }

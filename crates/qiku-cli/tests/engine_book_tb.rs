@@ -431,3 +431,23 @@ fn a_root_value_in_a_damaged_block_is_searched_not_played_from_the_tables() {
     assert_eq!(source, Source::Search, "{}: a table move from a value the tables cannot read", root.fen());
     assert!(r.best.is_some_and(|m| root.is_legal(m)));
 }
+
+/// A mated side in the tables: no move to choose, but the tables' verdict is the engine's as
+/// every other tool gives it (loss, 0 plies), and UCI says it without the drawn root's words.
+#[test]
+fn a_mated_root_has_the_tables_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    generate_set(&["KRvK".parse::<Material>().unwrap()], &GenerateOptions::new(dir.path())).unwrap();
+    let tb = Arc::new(QtbEndgames::new(Tablebases::open(dir.path()).unwrap()));
+    let mut engine = engine_with(&tb);
+    let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1").unwrap());
+    let (r, source) = engine.think(&game, &Limits::depth(3), &mut |_| {});
+    assert_eq!((r.best, source), (None, Source::Search));
+    let verdict = engine.last_verdict.expect("the tables cover a mated KRvK position");
+    assert_eq!((verdict.value.wdl, verdict.value.dtm.0), (Wdl::Loss, 0));
+    assert_eq!(tb.verdict(game.position()), Some(verdict));
+    assert_eq!(
+        qiku::engine::uci::decision_note(source, Some(verdict)).as_deref(),
+        Some("tablebase: loss, no legal move (asian rules)")
+    );
+}

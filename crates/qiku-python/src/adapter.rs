@@ -25,7 +25,7 @@ pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
-pub use qiku::tablebase::{Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
+pub use qiku::tablebase::{dead_draw_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
 pub use qiku::{NoProgress, Progress, Rng as BookRng};
 
 /// The opening-book module (its move choice by policy).
@@ -331,6 +331,27 @@ pub fn book_error_io(e: &BookError) -> Option<&io::Error> {
         BookError::Io { source, .. } | BookError::Write { source, .. } | BookError::Spill { source, .. } => {
             Some(source)
         }
+        _ => None,
+    }
+}
+
+/// The file a build error is about (the input that could not be read, the output that could
+/// not be written), for the Python exception's `filename`.
+pub fn build_error_path(e: &BuildError) -> Option<&Path> {
+    match e {
+        BuildError::Io { path, .. } => Some(path),
+        BuildError::NotText(e) => Some(e.path()),
+        BuildError::Book(e) => book_error_path(e),
+        _ => None,
+    }
+}
+
+/// The io error behind a build error, for the Python exception's errno (a file that is not
+/// text has none: its io error is the reader's, not the system's).
+pub fn build_error_io(e: &BuildError) -> Option<&io::Error> {
+    match e {
+        BuildError::Io { source, .. } => Some(source),
+        BuildError::Book(e) => book_error_io(e),
         _ => None,
     }
 }

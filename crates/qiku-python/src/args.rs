@@ -8,10 +8,17 @@
 //! `#[pyo3(from_py_with = reader)]`, that calls [`whole`] or [`real`] with its name and range
 //! (the range of the command-line option where the tools have one); [`optional`] lets `None`
 //! through for the parameters that default to it.
+//!
+//! Paths are read the same way, by [`path`] and [`paths`] with the parameter's name: a `str` or an
+//! `os.PathLike`; `bytes` raise a `TypeError` naming the parameter and saying to decode them
+//! (PyO3's own conversion says only that bytes are not str). The Python wrappers check their
+//! paths with the same function ([`text_path`], `qiku._qiku._text_path`).
+
+use std::path::PathBuf;
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyBytes, PyInt, PyString};
 
 use crate::errors;
 
@@ -103,4 +110,65 @@ pub fn optional<T>(
     } else {
         read(value).map(Some)
     }
+}
+
+/// What a path parameter takes, in its messages.
+const A_PATH: &str = "a path (str or os.PathLike)";
+
+/// A path argument `name`: a `str`, or an `os.PathLike` giving one. Bytes (or a path object
+/// giving bytes) raise `TypeError` saying to decode them; anything else a `TypeError` saying
+/// `name` must be `expected` (`"a path (str or os.PathLike)"`, or more where the parameter takes
+/// other things too).
+pub fn path_or(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyResult<PathBuf> {
+    let text = if value.is_instance_of::<PyString>() {
+        value.clone()
+    } else {
+        let fspath = value.py().import("os")?.getattr("fspath")?;
+        match fspath.call1((value,)) {
+            Ok(text) => text,
+            Err(e) if e.is_instance_of::<PyTypeError>(value.py()) => {
+                return Err(PyTypeError::new_err(format!("{name} must be {expected}, not {}", type_name(value))));
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    if text.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a str path, not bytes: decode it first (os.fsdecode)"
+        )));
+    }
+    text.extract::<PathBuf>()
+}
+
+/// A path argument `name` (see [`path_or`]).
+pub fn path(value: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
+    path_or(value, name, A_PATH)
+}
+
+/// Whether `value` is one path (`str`, `bytes` or `os.PathLike`) rather than a list of them.
+fn is_one_path(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyBytes>()
+        || value.hasattr("__fspath__").unwrap_or(false)
+}
+
+/// A paths argument `name`: one path or an iterable of them, each read by [`path`].
+pub fn paths(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<PathBuf>> {
+    if is_one_path(value) {
+        return Ok(vec![path(value, name)?]);
+    }
+    let Ok(items) = value.try_iter() else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be {A_PATH} or a list of paths, not {}",
+            type_name(value)
+        )));
+    };
+    items.map(|item| path(&item?, name)).collect()
+}
+
+/// `qiku._qiku._text_path(path, name)`: `path` as a `str`, checked as the native functions check
+/// theirs (for the Python wrappers, which need the text before calling them).
+#[pyfunction(name = "_text_path")]
+pub fn text_path(path: &Bound<'_, PyAny>, name: &str) -> PyResult<std::ffi::OsString> {
+    self::path(path, name).map(PathBuf::into_os_string)
 }

@@ -52,6 +52,21 @@ fn build_threads_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     args::optional(v, |v| args::whole(v, "threads", 1, Some(MAX_BUILD_THREADS)))
 }
 
+/// The book file `Book` opens.
+fn path_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    args::path(v, "path")
+}
+
+/// The game files of a build: one path or a list of them.
+fn inputs_arg(v: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    args::paths(v, "inputs")
+}
+
+/// The book a build writes.
+fn output_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    args::path(v, "output")
+}
+
 /// `max_errors` of a build: any count.
 fn max_errors_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::whole(v, "max_errors", 0, None)
@@ -192,7 +207,7 @@ pub fn policy_arg(name: &str) -> PyResult<adapter::Policy> {
 impl PyBook {
     /// Opens and checks a book; `BookFileError` (an `OSError`) names the file and the problem.
     #[new]
-    fn py_new(py: Python<'_>, path: PathBuf) -> PyResult<PyBook> {
+    fn py_new(py: Python<'_>, #[pyo3(from_py_with = path_arg)] path: PathBuf) -> PyResult<PyBook> {
         let p = path.clone();
         let book = py.detach(move || Book::open(&p)).map_err(|e| errors::book_error(&e))?;
         // Seeded from the clock, as the engine's book: the random policies vary between runs
@@ -384,8 +399,8 @@ impl Progress for PyProgress {
 #[allow(clippy::too_many_arguments)]
 pub fn build_book<'py>(
     py: Python<'py>,
-    inputs: Vec<PathBuf>,
-    output: PathBuf,
+    #[pyo3(from_py_with = inputs_arg)] inputs: Vec<PathBuf>,
+    #[pyo3(from_py_with = output_arg)] output: PathBuf,
     #[pyo3(from_py_with = max_ply_arg)] max_ply: u32,
     #[pyo3(from_py_with = min_games_arg)] min_games: u32,
     #[pyo3(from_py_with = min_score_arg)] min_score: Option<f64>,

@@ -6,7 +6,6 @@
 //! `warnings.warn`, not to the process's stdout.
 
 use std::ffi::CString;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
@@ -459,7 +458,7 @@ impl PyEngine {
                 Ok(b) => QbkBook::shared(b.get().shared()?, policy, min_games),
                 Err(_) => {
                     // Opened as `qiku.Book(path)` opens it: the same checks, the same error.
-                    let path: PathBuf = b.extract()?;
+                    let path = args::path_or(b, "book", "a qiku.Book, a path (str or os.PathLike) or None")?;
                     let book = py.detach(|| adapter::Book::open(&path)).map_err(|e| errors::book_error(&e))?;
                     QbkBook::shared(Arc::new(book), policy, min_games)
                 }
@@ -481,7 +480,8 @@ impl PyEngine {
                 // The opened tables themselves: no file is opened again.
                 Ok(t) => t.get().shared()?,
                 Err(_) => {
-                    let dir: PathBuf = t.extract()?;
+                    let dir =
+                        args::path_or(t, "tables", "a qiku.Tablebases, a directory (str or os.PathLike) or None")?;
                     Arc::new(py.detach(|| Tablebases::open(&dir)).map_err(|e| errors::tb_error(&e))?)
                 }
             }),

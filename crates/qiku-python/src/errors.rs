@@ -2,11 +2,14 @@
 //! text (a FEN, a move, a point) is a `ValueError`; files that cannot be opened or read raise
 //! subclasses of `OSError`. Every message is the library's own.
 
+use std::ffi::CStr;
 use std::path::Path;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::PyTypeInfo;
 
 use crate::adapter::{BookError, BuildError, FileError, NotationError, TbError};
 
@@ -36,49 +39,39 @@ pub fn move_error(e: &NotationError) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
 }
 
-/// `err` with `filename` set, as `OSError` has it for the file it is about (`None`: left unset).
-fn with_filename(err: PyErr, path: Option<&Path>) -> PyErr {
-    let Some(path) = path else { return err };
-    Python::attach(|py| {
-        // Setting an attribute of a fresh exception does not fail; if it did, the error is kept.
-        let _ = err.value(py).setattr("filename", path);
-    });
-    err
+/// An `OSError` subclass `E` as Python makes one for a file: `E(errno, message, filename)`, so
+/// that `errno` is the system's error number when that is the cause (`None` otherwise),
+/// `strerror` the library's message (naming the file and the cause) and `filename` the file as a
+/// `str` (`None` when the error is about no file). `str()` of it is the message (see
+/// [`register`]).
+fn os_error<E: PyTypeInfo>(errno: Option<i32>, message: String, path: Option<&Path>) -> PyErr {
+    PyErr::new::<E, _>((errno, message, path.map(|p| p.as_os_str().to_os_string())))
 }
 
 /// A book error: `OSError` for the file's problems, with `errno` when the system's error is
 /// the cause and `filename` the book's path.
 pub fn book_error(e: &BookError) -> PyErr {
-    let err = match crate::adapter::book_error_io(e).and_then(|io| io.raw_os_error()) {
-        Some(errno) => BookFileError::new_err((errno, e.to_string())),
-        None => BookFileError::new_err(e.to_string()),
-    };
-    with_filename(err, crate::adapter::book_error_path(e))
+    let errno = crate::adapter::book_error_io(e).and_then(|io| io.raw_os_error());
+    os_error::<BookFileError>(errno, e.to_string(), crate::adapter::book_error_path(e))
 }
 
-/// A failed book build.
+/// A failed book build: `filename` the input or output concerned, `errno` when the system's
+/// error is the cause (a missing input: ENOENT), as for a book opened.
 pub fn build_error(e: &BuildError) -> PyErr {
-    BookFileError::new_err(e.to_string())
+    let errno = crate::adapter::build_error_io(e).and_then(|io| io.raw_os_error());
+    os_error::<BookFileError>(errno, e.to_string(), crate::adapter::build_error_path(e))
 }
 
 /// A tablebase error: `errno` set when the cause is the operating system's (a missing
 /// directory: ENOENT), as for books and game files.
 pub fn tb_error(e: &TbError) -> PyErr {
-    let err = match crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error()) {
-        Some(errno) => TablebaseError::new_err((errno, e.to_string())),
-        None => TablebaseError::new_err(e.to_string()),
-    };
-    with_filename(err, e.path())
+    let errno = crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error());
+    os_error::<TablebaseError>(errno, e.to_string(), e.path())
 }
 
 /// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
-    let err = match e.errno {
-        // As OSError(errno, message): `errno` set, as for books.
-        Some(errno) => GameFileError::new_err((errno, e.message)),
-        None => GameFileError::new_err(e.message),
-    };
-    with_filename(err, Some(&e.path))
+    os_error::<GameFileError>(e.errno, e.message, Some(&e.path))
 }
 
 /// A bad argument value (an unknown option name and the like).
@@ -86,7 +79,18 @@ pub fn value_error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
 }
 
-/// Adds the exception types to the module.
+/// `str()` of the file errors. `OSError`'s own is "[Errno N] strerror: 'filename'" whenever
+/// `filename` is set, which for an error without a system cause reads "[Errno None] ...", and
+/// repeats the file the message already names: the file errors print the library's message (their
+/// `strerror`) alone, and `OSError`'s form only when made without one (`BookFileError("text")`).
+const MESSAGE_STR: &CStr = c"def __str__(self):
+    \"\"\"The message: what went wrong, naming the file.\"\"\"
+    if isinstance(self.strerror, str):
+        return self.strerror
+    return OSError.__str__(self)
+";
+
+/// Adds the exception types to the module, the file errors with their `str()`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
@@ -94,5 +98,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BookFileError", py.get_type::<BookFileError>())?;
     m.add("TablebaseError", py.get_type::<TablebaseError>())?;
     m.add("GameFileError", py.get_type::<GameFileError>())?;
+    let scope = PyDict::new(py);
+    // The function's `__module__`, as the classes': the native module.
+    scope.set_item("__name__", m.name()?)?;
+    py.run(MESSAGE_STR, Some(&scope), None)?;
+    let message_str = scope.get_item("__str__")?.ok_or_else(|| value_error("__str__ was not defined"))?;
+    for file_error in [py.get_type::<BookFileError>(), py.get_type::<TablebaseError>(), py.get_type::<GameFileError>()]
+    {
+        file_error.setattr("__str__", &message_str)?;
+    }
     Ok(())
 }

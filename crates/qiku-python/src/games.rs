@@ -20,18 +20,9 @@ use crate::interrupt::interruptible;
 use crate::pickling;
 use crate::planes::{self, PLANE_BYTES};
 
-/// Input paths: one path or a list of them (directories stand for the game files in them).
-fn inputs_arg(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(p) = value.extract::<PathBuf>() {
-        return Ok(vec![p]);
-    }
-    value.extract::<Vec<PathBuf>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("inputs are a path or a list of paths (files or directories)")
-    })
-}
-
 fn open_stream(inputs: &Bound<'_, PyAny>, encoding: &str) -> PyResult<GameStream> {
-    let paths = inputs_arg(inputs)?;
+    // One path or a list of them (directories stand for the game files in them).
+    let paths = args::paths(inputs, "inputs")?;
     let encoding = adapter::encoding_choice(encoding).map_err(errors::value_error)?;
     GameStream::new(&paths, encoding).map_err(errors::file_error)
 }

@@ -37,6 +37,7 @@ fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<book::PyBook>()?;
     m.add_class::<book::PyBookEntry>()?;
     m.add_function(wrap_pyfunction!(book::build_book, m)?)?;
+    m.add_function(wrap_pyfunction!(args::text_path, m)?)?;
     m.add_class::<tables::PyTablebases>()?;
     m.add_class::<tables::PyTbProbe>()?;
     m.add_class::<tables::PyTbMove>()?;

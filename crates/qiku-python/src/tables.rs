@@ -19,6 +19,11 @@ use crate::errors;
 use crate::interrupt::{interruptible, StopFlag};
 use crate::pickling::{self, one_of, RULES, UNITS, WDL};
 
+/// The directory of tables (`Tablebases`, `generate_tablebases`).
+fn directory_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    crate::args::path(v, "directory")
+}
+
 /// The rules named `name` (`asian` or `plain`).
 fn rules_arg(name: &str) -> PyResult<Rules> {
     name.parse::<Rules>().map_err(errors::value_error)
@@ -255,7 +260,7 @@ fn wdl_name(v: &TbValue) -> &'static str {
 impl PyTablebases {
     /// Opens the tables in `directory`; `TablebaseError` if it cannot be read.
     #[new]
-    fn py_new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebases> {
+    fn py_new(py: Python<'_>, #[pyo3(from_py_with = directory_arg)] directory: PathBuf) -> PyResult<PyTablebases> {
         let d = directory.clone();
         let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
         Ok(PyTablebases { tables: Closable::new(Arc::new(tables)), dir: directory })
@@ -385,18 +390,30 @@ impl PyTablebases {
 /// Asian-rules companion and WDL file, together with every smaller table they capture into
 /// (generated first); intact files already there are kept. Returns a `(material, kept, entries)`
 /// tuple per table, those captured into included (`kept`: an intact file was already there).
-/// Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
+/// Materials without an attacking piece (`KAvK`) have no table: named alone they raise
+/// `ValueError`, as `qiku-tb generate` refuses them, and among others a `RuntimeWarning` says
+/// they are left out. Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
 /// table being solved is written (the tables finished before it are kept).
 #[pyfunction]
 pub fn generate_tablebases(
     py: Python<'_>,
     materials: Vec<String>,
-    directory: PathBuf,
+    #[pyo3(from_py_with = directory_arg)] directory: PathBuf,
 ) -> PyResult<Vec<(String, bool, u64)>> {
     let mats = materials
         .iter()
         .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
+    // Dead draws, in the library's words (those of `qiku-tb generate`).
+    let dead: Vec<Material> = mats.iter().copied().filter(|m| !m.has_attackers()).collect();
+    if !dead.is_empty() && dead.len() == mats.len() {
+        return Err(errors::value_error(format!("{} to make", adapter::dead_draw_message(&dead))));
+    }
+    if !dead.is_empty() {
+        let note = format!("{}; left out", adapter::dead_draw_message(&dead));
+        let text = std::ffi::CString::new(note).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &text, 1)?;
+    }
     let stop = StopFlag::default();
     let opts = GenerateOptions::new(directory).progress(Arc::new(stop.clone()));
     let reports =

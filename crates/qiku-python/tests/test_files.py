@@ -237,12 +237,34 @@ def test_book_errors(tmp_path):
     assert e.value.errno == errno.ENOENT
     junk = tmp_path / "junk.qbk"
     junk.write_bytes(b"not a book at all" * 10)
-    with pytest.raises(qiku.BookFileError, match="junk.qbk"):
+    with pytest.raises(qiku.BookFileError) as e:
         qiku.Book(junk)
+    assert str(e.value) == f"{junk}: not a qiku opening book (no QIKUBOOK magic at the start)"
     with pytest.raises(qiku.BookFileError):
         qiku.book.build([tmp_path / "none.pgn"], tmp_path / "out.qbk")
     with pytest.raises(ValueError):
         qiku.book.build([ICCS], tmp_path / "out.qbk", only="green")
+
+
+def test_book_build_errors_carry_errno_and_filename(tmp_path):
+    # As read_games on the same path: the input's name, and ENOENT for a missing file.
+    missing = tmp_path / "none.pgn"
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([missing], tmp_path / "out.qbk")
+    assert (e.value.errno, e.value.filename) == (errno.ENOENT, str(missing))
+    assert str(e.value) == f"{missing}: cannot open: No such file or directory (os error 2)"
+    # A file that is not text: named, with no system cause.
+    binary = tmp_path / "binary.pgn"
+    binary.write_bytes(b"\0" * 2000)
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([binary], tmp_path / "out.qbk")
+    assert (e.value.errno, e.value.filename) == (None, str(binary))
+    assert str(e.value) == f"{binary}: not a game file: binary data (2000 NUL bytes in the first 2000 bytes), not text"
+    # An output that cannot be written: the output named.
+    with pytest.raises(qiku.BookFileError) as e:
+        qiku.book.build([GAMES / "ccpd-sample-gbk.pgn"], tmp_path)
+    assert e.value.filename == str(tmp_path) and str(e.value).startswith(f"{tmp_path}: cannot write the book there")
+    assert not (tmp_path / "out.qbk").exists()
 
 
 # --- tablebases ----------------------------------------------------------------------------
@@ -310,6 +332,25 @@ def test_tablebase_errors(tmp_path):
     with pytest.raises(ValueError):
         qiku.generate_tablebases(["KQvK"], tmp_path)
 
+
+
+def test_generating_tables_without_attacking_pieces_says_there_are_none(tmp_path):
+    # As qiku-tb generate: a dead draw has no table, and naming only such materials is an error.
+    for m in ["KAvK", "KvK", "KABvKAB"]:
+        with pytest.raises(ValueError) as e:
+            qiku.generate_tablebases([m], tmp_path / m)
+        assert str(e.value) == f"{m} has no attacking piece: every position is a draw, and there is no table to make"
+        assert not (tmp_path / m).exists()
+    with pytest.raises(ValueError) as e:
+        qiku.generate_tablebases(["KvK", "KAvK"], tmp_path / "two")
+    assert str(e.value).startswith("KvK, KAvK have no attacking piece: every position is a draw")
+    # Beside a table that exists: that one is made, and a warning says what was left out.
+    with pytest.warns(RuntimeWarning) as w:
+        made = qiku.generate_tablebases(["KAvK", "KRvK"], tmp_path / "mixed")
+    assert [str(x.message) for x in w] == [
+        "KAvK has no attacking piece: every position is a draw, and there is no table; left out"
+    ]
+    assert [m for m, _, _ in made] == ["KRvK"]
 
 
 def test_tablebase_names_a_missing_smaller_table(tmp_path):
@@ -545,6 +586,21 @@ def test_analysis_says_where_its_move_and_score_come_from(book, tmp_path):
     assert a.verdict is None and a.cp is not None and a.info[-1].startswith("info depth")
 
 
+def test_a_mated_side_the_tables_cover_has_their_verdict(tables_dir):
+    # No move to search, but the tables cover the position: the verdict is theirs, as
+    # Tablebases.probe and qiku probe --tb give it (loss, 0 plies), said in an info string.
+    fen = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"
+    tb = qiku.Tablebases(tables_dir)
+    engine = qiku.Engine()
+    engine.set_tablebases(tb)
+    a, p = engine.analyse(qiku.Board(fen), depth=3), tb.probe(fen)
+    assert (a.best, a.source, a.mate) == (None, "search", 0) and a.outcome.reason == "checkmate"
+    v = a.verdict
+    assert (v.wdl, v.dtm, v.by_rule, v.rules, v.unit, v.text) == ("loss", 0, False, "asian", "plies", p.text)
+    assert (p.wdl, p.dtm) == ("loss", 0)
+    assert a.info[-1] == f"info string tablebase: {p.text}"
+
+
 def test_analysis_score_is_the_text_of_cp_or_mate():
     """As PYTHON.md says: `score` is a str made from `cp` or `mate`, None when both are."""
     engine = qiku.Engine()
@@ -648,13 +704,59 @@ def test_file_errors_carry_errno_and_filename(tmp_path):
     for call in [lambda: qiku.Book(missing), lambda: qiku.Engine().set_book(missing)]:
         with pytest.raises(qiku.BookFileError) as e:
             call()
-        assert e.value.errno == errno.ENOENT and e.value.filename == missing
+        assert e.value.errno == errno.ENOENT and e.value.filename == str(missing)
+        assert str(e.value) == f"{missing}: cannot open: No such file or directory (os error 2)"
     with pytest.raises(qiku.GameFileError) as e:
         next(qiku.pgn.read_games(tmp_path / "missing.pgn"))
-    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "missing.pgn"
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "missing.pgn")
+    assert str(e.value) == f"{tmp_path / 'missing.pgn'}: cannot open: No such file or directory (os error 2)"
     with pytest.raises(qiku.TablebaseError) as e:
         qiku.Tablebases(tmp_path / "none")
-    assert e.value.errno == errno.ENOENT and e.value.filename == tmp_path / "none"
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "none")
+    assert str(e.value).startswith(f"{tmp_path / 'none'}: ") and "PosixPath" not in str(e.value)
+
+
+def test_file_errors_without_a_system_cause_print_the_library_message(tmp_path):
+    # No errno: OSError's own str() would be "[Errno None] None: PosixPath('...')".
+    junk = tmp_path / "junk.qbk"
+    junk.write_bytes(b"not a book at all" * 10)
+    truncated = tmp_path / "trunc.pgn.zst"
+    data = ICCS.read_bytes()
+    truncated.write_bytes(data[: len(data) // 3])
+    xqf = tmp_path / "bad.xqf"
+    xqf.write_bytes(b"XQ" + b"\0" * 50)
+    not_a_book = "not a qiku opening book (no QIKUBOOK magic at the start)"
+    not_tables = "is a text file, not a directory of tables"
+    cases = [
+        (qiku.BookFileError, lambda: qiku.Book(tmp_path), tmp_path, "cannot open: not a regular file (a directory)"),
+        (qiku.BookFileError, lambda: qiku.Book(junk), junk, not_a_book),
+        (qiku.BookFileError, lambda: qiku.Engine().set_book(junk), junk, not_a_book),
+        (qiku.TablebaseError, lambda: qiku.Tablebases(junk), junk, not_tables),
+        (qiku.TablebaseError, lambda: qiku.Engine().set_tablebases(junk), junk, not_tables),
+        (qiku.GameFileError, lambda: list(qiku.pgn.read_games(truncated)), truncated, "incomplete frame"),
+        (qiku.GameFileError, lambda: qiku.pgn.training_set(truncated), truncated, "incomplete frame"),
+        (
+            qiku.GameFileError,
+            lambda: qiku.pgn.count_games(xqf),
+            xqf,
+            "not a readable XQF file: 52 bytes, shorter than the 1024-byte header",
+        ),
+        (
+            qiku.BookFileError,
+            lambda: qiku.Book(f"{tmp_path}/a\0b.qbk"),
+            f"{tmp_path}/a\0b.qbk",
+            "cannot open: file name contained an unexpected NUL byte",
+        ),
+    ]
+    for kind, call, path, cause in cases:
+        with pytest.raises(kind) as e:
+            call()
+        assert str(e.value) == f"{path}: {cause}"
+        assert (e.value.errno, e.value.strerror, e.value.filename) == (None, str(e.value), str(path))
+    # A pickled error (sent from a worker process) prints the same.
+    import pickle
+
+    assert str(pickle.loads(pickle.dumps(e.value))) == str(e.value)
 
 
 def test_bytes_paths_are_refused_with_a_clear_message(tmp_path):
@@ -667,3 +769,45 @@ def test_bytes_paths_are_refused_with_a_clear_message(tmp_path):
         qiku.pgn.write_training_set(small, tmp_path / "out.npz")
     with pytest.raises(TypeError, match="output must be a path"):
         qiku.pgn.write_training_set(GAMES / "ccpd-sample-gbk.pgn", 3)
+
+
+def test_every_path_parameter_refuses_bytes_naming_itself(tmp_path):
+    # The native functions say what the Python wrappers say, naming the parameter.
+    calls = [
+        ("path", lambda p: qiku.Book(p)),
+        ("directory", lambda p: qiku.Tablebases(p)),
+        ("book", lambda p: qiku.Engine().set_book(p)),
+        ("tables", lambda p: qiku.Engine().set_tablebases(p)),
+        ("directory", lambda p: qiku.generate_tablebases(["KRvK"], p)),
+        ("inputs", lambda p: qiku.pgn.read_games(p)),
+        ("inputs", lambda p: qiku.pgn.read_games([p])),
+        ("inputs", lambda p: qiku.pgn.count_games([p])),
+        ("inputs", lambda p: qiku.pgn.positions(p)),
+        ("inputs", lambda p: qiku.pgn.batches(p)),
+        ("inputs", lambda p: qiku.pgn.training_set(p)),
+        ("inputs", lambda p: qiku.book.build(p, tmp_path / "out.qbk")),
+    ]
+
+    class BytesPath:
+        """An os.PathLike whose path is bytes."""
+
+        def __fspath__(self):
+            return bytes(tmp_path / "x")
+
+    for bad in [bytes(tmp_path / "x"), BytesPath()]:
+        for name, call in calls:
+            with pytest.raises(TypeError) as e:
+                call(bad)
+            assert str(e.value) == f"{name} must be a str path, not bytes: decode it first (os.fsdecode)"
+    # What is no path at all is named too.
+    for call, said in [
+        (lambda: qiku.Tablebases(3), "directory must be a path (str or os.PathLike), not int"),
+        (lambda: qiku.pgn.count_games(3), "inputs must be a path (str or os.PathLike) or a list of paths, not int"),
+        (lambda: qiku.Engine().set_book(3), "book must be a qiku.Book, a path (str or os.PathLike) or None, not int"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value) == said
+    # Any iterable of paths is a list of inputs.
+    gbk = GAMES / "ccpd-sample-gbk.pgn"
+    assert qiku.pgn.count_games(p for p in [gbk, str(gbk)])["games"] == 4000

@@ -812,8 +812,8 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     let mut limits = limits;
     limits.searchmoves = req.searchmoves.clone();
     let (result, source) = engine.think(&game, &limits, &mut |_| {});
-    // A side without a move gets no verdict from the player (it has no move to choose), but the
-    // tables cover the position all the same.
+    // The player's verdict (a side without a move has one too); else the tables' own, for a
+    // position the player searched without them (a capture leading into a missing table).
     let verdict = engine.last_verdict.or_else(|| engine.options.tablebases.as_ref().and_then(|t| t.verdict(pos)));
     let by_rule = source == Source::Tablebase && verdict.is_some_and(|v| v.by_rule);
     let (cp, mate) = match result.score {

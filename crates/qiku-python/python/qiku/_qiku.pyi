@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 _Path = Union[str, "os.PathLike[str]"]
+_Inputs = Union[_Path, Iterable[_Path]]
 _Square = Union[int, str]
 _Color = Literal["red", "black"]
 _Position = Union["Board", str]
@@ -23,13 +24,17 @@ class IllegalMoveError(ValueError):
     """A move that cannot be read in any notation, or that is not legal in the position."""
 
 class BookFileError(OSError):
-    """An opening book that cannot be built, opened or read."""
+    """An opening book that cannot be built, opened or read. ``str()`` is the message (``strerror``),
+    naming the file; ``filename`` the file as a ``str``; ``errno`` set when the system's error is
+    the cause."""
 
 class TablebaseError(OSError):
-    """A tablebase directory or file that cannot be opened or read."""
+    """A tablebase directory or file that cannot be opened or read (``str()``, ``filename`` and
+    ``errno`` as for :class:`BookFileError`)."""
 
 class GameFileError(OSError):
-    """A game file (PGN, XQF) that cannot be opened or read."""
+    """A game file (PGN, XQF) that cannot be opened or read (``str()``, ``filename`` and ``errno``
+    as for :class:`BookFileError`)."""
 
 class Move:
     """A move: from-square and to-square, numbered rank * 9 + file (0 = a0 ... 89 = i9).
@@ -137,6 +142,9 @@ def planes_batch(boards: Iterable[_Position]) -> npt.NDArray[np.uint8]:
 
 def _board_from_moves(fen: str, moves: List[str]) -> Board: ...
 def _legal_moves_rust(fens: List[str], repeat: int) -> int: ...
+def _text_path(path: Any, name: str) -> str:
+    """``path`` as a ``str``, checked as every path parameter is: ``TypeError`` naming ``name`` for
+    ``bytes`` (decode them first) or what is no path."""
 
 class BookEntry:
     """One move of a book position with its results; compares field for field, and hashes."""
@@ -189,7 +197,7 @@ class Book:
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
 
 def build_book(
-    inputs: Sequence[_Path],
+    inputs: _Inputs,
     output: _Path,
     *,
     max_ply: int = 40,
@@ -284,7 +292,10 @@ class Tablebases:
     def __enter__(self) -> Tablebases: ...
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
 
-def generate_tablebases(materials: Sequence[str], directory: _Path) -> List[Tuple[str, bool, int]]: ...
+def generate_tablebases(materials: Sequence[str], directory: _Path) -> List[Tuple[str, bool, int]]:
+    """Makes the tables named and every smaller one they capture into; ``(material, kept,
+    entries)`` per table. ValueError when every material named lacks an attacking piece (no
+    table: a dead draw); beside others such a material is left out with a RuntimeWarning."""
 
 class Analysis:
     """The result of ``Engine.analyse``."""
@@ -405,8 +416,6 @@ class BatchReader(Iterator[Dict[str, Any]]):
     def closed(self) -> bool: ...
     def __enter__(self) -> BatchReader: ...
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
-
-_Inputs = Union[_Path, Sequence[_Path]]
 
 def read_games(inputs: _Inputs, encoding: str = "auto") -> GameReader: ...
 def positions(

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, Callable, Dict, Iterable, Optional, Union
 
-from ._qiku import Book, BookEntry, BookFileError, build_book
+from ._qiku import Book, BookEntry, BookFileError, _text_path, build_book
 
 __all__ = ["Book", "BookEntry", "BookFileError", "build"]
 
@@ -28,17 +28,6 @@ def _print_progress(done: int, total: int) -> None:
     else:
         sys.stderr.write(f"\rqiku.book.build: {done / 1e6:.1f} MB read")
     sys.stderr.flush()
-
-
-def _text_path(path: Any, name: str) -> str:
-    """``path`` as a ``str``; a ``TypeError`` naming ``name`` for bytes or what is no path."""
-    try:
-        text = os.fspath(path)
-    except TypeError:
-        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(path).__name__}") from None
-    if isinstance(text, bytes):
-        raise TypeError(f"{name} must be a str path, not bytes: decode it first (os.fsdecode)")
-    return text
 
 
 def build(

@@ -30,6 +30,7 @@ from ._qiku import (
     GameReader,
     Sample,
     SampleReader,
+    _text_path,
     batches,
     count_games,
     positions,
@@ -67,8 +68,6 @@ def write_training_set(
     ``{"samples": n, "games": n, "bytes": size}``.
     """
     import numpy as np
-
-    from .book import _text_path
 
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = _text_path(inputs, "inputs")
