@@ -304,7 +304,7 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
 }
 
 /// The book moves as ChessDB moves, best score first (ties: more games, then move order), without
-/// the banned ones, ranked against the best of those left ([`rank_book_moves`]). The note holds
+/// the banned ones, ranked against the best of those left (as ChessDB ranks). The note holds
 /// the games played and the mover's score in percent: `! (1234-56)`.
 pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
     let avg = book_average(list);
