@@ -284,6 +284,9 @@ fn exact_five_rule_and_impossible_boards() {
     e.send("7,7,2");
     e.send("8,8,2");
     assert!(e.ask("DONE").starts_with("ERROR BOARD has 0 own and 2 opponent stones"));
-    assert_eq!(e.ask("RECTSTART 15,15"), "ERROR unsupported board \"15,15\" (only 15 by 15)");
+    assert_eq!(
+        e.ask("RECTSTART 15,15"),
+        "ERROR rectangular boards are not supported (\"15,15\"): use START 15, the 15 by 15 board"
+    );
     e.end();
 }
