@@ -765,7 +765,8 @@ async fn chessdb_reply(st: Arc<AppState>, mut p: HashMap<String, String>, head: 
                 });
                 match run.await {
                     Ok(r) => r,
-                    Err(e) => return internal(format!("search failed: {e}")).into_response(),
+                    // In ChessDB's form, as every other reply here (a 500, below).
+                    Err(e) => chessdb::Reply::Error(format!("search failed: {e}")),
                 }
             }
         },
