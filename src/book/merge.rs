@@ -11,11 +11,10 @@ use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, 
 use super::probe::{Book, Verify};
 use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
-use super::scratch::{Scratch, MAX_FAN_IN};
+use super::scratch::{Records, Scratch, MAX_FAN_IN};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::collections::HashMap;
-use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub(crate) type EntryStream<'a> = Box<dyn Iterator<Item = Result<Entry, BookError>> + 'a>;
@@ -95,13 +94,9 @@ impl Iterator for Merge<'_> {
     }
 }
 
-/// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else.
-/// The file has a random name in the build's private temporary directory, is closed while it
-/// waits (a run holds no open file) and is removed when the run is dropped.
-pub(crate) struct Run {
-    path: tempfile::TempPath,
-    pub(crate) entries: u64,
-}
+/// A sorted run spilled to disk: raw 26-byte records (the book's record encoding), nothing else,
+/// in a [`Records`] file.
+pub(crate) struct Run(Records<RECORD_LEN>);
 
 impl Run {
     /// Writes `entries` (sorted, aggregated) to a new file in `dir`.
@@ -110,36 +105,16 @@ impl Run {
         scratch: &Scratch,
         entries: impl Iterator<Item = Result<Entry, BookError>>,
     ) -> Result<Run, BookError> {
-        let file = scratch.create_spill(dir, "run")?;
-        let mut out = BufWriter::with_capacity(1 << 20, file.as_file());
-        let mut n = 0u64;
-        for e in entries {
-            out.write_all(&encode_entry(&e?)).map_err(scratch.error("write a spill file"))?;
-            n += 1;
-        }
-        out.flush().map_err(scratch.error("write a spill file"))?;
-        drop(out);
-        Ok(Run { path: file.into_temp_path(), entries: n })
+        Ok(Run(scratch.write_records(dir, "run", 1 << 20, entries.map(|e| e.map(|e| encode_entry(&e))))?))
     }
 
     /// Streams the run back.
     pub(crate) fn read(&self, scratch: &Scratch) -> Result<EntryStream<'static>, BookError> {
-        let file = std::fs::File::open(&self.path).map_err(scratch.error("open a spill file"))?;
-        let mut input = BufReader::with_capacity(1 << 18, file);
-        let mut left = self.entries;
-        let (path, scratch) = (self.path.to_path_buf(), scratch.clone());
-        Ok(Box::new(std::iter::from_fn(move || {
-            if left == 0 {
-                return None;
-            }
-            left -= 1;
-            let mut b = [0u8; RECORD_LEN];
-            Some(match input.read_exact(&mut b) {
-                Ok(()) => decode_entry(&b).ok_or_else(|| BookError::Corrupt {
-                    path: path.clone(),
-                    what: "spill file record has an invalid move".into(),
-                }),
-                Err(e) => Err(scratch.error("read a spill file")(e)),
+        let path = self.0.path.to_path_buf();
+        Ok(Box::new(self.0.read(scratch, 1 << 18)?.map(move |b| {
+            decode_entry(&b?).ok_or_else(|| BookError::Corrupt {
+                path: path.clone(),
+                what: "spill file record has an invalid move".into(),
             })
         })))
     }

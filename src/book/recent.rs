@@ -18,7 +18,7 @@ use super::error::BookError;
 use super::filter::GameDate;
 use super::format::{bucket, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
 use super::record::{canonical_key, Orientation};
-use super::scratch::{Scratch, MAX_FAN_IN};
+use super::scratch::{Records, Scratch, MAX_FAN_IN};
 use crate::core::{Move, Position};
 use crate::pgn::GameResult;
 use std::cmp::Reverse;
@@ -250,12 +250,8 @@ impl Ref {
     }
 }
 
-/// A sorted run of references in a named temporary file, closed while it waits, removed when
-/// dropped.
-struct RefRun {
-    path: tempfile::TempPath,
-    len: u64,
-}
+/// A sorted run of references in a [`Records`] file.
+struct RefRun(Records<REF_LEN>);
 
 type RefStream = Box<dyn Iterator<Item = Result<Ref, BookError>>>;
 
@@ -266,35 +262,16 @@ impl RefRun {
         scratch: &Scratch,
         refs: impl Iterator<Item = Result<Ref, BookError>>,
     ) -> Result<RefRun, BookError> {
-        let file = scratch.create_spill(dir, "refs")?;
-        let mut out = BufWriter::with_capacity(1 << 18, file.as_file());
-        let (mut len, mut last) = (0u64, None);
-        for r in refs {
-            let r = r?;
-            if last != Some(r) {
-                out.write_all(&r.encode()).map_err(scratch.error("write a spill file"))?;
-                len += 1;
-                last = Some(r);
-            }
-        }
-        out.flush().map_err(scratch.error("write a spill file"))?;
-        drop(out);
-        Ok(RefRun { path: file.into_temp_path(), len })
+        let mut last = None;
+        let fresh = refs.filter(move |r| match r {
+            Ok(r) => last.replace(*r) != Some(*r),
+            Err(_) => true,
+        });
+        Ok(RefRun(scratch.write_records(dir, "refs", 1 << 18, fresh.map(|r| r.map(|r| r.encode())))?))
     }
 
     fn stream(&self, scratch: &Scratch) -> Result<RefStream, BookError> {
-        let file = File::open(&self.path).map_err(scratch.error("open a spill file"))?;
-        let mut input = BufReader::with_capacity(1 << 16, file);
-        let mut left = self.len;
-        let scratch = scratch.clone();
-        Ok(Box::new(std::iter::from_fn(move || {
-            if left == 0 {
-                return None;
-            }
-            left -= 1;
-            let mut b = [0u8; REF_LEN];
-            Some(input.read_exact(&mut b).map(|()| Ref::decode(&b)).map_err(scratch.error("read a spill file")))
-        })))
+        Ok(Box::new(self.0.read(scratch, 1 << 16)?.map(|b| b.map(|b| Ref::decode(&b)))))
     }
 }
 

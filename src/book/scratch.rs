@@ -3,6 +3,7 @@
 
 use super::error::BookError;
 use crate::util::files::job_temp_dir;
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Where a writer puts its temporary files, named in their errors: the book being written and
@@ -32,9 +33,57 @@ impl Scratch {
         Ok(slot.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
     }
 
-    /// A new spill file in `dir` (a [`Scratch::run_dir`]), its name starting with `prefix`.
-    pub(crate) fn create_spill(&self, dir: &Path, prefix: &str) -> Result<tempfile::NamedTempFile, BookError> {
-        tempfile::Builder::new().prefix(prefix).tempfile_in(dir).map_err(self.error("create a spill file"))
+    /// Writes `records` to a new spill file in `dir` (a [`Scratch::run_dir`]), its name starting
+    /// with `prefix`, through a write buffer of `buffer` bytes.
+    pub(crate) fn write_records<const N: usize>(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        buffer: usize,
+        records: impl Iterator<Item = Result<[u8; N], BookError>>,
+    ) -> Result<Records<N>, BookError> {
+        let file =
+            tempfile::Builder::new().prefix(prefix).tempfile_in(dir).map_err(self.error("create a spill file"))?;
+        let mut out = BufWriter::with_capacity(buffer, file.as_file());
+        let mut len = 0u64;
+        for r in records {
+            out.write_all(&r?).map_err(self.error("write a spill file"))?;
+            len += 1;
+        }
+        out.flush().map_err(self.error("write a spill file"))?;
+        drop(out);
+        Ok(Records { path: file.into_temp_path(), len })
+    }
+}
+
+/// A spill file of `N`-byte records, nothing else: a random name in the build's private
+/// temporary directory, closed while it waits (it holds no open file), removed when dropped.
+pub(crate) struct Records<const N: usize> {
+    /// The file.
+    pub(crate) path: tempfile::TempPath,
+    /// How many records it holds.
+    pub(crate) len: u64,
+}
+
+impl<const N: usize> Records<N> {
+    /// Streams the records back through a read buffer of `buffer` bytes.
+    pub(crate) fn read(
+        &self,
+        scratch: &Scratch,
+        buffer: usize,
+    ) -> Result<impl Iterator<Item = Result<[u8; N], BookError>> + 'static, BookError> {
+        let file = std::fs::File::open(&self.path).map_err(scratch.error("open a spill file"))?;
+        let mut input = BufReader::with_capacity(buffer, file);
+        let mut left = self.len;
+        let scratch = scratch.clone();
+        Ok(std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
+            let mut b = [0u8; N];
+            Some(input.read_exact(&mut b).map(|()| b).map_err(scratch.error("read a spill file")))
+        }))
     }
 }
 
