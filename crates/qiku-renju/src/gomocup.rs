@@ -245,7 +245,13 @@ impl Player {
                     self.timeout_turn = t;
                 }
             }
-            "time_left" => self.time_left = ms(),
+            // A manager may report an overrun as a negative time left: no time remains. An
+            // unreadable value is ignored, as for `timeout_turn`, and keeps the last limit.
+            "time_left" => {
+                if let Ok(left) = value.parse::<i64>() {
+                    self.time_left = Some(Duration::from_millis(left.max(0).unsigned_abs()));
+                }
+            }
             _ => {}
         }
     }
@@ -408,4 +414,25 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_left_keeps_its_last_readable_value() {
+        let mut p = Player::new();
+        assert_eq!(p.budget(), Duration::from_secs(5) / 3);
+        p.command("INFO time_left 10000");
+        assert_eq!(p.budget(), Duration::from_secs(1));
+        // Unreadable: the match limit stays, as a bad timeout_turn leaves the turn limit.
+        p.command("INFO time_left soon");
+        assert_eq!(p.budget(), Duration::from_secs(1));
+        p.command("INFO timeout_turn later");
+        assert_eq!(p.budget(), Duration::from_secs(1));
+        // An overrun reported as negative leaves no time: the floor applies.
+        p.command("INFO time_left -250");
+        assert_eq!(p.budget(), Duration::from_millis(5));
+    }
 }
