@@ -1,6 +1,6 @@
 /* qiku C API: Xiangqi opening books (.qbk) and endgame tablebases (.qtb).
  *
- * Build: cargo build --release (feature `capi`, on by default) gives target/release/libqiku.so and
+ * Build: cargo build --release -p qiku-capi gives target/release/libqiku.so and
  * libqiku.a. Link the static library with: -lpthread -ldl -lm (glibc).
  *
  * Every function is thread-safe: handles may be used by many threads at once. No function

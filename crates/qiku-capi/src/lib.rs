@@ -132,8 +132,9 @@ fn set_error(msg: &str) {
 
 /// Empties the message, as every call does first; without allocating when it is already empty
 /// (the common case, and the WDL probes are called in a search's inner loop).
+/// During thread teardown, when the slot is gone, there is nothing to empty.
 fn clear_error() {
-    LAST_ERROR.with(|e| {
+    let _ = LAST_ERROR.try_with(|e| {
         if !e.borrow().is_empty() {
             *e.borrow_mut() = CString::default();
         }
@@ -843,6 +844,8 @@ pub extern "C" fn qiku_last_error() -> *const c_char {
 /// header's `QIKU_VERSION` is the header's.
 #[no_mangle]
 pub extern "C" fn qiku_version() -> *const c_char {
+    // A call that succeeds, like every other: the last error is emptied.
+    clear_error();
     const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
     VERSION.as_ptr().cast()
 }

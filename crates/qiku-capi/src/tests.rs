@@ -13,6 +13,18 @@ fn the_version_is_the_crates_and_the_headers() {
 }
 
 #[test]
+fn asking_the_version_empties_the_last_error_as_any_call_that_succeeds() {
+    let (mut w, mut d) = (0, 0);
+    // Safety: NULL and a static string are valid arguments.
+    assert_eq!(unsafe { qiku_tb_probe(std::ptr::null(), c"x".as_ptr(), &mut w, &mut d) }, QIKU_ERR_ARG);
+    // Safety: the returned pointer is valid until the next call on this thread.
+    assert!(!unsafe { CStr::from_ptr(qiku_last_error()) }.to_bytes().is_empty());
+    qiku_version();
+    // Safety: as above.
+    assert_eq!(unsafe { CStr::from_ptr(qiku_last_error()) }.to_bytes(), b"");
+}
+
+#[test]
 fn errors_are_reported_not_raised() {
     let mut w = 0;
     let mut d = 0;
