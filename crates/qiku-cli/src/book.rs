@@ -282,7 +282,7 @@ enum Command {
         force: bool,
         /// Print the summary as one JSON object: output, positions, records, rows, used, the rows
         /// skipped by reason (skipped: invalid, unreadable, alias, illegal, unreachable,
-        /// bad_counts, repeated), saturated, header_ignored, seconds.
+        /// bad_counts, bad_memos, repeated), saturated, header_ignored, seconds.
         #[arg(long)]
         json: bool,
     },

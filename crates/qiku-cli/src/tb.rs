@@ -238,7 +238,9 @@ enum Command {
         /// "input_error"} (another table's file it reads cannot be used; "input_error" null and
         /// "missing" set when it is absent); null where the file is absent. A table's "status" is
         /// "missing" when its .qtb is not there (a named table never made), "failed" when a check
-        /// failed, else "not_checked" when one was not checked, else "ok"; "missing" counts them.
+        /// failed, else "not_checked" when one was not checked, else "ok"; "missing" counts them;
+        /// "entries_unit" says what "entries" counts (index entries: a position and its mirror
+        /// image are one).
         #[arg(long)]
         json: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
