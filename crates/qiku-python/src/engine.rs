@@ -49,8 +49,9 @@ pub struct PyAnalysis {
     /// Where the move came from: `"book"`, `"tablebase"` or `"search"`; `None` when nothing was
     /// searched because the rules have already ended the game (see `outcome`).
     source: Option<&'static str>,
-    /// The tables' verdict when they cover the position (for a tablebase move, the value of the
-    /// move played; for a drawn position the search chose among the drawing moves), else `None`.
+    /// The tables' verdict when they cover the position: the position's value for the side to
+    /// move, also for a tablebase move (in a win only the rules decide, the move's line rank can
+    /// be above it); for a drawn position the search chose among the drawing moves. Else `None`.
     verdict: Option<PyTbVerdict>,
     /// The UCI `info` lines: the search's progress, one per iteration, and the `info string`
     /// lines UCI prints (what the book and tables reported, and the source of the move).
