@@ -452,11 +452,23 @@ fn process_alive(pid: u32) -> bool {
     if pid == std::process::id() {
         return true;
     }
-    if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
-    } else {
-        true
+    if !cfg!(target_os = "linux") {
+        return true;
     }
+    match std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("status")) {
+        Ok(status) => status_is_live_process(&status, pid),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    }
+}
+
+/// Whether `/proc/PID/status` text describes a live process `pid`. `/proc/PID` also exists
+/// when `pid` is a thread of another process (its `Tgid` is that process's), and a zombie
+/// (`State: Z`) or dead process writes nothing more; lines that cannot be read count as live.
+fn status_is_live_process(status: &str, pid: u32) -> bool {
+    let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
+    let thread_of_another = field("Tgid:").and_then(|t| t.parse::<u32>().ok()).is_some_and(|tgid| tgid != pid);
+    let gone = field("State:").is_some_and(|s| s.starts_with('Z') || s.starts_with('X'));
+    !thread_of_another && !gone
 }
 
 /// A temporary name made by this module's writers, read back.
@@ -556,6 +568,30 @@ pub fn other_machines_temp_files(dir: &Path, target_name: &dyn Fn(&str) -> bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A thread's id has a `/proc` entry too: it is not a process whose files may be kept.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_thread_of_a_live_process_is_not_a_live_process() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            // Safety: gettid takes no argument and cannot fail.
+            tx.send(unsafe { libc::syscall(libc::SYS_gettid) } as u32).unwrap();
+            done_rx.recv().unwrap();
+        });
+        let tid = rx.recv().unwrap();
+        assert!(Path::new("/proc").join(tid.to_string()).exists());
+        assert!(!process_alive(tid), "thread {tid} of this process taken for a process");
+        assert!(process_alive(std::process::id()));
+        done_tx.send(()).unwrap();
+        thread.join().unwrap();
+        let status = |tgid: u32, state: &str| format!("Name:\tqiku\nState:\t{state}\nTgid:\t{tgid}\nPid:\t77\n");
+        assert!(status_is_live_process(&status(77, "S (sleeping)"), 77));
+        assert!(!status_is_live_process(&status(70, "S (sleeping)"), 77));
+        assert!(!status_is_live_process(&status(77, "Z (zombie)"), 77));
+        assert!(status_is_live_process("garbled", 77));
+    }
 
     #[test]
     fn regular_files_only() {
