@@ -37,8 +37,28 @@ pub struct PgnGame {
     pub comments: Vec<String>,
 }
 
+/// A tag value as PGN writes it: backslashes and quotes escaped, and control characters (NUL,
+/// line breaks, tabs: what an engine's `id name` may hold) turned into spaces, which PGN
+/// readers, this crate's among them, would refuse or misread.
 fn escape(s: &str) -> String {
+    let s: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A move comment's text: the brace that would end it early becomes `)`, and control characters
+/// spaces, as in tag values.
+fn comment_text(c: &str) -> String {
+    c.chars()
+        .map(|c| {
+            if c.is_control() {
+                ' '
+            } else if c == '}' {
+                ')'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 impl PgnGame {
@@ -78,7 +98,7 @@ impl PgnGame {
             }
             words.push(iccs::format_dashed(m));
             if let Some(c) = self.comments.get(i).filter(|c| !c.is_empty()) {
-                words.push(format!("{{{}}}", c.replace('}', ")")));
+                words.push(format!("{{{}}}", comment_text(c)));
             }
             if turn == Color::Black {
                 number += 1;
@@ -163,6 +183,33 @@ mod tests {
         let text = g.to_pgn();
         assert!(text.contains(&format!("[FEN \"{fen}\"]")));
         assert!(text.ends_with("\n7... H9-G7 *\n\n"), "{text}");
+    }
+
+    /// What an engine names itself or prints goes into the file as text a PGN reader takes.
+    #[test]
+    fn engine_supplied_text_is_made_readable() {
+        let pos = Position::startpos();
+        let m1 = iccs::parse(&pos, "h2e2").unwrap();
+        let g = PgnGame {
+            event: "qiku match".into(),
+            site: "?".into(),
+            date: "2025.01.02".into(),
+            round: "1".into(),
+            red: "bad\u{fffd}\u{0}\u{7}name\r\nx".into(),
+            black: "b\\s".into(),
+            result: "*".into(),
+            start_fen: START_FEN.into(),
+            moves: vec![m1],
+            termination: "engine said \u{0}\u{1b}[31m".into(),
+            extra_tags: vec![],
+            comments: vec!["+0.25/9 }\n{".into()],
+        };
+        let text = g.to_pgn();
+        assert!(text.contains("[Red \"bad\u{fffd}  name  x\"]\n"), "{text}");
+        assert!(text.contains("[Black \"b\\\\s\"]\n"), "{text}");
+        assert!(text.contains("[Termination \"engine said   [31m\"]\n"), "{text}");
+        assert!(text.contains("H2-E2 {+0.25/9 ) {} *"), "{text}");
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
     }
 
     #[test]
