@@ -145,3 +145,4 @@ pub use crate::core::{
 };
 pub use crate::util::progress::{NoProgress, Progress};
 pub use crate::util::rng::Rng;
+pub use crate::util::threads::{check_worker_threads_env, WorkerThreadsError, MAX_WORKER_THREADS};

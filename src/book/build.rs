@@ -58,7 +58,8 @@ pub struct BuildOptions {
     pub encoding: EncodingChoice,
     /// Memory budget for records in bytes; beyond it sorted runs are spilled to disk.
     pub memory: u64,
-    /// Worker threads (default: rayon's default, the number of cores or `RAYON_NUM_THREADS`).
+    /// Worker threads (default: as many as the pool the build is called from has: rayon's global
+    /// pool, one per core or `RAYON_NUM_THREADS`, unless called inside another pool).
     pub threads: Option<usize>,
     /// How many [`GameError`]s to keep for the report (the first ones in file and game order).
     pub max_errors: usize,
@@ -297,8 +298,11 @@ pub fn build_with_progress(
     // remove them is not a reason to fail this build.
     let _ = remove_stale_temp_files(parent_dir(output), &|name| name == output_name);
     let _ = remove_stale_temp_files(&spill_parent, &|_| false);
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(opts.threads.unwrap_or(0)).build().map_err(BuildError::Threads)?;
+    // Without a count, the size of the pool the caller runs in (rayon's global one, unless inside
+    // another), not RAYON_NUM_THREADS read afresh: a program that checked or replaced that value
+    // gets what it decided.
+    let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(BuildError::Threads)?;
     // The files named are checked before any game is read (each opened, its start read, closed
     // again); in input order, so that the error reported is the first input's.
     let checked: Vec<Result<(), BuildError>> =

@@ -160,7 +160,7 @@ enum Command {
         #[arg(long, default_value = "1G", value_parser = parse_memory)]
         memory: u64,
         /// Worker threads, 1 to 1024 (default: all cores, or RAYON_NUM_THREADS).
-        #[arg(long, value_parser = super::whole_number::<usize>(1, 1024))]
+        #[arg(long, value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
         threads: Option<usize>,
         /// Read only the first --max-ply moves of each game (faster; bad moves later in a game go unnoticed).
         #[arg(long)]
@@ -343,6 +343,9 @@ impl Command {
 /// Entry point of the `qiku-book` binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(code) = crate::check_thread_env("qiku-book") {
+        return code;
+    }
     // A writer stopped by Ctrl-C says whether a file was at its output before it started.
     let target = cli.command.output().map(|o| (o.to_path_buf(), o.exists()));
     if target.is_some() {

@@ -128,6 +128,16 @@ impl Write for StdoutWriter {
     }
 }
 
+/// At a program's start, after its arguments are read: a `RAYON_NUM_THREADS` out of range (see
+/// [`qiku::check_worker_threads_env`]) is said on stderr (`program: the environment variable
+/// ...`) and gives the exit status 2 of a bad argument, before any worker thread starts.
+pub fn check_thread_env(program: &str) -> Result<(), std::process::ExitCode> {
+    qiku::check_worker_threads_env().map_err(|e| {
+        eprintln!("{program}: {e}");
+        std::process::ExitCode::from(2)
+    })
+}
+
 /// At a program's end: if writing standard output failed for another reason than a closed pipe,
 /// says so on stderr (`program: cannot write to standard output: CAUSE`) and returns `true`,
 /// for the program to exit with a failure.

@@ -321,6 +321,9 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    if let Err(code) = crate::check_thread_env("qiku") {
+        return code;
+    }
     // Printed after the command's own answer or error (the unusable table files a probe did not need).
     let mut warnings = Vec::new();
     let result = match cli.command {

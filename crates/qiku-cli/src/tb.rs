@@ -134,7 +134,7 @@ enum Command {
         json: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
         /// set, else one per CPU). The files are the same bytes for any count.
-        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
         threads: Option<usize>,
     },
     /// Before any work: the tables a selection means, in generation order, with entries and
@@ -177,7 +177,7 @@ enum Command {
         json: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
         /// set, else one per CPU). The times are estimated for the generation with as many.
-        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
         threads: Option<usize>,
     },
     /// Show the value of a position and of each legal move.
@@ -245,7 +245,7 @@ enum Command {
         json: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
         /// set, else one per CPU).
-        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, 1024))]
+        #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
         threads: Option<usize>,
     },
     /// List the tables in a directory with sizes and compression, and the sizes of their .qtr
@@ -263,6 +263,9 @@ enum Command {
 /// Entry point of the `qiku-tb` binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(code) = crate::check_thread_env("qiku-tb") {
+        return code;
+    }
     // Printed after the command's own answer or error (the unusable files a probe did not need).
     let mut warnings = Vec::new();
     let result = match cli.command {

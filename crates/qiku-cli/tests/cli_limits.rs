@@ -149,3 +149,33 @@ fn options_that_act_only_with_another_are_refused_without_it() {
         assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
     }
 }
+
+/// A worker-thread count out of range in RAYON_NUM_THREADS is refused as `--threads` out of its
+/// range is: rayon would start that many threads (99999 kept a KRvK generation running for half
+/// an hour). Nothing is written; a count in range is used.
+#[test]
+fn worker_threads_from_the_environment_are_bounded() {
+    let dir = std::env::temp_dir().join(format!("qiku_rayon_env_{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for (bin, args) in [
+        (env!("CARGO_BIN_EXE_qiku-tb"), &["generate", "KRvK", "-d", d][..]),
+        (env!("CARGO_BIN_EXE_qiku-book"), &["build", "no-such.pgn", "-o", "x.qbk"][..]),
+        (env!("CARGO_BIN_EXE_qiku"), &["perft", "1"][..]),
+    ] {
+        for value in ["99999", "two"] {
+            let out = Command::new(bin).args(args).env("RAYON_NUM_THREADS", value).output().expect("start binary");
+            assert_eq!(out.status.code(), Some(2), "{bin} {value}: {}", String::from_utf8_lossy(&out.stderr));
+            refused(&out, &format!("RAYON_NUM_THREADS is \"{value}\""));
+            refused(&out, "from 1 to 1024");
+        }
+    }
+    assert!(!dir.exists(), "nothing may be made before the refusal");
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-tb"))
+        .args(["generate", "KRvK", "-d", d])
+        .env("RAYON_NUM_THREADS", "2")
+        .output()
+        .expect("start qiku-tb");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("KRvK.qtb").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

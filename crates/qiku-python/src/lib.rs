@@ -28,6 +28,18 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    // A RAYON_NUM_THREADS out of range would start that many worker threads at the first
+    // parallel call (the command-line programs refuse it): the library's pool gets one thread per
+    // CPU instead, and a warning says so.
+    if let Err(e) = qiku::check_worker_threads_env() {
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let note = match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            Ok(()) => format!("{e}; qiku uses {n} worker threads, one per CPU"),
+            Err(_) => format!("{e}; qiku's worker threads had already started"),
+        };
+        let text = std::ffi::CString::new(note).unwrap_or_default();
+        PyErr::warn(m.py(), &m.py().get_type::<pyo3::exceptions::PyRuntimeWarning>(), &text, 1)?;
+    }
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::PyMove>()?;
     m.add_class::<board::PyOutcome>()?;

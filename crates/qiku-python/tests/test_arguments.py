@@ -131,3 +131,29 @@ def test_a_game_past_its_last_move_is_still_an_index_error():
     game = next(qiku.pgn.read_games(SMALL))
     with pytest.raises(IndexError, match="past the end"):
         game.board(len(game.moves) + 1)
+
+
+def test_a_worker_thread_count_out_of_range_in_the_environment_is_replaced_with_a_warning(tmp_path):
+    """RAYON_NUM_THREADS=99999 would start that many threads at the first parallel call (a book
+    build here): the module starts one per CPU instead and says why."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import warnings\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import qiku\n"
+        "print('\\n'.join(str(w.message) for w in caught if w.category is RuntimeWarning))\n"
+        f"import qiku.book; qiku.book.build([{str(SMALL)!r}], 'out.qbk')\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, RAYON_NUM_THREADS="99999")
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert 'RAYON_NUM_THREADS is "99999"' in run.stdout, run.stdout
+    assert re.search(r"qiku uses \d+ worker threads, one per CPU", run.stdout), run.stdout
+    assert run.stdout.rstrip().endswith("ok"), run.stdout

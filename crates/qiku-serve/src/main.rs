@@ -13,6 +13,10 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = qiku::check_worker_threads_env() {
+        eprintln!("qiku-serve: {e}");
+        return ExitCode::from(2);
+    }
     match qiku_serve::run(cli.args.options()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
