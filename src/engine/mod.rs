@@ -1,5 +1,6 @@
 //! The qiku engine: evaluation ([`eval`], with [`drawish`] material scaled), move ordering ([`ordering`]), transposition table
-//! ([`tt`]), search ([`search`]), time management ([`time`]) and the UCI and UCCI front ends ([`uci`], [`ucci`]).
+//! ([`tt`]), search ([`search`]), time management ([`time`]), the end of a game in words ([`mod@game_over`]) and the UCI and UCCI front
+//! ends ([`uci`], [`ucci`]).
 //!
 //! [`Engine`] ties them together the way a game needs it: at the root, a book move while the
 //! position is in the opening book, else the DTM-best move when an endgame table covers the
@@ -11,6 +12,7 @@ pub mod adapters;
 pub mod bench;
 pub mod drawish;
 pub mod eval;
+pub mod game_over;
 mod line;
 pub mod ordering;
 mod player;
@@ -25,6 +27,7 @@ use crate::core::{Move, Position, Rules, TbValue, Verdict, Wdl};
 use eval::{MATE, MATE_BOUND};
 use std::fmt;
 
+pub use game_over::{game_end, game_over, GameEnd};
 pub use player::{Engine, Source};
 pub use search::Info;
 

@@ -311,10 +311,10 @@ fn annotate_game(
             ctx.progress.advance(1);
             continue;
         }
-        if let Some((words, result)) = crate::game_over(&replay) {
+        if let Some(ended) = qiku::engine::game_over(&replay) {
             over = true;
             ctx.progress.advance(1);
-            out.push((end, format!("game over: {words} ({result})")));
+            out.push((end, format!("game over: {} ({})", ended.text, ended.result)));
             continue;
         }
         if let Some(book) = ctx.book {

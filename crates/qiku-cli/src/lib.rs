@@ -196,34 +196,6 @@ pub fn refuse_output_among_inputs<'a>(output: &Path, inputs: impl IntoIterator<I
     }
 }
 
-/// A game the rules have already ended with legal moves left (a perpetual check or chase, a
-/// threefold repetition, the 120-ply limit, no attacking material): its words and result, so
-/// that `analyze` and `probe` say so instead of searching on. `None` while the game goes on, or
-/// when the side to move has no legal move (the search says that: no best move).
-pub fn game_over(game: &qiku::Game) -> Option<(String, &'static str)> {
-    use qiku::core::{EndReason, Outcome};
-    match game.outcome()? {
-        Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. } => None,
-        _ => game_end(game),
-    }
-}
-
-/// Any end of the game, a checkmate or stalemate included (`red wins by checkmate`, `1-0`);
-/// `None` while the game goes on.
-pub fn game_end(game: &qiku::Game) -> Option<(String, &'static str)> {
-    use qiku::core::{Color, Outcome};
-    match game.outcome()? {
-        Outcome::Decisive { winner, reason } => {
-            let name = if winner == Color::Red { "red" } else { "black" };
-            Some((
-                format!("{name} wins by {}", matchrunner::reason_text(reason)),
-                if winner == Color::Red { "1-0" } else { "0-1" },
-            ))
-        }
-        Outcome::Draw(reason) => Some((format!("draw by {}", matchrunner::reason_text(reason)), "1/2-1/2")),
-    }
-}
-
 /// A count with its noun in agreement: `1 position`, `2 positions`, `0 positions`.
 pub fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
     let n = n.try_into().unwrap_or(u64::MAX);

@@ -434,16 +434,17 @@ fn line_text(pos: &qiku::Position, moves: &[qiku::Move], notation: Notation) -> 
     spec::format_line(pos, moves, notation).join(" ")
 }
 
-/// Prints the end of a game already over (see [`crate::game_over`]); `true` if it was.
+/// Prints the end of a game the rules have already ended (see [`qiku::engine::game_over`]);
+/// `true` if they have.
 fn report_game_over(game: &Game, json: bool) -> bool {
-    let Some((words, result)) = crate::game_over(game) else { return false };
+    let Some(ended) = qiku::engine::game_over(game) else { return false };
     if json {
         let v = serde_json::json!({
-            "fen": game.position().fen(), "game_over": {"result": result, "text": words}, "bestmove": null,
+            "fen": game.position().fen(), "game_over": {"result": ended.result, "text": ended.text}, "bestmove": null,
         });
         println!("{v}");
     } else {
-        println!("game over: {words} ({result}); no move to search");
+        println!("game over: {} ({}); no move to search", ended.text, ended.result);
     }
     true
 }
@@ -455,9 +456,9 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
     }
     // No legal move (checkmate, stalemate): reported as the other ends are; the JSON keeps the
     // search's answer (no move, `mate` 0) beside `game_over`.
-    let no_move_end = crate::game_end(&game).filter(|_| game.position().has_no_moves());
-    if let (Some((words, result)), false) = (&no_move_end, args.json) {
-        println!("game over: {words} ({result}); no move to search");
+    let no_move_end = qiku::engine::game_end(&game).filter(|_| game.position().has_no_moves());
+    if let (Some(ended), false) = (&no_move_end, args.json) {
+        println!("game over: {} ({}); no move to search", ended.text, ended.result);
         return Ok(());
     }
     let root = game.position().clone();
@@ -513,8 +514,8 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
             "ponder": ponder, "ponder_iccs": r.best.and(r.ponder).map(|m| m.to_string()), "cp": r.score.cp(), "mate": r.score.mate(), "depth": r.depth, "nodes": r.nodes,
             "pv": pv, "pv_iccs": iccs_line(&r.pv), "lines": lines, "multipv": last,
         });
-        if let Some((words, result)) = no_move_end {
-            obj["game_over"] = serde_json::json!({"result": result, "text": words});
+        if let Some(ended) = no_move_end {
+            obj["game_over"] = serde_json::json!({"result": ended.result, "text": ended.text});
         }
         if let Some(b) = breakdown {
             // The text's terms, the same numbers, red's view.

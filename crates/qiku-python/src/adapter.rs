@@ -17,6 +17,7 @@ pub use qiku::core::game::{EndReason, Outcome};
 pub use qiku::core::perft::{perft, MAX_DEPTH as PERFT_MAX_DEPTH};
 pub use qiku::core::{Color, Game, Move, Piece, Position, Role, Square, START_FEN};
 pub use qiku::engine::adapters::{policy as book_policy, Notes, QbkOpeningBook as QbkBook, QtbEndgames as QtbTables};
+pub use qiku::engine::game_over::{game_over, reason_name};
 pub use qiku::engine::search::{Shared, MAX_SKILL_LEVEL};
 pub use qiku::engine::time::Limits;
 pub use qiku::engine::uci::{book_info, decision_note, excerpt, MAX_HASH_MIB, MAX_THREADS};

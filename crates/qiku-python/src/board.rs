@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
-use crate::adapter::{self, Color, EndReason, Game, Move, Outcome, Position, SpecError, Square};
+use crate::adapter::{self, Color, Game, Move, Outcome, Position, SpecError, Square};
 use crate::args;
 use crate::errors;
 use crate::pickling::{self, maybe_one_of, one_of};
@@ -246,18 +246,6 @@ const REASONS: &[&str] = &[
     "insufficient_material",
 ];
 
-fn reason_name(r: EndReason) -> &'static str {
-    match r {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate",
-        EndReason::PerpetualCheck => "perpetual_check",
-        EndReason::PerpetualChase => "perpetual_chase",
-        EndReason::Repetition => "repetition",
-        EndReason::NoCaptureLimit => "no_capture_limit",
-        EndReason::InsufficientMaterial => "insufficient_material",
-    }
-}
-
 /// An outcome in pickles: winner, reason.
 type OutcomeState = (Option<&'static str>, &'static str);
 
@@ -266,9 +254,9 @@ impl PyOutcome {
     pub fn from_outcome(o: Outcome) -> PyOutcome {
         match o {
             Outcome::Decisive { winner, reason } => {
-                PyOutcome { winner: Some(color_name(winner)), reason: reason_name(reason) }
+                PyOutcome { winner: Some(color_name(winner)), reason: adapter::reason_name(reason) }
             }
-            Outcome::Draw(reason) => PyOutcome { winner: None, reason: reason_name(reason) },
+            Outcome::Draw(reason) => PyOutcome { winner: None, reason: adapter::reason_name(reason) },
         }
     }
 }

@@ -12,9 +12,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{
-    self, EndReason, Engine, Limits, Notes, Outcome, QbkBook, QtbTables, Score, Shared, Source, Tablebases,
-};
+use crate::adapter::{self, Engine, Limits, Notes, QbkBook, QtbTables, Score, Shared, Source, Tablebases};
 use crate::args;
 use crate::board::{PyBoard, PyMove, PyOutcome};
 use crate::book::{policy_arg, PyBook};
@@ -236,13 +234,6 @@ fn take_notes(log: &Log) -> Vec<String> {
         .collect()
 }
 
-/// Whether the rules ended the game with legal moves left (a perpetual, a repetition, the
-/// 120-ply limit, no attacking material): the games `qiku analyze` reports as over instead of
-/// searching. After a checkmate or stalemate the search runs and says there is no move.
-fn ended_by_rule(o: &Outcome) -> bool {
-    !matches!(o, Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. })
-}
-
 /// `hash_mb`: MiB of hash table, 1 to 65536, as the UCI option Hash and `qiku analyze --hash`.
 fn hash_mb_arg(v: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::whole(v, "hash_mb", 1, Some(adapter::MAX_HASH_MIB as i128))
@@ -317,8 +308,10 @@ impl PyEngine {
         };
         let game = board.game();
         let ended = game.outcome();
-        if let Some(over) = ended.filter(ended_by_rule) {
-            // As `qiku analyze`: a game the rules have ended is not searched on.
+        // As `qiku analyze`: a game the rules have ended with legal moves left (a perpetual, a
+        // repetition, the 120-ply limit, no attacking material) is not searched on. After a
+        // checkmate or stalemate the search runs and says there is no move.
+        if let Some(over) = adapter::game_over(&game) {
             return Ok(PyAnalysis {
                 best: None,
                 cp: None,
@@ -330,7 +323,7 @@ impl PyEngine {
                 source: None,
                 verdict: None,
                 info: Vec::new(),
-                outcome: Some(PyOutcome::from_outcome(over)),
+                outcome: Some(PyOutcome::from_outcome(over.outcome)),
             });
         }
         // (search started, interrupted): Ctrl-C stops this call's search, not one of another

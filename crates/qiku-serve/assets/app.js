@@ -95,10 +95,17 @@ function verdictWords(v) {
   return n === 0 ? "loss, no legal move" : `loss, mated in ${n} ${n === 1 ? "ply" : "plies"}`;
 }
 
+// The end of a game the rules ended with moves left (a perpetual, a repetition, the 120-ply
+// limit), in the words of `qiku analyze`: "draw by threefold repetition (1/2-1/2)".
+function gameOverText(d) {
+  return `${d.game_over.text} (${d.game_over.result})`;
+}
+
 // The position's state: "Red to move", or the end of the game in the CLI's words.
 function statusText(d) {
   const side = d.turn === "red" ? "Red" : "Black";
   if (d.status === "checkmate" || d.status === "stalemate") return `${side} to move: loss, no legal move (${d.status})`;
+  if (d.status !== "ok") return `${side} to move: game over, ${gameOverText(d)}`;
   return `${side} to move`;
 }
 
@@ -239,7 +246,9 @@ function render() {
   $("empty").hidden = d.moves.length > 0;
   $("empty").textContent = d.status === "ok"
     ? "No book games and no table for this position."
-    : "No legal move: the game is over.";
+    : d.legal.length === 0
+      ? "No legal move: the game is over."
+      : `No book games and no table for this position; the game is over: ${gameOverText(d)}.`;
   // Without book games (a table position) the games and bar columns stay empty: hide them.
   $("explorer").classList.toggle("no-book", !d.moves.some((m) => m.games > 0));
 
@@ -385,13 +394,19 @@ async function analyze() {
   }
   if (state.pending) return;
   if (d.status !== "ok") {
-    out.textContent = `Game over (${d.status}): ${d.turn} to move, loss, no legal move.`;
+    out.textContent = d.legal.length === 0
+      ? `Game over (${d.status}): ${d.turn} to move, loss, no legal move.`
+      : `Game over: ${gameOverText(d)}; no move to search.`;
     return;
   }
   const seq = ++state.engineSeq;
   state.analysis = null;
   out.textContent = "Thinking…";
-  const q = new URLSearchParams({ fen: d.fen, movetime: "1000", rules: state.rules });
+  // The moves played, not the position alone: the engine judges repetitions by them, as
+  // `qiku analyze startpos moves ...` does.
+  const q = new URLSearchParams({
+    fen: state.start, moves: state.moves.slice(0, state.ply).join(" "), movetime: "1000", rules: state.rules,
+  });
   try {
     const r = await fetch(`/api/analyze?${q}`);
     const a = await r.json();

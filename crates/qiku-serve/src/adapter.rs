@@ -67,6 +67,58 @@ pub fn play(pos: &Pos, m: Mv) -> Pos {
     pos.play_unchecked(m)
 }
 
+/// A position with the moves that reached it from the position given (the library's game): the
+/// rules judge repetitions and the 120-ply limit by them, and the engine searches with them, as
+/// `qiku analyze startpos moves ...` and Python's `Board` do.
+pub type Played = Game;
+
+/// A game from `pos`, no move played yet.
+pub fn start_game(pos: &Pos) -> Played {
+    Game::new(pos.clone())
+}
+
+/// Plays a legal move in a game.
+pub fn play_in(game: &mut Played, m: Mv) {
+    game.play_unchecked(m);
+}
+
+/// The position a game has reached.
+pub fn position(game: &Played) -> &Pos {
+    game.position()
+}
+
+/// How a game ended, as `qiku analyze --json` writes it (its `game_over`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameOver {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// In words: `red wins by perpetual check`, `draw by threefold repetition`.
+    pub text: String,
+}
+
+impl GameOver {
+    fn of(end: qiku::engine::GameEnd) -> GameOver {
+        GameOver { result: end.result, text: end.text }
+    }
+}
+
+/// Any end of the game, a checkmate or stalemate included, with its reason's name (`checkmate`,
+/// `perpetual_check`, `repetition`, ...: Python's `Outcome.reason`); `None` while it goes on.
+pub fn game_end(game: &Played) -> Option<(GameOver, &'static str)> {
+    qiku::engine::game_end(game).map(|end| {
+        let name = qiku::engine::game_over::reason_name(end.reason());
+        (GameOver::of(end), name)
+    })
+}
+
+/// A game the rules have ended with legal moves left (a perpetual check or chase, a threefold
+/// repetition, the 120-ply limit, no attacking material), which `qiku analyze` and Python's
+/// `Engine().analyse` report instead of searching on; `None` otherwise (also after a checkmate or
+/// stalemate: the search says there is no move).
+pub fn game_over(game: &Played) -> Option<GameOver> {
+    qiku::engine::game_over(game).map(GameOver::of)
+}
+
 /// The legal moves of a position, in move order.
 pub fn legal_moves(pos: &Pos) -> Vec<Mv> {
     let mut v: Vec<Mv> = pos.moves().iter().copied().collect();
@@ -765,6 +817,8 @@ pub struct Analysis {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The move chosen (`None`: the side to move has no legal move).
+    pub best: Option<Mv>,
     /// The principal variation.
     pub pv: Vec<Mv>,
     /// `tablebase` (the tables chose the move) or `search`.
@@ -792,14 +846,15 @@ pub struct SearchRequest {
     pub rules: Option<Rules>,
 }
 
-/// Searches `pos` with a fresh engine (given the tables, as the `qiku` engine is), bounded as
-/// `req` says (blocking: run it off the async threads).
-pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
+/// Searches the position `game` has reached, with its moves (so that repetitions inside the
+/// search are judged as `qiku analyze` judges them), with a fresh engine (given the tables, as the
+/// `qiku` engine is), bounded as `req` says (blocking: run it off the async threads).
+pub fn analyze(game: &Played, req: &SearchRequest, tables: &Tables) -> Analysis {
     let (movetime_ms, depth) = (req.movetime_ms, req.depth);
     let mut engine = Engine::new(req.hash_mib);
     let rules = req.rules.unwrap_or(tables.default_rules);
     engine.options.tablebases = tables.for_engine(Some(rules));
-    let game = Game::new(pos.clone());
+    let pos = game.position();
     let limits = match (depth, movetime_ms) {
         (Some(d), _) => {
             let mut l = Limits::depth(d);
@@ -811,7 +866,7 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
     };
     let mut limits = limits;
     limits.searchmoves = req.searchmoves.clone();
-    let (result, source) = engine.think(&game, &limits, &mut |_| {});
+    let (result, source) = engine.think(game, &limits, &mut |_| {});
     // The player's verdict (a side without a move has one too); else the tables' own, for a
     // position the player searched without them (a capture leading into a missing table).
     let verdict = engine.last_verdict.or_else(|| engine.options.tablebases.as_ref().and_then(|t| t.verdict(pos)));
@@ -827,6 +882,7 @@ pub fn analyze(pos: &Pos, req: &SearchRequest, tables: &Tables) -> Analysis {
         mate,
         depth: result.depth,
         nodes: result.nodes,
+        best: result.best,
         pv: result.pv,
         source: if source == Source::Tablebase { "tablebase" } else { "search" },
         verdict: verdict.map(|v| EngineVerdict {

@@ -2,7 +2,7 @@
 //! `/api/tables/{material}` and `/api/info` (documented in docs/SERVE.md), and the ChessDB
 //! endpoint's handler.
 
-use crate::adapter::{self, BookCounts, MoveNames, Mv, Pos, TableRules, TableValue};
+use crate::adapter::{self, BookCounts, GameOver, MoveNames, Mv, Played, Pos, TableRules, TableValue};
 use crate::{chessdb, AppState};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
@@ -111,10 +111,17 @@ const POSITION_SYNTAX: &str = "`fen` is a FEN (rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P
      or `startpos`, and `moves` the moves played from it, separated by spaces or commas \
      (fen=startpos&moves=h2e2 h9g7)";
 
-/// The position named by `fen` (default: the start position) and `moves` (any notation,
-/// separated by spaces or commas), with the moves' names. Errors name the bad part: a bad move
-/// by its index in `moves`, its text and the position (FEN) it was tried in.
+/// The position named by `fen` (default: the start position) and `moves`, with the moves' names
+/// (see [`game_of`]).
 pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
+    game_of(p).map(|(game, played)| (adapter::position(&game).clone(), played))
+}
+
+/// The game from `fen` (default: the start position) through `moves` (any notation, separated by
+/// spaces or commas), with the moves' names: the position with its history, so that the rules
+/// judge repetitions and the 120-ply limit as `qiku analyze` does. Errors name the bad part: a
+/// bad move by its index in `moves`, its text and the position (FEN) it was tried in.
+pub fn game_of(p: &Params) -> Result<(Played, Vec<MoveNames>), ApiError> {
     let fen = p.get("fen").map(String::as_str).unwrap_or("");
     if fen.len() > MAX_FEN {
         return Err(bad(format!("fen is {} bytes long; a FEN has at most {MAX_FEN}", fen.len())));
@@ -123,7 +130,8 @@ pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
     if fen.split_whitespace().any(|w| w.eq_ignore_ascii_case("moves")) {
         return Err(bad(format!("`fen` takes a position only, not moves; {POSITION_SYNTAX}")));
     }
-    let mut pos = adapter::parse_fen(fen).map_err(|e| bad(format!("{e}; {POSITION_SYNTAX}")))?;
+    let start = adapter::parse_fen(fen).map_err(|e| bad(format!("{e}; {POSITION_SYNTAX}")))?;
+    let mut game = adapter::start_game(&start);
     let mut played = Vec::new();
     if let Some(moves) = p.get("moves") {
         // Each move with its byte offset in `moves`.
@@ -140,19 +148,20 @@ pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
             return Err(bad(format!("{} moves; at most {MAX_MOVES}", tokens.len())));
         }
         for (i, &(_, t)) in tokens.iter().enumerate() {
-            let m = adapter::parse_move(&pos, t).map_err(|e| {
+            let pos = adapter::position(&game);
+            let m = adapter::parse_move(pos, t).map_err(|e| {
                 bad(format!(
                     "moves[{i}] in {}: {e}{} (moves are played in order from `fen`, each legal where it is played, \
                      in ICCS, WXF or Chinese notation)",
-                    adapter::fen_of(&pos),
-                    plus_advice(p, &pos, &tokens, i)
+                    adapter::fen_of(pos),
+                    plus_advice(p, pos, &tokens, i)
                 ))
             })?;
-            played.push(adapter::names(&pos, m));
-            pos = adapter::play(&pos, m);
+            played.push(adapter::names(pos, m));
+            adapter::play_in(&mut game, m);
         }
     }
-    Ok((pos, played))
+    Ok((game, played))
 }
 
 /// For a move that cannot be read next to a space that was a `+` in the URL (WXF's `H2+3` typed
@@ -226,7 +235,12 @@ struct ExploreMove {
 struct Explore {
     fen: String,
     turn: &'static str,
+    /// `ok` while the game goes on, else how it ended (the library's reason: `checkmate`,
+    /// `stalemate`, `perpetual_check`, `perpetual_chase`, `repetition`, `no_capture_limit`,
+    /// `insufficient_material`).
     status: &'static str,
+    /// How the game ended (`qiku analyze --json`'s `game_over`); `null` while it goes on.
+    game_over: Option<GameOver>,
     played: Vec<MoveNames>,
     rules: &'static str,
     book: Option<Tally>,
@@ -255,11 +269,12 @@ struct ListedGame {
 /// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
 pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
-    let (pos, played) = position_of(&p)?;
+    let (game, played) = game_of(&p)?;
+    let pos = adapter::position(&game);
     let rules = rules_of(&p, st.rules)?;
-    let red = adapter::red_to_move(&pos);
-    let book = st.books.probe(&pos).map_err(internal)?;
-    let table = st.tables.answer(&pos, rules).map_err(internal)?;
+    let red = adapter::red_to_move(pos);
+    let book = st.books.probe(pos).map_err(internal)?;
+    let table = st.tables.answer(pos, rules).map_err(internal)?;
     let mut total = Tally::default();
     let mut moves: Vec<ExploreMove> = Vec::new();
     let table_of = |m: Mv| table.as_ref().and_then(|t| t.moves.iter().find(|(tm, _)| *tm == m).map(|(_, v)| *v));
@@ -274,13 +289,13 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
         total.unknown += t.unknown;
         total.games += t.games;
         moves.push(ExploreMove {
-            names: adapter::names(&pos, *m),
+            names: adapter::names(pos, *m),
             tally: t,
             score: c.score(),
-            fen: adapter::fen_of(&adapter::play(&pos, *m)),
+            fen: adapter::fen_of(&adapter::play(pos, *m)),
             tablebase: table_of(*m),
             best: best_of(*m),
-            with_mirror: adapter::merged_mirror(&pos, *m).map(|x| adapter::names(&pos, x)),
+            with_mirror: adapter::merged_mirror(pos, *m).map(|x| adapter::names(pos, x)),
         });
     }
     if let Some(t) = &table {
@@ -289,10 +304,10 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
                 continue;
             }
             moves.push(ExploreMove {
-                names: adapter::names(&pos, *m),
+                names: adapter::names(pos, *m),
                 tally: Tally::default(),
                 score: None,
-                fen: adapter::fen_of(&adapter::play(&pos, *m)),
+                fen: adapter::fen_of(&adapter::play(pos, *m)),
                 tablebase: Some(*v),
                 best: t.best.contains(m),
                 with_mirror: None,
@@ -301,7 +316,7 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
     }
     let recent_games = st
         .books
-        .recent_game_headers(&pos, RECENT_GAMES)
+        .recent_game_headers(pos, RECENT_GAMES)
         .map_err(internal)?
         .into_iter()
         .enumerate()
@@ -316,16 +331,16 @@ pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> 
             mirrored: g.mirrored,
         })
         .collect();
-    let legal = adapter::legal_moves(&pos);
-    let status = match (legal.is_empty(), adapter::in_check(&pos)) {
-        (false, _) => "ok",
-        (true, true) => "checkmate",
-        (true, false) => "stalemate",
+    let legal = adapter::legal_moves(pos);
+    let (game_over, status) = match adapter::game_end(&game) {
+        Some((end, reason)) => (Some(end), reason),
+        None => (None, "ok"),
     };
     let out = Explore {
-        fen: adapter::fen_of(&pos),
-        turn: adapter::turn_name(&pos),
+        fen: adapter::fen_of(pos),
+        turn: adapter::turn_name(pos),
         status,
+        game_over,
         played,
         rules: rules.name(),
         book: st.books.any().then_some(total),
@@ -423,28 +438,37 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
 #[derive(Serialize)]
 struct AnalyzeReply {
     fen: String,
+    /// The move chosen: `null` when the side to move has none, or the game is over.
+    bestmove: Option<MoveNames>,
     cp: Option<i32>,
     mate: Option<i32>,
     depth: u32,
     nodes: u64,
     pv: Vec<MoveNames>,
-    /// `tablebase` (the tables chose the move) or `search`.
-    source: &'static str,
+    /// `tablebase` (the tables chose the move) or `search`; `null` when the rules have ended the
+    /// game (no search).
+    source: Option<&'static str>,
     /// The rules of the tables the engine was given.
     rules: &'static str,
     /// The tables' verdict, when they cover the position.
     tablebase: Option<adapter::EngineVerdict>,
+    /// How the game ended, as `qiku analyze --json`'s `game_over`: a game the rules have ended
+    /// (not searched), or a side without a legal move (searched: no move); `null` otherwise.
+    game_over: Option<GameOver>,
 }
 
 /// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N&rules=asian|plain`: one bounded engine
-/// search, the engine given the tables under those rules.
+/// search of the position `moves` reach from `fen`, the moves given to the search (repetitions
+/// judged as in the game), the engine given the tables under those rules; a game the rules have
+/// already ended is reported as `qiku analyze` reports it, without a search.
 pub async fn analyze(
     State(st): State<Arc<AppState>>,
     method: Method,
     RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
-    let (pos, _) = position_of(&p)?;
+    let (game, _) = game_of(&p)?;
+    let pos = adapter::position(&game).clone();
     let rules = rules_of(&p, st.rules)?;
     if !st.engine {
         return Err(ApiError(StatusCode::NOT_FOUND, "the engine is off (start the server with --engine)".into()));
@@ -465,6 +489,24 @@ pub async fn analyze(
     let movetime = num("movetime", st.limits.max_movetime_ms)?;
     let depth = num("depth", 30)?.map(|d| d as u32);
     let movetime = movetime.or(Some(st.limits.max_movetime_ms.min(1000)));
+    if let Some(over) = adapter::game_over(&game) {
+        // As `qiku analyze --json`: the end, no move, no search (nor the tables' value of the
+        // position, which the game no longer reaches for a move).
+        return Ok(Json(AnalyzeReply {
+            fen: adapter::fen_of(&pos),
+            bestmove: None,
+            cp: None,
+            mate: None,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            source: None,
+            rules: rules.name(),
+            tablebase: None,
+            game_over: Some(over),
+        })
+        .into_response());
+    }
     let Ok(permit) = st.searches.clone().try_acquire_owned() else {
         return Ok(busy("the engine is busy with other searches; retry shortly"));
     };
@@ -475,10 +517,12 @@ pub async fn analyze(
         searchmoves: Vec::new(),
         rules: Some(rules),
     };
-    let (p2, st2) = (pos.clone(), st.clone());
+    // A checkmate or stalemate: searched (no move), and said beside the answer, as by `qiku analyze`.
+    let game_over = adapter::game_end(&game).map(|(end, _)| end);
+    let st2 = st.clone();
     let a = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        adapter::analyze(&p2, &req, &st2.tables)
+        adapter::analyze(&game, &req, &st2.tables)
     })
     .await
     .map_err(|e| internal(format!("search failed: {e}")))?;
@@ -490,14 +534,16 @@ pub async fn analyze(
     }
     Ok(Json(AnalyzeReply {
         fen: adapter::fen_of(&pos),
+        bestmove: a.best.map(|m| adapter::names(&pos, m)),
         cp: a.cp,
         mate: a.mate,
         depth: a.depth,
         nodes: a.nodes,
         pv,
-        source: a.source,
+        source: Some(a.source),
         rules: a.rules.name(),
         tablebase: a.verdict,
+        game_over,
     })
     .into_response())
 }

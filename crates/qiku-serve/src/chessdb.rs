@@ -663,7 +663,8 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
         searchmoves: if allowed.len() < legal.len() { allowed.clone() } else { Vec::new() },
         rules: None,
     };
-    let a = adapter::analyze(pos, &req, &state.tables);
+    // A board is a position alone (ChessDB takes no moves): a game from it.
+    let a = adapter::analyze(&adapter::start_game(pos), &req, &state.tables);
     // A search of the same question finished meanwhile: its answer stands.
     let a = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).keep(key, a);
     reply_from(Some(&a), action, ban)

@@ -9,4 +9,5 @@ mod api;
 mod browser;
 mod chessdb;
 mod chessdb_http;
+mod history;
 mod hostile;

@@ -21,7 +21,8 @@ pub mod stats;
 
 use openings::Opening;
 use process::{EngineError, EngineProcess, EngineSpec, Go};
-use qiku::core::{Color, EndReason, Game, Move, Outcome};
+use qiku::core::{Color, Game, Move, Outcome};
+use qiku::engine::game_over::reason_text;
 use record::PgnGame;
 use sprt::{Decision, PairTracker, Pentanomial, Sprt};
 use stats::Tally;
@@ -342,19 +343,6 @@ fn fault_index(f: Fault) -> usize {
         Fault::NoMove => 1,
         Fault::Crash => 2,
         Fault::Time => 3,
-    }
-}
-
-/// How a game ended, in words.
-pub(crate) fn reason_text(r: EndReason) -> &'static str {
-    match r {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate (no legal move)",
-        EndReason::PerpetualCheck => "perpetual check",
-        EndReason::PerpetualChase => "perpetual chase",
-        EndReason::Repetition => "threefold repetition",
-        EndReason::NoCaptureLimit => "120 plies without capture",
-        EndReason::InsufficientMaterial => "no attacking material",
     }
 }
 

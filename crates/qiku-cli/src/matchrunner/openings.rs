@@ -108,10 +108,14 @@ impl fmt::Display for LineError {
             LineError::Fen { fen, source } => write!(f, "invalid FEN {:?}: {source}", qiku::engine::uci::excerpt(fen)),
             LineError::Move(source) => write!(f, "{source}"),
             LineError::GameOver(Outcome::Decisive { winner, reason }) => {
-                write!(f, "the game is already over ({winner} wins by {})", super::reason_text(*reason))
+                write!(
+                    f,
+                    "the game is already over ({winner} wins by {})",
+                    qiku::engine::game_over::reason_text(*reason)
+                )
             }
             LineError::GameOver(Outcome::Draw(reason)) => {
-                write!(f, "the game is already over (a draw by {})", super::reason_text(*reason))
+                write!(f, "the game is already over (a draw by {})", qiku::engine::game_over::reason_text(*reason))
             }
         }
     }

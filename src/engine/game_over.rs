@@ -1,0 +1,101 @@
+//! The end of a game as every front end reports it: `qiku analyze` and `qiku probe`, Python's
+//! `Engine().analyse`, the server's `/api/analyze` and `/api/explore`. A game the rules have
+//! already ended with legal moves left (a perpetual check or chase, a threefold repetition, the
+//! 120-ply limit, no attacking material) is not searched on: each says so, in the same words.
+//!
+//! ```
+//! use qiku::engine::game_over::{game_end, game_over};
+//! use qiku::{notation::iccs, Game, Position};
+//!
+//! let mut game = Game::new(Position::startpos());
+//! for t in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9".split(' ') {
+//!     game.play(iccs::parse(game.position(), t).unwrap()).unwrap();
+//! }
+//! let end = game_over(&game).expect("over");
+//! assert_eq!((end.text.as_str(), end.result), ("draw by threefold repetition", "1/2-1/2"));
+//! // Checkmate and stalemate leave no move to search: an end, but no `game_over`.
+//! let mated = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1").unwrap());
+//! assert!(game_over(&mated).is_none());
+//! assert_eq!(game_end(&mated).expect("over").text, "red wins by checkmate");
+//! ```
+
+use crate::core::{Color, EndReason, Game, Outcome};
+
+/// How a game ended: the library's outcome, in words and as a PGN result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// In words: `red wins by perpetual check`, `draw by threefold repetition`.
+    pub text: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+}
+
+impl GameEnd {
+    /// The words and result of `outcome`.
+    pub fn of(outcome: Outcome) -> GameEnd {
+        match outcome {
+            Outcome::Decisive { winner, reason } => {
+                let (name, result) = if winner == Color::Red { ("red", "1-0") } else { ("black", "0-1") };
+                GameEnd { outcome, text: format!("{name} wins by {}", reason_text(reason)), result }
+            }
+            Outcome::Draw(reason) => {
+                GameEnd { outcome, text: format!("draw by {}", reason_text(reason)), result: "1/2-1/2" }
+            }
+        }
+    }
+
+    /// Why the game ended.
+    pub fn reason(&self) -> EndReason {
+        match self.outcome {
+            Outcome::Decisive { reason, .. } | Outcome::Draw(reason) => reason,
+        }
+    }
+
+    /// Did the rules end the game with legal moves left (not a checkmate or stalemate)?
+    pub fn by_rule(&self) -> bool {
+        !matches!(self.outcome, Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. })
+    }
+}
+
+/// Why a game ended, in the words that follow `wins by` or `draw by`: `perpetual check`,
+/// `120 plies without capture`.
+pub fn reason_text(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate (no legal move)",
+        EndReason::PerpetualCheck => "perpetual check",
+        EndReason::PerpetualChase => "perpetual chase",
+        EndReason::Repetition => "threefold repetition",
+        EndReason::NoCaptureLimit => "120 plies without capture",
+        EndReason::InsufficientMaterial => "no attacking material",
+    }
+}
+
+/// Why a game ended, as one word for programs: `checkmate`, `stalemate`, `perpetual_check`,
+/// `perpetual_chase`, `repetition`, `no_capture_limit`, `insufficient_material` (Python's
+/// `Outcome.reason`, the server's `status`).
+pub fn reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::PerpetualCheck => "perpetual_check",
+        EndReason::PerpetualChase => "perpetual_chase",
+        EndReason::Repetition => "repetition",
+        EndReason::NoCaptureLimit => "no_capture_limit",
+        EndReason::InsufficientMaterial => "insufficient_material",
+    }
+}
+
+/// Any end of the game, a checkmate or stalemate included; `None` while the game goes on.
+pub fn game_end(game: &Game) -> Option<GameEnd> {
+    game.outcome().map(GameEnd::of)
+}
+
+/// A game the rules have already ended with legal moves left (see [`GameEnd::by_rule`]), which
+/// is not searched on; `None` while the game goes on, and when the side to move has no legal
+/// move (the search says that: no best move, mated).
+pub fn game_over(game: &Game) -> Option<GameEnd> {
+    game_end(game).filter(GameEnd::by_rule)
+}
