@@ -20,6 +20,12 @@ use std::path::{Path, PathBuf};
 
 /// Where the move records start.
 const BODY: usize = 0x400;
+
+/// The longest XQF file read: 16 MiB. A real one is a few kilobytes: the 1,024-byte header, then
+/// 4 bytes a move of the tree (8 with a comment's length) and the comments' text; the largest of
+/// the samples, a study with many variations, is 130 KB. A longer file is refused before a byte
+/// of it is read, so that a huge or endless one costs no memory.
+pub const MAX_FILE_LEN: u64 = 16 << 20;
 /// The text whose bytes, masked, make up the 32-byte key of the move area.
 const KEY_TEXT: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
 
@@ -150,7 +156,9 @@ fn header_text(h: &[u8], at: usize, max: usize) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
-/// Reads a file's main line.
+/// Reads a file's main line. The file is opened only if it is a regular file (a FIFO or a device
+/// is refused at once, see [`crate::fs::open_regular`]), and refused unread when it is longer
+/// than [`MAX_FILE_LEN`].
 ///
 /// ```
 /// use qiku::xqf;
@@ -176,8 +184,44 @@ fn header_text(h: &[u8], at: usize, max: usize) -> Option<String> {
 /// ```
 pub fn read(path: impl AsRef<Path>) -> Result<XqfGame, XqfError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| XqfError::Io { path: path.to_path_buf(), source })?;
-    parse(&bytes).map_err(|what| XqfError::Format { path: path.to_path_buf(), what })
+    let io = |source| XqfError::Io { path: path.to_path_buf(), source };
+    let format = |what| XqfError::Format { path: path.to_path_buf(), what };
+    let file = crate::util::files::open_regular(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let bytes = match read_capped(file, Some(len)) {
+        Ok(bytes) => bytes,
+        Err(Unread::Io(e)) => return Err(io(e)),
+        Err(Unread::TooLarge(what)) => return Err(format(what)),
+    };
+    parse(&bytes).map_err(format)
+}
+
+/// Why the bytes of an XQF file were not read.
+enum Unread {
+    /// The operating system's error.
+    Io(std::io::Error),
+    /// Longer than [`MAX_FILE_LEN`]; says how long.
+    TooLarge(String),
+}
+
+/// What is wrong with a file of `size` (a number of bytes, or "more than N bytes").
+fn too_large(size: impl fmt::Display) -> String {
+    format!("{size}, more than the {} MiB ({MAX_FILE_LEN} bytes) an XQF file may have", MAX_FILE_LEN >> 20)
+}
+
+/// All the bytes of `file`, whose length is `len` when known: refused unread when that is above
+/// [`MAX_FILE_LEN`], and never more than that read (a file that grows, or has no length).
+fn read_capped(file: impl std::io::Read, len: Option<u64>) -> Result<Vec<u8>, Unread> {
+    use std::io::Read;
+    if let Some(len) = len.filter(|&len| len > MAX_FILE_LEN) {
+        return Err(Unread::TooLarge(too_large(format_args!("{len} bytes"))));
+    }
+    let mut bytes = Vec::with_capacity(len.unwrap_or(0).min(MAX_FILE_LEN) as usize);
+    file.take(MAX_FILE_LEN + 1).read_to_end(&mut bytes).map_err(Unread::Io)?;
+    if bytes.len() as u64 > MAX_FILE_LEN {
+        return Err(Unread::TooLarge(too_large(format_args!("more than {MAX_FILE_LEN} bytes"))));
+    }
+    Ok(bytes)
 }
 
 /// Whether `path` names an XQF file (by its extension, in any case).
@@ -248,10 +292,18 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
         }
     }
 
-    // The move area, decoded.
-    let body: Vec<u8> = match keys {
-        Some(k) => bytes[BODY..].iter().enumerate().map(|(i, &b)| b.wrapping_sub(k.body[(BODY + i) % 32])).collect(),
-        None => bytes[BODY..].to_vec(),
+    // The move area, read in place: only its 4-byte fields are decoded, as they are met
+    // (comments are skipped over, never decoded).
+    let body = &bytes[BODY..];
+    let field = |at: usize| -> Option<[u8; 4]> {
+        let b = body.get(at..at.checked_add(4)?)?;
+        let mut f = [b[0], b[1], b[2], b[3]];
+        if let Some(k) = keys {
+            for (j, x) in f.iter_mut().enumerate() {
+                *x = x.wrapping_sub(k.body[(BODY + at + j) % 32]);
+            }
+        }
+        Some(f)
     };
     let mut at = 0usize;
     let mut raw_moves: Vec<(Square, Square)> = Vec::new();
@@ -259,7 +311,7 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
     // line first (each record with a "continues" flag is followed by its next move).
     let mut first = true;
     loop {
-        let Some(rec) = body.get(at..at + 4) else {
+        let Some(rec) = field(at) else {
             if first {
                 // A file with a header and nothing else: a position without moves.
                 break;
@@ -270,17 +322,16 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
         at += 4;
         let (next, comment) = match keys {
             None => {
-                let len = body.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                let len = field(at).map(u32::from_le_bytes);
                 let len = len.ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
                 at += 4;
                 (flags & 0xF0 != 0, len)
             }
             Some(k) => {
                 let len = if flags & 0x20 != 0 {
-                    let b =
-                        body.get(at..at + 4).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
+                    let b = field(at).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
                     at += 4;
-                    u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_sub(k.comment_len)
+                    u32::from_le_bytes(b).wrapping_sub(k.comment_len)
                 } else {
                     0
                 };
@@ -360,20 +411,32 @@ impl std::io::Read for Failing {
 }
 
 /// Reads an XQF file from `file` and opens its game as PGN input named `path`, for the PGN
-/// pipeline. A file that cannot be decoded gives an [`OpenError`](crate::pgn::OpenError) that
-/// says why.
-pub fn open_as_pgn(mut file: impl std::io::Read, path: &Path) -> Result<crate::pgn::Input, crate::pgn::OpenError> {
+/// pipeline. A file that cannot be decoded, or is longer than [`MAX_FILE_LEN`] (no more than
+/// that is read), gives an [`OpenError`](crate::pgn::OpenError) that says why.
+pub fn open_as_pgn(file: impl std::io::Read, path: &Path) -> Result<crate::pgn::Input, crate::pgn::OpenError> {
+    open_sized_as_pgn(file, None, path)
+}
+
+/// [`open_as_pgn`] of a file whose length is `len` when known: one above [`MAX_FILE_LEN`] is
+/// refused unread, with its length.
+pub(crate) fn open_sized_as_pgn(
+    file: impl std::io::Read,
+    len: Option<u64>,
+    path: &Path,
+) -> Result<crate::pgn::Input, crate::pgn::OpenError> {
     use crate::pgn::{open_reader, EncodingChoice};
-    let mut bytes = Vec::new();
-    if let Err(e) = file.read_to_end(&mut bytes) {
-        return open_reader(Failing(Some(e)), path, EncodingChoice::Utf8);
-    }
+    let unreadable = |what: String| {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a readable XQF file: {what}"));
+        open_reader(Failing(Some(e)), path, EncodingChoice::Utf8)
+    };
+    let bytes = match read_capped(file, len) {
+        Ok(bytes) => bytes,
+        Err(Unread::Io(e)) => return open_reader(Failing(Some(e)), path, EncodingChoice::Utf8),
+        Err(Unread::TooLarge(what)) => return unreadable(what),
+    };
     match parse(&bytes) {
         Ok(game) => open_reader(std::io::Cursor::new(game.to_pgn().into_bytes()), path, EncodingChoice::Utf8),
-        Err(what) => {
-            let e = std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a readable XQF file: {what}"));
-            open_reader(Failing(Some(e)), path, EncodingChoice::Utf8)
-        }
+        Err(what) => unreadable(what),
     }
 }
 

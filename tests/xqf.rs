@@ -236,3 +236,63 @@ fn format_md_describes_the_piece_squares_as_the_files_hold_them() {
     }
     assert_eq!(checked, 21);
 }
+
+/// A file longer than any XQF file (a valid header, then a sparse gigabyte) is refused before it
+/// is read, with its name, its size and the limit: it used to be read whole, gigabytes of memory.
+/// Read from a stream without a length, no more than the limit is read.
+#[test]
+fn a_file_too_long_for_xqf_is_refused_unread_with_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.xqf");
+    std::fs::write(&big, std::fs::read(data().join("UnitTest.xqf")).unwrap()).unwrap();
+    let len = 1u64 << 30;
+    std::fs::OpenOptions::new().write(true).open(&big).unwrap().set_len(len).unwrap();
+    let limit = format!("more than the 16 MiB ({} bytes) an XQF file may have", xqf::MAX_FILE_LEN);
+    let started = std::time::Instant::now();
+    let err = xqf::read(&big).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("{}: not a readable XQF file: {len} bytes, ", big.display())), "{err}");
+    assert!(err.contains(&limit), "{err}");
+    // As a build input: reported with the file, and the build goes on.
+    let report = build(&[big.clone(), data().join("UnitTest.xqf")], &dir.path().join("b.qbk"));
+    let e = report.files[0].error.as_deref().unwrap();
+    assert!(report.files[0].path.ends_with("big.xqf") && e.contains(&format!("{len} bytes")) && e.contains(&limit));
+    assert_eq!(report.header.games.used, 1);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "read, not refused: {:?}", started.elapsed());
+    // Exactly at the limit it is read (and is no XQF game: its records end in zeros).
+    let at_limit = dir.path().join("limit.xqf");
+    std::fs::copy(data().join("UnitTest.xqf"), &at_limit).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&at_limit).unwrap().set_len(xqf::MAX_FILE_LEN).unwrap();
+    assert!(!xqf::read(&at_limit).map_or_else(|e| e.to_string(), |_| String::new()).contains("16 MiB"));
+    // An endless stream: refused after the limit.
+    let endless = std::io::repeat(0);
+    let Err(e) = xqf::open_as_pgn(endless, Path::new("endless.xqf")) else { panic!("an endless stream was read") };
+    let e = e.to_string();
+    assert!(e.contains(&format!("more than {} bytes, {limit}", xqf::MAX_FILE_LEN)), "{e}");
+}
+
+/// A FIFO named `.xqf` is refused at once: `xqf::read` (which the Python bindings call) used to
+/// wait forever for a writer. If it waits, the test opens the FIFO's other end to let it go and
+/// fails.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.xqf");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // Safety: a valid NUL-terminated path; mkfifo only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = fifo.clone();
+    let reader = std::thread::spawn(move || tx.send(xqf::read(&path).map(|_| ()).unwrap_err().to_string()));
+    let err = match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(err) => err,
+        Err(_) => {
+            // A writer that closes at once: the reader sees the end of the file and returns.
+            drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+            reader.join().unwrap().unwrap();
+            panic!("xqf::read waited on a FIFO");
+        }
+    };
+    reader.join().unwrap().unwrap();
+    assert!(err.starts_with(&format!("{}: cannot read: ", fifo.display())) && err.contains("FIFO"), "{err}");
+}

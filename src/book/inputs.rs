@@ -210,9 +210,11 @@ pub(crate) fn open(input: &Input, encoding: EncodingChoice, bytes: &Arc<AtomicU6
         Err(e) if input.listed => return Opened::Unusable(format!("cannot open: {e}")),
         Err(source) => return Opened::Fatal(BuildError::Io { path: path.clone(), op: "open", source }),
     };
+    // An XQF file is read whole: its length lets one too long for an XQF file be refused unread.
+    let len = file.metadata().ok().map(|m| m.len());
     let counting = Counting { inner: file, bytes: Arc::clone(bytes) };
     let opened = if crate::xqf::is_xqf_path(path) {
-        crate::xqf::open_as_pgn(counting, path)
+        crate::xqf::open_sized_as_pgn(counting, len, path)
     } else {
         pgn::open_reader(counting, path, encoding)
     };

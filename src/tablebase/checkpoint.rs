@@ -16,9 +16,9 @@
 
 use super::error::TbError;
 use crate::util::checksum::{fnv1a, FNV_OFFSET};
-use crate::util::files::AtomicFile;
+use crate::util::files::{open_regular, AtomicFile};
 use std::fs::File;
-use std::io::{Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -109,7 +109,12 @@ impl Checkpoints {
     /// when there is none, or one of another solve (removed then).
     pub(crate) fn load(&mut self, files: &[(&str, &File)]) -> Result<Option<Saved>, TbError> {
         let state = self.state_path();
-        let Ok(bytes) = std::fs::read(&state) else { return Ok(None) };
+        // Through the regular-file check: a FIFO left in the scratch directory under a
+        // checkpoint's name is no checkpoint, and must not be waited on.
+        let mut bytes = Vec::new();
+        if open_regular(&state).and_then(|mut f| f.read_to_end(&mut bytes)).is_err() {
+            return Ok(None);
+        }
         let Some((generation, saved)) = decode(&bytes, self.ident) else {
             self.remove();
             return Ok(None);
@@ -119,7 +124,7 @@ impl Checkpoints {
             let want = file.metadata().map_err(|e| TbError::io(&path, e))?.len();
             // A missing or short array file: the checkpoint is not complete, so the solve starts
             // over (and the checkpoint goes).
-            let src = File::open(&path).ok().filter(|f| f.metadata().is_ok_and(|m| m.len() == want));
+            let src = open_regular(&path).ok().filter(|f| f.metadata().is_ok_and(|m| m.len() == want));
             let Some(mut src) = src else {
                 self.remove();
                 return Ok(None);

@@ -23,6 +23,13 @@
 use super::{trace, Sample};
 use crate::core::Position;
 use std::fmt;
+use std::io::BufRead;
+use std::path::Path;
+
+/// The longest line of a position file, in bytes: 64 KiB, as for the engine's input lines
+/// ([`crate::engine::session::MAX_LINE`]). A real line (FEN, result, split, score) is about a
+/// hundred bytes; a longer one is an error at its line, and never held in memory whole.
+pub const MAX_LINE: usize = crate::engine::session::MAX_LINE;
 
 /// Which set a position belongs to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -225,11 +232,103 @@ impl std::error::Error for ReadError {
 /// assert_eq!((e.line, e.to_string().starts_with("line 5: result \"2\"")), (5, true));
 /// ```
 pub fn read(text: &str) -> impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> + '_ {
-    // A byte-order mark (editors on Windows write one) is not part of the first FEN.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()).map(|(i, line)| {
-        ScoredPosition::parse(line).map(|p| (i + 1, p)).map_err(|error| ReadError { line: i + 1, error })
-    })
+    read_lines(text.as_bytes())
+}
+
+/// [`read`] of the bytes of `input`, line by line: memory for one line at a time, at most
+/// [`MAX_LINE`] bytes. A line that is not UTF-8 or is longer than that is an error at its line,
+/// as a line that does not parse is; a failure to read is an error at the line being read, and
+/// the last item.
+///
+/// ```
+/// use qiku::tune::scored;
+/// let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+/// let mut bytes = format!("{fen}\t1\ttrain\n{fen}\t0\tvalid\t").into_bytes();
+/// bytes.extend_from_slice(b"\xFF\n"); // Latin-1, say: not UTF-8
+/// let read: Vec<_> = scored::read_lines(&bytes[..]).collect();
+/// assert_eq!(read[0].as_ref().map(|(line, _)| *line), Ok(1));
+/// let e = read[1].as_ref().unwrap_err();
+/// assert_eq!(e.to_string(), "line 2: not UTF-8 text: byte 0xFF at column 43; a position file is UTF-8");
+/// ```
+pub fn read_lines<R: BufRead>(input: R) -> impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> {
+    Lines { input, buf: Vec::new(), line: 0, done: false }
+}
+
+/// Opens the position file at `path` for [`read_lines`]: a regular file only (a FIFO or a device
+/// is refused at once, see [`crate::fs::open_regular`]). The error is the system's, for the
+/// caller to name the file with.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("positions.tsv");
+/// std::fs::write(&path, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t0.5\ttrain\n")?;
+/// let positions: Vec<_> = qiku::tune::scored::open(&path)?.collect::<Result<_, _>>()?;
+/// assert_eq!(positions.len(), 1);
+/// assert!(qiku::tune::scored::open(dir.path()).is_err()); // a directory
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn open(path: &Path) -> std::io::Result<impl Iterator<Item = Result<(usize, ScoredPosition), ReadError>> + use<>> {
+    let file = crate::util::files::open_regular(path)?;
+    Ok(read_lines(std::io::BufReader::new(file)))
+}
+
+/// The iterator of [`read_lines`].
+struct Lines<R> {
+    input: R,
+    /// The line being read.
+    buf: Vec<u8>,
+    /// The number of the last line read.
+    line: usize,
+    /// The input ended or failed.
+    done: bool,
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = Result<(usize, ScoredPosition), ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        use crate::engine::session::read_bounded_line;
+        while !self.done {
+            self.line += 1;
+            let line = self.line;
+            let fail = |cause: String| Some(Err(ReadError { line, error: LineError { cause } }));
+            let fits = match read_bounded_line(&mut self.input, MAX_LINE, &mut self.buf) {
+                Ok(Some(fits)) => fits,
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(e) => {
+                    self.done = true;
+                    return fail(format!("cannot read: {e}"));
+                }
+            };
+            if !fits {
+                return fail(format!("longer than {MAX_LINE} bytes (a position's line is about a hundred)"));
+            }
+            // A byte-order mark (editors on Windows write one) is not part of the first FEN.
+            let bytes = match line {
+                1 => self.buf.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&self.buf),
+                _ => &self.buf,
+            };
+            let text = match std::str::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => {
+                    let good = e.valid_up_to();
+                    let column = std::str::from_utf8(&bytes[..good]).map_or(0, |t| t.chars().count()) + 1;
+                    return fail(format!(
+                        "not UTF-8 text: byte 0x{:02X} at column {column}; a position file is UTF-8",
+                        bytes[good]
+                    ));
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            return Some(ScoredPosition::parse(text).map(|p| (line, p)).map_err(|error| ReadError { line, error }));
+        }
+        None
+    }
 }
 
 fn parse_score(s: &str) -> Option<Score> {
@@ -373,6 +472,44 @@ mod tests {
         assert_eq!(e.to_string(), format!("line 10: {}", e.error));
         assert!(e.error.cause.starts_with("score \"mate\""), "{e}");
         assert_eq!(read("").count() + read("\n \n\t\n").count(), 0);
+    }
+
+    #[test]
+    fn bytes_that_are_not_a_line_of_text_are_errors_at_their_line() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+        let good = format!("{fen}\t1\ttrain\n");
+        // Not UTF-8 (GBK's 中 in the FEN), then too long: each an error at its line, the lines
+        // around them read.
+        let mut bytes = good.clone().into_bytes();
+        bytes.extend_from_slice(b"4k4/9/\xD6\xD0/9\t1\ttrain\n");
+        bytes.extend_from_slice(&vec![b'x'; MAX_LINE + 1]);
+        bytes.extend_from_slice(format!("\n\n{good}").as_bytes());
+        let lines: Vec<_> = read_lines(&bytes[..]).collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0].as_ref().map(|(line, _)| *line), Ok(1));
+        let e = lines[1].as_ref().unwrap_err();
+        assert_eq!(e.to_string(), "line 2: not UTF-8 text: byte 0xD6 at column 7; a position file is UTF-8");
+        let e = lines[2].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("line 3: longer than {MAX_LINE} bytes (a position's line is about a hundred)")
+        );
+        assert_eq!(lines[3].as_ref().map(|(line, _)| *line), Ok(5));
+        // A byte-order mark is skipped on the first line only.
+        let marked = format!("\u{feff}{good}\u{feff}{good}");
+        let got: Vec<_> = read(&marked).collect::<Result<_, _>>().expect("read");
+        assert_eq!((got[0].1.fen.as_str(), got[1].1.fen.strip_prefix('\u{feff}')), (fen, Some(fen)));
+        // A read that fails is an error at its line, and the last.
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk on fire"))
+            }
+        }
+        let input = std::io::Read::chain(good.as_bytes(), std::io::BufReader::new(Failing));
+        let lines: Vec<_> = read_lines(input).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1].as_ref().unwrap_err().to_string(), "line 2: cannot read: disk on fire");
     }
 
     #[test]

@@ -78,11 +78,15 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     // Before any search: a run of hours must not end on an output it cannot write.
     crate::refuse_unwritable_output(&args.output)?;
     crate::overwrite::refuse_replacing_given(&args.output, crate::overwrite::Writes::Positions, args.force, "")?;
-    let text = std::fs::read_to_string(&args.input).map_err(|e| {
-        format!("{}: {e}; pass a position file written by qiku tune --write-positions", args.input.display())
+    // Line by line, from a regular file only (a FIFO is refused at once, never waited on).
+    let lines = scored::open(&args.input).map_err(|e| {
+        format!(
+            "{}: cannot open: {e}; pass a position file written by qiku tune --write-positions",
+            args.input.display()
+        )
     })?;
     let mut positions = Vec::new();
-    for read in scored::read(&text) {
+    for read in lines {
         let (line, p) = read.map_err(|e| format!("{}: {e}", args.input.display()))?;
         let pos = Position::from_fen(&p.fen)
             .map_err(|e| format!("{}: line {line}: FEN {:?}: {e}", args.input.display(), p.fen))?;
@@ -178,7 +182,7 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     if let Some(e) = errors.into_iter().next() {
         return Err(format!("{e}; nothing was written"));
     }
-    let mut out = String::with_capacity(text.len() + positions.len() * 8);
+    let mut out = String::with_capacity(positions.len() * 100);
     for ((_, p, _), score) in positions.iter().zip(scores) {
         let score = score.ok_or("internal: a position was not scored")?;
         out.push_str(&ScoredPosition { score: Some(score), ..p.clone() }.to_line());

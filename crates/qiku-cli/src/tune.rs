@@ -128,11 +128,13 @@ struct Data {
 /// Reads a position file scored by `qiku label`.
 fn read_scored(path: &std::path::Path, lambda: f64) -> Result<Data, String> {
     use qiku::tune::scored;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: {e}; pass --scored with a file written by qiku label", path.display()))?;
+    // Line by line, from a regular file only (a FIFO is refused at once, never waited on).
+    let read_lines = scored::open(path).map_err(|e| {
+        format!("{}: cannot open: {e}; pass --scored with a file written by qiku label", path.display())
+    })?;
     // The positions, and beside them their line numbers to name a bad FEN's line by.
     let (mut lines, mut positions) = (Vec::new(), Vec::new());
-    for read in scored::read(&text) {
+    for read in read_lines {
         let (line, p) = read.map_err(|e| format!("{}: {e}", path.display()))?;
         if p.score.is_none() && lambda > 0.0 {
             return Err(format!(

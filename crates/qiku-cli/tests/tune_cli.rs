@@ -2,6 +2,7 @@
 //! sensible (the fit lowers the training loss), do not depend on the thread count, `--emit`
 //! writes Rust constants, and bad input is refused with a message naming it.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/games/ccpd-iccs.pgn.zst");
@@ -410,4 +411,46 @@ fn tune_names_a_bad_fen_tag_at_its_line_and_column() {
     let out = tune(&["--pgn", pgn.to_str().expect("utf-8 path"), "--quiet"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("fen.pgn: game 2 line 7: bad FEN tag \"garbage\" at column 12: "), "{err}");
+}
+
+/// A position file is read line by line, from a regular file only: a FIFO is refused at once
+/// (both commands used to wait on it forever for a writer), and a line that is not UTF-8 or is
+/// longer than the line limit is named with the file and its line (a file with one used to give
+/// only "stream did not contain valid UTF-8").
+#[test]
+fn position_files_are_regular_files_of_utf8_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |n: &str| dir.path().join(n).to_str().expect("utf-8 path").to_string();
+    let exe = env!("CARGO_BIN_EXE_qiku");
+    let refused = |args: &[&str], words: &[&str]| {
+        let out = crate::common::run_with_timeout(exe, args, 30);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        for w in words {
+            assert!(err.contains(w), "{args:?}: {w:?} missing from {err}");
+        }
+    };
+    let fifo = path("pipe.tsv");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let fifo_named = format!("{fifo}: cannot open: not a regular file (a FIFO (named pipe))");
+    refused(&["label", &fifo, &path("out.tsv"), "--depth", "1", "--quiet"], &[&fifo_named]);
+    refused(&["tune", "--scored", &fifo, "--lambda", "0", "--epochs", "1", "--quiet"], &[&fifo_named]);
+    assert!(!Path::new(&path("out.tsv")).exists());
+
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let mut latin1 = format!("{start}\t1\ttrain\n\n{start}\t0\tvalid\t").into_bytes();
+    latin1.extend_from_slice(b"\xB135\n");
+    let long = format!("{start}\t1\ttrain\n{}\n", "x".repeat(qiku::tune::scored::MAX_LINE + 1));
+    let cases = [
+        ("latin1.tsv", latin1, format!("line 3: not UTF-8 text: byte 0xB1 at column {}", start.len() + 10)),
+        ("long.tsv", long.into_bytes(), format!("line 2: longer than {} bytes", qiku::tune::scored::MAX_LINE)),
+    ];
+    for (name, bytes, cause) in cases {
+        let input = path(name);
+        std::fs::write(&input, bytes).unwrap();
+        let named = format!("{input}: {cause}");
+        refused(&["label", &input, &path("out.tsv"), "--depth", "1", "--quiet"], &[&named]);
+        refused(&["tune", "--scored", &input, "--lambda", "0", "--epochs", "1", "--quiet"], &[&named]);
+        assert!(!Path::new(&path("out.tsv")).exists());
+    }
 }

@@ -273,7 +273,10 @@ fn read_xqf(path: &Path) -> Result<GameRecord, FileError> {
     let g = qiku::xqf::read(path).map_err(|e| FileError {
         path: path.to_path_buf(),
         message: e.to_string(),
-        errno: None,
+        errno: match &e {
+            qiku::xqf::XqfError::Io { source, .. } => source.raw_os_error(),
+            qiku::xqf::XqfError::Format { .. } => None,
+        },
     })?;
     let mut headers: Vec<(String, String)> = g.tags.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
     headers.push(("FEN".to_string(), g.start.fen()));

@@ -2,6 +2,8 @@
 
 import errno
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -81,6 +83,33 @@ def test_xqf_files_and_directories():
     assert [os.path.basename(g.path) for g in bad if "BadMoveTest3" in str(g.path)] == ["BadMoveTest3.xqf"]
     bm3 = next(g for g in games if g.path.name == "BadMoveTest3.xqf")
     assert len(bm3) == 9  # the 10th main-line move cannot be played
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_named_xqf_is_refused_not_waited_on(tmp_path):
+    """A FIFO named .xqf, given or found in a directory, raises at once: it used to be opened
+    as a file and waited on forever for a writer. Read in a child process with a time limit, so
+    that a wait fails the test instead of hanging it."""
+    games = tmp_path / "games"
+    games.mkdir()
+    fifo = games / "pipe.xqf"
+    os.mkfifo(fifo)
+    script = (
+        "import sys, qiku\n"
+        "for call in (lambda p: list(qiku.pgn.read_games(p)), qiku.pgn.count_games):\n"
+        "    for p in sys.argv[1:]:\n"
+        "        try:\n"
+        "            call(p)\n"
+        "            print('read')\n"
+        "        except qiku.GameFileError as e:\n"
+        "            print(e.filename, '|', e)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(fifo), str(games)], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    refused = f"{fifo} | {fifo}: cannot read: not a regular file (a FIFO (named pipe))"
+    assert run.stdout.splitlines() == [refused] * 4, run.stdout
 
 
 def test_syntax_errors_are_reported_per_game(tmp_path):
