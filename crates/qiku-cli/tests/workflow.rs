@@ -280,6 +280,37 @@ fn a_memory_cap_gives_every_job_its_memory_as_the_budget() {
 }
 
 #[test]
+fn settings_are_checked_before_any_job() {
+    let Some(snakemake) = snakemake() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let (plan, _) = plan(tmp.path(), &["KRvK"]);
+    let (work, out) = (tmp.path().join("work"), tmp.path().join("tb"));
+    // Each a Snakemake start (about 7 s): one of each kind of check.
+    let refused = [
+        ("thread=4", "unknown setting `thread`; did you mean `threads`?"),
+        ("compress=flase", "setting `compress=flase`: it must be true or false"),
+        ("threads=0", "setting `threads=0`: it must be a whole number of at least 1"),
+        ("max_mem_mb=1G", "setting `max_mem_mb=1G`: it must be a whole number of at least 1"),
+        ("mem_factor=nan", "setting `mem_factor=nan`: it must be a number above 0"),
+    ];
+    for (setting, message) in refused {
+        let result =
+            workflow(&snakemake, &work, &plan, &out, &["--cores", "1", "--dry-run"]).arg(setting).output().unwrap();
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert!(!result.status.success(), "{setting} accepted:\n{err}");
+        assert!(err.contains(&format!("qiku workflow: error: {message}")), "{setting}:\n{err}");
+        assert!(!err.contains("Traceback") && !err.contains("File \""), "{setting}: a traceback\n{err}");
+    }
+    assert!(!out.exists(), "nothing made");
+    // What is accepted, and what it means: `compress=no` gives the jobs `--no-compress`.
+    let args = ["--cores", "1", "--dry-run", "--printshellcmds"];
+    let result = run(workflow(&snakemake, &work, &plan, &out, &args).args(["compress=no", "threads=1", "max_mem_mb="]));
+    let log = String::from_utf8_lossy(&result.stdout);
+    let shell = log.lines().find(|l| l.contains("generate --only KRvK")).unwrap_or_else(|| panic!("{log}"));
+    assert!(shell.contains("RAYON_NUM_THREADS=1 ") && shell.contains(" --no-compress --json"), "{shell}");
+}
+
+#[test]
 fn kubernetes_profile_plans_one_pod_per_table() {
     let Some(snakemake) = snakemake() else { return };
     // Only a dry run: there is no Kubernetes cluster here. It still loads the profile, the
