@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 /// The other move of a mirror pair the book counted together (ChessDB lists both).
 pub use qiku::book::mirror_twin;
+/// Checks `RAYON_NUM_THREADS` before any work: a clear refusal of a value the pools cannot use.
+pub use qiku::check_worker_threads_env;
 pub use qiku::tablebase::Rules as TableRules;
 
 /// The start position's FEN.

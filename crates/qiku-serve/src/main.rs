@@ -13,7 +13,7 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = qiku::check_worker_threads_env() {
+    if let Err(e) = qiku_serve::adapter::check_worker_threads_env() {
         eprintln!("qiku-serve: {e}");
         return ExitCode::from(2);
     }
