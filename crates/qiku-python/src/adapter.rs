@@ -27,7 +27,7 @@ pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions};
 pub use qiku::tablebase::{dead_draw_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
-pub use qiku::{NoProgress, Progress, Rng as BookRng};
+pub use qiku::{check_worker_threads_env, NoProgress, Progress, Rng as BookRng, MAX_WORKER_THREADS};
 
 /// The opening-book module (its move choice by policy).
 pub mod book {

@@ -20,7 +20,7 @@ use crate::interrupt::interruptible;
 use crate::pickling;
 
 /// Most worker threads of a book build, as `qiku-book build --threads`.
-const MAX_BUILD_THREADS: i128 = qiku::MAX_WORKER_THREADS as i128;
+const MAX_BUILD_THREADS: i128 = adapter::MAX_WORKER_THREADS as i128;
 
 /// `seed` of `Book.pick`: any 64-bit number.
 fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {

@@ -31,7 +31,7 @@ fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A RAYON_NUM_THREADS out of range would start that many worker threads at the first
     // parallel call (the command-line programs refuse it): the library's pool gets one thread per
     // CPU instead, and a warning says so.
-    if let Err(e) = qiku::check_worker_threads_env() {
+    if let Err(e) = adapter::check_worker_threads_env() {
         let n = std::thread::available_parallelism().map_or(1, |n| n.get());
         let note = match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             Ok(()) => format!("{e}; qiku uses {n} worker threads, one per CPU"),
