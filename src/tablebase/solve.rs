@@ -32,7 +32,7 @@
 
 use super::bits::Bits;
 use super::board::{child_squares, Board, Found as Move};
-use super::checkpoint::{self, Checkpoints, Saved};
+use super::checkpoint::{self, Checkpoints, Refused, Saved, Shape};
 use super::error::TbError;
 use super::index::{mirror_sq, Layout, Squares, MAX_PIECES};
 use super::material::Material;
@@ -184,7 +184,7 @@ impl Sub {
 }
 
 /// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
-const CHUNK: usize = 1 << 13;
+pub(super) const CHUNK: usize = 1 << 13;
 
 pub(crate) use super::advice::check_supported;
 pub use super::advice::MAX_ENTRIES;
@@ -203,7 +203,7 @@ const FAR: u8 = 255;
 const UNLOSABLE: u8 = 128;
 /// The longest capture win a counter byte holds (`UNLOSABLE + 1 + 126 = 255`); longer ones are
 /// listed.
-const MAX_PENDING_WIN: u16 = 2 * 126 + 1;
+pub(super) const MAX_PENDING_WIN: u16 = 2 * 126 + 1;
 
 /// The working byte of an entry settled at `level < FAR_LEVEL`.
 #[inline]
@@ -348,8 +348,11 @@ pub(super) fn capture_targets(
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Waiting(u64);
 
+/// The bits of a [`Waiting`] that hold its entry (the level is above them).
+pub(super) const WAITING_ENTRY_BITS: u32 = 48;
+
 impl Waiting {
-    const ENTRY_BITS: u32 = 48;
+    const ENTRY_BITS: u32 = WAITING_ENTRY_BITS;
 
     fn new(level: u16, entry: u64) -> Waiting {
         debug_assert!(entry < 1 << Self::ENTRY_BITS);
@@ -468,13 +471,25 @@ impl Solver<'_> {
             bits_next: Store::zeroed(n.div_ceil(64), paging)?,
             pending: (0..n_chunks).map(|_| Default::default()).collect(),
         };
-        let saved = match &mut resume {
+        let shape =
+            Shape { entries: n as u64, chunk: CHUNK as u64, far_level, max_pending_win: self.limits.max_pending_win };
+        let mut saved = match &mut resume {
             Some((c, values)) => match chunks.bits_cur.file() {
-                Some(bits) => c.load(&[("values", values), ("bits", bits)])?,
+                Some(bits) => c.load(&shape, &[("values", values), ("bits", bits)], bar)?,
                 None => None,
             },
             None => None,
         };
+        if let (Some(s), Some((c, _))) = (&saved, &mut resume) {
+            // The state was checked on its own; now its arrays against it. Refused, the arrays
+            // copied in are cleared for the fresh start (initialisation sets every working byte
+            // and counter, but only marks the frontier bits it sets).
+            if let Err((array, why)) = self.check_arrays(&chunks, s) {
+                c.refuse(&c.loaded_array(array), &why, bar);
+                chunks.bits_cur.par_iter().for_each(|w| w.store(0, Relaxed));
+                saved = None;
+            }
+        }
         let mut later: Vec<Waiting>;
         let mut horizon: u16;
         let mut far_levels: Vec<(u16, Vec<u64>)>;
@@ -620,6 +635,55 @@ impl Solver<'_> {
         }
         far_levels.retain(|(_, list)| !list.is_empty());
         Ok((far_levels, resumed))
+    }
+
+    /// A loaded checkpoint's arrays against its state `s`: frontier bits only in the chunks it
+    /// flags, within the table and below the far levels, each on an entry settled at the current
+    /// level; every entry of the far lists holding the far marker. The array that disagrees, and
+    /// how.
+    fn check_arrays(&self, chunks: &Chunks, s: &Saved) -> Result<(), (&'static str, Refused)> {
+        let n = self.val.len();
+        let level = s.level as u16;
+        let bits = |e: Refused| ("bits", e);
+        let stray = (0..chunks.bits_cur.len()).into_par_iter().find_first(|&w| {
+            let word = chunks.bits_cur[w].load(Relaxed);
+            if word == 0 {
+                return false;
+            }
+            let flagged = s.cur.get(w / CHUNK_WORDS).is_some_and(|&f| f != 0);
+            // Bits past the end of the table (the last word's top bits).
+            let past = w * 64 + 64 > n && word >> (n - w * 64) != 0;
+            past || !flagged || level >= self.limits.far_level
+        });
+        if let Some(w) = stray {
+            let word = chunks.bits_cur[w].load(Relaxed);
+            return Err(bits(Refused::StrayFrontier { entry: (w * 64) as u64 + u64::from(word.trailing_zeros()) }));
+        }
+        if level < self.limits.far_level {
+            let want = code8(level);
+            let wrong = (0..chunks.bits_cur.len()).into_par_iter().find_map_first(|w| {
+                let mut word = chunks.bits_cur[w].load(Relaxed);
+                while word != 0 {
+                    let p = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if self.val[p].load(Relaxed) != want {
+                        return Some(p);
+                    }
+                }
+                None
+            });
+            if let Some(p) = wrong {
+                return Err(("values", Refused::FrontierValue { entry: p as u64 }));
+            }
+        }
+        let far = s.far_levels.iter().flat_map(|(_, l)| l).chain(&s.far_frontier);
+        for &q in far {
+            // Below the table's entries: the state was checked.
+            if self.val[q as usize].load(Relaxed) != FAR {
+                return Err(("values", Refused::FarValue { entry: q }));
+            }
+        }
+        Ok(())
     }
 
     /// Step 1: every entry's working byte and counter; chunks with entries lost in 0 are marked in
