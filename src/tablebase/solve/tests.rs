@@ -163,7 +163,8 @@ fn doctored_checkpoints_are_refused_and_the_table_solved_afresh() {
     // Undoctored, it is resumed from.
     assert!(solve_from(&every, true).is_empty());
     let state_file = dir.join("KRvK.state");
-    let cases: Vec<(fn(&mut Saved), String)> = vec![
+    type Doctor = fn(&mut Saved);
+    let cases: Vec<(Doctor, String)> = vec![
         (|s| s.far_levels[0].1[0] = 1 << 60, format!("far level entry {} is past the table's {n} entries", 1u64 << 60)),
         (
             |s| s.far_frontier = vec![1 << 60],
