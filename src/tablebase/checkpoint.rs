@@ -13,6 +13,12 @@
 //! the last. A checkpoint is used only by the same version of the program for the same table
 //! with the same inputs (their entry counts and value checksums); any other is ignored and
 //! removed. The files go when the table is written.
+//!
+//! The scratch directory is outside input like any file, and the checksum only detects damage
+//! (anyone can compute it again). So a state file is trusted only once [`decode`] has checked it
+//! against every invariant the solver keeps for the table it claims to be (see [`Refused`]), and
+//! its arrays against it (`solve::resume`); a refused checkpoint is said in one line through the
+//! solver's progress, removed, and the table starts over.
 
 use super::error::TbError;
 use super::solve::{CHUNK, FAR_LEVEL, MAX_PENDING_WIN, WAITING_ENTRY_BITS};

@@ -2,6 +2,7 @@
 //! values as the plain path.
 
 use super::*;
+use crate::tablebase::checkpoint::{self, Saved};
 use crate::util::progress::NoProgress;
 
 /// Solves `names` in order (each one's capture targets listed before it) with `limits`.
