@@ -9,8 +9,8 @@
 mod fuzz_common;
 
 use fuzz_common::{
-    check_book_bytes, check_fen, check_notation, check_scored_line, check_table_bytes, check_token, check_wdl_bytes,
-    check_xqf_bytes, NOTATION_FENS,
+    check_book_bytes, check_checkpoint_bytes, check_fen, check_notation, check_scored_line, check_table_bytes,
+    check_token, check_wdl_bytes, check_xqf_bytes, CHECKPOINT_ENTRIES, NOTATION_FENS,
 };
 #[path = "fuzz_common/mutate.rs"]
 mod mutate;
@@ -206,6 +206,60 @@ proptest! {
     #[test]
     fn table_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
         check_table_bytes(&work_dir("table"), &bytes);
+    }
+}
+
+/// The checkpoint seeds (`fuzz/seeds/checkpoint/`): real state files of paged KRvK solves.
+fn checkpoint_seeds() -> &'static [Vec<u8>] {
+    static S: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    S.get_or_init(|| {
+        let dir = Path::new(ROOT).join("fuzz/seeds/checkpoint");
+        let mut paths: Vec<PathBuf> =
+            std::fs::read_dir(&dir).expect("fuzz/seeds/checkpoint").map(|e| e.expect("entry").path()).collect();
+        paths.sort();
+        paths.iter().map(|p| std::fs::read(p).expect("seed")).collect()
+    })
+}
+
+#[test]
+fn real_checkpoint_states_pass_the_checks() {
+    // Both seeds are accepted as they are (what the properties below start from).
+    let seeds = checkpoint_seeds();
+    assert_eq!(seeds.len(), 2);
+    for seed in seeds {
+        let again = qiku::tablebase::generate::fuzz_checkpoint_state(seed, CHECKPOINT_ENTRIES);
+        assert_eq!(again.as_ref(), Ok(seed));
+        check_checkpoint_bytes(seed);
+    }
+    // Read against a table of other entries, they are refused.
+    let other = qiku::tablebase::generate::fuzz_checkpoint_state(&seeds[0], CHECKPOINT_ENTRIES + 8192);
+    assert_eq!(other, Err("1 frontier flags for 2 chunks".to_string()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn checkpoint_mutated(i in any::<prop::sample::Index>(), e in edits()) {
+        let seeds = checkpoint_seeds();
+        check_checkpoint_bytes(&mutate(&seeds[i.index(seeds.len())], &e));
+    }
+
+    #[test]
+    fn checkpoint_random_words(words in prop::collection::vec(any::<u64>(), 0..64), small in prop::collection::vec(0u64..300, 0..64)) {
+        // Behind the magic, so that they reach the lists; small numbers are lengths, levels
+        // and entries more often.
+        let mut bytes = b"QIKUCKP1".to_vec();
+        for (w, s) in words.iter().zip(small.iter().chain(std::iter::repeat(&0))) {
+            bytes.extend_from_slice(&(if w % 3 == 0 { *w } else { *s }).to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0; 8]);
+        check_checkpoint_bytes(&bytes);
+    }
+
+    #[test]
+    fn checkpoint_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check_checkpoint_bytes(&bytes);
     }
 }
 

@@ -3,7 +3,7 @@
 //! that none of them tells the user to generate a table the generator refuses; and the one
 //! message for a probe's error, with what to do next.
 
-use super::error::TbError;
+use super::error::{TbError, TbField};
 use super::index::{entries_of, MAX_PIECES};
 use super::material::{Material, RULES_EXTENSION, TABLE_EXTENSION, WDL_EXTENSION};
 use std::path::Path;
@@ -126,6 +126,17 @@ pub fn probe_error_message(err: &TbError, dir: &Path, without_rules: &str) -> St
             path.display(),
             table_of_file(path).map_or_else(|| "MATERIAL".to_string(), |m| m.to_string())
         ),
+        // Damaged behind valid checksums: `generate` would keep such a file, so the damaged
+        // files are found and removed first.
+        TbError::Disagree { .. } | TbError::Corrupt { field: TbField::Entry, .. } => {
+            match err.path().and_then(table_of_file) {
+                Some(m) => format!(
+                    "{err} (`qiku-tb verify {m} -d {d}` checks its files; remove those it finds damaged and \
+                     `qiku-tb generate {m} -d {d}` makes them again)"
+                ),
+                None => err.to_string(),
+            }
+        }
         _ => match err.path().and_then(table_of_file) {
             Some(m) => format!("{err} (`qiku-tb generate {m} -d {d}` makes its files again)"),
             None => err.to_string(),

@@ -141,6 +141,16 @@ pub enum TbError {
         /// The value its moves give.
         derived: String,
     },
+    /// A table's files disagree on a position (their checksums cannot see it): the damaged file
+    /// when the position's moves tell which, both otherwise.
+    Disagree {
+        /// The damaged file, or the files that disagree.
+        files: Vec<PathBuf>,
+        /// Whether the position's moves told which file is damaged (`files` is that one).
+        certain: bool,
+        /// What each says of which position.
+        detail: String,
+    },
     /// A probe under the Asian rules found the table but not its `.qtr` companion.
     NoRules {
         /// The companion file that is missing.
@@ -209,6 +219,7 @@ impl TbError {
             | TbError::Corrupt { path, .. }
             | TbError::WrongMaterial { path, .. }
             | TbError::NoRules { path } => Some(path),
+            TbError::Disagree { files, .. } => files.first().map(PathBuf::as_path),
             _ => None,
         }
     }
@@ -248,6 +259,9 @@ impl Clone for TbError {
                 TbError::TooManyPieces { material: material.clone(), max: *max }
             }
             TbError::NoRules { path } => TbError::NoRules { path: path.clone() },
+            TbError::Disagree { files, certain, detail } => {
+                TbError::Disagree { files: files.clone(), certain: *certain, detail: detail.clone() }
+            }
             TbError::TooManyEntries { material, entries, max } => {
                 TbError::TooManyEntries { material: material.clone(), entries: *entries, max: *max }
             }
@@ -290,6 +304,13 @@ impl fmt::Display for TbError {
             }
             TbError::TooManyPieces { material, max } => {
                 write!(f, "{material}: more than {max} pieces are not supported")
+            }
+            TbError::Disagree { files, certain, detail } => {
+                let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+                match certain {
+                    true => write!(f, "{}: damaged behind valid checksums: {detail}", names.join(" and ")),
+                    false => write!(f, "{} disagree, so one of them is damaged: {detail}", names.join(" and ")),
+                }
             }
             TbError::NoRules { path } => write!(
                 f,

@@ -29,3 +29,13 @@ pub use super::solve::{Table, MAX_ENTRIES};
 pub use super::verify::{verify_table, TableCache};
 pub use super::verify_rules::{verify_rules, verify_rules_after_plain, RulesChecked};
 pub use super::verify_wdl::verify_wdl;
+
+/// The fuzzing entry point of the reader of a paged solve's checkpoint state file (the fuzz
+/// target `checkpoint`, `tests/reader_fuzz.rs`): `bytes` read as the state file of a solve of a
+/// table of `entries` entries, whatever solve it names, and checked against every invariant of
+/// the solver. `Ok` with the bytes the decoded state encodes to (for an accepted file, the same
+/// bytes), or the reason it is refused. Not an API: its signature may change with the state file.
+#[doc(hidden)]
+pub fn fuzz_checkpoint_state(bytes: &[u8], entries: u64) -> Result<Vec<u8>, String> {
+    super::checkpoint::fuzz_decode(bytes, entries)
+}

@@ -520,17 +520,66 @@ impl Tablebases {
         let Ok(Some(file)) = self.wdl_file(Material::from_position(pos).canonical().0) else { return Ok(None) };
         let wdl = self.probe_wdl_with(pos, rules)?;
         match wdl {
-            Some(w) if w != verdict.value.wdl => Err(TbError::Corrupt {
-                path: file.path().to_path_buf(),
-                field: TbField::Entry,
-                detail: format!(
-                    "it says {} for {} where the DTM files say {}; generate the table again",
-                    w.name(),
-                    pos.fen(),
-                    verdict.value.wdl.name()
-                ),
-            }),
+            Some(w) if w != verdict.value.wdl => Err(self.disagreement(pos, rules, verdict, w, file.path())),
             w => Ok(w),
+        }
+    }
+
+    /// The error for a `.qtw` file (at `wdl_path`) that says `wdl` where the DTM files say
+    /// `verdict`: the position's moves side with one of them, which names the other as the
+    /// damaged file; when they cannot tell (a value only the rules decide, a move that cannot be
+    /// probed), every file the two answers came from is named.
+    fn disagreement(&self, pos: &Position, rules: Rules, verdict: &Verdict, wdl: Wdl, wdl_path: &Path) -> TbError {
+        let Located::Slot(slot) = self.locate(pos) else {
+            let detail = format!(
+                "it says {} for {}, where the DTM files say {}",
+                wdl.name(),
+                pos.fen(),
+                verdict.value.wdl.name()
+            );
+            return TbError::Disagree { files: vec![wdl_path.to_path_buf()], certain: false, detail };
+        };
+        let table = self.slots[slot].path.clone();
+        let said = verdict.value.wdl;
+        // What the moves give: the best of them, or a loss without one. Values the rules do not
+        // decide are the `.qtb`'s, and follow from their moves.
+        let derived = match self.move_verdicts(pos, rules) {
+            Ok(Some(moves)) if !verdict.by_rule && moves.iter().all(|(_, v)| !v.by_rule) => {
+                Some(moves.first().map_or(Wdl::Loss, |(_, v)| v.value.wdl))
+            }
+            _ => None,
+        };
+        let fen = pos.fen();
+        match derived {
+            Some(d) if d == said => TbError::Disagree {
+                files: vec![wdl_path.to_path_buf()],
+                certain: true,
+                detail: format!(
+                    "it says {} for {fen}, where the position's moves and {} say {}",
+                    wdl.name(),
+                    table.display(),
+                    said.name()
+                ),
+            },
+            Some(d) if d == wdl => TbError::Disagree {
+                detail: format!(
+                    "it says {} for {fen}, where the position's moves and {} say {}",
+                    said.name(),
+                    wdl_path.display(),
+                    wdl.name()
+                ),
+                files: vec![table],
+                certain: true,
+            },
+            _ => {
+                let mut files = vec![table];
+                if let (Rules::Asian, Some(Ok(companion))) = (rules, &self.slots[slot].rules) {
+                    files.push(companion.path().to_path_buf());
+                }
+                files.push(wdl_path.to_path_buf());
+                let detail = format!("the DTM files say {} for {fen}, the WDL file {}", said.name(), wdl.name());
+                TbError::Disagree { files, certain: false, detail }
+            }
         }
     }
 

@@ -32,13 +32,12 @@
 
 use super::bits::Bits;
 use super::board::{child_squares, Board, Found as Move};
-use super::checkpoint::{self, Checkpoints, Saved};
+use super::checkpoint::{Checkpoints, Shape};
 use super::error::TbError;
 use super::index::{mirror_sq, Layout, Squares, MAX_PIECES};
 use super::material::Material;
 use super::paging::{Paging, Store};
 use super::value::{self, dtm_of, Counts, ILLEGAL};
-use crate::util::checksum::{fold_checksum, FNV_OFFSET};
 
 /// Code of an entry not yet decided (during generation): the code a draw ends with.
 const UNKNOWN: u16 = value::DRAW;
@@ -184,7 +183,7 @@ impl Sub {
 }
 
 /// Entries per chunk: the unit of parallel work and of the "has a frontier entry" flags.
-const CHUNK: usize = 1 << 13;
+pub(super) const CHUNK: usize = 1 << 13;
 
 pub(crate) use super::advice::check_supported;
 pub use super::advice::MAX_ENTRIES;
@@ -203,7 +202,7 @@ const FAR: u8 = 255;
 const UNLOSABLE: u8 = 128;
 /// The longest capture win a counter byte holds (`UNLOSABLE + 1 + 126 = 255`); longer ones are
 /// listed.
-const MAX_PENDING_WIN: u16 = 2 * 126 + 1;
+pub(super) const MAX_PENDING_WIN: u16 = 2 * 126 + 1;
 
 /// The working byte of an entry settled at `level < FAR_LEVEL`.
 #[inline]
@@ -348,8 +347,11 @@ pub(super) fn capture_targets(
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Waiting(u64);
 
+/// The bits of a [`Waiting`] that hold its entry (the level is above them).
+pub(super) const WAITING_ENTRY_BITS: u32 = 48;
+
 impl Waiting {
-    const ENTRY_BITS: u32 = 48;
+    const ENTRY_BITS: u32 = WAITING_ENTRY_BITS;
 
     fn new(level: u16, entry: u64) -> Waiting {
         debug_assert!(entry < 1 << Self::ENTRY_BITS);
@@ -468,13 +470,25 @@ impl Solver<'_> {
             bits_next: Store::zeroed(n.div_ceil(64), paging)?,
             pending: (0..n_chunks).map(|_| Default::default()).collect(),
         };
-        let saved = match &mut resume {
+        let shape =
+            Shape { entries: n as u64, chunk: CHUNK as u64, far_level, max_pending_win: self.limits.max_pending_win };
+        let mut saved = match &mut resume {
             Some((c, values)) => match chunks.bits_cur.file() {
-                Some(bits) => c.load(&[("values", values), ("bits", bits)])?,
+                Some(bits) => c.load(&shape, &[("values", values), ("bits", bits)], bar)?,
                 None => None,
             },
             None => None,
         };
+        if let (Some(s), Some((c, _))) = (&saved, &mut resume) {
+            // The state was checked on its own; now its arrays against it. Refused, the arrays
+            // copied in are cleared for the fresh start (initialisation sets every working byte
+            // and counter, but only marks the frontier bits it sets).
+            if let Err((array, why)) = self.check_arrays(&chunks, s) {
+                c.refuse(&c.loaded_array(array), &why, bar);
+                chunks.bits_cur.par_iter().for_each(|w| w.store(0, Relaxed));
+                saved = None;
+            }
+        }
         let mut later: Vec<Waiting>;
         let mut horizon: u16;
         let mut far_levels: Vec<(u16, Vec<u64>)>;
@@ -802,44 +816,6 @@ impl Solver<'_> {
 /// Entries settled at far levels, by level (see [`FAR_LEVEL`]).
 type FarLevels = Vec<(u16, Vec<u64>)>;
 
-/// Saves a checkpoint of a paged solve at the start of `level` (see [`Checkpoints`]): the values
-/// file, the current frontier's bits (the next frontier is empty then) and the small state.
-fn save(
-    c: &mut Checkpoints,
-    values: &std::fs::File,
-    chunks: &Chunks,
-    (level, horizon): (u16, u16),
-    (later, far_levels, far_frontier): (&[Waiting], &FarLevels, &[u64]),
-) -> Result<(), TbError> {
-    let Some(bits) = chunks.bits_cur.file() else { return Ok(()) };
-    let saved = Saved {
-        level: level.into(),
-        horizon: horizon.into(),
-        later: later.iter().map(|w| w.0).collect(),
-        far_levels: far_levels.iter().map(|(l, v)| (u64::from(*l), v.clone())).collect(),
-        far_frontier: far_frontier.to_vec(),
-        cur: chunks.cur.iter().map(|f| f.load(Relaxed) as u64).collect(),
-        pending: chunks.pending.iter().flat_map(|p| p.iter().map(|a| a.load(Relaxed))).collect(),
-    };
-    c.save(&saved, &[("values", values), ("bits", bits)])
-}
-
-/// What identifies a solve for its checkpoints: the material, its entries, the working bytes'
-/// limits, and every table its captures lead to (entries and a checksum of the codes).
-fn solve_identity(layout: &Layout, captures: &[Option<CaptureTarget>], limits: Limits) -> u64 {
-    let mut parts = vec![layout.entries(), limits.far_level.into(), limits.max_pending_win.into()];
-    for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
-        let sums: Vec<u64> = t
-            .values
-            .par_chunks(1 << 16)
-            .map(|c| c.iter().fold(FNV_OFFSET, |h, &v| fold_checksum(h, u64::from(v))))
-            .collect();
-        parts.push(t.values.len() as u64);
-        parts.push(sums.into_iter().fold(FNV_OFFSET, fold_checksum));
-    }
-    checkpoint::identity(&layout.material.to_string(), &parts)
-}
-
 /// [`Solver::unmoves`] for any pass over `layout`'s entries (side-major, as the value arrays are
 /// laid out): the rule-aware pass walks the same predecessors.
 pub(super) fn predecessors(layout: &Layout, p: usize, mut f: impl FnMut(usize)) {
@@ -958,6 +934,9 @@ fn count_run(codes: &[u16]) -> Counts {
     let legal = codes.len() as u64 - illegal;
     Counts { legal, wins, draws, losses: legal - draws - wins, no_moves, max_dtm: dtm_of(max).map_or(0, u64::from) }
 }
+
+mod resume;
+use resume::{save, solve_identity};
 
 #[cfg(test)]
 mod tests;

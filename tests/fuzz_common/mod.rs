@@ -262,6 +262,33 @@ pub fn check_table_bytes(dir: &Path, data: &[u8]) {
     check_wdl_file(dir, data);
 }
 
+/// Entries of KRvK, the table of the checkpoint seeds (`fuzz/seeds/checkpoint/`).
+pub const CHECKPOINT_ENTRIES: u64 = 2 * 45 * 90;
+
+/// Bytes read as the state file of a paged solve's checkpoint (of a table of
+/// [`CHECKPOINT_ENTRIES`]), as they are and with their checksum made again (as a doctored file
+/// has it), so that changed bytes reach the checks behind the checksum: refused with a reason, or
+/// accepted as a state that encodes back to the same bytes; never a panic.
+pub fn check_checkpoint_bytes(data: &[u8]) {
+    use qiku::tablebase::generate::fuzz_checkpoint_state;
+    if let Err(why) = fuzz_checkpoint_state(data, CHECKPOINT_ENTRIES) {
+        assert!(!why.is_empty(), "a refusal without a reason");
+    }
+    if data.len() < 8 {
+        return;
+    }
+    let mut sealed = data.to_vec();
+    let body = sealed.len() - 8;
+    // FNV-1a over the body, as the state file's checksum.
+    let sum =
+        sealed[..body].iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    sealed[body..].copy_from_slice(&sum.to_le_bytes());
+    match fuzz_checkpoint_state(&sealed, CHECKPOINT_ENTRIES) {
+        Ok(again) => assert!(again == sealed, "an accepted state file does not encode back to its bytes"),
+        Err(why) => assert!(!why.is_empty(), "a refusal without a reason"),
+    }
+}
+
 /// A real `.qtb` (`table`) with `data` as its `.qtw` WDL file, in `dir` (which must hold nothing
 /// else): WDL probes under both rules give a value or an error, and when they give a value it is
 /// the DTM files' (a damaged WDL file is refused or caught by its checksums, never believed).

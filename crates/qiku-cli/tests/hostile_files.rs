@@ -339,7 +339,10 @@ fn inconsistent_values_behind_valid_checksums_give_no_best_move() {
         assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("KRvK.qtb") && stderr.contains("inconsistent"), "{stderr}");
-        assert!(stderr.contains(&format!("`qiku-tb generate KRvK -d {d}` makes its files again")), "{stderr}");
+        // Found and removed first: `generate` keeps a table whose checksums and counts are right.
+        let advice = format!("(`qiku-tb verify KRvK -d {d}` checks its files; remove those it finds damaged");
+        assert!(stderr.contains(&advice), "{stderr}");
+        assert!(stderr.contains(&format!("`qiku-tb generate KRvK -d {d}` makes them again)")), "{stderr}");
     }
 }
 

@@ -212,3 +212,49 @@ fn verify_names_the_table_file_as_the_cause_of_its_companions_checks() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `.qtb` changed behind valid checksums (one win made a draw, its counts and checksums made
+/// again, so opening it finds nothing), beside its intact `.qtw`: a probe of that position names
+/// the `.qtb` as the damaged file (the position's moves side with the `.qtw`), never the `.qtw`,
+/// and says how to find and replace the damaged files; the same under both rules and in `qiku`.
+#[test]
+fn a_table_damaged_behind_its_checksums_is_the_file_named() {
+    use qiku::tablebase::{format, generate};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb_damaged_qtb");
+    let _ = std::fs::remove_dir_all(&dir);
+    let krk: Material = "KRvK".parse().unwrap();
+    generate_set(&[krk], &GenerateOptions::new(&dir)).unwrap();
+    let qtb = dir.join("KRvK.qtb");
+    let qtw = dir.join("KRvK.qtw");
+    let mut table = generate::load(&qtb).unwrap();
+    let pos = qiku::Position::from_fen(KRK).unwrap();
+    let i = table.index_of(&pos).unwrap() as usize;
+    assert!(format::dtm_of(table.codes()[i]).is_some_and(|d| d % 2 == 1), "KRK is a win");
+    table.codes_mut()[i] = format::DRAW;
+    format::write_atomic(&qtb, &format::encode(krk, table.codes(), &table.counts(), true).unwrap()).unwrap();
+    let d = dir.to_str().unwrap();
+    let advice = format!(
+        "(`qiku-tb verify KRvK -d {d}` checks its files; remove those it finds damaged and `qiku-tb generate KRvK \
+         -d {d}` makes them again)"
+    );
+    let said = format!(
+        "{}: damaged behind valid checksums: it says draw for {KRK}, where the position's moves and {} say win {advice}",
+        qtb.display(),
+        qtw.display()
+    );
+    for rules in ["asian", "plain"] {
+        let out = qiku_tb(&["probe", KRK, "-d", d, "--rules", rules]);
+        assert!(!out.status.success(), "{rules}: {}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(stderr_lines(&out), [format!("qiku-tb: {said}")], "{rules}");
+    }
+    let out = qiku(&["probe", KRK, "--tb", d]);
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let lines = stderr_lines(&out);
+    assert!(lines.contains(&format!("qiku: {said}")), "{lines:?}");
+    // `verify`, as advised, finds it.
+    let out = qiku_tb(&["verify", "KRvK", "-d", d]);
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(all.contains("KRvK") && all.contains("moves give"), "{all}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

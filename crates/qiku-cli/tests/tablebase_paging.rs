@@ -1,6 +1,7 @@
 //! `qiku-tb generate --memory`: a table over the budget is solved with its working arrays in
 //! scratch files, writes the same bytes as in memory, and resumes from its last checkpoint after
-//! the process is killed, or from the checkpoint it saves when Ctrl-C stops it; `plan --memory`
+//! the process is killed, or from the checkpoint it saves when Ctrl-C stops it, and refuses a
+//! doctored checkpoint, starting the table over; `plan --memory`
 //! says which tables page and which cannot fit at all.
 
 use crate::common::{qiku_tb, tmp};
@@ -133,6 +134,60 @@ fn ctrl_c_saves_a_paged_solve_for_the_next_run() {
     let row = krpvkc_row(&out.stdout);
     assert!(row["resumed_at_level"].as_u64().is_some_and(|l| l > 0), "{row}");
     same_as_in_memory(&paged);
+    let _ = std::fs::remove_dir_all(&paged);
+}
+
+/// The state file at `state` with one entry, 2^60, put in its far frontier and its checksum
+/// made again (FNV-1a of the bytes before it), as anyone can: the doctoring that made the solver
+/// index out of bounds. Its words: the magic, the identity, the generation, the level, the
+/// horizon, the waiting list (length, entries), the far levels (count, then each level and its
+/// list), the far frontier (length, entries), the frontier flags, the pending wins, the checksum.
+fn doctor_far_frontier(state: &Path) {
+    let bytes = std::fs::read(state).unwrap();
+    assert!(bytes.starts_with(b"QIKUCKP1"));
+    let mut w: Vec<u64> =
+        bytes[8..bytes.len() - 8].chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+    let far_count_at = 5 + w[4] as usize;
+    assert_eq!(w[far_count_at], 0, "far levels in the first checkpoint");
+    let frontier_at = far_count_at + 1;
+    assert_eq!(w[frontier_at], 0, "a far frontier in the first checkpoint");
+    w[frontier_at] = 1;
+    w.insert(frontier_at + 1, 1 << 60);
+    let mut out = b"QIKUCKP1".to_vec();
+    for x in &w {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    let sum = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    out.extend_from_slice(&sum.to_le_bytes());
+    std::fs::write(state, out).unwrap();
+}
+
+/// A paged run killed after its first checkpoint, whose state file is then doctored (an entry of
+/// 2^60, the checksum made again): the next run refuses it in one line naming the file and why,
+/// starts the table over (no panic, exit status 0) and writes the same bytes as the run in memory.
+#[test]
+fn a_doctored_checkpoint_is_refused_and_the_table_made_afresh() {
+    let paged = tmp("paging_doctored");
+    in_memory();
+    let d = paged.to_str().unwrap();
+    let args = ["generate", "KRPvKC", "-d", d, PAGED[0], PAGED[1], "--checkpoint-minutes", "60", "--json"];
+    let (mut child, state) = start_until_checkpoint(&args, &paged, Stdio::null());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    doctor_far_frontier(&state);
+    let out = qiku_tb(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let said = format!(
+        "KRPvKC: checkpoint file {} refused: far frontier entry 1152921504606846976 is past the table's 40095000 \
+         entries; starting this table over",
+        state.display()
+    );
+    assert!(err.lines().any(|l| l == said), "{err}");
+    let row = krpvkc_row(&out.stdout);
+    assert!(row["paged"] == true && row["resumed_at_level"].is_null(), "{row}");
+    same_as_in_memory(&paged);
+    assert!(!paged.join(".scratch").exists());
     let _ = std::fs::remove_dir_all(&paged);
 }
 
