@@ -108,6 +108,63 @@ fn mated_and_stalemated_roots_have_no_move() {
     assert_eq!(r.score, Score::Mate(1));
 }
 
+/// Checks with the rules core that `mv` stalemates the side to move's opponent in `fen` (no
+/// legal move, not in check, and the game over as a win for the mover) and that no other move
+/// wins at once: the stalemate is the only win in one.
+fn only_win_in_one_is_the_stalemate(fen: &str, mv: &str) {
+    let pos = Position::from_fen(fen).unwrap();
+    let stalemate = iccs::parse(&pos, mv).unwrap();
+    let mut game = Game::new(pos.clone());
+    game.play(stalemate).unwrap();
+    let after = game.position();
+    assert!(!after.is_check() && after.moves().is_empty() && !after.has_legal_move(), "{}", after.fen());
+    assert_eq!(
+        game.outcome(),
+        Some(qiku::core::Outcome::Decisive { winner: pos.turn(), reason: qiku::core::EndReason::Stalemate }),
+        "{fen} {mv}"
+    );
+    let wins: Vec<String> =
+        pos.moves().iter().filter(|&&m| pos.play_unchecked(m).moves().is_empty()).map(|m| m.to_string()).collect();
+    assert_eq!(wins, [mv], "{fen}");
+}
+
+/// A stalemate wins (docs/RULES.md), and the engine finds it at depth 1, where the node after
+/// the stalemating move is a quiescence node: it stood pat on its evaluation, and the rook move
+/// that leaves the black king no square scored as a quiet move.
+#[test]
+fn finds_a_stalemating_win_at_depth_one() {
+    // Rook a6-a8 takes d8 from the king on d9, whose e9 faces the red king: stalemate. Every
+    // rook move to the d-file would mate, but the pawn on b6 bars the way; a6-a9 checks, and the
+    // king steps to d8.
+    let fen = "3k5/9/9/RP7/9/9/9/9/9/4K4 w - - 0 1";
+    only_win_in_one_is_the_stalemate(fen, "a6a8");
+    for depth in 1..=6 {
+        let r = search_fen(fen, depth);
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a6a8"), "depth {depth}");
+        assert_eq!(r.score, Score::Mate(1), "depth {depth}");
+    }
+}
+
+/// The stalemated side is a horse up, so its static evaluation is far above the bounds the
+/// pruning compares it with (the quiescence search's stand-pat at depth 1; reverse futility and
+/// the null move at the nodes of deeper searches): the stalemate must still count as the loss.
+#[test]
+fn finds_a_stalemate_of_the_side_with_more_material() {
+    // Cannon h6-d6: the black horse on d8 and cannon on d7 screen the king on d9 from it, so
+    // neither may leave the d-file; the cannon is hemmed in along it and cannot capture without
+    // a screen; d8 is taken and e9 faces the red king. Red has no check at all.
+    let fen = "3k5/3n5/3c5/7C1/9/9/9/9/9/4K4 w - - 0 1";
+    only_win_in_one_is_the_stalemate(fen, "h6d6");
+    for depth in 1..=10 {
+        let r = search_fen(fen, depth);
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("h6d6"), "depth {depth}");
+        assert_eq!(r.score, Score::Mate(1), "depth {depth}");
+    }
+    // Black to move instead keeps its moves, and its advantage.
+    let r = search_fen("3k5/3n5/3c5/7C1/9/9/9/9/9/4K4 b - - 0 1", 6);
+    assert!(matches!(r.score, Score::Cp(v) if v > 200), "{:?}", r.score);
+}
+
 #[test]
 fn saves_an_attacked_rook() {
     // The black horse on c7 attacks the red rook on b5; red must move it somewhere safe.

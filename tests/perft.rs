@@ -133,3 +133,53 @@ fn the_quick_check_test_never_misses_a_check() {
     assert!(checks > 10_000, "{checks} checks in {moves} moves");
     assert!(may < moves / 2, "{may} of {moves} moves might give check");
 }
+
+/// Every position within `depth` plies of `pos`: `has_legal_move` (both forms) and
+/// `has_no_moves` agree with the full legal move list. Counts [positions, checkmates,
+/// stalemates].
+fn walk_legal(pos: &mut Position, depth: u32, counts: &mut [u64; 3]) {
+    let moves = pos.moves();
+    let check = pos.is_check();
+    let has = !moves.is_empty();
+    assert_eq!(pos.has_legal_move(), has, "{}", pos.fen());
+    assert_eq!(pos.has_legal_move_given_check(check), has, "{}", pos.fen());
+    assert_eq!(pos.has_no_moves(), !has, "{}", pos.fen());
+    counts[0] += 1;
+    if !has {
+        counts[if check { 1 } else { 2 }] += 1;
+    }
+    if depth > 0 {
+        for &m in moves.iter() {
+            let undo = pos.make_move(m);
+            walk_legal(pos, depth - 1, counts);
+            pos.unmake_move(m, undo);
+        }
+    }
+}
+
+/// The early-out test of a legal move against the full generation: every position three plies
+/// from the perft and bench positions, and the independent oracle's positions (which hold
+/// checkmates and stalemates, with pins and cannon screens by the king) and every position one
+/// ply after them.
+#[test]
+fn has_legal_move_agrees_with_the_move_list() {
+    let mut walked = [0; 3];
+    let fens = CASES.iter().map(|c| c.1).chain(qiku::engine::bench::POSITIONS.iter().copied());
+    for fen in fens {
+        walk_legal(&mut Position::from_fen(fen).unwrap(), 3, &mut walked);
+    }
+    // 335 checkmates and 3 stalemates among 829,728 positions.
+    assert_eq!(walked, [829_728, 335, 3]);
+    let (mut oracle, mut children) = ([0; 3], [0; 3]);
+    for line in include_str!("fixtures/oracle/movegen.txt").lines() {
+        let mut pos = Position::from_fen(line.split('\t').next().unwrap()).unwrap();
+        walk_legal(&mut pos, 0, &mut oracle);
+        for &m in pos.moves().iter() {
+            walk_legal(&mut pos.play_unchecked(m), 0, &mut children);
+        }
+    }
+    // The oracle's own counts: 2,999 positions, 202 of them checkmates (no move, in check) and 80
+    // stalemates; 52,437 legal moves from them.
+    assert_eq!(oracle, [2999, 202, 80]);
+    assert_eq!(children[0], 52_437, "{children:?}");
+}

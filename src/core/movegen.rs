@@ -214,9 +214,90 @@ impl Position {
     /// # Ok::<(), qiku::PositionError>(())
     /// ```
     pub fn has_no_moves(&self) -> bool {
-        let mut list = MoveList::new();
-        self.pseudo_legal_moves_to(Bitboard::FULL, &mut list);
-        list.iter().all(|&m| self.leaves_king_attacked(m))
+        !self.has_legal_move()
+    }
+
+    /// Does the side to move have a legal move? The cheap form of `!moves().is_empty()`: the
+    /// moves are worked out piece by piece and the answer comes with the first legal one (see
+    /// [`has_legal_move_given_check`](Self::has_legal_move_given_check)).
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// assert!(Position::startpos().has_legal_move());
+    /// // Stalemate: the black king on d9 is not in check, but d8 is the rook's and e9 faces the
+    /// // red king on the open e-file. No legal move loses in Xiangqi, as a checkmate does.
+    /// let stalemated = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b")?;
+    /// assert!(!stalemated.is_check() && !stalemated.has_legal_move());
+    /// assert!(stalemated.moves().is_empty());
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        self.has_legal_move_given_check(self.is_check())
+    }
+
+    /// [`has_legal_move`](Self::has_legal_move) for a caller that already knows whether the side
+    /// to move is in check: `in_check` must be [`is_check`](Self::is_check). Out of check a
+    /// piece away from its king's file, rank and diagonal neighbours with a target off the
+    /// king's file and rank has a legal move without any test (the reasoning of
+    /// [`legal_moves_given_check`](Self::legal_moves_given_check)), so in most positions the
+    /// first pawn or rook answers; only targets that might expose the king, and king moves, are tested,
+    /// and the search stops at the first legal one. In check the evasions are generated.
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// // The black horse on d8 and cannon on d7 screen the king on d9 from the red cannon on
+    /// // d6: leaving the file would give check, the cannon cannot capture without a screen and
+    /// // is hemmed in along the file, d8 is taken and e9 faces the red king. Stalemate, with
+    /// // more material than the side that stalemated.
+    /// let pos = Position::from_fen("3k5/3n5/3c5/3C5/9/9/9/9/9/4K4 b")?;
+    /// assert!(!pos.is_check());
+    /// assert!(!pos.has_legal_move_given_check(false));
+    /// // Red, to move in the same position, has moves.
+    /// let red = Position::from_fen("3k5/3n5/3c5/3C5/9/9/9/9/9/4K4 w")?;
+    /// assert!(red.has_legal_move_given_check(red.is_check()));
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
+    pub fn has_legal_move_given_check(&self, in_check: bool) -> bool {
+        debug_assert_eq!(in_check, self.is_check());
+        let us = self.turn();
+        let k = self.king(us);
+        if in_check {
+            let mut list = MoveList::new();
+            self.legal_moves_to(Bitboard::FULL, true, &mut list);
+            return !list.is_empty();
+        }
+        let own = self.by_color(us);
+        let them = self.by_color(!us);
+        let occ = self.occupied();
+        let lines = attacks::lines(k);
+        let risky_from = lines | attacks::diagonal_neighbours(k);
+        // Has the piece on `from` a legal move among its pseudo-legal targets `t`?
+        let any_legal = |from: Square, t: Bitboard| {
+            let t = t - own;
+            let risky = if risky_from.contains(from) {
+                t
+            } else if (t - lines).any() {
+                return true;
+            } else {
+                t & lines
+            };
+            any_square(risky, |to| !self.exposes_king(Move::new(from, to), k))
+        };
+        let mine = |r: Role| self.pieces(Piece::new(us, r));
+        // Pawns first: their targets are a table lookup, and most positions have one with a
+        // free step away from the king's lines.
+        any_square(mine(Role::Pawn), |f| any_legal(f, attacks::pawn_attacks(us, f)))
+            || any_square(mine(Role::Rook), |f| any_legal(f, attacks::rook_attacks(f, occ)))
+            || any_square(mine(Role::Horse), |f| any_legal(f, attacks::horse_attacks(f, occ)))
+            || any_square(mine(Role::Cannon), |f| {
+                any_legal(f, (attacks::rook_attacks(f, occ) - occ) | (attacks::cannon_captures(f, occ) & them))
+            })
+            || any_square(mine(Role::Advisor), |f| any_legal(f, attacks::advisor_attacks(f)))
+            || any_square(mine(Role::Elephant), |f| any_legal(f, attacks::elephant_attacks(f, occ)))
+            || any_square(attacks::king_attacks(k) - own, |to| !self.leaves_king_attacked(Move::new(k, to)))
     }
 
     /// Is `m` (legal) a capture?
@@ -288,6 +369,18 @@ impl Position {
             _ => (on, Bitboard::EMPTY),
         }
     }
+}
+
+/// Does `f` hold for some square of `squares`? (Stops at the first; `Bitboard::any` is the
+/// emptiness test, which shadows `Iterator::any`.)
+#[inline(always)]
+fn any_square(squares: Bitboard, mut f: impl FnMut(Square) -> bool) -> bool {
+    for sq in squares {
+        if f(sq) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Is `sq` on `king`'s file or rank, or within two files and two ranks of it? A move changes

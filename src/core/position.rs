@@ -614,8 +614,10 @@ impl Position {
 
     /// [`leaves_king_attacked`](Self::leaves_king_attacked) for a non-king move when the side to
     /// move is not in check: only the king's file or rank that the move touches, and horse legs
-    /// if the move vacates one, can change.
-    #[inline]
+    /// if the move vacates one, can change. Always inlined: called from the move generator and
+    /// from `has_legal_move_given_check`, the compiler kept it out of line in both, which cost
+    /// the search about 0.8% of its instructions.
+    #[inline(always)]
     pub(crate) fn exposes_king(&self, m: Move, k: Square) -> bool {
         let (from, to) = (m.from(), m.to());
         let occ = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);

@@ -34,6 +34,8 @@ mod info;
 mod iterate;
 mod quiesce;
 pub mod skill;
+#[cfg(test)]
+mod tests;
 pub use info::Info;
 pub use skill::MAX_SKILL_LEVEL;
 
@@ -583,10 +585,14 @@ impl<'a> Thread<'a> {
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
 
+        // The pruning below judges the position by its evaluation before any move is generated:
+        // a side to move that has none has lost (stalemate, docs/RULES.md), whatever the material
+        // says. Each asks `has_legal_move` only when it is about to prune (in check, the
+        // evasions are generated below and an empty list is the loss).
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta near the leaves, a quiet position holds.
             if depth <= 8 && static_eval - 80 * (depth - improving as i32) >= beta {
-                return static_eval;
+                return if self.pos.has_legal_move_given_check(false) { static_eval } else { -MATE + ply as Value };
             }
             // Razoring: far below alpha near the leaves, only a capture could help.
             if depth <= 3 && static_eval + 300 + 250 * depth * depth < alpha {
@@ -597,6 +603,9 @@ impl<'a> Thread<'a> {
             }
             // Null move: if passing still fails high, a real move surely would.
             if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
+                if !self.pos.has_legal_move_given_check(false) {
+                    return -MATE + ply as Value;
+                }
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 self.make_null();
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);

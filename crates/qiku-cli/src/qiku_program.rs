@@ -877,6 +877,11 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
             println!("answer: none: {} has no legal move and loses ({how})", pos.turn());
         } else {
             out["answer"] = serde_json::json!({"move": null, "iccs": null, "source": how});
+            // The end in the words `analyze --json` gives it, beside the book's and the tables'
+            // answers (the game's outcome: `red wins by stalemate (no legal move)`, `1-0`).
+            if let Some(ended) = qiku::engine::game_end(&spec.game()) {
+                out["game_over"] = serde_json::json!({"result": ended.result, "text": ended.text});
+            }
             println!("{out}");
         }
         return Ok(());

@@ -483,6 +483,18 @@ fn probe_of_a_side_without_moves_says_it_loses() {
     let stalemated = "4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1";
     let text = stdout(&qiku(&["probe", stalemated]));
     assert_eq!(text.trim_end(), "answer: none: black has no legal move and loses (stalemated)");
+    // In JSON the fields as before, and the end in `analyze`'s words; with tables, their answer.
+    let v: serde_json::Value = serde_json::from_str(&stdout(&qiku(&["probe", stalemated, "--json"]))).unwrap();
+    assert_eq!(v["answer"], serde_json::json!({"move": null, "iccs": null, "source": "stalemated"}));
+    assert_eq!(v["game_over"], serde_json::json!({"result": "1-0", "text": "red wins by stalemate (no legal move)"}));
+    assert!(v["search"].is_null() && v["book"].is_null() && v["tablebase"].is_null(), "{v}");
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&qiku(&["probe", mated, "--json", "--tb", dir.path().to_str().unwrap()])))
+            .unwrap();
+    assert_eq!(v["tablebase"]["value"]["wdl"], "loss", "{v}");
+    assert_eq!(v["tablebase"]["best_moves"], serde_json::json!([]), "{v}");
+    assert_eq!(v["answer"], serde_json::json!({"move": null, "iccs": null, "source": "checkmated"}));
+    assert_eq!(v["game_over"], serde_json::json!({"result": "1-0", "text": "red wins by checkmate"}));
 }
 
 /// `analyze` of a side with no legal move reports the game over as it reports the other ends

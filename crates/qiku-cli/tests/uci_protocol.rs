@@ -240,14 +240,25 @@ fn stop_during_go_infinite() {
 fn go_infinite_waits_for_stop_even_when_the_search_is_done() {
     // A mate in one: the search reaches its last depth at once, yet bestmove must wait.
     let mut e = Engine::start();
-    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go infinite");
     let early = e.drain(Duration::from_millis(500));
     assert!(early.iter().any(|l| l.contains("score mate 1")), "{early:?}");
     assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
     e.send("stop");
-    assert_eq!(bestmove(&e.until("bestmove", LIVENESS)), "i0i9");
+    assert_wins_in_one(MATE_IN_ONE, &bestmove(&e.until("bestmove", LIVENESS)));
     e.quit();
+}
+
+/// Red to move wins at once: i0i9 mates, and so does every quiet move that leaves the rook on
+/// a8 (d8) and the open e-file (e9) in place: black is then stalemated, a loss as well.
+const MATE_IN_ONE: &str = "3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1";
+
+/// `best` is legal in `fen` and leaves the opponent no legal move.
+fn assert_wins_in_one(fen: &str, best: &str) {
+    let pos = Position::from_fen(fen).unwrap();
+    let m = iccs::parse(&pos, best).unwrap_or_else(|e| panic!("{best}: {e}"));
+    assert!(pos.play_unchecked(m).has_no_moves(), "{best} leaves black a move in {fen}");
 }
 
 #[test]
@@ -375,11 +386,11 @@ fn mated_position_has_no_bestmove() {
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
     assert!(lines.iter().any(|l| l.contains("score mate 0")));
     // Mate in one for red: reported as `score mate 1`.
-    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go depth 3");
     let lines = e.until("bestmove", LIVENESS);
     assert!(lines.iter().any(|l| l.contains("score mate 1 ")), "{lines:?}");
-    assert_eq!(bestmove(&lines), "i0i9");
+    assert_wins_in_one(MATE_IN_ONE, &bestmove(&lines));
     e.quit();
 }
 

@@ -1,6 +1,7 @@
 //! The quiescence search at the leaves of the main search: captures only (all evasions when in
 //! check), standing pat on the corrected static evaluation, with delta pruning and without
-//! captures of defended pieces by dearer ones.
+//! captures of defended pieces by dearer ones. A side to move without a legal move has lost
+//! (checkmate or stalemate), never stands pat.
 
 use super::{score_from_tt, score_to_tt, Thread, INF, MAX_PLY};
 use crate::core::MoveList;
@@ -49,12 +50,18 @@ impl Thread<'_> {
         } else {
             raw_eval = entry.map_or_else(|| self.eval(), |e| e.eval);
             stand_pat = self.corrected(raw_eval, CorrectionKeys::new(&self.pos));
+            // Standing pat assumes a move to stand on: without one the side to move has lost
+            // (stalemate). Asked only where the answer matters: before standing pat at beta, and
+            // when no capture is legal (a legal capture is a legal move).
             if stand_pat >= beta {
-                return stand_pat;
+                return if self.pos.has_legal_move_given_check(false) { stand_pat } else { -MATE + ply as Value };
+            }
+            self.pos.legal_captures_given_check(false, &mut list);
+            if list.is_empty() && !self.pos.has_legal_move_given_check(false) {
+                return -MATE + ply as Value;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            self.pos.legal_captures_given_check(false, &mut list);
         }
         let picker = if in_check {
             MovePicker::new(&self.pos, list, entry.and_then(|e| e.mv), [None; 2], &self.history, self.line.cont_keys())
