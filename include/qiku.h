@@ -121,8 +121,9 @@ int qiku_tb_probe(const QikuTablebases *tb, const char *fen, int *wdl, int *dtm)
  * not NULL) is 1 when only the rules decide the value (*dtm is then a line rank), else 0. Under
  * the Asian rules a table without its .qtr companion is QIKU_ERR_DATA for the positions the
  * rules would decide: qiku_last_error() gives the command that makes the companion, or says to
- * probe with QIKU_RULES_PLAIN. The message of a damaged table file gives the command that makes
- * its files again. */
+ * probe with QIKU_RULES_PLAIN. The message of a damaged table file names it and gives the
+ * command that makes its files again; damage behind valid checksums (two files disagree) is
+ * answered with `qiku-tb verify` first, then removing the files it finds damaged. */
 int qiku_tb_probe_rules(const QikuTablebases *tb, const char *fen, int rules, int *wdl, int *dtm, int *by_rule);
 
 /* Win, draw or loss for the side to move under `rules` (QIKU_RULES_ASIAN or QIKU_RULES_PLAIN):

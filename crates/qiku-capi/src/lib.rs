@@ -438,7 +438,9 @@ pub unsafe extern "C" fn qiku_tb_probe(
 /// mate), else 0. Under the Asian rules a table without its `.qtr` companion is an error
 /// ([`QIKU_ERR_DATA`]) for the positions it would decide: the message gives the command that
 /// makes the companion, or says to probe with [`QIKU_RULES_PLAIN`]. The message of a damaged
-/// table file gives the command that makes its files again.
+/// table file names it and gives the command that makes its files again; where the damage is
+/// behind valid checksums (two files disagree), it says to run `qiku-tb verify` first and remove
+/// the files it finds damaged.
 ///
 /// # Safety
 /// `tb` is `NULL` or a live handle; `fen` is `NULL` or a NUL-terminated string; `wdl` and `dtm`
