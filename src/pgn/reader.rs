@@ -222,6 +222,10 @@ pub struct Reader<R> {
     /// A read failure, kept until the game being read (from the text before it) is delivered;
     /// the input counts as ended meanwhile.
     failure: Option<io::Error>,
+    /// A game of this input had a result token (PGN mode): games here end with one.
+    results_seen: bool,
+    /// The last line read ended with a line feed (a file cut at a random byte rarely does).
+    line_terminated: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -256,6 +260,8 @@ impl<R: BufRead> Reader<R> {
             result_line: 0,
             text_after_result: false,
             failure: None,
+            results_seen: false,
+            line_terminated: true,
         }
     }
 
@@ -402,7 +408,10 @@ impl<R: BufRead> Reader<R> {
                         let end = self.game_end();
                         // The input ended (or failed) in the movetext, before the result token:
                         // the file was cut in the middle of this game.
-                        if self.eof && !g.lines && g.phase == Phase::Movetext && !g.skip_game {
+                        // (Only where the file shows games end with a result token, or where it
+                        // ends mid-line or failed: files whose games have none are common.)
+                        let cut = self.failure.is_some() || self.results_seen || !self.line_terminated;
+                        if self.eof && cut && !g.lines && g.phase == Phase::Movetext && !g.skip_game {
                             visitor.cut_short(end);
                         }
                         visitor.end_game(end);
@@ -506,6 +515,7 @@ impl<R: BufRead> Reader<R> {
         }
         self.bytes_read += n as u64;
         let mut too_long = false;
+        self.line_terminated = buf.last() == Some(&b'\n') || n as u64 == cap;
         if buf.last() == Some(&b'\n') {
             buf.pop();
         } else if n as u64 == cap {
@@ -824,6 +834,7 @@ impl<R: BufRead> Reader<R> {
                 }
                 g.phase = Phase::AfterResult;
                 self.result_line = self.line_no;
+                self.results_seen |= !g.lines;
             }
             Token::Number(None) => {}
             Token::Number(Some(k)) => {

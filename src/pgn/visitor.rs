@@ -187,7 +187,10 @@ pub trait Visitor {
 
     /// The input ended (at its end, or at a read failure) in this game's movetext, before its
     /// result token: the file was cut in the middle of the game (truncated, or damaged there),
-    /// and its moves so far are only the start of it (the last one may be cut too). Called once,
+    /// and its moves so far are only the start of it (the last one may be cut too). At the end of
+    /// the input (rather than a read failure) only when the file shows it: an earlier game of it
+    /// had a result token, or its last line has no line feed (files whose games have no result
+    /// token at all are common, and end with a complete line). Called once,
     /// just before [`end_game`](Visitor::end_game), with the same `loc`; not in line mode, where
     /// a game needs no result token, nor for a game already reported [`malformed`](Visitor::malformed)
     /// or skipped with [`Skip::SkipGame`].
