@@ -539,10 +539,12 @@ fn read_sample(r: &mut dyn Read, n: usize) -> (Vec<u8>, Option<io::Error>) {
 /// use qiku::pgn::{open_reader, EncodingChoice, InputError};
 /// use std::io::{Cursor, Read};
 ///
-/// let text = "[Event \"x\"]\n\n1. h2e2 h9g7 *\n".repeat(10_000);
-/// let packed = zstd::encode_all(text.as_bytes(), 3)?;
-/// let cut = packed[..packed.len() / 2].to_vec();
-/// let mut input = open_reader(Cursor::new(cut), "cut.pgn.zst", EncodingChoice::Auto)?;
+/// // A whole zstd frame, then one cut in half (as appending to a file that was then truncated).
+/// let text = "[Event \"x\"]\n\n1. h2e2 h9g7 *\n".repeat(1_000);
+/// let mut packed = zstd::encode_all(text.as_bytes(), 3)?;
+/// let more = zstd::encode_all(text.as_bytes(), 3)?;
+/// packed.extend_from_slice(&more[..more.len() / 2]);
+/// let mut input = open_reader(Cursor::new(packed), "cut.pgn.zst", EncodingChoice::Auto)?;
 /// let mut read = Vec::new();
 /// let err = input.read_to_end(&mut read).unwrap_err();
 /// let failure = err.get_ref().and_then(|e| e.downcast_ref::<InputError>()).expect("an InputError");
