@@ -46,7 +46,9 @@ fn hand_made_breakage_is_counted_and_located() {
     let f = write(dir.path(), "broken.pgn", text.as_bytes());
     let report = build(std::slice::from_ref(&f), dir.path(), &BuildOptions::default());
     let by = |r: SkipReason| report.skipped.get(&r).copied().unwrap_or(0);
-    assert_eq!(by(SkipReason::BadMove(MoveErrorKind::Syntax)), 2, "{:#?}", report.errors); // xyz and the cut-off h9
+    assert_eq!(by(SkipReason::BadMove(MoveErrorKind::Syntax)), 1, "{:#?}", report.errors); // xyz
+                                                                                           // The last game, which the file ends in (`h9`, no result token): cut short.
+    assert_eq!((by(SkipReason::CutShort), report.cut_short), (1, 1), "{:#?}", report.errors);
     assert_eq!(by(SkipReason::BadMove(MoveErrorKind::Illegal)), 1);
     assert_eq!(by(SkipReason::BadMove(MoveErrorKind::NoSuchPiece)), 1);
     assert!(by(SkipReason::BadHeader) >= 3, "{:#?}", report.errors);

@@ -42,6 +42,7 @@ mod perft;
 mod pgn_data;
 mod pgn_fuzz;
 mod pgn_malformed;
+mod pgn_truncated;
 #[cfg(all(feature = "generate", feature = "tune"))]
 mod reader_fuzz;
 mod rules;

@@ -154,6 +154,11 @@ pub struct BuildReport {
     pub unusable: Vec<UnusableFile>,
     /// Used games cut at a bad move (`--keep-prefix`).
     pub truncated: u64,
+    /// Games the input ended in, before their result token (a file cut short, or damaged
+    /// there): skipped ([`SkipReason::CutShort`]) unless `--keep-prefix` kept their moves.
+    pub cut_short: u64,
+    /// Of [`BuildReport::cut_short`], the games used (`--keep-prefix`).
+    pub cut_short_used: u64,
     /// Skipped games by reason.
     pub skipped: BTreeMap<SkipReason, u64>,
     /// Of the games skipped for a malformed header ([`SkipReason::BadHeader`]), those whose tags
@@ -357,6 +362,7 @@ pub fn build_with_progress(
     let mut outcomes: Vec<Outcome> = vec![Outcome::Pending; inputs.len()];
     let mut games = GameCounts::default();
     let mut truncated = 0u64;
+    let (mut cut_short, mut cut_short_used) = (0u64, 0u64);
     let mut skipped: BTreeMap<SkipReason, u64> = BTreeMap::new();
     let mut undecodable_headers = 0u64;
     let mut errors: Vec<(usize, GameError)> = Vec::new();
@@ -410,6 +416,8 @@ pub fn build_with_progress(
                 games.used += out.used;
                 games.without_result += out.without_result;
                 truncated += out.truncated;
+                cut_short += out.cut_short;
+                cut_short_used += out.cut_short_used;
                 for (r, n) in out.skipped.drain(..) {
                     *skipped.entry(r).or_default() += n;
                 }
@@ -537,6 +545,8 @@ pub fn build_with_progress(
         broken_links,
         unusable,
         truncated,
+        cut_short,
+        cut_short_used,
         skipped,
         undecodable_headers,
         errors: errors.into_iter().map(|(_, e)| e).collect(),

@@ -52,6 +52,8 @@ pub(crate) struct RawGame {
     outcome: Option<Option<GameResult>>,
     /// A syntax error from the reader, and whether it happened in the movetext.
     error: Option<(SyntaxError, bool)>,
+    /// The input ended in the movetext, before the result token: where.
+    cut_short: Option<Location>,
 }
 
 /// Games of one file, in file order.
@@ -193,6 +195,10 @@ impl<F: FnMut(Batch) -> bool> Visitor for Collector<F> {
         self.game.error = Some((error.clone(), self.in_movetext));
     }
 
+    fn cut_short(&mut self, loc: Location) {
+        self.game.cut_short = Some(loc);
+    }
+
     fn end_game(&mut self, _loc: Location) {
         self.game.tokens.end = self.batch.tokens.len();
         self.batch.games.push(std::mem::take(&mut self.game));
@@ -211,6 +217,10 @@ pub(crate) struct BatchOutput {
     pub(crate) without_result: u64,
     /// Used games that lost their moves after a bad one (`--keep-prefix`).
     pub(crate) truncated: u64,
+    /// Games the input ended in (used with `--keep-prefix`, else skipped).
+    pub(crate) cut_short: u64,
+    /// Of those, the ones used (`--keep-prefix`).
+    pub(crate) cut_short_used: u64,
     pub(crate) skipped: Vec<(SkipReason, u64)>,
     /// Of the games skipped for a malformed header, those whose tags are not valid UTF-8 (text
     /// read in the wrong encoding).
@@ -375,6 +385,17 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
             }
         },
     };
+    // A game the input ended in is incomplete, as one stopped by a bad move is: skipped, unless
+    // `--keep-prefix` keeps the moves it has (up to a last token the cut made unreadable).
+    if let Some(at) = game.cut_short {
+        out.cut_short += 1;
+        if !params.keep_prefix {
+            let reason = SkipReason::CutShort;
+            out.skip(reason);
+            out.errors.push(error(at, None, reason, CUT_SHORT.to_string()));
+            return;
+        }
+    }
     let start = ctx.recent.then(|| pos.clone());
     let mut moves: Vec<Move> = Vec::new();
     let mut keys: Vec<u64> = Vec::new();
@@ -438,6 +459,7 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
     }
     out.used += 1;
     out.truncated += u64::from(truncated.is_some());
+    out.cut_short_used += u64::from(game.cut_short.is_some());
     out.without_result += u64::from(result.is_none());
     if let Some(start) = start {
         let fen = if game.fen.is_some() && start != Position::startpos() { start.fen() } else { String::new() };
@@ -462,6 +484,11 @@ fn replay_game(batch: &Batch, game: &RawGame, path: &Path, ctx: &ReplayContext<'
         out.games.push((id, bytes));
     }
 }
+
+/// The message for a game the input ended in.
+const CUT_SHORT: &str =
+    "the input ends in this game, before its result token: the file is cut short or damaged here; its moves are left \
+     out (--keep-prefix keeps them)";
 
 fn snippet_suffix(e: &SyntaxError) -> String {
     if e.snippet.is_empty() {

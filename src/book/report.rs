@@ -71,6 +71,11 @@ pub enum SkipReason {
     Syntax,
     /// A move that cannot be read or played, and why.
     BadMove(MoveErrorKind),
+    /// The input ended in the middle of the game, before its result token (a file cut short or
+    /// damaged there): its moves are only the start of it. Skipped unless `--keep-prefix`
+    /// ([`BuildParams::keep_prefix`](super::BuildParams)) keeps them, as it keeps the moves of a
+    /// game before a bad move.
+    CutShort,
     /// No moves at all.
     NoMoves,
     /// `--min-elo` was given and the game lacks a `RedElo` or `BlackElo` tag.
@@ -92,6 +97,7 @@ impl SkipReason {
         match self {
             SkipReason::BadHeader => "malformed header",
             SkipReason::Syntax => "syntax error",
+            SkipReason::CutShort => "cut short (input ended mid-game)",
             SkipReason::BadMove(kind) => kind.label(),
             SkipReason::NoMoves => "no moves",
             SkipReason::NoElo => "no Elo tags (--min-elo)",
@@ -108,7 +114,7 @@ impl SkipReason {
 impl SkipReason {
     /// A stable identifier for JSON and other output programs read (`snake_case`, never
     /// reworded): `bad_header`, `syntax`, `unknown_move`, `no_such_piece`, `illegal_move`,
-    /// `ambiguous_move`, `no_moves`, `no_elo`, `below_min_elo`, `other_player`, `other_event`,
+    /// `ambiguous_move`, `cut_short`, `no_moves`, `no_elo`, `below_min_elo`, `other_player`, `other_event`,
     /// `outside_dates`, `no_date`, `other_ecco`.
     ///
     /// ```
@@ -125,6 +131,7 @@ impl SkipReason {
             SkipReason::BadMove(MoveErrorKind::NoSuchPiece) => "no_such_piece",
             SkipReason::BadMove(MoveErrorKind::Illegal) => "illegal_move",
             SkipReason::BadMove(MoveErrorKind::Ambiguous) => "ambiguous_move",
+            SkipReason::CutShort => "cut_short",
             SkipReason::NoMoves => "no_moves",
             SkipReason::NoElo => "no_elo",
             SkipReason::BelowMinElo => "below_min_elo",

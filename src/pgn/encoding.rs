@@ -383,8 +383,11 @@ impl fmt::Debug for Input {
     }
 }
 
-/// Prefixes an I/O error's message with the file name.
+/// Prefixes an I/O error's message with the file name (an [`InputError`] names it already).
 fn name_error(path: &Path, e: io::Error) -> io::Error {
+    if e.get_ref().is_some_and(|inner| inner.is::<InputError>()) {
+        return e;
+    }
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
@@ -471,7 +474,7 @@ pub fn open_reader<R: Read + Send + 'static>(
     let is_zstd =
         magic == ZSTD_MAGIC || (magic.len() == 4 && magic[0] & 0xf0 == 0x50 && magic[1..] == [0x2a, 0x4d, 0x18]);
     let raw = Cursor::new(magic).chain(reader);
-    let mut decoded: Box<dyn Read + Send> = if is_zstd {
+    let decoded: Box<dyn Read + Send> = if is_zstd {
         let decoder = zstd::stream::read::Decoder::new(raw)
             .map_err(|e| OpenError::new(path, "cannot start zstd decompression", e))?;
         Box::new(decoder)
@@ -479,7 +482,15 @@ pub fn open_reader<R: Read + Send + 'static>(
         Box::new(raw)
     };
     let what = if is_zstd { "cannot decompress" } else { "cannot read" };
-    let sample = read_prefix(&mut decoded, SAMPLE_LEN).map_err(|e| OpenError::new(path, what, e))?;
+    let mut counted = Counted { inner: decoded, path: path.to_path_buf(), offset: 0, compressed: is_zstd };
+    let (sample, failure) = read_sample(&mut counted, SAMPLE_LEN);
+    // A failure before the first byte is the file's; one later comes after the text read so far,
+    // which is delivered first (its games are not lost), then the error.
+    let rest: Box<dyn Read + Send> = match failure {
+        Some(e) if sample.is_empty() => return Err(OpenError::new(path, what, InputError::into_cause(e))),
+        Some(e) => Box::new(FailWith(Some(e))),
+        None => Box::new(counted),
+    };
     let encoding = match choice {
         EncodingChoice::Auto => detect_encoding(&sample),
         EncodingChoice::Utf8 => TextEncoding::Utf8,
@@ -492,7 +503,7 @@ pub fn open_reader<R: Read + Send + 'static>(
     let bom = if encoding == TextEncoding::Utf8 && sample.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let mut head = Cursor::new(sample);
     head.set_position(bom);
-    let stream = head.chain(decoded);
+    let stream = head.chain(rest);
     let inner: Box<dyn BufRead + Send> = if encoding == TextEncoding::Utf8 {
         Box::new(BufReader::with_capacity(BUF_LEN, stream))
     } else {
@@ -506,6 +517,136 @@ fn read_prefix(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(n);
     r.take(n as u64).read_to_end(&mut buf)?;
     Ok(buf)
+}
+
+/// Reads up to `n` bytes, keeping those read before a failure: the bytes, and the failure if
+/// one ended the reading early.
+fn read_sample(r: &mut dyn Read, n: usize) -> (Vec<u8>, Option<io::Error>) {
+    let mut buf = Vec::with_capacity(n);
+    // `read_to_end` leaves what it read in `buf` when it fails.
+    let failure = r.take(n as u64).read_to_end(&mut buf).err();
+    (buf, failure)
+}
+
+/// A failure to read a game file's bytes (an I/O error, or a zstd stream that is damaged or cut
+/// short), with how far the reading got: the bytes before [`InputError::offset`] were read (and
+/// are delivered to the reader before this error).
+///
+/// It comes wrapped in the `std::io::Error` that reading an [`Input`] returns; its message names
+/// the file, the offset and the cause:
+///
+/// ```
+/// use qiku::pgn::{open_reader, EncodingChoice, InputError};
+/// use std::io::{Cursor, Read};
+///
+/// // A whole zstd frame, then one cut in half (as appending to a file that was then truncated).
+/// let text = "[Event \"x\"]\n\n1. h2e2 h9g7 *\n".repeat(1_000);
+/// let mut packed = zstd::encode_all(text.as_bytes(), 3)?;
+/// let more = zstd::encode_all(text.as_bytes(), 3)?;
+/// packed.extend_from_slice(&more[..more.len() / 2]);
+/// let mut input = open_reader(Cursor::new(packed), "cut.pgn.zst", EncodingChoice::Auto)?;
+/// let mut read = Vec::new();
+/// let err = input.read_to_end(&mut read).unwrap_err();
+/// let failure = err.get_ref().and_then(|e| e.downcast_ref::<InputError>()).expect("an InputError");
+/// assert_eq!(failure.offset(), read.len() as u64);
+/// assert!(failure.is_compressed());
+/// let shown = format!("cut.pgn.zst: decompression failed at byte {} of the text: ", read.len());
+/// assert!(err.to_string().starts_with(&shown), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct InputError {
+    path: PathBuf,
+    offset: u64,
+    compressed: bool,
+    source: io::Error,
+}
+
+impl InputError {
+    /// The file (or the name given to [`open_reader`]).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many bytes of the file (decompressed, before any transcoding) were read before the
+    /// failure.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether the file is zstd-compressed (the offset is then one in the decompressed text).
+    pub fn is_compressed(&self) -> bool {
+        self.compressed
+    }
+
+    /// The cause inside an `io::Error` that wraps an `InputError`; any other error as it is.
+    fn into_cause(e: io::Error) -> io::Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<InputError>()) {
+            if let Some(inner) = e.into_inner() {
+                if let Ok(failure) = inner.downcast::<InputError>() {
+                    return failure.source;
+                }
+            }
+            return io::Error::other("read failed");
+        }
+        e
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.compressed {
+            let (path, offset, source) = (self.path.display(), self.offset, &self.source);
+            write!(f, "{path}: decompression failed at byte {offset} of the text: {source}")
+        } else {
+            write!(f, "{}: read failed at byte {}: {}", self.path.display(), self.offset, self.source)
+        }
+    }
+}
+
+impl error::Error for InputError {
+    fn source(&self) -> Option<&(dyn error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Counts the bytes read from a file (decompressed) and turns a failure into an [`InputError`]
+/// that says where it happened.
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    path: PathBuf,
+    offset: u64,
+    compressed: bool,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(n) => {
+                self.offset += n as u64;
+                Ok(n)
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) => {
+                let kind = e.kind();
+                let failure =
+                    InputError { path: self.path.clone(), offset: self.offset, compressed: self.compressed, source: e };
+                Err(io::Error::new(kind, failure))
+            }
+        }
+    }
+}
+
+/// The rest of a file whose reading failed while its first bytes were sampled: the failure, once.
+struct FailWith(Option<io::Error>);
+
+impl Read for FailWith {
+    fn read(&mut self, _buf: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
 }
 
 /// Decodes a byte stream in some encoding to UTF-8, incrementally, as a `BufRead`.

@@ -40,7 +40,8 @@ mod visitor;
 mod tests;
 
 pub use encoding::{
-    detect_encoding, open, open_reader, EncodingChoice, Input, OpenError, OpenErrorKind, TextEncoding, Transcoder,
+    detect_encoding, open, open_reader, EncodingChoice, Input, InputError, OpenError, OpenErrorKind, TextEncoding,
+    Transcoder,
 };
 pub use error::{ErrorKind, SyntaxError};
 pub use reader::{Mode, Reader, DEFAULT_MAX_LINE_LEN};

@@ -219,6 +219,13 @@ pub struct Reader<R> {
     /// The last game ended at movetext on its result token's line: that text is an error, not a
     /// game of its own (`1. h2e2 h9g7 1-0 2. h0g2`).
     text_after_result: bool,
+    /// A read failure, kept until the game being read (from the text before it) is delivered;
+    /// the input counts as ended meanwhile.
+    failure: Option<io::Error>,
+    /// A game of this input had a result token (PGN mode): games here end with one.
+    results_seen: bool,
+    /// The last line read ended with a line feed (a file cut at a random byte rarely does).
+    line_terminated: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -252,6 +259,9 @@ impl<R: BufRead> Reader<R> {
             error: None,
             result_line: 0,
             text_after_result: false,
+            failure: None,
+            results_seen: false,
+            line_terminated: true,
         }
     }
 
@@ -291,6 +301,11 @@ impl<R: BufRead> Reader<R> {
     /// (nothing was visited). Syntax errors go to [`Visitor::malformed`]; only I/O errors are
     /// returned, after which the reader should not be used further.
     ///
+    /// A read failure is returned after everything before it: the games whose text was read
+    /// before it are delivered first (the game it interrupted as one the input ended in, so
+    /// [`Visitor::cut_short`] if its result token was not reached), then the next call returns
+    /// the error.
+    ///
     /// ```
     /// use qiku::pgn::{Location, Reader, Skip, Visitor};
     ///
@@ -329,8 +344,11 @@ impl<R: BufRead> Reader<R> {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn read_game<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> io::Result<bool> {
-        if !self.seek_game_start()? {
-            return Ok(false);
+        if !self.seek_game_start() {
+            return match self.failure.take() {
+                Some(e) => Err(e),
+                None => Ok(false),
+            };
         }
         let lines = match self.mode {
             Mode::Pgn => false,
@@ -368,11 +386,11 @@ impl<R: BufRead> Reader<R> {
             g.phase = Phase::Movetext;
             let snippet = snippet(self.text.get(self.pos..).unwrap_or(""));
             let err = SyntaxError { location: start, kind: ErrorKind::TextAfterResult, snippet };
-            self.fail(visitor, &g, err, Resync::Auto)?;
+            self.fail(visitor, &g, err, Resync::Auto);
             return Ok(true);
         }
         loop {
-            match self.step(visitor, &mut g)? {
+            match self.step(visitor, &mut g) {
                 Step::Continue => {}
                 Step::End => {
                     if g.depth > 0 {
@@ -381,20 +399,28 @@ impl<R: BufRead> Reader<R> {
                             kind: ErrorKind::UnclosedVariation,
                             snippet: String::new(),
                         };
-                        self.fail(visitor, &g, err, Resync::None)?;
+                        self.fail(visitor, &g, err, Resync::None);
                     } else {
                         if g.phase == Phase::Tags && !g.skip_game {
                             let end = self.game_end();
                             visitor.begin_movetext(end);
                         }
                         let end = self.game_end();
+                        // The input ended (or failed) in the movetext, before the result token:
+                        // the file was cut in the middle of this game.
+                        // (Only where the file shows games end with a result token, or where it
+                        // ends mid-line or failed: files whose games have none are common.)
+                        let cut = self.failure.is_some() || self.results_seen || !self.line_terminated;
+                        if self.eof && cut && !g.lines && g.phase == Phase::Movetext && !g.skip_game {
+                            visitor.cut_short(end);
+                        }
                         visitor.end_game(end);
                     }
                     return Ok(true);
                 }
                 Step::Fail(resync) => {
                     let err = self.error.take().unwrap_or_else(unreachable_err);
-                    self.fail(visitor, &g, err, resync)?;
+                    self.fail(visitor, &g, err, resync);
                     return Ok(true);
                 }
             }
@@ -412,17 +438,17 @@ impl<R: BufRead> Reader<R> {
 
     /// Skips blank lines and `%` escape lines; leaves `pos` at the first content of the next
     /// game. Returns false at the end of the input.
-    fn seek_game_start(&mut self) -> io::Result<bool> {
+    fn seek_game_start(&mut self) -> bool {
         loop {
             if self.loaded {
                 let i = skip_ws(self.text.as_bytes(), self.pos);
                 self.pos = i;
                 if i < self.text.len() || self.line_state != LineState::Ok {
-                    return Ok(true);
+                    return true;
                 }
             }
-            if !self.load_line()? {
-                return Ok(false);
+            if !self.load_line() {
+                return false;
             }
             self.begin_line();
         }
@@ -454,8 +480,22 @@ impl<R: BufRead> Reader<R> {
         self.end_loc
     }
 
-    /// Reads the next line into `text`. Returns false at the end of the input.
-    fn load_line(&mut self) -> io::Result<bool> {
+    /// Reads the next line into `text`. Returns false at the end of the input, and after a read
+    /// failure, which is kept in `failure` (with the input counted as ended) for `read_game` to
+    /// return once the game being read is delivered. A line the failure cut off is dropped: its
+    /// last token may be cut too.
+    fn load_line(&mut self) -> bool {
+        match self.try_load_line() {
+            Ok(more) => more,
+            Err(e) => {
+                self.eof = true;
+                self.failure = Some(e);
+                false
+            }
+        }
+    }
+
+    fn try_load_line(&mut self) -> io::Result<bool> {
         if let Some(byte) = self.end_mark.take() {
             self.end_loc = loc!(self, byte);
         }
@@ -475,6 +515,7 @@ impl<R: BufRead> Reader<R> {
         }
         self.bytes_read += n as u64;
         let mut too_long = false;
+        self.line_terminated = buf.last() == Some(&b'\n') || n as u64 == cap;
         if buf.last() == Some(&b'\n') {
             buf.pop();
         } else if n as u64 == cap {
@@ -592,7 +633,7 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Reports a broken game, skips to the next game and closes the broken one.
-    fn fail<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &Game, err: SyntaxError, resync: Resync) -> io::Result<()> {
+    fn fail<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &Game, err: SyntaxError, resync: Resync) {
         v.malformed(&err);
         if resync == Resync::Auto {
             if g.lines {
@@ -603,7 +644,7 @@ impl<R: BufRead> Reader<R> {
                 // In movetext, the next tag line does.
                 let mut seen_non_tag = g.phase != Phase::Tags || !self.is_tag_line();
                 self.skip_line();
-                while self.load_line()? {
+                while self.load_line() {
                     if self.is_tag_line() {
                         if seen_non_tag {
                             self.pos = self.first;
@@ -617,51 +658,50 @@ impl<R: BufRead> Reader<R> {
             }
         }
         v.end_game(err.location);
-        Ok(())
     }
 
     /// Handles the next item of the game.
-    fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> io::Result<Step> {
+    fn step<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game) -> Step {
         if self.line_state == LineState::TooLong {
-            return Ok(self.too_long(g));
+            return self.too_long(g);
         }
         let len = self.text.len();
         let after_result = g.phase == Phase::AfterResult && !g.lines;
         if self.pos >= len {
             if after_result && self.line_state != LineState::Ok {
                 // Junk after a finished game is the next (broken) game, not this one's fault.
-                return Ok(Step::End);
+                return Step::End;
             }
             if let Some(err) = self.line_error() {
-                return Ok(self.failure(err, Resync::Auto));
+                return self.failure(err, Resync::Auto);
             }
-            if g.lines || !self.load_line()? {
-                return Ok(Step::End);
+            if g.lines || !self.load_line() {
+                return Step::End;
             }
             self.begin_line();
-            return Ok(Step::Continue);
+            return Step::Continue;
         }
         let b = self.text.as_bytes();
         let i = skip_ws(b, self.pos);
         self.pos = i;
         if i >= len {
-            return Ok(Step::Continue);
+            return Step::Continue;
         }
         let c = b[i];
         if after_result && !matches!(c, b'{' | b';' | b'$') {
             // Whatever follows the result, other than comments and NAGs, starts the next game;
             // but movetext on the result's own line is an error of its own (read next).
             self.text_after_result = self.line_no == self.result_line && c != b'[';
-            return Ok(Step::End);
+            return Step::End;
         }
-        Ok(match c {
-            b'{' => return self.brace_comment(v, g, i),
+        match c {
+            b'{' => self.brace_comment(v, g, i),
             b';' => {
                 if self.line_state != LineState::Ok {
-                    return Ok(self.line_failure());
+                    return self.line_failure();
                 }
                 if let Some(k) = find_nul(&b[i + 1..]) {
-                    return Ok(self.error_at(i + 1 + k, ErrorKind::ControlCharacter(b[i + 1 + k])));
+                    return self.error_at(i + 1 + k, ErrorKind::ControlCharacter(b[i + 1 + k]));
                 }
                 let at = loc!(self, i);
                 if !g.suppressed() {
@@ -673,7 +713,7 @@ impl<R: BufRead> Reader<R> {
             }
             b'(' => {
                 if g.phase == Phase::AfterResult {
-                    return Ok(self.after_result(g, i));
+                    return self.after_result(g, i);
                 }
                 let at = loc!(self, i);
                 self.ensure_movetext(v, g, at);
@@ -694,7 +734,7 @@ impl<R: BufRead> Reader<R> {
             }
             b')' => {
                 if g.depth == 0 {
-                    return Ok(self.error_at(i, ErrorKind::UnexpectedChar(')')));
+                    return self.error_at(i, ErrorKind::UnexpectedChar(')'));
                 }
                 self.pos = i + 1;
                 self.end_mark = Some(i + 1);
@@ -710,7 +750,7 @@ impl<R: BufRead> Reader<R> {
                 let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
                 let nag = std::str::from_utf8(&b[i + 1..i + 1 + digits]).ok().and_then(|s| s.parse::<u16>().ok());
                 let Some(nag) = nag else {
-                    return Ok(self.error_at(i, ErrorKind::BadNag));
+                    return self.error_at(i, ErrorKind::BadNag);
                 };
                 let at = loc!(self, i);
                 if g.phase != Phase::AfterResult {
@@ -737,7 +777,7 @@ impl<R: BufRead> Reader<R> {
             b'[' | b']' | b'}' | b'"' => self.error_at(i, ErrorKind::UnexpectedChar(c as char)),
             c if is_control(c) => self.error_at(i, ErrorKind::ControlCharacter(c)),
             _ => self.token(v, g, i),
-        })
+        }
     }
 
     /// A line over the length limit is the error of the game it belongs to: in PGN, a tag line
@@ -794,6 +834,7 @@ impl<R: BufRead> Reader<R> {
                 }
                 g.phase = Phase::AfterResult;
                 self.result_line = self.line_no;
+                self.results_seen |= !g.lines;
             }
             Token::Number(None) => {}
             Token::Number(Some(k)) => {
@@ -862,44 +903,44 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// A `{` comment, possibly spanning lines.
-    fn brace_comment<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, i: usize) -> io::Result<Step> {
+    fn brace_comment<V: Visitor + ?Sized>(&mut self, v: &mut V, g: &mut Game, i: usize) -> Step {
         let start = loc!(self, i);
         let body = i + 1;
         if let Some(k) = self.text[body..].find('}') {
             let end = body + k;
             if let Some(c) = find_nul(&self.text.as_bytes()[body..end]) {
                 let byte = self.text.as_bytes()[body + c];
-                return Ok(self.error_at(body + c, ErrorKind::ControlCharacter(byte)));
+                return self.error_at(body + c, ErrorKind::ControlCharacter(byte));
             }
             if !g.suppressed() {
                 v.comment(&self.text[body..end], start);
             }
             self.pos = end + 1;
             self.end_mark = Some(end + 1);
-            return Ok(Step::Continue);
+            return Step::Continue;
         }
         let unterminated =
             |snippet: String| SyntaxError { location: start, kind: ErrorKind::UnterminatedComment, snippet };
         if g.lines {
             let s = snippet(&self.text[i..]);
-            return Ok(self.failure(unterminated(s), Resync::Auto));
+            return self.failure(unterminated(s), Resync::Auto);
         }
         self.scratch.clear();
         let mut from = body;
         loop {
             if let Some(err) = self.line_error() {
-                return Ok(self.failure(err, Resync::Auto));
+                return self.failure(err, Resync::Auto);
             }
             let rest = &self.text.as_bytes()[from..];
             let close = rest.iter().position(|&c| c == b'}');
             let upto = close.map_or(self.text.len(), |k| from + k);
             if let Some(c) = find_nul(&self.text.as_bytes()[from..upto]) {
                 let byte = self.text.as_bytes()[from + c];
-                return Ok(self.error_at(from + c, ErrorKind::ControlCharacter(byte)));
+                return self.error_at(from + c, ErrorKind::ControlCharacter(byte));
             }
             self.scratch.push_str(&self.text[from..upto]);
             if self.scratch.len() > self.max_line_len {
-                return Ok(self.error_at(upto, ErrorKind::CommentTooLong));
+                return self.error_at(upto, ErrorKind::CommentTooLong);
             }
             if close.is_some() {
                 if !g.suppressed() {
@@ -907,16 +948,16 @@ impl<R: BufRead> Reader<R> {
                 }
                 self.pos = upto + 1;
                 self.end_mark = Some(upto + 1);
-                return Ok(Step::Continue);
+                return Step::Continue;
             }
-            if !self.load_line()? {
-                return Ok(self.failure(unterminated(String::new()), Resync::None));
+            if !self.load_line() {
+                return self.failure(unterminated(String::new()), Resync::None);
             }
             if self.prev_blank && self.is_tag_line() {
                 // Almost certainly the next game: stop here rather than swallow the file.
                 self.pos = self.first;
                 let s = snippet(&self.text);
-                return Ok(self.failure(unterminated(s), Resync::None));
+                return self.failure(unterminated(s), Resync::None);
             }
             self.scratch.push('\n');
             from = 0;

@@ -128,7 +128,8 @@ impl std::error::Error for BadResultTag {}
 ///
 /// Call order for one game: `begin_game`, then `tag`s and `comment`s of the tag section, then
 /// `begin_movetext` once, then any mix of `move_token`, `comment`, `nag`, `begin_variation` /
-/// `end_variation` and at most one `outcome`, and finally `end_game`. Every `begin_game` is matched
+/// `end_variation` and at most one `outcome`, then `cut_short` if the input ended before the
+/// result token, and finally `end_game`. Every `begin_game` is matched
 /// by exactly one `end_game`. If the game is broken, `malformed` is called (once) before
 /// `end_game`, and nothing else of that game is delivered after it; `begin_movetext` is not called
 /// when the error happened in the tag section.
@@ -182,6 +183,37 @@ pub trait Visitor {
     /// The result token of the game; `None` for `*`.
     fn outcome(&mut self, result: Option<GameResult>, loc: Location) {
         let _ = (result, loc);
+    }
+
+    /// The input ended (at its end, or at a read failure) in this game's movetext, before its
+    /// result token: the file was cut in the middle of the game (truncated, or damaged there),
+    /// and its moves so far are only the start of it (the last one may be cut too). At the end of
+    /// the input (rather than a read failure) only when the file shows it: an earlier game of it
+    /// had a result token, or its last line has no line feed (files whose games have no result
+    /// token at all are common, and end with a complete line). Called once,
+    /// just before [`end_game`](Visitor::end_game), with the same `loc`; not in line mode, where
+    /// a game needs no result token, nor for a game already reported [`malformed`](Visitor::malformed)
+    /// or skipped with [`Skip::SkipGame`].
+    ///
+    /// ```
+    /// use qiku::pgn::{Location, Reader, Skip, Visitor};
+    ///
+    /// #[derive(Default)]
+    /// struct Games { complete: u64, cut: Vec<u64> }
+    /// impl Visitor for Games {
+    ///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+    ///     fn cut_short(&mut self, loc: Location) { self.cut.push(loc.game); }
+    ///     fn end_game(&mut self, _: Location) { self.complete += 1; }
+    /// }
+    ///
+    /// let text = "[Event \"a\"]\n\n1. h2e2 h9g7 1-0\n\n[Event \"b\"]\n\n1. h2e2 h9g7 2. h0g2";
+    /// let mut games = Games::default();
+    /// Reader::new(text.as_bytes()).read_all(&mut games)?;
+    /// assert_eq!((games.complete, games.cut), (2, vec![2]));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn cut_short(&mut self, loc: Location) {
+        let _ = loc;
     }
 
     /// The game is over. `loc` is just after its last character of content.

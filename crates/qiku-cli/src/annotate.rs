@@ -3,6 +3,11 @@
 //! byte (tags, movetext, comments, variations, line breaks); only `{...}` comments are inserted.
 //! Games that cannot be read (a syntax error, an unknown or illegal move) are copied unchanged,
 //! counted and reported by game and line.
+//!
+//! The games are streamed: read one, annotate it, write it, then the next, so that memory stays
+//! that of one game (plus the engine's table) however large the collection. A first quick pass
+//! over the file only counts the moves, for the progress display, and refuses a file that is not
+//! PGN before anything is written.
 
 use super::progress::TermProgress;
 use qiku::book::Book;
@@ -10,11 +15,13 @@ use qiku::engine::ordering::History;
 use qiku::engine::search::{self, SearchOptions, Shared};
 use qiku::engine::time::Limits;
 use qiku::engine::Score;
-use qiku::pgn::{self, EncodingChoice, Location, Mode, Reader, Skip, SyntaxError, Visitor};
+use qiku::pgn::{self, EncodingChoice, ErrorKind, Location, Mode, Reader, Skip, SyntaxError, Visitor};
 use qiku::tablebase::Tablebases;
 use qiku::{Color, Dtm, Game, Move, Position, Progress, Rules, Wdl};
-use std::io::{Read, Write};
+use std::cell::RefCell;
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// The command line of `qiku annotate`.
 #[derive(clap::Args)]
@@ -131,64 +138,207 @@ struct RawGame {
     error: Option<(u64, String)>,
 }
 
-/// Collects the games' tokens and their places.
+/// Collects one game's tokens and their places.
 #[derive(Default)]
 struct Collect {
-    games: Vec<RawGame>,
+    game: RawGame,
+    /// Where the game ended (`end_game`'s location).
+    end: Location,
 }
 
 impl Visitor for Collect {
     fn begin_game(&mut self, loc: Location) {
-        self.games.push(RawGame { number: loc.game, ..RawGame::default() });
+        self.game = RawGame { number: loc.game, ..RawGame::default() };
     }
     fn tag(&mut self, name: &str, value: &str, loc: Location) -> Skip {
-        if let Some(g) = self.games.last_mut() {
-            if name.eq_ignore_ascii_case("FEN") {
-                g.fen = Some((value.to_string(), loc));
-            }
+        if name.eq_ignore_ascii_case("FEN") {
+            self.game.fen = Some((value.to_string(), loc));
         }
         Skip::Continue
     }
     fn move_token(&mut self, token: &str, loc: Location) -> Skip {
-        if let Some(g) = self.games.last_mut() {
-            g.moves.push((token.to_string(), loc));
-        }
+        self.game.moves.push((token.to_string(), loc));
         Skip::Continue
     }
-    fn end_game(&mut self, _loc: Location) {}
+    fn end_game(&mut self, loc: Location) {
+        self.end = loc;
+    }
     fn malformed(&mut self, error: &SyntaxError) {
-        if let Some(g) = self.games.last_mut() {
-            // Named at the error's own line, as a bad move is; the report says the game and the
-            // line, so the message is the column and the cause.
-            let at = error.location;
-            let mut why = format!("syntax error at column {}: {}", at.column, error.kind);
-            if !error.snippet.is_empty() {
-                why.push_str(&format!(" near `{}`", error.snippet));
+        // Named at the error's own line, as a bad move is; the report says the game and the
+        // line, so the message is the column and the cause.
+        let at = error.location;
+        let mut why = format!("syntax error at column {}: {}", at.column, error.kind);
+        if !error.snippet.is_empty() {
+            why.push_str(&format!(" near `{}`", error.snippet));
+        }
+        self.game.error = Some((at.line, why));
+    }
+}
+
+/// A [`BufRead`] that keeps a copy of every byte the reader takes from the input: the text of
+/// the games read, to be copied to the output with the comments inserted.
+struct Tee<R> {
+    inner: R,
+    kept: Rc<RefCell<Vec<u8>>>,
+}
+
+impl<R: BufRead> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.kept.borrow_mut().extend_from_slice(buf.get(..n).unwrap_or_default());
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Tee<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if amt > 0 {
+            // The bytes consumed are the front of what `fill_buf` gave (and gives again, from
+            // its buffer, without reading).
+            if let Ok(buf) = self.inner.fill_buf() {
+                self.kept.borrow_mut().extend_from_slice(&buf[..amt.min(buf.len())]);
             }
-            g.error = Some((at.line, why));
+        }
+        self.inner.consume(amt);
+    }
+}
+
+/// The text read and not yet let go: from the start of a line on, with where its lines start,
+/// and how much of it is written.
+struct Window {
+    kept: Rc<RefCell<Vec<u8>>>,
+    /// The number of the line `kept` starts with.
+    first_line: u64,
+    /// Offsets in `kept` of the starts of its lines, `first_line` first (after a byte-order
+    /// mark on line 1).
+    starts: Vec<usize>,
+    /// How much of `kept` was searched for line ends.
+    scanned: usize,
+    /// How much of `kept` is written to the output.
+    written: usize,
+}
+
+impl Window {
+    fn new(kept: Rc<RefCell<Vec<u8>>>) -> Self {
+        Window { kept, first_line: 1, starts: vec![0], scanned: 0, written: 0 }
+    }
+
+    /// Takes note of the lines of the text read since the last call.
+    fn scan(&mut self) {
+        let kept = self.kept.borrow();
+        if self.first_line == 1 && self.scanned == 0 && kept.starts_with("\u{feff}".as_bytes()) {
+            self.starts[0] = "\u{feff}".len();
+        }
+        let from = self.scanned;
+        self.starts.extend(kept[from..].iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| from + i + 1));
+        self.scanned = kept.len();
+    }
+
+    /// The offset in `kept` just after the move token read at `loc` (and its `!`/`?` marks), or
+    /// `None` if the token is not found there.
+    fn token_end(&self, token: &str, loc: Location) -> Option<usize> {
+        let kept = self.kept.borrow();
+        let index = usize::try_from(loc.line.checked_sub(self.first_line)?).ok()?;
+        let line_start = *self.starts.get(index)?;
+        let rest = kept.get(line_start..)?;
+        let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let line = std::str::from_utf8(&rest[..line_end]).ok()?;
+        let col = line.char_indices().nth((loc.column as usize).saturating_sub(1)).map_or(line.len(), |(i, _)| i);
+        let at = col + line[col..].find(token)?;
+        let mut end = at + token.len();
+        end += line[end..].len() - line[end..].trim_start_matches(['!', '?']).len();
+        Some(line_start + end)
+    }
+
+    /// Writes the text up to `at` (an offset in `kept`) that is not written yet.
+    fn write_to(&mut self, out: &mut impl Write, at: usize) -> io::Result<()> {
+        if at > self.written {
+            let kept = self.kept.borrow();
+            out.write_all(kept.get(self.written..at).unwrap_or_default())?;
+            self.written = at;
+        }
+        Ok(())
+    }
+
+    /// Writes the text up to `at`, then the comment ` {text}`.
+    fn insert(&mut self, out: &mut impl Write, at: usize, text: &str) -> io::Result<()> {
+        self.write_to(out, at)?;
+        out.write_all(b" {")?;
+        out.write_all(text.as_bytes())?;
+        out.write_all(b"}")
+    }
+
+    /// After a game that ended on `line`: the text before that line belongs to it (or to games
+    /// before it), so it is written and let go; no later game's comment goes there.
+    fn release(&mut self, out: &mut impl Write, line: u64) -> io::Result<()> {
+        let Some(index) = line.checked_sub(self.first_line).and_then(|i| usize::try_from(i).ok()) else {
+            return Ok(());
+        };
+        let Some(&start) = self.starts.get(index) else { return Ok(()) };
+        self.write_to(out, start)?;
+        self.kept.borrow_mut().drain(..start);
+        self.starts.drain(..index);
+        for s in &mut self.starts {
+            *s -= start;
+        }
+        self.first_line = line;
+        self.scanned -= start;
+        self.written -= start;
+        Ok(())
+    }
+
+    /// Writes the rest of the text.
+    fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
+        let end = self.kept.borrow().len();
+        self.write_to(out, end)
+    }
+}
+
+/// Counts the moves of the games that have no syntax error (the progress display's total), and
+/// finds the first bytes that are not UTF-8 (which the output, UTF-8 text, cannot copy).
+#[derive(Default)]
+struct CountMoves {
+    total: u64,
+    game: u64,
+    malformed: bool,
+    not_utf8: Option<SyntaxError>,
+}
+
+impl Visitor for CountMoves {
+    fn begin_game(&mut self, _loc: Location) {
+        self.game = 0;
+        self.malformed = false;
+    }
+    fn move_token(&mut self, _token: &str, _loc: Location) -> Skip {
+        self.game += 1;
+        Skip::Continue
+    }
+    fn malformed(&mut self, error: &SyntaxError) {
+        self.malformed = true;
+        if error.kind == ErrorKind::InvalidUtf8 && self.not_utf8.is_none() {
+            self.not_utf8 = Some(error.clone());
+        }
+    }
+    fn end_game(&mut self, _loc: Location) {
+        if !self.malformed {
+            self.total += self.game;
         }
     }
 }
 
-/// Byte offsets of the starts of the text's lines (line 1 first; after a byte-order mark).
-fn line_starts(text: &str) -> Vec<usize> {
-    let first = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-    let mut starts = vec![first];
-    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-    starts
-}
-
-/// The byte offset just after the move token read at `loc` (and its `!`/`?` marks), or `None`
-/// if the token is not found there.
-fn token_end(text: &str, starts: &[usize], token: &str, loc: Location) -> Option<usize> {
-    let line_start = *starts.get(usize::try_from(loc.line).ok()?.checked_sub(1)?)?;
-    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
-    let line = &text[line_start..line_end];
-    let col = line.char_indices().nth((loc.column as usize).saturating_sub(1)).map_or(line.len(), |(i, _)| i);
-    let at = col + line[col..].find(token)?;
-    let mut end = at + token.len();
-    end += line[end..].len() - line[end..].trim_start_matches(['!', '?']).len();
-    Some(line_start + end)
+/// A read failure of the games file, named once.
+fn read_error(opts: &AnnotateOptions, e: &io::Error) -> String {
+    let message = e.to_string();
+    let name = format!("{}: ", opts.input.display());
+    if message.starts_with(&name) {
+        message
+    } else {
+        format!("{name}{message}")
+    }
 }
 
 /// A score of the side to move, from red's view.
@@ -263,12 +413,7 @@ type Comments = Vec<(usize, String)>;
 type BadGame = (u64, String);
 
 /// Replays one game and builds its comments: `(byte offset, comment)` for every move.
-fn annotate_game(
-    text: &str,
-    starts: &[usize],
-    g: &RawGame,
-    ctx: &mut Context<'_>,
-) -> Result<Result<Comments, BadGame>, String> {
+fn annotate_game(window: &Window, g: &RawGame, ctx: &mut Context<'_>) -> Result<Result<Comments, BadGame>, String> {
     let start = match &g.fen {
         Some((fen, loc)) => match Position::from_fen(fen) {
             Ok(p) => p,
@@ -288,7 +433,7 @@ fn annotate_game(
             Ok((m, _)) => m,
             Err(e) => return Ok(Err((loc.line, format!("move {token:?} at column {}: {e}", loc.column)))),
         };
-        let Some(end) = token_end(text, starts, token, *loc) else {
+        let Some(end) = window.token_end(token, *loc) else {
             return Ok(Err((loc.line, format!("move {token:?} not found where it was read"))));
         };
         game.play_unchecked(mv);
@@ -394,22 +539,32 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
         }
     }
     let shared = Shared::try_new(opts.hash).map_err(|e| format!("--hash {}: {e}", opts.hash))?;
-    let mut input = pgn::open(&opts.input, EncodingChoice::Auto).map_err(|e| e.to_string())?;
-    let mut text = String::new();
-    input.read_to_string(&mut text).map_err(|e| format!("{}: {e}", opts.input.display()))?;
-    let mut reader = Reader::new(text.as_bytes());
-    let mut collect = Collect::default();
-    reader.read_all(&mut collect).map_err(|e| format!("{}: {e}", opts.input.display()))?;
+    // A first pass counts the moves (the progress display's total), and finds a file that is not
+    // PGN or cannot be read to its end before anything is written.
+    let input = pgn::open(&opts.input, EncodingChoice::Auto).map_err(|e| e.to_string())?;
+    let mut reader = Reader::new(input);
+    let mut count = CountMoves::default();
+    reader.read_all(&mut count).map_err(|e| read_error(opts, &e))?;
     if reader.mode() == Mode::Lines {
         return Err(format!(
             "{}: not PGN (one game of moves per line); annotate writes comments into PGN movetext: convert the games to PGN first",
             opts.input.display()
         ));
     }
-    let starts = line_starts(&text);
+    if let Some(e) = &count.not_utf8 {
+        return Err(format!(
+            "{}: {e}: the annotated copy is UTF-8 text, which these bytes cannot be copied into; give the \
+             games in one encoding (UTF-8, GBK or Big5)",
+            opts.input.display()
+        ));
+    }
+    drop(reader);
+    let input = pgn::open(&opts.input, EncodingChoice::Auto).map_err(|e| e.to_string())?;
+    let kept = Rc::new(RefCell::new(Vec::new()));
+    let mut reader = Reader::with_mode(Tee { inner: input, kept: Rc::clone(&kept) }, Mode::Pgn);
+    let mut window = Window::new(kept);
     let progress = TermProgress::new(opts.progress, false);
-    let total: usize = collect.games.iter().filter(|g| g.error.is_none()).map(|g| g.moves.len()).sum();
-    progress.start("annotating", total as u64);
+    progress.start("annotating", count.total);
     let mut ctx = Context {
         book: book.as_ref(),
         tb: tb.as_ref(),
@@ -419,37 +574,38 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
         history: History::default(),
         progress: &progress,
     };
-    let mut report = AnnotateReport { games: collect.games.len() as u64, ..AnnotateReport::default() };
-    let mut inserts: Vec<(usize, String)> = Vec::new();
-    for g in &collect.games {
+    let output_error = |e: io::Error| format!("{}: {e}", opts.output.display());
+    let mut file = qiku::fs::AtomicFile::create(&opts.output).map_err(output_error)?;
+    let mut out = BufWriter::new(file.file());
+    let mut report = AnnotateReport::default();
+    let mut collect = Collect::default();
+    // One game at a time: read, annotate, write.
+    while reader.read_game(&mut collect).map_err(|e| read_error(opts, &e))? {
+        report.games += 1;
+        window.scan();
+        let g = &collect.game;
         if let Some((line, e)) = &g.error {
             report.skipped.push((g.number, *line, e.clone()));
-            continue;
-        }
-        match annotate_game(&text, &starts, g, &mut ctx)? {
-            Ok(list) => {
-                report.annotated += 1;
-                report.moves += g.moves.len() as u64;
-                inserts.extend(list);
+        } else {
+            match annotate_game(&window, g, &mut ctx)? {
+                Ok(list) => {
+                    report.annotated += 1;
+                    report.moves += g.moves.len() as u64;
+                    for (at, comment) in &list {
+                        window.insert(&mut out, *at, comment).map_err(output_error)?;
+                    }
+                }
+                Err((line, e)) => report.skipped.push((g.number, line, e)),
             }
-            Err((line, e)) => report.skipped.push((g.number, line, e)),
         }
+        window.release(&mut out, collect.end.line).map_err(output_error)?;
     }
+    window.scan();
+    window.finish(&mut out).map_err(output_error)?;
     progress.finish();
-    inserts.sort_by_key(|(at, _)| *at);
-    let mut out = String::with_capacity(text.len() + inserts.iter().map(|(_, c)| c.len() + 3).sum::<usize>());
-    let mut from = 0;
-    for (at, comment) in &inserts {
-        out.push_str(&text[from..*at]);
-        out.push_str(" {");
-        out.push_str(comment);
-        out.push('}');
-        from = *at;
-    }
-    out.push_str(&text[from..]);
-    let mut file = qiku::fs::AtomicFile::create(&opts.output).map_err(|e| format!("{}: {e}", opts.output.display()))?;
-    file.file().write_all(out.as_bytes()).map_err(|e| format!("{}: {e}", opts.output.display()))?;
-    file.commit().map_err(|e| format!("{}: {e}", opts.output.display()))?;
+    out.flush().map_err(output_error)?;
+    drop(out);
+    file.commit().map_err(output_error)?;
     Ok(report)
 }
 

@@ -91,8 +91,8 @@ pub fn run_build(
 }
 
 /// What is known of where and why a file could not be read to its end, and what became of its
-/// games: `trunc.pgn.zst: unreadable after line 688123 (game 11503 on): incomplete frame; its
-/// 11502 games before that were read`.
+/// games: `trunc.pgn.zst: unreadable after line 688123 (game 11503 on): decompression failed at
+/// byte 33554432 of the text: incomplete frame; its 11502 games before that were read`.
 fn damage_text(f: &qiku::book::FileReport) -> String {
     let cause = f.error.as_deref().unwrap_or("not read to the end");
     let place = match f.error_line {
@@ -204,6 +204,7 @@ fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {
         "games_used": h.games.used,
         "games_without_result": h.games.without_result,
         "games_truncated": r.truncated,
+        "cut_short": r.cut_short,
         "games_skipped": r.skipped_total(),
         "games_filtered": r.filtered_total(),
         "recent_games": h.recent_games,
@@ -302,6 +303,9 @@ fn build_summary_text(r: &BuildReport, output: &Path) -> String {
     }
     if r.truncated > 0 {
         let _ = writeln!(s, "  cut at a bad move {} (--keep-prefix)", r.truncated);
+    }
+    if r.cut_short_used > 0 {
+        let _ = writeln!(s, "  cut short {} (the input ended mid-game; --keep-prefix)", r.cut_short_used);
     }
     let _ = writeln!(s, "games skipped  {}", r.skipped_total());
     if r.filtered_total() > 0 {

@@ -550,3 +550,32 @@ fn analyze_eval_is_in_the_json() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v.get("eval").is_none(), "{out}");
 }
+
+/// `qiku annotate` streams its games (one read, annotated and written at a time) and writes
+/// exactly what it wrote when it read the whole file first: the expected file is the output of
+/// that version on the first 40,000 bytes of `books/games/ccpd-iccs.pgn.zst` (37 whole games,
+/// then one the cut ends in), with the book built from `books/repertoire.pgn` and no engine (so
+/// that the comments do not depend on the search).
+#[test]
+fn annotate_streams_and_writes_what_it_wrote_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("rep.qbk");
+    let built =
+        run(env!("CARGO_BIN_EXE_qiku-book"), &["build", repertoire().to_str().unwrap(), "-o", book.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-iccs.pgn.zst");
+    let mut whole = Vec::new();
+    zstd::stream::copy_decode(std::fs::File::open(games).unwrap(), &mut whole).unwrap();
+    let input = dir.path().join("head.pgn");
+    std::fs::write(&input, &whole[..40_000]).unwrap();
+    let out = dir.path().join("out.pgn");
+    let args = ["annotate", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--book", book.to_str().unwrap()];
+    let r = qiku(&[&args[..], &["--no-eval", "-q"]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(stdout(&r).contains("38 of 38 games annotated (3659 moves)"), "{}", stdout(&r));
+    let expected = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/pgn/annotated-iccs-head.pgn");
+    let expected = std::fs::read(expected).unwrap();
+    let written = std::fs::read(&out).unwrap();
+    assert_eq!(written.len(), expected.len());
+    assert!(written == expected, "the output differs from the expected file");
+}

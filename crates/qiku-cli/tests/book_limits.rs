@@ -87,8 +87,13 @@ fn a_damaged_input_is_reported_and_the_rest_built() {
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "status {:?}: {stderr}", o.status.code());
     assert!(std::fs::read(&out).unwrap() != before, "the book is written");
-    let warning = stderr.lines().find(|l| l.contains("cut.pgn.zst")).unwrap_or_else(|| panic!("{stderr}"));
+    let warning = stderr.lines().find(|l| l.contains("cut.pgn.zst: unreadable")).unwrap_or_else(|| panic!("{stderr}"));
     assert!(warning.starts_with("qiku-book: warning: "), "{warning}");
+    // The game the damage cuts is reported as cut short, before the warning.
+    let cut_game =
+        stderr.lines().position(|l| l.contains("cut.pgn.zst: game 11503, line 236466, column 75: cut short"));
+    assert!(cut_game.is_some_and(|i| i < stderr.lines().position(|l| l == warning).unwrap()), "{stderr}");
+    assert!(warning.contains("(game 11504 on): decompression failed at byte 11534336 of the text: "), "{warning}");
     assert!(warning.contains("unreadable after line ") && warning.contains("games before that were read"), "{warning}");
     assert!(stdout.contains("files not read to the end 1"), "{stdout}");
 
@@ -101,6 +106,72 @@ fn a_damaged_input_is_reported_and_the_rest_built() {
     assert!(games > 10_000 && games < 25_368, "{file}");
     assert_eq!(j["games_read"].as_u64(), Some(games));
     assert!(file["error_line"].as_u64().unwrap() > 100_000 && file["error"].is_string(), "{file}");
+}
+
+/// The first 40,000 bytes of the ICCS collection: games 1 to 37 whole, then game 38 cut in its
+/// movetext (`... 13. C4-C5`, no result token). The cut game used to be taken as a complete
+/// game; it is counted as cut short, skipped and reported, or with `--keep-prefix` used.
+#[test]
+fn a_game_the_file_ends_in_is_counted_cut_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut whole = Vec::new();
+    zstd::stream::copy_decode(std::fs::File::open(iccs_games()).unwrap(), &mut whole).unwrap();
+    let cut = dir.path().join("cut.pgn");
+    std::fs::write(&cut, &whole[..40_000]).unwrap();
+    let out = dir.path().join("book.qbk");
+
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let j = json(&o);
+    assert_eq!((j["games_read"].as_u64(), j["games_used"].as_u64()), (Some(38), Some(37)), "{j}");
+    assert_eq!(j["cut_short"], 1);
+    assert_eq!(j["skipped"]["cut_short"], 1);
+    assert_eq!(j["games_skipped"], 1);
+    let e = &j["errors"][0];
+    assert_eq!((e["game"].as_u64(), e["reason"].as_str()), (Some(38), Some("cut_short")), "{e}");
+    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(805), Some(42)), "{e}");
+
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q"]);
+    let summary = text(&o.stdout);
+    assert!(
+        summary.lines().any(|l| l.starts_with("  cut short (input ended mid-game)") && l.ends_with(" 1")),
+        "{summary}"
+    );
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("cut.pgn: game 38, line 805, column 42: cut short (input ended mid-game): "), "{stderr}");
+
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q", "--json", "--keep-prefix"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let j = json(&o);
+    assert_eq!((j["games_used"].as_u64(), j["cut_short"].as_u64()), (Some(38), Some(1)), "{j}");
+    assert_eq!(j["games_skipped"], 0);
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q", "--keep-prefix"]);
+    assert!(
+        text(&o.stdout).contains("\n  cut short 1 (the input ended mid-game; --keep-prefix)\n"),
+        "{}",
+        text(&o.stdout)
+    );
+
+    // The same 40,000 bytes as a .zst whose next frame breaks off: a failure inside the first
+    // 64 KiB (where the encoding is detected) used to lose all 37 games before it.
+    let mut z = zstd::encode_all(&whole[..40_000], 3).unwrap();
+    z.extend_from_slice(&zstd::encode_all(&whole[40_000..200_000], 3).unwrap()[..100]);
+    let damaged = dir.path().join("damaged.pgn.zst");
+    std::fs::write(&damaged, z).unwrap();
+    let o = run(&["build", s(&damaged), "-o", s(&out), "-q", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let j = json(&o);
+    assert_eq!((j["games_read"].as_u64(), j["games_used"].as_u64()), (Some(38), Some(37)), "{j}");
+    assert_eq!((j["cut_short"].as_u64(), j["files_damaged"].as_u64()), (Some(1), Some(1)), "{j}");
+    let error = j["files"][0]["error"].as_str().unwrap();
+    assert!(error.starts_with("decompression failed at byte 40000 of the text: "), "{error}");
+
+    // Cut just after game 37's result: nothing cut short.
+    let end = whole[..40_000].windows(9).rposition(|w| w == b"\n[Game \"C").unwrap();
+    std::fs::write(&cut, &whole[..end + 1]).unwrap();
+    let o = run(&["build", s(&cut), "-o", s(&out), "-q", "--json"]);
+    let j = json(&o);
+    assert_eq!((j["games_used"].as_u64(), j["cut_short"].as_u64()), (Some(37), Some(0)), "{j}");
 }
 
 /// Files in a directory given as an input that are no game files (a readme in UTF-16 without a

@@ -113,6 +113,8 @@ struct Collector {
     tokens: Vec<(String, Location)>,
     outcome: Option<Option<GameResult>>,
     error: Option<SyntaxError>,
+    /// The input ended in the game's movetext, before its result token: where.
+    cut_short: Option<Location>,
     done: bool,
 }
 
@@ -135,6 +137,9 @@ impl Visitor for Collector {
     fn malformed(&mut self, error: &SyntaxError) {
         self.error = Some(error.clone());
     }
+    fn cut_short(&mut self, loc: Location) {
+        self.cut_short = Some(loc);
+    }
     fn end_game(&mut self, _loc: Location) {
         self.done = true;
     }
@@ -147,6 +152,9 @@ impl Collector {
         let mut errors = Vec::new();
         if let Some(e) = &self.error {
             errors.push(format!("{name}: {e}"));
+        }
+        if let Some(at) = &self.cut_short {
+            errors.push(format!("{name}: {at}: {CUT_SHORT}"));
         }
         // A tag given twice counts with its last value, as in `Game.headers` and the book compiler.
         // With its place: the tag's own (game, line, column), as the syntax and move errors say.
@@ -201,6 +209,10 @@ impl Collector {
         }
     }
 }
+
+/// The error of a game the input ended in, before its result token.
+const CUT_SHORT: &str =
+    "cut short: the input ends in this game, before its result token (the file is truncated or damaged here)";
 
 /// Why a game file could not be read.
 #[derive(Debug)]

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -119,6 +120,21 @@ def test_syntax_errors_are_reported_per_game(tmp_path):
     assert [len(g) for g in games] == [2, 1]
     assert len(games[0].errors) == 1 and "line 3" in games[0].errors[0] and "h2h9" in games[0].errors[0]
     assert games[1].errors == [] and games[1].result == "0-1"
+
+
+def test_a_game_the_file_ends_in_is_reported_cut_short(tmp_path):
+    # The file ends in game 2's movetext, before its result token (truncated there): its moves so
+    # far are read, and its errors say it was cut short, where.
+    f = tmp_path / "cut.pgn"
+    f.write_text('[Result "1-0"]\n\n1. h2e2 h9g7 1-0\n\n[Result "0-1"]\n\n1. c3c4 h9g7 2.', encoding="utf-8")
+    games = list(qiku.pgn.read_games(str(f)))
+    assert [len(g) for g in games] == [2, 2]
+    assert games[0].errors == []
+    assert games[1].errors == [
+        f"{f}: game 2, line 7, column 16: cut short: the input ends in this game, before its result token "
+        "(the file is truncated or damaged here)"
+    ]
+    assert qiku.pgn.count_games(str(f))["errors"] == 1
 
 
 def test_bad_tags_are_named_at_their_line(tmp_path):
@@ -755,6 +771,7 @@ def test_file_errors_without_a_system_cause_print_the_library_message(tmp_path):
     xqf = tmp_path / "bad.xqf"
     xqf.write_bytes(b"XQ" + b"\0" * 50)
     not_a_book = "not a qiku opening book (no QIKUBOOK magic at the start)"
+    cut_frame = re.compile(r"decompression failed at byte [0-9]+ of the text: incomplete frame")
     not_tables = "is a text file, not a directory of tables"
     cases = [
         (qiku.BookFileError, lambda: qiku.Book(tmp_path), tmp_path, "cannot open: not a regular file (a directory)"),
@@ -762,8 +779,9 @@ def test_file_errors_without_a_system_cause_print_the_library_message(tmp_path):
         (qiku.BookFileError, lambda: qiku.Engine().set_book(junk), junk, not_a_book),
         (qiku.TablebaseError, lambda: qiku.Tablebases(junk), junk, not_tables),
         (qiku.TablebaseError, lambda: qiku.Engine().set_tablebases(junk), junk, not_tables),
-        (qiku.GameFileError, lambda: list(qiku.pgn.read_games(truncated)), truncated, "incomplete frame"),
-        (qiku.GameFileError, lambda: qiku.pgn.training_set(truncated), truncated, "incomplete frame"),
+        # The games before the damage are read first; the error says where it is.
+        (qiku.GameFileError, lambda: list(qiku.pgn.read_games(truncated)), truncated, cut_frame),
+        (qiku.GameFileError, lambda: qiku.pgn.training_set(truncated), truncated, cut_frame),
         (
             qiku.GameFileError,
             lambda: qiku.pgn.count_games(xqf),
@@ -780,7 +798,10 @@ def test_file_errors_without_a_system_cause_print_the_library_message(tmp_path):
     for kind, call, path, cause in cases:
         with pytest.raises(kind) as e:
             call()
-        assert str(e.value) == f"{path}: {cause}"
+        if isinstance(cause, re.Pattern):
+            assert str(e.value).startswith(f"{path}: ") and cause.fullmatch(str(e.value)[len(f"{path}: ") :])
+        else:
+            assert str(e.value) == f"{path}: {cause}"
         assert (e.value.errno, e.value.strerror, e.value.filename) == (None, str(e.value), str(path))
     # A pickled error (sent from a worker process) prints the same.
     import pickle
