@@ -21,7 +21,6 @@
 //! solver's progress, removed, and the table starts over.
 
 use super::error::TbError;
-use super::solve::{CHUNK, FAR_LEVEL, MAX_PENDING_WIN, WAITING_ENTRY_BITS};
 use super::value::MAX_DTM_U16;
 use crate::util::checksum::{fnv1a, FNV_OFFSET};
 use crate::util::files::{open_regular, AtomicFile};
@@ -40,7 +39,8 @@ const MAX_LEVEL: u16 = MAX_DTM_U16;
 /// Generations count saves from 1; one this high is no save's (and the next would overflow).
 const MAX_GENERATION: u64 = 1 << 62;
 
-/// What a state file must agree with: the shape of the solve whose checkpoint it claims to be.
+/// What a state file must agree with: the shape of the solve whose checkpoint it claims to be
+/// (the solver gives it: `solve::checkpoint_shape`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// The table's entries (both sides to move).
@@ -51,13 +51,8 @@ pub(crate) struct Shape {
     pub(crate) far_level: u16,
     /// The longest capture win a counter byte holds.
     pub(crate) max_pending_win: u16,
-}
-
-impl Shape {
-    /// The shape of the solver's solve of a table of `entries` entries, with its real limits.
-    pub(crate) fn of_solver(entries: u64) -> Shape {
-        Shape { entries, chunk: CHUNK as u64, far_level: FAR_LEVEL, max_pending_win: MAX_PENDING_WIN }
-    }
+    /// The low bits of a waiting entry's word that hold its entry (its level is above them).
+    pub(crate) waiting_entry_bits: u32,
 }
 
 /// Where and how often a paged solve checkpoints, and what identifies its table.
@@ -341,8 +336,8 @@ fn validate(generation: u64, s: &Saved, shape: &Shape) -> Result<(), Refused> {
     // An entry waits for a level after the one about to be expanded, at most the horizon (which
     // ends the solve once passed with nothing settled).
     for &w in &s.later {
-        entry("waiting", w & ((1 << WAITING_ENTRY_BITS) - 1))?;
-        let at = w >> WAITING_ENTRY_BITS;
+        entry("waiting", w & ((1 << shape.waiting_entry_bits) - 1))?;
+        let at = w >> shape.waiting_entry_bits;
         if at <= s.level || at > s.horizon {
             return Err(Refused::WaitingLevel { at, level: s.level, horizon: s.horizon });
         }
@@ -406,13 +401,12 @@ fn sorted(list: &'static str, v: &[u64]) -> Result<(), Refused> {
 }
 
 /// The fuzzing entry point of the state file's reader (`fuzz/fuzz_targets/checkpoint.rs`,
-/// `tests/reader_fuzz.rs`): `bytes` read as the state file of a solve of a table of `entries`
-/// entries (the real limits and chunks), whatever solve it names. `Ok` with the bytes the
-/// decoded state encodes to (the same bytes, for an accepted file), or the reason it is refused.
-pub(crate) fn fuzz_decode(bytes: &[u8], entries: u64) -> Result<Vec<u8>, String> {
+/// `tests/reader_fuzz.rs`): `bytes` read as the state file of a solve of `shape`, whatever solve
+/// it names. `Ok` with the bytes the decoded state encodes to (the same bytes, for an accepted
+/// file), or the reason it is refused.
+pub(crate) fn fuzz_decode(bytes: &[u8], shape: &Shape) -> Result<Vec<u8>, String> {
     let ident = bytes.get(8..16).and_then(|w| w.try_into().ok()).map_or(0, u64::from_le_bytes);
-    let shape = Shape::of_solver(entries);
-    let (generation, saved) = decode(bytes, ident, &shape).map_err(|e| e.to_string())?;
+    let (generation, saved) = decode(bytes, ident, shape).map_err(|e| e.to_string())?;
     Ok(encode(ident, generation, &saved))
 }
 

@@ -37,5 +37,5 @@ pub use super::verify_wdl::verify_wdl;
 /// bytes), or the reason it is refused. Not an API: its signature may change with the state file.
 #[doc(hidden)]
 pub fn fuzz_checkpoint_state(bytes: &[u8], entries: u64) -> Result<Vec<u8>, String> {
-    super::checkpoint::fuzz_decode(bytes, entries)
+    super::checkpoint::fuzz_decode(bytes, &super::solve::checkpoint_shape(entries))
 }

@@ -254,7 +254,7 @@ fn solve_with(
     let mut resume = match (paging, values.file()) {
         (Some(p), Some(file)) => {
             let file = file.try_clone().map_err(|e| TbError::io(p.scratch(), e))?;
-            let ident = solve_identity(&layout, &captures, limits);
+            let ident = Solver::solve_identity(&layout, &captures, limits);
             Some((Checkpoints::new(p.scratch(), &material.to_string(), ident, p.checkpoint_interval()), file))
         }
         _ => None,
@@ -349,6 +349,18 @@ struct Waiting(u64);
 
 /// The bits of a [`Waiting`] that hold its entry (the level is above them).
 pub(super) const WAITING_ENTRY_BITS: u32 = 48;
+
+/// What a checkpoint of the solve of a table of `entries` entries must agree with, at the
+/// solver's real limits.
+pub(crate) fn checkpoint_shape(entries: u64) -> Shape {
+    Shape {
+        entries,
+        chunk: CHUNK as u64,
+        far_level: FAR_LEVEL,
+        max_pending_win: MAX_PENDING_WIN,
+        waiting_entry_bits: WAITING_ENTRY_BITS,
+    }
+}
 
 impl Waiting {
     const ENTRY_BITS: u32 = WAITING_ENTRY_BITS;
@@ -470,8 +482,7 @@ impl Solver<'_> {
             bits_next: Store::zeroed(n.div_ceil(64), paging)?,
             pending: (0..n_chunks).map(|_| Default::default()).collect(),
         };
-        let shape =
-            Shape { entries: n as u64, chunk: CHUNK as u64, far_level, max_pending_win: self.limits.max_pending_win };
+        let shape = Shape { far_level, max_pending_win: self.limits.max_pending_win, ..checkpoint_shape(n as u64) };
         let mut saved = match &mut resume {
             Some((c, values)) => match chunks.bits_cur.file() {
                 Some(bits) => c.load(&shape, &[("values", values), ("bits", bits)], bar)?,
@@ -536,7 +547,13 @@ impl Solver<'_> {
                 far_frontier = Vec::new();
                 level = 0;
                 if let Some((c, values)) = &mut resume {
-                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                    Solver::save_checkpoint(
+                        c,
+                        values,
+                        &chunks,
+                        (level, horizon),
+                        (&later, &far_levels, &far_frontier),
+                    )?;
                 }
             }
         }
@@ -545,7 +562,13 @@ impl Solver<'_> {
                 // A paged solve keeps what it has done: the next run resumes at this level.
                 if let Some((c, values)) = &mut resume {
                     bar.message(&format!("level {level}: checkpoint before stopping"));
-                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                    Solver::save_checkpoint(
+                        c,
+                        values,
+                        &chunks,
+                        (level, horizon),
+                        (&later, &far_levels, &far_frontier),
+                    )?;
                 }
                 return Err(TbError::Stopped { material: self.layout.material.to_string() });
             }
@@ -628,7 +651,13 @@ impl Solver<'_> {
             if let Some((c, values)) = &mut resume {
                 if c.due() {
                     bar.message(&format!("level {level}: checkpoint"));
-                    save(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
+                    Solver::save_checkpoint(
+                        c,
+                        values,
+                        &chunks,
+                        (level, horizon),
+                        (&later, &far_levels, &far_frontier),
+                    )?;
                 }
             }
         }
@@ -936,7 +965,6 @@ fn count_run(codes: &[u16]) -> Counts {
 }
 
 mod resume;
-use resume::{save, solve_identity};
 
 #[cfg(test)]
 mod tests;

@@ -42,3 +42,18 @@ impl Progress for NoProgress {
     fn advance(&self, _n: u64) {}
     fn finish(&self) {}
 }
+
+/// Records the lines said through it ([`Progress::println`]), for tests of what an operation says.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct RecordedLines(pub(crate) std::sync::Mutex<Vec<String>>);
+
+#[cfg(test)]
+impl Progress for RecordedLines {
+    fn start(&self, _label: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+    fn finish(&self) {}
+    fn println(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}

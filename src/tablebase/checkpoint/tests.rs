@@ -2,12 +2,19 @@
 //! file has its checksum recomputed, as anyone can).
 
 use super::*;
+use crate::tablebase::solve::WAITING_ENTRY_BITS;
+use crate::util::progress::RecordedLines;
 use proptest::prelude::*;
 use std::io::{Read, Write};
-use std::sync::Mutex;
 
 /// A table of 3 chunks whose far levels start at 240.
-const SHAPE: Shape = Shape { entries: 20_000, chunk: 8192, far_level: 240, max_pending_win: 253 };
+const SHAPE: Shape = Shape {
+    entries: 20_000,
+    chunk: 8192,
+    far_level: 240,
+    max_pending_win: 253,
+    waiting_entry_bits: WAITING_ENTRY_BITS,
+};
 
 /// A state keeping every invariant of [`SHAPE`], with something in each list.
 fn valid() -> Saved {
@@ -19,19 +26,6 @@ fn valid() -> Saved {
         far_frontier: vec![8, 9],
         cur: vec![0, 1, 0],
         pending: vec![0, 0, 0, 0, 1 << 1, 0, 1 << (249 - 192), 0, 0, 0, 0, 0],
-    }
-}
-
-/// Records the lines said through it.
-#[derive(Default)]
-struct Lines(Mutex<Vec<String>>);
-
-impl Progress for Lines {
-    fn start(&self, _label: &str, _total: u64) {}
-    fn advance(&self, _n: u64) {}
-    fn finish(&self) {}
-    fn println(&self, text: &str) {
-        self.0.lock().unwrap().push(text.to_string());
     }
 }
 
@@ -51,7 +45,7 @@ fn a_checkpoint_round_trips_and_refuses_another_solve() {
     assert_eq!(names, ["KRvK.state", "KRvK.values.2"]);
     let mut into = tempfile::tempfile().unwrap();
     into.set_len(10).unwrap();
-    let lines = Lines::default();
+    let lines = RecordedLines::default();
     let mut again = Checkpoints::new(dir.path(), "KRvK", identity("KRvK", &[1]), Duration::ZERO);
     assert_eq!(again.load(&SHAPE, &[("values", &into)], &lines).unwrap().as_ref(), Some(&saved));
     assert!(lines.0.lock().unwrap().is_empty());
@@ -198,7 +192,7 @@ fn a_doctored_checkpoint_is_said_and_removed() {
     let mut s = valid();
     s.far_frontier[1] = 1 << 60;
     std::fs::write(&state, encode(ident, 1, &s)).unwrap();
-    let lines = Lines::default();
+    let lines = RecordedLines::default();
     let mut again = Checkpoints::new(dir.path(), "KRvK", ident, Duration::ZERO);
     assert_eq!(again.load(&SHAPE, &[("values", &array)], &lines).unwrap(), None);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -59,42 +59,42 @@ impl Solver<'_> {
         }
         Ok(())
     }
-}
 
-/// Saves a checkpoint of a paged solve at the start of `level` (see [`Checkpoints`]): the values
-/// file, the current frontier's bits (the next frontier is empty then) and the small state.
-pub(super) fn save(
-    c: &mut Checkpoints,
-    values: &std::fs::File,
-    chunks: &Chunks,
-    (level, horizon): (u16, u16),
-    (later, far_levels, far_frontier): (&[Waiting], &FarLevels, &[u64]),
-) -> Result<(), TbError> {
-    let Some(bits) = chunks.bits_cur.file() else { return Ok(()) };
-    let saved = Saved {
-        level: level.into(),
-        horizon: horizon.into(),
-        later: later.iter().map(|w| w.0).collect(),
-        far_levels: far_levels.iter().map(|(l, v)| (u64::from(*l), v.clone())).collect(),
-        far_frontier: far_frontier.to_vec(),
-        cur: chunks.cur.iter().map(|f| f.load(Relaxed) as u64).collect(),
-        pending: chunks.pending.iter().flat_map(|p| p.iter().map(|a| a.load(Relaxed))).collect(),
-    };
-    c.save(&saved, &[("values", values), ("bits", bits)])
-}
-
-/// What identifies a solve for its checkpoints: the material, its entries, the working bytes'
-/// limits, and every table its captures lead to (entries and a checksum of the codes).
-pub(super) fn solve_identity(layout: &Layout, captures: &[Option<CaptureTarget>], limits: Limits) -> u64 {
-    let mut parts = vec![layout.entries(), limits.far_level.into(), limits.max_pending_win.into()];
-    for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
-        let sums: Vec<u64> = t
-            .values
-            .par_chunks(1 << 16)
-            .map(|c| c.iter().fold(FNV_OFFSET, |h, &v| fold_checksum(h, u64::from(v))))
-            .collect();
-        parts.push(t.values.len() as u64);
-        parts.push(sums.into_iter().fold(FNV_OFFSET, fold_checksum));
+    /// Saves a checkpoint of a paged solve at the start of `level` (see [`Checkpoints`]): the values
+    /// file, the current frontier's bits (the next frontier is empty then) and the small state.
+    pub(super) fn save_checkpoint(
+        c: &mut Checkpoints,
+        values: &std::fs::File,
+        chunks: &Chunks,
+        (level, horizon): (u16, u16),
+        (later, far_levels, far_frontier): (&[Waiting], &FarLevels, &[u64]),
+    ) -> Result<(), TbError> {
+        let Some(bits) = chunks.bits_cur.file() else { return Ok(()) };
+        let saved = Saved {
+            level: level.into(),
+            horizon: horizon.into(),
+            later: later.iter().map(|w| w.0).collect(),
+            far_levels: far_levels.iter().map(|(l, v)| (u64::from(*l), v.clone())).collect(),
+            far_frontier: far_frontier.to_vec(),
+            cur: chunks.cur.iter().map(|f| f.load(Relaxed) as u64).collect(),
+            pending: chunks.pending.iter().flat_map(|p| p.iter().map(|a| a.load(Relaxed))).collect(),
+        };
+        c.save(&saved, &[("values", values), ("bits", bits)])
     }
-    checkpoint::identity(&layout.material.to_string(), &parts)
+
+    /// What identifies a solve for its checkpoints: the material, its entries, the working bytes'
+    /// limits, and every table its captures lead to (entries and a checksum of the codes).
+    pub(super) fn solve_identity(layout: &Layout, captures: &[Option<CaptureTarget>], limits: Limits) -> u64 {
+        let mut parts = vec![layout.entries(), limits.far_level.into(), limits.max_pending_win.into()];
+        for t in captures.iter().flatten().filter_map(|c| c.table.as_ref()) {
+            let sums: Vec<u64> = t
+                .values
+                .par_chunks(1 << 16)
+                .map(|c| c.iter().fold(FNV_OFFSET, |h, &v| fold_checksum(h, u64::from(v))))
+                .collect();
+            parts.push(t.values.len() as u64);
+            parts.push(sums.into_iter().fold(FNV_OFFSET, fold_checksum));
+        }
+        checkpoint::identity(&layout.material.to_string(), &parts)
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::tablebase::checkpoint::{self, Saved};
-use crate::util::progress::NoProgress;
+use crate::util::progress::{NoProgress, RecordedLines};
 
 /// Solves `names` in order (each one's capture targets listed before it) with `limits`.
 fn solve_all(names: &[&str], limits: Limits) -> Vec<Vec<u16>> {
@@ -70,19 +70,6 @@ fn widening_in_place_keeps_every_byte() {
     }
 }
 
-/// Records the lines said through it.
-#[derive(Default)]
-struct Lines(std::sync::Mutex<Vec<String>>);
-
-impl Progress for Lines {
-    fn start(&self, _label: &str, _total: u64) {}
-    fn advance(&self, _n: u64) {}
-    fn finish(&self) {}
-    fn println(&self, text: &str) {
-        self.0.lock().unwrap().push(text.to_string());
-    }
-}
-
 /// Every file of `dir`, name and bytes.
 fn snapshot(dir: &std::path::Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
     let files = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap());
@@ -137,9 +124,9 @@ fn doctored_checkpoints_are_refused_and_the_table_solved_afresh() {
     let subs = HashMap::new();
     let (normal, _) = solve_with(krk, &subs, &NoProgress, limits, None).unwrap();
     let n = normal.values.len() as u64;
-    let shape = Shape { entries: n, chunk: CHUNK as u64, far_level: 2, max_pending_win: 1 };
+    let shape = Shape { far_level: 2, max_pending_win: 1, ..checkpoint_shape(n) };
     let solve_from = |paging: &Paging, want_resumed: bool| -> Vec<String> {
-        let lines = Lines::default();
+        let lines = RecordedLines::default();
         let (t, resumed) = solve_with(krk, &subs, &lines, limits, Some(paging)).unwrap();
         assert_eq!(resumed.is_some(), want_resumed, "{:?}", lines.0.lock().unwrap());
         assert!(t.values[..] == normal.values[..], "the values differ from an uninterrupted solve");
