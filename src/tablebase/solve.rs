@@ -547,13 +547,7 @@ impl Solver<'_> {
                 far_frontier = Vec::new();
                 level = 0;
                 if let Some((c, values)) = &mut resume {
-                    Solver::save_checkpoint(
-                        c,
-                        values,
-                        &chunks,
-                        (level, horizon),
-                        (&later, &far_levels, &far_frontier),
-                    )?;
+                    Self::save_checkpoint(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
                 }
             }
         }
@@ -562,13 +556,7 @@ impl Solver<'_> {
                 // A paged solve keeps what it has done: the next run resumes at this level.
                 if let Some((c, values)) = &mut resume {
                     bar.message(&format!("level {level}: checkpoint before stopping"));
-                    Solver::save_checkpoint(
-                        c,
-                        values,
-                        &chunks,
-                        (level, horizon),
-                        (&later, &far_levels, &far_frontier),
-                    )?;
+                    Self::save_checkpoint(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
                 }
                 return Err(TbError::Stopped { material: self.layout.material.to_string() });
             }
@@ -651,13 +639,7 @@ impl Solver<'_> {
             if let Some((c, values)) = &mut resume {
                 if c.due() {
                     bar.message(&format!("level {level}: checkpoint"));
-                    Solver::save_checkpoint(
-                        c,
-                        values,
-                        &chunks,
-                        (level, horizon),
-                        (&later, &far_levels, &far_frontier),
-                    )?;
+                    Self::save_checkpoint(c, values, &chunks, (level, horizon), (&later, &far_levels, &far_frontier))?;
                 }
             }
         }
