@@ -190,6 +190,13 @@ pub enum TbError {
         /// The table being solved.
         material: String,
     },
+    /// The solve of `material` went past the longest distance a table stores (65,517 plies),
+    /// which no real table comes near: the checkpoint it resumed from said more than the solver
+    /// ever saves.
+    TooDeep {
+        /// The table being solved.
+        material: String,
+    },
     /// Where generation would write table files there is something else, which it does not
     /// remove (only a damaged table file is replaced): a directory, a FIFO, a device, a socket, or
     /// a file that is not a table file (a text file, a book). Found before any work, every such
@@ -269,6 +276,7 @@ impl Clone for TbError {
                 TbError::OverBudget { material: material.clone(), budget: *budget, needs: *needs }
             }
             TbError::Stopped { material } => TbError::Stopped { material: material.clone() },
+            TbError::TooDeep { material } => TbError::TooDeep { material: material.clone() },
             TbError::NotFiles { paths } => TbError::NotFiles { paths: paths.clone() },
         }
     }
@@ -332,6 +340,13 @@ impl fmt::Display for TbError {
             TbError::Stopped { material } => {
                 write!(f, "{material}: generation stopped before the table was finished")
             }
+            TbError::TooDeep { material } => write!(
+                f,
+                "{material}: the solve went past the longest distance a table stores ({} plies), which no \
+                 real table comes near: the checkpoint it resumed from is damaged; remove this table's files \
+                 from the scratch directory and generate it again",
+                super::value::MAX_DTM_U16
+            ),
             TbError::NotFiles { paths } => {
                 let each: Vec<String> = paths.iter().map(|(p, what)| format!("{} is {what}", p.display())).collect();
                 let (goes, it) =

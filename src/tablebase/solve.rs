@@ -560,6 +560,11 @@ impl Solver<'_> {
                 }
                 return Err(TbError::Stopped { material: self.layout.material.to_string() });
             }
+            // Real solves end hundreds of plies below the format's limit; only a doctored
+            // checkpoint's levels could run past it.
+            if level >= value::MAX_DTM_U16 {
+                return Err(TbError::TooDeep { material: self.layout.material.to_string() });
+            }
             let target = level + 1;
             bar.message(&format!("level {level}"));
             let active: Vec<usize> =

@@ -168,6 +168,16 @@ fn doctored_checkpoints_are_refused_and_the_table_solved_afresh() {
         doctor_state(dir, "KRvK", &shape, doctor);
         refused(&solve_from(&every, false), &state_file, &why);
     }
+    // Levels at the format's limit, which every check lets through: the solve ends there with
+    // an error naming the table, never with its level counter wrapped.
+    restore(dir, &last);
+    doctor_state(dir, "KRvK", &shape, |s| {
+        (s.level, s.horizon) = (65517, 65517);
+        s.later.clear();
+    });
+    let e = solve_with(krk, &subs, &NoProgress, limits, Some(&every)).map(|_| ()).unwrap_err();
+    assert!(matches!(&e, TbError::TooDeep { material } if material == "KRvK"), "{e}");
+    assert!(e.to_string().contains("past the longest distance a table stores (65517 plies)"), "{e}");
     // Its arrays changed: a far entry's working byte, a frontier bit past the table's end, a
     // values file cut short.
     restore(dir, &last);
