@@ -128,6 +128,15 @@ fn only_win_in_one_is_the_stalemate(fen: &str, mv: &str) {
     assert_eq!(wins, [mv], "{fen}");
 }
 
+/// At every depth from 1 to `max_depth` the engine plays `mv` in `fen` and scores it mate in 1.
+fn plays_the_stalemate_as_mate_in_one(fen: &str, mv: &str, max_depth: u32) {
+    for depth in 1..=max_depth {
+        let r = search_fen(fen, depth);
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some(mv), "depth {depth}");
+        assert_eq!(r.score, Score::Mate(1), "depth {depth}");
+    }
+}
+
 /// A stalemate wins (docs/RULES.md), and the engine finds it at depth 1, where the node after
 /// the stalemating move is a quiescence node: it stood pat on its evaluation, and the rook move
 /// that leaves the black king no square scored as a quiet move.
@@ -138,11 +147,7 @@ fn finds_a_stalemating_win_at_depth_one() {
     // king steps to d8.
     let fen = "3k5/9/9/RP7/9/9/9/9/9/4K4 w - - 0 1";
     only_win_in_one_is_the_stalemate(fen, "a6a8");
-    for depth in 1..=6 {
-        let r = search_fen(fen, depth);
-        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("a6a8"), "depth {depth}");
-        assert_eq!(r.score, Score::Mate(1), "depth {depth}");
-    }
+    plays_the_stalemate_as_mate_in_one(fen, "a6a8", 6);
 }
 
 /// The stalemated side is a horse up, so its static evaluation is far above the bounds the
@@ -155,11 +160,7 @@ fn finds_a_stalemate_of_the_side_with_more_material() {
     // a screen; d8 is taken and e9 faces the red king. Red has no check at all.
     let fen = "3k5/3n5/3c5/7C1/9/9/9/9/9/4K4 w - - 0 1";
     only_win_in_one_is_the_stalemate(fen, "h6d6");
-    for depth in 1..=10 {
-        let r = search_fen(fen, depth);
-        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("h6d6"), "depth {depth}");
-        assert_eq!(r.score, Score::Mate(1), "depth {depth}");
-    }
+    plays_the_stalemate_as_mate_in_one(fen, "h6d6", 10);
     // Black to move instead keeps its moves, and its advantage.
     let r = search_fen("3k5/3n5/3c5/7C1/9/9/9/9/9/4K4 b - - 0 1", 6);
     assert!(matches!(r.score, Score::Cp(v) if v > 200), "{:?}", r.score);
