@@ -111,9 +111,10 @@ impl Progress for TermProgress {
         }
         self.bar.set_prefix(label.to_string());
         self.bar.set_length(total);
-        self.bar.set_position(0);
         self.bar.set_message("");
-        self.bar.reset_elapsed();
+        // Position, clock and state all afresh: a bar finished (and so cleared) by the phase
+        // before would otherwise stay hidden, drawn by no tick, for every later phase.
+        self.bar.reset();
         match self.mode {
             Mode::Bar => self.bar.enable_steady_tick(Duration::from_millis(200)),
             Mode::Lines => {
