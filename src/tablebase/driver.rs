@@ -656,7 +656,7 @@ fn one_table(
     if !matches!(both, Both::Plain(_)) {
         if let Both::Tables(table, rule) = &both {
             if plain_kept && rules_kept && wdl_path.exists() {
-                match super::wdl_check::check_file(&wdl_path, table, &plain_counts, rule) {
+                match super::wdl_check::check_file(&wdl_path, table, &plain_counts, rule, &NoProgress) {
                     Ok(()) => wdl_kept = true,
                     Err(e) => progress.println(&format!("{e}; writing it again")),
                 }

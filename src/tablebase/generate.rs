@@ -9,6 +9,8 @@
 //! - [`verify_table`], [`verify_rules`], [`verify_wdl`]: independent checks of written files,
 //!   every entry against its successors through the rules core; [`verify_rules_after_plain`]
 //!   after a passed [`verify_table`], where a companion that stores no change is covered by it.
+//!   Each has a `_with_progress` form that reports its entries to a [`crate::Progress`] as they
+//!   are checked (a large table takes minutes).
 //! - [`Table`] ([`load`], [`load_rules`]): a table decoded whole, for tools that read or rewrite
 //!   every entry.
 //!
@@ -26,9 +28,12 @@ pub use super::plan::{
 pub use super::rules::changed;
 pub use super::select::{sort_dependency_order, Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};
 pub use super::solve::{Table, MAX_ENTRIES};
-pub use super::verify::{verify_table, TableCache};
-pub use super::verify_rules::{verify_rules, verify_rules_after_plain, RulesChecked};
-pub use super::verify_wdl::verify_wdl;
+pub use super::verify::{verify_table, verify_table_with_progress, TableCache};
+pub use super::verify_rules::{
+    verify_rules, verify_rules_after_plain, verify_rules_after_plain_with_progress, verify_rules_with_progress,
+    RulesChecked,
+};
+pub use super::verify_wdl::{verify_wdl, verify_wdl_with_progress};
 
 /// The fuzzing entry point of the reader of a paged solve's checkpoint state file (the fuzz
 /// target `checkpoint`, `tests/reader_fuzz.rs`): `bytes` read as the state file of a solve of a

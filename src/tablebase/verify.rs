@@ -28,6 +28,7 @@ use super::solve::Table;
 use super::value::FromCode as _;
 use super::value::{self, TbValue, Wdl, ILLEGAL};
 use crate::core::{Bitboard, Color, Move, MoveList, Piece, Position, Square};
+use crate::util::progress::{NoProgress, Progress};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,7 +47,8 @@ pub(super) fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc
 }
 
 /// Checks the table of `material` (canonical) in `dir`. Loads the tables its captures lead to
-/// into `cache`. Returns the number of legal entries checked.
+/// into `cache`. Returns the number of legal entries checked. [`verify_table_with_progress`]
+/// reports how far it has come.
 ///
 /// ```
 /// use qiku::tablebase::generate::{
@@ -69,6 +71,48 @@ pub(super) fn get(dir: &Path, m: Material, cache: &mut TableCache) -> Result<Arc
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> Result<u64, TbError> {
+    verify_table_with_progress(dir, material, cache, &NoProgress)
+}
+
+/// [`verify_table`], reporting to `progress` while the entries are re-derived: one phase,
+/// labelled `verifying MATERIAL`, of the table's entries (both sides to move, legal or not),
+/// started once the tables are loaded and finished when every entry agreed (a check that fails
+/// ends without [`Progress::finish`]). Nothing is printed.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, verify_table_with_progress, GenerateOptions, TableCache};
+/// use qiku::tablebase::Material;
+/// use qiku::Progress;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// /// Counts the entries reported done.
+/// #[derive(Default)]
+/// struct Count(AtomicU64, AtomicU64);
+/// impl Progress for Count {
+///     fn start(&self, _label: &str, total: u64) {
+///         self.0.store(total, Ordering::Relaxed);
+///     }
+///     fn advance(&self, n: u64) {
+///         self.1.fetch_add(n, Ordering::Relaxed);
+///     }
+///     fn finish(&self) {}
+/// }
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk: Material = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let count = Count::default();
+/// verify_table_with_progress(dir.path(), krk, &mut TableCache::new(), &count)?;
+/// let entries = qiku::tablebase::generate::entries_of(&krk);
+/// assert_eq!((count.0.into_inner(), count.1.into_inner()), (entries, entries));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_table_with_progress(
+    dir: &Path,
+    material: Material,
+    cache: &mut TableCache,
+    progress: &dyn Progress,
+) -> Result<u64, TbError> {
     // Loaded (or cached) through the checked load: its header's counts are its values', and so
     // are those of every table its captures lead to, whose values the check reads.
     let table = get(dir, material, cache)?;
@@ -76,6 +120,7 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
     deps.insert(material, table.clone());
     let targets = CaptureTargets::new(material, &deps);
     let per = table.layout.per_side as usize;
+    progress.start(&format!("verifying {material}"), table.layout.entries());
     // By placement, both sides to move at once: the placement is unranked, set up and ranked
     // back once for its two entries.
     let result = (0..per.div_ceil(4096))
@@ -103,6 +148,8 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
                     Err(e) => black = Some((per + idx, e)),
                 }
             });
+            // The chunk's placements, both sides to move.
+            progress.advance(2 * (((c + 1) * 4096).min(per) - c * 4096) as u64);
             red.or(black).map_or(Ok(legal), Err)
         })
         .reduce(
@@ -113,7 +160,9 @@ pub fn verify_table(dir: &Path, material: Material, cache: &mut TableCache) -> R
                 (Err(x), _) | (_, Err(x)) => Err(x),
             },
         );
-    result.map_err(|(_, e)| e)
+    let legal = result.map_err(|(_, e)| e)?;
+    progress.finish();
+    Ok(legal)
 }
 
 /// The tables (by canonical material) that the captures of `material` lead to, each loaded once
@@ -368,6 +417,9 @@ mod tests {
     use crate::tablebase::format::{encode, write_atomic};
     use crate::tablebase::index::MAX_PIECES;
     use crate::tablebase::value::DRAW;
+    use crate::tablebase::verify_rules::{verify_rules_after_plain_with_progress, verify_rules_with_progress};
+    use crate::tablebase::verify_wdl::verify_wdl_with_progress;
+    use crate::util::progress::{Phase, RecordedPhases};
 
     /// The FEN that verification of KRvK names after the entries `damaged` (legal, decided) are
     /// stored as draws.
@@ -456,5 +508,44 @@ mod tests {
         assert!(fen_of(black).contains(" b "));
         assert_eq!(named_after(&[black]), fen_of(black));
         assert_eq!(named_after(&[black, red]), fen_of(red));
+    }
+
+    /// Each check reports one phase of the table's entries, every one of them advanced by the
+    /// time it finishes; the companion's check that the plain one covers reports none; a check
+    /// that fails does not finish its phase.
+    #[test]
+    fn the_progress_sees_every_entry_of_each_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let krka: Material = "KRvKA".parse().unwrap();
+        generate_set(&[krka], &GenerateOptions::new(dir.path())).unwrap();
+        // The entries the file holds (its header's count, checked against its blocks).
+        let path = dir.path().join(file_name(krka));
+        let entries = load(&path).unwrap().values.len() as u64;
+        assert!(entries > 10_000, "{entries}");
+        let seen = RecordedPhases::default();
+        let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+        let legal = verify_table_with_progress(dir.path(), krka, &mut plain, &seen).unwrap();
+        assert!(legal > 0 && legal < entries);
+        let covered = verify_rules_after_plain_with_progress(dir.path(), krka, &mut plain, &mut rules, &seen).unwrap();
+        assert!(covered.same_as_plain);
+        assert_eq!(verify_rules_with_progress(dir.path(), krka, &mut plain, &mut rules, &seen).unwrap(), 0);
+        assert_eq!(verify_wdl_with_progress(dir.path(), krka, &mut plain, &mut rules, &seen).unwrap(), legal);
+        let phase = |label: &str| Phase { label: label.to_string(), total: entries, done: entries, finished: true };
+        assert_eq!(
+            seen.take(),
+            [phase("verifying KRvKA"), phase("verifying KRvKA (Asian rules)"), phase("verifying KRvKA (WDL)")]
+        );
+        // A damaged entry: the phase starts and is not finished.
+        let mut table = load(&path).unwrap();
+        let e = table.values.iter().position(|&v| value::dtm_of(v).is_some_and(|d| d > 0)).unwrap();
+        table.values[e] = DRAW;
+        write_atomic(&path, &encode(krka, &table.values, &table.counts(), true).unwrap()).unwrap();
+        assert!(verify_table_with_progress(dir.path(), krka, &mut TableCache::new(), &seen).is_err());
+        let phases = seen.take();
+        assert_eq!(phases.len(), 1);
+        assert_eq!(
+            (phases[0].label.as_str(), phases[0].total, phases[0].finished),
+            ("verifying KRvKA", entries, false)
+        );
     }
 }

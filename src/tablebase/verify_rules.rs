@@ -31,6 +31,7 @@ use super::value::FromCode as _;
 use super::value::{TbValue, Wdl, DRAW};
 use super::verify::{capture_tables, get, mismatch, moved_index, CaptureTargets, TableCache};
 use crate::core::{Color, MoveList, Position, Square};
+use crate::util::progress::{NoProgress, Progress};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -65,14 +66,29 @@ pub struct RulesChecked {
 }
 
 /// Checks the companion of `material` (canonical) in `dir`, every entry under the rules.
-/// Returns the number of entries the rules change.
+/// Returns the number of entries the rules change. [`verify_rules_with_progress`] reports how
+/// far it has come.
 pub fn verify_rules(
     dir: &Path,
     material: Material,
     plain: &mut TableCache,
     rules: &mut TableCache,
 ) -> Result<u64, TbError> {
-    check(dir, material, plain, rules, false).map(|r| r.changed)
+    verify_rules_with_progress(dir, material, plain, rules, &NoProgress)
+}
+
+/// [`verify_rules`], reporting to `progress` while the entries are checked under the rules:
+/// one phase, labelled `verifying MATERIAL (Asian rules)`, of the table's entries, started once
+/// the tables are loaded and finished when every entry agreed (a check that fails ends without
+/// [`Progress::finish`]). Nothing is printed.
+pub fn verify_rules_with_progress(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+    progress: &dyn Progress,
+) -> Result<u64, TbError> {
+    check(dir, material, plain, rules, false, progress).map(|r| r.changed)
 }
 
 /// Checks the companion of `material` (canonical) in `dir` after [`super::verify::verify_table`]
@@ -113,7 +129,20 @@ pub fn verify_rules_after_plain(
     plain: &mut TableCache,
     rules: &mut TableCache,
 ) -> Result<RulesChecked, TbError> {
-    check(dir, material, plain, rules, true)
+    verify_rules_after_plain_with_progress(dir, material, plain, rules, &NoProgress)
+}
+
+/// [`verify_rules_after_plain`], reporting to `progress` as [`verify_rules_with_progress`] does
+/// when the entries are checked; when the plain check covers them
+/// ([`RulesChecked::same_as_plain`]) no entry is checked again, and no phase is reported.
+pub fn verify_rules_after_plain_with_progress(
+    dir: &Path,
+    material: Material,
+    plain: &mut TableCache,
+    rules: &mut TableCache,
+    progress: &dyn Progress,
+) -> Result<RulesChecked, TbError> {
+    check(dir, material, plain, rules, true, progress)
 }
 
 fn check(
@@ -122,6 +151,7 @@ fn check(
     plain: &mut TableCache,
     rules: &mut TableCache,
     plain_passed: bool,
+    progress: &dyn Progress,
 ) -> Result<RulesChecked, TbError> {
     let path = dir.join(rules_file_name(material));
     let file = TableFile::open(&path)?;
@@ -140,17 +170,23 @@ fn check(
     let per = table.layout.per_side as usize;
     let n = table.values.len();
     let checker = Checker { table: &table, plain: &base, targets: CaptureTargets::new(material, &deps), bands };
+    progress.start(&format!("verifying {material} (Asian rules)"), n as u64);
     let changed: Result<Vec<u64>, TbError> = (0..n.div_ceil(4096))
         .into_par_iter()
         .map(|c| {
             let mut changed = 0;
-            for full in c * 4096..((c + 1) * 4096).min(n) {
+            let entries = c * 4096..((c + 1) * 4096).min(n);
+            let len = entries.len() as u64;
+            for full in entries {
                 changed += checker.entry(full, per)? as u64;
             }
+            progress.advance(len);
             Ok(changed)
         })
         .collect();
-    Ok(RulesChecked { changed: changed?.iter().sum(), same_as_plain: false })
+    let changed = changed?.iter().sum();
+    progress.finish();
+    Ok(RulesChecked { changed, same_as_plain: false })
 }
 
 struct Checker<'a> {

@@ -11,6 +11,7 @@ use super::value::Counts;
 use super::wdl::code_of;
 use crate::core::Color;
 use crate::util::checksum::{fold_checksum, FNV_OFFSET};
+use crate::util::progress::Progress;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -18,8 +19,15 @@ use std::path::Path;
 /// payload checksum, the entry count, the header's counts (those of the plain table, given as
 /// `plain_counts`) and every
 /// legal entry's code. The blocks are read one at a time, so that no decoded copy of the file is
-/// held beside the tables.
-pub(super) fn check_file(path: &Path, plain: &Table, plain_counts: &[Counts; 2], rule: &Table) -> Result<(), TbError> {
+/// held beside the tables. Each block's entries are reported done to `progress` (advanced, in a
+/// phase the caller starts) once compared.
+pub(super) fn check_file(
+    path: &Path,
+    plain: &Table,
+    plain_counts: &[Counts; 2],
+    rule: &Table,
+    progress: &dyn Progress,
+) -> Result<(), TbError> {
     let file = TableFile::open(path)?;
     let corrupt = |field, detail| TbError::Corrupt { path: path.to_path_buf(), field, detail };
     let total = file.entries() as usize;
@@ -31,7 +39,9 @@ pub(super) fn check_file(path: &Path, plain: &Table, plain_counts: &[Counts; 2],
         .map(|b| {
             let raw = file.read_block(b)?;
             let start = b * per_block;
-            for i in start..(start + per_block).min(total).min(n) {
+            let entries = start..(start + per_block).min(total).min(n);
+            let len = entries.len() as u64;
+            for i in entries {
                 let stored = file
                     .code_in(&raw, i - start)
                     .ok_or_else(|| corrupt(TbField::Block(b), "fewer codes than entries".into()))?;
@@ -39,6 +49,7 @@ pub(super) fn check_file(path: &Path, plain: &Table, plain_counts: &[Counts; 2],
                     return Ok(Some((i, stored)));
                 }
             }
+            progress.advance(len);
             Ok(None)
         })
         .collect::<Result<Vec<Option<(usize, u16)>>, TbError>>()?;

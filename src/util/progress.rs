@@ -57,3 +57,43 @@ impl Progress for RecordedLines {
         self.0.lock().unwrap().push(text.to_string());
     }
 }
+
+/// One phase said through [`RecordedPhases`].
+#[cfg(test)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Phase {
+    /// Its label.
+    pub(crate) label: String,
+    /// The total it started with.
+    pub(crate) total: u64,
+    /// The units advanced.
+    pub(crate) done: u64,
+    /// Whether it was finished.
+    pub(crate) finished: bool,
+}
+
+/// Records the phases reported through it, for tests of how far an operation says it has come.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct RecordedPhases(pub(crate) std::sync::Mutex<Vec<Phase>>);
+
+#[cfg(test)]
+impl RecordedPhases {
+    /// The phases reported so far, taken out.
+    pub(crate) fn take(&self) -> Vec<Phase> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+#[cfg(test)]
+impl Progress for RecordedPhases {
+    fn start(&self, label: &str, total: u64) {
+        self.0.lock().unwrap().push(Phase { label: label.to_string(), total, done: 0, finished: false });
+    }
+    fn advance(&self, n: u64) {
+        self.0.lock().unwrap().last_mut().expect("advanced before a phase started").done += n;
+    }
+    fn finish(&self) {
+        self.0.lock().unwrap().last_mut().expect("finished before a phase started").finished = true;
+    }
+}
