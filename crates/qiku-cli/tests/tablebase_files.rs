@@ -363,3 +363,79 @@ fn verify_and_stats_say_what_they_count_and_what_is_missing() {
         "{err}"
     );
 }
+
+/// `verify` reports each check's progress on stderr as `generate` does (plain lines: stderr is a
+/// pipe here, so no terminal codes): per check a line when it starts, at 0 of the table's
+/// entries, counts that never go back, and a last line at every entry; and stdout holds what it
+/// held before, the check lines or, with `--json`, the report alone.
+#[test]
+fn verify_reports_progress_on_stderr_and_keeps_stdout_clean() {
+    let dir = tmp("tb_verify_progress");
+    let krkn: Material = "KRvKN".parse().unwrap();
+    generate_set(&[krkn], &opts(&dir)).unwrap();
+    let d = dir.to_str().unwrap();
+    // The index's 45 king placements, 90 rook squares and 90 horse squares, for each side to move.
+    let entries = generate::entries_of(&krkn);
+    assert_eq!(entries, 2 * 45 * 90 * 90);
+    let legal = verify_table(&dir, krkn, &mut TableCache::new()).unwrap();
+    let labels = ["verifying KRvKN", "verifying KRvKN (Asian rules)", "verifying KRvKN (WDL)"];
+    let progress_of = |stderr: &[u8]| {
+        let err = String::from_utf8(stderr.to_vec()).unwrap();
+        assert!(!err.contains('\x1b') && !err.contains('\r'), "{err}");
+        // Every line is a check's progress line, the checks in order.
+        let mut at = 0;
+        for line in err.lines() {
+            let label = labels.iter().position(|l| line.starts_with(&format!("{l}: "))).unwrap_or_else(|| {
+                panic!("not a progress line: {line:?} in\n{err}");
+            });
+            assert!(label >= at, "{err}");
+            at = label;
+        }
+        for label in labels {
+            let lines: Vec<&str> = err.lines().filter(|l| l.starts_with(&format!("{label}: "))).collect();
+            assert_eq!(lines.first().copied(), Some(format!("{label}: 0 of {entries} (0%) started").as_str()), "{err}");
+            let last = lines.last().unwrap();
+            assert!(last.starts_with(&format!("{label}: {entries} of {entries} (100%) done in ")), "{err}");
+            let done: Vec<u64> =
+                lines.iter().map(|l| l[label.len() + 2..].split(' ').next().unwrap().parse::<u64>().unwrap()).collect();
+            assert!(done.windows(2).all(|w| w[0] <= w[1]), "{label}: {done:?}");
+        }
+    };
+
+    let out = Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(["verify", "KRvKN", "-d", d]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    progress_of(&out.stderr);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[0].starts_with(&format!("KRvKN: ok ({legal} legal entries, ")), "{text}");
+    let changed: u64 = lines[1]
+        .strip_prefix("KRvKN (Asian rules): ok (")
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(changed > 0 && lines[1].contains(" entries changed, "), "{text}");
+    assert!(lines[2].starts_with(&format!("KRvKN (WDL): ok ({legal} legal entries, ")), "{text}");
+    assert_eq!(lines[4], "1 tables verified");
+
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_qiku-tb")).args(["verify", "KRvKN", "-d", d, "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    progress_of(&out.stderr);
+    // One line, the report, the same as ever but for the seconds each check took.
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.ends_with("}\n") && text.lines().count() == 1, "{text}");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for check in ["table", "rules", "wdl"] {
+        let seconds = &mut v["tables"][0][check]["seconds"];
+        assert!(seconds.as_f64().is_some_and(|s| s >= 0.0), "{text}");
+        *seconds = 0.into();
+    }
+    let ok = |count: &str, n: u64| serde_json::json!({"status": "ok", count: n, "seconds": 0});
+    let want = serde_json::json!({"dir": d, "tables": [{"material": "KRvKN", "passed": true, "status": "ok",
+        "table": ok("entries", legal), "rules": ok("changed", changed), "wdl": ok("entries", legal)}],
+        "verified": 1, "failed": 0, "not_checked": 0, "missing": 0,
+        "entries_unit": "index entries (a position and its mirror image are one)"});
+    assert_eq!(v, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,9 +1,14 @@
 //! `qiku-tb verify`: re-derive every table's values, then its companions', and report each check as
-//! a line while it runs (a family takes minutes) or, with `--json`, one report at the end.
+//! a line while it runs (a family takes minutes) or, with `--json`, one report at the end. While a
+//! check re-derives its entries, its progress goes to stderr as `generate`'s does
+//! ([`crate::progress::TermProgress`]: a bar on a terminal, plain lines otherwise), with `--json`
+//! too: stdout holds only the lines or the report.
 
 use super::{no_directory, open_tb, parse_materials};
+use crate::progress::TermProgress;
 use qiku::tablebase::generate::{
-    last_uses, sort_dependency_order, verify_rules, verify_rules_after_plain, verify_table, verify_wdl, TableCache,
+    last_uses, sort_dependency_order, verify_rules_after_plain_with_progress, verify_rules_with_progress,
+    verify_table_with_progress, verify_wdl_with_progress, TableCache,
 };
 use qiku::tablebase::{file_name, rules_file_name, wdl_file_name, Material, TbError};
 use serde_json::{json, Value};
@@ -234,11 +239,20 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
     // A decoded table stays cached while a later table captures into it, and no longer (the
     // generation driver's rule): a whole family would not fit in memory otherwise.
     let last_use = last_uses(&canonical);
+    // Progress goes to stderr with --json too (the report is on stdout), as `generate`'s does.
+    let progress = TermProgress::new(true, false);
+    // A check that failed did not finish its phase: its bar goes before the check's line.
+    let ended = |outcome: Outcome| {
+        progress.clear();
+        outcome
+    };
     for (i, &c) in canonical.iter().enumerate() {
         let start = Instant::now();
         let qtb = dir.join(file_name(c));
         let plain = match std::fs::metadata(&qtb) {
-            Ok(_) => Outcome::of(verify_table(dir, c, &mut cache), c, Check::Table, start),
+            Ok(_) => {
+                ended(Outcome::of(verify_table_with_progress(dir, c, &mut cache, &progress), c, Check::Table, start))
+            }
             // A link there that leads to no file (dangling, or a loop): the table is there, broken.
             Err(e) if std::fs::symlink_metadata(&qtb).is_ok() => {
                 Outcome::Failed(format!("{}: a symbolic link that leads to no file ({e})", qtb.display()))
@@ -254,14 +268,14 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
             // After a passed plain check, a companion equal to the plain values (and whose
             // captures lead to such companions) needs no second pass over its entries.
             let (result, same) = if plain.passed() {
-                match verify_rules_after_plain(dir, c, &mut cache, &mut rule_cache) {
+                match verify_rules_after_plain_with_progress(dir, c, &mut cache, &mut rule_cache, &progress) {
                     Ok(r) => (Ok(r.changed), r.same_as_plain),
                     Err(e) => (Err(e), false),
                 }
             } else {
-                (verify_rules(dir, c, &mut cache, &mut rule_cache), false)
+                (verify_rules_with_progress(dir, c, &mut cache, &mut rule_cache, &progress), false)
             };
-            let outcome = Outcome::of(result, c, Check::Companion, start);
+            let outcome = ended(Outcome::of(result, c, Check::Companion, start));
             if !json {
                 let how = if same { ": the plain values, checked above" } else { "" };
                 say(c, " (Asian rules)", &outcome, dir, |n| format!("{n} entries changed{how}"));
@@ -271,7 +285,8 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
         let wdl_path = dir.join(wdl_file_name(c));
         let wdl = wdl_path.exists().then(|| {
             let start = Instant::now();
-            let outcome = Outcome::of(verify_wdl(dir, c, &mut cache, &mut rule_cache), c, Check::Companion, start);
+            let result = verify_wdl_with_progress(dir, c, &mut cache, &mut rule_cache, &progress);
+            let outcome = ended(Outcome::of(result, c, Check::Companion, start));
             if !json {
                 say(c, " (WDL)", &outcome, dir, |n| format!("{n} legal entries"));
             }
