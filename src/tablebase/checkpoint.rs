@@ -171,12 +171,7 @@ impl Checkpoints {
                     return Ok(None);
                 }
                 Err(e) => {
-                    bar.println(&format!(
-                        "{}: checkpoint file {} cannot be read ({e}); starting this table over",
-                        self.name,
-                        path.display()
-                    ));
-                    self.remove();
+                    self.refuse(&path, &Refused::Unreadable(e.to_string()), bar);
                     return Ok(None);
                 }
             };
@@ -511,6 +506,8 @@ pub(crate) enum Refused {
         /// Bytes of the table's array.
         want: u64,
     },
+    /// An array file of the checkpoint cannot be read (missing, or not a regular file): why.
+    Unreadable(String),
     /// Frontier bits where the state has no frontier: in a chunk not flagged, past the table's
     /// end, or at a far level (whose frontier is a list).
     StrayFrontier {
@@ -568,6 +565,7 @@ impl std::fmt::Display for Refused {
                 write!(f, "a pending capture win at level {at}, not an odd level up to {limit}")
             }
             Refused::ArrayLength { found, want } => write!(f, "{found} bytes where the table's array has {want}"),
+            Refused::Unreadable(why) => write!(f, "it cannot be read ({why})"),
             Refused::StrayFrontier { entry } => {
                 write!(f, "entry {entry} is marked in the frontier where the state has no frontier")
             }

@@ -61,7 +61,8 @@ fn a_checkpoint_round_trips_and_refuses_another_solve() {
     let said = lines.0.lock().unwrap().split_off(0);
     assert_eq!(said.len(), 1, "{said:?}");
     let path = dir.path().join("KRvK.values.2");
-    assert!(said[0].starts_with(&format!("KRvK: checkpoint file {} cannot be read (", path.display())), "{said:?}");
+    let refused = format!("KRvK: checkpoint file {} refused: it cannot be read (", path.display());
+    assert!(said[0].starts_with(&refused), "{said:?}");
     assert!(said[0].ends_with("); starting this table over"), "{said:?}");
     // An array file of another length: the same.
     c.save(&saved, &[("values", &array)]).unwrap();
