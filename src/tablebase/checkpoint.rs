@@ -23,7 +23,7 @@
 use super::error::TbError;
 use super::value::MAX_DTM_U16;
 use crate::util::checksum::{fnv1a, FNV_OFFSET};
-use crate::util::files::{open_regular, AtomicFile};
+use crate::util::files::{create_regular, open_regular, AtomicFile};
 use crate::util::progress::Progress;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -118,7 +118,10 @@ impl Checkpoints {
         let generation = self.generation + 1;
         for (array, file) in files {
             let path = self.array_path(array, generation);
-            let mut out = File::create(&path).map_err(|e| io(&path, e))?;
+            // Never opened blindly: a FIFO left there (a stale run, someone else) would block the
+            // open forever, a link would be written through. Either is refused, naming the file;
+            // the state file's atomic write refuses them likewise.
+            let mut out = create_regular(&path).map_err(|e| io(&path, e))?;
             let mut src = *file;
             src.seek(SeekFrom::Start(0)).map_err(|e| io(&path, e))?;
             // A copy by the kernel (copy_file_range): the pages never enter this process.
@@ -147,10 +150,16 @@ impl Checkpoints {
     ) -> Result<Option<Saved>, TbError> {
         let state = self.state_path();
         // Through the regular-file check: a FIFO left in the scratch directory under a
-        // checkpoint's name is no checkpoint, and must not be waited on.
+        // checkpoint's name is no checkpoint, and must not be waited on; it is refused (and
+        // removed, so that this solve's own checkpoints can be saved there).
         let mut bytes = Vec::new();
-        if open_regular(&state).and_then(|mut f| f.read_to_end(&mut bytes)).is_err() {
-            return Ok(None);
+        match open_regular(&state).and_then(|mut f| f.read_to_end(&mut bytes)) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                self.refuse(&state, &Refused::Unreadable(e.to_string()), bar);
+                return Ok(None);
+            }
         }
         let (generation, saved) = match decode(&bytes, self.ident, shape) {
             Ok(decoded) => decoded,
@@ -506,7 +515,8 @@ pub(crate) enum Refused {
         /// Bytes of the table's array.
         want: u64,
     },
-    /// An array file of the checkpoint cannot be read (missing, or not a regular file): why.
+    /// A file of the checkpoint cannot be read (an array file missing, or the state file or an
+    /// array file not a regular file, such as a FIFO left there): why.
     Unreadable(String),
     /// Frontier bits where the state has no frontier: in a chunk not flagged, past the table's
     /// end, or at a far level (whose frontier is a list).

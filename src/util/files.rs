@@ -23,6 +23,9 @@ fn kind_of(meta: &Metadata) -> &'static str {
     if t.is_dir() {
         return "a directory";
     }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -66,6 +69,36 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         // The file may have been replaced by a FIFO since the check: O_NONBLOCK makes opening a
         // FIFO return at once, and the fstat below refuses it. Regular files ignore the flag.
         options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    Ok(file)
+}
+
+/// Creates `path` for writing, or empties the regular file there, only if nothing else is there:
+/// anything that is not a regular file (a FIFO, socket, device, directory, or a symbolic link,
+/// which would be written through) is refused with an [`io::ErrorKind::InvalidInput`] error
+/// saying what it is, and the open never blocks (opening a FIFO for writing would wait for a
+/// reader forever). For files written in place rather than through [`AtomicFile`], such as a
+/// solve's checkpoint arrays.
+pub(crate) fn create_regular(path: &Path) -> io::Result<File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => return Err(not_regular(&meta)),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Something put there since the check: a FIFO opens at once (or fails) instead of
+        // blocking, a link is not followed, and the fstat below refuses what is not a file.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
     let file = options.open(path)?;
     let meta = file.metadata()?;

@@ -256,3 +256,110 @@ proptest! {
         let _ = decode(&bytes[..bytes.len().saturating_sub(1)], 42, &SHAPE);
     }
 }
+
+/// Makes a FIFO at `path`.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo {}", path.display());
+}
+
+/// Runs `f` on another thread and gives its result, failing the test (rather than hanging it)
+/// when it takes longer than 20 seconds: it is blocked on a FIFO.
+#[cfg(unix)]
+fn within_time<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("{what}: blocked (on a FIFO?)"))
+}
+
+/// A FIFO left where a save writes an array file: refused at once with an error naming it (opening
+/// it for writing would wait for a reader forever), nothing written through it; a FIFO where the
+/// state file goes is refused by its atomic write the same way.
+#[cfg(unix)]
+#[test]
+fn a_save_refuses_a_fifo_instead_of_blocking_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("KRvK.values.1");
+    mkfifo(&fifo);
+    let d = dir.path().to_path_buf();
+    let err = within_time("save", move || {
+        let mut array = tempfile::tempfile().unwrap();
+        array.write_all(b"the values").unwrap();
+        let mut c = Checkpoints::new(&d, "KRvK", identity("KRvK", &[1]), Duration::ZERO);
+        c.save(&valid(), &[("values", &array)]).unwrap_err()
+    });
+    assert_eq!(err.path(), Some(fifo.as_path()), "{err}");
+    assert_eq!(err.to_string(), format!("{}: not a regular file (a FIFO (named pipe))", fifo.display()));
+    assert!(!dir.path().join("KRvK.state").exists(), "no state without its arrays");
+    // A link there is not written through either.
+    std::fs::remove_file(&fifo).unwrap();
+    let target = dir.path().join("elsewhere");
+    std::fs::write(&target, b"kept").unwrap();
+    std::os::unix::fs::symlink(&target, &fifo).unwrap();
+    let array = tempfile::tempfile().unwrap();
+    let mut c = Checkpoints::new(dir.path(), "KRvK", identity("KRvK", &[1]), Duration::ZERO);
+    let err = c.save(&valid(), &[("values", &array)]).unwrap_err();
+    assert!(err.to_string().ends_with("not a regular file (a symbolic link)"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"kept");
+    // The state file's place.
+    std::fs::remove_file(&fifo).unwrap();
+    let state = dir.path().join("KRvK.state");
+    mkfifo(&state);
+    let d = dir.path().to_path_buf();
+    let err = within_time("save", move || {
+        let array = tempfile::tempfile().unwrap();
+        let mut c = Checkpoints::new(&d, "KRvK", identity("KRvK", &[1]), Duration::ZERO);
+        c.save(&valid(), &[("values", &array)]).unwrap_err()
+    });
+    assert_eq!(err.path(), Some(state.as_path()), "{err}");
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+}
+
+/// A FIFO where the loader reads, the state file or an array file: refused in the one line of
+/// every refused checkpoint (not waited on), removed with the checkpoint, and the table starts
+/// over; the next save then goes where the FIFO was.
+#[cfg(unix)]
+#[test]
+fn a_load_refuses_a_fifo_instead_of_blocking_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ident = identity("KRvK", &[1]);
+    let load = |dir: &Path| {
+        let d = dir.to_path_buf();
+        within_time("load", move || {
+            let into = tempfile::tempfile().unwrap();
+            into.set_len(10).unwrap();
+            let lines = RecordedLines::default();
+            let mut c = Checkpoints::new(&d, "KRvK", ident, Duration::ZERO);
+            let loaded = c.load(&SHAPE, &[("values", &into)], &lines).unwrap();
+            (loaded, lines.0.into_inner().unwrap())
+        })
+    };
+    let refused = |path: &Path| {
+        format!(
+            "KRvK: checkpoint file {} refused: it cannot be read (not a regular file (a FIFO (named pipe))); \
+             starting this table over",
+            path.display()
+        )
+    };
+    // The state file.
+    let state = dir.path().join("KRvK.state");
+    mkfifo(&state);
+    assert_eq!(load(dir.path()), (None, vec![refused(&state)]));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the FIFO is removed");
+    let mut array = tempfile::tempfile().unwrap();
+    array.write_all(b"the values").unwrap();
+    let mut c = Checkpoints::new(dir.path(), "KRvK", ident, Duration::ZERO);
+    c.save(&valid(), &[("values", &array)]).unwrap();
+    assert_eq!(load(dir.path()), (Some(valid()), vec![]));
+    // An array file of a valid state.
+    let values = dir.path().join("KRvK.values.1");
+    std::fs::remove_file(&values).unwrap();
+    mkfifo(&values);
+    assert_eq!(load(dir.path()), (None, vec![refused(&values)]));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the checkpoint is removed");
+}
