@@ -507,6 +507,11 @@ pub async fn analyze(
         })
         .into_response());
     }
+    // A position the tables cover is answered from them whole or not at all: were a table one of
+    // its moves leads into damaged (or missing), the engine would search without the tables and
+    // the answer still give the position's own value, as if they had been read. The error is
+    // `/api/tablebase`'s, naming the file.
+    st.tables.answer(&pos, rules).map_err(internal)?;
     let Ok(permit) = st.searches.clone().try_acquire_owned() else {
         return Ok(busy("the engine is busy with other searches; retry shortly"));
     };

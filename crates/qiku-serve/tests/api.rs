@@ -714,6 +714,50 @@ fn analyze_gives_the_tables_verdict_of_a_mated_side() {
     assert_eq!(t["text"], v["tablebase"]["text"], "{t}");
 }
 
+/// `/api/analyze` of a position its table covers, one of whose moves leads into a damaged table
+/// (every block of KRvK.qtb flipped: the root's KRvKN still reads): a `500` naming the damaged
+/// file, as `/api/tablebase` says it. It gave `200` with the root's verdict beside a search the
+/// engine had run without the tables (their answer for the moves failed), as if they had been
+/// read whole.
+#[test]
+fn analyze_names_a_damaged_table_a_move_leads_into() {
+    use qiku::tablebase::format::TableFile;
+    let dir = tables_copy();
+    let path = dir.path().join("KRvK.qtb");
+    let blocks: Vec<u64> =
+        TableFile::open(&path).expect("open").blocks().iter().map(|b| b.offset + u64::from(b.len) / 2).collect();
+    assert!(!blocks.is_empty());
+    for at in blocks {
+        flip_byte(&path, Some(usize::try_from(at).expect("an offset")));
+    }
+    // Red's rook takes the horse: KRvKN to KRvK.
+    let fen = "4k4/9/9/9/9/9/9/R5n2/9/5K3 w - - 0 1";
+    let pos = Position::from_fen(fen).expect("fen");
+    let damaged = Tablebases::open(dir.path()).expect("open");
+    for rules in [Rules::Asian, Rules::Plain] {
+        assert!(damaged.verdict(&pos, rules).expect("the root reads").is_some(), "KRvKN covers it");
+        assert!(damaged.move_verdicts(&pos, rules).is_err(), "the capture's table is damaged");
+    }
+    let mut o = options();
+    o.engine = true;
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    for rules in ["asian", "plain"] {
+        let (status, t) = get_json(srv.addr, &format!("/api/tablebase?fen={}&rules={rules}", enc(fen)));
+        assert_eq!(status, 500, "{t}");
+        let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100&rules={rules}", enc(fen)));
+        assert_eq!(status, 500, "{rules}: {v}");
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(error.contains(&path.display().to_string()), "{rules}: {v}");
+        assert_eq!(v["error"], t["error"], "{rules}: the words of /api/tablebase");
+    }
+    // A position of the undamaged table is still searched, with its verdict.
+    let fen = "4k4/9/9/8R/9/9/9/6n2/9/5K3 w - - 0 1";
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["tablebase"]["wdl"], "win", "{v}");
+}
+
 /// `/api/tables/KNvKR` is KRvKN with the colours swapped, as `qiku-tb stats KNvKR` counts it (it
 /// gave KRvKN's own colours under KRvKN's name), and its longest mate is a position of KNvKR with
 /// the same value.
