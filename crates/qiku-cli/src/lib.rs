@@ -151,27 +151,91 @@ pub fn stdout_failed(program: &str) -> bool {
     }
 }
 
-/// The most text [`read_text`] takes from standard input: far more than any game or diagram it
-/// reads there, and a bound for an input that never ends.
-const STDIN_LIMIT: u64 = 1 << 20;
+/// The most text [`read_text`] takes, from standard input or a file: far more than any game or
+/// diagram it reads, and a bound for an input that never ends or a file named by mistake.
+pub const TEXT_LIMIT: u64 = 1 << 20;
 
-/// Reads a text file named on the command line, or standard input for `-` (at most a MiB); a
-/// FIFO, device or directory named as a file is refused at once (it could block forever or never
-/// end). The error names the file ([`input_name`]).
+/// Why a file named on the command line was not read whole ([`read_bounded`]).
+#[derive(Debug)]
+pub enum BoundedReadError {
+    /// It could not be opened or read; a FIFO, device or directory is refused at once
+    /// ([`qiku::fs::open_regular`]), as it could block forever or never end.
+    Io(std::io::Error),
+    /// It holds more bytes than the limit: nothing of it was kept.
+    TooLarge {
+        /// Its size in bytes.
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+}
+
+impl std::fmt::Display for BoundedReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoundedReadError::Io(e) => write!(f, "cannot read: {e}"),
+            BoundedReadError::TooLarge { size, limit } => {
+                write!(f, "{size} bytes, more than the limit of {limit} bytes ({})", size_words(*limit))
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoundedReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BoundedReadError::Io(e) => Some(e),
+            BoundedReadError::TooLarge { .. } => None,
+        }
+    }
+}
+
+/// A limit in words: `1 MiB`, `16 MiB`, or bytes when it is no whole number of KiB or MiB.
+fn size_words(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Reads a file named on the command line whole, if it holds at most `limit` bytes: a larger
+/// one is refused before anything is read ([`BoundedReadError::TooLarge`], also for a file that
+/// grows past the limit while it is read), and so is a FIFO, device or directory (it could block
+/// forever or never end).
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    let file = qiku::fs::open_regular(path).map_err(BoundedReadError::Io)?;
+    let size = file.metadata().map_err(BoundedReadError::Io)?.len();
+    if size > limit {
+        return Err(BoundedReadError::TooLarge { size, limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    (&file).take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(BoundedReadError::Io)?;
+    let read = bytes.len() as u64;
+    if read > limit {
+        // It grew while it was read: its size now.
+        let size = file.metadata().map_or(read, |m| m.len().max(read));
+        return Err(BoundedReadError::TooLarge { size, limit });
+    }
+    Ok(bytes)
+}
+
+/// Reads a text file named on the command line, or standard input for `-`, of at most a MiB
+/// ([`TEXT_LIMIT`]): a larger file is refused, naming its size and the limit; a FIFO, device or
+/// directory named as a file is refused at once (it could block forever or never end). The error
+/// names the file ([`input_name`]).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let mut text = String::new();
     if path == Path::new("-") {
-        let read = std::io::stdin().lock().take(STDIN_LIMIT + 1).read_to_string(&mut text);
+        let mut text = String::new();
+        let read = std::io::stdin().lock().take(TEXT_LIMIT + 1).read_to_string(&mut text);
         read.map_err(|e| format!("standard input: cannot read: {e}"))?;
-        if text.len() as u64 > STDIN_LIMIT {
-            return Err(format!("standard input: more than {STDIN_LIMIT} bytes; give a file instead"));
+        if text.len() as u64 > TEXT_LIMIT {
+            return Err(format!("standard input: more than {TEXT_LIMIT} bytes; give a file instead"));
         }
         return Ok(text);
     }
-    qiku::fs::open_regular(path)
-        .and_then(|mut f| f.read_to_string(&mut text))
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Ok(text)
+    let bytes = read_bounded(path, TEXT_LIMIT).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| format!("{}: cannot read: stream did not contain valid UTF-8", path.display()))
 }
 
 /// How errors name an input given on the command line: its path, or "standard input" for `-`.

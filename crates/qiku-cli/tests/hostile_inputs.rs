@@ -596,3 +596,60 @@ fn match_pgn_naming_a_book_says_it_is_a_book() {
     assert!(!stderr(&out).contains("UTF-8"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&book).unwrap(), before);
 }
+
+/// Files named on the command line are read whole only up to a limit: a Renju game or board
+/// (`qiku renju judge FILE`, `--board FILE`) at most a MiB, as standard input already was, an
+/// openings file (`qiku match --openings FILE`) at most 16 MiB. A larger file is refused before
+/// it is read, naming the file, its size and the limit (it was read whole, however large); a
+/// FIFO is refused at once, never waited on. A file of exactly the limit is read.
+#[test]
+fn files_over_their_limit_and_fifos_are_refused_naming_size_and_limit() {
+    use qiku_cli::matchrunner::openings::{self, Problem, OPENINGS_LIMIT};
+    let dir = tempfile::tempdir().unwrap();
+    // Sparse files: the sizes cost no disk.
+    let sized = |name: &str, text: &str, size: u64| {
+        let path = dir.path().join(name);
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f.set_len(size).unwrap();
+        path
+    };
+    let limit = qiku_cli::TEXT_LIMIT;
+    assert_eq!(limit, 1 << 20);
+    let big = sized("game.txt", "h8 h9\n", limit + 1);
+    let too_large = format!("{}: {} bytes, more than the limit of {limit} bytes (1 MiB)", s(&big), limit + 1);
+    assert_refused(&run(QIKU, &["renju", "judge", s(&big)], 20), &[&too_large]);
+    assert_refused(&run(QIKU, &["renju", "forbidden", "--board", s(&big)], 20), &[&too_large]);
+    // At the limit: read (a game of two moves and spaces).
+    let at_limit = dir.path().join("at-limit.txt");
+    std::fs::write(&at_limit, format!("h8 h9{}", " ".repeat(limit as usize - 5))).unwrap();
+    assert_eq!(std::fs::metadata(&at_limit).unwrap().len(), limit);
+    let out = run(QIKU, &["renju", "judge", s(&at_limit)], 20);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "unfinished after 2 moves\n", "{}", stderr(&out));
+    // Openings.
+    assert_eq!(OPENINGS_LIMIT, 16 << 20);
+    let big = sized("openings.txt", "h2e2 h9g7\n", OPENINGS_LIMIT + 1);
+    let err = openings::load(&big).unwrap_err();
+    assert_eq!(err.reason, Problem::TooLarge { size: OPENINGS_LIMIT + 1, limit: OPENINGS_LIMIT });
+    let out = run(QIKU, &["match", "--engine", "/nonexistent", "--engine", "/nonexistent", "--openings", s(&big)], 20);
+    let words = format!(
+        "{}: {} bytes, more than the limit of {OPENINGS_LIMIT} bytes (16 MiB); an openings file holds one short line \
+         per opening",
+        s(&big),
+        OPENINGS_LIMIT + 1
+    );
+    assert_refused(&out, &[&words]);
+    let fine = sized("fine.txt", "h2e2 h9g7\n", 10);
+    assert_eq!(openings::load(&fine).unwrap().len(), 1);
+    // FIFOs: refused at once, naming the file (no writer ever comes).
+    let fifo = dir.path().join("fifo.txt");
+    mkfifo(&fifo);
+    let t = std::time::Instant::now();
+    assert_refused(&run(QIKU, &["renju", "judge", s(&fifo)], 20), &[s(&fifo), "not a regular file"]);
+    let err = openings::load(&fifo).unwrap_err();
+    assert!(matches!(err.reason, Problem::Read(_)), "{err}");
+    assert!(err.to_string().starts_with(&format!("{}: cannot read: ", s(&fifo))), "{err}");
+    let out = run(QIKU, &["match", "--engine", "/nonexistent", "--engine", "/nonexistent", "--openings", s(&fifo)], 20);
+    assert_refused(&out, &[s(&fifo)]);
+    assert!(t.elapsed() < std::time::Duration::from_secs(10), "{:?}", t.elapsed());
+}
