@@ -758,6 +758,32 @@ fn analyze_names_a_damaged_table_a_move_leads_into() {
     assert_eq!(v["tablebase"]["wdl"], "win", "{v}");
 }
 
+/// The same when the table a move leads into is missing from the directory: `/api/tablebase`'s
+/// `500`, naming the table and the command that makes it (the engine searched without the tables
+/// and the answer gave the root's verdict).
+#[test]
+fn analyze_names_a_missing_table_a_move_leads_into() {
+    let dir = tables_copy();
+    for entry in std::fs::read_dir(dir.path()).expect("the tables") {
+        let path = entry.expect("an entry").path();
+        if path.file_stem().is_some_and(|s| s == "KRvK") {
+            std::fs::remove_file(&path).expect("remove");
+        }
+    }
+    let mut o = options();
+    o.engine = true;
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    let fen = "4k4/9/9/9/9/9/9/R5n2/9/5K3 w - - 0 1";
+    let (status, t) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc(fen)));
+    assert_eq!(status, 500, "{t}");
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=100", enc(fen)));
+    assert_eq!(status, 500, "{v}");
+    assert_eq!(v["error"], t["error"], "the words of /api/tablebase");
+    let generate = format!("qiku-tb generate KRvK -d {}", dir.path().display());
+    assert!(v["error"].as_str().unwrap_or_default().contains(&generate), "{v}");
+}
+
 /// `/api/tables/KNvKR` is KRvKN with the colours swapped, as `qiku-tb stats KNvKR` counts it (it
 /// gave KRvKN's own colours under KRvKN's name), and its longest mate is a position of KNvKR with
 /// the same value.
