@@ -546,10 +546,24 @@ fn check_file_places(materials: &[Material], opts: &GenerateOptions) -> Result<(
     }
 }
 
-/// What the regular file at `path` is, in words, when it is no table file: neither empty, nor
-/// starting with this format's magic (or a part of it, a table cut short) or with zeros, so that
-/// a table file of any damage is told apart from someone's file. `None` for a table file.
-fn not_a_table_file(path: &Path) -> Option<String> {
+/// What the file at `path` is, in words, when it is no table file: neither empty, nor starting
+/// with this format's magic (or a part of it, a table cut short) or with zeros, so that a table
+/// file of any damage (which [`generate_set`] and [`generate_only`] replace) is told apart from
+/// someone's file (which they refuse to replace). `None` for a table file, damaged or not; a file
+/// that cannot be read (a directory, a FIFO) is not known to be one.
+///
+/// ```
+/// use qiku::tablebase::generate::not_a_table_file;
+///
+/// let dir = tempfile::tempdir()?;
+/// let (cut, notes) = (dir.path().join("KRvK.qtb"), dir.path().join("KNvK.qtb"));
+/// std::fs::write(&cut, b"QIKU")?; // a table cut short: replaceable
+/// std::fs::write(&notes, b"my notes")?;
+/// assert_eq!(not_a_table_file(&cut), None);
+/// assert!(not_a_table_file(&notes).is_some_and(|what| what.starts_with("not a table file")));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn not_a_table_file(path: &Path) -> Option<String> {
     use std::io::Read;
     let mut head = Vec::with_capacity(format::MAGIC.len());
     let read =

@@ -17,7 +17,7 @@
 //! The retrograde solver itself, its board and its index arithmetic are internal.
 
 pub use super::calibrate::{calibrate, Calibration, CALIBRATION_MATERIAL, CALIBRATION_RUNS, REFERENCE_SECONDS};
-pub use super::driver::{generate_only, generate_set, GenerateOptions, TableReport};
+pub use super::driver::{generate_only, generate_set, not_a_table_file, GenerateOptions, TableReport};
 pub use super::index::entries_of;
 pub use super::load::{load, load_rules};
 pub use super::paging::{MemorySize, Paging};

@@ -254,7 +254,14 @@ enum Command {
         /// Directory of the table files.
         #[arg(short, long, default_value = "tablebases")]
         dir: PathBuf,
-        /// Print {"dir", "tables": [{"material", "entries", sizes in bytes...}], and the totals}.
+        /// Print {"dir", "tables": [{"material", "entries", sizes in bytes...}], the totals, and
+        /// "unusable": [{"path", "material", "error", "replaceable"}]}: the files that cannot be
+        /// used (their header, size, key set and index checked, not every block), "material"
+        /// null for a name that is no table's, "replaceable" true for a table file (damaged,
+        /// cut short, of another format or key set) that `generate` writes again, false for
+        /// anything else (someone's file, a directory), which it refuses to replace ("error" then
+        /// says what it appears to be). The exit
+        /// status is 1 when the list is not empty.
         #[arg(long)]
         json: bool,
     },
@@ -920,7 +927,8 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
         println!(
             "{}",
             json!({"dir": dir, "tables": list, "entries": total_entries, "uncompressed_bytes": total_raw,
-                   "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl})
+                   "file_bytes": total_file, "rules_bytes": total_rules, "wdl_bytes": total_wdl,
+                   "unusable": unusable_json(&tb)})
         );
         return unusable(&tb);
     }
@@ -949,6 +957,30 @@ fn run_info(dir: &Path, json: bool) -> Result<(), String> {
         per_entry(total_wdl)
     );
     unusable(&tb)
+}
+
+/// `info --json`'s "unusable": each file of `tb` that cannot be used, with its material (from
+/// its name, null when that is no table's), the error, and whether `generate` replaces it (a
+/// table file, damaged or foreign) or refuses to (anything else: the error then says what it is).
+fn unusable_json(tb: &Tablebases) -> Vec<serde_json::Value> {
+    tb.problems()
+        .iter()
+        .map(|problem| {
+            let path = problem.path();
+            let material = path
+                .and_then(|p| p.file_stem())
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse::<Material>().ok().filter(|m| m.is_canonical() && m.to_string() == s))
+                .map(|m| m.to_string());
+            // Not a table file: said as such, rather than as a table's bad magic or size.
+            match path.and_then(generate::not_a_table_file) {
+                Some(what) => json!({"path": path, "material": material,
+                                     "error": format!("{}: {what}", path.unwrap_or(tb.dir()).display()),
+                                     "replaceable": false}),
+                None => json!({"path": path, "material": material, "error": problem.to_string(), "replaceable": true}),
+            }
+        })
+        .collect()
 }
 
 /// An error if some table files in the directory cannot be used (each was named on stderr).

@@ -1,6 +1,7 @@
 //! What `qiku-tb` and `qiku probe --tb` say at the edges: a selection the filters empty, a table's
 //! path taken by a directory or FIFO, a missing `.qtr` companion, companions without their table,
-//! an empty or missing tables directory, and a FEN with a bad move counter. Each message says what
+//! an empty or missing tables directory (and `info --json`'s list of the files that cannot be
+//! used), and a FEN with a bad move counter. Each message says what
 //! is wrong with which file or directory and what to run next.
 
 use crate::common::{qiku_tb, tmp};
@@ -155,6 +156,51 @@ fn an_empty_directory_has_no_tables_said_in_json_too() {
     let out = qiku_tb(&["info", "-d", d]);
     let e = stderr(&out);
     assert!(!out.status.success() && e.contains("KRvK.qtr") && e.contains("cannot be used"), "{e}");
+}
+
+#[test]
+fn info_json_lists_the_unusable_files_and_whether_generate_replaces_them() {
+    // What the cluster workflow reads before any job (workflow/Snakefile): one call for the
+    // whole directory.
+    let dir = tables("tb_edges_info_unusable", &["KRvK", "KNvK"]);
+    let d = s(&dir);
+    let qtb = dir.join("KRvK.qtb");
+    let len = std::fs::metadata(&qtb).expect("stat").len();
+    std::fs::OpenOptions::new().write(true).open(&qtb).and_then(|f| f.set_len(len / 2)).expect("truncate");
+    std::fs::write(dir.join("KNvK.qtw"), b"my notes\n").expect("write");
+    let out = qiku_tb(&["info", "-d", d, "--json"]);
+    assert!(!out.status.success(), "unusable files: status 1");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report on stdout");
+    let tables: Vec<&str> =
+        v["tables"].as_array().expect("tables").iter().map(|t| t["material"].as_str().unwrap()).collect();
+    assert_eq!(tables, ["KNvK"], "{v}");
+    let unusable = v["unusable"].as_array().expect("unusable");
+    assert_eq!(unusable.len(), 2, "{v}");
+    let (notes, cut) = (&unusable[0], &unusable[1]);
+    assert_eq!(notes["path"], s(&dir.join("KNvK.qtw")), "{v}");
+    assert_eq!((&notes["material"], &notes["replaceable"]), (&serde_json::json!("KNvK"), &serde_json::json!(false)));
+    let error = notes["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(&format!("{}: not a table file (it appears to be ", dir.join("KNvK.qtw").display())),
+        "{error}"
+    );
+    assert_eq!(cut["path"], s(&qtb), "{v}");
+    assert_eq!((&cut["material"], &cut["replaceable"]), (&serde_json::json!("KRvK"), &serde_json::json!(true)));
+    let error = cut["error"].as_str().unwrap();
+    let says = format!(
+        "{}: invalid tablebase file (length: {} bytes, header says {len} (truncated?))",
+        qtb.display(),
+        len / 2
+    );
+    assert_eq!(error, says);
+    // A usable directory lists none.
+    std::fs::remove_file(&qtb).expect("rm");
+    std::fs::remove_file(dir.join("KNvK.qtw")).expect("rm");
+    std::fs::remove_file(dir.join("KRvK.qtr")).expect("rm");
+    std::fs::remove_file(dir.join("KRvK.qtw")).expect("rm");
+    let out = qiku_tb(&["info", "-d", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report on stdout");
+    assert!(out.status.success() && v["unusable"] == serde_json::json!([]), "{v}");
 }
 
 #[test]
