@@ -310,6 +310,84 @@ fn settings_are_checked_before_any_job() {
     assert!(shell.contains("RAYON_NUM_THREADS=1 ") && shell.contains(" --no-compress --json"), "{shell}");
 }
 
+/// The jobs a dry run's summary counts for the rule `table` (its line "table N"), or `None`.
+fn table_jobs(dry_run: &str) -> Option<usize> {
+    dry_run.lines().find_map(|l| l.strip_prefix("table")).and_then(|n| n.trim().parse().ok())
+}
+
+#[test]
+fn tables_already_there_that_cannot_be_used_are_refused_before_any_job() {
+    let Some(snakemake) = snakemake() else { return };
+    let selection = ["KRvKA", "KCvKA", "KNvKA"];
+    let tmp = tempfile::tempdir().unwrap();
+    let (plan, count) = plan(tmp.path(), &selection);
+    assert_eq!(count, 6, "KRvK, KCvK and KNvK as dependencies");
+    let reference = tmp.path().join("reference");
+    generate(&reference, &selection);
+    let (work, out) = (tmp.path().join("work"), tmp.path().join("tb"));
+    std::fs::create_dir(&out).unwrap();
+    for (name, bytes) in tables(&reference) {
+        std::fs::write(out.join(name), bytes).unwrap();
+    }
+    let file = |name: &str| out.join(name).display().to_string();
+    // Cut short; a byte of the header changed (the counts: the header checksum no longer
+    // matches); written by a build with other Zobrist keys (the key-set fingerprint, bytes 16 to
+    // 23: docs/FORMAT.md).
+    let bytes = std::fs::read(out.join("KRvK.qtb")).unwrap();
+    std::fs::write(out.join("KRvK.qtb"), &bytes[..bytes.len() - 100]).unwrap();
+    let mut bytes = std::fs::read(out.join("KCvKA.qtr")).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(out.join("KCvKA.qtr"), &bytes).unwrap();
+    let mut bytes = std::fs::read(out.join("KNvKA.qtw")).unwrap();
+    bytes[16..24].copy_from_slice(&0x0123_4567_89ab_cdefu64.to_le_bytes());
+    std::fs::write(out.join("KNvKA.qtw"), &bytes).unwrap();
+    let damaged = tables(&out);
+    let kept = ["KCvK.qtb", "KNvK.qtb"].map(|n| std::fs::metadata(out.join(n)).unwrap().modified().unwrap());
+
+    // Before any job, in a dry run too: one line naming each file with its cause and the
+    // command that removes them; nothing is changed.
+    for extra in [&["--dry-run"][..], &["--quiet"]] {
+        let mut cmd = workflow(&snakemake, &work, &plan, &out, &["--cores", "2"]);
+        let result = cmd.args(extra).output().unwrap();
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert!(!result.status.success(), "{err}");
+        let prefix = format!("qiku workflow: error: 3 table file(s) already in {} cannot be used: ", out.display());
+        let line = err.lines().find(|l| l.starts_with(&prefix)).unwrap_or_else(|| panic!("{err}"));
+        assert!(line.contains(&format!("{} (invalid tablebase file (length: ", file("KRvK.qtb"))), "{line}");
+        assert!(line.contains(&format!("{} (invalid tablebase file (header checksum: ", file("KCvKA.qtr"))), "{line}");
+        let foreign = format!("{} (invalid tablebase file (fingerprint: key set 0x0123456789abcdef", file("KNvKA.qtw"));
+        assert!(line.contains(&foreign), "{line}");
+        assert!(!err.contains("Traceback"), "{err}");
+        assert!(tables(&out) == damaged, "nothing changed");
+    }
+    // Removed as the line says, they are missing files: their tables are made again, with the
+    // table reading KRvK.qtb (KRvKA), and no other.
+    let err = workflow(&snakemake, &work, &plan, &out, &["--cores", "2", "--dry-run"]).output().unwrap().stderr;
+    let err = String::from_utf8_lossy(&err);
+    let rm = err.split("(`rm ").nth(1).and_then(|r| r.split('`').next()).unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(rm, format!("{} {} {}", file("KCvKA.qtr"), file("KNvKA.qtw"), file("KRvK.qtb")));
+    for path in rm.split(' ') {
+        std::fs::remove_file(path).unwrap();
+    }
+    let result = run(&mut workflow(&snakemake, &work, &plan, &out, &["--cores", "2", "--dry-run"]));
+    let text = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(table_jobs(&text), Some(4), "KRvK, KRvKA, KCvKA and KNvKA:\n{text}");
+    run(&mut workflow(&snakemake, &work, &plan, &out, &["--cores", "2", "--quiet"]));
+    assert_same_tables(&out, &reference, count);
+    let after = ["KCvK.qtb", "KNvK.qtb"].map(|n| std::fs::metadata(out.join(n)).unwrap().modified().unwrap());
+    assert_eq!(kept, after, "KCvK and KNvK kept");
+
+    // A file that is no table file (someone's) under a table's name: refused, never replaced.
+    std::fs::write(out.join("KNvK.qtw"), b"my notes\n").unwrap();
+    let result = workflow(&snakemake, &work, &plan, &out, &["--cores", "2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert!(!result.status.success(), "{err}");
+    let says = format!("qiku workflow: error: {}: not a table file (it appears to be ", file("KNvK.qtw"));
+    assert!(err.contains(&says) && err.contains("never replaced; move it away"), "{err}");
+    assert!(!err.contains("Traceback"), "{err}");
+    assert_eq!(std::fs::read(out.join("KNvK.qtw")).unwrap(), b"my notes\n");
+}
+
 #[test]
 fn kubernetes_profile_plans_one_pod_per_table() {
     let Some(snakemake) = snakemake() else { return };
