@@ -65,11 +65,24 @@ impl Engine {
         }
     }
 
-    /// Replaces the transposition table by an empty one of `mib` MiB. If the memory cannot be
-    /// had, the old table stays and the error says why.
+    /// Replaces the transposition table by an empty one of `mib` MiB. The old table is let go
+    /// first, so that its memory counts as available to the new one (the peak is the larger of
+    /// the two, not both). If the memory cannot be had, the error says why and an empty table of
+    /// the old size takes its place.
     pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
-        self.shared = Arc::new(Shared::try_new(mib)?);
-        Ok(())
+        let old = self.shared.tt.mib();
+        self.shared = Arc::new(Shared::new(1));
+        match Shared::try_new(mib) {
+            Ok(shared) => {
+                self.shared = Arc::new(shared);
+                Ok(())
+            }
+            Err(e) => {
+                // The old size fitted before and its memory is free again.
+                self.shared = Arc::new(Shared::try_new(old).unwrap_or_else(|_| Shared::new(1)));
+                Err(e)
+            }
+        }
     }
 
     /// Forgets what earlier searches learned.

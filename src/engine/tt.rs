@@ -17,13 +17,22 @@ use std::collections::TryReserveError;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// Why a table of the asked size could not be made. The engine keeps its old table then.
+/// Why a table of the asked size could not be made. The engine keeps a table of its old size then.
 #[derive(Debug)]
 pub enum TableSizeError {
     /// The size in bytes does not fit in the address space.
     TooLarge {
         /// The size asked for, in MiB.
         mib: usize,
+    },
+    /// More than the system says it can give without swapping or killing a process (Linux's
+    /// `MemAvailable`): refused before any memory is touched, since the system would otherwise
+    /// grant it and stop the engine when the table is first written.
+    MoreThanAvailable {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory available when it was asked for, in MiB.
+        available_mib: u64,
     },
     /// The allocator refused the memory.
     OutOfMemory {
@@ -38,6 +47,10 @@ impl fmt::Display for TableSizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableSizeError::TooLarge { mib } => write!(f, "a {mib} MiB hash table does not fit in memory addresses"),
+            TableSizeError::MoreThanAvailable { mib, available_mib } => write!(
+                f,
+                "cannot allocate a {mib} MiB hash table: only {available_mib} MiB of memory is available here; set a smaller Hash"
+            ),
             TableSizeError::OutOfMemory { mib, source } => {
                 write!(f, "cannot allocate a {mib} MiB hash table: {source}")
             }
@@ -48,7 +61,7 @@ impl fmt::Display for TableSizeError {
 impl std::error::Error for TableSizeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            TableSizeError::TooLarge { .. } => None,
+            TableSizeError::TooLarge { .. } | TableSizeError::MoreThanAvailable { .. } => None,
             TableSizeError::OutOfMemory { source, .. } => Some(source),
         }
     }
@@ -181,6 +194,25 @@ impl Buckets {
     }
 }
 
+/// Refuses `bytes` (a table of `mib` MiB) above `available` bytes, when the system says.
+fn check_available(mib: usize, bytes: usize, available: Option<u64>) -> Result<(), TableSizeError> {
+    match available {
+        Some(available) if bytes as u64 > available => {
+            Err(TableSizeError::MoreThanAvailable { mib, available_mib: available >> 20 })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The memory the system can give now without swapping, in bytes: `MemAvailable` of
+/// `/proc/meminfo` (Linux); `None` where that is not known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
+}
+
 // Data word layout (bits): 0-15 move (0 = none), 16-31 score (i16), 32-47 eval (i16),
 // 48-55 depth + DEPTH_OFFSET, 56-57 bound (1 upper, 2 lower, 3 exact; 0 = empty slot),
 // 58-63 generation.
@@ -233,9 +265,20 @@ impl TranspositionTable {
 
     /// A table of about `mib` MiB (at least one bucket), or why the memory cannot be had (an
     /// error instead of the allocator's abort, so that a UCI `Hash` too large for the machine
-    /// leaves the engine running).
+    /// leaves the engine running). On Linux a size above the memory available now
+    /// (`MemAvailable` in `/proc/meminfo`) is refused before any of it is touched: the system
+    /// would grant it, then stop the process when the table is first written.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{TableSizeError, TranspositionTable};
+    ///
+    /// assert_eq!(TranspositionTable::try_new(16).unwrap().mib(), 16);
+    /// // 2^44 MiB, 16 EiB: past what any machine's addresses reach.
+    /// assert!(matches!(TranspositionTable::try_new(1 << 44), Err(TableSizeError::TooLarge { .. })));
+    /// ```
     pub fn try_new(mib: usize) -> Result<TranspositionTable, TableSizeError> {
         let bytes = mib.max(1).checked_mul(1 << 20).ok_or(TableSizeError::TooLarge { mib })?;
+        check_available(mib, bytes, available_memory())?;
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let buckets = match Buckets::mapped(n) {
             Some(mapped) => mapped,
@@ -464,6 +507,31 @@ mod tests {
     }
 
     #[test]
+    fn a_table_above_the_available_memory_is_refused_naming_both_sizes() {
+        let gib = 1usize << 30;
+        let refused = check_available(2048, 2 * gib, Some(gib as u64 + 12345)).unwrap_err();
+        assert!(matches!(refused, TableSizeError::MoreThanAvailable { mib: 2048, available_mib: 1024 }));
+        assert_eq!(
+            refused.to_string(),
+            "cannot allocate a 2048 MiB hash table: only 1024 MiB of memory is available here; set a smaller Hash"
+        );
+        assert!(check_available(1024, gib, Some(gib as u64)).is_ok());
+        assert!(check_available(2048, 2 * gib, None).is_ok());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_available_memory_is_read_and_bounds_try_new() {
+        let available = available_memory().expect("MemAvailable in /proc/meminfo");
+        assert!(available > 1 << 20, "{available} bytes available");
+        // Twice what is available, in MiB: refused before any of it is touched, whichever check
+        // of the system or this one comes first.
+        let mib = usize::try_from(available >> 19).unwrap();
+        let refused = TranspositionTable::try_new(mib).map(|t| t.mib()).unwrap_err();
+        assert!(matches!(refused, TableSizeError::MoreThanAvailable { .. }), "{refused}");
+    }
+
+    #[test]
     fn store_probe_replace() {
         let tt = TranspositionTable::new(1);
         let e = Entry { mv: Some(mv("h2", "e2")), score: 40, eval: 10, depth: 5, bound: Bound::Exact };
@@ -533,10 +601,15 @@ mod tests {
         // More bytes than a usize holds.
         let e = TranspositionTable::try_new(usize::MAX >> 10).err();
         assert!(matches!(e, Some(TableSizeError::TooLarge { .. })), "{e:?}");
-        // 2^60 bytes: beyond any machine's address space, so the allocator refuses.
+        // 2^60 bytes: beyond any machine's memory (refused before the allocator where the
+        // available memory is known) and address space (the allocator refuses).
         let e = TranspositionTable::try_new(1 << 40).err();
-        assert!(matches!(e, Some(TableSizeError::OutOfMemory { mib, .. }) if mib == 1 << 40), "{e:?}");
-        assert!(e.is_some_and(|e| std::error::Error::source(&e).is_some()));
+        if cfg!(target_os = "linux") {
+            assert!(matches!(e, Some(TableSizeError::MoreThanAvailable { mib, .. }) if mib == 1 << 40), "{e:?}");
+        } else {
+            assert!(matches!(e, Some(TableSizeError::OutOfMemory { mib, .. }) if mib == 1 << 40), "{e:?}");
+            assert!(e.is_some_and(|e| std::error::Error::source(&e).is_some()));
+        }
         assert_eq!(TranspositionTable::try_new(2).map(|t| t.mib()).ok(), Some(2));
     }
 }

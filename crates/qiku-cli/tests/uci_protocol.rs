@@ -450,6 +450,40 @@ fn hash_the_machine_cannot_hold_keeps_the_old_table() {
     e.quit();
 }
 
+/// `MemAvailable` of `/proc/meminfo`, in MiB.
+fn available_mib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 =
+        info.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kib >> 10)
+}
+
+#[test]
+fn hash_above_the_available_memory_is_refused_before_it_is_touched() {
+    // Half as much again as is available: the system might grant it (and stop the engine when
+    // the table is first written); the engine refuses it first, naming what is available.
+    let Some(mib) = available_mib().map(|a| a + a / 2).filter(|&m| m <= 65536) else {
+        eprintln!("skipped: no MemAvailable, or more than 43 GiB available (Hash stops at 64 GiB)");
+        return;
+    };
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 4");
+    e.send(&format!("setoption name Hash value {mib}"));
+    let lines = e.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info string option Hash: cannot allocate a {mib} MiB hash table: only "))
+                && l.contains("MiB of memory is available here; set a smaller Hash; keeping the 4 MiB table")),
+        "{lines:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", LIVENESS);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3")), "{lines:?}");
+    e.quit();
+}
+
 #[test]
 fn d_draws_the_board_from_the_core_diagram() {
     let mut e = Engine::start();
