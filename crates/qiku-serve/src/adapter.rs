@@ -11,7 +11,7 @@ use qiku::tablebase::{file_name, rules_file_name, Material, Rules, Tablebases, T
 use qiku::{Color, Game, Move, Position, Verdict};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The other move of a mirror pair the book counted together (ChessDB lists both).
 pub use qiku::book::mirror_twin;
@@ -546,6 +546,9 @@ pub struct Tables {
     engine: [Option<Arc<dyn Endgames>>; 2],
     /// The rules of a search that names none (the server's `--rules`).
     default_rules: Rules,
+    /// The files the tables could not use, each named once (`<file>: <cause>`): found at
+    /// start-up or when a search first probed them.
+    unusable: Arc<Mutex<Vec<String>>>,
 }
 
 impl Tables {
@@ -553,7 +556,13 @@ impl Tables {
     /// none. Files that cannot be used are named on stderr, once each.
     pub fn open(dir: Option<&Path>, rules: Rules) -> Result<Tables, String> {
         let Some(dir) = dir else {
-            return Ok(Tables { tb: None, dir: None, engine: [None, None], default_rules: rules });
+            return Ok(Tables {
+                tb: None,
+                dir: None,
+                engine: [None, None],
+                default_rules: rules,
+                unusable: Arc::default(),
+            });
         };
         let tb = Arc::new(Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?);
         if tb.tables().is_empty() {
@@ -566,12 +575,17 @@ impl Tables {
         }
         // One opened directory for all: each wrapper keeps its own rules, and the files that
         // cannot be used (at start-up or found damaged later) are named once, on stderr.
-        let notes: Notes = Arc::new(|note: &str| eprintln!("qiku serve: {note}"));
+        let unusable: Arc<Mutex<Vec<String>>> = Arc::default();
+        let kept = Arc::clone(&unusable);
+        let notes: Notes = Arc::new(move |note: &str| {
+            eprintln!("qiku serve: {note}");
+            kept.lock().unwrap_or_else(|e| e.into_inner()).push(note.to_string());
+        });
         let plain = QtbEndgames::with_notes(Arc::clone(&tb), notes);
         plain.set_rules(Rules::Plain);
         let asian = plain.under_rules(Rules::Asian);
         let engine = [plain, asian].map(|e| (e.max_pieces() > 0).then(|| Arc::new(e) as Arc<dyn Endgames>));
-        Ok(Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules })
+        Ok(Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules, unusable })
     }
 
     /// The engine's tables under `rules` (the server's `--rules` when `None`).
@@ -580,6 +594,11 @@ impl Tables {
             Rules::Plain => self.engine[0].clone(),
             Rules::Asian => self.engine[1].clone(),
         }
+    }
+
+    /// The files the tables could not use so far, each once, as `<file>: <cause>`.
+    pub fn unusable(&self) -> Vec<String> {
+        self.unusable.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Are tables open?
@@ -831,6 +850,9 @@ pub struct Analysis {
     pub verdict: Option<EngineVerdict>,
     /// The rules of the tables the engine was given.
     pub rules: Rules,
+    /// The table files the engine could not use (damaged or foreign, found at start-up or in
+    /// this or an earlier search), as `<file>: <cause>`: it searched on without them.
+    pub unusable_tables: Vec<String>,
 }
 
 /// What one engine search is asked.
@@ -893,6 +915,7 @@ pub fn analyze(game: &Played, req: &SearchRequest, tables: &Tables) -> Analysis 
             text: v.to_string(),
         }),
         rules,
+        unusable_tables: if engine.options.tablebases.is_some() { tables.unusable() } else { Vec::new() },
     }
 }
 

@@ -455,6 +455,10 @@ struct AnalyzeReply {
     /// How the game ended, as `qiku analyze --json`'s `game_over`: a game the rules have ended
     /// (not searched), or a side without a legal move (searched: no move); `null` otherwise.
     game_over: Option<GameOver>,
+    /// The table files the engine could not use (`<file>: <cause>`), when there are any: the
+    /// search went on without them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unusable_tables: Vec<String>,
 }
 
 /// `GET /api/analyze?fen=&moves=&movetime=MS|depth=N&rules=asian|plain`: one bounded engine
@@ -504,6 +508,7 @@ pub async fn analyze(
             rules: rules.name(),
             tablebase: None,
             game_over: Some(over),
+            unusable_tables: Vec::new(),
         })
         .into_response());
     }
@@ -549,6 +554,7 @@ pub async fn analyze(
         rules: a.rules.name(),
         tablebase: a.verdict,
         game_over,
+        unusable_tables: a.unusable_tables,
     })
     .into_response())
 }

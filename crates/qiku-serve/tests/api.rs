@@ -758,6 +758,50 @@ fn analyze_names_a_damaged_table_a_move_leads_into() {
     assert_eq!(v["tablebase"]["wdl"], "win", "{v}");
 }
 
+/// A position no table covers, searched: a damaged table the search meets (a capture leads into
+/// it) is named beside the answer, which the engine found without it.
+#[test]
+fn analyze_names_a_damaged_table_its_search_met() {
+    use qiku::tablebase::format::TableFile;
+    let dir = tables_copy();
+    let path = dir.path().join("KRvK.qtb");
+    let blocks: Vec<u64> =
+        TableFile::open(&path).expect("open").blocks().iter().map(|b| b.offset + u64::from(b.len) / 2).collect();
+    for at in blocks {
+        flip_byte(&path, Some(usize::try_from(at).expect("an offset")));
+    }
+    let mut o = options();
+    o.engine = true;
+    o.tables = Some(dir.path().to_path_buf());
+    let srv = server(o);
+    // Without damage met: nothing named.
+    let fen = "4k4/9/9/9/9/9/9/R5n2/9/5K3 w - - 0 1";
+    let (status, v) =
+        get_json(srv.addr, &format!("/api/analyze?fen={}&depth=1", enc("4k4/9/9/9/4P4/9/9/9/9/5K3 w - - 0 1")));
+    assert_eq!(status, 200, "{v}");
+    assert!(v.get("unusable_tables").is_none(), "{v}");
+    // KRvKN's own files gone: the search takes the horse into KRvK, whose WDL file (what the
+    // search probes) is cut short too.
+    for e in ["qtb", "qtr", "qtw"] {
+        let _ = std::fs::remove_file(dir.path().join(format!("KRvKN.{e}")));
+    }
+    let wdl = dir.path().join("KRvK.qtw");
+    let len = std::fs::metadata(&wdl).expect("KRvK.qtw").len();
+    std::fs::OpenOptions::new().write(true).open(&wdl).and_then(|f| f.set_len(len / 2)).expect("cut");
+    let srv = server({
+        let mut o = options();
+        o.engine = true;
+        o.tables = Some(dir.path().to_path_buf());
+        o
+    });
+    let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=200", enc(fen)));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["source"], "search", "{v}");
+    let named = v["unusable_tables"].as_array().unwrap_or_else(|| panic!("the damaged table named: {v}"));
+    let krvk = dir.path().join("KRvK.").display().to_string();
+    assert!(named.iter().any(|n| n.as_str().is_some_and(|n| n.starts_with(&krvk))), "{v}");
+}
+
 /// The same when the table a move leads into is missing from the directory: `/api/tablebase`'s
 /// `500`, naming the table and the command that makes it (the engine searched without the tables
 /// and the answer gave the root's verdict).
