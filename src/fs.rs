@@ -2,8 +2,9 @@
 //! want the same guarantees: inputs opened only when they are regular files (a FIFO or a device
 //! is refused at once instead of blocking), outputs written atomically (a temporary file beside
 //! the target, renamed over it only when complete), and the check that an output does not name
-//! one of the inputs (through any path, link or relative name); and [`file_kind`], what a file
-//! appears to be by its first bytes (a book, a PGN file of games, an SQLite database, ...).
+//! one of the inputs (through any path, link or relative name), whole reads bounded by a size
+//! ([`read_capped`]); and [`file_kind`], what a file appears to be by its first bytes (a book, a
+//! PGN file of games, an SQLite database, ...).
 //!
 //! ```
 //! use qiku::fs::{open_regular, same_file, AtomicFile};
@@ -23,6 +24,7 @@
 //! ```
 
 pub use crate::util::files::{
-    check_output_place, open_regular, other_machines_temp_files, parent_dir, same_file, AtomicFile,
+    check_output_place, open_regular, other_machines_temp_files, parent_dir, read_capped, same_file, AtomicFile,
+    CappedRead,
 };
 pub use crate::util::kind::{file_kind, FileKind};

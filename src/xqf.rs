@@ -212,16 +212,12 @@ fn too_large(size: impl fmt::Display) -> String {
 /// All the bytes of `file`, whose length is `len` when known: refused unread when that is above
 /// [`MAX_FILE_LEN`], and never more than that read (a file that grows, or has no length).
 fn read_capped(file: impl std::io::Read, len: Option<u64>) -> Result<Vec<u8>, Unread> {
-    use std::io::Read;
-    if let Some(len) = len.filter(|&len| len > MAX_FILE_LEN) {
-        return Err(Unread::TooLarge(too_large(format_args!("{len} bytes"))));
-    }
-    let mut bytes = Vec::with_capacity(len.unwrap_or(0).min(MAX_FILE_LEN) as usize);
-    file.take(MAX_FILE_LEN + 1).read_to_end(&mut bytes).map_err(Unread::Io)?;
-    if bytes.len() as u64 > MAX_FILE_LEN {
-        return Err(Unread::TooLarge(too_large(format_args!("more than {MAX_FILE_LEN} bytes"))));
-    }
-    Ok(bytes)
+    use crate::util::files::CappedRead;
+    crate::util::files::read_capped(file, len, MAX_FILE_LEN).map_err(|e| match e {
+        CappedRead::Io(e) => Unread::Io(e),
+        CappedRead::TooLarge(Some(len)) => Unread::TooLarge(too_large(format_args!("{len} bytes"))),
+        CappedRead::TooLarge(None) => Unread::TooLarge(too_large(format_args!("more than {MAX_FILE_LEN} bytes"))),
+    })
 }
 
 /// Whether `path` names an XQF file (by its extension, in any case).

@@ -14,7 +14,7 @@
 //!   output over one of the inputs.
 
 use std::fs::{File, Metadata};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// What a non-regular file is, for error messages.
@@ -76,6 +76,39 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         return Err(not_regular(&meta));
     }
     Ok(file)
+}
+
+/// Why [`read_capped`] kept nothing.
+#[derive(Debug)]
+pub enum CappedRead {
+    /// The reader's error.
+    Io(io::Error),
+    /// More bytes than the limit: `Some(len)` when the known length said so and nothing was
+    /// read, `None` when more than the limit came (a file that grew, or one of no known length).
+    TooLarge(Option<u64>),
+}
+
+/// All the bytes of `reader`, whose length is `len` when known, if they are at most `limit`:
+/// refused unread when `len` is above it, and never more than `limit + 1` bytes read (a file
+/// that grows while it is read, or has no length, such as a pipe).
+///
+/// ```
+/// use qiku::fs::{read_capped, CappedRead};
+///
+/// assert_eq!(read_capped(&b"h2e2"[..], Some(4), 4).unwrap(), b"h2e2");
+/// assert!(matches!(read_capped(&b"h2e2"[..], Some(4), 3), Err(CappedRead::TooLarge(Some(4)))));
+/// assert!(matches!(read_capped(&b"h2e2"[..], None, 3), Err(CappedRead::TooLarge(None))));
+/// ```
+pub fn read_capped(reader: impl Read, len: Option<u64>, limit: u64) -> Result<Vec<u8>, CappedRead> {
+    if let Some(len) = len.filter(|&len| len > limit) {
+        return Err(CappedRead::TooLarge(Some(len)));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len.unwrap_or(0).min(limit)).unwrap_or(0));
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(CappedRead::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(CappedRead::TooLarge(None));
+    }
+    Ok(bytes)
 }
 
 /// Creates `path` for writing, or empties the regular file there, only if nothing else is there:

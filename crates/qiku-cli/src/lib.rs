@@ -204,20 +204,18 @@ fn size_words(bytes: u64) -> String {
 /// grows past the limit while it is read), and so is a FIFO, device or directory (it could block
 /// forever or never end).
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    use qiku::fs::CappedRead;
     let file = qiku::fs::open_regular(path).map_err(BoundedReadError::Io)?;
     let size = file.metadata().map_err(BoundedReadError::Io)?.len();
-    if size > limit {
-        return Err(BoundedReadError::TooLarge { size, limit });
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    (&file).take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(BoundedReadError::Io)?;
-    let read = bytes.len() as u64;
-    if read > limit {
+    qiku::fs::read_capped(&file, Some(size), limit).map_err(|e| match e {
+        CappedRead::Io(e) => BoundedReadError::Io(e),
+        CappedRead::TooLarge(Some(size)) => BoundedReadError::TooLarge { size, limit },
         // It grew while it was read: its size now.
-        let size = file.metadata().map_or(read, |m| m.len().max(read));
-        return Err(BoundedReadError::TooLarge { size, limit });
-    }
-    Ok(bytes)
+        CappedRead::TooLarge(None) => {
+            let read = limit.saturating_add(1);
+            BoundedReadError::TooLarge { size: file.metadata().map_or(read, |m| m.len().max(read)), limit }
+        }
+    })
 }
 
 /// Reads a text file named on the command line, or standard input for `-`, of at most a MiB
