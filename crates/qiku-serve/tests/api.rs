@@ -714,6 +714,18 @@ fn analyze_gives_the_tables_verdict_of_a_mated_side() {
     assert_eq!(t["text"], v["tablebase"]["text"], "{t}");
 }
 
+/// Flips a byte in the middle of every block of the table file at `path`: its header and block
+/// index still read, every probe of it fails its block checksum.
+fn flip_every_block(path: &std::path::Path) {
+    use qiku::tablebase::format::TableFile;
+    let blocks: Vec<u64> =
+        TableFile::open(path).expect("open").blocks().iter().map(|b| b.offset + u64::from(b.len) / 2).collect();
+    assert!(!blocks.is_empty());
+    for at in blocks {
+        flip_byte(path, Some(usize::try_from(at).expect("an offset")));
+    }
+}
+
 /// `/api/analyze` of a position its table covers, one of whose moves leads into a damaged table
 /// (every block of KRvK.qtb flipped: the root's KRvKN still reads): a `500` naming the damaged
 /// file, as `/api/tablebase` says it. It gave `200` with the root's verdict beside a search the
@@ -721,15 +733,9 @@ fn analyze_gives_the_tables_verdict_of_a_mated_side() {
 /// read whole.
 #[test]
 fn analyze_names_a_damaged_table_a_move_leads_into() {
-    use qiku::tablebase::format::TableFile;
     let dir = tables_copy();
     let path = dir.path().join("KRvK.qtb");
-    let blocks: Vec<u64> =
-        TableFile::open(&path).expect("open").blocks().iter().map(|b| b.offset + u64::from(b.len) / 2).collect();
-    assert!(!blocks.is_empty());
-    for at in blocks {
-        flip_byte(&path, Some(usize::try_from(at).expect("an offset")));
-    }
+    flip_every_block(&path);
     // Red's rook takes the horse: KRvKN to KRvK.
     let fen = "4k4/9/9/9/9/9/9/R5n2/9/5K3 w - - 0 1";
     let pos = Position::from_fen(fen).expect("fen");
@@ -762,18 +768,16 @@ fn analyze_names_a_damaged_table_a_move_leads_into() {
 /// it) is named beside the answer, which the engine found without it.
 #[test]
 fn analyze_names_a_damaged_table_its_search_met() {
-    use qiku::tablebase::format::TableFile;
     let dir = tables_copy();
     let path = dir.path().join("KRvK.qtb");
-    let blocks: Vec<u64> =
-        TableFile::open(&path).expect("open").blocks().iter().map(|b| b.offset + u64::from(b.len) / 2).collect();
-    for at in blocks {
-        flip_byte(&path, Some(usize::try_from(at).expect("an offset")));
-    }
-    let mut o = options();
-    o.engine = true;
-    o.tables = Some(dir.path().to_path_buf());
-    let srv = server(o);
+    flip_every_block(&path);
+    let with_tables = || {
+        let mut o = options();
+        o.engine = true;
+        o.tables = Some(dir.path().to_path_buf());
+        o
+    };
+    let srv = server(with_tables());
     // Without damage met: nothing named.
     let fen = "4k4/9/9/9/9/9/9/R5n2/9/5K3 w - - 0 1";
     let (status, v) =
@@ -788,12 +792,7 @@ fn analyze_names_a_damaged_table_its_search_met() {
     let wdl = dir.path().join("KRvK.qtw");
     let len = std::fs::metadata(&wdl).expect("KRvK.qtw").len();
     std::fs::OpenOptions::new().write(true).open(&wdl).and_then(|f| f.set_len(len / 2)).expect("cut");
-    let srv = server({
-        let mut o = options();
-        o.engine = true;
-        o.tables = Some(dir.path().to_path_buf());
-        o
-    });
+    let srv = server(with_tables());
     let (status, v) = get_json(srv.addr, &format!("/api/analyze?fen={}&movetime=200", enc(fen)));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["source"], "search", "{v}");
