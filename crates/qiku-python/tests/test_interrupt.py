@@ -94,8 +94,11 @@ def interrupt(code, cwd, after, limit=60, setup=""):
     counted from the end of `setup`, however long a loaded machine takes over it."""
     setup = textwrap.indent(textwrap.dedent(setup).strip(), "    ")
     body = textwrap.indent(textwrap.dedent(code).strip(), "    ")
+    # Python leaves SIGINT alone when it starts with SIGINT ignored, as every background job of a
+    # shell without job control does (`cargo test ... &` in a script): the child takes it back.
     script = (
-        "import time, qiku\n"
+        "import signal, time, qiku\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "try:\n"
         f"{setup}\n"
         "    print('started', flush=True)\n"
