@@ -7,8 +7,9 @@
 //! compare against, are installed when pip can get them; without them those tests skip.
 //!
 //! The inner build has its own target directory (`target/tmp/qiku-python-build`, kept between
-//! runs) so that it does not wait on the lock of the outer `cargo test`, and it is a release
-//! build without LTO (`CARGO_PROFILE_RELEASE_*`), a couple of minutes on two cores.
+//! runs) so that it does not wait on the lock of the outer `cargo test`; it is the build pip runs
+//! (the workspace's `python` profile: release code in parallel codegen units), a couple of minutes
+//! on two cores.
 //! `QIKU_PYTHON` names another interpreter.
 
 use std::path::{Path, PathBuf};
@@ -89,10 +90,7 @@ fn python_bindings_pass_pytest() {
         .env("PATH", &path)
         .args(["--no-build-isolation", "--force-reinstall", "--no-deps"])
         .arg(crate_dir())
-        .env("CARGO_TARGET_DIR", tmp.join("qiku-python-build"))
-        .env("CARGO_PROFILE_RELEASE_LTO", "false")
-        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "false"));
+        .env("CARGO_TARGET_DIR", tmp.join("qiku-python-build")));
     assert!(installed, "pip install of the Python bindings failed (see the output above)");
     let build = build.elapsed();
     let tests = Instant::now();
