@@ -205,73 +205,6 @@ fn check_available(mib: usize, bytes: usize, available: Option<u64>) -> Result<(
     }
 }
 
-/// The memory this process can have now without swapping or being stopped, in bytes (Linux):
-/// `MemAvailable` of `/proc/meminfo`, lowered to what the process's control groups have left
-/// below their memory limits (a container's, a Kubernetes pod's or a Slurm job's limit, which
-/// `MemAvailable` does not see); `None` where neither is known.
-fn available_memory() -> Option<u64> {
-    let system = std::fs::read_to_string("/proc/meminfo").ok().and_then(|info| mem_available(&info));
-    let groups = std::fs::read_to_string("/proc/self/cgroup")
-        .ok()
-        .and_then(|groups| cgroup_room(&groups, std::path::Path::new("/sys/fs/cgroup")));
-    match (system, groups) {
-        (Some(system), Some(groups)) => Some(system.min(groups)),
-        (system, groups) => system.or(groups),
-    }
-}
-
-/// `MemAvailable` of the text of `/proc/meminfo`, in bytes.
-fn mem_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?;
-    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
-    kib.checked_mul(1024)
-}
-
-/// What the control groups named in `cgroups` (the text of `/proc/self/cgroup`) leave below
-/// their memory limits, in bytes, with the cgroup file system mounted at `root`: the least, over
-/// the process's group and every group above it, of its limit less its working set (its usage
-/// less the file cache it can drop at once, `inactive_file`, as Kubernetes counts it). cgroup v2
-/// (`memory.max`, `memory.current`) and v1's memory controller (`memory.limit_in_bytes`,
-/// `memory.usage_in_bytes`); `None` when no group has a limit or none can be read.
-fn cgroup_room(cgroups: &str, root: &std::path::Path) -> Option<u64> {
-    let read = |path: std::path::PathBuf| std::fs::read_to_string(path).ok();
-    let number = |text: &str| text.trim().parse::<u64>().ok();
-    let stat = |text: &str, key: &str| {
-        text.lines().find_map(|l| l.strip_prefix(key)?.strip_prefix(' ')).and_then(number)
-    };
-    let mut room: Option<u64> = None;
-    for line in cgroups.lines() {
-        // `ID:CONTROLLERS:PATH`: `0::PATH` is the v2 group; v1's memory controller is named.
-        let mut fields = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
-            continue;
-        };
-        let (base, limit_file, usage_file, cache_key) = if controllers.is_empty() {
-            (root.to_path_buf(), "memory.max", "memory.current", "inactive_file")
-        } else if controllers.split(',').any(|c| c == "memory") {
-            (root.join("memory"), "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")
-        } else {
-            continue;
-        };
-        // The group's directory and those above it, up to the mount point.
-        let mut dir = base.join(path.trim_start_matches('/'));
-        loop {
-            // v2 says `max` for no limit; v1 gives a number near 2^63.
-            let limit = read(dir.join(limit_file)).and_then(|t| number(&t)).filter(|&l| l < 1 << 62);
-            if let Some(limit) = limit {
-                let usage = read(dir.join(usage_file)).and_then(|t| number(&t)).unwrap_or(0);
-                let cache = read(dir.join("memory.stat")).and_then(|t| stat(&t, cache_key)).unwrap_or(0);
-                let left = limit.saturating_sub(usage.saturating_sub(cache));
-                room = Some(room.map_or(left, |r| r.min(left)));
-            }
-            if dir == base || !dir.pop() || !dir.starts_with(&base) {
-                break;
-            }
-        }
-    }
-    room
-}
-
 // Data word layout (bits): 0-15 move (0 = none), 16-31 score (i16), 32-47 eval (i16),
 // 48-55 depth + DEPTH_OFFSET, 56-57 bound (1 upper, 2 lower, 3 exact; 0 = empty slot),
 // 58-63 generation.
@@ -338,7 +271,7 @@ impl TranspositionTable {
     /// ```
     pub fn try_new(mib: usize) -> Result<TranspositionTable, TableSizeError> {
         let bytes = mib.max(1).checked_mul(1 << 20).ok_or(TableSizeError::TooLarge { mib })?;
-        check_available(mib, bytes, available_memory())?;
+        check_available(mib, bytes, crate::util::memory::available())?;
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let buckets = match Buckets::mapped(n) {
             Some(mapped) => mapped,
@@ -579,67 +512,10 @@ mod tests {
         assert!(check_available(2048, 2 * gib, None).is_ok());
     }
 
-    #[test]
-    fn meminfo_gives_mem_available_in_bytes() {
-        let info = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
-        assert_eq!(mem_available(info), Some(20_000_000 * 1024));
-        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
-        assert_eq!(mem_available("MemAvailable: many kB\n"), None);
-    }
-
-    /// Writes `files` (path under `root`, contents) for a made-up cgroup file system.
-    fn cgroup_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let root = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let path = root.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        root
-    }
-
-    #[test]
-    fn a_control_groups_limit_less_its_working_set_is_the_room_left() {
-        let gib = 1u64 << 30;
-        // cgroup v2: the pod's limit of 2 GiB is above the container's group, which has none.
-        let v2 = cgroup_tree(&[
-            ("kubepods/pod1/memory.max", &format!("{}\n", 2 * gib)),
-            ("kubepods/pod1/memory.current", &format!("{}\n", gib)),
-            ("kubepods/pod1/memory.stat", &format!("anon 1\ninactive_file {}\nactive_file 7\n", gib / 2)),
-            ("kubepods/pod1/engine/memory.max", "max\n"),
-            ("kubepods/pod1/engine/memory.current", "12345\n"),
-            ("kubepods/memory.max", "max\n"),
-        ]);
-        let groups = "0::/kubepods/pod1/engine\n";
-        // 2 GiB less (1 GiB used, of which 0.5 GiB droppable file cache).
-        assert_eq!(cgroup_room(groups, v2.path()), Some(2 * gib - gib / 2));
-        // A tighter limit lower down counts.
-        std::fs::write(v2.path().join("kubepods/pod1/engine/memory.max"), format!("{}", gib)).unwrap();
-        assert_eq!(cgroup_room(groups, v2.path()), Some(gib - 12345));
-        // No limit anywhere, or no such group: nothing known.
-        assert_eq!(cgroup_room("0::/kubepods\n", v2.path()), None);
-        assert_eq!(cgroup_room("0::/elsewhere\n", v2.path()), None);
-        assert_eq!(cgroup_room("garbage", v2.path()), None);
-
-        // cgroup v1: the memory controller's own hierarchy; "unlimited" is a number near 2^63.
-        let v1 = cgroup_tree(&[
-            ("memory/docker/abc/memory.limit_in_bytes", &format!("{}", 3 * gib)),
-            ("memory/docker/abc/memory.usage_in_bytes", &format!("{}", gib)),
-            ("memory/docker/abc/memory.stat", &format!("cache 9\ntotal_inactive_file {}\n", gib / 4)),
-            ("memory/memory.limit_in_bytes", "9223372036854771712"),
-        ]);
-        let groups = "12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n0::/\n";
-        assert_eq!(cgroup_room(groups, v1.path()), Some(3 * gib - (gib - gib / 4)));
-        // Usage above the limit (the group is being reclaimed) leaves nothing.
-        std::fs::write(v1.path().join("memory/docker/abc/memory.usage_in_bytes"), format!("{}", 4 * gib)).unwrap();
-        std::fs::write(v1.path().join("memory/docker/abc/memory.stat"), "").unwrap();
-        assert_eq!(cgroup_room(groups, v1.path()), Some(0));
-    }
-
     #[cfg(target_os = "linux")]
     #[test]
     fn the_available_memory_is_read_and_bounds_try_new() {
-        let available = available_memory().expect("MemAvailable in /proc/meminfo");
+        let available = crate::util::memory::available().expect("MemAvailable in /proc/meminfo");
         assert!(available > 1 << 20, "{available} bytes available");
         // Twice what is available, in MiB: refused before any of it is touched, whichever check
         // of the system or this one comes first.

@@ -152,7 +152,9 @@ impl GenerateOptions {
     /// How `material` is solved under the options' budget: its [`MemoryMode`] and the paging
     /// to use (`None` in memory).
     fn paging_for(&self, material: Material) -> Result<Option<Paging>, TbError> {
-        let Some(budget) = self.memory else { return Ok(None) };
+        let Some(budget) = self.memory else {
+            return fits_available(material, self.rules, crate::util::memory::available()).map(|()| None);
+        };
         match plan::memory_mode(material, self.rules, budget) {
             MemoryMode::InMemory { .. } => Ok(None),
             MemoryMode::Paged { .. } => {
@@ -499,6 +501,17 @@ fn check_inputs_first(targets: &[Material], pagings: &[Option<Paging>], opts: &G
     Ok(())
 }
 
+/// Without a budget: `material` generated in memory, its estimated peak within the memory
+/// `available` (when known); a larger one is refused before any work, naming `--memory`.
+fn fits_available(material: Material, rules: bool, available: Option<u64>) -> Result<(), TbError> {
+    match available.map(|available| (available, plan::memory_mode(material, rules, available))) {
+        None | Some((_, MemoryMode::InMemory { .. })) => Ok(()),
+        Some((available, MemoryMode::Paged { needs, .. } | MemoryMode::Refused { needs, .. })) => {
+            Err(TbError::MoreThanAvailable { material: material.to_string(), needs, available })
+        }
+    }
+}
+
 /// Before any work: every table of `plan` within the generator's limits and within the memory
 /// budget, with the paging each is solved with (`None`: in memory).
 fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option<Paging>>, TbError> {
@@ -836,6 +849,25 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn without_a_budget_a_table_above_the_memory_available_is_refused_naming_the_sizes() {
+        let krnvkr: Material = "KRNvKR".parse().unwrap();
+        // Its estimate is some hundreds of MiB: within 16 GiB, not within 64 MiB.
+        assert!(fits_available(krnvkr, true, Some(16 << 30)).is_ok());
+        assert!(fits_available(krnvkr, true, None).is_ok());
+        let refused = fits_available(krnvkr, true, Some(64 << 20)).unwrap_err();
+        let TbError::MoreThanAvailable { needs, available, .. } = refused else { panic!("{refused}") };
+        assert_eq!(available, 64 << 20);
+        let MemoryMode::InMemory { needs: estimate } = plan::memory_mode(krnvkr, true, u64::MAX) else { panic!() };
+        assert_eq!(needs, estimate);
+        let text = refused.to_string();
+        assert!(
+            text.starts_with("KRNvKR: needs about ") && text.contains("and only 64 MiB is available here"),
+            "{text}"
+        );
+        assert!(text.contains("give --memory SIZE of at most that"), "{text}");
     }
 
     #[test]

@@ -183,6 +183,17 @@ pub enum TbError {
         /// in memory and a working set), whichever is less.
         needs: u64,
     },
+    /// Without a memory budget, a table whose estimated peak in memory is more than this process
+    /// can have now (Linux: the memory available, or what its control group has left below its
+    /// limit): refused before any work, since the system would stop the process part way.
+    MoreThanAvailable {
+        /// The material.
+        material: String,
+        /// Its estimated peak in memory, in bytes.
+        needs: u64,
+        /// The memory available when it was asked for, in bytes.
+        available: u64,
+    },
     /// Generation was stopped at the caller's request ([`crate::Progress::stop_requested`])
     /// while `material` was being solved: its files were not written (the tables finished
     /// before it were).
@@ -275,6 +286,9 @@ impl Clone for TbError {
             TbError::OverBudget { material, budget, needs } => {
                 TbError::OverBudget { material: material.clone(), budget: *budget, needs: *needs }
             }
+            TbError::MoreThanAvailable { material, needs, available } => {
+                TbError::MoreThanAvailable { material: material.clone(), needs: *needs, available: *available }
+            }
             TbError::Stopped { material } => TbError::Stopped { material: material.clone() },
             TbError::TooDeep { material } => TbError::TooDeep { material: material.clone() },
             TbError::NotFiles { paths } => TbError::NotFiles { paths: paths.clone() },
@@ -336,6 +350,15 @@ impl fmt::Display for TbError {
                  that (`qiku-tb plan {material} --memory SIZE` shows the estimate)",
                 mib(*budget),
                 mib(*needs)
+            ),
+            TbError::MoreThanAvailable { material, needs, available } => write!(
+                f,
+                "{material}: needs about {} of memory to be generated in memory, and only {} is available here \
+                 (free memory, or what this process's control group has left below its limit); give --memory \
+                 SIZE of at most that to page its working arrays to scratch files (slower, the same files; \
+                 `qiku-tb plan {material} --memory SIZE` shows the estimate), or generate it where more memory is free",
+                mib(*needs),
+                mib(*available)
             ),
             TbError::Stopped { material } => {
                 write!(f, "{material}: generation stopped before the table was finished")

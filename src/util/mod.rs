@@ -9,6 +9,7 @@
 pub mod checksum;
 pub mod files;
 pub mod kind;
+pub mod memory;
 pub mod pressure;
 pub mod progress;
 pub mod rng;

@@ -116,7 +116,8 @@ enum Command {
         /// Keep the process within this much resident memory (such as 1G or 512M): a table
         /// whose estimated peak is larger is solved with its working arrays in scratch files,
         /// which takes longer but writes the same bytes; one that cannot fit even so is refused
-        /// before any work. `plan --memory` says which tables page and why.
+        /// before any work. `plan --memory` says which tables page and why. Without it a table
+        /// whose estimated peak is above the memory available (or a container's limit) is refused.
         #[arg(long, value_name = "SIZE")]
         memory: Option<MemorySize>,
         /// Directory of the scratch files of paged tables (default: `.scratch` in --dir). The

@@ -277,3 +277,30 @@ fn checkpoints_go_with_their_table_made_in_memory() {
     assert!(!scratch.exists(), "left: {:?}", std::fs::read_dir(&scratch).map(|d| d.count()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn without_memory_a_table_above_a_control_groups_limit_is_refused_before_any_work() {
+    // A container's or a job's memory limit, which the system's free memory does not show: the
+    // generator was stopped by the system part way through such a table.
+    let group = match crate::common::LimitedGroup::new(192 << 20) {
+        Ok(group) => group,
+        Err(why) => {
+            eprintln!("skipped: {why} (the test needs to make a memory control group, as root does)");
+            return;
+        }
+    };
+    let exe = env!("CARGO_BIN_EXE_qiku-tb");
+    let dir = tmp("tb-cgroup-limit");
+    // KRNvKR needs about 275 MiB in memory, its smaller tables less.
+    let out = group.command(exe).args(["generate", "KRNvKR", "-d"]).arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("KRNvKR: needs about ") && stderr.contains("MiB is available here"), "{stderr}");
+    assert!(stderr.contains("give --memory SIZE of at most that"), "{stderr}");
+    // Refused before any work: not even the smaller tables were made.
+    assert_eq!(files(&dir), Vec::<String>::new());
+    // A table within the limit is generated there as anywhere.
+    let out = group.command(exe).args(["generate", "KRvKN", "-d"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(files(&dir).contains(&"KRvKN.qtb".to_string()), "{:?}", files(&dir));
+}

@@ -485,59 +485,18 @@ fn hash_above_the_available_memory_is_refused_before_it_is_touched() {
     e.quit();
 }
 
-/// A memory control group of its own under this process's (cgroup v1's memory controller or
-/// cgroup v2), limited to `limit` bytes, removed when dropped; `None` with the reason when this
-/// process may not make one (not root, no memory controller).
-struct LimitedGroup(std::path::PathBuf);
-
-impl LimitedGroup {
-    fn new(limit: u64) -> Result<LimitedGroup, String> {
-        let groups = std::fs::read_to_string("/proc/self/cgroup").map_err(|e| format!("/proc/self/cgroup: {e}"))?;
-        let v1 = groups.lines().find_map(|l| l.split_once(":memory:").map(|(_, path)| path.to_string()));
-        let v2 = groups.lines().find_map(|l| l.strip_prefix("0::").map(str::to_string));
-        let (base, limit_file) = match (v1, v2) {
-            (Some(path), _) => (format!("/sys/fs/cgroup/memory{path}"), "memory.limit_in_bytes"),
-            (None, Some(path)) => (format!("/sys/fs/cgroup{path}"), "memory.max"),
-            (None, None) => return Err("no memory control group".into()),
-        };
-        let dir = std::path::Path::new(&base).join(format!("qiku-uci-test-{}", std::process::id()));
-        std::fs::create_dir(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-        let group = LimitedGroup(dir);
-        std::fs::write(group.0.join(limit_file), limit.to_string())
-            .map_err(|e| format!("cannot limit {}: {e}", group.0.display()))?;
-        Ok(group)
-    }
-
-    /// A command that moves itself into the group, then runs the engine there.
-    fn command(&self) -> Command {
-        let mut command = Command::new("sh");
-        command
-            .args(["-c", "echo $$ > \"$0/cgroup.procs\" && exec \"$1\""])
-            .arg(&self.0)
-            .arg(env!("CARGO_BIN_EXE_qiku"));
-        command
-    }
-}
-
-impl Drop for LimitedGroup {
-    fn drop(&mut self) {
-        // Empty once its engine has exited.
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
-
 #[test]
 fn hash_above_a_control_groups_memory_limit_is_refused_not_killed() {
     // A container's or a job's memory limit, which MemAvailable does not show: a Hash above it
     // was granted and the engine killed when the table was first written.
-    let group = match LimitedGroup::new(512 << 20) {
+    let group = match crate::common::LimitedGroup::new(512 << 20) {
         Ok(group) => group,
         Err(why) => {
             eprintln!("skipped: {why} (the test needs to make a memory control group, as root does)");
             return;
         }
     };
-    let mut e = Engine::spawn(&mut group.command());
+    let mut e = Engine::spawn(&mut group.command(env!("CARGO_BIN_EXE_qiku")));
     e.send("setoption name Hash value 4");
     e.send("setoption name Hash value 1024");
     let lines = e.ready();
