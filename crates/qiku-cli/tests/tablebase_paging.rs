@@ -282,13 +282,7 @@ fn checkpoints_go_with_their_table_made_in_memory() {
 fn without_memory_a_table_above_a_control_groups_limit_is_refused_before_any_work() {
     // A container's or a job's memory limit, which the system's free memory does not show: the
     // generator was stopped by the system part way through such a table.
-    let group = match crate::common::LimitedGroup::new(192 << 20) {
-        Ok(group) => group,
-        Err(why) => {
-            eprintln!("skipped: {why} (the test needs to make a memory control group, as root does)");
-            return;
-        }
-    };
+    let Some(group) = crate::common::LimitedGroup::or_skip(192 << 20) else { return };
     let exe = env!("CARGO_BIN_EXE_qiku-tb");
     let dir = tmp("tb-cgroup-limit");
     // KRNvKR needs about 275 MiB in memory, its smaller tables less.

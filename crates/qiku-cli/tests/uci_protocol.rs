@@ -489,13 +489,7 @@ fn hash_above_the_available_memory_is_refused_before_it_is_touched() {
 fn hash_above_a_control_groups_memory_limit_is_refused_not_killed() {
     // A container's or a job's memory limit, which MemAvailable does not show: a Hash above it
     // was granted and the engine killed when the table was first written.
-    let group = match crate::common::LimitedGroup::new(512 << 20) {
-        Ok(group) => group,
-        Err(why) => {
-            eprintln!("skipped: {why} (the test needs to make a memory control group, as root does)");
-            return;
-        }
-    };
+    let Some(group) = crate::common::LimitedGroup::or_skip(512 << 20) else { return };
     let mut e = Engine::spawn(&mut group.command(env!("CARGO_BIN_EXE_qiku")));
     e.send("setoption name Hash value 4");
     e.send("setoption name Hash value 1024");

@@ -79,6 +79,13 @@ impl LimitedGroup {
         Ok(group)
     }
 
+    /// [`LimitedGroup::new`], or `None` after printing why the test calling it is skipped.
+    pub fn or_skip(limit: u64) -> Option<LimitedGroup> {
+        LimitedGroup::new(limit)
+            .map_err(|why| eprintln!("skipped: {why} (the test needs to make a memory control group, as root does)"))
+            .ok()
+    }
+
     /// A command that moves itself into the group, then runs `exe` there (with the arguments
     /// added to it).
     pub fn command(&self, exe: &str) -> Command {
