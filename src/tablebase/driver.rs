@@ -150,11 +150,10 @@ impl GenerateOptions {
     }
 
     /// How `material` is solved under the options' budget: its [`MemoryMode`] and the paging
-    /// to use (`None` in memory).
-    fn paging_for(&self, material: Material) -> Result<Option<Paging>, TbError> {
-        let Some(budget) = self.memory else {
-            return fits_available(material, self.rules, crate::util::memory::available()).map(|()| None);
-        };
+    /// to use (`None` in memory). Without a budget, in memory if its estimated peak is within
+    /// `available` (the memory available, when known).
+    fn paging_for(&self, material: Material, available: Option<u64>) -> Result<Option<Paging>, TbError> {
+        let Some(budget) = self.memory else { return fits_available(material, self.rules, available).map(|()| None) };
         match plan::memory_mode(material, self.rules, budget) {
             MemoryMode::InMemory { .. } => Ok(None),
             MemoryMode::Paged { .. } => {
@@ -504,9 +503,10 @@ fn check_inputs_first(targets: &[Material], pagings: &[Option<Paging>], opts: &G
 /// Without a budget: `material` generated in memory, its estimated peak within the memory
 /// `available` (when known); a larger one is refused before any work, naming `--memory`.
 fn fits_available(material: Material, rules: bool, available: Option<u64>) -> Result<(), TbError> {
-    match available.map(|available| (available, plan::memory_mode(material, rules, available))) {
-        None | Some((_, MemoryMode::InMemory { .. })) => Ok(()),
-        Some((available, MemoryMode::Paged { needs, .. } | MemoryMode::Refused { needs, .. })) => {
+    let Some(available) = available else { return Ok(()) };
+    match plan::memory_mode(material, rules, available) {
+        MemoryMode::InMemory { .. } => Ok(()),
+        MemoryMode::Paged { needs, .. } | MemoryMode::Refused { needs, .. } => {
             Err(TbError::MoreThanAvailable { material: material.to_string(), needs, available })
         }
     }
@@ -515,10 +515,12 @@ fn fits_available(material: Material, rules: bool, available: Option<u64>) -> Re
 /// Before any work: every table of `plan` within the generator's limits and within the memory
 /// budget, with the paging each is solved with (`None`: in memory).
 fn within_limits(plan: &[Material], opts: &GenerateOptions) -> Result<Vec<Option<Paging>>, TbError> {
+    // Without a budget every table is held to the memory available, read once for the run.
+    let available = if opts.memory.is_none() { crate::util::memory::available() } else { None };
     plan.iter()
         .map(|m| {
             solve::check_supported(m)?;
-            opts.paging_for(*m)
+            opts.paging_for(*m, available)
         })
         .collect()
 }
