@@ -35,6 +35,27 @@ pub use super::verify_rules::{
 };
 pub use super::verify_wdl::{verify_wdl, verify_wdl_with_progress};
 
+/// The memory this process can have now, in bytes: the system's available memory, lowered to
+/// what the process's control groups (a container's, a Kubernetes pod's or a Slurm job's limit)
+/// have left below their limits; `None` where neither is known (outside Linux). Without
+/// [`GenerateOptions::memory`], [`generate_set`] and [`generate_only`] refuse before any work a
+/// table whose [`memory_mode`] within this is not in memory ([`super::TbError::MoreThanAvailable`]);
+/// `qiku-tb plan` marks the same tables.
+///
+/// ```
+/// use qiku::tablebase::generate::{available_memory, memory_mode, MemoryMode};
+///
+/// let krvkn = "KRvKN".parse()?;
+/// if let Some(bytes) = available_memory() {
+///     let fits = matches!(memory_mode(krvkn, true, bytes), MemoryMode::InMemory { .. });
+///     println!("KRvKN {} in the {bytes} bytes available", if fits { "fits" } else { "does not fit" });
+/// }
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
+pub fn available_memory() -> Option<u64> {
+    crate::util::memory::available()
+}
+
 /// The fuzzing entry point of the reader of a paged solve's checkpoint state file (the fuzz
 /// target `checkpoint`, `tests/reader_fuzz.rs`): `bytes` read as the state file of a solve of a
 /// table of `entries` entries, whatever solve it names, and checked against every invariant of

@@ -156,7 +156,9 @@ enum Command {
         #[arg(long)]
         no_rules: bool,
         /// Estimate a generation with `--memory SIZE`: per table, whether it runs in memory,
-        /// paged (with the estimated slowdown) or not at all, and why.
+        /// paged (with the estimated slowdown) or not at all, and why. Without it (and without
+        /// --speed), the tables that need more memory than this machine has available are
+        /// marked NOT ENOUGH MEMORY: `generate` refuses them unless given --memory.
         #[arg(long, value_name = "SIZE")]
         memory: Option<MemorySize>,
         /// Estimate the times for a machine SPEED times as fast as the project machine, without
@@ -174,7 +176,10 @@ enum Command {
         /// for many perpetual checks; null with --no-rules), "inputs" the tables its captures lead
         /// to, "job_peak_memory_bytes" the memory of generating it alone with `--only`; the
         /// totals' "disk_bytes_to_write" (the tables not present) and "free_disk_bytes" (free
-        /// where --dir is; null where unknown).
+        /// where --dir is; null where unknown). Without --memory and --speed, the plan is this
+        /// machine's: the totals' "available_memory_bytes" (null where unknown) and
+        /// "over_available_memory", and per table "fits_available_memory" (false: `generate`
+        /// refuses it without --memory).
         #[arg(long)]
         json: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when

@@ -285,7 +285,37 @@ fn without_memory_a_table_above_a_control_groups_limit_is_refused_before_any_wor
     let Some(group) = crate::common::LimitedGroup::or_skip(192 << 20) else { return };
     let exe = env!("CARGO_BIN_EXE_qiku-tb");
     let dir = tmp("tb-cgroup-limit");
-    // KRNvKR needs about 275 MiB in memory, its smaller tables less.
+    // KRNvKR needs about 275 MiB in memory, its smaller tables less. The plan for this machine
+    // marks the one table `generate` refuses.
+    let out = group.command(exe).args(["plan", "KRNvKR", "--json", "-d"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let available = plan["totals"]["available_memory_bytes"].as_u64().unwrap();
+    assert!(available <= 192 << 20, "{available}");
+    assert_eq!(plan["totals"]["over_available_memory"], 1);
+    let over: Vec<&str> = plan["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["fits_available_memory"] == false)
+        .map(|t| t["material"].as_str().unwrap())
+        .collect();
+    assert_eq!(over, ["KRNvKR"]);
+    assert!(plan["tables"].as_array().unwrap().iter().all(|t| t["fits_available_memory"].is_boolean()));
+    let out = group.command(exe).args(["plan", "KRNvKR", "-d"]).arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text.lines().find(|l| l.contains(" KRNvKR ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        row.contains("NOT ENOUGH MEMORY: needs ") && row.contains("`generate` refuses it without --memory"),
+        "{row}"
+    );
+    assert!(text.contains("1 table(s) need more memory than is available here ("), "{text}");
+    // With --speed the plan may be for other machines: nothing is checked against this one.
+    let out = group.command(exe).args(["plan", "KRNvKR", "--json", "--speed", "1", "-d"]).arg(&dir).output().unwrap();
+    let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        plan["totals"]["available_memory_bytes"].is_null() && plan["totals"].get("over_available_memory").is_none()
+    );
     let out = group.command(exe).args(["generate", "KRNvKR", "-d"]).arg(&dir).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");

@@ -39,6 +39,9 @@ pub(super) fn run_plan(
     json: bool,
 ) -> Result<(), String> {
     let resolved = resolve(args)?;
+    // Without --memory, for this machine (a plan with --speed may be for others): the memory
+    // available here, against which `generate` refuses a table before any work.
+    let available = if memory.is_none() && speed.is_none() { generate::available_memory() } else { None };
     let calibration = match speed {
         Some(_) => None,
         None => Some(calibrate().map_err(|e| {
@@ -56,6 +59,12 @@ pub(super) fn run_plan(
     let modes: Vec<Option<MemoryMode>> =
         rows.iter().map(|r| memory.map(|m| memory_mode(r.material, rules, m.bytes()))).collect();
     let refused = modes.iter().filter(|m| matches!(m, Some(MemoryMode::Refused { .. }))).count();
+    // Per table, how it would run within the memory available here (`None`: not checked).
+    let here: Vec<Option<MemoryMode>> = rows
+        .iter()
+        .map(|r| available.filter(|_| r.unsupported.is_none()).map(|a| memory_mode(r.material, rules, a)))
+        .collect();
+    let over_available = here.iter().filter(|m| m.as_ref().is_some_and(|m| !fits(m))).count();
     // Within --memory, a paged table's peak is the budget and its time is slowed down; a table
     // in memory reads its inputs from their files, as alone (no decoded copies kept across the
     // set), so its peak is its job's.
@@ -87,15 +96,23 @@ pub(super) fn run_plan(
         }
         totals["disk_bytes_to_write"] = json!(to_write);
         totals["free_disk_bytes"] = json!(free);
+        totals["available_memory_bytes"] = json!(available);
+        if available.is_some() {
+            totals["over_available_memory"] = json!(over_available);
+        }
         let list: Vec<_> = rows
             .iter()
             .zip(&present)
             .zip(&modes)
-            .map(|((r, p), mode)| {
+            .zip(&here)
+            .map(|(((r, p), mode), here)| {
                 let mut v = json!(r);
                 v["present"] = json!(p);
                 if let Some(mode) = mode {
                     v["memory"] = json!(mode);
+                }
+                if let Some(here) = here {
+                    v["fits_available_memory"] = json!(fits(here));
                 }
                 v
             })
@@ -111,8 +128,13 @@ pub(super) fn run_plan(
         "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  note",
         "#", "material", "pieces", "entries", "peak mem", "disk", "time"
     );
-    for (i, ((r, p), mode)) in rows.iter().zip(&present).zip(&modes).enumerate() {
+    for (i, (((r, p), mode), here)) in rows.iter().zip(&present).zip(&modes).zip(&here).enumerate() {
         let mut note = Vec::new();
+        if let (Some(here), Some(available)) = (here, available) {
+            if let Some(why) = not_enough_here(here, available) {
+                note.push(why);
+            }
+        }
         match mode {
             Some(MemoryMode::Paged { needs, resident, least_budget, slowdown }) => note.push(format!(
                 "PAGED: needs {} in memory; paged, {} stays resident (with a working set: --memory {} at \
@@ -233,6 +255,16 @@ pub(super) fn run_plan(
             totals.unsupported
         );
     }
+    match available {
+        Some(available) if over_available > 0 => println!(
+            "{over_available} table(s) need more memory than is available here ({}; marked NOT ENOUGH MEMORY above): \
+             `qiku-tb generate` refuses them before any work; give --memory SIZE to page them to scratch files \
+             (`qiku-tb plan --memory SIZE` shows how each runs within it), or generate them where more is free",
+            bytes(available)
+        ),
+        Some(available) => println!("Memory: {} available here, enough for every table", bytes(available)),
+        None => {}
+    }
     if let (Some(budget), true) = (memory, refused > 0) {
         println!(
             "{refused} table(s) cannot be generated within --memory {} (marked NOT WITHIN above): `qiku-tb generate` \
@@ -241,4 +273,32 @@ pub(super) fn run_plan(
         );
     }
     Ok(())
+}
+
+/// In memory within the memory mode's budget.
+fn fits(mode: &MemoryMode) -> bool {
+    matches!(mode, MemoryMode::InMemory { .. })
+}
+
+/// The note of a table that needs more than the memory `available` here, by how it would run
+/// within that much (`here`); `None` when it fits.
+fn not_enough_here(here: &MemoryMode, available: u64) -> Option<String> {
+    match here {
+        MemoryMode::InMemory { .. } => None,
+        MemoryMode::Paged { needs, least_budget, slowdown, .. } => Some(format!(
+            "NOT ENOUGH MEMORY: needs {} in memory, {} is available here; `generate` refuses it without \
+             --memory, and pages it within --memory SIZE from {} to {} (about {slowdown:.1}x the time)",
+            bytes(*needs),
+            bytes(available),
+            bytes(*least_budget),
+            bytes(available)
+        )),
+        MemoryMode::Refused { needs, resident } => Some(format!(
+            "NOT ENOUGH MEMORY: needs {} in memory, {} is available here, and paged {} must still stay in \
+             memory: generate it where more is free",
+            bytes(*needs),
+            bytes(available),
+            bytes(*resident)
+        )),
+    }
 }
