@@ -69,6 +69,30 @@ pub fn tb_error(e: &TbError) -> PyErr {
     os_error::<TablebaseError>(errno, e.to_string(), e.path())
 }
 
+/// An error of `generate_tablebases`: [`tb_error`], in Python's words where the library's name
+/// the command line's `--memory`.
+pub fn generate_error(e: &TbError) -> PyErr {
+    let mib = |bytes: &u64| format!("{:.0} MiB", *bytes as f64 / (1 << 20) as f64);
+    let message = match e {
+        TbError::MoreThanAvailable { material, needs, available } => format!(
+            "{material}: needs about {} of memory to be generated in memory, and only {} is available here \
+             (free memory, or what this process's control group has left below its limit); give memory=SIZE \
+             of at most that (such as memory=\"1G\") to page its working arrays to scratch files (slower, the \
+             same files), or generate it where more memory is free",
+            mib(needs),
+            mib(available)
+        ),
+        TbError::OverBudget { material, budget, needs } => format!(
+            "{material}: cannot be generated within memory={}: it needs about {} (in memory, or with its \
+             working arrays paged to scratch files, whichever needs less); give memory= at least that",
+            budget,
+            mib(needs)
+        ),
+        e => return tb_error(e),
+    };
+    os_error::<TablebaseError>(None, message, None)
+}
+
 /// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
     os_error::<GameFileError>(e.errno, e.message, Some(&e.path))

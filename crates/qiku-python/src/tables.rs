@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use crate::adapter::{self, GenerateOptions, Material, Move, Rules, Tablebases, TbValue, Verdict};
+use crate::adapter::{self, GenerateOptions, Material, MemorySize, Move, Rules, Tablebases, TbValue, Verdict};
 use crate::board::PyMove;
 use crate::book::position_arg;
 use crate::closing::Closable;
@@ -22,6 +22,21 @@ use crate::pickling::{self, one_of, RULES, UNITS, WDL};
 /// The directory of tables (`Tablebases`, `generate_tablebases`).
 fn directory_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     crate::args::path(v, "directory")
+}
+
+/// The `memory` argument of `generate_tablebases`: bytes (an int), or a size as `qiku-tb generate
+/// --memory` takes it (`"1G"`, `"512M"`).
+fn memory_arg(v: &Bound<'_, PyAny>) -> PyResult<MemorySize> {
+    if crate::args::is_int(v) {
+        return crate::args::whole::<u64>(v, "memory", 1, None).map(MemorySize::from_bytes);
+    }
+    let Ok(text) = v.extract::<String>() else {
+        let kind = v.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "memory must be an int (bytes) or a size such as \"1G\", not {kind}"
+        )));
+    };
+    text.parse::<MemorySize>().map_err(|e| errors::value_error(format!("memory={text:?}: {e}")))
 }
 
 /// The rules named `name` (`asian` or `plain`).
@@ -394,12 +409,20 @@ impl PyTablebases {
 /// `ValueError`, as `qiku-tb generate` refuses them, and among others a `RuntimeWarning` says
 /// they are left out. Releases the GIL (generation uses every core); Ctrl-C stops it within moments, before the
 /// table being solved is written (the tables finished before it are kept).
+///
+/// `memory` (bytes, or a size such as `"1G"` or `"512M"`) keeps the process within that much
+/// resident memory, as `qiku-tb generate --memory` does: a larger table is solved with its
+/// working arrays paged to scratch files in `directory` (slower, the same files). Without it, a
+/// table that needs more than the memory available here raises `TablebaseError` before any work.
 #[pyfunction]
+#[pyo3(signature = (materials, directory, *, memory = None))]
 pub fn generate_tablebases(
     py: Python<'_>,
     materials: Vec<String>,
     #[pyo3(from_py_with = directory_arg)] directory: PathBuf,
+    memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(String, bool, u64)>> {
+    let memory = memory.map(memory_arg).transpose()?;
     let mats = materials
         .iter()
         .map(|m| m.parse::<Material>().map_err(|e| errors::value_error(format!("material {m:?}: {e}"))))
@@ -415,8 +438,11 @@ pub fn generate_tablebases(
         PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(), &text, 1)?;
     }
     let stop = StopFlag::default();
-    let opts = GenerateOptions::new(directory).progress(Arc::new(stop.clone()));
-    let reports =
-        interruptible(py, || stop.stop(), || adapter::generate_set(&mats, &opts))?.map_err(|e| errors::tb_error(&e))?;
+    let mut opts = GenerateOptions::new(directory).progress(Arc::new(stop.clone()));
+    if let Some(memory) = memory {
+        opts = opts.memory(memory.bytes());
+    }
+    let reports = interruptible(py, || stop.stop(), || adapter::generate_set(&mats, &opts))?
+        .map_err(|e| errors::generate_error(&e))?;
     Ok(reports.into_iter().map(|r| (r.material, r.kept, r.entries)).collect())
 }

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -724,6 +725,62 @@ def test_generate_tablebases_makes_the_tables_it_captures_into(tmp_path):
     assert [m for m, _, _ in made] == ["KNvK", "KRvK", "KRvKN"]
     assert "must already" not in qiku.generate_tablebases.__doc__
     assert "capture into" in qiku.generate_tablebases.__doc__
+
+
+def test_generate_tablebases_takes_a_memory_budget_as_qiku_tb_generate(tmp_path):
+    # Within a budget a table that fits in memory is made as without one: the same bytes.
+    qiku.generate_tablebases(["KRvKN"], tmp_path / "free")
+    made = qiku.generate_tablebases(["KRvKN"], tmp_path / "budget", memory="16M")
+    assert [m for m, kept, _ in made] == ["KNvK", "KRvK", "KRvKN"] and not any(k for _, k, _ in made)
+    for name in ["KRvKN.qtb", "KRvKN.qtr", "KRvKN.qtw"]:
+        assert (tmp_path / "budget" / name).read_bytes() == (tmp_path / "free" / name).read_bytes()
+    assert qiku.generate_tablebases(["KRvKN"], tmp_path / "bytes", memory=16 << 20) == made
+    # A budget no way of solving fits (paging keeps a working set) is refused before any work,
+    # in Python's words.
+    with pytest.raises(qiku.TablebaseError) as e:
+        qiku.generate_tablebases(["KRvKN"], tmp_path / "small", memory="8M")
+    assert str(e.value).startswith("KRvKN: cannot be generated within memory=8388608: it needs about ")
+    assert str(e.value).endswith("give memory= at least that") and "--memory" not in str(e.value)
+    assert not (tmp_path / "small").exists() or list((tmp_path / "small").glob("*.qt?")) == []
+    for bad, kind in [("lots", ValueError), ("1Q", ValueError), (0, ValueError), (-5, ValueError), (1.5, TypeError)]:
+        with pytest.raises(kind, match="memory"):
+            qiku.generate_tablebases(["KRvKN"], tmp_path / "bad", memory=bad)
+
+
+def test_generate_tablebases_above_a_control_groups_limit_names_the_memory_argument(tmp_path):
+    # A container's or a job's memory limit: without `memory=`, a table above it is refused before
+    # any work, and the message says what to give in Python (not the command line's option).
+    groups = open("/proc/self/cgroup").read().splitlines()
+    v1 = [line.split(":memory:", 1)[1] for line in groups if ":memory:" in line]
+    v2 = [line[3:] for line in groups if line.startswith("0::")]
+    if v1:
+        group, limit = pathlib.Path("/sys/fs/cgroup/memory" + v1[0]) / f"qiku-py-{os.getpid()}", "memory.limit_in_bytes"
+    elif v2:
+        group, limit = pathlib.Path("/sys/fs/cgroup" + v2[0]) / f"qiku-py-{os.getpid()}", "memory.max"
+    else:
+        pytest.skip("no memory control group")
+    try:
+        group.mkdir()
+        (group / limit).write_text(str(192 << 20))
+    except OSError as e:
+        pytest.skip(f"cannot make a memory control group ({e}; root can)")
+    code = (
+        "import os, sys, qiku\n"
+        "open(sys.argv[1] + '/cgroup.procs', 'w').write(str(os.getpid()))\n"
+        "try:\n"
+        "    qiku.generate_tablebases(['KRNvKR'], sys.argv[2])\n"
+        "except qiku.TablebaseError as e:\n"
+        "    print(e)\n"
+    )
+    try:
+        out = subprocess.run([sys.executable, "-c", code, str(group), str(tmp_path / "t")], capture_output=True, text=True)
+    finally:
+        group.rmdir()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("KRNvKR: needs about "), out.stdout
+    assert "MiB is available here" in out.stdout and "give memory=SIZE of at most that" in out.stdout
+    assert "--memory" not in out.stdout
+    assert not (tmp_path / "t").exists() or list((tmp_path / "t").glob("*.qt?")) == []
 
 
 def test_analysis_of_a_game_already_over_searches_nothing_as_the_cli():

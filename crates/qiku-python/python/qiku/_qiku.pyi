@@ -292,10 +292,14 @@ class Tablebases:
     def __enter__(self) -> Tablebases: ...
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException], tb: Optional[Any]) -> bool: ...
 
-def generate_tablebases(materials: Sequence[str], directory: _Path) -> List[Tuple[str, bool, int]]:
+def generate_tablebases(
+    materials: Sequence[str], directory: _Path, *, memory: Optional[Union[int, str]] = None
+) -> List[Tuple[str, bool, int]]:
     """Makes the tables named and every smaller one they capture into; ``(material, kept,
     entries)`` per table. ValueError when every material named lacks an attacking piece (no
-    table: a dead draw); beside others such a material is left out with a RuntimeWarning."""
+    table: a dead draw); beside others such a material is left out with a RuntimeWarning.
+    ``memory`` (bytes, or a size such as "1G") pages a larger table to scratch files; without
+    it a table above the memory available raises TablebaseError before any work."""
 
 class Analysis:
     """The result of ``Engine.analyse``."""
