@@ -144,7 +144,8 @@ enum Command {
     /// (with the disk space still to write against the space free where --dir is).
     /// The times are for this machine: the plan first times a small generation (a few seconds)
     /// and scales the rates measured on the project machine by it (`--speed` instead gives the
-    /// factor).
+    /// factor); so is the memory checked, against what this machine has available (`--memory`
+    /// instead gives a budget).
     Plan {
         #[command(flatten)]
         select: SelectArgs,
