@@ -19,6 +19,7 @@ use super::paging::Paging;
 use super::plan::MemoryMode;
 use super::rules;
 use super::solve::{self, Sub, Table};
+use super::time_left::{self, TimeLeft};
 use super::value::Counts;
 use super::wdl::{self, Fill};
 use super::{plan, select};
@@ -319,6 +320,7 @@ fn generate_in_pool(
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
+    let mut time_left = TimeLeft::new(&plan, dir, rayon::current_num_threads(), opts.rules);
     // Under a budget, the decoded copies a set keeps for later tables would come on top of the
     // table being solved: none are kept (the plan's estimates assume the same).
     let bounded = opts.memory.is_some();
@@ -330,7 +332,11 @@ fn generate_in_pool(
         subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         rule_subs.retain(|m, _| last_use.get(m).is_some_and(|&last| last >= done));
         let needed_later = !bounded && last_use.get(&material).is_some_and(|&last| last > done);
-        let label = format!("{material} ({}/{planned})", done + 1);
+        let label = match time_left.before(done) {
+            Some(left) => format!("{material} ({}/{planned}, {} left)", done + 1, time_left::about(left)),
+            None => format!("{material} ({}/{planned})", done + 1),
+        };
+        let start = Instant::now();
         let (report, values) = if !bounded {
             one_table(material, &label, (&subs, &rule_subs), None, opts, progress, needed_later)?
         } else {
@@ -339,6 +345,9 @@ fn generate_in_pool(
             let (inputs, rule_inputs) = load_inputs(material, opts, paging.as_ref())?;
             one_table(material, &label, (&inputs, &rule_inputs), paging.as_ref(), opts, progress, needed_later)?
         };
+        if !report.kept {
+            time_left.made(done, start.elapsed());
+        }
         reports.push(report);
         if let Some((table, rule)) = values {
             subs.insert(material, table);

@@ -73,6 +73,8 @@ mod select;
 #[cfg(feature = "generate")]
 mod solve;
 #[cfg(feature = "generate")]
+mod time_left;
+#[cfg(feature = "generate")]
 mod verify;
 #[cfg(feature = "generate")]
 mod verify_rules;

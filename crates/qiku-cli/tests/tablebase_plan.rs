@@ -247,6 +247,32 @@ fn tablebases_readme_counts_are_true() {
     assert!(bytes < 1_000_000, "under 1 MB: {bytes}");
 }
 
+/// A set's progress says the time left once a percent of the plan's estimate is made: the plan's
+/// estimates of the tables still to make, scaled by how long those made took against theirs.
+#[test]
+fn generate_says_the_time_left_by_the_plan() {
+    let dir = tmp("time_left");
+    let d = dir.to_str().unwrap();
+    let out = qiku_tb(&["generate", "--max-pieces", "4", "-d", d]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let started: Vec<&str> = err.lines().filter(|l| l.ends_with("): started")).collect();
+    assert_eq!(started.len(), 40, "{err}");
+    // Nothing made yet: no time said.
+    assert!(started[0].ends_with(" (1/40): started"), "{err}");
+    // The last table: its own estimate is left, at least a second.
+    let last = started[39];
+    let (_, left) = last.split_once(" (40/40, about ").unwrap_or_else(|| panic!("{err}"));
+    let seconds: u64 =
+        left.strip_suffix(" s left): started").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{last}"));
+    assert!(seconds >= 1, "{last}");
+    // Every table kept: nothing made, nothing to scale by.
+    let out = qiku_tb(&["generate", "--max-pieces", "4", "-d", d]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains(" left)"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Without `--speed`, the plan times a small generation on this machine and gives its times for
 /// it: the project machine's times over the measured speed, and it says so.
 /// Speeds and memory sizes beyond what means anything are refused, each saying why.
