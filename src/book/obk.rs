@@ -689,6 +689,17 @@ pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
 /// Rows read between two reports to the progress receiver of [`import_with_progress`].
 const IMPORT_REPORT_ROWS: u64 = 4096;
 
+/// The size of the `.qbk` file a header stored in an `.obk` describes: the exported book's, its
+/// size fields checked against themselves only (there is no `.qbk` file here to measure). `None`
+/// when the fields give no size a file can have (a crafted header: its record count times the
+/// record size past 64 bits).
+fn stored_book_len(header: &[u8]) -> Option<u64> {
+    let records = u64::from_le_bytes(header.get(32..40)?.try_into().ok()?);
+    let bits = u32::from_le_bytes(header.get(28..32)?.try_into().ok()?);
+    let index = ((1u64 << bits.min(40)) + 1) * 8;
+    records.checked_mul(super::format::RECORD_LEN as u64)?.checked_add(HEADER_LEN as u64)?.checked_add(index)
+}
+
 /// [`import`], reporting to `progress` the rows read (phase `reading`, total unknown) and the
 /// book moves written (phase `writing`). It asks [`Progress::stop_requested`] every 4,096 rows
 /// read and positions walked, every 65,536 book moves written and once more before the book
@@ -767,15 +778,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
         .then(|| conn.query_row("SELECT header FROM qiku_book LIMIT 1", [], |r| r.get::<_, Vec<u8>>(0)).ok())
         .flatten()
         .filter(|b| b.len() == HEADER_LEN)
-        .and_then(|b| {
-            // The stored header describes the exported book; its size fields are checked
-            // against themselves only (there is no .qbk file here to measure).
-            let len = u64::from_le_bytes(b[32..40].try_into().ok()?);
-            let guess = HEADER_LEN as u64 + len * super::format::RECORD_LEN as u64;
-            let bits = u32::from_le_bytes(b[28..32].try_into().ok()?);
-            let file_len = guess + ((1u64 << bits.min(40)) + 1) * 8;
-            Header::decode(&b, file_len, input).ok()
-        });
+        .and_then(|b| Header::decode(&b, stored_book_len(&b)?, input).ok());
     drop(db);
 
     let mut entries: BTreeMap<(u64, u16), Counts> = BTreeMap::new();
@@ -881,6 +884,22 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
 mod tests {
     use super::*;
     use crate::notation::iccs;
+
+    #[test]
+    fn a_stored_header_whose_sizes_pass_64_bits_gives_no_length() {
+        let header = |records: u64, bits: u32| {
+            let mut b = vec![0u8; HEADER_LEN];
+            b[28..32].copy_from_slice(&bits.to_le_bytes());
+            b[32..40].copy_from_slice(&records.to_le_bytes());
+            b
+        };
+        // 3 records, a 16-slot index: the header, the records and 17 index words.
+        assert_eq!(stored_book_len(&header(3, 4)), Some(128 + 3 * 26 + 17 * 8));
+        // A crafted count (found by fuzzing: the product overflowed).
+        assert_eq!(stored_book_len(&header(u64::MAX / 16, 4)), None);
+        assert_eq!(stored_book_len(&header(u64::MAX / 26, 40)), None);
+        assert_eq!(stored_book_len(&header(3, 4)[..35]), None);
+    }
 
     #[test]
     fn move_codes_round_trip_and_match_the_published_examples() {
