@@ -76,6 +76,7 @@ pub struct GenerateOptions {
     memory: Option<u64>,
     scratch: Option<PathBuf>,
     checkpoint_every: Option<std::time::Duration>,
+    speed: Option<f64>,
 }
 
 impl std::fmt::Debug for GenerateOptions {
@@ -107,6 +108,7 @@ impl GenerateOptions {
             memory: None,
             scratch: None,
             checkpoint_every: None,
+            speed: None,
         }
     }
 
@@ -125,6 +127,16 @@ impl GenerateOptions {
     /// next one), and an empty default directory is removed at the end of a run.
     pub fn scratch(mut self, dir: impl Into<PathBuf>) -> GenerateOptions {
         self.scratch = Some(dir.into());
+        self
+    }
+
+    /// This machine's speed against the project machine's ([`calibrate`](super::generate::calibrate)),
+    /// for the time left that a set's progress labels give from its first table: the plan's
+    /// estimate of the tables still to make at this speed, averaged, once enough is made, with
+    /// the same estimate scaled by how long the recent tables took against theirs. Without it
+    /// the time left is the scaled estimate alone, said once enough is made.
+    pub fn speed(mut self, speed: f64) -> GenerateOptions {
+        self.speed = Some(speed);
         self
     }
 
@@ -320,7 +332,7 @@ fn generate_in_pool(
     let last_use = plan::last_uses(&plan);
 
     let planned = plan.len();
-    let mut time_left = TimeLeft::new(&plan, dir, rayon::current_num_threads(), opts.rules);
+    let mut time_left = TimeLeft::new(&plan, dir, rayon::current_num_threads(), opts.rules, opts.speed);
     // Under a budget, the decoded copies a set keeps for later tables would come on top of the
     // table being solved: none are kept (the plan's estimates assume the same).
     let bounded = opts.memory.is_some();

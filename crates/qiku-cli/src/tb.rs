@@ -16,7 +16,7 @@ use super::interrupt::Failure;
 use clap::{Args, Parser, Subcommand};
 use qiku::tablebase::format::TableFile;
 use qiku::tablebase::generate::{
-    self, estimate, memory_mode, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, Selection,
+    self, calibrate, estimate, memory_mode, Family, GenerateOptions, MemoryMode, MemorySize, Rates, Resolved, Selection,
 };
 use qiku::tablebase::{rules_file_name, wdl_file_name, Material, Rules, Tablebases, TbError, Wdl};
 use serde_json::json;
@@ -483,12 +483,21 @@ fn run_generate(
     if let Some(note) = other_machines_note(&dir) {
         eprintln!("qiku-tb: {note}");
     }
+    // A set that takes minutes: the machine is timed (about 2 s, as `plan` does), so that the
+    // progress says the time left from the first table on, as `plan` would.
+    let speed = (!only && rows.iter().map(|r| r.seconds).sum::<f64>() >= TIMED_FROM_SECONDS)
+        .then(|| calibrate().ok().map(|c| c.speed))
+        .flatten();
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
     // then shows how far a long table has come.
     let progress = std::sync::Arc::new(super::progress::TermProgress::new(true, false));
     let has_rules = opts.has_rules();
     let opts = opts.progress(progress);
+    let opts = match speed {
+        Some(speed) => opts.speed(speed),
+        None => opts,
+    };
     let reports = if only {
         generate::generate_only(&resolved.targets, &opts)
     } else {
@@ -546,6 +555,10 @@ fn run_generate(
     }
     Ok(())
 }
+
+/// A set whose plan takes at least this long on the project machine has this machine timed first
+/// for its time left (the timing takes about 2 s).
+const TIMED_FROM_SECONDS: f64 = 120.0;
 
 /// What `generate` says when Ctrl-C or SIGTERM stopped it while `material` was being made: what
 /// is kept, and that the same command goes on.
