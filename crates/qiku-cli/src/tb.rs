@@ -483,11 +483,12 @@ fn run_generate(
     if let Some(note) = other_machines_note(&dir) {
         eprintln!("qiku-tb: {note}");
     }
-    // A set that takes minutes: the machine is timed (about 2 s, as `plan` does), so that the
-    // progress says the time left from the first table on, as `plan` would.
-    let speed = (!only && rows.iter().map(|r| r.seconds).sum::<f64>() >= TIMED_FROM_SECONDS)
-        .then(|| calibrate().ok().map(|c| c.speed))
-        .flatten();
+    // A set with minutes still to make (the tables whose file is there are kept): the machine is
+    // timed (about 2 s, as `plan` does), so that the progress says the time left from the first
+    // table on, as `plan` would.
+    let to_make: f64 =
+        rows.iter().filter(|r| !dir.join(qiku::tablebase::file_name(r.material)).exists()).map(|r| r.seconds).sum();
+    let speed = (!only && to_make >= TIMED_FROM_SECONDS).then(|| calibrate().ok().map(|c| c.speed)).flatten();
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
     // then shows how far a long table has come.
