@@ -43,9 +43,6 @@ pub(crate) struct TimeLeft {
     speed: Option<f64>,
     /// The tables made so far, in order: their estimates and how long they took, in seconds.
     made: Vec<(f64, f64)>,
-    /// The sums of `made`.
-    estimated: f64,
-    took: f64,
 }
 
 impl TimeLeft {
@@ -61,28 +58,26 @@ impl TimeLeft {
             after[i] = after[i + 1] + if made { row.seconds } else { 0.0 };
         }
         let speed = speed.filter(|s| s.is_finite() && *s > 0.0);
-        TimeLeft { after, speed, made: Vec::new(), estimated: 0.0, took: 0.0 }
+        TimeLeft { after, speed, made: Vec::new() }
     }
 
     /// Table `i` of the work list was made (not kept) in `took`.
     pub(crate) fn made(&mut self, i: usize, took: Duration) {
-        let estimate = self.after[i] - self.after[i + 1];
-        self.made.push((estimate, took.as_secs_f64()));
-        self.estimated += estimate;
-        self.took += took.as_secs_f64();
+        self.made.push((self.after[i] - self.after[i + 1], took.as_secs_f64()));
     }
 
     /// How long the most recent tables took against their estimates, once enough is made.
     fn scale(&self) -> Option<f64> {
-        let enough = self.estimated >= ENOUGH_ESTIMATED * self.after[0] || self.took >= ENOUGH_MEASURED.as_secs_f64();
-        if !enough || self.estimated <= 0.0 {
+        let (all_estimated, all_took) = self.made.iter().fold((0.0, 0.0), |(e, t), &(me, mt)| (e + me, t + mt));
+        let enough = all_estimated >= ENOUGH_ESTIMATED * self.after[0] || all_took >= ENOUGH_MEASURED.as_secs_f64();
+        if !enough || all_estimated <= 0.0 {
             return None;
         }
         let (mut estimated, mut took) = (0.0, 0.0);
         for &(e, t) in self.made.iter().rev() {
             estimated += e;
             took += t;
-            if estimated >= WINDOW * self.estimated {
+            if estimated >= WINDOW * all_estimated {
                 break;
             }
         }
