@@ -487,7 +487,7 @@ fn run_generate(
     // timed (about 2 s, as `plan` does), so that the progress says the time left from the first
     // table on, as `plan` would.
     let to_make: f64 =
-        rows.iter().filter(|r| !dir.join(qiku::tablebase::file_name(r.material)).exists()).map(|r| r.seconds).sum();
+        rows.iter().filter(|r| !space::present(&dir, r.material, opts.has_rules())).map(|r| r.seconds).sum();
     let speed = (!only && to_make >= TIMED_FROM_SECONDS).then(|| calibrate().ok().map(|c| c.speed)).flatten();
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log

@@ -13,7 +13,7 @@ use std::path::Path;
 /// plan row's (smaller tables held included); within it, when paged the budget and the time
 /// slowed down, else its job's peak alone (a run within a budget reads each table's inputs from
 /// their files instead of holding them).
-pub(super) fn within(r: &generate::PlannedTable, mode: &Option<MemoryMode>, memory: Option<MemorySize>) -> (u64, f64) {
+fn within(r: &generate::PlannedTable, mode: &Option<MemoryMode>, memory: Option<MemorySize>) -> (u64, f64) {
     match (mode, memory) {
         (Some(MemoryMode::Paged { slowdown, .. }), Some(budget)) => (budget.bytes(), r.seconds * slowdown),
         (Some(MemoryMode::InMemory { .. }), Some(_)) => (r.job_peak_memory_bytes, r.seconds),
