@@ -174,8 +174,8 @@ struct MatchArgs {
     /// (ICCS, WXF or Chinese notation).
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
-    /// Write the games here as PGN, after any games already in the file (which are kept); the file
-    /// is rewritten atomically after every game.
+    /// Write the games here as PGN, after any games already in the file (which are kept), in game
+    /// order, each added when it ends; stopped at any moment, the file holds whole games.
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
     /// Games played at the same time, 1 to 256 (each with its own engine processes).

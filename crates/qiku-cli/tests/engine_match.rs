@@ -485,3 +485,40 @@ fn an_even_score_has_an_elo_difference_of_zero_without_a_sign() {
     assert_eq!(t.los(), 0.5);
     assert_eq!(serde_json::json!(t.elo().unwrap().diff).to_string(), "0.0");
 }
+
+#[test]
+fn a_match_killed_mid_way_leaves_whole_games_in_game_order() {
+    // Two games at once, so games end out of order and wait in the file for their predecessors;
+    // killed (SIGKILL, no chance to tidy up) once ten games are in, the file holds whole games
+    // only, each replayable, in game order, after what was there before.
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("killed.pgn");
+    std::fs::write(&pgn, "[Event \"before\"]\n[Result \"*\"]\n\n*").unwrap();
+    let mut child = std::process::Command::new(QIKU)
+        .args(["match", "--engine", QIKU, "--engine", QIKU, "--depth", "1", "--games", "400"])
+        .args(["--concurrency", "2", "--max-plies", "120", "--pgn"])
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let rounds = |text: &str| text.lines().filter(|l| l.starts_with("[Round ")).count();
+    let start = std::time::Instant::now();
+    while rounds(&std::fs::read_to_string(&pgn).unwrap()) < 10 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no ten games in two minutes");
+        assert!(child.try_wait().unwrap().is_none(), "the match ended before ten games");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let ours = text.strip_prefix("[Event \"before\"]\n[Result \"*\"]\n\n*\n\n").expect("the earlier content kept");
+    assert!(ours.ends_with("\n\n"), "a game cut short: {:?}", &ours[ours.len().saturating_sub(200)..]);
+    let numbers: Vec<usize> =
+        ours.lines().filter_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]")?.parse().ok()).collect();
+    assert!(numbers.len() >= 10, "{numbers:?}");
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "not in game order: {numbers:?}");
+    let kept = dir.path().join("ours.pgn");
+    std::fs::write(&kept, ours).unwrap();
+    assert_eq!(replay_pgn(&kept).len(), numbers.len());
+}

@@ -14,6 +14,7 @@
 
 pub mod cpus;
 pub mod openings;
+pub mod pgn_out;
 pub mod process;
 pub mod record;
 pub mod sprt;
@@ -27,7 +28,7 @@ use record::PgnGame;
 use sprt::{Decision, PairTracker, Pentanomial, Sprt};
 use stats::Tally;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -346,41 +347,6 @@ fn fault_index(f: Fault) -> usize {
     }
 }
 
-/// The games already in the PGN file `path` (nothing when there is no file), ending with a blank
-/// line, so that a match's games follow them: a rerun with the same `--pgn` adds to the file
-/// instead of replacing what an earlier match wrote.
-fn earlier_games(path: &Path) -> Result<String, MatchError> {
-    use std::io::Read;
-    let pgn_error = |error| MatchError::Pgn { path: path.to_path_buf(), error };
-    let mut bytes = Vec::new();
-    match qiku::fs::open_regular(path) {
-        Ok(mut file) => file.read_to_end(&mut bytes).map_err(pgn_error)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
-        Err(e) => return Err(pgn_error(e)),
-    };
-    // A file of a known other kind (a book, a table, compressed games) is named as what it is.
-    if let Some(what) = crate::overwrite::foreign_kind(path, crate::overwrite::Writes::Pgn) {
-        return Err(pgn_error(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("it is {what}, not games a match wrote (its games would follow them); choose another --pgn"),
-        )));
-    }
-    let mut text = String::from_utf8(bytes).map_err(|_| {
-        pgn_error(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "it holds text that is not UTF-8, not games a match wrote (its games would follow them); \
-             choose another --pgn",
-        ))
-    })?;
-    if text.trim().is_empty() {
-        return Ok(String::new());
-    }
-    while !text.ends_with("\n\n") {
-        text.push('\n');
-    }
-    Ok(text)
-}
-
 /// Plays the match. `on_game` is called (serialised) after every game with the running tally.
 pub fn run(
     config: &MatchConfig,
@@ -398,11 +364,11 @@ pub fn run(
         }
     }
     // Games of an earlier match in the same file are kept: this match's follow them.
-    let earlier = match &config.pgn {
-        Some(path) => earlier_games(path)?,
-        None => String::new(),
+    let pgn_out = match &config.pgn {
+        Some(path) => Some(pgn_out::PgnOut::open(path).map_err(|(path, error)| MatchError::Pgn { path, error })?),
+        None => None,
     };
-    let earlier = earlier.as_str();
+    let pgn_out = Mutex::new(pgn_out);
     let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
     // Each slot's engine specs: with pinning, each engine on its own core.
     let slot_specs: Vec<[EngineSpec; 2]> = if config.pin {
@@ -449,7 +415,8 @@ pub fn run(
     let first = Mutex::new(Some(first));
     std::thread::scope(|scope| {
         // References, so that each slot's thread can move its own engine specs in.
-        let (state, next, pairs, abort, error, first, names) = (&state, &next, &pairs, &abort, &error, &first, &names);
+        let (state, next, pairs, abort, error, first, names, pgn_out) =
+            (&state, &next, &pairs, &abort, &error, &first, &names, &pgn_out);
         for specs in &slot_specs {
             scope.spawn(move || {
                 let mut procs: [Option<EngineProcess>; 2] = [None, None];
@@ -518,16 +485,13 @@ pub fn run(
                     }
                     let pos = report.games.partition_point(|g| g.index < record.index);
                     report.games.insert(pos, record.clone());
-                    if let Some(path) = &config.pgn {
-                        let text: String = std::iter::once(earlier.to_string())
-                            .chain(report.games.iter().map(|g| g.pgn.to_pgn()))
-                            .collect();
-                        if let Err(e) = record::write_atomic(path, &text) {
+                    if let Some(out) = pgn_out.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+                        if let Err((path, e)) = out.add(record.index, record.pgn.to_pgn()) {
                             abort.store(true, Ordering::Relaxed);
                             error
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(MatchError::Pgn { path: path.clone(), error: e });
+                                .get_or_insert(MatchError::Pgn { path, error: e });
                         }
                     }
                     on_game(&record, &report);
@@ -540,6 +504,9 @@ pub fn run(
     });
     if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
+    }
+    if let Some(out) = pgn_out.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        out.finish().map_err(|(path, error)| MatchError::Pgn { path, error })?;
     }
     Ok(state.into_inner().unwrap_or_else(|e| e.into_inner()))
 }

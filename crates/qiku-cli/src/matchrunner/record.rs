@@ -1,12 +1,11 @@
 //! Writing match games as PGN: the seven-tag roster (with `Red`/`Black` for the players), `FEN`
 //! when a game does not start from the standard position, `Format "ICCS"`, and ICCS movetext in
-//! the dashed form (`1. H2-E2 H9-G7`) that Xiangqi game collections use. Files are written
-//! atomically (a temporary file in the same directory, then a rename).
+//! the dashed form (`1. H2-E2 H9-G7`) that Xiangqi game collections use. The match's file is
+//! written by [`super::pgn_out`].
 
 use qiku::core::{Color, Move, Position, START_FEN};
 use qiku::notation::iccs;
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,12 +124,6 @@ impl PgnGame {
     }
 }
 
-/// Writes `text` to `path` atomically, through the crate's one atomic writer (an exclusively
-/// created, randomly named temporary file beside it, then a rename).
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    qiku::fs::AtomicFile::write(path, text.as_bytes())
-}
-
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -218,15 +211,5 @@ mod tests {
         assert_eq!(d.len(), 10);
         assert!(d.starts_with("20"));
         assert_eq!(&d[4..5], ".");
-    }
-
-    #[test]
-    fn atomic_write_replaces() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("g.pgn");
-        write_atomic(&p, "a").unwrap();
-        write_atomic(&p, "b").unwrap();
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "b");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
