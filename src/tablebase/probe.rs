@@ -237,11 +237,23 @@ impl Tablebases {
     }
 
     /// The directory.
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// let tb = qiku::tablebase::Tablebases::open(dir.path())?;
+    /// assert_eq!(tb.dir(), dir.path());
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The table files that cannot be used, each error naming its file. Tools print these
+    /// The table files that cannot be used, each error naming its file (example at
+    /// [`Tablebases::open`]). Tools print these
     /// (`qiku-tb` on stderr, the engine as `info string`) so a damaged file is never silently
     /// treated as a missing one.
     pub fn problems(&self) -> &[TbError] {
@@ -250,11 +262,30 @@ impl Tablebases {
 
     /// The tables found in the directory, by material (usable or not: see
     /// [`Tablebases::problems`]).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::Tablebases;
+    ///
+    /// std::fs::write(dir.path().join("KCvK.qtb"), b"damaged")?;
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let names = |t: Vec<_>| t.iter().map(|i: &qiku::tablebase::TableInfo| i.material.to_string()).collect::<Vec<_>>();
+    /// assert_eq!(names(tb.tables()), ["KCvK", "KRvK"]); // by material, usable or not
+    /// assert_eq!(names(tb.usable_tables()), ["KRvK"]);
+    /// assert!(tb.table("KRvK".parse()?)?.is_some());
+    /// assert!(tb.table("KCvK".parse()?).is_err()); // the damaged file's error
+    /// assert!(tb.table("KNvK".parse()?)?.is_none()); // no file
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn tables(&self) -> Vec<TableInfo> {
         self.slots.iter().map(|s| TableInfo { material: s.material, path: s.path.clone() }).collect()
     }
 
-    /// The usable tables, by material.
+    /// The usable tables, by material (example at [`Tablebases::tables`]).
     pub fn usable_tables(&self) -> Vec<TableInfo> {
         self.slots
             .iter()
@@ -264,7 +295,7 @@ impl Tablebases {
     }
 
     /// The open table file of a canonical material, `None` if absent, its error if the file
-    /// cannot be used.
+    /// cannot be used (example at [`Tablebases::tables`]).
     pub fn table(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
         let Some(i) = self.slot_of(material) else { return Ok(None) };
         self.slots[i].file.clone().map(Some)
@@ -468,6 +499,25 @@ impl Tablebases {
     /// probe as it fails [`Tablebases::verdict`], with the same error, even where the `.qtw` could
     /// answer: damaged data is refused, never answered around. Only a block of the `.qtw` that
     /// turns out damaged when read fails this probe alone (the DTM files do not read it).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases, Wdl};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// assert!(tb.has_wdl("KRvK".parse()?) && tb.has_rules("KRvK".parse()?));
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?;
+    /// for rules in [Rules::Asian, Rules::Plain] {
+    ///     assert_eq!(tb.probe_wdl_with(&pos, rules)?, Some(Wdl::Loss));
+    ///     assert_eq!(tb.probe_wdl_with(&pos, rules)?, tb.verdict(&pos, rules)?.map(|v| v.value.wdl));
+    /// }
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn probe_wdl_with(&self, pos: &Position, rules: Rules) -> Result<Option<Wdl>, TbError> {
         let slot = match self.locate(pos) {
             Located::DeadDraw => return Ok(Some(Wdl::Draw)),
@@ -583,13 +633,29 @@ impl Tablebases {
         }
     }
 
-    /// Does the table of `material` (canonical) have a usable `.qtw` WDL file?
+    /// Does the table of `material` (canonical) have a usable `.qtw` WDL file? (Example at
+    /// [`Tablebases::probe_wdl_with`].)
     pub fn has_wdl(&self, material: Material) -> bool {
         self.slot_of(material).is_some_and(|i| matches!(self.slots[i].wdl, Some(Ok(_))))
     }
 
     /// The open WDL file of a canonical material, `None` if absent, its error if it cannot be
     /// used.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// let tb = qiku::tablebase::Tablebases::open(dir.path())?;
+    /// assert!(tb.wdl_file("KRvK".parse()?)?.is_some());
+    /// std::fs::remove_file(dir.path().join("KRvK.qtw"))?;
+    /// let tb = qiku::tablebase::Tablebases::open(dir.path())?;
+    /// assert!(tb.wdl_file("KRvK".parse()?)?.is_none() && !tb.has_wdl("KRvK".parse()?));
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn wdl_file(&self, material: Material) -> Result<Option<Arc<TableFile>>, TbError> {
         let Some(i) = self.slot_of(material) else { return Ok(None) };
         match &self.slots[i].wdl {
@@ -600,6 +666,20 @@ impl Tablebases {
 
     /// Distance to mate in plies, signed for the side to move (0 for a draw), under the default
     /// rules; for a value only the rules decide, the line rank ([`Tablebases::verdict`]).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// let tb = qiku::tablebase::Tablebases::open(dir.path())?;
+    /// let pos = qiku::Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let dtm = tb.probe_dtm(&pos)?.expect("KRvK");
+    /// assert_eq!(Some(dtm), tb.probe(&pos)?.map(|v| v.dtm));
+    /// assert!(dtm.0 > 0); // red to move mates
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
         Ok(self.probe(pos)?.map(|v| v.dtm))
     }
@@ -645,6 +725,25 @@ impl Tablebases {
     /// `Ok(None)` when no table covers the position itself; when one does but a capture leads to
     /// a material whose table is not in the directory, [`TbError::MissingDependency`] names it
     /// (the position has a value, its moves do not).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let verdicts = tb.move_verdicts(&pos, Rules::Asian)?.expect("KRvK");
+    /// let values = tb.move_values_with(&pos, Rules::Asian)?.expect("KRvK");
+    /// assert_eq!(verdicts.iter().map(|&(m, v)| (m, v.value)).collect::<Vec<_>>(), values);
+    /// // No table covers a position with more pieces than the directory's tables.
+    /// assert!(tb.move_verdicts(&Position::startpos(), Rules::Asian)?.is_none());
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn move_verdicts(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<(Move, Verdict)>>, TbError> {
         // Whether a table covers the position is a lookup of its material; the moves' probes
         // below read the table (and report a damaged one).
@@ -705,6 +804,28 @@ impl Tablebases {
     /// own, or if there is none (a position won by the perpetual-check rule, where the line must
     /// make a quiet move), the non-checking moves into the smallest distance. Following these
     /// moves wins against any defence under a referee that applies the rule (`docs/TABLEBASES.md`).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::tablebase::{Rules, Tablebases};
+    /// use qiku::Position;
+    ///
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let best = tb.best_moves_with(&pos, Rules::Plain)?.expect("KRvK");
+    /// let own = tb.probe_with(&pos, Rules::Plain)?.expect("KRvK");
+    /// assert!(!best.is_empty() && best.len() < pos.moves().len());
+    /// for m in &best {
+    ///     // Each keeps the win and brings the mate one ply nearer.
+    ///     let after = tb.probe_with(&pos.play(*m)?, Rules::Plain)?.expect("KRvK");
+    ///     assert_eq!(after.dtm.0, -(own.dtm.0 - 1));
+    /// }
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn best_moves_with(&self, pos: &Position, rules: Rules) -> Result<Option<Vec<Move>>, TbError> {
         let Some(all) = self.move_values_with(pos, rules)? else { return Ok(None) };
         let Some(own) = self.probe_with(pos, rules)? else { return Ok(None) };
@@ -807,7 +928,8 @@ impl Tablebases {
         moves
     }
 
-    /// Does the table of `material` (canonical) have a usable `.qtr` companion?
+    /// Does the table of `material` (canonical) have a usable `.qtr` companion? (Example at
+    /// [`Tablebases::probe_wdl_with`].)
     pub fn has_rules(&self, material: Material) -> bool {
         self.slot_of(material).is_some_and(|i| matches!(self.slots[i].rules, Some(Ok(_))))
     }
@@ -836,6 +958,20 @@ impl Tablebases {
     }
 
     /// Empties the block cache (for cold-probe measurements).
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// let tb = qiku::tablebase::Tablebases::open(dir.path())?;
+    /// let pos = qiku::Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let warm = tb.probe(&pos)?;
+    /// tb.clear_cache();
+    /// assert_eq!(tb.probe(&pos)?, warm); // read from the file again
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn clear_cache(&self) {
         for shard in &self.cache {
             *shard.lock().unwrap_or_else(|e| e.into_inner()) = Shard::default();
