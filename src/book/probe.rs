@@ -127,12 +127,29 @@ pub fn with_min_share(moves: &[BookMove], percent: u32) -> Vec<BookMove> {
 /// Chooses among `moves` (the book moves of one position) by `policy`, among the moves played
 /// in at least [`DEFAULT_MIN_SHARE_PERCENT`] of the position's games (`None` if there is none);
 /// [`choose_with_share`] takes another share.
+///
+/// ```
+/// use qiku::book::{choose, choose_with_share, BookMove, Counts, Policy};
+/// use qiku::{notation::iccs, Position, Rng};
+///
+/// let pos = Position::startpos();
+/// let bm = |s: &str, wins: u32, losses: u32| -> Result<BookMove, Box<dyn std::error::Error>> {
+///     Ok(BookMove { mv: iccs::parse(&pos, s)?, counts: Counts { wins, draws: 0, losses, unknown: 0 } })
+/// };
+/// // h2e2 scores 60% over 100 games; i3i4 won its only 2 games (2% of them).
+/// let moves = [bm("h2e2", 60, 40)?, bm("i3i4", 2, 0)?];
+/// let mut rng = Rng::new(1);
+/// assert_eq!(choose(&moves, Policy::BestScore, &mut rng), Some(moves[0].mv)); // i3i4: under 5%
+/// assert_eq!(choose_with_share(&moves, Policy::BestScore, 0, &mut rng), Some(moves[1].mv));
+/// assert_eq!(choose(&[], Policy::BestScore, &mut rng), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn choose(moves: &[BookMove], policy: Policy, rng: &mut Rng) -> Option<Move> {
     choose_with_share(moves, policy, DEFAULT_MIN_SHARE_PERCENT, rng)
 }
 
 /// Like [`choose`], with moves played in less than `min_share_percent` percent of the games left
-/// out first (0: every move may be chosen).
+/// out first (0: every move may be chosen). Example at [`choose`].
 pub fn choose_with_share(moves: &[BookMove], policy: Policy, min_share_percent: u32, rng: &mut Rng) -> Option<Move> {
     choose_among(&with_min_share(moves, min_share_percent), policy, rng)
 }
@@ -233,6 +250,21 @@ impl std::fmt::Debug for Book {
 
 impl Book {
     /// Opens and fully verifies a book ([`Verify::Full`]).
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// // games.qbk: built from three games (1. h2e2 h9g7 1-0, 1. h2e2 b9c7 0-1, 1. c3c4 1/2-1/2).
+    /// let book = Book::open(&path)?;
+    /// assert_eq!((book.path(), book.header().games.used), (path.as_path(), 3));
+    /// // The games themselves are not a book: refused, saying so.
+    /// let err = Book::open(dir.path().join("games.pgn")).unwrap_err();
+    /// assert!(matches!(err, qiku::book::BookError::NotABook { .. }), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         Book::open_with(path, Verify::Full)
     }
@@ -241,6 +273,20 @@ impl Book {
     /// small cache of index buckets), so replacing or truncating it while it is open can give
     /// errors ([`Book::probe`]) or the old content, never a crash. Only regular files are
     /// opened (a FIFO or device is refused at once).
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Verify;
+    ///
+    /// let quick = Book::open_with(&path, Verify::Structure)?;
+    /// let pos = qiku::Position::startpos();
+    /// assert_eq!(quick.probe(&pos)?, Book::open_with(&path, Verify::Full)?.probe(&pos)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open_with(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
         let data =
@@ -267,11 +313,41 @@ impl Book {
     }
 
     /// A book from bytes in memory (fully verified). `name` is used in error messages.
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// let bytes = std::fs::read(&path)?;
+    /// let book = Book::from_bytes(bytes.clone(), "in-memory.qbk")?;
+    /// let pos = qiku::Position::startpos();
+    /// assert_eq!(book.probe(&pos)?, Book::open(&path)?.probe(&pos)?);
+    /// // Damaged bytes are refused, named by `name`.
+    /// let mut damaged = bytes;
+    /// let last = damaged.len() - 1;
+    /// damaged[last] ^= 1;
+    /// let err = Book::from_bytes(damaged, "in-memory.qbk").unwrap_err();
+    /// assert!(err.to_string().contains("in-memory.qbk"), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(bytes: Vec<u8>, name: impl AsRef<Path>) -> Result<Book, BookError> {
         Book::from_bytes_with(bytes, name, Verify::Full)
     }
 
     /// A book from bytes in memory with the given verification.
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// let book = Book::from_bytes_with(std::fs::read(&path)?, "mem.qbk", qiku::book::Verify::Structure)?;
+    /// assert_eq!(book.len(), Book::open(&path)?.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes_with(bytes: Vec<u8>, name: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         Book::from_storage(Storage::from_bytes(bytes), name.as_ref(), verify)
     }
@@ -574,6 +650,27 @@ impl Book {
     /// `pos` or its mirror image, each oriented so that its moves reach `pos` (see
     /// [`RecentGame`]). Empty for a position not in the section and for a book without one.
     /// An error if the section cannot be read or a stored game is damaged.
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::notation::iccs;
+    ///
+    /// let book = Book::open(&path)?;
+    /// assert_eq!(book.recent_games_kept(), qiku::book::DEFAULT_RECENT_GAMES);
+    /// let start = qiku::Position::startpos();
+    /// let after = start.play(iccs::parse(&start, "h2e2")?)?;
+    /// let games = book.recent_games(&after)?;
+    /// let mut players: Vec<&str> = games.iter().map(|g| g.red.as_str()).collect();
+    /// players.sort();
+    /// assert_eq!(players, ["A", "B"]); // the two games that played h2e2
+    /// // Each whole game, with how far into it the position came.
+    /// assert!(games.iter().all(|g| g.moves.len() == 2 && g.ply == 1 && g.start == start));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn recent_games(&self, pos: &Position) -> Result<Vec<RecentGame>, BookError> {
         let Some((l, index)) = &self.recent else {
             return Ok(Vec::new());
@@ -632,6 +729,21 @@ impl Book {
     }
 
     /// Number of records (position-move pairs).
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// let book = Book::open(&path)?;
+    /// // Start: h2e2 and c3c4; after h2e2: h9g7 and b9c7.
+    /// assert_eq!((book.len(), book.is_empty()), (4, false));
+    /// assert_eq!(book.entries().count() as u64, book.len());
+    /// assert_eq!(book.entry(0), book.entries().next());
+    /// assert_eq!(book.entry(book.len()), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.header.records
     }
@@ -704,6 +816,23 @@ impl Book {
     /// The bucket read is checked as the index promises it (every key in this bucket, in key
     /// order), so that a file overwritten in place since it was opened is an error, not moves of
     /// another book.
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::record::canonical_key;
+    ///
+    /// let book = Book::open(&path)?;
+    /// let (key, _) = canonical_key(&qiku::Position::startpos());
+    /// let stored = book.try_entries_for_key(key)?;
+    /// assert_eq!(stored.len(), 2); // h2e2 and c3c4, as stored (in the canonical orientation)
+    /// assert_eq!(book.entries_for_key(key).collect::<Vec<_>>(), stored);
+    /// assert!(book.try_entries_for_key(key ^ 1)?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn try_entries_for_key(&self, key: u64) -> Result<Vec<Entry>, BookError> {
         let b = bucket(key, self.header.index_bits);
         let bytes = self.bucket_bytes(b)?;
@@ -736,6 +865,30 @@ impl Book {
     /// A file that can no longer be read (truncated, damaged or overwritten while open) is an
     /// error naming it, never an empty answer: a caller can tell "not in the book" (`Ok` with no
     /// moves) from "the book is gone" (`Err`).
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::notation::iccs;
+    ///
+    /// let book = Book::open(&path)?;
+    /// let start = qiku::Position::startpos();
+    /// let moves = book.probe(&start)?;
+    /// let list: Vec<(String, u64)> = moves.iter().map(|m| (m.mv.to_string(), m.counts.games())).collect();
+    /// // Most played first. The start is symmetric: c3c4 and its mirror image g3g4 are one move
+    /// // here, given once.
+    /// assert_eq!(list, [("h2e2".to_string(), 2), ("g3g4".to_string(), 1)]);
+    /// // Counts are the mover's: after h2e2, black's h9g7 lost its game.
+    /// let after = start.play(iccs::parse(&start, "h2e2")?)?;
+    /// let h9g7 = book.probe(&after)?.into_iter().find(|m| m.mv.to_string() == "h9g7").expect("in the book");
+    /// assert_eq!((h9g7.counts.wins, h9g7.counts.losses), (0, 1));
+    /// // A position no game reached: no moves, not an error.
+    /// assert!(book.probe(&after.play(iccs::parse(&after, "h7e7")?)?)?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
         self.check_unchanged()?;
         let (key, orientation) = canonical_key(pos);
@@ -752,6 +905,25 @@ impl Book {
     /// A book move for `pos` chosen by `policy` among the moves played in at least
     /// [`DEFAULT_MIN_SHARE_PERCENT`] of its games: `Ok(None)` when the position is not in the
     /// book, an error when the file can no longer be read ([`Book::probe`]).
+    /// ```
+    /// # use qiku::book::{build, Book, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Policy;
+    /// use qiku::Rng;
+    ///
+    /// let book = Book::open(&path)?;
+    /// let start = qiku::Position::startpos();
+    /// let mut rng = Rng::new(7);
+    /// let m = book.pick(&start, Policy::WeightedByGames, &mut rng)?.expect("in the book");
+    /// assert!(book.probe(&start)?.iter().any(|b| b.mv == m));
+    /// let empty = qiku::Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w")?;
+    /// assert_eq!(book.pick(&empty, Policy::BestScore, &mut rng)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn pick(&self, pos: &Position, policy: Policy, rng: &mut Rng) -> Result<Option<Move>, BookError> {
         Ok(choose(&self.probe(pos)?, policy, rng))
     }
