@@ -297,7 +297,7 @@ fn open_error(e: &TbError) -> String {
     const TOO_MANY_OPEN: [i32; 2] = [24, 23];
     match source.kind() {
         ErrorKind::NotFound => format!(
-            "dir does not exist ({source}): generate tables there with `qiku-tb generate -d {shown}`, or open \
+            "the directory does not exist ({source}): generate tables there with `qiku-tb generate -d {shown}`, or open \
              the directory that holds them"
         ),
         ErrorKind::NotADirectory => format!("{shown}: {source}; open a directory of tables (.qtb files)"),

@@ -344,6 +344,7 @@ fn open_errors_give_the_cause_and_only_a_fitting_way_on() {
     let msg = open(&missing);
     assert_eq!(msg.matches(&missing).count(), 1, "{msg}");
     assert!(msg.contains(&format!("generate tables there with `qiku-tb generate -d {missing}`")), "{msg}");
+    assert!(msg.starts_with("qiku_tb_open: the directory does not exist ("), "{msg}");
 
     // A symbolic link loop: the system's cause, no advice to generate tables there.
     #[cfg(unix)]

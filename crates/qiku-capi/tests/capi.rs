@@ -304,6 +304,18 @@ fn c_program_gets_the_rust_answers() {
         assert!(!twin.is_empty(), "the most played first move has a mirror twin");
         assert!(stdout.starts_with("wdl 1, dtm 1, best e1d1\n"), "README example ({kind}): {stdout}");
         assert!(stdout.contains(&book_line), "README example ({kind}): {stdout} lacks {book_line}");
+        // A directory without tables, then a missing book: each failure says why.
+        let out = Command::new(&example_exe).args([&book_path, &empty_dir]).output().expect("run the example");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(&format!("-d {}", empty_dir.display())),
+            "README example: {stderr}"
+        );
+        let missing_book = tmp.path().join("missing.qbk");
+        let out = Command::new(&example_exe).args([&missing_book, &tb_dir]).output().expect("run the example");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let named = stderr.contains(&missing_book.display().to_string());
+        assert!(!out.status.success() && named, "README example: {stderr}");
     }
 }
 
