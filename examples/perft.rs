@@ -8,14 +8,20 @@
 
 use qiku::core::perft::{divide, MAX_DEPTH};
 use qiku::notation::chinese;
+use qiku::notation::spec::parse_position_spec;
 use qiku::Position;
 use std::error::Error;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("perft: {e}");
             ExitCode::FAILURE
@@ -24,9 +30,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
+    let mut out = std::io::stdout().lock();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("usage: perft [DEPTH] [FEN]   (depth 1 to {MAX_DEPTH}, the start position by default)");
+        writeln!(out, "usage: perft [DEPTH] [startpos | FEN] [moves MOVE...]   (depth 1 to {MAX_DEPTH}, the start position by default)")?;
         return Ok(());
     }
     let depth: u32 = match args.first() {
@@ -36,19 +43,20 @@ fn run() -> Result<(), Box<dyn Error>> {
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(format!("depth {depth} is out of range (1 to {MAX_DEPTH})").into());
     }
+    // `startpos` or a FEN, then optionally `moves` and moves in any notation.
     let mut pos = match args.get(1..).filter(|rest| !rest.is_empty()) {
-        Some(fen) => Position::from_fen(&fen.join(" "))?,
+        Some(spec) => parse_position_spec(&spec.join(" "))?.position(),
         None => Position::startpos(),
     };
-    println!("position {}", pos.fen());
+    writeln!(out, "position {}", pos.fen())?;
     let start = Instant::now();
     let split = divide(&mut pos, depth);
     let elapsed = start.elapsed();
     for (m, n) in &split {
-        println!("{m} {:<6} {n}", chinese::format(&pos, *m));
+        writeln!(out, "{m} {:<6} {n}", chinese::format(&pos, *m))?;
     }
     let total: u64 = split.iter().map(|(_, n)| n).sum();
     let rate = total as f64 / elapsed.as_secs_f64().max(1e-9);
-    println!("perft {depth}: {total} leaves in {:.3} s ({:.1} M/s)", elapsed.as_secs_f64(), rate / 1e6);
+    writeln!(out, "perft {depth}: {total} leaves in {:.3} s ({:.1} M/s)", elapsed.as_secs_f64(), rate / 1e6)?;
     Ok(())
 }

@@ -12,9 +12,11 @@
 //! `--book books/ccpd-iccs.qbk` probes the book of 25,368 master games.
 
 use qiku::book::{build, Book, BuildOptions};
-use qiku::notation::{chinese, parse_any};
-use qiku::{Color, Position};
+use qiku::notation::chinese;
+use qiku::notation::spec::parse_position_spec;
+use qiku::Color;
 use std::error::Error;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,6 +25,10 @@ const USAGE: &str = "usage: probe_book [--book FILE.qbk] [startpos | FEN] [moves
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("probe_book: {e}");
             ExitCode::FAILURE
@@ -31,9 +37,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
+    let mut out = std::io::stdout().lock();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
+        writeln!(out, "{USAGE}")?;
         return Ok(());
     }
     let book_path = match args.iter().position(|a| a == "--book") {
@@ -55,27 +62,36 @@ fn run() -> Result<(), Box<dyn Error>> {
             let games = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/books/repertoire.pgn"));
             let path = _dir.path().join("repertoire.qbk");
             let report = build(&[games], &path, &BuildOptions::default())?;
-            println!("compiled {} games of books/repertoire.pgn into a book", report.header.games.used);
+            writeln!(out, "compiled {} games of books/repertoire.pgn into a book", report.header.games.used)?;
             path
         }
     };
 
     // Opening verifies the whole file (checksums, key set); errors name the file.
     let book = Book::open(&path)?;
-    let pos = position(&args.join(" "))?;
-    println!("book {} ({} positions, {} games)", path.display(), book.header().positions, book.header().games.used);
-    println!("position {}", pos.fen());
+    // `startpos` (the default) or a FEN, then optionally `moves` and moves in any notation
+    // (ICCS, WXF, Chinese).
+    let spec = if args.is_empty() { "startpos".to_string() } else { args.join(" ") };
+    let pos = parse_position_spec(&spec)?.position();
+    writeln!(
+        out,
+        "book {} ({} positions, {} games)",
+        path.display(),
+        book.header().positions,
+        book.header().games.used
+    )?;
+    writeln!(out, "position {}", pos.fen())?;
 
     // The book's counts are from the mover's point of view; turn them into red/draw/black.
     // A book damaged since it was opened is an error naming the file.
     let moves = book.probe(&pos)?;
     if moves.is_empty() {
-        println!("no book move");
+        writeln!(out, "no book move")?;
         return Ok(());
     }
     // score: the points of the side to move per decided game; Chinese last, as its characters
     // are two columns wide.
-    println!("{:<6} {:>6} {:>6} {:>6} {:>6} {:>7}  chinese", "move", "games", "red", "draw", "black", "score");
+    writeln!(out, "{:<6} {:>6} {:>6} {:>6} {:>6} {:>7}  chinese", "move", "games", "red", "draw", "black", "score")?;
     for m in &moves {
         let c = m.counts;
         let (red, black) = match pos.turn() {
@@ -83,7 +99,8 @@ fn run() -> Result<(), Box<dyn Error>> {
             Color::Black => (c.losses, c.wins),
         };
         let score = c.score().map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
-        println!(
+        writeln!(
+            out,
             "{:<6} {:>6} {:>6} {:>6} {:>6} {:>7}  {}",
             m.mv.to_string(),
             c.games(),
@@ -92,24 +109,7 @@ fn run() -> Result<(), Box<dyn Error>> {
             black,
             score,
             chinese::format(&pos, m.mv)
-        );
+        )?;
     }
     Ok(())
-}
-
-/// `startpos` or a FEN, then optionally `moves` and moves in any notation (ICCS, WXF, Chinese).
-fn position(spec: &str) -> Result<Position, Box<dyn Error>> {
-    let (setup, moves) = match spec.split_once("moves") {
-        Some((setup, moves)) => (setup.trim(), moves),
-        None => (spec.trim(), ""),
-    };
-    let mut pos = match setup {
-        "" | "startpos" => Position::startpos(),
-        fen => Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?,
-    };
-    for token in moves.split_whitespace() {
-        let (m, _) = parse_any(&pos, token)?;
-        pos = pos.play(m)?;
-    }
-    Ok(pos)
 }

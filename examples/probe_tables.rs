@@ -18,15 +18,17 @@
 //! ```
 
 use qiku::notation::chinese;
+use qiku::notation::spec::parse_position_spec;
 #[cfg(feature = "generate")]
 use qiku::tablebase::generate::{generate_set, GenerateOptions};
 use qiku::tablebase::Tablebases;
 use qiku::Position;
 use std::error::Error;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: probe_tables [--dir DIR] [FEN]";
+const USAGE: &str = "usage: probe_tables [--dir DIR] [startpos | FEN] [moves MOVE...]";
 /// A lone horse against the bare king: a win in Xiangqi (a side without a legal move loses,
 /// stalemated or not).
 const DEFAULT_FEN: &str = "4k4/9/9/9/9/9/9/9/9/3K1N3 w - - 0 1";
@@ -34,6 +36,10 @@ const DEFAULT_FEN: &str = "4k4/9/9/9/9/9/9/9/9/3K1N3 w - - 0 1";
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("probe_tables: {e}");
             ExitCode::FAILURE
@@ -42,9 +48,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
+    let mut out = std::io::stdout().lock();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
+        writeln!(out, "{USAGE}")?;
         return Ok(());
     }
     let dir = match args.iter().position(|a| a == "--dir") {
@@ -55,8 +62,11 @@ fn run() -> Result<(), Box<dyn Error>> {
         }
         None => None,
     };
-    let fen = if args.is_empty() { DEFAULT_FEN.to_string() } else { args.join(" ") };
-    let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
+    // `startpos` or a FEN, then optionally `moves` and moves in any notation.
+    let pos = match args.is_empty() {
+        true => Position::from_fen(DEFAULT_FEN)?,
+        false => parse_position_spec(&args.join(" "))?.position(),
+    };
 
     // Without a directory, generate two small tables into a temporary one (removed at the end).
     #[cfg(feature = "generate")]
@@ -68,7 +78,7 @@ fn run() -> Result<(), Box<dyn Error>> {
             _temp = tempfile::tempdir()?;
             let materials: Vec<qiku::tablebase::Material> = vec!["KRvK".parse()?, "KNvK".parse()?];
             for report in generate_set(&materials, &GenerateOptions::new(_temp.path()))? {
-                println!("generated {}", report.material);
+                writeln!(out, "generated {}", report.material)?;
             }
             _temp.path().to_path_buf()
         }
@@ -77,20 +87,20 @@ fn run() -> Result<(), Box<dyn Error>> {
     };
 
     let tables = Tablebases::open(&dir)?;
-    println!("tables in {}: {}", dir.display(), tables.tables().len());
-    println!("position {}", pos.fen());
+    writeln!(out, "tables in {}: {}", dir.display(), tables.tables().len())?;
+    writeln!(out, "position {}", pos.fen())?;
     // `None`: no table covers this material.
     let Some(value) = tables.probe(&pos)? else {
-        println!("no table for this material");
+        writeln!(out, "no table for this material")?;
         return Ok(());
     };
-    println!("value {value}");
+    writeln!(out, "value {value}")?;
     let best = tables.best_moves(&pos)?.unwrap_or_default();
     let names: Vec<String> = best.iter().map(|&m| format!("{m} ({})", chinese::format(&pos, m))).collect();
-    println!("best moves {}", if names.is_empty() { "(none)".to_string() } else { names.join(", ") });
+    writeln!(out, "best moves {}", if names.is_empty() { "(none)".to_string() } else { names.join(", ") })?;
     // Every legal move with its value for the side that plays it, best first.
     for (m, v) in tables.move_values(&pos)?.unwrap_or_default() {
-        println!("  {m} {:<8} {v}", chinese::format(&pos, m));
+        writeln!(out, "  {m} {:<8} {v}", chinese::format(&pos, m))?;
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use qiku::notation::parse_any;
 use qiku::pgn::{self, EncodingChoice, Location, Reader, Skip, SyntaxError, Visitor};
 use qiku::Position;
 use std::error::Error;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -91,6 +92,10 @@ fn main() -> ExitCode {
         Ok(0) => ExitCode::SUCCESS,
         // Bad games in the input are reported, and the exit status says there were some.
         Ok(_) => ExitCode::from(1),
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("read_pgn: {e}");
             ExitCode::from(2)
@@ -99,9 +104,10 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<u64, Box<dyn Error>> {
+    let mut out = std::io::stdout().lock();
     let mut files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if files.iter().any(|f| f.as_os_str() == "--help" || f.as_os_str() == "-h") {
-        println!("usage: read_pgn [FILE...]   (PGN or move lists, .zst or not, UTF-8/GBK/Big5)");
+        writeln!(out, "usage: read_pgn [FILE...]   (PGN or move lists, .zst or not, UTF-8/GBK/Big5)")?;
         return Ok(0);
     }
     if files.is_empty() {
@@ -119,23 +125,24 @@ fn run() -> Result<u64, Box<dyn Error>> {
         let compressed = if input.is_compressed() { ", zstd" } else { "" };
         let mut replay = Replay::default();
         Reader::new(input).read_all(&mut replay)?;
-        println!(
+        writeln!(
+            out,
             "{} ({encoding}{compressed}): {} games, {} moves, {} errors",
             path.display(),
             replay.games,
             replay.moves,
             replay.errors
-        );
+        )?;
         for e in &replay.shown {
-            println!("  {}: {e}", path.display());
+            writeln!(out, "  {}: {e}", path.display())?;
         }
         if replay.errors > replay.shown.len() as u64 {
-            println!("  ... and {} more", replay.errors - replay.shown.len() as u64);
+            writeln!(out, "  ... and {} more", replay.errors - replay.shown.len() as u64)?;
         }
         total.games += replay.games;
         total.moves += replay.moves;
         total.errors += replay.errors;
     }
-    println!("total: {} games, {} moves, {} errors", total.games, total.moves, total.errors);
+    writeln!(out, "total: {} games, {} moves, {} errors", total.games, total.moves, total.errors)?;
     Ok(total.errors)
 }

@@ -8,9 +8,11 @@
 //! ```
 
 use qiku::engine::{time::Limits, Engine, Source};
-use qiku::notation::{chinese, parse_any};
-use qiku::{Game, Move, Position};
+use qiku::notation::chinese;
+use qiku::notation::spec::parse_position_spec;
+use qiku::{Move, Position};
 use std::error::Error;
+use std::io::Write;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: think [--depth N | --movetime MS] [--hash MIB] [startpos | FEN] [moves MOVE...]";
@@ -18,6 +20,10 @@ const USAGE: &str = "usage: think [--depth N | --movetime MS] [--hash MIB] [star
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("think: {e}");
             ExitCode::FAILURE
@@ -26,32 +32,46 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
+    let mut out = std::io::stdout().lock();
     let mut limits = Limits::depth(8);
     let mut hash_mib = 16;
     let mut rest = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a number\n{USAGE}"));
+        // The number after an option, or an error naming the option.
+        let mut value = |name: &str| {
+            let text = args.next().ok_or(format!("{name} needs a number\n{USAGE}"))?;
+            text.parse::<u32>().map_err(|e| format!("{name} {text:?}: {e}\n{USAGE}"))
+        };
         match arg.as_str() {
-            "--depth" => limits = Limits::depth(value("--depth")?.parse()?),
-            "--movetime" => limits = Limits::movetime(value("--movetime")?.parse()?),
-            "--hash" => hash_mib = value("--hash")?.parse()?,
+            "--depth" => limits = Limits::depth(value("--depth")?),
+            "--movetime" => limits = Limits::movetime(value("--movetime")?.into()),
+            "--hash" => hash_mib = value("--hash")?.try_into()?,
             "--help" | "-h" => {
-                println!("{USAGE}");
+                writeln!(out, "{USAGE}")?;
                 return Ok(());
             }
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}\n{USAGE}").into()),
             _ => rest.push(arg),
         }
     }
-    // The game, not only the position: the search needs the history for repetitions.
-    let game = game(&rest.join(" "))?;
-    println!("position {}", game.position().fen());
+    // `startpos` (the default) or a FEN, then optionally `moves` and moves in any notation; the
+    // game, not only the position: the search needs the history for repetitions.
+    let spec = if rest.is_empty() { "startpos".to_string() } else { rest.join(" ") };
+    let game = parse_position_spec(&spec)?.game();
+    writeln!(out, "position {}", game.position().fen())?;
 
     let mut engine = Engine::new(hash_mib);
     let start = game.position().clone();
+    // The search reports each depth here; the first failed write is kept and returned after it.
+    let mut failed: Option<std::io::Error> = None;
     let (result, source) = engine.think(&game, &limits, &mut |info| {
+        if failed.is_some() {
+            return;
+        }
         let (words, iccs) = pv(&start, &info.pv);
-        println!(
+        let written = writeln!(
+            out,
             "depth {:>2} score {:>7} nodes {:>9}  {}  ({})",
             info.depth,
             info.score.to_string(),
@@ -59,9 +79,13 @@ fn run() -> Result<(), Box<dyn Error>> {
             words,
             iccs
         );
+        failed = written.err();
     });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
     let Some(best) = result.best else {
-        println!("no legal move: the side to move has lost");
+        writeln!(out, "no legal move: the side to move has lost")?;
         return Ok(());
     };
     let from = match source {
@@ -70,8 +94,13 @@ fn run() -> Result<(), Box<dyn Error>> {
         Source::Search => "search",
     };
     let (words, iccs) = pv(&start, &result.pv);
-    println!("bestmove {best} ({}) from the {from}, score {}", chinese::format(&start, best), result.score.to_uci());
-    println!("pv {words} ({iccs})");
+    writeln!(
+        out,
+        "bestmove {best} ({}) from the {from}, score {}",
+        chinese::format(&start, best),
+        result.score.to_uci()
+    )?;
+    writeln!(out, "pv {words} ({iccs})")?;
     Ok(())
 }
 
@@ -84,22 +113,4 @@ fn pv(start: &Position, moves: &[Move]) -> (String, String) {
         pos = pos.play_unchecked(m);
     }
     (words.join(" "), moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "))
-}
-
-/// `startpos` or a FEN, then optionally `moves` and moves in any notation.
-fn game(spec: &str) -> Result<Game, Box<dyn Error>> {
-    let (setup, moves) = match spec.split_once("moves") {
-        Some((setup, moves)) => (setup.trim(), moves),
-        None => (spec.trim(), ""),
-    };
-    let start = match setup {
-        "" | "startpos" => Position::startpos(),
-        fen => Position::from_fen(fen).map_err(|e| format!("bad FEN {fen:?}: {e}"))?,
-    };
-    let mut game = Game::new(start);
-    for token in moves.split_whitespace() {
-        let (m, _) = parse_any(game.position(), token)?;
-        game.play(m)?;
-    }
-    Ok(game)
 }

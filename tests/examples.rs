@@ -117,6 +117,10 @@ fn probe_tables_gives_the_value_and_the_best_moves() {
     let (code, out) = run("probe_tables", &["3k5/9/9/9/9/9/9/9/9/4K4 w"]);
     assert_eq!(code, 0);
     assert_eq!(line_starting(&out, "value "), "value draw", "{out}");
+    // Moves after the position, in any notation: the horse's best move d0d1, then black's.
+    let (code, out) = run("probe_tables", &["4k4/9/9/9/9/9/9/9/9/3K1N3 w", "moves", "帥六進一"]);
+    assert_eq!(code, 0);
+    assert_eq!(line_starting(&out, "value "), "value loss, mated in 10 plies", "{out}");
     // A material without a table.
     let (code, out) = run("probe_tables", &["3k5/9/9/9/9/9/9/9/9/C3K4 w"]);
     assert_eq!(code, 0);
@@ -131,4 +135,33 @@ fn perft_matches_the_published_count() {
     assert_eq!(out.lines().filter(|l| l.len() > 4 && l.as_bytes()[4] == b' ').count(), 44, "{out}");
     let (code, _) = run("perft", &["0"]);
     assert_eq!(code, 1, "depth 0 is refused");
+    // Positions as everywhere: `startpos` or a FEN, then moves in any notation. After 炮二平五
+    // black has 45 moves, and red 1,564 answers to them (Fairy-Stockfish's legal moves agree).
+    let (code, out) = run("perft", &["2", "startpos", "moves", "炮二平五"]);
+    assert_eq!(code, 0);
+    assert!(line_starting(&out, "perft 2: ").starts_with("perft 2: 1564 leaves"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.len() > 4 && l.as_bytes()[4] == b' ').count(), 45, "{out}");
+}
+
+#[test]
+fn a_reader_that_stops_reading_ends_an_example_quietly() {
+    // `perft 5 | head -1`, `read_pgn ... | head -1`, `think | head -1`: the first line read, the
+    // pipe closed; each example then stops with status 0 and nothing on standard error (no panic).
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for (name, args) in [("perft", &["5"][..]), ("read_pgn", &[][..]), ("think", &["--depth", "12"][..])] {
+        let mut child = Command::new(example(name))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("a first line");
+        // The reader is dropped here: the pipe is closed with the example still writing.
+        let out = child.wait_with_output().expect("the example ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!first.is_empty(), "{name}: no first line");
+        assert!(out.status.success() && stderr.is_empty(), "{name}: {:?}, stderr {stderr}", out.status);
+    }
 }
