@@ -22,6 +22,8 @@ pub enum AttachError {
     Book(BookError),
     /// The tablebase directory could not be read.
     Tablebases(TbError),
+    /// The directory does not exist.
+    NoDirectory(PathBuf),
     /// The directory holds no `.qtb` table.
     NoTables(PathBuf),
     /// Every `.qtb` table in the directory is damaged or foreign (each is reported).
@@ -36,18 +38,25 @@ impl fmt::Display for AttachError {
             }
             AttachError::Book(e) => write!(f, "{e}"),
             AttachError::Tablebases(e) => write!(f, "{e}"),
-            AttachError::NoTables(dir) => write!(f, "no .qtb tables in {}", dir.display()),
+            AttachError::NoDirectory(dir) => write!(f, "{}", tablebase::no_tables_text(dir, true, SET_PATH)),
+            AttachError::NoTables(dir) => write!(f, "{}", tablebase::no_tables_text(dir, false, SET_PATH)),
             AttachError::NoUsableTables(dir) => write!(f, "no usable .qtb tables in {}", dir.display()),
         }
     }
 }
+
+/// The other way out of a directory without tables, for an engine's user.
+const SET_PATH: &str = "or set TablebasePath to the directory that holds them";
 
 impl std::error::Error for AttachError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             AttachError::Book(e) => Some(e),
             AttachError::Tablebases(e) => Some(e),
-            AttachError::UnknownPolicy(_) | AttachError::NoTables(_) | AttachError::NoUsableTables(_) => None,
+            AttachError::UnknownPolicy(_)
+            | AttachError::NoDirectory(_)
+            | AttachError::NoTables(_)
+            | AttachError::NoUsableTables(_) => None,
         }
     }
 }
@@ -376,7 +385,12 @@ fn open_book(
 }
 
 fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {
-    let tables = Tablebases::open(dir).map_err(AttachError::Tablebases)?;
+    let tables = Tablebases::open(dir).map_err(|e| match e {
+        TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            AttachError::NoDirectory(PathBuf::from(dir))
+        }
+        e => AttachError::Tablebases(e),
+    })?;
     if tables.tables().is_empty() {
         return Err(AttachError::NoTables(PathBuf::from(dir)));
     }

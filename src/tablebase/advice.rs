@@ -74,6 +74,52 @@ pub fn no_table_message(material: &Material, dir: &Path, elsewhere: &str) -> Str
     )
 }
 
+/// What to say of a directory given for tables that can answer nothing, or `None` when it holds
+/// tables: `opened` is what [`Tablebases::open`](super::Tablebases::open) gave for `dir`. A
+/// directory that does not exist, or holds no table file (`.qtb`), is what a wrong path looks
+/// like: the message names it, says which, and gives the command that makes tables there, then
+/// `elsewhere` (the caller's other way out, "or set TablebasePath to the directory that holds
+/// them"). Another error of the open is said as it is. Every program that takes a directory of
+/// tables says these in the same words.
+///
+/// ```
+/// use qiku::tablebase::{unusable_dir_message, Tablebases};
+///
+/// let dir = tempfile::tempdir()?;
+/// let (missing, empty) = (dir.path().join("tb"), dir.path());
+/// let or = "or give --tb another";
+/// let said = unusable_dir_message(&missing, Tablebases::open(&missing).as_ref(), or).unwrap();
+/// let m = missing.display();
+/// assert_eq!(said, format!("{m}: the directory does not exist: generate tables there with `qiku-tb generate -d {m}`, {or}"));
+/// let said = unusable_dir_message(empty, Tablebases::open(empty).as_ref(), or).unwrap();
+/// assert!(said.starts_with(&format!("{}: it holds no table (.qtb file): generate", empty.display())), "{said}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn unusable_dir_message(
+    dir: &Path,
+    opened: Result<&super::Tablebases, &TbError>,
+    elsewhere: &str,
+) -> Option<String> {
+    match opened {
+        Ok(tb) if tb.tables().is_empty() => Some(no_tables_text(dir, false, elsewhere)),
+        Ok(_) => None,
+        Err(TbError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Some(no_tables_text(dir, true, elsewhere))
+        }
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// The words of [`unusable_dir_message`] for a directory that is `missing` or holds no table.
+pub(crate) fn no_tables_text(dir: &Path, missing: bool, elsewhere: &str) -> String {
+    let d = dir.display();
+    let what = match missing {
+        true => "the directory does not exist",
+        false => "it holds no table (.qtb file)",
+    };
+    format!("{d}: {what}: generate tables there with `qiku-tb generate -d {d}`, {elsewhere}")
+}
+
 /// What to say of `materials` without attacking pieces (dead draws, which never have a table):
 /// `KvK has no attacking piece: every position is a draw, and there is no table`. Callers add
 /// what it means for them (` to verify`, `; left out`).

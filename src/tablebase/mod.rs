@@ -83,7 +83,8 @@ mod verify_wdl;
 #[cfg(feature = "generate")]
 mod wdl_check;
 
-pub use advice::{dead_draw_message, no_table_message, probe_error_message};
+pub(crate) use advice::no_tables_text;
+pub use advice::{dead_draw_message, no_table_message, probe_error_message, unusable_dir_message};
 pub use error::{TbError, TbField};
 pub use index::MAX_PIECES;
 pub use material::{file_name, is_table_file_name, rules_file_name, wdl_file_name, Material, MaterialError};

@@ -522,21 +522,11 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
     crate::refuse_unwritable_output(&opts.output)?;
     crate::overwrite::refuse_replacing(&opts.output, crate::overwrite::Writes::Pgn, opts.force)?;
     let book = opts.book.as_ref().map(|p| Book::open(p).map_err(|e| super::book::book_error_text(&e))).transpose()?;
-    let tb = opts.tb.as_ref().map(|p| Tablebases::open(p).map_err(|e| e.to_string())).transpose()?;
-    if let (Some(tb), Some(dir)) = (&tb, &opts.tb) {
-        for problem in tb.problems() {
-            eprintln!("qiku: {problem}");
-        }
-        // A directory without tables would add nothing to any comment: a wrong path, said now
-        // rather than after annotating every game without a table part.
-        if tb.tables().is_empty() {
-            return Err(format!(
-                "--tb {}: no table (.qtb file) there; generate tables with `qiku-tb generate -d {}`, or give \
-                 --tb the directory that holds them",
-                dir.display(),
-                dir.display()
-            ));
-        }
+    // A directory without tables would add nothing to any comment: a wrong path, said now
+    // rather than after annotating every game without a table part.
+    let tb = opts.tb.as_deref().map(crate::open_tables_dir).transpose()?;
+    for problem in tb.iter().flat_map(|tb| tb.problems()) {
+        eprintln!("qiku: {problem}");
     }
     let shared = Shared::try_new(opts.hash).map_err(|e| format!("--hash {}: {e}", opts.hash))?;
     // A first pass counts the moves (the progress display's total), and finds a file that is not

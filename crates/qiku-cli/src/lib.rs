@@ -264,6 +264,18 @@ pub fn count(n: impl TryInto<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Opens the directory of tables given with `--tb`: one that does not exist or holds no table file
+/// (a wrong path) is refused with the directory and the command that makes tables there, in the
+/// words the engine and the C API use.
+pub fn open_tables_dir(dir: &Path) -> Result<qiku::tablebase::Tablebases, String> {
+    let opened = qiku::tablebase::Tablebases::open(dir);
+    let elsewhere = "or give --tb the directory that holds them";
+    if let Some(said) = qiku::tablebase::unusable_dir_message(dir, opened.as_ref(), elsewhere) {
+        return Err(format!("--tb {said}"));
+    }
+    opened.map_err(|e| e.to_string())
+}
+
 /// Refuses, before any work, an output path that cannot be written: `-`, a directory, a device or
 /// FIFO (a link is followed), or a file in a directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {

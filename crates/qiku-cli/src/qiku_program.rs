@@ -810,7 +810,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         }
     }
     if let Some(dir) = &args.tb {
-        let tables = qiku::tablebase::Tablebases::open(dir).map_err(|e| e.to_string())?;
+        let tables = crate::open_tables_dir(dir)?;
         // A damaged or foreign table (or companion) fails with its file's error, never reads as
         // a missing one; the values are those of `qiku-tb probe --rules RULES`.
         let rules = args.rules;

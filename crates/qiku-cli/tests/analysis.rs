@@ -453,7 +453,8 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     // A tables directory without tables (a wrong path): refused, not a copy reported as annotated.
     let r = qiku(&["annotate", rep.to_str().unwrap(), "-o", out.to_str().unwrap(), "--no-eval", "--tb", &tables_s]);
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(!r.status.success() && err.contains("no table (.qtb file) there; generate tables with"), "{err}");
+    let said = format!("--tb {tables_s}: it holds no table (.qtb file): generate tables there with `qiku-tb generate");
+    assert!(!r.status.success() && err.contains(&said), "{err}");
     assert!(!out.exists());
 }
 
@@ -578,4 +579,33 @@ fn annotate_streams_and_writes_what_it_wrote_before() {
     let written = std::fs::read(&out).unwrap();
     assert_eq!(written.len(), expected.len());
     assert!(written == expected, "the output differs from the expected file");
+}
+
+/// A `--tb` directory that does not exist, or holds no table, is what a wrong path looks like:
+/// `probe`, `annotate` and `serve` refuse it in the same words, with the command that makes tables
+/// there, as the engine's TablebasePath does.
+#[test]
+fn a_tables_directory_that_cannot_answer_is_refused_with_the_way_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (missing, empty) = (dir.path().join("missing"), dir.path().join("empty"));
+    std::fs::create_dir(&empty).unwrap();
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/../../books/repertoire.pgn");
+    let out = dir.path().join("out.pgn");
+    for (tb, what) in [(&missing, "the directory does not exist"), (&empty, "it holds no table (.qtb file)")] {
+        let t = tb.to_str().unwrap();
+        let want = format!("--tb {t}: {what}: generate tables there with `qiku-tb generate -d {t}`, or give --tb");
+        for args in [
+            vec!["probe", "3k5/9/9/9/9/9/9/9/4R4/4K4 w", "--tb", t],
+            vec!["annotate", games, "-o", out.to_str().unwrap(), "--no-eval", "--tb", t],
+        ] {
+            let r = qiku(&args);
+            let err = String::from_utf8_lossy(&r.stderr);
+            assert!(!r.status.success() && err.contains(&want), "{args:?}: {err}");
+        }
+    }
+    // `serve` serves a directory without tables yet (the books still answer), not a missing one.
+    let r = qiku(&["serve", "--tb", missing.to_str().unwrap(), "--port", "0"]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success() && err.contains("the directory does not exist: generate tables there"), "{err}");
+    assert!(!out.exists());
 }

@@ -773,10 +773,15 @@ fn a_path_that_does_not_open_is_named_once() {
         e.send(&format!("setoption name {set}"));
         let said: Vec<String> = e.ready().into_iter().filter(|l| l.starts_with("info string")).collect();
         assert_eq!(said.len(), 1, "{said:?}");
-        assert_eq!(said[0].matches(path.as_str()).count(), 1, "{said:?}");
+        // Once, and in the command that makes tables there for a directory.
+        let command = format!("`qiku-tb generate -d {path}`");
+        assert_eq!(said[0].replace(&command, "").matches(path.as_str()).count(), 1, "{said:?}");
         let option = set.split(' ').next().unwrap();
         assert!(said[0].starts_with(&format!("info string {option} {path}: ")), "{said:?}");
-        assert!(said[0].contains("No such file or directory"), "{said:?}");
+        let cause =
+            if option == "TablebasePath" { "the directory does not exist: " } else { "No such file or directory" };
+        assert!(said[0].contains(cause), "{said:?}");
+        assert_eq!(said[0].contains(&command), option == "TablebasePath", "{said:?}");
         assert_eq!(said[0].contains("UCCI's bookfiles takes a `;`-separated list"), path.contains(';'), "{said:?}");
     }
     // UCCI's list: each file named once.

@@ -564,7 +564,13 @@ impl Tables {
                 unusable: Arc::default(),
             });
         };
-        let tb = Arc::new(Tablebases::open(dir).map_err(|e| format!("tables in {}: {e}", dir.display()))?);
+        // A directory that does not exist is a wrong path, said with the command that makes tables
+        // there (one without tables yet is served, below).
+        let elsewhere = "or give --tb the directory that holds them";
+        let tb = Arc::new(Tablebases::open(dir).map_err(|e| {
+            let said = qiku::tablebase::unusable_dir_message(dir, Err(&e), elsewhere);
+            format!("--tb {}", said.unwrap_or_else(|| e.to_string()))
+        })?);
         if tb.tables().is_empty() {
             // Served all the same (the books still answer), but said: tables made later are not seen.
             eprintln!(
