@@ -38,6 +38,16 @@ pub const RED_HALF: Bitboard = Bitboard((1u128 << 45) - 1);
 pub const BLACK_HALF: Bitboard = Bitboard(((1u128 << 90) - 1) ^ ((1u128 << 45) - 1));
 
 /// The half of the board `color` starts on.
+///
+/// ```
+/// use qiku::core::attacks::home_half;
+/// use qiku::Color;
+///
+/// assert!(home_half(Color::Red).contains("e4".parse()?));
+/// assert!(!home_half(Color::Red).contains("e5".parse()?)); // across the river
+/// assert_eq!(home_half(Color::Black), !home_half(Color::Red));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const fn home_half(color: Color) -> Bitboard {
     match color {
         Color::Red => RED_HALF,
@@ -75,12 +85,30 @@ static ADVISOR_STEPS: [Bitboard; 90] = step_table(DIAGONAL, true);
 
 /// King steps from `sq` inside its palace (the flying-general capture is a rook-like file
 /// attack and handled by the caller).
+///
+/// ```
+/// use qiku::core::attacks::king_attacks;
+///
+/// let names = |b: qiku::Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(king_attacks("e0".parse()?)), ["d0", "f0", "e1"]);
+/// assert_eq!(names(king_attacks("d2".parse()?)), ["d1", "e2"]); // the palace corner
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
     KING_STEPS[sq.index()]
 }
 
 /// Advisor steps from `sq` inside its palace.
+///
+/// ```
+/// use qiku::core::attacks::advisor_attacks;
+///
+/// let names = |b: qiku::Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(advisor_attacks("e1".parse()?)), ["d0", "f0", "d2", "f2"]);
+/// assert_eq!(names(advisor_attacks("d9".parse()?)), ["e8"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn advisor_attacks(sq: Square) -> Bitboard {
     ADVISOR_STEPS[sq.index()]
@@ -215,6 +243,17 @@ fn blockable(set: &BlockableSet, occupied: Bitboard) -> Bitboard {
 }
 
 /// Elephant moves from `sq` given the occupancy (blocked eyes), on its own side of the river.
+///
+/// ```
+/// use qiku::core::attacks::elephant_attacks;
+/// use qiku::{Bitboard, Square};
+///
+/// let c4: Square = "c4".parse()?;
+/// let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(elephant_attacks(c4, Bitboard::EMPTY)), ["a2", "e2"]); // not across the river
+/// assert_eq!(names(elephant_attacks(c4, Bitboard::from_square("d3".parse()?))), ["a2"]); // d3 blocks the eye
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn elephant_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     blockable(&ELEPHANT[sq.index()], occupied)
@@ -239,6 +278,18 @@ pub fn horse_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Squares from which a horse would attack `sq` given the occupancy.
+///
+/// ```
+/// use qiku::core::attacks::horse_attackers;
+/// use qiku::{Bitboard, Square};
+///
+/// let e9: Square = "e9".parse()?;
+/// let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(horse_attackers(e9, Bitboard::EMPTY)), ["d7", "f7", "c8", "g8"]);
+/// // A piece on d8 is the leg of the horses on d7 and c8.
+/// assert_eq!(names(horse_attackers(e9, Bitboard::from_square("d8".parse()?))), ["f7", "g8"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn horse_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
     blockable(&HORSE_ATTACKERS[sq.index()], occupied)
@@ -246,12 +297,38 @@ pub fn horse_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// Raw elephant and horse step tables (target and blocking square), for code that walks moves
 /// backwards such as retrograde analysis.
+///
+/// ```
+/// use qiku::core::attacks::{elephant_attacks, elephant_steps, Blockable};
+/// use qiku::{Bitboard, Square};
+///
+/// let c0: Square = "c0".parse()?;
+/// let show = |s: &Blockable| format!("{}>{:?}", s.block, s.targets.collect::<Vec<_>>());
+/// assert_eq!(elephant_steps(c0).iter().map(show).collect::<Vec<_>>(), ["d1>[e2]", "b1>[a2]"]); // eye>point
+/// let free = elephant_attacks(c0, Bitboard::EMPTY);
+/// for step in elephant_steps(c0) {
+///     assert_eq!(elephant_attacks(c0, Bitboard::from_square(step.block)), free - step.targets); // a blocked eye
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn elephant_steps(sq: Square) -> &'static [Blockable] {
     let set = &ELEPHANT[sq.index()];
     &set.items[..set.len as usize]
 }
 
 /// See [`elephant_steps`]; for each leg, the targets it unblocks.
+///
+/// ```
+/// use qiku::core::attacks::{horse_attacks, horse_steps, Blockable};
+/// use qiku::{Bitboard, Square};
+///
+/// let h0: Square = "h0".parse()?;
+/// let show = |s: &Blockable| format!("{}>{:?}", s.block, s.targets.collect::<Vec<_>>());
+/// assert_eq!(horse_steps(h0).iter().map(show).collect::<Vec<_>>(), ["h1>[g2, i2]", "g0>[f1]"]); // leg>points
+/// let all = horse_steps(h0).iter().fold(Bitboard::EMPTY, |b, s| b | s.targets);
+/// assert_eq!(all, horse_attacks(h0, Bitboard::EMPTY));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn horse_steps(sq: Square) -> &'static [Blockable] {
     let set = &HORSE[sq.index()];
     &set.items[..set.len as usize]
@@ -308,12 +385,33 @@ static PAWN: [[Bitboard; 90]; 2] = [pawn_table(Color::Red), pawn_table(Color::Bl
 static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = [invert(&pawn_table(Color::Red)), invert(&pawn_table(Color::Black))];
 
 /// Pawn moves of `color` from `sq`: forward, and sideways once across the river.
+///
+/// ```
+/// use qiku::core::attacks::pawn_attacks;
+/// use qiku::{Bitboard, Color};
+///
+/// let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(pawn_attacks(Color::Red, "e3".parse()?)), ["e4"]);
+/// assert_eq!(names(pawn_attacks(Color::Red, "e5".parse()?)), ["d5", "f5", "e6"]); // across the river
+/// assert_eq!(names(pawn_attacks(Color::Black, "e6".parse()?)), ["e5"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
 /// Squares from which a pawn of `color` attacks `sq`.
+///
+/// ```
+/// use qiku::core::attacks::pawn_attackers;
+/// use qiku::{Bitboard, Color};
+///
+/// let names = |b: Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(pawn_attackers(Color::Red, "e5".parse()?)), ["e4", "d5", "f5"]);
+/// assert_eq!(names(pawn_attackers(Color::Red, "e4".parse()?)), ["e3"]); // no sideways step before the river
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
     PAWN_ATTACKERS[color.index()][sq.index()]
@@ -492,24 +590,64 @@ static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = step_table(DIAGONAL, false);
 static ORTHOGONAL_NEIGHBOURS: [Bitboard; 90] = step_table(ORTHOGONAL, false);
 
 /// Every other square on the file and rank of `sq`.
+///
+/// ```
+/// use qiku::core::attacks::lines;
+/// use qiku::Square;
+///
+/// let a0: Square = "a0".parse()?;
+/// assert_eq!(lines(a0).count(), 9 + 8); // the rest of the a-file and of rank 0
+/// assert!(lines(a0).contains("a9".parse()?) && lines(a0).contains("i0".parse()?));
+/// assert!(!lines(a0).contains(a0) && !lines(a0).contains("b1".parse()?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn lines(sq: Square) -> Bitboard {
     LINES[sq.index()]
 }
 
 /// The (up to four) squares diagonally adjacent to `sq`: the legs of horses that attack it.
+///
+/// ```
+/// use qiku::core::attacks::diagonal_neighbours;
+///
+/// let names = |b: qiku::Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(diagonal_neighbours("e4".parse()?)), ["d3", "f3", "d5", "f5"]);
+/// assert_eq!(names(diagonal_neighbours("a0".parse()?)), ["b1"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
     DIAGONAL_NEIGHBOURS[sq.index()]
 }
 
 /// The (up to four) squares orthogonally adjacent to `sq`, anywhere on the board.
+///
+/// ```
+/// use qiku::core::attacks::orthogonal_neighbours;
+///
+/// let names = |b: qiku::Bitboard| b.map(|s| s.to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(orthogonal_neighbours("e4".parse()?)), ["e3", "d4", "f4", "e5"]);
+/// assert_eq!(names(orthogonal_neighbours("i9".parse()?)), ["i8", "h9"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn orthogonal_neighbours(sq: Square) -> Bitboard {
     ORTHOGONAL_NEIGHBOURS[sq.index()]
 }
 
 /// Rook-like attacks from `sq` along its file only (up to and including the first piece).
+///
+/// ```
+/// use qiku::core::attacks::{file_slider, rank_slider, rook_attacks};
+/// use qiku::{Position, Square};
+///
+/// let (occ, e0) = (Position::startpos().occupied(), "e0".parse::<Square>()?);
+/// // The king's file up to its own pawn on e3.
+/// assert_eq!(file_slider(e0, occ).map(|s| s.to_string()).collect::<Vec<_>>(), ["e1", "e2", "e3"]);
+/// assert_eq!(file_slider(e0, occ) | rank_slider(e0, occ), rook_attacks(e0, occ));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn file_slider(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);
@@ -517,6 +655,17 @@ pub fn file_slider(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Rook-like attacks from `sq` along its rank only.
+///
+/// ```
+/// use qiku::core::attacks::rank_slider;
+/// use qiku::Position;
+///
+/// let occ = Position::startpos().occupied();
+/// // From the cannon on b2: a2, and c2 to h2 where the other cannon stands.
+/// assert_eq!(rank_slider("b2".parse()?, occ).count(), 7);
+/// assert_eq!(rank_slider("a0".parse()?, occ).map(|s| s.to_string()).collect::<Vec<_>>(), ["b0"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn rank_slider(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);
@@ -524,6 +673,18 @@ pub fn rank_slider(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Cannon captures from `sq` along its file only.
+///
+/// ```
+/// use qiku::core::attacks::file_cannon;
+/// use qiku::Position;
+///
+/// let occ = Position::startpos().occupied();
+/// // Up the h-file over the black cannon on h7 onto the horse on h9.
+/// assert_eq!(file_cannon("h2".parse()?, occ).map(|s| s.to_string()).collect::<Vec<_>>(), ["h9"]);
+/// // From a0 over its own pawn on a3 onto black's pawn on a6 (the caller masks the colors).
+/// assert_eq!(file_cannon("a0".parse()?, occ).map(|s| s.to_string()).collect::<Vec<_>>(), ["a6"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn file_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);
@@ -531,6 +692,17 @@ pub fn file_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// Cannon captures from `sq` along its rank only.
+///
+/// ```
+/// use qiku::core::attacks::{file_cannon, rank_cannon};
+/// use qiku::{Bitboard, Square};
+///
+/// let occ: Bitboard = ["a4", "c4", "g4", "i4"].iter().map(|s| s.parse::<Square>()).collect::<Result<_, _>>()?;
+/// let a4: Square = "a4".parse()?;
+/// assert_eq!(rank_cannon(a4, occ).map(|s| s.to_string()).collect::<Vec<_>>(), ["g4"]); // over c4
+/// assert!(file_cannon(a4, occ).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn rank_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
     let (s, o) = (sq.index(), occupied.0);
@@ -538,6 +710,17 @@ pub fn rank_cannon(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// The squares strictly between two squares on one file or rank (empty otherwise).
+///
+/// ```
+/// use qiku::core::attacks::between;
+/// use qiku::Square;
+///
+/// let sq = |s: &str| s.parse::<Square>();
+/// assert_eq!(between(sq("e0")?, sq("e9")?).count(), 8); // e1 to e8
+/// assert_eq!(between(sq("c0")?, sq("a0")?).map(|s| s.to_string()).collect::<Vec<_>>(), ["b0"]);
+/// assert!(between(sq("a0")?, sq("b1")?).is_empty()); // not on one file or rank
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn between(a: Square, b: Square) -> Bitboard {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     let (l, h) = (lo.index(), hi.index());

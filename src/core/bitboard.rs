@@ -50,11 +50,28 @@ impl Bitboard {
 
     #[inline(always)]
     /// The set holding only `sq`.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Square};
+    ///
+    /// let e4: Square = "e4".parse()?;
+    /// let b = Bitboard::from_square(e4);
+    /// assert_eq!((b.count(), b.first()), (1, Some(e4)));
+    /// assert_eq!(b, Bitboard(1 << e4.index())); // bit i stands for the square of index i
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_square(sq: Square) -> Bitboard {
         Bitboard(SQUARE_BITS[sq.index()])
     }
     #[inline(always)]
     /// Whether `sq` is in the set.
+    ///
+    /// ```
+    /// let occupied = qiku::Position::startpos().occupied();
+    /// assert!(occupied.contains("a0".parse()?));
+    /// assert!(!occupied.contains("e4".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains(self, sq: Square) -> bool {
         // One 64-bit half, picked without a branch, then one bit of it: no table load and no
         // `u128` shift.
@@ -63,32 +80,88 @@ impl Bitboard {
         half >> (i & 63) & 1 != 0
     }
     /// Whether the set has no square.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Position};
+    ///
+    /// assert!(Bitboard::EMPTY.is_empty());
+    /// assert!(Position::startpos().checkers().is_empty()); // no check at the start
+    /// assert!(!Bitboard::FULL.is_empty());
+    /// ```
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
     /// Whether the set has at least one square.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Position};
+    ///
+    /// assert!(Position::startpos().occupied().any());
+    /// assert!(!Bitboard::EMPTY.any());
+    /// ```
     pub const fn any(self) -> bool {
         self.0 != 0
     }
     /// Number of squares in the set.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Position, Role};
+    ///
+    /// assert_eq!(Bitboard::FULL.count(), 90);
+    /// assert_eq!(Position::startpos().by_role(Role::Pawn).count(), 10);
+    /// ```
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
     #[inline]
     /// The set with `sq` added.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Square};
+    ///
+    /// let (a0, i9): (Square, Square) = ("a0".parse()?, "i9".parse()?);
+    /// let b = Bitboard::EMPTY.with(a0).with(i9).with(a0); // adding a member again changes nothing
+    /// assert_eq!(b.count(), 2);
+    /// assert_eq!((b.first(), b.last()), (Some(a0), Some(i9)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | SQUARE_BITS[sq.index()])
     }
     #[inline]
     /// The set with `sq` removed.
+    ///
+    /// ```
+    /// let occupied = qiku::Position::startpos().occupied();
+    /// let rest = occupied.without("h0".parse()?); // lift the horse
+    /// assert_eq!(rest.count(), 31);
+    /// assert_eq!(rest.without("e4".parse()?), rest); // removing a non-member changes nothing
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !SQUARE_BITS[sq.index()])
     }
     /// Squares in either set (`|` in a `const` context).
+    ///
+    /// ```
+    /// use qiku::Bitboard;
+    ///
+    /// const CORNERS: Bitboard = Bitboard(1).union(Bitboard(1 << 89)); // a0 and i9
+    /// assert_eq!(CORNERS.map(|s| s.to_string()).collect::<Vec<_>>(), ["a0", "i9"]);
+    /// assert_eq!(CORNERS.union(CORNERS), CORNERS);
+    /// ```
     pub const fn union(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 | other.0)
     }
     /// The lowest-indexed square, if any.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Color, Position};
+    ///
+    /// let red = Position::startpos().by_color(Color::Red);
+    /// assert_eq!(red.first().map(|s| s.to_string()).as_deref(), Some("a0")); // index 0
+    /// assert_eq!(Bitboard::EMPTY.first(), None);
+    /// ```
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -97,6 +170,14 @@ impl Bitboard {
         }
     }
     /// The highest-indexed square, if any.
+    ///
+    /// ```
+    /// use qiku::{Bitboard, Color, Position};
+    ///
+    /// let red = Position::startpos().by_color(Color::Red);
+    /// assert_eq!(red.last().map(|s| s.to_string()).as_deref(), Some("i3")); // the pawn on i3, index 35
+    /// assert_eq!(Bitboard::EMPTY.last(), None);
+    /// ```
     pub const fn last(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -105,6 +186,14 @@ impl Bitboard {
         }
     }
     /// True if more than one square is set.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, Role};
+    ///
+    /// let pos = Position::startpos();
+    /// assert!(pos.by_role(Role::King).more_than_one());
+    /// assert!(!pos.pieces(Piece::new(Color::Red, Role::King)).more_than_one());
+    /// ```
     pub const fn more_than_one(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0
     }

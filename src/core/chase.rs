@@ -141,6 +141,24 @@ pub fn chased_by(before: &Position, m: Move) -> Bitboard {
 /// For each side, is there one enemy piece that it chased on every one of its moves of the
 /// cycle? `positions[i]` is the position before `moves[i]`; the cycle closes after the last move
 /// (the position after it repeats `positions[0]`). Indexed by [`Color::index`].
+///
+/// ```
+/// use qiku::core::chase::perpetual_chasers;
+/// use qiku::{notation::iccs, Move, Position};
+///
+/// let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+/// let start = Position::from_fen(fen)?.play(iccs::parse_move("c2a2")?)?; // the cannon attacks the rook
+/// let moves: Vec<Move> =
+///     ["a7b7", "a2b2", "b7a7", "b2a2"].into_iter().map(iccs::parse_move).collect::<Result<_, _>>()?;
+/// let (mut pos, mut positions) = (start.clone(), Vec::new());
+/// for &m in &moves {
+///     positions.push(pos.clone());
+///     pos = pos.play(m)?;
+/// }
+/// assert_eq!(pos.key(), start.key()); // the cycle closes: the rook ran, the cannon followed
+/// assert_eq!(perpetual_chasers(&positions, &moves), [true, false]); // red chased, black did not
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn perpetual_chasers(positions: &[Position], moves: &[Move]) -> [bool; 2] {
     debug_assert_eq!(positions.len(), moves.len());
     let mut result = [false; 2];

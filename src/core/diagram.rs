@@ -25,11 +25,29 @@ pub struct Diagram<'a> {
 
 impl<'a> Diagram<'a> {
     /// The plain drawing of `pos`.
+    ///
+    /// ```
+    /// use qiku::{core::Diagram, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let text = Diagram::new(&pos).to_string();
+    /// assert_eq!(text.lines().count(), 14);
+    /// assert_eq!(text.lines().nth(10), Some("0 俥傌相仕帥仕相傌俥"));
+    /// assert!(text.ends_with(&format!("FEN {}\n", pos.fen())));
+    /// ```
     pub fn new(pos: &'a Position) -> Diagram<'a> {
         Diagram { pos, color: false }
     }
 
     /// With ANSI colors (bold red and blue pieces) when `color` is true, for terminals.
+    ///
+    /// ```
+    /// let pos = qiku::Position::startpos();
+    /// let colored = pos.diagram().color(true).to_string();
+    /// assert!(colored.contains("\x1b[1;31m帥\x1b[0m")); // red's king in bold red
+    /// assert!(!pos.diagram().to_string().contains('\x1b'));
+    /// assert_eq!(pos.diagram().color(false).to_string(), pos.diagram().to_string());
+    /// ```
     pub fn color(self, color: bool) -> Diagram<'a> {
         Diagram { color, ..self }
     }
@@ -38,6 +56,14 @@ impl<'a> Diagram<'a> {
 impl Position {
     /// This position drawn as text with Chinese piece characters (plain; see
     /// [`Diagram::color`]).
+    ///
+    /// ```
+    /// let pos = qiku::Position::from_fen("3k5/9/9/9/3R5/9/9/9/9/4K4 b")?;
+    /// let text = pos.diagram().to_string();
+    /// assert_eq!(text.lines().nth(4), Some("5 ＋＋＋俥＋＋＋＋＋")); // rank 5, above the river
+    /// assert!(text.lines().any(|l| l == "black (將) to move, in check"));
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn diagram(&self) -> Diagram<'_> {
         Diagram::new(self)
     }

@@ -162,31 +162,105 @@ pub struct Game {
 
 impl Game {
     /// A game starting from `start`, with no move played.
+    ///
+    /// ```
+    /// use qiku::{Game, Position};
+    ///
+    /// let game = Game::new(Position::startpos());
+    /// assert!(game.is_empty());
+    /// assert_eq!(game.position(), game.start());
+    /// assert_eq!(game.outcome(), None);
+    /// ```
     pub fn new(start: Position) -> Game {
         Game { position: start.clone(), start, plies: Vec::new() }
     }
     /// The starting position.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let start = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// let mut game = Game::new(start.clone());
+    /// game.play(iccs::parse(game.position(), "a1d1")?)?;
+    /// assert_eq!(game.start(), &start); // the moves change the position, not the start
+    /// assert_ne!(game.position(), &start);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> &Position {
         &self.start
     }
     /// The current position.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// game.play(iccs::parse(game.position(), "h2e2")?)?;
+    /// assert_eq!(game.position().fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn position(&self) -> &Position {
         &self.position
     }
     /// The moves played, in order.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// for token in ["h2e2", "h9g7"] {
+    ///     game.play(iccs::parse(game.position(), token)?)?;
+    /// }
+    /// assert_eq!(game.moves().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.plies.iter().map(|p| p.mv)
     }
     /// Number of plies played.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// for token in ["h2e2", "h9g7", "h0g2"] {
+    ///     game.play(iccs::parse(game.position(), token)?)?;
+    /// }
+    /// assert_eq!(game.len(), 3); // plies, not moves: the FEN's move number is 2
+    /// assert_eq!(game.position().fullmoves(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.plies.len()
     }
     /// Whether no move has been played.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// assert!(game.is_empty());
+    /// game.play(iccs::parse(game.position(), "h2e2")?)?;
+    /// assert!(!game.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.plies.is_empty()
     }
 
     /// Plays a legal move.
+    ///
+    /// ```
+    /// use qiku::{core::START_FEN, notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// let err = game.play(iccs::parse_move("a0a5")?).unwrap_err(); // the rook cannot jump its pawn
+    /// assert_eq!(err.fen, START_FEN);
+    /// assert!(game.is_empty()); // refused: nothing changed
+    /// game.play(iccs::parse_move("a0a2")?)?;
+    /// assert_eq!(game.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         if !self.position.is_legal(mv) {
             return Err(IllegalMove { mv, fen: self.position.fen() });
@@ -196,6 +270,17 @@ impl Game {
     }
 
     /// Plays a move the caller knows to be legal.
+    ///
+    /// ```
+    /// use qiku::{Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// let m = game.position().moves()[0]; // generated, so legal
+    /// game.play_unchecked(m);
+    /// assert_eq!(game.moves().collect::<Vec<_>>(), [m]);
+    /// assert_eq!(game.position(), &Position::startpos().play(m)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play_unchecked(&mut self, mv: Move) {
         let key_before = self.position.key();
         self.position.make_move(mv);
@@ -204,6 +289,17 @@ impl Game {
     }
 
     /// Takes back the last move.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// game.play(iccs::parse(game.position(), "h2e2")?)?;
+    /// assert_eq!(game.undo().map(|m| m.to_string()).as_deref(), Some("h2e2"));
+    /// assert_eq!(game.position(), &Position::startpos());
+    /// assert_eq!(game.undo(), None); // nothing left to take back
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn undo(&mut self) -> Option<Move> {
         let ply = self.plies.pop()?;
         let mut pos = self.start.clone();
@@ -216,6 +312,17 @@ impl Game {
 
     /// How many times the current position occurred before (same placement and side to move),
     /// looking back only as far as the last capture.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w")?);
+    /// for (i, token) in "a8b8 e9f9 b8a8 f9e9 a8b8 e9f9 b8a8 f9e9".split_whitespace().enumerate() {
+    ///     game.play(iccs::parse(game.position(), token)?)?;
+    ///     assert_eq!(game.repetitions(), (i + 1) / 4); // each position recurs four plies later
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn repetitions(&self) -> usize {
         let key = self.position.key();
         let window = (self.position.halfmoves() as usize).min(self.plies.len());
@@ -224,6 +331,20 @@ impl Game {
 
     /// If the current position repeats an earlier one, the verdict on the cycle between the most
     /// recent earlier occurrence and now.
+    ///
+    /// ```
+    /// use qiku::core::RepetitionVerdict;
+    /// use qiku::{notation::iccs, Game, Position};
+    ///
+    /// let mut game = Game::new(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w")?);
+    /// for token in ["a8b8", "e9f9", "b8a8"] {
+    ///     game.play(iccs::parse(game.position(), token)?)?;
+    /// }
+    /// assert_eq!(game.repetition_verdict(), None); // no position has recurred yet
+    /// game.play(iccs::parse(game.position(), "f9e9")?)?;
+    /// assert_eq!(game.repetition_verdict(), Some(RepetitionVerdict::Draw)); // idle moves on both sides
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn repetition_verdict(&self) -> Option<RepetitionVerdict> {
         let key = self.position.key();
         let window = (self.position.halfmoves() as usize).min(self.plies.len());

@@ -61,6 +61,18 @@ impl Position {
 
     /// Appends the pseudo-legal moves (moves by the rules of each piece, ignoring whether the
     /// king is left attacked) whose target is in `targets`.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Bitboard, MoveList, Position};
+    ///
+    /// // The horse on e1 shields its king from the rook on e5: it may move by its own rules only.
+    /// let pos = Position::from_fen("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w")?;
+    /// let mut list = MoveList::new();
+    /// pos.pseudo_legal_moves_to(Bitboard::from_square("d3".parse()?), &mut list);
+    /// assert_eq!(list.as_slice(), [iccs::parse_move("e1d3")?]);
+    /// assert!(!pos.is_legal(list[0]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn pseudo_legal_moves_to(&self, targets: Bitboard, list: &mut MoveList) {
         self.for_each_non_king(targets, |from, t| push_targets(list, from, t));
         let k = self.king(self.turn());
@@ -118,12 +130,31 @@ impl Position {
     }
 
     /// All legal moves.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, MoveList, Position};
+    ///
+    /// // The pinned horse cannot move and d0 faces the black king: f0 is the only move.
+    /// let pos = Position::from_fen("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w")?;
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves(&mut list);
+    /// assert_eq!(list.as_slice(), [iccs::parse_move("e0f0")?]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
         self.legal_moves_given_check(self.is_check(), list);
     }
 
     /// Legal captures only (for quiescence search).
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// let mut list = MoveList::new();
+    /// Position::startpos().legal_captures(&mut list);
+    /// assert_eq!(list.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["b2b9", "h2h9"]);
+    /// ```
     pub fn legal_captures(&self, list: &mut MoveList) {
         self.legal_captures_given_check(self.is_check(), list);
     }
@@ -148,6 +179,17 @@ impl Position {
 
     /// [`legal_captures`](Self::legal_captures) given [`is_check`](Self::is_check), as
     /// [`legal_moves_given_check`](Self::legal_moves_given_check).
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, MoveList, Position};
+    ///
+    /// // The rook on d1 checks; the black rook on a1 can take it.
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/r2R5/4K4 b")?;
+    /// let mut list = MoveList::new();
+    /// pos.legal_captures_given_check(pos.is_check(), &mut list);
+    /// assert_eq!(list.as_slice(), [iccs::parse_move("a1d1")?]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn legal_captures_given_check(&self, in_check: bool, list: &mut MoveList) {
         list.clear();
@@ -174,6 +216,16 @@ impl Position {
     /// Is `m` a legal move here? Accepts any move value, legal or not.
     /// Only the moving piece's targets are computed (not every piece's moves to the square), so
     /// move readers and the search's checks of table and book moves stay cheap.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_legal(iccs::parse_move("h2e2")?));
+    /// assert!(!pos.is_legal(iccs::parse_move("a0a5")?)); // through its own pawn
+    /// assert!(!pos.is_legal(iccs::parse_move("h9g7")?)); // black's horse, and red is to move
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_legal(&self, m: Move) -> bool {
         let Some(p) = self.piece_at(m.from()) else { return false };
         p.color == self.turn() && self.piece_targets(p, m.from()).contains(m.to()) && !self.leaves_king_attacked(m)
@@ -182,6 +234,18 @@ impl Position {
     /// The squares `piece`, standing on `from`, can move to by its own rules, whichever side is
     /// to move: pseudo-legal targets (the king may be left attacked), never its own side's
     /// pieces; a cannon moves only to empty squares and captures only enemy pieces.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, Role};
+    ///
+    /// let pos = Position::startpos();
+    /// // Black's horse on h9, though red is to move: g9 and i9 are its own pieces, h8 is free.
+    /// let targets = pos.piece_targets(Piece::new(Color::Black, Role::Horse), "h9".parse()?);
+    /// assert_eq!(targets.map(|s| s.to_string()).collect::<Vec<_>>(), ["g7", "i7"]);
+    /// // The cannon on h2: eleven quiet moves and the capture over the screen on h7.
+    /// assert_eq!(pos.piece_targets(Piece::new(Color::Red, Role::Cannon), "h2".parse()?).count(), 12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn piece_targets(&self, piece: Piece, from: Square) -> Bitboard {
         let occ = self.occupied();
@@ -301,6 +365,15 @@ impl Position {
     }
 
     /// Is `m` (legal) a capture?
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_capture(iccs::parse(&pos, "h2h9")?));
+    /// assert!(!pos.is_capture(iccs::parse(&pos, "h2e2")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_capture(&self, m: Move) -> bool {
         self.piece_at(m.to()).is_some()
     }

@@ -25,22 +25,67 @@ pub struct Move(u16);
 
 impl Move {
     /// The move from `from` to `to`.
+    ///
+    /// ```
+    /// use qiku::{Move, Position};
+    ///
+    /// let m = Move::new("h2".parse()?, "e2".parse()?);
+    /// assert_eq!(m.to_string(), "h2e2");
+    /// assert!(Position::startpos().is_legal(m));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn new(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 7)
     }
     /// The square the piece leaves.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let m = iccs::parse_move("h0g2")?;
+    /// assert_eq!(m.from().to_string(), "h0");
+    /// assert_eq!(Position::startpos().piece_at(m.from()).map(|p| p.chinese()), Some('傌'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn from(self) -> Square {
         Square::from_index_unchecked((self.0 & 0x7f) as usize)
     }
     /// The square the piece goes to.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let m = iccs::parse_move("h2h9")?; // the cannon takes the horse
+    /// assert_eq!(m.to().to_string(), "h9");
+    /// assert_eq!(Position::startpos().piece_at(m.to()).map(|p| p.chinese()), Some('馬'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn to(self) -> Square {
         Square::from_index_unchecked((self.0 >> 7) as usize)
     }
     /// The packed form (`from | to << 7`), as stored in book files.
+    ///
+    /// ```
+    /// use qiku::Move;
+    ///
+    /// let m = Move::new("a0".parse()?, "a1".parse()?); // square indices 0 and 9
+    /// assert_eq!(m.to_u16(), 9 << 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn to_u16(self) -> u16 {
         self.0
     }
     /// Unpacks [`Move::to_u16`]; `None` if either square is off the board or they coincide.
+    ///
+    /// ```
+    /// use qiku::Move;
+    ///
+    /// let m = Move::new("b0".parse()?, "c2".parse()?);
+    /// assert_eq!(Move::from_u16(m.to_u16()), Some(m));
+    /// assert_eq!(Move::from_u16(0), None); // a0 to a0
+    /// assert_eq!(Move::from_u16(90), None); // from square index 90: off the board
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn from_u16(bits: u16) -> Option<Move> {
         let from = (bits & 0x7f) as usize;
         let to = (bits >> 7) as usize;
@@ -51,6 +96,15 @@ impl Move {
         }
     }
     /// The same move seen in a left-right mirror.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let m = iccs::parse_move("h0g2")?;
+    /// assert_eq!(m.mirror().to_string(), "b0c2");
+    /// assert!(Position::startpos().is_legal(m.mirror())); // the start is symmetric
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn mirror(self) -> Move {
         Move::new(self.from().mirror(), self.to().mirror())
     }
@@ -96,11 +150,31 @@ impl MoveList {
     pub const CAPACITY: usize = 128;
 
     /// An empty list.
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// let mut list = MoveList::new();
+    /// assert!(list.is_empty());
+    /// Position::startpos().legal_moves(&mut list);
+    /// assert_eq!(list.len(), 44);
+    /// ```
     pub const fn new() -> MoveList {
         MoveList { moves: [Move(0); MoveList::CAPACITY], len: 0 }
     }
     #[inline]
     /// Appends a move.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, MoveList};
+    ///
+    /// let (a, b) = (iccs::parse_move("h2e2")?, iccs::parse_move("h9g7")?);
+    /// let mut list = MoveList::new();
+    /// list.push(a);
+    /// list.push(b);
+    /// assert_eq!(list.as_slice(), [a, b]); // in the order pushed
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MoveList::CAPACITY);
         if let Some(slot) = self.moves.get_mut(self.len) {
@@ -109,30 +183,98 @@ impl MoveList {
         }
     }
     /// Empties the list.
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// let mut list = MoveList::new();
+    /// Position::startpos().legal_moves(&mut list);
+    /// list.clear();
+    /// assert!(list.is_empty());
+    /// ```
     pub fn clear(&mut self) {
         self.len = 0;
     }
     /// Number of moves.
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// // The rook has 17 moves, the king two (d0 would face the black king).
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves(&mut list);
+    /// assert_eq!(list.len(), 19);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
     /// Whether the list is empty.
+    ///
+    /// ```
+    /// use qiku::{MoveList, Position};
+    ///
+    /// // Stalemate: d8 is the rook's and e9 would face the red king.
+    /// let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b")?;
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves(&mut list);
+    /// assert!(list.is_empty());
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
     /// The moves as a slice.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let moves = Position::startpos().moves();
+    /// let slice = moves.as_slice();
+    /// assert_eq!(slice.len(), 44);
+    /// assert!(slice.contains(&iccs::parse_move("h2e2")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
     /// The moves as a mutable slice (for sorting).
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// let mut moves = Position::startpos().moves();
+    /// moves.as_mut_slice().sort_by_key(|m| m.to_string());
+    /// assert_eq!(moves[0].to_string(), "a0a1");
+    /// assert_eq!(moves[moves.len() - 1].to_string(), "i3i4");
+    /// ```
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
     /// Whether `m` is in the list.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let moves = Position::startpos().moves();
+    /// assert!(moves.contains(iccs::parse_move("h2e2")?));
+    /// assert!(!moves.contains(iccs::parse_move("a0a5")?)); // the rook cannot jump its pawn
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
     /// Keeps the moves for which `f` is true, in order.
+    ///
+    /// ```
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let mut captures = pos.moves();
+    /// captures.retain(|m| pos.is_capture(m));
+    /// assert_eq!(captures.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["b2b9", "h2h9"]);
+    /// ```
     #[inline]
     pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
         let mut kept = 0;

@@ -27,10 +27,26 @@ impl Color {
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
     /// 0 for red, 1 for black (for indexing arrays).
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Role};
+    ///
+    /// let material = Position::startpos().material(); // indexed [color][role]
+    /// assert_eq!(material[Color::Black.index()][Role::Pawn.index()], 5);
+    /// assert_eq!((Color::Red.index(), Color::Black.index()), (0, 1));
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
     /// The opponent.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.turn().other(), Color::Black); // the side not to move
+    /// assert_eq!(Color::Black.other().other(), Color::Black);
+    /// ```
     pub const fn other(self) -> Color {
         match self {
             Color::Red => Color::Black,
@@ -38,6 +54,13 @@ impl Color {
         }
     }
     /// `a` if red, else `b`: handy for symmetric code.
+    ///
+    /// ```
+    /// use qiku::Color;
+    ///
+    /// assert_eq!(Color::Red.fold("w", "b"), "w"); // the FEN side-to-move letter
+    /// assert_eq!(Color::Black.fold(1, -1), -1); // a pawn's forward direction in ranks
+    /// ```
     pub fn fold<T>(self, red: T, black: T) -> T {
         match self {
             Color::Red => red,
@@ -45,6 +68,13 @@ impl Color {
         }
     }
     /// Lowercase name, as in `--only red`.
+    ///
+    /// ```
+    /// use qiku::Color;
+    ///
+    /// assert_eq!(Color::ALL.map(Color::name), ["red", "black"]);
+    /// assert_eq!(Color::Black.name(), Color::Black.to_string());
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Color::Red => "red",
@@ -103,10 +133,26 @@ impl Role {
         [Role::King, Role::Advisor, Role::Elephant, Role::Horse, Role::Rook, Role::Cannon, Role::Pawn];
 
     /// 0 (king) to 6 (pawn), for indexing arrays.
+    ///
+    /// ```
+    /// use qiku::Role;
+    ///
+    /// assert_eq!((Role::King.index(), Role::Pawn.index()), (0, 6));
+    /// assert!(Role::ALL.iter().enumerate().all(|(i, r)| r.index() == i));
+    /// ```
     pub const fn index(self) -> usize {
         self as usize
     }
     /// How many of this role one side starts with (and may have at most).
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Role};
+    ///
+    /// assert_eq!((Role::King.max_count(), Role::Rook.max_count(), Role::Pawn.max_count()), (1, 2, 5));
+    /// // The start position has every piece it may ever have.
+    /// let pos = Position::startpos();
+    /// assert!(Role::ALL.iter().all(|&r| (pos.by_role(r) & pos.by_color(Color::Red)).count() == r.max_count()));
+    /// ```
     pub const fn max_count(self) -> u32 {
         match self {
             Role::King => 1,
@@ -115,10 +161,24 @@ impl Role {
         }
     }
     /// Can this role ever cross the river (attack the opponent)?
+    ///
+    /// ```
+    /// use qiku::Role;
+    ///
+    /// let attackers: Vec<&str> = Role::ALL.iter().filter(|r| r.is_attacker()).map(|r| r.name()).collect();
+    /// assert_eq!(attackers, ["horse", "rook", "cannon", "pawn"]);
+    /// ```
     pub const fn is_attacker(self) -> bool {
         matches!(self, Role::Horse | Role::Rook | Role::Cannon | Role::Pawn)
     }
     /// Uppercase FEN letter as Pikafish writes it (`K A B N R C P`).
+    ///
+    /// ```
+    /// use qiku::Role;
+    ///
+    /// assert_eq!(Role::ALL.map(Role::upper_char).iter().collect::<String>(), "KABNRCP");
+    /// assert_eq!(Role::from_char(Role::Elephant.upper_char()), Some(Role::Elephant));
+    /// ```
     pub const fn upper_char(self) -> char {
         match self {
             Role::King => 'K',
@@ -131,6 +191,14 @@ impl Role {
         }
     }
     /// Reads a FEN letter of either case; accepts the aliases `E` (elephant) and `H` (horse).
+    ///
+    /// ```
+    /// use qiku::Role;
+    ///
+    /// assert_eq!(Role::from_char('c'), Some(Role::Cannon));
+    /// assert_eq!(Role::from_char('h'), Some(Role::Horse)); // alias of n
+    /// assert_eq!(Role::from_char('x'), None);
+    /// ```
     pub fn from_char(c: char) -> Option<Role> {
         Some(match c.to_ascii_uppercase() {
             'K' => Role::King,
@@ -144,6 +212,13 @@ impl Role {
         })
     }
     /// The English name (`king`, `advisor`, ...).
+    ///
+    /// ```
+    /// use qiku::Role;
+    ///
+    /// assert_eq!(Role::Horse.name(), "horse");
+    /// assert_eq!(Role::Elephant.name(), "elephant");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Role::King => "king",
@@ -183,14 +258,37 @@ pub struct Piece {
 
 impl Piece {
     /// The piece of `color` and `role`.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role};
+    ///
+    /// let rook = Piece::new(Color::Red, Role::Rook);
+    /// assert_eq!(rook, Piece { color: Color::Red, role: Role::Rook });
+    /// assert_eq!(rook.char(), 'R');
+    /// ```
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }
     /// `0..14`: red king..red pawn, then black king..black pawn (the Zobrist table's order).
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role};
+    ///
+    /// assert_eq!(Piece::new(Color::Red, Role::King).index(), 0);
+    /// assert_eq!(Piece::new(Color::Black, Role::Pawn).index(), 13);
+    /// ```
     pub const fn index(self) -> usize {
         self.color as usize * 7 + self.role as usize
     }
     /// The piece of index `color * 7 + role` (the inverse of `Piece::index`), if in range.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role};
+    ///
+    /// assert_eq!(Piece::from_index(7 + 5), Some(Piece::new(Color::Black, Role::Cannon)));
+    /// assert_eq!(Piece::from_index(14), None);
+    /// assert!((0..14).all(|i| Piece::from_index(i).map(Piece::index) == Some(i)));
+    /// ```
     pub fn from_index(index: usize) -> Option<Piece> {
         let color = match index / 7 {
             0 => Color::Red,
@@ -200,16 +298,40 @@ impl Piece {
         Some(Piece::new(color, Role::ALL[index % 7]))
     }
     /// FEN letter: uppercase for red.
+    ///
+    /// ```
+    /// let pos = qiku::Position::startpos();
+    /// assert_eq!(pos.piece_at("a0".parse()?).map(|p| p.char()), Some('R'));
+    /// assert_eq!(pos.piece_at("a9".parse()?).map(|p| p.char()), Some('r'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn char(self) -> char {
         let c = self.role.upper_char();
         self.color.fold(c, c.to_ascii_lowercase())
     }
     /// Reads a FEN letter (`E`/`H` aliases accepted).
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role};
+    ///
+    /// assert_eq!(Piece::from_char('E'), Some(Piece::new(Color::Red, Role::Elephant))); // alias of B
+    /// assert_eq!(Piece::from_char('p'), Some(Piece::new(Color::Black, Role::Pawn)));
+    /// assert_eq!(Piece::from_char('1'), None);
+    /// ```
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
         Some(Piece::new(if c.is_ascii_uppercase() { Color::Red } else { Color::Black }, role))
     }
     /// The traditional Chinese character of this piece for its side (帥 仕 相 傌 俥 炮 兵 / 將 士 象 馬 車 砲 卒).
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role};
+    ///
+    /// assert_eq!(Piece::new(Color::Red, Role::King).chinese(), '帥');
+    /// assert_eq!(Piece::new(Color::Black, Role::King).chinese(), '將');
+    /// let black_back_rank: String = "rnbakabnr".chars().filter_map(Piece::from_char).map(Piece::chinese).collect();
+    /// assert_eq!(black_back_rank, "車馬象士將士象馬車");
+    /// ```
     pub const fn chinese(self) -> char {
         match (self.color, self.role) {
             (Color::Red, Role::King) => '帥',

@@ -257,6 +257,14 @@ impl Position {
     /// Builds a position without checking the rules. The caller guarantees the placement is
     /// legal (as tablebase unranking does); at least one king per side is required for move
     /// generation.
+    ///
+    /// ```
+    /// use qiku::{Position, Setup};
+    /// let setup = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w")?; // the kings face each other
+    /// assert!(Position::from_setup(&setup).is_err());
+    /// assert_eq!(Position::from_setup_unchecked(&setup).to_setup(), setup); // taken on trust
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn from_setup_unchecked(setup: &Setup) -> Position {
         let pieces = Square::all().filter_map(|sq| setup.piece_at(sq).map(|p| (sq, p)));
         let mut pos = Position::from_pieces_unchecked(pieces, setup.turn);
@@ -302,6 +310,13 @@ impl Position {
     }
 
     /// The setup of this position (for FEN output or editing).
+    ///
+    /// ```
+    /// let mut setup = qiku::Position::startpos().to_setup();
+    /// setup.set("b2".parse()?, None); // take a cannon off the board
+    /// assert_eq!(qiku::Position::from_setup(&setup)?.occupied().count(), 31);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_setup(&self) -> Setup {
         Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves }
     }
@@ -361,52 +376,131 @@ impl Position {
     }
 
     /// The side to move.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Color, Position};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.turn(), Color::Red);
+    /// assert_eq!(pos.play(iccs::parse(&pos, "h2e2")?)?.turn(), Color::Black);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn turn(&self) -> Color {
         self.turn
     }
     /// Zobrist key of placement and side to move.
+    ///
+    /// ```
+    /// use qiku::Position;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_ne!(pos.key(), Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 b")?.key()); // side to move
+    /// assert_eq!(pos.key(), Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 7 20")?.key()); // not counters
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn key(&self) -> u64 {
         self.key
     }
     /// Zobrist key of the left-right mirrored position, kept up to date alongside [`key`](Self::key).
+    ///
+    /// ```
+    /// let pos = qiku::Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_eq!(pos.mirror_key(), pos.mirror().key());
+    /// assert_ne!(pos.mirror_key(), pos.key()); // the placement is not symmetric
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn mirror_key(&self) -> u64 {
         self.mirror_key
     }
     /// Plies since the last capture.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    /// let pos = Position::from_fen("3k5/9/9/9/9/p8/9/9/R8/4K4 w - - 10 30")?;
+    /// assert_eq!(pos.play(iccs::parse(&pos, "a1b1")?)?.halfmoves(), 11);
+    /// assert_eq!(pos.play(iccs::parse(&pos, "a1a4")?)?.halfmoves(), 0); // takes the pawn
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn halfmoves(&self) -> u32 {
         self.halfmoves
     }
     /// The FEN move number (starts at 1, grows after black's move).
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    /// let pos = Position::startpos().play(iccs::parse_move("h2e2")?)?;
+    /// assert_eq!(pos.fullmoves(), 1);
+    /// assert_eq!(pos.play(iccs::parse_move("h9g7")?)?.fullmoves(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
     #[inline]
     /// The piece on `sq`, if any.
+    ///
+    /// ```
+    /// let pos = qiku::Position::startpos();
+    /// assert_eq!(pos.piece_at("b2".parse()?).map(|p| p.chinese()), Some('炮'));
+    /// assert_eq!(pos.piece_at("e4".parse()?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
     #[inline]
     /// Every occupied square.
+    ///
+    /// ```
+    /// let pos = qiku::Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_eq!(pos.occupied().map(|s| s.to_string()).collect::<Vec<_>>(), ["e0", "a1", "d9"]);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
     #[inline]
     /// The squares of `c`'s pieces.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.by_color(Color::Red).count(), 16);
+    /// assert_eq!(pos.by_color(Color::Red) | pos.by_color(Color::Black), pos.occupied());
+    /// ```
     pub fn by_color(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
     }
     #[inline]
     /// The squares of both sides' pieces of role `r`.
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Role};
+    /// let cannons = Position::startpos().by_role(Role::Cannon);
+    /// assert_eq!(cannons.map(|s| s.to_string()).collect::<Vec<_>>(), ["b2", "h2", "b7", "h7"]);
+    /// assert_eq!((cannons & Position::startpos().by_color(Color::Black)).count(), 2);
+    /// ```
     pub fn by_role(&self, r: Role) -> Bitboard {
         self.by_role[r.index()]
     }
     #[inline]
     /// The squares of piece `p`.
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, Role};
+    /// let red_horses = Position::startpos().pieces(Piece::new(Color::Red, Role::Horse));
+    /// assert_eq!(red_horses.map(|s| s.to_string()).collect::<Vec<_>>(), ["b0", "h0"]);
+    /// ```
     pub fn pieces(&self, p: Piece) -> Bitboard {
         self.by_color[p.color.index()] & self.by_role[p.role.index()]
     }
     #[inline]
     /// The square of `c`'s king.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_eq!([pos.king(Color::Red), pos.king(Color::Black)].map(|s| s.to_string()), ["e0", "d9"]);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn king(&self, c: Color) -> Square {
         let k = self.pieces(Piece::new(c, Role::King));
         debug_assert!(k.any(), "position without {c} king");
@@ -436,6 +530,14 @@ impl Position {
     }
 
     /// The material key (see [`zobrist::material_key`]).
+    ///
+    /// ```
+    /// use qiku::Position;
+    /// let rook = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// assert_ne!(rook.material_key(), Position::from_fen("3k5/9/9/9/9/9/9/9/C8/4K4 w")?.material_key());
+    /// assert_eq!(rook.material_key(), rook.mirror().material_key());
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn material_key(&self) -> u64 {
         zobrist::material_key(&self.material())
     }
@@ -447,6 +549,15 @@ impl Position {
 
     /// Pieces of `by` that attack `sq`, given the occupancy `occ` (which may differ from the
     /// board, to test a move before making it). Kings count as file attackers (flying general).
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Square};
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w")?;
+    /// let (d1, occ): (Square, _) = ("d1".parse()?, pos.occupied());
+    /// assert_eq!(pos.attackers_with(d1, Color::Red, occ).first().map(|s| s.to_string()).as_deref(), Some("a1"));
+    /// assert!(pos.attackers_with(d1, Color::Red, occ.with("b1".parse()?)).is_empty()); // a piece put on b1 blocks
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn attackers_with(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = self.by_color[by.index()] & occ;
@@ -493,11 +604,28 @@ impl Position {
     }
 
     /// Pieces of `by` attacking `sq` on the current board.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.attackers("e1".parse()?, Color::Red).count(), 3); // the king and both advisors
+    /// assert_eq!(pos.attackers("h9".parse()?, Color::Red).first().map(|s| s.to_string()).as_deref(), Some("h2"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
         self.attackers_with(sq, by, self.occupied())
     }
 
     /// Is the king of `color` attacked (including by the facing enemy king)?
+    ///
+    /// ```
+    /// use qiku::{Color, Position, Setup};
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/3R5/4K4 b")?; // the rook on d1 checks
+    /// assert!(pos.is_attacked_king(Color::Black) && !pos.is_attacked_king(Color::Red));
+    /// let facing = Position::from_setup_unchecked(&Setup::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w")?);
+    /// assert!(facing.is_attacked_king(Color::Red) && facing.is_attacked_king(Color::Black));
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     #[inline]
     pub fn is_attacked_king(&self, color: Color) -> bool {
         self.king_attacked(self.king(color), !color, self.occupied(), Bitboard::FULL)
@@ -591,6 +719,12 @@ impl Position {
     }
 
     /// Pieces giving check to the side to move.
+    ///
+    /// ```
+    /// let pos = qiku::Position::from_fen("4k4/6N2/9/9/9/4R4/9/9/9/3K5 b")?; // rook and horse check
+    /// assert_eq!(pos.checkers().map(|s| s.to_string()).collect::<Vec<_>>(), ["e4", "g8"]);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn checkers(&self) -> Bitboard {
         let k = self.king(self.turn);
         let occ = self.occupied();
@@ -603,6 +737,15 @@ impl Position {
     }
 
     /// Would the pseudo-legal move `m` leave the mover's own king attacked?
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    /// let pos = Position::from_fen("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w")?; // the horse on e1 is pinned
+    /// assert!(pos.leaves_king_attacked(iccs::parse_move("e1d3")?));
+    /// assert!(pos.leaves_king_attacked(iccs::parse_move("e0d0")?)); // facing the king on d9
+    /// assert!(!pos.leaves_king_attacked(iccs::parse_move("e0f0")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn leaves_king_attacked(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
@@ -673,6 +816,17 @@ impl Position {
     }
 
     /// Takes back `m`, which was the last move made, with the value `make_move` returned.
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    /// let mut pos = Position::startpos();
+    /// let (a, b) = (iccs::parse_move("h2e2")?, iccs::parse_move("h9g7")?);
+    /// let (undo_a, undo_b) = (pos.make_move(a), pos.make_move(b));
+    /// pos.unmake_move(b, undo_b); // the last move first
+    /// pos.unmake_move(a, undo_a);
+    /// assert_eq!(pos, Position::startpos());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline(always)]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let (from, to) = (m.from(), m.to());
@@ -693,6 +847,15 @@ impl Position {
     }
 
     /// Passes the turn without moving (for null-move pruning). Undo by calling it again.
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    /// let mut pos = Position::startpos();
+    /// pos.make_null_move();
+    /// assert_eq!((pos.turn(), pos.key()), (Color::Black, pos.compute_key()));
+    /// pos.make_null_move(); // undone by a second one
+    /// assert_eq!(pos, Position::startpos());
+    /// ```
     pub fn make_null_move(&mut self) {
         self.turn = !self.turn;
         self.key ^= zobrist::black_to_move();
@@ -758,6 +921,14 @@ impl Position {
     }
 
     /// Zobrist key recomputed from scratch (tests check the incremental one against it).
+    ///
+    /// ```
+    /// use qiku::{notation::iccs, Position};
+    /// let mut pos = Position::startpos();
+    /// for m in ["h2e2", "h9g7", "e2e6"] { pos.make_move(iccs::parse_move(m)?); } // e2e6 takes a pawn
+    /// assert_eq!(pos.key(), pos.compute_key());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn compute_key(&self) -> u64 {
         Square::all()
             .filter_map(|s| self.piece_at(s).map(|p| zobrist::piece_square(p, s)))
@@ -766,6 +937,13 @@ impl Position {
 
     /// Does any side have a piece that can cross the river? Without one neither side can ever
     /// win (the position is a dead draw).
+    ///
+    /// ```
+    /// use qiku::Position;
+    /// assert!(Position::startpos().has_attackers());
+    /// assert!(!Position::from_fen("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w")?.has_attackers()); // a dead draw
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn has_attackers(&self) -> bool {
         self.attacking_pieces().any()
     }
@@ -786,11 +964,26 @@ impl Position {
     }
 
     /// Squares the kind of piece of `color` can ever stand on (for validation and indexing).
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Position, Role};
+    /// let elephant = Position::reachable_squares(Piece::new(Color::Red, Role::Elephant));
+    /// assert_eq!(elephant.count(), 7);
+    /// assert!(elephant.contains("e2".parse()?) && !elephant.contains("e4".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reachable_squares(piece: Piece) -> Bitboard {
         reachable(piece)
     }
 
     /// Pieces of `color` on their own half (a helper for evaluation).
+    ///
+    /// ```
+    /// use qiku::{Color, Position};
+    /// let pos = Position::from_fen("3k5/9/9/4P4/9/9/9/9/R8/4K4 w")?; // the pawn on e6 has crossed
+    /// assert_eq!(pos.at_home(Color::Red).count(), 2);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn at_home(&self, color: Color) -> Bitboard {
         self.by_color(color) & home_half(color)
     }

@@ -39,20 +39,59 @@ pub struct Setup {
 
 impl Setup {
     /// An empty board, red to move.
+    ///
+    /// ```
+    /// use qiku::{Position, Setup};
+    ///
+    /// let setup = Setup::empty();
+    /// assert_eq!(setup.to_fen(), "9/9/9/9/9/9/9/9/9/9 w - - 0 1");
+    /// assert!(Position::from_setup(&setup).is_err()); // no kings yet
+    /// ```
     pub fn empty() -> Setup {
         Setup { board: [None; 90], turn: Color::Red, halfmoves: 0, fullmoves: 1 }
     }
     /// The piece on `sq`, if any.
+    ///
+    /// ```
+    /// use qiku::core::{Setup, START_FEN};
+    ///
+    /// let setup = Setup::from_fen(START_FEN)?;
+    /// assert_eq!(setup.piece_at("e0".parse()?).map(|p| p.chinese()), Some('帥'));
+    /// assert_eq!(setup.piece_at("e4".parse()?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
     /// Puts `piece` on `sq` (or empties it).
+    ///
+    /// ```
+    /// use qiku::{Color, Piece, Role, Setup};
+    ///
+    /// let mut setup = Setup::empty();
+    /// setup.set("e0".parse()?, Some(Piece::new(Color::Red, Role::King)));
+    /// setup.set("d9".parse()?, Some(Piece::new(Color::Black, Role::King)));
+    /// assert_eq!(setup.to_fen(), "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    /// setup.set("d9".parse()?, None); // empties the square
+    /// assert_eq!(setup.board.iter().flatten().count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
     }
 
     /// Parses a FEN. Only the placement is required; missing fields default to red to move,
     /// 0 and 1.
+    ///
+    /// ```
+    /// use qiku::core::{ParseFenError, Setup};
+    /// use qiku::Color;
+    ///
+    /// let setup = Setup::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 b - - 3 7")?;
+    /// assert_eq!((setup.turn, setup.halfmoves, setup.fullmoves), (Color::Black, 3, 7));
+    /// assert_eq!(Setup::from_fen("9/9/9 w"), Err(ParseFenError::RankCount(3)));
+    /// # Ok::<(), ParseFenError>(())
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Setup, ParseFenError> {
         let mut fields = fen.split_ascii_whitespace();
         let placement = fields.next().ok_or(ParseFenError::Empty)?;

@@ -44,6 +44,13 @@ pub enum Rules {
 
 impl Rules {
     /// `plain` or `asian`.
+    ///
+    /// ```
+    /// use qiku::Rules;
+    ///
+    /// assert_eq!(Rules::Asian.name(), "asian");
+    /// assert_eq!(Rules::Plain.name().parse::<Rules>(), Ok(Rules::Plain)); // the name reads back
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Rules::Plain => "plain",
@@ -78,6 +85,13 @@ pub enum Wdl {
 
 impl Wdl {
     /// `win`, `draw` or `loss`.
+    ///
+    /// ```
+    /// use qiku::Wdl;
+    ///
+    /// assert_eq!([Wdl::Loss, Wdl::Draw, Wdl::Win].map(Wdl::name), ["loss", "draw", "win"]);
+    /// assert_eq!(Wdl::Win.to_string(), Wdl::Win.name());
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Wdl::Loss => "loss",
@@ -86,6 +100,14 @@ impl Wdl {
         }
     }
     /// The same result seen by the other side.
+    ///
+    /// ```
+    /// use qiku::Wdl;
+    ///
+    /// assert_eq!(Wdl::Loss.flip(), Wdl::Win);
+    /// assert_eq!(Wdl::Draw.flip(), Wdl::Draw);
+    /// assert!([Wdl::Loss, Wdl::Draw, Wdl::Win].iter().all(|w| w.flip().flip() == *w));
+    /// ```
     pub fn flip(self) -> Wdl {
         match self {
             Wdl::Loss => Wdl::Win,
@@ -116,6 +138,14 @@ pub struct Dtm(pub i32);
 
 impl Dtm {
     /// Plies to mate, unsigned.
+    ///
+    /// ```
+    /// use qiku::{Dtm, TbValue, Wdl};
+    ///
+    /// let mated_in_6 = TbValue { wdl: Wdl::Loss, dtm: Dtm(-6) };
+    /// assert_eq!(mated_in_6.dtm.plies(), 6);
+    /// assert_eq!(TbValue::DRAW.dtm.plies(), 0);
+    /// ```
     pub fn plies(self) -> u32 {
         self.0.unsigned_abs()
     }
@@ -152,6 +182,15 @@ impl TbValue {
 
     /// The value for the player who made a move into a position of value `self`: one ply
     /// further, seen from the other side.
+    ///
+    /// ```
+    /// use qiku::{Dtm, TbValue, Wdl};
+    ///
+    /// let mated = TbValue { wdl: Wdl::Loss, dtm: Dtm(0) }; // no legal move
+    /// assert_eq!(mated.before_move(), TbValue { wdl: Wdl::Win, dtm: Dtm(1) }); // the mating move
+    /// assert_eq!(mated.before_move().before_move(), TbValue { wdl: Wdl::Loss, dtm: Dtm(-2) });
+    /// assert_eq!(TbValue::DRAW.before_move(), TbValue::DRAW);
+    /// ```
     pub fn before_move(self) -> TbValue {
         match self.wdl {
             Wdl::Draw => TbValue::DRAW,
@@ -161,6 +200,16 @@ impl TbValue {
     }
 
     /// Sort key: higher is better for the side to move (faster wins, slower losses).
+    ///
+    /// ```
+    /// use qiku::{Dtm, TbValue, Wdl};
+    ///
+    /// let win = |n| TbValue { wdl: Wdl::Win, dtm: Dtm(n) };
+    /// let loss = |n: i32| TbValue { wdl: Wdl::Loss, dtm: Dtm(-n) };
+    /// let mut values = [loss(2), win(9), TbValue::DRAW, win(3), loss(8)];
+    /// values.sort_by_key(|v| std::cmp::Reverse(v.goodness())); // best first
+    /// assert_eq!(values, [win(3), win(9), TbValue::DRAW, loss(8), loss(2)]);
+    /// ```
     pub fn goodness(self) -> i64 {
         match self.wdl {
             Wdl::Win => 1_000_000 - self.dtm.plies() as i64,
@@ -216,6 +265,14 @@ pub struct Verdict {
 
 impl Verdict {
     /// The unit of `value.dtm`: `"plies"` (to mate), or `"line rank"` for a value the rules decide.
+    ///
+    /// ```
+    /// use qiku::{Dtm, Rules, TbValue, Verdict, Wdl};
+    ///
+    /// let v = Verdict { value: TbValue { wdl: Wdl::Win, dtm: Dtm(11) }, rules: Rules::Asian, by_rule: false };
+    /// assert_eq!(v.unit(), "plies");
+    /// assert_eq!(Verdict { by_rule: true, ..v }.unit(), "line rank");
+    /// ```
     pub fn unit(&self) -> &'static str {
         if self.by_rule {
             "line rank"
@@ -226,6 +283,13 @@ impl Verdict {
 
     /// The verdict for the player who made a move into a position of this verdict (see
     /// [`TbValue::before_move`]): the same rules, decided the same way.
+    ///
+    /// ```
+    /// use qiku::{Dtm, Rules, TbValue, Verdict, Wdl};
+    ///
+    /// let v = Verdict { value: TbValue { wdl: Wdl::Loss, dtm: Dtm(-4) }, rules: Rules::Asian, by_rule: true };
+    /// assert_eq!(v.before_move(), Verdict { value: TbValue { wdl: Wdl::Win, dtm: Dtm(5) }, ..v });
+    /// ```
     pub fn before_move(self) -> Verdict {
         Verdict { value: self.value.before_move(), ..self }
     }

@@ -61,6 +61,17 @@ static PAIRS: [[[u64; 2]; 90]; 14] = {
 };
 
 /// `[key, mirrored key]` of `piece` on `sq`.
+///
+/// ```
+/// use qiku::core::zobrist;
+/// use qiku::{Color, Piece, Role, Square};
+///
+/// let (cannon, b2) = (Piece::new(Color::Red, Role::Cannon), "b2".parse::<Square>()?);
+/// let [key, mirrored] = zobrist::piece_square_pair(cannon, b2);
+/// assert_eq!(key, zobrist::piece_square(cannon, b2));
+/// assert_eq!(mirrored, zobrist::piece_square(cannon, "h2".parse()?)); // b2 seen in the mirror
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline(always)]
 pub fn piece_square_pair(piece: Piece, sq: Square) -> [u64; 2] {
     PAIRS[piece.index()][sq.index()]
@@ -113,12 +124,33 @@ pub fn piece_square(piece: Piece, sq: Square) -> u64 {
 }
 
 /// XORed into the key when black is to move.
+///
+/// ```
+/// use qiku::{core::zobrist, Position};
+///
+/// let mut pos = Position::startpos();
+/// let red_to_move = pos.key();
+/// pos.make_null_move(); // the same placement, black to move
+/// assert_eq!(pos.key(), red_to_move ^ zobrist::black_to_move());
+/// ```
 #[inline]
 pub fn black_to_move() -> u64 {
     KEYS.black_to_move
 }
 
 /// The side-to-move part of a key.
+///
+/// ```
+/// use qiku::core::zobrist;
+/// use qiku::{Color, Piece, Position, Role};
+///
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b")?;
+/// let kings = zobrist::piece_square(Piece::new(Color::Red, Role::King), "e0".parse()?)
+///     ^ zobrist::piece_square(Piece::new(Color::Black, Role::King), "d9".parse()?);
+/// assert_eq!(pos.key(), kings ^ zobrist::turn(Color::Black));
+/// assert_eq!(zobrist::turn(Color::Red), 0); // red to move adds nothing
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn turn(color: Color) -> u64 {
     match color {
