@@ -52,12 +52,23 @@ pub fn book_path_for(path: &Path) -> PathBuf {
 /// let hint = open_hint(&games).ok_or("a hint")?;
 /// let built = dir.path().join("three.qbk");
 /// assert!(hint.contains(&format!("qiku-book build {} -o {}", games.display(), built.display())), "{hint}");
+/// // A position given where the book belongs: the book was left out.
+/// let hint = open_hint(std::path::Path::new("startpos")).ok_or("a hint")?;
+/// assert_eq!(hint, "startpos is a position, not a book: name the book (.qbk) first, then the position");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn open_hint(path: &Path) -> Option<String> {
     let shown = path.display();
     match file_kind(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A position where the book belongs: the book was left out.
+            let text = path.to_string_lossy();
+            if crate::notation::spec::parse_position_spec(&text).is_ok() {
+                return Some(format!(
+                    "{} is a position, not a book: name the book (.qbk) first, then the position",
+                    crate::util::text::excerpt(&text)
+                ));
+            }
             let out = if has_extension(path, "qbk") { path.to_path_buf() } else { book_path_for(path) };
             Some(format!("a book is built from games with `qiku-book build GAMES.pgn -o {}`", out.display()))
         }

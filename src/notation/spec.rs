@@ -91,6 +91,26 @@ pub enum SpecError {
     },
 }
 
+/// Whether `word` is `startpos` with at most two letters added, dropped or changed (any case).
+fn near_startpos(word: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (word.to_lowercase().chars().collect(), "startpos".chars().collect());
+    if a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    // Edit distance, one row at a time.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()] <= 2
+}
+
 /// The notation's name as users know it.
 fn long_name(n: Notation) -> &'static str {
     match n {
@@ -120,7 +140,14 @@ impl fmt::Display for SpecError {
                 f.write_str("no position given: expected startpos or a FEN, then optionally moves M ...")
             }
             // The input is quoted in part: a huge argument never comes back whole.
-            SpecError::Fen { fen, source } => write!(f, "invalid FEN {:?}: {source}", excerpt(fen)),
+            SpecError::Fen { fen, source } => {
+                write!(f, "invalid FEN {:?}: {source}", excerpt(fen))?;
+                // One word without a rank separator was no FEN meant: a misspelt `startpos`.
+                if !fen.contains(['/', ' ']) && near_startpos(fen) {
+                    f.write_str(" (did you mean startpos?)")?;
+                }
+                Ok(())
+            }
             SpecError::Move { number, token, tried, fen } => write!(
                 f,
                 "move {number} {:?}: {} (position {fen}; moves may be written in ICCS h2e2, WXF C2.5 or \
@@ -372,6 +399,15 @@ mod tests {
         assert!(matches!(parse_position_spec(""), Err(SpecError::Empty)));
         assert!(matches!(parse_position_spec(&format!("{START_FEN} h2e2")), Err(SpecError::Trailing { .. })));
         assert!(matches!(parse_position_spec("not a fen"), Err(SpecError::Fen { .. })));
+        // A misspelt startpos is named as one; another word is not.
+        for typo in ["starpos", "StartPo", "startps", "sartpos1"] {
+            let e = parse_position_spec(typo).unwrap_err().to_string();
+            assert!(e.ends_with("(did you mean startpos?)"), "{typo}: {e}");
+        }
+        for other in ["start", "position", "8/8 w"] {
+            let e = parse_position_spec(other).unwrap_err().to_string();
+            assert!(!e.contains("did you mean"), "{other}: {e}");
+        }
         // A negative counter is a bad counter of the FEN, not a word after it.
         let e = parse_position_spec("4k4/9/9/9/9/9/9/9/9/3K5 w - - -1 0").unwrap_err().to_string();
         assert!(e.contains("FEN move counter -1 is negative"), "{e}");
