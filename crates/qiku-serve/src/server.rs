@@ -8,7 +8,7 @@ use crate::{router, AppState, ServeError};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::future::Future;
@@ -76,19 +76,38 @@ fn local_host(host: &str) -> bool {
         || name.parse::<std::net::IpAddr>().is_ok_and(crate::is_loopback)
 }
 
-/// Refuses, on a loopback bind, a request whose `Host` is not this machine (see [`local_host`]).
+/// Refuses, on a loopback bind, a request whose `Host` is not this machine (see [`local_host`]),
+/// and on any bind an HTTP/1.1 request with no `Host` or with several (`400`, as HTTP requires).
+/// A request whose target names a host (`GET http://HOST/...`) is judged by that host, which
+/// HTTP says takes the place of the header's. The refusal is JSON under `/api/`, plain text
+/// elsewhere, as the other refusals before any handler.
 async fn host_check(loopback: bool, req: Request, next: Next) -> Response {
-    let host = req.headers().get(header::HOST).map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned());
+    let api = req.uri().path().starts_with("/api/");
+    let headers: Vec<String> = req
+        .headers()
+        .get_all(header::HOST)
+        .iter()
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+        .collect();
+    let target = req.uri().authority().map(|a| a.as_str().to_string());
+    let bad = |msg: &str| crate::refusals::refusal(StatusCode::BAD_REQUEST, api, msg.to_string());
+    if headers.len() > 1 {
+        return bad("the request has several Host headers: send one");
+    }
+    if headers.is_empty() && target.is_none() && req.version() >= axum::http::Version::HTTP_11 {
+        return bad("the request has no Host header, which HTTP/1.1 requires: send one (localhost or 127.0.0.1)");
+    }
+    let host = target.or_else(|| headers.into_iter().next());
     match host {
-        Some(host) if loopback && !local_host(&host) => (
+        Some(host) if loopback && !local_host(&host) => crate::refusals::refusal(
             StatusCode::FORBIDDEN,
+            api,
             format!(
                 "this server answers requests for localhost or 127.0.0.1 only, not {:?} (start it with --bind to serve \
-                 other machines)\n",
+                 other machines)",
                 host.chars().take(80).collect::<String>()
             ),
-        )
-            .into_response(),
+        ),
         _ => next.run(req).await,
     }
 }

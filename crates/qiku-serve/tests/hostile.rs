@@ -364,6 +364,22 @@ fn requests_for_other_hosts_are_refused_on_loopback() {
     ] {
         assert_eq!(status_of(&with_host(&host)), 200, "{host}");
     }
+    // The refusal is JSON under /api/, as the other refusals before any handler.
+    let resp = String::from_utf8_lossy(&with_host("evil.example.com")).into_owned();
+    assert!(resp.contains("content-type: application/json") && resp.contains("{\"error\":"), "{resp}");
+    // What a browser never sends, but HTTP settles: a target naming another host is judged by it
+    // (it takes the Host header's place); several Host headers, or none in HTTP/1.1, are a 400.
+    for (request, status, said) in [
+        ("GET http://evil.example/api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n", 403, "localhost or 127.0.0.1 only"),
+        ("GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n", 400, "several Host headers"),
+        ("GET /api/info HTTP/1.1\r\n", 400, "no Host header"),
+        ("GET http://127.0.0.1/api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n", 200, "\"version\""),
+        ("GET /api/info HTTP/1.0\r\n", 200, "\"version\""),
+    ] {
+        let resp = raw(srv.addr, format!("{request}Connection: close\r\n\r\n").as_bytes()).0;
+        let text = String::from_utf8_lossy(&resp);
+        assert!(status_of(&resp) == status && text.contains(said), "{request:?}: {text}");
+    }
     still_serves(&srv);
 }
 
