@@ -739,6 +739,14 @@ async fn read_form(
     time: std::time::Duration,
 ) -> Result<Vec<u8>, Response> {
     use http_body_util::BodyExt;
+    // A body said to be over the bound is refused at once, unread (not after waiting for it);
+    // the connection then cannot carry another request.
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_FORM as u64) {
+        let mut r = form_too_large();
+        r.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return Err(r);
+    }
     let deadline = tokio::time::Instant::now() + time;
     let mut body = http_body_util::Limited::new(body, MAX_FORM);
     let mut bytes = Vec::new();
@@ -770,12 +778,17 @@ async fn read_form(
     }
 }
 
+/// The `413` of a form body over [`MAX_FORM`] bytes.
+fn form_too_large() -> Response {
+    form_refusal(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"))
+}
+
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over
 /// [`MAX_FORM`] bytes (`413`), or broken on the way (`400`: chunks not framed as `Transfer-Encoding:
 /// chunked` says, or the connection closed before the body's end).
 fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> Response {
     if e.is::<http_body_util::LengthLimitError>() {
-        return form_refusal(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"));
+        return form_too_large();
     }
     let mut cause = e.to_string();
     let mut source = e.source();

@@ -456,6 +456,14 @@ fn chunked_form_posts_are_read_within_the_bound_and_broken_ones_say_why() {
     assert_eq!(status, 413);
     assert!(response_head.to_ascii_lowercase().contains("content-type: text/plain"), "{response_head}");
     assert_eq!(error_of(&body), "a form body has at most 65536 bytes");
+    // A Content-Length over the bound: refused at once, the body never sent (it waited 5 s for
+    // the 100 GB and answered 408).
+    let huge = "POST /chessdb.php HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+                Content-Length: 99999999999\r\n\r\naction=queryall";
+    let (resp, took) = raw(srv.addr, huge.as_bytes());
+    let (status, _, body) = split_response(&resp);
+    assert_eq!((status, error_of(&body).as_str()), (413, "a form body has at most 65536 bytes"));
+    assert!(took < Duration::from_secs(4), "answered after {took:?}");
     // Said to be chunked, sent bare: not "too large", but what is wrong and what to send.
     let (resp, _) = raw(srv.addr, &[head("chunked").as_bytes(), form.as_bytes()].concat());
     let (status, _, body) = split_response(&resp);
