@@ -24,6 +24,24 @@ fn directory_arg(v: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     crate::args::path(v, "directory")
 }
 
+/// The `materials` argument of `generate_tablebases`: a list (or any sequence) of names. One
+/// string alone is refused with the list it was meant to be in, rather than taken letter by letter
+/// or refused in the binding's terms.
+fn materials_arg(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if v.extract::<String>().is_ok() {
+        let shown = v.repr().map_or_else(|_| "'KRvK'".to_string(), |r| r.to_string());
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "materials must be a list of materials, such as [{shown}], not one string"
+        )));
+    }
+    v.extract::<Vec<String>>().map_err(|_| {
+        let kind = v.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "materials must be a list of materials (strings such as \"KRvK\"), not {kind}"
+        ))
+    })
+}
+
 /// The `memory` argument of `generate_tablebases`: bytes (an int), or a size as `qiku-tb generate
 /// --memory` takes it (`"1G"`, `"512M"`).
 fn memory_arg(v: &Bound<'_, PyAny>) -> PyResult<MemorySize> {
@@ -418,7 +436,7 @@ impl PyTablebases {
 #[pyo3(signature = (materials, directory, *, memory = None))]
 pub fn generate_tablebases(
     py: Python<'_>,
-    materials: Vec<String>,
+    #[pyo3(from_py_with = materials_arg)] materials: Vec<String>,
     #[pyo3(from_py_with = directory_arg)] directory: PathBuf,
     memory: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(String, bool, u64)>> {

@@ -4,6 +4,7 @@ import errno
 import os
 import pathlib
 import re
+import stat
 import subprocess
 import sys
 import threading
@@ -216,6 +217,31 @@ def test_write_a_training_set_of_100000_samples(tmp_path):
         # Every position has both kings, and the side-to-move plane alternates with the ply.
         assert (z["planes"][:, 0].sum(axis=(1, 2)) == 1).all() and (z["planes"][:, 7].sum(axis=(1, 2)) == 1).all()
         assert ((z["planes"][:, 14, 0, 0] == 1) == (z["plies"] % 2 == 0)).all()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
+
+
+def test_a_training_set_is_written_as_other_files_are(tmp_path):
+    # Ordinary permissions (0666 less the umask), through a link to the file it points to, and
+    # a FIFO or a directory at the output refused before any game is read, left as it was.
+    out = tmp_path / "train.npz"
+    info = qiku.pgn.write_training_set([ICCS], out, 10)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o666 & ~mask
+    assert (info["samples"], info["bytes"]) == (10, os.path.getsize(out)) and info["games"] >= 1
+    link = tmp_path / "link.npz"
+    os.symlink(out, link)
+    qiku.pgn.write_training_set([ICCS], link, 20)
+    assert os.path.islink(link)
+    with np.load(out) as z:
+        assert len(z["moves"]) == 20
+    fifo = tmp_path / "fifo.npz"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file") as e:
+        qiku.pgn.write_training_set([ICCS], fifo, 10)
+    assert e.value.filename == str(fifo) and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    with pytest.raises(IsADirectoryError):
+        qiku.pgn.write_training_set([ICCS], tmp_path, 10)
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
 
 
@@ -725,6 +751,12 @@ def test_generate_tablebases_makes_the_tables_it_captures_into(tmp_path):
     assert [m for m, _, _ in made] == ["KNvK", "KRvK", "KRvKN"]
     assert "must already" not in qiku.generate_tablebases.__doc__
     assert "capture into" in qiku.generate_tablebases.__doc__
+    # A tuple is a list of materials; one string or a number is refused, saying what is expected.
+    assert [m for m, kept, _ in qiku.generate_tablebases(("KRvK",), tmp_path)] == ["KRvK"]
+    with pytest.raises(TypeError, match=r"materials must be a list of materials, such as \['KRvK'\], not one string"):
+        qiku.generate_tablebases("KRvK", tmp_path)
+    with pytest.raises(TypeError, match="materials must be a list of materials .* not int"):
+        qiku.generate_tablebases(7, tmp_path)
 
 
 def test_generate_tablebases_takes_a_memory_budget_as_qiku_tb_generate(tmp_path):
