@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+mod partial;
+
 /// Long help of `qiku label`.
 pub const LABEL_HELP: &str = "Score the positions of a tuning position file with an engine.
 
@@ -28,14 +30,19 @@ The engine is qiku itself unless --engine names another UCI (or, with --protocol
 engine; --option sets its options (e.g. --option Hash=16). A UCCI engine's scores are bare numbers
 on ElephantEye's scale (10000 - plies for a mate, read as #N); before each position the engine gets
 ucinewgame (UCCI: setoption newgame), so a score is the position's alone over either protocol. The
-output's directory is checked before the first search, and --timeout holds from the first search on.";
+output's directory is checked before the first search, and --timeout holds from the first search on.
+
+The scores are kept in OUTPUT.partial as they come: a run stopped for any reason (Ctrl-C, a kill,
+an engine that stops answering) continues where it stopped when the same command is run again,
+and writes the same file as a run never stopped. OUTPUT.partial goes when OUTPUT is written.";
 
 /// Arguments of `qiku label`.
 #[derive(Args, Debug)]
 pub struct LabelArgs {
     /// Position file to score (from `qiku tune --write-positions`).
     input: PathBuf,
-    /// Where to write the scored file (written when every position is scored).
+    /// Where to write the scored file (written when every position is scored; until then the
+    /// scores are kept in OUTPUT.partial, from which the same command continues).
     output: PathBuf,
     /// Engine command line (default: this qiku).
     #[arg(long)]
@@ -116,10 +123,35 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         let (k, v) = o.split_once('=').ok_or_else(|| format!("--option {o:?}: expected NAME=VALUE"))?;
         spec.options.push((k.to_string(), v.to_string()));
     }
+    // The scores of an earlier run of the same command that stopped, kept in OUTPUT.partial.
+    let limit = match go {
+        Go::Depth(d) => format!("depth {d}"),
+        Go::Nodes(n) => format!("nodes {n}"),
+        _ => String::new(),
+    };
+    let protocol = match args.protocol {
+        Protocol::Uci => "uci",
+        Protocol::Ucci => "ucci",
+    };
+    let settings = partial::settings_line(&command, protocol, &limit, &args.option);
+    let partial_path = partial::path_for(&args.output);
+    let inputs: Vec<ScoredPosition> =
+        positions.iter().map(|(_, p, _)| ScoredPosition { score: None, ..p.clone() }).collect();
+    let (kept, kept_bytes) = partial::resume(&partial_path, &settings, &inputs)?;
+    let first = kept.len();
+    if first > 0 {
+        eprintln!(
+            "qiku: continuing from {}: {} of {} already scored",
+            partial_path.display(),
+            first,
+            crate::count(positions.len(), "position", "positions")
+        );
+    }
+    let writer = std::sync::Mutex::new(partial::Writer::open(&partial_path, &settings, kept_bytes, first)?);
     let t0 = Instant::now();
     let progress = TermProgress::new(!args.quiet, false);
-    progress.start("scoring", positions.len() as u64);
-    let next = AtomicUsize::new(0);
+    progress.start("scoring", (positions.len() - first) as u64);
+    let next = AtomicUsize::new(first);
     let failed = AtomicBool::new(false);
     let timeout = Duration::from_secs(args.timeout);
     // One engine per worker; each takes the next position until all are scored or one fails,
@@ -145,15 +177,18 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
                 .as_deref()
                 .and_then(|w| read(w, *red))
                 .ok_or_else(|| fail(format!("the engine gave no score (it answered {:?})", answer.token)))?;
+            let line = ScoredPosition { score: Some(score), ..p.clone() }.to_line();
+            writer.lock().unwrap_or_else(|e| e.into_inner()).add(i, line)?;
             found.push((i, score));
             progress.advance(1);
         }
         engine.quit();
         Ok(found)
     };
-    let mut scores: Vec<Option<Score>> = vec![None; positions.len()];
+    let mut scores: Vec<Option<Score>> =
+        kept.into_iter().map(Some).chain(std::iter::repeat(None)).take(positions.len()).collect();
     let errors: Vec<String> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..args.concurrency.min(positions.len().max(1)))
+        let workers: Vec<_> = (0..args.concurrency.min((positions.len() - first).max(1)))
             .map(|_| {
                 s.spawn(|| {
                     let r = score_some();
@@ -180,7 +215,19 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
     });
     progress.finish();
     if let Some(e) = errors.into_iter().next() {
-        return Err(format!("{e}; nothing was written"));
+        let done = writer.lock().unwrap_or_else(|e| e.into_inner()).written();
+        if done == 0 {
+            // Nothing to continue from.
+            drop(writer);
+            let _ = std::fs::remove_file(&partial_path);
+            return Err(format!("{e}; nothing was written"));
+        }
+        return Err(format!(
+            "{e}; {} not written, the {} scored so far are kept in {}: run the same command again to continue",
+            args.output.display(),
+            crate::count(done, "position", "positions"),
+            partial_path.display()
+        ));
     }
     let mut out = String::with_capacity(positions.len() * 100);
     for ((_, p, _), score) in positions.iter().zip(scores) {
@@ -189,6 +236,8 @@ pub fn run(args: &LabelArgs) -> Result<(), String> {
         out.push('\n');
     }
     qiku::fs::AtomicFile::write(&args.output, out.as_bytes()).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    drop(writer);
+    std::fs::remove_file(&partial_path).map_err(|e| format!("{}: cannot remove: {e}", partial_path.display()))?;
     println!(
         "{} scored by {command} in {:.1} s, written to {}",
         crate::count(positions.len(), "position", "positions"),

@@ -96,6 +96,35 @@ fn positions_are_written_scored_and_fitted() {
         // A number or a mate.
         assert!(score.parse::<i32>().is_ok() || score.starts_with('#'), "{s}");
     }
+    // Killed half-way (SIGKILL: no chance to tidy up), the same command continues from the scores
+    // kept in OUTPUT.partial and writes the file a run never stopped writes; the partial file goes.
+    let (straight, resumed) = (path("straight.tsv"), path("resumed.tsv"));
+    let deep = |out: &str| -> Vec<String> {
+        ["label", &pos, out, "--depth", "8", "--concurrency", "2", "--quiet"].map(String::from).to_vec()
+    };
+    let run = |args: Vec<String>| qiku(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(run(deep(&straight)).status.success());
+    let partial = format!("{resumed}.partial");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku"))
+        .args(deep(&resumed))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start qiku label");
+    let lines_in = |p: &str| std::fs::read_to_string(p).map_or(0, |t| t.lines().count());
+    while lines_in(&partial) < 11 {
+        assert!(child.try_wait().expect("wait").is_none(), "label ended before ten positions were kept");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("reap");
+    let kept = lines_in(&partial) - 1;
+    assert!(kept >= 10 && kept < lines.len(), "{kept} kept");
+    let o = run(deep(&resumed));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains(&format!("continuing from {partial}: ")), "{err}");
+    assert_eq!(std::fs::read(&resumed).expect("resumed"), std::fs::read(&straight).expect("straight"));
+    assert!(!std::path::Path::new(&partial).exists());
     // Red's view: a position with red a rook up scores positive with either side to move.
     let won = ["3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\t1\ttrain", "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t1\ttrain"];
     let (w_in, w_out) = (path("won.tsv"), path("won-scored.tsv"));
