@@ -292,6 +292,8 @@ fn settings_are_checked_before_any_job() {
         ("threads=0", "setting `threads=0`: it must be a whole number of at least 1"),
         ("max_mem_mb=1G", "setting `max_mem_mb=1G`: it must be a whole number of at least 1"),
         ("mem_factor=nan", "setting `mem_factor=nan`: it must be a number above 0"),
+        // No value (YAML's null) is no value, not a directory named None.
+        ("dir=", "setting `dir=`: it must be a file or directory name"),
     ];
     for (setting, message) in refused {
         let result =
