@@ -67,7 +67,7 @@ pub fn run_build(
     let untouched = if output.exists() { " (the file there is left as it was)" } else { "" };
     let encoding = encoding_hint(&report, opts);
     if report.header.games.used == 0 {
-        let hint = encoding.clone().or_else(|| player_hint(&report, opts));
+        let hint = encoding.clone().or_else(|| player_hint(&report, opts)).or_else(|| filters_hint(&report));
         return Err(Failure::Error(format!(
             "no game could be used ({} read, {} skipped); nothing written to {}{untouched}{}",
             report.header.games.read,
@@ -144,6 +144,21 @@ fn player_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
              characters differ (许银川 does not match 許銀川); write the name as the games do",
             names.join(" or ")
         )
+    })
+}
+
+/// When the filters left out every game read (none was bad), which filters did, and by how many:
+/// `every game was left out by the filters (34 no readable date (--since/--until)): loosen them`.
+fn filters_hint(report: &BuildReport) -> Option<String> {
+    let read = report.header.games.read;
+    let by_filters: Vec<(qiku::book::SkipReason, u64)> =
+        report.skipped.iter().filter(|(r, _)| !r.is_error()).map(|(r, n)| (*r, *n)).collect();
+    let filtered: u64 = by_filters.iter().map(|(_, n)| n).sum();
+    (read > 0 && filtered == read).then(|| {
+        let each: Vec<String> = by_filters.iter().map(|(r, n)| format!("{n} {}", r.label())).collect();
+        let dates = by_filters.iter().any(|(r, _)| *r == qiku::book::SkipReason::Filtered(qiku::book::FilterMiss::NoDate));
+        let why = if dates { "; --since and --until leave out a game without a readable Date tag" } else { "" };
+        format!("every game was left out by the filters ({}){why}: loosen or drop them", each.join(", "))
     })
 }
 

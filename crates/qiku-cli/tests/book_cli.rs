@@ -498,3 +498,18 @@ fn an_ambiguous_wxf_move_is_explained_as_wxf_only() {
     assert!(e.contains("move 1 \"R5+1\": read as WXF: ambiguous, it fits e2e3 and e5e6 (position"), "{e}");
     assert!(!e.contains("read as ICCS"), "{e}");
 }
+
+/// A build whose filters leave out every game says which filters did and by how many (the
+/// repertoire's games have no dates and no ratings), rather than only "no game could be used".
+#[test]
+fn filters_that_leave_out_every_game_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("none.qbk");
+    let (rep, out) = (repertoire(), out.to_str().unwrap().to_string());
+    let e = fail(&["build", rep.to_str().unwrap(), "--since", "2000", "-o", &out]);
+    assert!(e.contains("every game was left out by the filters (34 no readable date (--since/--until))"), "{e}");
+    assert!(e.contains("leave out a game without a readable Date tag"), "{e}");
+    let e = fail(&["build", rep.to_str().unwrap(), "--min-elo", "2000", "-o", &out]);
+    assert!(e.contains("every game was left out by the filters (34 no Elo tags (--min-elo))"), "{e}");
+    assert!(!Path::new(&out).exists());
+}
