@@ -221,6 +221,15 @@ fn read_capped(file: impl std::io::Read, len: Option<u64>) -> Result<Vec<u8>, Un
 }
 
 /// Whether `path` names an XQF file (by its extension, in any case).
+///
+/// ```
+/// use qiku::xqf::is_xqf_path;
+/// use std::path::Path;
+///
+/// assert!(is_xqf_path(Path::new("games/030-huang-songxuan-vs-feng-jingru.XQF")));
+/// assert!(!is_xqf_path(Path::new("games/030.pgn")));
+/// assert!(!is_xqf_path(Path::new("xqf"))); // a name without an extension
+/// ```
 pub fn is_xqf_path(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xqf"))
 }
@@ -373,6 +382,17 @@ impl XqfGame {
     /// The game as PGN text: its tags, a `FEN` tag unless it starts from the initial position,
     /// and the main line in ICCS (`h2e2`), whether each move is legal or not, so that the reader
     /// of the PGN reports a bad one.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/030-huang-songxuan-vs-feng-jingru.XQF");
+    /// let pgn = qiku::xqf::read(path)?.to_pgn();
+    /// // From the initial position: no FEN tag.
+    /// assert!(pgn.contains("[Result \"1-0\"]\n[Format \"ICCS\"]\n\n"), "{pgn}");
+    /// let movetext = pgn.trim_end().lines().last().unwrap_or_default();
+    /// assert!(movetext.starts_with("h2e2 b9c7 h0g2 ") && movetext.ends_with(" d6e4 1-0"), "{movetext}");
+    /// assert_eq!(movetext.split(' ').count(), 37 + 1); // the main line's moves and the result
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_pgn(&self) -> String {
         let mut s = String::new();
         let esc = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ");
@@ -409,6 +429,22 @@ impl std::io::Read for Failing {
 /// Reads an XQF file from `file` and opens its game as PGN input named `path`, for the PGN
 /// pipeline. A file that cannot be decoded, or is longer than [`MAX_FILE_LEN`] (no more than
 /// that is read), gives an [`OpenError`](crate::pgn::OpenError) that says why.
+///
+/// ```
+/// use std::io::Read;
+/// use std::path::Path;
+///
+/// let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/030-huang-songxuan-vs-feng-jingru.XQF"));
+/// let mut input = qiku::xqf::open_as_pgn(std::fs::File::open(path)?, path)?;
+/// assert_eq!(input.path(), path);
+/// let mut text = String::new();
+/// input.read_to_string(&mut text)?;
+/// assert_eq!(text, qiku::xqf::read(path)?.to_pgn()); // the game as `XqfGame::to_pgn` writes it
+/// // Bytes that are no XQF file: an error that names the file and says why.
+/// let err = qiku::xqf::open_as_pgn(&b"XQ?"[..], Path::new("bad.xqf")).unwrap_err();
+/// assert!(err.to_string().starts_with("bad.xqf: ") && err.to_string().contains("1024-byte header"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn open_as_pgn(file: impl std::io::Read, path: &Path) -> Result<crate::pgn::Input, crate::pgn::OpenError> {
     open_sized_as_pgn(file, None, path)
 }
@@ -442,6 +478,23 @@ pub(crate) fn open_sized_as_pgn(
 /// to a directory already walked (a loop) is skipped, so the walk always ends. A link found in a
 /// directory whose target does not exist is kept among the files (opening it fails);
 /// [`expand_game_inputs`] sets such links apart.
+///
+/// ```
+/// use qiku::xqf::expand_inputs;
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir(dir.path().join("sub"))?;
+/// for name in ["b.pgn", "a.XQF", "notes.md", "sub/c.pgn.zst"] {
+///     std::fs::write(dir.path().join(name), "")?;
+/// }
+/// let given = dir.path().join("notes.md"); // a file named is kept, whatever its name
+/// let files = expand_inputs(&[dir.path().to_path_buf(), given.clone()]).map_err(|(_, e)| e)?;
+/// let sub = dir.path().join("sub");
+/// assert_eq!(files, [dir.path().join("a.XQF"), dir.path().join("b.pgn"), sub.join("c.pgn.zst"), given]);
+/// let missing = dir.path().join("missing.pgn"); // not a directory: kept, opening it fails later
+/// assert_eq!(expand_inputs(&[missing.clone()]).map_err(|(_, e)| e)?, [missing]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
     Ok(expand(inputs, false)?.files)
 }

@@ -178,16 +178,51 @@ pub struct BuildReport {
 
 impl BuildReport {
     /// All skipped games.
+    ///
+    /// ```
+    /// use qiku::book::{build, BuildOptions, GameFilter};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let games = dir.path().join("games.pgn");
+    /// std::fs::write(&games, "[Red \"Hu Ronghua\"]\n\n1. h2e2 h9g7 1-0\n\n[Red \"Lü Qin\"]\n\n1. c3c4 b9c7 0-1\n\n\
+    ///                         [Red \"Hu Ronghua\"]\n\n1. h2h8 1-0\n")?;
+    /// // Red games of Hu Ronghua only: the second game is filtered out, the third has an illegal move.
+    /// let filter = GameFilter { red: Some("hu ronghua".into()), ..GameFilter::default() };
+    /// let opts = BuildOptions { filter, ..BuildOptions::default() };
+    /// let report = build(&[games], &dir.path().join("hu.qbk"), &opts)?;
+    /// assert_eq!((report.skipped_total(), report.filtered_total(), report.errors_total), (2, 1, 1));
+    /// assert_eq!(report.header.games.used, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn skipped_total(&self) -> u64 {
         self.skipped.values().sum()
     }
 
-    /// Games left out by the [`GameFilter`] (included in [`BuildReport::skipped_total`]).
+    /// Games left out by the [`GameFilter`] (included in [`BuildReport::skipped_total`]). Example
+    /// at [`BuildReport::skipped_total`].
     pub fn filtered_total(&self) -> u64 {
         self.skipped.iter().filter(|(r, _)| matches!(r, SkipReason::Filtered(_))).map(|(_, n)| n).sum()
     }
 
     /// The files read that could not be read to their end ([`FileReport::error`]).
+    ///
+    /// ```
+    /// use qiku::book::{build, BuildOptions};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let text = "1. h2e2 h9g7 1-0\n".repeat(1_000);
+    /// // A whole zstd frame, then one cut in half: the file ends in the middle of its second frame.
+    /// let mut packed = zstd::encode_all(text.as_bytes(), 3)?;
+    /// let more = zstd::encode_all(text.as_bytes(), 3)?;
+    /// packed.extend_from_slice(&more[..more.len() / 2]);
+    /// let (cut, whole) = (dir.path().join("cut.pgn.zst"), dir.path().join("whole.pgn"));
+    /// std::fs::write(&cut, packed)?;
+    /// std::fs::write(&whole, &text)?;
+    /// let report = build(&[cut.clone(), whole], &dir.path().join("b.qbk"), &BuildOptions::default())?;
+    /// let damaged: Vec<_> = report.damaged_files().map(|f| (f.path.clone(), f.games)).collect();
+    /// assert_eq!(damaged, [(cut, 1_000)]); // the games of the first frame are used
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn damaged_files(&self) -> impl Iterator<Item = &FileReport> {
         self.files.iter().filter(|f| f.error.is_some())
     }
@@ -259,6 +294,21 @@ pub use super::inputs::STDIN;
 
 /// Builds a book from `inputs` into `output` (see the module documentation). An input named
 /// [`STDIN`] reads the games from standard input.
+///
+/// ```
+/// use qiku::book::{build, Book, BuildOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n1. h2e2 b9c7 0-1\n")?;
+/// let path = dir.path().join("games.qbk");
+/// let report = build(&[games], &path, &BuildOptions::default())?;
+/// assert!(report.written);
+/// assert_eq!((report.files[0].games, report.header.games.used), (2, 2));
+/// // Records: h2e2 in the start position (2 games), then h9g7 and b9c7 after it.
+/// assert_eq!(Book::open(&path)?.len(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     build_with_progress(inputs, output, opts, &NoProgress)
 }
@@ -275,6 +325,28 @@ pub fn build(inputs: &[PathBuf], output: &Path, opts: &BuildOptions) -> Result<B
 /// instead ([`BuildReport::unusable`]), and a file that cannot be read to its end is reported
 /// ([`FileReport::error`]) with the games before the damage used. Temporary files and spill
 /// directories left by interrupted builds into the same place are removed first.
+///
+/// ```
+/// use qiku::book::{build::build_with_progress, BuildError, BuildOptions};
+/// use qiku::Progress;
+///
+/// struct Stop; // asks for a stop at once, as a Ctrl-C handler would
+/// impl Progress for Stop {
+///     fn start(&self, _: &str, _: u64) {}
+///     fn advance(&self, _: u64) {}
+///     fn finish(&self) {}
+///     fn stop_requested(&self) -> bool { true }
+/// }
+///
+/// # let dir = tempfile::tempdir()?;
+/// # let games = dir.path().join("games.pgn");
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// let book = dir.path().join("games.qbk");
+/// let err = build_with_progress(&[games], &book, &BuildOptions::default(), &Stop).unwrap_err();
+/// assert!(matches!(err, BuildError::Stopped));
+/// assert!(!book.exists()); // nothing written
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn build_with_progress(
     inputs: &[PathBuf],
     output: &Path,

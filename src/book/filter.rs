@@ -22,11 +22,32 @@ pub struct GameDate {
 impl GameDate {
     /// The sort key `yyyymmdd`, unknown parts as `00` (so `2003` sorts before `2003.01.01`); 0 is
     /// kept for "no date".
+    ///
+    /// ```
+    /// use qiku::book::GameDate;
+    ///
+    /// let day = GameDate { year: 2003, month: Some(5), day: Some(12) };
+    /// assert_eq!(day.key(), 20030512);
+    /// let year = GameDate { year: 2003, month: None, day: None };
+    /// assert_eq!(year.key(), 20030000);
+    /// assert!(year.key() < day.key());
+    /// ```
     pub fn key(self) -> u32 {
         u32::from(self.year) * 10_000 + u32::from(self.month.unwrap_or(0)) * 100 + u32::from(self.day.unwrap_or(0))
     }
 
     /// The date of a sort key made by [`GameDate::key`]; `None` for 0 or a key no date makes.
+    ///
+    /// ```
+    /// use qiku::book::GameDate;
+    ///
+    /// let date = GameDate::from_key(20030512).ok_or("no date")?;
+    /// assert_eq!(date.to_string(), "2003.05.12");
+    /// assert_eq!(GameDate::from_key(date.key()), Some(date));
+    /// assert_eq!(GameDate::from_key(20030230), None); // no 30 February
+    /// assert_eq!(GameDate::from_key(0), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_key(key: u32) -> Option<GameDate> {
         let (year, month, day) = (key / 10_000, key / 100 % 100, key % 100);
         let d = GameDate::new(year, month, day)?;
@@ -51,6 +72,16 @@ impl GameDate {
     /// year last, `5/12/2003` or `12-5-2003` (month first unless the first number cannot be a
     /// month). Text after the date (a time, `上午`) is ignored. `None` when no four-digit year can
     /// be found at either end (`03.05.12`, `5月12日`, `??`): such a game has no date.
+    ///
+    /// ```
+    /// use qiku::book::GameDate;
+    ///
+    /// let show = |tag: &str| GameDate::parse(tag).map(|d| d.to_string());
+    /// assert_eq!(show("2003年5月12日").as_deref(), Some("2003.05.12"));
+    /// assert_eq!(show("5/12/2003").as_deref(), Some("2003.05.12"));
+    /// assert_eq!(show("2003.02.30").as_deref(), Some("2003.02.??")); // the day does not fit
+    /// assert_eq!(show("03.05.12"), None); // no four-digit year
+    /// ```
     pub fn parse(tag: &str) -> Option<GameDate> {
         let text: String = tag
             .chars()
@@ -163,6 +194,17 @@ pub struct Ecco(u16);
 
 impl Ecco {
     /// Reads `A00`..`E99` (any case, surrounding spaces ignored).
+    ///
+    /// ```
+    /// use qiku::book::Ecco;
+    ///
+    /// let code = Ecco::parse(" c45 ").ok_or("not a code")?;
+    /// assert_eq!(code.to_string(), "C45");
+    /// assert!(code < Ecco::parse("D00").ok_or("not a code")?);
+    /// assert_eq!(Ecco::parse("F00"), None);
+    /// assert_eq!(Ecco::parse("C4"), None); // a prefix is a range, not a code
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse(s: &str) -> Option<Ecco> {
         let b = s.trim().as_bytes();
         match b {
@@ -191,6 +233,17 @@ pub struct EccoRange {
 
 impl EccoRange {
     /// Whether `code` is in the range.
+    ///
+    /// ```
+    /// use qiku::book::{Ecco, EccoRange};
+    ///
+    /// let range: EccoRange = "C4".parse()?; // C40 to C49
+    /// assert!(range.contains(Ecco::parse("C45").ok_or("not a code")?));
+    /// assert!(!range.contains(Ecco::parse("C50").ok_or("not a code")?));
+    /// let span: EccoRange = "A00-B".parse()?;
+    /// assert!(span.contains(Ecco::parse("B99").ok_or("not a code")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains(&self, code: Ecco) -> bool {
         (self.first..=self.last).contains(&code)
     }
@@ -308,11 +361,31 @@ fn contains(hay: &str, needle: &str) -> bool {
 
 impl GameFilter {
     /// Whether the filter reads every game.
+    ///
+    /// ```
+    /// use qiku::book::GameFilter;
+    ///
+    /// assert!(GameFilter::default().is_empty());
+    /// let filter = GameFilter { event: Some("全国".into()), ..GameFilter::default() };
+    /// assert!(!filter.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         *self == GameFilter::default()
     }
 
     /// Checks the values together (`--since` not after `--until`).
+    ///
+    /// ```
+    /// use qiku::book::{FilterError, GameFilter};
+    ///
+    /// let dates = |since: &str, until: &str| -> Result<GameFilter, FilterError> {
+    ///     Ok(GameFilter { since: Some(since.parse()?), until: Some(until.parse()?), ..GameFilter::default() })
+    /// };
+    /// assert_eq!(dates("2003-05", "2003")?.validate(), Ok(()));
+    /// let err = dates("2004", "2003-12")?.validate().unwrap_err();
+    /// assert_eq!(err, FilterError::EmptyDates("2004.??.??".into(), "2003.12.??".into()));
+    /// # Ok::<(), FilterError>(())
+    /// ```
     pub fn validate(&self) -> Result<(), FilterError> {
         if let (Some(s), Some(u)) = (self.since, self.until) {
             if s.low() > u.high() {
@@ -324,6 +397,22 @@ impl GameFilter {
     }
 
     /// `None` if the game passes, else the first filter (in the order of [`FilterMiss`]) it fails.
+    ///
+    /// ```
+    /// use qiku::book::filter::GameTags;
+    /// use qiku::book::{FilterMiss, GameFilter};
+    ///
+    /// let tags =
+    ///     GameTags { red: "Hu Ronghua", black: "Lu Qin", date: "1995.3.4", ecco: "C45", ..GameTags::default() };
+    /// let player = GameFilter { player: Some("lu qin".into()), ..GameFilter::default() };
+    /// assert_eq!(player.check(&tags), None);
+    /// let since = GameFilter { since: Some("1996".parse()?), ..player.clone() };
+    /// assert_eq!(since.check(&tags), Some(FilterMiss::Date));
+    /// assert_eq!(since.check(&GameTags { date: "", ..tags }), Some(FilterMiss::NoDate));
+    /// let ecco = GameFilter { ecco: Some("D".parse()?), ..GameFilter::default() };
+    /// assert_eq!(ecco.check(&tags), Some(FilterMiss::Ecco));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check(&self, tags: &GameTags<'_>) -> Option<FilterMiss> {
         let has = |v: &Option<String>, hay: &str| v.as_deref().is_none_or(|n| contains(hay, n.trim()));
         let player_ok =

@@ -67,6 +67,15 @@ pub enum SideFilter {
 
 impl SideFilter {
     /// Whether positions with `side` to move are kept.
+    ///
+    /// ```
+    /// use qiku::book::SideFilter;
+    /// use qiku::Color;
+    ///
+    /// assert!(SideFilter::Both.keeps(Color::Black));
+    /// assert!(SideFilter::Only(Color::Red).keeps(Color::Red));
+    /// assert!(!SideFilter::Only(Color::Red).keeps(Color::Black));
+    /// ```
     pub fn keeps(self, side: Color) -> bool {
         match self {
             SideFilter::Both => true,
@@ -122,6 +131,19 @@ impl Default for BuildParams {
 
 impl BuildParams {
     /// Whether an aggregated entry survives the per-move filters.
+    ///
+    /// ```
+    /// use qiku::book::{BuildParams, Counts, MinScore};
+    ///
+    /// let half = MinScore::from_ppm(500_000).ok_or("range")?;
+    /// let params = BuildParams { min_games: 3, min_score: half, ..BuildParams::default() };
+    /// // 2 wins, 1 draw, 1 loss: 4 games scoring 62.5%.
+    /// let good = Counts { wins: 2, draws: 1, losses: 1, unknown: 0 };
+    /// assert!(params.keeps(&good));
+    /// assert!(!params.keeps(&Counts { wins: 2, ..Counts::default() })); // 2 games, fewer than 3
+    /// assert!(!params.keeps(&Counts { wins: 1, losses: 3, ..good })); // 5 games scoring 30%
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn keeps(&self, counts: &Counts) -> bool {
         counts.games() >= u64::from(self.min_games) && counts.score_at_least(self.min_score)
     }
@@ -129,6 +151,16 @@ impl BuildParams {
     /// Whether books with these two parameter sets count the same games the same way, so that
     /// adding their counts gives what one build over both inputs would (the per-move filters
     /// `min_games` and `min_score` are applied after counting and may differ).
+    ///
+    /// ```
+    /// use qiku::book::BuildParams;
+    ///
+    /// let base = BuildParams::default();
+    /// // The per-move filters may differ: the counts still add up.
+    /// assert!(base.same_counting(&BuildParams { min_games: 5, ..base }));
+    /// // Books that read a different number of plies count different moves.
+    /// assert!(!base.same_counting(&BuildParams { max_ply: 20, ..base }));
+    /// ```
     pub fn same_counting(&self, other: &BuildParams) -> bool {
         (self.max_ply, self.only, self.min_elo, self.keep_prefix)
             == (other.max_ply, other.only, other.min_elo, other.keep_prefix)
@@ -186,6 +218,14 @@ pub struct GameCounts {
 
 impl GameCounts {
     /// Adds the counts of another book (merging).
+    ///
+    /// ```
+    /// use qiku::book::GameCounts;
+    ///
+    /// let mut total = GameCounts { read: 10, used: 8, without_result: 1 };
+    /// total.add(&GameCounts { read: 5, used: 5, without_result: 2 });
+    /// assert_eq!(total, GameCounts { read: 15, used: 13, without_result: 3 });
+    /// ```
     pub fn add(&mut self, o: &GameCounts) {
         self.read += o.read;
         self.used += o.used;
@@ -222,23 +262,58 @@ pub struct Header {
 
 impl Header {
     /// Byte offset of the index.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let games = dir.path().join("games.pgn");
+    /// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # qiku::book::build(&[games], &path, &Default::default())?;
+    /// use qiku::book::format::{HEADER_LEN, RECORD_LEN};
+    /// use qiku::book::Book;
+    ///
+    /// let header = *Book::open(&path)?.header();
+    /// // The header, the records, the index (one offset per bucket and one for the end), the section.
+    /// assert_eq!(header.index_offset(), (HEADER_LEN + 2 * RECORD_LEN) as u64);
+    /// assert_eq!(header.index_len(), (1 << header.index_bits) + 1);
+    /// assert_eq!(header.section_offset(), header.index_offset() + 8 * header.index_len());
+    /// assert_eq!(header.file_len(), header.section_offset() + header.section_len);
+    /// assert_eq!(header.file_len(), std::fs::metadata(&path)?.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index_offset(&self) -> u64 {
         HEADER_LEN as u64 + self.records * RECORD_LEN as u64
     }
-    /// Entries in the index: one per bucket plus the end.
+    /// Entries in the index: one per bucket plus the end. Example at [`Header::index_offset`].
     pub fn index_len(&self) -> u64 {
         (1u64 << self.index_bits) + 1
     }
-    /// Byte offset of the recent-games section (the end of the index).
+    /// Byte offset of the recent-games section (the end of the index). Example at
+    /// [`Header::index_offset`].
     pub fn section_offset(&self) -> u64 {
         self.index_offset() + self.index_len() * 8
     }
-    /// The exact size a file with this header has.
+    /// The exact size a file with this header has. Example at [`Header::index_offset`].
     pub fn file_len(&self) -> u64 {
         self.section_offset() + self.section_len
     }
 
     /// The 128 header bytes, checksum included.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let games = dir.path().join("games.pgn");
+    /// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # qiku::book::build(&[games], &path, &Default::default())?;
+    /// use qiku::book::format::{HEADER_LEN, MAGIC};
+    /// use qiku::book::Book;
+    ///
+    /// let header = Book::open(&path)?.header().encode();
+    /// assert_eq!(header[..8], MAGIC);
+    /// assert_eq!(header[..], std::fs::read(&path)?[..HEADER_LEN]); // the file's first bytes
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
@@ -271,6 +346,24 @@ impl Header {
 
     /// Decodes and checks a header: magic, version, fingerprint, sizes, reserved bytes, header
     /// checksum. `file_len` is the size of the whole file, checked against the counts.
+    ///
+    /// ```
+    /// use qiku::book::format::BookWriter;
+    /// use qiku::book::{BookError, BuildParams, GameCounts, Header};
+    /// use std::path::Path;
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// let writer = BookWriter::create(&dir.path().join("empty.qbk"))?;
+    /// let header = writer.discard(GameCounts::default(), BuildParams::default()); // no file written
+    /// let bytes = header.encode();
+    /// assert_eq!(Header::decode(&bytes, header.file_len(), Path::new("b.qbk"))?, header);
+    /// let short = Header::decode(&bytes, header.file_len() - 1, Path::new("b.qbk"));
+    /// assert!(matches!(short, Err(BookError::Truncated { .. })));
+    /// let mut bad = bytes;
+    /// bad[40] ^= 1; // a count changed: the header's checksum no longer matches
+    /// assert!(matches!(Header::decode(&bad, header.file_len(), Path::new("b.qbk")), Err(BookError::Corrupt { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn decode(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, BookError> {
         let corrupt = |what: String| BookError::Corrupt { path: path.to_path_buf(), what };
         let magic = bytes.get(0..8).ok_or_else(|| BookError::NotABook { path: path.to_path_buf() })?;
@@ -366,6 +459,20 @@ impl Header {
 }
 
 /// The 26 bytes of a record.
+///
+/// ```
+/// use qiku::book::format::{encode_entry, RECORD_LEN};
+/// use qiku::book::{Counts, Entry};
+/// use qiku::notation::iccs;
+///
+/// let counts = Counts { wins: 3, draws: 1, losses: 0, unknown: 2 };
+/// let entry = Entry { key: 0x0123_4567_89ab_cdef, mv: iccs::parse_move("h2e2")?, counts };
+/// let bytes: [u8; RECORD_LEN] = encode_entry(&entry);
+/// assert_eq!(bytes[..8], entry.key.to_le_bytes());
+/// assert_eq!(bytes[8..10], entry.mv.to_u16().to_le_bytes());
+/// assert_eq!(bytes[10..14], 3u32.to_le_bytes()); // then draws, losses and unknown
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn encode_entry(e: &Entry) -> [u8; RECORD_LEN] {
     let mut b = [0u8; RECORD_LEN];
@@ -379,12 +486,36 @@ pub fn encode_entry(e: &Entry) -> [u8; RECORD_LEN] {
 }
 
 /// The key of an encoded record.
+///
+/// ```
+/// use qiku::book::format::{encode_entry, record_key};
+/// use qiku::book::{Counts, Entry};
+/// use qiku::notation::iccs;
+///
+/// let entry = Entry { key: 42, mv: iccs::parse_move("h2e2")?, counts: Counts::default() };
+/// assert_eq!(record_key(&encode_entry(&entry)), 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn record_key(b: &[u8; RECORD_LEN]) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
 /// Decodes a record; `None` if its move is not a valid move encoding.
+///
+/// ```
+/// use qiku::book::format::{decode_entry, encode_entry};
+/// use qiku::book::{Counts, Entry};
+/// use qiku::notation::iccs;
+///
+/// let counts = Counts { wins: 3, draws: 1, losses: 0, unknown: 2 };
+/// let entry = Entry { key: 0x0123_4567_89ab_cdef, mv: iccs::parse_move("h2e2")?, counts };
+/// let mut bytes = encode_entry(&entry);
+/// assert_eq!(decode_entry(&bytes), Some(entry));
+/// bytes[8..10].copy_from_slice(&[0, 0]); // a0 to a0: no move
+/// assert_eq!(decode_entry(&bytes), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn decode_entry(b: &[u8; RECORD_LEN]) -> Option<Entry> {
     let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
@@ -397,6 +528,14 @@ pub fn decode_entry(b: &[u8; RECORD_LEN]) -> Option<Entry> {
 }
 
 /// The index bucket of `key` with `bits` bits.
+///
+/// ```
+/// use qiku::book::format::bucket;
+///
+/// assert_eq!(bucket(0xF123_4567_89AB_CDEF, 4), 0xF);
+/// assert_eq!(bucket(0xF123_4567_89AB_CDEF, 12), 0xF12);
+/// assert_eq!(bucket(u64::MAX, 0), 0); // an index of one bucket
+/// ```
 #[inline]
 pub fn bucket(key: u64, bits: u32) -> usize {
     if bits == 0 {
@@ -433,6 +572,24 @@ pub struct BookWriter {
 
 impl BookWriter {
     /// Starts a book at `path`: a temporary file in the same directory (see [`AtomicFile`]).
+    ///
+    /// ```
+    /// use qiku::book::format::BookWriter;
+    /// use qiku::book::{record::canonical_key, Book, BuildParams, Counts, Entry, GameCounts};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("by-hand.qbk");
+    /// let start = Position::startpos();
+    /// let counts = Counts { wins: 2, draws: 1, losses: 0, unknown: 0 };
+    /// let mut writer = BookWriter::create(&path)?;
+    /// writer.push(&Entry { key: canonical_key(&start).0, mv: iccs::parse(&start, "h2e2")?, counts })?;
+    /// assert_eq!(writer.records(), 1);
+    /// writer.finish(GameCounts { read: 3, used: 3, without_result: 0 }, BuildParams::default())?;
+    /// let moves = Book::open(&path)?.probe(&start)?;
+    /// assert_eq!((moves[0].mv.to_string(), moves[0].counts), ("h2e2".to_string(), counts));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn create(path: &Path) -> Result<BookWriter, BookError> {
         let file =
             AtomicFile::create(path).map_err(|e| BookError::Io { path: path.to_path_buf(), op: "write", source: e })?;
@@ -462,6 +619,25 @@ impl BookWriter {
     }
 
     /// Appends an entry (strictly after the previous one in (key, move) order).
+    ///
+    /// ```
+    /// use qiku::book::format::BookWriter;
+    /// use qiku::book::{Counts, Entry};
+    /// use qiku::notation::iccs;
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// let mut writer = BookWriter::create(&dir.path().join("b.qbk"))?;
+    /// let entry = |key, mv| -> Result<Entry, qiku::notation::ParseMoveError> {
+    ///     Ok(Entry { key, mv: iccs::parse_move(mv)?, counts: Counts { wins: 1, ..Counts::default() } })
+    /// };
+    /// writer.push(&entry(7, "h2e2")?)?;
+    /// writer.push(&entry(9, "b2e2")?)?;
+    /// // Entries come in (key, move) order: a smaller key, or the same one again, is refused.
+    /// assert!(writer.push(&entry(8, "h2e2")?).is_err());
+    /// assert!(writer.push(&entry(9, "b2e2")?).is_err());
+    /// assert_eq!(writer.records(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push(&mut self, e: &Entry) -> Result<(), BookError> {
         let sk = e.sort_key();
         if let Some(last) = self.last {
@@ -484,13 +660,29 @@ impl BookWriter {
         Ok(())
     }
 
-    /// Entries pushed so far.
+    /// Entries pushed so far. Example at [`BookWriter::create`].
     pub fn records(&self) -> u64 {
         self.records
     }
 
     /// Abandons the book: the temporary file is removed and nothing at the path changes. Returns
     /// the header the entries pushed so far would have had (without an index checksum).
+    ///
+    /// ```
+    /// use qiku::book::format::BookWriter;
+    /// use qiku::book::{BuildParams, Counts, Entry, GameCounts};
+    /// use qiku::notation::iccs;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("abandoned.qbk");
+    /// let mut writer = BookWriter::create(&path)?;
+    /// writer.push(&Entry { key: 7, mv: iccs::parse_move("h2e2")?, counts: Counts { wins: 1, ..Counts::default() } })?;
+    /// let header = writer.discard(GameCounts::default(), BuildParams::default());
+    /// assert_eq!((header.records, header.positions, header.moves), (1, 1, 1));
+    /// assert!(!path.exists());
+    /// assert_eq!(std::fs::read_dir(dir.path())?.count(), 0); // no temporary file left either
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn discard(self, games: GameCounts, params: BuildParams) -> Header {
         self.header(games, params, 0, 0)
     }
@@ -513,6 +705,24 @@ impl BookWriter {
     }
 
     /// Writes the index and header, syncs, renames into place; returns the header.
+    ///
+    /// ```
+    /// use qiku::book::format::BookWriter;
+    /// use qiku::book::{Book, BuildParams, Counts, Entry, GameCounts};
+    /// use qiku::notation::iccs;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("b.qbk");
+    /// let mut writer = BookWriter::create(&path)?;
+    /// for (key, mv) in [(7, "h2e2"), (7, "h0g2"), (9, "b2e2")] {
+    ///     writer.push(&Entry { key, mv: iccs::parse_move(mv)?, counts: Counts { draws: 1, ..Counts::default() } })?;
+    /// }
+    /// let header = writer.finish(GameCounts { read: 3, used: 3, without_result: 0 }, BuildParams::default())?;
+    /// assert_eq!((header.records, header.positions, header.moves), (3, 2, 3));
+    /// assert_eq!(*Book::open(&path)?.header(), header);
+    /// assert_eq!(std::fs::metadata(&path)?.len(), header.file_len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(self, games: GameCounts, params: BuildParams) -> Result<Header, BookError> {
         self.finish_with(games, params, None::<(u32, NoSection)>)
     }

@@ -216,6 +216,39 @@ pub fn merge_books(
 /// or cannot be written in).
 ///
 /// [`Progress::stop_requested`]: crate::Progress::stop_requested
+///
+/// ```
+/// # use qiku::book::{build, BuildOptions};
+/// use qiku::book::{merge_books_with_progress, MinScore};
+/// use qiku::Progress;
+/// use std::sync::Mutex;
+///
+/// /// Keeps the phases started, with their totals.
+/// #[derive(Default)]
+/// struct Phases(Mutex<Vec<(String, u64)>>);
+/// impl Progress for Phases {
+///     fn start(&self, label: &str, total: u64) {
+///         self.0.lock().unwrap().push((label.to_string(), total));
+///     }
+///     fn advance(&self, _: u64) {}
+///     fn finish(&self) {}
+/// }
+///
+/// # let dir = tempfile::tempdir()?;
+/// # let mut books = Vec::new();
+/// # for (name, games) in [("a", "1. h2e2 h9g7 1-0\n"), ("b", "1. h2e2 b9c7 0-1\n")] {
+/// #     let pgn = dir.path().join(format!("{name}.pgn"));
+/// #     std::fs::write(&pgn, games)?;
+/// #     books.push(dir.path().join(format!("{name}.qbk")));
+/// #     build(&[pgn], &books[books.len() - 1], &BuildOptions::default())?;
+/// # }
+/// // Two books of two records each: h2e2, then h9g7 in one and b9c7 in the other.
+/// let phases = Phases::default();
+/// let header = merge_books_with_progress(&books, &dir.path().join("ab.qbk"), 0, MinScore::NONE, &phases)?;
+/// assert_eq!(phases.0.into_inner()?, [("merging".to_string(), 4)]); // the inputs' 2 + 2 records
+/// assert_eq!(header.records, 3); // h2e2 of both books in one record
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn merge_books_with_progress(
     inputs: &[PathBuf],
     output: &Path,

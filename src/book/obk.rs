@@ -39,6 +39,13 @@ mod read;
 
 /// The BHGUI Zobrist key of a position (see docs/FORMAT.md): the XOR of one key per piece and
 /// square, and a further key when red is to move.
+///
+/// ```
+/// use qiku::{book::obk::bhgui_key, Position};
+///
+/// // The start position's key (red to move), as BHGUI-keyed tools print it.
+/// assert_eq!(bhgui_key(&Position::startpos()), 0x628D_04D7_C9C1_44AE);
+/// ```
 pub fn bhgui_key(pos: &Position) -> u64 {
     let mut key = 0u64;
     for sq in Square::all() {
@@ -64,12 +71,27 @@ fn square_from_code(code: u16) -> Option<Square> {
 }
 
 /// A move as `vmove`: `from << 8 | to`, squares on the 16x16 board.
+///
+/// ```
+/// use qiku::{book::obk::encode_move, notation::iccs::parse_move};
+///
+/// assert_eq!(encode_move(parse_move("h2e2")?), 0xAAA7); // 炮二平五 in BHGUI books
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 pub fn encode_move(m: Move) -> u16 {
     square_code(m.from()) << 8 | square_code(m.to())
 }
 
 /// A `vmove` back as a move, or `None` if a square is off the board (a move's legality is
 /// checked where the position is known).
+///
+/// ```
+/// use qiku::{book::obk::decode_move, notation::iccs::parse_move};
+///
+/// assert_eq!(decode_move(0xAAA7), Some(parse_move("h2e2")?));
+/// assert_eq!(decode_move(0), None); // squares off the board
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 pub fn decode_move(vmove: i64) -> Option<Move> {
     let v = u16::try_from(vmove).ok()?;
     Some(Move::new(square_from_code(v >> 8)?, square_from_code(v & 0xff)?))
@@ -78,6 +100,13 @@ pub fn decode_move(vmove: i64) -> Option<Move> {
 /// What `vscore` holds in an exported book: the mover's points doubled (two per win, one per
 /// draw). GUIs use `vscore` as a pick weight and skip moves whose score is not positive, so a move
 /// that only ever lost is listed but not chosen.
+///
+/// ```
+/// use qiku::book::{obk::export_score, Counts};
+///
+/// assert_eq!(export_score(&Counts { wins: 2, draws: 1, losses: 3, unknown: 4 }), 5);
+/// assert_eq!(export_score(&Counts { losses: 3, ..Counts::default() }), 0); // listed, never picked
+/// ```
 pub fn export_score(c: &Counts) -> i64 {
     i64::try_from(c.double_points()).unwrap_or(i64::MAX).min(i64::from(i32::MAX))
 }
@@ -302,11 +331,33 @@ fn sql_err<'a>(path: &'a Path, op: &'static str) -> impl Fn(rusqlite::Error) -> 
 }
 
 /// Writes `book` as an `.obk` at `output` (atomically: a temporary file renamed into place).
+///
+/// ```
+/// # let dir = tempfile::tempdir()?; let (games, qbk) = (dir.path().join("g.pgn"), dir.path().join("g.qbk"));
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?; qiku::book::build(&[games], &qbk, &Default::default())?;
+/// use qiku::book::{obk, Book};
+///
+/// let report = obk::export(&Book::open(&qbk)?, &dir.path().join("g.obk"))?;
+/// // The start position is its own mirror image (one row); the one after h2e2 is not (two).
+/// assert_eq!((report.records, report.rows, report.unreachable), (2, 3, 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn export(book: &Book, output: &Path) -> Result<ExportReport, ObkError> {
     export_with(book, output, ExportOptions::default())
 }
 
 /// [`export`] with options.
+///
+/// ```
+/// # let dir = tempfile::tempdir()?; let (games, qbk) = (dir.path().join("g.pgn"), dir.path().join("g.qbk"));
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?; qiku::book::build(&[games], &qbk, &Default::default())?;
+/// use qiku::book::obk::{self, ExportOptions};
+///
+/// let options = ExportOptions { vinxiangqi_aliases: true };
+/// let report = obk::export_with(&qiku::book::Book::open(&qbk)?, &dir.path().join("g.obk"), options)?;
+/// assert_eq!((report.rows, report.alias_rows), (4, 1)); // one key of 2^63 or more: its row twice
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result<ExportReport, ObkError> {
     export_with_progress(book, output, options, &NoProgress)
 }
@@ -320,6 +371,19 @@ pub fn export_with(book: &Book, output: &Path, options: ExportOptions) -> Result
 /// `--only` ([`ObkError::OneSided`]). A book none of whose moves is reachable from the start
 /// position fails with [`ObkError::NothingReachable`] and writes nothing; one of which only some
 /// are reachable is written, [`ExportReport::unreachable`] counting the rest.
+///
+/// ```
+/// # let dir = tempfile::tempdir()?; let (games, qbk) = (dir.path().join("g.pgn"), dir.path().join("g.qbk"));
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?; qiku::book::build(&[games], &qbk, &Default::default())?;
+/// use qiku::book::obk::{self, ExportOptions};
+/// use qiku::{book::Book, NoProgress};
+///
+/// let (book, options) = (Book::open(&qbk)?, ExportOptions::default());
+/// let report = obk::export_with_progress(&book, &dir.path().join("g.obk"), options, &NoProgress)?;
+/// assert_eq!(report.records, book.len());
+/// assert!(obk::export_with_progress(&book, &qbk, options, &NoProgress).is_err()); // over the book
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn export_with_progress(
     book: &Book,
     output: &Path,
@@ -682,6 +746,19 @@ fn too_much_work(path: &Path) -> impl Fn(rusqlite::Error) -> ObkError + '_ {
 }
 
 /// Reads the `.obk` at `input` and writes its book moves as a `.qbk` at `output`.
+///
+/// ```
+/// # let dir = tempfile::tempdir()?; let (games, qbk) = (dir.path().join("g.pgn"), dir.path().join("g.qbk"));
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?; qiku::book::build(&[games], &qbk, &Default::default())?;
+/// use qiku::book::{obk, Book};
+///
+/// let gui = dir.path().join("g.obk");
+/// obk::export(&Book::open(&qbk)?, &gui)?;
+/// let report = obk::import(&gui, &dir.path().join("back.qbk"))?;
+/// assert_eq!((report.rows, report.used), (3, 2)); // a mirror image's row is not read twice
+/// assert!(Book::open(dir.path().join("back.qbk"))?.entries().eq(Book::open(&qbk)?.entries()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn import(input: &Path, output: &Path) -> Result<ImportReport, ObkError> {
     import_with_progress(input, output, &NoProgress)
 }
@@ -705,6 +782,21 @@ fn stored_book_len(header: &[u8]) -> Option<u64> {
 /// read and positions walked, every 65,536 book moves written and once more before the book
 /// replaces the output: a stop
 /// ends the import with [`ObkError::Stopped`], writing nothing and removing the temporary file.
+///
+/// ```
+/// # let dir = tempfile::tempdir()?; let (games, qbk) = (dir.path().join("g.pgn"), dir.path().join("g.qbk"));
+/// # std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?; qiku::book::build(&[games], &qbk, &Default::default())?;
+/// use qiku::book::{obk, Book};
+/// use qiku::NoProgress;
+///
+/// let gui = dir.path().join("g.obk");
+/// obk::export(&Book::open(&qbk)?, &gui)?;
+/// let report = obk::import_with_progress(&gui, &dir.path().join("back.qbk"), &NoProgress)?;
+/// assert_eq!(report.header.map(|h| h.records), Some(2));
+/// // A file that is not an .obk is refused.
+/// assert!(obk::import_with_progress(&qbk, &dir.path().join("x.qbk"), &NoProgress).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress) -> Result<ImportReport, ObkError> {
     let stopped = || ObkError::Stopped { output: output.to_path_buf() };
     let started = Instant::now();

@@ -43,6 +43,18 @@ pub enum MoverResult {
 
 impl MoverResult {
     /// The outcome for `side` of a game whose result is `result` (`None`: unknown).
+    ///
+    /// ```
+    /// use qiku::book::MoverResult;
+    /// use qiku::pgn::GameResult;
+    /// use qiku::Color;
+    ///
+    /// // Black won: a win for the moves black played, a loss for red's.
+    /// assert_eq!(MoverResult::for_side(Some(GameResult::BlackWins), Color::Black), MoverResult::Win);
+    /// assert_eq!(MoverResult::for_side(Some(GameResult::BlackWins), Color::Red), MoverResult::Loss);
+    /// assert_eq!(MoverResult::for_side(GameResult::from_tag("*")?, Color::Black), MoverResult::Unknown);
+    /// # Ok::<(), qiku::pgn::BadResultTag>(())
+    /// ```
     pub fn for_side(result: Option<GameResult>, side: Color) -> MoverResult {
         match (result, side) {
             (None, _) => MoverResult::Unknown,
@@ -99,22 +111,30 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// All games in which the move was played, with or without a result.
+    /// All games in which the move was played, with or without a result. Example at [`Counts`].
     pub fn games(&self) -> u64 {
         self.decided() + u64::from(self.unknown)
     }
 
-    /// Games with a result (wins + draws + losses).
+    /// Games with a result (wins + draws + losses). Example at [`Counts`].
     pub fn decided(&self) -> u64 {
         u64::from(self.wins) + u64::from(self.draws) + u64::from(self.losses)
     }
 
-    /// Points scored (a win 1, a draw ½) doubled, so that it is an integer.
+    /// Points scored (a win 1, a draw ½) doubled, so that it is an integer. Example at [`Counts`].
     pub fn double_points(&self) -> u64 {
         2 * u64::from(self.wins) + u64::from(self.draws)
     }
 
     /// The score (wins + draws / 2) / decided games, in `0.0..=1.0`; `None` without a decided game.
+    ///
+    /// ```
+    /// use qiku::book::Counts;
+    ///
+    /// let c = Counts { wins: 1, draws: 2, losses: 1, unknown: 5 };
+    /// assert_eq!(c.score(), Some(0.5)); // 2 points in 4 decided games; the 5 others do not count
+    /// assert_eq!(Counts { unknown: 3, ..Counts::default() }.score(), None);
+    /// ```
     pub fn score(&self) -> Option<f64> {
         let decided = self.decided();
         (decided > 0).then(|| self.double_points() as f64 / (2 * decided) as f64)
@@ -122,12 +142,36 @@ impl Counts {
 
     /// Whether the score is at least `min` (in millionths), compared exactly in integers. A move
     /// without decided games has no score and passes.
+    ///
+    /// ```
+    /// use qiku::book::{Counts, MinScore};
+    ///
+    /// let third = Counts { wins: 1, draws: 0, losses: 2, unknown: 0 }; // scores 1/3 exactly
+    /// assert!(third.score_at_least(MinScore::from_ppm(333_333).ok_or("range")?));
+    /// assert!(!third.score_at_least(MinScore::from_ppm(333_334).ok_or("range")?));
+    /// // Without a decided game there is no score to fall short.
+    /// let all = MinScore::from_ppm(1_000_000).ok_or("range")?;
+    /// assert!(Counts { unknown: 1, ..Counts::default() }.score_at_least(all));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn score_at_least(&self, min: MinScore) -> bool {
         let decided = self.decided();
         decided == 0 || u128::from(self.double_points()) * 1_000_000 >= u128::from(min.ppm()) * 2 * u128::from(decided)
     }
 
     /// Adds one game with `outcome`.
+    ///
+    /// ```
+    /// use qiku::book::{Counts, MoverResult};
+    ///
+    /// let mut c = Counts::default();
+    /// c.add_outcome(MoverResult::Draw);
+    /// c.add_outcome(MoverResult::Unknown);
+    /// assert_eq!(c, Counts { wins: 0, draws: 1, losses: 0, unknown: 1 });
+    /// let mut full = Counts { wins: u32::MAX, ..Counts::default() };
+    /// full.add_outcome(MoverResult::Win);
+    /// assert_eq!(full.wins, u32::MAX); // saturates, never wraps
+    /// ```
     pub fn add_outcome(&mut self, outcome: MoverResult) {
         let c = match outcome {
             MoverResult::Win => &mut self.wins,
@@ -140,6 +184,16 @@ impl Counts {
 
     /// Adds another set of counts (saturating; saturating addition is associative and
     /// commutative, so the order in which counts are summed never matters).
+    ///
+    /// ```
+    /// use qiku::book::Counts;
+    ///
+    /// let mut c = Counts { wins: 2, draws: 1, losses: 0, unknown: 0 };
+    /// c.add(&Counts { wins: 1, draws: 0, losses: 4, unknown: 1 });
+    /// assert_eq!(c, Counts { wins: 3, draws: 1, losses: 4, unknown: 1 });
+    /// c.add(&Counts { losses: u32::MAX, ..Counts::default() });
+    /// assert_eq!(c.losses, u32::MAX); // saturates
+    /// ```
     pub fn add(&mut self, other: &Counts) {
         self.wins = self.wins.saturating_add(other.wins);
         self.draws = self.draws.saturating_add(other.draws);
@@ -169,6 +223,14 @@ impl MinScore {
     pub const NONE: MinScore = MinScore(0);
 
     /// From millionths; `None` above one million.
+    ///
+    /// ```
+    /// use qiku::book::MinScore;
+    ///
+    /// assert_eq!(MinScore::from_ppm(1_000_000).map(MinScore::fraction), Some(1.0));
+    /// assert_eq!(MinScore::from_ppm(0), Some(MinScore::NONE));
+    /// assert_eq!(MinScore::from_ppm(1_000_001), None);
+    /// ```
     pub const fn from_ppm(ppm: u32) -> Option<MinScore> {
         if ppm <= 1_000_000 {
             Some(MinScore(ppm))
@@ -178,6 +240,15 @@ impl MinScore {
     }
 
     /// From a fraction in `0.0..=1.0`, rounded to the nearest millionth; `None` outside that range.
+    ///
+    /// ```
+    /// use qiku::book::MinScore;
+    ///
+    /// assert_eq!(MinScore::from_fraction(0.123_456_7).map(MinScore::ppm), Some(123_457)); // rounded
+    /// assert_eq!(MinScore::from_fraction(1.0).map(MinScore::ppm), Some(1_000_000));
+    /// assert_eq!(MinScore::from_fraction(-0.1), None);
+    /// assert_eq!(MinScore::from_fraction(f64::NAN), None);
+    /// ```
     pub fn from_fraction(f: f64) -> Option<MinScore> {
         if (0.0..=1.0).contains(&f) {
             Some(MinScore((f * 1_000_000.0).round() as u32))
@@ -186,12 +257,12 @@ impl MinScore {
         }
     }
 
-    /// The minimum in parts per million (as stored in the header).
+    /// The minimum in parts per million (as stored in the header). Example at [`MinScore`].
     pub const fn ppm(self) -> u32 {
         self.0
     }
 
-    /// The minimum as a fraction between 0 and 1.
+    /// The minimum as a fraction between 0 and 1. Example at [`MinScore`].
     pub fn fraction(self) -> f64 {
         f64::from(self.0) / 1_000_000.0
     }
@@ -210,6 +281,17 @@ pub struct Entry {
 
 impl Entry {
     /// The sort order of records in a book: by key, then by the move's 16-bit encoding.
+    ///
+    /// ```
+    /// use qiku::book::{Counts, Entry};
+    /// use qiku::notation::iccs::parse_move;
+    ///
+    /// let e = Entry { key: 7, mv: parse_move("h2e2")?, counts: Counts::default() };
+    /// assert_eq!(e.sort_key(), (7, e.mv.to_u16()));
+    /// let later = Entry { key: 8, mv: parse_move("a3a4")?, ..e };
+    /// assert!(e.sort_key() < later.sort_key()); // the key decides first
+    /// # Ok::<(), qiku::notation::ParseMoveError>(())
+    /// ```
     pub fn sort_key(&self) -> (u64, u16) {
         (self.key, self.mv.to_u16())
     }
@@ -258,6 +340,18 @@ pub fn canonical_key(pos: &Position) -> (u64, Orientation) {
 }
 
 /// The move `m` (played in a position of this orientation) as the book stores it.
+///
+/// ```
+/// use qiku::book::record::{store_move, Orientation};
+/// use qiku::notation::iccs::parse_move;
+///
+/// let m = parse_move("b0c2")?; // 馬八進七
+/// assert_eq!(store_move(Orientation::AsIs, m), m);
+/// assert_eq!(store_move(Orientation::Mirrored, m), parse_move("h0g2")?);
+/// // In a symmetric position, as the one of the pair played on red's right-hand side.
+/// assert_eq!(store_move(Orientation::Symmetric, m), parse_move("h0g2")?);
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 #[inline]
 pub fn store_move(orientation: Orientation, m: Move) -> Move {
     match orientation {
@@ -268,6 +362,17 @@ pub fn store_move(orientation: Orientation, m: Move) -> Move {
 }
 
 /// A stored move back in the orientation of the probed position.
+///
+/// ```
+/// use qiku::book::record::{restore_move, Orientation};
+/// use qiku::notation::iccs::parse_move;
+///
+/// let stored = parse_move("h0g2")?;
+/// assert_eq!(restore_move(Orientation::Mirrored, stored), parse_move("b0c2")?);
+/// assert_eq!(restore_move(Orientation::AsIs, stored), stored);
+/// assert_eq!(restore_move(Orientation::Symmetric, stored), stored); // the representative
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 #[inline]
 pub fn restore_move(orientation: Orientation, stored: Move) -> Move {
     match orientation {

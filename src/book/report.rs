@@ -32,6 +32,13 @@ pub enum MoveErrorKind {
 
 impl MoveErrorKind {
     /// A short label for summaries.
+    ///
+    /// ```
+    /// use qiku::book::MoveErrorKind;
+    ///
+    /// assert_eq!(MoveErrorKind::Illegal.label(), "illegal move");
+    /// assert_eq!(MoveErrorKind::Syntax.label(), "unknown move token");
+    /// ```
     pub fn label(self) -> &'static str {
         match self {
             MoveErrorKind::Syntax => "unknown move token",
@@ -88,11 +95,26 @@ pub enum SkipReason {
 
 impl SkipReason {
     /// Whether this is an error in the input (reported), rather than a filter at work.
+    ///
+    /// ```
+    /// use qiku::book::{FilterMiss, SkipReason};
+    ///
+    /// assert!(SkipReason::CutShort.is_error()); // a damaged or truncated file
+    /// assert!(!SkipReason::Filtered(FilterMiss::Date).is_error()); // left out on purpose
+    /// ```
     pub fn is_error(self) -> bool {
         !matches!(self, SkipReason::NoMoves | SkipReason::NoElo | SkipReason::BelowMinElo | SkipReason::Filtered(_))
     }
     /// A short label for summaries (the words a person reads; [`SkipReason::key`] is for
     /// programs).
+    ///
+    /// ```
+    /// use qiku::book::{FilterMiss, MoveErrorKind, SkipReason};
+    ///
+    /// assert_eq!(SkipReason::Filtered(FilterMiss::Ecco).label(), "other ECCO codes (--ecco)");
+    /// assert_eq!(SkipReason::BadMove(MoveErrorKind::Ambiguous).label(), MoveErrorKind::Ambiguous.label());
+    /// assert_eq!(SkipReason::NoMoves.label(), SkipReason::NoMoves.to_string());
+    /// ```
     pub fn label(self) -> &'static str {
         match self {
             SkipReason::BadHeader => "malformed header",

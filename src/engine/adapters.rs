@@ -102,6 +102,16 @@ impl Default for Openers {
 pub const BOOK_POLICIES: &[&str] = &["best", "games", "score"];
 
 /// The book policy for a UCI name.
+///
+/// ```
+/// use qiku::book::Policy;
+/// use qiku::engine::adapters::{policy, BOOK_POLICIES};
+///
+/// assert_eq!(policy("best"), Some(Policy::BestScore));
+/// assert_eq!(policy("Games"), Some(Policy::WeightedByGames)); // any case
+/// assert_eq!(policy("random"), None);
+/// assert!(BOOK_POLICIES.iter().all(|name| policy(name).is_some()));
+/// ```
 pub fn policy(name: &str) -> Option<Policy> {
     match name.to_ascii_lowercase().as_str() {
         "best" => Some(Policy::BestScore),
@@ -134,6 +144,26 @@ pub struct QbkOpeningBook {
 impl QbkOpeningBook {
     /// Opens (and fully verifies) a book. The random policies are seeded from the clock, so
     /// that games differ; `best` is deterministic.
+    ///
+    /// ```
+    /// # use qiku::book::{build, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Policy;
+    /// use qiku::engine::adapters::QbkOpeningBook;
+    /// use qiku::engine::OpeningBook;
+    /// use qiku::Position;
+    ///
+    /// // games.qbk: 1. h2e2 (a win and a loss), 1. c3c4 (a draw).
+    /// let book = QbkOpeningBook::open(&path, Policy::BestScore, 1)?;
+    /// let pick = book.pick(&Position::startpos()).map(|m| m.to_string());
+    /// assert_eq!(pick.as_deref(), Some("h2e2")); // the same score, played more often
+    /// assert!(QbkOpeningBook::open(&dir.path().join("missing.qbk"), Policy::BestScore, 1).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(path: &Path, policy: Policy, min_games: u32) -> Result<QbkOpeningBook, AttachError> {
         let book = Book::open(path).map_err(AttachError::Book)?;
         Ok(QbkOpeningBook::shared(Arc::new(book), policy, min_games))
@@ -142,6 +172,24 @@ impl QbkOpeningBook {
     /// A book already opened (and shared with its other users: no file is opened again, so a
     /// relative path or a changed working directory does not matter), with the same policy and
     /// filters as [`QbkOpeningBook::open`].
+    ///
+    /// ```
+    /// # use qiku::book::{build, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::{Book, Policy};
+    /// use qiku::engine::adapters::QbkOpeningBook;
+    /// use std::sync::Arc;
+    ///
+    /// let book = Arc::new(Book::open(&path)?);
+    /// let for_engine = QbkOpeningBook::shared(Arc::clone(&book), Policy::BestScore, 1);
+    /// assert_eq!(Arc::strong_count(&book), 2); // one book in memory, two users
+    /// assert_eq!(for_engine.moves(&qiku::Position::startpos())?, book.probe(&qiku::Position::startpos())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shared(book: Arc<Book>, policy: Policy, min_games: u32) -> QbkOpeningBook {
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
@@ -158,6 +206,30 @@ impl QbkOpeningBook {
 
     /// The same book with its message (a file that can no longer be read) sent to `notes`
     /// instead of stdout.
+    ///
+    /// ```
+    /// # use qiku::book::{build, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Policy;
+    /// use qiku::engine::adapters::QbkOpeningBook;
+    /// use qiku::engine::OpeningBook;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let notes = Arc::new(Mutex::new(Vec::<String>::new()));
+    /// let sink = Arc::clone(&notes);
+    /// let book = QbkOpeningBook::open(&path, Policy::BestScore, 1)?
+    ///     .with_notes(Arc::new(move |note: &str| sink.lock().unwrap().push(note.to_string())));
+    /// std::fs::write(&path, "no longer a book")?; // rewritten while the engine has it open
+    /// assert_eq!(book.pick(&qiku::Position::startpos()), None); // the engine searches instead
+    /// let notes = notes.lock().unwrap();
+    /// assert_eq!(notes.len(), 1);
+    /// assert!(notes[0].ends_with("playing on without the book"), "{}", notes[0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_notes(mut self, notes: Notes) -> QbkOpeningBook {
         self.notes = notes;
         self
@@ -165,6 +237,25 @@ impl QbkOpeningBook {
 
     /// The same book with moves played in less than `percent` percent of a position's games left
     /// out (0: none left out for their share).
+    ///
+    /// ```
+    /// # use qiku::book::{build, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Policy;
+    /// use qiku::engine::adapters::QbkOpeningBook;
+    /// use qiku::Position;
+    ///
+    /// let start = Position::startpos();
+    /// let book = QbkOpeningBook::open(&path, Policy::BestScore, 1)?;
+    /// assert_eq!(book.moves(&start)?.len(), 2); // h2e2 in 2 games of 3, c3c4 in 1
+    /// let book = book.with_min_share(50);
+    /// assert_eq!(book.moves(&start)?.len(), 1); // only h2e2 has half the games
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_min_share(mut self, percent: u32) -> QbkOpeningBook {
         self.min_share = percent;
         self
@@ -173,6 +264,24 @@ impl QbkOpeningBook {
     /// The book moves of `pos` that pass the `min_games` and the share filters, most played
     /// first (the share is of all the position's book games); an error if the file can no longer
     /// be read.
+    ///
+    /// ```
+    /// # use qiku::book::{build, BuildOptions};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let pgn = dir.path().join("games.pgn");
+    /// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # let path = dir.path().join("games.qbk");
+    /// # build(&[pgn], &path, &BuildOptions::default())?;
+    /// use qiku::book::Policy;
+    /// use qiku::engine::adapters::QbkOpeningBook;
+    ///
+    /// // Only moves played in at least 2 games.
+    /// let book = QbkOpeningBook::open(&path, Policy::BestScore, 2)?;
+    /// let moves = book.moves(&qiku::Position::startpos())?;
+    /// let list: Vec<(String, u64)> = moves.iter().map(|m| (m.mv.to_string(), m.counts.games())).collect();
+    /// assert_eq!(list, [("h2e2".to_string(), 2)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn moves(&self, pos: &Position) -> Result<Vec<BookMove>, BookError> {
         Ok(book::with_min_share(&self.book.probe(pos)?, self.min_share)
             .into_iter()
@@ -225,12 +334,53 @@ pub struct QtbEndgames {
 
 impl QtbEndgames {
     /// Wraps opened tables; the files that cannot be used are reported at once, on stdout.
+    ///
+    /// ```
+    /// # #[cfg(feature = "generate")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let dir = tempfile::tempdir()?;
+    /// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// use qiku::engine::adapters::QtbEndgames;
+    /// use qiku::engine::Endgames;
+    /// use qiku::tablebase::Tablebases;
+    /// use qiku::{Position, Wdl};
+    ///
+    /// // `dir` holds KRvK.qtb with its companions.
+    /// let tables = QtbEndgames::new(Tablebases::open(dir.path())?);
+    /// assert_eq!(tables.max_pieces(), 3);
+    /// let krk = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// assert_eq!(tables.probe_wdl(&krk), Some(Wdl::Win));
+    /// assert_eq!(tables.probe(&Position::startpos()), None); // not covered
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "generate"))] fn main() {}
+    /// ```
     pub fn new(tables: Tablebases) -> QtbEndgames {
         QtbEndgames::with_notes(Arc::new(tables), stdout_notes())
     }
 
     /// Wraps tables already opened (and shared with their other users: no file is opened again);
     /// the files that cannot be used are reported at once, to `notes`, as are later problems.
+    ///
+    /// ```
+    /// use qiku::engine::adapters::QtbEndgames;
+    /// use qiku::engine::Endgames;
+    /// use qiku::tablebase::Tablebases;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("KNvK.qtb"), b"not a table")?;
+    /// let notes = Arc::new(Mutex::new(Vec::<String>::new()));
+    /// let sink = Arc::clone(&notes);
+    /// let tables = Arc::new(Tablebases::open(dir.path())?);
+    /// let note = move |n: &str| sink.lock().unwrap().push(n.to_string());
+    /// let for_engine = QtbEndgames::with_notes(tables, Arc::new(note));
+    /// assert_eq!(for_engine.max_pieces(), 0); // no usable table
+    /// let notes = notes.lock().unwrap();
+    /// assert_eq!(notes.len(), 1); // the damaged file, named at once
+    /// assert!(notes[0].contains("KNvK.qtb"), "{}", notes[0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_notes(tables: Arc<Tablebases>, notes: Notes) -> QtbEndgames {
         let max_pieces = tables.usable_tables().iter().map(|t| t.material.piece_count() as u32).max().unwrap_or(0);
         let t = QtbEndgames {
@@ -402,6 +552,19 @@ fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {
 }
 
 /// The openers the `qiku` binary uses.
+///
+/// ```
+/// use qiku::engine::adapters::{openers, AttachError, BOOK_POLICIES};
+///
+/// let o = openers();
+/// assert_eq!(o.book_policies, BOOK_POLICIES);
+/// let dir = tempfile::tempdir()?;
+/// let missing = dir.path().join("no-such-dir");
+/// assert!(matches!((o.tablebases)(missing.to_str().unwrap()), Err(AttachError::NoDirectory(_))));
+/// assert!(matches!((o.tablebases)(dir.path().to_str().unwrap()), Err(AttachError::NoTables(_))));
+/// assert!(matches!((o.book)("a.qbk", "random", 1, 0), Err(AttachError::UnknownPolicy(_))));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn openers() -> Openers {
     Openers { book: open_book, tablebases: open_tablebases, book_policies: BOOK_POLICIES }
 }

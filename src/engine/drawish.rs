@@ -66,6 +66,16 @@ pub fn scale(pos: &Position, c: Color) -> i32 {
 /// Does the scaling change anything for either side here (a side without attacking pieces, or
 /// with one against guards alone)? The tuner leaves such positions out: its fit is linear in
 /// the evaluation's terms, and the scale multiplies them.
+///
+/// ```
+/// use qiku::engine::drawish::applies;
+/// use qiku::Position;
+///
+/// // A lone horse against two advisors: scaled.
+/// assert!(applies(&Position::from_fen("3aka3/9/9/9/9/9/9/9/9/3KN4 w")?));
+/// assert!(!applies(&Position::startpos()));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn applies(pos: &Position) -> bool {
     scale(pos, Color::Red) < FULL || scale(pos, Color::Black) < FULL
 }

@@ -221,11 +221,40 @@ pub(crate) fn taper(v: Pair, phase: i32) -> Value {
 }
 
 /// Every term of the evaluation, red's point of view.
+///
+/// ```
+/// use qiku::engine::eval::{breakdown, Weights};
+/// use qiku::Position;
+///
+/// // Red is a rook up, black to move: the terms are red's view all the same.
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b")?;
+/// let b = breakdown(&pos, &Weights::DEFAULT);
+/// assert!(b.material > 500);
+/// let terms = b.material + b.pst + b.mobility + b.relations + b.king_safety + b.structure + b.tempo;
+/// assert_eq!(terms + b.drawish, b.total);
+/// assert_eq!(b.phase, 42); // one rook (6) of 48 gone
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
     breakdown_in(pos, &COMPILED, &MATERIAL, w)
 }
 
 /// [`breakdown`] with other material and piece-square tables (the tuner's reference evaluation).
+///
+/// ```
+/// use qiku::engine::eval::{breakdown, breakdown_with, PieceSquareTables, Weights};
+/// use qiku::{Position, Role};
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let w = Weights::DEFAULT;
+/// assert_eq!(breakdown_with(&pos, &PieceSquareTables::DEFAULT, &w), breakdown(&pos, &w));
+/// // A rook worth 100 more: red's extra rook adds 100 to the material term.
+/// let mut tables = PieceSquareTables::DEFAULT;
+/// tables.material[Role::Rook.index()].mg += 100;
+/// tables.material[Role::Rook.index()].eg += 100;
+/// assert_eq!(breakdown_with(&pos, &tables, &w).material, breakdown(&pos, &w).material + 100);
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn breakdown_with(pos: &Position, tables: &PieceSquareTables, w: &Weights) -> Breakdown {
     breakdown_in(pos, tables, &tables.material, w)
 }

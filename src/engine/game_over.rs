@@ -34,6 +34,19 @@ pub struct GameEnd {
 
 impl GameEnd {
     /// The words and result of `outcome`.
+    ///
+    /// ```
+    /// use qiku::core::{EndReason, Outcome};
+    /// use qiku::engine::GameEnd;
+    /// use qiku::Color;
+    ///
+    /// let end = GameEnd::of(Outcome::Decisive { winner: Color::Black, reason: EndReason::PerpetualCheck });
+    /// assert_eq!((end.text.as_str(), end.result), ("black wins by perpetual check", "0-1"));
+    /// assert_eq!(end.reason(), EndReason::PerpetualCheck);
+    /// assert!(end.by_rule()); // legal moves were left
+    /// let mate = GameEnd::of(Outcome::Decisive { winner: Color::Red, reason: EndReason::Checkmate });
+    /// assert!(!mate.by_rule());
+    /// ```
     pub fn of(outcome: Outcome) -> GameEnd {
         match outcome {
             Outcome::Decisive { winner, reason } => {
@@ -47,6 +60,8 @@ impl GameEnd {
     }
 
     /// Why the game ended.
+    ///
+    /// (example at [`GameEnd::of`])
     pub fn reason(&self) -> EndReason {
         match self.outcome {
             Outcome::Decisive { reason, .. } | Outcome::Draw(reason) => reason,
@@ -54,6 +69,8 @@ impl GameEnd {
     }
 
     /// Did the rules end the game with legal moves left (not a checkmate or stalemate)?
+    ///
+    /// (example at [`GameEnd::of`])
     pub fn by_rule(&self) -> bool {
         !matches!(self.outcome, Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. })
     }
@@ -61,6 +78,14 @@ impl GameEnd {
 
 /// Why a game ended, in the words that follow `wins by` or `draw by`: `perpetual check`,
 /// `120 plies without capture`.
+///
+/// ```
+/// use qiku::core::EndReason;
+/// use qiku::engine::game_over::reason_text;
+///
+/// assert_eq!(reason_text(EndReason::NoCaptureLimit), "120 plies without capture");
+/// assert_eq!(reason_text(EndReason::Stalemate), "stalemate (no legal move)");
+/// ```
 pub fn reason_text(r: EndReason) -> &'static str {
     match r {
         EndReason::Checkmate => "checkmate",
@@ -76,6 +101,14 @@ pub fn reason_text(r: EndReason) -> &'static str {
 /// Why a game ended, as one word for programs: `checkmate`, `stalemate`, `perpetual_check`,
 /// `perpetual_chase`, `repetition`, `no_capture_limit`, `insufficient_material` (Python's
 /// `Outcome.reason`, the server's `status`).
+///
+/// ```
+/// use qiku::core::EndReason;
+/// use qiku::engine::game_over::reason_name;
+///
+/// assert_eq!(reason_name(EndReason::PerpetualChase), "perpetual_chase");
+/// assert_eq!(reason_name(EndReason::InsufficientMaterial), "insufficient_material");
+/// ```
 pub fn reason_name(r: EndReason) -> &'static str {
     match r {
         EndReason::Checkmate => "checkmate",
@@ -89,6 +122,17 @@ pub fn reason_name(r: EndReason) -> &'static str {
 }
 
 /// Any end of the game, a checkmate or stalemate included; `None` while the game goes on.
+///
+/// ```
+/// use qiku::engine::game_end;
+/// use qiku::{Game, Position};
+///
+/// let mated = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")?);
+/// let end = game_end(&mated).expect("over");
+/// assert_eq!((end.text.as_str(), end.result), ("red wins by checkmate", "1-0"));
+/// assert!(game_end(&Game::new(Position::startpos())).is_none());
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn game_end(game: &Game) -> Option<GameEnd> {
     game.outcome().map(GameEnd::of)
 }
@@ -96,6 +140,18 @@ pub fn game_end(game: &Game) -> Option<GameEnd> {
 /// A game the rules have already ended with legal moves left (see [`GameEnd::by_rule`]), which
 /// is not searched on; `None` while the game goes on, and when the side to move has no legal
 /// move (the search says that: no best move, mated).
+///
+/// ```
+/// use qiku::engine::game_over;
+/// use qiku::{Game, Position};
+///
+/// // Bare kings: a draw by rule, with moves left.
+/// let bare = Game::new(Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1")?);
+/// assert_eq!(game_over(&bare).map(|e| e.text).as_deref(), Some("draw by no attacking material"));
+/// // Checkmate leaves no move: the search says it, not `game_over`.
+/// assert!(game_over(&Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")?)).is_none());
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn game_over(game: &Game) -> Option<GameEnd> {
     game_end(game).filter(GameEnd::by_rule)
 }

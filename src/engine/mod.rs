@@ -55,6 +55,14 @@ pub enum Score {
 
 impl Score {
     /// From an internal search value (`MATE - plies` for a mate in `plies`).
+    ///
+    /// ```
+    /// use qiku::engine::{eval::MATE, Score};
+    ///
+    /// assert_eq!(Score::from_value(35), Score::Cp(35));
+    /// assert_eq!(Score::from_value(MATE - 3), Score::Mate(2)); // mate in 3 plies: 2 moves
+    /// assert_eq!(Score::from_value(-MATE + 2), Score::Mate(-1));
+    /// ```
     pub fn from_value(v: eval::Value) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
@@ -82,6 +90,8 @@ impl Score {
     }
 
     /// The moves to mate (negative: the side to move is mated), `None` for a centipawn score.
+    ///
+    /// (example at [`Score::cp`])
     pub fn mate(self) -> Option<i32> {
         match self {
             Score::Mate(n) => Some(n),
@@ -90,6 +100,13 @@ impl Score {
     }
 
     /// `cp 25` or `mate -3`.
+    ///
+    /// ```
+    /// use qiku::engine::Score;
+    ///
+    /// assert_eq!(Score::Cp(25).to_uci(), "cp 25");
+    /// assert_eq!(Score::Mate(-3).to_uci(), "mate -3");
+    /// ```
     pub fn to_uci(self) -> String {
         match self {
             Score::Cp(v) => format!("cp {v}"),

@@ -154,6 +154,21 @@ pub struct CorrectionKeys([usize; CORRECTION_KINDS]);
 impl CorrectionKeys {
     /// The slots of `pos`, for its side to move: one by the placement of both sides' pawns,
     /// advisors and elephants, one by the material.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::CorrectionKeys;
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let start = Position::startpos();
+    /// // Both cannons moved: the same pawns, guards and material, red to move again.
+    /// let mut pos = start.play(iccs::parse(&start, "h2e2")?)?;
+    /// pos = pos.play(iccs::parse(&pos, "h7e7")?)?;
+    /// assert_eq!(CorrectionKeys::new(&pos), CorrectionKeys::new(&start));
+    /// // Black to move has slots of its own.
+    /// let black = start.play(iccs::parse(&start, "h0g2")?)?;
+    /// assert_ne!(CorrectionKeys::new(&black), CorrectionKeys::new(&start));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn new(pos: &Position) -> CorrectionKeys {
         let structure = |c: Color| {
@@ -174,6 +189,19 @@ pub struct ContKey(usize);
 
 impl ContKey {
     /// The row of the move that brought `piece` to `m`'s destination.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::ContKey;
+    /// use qiku::{notation::iccs, Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let horse = pos.piece_at("h0".parse()?).expect("a horse");
+    /// let to_g2 = iccs::parse(&pos, "h0g2")?;
+    /// assert_ne!(ContKey::new(horse, to_g2), ContKey::new(horse, iccs::parse(&pos, "h0i2")?));
+    /// // Only the piece and its destination count, not where it came from.
+    /// assert_eq!(ContKey::new(horse, to_g2), ContKey::new(horse, Move::new("e3".parse()?, "g2".parse()?)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn new(piece: Piece, m: Move) -> ContKey {
         ContKey(cell(piece, m) * CONT_ROW)
@@ -196,12 +224,30 @@ fn gravity(h: &mut i32, bonus: i32) {
 impl History {
     #[inline]
     /// The history score of `piece` moving to `m`'s target square.
+    ///
+    /// (example at [`History::update`])
     pub fn get(&self, piece: Piece, m: Move) -> i32 {
         self.table[piece.index()][m.to().index()]
     }
 
     /// Adds `bonus` (negative for a malus), with the "gravity" form that keeps values bounded:
     /// the larger a value already is, the less it grows.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::History;
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = iccs::parse(&pos, "h2e2")?;
+    /// let cannon = pos.piece_at(m.from()).expect("a cannon");
+    /// let mut history = History::default();
+    /// assert_eq!(history.get(cannon, m), 0);
+    /// history.update(cannon, m, 1000); // it caused a cutoff
+    /// assert_eq!(history.get(cannon, m), 1000);
+    /// history.update(cannon, m, 1000); // the same bonus again adds a little less
+    /// assert_eq!(history.get(cannon, m), 1998);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn update(&mut self, piece: Piece, m: Move, bonus: i32) {
         self.write(cell(piece, m), bonus);
@@ -210,6 +256,8 @@ impl History {
     /// The combined quiet-move score of `piece` moving to `m`'s destination after the moves
     /// keyed by `cont` (one and two plies before; `None` where there is none): the history plus
     /// both continuation histories, within +-3 [`HISTORY_MAX`].
+    ///
+    /// (example at [`History::update_all`])
     #[inline]
     pub fn quiet_score(&self, piece: Piece, m: Move, cont: [Option<ContKey>; 2]) -> i32 {
         let i = cell(piece, m);
@@ -221,6 +269,24 @@ impl History {
     }
 
     /// [`History::update`] plus the continuation histories after the moves keyed by `cont`.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::{ContKey, History};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let first = iccs::parse(&pos, "h2e2")?;
+    /// let after = pos.play(first)?;
+    /// let reply = iccs::parse(&after, "h9g7")?;
+    /// let (cannon, horse) = (pos.piece_at(first.from()).unwrap(), after.piece_at(reply.from()).unwrap());
+    /// let cont = [Some(ContKey::new(cannon, first)), None];
+    /// let mut history = History::default();
+    /// history.update_all(horse, reply, cont, 1000);
+    /// // The history and the continuation history after h2e2 both count.
+    /// assert_eq!(history.quiet_score(horse, reply, cont), 2000);
+    /// assert_eq!(history.quiet_score(horse, reply, [None; 2]), 1000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn update_all(&mut self, piece: Piece, m: Move, cont: [Option<ContKey>; 2], bonus: i32) {
         let i = cell(piece, m);
@@ -233,12 +299,26 @@ impl History {
     /// How much to add to the static evaluation of the position of `keys`: what searches of
     /// positions with the same pawns and guards, and with the same material, found beyond their
     /// static evaluation.
+    ///
+    /// (example at [`History::update_correction`])
     #[inline]
     pub fn correction(&self, keys: CorrectionKeys) -> i32 {
         keys.0.iter().map(|&k| self.correction[k]).sum::<i32>() / CORRECTION_GRAIN
     }
 
     /// A search of depth `depth` found `diff` more than the (corrected) static evaluation.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::{CorrectionKeys, History};
+    /// use qiku::Position;
+    ///
+    /// let keys = CorrectionKeys::new(&Position::startpos());
+    /// let mut history = History::default();
+    /// assert_eq!(history.correction(keys), 0);
+    /// // A depth-8 search found 40 more than the static evaluation: a step towards it.
+    /// history.update_correction(keys, 40, 8);
+    /// assert_eq!(history.correction(keys), 5);
+    /// ```
     #[inline]
     pub fn update_correction(&mut self, keys: CorrectionKeys, diff: i32, depth: i32) {
         let bonus = (diff * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
@@ -249,6 +329,20 @@ impl History {
     }
 
     /// Halves every value (between searches: old knowledge counts less).
+    ///
+    /// ```
+    /// use qiku::engine::ordering::History;
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = iccs::parse(&pos, "h2e2")?;
+    /// let cannon = pos.piece_at(m.from()).expect("a cannon");
+    /// let mut history = History::default();
+    /// history.update(cannon, m, 1000);
+    /// history.age();
+    /// assert_eq!(history.get(cannon, m), 500);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn age(&mut self) {
         for row in self.table.iter_mut() {
             for v in row.iter_mut() {
@@ -261,12 +355,36 @@ impl History {
     }
 
     /// Forgets everything (a new game).
+    ///
+    /// ```
+    /// use qiku::engine::ordering::History;
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = iccs::parse(&pos, "h2e2")?;
+    /// let cannon = pos.piece_at(m.from()).expect("a cannon");
+    /// let mut history = History::default();
+    /// history.update(cannon, m, 1000);
+    /// history.clear();
+    /// assert_eq!(history.get(cannon, m), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn clear(&mut self) {
         *self = History::default();
     }
 }
 
 /// The MVV/LVA value of a capture: victim first, attacker as tie-break.
+///
+/// ```
+/// use qiku::engine::ordering::mvv_lva;
+/// use qiku::Role;
+///
+/// // The victim counts first: a rook taking a rook before a pawn taking a cannon.
+/// assert!(mvv_lva(Role::Rook, Role::Rook) > mvv_lva(Role::Cannon, Role::Pawn));
+/// // Then the cheaper attacker.
+/// assert!(mvv_lva(Role::Rook, Role::Pawn) > mvv_lva(Role::Rook, Role::Rook));
+/// ```
 #[inline]
 pub fn mvv_lva(victim: Role, attacker: Role) -> i32 {
     PIECE_VALUE[victim.index()] * 16 - PIECE_VALUE[attacker.index()] / 16
@@ -275,6 +393,19 @@ pub fn mvv_lva(victim: Role, attacker: Role) -> i32 {
 /// Is the capture `m` likely to lose material: a dearer piece takes a cheaper one that is
 /// defended (after the capture, the capturer's old square is empty)? A cheap stand-in for a static
 /// exchange evaluation.
+///
+/// ```
+/// use qiku::engine::ordering::is_bad_capture;
+/// use qiku::{notation::iccs, Position};
+///
+/// // A cannon taking a horse the rook defends.
+/// let start = Position::startpos();
+/// assert!(is_bad_capture(&start, iccs::parse(&start, "h2h9")?));
+/// // A rook taking an undefended pawn.
+/// let pos = Position::from_fen("3k5/9/9/9/4p4/9/9/9/4R4/4K4 w - - 0 1")?;
+/// assert!(!is_bad_capture(&pos, iccs::parse(&pos, "e1e5")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn is_bad_capture(pos: &Position, m: Move) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else { return false };
@@ -313,6 +444,21 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// Orders all `moves` of `pos`.
+    ///
+    /// ```
+    /// use qiku::engine::ordering::{History, MovePicker};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let (tt, killer) = (iccs::parse(&pos, "b0c2")?, iccs::parse(&pos, "h0g2")?);
+    /// let picker = MovePicker::new(&pos, pos.moves(), Some(tt), [Some(killer), None], &History::default(), [None; 2]);
+    /// assert_eq!((picker.len(), picker.is_empty()), (44, false));
+    /// let order: Vec<String> = picker.map(|m| m.to_string()).collect();
+    /// // The table move, the killer, then the captures that lose the cannon, then the quiet moves.
+    /// assert_eq!(order[..2], ["b0c2", "h0g2"]);
+    /// assert!(order[2..4].contains(&"h2h9".to_string()) && order[2..4].contains(&"b2b9".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         pos: &Position,
         moves: MoveList,
@@ -343,6 +489,19 @@ impl MovePicker {
     }
 
     /// Captures only, by MVV/LVA (quiescence search).
+    ///
+    /// ```
+    /// use qiku::engine::ordering::MovePicker;
+    /// use qiku::{MoveList, Position};
+    ///
+    /// // Red's rook can take a cannon (e7) or a pawn (a1).
+    /// let pos = Position::from_fen("4k4/9/4c4/9/9/9/9/9/p3R4/3K5 w - - 0 1")?;
+    /// let mut captures = MoveList::new();
+    /// pos.legal_captures(&mut captures);
+    /// let order: Vec<String> = MovePicker::captures(&pos, captures).map(|m| m.to_string()).collect();
+    /// assert_eq!(order, ["e1e7", "e1a1"]); // the most valuable victim first
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn captures(pos: &Position, moves: MoveList) -> Self {
         let mut keys = [0; MoveList::CAPACITY];
         for (i, &m) in moves.iter().enumerate() {
@@ -353,11 +512,15 @@ impl MovePicker {
     }
 
     /// Number of moves the picker holds.
+    ///
+    /// (example at [`MovePicker::new`])
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// Whether it holds none.
+    ///
+    /// (example at [`MovePicker::new`])
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }

@@ -53,6 +53,15 @@ fn touched_history() -> History {
 
 impl Engine {
     /// An engine with a `hash_mib` MiB table, default options, no book and no tablebases.
+    ///
+    /// ```
+    /// use qiku::engine::{Engine, MAX_TB_PIECES};
+    ///
+    /// let engine = Engine::new(1);
+    /// assert_eq!(engine.shared.tt.mib(), 1);
+    /// assert!(engine.book.is_none() && engine.options.tablebases.is_none());
+    /// assert_eq!((engine.options.threads, engine.tb_root_limit), (1, MAX_TB_PIECES));
+    /// ```
     pub fn new(hash_mib: usize) -> Engine {
         Engine {
             shared: Arc::new(Shared::new(hash_mib)),
@@ -69,6 +78,18 @@ impl Engine {
     /// first, so that its memory counts as available to the new one (the peak is the larger of
     /// the two, not both). If the memory cannot be had, the error says why and an empty table of
     /// the old size takes its place.
+    ///
+    /// ```
+    /// use qiku::engine::Engine;
+    ///
+    /// let mut engine = Engine::new(1);
+    /// engine.set_hash(2)?;
+    /// assert_eq!(engine.shared.tt.mib(), 2);
+    /// // 2^44 MiB is refused; an empty table of the old size takes its place.
+    /// assert!(engine.set_hash(1 << 44).is_err());
+    /// assert_eq!(engine.shared.tt.mib(), 2);
+    /// # Ok::<(), qiku::engine::tt::TableSizeError>(())
+    /// ```
     pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
         let old = self.shared.tt.mib();
         self.shared = Arc::new(Shared::new(1));
@@ -86,6 +107,19 @@ impl Engine {
     }
 
     /// Forgets what earlier searches learned.
+    ///
+    /// ```
+    /// use qiku::engine::{time::Limits, Engine};
+    /// use qiku::{Game, Position};
+    ///
+    /// let mut engine = Engine::new(1);
+    /// let game = Game::new(Position::startpos());
+    /// engine.think(&game, &Limits::depth(2), &mut |_| {});
+    /// let key = game.position().key();
+    /// assert!(engine.shared.tt.probe(key).is_some()); // the search stored the root
+    /// engine.new_game();
+    /// assert!(engine.shared.tt.probe(key).is_none());
+    /// ```
     pub fn new_game(&mut self) {
         self.shared.tt.clear();
         self.history = touched_history();
@@ -94,6 +128,20 @@ impl Engine {
     /// Ages the history now, between moves (the UCI session does it after writing `bestmove`),
     /// rather than at the start of the next [`Engine::think`]: its millisecond then falls outside
     /// the time of the next move. The searches are the same either way.
+    ///
+    /// ```
+    /// use qiku::engine::{time::Limits, Engine};
+    /// use qiku::{Game, Position};
+    ///
+    /// let game = Game::new(Position::startpos());
+    /// let (mut now, mut later) = (Engine::new(1), Engine::new(1));
+    /// now.think(&game, &Limits::depth(3), &mut |_| {});
+    /// later.think(&game, &Limits::depth(3), &mut |_| {});
+    /// now.age_history(); // between moves; `later` ages at its next think
+    /// let (a, _) = now.think(&game, &Limits::depth(4), &mut |_| {});
+    /// let (b, _) = later.think(&game, &Limits::depth(4), &mut |_| {});
+    /// assert_eq!(a, b); // the same search, node for node
+    /// ```
     pub fn age_history(&mut self) {
         if !self.history_aged {
             self.history.age();

@@ -72,11 +72,27 @@ pub struct Shared {
 
 impl Shared {
     /// Shared state with a `hash_mib` MiB table (for sizes known to fit; see [`Shared::try_new`]).
+    ///
+    /// ```
+    /// use qiku::engine::search::Shared;
+    /// use std::sync::atomic::Ordering;
+    ///
+    /// let shared = Shared::new(1);
+    /// assert_eq!(shared.tt.mib(), 1);
+    /// assert!(!shared.stop.load(Ordering::Relaxed));
+    /// ```
     pub fn new(hash_mib: usize) -> Shared {
         Shared::with_table(TranspositionTable::new(hash_mib))
     }
 
     /// Like [`Shared::new`], but a table the machine cannot hold is an error, not an abort.
+    ///
+    /// ```
+    /// use qiku::engine::search::Shared;
+    ///
+    /// assert_eq!(Shared::try_new(1).map(|s| s.tt.mib()).ok(), Some(1));
+    /// assert!(Shared::try_new(1 << 44).is_err()); // 16 EiB
+    /// ```
     pub fn try_new(hash_mib: usize) -> Result<Shared, TableSizeError> {
         TranspositionTable::try_new(hash_mib).map(Shared::with_table)
     }
@@ -161,6 +177,23 @@ pub struct SearchResult {
 /// Searches `game`'s current position within `limits`, calling `on_info` after each completed
 /// iteration (main thread only). Returns when a limit is reached or `shared.stop` is set; with
 /// `go infinite` or `go ponder` it keeps going (iterations stop at `MAX_PLY`) until then.
+///
+/// ```
+/// use qiku::engine::ordering::History;
+/// use qiku::engine::search::{search, SearchOptions, Shared};
+/// use qiku::engine::{time::Limits, Score};
+/// use qiku::{Game, Position};
+///
+/// // Rook to d0 mates.
+/// let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?);
+/// let (shared, mut history) = (Shared::new(1), History::default());
+/// let mut depths = Vec::new();
+/// let options = SearchOptions::default();
+/// let r = search(&game, &Limits::depth(2), &options, &shared, &mut history, &mut |i| depths.push(i.depth));
+/// assert_eq!(depths, [1, 2]);
+/// assert_eq!((r.best.map(|m| m.to_string()), r.score), (Some("a0d0".to_string()), Score::Mate(1)));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn search(
     game: &Game,
     limits: &Limits,
@@ -208,6 +241,14 @@ pub fn search(
 /// CPUs. More threads than those do not search more; they take turns, the main thread among
 /// them, which then looks at the clock too late and loses on time (64 threads on 2 cores
 /// answered `go movetime 100` after 1 to 4 seconds).
+///
+/// ```
+/// use qiku::engine::search::search_threads;
+///
+/// let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// assert_eq!((search_threads(0), search_threads(1)), (1, 1));
+/// assert_eq!(search_threads(1000), cpus);
+/// ```
 pub fn search_threads(asked: usize) -> usize {
     static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let cpus = *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -246,6 +287,16 @@ pub const TB_WIN: Value = MATE_BOUND - 1 - 2 * MAX_PLY as Value;
 pub const TB_BOUND: Value = TB_WIN - MAX_PLY as Value;
 
 /// The value of a tablebase WDL verdict `ply` plies from the root (see [`TB_WIN`]).
+///
+/// ```
+/// use qiku::engine::search::{tb_wdl_score, MATE_BOUND, TB_WIN};
+/// use qiku::Wdl;
+///
+/// assert_eq!(tb_wdl_score(Wdl::Win, 3), TB_WIN - 3); // nearer wins score higher
+/// assert_eq!(tb_wdl_score(Wdl::Loss, 3), -(TB_WIN - 3));
+/// assert_eq!(tb_wdl_score(Wdl::Draw, 3), 0);
+/// assert!(TB_WIN < MATE_BOUND); // never read as a mate
+/// ```
 pub fn tb_wdl_score(v: Wdl, ply: usize) -> Value {
     match v {
         Wdl::Win => TB_WIN - ply as Value,
@@ -255,6 +306,18 @@ pub fn tb_wdl_score(v: Wdl, ply: usize) -> Value {
 }
 
 /// The value of a tablebase verdict `ply` plies from the root.
+///
+/// ```
+/// use qiku::engine::search::{tb_score, MATE};
+/// use qiku::engine::Score;
+/// use qiku::{Dtm, TbValue, Wdl};
+///
+/// // Mate in 5 plies, 2 plies from the root: mate in 7 plies, 4 moves.
+/// let v = tb_score(TbValue { wdl: Wdl::Win, dtm: Dtm(5) }, 2);
+/// assert_eq!(v, MATE - 7);
+/// assert_eq!(Score::from_value(v), Score::Mate(4));
+/// assert_eq!(tb_score(TbValue::DRAW, 2), 0);
+/// ```
 pub fn tb_score(v: TbValue, ply: usize) -> Value {
     match v.wdl {
         Wdl::Win => MATE - ply as Value - v.dtm.plies() as Value,

@@ -63,20 +63,28 @@ pub struct Limits {
 
 impl Limits {
     /// Search to `depth` plies.
+    ///
+    /// (example at [`Limits`])
     pub fn depth(depth: u32) -> Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
     /// Search for `ms` milliseconds.
+    ///
+    /// (example at [`Limits`])
     pub fn movetime(ms: u64) -> Limits {
         Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
     }
     /// Does the search end on its own (not only on `stop`)?
+    ///
+    /// (example at [`Limits`])
     pub fn is_bounded(&self) -> bool {
         !self.infinite && !self.ponder
     }
     /// Uses a clock (so the time manager decides)? True when any clock word was given
     /// (`wtime`, `btime`, `winc`, `binc`, `movestogo`), also for the other side only: the side to
     /// move then has no time given, and is treated as having none left.
+    ///
+    /// (example at [`Limits`])
     pub fn uses_clock(&self) -> bool {
         self.time.iter().chain(&self.inc).any(Option::is_some) || self.movestogo.is_some()
     }
@@ -97,6 +105,22 @@ const DEFAULT_MOVES_TO_GO: u32 = 35;
 const MIN_THINK: Duration = Duration::from_millis(5);
 
 /// The budget for `limits` with `turn` to move.
+///
+/// ```
+/// use qiku::engine::time::{budget, Budget, Limits};
+/// use qiku::Color;
+/// use std::time::Duration;
+///
+/// let ms = Duration::from_millis;
+/// // A fixed time per move: all of it but the overhead.
+/// let fixed = budget(&Limits::movetime(1000), Color::Red, ms(10));
+/// assert_eq!(fixed, Budget { soft: Some(ms(990)), hard: Some(ms(990)) });
+/// // A clock: a 35th of the time left, and a hard cap three and a half times that.
+/// let clock = Limits { time: [Some(ms(60_000)); 2], ..Limits::default() };
+/// let b = budget(&clock, Color::Black, ms(0));
+/// assert_eq!((b.soft, b.hard), (Some(ms(60_000) / 35), Some(ms(60_000) / 35 * 7 / 2)));
+/// assert_eq!(budget(&Limits::depth(3), Color::Red, ms(30)), Budget::default()); // no time limit
+/// ```
 pub fn budget(limits: &Limits, turn: Color, overhead: Duration) -> Budget {
     if let Some(mt) = limits.movetime {
         // The whole movetime is the budget; the overhead takes at most a fiftieth of it (2 ms of

@@ -245,6 +245,14 @@ impl TranspositionTable {
     /// A table of about `mib` MiB (at least one bucket), for sizes known to fit: like any `Vec`,
     /// it aborts the process if the memory cannot be had. Sizes chosen by a user go through
     /// [`TranspositionTable::try_new`].
+    ///
+    /// ```
+    /// use qiku::engine::tt::TranspositionTable;
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// assert_eq!(tt.mib(), 1);
+    /// assert_eq!(tt.hashfull(), 0);
+    /// ```
     pub fn new(mib: usize) -> TranspositionTable {
         let n = ((mib.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let buckets = Buckets::mapped(n).unwrap_or_else(|| {
@@ -286,18 +294,43 @@ impl TranspositionTable {
     }
 
     /// Size in MiB as configured.
+    ///
+    /// (example at [`TranspositionTable::new`])
     pub fn mib(&self) -> usize {
         std::mem::size_of_val(self.buckets.as_slice()) >> 20
     }
 
     /// Forgets everything (for `ucinewgame` and for the deterministic bench), clearing the
     /// table's parts in parallel.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// tt.store(42, Entry { mv: None, score: 25, eval: 10, depth: 6, bound: Bound::Exact });
+    /// assert!(tt.probe(42).is_some());
+    /// tt.clear();
+    /// assert_eq!(tt.probe(42), None);
+    /// ```
     pub fn clear(&self) {
         self.buckets.zero();
         self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: older entries become preferred victims.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// let entry = Entry { mv: None, score: 0, eval: 0, depth: 1, bound: Bound::Exact };
+    /// for i in 0..1000u64 {
+    ///     tt.store(i << 50 | 1, entry); // one in each of the first 1,000 buckets
+    /// }
+    /// tt.new_search();
+    /// // The entries stay, but no longer count as this search's.
+    /// assert_eq!((tt.hashfull(), tt.probe(1)), (0, Some(entry)));
+    /// ```
     pub fn new_search(&self) {
         let g = self.generation.load(Ordering::Relaxed);
         self.generation.store(g.wrapping_add(1) & 63, Ordering::Relaxed);
@@ -315,12 +348,34 @@ impl TranspositionTable {
     /// [`TranspositionTable::probe`] of it shortly after does not wait on memory (the search
     /// calls it as soon as a move is made, before the work that precedes the child's probe).
     /// Only a hint: no effect on any result.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// let entry = Entry { mv: None, score: 25, eval: 10, depth: 6, bound: Bound::Lower };
+    /// tt.store(42, entry);
+    /// tt.prefetch(42); // a hint: the probe's answer is the same
+    /// assert_eq!(tt.probe(42), Some(entry));
+    /// ```
     #[inline]
     pub fn prefetch(&self, key: u64) {
         prefetch_line(self.bucket(key));
     }
 
     /// The entry for `key`, if stored.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    /// use qiku::Position;
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// let key = Position::startpos().key();
+    /// assert_eq!(tt.probe(key), None);
+    /// let entry = Entry { mv: None, score: -3, eval: 10, depth: 2, bound: Bound::Upper };
+    /// tt.store(key, entry);
+    /// assert_eq!(tt.probe(key), Some(entry));
+    /// ```
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         for s in &self.bucket(key).slots {
@@ -333,6 +388,21 @@ impl TranspositionTable {
     }
 
     /// Stores a result. A result for the same position without a move keeps the old move.
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// let pos = Position::startpos();
+    /// let entry = Entry { mv: Some(iccs::parse(&pos, "h2e2")?), score: 25, eval: 10, depth: 6, bound: Bound::Exact };
+    /// tt.store(pos.key(), entry);
+    /// assert_eq!(tt.probe(pos.key()), Some(entry));
+    /// // A later result without a move keeps the move.
+    /// tt.store(pos.key(), Entry { mv: None, depth: 7, ..entry });
+    /// assert_eq!(tt.probe(pos.key()), Some(Entry { depth: 7, ..entry }));
+    /// # Ok::<(), qiku::notation::ParseMoveError>(())
+    /// ```
     pub fn store(&self, key: u64, mut e: Entry) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -374,6 +444,18 @@ impl TranspositionTable {
 
     /// Permille of the first thousand buckets' slots filled by the current search (UCI
     /// `hashfull`).
+    ///
+    /// ```
+    /// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+    ///
+    /// let tt = TranspositionTable::new(1); // 16,384 buckets of 4 slots
+    /// let entry = Entry { mv: None, score: 0, eval: 0, depth: 1, bound: Bound::Exact };
+    /// // One entry in each of the first 1,000 buckets: a quarter of their slots.
+    /// for i in 0..1000u64 {
+    ///     tt.store(i << 50 | 1, entry);
+    /// }
+    /// assert_eq!(tt.hashfull(), 250);
+    /// ```
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
         let buckets = self.buckets.as_slice();
@@ -442,6 +524,8 @@ impl Default for EvalCache {
 
 impl EvalCache {
     /// An empty cache.
+    ///
+    /// (example at [`EvalCache`])
     pub fn new() -> EvalCache {
         EvalCache { slots: vec![0; EVAL_CACHE_SLOTS].into_boxed_slice() }
     }
@@ -457,6 +541,8 @@ impl EvalCache {
     }
 
     /// The evaluation stored for `key`, if its slot still holds it.
+    ///
+    /// (example at [`EvalCache`])
     #[inline]
     pub fn get(&self, key: u64) -> Option<i32> {
         let e = self.slots[Self::slot(key)];
@@ -466,12 +552,23 @@ impl EvalCache {
     /// Asks the processor to start loading `key`'s slot, as [`TranspositionTable::prefetch`]
     /// does for the table (the search calls both as soon as a move is made). Only a hint: no
     /// effect on any result.
+    ///
+    /// ```
+    /// use qiku::engine::tt::EvalCache;
+    ///
+    /// let mut cache = EvalCache::new();
+    /// cache.put(0x1234_5678_9abc_def0, -57);
+    /// cache.prefetch(0x1234_5678_9abc_def0); // a hint: the answer is the same
+    /// assert_eq!(cache.get(0x1234_5678_9abc_def0), Some(-57));
+    /// ```
     #[inline]
     pub fn prefetch(&self, key: u64) {
         prefetch_line(&self.slots[Self::slot(key)]);
     }
 
     /// Stores `value` as the evaluation of `key`.
+    ///
+    /// (example at [`EvalCache`])
     #[inline]
     pub fn put(&mut self, key: u64, value: i32) {
         self.slots[Self::slot(key)] = Self::tag(key) | u64::from(value as u32);

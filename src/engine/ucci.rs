@@ -125,6 +125,15 @@ impl Write for Translate {
 /// evaluation becomes one of 9801 to 9899, see [`WIN_VALUE`]), `score mate N` becomes
 /// `score ±(10000 - plies)`, and `bestmove (none)` and the null move `bestmove 0000` (no
 /// position to search) become `nobestmove`.
+///
+/// ```
+/// use qiku::engine::ucci::to_ucci;
+///
+/// assert_eq!(to_ucci("info depth 5 score cp 25 pv h2e2"), "info depth 5 score 25 pv h2e2");
+/// assert_eq!(to_ucci("info depth 3 score mate 2 pv a0d0"), "info depth 3 score 9997 pv a0d0");
+/// assert_eq!(to_ucci("bestmove (none)"), "nobestmove");
+/// assert_eq!(to_ucci("bestmove h2e2 ponder h9g7"), "bestmove h2e2 ponder h9g7");
+/// ```
 pub fn to_ucci(line: &str) -> String {
     if line.starts_with("bestmove (none)") || line == "bestmove 0000" {
         return "nobestmove".to_string();
@@ -170,6 +179,17 @@ pub struct Ucci {
 
 impl Ucci {
     /// A session writing to `out`.
+    ///
+    /// ```
+    /// use qiku::engine::{ucci::Ucci, uci::Output};
+    ///
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut ucci = Ucci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// ucci.command("ucci");
+    /// let text = std::fs::read_to_string(log.path())?;
+    /// assert!(text.contains("\noption hashsize type spin") && text.ends_with("ucciok\n"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: Output, openers: Openers) -> Ucci {
         let translated = Output::new(Box::new(Translate { out: out.clone(), buf: Vec::new() }));
         let mut uci = Uci::new(translated, openers);
@@ -183,6 +203,18 @@ impl Ucci {
 
     /// Ends the session at the end of input: a running search finishes its move, as if `stop`
     /// had been sent.
+    ///
+    /// ```
+    /// use qiku::engine::{ucci::Ucci, uci::Output};
+    ///
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut ucci = Ucci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// ucci.command("go infinite");
+    /// ucci.finish(); // the end of the input: the search answers
+    /// let text = std::fs::read_to_string(log.path())?;
+    /// assert!(text.lines().last().is_some_and(|l| l.starts_with("bestmove ")), "{text}");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn finish(&mut self) {
         self.uci("stop");
     }
@@ -192,6 +224,17 @@ impl Ucci {
     }
 
     /// Handles one input line; returns false on `quit`.
+    ///
+    /// ```
+    /// use qiku::engine::{ucci::Ucci, uci::Output};
+    ///
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut ucci = Ucci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// assert!(ucci.command("isready"));
+    /// assert!(!ucci.command("quit"));
+    /// assert_eq!(std::fs::read_to_string(log.path())?, "readyok\nbye\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn command(&mut self, line: &str) -> bool {
         let line = line.trim();
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -343,6 +386,17 @@ impl Ucci {
 
     /// Leaves the session without a position (a `position` line too long to read): the next
     /// `go` answers `nobestmove`.
+    ///
+    /// ```
+    /// use qiku::engine::{ucci::Ucci, uci::Output};
+    ///
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut ucci = Ucci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// ucci.refuse_position("line too long");
+    /// ucci.command("go depth 1");
+    /// assert!(std::fs::read_to_string(log.path())?.ends_with("nobestmove\n"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn refuse_position(&mut self, reason: &str) {
         let handled = self.uci.positions_handled();
         self.uci.refuse_position(reason);

@@ -34,11 +34,22 @@ pub struct Output {
 
 impl Output {
     /// Output to `w`.
+    ///
+    /// (example at [`Output::line`])
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output { writer: Arc::new(Mutex::new(w)), failed: Arc::new(AtomicBool::new(false)) }
     }
 
     /// Writes `s` and a newline, and flushes; nothing once a write has failed.
+    ///
+    /// ```
+    /// use qiku::engine::uci::Output;
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let out = Output::new(Box::new(log.reopen()?));
+    /// out.line("readyok");
+    /// assert_eq!(std::fs::read_to_string(log.path())?, "readyok\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn line(&self, s: &str) {
         let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         if self.failed() {
@@ -113,6 +124,12 @@ fn path_error(path: &str, cause: &str) -> String {
 /// What the front ends say after a decision, beside its score (`info string <note>`): a book
 /// move, or the tables' verdict with the rules that decided it and the unit of its distance
 /// (`verdict` is [`Engine::last_verdict`]). `None` for a search the tables did not cover.
+///
+/// ```
+/// use qiku::engine::{uci::decision_note, Source};
+/// assert_eq!(decision_note(Source::Book, None).as_deref(), Some("book move"));
+/// assert_eq!(decision_note(Source::Search, None), None); // a search the tables did not cover
+/// ```
 pub fn decision_note(source: Source, verdict: Option<crate::core::Verdict>) -> Option<String> {
     match (source, verdict) {
         (Source::Book, _) => Some("book move".to_string()),
@@ -171,6 +188,8 @@ pub struct Uci {
 
 impl Uci {
     /// A session writing to `out`, opening books and tables with `openers`.
+    ///
+    /// (example at [`Uci::command`])
     pub fn new(out: Output, openers: Openers) -> Uci {
         Uci {
             out,
@@ -221,6 +240,17 @@ impl Uci {
     }
 
     /// Handles one input line; returns false on `quit`.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// assert!(uci.command("isready") && uci.command("go depth 2"));
+    /// assert!(!uci.command("quit")); // stops the search, which still answers
+    /// let text = std::fs::read_to_string(log.path())?;
+    /// assert!(text.starts_with("readyok\n") && text.lines().last().unwrap().starts_with("bestmove "));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn command(&mut self, line: &str) -> bool {
         let line = line.trim();
         let mut words = line.split_whitespace();
@@ -288,6 +318,15 @@ impl Uci {
     /// `go infinite`, pondering or a `go mate N` without another limit, where waiting might never
     /// end, `what` is refused with an `info string` (send `stop` first). Returns whether it was
     /// refused.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// assert!(!uci.busy("position")); // no search running
+    /// uci.command("go infinite");
+    /// assert!(uci.busy("position")); // it might never end: refused
+    /// uci.stop();
+    /// ```
     pub fn busy(&mut self, what: &str) -> bool {
         if !self.searching() {
             return false;
@@ -359,6 +398,16 @@ impl Uci {
     /// `setoption` for another dialect (UCCI): sets the option UCI calls `name` to `value`, and
     /// every refusal or note names it `shown`, the name the GUI sent. Waits for a search that
     /// ends on its own, and is refused during one that does not, as `setoption` is.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// uci.set_option_as("Hash", "0", "hashsize");
+    /// let text = std::fs::read_to_string(log.path())?;
+    /// assert_eq!(text, "info string option hashsize: value \"0\" is not a number from 1 to 65536\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn set_option_as(&mut self, name: &str, value: &str, shown: &str) {
         if !self.busy("setoption") {
             self.set_option(name, value, Some(shown));
@@ -366,6 +415,16 @@ impl Uci {
     }
 
     /// Under UCCI the book file option is `bookfiles`: how a book that does not open is named.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// uci.name_book_option("bookfiles");
+    /// uci.command("setoption name BookFile value missing.qbk");
+    /// assert!(std::fs::read_to_string(log.path())?.starts_with("info string bookfiles missing.qbk: "));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn name_book_option(&mut self, name: &'static str) {
         self.book_option = name;
     }
@@ -516,6 +575,17 @@ impl Uci {
     /// Opens the first of `files` that opens as the book (`BookFile`), with the current book
     /// options; an `info string` names those that did not open and why. If none opens, the book
     /// loaded before stays (UCCI's `bookfiles a.qbk;b.qbk`).
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// uci.set_book_files(&["a.qbk".to_string(), "b.qbk".to_string()]);
+    /// let text = std::fs::read_to_string(log.path())?;
+    /// assert!(text.starts_with("info string book files that did not open: a.qbk: "));
+    /// assert!(text.ends_with("; no book loaded\n"), "{text}");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn set_book_files(&mut self, files: &[String]) {
         if self.busy("setoption") {
             return;
@@ -588,6 +658,16 @@ impl Uci {
 
     /// Leaves the session without a position, `reason` saying why (a `position` line too long to
     /// read): the next `go` answers the null move instead of searching the previous position.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let log = tempfile::NamedTempFile::new()?;
+    /// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+    /// uci.refuse_position("line too long");
+    /// uci.command("go depth 1");
+    /// assert!(std::fs::read_to_string(log.path())?.ends_with("bestmove 0000\n")); // not a search
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn refuse_position(&mut self, reason: &str) {
         if self.busy("position") {
             return;
@@ -597,11 +677,23 @@ impl Uci {
     }
 
     /// The position a `go` would search: `None` after a refused `position` command.
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// uci.command("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
+    /// assert_eq!(uci.current_position().map(|p| p.fen()).as_deref(), Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"));
+    /// uci.command("position fen not-a-fen"); // refused
+    /// assert!(uci.current_position().is_none());
+    /// assert_eq!(uci.positions_handled(), 2);
+    /// ```
     pub fn current_position(&self) -> Option<&Position> {
         self.no_position.is_none().then(|| self.game.position())
     }
 
     /// How many `position` commands the session has handled (accepted or refused).
+    ///
+    /// (example at [`Uci::current_position`])
     pub fn positions_handled(&self) -> u64 {
         self.positions_handled
     }
@@ -694,11 +786,22 @@ impl Uci {
     }
 
     /// Whether a search is running.
+    ///
+    /// (example at [`Uci::stop`])
     pub fn is_searching(&mut self) -> bool {
         self.searching()
     }
 
     /// The hash table's entry for `pos`, if any, for UCCI's `probe` (`None` while searching).
+    ///
+    /// ```
+    /// use qiku::{engine::uci::{Output, Uci}, Position};
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// uci.command("go depth 3");
+    /// uci.busy("position"); // waits for the search, which ends on its own
+    /// let entry = uci.hash_entry(&Position::startpos()).expect("the root was stored");
+    /// assert!(entry.mv.is_some_and(|m| Position::startpos().is_legal(m)));
+    /// ```
     pub fn hash_entry(&mut self, pos: &Position) -> Option<super::tt::Entry> {
         if self.searching() {
             return None;
@@ -707,6 +810,15 @@ impl Uci {
     }
 
     /// Stops a running search and waits for its `bestmove` (as the `stop` command does).
+    ///
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// uci.command("go infinite");
+    /// assert!(uci.is_searching());
+    /// uci.stop(); // returns once `bestmove` is written
+    /// assert!(!uci.is_searching());
+    /// ```
     pub fn stop(&mut self) {
         if let Some(shared) = self.active.take() {
             shared.stop.store(true, Ordering::Relaxed);

@@ -250,6 +250,19 @@ fn piece_char(charset: Charset, piece: Piece) -> char {
 /// Writes the legal move `m` of `pos` in canonical Chinese notation, traditional characters
 /// (the style of the CCPD records). If no piece of the side to move stands on the from-square
 /// (so `m` cannot be legal) the ICCS form is written instead, never a panic.
+///
+/// ```
+/// use qiku::notation::{chinese, iccs};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let after = pos.play(iccs::parse(&pos, "h2e2")?)?;
+/// assert_eq!(chinese::format(&pos, iccs::parse(&pos, "h2e2")?), "炮二平五");
+/// assert_eq!(chinese::format(&after, iccs::parse(&after, "h9g7")?), "馬８進７"); // black: full-width digits
+/// // No piece of the side to move on the from-square: the ICCS form, not a panic.
+/// assert_eq!(chinese::format(&pos, iccs::parse_move("e5e6")?), "e5e6");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn format(pos: &Position, m: Move) -> String {
     format_with(pos, m, Style::TRADITIONAL)
 }
@@ -278,6 +291,18 @@ pub fn format_with(pos: &Position, m: Move, style: Style) -> String {
 }
 
 /// [`format_with`], appending to `out`.
+///
+/// ```
+/// use qiku::notation::chinese::{self, Style};
+/// use qiku::notation::iccs;
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let mut line = String::from("1. ");
+/// chinese::write(&pos, iccs::parse(&pos, "h0g2")?, Style::SIMPLIFIED, &mut line);
+/// assert_eq!(line, "1. 马二进三");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write(pos: &Position, m: Move, style: Style, out: &mut String) {
     let Some(d) = relative::describe(pos, m) else {
         out.push_str(&m.to_string());

@@ -98,11 +98,31 @@ pub fn parse(pos: &Position, token: &str) -> Result<Move, ParseMoveError> {
 }
 
 /// `h2e2`.
+///
+/// ```
+/// use qiku::notation::iccs;
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let m = iccs::parse(&pos, "H2-E2")?; // either form is read
+/// assert_eq!(iccs::format(m), "h2e2");
+/// assert_eq!(iccs::parse(&pos, &iccs::format(m))?, m);
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 pub fn format(m: Move) -> String {
     m.to_string()
 }
 
 /// `H2-E2`, the form ICCS game files use.
+///
+/// ```
+/// use qiku::notation::iccs;
+///
+/// let m = iccs::parse_move("h0g2")?;
+/// assert_eq!(iccs::format_dashed(m), "H0-G2");
+/// assert_eq!(iccs::parse_move(&iccs::format_dashed(m))?, m);
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 pub fn format_dashed(m: Move) -> String {
     let s = m.to_string().to_ascii_uppercase();
     format!("{}-{}", &s[..2], &s[2..])

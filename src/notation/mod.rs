@@ -47,6 +47,15 @@ impl Notation {
     pub const ALL: [Notation; 3] = [Notation::Iccs, Notation::Wxf, Notation::Chinese];
 
     /// Lowercase name, as on the command line: `iccs`, `wxf`, `chinese`.
+    ///
+    /// ```
+    /// use qiku::notation::Notation;
+    ///
+    /// assert_eq!(Notation::ALL.map(Notation::name), ["iccs", "wxf", "chinese"]);
+    /// for n in Notation::ALL {
+    ///     assert_eq!(n.name().parse::<Notation>(), Ok(n)); // the name is read back
+    /// }
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Notation::Iccs => "iccs",
@@ -58,6 +67,15 @@ impl Notation {
     /// The notation a token is written in, judged by its shape alone: any non-ASCII character
     /// means Chinese; square-square (`h2e2`, `H2-E2`, also with a check or annotation mark after
     /// it) means ICCS; other ASCII means WXF.
+    ///
+    /// ```
+    /// use qiku::notation::Notation;
+    ///
+    /// assert_eq!(Notation::detect("h2e2+"), Notation::Iccs); // a check mark after the move
+    /// assert_eq!(Notation::detect("R1+2"), Notation::Wxf);
+    /// assert_eq!(Notation::detect("炮2平5"), Notation::Chinese); // any non-ASCII character
+    /// assert_eq!(Notation::detect("h2x2"), Notation::Wxf); // no square-square shape: WXF (and an error there)
+    /// ```
     pub fn detect(token: &str) -> Notation {
         let token = without_marks(token);
         let b = token.as_bytes();
@@ -223,6 +241,14 @@ impl std::error::Error for ParseMoveError {}
 
 impl ParseMoveError {
     /// The token the error is about.
+    ///
+    /// ```
+    /// use qiku::notation::parse_any;
+    /// use qiku::Position;
+    ///
+    /// let err = parse_any(&Position::startpos(), "a0a4!?").unwrap_err();
+    /// assert_eq!(err.token(), "a0a4!?"); // as written, marks included
+    /// ```
     pub fn token(&self) -> &str {
         match self {
             ParseMoveError::Syntax { token, .. }
@@ -245,6 +271,15 @@ impl ParseMoveError {
     }
 
     /// A short machine-readable reason, for counting errors by kind.
+    ///
+    /// ```
+    /// use qiku::notation::parse_any;
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let kinds = ["xyz", "h5h6", "a0a4"].map(|t| parse_any(&pos, t).map_err(|e| e.kind()).err());
+    /// assert_eq!(kinds, [Some("syntax"), Some("no-such-piece"), Some("illegal")]);
+    /// ```
     pub fn kind(&self) -> &'static str {
         match self {
             ParseMoveError::Syntax { .. } => "syntax",

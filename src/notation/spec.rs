@@ -41,11 +41,31 @@ pub struct PositionSpec {
 
 impl PositionSpec {
     /// The position after the moves.
+    ///
+    /// ```
+    /// use qiku::notation::spec::parse_position_spec;
+    ///
+    /// let spec = parse_position_spec("startpos moves h2e2 h9g7")?;
+    /// assert_eq!(spec.position().fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    /// assert_eq!(spec.start, qiku::Position::startpos()); // the position named, before the moves
+    /// # Ok::<(), qiku::notation::spec::SpecError>(())
+    /// ```
     pub fn position(&self) -> Position {
         self.moves.iter().fold(self.start.clone(), |p, &m| p.play_unchecked(m))
     }
 
     /// The game from the start through the moves (so that repetitions are judged).
+    ///
+    /// ```
+    /// use qiku::notation::spec::parse_position_spec;
+    ///
+    /// let spec = parse_position_spec("startpos moves h0g2 h9g7 g2h0 g7h9")?;
+    /// let game = spec.game();
+    /// assert_eq!((game.len(), game.position()), (4, &spec.position()));
+    /// // The start position again: a repetition, which the position alone cannot tell.
+    /// assert_eq!(game.repetitions(), 1);
+    /// # Ok::<(), qiku::notation::spec::SpecError>(())
+    /// ```
     pub fn game(&self) -> Game {
         let mut game = Game::new(self.start.clone());
         for &m in &self.moves {
@@ -242,6 +262,18 @@ fn looks_like_squares(token: &str) -> bool {
 
 /// Plays `tokens` (any notation, see [`read_move`]) from `start`; the error numbers moves from
 /// `first_number`.
+///
+/// ```
+/// use qiku::notation::spec::{read_moves, SpecError};
+/// use qiku::Position;
+///
+/// let start = Position::startpos();
+/// let moves = read_moves(&start, &["炮二平五", "H8+7", "b0c2"], 1)?;
+/// assert_eq!(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7", "b0c2"]);
+/// // Numbered from 4 here: the second token is move 5.
+/// assert!(matches!(read_moves(&start, &["h2e2", "h9j7"], 4), Err(SpecError::Move { number: 5, .. })));
+/// # Ok::<(), SpecError>(())
+/// ```
 pub fn read_moves<S: AsRef<str>>(start: &Position, tokens: &[S], first_number: usize) -> Result<Vec<Move>, SpecError> {
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(tokens.len());
@@ -266,6 +298,18 @@ pub fn read_moves<S: AsRef<str>>(start: &Position, tokens: &[S], first_number: u
 }
 
 /// Reads `startpos|FEN [moves M ...]` from one string (see the module documentation).
+///
+/// ```
+/// use qiku::notation::spec::parse_position_spec;
+/// use qiku::Position;
+///
+/// let spec = parse_position_spec("fen 4k4/R8/9/9/9/9/9/9/9/3K5 w moves a8b8 e9f9")?;
+/// assert_eq!(spec.start, Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w")?);
+/// assert_eq!(spec.moves.len(), 2);
+/// let err = parse_position_spec("startpos moves a0a5").unwrap_err(); // the rook cannot jump its pawn
+/// assert!(err.to_string().starts_with("move 1 \"a0a5\""), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_position_spec(text: &str) -> Result<PositionSpec, SpecError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     parse_words(&words)

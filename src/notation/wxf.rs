@@ -192,6 +192,17 @@ pub fn format(pos: &Position, m: Move) -> String {
 }
 
 /// [`format()`], appending to `out`.
+///
+/// ```
+/// use qiku::notation::{iccs, wxf};
+/// use qiku::Position;
+///
+/// let pos = Position::startpos();
+/// let mut line = String::from("1. ");
+/// wxf::write(&pos, iccs::parse(&pos, "h2e2")?, &mut line);
+/// assert_eq!(line, "1. C2.5");
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 pub fn write(pos: &Position, m: Move, out: &mut String) {
     let Some(d) = relative::describe(pos, m) else {
         out.push_str(&m.to_string());

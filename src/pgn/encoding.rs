@@ -56,6 +56,14 @@ pub enum TextEncoding {
 
 impl TextEncoding {
     /// A display name: `UTF-8`, `GBK`, `Big5`, `UTF-16LE`, `UTF-16BE`.
+    ///
+    /// ```
+    /// use qiku::pgn::TextEncoding;
+    ///
+    /// assert_eq!(TextEncoding::Gbk.name(), "GBK");
+    /// assert_eq!(TextEncoding::Utf16Le.name(), "UTF-16LE");
+    /// assert_eq!(TextEncoding::Big5.to_string(), TextEncoding::Big5.name()); // as displayed
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             TextEncoding::Utf8 => "UTF-8",
@@ -320,16 +328,34 @@ impl OpenError {
     }
 
     /// The file.
+    ///
+    /// ```
+    /// use qiku::pgn::{self, EncodingChoice, OpenErrorKind};
+    /// use std::path::Path;
+    ///
+    /// let err = pgn::open("no/such/games.pgn", EncodingChoice::Auto).unwrap_err();
+    /// assert_eq!(err.path(), Path::new("no/such/games.pgn"));
+    /// assert_eq!(err.kind(), OpenErrorKind::Io);
+    /// assert_eq!(err.io_error().kind(), std::io::ErrorKind::NotFound);
+    /// ```
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// What kind of failure this is.
+    ///
+    /// ```
+    /// use qiku::pgn::{open_reader, EncodingChoice, OpenErrorKind};
+    ///
+    /// // Bytes with many NULs are no game file, in any encoding.
+    /// let err = open_reader(std::io::Cursor::new(vec![0u8; 512]), "zeros.bin", EncodingChoice::Auto).unwrap_err();
+    /// assert_eq!(err.kind(), OpenErrorKind::NotText);
+    /// ```
     pub fn kind(&self) -> OpenErrorKind {
         self.kind
     }
 
-    /// The underlying error.
+    /// The underlying error. Example at [`OpenError::path`].
     pub fn io_error(&self) -> &io::Error {
         &self.source
     }
@@ -358,16 +384,27 @@ pub struct Input {
 
 impl Input {
     /// The file (or the name given to [`open_reader`]).
+    ///
+    /// ```
+    /// use qiku::pgn::{open_reader, EncodingChoice, TextEncoding};
+    /// use std::path::Path;
+    ///
+    /// let input = open_reader(std::io::Cursor::new("1. h2e2 *\n"), "memory.pgn", EncodingChoice::Auto)?;
+    /// assert_eq!(input.path(), Path::new("memory.pgn"));
+    /// assert_eq!(input.encoding(), TextEncoding::Utf8);
+    /// assert!(!input.is_compressed());
+    /// # Ok::<(), qiku::pgn::OpenError>(())
+    /// ```
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The encoding the text is decoded from (detected or forced).
+    /// The encoding the text is decoded from (detected or forced). Example at [`Input::path`].
     pub fn encoding(&self) -> TextEncoding {
         self.encoding
     }
 
-    /// Whether the file was zstd-compressed.
+    /// Whether the file was zstd-compressed. Example at [`Input::path`].
     pub fn is_compressed(&self) -> bool {
         self.compressed
     }
@@ -563,18 +600,19 @@ pub struct InputError {
 }
 
 impl InputError {
-    /// The file (or the name given to [`open_reader`]).
+    /// The file (or the name given to [`open_reader`]). Example at [`InputError`].
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// How many bytes of the file (decompressed, before any transcoding) were read before the
-    /// failure.
+    /// failure. Example at [`InputError`].
     pub fn offset(&self) -> u64 {
         self.offset
     }
 
     /// Whether the file is zstd-compressed (the offset is then one in the decompressed text).
+    /// Example at [`InputError`].
     pub fn is_compressed(&self) -> bool {
         self.compressed
     }
@@ -679,6 +717,18 @@ pub struct Transcoder<R> {
 
 impl<R: Read> Transcoder<R> {
     /// A byte-order mark of `encoding` at the start is removed.
+    ///
+    /// ```
+    /// use qiku::pgn::{TextEncoding, Transcoder};
+    /// use std::io::Read;
+    ///
+    /// // "h2e2" in UTF-16LE, after its byte-order mark.
+    /// let utf16: &[u8] = b"\xff\xfeh\x002\x00e\x002\x00";
+    /// let mut text = String::new();
+    /// Transcoder::new(utf16, TextEncoding::Utf16Le).read_to_string(&mut text)?;
+    /// assert_eq!(text, "h2e2"); // the mark is gone
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(inner: R, encoding: TextEncoding) -> Self {
         Transcoder {
             inner,
@@ -695,6 +745,18 @@ impl<R: Read> Transcoder<R> {
     }
 
     /// The wrapped reader.
+    ///
+    /// ```
+    /// use qiku::pgn::{TextEncoding, Transcoder};
+    /// use std::io::{Cursor, Read};
+    ///
+    /// let mut transcoder = Transcoder::new(Cursor::new(b"\xc5\xda".to_vec()), TextEncoding::Gbk);
+    /// let mut text = String::new();
+    /// transcoder.read_to_string(&mut text)?;
+    /// assert_eq!(text, "炮");
+    /// assert_eq!(transcoder.into_inner().position(), 2); // both bytes taken from the wrapped reader
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn into_inner(self) -> R {
         self.inner
     }

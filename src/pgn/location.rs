@@ -28,6 +28,14 @@ pub struct Location {
 
 impl Location {
     /// A location.
+    ///
+    /// ```
+    /// use qiku::pgn::Location;
+    ///
+    /// const START: Location = Location::new(1, 1, 1); // usable in constants
+    /// assert_eq!(START, Location { game: 1, line: 1, column: 1 });
+    /// assert_eq!(Location::new(0, 0, 0), Location::default()); // no place yet
+    /// ```
     pub const fn new(game: u64, line: u64, column: u32) -> Self {
         Location { game, line, column }
     }

@@ -230,11 +230,43 @@ pub struct Reader<R> {
 
 impl<R: BufRead> Reader<R> {
     /// A reader that detects the [`Mode`] from the input.
+    ///
+    /// ```
+    /// use qiku::pgn::{Location, Reader, Skip, Visitor};
+    ///
+    /// struct Ignore; // reads every game, keeps nothing
+    /// impl Visitor for Ignore {
+    ///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+    ///     fn end_game(&mut self, _: Location) {}
+    /// }
+    /// let text = "[Event \"a\"]\n\n1. h2e2 h9g7 1-0\n";
+    /// let mut reader = Reader::new(text.as_bytes());
+    /// assert!(reader.read_game(&mut Ignore)?);
+    /// assert_eq!((reader.games_read(), reader.line(), reader.bytes_read()), (1, 3, text.len() as u64));
+    /// assert!(!reader.read_game(&mut Ignore)?); // the end of the input
+    /// assert!(reader.into_inner().is_empty()); // all of it consumed
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(inner: R) -> Self {
         Self::with_mode(inner, Mode::Auto)
     }
 
     /// A reader with a fixed [`Mode`] (or `Mode::Auto`).
+    ///
+    /// ```
+    /// use qiku::pgn::{Location, Mode, Reader, Skip, Visitor};
+    ///
+    /// struct Ignore;
+    /// impl Visitor for Ignore {
+    ///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+    ///     fn end_game(&mut self, _: Location) {}
+    /// }
+    /// // Moves without tags: a game per line, unless read as PGN, whose movetext spans lines.
+    /// let text = "h2e2 h9g7\nc3c4 b9c7\n";
+    /// assert_eq!(Reader::new(text.as_bytes()).read_all(&mut Ignore)?, 2);
+    /// assert_eq!(Reader::with_mode(text.as_bytes(), Mode::Pgn).read_all(&mut Ignore)?, 1);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn with_mode(inner: R, mode: Mode) -> Self {
         Reader {
             inner,
@@ -267,32 +299,51 @@ impl<R: BufRead> Reader<R> {
 
     /// Lines (and multi-line comments) longer than this many bytes are reported as
     /// [`ErrorKind::LineTooLong`] ([`ErrorKind::CommentTooLong`]) and skipped.
+    ///
+    /// ```
+    /// use qiku::pgn::{ErrorKind, Location, Reader, Skip, SyntaxError, Visitor};
+    ///
+    /// struct Errors(Vec<ErrorKind>);
+    /// impl Visitor for Errors {
+    ///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+    ///     fn malformed(&mut self, e: &SyntaxError) { self.0.push(e.kind); }
+    ///     fn end_game(&mut self, _: Location) {}
+    /// }
+    /// let mut reader = Reader::new("h2e2 h9g7 h0g2 i9h9 1-0\nc3c4 *\n".as_bytes());
+    /// reader.set_max_line_len(16);
+    /// let mut errors = Errors(Vec::new());
+    /// assert_eq!(reader.read_all(&mut errors)?, 2); // the long line is still a game, a broken one
+    /// assert_eq!(errors.0, [ErrorKind::LineTooLong]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn set_max_line_len(&mut self, bytes: usize) {
         self.max_line_len = bytes.max(1);
     }
 
     /// The mode in use: the one given, or the detected one once the first game was started
-    /// (`Mode::Auto` before that).
+    /// (`Mode::Auto` before that). Example at [`Mode`].
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
-    /// Number of games started so far (including malformed ones).
+    /// Number of games started so far (including malformed ones). Example at [`Reader::new`].
     pub fn games_read(&self) -> u64 {
         self.game_no
     }
 
-    /// Bytes consumed from the input so far (for progress bars and throughput figures).
+    /// Bytes consumed from the input so far (for progress bars and throughput figures). Example at
+    /// [`Reader::new`].
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
     }
 
-    /// The 1-based number of the line most recently read (0 before the first).
+    /// The 1-based number of the line most recently read (0 before the first). Example at
+    /// [`Reader::new`].
     pub fn line(&self) -> u64 {
         self.line_no
     }
 
-    /// The wrapped input.
+    /// The wrapped input. Example at [`Reader::new`].
     pub fn into_inner(self) -> R {
         self.inner
     }
@@ -428,6 +479,20 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Reads all remaining games; returns how many were read.
+    ///
+    /// ```
+    /// use qiku::pgn::{Location, Reader, Skip, Visitor};
+    ///
+    /// struct Ignore;
+    /// impl Visitor for Ignore {
+    ///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+    ///     fn end_game(&mut self, _: Location) {}
+    /// }
+    /// let mut reader = Reader::new("h2e2 h9g7 1-0\nc3c4 *\n\nb0c2 0-1\n".as_bytes());
+    /// assert_eq!(reader.read_all(&mut Ignore)?, 3);
+    /// assert_eq!(reader.read_all(&mut Ignore)?, 0); // nothing left
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn read_all<V: Visitor + ?Sized>(&mut self, visitor: &mut V) -> io::Result<u64> {
         let mut n = 0;
         while self.read_game(visitor)? {

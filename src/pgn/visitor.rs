@@ -44,6 +44,15 @@ pub enum GameResult {
 
 impl GameResult {
     /// The PGN spelling of the result.
+    ///
+    /// ```
+    /// use qiku::pgn::GameResult;
+    ///
+    /// for result in [GameResult::RedWins, GameResult::BlackWins, GameResult::Draw] {
+    ///     assert_eq!(GameResult::from_tag(result.as_str()), Ok(Some(result))); // read back as written
+    /// }
+    /// assert_eq!(GameResult::RedWins.as_str(), "1-0");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             GameResult::RedWins => "1-0",

@@ -174,6 +174,18 @@ fn mix(mut x: u64) -> u64 {
 /// Is the side to move's static evaluation also its capture-search value? A null-window capture
 /// search (captures ordered most valuable victim first, `depth` plies at most) that cannot beat
 /// standing pat.
+///
+/// ```
+/// use qiku::engine::eval::Weights;
+/// use qiku::tune::collect::is_quiet;
+/// use qiku::Position;
+///
+/// assert!(is_quiet(&Position::startpos(), &Weights::DEFAULT, 8));
+/// // Red to move takes black's rook on a9 with its own.
+/// let pos = Position::from_fen("r3k4/9/9/4p4/9/9/9/9/9/R3K4 w - - 0 1")?;
+/// assert!(!is_quiet(&pos, &Weights::DEFAULT, 8));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn is_quiet(pos: &Position, w: &Weights, depth: u32) -> bool {
     let stand = eval::evaluate(pos, w);
     let mut p = pos.clone();
@@ -297,6 +309,23 @@ fn replay(path: &Path, file: u64, g: &RawGame, opts: &CollectOptions, params: &P
 /// `params` (unless [`CollectOptions::traces`] is off). Games without a result are skipped; a
 /// game with an unreadable or illegal move is used up to that move and reported in
 /// [`Dataset::first_errors`].
+///
+/// ```
+/// use qiku::tune::collect::{collect, CollectOptions};
+/// use qiku::tune::Params;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("games.pgn");
+/// std::fs::write(&path, "[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b2b6 a9b9 1-0\n\n\
+///                        [Result \"*\"]\n\n1. c3c4 b9c7 *\n")?;
+/// let opts = CollectOptions { skip_plies: 2, every: 1, validation_percent: 0, ..CollectOptions::default() };
+/// let data = collect(&[path], &opts, &Params::DEFAULT, &qiku::NoProgress)?;
+/// assert_eq!((data.games, data.games_used, data.without_result), (2, 1, 1));
+/// // Plies 3 to 8 of the won game: kept, or left out for a reason counted.
+/// assert_eq!(data.training.len() as u64 + data.in_check + data.not_quiet + data.drawish, 6);
+/// assert!(!data.training.is_empty() && data.training.iter().all(|s| s.result == 1.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn collect(
     files: &[PathBuf],
     opts: &CollectOptions,

@@ -81,6 +81,14 @@ impl Params {
 
     /// The flat vector. A piece-square table contributes its files a-e (files f-i are their
     /// mirror images).
+    ///
+    /// ```
+    /// use qiku::tune::Params;
+    ///
+    /// let v = Params::DEFAULT.to_vector();
+    /// assert_eq!(v.len(), Params::LEN);
+    /// assert_eq!(Params::from_vector(&v), Some(Params::DEFAULT));
+    /// ```
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = vec![0.0; Params::LEN];
         let (t, w) = (&self.tables, &self.weights);
@@ -130,6 +138,16 @@ impl Params {
 
     /// Parameters from a flat vector, each rounded to the nearest integer (table entries clamped
     /// to `i16`). `None` if the vector is not [`Params::LEN`] long.
+    ///
+    /// ```
+    /// use qiku::tune::{group_indices, Group, Params};
+    ///
+    /// let mut v = Params::DEFAULT.to_vector();
+    /// v[group_indices(Group::Tempo).start] += 4.6; // rounded to the nearest integer
+    /// let p = Params::from_vector(&v).expect("the right length");
+    /// assert_eq!(p.weights.tempo, Params::DEFAULT.weights.tempo + 5);
+    /// assert_eq!(Params::from_vector(&v[1..]), None);
+    /// ```
     pub fn from_vector(v: &[f64]) -> Option<Params> {
         if v.len() != Params::LEN {
             return None;
@@ -179,12 +197,33 @@ impl Params {
 
     /// The evaluation of `pos` with these parameters, red's view (the reference the traces are
     /// checked against).
+    ///
+    /// ```
+    /// use qiku::engine::eval::{breakdown, Weights};
+    /// use qiku::tune::Params;
+    /// use qiku::Position;
+    ///
+    /// // Red is a rook up; red's view even with black to move.
+    /// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b")?;
+    /// assert_eq!(Params::DEFAULT.evaluate(&pos), breakdown(&pos, &Weights::DEFAULT).total);
+    /// assert!(Params::DEFAULT.evaluate(&pos) > 500);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn evaluate(&self, pos: &Position) -> Value {
         eval::breakdown_with(pos, &self.tables, &self.weights).total
     }
 
     /// The parameters as Rust source (the constants of `engine::eval`, written in
     /// `src/engine/eval/params.rs`), for pasting into that file.
+    ///
+    /// ```
+    /// use qiku::tune::Params;
+    ///
+    /// let rust = Params::DEFAULT.to_rust();
+    /// assert!(rust.starts_with("pub const MATERIAL: [Pair; 7] = [p(0, 0), ")); // the king's, fixed
+    /// assert!(rust.contains("\nconst ROOK_PST_EG: Table = [\n"));
+    /// assert!(rust.contains(&format!("        tempo: {},\n", Params::DEFAULT.weights.tempo)));
+    /// ```
     pub fn to_rust(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
@@ -239,6 +278,8 @@ pub struct Trace {
 
 impl Trace {
     /// The evaluation (red's view) with parameter vector `v`.
+    ///
+    /// (example at [`trace`])
     pub fn eval(&self, v: &[f64]) -> f64 {
         self.terms.iter().map(|&(i, c)| v[i as usize] * c as f64).sum()
     }
@@ -249,6 +290,18 @@ impl Trace {
 /// (the phase and the threat sizes, in fixed exchange values, do not depend on them), so for any
 /// `params`, `trace.eval(params.to_vector())` equals `params.evaluate(pos)` up to the integer
 /// rounding of the evaluation (tested).
+///
+/// ```
+/// use qiku::tune::{rounding_bound, trace, Params};
+/// use qiku::Position;
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let t = trace(&pos);
+/// let linear = t.eval(&Params::DEFAULT.to_vector());
+/// let real = f64::from(Params::DEFAULT.evaluate(&pos));
+/// assert!((linear - real).abs() <= rounding_bound(&pos), "{linear} {real}");
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn trace(pos: &Position) -> Trace {
     let mut dense = [0f64; Params::LEN];
     let occ = pos.occupied();
@@ -383,11 +436,27 @@ pub fn trace(pos: &Position) -> Trace {
 
 /// A bound on `|trace(pos).eval(v) - evaluate(pos)|` from the evaluation's integer rounding:
 /// each piece's tapered material, both sides' tapered mobility, threat, cannon and king-danger terms.
+///
+/// ```
+/// use qiku::tune::rounding_bound;
+/// use qiku::Position;
+///
+/// assert_eq!(rounding_bound(&Position::startpos()), 52.0); // 32 pieces, and 20
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn rounding_bound(pos: &Position) -> f64 {
     pos.occupied().count() as f64 + 20.0
 }
 
 /// The logistic curve: the expected score (red's) of an evaluation `e` (red's view).
+///
+/// ```
+/// use qiku::tune::sigmoid;
+///
+/// assert_eq!(sigmoid(0.005, 0.0), 0.5); // even: a draw expected
+/// assert!((sigmoid(0.005, 200.0) + sigmoid(0.005, -200.0) - 1.0).abs() < 1e-12);
+/// assert!(sigmoid(0.005, 600.0) > 0.95);
+/// ```
 #[inline]
 pub fn sigmoid(k: f64, e: f64) -> f64 {
     1.0 / (1.0 + (-k * e).exp())
@@ -407,6 +476,20 @@ pub struct Sample {
 const CHUNK: usize = 4096;
 
 /// Mean squared error of the predictions with parameters `v` and scale `k`.
+///
+/// ```
+/// use qiku::tune::{loss, trace, Params, Sample};
+/// use qiku::Position;
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let v = Params::DEFAULT.to_vector();
+/// // Red a rook up: a red win is well predicted, a red loss badly.
+/// let won = [Sample { trace: trace(&pos), result: 1.0 }];
+/// let lost = [Sample { trace: trace(&pos), result: 0.0 }];
+/// assert!(loss(&won, &v, 0.005) < 0.01);
+/// assert!(loss(&lost, &v, 0.005) > 0.8);
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn loss(samples: &[Sample], v: &[f64], k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
@@ -427,6 +510,20 @@ pub fn loss(samples: &[Sample], v: &[f64], k: f64) -> f64 {
 }
 
 /// The loss and its gradient with respect to `v`.
+///
+/// ```
+/// use qiku::tune::{group_indices, loss, loss_and_gradient, trace, Group, Params, Sample};
+/// use qiku::{Position, Role};
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let v = Params::DEFAULT.to_vector();
+/// let lost = [Sample { trace: trace(&pos), result: 0.0 }]; // red lost, a rook up
+/// let (l, g) = loss_and_gradient(&lost, &v, 0.005);
+/// assert_eq!(l, loss(&lost, &v, 0.005));
+/// // The loss falls as the rook's middlegame value does.
+/// assert!(g[group_indices(Group::Material).start + 2 * Role::Rook.index()] > 0.0);
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn loss_and_gradient(samples: &[Sample], v: &[f64], k: f64) -> (f64, Vec<f64>) {
     let mut grad = vec![0.0; v.len()];
     if samples.is_empty() {
@@ -464,6 +561,19 @@ pub fn loss_and_gradient(samples: &[Sample], v: &[f64], k: f64) -> (f64, Vec<f64
 
 /// The scale `k` minimising the loss with parameters `v` (golden-section search on a log scale
 /// between 1e-4 and 1e-1 per evaluation unit).
+///
+/// ```
+/// use qiku::tune::{fit_k, sigmoid, trace, Params, Sample};
+/// use qiku::Position;
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let (t, v) = (trace(&pos), Params::DEFAULT.to_vector());
+/// // Won once, drawn once: the best scale predicts 0.75.
+/// let samples = [Sample { trace: t.clone(), result: 1.0 }, Sample { trace: t.clone(), result: 0.5 }];
+/// let k = fit_k(&samples, &v);
+/// assert!((sigmoid(k, t.eval(&v)) - 0.75).abs() < 1e-4, "{k}");
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn fit_k(samples: &[Sample], v: &[f64]) -> f64 {
     golden_section_k(|k| loss(samples, v, k))
 }
@@ -518,6 +628,15 @@ impl Default for FitOptions {
 /// effect) and the tempo bonus (it is part of how the search reads evaluations at odd and even
 /// depths, not a property of positions, and the data would fold the side-to-move bias of master
 /// games into it).
+///
+/// ```
+/// use qiku::tune::{frozen_by_default, group_indices, FitOptions, Group};
+///
+/// let frozen = frozen_by_default();
+/// assert_eq!(frozen.len(), 3); // the king's material (both phases) and the tempo
+/// assert!(frozen.contains(&group_indices(Group::Tempo).start));
+/// assert_eq!(FitOptions::default().frozen, frozen);
+/// ```
 pub fn frozen_by_default() -> Vec<usize> {
     vec![MATERIAL_AT, MATERIAL_AT + 1, TEMPO_AT]
 }
@@ -568,6 +687,15 @@ impl std::str::FromStr for Group {
 }
 
 /// The indices of a group's parameters in the flat vector.
+///
+/// ```
+/// use qiku::tune::{group_indices, Group, Params};
+///
+/// assert_eq!(group_indices(Group::Material), 0..14); // 7 roles, middlegame and endgame
+/// assert_eq!(group_indices("threats".parse()?).len(), 2);
+/// assert_eq!(group_indices(Group::Tempo).end, Params::LEN);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn group_indices(g: Group) -> std::ops::Range<usize> {
     match g {
         Group::Material => MATERIAL_AT..PST_AT,
@@ -591,6 +719,21 @@ pub const PST_LIMIT: f64 = 250.0;
 
 /// Full-batch Adam from `start` with scale `k`; `on_epoch(epoch, training loss)` after each step;
 /// piece-square entries stay within [`PST_LIMIT`]. Returns the fitted vector (not rounded).
+///
+/// ```
+/// use qiku::tune::{fit, loss, trace, FitOptions, Params, Sample};
+/// use qiku::Position;
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let (start, samples) = (Params::DEFAULT.to_vector(), [Sample { trace: trace(&pos), result: 0.5 }]);
+/// let opts = FitOptions { epochs: 20, ..FitOptions::default() };
+/// let mut losses = Vec::new();
+/// let fitted = fit(&samples, &start, 0.005, &opts, |_, l| losses.push(l));
+/// assert_eq!(losses.len(), 20);
+/// assert!(loss(&samples, &fitted, 0.005) < losses[0]); // a draw, though a rook up: learnt
+/// assert!(opts.frozen.iter().all(|&i| fitted[i] == start[i]));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn fit(
     samples: &[Sample],
     start: &[f64],
@@ -632,6 +775,18 @@ pub fn fit(
 
 /// Loss of the real evaluation (`params.evaluate`, integers and all) on `positions` with results
 /// `samples[i].result`: checks that the rounded parameters do what the linear model says.
+///
+/// ```
+/// use qiku::tune::{loss, reference_loss, trace, Params, Sample};
+/// use qiku::Position;
+///
+/// let pos = Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")?;
+/// let samples = [Sample { trace: trace(&pos), result: 0.5 }];
+/// let real = reference_loss(&[pos], &samples, &Params::DEFAULT, 0.005);
+/// let linear = loss(&samples, &Params::DEFAULT.to_vector(), 0.005);
+/// assert!((real - linear).abs() < 0.01, "{real} {linear}");
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub fn reference_loss(positions: &[Position], samples: &[Sample], params: &Params, k: f64) -> f64 {
     if positions.is_empty() {
         return 0.0;

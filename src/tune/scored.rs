@@ -53,6 +53,15 @@ impl Score {
     /// Reads a UCI `score` (the two words after `score`, e.g. `cp 35` or `mate -3`), which is
     /// from the side to move's point of view, as red's view. `mate 0` (no move left: the side to
     /// move has lost) becomes a mate in 1 against the side to move. `None` if it is neither.
+    ///
+    /// ```
+    /// use qiku::tune::scored::Score;
+    ///
+    /// assert_eq!(Score::from_uci("cp 35", false), Some(Score::Cp(-35))); // black to move
+    /// assert_eq!(Score::from_uci("mate 3", true), Some(Score::Mate(3)));
+    /// assert_eq!(Score::from_uci("mate 0", true), Some(Score::Mate(-1))); // red is mated
+    /// assert_eq!(Score::from_uci("lowerbound 3", true), None);
+    /// ```
     pub fn from_uci(words: &str, red_to_move: bool) -> Option<Score> {
         let mut w = words.split_whitespace();
         let kind = w.next()?;
@@ -146,6 +155,16 @@ impl std::error::Error for LineError {}
 
 impl ScoredPosition {
     /// Reads one line (without its newline).
+    ///
+    /// ```
+    /// use qiku::tune::scored::{ScoredPosition, Split};
+    ///
+    /// let p = ScoredPosition::parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t1\tvalid")?;
+    /// assert_eq!((p.result, p.split, p.score), (1.0, Split::Valid, None));
+    /// let err = ScoredPosition::parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t2\ttrain").unwrap_err();
+    /// assert_eq!(err.cause, "result \"2\": expected 1, 0.5 or 0 (red's result)");
+    /// # Ok::<(), qiku::tune::scored::LineError>(())
+    /// ```
     pub fn parse(line: &str) -> Result<ScoredPosition, LineError> {
         let err = |cause: String| LineError { cause };
         let cols: Vec<&str> = line.split('\t').collect();
@@ -177,6 +196,15 @@ impl ScoredPosition {
     }
 
     /// The line (without a newline).
+    ///
+    /// ```
+    /// use qiku::tune::scored::{Score, ScoredPosition, Split};
+    ///
+    /// let fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".to_string();
+    /// let p = ScoredPosition { fen, result: 0.5, split: Split::Train, score: Some(Score::Mate(-3)) };
+    /// assert_eq!(p.to_line(), "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t0.5\ttrain\t#-3");
+    /// assert_eq!(ScoredPosition::parse(&p.to_line()), Ok(p));
+    /// ```
     pub fn to_line(&self) -> String {
         let split = match self.split {
             Split::Train => "train",
@@ -340,6 +368,14 @@ fn parse_score(s: &str) -> Option<Score> {
 
 /// The expected score for red that an engine's `score` stands for, on the engine's own scale
 /// `k_engine` (fitted by [`fit_engine_scale`]): `1 / (1 + e^(-k·cp))`, and 1 or 0 for a mate.
+///
+/// ```
+/// use qiku::tune::scored::{expected, Score};
+///
+/// assert_eq!(expected(Score::Cp(0), 0.005), 0.5);
+/// assert!(expected(Score::Cp(300), 0.005) > 0.8);
+/// assert_eq!(expected(Score::Mate(-2), 0.005), 0.0); // black mates
+/// ```
 pub fn expected(score: Score, k_engine: f64) -> f64 {
     match score {
         Score::Cp(cp) => super::sigmoid(k_engine, f64::from(cp)),
@@ -355,6 +391,16 @@ pub fn expected(score: Score, k_engine: f64) -> f64 {
 
 /// The tuning target of a position: `lambda · expected(score) + (1 - lambda) · result`. Without
 /// a score, the result.
+///
+/// ```
+/// use qiku::tune::scored::{target, ScoredPosition};
+///
+/// // Red lost, though the engine saw red mate.
+/// let p = ScoredPosition::parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t0\ttrain\t#2")?;
+/// assert_eq!(target(&p, 0.25, 0.005), 0.25);
+/// assert_eq!(target(&ScoredPosition { score: None, ..p }, 0.25, 0.005), 0.0);
+/// # Ok::<(), qiku::tune::scored::LineError>(())
+/// ```
 pub fn target(p: &ScoredPosition, lambda: f64, k_engine: f64) -> f64 {
     match p.score {
         Some(s) => lambda * expected(s, k_engine) + (1.0 - lambda) * p.result,
@@ -366,6 +412,17 @@ pub fn target(p: &ScoredPosition, lambda: f64, k_engine: f64) -> f64 {
 /// squares, as [`super::fit_k`] does for the evaluation): so that a score and a result can be
 /// blended, whatever unit the engine reports in. Positions without a centipawn score are left
 /// out.
+///
+/// ```
+/// use qiku::tune::scored::{expected, fit_engine_scale, Score, ScoredPosition};
+///
+/// let won = ScoredPosition::parse("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\t1\ttrain\t200")?;
+/// let drawn = ScoredPosition { result: 0.5, ..won.clone() };
+/// // Scored 200 and won half a point in two: the scale reads 200 as 0.75.
+/// let k = fit_engine_scale(&[won, drawn]);
+/// assert!((expected(Score::Cp(200), k) - 0.75).abs() < 1e-4, "{k}");
+/// # Ok::<(), qiku::tune::scored::LineError>(())
+/// ```
 pub fn fit_engine_scale(positions: &[ScoredPosition]) -> f64 {
     let pairs: Vec<(f64, f64)> = positions
         .iter()
@@ -402,6 +459,19 @@ pub struct BadPosition {
 
 /// Training and validation samples (traces, targets by [`target`]) and the
 /// validation positions themselves, from the lines of a position file.
+///
+/// ```
+/// use qiku::tune::scored::{samples, ScoredPosition};
+///
+/// let lines = ["3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\t1\ttrain\t500", "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1\t0.5\tvalid"];
+/// let positions = lines.map(|l| ScoredPosition::parse(l)).into_iter().collect::<Result<Vec<_>, _>>()?;
+/// let s = samples(&positions, 0.5, 0.005).map_err(|e| e.cause)?;
+/// assert_eq!((s.training.len(), s.validation.len(), s.validation_positions.len()), (1, 1, 1));
+/// assert_eq!(s.validation[0].result, 0.5); // no score: the result
+/// let bad = ScoredPosition::parse("not a position\t1\ttrain")?;
+/// assert_eq!(samples(&[bad], 0.5, 0.005).unwrap_err().index, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn samples(positions: &[ScoredPosition], lambda: f64, k_engine: f64) -> Result<Samples, BadPosition> {
     use rayon::prelude::*;
     type Built = Result<(Sample, Option<Position>), BadPosition>;

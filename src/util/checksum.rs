@@ -99,18 +99,34 @@ impl Default for Checksum {
 
 impl Checksum {
     /// An empty checksum.
+    ///
+    /// (example at [`Checksum::of`])
     pub fn new() -> Self {
         Self::default()
     }
     /// Adds `data`.
+    ///
+    /// (example at [`Checksum::of`])
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data);
     }
     /// The checksum of everything added.
+    ///
+    /// (example at [`Checksum::of`])
     pub fn finish(self) -> u64 {
         self.0.finish_mixed()
     }
     /// The checksum of `data`.
+    ///
+    /// ```
+    /// use qiku::book::format::Checksum;
+    ///
+    /// let mut c = Checksum::new();
+    /// c.update(b"QIKU");
+    /// c.update(b"BOOK");
+    /// assert_eq!(c.finish(), Checksum::of(b"QIKUBOOK")); // in pieces or at once
+    /// assert_ne!(Checksum::of(b"QIKUBOOK"), Checksum::of(b"QIKUBOOL"));
+    /// ```
     pub fn of(data: &[u8]) -> u64 {
         let mut c = Checksum::new();
         c.update(data);

@@ -165,6 +165,19 @@ pub fn read_exact_at(file: &File, buf: &mut [u8], off: u64) -> io::Result<()> {
 
 /// Whether `a` and `b` name the same existing file (same device and inode on unix, same
 /// canonical path elsewhere). `false` if either does not exist.
+///
+/// ```
+/// use qiku::fs::same_file;
+///
+/// let dir = tempfile::tempdir()?;
+/// let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+/// std::fs::write(&a, "1. h2e2")?;
+/// std::fs::write(&b, "1. h2e2")?;
+/// assert!(same_file(&a, &dir.path().join(".").join("a.pgn")));
+/// assert!(!same_file(&a, &b)); // the same content in another file
+/// assert!(!same_file(&a, &dir.path().join("missing.pgn")));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn same_file(a: &Path, b: &Path) -> bool {
     #[cfg(unix)]
     {
@@ -409,6 +422,8 @@ impl AtomicFile {
     /// A new, empty temporary file in `target`'s directory. Leftovers of earlier writers of the
     /// same target that were killed before finishing (their process no longer runs) are removed
     /// first, so that temporary files never accumulate.
+    ///
+    /// (example at [`AtomicFile`])
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
         AtomicFile::create_at(&output_place(target)?)
     }
@@ -465,16 +480,22 @@ impl AtomicFile {
     }
 
     /// The temporary file's path (for error messages).
+    ///
+    /// (example at [`AtomicFile`])
     pub fn temp_path(&self) -> &Path {
         self.temp.path()
     }
 
     /// The file being written.
+    ///
+    /// (example at [`AtomicFile`])
     pub fn file(&mut self) -> &mut File {
         self.temp.as_file_mut()
     }
 
     /// Syncs the data and renames the file over the target.
+    ///
+    /// (example at [`AtomicFile`])
     pub fn commit(self) -> io::Result<()> {
         self.temp.as_file().sync_all()?;
         self.temp.persist(&self.target).map_err(|e| e.error)?;
@@ -482,6 +503,18 @@ impl AtomicFile {
     }
 
     /// Writes `bytes` to `target` atomically.
+    ///
+    /// ```
+    /// use qiku::fs::AtomicFile;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let target = dir.path().join("notes.txt");
+    /// AtomicFile::write(&target, b"h2e2")?;
+    /// AtomicFile::write(&target, b"h2e2 h9g7")?; // replaced whole
+    /// assert_eq!(std::fs::read_to_string(&target)?, "h2e2 h9g7");
+    /// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1); // no temporary file left
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn write(target: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut f = AtomicFile::create(target)?;
         f.file().write_all(bytes)?;
@@ -490,6 +523,21 @@ impl AtomicFile {
 
     /// Writes `bytes` to `target` atomically, replacing a symbolic link there rather than the
     /// file it points to (see [`AtomicFile::create_replacing_link`]).
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use qiku::fs::AtomicFile;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("elsewhere.txt"), "kept")?;
+    /// let link = dir.path().join("out.txt");
+    /// std::os::unix::fs::symlink("elsewhere.txt", &link)?;
+    /// AtomicFile::write_replacing_link(&link, b"new")?;
+    /// assert!(std::fs::symlink_metadata(&link)?.file_type().is_file()); // no longer a link
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("elsewhere.txt"))?, "kept");
+    /// # }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn write_replacing_link(target: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut f = AtomicFile::create_replacing_link(target)?;
         f.file().write_all(bytes)?;

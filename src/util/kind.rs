@@ -138,6 +138,17 @@ pub(crate) fn kind_of_bytes(head: &[u8], len: u64) -> FileKind {
 /// link to one is followed): a directory, a FIFO or a device is an
 /// [`io::ErrorKind::InvalidInput`] error, as from [`crate::fs::open_regular`], and a missing
 /// file is [`io::ErrorKind::NotFound`].
+///
+/// ```
+/// use qiku::fs::{file_kind, FileKind};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.txt");
+/// std::fs::write(&games, "[Event \"x\"]\n\n1. h2e2 h9g7 1-0\n")?;
+/// assert_eq!(file_kind(&games)?, FileKind::Pgn); // by its content, whatever its name
+/// assert_eq!(file_kind(dir.path()).unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn file_kind(path: &Path) -> io::Result<FileKind> {
     let file = super::files::open_regular(path)?;
     let len = file.metadata()?.len();

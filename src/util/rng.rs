@@ -8,11 +8,26 @@ pub struct Rng(u64);
 
 impl Rng {
     /// A generator starting from `seed`.
+    ///
+    /// ```
+    /// use qiku::Rng;
+    ///
+    /// let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+    /// assert_eq!([a.next_u64(), a.next_u64()], [b.next_u64(), b.next_u64()]); // the same sequence
+    /// assert_ne!(Rng::new(8).next_u64(), Rng::new(7).next_u64());
+    /// ```
     pub fn new(seed: u64) -> Self {
         Rng(seed)
     }
 
     /// The next 64 random bits.
+    ///
+    /// ```
+    /// use qiku::Rng;
+    ///
+    /// // SplitMix64's published first output from seed 0.
+    /// assert_eq!(Rng::new(0).next_u64(), 0xe220_a839_7b1d_cdaf);
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
@@ -23,6 +38,16 @@ impl Rng {
 
     /// Uniform in `0..n` (`n > 0`; `0` is treated as `1`), without modulo bias (Lemire's
     /// multiply-and-reject).
+    ///
+    /// ```
+    /// use qiku::Rng;
+    ///
+    /// let mut rng = Rng::new(1);
+    /// let rolls: Vec<u64> = (0..100).map(|_| rng.below(6)).collect();
+    /// assert!(rolls.iter().all(|&r| r < 6));
+    /// assert!((0..6).all(|face| rolls.contains(&face)));
+    /// assert_eq!(Rng::new(1).below(0), 0); // 0 counts as 1
+    /// ```
     pub fn below(&mut self, n: u64) -> u64 {
         let n = n.max(1);
         loop {

@@ -268,6 +268,19 @@ pub const PST_EG: [&Table; 7] =
     [&KING_PST_EG, &ADVISOR_PST_EG, &ELEPHANT_PST_EG, &HORSE_PST_EG, &ROOK_PST_EG, &CANNON_PST_EG, &PAWN_PST_EG];
 
 /// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq`.
+///
+/// ```
+/// use qiku::engine::eval::{pst, PieceSquareTables};
+/// use qiku::{Color, Piece, Role, Square};
+///
+/// let horse = Piece::new(Color::Red, Role::Horse);
+/// let b0: Square = "b0".parse()?;
+/// assert_eq!(pst(horse, b0), PieceSquareTables::DEFAULT.pst(horse, b0));
+/// // Black reads its table with the ranks flipped, and the tables are left-right symmetric.
+/// assert_eq!(pst(Piece::new(Color::Black, Role::Horse), "b9".parse()?), pst(horse, b0));
+/// assert_eq!(pst(horse, "h0".parse()?), pst(horse, b0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn pst(piece: Piece, sq: Square) -> Pair {
     PieceSquareTables::DEFAULT.pst(piece, sq)
@@ -275,6 +288,17 @@ pub fn pst(piece: Piece, sq: Square) -> Pair {
 
 /// The row and column of `piece` on `sq` in its role's table (black reads it with the ranks
 /// flipped).
+///
+/// ```
+/// use qiku::engine::eval::table_cell;
+/// use qiku::{Color, Piece, Role};
+///
+/// // Each king at home reads the last row's middle cell.
+/// assert_eq!(table_cell(Piece::new(Color::Red, Role::King), "e0".parse()?), (9, 4));
+/// assert_eq!(table_cell(Piece::new(Color::Black, Role::King), "e9".parse()?), (9, 4));
+/// assert_eq!(table_cell(Piece::new(Color::Red, Role::Pawn), "a6".parse()?), (3, 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn table_cell(piece: Piece, sq: Square) -> (usize, usize) {
     let cell = cell_index(piece, sq);
@@ -325,6 +349,20 @@ impl PieceSquareTables {
     };
 
     /// The piece-square bonus (middlegame, endgame) for `piece` standing on `sq` in these tables.
+    ///
+    /// ```
+    /// use qiku::engine::eval::{pst, table_cell, PieceSquareTables};
+    /// use qiku::{Color, Piece, Role, Square};
+    ///
+    /// let king = Piece::new(Color::Red, Role::King);
+    /// let e0: Square = "e0".parse()?;
+    /// let (row, col) = table_cell(king, e0);
+    /// let mut tables = PieceSquareTables::DEFAULT;
+    /// tables.pst[Role::King.index()][row][col] += 7;
+    /// assert_eq!(tables.pst(king, e0).mg, pst(king, e0).mg + 7);
+    /// assert_eq!(tables.pst(king, e0).eg, pst(king, e0).eg); // the endgame table is apart
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn pst(&self, piece: Piece, sq: Square) -> Pair {
         let cell = cell_index(piece, sq);

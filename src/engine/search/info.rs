@@ -30,12 +30,34 @@ pub struct Info {
 
 impl Info {
     /// Nodes per second.
+    ///
+    /// (example at [`Info::to_uci`])
     pub fn nps(&self) -> u64 {
         let ms = self.time.as_millis() as u64;
         (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000)
     }
 
     /// The UCI form: `info depth 9 seldepth 14 multipv 1 score cp 25 nodes ... pv h2e2 h9g7`.
+    ///
+    /// ```
+    /// use qiku::engine::{Info, Score};
+    /// use std::time::Duration;
+    ///
+    /// let info = Info {
+    ///     depth: 9,
+    ///     multipv: 1,
+    ///     seldepth: 14,
+    ///     score: Score::Cp(25),
+    ///     nodes: 50_000,
+    ///     time: Duration::from_millis(100),
+    ///     hashfull: 3,
+    ///     tbhits: 0,
+    ///     pv: Vec::new(),
+    /// };
+    /// assert_eq!(info.nps(), 500_000);
+    /// let line = "info depth 9 seldepth 14 multipv 1 score cp 25 nodes 50000 nps 500000 hashfull 3 tbhits 0 time 100";
+    /// assert_eq!(info.to_uci(), line);
+    /// ```
     pub fn to_uci(&self) -> String {
         let mut s = format!(
             "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {}",

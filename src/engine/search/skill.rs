@@ -29,12 +29,25 @@ pub const SKILL_LINES: usize = 4;
 const SEED_TAG: u64 = 0x5348_494c_4c5f_4c56;
 
 /// Whether `level` weakens the search (below [`MAX_SKILL_LEVEL`]).
+///
+/// ```
+/// use qiku::engine::search::skill::{weakens, MAX_SKILL_LEVEL};
+///
+/// assert!(weakens(0) && weakens(19));
+/// assert!(!weakens(MAX_SKILL_LEVEL));
+/// ```
 pub fn weakens(level: u32) -> bool {
     level < MAX_SKILL_LEVEL
 }
 
 /// The deepest iteration at `level`: `1 + level` plies, as in Stockfish (depth 1 at level 0,
 /// 20 at level 19).
+///
+/// ```
+/// use qiku::engine::search::skill::depth_limit;
+///
+/// assert_eq!((depth_limit(0), depth_limit(10), depth_limit(19)), (1, 11, 20));
+/// ```
 pub fn depth_limit(level: u32) -> i32 {
     1 + level.min(MAX_SKILL_LEVEL) as i32
 }
