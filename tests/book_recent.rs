@@ -445,8 +445,13 @@ fn filter_values_are_checked() {
         let e = v.parse::<book::DateBound>().unwrap_err().to_string();
         assert!(e.contains(v) && e.contains(want), "{e}");
     }
-    for v in ["F10", "C100", "C99-A00"] {
+    for v in ["F10", "C100"] {
         let e = v.parse::<book::EccoRange>().unwrap_err().to_string();
         assert!(e.contains(v) && e.contains("A00-E99"), "{e}");
     }
+    // Ends the wrong way round: said so, with the range as meant.
+    let e = "C99-A00".parse::<book::EccoRange>().unwrap_err().to_string();
+    assert_eq!(e, "ECCO range \"C99-A00\" runs backwards: write it A00-C99");
+    let e = "c - b".parse::<book::EccoRange>().unwrap_err().to_string();
+    assert_eq!(e, "ECCO range \"c-b\" runs backwards: write it b-c");
 }

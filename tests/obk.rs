@@ -67,6 +67,29 @@ fn export_then_import_gives_back_the_same_book_byte_for_byte() {
     assert!(rows.iter().any(|r| r.0 == 0xAAA7));
 }
 
+/// A book with recent games (the default build) keeps its build options and game counts through
+/// an `.obk`: only the recent games are dropped. Its stored header was read as no header at all
+/// (its size check left out the recent-games section), so `--keep-prefix` and the games read
+/// were lost, and the book then merged with books built without it.
+#[test]
+fn a_book_with_recent_games_keeps_its_options_through_an_obk() {
+    let dir = tempfile::tempdir().unwrap();
+    let qbk = dir.path().join("recent.qbk");
+    let opts = BuildOptions {
+        params: BuildParams { max_ply: 20, keep_prefix: true, ..BuildParams::default() },
+        ..BuildOptions::default()
+    };
+    let built = book::build(&[games()], &qbk, &opts).unwrap().header;
+    assert!(built.recent_games > 0);
+    let obk_path = dir.path().join("recent.obk");
+    obk::export(&Book::open(&qbk).unwrap(), &obk_path).unwrap();
+    let imported = obk::import(&obk_path, &dir.path().join("back.qbk")).unwrap();
+    assert!(!imported.header_ignored);
+    let back = imported.header.unwrap();
+    assert_eq!((back.params, back.games, back.records), (built.params, built.games, built.records));
+    assert_eq!(back.recent_games, 0);
+}
+
 /// Creates an `.obk` by hand the way other tools write them.
 fn handmade(path: &Path, rows: &[(rusqlite::types::Value, i64, u32, u32, u32, i64)]) {
     let conn = Connection::open(path).unwrap();

@@ -264,7 +264,13 @@ impl std::str::FromStr for EccoRange {
             }
         };
         let (first, last) = match s.split_once('-') {
-            Some((a, b)) => (end(a).ok_or_else(bad)?.0, end(b).ok_or_else(bad)?.1),
+            Some((a, b)) => {
+                let (first, last) = (end(a).ok_or_else(bad)?.0, end(b).ok_or_else(bad)?.1);
+                if first > last {
+                    return Err(FilterError::ReversedEcco(a.trim().to_string(), b.trim().to_string()));
+                }
+                (first, last)
+            }
             None => end(s).ok_or_else(bad)?,
         };
         if first > last {
@@ -283,6 +289,8 @@ pub enum FilterError {
     Ecco(String),
     /// `--since` later than `--until`.
     EmptyDates(String, String),
+    /// An `--ecco` range whose ends are the wrong way round (`C99-A00`).
+    ReversedEcco(String, String),
 }
 
 impl fmt::Display for FilterError {
@@ -295,6 +303,9 @@ impl fmt::Display for FilterError {
                 write!(f, "ECCO {v:?} is not a code A00-E99, a prefix (C, C4) or a range of them (A00-C99, B-C)")
             }
             FilterError::EmptyDates(a, b) => write!(f, "--since {a} is after --until {b}: no game could match"),
+            FilterError::ReversedEcco(a, b) => {
+                write!(f, "ECCO range \"{a}-{b}\" runs backwards: write it {b}-{a}")
+            }
         }
     }
 }

@@ -774,7 +774,13 @@ fn stored_book_len(header: &[u8]) -> Option<u64> {
     let records = u64::from_le_bytes(header.get(32..40)?.try_into().ok()?);
     let bits = u32::from_le_bytes(header.get(28..32)?.try_into().ok()?);
     let index = ((1u64 << bits.min(40)) + 1) * 8;
-    records.checked_mul(super::format::RECORD_LEN as u64)?.checked_add(HEADER_LEN as u64)?.checked_add(index)
+    // A version 2 book's recent-games section follows the index (0 in version 1).
+    let section = u64::from_le_bytes(header.get(104..112)?.try_into().ok()?);
+    records
+        .checked_mul(super::format::RECORD_LEN as u64)?
+        .checked_add(HEADER_LEN as u64)?
+        .checked_add(index)?
+        .checked_add(section)
 }
 
 /// [`import`], reporting to `progress` the rows read (phase `reading`, total unknown) and the
@@ -866,11 +872,12 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
         progress.set_position(report.rows);
         progress.finish();
     }
-    let stored_header: Option<Header> = has_header_table
+    // `Some(None)`: a stored header that does not decode (damaged, or of another layout), ignored
+    // with a warning as one that does not describe the rows is.
+    let stored_header: Option<Option<Header>> = has_header_table
         .then(|| conn.query_row("SELECT header FROM qiku_book LIMIT 1", [], |r| r.get::<_, Vec<u8>>(0)).ok())
         .flatten()
-        .filter(|b| b.len() == HEADER_LEN)
-        .and_then(|b| Header::decode(&b, stored_book_len(&b)?, input).ok());
+        .map(|b| (b.len() == HEADER_LEN).then(|| Header::decode(&b, stored_book_len(&b)?, input).ok()).flatten());
     drop(db);
 
     let mut entries: BTreeMap<(u64, u16), Counts> = BTreeMap::new();
@@ -932,7 +939,7 @@ pub fn import_with_progress(input: &Path, output: &Path, progress: &dyn Progress
     let positions = entries.keys().map(|&(k, _)| k).collect::<HashSet<u64>>().len() as u64;
     let moves: u64 = entries.values().map(|c| c.games()).fold(0u64, u64::saturating_add);
     let stored_header = match stored_header {
-        Some(h) if h.records == entries.len() as u64 && h.positions == positions && h.moves == moves => Some(h),
+        Some(Some(h)) if h.records == entries.len() as u64 && h.positions == positions && h.moves == moves => Some(h),
         Some(_) => {
             report.header_ignored = true;
             None
@@ -991,6 +998,12 @@ mod tests {
         assert_eq!(stored_book_len(&header(u64::MAX / 16, 4)), None);
         assert_eq!(stored_book_len(&header(u64::MAX / 26, 40)), None);
         assert_eq!(stored_book_len(&header(3, 4)[..35]), None);
+        // A version 2 book's recent-games section counts.
+        let mut v2 = header(3, 4);
+        v2[104..112].copy_from_slice(&1000u64.to_le_bytes());
+        assert_eq!(stored_book_len(&v2), Some(128 + 3 * 26 + 17 * 8 + 1000));
+        v2[104..112].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(stored_book_len(&v2), None);
     }
 
     #[test]

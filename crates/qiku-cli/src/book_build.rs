@@ -156,7 +156,8 @@ fn filters_hint(report: &BuildReport) -> Option<String> {
     let filtered: u64 = by_filters.iter().map(|(_, n)| n).sum();
     (read > 0 && filtered == read).then(|| {
         let each: Vec<String> = by_filters.iter().map(|(r, n)| format!("{n} {}", r.label())).collect();
-        let dates = by_filters.iter().any(|(r, _)| *r == qiku::book::SkipReason::Filtered(qiku::book::FilterMiss::NoDate));
+        let dates =
+            by_filters.iter().any(|(r, _)| *r == qiku::book::SkipReason::Filtered(qiku::book::FilterMiss::NoDate));
         let why = if dates { "; --since and --until leave out a game without a readable Date tag" } else { "" };
         format!("every game was left out by the filters ({}){why}: loosen or drop them", each.join(", "))
     })
