@@ -21,6 +21,12 @@ pub enum BandKind {
 
 impl BandKind {
     /// The code stored in files.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::BandKind;
+    ///
+    /// assert_eq!([BandKind::Forced.code(), BandKind::Perpetual.code()], [1, 2]);
+    /// ```
     pub fn code(self) -> u32 {
         match self {
             BandKind::Forced => 1,
@@ -29,6 +35,13 @@ impl BandKind {
     }
 
     /// The kind of a stored code.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::BandKind;
+    ///
+    /// assert_eq!(BandKind::from_code(BandKind::Perpetual.code()), Some(BandKind::Perpetual));
+    /// assert_eq!(BandKind::from_code(0), None); // not a kind: a damaged file
+    /// ```
     pub fn from_code(code: u32) -> Option<BandKind> {
         match code {
             1 => Some(BandKind::Forced),

@@ -96,7 +96,7 @@ impl std::fmt::Debug for GenerateOptions {
 }
 
 impl GenerateOptions {
-    /// Tables in `dir` (created if missing), with the defaults.
+    /// Tables in `dir` (created if missing), with the defaults. (example at [`GenerateOptions`])
     pub fn new(dir: impl Into<PathBuf>) -> GenerateOptions {
         GenerateOptions {
             dir: dir.into(),
@@ -116,6 +116,19 @@ impl GenerateOptions {
     /// ([`memory_mode`](super::generate::memory_mode)) is larger is solved with its working
     /// arrays in scratch files ([`Paging`]). The files are the same bytes; paged tables take
     /// longer. A table whose part that is not paged exceeds the budget is refused before any work.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// use qiku::tablebase::TbError;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let tight = GenerateOptions::new(dir.path()).memory(1 << 20); // 1 MiB: not even paged
+    /// let err = generate_set(&["KRvK".parse()?], &tight).unwrap_err();
+    /// assert!(matches!(err, TbError::OverBudget { .. }), "{err}");
+    /// let reports = generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()).memory(1 << 30))?;
+    /// assert!(!reports[0].paged); // KRvK fits 1 GiB
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory(mut self, bytes: u64) -> GenerateOptions {
         self.memory = Some(bytes);
         self
@@ -134,7 +147,8 @@ impl GenerateOptions {
     /// for the time left that a set's progress labels give from its first table: the plan's
     /// estimate of the tables still to make at this speed, averaged, once enough is made, with
     /// the same estimate scaled by how long the recent tables took against theirs. Without it
-    /// the time left is the scaled estimate alone, said once enough is made.
+    /// the time left is the scaled estimate alone, said once enough is made. (example at
+    /// [`GenerateOptions::progress`])
     pub fn speed(mut self, speed: f64) -> GenerateOptions {
         self.speed = Some(speed);
         self
@@ -187,7 +201,7 @@ impl GenerateOptions {
         }
     }
 
-    /// zstd-compress the blocks (`true`, the default), or write them raw.
+    /// zstd-compress the blocks (`true`, the default), or write them raw. (example at [`GenerateOptions`])
     pub fn compress(mut self, compress: bool) -> GenerateOptions {
         self.compress = compress;
         self
@@ -196,7 +210,7 @@ impl GenerateOptions {
     /// Write the `.qtr` companions with the Asian rules' values and the `.qtw` WDL files (`true`,
     /// the default). Without them the rule-aware pass, which needs several times the plain
     /// solver's memory per entry, is skipped; a later run with them adds the missing files to the
-    /// kept tables.
+    /// kept tables. (example at [`GenerateOptions`])
     pub fn rules(mut self, rules: bool) -> GenerateOptions {
         self.rules = rules;
         self
@@ -211,7 +225,7 @@ impl GenerateOptions {
     }
 
     /// Solve with `threads` worker threads (a pool of its own) instead of rayon's current pool.
-    /// The files are the same bytes for any thread count.
+    /// The files are the same bytes for any thread count. (example at [`GenerateOptions`])
     pub fn threads(mut self, threads: usize) -> GenerateOptions {
         self.threads = Some(threads.max(1));
         self
@@ -221,27 +235,49 @@ impl GenerateOptions {
     /// `progress`. It may also stop the generation ([`Progress::stop_requested`], asked before
     /// each table and all through its solve, between levels and between chunks of work): the run
     /// then ends with [`TbError::Stopped`] within a second or so, the tables finished before kept.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+    /// # use std::sync::{Arc, Mutex};
+    /// # #[derive(Default)] struct Labels(Mutex<Vec<String>>);
+    /// # impl qiku::Progress for Labels {
+    /// #     fn start(&self, label: &str, _total: u64) { self.0.lock().unwrap().push(label.to_string()) }
+    /// #     fn advance(&self, _n: u64) {}
+    /// #     fn finish(&self) {}
+    /// # }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let labels = Arc::new(Labels::default()); // a `Progress` that records each phase's label
+    /// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()).progress(labels.clone()))?;
+    /// assert_eq!(labels.0.lock().unwrap()[0], "KRvK (1/1)");
+    /// // Given a speed (1: the project machine's), the labels say the time left from the first table.
+    /// let opts = GenerateOptions::new(dir.path()).speed(1.0).progress(labels.clone());
+    /// generate_set(&["KNvK".parse()?], &opts)?;
+    /// let first = labels.0.lock().unwrap().iter().find(|l| l.starts_with("KNvK")).cloned().unwrap_or_default();
+    /// assert!(first.starts_with("KNvK (1/1, about ") && first.ends_with(" left)"), "{first}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn progress(mut self, progress: Arc<dyn Progress + Send>) -> GenerateOptions {
         self.progress = Some(progress);
         self
     }
 
-    /// The directory of the table files.
+    /// The directory of the table files. (example at [`GenerateOptions`])
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Are blocks compressed?
+    /// Are blocks compressed? (example at [`GenerateOptions`])
     pub fn is_compressed(&self) -> bool {
         self.compress
     }
 
-    /// Are the `.qtr` companions and `.qtw` files written?
+    /// Are the `.qtr` companions and `.qtw` files written? (example at [`GenerateOptions`])
     pub fn has_rules(&self) -> bool {
         self.rules
     }
 
-    /// The worker threads asked for (`None`: rayon's current pool).
+    /// The worker threads asked for (`None`: rayon's current pool). (example at [`GenerateOptions`])
     pub fn thread_count(&self) -> Option<usize> {
         self.threads
     }
@@ -381,6 +417,20 @@ fn generate_in_pool(
 /// written, each atomically. This is one job of a workflow engine that runs one material per job
 /// (`workflow/Snakefile`): the engine orders the jobs, and a job never races another for a
 /// shared input. The files are the bytes [`generate_set`] writes.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_only, generate_set, GenerateOptions};
+/// use qiku::tablebase::{Material, TbError};
+///
+/// let dir = tempfile::tempdir()?;
+/// let (opts, krka) = (GenerateOptions::new(dir.path()), "KRvKA".parse::<Material>()?);
+/// let err = generate_only(&[krka], &opts).unwrap_err(); // its input KRvK is not there yet
+/// assert!(matches!(err, TbError::MissingDependency { .. }), "{err}");
+/// generate_set(&["KRvK".parse()?], &opts)?;
+/// let made = generate_only(&[krka], &opts)?; // KRvKA alone, reading KRvK
+/// assert_eq!(made.iter().map(|r| r.material.as_str()).collect::<Vec<_>>(), ["KRvKA"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate_only(materials: &[Material], opts: &GenerateOptions) -> Result<Vec<TableReport>, TbError> {
     in_pool(opts, |progress| generate_only_in_pool(materials, opts, progress))
 }

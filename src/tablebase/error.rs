@@ -220,17 +220,44 @@ pub enum TbError {
 
 impl TbError {
     /// An I/O error on `path`.
+    ///
+    /// ```
+    /// use qiku::tablebase::TbError;
+    /// use std::path::Path;
+    ///
+    /// let err = TbError::io("tables/KRvK.qtb", std::io::Error::from(std::io::ErrorKind::NotFound));
+    /// assert_eq!(err.path(), Some(Path::new("tables/KRvK.qtb")));
+    /// assert!(err.to_string().contains("tables/KRvK.qtb"), "{err}");
+    /// ```
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> TbError {
         TbError::Io { path: path.into(), source }
     }
 
     /// Whether the path given for a directory of tables is no directory (a file, or a path through
     /// one): the way out is another path, not generating tables there.
+    ///
+    /// ```
+    /// use qiku::tablebase::Tablebases;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let file = dir.path().join("notes.txt");
+    /// std::fs::write(&file, "not tables")?;
+    /// assert!(Tablebases::open(&file).err().expect("a file").not_a_directory());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn not_a_directory(&self) -> bool {
         matches!(self, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotADirectory)
     }
 
     /// The file the error is about, if it is about one.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::TableFile;
+    /// use std::path::Path;
+    ///
+    /// let err = TableFile::from_bytes(vec![0; 10], "KRvK.qtb").err().expect("too short");
+    /// assert_eq!(err.path(), Some(Path::new("KRvK.qtb")));
+    /// ```
     pub fn path(&self) -> Option<&std::path::Path> {
         match self {
             TbError::Io { path, .. }

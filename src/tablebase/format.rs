@@ -125,6 +125,17 @@ fn raw_bytes(values: &[u16], width: u8) -> Vec<u8> {
 }
 
 /// Serialises a solved table. Deterministic: the same values give the same bytes.
+///
+/// ```
+/// use qiku::tablebase::format::{encode, TableFile};
+/// use qiku::tablebase::{Counts, Material};
+///
+/// let krk: Material = "KRvK".parse()?;
+/// let values: Vec<u16> = (0..2 * 45 * 90).map(|e| (e % 5) as u16).collect(); // a code per entry
+/// let bytes = encode(krk, &values, &[Counts::default(); 2], true)?;
+/// assert_eq!(TableFile::from_bytes(bytes, "KRvK.qtb")?.decode_all()?, values);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn encode(material: Material, values: &[u16], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
     encode_with(material, values, counts, compress, METRIC_DTM, &[])
 }
@@ -249,6 +260,19 @@ fn width_of(material: Material, counts: &[Counts; 2]) -> Result<u8, TbError> {
 /// Serialises a WDL file ([`METRIC_WDL`]): `codes` holds one 2-bit code (0..=3) per entry of the
 /// table, `counts` are the table's. Entry `k` of a block is bits `2 (k mod 4)` and up of the
 /// block's byte `k / 4`; the last byte of a block is padded with zero bits.
+///
+/// ```
+/// use qiku::tablebase::format::{encode_wdl, TableFile, METRIC_WDL};
+/// use qiku::tablebase::{Counts, Material};
+///
+/// let codes: Vec<u8> = (0..2 * 45 * 90).map(|e| (e % 4) as u8).collect();
+/// let bytes = encode_wdl("KRvK".parse::<Material>()?, &codes, &[Counts::default(); 2], true)?;
+/// let file = TableFile::from_bytes(bytes.clone(), "KRvK.qtw")?;
+/// assert_eq!(file.header().metric, METRIC_WDL);
+/// assert!(file.decode_all()?.iter().zip(&codes).all(|(&read, &c)| read == c as u16));
+/// assert!(TableFile::from_bytes(bytes, "KRvK.qtb").is_err()); // a `.qtb` is a DTM file
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn encode_wdl(material: Material, codes: &[u8], counts: &[Counts; 2], compress: bool) -> Result<Vec<u8>, TbError> {
     encode_wdl_blocks(material, codes.len(), &|r| Cow::Borrowed(&codes[r]), counts, compress)
 }
@@ -452,17 +476,18 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 }
 
 impl TableFile {
-    /// The file (or the name given to [`TableFile::from_bytes`]).
+    /// The file (or the name given to [`TableFile::from_bytes`]). (example at [`TableFile`])
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The checked header.
+    /// The checked header. (example at [`TableFile`])
     pub fn header(&self) -> &Header {
         &self.header
     }
 
-    /// Entries of the file, both sides to move (red-to-move entries first).
+    /// Entries of the file, both sides to move (red-to-move entries first). (example at
+    /// [`TableFile`])
     pub fn entries(&self) -> u64 {
         2 * self.header.per_side
     }
@@ -470,6 +495,20 @@ impl TableFile {
     /// The placement of entry `entry` (`0..entries()`): `None` past the end and for placements
     /// where two pieces share a square. The position may still be illegal (kings facing, the side
     /// not to move in check): those entries are never probed.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, TableFile, DRAW};
+    /// use qiku::tablebase::{Counts, Material};
+    /// use qiku::Color;
+    ///
+    /// let bytes = encode("KRvK".parse::<Material>()?, &[DRAW; 2 * 45 * 90], &[Counts::default(); 2], true)?;
+    /// let file = TableFile::from_bytes(bytes, "KRvK.qtb")?;
+    /// // Entry 0: kings on file d, facing (an illegal placement, never probed), the rook on a0.
+    /// assert_eq!(file.setup(0).map(|s| s.to_fen()).as_deref(), Some("9/9/3k5/9/9/9/9/9/9/R2K5 w - - 0 1"));
+    /// assert_eq!(file.setup(file.entries() / 2).map(|s| s.turn), Some(Color::Black));
+    /// assert!(file.setup(file.entries()).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn setup(&self, entry: u64) -> Option<Setup> {
         self.layout.entry_setup(entry)
     }
@@ -500,6 +539,21 @@ impl TableFile {
     /// are opened. The process keeps a bounded number of such files open at once (256, or a
     /// quarter of its limit on open files), opening again the ones it closed when they are
     /// read: a file replaced in the meantime is then an error, not the other file's values.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, write_atomic, TableFile, DRAW};
+    /// use qiku::tablebase::{Counts, Material, TbError};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let bytes = encode("KRvK".parse::<Material>()?, &[DRAW; 2 * 45 * 90], &[Counts::default(); 2], true)?;
+    /// write_atomic(&dir.path().join("KRvK.qtb"), &bytes)?;
+    /// assert_eq!(TableFile::open(&dir.path().join("KRvK.qtb"))?.entries(), 2 * 45 * 90);
+    /// // The same bytes under another material's name are refused.
+    /// write_atomic(&dir.path().join("KNvK.qtb"), &bytes)?;
+    /// let err = TableFile::open(&dir.path().join("KNvK.qtb")).err().expect("not KNvK");
+    /// assert!(matches!(err, TbError::WrongMaterial { .. }), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
         let data = Storage::open(path).map_err(|e| TbError::io(path, e))?;
         TableFile::from_storage(data, path)
@@ -512,6 +566,20 @@ impl TableFile {
     /// The file must not be truncated or modified in place while the table is open: a mapped
     /// page that no longer exists kills the process with SIGBUS. Replacing it by rename (as
     /// qiku's writers do) is safe.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, write_atomic, TableFile};
+    /// use qiku::tablebase::{Counts, Material};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("KRvK.qtb");
+    /// let values: Vec<u16> = (0..2 * 45 * 90).map(|e| (e % 5) as u16).collect();
+    /// write_atomic(&path, &encode("KRvK".parse::<Material>()?, &values, &[Counts::default(); 2], true)?)?;
+    /// // Safety: the file is not modified while it is open.
+    /// let file = unsafe { TableFile::open_mmap(&path)? };
+    /// assert_eq!(file.decode_all()?, values);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub unsafe fn open_mmap(path: &Path) -> Result<TableFile, TbError> {
         // Safety: the caller's guarantee is the map's; every read of it is bounds-checked.
         let data = unsafe { Storage::map(path) }.map_err(|e| TbError::io(path, e))?;
@@ -521,6 +589,17 @@ impl TableFile {
     /// A table file from bytes in memory (for tests and fuzzing), checked as [`TableFile::open`]
     /// checks a file. `name` is its file name (`KRvK.qtb`, `.qtr` or `.qtw`): its extension says
     /// which metric to expect, its stem which material, and errors name it.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, TableFile, DRAW};
+    /// use qiku::tablebase::{Counts, Material, TbError, TbField};
+    ///
+    /// let bytes = encode("KRvK".parse::<Material>()?, &[DRAW; 2 * 45 * 90], &[Counts::default(); 2], true)?;
+    /// assert!(TableFile::from_bytes(bytes.clone(), "KRvK.qtb").is_ok());
+    /// let err = TableFile::from_bytes(bytes[..200].to_vec(), "KRvK.qtb").err().expect("truncated");
+    /// assert!(matches!(err, TbError::Corrupt { field: TbField::Length, .. }), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(bytes: Vec<u8>, name: impl AsRef<Path>) -> Result<TableFile, TbError> {
         TableFile::from_storage(Storage::from_bytes(bytes), name.as_ref())
     }
@@ -712,7 +791,7 @@ impl TableFile {
         (total - start).min(self.header.block_entries as u64) as usize
     }
 
-    /// The block index.
+    /// The block index. (example at [`TableFile::read_block`])
     pub fn blocks(&self) -> &[Block] {
         &self.blocks
     }
@@ -727,6 +806,20 @@ impl TableFile {
     }
 
     /// The raw (decompressed) bytes of block `i`, checksum verified.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, TableFile};
+    /// use qiku::tablebase::{Counts, Material};
+    ///
+    /// let values: Vec<u16> = (0..2 * 45 * 90).map(|e| (e % 5) as u16).collect();
+    /// let bytes = encode("KRvK".parse::<Material>()?, &values, &[Counts::default(); 2], true)?;
+    /// let file = TableFile::from_bytes(bytes, "KRvK.qtb")?;
+    /// assert_eq!(file.blocks().len(), 1); // 8,100 entries, blocks of 32,768
+    /// let raw = file.read_block(0)?;
+    /// assert_eq!((raw.len(), file.code_in(&raw, 7)), (8100, Some(values[7])));
+    /// assert!(file.read_block(1).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_block(&self, i: usize) -> Result<Vec<u8>, TbError> {
         // A block that cannot be read or does not check out: if the file is no longer the one
         // opened (truncated or rewritten in place since), that is the cause to report, with its
@@ -779,7 +872,7 @@ impl TableFile {
         Ok(raw)
     }
 
-    /// The code at position `k` of a block's raw bytes.
+    /// The code at position `k` of a block's raw bytes. (example at [`TableFile::read_block`])
     #[inline]
     pub fn code_in(&self, raw: &[u8], k: usize) -> Option<u16> {
         if self.header.width == 0 {
@@ -792,6 +885,18 @@ impl TableFile {
     }
 
     /// Every entry's code, each block and the whole payload checksum verified.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::{encode, TableFile, DRAW};
+    /// use qiku::tablebase::{Counts, Material, TbError, TbField};
+    ///
+    /// let mut bytes = encode("KRvK".parse::<Material>()?, &[DRAW; 2 * 45 * 90], &[Counts::default(); 2], false)?;
+    /// *bytes.last_mut().unwrap() ^= 1; // a value damaged: the header and block index still check out
+    /// let file = TableFile::from_bytes(bytes, "KRvK.qtb")?;
+    /// let err = file.decode_all().err().expect("damaged");
+    /// assert!(matches!(err, TbError::Corrupt { field: TbField::Block(0), .. }), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn decode_all(&self) -> Result<Vec<u16>, TbError> {
         let mut out = vec![0u16; 2 * self.header.per_side as usize];
         self.decode_into(&mut out)?;
@@ -836,7 +941,7 @@ impl TableFile {
         Ok(())
     }
 
-    /// Bytes of the file.
+    /// Bytes of the file. (example at [`TableFile`])
     pub fn file_len(&self) -> u64 {
         self.header.file_len
     }

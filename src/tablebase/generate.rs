@@ -61,6 +61,15 @@ pub fn available_memory() -> Option<u64> {
 /// table of `entries` entries, whatever solve it names, and checked against every invariant of
 /// the solver. `Ok` with the bytes the decoded state encodes to (for an accepted file, the same
 /// bytes), or the reason it is refused. Not an API: its signature may change with the state file.
+///
+/// ```
+/// use qiku::tablebase::generate::fuzz_checkpoint_state;
+///
+/// // Bytes that are no state file are refused with the reason, never a panic.
+/// let reason = fuzz_checkpoint_state(b"not a checkpoint", 2 * 45 * 90).unwrap_err();
+/// assert!(reason.contains("not a checkpoint state file"), "{reason}");
+/// assert!(fuzz_checkpoint_state(&[], 2 * 45 * 90).is_err());
+/// ```
 #[doc(hidden)]
 pub fn fuzz_checkpoint_state(bytes: &[u8], entries: u64) -> Result<Vec<u8>, String> {
     super::checkpoint::fuzz_decode(bytes, &super::solve::checkpoint_shape(entries))

@@ -432,6 +432,17 @@ pub fn flip_sq(sq: u8) -> u8 {
 /// Entries (both sides to move) of a material's table under this scheme, computed from the piece
 /// counts alone: the same figure as a layout's entry count but for any number of pieces (a layout is
 /// limited to [`MAX_PIECES`]), saturating at `u64::MAX`. Used to plan generation.
+///
+/// ```
+/// # #[cfg(feature = "generate")] {
+/// use qiku::tablebase::generate::entries_of;
+///
+/// // Two sides to move, 45 king pairs (mirror images apart), 90 squares for the rook.
+/// assert_eq!(entries_of(&"KRvK".parse()?), 2 * 45 * 90);
+/// assert_eq!(entries_of(&"KRRvK".parse()?), 2 * 45 * (90 * 89 / 2)); // the rooks unordered
+/// # }
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn entries_of(material: &Material) -> u64 {
     let shape = |color: Color| {
         camp_shape(material.count(color, Role::Advisor) as usize, material.count(color, Role::Elephant) as usize)

@@ -60,68 +60,127 @@ impl std::error::Error for MaterialError {}
 
 impl Material {
     /// From piece counts `[color][role]`. Kings are forced to one each.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::{Color, Role};
+    ///
+    /// let mut counts = [[0u8; 7]; 2];
+    /// counts[Color::Red.index()][Role::Rook.index()] = 1;
+    /// let krk = Material::from_counts(counts); // the kings are added
+    /// assert_eq!(krk.to_string(), "KRvK");
+    /// assert_eq!(Material::from_counts(krk.counts()), krk);
+    /// ```
     pub fn from_counts(mut counts: [[u8; 7]; 2]) -> Material {
         counts[0][Role::King.index()] = 1;
         counts[1][Role::King.index()] = 1;
         Material { counts }
     }
 
-    /// The material of a position (as it stands: not canonicalised).
+    /// The material of a position (as it stands: not canonicalised). (example at [`Material`])
     pub fn from_position(pos: &Position) -> Material {
         Material::from_counts(pos.material())
     }
 
-    /// Piece counts by color and role.
+    /// Piece counts by color and role. (example at [`Material::from_counts`])
     pub fn counts(&self) -> [[u8; 7]; 2] {
         self.counts
     }
 
-    /// How many `role`s `color` has.
+    /// How many `role`s `color` has. (example at [`Material`])
     pub fn count(&self, color: Color, role: Role) -> u8 {
         self.counts[color.index()][role.index()]
     }
 
-    /// Total number of pieces, kings included.
+    /// Total number of pieces, kings included. (example at [`Material`])
     pub fn piece_count(&self) -> usize {
         self.counts.iter().flatten().map(|&c| c as usize).sum()
     }
 
     /// Does `color` have a horse, rook, cannon or pawn?
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::Color;
+    ///
+    /// let m: Material = "KRvKA".parse()?;
+    /// assert!(m.side_has_attackers(Color::Red) && !m.side_has_attackers(Color::Black));
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn side_has_attackers(&self, color: Color) -> bool {
         Role::ALL.iter().any(|r| r.is_attacker() && self.count(color, *r) > 0)
     }
 
     /// Attacking pieces (rooks, horses, cannons, pawns) of `color`.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::Color;
+    ///
+    /// let m: Material = "KRNvKAB".parse()?;
+    /// assert_eq!((m.attackers(Color::Red), m.defenders(Color::Red)), (2, 0));
+    /// assert_eq!((m.attackers(Color::Black), m.defenders(Color::Black)), (0, 2));
+    /// assert_eq!((m.attacker_count(), m.defender_count()), (2, 2));
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn attackers(&self, color: Color) -> usize {
         Role::ALL.iter().filter(|r| r.is_attacker()).map(|r| self.count(color, *r) as usize).sum()
     }
 
-    /// Defending pieces (advisors, elephants) of `color`.
+    /// Defending pieces (advisors, elephants) of `color`. (example at [`Material::attackers`])
     pub fn defenders(&self, color: Color) -> usize {
         self.count(color, Role::Advisor) as usize + self.count(color, Role::Elephant) as usize
     }
 
-    /// Attacking pieces of both sides.
+    /// Attacking pieces of both sides. (example at [`Material::attackers`])
     pub fn attacker_count(&self) -> usize {
         self.attackers(Color::Red) + self.attackers(Color::Black)
     }
 
-    /// Defending pieces of both sides.
+    /// Defending pieces of both sides. (example at [`Material::attackers`])
     pub fn defender_count(&self) -> usize {
         self.defenders(Color::Red) + self.defenders(Color::Black)
     }
 
     /// Without an attacking piece on either side nobody can ever be mated: a dead draw, no table.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// assert!("KAvKP".parse::<Material>()?.has_attackers());
+    /// assert!(!"KAAvKB".parse::<Material>()?.has_attackers()); // a dead draw
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn has_attackers(&self) -> bool {
         self.side_has_attackers(Color::Red) || self.side_has_attackers(Color::Black)
     }
 
     /// The same material with colors swapped.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// let m: Material = "KRvKA".parse()?;
+    /// assert_eq!(m.swapped().to_string(), "KAvKR");
+    /// assert_eq!(m.swapped().swapped(), m);
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn swapped(&self) -> Material {
         Material { counts: [self.counts[1], self.counts[0]] }
     }
 
     /// The key under which positions find their table: the core's Zobrist material key.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1")?;
+    /// let krk: Material = "KRvK".parse()?;
+    /// assert_eq!(krk.key(), pos.material_key());
+    /// assert_ne!(krk.key(), krk.swapped().key());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn key(&self) -> u64 {
         zobrist::material_key(&self.counts)
     }
@@ -137,11 +196,29 @@ impl Material {
 
     /// Is red the first side, that is, is this the form under which the table is stored? The side
     /// with the greater `side_key` is red; equal sides are canonical either way.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// assert!("KRvKA".parse::<Material>()?.is_canonical());
+    /// assert!(!"KAvKR".parse::<Material>()?.is_canonical());
+    /// assert!("KRvKR".parse::<Material>()?.is_canonical()); // equal sides
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn is_canonical(&self) -> bool {
         self.side_key(Color::Red).cmp(&self.side_key(Color::Black)) != Ordering::Less
     }
 
     /// The canonical form and whether colors had to be swapped to reach it.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// let krka: Material = "KRvKA".parse()?;
+    /// assert_eq!(krka.swapped().canonical(), (krka, true));
+    /// assert_eq!(krka.canonical(), (krka, false));
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn canonical(&self) -> (Material, bool) {
         if self.is_canonical() {
             (*self, false)
@@ -152,6 +229,17 @@ impl Material {
 
     /// Is the count of every piece within the rules (advisors, elephants, horses, rooks, cannons
     /// at most 2, pawns at most 5)?
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::{Color, Role};
+    ///
+    /// assert!("KRRvKPPPPP".parse::<Material>()?.is_valid());
+    /// let mut counts = [[0u8; 7]; 2];
+    /// counts[Color::Red.index()][Role::Rook.index()] = 3; // names refuse this, counts do not
+    /// assert!(!Material::from_counts(counts).is_valid());
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn is_valid(&self) -> bool {
         self.counts.iter().all(|c| Role::ALL.iter().all(|r| c[r.index()] as u32 <= r.max_count()))
             && self.counts.iter().all(|c| c[Role::King.index()] == 1)
@@ -159,6 +247,16 @@ impl Material {
 
     /// The materials a capture can lead to: one piece (not a king) of either side fewer.
     /// Returned as they stand (not canonicalised), without duplicates.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    /// use qiku::{Color, Role};
+    ///
+    /// let m: Material = "KRvKA".parse()?;
+    /// let after: Vec<(Color, Role, String)> = m.captures().iter().map(|&(c, r, m)| (c, r, m.to_string())).collect();
+    /// assert_eq!(after, [(Color::Red, Role::Rook, "KvKA".into()), (Color::Black, Role::Advisor, "KRvK".into())]);
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn captures(&self) -> Vec<(Color, Role, Material)> {
         let mut out = Vec::new();
         for color in Color::ALL {
@@ -176,6 +274,14 @@ impl Material {
     /// Every canonical material with attacking pieces and at most `max_pieces` pieces (kings
     /// included), smaller piece counts first, then by name: an order in which every table's
     /// capture targets come before it.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// let three: Vec<String> = Material::all_up_to(3).iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(three, ["KCvK", "KNvK", "KPvK", "KRvK"]);
+    /// assert_eq!(Material::all_up_to(5).len(), 209); // the tables `qiku-tb generate` makes alone
+    /// ```
     pub fn all_up_to(max_pieces: usize) -> Vec<Material> {
         let mut out = Vec::new();
         let mut side = Vec::new();
@@ -195,6 +301,15 @@ impl Material {
 
     /// The canonical materials (with files) that generating `self` needs, recursively, in
     /// dependency order, followed by `self`'s canonical form.
+    ///
+    /// ```
+    /// use qiku::tablebase::Material;
+    ///
+    /// let m: Material = "KAvKRN".parse()?;
+    /// let all: Vec<String> = m.with_dependencies().iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(all, ["KNvK", "KRvK", "KNvKA", "KRNvK", "KRvKA", "KRNvKA"]);
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn with_dependencies(&self) -> Vec<Material> {
         let mut all = Vec::new();
         let mut stack = vec![self.canonical().0];
@@ -320,11 +435,12 @@ pub fn file_name(material: Material) -> String {
 }
 
 /// The file name of a material's companion with the Asian rules' values: `KRvKN.qtr`.
+/// (example at [`file_name`])
 pub fn rules_file_name(material: Material) -> String {
     format!("{material}.{RULES_EXTENSION}")
 }
 
-/// The file name of a material's WDL file: `KRvKN.qtw`.
+/// The file name of a material's WDL file: `KRvKN.qtw`. (example at [`file_name`])
 pub fn wdl_file_name(material: Material) -> String {
     format!("{material}.{WDL_EXTENSION}")
 }

@@ -44,6 +44,16 @@ pub struct Paging {
 
 impl Paging {
     /// At most `budget` bytes resident, the rest in files under `scratch` (created when needed).
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Paging;
+    /// use std::path::Path;
+    /// use std::time::Duration;
+    ///
+    /// let paging = Paging::new(1 << 30, "scratch");
+    /// assert_eq!((paging.budget(), paging.scratch()), (1 << 30, Path::new("scratch")));
+    /// assert_eq!(paging.checkpoint_interval(), Duration::from_secs(300)); // the default
+    /// ```
     pub fn new(budget: u64, scratch: impl Into<PathBuf>) -> Paging {
         Paging { budget, scratch: scratch.into(), checkpoint_every: Duration::from_secs(300) }
     }
@@ -51,22 +61,30 @@ impl Paging {
     /// Checkpoint a paged solve at the first level boundary after `every` has passed since the
     /// last checkpoint (default 5 minutes; the first comes after initialisation), so that an
     /// interrupted run resumes there. Each costs a copy of the table's working arrays.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Paging;
+    /// use std::time::Duration;
+    ///
+    /// let paging = Paging::new(1 << 30, "scratch").checkpoint_every(Duration::from_secs(60));
+    /// assert_eq!(paging.checkpoint_interval(), Duration::from_secs(60));
+    /// ```
     pub fn checkpoint_every(mut self, every: Duration) -> Paging {
         self.checkpoint_every = every;
         self
     }
 
-    /// The interval between checkpoints.
+    /// The interval between checkpoints. (example at [`Paging::checkpoint_every`])
     pub fn checkpoint_interval(&self) -> Duration {
         self.checkpoint_every
     }
 
-    /// The budget in bytes.
+    /// The budget in bytes. (example at [`Paging::new`])
     pub fn budget(&self) -> u64 {
         self.budget
     }
 
-    /// The scratch directory.
+    /// The scratch directory. (example at [`Paging::new`])
     pub fn scratch(&self) -> &Path {
         &self.scratch
     }
@@ -79,11 +97,19 @@ pub struct MemorySize(u64);
 
 impl MemorySize {
     /// A size of `bytes` bytes.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::MemorySize;
+    ///
+    /// assert_eq!(MemorySize::from_bytes(512 << 20), "512M".parse()?);
+    /// assert_eq!(MemorySize::from_bytes(1000).bytes(), 1000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(bytes: u64) -> MemorySize {
         MemorySize(bytes)
     }
 
-    /// The size in bytes.
+    /// The size in bytes. (example at [`MemorySize::from_bytes`])
     pub fn bytes(self) -> u64 {
         self.0
     }

@@ -107,6 +107,15 @@ impl Rates {
     /// Peak resident bytes per entry of the rule-aware pass of `material` when it is
     /// [`RulesPass::Checks`]: [`rook_pair_checks_rules_bytes_per_entry`](Self::rook_pair_checks_rules_bytes_per_entry)
     /// for [`rook_pair_checks`], else [`checks_rules_bytes_per_entry`](Self::checks_rules_bytes_per_entry).
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Rates;
+    ///
+    /// let r = Rates::MEASURED;
+    /// assert_eq!(r.checks_rules_bytes_of("KRRvKR".parse()?), r.rook_pair_checks_rules_bytes_per_entry);
+    /// assert_eq!(r.checks_rules_bytes_of("KRNvKR".parse()?), r.checks_rules_bytes_per_entry);
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn checks_rules_bytes_of(&self, material: Material) -> f64 {
         if rook_pair_checks(material) {
             self.rook_pair_checks_rules_bytes_per_entry
@@ -116,22 +125,37 @@ impl Rates {
     }
 
     /// Entries per second of wall time with `threads` threads.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Rates;
+    ///
+    /// let r = Rates::MEASURED;
+    /// assert_eq!(r.entries_per_second(1), r.entries_per_cpu_second * r.parallel_efficiency);
+    /// assert_eq!(r.entries_per_second(2), 2.0 * r.entries_per_second(1));
+    /// assert_eq!(r.entries_per_second(0), r.entries_per_second(1)); // one thread at least
+    /// // The rule-aware passes, against the solve: the light pass is the fastest.
+    /// assert!(r.checks_rules_entries_per_second(2) < r.entries_per_second(2));
+    /// assert!(r.entries_per_second(2) < r.rules_entries_per_second(2));
+    /// assert!(r.rules_entries_per_second(2) < r.light_rules_entries_per_second(2));
+    /// ```
     pub fn entries_per_second(&self, threads: usize) -> f64 {
         self.entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
 
-    /// Entries per second of wall time of the rule-aware pass with `threads` threads.
+    /// Entries per second of wall time of the rule-aware pass with `threads` threads. (example at
+    /// [`Rates::entries_per_second`])
     pub fn rules_entries_per_second(&self, threads: usize) -> f64 {
         self.rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
 
     /// Entries per second of wall time of the rule-aware pass of a table with many perpetual
-    /// checks ([`perpetual_checks`]).
+    /// checks ([`perpetual_checks`]). (example at [`Rates::entries_per_second`])
     pub fn checks_rules_entries_per_second(&self, threads: usize) -> f64 {
         self.checks_rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
 
     /// Entries per second of wall time of the light rule-aware pass ([`RulesPass::Light`]).
+    /// (example at [`Rates::entries_per_second`])
     pub fn light_rules_entries_per_second(&self, threads: usize) -> f64 {
         self.light_rules_entries_per_cpu_second * self.parallel_efficiency * threads.max(1) as f64
     }
@@ -154,6 +178,14 @@ pub enum RulesPass {
 
 impl RulesPass {
     /// Its name in `qiku-tb plan`'s output: `light`, `full` or `checks`.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::{rules_pass, RulesPass};
+    ///
+    /// assert_eq!(rules_pass("KRvKN".parse()?).name(), "full");
+    /// assert_eq!([RulesPass::Light, RulesPass::Checks].map(RulesPass::name), ["light", "checks"]);
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             RulesPass::Light => "light",
@@ -310,6 +342,17 @@ pub struct Totals {
 
 /// The tables `material`'s captures lead to (canonical, with an attacking piece, each once, in
 /// a fixed order): the decoded tables its generation reads.
+///
+/// ```
+/// use qiku::tablebase::generate::inputs;
+///
+/// let names = |m: &str| -> Result<Vec<String>, qiku::tablebase::MaterialError> {
+///     Ok(inputs(m.parse()?).iter().map(|m| m.to_string()).collect())
+/// };
+/// assert_eq!(names("KAvKRN")?, ["KNvKA", "KRNvK", "KRvKA"]); // canonical, each capture once
+/// assert!(names("KRvK")?.is_empty()); // KvK is a dead draw: no table to read
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn inputs(material: Material) -> Vec<Material> {
     let mut out: Vec<Material> = Vec::new();
     for (_, _, sub) in material.canonical().0.captures() {
@@ -324,6 +367,17 @@ pub fn inputs(material: Material) -> Vec<Material> {
 
 /// For every table of `plan` (in order) that a later table captures into, the position of the
 /// last such table: a decoded table is needed until then, and no longer.
+///
+/// ```
+/// use qiku::tablebase::generate::last_uses;
+/// use qiku::tablebase::Material;
+///
+/// let plan: Vec<Material> = ["KRvK", "KRvKA", "KRvKAA"].iter().map(|m| m.parse()).collect::<Result<_, _>>()?;
+/// let last = last_uses(&plan);
+/// assert_eq!((last.get(&plan[0]), last.get(&plan[1])), (Some(&1), Some(&2))); // KRvKA, KRvKAA
+/// assert_eq!(last.get(&plan[2]), None); // no later table captures into KRvKAA
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn last_uses(plan: &[Material]) -> HashMap<Material, usize> {
     let mut last = HashMap::new();
     for (i, m) in plan.iter().enumerate() {

@@ -160,6 +160,14 @@ impl RuleTable {
 
 /// Positions (mirror images counted as in [`Counts`]) drawn without the rule and decided with it,
 /// per side to move (red, black), from a table's counts and its rule-aware counts.
+///
+/// ```
+/// use qiku::tablebase::{generate::changed, Counts};
+///
+/// let plain = [Counts { legal: 100, wins: 60, draws: 40, ..Counts::default() }; 2];
+/// let rule = [plain[0], Counts { draws: 30, losses: 10, ..plain[1] }]; // black: 10 draws now lost
+/// assert_eq!(changed(&plain, &rule), [0, 10]);
+/// ```
 pub fn changed(plain: &[Counts; 2], rule: &[Counts; 2]) -> [u64; 2] {
     [0, 1].map(|s| plain[s].draws - rule[s].draws)
 }

@@ -55,7 +55,7 @@ impl Family {
     /// All three, in order.
     pub const ALL: [Family; 3] = [Family::A, Family::B, Family::C];
 
-    /// Is `m` (either color order) a member of this family?
+    /// Is `m` (either color order) a member of this family? (example at [`Family`])
     pub fn contains(self, m: &Material) -> bool {
         match self {
             Family::A => m.attacker_count() == 1,
@@ -66,7 +66,7 @@ impl Family {
         }
     }
 
-    /// The family's canonical materials in dependency order (no dependencies added).
+    /// The family's canonical materials in dependency order (no dependencies added). (example at [`Family`])
     pub fn members(self) -> Vec<Material> {
         let mut out = enumerate(&Filters { max_attackers: Some(2), max_defenders: None, max_pieces: None });
         out.retain(|m| self.contains(m));
@@ -74,6 +74,14 @@ impl Family {
     }
 
     /// The letter used on the command line.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Family;
+    ///
+    /// assert_eq!(Family::ALL.map(Family::letter), ['a', 'b', 'c']);
+    /// assert_eq!(Family::C.letter().to_string().parse::<Family>()?, Family::C);
+    /// # Ok::<(), qiku::tablebase::generate::SelectError>(())
+    /// ```
     pub fn letter(self) -> char {
         match self {
             Family::A => 'a',
@@ -240,42 +248,61 @@ impl fmt::Display for SelectError {
 impl std::error::Error for SelectError {}
 
 impl Selection {
-    /// Nothing chosen yet (resolves to every table of up to [`DEFAULT_MAX_PIECES`] pieces).
+    /// Nothing chosen yet (resolves to every table of up to [`DEFAULT_MAX_PIECES`] pieces). (example at [`Selection`])
     pub fn new() -> Selection {
         Selection::default()
     }
 
-    /// Adds named materials (any color order).
+    /// Adds named materials (any color order). (example at [`Selection`])
     pub fn materials(mut self, materials: impl IntoIterator<Item = Material>) -> Selection {
         self.materials.extend(materials);
         self
     }
 
-    /// Adds a family's members.
+    /// Adds a family's members. (example at [`Selection`])
     pub fn family(mut self, family: Family) -> Selection {
         self.family = Some(family);
         self
     }
 
     /// At most this many attacking pieces (rook, horse, cannon, pawn), both sides together.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Selection;
+    ///
+    /// let lone = Selection::new().max_attackers(1).max_defenders(0).resolve()?;
+    /// let names: Vec<String> = lone.targets.iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(names, ["KPvK", "KCvK", "KNvK", "KRvK"]);
+    /// # Ok::<(), qiku::tablebase::generate::SelectError>(())
+    /// ```
     pub fn max_attackers(mut self, n: usize) -> Selection {
         self.filters.max_attackers = Some(n);
         self
     }
 
-    /// At most this many defending pieces (advisor, elephant), both sides together.
+    /// At most this many defending pieces (advisor, elephant), both sides together. (example at [`Selection`])
     pub fn max_defenders(mut self, n: usize) -> Selection {
         self.filters.max_defenders = Some(n);
         self
     }
 
-    /// At most this many pieces, kings included.
+    /// At most this many pieces, kings included. (example at [`Selection`])
     pub fn max_pieces(mut self, n: usize) -> Selection {
         self.filters.max_pieces = Some(n);
         self
     }
 
     /// Does material `m` (canonical) pass the selection's bounds?
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Selection;
+    ///
+    /// let selection = Selection::new().max_pieces(4).max_defenders(1);
+    /// assert!(selection.admits(&"KRvKA".parse()?));
+    /// assert!(!selection.admits(&"KRvKAA".parse()?)); // two defenders
+    /// assert!(!selection.admits(&"KRNvKA".parse()?)); // five pieces
+    /// # Ok::<(), qiku::tablebase::MaterialError>(())
+    /// ```
     pub fn admits(&self, m: &Material) -> bool {
         self.filters.admits(m)
     }
@@ -286,6 +313,18 @@ impl Selection {
     /// admit; `--max-pieces` then defaults to [`DEFAULT_MAX_PIECES`] unless an attacker or
     /// defender bound is given (either bound alone already makes the set finite and small
     /// enough to list).
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Selection;
+    /// use qiku::tablebase::Material;
+    ///
+    /// let krk = Selection::new().materials(["KRvK".parse::<Material>()?]).resolve()?;
+    /// assert_eq!(krk.plan, krk.targets); // KRvK captures into no table
+    /// // Nothing to generate: the error says why.
+    /// let err = Selection::new().materials(["KAvKB".parse::<Material>()?]).resolve().unwrap_err();
+    /// assert!(err.to_string().contains("KAvKB has no attacking piece"), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn resolve(&self) -> Result<Resolved, SelectError> {
         let mut targets = Vec::new();
         let mut dead = Vec::new();
@@ -353,6 +392,18 @@ impl Selection {
 /// come before it. Grouping by attackers keeps memory down: the driver holds a decoded table
 /// until its last user, and a group's defender tables are used only within the group (family A:
 /// 2.2 GiB estimated peak instead of 5.1 GiB with plain piece-count order).
+///
+/// ```
+/// use qiku::tablebase::generate::sort_dependency_order;
+/// use qiku::tablebase::Material;
+///
+/// let given = ["KRNvK", "KRvKA", "KRvK", "KNvK"];
+/// let mut list = given.iter().map(|m| m.parse()).collect::<Result<Vec<Material>, _>>()?;
+/// sort_dependency_order(&mut list);
+/// let names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(names, ["KNvK", "KRvK", "KRvKA", "KRNvK"]); // each after the tables it captures into
+/// # Ok::<(), qiku::tablebase::MaterialError>(())
+/// ```
 pub fn sort_dependency_order(list: &mut [Material]) {
     list.sort_by_cached_key(|m| {
         // Unordered over the two sides: capturing a defender can swap the canonical colors.

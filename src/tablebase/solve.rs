@@ -84,29 +84,29 @@ pub struct Table {
 }
 
 impl Table {
-    /// The table's (canonical) material.
+    /// The table's (canonical) material. (example at [`Table`])
     pub fn material(&self) -> Material {
         self.layout.material
     }
 
-    /// Entries, both sides to move (red-to-move entries first).
+    /// Entries, both sides to move (red-to-move entries first). (example at [`Table`])
     pub fn entries(&self) -> u64 {
         self.values.len() as u64
     }
 
-    /// Every entry's value code.
+    /// Every entry's value code. (example at [`Table`])
     pub fn codes(&self) -> &[u16] {
         &self.values
     }
 
     /// Every entry's value code, to change (a tool that rewrites a table, a test that damages
-    /// one).
+    /// one). (example at [`Table`])
     pub fn codes_mut(&mut self) -> &mut [u16] {
         &mut self.values
     }
 
     /// The entry of a position of this material (either color order: the one the table
-    /// stores), `None` for another material.
+    /// stores), `None` for another material. (example at [`Table`])
     pub fn index_of(&self, pos: &crate::core::Position) -> Option<u64> {
         self.layout.index_of(pos)
     }
@@ -114,6 +114,20 @@ impl Table {
     /// How many positions entry `entry` stands for: 1 when its kings are both on file e (the
     /// placement is its own mirror image), 2 otherwise (it and its mirror image), as
     /// [`Counts`] count them; 0 past the end.
+    ///
+    /// ```
+    /// use qiku::tablebase::format::ILLEGAL;
+    /// use qiku::tablebase::generate::{generate_set, load, GenerateOptions};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()).rules(false))?;
+    /// let table = load(&dir.path().join("KRvK.qtb"))?;
+    /// // Red to move: the legal entries, weighted by the positions they stand for, are the legal count.
+    /// let red = (0..table.entries() / 2).filter(|&e| table.codes()[e as usize] != ILLEGAL);
+    /// assert_eq!(red.map(|e| table.positions_of(e)).sum::<u64>(), table.counts()[0].legal);
+    /// assert_eq!(table.positions_of(table.entries()), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn positions_of(&self, entry: u64) -> u64 {
         let per = self.layout.per_side;
         if entry >= 2 * per {
@@ -126,12 +140,25 @@ impl Table {
         }
     }
 
-    /// The placement of entry `entry`: `None` past the end and where two pieces share a square.
+    /// The placement of entry `entry`: `None` past the end and where two pieces share a square. (example at [`Table`])
     pub fn setup(&self, entry: u64) -> Option<crate::core::Setup> {
         self.layout.entry_setup(entry)
     }
 
     /// Counts for `stats` and the file header (see [`Counts`]).
+    ///
+    /// ```
+    /// use qiku::tablebase::format::TableFile;
+    /// use qiku::tablebase::generate::{generate_set, load, GenerateOptions};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()).rules(false))?;
+    /// let path = dir.path().join("KRvK.qtb");
+    /// let counts = load(&path)?.counts();
+    /// assert_eq!(counts, TableFile::open(&path)?.header().counts); // what the file records
+    /// assert_eq!(counts[0].legal, counts[0].wins + counts[0].draws + counts[0].losses);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn counts(&self) -> [Counts; 2] {
         count(&self.layout, &self.values)
     }

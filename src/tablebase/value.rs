@@ -17,12 +17,27 @@ pub const MAX_DTM_U8: u16 = 0xEF - 2;
 pub const MAX_DTM_U16: u16 = 0xFFEF - 2;
 
 /// The code of a decided entry `dtm` plies from mate.
+///
+/// ```
+/// use qiku::tablebase::format::{code, dtm_of, MAX_DTM_U16};
+///
+/// assert_eq!(code(0), 2); // lost: no legal move
+/// assert_eq!(code(7), 9); // won in 7 plies
+/// assert_eq!(dtm_of(code(MAX_DTM_U16)), Some(MAX_DTM_U16));
+/// ```
 #[inline]
 pub const fn code(dtm: u16) -> u16 {
     dtm + 2
 }
 
 /// The distance of a decided code, `None` for draws and illegal entries.
+///
+/// ```
+/// use qiku::tablebase::format::{code, dtm_of, DRAW, ILLEGAL};
+///
+/// assert_eq!(dtm_of(code(12)), Some(12)); // even: lost in 12 plies
+/// assert_eq!((dtm_of(DRAW), dtm_of(ILLEGAL)), (None, None));
+/// ```
 #[inline]
 pub const fn dtm_of(code: u16) -> Option<u16> {
     if code >= 2 {

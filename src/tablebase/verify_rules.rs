@@ -68,6 +68,20 @@ pub struct RulesChecked {
 /// Checks the companion of `material` (canonical) in `dir`, every entry under the rules.
 /// Returns the number of entries the rules change. [`verify_rules_with_progress`] reports how
 /// far it has come.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, verify_rules, GenerateOptions, TableCache};
+/// use qiku::tablebase::Material;
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk: Material = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// assert_eq!(verify_rules(dir.path(), krk, &mut plain, &mut rules)?, 0); // the rules change nothing here
+/// std::fs::remove_file(dir.path().join("KRvK.qtr"))?;
+/// assert!(verify_rules(dir.path(), krk, &mut TableCache::new(), &mut TableCache::new()).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_rules(
     dir: &Path,
     material: Material,
@@ -81,6 +95,29 @@ pub fn verify_rules(
 /// one phase, labelled `verifying MATERIAL (Asian rules)`, of the table's entries, started once
 /// the tables are loaded and finished when every entry agreed (a check that fails ends without
 /// [`Progress::finish`]). Nothing is printed.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, verify_rules_with_progress, GenerateOptions, TableCache};
+/// # use qiku::Progress;
+/// # use std::sync::Mutex;
+/// # #[derive(Default)]
+/// # struct Phases(Mutex<Vec<(String, u64)>>);
+/// # impl Progress for Phases {
+/// #     fn start(&self, label: &str, total: u64) {
+/// #         self.0.lock().unwrap().push((label.to_string(), total));
+/// #     }
+/// #     fn advance(&self, _n: u64) {}
+/// #     fn finish(&self) {}
+/// # }
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let phases = Phases::default(); // a `Progress` that records each phase's label and size
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// verify_rules_with_progress(dir.path(), "KRvK".parse()?, &mut plain, &mut rules, &phases)?;
+/// assert_eq!(phases.0.into_inner()?, [("verifying KRvK (Asian rules)".to_string(), 2 * 45 * 90)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_rules_with_progress(
     dir: &Path,
     material: Material,
@@ -135,6 +172,34 @@ pub fn verify_rules_after_plain(
 /// [`verify_rules_after_plain`], reporting to `progress` as [`verify_rules_with_progress`] does
 /// when the entries are checked; when the plain check covers them
 /// ([`RulesChecked::same_as_plain`]) no entry is checked again, and no phase is reported.
+///
+/// ```
+/// use qiku::tablebase::generate::{
+///     generate_set, verify_rules_after_plain_with_progress, verify_table, GenerateOptions, TableCache,
+/// };
+/// # use std::sync::atomic::{AtomicUsize, Ordering};
+/// # /// Counts the phases started.
+/// # #[derive(Default)]
+/// # struct Phases(AtomicUsize);
+/// # impl qiku::Progress for Phases {
+/// #     fn start(&self, _label: &str, _total: u64) {
+/// #         self.0.fetch_add(1, Ordering::Relaxed);
+/// #     }
+/// #     fn advance(&self, _n: u64) {}
+/// #     fn finish(&self) {}
+/// # }
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let phases = Phases::default(); // a `Progress` that counts the phases started
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// verify_table(dir.path(), krk, &mut plain)?;
+/// let checked = verify_rules_after_plain_with_progress(dir.path(), krk, &mut plain, &mut rules, &phases)?;
+/// assert!(checked.same_as_plain);
+/// assert_eq!(phases.0.into_inner(), 0); // the plain check covered every entry
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_rules_after_plain_with_progress(
     dir: &Path,
     material: Material,

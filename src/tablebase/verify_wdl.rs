@@ -17,6 +17,24 @@ use std::path::Path;
 /// missing `.qtr`, not the intact `.qtw`). The tables are loaded into the caches `verify` uses.
 /// Returns the number of legal entries checked. [`verify_wdl_with_progress`] reports how far it
 /// has come.
+///
+/// ```
+/// use qiku::tablebase::format::ILLEGAL;
+/// use qiku::tablebase::generate::{generate_set, load, verify_wdl, GenerateOptions, TableCache};
+/// use qiku::tablebase::{Material, TbError};
+///
+/// let dir = tempfile::tempdir()?;
+/// let krk: Material = "KRvK".parse()?;
+/// generate_set(&[krk], &GenerateOptions::new(dir.path()))?;
+/// let legal = load(&dir.path().join("KRvK.qtb"))?.codes().iter().filter(|&&c| c != ILLEGAL).count();
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// assert_eq!(verify_wdl(dir.path(), krk, &mut plain, &mut rules)?, legal as u64);
+/// // Without its `.qtr` companion the check names the missing file.
+/// std::fs::remove_file(dir.path().join("KRvK.qtr"))?;
+/// let err = verify_wdl(dir.path(), krk, &mut TableCache::new(), &mut TableCache::new()).unwrap_err();
+/// assert!(matches!(err, TbError::NoRules { .. }), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_wdl(
     dir: &Path,
     material: Material,
@@ -30,6 +48,29 @@ pub fn verify_wdl(
 /// labelled `verifying MATERIAL (WDL)`, of the table's entries (advanced a block at a time),
 /// started once the tables are loaded and finished when every entry agreed (a check that fails
 /// ends without [`Progress::finish`]). Nothing is printed.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, verify_wdl_with_progress, GenerateOptions, TableCache};
+/// # use qiku::Progress;
+/// # use std::sync::Mutex;
+/// # #[derive(Default)]
+/// # struct Phases(Mutex<Vec<(String, u64)>>);
+/// # impl Progress for Phases {
+/// #     fn start(&self, label: &str, total: u64) {
+/// #         self.0.lock().unwrap().push((label.to_string(), total));
+/// #     }
+/// #     fn advance(&self, _n: u64) {}
+/// #     fn finish(&self) {}
+/// # }
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let phases = Phases::default(); // a `Progress` that records each phase's label and size
+/// let (mut plain, mut rules) = (TableCache::new(), TableCache::new());
+/// verify_wdl_with_progress(dir.path(), "KRvK".parse()?, &mut plain, &mut rules, &phases)?;
+/// assert_eq!(phases.0.into_inner()?, [("verifying KRvK (WDL)".to_string(), 2 * 45 * 90)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_wdl_with_progress(
     dir: &Path,
     material: Material,

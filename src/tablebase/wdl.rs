@@ -42,6 +42,15 @@ pub const RULE: u8 = 3;
 
 /// The code of a legal entry from its plain (`.qtb`) code and its Asian-rules code; `None` for
 /// an illegal entry.
+///
+/// ```
+/// use qiku::tablebase::format::{code, DRAW, ILLEGAL};
+/// use qiku::tablebase::wdl::{self, code_of};
+///
+/// assert_eq!(code_of(code(2), code(2)), Some(wdl::LOSS));
+/// assert_eq!(code_of(DRAW, DRAW), Some(wdl::DRAW)); // drawn under both rules
+/// assert_eq!(code_of(ILLEGAL, ILLEGAL), None);
+/// ```
 #[inline]
 pub fn code_of(plain: u16, rule: u16) -> Option<u8> {
     if plain == ILLEGAL {
@@ -57,6 +66,15 @@ pub fn code_of(plain: u16, rule: u16) -> Option<u8> {
 
 /// The result a code means under the rules: `None` when the Asian rules need the companion
 /// ([`RULE`] under [`super::Rules::Asian`]).
+///
+/// ```
+/// use qiku::tablebase::wdl::{wdl_of, LOSS, RULE};
+/// use qiku::tablebase::Wdl;
+///
+/// assert_eq!(wdl_of(LOSS, true), Some(Wdl::Loss));
+/// assert_eq!(wdl_of(RULE, false), Some(Wdl::Draw)); // a draw without the rules
+/// assert_eq!(wdl_of(RULE, true), None); // under them, ask the `.qtr` companion
+/// ```
 #[inline]
 pub fn wdl_of(code: u8, asian: bool) -> Option<Wdl> {
     match code & 3 {
@@ -83,6 +101,17 @@ pub enum Fill {
 /// The codes of a whole table from its plain and Asian-rules codes (equal slices), illegal
 /// entries filled as `fill` says. Deterministic, whatever the thread count: blocks of
 /// [`super::format::WDL_BLOCK_ENTRIES`] entries are filled independently.
+///
+/// ```
+/// use qiku::tablebase::format::{code, DRAW, ILLEGAL};
+/// use qiku::tablebase::wdl::{self, codes, Fill};
+///
+/// // Won in 3, an illegal entry, lost in 2, a draw the Asian rules decide (won in 5).
+/// let plain = [code(3), ILLEGAL, code(2), DRAW];
+/// let rule = [code(3), ILLEGAL, code(2), code(5)];
+/// assert_eq!(codes(&plain, &rule, Fill::Previous), [wdl::WIN, wdl::WIN, wdl::LOSS, wdl::RULE]);
+/// assert_eq!(codes(&plain, &rule, Fill::Draw), [wdl::WIN, wdl::DRAW, wdl::LOSS, wdl::RULE]);
+/// ```
 pub fn codes(plain: &[u16], rule: &[u16], fill: Fill) -> Vec<u8> {
     let block = super::format::WDL_BLOCK_ENTRIES as usize;
     let both = |e: usize| (plain[e], rule[e]);
