@@ -159,6 +159,10 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
                 .max_buf_size(refusals::read_buffer(limits.max_header_bytes))
                 .max_headers(refusals::max_header_lines(limits.max_header_bytes))
                 .keep_alive(true)
+                // A client that sends its request and then closes its sending side (`curl
+                // --http1.0`-style tools, `nc -N`) still gets the answer: without this the read
+                // side's end closed the connection, answered or not.
+                .half_close(true)
                 .serve_connection(TokioIo::new(stream), service);
             // A connection lives at most this long, whatever its client does.
             let lifetime = limits.request_timeout * 4;

@@ -383,6 +383,24 @@ fn requests_for_other_hosts_are_refused_on_loopback() {
     still_serves(&srv);
 }
 
+/// A client that sends its request and closes its sending side gets the whole answer, every
+/// time (it got none about half the time: the closed side ended the connection).
+#[test]
+fn a_request_then_a_half_close_is_answered() {
+    let srv = hostile_server(16);
+    for _ in 0..20 {
+        let mut s = TcpStream::connect(srv.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+        s.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\n\r\n").expect("send");
+        s.shutdown(std::net::Shutdown::Write).expect("half-close");
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf);
+        let text = String::from_utf8_lossy(&buf);
+        assert!(status_of(&buf) == 200 && text.contains("\"version\""), "{text:?}");
+    }
+    still_serves(&srv);
+}
+
 /// Pages of other origins read the answers only where `--allow-origin` lets them (CORS): the
 /// allowed origin gets `Access-Control-Allow-Origin` naming it, any other none; by default no
 /// origin does.
