@@ -479,7 +479,7 @@ pub async fn analyze(
     }
     if method == Method::HEAD {
         // The headers of the answer, without the search.
-        return Ok(([(header::CONTENT_TYPE, "application/json")], "").into_response());
+        return Ok(head_without_search("application/json"));
     }
     let num = |k: &str, max: u64| -> Result<Option<u64>, ApiError> {
         match p.get(k) {
@@ -808,6 +808,25 @@ fn form_body_error(e: Box<dyn std::error::Error + Send + Sync>) -> Response {
     )
 }
 
+/// The answer to a `HEAD` of a searching endpoint: the content type a `GET` gives, and no
+/// `Content-Length`, which only the search would tell (HTTP lets a `HEAD` leave out what only
+/// generating the content determines; an empty body would say `0`).
+fn head_without_search(content_type: &'static str) -> Response {
+    /// A body of no known length that ends at once.
+    struct NoLength;
+    impl axum::body::HttpBody for NoLength {
+        type Data = axum::body::Bytes;
+        type Error = std::convert::Infallible;
+        fn poll_frame(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+            std::task::Poll::Ready(None)
+        }
+    }
+    ([(header::CONTENT_TYPE, content_type)], axum::body::Body::new(NoLength)).into_response()
+}
+
 /// Answers ChessDB parameters: always status 200 with one of ChessDB's replies, as chessdb.php
 /// (a board it cannot read is `invalid board`; the engine busy with other searches gives the
 /// reply for a position nothing knows, which clients accept, rather than an error they retry
@@ -816,7 +835,7 @@ async fn chessdb_reply(st: Arc<AppState>, mut p: HashMap<String, String>, head: 
     let json = p.get("json").is_some_and(|j| chessdb::is_true(j));
     let ctype = if json { "application/json" } else { "text/plain; charset=utf-8" };
     if head {
-        return ([(header::CONTENT_TYPE, ctype)], "").into_response();
+        return head_without_search(ctype);
     }
     if let Some(b) = p.get_mut("board").filter(|b| b.len() > MAX_FEN) {
         // No legal FEN is that long: an invalid board (and nothing that long is parsed).

@@ -142,10 +142,19 @@ fn api_errors_are_json_and_head_runs_no_search() {
     assert!(v["error"].as_str().expect("error").contains("/api/nope"));
     // HEAD of a 5-second search answers at once.
     let t = Instant::now();
-    let (status, _, _) =
+    let (status, head, _) =
         send(srv.addr, b"HEAD /api/analyze?movetime=5000 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 200);
     assert!(t.elapsed() < Duration::from_secs(2), "HEAD took {:?}", t.elapsed());
+    // The GET's content type, and no length (only the search would tell it; it said 0).
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("content-type: application/json") && !head.contains("content-length"), "{head}");
+    let (status, head, _) = send(
+        srv.addr,
+        b"HEAD /chessdb.php?action=queryall&board=x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200);
+    assert!(!head.to_ascii_lowercase().contains("content-length"), "{head}");
 }
 
 /// A temporary directory holding a copy of the fixture tables, to damage.
