@@ -275,7 +275,15 @@ const BROKEN_LINKS_SHOWN: usize = 10;
 /// Notes on stderr for inputs left out as repeats of an earlier one.
 fn report_repeats(r: &BuildReport) {
     for (path, earlier) in &r.repeated {
-        eprintln!("qiku-book: note: {} is the same file as {}; read once", path.display(), earlier.display());
+        if path.as_os_str() == earlier.as_os_str() {
+            // Named twice, or named and found again in a directory given.
+            eprintln!(
+                "qiku-book: note: {} comes twice among the inputs (named, or in a directory given); read once",
+                path.display()
+            );
+        } else {
+            eprintln!("qiku-book: note: {} is the same file as {}; read once", path.display(), earlier.display());
+        }
     }
 }
 

@@ -513,3 +513,21 @@ fn filters_that_leave_out_every_game_are_named() {
     assert!(e.contains("every game was left out by the filters (34 no Elo tags (--min-elo))"), "{e}");
     assert!(!Path::new(&out).exists());
 }
+
+/// An input given twice is read once and said so: by two spellings, naming both; by the same one
+/// (or named and found in a directory given), without naming it twice as if two files.
+#[test]
+fn an_input_given_twice_is_read_once_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("rep.pgn");
+    std::fs::copy(repertoire(), &games).unwrap();
+    let out = dir.path().join("o.qbk");
+    let (g, o) = (games.to_str().unwrap(), out.to_str().unwrap());
+    let other = format!("{}/./rep.pgn", dir.path().display());
+    let r = qiku_book(&["build", g, &other, dir.path().to_str().unwrap(), "-o", o]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(err.contains(&format!("note: {other} is the same file as {g}; read once")), "{err}");
+    assert!(err.contains(&format!("note: {g} comes twice among the inputs (named, or in a directory given)")), "{err}");
+    assert!(ok(&["stats", o]).contains("34 read"));
+}
