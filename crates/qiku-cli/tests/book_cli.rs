@@ -24,6 +24,13 @@ fn repertoire() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/repertoire.pgn")
 }
 
+/// A copy of the repertoire's games in `dir`, named `name`.
+fn repertoire_in(dir: &Path, name: &str) -> PathBuf {
+    let games = dir.join(name);
+    std::fs::copy(repertoire(), &games).unwrap();
+    games
+}
+
 #[test]
 fn quick_start_repertoire_builds_and_probes() {
     let dir = tempfile::tempdir().unwrap();
@@ -300,8 +307,7 @@ fn import_counts_skipped_rows_in_agreement() {
 #[test]
 fn import_names_a_file_of_games_and_what_to_run() {
     let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("some.pgn");
-    std::fs::copy(repertoire(), &games).unwrap();
+    let games = repertoire_in(dir.path(), "some.pgn");
     let out = dir.path().join("x.qbk");
     let e = fail(&["import", games.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
     let built = dir.path().join("some.qbk");
@@ -519,8 +525,7 @@ fn filters_that_leave_out_every_game_are_named() {
 #[test]
 fn an_input_given_twice_is_read_once_and_said_so() {
     let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("rep.pgn");
-    std::fs::copy(repertoire(), &games).unwrap();
+    let games = repertoire_in(dir.path(), "rep.pgn");
     let out = dir.path().join("o.qbk");
     let (g, o) = (games.to_str().unwrap(), out.to_str().unwrap());
     let other = format!("{}/./rep.pgn", dir.path().display());
