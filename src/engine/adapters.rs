@@ -535,11 +535,9 @@ fn open_book(
 }
 
 fn open_tablebases(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {
-    let tables = Tablebases::open(dir).map_err(|e| match e {
-        TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            AttachError::NoDirectory(PathBuf::from(dir))
-        }
-        e => AttachError::Tablebases(e),
+    let tables = Tablebases::open(dir).map_err(|e| match e.no_directory() {
+        true => AttachError::NoDirectory(PathBuf::from(dir)),
+        false => AttachError::Tablebases(e),
     })?;
     if tables.tables().is_empty() {
         return Err(AttachError::NoTables(PathBuf::from(dir)));

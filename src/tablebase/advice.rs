@@ -103,9 +103,7 @@ pub fn unusable_dir_message(
     match opened {
         Ok(tb) if tb.tables().is_empty() => Some(no_tables_text(dir, false, elsewhere)),
         Ok(_) => None,
-        Err(TbError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-            Some(no_tables_text(dir, true, elsewhere))
-        }
+        Err(e) if e.no_directory() => Some(no_tables_text(dir, true, elsewhere)),
         Err(e) => Some(e.to_string()),
     }
 }

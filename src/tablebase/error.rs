@@ -249,6 +249,19 @@ impl TbError {
         matches!(self, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotADirectory)
     }
 
+    /// Whether the path given for a directory of tables does not exist: the way out is another
+    /// path, or generating tables there ([`unusable_dir_message`](super::unusable_dir_message)).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let Err(e) = qiku::tablebase::Tablebases::open(dir.path().join("missing")) else { panic!("opened") };
+    /// assert!(e.no_directory() && !e.not_a_directory());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn no_directory(&self) -> bool {
+        matches!(self, TbError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+
     /// The file the error is about, if it is about one.
     ///
     /// ```
