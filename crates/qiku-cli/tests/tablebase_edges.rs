@@ -217,7 +217,10 @@ fn a_missing_directory_is_said_to_be_missing() {
     for out in runs {
         let e = stderr(&out);
         assert!(!out.status.success(), "{e}");
-        assert!(e.starts_with(&format!("qiku-tb: the directory {d} does not exist")), "{e}");
+        let said = format!(
+            "qiku-tb: {d}: the directory does not exist: generate tables there with `qiku-tb generate -d {d}`, "
+        );
+        assert!(e.starts_with(&said) && e.contains("or give -d the directory that holds them"), "{e}");
         assert!(e.contains("qiku-tb generate") && !e.contains("no table for") && !e.contains("os error"), "{e}");
     }
     let out = qiku_tb(&["verify", "KRvK", "-d", d, "--json"]);

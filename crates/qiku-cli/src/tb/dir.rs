@@ -5,16 +5,12 @@
 use qiku::tablebase::{Material, Tablebases};
 use std::path::Path;
 
-/// The error when `dir` does not exist (`None` when it does, or cannot be told).
+/// The error when `dir` does not exist (`None` when it does, or cannot be told), in the words every
+/// program that takes a directory of tables uses.
 pub(super) fn no_directory(dir: &Path) -> Option<String> {
     let missing = matches!(std::fs::metadata(dir), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
-    missing.then(|| {
-        format!(
-            "the directory {d} does not exist: give -d the directory that holds the tables, or make tables there with \
-             `qiku-tb generate MATERIAL... -d {d}`",
-            d = dir.display()
-        )
-    })
+    let elsewhere = "or give -d the directory that holds them";
+    missing.then(|| qiku::tablebase::unusable_dir_message(dir, Tablebases::open(dir).as_ref(), elsewhere)).flatten()
 }
 
 /// The error for a material without a table in `dir`, with the command that makes it.
