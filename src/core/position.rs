@@ -8,26 +8,13 @@ use super::attacks::{self, home_half};
 use super::bitboard::Bitboard;
 use super::moves::Move;
 use super::piece::{Color, Piece, Role};
-use super::setup::{ParseFenError, Setup};
+use super::setup::Setup;
 use super::square::Square;
 use super::zobrist;
 use std::fmt;
 
-/// A move that is not legal in the position it was played in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The move.
-    pub mv: Move,
-    /// The position, as FEN.
-    pub fen: String,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {} in {}", self.mv, self.fen)
-    }
-}
-impl std::error::Error for IllegalMove {}
+mod error;
+pub use error::{IllegalMove, PositionError};
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 /// A legal Xiangqi position: placement, side to move, move counters and Zobrist keys.
@@ -63,63 +50,6 @@ pub struct Undo {
     // Restoring the keys is cheaper than toggling them back.
     key: u64,
     mirror_key: u64,
-}
-
-/// A placement that breaks the rules of Xiangqi.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// The FEN text cannot be read.
-    Fen(ParseFenError),
-    /// This side has no king.
-    MissingKing(Color),
-    /// More pieces of a kind than the game has (e.g. three rooks of one side).
-    TooMany {
-        /// The piece.
-        piece: Piece,
-        /// How many there are.
-        count: u32,
-    },
-    /// A king outside its palace, an advisor off the palace diagonals, an elephant on a point it
-    /// can never reach, or a pawn behind its start.
-    ImpossibleSquare {
-        /// The piece.
-        piece: Piece,
-        /// Where it stands.
-        square: Square,
-    },
-    /// The two kings face each other on an open file.
-    KingsFacing,
-    /// The side that just moved is left in check.
-    OppositeCheck,
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Fen(e) => e.fmt(f),
-            PositionError::MissingKing(c) => write!(f, "{c} has no king"),
-            PositionError::TooMany { piece, count } => write!(
-                f,
-                "{} has {count} {}s; at most {} allowed",
-                piece.color,
-                piece.role.name(),
-                piece.role.max_count()
-            ),
-            PositionError::ImpossibleSquare { piece, square } => {
-                write!(f, "{} {} can never stand on {square}", piece.color, piece.role.name())
-            }
-            PositionError::KingsFacing => f.write_str("the kings face each other on an open file"),
-            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-impl From<ParseFenError> for PositionError {
-    fn from(e: ParseFenError) -> Self {
-        PositionError::Fen(e)
-    }
 }
 
 /// Squares where each kind of piece can ever stand, `[color][role]`: palace, the elephant's
