@@ -49,6 +49,7 @@ pub mod label;
 pub mod matchrunner;
 #[cfg(feature = "obk")]
 pub mod obk;
+pub mod ordered;
 pub mod overwrite;
 pub mod progress;
 pub mod qiku_program;

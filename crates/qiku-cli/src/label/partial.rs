@@ -11,8 +11,8 @@
 //! With one search thread a score depends only on the position, so a resumed run writes the
 //! same output as one that was never stopped.
 
+use crate::ordered::InOrder;
 use qiku::tune::scored::{Score, ScoredPosition};
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -91,10 +91,8 @@ pub fn resume(path: &Path, settings: &str, positions: &[ScoredPosition]) -> Resu
 pub struct Writer {
     file: File,
     path: PathBuf,
-    /// The next position whose line goes in the file.
-    next: usize,
-    /// Lines scored before an earlier position, by position.
-    waiting: BTreeMap<usize, String>,
+    /// The lines not in the file, by position: the next position's, and those scored before it.
+    order: InOrder<String>,
 }
 
 impl Writer {
@@ -109,23 +107,18 @@ impl Writer {
         if kept == 0 {
             file.write_all(format!("{settings}\n").as_bytes()).map_err(fail)?;
         }
-        Ok(Writer { file, path: path.to_path_buf(), next, waiting: BTreeMap::new() })
+        Ok(Writer { file, path: path.to_path_buf(), order: InOrder::starting_at(next) })
     }
 
     /// How many positions' lines are in the file (those of the first positions).
     pub fn written(&self) -> usize {
-        self.next
+        self.order.next()
     }
 
     /// Adds position `index`'s scored `line`, with every line now in order after it.
     pub fn add(&mut self, index: usize, line: String) -> Result<(), String> {
-        self.waiting.insert(index, line);
-        let mut text = String::new();
-        while let Some(line) = self.waiting.remove(&self.next) {
-            text.push_str(&line);
-            text.push('\n');
-            self.next += 1;
-        }
+        self.order.insert(index, line);
+        let text: String = self.order.take_ready().into_iter().map(|line| line + "\n").collect();
         if text.is_empty() {
             return Ok(());
         }

@@ -11,7 +11,7 @@
 //! The file is synced once, when the match ends. Rewriting the whole file after every game, as
 //! before, made a match's writing grow with the square of its games and synced every time.
 
-use std::collections::BTreeMap;
+use crate::ordered::InOrder;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -29,10 +29,9 @@ pub struct PgnOut {
     settled: u64,
     /// Newlines still owed after the earlier content so that it ends with a blank line.
     separator: &'static str,
-    /// The next game in order.
-    next: usize,
-    /// Games written after `settled` that wait for an earlier one, by game index.
-    waiting: BTreeMap<usize, String>,
+    /// The games written after `settled`, by game index: those in order from the next game on,
+    /// then those that wait for an earlier one.
+    order: InOrder<String>,
 }
 
 impl PgnOut {
@@ -73,22 +72,15 @@ impl PgnOut {
             file: None,
             settled: bytes.len() as u64,
             separator,
-            next: 0,
-            waiting: BTreeMap::new(),
+            order: InOrder::starting_at(0),
         })
     }
 
     /// Adds game `index` (counted from 0 in this match), whose PGN text is `text`.
     pub fn add(&mut self, index: usize, text: String) -> Result<(), PgnError> {
-        self.waiting.insert(index, text);
-        let mut run = self.next;
-        while self.waiting.contains_key(&run) {
-            run += 1;
-        }
+        self.order.insert(index, text);
         let mut tail = String::from(self.separator);
-        tail.extend(self.waiting.values().map(String::as_str));
-        let settled_now: usize =
-            self.separator.len() + self.waiting.range(self.next..run).map(|(_, t)| t.len()).sum::<usize>();
+        tail.extend(self.order.held().map(String::as_str));
         if let Err(e) = self.write_tail(tail.as_bytes()) {
             // Back to the games in order before this write; the match stops on the error.
             if let Some(f) = &self.file {
@@ -96,11 +88,10 @@ impl PgnOut {
             }
             return Err((self.path.clone(), e));
         }
-        if run > self.next {
-            self.settled += settled_now as u64;
+        let in_order = self.order.take_ready();
+        if !in_order.is_empty() {
+            self.settled += (self.separator.len() + in_order.iter().map(String::len).sum::<usize>()) as u64;
             self.separator = "";
-            self.waiting = self.waiting.split_off(&run);
-            self.next = run;
         }
         Ok(())
     }
@@ -175,7 +166,7 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&path).unwrap(), want, "after game {i}");
         }
         out.finish().unwrap();
-        assert_eq!((out.next, out.waiting.len()), (6, 1));
+        assert_eq!((out.order.next(), out.order.held().count()), (6, 1));
     }
 
     #[test]
