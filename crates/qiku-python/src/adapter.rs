@@ -22,6 +22,7 @@ pub use qiku::engine::search::{Shared, MAX_SKILL_LEVEL};
 pub use qiku::engine::time::Limits;
 pub use qiku::engine::uci::{book_info, decision_note, excerpt, MAX_HASH_MIB, MAX_THREADS};
 pub use qiku::engine::{Endgames, Engine, OpeningBook, Score, Source};
+pub use qiku::fs::{check_output_place, AtomicFile};
 pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;

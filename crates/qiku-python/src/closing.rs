@@ -26,8 +26,12 @@ impl<T> Closable<T> {
 
     /// Lets the value go (closing what it holds open); closing again does nothing.
     pub fn close(&self) {
-        let value = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(value);
+        drop(self.take());
+    }
+
+    /// Closes the handle, giving its value to the caller (`None` when it was closed already).
+    pub fn take(&self) -> Option<T> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// Whether `close` was called.

@@ -3,6 +3,7 @@
 //! subclasses of `OSError`. Every message is the library's own.
 
 use std::ffi::CStr;
+use std::io;
 use std::path::Path;
 
 use pyo3::create_exception;
@@ -96,6 +97,23 @@ pub fn generate_error(e: &TbError) -> PyErr {
 /// A game file that could not be opened or read (the message names the file).
 pub fn file_error(e: FileError) -> PyErr {
     os_error::<GameFileError>(e.errno, e.message, Some(&e.path))
+}
+
+/// An output file that cannot be written: `OSError(errno, "OUTPUT: why", OUTPUT)`, which Python
+/// makes the subclass of its `errno` (`IsADirectoryError`, `FileNotFoundError`,
+/// `PermissionError`). The library's refusals of a place (a directory, a FIFO, no such directory)
+/// carry no system error: their `errno` is the one of their kind (a FIFO or device: `EINVAL`).
+pub fn output_error(py: Python<'_>, output: &Path, e: &io::Error) -> PyErr {
+    let name = match e.kind() {
+        io::ErrorKind::IsADirectory => Some("EISDIR"),
+        io::ErrorKind::NotFound => Some("ENOENT"),
+        io::ErrorKind::PermissionDenied => Some("EACCES"),
+        io::ErrorKind::ReadOnlyFilesystem => Some("EROFS"),
+        io::ErrorKind::InvalidInput => Some("EINVAL"),
+        _ => None,
+    };
+    let errno = e.raw_os_error().or_else(|| py.import("errno").ok()?.getattr(name?).ok()?.extract().ok());
+    os_error::<PyOSError>(errno, format!("{}: {e}", output.display()), Some(output))
 }
 
 /// A bad argument value (an unknown option name and the like).

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod errors;
 pub mod games;
 pub mod interrupt;
+pub mod output;
 pub mod pickling;
 pub mod planes;
 pub mod renju;
@@ -67,6 +68,8 @@ fn _qiku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::batches, m)?)?;
     m.add_function(wrap_pyfunction!(games::training_set, m)?)?;
     m.add_function(wrap_pyfunction!(games::count_games, m)?)?;
+    m.add_function(wrap_pyfunction!(output::check_output_place, m)?)?;
+    m.add_class::<output::PyAtomicWriter>()?;
     m.add("RenjuBoard", m.py().get_type::<renju::PyRenjuBoard>())?;
     m.add_class::<renju::PyJudgement>()?;
     m.add_function(wrap_pyfunction!(renju::judge, m)?)?;

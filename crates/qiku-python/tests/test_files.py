@@ -217,7 +217,7 @@ def test_write_a_training_set_of_100000_samples(tmp_path):
         # Every position has both kings, and the side-to-move plane alternates with the ply.
         assert (z["planes"][:, 0].sum(axis=(1, 2)) == 1).all() and (z["planes"][:, 7].sum(axis=(1, 2)) == 1).all()
         assert ((z["planes"][:, 14, 0, 0] == 1) == (z["plies"] % 2 == 0)).all()
-    assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".")], "a temporary file was left"
 
 
 def test_a_training_set_is_written_as_other_files_are(tmp_path):
@@ -242,7 +242,7 @@ def test_a_training_set_is_written_as_other_files_are(tmp_path):
     assert e.value.filename == str(fifo) and stat.S_ISFIFO(os.lstat(fifo).st_mode)
     with pytest.raises(IsADirectoryError):
         qiku.pgn.write_training_set([ICCS], tmp_path, 10)
-    assert not [p for p in os.listdir(tmp_path) if p.startswith(".qiku-training-")]
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".")], "a temporary file was left"
 
 
 def test_a_training_set_into_a_missing_directory_names_the_output(tmp_path):
@@ -250,7 +250,38 @@ def test_a_training_set_into_a_missing_directory_names_the_output(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         qiku.pgn.write_training_set([ICCS], out, 100)
     assert e.value.filename == str(out) and str(tmp_path / "missing") in str(e.value), e.value
-    assert ".qiku-training-" not in str(e.value)
+    assert ".tmp" not in str(e.value) and os.listdir(tmp_path) == []
+
+
+def test_the_writer_of_training_sets_replaces_its_output_only_when_committed(tmp_path):
+    import io
+
+    from qiku._qiku import _AtomicWriter
+
+    out = tmp_path / "train.npz"
+    out.write_bytes(b"old")
+    arrays = {"moves": np.arange(5, dtype=np.int16), "values": np.array([1, 0, -1, 0, 1], dtype=np.int8)}
+    f = _AtomicWriter(out)
+    np.savez(f, **arrays)
+    assert out.read_bytes() == b"old" and len(os.listdir(tmp_path)) == 2
+    f.close()
+    # Not committed: the output as it was, no temporary file.
+    assert out.read_bytes() == b"old" and os.listdir(tmp_path) == [out.name]
+    with pytest.raises(ValueError, match="closed"):
+        f.write(b"more")
+    f = _AtomicWriter(out)
+    np.savez(f, **arrays)
+    size = f.tell()
+    f.commit()
+    f.close()
+    assert os.path.getsize(out) == size and os.listdir(tmp_path) == [out.name]
+    # The same archive as numpy writes to an ordinary file: arrays that load back as they were.
+    ordinary = io.BytesIO()
+    np.savez(ordinary, **arrays)
+    assert size == len(ordinary.getvalue())
+    with np.load(out) as z:
+        assert sorted(z.files) == ["moves", "values"]
+        assert all((z[k] == v).all() and z[k].dtype == v.dtype for k, v in arrays.items())
 
 
 # --- books ---------------------------------------------------------------------------------

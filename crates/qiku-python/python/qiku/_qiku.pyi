@@ -145,6 +145,26 @@ def _legal_moves_rust(fens: List[str], repeat: int) -> int: ...
 def _text_path(path: Any, name: str) -> str:
     """``path`` as a ``str``, checked as every path parameter is: ``TypeError`` naming ``name`` for
     ``bytes`` (decode them first) or what is no path."""
+def _check_output_place(output: _Path) -> None:
+    """Raises, before any work, the ``OSError`` a write of ``output`` would end with: a directory
+    (``IsADirectoryError``), a FIFO or device (``errno`` ``EINVAL``; a link is followed), no such
+    directory (``FileNotFoundError``)."""
+
+class _AtomicWriter:
+    """A binary file whose content replaces ``output`` (through a link, the file it points to) on
+    :meth:`commit`; closed or collected without a commit, it leaves nothing."""
+
+    def __init__(self, output: _Path) -> None: ...
+    def write(self, data: Union[bytes, bytearray, memoryview]) -> int: ...
+    def read(self, size: int = -1) -> bytes: ...
+    def tell(self) -> int: ...
+    def seek(self, offset: int, whence: int = 0) -> int: ...
+    def seekable(self) -> bool: ...
+    def flush(self) -> None: ...
+    def commit(self) -> None:
+        """Syncs the file and renames it over the output; the writer is then closed."""
+    def close(self) -> None:
+        """Removes the file unless it was committed."""
 
 class BookEntry:
     """One move of a book position with its results; compares field for field, and hashes."""

@@ -18,10 +18,7 @@ Training arrays (one row per sample):
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
-import tempfile
 from typing import Any, Dict, Iterable, Optional, Union
 
 from ._qiku import (
@@ -31,6 +28,8 @@ from ._qiku import (
     GameReader,
     Sample,
     SampleReader,
+    _AtomicWriter,
+    _check_output_place,
     _text_path,
     batches,
     count_games,
@@ -66,8 +65,8 @@ def write_training_set(
     """Writes :func:`training_set` ``(inputs, limit, **options)`` to ``output`` as an uncompressed
     ``.npz`` file (arrays ``planes``, ``moves``, ``values``, ``plies``), atomically: a temporary
     file in the same directory is renamed over ``output`` when complete (through a symbolic link,
-    over the file it points to). A directory, FIFO or device at ``output`` is refused before any
-    game is read. Returns ``{"samples": n, "games": n, "bytes": size}``: the samples written, the
+    over the file it points to). A directory, FIFO or device at ``output``, or no directory to
+    write it in, is refused before any game is read. Returns ``{"samples": n, "games": n, "bytes": size}``: the samples written, the
     games they came from and the file's size.
     """
     import numpy as np
@@ -77,54 +76,13 @@ def write_training_set(
     else:
         inputs = [_text_path(p, "inputs") for p in inputs]
     output = _text_path(output, "output")
-    # As the library's writers: through a symbolic link the file it points to is replaced, and
-    # anything but a regular file there (a directory, a FIFO, a device) is refused, not replaced.
-    target = os.path.realpath(output) if os.path.islink(output) else output
-    if os.path.isdir(target):
-        raise IsADirectoryError(errno.EISDIR, f"{output} is a directory; give the name of a file in it", output)
-    if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
-        raise OSError(
-            errno.EINVAL,
-            f"{output} is not a regular file (a device, FIFO or socket): qiku writes whole files and replaces "
-            "them when complete, so give the name of an ordinary file",
-            output,
-        )
-    directory = os.path.dirname(os.path.abspath(target))
-    # Before reading the games: the error names the output given, not a temporary file.
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(errno.ENOENT, f"no directory {directory} to write {output} in", output)
+    # Before reading the games: the library's rules for an output, as its programs apply them.
+    _check_output_place(output)
     data = training_set(inputs, limit, **options)
+    f = _AtomicWriter(output)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".qiku-training-", suffix=".npz", dir=directory)
-    except OSError as e:
-        raise type(e)(e.errno, f"cannot write {output} ({e.strerror})", output) from e
-    try:
-        # The finished file gets ordinary permissions (0666 less the umask), as the library's
-        # files do, not the owner-only mode of a temporary file.
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, planes=data["planes"], moves=data["moves"], values=data["values"], plies=data["plies"])
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return {"samples": int(len(data["moves"])), "games": int(data["games"]), "bytes": os.path.getsize(target)}
-
-
-def _umask() -> int:
-    """The process's file-creation mask (read from Linux's /proc when there, else set and restored)."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+        np.savez(f, planes=data["planes"], moves=data["moves"], values=data["values"], plies=data["plies"])
+        f.commit()
+    finally:
+        f.close()
+    return {"samples": int(len(data["moves"])), "games": int(data["games"]), "bytes": os.path.getsize(output)}
