@@ -9,7 +9,7 @@
 //! against which moves).
 
 use super::eval::PIECE_VALUE;
-use crate::core::{Color, Move, MoveList, Piece, Position, Role};
+use crate::core::{attacks, Color, Move, MoveList, Piece, Position, Role};
 
 /// Ordering scores: bands that never overlap.
 const TT_MOVE: i32 = 4_000_000;
@@ -392,7 +392,8 @@ pub fn mvv_lva(victim: Role, attacker: Role) -> i32 {
 
 /// Is the capture `m` likely to lose material: a dearer piece takes a cheaper one that is
 /// defended (after the capture, the capturer's old square is empty)? A cheap stand-in for a static
-/// exchange evaluation.
+/// exchange evaluation. A king defends only the palace squares next to it: its open file counts
+/// against the other king alone (the flying general), not as a defence of what stands on it.
 ///
 /// ```
 /// use qiku::engine::ordering::is_bad_capture;
@@ -404,6 +405,12 @@ pub fn mvv_lva(victim: Role, attacker: Role) -> i32 {
 /// // A rook taking an undefended pawn.
 /// let pos = Position::from_fen("3k5/9/9/9/4p4/9/9/9/4R4/4K4 w - - 0 1")?;
 /// assert!(!is_bad_capture(&pos, iccs::parse(&pos, "e1e5")?));
+/// // A rook taking a pawn on the black king's open file: the king does not defend it there...
+/// let pos = Position::from_fen("4k4/9/9/9/R3p4/9/9/9/9/3K5 w - - 0 1")?;
+/// assert!(!is_bad_capture(&pos, iccs::parse(&pos, "a5e5")?));
+/// // ...but it does defend an advisor next to it.
+/// let pos = Position::from_fen("4k4/R3a4/9/9/9/9/9/9/9/3K5 w - - 0 1")?;
+/// assert!(is_bad_capture(&pos, iccs::parse(&pos, "a8e8")?));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[inline]
@@ -413,7 +420,11 @@ pub fn is_bad_capture(pos: &Position, m: Move) -> bool {
         return false;
     }
     let occ = pos.occupied().without(m.from());
-    pos.is_attacked_with(m.to(), victim.color, occ)
+    if !pos.is_attacked_with(m.to(), victim.color, occ) {
+        return false;
+    }
+    let king = pos.king(victim.color);
+    attacks::king_attacks(m.to()).contains(king) || pos.attackers_with(m.to(), victim.color, occ).without(king).any()
 }
 
 /// Bits of a picker key below the score: the list position's tag.
