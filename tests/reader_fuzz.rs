@@ -1,6 +1,6 @@
 //! Property-test fuzzing of every reader but PGN (which has `tests/pgn_fuzz.rs`), run by
 //! `cargo test`: FEN and setup validation, tuning position files' lines, the ICCS/WXF/Chinese parsers and `parse_any`, `.qbk`
-//! books, `.qtb` tables and XQF games, each fed random and mutated real input through the same checks as the
+//! books, `.qtb` tables, XQF games and the engine's UCI and UCCI sessions, each fed random and mutated real input through the same checks as the
 //! libFuzzer targets in `fuzz/` (`tests/fuzz_common`). Any panic fails the test with the input.
 //!
 //! Longer runs: `cargo fuzz run <target>` in `fuzz/` (see docs/FUZZING.md).
@@ -9,8 +9,8 @@
 mod fuzz_common;
 
 use fuzz_common::{
-    check_book_bytes, check_checkpoint_bytes, check_fen, check_notation, check_scored_line, check_table_bytes,
-    check_token, check_wdl_bytes, check_xqf_bytes, CHECKPOINT_ENTRIES, NOTATION_FENS,
+    check_book_bytes, check_checkpoint_bytes, check_engine_session, check_fen, check_notation, check_scored_line,
+    check_table_bytes, check_token, check_wdl_bytes, check_xqf_bytes, CHECKPOINT_ENTRIES, NOTATION_FENS,
 };
 #[path = "fuzz_common/mutate.rs"]
 mod mutate;
@@ -301,5 +301,119 @@ proptest! {
     #[test]
     fn xqf_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..1200)) {
         check_xqf_bytes(&bytes);
+    }
+}
+
+/// The seed sessions of the `engine_session` target: the protocol byte, then the lines.
+fn engine_sessions() -> &'static [Vec<u8>] {
+    static SESSIONS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    SESSIONS.get_or_init(|| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("fuzz/seeds/engine_session"))
+            .expect("fuzz/seeds/engine_session")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        files.iter().map(|p| std::fs::read(p).expect("seed")).collect()
+    })
+}
+
+/// Words engine sessions are made of, in both protocols, and some that are not.
+const SESSION_WORDS: &[&str] = &[
+    "uci",
+    "ucci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "time",
+    "increment",
+    "opptime",
+    "infinite",
+    "ponder",
+    "mate",
+    "searchmoves",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "name",
+    "value",
+    "MultiPV",
+    "Skill",
+    "Level",
+    "EvalTerms",
+    "BookPolicy",
+    "TablebaseRules",
+    "usemillisec",
+    "banmoves",
+    "probe",
+    "d",
+    "eval",
+    "true",
+    "false",
+    "basic",
+    "full",
+    "asian",
+    "0",
+    "1",
+    "-1",
+    "3",
+    "99999999999999999999",
+    "w",
+    "b",
+    "r",
+    "-",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+    "3ak4/9/9/9/9/9/9/9/9/R2K5",
+    "h2e2",
+    "h9g7",
+    "a0a8",
+    "b0c2",
+    "e9e8",
+    "\t",
+    "车",
+    "\u{0}",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn engine_session_mutated_real(i in any::<prop::sample::Index>(), e in edits()) {
+        let sessions = engine_sessions();
+        let data = mutate(&sessions[i.index(sessions.len())], &e);
+        if let Some((&pick, rest)) = data.split_first() {
+            if let Ok(text) = std::str::from_utf8(rest) {
+                check_engine_session(text, pick % 2 == 1);
+            }
+        }
+    }
+
+    #[test]
+    fn engine_session_word_soup(
+        lines in prop::collection::vec(prop::collection::vec(prop::sample::select(SESSION_WORDS), 0..12), 0..24),
+        ucci in any::<bool>(),
+    ) {
+        let text: Vec<String> = lines.iter().map(|l| l.join(" ")).collect();
+        check_engine_session(&text.join("\n"), ucci);
+    }
+}
+
+#[test]
+fn engine_session_seeds_pass_the_checks() {
+    let sessions = engine_sessions();
+    assert_eq!(sessions.len(), 2);
+    for s in sessions {
+        check_engine_session(std::str::from_utf8(&s[1..]).expect("UTF-8"), s[0] % 2 == 1);
     }
 }

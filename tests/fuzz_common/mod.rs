@@ -16,6 +16,68 @@ use qiku::tablebase::{Material, Rules, Tablebases};
 use qiku::{MoveList, Position, Setup};
 use std::path::Path;
 
+/// Options a fuzzed session leaves out: they open files, or take memory or threads.
+const UCI_OUTSIDE_OPTIONS: [&str; 4] = ["file", "path", "hash", "thread"];
+
+/// Output text a session wrote, kept for the check (`Output` takes any writer).
+#[derive(Clone, Default)]
+struct SessionText(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SessionText {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The lines of `text` as a UCI session (`uci`: `qiku::engine::uci::Uci`) or a UCCI one, in the
+/// process: every line is the session's command, but for `go`, which is parsed against the
+/// session's position (`parse_go`) without starting a search, and the options that open files
+/// or take memory or threads, which are left out. No panic; the session stays open until `quit`
+/// and, at the end, still answers `isready`.
+pub fn check_engine_session(text: &str, ucci: bool) {
+    use qiku::engine::ucci::Ucci;
+    use qiku::engine::uci::{parse_go, Output, Uci};
+    let out = SessionText::default();
+    let output = Output::new(Box::new(out.clone()));
+    let (mut uci, mut ucci_session) = match ucci {
+        false => (Some(Uci::new(output, Default::default())), None),
+        true => (None, Some(Ucci::new(output, Default::default()))),
+    };
+    for line in text.lines().take(64) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("go") => {
+                if let Some(pos) = uci.as_ref().and_then(|u| u.current_position()) {
+                    if let Err(e) = parse_go(&words[1..], pos) {
+                        assert!(!e.to_string().is_empty(), "{line:?}");
+                    }
+                }
+                continue;
+            }
+            Some("setoption") if UCI_OUTSIDE_OPTIONS.iter().any(|o| line.to_ascii_lowercase().contains(o)) => continue,
+            Some("quit") => return,
+            _ => {}
+        }
+        let open = match (&mut uci, &mut ucci_session) {
+            (Some(u), _) => u.command(line),
+            (_, Some(u)) => u.command(line),
+            _ => unreachable!(),
+        };
+        assert!(open, "{line:?} ended the session");
+    }
+    match (&mut uci, &mut ucci_session) {
+        (Some(u), _) => u.command("isready"),
+        (_, Some(u)) => u.command("isready"),
+        _ => unreachable!(),
+    };
+    let said = String::from_utf8_lossy(&out.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+    assert!(said.ends_with("readyok\n"), "no readyok at the end of {text:?}: {said:?}");
+}
+
 /// One line of a tuning position file (`qiku::tune::scored`): an error with a message, or a line
 /// that writes back to a line read as the same, whose FEN (if legal) passes [`check_fen`].
 pub fn check_scored_line(text: &str) {
