@@ -412,7 +412,7 @@ proptest! {
 #[test]
 fn engine_session_seeds_pass_the_checks() {
     let sessions = engine_sessions();
-    assert_eq!(sessions.len(), 2);
+    assert_eq!(sessions.len(), 3);
     for s in sessions {
         check_engine_session(std::str::from_utf8(&s[1..]).expect("UTF-8"), s[0] % 2 == 1);
     }

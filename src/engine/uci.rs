@@ -389,10 +389,11 @@ impl Uci {
     fn setoption(&mut self, args: &[&str]) {
         // setoption name <name words> [value <value words>]
         let name_at = args.iter().position(|w| w.eq_ignore_ascii_case("name"));
-        let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
         let Some(n) = name_at else {
             return self.info_string("setoption needs: setoption name <name> [value <value>]");
         };
+        // The value's word counts only after the name's (`setoption value 1 name X` names X).
+        let value_at = args[n + 1..].iter().position(|w| w.eq_ignore_ascii_case("value")).map(|v| n + 1 + v);
         let name = args[n + 1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
         self.set_option(&name, &value, None);

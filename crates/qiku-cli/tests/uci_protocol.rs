@@ -293,6 +293,8 @@ fn garbage_is_reported_and_survived() {
         "setoption name NoSuchOption value 1",
         "setoption",
         "setoption name BookPolicy value nonsense",
+        // The value's word before the name's (found by the engine_session fuzz target: a panic).
+        "setoption value 3 name MultiPV",
     ];
     for g in garbage {
         e.send(g);
