@@ -88,8 +88,7 @@ fn decode(s: &str) -> Option<(String, Vec<usize>)> {
     while i < b.len() {
         match b[i] {
             b'%' => {
-                let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
+                out.push(hex_byte(b.get(i + 1..i + 3)?)?);
                 i += 3;
             }
             b'+' => {
@@ -104,6 +103,16 @@ fn decode(s: &str) -> Option<(String, Vec<usize>)> {
         }
     }
     Some((String::from_utf8(out).ok()?, pluses))
+}
+
+/// The byte two hex digits after a `%` stand for; `None` unless both are hex digits (`%+5` is not
+/// an escape, though Rust's number parser would take `+5` for 5).
+fn hex_byte(two: &[u8]) -> Option<u8> {
+    let digit = |c: u8| (c as char).to_digit(16);
+    match two {
+        &[hi, lo] => Some((digit(hi)? * 16 + digit(lo)?) as u8),
+        _ => None,
+    }
 }
 
 /// What `fen` and `moves` take, for the errors about them.
@@ -659,8 +668,7 @@ fn decode_lenient(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        let hex =
-            b.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex = b.get(i + 1..i + 3).and_then(hex_byte);
         match (b[i], hex) {
             (b'%', Some(byte)) => {
                 out.push(byte);

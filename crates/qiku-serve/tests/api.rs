@@ -237,6 +237,8 @@ fn bad_requests_get_a_400_naming_the_problem() {
         ("/api/tablebase?fen=startpos&rules=european", "unknown rules"),
         ("/api/explore?fen=%FF%FE", "not valid percent-encoded UTF-8"),
         ("/api/explore?fen=%E4%B8", "not valid percent-encoded UTF-8"),
+        // Two hex digits after `%`: not a sign and one (Rust's number parser takes `+5` for 5).
+        ("/api/explore?moves=h2e2&fen=%+5", "not valid percent-encoded UTF-8"),
         ("/api/explore?fen=a&fen=b", "given twice"),
         ("/api/analyze?movetime=0", "the engine is off"),
     ];

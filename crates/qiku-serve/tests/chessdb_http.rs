@@ -79,6 +79,11 @@ fn bad_input_gets_chessdb_replies() {
             assert_eq!((status, text(&body)), (200, expected), "{}", &board[..board.len().min(20)]);
         }
     }
+    // A `%` escape is two hex digits, as PHP's `urldecode` reads it: `%+9` stays as it is, not a
+    // tab (which `json`'s test would trim, asking for JSON).
+    let (status, _, body) = get(srv.addr, &format!("/chessdb.php?action=queryall&board={}&json=1%+9", enc(START)));
+    assert_eq!(status, 200);
+    assert!(text(&body).starts_with("move:"), "{}", text(&body));
     // The last of a repeated parameter wins.
     let (status, _, body) =
         get(srv.addr, &format!("/chessdb.php?action=queryall&action=querybest&board=9&board={}", enc(START)));
