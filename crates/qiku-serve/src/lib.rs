@@ -27,7 +27,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use server::Running;
+pub use server::{service, Running};
+
+/// The server's whole answer to a request, as [`service`] builds it: what a connection is served
+/// by, and what a test or a fuzz target can call without a socket.
+pub type Service =
+    tower::util::BoxCloneSyncService<axum::extract::Request, axum::response::Response, std::convert::Infallible>;
 
 /// What to serve and how.
 #[derive(Clone, Debug)]

@@ -112,16 +112,47 @@ async fn host_check(loopback: bool, req: Request, next: Next) -> Response {
     }
 }
 
-/// Serves `listener` until `stop` completes.
-pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Future<Output = ()>) {
-    let limits = state.limits.clone();
-    let loopback = listener.local_addr().is_ok_and(|a| crate::is_loopback(a.ip()));
+/// What answers every request of a connection: the router inside the `Host` check, inside the
+/// guard (limits, refusals with a body, security headers). `loopback`: the server listens on a
+/// loopback address (only requests for this machine are answered: docs/SERVE.md, `--bind`).
+/// Called without a socket, it answers as the server does (the fuzz target `serve_request` calls
+/// it so).
+///
+/// ```
+/// use axum::{body::Body, http::Request};
+/// use http_body_util::BodyExt;
+/// use tower::ServiceExt;
+///
+/// let state = std::sync::Arc::new(qiku_serve::load(&qiku_serve::Options::default())?);
+/// let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let ask = |target: &str, host: &str| -> Result<(u16, String), Box<dyn std::error::Error>> {
+///     let req = Request::get(target).header("host", host).body(Body::empty())?;
+///     let resp = rt.block_on(qiku_serve::service(state.clone(), true).oneshot(req))?;
+///     let status = resp.status().as_u16();
+///     let body = rt.block_on(resp.into_body().collect())?.to_bytes();
+///     Ok((status, String::from_utf8(body.to_vec())?))
+/// };
+/// let (status, body) = ask("/api/explore?moves=h2e2", "localhost")?;
+/// assert_eq!(status, 200);
+/// assert!(body.contains(r#""turn":"black""#), "{body}");
+/// // On a loopback address, only requests for this machine are answered.
+/// assert_eq!(ask("/api/info", "attacker.example")?.0, 403);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn service(state: Arc<AppState>, loopback: bool) -> crate::Service {
     let app = router(state.clone())
         .layer(axum::middleware::from_fn(move |req: Request, next: Next| host_check(loopback, req, next)));
     // Around the router, not inside it as `Router::layer` puts a layer: a `405` gets its `Allow`
     // header from the router's route after that route's layers have run.
-    let app = tower::Layer::layer(&axum::middleware::from_fn_with_state(state.clone(), guard), app);
-    let app = tower::ServiceExt::map_request(app, |req: hyper::Request<hyper::body::Incoming>| {
+    let app = tower::Layer::layer(&axum::middleware::from_fn_with_state(state, guard), app);
+    tower::util::BoxCloneSyncService::new(app)
+}
+
+/// Serves `listener` until `stop` completes.
+pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Future<Output = ()>) {
+    let limits = state.limits.clone();
+    let loopback = listener.local_addr().is_ok_and(|a| crate::is_loopback(a.ip()));
+    let app = tower::ServiceExt::map_request(service(state, loopback), |req: hyper::Request<hyper::body::Incoming>| {
         req.map(axum::body::Body::new)
     });
     let conns =

@@ -11,3 +11,4 @@ mod chessdb;
 mod chessdb_http;
 mod history;
 mod hostile;
+mod requests;

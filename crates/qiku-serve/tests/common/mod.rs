@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod requests;
+
 use qiku::book::build::{build, BuildOptions};
 use qiku::tablebase::generate::{generate_set, GenerateOptions};
 use qiku::tablebase::Material;
