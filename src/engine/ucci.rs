@@ -35,7 +35,7 @@
 
 use super::tt::Bound;
 use super::uci::{Openers, Output, Uci, DEFAULT_HASH_MIB};
-use crate::core::{Color, Move};
+use crate::core::{Color, Move, Position};
 use crate::notation::iccs;
 use std::io::Write;
 
@@ -416,6 +416,51 @@ impl Ucci {
         // After a refused `position` the UCI session says why and answers the null move
         // (`nobestmove` here).
         let Some(pos) = self.uci.current_position().cloned() else { return self.uci("go") };
+        let mut uci = match self.uci_go_words(&pos, args) {
+            Ok(uci) => uci,
+            Err(message) => {
+                self.info_string(&format!("{message}; answering at depth 1"));
+                vec!["go".into(), "depth 1".into()]
+            }
+        };
+        if !self.banned.is_empty() {
+            let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
+            if allowed.is_empty() {
+                self.out.line("nobestmove");
+                return;
+            }
+            uci.push("searchmoves".into());
+            uci.extend(allowed.iter().map(|m| m.to_string()));
+        }
+        self.uci(&uci.join(" "));
+    }
+
+    /// The UCI `go` line a UCCI `go` with `args` is searched as, or why it cannot be obeyed (the
+    /// `info string` the session sends before it answers at depth 1); `None` when the session has
+    /// no position (its last `position` was refused). UCCI's `time`, `increment`, `opptime` and
+    /// `oppincrement` become the side to move's and the other side's UCI clocks, in milliseconds
+    /// (seconds are multiplied unless `setoption usemillisec true`); `depth infinite` is
+    /// `infinite`; `draw` and `oppmovestogo` are dropped; the counts are checked; other words
+    /// pass as they are. Moves banned with `banmoves` are not in it (the session adds them as
+    /// `searchmoves`).
+    ///
+    /// ```
+    /// use qiku::engine::{ucci::Ucci, uci::Output};
+    ///
+    /// let mut ucci = Ucci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// ucci.command("position startpos moves h2e2");
+    /// assert_eq!(ucci.uci_go(&["time", "60", "increment", "2", "opptime", "58"]).unwrap().unwrap(), "go btime 60000 binc 2000 wtime 58000");
+    /// assert_eq!(ucci.uci_go(&["depth", "infinite", "draw"]).unwrap().unwrap(), "go infinite");
+    /// let why = ucci.uci_go(&["time", "-3"]).unwrap().unwrap_err();
+    /// assert!(why.starts_with("go: time -3 is negative"), "{why}");
+    /// ```
+    pub fn uci_go(&self, args: &[&str]) -> Option<Result<String, String>> {
+        let pos = self.uci.current_position()?;
+        Some(self.uci_go_words(pos, args).map(|words| words.join(" ")))
+    }
+
+    /// [`Ucci::uci_go`]'s words for `pos`.
+    fn uci_go_words(&self, pos: &Position, args: &[&str]) -> Result<Vec<String>, String> {
         let (us, them) = match pos.turn() {
             Color::Red => ("w", "b"),
             Color::Black => ("b", "w"),
@@ -437,7 +482,7 @@ impl Ucci {
         // A `go` it cannot obey (a missing, negative or unreadable value) is answered as under UCI:
         // a move found at depth 1, after an `info string` naming the UCCI field (a GUI waits for
         // an answer, and some send a clock a little below zero after an overstep).
-        let read: Result<Vec<String>, String> = 'read: {
+        'read: {
             let mut uci: Vec<String> = vec!["go".into()];
             let mut i = 0;
             while i < args.len() {
@@ -489,24 +534,7 @@ impl Ucci {
                 }
             }
             Ok(uci)
-        };
-        let mut uci = match read {
-            Ok(uci) => uci,
-            Err(message) => {
-                self.info_string(&format!("{message}; answering at depth 1"));
-                vec!["go".into(), "depth 1".into()]
-            }
-        };
-        if !self.banned.is_empty() {
-            let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
-            if allowed.is_empty() {
-                self.out.line("nobestmove");
-                return;
-            }
-            uci.push("searchmoves".into());
-            uci.extend(allowed.iter().map(|m| m.to_string()));
         }
-        self.uci(&uci.join(" "));
     }
 
     fn probe(&mut self, args: &[&str]) {

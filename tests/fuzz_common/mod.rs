@@ -56,6 +56,14 @@ pub fn check_engine_session(text: &str, ucci: bool) {
                         assert!(!e.to_string().is_empty(), "{line:?}");
                     }
                 }
+                // A UCCI `go` becomes a UCI `go` line, or an `info string` saying why not; the line
+                // it becomes is obeyed by the UCI reader, but for a UCI word passed as it was.
+                if let Some(read) = ucci_session.as_ref().and_then(|u| u.uci_go(&words[1..])) {
+                    match read {
+                        Err(why) => assert!(why.starts_with("go: "), "{line:?}: {why:?}"),
+                        Ok(go) => check_uci_go_of_ucci(&go, &words[1..]),
+                    }
+                }
                 continue;
             }
             Some("setoption") if UCI_OUTSIDE_OPTIONS.iter().any(|o| line.to_ascii_lowercase().contains(o)) => continue,
@@ -76,6 +84,21 @@ pub fn check_engine_session(text: &str, ucci: bool) {
     };
     let said = String::from_utf8_lossy(&out.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
     assert!(said.ends_with("readyok\n"), "no readyok at the end of {text:?}: {said:?}");
+}
+
+/// The UCI `go` line `go` that the UCCI `go` words `ucci` became: the UCI reader obeys it (in the
+/// start position: the clocks and counts do not depend on it), unless it refuses a word the UCCI
+/// line gave as it was (`wtime -5`, which UCCI does not have and passes on).
+fn check_uci_go_of_ucci(go: &str, ucci: &[&str]) {
+    use qiku::engine::uci::{parse_go, GoError};
+    let words: Vec<&str> = go.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"go"), "{go:?}");
+    if let Err(e) = parse_go(&words[1..], &Position::startpos()) {
+        let key = match &e {
+            GoError::MissingNumber(key) | GoError::Negative(key, _) | GoError::TooLarge(key, _) => key,
+        };
+        assert!(ucci.contains(&key.as_str()), "UCCI go {ucci:?} became {go:?}, which the UCI reader refuses: {e}");
+    }
 }
 
 /// One line of a tuning position file (`qiku::tune::scored`): an error with a message, or a line
