@@ -41,28 +41,42 @@ impl std::io::Write for SessionText {
 pub fn check_engine_session(text: &str, ucci: bool) {
     use qiku::engine::ucci::Ucci;
     use qiku::engine::uci::{parse_go, Output, Uci};
+    /// A session of either protocol.
+    enum Session {
+        Uci(Uci),
+        Ucci(Ucci),
+    }
+    impl Session {
+        fn command(&mut self, line: &str) -> bool {
+            match self {
+                Session::Uci(u) => u.command(line),
+                Session::Ucci(u) => u.command(line),
+            }
+        }
+    }
     let out = SessionText::default();
     let output = Output::new(Box::new(out.clone()));
-    let (mut uci, mut ucci_session) = match ucci {
-        false => (Some(Uci::new(output, Default::default())), None),
-        true => (None, Some(Ucci::new(output, Default::default()))),
+    let mut session = match ucci {
+        false => Session::Uci(Uci::new(output, Default::default())),
+        true => Session::Ucci(Ucci::new(output, Default::default())),
     };
     for line in text.lines().take(64) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("go") => {
-                if let Some(pos) = uci.as_ref().and_then(|u| u.current_position()) {
-                    if let Err(e) = parse_go(&words[1..], pos) {
-                        assert!(!e.to_string().is_empty(), "{line:?}");
+                match &session {
+                    Session::Uci(u) => {
+                        if let Some(Err(e)) = u.current_position().map(|pos| parse_go(&words[1..], pos)) {
+                            assert!(!e.to_string().is_empty(), "{line:?}");
+                        }
                     }
-                }
-                // A UCCI `go` becomes a UCI `go` line, or an `info string` saying why not; the line
-                // it becomes is obeyed by the UCI reader, but for a UCI word passed as it was.
-                if let Some(read) = ucci_session.as_ref().and_then(|u| u.uci_go(&words[1..])) {
-                    match read {
-                        Err(why) => assert!(why.starts_with("go: "), "{line:?}: {why:?}"),
-                        Ok(go) => check_uci_go_of_ucci(&go, &words[1..]),
-                    }
+                    // A UCCI `go` becomes a UCI `go` line, or an `info string` saying why not; the
+                    // line it becomes is obeyed by the UCI reader, but for a UCI word passed as it was.
+                    Session::Ucci(u) => match u.uci_go(&words[1..]) {
+                        Some(Err(why)) => assert!(why.starts_with("go: "), "{line:?}: {why:?}"),
+                        Some(Ok(go)) => check_uci_go_of_ucci(&go, &words[1..]),
+                        None => {}
+                    },
                 }
                 continue;
             }
@@ -70,18 +84,9 @@ pub fn check_engine_session(text: &str, ucci: bool) {
             Some("quit") => return,
             _ => {}
         }
-        let open = match (&mut uci, &mut ucci_session) {
-            (Some(u), _) => u.command(line),
-            (_, Some(u)) => u.command(line),
-            _ => unreachable!(),
-        };
-        assert!(open, "{line:?} ended the session");
+        assert!(session.command(line), "{line:?} ended the session");
     }
-    match (&mut uci, &mut ucci_session) {
-        (Some(u), _) => u.command("isready"),
-        (_, Some(u)) => u.command("isready"),
-        _ => unreachable!(),
-    };
+    session.command("isready");
     let said = String::from_utf8_lossy(&out.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
     assert!(said.ends_with("readyok\n"), "no readyok at the end of {text:?}: {said:?}");
 }
