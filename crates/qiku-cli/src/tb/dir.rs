@@ -2,15 +2,16 @@
 //! and a directory that is not there said to be missing, with the command that makes tables there,
 //! rather than read as a directory without the table asked for.
 
-use qiku::tablebase::{Material, Tablebases};
+use qiku::tablebase::{Material, Tablebases, TbError};
 use std::path::Path;
 
 /// The error when `dir` does not exist (`None` when it does, or cannot be told), in the words every
 /// program that takes a directory of tables uses.
 pub(super) fn no_directory(dir: &Path) -> Option<String> {
-    let missing = matches!(std::fs::metadata(dir), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let Err(source) = std::fs::metadata(dir) else { return None };
     let elsewhere = "or give -d the directory that holds them";
-    missing.then(|| qiku::tablebase::unusable_dir_message(dir, Tablebases::open(dir).as_ref(), elsewhere)).flatten()
+    let missing = TbError::Io { path: dir.to_path_buf(), source };
+    missing.no_directory().then(|| qiku::tablebase::unusable_dir_message(dir, Err(&missing), elsewhere)).flatten()
 }
 
 /// The error for a material without a table in `dir`, with the command that makes it.
