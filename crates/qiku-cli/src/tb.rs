@@ -129,7 +129,7 @@ enum Command {
         /// A paged table's solve saves a checkpoint in the scratch directory after its
         /// initialisation and then this often (minutes, fractions allowed); a run started again
         /// after an interruption resumes at the last one.
-        #[arg(long, value_name = "MINUTES", default_value_t = 5.0, requires = "memory")]
+        #[arg(long, value_name = "MINUTES", default_value_t = 5.0, requires = "memory", value_parser = minutes)]
         checkpoint_minutes: f64,
         /// Print a JSON report of every table instead of a summary (progress stays on stderr).
         #[arg(long)]
@@ -298,10 +298,6 @@ pub fn main() -> ExitCode {
         } => {
             if let Err(e) = use_threads(threads) {
                 eprintln!("qiku-tb: {e}");
-                return ExitCode::FAILURE;
-            }
-            if !(checkpoint_minutes >= 0.0 && checkpoint_minutes.is_finite()) {
-                eprintln!("qiku-tb: --checkpoint-minutes {checkpoint_minutes}: give a number of minutes, 0 or more");
                 return ExitCode::FAILURE;
             }
             let mut opts = GenerateOptions::new(dir)
@@ -777,4 +773,16 @@ fn unusable(tb: &Tablebases) -> Result<(), String> {
         0 => Ok(()),
         n => Err(format!("{n} table file(s) in {} cannot be used (see above)", tb.dir().display())),
     }
+}
+
+/// The most `--checkpoint-minutes` takes: a year and more between checkpoints, beyond any run.
+const MAX_CHECKPOINT_MINUTES: f64 = 1_000_000.0;
+
+/// `--checkpoint-minutes`: minutes from 0 to [`MAX_CHECKPOINT_MINUTES`], fractions allowed.
+fn minutes(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|m| (0.0..=MAX_CHECKPOINT_MINUTES).contains(m))
+        .ok_or_else(|| format!("{s} is not a number of minutes from 0 to {MAX_CHECKPOINT_MINUTES}"))
 }

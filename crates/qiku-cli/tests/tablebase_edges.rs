@@ -276,6 +276,21 @@ fn the_thread_count_is_said_in_the_help_and_set_by_an_option_that_changes_no_byt
     let _ = std::fs::remove_dir_all(&two);
 }
 
+/// A checkpoint interval that is not a number of minutes, or beyond what a span of time holds
+/// (`1e30`, which panicked), is refused in words as a usage error, before any work.
+#[test]
+fn a_checkpoint_interval_out_of_range_is_refused_in_words() {
+    let dir = tmp("tb_edges_checkpoint_minutes");
+    for minutes in ["1e30", "1000001", "-1", "nan", "inf", "soon"] {
+        let arg = format!("--checkpoint-minutes={minutes}");
+        let out = qiku_tb(&["generate", "KRvK", "-d", s(&dir), "--memory", "1G", &arg]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{minutes}: {err}");
+        assert!(err.contains(&format!("{minutes} is not a number of minutes from 0 to 1000000")), "{err}");
+        assert!(!dir.exists(), "{minutes}: work started");
+    }
+}
+
 /// The rule-aware pass's last word, on its progress line, says what it found, true whichever
 /// side has what: not "black attacking" where black has only its king (KPvK) or only defends.
 #[test]
