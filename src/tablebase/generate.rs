@@ -23,7 +23,7 @@ pub use super::load::{load, load_rules};
 pub use super::paging::{MemorySize, Paging};
 pub use super::plan::{
     estimate, inputs, last_uses, memory_mode, perpetual_checks, rook_pair_checks, rules_pass, MemoryMode, PlannedTable,
-    Rates, RulesPass, Totals,
+    Rates, RulesPass, Totals, UNCOUNTED,
 };
 pub use super::rules::changed;
 pub use super::select::{sort_dependency_order, Family, Resolved, SelectError, Selection, DEFAULT_MAX_PIECES};

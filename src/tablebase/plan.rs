@@ -4,7 +4,7 @@
 //! them; [`last_uses`] is also what the generation driver uses to drop tables it no longer needs,
 //! so the memory estimate follows what the driver holds.
 
-use super::index::entries_of;
+use super::index::{entries_of, MAX_PIECES};
 use super::material::Material;
 use super::select::Resolved;
 use super::solve;
@@ -275,6 +275,9 @@ pub(crate) fn weaker_rook(material: Material, color: Color) -> bool {
     material.count(color, Role::Rook) > 0 && points(&material, color) < points(&material, !color)
 }
 
+/// The figures of a table with more pieces than an index has slots: not counted (`u64::MAX`).
+pub const UNCOUNTED: u64 = u64::MAX;
+
 /// One table of a plan with its estimates.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -286,14 +289,20 @@ pub struct PlannedTable {
     pub pieces: usize,
     /// Selected for itself (false: only needed by a selected table's captures).
     pub target: bool,
-    /// Entries (both sides to move) under today's index scheme.
+    /// Entries (both sides to move) under today's index scheme; [`UNCOUNTED`] (and `null` in
+    /// JSON, as the figures below) for a table of more pieces than an index has slots, which has
+    /// no such scheme (and no estimate: its `seconds` are NaN, `null` in JSON).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "counted"))]
     pub entries: u64,
     /// Estimated peak resident memory while it is solved, smaller tables held included.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "counted"))]
     pub peak_memory_bytes: u64,
     /// Estimated size of its files: the `.qtb`, and with the rule-aware pass the `.qtr` and
     /// `.qtw` too.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "counted"))]
     pub disk_bytes: u64,
     /// Of which the `.qtr` and `.qtw` files (0 without the rule-aware pass).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "counted"))]
     pub rules_disk_bytes: u64,
     /// Estimated generation time.
     pub seconds: f64,
@@ -306,7 +315,17 @@ pub struct PlannedTable {
     pub inputs: Vec<Material>,
     /// Estimated peak resident memory of generating it alone (`qiku-tb generate --only`),
     /// holding only its inputs: what a workflow job asks for.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "counted"))]
     pub job_peak_memory_bytes: u64,
+}
+
+/// A figure of a table with more pieces than an index has slots ([`UNCOUNTED`]): `null` in JSON.
+#[cfg(feature = "serde")]
+fn counted<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    match *n {
+        UNCOUNTED => s.serialize_none(),
+        n => s.serialize_u64(n),
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -438,10 +457,16 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
     let passes: Vec<Option<RulesPass>> = plan.iter().map(|m| rules.then(|| rules_pass(*m))).collect();
     // A held table's values: one array for both rules, and where the pass may change entries a
     // bit per entry for the changed ones (an eighth of a byte: a sixteenth of the 2-byte codes).
-    let held_sizes: Vec<u64> = entries
+    // A table the generator cannot do is never decoded, so never held.
+    let held_sizes: Vec<u64> = plan
         .iter()
+        .zip(&entries)
         .zip(&passes)
-        .map(|(&e, p)| if matches!(p, None | Some(RulesPass::Light)) { e } else { e.saturating_add(e / 16) })
+        .map(|((m, &e), p)| match solve::check_supported(m) {
+            Err(_) => 0,
+            Ok(()) if matches!(p, None | Some(RulesPass::Light)) => e,
+            Ok(()) => e.saturating_add(e / 16),
+        })
         .collect();
     let held_by = held_entries(plan, &held_sizes);
     let targets: std::collections::HashSet<&Material> = resolved.targets.iter().collect();
@@ -489,19 +514,22 @@ pub fn estimate(resolved: &Resolved, rates: &Rates, threads: usize, rules: bool)
         let memory = rates.base_bytes + own * e + held;
         let job_memory = rates.base_bytes + own * e + job_held;
         let unsupported = solve::check_supported(m).err().map(|e| e.to_string());
+        // Past an index's slots there is no count of entries to estimate from.
+        let counted = m.piece_count() <= MAX_PIECES;
+        let figure = |x: f64| if counted { x as u64 } else { UNCOUNTED };
         let row = PlannedTable {
             material: *m,
             pieces: m.piece_count(),
             target: targets.contains(m),
-            entries: entries[i],
-            peak_memory_bytes: memory as u64,
-            disk_bytes: disk as u64,
-            rules_disk_bytes: rules_disk as u64,
-            seconds,
+            entries: if counted { entries[i] } else { UNCOUNTED },
+            peak_memory_bytes: figure(memory),
+            disk_bytes: figure(disk),
+            rules_disk_bytes: figure(rules_disk),
+            seconds: if counted { seconds } else { f64::NAN },
             rules_pass: passes[i],
             unsupported,
             inputs: own_inputs,
-            job_peak_memory_bytes: job_memory as u64,
+            job_peak_memory_bytes: figure(job_memory),
         };
         totals.targets += row.target as usize;
         totals.unsupported += row.unsupported.is_some() as usize;
@@ -693,6 +721,29 @@ mod tests {
         // Its dependencies have at most 12 pieces; the largest have too many entries.
         let by_entries = rows.iter().filter(|r| r.entries > solve::MAX_ENTRIES && r.pieces <= 12).count();
         assert_eq!(totals.unsupported, 1 + by_entries);
+        // It has no count of entries, and so no estimate.
+        let figures =
+            [big.entries, big.peak_memory_bytes, big.disk_bytes, big.rules_disk_bytes, big.job_peak_memory_bytes];
+        assert_eq!(figures, [UNCOUNTED; 5]);
+        assert!(big.seconds.is_nan());
+        // The totals are the tables that can be done: none of the others is held while they are
+        // solved (they are never decoded), so the peak is one of theirs alone, held tables
+        // included.
+        let can: Vec<&PlannedTable> = rows.iter().filter(|r| r.unsupported.is_none()).collect();
+        assert!(!can.is_empty());
+        assert_eq!(Some(totals.peak_memory_bytes), can.iter().map(|r| r.peak_memory_bytes).max());
+        assert_eq!(totals.entries, can.iter().map(|r| r.entries).sum::<u64>());
+        // With tables past an index's slots among the dependencies (15 pieces), held until the
+        // 16-piece table they lead to: not counted as held (they were, as 2^64 entries each).
+        let sel = Selection { materials: vec!["KRNCPPPPPAABBvKRR".parse().unwrap()], ..Selection::default() };
+        let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);
+        assert!(rows.iter().filter(|r| r.pieces == 15).count() > 1);
+        // At most the largest table's own arrays (under 7 bytes an entry with any pass) and every
+        // other table that can be done held beside it.
+        let can = rows.iter().filter(|r| r.unsupported.is_none());
+        let all_held = 2.2 * can.clone().map(|r| r.entries as f64).sum::<f64>();
+        let largest_own = 7.0 * can.map(|r| r.entries).max().unwrap() as f64;
+        assert!((totals.peak_memory_bytes as f64) < largest_own + all_held, "peak {}", totals.peak_memory_bytes);
         // Six pieces: every table, the largest (past 32-bit entry numbers) included.
         let sel = Selection { filters: Filters { max_pieces: Some(6), ..Filters::default() }, ..Selection::default() };
         let (rows, totals) = estimate(&sel.resolve().unwrap(), &Rates::MEASURED, 2, true);

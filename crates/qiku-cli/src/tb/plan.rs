@@ -4,7 +4,7 @@
 
 use super::{bytes, duration, resolve, space, SelectArgs};
 use qiku::tablebase::generate::{
-    self, calibrate, estimate, memory_mode, MemoryMode, MemorySize, Rates, RulesPass, CALIBRATION_MATERIAL,
+    self, calibrate, estimate, memory_mode, MemoryMode, MemorySize, Rates, RulesPass, CALIBRATION_MATERIAL, UNCOUNTED,
 };
 use serde_json::json;
 use std::path::Path;
@@ -169,15 +169,20 @@ pub(super) fn run_plan(
             note.push(format!("CANNOT GENERATE: {why}"));
         }
         let (row_peak, row_seconds) = within(r, mode, memory);
+        // A table of more pieces than an index has slots has no count to estimate from.
+        let [entries, peak, disk, time] = match r.entries {
+            UNCOUNTED => ["-".to_string(), "-".to_string(), "-".to_string(), "-".to_string()],
+            n => [n.to_string(), bytes(row_peak), bytes(r.disk_bytes), duration(row_seconds)],
+        };
         println!(
             "{:>5} {:<16} {:>6} {:>14} {:>10} {:>10} {:>10}  {}",
             i + 1,
             r.material.to_string(),
             r.pieces,
-            r.entries,
-            bytes(row_peak),
-            bytes(r.disk_bytes),
-            duration(row_seconds),
+            entries,
+            peak,
+            disk,
+            time,
             note.join("; ")
         );
     }
