@@ -750,9 +750,9 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
     use qiku::engine::adapters::{self, QbkOpeningBook};
     use qiku::engine::OpeningBook;
     let spec = super::position_args(&args.position)?;
-    if report_game_over(&spec.game(), args.json) {
-        return Ok(());
-    }
+    // A game the rules have ended (a repetition, the 120-ply limit) still gets the book's and the
+    // tables' view of its position, as `/api/explore` gives it; only the answer is none.
+    let ended = qiku::engine::game_over(&spec.game());
     let pos = spec.position();
     let n = args.notation;
     let write = |m: qiku::Move| qiku::notation::format(&pos, m, n);
@@ -869,6 +869,16 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
                 }
             }
         }
+    }
+    if let Some(ended) = ended {
+        if args.json {
+            out["answer"] = serde_json::json!({"move": null, "iccs": null, "source": "game_over"});
+            out["game_over"] = serde_json::json!({"result": ended.result, "text": ended.text});
+            println!("{out}");
+        } else {
+            println!("answer: none: game over: {} ({}); no move to search", ended.text, ended.result);
+        }
+        return Ok(());
     }
     if answer.is_none() && pos.has_no_moves() {
         // Nothing to search: the side to move loses (Xiangqi counts a stalemate as a loss too).

@@ -458,6 +458,35 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     assert!(!out.exists());
 }
 
+/// `qiku probe` of a game the rules have ended (here the 120-ply limit) still gives the tables'
+/// view of its position, as `/api/explore` does, with no answer: it printed only `game over`,
+/// and in JSON none of its own fields.
+#[test]
+fn probe_of_an_ended_game_keeps_the_tables_view() {
+    let dir = tempfile::tempdir().unwrap();
+    qiku::tablebase::generate::generate_set(
+        &["KRvK".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let limit = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 120 1";
+    let v: serde_json::Value = serde_json::from_str(&stdout(&qiku(&["probe", limit, "--tb", d, "--json"]))).unwrap();
+    assert_eq!(v["tablebase"]["value"]["wdl"], "win", "{v}");
+    assert!(!v["tablebase"]["moves"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!(
+        v["game_over"],
+        serde_json::json!({"result": "1/2-1/2", "text": "draw by 120 plies without capture"}),
+        "{v}"
+    );
+    assert_eq!(v["answer"], serde_json::json!({"move": null, "iccs": null, "source": "game_over"}));
+    assert!(v["search"].is_null(), "{v}");
+    let text = stdout(&qiku(&["probe", limit, "--tb", d]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("tablebase: win, mate in "), "{text}");
+    assert!(lines.last().unwrap().starts_with("answer: none: game over: draw"), "{text}");
+}
+
 /// `qiku probe` of a mated or stalemated side says so, with and without tables (it printed an
 /// empty best-move list, a depth-0 search and "answer: (none) (search)").
 #[test]

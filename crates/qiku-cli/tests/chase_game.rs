@@ -391,9 +391,20 @@ fn analyze_and_probe_say_the_game_is_over() {
             let v: serde_json::Value = serde_json::from_str(&text).unwrap();
             assert_eq!(v["game_over"]["result"], "0-1", "{cmd}: {v}");
             assert_eq!(v["game_over"]["text"], "black wins by perpetual chase", "{cmd}: {v}");
-            assert!(v["bestmove"].is_null());
+            match cmd {
+                "analyze" => assert!(v["bestmove"].is_null()),
+                // `probe` keeps its fields (the book's and the tables' view), with no answer.
+                _ => {
+                    assert_eq!(v["answer"], serde_json::json!({"move": null, "iccs": null, "source": "game_over"}));
+                    assert!(v["search"].is_null() && v["book"].is_null() && v["tablebase"].is_null(), "{v}");
+                }
+            }
         } else {
-            assert_eq!(text, "game over: black wins by perpetual chase (0-1); no move to search\n", "{cmd}");
+            let said = "game over: black wins by perpetual chase (0-1); no move to search\n";
+            match cmd {
+                "analyze" => assert_eq!(text, said),
+                _ => assert_eq!(text, format!("answer: none: {said}")),
+            }
         }
     }
 }
