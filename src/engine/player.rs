@@ -211,7 +211,17 @@ impl Engine {
                     // stalemated), as `qiku probe --tb` and `Tablebases.probe` give it.
                     self.last_verdict = tb.verdict(pos);
                 }
-                if let Some(values) = values.filter(|v| !v.is_empty()) {
+                // The tables' values do not count the 120-ply limit: a win or loss whose mate
+                // comes after it from this position's clock (should no capture on the way reset
+                // the clock) may be a draw in the game. The search, which counts the limit,
+                // decides instead, with every move.
+                let past_limit = self.last_verdict.filter(|v| v.value.wdl != Wdl::Draw).is_some_and(|v| {
+                    pos.halfmoves().saturating_add(v.value.dtm.plies()) > crate::core::game::NO_CAPTURE_DRAW_PLIES
+                });
+                if past_limit {
+                    self.last_verdict = None;
+                }
+                if let Some(values) = values.filter(|v| !v.is_empty() && !past_limit) {
                     let (mut m, v) = values[0];
                     let verdict = self.last_verdict;
                     if v.wdl != Wdl::Draw {

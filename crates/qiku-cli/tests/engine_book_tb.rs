@@ -399,6 +399,34 @@ fn a_drawn_root_scores_zero_at_every_depth() {
     assert_eq!(tb.probe(&game.position().play(best).unwrap()), Some(TbValue::DRAW));
 }
 
+/// The tables do not count the 120-ply limit: a table win whose mate would come after the limit
+/// from the position's clock is a draw in the game (here every move of the rook leaves the
+/// knight alone, and the limit comes first), so the engine searches it, with the limit, instead
+/// of announcing the table's mate; with the clock low enough for the mate, the tables answer.
+#[test]
+fn a_table_win_past_the_120_ply_limit_is_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    generate_set(&["KRvKN".parse::<Material>().unwrap()], &GenerateOptions::new(dir.path())).unwrap();
+    let tb = Arc::new(QtbEndgames::new(Tablebases::open(dir.path()).unwrap()));
+    let board = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - -";
+    let dtm = tb.probe(&Position::from_fen(&format!("{board} 0 1")).unwrap()).unwrap();
+    assert_eq!((dtm.wdl, dtm.dtm.plies()), (Wdl::Win, 5));
+    for clock in [0, 115, 116, 119] {
+        let game = Game::new(Position::from_fen(&format!("{board} {clock} 1")).unwrap());
+        let mut engine = engine_with(&tb);
+        let (r, source) = engine.think(&game, &Limits::depth(6), &mut |_| {});
+        if clock + 5 <= 120 {
+            assert_eq!((source, r.score), (Source::Tablebase, qiku::engine::Score::Mate(3)), "clock {clock}");
+            assert!(engine.last_verdict.is_some());
+        } else {
+            // One ply to the limit: no mate, no capture of the knight in one move; a draw.
+            assert_eq!(source, Source::Search, "clock {clock}");
+            assert!(!matches!(r.score, qiku::engine::Score::Mate(_)), "clock {clock}: {:?}", r.score);
+            assert!(engine.last_verdict.is_none(), "clock {clock}");
+        }
+    }
+}
+
 /// A position whose own value is in a damaged block of its `.qtr` companion, while the values of
 /// its moves are readable: the tables cannot say its value (`qiku-tb probe` fails, naming the
 /// file), so the engine searches instead of playing, and announcing, a table move built from
