@@ -174,6 +174,17 @@ pub enum TbError {
     },
     /// A table cannot be generated within the memory budget even with its working arrays paged:
     /// what must stay in memory (the solver's bookkeeping, the perpetual-check graph) is larger.
+    /// The message gives both to a tenth of their unit, the need rounded up (a budget of the
+    /// figure it says is enough):
+    ///
+    /// ```
+    /// use qiku::tablebase::TbError;
+    ///
+    /// let e = TbError::OverBudget { material: "KRvKN".into(), budget: 9 << 20, needs: 9_800_000 };
+    /// assert!(e.to_string().starts_with("KRvKN: cannot be generated within --memory 9 MiB: it needs about 9.4 MiB"));
+    /// let e = TbError::OverBudget { material: "KRvKN".into(), budget: 1024, needs: 9_800_000 };
+    /// assert!(e.to_string().contains("within --memory 1 KiB: it needs"), "{e}");
+    /// ```
     OverBudget {
         /// The material.
         material: String,
@@ -336,9 +347,20 @@ impl Clone for TbError {
     }
 }
 
-/// `bytes` in MiB, for messages.
-fn mib(bytes: u64) -> String {
-    format!("{:.0} MiB", bytes as f64 / (1 << 20) as f64)
+/// `bytes` for messages, to a tenth of its unit (`9.4 MiB`, `64 MiB`, `1 KiB`, `2.3 GiB`),
+/// rounded up when `up` (what a table needs: a budget of the figure said is enough).
+fn size(bytes: u64, up: bool) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let (mut v, mut u) = (bytes as f64, 0);
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    let tenths = if up { (v * 10.0).ceil() } else { (v * 10.0).round() };
+    match tenths % 10.0 == 0.0 {
+        true => format!("{} {}", tenths / 10.0, units[u]),
+        false => format!("{:.1} {}", tenths / 10.0, units[u]),
+    }
 }
 
 impl fmt::Display for TbError {
@@ -388,8 +410,8 @@ impl fmt::Display for TbError {
                  its working arrays paged to scratch files, whichever needs less: paging keeps the solver's \
                  bookkeeping, the perpetual-check graph and a working set in memory); give a budget of at least \
                  that (`qiku-tb plan {material} --memory SIZE` shows the estimate)",
-                mib(*budget),
-                mib(*needs)
+                size(*budget, false),
+                size(*needs, true)
             ),
             TbError::MoreThanAvailable { material, needs, available } => write!(
                 f,
@@ -397,8 +419,8 @@ impl fmt::Display for TbError {
                  (free memory, or what this process's control group has left below its limit); give --memory \
                  SIZE of at most that to page its working arrays to scratch files (slower, the same files; \
                  `qiku-tb plan {material} --memory SIZE` shows the estimate), or generate it where more memory is free",
-                mib(*needs),
-                mib(*available)
+                size(*needs, true),
+                size(*available, false)
             ),
             TbError::Stopped { material } => {
                 write!(f, "{material}: generation stopped before the table was finished")
