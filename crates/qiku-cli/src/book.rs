@@ -205,7 +205,11 @@ enum Command {
         #[arg(long, default_value_t = 0, requires = "pick")]
         seed: u64,
     },
-    /// Merge books by adding their counts (they must be built with the same --max-ply, --only, --min-elo, --keep-prefix).
+    /// Merge books by adding their counts (built with the same counting options).
+    ///
+    /// The books must be built with the same --max-ply, --only, --min-elo, --keep-prefix and
+    /// --recent-games. The game filters (--player, --event, --since and the others) are not stored
+    /// in a book, so that books of different players or events merge.
     Merge {
         /// The books (.qbk) to add up.
         #[arg(required = true)]
