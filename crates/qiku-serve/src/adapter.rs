@@ -594,6 +594,21 @@ impl Tables {
         Ok(Tables { tb: Some(tb), dir: Some(dir.to_path_buf()), engine, default_rules: rules, unusable })
     }
 
+    /// Why no table answers `pos`, as `qiku-tb probe` says it: its material's table is not in the
+    /// directory (with the command that makes it), or none can be made (too many pieces).
+    pub fn no_table(&self, pos: &Pos) -> String {
+        let material = qiku::tablebase::Material::from_position(pos);
+        let why = match &self.dir {
+            Some(dir) => qiku::tablebase::no_table_message(
+                &material,
+                dir,
+                "or start the server with --tb naming the directory that holds it",
+            ),
+            None => "this server has no tables (start it with --tb DIR)".to_string(),
+        };
+        format!("no table here covers {}: {why}", fen_of(pos))
+    }
+
     /// The engine's tables under `rules` (the server's `--rules` when `None`).
     fn for_engine(&self, rules: Option<Rules>) -> Option<Arc<dyn Endgames>> {
         match rules.unwrap_or(self.default_rules) {

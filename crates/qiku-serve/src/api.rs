@@ -418,10 +418,11 @@ pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -
     if !st.tables.any() {
         return Err(ApiError(StatusCode::NOT_FOUND, "this server has no tables (start it with --tb DIR)".into()));
     }
-    let t =
-        st.tables.answer(&pos, rules).map_err(internal)?.ok_or_else(|| {
-            ApiError(StatusCode::NOT_FOUND, format!("no table here covers {}", adapter::fen_of(&pos)))
-        })?;
+    let t = st
+        .tables
+        .answer(&pos, rules)
+        .map_err(internal)?
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, st.tables.no_table(&pos)))?;
     let out = TbReply {
         fen: adapter::fen_of(&pos),
         turn: adapter::turn_name(&pos),

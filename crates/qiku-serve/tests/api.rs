@@ -252,9 +252,19 @@ fn bad_requests_get_a_400_naming_the_problem() {
     let (status, v) = get_json(srv.addr, &format!("/api/explore?fen={long}"));
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap_or_default().contains("at most 200"), "{v}");
-    // No table covers the start position.
-    let (status, _) = get_json(srv.addr, "/api/tablebase?fen=startpos");
+    // No table covers the start position, nor can one; a missing table is named with the command
+    // that makes it, as `qiku-tb probe` names it.
+    let (status, v) = get_json(srv.addr, "/api/tablebase?fen=startpos");
     assert_eq!(status, 404);
+    let said = v["error"].as_str().unwrap_or_default();
+    assert!(said.contains("none can be made: it has 32 pieces, and a table holds at most 12"), "{said}");
+    let (status, v) = get_json(srv.addr, &format!("/api/tablebase?fen={}", enc("3k5/4c4/9/9/9/9/9/9/R8/4K4 w")));
+    assert_eq!(status, 404);
+    let said = v["error"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("no table for KRvKC in ") && said.contains("(generate it with `qiku-tb generate KRvKC -d "),
+        "{said}"
+    );
 }
 
 /// A WXF move typed with its `+` as it is (`moves=H2+3`) reaches the server as two tokens, `+`
