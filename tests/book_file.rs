@@ -99,6 +99,13 @@ fn truncated_files_are_refused() {
     std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
     let err = Book::open(&cut).unwrap_err();
     assert!(err.to_string().contains("cut.qbk") && err.to_string().contains("truncated"), "{err}");
+    // With what to do about it.
+    assert!(err.to_string().ends_with("(cut short: copy it again, or build it again with `qiku-book build`)"), "{err}");
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 0xff;
+    let err = Book::from_bytes(damaged, "damaged.qbk").unwrap_err().to_string();
+    assert!(err.starts_with("damaged.qbk: corrupt book: "), "{err}");
+    assert!(err.ends_with("(damaged: copy it again, or build it again with `qiku-book build`)"), "{err}");
     std::fs::write(&cut, b"").unwrap();
     assert!(matches!(Book::open(&cut), Err(BookError::NotABook { .. })));
 }

@@ -164,10 +164,17 @@ impl fmt::Display for BookError {
                 path.display(),
                 crate::core::zobrist::FINGERPRINT
             ),
-            BookError::Truncated { path, expected, actual } => {
-                write!(f, "{}: truncated: {actual} bytes, the header says {expected}", path.display())
-            }
-            BookError::Corrupt { path, what } => write!(f, "{}: corrupt book: {what}", path.display()),
+            BookError::Truncated { path, expected, actual } => write!(
+                f,
+                "{}: truncated: {actual} bytes, the header says {expected} (cut short: copy it again, or build it \
+                 again with `qiku-book build`)",
+                path.display()
+            ),
+            BookError::Corrupt { path, what } => write!(
+                f,
+                "{}: corrupt book: {what} (damaged: copy it again, or build it again with `qiku-book build`)",
+                path.display()
+            ),
             BookError::Incompatible { path, what } => write!(f, "{}: cannot merge: {what}", path.display()),
             BookError::Stopped { output } => {
                 write!(f, "{}: stopped on request before the book was complete; nothing was written", output.display())
