@@ -312,6 +312,37 @@ fn settings_are_checked_before_any_job() {
     assert!(shell.contains("RAYON_NUM_THREADS=1 ") && shell.contains(" --no-compress --json"), "{shell}");
 }
 
+/// A plan with a table the generator cannot do (13 pieces: no index, so no estimates, `null` in
+/// the plan) is refused before any job, naming it, unless `skip_unsupported=true` leaves it out
+/// with every table needing it.
+#[test]
+fn tables_the_generator_cannot_do_are_refused_or_left_out() {
+    let Some(snakemake) = snakemake() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let (plan, tables) = plan(tmp.path(), &["KRRAABBvKPAABB"]);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
+    let big = v["tables"].as_array().unwrap().iter().find(|t| t["pieces"] == 13).expect("the 13-piece table");
+    assert!(big["job_peak_memory_bytes"].is_null() && big["seconds"].is_null(), "{big}");
+    let unsupported = v["totals"]["unsupported"].as_u64().unwrap() as usize;
+    assert!(unsupported >= 1, "{}", v["totals"]);
+    let (work, out) = (tmp.path().join("work"), tmp.path().join("tb"));
+    let refused = workflow(&snakemake, &work, &plan, &out, &["--cores", "1", "--dry-run"]).output().unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    let said = format!("qiku workflow: error: {unsupported} tables of {} cannot be generated yet", plan.display());
+    assert!(err.contains(&said) && err.contains("`--config skip_unsupported=true` leaves them out"), "{err}");
+    let args = ["--cores", "1", "--dry-run"];
+    let result = run(workflow(&snakemake, &work, &plan, &out, &args).arg("skip_unsupported=true"));
+    let err = String::from_utf8_lossy(&result.stderr);
+    let left = err.lines().find(|l| l.starts_with("qiku workflow: leaving out ")).unwrap_or_else(|| panic!("{err}"));
+    let number = |text: &str| text.split(' ').next().and_then(|n| n.parse::<usize>().ok()).unwrap();
+    let out_count = number(left.trim_start_matches("qiku workflow: leaving out "));
+    let kept = number(left.rsplit("; ").next().unwrap());
+    assert!(out_count >= unsupported && kept == tables - out_count && kept > 0, "{left}");
+    assert_eq!(table_jobs(&String::from_utf8_lossy(&result.stdout)), Some(kept), "{left}");
+    assert!(!out.exists(), "nothing made");
+}
+
 /// The jobs a dry run's summary counts for the rule `table` (its line "table N"), or `None`.
 fn table_jobs(dry_run: &str) -> Option<usize> {
     dry_run.lines().find_map(|l| l.strip_prefix("table")).and_then(|n| n.trim().parse().ok())
