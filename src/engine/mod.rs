@@ -113,6 +113,29 @@ impl Score {
             Score::Mate(n) => format!("mate {n}"),
         }
     }
+
+    /// The score in words with its unit, for text read by people beside the tables' values (which
+    /// count plies): `cp 25`, `mate in 3 moves (5 plies)`, `mated in 2 moves (4 plies)`.
+    ///
+    /// ```
+    /// use qiku::engine::Score;
+    ///
+    /// assert_eq!(Score::Cp(-25).to_words(), "cp -25");
+    /// assert_eq!(Score::Mate(3).to_words(), "mate in 3 moves (5 plies)");
+    /// assert_eq!(Score::Mate(1).to_words(), "mate in 1 move (1 ply)");
+    /// assert_eq!(Score::Mate(-2).to_words(), "mated in 2 moves (4 plies)");
+    /// assert_eq!(Score::Mate(0).to_words(), "mated (no legal move)");
+    /// ```
+    pub fn to_words(self) -> String {
+        let moves = |n: i32| if n == 1 { "1 move".to_string() } else { format!("{n} moves") };
+        let plies = |n: i32| if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
+        match self {
+            Score::Cp(v) => format!("cp {v}"),
+            Score::Mate(0) => "mated (no legal move)".to_string(),
+            Score::Mate(n) if n > 0 => format!("mate in {} ({})", moves(n), plies(2 * n - 1)),
+            Score::Mate(n) => format!("mated in {} ({})", moves(-n), plies(-2 * n)),
+        }
+    }
 }
 
 impl fmt::Display for Score {

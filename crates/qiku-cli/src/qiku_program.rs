@@ -912,7 +912,7 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         let pv = spec::format_line(&pos, &r.pv, n);
         if !args.json {
             let shown = best.as_deref().unwrap_or("(none)");
-            println!("search: depth {} score {} best {shown} pv {}", r.depth, r.score.to_uci(), pv.join(" "));
+            println!("search: depth {} score {} best {shown} pv {}", r.depth, r.score.to_words(), pv.join(" "));
         }
         out["search"] = serde_json::json!({
             "depth": r.depth, "cp": r.score.cp(), "mate": r.score.mate(), "bestmove": best,

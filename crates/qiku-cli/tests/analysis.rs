@@ -458,6 +458,15 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     assert!(!out.exists());
 }
 
+/// `qiku probe`'s search line says a mate with its unit, moves and plies, beside the tables'
+/// lines in plies (it printed the UCI `score mate 3`).
+#[test]
+fn probe_says_a_searched_mate_in_moves_and_plies() {
+    let text = stdout(&qiku(&["probe", "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 0 1", "--depth", "8"]));
+    let search = text.lines().find(|l| l.starts_with("search: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(search.starts_with("search: depth 8 score mate in 3 moves (5 plies) best "), "{search}");
+}
+
 /// `qiku probe` of a game the rules have ended (here the 120-ply limit) still gives the tables'
 /// view of its position, as `/api/explore` does, with no answer: it printed only `game over`,
 /// and in JSON none of its own fields.
