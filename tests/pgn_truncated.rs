@@ -134,6 +134,25 @@ fn a_failure_in_the_first_64_kib_keeps_the_games_before_it() {
     assert!(failure.to_string().starts_with(&shown), "{failure}");
 }
 
+/// A read failure inside a game's tags: the game is cut short (it was counted as a game
+/// without moves), and the games before it are whole.
+#[test]
+fn a_failure_in_the_tags_cuts_that_game_short() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = iccs_text();
+    // Inside the tags of the game after the one that ends at AFTER_RESULT.
+    let next = AFTER_RESULT + text[AFTER_RESULT..].windows(7).position(|w| w == b"[Event ").expect("a next game");
+    let cut = next + 20;
+    assert!(!text[next..cut].contains(&b'\n'), "inside one tag line");
+    let (games, failure) =
+        read_all(pgn::open(&broken_zst(dir.path(), &text, cut), EncodingChoice::Auto).expect("open"));
+    assert_eq!(games.len(), 193);
+    assert!(games[..192].iter().all(|g| g.result.is_some() && g.cut_short.is_none() && !g.malformed));
+    let last = &games[192];
+    assert_eq!((last.moves, last.result, last.cut_short.map(|l| l.game)), (0, None, Some(193)), "{last:?}");
+    assert_eq!(input_error(&failure.expect("the failure is reported")).offset(), cut as u64);
+}
+
 /// A game complete up to its result token, then a read failure: the game is delivered whole
 /// (it used to be dropped), and the failure follows.
 #[test]

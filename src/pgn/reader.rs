@@ -460,9 +460,15 @@ impl<R: BufRead> Reader<R> {
                         // The input ended (or failed) in the movetext, before the result token:
                         // the file was cut in the middle of this game.
                         // (Only where the file shows games end with a result token, or where it
-                        // ends mid-line or failed: files whose games have none are common.)
+                        // ends mid-line or failed: files whose games have none are common.) A
+                        // read that failed cut the game wherever it was, its tags included.
                         let cut = self.failure.is_some() || self.results_seen || !self.line_terminated;
-                        if self.eof && cut && !g.lines && g.phase == Phase::Movetext && !g.skip_game {
+                        let in_game = match g.phase {
+                            Phase::Movetext => true,
+                            Phase::Tags => self.failure.is_some(),
+                            Phase::AfterResult => false,
+                        };
+                        if self.eof && cut && !g.lines && in_game && !g.skip_game {
                             visitor.cut_short(end);
                         }
                         visitor.end_game(end);
