@@ -286,6 +286,15 @@ struct AnalyzeArgs {
     /// Also print the static evaluation term by term (red's view; with --json, the key "eval").
     #[arg(long)]
     eval: bool,
+    /// Directory of tablebase files (.qtb): the engine probes them as with the UCI option
+    /// TablebasePath (a position they cover is answered from them, its win or loss by their line;
+    /// the search scores captures into them), as `qiku serve --engine --tb` answers /api/analyze.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
+    /// Repetition rules of the tables (with --tb): `asian` (perpetual check loses, from the .qtr
+    /// companions) or `plain`, as the UCI option TablebaseRules.
+    #[arg(long, default_value = "asian", requires = "tb")]
+    rules: qiku::Rules,
     /// Print one JSON object (best move, score, depth, nodes, pv and the lines, and with --eval
     /// the evaluation's terms) instead of text.
     #[arg(long)]
@@ -473,12 +482,20 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         (None, None) => Limits::depth(12),
     };
     let shared = Shared::try_new(args.hash).map_err(|e| format!("--hash {}: {e}", args.hash))?;
-    let options = SearchOptions { threads: args.threads, multi_pv: args.multipv, ..SearchOptions::default() };
+    let mut options = SearchOptions { threads: args.threads, multi_pv: args.multipv, ..SearchOptions::default() };
+    if let Some(dir) = &args.tb {
+        // The files that cannot be used are named on stderr; the search goes on without them.
+        let notes: qiku::engine::adapters::Notes = std::sync::Arc::new(|note: &str| eprintln!("qiku: {note}"));
+        let tables =
+            qiku::engine::adapters::QtbEndgames::with_notes(std::sync::Arc::new(crate::open_tables_dir(dir)?), notes);
+        qiku::engine::Endgames::set_rules(&tables, args.rules);
+        options.tablebases = Some(std::sync::Arc::new(tables));
+    }
     let mut lines = Vec::new();
     // The last depth's lines, one per `multipv` index.
     let mut last: Vec<serde_json::Value> = Vec::new();
     let json = args.json;
-    let r = search::search(&game, &limits, &options, &shared, &mut History::default(), &mut |info| {
+    let mut on_info = |info: &search::Info| {
         if json {
             // Every line in the notation asked for (`--notation`), as `pv` and `bestmove`, and in
             // ICCS beside it (`pv_iccs`, `bestmove_iccs`) whatever the notation.
@@ -503,7 +520,19 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
             let head = uci.split(" pv ").next().unwrap_or(&uci).trim_start_matches("info ");
             println!("{head} pv {}", line_text(&root, &info.pv, notation));
         }
-    });
+    };
+    // With tables, the engine as the UCI engine plays (the tables answer a position they cover);
+    // without, its search alone.
+    let (r, source, verdict) = match &options.tablebases {
+        None => (search::search(&game, &limits, &options, &shared, &mut History::default(), &mut on_info), None, None),
+        Some(_) => {
+            let mut engine = qiku::engine::Engine::new(1);
+            engine.shared = std::sync::Arc::new(shared);
+            engine.options = options;
+            let (r, source) = engine.think(&game, &limits, &mut on_info);
+            (r, Some(source), engine.last_verdict)
+        }
+    };
     let pv = spec::format_line(&root, &r.pv, notation);
     let best = r.best.map(|m| qiku::notation::format(&root, m, notation));
     let ponder = r.best.zip(r.ponder).map(|(b, p)| qiku::notation::format(&root.play_unchecked(b), p, notation));
@@ -517,6 +546,12 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         if let Some(ended) = no_move_end {
             obj["game_over"] = serde_json::json!({"result": ended.result, "text": ended.text});
         }
+        if let Some(source) = source {
+            // With --tb: who chose the move, and the tables' verdict of the position.
+            obj["source"] =
+                serde_json::json!(if source == qiku::engine::Source::Tablebase { "tablebase" } else { "search" });
+            obj["tablebase"] = verdict.map_or(serde_json::Value::Null, verdict_json);
+        }
         if let Some(b) = breakdown {
             // The text's terms, the same numbers, red's view.
             obj["eval"] = serde_json::json!({
@@ -527,6 +562,9 @@ fn run_analyze(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("{obj}");
     } else {
+        if let Some(note) = source.and_then(|source| uci::decision_note(source, verdict)) {
+            println!("{note}");
+        }
         let best = best.as_deref().unwrap_or("(none)");
         match ponder {
             Some(p) => println!("bestmove {best} ponder {p}"),

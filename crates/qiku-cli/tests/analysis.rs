@@ -458,6 +458,41 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     assert!(!out.exists());
 }
 
+/// `qiku analyze --tb` answers as the engine with tables (the UCI engine's `TablebasePath`,
+/// `/api/analyze` of a server with `--tb`): a position the tables cover by their line, with their
+/// verdict; past the 120-ply limit, and without `--tb`, a search.
+#[test]
+fn analyze_with_tables_answers_as_the_engine_with_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    qiku::tablebase::generate::generate_set(
+        &["KRvKN".parse().unwrap()],
+        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let fen = "5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1";
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&qiku(&["analyze", fen, "--tb", d, "--depth", "6", "--json"]))).unwrap();
+    assert_eq!((v["source"].as_str(), v["mate"].as_i64()), (Some("tablebase"), Some(13)), "{v}");
+    assert_eq!(v["tablebase"]["text"], "win, mate in 25 plies (asian rules)", "{v}");
+    // The table's line: the move `qiku-tb probe` names first among its best moves.
+    let tables = qiku::tablebase::Tablebases::open(dir.path()).unwrap();
+    let pos = qiku::Position::from_fen(fen).unwrap();
+    let best = tables.best_moves(&pos).unwrap().unwrap();
+    assert_eq!(v["bestmove_iccs"].as_str(), Some(best[0].to_string().as_str()), "{v}");
+    let text = stdout(&qiku(&["analyze", fen, "--tb", d, "--depth", "6"]));
+    assert!(text.contains("\ntablebase move: win, mate in 25 plies (asian rules)\nbestmove "), "{text}");
+    // A search alone: no source, no table.
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&qiku(&["analyze", fen, "--depth", "6", "--json"]))).unwrap();
+    assert!(v.get("source").is_none() && v.get("tablebase").is_none() && v["depth"] == 6, "{v}");
+    // One move before the 120-ply limit the table's mate is out of reach: searched, a draw.
+    let late = "3k5/4n4/9/9/9/9/9/9/R8/4K4 w - - 119 1";
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&qiku(&["analyze", late, "--tb", d, "--depth", "6", "--json"]))).unwrap();
+    assert_eq!((v["source"].as_str(), v["cp"].as_i64()), (Some("search"), Some(0)), "{v}");
+}
+
 /// `qiku probe`'s search line says a mate with its unit, moves and plies, beside the tables'
 /// lines in plies (it printed the UCI `score mate 3`).
 #[test]
