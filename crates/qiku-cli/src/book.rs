@@ -129,13 +129,13 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
         /// Record moves of the first N plies of each game.
-        #[arg(long, default_value_t = 40)]
+        #[arg(long, default_value_t = 40, value_parser = max_ply_arg)]
         max_ply: u32,
         /// Drop moves played in fewer than N games.
         #[arg(long, default_value_t = 0)]
         min_games: u32,
         /// Drop moves scoring below this fraction (0.0-1.0) for the mover; moves without decided games are kept.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = fraction_arg)]
         min_score: f64,
         /// Keep only positions with this side to move.
         #[arg(long)]
@@ -221,7 +221,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         min_games: u32,
         /// Drop moves scoring below this fraction (after adding).
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = fraction_arg)]
         min_score: f64,
         /// Replace the file at the output path even if it is not a .qbk book (by default only a
         /// book is replaced: games or a GUI's book there are left alone and the command fails).
@@ -326,6 +326,24 @@ fn parse_size(s: &str) -> Result<u64, String> {
     };
     let n: u64 = digits.trim().parse().map_err(|_| format!("not a size: {s:?} (e.g. 512M, 2G)"))?;
     n.checked_mul(mult).ok_or_else(|| format!("size {s:?} too large"))
+}
+
+/// `--min-score`: a fraction from 0 to 1, refused as a usage error (exit status 2) otherwise.
+fn fraction_arg(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|f| MinScore::from_fraction(*f).is_some())
+        .ok_or_else(|| format!("{s} is not a fraction from 0 to 1 (0.55: moves scoring at least 55% for the mover)"))
+}
+
+/// `--max-ply`: 1 or more; 0 would record no move.
+fn max_ply_arg(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(0) => Err("0 records no move: the book would be empty; give 1 or more (default 40)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s} is not a whole number of plies, 1 or more (default 40)")),
+    }
 }
 
 fn min_score(f: f64) -> Result<MinScore, String> {
@@ -447,9 +465,6 @@ struct BuildArgs {
 /// The book's parameters and the game filter of `build`, checked.
 fn build_options(a: BuildArgs, filter: &FilterArgs) -> Result<(BuildParams, book::GameFilter), String> {
     let min_score = min_score(a.min_score)?;
-    if a.max_ply == 0 {
-        return Err("--max-ply 0 records no move: the book would be empty; give 1 or more (default 40)".into());
-    }
     let params = BuildParams {
         max_ply: a.max_ply,
         min_games: a.min_games,

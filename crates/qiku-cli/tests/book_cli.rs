@@ -107,8 +107,13 @@ fn merge_and_errors() {
     assert!(e.contains("invalid FEN"), "{e}");
     let e = fail(&["build", &p("missing.pgn"), "-o", &p("x.qbk")]);
     assert!(e.contains("missing.pgn"), "{e}");
-    let e = fail(&["build", &p("a.pgn"), "-o", &p("x.qbk"), "--min-score", "2"]);
-    assert!(e.contains("--min-score"), "{e}");
+    // An option out of range is a usage error (exit status 2), as clap's own.
+    for (option, value) in [("--min-score", "2"), ("--min-score", "nan"), ("--max-ply", "0")] {
+        let out = qiku_book(&["build", &p("a.pgn"), "-o", &p("x.qbk"), option, value]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{option} {value}: {e}");
+        assert!(e.contains(&format!("invalid value '{value}' for '{option}")), "{e}");
+    }
     ok(&["build", &p("a.pgn"), "-o", &p("short.qbk"), "-q", "--max-ply", "4"]);
     let e = fail(&["merge", &p("a.qbk"), &p("short.qbk"), "-o", &p("y.qbk")]);
     assert!(e.contains("cannot merge") && e.contains("max-ply 4"), "{e}");
@@ -151,7 +156,7 @@ fn empty_books_are_errors_not_successes() {
     let out = dir.path().join("none.qbk");
     let o = out.to_str().unwrap();
     let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--max-ply", "0"]);
-    assert!(e.contains("--max-ply 0 records no move") && e.contains("1 or more"), "{e}");
+    assert!(e.contains("'--max-ply <MAX_PLY>': 0 records no move") && e.contains("1 or more"), "{e}");
     assert!(!out.exists());
     let e = fail(&["build", repertoire().to_str().unwrap(), "-o", o, "-q", "--min-games", "1000"]);
     assert!(e.contains("no move was kept") && e.contains("nothing written to"), "{e}");
