@@ -801,13 +801,25 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         let policy = adapters::policy(&args.policy)
             .ok_or_else(|| format!("unknown --policy {:?} (expected best, games or score)", args.policy))?;
         // The error names the file.
-        let book = QbkOpeningBook::open(path, policy, args.min_games)
-            .map_err(|e| super::book::book_open_error(path, &e.to_string()))?
-            .with_min_share(args.min_share);
+        let opened = qiku::book::Book::open(path).map_err(|e| super::book::book_open_error(path, &e.to_string()))?;
+        // A book of one side's moves has none where the other side is to move.
+        let other_side = match opened.header().params.only {
+            qiku::book::SideFilter::Only(side) if side != pos.turn() => Some(side),
+            _ => None,
+        };
+        let book =
+            QbkOpeningBook::shared(std::sync::Arc::new(opened), policy, args.min_games).with_min_share(args.min_share);
         let moves = book.moves(&pos).map_err(|e| e.to_string())?;
         let pick = book.pick(&pos);
         if !args.json {
-            if moves.is_empty() {
+            if let (true, Some(side)) = (moves.is_empty(), other_side) {
+                // Said as `qiku-book probe` says it.
+                println!(
+                    "book: not in book: it keeps only positions with {side} to move (built with --only {side}), and \
+                     {} is to move here",
+                    pos.turn()
+                );
+            } else if moves.is_empty() {
                 println!("book: not in book (or no move in at least {}% of its games)", args.min_share);
             } else {
                 println!(

@@ -493,6 +493,25 @@ fn analyze_with_tables_answers_as_the_engine_with_tables() {
     assert_eq!((v["source"].as_str(), v["cp"].as_i64()), (Some("search"), Some(0)), "{v}");
 }
 
+/// `qiku probe --book` of a book of one side's moves, where the other side is to move, says why
+/// the book has nothing, as `qiku-book probe` does (it said "not in book (or no move in at least
+/// 5% of its games)").
+#[test]
+fn probe_says_a_one_sided_book_keeps_the_other_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("black.qbk");
+    let mut options = qiku::book::BuildOptions::default();
+    options.params.only = qiku::book::SideFilter::Only(qiku::Color::Black);
+    qiku::book::build::build(&[repertoire()], &book, &options).unwrap();
+    let b = book.to_str().unwrap();
+    let text = stdout(&qiku(&["probe", "startpos", "--book", b, "--depth", "1"]));
+    let said = "book: not in book: it keeps only positions with black to move (built with --only black), and red is \
+                to move here";
+    assert_eq!(text.lines().next(), Some(said), "{text}");
+    let text = stdout(&qiku(&["probe", "startpos", "moves", "h2e2", "--book", b, "--depth", "1"]));
+    assert!(text.starts_with("book: moves in at least 1 game"), "{text}");
+}
+
 /// `qiku probe`'s search line says a mate with its unit, moves and plies, beside the tables'
 /// lines in plies (it printed the UCI `score mate 3`).
 #[test]
