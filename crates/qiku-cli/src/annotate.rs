@@ -534,7 +534,15 @@ pub fn annotate(opts: &AnnotateOptions) -> Result<AnnotateReport, String> {
     let input = pgn::open(&opts.input, EncodingChoice::Auto).map_err(|e| e.to_string())?;
     let mut reader = Reader::new(input);
     let mut count = CountMoves::default();
-    reader.read_all(&mut count).map_err(|e| read_error(opts, &e))?;
+    reader.read_all(&mut count).map_err(|e| {
+        // Before anything is written: an annotated copy is the whole file with comments, and
+        // one that stopped at the damage would lose every game after it.
+        format!(
+            "{}; nothing written: the annotated copy would lose the games after the damage (`qiku-book build` \
+             uses the games before it; repair or replace the file to annotate it)",
+            read_error(opts, &e)
+        )
+    })?;
     if reader.mode() == Mode::Lines {
         return Err(format!(
             "{}: not PGN (one game of moves per line); annotate writes comments into PGN movetext: convert the games to PGN first",

@@ -261,6 +261,24 @@ fn annotate_refuses_its_input_as_output_and_skips_bad_games() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
+/// A compressed file damaged part way: refused before anything is written, saying why (an
+/// annotated copy would lose the games after the damage) and what uses the games before it.
+#[test]
+fn annotate_refuses_a_damaged_file_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let zst =
+        std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../books/games/ccpd-iccs.pgn.zst"));
+    let cut = dir.path().join("cut.pgn.zst");
+    std::fs::write(&cut, &zst.unwrap()[..30_000]).unwrap();
+    let out = dir.path().join("out.pgn");
+    let r = qiku(&["annotate", cut.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "1", "-q"]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(err.contains("cut.pgn.zst: decompression failed at byte "), "{err}");
+    assert!(err.contains("; nothing written: the annotated copy would lose the games after the damage"), "{err}");
+    assert!(!out.exists());
+}
+
 /// A bad FEN tag is named at its own line and column, as the book builder names it, not at the
 /// first line of its game.
 #[test]
