@@ -134,6 +134,10 @@ enum Command {
         /// Print a JSON report of every table instead of a summary (progress stays on stderr).
         #[arg(long)]
         json: bool,
+        /// No progress display (neither the bar on a terminal nor the plain progress lines); the
+        /// summary or the JSON report is printed all the same.
+        #[arg(short, long)]
+        quiet: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
         /// set, else one per CPU). The files are the same bytes for any count.
         #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
@@ -251,6 +255,10 @@ enum Command {
         /// image are one).
         #[arg(long)]
         json: bool,
+        /// No progress display (neither the bar on a terminal nor the plain progress lines); the
+        /// summary or the JSON report is printed all the same.
+        #[arg(short, long)]
+        quiet: bool,
         /// Worker threads, 1 to 1024 (default: the RAYON_NUM_THREADS environment variable when
         /// set, else one per CPU).
         #[arg(long, value_name = "N", value_parser = super::whole_number::<usize>(1, qiku::MAX_WORKER_THREADS as u64))]
@@ -294,6 +302,7 @@ pub fn main() -> ExitCode {
             scratch,
             checkpoint_minutes,
             json,
+            quiet,
             threads,
         } => {
             if let Err(e) = use_threads(threads) {
@@ -313,7 +322,7 @@ pub fn main() -> ExitCode {
             if let Err(e) = super::interrupt::install() {
                 eprintln!("qiku-tb: warning: {e}; Ctrl-C will end the command at once");
             }
-            match run_generate(&select, opts, only, memory, json) {
+            match run_generate(&select, opts, only, memory, json, quiet) {
                 Err(Failure::Stopped) => return ExitCode::from(super::interrupt::exit_status()),
                 Err(Failure::Error(message)) => Err(message),
                 Ok(()) => Ok(()),
@@ -326,8 +335,8 @@ pub fn main() -> ExitCode {
             run_probe(&position, notation, &dir, rules, json, &mut warnings)
         }
         Command::Stats { material, dir, rules, json } => stats::run_stats(&material, &dir, rules, json),
-        Command::Verify { materials, dir, json, threads } => {
-            use_threads(threads).and_then(|()| verify::run_verify(&materials, &dir, json))
+        Command::Verify { materials, dir, json, quiet, threads } => {
+            use_threads(threads).and_then(|()| verify::run_verify(&materials, &dir, json, quiet))
         }
         Command::Info { dir, json } => run_info(&dir, json),
     };
@@ -431,6 +440,7 @@ fn run_generate(
     only: bool,
     memory: Option<MemorySize>,
     json: bool,
+    quiet: bool,
 ) -> Result<(), Failure> {
     let dir = opts.dir().to_path_buf();
     let resolved = resolve(args)?;
@@ -488,7 +498,7 @@ fn run_generate(
     let start = Instant::now();
     // Progress goes to stderr with --json too (the report is on stdout): a workflow job's log
     // then shows how far a long table has come.
-    let progress = std::sync::Arc::new(super::progress::TermProgress::new(true, false));
+    let progress = std::sync::Arc::new(super::progress::TermProgress::new(!quiet, false));
     let has_rules = opts.has_rules();
     let opts = opts.progress(progress);
     let opts = match speed {

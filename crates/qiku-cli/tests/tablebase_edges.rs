@@ -276,6 +276,26 @@ fn the_thread_count_is_said_in_the_help_and_set_by_an_option_that_changes_no_byt
     let _ = std::fs::remove_dir_all(&two);
 }
 
+/// `-q` leaves out the progress lines of `generate` and `verify` (as `qiku-book build -q`), and
+/// nothing else: the summary is printed and the files are the same.
+#[test]
+fn quiet_leaves_out_the_progress_only() {
+    let (loud, quiet) = (tmp("tb_edges_loud"), tmp("tb_edges_quiet"));
+    let out = qiku_tb(&["generate", "KRvK", "-d", s(&loud)]);
+    assert!(stderr(&out).contains("KRvK: 8100 of 8100 (100%) done"), "{}", stderr(&out));
+    let out = qiku_tb(&["generate", "KRvK", "-d", s(&quiet), "-q"]);
+    assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("1 tables in "), "{out:?}");
+    for name in ["KRvK.qtb", "KRvK.qtr", "KRvK.qtw"] {
+        assert!(std::fs::read(loud.join(name)).unwrap() == std::fs::read(quiet.join(name)).unwrap(), "{name}");
+    }
+    let out = qiku_tb(&["verify", "-d", s(&quiet), "--quiet"]);
+    assert!(out.status.success() && stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("KRvK: ok ("), "{out:?}");
+    let _ = std::fs::remove_dir_all(&loud);
+    let _ = std::fs::remove_dir_all(&quiet);
+}
+
 /// A checkpoint interval that is not a number of minutes, or beyond what a span of time holds
 /// (`1e30`, which panicked), is refused in words as a usage error, before any work.
 #[test]

@@ -172,7 +172,7 @@ fn remake(path: &str, dir: &Path) -> String {
 /// report with `json`; an error when any table failed or could not be checked. With `json`, a
 /// run that checks nothing (no tables in `dir`, no directory, only dead draws named) prints the
 /// report of no table too, and fails.
-pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(), String> {
+pub(super) fn run_verify(names: &[String], dir: &Path, json: bool, quiet: bool) -> Result<(), String> {
     let materials = parse_materials(names)?;
     let nothing = |why: String| {
         if json {
@@ -186,7 +186,7 @@ pub(super) fn run_verify(names: &[String], dir: &Path, json: bool) -> Result<(),
              that holds them)",
             d = dir.display()
         )),
-        Ok(materials) => verify_each(&materials, dir, json),
+        Ok(materials) => verify_each(&materials, dir, json, quiet),
         Err(e) => nothing(e),
     }
 }
@@ -228,7 +228,7 @@ fn to_verify(mut materials: Vec<Material>, dir: &Path) -> Result<Vec<Material>, 
 }
 
 /// Verifies `materials` in `dir` (see [`run_verify`]).
-fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), String> {
+fn verify_each(materials: &[Material], dir: &Path, json: bool, quiet: bool) -> Result<(), String> {
     let mut cache = TableCache::new();
     let mut rule_cache = TableCache::new();
     // Tables with a wrong file (a table is counted once, whichever of its files failed), and
@@ -240,7 +240,7 @@ fn verify_each(materials: &[Material], dir: &Path, json: bool) -> Result<(), Str
     // generation driver's rule): a whole family would not fit in memory otherwise.
     let last_use = last_uses(&canonical);
     // Progress goes to stderr with --json too (the report is on stdout), as `generate`'s does.
-    let progress = TermProgress::new(true, false);
+    let progress = TermProgress::new(!quiet, false);
     // A check that failed did not finish its phase: its bar goes before the check's line.
     let ended = |outcome: Outcome| {
         progress.clear();
