@@ -80,7 +80,11 @@ impl fmt::Display for TcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TcError::NotSeconds { tc, part } => {
-                write!(f, "time control {tc:?}: {part:?} is not a number of seconds (expected e.g. 60+0.6)")
+                write!(
+                    f,
+                    "time control {tc:?}: {part:?} is not a number of seconds from 0 to under 10^12 (expected e.g. \
+                     60+0.6)"
+                )
             }
             TcError::NoTime(tc) => write!(f, "time control {tc:?} gives no time"),
         }
@@ -752,6 +756,9 @@ mod tests {
         assert!(parse_tc("x+1").is_err());
         assert!(parse_tc("0+0").is_err());
         assert!(parse_tc("-5").is_err());
+        // Too large for a clock: the message gives the range, not only "not a number".
+        let e = parse_tc("1e30+0").unwrap_err().to_string();
+        assert!(e.contains("\"1e30\" is not a number of seconds from 0 to under 10^12"), "{e}");
     }
 
     #[test]
