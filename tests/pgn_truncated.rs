@@ -144,8 +144,7 @@ fn a_failure_in_the_tags_cuts_that_game_short() {
     let next = AFTER_RESULT + text[AFTER_RESULT..].windows(7).position(|w| w == b"[Event ").expect("a next game");
     let cut = next + 20;
     assert!(!text[next..cut].contains(&b'\n'), "inside one tag line");
-    let (games, failure) =
-        read_all(pgn::open(&broken_zst(dir.path(), &text, cut), EncodingChoice::Auto).expect("open"));
+    let (games, failure) = read_all(pgn::open(broken_zst(dir.path(), &text, cut), EncodingChoice::Auto).expect("open"));
     assert_eq!(games.len(), 193);
     assert!(games[..192].iter().all(|g| g.result.is_some() && g.cut_short.is_none() && !g.malformed));
     let last = &games[192];
