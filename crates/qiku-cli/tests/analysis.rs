@@ -476,17 +476,20 @@ fn annotate_refuses_outputs_it_cannot_or_must_not_write() {
     assert!(!out.exists());
 }
 
+/// A temporary directory with the table of `material` and the tables its captures lead to.
+fn tables_of(material: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = qiku::tablebase::generate::GenerateOptions::new(dir.path());
+    qiku::tablebase::generate::generate_set(&[material.parse().unwrap()], &opts).unwrap();
+    dir
+}
+
 /// `qiku analyze --tb` answers as the engine with tables (the UCI engine's `TablebasePath`,
 /// `/api/analyze` of a server with `--tb`): a position the tables cover by their line, with their
 /// verdict; past the 120-ply limit, and without `--tb`, a search.
 #[test]
 fn analyze_with_tables_answers_as_the_engine_with_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    qiku::tablebase::generate::generate_set(
-        &["KRvKN".parse().unwrap()],
-        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
-    )
-    .unwrap();
+    let dir = tables_of("KRvKN");
     let d = dir.path().to_str().unwrap();
     let fen = "5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1";
     let v: serde_json::Value =
@@ -544,12 +547,7 @@ fn probe_says_a_searched_mate_in_moves_and_plies() {
 /// and in JSON none of its own fields.
 #[test]
 fn probe_of_an_ended_game_keeps_the_tables_view() {
-    let dir = tempfile::tempdir().unwrap();
-    qiku::tablebase::generate::generate_set(
-        &["KRvK".parse().unwrap()],
-        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
-    )
-    .unwrap();
+    let dir = tables_of("KRvK");
     let d = dir.path().to_str().unwrap();
     let limit = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 120 1";
     let v: serde_json::Value = serde_json::from_str(&stdout(&qiku(&["probe", limit, "--tb", d, "--json"]))).unwrap();
@@ -572,12 +570,7 @@ fn probe_of_an_ended_game_keeps_the_tables_view() {
 /// empty best-move list, a depth-0 search and "answer: (none) (search)").
 #[test]
 fn probe_of_a_side_without_moves_says_it_loses() {
-    let dir = tempfile::tempdir().unwrap();
-    qiku::tablebase::generate::generate_set(
-        &["KRvK".parse().unwrap()],
-        &qiku::tablebase::generate::GenerateOptions::new(dir.path()),
-    )
-    .unwrap();
+    let dir = tables_of("KRvK");
     let mated = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1";
     let text = stdout(&qiku(&["probe", mated, "--tb", dir.path().to_str().unwrap()]));
     assert_eq!(
