@@ -545,10 +545,12 @@ impl Tablebases {
     }
 
     /// The `.qtw` WDL file's answer on `pos` under `rules`, checked against `verdict` (the DTM
-    /// files' answer, [`Tablebases::verdict`]): `None` when the material has no usable WDL file;
-    /// an error naming the WDL file when the two disagree (one of them is damaged in a way its
-    /// checksums cannot see, or they were generated apart). Every tool that shows a WDL file's
-    /// answer beside a table value asks this, so none shows two answers for one position.
+    /// files' answer, [`Tablebases::verdict`]): `None` when the material has no WDL file; the
+    /// file's error when it is there but cannot be used (damaged, cut short, another material's:
+    /// never read as absent); an error naming the WDL file when the two disagree (one of them is
+    /// damaged in a way its checksums cannot see, or they were generated apart). Every tool that
+    /// shows a WDL file's answer beside a table value asks this, so none shows two answers for
+    /// one position.
     ///
     /// ```
     /// # #[cfg(feature = "generate")]
@@ -563,11 +565,19 @@ impl Tablebases {
     /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1")?;
     /// let v = tb.verdict(&pos, Rules::Asian)?.expect("KRvK");
     /// assert_eq!(tb.checked_wdl_file(&pos, Rules::Asian, &v)?, Some(Wdl::Loss));
+    /// // Another material's WDL file in its place is refused by name, not taken for none.
+    /// # generate_set(&["KNvK".parse()?], &GenerateOptions::new(dir.path()))?;
+    /// std::fs::copy(dir.path().join("KNvK.qtw"), dir.path().join("KRvK.qtw"))?;
+    /// let tb = Tablebases::open(dir.path())?;
+    /// let e = tb.checked_wdl_file(&pos, Rules::Asian, &v).unwrap_err();
+    /// assert!(e.to_string().contains("KRvK.qtw"), "{e}");
     /// # Ok(()) }
     /// # #[cfg(not(feature = "generate"))] fn main() {}
     /// ```
     pub fn checked_wdl_file(&self, pos: &Position, rules: Rules, verdict: &Verdict) -> Result<Option<Wdl>, TbError> {
-        let Ok(Some(file)) = self.wdl_file(Material::from_position(pos).canonical().0) else { return Ok(None) };
+        // A `.qtw` that is there but cannot be used (damaged, cut short, another material's) is
+        // its error, never taken for an absent one.
+        let Some(file) = self.wdl_file(Material::from_position(pos).canonical().0)? else { return Ok(None) };
         let wdl = self.probe_wdl_with(pos, rules)?;
         match wdl {
             Some(w) if w != verdict.value.wdl => Err(self.disagreement(pos, rules, verdict, w, file.path())),

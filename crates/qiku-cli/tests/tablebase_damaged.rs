@@ -258,3 +258,27 @@ fn a_table_damaged_behind_its_checksums_is_the_file_named() {
     assert!(all.contains("KRvK") && all.contains("moves give"), "{all}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `.qtw` WDL file that is there but cannot be used (another material's file in its place, a
+/// damaged header) fails the probes that check it, naming it, as a damaged `.qtr` does: it was
+/// read as absent (`wdl_file` null in `--json`, a warning after the answer).
+#[test]
+fn an_unusable_wdl_file_fails_the_probe_naming_it() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tb_damaged_qtw");
+    let _ = std::fs::remove_dir_all(&dir);
+    let materials: Vec<Material> = ["KRvK", "KCvK"].iter().map(|m| m.parse().unwrap()).collect();
+    generate_set(&materials, &GenerateOptions::new(&dir)).unwrap();
+    std::fs::copy(dir.join("KCvK.qtw"), dir.join("KRvK.qtw")).unwrap();
+    let d = dir.to_str().unwrap();
+    let fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
+    for out in [qiku_tb(&["probe", fen, "-d", d, "--json"]), qiku(&["probe", fen, "--tb", d, "--json"])] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("KRvK.qtw") && err.contains("`qiku-tb generate KRvK -d "), "{err}");
+        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    }
+    // Another material's table, with its own intact `.qtw`, still answers.
+    let out = qiku_tb(&["probe", "3k5/9/9/9/9/9/9/9/4C4/4K4 w - - 0 1", "-d", d, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
