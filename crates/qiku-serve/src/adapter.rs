@@ -707,10 +707,10 @@ impl Tables {
             return Err(StatsError::Damaged(e));
         }
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
-        let file = tb
-            .table(canonical)
-            .map_err(|e| damaged(&e))?
-            .ok_or_else(|| StatsError::Missing(format!("no table for {canonical} here")))?;
+        let file = tb.table(canonical).map_err(|e| damaged(&e))?.ok_or_else(|| {
+            let or = "or start the server with --tb naming the directory that holds it";
+            StatsError::Missing(qiku::tablebase::no_table_message(&canonical, dir, or))
+        })?;
         let entries = file.entries();
         if entries > max_entries {
             return Err(StatsError::TooLarge(format!(

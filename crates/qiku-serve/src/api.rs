@@ -487,10 +487,6 @@ pub async fn analyze(
     if !st.engine {
         return Err(ApiError(StatusCode::NOT_FOUND, "the engine is off (start the server with --engine)".into()));
     }
-    if method == Method::HEAD {
-        // The headers of the answer, without the search.
-        return Ok(head_without_search("application/json"));
-    }
     let num = |k: &str, max: u64| -> Result<Option<u64>, ApiError> {
         match p.get(k) {
             None => Ok(None),
@@ -502,6 +498,10 @@ pub async fn analyze(
     };
     let movetime = num("movetime", st.limits.max_movetime_ms)?;
     let depth = num("depth", 30)?.map(|d| d as u32);
+    if method == Method::HEAD {
+        // The headers of the answer, without the search (its parameters checked as a GET's).
+        return Ok(head_without_search("application/json"));
+    }
     let movetime = movetime.or(Some(st.limits.max_movetime_ms.min(1000)));
     if let Some(over) = adapter::game_over(&game) {
         // As `qiku analyze --json`: the end, no move, no search (nor the tables' value of the
@@ -789,7 +789,10 @@ async fn read_form(
 
 /// The `413` of a form body over [`MAX_FORM`] bytes.
 fn form_too_large() -> Response {
-    form_refusal(StatusCode::PAYLOAD_TOO_LARGE, format!("a form body has at most {MAX_FORM} bytes"))
+    form_refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("a form body has at most {MAX_FORM} bytes: send only ChessDB's parameters (action, board, ban, ...)"),
+    )
 }
 
 /// Why a form body (with a `Content-Length`, or chunked: the same bound) could not be read: over

@@ -103,7 +103,8 @@ async fn host_check(loopback: bool, req: Request, next: Next) -> Response {
             StatusCode::FORBIDDEN,
             api,
             format!(
-                "this server answers requests for localhost or 127.0.0.1 only, not {:?} (start it with --bind to serve \
+                "this server answers requests for this machine only (localhost, a name under .localhost, or a loopback \
+                 address such as 127.0.0.1), not {:?} (start it with --bind to serve \
                  other machines)",
                 host.chars().take(80).collect::<String>()
             ),

@@ -449,8 +449,10 @@ fn tables_list_and_statistics() {
     }
     assert!(ranks > 0, "KRvKN has a line rank above its longest mate: {s}");
     // A well-formed material without a table here: 404; a malformed one: 400, naming the fault.
-    let (status, _) = get_json(srv.addr, "/api/tables/KRRvK");
+    let (status, v) = get_json(srv.addr, "/api/tables/KRRvK");
     assert_eq!(status, 404);
+    let said = v["error"].as_str().unwrap_or_default();
+    assert!(said.starts_with("no table for KRRvK in ") && said.contains("`qiku-tb generate KRRvK -d "), "{v}");
     for (bad, why) in [("KRvKQ", "unknown piece letter 'Q'"), ("xyz", "two sides")] {
         let (status, v) = get_json(srv.addr, &format!("/api/tables/{bad}"));
         assert_eq!(status, 400, "{bad}: {v}");

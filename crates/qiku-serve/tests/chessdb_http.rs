@@ -65,7 +65,10 @@ fn a_form_post_answers_as_a_get() {
     let (status, head, body) = post(srv.addr, "/chessdb.php", "application/x-www-form-urlencoded", big.as_bytes());
     assert_eq!(status, 413);
     assert!(head.to_ascii_lowercase().contains("content-type: text/plain"), "{head}");
-    assert_eq!(String::from_utf8_lossy(&body), "a form body has at most 65536 bytes\n");
+    assert_eq!(
+        String::from_utf8_lossy(&body),
+        "a form body has at most 65536 bytes: send only ChessDB's parameters (action, board, ban, ...)\n"
+    );
 }
 
 #[test]
@@ -154,6 +157,12 @@ fn api_errors_are_json_and_head_runs_no_search() {
     // The GET's content type, and no length (only the search would tell it; it said 0).
     let head = head.to_ascii_lowercase();
     assert!(head.contains("content-type: application/json") && !head.contains("content-length"), "{head}");
+    // Its parameters are checked as a GET's: the same status.
+    for bad in ["depth=99", "movetime=0"] {
+        let request = format!("HEAD /api/analyze?{bad} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let (status, _, _) = send(srv.addr, request.as_bytes());
+        assert_eq!((status, get(srv.addr, &format!("/api/analyze?{bad}")).0), (400, 400), "{bad}");
+    }
     let (status, head, _) = send(
         srv.addr,
         b"HEAD /chessdb.php?action=queryall&board=x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",

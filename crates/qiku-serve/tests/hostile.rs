@@ -352,7 +352,8 @@ fn requests_for_other_hosts_are_refused_on_loopback() {
     for host in ["evil.example.com", "evil.example.com:80", "127.0.0.1.evil.example", "10.0.0.1"] {
         let resp = with_host(host);
         assert_eq!(status_of(&resp), 403, "{host}: {}", String::from_utf8_lossy(&resp));
-        assert!(String::from_utf8_lossy(&resp).contains("answers requests for localhost or 127.0.0.1 only"));
+        assert!(String::from_utf8_lossy(&resp)
+            .contains("answers requests for this machine only (localhost, a name under .localhost, or a loopback"));
     }
     let port = srv.addr.port();
     for host in [
@@ -370,7 +371,7 @@ fn requests_for_other_hosts_are_refused_on_loopback() {
     // What a browser never sends, but HTTP settles: a target naming another host is judged by it
     // (it takes the Host header's place); several Host headers, or none in HTTP/1.1, are a 400.
     for (request, status, said) in [
-        ("GET http://evil.example/api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n", 403, "localhost or 127.0.0.1 only"),
+        ("GET http://evil.example/api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n", 403, "for this machine only"),
         ("GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n", 400, "several Host headers"),
         ("GET /api/info HTTP/1.1\r\n", 400, "no Host header"),
         ("GET http://127.0.0.1/api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n", 200, "\"version\""),
@@ -473,14 +474,20 @@ fn chunked_form_posts_are_read_within_the_bound_and_broken_ones_say_why() {
     let (status, response_head, body) = split_response(&resp);
     assert_eq!(status, 413);
     assert!(response_head.to_ascii_lowercase().contains("content-type: text/plain"), "{response_head}");
-    assert_eq!(error_of(&body), "a form body has at most 65536 bytes");
+    assert_eq!(
+        error_of(&body),
+        "a form body has at most 65536 bytes: send only ChessDB's parameters (action, board, ban, ...)"
+    );
     // A Content-Length over the bound: refused at once, the body never sent (it waited 5 s for
     // the 100 GB and answered 408).
     let huge = "POST /chessdb.php HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n\
                 Content-Length: 99999999999\r\n\r\naction=queryall";
     let (resp, took) = raw(srv.addr, huge.as_bytes());
     let (status, _, body) = split_response(&resp);
-    assert_eq!((status, error_of(&body).as_str()), (413, "a form body has at most 65536 bytes"));
+    assert_eq!(
+        (status, error_of(&body).as_str()),
+        (413, "a form body has at most 65536 bytes: send only ChessDB's parameters (action, board, ban, ...)")
+    );
     assert!(took < Duration::from_secs(4), "answered after {took:?}");
     // Said to be chunked, sent bare: not "too large", but what is wrong and what to send.
     let (resp, _) = raw(srv.addr, &[head("chunked").as_bytes(), form.as_bytes()].concat());
