@@ -135,8 +135,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         min_games: u32,
         /// Drop moves scoring below this fraction (0.0-1.0) for the mover; moves without decided games are kept.
-        #[arg(long, default_value_t = 0.0, value_parser = fraction_arg)]
-        min_score: f64,
+        #[arg(long, default_value = "0", value_parser = fraction_arg)]
+        min_score: MinScore,
         /// Keep only positions with this side to move.
         #[arg(long)]
         only: Option<Side>,
@@ -221,8 +221,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         min_games: u32,
         /// Drop moves scoring below this fraction (after adding).
-        #[arg(long, default_value_t = 0.0, value_parser = fraction_arg)]
-        min_score: f64,
+        #[arg(long, default_value = "0", value_parser = fraction_arg)]
+        min_score: MinScore,
         /// Replace the file at the output path even if it is not a .qbk book (by default only a
         /// book is replaced: games or a GUI's book there are left alone and the command fails).
         #[arg(long)]
@@ -329,11 +329,11 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// `--min-score`: a fraction from 0 to 1, refused as a usage error (exit status 2) otherwise.
-fn fraction_arg(s: &str) -> Result<f64, String> {
+fn fraction_arg(s: &str) -> Result<MinScore, String> {
     s.trim()
         .parse::<f64>()
         .ok()
-        .filter(|f| MinScore::from_fraction(*f).is_some())
+        .and_then(MinScore::from_fraction)
         .ok_or_else(|| format!("{s} is not a fraction from 0 to 1 (0.55: moves scoring at least 55% for the mover)"))
 }
 
@@ -344,10 +344,6 @@ fn max_ply_arg(s: &str) -> Result<u32, String> {
         Ok(n) => Ok(n),
         Err(_) => Err(format!("{s} is not a whole number of plies, 1 or more (default 40)")),
     }
-}
-
-fn min_score(f: f64) -> Result<MinScore, String> {
-    MinScore::from_fraction(f).ok_or_else(|| format!("--min-score must be between 0 and 1, got {f}"))
 }
 
 impl Command {
@@ -420,9 +416,9 @@ pub fn main() -> ExitCode {
         Command::Probe { book, position, json, notation, pick, min_share, seed } => {
             run_probe(&book, &position, json, ProbeOutput { notation, pick, min_share, seed }).map_err(Failure::from)
         }
-        Command::Merge { inputs, output, min_games, min_score: ms, force, json } => min_score(ms)
-            .map_err(Failure::from)
-            .and_then(|ms| super::book_build::run_merge(&inputs, &output, min_games, ms, force, json)),
+        Command::Merge { inputs, output, min_games, min_score, force, json } => {
+            super::book_build::run_merge(&inputs, &output, min_games, min_score, force, json)
+        }
         Command::Stats { book, json } => run_stats(&book, json).map_err(Failure::from),
         Command::Dump { book } => run_dump(&book).map_err(Failure::from),
         #[cfg(feature = "obk")]
@@ -456,7 +452,7 @@ pub fn main() -> ExitCode {
 struct BuildArgs {
     max_ply: u32,
     min_games: u32,
-    min_score: f64,
+    min_score: MinScore,
     only: Option<Side>,
     min_elo: Option<u32>,
     keep_prefix: bool,
@@ -464,11 +460,10 @@ struct BuildArgs {
 
 /// The book's parameters and the game filter of `build`, checked.
 fn build_options(a: BuildArgs, filter: &FilterArgs) -> Result<(BuildParams, book::GameFilter), String> {
-    let min_score = min_score(a.min_score)?;
     let params = BuildParams {
         max_ply: a.max_ply,
         min_games: a.min_games,
-        min_score,
+        min_score: a.min_score,
         only: match a.only {
             None => SideFilter::Both,
             Some(Side::Red) => SideFilter::Only(Color::Red),
@@ -630,6 +625,19 @@ fn open_book(path: &Path) -> Result<Book, String> {
     Book::open(path).map_err(|e: BookError| book_open_error(path, &e.to_string()))
 }
 
+/// Why a book of one side's moves (`--only`) has none in `pos`: the other side is to move there
+/// (`it keeps only positions with black to move (built with --only black), and red is to move
+/// here`); `None` when it keeps `pos`'s side. `qiku-book probe` and `qiku probe --book` say it.
+pub(crate) fn other_side_only(book: &Book, pos: &qiku::Position) -> Option<String> {
+    match book.header().params.only {
+        SideFilter::Only(side) if side != pos.turn() => Some(format!(
+            "it keeps only positions with {side} to move (built with --only {side}), and {} is to move here",
+            pos.turn()
+        )),
+        _ => None,
+    }
+}
+
 /// How `probe` prints and picks.
 struct ProbeOutput {
     notation: notation::Notation,
@@ -694,13 +702,9 @@ pub fn probe_text(
     };
     let _ = writeln!(s, "{}", pos.fen());
     if moves.is_empty() {
-        // A book of one side's moves has none where the other side is to move: say so.
-        let _ = match book.header().params.only {
-            qiku::book::SideFilter::Only(side) if side != pos.turn() => writeln!(
-                s,
-                "not in the book: it keeps only positions with {side} to move (built with --only {side}), and {turn} is to move here"
-            ),
-            _ => writeln!(s, "not in the book"),
+        let _ = match other_side_only(book, pos) {
+            Some(why) => writeln!(s, "not in the book: {why}"),
+            None => writeln!(s, "not in the book"),
         };
         write_recent(&mut s, recent);
         return s;

@@ -803,22 +803,14 @@ fn run_probe(args: &ProbeArgs, warnings: &mut Vec<String>) -> Result<(), String>
         // The error names the file.
         let opened = qiku::book::Book::open(path).map_err(|e| super::book::book_open_error(path, &e.to_string()))?;
         // A book of one side's moves has none where the other side is to move.
-        let other_side = match opened.header().params.only {
-            qiku::book::SideFilter::Only(side) if side != pos.turn() => Some(side),
-            _ => None,
-        };
+        let other_side = super::book::other_side_only(&opened, &pos);
         let book =
             QbkOpeningBook::shared(std::sync::Arc::new(opened), policy, args.min_games).with_min_share(args.min_share);
         let moves = book.moves(&pos).map_err(|e| e.to_string())?;
         let pick = book.pick(&pos);
         if !args.json {
-            if let (true, Some(side)) = (moves.is_empty(), other_side) {
-                // Said as `qiku-book probe` says it.
-                println!(
-                    "book: not in book: it keeps only positions with {side} to move (built with --only {side}), and \
-                     {} is to move here",
-                    pos.turn()
-                );
+            if let (true, Some(why)) = (moves.is_empty(), &other_side) {
+                println!("book: not in book: {why}");
             } else if moves.is_empty() {
                 println!("book: not in book (or no move in at least {}% of its games)", args.min_share);
             } else {
