@@ -536,6 +536,9 @@ pub enum StatsError {
 /// The largest distance a table stores (larger codes are reserved).
 const MAX_DTM: u16 = qiku::tablebase::format::MAX_DTM_U16;
 
+/// The way out a message about a missing table offers besides generating it.
+const ELSEWHERE: &str = "or start the server with --tb naming the directory that holds it";
+
 /// The opened tables.
 pub struct Tables {
     tb: Option<Arc<Tablebases>>,
@@ -599,11 +602,7 @@ impl Tables {
     pub fn no_table(&self, pos: &Pos) -> String {
         let material = qiku::tablebase::Material::from_position(pos);
         let why = match &self.dir {
-            Some(dir) => qiku::tablebase::no_table_message(
-                &material,
-                dir,
-                "or start the server with --tb naming the directory that holds it",
-            ),
+            Some(dir) => qiku::tablebase::no_table_message(&material, dir, ELSEWHERE),
             None => "this server has no tables (start it with --tb DIR)".to_string(),
         };
         format!("no table here covers {}: {why}", fen_of(pos))
@@ -707,10 +706,10 @@ impl Tables {
             return Err(StatsError::Damaged(e));
         }
         let damaged = |e: &dyn std::fmt::Display| StatsError::Damaged(e.to_string());
-        let file = tb.table(canonical).map_err(|e| damaged(&e))?.ok_or_else(|| {
-            let or = "or start the server with --tb naming the directory that holds it";
-            StatsError::Missing(qiku::tablebase::no_table_message(&canonical, dir, or))
-        })?;
+        let file = tb
+            .table(canonical)
+            .map_err(|e| damaged(&e))?
+            .ok_or_else(|| StatsError::Missing(qiku::tablebase::no_table_message(&canonical, dir, ELSEWHERE)))?;
         let entries = file.entries();
         if entries > max_entries {
             return Err(StatsError::TooLarge(format!(
