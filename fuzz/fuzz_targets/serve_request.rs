@@ -7,7 +7,7 @@
 #[path = "../../crates/qiku-serve/tests/common/requests.rs"]
 mod checks;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The server, built once per fuzzing process, with the runtime it is called in.
 fn served() -> &'static (tokio::runtime::Runtime, qiku_serve::Service) {
@@ -32,9 +32,7 @@ fn served() -> &'static (tokio::runtime::Runtime, qiku_serve::Service) {
             limits: checks::limits(),
             ..qiku_serve::Options::default()
         };
-        let state = Arc::new(qiku_serve::load(&options).expect("the data opens"));
-        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("a runtime");
-        (rt, qiku_serve::service(state, true))
+        checks::in_process(&options, 1)
     })
 }
 

@@ -5,20 +5,15 @@
 //! without the headers a browser sends; and the fuzz target's seed requests mutated byte by
 //! byte. The engine is on, with searches of a few milliseconds.
 
-use crate::common::requests::{check_request, limits, parse_request};
+use crate::common::requests::{check_request, in_process, limits, parse_request};
 use crate::common::*;
 use proptest::prelude::*;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The server over the fixtures, engine on, and a runtime to call it in.
 fn served() -> &'static (tokio::runtime::Runtime, qiku_serve::Service) {
     static S: OnceLock<(tokio::runtime::Runtime, qiku_serve::Service)> = OnceLock::new();
-    S.get_or_init(|| {
-        let o = qiku_serve::Options { engine: true, limits: limits(), ..options() };
-        let state = Arc::new(qiku_serve::load(&o).expect("the fixtures open"));
-        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
-        (rt, qiku_serve::service(state, true))
-    })
+    S.get_or_init(|| in_process(&qiku_serve::Options { engine: true, limits: limits(), ..options() }, 2))
 }
 
 fn check(input: &[u8]) -> Option<u16> {
@@ -168,15 +163,18 @@ fn request() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-/// The fuzz target's seed requests.
-fn seeds() -> Vec<Vec<u8>> {
-    let dir = repo().join("fuzz/seeds/serve_request");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("an entry").path())
-        .collect();
-    files.sort();
-    files.iter().map(|f| std::fs::read(f).expect("a seed")).collect()
+/// The fuzz target's seed requests, read once.
+fn seeds() -> &'static [Vec<u8>] {
+    static SEEDS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let dir = repo().join("fuzz/seeds/serve_request");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        files.sort();
+        files.iter().map(|f| std::fs::read(f).expect("a seed")).collect()
+    })
 }
 
 #[test]
@@ -184,7 +182,7 @@ fn seed_requests_are_answered_and_pass_the_check() {
     let seeds = seeds();
     assert!(seeds.len() >= 10, "{} seeds", seeds.len());
     let mut ok = 0;
-    for seed in &seeds {
+    for seed in seeds {
         let status =
             check(seed).unwrap_or_else(|| panic!("a seed the server never sees: {}", String::from_utf8_lossy(seed)));
         ok += usize::from(status == 200);

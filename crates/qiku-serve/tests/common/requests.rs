@@ -50,6 +50,14 @@ pub fn limits() -> qiku_serve::Limits {
     }
 }
 
+/// The server over `options` in the process, with the runtime to call it in (`workers` threads).
+pub fn in_process(options: &qiku_serve::Options, workers: usize) -> (tokio::runtime::Runtime, qiku_serve::Service) {
+    let state = std::sync::Arc::new(qiku_serve::load(options).expect("the data opens"));
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(workers).enable_all().build().expect("a runtime");
+    (rt, qiku_serve::service(state, true))
+}
+
 /// Reads a request from `input` (see the module's documentation), with its body; `None` when the
 /// HTTP layer would refuse it first.
 pub fn parse_request(input: &[u8]) -> Option<(Request<Body>, Vec<u8>)> {
