@@ -26,9 +26,20 @@ macro_rules! out {
     };
 }
 
-// Every module of this crate prints through these two: they shadow the standard `println!` and
-// `print!` here (defined before the modules, so in scope in all of them), so that no print path
-// of the three programs, present or future, can panic on a closed stdout or fail unreported.
+/// Like `eprintln!`, but a closed stderr (`qiku-book build games.pgn -o b.qbk 2>&1 | head -1`)
+/// is not a panic: a message that cannot be written is dropped and the work goes on to its end
+/// (the book is written, the exit status is the usual one). See [`write_stderr`].
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::write_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+// Every module of this crate prints through these: they shadow the standard `println!`, `print!`
+// and `eprintln!` here (defined before the modules, so in scope in all of them), so that no print
+// path of the three programs, present or future, can panic on a closed stdout or stderr or fail
+// unreported.
 macro_rules! println {
     ($($arg:tt)*) => {
         $crate::outln!($($arg)*)
@@ -37,6 +48,11 @@ macro_rules! println {
 macro_rules! print {
     ($($arg:tt)*) => {
         $crate::out!($($arg)*)
+    };
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => {
+        $crate::errln!($($arg)*)
     };
 }
 
@@ -85,6 +101,13 @@ pub fn write_stdout(text: &str) {
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         stdout_error(&e);
     }
+}
+
+/// Writes `text` to stderr: messages, warnings and progress lines. An error writing them (a
+/// closed pipe, as when the messages go to `head`) drops the message: it would have no reader, and
+/// the work it reports on must not be lost for it.
+pub fn write_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 /// Notes an error writing standard output (see [`write_stdout`]), for writers of their own.

@@ -178,6 +178,48 @@ fn a_closed_stdout_is_not_a_panic() {
     }
 }
 
+/// A closed stderr (`qiku-book build ... 2>&1 | head -1`, the messages' reader gone) loses no
+/// work: the progress lines and bad-game messages are dropped, the book and the tables are
+/// written as without it, and the exit status is the usual one. The programs panicked at their
+/// first message ("failed printing to stderr"), leaving no output at all.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_closed_stderr_loses_no_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A bad game before good ones: a message for it, and a progress line for the file.
+    let games = d.join("games.pgn");
+    let good = std::fs::read_to_string(repertoire()).unwrap();
+    std::fs::write(&games, format!("1. h2e2 zz9 *\n\n{good}")).unwrap();
+    let with_stderr = d.join("said.qbk");
+    let r = run(QIKU_BOOK, &["build", s(&games), "-o", s(&with_stderr)], 120);
+    assert!(r.status.success() && stderr(&r).contains("zz9"), "{}", stderr(&r));
+    let closed_stderr = |exe: &str, args: &[&str]| {
+        Command::new(exe)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(closed_pipe())
+            .status()
+            .expect("spawn")
+    };
+    let book = d.join("quiet.qbk");
+    for extra in [&[][..], &["-q"][..]] {
+        let _ = std::fs::remove_file(&book);
+        let status = closed_stderr(QIKU_BOOK, &[&["build", s(&games), "-o", s(&book)], extra].concat());
+        assert!(status.success(), "qiku-book build {extra:?}: {status:?}");
+        assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(&with_stderr).unwrap());
+    }
+    let tables = d.join("tb");
+    let status = closed_stderr(QIKU_TB, &["generate", "KRvK", "KNvK", "-d", s(&tables)]);
+    assert!(status.success(), "qiku-tb generate: {status:?}");
+    let r = run(QIKU_TB, &["verify", "-d", s(&tables)], 120);
+    assert!(r.status.success(), "{}", stderr(&r));
+    // A refusal with nobody to read it still fails, with its own status, not a panic's.
+    let status = closed_stderr(QIKU_BOOK, &["build", s(&d.join("absent.pgn")), "-o", s(&book)]);
+    assert_eq!(status.code(), Some(1), "{status:?}");
+}
+
 /// Runs `exe args` with `input` on stdin and `stdout` as its standard output.
 #[cfg(target_os = "linux")]
 fn run_with_stdout(exe: &str, args: &[&str], input: &[u8], stdout: std::fs::File) -> Output {

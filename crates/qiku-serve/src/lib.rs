@@ -13,6 +13,15 @@
 
 #![warn(missing_docs)]
 
+// The server's messages go to stderr through this, which shadows the standard `eprintln!` in
+// every module (defined before them): a closed stderr (`qiku serve 2>&1 | head -1`, the reader
+// gone) drops the message instead of panicking in the middle of a request or of the start.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {
+        $crate::write_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 pub mod adapter;
 pub mod api;
 mod assets;
@@ -33,6 +42,14 @@ pub use server::{service, Running};
 /// by, and what a test or a fuzz target can call without a socket.
 pub type Service =
     tower::util::BoxCloneSyncService<axum::extract::Request, axum::response::Response, std::convert::Infallible>;
+
+/// Writes a message to stderr; one that cannot be written (a closed pipe) is dropped, as nobody
+/// is left to read it and the server's work must not stop for it.
+#[doc(hidden)]
+pub fn write_stderr(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
 
 /// What to serve and how.
 #[derive(Clone, Debug)]

@@ -14,13 +14,13 @@ struct Cli {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Err(e) = qiku_serve::adapter::check_worker_threads_env() {
-        eprintln!("qiku-serve: {e}");
+        qiku_serve::write_stderr(&format!("qiku-serve: {e}\n"));
         return ExitCode::from(2);
     }
     match qiku_serve::run(cli.args.options()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("qiku-serve: {e}");
+            qiku_serve::write_stderr(&format!("qiku-serve: {e}\n"));
             ExitCode::FAILURE
         }
     }

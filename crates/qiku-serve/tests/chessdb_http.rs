@@ -302,6 +302,34 @@ fn a_damaged_table_is_named_once_at_start_up() {
     assert_eq!(stdout, "", "nothing on stdout");
 }
 
+/// A server whose stderr's reader has gone (`qiku serve 2>&1 | head -1`) goes on serving and
+/// stops normally: it panicked at its next message (here the one it says when it stops).
+#[test]
+fn a_closed_stderr_does_not_stop_the_server() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+        .args(["--port", "0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qiku-serve starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("stderr");
+    drop(stderr);
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("its address").to_string();
+    let addr: std::net::SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().expect("address");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).expect("answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    // SAFETY: kill only sends a signal, to the child this test started and has not waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{status}");
+}
+
 /// Ctrl-C stops the server at once, also while a search is under way (it waited for the search
 /// to end, seconds, and a second Ctrl-C did not help), and says so.
 #[test]
