@@ -27,7 +27,9 @@ pub use qiku::notation::spec::{parse_position_spec, SpecError};
 pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError as NotationError};
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions, MemorySize};
-pub use qiku::tablebase::{dead_draw_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl};
+pub use qiku::tablebase::{
+    dead_draw_message, unusable_dir_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl,
+};
 pub use qiku::{check_worker_threads_env, NoProgress, Progress, Rng as BookRng, MAX_WORKER_THREADS};
 
 /// The opening-book module (its move choice by policy).

@@ -476,7 +476,7 @@ impl PyEngine {
                 Err(_) => {
                     let dir =
                         args::path_or(t, "tables", "a qiku.Tablebases, a directory (str or os.PathLike) or None")?;
-                    Arc::new(py.detach(|| Tablebases::open(&dir)).map_err(|e| errors::tb_error(&e))?)
+                    Arc::new(crate::tables::open_tables(py, &dir)?)
                 }
             }),
         };

@@ -70,6 +70,12 @@ pub fn tb_error(e: &TbError) -> PyErr {
     os_error::<TablebaseError>(errno, e.to_string(), e.path())
 }
 
+/// A directory given for tables that can answer nothing (it does not exist, or holds no table
+/// file): `said` is the library's message for it, `errno` the system's error if there is one.
+pub fn tables_dir_error(errno: Option<i32>, said: String, dir: &Path) -> PyErr {
+    os_error::<TablebaseError>(errno, said, Some(dir))
+}
+
 /// An error of `generate_tablebases`: [`tb_error`], in Python's words where the library's name
 /// the command line's `--memory`.
 pub fn generate_error(e: &TbError) -> PyErr {

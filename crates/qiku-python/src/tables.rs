@@ -6,7 +6,7 @@
 //! distance to mate in plies (positive: the side to move mates; negative: it is mated; 0: draw,
 //! or mated now).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -285,6 +285,30 @@ impl PyTablebases {
     }
 }
 
+/// Opens the tables in `dir` for `Tablebases(dir)` and `Engine.set_tablebases(dir)`. A directory
+/// that does not exist (`errno` ENOENT) or holds no table file is refused, in the words the
+/// command line and the C API use, with the way to make tables from Python: such tables could
+/// only ever answer "no table", which is what a wrong path looks like. A directory whose only
+/// table files cannot be used opens, and lists them in `problems`.
+pub fn open_tables(py: Python<'_>, dir: &Path) -> PyResult<Tablebases> {
+    let d = dir.to_path_buf();
+    let opened = py.detach(move || Tablebases::open(&d));
+    if opened.as_ref().is_ok_and(|t| !t.tables().is_empty() || !t.problems().is_empty()) {
+        return opened.map_err(|e| errors::tb_error(&e));
+    }
+    let elsewhere = format!(
+        "or `qiku.generate_tablebases(materials, {:?})` from Python, or pass the directory that holds them",
+        dir.display().to_string()
+    );
+    match adapter::unusable_dir_message(dir, opened.as_ref(), &elsewhere) {
+        Some(said) => {
+            let errno = opened.as_ref().err().and_then(adapter::tb_error_io).and_then(|io| io.raw_os_error());
+            Err(errors::tables_dir_error(errno, said, dir))
+        }
+        None => opened.map_err(|e| errors::tb_error(&e)),
+    }
+}
+
 fn wdl_name(v: &TbValue) -> &'static str {
     v.wdl.name()
 }
@@ -294,8 +318,7 @@ impl PyTablebases {
     /// Opens the tables in `directory`; `TablebaseError` if it cannot be read.
     #[new]
     fn py_new(py: Python<'_>, #[pyo3(from_py_with = directory_arg)] directory: PathBuf) -> PyResult<PyTablebases> {
-        let d = directory.clone();
-        let tables = py.detach(move || Tablebases::open(&d)).map_err(|e| errors::tb_error(&e))?;
+        let tables = open_tables(py, &directory)?;
         Ok(PyTablebases { tables: Closable::new(Arc::new(tables)), dir: directory })
     }
 

@@ -777,6 +777,25 @@ def test_a_missing_table_directory_has_its_errno(tmp_path):
     assert e.value.errno == errno.ENOENT and "missing" in str(e.value)
 
 
+def test_a_table_directory_without_tables_is_refused(tmp_path):
+    # As the command line and the C API refuse it: such tables could only ever answer "no table",
+    # which is what a wrong path looks like. The error says how to make tables there.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for open_ in (qiku.Tablebases, lambda d: qiku.Engine().set_tablebases(d)):
+        with pytest.raises(qiku.TablebaseError) as e:
+            open_(empty)
+        assert e.value.errno is None and e.value.filename == str(empty)
+        said = str(e.value)
+        assert said.startswith(f"{empty}: it holds no table (.qtb file): generate tables there with"), said
+        assert f"qiku.generate_tablebases(materials, {str(empty)!r})" in said.replace('"', "'"), said
+        with pytest.raises(qiku.TablebaseError) as e:
+            open_(tmp_path / "missing")
+        assert e.value.errno == errno.ENOENT and "the directory does not exist" in str(e.value)
+    qiku.generate_tablebases(["KRvK"], empty)
+    assert qiku.Tablebases(empty).materials == ["KRvK"]
+
+
 def test_generate_tablebases_makes_the_tables_it_captures_into(tmp_path):
     made = qiku.generate_tablebases(["KRvKN"], tmp_path)
     assert [m for m, _, _ in made] == ["KNvK", "KRvK", "KRvKN"]
