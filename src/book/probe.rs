@@ -475,7 +475,8 @@ impl Book {
             self.verify_section(layout, &mut sum)?;
         }
         if sum.finish() != self.header.body_checksum {
-            return Err(corrupt("body checksum mismatch (records or index damaged)".into()));
+            let parts = if self.recent.is_some() { "records, index or recent games" } else { "records or index" };
+            return Err(corrupt(format!("body checksum mismatch ({parts} damaged)")));
         }
         if positions != self.header.positions || moves != self.header.moves {
             return Err(corrupt("position or move count in the header does not match the records".into()));
