@@ -36,6 +36,12 @@ impl GameDate {
         u32::from(self.year) * 10_000 + u32::from(self.month.unwrap_or(0)) * 100 + u32::from(self.day.unwrap_or(0))
     }
 
+    /// The largest key inside this date's period: a date known to its year or month covers the
+    /// whole year or month, from [`GameDate::key`] to this (unknown parts as 99).
+    fn last_key(self) -> u32 {
+        u32::from(self.year) * 10_000 + u32::from(self.month.unwrap_or(99)) * 100 + u32::from(self.day.unwrap_or(99))
+    }
+
     /// The date of a sort key made by [`GameDate::key`]; `None` for 0 or a key no date makes.
     ///
     /// ```
@@ -148,22 +154,7 @@ impl fmt::Display for GameDate {
 /// One end of a `--since`/`--until` range: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`.` or `/` also
 /// separate). A partial date covers its whole year or month.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DateBound {
-    year: u16,
-    month: Option<u8>,
-    day: Option<u8>,
-}
-
-impl DateBound {
-    /// The smallest game-date key (see [`GameDate::key`]) inside this bound's period.
-    fn low(self) -> u32 {
-        u32::from(self.year) * 10_000 + u32::from(self.month.unwrap_or(0)) * 100 + u32::from(self.day.unwrap_or(0))
-    }
-    /// The largest game-date key inside this bound's period.
-    fn high(self) -> u32 {
-        u32::from(self.year) * 10_000 + u32::from(self.month.unwrap_or(99)) * 100 + u32::from(self.day.unwrap_or(99))
-    }
-}
+pub struct DateBound(GameDate);
 
 impl std::str::FromStr for DateBound {
     type Err = FilterError;
@@ -184,7 +175,7 @@ impl std::str::FromStr for DateBound {
         if n(1) == Some(0) || n(2) == Some(0) {
             return Err(bad());
         }
-        Ok(DateBound { year: d.year, month: d.month, day: d.day })
+        Ok(DateBound(d))
     }
 }
 
@@ -399,9 +390,8 @@ impl GameFilter {
     /// ```
     pub fn validate(&self) -> Result<(), FilterError> {
         if let (Some(s), Some(u)) = (self.since, self.until) {
-            if s.low() > u.high() {
-                let show = |d: DateBound| GameDate { year: d.year, month: d.month, day: d.day }.to_string();
-                return Err(FilterError::EmptyDates(show(s), show(u)));
+            if s.0.key() > u.0.last_key() {
+                return Err(FilterError::EmptyDates(s.0.to_string(), u.0.to_string()));
             }
         }
         Ok(())
@@ -438,8 +428,10 @@ impl GameFilter {
             let Some(d) = GameDate::parse(tags.date) else {
                 return Some(FilterMiss::NoDate);
             };
-            let k = d.key();
-            if self.since.is_some_and(|s| k < s.low()) || self.until.is_some_and(|u| k > u.high()) {
+            // Both are periods (a game dated `2003` is somewhere in 2003): a game is left out
+            // when its period is wholly outside the range, kept when it may be inside.
+            if self.since.is_some_and(|s| d.last_key() < s.0.key()) || self.until.is_some_and(|u| d.key() > u.0.last_key())
+            {
                 return Some(FilterMiss::Date);
             }
         }
@@ -495,7 +487,7 @@ mod tests {
     #[test]
     fn bounds_and_ecco_ranges() {
         let b: DateBound = "2003-05".parse().unwrap();
-        assert_eq!((b.low(), b.high()), (20030500, 20030599));
+        assert_eq!((b.0.key(), b.0.last_key()), (20030500, 20030599));
         for bad in
             ["03", "2003-13", "2003-00", "20030512", "x", "2003-5-40", "2003-02-30", "2003-02-29", "2003-04-31", ""]
         {
@@ -526,6 +518,23 @@ mod tests {
             Some(FilterMiss::Date)
         );
         assert_eq!(f(GameFilter { until: Some("1995".parse().unwrap()), ..Default::default() }), None);
+        // A game dated to its year or month may be anywhere in it: kept by a range that meets
+        // it, from either end (a year's game was kept by --until in it, and left out by --since).
+        let year = GameTags { date: "2003", ..tags };
+        let month = GameTags { date: "2003.05", ..tags };
+        let range = |since: &str, until: &str| GameFilter {
+            since: (!since.is_empty()).then(|| since.parse().unwrap()),
+            until: (!until.is_empty()).then(|| until.parse().unwrap()),
+            ..Default::default()
+        };
+        for (since, until) in [("2003-05", ""), ("", "2003-04"), ("2003-05-12", "2003-05-12"), ("2003-12-31", "")] {
+            assert_eq!(range(since, until).check(&year), None, "2003 in {since}..{until}");
+        }
+        assert_eq!(range("2003-05-12", "2003-05-12").check(&month), None);
+        assert_eq!(range("", "2003-04-30").check(&month), Some(FilterMiss::Date));
+        assert_eq!(range("2003-06", "").check(&month), Some(FilterMiss::Date));
+        assert_eq!(range("2004", "").check(&year), Some(FilterMiss::Date));
+        assert_eq!(range("", "2002-12-31").check(&year), Some(FilterMiss::Date));
         assert_eq!(f(GameFilter { ecco: Some("D".parse().unwrap()), ..Default::default() }), Some(FilterMiss::Ecco));
         let undated = GameTags { date: "", ..tags };
         let since = GameFilter { since: Some("1990".parse().unwrap()), ..Default::default() };
