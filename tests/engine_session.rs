@@ -114,6 +114,38 @@ fn searchmoves_reads_on_past_a_word_it_cannot_read() {
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove i3i4")), "{lines:?}");
 }
 
+/// A move that loses by itself (it completes red's perpetual check, a third occurrence) is
+/// mated in 1, not "mate 0", which is for a side with no legal move and comes with no move; in
+/// UCCI, mated in 2 plies' score as `mate -1` is. It said `score mate 0` with `bestmove e5d5`.
+#[test]
+fn a_move_that_loses_by_the_rules_is_mate_minus_one() {
+    let position = "position fen 3k5/9/9/p1p6/3R5/9/9/9/9/5K2R b - - 0 1 moves d9e9 d5e5 e9d9 e5d5 d9e9 d5e5 e9d9";
+    let lines = uci_lines(Openers::default(), &[position, "go depth 3 searchmoves e5d5"]);
+    let scores: Vec<&str> =
+        lines.iter().filter_map(|l| l.split(" score ").nth(1)).map(|r| r.split(" nodes").next().unwrap_or(r)).collect();
+    assert!(!scores.is_empty() && scores.iter().all(|s| *s == "mate -1"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove e5d5"), "{lines:?}");
+    // The other moves keep the game going: the engine chooses one of them.
+    let lines = uci_lines(Openers::default(), &[position, "go depth 3"]);
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove e5d5"), "{lines:?}");
+}
+
+/// At clock 119 every move without a capture ends the game drawn by the 120-ply rule: a depth-1
+/// search says so as the deeper ones do (its leaves, the quiescence search, did not count the
+/// rule: cp 1241 for a rook against a pawn, which `Skill Level 0` played on).
+#[test]
+fn a_depth_one_search_counts_the_120_ply_rule() {
+    for depth in [1, 2, 3] {
+        let lines =
+            uci_lines(Openers::default(), &["position fen 5k3/9/9/8p/9/R8/9/9/9/3K5 w - - 119 1", &format!("go depth {depth}")]);
+        let last_info = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+        assert!(last_info.contains(" score cp 0 "), "depth {depth}: {lines:?}");
+    }
+    // One ply earlier the rook's advantage stands.
+    let lines = uci_lines(Openers::default(), &["position fen 5k3/9/9/8p/9/R8/9/9/9/3K5 w - - 100 1", "go depth 1"]);
+    assert!(!lines.iter().any(|l| l.contains(" score cp 0 ")), "{lines:?}");
+}
+
 /// A book that knows one move, `h2e2`, in the start position, and nothing of its games.
 struct OneMoveBook;
 

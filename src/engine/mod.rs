@@ -62,12 +62,18 @@ impl Score {
     /// assert_eq!(Score::from_value(35), Score::Cp(35));
     /// assert_eq!(Score::from_value(MATE - 3), Score::Mate(2)); // mate in 3 plies: 2 moves
     /// assert_eq!(Score::from_value(-MATE + 2), Score::Mate(-1));
+    /// // Lost by the move itself (it completes a forbidden cycle): mated in 1, not now.
+    /// assert_eq!(Score::from_value(-MATE + 1), Score::Mate(-1));
+    /// assert_eq!(Score::from_value(-MATE), Score::Mate(0));
     /// ```
     pub fn from_value(v: eval::Value) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
+            // A loss in an odd number of plies (the mover's own move loses, by the repetition
+            // rules) is mated in that many moves, as a win in an odd number is: never `Mate(0)`,
+            // which is for a side with no legal move.
+            Score::Mate(-((MATE + v + 1) / 2))
         } else {
             Score::Cp(v)
         }

@@ -3,7 +3,7 @@
 //! captures of defended pieces by dearer ones. A side to move without a legal move has lost
 //! (checkmate or stalemate), never stands pat.
 
-use super::{score_from_tt, score_to_tt, Thread, INF, MAX_PLY};
+use super::{score_from_tt, score_to_tt, Thread, INF, MAX_PLY, NO_CAPTURE_DRAW_PLIES};
 use crate::core::MoveList;
 use crate::engine::eval::{Value, MATE};
 use crate::engine::ordering::{is_bad_capture, CorrectionKeys, MovePicker};
@@ -19,6 +19,12 @@ impl Thread<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        // The 120-ply rule, as in the main search: a leaf reached by the 120th move without a
+        // capture is a draw unless its side to move has lost already. (At depth 1 every root
+        // move leads here: the search said cp 1241 at clock 119, where every move draws.)
+        if self.pos.halfmoves() >= NO_CAPTURE_DRAW_PLIES {
+            return if self.pos.has_no_moves() { -MATE + ply as Value } else { 0 };
+        }
         let in_check = self.line.in_check();
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.eval() };
