@@ -426,6 +426,8 @@ impl Ucci {
         if !self.banned.is_empty() {
             let allowed: Vec<Move> = pos.moves().iter().copied().filter(|m| !self.banned.contains(m)).collect();
             if allowed.is_empty() {
+                let n = pos.moves().len();
+                self.info_string(&format!("banmoves: every legal move of this position ({n}) is banned"));
                 self.out.line("nobestmove");
                 return;
             }

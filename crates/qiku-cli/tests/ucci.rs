@@ -116,6 +116,13 @@ fn ucci_session() {
     e.send(&format!("banmoves {}", legal.iter().filter(|s| **s != keep).cloned().collect::<Vec<_>>().join(" ")));
     e.send("go depth 3");
     assert_eq!(bestmove(&e.until(&["bestmove", "nobestmove"])), keep);
+    // Every legal move banned: no move to give, and said why.
+    e.send("position startpos moves h2e2");
+    e.send(&format!("banmoves {}", legal.join(" ")));
+    e.send("go depth 3");
+    let lines = e.until(&["bestmove", "nobestmove"]);
+    let why = format!("info string banmoves: every legal move of this position ({}) is banned", legal.len());
+    assert_eq!(lines[lines.len() - 2..], [why, "nobestmove".to_string()], "{lines:?}");
     // ...and a new position forgets them.
     e.send("position startpos moves h2e2");
     e.send("go depth 4");
