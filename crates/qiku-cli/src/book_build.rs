@@ -19,6 +19,7 @@ pub fn run_build(
     bar: bool,
     force: bool,
 ) -> Result<(), Failure> {
+    crate::refuse_unwritable_output(output)?;
     super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
     refuse_replacing(output, Writes::Qbk, force)?;
     if inputs.iter().any(|p| p.as_os_str() == book::build::STDIN) && std::io::stdin().is_terminal() {
@@ -396,6 +397,7 @@ pub fn run_merge(
     force: bool,
     json: bool,
 ) -> Result<(), Failure> {
+    crate::refuse_unwritable_output(output)?;
     super::refuse_output_among_inputs(output, inputs.iter().map(PathBuf::as_path))?;
     refuse_replacing(output, Writes::Qbk, force)?;
     // No display (merging takes seconds), but the stop a Ctrl-C asks for is heard.

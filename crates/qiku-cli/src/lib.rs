@@ -304,7 +304,12 @@ pub fn open_tables_dir(dir: &Path) -> Result<qiku::tablebase::Tablebases, String
 /// FIFO (a link is followed), or a file in a directory that does not exist.
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
     if output == Path::new("-") {
-        return Err("-: this output is written as a whole file, not to standard output; give a file name".into());
+        // `-` is standard input to the readers; a writer would make a file of that name.
+        return Err(
+            "-: this output is written as a whole file, not to standard output; give a file name (./- for a \
+             file named -)"
+                .into(),
+        );
     }
     qiku::fs::check_output_place(output).map_err(|e| format!("{}: {e}", output.display()))
 }

@@ -26,6 +26,7 @@ pub struct ExportFlags {
 /// on stderr unless `quiet`; a file at the output that is not an `.obk` is replaced only with
 /// `force`; with `json` the summary is one JSON object on stdout (the warnings stay on stderr).
 pub fn run_export(book: &Path, output: &Path, flags: ExportFlags) -> Result<(), Failure> {
+    crate::refuse_unwritable_output(output)?;
     crate::refuse_output_among_inputs(output, [book])?;
     refuse_replacing(output, Writes::Obk, flags.force)?;
     let book = Book::open(book).map_err(|e| super::book::book_error_text(&e))?;
@@ -111,6 +112,7 @@ fn import_error_text(input: &Path, error: &str) -> String {
 /// unless `quiet`; a file at the output that is not a `.qbk` is replaced only with `force`; with
 /// `json` the summary is one JSON object on stdout (the warnings stay on stderr).
 pub fn run_import(input: &Path, output: &Path, quiet: bool, force: bool, json: bool) -> Result<(), Failure> {
+    crate::refuse_unwritable_output(output)?;
     crate::refuse_output_among_inputs(output, [input])?;
     refuse_replacing(output, Writes::Qbk, force)?;
     let progress = TermProgress::new(!quiet, false);

@@ -178,6 +178,26 @@ fn a_closed_stdout_is_not_a_panic() {
     }
 }
 
+/// `-o -` is refused by every book writer, as by the other writers: `-` is standard input to the
+/// readers, and `qiku-book build ... -o -` wrote a file named `-`.
+#[test]
+fn a_dash_output_is_refused_by_the_book_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = build_book(dir.path(), "b.qbk");
+    let rep = repertoire();
+    let mut commands: Vec<Vec<&str>> =
+        vec![vec!["build", s(&rep), "-o", "-"], vec!["merge", s(&book), s(&book), "-o", "-"]];
+    if cfg!(feature = "obk") {
+        commands.push(vec!["export", s(&book), "-o", "-"]);
+        commands.push(vec!["import", "any.obk", "-o", "-"]);
+    }
+    for args in commands {
+        let out = Command::new(QIKU_BOOK).args(&args).current_dir(dir.path()).output().expect("runs");
+        assert_refused(&out, &["-: this output is written as a whole file, not to standard output", "./-"]);
+        assert!(!dir.path().join("-").exists(), "{args:?} wrote a file named -");
+    }
+}
+
 /// A closed stderr (`qiku-book build ... 2>&1 | head -1`, the messages' reader gone) loses no
 /// work: the progress lines and bad-game messages are dropped, the book and the tables are
 /// written as without it, and the exit status is the usual one. The programs panicked at their
