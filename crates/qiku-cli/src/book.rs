@@ -265,7 +265,9 @@ enum Command {
         #[arg(long)]
         force: bool,
         /// Print the summary as one JSON object: output, positions, records (distinct moves),
-        /// rows, alias_rows, without_result, unreachable, recent_games_not_exported, seconds.
+        /// rows, alias_rows, without_result, unreachable, recent_games_not_exported (the recent
+        /// games the .qbk keeps per position, which an .obk has no place for; 0: it keeps none),
+        /// seconds.
         #[arg(long)]
         json: bool,
     },
@@ -342,6 +344,9 @@ fn max_ply_arg(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u32>() {
         Ok(0) => Err("0 records no move: the book would be empty; give 1 or more (default 40)".into()),
         Ok(n) => Ok(n),
+        Err(e) if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) => {
+            Err(format!("{s} is too large: give at most {} plies (default 40)", u32::MAX))
+        }
         Err(_) => Err(format!("{s} is not a whole number of plies, 1 or more (default 40)")),
     }
 }

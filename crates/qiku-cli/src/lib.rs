@@ -354,9 +354,20 @@ pub fn position_args(args: &[String]) -> Result<PositionSpec, BadPosition> {
     parse_position_args(args).map_err(BadPosition)
 }
 
-/// Help text of the position arguments, shared by every command that takes one.
-pub const POSITION_HELP: &str = "Position: startpos or a FEN (Pikafish style; quote it), optionally followed by \
-    `moves` and moves in ICCS (h2e2), WXF (C2.5) or Chinese (炮二平五) notation";
+/// The words of [`POSITION_HELP`] and [`REQUIRED_POSITION_HELP`].
+macro_rules! position_help {
+    () => {
+        "Position: startpos or a FEN (Pikafish style; quote it), optionally followed by `moves` and moves in \
+         ICCS (h2e2), WXF (C2.5) or Chinese (炮二平五) notation"
+    };
+}
+
+/// Help text of the position arguments that may be left out (the start position), shared by
+/// every command that takes one.
+pub const POSITION_HELP: &str = concat!(position_help!(), "; the start position when none is given");
+
+/// Help text of a position argument that must be given.
+pub const REQUIRED_POSITION_HELP: &str = position_help!();
 
 /// `--notation`: the notation moves are printed in.
 pub fn notation_arg(s: &str) -> Result<Notation, String> {

@@ -194,7 +194,7 @@ enum Command {
     },
     /// Show the value of a position and of each legal move.
     Probe {
-        #[arg(help = super::POSITION_HELP, value_name = "POSITION", required = true)]
+        #[arg(help = super::REQUIRED_POSITION_HELP, value_name = "POSITION", required = true)]
         position: Vec<String>,
         /// Notation of the moves printed: iccs, wxf or chinese.
         #[arg(long, default_value = "iccs", value_parser = super::notation_arg)]
