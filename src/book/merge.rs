@@ -279,6 +279,21 @@ pub fn merge_books_with_progress(
                 ),
             });
         }
+        // A copy likewise: the same records, index and recent games (the body checksum covers
+        // them all) and the same counts.
+        let same = |a: &Header, b: &Header| {
+            (a.body_checksum, a.records, a.positions, a.moves) == (b.body_checksum, b.records, b.positions, b.moves)
+        };
+        if let Some(i) = (0..j).find(|&i| same(books[i].header(), books[j].header())) {
+            return Err(BookError::Incompatible {
+                path: later.clone(),
+                what: format!(
+                    "holds the same records as {} (a copy of it?): merged, its games would count twice; name each \
+                     book once",
+                    inputs[i].display()
+                ),
+            });
+        }
     }
     let Some(first) = books.first() else {
         return Err(BookError::Internal("merge needs at least one book".into()));

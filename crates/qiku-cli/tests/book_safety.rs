@@ -104,10 +104,17 @@ fn writers_replace_only_books_of_their_kind() {
     ok(&["build", s(&games), "-o", s(&qbk), "-q", "--max-ply", "10"]);
     ok(&["export", s(&qbk), "-o", s(&obk), "-q"]);
     ok(&["import", s(&obk), "-o", s(&qbk), "-q"]);
+    // Merging: a copy of a book is refused (its games would count twice), another book's merge
+    // replaces the book the last one wrote.
     let copy = d.join("copy.qbk");
     std::fs::copy(&qbk, &copy).unwrap();
-    ok(&["merge", s(&qbk), s(&copy), "-o", s(&d.join("twice.qbk"))]);
-    ok(&["merge", s(&qbk), s(&copy), "-o", s(&d.join("twice.qbk"))]);
+    let e = fails(BOOK, &["merge", s(&qbk), s(&copy), "-o", s(&d.join("twice.qbk"))]);
+    assert!(e.contains(&format!("{}: cannot merge: holds the same records as {}", s(&copy), s(&qbk))), "{e}");
+    let (one, other) = (d.join("one.qbk"), d.join("other.qbk"));
+    ok(&["build", s(&games), "-o", s(&one), "-q", "--max-ply", "10", "--event", "中炮"]);
+    ok(&["build", s(&games), "-o", s(&other), "-q", "--max-ply", "10", "--event", "五七炮"]);
+    ok(&["merge", s(&one), s(&other), "-o", s(&d.join("two.qbk"))]);
+    ok(&["merge", s(&one), s(&other), "-o", s(&d.join("two.qbk"))]);
     assert!(hidden(d).is_empty(), "{:?}", hidden(d));
     // --force replaces the games with a book.
     ok(&["build", s(&games), "-o", s(&victim), "-q", "--force"]);
