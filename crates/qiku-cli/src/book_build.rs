@@ -166,30 +166,42 @@ fn filters_hint(report: &BuildReport) -> Option<String> {
 
 /// When `--encoding` named the encoding and most games stopped at a tag that could not be decoded
 /// or at a token that is no move (what text decoded with the wrong table looks like), says so and
-/// what to do: once for the build, however many games.
+/// what to do: once for the build, however many games. With the encoding detected, a game whose
+/// tags are not in its file's encoding is what a file joining games of several encodings gives
+/// (the encoding is detected once per file, from its start): said likewise.
 fn encoding_hint(report: &BuildReport, opts: &BuildOptions) -> Option<String> {
     use qiku::book::{MoveErrorKind, SkipReason};
-    if opts.encoding == qiku::pgn::EncodingChoice::Auto {
-        return None;
-    }
     let unreadable = report.skipped.get(&SkipReason::BadMove(MoveErrorKind::Syntax)).copied().unwrap_or(0);
     let undecodable = report.undecodable_headers;
     let stopped = unreadable + undecodable;
     let read = report.header.games.read;
-    if stopped == 0 || stopped * 2 < read {
+    let detected = opts.encoding == qiku::pgn::EncodingChoice::Auto;
+    // Detected: a tag not in the file's encoding, or many tokens that are no move (a part in
+    // another encoding decoded as the file's reads as such); given: most games stopped so.
+    let said = if detected { undecodable > 0 || unreadable * 4 >= read } else { stopped * 2 >= read };
+    if stopped == 0 || !said {
         return None;
     }
-    let named = report.files.iter().find_map(|f| f.encoding).map_or("the encoding given", |e| e.name());
+    let named = match detected {
+        true => "in the encoding detected for their file",
+        false => report.files.iter().find_map(|f| f.encoding).map_or("the encoding given", |e| e.name()),
+    };
     let at = match (undecodable > 0, unreadable > 0) {
         (true, true) => format!("a tag that is not {named} or a token that is no move"),
         (true, false) => format!("a tag that is not {named}"),
         _ => "a token that is no move".to_string(),
     };
-    Some(format!(
-        "{stopped} of {read} games stopped at {at}, as text read in the wrong encoding does: the files were \
-         read as {named} (--encoding); leave --encoding out to have each file's encoding detected (UTF-8, GBK \
-         or Big5), or name the right one"
-    ))
+    let why = match detected {
+        true => "each file's encoding is detected once, from its start (named above with its games), so a file \
+                 that joins games in several encodings (UTF-8 and GBK) is read in one: convert each part to one \
+                 encoding (iconv -f GBK -t UTF-8) or give each its own file"
+            .to_string(),
+        false => format!(
+            "the files were read as {named} (--encoding); leave --encoding out to have each file's encoding \
+             detected (UTF-8, GBK or Big5), or name the right one"
+        ),
+    };
+    Some(format!("{stopped} of {read} games stopped at {at}, as text read in the wrong encoding does: {why}"))
 }
 
 fn build_summary_json(r: &BuildReport, output: &Path) -> serde_json::Value {

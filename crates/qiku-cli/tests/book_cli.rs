@@ -390,6 +390,33 @@ fn tags_in_the_wrong_encoding_name_it_as_the_likely_cause() {
     assert!(built.contains("\"games_used\":3") && built.contains("\"encoding\":\"GBK\""), "{built}");
 }
 
+/// A file that joins UTF-8 games and GBK ones is read in the encoding detected from its start:
+/// the GBK games stop at their first Chinese tag, and the build says once why and what to do
+/// (each game's error said only "bytes that are not UTF-8"). The UTF-8 games are in the book.
+#[test]
+fn a_file_joining_two_encodings_is_named_as_the_likely_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = dir.path().join("mixed.pgn");
+    let utf8 = "[Event \"測試\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n".as_bytes();
+    // "测试" (a test) in GBK: not UTF-8.
+    let gbk = b"[Event \"\xb2\xe2\xca\xd4\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 1-0\n\n";
+    // More than the 64 KiB the encoding is detected from, all UTF-8; then 5 GBK games.
+    let (n_utf8, n_gbk) = (70 * 1024 / utf8.len() + 1, 5);
+    std::fs::write(&mixed, [utf8.repeat(n_utf8), gbk.repeat(n_gbk)].concat()).unwrap();
+    let out = dir.path().join("m.qbk");
+    let r = qiku_book(&["build", mixed.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]);
+    let (stdout, e) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr));
+    assert!(r.status.success(), "{e}");
+    assert!(stdout.contains(&format!("\"games_used\":{n_utf8}")) && stdout.contains("\"encoding\":\"UTF-8\""), "{stdout}");
+    let hint = format!(
+        "{n_gbk} of {} games stopped at a tag that is not in the encoding detected for their file, as text read in \
+         the wrong encoding does: each file's encoding is detected once",
+        n_utf8 + n_gbk
+    );
+    assert!(e.contains(&hint) && e.contains("iconv -f GBK -t UTF-8"), "{e}");
+    assert_eq!(e.matches("each file's encoding is detected once").count(), 1, "{e}");
+}
+
 /// A player's name in simplified characters matches no game of a collection written in
 /// traditional ones: the failure says why and what to write; as the games write it, it matches.
 #[test]
