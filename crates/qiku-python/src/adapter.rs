@@ -28,7 +28,8 @@ pub use qiku::notation::{chinese, iccs, parse_any, wxf, Notation, ParseMoveError
 pub use qiku::pgn::GameResult;
 pub use qiku::tablebase::generate::{generate_set, GenerateOptions, MemorySize};
 pub use qiku::tablebase::{
-    dead_draw_message, unusable_dir_message, Material, Rules, Tablebases, TbError, TbValue, Verdict, Wdl,
+    dead_draw_message, probe_error_message, unusable_dir_message, Material, Rules, Tablebases, TbError, TbValue,
+    Verdict, Wdl,
 };
 pub use qiku::{check_worker_threads_env, NoProgress, Progress, Rng as BookRng, MAX_WORKER_THREADS};
 

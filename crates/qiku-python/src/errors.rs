@@ -70,6 +70,15 @@ pub fn tb_error(e: &TbError) -> PyErr {
     os_error::<TablebaseError>(errno, e.to_string(), e.path())
 }
 
+/// A probe's error in the tables of `dir`, with what to do next in the words of the command line
+/// and the C API (`qiku::tablebase::probe_error_message`): the command that makes a missing or
+/// damaged table, or for a missing `.qtr` companion, the way to probe without the rules.
+pub fn probe_error(e: &TbError, dir: &Path) -> PyErr {
+    let errno = crate::adapter::tb_error_io(e).and_then(|io| io.raw_os_error());
+    let said = crate::adapter::probe_error_message(e, dir, "rules=\"plain\"");
+    os_error::<TablebaseError>(errno, said, e.path())
+}
+
 /// A directory given for tables that can answer nothing (it does not exist, or holds no table
 /// file): `said` is the library's message for it, `errno` the system's error if there is one.
 pub fn tables_dir_error(errno: Option<i32>, said: String, dir: &Path) -> PyErr {

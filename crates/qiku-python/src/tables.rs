@@ -340,7 +340,7 @@ impl PyTablebases {
             let best = Tablebases::best_among(&pos, verdict.value, &values);
             Ok(Some((verdict, moves, best)))
         });
-        let Some((verdict, moves, best)) = found.map_err(|e| errors::tb_error(&e))? else {
+        let Some((verdict, moves, best)) = found.map_err(|e| errors::probe_error(&e, &self.dir))? else {
             return Ok(None);
         };
         // The position's verdict in the words of `TablebaseVerdict` (the same fields).
@@ -374,7 +374,7 @@ impl PyTablebases {
         let pos = position_arg(position)?;
         let rules = rules_arg(rules)?;
         let tb = self.shared()?;
-        let w = py.detach(|| tb.probe_wdl_with(&pos, rules)).map_err(|e| errors::tb_error(&e))?;
+        let w = py.detach(|| tb.probe_wdl_with(&pos, rules)).map_err(|e| errors::probe_error(&e, &self.dir))?;
         Ok(w.map(|w| w.name()))
     }
 

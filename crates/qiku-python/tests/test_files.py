@@ -464,8 +464,11 @@ def test_tablebase_names_a_missing_smaller_table(tmp_path):
     for ext in ("qtb", "qtr", "qtw"):
         (tmp_path / "lone" / f"KRvKN.{ext}").write_bytes((tmp_path / "all" / f"KRvKN.{ext}").read_bytes())
     tb = qiku.Tablebases(tmp_path / "lone")
-    with pytest.raises(qiku.TablebaseError, match="KRvKN needs the table KNvK, which is missing"):
+    with pytest.raises(qiku.TablebaseError, match="KRvKN needs the table KNvK, which is missing") as e:
         tb.probe("4k4/9/9/9/7R1/9/8n/9/9/5K3 b")
+    # With the way to make it, as the command line and the C API say it.
+    lone = tmp_path / "lone"
+    assert str(e.value).endswith(f"in {lone} (generate it with `qiku-tb generate KNvK -d {lone}`)"), str(e.value)
     assert tb.probe("4k4/9/9/8R/9/9/8n/9/9/5K3 b").moves
 
 # --- engine --------------------------------------------------------------------------------
