@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
 use crate::errors;
 
@@ -49,9 +49,11 @@ fn shown(value: &Bound<'_, PyAny>) -> String {
 }
 
 /// Whether the argument is a Python int, or stands for one (`__index__`: NumPy's integers);
-/// floats and strings do not.
+/// floats and strings do not, nor does a bool (an int to Python, but `Move(True, 5)` is a
+/// mistake, not square 1).
 pub fn is_int(value: &Bound<'_, PyAny>) -> bool {
-    value.is_instance_of::<PyInt>() || value.hasattr("__index__").unwrap_or(false)
+    !value.is_instance_of::<PyBool>()
+        && (value.is_instance_of::<PyInt>() || value.hasattr("__index__").unwrap_or(false))
 }
 
 /// The int `value` as an `i128`, or `None` when it is too large for one (its text is then shown).

@@ -93,7 +93,8 @@ def test_a_number_above_the_range_names_the_parameter_and_its_range(engine, smal
 
 @pytest.mark.parametrize("name, call, accepted, above, kind", ARGUMENTS, ids=IDS)
 def test_an_argument_of_the_wrong_type_names_the_parameter(engine, small_book, name, call, accepted, above, kind):
-    wrong = [[3]] if kind == "float" else [[3], 2.5]
+    # A bool is an int to Python, but never a count or a square here (`Move(True, 5)`).
+    wrong = [[3]] if kind == "float" else [[3], 2.5, True]
     if name not in ("from_square", "to_square", "square"):
         wrong.append("x")  # a square may be a name
     for value in wrong:
