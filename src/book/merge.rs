@@ -9,7 +9,7 @@
 use super::error::BookError;
 use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, RECORD_LEN};
 use super::probe::{Book, Verify};
-use super::recent::{fingerprint, RecentCollector, Ref, StoredGame};
+use super::recent::{fingerprint, KeptKeys, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
 use super::scratch::{Records, Scratch, MAX_FAN_IN};
 use std::cmp::Reverse;
@@ -331,10 +331,9 @@ pub fn merge_books_with_progress(
         games.add(&b.header().games);
     }
     let keep = first.header().recent_games;
-    let section = if keep > 0 {
-        let scratch =
-            Scratch { output: output.to_path_buf(), dir: crate::util::files::parent_dir(output).to_path_buf() };
-        let mut collector = RecentCollector::new(keep, scratch, 128 << 20);
+    let scratch = Scratch { output: output.to_path_buf(), dir: crate::util::files::parent_dir(output).to_path_buf() };
+    let collector = if keep > 0 {
+        let mut collector = RecentCollector::new(keep, scratch.clone(), 128 << 20);
         for b in &books {
             // Each game's fingerprint and rank, computed on its first reference.
             let mut seen: HashMap<u32, (u64, u32)> = HashMap::new();
@@ -362,10 +361,14 @@ pub fn merge_books_with_progress(
             })?;
             collector.add_refs(&mut refs)?;
         }
-        Some((keep, collector.finish()?))
+        Some(collector)
     } else {
         None
     };
+    // The positions kept, for the recent-games section when the per-move filters drop moves (as
+    // a build does).
+    let mut kept = collector.as_ref().map(|_| KeptKeys::new(scratch));
+    let mut dropped = false;
     let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
     progress.start("merging", books.iter().map(Book::len).sum());
@@ -380,11 +383,20 @@ pub fn merge_books_with_progress(
                 return Err(stopped());
             }
         }
-        if params.keeps(&e.counts) {
-            writer.push(&e)?;
+        if !params.keeps(&e.counts) {
+            dropped = true;
+            continue;
+        }
+        writer.push(&e)?;
+        if let Some(k) = kept.as_mut() {
+            k.note(e.key)?;
         }
     }
     progress.finish();
+    let section = match collector {
+        Some(c) => Some((keep, c.finish(kept.filter(|_| dropped))?)),
+        None => None,
+    };
     if progress.stop_requested() {
         return Err(stopped());
     }

@@ -353,8 +353,11 @@ impl RecentCollector {
         Ok(())
     }
 
-    /// Merges the references, keeps the newest `keep` per position and lays the section out.
-    pub(crate) fn finish(mut self) -> Result<Section, BookError> {
+    /// Merges the references, keeps the newest `keep` per position and lays the section out;
+    /// with `kept`, only for the positions it holds (those of a book that dropped moves: the
+    /// games of the positions it no longer has would only take room).
+    pub(crate) fn finish(mut self, kept: Option<KeptKeys>) -> Result<Section, BookError> {
+        let mut kept = kept.map(KeptKeys::reader).transpose()?;
         self.refs.sort_unstable();
         self.refs.dedup();
         let buffered = std::mem::take(&mut self.refs);
@@ -383,6 +386,11 @@ impl RecentCollector {
             let r = r?;
             if last == Some(r) {
                 continue;
+            }
+            if let Some(k) = kept.as_mut() {
+                if !k.contains(r.key)? {
+                    continue;
+                }
             }
             if last.is_none_or(|l| l.key != r.key) {
                 positions += 1;
@@ -430,6 +438,88 @@ impl RecentCollector {
             game_bytes,
             index_bits: index_bits_for(positions),
         })
+    }
+}
+
+/// The keys of the positions a book keeps, noted in ascending order as its records are written,
+/// in a spill file (8 bytes a position), for [`RecentCollector::finish`] to read back once.
+pub(crate) struct KeptKeys {
+    scratch: Scratch,
+    file: Option<BufWriter<File>>,
+    last: Option<u64>,
+}
+
+impl KeptKeys {
+    pub(crate) fn new(scratch: Scratch) -> KeptKeys {
+        KeptKeys { scratch, file: None, last: None }
+    }
+
+    /// Notes the key of a record written (records come in key order; a key noted already is not
+    /// noted again).
+    pub(crate) fn note(&mut self, key: u64) -> Result<(), BookError> {
+        if self.last == Some(key) {
+            return Ok(());
+        }
+        if self.last.is_some_and(|l| l > key) {
+            return Err(BookError::Internal("book records out of key order".into()));
+        }
+        self.last = Some(key);
+        if self.file.is_none() {
+            let f = tempfile::tempfile_in(&self.scratch.dir).map_err(self.scratch.error("create a spill file"))?;
+            self.file = Some(BufWriter::with_capacity(1 << 16, f));
+        }
+        let KeptKeys { file, scratch, .. } = self;
+        match file.as_mut() {
+            Some(f) => f.write_all(&key.to_le_bytes()).map_err(scratch.error("write a spill file")),
+            None => Ok(()),
+        }
+    }
+
+    fn reader(self) -> Result<KeyReader, BookError> {
+        let error = |op| self.scratch.error(op);
+        let reader = match self.file {
+            Some(f) => {
+                let mut f = f.into_inner().map_err(|e| error("write a spill file")(e.into_error()))?;
+                f.seek(SeekFrom::Start(0)).map_err(error("read a spill file"))?;
+                Some(BufReader::with_capacity(1 << 16, f))
+            }
+            None => None,
+        };
+        let mut keys = KeyReader { scratch: self.scratch.clone(), reader, current: None };
+        keys.advance()?;
+        Ok(keys)
+    }
+}
+
+/// [`KeptKeys`] read back in order.
+struct KeyReader {
+    scratch: Scratch,
+    reader: Option<BufReader<File>>,
+    /// The next key not passed yet; `None` once all are read.
+    current: Option<u64>,
+}
+
+impl KeyReader {
+    fn advance(&mut self) -> Result<(), BookError> {
+        let Some(r) = self.reader.as_mut() else {
+            self.current = None;
+            return Ok(());
+        };
+        let mut b = [0u8; 8];
+        self.current = match r.read_exact(&mut b) {
+            Ok(()) => Some(u64::from_le_bytes(b)),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => None,
+            Err(e) => return Err(self.scratch.error("read a spill file")(e)),
+        };
+        Ok(())
+    }
+
+    /// Whether `key` is among the keys; asked in ascending order of `key`.
+    fn contains(&mut self, key: u64) -> Result<bool, BookError> {
+        while self.current.is_some_and(|c| c < key) {
+            self.advance()?;
+        }
+        Ok(self.current == Some(key))
     }
 }
 
