@@ -357,12 +357,12 @@ fn sections_are_deterministic_and_merge_like_one_build() {
     // kept the whole section: 17 of the 34 MB of a book of the ICCS collection pruned to 6,228
     // positions), the same games for each as the whole book; merged with the filters, as built.
     let pruned = dir.path().join("pruned.qbk");
-    let mut params = book::BuildParams::default();
-    params.min_games = 5;
-    let report = build(&[games.join("ccpd-sample-big5.pgn"), games.join("ccpd-sample-gbk.pgn")], &pruned, &BuildOptions {
-        params,
-        ..BuildOptions::default()
-    });
+    let params = book::BuildParams { min_games: 5, ..book::BuildParams::default() };
+    let report = build(
+        &[games.join("ccpd-sample-big5.pgn"), games.join("ccpd-sample-gbk.pgn")],
+        &pruned,
+        &BuildOptions { params, ..BuildOptions::default() },
+    );
     let small = Book::open(&pruned).unwrap();
     assert!(report.header.positions < book.header().positions / 10, "{:?}", report.header);
     let (section, whole_section) = (std::fs::metadata(&pruned).unwrap().len(), bytes.len() as u64);
