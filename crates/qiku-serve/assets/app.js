@@ -23,7 +23,8 @@ const state = {
   names: [],
   data: null,
   notation: localStorage.getItem("qiku-notation") || "chinese",
-  engine: false,
+  // Whether the server runs the engine; null until /api/info has answered.
+  engine: null,
   // The position asked for and not yet shown (null when none is in flight), and the number of
   // the latest request: a late answer to an earlier one is dropped.
   pending: null,
@@ -35,6 +36,9 @@ const state = {
   // Put the keyboard focus on the first move row after the next render (a move chosen with the
   // keyboard), so that the next one can be chosen the same way.
   focusRows: false,
+  // Put the focus on the move list's current move after the next render (the list was being
+  // used from the keyboard: its buttons are made again).
+  focusPly: false,
 };
 
 const board = new Board($("board"), (m) => play(m));
@@ -129,6 +133,11 @@ function bar(t) {
   return wrap;
 }
 
+// An error's words: a request that never reached the server (fetch's TypeError) says so.
+function errorText(e) {
+  return e instanceof TypeError ? "the server cannot be reached (is qiku serve still running?)" : e.message;
+}
+
 function showError(message) {
   $("status").textContent = `Error: ${message}`;
   $("status").className = "status error";
@@ -147,19 +156,39 @@ async function show(t, how) {
   const seq = ++state.seq;
   state.pending = t;
   clearEngine();
-  const q = new URLSearchParams({ fen: t.start, moves: t.moves.slice(0, t.ply).join(" "), rules: t.rules });
+  const ask = async (moves) => {
+    const q = new URLSearchParams({ fen: t.start, moves: moves.join(" "), rules: t.rules });
+    const r = await fetch(`/api/explore?${q}`);
+    const answer = await r.json();
+    if (!r.ok) throw new Error(answer.error || r.statusText);
+    return answer;
+  };
   let data;
   try {
-    const r = await fetch(`/api/explore?${q}`);
-    data = await r.json();
-    if (!r.ok) throw new Error(data.error || r.statusText);
+    // Moves past the ply whose names are not known yet (a link, a game opened, Back into a
+    // line; they may be written in WXF or Chinese): the whole line is read first, for every
+    // move's name and ICCS. A line bad past the ply keeps its moves as written, refused when
+    // reached.
+    if (t.moves.slice(t.ply).some((m, i) => !(t.names[t.ply + i] && t.names[t.ply + i].iccs === m))) {
+      const line = await ask(t.moves).catch(() => null);
+      if (seq !== state.seq) return;
+      if (line) {
+        t = { ...t, moves: line.played.map((m) => m.iccs), names: line.played.slice() };
+        state.pending = t;
+      }
+    }
+    data = await ask(t.moves.slice(0, t.ply));
   } catch (e) {
     if (seq !== state.seq) return;
     state.pending = null;
     $("rules").value = state.rules;
-    // Nothing shown yet (a link naming a bad position): the FEN box holds it, to be mended.
-    if (!state.data) $("fen").value = t.start;
-    showError(e.message);
+    // Nothing shown yet (a link naming a bad position), or another start (Back into a FEN the
+    // server refuses): the FEN box holds it, to be mended.
+    if (!state.data || t.start !== state.start) $("fen").value = t.start;
+    // The last good position stays in the URL too (Back may have put the refused one there).
+    if (state.data) writeUrl("replace");
+    $("board-col").classList.toggle("unset", !state.data);
+    showError(errorText(e));
     return;
   }
   if (seq !== state.seq) return;
@@ -170,7 +199,12 @@ async function show(t, how) {
   state.rules = t.rules;
   state.names = t.names;
   state.data = data;
-  data.played.forEach((m, i) => { state.names[i] = m; });
+  // The moves as ICCS from here on (a link may have written them otherwise), with their names.
+  data.played.forEach((m, i) => {
+    state.names[i] = m;
+    state.moves[i] = m.iccs;
+  });
+  $("board-col").classList.remove("unset");
   writeUrl(how);
   render();
 }
@@ -209,7 +243,7 @@ function render() {
     const p = document.createElement("div");
     p.className = "total";
     const label = document.createElement("span");
-    label.textContent = `${d.book.games} games`;
+    label.textContent = `${d.book.games} ${d.book.games === 1 ? "game" : "games"}`;
     p.append(label, bar(d.book));
     pos.appendChild(p);
   }
@@ -305,6 +339,20 @@ function render() {
     const first = tbody.querySelector("tr");
     if (first) first.focus();
   }
+  if (state.focusPly) {
+    state.focusPly = false;
+    // The current move's button, or the first one at the start.
+    const b = played.querySelector(`button[data-ply="${Math.max(1, state.ply)}"]`);
+    if (b) b.focus();
+  }
+}
+
+// Where the keyboard focus is, so that the render after a step puts it back there: on the
+// move list's current move, or on the first move row.
+function keepFocus() {
+  const a = document.activeElement;
+  if (a && a.classList.contains("ply")) state.focusPly = true;
+  else if (a && a.closest && a.closest("#explorer tbody")) state.focusRows = true;
 }
 
 // A listed game is fetched whole when chosen and replayed from its own start to this position.
@@ -318,7 +366,7 @@ async function openGame(n, keyboard) {
     state.focusRows = keyboard;
     show({ start: g.start, moves: g.moves.slice(), ply: Math.min(g.ply, g.moves.length), rules: state.rules, names: [] }, "push");
   } catch (e) {
-    showError(e.message);
+    showError(errorText(e));
   }
 }
 
@@ -341,6 +389,7 @@ function go(ply) {
   const t = current();
   const p = Math.max(0, Math.min(t.moves.length, ply));
   if (p === t.ply) return;
+  keepFocus();
   show({ ...t, ply: p }, "replace");
 }
 
@@ -381,8 +430,28 @@ function renderEngine() {
   $("engine-out").textContent = engineText(state.analysis.a, d);
 }
 
+// Asks the server whether it runs the engine (state.engine: true or false; null when it could not
+// be asked).
+async function loadInfo() {
+  try {
+    const r = await fetch("/api/info");
+    const i = await r.json();
+    state.engine = Boolean(i.engine);
+  } catch (e) {
+    state.engine = null;
+    return;
+  }
+  $("analyze").disabled = !state.engine;
+  $("analyze").title = state.engine ? "" : "Start the server with --engine";
+}
+
 async function analyze() {
   const out = $("engine-out");
+  if (state.engine === null) await loadInfo();
+  if (state.engine === null) {
+    out.textContent = "Engine: the server cannot be reached (is qiku serve still running?)";
+    return;
+  }
   if (!state.engine) {
     out.textContent = "The engine is off (start the server with --engine).";
     return;
@@ -417,7 +486,7 @@ async function analyze() {
     renderEngine();
   } catch (e) {
     if (seq !== state.engineSeq) return;
-    out.textContent = `Engine: ${e.message}`;
+    out.textContent = `Engine: ${errorText(e)}`;
   }
 }
 
@@ -462,11 +531,7 @@ function setup() {
     else return;
     e.preventDefault();
   });
-  fetch("/api/info").then((r) => r.json()).then((i) => {
-    state.engine = i.engine;
-    $("analyze").disabled = !i.engine;
-    if (!i.engine) $("analyze").title = "Start the server with --engine";
-  }).catch(() => {});
+  loadInfo();
   show(first, "replace");
 }
 

@@ -112,10 +112,24 @@ async function detail(material) {
 }
 
 async function main() {
-  const r = await fetch("/api/tables");
-  const list = await r.json();
+  let r, list;
+  try {
+    r = await fetch("/api/tables");
+    list = await r.json();
+  } catch (e) {
+    // A request that never reached the server, or an answer that is no JSON.
+    $("summary").textContent = e instanceof TypeError
+      ? "Error: the server cannot be reached (is qiku serve still running?); reload the page once it is."
+      : `Error: ${e.message}`;
+    $("summary").classList.add("error");
+    return;
+  }
   // A table file that cannot be read: the server names it (a 500), and lists nothing.
-  if (!r.ok) { $("summary").textContent = list.error; return; }
+  if (!r.ok) {
+    $("summary").textContent = `Error: ${list.error}`;
+    $("summary").classList.add("error");
+    return;
+  }
   const { tables } = list;
   $("summary").textContent = tables.length ? `${tables.length} tables. Click one for its statistics and histogram.` : "This server has no tables (start it with --tb DIR).";
   const tbody = $("tables").querySelector("tbody");

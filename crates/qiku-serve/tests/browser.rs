@@ -709,6 +709,58 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
         .await;
     c.forward().await.expect("forward");
     wait_ply(&c, 1).await;
+
+    // A link whose moves are in Chinese (the API reads them) before its ply: every move is shown
+    // in the notation chosen, the URL turns them into ICCS, and the next move played keeps the
+    // line (the moves after the ply were shown in ICCS, the last-move mark was drawn at NaN, and
+    // playing the next move cut the line).
+    let line = api(srv, "startpos", &["h2e2", "h9g7", "h0g2"]);
+    let names: Vec<&str> = (0..3).map(|i| line["played"][i]["chinese"].as_str().expect("a name")).collect();
+    open(&c, &base, &format!("/?moves={}&ply=1", names.join(","))).await;
+    watch_errors(&c).await;
+    wait_ply(&c, 1).await;
+    assert_eq!(js(&c, "return document.getElementById('board').innerHTML.includes('NaN')").await, json!(false));
+    wait_js(&c, "return new URLSearchParams(location.search).get('moves') === 'h2e2,h9g7,h0g2'", "the line in ICCS")
+        .await;
+    let listed: Vec<String> = serde_json::from_value(
+        js(&c, "return [...document.querySelectorAll('#played .ply')].map((b) => b.textContent)").await,
+    )
+    .expect("texts");
+    assert_eq!(listed, names, "every move in Chinese");
+    c.find(Locator::Css("#explorer tbody tr[data-move='h9g7']")).await.expect("row").click().await.expect("click");
+    wait_ply(&c, 2).await;
+    assert_eq!(url_param(&c, "moves").await, json!("h2e2,h9g7,h0g2"), "the line kept");
+    assert_no_errors(&c, "a link in Chinese").await;
+
+    // The move list from the keyboard: the focus stays on the current move as it steps.
+    js(&c, "document.querySelector('#played button.ply[data-ply=\"1\"]').focus()").await;
+    c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
+    wait_ply(&c, 1).await;
+    wait_js(&c, "return document.activeElement.matches('#played button.ply[data-ply=\"1\"]')", "focus on the move")
+        .await;
+    c.active_element().await.expect("focus").send_keys("\u{E014}").await.expect("Right");
+    wait_ply(&c, 2).await;
+    wait_js(&c, "return document.activeElement.matches('#played button.ply[data-ply=\"2\"]')", "focus kept").await;
+
+    // Back into a link the server refuses: the last good position stays, in the URL too, and the
+    // refused FEN is in the box to be mended (the URL said `fen=garbage` over the start position).
+    c.goto(&format!("{base}/?fen=garbage")).await.expect("the page loads");
+    wait_js(&c, "return document.getElementById('status').classList.contains('error')", "the bad link's error").await;
+    load_fen(&c, start["fen"].as_str().expect("the start FEN")).await;
+    wait_js(&c, "return document.getElementById('status').textContent === 'Red to move'", "the start").await;
+    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{first}']")))
+        .await
+        .expect("row")
+        .click()
+        .await
+        .expect("click");
+    wait_ply(&c, 1).await;
+    c.back().await.expect("back");
+    wait_js(&c, "return location.search === ''", "the start's URL").await;
+    c.back().await.expect("back");
+    wait_js(&c, "return document.getElementById('status').classList.contains('error')", "refused again").await;
+    wait_js(&c, "return location.search === '' && document.getElementById('fen').value === 'garbage'", "mended URL")
+        .await;
     c.close().await.expect("close");
 }
 
