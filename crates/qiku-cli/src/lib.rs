@@ -252,7 +252,7 @@ pub fn read_text(path: &Path) -> Result<String, String> {
         let read = std::io::stdin().lock().take(TEXT_LIMIT + 1).read_to_string(&mut text);
         read.map_err(|e| format!("standard input: cannot read: {e}"))?;
         if text.len() as u64 > TEXT_LIMIT {
-            return Err(format!("standard input: more than {TEXT_LIMIT} bytes; give a file instead"));
+            return Err(format!("standard input: more than {TEXT_LIMIT} bytes, the most this command reads"));
         }
         return Ok(text);
     }
@@ -305,11 +305,9 @@ pub fn open_tables_dir(dir: &Path) -> Result<qiku::tablebase::Tablebases, String
 pub fn refuse_unwritable_output(output: &Path) -> Result<(), String> {
     if output == Path::new("-") {
         // `-` is standard input to the readers; a writer would make a file of that name.
-        return Err(
-            "-: this output is written as a whole file, not to standard output; give a file name (./- for a \
+        return Err("-: this output is written as a whole file, not to standard output; give a file name (./- for a \
              file named -)"
-                .into(),
-        );
+            .into());
     }
     qiku::fs::check_output_place(output).map_err(|e| format!("{}: {e}", output.display()))
 }

@@ -32,7 +32,7 @@ enum RenjuCommand {
     Forbidden(PositionArgs),
     /// The valuation of every empty point for the side to move, and a board picture.
     Eval(PositionArgs),
-    /// Replay a game (moves separated by spaces or line breaks, `#` starts a comment that runs to
+    /// Replay a game (moves separated by spaces, commas or line breaks, `#` starts a comment that runs to
     /// the end of its line) and report the first forbidden black move, a five, or that it is
     /// unfinished.
     Judge {
