@@ -9,7 +9,9 @@
  * errors (QIKU_ERR_ARG). FENs are Xiangqi FENs ("... w - - 0 1"); moves are ICCS ("h2e2").
  * A table function returns 0 or a count when it has an answer, a negative code when it has none:
  * QIKU_ERR_NO_TABLE when no table covers the position (the same code from every one of them),
- * QIKU_ERR_NO_MOVE when there is no legal move, the other codes for errors.
+ * QIKU_ERR_NO_MOVE when there is no legal move, the other codes for errors. Read its output
+ * variables only after it returned 0 or a count: after a negative code they are unspecified (left
+ * as they were, or set to 0).
  *
  * Changed within 0.1.0 (check code written against an earlier copy of this header):
  * - "No table" is QIKU_ERR_NO_TABLE (-5) from every table function, with a message naming the

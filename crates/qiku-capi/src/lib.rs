@@ -269,6 +269,9 @@ pub unsafe extern "C" fn qiku_tb_open(dir: *const c_char) -> *mut QikuTablebases
         || {
             // Safety: forwarded from the caller.
             let dir = unsafe { text(dir, "dir") }?;
+            if dir.is_empty() {
+                return Err(Failure::arg("dir is empty: give the directory of the tables (\".\" for the current one)"));
+            }
             let tb = Tablebases::open(dir).map_err(|e| Failure::data(open_error(&e)))?;
             if tb.tables().is_empty() {
                 return Err(Failure::data(format!(

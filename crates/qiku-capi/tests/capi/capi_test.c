@@ -281,6 +281,7 @@ static void check_errors(const char *corrupt_book, const char *corrupt_tb_dir, c
               strstr(qiku_last_error(), "qiku-tb generate -d "),
           "message: %s", qiku_last_error());
     CHECK(qiku_tb_open(NULL) == NULL && strstr(qiku_last_error(), "NULL"), "NULL dir: %s", qiku_last_error());
+    CHECK(qiku_tb_open("") == NULL && strstr(qiku_last_error(), "dir is empty"), "empty dir: %s", qiku_last_error());
     CHECK(qiku_tb_open("\xff\xfe") == NULL && strstr(qiku_last_error(), "UTF-8"), "bad UTF-8: %s",
           qiku_last_error());
     CHECK(qiku_book_open("/nonexistent/book.qbk") == NULL, "missing book opened");
