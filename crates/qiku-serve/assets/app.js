@@ -288,13 +288,16 @@ function render() {
 
   const played = $("played");
   played.replaceChildren();
-  const startRed = state.start.split(" ")[1] !== "b";
+  const fields = state.start.trim().split(/\s+/);
+  const startRed = fields[1] !== "b";
+  // The FEN's move number (the start position's is 1): a position from move 40 counts on from 40.
+  const no = Math.max(1, Math.floor(Number(fields[5])) || 1) - 1;
   const item = (i, text, cls) => {
-    // Move numbers before red's moves, and "1..." before a first move by black.
+    // Move numbers before red's moves, and "40..." before a first move by black.
     let label = null;
-    if (startRed && i % 2 === 0) label = `${i / 2 + 1}.`;
-    else if (!startRed && i === 0) label = "1...";
-    else if (!startRed && i % 2 === 1) label = `${(i + 1) / 2 + 1}.`;
+    if (startRed && i % 2 === 0) label = `${no + i / 2 + 1}.`;
+    else if (!startRed && i === 0) label = `${no + 1}...`;
+    else if (!startRed && i % 2 === 1) label = `${no + (i + 1) / 2 + 1}.`;
     if (label) {
       const n = document.createElement("span");
       n.className = "no";
@@ -513,7 +516,8 @@ function setup() {
   $("analyze").addEventListener("click", analyze);
   $("fenform").addEventListener("submit", (e) => {
     e.preventDefault();
-    const fen = $("fen").value.trim() || START;
+    // One space between the fields, as the server writes a FEN.
+    const fen = $("fen").value.trim().replace(/\s+/g, " ") || START;
     show({ start: fen, moves: [], ply: 0, rules: current().rules, names: [] }, "push");
   });
   // Back and Forward of the browser: the position that entry names.

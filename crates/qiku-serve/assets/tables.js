@@ -63,11 +63,17 @@ async function detail(material) {
     r = await fetch(`/api/tables/${encodeURIComponent(material)}`);
     s = await r.json();
   } catch (e) {
-    if (seq === latest) box.textContent = `${material}: ${e.message}`;
+    if (seq === latest) {
+      box.textContent = e instanceof TypeError
+        ? `${material}: Error: the server cannot be reached (is qiku serve still running?)`
+        : `${material}: Error: ${e.message}`;
+      box.classList.add("error");
+    }
     return;
   }
   if (seq !== latest) return;
-  if (!r.ok) { box.textContent = s.error; return; }
+  box.classList.toggle("error", !r.ok);
+  if (!r.ok) { box.textContent = `Error: ${s.error}`; return; }
   box.replaceChildren();
   const h = document.createElement("h2");
   h.textContent = s.material;
