@@ -244,6 +244,17 @@ pub fn is_xqf_path(path: &Path) -> bool {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
+    match parse_prefix(bytes)? {
+        (game, None) => Ok(game),
+        (_, Some(cut)) => Err(cut),
+    }
+}
+
+/// [`parse`], but a file cut off in its move area (a move record, a comment's length or a
+/// comment running past its end) gives the game up to the cut with why it stops: for the PGN
+/// pipeline, which counts such a game as cut short (kept with `--keep-prefix`), as it does a
+/// PGN file that ends mid-game.
+fn parse_prefix(bytes: &[u8]) -> Result<(XqfGame, Option<String>), String> {
     if bytes.len() < BODY {
         return Err(format!("{} bytes, shorter than the 1024-byte header", bytes.len()));
     }
@@ -312,6 +323,7 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
     };
     let mut at = 0usize;
     let mut raw_moves: Vec<(Square, Square)> = Vec::new();
+    let mut cut = None;
     // The first record only carries the game's opening comment; then come the moves, the main
     // line first (each record with a "continues" flag is followed by its next move).
     let mut first = true;
@@ -321,31 +333,39 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
                 // A file with a header and nothing else: a position without moves.
                 break;
             }
-            return Err(format!("move record {} cut off at byte {}", raw_moves.len() + 1, BODY + at));
+            cut = Some(format!("move record {} cut off at byte {}", raw_moves.len() + 1, BODY + at));
+            break;
         };
         let (b0, b1, flags) = (rec[0], rec[1], rec[2]);
         at += 4;
+        let comment_len = |at: usize| field(at).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at));
         let (next, comment) = match keys {
-            None => {
-                let len = field(at).map(u32::from_le_bytes);
-                let len = len.ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
-                at += 4;
-                (flags & 0xF0 != 0, len)
-            }
-            Some(k) => {
-                let len = if flags & 0x20 != 0 {
-                    let b = field(at).ok_or_else(|| format!("comment length cut off at byte {}", BODY + at))?;
+            None => match comment_len(at) {
+                Ok(b) => {
                     at += 4;
-                    u32::from_le_bytes(b).wrapping_sub(k.comment_len)
-                } else {
-                    0
-                };
-                (flags & 0x80 != 0, len)
-            }
+                    (flags & 0xF0 != 0, u32::from_le_bytes(b))
+                }
+                Err(why) => {
+                    cut = Some(why);
+                    break;
+                }
+            },
+            Some(k) if flags & 0x20 != 0 => match comment_len(at) {
+                Ok(b) => {
+                    at += 4;
+                    (flags & 0x80 != 0, u32::from_le_bytes(b).wrapping_sub(k.comment_len))
+                }
+                Err(why) => {
+                    cut = Some(why);
+                    break;
+                }
+            },
+            Some(_) => (flags & 0x80 != 0, 0),
         };
         let comment = usize::try_from(comment).unwrap_or(usize::MAX);
         if comment > body.len().saturating_sub(at) {
-            return Err(format!("comment of {comment} bytes runs past the end of the file at byte {}", BODY + at));
+            cut = Some(format!("comment of {comment} bytes runs past the end of the file at byte {}", BODY + at));
+            break;
         }
         at += comment;
         if first {
@@ -375,7 +395,7 @@ pub fn parse(bytes: &[u8]) -> Result<XqfGame, String> {
     setup.turn = turn;
     let start = Position::from_setup(&setup).map_err(|e| format!("impossible start position: {e}"))?;
     let moves = raw_moves.into_iter().map(|(f, t)| Move::new(f, t)).collect();
-    Ok(XqfGame { version, start, moves, result, tags })
+    Ok((XqfGame { version, start, moves, result, tags }, cut))
 }
 
 impl XqfGame {
@@ -394,6 +414,11 @@ impl XqfGame {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pgn(&self) -> String {
+        self.pgn_text(true)
+    }
+
+    /// [`XqfGame::to_pgn`], with the result token at the end or without it (a game cut off).
+    fn pgn_text(&self, ended: bool) -> String {
         let mut s = String::new();
         let esc = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ");
         for (name, value) in &self.tags {
@@ -410,8 +435,13 @@ impl XqfGame {
             s.push_str(&m.to_string());
             s.push(' ');
         }
-        s.push_str(result);
-        s.push_str("\n\n");
+        if ended {
+            s.push_str(result);
+            s.push_str("\n\n");
+        } else {
+            // The moves' line whole: the reader drops a line a failed read cuts.
+            s.push('\n');
+        }
         s
     }
 }
@@ -466,8 +496,15 @@ pub(crate) fn open_sized_as_pgn(
         Err(Unread::Io(e)) => return open_reader(Failing(Some(e)), path, EncodingChoice::Utf8),
         Err(Unread::TooLarge(what)) => return unreadable(what),
     };
-    match parse(&bytes) {
-        Ok(game) => open_reader(std::io::Cursor::new(game.to_pgn().into_bytes()), path, EncodingChoice::Utf8),
+    match parse_prefix(&bytes) {
+        Ok((game, None)) => open_reader(std::io::Cursor::new(game.to_pgn().into_bytes()), path, EncodingChoice::Utf8),
+        // Cut off in its moves: the game up to the cut, then a failed read, as a damaged
+        // compressed file gives it; the game counts as cut short.
+        Ok((game, Some(cut))) => {
+            let e = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, format!("XQF file cut short: {cut}"));
+            let text = std::io::Cursor::new(game.pgn_text(false).into_bytes());
+            open_reader(std::io::Read::chain(text, Failing(Some(e))), path, EncodingChoice::Utf8)
+        }
         Err(what) => unreadable(what),
     }
 }

@@ -130,6 +130,50 @@ fn damaged_files_are_errors_that_say_why() {
     assert!(xqf::read(dir.path().join("missing.xqf")).unwrap_err().to_string().contains("missing.xqf"));
 }
 
+/// A file cut inside its moves gives its moves before the cut as a game cut short, as a PGN file
+/// cut mid-game does: skipped and counted, or with `--keep-prefix` kept, move for move the start
+/// of the whole game (it was "unreadable from the start", its moves lost under `--keep-prefix`).
+#[test]
+fn a_file_cut_in_its_moves_is_a_game_cut_short() {
+    let path = data().join("030-huang-songxuan-vs-feng-jingru.XQF");
+    let bytes = std::fs::read(&path).unwrap();
+    let whole = xqf::read(&path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.xqf");
+    let mut kept_lengths = Vec::new();
+    for len in (1200..bytes.len()).step_by(37) {
+        std::fs::write(&cut, &bytes[..len]).unwrap();
+        // Strict reading refuses it, saying where it is cut (a cut in what follows the last
+        // move's record loses nothing: the game is whole).
+        let Err(why) = xqf::parse(&bytes[..len]) else { continue };
+        assert!(why.contains("cut off") || why.contains("past the end of the file"), "{len}: {why}");
+        let skipped = build(&[cut.clone()], &dir.path().join("s.qbk"));
+        assert_eq!(skipped.skipped.get(&SkipReason::CutShort), Some(&1), "{len}");
+        assert!(skipped.files[0].error.as_deref().is_some_and(|e| e.contains("XQF file cut short")), "{len}");
+        let opts = BuildOptions {
+            threads: Some(1),
+            recent_games: 0,
+            params: book::BuildParams { keep_prefix: true, ..book::BuildParams::default() },
+            ..BuildOptions::default()
+        };
+        let out = dir.path().join("k.qbk");
+        let kept = book::build(&[cut.clone()], &out, &opts).unwrap();
+        assert_eq!(kept.header.games.used, 1, "{len}");
+        let n = kept.header.moves as usize;
+        assert!(n < whole.moves.len(), "{len}: {n}");
+        // The book's line is the game's first n moves.
+        let book = book::Book::open(&out).unwrap();
+        let mut pos = whole.start.clone();
+        for &m in &whole.moves[..n] {
+            assert_eq!(book.probe(&pos).unwrap().iter().map(|b| b.mv).collect::<Vec<_>>(), vec![m], "{len}");
+            pos = pos.play(m).unwrap();
+        }
+        kept_lengths.push(n);
+    }
+    assert!(kept_lengths.len() > 3, "{kept_lengths:?}");
+    assert!(kept_lengths.windows(2).all(|w| w[0] <= w[1]) && kept_lengths.last() > kept_lengths.first());
+}
+
 #[test]
 fn control_characters_in_header_texts_do_not_cost_the_game() {
     // A header text is a length byte and GB18030 bytes; a NUL inside the length (padding or

@@ -458,7 +458,20 @@ impl qiku::pgn::Visitor for Collect {
 /// (how XQF games enter the book pipeline) reads back as one well-formed game with the same tags,
 /// start position and moves.
 pub fn check_xqf_bytes(data: &[u8]) {
-    let game = match qiku::xqf::parse(data) {
+    // The book builder's view of the file: the game as PGN text, or a cut one's moves and then a
+    // failed read (a game cut short), or an error; the same text as `to_pgn` when it parses.
+    let parsed = qiku::xqf::parse(data);
+    if let Ok(mut input) = qiku::xqf::open_as_pgn(data, std::path::Path::new("fuzz.xqf")) {
+        let mut text = Vec::new();
+        let read = std::io::Read::read_to_end(&mut input, &mut text);
+        if let Ok(game) = &parsed {
+            assert!(read.is_ok(), "a file that parses reads as PGN to its end: {read:?}");
+            assert_eq!(text, game.to_pgn().into_bytes(), "the PGN pipeline's text is to_pgn's");
+        } else {
+            assert!(read.is_err(), "a file parse refuses never reads as a whole game");
+        }
+    }
+    let game = match parsed {
         Err(msg) => {
             assert!(!msg.is_empty(), "an XQF error without a message");
             return;

@@ -155,7 +155,9 @@ fn filters_hint(report: &BuildReport) -> Option<String> {
     let by_filters: Vec<(qiku::book::SkipReason, u64)> =
         report.skipped.iter().filter(|(r, _)| !r.is_error()).map(|(r, n)| (*r, *n)).collect();
     let filtered: u64 = by_filters.iter().map(|(_, n)| n).sum();
-    (read > 0 && filtered == read).then(|| {
+    // Games without moves are no filter's doing: when they are all there is, no filter to loosen.
+    let no_moves = report.skipped.get(&qiku::book::SkipReason::NoMoves).copied().unwrap_or(0);
+    (read > 0 && filtered == read && filtered > no_moves).then(|| {
         let each: Vec<String> = by_filters.iter().map(|(r, n)| format!("{n} {}", r.label())).collect();
         let dates =
             by_filters.iter().any(|(r, _)| *r == qiku::book::SkipReason::Filtered(qiku::book::FilterMiss::NoDate));
