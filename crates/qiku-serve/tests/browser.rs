@@ -243,12 +243,7 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
         } else if ply == 1 {
             drag(&c, &iccs).await;
         } else {
-            c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{iccs}']")))
-                .await
-                .expect("a row")
-                .click()
-                .await
-                .expect("click");
+            click_row(&c, &iccs).await;
         }
         wait_ply(&c, ply + 1).await;
         line.push(iccs);
@@ -359,12 +354,7 @@ async fn run_width(srv: &qiku_serve::Running, port: u16, chromium: &Path, label:
     screenshot(&c, &format!("table-{label}")).await;
     // Play the table's best move: the value now is the other side's.
     let best = table["moves"][0]["iccs"].as_str().expect("best move").to_string();
-    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{best}']")))
-        .await
-        .expect("row")
-        .click()
-        .await
-        .expect("click");
+    click_row(&c, &best).await;
     wait_ply(&c, 1).await;
     let next = api(srv, fen, &[&best]);
     wait_js(
@@ -482,6 +472,16 @@ async fn load_fen(c: &Client, fen: &str) {
     c.find(Locator::Css("#fenform button")).await.expect("the button").click().await.expect("click");
 }
 
+/// Clicks the explorer table's row of move `mv` (ICCS).
+async fn click_row(c: &Client, mv: &str) {
+    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{mv}']")))
+        .await
+        .expect("row")
+        .click()
+        .await
+        .expect("click");
+}
+
 async fn click_id(c: &Client, id: &str) {
     c.find(Locator::Id(id)).await.expect(id).click().await.expect("click");
 }
@@ -530,12 +530,7 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     assert_eq!(js(&c, "return document.querySelectorAll('g.piece').length").await, 32, "the board stays");
     check_rows(&c, &after_first, "chinese").await;
     let reply = after_first["moves"][0]["iccs"].as_str().expect("a book reply").to_string();
-    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{reply}']")))
-        .await
-        .expect("row")
-        .click()
-        .await
-        .expect("click");
+    click_row(&c, &reply).await;
     wait_ply(&c, 2).await;
     assert_eq!(text_of(&c, "status").await, "Red to move");
     c.goto(good.as_str().expect("href")).await.expect("reload");
@@ -727,7 +722,7 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     )
     .expect("texts");
     assert_eq!(listed, names, "every move in Chinese");
-    c.find(Locator::Css("#explorer tbody tr[data-move='h9g7']")).await.expect("row").click().await.expect("click");
+    click_row(&c, "h9g7").await;
     wait_ply(&c, 2).await;
     assert_eq!(url_param(&c, "moves").await, json!("h2e2,h9g7,h0g2"), "the line kept");
     assert_no_errors(&c, "a link in Chinese").await;
@@ -748,12 +743,7 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     wait_js(&c, "return document.getElementById('status').classList.contains('error')", "the bad link's error").await;
     load_fen(&c, start["fen"].as_str().expect("the start FEN")).await;
     wait_js(&c, "return document.getElementById('status').textContent === 'Red to move'", "the start").await;
-    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{first}']")))
-        .await
-        .expect("row")
-        .click()
-        .await
-        .expect("click");
+    click_row(&c, &first).await;
     wait_ply(&c, 1).await;
     c.back().await.expect("back");
     wait_js(&c, "return location.search === ''", "the start's URL").await;

@@ -302,22 +302,33 @@ fn a_damaged_table_is_named_once_at_start_up() {
     assert_eq!(stdout, "", "nothing on stdout");
 }
 
+/// Starts `qiku-serve --port 0` with `args`: the process, its stderr after the first line (the
+/// address it serves, read from that line).
+fn spawn_server(
+    args: &[&str],
+) -> (std::process::Child, std::io::BufReader<std::process::ChildStderr>, std::net::SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
+        .args(["--port", "0"])
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qiku-serve starts");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("stderr");
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("its address").to_string();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').parse().expect("address");
+    (child, stderr, addr)
+}
+
 /// A server whose stderr's reader has gone (`qiku serve 2>&1 | head -1`) goes on serving and
 /// stops normally: it panicked at its next message (here the one it says when it stops).
 #[test]
 fn a_closed_stderr_does_not_stop_the_server() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
-        .args(["--port", "0"])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("qiku-serve starts");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut first = String::new();
-    stderr.read_line(&mut first).expect("stderr");
+    use std::io::{Read, Write};
+    let (mut child, stderr, addr) = spawn_server(&[]);
     drop(stderr);
-    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("its address").to_string();
-    let addr: std::net::SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().expect("address");
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
     s.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").expect("request");
     let mut answer = String::new();
@@ -334,17 +345,8 @@ fn a_closed_stderr_does_not_stop_the_server() {
 /// to end, seconds, and a second Ctrl-C did not help), and says so.
 #[test]
 fn ctrl_c_stops_the_server_during_a_search() {
-    use std::io::{BufRead, BufReader, Read};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qiku-serve"))
-        .args(["--port", "0", "--engine"])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("qiku-serve starts");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut first = String::new();
-    stderr.read_line(&mut first).expect("stderr");
-    let url = first.split_whitespace().find(|w| w.starts_with("http://")).expect("its address").to_string();
-    let addr: std::net::SocketAddr = url.trim_start_matches("http://").trim_end_matches('/').parse().expect("address");
+    use std::io::Read;
+    let (mut child, mut stderr, addr) = spawn_server(&["--engine"]);
     // The longest search the server allows (5 s), running when the signal comes.
     let search = std::thread::spawn(move || {
         use std::io::Write;
