@@ -136,8 +136,10 @@ fn a_move_that_loses_by_the_rules_is_mate_minus_one() {
 #[test]
 fn a_depth_one_search_counts_the_120_ply_rule() {
     for depth in [1, 2, 3] {
-        let lines =
-            uci_lines(Openers::default(), &["position fen 5k3/9/9/8p/9/R8/9/9/9/3K5 w - - 119 1", &format!("go depth {depth}")]);
+        let lines = uci_lines(
+            Openers::default(),
+            &["position fen 5k3/9/9/8p/9/R8/9/9/9/3K5 w - - 119 1", &format!("go depth {depth}")],
+        );
         let last_info = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
         assert!(last_info.contains(" score cp 0 "), "depth {depth}: {lines:?}");
     }

@@ -430,7 +430,8 @@ impl GameFilter {
             };
             // Both are periods (a game dated `2003` is somewhere in 2003): a game is left out
             // when its period is wholly outside the range, kept when it may be inside.
-            if self.since.is_some_and(|s| d.last_key() < s.0.key()) || self.until.is_some_and(|u| d.key() > u.0.last_key())
+            if self.since.is_some_and(|s| d.last_key() < s.0.key())
+                || self.until.is_some_and(|u| d.key() > u.0.last_key())
             {
                 return Some(FilterMiss::Date);
             }

@@ -407,7 +407,10 @@ fn a_file_joining_two_encodings_is_named_as_the_likely_cause() {
     let r = qiku_book(&["build", mixed.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q", "--json"]);
     let (stdout, e) = (String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr));
     assert!(r.status.success(), "{e}");
-    assert!(stdout.contains(&format!("\"games_used\":{n_utf8}")) && stdout.contains("\"encoding\":\"UTF-8\""), "{stdout}");
+    assert!(
+        stdout.contains(&format!("\"games_used\":{n_utf8}")) && stdout.contains("\"encoding\":\"UTF-8\""),
+        "{stdout}"
+    );
     let hint = format!(
         "{n_gbk} of {} games stopped at a tag that is not in the encoding detected for their file, as text read in \
          the wrong encoding does: each file's encoding is detected once",
