@@ -147,7 +147,7 @@ fn a_file_cut_in_its_moves_is_a_game_cut_short() {
         // move's record loses nothing: the game is whole).
         let Err(why) = xqf::parse(&bytes[..len]) else { continue };
         assert!(why.contains("cut off") || why.contains("past the end of the file"), "{len}: {why}");
-        let skipped = build(&[cut.clone()], &dir.path().join("s.qbk"));
+        let skipped = build(std::slice::from_ref(&cut), &dir.path().join("s.qbk"));
         assert_eq!(skipped.skipped.get(&SkipReason::CutShort), Some(&1), "{len}");
         assert!(skipped.files[0].error.as_deref().is_some_and(|e| e.contains("XQF file cut short")), "{len}");
         let opts = BuildOptions {
@@ -157,7 +157,7 @@ fn a_file_cut_in_its_moves_is_a_game_cut_short() {
             ..BuildOptions::default()
         };
         let out = dir.path().join("k.qbk");
-        let kept = book::build(&[cut.clone()], &out, &opts).unwrap();
+        let kept = book::build(std::slice::from_ref(&cut), &out, &opts).unwrap();
         assert_eq!(kept.header.games.used, 1, "{len}");
         let n = kept.header.moves as usize;
         assert!(n < whole.moves.len(), "{len}: {n}");

@@ -546,8 +546,9 @@ pub fn build_with_progress(
         *n += 1;
         *n % STOP_CHECK_RECORDS == 0 && progress.stop_requested()
     };
-    // The positions kept, for the recent-games section when the per-move filters drop some.
-    let mut kept = recent.as_ref().map(|_| KeptKeys::new(acc.scratch.clone()));
+    // The positions kept, for the recent-games section when the per-move filters drop some
+    // (noted only when they can: 8 bytes a position in a spill file).
+    let mut kept = recent.as_ref().filter(|_| params.may_drop()).map(|_| KeptKeys::new(acc.scratch.clone()));
     let mut dropped = false;
     let mut keep = |e: &super::record::Entry, writer: &mut BookWriter| -> Result<(), BuildError> {
         if !params.keeps(&e.counts) {

@@ -148,6 +148,12 @@ impl BuildParams {
         counts.games() >= u64::from(self.min_games) && counts.score_at_least(self.min_score)
     }
 
+    /// Whether [`BuildParams::keeps`] can drop a move (a minimum above one game, or a minimum
+    /// score): a book built without either keeps every move played.
+    pub(crate) fn may_drop(&self) -> bool {
+        self.min_games > 1 || self.min_score != MinScore::NONE
+    }
+
     /// Whether books with these two parameter sets count the same games the same way, so that
     /// adding their counts gives what one build over both inputs would (the per-move filters
     /// `min_games` and `min_score` are applied after counting and may differ).

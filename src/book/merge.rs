@@ -367,7 +367,7 @@ pub fn merge_books_with_progress(
     };
     // The positions kept, for the recent-games section when the per-move filters drop moves (as
     // a build does).
-    let mut kept = collector.as_ref().map(|_| KeptKeys::new(scratch));
+    let mut kept = collector.as_ref().filter(|_| params.may_drop()).map(|_| KeptKeys::new(scratch));
     let mut dropped = false;
     let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
