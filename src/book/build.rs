@@ -588,8 +588,7 @@ pub fn build_with_progress(
             keep(&e, &mut writer)?;
         }
     }
-    // Without a dropped move every position is kept: the section is left whole (it also holds
-    // the games' last positions, where no move was played).
+    // Without a dropped move the section's positions are the book's: nothing to filter.
     let kept = kept.filter(|_| dropped);
     let section = match recent {
         Some(r) => Some((opts.recent_games, r.finish(kept)?)),
