@@ -364,6 +364,13 @@ fn sections_are_deterministic_and_merge_like_one_build() {
         &BuildOptions { params, ..BuildOptions::default() },
     );
     let small = Book::open(&pruned).unwrap();
+    // The same with the records and references spilled in many runs, on 2 threads.
+    let spilled = dir.path().join("pruned-spilled.qbk");
+    let opts = BuildOptions { params, threads: Some(2), memory: 256 << 10, ..BuildOptions::default() };
+    let spilled_report =
+        build(&[games.join("ccpd-sample-gbk.pgn"), games.join("ccpd-sample-big5.pgn")], &spilled, &opts);
+    assert!(spilled_report.runs_spilled > 1);
+    assert!(std::fs::read(&spilled).unwrap() == std::fs::read(&pruned).unwrap(), "spilled pruned build differs");
     assert!(report.header.positions < book.header().positions / 10, "{:?}", report.header);
     let (section, whole_section) = (std::fs::metadata(&pruned).unwrap().len(), bytes.len() as u64);
     assert!(section * 4 < whole_section, "{section} of {whole_section} bytes");
