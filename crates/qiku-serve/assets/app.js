@@ -1,6 +1,6 @@
 // The explorer page: keeps a start position and a list of moves, asks /api/explore for the
 // position at the current ply, and shows the board, the book's and the tables' moves, the
-// engine's line and the recent games. The URL names the position (?fen=&moves=&ply=&n=&rules=);
+// engine's line and the recent games. The URL names the position (?fen=&moves=&ply=&n=&rules=&flip=);
 // a new line (a move off the line, a FEN loaded, a game opened) is a new entry in the browser's
 // history, so that Back returns to the line before.
 
@@ -52,6 +52,7 @@ function readUrl() {
   t.ply = q.has("ply") ? Math.max(0, Math.min(t.moves.length, Number(q.get("ply")) || 0)) : t.moves.length;
   if (["chinese", "wxf", "iccs"].includes(q.get("n"))) state.notation = q.get("n");
   if (q.get("rules") === "plain") t.rules = "plain";
+  board.flipped = q.get("flip") === "1";
   return t;
 }
 
@@ -63,6 +64,7 @@ function writeUrl(how) {
   if (state.ply !== state.moves.length) q.set("ply", String(state.ply));
   if (state.notation !== "chinese") q.set("n", state.notation);
   if (state.rules !== "asian") q.set("rules", state.rules);
+  if (board.flipped) q.set("flip", "1");
   const s = q.toString();
   const url = s ? `?${s}` : location.pathname;
   if (how === "push" && (s ? `?${s}` : "") !== location.search) history.pushState(null, "", url);
@@ -512,7 +514,11 @@ function setup() {
   $("back").addEventListener("click", () => go(current().ply - 1));
   $("fwd").addEventListener("click", () => go(current().ply + 1));
   $("last").addEventListener("click", () => go(current().moves.length));
-  $("flip").addEventListener("click", () => { board.flipped = !board.flipped; board.draw(); });
+  $("flip").addEventListener("click", () => {
+    board.flipped = !board.flipped;
+    board.draw();
+    if (state.data) writeUrl("replace");
+  });
   $("analyze").addEventListener("click", analyze);
   $("fenform").addEventListener("submit", (e) => {
     e.preventDefault();

@@ -103,6 +103,8 @@ export class Board {
 
   draw() {
     const svg = this.svg;
+    // Black's side at the bottom: said on the element too (for styles and tests).
+    this.root.dataset.flipped = String(this.flipped);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     el("rect", { x: 0, y: 0, width: W, height: H, class: "wood" }, svg);
     this.grid(el("g", { class: "grid" }, svg));

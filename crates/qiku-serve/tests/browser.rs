@@ -751,6 +751,20 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     wait_js(&c, "return document.getElementById('status').classList.contains('error')", "refused again").await;
     wait_js(&c, "return location.search === '' && document.getElementById('fen').value === 'garbage'", "mended URL")
         .await;
+
+    // The board turned round is in the URL: a reload (or a link) shows it so.
+    click_id(&c, "flip").await;
+    wait_js(&c, "return new URLSearchParams(location.search).get('flip') === '1'", "flip in the URL").await;
+    let flipped = js(&c, "return location.href").await;
+    open(&c, &base, &format!("/?{}", flipped.as_str().expect("href").split_once('?').expect("a query").1)).await;
+    assert_eq!(js(&c, "return document.getElementById('board').dataset.flipped").await, json!("true"));
+    click_id(&c, "flip").await;
+    wait_js(
+        &c,
+        "return location.search === '' && document.getElementById('board').dataset.flipped === 'false'",
+        "back",
+    )
+    .await;
     c.close().await.expect("close");
 }
 
