@@ -157,22 +157,17 @@ async fn screenshot(c: &Client, name: &str) {
     println!("screenshot: {}", path.display());
 }
 
+/// Clicks the element `css` finds (`what` names it when there is none).
+async fn click_css(c: &Client, css: &str, what: &str) {
+    c.find(Locator::Css(css)).await.expect(what).click().await.expect("click");
+}
+
 async fn click_square(c: &Client, sq: &str) {
-    c.find(Locator::Css(&format!("g.piece[data-square='{sq}']")))
-        .await
-        .expect("a piece there")
-        .click()
-        .await
-        .expect("click");
+    click_css(c, &format!("g.piece[data-square='{sq}']"), "a piece there").await;
 }
 
 async fn click_target(c: &Client, mv: &str) {
-    c.find(Locator::Css(&format!("circle.target[data-move='{mv}']")))
-        .await
-        .expect("a target")
-        .click()
-        .await
-        .expect("click");
+    click_css(c, &format!("circle.target[data-move='{mv}']"), "a target").await;
 }
 
 /// Drags the piece of `mv`'s first square to its second with the mouse (WebDriver actions).
@@ -474,12 +469,7 @@ async fn load_fen(c: &Client, fen: &str) {
 
 /// Clicks the explorer table's row of move `mv` (ICCS).
 async fn click_row(c: &Client, mv: &str) {
-    c.find(Locator::Css(&format!("#explorer tbody tr[data-move='{mv}']")))
-        .await
-        .expect("row")
-        .click()
-        .await
-        .expect("click");
+    click_css(c, &format!("#explorer tbody tr[data-move='{mv}']"), "row").await;
 }
 
 async fn click_id(c: &Client, id: &str) {
