@@ -28,7 +28,7 @@ use super::format::MAX_RECENT_GAMES;
 use super::format::{BookWriter, BuildParams, GameCounts, Header};
 use super::inputs::{self, without_path, Input, Opened};
 use super::merge::{reduce_runs, EntryStream, Merge, Run, STOP_CHECK_RECORDS};
-use super::recent::{KeptKeys, RecentCollector, DEFAULT_RECENT_GAMES};
+use super::recent::{KeptRecords, RecentCollector, DEFAULT_RECENT_GAMES};
 use super::record::{aggregate_sorted, Raw};
 use super::replay::{replay_batch, Batch, BatchOutput, Collector, ReplayContext};
 pub use super::report::{GameError, MoveErrorKind, SkipReason};
@@ -546,27 +546,13 @@ pub fn build_with_progress(
         *n += 1;
         *n % STOP_CHECK_RECORDS == 0 && progress.stop_requested()
     };
-    // The positions kept, for the recent-games section when the per-move filters drop some
-    // (noted only when they can: 8 bytes a position in a spill file).
-    let mut kept = recent.as_ref().filter(|_| params.may_drop()).map(|_| KeptKeys::new(acc.scratch.clone()));
-    let mut dropped = false;
-    let mut keep = |e: &super::record::Entry, writer: &mut BookWriter| -> Result<(), BuildError> {
-        if !params.keeps(&e.counts) {
-            dropped = true;
-            return Ok(());
-        }
-        writer.push(e)?;
-        if let Some(k) = kept.as_mut() {
-            k.note(e.key)?;
-        }
-        Ok(())
-    };
+    let mut kept = KeptRecords::new(params, recent.is_some(), acc.scratch.clone());
     if acc.runs.is_empty() {
         for e in aggregate_sorted(&acc.buf) {
             if stop_heard(&mut written_so_far) {
                 return Err(BuildError::Stopped);
             }
-            keep(&e, &mut writer)?;
+            kept.push(&e, &mut writer)?;
         }
     } else {
         // The runs spilled, read at most MAX_FAN_IN at once with the buffer: more are merged
@@ -585,13 +571,11 @@ pub fn build_with_progress(
             if stop_heard(&mut written_so_far) {
                 return Err(BuildError::Stopped);
             }
-            keep(&e, &mut writer)?;
+            kept.push(&e, &mut writer)?;
         }
     }
-    // Without a dropped move the section's positions are the book's: nothing to filter.
-    let kept = kept.filter(|_| dropped);
     let section = match recent {
-        Some(r) => Some((opts.recent_games, r.finish(kept)?)),
+        Some(r) => Some((opts.recent_games, r.finish(kept.kept_keys())?)),
         None => None,
     };
     // The last moment a stop can leave the output as it was (the unfinished file is removed).

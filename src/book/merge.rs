@@ -9,7 +9,7 @@
 use super::error::BookError;
 use super::format::{decode_entry, encode_entry, BookWriter, GameCounts, Header, RECORD_LEN};
 use super::probe::{Book, Verify};
-use super::recent::{fingerprint, KeptKeys, RecentCollector, Ref, StoredGame};
+use super::recent::{fingerprint, KeptRecords, RecentCollector, Ref, StoredGame};
 use super::record::Entry;
 use super::scratch::{Records, Scratch, MAX_FAN_IN};
 use std::cmp::Reverse;
@@ -365,10 +365,7 @@ pub fn merge_books_with_progress(
     } else {
         None
     };
-    // The positions kept, for the recent-games section when the per-move filters drop moves (as
-    // a build does).
-    let mut kept = collector.as_ref().filter(|_| params.may_drop()).map(|_| KeptKeys::new(scratch));
-    let mut dropped = false;
+    let mut kept = KeptRecords::new(params, collector.is_some(), scratch);
     let sources: Vec<EntryStream<'_>> = books.iter().map(|b| Box::new(b.try_entries()) as EntryStream<'_>).collect();
     let mut writer = BookWriter::create(output)?;
     progress.start("merging", books.iter().map(Book::len).sum());
@@ -383,18 +380,11 @@ pub fn merge_books_with_progress(
                 return Err(stopped());
             }
         }
-        if !params.keeps(&e.counts) {
-            dropped = true;
-            continue;
-        }
-        writer.push(&e)?;
-        if let Some(k) = kept.as_mut() {
-            k.note(e.key)?;
-        }
+        kept.push(&e, &mut writer)?;
     }
     progress.finish();
     let section = match collector {
-        Some(c) => Some((keep, c.finish(kept.filter(|_| dropped))?)),
+        Some(c) => Some((keep, c.finish(kept.kept_keys())?)),
         None => None,
     };
     if progress.stop_requested() {

@@ -16,8 +16,8 @@
 
 use super::error::BookError;
 use super::filter::GameDate;
-use super::format::{bucket, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
-use super::record::{canonical_key, Orientation};
+use super::format::{bucket, BookWriter, BuildParams, Checksum, TrailingSection, MAX_INDEX_BITS, SECTION_HEADER_LEN};
+use super::record::{canonical_key, Entry, Orientation};
 use super::scratch::{Records, Scratch, MAX_FAN_IN};
 use crate::core::{Move, Position};
 use crate::pgn::GameResult;
@@ -441,6 +441,43 @@ impl RecentCollector {
     }
 }
 
+/// A book's records written through its per-move filters (`--min-games`, `--min-score`), by a
+/// build and a merge alike; with a recent-games section, the positions kept are noted for it when
+/// the filters can drop a move.
+pub(crate) struct KeptRecords {
+    params: BuildParams,
+    keys: Option<KeptKeys>,
+    dropped: bool,
+}
+
+impl KeptRecords {
+    /// `recent`: whether the book gets a recent-games section; `scratch`: where the kept keys
+    /// are spilled.
+    pub(crate) fn new(params: BuildParams, recent: bool, scratch: Scratch) -> KeptRecords {
+        let keys = (recent && params.may_drop()).then(|| KeptKeys::new(scratch));
+        KeptRecords { params, keys, dropped: false }
+    }
+
+    /// Writes `e` if the filters keep it (records come in key order).
+    pub(crate) fn push(&mut self, e: &Entry, writer: &mut BookWriter) -> Result<(), BookError> {
+        if !self.params.keeps(&e.counts) {
+            self.dropped = true;
+            return Ok(());
+        }
+        writer.push(e)?;
+        match self.keys.as_mut() {
+            Some(k) => k.note(e.key),
+            None => Ok(()),
+        }
+    }
+
+    /// The kept positions for [`RecentCollector::finish`]; `None` when no move was dropped (the
+    /// section's positions are then the book's: nothing to filter).
+    pub(crate) fn kept_keys(self) -> Option<KeptKeys> {
+        self.keys.filter(|_| self.dropped)
+    }
+}
+
 /// The keys of the positions a book keeps, noted in ascending order as its records are written,
 /// in a spill file (8 bytes a position), for [`RecentCollector::finish`] to read back once.
 pub(crate) struct KeptKeys {
@@ -450,13 +487,13 @@ pub(crate) struct KeptKeys {
 }
 
 impl KeptKeys {
-    pub(crate) fn new(scratch: Scratch) -> KeptKeys {
+    fn new(scratch: Scratch) -> KeptKeys {
         KeptKeys { scratch, file: None, last: None }
     }
 
     /// Notes the key of a record written (records come in key order; a key noted already is not
     /// noted again).
-    pub(crate) fn note(&mut self, key: u64) -> Result<(), BookError> {
+    fn note(&mut self, key: u64) -> Result<(), BookError> {
         if self.last == Some(key) {
             return Ok(());
         }

@@ -293,14 +293,12 @@ impl PyTablebases {
 pub fn open_tables(py: Python<'_>, dir: &Path) -> PyResult<Tablebases> {
     let d = dir.to_path_buf();
     let opened = py.detach(move || Tablebases::open(&d));
-    if opened.as_ref().is_ok_and(|t| !t.tables().is_empty() || !t.problems().is_empty()) {
-        return opened.map_err(|e| errors::tb_error(&e));
-    }
     let elsewhere = format!(
         "or `qiku.generate_tablebases(materials, {:?})` from Python, or pass the directory that holds them",
         dir.display().to_string()
     );
-    match adapter::unusable_dir_message(dir, opened.as_ref(), &elsewhere) {
+    let with_problems = opened.as_ref().is_ok_and(|t| !t.problems().is_empty());
+    match adapter::unusable_dir_message(dir, opened.as_ref(), &elsewhere).filter(|_| !with_problems) {
         Some(said) => {
             let errno = opened.as_ref().err().and_then(adapter::tb_error_io).and_then(|io| io.raw_os_error());
             Err(errors::tables_dir_error(errno, said, dir))
