@@ -5,6 +5,7 @@
 // history, so that Back returns to the line before.
 
 import { Board } from "./board.js";
+import { errorText, UNREACHABLE } from "./errors.js";
 
 const START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 const $ = (id) => document.getElementById(id);
@@ -133,11 +134,6 @@ function bar(t) {
   }
   if (!decided) wrap.classList.add("none");
   return wrap;
-}
-
-// An error's words: a request that never reached the server (fetch's TypeError) says so.
-function errorText(e) {
-  return e instanceof TypeError ? "the server cannot be reached (is qiku serve still running?)" : e.message;
 }
 
 function showError(message) {
@@ -454,7 +450,7 @@ async function analyze() {
   const out = $("engine-out");
   if (state.engine === null) await loadInfo();
   if (state.engine === null) {
-    out.textContent = "Engine: the server cannot be reached (is qiku serve still running?)";
+    out.textContent = `Engine: ${UNREACHABLE}`;
     return;
   }
   if (!state.engine) {

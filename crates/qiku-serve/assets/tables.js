@@ -2,6 +2,8 @@
 // statistics under both rules, its longest mate (a link to the board) and a DTM histogram
 // (/api/tables/{material}).
 
+import { errorText } from "./errors.js";
+
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
 
@@ -64,9 +66,7 @@ async function detail(material) {
     s = await r.json();
   } catch (e) {
     if (seq === latest) {
-      box.textContent = e instanceof TypeError
-        ? `${material}: Error: the server cannot be reached (is qiku serve still running?)`
-        : `${material}: Error: ${e.message}`;
+      box.textContent = `${material}: Error: ${errorText(e)}`;
       box.classList.add("error");
     }
     return;
@@ -124,9 +124,8 @@ async function main() {
     list = await r.json();
   } catch (e) {
     // A request that never reached the server, or an answer that is no JSON.
-    $("summary").textContent = e instanceof TypeError
-      ? "Error: the server cannot be reached (is qiku serve still running?); reload the page once it is."
-      : `Error: ${e.message}`;
+    const again = e instanceof TypeError ? "; reload the page once it is." : "";
+    $("summary").textContent = `Error: ${errorText(e)}${again}`;
     $("summary").classList.add("error");
     return;
   }

@@ -11,6 +11,7 @@ use axum::Json;
 const ASSETS: &[(&str, &str, &[u8])] = &[
     ("app.js", "text/javascript; charset=utf-8", include_bytes!("../assets/app.js")),
     ("board.js", "text/javascript; charset=utf-8", include_bytes!("../assets/board.js")),
+    ("errors.js", "text/javascript; charset=utf-8", include_bytes!("../assets/errors.js")),
     ("glyphs.js", "text/javascript; charset=utf-8", include_bytes!("../assets/glyphs.js")),
     ("tables.js", "text/javascript; charset=utf-8", include_bytes!("../assets/tables.js")),
     ("style.css", "text/css; charset=utf-8", include_bytes!("../assets/style.css")),
