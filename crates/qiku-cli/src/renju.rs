@@ -75,12 +75,15 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
             return Err(format!("move {number}: {p} is already occupied"));
         }
         // The move that ends the game (a five, or black's forbidden move) is the last one
-        // played: the moves after it are ignored and said to be, as `judge` says them.
+        // played: the end is said on stderr, and so are the moves after it, which are ignored,
+        // as `judge` says them.
         let end = board.move_ends_game(p, number);
         board.play(p).map_err(|p| format!("move {number}: {p} is already occupied"))?;
         let extra = moves.len() - number;
-        if let Some(end) = end.filter(|_| extra > 0) {
-            eprintln!("qiku: {}; {}", outcome_text(&end), ignored(extra));
+        if let Some(end) = end {
+            // Said even when no move follows: the points shown are of a game already over.
+            let after = if extra > 0 { ignored(extra) } else { "the position shown is after it".to_string() };
+            eprintln!("qiku: {}; {after}", outcome_text(&end));
             break;
         }
     }

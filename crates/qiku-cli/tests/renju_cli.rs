@@ -175,6 +175,7 @@ fn judge_and_board_read_standard_input_for_a_dash() {
 
 /// `forbidden` and `eval` stop at the end of the game (a five, or black's forbidden move) and say
 /// on stderr that the moves after it were ignored, as `judge` does; they played on silently.
+/// A game that ends at the last move given is said to have ended too (it was silent).
 #[test]
 fn moves_after_the_end_of_the_game_are_ignored_with_a_warning() {
     let warned = |args: &[&str]| {
@@ -184,16 +185,22 @@ fn moves_after_the_end_of_the_game_are_ignored_with_a_warning() {
     let five = "h8 a1 i8 a2 j8 a3 k8 a4 l8";
     let forbidden = "h8 a1 i8 a2 g9 a3 g10 a4 g8";
     for command in ["forbidden", "eval"] {
-        // Nothing after the end: nothing to say.
+        // Nothing after the end: the end is still said, the points being of a game over.
         let (at_five, err) = warned(&["renju", command, five]);
-        assert_eq!(err, "", "{command}");
+        assert_eq!(err, "qiku: black wins: five at move 9 (l8); the position shown is after it\n", "{command}");
+        let (_, err) = warned(&["renju", command, "h8 a1 i8 a2 j8 a3 k8"]);
+        assert_eq!(err, "", "{command}: the game goes on");
         let (out, err) = warned(&["renju", command, five, "a5 m8 a6"]);
         assert_eq!(out, at_five, "{command}");
         assert_eq!(
             err, "qiku: black wins: five at move 9 (l8); 3 moves after the end of the game were ignored\n",
             "{command}"
         );
-        let (at_forbidden, _) = warned(&["renju", command, forbidden]);
+        let (at_forbidden, err) = warned(&["renju", command, forbidden]);
+        assert_eq!(
+            err, "qiku: white wins: black's move 9 (g8) is forbidden (double-three); the position shown is after it\n",
+            "{command}"
+        );
         let (out, err) = warned(&["renju", command, forbidden, "a5"]);
         assert_eq!(out, at_forbidden, "{command}");
         assert_eq!(

@@ -57,7 +57,10 @@ fn coordinates() {
     assert_eq!(to_protocol(pt("a1")), "0,14");
     assert_eq!(to_protocol(pt("o1")), "14,14");
     assert_eq!(from_protocol("3,4"), Some(pt("d11")));
-    assert_eq!(from_protocol("3,4,1"), Some(pt("d11")));
+    // Exactly two fields: a BOARD line's `x,y,field` given to TURN is not a point.
+    assert_eq!(from_protocol("3,4,1"), None);
+    assert_eq!(from_protocol("3,4,"), None);
+    assert_eq!(from_protocol(" 3 , 4 "), Some(pt("d11")));
     assert_eq!(from_protocol("15,0"), None);
     assert_eq!(from_protocol("x,0"), None);
     assert!(Point::all().all(|p| from_protocol(&to_protocol(p)) == Some(p)));
@@ -77,7 +80,13 @@ fn protocol_replies() {
     assert!(![pt("h8"), pt("h7")].contains(&p), "{reply}");
     assert!(e.ask("TURN 7,8").starts_with("ERROR"), "occupied point accepted");
     assert!(e.ask("TURN 99,1").starts_with("ERROR"));
+    // A third field is not ignored: `TURN 9,9,1` was played as 9,9.
+    assert_eq!(e.ask("TURN 9,9,1"), r#"ERROR "9,9,1" is not a point x,y with 0 <= x, y < 15"#);
+    assert!(e.ask("TAKEBACK 7,8,0").starts_with("ERROR cannot take back"));
     assert!(e.ask("FOO").starts_with("UNKNOWN"));
+    e.send("BOARD");
+    e.send("3,7,1,9");
+    assert_eq!(e.ask("DONE"), r#"ERROR bad BOARD line "3,7,1,9" (expected x,y,field with 0 <= x, y < 15)"#);
     // BOARD: own stones (1) on row 8 d-g, opponent (2) scattered: the five at c8 or h8 is found.
     e.send("BOARD");
     for (x, y, f) in [(3, 7, 1), (4, 7, 1), (5, 7, 1), (6, 7, 1), (0, 0, 2), (0, 2, 2), (0, 4, 2), (0, 6, 2)] {

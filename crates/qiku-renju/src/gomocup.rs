@@ -26,11 +26,26 @@ pub fn to_protocol(p: Point) -> String {
     format!("{},{}", p.col(), SIZE - 1 - p.row())
 }
 
-/// The point of a protocol `x,y` (extra fields after `y` are ignored), if on the board.
+/// The point of a protocol `x,y`, if on the board: exactly two whole numbers, so that `7,7,1` (a
+/// `BOARD` line given to `TURN`) is refused rather than read as `7,7`.
+///
+/// ```
+/// use qiku_renju::gomocup::from_protocol;
+/// assert_eq!(from_protocol("7,7").map(|p| p.to_string()), Some("h8".to_string()));
+/// assert_eq!(from_protocol("7,7,1"), None);
+/// assert_eq!(from_protocol("15,0"), None);
+/// ```
 pub fn from_protocol(text: &str) -> Option<Point> {
-    let mut fields = text.trim().split(',').map(|f| f.trim().parse::<usize>());
-    let x = fields.next()?.ok()?;
-    let y = fields.next()?.ok()?;
+    match text.trim().split(',').collect::<Vec<_>>()[..] {
+        [x, y] => point_at(x, y),
+        _ => None,
+    }
+}
+
+/// The point at protocol fields `x` and `y`, if on the board.
+fn point_at(x: &str, y: &str) -> Option<Point> {
+    let x = x.trim().parse::<usize>().ok()?;
+    let y = y.trim().parse::<usize>().ok()?;
     if y >= SIZE {
         return None;
     }
@@ -286,12 +301,16 @@ impl Player {
         let mut theirs = Vec::new();
         for l in lines {
             let fields: Vec<&str> = l.trim().split(',').collect();
-            let Some(p) = from_protocol(l) else {
-                return format!("ERROR bad BOARD line {:?}", excerpt(l));
+            let parsed = match fields[..] {
+                [x, y, field] => point_at(x, y).map(|p| (p, field)),
+                _ => None,
             };
-            match fields.get(2).map(|f| f.trim()) {
-                Some("1") => own.push(p),
-                Some("2") | Some("3") => theirs.push(p),
+            let Some((p, field)) = parsed else {
+                return format!("ERROR bad BOARD line {:?} (expected x,y,field with 0 <= x, y < 15)", excerpt(l));
+            };
+            match field.trim() {
+                "1" => own.push(p),
+                "2" | "3" => theirs.push(p),
                 _ => return format!("ERROR bad BOARD line {:?} (field must be 1, 2 or 3)", excerpt(l)),
             }
         }
