@@ -34,6 +34,8 @@ const state = {
   // latest request (a position change makes every earlier reply late).
   analysis: null,
   engineSeq: 0,
+  // The engine was asked for while a position loaded: it searches that one once it is shown.
+  analyzeShown: false,
   // Put the keyboard focus on the first move row after the next render (a move chosen with the
   // keyboard), so that the next one can be chosen the same way.
   focusRows: false,
@@ -179,6 +181,10 @@ async function show(t, how) {
   } catch (e) {
     if (seq !== state.seq) return;
     state.pending = null;
+    if (state.analyzeShown) {
+      state.analyzeShown = false;
+      $("engine-out").textContent = "";
+    }
     $("rules").value = state.rules;
     // Nothing shown yet (a link naming a bad position), or another start (Back into a FEN the
     // server refuses): the FEN box holds it, to be mended.
@@ -205,6 +211,10 @@ async function show(t, how) {
   $("board-col").classList.remove("unset");
   writeUrl(how);
   render();
+  if (state.analyzeShown) {
+    state.analyzeShown = false;
+    analyze();
+  }
 }
 
 // Makes an element a button for the keyboard too: focusable, activated by Enter or Space.
@@ -386,6 +396,41 @@ function play(m, keyboard = false) {
   }
 }
 
+// Plays a move typed in any notation (ICCS, WXF or Chinese), for players without a pointer and
+// those who type faster: an ICCS move is checked here, another is read by the server in the
+// position shown (as a link's moves are) for its ICCS. A move not legal here, or more than one,
+// is an error and the position stays.
+async function playTyped(text) {
+  const d = state.data;
+  if (!d || state.pending || !text) return;
+  if (/[\s,]/.test(text)) {
+    showError(`"${text}": type one move at a time`);
+    return;
+  }
+  const iccs = text.toLowerCase().replace("-", "");
+  let m = d.legal.includes(iccs) ? iccs : null;
+  if (!m) {
+    const t = current();
+    const q = new URLSearchParams({ fen: t.start, moves: t.moves.slice(0, t.ply).concat([text]).join(" "), rules: t.rules });
+    try {
+      const r = await fetch(`/api/explore?${q}`);
+      const a = await r.json();
+      // The API's words name the move's index and position and how `moves` is read: the move
+      // and why are what a player needs.
+      const why = (a.error || r.statusText).replace(/^moves\[\d+\] in [^:]*: /, "").replace(/ \(moves are played in order[^)]*\)$/, "");
+      if (!r.ok) throw new Error(why);
+      m = a.played[a.played.length - 1].iccs;
+    } catch (e) {
+      if (state.data === d) showError(errorText(e));
+      return;
+    }
+    // Another position was shown meanwhile: the move was of the one left.
+    if (state.data !== d) return;
+  }
+  $("move").value = "";
+  play(m);
+}
+
 function go(ply) {
   const t = current();
   const p = Math.max(0, Math.min(t.moves.length, ply));
@@ -462,7 +507,12 @@ async function analyze() {
     out.textContent = "No position to analyse: load one first.";
     return;
   }
-  if (state.pending) return;
+  if (state.pending) {
+    // Asked while another position loads: searched once it is shown.
+    state.analyzeShown = true;
+    out.textContent = "Waiting for the position…";
+    return;
+  }
   if (d.status !== "ok") {
     out.textContent = d.legal.length === 0
       ? `Game over (${d.status}): ${d.turn} to move, loss, no legal move.`
@@ -516,6 +566,10 @@ function setup() {
     if (state.data) writeUrl("replace");
   });
   $("analyze").addEventListener("click", analyze);
+  $("moveform").addEventListener("submit", (e) => {
+    e.preventDefault();
+    playTyped($("move").value.trim());
+  });
   $("fenform").addEventListener("submit", (e) => {
     e.preventDefault();
     // One space between the fields, as the server writes a FEN.

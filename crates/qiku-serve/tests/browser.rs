@@ -467,6 +467,13 @@ async fn load_fen(c: &Client, fen: &str) {
     c.find(Locator::Css("#fenform button")).await.expect("the button").click().await.expect("click");
 }
 
+/// Types `mv` into the move box and plays it with Enter.
+async fn type_move(c: &Client, mv: &str) {
+    let input = c.find(Locator::Id("move")).await.expect("the move box");
+    input.clear().await.expect("clear");
+    input.send_keys(&format!("{mv}\u{E007}")).await.expect("type");
+}
+
 /// Clicks the explorer table's row of move `mv` (ICCS).
 async fn click_row(c: &Client, mv: &str) {
     click_css(c, &format!("#explorer tbody tr[data-move='{mv}']"), "row").await;
@@ -548,6 +555,19 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     wait_answered(&c, "/api/analyze").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(text_of(&c, "engine-out").await, "", "no line from the position before the move");
+
+    // The engine asked for while a position loads searches that position once it is shown (the
+    // button did nothing).
+    open(&c, &base, "/").await;
+    let waiting = js(
+        &c,
+        "document.querySelector('#explorer tbody tr').click(); document.getElementById('analyze').click(); \
+         return document.getElementById('engine-out').textContent",
+    )
+    .await;
+    assert_eq!(waiting, json!("Waiting for the position…"));
+    wait_ply(&c, 1).await;
+    wait_js(&c, "return document.getElementById('engine-out').textContent.startsWith('For black')", "the line").await;
 
     // The engine's words: whose score, the tables' verdict, the rules, plies, the end of a game.
     let by_rule = "9/9/4k4/1R7/9/9/6n2/9/5K3/9 w - - 0 1";
@@ -726,6 +746,30 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     c.active_element().await.expect("focus").send_keys("\u{E014}").await.expect("Right");
     wait_ply(&c, 2).await;
     wait_js(&c, "return document.activeElement.matches('#played button.ply[data-ply=\"2\"]')", "focus kept").await;
+
+    // The move box: moves typed in Chinese, ICCS and WXF are played; one not legal here, or two at
+    // once, are errors, and the position and the text typed stay.
+    open(&c, &base, "/").await;
+    watch_errors(&c).await;
+    for (i, typed) in ["炮二平五", "h9g7", "H2+3"].iter().enumerate() {
+        type_move(&c, typed).await;
+        wait_ply(&c, i + 1).await;
+    }
+    assert_eq!(url_param(&c, "moves").await, json!("h2e2,h9g7,h0g2"));
+    assert_eq!(js(&c, "return document.getElementById('move').value").await, json!(""));
+    let here = js(&c, "return location.href").await;
+    for (typed, why) in [
+        ("h0h9", "Error: move \"h0h9\": no such piece in this position"),
+        ("車九進一 馬2進3", "Error: \"車九進一 馬2進3\": type one move at a time"),
+    ] {
+        type_move(&c, typed).await;
+        wait_js(&c, "return document.getElementById('status').classList.contains('error')", typed).await;
+        let status = text_of(&c, "status").await;
+        assert!(status.starts_with(why) && !status.contains("moves["), "{typed}: {status}");
+        assert_eq!(js(&c, "return location.href").await, here, "{typed}");
+        assert_eq!(js(&c, "return document.getElementById('move').value").await, json!(typed));
+    }
+    assert_no_errors(&c, "the move box").await;
 
     // Back into a link the server refuses: the last good position stays, in the URL too, and the
     // refused FEN is in the box to be mended (the URL said `fen=garbage` over the start position).
