@@ -1,6 +1,6 @@
 //! The library's tests, one module per subject, built as one test program: each test program
-//! links the library with link-time optimisation, and one instead of thirty-four saves minutes of
-//! every `cargo test --release` on two cores. Run one subject with
+//! links the library, and one program rather than one per subject saves minutes of every
+//! `cargo test --release` on two cores. Run one subject with
 //! `cargo test --release -p qiku --test qiku SUBJECT::` (for example `perft::`). Subjects that
 //! generate tables need the `generate` feature (on by default); the reader fuzzing needs `tune`
 //! too, which the workspace's programs turn on.

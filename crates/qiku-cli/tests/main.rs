@@ -1,6 +1,6 @@
 //! The programs' tests, one module per subject, built as one test program: each test program
-//! links the whole workspace with link-time optimisation, and one instead of twenty-four saves
-//! minutes of every `cargo test --release` on two cores. Run one subject with
+//! links the whole workspace, and one program rather than one per subject saves minutes of every
+//! `cargo test --release` on two cores. Run one subject with
 //! `cargo test --release -p qiku-cli --test cli SUBJECT::` (for example `tablebase_files::`).
 
 mod common;

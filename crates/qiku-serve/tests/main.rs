@@ -1,6 +1,6 @@
 //! The server's tests, one module per subject, built as one test program: each test program links
-//! the server and the library with link-time optimisation (about 35 s on two cores), so one
-//! instead of five saves over a minute of every `cargo test --release`. Run one subject with
+//! the server and the library, so one program rather than one per subject saves time in every
+//! `cargo test --release` on two cores. Run one subject with
 //! `cargo test --release -p qiku-serve --test serve SUBJECT::` (for example `browser::`).
 
 mod common;
