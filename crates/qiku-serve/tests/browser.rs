@@ -771,6 +771,22 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     }
     assert_no_errors(&c, "the move box").await;
 
+    // A server that can no longer be reached: a move says so, and the position stays.
+    js(
+        &c,
+        "window.fetch = () => Promise.reject(new TypeError('Failed to fetch')); \
+         document.querySelector('#explorer tbody tr').click()",
+    )
+    .await;
+    wait_js(
+        &c,
+        "return document.getElementById('status').textContent === \
+         'Error: the server cannot be reached (is qiku serve still running?)'",
+        "the unreachable server's words",
+    )
+    .await;
+    assert_eq!(js(&c, "return location.href").await, here, "the position stays");
+
     // Back into a link the server refuses: the last good position stays, in the URL too, and the
     // refused FEN is in the box to be mended (the URL said `fen=garbage` over the start position).
     c.goto(&format!("{base}/?fen=garbage")).await.expect("the page loads");
@@ -837,6 +853,16 @@ async fn tables_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path)
     js(&c, "document.querySelector(\"#tables tbody tr[data-material='KCvK']\").focus()").await;
     c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
     wait_js(&c, "return document.querySelector('#detail h2')?.textContent === 'KCvK'", "KCvK by the keyboard").await;
+    // A server that can no longer be reached (every request fails as fetch fails then) is said so.
+    js(&c, "window.fetch = () => Promise.reject(new TypeError('Failed to fetch'))").await;
+    c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
+    wait_js(
+        &c,
+        "return document.getElementById('detail').textContent === \
+         'KRvKN: Error: the server cannot be reached (is qiku serve still running?)'",
+        "the unreachable server's words",
+    )
+    .await;
     c.close().await.expect("close");
 }
 
