@@ -14,6 +14,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Why a book or a tablebase directory could not be opened for the engine.
+///
+/// ```
+/// use qiku::engine::adapters::{openers, AttachError};
+///
+/// let err = (openers().book)("a.qbk", "random", 1, 0).err().expect("no such policy");
+/// assert_eq!(err.to_string(), "unknown book policy \"random\" (expected one of best, games, score)");
+/// assert_eq!(AttachError::NoUsableTables("tb".into()).to_string(), "no usable .qtb tables in tb");
+/// ```
 #[derive(Debug)]
 pub enum AttachError {
     /// The book policy name is not one of [`BOOK_POLICIES`].
@@ -81,6 +89,23 @@ pub type BookOpener = fn(&str, &str, u32, u32) -> Result<Arc<dyn OpeningBook>, A
 pub type TablebaseOpener = fn(&str) -> Result<Arc<dyn Endgames>, AttachError>;
 
 /// How book and tablebase files are opened by the UCI front end.
+///
+/// ```
+/// use qiku::engine::adapters::{AttachError, Openers};
+/// use qiku::engine::{uci::{Output, Uci}, Endgames};
+/// use std::sync::Arc;
+///
+/// // Tables from elsewhere: here, every directory is refused.
+/// fn refuse(dir: &str) -> Result<Arc<dyn Endgames>, AttachError> {
+///     Err(AttachError::NoUsableTables(dir.into()))
+/// }
+/// let log = tempfile::NamedTempFile::new()?;
+/// let openers = Openers { tablebases: refuse, ..Openers::default() };
+/// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), openers);
+/// uci.command("setoption name TablebasePath value /nowhere");
+/// assert!(std::fs::read_to_string(log.path())?.contains("no usable .qtb tables in /nowhere"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Copy, Clone)]
 pub struct Openers {
     /// Opens the `BookFile`.
@@ -130,6 +155,27 @@ pub fn policy(name: &str) -> Option<Policy> {
 /// `info string <file>: <cause>; playing on without the book`, or to the [`Notes`] given by
 /// [`QbkOpeningBook::with_notes`]), and the engine then searches (as tables in the same
 /// situation are reported).
+///
+/// The engine plays its moves while the game is in the book:
+///
+/// ```
+/// # use qiku::book::{build, BuildOptions};
+/// # let dir = tempfile::tempdir()?;
+/// # let pgn = dir.path().join("games.pgn");
+/// # std::fs::write(&pgn, "[Red \"A\"]\n1. h2e2 h9g7 1-0\n\n[Red \"B\"]\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+/// # let path = dir.path().join("games.qbk");
+/// # build(&[pgn], &path, &BuildOptions::default())?;
+/// use qiku::book::Policy;
+/// use qiku::engine::{adapters::QbkOpeningBook, time::Limits, Engine, Source};
+/// use qiku::{Game, Position};
+/// use std::sync::Arc;
+///
+/// let mut engine = Engine::new(1);
+/// engine.book = Some(Arc::new(QbkOpeningBook::open(&path, Policy::BestScore, 1)?));
+/// let (result, source) = engine.think(&Game::new(Position::startpos()), &Limits::depth(1), &mut |_| {});
+/// assert_eq!((source, result.best.map(|m| m.to_string())), (Source::Book, Some("h2e2".to_string())));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct QbkOpeningBook {
     book: Arc<Book>,
     policy: Policy,
@@ -319,6 +365,29 @@ impl OpeningBook for QbkOpeningBook {
 /// A directory of `.qtb` tables. A table that cannot be read counts as absent (the search then
 /// simply searches), but is named once (on stdout as `info string <file>: <cause>`, or to the
 /// [`Notes`] given to [`QtbEndgames::with_notes`]).
+///
+/// The engine plays the tables' move in a position they cover:
+///
+/// ```
+/// # #[cfg(feature = "generate")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dir = tempfile::tempdir()?;
+/// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// # generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// use qiku::engine::{adapters::QtbEndgames, time::Limits, Engine, Score, Source};
+/// use qiku::tablebase::Tablebases;
+/// use qiku::{Game, Position};
+/// use std::sync::Arc;
+///
+/// let mut engine = Engine::new(1);
+/// engine.options.tablebases = Some(Arc::new(QtbEndgames::new(Tablebases::open(dir.path())?))); // KRvK
+/// let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?);
+/// let (result, source) = engine.think(&game, &Limits::depth(1), &mut |_| {});
+/// assert_eq!(source, Source::Tablebase);
+/// assert_eq!((result.best.map(|m| m.to_string()), result.score), (Some("a0d0".into()), Score::Mate(1)));
+/// # Ok(()) }
+/// # #[cfg(not(feature = "generate"))] fn main() {}
+/// ```
 pub struct QtbEndgames {
     tables: Arc<Tablebases>,
     /// The repetition rules of the values: [`Rules::Asian`] (the default) unless set to plain

@@ -11,6 +11,16 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 /// Why a bench could not run.
+///
+/// ```
+/// use qiku::engine::bench::{self, BenchError};
+///
+/// let err = bench::run(&["not a fen"], 1, 1, |_| {}).unwrap_err();
+/// assert!(matches!(err, BenchError::Fen { .. }));
+/// assert!(err.to_string().starts_with("bench position \"not a fen\": "), "{err}");
+/// // 2^44 MiB of table: refused before any position is read.
+/// assert!(matches!(bench::run(&["not a fen"], 1, 1 << 44, |_| {}), Err(BenchError::Hash(_))));
+/// ```
 #[derive(Debug)]
 pub enum BenchError {
     /// A position is not a valid FEN.
@@ -64,6 +74,18 @@ pub const POSITIONS: &[&str] = &[
 pub const DEFAULT_DEPTH: u32 = 10;
 
 /// One position's figures.
+///
+/// ```
+/// use qiku::engine::bench::{self, POSITIONS};
+///
+/// let mated = "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1";
+/// let mut seen = Vec::new();
+/// let lines = bench::run(&[POSITIONS[0], mated], 2, 1, |line| seen.push(line.fen.clone()))?;
+/// assert_eq!(seen, [POSITIONS[0], mated]); // each line as its position is done
+/// assert!(lines[0].nodes > 0 && lines[0].best != "(none)");
+/// assert_eq!(lines[1].best, "(none)"); // no legal move
+/// # Ok::<(), bench::BenchError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct BenchLine {
     /// The position searched.

@@ -40,6 +40,18 @@ pub(crate) const BY_VALUE: [Role; 7] =
 
 /// The evaluation split into its terms, each from red's point of view, for `qiku analyze --eval`
 /// and for tests.
+///
+/// ```
+/// use qiku::engine::eval::{breakdown, Weights};
+/// use qiku::Position;
+///
+/// // The start position is symmetric: every term is 0 but the side to move's bonus.
+/// let b = breakdown(&Position::startpos(), &Weights::DEFAULT);
+/// assert_eq!((b.phase, b.material, b.total), (48, 0, b.tempo));
+/// let t = b.tempo;
+/// let words = format!("material 0 pst 0 mobility 0 relations 0 king safety 0 structure 0 tempo {t} = {t}");
+/// assert_eq!(b.to_string(), words + " (phase 48/48)");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {
     /// Game phase, from 0 (bare kings) to `PHASE_MAX` (all pieces).

@@ -22,6 +22,18 @@
 use crate::core::{Color, EndReason, Game, Outcome};
 
 /// How a game ended: the library's outcome, in words and as a PGN result.
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome};
+/// use qiku::engine::game_end;
+/// use qiku::{Color, Game, Position};
+///
+/// let mated = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")?);
+/// let end = game_end(&mated).expect("over");
+/// assert_eq!(end.outcome, Outcome::Decisive { winner: Color::Red, reason: EndReason::Checkmate });
+/// assert_eq!((end.text.as_str(), end.result), ("red wins by checkmate", "1-0"));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// The outcome.
@@ -61,7 +73,13 @@ impl GameEnd {
 
     /// Why the game ended.
     ///
-    /// (example at [`GameEnd::of`])
+    /// ```
+    /// use qiku::core::{EndReason, Outcome};
+    /// use qiku::engine::GameEnd;
+    ///
+    /// let end = GameEnd::of(Outcome::Draw(EndReason::Repetition));
+    /// assert_eq!((end.reason(), end.text.as_str()), (EndReason::Repetition, "draw by threefold repetition"));
+    /// ```
     pub fn reason(&self) -> EndReason {
         match self.outcome {
             Outcome::Decisive { reason, .. } | Outcome::Draw(reason) => reason,
@@ -70,7 +88,16 @@ impl GameEnd {
 
     /// Did the rules end the game with legal moves left (not a checkmate or stalemate)?
     ///
-    /// (example at [`GameEnd::of`])
+    /// ```
+    /// use qiku::core::{EndReason, Outcome};
+    /// use qiku::engine::GameEnd;
+    /// use qiku::Color;
+    ///
+    /// assert!(GameEnd::of(Outcome::Draw(EndReason::NoCaptureLimit)).by_rule());
+    /// // A stalemate loses, but no move was left: the board ended it, not a rule.
+    /// let stalemate = GameEnd::of(Outcome::Decisive { winner: Color::Black, reason: EndReason::Stalemate });
+    /// assert!(!stalemate.by_rule());
+    /// ```
     pub fn by_rule(&self) -> bool {
         !matches!(self.outcome, Outcome::Decisive { reason: EndReason::Checkmate | EndReason::Stalemate, .. })
     }

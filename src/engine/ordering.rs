@@ -26,6 +26,20 @@ const CONT_ROW: usize = 14 * 90;
 /// Quiet-move history, by piece and destination square, and the continuation histories: by the
 /// piece and destination of the move one or two plies before, then by this move's piece and
 /// destination.
+///
+/// ```
+/// use qiku::engine::ordering::{History, MovePicker};
+/// use qiku::{notation::iccs, Position};
+///
+/// let pos = Position::startpos();
+/// let m = iccs::parse(&pos, "c3c4")?;
+/// let mut history = History::default();
+/// history.update(pos.piece_at(m.from()).expect("a pawn"), m, 5000); // it caused a cutoff
+/// // The two captures first, then the quiet move with the best history.
+/// let order: Vec<_> = MovePicker::new(&pos, pos.moves(), None, [None; 2], &history, [None; 2]).collect();
+/// assert_eq!(order[2], m);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct History {
     table: Box<[[i32; 90]; 14]>,
@@ -148,6 +162,19 @@ const CORRECTION_MAX: i32 = 1024;
 const CORRECTION_GRAIN: i32 = 16;
 
 /// Where a position's corrections are kept (see [`History::correction`]).
+///
+/// ```
+/// use qiku::engine::ordering::CorrectionKeys;
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// let keys = |t: &str| -> Result<CorrectionKeys, Box<dyn std::error::Error>> {
+///     Ok(CorrectionKeys::new(&start.play(iccs::parse(&start, t)?)?))
+/// };
+/// assert_eq!(keys("h0g2")?, keys("b0c2")?); // a horse moved: the same pawns, guards and material
+/// assert_ne!(keys("h0g2")?, keys("c3c4")?); // a pawn moved
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CorrectionKeys([usize; CORRECTION_KINDS]);
 
@@ -184,6 +211,24 @@ impl CorrectionKeys {
 }
 
 /// Where a continuation-history row starts: the move before (its piece and destination square).
+///
+/// ```
+/// use qiku::engine::ordering::{ContKey, History};
+/// use qiku::{notation::iccs, Position};
+///
+/// let pos = Position::startpos();
+/// let (cannon_move, horse_move) = (iccs::parse(&pos, "h2e2")?, iccs::parse(&pos, "h0g2")?);
+/// let after = pos.play(cannon_move)?;
+/// let reply = iccs::parse(&after, "h9g7")?;
+/// let piece = after.piece_at(reply.from()).expect("a horse");
+/// let after_cannon = ContKey::new(pos.piece_at(cannon_move.from()).unwrap(), cannon_move);
+/// let after_horse = ContKey::new(pos.piece_at(horse_move.from()).unwrap(), horse_move);
+/// let mut history = History::default();
+/// history.update_all(piece, reply, [Some(after_cannon), None], 1000);
+/// assert_eq!(history.quiet_score(piece, reply, [Some(after_cannon), None]), 2000);
+/// assert_eq!(history.quiet_score(piece, reply, [Some(after_horse), None]), 1000); // learned after h2e2 only
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContKey(usize);
 
@@ -225,7 +270,20 @@ impl History {
     #[inline]
     /// The history score of `piece` moving to `m`'s target square.
     ///
-    /// (example at [`History::update`])
+    /// ```
+    /// use qiku::engine::ordering::History;
+    /// use qiku::{notation::iccs, Move, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = iccs::parse(&pos, "h2e2")?;
+    /// let cannon = pos.piece_at(m.from()).expect("a cannon");
+    /// let mut history = History::default();
+    /// history.update(cannon, m, -300); // a malus: it failed to cut off
+    /// assert_eq!(history.get(cannon, m), -300);
+    /// // Kept by piece and destination: the other cannon going to e2 shares the score.
+    /// assert_eq!(history.get(cannon, Move::new("b2".parse()?, "e2".parse()?)), -300);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get(&self, piece: Piece, m: Move) -> i32 {
         self.table[piece.index()][m.to().index()]
     }
@@ -257,7 +315,21 @@ impl History {
     /// keyed by `cont` (one and two plies before; `None` where there is none): the history plus
     /// both continuation histories, within +-3 [`HISTORY_MAX`].
     ///
-    /// (example at [`History::update_all`])
+    /// ```
+    /// use qiku::engine::ordering::{ContKey, History, HISTORY_MAX};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = iccs::parse(&pos, "h0g2")?;
+    /// let horse = pos.piece_at(m.from()).expect("a horse");
+    /// let cont = [Some(ContKey::new(horse, m)), Some(ContKey::new(horse, iccs::parse(&pos, "b0c2")?))];
+    /// let mut history = History::default();
+    /// for _ in 0..3 {
+    ///     history.update_all(horse, m, cont, 2 * HISTORY_MAX); // the bonus is capped, the values too
+    /// }
+    /// assert_eq!(history.quiet_score(horse, m, cont), 3 * HISTORY_MAX);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn quiet_score(&self, piece: Piece, m: Move, cont: [Option<ContKey>; 2]) -> i32 {
         let i = cell(piece, m);
@@ -300,7 +372,19 @@ impl History {
     /// positions with the same pawns and guards, and with the same material, found beyond their
     /// static evaluation.
     ///
-    /// (example at [`History::update_correction`])
+    /// ```
+    /// use qiku::engine::ordering::{CorrectionKeys, History};
+    /// use qiku::{notation::iccs, Position};
+    ///
+    /// let start = Position::startpos();
+    /// let keys = CorrectionKeys::new(&start);
+    /// let mut history = History::default();
+    /// history.update_correction(keys, -80, 8); // a depth-8 search found 80 less than the evaluation
+    /// assert_eq!(history.correction(keys), -10);
+    /// let black = start.play(iccs::parse(&start, "h0g2")?)?; // black to move: its own slots
+    /// assert_eq!(history.correction(CorrectionKeys::new(&black)), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     pub fn correction(&self, keys: CorrectionKeys) -> i32 {
         keys.0.iter().map(|&k| self.correction[k]).sum::<i32>() / CORRECTION_GRAIN
@@ -446,6 +530,18 @@ fn key(score: i32, i: usize) -> i32 {
 /// Hands out the moves of a list best-first (selection sort: most nodes cut off after one or
 /// two moves, so sorting the whole list would waste time). Ties go to the move earlier in the
 /// list as it stands after the previous picks' swaps.
+///
+/// ```
+/// use qiku::engine::ordering::{History, MovePicker};
+/// use qiku::{notation::iccs, Position};
+///
+/// let pos = Position::startpos();
+/// let tt = iccs::parse(&pos, "c3c4")?;
+/// let mut picker = MovePicker::new(&pos, pos.moves(), Some(tt), [None; 2], &History::default(), [None; 2]);
+/// assert_eq!(picker.next(), Some(tt)); // the table move first
+/// assert_eq!(picker.count(), 43); // then every other legal move once
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct MovePicker {
     moves: MoveList,
     /// Per list position: [`key`] of its move's score and the position.
@@ -524,14 +620,35 @@ impl MovePicker {
 
     /// Number of moves the picker holds.
     ///
-    /// (example at [`MovePicker::new`])
+    /// ```
+    /// use qiku::engine::ordering::MovePicker;
+    /// use qiku::{MoveList, Position};
+    ///
+    /// let pos = Position::from_fen("4k4/9/4c4/9/9/9/9/9/p3R4/3K5 w - - 0 1")?;
+    /// let mut captures = MoveList::new();
+    /// pos.legal_captures(&mut captures);
+    /// let mut picker = MovePicker::captures(&pos, captures);
+    /// assert_eq!(picker.len(), 2);
+    /// picker.next();
+    /// assert_eq!(picker.len(), 2); // all it holds, picked or not
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// Whether it holds none.
     ///
-    /// (example at [`MovePicker::new`])
+    /// ```
+    /// use qiku::engine::ordering::{History, MovePicker};
+    /// use qiku::Position;
+    ///
+    /// let mated = Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")?; // no legal move
+    /// let mut picker = MovePicker::new(&mated, mated.moves(), None, [None; 2], &History::default(), [None; 2]);
+    /// assert!(picker.is_empty());
+    /// assert_eq!(picker.next(), None);
+    /// # Ok::<(), qiku::PositionError>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }

@@ -11,6 +11,23 @@ use crate::core::{TbValue, Verdict, Wdl};
 use std::sync::Arc;
 
 /// Where a decision came from.
+///
+/// ```
+/// use qiku::engine::{time::Limits, Engine, OpeningBook, Source};
+/// use qiku::{notation::iccs, Game, Move, Position};
+/// use std::sync::Arc;
+///
+/// struct Central; // a book of one move
+/// impl OpeningBook for Central {
+///     fn pick(&self, pos: &Position) -> Option<Move> {
+///         iccs::parse(pos, "h2e2").ok()
+///     }
+/// }
+/// let (mut engine, game) = (Engine::new(1), Game::new(Position::startpos()));
+/// assert_eq!(engine.think(&game, &Limits::depth(1), &mut |_| {}).1, Source::Search);
+/// engine.book = Some(Arc::new(Central));
+/// assert_eq!(engine.think(&game, &Limits::depth(1), &mut |_| {}).1, Source::Book);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Source {
     /// The opening book's move.
@@ -23,6 +40,19 @@ pub enum Source {
 
 /// The engine: its table, options, book and tables, and the history heuristic it carries from
 /// move to move.
+///
+/// ```
+/// use qiku::engine::{time::Limits, Engine, Score, Source};
+/// use qiku::{Game, Position};
+///
+/// let mut engine = Engine::new(1);
+/// // Rook to d0 mates; with no book and no tables, the search finds it.
+/// let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?);
+/// let (result, source) = engine.think(&game, &Limits::depth(2), &mut |_| {});
+/// assert_eq!(source, Source::Search);
+/// assert_eq!((result.best.map(|m| m.to_string()), result.score), (Some("a0d0".to_string()), Score::Mate(1)));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 pub struct Engine {
     /// Transposition table and the flags the search threads share.
     pub shared: Arc<Shared>,

@@ -52,6 +52,20 @@ const TABLE_MOVE_FIRST_DEPTH: i32 = 6;
 const DEADLINE_NEAR: Duration = Duration::from_millis(5);
 
 /// State shared by the search threads and the thread that may stop them.
+///
+/// ```
+/// use qiku::engine::ordering::History;
+/// use qiku::engine::search::{search, SearchOptions, Shared};
+/// use qiku::engine::time::Limits;
+/// use qiku::{Game, Position};
+/// use std::sync::atomic::Ordering;
+///
+/// let (game, shared) = (Game::new(Position::startpos()), Shared::new(1));
+/// let r = search(&game, &Limits::depth(3), &SearchOptions::default(), &shared, &mut History::default(), &mut |_| {});
+/// assert!(r.nodes > 0 && !shared.stop.load(Ordering::Relaxed)); // it ended by its depth, not `stop`
+/// assert!(shared.finished.load(Ordering::Relaxed)); // the main thread has decided
+/// assert!(shared.tt.probe(game.position().key()).is_some()); // what it learned stays
+/// ```
 pub struct Shared {
     /// The transposition table.
     pub tt: TranspositionTable,
@@ -111,6 +125,21 @@ impl Shared {
 }
 
 /// How the search is configured (the UCI options that matter to it).
+///
+/// ```
+/// use qiku::engine::ordering::History;
+/// use qiku::engine::search::{search, SearchOptions, Shared};
+/// use qiku::engine::time::Limits;
+/// use qiku::{Game, Position};
+///
+/// // Three lines reported at each depth (UCI `MultiPV`).
+/// let options = SearchOptions { multi_pv: 3, ..SearchOptions::default() };
+/// let mut lines = Vec::new();
+/// let game = Game::new(Position::startpos());
+/// let (shared, mut history) = (Shared::new(1), History::default());
+/// search(&game, &Limits::depth(2), &options, &shared, &mut history, &mut |i| lines.push(i.multipv));
+/// assert_eq!(lines, [1, 2, 3, 1, 2, 3]);
+/// ```
 #[derive(Clone)]
 pub struct SearchOptions {
     /// Search threads (1 = no helpers).
@@ -158,6 +187,23 @@ struct RootLine {
 }
 
 /// What the search decided.
+///
+/// ```
+/// use qiku::engine::ordering::History;
+/// use qiku::engine::search::{search, SearchOptions, Shared};
+/// use qiku::engine::{time::Limits, Score};
+/// use qiku::{Game, Position};
+///
+/// let (options, shared) = (SearchOptions::default(), Shared::new(1));
+/// let run = |game: &Game| search(game, &Limits::depth(2), &options, &shared, &mut History::default(), &mut |_| {});
+/// // Rook to d0 mates: a line of one move, and no reply to ponder on.
+/// let r = run(&Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?));
+/// assert_eq!((r.best, r.ponder, r.pv.len(), r.depth), (r.pv.first().copied(), None, 1, 2));
+/// // Mated: no move at all.
+/// let r = run(&Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")?));
+/// assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
     /// `None` only when the side to move has no legal move.

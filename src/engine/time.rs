@@ -64,19 +64,41 @@ pub struct Limits {
 impl Limits {
     /// Search to `depth` plies.
     ///
-    /// (example at [`Limits`])
+    /// ```
+    /// use qiku::engine::time::Limits;
+    ///
+    /// let limits = Limits::depth(6);
+    /// assert_eq!(limits, Limits { depth: Some(6), ..Limits::default() });
+    /// assert!(limits.is_bounded() && !limits.uses_clock());
+    /// ```
     pub fn depth(depth: u32) -> Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
     /// Search for `ms` milliseconds.
     ///
-    /// (example at [`Limits`])
+    /// ```
+    /// use qiku::engine::time::{budget, Limits};
+    /// use qiku::Color;
+    /// use std::time::Duration;
+    ///
+    /// let limits = Limits::movetime(1500);
+    /// assert_eq!(limits.movetime, Some(Duration::from_millis(1500)));
+    /// // All of it but the overhead for the reply (at most a fiftieth).
+    /// assert_eq!(budget(&limits, Color::Red, Duration::from_millis(10)).hard, Some(Duration::from_millis(1490)));
+    /// ```
     pub fn movetime(ms: u64) -> Limits {
         Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() }
     }
     /// Does the search end on its own (not only on `stop`)?
     ///
-    /// (example at [`Limits`])
+    /// ```
+    /// use qiku::engine::time::Limits;
+    ///
+    /// assert!(Limits::movetime(100).is_bounded());
+    /// assert!(!Limits { infinite: true, ..Limits::default() }.is_bounded());
+    /// // Pondering: no end until `ponderhit` or `stop`, whatever the other limits.
+    /// assert!(!Limits { ponder: true, ..Limits::movetime(100) }.is_bounded());
+    /// ```
     pub fn is_bounded(&self) -> bool {
         !self.infinite && !self.ponder
     }
@@ -84,13 +106,36 @@ impl Limits {
     /// (`wtime`, `btime`, `winc`, `binc`, `movestogo`), also for the other side only: the side to
     /// move then has no time given, and is treated as having none left.
     ///
-    /// (example at [`Limits`])
+    /// ```
+    /// use qiku::engine::time::{budget, Budget, Limits};
+    /// use qiku::Color;
+    /// use std::time::Duration;
+    ///
+    /// assert!(!Limits::movetime(100).uses_clock());
+    /// // `go btime 100` with red to move: a clock, but none for red, who moves at once.
+    /// let only_black = Limits { time: [None, Some(Duration::from_millis(100))], ..Limits::default() };
+    /// assert!(only_black.uses_clock());
+    /// let none = Some(Duration::ZERO);
+    /// assert_eq!(budget(&only_black, Color::Red, Duration::ZERO), Budget { soft: none, hard: none });
+    /// ```
     pub fn uses_clock(&self) -> bool {
         self.time.iter().chain(&self.inc).any(Option::is_some) || self.movestogo.is_some()
     }
 }
 
 /// The time the search may use.
+///
+/// ```
+/// use qiku::engine::time::{budget, Budget, Limits};
+/// use qiku::Color;
+/// use std::time::Duration;
+///
+/// let ms = Duration::from_millis;
+/// // 35 s left and no increment: a second as the target, three and a half at most.
+/// let clock = Limits { time: [Some(ms(35_000)); 2], ..Limits::default() };
+/// assert_eq!(budget(&clock, Color::Red, ms(0)), Budget { soft: Some(ms(1000)), hard: Some(ms(3500)) });
+/// assert_eq!(budget(&Limits::depth(5), Color::Red, ms(0)), Budget { soft: None, hard: None });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Budget {
     /// Don't start another iteration after this.

@@ -18,6 +18,14 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Why a table of the asked size could not be made. The engine keeps a table of its old size then.
+///
+/// ```
+/// use qiku::engine::tt::{TableSizeError, TranspositionTable};
+///
+/// let err = TranspositionTable::try_new(1 << 44).err().expect("too large");
+/// assert!(matches!(err, TableSizeError::TooLarge { mib } if mib == 1 << 44));
+/// assert_eq!(err.to_string(), "a 17592186044416 MiB hash table does not fit in memory addresses");
+/// ```
 #[derive(Debug)]
 pub enum TableSizeError {
     /// The size in bytes does not fit in the address space.
@@ -69,6 +77,16 @@ impl std::error::Error for TableSizeError {
 }
 
 /// What a stored score means relative to the true value.
+///
+/// ```
+/// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+///
+/// let tt = TranspositionTable::new(1);
+/// for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
+///     tt.store(7, Entry { mv: None, score: 50, eval: 0, depth: 3, bound });
+///     assert_eq!(tt.probe(7).map(|e| e.bound), Some(bound)); // kept with the score
+/// }
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// The true value is at most the score (every move failed low).
@@ -80,6 +98,21 @@ pub enum Bound {
 }
 
 /// One stored result.
+///
+/// ```
+/// use qiku::engine::ordering::History;
+/// use qiku::engine::search::{search, SearchOptions, Shared};
+/// use qiku::engine::{time::Limits, Score};
+/// use qiku::{Game, Position};
+///
+/// // Rook to d0 mates: the search stores the root with its move and score.
+/// let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?);
+/// let shared = Shared::new(1);
+/// let r = search(&game, &Limits::depth(2), &SearchOptions::default(), &shared, &mut History::default(), &mut |_| {});
+/// let entry = shared.tt.probe(game.position().key()).expect("stored");
+/// assert_eq!((entry.mv, Score::from_value(entry.score)), (r.best, Score::Mate(1)));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The best move found, if any.
@@ -113,6 +146,19 @@ struct Bucket {
 }
 
 /// A shared transposition table.
+///
+/// ```
+/// use qiku::engine::tt::{Bound, Entry, TranspositionTable};
+///
+/// // Threads store and probe the same table without a lock.
+/// let tt = TranspositionTable::new(1);
+/// let entry = Entry { mv: None, score: 10, eval: 5, depth: 4, bound: Bound::Exact };
+/// std::thread::scope(|s| {
+///     s.spawn(|| tt.store(1, entry));
+///     s.spawn(|| tt.store(2, Entry { score: 20, ..entry }));
+/// });
+/// assert_eq!((tt.probe(1), tt.probe(2).map(|e| e.score)), (Some(entry), Some(20)));
+/// ```
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
@@ -295,7 +341,12 @@ impl TranspositionTable {
 
     /// Size in MiB as configured.
     ///
-    /// (example at [`TranspositionTable::new`])
+    /// ```
+    /// use qiku::engine::tt::TranspositionTable;
+    ///
+    /// assert_eq!(TranspositionTable::new(4).mib(), 4);
+    /// assert_eq!(TranspositionTable::new(0).mib(), 1); // never less than a MiB
+    /// ```
     pub fn mib(&self) -> usize {
         std::mem::size_of_val(self.buckets.as_slice()) >> 20
     }
@@ -525,7 +576,13 @@ impl Default for EvalCache {
 impl EvalCache {
     /// An empty cache.
     ///
-    /// (example at [`EvalCache`])
+    /// ```
+    /// use qiku::engine::tt::EvalCache;
+    /// use qiku::Position;
+    ///
+    /// let cache = EvalCache::new();
+    /// assert_eq!(cache.get(Position::startpos().key()), None); // nothing evaluated yet
+    /// ```
     pub fn new() -> EvalCache {
         EvalCache { slots: vec![0; EVAL_CACHE_SLOTS].into_boxed_slice() }
     }
@@ -542,7 +599,17 @@ impl EvalCache {
 
     /// The evaluation stored for `key`, if its slot still holds it.
     ///
-    /// (example at [`EvalCache`])
+    /// ```
+    /// use qiku::engine::eval::{evaluate, Weights};
+    /// use qiku::engine::tt::EvalCache;
+    /// use qiku::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// let mut cache = EvalCache::new();
+    /// cache.put(pos.key(), evaluate(&pos, &Weights::DEFAULT));
+    /// assert_eq!(cache.get(pos.key()), Some(evaluate(&pos, &Weights::DEFAULT)));
+    /// assert_eq!(cache.get(pos.mirror().key() ^ 1), None); // another key
+    /// ```
     #[inline]
     pub fn get(&self, key: u64) -> Option<i32> {
         let e = self.slots[Self::slot(key)];
@@ -568,7 +635,15 @@ impl EvalCache {
 
     /// Stores `value` as the evaluation of `key`.
     ///
-    /// (example at [`EvalCache`])
+    /// ```
+    /// use qiku::engine::tt::EvalCache;
+    ///
+    /// let mut cache = EvalCache::new();
+    /// cache.put(99, -30_000); // any i32 is kept whole
+    /// assert_eq!(cache.get(99), Some(-30_000));
+    /// cache.put(99, 12); // the same key again: the new value
+    /// assert_eq!(cache.get(99), Some(12));
+    /// ```
     #[inline]
     pub fn put(&mut self, key: u64, value: i32) {
         self.slots[Self::slot(key)] = Self::tag(key) | u64::from(value as u32);

@@ -166,6 +166,19 @@ pub fn to_ucci(line: &str) -> String {
 }
 
 /// The UCCI session: the UCI session it drives, and what UCCI keeps beyond it.
+///
+/// ```
+/// use qiku::engine::{ucci::Ucci, uci::Output};
+///
+/// let log = tempfile::NamedTempFile::new()?;
+/// let mut ucci = Ucci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+/// // Rook to d0 mates: found by `go depth` and answered with `bestmove`.
+/// ucci.command("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+/// ucci.command("go depth 2");
+/// ucci.command("position startpos"); // waits for the search, which ends on its own
+/// assert!(std::fs::read_to_string(log.path())?.ends_with("bestmove a0d0\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Ucci {
     out: Output,
     uci: Uci,

@@ -29,6 +29,18 @@ pub use go::{parse_go, GoError};
 /// at a time. The first write that fails (the GUI is gone, or the output cannot take more) ends
 /// the output: nothing more is written, and [`Output::failed`] says so, for the session to end
 /// (the writer itself has the error: there is nobody left to tell over this output).
+///
+/// ```
+/// use qiku::engine::uci::Output;
+///
+/// let log = tempfile::NamedTempFile::new()?;
+/// let out = Output::new(Box::new(log.reopen()?));
+/// let for_search = out.clone(); // the search thread's handle: the same output
+/// out.line("readyok");
+/// for_search.line("bestmove h2e2");
+/// assert_eq!(std::fs::read_to_string(log.path())?, "readyok\nbestmove h2e2\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Output {
     writer: Arc<Mutex<Box<dyn Write + Send>>>,
@@ -38,7 +50,16 @@ pub struct Output {
 impl Output {
     /// Output to `w`.
     ///
-    /// (example at [`Output::line`])
+    /// ```
+    /// use qiku::engine::uci::Output;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("engine.log");
+    /// let out = Output::new(Box::new(std::fs::File::create(&path)?)); // any writer
+    /// out.line("id name qiku");
+    /// assert_eq!(std::fs::read_to_string(&path)?, "id name qiku\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(w: Box<dyn Write + Send>) -> Output {
         Output { writer: Arc::new(Mutex::new(w)), failed: Arc::new(AtomicBool::new(false)) }
     }
@@ -163,6 +184,18 @@ pub fn book_info(m: crate::core::Move) -> String {
 }
 
 /// The UCI session.
+///
+/// ```
+/// use qiku::engine::uci::{Output, Uci};
+///
+/// let log = tempfile::NamedTempFile::new()?;
+/// let mut uci = Uci::new(Output::new(Box::new(log.reopen()?)), Default::default());
+/// uci.command("uci");
+/// let text = std::fs::read_to_string(log.path())?;
+/// assert!(text.starts_with("id name qiku ") && text.ends_with("uciok\n"));
+/// assert!(text.contains("\noption name Hash type spin"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Uci {
     out: Output,
     engine: Arc<Mutex<Engine>>,
@@ -192,7 +225,14 @@ pub struct Uci {
 impl Uci {
     /// A session writing to `out`, opening books and tables with `openers`.
     ///
-    /// (example at [`Uci::command`])
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    /// use qiku::Position;
+    ///
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default()); // the crate's file formats
+    /// assert_eq!(uci.current_position(), Some(&Position::startpos())); // until a `position` command
+    /// assert!(!uci.is_searching());
+    /// ```
     pub fn new(out: Output, openers: Openers) -> Uci {
         Uci {
             out,
@@ -697,7 +737,16 @@ impl Uci {
 
     /// How many `position` commands the session has handled (accepted or refused).
     ///
-    /// (example at [`Uci::current_position`])
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    ///
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// assert_eq!(uci.positions_handled(), 0);
+    /// uci.command("position startpos moves h2e2");
+    /// uci.command("isready"); // not a position command
+    /// uci.command("position startpos moves h2e2 h2e2"); // refused (an illegal move), but handled
+    /// assert_eq!(uci.positions_handled(), 2);
+    /// ```
     pub fn positions_handled(&self) -> u64 {
         self.positions_handled
     }
@@ -791,7 +840,16 @@ impl Uci {
 
     /// Whether a search is running.
     ///
-    /// (example at [`Uci::stop`])
+    /// ```
+    /// use qiku::engine::uci::{Output, Uci};
+    ///
+    /// let mut uci = Uci::new(Output::new(Box::new(std::io::sink())), Default::default());
+    /// assert!(!uci.is_searching());
+    /// uci.command("go infinite");
+    /// assert!(uci.is_searching()); // until `stop`
+    /// uci.command("stop");
+    /// assert!(!uci.is_searching());
+    /// ```
     pub fn is_searching(&mut self) -> bool {
         self.searching()
     }

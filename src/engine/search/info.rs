@@ -6,6 +6,20 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// One line of search output (UCI `info`).
+///
+/// ```
+/// use qiku::engine::{time::Limits, Engine, Info, Score};
+/// use qiku::{Game, Position};
+///
+/// let game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")?);
+/// let mut lines: Vec<Info> = Vec::new();
+/// Engine::new(1).think(&game, &Limits::depth(2), &mut |info| lines.push(info.clone()));
+/// assert_eq!(lines.iter().map(|i| i.depth).collect::<Vec<_>>(), [1, 2]); // one per depth
+/// let last = &lines[1];
+/// assert_eq!((last.multipv, last.score, last.pv[0].to_string()), (1, Score::Mate(1), "a0d0".to_string()));
+/// assert!(last.to_uci().starts_with("info depth 2 seldepth "));
+/// # Ok::<(), qiku::PositionError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {
     /// Completed iteration depth.
@@ -31,7 +45,17 @@ pub struct Info {
 impl Info {
     /// Nodes per second.
     ///
-    /// (example at [`Info::to_uci`])
+    /// ```
+    /// use qiku::engine::{Info, Score};
+    /// use std::time::Duration;
+    ///
+    /// let info = |nodes, ms| Info {
+    ///     depth: 1, multipv: 1, seldepth: 1, score: Score::Cp(0), nodes,
+    ///     time: Duration::from_millis(ms), hashfull: 0, tbhits: 0, pv: Vec::new(),
+    /// };
+    /// assert_eq!(info(3_000, 1_500).nps(), 2_000);
+    /// assert_eq!(info(3_000, 0).nps(), 3_000_000); // under a millisecond: counted as one
+    /// ```
     pub fn nps(&self) -> u64 {
         let ms = self.time.as_millis() as u64;
         (self.nodes * 1000).checked_div(ms).unwrap_or(self.nodes * 1000)
