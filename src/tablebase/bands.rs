@@ -8,6 +8,16 @@
 //! the smallest distance ([`choose`]).
 
 /// How the entries of a band were decided (see the module documentation).
+///
+/// ```
+/// use qiku::tablebase::format::BandKind;
+///
+/// // Each kind is stored as its code and read back; other codes are no kind.
+/// for kind in [BandKind::Forced, BandKind::Perpetual] {
+///     assert_eq!(BandKind::from_code(kind.code()), Some(kind));
+/// }
+/// assert_eq!(BandKind::from_code(3), None);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -52,6 +62,23 @@ impl BandKind {
 }
 
 /// A range of rule-aware distances, from `start` to the next band's start.
+///
+/// The bands are read from a companion's header ([`Header::bands`](crate::tablebase::format::Header::bands)):
+///
+/// ```
+/// # #[cfg(feature = "generate")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use qiku::tablebase::format::{TableFile, METRIC_ASIAN};
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let rules = TableFile::open(&dir.path().join("KRvK.qtr"))?; // the Asian rules' companion
+/// assert_eq!(rules.header().metric, METRIC_ASIAN);
+/// assert!(rules.header().bands.is_empty()); // no KRvK value needs the rules: no band
+/// # Ok(()) }
+/// # #[cfg(not(feature = "generate"))] fn main() {}
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Band {

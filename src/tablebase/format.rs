@@ -76,6 +76,14 @@ thread_local! {
 }
 
 /// The parsed header.
+///
+/// ```
+/// # use qiku::tablebase::{format::{encode, TableFile, DRAW, METRIC_DTM}, Counts, Material};
+/// let bytes = encode("KRvK".parse::<Material>()?, &[DRAW; 2 * 45 * 90], &[Counts::default(); 2], true)?;
+/// let header = TableFile::from_bytes(bytes, "KRvK.qtb")?.header().clone(); // 45 king pairs, 90 rook squares
+/// assert_eq!((header.metric, header.width, header.per_side, header.block_count), (METRIC_DTM, 1, 45 * 90, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Header {
     /// The (canonical) material of the table.

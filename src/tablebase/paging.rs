@@ -35,6 +35,17 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// A memory budget and the directory of the scratch files of the arrays that do not fit it.
+///
+/// ```
+/// use qiku::tablebase::generate::{MemorySize, Paging};
+/// use std::time::Duration;
+///
+/// let paging = Paging::new("2G".parse::<MemorySize>()?.bytes(), "/scratch/tb");
+/// assert_eq!(paging.budget(), 2 << 30);
+/// // Checkpoints every five minutes unless told otherwise.
+/// assert_eq!(paging.clone().checkpoint_every(Duration::from_secs(300)), paging);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paging {
     budget: u64,
@@ -74,17 +85,40 @@ impl Paging {
         self
     }
 
-    /// The interval between checkpoints. (example at [`Paging::checkpoint_every`])
+    /// The interval between checkpoints.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Paging;
+    /// use std::time::Duration;
+    ///
+    /// let paging = Paging::new(1 << 30, "scratch");
+    /// assert_eq!(paging.checkpoint_interval(), Duration::from_secs(300)); // the default
+    /// assert_eq!(paging.checkpoint_every(Duration::ZERO).checkpoint_interval(), Duration::ZERO);
+    /// ```
     pub fn checkpoint_interval(&self) -> Duration {
         self.checkpoint_every
     }
 
-    /// The budget in bytes. (example at [`Paging::new`])
+    /// The budget in bytes.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Paging;
+    ///
+    /// assert_eq!(Paging::new(512 << 20, "scratch").budget(), 512 << 20);
+    /// ```
     pub fn budget(&self) -> u64 {
         self.budget
     }
 
-    /// The scratch directory. (example at [`Paging::new`])
+    /// The scratch directory.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::Paging;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// assert_eq!(Paging::new(1 << 30, dir.path()).scratch(), dir.path());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn scratch(&self) -> &Path {
         &self.scratch
     }
@@ -92,6 +126,16 @@ impl Paging {
 
 /// A size with an optional binary suffix, as `--memory` takes it: `1G`, `512M`, `1.5G`, `800000K`,
 /// or bytes. `K`, `M`, `G` and `T` are powers of 1,024 (`GiB` and `GB` are read the same way).
+///
+/// ```
+/// use qiku::tablebase::generate::MemorySize;
+///
+/// let size = |s: &str| s.parse::<MemorySize>().map(MemorySize::bytes);
+/// assert_eq!(size("512M"), Ok(512 << 20));
+/// assert_eq!(size("1.5G"), Ok(3 << 29));
+/// assert_eq!(size("2GiB"), size("2GB")); // powers of 1,024 either way
+/// assert_eq!(size("lots").unwrap_err(), "`lots`: not a size (such as 1G, 512M or 800000000)");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MemorySize(u64);
 
@@ -109,7 +153,14 @@ impl MemorySize {
         MemorySize(bytes)
     }
 
-    /// The size in bytes. (example at [`MemorySize::from_bytes`])
+    /// The size in bytes.
+    ///
+    /// ```
+    /// use qiku::tablebase::generate::MemorySize;
+    ///
+    /// assert_eq!("800000K".parse::<MemorySize>()?.bytes(), 800_000 * 1024);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn bytes(self) -> u64 {
         self.0
     }

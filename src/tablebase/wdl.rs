@@ -86,6 +86,17 @@ pub fn wdl_of(code: u8, asian: bool) -> Option<Wdl> {
 }
 
 /// What an illegal entry stores.
+///
+/// ```
+/// use qiku::tablebase::format::{code, ILLEGAL};
+/// use qiku::tablebase::wdl::{self, codes, Fill};
+///
+/// // Lost, won, an illegal entry, lost.
+/// let plain = [code(2), code(3), ILLEGAL, code(4)];
+/// assert_eq!(codes(&plain, &plain, Fill::Previous), [wdl::LOSS, wdl::WIN, wdl::WIN, wdl::LOSS]);
+/// assert_eq!(codes(&plain, &plain, Fill::MostCommon), [wdl::LOSS, wdl::WIN, wdl::LOSS, wdl::LOSS]);
+/// assert_eq!(codes(&plain, &plain, Fill::Draw)[2], wdl::DRAW);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fill {
     /// The code of the entry before it in its block (at a block's start, of the first legal
