@@ -78,7 +78,8 @@ pub struct Shared {
     pub pondering: AtomicBool,
     /// Set at `ponderhit`: the clock limits count from then on.
     pub ponderhit_at: std::sync::Mutex<Option<Instant>>,
-    /// Nodes of all threads (helpers add theirs in batches).
+    /// Nodes of all threads while more than one searches (each adds its own in batches). A
+    /// single-threaded search leaves it at 0 and counts in [`SearchResult::nodes`] alone.
     pub nodes: AtomicU64,
     /// Tablebase probes of all threads.
     pub tbhits: AtomicU64,

@@ -14,7 +14,9 @@
 use crate::core::Color;
 use std::time::{Duration, Instant};
 
-/// What `go` asked for. All `None`/`false` means "search until told to stop".
+/// What `go` asked for. All `None`/`false` (a plain `go`) leaves the search its own limits only:
+/// it deepens until `stop`, a settled mate or the deepest iteration it makes (120 plies), so it
+/// still ends on its own ([`Limits::is_bounded`]); `infinite` or `ponder` wait for `stop`.
 ///
 /// ```
 /// use qiku::engine::time::Limits;
