@@ -50,6 +50,20 @@ use std::time::{Duration, Instant};
 const STOP_POLL: Duration = Duration::from_millis(200);
 
 /// Options of [`build`] beyond the [`BuildParams`] stored in the book.
+///
+/// ```
+/// use qiku::book::{build, BuildOptions, BuildParams};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 2. h0g2 i9h9 1-0\n")?;
+/// // The first two plies of each game only, read by one thread.
+/// let params = BuildParams { max_ply: 2, ..BuildParams::default() };
+/// let opts = BuildOptions { params, threads: Some(1), ..BuildOptions::default() };
+/// let report = build(&[games], &dir.path().join("short.qbk"), &opts)?;
+/// assert_eq!(report.header.records, 2); // h2e2 and h9g7
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     /// The options stored in the book.
@@ -95,6 +109,19 @@ impl Default for BuildOptions {
 }
 
 /// What was read from one input.
+///
+/// ```
+/// use qiku::book::{build, BuildOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n\n1. c3c4 0-1\n")?;
+/// let report = build(&[games.clone()], &dir.path().join("b.qbk"), &BuildOptions::default())?;
+/// let file = &report.files[0];
+/// assert_eq!((&file.path, file.games, file.compressed), (&games, 2, false));
+/// assert_eq!(file.error, None); // read to its end
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct FileReport {
     /// The input file.
@@ -120,6 +147,22 @@ pub struct FileReport {
 /// A file found by listing an input directory that could not be used, or a directory below it
 /// that could not be listed: it was skipped, and the build went on with the other files (a file
 /// or directory named as an input that cannot be used fails the build instead).
+///
+/// ```
+/// use qiku::book::{build, BuildOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games");
+/// std::fs::create_dir(&games)?;
+/// std::fs::write(games.join("good.pgn"), "1. h2e2 h9g7 1-0\n")?;
+/// std::fs::write(games.join("packed.pgn"), [0x50, 0x4b, 3, 4, 0, 0, 0xff, 0xfe])?; // a zip archive
+/// let report = build(&[games.clone()], &dir.path().join("b.qbk"), &BuildOptions::default())?;
+/// assert_eq!(report.unusable.len(), 1);
+/// assert_eq!(report.unusable[0].path, games.join("packed.pgn"));
+/// assert!(report.unusable[0].cause.starts_with("not a game file: this is a zip archive, not text"));
+/// assert_eq!(report.header.games.used, 1); // the build went on with good.pgn
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnusableFile {
     /// The file, under the directory listed.
@@ -131,6 +174,20 @@ pub struct UnusableFile {
 }
 
 /// The outcome of a build.
+///
+/// ```
+/// use qiku::book::{build, BuildOptions};
+///
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n\n1. h2h8 1-0\n")?;
+/// let report = build(&[games], &dir.path().join("b.qbk"), &BuildOptions::default())?;
+/// assert!(report.written);
+/// // The second game's only move is illegal: it is skipped and counted as an error.
+/// assert_eq!((report.header.games.used, report.errors_total, report.skipped_total()), (1, 1, 1));
+/// assert_eq!(report.raw_records, 2); // a record for each ply of the first game
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct BuildReport {
     /// The header of the book written (or, when [`BuildReport::written`] is false, of the empty
@@ -200,6 +257,18 @@ impl BuildReport {
 
     /// Games left out by the [`GameFilter`] (included in [`BuildReport::skipped_total`]). Example
     /// at [`BuildReport::skipped_total`].
+    ///
+    /// ```
+    /// use qiku::book::{build, BuildOptions, GameFilter};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let games = dir.path().join("games.pgn");
+    /// std::fs::write(&games, "[Event \"Cup\"]\n\n1. h2e2 1-0\n\n[Event \"League\"]\n\n1. c3c4 0-1\n")?;
+    /// let filter = GameFilter { event: Some("cup".into()), ..GameFilter::default() };
+    /// let report = build(&[games], &dir.path().join("cup.qbk"), &BuildOptions { filter, ..BuildOptions::default() })?;
+    /// assert_eq!((report.filtered_total(), report.header.games.used), (1, 1)); // the league game is left out
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn filtered_total(&self) -> u64 {
         self.skipped.iter().filter(|(r, _)| matches!(r, SkipReason::Filtered(_))).map(|(_, n)| n).sum()
     }

@@ -9,6 +9,14 @@
 use std::fmt;
 
 /// A date as far as a `Date` tag gives it: the year, and the month and day when known.
+///
+/// ```
+/// use qiku::book::GameDate;
+///
+/// let date = GameDate { year: 1995, month: Some(3), day: None };
+/// assert_eq!(date.to_string(), "1995.03.??"); // the day is not known
+/// assert_eq!(GameDate::parse("1995年3月"), Some(date));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameDate {
     /// The year (1000..=2999).
@@ -153,6 +161,19 @@ impl fmt::Display for GameDate {
 
 /// One end of a `--since`/`--until` range: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`.` or `/` also
 /// separate). A partial date covers its whole year or month.
+///
+/// ```
+/// use qiku::book::filter::GameTags;
+/// use qiku::book::{DateBound, GameFilter};
+///
+/// let until: DateBound = "2003-05".parse()?;
+/// assert_eq!(until, "2003/5".parse()?); // "." or "/" separate too
+/// let filter = GameFilter { until: Some(until), ..GameFilter::default() };
+/// assert_eq!(filter.check(&GameTags { date: "2003.05.31", ..GameTags::default() }), None); // all of May
+/// let err = "2003-13".parse::<DateBound>().unwrap_err();
+/// assert!(err.to_string().starts_with("date \"2003-13\" is not YYYY, YYYY-MM or YYYY-MM-DD of a real day"));
+/// # Ok::<(), qiku::book::FilterError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DateBound(GameDate);
 
@@ -180,6 +201,15 @@ impl std::str::FromStr for DateBound {
 }
 
 /// An ECCO code, `A00` to `E99`, as a number `0..500`.
+///
+/// ```
+/// use qiku::book::Ecco;
+///
+/// let code = Ecco::parse("b12").ok_or("not a code")?;
+/// assert_eq!(code.to_string(), "B12");
+/// assert!(code > Ecco::parse("A99").ok_or("not a code")?); // codes sort A00 to E99
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Ecco(u16);
 
@@ -214,6 +244,16 @@ impl fmt::Display for Ecco {
 }
 
 /// A range of ECCO codes: `C45`, `C4` (`C40`-`C49`), `C` (`C00`-`C99`) or `A00-C99`.
+///
+/// ```
+/// use qiku::book::EccoRange;
+///
+/// let range: EccoRange = "B-C2".parse()?;
+/// assert_eq!((range.first.to_string(), range.last.to_string()), ("B00".to_string(), "C29".to_string()));
+/// let err = "C99-A00".parse::<EccoRange>().unwrap_err();
+/// assert_eq!(err.to_string(), "ECCO range \"C99-A00\" runs backwards: write it A00-C99");
+/// # Ok::<(), qiku::book::FilterError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EccoRange {
     /// The first code in the range.
@@ -272,6 +312,15 @@ impl std::str::FromStr for EccoRange {
 }
 
 /// A filter value that cannot be read; the message names it and says what is expected.
+///
+/// ```
+/// use qiku::book::{EccoRange, FilterError};
+///
+/// let err = "Z12".parse::<EccoRange>().unwrap_err();
+/// assert_eq!(err, FilterError::Ecco("Z12".into()));
+/// let text = "ECCO \"Z12\" is not a code A00-E99, a prefix (C, C4) or a range of them (A00-C99, B-C)";
+/// assert_eq!(err.to_string(), text);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FilterError {
     /// A `--since`/`--until` value.
@@ -305,6 +354,18 @@ impl std::error::Error for FilterError {}
 
 /// Which games a build reads. The default reads every game. Text matches are substrings of the
 /// tag (ASCII letters in any case); several filters must all match.
+///
+/// ```
+/// use qiku::book::filter::GameTags;
+/// use qiku::book::{FilterMiss, GameFilter};
+///
+/// let filter = GameFilter { red: Some("hu".into()), ecco: Some("C".parse()?), ..GameFilter::default() };
+/// let tags = GameTags { red: "Hu Ronghua", black: "Lu Qin", ecco: "C45", ..GameTags::default() };
+/// assert_eq!(filter.check(&tags), None); // "hu" in any case; C45 is in C00-C99
+/// let swapped = GameTags { red: "Lu Qin", black: "Hu Ronghua", ..tags };
+/// assert_eq!(filter.check(&swapped), Some(FilterMiss::Player)); // Hu played black
+/// # Ok::<(), qiku::book::FilterError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
     /// A player on either side (the `Red` or `Black` tag contains it).
@@ -324,6 +385,18 @@ pub struct GameFilter {
 }
 
 /// Why a filter excluded a game.
+///
+/// ```
+/// use qiku::book::filter::GameTags;
+/// use qiku::book::{FilterMiss, GameFilter};
+///
+/// let filter = GameFilter { event: Some("Cup".into()), since: Some("2000".parse()?), ..GameFilter::default() };
+/// // Both filters fail: the first in this order is reported.
+/// let league = GameTags { event: "League", date: "1999", ..GameTags::default() };
+/// assert_eq!(filter.check(&league), Some(FilterMiss::Event));
+/// assert_eq!(filter.check(&GameTags { event: "World Cup", ..GameTags::default() }), Some(FilterMiss::NoDate));
+/// # Ok::<(), qiku::book::FilterError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FilterMiss {
     /// `--player`, `--red` or `--black`.
@@ -339,6 +412,16 @@ pub enum FilterMiss {
 }
 
 /// The tags a filter looks at (absent tags are empty).
+///
+/// ```
+/// use qiku::book::filter::GameTags;
+/// use qiku::book::{FilterMiss, GameFilter};
+///
+/// let filter = GameFilter { event: Some("全国".into()), ..GameFilter::default() };
+/// // An absent tag is empty, and matches no text.
+/// assert_eq!(filter.check(&GameTags::default()), Some(FilterMiss::Event));
+/// assert_eq!(filter.check(&GameTags { event: "2003年全国象棋个人赛", ..GameTags::default() }), None);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GameTags<'a> {
     /// `Red`.

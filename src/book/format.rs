@@ -56,6 +56,20 @@ const RECORDS_PER_BUCKET: u64 = 4;
 pub use crate::util::checksum::Checksum;
 
 /// Which side's positions a book keeps.
+///
+/// ```
+/// use qiku::book::{build, Book, BuildOptions, BuildParams, SideFilter};
+/// use qiku::Color;
+///
+/// let dir = tempfile::tempdir()?;
+/// let (pgn, path) = (dir.path().join("games.pgn"), dir.path().join("red.qbk"));
+/// std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n")?;
+/// let params = BuildParams { only: SideFilter::Only(Color::Red), ..BuildParams::default() };
+/// build(&[pgn], &path, &BuildOptions { params, ..BuildOptions::default() })?;
+/// // Red's h2e2 is kept; black's reply h9g7 is not.
+/// assert_eq!(Book::open(&path)?.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SideFilter {
     #[default]
@@ -100,6 +114,14 @@ impl SideFilter {
 }
 
 /// The options a book was built with; stored in its header.
+///
+/// ```
+/// use qiku::book::{BuildParams, Counts};
+///
+/// let params = BuildParams { min_games: 2, ..BuildParams::default() };
+/// assert_eq!(params.max_ply, 40); // by default the first 40 plies of each game are read
+/// assert!(!params.keeps(&Counts { wins: 1, ..Counts::default() })); // one game, fewer than 2
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuildParams {
     /// Moves are recorded for plies `0..max_ply` of each game.
@@ -212,6 +234,18 @@ impl BuildParams {
 }
 
 /// Game counts stored in the header. All are sums over the input, so merging books adds them.
+///
+/// ```
+/// use qiku::book::{build, Book, GameCounts};
+///
+/// let dir = tempfile::tempdir()?;
+/// let (pgn, path) = (dir.path().join("games.pgn"), dir.path().join("games.qbk"));
+/// std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n\n1. c3c4 *\n")?;
+/// build(&[pgn], &path, &Default::default())?;
+/// // Both games were used; the second one has no result.
+/// assert_eq!(Book::open(&path)?.header().games, GameCounts { read: 2, used: 2, without_result: 1 });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GameCounts {
     /// Games found in the input (including skipped ones).
@@ -240,6 +274,19 @@ impl GameCounts {
 }
 
 /// A decoded `.qbk` header.
+///
+/// ```
+/// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+/// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n")?;
+/// # qiku::book::build(&[pgn], &path, &Default::default())?;
+/// use qiku::book::{format::VERSION_RECENT, Book};
+///
+/// let header = *Book::open(&path)?.header();
+/// // 1. h2e2 h9g7: two positions, one move each.
+/// assert_eq!((header.records, header.positions, header.moves), (2, 2, 2));
+/// assert_eq!(header.version, VERSION_RECENT); // it has a recent-games section
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Format version ([`VERSION`]).
@@ -291,15 +338,44 @@ impl Header {
         HEADER_LEN as u64 + self.records * RECORD_LEN as u64
     }
     /// Entries in the index: one per bucket plus the end. Example at [`Header::index_offset`].
+    ///
+    /// ```
+    /// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+    /// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n")?;
+    /// # qiku::book::build(&[pgn], &path, &Default::default())?;
+    /// let header = *qiku::book::Book::open(&path)?.header();
+    /// assert_eq!(header.index_len(), (1 << header.index_bits) + 1); // one per bucket and the end
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index_len(&self) -> u64 {
         (1u64 << self.index_bits) + 1
     }
     /// Byte offset of the recent-games section (the end of the index). Example at
     /// [`Header::index_offset`].
+    ///
+    /// ```
+    /// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+    /// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n")?;
+    /// # qiku::book::build(&[pgn], &path, &Default::default())?;
+    /// let header = *qiku::book::Book::open(&path)?.header();
+    /// // The recent-games section follows the index and ends the file.
+    /// assert_eq!(header.section_offset(), header.index_offset() + 8 * header.index_len());
+    /// assert_eq!(header.section_offset() + header.section_len, std::fs::metadata(&path)?.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn section_offset(&self) -> u64 {
         self.index_offset() + self.index_len() * 8
     }
     /// The exact size a file with this header has. Example at [`Header::index_offset`].
+    ///
+    /// ```
+    /// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+    /// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n")?;
+    /// # qiku::book::build(&[pgn], &path, &Default::default())?;
+    /// let header = *qiku::book::Book::open(&path)?.header();
+    /// assert_eq!(header.file_len(), std::fs::metadata(&path)?.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn file_len(&self) -> u64 {
         self.section_offset() + self.section_len
     }
@@ -564,6 +640,22 @@ fn index_bits_for(records: u64) -> u32 {
 /// Streams sorted entries into a new book file. Entries must arrive in strictly increasing
 /// (key, move) order; [`BookWriter::finish`] writes the index and header and renames the file
 /// into place.
+///
+/// ```
+/// use qiku::book::format::BookWriter;
+/// use qiku::book::{Book, BuildParams, Counts, Entry, GameCounts};
+/// use qiku::notation::iccs::parse_move;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("two.qbk");
+/// let mut writer = BookWriter::create(&path)?;
+/// for (key, mv) in [(3, "h2e2"), (5, "c3c4")] {
+///     writer.push(&Entry { key, mv: parse_move(mv)?, counts: Counts { draws: 1, ..Counts::default() } })?;
+/// }
+/// writer.finish(GameCounts::default(), BuildParams::default())?;
+/// assert_eq!(Book::open(&path)?.entries().map(|e| e.key).collect::<Vec<_>>(), [3, 5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct BookWriter {
     out: BufWriter<AtomicFile>,
     path: PathBuf,
@@ -667,6 +759,17 @@ impl BookWriter {
     }
 
     /// Entries pushed so far. Example at [`BookWriter::create`].
+    ///
+    /// ```
+    /// use qiku::book::{format::BookWriter, Counts, Entry};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let mut writer = BookWriter::create(&dir.path().join("b.qbk"))?;
+    /// assert_eq!(writer.records(), 0);
+    /// writer.push(&Entry { key: 1, mv: qiku::notation::iccs::parse_move("h2e2")?, counts: Counts::default() })?;
+    /// assert_eq!(writer.records(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn records(&self) -> u64 {
         self.records
     }

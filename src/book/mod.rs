@@ -18,6 +18,21 @@
 //!
 //! The output depends only on the multiset of (position, move, outcome) records, so it is
 //! byte-identical for any thread count and any order of the input files; see docs/BOOK.md.
+//!
+//! ```
+//! use qiku::book::{build, BuildOptions};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+//! std::fs::write(&a, "1. h2e2 h9g7 1-0\n")?;
+//! std::fs::write(&b, "1. c3c4 b9c7 0-1\n\n1. h2e2 b9c7 1/2-1/2\n")?;
+//! let (ab, ba) = (dir.path().join("ab.qbk"), dir.path().join("ba.qbk"));
+//! build(&[a.clone(), b.clone()], &ab, &BuildOptions { threads: Some(2), ..BuildOptions::default() })?;
+//! build(&[b, a], &ba, &BuildOptions { threads: Some(1), ..BuildOptions::default() })?;
+//! // The same games in the other order, on another number of threads: the same bytes.
+//! assert_eq!(std::fs::read(&ab)?, std::fs::read(&ba)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

@@ -26,6 +26,14 @@ use crate::storage::Storage;
 use std::path::{Path, PathBuf};
 
 /// A move found in the book for a position, with its counts from the mover's point of view.
+///
+/// ```
+/// use qiku::book::{BookMove, Counts};
+/// let counts = Counts { wins: 3, draws: 1, losses: 0, unknown: 2 };
+/// let m = BookMove { mv: qiku::notation::iccs::parse_move("h2e2")?, counts };
+/// assert_eq!((m.mv.to_string(), m.counts.games()), ("h2e2".to_string(), 6));
+/// # Ok::<(), qiku::notation::ParseMoveError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
     /// The move, in the probed position's orientation.
@@ -77,6 +85,20 @@ pub fn mirror_twin(pos: &Position, mv: Move) -> Option<Move> {
 }
 
 /// How [`Book::pick`] chooses among the book moves of a position.
+///
+/// ```
+/// use qiku::book::{choose, BookMove, Counts, Policy};
+/// use qiku::{notation::iccs::parse_move, Rng};
+///
+/// let bm = |s, wins, losses| {
+///     BookMove { mv: parse_move(s).unwrap(), counts: Counts { wins, draws: 0, losses, unknown: 0 } }
+/// };
+/// let moves = [bm("h2e2", 60, 40), bm("c3c4", 30, 10)];
+/// // c3c4 scores 75% against h2e2's 60%: the best score, whatever the generator.
+/// assert_eq!(choose(&moves, Policy::BestScore, &mut Rng::new(7)), Some(moves[1].mv));
+/// let pick = choose(&moves, Policy::WeightedByScore, &mut Rng::new(7)); // one of the two, at random
+/// assert!(moves.iter().any(|m| Some(m.mv) == pick));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// The move with the best score (wins + draws / 2 over decided games); ties go to the move
@@ -215,6 +237,18 @@ impl BucketCache {
 }
 
 /// How thoroughly [`Book::open_with`] checks a file.
+///
+/// ```
+/// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+/// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+/// # qiku::book::build(&[pgn], &path, &Default::default())?;
+/// use qiku::book::{format::HEADER_LEN, Book, Verify};
+/// let mut bytes = std::fs::read(&path)?;
+/// bytes[HEADER_LEN + 10] ^= 1; // one more win in the first record: the body checksum no longer matches
+/// assert!(Book::from_bytes_with(bytes.clone(), "damaged.qbk", Verify::Structure).is_ok());
+/// assert!(Book::from_bytes_with(bytes, "damaged.qbk", Verify::Full).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verify {
     /// Header, sizes and index (cheap, independent of the book's size). Corruption inside the
@@ -301,6 +335,18 @@ impl Book {
     /// The file must not be truncated or modified in place while the book is open: a mapped
     /// page that no longer exists kills the process with SIGBUS, and modified bytes change
     /// under the reader. Replacing the file by rename (as qiku's writers do) is safe.
+    ///
+    /// ```
+    /// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+    /// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # qiku::book::build(&[pgn], &path, &Default::default())?;
+    /// use qiku::book::{Book, Verify};
+    /// // Safety: nothing writes to the file while the book is open.
+    /// let mapped = unsafe { Book::open_mmap(&path, Verify::Full)? };
+    /// let start = qiku::Position::startpos();
+    /// assert_eq!(mapped.probe(&start)?, Book::open(&path)?.probe(&start)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub unsafe fn open_mmap(path: impl AsRef<Path>, verify: Verify) -> Result<Book, BookError> {
         let path = path.as_ref();
         // Safety: the caller's guarantee is the map's; every read of it is bounds-checked.
@@ -643,6 +689,15 @@ impl Book {
     }
 
     /// Games kept per position in the recent-games section (0: the book has none).
+    ///
+    /// ```
+    /// # let d = tempfile::tempdir()?; let (pgn, path) = (d.path().join("games.pgn"), d.path().join("games.qbk"));
+    /// # std::fs::write(&pgn, "1. h2e2 h9g7 1-0\n\n1. h2e2 b9c7 0-1\n\n1. c3c4 1/2-1/2\n")?;
+    /// # qiku::book::build(&[pgn], &path, &Default::default())?;
+    /// let book = qiku::book::Book::open(&path)?;
+    /// assert_eq!(book.recent_games_kept(), qiku::book::DEFAULT_RECENT_GAMES); // built with the default
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn recent_games_kept(&self) -> u32 {
         self.header.recent_games
     }

@@ -39,6 +39,24 @@ pub const DEFAULT_RECENT_GAMES: u32 = 5;
 /// A game that reached a position, as [`Book::recent_games`](super::Book::recent_games) returns
 /// it: oriented so that its moves reach the probed position itself (a game that reached its
 /// mirror image is mirrored, start position and moves).
+///
+/// ```
+/// use qiku::book::{build, Book, BuildOptions};
+/// use qiku::{notation::iccs, pgn::GameResult, Position};
+///
+/// let dir = tempfile::tempdir()?;
+/// let (pgn, path) = (dir.path().join("games.pgn"), dir.path().join("b.qbk"));
+/// std::fs::write(&pgn, "[Red \"Hu Ronghua\"]\n[Date \"1995.03.04\"]\n\n1. b2e2 h9g7 1-0\n")?;
+/// build(&[pgn], &path, &BuildOptions::default())?;
+/// // Probed after h2e2, the mirror image of the b2e2 played: the game comes back mirrored.
+/// let start = Position::startpos();
+/// let games = Book::open(&path)?.recent_games(&start.play(iccs::parse(&start, "h2e2")?)?)?;
+/// let game = &games[0];
+/// assert_eq!((game.red.as_str(), game.result, game.mirrored), ("Hu Ronghua", Some(GameResult::RedWins), true));
+/// assert_eq!((game.moves[0].to_string(), game.moves[1].to_string()), ("h2e2".to_string(), "b9c7".to_string()));
+/// assert_eq!(game.when.map(|d| d.key()), Some(19950304));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecentGame {
     /// The `Red` tag (empty if none).

@@ -112,16 +112,34 @@ pub struct Counts {
 
 impl Counts {
     /// All games in which the move was played, with or without a result. Example at [`Counts`].
+    ///
+    /// ```
+    /// use qiku::book::Counts;
+    /// let c = Counts { wins: 2, draws: 1, losses: 0, unknown: 4 };
+    /// assert_eq!(c.games(), 7); // the 4 games without a result count too
+    /// ```
     pub fn games(&self) -> u64 {
         self.decided() + u64::from(self.unknown)
     }
 
     /// Games with a result (wins + draws + losses). Example at [`Counts`].
+    ///
+    /// ```
+    /// use qiku::book::Counts;
+    /// let c = Counts { wins: 2, draws: 1, losses: 3, unknown: 4 };
+    /// assert_eq!(c.decided(), 6); // the 4 games without a result are left out
+    /// ```
     pub fn decided(&self) -> u64 {
         u64::from(self.wins) + u64::from(self.draws) + u64::from(self.losses)
     }
 
     /// Points scored (a win 1, a draw ½) doubled, so that it is an integer. Example at [`Counts`].
+    ///
+    /// ```
+    /// use qiku::book::Counts;
+    /// let c = Counts { wins: 2, draws: 3, losses: 5, unknown: 1 };
+    /// assert_eq!(c.double_points(), 7); // 2 wins and 3 draws: 3.5 points
+    /// ```
     pub fn double_points(&self) -> u64 {
         2 * u64::from(self.wins) + u64::from(self.draws)
     }
@@ -258,17 +276,39 @@ impl MinScore {
     }
 
     /// The minimum in parts per million (as stored in the header). Example at [`MinScore`].
+    ///
+    /// ```
+    /// use qiku::book::MinScore;
+    /// assert_eq!(MinScore::from_fraction(0.55).map(MinScore::ppm), Some(550_000));
+    /// assert_eq!(MinScore::NONE.ppm(), 0);
+    /// ```
     pub const fn ppm(self) -> u32 {
         self.0
     }
 
     /// The minimum as a fraction between 0 and 1. Example at [`MinScore`].
+    ///
+    /// ```
+    /// use qiku::book::MinScore;
+    /// assert_eq!(MinScore::from_ppm(250_000).map(MinScore::fraction), Some(0.25));
+    /// ```
     pub fn fraction(self) -> f64 {
         f64::from(self.0) / 1_000_000.0
     }
 }
 
 /// One book record: a move in a position (both canonical, see the module docs) with its counts.
+///
+/// ```
+/// use qiku::book::record::{canonical_key, Entry};
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// let e = Entry { key: canonical_key(&start).0, mv: iccs::parse(&start, "h2e2")?, counts: Default::default() };
+/// assert_eq!(e.key, start.key().min(start.mirror_key()));
+/// assert_eq!(e.counts.games(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
     /// The canonical key: `min(position.key(), position.mirror_key())`.
@@ -298,6 +338,18 @@ impl Entry {
 }
 
 /// How a position is stored: its canonical key and whether the moves are mirrored.
+///
+/// ```
+/// use qiku::book::record::{canonical_key, Orientation};
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// assert_eq!(canonical_key(&start).1, Orientation::Symmetric);
+/// // After a move on one side the board is no longer its own mirror image.
+/// let after = start.play(iccs::parse(&start, "h2e2")?)?;
+/// assert_ne!(canonical_key(&after).1, Orientation::Symmetric);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Orientation {
     /// `key < mirror_key`: moves are stored as played.
