@@ -115,6 +115,16 @@ pub fn advisor_attacks(sq: Square) -> Bitboard {
 }
 
 /// A blocking square and the targets that are reachable when it is empty.
+///
+/// ```
+/// use qiku::core::attacks::{horse_steps, Blockable};
+///
+/// // The horse on h0 has two legs: h1 (towards g2 and i2) and g0 (towards f1).
+/// let step: &Blockable = &horse_steps("h0".parse()?)[1];
+/// assert_eq!(step.block.to_string(), "g0");
+/// assert_eq!(step.targets.map(|s| s.to_string()).collect::<Vec<_>>(), ["f1"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug)]
 pub struct Blockable {
     /// The square whose occupant blocks the move (a horse's leg, an elephant's eye).

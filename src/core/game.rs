@@ -20,6 +20,17 @@ use super::position::{IllegalMove, Position};
 pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
 /// How a game ended, or why it would end now.
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome};
+/// use qiku::{Color, Game, Position};
+///
+/// // Black's king on d9 is checked by the rook on a9 and cannot step to d8 (the other rook) or e9.
+/// let game = Game::new(Position::from_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b")?);
+/// assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Red, reason: EndReason::Checkmate }));
+/// assert_eq!(Game::new(Position::startpos()).outcome(), None); // the game goes on
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// `winner` won; `reason` says how.
@@ -35,6 +46,19 @@ pub enum Outcome {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 /// Why a game ends.
+///
+/// ```
+/// use qiku::core::{EndReason, Outcome};
+/// use qiku::{Color, Game, Position};
+///
+/// // Black is not in check but has no legal move: unlike chess, it loses.
+/// let game = Game::new(Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b")?);
+/// assert_eq!(game.outcome(), Some(Outcome::Decisive { winner: Color::Red, reason: EndReason::Stalemate }));
+/// // Kings alone cannot mate.
+/// let kings = Game::new(Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w")?);
+/// assert_eq!(kings.outcome(), Some(Outcome::Draw(EndReason::InsufficientMaterial)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub enum EndReason {
     /// The side to move is in check and has no legal move (it loses).
     Checkmate,

@@ -209,6 +209,17 @@ impl Setup {
 }
 
 /// A FEN that cannot be read as text (before any rule is checked).
+///
+/// ```
+/// use qiku::core::{ParseFenError, Setup};
+///
+/// let err = Setup::from_fen("rnbakabnr/9/1c5c1 w - - 0 1").unwrap_err();
+/// assert_eq!(err, ParseFenError::RankCount(3));
+/// assert_eq!(err.to_string(), "FEN has 3 ranks, expected 10 separated by '/'");
+/// // A chess FEN's castling rights are named as such.
+/// let chess = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQkq - 0 1";
+/// assert!(Setup::from_fen(chess).unwrap_err().to_string().contains("looks like chess castling rights"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseFenError {
     /// No text.

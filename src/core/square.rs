@@ -369,6 +369,15 @@ impl fmt::Debug for Square {
 }
 
 /// The text was not a square name such as `e2` (ICCS naming, case-insensitive).
+///
+/// ```
+/// use qiku::core::square::ParseSquareError;
+/// use qiku::Square;
+///
+/// assert_eq!("j1".parse::<Square>(), Err(ParseSquareError)); // files run from a to i
+/// assert_eq!("E2".parse::<Square>().map(|s| s.to_string()), Ok("e2".to_string())); // any case
+/// assert_eq!(ParseSquareError.to_string(), "not a square name (expected a file a-i and a rank 0-9, such as e2)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseSquareError;
 

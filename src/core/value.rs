@@ -71,6 +71,15 @@ impl std::str::FromStr for Rules {
 }
 
 /// Win, draw or loss for the side to move, with best play and no repetition rules.
+///
+/// ```
+/// use qiku::Wdl;
+///
+/// assert!(Wdl::Loss < Wdl::Draw && Wdl::Draw < Wdl::Win); // ordered for the side to move
+/// // Positions after each move are valued for the opponent: the best move leaves it the worst one.
+/// let after_each_move = [Wdl::Draw, Wdl::Loss, Wdl::Win];
+/// assert_eq!(after_each_move.iter().map(|w| w.flip()).max(), Some(Wdl::Win));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -168,6 +177,14 @@ impl Dtm {
 }
 
 /// The full result of an entry.
+///
+/// ```
+/// use qiku::{Dtm, TbValue, Wdl};
+///
+/// let v = TbValue { wdl: Wdl::Win, dtm: Dtm(5) }; // the side to move mates in 5 plies
+/// assert_eq!((v.wdl.name(), v.dtm.in_plies()), ("win", "5 plies".to_string()));
+/// assert_eq!(v.before_move(), TbValue { wdl: Wdl::Loss, dtm: Dtm(-6) }); // the move before, seen by its mover
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TbValue {
     /// Win, draw or loss for the side to move.

@@ -160,6 +160,17 @@ fn candidates(pos: &Position, piece: Piece, who: Who) -> Bitboard {
 }
 
 /// Traditional or simplified characters.
+///
+/// ```
+/// use qiku::notation::chinese::{format_with, Charset, Style};
+/// use qiku::{notation::iccs, Position};
+///
+/// let pos = Position::startpos();
+/// let horse = iccs::parse(&pos, "h0g2")?;
+/// assert_eq!(format_with(&pos, horse, Style { charset: Charset::Traditional, ..Style::default() }), "馬二進三");
+/// assert_eq!(format_with(&pos, horse, Style { charset: Charset::Simplified, ..Style::default() }), "马二进三");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Charset {
     /// 帥 將 馬 車 進 後, as the CCPD UTF-8 and Big5 files write them.
@@ -169,6 +180,19 @@ pub enum Charset {
 }
 
 /// How file and step numbers are written.
+///
+/// ```
+/// use qiku::notation::chinese::{format_with, Numerals, Style};
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// let pos = start.play(iccs::parse(&start, "h2e2")?)?;
+/// let reply = iccs::parse(&pos, "h9g7")?; // black's horse
+/// assert_eq!(format_with(&pos, reply, Style::TRADITIONAL), "馬８進７"); // full-width for black by convention
+/// assert_eq!(format_with(&pos, reply, Style { black: Numerals::Ascii, ..Style::TRADITIONAL }), "馬8進7");
+/// assert_eq!(format_with(&pos, reply, Style { black: Numerals::Chinese, ..Style::TRADITIONAL }), "馬八進七");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Numerals {
     /// 一二三四五六七八九 (red's numbers in printed records).
@@ -181,6 +205,18 @@ pub enum Numerals {
 
 /// When a horse, rook or cannon that shares its file with its twin is named by place (前/後)
 /// rather than by file.
+///
+/// ```
+/// use qiku::notation::chinese::{format_with, PlaceWords, Style};
+/// use qiku::{notation::iccs, Position};
+///
+/// // Two red rooks on file 一 (i4 and i0); the horse on h0 keeps the rear rook from moving to file 二.
+/// let pos = Position::from_fen("4k4/9/9/9/9/8R/9/9/9/3K3NR w")?;
+/// let m = iccs::parse(&pos, "i4h4")?;
+/// assert_eq!(format_with(&pos, m, Style { place: PlaceWords::Always, ..Style::TRADITIONAL }), "前車平二");
+/// assert_eq!(format_with(&pos, m, Style { place: PlaceWords::WhenNeeded, ..Style::TRADITIONAL }), "車一平二");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlaceWords {
     /// Always, as the rules of record-keeping say: `前車進一`.
@@ -194,6 +230,18 @@ pub enum PlaceWords {
 
 /// How [`format_with`] writes a move. Ordinals among tandem pawns (一二三四五) are always
 /// Chinese numerals, as in the xqbase convention.
+///
+/// ```
+/// use qiku::notation::chinese::{format_with, Numerals, Style};
+/// use qiku::{notation::iccs, Position};
+///
+/// let pos = Position::startpos();
+/// let horse = iccs::parse(&pos, "h0g2")?;
+/// assert_eq!(format_with(&pos, horse, Style::SIMPLIFIED), "马二进三");
+/// let ascii = Style { red: Numerals::Ascii, ..Style::SIMPLIFIED };
+/// assert_eq!(format_with(&pos, horse, ascii), "马2进3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Style {
     /// Traditional or simplified characters.

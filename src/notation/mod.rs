@@ -101,6 +101,15 @@ impl fmt::Display for Notation {
 }
 
 /// A notation name that is not `iccs`, `wxf` or `chinese`.
+///
+/// ```
+/// use qiku::notation::{Notation, ParseNotationError};
+///
+/// assert_eq!("WXF".parse::<Notation>(), Ok(Notation::Wxf)); // names in any case
+/// let err = "san".parse::<Notation>().unwrap_err();
+/// assert_eq!(err, ParseNotationError("san".into()));
+/// assert_eq!(err.to_string(), "unknown notation \"san\" (expected iccs, wxf or chinese)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseNotationError(pub String);
 

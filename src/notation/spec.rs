@@ -31,6 +31,17 @@ use crate::util::text::excerpt;
 use std::fmt;
 
 /// A position read from text: the position named and the moves played from it.
+///
+/// ```
+/// use qiku::notation::spec::parse_position_spec;
+/// use qiku::Position;
+///
+/// let spec = parse_position_spec("startpos moves 炮二平五 h9g7")?;
+/// assert_eq!(spec.start, Position::startpos());
+/// // The moves, read in whichever notation each was written in.
+/// assert_eq!(spec.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["h2e2", "h9g7"]);
+/// # Ok::<(), qiku::notation::spec::SpecError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionSpec {
     /// The position named by `startpos` or the FEN.
@@ -76,6 +87,18 @@ impl PositionSpec {
 }
 
 /// Why a position could not be read from text.
+///
+/// ```
+/// use qiku::notation::spec::{parse_position_spec, SpecError};
+///
+/// let err = parse_position_spec("").unwrap_err();
+/// assert_eq!(err, SpecError::Empty);
+/// assert_eq!(err.to_string(), "no position given: expected startpos or a FEN, then optionally moves M ...");
+/// // The second h2e2 cannot be played: black is to move and the cannon has left h2.
+/// let err = parse_position_spec("startpos moves h2e2 h2e2").unwrap_err();
+/// assert!(matches!(&err, SpecError::Move { number: 2, token, .. } if token == "h2e2"), "{err}");
+/// assert!(matches!(parse_position_spec("4k4/9 w"), Err(SpecError::Fen { .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecError {
     /// Nothing was given.

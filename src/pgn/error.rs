@@ -9,6 +9,22 @@ use std::fmt;
 use super::location::Location;
 
 /// What kind of breakage was found.
+///
+/// ```
+/// use qiku::pgn::{ErrorKind, Location, Reader, Skip, SyntaxError, Visitor};
+///
+/// struct Errors(Vec<ErrorKind>);
+/// impl Visitor for Errors {
+///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+///     fn malformed(&mut self, e: &SyntaxError) { self.0.push(e.kind); }
+///     fn end_game(&mut self, _: Location) {}
+/// }
+/// let mut errors = Errors(Vec::new());
+/// Reader::new("1. h2e2 ) h9g7 1-0\n\n1. h2e2 {never closed".as_bytes()).read_all(&mut errors)?;
+/// assert_eq!(errors.0, [ErrorKind::UnexpectedChar(')'), ErrorKind::UnterminatedComment]);
+/// assert_eq!(errors.0[0].to_string(), "unexpected character ')'");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -69,6 +85,23 @@ impl fmt::Display for ErrorKind {
 }
 
 /// A syntax error with its place and a short excerpt of the offending text.
+///
+/// ```
+/// use qiku::pgn::{ErrorKind, Location, Reader, Skip, SyntaxError, Visitor};
+///
+/// struct First(Option<SyntaxError>);
+/// impl Visitor for First {
+///     fn move_token(&mut self, _: &str, _: Location) -> Skip { Skip::Continue }
+///     fn malformed(&mut self, e: &SyntaxError) { self.0.get_or_insert_with(|| e.clone()); }
+///     fn end_game(&mut self, _: Location) {}
+/// }
+/// let mut first = First(None);
+/// Reader::new("[Event \"a\"]\n\n1. h2e2 ] h9g7 1-0\n".as_bytes()).read_all(&mut first)?;
+/// let err = first.0.expect("the stray ] is reported");
+/// assert_eq!((err.location.line, err.kind), (3, ErrorKind::UnexpectedChar(']')));
+/// assert_eq!(err.to_string(), "game 1, line 3, column 9: unexpected character ']' near `] h9g7 1-0`");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
     /// Where the error is.

@@ -8,6 +8,17 @@ use crate::core::square::Square;
 use std::fmt;
 
 /// A move that is not legal in the position it was played in.
+///
+/// ```
+/// use qiku::{notation::iccs, Position};
+///
+/// let start = Position::startpos();
+/// // The cannon on h2 cannot jump to h8 without a single piece to jump over.
+/// let err = start.play(iccs::parse_move("h2h8")?).unwrap_err();
+/// assert_eq!((err.mv.to_string(), err.fen.as_str()), ("h2h8".to_string(), start.fen().as_str()));
+/// assert_eq!(err.to_string(), format!("illegal move h2h8 in {}", start.fen()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMove {
     /// The move.
@@ -24,6 +35,16 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// A placement that breaks the rules of Xiangqi.
+///
+/// ```
+/// use qiku::{Color, Position, PositionError};
+///
+/// let err = Position::from_fen("4k4/9/9/9/9/9/9/9/9/9 w").unwrap_err();
+/// assert_eq!(err, PositionError::MissingKing(Color::Red));
+/// assert_eq!(err.to_string(), "red has no king");
+/// let facing = Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap_err();
+/// assert_eq!(facing.to_string(), "the kings face each other on an open file");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// The FEN text cannot be read.
