@@ -30,6 +30,20 @@ pub const MAX_FILE_LEN: u64 = 16 << 20;
 const KEY_TEXT: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
 
 /// Why an XQF file could not be read.
+///
+/// ```
+/// use qiku::xqf::{self, XqfError};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("short.xqf");
+/// std::fs::write(&path, b"XQ, but no game")?;
+/// let err = xqf::read(&path).unwrap_err();
+/// assert!(matches!(err, XqfError::Format { .. }));
+/// let text = "short.xqf: not a readable XQF file: 15 bytes, shorter than the 1024-byte header";
+/// assert!(err.to_string().ends_with(text), "{err}");
+/// assert!(matches!(xqf::read(dir.path().join("missing.xqf")), Err(XqfError::Io { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub enum XqfError {
     /// The file could not be read.
@@ -67,6 +81,16 @@ impl std::error::Error for XqfError {
 }
 
 /// One game read from an XQF file.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xqf/030-huang-songxuan-vs-feng-jingru.XQF");
+/// let game = qiku::xqf::read(path)?;
+/// assert_eq!(game.start, qiku::Position::startpos());
+/// assert_eq!((game.moves.len(), game.moves[0].to_string()), (37, "h2e2".to_string()));
+/// let red = game.tags.iter().find(|(name, _)| *name == "Red").map(|(_, v)| v.as_str());
+/// assert_eq!((game.version, red), (18, Some("黄松轩"))); // version 1.8; Huang Songxuan played red
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct XqfGame {
     /// The version byte (10 = 1.0, ..., 18 = 1.8).
@@ -538,6 +562,21 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, (PathBuf, std::
 
 /// A symbolic link with a game file's name, found by listing a directory given as an input, whose
 /// target does not exist.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use qiku::xqf::{expand_game_inputs, BrokenLink};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::os::unix::fs::symlink("elsewhere/gone.xqf", dir.path().join("old.xqf"))?;
+/// let found = expand_game_inputs(&[dir.path().to_path_buf()]).map_err(|(_, e)| e)?;
+/// assert!(found.files.is_empty());
+/// // The target as the link writes it, relative to the link's directory.
+/// let link = BrokenLink { path: dir.path().join("old.xqf"), target: "elsewhere/gone.xqf".into() };
+/// assert_eq!(found.broken_links, [link]);
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BrokenLink {
     /// The link, under the directory listed.
@@ -557,6 +596,17 @@ pub struct UnlistedDir {
 }
 
 /// What [`expand_game_inputs`] found.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("b.pgn"), "1. h2e2 *\n")?;
+/// std::fs::write(dir.path().join("a.xqf"), [0u8; 4])?;
+/// std::fs::write(dir.path().join("notes.bak"), "")?; // not a game file
+/// let found = qiku::xqf::expand_game_inputs(&[dir.path().to_path_buf()]).map_err(|(_, e)| e)?;
+/// assert_eq!(found.files, [dir.path().join("a.xqf"), dir.path().join("b.pgn")]); // in name order
+/// assert_eq!((found.broken_links.len(), found.unlisted.len()), (0, 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExpandedInputs {
     /// The files to read: those given, then the game files under each directory given, as in

@@ -101,18 +101,44 @@ impl Checksum {
     /// An empty checksum.
     ///
     /// (example at [`Checksum::of`])
+    ///
+    /// ```
+    /// use qiku::book::format::Checksum;
+    ///
+    /// assert_eq!(Checksum::new().finish(), Checksum::of(b"")); // the checksum of no bytes
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
     /// Adds `data`.
     ///
     /// (example at [`Checksum::of`])
+    ///
+    /// ```
+    /// use qiku::book::format::Checksum;
+    ///
+    /// let mut c = Checksum::new();
+    /// for piece in [&b"QI"[..], b"KUBO", b"OK"] {
+    ///     c.update(piece);
+    /// }
+    /// assert_eq!(c.finish(), Checksum::of(b"QIKUBOOK")); // however the bytes are split
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         self.0.update(data);
     }
     /// The checksum of everything added.
     ///
     /// (example at [`Checksum::of`])
+    ///
+    /// ```
+    /// use qiku::book::format::Checksum;
+    ///
+    /// let mut c = Checksum::new();
+    /// c.update(b"QIKUBOOK");
+    /// let sum = c.finish();
+    /// assert_eq!(sum, Checksum::of(b"QIKUBOOK"));
+    /// assert_ne!(sum, Checksum::of(b"QIKUBOOL")); // one bit changed
+    /// ```
     pub fn finish(self) -> u64 {
         self.0.finish_mixed()
     }

@@ -6,6 +6,28 @@
 
 /// Receives the progress of a long operation. Implementations must be cheap and thread-safe:
 /// `advance` may be called from many worker threads at once.
+///
+/// ```
+/// use qiku::book::build::{build_with_progress, BuildOptions};
+/// use qiku::Progress;
+/// use std::sync::Mutex;
+///
+/// /// Records the label of each phase.
+/// #[derive(Default)]
+/// struct Phases(Mutex<Vec<String>>);
+/// impl Progress for Phases {
+///     fn start(&self, label: &str, _total: u64) { self.0.lock().unwrap().push(label.to_string()); }
+///     fn advance(&self, _n: u64) {}
+///     fn finish(&self) {}
+/// }
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// let phases = Phases::default();
+/// build_with_progress(&[games], &dir.path().join("b.qbk"), &BuildOptions::default(), &phases)?;
+/// assert_eq!(*phases.0.lock().unwrap(), ["reading games"]); // a build reports one phase
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Progress: Sync {
     /// A phase named `label` starts, with `total` units of work (0 if unknown).
     fn start(&self, label: &str, total: u64);
@@ -34,6 +56,19 @@ pub trait Progress: Sync {
 }
 
 /// Reports nothing.
+///
+/// ```
+/// use qiku::book::build::{build_with_progress, BuildOptions};
+/// use qiku::{NoProgress, Progress};
+///
+/// assert!(!NoProgress.stop_requested()); // never asks an operation to stop
+/// let dir = tempfile::tempdir()?;
+/// let games = dir.path().join("games.pgn");
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// let report = build_with_progress(&[games], &dir.path().join("b.qbk"), &BuildOptions::default(), &NoProgress)?;
+/// assert_eq!(report.header.games.used, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoProgress;
 

@@ -3,6 +3,23 @@
 
 /// SplitMix64: a 64-bit state advanced by a fixed odd constant and mixed on output. Not
 /// cryptographic; chosen because it is tiny, fast and fully specified.
+///
+/// ```
+/// use qiku::Rng;
+///
+/// // A shuffle that gives the same order for the same seed, on every platform.
+/// let shuffle = |seed| {
+///     let (mut v, mut rng) = ([1, 2, 3, 4, 5], Rng::new(seed));
+///     for i in (1..v.len()).rev() {
+///         v.swap(i, rng.below(i as u64 + 1) as usize);
+///     }
+///     v
+/// };
+/// assert_eq!(shuffle(42), shuffle(42));
+/// let mut sorted = shuffle(42);
+/// sorted.sort();
+/// assert_eq!(sorted, [1, 2, 3, 4, 5]); // a permutation of the input
+/// ```
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
