@@ -113,8 +113,8 @@ pub enum Policy {
     WeightedByScore,
 }
 
-/// The seeded random generator of [`Book::pick`] (the crate's one generator,
-/// [`crate::util::Rng`]), so that a given seed always gives the same choices.
+// The seeded random generator of `Book::pick` (the crate's one generator, `qiku::Rng`), so that
+// a given seed always gives the same choices.
 use crate::util::rng::Rng;
 
 /// The share of a position's games a book move needs, by default, to be chosen by [`choose`],

@@ -133,9 +133,10 @@ pub struct Blockable {
     pub targets: Bitboard,
 }
 
-/// Up to four [`Blockable`] groups for one square.
+/// Up to four [`Blockable`] groups for one square: the tables behind the horse's and the
+/// elephant's attacks (crate-internal; users get the groups from [`horse_steps`] and [`elephant_steps`]).
 #[derive(Copy, Clone, Debug)]
-pub struct BlockableSet {
+pub(crate) struct BlockableSet {
     /// How many of `items` are used.
     pub len: u8,
     /// The groups; only the first `len` are meaningful.
