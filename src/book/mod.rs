@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+mod choose;
 mod error;
 pub mod filter;
 pub mod format;
