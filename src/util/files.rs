@@ -116,7 +116,8 @@ pub fn read_capped(reader: impl Read, len: Option<u64>, limit: u64) -> Result<Ve
 /// which would be written through) is refused with an [`io::ErrorKind::InvalidInput`] error
 /// saying what it is, and the open never blocks (opening a FIFO for writing would wait for a
 /// reader forever). For files written in place rather than through [`AtomicFile`], such as a
-/// solve's checkpoint arrays.
+/// solve's checkpoint arrays (the generator's, so only with its feature).
+#[cfg(feature = "generate")]
 pub(crate) fn create_regular(path: &Path) -> io::Result<File> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if !meta.file_type().is_file() => return Err(not_regular(&meta)),

@@ -79,11 +79,11 @@ impl Progress for NoProgress {
 }
 
 /// Records the lines said through it ([`Progress::println`]), for tests of what an operation says.
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 #[derive(Default)]
 pub(crate) struct RecordedLines(pub(crate) std::sync::Mutex<Vec<String>>);
 
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 impl Progress for RecordedLines {
     fn start(&self, _label: &str, _total: u64) {}
     fn advance(&self, _n: u64) {}
@@ -94,7 +94,7 @@ impl Progress for RecordedLines {
 }
 
 /// One phase said through [`RecordedPhases`].
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Phase {
     /// Its label.
@@ -108,11 +108,11 @@ pub(crate) struct Phase {
 }
 
 /// Records the phases reported through it, for tests of how far an operation says it has come.
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 #[derive(Default)]
 pub(crate) struct RecordedPhases(pub(crate) std::sync::Mutex<Vec<Phase>>);
 
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 impl RecordedPhases {
     /// The phases reported so far, taken out.
     pub(crate) fn take(&self) -> Vec<Phase> {
@@ -120,7 +120,7 @@ impl RecordedPhases {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "generate"))]
 impl Progress for RecordedPhases {
     fn start(&self, label: &str, total: u64) {
         self.0.lock().unwrap().push(Phase { label: label.to_string(), total, done: 0, finished: false });
