@@ -8,6 +8,18 @@
 //!
 //! Each direction is one lookup in the exact-five [`line`](mod@super::line) table; only when two
 //! directions hold open threes does the judge place the stone and look at the completion points.
+//!
+//! ```
+//! use qiku_renju::{forbid, Board, Forbidden};
+//!
+//! // Black f8 g8 and h9 h10: h8 makes two open threes.
+//! let board = Board::from_moves("f8 a1 g8 a3 h9 a5 h10 a7")?;
+//! assert_eq!(forbid::forbidden(&board, "h8".parse()?), Some(Forbidden::DoubleThree));
+//! // With white on e8 instead of a1 the row is a closed three: one open three is allowed.
+//! let board = Board::from_moves("f8 e8 g8 a3 h9 a5 h10 a7")?;
+//! assert_eq!(forbid::forbidden(&board, "h8".parse()?), None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::line::{self, FiveRule, LineInfo, Pattern, CENTRE, WINDOW};
 use super::{Board, Point, BLACK, DIRECTIONS, EMPTY, GRID};
@@ -15,6 +27,16 @@ use std::fmt;
 
 /// Why a black move is forbidden. The order is the order of precedence when a move is forbidden
 /// in several ways.
+///
+/// ```
+/// use qiku_renju::{Board, Forbidden};
+///
+/// assert!(Forbidden::Overline < Forbidden::DoubleFour && Forbidden::DoubleFour < Forbidden::DoubleThree);
+/// // f8 would make six (c8-h8) and two open threes (with f7 f9, and e7 g9): the overline is reported.
+/// let board = Board::from_moves("c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f7 a11 f9 a13 e7 o1 g9 o3")?;
+/// assert_eq!(board.forbidden("f8".parse()?), Some(Forbidden::Overline));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
 pub enum Forbidden {
     /// Six or more black stones in a row (and no exact five elsewhere).
@@ -27,6 +49,13 @@ pub enum Forbidden {
 
 impl Forbidden {
     /// `overline`, `double-four` or `double-three`.
+    ///
+    /// ```
+    /// use qiku_renju::Forbidden;
+    ///
+    /// assert_eq!(Forbidden::DoubleFour.name(), "double-four");
+    /// assert_eq!(Forbidden::Overline.to_string(), Forbidden::Overline.name());
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Forbidden::Overline => "overline",
@@ -92,6 +121,16 @@ pub(crate) fn judge_cell(cells: &mut [u8; GRID], c: usize) -> Result<bool, Forbi
 }
 
 /// Is black forbidden to play `p` on this board? `None` if `p` is occupied or the move allowed.
+///
+/// ```
+/// use qiku_renju::{forbid, Board, Forbidden};
+///
+/// // Black d8 f8 h8 j8 (x.x.x.x): g8 makes two fours on one line.
+/// let board = Board::from_moves("d8 a1 f8 a3 h8 a5 j8 a7")?;
+/// assert_eq!(forbid::forbidden(&board, "g8".parse()?), Some(Forbidden::DoubleFour));
+/// assert_eq!(forbid::forbidden(&board, "h8".parse()?), None); // occupied
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
     if !board.is_empty(p) {
         return None;
@@ -116,6 +155,16 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
 }
 
 /// Every forbidden point for black, sorted by point name (column, then row).
+///
+/// ```
+/// use qiku_renju::{forbid, Board, Forbidden};
+///
+/// // A double three at h8 (f8 g8, h9 h10) and a double four at d12 (a12 c12 e12 g12).
+/// let board = Board::from_moves("f8 o1 g8 o3 h9 o5 h10 o7 a12 o9 c12 o11 e12 o13 g12 o15")?;
+/// let names: Vec<String> = forbid::forbidden_points(&board).iter().map(|(p, k)| format!("{p} {k}")).collect();
+/// assert_eq!(names, ["d12 double-four", "h8 double-three"]); // d12 first: column d comes before h
+/// # Ok::<(), qiku_renju::RenjuError>(())
+/// ```
 pub fn forbidden_points(board: &Board) -> Vec<(Point, Forbidden)> {
     let mut cells = board.cells;
     let mut out: Vec<(Point, Forbidden)> = Point::all()

@@ -12,6 +12,20 @@
 //! empty cell adds a power of three to the index, so the window "after one more stone" always
 //! has a larger index and is already known: threes are windows where one more stone makes a
 //! straight four, twos windows where one more stone makes a three.
+//!
+//! ```
+//! use qiku_renju::line::{index_of, table, FiveRule, Pattern, WINDOW};
+//!
+//! // `....xXx....`: the stone at the centre (5) with own stones either side, an open three.
+//! let mut cells = [0u8; WINDOW];
+//! cells[4] = 1;
+//! cells[6] = 1;
+//! assert_eq!(table(FiveRule::Exact)[index_of(&cells)].pattern, Pattern::OpenThree);
+//! cells[2] = 2; // `..o.xXx....`: an `o` two beyond still leaves room for `.xxxx.`
+//! assert_eq!(table(FiveRule::Exact)[index_of(&cells)].pattern, Pattern::OpenThree);
+//! cells[3] = 2; // `..ooxXx....`: closed on the left, only a three
+//! assert_eq!(table(FiveRule::Exact)[index_of(&cells)].pattern, Pattern::Three);
+//! ```
 
 use super::{EMPTY, GRID};
 use std::sync::OnceLock;
@@ -25,6 +39,16 @@ pub const WINDOWS: usize = 59_049;
 
 /// Which fives count: black under renju rules needs exactly five; white (and black in freestyle)
 /// wins with five or more.
+///
+/// ```
+/// use qiku_renju::line::{index_of, table, FiveRule, Pattern, WINDOW};
+///
+/// // Six in a row, window positions 3 to 8.
+/// let mut cells = [0u8; WINDOW];
+/// cells[3..9].fill(1);
+/// assert_eq!(table(FiveRule::Exact)[index_of(&cells)].pattern, Pattern::Overline);
+/// assert_eq!(table(FiveRule::AtLeast)[index_of(&cells)].pattern, Pattern::Five);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FiveRule {
     /// Exactly five; six or more is an overline (black in renju).
@@ -34,6 +58,13 @@ pub enum FiveRule {
 }
 
 /// The strongest shape a stone makes along one line, strongest last.
+///
+/// ```
+/// use qiku_renju::line::Pattern;
+///
+/// assert!(Pattern::OpenThree < Pattern::Four && Pattern::Four < Pattern::StraightFour);
+/// assert_eq!(Pattern::None.max(Pattern::Two), Pattern::Two);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
 pub enum Pattern {
     /// Nothing that can become a five on this line.
@@ -60,6 +91,13 @@ pub enum Pattern {
 
 impl Pattern {
     /// Short name used in outputs: `five`, `straight-four`, `open-three`, ...
+    ///
+    /// ```
+    /// use qiku_renju::line::Pattern;
+    ///
+    /// assert_eq!(Pattern::StraightFour.name(), "straight-four");
+    /// assert_eq!(Pattern::OpenTwo.name(), "open-two");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Pattern::None => "none",
@@ -77,6 +115,19 @@ impl Pattern {
 }
 
 /// What a stone at the window centre makes along the window's line.
+///
+/// ```
+/// use qiku_renju::line::{index_of, table, FiveRule, Pattern, WINDOW};
+///
+/// // `..xxxX.....`: a straight four, made five at window positions 1 and 6.
+/// let mut cells = [0u8; WINDOW];
+/// cells[2..5].fill(1);
+/// let info = table(FiveRule::Exact)[index_of(&cells)];
+/// assert_eq!((info.pattern, info.fours, info.five_mask), (Pattern::StraightFour, 1, 1 << 1 | 1 << 6));
+/// // `...xxX.....`: an open three, completed at positions 2 and 6.
+/// cells[2] = 0;
+/// assert_eq!(table(FiveRule::Exact)[index_of(&cells)].three_mask, 1 << 2 | 1 << 6);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct LineInfo {
     /// The strongest shape.
@@ -198,6 +249,14 @@ fn build(rule: FiveRule) -> Vec<LineInfo> {
 }
 
 /// The table for a five rule (built on first use: about 15 ms in a release build).
+///
+/// ```
+/// use qiku_renju::line::{table, FiveRule, Pattern, WINDOWS};
+///
+/// assert_eq!(table(FiveRule::Exact).len(), WINDOWS);
+/// // Window 0 is a lone stone between empty cells: nothing yet.
+/// assert_eq!(table(FiveRule::AtLeast)[0].pattern, Pattern::None);
+/// ```
 pub fn table(rule: FiveRule) -> &'static [LineInfo] {
     static EXACT: OnceLock<Vec<LineInfo>> = OnceLock::new();
     static AT_LEAST: OnceLock<Vec<LineInfo>> = OnceLock::new();
@@ -236,6 +295,18 @@ pub(crate) fn window_cell(centre: usize, dir: isize, w: usize) -> usize {
 
 /// The window index of explicit cells (own = 1, other = 2, empty = 0; the centre is ignored), for
 /// tests and tools.
+///
+/// ```
+/// use qiku_renju::line::{index_of, CENTRE, WINDOW, WINDOWS};
+///
+/// let mut cells = [0u8; WINDOW];
+/// cells[CENTRE] = 2; // ignored
+/// assert_eq!(index_of(&cells), 0);
+/// cells[0] = 1;
+/// cells[WINDOW - 1] = 2;
+/// assert_eq!(index_of(&cells), 1 + 2 * 3usize.pow(9)); // base 3, the centre skipped
+/// assert_eq!(index_of(&[2; WINDOW]), WINDOWS - 1); // all other: the last window
+/// ```
 pub fn index_of(cells: &[u8; WINDOW]) -> usize {
     (0..WINDOW).filter(|&w| w != CENTRE).map(|w| cells[w].min(2) as usize * POW3[w]).sum()
 }

@@ -7,6 +7,20 @@
 //! defender already has (that block has to be a four too); black never plays a forbidden move;
 //! a defender's block that makes a four of his own is answered in the next step by the same rule.
 //! Iterative deepening on the number of fours finds the shortest VCF first.
+//!
+//! ```
+//! use qiku_renju::eval::Ruleset;
+//! use qiku_renju::vcf::{find_vcf, VcfLimits};
+//! use qiku_renju::{Board, Stone};
+//!
+//! // White e5 f5 g5 and h6 h7: h5 is a four (black must take i5) and makes h5 h6 h7, so h4 is a
+//! // straight four.
+//! let board = Board::from_moves("d5 e5 a1 f5 a3 g5 a5 h6 a7 h7 a9")?;
+//! let vcf = find_vcf(&board, Stone::White, Ruleset::Renju, VcfLimits::default()).ok_or("no VCF")?;
+//! let line: Vec<String> = vcf.line.iter().map(|p| p.to_string()).collect();
+//! assert_eq!(line, ["h5", "i5", "h4"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::eval::{self, Ruleset};
 use super::line::Pattern;
@@ -15,6 +29,21 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 /// Limits of one VCF search.
+///
+/// ```
+/// use qiku_renju::eval::Ruleset;
+/// use qiku_renju::vcf::{find_vcf, VcfLimits};
+/// use qiku_renju::{Board, Stone};
+///
+/// assert_eq!(VcfLimits::default().max_fours, 12);
+/// // White's VCF here takes two fours (h5, then h4): one is not enough.
+/// let board = Board::from_moves("d5 e5 a1 f5 a3 g5 a5 h6 a7 h7 a9")?;
+/// let limits = |max_fours| VcfLimits { max_fours, ..VcfLimits::default() };
+/// let with = |max_fours| find_vcf(&board, Stone::White, Ruleset::Renju, limits(max_fours));
+/// assert!(with(1).is_none());
+/// assert_eq!(with(2).map(|v| v.line.len()), Some(3));
+/// # Ok::<(), qiku_renju::RenjuError>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct VcfLimits {
     /// Most fours the attacker may play.
@@ -33,6 +62,21 @@ impl Default for VcfLimits {
 
 /// A VCF found: the moves from the attacker's first four to the winning move, defender replies
 /// between them.
+///
+/// ```
+/// use qiku_renju::eval::Ruleset;
+/// use qiku_renju::vcf::{find_vcf, Vcf, VcfLimits};
+/// use qiku_renju::{Board, Stone};
+///
+/// // White e8 f8 g8 and h5 h6 h7 (black d8 and h4 close one end of each): h8 is a double four.
+/// let board = Board::from_moves("d8 e8 h4 f8 a1 g8 a3 h5 a5 h6 a7 h7")?;
+/// let Some(Vcf { line, nodes }) = find_vcf(&board, Stone::White, Ruleset::Renju, VcfLimits::default()) else {
+///     panic!("no VCF");
+/// };
+/// assert_eq!(line, ["h8".parse()?]);
+/// assert!(nodes >= 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vcf {
     /// Attacker, defender, attacker, ... ending with the attacker's winning move.
@@ -146,6 +190,21 @@ impl Search {
 }
 
 /// Searches a VCF for `attacker`, who is to move. `None` if there is none within the limits.
+///
+/// ```
+/// use qiku_renju::eval::Ruleset;
+/// use qiku_renju::vcf::{find_vcf, VcfLimits};
+/// use qiku_renju::{Board, Forbidden, Stone};
+///
+/// // White f9 makes a four (f9-f12) whose five point f8 would be six (c8-h8) for black.
+/// let board = Board::from_moves("c8 f10 d8 f11 e8 f12 g8 a1 h8 a3 f13 a5")?;
+/// assert_eq!(board.forbidden("f8".parse()?), Some(Forbidden::Overline));
+/// let vcf = find_vcf(&board, Stone::White, Ruleset::Renju, VcfLimits::default());
+/// assert_eq!(vcf.map(|v| v.line), Some(vec!["f9".parse()?]));
+/// // Black's fours (b8, for one) lead nowhere: no VCF for black.
+/// assert_eq!(find_vcf(&board, Stone::Black, Ruleset::Renju, VcfLimits::default()), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn find_vcf(board: &Board, attacker: Stone, rules: Ruleset, limits: VcfLimits) -> Option<Vcf> {
     let mut search = Search { rules, attacker, limits, nodes: 0, aborted: false, failed: HashSet::new() };
     let mut work = board.clone();
