@@ -14,6 +14,15 @@
 //! the time for the move; else the point with the best valuation for itself plus the opponent's
 //! valuation there (a point black may not take is worth nothing to black). Black never plays a
 //! forbidden move unless every empty point is forbidden.
+//!
+//! ```
+//! use qiku_renju::gomocup::run;
+//!
+//! let mut out = Vec::new();
+//! run("START 15\nBEGIN\nEND\nABOUT\n".as_bytes(), &mut out)?;
+//! assert_eq!(String::from_utf8_lossy(&out), "OK\n7,7\n"); // h8; nothing after END
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 use super::eval::{self, Ruleset};
 use super::vcf::{self, VcfLimits};
@@ -22,6 +31,16 @@ use std::io::{self, BufRead, Read, Write};
 use std::time::{Duration, Instant};
 
 /// The protocol `x,y` of a point.
+///
+/// ```
+/// use qiku_renju::gomocup::to_protocol;
+/// use qiku_renju::Point;
+///
+/// assert_eq!(to_protocol(Point::CENTRE), "7,7");
+/// assert_eq!(to_protocol("a1".parse()?), "0,14"); // rows count from the top
+/// assert_eq!(to_protocol("o15".parse()?), "14,0");
+/// # Ok::<(), qiku_renju::PointError>(())
+/// ```
 pub fn to_protocol(p: Point) -> String {
     format!("{},{}", p.col(), SIZE - 1 - p.row())
 }
@@ -53,6 +72,22 @@ fn point_at(x: &str, y: &str) -> Option<Point> {
 }
 
 /// Chooses a move for the side to move within about `budget`. `None` only on a full board.
+///
+/// ```
+/// use qiku_renju::eval::Ruleset;
+/// use qiku_renju::gomocup::choose_move;
+/// use qiku_renju::{Board, Point};
+/// use std::time::Duration;
+///
+/// let budget = Duration::from_millis(50);
+/// assert_eq!(choose_move(&Board::new(), Ruleset::Renju, budget), Some(Point::CENTRE));
+/// // Black h8 i8 j8 k8: black completes the five, white blocks (it cannot block both ends).
+/// let board = Board::from_moves("h8 a1 i8 a2 j8 a3 k8 a4")?;
+/// assert_eq!(choose_move(&board, Ruleset::Renju, budget), Some("g8".parse()?));
+/// let board = Board::from_moves("h8 a1 i8 a2 j8 a3 k8")?;
+/// assert_eq!(choose_move(&board, Ruleset::Renju, budget), Some("g8".parse()?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn choose_move(board: &Board, rules: Ruleset, budget: Duration) -> Option<Point> {
     let start = Instant::now();
     let me = board.to_move();
@@ -134,6 +169,19 @@ fn refute_opponent_vcf(board: &Board, rules: Ruleset, scored: &[(i64, Point)], d
 }
 
 /// The state of a player between protocol commands.
+///
+/// ```
+/// use qiku_renju::gomocup::Player;
+///
+/// let mut player = Player::new();
+/// assert_eq!(player.command("START 15"), Some(vec!["OK".to_string()]));
+/// assert_eq!(player.command("INFO timeout_turn 100"), Some(vec![])); // INFO has no reply
+/// let reply = player.command("TURN 7,7").ok_or("no reply")?;
+/// assert_eq!(reply.len(), 1); // its move, as x,y
+/// assert_eq!(player.command(&format!("TAKEBACK {}", reply[0])), Some(vec!["OK".to_string()]));
+/// assert_eq!(player.command("END"), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Player {
     board: Board,
     rules: Ruleset,
@@ -149,6 +197,13 @@ impl Default for Player {
 
 impl Player {
     /// A player before `START`, renju rules, 5 seconds a move.
+    ///
+    /// ```
+    /// use qiku_renju::gomocup::Player;
+    ///
+    /// // The board is empty: asked to begin, it takes the centre.
+    /// assert_eq!(Player::new().command("BEGIN"), Some(vec!["7,7".to_string()]));
+    /// ```
     pub fn new() -> Player {
         Player { board: Board::new(), rules: Ruleset::Renju, timeout_turn: Duration::from_secs(5), time_left: None }
     }
@@ -176,6 +231,19 @@ impl Player {
 
     /// Handles one command line; returns the lines to send back (none for `INFO`), or `None` on
     /// `END`. `BOARD` is handled by [`Player::board_command`], since it spans several lines.
+    ///
+    /// ```
+    /// use qiku_renju::gomocup::Player;
+    ///
+    /// let mut player = Player::new();
+    /// let reply = |player: &mut Player, line: &str| player.command(line).map(|lines| lines.join("|"));
+    /// assert_eq!(reply(&mut player, "START 20").as_deref(), Some("ERROR unsupported board size \"20\" (only 15)"));
+    /// assert_eq!(reply(&mut player, "START 15").as_deref(), Some("OK"));
+    /// let bad = reply(&mut player, "TURN 7,x");
+    /// assert_eq!(bad.as_deref(), Some("ERROR \"7,x\" is not a point x,y with 0 <= x, y < 15"));
+    /// assert_eq!(reply(&mut player, "FOO").as_deref(), Some("UNKNOWN command \"FOO\""));
+    /// assert_eq!(reply(&mut player, "end"), None);
+    /// ```
     pub fn command(&mut self, line: &str) -> Option<Vec<String>> {
         let line = line.trim();
         let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -296,6 +364,17 @@ impl Player {
     /// Handles `BOARD`: `lines` are the lines after it up to (not including) `DONE`, each
     /// `x,y,field` with field 1 for own stones and 2 for the opponent's (3, a winning-line mark
     /// of the continuous game, counts as the opponent's). Returns the reply.
+    ///
+    /// ```
+    /// use qiku_renju::gomocup::Player;
+    ///
+    /// let lines = |text: &str| text.split_whitespace().map(String::from).collect::<Vec<_>>();
+    /// let mut player = Player::new();
+    /// // Both have a four (own a15-d15, the opponent's h8-k8); four stones each, so we are black.
+    /// let board = lines("0,0,1 1,0,1 2,0,1 3,0,1 7,7,2 8,7,2 9,7,2 10,7,2");
+    /// assert_eq!(player.board_command(&board), "4,0"); // e15, our five
+    /// assert_eq!(player.board_command(&lines("1,1,1 1,1,2")), "ERROR 1,1 (b14) given twice in BOARD");
+    /// ```
     pub fn board_command(&mut self, lines: &[String]) -> String {
         let mut own = Vec::new();
         let mut theirs = Vec::new();
@@ -347,6 +426,14 @@ const EXCERPT_CHARS: usize = 80;
 
 /// The first 80 characters of `text`, followed by `...` if there is more: how
 /// replies quote input, so that a huge line never comes back whole.
+///
+/// ```
+/// use qiku_renju::gomocup::excerpt;
+///
+/// assert_eq!(excerpt("TURN 7,7"), "TURN 7,7");
+/// let long = "x".repeat(100);
+/// assert_eq!(excerpt(&long), format!("{}...", &long[..80]));
+/// ```
 pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(EXCERPT_CHARS) {
         Some((end, _)) => format!("{}...", &text[..end]),
@@ -400,6 +487,20 @@ fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>
 
 /// Runs the protocol until `END` or the end of input. Lines longer than [`MAX_LINE`] are
 /// answered with `ERROR` and a short excerpt, and skipped.
+///
+/// ```
+/// use qiku_renju::gomocup::{from_protocol, run, MAX_LINE};
+///
+/// let input = format!("{}\nBOARD\n7,7,2\nDONE\n", "x".repeat(MAX_LINE + 1));
+/// let mut out = Vec::new();
+/// run(input.as_bytes(), &mut out)?;
+/// let out = String::from_utf8_lossy(&out);
+/// let replies: Vec<&str> = out.lines().collect();
+/// assert!(replies[0].starts_with("ERROR line too long (more than 65536 bytes), ignored: xxx"));
+/// assert!(replies[0].ends_with("x..."));
+/// assert!(replies.len() == 2 && from_protocol(replies[1]).is_some()); // the BOARD is answered with a move
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut player = Player::new();
     let mut buf = Vec::new();
