@@ -81,31 +81,72 @@ impl Point {
     pub const CENTRE: Point = Point(7 * 15 + 7);
 
     /// The point at column `col` and row `row` (both 0-based, row 0 at the bottom), if on the board.
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// assert_eq!(Point::new(7, 7), Some(Point::CENTRE));
+    /// assert_eq!(Point::new(2, 0).map(|p| p.to_string()).as_deref(), Some("c1"));
+    /// assert_eq!(Point::new(15, 0), None);
+    /// ```
     pub fn new(col: usize, row: usize) -> Option<Point> {
         (col < SIZE && row < SIZE).then(|| Point((row * SIZE + col) as u8))
     }
 
     /// The point with this index (`row * 15 + column`), if on the board.
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// assert_eq!(Point::from_index(16).map(|p| p.to_string()).as_deref(), Some("b2"));
+    /// assert_eq!(Point::from_index(225), None);
+    /// ```
     pub fn from_index(index: usize) -> Option<Point> {
         (index < POINTS).then_some(Point(index as u8))
     }
 
     /// Every point, `a1`, `b1`, ... `o15`.
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// let names: Vec<String> = Point::all().map(|p| p.to_string()).collect();
+    /// assert_eq!((names[0].as_str(), names[1].as_str(), names[15].as_str()), ("a1", "b1", "a2"));
+    /// assert_eq!(names.last().map(String::as_str), Some("o15"));
+    /// ```
     pub fn all() -> impl Iterator<Item = Point> {
         (0..POINTS as u8).map(Point)
     }
 
     /// Index `row * 15 + column`.
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// assert_eq!("a1".parse::<Point>()?.index(), 0);
+    /// assert_eq!("b3".parse::<Point>()?.index(), 2 * 15 + 1);
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
     /// Column, 0 (`a`) to 14 (`o`).
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// assert_eq!("c12".parse::<Point>()?.col(), 2);
+    /// assert_eq!("o1".parse::<Point>()?.col(), 14);
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn col(self) -> usize {
         self.index() % SIZE
     }
 
     /// Row, 0 (row `1`, the bottom) to 14 (row `15`).
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// assert_eq!("c12".parse::<Point>()?.row(), 11);
+    /// assert_eq!("o1".parse::<Point>()?.row(), 0);
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn row(self) -> usize {
         self.index() / SIZE
     }
@@ -126,6 +167,14 @@ impl Point {
     }
 
     /// The name by which points sort in outputs: column first, then row (`a1` < `a2` < `b1`).
+    ///
+    /// ```
+    /// use qiku_renju::Point;
+    /// let (a2, b1): (Point, Point) = ("a2".parse()?, "b1".parse()?);
+    /// assert!(a2.sort_key() < b1.sort_key());
+    /// assert!(b1 < a2); // points themselves compare by index: row first
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn sort_key(self) -> (usize, usize) {
         (self.col(), self.row())
     }
@@ -139,6 +188,16 @@ impl fmt::Display for Point {
 
 /// Why a token is not a point. Each variant holds the token; its message quotes at most the
 /// token's first 80 characters.
+///
+/// ```
+/// use qiku_renju::{Point, PointError};
+/// let err = "p1".parse::<Point>().unwrap_err();
+/// assert_eq!(err, PointError::OffBoard("p1".into()));
+/// assert_eq!(err.to_string(), r#""p1" is off the board (columns a-o, rows 1-15)"#);
+/// let long = "x".repeat(100);
+/// let message = long.parse::<Point>().unwrap_err().to_string();
+/// assert!(message.starts_with(&format!("\"{}...\" is not a point", &long[..80])));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PointError {
     /// The token is not a letter followed by a number.
@@ -180,6 +239,13 @@ impl FromStr for Point {
 }
 
 /// A stone color. Black moves first.
+///
+/// ```
+/// use qiku_renju::{Board, Stone};
+/// assert_eq!(Board::new().to_move(), Stone::Black);
+/// assert_eq!(Board::from_moves("h8")?.to_move(), Stone::White);
+/// # Ok::<(), qiku_renju::RenjuError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Stone {
     /// The first player, bound by the forbidden-move rules.
@@ -190,6 +256,12 @@ pub enum Stone {
 
 impl Stone {
     /// The other color.
+    ///
+    /// ```
+    /// use qiku_renju::Stone;
+    /// assert_eq!(Stone::Black.other(), Stone::White);
+    /// assert_eq!(Stone::White.other(), Stone::Black);
+    /// ```
     pub fn other(self) -> Stone {
         match self {
             Stone::Black => Stone::White,
@@ -198,6 +270,13 @@ impl Stone {
     }
 
     /// `x` for black, `o` for white, as in board diagrams.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// assert_eq!((Stone::Black.symbol(), Stone::White.symbol()), ('x', 'o'));
+    /// assert_eq!(Board::from_moves("a15 b15")?.diagram().lines().next(), Some("xo............."));
+    /// # Ok::<(), qiku_renju::RenjuError>(())
+    /// ```
     pub fn symbol(self) -> char {
         match self {
             Stone::Black => 'x',
@@ -206,6 +285,12 @@ impl Stone {
     }
 
     /// `black` or `white`.
+    ///
+    /// ```
+    /// use qiku_renju::Stone;
+    /// assert_eq!(Stone::Black.name(), "black");
+    /// assert_eq!(Stone::White.name(), "white");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Stone::Black => "black",
@@ -222,6 +307,17 @@ impl Stone {
 }
 
 /// Why a move list or a board diagram was rejected. Each variant names the offending token.
+///
+/// ```
+/// use qiku_renju::{Board, RenjuError};
+/// use std::error::Error;
+/// let err = Board::from_moves("h8 z9").unwrap_err();
+/// assert_eq!(err.to_string(), r#"move 2: "z9" is off the board (columns a-o, rows 1-15)"#);
+/// assert!(err.source().is_some()); // the point error
+/// let err = Board::from_diagram(".......").unwrap_err();
+/// assert_eq!(err, RenjuError::BadDiagram { line: 1, message: r#"7 cells, expected 15 (".......")"#.into() });
+/// assert!(RenjuError::ShortDiagram { rows: 1 }.to_string().starts_with("the diagram has 1 row, expected 15"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RenjuError {
     /// A token that is not a point; `index` is its 1-based position in the move list.
@@ -300,6 +396,14 @@ fn without_bom(text: &str) -> &str {
 
 /// Parses a space-separated move list (`"h8 h9 i9"`); commas also separate. A byte-order mark
 /// at the start is skipped.
+///
+/// ```
+/// use qiku_renju::{parse_moves, RenjuError};
+/// let moves = parse_moves("\u{feff}h8, h9 i9")?;
+/// assert_eq!(moves, ["h8".parse()?, "h9".parse()?, "i9".parse()?]);
+/// assert!(matches!(parse_moves("h8 h9 8h"), Err(RenjuError::BadToken { index: 3, .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Point>, RenjuError> {
     without_bom(text)
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -391,6 +495,13 @@ impl fmt::Debug for Board {
 
 impl Board {
     /// The empty board.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// let board = Board::new();
+    /// assert_eq!((board.stone_count(), board.to_move()), (0, Stone::Black));
+    /// assert_eq!(board.empty_points().count(), 225);
+    /// ```
     pub fn new() -> Board {
         let mut cells = [WALL; GRID];
         for p in Point::all() {
@@ -400,6 +511,16 @@ impl Board {
     }
 
     /// The board after a space-separated move list, black first. Errors name the bad token.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// let board = Board::from_moves("h8 h9 i9")?;
+    /// assert_eq!(board.stone("i9".parse()?), Some(Stone::Black));
+    /// assert_eq!(board.moves().len(), 3);
+    /// let err = Board::from_moves("h8 h9 q3").unwrap_err();
+    /// assert_eq!(err.to_string(), r#"move 3: "q3" is off the board (columns a-o, rows 1-15)"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_moves(text: &str) -> Result<Board, RenjuError> {
         let mut board = Board::new();
         for (i, p) in parse_moves(text)?.into_iter().enumerate() {
@@ -467,6 +588,15 @@ impl Board {
     }
 
     /// The diagram [`Board::from_diagram`] reads: top row first, one line per row.
+    ///
+    /// ```
+    /// use qiku_renju::Board;
+    /// let diagram = Board::from_moves("h8 i9")?.diagram();
+    /// let rows: Vec<&str> = diagram.lines().collect();
+    /// assert_eq!(rows.len(), 15);
+    /// assert_eq!((rows[6], rows[7]), ("........o......", ".......x......."));
+    /// # Ok::<(), qiku_renju::RenjuError>(())
+    /// ```
     pub fn diagram(&self) -> String {
         let mut s = String::with_capacity(SIZE * (SIZE + 1));
         for row in (0..SIZE).rev() {
@@ -480,6 +610,14 @@ impl Board {
     }
 
     /// The stone on a point.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// let board = Board::from_moves("h8 h9")?;
+    /// assert_eq!(board.stone("h9".parse()?), Some(Stone::White));
+    /// assert_eq!(board.stone("h10".parse()?), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stone(&self, p: Point) -> Option<Stone> {
         match self.cells[p.cell()] {
             BLACK => Some(Stone::Black),
@@ -489,11 +627,28 @@ impl Board {
     }
 
     /// Is the point empty?
+    ///
+    /// ```
+    /// use qiku_renju::Board;
+    /// let board = Board::from_moves("h8")?;
+    /// assert!(!board.is_empty("h8".parse()?));
+    /// assert!(board.is_empty("h9".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self, p: Point) -> bool {
         self.cells[p.cell()] == EMPTY
     }
 
     /// The side to move: black when both have as many stones, else white.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// let mut board = Board::from_moves("h8 h9 i9")?;
+    /// assert_eq!(board.to_move(), Stone::White);
+    /// board.put("a1".parse()?, Stone::White);
+    /// assert_eq!(board.to_move(), Stone::Black); // from the counts, set-up stones too
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_move(&self) -> Stone {
         if self.black <= self.white {
             Stone::Black
@@ -503,22 +658,57 @@ impl Board {
     }
 
     /// Number of stones on the board.
+    ///
+    /// ```
+    /// use qiku_renju::Board;
+    /// assert_eq!(Board::new().stone_count(), 0);
+    /// assert_eq!(Board::from_moves("h8 h9 i9")?.stone_count(), 3);
+    /// # Ok::<(), qiku_renju::RenjuError>(())
+    /// ```
     pub fn stone_count(&self) -> usize {
         self.black + self.white
     }
 
     /// The moves played through [`Board::play`] since the board was empty or set up.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// let mut board = Board::from_moves("h8 h9")?;
+    /// board.put("a1".parse()?, Stone::Black); // set-up: not a move
+    /// assert_eq!(board.moves(), ["h8".parse()?, "h9".parse()?]);
+    /// assert_eq!(board.stone_count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn moves(&self) -> &[Point] {
         &self.moves
     }
 
     /// Empty points, in index order.
+    ///
+    /// ```
+    /// use qiku_renju::Board;
+    /// let board = Board::from_moves("a1 b1")?;
+    /// let first: Vec<String> = board.empty_points().take(2).map(|p| p.to_string()).collect();
+    /// assert_eq!(first, ["c1", "d1"]);
+    /// assert_eq!(board.empty_points().count(), 223);
+    /// # Ok::<(), qiku_renju::RenjuError>(())
+    /// ```
     pub fn empty_points(&self) -> impl Iterator<Item = Point> + '_ {
         Point::all().filter(|&p| self.is_empty(p))
     }
 
     /// Puts a stone for the side to move on an empty point and records the move. Forbidden moves
     /// are not checked here (see [`Board::forbidden`]); an occupied point is an error.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Point, Stone};
+    /// let mut board = Board::new();
+    /// let h8: Point = "h8".parse()?;
+    /// assert_eq!(board.play(h8), Ok(()));
+    /// assert_eq!(board.play(h8), Err(h8)); // occupied: nothing changes
+    /// assert_eq!((board.stone(h8), board.stone_count()), (Some(Stone::Black), 1));
+    /// # Ok::<(), qiku_renju::PointError>(())
+    /// ```
     pub fn play(&mut self, p: Point) -> Result<(), Point> {
         if !self.is_empty(p) {
             return Err(p);
@@ -530,6 +720,15 @@ impl Board {
     }
 
     /// Takes back the last move played with [`Board::play`].
+    ///
+    /// ```
+    /// use qiku_renju::Board;
+    /// let mut board = Board::from_moves("h8 h9")?;
+    /// assert_eq!(board.undo(), Some("h9".parse()?));
+    /// assert_eq!(board, Board::from_moves("h8")?);
+    /// assert_eq!(Board::new().undo(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn undo(&mut self) -> Option<Point> {
         let p = self.moves.pop()?;
         self.remove(p);
@@ -540,6 +739,15 @@ impl Board {
     /// The stone counts are not checked, unlike [`Board::from_diagram`]'s: any position can be
     /// set up (the judge is compared with its reference on such positions), and the side to move
     /// follows from the counts ([`Board::to_move`]).
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Point, Stone};
+    /// let mut board = Board::from_moves("h8")?;
+    /// let h8: Point = "h8".parse()?;
+    /// board.put(h8, Stone::White); // replaces the black stone
+    /// assert_eq!((board.stone(h8), board.stone_count(), board.to_move()), (Some(Stone::White), 1, Stone::Black));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn put(&mut self, p: Point, stone: Stone) {
         self.remove(p);
         self.cells[p.cell()] = stone.cell();
@@ -550,6 +758,16 @@ impl Board {
     }
 
     /// Removes the stone on a point, if any (set-up).
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Point, Stone};
+    /// let mut board = Board::from_moves("h8 h9")?;
+    /// let h9: Point = "h9".parse()?;
+    /// board.remove(h9);
+    /// board.remove(h9); // already empty: nothing to do
+    /// assert_eq!((board.stone(h9), board.stone_count(), board.to_move()), (None, 1, Stone::White));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn remove(&mut self, p: Point) {
         match self.stone(p) {
             Some(Stone::Black) => self.black -= 1,
@@ -575,12 +793,31 @@ impl Board {
     }
 
     /// The longest run of `stone` through `p` in any direction, counting `p` as that color.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// // Black h8 i8 j8; white h9 i9.
+    /// let board = Board::from_moves("h8 h9 i8 i9 j8")?;
+    /// assert_eq!(board.run_through("k8".parse()?, Stone::Black), 4);
+    /// assert_eq!(board.run_through("j9".parse()?, Stone::White), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run_through(&self, p: Point, stone: Stone) -> usize {
         DIRECTIONS.iter().map(|&d| self.run_along(p, stone, d)).max().unwrap_or(1)
     }
 
     /// Would a stone of this color on `p` win? Black needs an exact five in some direction (an
     /// exact five wins even if another direction is an overline); white wins with five or more.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Stone};
+    /// // Stones on d8 e8 f8 h8 i8: g8 would make six in a row.
+    /// let black = Board::from_moves("d8 a1 e8 a3 f8 a5 h8 a7 i8")?;
+    /// assert!(!black.makes_five("g8".parse()?, Stone::Black));
+    /// let white = Board::from_moves("a1 d8 a3 e8 a5 f8 a7 h8 a9 i8")?;
+    /// assert!(white.makes_five("g8".parse()?, Stone::White));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn makes_five(&self, p: Point, stone: Stone) -> bool {
         DIRECTIONS.iter().any(|&d| {
             let n = self.run_along(p, stone, d);
@@ -655,12 +892,29 @@ impl Board {
     }
 
     /// Every point black is forbidden to play, with its kind, sorted by point name.
+    ///
+    /// ```
+    /// use qiku_renju::{Board, Forbidden};
+    /// assert_eq!(Board::new().forbidden_points(), []);
+    /// // Black d8 f8 h8 j8 (x.x.x.x): g8 is a double four, the only forbidden point.
+    /// let board = Board::from_moves("d8 a1 f8 a3 h8 a5 j8 a7")?;
+    /// assert_eq!(board.forbidden_points(), [("g8".parse()?, Forbidden::DoubleFour)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn forbidden_points(&self) -> Vec<(Point, Forbidden)> {
         forbid::forbidden_points(self)
     }
 }
 
 /// How a replayed game ended.
+///
+/// ```
+/// use qiku_renju::{judge, parse_moves, Outcome, Stone};
+/// assert_eq!(judge(&parse_moves("h8 h9 i9")?)?.outcome, Outcome::Unfinished);
+/// let five = judge(&parse_moves("a1 h8 a3 i8 a5 j8 a7 k8 o15 l8")?)?.outcome;
+/// assert_eq!(five, Outcome::Five { ply: 10, point: "l8".parse()?, winner: Stone::White });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Black played a forbidden move (white wins); `ply` is 1-based.
@@ -689,6 +943,15 @@ pub enum Outcome {
 
 /// A judge's verdict on a game: the outcome, and the number of moves after the end (which a
 /// caller may want to report as an error).
+///
+/// ```
+/// use qiku_renju::{judge, parse_moves, Forbidden, Judgement, Outcome};
+/// // Black's ninth move h8 is a double three; the tenth move comes after the end.
+/// let j = judge(&parse_moves("f8 a1 g8 a3 h9 a5 h10 a7 h8 a9")?)?;
+/// let outcome = Outcome::Forbidden { ply: 9, point: "h8".parse()?, kind: Forbidden::DoubleThree };
+/// assert_eq!(j, Judgement { outcome, extra_moves: 1 });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judgement {
     /// How the game ended.
