@@ -166,7 +166,7 @@ impl Point {
         }
     }
 
-    /// The name by which points sort in outputs: column first, then row (`a1` < `a2` < `b1`).
+    /// The key by which points sort in outputs: column first, then row (`a1` < `a2` < `a10` < `b1`).
     ///
     /// ```
     /// use qiku_renju::Point;
@@ -306,7 +306,8 @@ impl Stone {
     }
 }
 
-/// Why a move list or a board diagram was rejected. Each variant names the offending token.
+/// Why a move list or a board diagram was rejected: the offending token and its place where
+/// there is one, else the counts that are wrong.
 ///
 /// ```
 /// use qiku_renju::{Board, RenjuError};
@@ -891,7 +892,8 @@ impl Board {
         forbid::forbidden(self, p)
     }
 
-    /// Every point black is forbidden to play, with its kind, sorted by point name.
+    /// Every point black is forbidden to play, with its kind, sorted column first, then row (as
+    /// [`Point::sort_key`]: `a2` before `a10`).
     ///
     /// ```
     /// use qiku_renju::{Board, Forbidden};
