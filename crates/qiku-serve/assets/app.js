@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 // decide, at an unknown distance (the engine's table-win score, as its UCI `score cp`).
 const TABLE_WIN_CP = 28615;
 
+// The engine's words while it waits for a position that is loading.
+const WAITING = "Waiting for the position…";
+
 const state = {
   // The position shown (the answer in `data` is its): start, moves, ply, rules, and the names of
   // the line's moves met so far (kept when stepping back), by ply.
@@ -411,13 +414,16 @@ async function playTyped(text) {
   let m = d.legal.includes(iccs) ? iccs : null;
   if (!m) {
     const t = current();
-    const q = new URLSearchParams({ fen: t.start, moves: t.moves.slice(0, t.ply).concat([text]).join(" "), rules: t.rules });
+    const moves = t.moves.slice(0, t.ply).concat([text]).join(" ");
+    const q = new URLSearchParams({ fen: t.start, moves, rules: t.rules });
     try {
       const r = await fetch(`/api/explore?${q}`);
       const a = await r.json();
       // The API's words name the move's index and position and how `moves` is read: the move
       // and why are what a player needs.
-      const why = (a.error || r.statusText).replace(/^moves\[\d+\] in [^:]*: /, "").replace(/ \(moves are played in order[^)]*\)$/, "");
+      const why = (a.error || r.statusText)
+        .replace(/^moves\[\d+\] in [^:]*: /, "")
+        .replace(/ \(moves are played in order[^)]*\)$/, "");
       if (!r.ok) throw new Error(why);
       m = a.played[a.played.length - 1].iccs;
     } catch (e) {
@@ -444,7 +450,8 @@ function go(ply) {
 function clearEngine() {
   state.engineSeq += 1;
   state.analysis = null;
-  $("engine-out").textContent = "";
+  // Still waiting for a position to search (the engine was asked for while one loaded).
+  $("engine-out").textContent = state.analyzeShown ? WAITING : "";
 }
 
 // The engine's answer in words: whose side the score is for, mates in plies as the tables count
@@ -510,7 +517,7 @@ async function analyze() {
   if (state.pending) {
     // Asked while another position loads: searched once it is shown.
     state.analyzeShown = true;
-    out.textContent = "Waiting for the position…";
+    out.textContent = WAITING;
     return;
   }
   if (d.status !== "ok") {
