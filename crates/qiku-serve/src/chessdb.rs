@@ -2,6 +2,28 @@
 //! parameters and reply formats of the ChessDB cloud book (chessdb.cn), answered from the local
 //! tables first, then the books, then (when enabled) the engine. See docs/SERVE.md for the
 //! formats and the mapping of book counts and table values to ChessDB's scores.
+//!
+//! A program written for chessdb.cn asks a local server by changing only the host:
+//!
+//! ```
+//! use qiku_serve::{start, Options};
+//! use std::io::{Read, Write};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let (games, book) = (dir.path().join("games.pgn"), dir.path().join("games.qbk"));
+//! std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+//! qiku::book::build(&[games], &book, &Default::default())?;
+//! let server = start(Options { books: vec![book], port: 0, ..Options::default() })?;
+//! let mut conn = std::net::TcpStream::connect(server.addr)?;
+//! let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR_w";
+//! let request = format!("GET /chessdb.php?action=queryall&board={board} HTTP/1.1\r\nHost: localhost\r\n");
+//! write!(conn, "{request}Connection: close\r\n\r\n")?;
+//! let mut reply = String::new();
+//! conn.read_to_string(&mut reply)?;
+//! assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+//! assert!(reply.contains("move:h2e2,score:") && reply.ends_with('\0'), "{reply}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::adapter::{self, Analysis, BookCounts, Mv, Pos, RuleVerdict, TableAnswer, TableValue};
 use crate::AppState;
@@ -18,6 +40,13 @@ pub const SCALE: f64 = 330.0;
 const MAX_PV: usize = 60;
 
 /// One move of a `queryall` reply.
+///
+/// ```
+/// use qiku_serve::chessdb::{CdbMove, Reply};
+///
+/// let m = CdbMove { uci: "h2e2".into(), score: 25, rank: 2, note: "! (10-60)".into(), winrate: Some("53.78".into()) };
+/// assert_eq!(Reply::Moves(vec![m]).render(false), "move:h2e2,score:25,rank:2,note:! (10-60),winrate:53.78\0");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CdbMove {
     /// The move (ICCS).
@@ -33,6 +62,14 @@ pub struct CdbMove {
 }
 
 /// What a request is answered with.
+///
+/// ```
+/// use qiku_serve::chessdb::Reply;
+///
+/// let pv = Reply::Pv { score: 25, depth: 2, pv: vec!["h2e2".into(), "h9g7".into()] };
+/// assert_eq!(pv.render(false), "score:25,depth:2,pv:h2e2|h9g7\0");
+/// assert_eq!(Reply::Error("damaged".into()).render(true), r#"{"status":"error","error":"damaged"}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
     /// No output at all (no action).
@@ -90,6 +127,15 @@ struct JsonRule<'a> {
 
 impl Reply {
     /// The reply body: plain text followed by a NUL byte, or a JSON object (`json=1`).
+    ///
+    /// ```
+    /// use qiku_serve::chessdb::Reply;
+    ///
+    /// let best = Reply::Best { kind: "egtb", uci: "a1a0".into() };
+    /// assert_eq!(best.render(false), "egtb:a1a0\0");
+    /// assert_eq!(best.render(true), r#"{"status":"ok","egtb":"a1a0"}"#);
+    /// assert_eq!(Reply::Status("unknown").render(true), r#"{"status":"unknown"}"#);
+    /// ```
     pub fn render(&self, json: bool) -> String {
         if json {
             return self.render_json();
@@ -161,12 +207,23 @@ fn enc<T: Serialize + ?Sized>(v: &T) -> String {
 }
 
 /// PHP's `FILTER_VALIDATE_BOOLEAN`, which ChessDB applies to `json`, `showall`...
+///
+/// ```
+/// use qiku_serve::chessdb::is_true;
+///
+/// assert!(is_true("1") && is_true(" Yes ") && is_true("on"));
+/// assert!(!is_true("0") && !is_true("") && !is_true("y"));
+/// ```
 pub fn is_true(v: &str) -> bool {
     matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "on" | "yes")
 }
 
 /// The banned moves of a `ban` parameter: `move:h2e2|move:b0c2` (a leading `move:` on each entry
 /// is optional).
+///
+/// ```
+/// assert_eq!(qiku_serve::chessdb::parse_ban("move:h2e2|b0c2||"), ["h2e2", "b0c2"]);
+/// ```
 pub fn parse_ban(ban: &str) -> Vec<String> {
     ban.split('|')
         .map(|e| {
@@ -183,6 +240,16 @@ pub fn parse_ban(ban: &str) -> Vec<String> {
 /// Reads ChessDB's board parameter: a FEN whose move counters (and even side to move, `w` by
 /// default) may be missing; `b` or `r` may name the side; `_` separates fields as a space does
 /// (ChessDB's own page writes `rnbakabnr/.../RNBAKABNR_w`).
+///
+/// ```
+/// use qiku_serve::{adapter::fen_of, chessdb::parse_board};
+///
+/// let pos = parse_board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR_b").ok_or("a board")?;
+/// assert_eq!(fen_of(&pos), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+/// // Moves after the board would be dropped silently: refused.
+/// assert!(parse_board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves h2e2").is_none());
+/// # Ok::<(), &str>(())
+/// ```
 pub fn parse_board(board: &str) -> Option<Pos> {
     let board = board.replace('_', " ");
     let mut fields: Vec<&str> = board.split_whitespace().collect();
@@ -211,6 +278,16 @@ pub fn parse_board(board: &str) -> Option<Pos> {
 }
 
 /// The ChessDB score of a table value for the mover.
+///
+/// ```
+/// use qiku_serve::adapter::TableValue;
+/// use qiku_serve::chessdb::{table_score, MATE, RULE_WIN};
+///
+/// let win = TableValue { wdl: "win", dtm: 5, by_rule: false, unit: "plies" };
+/// assert_eq!(table_score(&win), MATE - 5);
+/// let lost_by_rule = TableValue { wdl: "loss", dtm: -29, by_rule: true, unit: "line rank" };
+/// assert_eq!(table_score(&lost_by_rule), -(RULE_WIN - 29));
+/// ```
 pub fn table_score(v: &TableValue) -> i32 {
     let base = if v.by_rule { RULE_WIN } else { MATE };
     let plies = v.plies().min(9999) as i32;
@@ -230,6 +307,16 @@ pub const CONFIDENCE: f64 = 2.0;
 
 /// The position's average score for the side to move over all its book moves' decided games,
 /// `(W + D/2 + 1) / (N + 2)`: the value a move's score is drawn towards.
+///
+/// ```
+/// use qiku_serve::adapter::{legal_moves, parse_fen, BookCounts};
+///
+/// let moves = legal_moves(&parse_fen("startpos")?);
+/// let c = |wins, draws, losses| BookCounts { wins, draws, losses, unknown: 0 };
+/// let list = [(moves[0], c(3, 1, 0)), (moves[1], c(0, 0, 0))];
+/// assert_eq!(qiku_serve::chessdb::book_average(&list), (6.0 + 1.0 + 2.0) / (8.0 + 4.0));
+/// # Ok::<(), String>(())
+/// ```
 pub fn book_average(list: &[(Mv, BookCounts)]) -> f64 {
     let (points, decided) =
         list.iter().fold((0u64, 0u64), |(p, d), (_, c)| (p + 2 * c.wins + c.draws, d + c.decided()));
@@ -244,6 +331,18 @@ pub fn book_average(list: &[(Mv, BookCounts)]) -> f64 {
 /// games scores below the average, and one from thousands of games close to its own result, so
 /// that a rarely played move cannot outrank a main line of similar results. The win rate ChessDB
 /// derives from the score, `100 / (1 + exp(-score / SCALE))`, is `p` in percent.
+///
+/// ```
+/// use qiku_serve::adapter::BookCounts;
+/// use qiku_serve::chessdb::{book_score, winrate};
+///
+/// let c = |wins, draws, losses| BookCounts { wins, draws, losses, unknown: 0 };
+/// // Won every game: from 4 games, below the position's average; from 4000, close to the result.
+/// assert_eq!(book_score(&c(4, 0, 0), 0.5), -80);
+/// assert_eq!(book_score(&c(4000, 0, 0), 0.5), 1164);
+/// // The win rate of a score is the lower bound of the mover's score, in percent.
+/// assert_eq!(winrate(book_score(&c(60, 40, 0), 0.5)), "54.31");
+/// ```
 pub fn book_score(c: &BookCounts, avg: f64) -> i32 {
     let n = c.decided() as f64 + PRIOR_GAMES;
     let m = ((c.wins as f64 + c.draws as f64 / 2.0) + PRIOR_GAMES * avg) / n;
@@ -252,6 +351,13 @@ pub fn book_score(c: &BookCounts, avg: f64) -> i32 {
 }
 
 /// ChessDB's win rate of a score, as it prints it (two decimals).
+///
+/// ```
+/// use qiku_serve::chessdb::{winrate, SCALE};
+///
+/// assert_eq!(winrate(0), "50.00");
+/// assert_eq!(winrate(SCALE as i32), "73.11"); // 100 / (1 + e^-1)
+/// ```
 pub fn winrate(score: i32) -> String {
     format!("{:.2}", 100.0 / (1.0 + (-(score as f64) / SCALE).exp()))
 }
@@ -266,6 +372,22 @@ fn symbol(rank: u8) -> char {
 
 /// The table answer as ChessDB moves: the winning line's moves first (rank 2), then the others
 /// of the same result (rank 1), then the rest (rank 0), each group best first.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku_serve::{adapter::{parse_fen, TableRules}, chessdb::table_moves, load, Options};
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let state = load(&Options { tables: Some(dir.path().into()), ..Options::default() })?;
+/// let pos = parse_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")?;
+/// let answer = state.tables.answer(&pos, TableRules::Asian)?.ok_or("a table position")?;
+/// let moves = table_moves(&answer, &[]);
+/// assert!(moves[0].rank == 2 && moves[0].note.starts_with("! (W-M-"), "{:?}", moves[0]);
+/// // A banned move is left out.
+/// assert!(table_moves(&answer, &[moves[0].uci.clone()]).iter().all(|m| m.uci != moves[0].uci));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
     let top = t.moves.iter().find(|(m, _)| t.best.contains(m)).map(|(_, v)| v.wdl);
     let mut out: Vec<CdbMove> = Vec::new();
@@ -306,6 +428,21 @@ pub fn table_moves(t: &TableAnswer, ban: &[String]) -> Vec<CdbMove> {
 /// The book moves as ChessDB moves, best score first (ties: more games, then move order), without
 /// the banned ones, ranked against the best of those left (as ChessDB ranks). The note holds
 /// the games played and the mover's score in percent: `! (1234-56)`.
+///
+/// ```
+/// use qiku_serve::adapter::{iccs_of, legal_moves, parse_fen, BookCounts};
+/// use qiku_serve::chessdb::book_moves;
+///
+/// let moves = legal_moves(&parse_fen("startpos")?);
+/// let c = |wins, draws, losses| BookCounts { wins, draws, losses, unknown: 0 };
+/// let list = [(moves[0], c(10, 10, 10)), (moves[1], c(600, 300, 100))];
+/// let cdb = book_moves(&list, &[]);
+/// assert_eq!((cdb[0].uci.clone(), cdb[0].rank, cdb[0].note.as_str()), (iccs_of(moves[1]), 2, "! (1000-75)"));
+/// assert_eq!(cdb[1].rank, 0);
+/// // Banned, the best is left out and the other ranked against itself.
+/// assert_eq!(book_moves(&list, &[iccs_of(moves[1])])[0].rank, 2);
+/// # Ok::<(), String>(())
+/// ```
 pub fn book_moves(list: &[(Mv, BookCounts)], ban: &[String]) -> Vec<CdbMove> {
     let avg = book_average(list);
     let mut scored: Vec<(i32, u64, u16, String, &BookCounts)> = list
@@ -346,6 +483,20 @@ fn rank_book_moves(mut moves: Vec<CdbMove>) -> Vec<CdbMove> {
 }
 
 /// The engine's score in ChessDB's units.
+///
+/// ```
+/// use qiku_serve::adapter::{analyze, parse_fen, start_game, Analysis, SearchRequest, Tables};
+/// use qiku_serve::chessdb::{engine_score, MATE};
+///
+/// let game = start_game(&parse_fen("startpos")?);
+/// let req = SearchRequest { depth: Some(1), hash_mib: 1, ..SearchRequest::default() };
+/// let a = analyze(&game, &req, &Tables::open(None, Default::default())?);
+/// assert_eq!(engine_score(&a), a.cp.ok_or("a score")?);
+/// // A mate in 2 moves is 3 plies for the side that mates, 4 for the side mated.
+/// assert_eq!(engine_score(&Analysis { cp: None, mate: Some(2), ..a.clone() }), MATE - 3);
+/// assert_eq!(engine_score(&Analysis { cp: None, mate: Some(-2), ..a }), -(MATE - 4));
+/// # Ok::<(), String>(())
+/// ```
 pub fn engine_score(a: &Analysis) -> i32 {
     match (a.cp, a.mate) {
         (_, Some(n)) if n > 0 => MATE - (2 * n - 1),
@@ -357,6 +508,20 @@ pub fn engine_score(a: &Analysis) -> i32 {
 }
 
 /// Where a position's answer came from.
+///
+/// ```
+/// use qiku_serve::{adapter::parse_fen, chessdb::{lookup, Found}, load, Options};
+///
+/// let dir = tempfile::tempdir()?;
+/// let (games, book) = (dir.path().join("games.pgn"), dir.path().join("games.qbk"));
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// qiku::book::build(&[games], &book, &Default::default())?;
+/// let state = load(&Options { books: vec![book], ..Options::default() })?;
+/// let Some(Found::Book(moves)) = lookup(&state, &parse_fen("startpos")?, &[])? else { panic!("no book moves") };
+/// // The book's move and its mirror twin.
+/// assert!(moves.iter().any(|m| m.uci == "h2e2") && moves.iter().any(|m| m.uci == "b2e2"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub enum Found {
     /// The tables (moves already in ChessDB form).
     Table(TableAnswer, Vec<CdbMove>),
@@ -365,6 +530,19 @@ pub enum Found {
 }
 
 /// The tables' or the books' moves for `pos` (without banned moves), `None` if neither knows it.
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku_serve::{adapter::parse_fen, chessdb::{lookup, Found}, load, Options};
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let state = load(&Options { tables: Some(dir.path().into()), ..Options::default() })?;
+/// let krvk = parse_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")?;
+/// assert!(matches!(lookup(&state, &krvk, &[])?, Some(Found::Table(t, _)) if t.value.wdl == "win"));
+/// assert!(lookup(&state, &parse_fen("startpos")?, &[])?.is_none()); // no book
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn lookup(state: &AppState, pos: &Pos, ban: &[String]) -> Result<Option<Found>, String> {
     if let Some(t) = state.tables.answer(pos, state.rules)? {
         let moves = table_moves(&t, ban);
@@ -467,6 +645,17 @@ fn no_move_status(pos: &Pos) -> &'static str {
 }
 
 /// A request only the engine can answer.
+///
+/// ```
+/// use qiku_serve::{chessdb::answer, load, Options};
+///
+/// let state = load(&Options { engine: true, ..Options::default() })?;
+/// let params = [("action", "queryscore"), ("board", "9/9/3k5/9/9/9/9/9/4A4/R3K4")];
+/// let params = params.map(|(k, v)| (k.to_string(), v.to_string())).into();
+/// let query = answer(&state, &params).err().ok_or("a query for the engine")?;
+/// assert_eq!((query.action.as_str(), query.ban.len()), ("queryscore", 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct EngineQuery {
     /// The position.
@@ -479,6 +668,20 @@ pub struct EngineQuery {
 
 /// Answers one request from the tables and books; `Err` when the engine must be asked (nothing
 /// else knows the position, and the engine is on).
+///
+/// ```
+/// use qiku_serve::chessdb::{answer, Reply};
+///
+/// let state = qiku_serve::load(&Default::default())?; // no book, no tables, no engine
+/// let ask = |pairs: &[(&str, &str)]| {
+///     answer(&state, &pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()).ok()
+/// };
+/// let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+/// assert_eq!(ask(&[("action", "querybest"), ("board", start)]), Some(Reply::Status("nobestmove")));
+/// assert_eq!(ask(&[("action", "querybest")]), Some(Reply::Status("invalid parameters")));
+/// assert_eq!(ask(&[("action", "queryall"), ("board", "9/9")]), Some(Reply::Status("invalid board")));
+/// # Ok::<(), qiku_serve::ServeError>(())
+/// ```
 pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Reply, Box<EngineQuery>> {
     // As chessdb.php: no action, no reply at all; an action without a board, `invalid parameters`.
     let Some(action) = params.get("action").map(String::as_str) else { return Ok(Reply::Empty) };
@@ -554,6 +757,13 @@ pub fn answer(state: &AppState, params: &HashMap<String, String>) -> Result<Repl
 /// The reply when the engine would be asked but every search permit is taken: ChessDB's reply
 /// for a position it cannot answer now (`nobestmove` for the actions that want a move,
 /// `unknown` for the others).
+///
+/// ```
+/// use qiku_serve::chessdb::{busy_reply, Reply};
+///
+/// assert_eq!(busy_reply("querybest"), Reply::Status("nobestmove"));
+/// assert_eq!(busy_reply("queryscore"), Reply::Status("unknown"));
+/// ```
 pub fn busy_reply(action: &str) -> Reply {
     Reply::Status(if wants_move(action) { "nobestmove" } else { "unknown" })
 }
@@ -587,6 +797,20 @@ fn search_reply(moves: &[CdbMove]) -> Reply {
 /// leaves): every action asked about a position answers from one search (`querybest`'s move is
 /// `querypv`'s first and `queryscore` its score), and asking again costs no search. At most
 /// [`EngineAnswers::CAPACITY`] positions are kept; the oldest answer goes first.
+///
+/// ```
+/// use qiku_serve::{adapter::parse_fen, chessdb::engine_reply, load, Limits, Options};
+///
+/// let limits = Limits { chessdb_movetime_ms: 50, ..Limits::default() };
+/// let state = load(&Options { engine: true, limits, ..Options::default() })?;
+/// let pos = parse_fen("startpos")?;
+/// let best = engine_reply(&state, &pos, "querybest", &[]);
+/// let pv = engine_reply(&state, &pos, "querypv", &[]); // the same search's line
+/// assert_eq!(state.engine_answers.lock().map_err(|_| "poisoned")?.len(), 1);
+/// assert!(matches!((best, pv), (Reply::Best { uci, .. }, Reply::Pv { pv, .. }) if pv[0] == uci));
+/// # use qiku_serve::chessdb::Reply;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct EngineAnswers {
     answers: HashMap<Question, Analysis>,
@@ -646,6 +870,16 @@ impl EngineAnswers {
 
 /// The reply to an action the engine answers: from the answer kept for the position and banned
 /// moves ([`EngineAnswers`]), else from a search (blocking), which is then kept.
+///
+/// ```
+/// use qiku_serve::{adapter::parse_fen, chessdb::{engine_reply, Reply}, load, Limits, Options};
+///
+/// let limits = Limits { chessdb_movetime_ms: 50, ..Limits::default() };
+/// let state = load(&Options { engine: true, limits, ..Options::default() })?;
+/// let reply = engine_reply(&state, &parse_fen("startpos")?, "querybest", &[]);
+/// assert!(matches!(&reply, Reply::Best { kind: "move", uci } if uci.len() == 4), "{reply:?}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Reply {
     // Only the moves not banned are searched; with every legal move banned, there is no move.
     let legal = adapter::legal_moves(pos);
@@ -672,6 +906,18 @@ pub fn engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -
 
 /// The reply the engine already gave about `pos` with `ban` (see [`EngineAnswers`]), if any:
 /// asking again needs no search, so it is answered even when every search permit is taken.
+///
+/// ```
+/// use qiku_serve::{adapter::parse_fen, chessdb::{engine_reply, known_engine_reply}, load, Limits, Options};
+///
+/// let limits = Limits { chessdb_movetime_ms: 50, ..Limits::default() };
+/// let state = load(&Options { engine: true, limits, ..Options::default() })?;
+/// let pos = parse_fen("startpos")?;
+/// assert_eq!(known_engine_reply(&state, &pos, "queryscore", &[]), None);
+/// let score = engine_reply(&state, &pos, "queryscore", &[]);
+/// assert_eq!(known_engine_reply(&state, &pos, "queryscore", &[]), Some(score));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn known_engine_reply(state: &AppState, pos: &Pos, action: &str, ban: &[String]) -> Option<Reply> {
     let (key, _) = EngineAnswers::question(pos, &adapter::legal_moves(pos), ban);
     let a = state.engine_answers.lock().unwrap_or_else(|e| e.into_inner()).get(&key)?;
@@ -736,6 +982,13 @@ fn rule_reply(pos: &Pos, params: &HashMap<String, String>) -> Reply {
 
 /// PHP's `intval` of a string: leading white space, a sign, then the digits up to the first
 /// other character (`"3x"` is 3, `"x"` 0), saturating.
+///
+/// ```
+/// use qiku_serve::chessdb::php_intval;
+///
+/// assert_eq!((php_intval(" 3x"), php_intval("x"), php_intval("-12")), (3, 0, -12));
+/// assert_eq!(php_intval("99999999999999999999"), i64::MAX);
+/// ```
 pub fn php_intval(s: &str) -> i64 {
     let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
     let (neg, digits) = match s.as_bytes().first() {

@@ -1,6 +1,24 @@
 //! The command line of `qiku serve` as a [`clap::Args`] struct, shared by the `qiku-serve`
 //! program and the `qiku` program's `serve` subcommand (flatten it, then call
 //! [`crate::run`] with [`ServeArgs::options`]).
+//!
+//! ```
+//! use clap::Parser;
+//! use qiku_serve::cli::ServeArgs;
+//!
+//! /// A GUI's command line, with the server's options among its own.
+//! #[derive(Parser)]
+//! struct Gui {
+//!     #[arg(long)]
+//!     theme: Option<String>,
+//!     #[command(flatten)]
+//!     serve: ServeArgs,
+//! }
+//!
+//! let gui = Gui::parse_from(["gui", "--theme", "wood", "--book", "ccpd.qbk", "--port", "0"]);
+//! assert_eq!(gui.theme.as_deref(), Some("wood"));
+//! assert_eq!((gui.serve.books.len(), gui.serve.port), (1, 0));
+//! ```
 
 use crate::adapter::TableRules;
 use crate::{Limits, Options};
@@ -18,6 +36,24 @@ pub const MAX_SEARCHES: u64 = 256;
 /// A local opening explorer and tablebase browser: open http://127.0.0.1:8080/ in a browser.
 /// Serves a page, a JSON API (/api/explore, /api/tablebase, /api/analyze, /api/tables) and a
 /// ChessDB-compatible endpoint (/chessdb.php), read-only, from the given books and tables.
+///
+/// The values are checked as they are read:
+///
+/// ```
+/// use clap::Parser;
+///
+/// #[derive(Parser)]
+/// struct Cli {
+///     #[command(flatten)]
+///     serve: qiku_serve::cli::ServeArgs,
+/// }
+///
+/// let cli = Cli::try_parse_from(["serve", "--allow-origin", "http://localhost:3000/"])?;
+/// assert_eq!(cli.serve.allow_origins, ["http://localhost:3000"]); // without the slash
+/// assert!(Cli::try_parse_from(["serve", "--allow-origin", "gui.example"]).is_err()); // no scheme
+/// assert!(Cli::try_parse_from(["serve", "--max-searches", "0"]).is_err());
+/// # Ok::<(), clap::Error>(())
+/// ```
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
     /// An opening book (.qbk, built by `qiku-book build`); repeat for several (counts add up).
@@ -74,6 +110,22 @@ fn origin_arg(given: &str) -> Result<String, String> {
 
 impl ServeArgs {
     /// The server options these arguments ask for.
+    ///
+    /// ```
+    /// use clap::Parser;
+    ///
+    /// #[derive(Parser)]
+    /// struct Cli {
+    ///     #[command(flatten)]
+    ///     serve: qiku_serve::cli::ServeArgs,
+    /// }
+    ///
+    /// let options = Cli::parse_from(["serve", "--max-searches", "4", "--rules", "plain"]).serve.options();
+    /// assert_eq!(options.limits.max_searches, 4);
+    /// assert_eq!(options.limits.max_connections, 256); // the default
+    /// assert_eq!(options.rules, qiku_serve::adapter::TableRules::Plain);
+    /// assert!(options.bind.is_loopback());
+    /// ```
     pub fn options(self) -> Options {
         let limits =
             Limits { max_connections: self.max_connections, max_searches: self.max_searches, ..Limits::default() };

@@ -10,6 +10,24 @@
 //! The entry point is [`run`] with an [`Options`]; [`start`] runs a server on a thread of its own
 //! (for tests and embedding). Every call into the qiku library is in [`adapter`]. The formats are
 //! documented in docs/SERVE.md.
+//!
+//! A GUI embeds the server with [`start`] and asks it over HTTP, as a browser does:
+//!
+//! ```
+//! use qiku_serve::{start, Options};
+//! use std::io::{Read, Write};
+//!
+//! // Port 0: any free port; no book, no tables, no engine.
+//! let server = start(Options { port: 0, ..Options::default() })?;
+//! let mut conn = std::net::TcpStream::connect(server.addr)?;
+//! conn.write_all(b"GET /api/info HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+//! let mut reply = String::new();
+//! conn.read_to_string(&mut reply)?;
+//! assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+//! let info: serde_json::Value = serde_json::from_str(reply.split_once("\r\n\r\n").ok_or("no body")?.1)?;
+//! assert_eq!((info["tables"].as_u64(), info["rules"].as_str()), (Some(0), Some("asian")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 
@@ -52,6 +70,26 @@ pub fn write_stderr(text: &str) {
 }
 
 /// What to serve and how.
+///
+/// ```
+/// use qiku_serve::{start, Options};
+/// # fn get(addr: std::net::SocketAddr, target: &str) -> std::io::Result<String> { use std::io::{Read, Write};
+/// #     let (mut c, mut r) = (std::net::TcpStream::connect(addr)?, String::new());
+/// #     write!(c, "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// #     c.read_to_string(&mut r)?; Ok(r) }
+///
+/// // A book built from one game, in a directory of its own.
+/// let dir = tempfile::tempdir()?;
+/// let (games, book) = (dir.path().join("games.pgn"), dir.path().join("games.qbk"));
+/// std::fs::write(&games, "1. h2e2 h9g7 1-0\n")?;
+/// qiku::book::build(&[games], &book, &Default::default())?;
+///
+/// let options = Options { books: vec![book], port: 0, ..Options::default() };
+/// let server = start(options)?;
+/// let reply = get(server.addr, "/api/explore")?;
+/// assert!(reply.contains(r#""iccs":"h2e2""#) && reply.contains(r#""red":1"#), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Opening books (`.qbk`), probed together.
@@ -91,6 +129,25 @@ impl Default for Options {
 }
 
 /// The server's resource limits.
+///
+/// Change some and keep the defaults of the others: here a request whose headers pass 1 KiB is
+/// refused (`431`).
+///
+/// ```
+/// use qiku_serve::{start, Limits, Options};
+/// use std::io::{Read, Write};
+///
+/// let limits = Limits { max_header_bytes: 1024, ..Limits::default() };
+/// assert_eq!(limits.max_searches, 2);
+/// let server = start(Options { port: 0, limits, ..Options::default() })?;
+/// let mut conn = std::net::TcpStream::connect(server.addr)?;
+/// let cookie = "x".repeat(2000);
+/// write!(conn, "GET /api/info HTTP/1.1\r\nHost: localhost\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n")?;
+/// let mut reply = String::new();
+/// conn.read_to_string(&mut reply)?;
+/// assert!(reply.starts_with("HTTP/1.1 431"), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Open connections at most; more are answered 503 and closed.
@@ -131,6 +188,16 @@ impl Default for Limits {
 }
 
 /// What the handlers share: the opened data and the limits.
+///
+/// [`load`] makes it from [`Options`]; [`start_with`] serves it.
+///
+/// ```
+/// let state = qiku_serve::load(&qiku_serve::Options { engine: true, ..Default::default() })?;
+/// assert!(state.engine);
+/// assert!(!state.books.any() && !state.tables.any());
+/// assert_eq!(state.searches.available_permits(), state.limits.max_searches);
+/// # Ok::<(), qiku_serve::ServeError>(())
+/// ```
 pub struct AppState {
     /// The books.
     pub books: Books,
@@ -154,6 +221,22 @@ pub struct AppState {
 }
 
 /// Why the server could not start or stopped.
+///
+/// The message says what to do:
+///
+/// ```
+/// use qiku_serve::{start, Options, ServeError};
+///
+/// let first = start(Options { port: 0, ..Options::default() })?;
+/// let err = start(Options { port: first.addr.port(), ..Options::default() }).err().ok_or("a second bind")?;
+/// assert!(matches!(err, ServeError::Bind { .. }));
+/// assert!(err.to_string().contains("choose another port with --port, or 0 for any free one"), "{err}");
+///
+/// let missing = Options { books: vec!["no-such.qbk".into()], ..Options::default() };
+/// let err = qiku_serve::load(&missing).err().ok_or("no such book")?;
+/// assert!(matches!(err, ServeError::Data(_)) && err.to_string().contains("no-such.qbk"), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub enum ServeError {
     /// A book or the tables could not be opened.
@@ -196,6 +279,18 @@ impl std::error::Error for ServeError {
 }
 
 /// Opens the books and tables of `options` (warnings about unusable table files go to stderr).
+///
+/// ```
+/// use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// use qiku_serve::{load, Options};
+///
+/// let dir = tempfile::tempdir()?;
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let state = load(&Options { tables: Some(dir.path().into()), ..Options::default() })?;
+/// assert_eq!(state.tables.count(), 1);
+/// assert!(state.tables.unusable().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load(options: &Options) -> Result<AppState, ServeError> {
     let books = Books::open(&options.books).map_err(ServeError::Data)?;
     let tables = Tables::open(options.tables.as_deref(), options.rules).map_err(ServeError::Data)?;
@@ -215,6 +310,17 @@ pub fn load(options: &Options) -> Result<AppState, ServeError> {
 }
 
 /// Serves until interrupted (Ctrl-C): opens the data, binds, prints the address, serves.
+///
+/// This is what the `qiku serve` program calls; it blocks until Ctrl-C. A GUI that serves
+/// while it does other work calls [`start`] instead.
+///
+/// ```no_run
+/// use qiku_serve::{run, Options};
+///
+/// // Prints `qiku serve: http://127.0.0.1:8080/ (1 book(s), 0 table(s), engine on); Ctrl-C stops`.
+/// run(Options { books: vec!["ccpd.qbk".into()], engine: true, ..Options::default() })?;
+/// # Ok::<(), qiku_serve::ServeError>(())
+/// ```
 pub fn run(options: Options) -> Result<(), ServeError> {
     let state = Arc::new(load(&options)?);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Runtime)?;
@@ -251,6 +357,15 @@ pub fn run(options: Options) -> Result<(), ServeError> {
 
 /// Whether `ip` is this machine only: a loopback address, IPv4 also written as IPv6
 /// (`::ffff:127.0.0.1`).
+///
+/// ```
+/// use qiku_serve::is_loopback;
+///
+/// assert!(is_loopback("127.0.0.1".parse()?) && is_loopback("::1".parse()?));
+/// assert!(is_loopback("::ffff:127.0.0.1".parse()?));
+/// assert!(!is_loopback("0.0.0.0".parse()?) && !is_loopback("192.168.1.2".parse()?));
+/// # Ok::<(), std::net::AddrParseError>(())
+/// ```
 pub fn is_loopback(ip: std::net::IpAddr) -> bool {
     match ip {
         std::net::IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
@@ -259,17 +374,69 @@ pub fn is_loopback(ip: std::net::IpAddr) -> bool {
 }
 
 /// Starts a server on a thread of its own (its own runtime) and returns once it listens.
+///
+/// The server stops when the [`Running`] is dropped.
+///
+/// ```
+/// use qiku_serve::{start, Options};
+/// use std::io::{Read, Write};
+///
+/// let server = start(Options { port: 0, ..Options::default() })?;
+/// let mut conn = std::net::TcpStream::connect(server.addr)?;
+/// conn.write_all(b"GET /api/explore?moves=h2e2 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// let mut reply = String::new();
+/// conn.read_to_string(&mut reply)?;
+/// assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+/// assert!(reply.contains(r#""turn":"black""#), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn start(options: Options) -> Result<Running, ServeError> {
     let state = Arc::new(load(&options)?);
     server::start(state, SocketAddr::new(options.bind, options.port))
 }
 
 /// Starts a server over already opened data (see [`load`]) on a thread of its own.
+///
+/// Opening first tells a data error from a bind error, and lets a GUI add a source of recent
+/// games ([`adapter::Books::add_recent_games`]) before it serves.
+///
+/// ```
+/// use qiku_serve::{load, start_with, Options};
+/// # fn get(addr: std::net::SocketAddr, target: &str) -> std::io::Result<String> { use std::io::{Read, Write};
+/// #     let (mut c, mut r) = (std::net::TcpStream::connect(addr)?, String::new());
+/// #     write!(c, "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// #     c.read_to_string(&mut r)?; Ok(r) }
+///
+/// let state = load(&Options { engine: true, ..Options::default() })?;
+/// let server = start_with(state, "127.0.0.1:0".parse()?)?;
+/// let reply = get(server.addr, "/api/info")?;
+/// assert!(reply.starts_with("HTTP/1.1 200 OK") && reply.contains(r#""engine":true"#), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn start_with(state: AppState, addr: SocketAddr) -> Result<Running, ServeError> {
     server::start(Arc::new(state), addr)
 }
 
 /// The router: pages, assets, API and the ChessDB endpoint.
+///
+/// Without the checks and limits [`service`] puts around it (the `Host` check, the security
+/// headers, the time and size limits): for mounting the server's routes into an axum
+/// application of one's own.
+///
+/// ```
+/// use axum::{body::Body, http::Request};
+/// use tower::ServiceExt;
+///
+/// let state = std::sync::Arc::new(qiku_serve::load(&qiku_serve::Options::default())?);
+/// let app = axum::Router::new().nest("/xiangqi", qiku_serve::router(state));
+/// let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let ask = |uri: &str| -> Result<u16, Box<dyn std::error::Error>> {
+///     Ok(rt.block_on(app.clone().oneshot(Request::get(uri).body(Body::empty())?))?.status().as_u16())
+/// };
+/// assert_eq!(ask("/xiangqi/api/info")?, 200);
+/// assert_eq!(ask("/xiangqi/api/nothing")?, 404);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn router(state: Arc<AppState>) -> axum::Router {
     use axum::routing::get;
     axum::Router::new()

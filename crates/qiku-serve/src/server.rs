@@ -204,6 +204,15 @@ pub async fn serve(listener: TcpListener, state: Arc<AppState>, stop: impl Futur
 }
 
 /// A server running on a thread of its own; dropping it stops the server.
+///
+/// ```
+/// let server = qiku_serve::start(qiku_serve::Options { port: 0, ..Default::default() })?;
+/// let addr = server.addr;
+/// assert!(std::net::TcpStream::connect(addr).is_ok());
+/// drop(server); // returns once the server has stopped listening
+/// assert!(std::net::TcpStream::connect(addr).is_err());
+/// # Ok::<(), qiku_serve::ServeError>(())
+/// ```
 pub struct Running {
     /// The address it listens on.
     pub addr: SocketAddr,
@@ -213,6 +222,12 @@ pub struct Running {
 
 impl Running {
     /// The base URL, `http://127.0.0.1:PORT`.
+    ///
+    /// ```
+    /// let server = qiku_serve::start(qiku_serve::Options { port: 0, ..Default::default() })?;
+    /// assert_eq!(server.url(), format!("http://127.0.0.1:{}", server.addr.port()));
+    /// # Ok::<(), qiku_serve::ServeError>(())
+    /// ```
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
