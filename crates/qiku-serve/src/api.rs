@@ -21,6 +21,11 @@ pub const MAX_MOVES: usize = 600;
 const RECENT_GAMES: usize = 8;
 
 /// An API error: a status and a message, sent as `{"error": "..."}`.
+///
+/// ```
+/// let err = qiku_serve::api::params(Some("fen=1&fen=2")).unwrap_err();
+/// assert_eq!((err.0.as_u16(), err.1.as_str()), (400, "parameter `fen` is given twice"));
+/// ```
 #[derive(Debug)]
 pub struct ApiError(pub StatusCode, pub String);
 
@@ -41,6 +46,13 @@ fn internal(msg: impl Into<String>) -> ApiError {
 }
 
 /// A query's parameters, decoded, and where a `+` of the URL became a space.
+///
+/// ```
+/// let p = qiku_serve::api::params(Some("moves=H2%2B3+h9g7&fen="))?;
+/// assert_eq!(p.get("moves").map(String::as_str), Some("H2+3 h9g7"));
+/// assert_eq!((p.get("fen").map(String::as_str), p.get("rules")), (Some(""), None));
+/// # Ok::<(), qiku_serve::api::ApiError>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Params {
     values: HashMap<String, String>,
@@ -50,6 +62,12 @@ pub struct Params {
 
 impl Params {
     /// The decoded value of parameter `name`.
+    ///
+    /// ```
+    /// let p = qiku_serve::api::params(Some("n=0&moves=%E7%82%AE%E4%BA%8C%E5%B9%B3%E4%BA%94"))?;
+    /// assert_eq!(p.get("moves").map(String::as_str), Some("炮二平五"));
+    /// # Ok::<(), qiku_serve::api::ApiError>(())
+    /// ```
     pub fn get(&self, name: &str) -> Option<&String> {
         self.values.get(name)
     }
@@ -62,6 +80,16 @@ impl Params {
 
 /// Decodes a query string into its parameters. An invalid percent-encoding of UTF-8 or a
 /// repeated parameter is a 400 naming it.
+///
+/// ```
+/// use qiku_serve::api::params;
+///
+/// assert_eq!(params(Some("moves=h2e2+h9g7"))?.get("moves").map(String::as_str), Some("h2e2 h9g7"));
+/// assert!(params(None)?.get("fen").is_none());
+/// let err = params(Some("fen=%FF")).unwrap_err();
+/// assert_eq!((err.0.as_u16(), err.1.as_str()), (400, "parameter `fen` is not valid percent-encoded UTF-8"));
+/// # Ok::<(), qiku_serve::api::ApiError>(())
+/// ```
 pub fn params(raw: Option<&str>) -> Result<Params, ApiError> {
     let mut out = Params::default();
     let Some(raw) = raw else { return Ok(out) };
@@ -122,6 +150,15 @@ const POSITION_SYNTAX: &str = "`fen` is a FEN (rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P
 
 /// The position named by `fen` (default: the start position) and `moves`, with the moves' names
 /// (see [`game_of`]).
+///
+/// ```
+/// use qiku_serve::{adapter::fen_of, api::{params, position_of}};
+///
+/// let (pos, played) = position_of(&params(Some("moves=C2.5,%E9%A6%AC8%E9%80%B27"))?)?;
+/// assert_eq!(fen_of(&pos), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+/// assert_eq!((played[0].iccs.as_str(), played[1].iccs.as_str()), ("h2e2", "h9g7"));
+/// # Ok::<(), qiku_serve::api::ApiError>(())
+/// ```
 pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
     game_of(p).map(|(game, played)| (adapter::position(&game).clone(), played))
 }
@@ -130,6 +167,16 @@ pub fn position_of(p: &Params) -> Result<(Pos, Vec<MoveNames>), ApiError> {
 /// spaces or commas), with the moves' names: the position with its history, so that the rules
 /// judge repetitions and the 120-ply limit as `qiku analyze` does. Errors name the bad part: a
 /// bad move by its index in `moves`, its text and the position (FEN) it was tried in.
+///
+/// ```
+/// use qiku_serve::{adapter::game_over, api::{game_of, params}};
+///
+/// let (game, _) = game_of(&params(Some("moves=h0g2+h9g7+g2h0+g7h9+h0g2+h9g7+g2h0+g7h9"))?)?;
+/// assert_eq!(game_over(&game).map(|g| g.text), Some("draw by threefold repetition".to_string()));
+/// let err = game_of(&params(Some("moves=h2e2+h2e2"))?).unwrap_err();
+/// assert!(err.1.starts_with("moves[1] in rnbakabnr/"), "{}", err.1);
+/// # Ok::<(), qiku_serve::api::ApiError>(())
+/// ```
 pub fn game_of(p: &Params) -> Result<(Played, Vec<MoveNames>), ApiError> {
     let fen = p.get("fen").map(String::as_str).unwrap_or("");
     if fen.len() > MAX_FEN {
@@ -276,6 +323,21 @@ struct ListedGame {
 }
 
 /// `GET /api/explore?fen=&moves=&rules=`: the book's and the tables' view of a position.
+///
+/// ```
+/// # fn get(addr: std::net::SocketAddr, target: &str) -> std::io::Result<String> { use std::io::{Read, Write};
+/// #     let (mut c, mut r) = (std::net::TcpStream::connect(addr)?, String::new());
+/// #     write!(c, "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// #     c.read_to_string(&mut r)?; Ok(r) }
+/// let server = qiku_serve::start(qiku_serve::Options { port: 0, ..Default::default() })?;
+/// let reply = get(server.addr, "/api/explore?moves=h2e2%20h9g7")?;
+/// assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+/// assert!(reply.contains(r#""chinese":"馬８進７""#) && reply.contains(r#""status":"ok""#), "{reply}");
+/// // A WXF `+` sent as it is was read as a space: the error says to write `%2B`.
+/// let reply = get(server.addr, "/api/explore?moves=H2+3")?;
+/// assert!(reply.starts_with("HTTP/1.1 400") && reply.contains("%2B"), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub async fn explore(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (game, played) = game_of(&p)?;
@@ -411,6 +473,23 @@ struct TbReply {
 /// `GET /api/tablebase?fen=&moves=&rules=asian|plain`: the position's value and every move's,
 /// best first (404 when no table covers the position; 500 with the library's message when its
 /// file is damaged or a table its captures lead to is missing).
+///
+/// ```
+/// # fn get(addr: std::net::SocketAddr, target: &str) -> std::io::Result<String> { use std::io::{Read, Write};
+/// #     let (mut c, mut r) = (std::net::TcpStream::connect(addr)?, String::new());
+/// #     write!(c, "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// #     c.read_to_string(&mut r)?; Ok(r) }
+/// let dir = tempfile::tempdir()?;
+/// # use qiku::tablebase::generate::{generate_set, GenerateOptions};
+/// generate_set(&["KRvK".parse()?], &GenerateOptions::new(dir.path()))?;
+/// let options = qiku_serve::Options { tables: Some(dir.path().into()), port: 0, ..Default::default() };
+/// let server = qiku_serve::start(options)?;
+/// let reply = get(server.addr, "/api/tablebase?fen=3k5/9/9/9/9/9/9/9/R8/4K4%20w%20-%20-%200%201")?;
+/// assert!(reply.starts_with("HTTP/1.1 200 OK") && reply.contains(r#""wdl":"win""#), "{reply}");
+/// // No table for the start position.
+/// assert!(get(server.addr, "/api/tablebase")?.starts_with("HTTP/1.1 404"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub async fn tablebase(State(st): State<Arc<AppState>>, RawQuery(q): RawQuery) -> Result<Response, ApiError> {
     let p = params(q.as_deref())?;
     let (pos, _) = position_of(&p)?;
@@ -579,6 +658,17 @@ struct Info {
 }
 
 /// `GET /api/info`: what the server holds.
+///
+/// ```
+/// # fn get(addr: std::net::SocketAddr, target: &str) -> std::io::Result<String> { use std::io::{Read, Write};
+/// #     let (mut c, mut r) = (std::net::TcpStream::connect(addr)?, String::new());
+/// #     write!(c, "GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+/// #     c.read_to_string(&mut r)?; Ok(r) }
+/// let server = qiku_serve::start(qiku_serve::Options { port: 0, engine: true, ..Default::default() })?;
+/// let reply = get(server.addr, "/api/info")?;
+/// assert!(reply.contains(r#""books":[]"#) && reply.contains(r#""engine":true"#), "{reply}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub async fn info(State(st): State<Arc<AppState>>) -> Response {
     Json(Info {
         books: st.books.names(),
@@ -656,6 +746,12 @@ pub const MAX_FORM: usize = 64 * 1024;
 /// Decodes ChessDB request parameters as PHP fills `$_REQUEST`: a bad percent escape is kept as
 /// it is, invalid UTF-8 is replaced (a board holding either is then an `invalid board`), and the
 /// last of a repeated parameter wins.
+///
+/// ```
+/// let mut out = std::collections::HashMap::new();
+/// qiku_serve::api::chessdb_params("action=queryall&action=querybest&board=%zz", &mut out);
+/// assert_eq!((out["action"].as_str(), out["board"].as_str()), ("querybest", "%zz"));
+/// ```
 pub fn chessdb_params(raw: &str, out: &mut HashMap<String, String>) {
     for pair in raw.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
