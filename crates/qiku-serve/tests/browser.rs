@@ -467,6 +467,19 @@ async fn load_fen(c: &Client, fen: &str) {
     c.find(Locator::Css("#fenform button")).await.expect("the button").click().await.expect("click");
 }
 
+/// The pages' words for a server that cannot be reached (`assets/errors.js`).
+const UNREACHABLE: &str = "the server cannot be reached (is qiku serve still running?)";
+
+/// Makes every later request of the page fail as requests fail once the server is gone.
+async fn cut_off(c: &Client) {
+    js(c, "window.fetch = () => Promise.reject(new TypeError('Failed to fetch'))").await;
+}
+
+/// Waits until the text of the element with id `id` is `text`.
+async fn wait_text(c: &Client, id: &str, text: &str) {
+    wait_js(c, &format!("return document.getElementById('{id}').textContent === {}", json!(text)), text).await;
+}
+
 /// Types `mv` into the move box and plays it with Enter.
 async fn type_move(c: &Client, mv: &str) {
     let input = c.find(Locator::Id("move")).await.expect("the move box");
@@ -772,19 +785,9 @@ async fn explorer_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Pat
     assert_no_errors(&c, "the move box").await;
 
     // A server that can no longer be reached: a move says so, and the position stays.
-    js(
-        &c,
-        "window.fetch = () => Promise.reject(new TypeError('Failed to fetch')); \
-         document.querySelector('#explorer tbody tr').click()",
-    )
-    .await;
-    wait_js(
-        &c,
-        "return document.getElementById('status').textContent === \
-         'Error: the server cannot be reached (is qiku serve still running?)'",
-        "the unreachable server's words",
-    )
-    .await;
+    cut_off(&c).await;
+    js(&c, "document.querySelector('#explorer tbody tr').click()").await;
+    wait_text(&c, "status", &format!("Error: {UNREACHABLE}")).await;
     assert_eq!(js(&c, "return location.href").await, here, "the position stays");
 
     // Back into a link the server refuses: the last good position stays, in the URL too, and the
@@ -854,15 +857,9 @@ async fn tables_behaviour(srv: &qiku_serve::Running, port: u16, chromium: &Path)
     c.active_element().await.expect("focus").send_keys("\u{E007}").await.expect("Enter");
     wait_js(&c, "return document.querySelector('#detail h2')?.textContent === 'KCvK'", "KCvK by the keyboard").await;
     // A server that can no longer be reached (every request fails as fetch fails then) is said so.
-    js(&c, "window.fetch = () => Promise.reject(new TypeError('Failed to fetch'))").await;
+    cut_off(&c).await;
     c.find(Locator::Css("#tables tbody tr[data-material='KRvKN']")).await.expect("KRvKN").click().await.expect("click");
-    wait_js(
-        &c,
-        "return document.getElementById('detail').textContent === \
-         'KRvKN: Error: the server cannot be reached (is qiku serve still running?)'",
-        "the unreachable server's words",
-    )
-    .await;
+    wait_text(&c, "detail", &format!("KRvKN: Error: {UNREACHABLE}")).await;
     c.close().await.expect("close");
 }
 
