@@ -41,6 +41,20 @@ pub struct Position {
 }
 
 /// What [`Position::make_move`] returns and [`Position::unmake_move`] needs back.
+///
+/// ```
+/// use qiku::{notation::iccs, Position, Role};
+///
+/// // A rook takes a rook: the undo holds the captured piece, and unmaking restores everything.
+/// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/r8/R3K4 w - - 0 1")?;
+/// let before = pos.clone();
+/// let m = iccs::parse(&pos, "a0a1")?;
+/// let undo = pos.make_move(m);
+/// assert_eq!(undo.captured.map(|p| p.role), Some(Role::Rook));
+/// pos.unmake_move(m, undo);
+/// assert_eq!(pos, before);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     /// The piece the move captured, if any.
