@@ -27,9 +27,7 @@ use super::value::Counts;
 pub use super::value::{code, dtm_of, DRAW, ILLEGAL, MAX_DTM_U16, MAX_DTM_U8};
 use crate::core::{zobrist, Setup};
 use crate::storage::Storage;
-use crate::util::files::AtomicFile;
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every table file.

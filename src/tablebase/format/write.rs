@@ -3,7 +3,18 @@
 //! when that is not smaller; the header and block index assembled), and written atomically.
 //! Deterministic: the same values give the same bytes.
 
-use super::*;
+#[cfg(feature = "generate")]
+use super::METRIC_ASIAN;
+use super::{
+    Band, Counts, Material, TbError, BAND_LEN, BLOCK_ENTRIES, BLOCK_ENTRY_LEN, CODEC_RAW, CODEC_ZSTD, HEADER_LEN,
+    MAGIC, MAX_DTM_U16, MAX_DTM_U8, METRIC_DTM, METRIC_WDL, SCHEME, VERSION, WDL_BLOCK_ENTRIES, ZSTD_LEVEL,
+};
+use crate::core::zobrist;
+use crate::util::checksum::{block_checksum, fnv1a, fold_checksum, FNV_OFFSET};
+use crate::util::files::AtomicFile;
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::path::Path;
 
 /// Stored bytes of the value codes in `values[range]` at `width` bytes each.
 fn raw_bytes(values: &[u16], width: u8) -> Vec<u8> {
